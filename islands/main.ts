@@ -1,0 +1,33 @@
+import { createElement, type ComponentType } from "react";
+import { createRoot } from "react-dom/client";
+import { IslandProviders } from "./ui/providers";
+
+type IslandModule = { default: ComponentType<Record<string, unknown>> };
+
+// Each island is its own chunk, loaded only when its marker is on the page.
+const modules = import.meta.glob<IslandModule>("./**/*.island.tsx");
+
+async function mount(element: HTMLElement): Promise<void> {
+  const name = element.dataset.island;
+  const load = name ? modules[`./${name}.island.tsx`] : undefined;
+  if (!load) {
+    console.error(`Unknown island: ${name}`);
+    element.dataset.islandStatus = "error";
+    return;
+  }
+  const props = JSON.parse(element.dataset.props || "{}") as Record<string, unknown>;
+  const { default: Island } = await load();
+  element.replaceChildren();
+  createRoot(element).render(createElement(IslandProviders, null, createElement(Island, props)));
+  // Browser tests wait for this attribute before they interact.
+  requestAnimationFrame(() => {
+    element.dataset.islandStatus = "hydrated";
+  });
+}
+
+document.querySelectorAll<HTMLElement>("[data-island]").forEach((element) => {
+  mount(element).catch((error) => {
+    console.error(error);
+    element.dataset.islandStatus = "error";
+  });
+});

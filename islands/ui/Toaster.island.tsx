@@ -1,0 +1,111 @@
+import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
+import {
+  SWIPE_THRESHOLD,
+  TOAST_DURATION,
+  TOAST_HOTKEY,
+  type Toast,
+  type ToastInput,
+  dismiss,
+  toast,
+  useToasts,
+} from "./toast";
+
+/** The one toast viewport of a page: top on small screens, bottom-right from md up. */
+export default function Toaster({ initial = [] }: { initial?: ToastInput[] }) {
+  const toasts = useToasts();
+  const viewport = useRef<HTMLOListElement>(null);
+
+  useEffect(() => {
+    initial.forEach((t) => toast(t));
+  }, [initial]);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === TOAST_HOTKEY) {
+        event.preventDefault();
+        viewport.current?.focus();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
+  return (
+    <section aria-label={`Notifications (${TOAST_HOTKEY})`}>
+      <ol
+        ref={viewport}
+        tabIndex={-1}
+        className="fixed top-0 right-0 left-0 z-[100] flex flex-col gap-2 p-4 outline-none md:top-auto md:bottom-0 md:left-auto md:w-full md:max-w-[420px]"
+      >
+        {toasts
+          .filter((t) => t.open)
+          .map((t) => (
+            <ToastItem key={t.id} toast={t} />
+          ))}
+      </ol>
+    </section>
+  );
+}
+
+function ToastItem({ toast: t }: { toast: Toast }) {
+  const [offset, setOffset] = useState(0);
+  const [paused, setPaused] = useState(false);
+  const start = useRef<number | null>(null);
+  const destructive = t.variant === "destructive";
+
+  useEffect(() => {
+    if (paused) return;
+    const timer = setTimeout(() => dismiss(t.id), t.duration ?? TOAST_DURATION);
+    return () => clearTimeout(timer);
+  }, [t.id, t.duration, paused]);
+
+  const onPointerDown = (event: ReactPointerEvent) => {
+    start.current = event.clientX;
+    (event.currentTarget as HTMLElement).setPointerCapture?.(event.pointerId);
+  };
+  const onPointerMove = (event: ReactPointerEvent) => {
+    if (start.current !== null) setOffset(Math.max(0, event.clientX - start.current));
+  };
+  const onPointerUp = () => {
+    if (offset >= SWIPE_THRESHOLD) dismiss(t.id);
+    start.current = null;
+    setOffset(0);
+  };
+
+  return (
+    <li
+      role={destructive ? "alert" : "status"}
+      aria-live={destructive ? "assertive" : "polite"}
+      aria-atomic="true"
+      data-variant={t.variant ?? "default"}
+      data-testid="toast"
+      onPointerDown={onPointerDown}
+      onPointerMove={onPointerMove}
+      onPointerUp={onPointerUp}
+      onPointerCancel={onPointerUp}
+      onMouseEnter={() => setPaused(true)}
+      onMouseLeave={() => setPaused(false)}
+      onFocus={() => setPaused(true)}
+      onBlur={() => setPaused(false)}
+      style={{ transform: offset ? `translateX(${offset}px)` : undefined, touchAction: "pan-y" }}
+      className={`pointer-events-auto relative flex w-full items-start justify-between gap-3 rounded-lg border p-4 pr-10 shadow-lg ${
+        destructive ? "border-red-800 bg-red-700 text-white" : "border-green-900/15 bg-white text-ink"
+      }`}
+    >
+      <div className="grid gap-1">
+        <p className="text-sm font-semibold">{t.title}</p>
+        {t.description && <p className="text-sm opacity-90">{t.description}</p>}
+      </div>
+      <button
+        type="button"
+        onClick={() => dismiss(t.id)}
+        aria-label="Close notification"
+        className="absolute top-2 right-2 rounded p-1 opacity-80 hover:opacity-100"
+      >
+        <svg viewBox="0 0 24 24" className="h-4 w-4" aria-hidden="true">
+          <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+        </svg>
+      </button>
+    </li>
+  );
+}

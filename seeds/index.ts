@@ -1,0 +1,21 @@
+import type { Container } from "../src/container.js";
+
+/** Plans and the local demo staff user. Every step is safe to repeat. */
+export async function seedAll(container: Container): Promise<{ plansAdded: number; demoUserCreated: boolean }> {
+  const plansAdded = await container.plans.seed();
+  const { created } = await container.users.ensure({
+    email: container.env.DEMO_STAFF_EMAIL,
+    firstName: "Demo",
+    lastName: "Inspector",
+    password: container.env.DEMO_STAFF_PASSWORD,
+  });
+  return { plansAdded, demoUserCreated: created };
+}
+
+/** `npm start` seeds only a new database: once plans exist, it leaves the data alone. */
+export async function seedIfEmpty(container: Container): Promise<boolean> {
+  const [{ count }] = (await container.db("plans").count({ count: "*" })) as [{ count: number }];
+  if (Number(count) > 0) return false;
+  await seedAll(container);
+  return true;
+}

@@ -1,0 +1,96 @@
+import path from "node:path";
+import compression from "compression";
+import express, { type Express } from "express";
+import helmet from "helmet";
+import { pinoHttp } from "pino-http";
+import { randomUUID } from "node:crypto";
+import type { Container } from "./container.js";
+import { isDatabaseUp } from "./db/knex.js";
+import { PUBLIC_BUILD_DIR, ROOT_DIR } from "./http/assets.js";
+import { csrfGuard } from "./http/csrf.js";
+import { errorHandler, notFoundHandler } from "./http/errors.js";
+import { pageRenderer } from "./http/render.js";
+import { sessionMiddleware, sessionOptions } from "./http/session.js";
+import { authApi, authPages } from "./modules/auth/auth.routes.js";
+import { pagesRouter } from "./modules/pages/pages.routes.js";
+import { plansApi } from "./modules/plans/plans.routes.js";
+
+/** The Express app, without listen(): server.ts serves it and the tests drive it with supertest. */
+export function createApp(container: Container): Express {
+  const { env } = container;
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", env.NODE_ENV === "production" ? 1 : false);
+  app.set("view engine", "ejs");
+  app.set("views", path.join(ROOT_DIR, "views"));
+  if (env.NODE_ENV === "production") app.set("view cache", true);
+
+  app.locals.config = {
+    contactPhone: env.CONTACT_PHONE,
+    contactEmail: env.CONTACT_EMAIL,
+    supportEmail: env.SUPPORT_EMAIL,
+  };
+  app.locals.assets = () => container.assets();
+
+  app.use(
+    pinoHttp({
+      logger: container.log,
+      genReqId: (req, res) => {
+        const id = (req.headers["x-request-id"] as string | undefined)?.slice(0, 100) || randomUUID();
+        res.setHeader("x-request-id", id);
+        return id;
+      },
+      autoLogging: { ignore: (req) => req.url?.startsWith("/assets/") ?? false },
+    }),
+  );
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'"],
+          imgSrc: ["'self'", "data:", "blob:"],
+          fontSrc: ["'self'"],
+          connectSrc: ["'self'"],
+          frameSrc: ["'self'"],
+          objectSrc: ["'none'"],
+          baseUri: ["'self'"],
+          formAction: ["'self'"],
+          frameAncestors: ["'self'"],
+        },
+      },
+      // The sample report opens in a popup that the opener may keep a handle on.
+      crossOriginOpenerPolicy: { policy: "same-origin-allow-popups" },
+    }),
+  );
+  app.use(compression());
+
+  // Hashed build output never changes under its name: cache it for a year.
+  app.use("/assets", express.static(path.join(PUBLIC_BUILD_DIR, "assets"), { immutable: true, maxAge: "1y", fallthrough: false }));
+  app.use(express.static(PUBLIC_BUILD_DIR, { index: false, maxAge: "1h" }));
+
+  app.get("/healthz", async (_req, res) => {
+    const database = await isDatabaseUp(container.db);
+    res.status(database ? 200 : 503).json({ status: database ? "ok" : "degraded", database: database ? "up" : "down" });
+  });
+
+  app.use(express.json({ limit: "1mb" }));
+  app.use(express.urlencoded({ extended: false, limit: "1mb" }));
+  app.use(sessionMiddleware(sessionOptions(env.SESSION_SECRET, env.NODE_ENV === "production")));
+  app.use(csrfGuard());
+  app.use(pageRenderer);
+
+  const api = express.Router();
+  api.use(authApi(container));
+  api.use(plansApi(container));
+  app.use("/api", api);
+
+  app.use(authPages(container));
+  app.use(pagesRouter(container));
+
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+  return app;
+}

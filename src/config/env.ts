@@ -1,0 +1,51 @@
+import { z } from "zod";
+
+// Development defaults. Production refuses to start with these.
+const DEV_SESSION_SECRET = "haven-dev-session-secret-change-me-0123456789";
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  PUBLIC_URL: z.string().url().optional(),
+  DATABASE_URL: z.string().optional(),
+  DATA_DIR: z.string().default(".data"),
+  EMBEDDED_PG_PORT: z.coerce.number().int().default(5433),
+  SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters").default(DEV_SESSION_SECRET),
+  BUSINESS_TZ: z.string().default("America/Toronto"),
+  CONTACT_PHONE: z.string().default("(306) 555-0142"),
+  CONTACT_EMAIL: z.string().email().default("hello@havenhomehealth.ca"),
+  SUPPORT_EMAIL: z.string().email().default("support@havenhomehealth.ca"),
+  MAIL_FROM: z.string().default("Haven <no-reply@havenhomehealth.ca>"),
+  SMTP_URL: z.string().optional(),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_PUBLISHABLE_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  STRIPE_API_BASE: z.string().url().optional(),
+  WORKER_MODE: z.enum(["inline", "separate", "off"]).default("inline"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  DEMO_STAFF_EMAIL: z.string().email().default("demo@havenhomehealth.ca"),
+  DEMO_STAFF_PASSWORD: z.string().default("haven-demo-2024"),
+});
+
+export type Env = z.infer<typeof schema>;
+
+export class ConfigError extends Error {}
+
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = schema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration: ${lines.join("; ")}`);
+  }
+  const env = parsed.data;
+  if (env.NODE_ENV === "production") {
+    if (env.SESSION_SECRET === DEV_SESSION_SECRET) {
+      throw new ConfigError("Invalid configuration: SESSION_SECRET must be set in production");
+    }
+    if (!env.DATABASE_URL) {
+      throw new ConfigError("Invalid configuration: DATABASE_URL must be set in production");
+    }
+  }
+  return env;
+}

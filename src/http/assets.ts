@@ -1,0 +1,49 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+
+export const ROOT_DIR = path.resolve(import.meta.dirname, "../..");
+export const PUBLIC_BUILD_DIR = path.join(ROOT_DIR, "dist/public");
+const MANIFEST = path.join(PUBLIC_BUILD_DIR, ".vite/manifest.json");
+
+interface ManifestChunk {
+  file: string;
+  css?: string[];
+  imports?: string[];
+}
+
+/** The entry files Vite builds (vite.config.ts). */
+export const ENTRIES = {
+  styles: "islands/styles/app.css",
+  site: "islands/site.ts",
+  islands: "islands/main.ts",
+} as const;
+
+export interface Assets {
+  css: string[];
+  siteJs: string;
+  islandsJs: string;
+  /** Chunks the island loader imports at once, preloaded to save a round trip. */
+  islandsPreload: string[];
+}
+
+export class AssetsMissingError extends Error {}
+
+export function loadAssets(): Assets {
+  if (!existsSync(MANIFEST)) {
+    throw new AssetsMissingError("Built assets are missing: run `npm run build` (npm start does it for you).");
+  }
+  const manifest = JSON.parse(readFileSync(MANIFEST, "utf8")) as Record<string, ManifestChunk>;
+  const entry = (name: string) => {
+    const chunk = manifest[name];
+    if (!chunk) throw new AssetsMissingError(`Built assets lack ${name}: run \`npm run build\`.`);
+    return chunk;
+  };
+  const styles = entry(ENTRIES.styles);
+  const islands = entry(ENTRIES.islands);
+  return {
+    css: [`/${styles.file}`],
+    siteJs: `/${entry(ENTRIES.site).file}`,
+    islandsJs: `/${islands.file}`,
+    islandsPreload: (islands.imports ?? []).map((key) => `/${manifest[key]?.file}`).filter((f) => f !== "/undefined"),
+  };
+}

@@ -1,0 +1,24 @@
+import { z } from "zod";
+
+export const loginSchema = z.object({
+  email: z.string({ message: "Please enter both email and password" }).trim().min(1, "Please enter both email and password").email("Enter a valid e-mail address"),
+  password: z.string({ message: "Please enter both email and password" }).min(1, "Please enter both email and password"),
+});
+
+export const newStaffUserSchema = z.object({
+  email: z.string().trim().toLowerCase().email("Enter a valid e-mail address"),
+  firstName: z.string().trim().min(1, "First name is required").max(100),
+  lastName: z.string().trim().min(1, "Last name is required").max(100),
+  password: z.string().min(10, "Password must be at least 10 characters").max(200),
+});
+export type NewStaffUser = z.infer<typeof newStaffUserSchema>;
+
+/** What GET /api/auth/user returns: never the password hash. */
+export interface StaffUser {
+  id: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+  role: string;
+  createdAt: string;
+}

@@ -1,0 +1,51 @@
+import argon2 from "argon2";
+import { ConflictError } from "../../http/errors.js";
+import { parse } from "../../http/validate.js";
+import { type NewStaffUser, type StaffUser, newStaffUserSchema } from "./auth.schemas.js";
+import type { StaffUsersRepository } from "./users.repository.js";
+
+// A fixed hash to verify against when the e-mail is unknown, so both failures take as long.
+let decoyHash: Promise<string> | null = null;
+
+export class UsersService {
+  constructor(private readonly users: StaffUsersRepository) {}
+
+  async create(input: NewStaffUser): Promise<StaffUser> {
+    const user = parse(newStaffUserSchema, input);
+    if (await this.users.existsByEmail(user.email)) {
+      throw new ConflictError(`A staff user with e-mail ${user.email} already exists`);
+    }
+    const passwordHash = await argon2.hash(user.password, { type: argon2.argon2id });
+    return this.users.insert({
+      email: user.email,
+      first_name: user.firstName,
+      last_name: user.lastName,
+      password_hash: passwordHash,
+    });
+  }
+
+  /** Creates the user unless the e-mail is taken; used by the demo seed. */
+  async ensure(input: NewStaffUser): Promise<{ user: StaffUser; created: boolean }> {
+    const existing = await this.users.findWithHashByEmail(input.email);
+    if (existing) return { user: existing.user, created: false };
+    return { user: await this.create(input), created: true };
+  }
+
+  /** The user for these credentials, or null: one answer for every kind of failure. */
+  async verify(email: string, password: string): Promise<StaffUser | null> {
+    const found = await this.users.findWithHashByEmail(email);
+    if (!found) {
+      decoyHash ??= argon2.hash("haven-decoy-password", { type: argon2.argon2id });
+      await argon2.verify(await decoyHash, password).catch(() => false);
+      return null;
+    }
+    const ok = await argon2.verify(found.passwordHash, password).catch(() => false);
+    if (!ok) return null;
+    await this.users.touchLogin(found.user.id);
+    return found.user;
+  }
+
+  findById(id: number): Promise<StaffUser | null> {
+    return this.users.findById(id);
+  }
+}

@@ -1,0 +1,17 @@
+// `npm start`: the whole of Haven in one process, with an embedded Postgres unless DATABASE_URL is set.
+import { ensureAssets } from "./build-assets.js";
+import { runMain } from "./boot.js";
+
+try {
+  await ensureAssets();
+} catch (error) {
+  console.error(`haven: could not build the assets: ${(error as Error).message}`);
+  process.exit(1);
+}
+
+await runMain({ web: true, worker: process.env.WORKER_MODE !== "off" && process.env.WORKER_MODE !== "separate", migrate: true, seedIfEmpty: true }, ({ url, env }) => {
+  console.log(`\nHaven is running at ${url}`);
+  console.log(`Staff login: ${env.DEMO_STAFF_EMAIL} / ${env.DEMO_STAFF_PASSWORD}  (at ${url}/login)`);
+  console.log(env.DATABASE_URL ? "Database: DATABASE_URL" : `Database: embedded PostgreSQL in ${env.DATA_DIR}/postgres`);
+  console.log("Press Ctrl-C to stop.\n");
+});

@@ -1,0 +1,29 @@
+import { Logger as WorkerLogger, type Runner, run } from "graphile-worker";
+import type { Container } from "./container.js";
+import { taskList } from "./jobs.js";
+
+/** Starts graphile-worker on the container's database, logging through pino. */
+export async function startWorker(container: Container, concurrency = 2): Promise<Runner> {
+  let stopping = false;
+  const logger = new WorkerLogger(() => (level, message, meta) => {
+    // While stopping, Postgres may go first (Ctrl-C reaches it too): those errors are expected.
+    if (stopping && level === "error") return;
+    const method = level === "error" ? "error" : level === "warning" ? "warn" : "debug";
+    container.log[method]({ worker: meta }, message);
+  });
+  const runner = await run({
+    connectionString: container.databaseUrl,
+    concurrency,
+    noHandleSignals: true,
+    pollInterval: 1000,
+    crontab: "",
+    logger,
+    taskList: taskList(container),
+  });
+  const stop = runner.stop.bind(runner);
+  runner.stop = async () => {
+    stopping = true;
+    await stop();
+  };
+  return runner;
+}
