@@ -9,7 +9,8 @@ export default defineConfig({
   publicDir: "public",
   build: {
     outDir: "dist/public",
-    emptyOutDir: true,
+    // Keep earlier hashed files: a server still running on the old manifest can serve them.
+    emptyOutDir: false,
     manifest: true,
     sourcemap: false,
     target: "es2022",

@@ -76,11 +76,12 @@ export function createApp(container: Container): Express {
     res.status(database ? 200 : 503).json({ status: database ? "ok" : "degraded", database: database ? "up" : "down" });
   });
 
+  // Before the body parsers, so even a malformed body gets a full error page.
+  app.use(pageRenderer);
   app.use(express.json({ limit: "1mb" }));
   app.use(express.urlencoded({ extended: false, limit: "1mb" }));
   app.use(sessionMiddleware(sessionOptions(env.SESSION_SECRET, env.NODE_ENV === "production")));
   app.use(csrfGuard());
-  app.use(pageRenderer);
 
   const api = express.Router();
   api.use(authApi(container));

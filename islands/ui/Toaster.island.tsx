@@ -60,6 +60,8 @@ function ToastItem({ toast: t }: { toast: Toast }) {
   }, [t.id, t.duration, paused]);
 
   const onPointerDown = (event: ReactPointerEvent) => {
+    // Capturing the pointer would steal the close button's click.
+    if ((event.target as Element).closest("button")) return;
     start.current = event.clientX;
     (event.currentTarget as HTMLElement).setPointerCapture?.(event.pointerId);
   };
@@ -74,9 +76,6 @@ function ToastItem({ toast: t }: { toast: Toast }) {
 
   return (
     <li
-      role={destructive ? "alert" : "status"}
-      aria-live={destructive ? "assertive" : "polite"}
-      aria-atomic="true"
       data-variant={t.variant ?? "default"}
       data-testid="toast"
       onPointerDown={onPointerDown}
@@ -92,7 +91,7 @@ function ToastItem({ toast: t }: { toast: Toast }) {
         destructive ? "border-red-800 bg-red-700 text-white" : "border-green-900/15 bg-white text-ink"
       }`}
     >
-      <div className="grid gap-1">
+      <div className="grid gap-1" role={destructive ? "alert" : "status"} aria-live={destructive ? "assertive" : "polite"} aria-atomic="true">
         <p className="text-sm font-semibold">{t.title}</p>
         {t.description && <p className="text-sm opacity-90">{t.description}</p>}
       </div>

@@ -12,6 +12,9 @@ export interface EmbeddedServer {
 const USER = "haven";
 const PASSWORD = "haven";
 
+export const embeddedUrl = (port: number, database: string) =>
+  `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+
 export class PortInUseError extends Error {}
 
 /** Resolves true when something already listens on the port. */
@@ -74,8 +77,8 @@ export async function startEmbeddedPostgres(options: {
     await pg.initialise();
   }
   await pg.start();
-  const adminUrl = `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/postgres`;
-  const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${options.database}`;
+  const adminUrl = embeddedUrl(options.port, "postgres");
+  const url = embeddedUrl(options.port, options.database);
   const client = pg.getPgClient("postgres", "127.0.0.1");
   await client.connect();
   try {

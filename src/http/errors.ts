@@ -79,11 +79,12 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
     });
     return;
   }
-  if (httpError.status === 404) {
-    res.status(404).render("errors/404", { title: "404 Page Not Found" });
-    return;
-  }
-  res.status(httpError.status).render("errors/error", {
+  res.status(httpError.status);
+  // res.page exists once the page renderer has run; an earlier failure gets the bare view.
+  const show = (view: string, locals: { title: string; [key: string]: unknown }) =>
+    res.page ? res.page(view, { ...locals, noindex: true }) : res.render(view, locals);
+  if (httpError.status === 404) return show("errors/404", { title: "404 Page Not Found" });
+  show("errors/error", {
     title: httpError.status >= 500 ? "Something went wrong" : "Request refused",
     status: httpError.status,
     message: httpError.message,

@@ -64,7 +64,7 @@ export function authPages(container: Container): Router {
 
   router.get("/login", (req, res) => {
     if (req.session.staffUserId) return res.redirect(safeNext(req.query.next));
-    res.page("auth/login", { title: "Admin Portal", email: "", next: safeNext(req.query.next), errors: {}, message: null });
+    res.page("auth/login", { title: "Admin Portal", islands: true, noindex: true, email: "", next: safeNext(req.query.next), errors: {}, message: null });
   });
 
   router.post("/login", async (req, res) => {
@@ -72,7 +72,17 @@ export function authPages(container: Container): Router {
     const next = safeNext(input.next);
     const checked = loginSchema.safeParse(input);
     const show = (status: number, title: string, message: string, errors: Record<string, string> = {}) =>
-      res.status(status).page("auth/login", { title: "Admin Portal", email: input.email, next, errors, toastTitle: title, message });
+      res.status(status).page("auth/login", {
+        title: "Admin Portal",
+        islands: true,
+        noindex: true,
+        email: input.email,
+        next,
+        errors,
+        toastTitle: title,
+        message,
+        toasts: [{ title, description: message, variant: "destructive" }],
+      });
     if (!checked.success) return show(400, "Missing Information", "Please enter both email and password", fieldsFromZod(checked.error));
     try {
       await login(req, checked.data.email, checked.data.password);

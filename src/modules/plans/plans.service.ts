@@ -23,9 +23,7 @@ export class PlansService {
 
   async setPrice(type: PlanType, prices: { monthly?: number; checkout?: number }): Promise<Plan> {
     if (prices.monthly === undefined && prices.checkout === undefined) {
-      throw new ValidationError("Give a monthly price, a checkout price, or both", {
-        monthly: "Give --monthly or --checkout",
-      });
+      throw new ValidationError("Give a monthly price, a checkout price, or both (--monthly, --checkout)");
     }
     const updated = await this.plans.updatePrices(type, {
       ...(prices.monthly !== undefined && { monthly_price: prices.monthly }),

@@ -1,0 +1,44 @@
+import { Command, CommanderError } from "commander";
+import { ConfigError } from "../src/config/env.js";
+import { HttpError } from "../src/http/errors.js";
+import { registerDb } from "./commands/db.js";
+import { registerPlans } from "./commands/plans.js";
+import { registerUsers } from "./commands/users.js";
+
+export function buildProgram(): Command {
+  const program = new Command("haven")
+    .description("Operate Haven: database, plans, staff users")
+    .showHelpAfterError("(run with --help for usage)")
+    .exitOverride();
+  registerDb(program);
+  registerPlans(program);
+  registerUsers(program);
+  for (const command of program.commands) command.exitOverride().showHelpAfterError("(run with --help for usage)");
+  return program;
+}
+
+/** A known failure prints one clear line and exits 1; only a bug shows a stack. */
+export async function main(argv = process.argv): Promise<number> {
+  try {
+    await buildProgram().parseAsync(argv);
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode;
+    if (error instanceof HttpError) {
+      const fields = error.fields ? Object.entries(error.fields).map(([k, v]) => `\n  ${k}: ${v}`).join("") : "";
+      console.error(`haven: ${error.message}${fields}`);
+      return 1;
+    }
+    if (error instanceof ConfigError) {
+      console.error(`haven: ${error.message}`);
+      return 1;
+    }
+    const message = (error as Error).message ?? String(error);
+    console.error(`haven: ${message.split("\n")[0]}`);
+    if (process.env.HAVEN_DEBUG) console.error(error);
+    return 1;
+  }
+}
+
+// Exit explicitly: the embedded Postgres package installs exit hooks that would reset the code.
+process.exit(await main());

@@ -1,0 +1,35 @@
+import { defineConfig } from "vitest/config";
+
+const shared = { environment: "node" as const, pool: "forks" as const };
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: { ...shared, name: "unit", include: ["src/**/*.test.ts", "islands/**/*.test.{ts,tsx}", "cli/**/*.test.ts", "tests/unit/**/*.test.ts"] },
+      },
+      {
+        test: {
+          ...shared,
+          name: "api",
+          include: ["tests/api/**/*.test.ts"],
+          globalSetup: ["tests/support/global-setup.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          ...shared,
+          name: "browser",
+          include: ["tests/browser/**/*.test.ts"],
+          globalSetup: ["tests/support/global-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 90_000,
+          // Two cores: more than two Chromiums at once only slows every test down.
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
