@@ -16,7 +16,7 @@ export default function Toaster({ initial = [] }: { initial?: ToastInput[] }) {
   const viewport = useRef<HTMLOListElement>(null);
 
   useEffect(() => {
-    initial.forEach((t) => toast(t));
+    for (const t of initial) toast(t);
   }, [initial]);
 
   useEffect(() => {

@@ -28,7 +28,7 @@ const removeTimers = new Map<number, ReturnType<typeof setTimeout>>();
 
 function emit(next: Toast[]) {
   toasts = next;
-  listeners.forEach((listener) => listener());
+  for (const listener of listeners) listener();
 }
 
 /** Shows a toast; the newest replaces the one on screen (one at a time). */

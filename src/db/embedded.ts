@@ -59,7 +59,7 @@ export async function startEmbeddedPostgres(options: {
     );
   }
   const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
-  const quiet = options.onLog ?? (() => {});
+  const quiet: (message: unknown) => void = options.onLog ? (m) => options.onLog?.(String(m)) : () => {};
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
     port: options.port,

@@ -11,6 +11,3 @@ export const requireStaffApi: RequestHandler = (req, _res, next) => {
   if (req.session.staffUserId) return next();
   next(new UnauthorizedError());
 };
-
-/** The customer records this browser may see. */
-export const customerIdsOf = (session: { customerIds?: number[] }) => session.customerIds ?? [];

@@ -1,0 +1,117 @@
+import type { Knex } from "knex";
+import type { Tx } from "../../db/transaction.js";
+import type { Customer, NewCustomer, NewProperty, Property } from "./customers.schemas.js";
+
+const PROPERTY_COLUMNS: Record<keyof NewProperty, string> = {
+  address: "address",
+  city: "city",
+  province: "province",
+  state: "state",
+  postalCode: "postal_code",
+  propertyType: "property_type",
+  squareFootage: "square_footage",
+  yearBuilt: "year_built",
+  bedrooms: "bedrooms",
+  bathrooms: "bathrooms",
+  stories: "stories",
+  hvacUnits: "hvac_units",
+  electricalPanels: "electrical_panels",
+  plumbingSystems: "plumbing_systems",
+  roofType: "roof_type",
+  heatingType: "heating_type",
+  coolingType: "cooling_type",
+  waterHeaterType: "water_heater_type",
+  foundationType: "foundation_type",
+  garageType: "garage_type",
+  basementStatus: "basement_status",
+  ownershipType: "ownership_type",
+  occupation: "occupation",
+  householdIncome: "household_income",
+  householdSize: "household_size",
+  financingType: "financing_type",
+  notes: "notes",
+};
+
+type Row = Record<string, unknown>;
+
+function toProperty(row: Row): Property {
+  const property = {
+    id: row.id,
+    customerId: row.customer_id,
+    clientName: row.client_name,
+    clientEmail: row.client_email,
+    clientPhone: row.client_phone ?? null,
+    subscriptionPlan: row.subscription_plan,
+    createdAt: (row.created_at as Date).toISOString(),
+  } as Record<string, unknown>;
+  for (const [key, column] of Object.entries(PROPERTY_COLUMNS)) property[key] = row[column] ?? null;
+  return property as unknown as Property;
+}
+
+const toCustomer = (row: Row): Customer => ({
+  id: row.id as number,
+  email: row.email as string,
+  name: row.name as string,
+  phone: (row.phone as string | null) ?? null,
+  subscriptionPlan: row.subscription_plan as string,
+  stripeSessionId: (row.stripe_session_id as string | null) ?? null,
+  createdAt: (row.created_at as Date).toISOString(),
+});
+
+export class CustomersRepository {
+  constructor(private readonly db: Knex) {}
+
+  /** Inserts the customer, or returns null when the checkout session already has one. */
+  async insertCustomer(customer: NewCustomer, tx: Tx | Knex = this.db): Promise<Customer | null> {
+    const rows = await tx("customers")
+      .insert({
+        email: customer.email,
+        name: customer.name,
+        phone: customer.phone ?? null,
+        subscription_plan: customer.subscriptionPlan,
+        stripe_session_id: customer.stripeSessionId ?? null,
+      })
+      .onConflict("stripe_session_id")
+      .ignore()
+      .returning("*");
+    return rows[0] ? toCustomer(rows[0]) : null;
+  }
+
+  async findCustomerBySession(stripeSessionId: string, tx: Tx | Knex = this.db): Promise<Customer | null> {
+    const row = await tx("customers").where({ stripe_session_id: stripeSessionId }).first();
+    return row ? toCustomer(row) : null;
+  }
+
+  async findCustomer(id: number): Promise<Customer | null> {
+    const row = await this.db("customers").where({ id }).first();
+    return row ? toCustomer(row) : null;
+  }
+
+  async insertProperty(customer: Customer, property: NewProperty, tx: Tx | Knex = this.db): Promise<Property> {
+    const row: Row = {
+      customer_id: customer.id,
+      client_name: customer.name,
+      client_email: customer.email,
+      client_phone: customer.phone,
+      subscription_plan: customer.subscriptionPlan,
+    };
+    for (const [key, column] of Object.entries(PROPERTY_COLUMNS)) {
+      const value = property[key as keyof NewProperty];
+      if (value !== undefined) row[column] = value;
+    }
+    const [inserted] = await tx("properties").insert(row).returning("*");
+    return toProperty(inserted);
+  }
+
+  async findProperty(id: number, tx: Tx | Knex = this.db): Promise<Property | null> {
+    const row = await tx("properties").where({ id }).first();
+    return row ? toProperty(row) : null;
+  }
+
+  /** Properties, oldest first, so "the last one" is the newest; optionally only some customers'. */
+  async listProperties(customerIds?: number[]): Promise<Property[]> {
+    const query = this.db("properties").orderBy([{ column: "created_at" }, { column: "id" }]);
+    if (customerIds) query.whereIn("customer_id", customerIds);
+    return (await query).map(toProperty);
+  }
+}

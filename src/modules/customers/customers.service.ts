@@ -1,0 +1,52 @@
+import type { TransactionRunner, Tx } from "../../db/transaction.js";
+import type { CustomersRepository } from "./customers.repository.js";
+import type { Customer, NewCustomer, NewProperty, Property } from "./customers.schemas.js";
+
+/** Who is asking: staff see every record, a customer browser only its own (DESIGN.md decision 5). */
+export type Viewer = { kind: "staff" } | { kind: "customer"; customerIds: number[] };
+
+export class CustomersService {
+  constructor(
+    private readonly customers: CustomersRepository,
+    private readonly transaction: TransactionRunner,
+  ) {}
+
+  /**
+   * Creates a customer and their first property. With a checkout session id it is idempotent:
+   * a retry returns the customer and property created the first time.
+   */
+  async createWithProperty(customer: NewCustomer, property: NewProperty, tx?: Tx): Promise<{ customer: Customer; property: Property; created: boolean }> {
+    const work = async (trx: Tx) => {
+      const inserted = await this.customers.insertCustomer(customer, trx);
+      if (!inserted) {
+        const existing = await this.customers.findCustomerBySession(customer.stripeSessionId!, trx);
+        const [first] = await this.customers.listProperties([existing!.id]);
+        return { customer: existing!, property: first!, created: false };
+      }
+      return { customer: inserted, property: await this.customers.insertProperty(inserted, property, trx), created: true };
+    };
+    return tx ? work(tx) : this.transaction(work);
+  }
+
+  listProperties(viewer: Viewer): Promise<Property[]> {
+    if (viewer.kind === "staff") return this.customers.listProperties();
+    if (!viewer.customerIds.length) return Promise.resolve([]);
+    return this.customers.listProperties(viewer.customerIds);
+  }
+
+  /** The property, when this viewer may see it; otherwise null, as if it did not exist. */
+  async findPropertyFor(viewer: Viewer, id: number): Promise<Property | null> {
+    const property = await this.customers.findProperty(id);
+    if (!property) return null;
+    if (viewer.kind === "staff" || viewer.customerIds.includes(property.customerId)) return property;
+    return null;
+  }
+
+  findCustomer(id: number): Promise<Customer | null> {
+    return this.customers.findCustomer(id);
+  }
+
+  findCustomerBySession(stripeSessionId: string): Promise<Customer | null> {
+    return this.customers.findCustomerBySession(stripeSessionId);
+  }
+}
