@@ -1,11 +1,12 @@
 import pino from "pino";
-import { loadEnv } from "../src/config/env.js";
+import { loadDotenv, loadEnv } from "../src/config/env.js";
 import { type Container, createContainer } from "../src/container.js";
 import { openDatabase } from "../src/db/database.js";
 import { createKnex } from "../src/db/knex.js";
 
 /** Opens the database, runs one command against the container, then closes everything. */
 export async function withContainer<T>(work: (container: Container) => Promise<T>): Promise<T> {
+  loadDotenv();
   const env = loadEnv();
   const database = await openDatabase(env, { reuseRunning: true });
   const db = createKnex(database.url, { min: 0, max: 4 });

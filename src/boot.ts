@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import type { Runner } from "graphile-worker";
 import { createApp } from "./app.js";
-import { ConfigError, type Env, loadEnv } from "./config/env.js";
+import { ConfigError, type Env, loadDotenv, loadEnv } from "./config/env.js";
 import { type Container, createContainer } from "./container.js";
 import { type DatabaseHandle, openDatabase } from "./db/database.js";
 import { PortInUseError } from "./db/embedded.js";
@@ -57,6 +57,8 @@ export async function boot(options: BootOptions, env = loadEnv()): Promise<Runni
       const { seedIfEmpty } = await import("../seeds/index.js");
       await seedIfEmpty(container);
     }
+    // Plans are reference data every deployment needs; only missing ones are inserted.
+    if (options.migrate) await container.plans.seed();
     if (options.worker) worker = await startWorker(container);
     let url: string | null = null;
     if (options.web) {
@@ -89,6 +91,7 @@ function listen(app: ReturnType<typeof createApp>, port: number, host: string): 
 export async function runMain(options: BootOptions, announce: (running: Running) => void): Promise<void> {
   let running: Running;
   try {
+    loadDotenv();
     running = await boot(options);
   } catch (error) {
     if (error instanceof StartupError || error instanceof ConfigError) {

@@ -54,13 +54,16 @@ export function dismiss(id?: number) {
   }
 }
 
+/** The toasts in the store, newest first (open or waiting for removal). */
+export const getToasts = (): Toast[] => toasts;
+
 export function useToasts(): Toast[] {
   return useSyncExternalStore(
     (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    () => toasts,
-    () => toasts,
+    getToasts,
+    getToasts,
   );
 }

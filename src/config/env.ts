@@ -1,4 +1,10 @@
+import { existsSync } from "node:fs";
 import { z } from "zod";
+
+/** Loads `.env` from the working folder when present; real environment variables win. */
+export function loadDotenv(file = ".env"): void {
+  if (existsSync(file)) process.loadEnvFile(file);
+}
 
 // Development defaults. Production refuses to start with these.
 const DEV_SESSION_SECRET = "haven-dev-session-secret-change-me-0123456789";
