@@ -69,7 +69,9 @@ export function createApp(container: Container): Express {
 
   // Hashed build output never changes under its name: cache it for a year.
   app.use("/assets", express.static(path.join(PUBLIC_BUILD_DIR, "assets"), { immutable: true, maxAge: "1y", fallthrough: false }));
-  app.use(express.static(PUBLIC_BUILD_DIR, { index: false, maxAge: "1h" }));
+  // Other public files (favicon, robots…) all have an extension: pages skip the disk look-up.
+  const publicFiles = express.static(PUBLIC_BUILD_DIR, { index: false, maxAge: "1h" });
+  app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
 
   app.get("/healthz", async (_req, res) => {
     const database = await isDatabaseUp(container.db);
