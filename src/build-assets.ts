@@ -26,5 +26,12 @@ export async function ensureAssets(log: (line: string) => void = console.log): P
   if (!assetsAreStale()) return;
   log("haven: building assets…");
   const { build } = await import("vite");
-  await build({ root: ROOT_DIR, configFile: path.join(ROOT_DIR, "vite.config.ts"), logLevel: "warn" });
+  // Vite sets NODE_ENV=production for its build; the app must not inherit that.
+  const nodeEnv = process.env.NODE_ENV;
+  try {
+    await build({ root: ROOT_DIR, configFile: path.join(ROOT_DIR, "vite.config.ts"), logLevel: "warn" });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
 }

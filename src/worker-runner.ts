@@ -1,4 +1,5 @@
 import { Logger as WorkerLogger, type Runner, run } from "graphile-worker";
+import pg from "pg";
 import type { Container } from "./container.js";
 import { taskList } from "./jobs.js";
 
@@ -11,8 +12,13 @@ export async function startWorker(container: Container, concurrency = 2): Promis
     const method = level === "error" ? "error" : level === "warning" ? "warn" : "debug";
     container.log[method]({ worker: meta }, message);
   });
+  // Our own pool, so that an idle connection dropped by a stopping Postgres is logged, not fatal.
+  const pgPool = new pg.Pool({ connectionString: container.databaseUrl, max: concurrency + 2 });
+  pgPool.on("error", (error) => {
+    if (!stopping) container.log.warn({ err: error }, "worker database connection lost");
+  });
   const runner = await run({
-    connectionString: container.databaseUrl,
+    pgPool,
     concurrency,
     noHandleSignals: true,
     pollInterval: 1000,
@@ -23,7 +29,8 @@ export async function startWorker(container: Container, concurrency = 2): Promis
   const stop = runner.stop.bind(runner);
   runner.stop = async () => {
     stopping = true;
-    await stop();
+    await stop().catch(() => undefined);
+    await pgPool.end().catch(() => undefined);
   };
   return runner;
 }
