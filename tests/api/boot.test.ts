@@ -1,0 +1,59 @@
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { StartupError, boot } from "../../src/boot.js";
+import { loadEnv } from "../../src/config/env.js";
+import { freePort } from "../../src/db/embedded.js";
+import { type TestContext, createTestContext } from "../support/context.js";
+
+let ctx: TestContext;
+let blocker: net.Server;
+let takenPort: number;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  takenPort = await freePort();
+  blocker = net.createServer().listen(takenPort, "127.0.0.1");
+  await new Promise((resolve) => blocker.once("listening", resolve));
+});
+afterAll(async () => {
+  blocker?.close();
+  await ctx.close();
+});
+
+const env = (extra: Record<string, string>) => loadEnv({ NODE_ENV: "test", LOG_LEVEL: "silent", HOST: "127.0.0.1", ...extra });
+
+describe("boot", () => {
+  it("serves, migrates and seeds plans, then stops cleanly", async () => {
+    const port = await freePort();
+    const running = await boot({ web: true, worker: true, migrate: true, seedIfEmpty: true }, env({ DATABASE_URL: ctx.url, PORT: String(port) }));
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+      expect(await res.json()).toEqual({ status: "ok", database: "up" });
+      expect(await ctx.db("plans").count({ n: "*" })).toEqual([{ n: 3 }]);
+      expect(await ctx.db("staff_users").count({ n: "*" })).toEqual([{ n: 1 }]);
+    } finally {
+      await running.stop();
+    }
+    // A second boot finds the data and seeds nothing again.
+    const again = await boot({ web: false, worker: false, migrate: true, seedIfEmpty: true }, env({ DATABASE_URL: ctx.url }));
+    await again.stop();
+    expect(await ctx.db("staff_users").count({ n: "*" })).toEqual([{ n: 1 }]);
+  });
+
+  it("says in one line when the web port is taken", async () => {
+    const attempt = boot({ web: true, worker: false, migrate: false, seedIfEmpty: false }, env({ DATABASE_URL: ctx.url, PORT: String(takenPort) }));
+    await expect(attempt).rejects.toThrow(StartupError);
+    await expect(attempt).rejects.toThrow(`Port ${takenPort} is already in use: stop what uses it or set PORT to another port.`);
+  });
+
+  it("says in one line when the embedded Postgres port is taken", async () => {
+    const attempt = boot({ web: false, worker: false, migrate: false, seedIfEmpty: false }, env({ EMBEDDED_PG_PORT: String(takenPort), DATA_DIR: "/tmp/haven-boot-test" }));
+    await expect(attempt).rejects.toThrow(`Port ${takenPort} for the embedded Postgres is taken`);
+  });
+
+  it("says in one line when the database cannot be reached", async () => {
+    const closedPort = await freePort();
+    const attempt = boot({ web: false, worker: false, migrate: true, seedIfEmpty: false }, env({ DATABASE_URL: `postgres://nobody:x@127.0.0.1:${closedPort}/none` }));
+    await expect(attempt).rejects.toThrow(/^Cannot reach the database: /);
+  });
+});
