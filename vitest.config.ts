@@ -6,12 +6,13 @@ export default defineConfig({
   test: {
     projects: [
       {
-        test: { ...shared, name: "unit", include: ["src/**/*.test.ts", "islands/**/*.test.{ts,tsx}", "cli/**/*.test.ts", "tests/unit/**/*.test.ts"] },
+        test: { ...shared, name: "unit", sequence: { groupOrder: 0 }, include: ["src/**/*.test.ts", "islands/**/*.test.{ts,tsx}", "cli/**/*.test.ts", "tests/unit/**/*.test.ts"] },
       },
       {
         test: {
           ...shared,
           name: "api",
+          sequence: { groupOrder: 1 },
           include: ["tests/api/**/*.test.ts"],
           globalSetup: ["tests/support/global-setup.ts"],
           testTimeout: 30_000,
@@ -22,6 +23,8 @@ export default defineConfig({
         test: {
           ...shared,
           name: "browser",
+          // After the API tests, so Chromium does not compete with them for the two cores.
+          sequence: { groupOrder: 2 },
           include: ["tests/browser/**/*.test.ts"],
           globalSetup: ["tests/support/global-setup.ts"],
           testTimeout: 60_000,

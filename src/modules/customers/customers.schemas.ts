@@ -98,6 +98,69 @@ export interface Customer {
 export const requiredText = (label: string, max = 200) =>
   z.string({ message: `${label} is required` }).trim().min(1, `${label} is required`).max(max, `${label} must be at most ${max} characters`);
 export const emailField = z.string({ message: "Email is required" }).trim().min(1, "Email is required").email("Enter a valid email address").max(254);
-export const phoneField = requiredText("Phone", 40).regex(/^[+\d][\d\s().-]{6,}$/, "Enter a valid phone number");
+export const phoneField = requiredText("Phone", 40).regex(/^[+(\d][\d\s().-]{6,}$/, "Enter a valid phone number");
 export const oneOf = <T extends readonly [string, ...string[]]>(values: T, label: string) =>
   z.enum(values, { message: `${label} must be one of ${values.join(", ")}` });
+
+// --- Property intake (customer-side §2.6, §3, §5): the customer creation payload. ---
+
+const blankToUndefined = (value: unknown) => (value === "" || value === null ? undefined : value);
+
+/** An optional select: empty means not given; anything else must be one of the values. */
+export const optionalOneOf = <T extends readonly [string, ...string[]]>(values: T, label: string) =>
+  z.preprocess(blankToUndefined, oneOf(values, label).optional());
+
+/** A required whole number that a form may send as text. */
+export const requiredInt = (label: string, min: number, max: number) =>
+  z.preprocess(
+    (value) => {
+      const v = blankToUndefined(typeof value === "string" ? value.trim() : value);
+      return typeof v === "string" ? Number(v.replace(/,/g, "")) : v;
+    },
+    z
+      .number({ error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be a number`) })
+      .int(`${label} must be a whole number`)
+      .min(min, `${label} must be at least ${min}`)
+      .max(max, `${label} must be at most ${max}`),
+  );
+
+const optionalText = (label: string, max = 500) =>
+  z.preprocess(blankToUndefined, z.string({ message: `${label} must be text` }).trim().max(max, `${label} must be at most ${max} characters`).optional());
+
+export const INTAKE_PLANS = ["basic", "standard", "premium"] as const;
+
+export const intakePropertySchema = z.object({
+  address: requiredText("Street address"),
+  city: requiredText("City", 100),
+  state: z.preprocess(blankToUndefined, z.enum(US_STATES, { error: (issue) => (issue.input === undefined ? "State is required" : "State must be a two-letter US state code") })),
+  zipCode: requiredText("ZIP code", 10).regex(/^\d{5}(-\d{4})?$/, "Enter a valid ZIP code"),
+  squareFootage: requiredInt("Square footage", 100, 100_000),
+  yearBuilt: requiredInt("Year built", 1600, new Date().getFullYear() + 1),
+  bedrooms: optionalOneOf(BEDROOMS_FORM, "Bedrooms"),
+  bathrooms: optionalOneOf(BATHROOMS_FORM, "Bathrooms"),
+  stories: optionalOneOf(STORIES, "Stories"),
+  hvacUnits: optionalOneOf(HVAC_UNITS, "HVAC units"),
+  electricalPanels: optionalOneOf(ELECTRICAL_PANELS, "Electrical panels"),
+  plumbingSystems: optionalText("Plumbing systems", 200),
+  roofType: optionalOneOf(ROOF_TYPES, "Roof type"),
+  heatingType: optionalOneOf(HEATING_TYPES, "Heating type"),
+  coolingType: optionalOneOf(COOLING_TYPES, "Cooling type"),
+  waterHeaterType: optionalOneOf(WATER_HEATER_TYPES, "Water heater type"),
+  foundationType: optionalText("Foundation type", 200),
+  notes: optionalText("Notes", 2000),
+});
+
+export const customerCreateSchema = z.object({
+  stripeSessionId: z
+    .string({ message: "Checkout session is required" })
+    .trim()
+    .min(1, "Checkout session is required")
+    .max(255, "Checkout session is not valid")
+    .regex(/^[A-Za-z0-9_]+$/, "Checkout session is not valid"),
+  planType: oneOf(INTAKE_PLANS, "Plan"),
+  email: emailField,
+  name: requiredText("Name", 120),
+  phone: phoneField,
+  property: z.object(intakePropertySchema.shape, { message: "Property information is required" }),
+});
+export type CustomerCreateInput = z.infer<typeof customerCreateSchema>;

@@ -1,14 +1,143 @@
-import { Router } from "express";
+import { type Request, Router } from "express";
+import { SAMPLE_REPORT_ID, sampleReport } from "../../../seeds/sample-report.js";
 import type { Container } from "../../container.js";
+import { MARKETING_BANDS, barColour, categoryBand, marketingBand } from "../reports/bands.js";
+import * as content from "./pages.content.js";
 
-export function pagesRouter(_container: Container): Router {
+/** Pages listed in sitemap.xml: the public, indexable marketing pages. */
+export const SITEMAP_PATHS = ["/", "/pricing", "/haven-health-report", "/health-report-explainer", "/sample-report", "/contact", "/maintenance-hub"];
+
+// Fixed-content pages are rendered once a minute at most (they hold nothing personal).
+const STATIC_PAGE_CACHE_MS = 60_000;
+
+// Helpers every marketing view may use to colour a score the way §9 says.
+const scoring = { barColour, marketingBand, categoryBand, MARKETING_BANDS };
+
+function siteUrl(container: Container, req: Request): string {
+  return (container.env.PUBLIC_URL ?? `${req.protocol}://${req.get("host")}`).replace(/\/+$/, "");
+}
+
+export function pagesRouter(container: Container): Router {
   const router = Router();
+
   router.get("/", (_req, res) => {
     res.page("pages/home", {
+      cacheTtlMs: STATIC_PAGE_CACHE_MS,
       title: "Haven — Your home's health, handled",
-      description: "A 114-point home inspection, a Property Health Score and concierge care for your home.",
+      description: "A 100+ point home inspection, a Property Health Score from 0 to 100 and concierge care that turns findings into finished repairs.",
+      footer: true,
+      content,
+    });
+  });
+
+  router.get("/pricing", async (_req, res) => {
+    const plans = await container.plans.list();
+    res.page("pages/pricing", {
+      title: "Pricing | Haven",
+      description: "Haven plans from $149 a month: a 114-point inspection, your Health Report, concierge care and seasonal maintenance.",
+      footer: true,
+      plans,
+      content,
+      scoring,
+    });
+  });
+
+  router.get("/haven-health-report", (_req, res) => {
+    res.page("pages/health-report", {
+      cacheTtlMs: STATIC_PAGE_CACHE_MS,
+      title: "The Haven Health Report",
+      description: "See what the Haven Health Report covers: a score from 0 to 100, 16 inspected categories, priority repairs and one-click quotes.",
+      footer: true,
+      content,
+      scoring,
+    });
+  });
+
+  router.get("/health-report-explainer", (_req, res) => {
+    res.page("pages/explainer", {
+      cacheTtlMs: STATIC_PAGE_CACHE_MS,
+      title: "How the Haven Health Report Works",
+      description: "A tour of the Haven Health Report on desktop and mobile: the score, priority repairs, category breakdown and follow-up quotes.",
+      footer: true,
+      content,
+      scoring,
+    });
+  });
+
+  router.get("/sample-report", (_req, res) => {
+    res.page("pages/sample-report", {
+      cacheTtlMs: STATIC_PAGE_CACHE_MS,
+      title: "Sample Health Report | Haven",
+      description: "A complete sample Haven Health Report: overall score, category breakdown and prioritised recommendations.",
+      footer: true,
+      report: sampleReport(),
+      scoring,
+    });
+  });
+
+  // Exactly the sample id (case and all); any other token falls through to the real client-report route.
+  router.get("/client-report/:id", (req, res, next) => {
+    if (req.params.id !== SAMPLE_REPORT_ID) return next();
+    res.page("pages/client-report-sample", {
+      cacheTtlMs: STATIC_PAGE_CACHE_MS,
+      title: "Sample Client Report | Haven",
+      description: "A read-only sample of the report a Haven client receives.",
+      report: sampleReport(),
+      scoring,
+      noindex: true,
+    });
+  });
+
+  router.get("/contact", (_req, res) => {
+    res.page("pages/contact", {
+      cacheTtlMs: STATIC_PAGE_CACHE_MS,
+      title: "Contact | Haven",
+      description: "Call or e-mail Haven, Monday to Friday 8 AM to 6 PM. We reply to e-mails within 24 hours.",
       footer: true,
     });
   });
+
+  router.get("/maintenance-hub", (_req, res) => {
+    res.page("pages/maintenance-hub", {
+      cacheTtlMs: STATIC_PAGE_CACHE_MS,
+      title: "Property Maintenance Hub | Haven",
+      description: "Your reports, inspections and maintenance tasks in one place.",
+      footer: true,
+      content,
+    });
+  });
+
+  router.get("/free-report", (_req, res) => {
+    res.page("pages/free-report", {
+      cacheTtlMs: STATIC_PAGE_CACHE_MS,
+      title: "Your Free Health Score Preview | Haven",
+      description: "A preview of your Property Health Score. Subscribe to see the full detailed report.",
+      report: content.FREE_REPORT,
+      noindex: true,
+    });
+  });
+
+  router.get("/report-expired", (_req, res) => {
+    res.page("pages/report-expired", {
+      cacheTtlMs: STATIC_PAGE_CACHE_MS,
+      title: "Report Link Expired | Haven",
+      description: "This report link has already been viewed. Each link can be viewed once.",
+      noindex: true,
+    });
+  });
+
+  router.get("/robots.txt", (req, res) => {
+    const base = siteUrl(container, req);
+    res
+      .type("text/plain")
+      .send(["User-agent: *", "Disallow: /admin", "Disallow: /api/", "Disallow: /client-report/", "Disallow: /report-expired", "", `Sitemap: ${base}/sitemap.xml`, ""].join("\n"));
+  });
+
+  router.get("/sitemap.xml", (req, res) => {
+    const base = siteUrl(container, req);
+    const urls = SITEMAP_PATHS.map((p) => `  <url><loc>${base}${p === "/" ? "/" : p}</loc></url>`).join("\n");
+    res.type("application/xml").send(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`);
+  });
+
   return router;
 }

@@ -1,0 +1,148 @@
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { type FormEvent, useRef, useState } from "react";
+import type { Booking } from "../../src/modules/bookings/bookings.constants";
+import { DAY_PARTS, DAY_PART_VALUES, shortDate, slotLabel } from "../../src/modules/bookings/business-time";
+import type { Property } from "../../src/modules/customers/customers.schemas";
+import { ApiError, apiRequest } from "../ui/api";
+import { toast } from "../ui/toast";
+import { ChoiceCards, Spinner, TextAreaField, saveConfirmation } from "./form-parts";
+
+interface Props {
+  /** The next 14 weekdays from tomorrow, decided by the server in the business zone. */
+  dates: string[];
+}
+
+type Errors = { scheduledDate?: string; timeSlot?: string; notes?: string };
+
+export default function BookInspection({ dates }: Props) {
+  const properties = useQuery<Property[]>({ queryKey: ["/api/properties"] });
+  const [scheduledDate, setDate] = useState("");
+  const [timeSlot, setTime] = useState("");
+  const [notes, setNotes] = useState("");
+  const [errors, setErrors] = useState<Errors>({});
+  const form = useRef<HTMLFormElement>(null);
+  // The booking page uses the last property of the list (customer-side §7).
+  const property = properties.data?.at(-1);
+
+  const mutation = useMutation({
+    mutationFn: () => {
+      if (!property) throw new Error("No property found");
+      return apiRequest<Booking>("POST", "/api/inspection-bookings", { propertyId: property.id, scheduledDate, timeSlot, notes });
+    },
+    onSuccess: (booking) => {
+      saveConfirmation({
+        scheduledDate: booking.scheduledDate,
+        selectedTime: slotLabel(booking.timeSlot),
+        address: booking.address,
+        city: booking.city,
+        state: booking.state ?? booking.province ?? "",
+        email: booking.clientEmail,
+      });
+      window.location.assign("/booking-confirmation");
+    },
+    onError: (error) => {
+      if (error instanceof ApiError) setErrors(error.fields);
+      toast({ title: "Booking Failed", description: "Failed to schedule inspection. Please try again.", variant: "destructive" });
+    },
+  });
+
+  if (properties.isPending) return <Spinner label="Loading your property..." />;
+
+  if (properties.isError) {
+    return (
+      <div className="card mt-6 text-center">
+        <h1 className="font-serif text-2xl font-bold text-green-900">We couldn't load your property</h1>
+        <p className="mt-2 text-ink/80">Please check your connection and try again.</p>
+        <button type="button" className="btn btn-green mt-4" onClick={() => properties.refetch()}>
+          Try Again
+        </button>
+      </div>
+    );
+  }
+
+  if (!property) {
+    return (
+      <div className="card mt-6 text-center">
+        <h1 className="font-serif text-3xl font-bold text-green-900">No Property Found</h1>
+        <p className="mt-3 text-ink/80">We couldn't find a property for this browser. Add your property information first, then book your inspection here.</p>
+        <a href="/property-intake" className="btn btn-gold mt-6">
+          Add Property Information
+        </a>
+      </div>
+    );
+  }
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (mutation.isPending || mutation.isSuccess) return;
+    const found: Errors = {};
+    if (!scheduledDate) found.scheduledDate = "Please select a date";
+    if (!timeSlot) found.timeSlot = "Please select a time slot";
+    setErrors(found);
+    if (found.scheduledDate || found.timeSlot) {
+      form.current?.querySelector<HTMLInputElement>(`input[name="${found.scheduledDate ? "scheduledDate" : "timeSlot"}"]`)?.focus();
+      return;
+    }
+    mutation.mutate();
+  };
+
+  const region = [property.province ?? property.state, property.postalCode].filter(Boolean).join(" ");
+
+  return (
+    <>
+      <h1 className="font-serif text-3xl font-bold text-green-900 md:text-4xl">Book Your Inspection</h1>
+      <p className="mt-2 text-ink/80">Choose a weekday and a time of day. Your inspector confirms the exact arrival time with you.</p>
+
+      <section className="card mt-6" aria-labelledby="property-heading">
+        <h2 id="property-heading" className="text-sm font-semibold uppercase tracking-wide text-green-700">
+          Your property
+        </h2>
+        <p className="mt-2 text-lg font-semibold" data-testid="property-address">
+          {[property.address, property.city, region].filter(Boolean).join(", ")}
+        </p>
+        <dl className="mt-2 grid gap-x-6 gap-y-1 text-sm sm:grid-cols-2">
+          <div>
+            <dt className="inline text-ink/70">Client: </dt>
+            <dd className="inline font-medium">{property.clientName}</dd>
+          </div>
+          <div>
+            <dt className="inline text-ink/70">Square footage: </dt>
+            <dd className="inline font-medium">{property.squareFootage ? `${property.squareFootage.toLocaleString("en-US")} sq ft` : "Not given"}</dd>
+          </div>
+        </dl>
+      </section>
+
+      <form ref={form} onSubmit={submit} noValidate className="card mt-6 space-y-6">
+        <ChoiceCards
+          name="scheduledDate"
+          legend="Preferred date"
+          required
+          columns="grid-cols-2 sm:grid-cols-4"
+          value={scheduledDate}
+          error={errors.scheduledDate}
+          onChange={(v) => {
+            setDate(v);
+            setErrors((e) => ({ ...e, scheduledDate: undefined }));
+          }}
+          options={dates.map((d) => ({ value: d, label: shortDate(d) }))}
+        />
+        <ChoiceCards
+          name="timeSlot"
+          legend="Preferred time"
+          required
+          value={timeSlot}
+          error={errors.timeSlot}
+          onChange={(v) => {
+            setTime(v);
+            setErrors((e) => ({ ...e, timeSlot: undefined }));
+          }}
+          options={DAY_PART_VALUES.map((p) => ({ value: p, label: DAY_PARTS[p].label, detail: DAY_PARTS[p].range }))}
+        />
+        <TextAreaField id="notes" label="Special instructions (optional)" value={notes} error={errors.notes} onChange={setNotes} maxLength={2000} />
+        <button type="submit" className="btn btn-gold w-full sm:w-auto" disabled={mutation.isPending || mutation.isSuccess}>
+          {mutation.isPending ? "Scheduling..." : "Schedule Inspection"}
+        </button>
+      </form>
+    </>
+  );
+}

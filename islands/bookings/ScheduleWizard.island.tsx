@@ -1,0 +1,298 @@
+import { useMutation } from "@tanstack/react-query";
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import {
+  ACCESS_INFO_MESSAGE,
+  ACCESS_INFO_TITLE,
+  ACCESS_METHOD_LABELS,
+  ACCESS_METHODS,
+  type Booking,
+  NEEDS_ACCESS_INFO,
+} from "../../src/modules/bookings/bookings.constants";
+import { TIME_SLOTS } from "../../src/modules/bookings/business-time";
+import { Field, SelectField } from "../checkout/fields";
+import { ApiError, apiRequest } from "../ui/api";
+import { toast } from "../ui/toast";
+import { emailError, leadDateError, nextYear, numberError, phoneError } from "./checks";
+import { ChoiceCards, TextAreaField, saveConfirmation } from "./form-parts";
+
+interface Prefill {
+  customerId: number;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  propertyAddress: string;
+  propertyType: string;
+  propertySize: string;
+  yearBuilt: string;
+}
+
+interface Props {
+  /** From the server, so the island does not pull zod in with customers.schemas. */
+  propertyTypes: string[];
+  minDate: string;
+  maxDate: string;
+  prefill: Prefill | null;
+  planLabel: string | null;
+}
+
+const EMPTY = {
+  propertyAddress: "",
+  propertyType: "",
+  propertySize: "",
+  yearBuilt: "",
+  firstName: "",
+  lastName: "",
+  email: "",
+  phone: "",
+  scheduledDate: "",
+  timeSlot: "",
+  accessMethod: "",
+  accessCode: "",
+  accessInstructions: "",
+  specialRequests: "",
+};
+type Values = typeof EMPTY;
+type Key = keyof Values;
+type Errors = Partial<Record<Key, string>>;
+
+const STEPS: { title: string; fields: Key[]; required: Key[] }[] = [
+  { title: "Property Info", fields: ["propertyAddress", "propertyType", "propertySize", "yearBuilt"], required: ["propertyAddress", "propertyType", "propertySize"] },
+  { title: "Contact Info", fields: ["firstName", "lastName", "email", "phone"], required: ["firstName", "lastName", "email", "phone"] },
+  {
+    title: "Schedule",
+    fields: ["scheduledDate", "timeSlot", "accessMethod", "accessCode", "accessInstructions", "specialRequests"],
+    required: ["scheduledDate", "timeSlot", "accessMethod"],
+  },
+];
+
+const TYPE_LABELS: Record<string, string> = { "single-family": "Single-family home", townhouse: "Townhouse", condo: "Condo", duplex: "Duplex", other: "Other" };
+const REDIRECT_DELAY = 1500;
+const REQUIRED_LABELS: Errors = {
+  propertyAddress: "Property address is required",
+  propertyType: "Property type is required",
+  propertySize: "Property size is required",
+  firstName: "First name is required",
+  lastName: "Last name is required",
+  email: "Email is required",
+  phone: "Phone is required",
+  scheduledDate: "Inspection date is required",
+  timeSlot: "Time slot is required",
+  accessMethod: "Access method is required",
+};
+
+export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefill, planLabel }: Props) {
+  const [values, setValues] = useState<Values>(() => (prefill ? { ...EMPTY, ...pick(prefill) } : EMPTY));
+  const [errors, setErrors] = useState<Errors>({});
+  const [step, setStep] = useState(0);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const moved = useRef(false);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each step change by design
+  useEffect(() => {
+    // Move focus to the new step's heading, but not on the first render.
+    if (moved.current) heading.current?.focus();
+    moved.current = true;
+  }, [step]);
+
+  const set = (key: Key) => (value: string) => {
+    setValues((v) => ({ ...v, [key]: value }));
+    setErrors((e) => ({ ...e, [key]: undefined }));
+  };
+
+  /** Field errors of the given fields, with the server's messages (the server checks again). */
+  const problemsIn = (fields: Key[]): Errors => {
+    const all: Errors = {
+      propertySize: numberError("Property size", values.propertySize, 100, 100_000),
+      yearBuilt: numberError("Year built", values.yearBuilt, 1600, nextYear()),
+      email: emailError(values.email),
+      phone: phoneError(values.phone),
+      scheduledDate: leadDateError("Inspection date", values.scheduledDate, minDate, maxDate),
+    };
+    for (const step of STEPS) for (const key of step.required) if (!values[key].trim()) all[key] = REQUIRED_LABELS[key];
+    const found: Errors = {};
+    for (const key of fields) if (all[key]) found[key] = all[key];
+    return found;
+  };
+
+  const missingIn = (index: number) => STEPS[index]!.required.filter((k) => !values[k].trim());
+
+  const next = () => {
+    const found = problemsIn(STEPS[step]!.fields);
+    if (missingIn(step).length) {
+      toast({ title: "Missing Information", description: "Please fill in all required fields before continuing.", variant: "destructive" });
+    }
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    setStep(step + 1);
+  };
+
+  const mutation = useMutation({
+    mutationFn: () =>
+      apiRequest<Booking>("POST", "/api/inspection-bookings", {
+        ...values,
+        ...(prefill && { customerId: prefill.customerId }),
+      }),
+    onSuccess: (booking) => {
+      toast({ title: "Inspection Scheduled Successfully", description: "You'll receive a confirmation email shortly with all the details." });
+      saveConfirmation({
+        scheduledDate: booking.scheduledDate,
+        selectedTime: booking.timeSlot,
+        address: booking.address,
+        city: booking.city,
+        state: booking.state ?? booking.province ?? "",
+        accessMethod: booking.accessMethod ?? undefined,
+        email: values.email.trim(),
+      });
+      setTimeout(() => window.location.assign("/booking-confirmation"), REDIRECT_DELAY);
+    },
+    onError: (error) => {
+      if (error instanceof ApiError) setErrors(error.fields as Errors);
+      toast({ title: "Scheduling Error", description: "Failed to schedule inspection. Please try again.", variant: "destructive" });
+    },
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (step < STEPS.length - 1) return next();
+    if (mutation.isPending || mutation.isSuccess) return;
+    const missing = STEPS.flatMap((_, i) => missingIn(i));
+    if (missing.length) {
+      toast({ title: "Missing Information", description: "Please fill in all required fields.", variant: "destructive" });
+      setErrors(problemsIn(STEPS[step]!.fields));
+      const first = STEPS.findIndex((_, i) => missingIn(i).length);
+      if (first !== step) setStep(first);
+      return;
+    }
+    if (NEEDS_ACCESS_INFO.includes(values.accessMethod) && !values.accessCode.trim() && !values.accessInstructions.trim()) {
+      toast({ title: ACCESS_INFO_TITLE, description: ACCESS_INFO_MESSAGE, variant: "destructive" });
+      setErrors({ accessCode: ACCESS_INFO_MESSAGE });
+      return;
+    }
+    const found = problemsIn(STEPS.flatMap((s) => s.fields));
+    if (Object.keys(found).length) {
+      setErrors(found);
+      const first = STEPS.findIndex((s) => s.fields.some((f) => found[f]));
+      if (first !== step) setStep(first);
+      return;
+    }
+    mutation.mutate();
+  };
+
+  const needsAccess = NEEDS_ACCESS_INFO.includes(values.accessMethod);
+  const busy = mutation.isPending || mutation.isSuccess;
+
+  return (
+    <form onSubmit={submit} noValidate className="card mt-6" aria-labelledby="wizard-step-title">
+      <ol className="wizard-steps" aria-label="Progress">
+        {STEPS.map((s, i) => (
+          <li key={s.title} data-state={i < step ? "done" : i === step ? "current" : "todo"} aria-current={i === step ? "step" : undefined}>
+            <span className="wizard-step-number" aria-hidden="true">
+              {i + 1}
+            </span>
+            <span>{s.title}</span>
+          </li>
+        ))}
+      </ol>
+      {planLabel && step === 0 && <p className="mt-4 rounded-lg bg-gold-200/50 px-3 py-2 text-sm">Your {planLabel} plan is active. Let's schedule your inspection.</p>}
+
+      <h2 id="wizard-step-title" ref={heading} tabIndex={-1} className="mt-6 font-serif text-2xl font-bold text-green-900">
+        {STEPS[step]!.title}
+      </h2>
+      <p className="text-sm text-ink/75">
+        Step {step + 1} of {STEPS.length}. Fields marked <span aria-hidden="true">*</span>
+        <span className="sr-only">with an asterisk</span> are required.
+      </p>
+
+      <div className="mt-5 grid gap-4 sm:grid-cols-2">
+        {step === 0 && (
+          <>
+            <div className="sm:col-span-2">
+              <Field id="propertyAddress" label="Property address" required value={values.propertyAddress} error={errors.propertyAddress} onChange={set("propertyAddress")} autoComplete="street-address" hint="Street, city, province and postal code, e.g. 12 Elm St, Saskatoon, SK S7K 1A1" maxLength={300} />
+            </div>
+            <SelectField id="propertyType" label="Property type" required value={values.propertyType} options={propertyTypes} labels={TYPE_LABELS} error={errors.propertyType} onChange={set("propertyType")} />
+            <Field id="propertySize" label="Property size (sq ft)" required inputMode="numeric" value={values.propertySize} error={errors.propertySize} onChange={set("propertySize")} />
+            <Field id="yearBuilt" label="Year built" inputMode="numeric" value={values.yearBuilt} error={errors.yearBuilt} onChange={set("yearBuilt")} hint="Optional" />
+          </>
+        )}
+        {step === 1 && (
+          <>
+            <Field id="firstName" label="First name" required autoComplete="given-name" value={values.firstName} error={errors.firstName} onChange={set("firstName")} />
+            <Field id="lastName" label="Last name" required autoComplete="family-name" value={values.lastName} error={errors.lastName} onChange={set("lastName")} />
+            <Field id="email" label="Email" type="email" required autoComplete="email" value={values.email} error={errors.email} onChange={set("email")} />
+            <Field id="phone" label="Phone" type="tel" required autoComplete="tel" value={values.phone} error={errors.phone} onChange={set("phone")} />
+          </>
+        )}
+        {step === 2 && (
+          <>
+            <Field id="scheduledDate" label="Inspection date" type="date" required min={minDate} max={maxDate} value={values.scheduledDate} error={errors.scheduledDate} onChange={set("scheduledDate")} hint="At least 4 days from today." />
+            <div className="field">
+              <label htmlFor="timeSlot">
+                Time <span aria-hidden="true">*</span>
+              </label>
+              <select id="timeSlot" name="timeSlot" value={values.timeSlot} onChange={(e) => set("timeSlot")(e.target.value)} aria-required aria-invalid={errors.timeSlot ? true : undefined} aria-describedby={errors.timeSlot ? "timeSlot-error" : undefined}>
+                <option value="">Select a time…</option>
+                {TIME_SLOTS.map((slot) => (
+                  <option key={slot} value={slot}>
+                    {slot}
+                  </option>
+                ))}
+              </select>
+              {errors.timeSlot && (
+                <p id="timeSlot-error" className="field-error">
+                  {errors.timeSlot}
+                </p>
+              )}
+            </div>
+            <div className="sm:col-span-2">
+              <ChoiceCards
+                name="accessMethod"
+                legend="How will the inspector get in?"
+                required
+                value={values.accessMethod}
+                error={errors.accessMethod}
+                onChange={set("accessMethod")}
+                options={ACCESS_METHODS.map((m) => ({ value: m, label: ACCESS_METHOD_LABELS[m]! }))}
+              />
+              {values.accessMethod === "meet-inspector" && <p className="mt-2 text-sm text-ink/75">Your inspector calls 15 to 30 minutes before arriving.</p>}
+            </div>
+            {needsAccess && (
+              <>
+                <Field id="accessCode" label="Access code" value={values.accessCode} error={errors.accessCode} onChange={set("accessCode")} autoComplete="off" hint="A code or instructions is required." maxLength={100} />
+                <TextAreaField id="accessInstructions" label="Access instructions" value={values.accessInstructions} error={errors.accessInstructions} onChange={set("accessInstructions")} rows={2} maxLength={1000} />
+              </>
+            )}
+            <div className="sm:col-span-2">
+              <TextAreaField id="specialRequests" label="Special requests (optional)" value={values.specialRequests} error={errors.specialRequests} onChange={set("specialRequests")} maxLength={2000} />
+            </div>
+          </>
+        )}
+      </div>
+
+      {/* On phones the main action comes first, full width; Previous sits under it. */}
+      <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
+        {step > 0 ? (
+          <button type="button" className="btn btn-outline" onClick={() => setStep(step - 1)} disabled={busy}>
+            Previous
+          </button>
+        ) : (
+          <span className="hidden sm:block" />
+        )}
+        {step < STEPS.length - 1 ? (
+          <button type="submit" className="btn btn-green">
+            Next
+          </button>
+        ) : (
+          <button type="submit" className="btn btn-gold" disabled={busy} aria-busy={mutation.isPending || undefined}>
+            {mutation.isPending ? "Scheduling..." : "Schedule Inspection"}
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}
+
+function pick(prefill: Prefill): Partial<Values> {
+  const { customerId: _id, ...rest } = prefill;
+  return Object.fromEntries(Object.entries(rest).filter(([, v]) => v)) as Partial<Values>;
+}

@@ -1,0 +1,91 @@
+import type { InputHTMLAttributes } from "react";
+
+/** sessionStorage key: the payer's name and e-mail, carried from /checkout to the property form. */
+export const CHECKOUT_CUSTOMER_KEY = "havenCheckoutCustomer";
+
+type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, "onChange" | "value" | "id">;
+
+interface FieldProps extends InputProps {
+  id: string;
+  label: string;
+  value: string;
+  error?: string;
+  hint?: string;
+  onChange: (value: string) => void;
+}
+
+/** A labelled input whose error is announced and tied to it (the app.css .field pattern). */
+export function Field({ id, label, value, error, hint, onChange, required, ...input }: FieldProps) {
+  const described = [error && `${id}-error`, hint && `${id}-hint`].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className="field">
+      <label htmlFor={id}>
+        {label}
+        {required && <span aria-hidden="true"> *</span>}
+      </label>
+      <input
+        id={id}
+        name={id}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={described}
+        aria-required={required || undefined}
+        {...input}
+      />
+      {hint && (
+        <p id={`${id}-hint`} className="text-sm text-ink/70">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+interface SelectProps {
+  id: string;
+  label: string;
+  value: string;
+  options: readonly string[];
+  labels?: Record<string, string>;
+  error?: string;
+  required?: boolean;
+  onChange: (value: string) => void;
+}
+
+export function SelectField({ id, label, value, options, labels = {}, error, required, onChange }: SelectProps) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>
+        {label}
+        {required && <span aria-hidden="true"> *</span>}
+      </label>
+      <select
+        id={id}
+        name={id}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        aria-required={required || undefined}
+      >
+        <option value="">{required ? "Select…" : "Not sure / skip"}</option>
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {labels[option] ?? option}
+          </option>
+        ))}
+      </select>
+      {error && (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

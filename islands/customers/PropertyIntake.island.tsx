@@ -1,0 +1,256 @@
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { type FormEvent, type ReactNode, useEffect, useMemo, useRef, useState } from "react";
+import {
+  BATHROOMS_FORM,
+  BEDROOMS_FORM,
+  COOLING_TYPES,
+  ELECTRICAL_PANELS,
+  HEATING_TYPES,
+  HVAC_UNITS,
+  ROOF_TYPES,
+  STORIES,
+  US_STATES,
+  WATER_HEATER_TYPES,
+  customerCreateSchema,
+} from "../../src/modules/customers/customers.schemas";
+import type { VerifyPaymentResponse } from "../../src/modules/plans/checkout.schemas";
+import { Field, SelectField } from "../checkout/fields";
+import { ApiError, apiRequest } from "../ui/api";
+import { toast } from "../ui/toast";
+
+interface Props {
+  sessionId: string;
+  plan: string;
+  demo: boolean;
+  customerName: string;
+  customerEmail: string;
+}
+
+const EMPTY = {
+  name: "",
+  email: "",
+  phone: "",
+  address: "",
+  city: "",
+  state: "",
+  zipCode: "",
+  squareFootage: "",
+  yearBuilt: "",
+  bedrooms: "",
+  bathrooms: "",
+  stories: "",
+  hvacUnits: "",
+  electricalPanels: "",
+  plumbingSystems: "",
+  roofType: "",
+  heatingType: "",
+  coolingType: "",
+  waterHeaterType: "",
+  foundationType: "",
+  notes: "",
+};
+type Values = typeof EMPTY;
+type Key = keyof Values;
+type Errors = Partial<Record<Key, string>>;
+
+const LABELS: Record<string, string> = {
+  "3": "3+",
+  "central-ac": "Central AC",
+  "heat-pump": "Heat pump",
+  "mini-split": "Mini-split",
+  unknown: "Not sure",
+  multiple: "Multiple",
+};
+const labelsFor = (values: readonly string[]) =>
+  Object.fromEntries(values.map((v) => [v, LABELS[v] ?? v.charAt(0).toUpperCase() + v.slice(1).replace(/-/g, " ")]));
+
+const REDIRECT_DELAY = 1500;
+
+/** A visitor who came with only demo and plan gets the spec's fake session id, kept for retries. */
+function demoSessionId(plan: string): string {
+  const key = `havenDemoSession:${plan}`;
+  const existing = sessionStorage.getItem(key);
+  if (existing) return existing;
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  const id = `demo_session_${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+  sessionStorage.setItem(key, id);
+  return id;
+}
+
+function payloadOf(values: Values, stripeSessionId: string, planType: string) {
+  const { name, email, phone, ...property } = values;
+  return { stripeSessionId, planType, name, email, phone, property };
+}
+
+/** Maps the API's or zod's field paths ("property.city") onto the form's keys ("city"). */
+function toErrors(fields: Record<string, string>): Errors {
+  const errors: Errors = {};
+  for (const [path, message] of Object.entries(fields)) {
+    const key = path.split(".").pop() as Key;
+    if (key in EMPTY) errors[key] ??= message;
+  }
+  return errors;
+}
+
+export default function PropertyIntake({ sessionId, plan, demo, customerName, customerEmail }: Props) {
+  const stripeSessionId = useMemo(() => sessionId || demoSessionId(plan), [sessionId, plan]);
+  const [values, setValues] = useState<Values>({ ...EMPTY, name: customerName, email: customerEmail });
+  const [errors, setErrors] = useState<Errors>({});
+  const [saved, setSaved] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  // Verify the payment when there is a session to verify (a bare demo visit has none).
+  const verification = useQuery<VerifyPaymentResponse>({
+    queryKey: [`/api/verify-payment?session_id=${encodeURIComponent(sessionId)}`],
+    enabled: Boolean(sessionId),
+  });
+
+  useEffect(() => {
+    if (verification.data?.success) {
+      const { email, name } = verification.data.customer;
+      setValues((v) => ({ ...v, email: email || v.email, name: v.name || name || "" }));
+    } else if (verification.data) {
+      toast({ title: "Payment Verification Failed", description: "Please contact support if you believe this is an error.", variant: "destructive" });
+      const timer = setTimeout(() => window.location.assign("/pricing"), 2500);
+      return () => clearTimeout(timer);
+    }
+  }, [verification.data]);
+
+  useEffect(() => {
+    if (verification.error) toast({ title: "Error", description: "Unable to verify payment. Please try again.", variant: "destructive" });
+  }, [verification.error]);
+
+  const save = useMutation({
+    mutationFn: (payload: ReturnType<typeof payloadOf>) => apiRequest<{ id: number }>("POST", "/api/customers", payload),
+    onSuccess: ({ id }) => {
+      setSaved(true);
+      toast({ title: "Property Information Saved", description: "Redirecting to schedule your inspection..." });
+      setTimeout(() => window.location.assign(`/schedule-inspection?customer_id=${id}&plan=${encodeURIComponent(plan)}`), REDIRECT_DELAY);
+    },
+    onError: (error) => {
+      if (error instanceof ApiError && error.status === 400) showErrors(toErrors(error.fields));
+      toast({ title: "Error", description: "Failed to save property information. Please try again.", variant: "destructive" });
+    },
+  });
+
+  const showErrors = (next: Errors) => {
+    setErrors(next);
+    requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>("[aria-invalid='true']")?.focus());
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const payload = payloadOf(values, stripeSessionId, plan);
+    // The same schema the server uses; the server checks again.
+    const checked = customerCreateSchema.safeParse(payload);
+    if (!checked.success) {
+      const fields: Record<string, string> = {};
+      for (const issue of checked.error.issues) fields[issue.path.join(".")] ??= issue.message;
+      return showErrors(toErrors(fields));
+    }
+    setErrors({});
+    save.mutate(payload);
+  };
+
+  const set = (key: Key) => (value: string) => {
+    setValues((v) => ({ ...v, [key]: value }));
+    if (errors[key]) setErrors((e) => ({ ...e, [key]: undefined }));
+  };
+  const field = (key: Key) => ({ id: `intake-${key}`, value: values[key], error: errors[key], onChange: set(key) });
+
+  if (sessionId && verification.isPending) {
+    return (
+      <div className="card mt-6 flex items-center gap-3" role="status">
+        <span className="h-5 w-5 animate-spin rounded-full border-2 border-green-900 border-t-transparent" aria-hidden="true" />
+        Verifying your payment…
+      </div>
+    );
+  }
+
+  if (verification.data && !verification.data.success) {
+    return (
+      <p className="card mt-6" role="status">
+        We could not confirm this payment. Taking you back to pricing…
+      </p>
+    );
+  }
+
+  const pending = save.isPending || saved;
+  const emailKnown = Boolean(values.email) && (demo || Boolean(customerEmail) || Boolean(verification.data?.customer.email));
+
+  return (
+    <form ref={formRef} onSubmit={onSubmit} noValidate className="mt-6 space-y-6" data-testid="intake-form">
+      <Section title="Contact information">
+        <Field label="Full name" autoComplete="name" required {...field("name")} />
+        <Field
+          label="Email"
+          type="email"
+          autoComplete="email"
+          readOnly={emailKnown}
+          hint={emailKnown ? "From your payment; it cannot be changed here." : undefined}
+          required
+          {...field("email")}
+        />
+        <Field label="Phone" type="tel" autoComplete="tel" required {...field("phone")} />
+      </Section>
+
+      <Section title="Property address">
+        <div className="sm:col-span-2">
+          <Field label="Street address" autoComplete="street-address" required {...field("address")} />
+        </div>
+        <Field label="City" autoComplete="address-level2" required {...field("city")} />
+        <SelectField label="State" options={US_STATES} required {...field("state")} />
+        <Field label="ZIP code" autoComplete="postal-code" inputMode="numeric" required {...field("zipCode")} />
+      </Section>
+
+      <Section title="Property details">
+        <Field label="Square footage" inputMode="numeric" required {...field("squareFootage")} />
+        <Field label="Year built" inputMode="numeric" required {...field("yearBuilt")} />
+        <SelectField label="Bedrooms" options={BEDROOMS_FORM} {...field("bedrooms")} />
+        <SelectField label="Bathrooms" options={BATHROOMS_FORM} {...field("bathrooms")} />
+        <SelectField label="Stories" options={STORIES} labels={labelsFor(STORIES)} {...field("stories")} />
+      </Section>
+
+      <Section title="Home systems">
+        <SelectField label="HVAC units" options={HVAC_UNITS} labels={labelsFor(HVAC_UNITS)} {...field("hvacUnits")} />
+        <SelectField label="Electrical panels" options={ELECTRICAL_PANELS} labels={labelsFor(ELECTRICAL_PANELS)} {...field("electricalPanels")} />
+        <Field label="Plumbing systems" placeholder="e.g. copper, PEX, municipal water" {...field("plumbingSystems")} />
+        <SelectField label="Roof type" options={ROOF_TYPES} labels={labelsFor(ROOF_TYPES)} {...field("roofType")} />
+        <SelectField label="Heating type" options={HEATING_TYPES} labels={labelsFor(HEATING_TYPES)} {...field("heatingType")} />
+        <SelectField label="Cooling type" options={COOLING_TYPES} labels={labelsFor(COOLING_TYPES)} {...field("coolingType")} />
+        <SelectField label="Water heater type" options={WATER_HEATER_TYPES} labels={labelsFor(WATER_HEATER_TYPES)} {...field("waterHeaterType")} />
+        <Field label="Foundation type" placeholder="e.g. poured concrete, block" {...field("foundationType")} />
+        <div className="field sm:col-span-2">
+          <label htmlFor="intake-notes">Notes for your inspector</label>
+          <textarea
+            id="intake-notes"
+            rows={3}
+            value={values.notes}
+            onChange={(e) => set("notes")(e.target.value)}
+            aria-invalid={errors.notes ? true : undefined}
+            aria-describedby={errors.notes ? "intake-notes-error" : undefined}
+          />
+          {errors.notes && (
+            <p id="intake-notes-error" className="field-error">
+              {errors.notes}
+            </p>
+          )}
+        </div>
+      </Section>
+
+      <button type="submit" className="btn btn-gold btn-lg w-full sm:w-auto" disabled={pending}>
+        {pending ? "Saving..." : "Save and Schedule Inspection"}
+      </button>
+    </form>
+  );
+}
+
+/** A titled group of fields; the legend names the group for screen readers. */
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <fieldset className="card">
+      <legend className="float-left mb-4 w-full text-lg font-bold text-green-900">{title}</legend>
+      <div className="clear-both grid gap-4 sm:grid-cols-2">{children}</div>
+    </fieldset>
+  );
+}

@@ -1,0 +1,67 @@
+// Constants and shapes of bookings without zod, so islands stay small (DESIGN.md JS budget).
+// bookings.schemas.ts re-exports all of it.
+
+export const ACCESS_METHODS = ["meet-inspector", "lockbox", "smart-lock"] as const;
+export type AccessMethod = (typeof ACCESS_METHODS)[number];
+/** Access-method labels of customer-side §2.11. */
+export const ACCESS_METHOD_LABELS: Record<string, string> = {
+  "meet-inspector": "Meet inspector at property",
+  lockbox: "Lockbox access",
+  "smart-lock": "Smart lock / Automated access",
+};
+/** Methods that need a code or instructions (customer-side §5). */
+export const NEEDS_ACCESS_INFO: readonly string[] = ["lockbox", "smart-lock"];
+export const ACCESS_INFO_TITLE = "Access Information Required";
+export const ACCESS_INFO_MESSAGE = "Please provide access code or instructions for your selected access method.";
+export const LEAD_MESSAGE = "Inspection date must be at least 4 days from today";
+
+/** The dates the server accepts today, computed in the business zone (see business-time.ts). */
+export interface BookingCalendar {
+  today: string;
+  /** today + 4 days: the earliest wizard and onboarding date. */
+  minDate: string;
+  maxDate: string;
+  /** The booking page's 14 weekdays from tomorrow. */
+  bookingDates: string[];
+}
+
+/** A booking as customers and staff read it (staff-side §3), with the client fields joined in. */
+export interface Booking {
+  id: number;
+  propertyId: number;
+  customerId: number;
+  scheduledDate: string;
+  timeSlot: string;
+  /** The admin views' name for timeSlot. */
+  preferredTime: string;
+  notes: string | null;
+  accessMethod: string | null;
+  accessCode: string | null;
+  accessInstructions: string | null;
+  specialRequests: string | null;
+  status: string;
+  source: string;
+  createdAt: string;
+  address: string;
+  city: string;
+  state: string | null;
+  province: string | null;
+  postalCode: string | null;
+  clientName: string;
+  clientEmail: string;
+  clientPhone: string | null;
+  preferredContact: string | null;
+  subscriptionPlan: string;
+}
+
+/** The record the confirmation page reads once from browser storage (customer-side §3). */
+export interface ConfirmationRecord {
+  scheduledDate: string;
+  selectedTime: string;
+  address: string;
+  city: string;
+  state: string;
+  accessMethod?: string;
+  email: string;
+}
+export const CONFIRMATION_STORAGE_KEY = "bookingConfirmation";

@@ -1,0 +1,86 @@
+import { Router } from "express";
+import { z } from "zod";
+import type { Container } from "../../container.js";
+import { NotFoundError, ValidationError, fieldsFromZod } from "../../http/errors.js";
+import { rememberCustomer, viewerOf } from "../../http/viewer.js";
+import { PROPERTY_TYPES, SUBSCRIPTION_PLANS, planLabel } from "../customers/customers.schemas.js";
+import { pageBookingSchema, wizardBookingSchema } from "./bookings.schemas.js";
+
+/** Parses with zod; a 400 whose message is the first problem (the spec's texts) and names every field. */
+export function validated<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const fields = fieldsFromZod(result.error);
+  throw new ValidationError(Object.values(fields)[0] ?? "Invalid input", fields);
+}
+
+export function bookingsApi(container: Container): Router {
+  const router = Router();
+
+  router.get("/inspection-bookings", async (req, res) => {
+    res.json(await container.bookings.list(viewerOf(req)));
+  });
+
+  // Two payloads share this path (customer-side §7): the booking page's carries propertyId.
+  router.post("/inspection-bookings", async (req, res) => {
+    const viewer = viewerOf(req);
+    const calendar = container.bookings.calendar();
+    const payload: unknown = req.body ?? {};
+    if (payload && typeof payload === "object" && "propertyId" in payload) {
+      const input = validated(pageBookingSchema(calendar), payload);
+      const booking = await container.bookings.bookForProperty(viewer, input);
+      if (!booking) throw new NotFoundError("No property found");
+      return void res.status(201).json(booking);
+    }
+    const input = validated(wizardBookingSchema(calendar), payload);
+    const booking = await container.bookings.bookFromWizard(viewer, input);
+    await rememberCustomer(req, booking.customerId);
+    res.status(201).json(booking);
+  });
+
+  return router;
+}
+
+const wizardQuery = z.object({
+  customer_id: z.coerce.number().int().positive().optional().catch(undefined),
+  plan: z.enum(SUBSCRIPTION_PLANS).optional().catch(undefined),
+});
+
+export function bookingsPages(container: Container): Router {
+  const router = Router();
+  const contact = () => ({ supportEmail: container.env.SUPPORT_EMAIL, supportPhone: container.env.CONTACT_PHONE });
+
+  // The health report explainer links to /schedule (DESIGN.md decision 13); keep its query string.
+  router.get("/schedule", (req, res) => {
+    const q = req.originalUrl.indexOf("?");
+    res.redirect(301, `/schedule-inspection${q >= 0 ? req.originalUrl.slice(q) : ""}`);
+  });
+
+  router.get("/schedule-inspection", async (req, res) => {
+    const { customer_id, plan } = wizardQuery.parse(req.query);
+    const prefill = customer_id ? await container.bookings.prefillFor(viewerOf(req), customer_id) : null;
+    const { minDate, maxDate } = container.bookings.calendar();
+    res.page("bookings/schedule-inspection", {
+      title: "Schedule Your Inspection | Haven",
+      description: "Book your Haven 114-point home inspection in three short steps: your property, your contact details and a time that suits you.",
+      footer: true,
+      islands: true,
+      props: { propertyTypes: PROPERTY_TYPES, minDate, maxDate, prefill, planLabel: plan ? planLabel(plan) : null },
+    });
+  });
+
+  router.get("/book-inspection", (_req, res) => {
+    res.page("bookings/book-inspection", {
+      title: "Book Your Inspection | Haven",
+      islands: true,
+      noindex: true,
+      props: { dates: container.bookings.calendar().bookingDates },
+    });
+  });
+
+  router.get("/booking-confirmation", (_req, res) => {
+    res.page("bookings/booking-confirmation", { title: "Inspection Booked | Haven", islands: true, noindex: true, props: contact() });
+  });
+
+  return router;
+}

@@ -1,0 +1,99 @@
+import { z } from "zod";
+import { PROPERTY_TYPES, emailField, phoneField, requiredText } from "../customers/customers.schemas.js";
+import { DAY_PART_VALUES, TIME_SLOTS, isIsoDate } from "./business-time.js";
+
+// Islands import this file too: nothing from the server here.
+
+import { ACCESS_INFO_MESSAGE, ACCESS_METHODS, type BookingCalendar, LEAD_MESSAGE, NEEDS_ACCESS_INFO } from "./bookings.constants.js";
+
+export * from "./bookings.constants.js";
+
+// '' and null mean "not given" for optional fields; forms send both.
+const blankToUndefined = (v: unknown) => (v === "" || v === null ? undefined : v);
+const toNumber = (v: unknown) => {
+  const value = blankToUndefined(typeof v === "string" ? v.trim() : v);
+  return typeof value === "string" ? Number(value.replace(/,/g, "")) : value;
+};
+
+export const optionalText = (label: string, max: number) =>
+  z.preprocess(blankToUndefined, z.string().trim().max(max, `${label} must be at most ${max} characters`).optional());
+
+/** An enumerated field: its own message when missing, the allowed values when wrong. */
+export const choice = <T extends readonly [string, ...string[]]>(values: T, label: string, missing = `${label} is required`) =>
+  z.enum(values, { error: (issue) => (issue.input === undefined || issue.input === "" ? missing : `${label} must be one of ${values.join(", ")}`) });
+
+export const wholeNumber = (label: string, min: number, max: number) =>
+  z.preprocess(
+    toNumber,
+    z
+      .number({ error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be a number`) })
+      .int(`${label} must be a whole number`)
+      .min(min, `${label} must be at least ${min}`)
+      .max(max, `${label} must be at most ${max}`),
+  );
+
+export const optionalWholeNumber = (label: string, min: number, max: number) =>
+  z.preprocess(
+    toNumber,
+    z
+      .number({ message: `${label} must be a number` })
+      .int(`${label} must be a whole number`)
+      .min(min, `${label} must be at least ${min}`)
+      .max(max, `${label} must be at most ${max}`)
+      .optional(),
+  );
+
+export const optionalChoice = <T extends readonly [string, ...string[]]>(values: T, label: string) =>
+  z.preprocess(blankToUndefined, choice(values, label).optional());
+
+/** A date the wizard or onboarding may book: a real date, at least 4 days ahead, within a year. */
+export const leadDate = (calendar: BookingCalendar, label: string) =>
+  z.string({ message: `${label} is required` }).superRefine((value, ctx) => {
+    if (!value) return void ctx.addIssue({ code: "custom", message: `${label} is required` });
+    if (!isIsoDate(value)) return void ctx.addIssue({ code: "custom", message: `${label} must be a date (YYYY-MM-DD)` });
+    if (value < calendar.minDate) return void ctx.addIssue({ code: "custom", message: LEAD_MESSAGE });
+    if (value > calendar.maxDate) ctx.addIssue({ code: "custom", message: `${label} must be within a year from today` });
+  });
+
+/** The scheduling wizard's payload (customer-side §3), checked field by field with §5's rules. */
+export const wizardBookingSchema = (calendar: BookingCalendar) =>
+  z
+    .object({
+      // Set when the wizard was opened for a customer this browser created (property intake).
+      customerId: z.preprocess(toNumber, z.number().int().positive().optional()),
+      propertyAddress: requiredText("Property address", 300),
+      propertyType: choice(PROPERTY_TYPES, "Property type"),
+      propertySize: wholeNumber("Property size", 100, 100_000),
+      yearBuilt: z.preprocess(toNumber, z.number({ message: "Year built must be a number" }).int().min(1600, "Year built must be 1600 or later").max(new Date().getFullYear() + 1, "Year built cannot be in the future").optional()),
+      firstName: requiredText("First name", 100),
+      lastName: requiredText("Last name", 100),
+      email: emailField,
+      phone: phoneField,
+      scheduledDate: leadDate(calendar, "Inspection date"),
+      timeSlot: choice(TIME_SLOTS as [string, ...string[]], "Time slot"),
+      accessMethod: choice(ACCESS_METHODS, "Access method"),
+      accessCode: optionalText("Access code", 100),
+      accessInstructions: optionalText("Access instructions", 1000),
+      specialRequests: optionalText("Special requests", 2000),
+    })
+    .superRefine((input, ctx) => {
+      if (NEEDS_ACCESS_INFO.includes(input.accessMethod) && !input.accessCode && !input.accessInstructions) {
+        ctx.addIssue({ code: "custom", path: ["accessCode"], message: ACCESS_INFO_MESSAGE });
+        ctx.addIssue({ code: "custom", path: ["accessInstructions"], message: ACCESS_INFO_MESSAGE });
+      }
+    });
+export type WizardBookingInput = z.infer<ReturnType<typeof wizardBookingSchema>>;
+
+/** The customer booking page's payload: a property of this browser, one of the 14 weekdays, a part of the day. */
+export const pageBookingSchema = (calendar: BookingCalendar) =>
+  z.object({
+    propertyId: z.preprocess(toNumber, z.number({ message: "No property found" }).int().positive("No property found")),
+    scheduledDate: z
+      .string({ message: "Please select a date" })
+      .min(1, "Please select a date")
+      .refine((d) => calendar.bookingDates.includes(d), "Please select one of the offered dates"),
+    timeSlot: z.enum(DAY_PART_VALUES, { message: "Please select a time slot" }),
+    notes: optionalText("Notes", 2000),
+  });
+export type PageBookingInput = z.infer<ReturnType<typeof pageBookingSchema>>;
+

@@ -1,0 +1,137 @@
+// Business calendar (DESIGN.md decision 10). Pure functions of a zone and an instant, so the
+// server, the islands and the tests share them. Dates are 'YYYY-MM-DD' strings throughout.
+
+/** Minimum lead time of an inspection (customer-side §9). */
+export const LEAD_DAYS = 4;
+/** How many weekdays the booking page offers (customer-side §5). */
+export const BOOKING_WEEKDAYS = 14;
+/** How far ahead the wizard and onboarding accept a date: a sanity bound, the spec sets none. */
+export const MAX_DAYS_AHEAD = 365;
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** True for a real calendar date written 'YYYY-MM-DD'. */
+export function isIsoDate(value: string): boolean {
+  const m = DATE_RE.exec(value);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.toISOString().slice(0, 10) === value;
+}
+
+const toUtcDate = (date: string) => new Date(`${date}T00:00:00Z`);
+
+export function addDays(date: string, days: number): string {
+  const d = toUtcDate(date);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/** 0 = Sunday … 6 = Saturday. */
+export const dayOfWeek = (date: string) => toUtcDate(date).getUTCDay();
+export const isWeekday = (date: string) => dayOfWeek(date) >= 1 && dayOfWeek(date) <= 5;
+
+/** The wall-clock parts of an instant in a zone. */
+function zonedParts(instant: Date, timeZone: string) {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  }).formatToParts(instant);
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  return { year: get("year"), month: get("month"), day: get("day"), hour: get("hour"), minute: get("minute"), second: get("second") };
+}
+
+/** Today's date in the business zone. */
+export function todayIn(timeZone: string, now: Date = new Date()): string {
+  const p = zonedParts(now, timeZone);
+  return `${p.year}-${String(p.month).padStart(2, "0")}-${String(p.day).padStart(2, "0")}`;
+}
+
+/** The earliest date an inspection may be booked for: today + 4 days. */
+export const earliestInspectionDate = (timeZone: string, now: Date = new Date()) => addDays(todayIn(timeZone, now), LEAD_DAYS);
+export const latestInspectionDate = (timeZone: string, now: Date = new Date()) => addDays(todayIn(timeZone, now), MAX_DAYS_AHEAD);
+
+/** The next 14 weekdays, Monday to Friday, starting tomorrow. */
+export function bookingDates(timeZone: string, now: Date = new Date()): string[] {
+  const dates: string[] = [];
+  let date = todayIn(timeZone, now);
+  while (dates.length < BOOKING_WEEKDAYS) {
+    date = addDays(date, 1);
+    if (isWeekday(date)) dates.push(date);
+  }
+  return dates;
+}
+
+/** The wizard's slots: every 30 minutes from 8:00 AM to 8:00 PM inclusive (customer-side §3). */
+export const TIME_SLOTS: readonly string[] = Array.from({ length: 25 }, (_, i) => {
+  const minutes = 8 * 60 + i * 30;
+  const hour24 = Math.floor(minutes / 60);
+  const hour12 = hour24 > 12 ? hour24 - 12 : hour24;
+  return `${hour12}:${String(minutes % 60).padStart(2, "0")} ${hour24 >= 12 ? "PM" : "AM"}`;
+});
+
+/** The booking page's and onboarding's parts of the day (customer-side §3 and §5). */
+export const DAY_PARTS = {
+  morning: { label: "Morning", range: "8:00 AM - 12:00 PM", start: "08:00", end: "12:00" },
+  afternoon: { label: "Afternoon", range: "12:00 PM - 5:00 PM", start: "12:00", end: "17:00" },
+  evening: { label: "Evening", range: "5:00 PM - 8:00 PM", start: "17:00", end: "20:00" },
+} as const;
+export type DayPart = keyof typeof DAY_PARTS;
+export const DAY_PART_VALUES = Object.keys(DAY_PARTS) as [DayPart, ...DayPart[]];
+
+/** '8:30 PM' → '20:30'; null when it is not a clock time. */
+export function slotTo24h(slot: string): string | null {
+  const m = /^(\d{1,2}):(\d{2}) (AM|PM)$/.exec(slot);
+  if (!m) return null;
+  let hour = Number(m[1]) % 12;
+  if (m[3] === "PM") hour += 12;
+  return `${String(hour).padStart(2, "0")}:${m[2]}`;
+}
+
+/** A slot as people read it: '8:30 AM' as is, 'morning' as 'Morning (8:00 AM - 12:00 PM)'. */
+export function slotLabel(slot: string): string {
+  const part = DAY_PARTS[slot as DayPart];
+  return part ? `${part.label} (${part.range})` : slot;
+}
+
+/** Start and length of a booked slot: a clock slot lasts the 60-minute inspection, a day part its window. */
+export function slotWindow(slot: string): { start: string; minutes: number } | null {
+  const part = DAY_PARTS[slot as DayPart];
+  if (part) {
+    const toMin = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3));
+    return { start: part.start, minutes: toMin(part.end) - toMin(part.start) };
+  }
+  const start = slotTo24h(slot);
+  return start ? { start, minutes: 60 } : null;
+}
+
+/** The instant at which the wall-clock time `date hh:mm` happens in the zone (DST-aware). */
+export function zonedInstant(date: string, hhmm: string, timeZone: string): Date {
+  const [y, mo, d] = date.split("-").map(Number) as [number, number, number];
+  const [h, mi] = hhmm.split(":").map(Number) as [number, number];
+  const wall = Date.UTC(y, mo - 1, d, h, mi);
+  // Guess with the zone's offset at the wall time, then correct once across a DST change.
+  const offsetAt = (instant: number) => {
+    const p = zonedParts(new Date(instant), timeZone);
+    return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - instant;
+  };
+  let instant = wall - offsetAt(wall);
+  instant = wall - offsetAt(instant);
+  return new Date(instant);
+}
+
+/** 'Monday, January 12, 2026' for a 'YYYY-MM-DD' date (no zone: a date is a date). */
+export function longDate(date: string): string {
+  if (!isIsoDate(date)) return date;
+  return new Intl.DateTimeFormat("en-US", { timeZone: "UTC", weekday: "long", year: "numeric", month: "long", day: "numeric" }).format(toUtcDate(date));
+}
+
+/** 'Mon, Jan 12' for the booking page's date buttons. */
+export function shortDate(date: string): string {
+  return new Intl.DateTimeFormat("en-US", { timeZone: "UTC", weekday: "short", month: "short", day: "numeric" }).format(toUtcDate(date));
+}

@@ -1,0 +1,81 @@
+import { Router } from "express";
+import { z } from "zod";
+import type { Container } from "../../container.js";
+import { NotFoundError } from "../../http/errors.js";
+import { body, params } from "../../http/validate.js";
+import { rememberCustomer, viewerOf } from "../../http/viewer.js";
+import { DEMO_CUSTOMER } from "../plans/checkout.schemas.js";
+import { planTypeSchema } from "../plans/plans.schemas.js";
+import { customerCreateSchema } from "./customers.schemas.js";
+
+const idParams = z.object({ id: z.coerce.number({ message: "Id must be a number" }).int("Id must be a whole number").positive("Id must be positive").max(2_147_483_647) });
+
+export function customersApi(container: Container): Router {
+  const router = Router();
+
+  /**
+   * Property intake. Only a paid checkout may create a customer (PaymentsService.requirePaid), and a
+   * retry with the same stripeSessionId returns the customer made the first time. Either way this
+   * browser's session cookie now names that customer (DESIGN.md decision 5).
+   */
+  router.post("/customers", async (req, res) => {
+    const input = body(req, customerCreateSchema);
+    const { plan } = await container.payments.requirePaid(input.stripeSessionId);
+    const { zipCode, ...property } = input.property;
+    const { customer, property: saved, created } = await container.customers.createWithProperty(
+      {
+        email: input.email,
+        name: input.name,
+        phone: input.phone,
+        // The plan that was paid for wins over the one the form names.
+        subscriptionPlan: plan ?? input.planType,
+        stripeSessionId: input.stripeSessionId,
+      },
+      { ...property, postalCode: zipCode },
+    );
+    await rememberCustomer(req, customer.id);
+    res.status(created ? 201 : 200).json({ id: customer.id, propertyId: saved.id });
+  });
+
+  router.get("/properties", async (req, res) => {
+    res.json(await container.customers.listProperties(viewerOf(req)));
+  });
+
+  router.get("/properties/:id", async (req, res) => {
+    const { id } = params(req, idParams);
+    const property = await container.customers.findPropertyFor(viewerOf(req), id);
+    if (!property) throw new NotFoundError("Property not found");
+    res.json(property);
+  });
+  return router;
+}
+
+const text = (value: unknown) => (typeof value === "string" ? value.trim().slice(0, 200) : "");
+
+export function customersPages(_container: Container): Router {
+  const router = Router();
+
+  // customer-side §2.6: complete parameters are (session_id and plan) or (demo and plan).
+  router.get("/property-intake", (req, res) => {
+    const plan = planTypeSchema.safeParse(req.query.plan);
+    const rawSession = text(req.query.session_id);
+    const sessionId = /^[A-Za-z0-9_]+$/.test(rawSession) ? rawSession : "";
+    const demo = text(req.query.demo) !== "";
+    if (!plan.success || !(sessionId || demo)) return res.redirect("/pricing");
+    const customerName = text(req.query.customer_name);
+    const customerEmail = text(req.query.customer_email);
+    res.page("customers/property-intake", {
+      title: "Property Information",
+      noindex: true,
+      islands: true,
+      intakeProps: {
+        sessionId,
+        plan: plan.data,
+        demo,
+        customerName: customerName || (demo ? DEMO_CUSTOMER.name : ""),
+        customerEmail: customerEmail || (demo ? DEMO_CUSTOMER.email : ""),
+      },
+    });
+  });
+  return router;
+}

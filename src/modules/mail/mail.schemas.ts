@@ -1,0 +1,16 @@
+import { z } from "zod";
+
+/** A message as the `mail.send` job carries it: plain JSON, so it survives the queue. */
+export const mailMessageSchema = z.object({
+  to: z.string().email(),
+  subject: z.string().min(1).max(300),
+  text: z.string(),
+  html: z.string().optional(),
+  attachments: z
+    .array(z.object({ filename: z.string().min(1), content: z.string(), contentType: z.string().min(1) }))
+    .max(10)
+    .optional(),
+});
+export type MailMessage = z.infer<typeof mailMessageSchema>;
+
+export const MAIL_SEND_TASK = "mail.send";

@@ -1,0 +1,29 @@
+// Constants and shapes of onboarding without zod, so the island stays small. onboarding.schemas.ts re-exports them.
+
+export const ONBOARDING_ACCESS_METHODS = ["owner-present", "key-code", "lockbox", "property-manager"] as const;
+export const ONBOARDING_ACCESS_LABELS: Record<string, string> = {
+  "owner-present": "Owner will be present",
+  "key-code": "Key code / keypad entry",
+  lockbox: "Lockbox",
+  "property-manager": "Property manager will provide access",
+};
+/** The access code field shows only for these (customer-side §3). */
+export const NEEDS_ACCESS_CODE: readonly string[] = ["key-code", "lockbox"];
+
+/** Required on every submission (reading A's final check). */
+export const REQUIRED_FIELDS = ["firstName", "lastName", "email", "phone", "address", "city", "province", "postalCode"] as const;
+/** Given together or not at all: with them, onboarding also books the inspection. */
+export const SCHEDULING_FIELDS = ["preferredDate", "preferredTime", "accessMethod"] as const;
+export const MISSING_PREFIX = "Please fill in all required fields: ";
+
+export interface OnboardingResult {
+  propertyId: number;
+  bookingId?: number;
+  message: string;
+}
+
+/** The enumerations the wizard offers; the server passes them as props (customer-side §3). */
+export type OnboardingOptions = Record<
+  "provinces" | "bedrooms" | "bathrooms" | "garageTypes" | "basementStatuses" | "ownershipTypes" | "householdIncomes" | "occupations" | "householdSizes",
+  readonly string[]
+>;

@@ -1,0 +1,56 @@
+import { Router } from "express";
+import type { Container } from "../../container.js";
+import { ValidationError, fieldsFromZod } from "../../http/errors.js";
+import { rememberCustomer } from "../../http/viewer.js";
+import * as enums from "../customers/customers.schemas.js";
+import type { OnboardingOptions } from "./onboarding.constants.js";
+import { MISSING_PREFIX, missingFields, onboardingSchema } from "./onboarding.schemas.js";
+
+/** The enumerations the wizard offers, passed as props so the island does not pull zod in. */
+const OPTIONS: OnboardingOptions = {
+  provinces: enums.PROVINCES,
+  bedrooms: enums.BEDROOMS_ONBOARDING,
+  bathrooms: enums.BATHROOMS_ONBOARDING,
+  garageTypes: enums.GARAGE_TYPES,
+  basementStatuses: enums.BASEMENT_STATUSES,
+  ownershipTypes: enums.OWNERSHIP_TYPES,
+  householdIncomes: enums.HOUSEHOLD_INCOMES,
+  occupations: enums.OCCUPATIONS,
+  householdSizes: enums.HOUSEHOLD_SIZES,
+};
+
+
+export function onboardingApi(container: Container): Router {
+  const router = Router();
+
+  router.post("/onboarding", async (req, res) => {
+    const payload = (req.body && typeof req.body === "object" && !Array.isArray(req.body) ? req.body : {}) as Record<string, unknown>;
+    const parsed = onboardingSchema(container.bookings.calendar()).safeParse(payload);
+    if (!parsed.success) {
+      const fields = fieldsFromZod(parsed.error);
+      const missing = missingFields(payload);
+      // Missing fields are named all at once (reading A's alert); otherwise the first problem leads.
+      throw new ValidationError(missing.length ? MISSING_PREFIX + missing.join(", ") : (Object.values(fields)[0] ?? "Invalid input"), fields);
+    }
+    const { customerId, ...result } = await container.onboarding.submit(parsed.data);
+    await rememberCustomer(req, customerId);
+    res.status(201).json(result);
+  });
+
+  return router;
+}
+
+export function onboardingPages(container: Container): Router {
+  const router = Router();
+  // Two routes, one wizard (DESIGN.md decision 13).
+  router.get(["/onboarding", "/onboarding-flow"], (_req, res) => {
+    const { minDate, maxDate } = container.bookings.calendar();
+    res.page("onboarding/onboarding", {
+      title: "Get Your Free Property Score | Haven",
+      description: "Tell us about you and your home in five short steps, and book the inspection behind your free Property Health Score.",
+      islands: true,
+      props: { minDate, maxDate, options: OPTIONS },
+    });
+  });
+  return router;
+}

@@ -1,0 +1,75 @@
+import { z } from "zod";
+import {
+  BASEMENT_STATUSES,
+  BATHROOMS_ONBOARDING,
+  BEDROOMS_ONBOARDING,
+  GARAGE_TYPES,
+  HOUSEHOLD_INCOMES,
+  HOUSEHOLD_SIZES,
+  OCCUPATIONS,
+  OWNERSHIP_TYPES,
+  PROVINCES,
+  emailField,
+  phoneField,
+  requiredText,
+} from "../customers/customers.schemas.js";
+import { type BookingCalendar, choice, leadDate, optionalChoice, optionalText, optionalWholeNumber } from "../bookings/bookings.schemas.js";
+import { DAY_PART_VALUES } from "../bookings/business-time.js";
+
+// Islands import this file too: nothing from the server here.
+
+export * from "./onboarding.constants.js";
+import { ONBOARDING_ACCESS_METHODS, REQUIRED_FIELDS, SCHEDULING_FIELDS } from "./onboarding.constants.js";
+
+const blank = (v: unknown) => v === undefined || v === null || (typeof v === "string" && v.trim() === "");
+
+/** The names of required fields the payload leaves empty, in the spec's order. */
+export function missingFields(payload: Record<string, unknown>): string[] {
+  const missing: string[] = REQUIRED_FIELDS.filter((f) => blank(payload[f]));
+  if (SCHEDULING_FIELDS.some((f) => !blank(payload[f]))) missing.push(...SCHEDULING_FIELDS.filter((f) => blank(payload[f])));
+  return missing;
+}
+
+const POSTAL_CODE = /^[A-Za-z]\d[A-Za-z][ -]?\d[A-Za-z]\d$/;
+
+/** Reading A's payload (customer-side §3) with completedAt; every rule of §5 on the server. */
+export const onboardingSchema = (calendar: BookingCalendar) =>
+  z
+    .object({
+      firstName: requiredText("First name", 100),
+      lastName: requiredText("Last name", 100),
+      email: emailField,
+      phone: phoneField,
+      address: requiredText("Address", 300),
+      city: requiredText("City", 100),
+      province: choice(PROVINCES, "Province"),
+      postalCode: requiredText("Postal code", 10)
+        .regex(POSTAL_CODE, "Enter a valid postal code, like S7K 1A1")
+        .transform((v) => `${v.slice(0, 3)} ${v.slice(-3)}`.toUpperCase()),
+      squareFootage: optionalWholeNumber("Square footage", 100, 100_000),
+      yearBuilt: optionalWholeNumber("Year built", 1600, new Date().getFullYear() + 1),
+      bedrooms: optionalChoice(BEDROOMS_ONBOARDING, "Bedrooms"),
+      bathrooms: optionalChoice(BATHROOMS_ONBOARDING, "Bathrooms"),
+      garageType: optionalChoice(GARAGE_TYPES, "Garage type"),
+      basementStatus: optionalChoice(BASEMENT_STATUSES, "Basement status"),
+      ownershipType: optionalChoice(OWNERSHIP_TYPES, "Ownership type"),
+      financingType: optionalText("Financing type", 100),
+      householdIncome: optionalChoice(HOUSEHOLD_INCOMES, "Household income"),
+      occupation: optionalChoice(OCCUPATIONS, "Occupation"),
+      householdSize: optionalChoice(HOUSEHOLD_SIZES, "Household size"),
+      preferredDate: z.preprocess((v) => (v === "" || v === null ? undefined : v), leadDate(calendar, "Preferred date").optional()),
+      preferredTime: optionalChoice(DAY_PART_VALUES, "Preferred time"),
+      accessMethod: optionalChoice(ONBOARDING_ACCESS_METHODS, "Access method"),
+      accessCode: optionalText("Access code", 100),
+      accessInstructions: optionalText("Access instructions", 1000),
+      completedAt: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.iso.datetime({ offset: true, message: "completedAt must be an ISO timestamp" }).optional()),
+    })
+    .superRefine((input, ctx) => {
+      const given = SCHEDULING_FIELDS.filter((f) => input[f] !== undefined);
+      if (given.length === 0 || given.length === SCHEDULING_FIELDS.length) return;
+      for (const field of SCHEDULING_FIELDS) {
+        if (input[field] === undefined) ctx.addIssue({ code: "custom", path: [field], message: "Required to schedule the inspection" });
+      }
+    });
+export type OnboardingInput = z.infer<ReturnType<typeof onboardingSchema>>;
+

@@ -1,0 +1,61 @@
+import type { TransactionRunner } from "../../db/transaction.js";
+import type { BookingsService } from "../bookings/bookings.service.js";
+import type { CustomersService } from "../customers/customers.service.js";
+import { NEEDS_ACCESS_CODE, type OnboardingInput, type OnboardingResult } from "./onboarding.schemas.js";
+
+export const SCHEDULED_MESSAGE = "Onboarding complete. Your inspection is scheduled.";
+export const SAVED_MESSAGE = "Onboarding complete. We'll be in touch to schedule your inspection.";
+
+export class OnboardingService {
+  constructor(
+    private readonly customers: CustomersService,
+    private readonly bookings: BookingsService,
+    private readonly transaction: TransactionRunner,
+  ) {}
+
+  /** Creates the customer and property, and the booking when a date, time and access method came with them. */
+  submit(input: OnboardingInput): Promise<OnboardingResult & { customerId: number }> {
+    const name = `${input.firstName} ${input.lastName}`;
+    return this.transaction(async (tx) => {
+      const { customer, property } = await this.customers.createWithProperty(
+        { email: input.email, name, phone: input.phone, subscriptionPlan: "free-score" },
+        {
+          address: input.address,
+          city: input.city,
+          province: input.province,
+          postalCode: input.postalCode,
+          squareFootage: input.squareFootage ?? null,
+          yearBuilt: input.yearBuilt ?? null,
+          bedrooms: input.bedrooms ?? null,
+          bathrooms: input.bathrooms ?? null,
+          garageType: input.garageType ?? null,
+          basementStatus: input.basementStatus ?? null,
+          ownershipType: input.ownershipType ?? null,
+          financingType: input.financingType ?? null,
+          householdIncome: input.householdIncome ?? null,
+          occupation: input.occupation ?? null,
+          householdSize: input.householdSize ?? null,
+        },
+        tx,
+      );
+      const result = { customerId: customer.id, propertyId: property.id };
+      if (!input.preferredDate || !input.preferredTime || !input.accessMethod) return { ...result, message: SAVED_MESSAGE };
+      const booking = await this.bookings.book(
+        tx,
+        {
+          propertyId: property.id,
+          customerId: customer.id,
+          scheduledDate: input.preferredDate,
+          timeSlot: input.preferredTime,
+          accessMethod: input.accessMethod,
+          // The code belongs only to the methods that show its field.
+          accessCode: NEEDS_ACCESS_CODE.includes(input.accessMethod) ? input.accessCode : null,
+          accessInstructions: input.accessInstructions,
+          source: "onboarding",
+        },
+        { email: input.email, name },
+      );
+      return { ...result, bookingId: booking.id, message: SCHEDULED_MESSAGE };
+    });
+  }
+}

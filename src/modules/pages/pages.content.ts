@@ -1,0 +1,193 @@
+// Static copy of the marketing pages (customer-side §2.2–2.5, §2.8, §2.12, §9). Plans are NOT here:
+// the pricing page reads them from the plans table.
+import { barColour, marketingBand } from "../reports/bands.js";
+import { weightedAverage } from "../reports/scoring.js";
+
+export const HOW_IT_WORKS = [
+  { title: "Schedule", text: "Pick a date that suits you. Booking takes two minutes, online." },
+  { title: "Inspect", text: "A certified inspector walks your home, top to bottom, across 100+ points." },
+  { title: "Report", text: "Within 24 hours you get your Property Health Score and a plain-language report." },
+  { title: "Request Help", text: "Ask for a quote on any finding with one click. No searching for contractors." },
+  { title: "Concierge", text: "We schedule the work, follow up, and keep your maintenance calendar up to date." },
+];
+
+/** The booking demo cycles through these five steps (customer-side §4). */
+export const BOOKING_DEMO_STEPS = ["Choose a date", "Pick a time", "Add access details", "Inspector assigned", "Inspection booked"];
+
+/** The quote-request demo flips these four items from 'Get Quote' to 'Sent!' (customer-side §4). */
+export const QUOTE_DEMO_ITEMS = ["Replace furnace filter", "Clean gutters", "Reseal west windows", "Install CO detector"];
+
+export const WITH_WITHOUT = {
+  without: [
+    "A 60-page inspection PDF full of jargon",
+    "Hours searching the web for contractors",
+    "Chasing quotes by phone and e-mail",
+    "Repairs forgotten until they become emergencies",
+  ],
+  with: [
+    "One Property Health Score from 0 to 100",
+    "Priority repairs ranked and explained",
+    "One-click quote requests for every finding",
+    "A maintenance calendar that keeps itself",
+  ],
+};
+
+export const SEARCH_RESULTS = [
+  { title: "Top 10 Furnace Repair Near You - Compare Prices", site: "ads.example-listings.com", text: "Sponsored · Call now for same-day service. Prices vary." },
+  { title: "Is a 14-year-old water heater dangerous? - Forum", site: "forum.example-diy.net", text: "42 replies · Depends on the model, try draining it first…" },
+  { title: "Roofers in your area (reviews 2.1 ★)", site: "directory.example.com", text: "Unverified listings · Request up to 8 quotes" },
+];
+
+export const SERVICE_CARDS = [
+  { id: "health-report", title: "Haven Health Report", plans: "All plans", details: "A 114-point inspection every year, scored from 0 to 100, with priority repairs, a category breakdown and a custom maintenance plan." },
+  { id: "concierge-line", title: "Concierge Line", plans: "All plans", details: "One number for everything about your home. We answer, find the right trade and follow up until the job is done." },
+  { id: "repairs-coordination", title: "Repairs Coordination", plans: "All plans", details: "Request a quote on any finding with one click. We gather quotes from vetted trades, book the work and check it afterwards." },
+  { id: "window-cleaning", title: "Window Cleaning", plans: "Standard and Premium", details: "Inside and outside window cleaning twice a year, screens and tracks included." },
+  { id: "hvac-maintenance", title: "HVAC Maintenance", plans: "Standard and Premium", details: "A seasonal furnace and air-conditioning tune-up, filter changes on schedule and a safety check." },
+  { id: "gutter-cleaning", title: "Gutter Cleaning", plans: "Standard and Premium", details: "Spring and fall gutter and downspout cleaning, with a report on anything that needs repair." },
+  { id: "lawn-maintenance", title: "Lawn Maintenance", plans: "Premium", details: "Weekly mowing and trimming through the growing season, plus spring and fall clean-ups." },
+  { id: "snow-removal", title: "Snow Removal", plans: "Premium", details: "Driveway and walkway clearing after every snowfall of 5 cm or more, all winter long." },
+  { id: "vacation-prep", title: "Vacation Prep and Absentee Care", plans: "Premium", details: "Before you leave we prepare the house; while you are away we check it weekly and send you a note with photos." },
+];
+
+export const FAQ = [
+  {
+    question: "Is there a minimum subscription?",
+    answer: "Yes. Every plan has a 3-month minimum subscription. After those 3 months you can cancel anytime.",
+  },
+  {
+    question: "Are there any hidden fees?",
+    answer: "No hidden fees. Your monthly price covers everything in your plan. Extra services are always quoted before any work begins.",
+  },
+  {
+    question: "How do repair quotes work?",
+    answer: "Request a quote from your report with one click. You see the price range first, for example $800-1,200 for a larger repair or $150-250 and $45-80 for smaller ones, and nothing is booked until you accept.",
+  },
+  {
+    question: "What does the inspection cover?",
+    answer: "A 114-point professional inspection of your home, from the roof to the foundation, scored from 0 to 100 in your Haven Health Report.",
+  },
+  {
+    question: "Where do you offer Haven?",
+    answer: "In one Canadian city and three surrounding towns. Contact us to check your address.",
+  },
+];
+
+/** 'What We Inspect' (customer-side §9): title, description and subcategory count. */
+export const INSPECT_CATEGORIES = [
+  { title: "Roof", count: 12, description: "Shingles, flashings, vents and gutters." },
+  { title: "Exterior", count: 8, description: "Cladding, sealants, decks and lighting." },
+  { title: "Site", count: 6, description: "Grading, drainage, driveways and fences." },
+  { title: "Basement", count: 10, description: "Moisture, mould and finishes below grade." },
+  { title: "Foundation", count: 7, description: "Cracks, settlement and structure." },
+  { title: "HVAC", count: 15, description: "Heating, cooling, airflow and filters." },
+  { title: "Electrical", count: 11, description: "Panels, wiring, outlets and detectors." },
+  { title: "Plumbing", count: 9, description: "Supply, drains, hot water and sump." },
+  { title: "Laundry Room", count: 5, description: "Hook-ups, drains and dryer venting." },
+  { title: "Windows & Doors", count: 8, description: "Seals, screens, egress and garage doors." },
+  { title: "General Interior", count: 14, description: "Floors, walls, ceilings, stairs and rails." },
+  { title: "Bathrooms", count: 12, description: "Fixtures, ventilation and waterproofing." },
+  { title: "Kitchens", count: 16, description: "Appliances, cabinetry, sinks and lighting." },
+  { title: "Wet Bar", count: 4, description: "Sink, supply lines and fridge." },
+  { title: "Attic", count: 6, description: "Insulation, ventilation and moisture." },
+  { title: "Miscellaneous", count: 3, description: "Fireplaces, stairs and safety." },
+];
+
+export const SAMPLE_RECOMMENDATIONS = [
+  {
+    title: "Replace the Water Heater",
+    condition: "Critical",
+    priority: "high",
+    description: "The tank is 14 years old and rusting at the base. A failure would flood the basement.",
+    cost: "$800-1,200",
+    timeframe: "Within 1 week",
+  },
+  {
+    title: "Clean and Repair the Gutters",
+    condition: "Maintenance",
+    priority: "medium",
+    description: "Gutters overflow at the north-east corner and a downspout is disconnected.",
+    cost: "$150-250",
+    timeframe: "Within 2 weeks",
+  },
+  {
+    title: "Install a CO Detector",
+    condition: "Safety",
+    priority: "high",
+    description: "There is no carbon monoxide detector near the bedrooms.",
+    cost: "$45-80",
+    timeframe: "Within 1 month",
+  },
+];
+
+const HVAC_PARTS = [
+  { name: "Furnace Condition", score: 90, weight: 40 },
+  { name: "Filter Status", score: 60, weight: 20 },
+  { name: "Ventilation", score: 80, weight: 25 },
+  { name: "Condensate Drain", score: 70, weight: 15 },
+];
+
+/** The HVAC breakdown example: the category score is the weighted average of its subcategories. */
+export const HVAC_EXAMPLE = {
+  parts: HVAC_PARTS.map((p) => ({ ...p, colour: barColour(p.score) })),
+  score: Math.round(weightedAverage(HVAC_PARTS) ?? 0),
+};
+
+export const FLAGGED_ISSUE = {
+  title: "Roof Gutter Overflow",
+  priority: "High Priority",
+  description: "Water overflows the north-east gutter and pools against the foundation.",
+  overview: "The gutter is clogged with debris and the downspout has come loose from its elbow. During rain, water spills over the edge next to the basement wall.",
+  commentary: "Left alone, this is the most common cause of basement leaks we see. Fixing it now costs a fraction of a wet-basement repair.",
+  path: ["Clear the gutter and flush the downspout", "Reattach the downspout and add an extension", "Recheck after the next heavy rain"],
+  photos: ["Overflowing gutter at the north-east corner", "Disconnected downspout elbow", "Water staining on the foundation wall"],
+};
+
+export const TRADITIONAL_VS_HAVEN = {
+  traditional: ["60+ pages of technical jargon", "No sense of what matters most", "Findings with no next step", "You find and chase contractors"],
+  haven: ["One score from 0 to 100", "Priority repairs ranked by urgency", "Costs and timeframes for each item", "One-click quote requests"],
+};
+
+export const EXPLAINER_FEATURES = [
+  { title: "Property Health Score", text: "One number from 0 to 100 that tells you where your home stands." },
+  { title: "Priority Repairs", text: "Findings ranked by urgency, so you know what to fix first." },
+  { title: "Category Breakdown", text: "Every system scored, from the roof to the foundation." },
+  { title: "Custom Maintenance Plan", text: "A calendar of upkeep made for your home and its age." },
+  { title: "Repair Timeline", text: "What to do this week, this month and this year." },
+  { title: "Follow-up Quotes", text: "Request a quote on any item with one click." },
+];
+
+export const DIFFERENTIATORS = [
+  { title: "Plain Language", text: "No jargon: every finding says what it means for you and what it costs." },
+  { title: "One-Click Action", text: "Every recommendation has a button. We handle the trades." },
+  { title: "Care That Continues", text: "Your report becomes a living maintenance plan, not a PDF in a drawer." },
+];
+
+/** The free score preview (customer-side §2.8): a fixed sample. */
+export const FREE_REPORT = {
+  address: "123 Sample Street",
+  score: 85,
+  label: "Good",
+  systems: [
+    { name: "Structure", score: 80 },
+    { name: "Roof", score: 74 },
+    { name: "HVAC", score: 92 },
+    { name: "Electrical", score: 100 },
+    { name: "Plumbing", score: 77 },
+  ].map((s) => ({ ...s, colour: barColour(s.score) })),
+  items: [
+    { title: "Furnace filter replacement", due: "Within 30 days", priority: "Medium" },
+    { title: "Gutter cleaning", due: "Within 60 days", priority: "Low" },
+  ],
+};
+
+export const HUB = {
+  activity: [
+    { when: "May 14", text: "Annual inspection completed: score 76" },
+    { when: "May 15", text: "Health report delivered" },
+    { when: "May 16", text: "Quote requested: gutter repair" },
+    { when: "May 20", text: "Furnace filter replaced" },
+  ],
+};
+
+export const bandOf = (score: number) => ({ label: marketingBand(score), colour: barColour(score) });

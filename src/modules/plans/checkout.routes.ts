@@ -1,0 +1,131 @@
+import { type Request, type Response, Router } from "express";
+import { z } from "zod";
+import type { Container } from "../../container.js";
+import { HttpError } from "../../http/errors.js";
+import { body, query } from "../../http/validate.js";
+import { checkoutSessionSchema, demoConfirmSchema, paymentIntentSchema, providerIdSchema, verifyPaymentQuery } from "./checkout.schemas.js";
+import { type PlanType, planTypeSchema } from "./plans.schemas.js";
+
+/** The site's own origin for Stripe's return URLs: PUBLIC_URL when set, else this request's. */
+const baseUrlOf = (container: Container, req: Request) => (container.env.PUBLIC_URL ?? `${req.protocol}://${req.get("host")}`).replace(/\/+$/, "");
+
+/** The payment page's plan: default standard; an unknown plan is null (the page sends the visitor to /pricing). */
+export function planParam(value: unknown): PlanType | null {
+  if (value === undefined || value === "") return "standard";
+  const parsed = planTypeSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
+/** Stripe.js and its Payment Element need these origins; only the Stripe-mode payment page gets them. */
+function allowStripeJs(res: Response) {
+  const extra: Record<string, string> = {
+    "script-src": "https://js.stripe.com",
+    "frame-src": "https://js.stripe.com https://hooks.stripe.com",
+    "connect-src": "https://api.stripe.com",
+  };
+  const csp = String(res.getHeader("Content-Security-Policy") ?? "");
+  const directives = csp.split(";").map((d) => {
+    const name = d.trim().split(/\s+/)[0] ?? "";
+    return extra[name] ? `${d.trim()} ${extra[name]}` : d.trim();
+  });
+  res.setHeader("Content-Security-Policy", directives.filter(Boolean).join(";"));
+}
+
+export function checkoutApi(container: Container): Router {
+  const router = Router();
+  const { payments } = container;
+
+  router.post("/create-checkout-session", async (req, res) => {
+    const { planType } = body(req, checkoutSessionSchema);
+    res.json(await payments.createCheckoutSession(planType, baseUrlOf(container, req)));
+  });
+
+  router.get("/verify-payment", async (req, res) => {
+    const { session_id } = query(req, verifyPaymentQuery);
+    const { success, customer } = await payments.verify(session_id);
+    res.json({ success, customer });
+  });
+
+  router.post("/create-payment-intent", async (req, res) => {
+    const { amount, plan } = body(req, paymentIntentSchema);
+    res.json(await payments.createPaymentIntent(plan, amount));
+  });
+
+  // Demo mode's stand-in for Stripe.js confirming a card: the same checks as the form, on the server.
+  router.post("/demo/confirm-payment", async (req, res) => {
+    res.json(await payments.confirmDemoPayment(body(req, demoConfirmSchema)));
+  });
+
+  // express.raw() ran for this path in app.ts (before express.json), so req.body is the raw Buffer.
+  router.post("/stripe/webhook", async (req, res) => {
+    if (!Buffer.isBuffer(req.body)) throw new HttpError(400, "Webhook body must be the raw request body");
+    res.json(await payments.handleWebhook(req.body, req.get("stripe-signature")));
+  });
+  return router;
+}
+
+export function checkoutPages(container: Container): Router {
+  const router = Router();
+  const { payments, plans } = container;
+
+  // /pricing's form without script: create the session here and send the browser on.
+  router.post("/checkout/start", async (req, res) => {
+    const parsed = checkoutSessionSchema.safeParse(req.body ?? {});
+    if (!parsed.success) return res.redirect(303, "/pricing?checkout_error=1");
+    try {
+      const { url } = await payments.createCheckoutSession(parsed.data.planType, baseUrlOf(container, req));
+      res.redirect(303, url);
+    } catch (error) {
+      req.log?.warn({ err: error }, "checkout session failed");
+      res.redirect(303, "/pricing?checkout_error=1");
+    }
+  });
+
+  router.get("/checkout", async (req, res) => {
+    const type = planParam(req.query.plan);
+    if (!type) return res.redirect("/pricing");
+    const plan = await plans.get(type);
+    const publishableKey = payments.stripePublishableKey;
+    if (publishableKey) allowStripeJs(res);
+    res.page("checkout/checkout", {
+      title: "Checkout",
+      noindex: true,
+      islands: true,
+      plan,
+      formProps: {
+        plan: { type: plan.type, name: plan.name, checkoutPrice: plan.checkoutPrice },
+        mode: payments.mode,
+        publishableKey,
+      },
+    });
+  });
+
+  router.get("/payment-success", async (req, res) => {
+    const q = z.object({ plan: z.unknown(), payment_intent: providerIdSchema.optional().catch(undefined), redirect_status: z.string().optional().catch(undefined) }).parse(req.query);
+    const type = planParam(q.plan);
+    if (!type) return res.redirect("/pricing");
+    // Stripe returns here after redirect-based methods too; a failed one goes back to the card form.
+    if (q.redirect_status && q.redirect_status !== "succeeded") return res.redirect(`/checkout?plan=${type}`);
+    const plan = await plans.get(type);
+    const intake = new URLSearchParams({ plan: type });
+    if (q.payment_intent) intake.set("session_id", q.payment_intent);
+    if (payments.mode === "demo") intake.set("demo", "1");
+    res.page("checkout/payment-success", {
+      title: "Payment Successful",
+      noindex: true,
+      islands: true,
+      plan,
+      intakeUrl: `/property-intake?${intake}`,
+    });
+  });
+  return router;
+}
+
+/**
+ * Where /checkout/start may redirect a form post: CSP form-action covers redirects, so in Stripe mode
+ * Stripe's hosted checkout (or the STRIPE_API_BASE stand-in that serves it in tests) must be allowed.
+ */
+export function checkoutFormActions(env: { STRIPE_SECRET_KEY?: string; STRIPE_API_BASE?: string }): string[] {
+  if (!env.STRIPE_SECRET_KEY) return [];
+  return ["https://checkout.stripe.com", ...(env.STRIPE_API_BASE ? [new URL(env.STRIPE_API_BASE).origin] : [])];
+}

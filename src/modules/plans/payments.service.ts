@@ -1,0 +1,118 @@
+import Stripe from "stripe";
+import { ConflictError, HttpError, NotFoundError, ValidationError } from "../../http/errors.js";
+import { DEMO_DECLINES, type VerifyPaymentResponse, digitsOnly } from "./checkout.schemas.js";
+import { type PaymentProvider, intentPayment, sessionPayment } from "./payment-providers.js";
+import type { PaymentsRepository } from "./payments.repository.js";
+import type { PlanType } from "./plans.schemas.js";
+import type { PlansService } from "./plans.service.js";
+
+/** A card the demo provider declines: 402 with the provider's reason, like Stripe's card errors. */
+export class CardDeclinedError extends HttpError {
+  constructor(message: string) {
+    super(402, message);
+  }
+}
+
+export interface PaymentsOptions {
+  /** STRIPE_WEBHOOK_SECRET: without it no webhook is trusted. */
+  webhookSecret?: string;
+  publishableKey?: string;
+}
+
+export class PaymentsService {
+  constructor(
+    private readonly payments: PaymentsRepository,
+    private readonly plans: PlansService,
+    private readonly provider: PaymentProvider,
+    private readonly options: PaymentsOptions = {},
+  ) {}
+
+  /** 'stripe' with keys, 'demo' without (DESIGN.md decision 4). */
+  get mode() {
+    return this.provider.name;
+  }
+
+  /** What the payment page needs to mount Stripe's Payment Element; null in demo mode. */
+  get stripePublishableKey(): string | null {
+    return this.provider.name === "stripe" ? (this.options.publishableKey ?? null) : null;
+  }
+
+  async createCheckoutSession(planType: PlanType, baseUrl: string): Promise<{ url: string }> {
+    const plan = await this.plans.get(planType);
+    const { url } = await this.provider.createCheckoutSession(plan, baseUrl);
+    return { url };
+  }
+
+  /** The server alone decides the amount: a client amount that differs from the plan's is refused. */
+  async createPaymentIntent(planType: PlanType, amount: number): Promise<{ clientSecret: string }> {
+    const plan = await this.plans.get(planType);
+    if (amount !== plan.checkoutPrice) {
+      throw new ValidationError("Amount does not match the plan's price", { amount: `Amount must be ${plan.checkoutPrice} for the ${plan.type} plan` });
+    }
+    const { clientSecret } = await this.provider.createPaymentIntent(plan);
+    return { clientSecret };
+  }
+
+  /** Asks the provider; a paid Stripe session is recorded here too, in case its webhook is late or not set up. */
+  async verify(id: string): Promise<VerifyPaymentResponse & { plan: PlanType | null }> {
+    const result = await this.provider.verify(id);
+    if (result.payment) await this.payments.insertOnce(result.payment);
+    return { success: result.paid, customer: result.customer, plan: result.plan };
+  }
+
+  /**
+   * Property intake needs a paid session: a paid Stripe Checkout Session or PaymentIntent with keys,
+   * a paid demo session (or the spec's fake demo identifier) in demo mode. Returns the plan paid for.
+   */
+  async requirePaid(id: string): Promise<{ plan: PlanType | null }> {
+    const result = await this.verify(id);
+    if (!result.success) {
+      throw new ValidationError("Payment could not be verified", { stripeSessionId: "This checkout session is not paid" });
+    }
+    return { plan: result.plan };
+  }
+
+  /** The demo card form's confirmation: the same checks as the browser, then the test-card declines. */
+  async confirmDemoPayment(input: { clientSecret: string; name: string; email: string; cardNumber: string }): Promise<{ paymentIntentId: string; status: "succeeded" }> {
+    if (this.provider.name !== "demo") throw new NotFoundError("Demo payments are off while Stripe keys are set");
+    const id = input.clientSecret.split("_secret_")[0]!;
+    const payment = await this.payments.find("demo", id);
+    if (!payment || payment.clientSecret !== input.clientSecret) throw new NotFoundError("Payment not found");
+    const customer = { email: input.email, name: input.name };
+    const decline = DEMO_DECLINES[digitsOnly(input.cardNumber)];
+    if (decline) {
+      // A declined attempt leaves the intent pending, as Stripe does: the visitor may try another card.
+      throw new CardDeclinedError(decline);
+    }
+    if (payment.status === "succeeded") return { paymentIntentId: id, status: "succeeded" };
+    const settled = await this.payments.settle("demo", id, "succeeded", customer);
+    if (!settled) throw new ConflictError("This payment can no longer be confirmed");
+    return { paymentIntentId: id, status: "succeeded" };
+  }
+
+  /**
+   * A Stripe webhook: the signature is checked against the raw body first. Completed sessions and
+   * succeeded intents are recorded once per provider id; a replay records nothing.
+   */
+  async handleWebhook(rawBody: Buffer, signature: string | undefined): Promise<{ received: true; recorded: boolean }> {
+    const secret = this.options.webhookSecret;
+    if (!secret) throw new HttpError(400, "Webhook signing secret is not configured");
+    if (!signature) throw new HttpError(400, "Missing Stripe-Signature header");
+    let event: Stripe.Event;
+    try {
+      event = Stripe.webhooks.constructEvent(rawBody, signature, secret);
+    } catch {
+      throw new HttpError(400, "Webhook signature verification failed");
+    }
+    let payment = null;
+    if (event.type === "checkout.session.completed") payment = sessionPayment(event.data.object);
+    if (event.type === "payment_intent.succeeded") payment = intentPayment(event.data.object);
+    const recorded = payment ? await this.payments.insertOnce(payment) : false;
+    return { received: true, recorded };
+  }
+
+  /** Succeeded payments in dollars: the dashboard's Total Revenue. */
+  async totalRevenue(): Promise<number> {
+    return (await this.payments.totalRevenueCents()) / 100;
+  }
+}

@@ -1,0 +1,258 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type TestContext, createTestContext } from "../support/context.js";
+import { StripeStandIn } from "../support/stripe-stand-in.js";
+
+const paymentRows = (ctx: TestContext) => ctx.db("payments").orderBy("id");
+
+describe("checkout in demo mode (no Stripe keys)", () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    await ctx.container.plans.seed();
+  });
+  afterAll(() => ctx.close());
+
+  it("creates a demo checkout session that lands on the intake page and records the payment", async () => {
+    const res = await ctx.agent().post("/api/create-checkout-session").send({ planType: "basic" }).expect(200);
+    expect(res.body.url).toMatch(/^\/property-intake\?demo=1&plan=basic&session_id=demo_cs_[a-f0-9]{24}$/);
+    const sessionId = new URL(res.body.url, "http://x").searchParams.get("session_id");
+    const [row] = await ctx.db("payments").where({ provider_id: sessionId });
+    expect(row).toMatchObject({ provider: "demo", kind: "checkout_session", plan_type: "basic", amount_cents: 19400, currency: "cad", status: "succeeded" });
+
+    const verified = await ctx.agent().get(`/api/verify-payment?session_id=${sessionId}`).expect(200);
+    expect(verified.body).toEqual({ success: true, customer: { email: "demo@example.com", name: "Demo Customer" } });
+  });
+
+  it("refuses a bad plan and writes nothing", async () => {
+    const before = (await paymentRows(ctx)).length;
+    const res = await ctx.agent().post("/api/create-checkout-session").send({ planType: "gold" }).expect(400);
+    expect(res.body.fields).toEqual({ planType: "Plan must be one of basic, standard, premium" });
+    await ctx.agent().post("/api/create-checkout-session").send({}).expect(400);
+    expect((await paymentRows(ctx)).length).toBe(before);
+  });
+
+  it("verify-payment: unknown ids are unpaid, the spec's fake demo id is accepted, bad ids are 400", async () => {
+    const unknown = await ctx.agent().get("/api/verify-payment?session_id=demo_cs_ffffffffffffffffffffffff").expect(200);
+    expect(unknown.body).toEqual({ success: false, customer: { email: null, name: null } });
+    const fake = await ctx.agent().get("/api/verify-payment?session_id=demo_session_abc123def").expect(200);
+    expect(fake.body.success).toBe(true);
+    const stripeId = await ctx.agent().get("/api/verify-payment?session_id=cs_test_123").expect(200);
+    expect(stripeId.body.success).toBe(false);
+    const missing = await ctx.agent().get("/api/verify-payment").expect(400);
+    expect(missing.body.fields).toEqual({ session_id: "Session id is required" });
+    const bad = await ctx.agent().get("/api/verify-payment?session_id=abc%27%3B--").expect(400);
+    expect(bad.body.fields).toEqual({ session_id: "Session id is not valid" });
+  });
+
+  it("create-payment-intent charges only the server's amount", async () => {
+    const before = (await paymentRows(ctx)).length;
+    const tampered = await ctx.agent().post("/api/create-payment-intent").send({ amount: 1, plan: "standard" }).expect(400);
+    expect(tampered.body).toEqual({ message: "Amount does not match the plan's price", fields: { amount: "Amount must be 412 for the standard plan" } });
+    // The pricing-page reading is not what checkout charges either.
+    await ctx.agent().post("/api/create-payment-intent").send({ amount: 370, plan: "standard" }).expect(400);
+    const asText = await ctx.agent().post("/api/create-payment-intent").send({ amount: "412", plan: "standard" }).expect(400);
+    expect(asText.body.fields).toEqual({ amount: "Amount must be a number" });
+    const noPlan = await ctx.agent().post("/api/create-payment-intent").send({ amount: 412 }).expect(400);
+    expect(noPlan.body.fields).toEqual({ plan: "Plan must be one of basic, standard, premium" });
+    expect((await paymentRows(ctx)).length).toBe(before);
+
+    const res = await ctx.agent().post("/api/create-payment-intent").send({ amount: 412, plan: "standard" }).expect(200);
+    expect(res.body.clientSecret).toMatch(/^demo_pi_[a-f0-9]+_secret_[a-f0-9]+$/);
+    const [row] = await ctx.db("payments").where({ client_secret: res.body.clientSecret });
+    expect(row).toMatchObject({ kind: "payment_intent", plan_type: "standard", amount_cents: 41200, status: "pending" });
+  });
+
+  describe("the demo card confirmation", () => {
+    const card = { name: "Ada Lovelace", email: "ada@example.com", cardNumber: "4242 4242 4242 4242", expiry: "12 / 39", cvc: "123" };
+    let clientSecret: string;
+    let intentId: string;
+    beforeAll(async () => {
+      const res = await ctx.agent().post("/api/create-payment-intent").send({ amount: 889, plan: "premium" }).expect(200);
+      clientSecret = res.body.clientSecret;
+      intentId = clientSecret.split("_secret_")[0]!;
+    });
+    const confirm = (over: Record<string, string>) => ctx.agent().post("/api/demo/confirm-payment").send({ ...card, clientSecret, ...over });
+    const status = async () => (await ctx.db("payments").where({ provider_id: intentId }).first()).status;
+
+    it("checks Luhn, expiry, CVC and the required fields on the server", async () => {
+      expect((await confirm({ cardNumber: "4242 4242 4242 4241" }).expect(400)).body.fields).toEqual({ cardNumber: "Your card number is invalid." });
+      expect((await confirm({ expiry: "01 / 20" }).expect(400)).body.fields).toEqual({ expiry: "Your card's expiration date is in the past." });
+      expect((await confirm({ expiry: "13 / 30" }).expect(400)).body.fields).toEqual({ expiry: "Enter the expiry date as MM / YY." });
+      expect((await confirm({ cvc: "12" }).expect(400)).body.fields).toEqual({ cvc: "Your card's security code is invalid." });
+      const empty = await confirm({ name: "", email: "", cardNumber: "", expiry: "", cvc: "" }).expect(400);
+      expect(empty.body.fields).toEqual({
+        name: "Name on card is required",
+        email: "Email is required",
+        cardNumber: "Card number is required",
+        expiry: "Expiry date is required",
+        cvc: "CVC is required",
+      });
+      expect(await status()).toBe("pending");
+    });
+
+    it("declines the declining test card with the reason and leaves the intent pending", async () => {
+      const res = await confirm({ cardNumber: "4000 0000 0000 0002" }).expect(402);
+      expect(res.body).toEqual({ message: "Your card was declined." });
+      expect(await status()).toBe("pending");
+    });
+
+    it("refuses a wrong client secret", async () => {
+      await confirm({ clientSecret: `${intentId}_secret_00000000` }).expect(404);
+      expect(await status()).toBe("pending");
+    });
+
+    it("succeeds once with a good card; a repeat changes nothing", async () => {
+      const revenueBefore = await ctx.container.payments.totalRevenue();
+      const res = await confirm({}).expect(200);
+      expect(res.body).toEqual({ paymentIntentId: intentId, status: "succeeded" });
+      await confirm({}).expect(200);
+      const row = await ctx.db("payments").where({ provider_id: intentId }).first();
+      expect(row).toMatchObject({ status: "succeeded", customer_email: "ada@example.com", customer_name: "Ada Lovelace" });
+      expect(await ctx.container.payments.totalRevenue()).toBe(revenueBefore + 889);
+      const verified = await ctx.agent().get(`/api/verify-payment?session_id=${intentId}`).expect(200);
+      expect(verified.body).toEqual({ success: true, customer: { email: "ada@example.com", name: "Ada Lovelace" } });
+    });
+  });
+
+  it("totalRevenue sums the succeeded payments only", async () => {
+    const { rows } = await ctx.db.raw("select coalesce(sum(amount_cents),0)::int as cents from payments where status = 'succeeded'");
+    expect(await ctx.container.payments.totalRevenue()).toBe(rows[0].cents / 100);
+    expect(await ctx.container.payments.totalRevenue()).toBeGreaterThan(0);
+  });
+
+  it("POST /checkout/start (no script) redirects to the session, or back to /pricing", async () => {
+    const ok = await ctx.agent().post("/checkout/start").type("form").send({ planType: "premium" }).expect(303);
+    expect(ok.headers.location).toMatch(/^\/property-intake\?demo=1&plan=premium&session_id=demo_cs_/);
+    const bad = await ctx.agent().post("/checkout/start").type("form").send({ planType: "x" }).expect(303);
+    expect(bad.headers.location).toBe("/pricing?checkout_error=1");
+  });
+
+  it("renders the payment page with the server's amount, defaulting to standard", async () => {
+    const standard = await ctx.agent().get("/checkout").expect(200);
+    expect(standard.text).toContain("Order Summary");
+    expect(standard.text).toContain('data-testid="summary-total">$412<');
+    expect(standard.text).toContain('data-island="checkout/PaymentForm"');
+    expect(standard.headers["content-security-policy"]).not.toContain("stripe.com");
+    const premium = await ctx.agent().get("/checkout?plan=premium").expect(200);
+    expect(premium.text).toContain('data-testid="summary-total">$889<');
+    const unknown = await ctx.agent().get("/checkout?plan=gold").expect(302);
+    expect(unknown.headers.location).toBe("/pricing");
+  });
+
+  it("renders /payment-success with the plan and a link on to the intake page", async () => {
+    const res = await ctx.agent().get("/payment-success?plan=basic&payment_intent=demo_pi_abc").expect(200);
+    expect(res.text).toContain("Payment Successful!");
+    expect(res.text).toContain("Subscription Details");
+    expect(res.text).toContain("Next Steps");
+    expect(res.text).toContain('href="/property-intake?plan=basic&session_id=demo_pi_abc&demo=1"');
+    const failed = await ctx.agent().get("/payment-success?plan=basic&payment_intent=pi_1&redirect_status=failed").expect(302);
+    expect(failed.headers.location).toBe("/checkout?plan=basic");
+  });
+
+  it("/property-intake redirects to /pricing unless (session_id and plan) or (demo and plan)", async () => {
+    for (const q of ["", "?plan=basic", "?session_id=cs_1", "?demo=1", "?session_id=cs_1&plan=gold", "?session_id=%3Cx%3E&plan=basic"]) {
+      const res = await ctx.agent().get(`/property-intake${q}`).expect(302);
+      expect(res.headers.location, q).toBe("/pricing");
+    }
+    for (const q of ["?session_id=cs_1&plan=basic", "?demo=1&plan=premium"]) {
+      const res = await ctx.agent().get(`/property-intake${q}`).expect(200);
+      expect(res.text).toContain('data-island="customers/PropertyIntake"');
+    }
+  });
+});
+
+describe("checkout in Stripe mode (real SDK against the local stand-in)", () => {
+  let ctx: TestContext;
+  let stripe: StripeStandIn;
+  beforeAll(async () => {
+    stripe = await StripeStandIn.start();
+    ctx = await createTestContext(stripe.env());
+    await ctx.container.plans.seed();
+  });
+  afterAll(async () => {
+    await ctx.close();
+    await stripe.close();
+  });
+
+  it("creates a real Checkout Session with the server's price and the spec's URLs", async () => {
+    const res = await ctx.agent().post("/api/create-checkout-session").send({ planType: "basic" }).expect(200);
+    expect(res.body.url).toMatch(new RegExp(`^${stripe.url}/pay/cs_test_`));
+    const [call] = stripe.apiCalls("POST", "/v1/checkout/sessions");
+    expect(call!.authorization).toBe("Bearer sk_test_stand_in");
+    expect(call!.form).toMatchObject({
+      mode: "payment",
+      "line_items[0][quantity]": "1",
+      "line_items[0][price_data][currency]": "cad",
+      "line_items[0][price_data][unit_amount]": "19400",
+      "metadata[plan]": "basic",
+      "payment_intent_data[metadata][source]": "checkout_session",
+    });
+    expect(call!.form.success_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/property-intake\?session_id=\{CHECKOUT_SESSION_ID\}&plan=basic$/);
+    expect(call!.form.cancel_url).toMatch(/\/pricing$/);
+  });
+
+  it("verify-payment asks Stripe: unpaid is false, paid is true with the customer, recorded once", async () => {
+    const { body } = await ctx.agent().post("/api/create-checkout-session").send({ planType: "premium" }).expect(200);
+    const sessionId = body.url.split("/pay/")[1];
+    const unpaid = await ctx.agent().get(`/api/verify-payment?session_id=${sessionId}`).expect(200);
+    expect(unpaid.body).toEqual({ success: false, customer: { email: null, name: null } });
+    stripe.pay(sessionId, { email: "kim@example.com", name: "Kim Lee" });
+    for (let i = 0; i < 2; i++) {
+      const paid = await ctx.agent().get(`/api/verify-payment?session_id=${sessionId}`).expect(200);
+      expect(paid.body).toEqual({ success: true, customer: { email: "kim@example.com", name: "Kim Lee" } });
+    }
+    const rows = await ctx.db("payments").where({ provider_id: sessionId });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ provider: "stripe", amount_cents: 88900, plan_type: "premium", status: "succeeded" });
+  });
+
+  it("an id Stripe does not know, or a demo id, is not paid", async () => {
+    const unknown = await ctx.agent().get("/api/verify-payment?session_id=cs_test_nope").expect(200);
+    expect(unknown.body.success).toBe(false);
+    const demo = await ctx.agent().get("/api/verify-payment?session_id=demo_session_abcdef123").expect(200);
+    expect(demo.body.success).toBe(false);
+  });
+
+  it("creates a PaymentIntent for the plan's checkout price; a tampered amount never reaches Stripe", async () => {
+    const calls = stripe.apiCalls("POST", "/v1/payment_intents").length;
+    await ctx.agent().post("/api/create-payment-intent").send({ amount: 100, plan: "standard" }).expect(400);
+    expect(stripe.apiCalls("POST", "/v1/payment_intents")).toHaveLength(calls);
+    const res = await ctx.agent().post("/api/create-payment-intent").send({ amount: 412, plan: "standard" }).expect(200);
+    const [call] = stripe.apiCalls("POST", "/v1/payment_intents").slice(-1);
+    expect(call!.form).toMatchObject({ amount: "41200", currency: "cad", "metadata[plan]": "standard", "metadata[source]": "payment_page" });
+    const intent = [...stripe.intents.values()].at(-1)!;
+    expect(res.body).toEqual({ clientSecret: intent.client_secret });
+    // A succeeded intent verifies too (the /checkout → /payment-success → intake path).
+    stripe.succeedIntent(intent.id as string, "ivy@example.com");
+    const verified = await ctx.agent().get(`/api/verify-payment?session_id=${intent.id}`).expect(200);
+    expect(verified.body).toEqual({ success: true, customer: { email: "ivy@example.com", name: null } });
+  });
+
+  it("the payment page allows Stripe.js in its CSP, and demo confirmation is off", async () => {
+    const page = await ctx.agent().get("/checkout?plan=basic").expect(200);
+    const csp = page.headers["content-security-policy"];
+    expect(csp).toMatch(/script-src 'self' https:\/\/js\.stripe\.com/);
+    expect(csp).toMatch(/frame-src 'self' https:\/\/js\.stripe\.com/);
+    expect(page.text).toContain("pk_test_stand_in");
+    // Elsewhere Stripe.js stays out; only form posts may go on to Stripe's hosted checkout.
+    const home = (await ctx.agent().get("/").expect(200)).headers["content-security-policy"];
+    expect(home).not.toContain("js.stripe.com");
+    expect(home).toMatch(/form-action 'self' https:\/\/checkout\.stripe\.com/);
+    await ctx.agent().post("/api/demo/confirm-payment").send({ clientSecret: "demo_pi_ab_secret_cd", name: "A", email: "a@example.com", cardNumber: "4242424242424242", expiry: "12/39", cvc: "123" }).expect(404);
+  });
+
+  it("a Stripe outage is a clear 502, and the form fallback returns to /pricing", async () => {
+    stripe.failWith = 500;
+    try {
+      const res = await ctx.agent().post("/api/create-checkout-session").send({ planType: "basic" }).expect(502);
+      expect(res.body).toEqual({ message: "The payment provider could not be reached. Please try again." });
+      const form = await ctx.agent().post("/checkout/start").type("form").send({ planType: "basic" }).expect(303);
+      expect(form.headers.location).toBe("/pricing?checkout_error=1");
+      await ctx.agent().get("/api/verify-payment?session_id=cs_test_any").expect(502);
+    } finally {
+      stripe.failWith = null;
+    }
+    const ok = await ctx.agent().post("/checkout/start").type("form").send({ planType: "standard" }).expect(303);
+    expect(ok.headers.location).toMatch(new RegExp(`^${stripe.url}/pay/cs_test_`));
+  });
+});

@@ -1,0 +1,252 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
+import { StripeStandIn } from "../support/stripe-stand-in.js";
+
+const property = {
+  address: "12 Elm Street",
+  city: "Springfield",
+  state: "IL",
+  zipCode: "62704",
+  squareFootage: "2400",
+  yearBuilt: "1987",
+  bedrooms: "4",
+  bathrooms: "2.5",
+  stories: "2",
+  hvacUnits: "1",
+  electricalPanels: "1",
+  plumbingSystems: "Copper",
+  roofType: "asphalt-shingle",
+  heatingType: "gas",
+  coolingType: "central-ac",
+  waterHeaterType: "gas-tank",
+  foundationType: "Poured concrete",
+  notes: "Dog in the yard",
+};
+const payload = (stripeSessionId: string, over: Record<string, unknown> = {}) => ({
+  stripeSessionId,
+  planType: "standard",
+  email: "jo@example.com",
+  name: "Jo Homeowner",
+  phone: "217-555-0100",
+  property,
+  ...over,
+});
+
+async function paidDemoSession(ctx: TestContext, planType = "standard"): Promise<string> {
+  const { body } = await ctx.agent().post("/api/create-checkout-session").send({ planType }).expect(200);
+  return new URL(body.url, "http://x").searchParams.get("session_id")!;
+}
+
+const counts = async (ctx: TestContext) => ({
+  customers: Number((await ctx.db("customers").count({ n: "*" }).first())!.n),
+  properties: Number((await ctx.db("properties").count({ n: "*" }).first())!.n),
+});
+
+describe("POST /api/customers (demo mode)", () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    await ctx.container.plans.seed();
+  });
+  afterAll(() => ctx.close());
+
+  it("names every missing field with the spec's messages and writes nothing", async () => {
+    const before = await counts(ctx);
+    const empty = await ctx.agent().post("/api/customers").send({}).expect(400);
+    expect(empty.body.message).toBe("Invalid input");
+    expect(empty.body.fields).toEqual({
+      stripeSessionId: "Checkout session is required",
+      planType: "Plan must be one of basic, standard, premium",
+      email: "Email is required",
+      name: "Name is required",
+      phone: "Phone is required",
+      property: "Property information is required",
+    });
+    const blank = await ctx
+      .agent()
+      .post("/api/customers")
+      .send(payload("demo_session_abcdef12", { name: " ", phone: "", property: { address: "", city: "", state: "", zipCode: "", squareFootage: "", yearBuilt: "" } }))
+      .expect(400);
+    expect(blank.body.fields).toEqual({
+      name: "Name is required",
+      phone: "Phone is required",
+      "property.address": "Street address is required",
+      "property.city": "City is required",
+      "property.state": "State is required",
+      "property.zipCode": "ZIP code is required",
+      "property.squareFootage": "Square footage is required",
+      "property.yearBuilt": "Year built is required",
+    });
+    expect(await counts(ctx)).toEqual(before);
+  });
+
+  it("refuses bad formats, numbers and every enumeration of §3", async () => {
+    const res = await ctx
+      .agent()
+      .post("/api/customers")
+      .send(
+        payload("bad id!", {
+          planType: "gold",
+          email: "not-an-email",
+          phone: "call me",
+          property: {
+            ...property,
+            state: "ON",
+            zipCode: "S4P 3Y2",
+            squareFootage: "big",
+            yearBuilt: "1492",
+            bedrooms: "7",
+            bathrooms: "5",
+            stories: "4",
+            hvacUnits: "5",
+            electricalPanels: "3",
+            roofType: "straw",
+            heatingType: "fire",
+            coolingType: "fan",
+            waterHeaterType: "kettle",
+          },
+        }),
+      )
+      .expect(400);
+    expect(res.body.fields).toEqual({
+      stripeSessionId: "Checkout session is not valid",
+      planType: "Plan must be one of basic, standard, premium",
+      email: "Enter a valid email address",
+      phone: "Enter a valid phone number",
+      "property.state": "State must be a two-letter US state code",
+      "property.zipCode": "Enter a valid ZIP code",
+      "property.squareFootage": "Square footage must be a number",
+      "property.yearBuilt": "Year built must be at least 1600",
+      "property.bedrooms": "Bedrooms must be one of 1, 2, 3, 4, 5, 6+",
+      "property.bathrooms": "Bathrooms must be one of 1, 1.5, 2, 2.5, 3, 3.5, 4, 4+",
+      "property.stories": "Stories must be one of 1, 1.5, 2, 2.5, 3",
+      "property.hvacUnits": "HVAC units must be one of 1, 2, 3, 4+, unknown",
+      "property.electricalPanels": "Electrical panels must be one of 1, 2, multiple, unknown",
+      "property.roofType": "Roof type must be one of asphalt-shingle, metal, tile, slate, flat, other, unknown",
+      "property.heatingType": "Heating type must be one of gas, electric, oil, propane, heat-pump, other, unknown",
+      "property.coolingType": "Cooling type must be one of central-ac, window-units, mini-split, evaporative, none, unknown",
+      "property.waterHeaterType": "Water heater type must be one of gas-tank, electric-tank, gas-tankless, electric-tankless, solar, unknown",
+    });
+    const fraction = await ctx.agent().post("/api/customers").send(payload("demo_session_abcdef12", { property: { ...property, squareFootage: 1200.5 } })).expect(400);
+    expect(fraction.body.fields).toEqual({ "property.squareFootage": "Square footage must be a whole number" });
+  });
+
+  it("refuses a session that is not paid: unknown demo ids and pending intents", async () => {
+    const before = await counts(ctx);
+    const unknown = await ctx.agent().post("/api/customers").send(payload("demo_cs_0123456789abcdef01234567")).expect(400);
+    expect(unknown.body).toEqual({ message: "Payment could not be verified", fields: { stripeSessionId: "This checkout session is not paid" } });
+    const { body } = await ctx.agent().post("/api/create-payment-intent").send({ amount: 412, plan: "standard" }).expect(200);
+    const pendingId = body.clientSecret.split("_secret_")[0];
+    await ctx.agent().post("/api/customers").send(payload(pendingId)).expect(400);
+    await ctx.agent().post("/api/customers").send(payload("cs_test_forged")).expect(400);
+    expect(await counts(ctx)).toEqual(before);
+  });
+
+  it("creates the customer and property, sets the session cookie, and is idempotent per session", async () => {
+    const sessionId = await paidDemoSession(ctx, "premium");
+    const browser = ctx.agent();
+    const first = await browser.post("/api/customers").send(payload(sessionId)).expect(201);
+    expect(first.body).toEqual({ id: expect.any(Number), propertyId: expect.any(Number) });
+    expect(String(first.headers["set-cookie"])).toContain("haven_session=");
+
+    const retry = await browser.post("/api/customers").send(payload(sessionId, { name: "Someone Else" })).expect(200);
+    expect(retry.body).toEqual(first.body);
+    expect(await ctx.db("customers").where({ stripe_session_id: sessionId })).toHaveLength(1);
+    expect(await ctx.db("properties").where({ customer_id: first.body.id })).toHaveLength(1);
+
+    const list = await browser.get("/api/properties").expect(200);
+    expect(list.body).toHaveLength(1);
+    // The plan paid for wins over the form's planType.
+    expect(list.body[0]).toMatchObject({
+      id: first.body.propertyId,
+      address: "12 Elm Street",
+      city: "Springfield",
+      state: "IL",
+      postalCode: "62704",
+      squareFootage: 2400,
+      yearBuilt: 1987,
+      bedrooms: "4",
+      bathrooms: "2.5",
+      roofType: "asphalt-shingle",
+      notes: "Dog in the yard",
+      clientName: "Jo Homeowner",
+      clientEmail: "jo@example.com",
+      clientPhone: "217-555-0100",
+      subscriptionPlan: "premium",
+    });
+  });
+
+  it("accepts the spec's fake demo session id (demo and plan only), once", async () => {
+    const id = "demo_session_0a1b2c3d4e5f";
+    const first = await ctx.agent().post("/api/customers").send(payload(id, { planType: "basic" })).expect(201);
+    const again = await ctx.agent().post("/api/customers").send(payload(id, { planType: "basic" })).expect(200);
+    expect(again.body.id).toBe(first.body.id);
+  });
+
+  describe("isolation: two customers and an anonymous caller", () => {
+    const alice = () => ctx.agent();
+    let a: ReturnType<typeof alice>;
+    let b: ReturnType<typeof alice>;
+    let aIds: { id: number; propertyId: number };
+    let bIds: { id: number; propertyId: number };
+    beforeAll(async () => {
+      a = ctx.agent();
+      b = ctx.agent();
+      aIds = (await a.post("/api/customers").send(payload(await paidDemoSession(ctx), { email: "alice@example.com", name: "Alice" })).expect(201)).body;
+      bIds = (await b.post("/api/customers").send(payload(await paidDemoSession(ctx), { email: "bob@example.com", name: "Bob" })).expect(201)).body;
+    });
+
+    it("each customer lists only their own properties; anonymous gets []", async () => {
+      const aList = (await a.get("/api/properties").expect(200)).body;
+      const bList = (await b.get("/api/properties").expect(200)).body;
+      expect(aList.map((p: { id: number }) => p.id)).toEqual([aIds.propertyId]);
+      expect(bList.map((p: { id: number }) => p.id)).toEqual([bIds.propertyId]);
+      expect((await ctx.agent().get("/api/properties").expect(200)).body).toEqual([]);
+    });
+
+    it("GET /api/properties/:id answers the owner and 404s everyone else", async () => {
+      expect((await a.get(`/api/properties/${aIds.propertyId}`).expect(200)).body.clientEmail).toBe("alice@example.com");
+      const other = await a.get(`/api/properties/${bIds.propertyId}`).expect(404);
+      expect(other.body).toEqual({ message: "Property not found" });
+      await ctx.agent().get(`/api/properties/${aIds.propertyId}`).expect(404);
+      await a.get("/api/properties/999999").expect(404);
+      const bad = await a.get("/api/properties/abc").expect(400);
+      expect(bad.body.fields).toEqual({ id: "Id must be a number" });
+    });
+
+    it("staff see every property", async () => {
+      const { agent } = await signInStaff(ctx);
+      const all = (await agent.get("/api/properties").expect(200)).body.map((p: { id: number }) => p.id);
+      expect(all).toEqual(expect.arrayContaining([aIds.propertyId, bIds.propertyId]));
+      await agent.get(`/api/properties/${bIds.propertyId}`).expect(200);
+    });
+  });
+});
+
+describe("POST /api/customers (Stripe mode)", () => {
+  let ctx: TestContext;
+  let stripe: StripeStandIn;
+  beforeAll(async () => {
+    stripe = await StripeStandIn.start();
+    ctx = await createTestContext(stripe.env());
+    await ctx.container.plans.seed();
+  });
+  afterAll(async () => {
+    await ctx.close();
+    await stripe.close();
+  });
+
+  it("needs a Checkout Session Stripe reports paid; demo ids are refused", async () => {
+    const { body } = await ctx.agent().post("/api/create-checkout-session").send({ planType: "basic" }).expect(200);
+    const sessionId = body.url.split("/pay/")[1];
+    await ctx.agent().post("/api/customers").send(payload(sessionId)).expect(400);
+    await ctx.agent().post("/api/customers").send(payload("demo_session_0a1b2c3d4e5f")).expect(400);
+    expect(await counts(ctx)).toEqual({ customers: 0, properties: 0 });
+
+    stripe.pay(sessionId);
+    const created = await ctx.agent().post("/api/customers").send(payload(sessionId)).expect(201);
+    const customer = await ctx.db("customers").where({ id: created.body.id }).first();
+    expect(customer).toMatchObject({ stripe_session_id: sessionId, subscription_plan: "basic" });
+    expect(await ctx.db("payments").where({ provider_id: sessionId })).toHaveLength(1);
+  });
+});

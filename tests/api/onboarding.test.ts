@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LEAD_MESSAGE } from "../../src/modules/bookings/bookings.schemas.js";
+import { addDays } from "../../src/modules/bookings/business-time.js";
+import { SAVED_MESSAGE, SCHEDULED_MESSAGE } from "../../src/modules/onboarding/onboarding.service.js";
+import { type TestContext, createTestContext } from "../support/context.js";
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(() => ctx.close());
+
+const minDate = () => ctx.container.bookings.calendar().minDate;
+
+/** Reading A's payload, with completedAt. */
+const form = (over: Record<string, unknown> = {}) => ({
+  firstName: "Ada",
+  lastName: "Lovelace",
+  email: "ada@example.com",
+  phone: "306 555 0199",
+  address: "221 Spadina Cres",
+  city: "Saskatoon",
+  province: "SK",
+  postalCode: "s7k1a1",
+  squareFootage: "1850",
+  yearBuilt: "1962",
+  bedrooms: "3",
+  bathrooms: "1.5",
+  garageType: "detached",
+  basementStatus: "partially-finished",
+  ownershipType: "owner",
+  financingType: "mortgage",
+  householdIncome: "100k-150k",
+  occupation: "professional",
+  householdSize: "2",
+  preferredDate: minDate(),
+  preferredTime: "morning",
+  accessMethod: "key-code",
+  accessCode: "2468",
+  accessInstructions: "Side door",
+  completedAt: new Date().toISOString(),
+  ...over,
+});
+
+const count = async (table: string) => Number((await ctx.db(table).count({ n: "*" }).first())!.n);
+const counts = async () => ({
+  customers: await count("customers"),
+  properties: await count("properties"),
+  bookings: await count("inspection_bookings"),
+  mail: Number((await ctx.db.raw("select count(*)::int as n from graphile_worker.jobs where task_identifier = 'mail.send'")).rows[0].n),
+});
+
+describe("POST /api/onboarding", () => {
+  it("creates the customer, the property and the booking, answers reading B's fields and sets the cookie", async () => {
+    const before = await counts();
+    const agent = ctx.agent();
+    const res = await agent.post("/api/onboarding").send(form()).expect(201);
+    expect(res.body).toEqual({ propertyId: expect.any(Number), bookingId: expect.any(Number), message: SCHEDULED_MESSAGE });
+    expect(String(res.headers["set-cookie"])).toContain("haven_session=");
+    expect(await counts()).toEqual({ customers: before.customers + 1, properties: before.properties + 1, bookings: before.bookings + 1, mail: before.mail + 1 });
+
+    const property = await ctx.db("properties").where({ id: res.body.propertyId }).first();
+    expect(property).toMatchObject({
+      address: "221 Spadina Cres",
+      city: "Saskatoon",
+      province: "SK",
+      postal_code: "S7K 1A1",
+      square_footage: 1850,
+      year_built: 1962,
+      bedrooms: "3",
+      bathrooms: "1.5",
+      garage_type: "detached",
+      basement_status: "partially-finished",
+      ownership_type: "owner",
+      financing_type: "mortgage",
+      household_income: "100k-150k",
+      occupation: "professional",
+      household_size: "2",
+      client_name: "Ada Lovelace",
+      subscription_plan: "free-score",
+    });
+    const bookings = (await agent.get("/api/inspection-bookings").expect(200)).body;
+    expect(bookings).toEqual([
+      expect.objectContaining({ id: res.body.bookingId, propertyId: res.body.propertyId, scheduledDate: minDate(), timeSlot: "morning", accessMethod: "key-code", accessCode: "2468", source: "onboarding" }),
+    ]);
+    const properties = (await agent.get("/api/properties").expect(200)).body;
+    expect(properties.map((p: { id: number }) => p.id)).toEqual([res.body.propertyId]);
+  });
+
+  it("saves without a booking when no date, time or access method is given", async () => {
+    const before = await counts();
+    const res = await ctx.agent().post("/api/onboarding").send(form({ preferredDate: "", preferredTime: "", accessMethod: "", accessCode: "" })).expect(201);
+    expect(res.body).toEqual({ propertyId: expect.any(Number), message: SAVED_MESSAGE });
+    expect(await counts()).toMatchObject({ properties: before.properties + 1, bookings: before.bookings, mail: before.mail });
+  });
+
+  it("keeps the access code only for key-code and lockbox", async () => {
+    const res = await ctx.agent().post("/api/onboarding").send(form({ accessMethod: "owner-present", accessCode: "9999" })).expect(201);
+    const booking = await ctx.db("inspection_bookings").where({ id: res.body.bookingId }).first();
+    expect(booking).toMatchObject({ access_method: "owner-present", access_code: null, access_instructions: "Side door" });
+  });
+
+  it("names every missing required field, with reading A's message, and writes nothing", async () => {
+    const before = await counts();
+    const res = await ctx.agent().post("/api/onboarding").send({ completedAt: new Date().toISOString() }).expect(400);
+    expect(res.body.message).toBe("Please fill in all required fields: firstName, lastName, email, phone, address, city, province, postalCode");
+    expect(Object.keys(res.body.fields).sort()).toEqual(["address", "city", "email", "firstName", "lastName", "phone", "postalCode", "province"]);
+    const some = await ctx.agent().post("/api/onboarding").send(form({ email: "", city: "  " })).expect(400);
+    expect(some.body.message).toBe("Please fill in all required fields: email, city");
+    expect(await counts()).toEqual(before);
+  });
+
+  it("needs the date, time and access method together", async () => {
+    const before = await counts();
+    const res = await ctx.agent().post("/api/onboarding").send(form({ preferredTime: "", accessMethod: "" })).expect(400);
+    expect(res.body.message).toBe("Please fill in all required fields: preferredTime, accessMethod");
+    expect(res.body.fields).toEqual({ preferredTime: "Required to schedule the inspection", accessMethod: "Required to schedule the inspection" });
+    expect(await counts()).toEqual(before);
+  });
+
+  it("enforces the 4-day lead and the enumerations on the server", async () => {
+    const before = await counts();
+    const early = await ctx.agent().post("/api/onboarding").send(form({ preferredDate: addDays(minDate(), -1) })).expect(400);
+    expect(early.body).toEqual({ message: LEAD_MESSAGE, fields: { preferredDate: LEAD_MESSAGE } });
+    const bad = await ctx
+      .agent()
+      .post("/api/onboarding")
+      .send(form({ province: "ZZ", bedrooms: "6+", bathrooms: "5", preferredTime: "9:00 AM", accessMethod: "meet-inspector", householdIncome: "lots", postalCode: "90210", completedAt: "yesterday" }))
+      .expect(400);
+    expect(bad.body.fields).toEqual({
+      province: "Province must be one of AB, BC, MB, NB, NL, NS, ON, PE, QC, SK",
+      postalCode: "Enter a valid postal code, like S7K 1A1",
+      bedrooms: "Bedrooms must be one of 1, 2, 3, 4, 5+",
+      bathrooms: "Bathrooms must be one of 1, 1.5, 2, 2.5, 3, 3.5, 4+",
+      householdIncome: "Household income must be one of 50k-100k, 100k-150k, 150k-200k, 200k-300k, over-300k",
+      preferredTime: "Preferred time must be one of morning, afternoon, evening",
+      accessMethod: "Access method must be one of owner-present, key-code, lockbox, property-manager",
+      completedAt: "completedAt must be an ISO timestamp",
+    });
+    expect(await counts()).toEqual(before);
+  });
+
+  it("serves the same wizard at /onboarding and /onboarding-flow", async () => {
+    for (const path of ["/onboarding", "/onboarding-flow"]) {
+      const page = await ctx.agent().get(path).expect(200);
+      expect(page.text).toContain('data-island="onboarding/OnboardingWizard"');
+      expect(page.text).toContain(minDate());
+      expect(page.text).not.toContain("data-site-nav");
+    }
+  });
+});

@@ -1,0 +1,175 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { longDate } from "../../src/modules/bookings/business-time.js";
+import { DESKTOP, PHONE, expectAccessible, launchBrowser, screenshotBothWidths, serve, waitForIslands } from "../support/browser.js";
+import { type TestContext, createTestContext } from "../support/context.js";
+
+let ctx: TestContext;
+let browser: Browser;
+let site: Awaited<ReturnType<typeof serve>>;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  await ctx.container.plans.seed();
+  site = await serve(ctx);
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+  await ctx?.close();
+});
+
+async function newPage(size = DESKTOP): Promise<Page> {
+  const context = await browser.newContext({ viewport: size });
+  return context.newPage();
+}
+
+/** axe, with the pointer parked: a hover transition caught half-way is not a contrast problem. */
+async function checkA11y(page: Page) {
+  await page.mouse.move(0, 0);
+  await page.waitForTimeout(200);
+  await expectAccessible(page);
+}
+
+async function expectToast(page: Page, title: string, description: string) {
+  const toast = page.getByTestId("toast");
+  await toast.filter({ hasText: title }).waitFor();
+  expect(await toast.innerText()).toContain(description);
+}
+
+async function fillSteps1And2(page: Page) {
+  await page.getByLabel("Property address").fill("12 Elm Street, Saskatoon, SK S7K 1A1");
+  await page.getByLabel("Property type").selectOption("townhouse");
+  await page.getByLabel("Property size (sq ft)").fill("1800");
+  await page.getByLabel("Year built").fill("1995");
+  await page.getByRole("button", { name: "Next" }).click();
+  await page.getByRole("heading", { name: "Contact Info", exact: true }).waitFor();
+  await page.getByLabel("First name").fill("Robin");
+  await page.getByLabel("Last name").fill("Banks");
+  await page.getByLabel("Email").fill("robin@example.com");
+  await page.getByLabel("Phone").fill("306-555-0142");
+  await page.getByRole("button", { name: "Next" }).click();
+  await page.getByRole("heading", { name: "Schedule", exact: true }).waitFor();
+}
+
+describe("the scheduling wizard", () => {
+  it("goes from step 1 to /booking-confirmation, with the spec's toasts, and the confirmation is read once", async () => {
+    const page = await newPage(PHONE);
+    await page.goto(`${site.baseUrl}/schedule-inspection`);
+    await waitForIslands(page);
+    expect(await page.locator("footer.site-footer").count()).toBe(1);
+    await checkA11y(page);
+    await screenshotBothWidths(page, "schedule-step1");
+
+    // Next on an empty step: the toast, field errors, and no move.
+    await page.getByRole("button", { name: "Next" }).click();
+    await expectToast(page, "Missing Information", "Please fill in all required fields before continuing.");
+    expect(await page.getByText("Property address is required").isVisible()).toBe(true);
+    await checkA11y(page);
+    await screenshotBothWidths(page, "schedule-step1-errors");
+
+    await fillSteps1And2(page);
+    // Previous keeps what was typed.
+    await page.getByRole("button", { name: "Previous" }).click();
+    expect(await page.getByLabel("Email").inputValue()).toBe("robin@example.com");
+    await page.getByRole("button", { name: "Next" }).click();
+
+    const minDate = ctx.container.bookings.calendar().minDate;
+    expect(await page.getByLabel("Inspection date").getAttribute("min")).toBe(minDate);
+    const slots = await page.getByLabel("Time").locator("option").allInnerTexts();
+    expect(slots.slice(1)).toHaveLength(25);
+    expect([slots[1], slots.at(-1)]).toEqual(["8:00 AM", "8:00 PM"]);
+
+    // Submit with the time missing: the submit wording of the toast.
+    await page.getByLabel("Inspection date").fill(minDate);
+    await page.getByRole("button", { name: "Schedule Inspection" }).click();
+    await expectToast(page, "Missing Information", "Please fill in all required fields.");
+
+    await page.getByLabel("Time").selectOption("10:30 AM");
+    await page.getByText("Lockbox access").click();
+    await page.getByRole("button", { name: "Schedule Inspection" }).click();
+    await expectToast(page, "Access Information Required", "Please provide access code or instructions for your selected access method.");
+    await checkA11y(page);
+    await screenshotBothWidths(page, "schedule-step3-access");
+
+    await page.getByLabel("Access code").fill("2580");
+    // Hold the request a moment to see the pending label.
+    await page.route("**/api/inspection-bookings", async (route) => {
+      await new Promise((r) => setTimeout(r, 700));
+      await route.continue();
+    });
+    await page.getByRole("button", { name: "Schedule Inspection" }).click();
+    await page.getByRole("button", { name: "Scheduling..." }).waitFor();
+    await expectToast(page, "Inspection Scheduled Successfully", "You'll receive a confirmation email shortly with all the details.");
+    const record = await page.evaluate(() => JSON.parse(sessionStorage.getItem("bookingConfirmation") ?? "null"));
+    expect(record).toEqual({ scheduledDate: minDate, selectedTime: "10:30 AM", address: "12 Elm Street", city: "Saskatoon", state: "SK", accessMethod: "lockbox", email: "robin@example.com" });
+    await page.waitForURL(`${site.baseUrl}/booking-confirmation`);
+    await waitForIslands(page);
+
+    await page.getByRole("heading", { name: "Your Inspection is Booked!" }).waitFor();
+    expect(await page.getByTestId("confirmation-date").innerText()).toBe(longDate(minDate));
+    expect(await page.getByTestId("confirmation-time").innerText()).toBe("10:30 AM");
+    expect(await page.getByTestId("confirmation-address").innerText()).toContain("12 Elm Street");
+    expect(await page.getByTestId("confirmation-address").innerText()).toContain("Saskatoon, SK");
+    expect(await page.getByTestId("confirmation-access").innerText()).toBe("Lockbox access");
+    expect(await page.getByText("robin@example.com").count()).toBeGreaterThan(0);
+    expect(await page.getByRole("heading", { name: "What Happens Next?" }).isVisible()).toBe(true);
+    expect(await page.locator("main ol li").count()).toBe(4);
+    expect(await page.getByRole("link", { name: "Back to Home" }).getAttribute("href")).toBe("/");
+    expect(await page.getByRole("link", { name: "View Plans" }).getAttribute("href")).toBe("/pricing");
+    expect(await page.getByText(ctx.env.SUPPORT_EMAIL).count()).toBeGreaterThan(0);
+    expect(await page.evaluate(() => sessionStorage.getItem("bookingConfirmation"))).toBeNull();
+    await checkA11y(page);
+    await screenshotBothWidths(page, "booking-confirmation");
+
+    // The booking is really there, and only this browser sees it.
+    const mine = await page.context().request.get(`${site.baseUrl}/api/inspection-bookings`);
+    expect((await mine.json()).map((b: { accessCode: string }) => b.accessCode)).toEqual(["2580"]);
+
+    // Read once: a reload shows the page without the record.
+    await page.reload();
+    await waitForIslands(page);
+    await page.getByRole("heading", { name: "No Booking to Show" }).waitFor();
+    expect(await page.getByRole("link", { name: "Schedule an Inspection" }).getAttribute("href")).toBe("/schedule-inspection");
+    await checkA11y(page);
+    await screenshotBothWidths(page, "booking-confirmation-empty");
+    await page.context().close();
+  });
+
+  it("shows 'Scheduling Error' when the server fails, and keeps every value", async () => {
+    const page = await newPage();
+    await page.goto(`${site.baseUrl}/schedule-inspection`);
+    await waitForIslands(page);
+    await fillSteps1And2(page);
+    await page.getByLabel("Inspection date").fill(ctx.container.bookings.calendar().minDate);
+    await page.getByLabel("Time").selectOption("8:00 PM");
+    await page.getByText("Meet inspector at property").click();
+    await page.route("**/api/inspection-bookings", (route) => route.fulfill({ status: 500, contentType: "application/json", body: '{"message":"down"}' }));
+    await page.getByRole("button", { name: "Schedule Inspection" }).click();
+    await expectToast(page, "Scheduling Error", "Failed to schedule inspection. Please try again.");
+    expect(await page.getByLabel("Time").inputValue()).toBe("8:00 PM");
+    expect(page.url()).toBe(`${site.baseUrl}/schedule-inspection`);
+    await page.context().close();
+  });
+
+  it("prefills from ?customer_id=&plan= for a customer this browser created", async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const created = await context.request.post(`${site.baseUrl}/api/onboarding`, {
+      data: { firstName: "Kim", lastName: "Lee", email: "kim@example.com", phone: "306-555-0177", address: "4 Oak Rd", city: "Martensville", province: "SK", postalCode: "S0K 2T0", squareFootage: "2100" },
+    });
+    expect(created.status()).toBe(201);
+    const { customerId } = await ctx.db("properties").where({ id: (await created.json()).propertyId }).select("customer_id as customerId").first();
+    const page = await context.newPage();
+    await page.goto(`${site.baseUrl}/schedule-inspection?customer_id=${customerId}&plan=standard`);
+    await waitForIslands(page);
+    expect(await page.getByLabel("Property address").inputValue()).toBe("4 Oak Rd");
+    expect(await page.getByLabel("Property size (sq ft)").inputValue()).toBe("2100");
+    expect(await page.getByText("Your Standard plan is active").isVisible()).toBe(true);
+    await page.getByLabel("Property type").selectOption("single-family");
+    await page.getByRole("button", { name: "Next" }).click();
+    expect(await page.getByLabel("Email").inputValue()).toBe("kim@example.com");
+    expect(await page.getByLabel("Last name").inputValue()).toBe("Lee");
+    await context.close();
+  });
+});
