@@ -9,7 +9,7 @@ import { isDatabaseUp } from "./db/knex.js";
 import { PUBLIC_BUILD_DIR, ROOT_DIR } from "./http/assets.js";
 import { csrfGuard } from "./http/csrf.js";
 import { errorHandler, notFoundHandler } from "./http/errors.js";
-import { pageRenderer } from "./http/render.js";
+import { pageRendering } from "./http/render.js";
 import { sessionMiddleware, sessionOptions } from "./http/session.js";
 import { authApi, authPages } from "./modules/auth/auth.routes.js";
 import { pagesRouter } from "./modules/pages/pages.routes.js";
@@ -74,6 +74,8 @@ export function createApp(container: Container): Express {
       crossOriginOpenerPolicy: { policy: "same-origin-allow-popups" },
     }),
   );
+  const pages = pageRendering();
+  app.use(pages.serveCached);
   app.use(compression());
 
   // Hashed build output never changes under its name: cache it for a year.
@@ -88,7 +90,7 @@ export function createApp(container: Container): Express {
   });
 
   // Before the body parsers, so even a malformed body gets a full error page.
-  app.use(pageRenderer);
+  app.use(pages.renderer);
   // Stripe signs the exact bytes it sent: keep the webhook's body raw (express.json then skips it).
   app.use("/api/stripe/webhook", express.raw({ type: "*/*", limit: "1mb" }));
   app.use(express.json({ limit: "1mb" }));

@@ -1,5 +1,8 @@
-import type { NextFunction, Request, Response } from "express";
+import { createHash } from "node:crypto";
+import { gzipSync } from "node:zlib";
+import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { isNavVisible } from "./layout.js";
+import { SESSION_COOKIE } from "./session.js";
 
 export interface PageMeta {
   title: string;
@@ -9,8 +12,8 @@ export interface PageMeta {
   /** Load the React island loader: only pages with islands do. */
   islands?: boolean;
   /**
-   * Keep the rendered HTML this long for every visitor of the same URL and sign-in state. Only for
-   * pages that hold nothing personal; marketing pages use it so they cost almost nothing to serve.
+   * Keep the rendered HTML this long for visitors without a session. Only for pages that hold
+   * nothing personal: marketing pages use it so that they cost almost nothing to serve.
    */
   cacheTtlMs?: number;
   [key: string]: unknown;
@@ -24,42 +27,83 @@ declare global {
   }
 }
 
-const MAX_CACHED_PAGES = 500;
-const pageCache = new Map<string, { html: string; expires: number }>();
+interface CachedPage {
+  body: Buffer;
+  gzipped: Buffer;
+  etag: string;
+  expires: number;
+}
 
-function remember(key: string, html: string, ttlMs: number) {
+const MAX_CACHED_PAGES = 500;
+
+const hasSessionCookie = (req: Request) => req.headers.cookie?.includes(`${SESSION_COOKIE}=`) ?? false;
+const cacheKeyOf = (req: Request) => `${req.get("hx-request") === "true"}|${req.originalUrl}`;
+
+function remember(pageCache: Map<string, CachedPage>, key: string, html: string, ttlMs: number): CachedPage {
   if (pageCache.size >= MAX_CACHED_PAGES) pageCache.delete(pageCache.keys().next().value as string);
-  pageCache.set(key, { html, expires: Date.now() + ttlMs });
+  // Keep the bytes, their gzip and their ETag: a hit then costs no rendering, hashing or compressing.
+  const body = Buffer.from(html);
+  const page = {
+    body,
+    gzipped: gzipSync(body),
+    etag: `W/"${createHash("sha1").update(body).digest("base64url").slice(0, 27)}"`,
+    expires: Date.now() + ttlMs,
+  };
+  pageCache.set(key, page);
+  return page;
+}
+
+function sendCached(req: Request, res: Response, page: CachedPage) {
+  res.type("html").setHeader("ETag", page.etag);
+  res.vary("Accept-Encoding");
+  if (req.acceptsEncodings("gzip", "identity") === "gzip") {
+    res.setHeader("Content-Encoding", "gzip");
+    return res.send(page.gzipped);
+  }
+  res.send(page.body);
 }
 
 /**
- * `res.page(view, locals)`: renders the view into the main layout; for an htmx request
- * (HX-Request header) the view alone is sent as a fragment.
+ * Page rendering for one app: `serveCached` answers a visitor without a session from the page
+ * cache before the rest of the stack runs (body parsers, session, compression, routers), like a
+ * CDN would; `renderer` adds `res.page`. Each app has its own cache.
  */
-export function pageRenderer(req: Request, res: Response, next: NextFunction) {
-  res.page = (view, locals) => {
-    const signedIn = Boolean(req.session?.staffUserId);
-    const fragment = req.get("hx-request") === "true";
-    const cacheKey =
-      locals.cacheTtlMs && req.method === "GET" && res.statusCode === 200 ? `${fragment}|${signedIn}|${view}|${req.originalUrl}` : null;
-    const cached = cacheKey ? pageCache.get(cacheKey) : undefined;
-    if (cached && cached.expires > Date.now()) {
-      res.type("html").send(cached.html);
-      return;
-    }
-    const all = { ...locals, path: req.path, navVisible: isNavVisible(req.path), signedIn };
-    const send = (html: string) => {
-      if (cacheKey) remember(cacheKey, html, locals.cacheTtlMs!);
-      res.type("html").send(html);
-    };
-    res.render(view, all, (error: Error | null, body: string) => {
-      if (error) return next(error);
-      if (fragment) return send(body);
-      res.render("layouts/main", { ...all, body }, (layoutError: Error | null, html: string) => {
-        if (layoutError) return next(layoutError);
-        send(html);
-      });
-    });
+export function pageRendering(): { serveCached: RequestHandler; renderer: RequestHandler } {
+  const pageCache = new Map<string, CachedPage>();
+
+  const serveCached: RequestHandler = (req, res, next) => {
+    if ((req.method !== "GET" && req.method !== "HEAD") || hasSessionCookie(req)) return next();
+    const page = pageCache.get(cacheKeyOf(req));
+    if (!page || page.expires <= Date.now()) return next();
+    sendCached(req, res, page);
   };
-  next();
+
+  /**
+   * `res.page(view, locals)`: renders the view into the main layout; for an htmx request
+   * (HX-Request header) the view alone is sent as a fragment.
+   */
+  const renderer = (req: Request, res: Response, next: NextFunction) => {
+    res.page = (view, locals) => {
+      const signedIn = Boolean(req.session?.staffUserId);
+      const fragment = req.get("hx-request") === "true";
+      // Only what an anonymous visitor would see is cached, and only a plain 200.
+      const cacheable = Boolean(locals.cacheTtlMs) && req.method === "GET" && res.statusCode === 200 && !hasSessionCookie(req);
+      const all = { ...locals, path: req.path, navVisible: isNavVisible(req.path), signedIn };
+      const send = (html: string) => {
+        if (cacheable) return sendCached(req, res, remember(pageCache, cacheKeyOf(req), html, locals.cacheTtlMs!));
+        res.type("html").send(html);
+      };
+      res.render(view, all, (error: Error | null, body: string) => {
+        if (error) return next(error);
+        if (fragment) return send(body);
+        res.render("layouts/main", { ...all, body }, (layoutError: Error | null, html: string) => {
+          if (layoutError) return next(layoutError);
+          send(html);
+        });
+      });
+    };
+    next();
+  };
+
+  return { serveCached, renderer };
 }

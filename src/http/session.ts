@@ -17,10 +17,12 @@ declare global {
   }
 }
 
+export const SESSION_COOKIE = "haven_session";
+
 export function sessionOptions(secret: string, secure: boolean): SessionOptions {
   return {
     password: secret,
-    cookieName: "haven_session",
+    cookieName: SESSION_COOKIE,
     ttl: 60 * 60 * 24 * 30,
     cookieOptions: { httpOnly: true, sameSite: "lax", secure, path: "/" },
   };

@@ -30,7 +30,8 @@ export function pagesRouter(container: Container): Router {
     });
   });
 
-  router.get("/pricing", async (_req, res) => {
+  // Not cached: POST /checkout/start comes back here with ?checkout_error=1 when a session fails.
+  router.get("/pricing", async (req, res) => {
     const plans = await container.plans.list();
     res.page("pages/pricing", {
       title: "Pricing | Haven",
@@ -39,6 +40,7 @@ export function pagesRouter(container: Container): Router {
       plans,
       content,
       scoring,
+      checkoutError: req.query.checkout_error === "1",
     });
   });
 
