@@ -1,24 +1,19 @@
 import { sealData } from "iron-session";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shortDate } from "../../src/modules/bookings/business-time.js";
-import { DESKTOP, PHONE, expectAccessible, launchBrowser, screenshotBothWidths, serve, waitForIslands } from "../support/browser.js";
-import { type TestContext, createTestContext } from "../support/context.js";
+import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths, waitForIslands } from "../support/browser.js";
+import type { TestContext } from "../support/context.js";
 
 let ctx: TestContext;
 let browser: Browser;
-let site: Awaited<ReturnType<typeof serve>>;
+let site: BrowserSite;
 
 beforeAll(async () => {
-  ctx = await createTestContext();
-  site = await serve(ctx);
-  browser = await launchBrowser();
+  site = await openBrowserSite({ seedPlans: false });
+  ({ ctx, browser } = site);
 });
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-  await ctx?.close();
-});
+afterAll(() => site?.close());
 
 /** A browser whose session cookie names the given customers, as checkout and intake would leave it. */
 async function customerBrowser(customerIds: number[], size = DESKTOP): Promise<BrowserContext> {
@@ -33,12 +28,6 @@ async function createCustomer(email: string, address: string) {
     { email, name: "Dana Scully", phone: "306-555-0160", subscriptionPlan: "premium" },
     { address, city: "Saskatoon", province: "SK", postalCode: "S7N 0W8", squareFootage: 2750, yearBuilt: 2004 },
   );
-}
-
-async function checkA11y(page: Page) {
-  await page.mouse.move(0, 0);
-  await page.waitForTimeout(200);
-  await expectAccessible(page);
 }
 
 describe("/book-inspection", () => {
@@ -70,14 +59,14 @@ describe("/book-inspection", () => {
     expect(await page.getByText(shortDate(dates[0]!), { exact: true }).isVisible()).toBe(true);
     for (const part of ["Morning", "Afternoon", "Evening"]) expect(await page.getByText(part, { exact: true }).isVisible()).toBe(true);
     expect(await page.getByText("12:00 PM - 5:00 PM").isVisible()).toBe(true);
-    await checkA11y(page);
+    await expectAccessible(page);
     await screenshotBothWidths(page, "book-inspection");
 
     // The spec's messages when nothing is chosen.
     await page.getByRole("button", { name: "Schedule Inspection" }).click();
     expect(await page.getByText("Please select a date").isVisible()).toBe(true);
     expect(await page.getByText("Please select a time slot").isVisible()).toBe(true);
-    await checkA11y(page);
+    await expectAccessible(page);
     await screenshotBothWidths(page, "book-inspection-errors");
 
     // The keyboard reaches the choices: arrow keys move within the radio group.
@@ -127,7 +116,7 @@ describe("/book-inspection", () => {
     expect(await page.getByText("9 Not Yours Lane").count()).toBe(0);
     expect(await page.getByRole("link", { name: "Add Property Information" }).getAttribute("href")).toBe("/property-intake");
     expect(await page.locator("[data-site-nav]").count()).toBe(0);
-    await checkA11y(page);
+    await expectAccessible(page);
     await screenshotBothWidths(page, "book-inspection-no-property");
     await page.context().close();
   });

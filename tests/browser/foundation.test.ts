@@ -1,30 +1,20 @@
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DESKTOP, PHONE, expectAccessible, launchBrowser, screenshotBothWidths, serve, waitForIslands } from "../support/browser.js";
-import { type TestContext, createTestContext } from "../support/context.js";
+import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths, waitForIslands } from "../support/browser.js";
+import type { TestContext } from "../support/context.js";
 
 let ctx: TestContext;
-let browser: Browser;
-let site: Awaited<ReturnType<typeof serve>>;
+let site: BrowserSite;
 const staff = { email: "nav@haven.test", password: "nav-test-password" };
 
 beforeAll(async () => {
-  ctx = await createTestContext();
-  await ctx.container.plans.seed();
+  site = await openBrowserSite();
+  ({ ctx } = site);
   await ctx.container.users.create({ ...staff, firstName: "Nia", lastName: "Vance" });
-  site = await serve(ctx);
-  browser = await launchBrowser();
 });
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-  await ctx?.close();
-});
+afterAll(() => site?.close());
 
-async function newPage(size = DESKTOP): Promise<Page> {
-  const context = await browser.newContext({ viewport: size });
-  return context.newPage();
-}
+const newPage = (size = DESKTOP) => site.newPage(size);
 
 async function signIn(page: Page) {
   await page.goto(`${site.baseUrl}/login`);

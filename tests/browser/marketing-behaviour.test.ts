@@ -1,23 +1,15 @@
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DESKTOP, PHONE, expectAccessible, launchBrowser, screenshotBothWidths, serve } from "../support/browser.js";
-import { type TestContext, createTestContext } from "../support/context.js";
+import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths } from "../support/browser.js";
 
-let ctx: TestContext;
 let browser: Browser;
-let site: Awaited<ReturnType<typeof serve>>;
+let site: BrowserSite;
 
 beforeAll(async () => {
-  ctx = await createTestContext();
-  await ctx.container.plans.seed();
-  site = await serve(ctx);
-  browser = await launchBrowser();
+  site = await openBrowserSite();
+  ({ browser } = site);
 });
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-  await ctx?.close();
-});
+afterAll(() => site?.close());
 
 async function open(path: string, size = DESKTOP, options: BrowserContextOptions = {}): Promise<Page> {
   const context = await browser.newContext({ viewport: size, ...options });

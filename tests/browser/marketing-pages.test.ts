@@ -1,30 +1,17 @@
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleReport } from "../../seeds/sample-report.js";
-import { DESKTOP, PHONE, expectAccessible, launchBrowser, screenshotBothWidths, serve } from "../support/browser.js";
-import { type TestContext, createTestContext } from "../support/context.js";
+import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths } from "../support/browser.js";
 
-let ctx: TestContext;
-let browser: Browser;
-let site: Awaited<ReturnType<typeof serve>>;
+let site: BrowserSite;
 const CONTACT = { CONTACT_PHONE: "(306) 555-0199", CONTACT_EMAIL: "care@haven.test", SUPPORT_EMAIL: "support@haven.test" };
 
 beforeAll(async () => {
-  ctx = await createTestContext(CONTACT);
-  await ctx.container.plans.seed();
-  site = await serve(ctx);
-  browser = await launchBrowser();
+  site = await openBrowserSite({ env: CONTACT });
 });
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-  await ctx?.close();
-});
+afterAll(() => site?.close());
 
-async function newPage(size = DESKTOP): Promise<Page> {
-  const context = await browser.newContext({ viewport: size, reducedMotion: "reduce" });
-  return context.newPage();
-}
+const newPage = (size = DESKTOP) => site.newPage(size, { reducedMotion: "reduce" });
 
 const url = (path: string) => `${site.baseUrl}${path}`;
 

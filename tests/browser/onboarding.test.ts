@@ -1,28 +1,17 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DESKTOP, PHONE, expectAccessible, launchBrowser, screenshotBothWidths, serve, waitForIslands } from "../support/browser.js";
-import { type TestContext, createTestContext } from "../support/context.js";
+import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths, waitForIslands } from "../support/browser.js";
+import type { TestContext } from "../support/context.js";
 
 let ctx: TestContext;
 let browser: Browser;
-let site: Awaited<ReturnType<typeof serve>>;
+let site: BrowserSite;
 
 beforeAll(async () => {
-  ctx = await createTestContext();
-  site = await serve(ctx);
-  browser = await launchBrowser();
+  site = await openBrowserSite({ seedPlans: false });
+  ({ ctx, browser } = site);
 });
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-  await ctx?.close();
-});
-
-async function checkA11y(page: Page) {
-  await page.mouse.move(0, 0);
-  await page.waitForTimeout(200);
-  await expectAccessible(page);
-}
+afterAll(() => site?.close());
 
 const next = (page: Page) => page.getByRole("button", { name: "Next" });
 
@@ -35,7 +24,7 @@ async function throughStep4(page: Page, path = "/onboarding-flow", shots = false
   // The button appears after about 2 s of animation.
   expect(await start.count()).toBe(0);
   if (shots) {
-    await checkA11y(page);
+    await expectAccessible(page);
     await screenshotBothWidths(page, "onboarding-splash");
   }
   await start.waitFor({ timeout: 4000 });
@@ -52,7 +41,7 @@ async function throughStep4(page: Page, path = "/onboarding-flow", shots = false
   expect(await next(page).isDisabled()).toBe(true);
   expect(await page.getByText("Enter a valid email address").isVisible()).toBe(true);
   if (shots) {
-    await checkA11y(page);
+    await expectAccessible(page);
     await screenshotBothWidths(page, "onboarding-step1");
   }
   await page.getByLabel("Email").fill("grace@example.com");
@@ -81,7 +70,7 @@ async function throughStep4(page: Page, path = "/onboarding-flow", shots = false
   expect(await next(page).isDisabled()).toBe(true);
   await page.getByLabel("Occupation").selectOption("retired");
   if (shots) {
-    await checkA11y(page);
+    await expectAccessible(page);
     await screenshotBothWidths(page, "onboarding-step4");
   }
   await next(page).click();
@@ -103,14 +92,14 @@ describe("the onboarding wizard", () => {
     expect(await page.getByLabel("Access code").count()).toBe(0);
     await page.getByText("Lockbox", { exact: true }).click();
     await page.getByLabel("Access code").fill("1357");
-    await checkA11y(page);
+    await expectAccessible(page);
     await screenshotBothWidths(page, "onboarding-step5");
 
     await page.getByLabel("Preferred date").fill(ctx.container.bookings.calendar().minDate);
     await page.getByText("Evening", { exact: true }).click();
     expect(await page.getByTestId("auto-submit-status").innerText()).toBe("Auto-submitting your information...");
     await page.getByRole("heading", { name: "Processing Your Information..." }).waitFor();
-    await checkA11y(page);
+    await expectAccessible(page);
     await page.getByRole("heading", { name: "Onboarding Complete!" }).waitFor();
     expect(await page.getByText("Inspection Successfully Scheduled").isVisible()).toBe(true);
 
@@ -122,7 +111,7 @@ describe("the onboarding wizard", () => {
     // The browser now owns what it created.
     const mine = await page.context().request.get(`${site.baseUrl}/api/inspection-bookings`);
     expect((await mine.json()).map((b: { id: number }) => b.id)).toEqual([booking.id]);
-    await checkA11y(page);
+    await expectAccessible(page);
     await screenshotBothWidths(page, "onboarding-complete");
 
     await page.getByRole("button", { name: "Done" }).click();
@@ -161,7 +150,7 @@ describe("the onboarding wizard", () => {
     await page.getByRole("button", { name: "Try Again" }).waitFor();
     expect(alerts).toEqual(["Submission failed: Preferred date is required"]);
     expect(await page.getByRole("heading", { name: "Processing Your Information..." }).isVisible()).toBe(true);
-    await checkA11y(page);
+    await expectAccessible(page);
 
     mode = "abort";
     await page.getByRole("button", { name: "Try Again" }).click();

@@ -1,36 +1,20 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { longDate } from "../../src/modules/bookings/business-time.js";
-import { DESKTOP, PHONE, expectAccessible, launchBrowser, screenshotBothWidths, serve, waitForIslands } from "../support/browser.js";
-import { type TestContext, createTestContext } from "../support/context.js";
+import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths, waitForIslands } from "../support/browser.js";
+import type { TestContext } from "../support/context.js";
 
 let ctx: TestContext;
 let browser: Browser;
-let site: Awaited<ReturnType<typeof serve>>;
+let site: BrowserSite;
 
 beforeAll(async () => {
-  ctx = await createTestContext();
-  await ctx.container.plans.seed();
-  site = await serve(ctx);
-  browser = await launchBrowser();
+  site = await openBrowserSite();
+  ({ ctx, browser } = site);
 });
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-  await ctx?.close();
-});
+afterAll(() => site?.close());
 
-async function newPage(size = DESKTOP): Promise<Page> {
-  const context = await browser.newContext({ viewport: size });
-  return context.newPage();
-}
-
-/** axe, with the pointer parked: a hover transition caught half-way is not a contrast problem. */
-async function checkA11y(page: Page) {
-  await page.mouse.move(0, 0);
-  await page.waitForTimeout(200);
-  await expectAccessible(page);
-}
+const newPage = (size = DESKTOP) => site.newPage(size);
 
 async function expectToast(page: Page, title: string, description: string) {
   const toast = page.getByTestId("toast");
@@ -59,14 +43,14 @@ describe("the scheduling wizard", () => {
     await page.goto(`${site.baseUrl}/schedule-inspection`);
     await waitForIslands(page);
     expect(await page.locator("footer.site-footer").count()).toBe(1);
-    await checkA11y(page);
+    await expectAccessible(page);
     await screenshotBothWidths(page, "schedule-step1");
 
     // Next on an empty step: the toast, field errors, and no move.
     await page.getByRole("button", { name: "Next" }).click();
     await expectToast(page, "Missing Information", "Please fill in all required fields before continuing.");
     expect(await page.getByText("Property address is required").isVisible()).toBe(true);
-    await checkA11y(page);
+    await expectAccessible(page);
     await screenshotBothWidths(page, "schedule-step1-errors");
 
     await fillSteps1And2(page);
@@ -90,7 +74,7 @@ describe("the scheduling wizard", () => {
     await page.getByText("Lockbox access").click();
     await page.getByRole("button", { name: "Schedule Inspection" }).click();
     await expectToast(page, "Access Information Required", "Please provide access code or instructions for your selected access method.");
-    await checkA11y(page);
+    await expectAccessible(page);
     await screenshotBothWidths(page, "schedule-step3-access");
 
     await page.getByLabel("Access code").fill("2580");
@@ -120,7 +104,7 @@ describe("the scheduling wizard", () => {
     expect(await page.getByRole("link", { name: "View Plans" }).getAttribute("href")).toBe("/pricing");
     expect(await page.getByText(ctx.env.SUPPORT_EMAIL).count()).toBeGreaterThan(0);
     expect(await page.evaluate(() => sessionStorage.getItem("bookingConfirmation"))).toBeNull();
-    await checkA11y(page);
+    await expectAccessible(page);
     await screenshotBothWidths(page, "booking-confirmation");
 
     // The booking is really there, and only this browser sees it.
@@ -132,7 +116,7 @@ describe("the scheduling wizard", () => {
     await waitForIslands(page);
     await page.getByRole("heading", { name: "No Booking to Show" }).waitFor();
     expect(await page.getByRole("link", { name: "Schedule an Inspection" }).getAttribute("href")).toBe("/schedule-inspection");
-    await checkA11y(page);
+    await expectAccessible(page);
     await screenshotBothWidths(page, "booking-confirmation-empty");
     await page.context().close();
   });

@@ -2,10 +2,11 @@ import { mkdirSync, readFileSync } from "node:fs";
 import type { Server } from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
-import type { Page } from "playwright-core";
+import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { expect } from "vitest";
 import { ROOT_DIR } from "../../src/http/assets.js";
-import type { TestContext } from "./context.js";
+import { launchBrowser } from "./chromium.js";
+import { type TestContext, createTestContext } from "./context.js";
 
 export { CHROMIUM_ARGS, NO_CHROMIUM_MESSAGE, findChromium, launchBrowser } from "./chromium.js";
 
@@ -31,6 +32,37 @@ export async function serve(ctx: TestContext): Promise<{ baseUrl: string; close:
 
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 800 };
+
+export interface BrowserSite {
+  ctx: TestContext;
+  browser: Browser;
+  baseUrl: string;
+  /** A page in a fresh browser context (its own cookies and storage). */
+  newPage(size?: { width: number; height: number }, options?: BrowserContextOptions): Promise<Page>;
+  close(): Promise<void>;
+}
+
+/** A fresh database (with the plans seeded unless told not to), the app on a free port, and Chromium. */
+export async function openBrowserSite(options: { env?: Record<string, string>; seedPlans?: boolean } = {}): Promise<BrowserSite> {
+  const ctx = await createTestContext(options.env);
+  if (options.seedPlans !== false) await ctx.container.plans.seed();
+  const server = await serve(ctx);
+  const browser = await launchBrowser();
+  return {
+    ctx,
+    browser,
+    baseUrl: server.baseUrl,
+    async newPage(size = DESKTOP, contextOptions = {}) {
+      const context = await browser.newContext({ viewport: size, ...contextOptions });
+      return context.newPage();
+    },
+    async close() {
+      await browser.close();
+      await server.close();
+      await ctx.close();
+    },
+  };
+}
 
 /** Saves a full-page screenshot into the ignored tests/.screenshots folder. */
 export async function screenshot(page: Page, name: string): Promise<string> {
@@ -61,6 +93,9 @@ interface AxeViolation {
 
 /** Runs axe in the page; fails on any serious or critical violation, naming each one. */
 export async function expectAccessible(page: Page): Promise<void> {
+  // Park the pointer first: a hover transition caught half-way is not a contrast problem.
+  await page.mouse.move(0, 0);
+  await page.waitForTimeout(200);
   const hasAxe = await page.evaluate(() => "axe" in window);
   if (!hasAxe) await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
