@@ -7,6 +7,7 @@ import {
   ACCESS_METHODS,
   type Booking,
   NEEDS_ACCESS_INFO,
+  type WizardPrefill,
 } from "../../src/modules/bookings/bookings.constants";
 import { TIME_SLOTS } from "../../src/modules/bookings/business-time";
 import { Field, SelectField } from "../checkout/fields";
@@ -15,24 +16,12 @@ import { toast } from "../ui/toast";
 import { emailError, leadDateError, nextYear, numberError, phoneError } from "./checks";
 import { ChoiceCards, TextAreaField, saveConfirmation } from "./form-parts";
 
-interface Prefill {
-  customerId: number;
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-  propertyAddress: string;
-  propertyType: string;
-  propertySize: string;
-  yearBuilt: string;
-}
-
 interface Props {
   /** From the server, so the island does not pull zod in with customers.schemas. */
   propertyTypes: string[];
   minDate: string;
   maxDate: string;
-  prefill: Prefill | null;
+  prefill: WizardPrefill | null;
   planLabel: string | null;
 }
 
@@ -292,7 +281,7 @@ export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefil
   );
 }
 
-function pick(prefill: Prefill): Partial<Values> {
+function pick(prefill: WizardPrefill): Partial<Values> {
   const { customerId: _id, ...rest } = prefill;
   return Object.fromEntries(Object.entries(rest).filter(([, v]) => v)) as Partial<Values>;
 }

@@ -65,3 +65,17 @@ export interface ConfirmationRecord {
   email: string;
 }
 export const CONFIRMATION_STORAGE_KEY = "bookingConfirmation";
+
+/** What the wizard can prefill for a customer this browser created (property intake → wizard). */
+export interface WizardPrefill {
+  customerId: number;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  propertyAddress: string;
+  propertyType: string;
+  propertySize: string;
+  yearBuilt: string;
+  subscriptionPlan: string;
+}

@@ -6,6 +6,7 @@ import { bookingConfirmationEmail } from "../mail/templates/booking-confirmation
 import type { BookingsRepository, NewBooking } from "./bookings.repository.js";
 import { ACCESS_METHOD_LABELS, type Booking, type BookingCalendar, type PageBookingInput, type WizardBookingInput } from "./bookings.schemas.js";
 import { bookingDates, earliestInspectionDate, latestInspectionDate, longDate, slotLabel, slotWindow, todayIn, zonedInstant } from "./business-time.js";
+import type { WizardPrefill } from "./bookings.constants.js";
 
 export interface BookingSettings {
   timeZone: string;
@@ -13,19 +14,6 @@ export interface BookingSettings {
   supportPhone: string;
 }
 
-/** What the wizard can prefill for a customer this browser created (property intake → wizard). */
-export interface WizardPrefill {
-  customerId: number;
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-  propertyAddress: string;
-  propertyType: string;
-  propertySize: string;
-  yearBuilt: string;
-  subscriptionPlan: string;
-}
 
 const sameAddress = (a: string, b: string) => a.trim().toLowerCase().replace(/\s+/g, " ") === b.trim().toLowerCase().replace(/\s+/g, " ");
 
