@@ -1,7 +1,5 @@
 // `npm run bench`: prints every figure of DESIGN.md's budget table that exists so far.
-// Nothing here fails a build; read the figures. Set BENCH_ONLY=ssr,marketing to pick some.
-import { existsSync } from "node:fs";
-import path from "node:path";
+// Nothing here fails a build; read the figures. Set BENCH_ONLY=ssr,marketing,islands to pick some.
 import { ensureAssets } from "../src/build-assets.js";
 import { runSsrBench } from "./ssr.js";
 import { startBenchApp } from "./support.js";
@@ -13,9 +11,13 @@ await ensureAssets();
 const haven = await startBenchApp();
 try {
   if (wanted("ssr")) await runSsrBench(haven);
-  if (wanted("marketing") && existsSync(path.join(import.meta.dirname, "marketing.ts"))) {
+  if (wanted("marketing")) {
     const { runMarketingBench } = await import("./marketing.js");
     await runMarketingBench(haven);
+  }
+  if (wanted("islands")) {
+    const { runIslandsBench } = await import("./islands.js");
+    await runIslandsBench(haven);
   }
 } finally {
   await haven.stop();

@@ -1,8 +1,8 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import { demoCardSchema } from "../../src/modules/plans/checkout.schemas";
 import { ApiError, apiRequest } from "../ui/api";
 import { toast } from "../ui/toast";
+import { type CardErrors, type CardValues, cardErrors } from "./card-checks";
 import { CHECKOUT_CUSTOMER_KEY, Field } from "./fields";
 
 interface Props {
@@ -11,8 +11,8 @@ interface Props {
   publishableKey: string | null;
 }
 
-type Values = { name: string; email: string; cardNumber: string; expiry: string; cvc: string };
-type Errors = Partial<Record<keyof Values, string>>;
+type Values = CardValues;
+type Errors = CardErrors;
 
 // The few parts of Stripe.js this form uses (loaded from js.stripe.com only in Stripe mode).
 interface StripeJs {
@@ -141,11 +141,8 @@ export default function PaymentForm({ plan, mode, publishableKey }: Props) {
     event.preventDefault();
     setFailure(null);
     // Check on this side first; the server checks the same rules again.
-    const schema = stripeMode ? demoCardSchema.pick({ name: true, email: true }) : demoCardSchema;
-    const checked = schema.safeParse(values);
-    if (!checked.success) {
-      const next: Errors = {};
-      for (const issue of checked.error.issues) next[issue.path[0] as keyof Values] ??= issue.message;
+    const next = cardErrors(values, stripeMode);
+    if (Object.keys(next).length) {
       setErrors(next);
       requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>("[aria-invalid='true']")?.focus());
       return;

@@ -11,12 +11,12 @@ import {
   STORIES,
   US_STATES,
   WATER_HEATER_TYPES,
-  customerCreateSchema,
-} from "../../src/modules/customers/customers.schemas";
+} from "../../src/modules/customers/customers.constants";
 import type { VerifyPaymentResponse } from "../../src/modules/plans/checkout.schemas";
 import { Field, SelectField } from "../checkout/fields";
 import { ApiError, apiRequest } from "../ui/api";
 import { toast } from "../ui/toast";
+import { intakeErrors } from "./intake-checks";
 
 interface Props {
   sessionId: string;
@@ -82,7 +82,7 @@ function payloadOf(values: Values, stripeSessionId: string, planType: string) {
   return { stripeSessionId, planType, name, email, phone, property };
 }
 
-/** Maps the API's or zod's field paths ("property.city") onto the form's keys ("city"). */
+/** Maps the API's field paths ("property.city") onto the form's keys ("city"). */
 function toErrors(fields: Record<string, string>): Errors {
   const errors: Errors = {};
   for (const [path, message] of Object.entries(fields)) {
@@ -140,16 +140,11 @@ export default function PropertyIntake({ sessionId, plan, demo, customerName, cu
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const payload = payloadOf(values, stripeSessionId, plan);
-    // The same schema the server uses; the server checks again.
-    const checked = customerCreateSchema.safeParse(payload);
-    if (!checked.success) {
-      const fields: Record<string, string> = {};
-      for (const issue of checked.error.issues) fields[issue.path.join(".")] ??= issue.message;
-      return showErrors(toErrors(fields));
-    }
+    // Light checks first (required and number fields); the server checks everything again.
+    const problems = intakeErrors(values);
+    if (Object.keys(problems).length) return showErrors(problems);
     setErrors({});
-    save.mutate(payload);
+    save.mutate(payloadOf(values, stripeSessionId, plan));
   };
 
   const set = (key: Key) => (value: string) => {

@@ -10,12 +10,14 @@ export function carousels(): void {
     let index = 0;
     const go = (to: number) => {
       index = Math.max(0, Math.min(slides.length - 1, to));
+      // Read the focus first: Chromium drops it to <body> the moment a focused button is disabled.
+      const focused = document.activeElement;
       track.style.setProperty("--i", String(index));
       prev.disabled = index === 0;
       next.disabled = index === slides.length - 1;
       // A button that just became disabled would drop the keyboard focus: hand it to the other arrow.
-      if (document.activeElement === prev && prev.disabled) next.focus();
-      if (document.activeElement === next && next.disabled) prev.focus();
+      if (focused === prev && prev.disabled) next.focus();
+      if (focused === next && next.disabled) prev.focus();
       dots.forEach((dot, i) => {
         dot.setAttribute("aria-current", String(i === index));
       });

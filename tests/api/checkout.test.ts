@@ -12,15 +12,28 @@ describe("checkout in demo mode (no Stripe keys)", () => {
   });
   afterAll(() => ctx.close());
 
-  it("creates a demo checkout session that lands on the intake page and records the payment", async () => {
-    const res = await ctx.agent().post("/api/create-checkout-session").send({ planType: "basic" }).expect(200);
-    expect(res.body.url).toMatch(/^\/property-intake\?demo=1&plan=basic&session_id=demo_cs_[a-f0-9]{24}$/);
-    const sessionId = new URL(res.body.url, "http://x").searchParams.get("session_id");
-    const [row] = await ctx.db("payments").where({ provider_id: sessionId });
-    expect(row).toMatchObject({ provider: "demo", kind: "checkout_session", plan_type: "basic", amount_cents: 19400, currency: "cad", status: "succeeded" });
+  it("a demo checkout session sends the browser to the app's own payment page and records nothing yet", async () => {
+    for (const planType of ["basic", "standard", "premium"]) {
+      const res = await ctx.agent().post("/api/create-checkout-session").send({ planType }).expect(200);
+      expect(res.body).toEqual({ url: `/checkout?plan=${planType}` });
+    }
+    // Nothing is paid until the card form confirms a payment.
+    expect(await paymentRows(ctx)).toEqual([]);
+  });
 
-    const verified = await ctx.agent().get(`/api/verify-payment?session_id=${sessionId}`).expect(200);
-    expect(verified.body).toEqual({ success: true, customer: { email: "demo@example.com", name: "Demo Customer" } });
+  it("the demo journey's ids: a confirmed card payment verifies, and its plan reaches the intake link", async () => {
+    const { body } = await ctx.agent().post("/api/create-payment-intent").send({ amount: 194, plan: "basic" }).expect(200);
+    const intentId = body.clientSecret.split("_secret_")[0];
+    const unpaid = await ctx.agent().get(`/api/verify-payment?session_id=${intentId}`).expect(200);
+    expect(unpaid.body.success).toBe(false);
+    const card = { name: "Demo Payer", email: "payer@example.com", cardNumber: "4242424242424242", expiry: "12 / 39", cvc: "123" };
+    await ctx.agent().post("/api/demo/confirm-payment").send({ ...card, clientSecret: body.clientSecret }).expect(200);
+    const [row] = await ctx.db("payments").where({ provider_id: intentId });
+    expect(row).toMatchObject({ provider: "demo", kind: "payment_intent", plan_type: "basic", amount_cents: 19400, currency: "cad", status: "succeeded" });
+    const verified = await ctx.agent().get(`/api/verify-payment?session_id=${intentId}`).expect(200);
+    expect(verified.body).toEqual({ success: true, customer: { email: "payer@example.com", name: "Demo Payer" } });
+    const success = await ctx.agent().get(`/payment-success?plan=basic&payment_intent=${intentId}`).expect(200);
+    expect(success.text).toContain(`href="/property-intake?plan=basic&session_id=${intentId}&demo=1"`);
   });
 
   it("refuses a bad plan and writes nothing", async () => {
@@ -120,11 +133,23 @@ describe("checkout in demo mode (no Stripe keys)", () => {
     expect(await ctx.container.payments.totalRevenue()).toBeGreaterThan(0);
   });
 
-  it("POST /checkout/start (no script) redirects to the session, or back to /pricing", async () => {
+  it("POST /checkout/start (no script) redirects to the payment page, or back to /pricing", async () => {
     const ok = await ctx.agent().post("/checkout/start").type("form").send({ planType: "premium" }).expect(303);
-    expect(ok.headers.location).toMatch(/^\/property-intake\?demo=1&plan=premium&session_id=demo_cs_/);
+    expect(ok.headers.location).toBe("/checkout?plan=premium");
     const bad = await ctx.agent().post("/checkout/start").type("form").send({ planType: "x" }).expect(303);
     expect(bad.headers.location).toBe("/pricing?checkout_error=1");
+  });
+
+  it("/pricing shows the spec's alert only when a form checkout came back with checkout_error=1", async () => {
+    const ALERT = "Error creating checkout session. Please try again.";
+    const failed = await ctx.agent().get("/pricing?checkout_error=1").expect(200);
+    expect(failed.text).toContain(`role="alert" data-testid="checkout-error">${ALERT}</div>`);
+    // The route is not cached: the plain page right after has no alert, and other values show none.
+    for (const q of ["", "?checkout_error=0", "?checkout_error=%3Cscript%3E"]) {
+      const res = await ctx.agent().get(`/pricing${q}`).expect(200);
+      expect(res.text, q).not.toContain(ALERT);
+      expect(res.text).toContain('data-plan="standard"');
+    }
   });
 
   it("renders the payment page with the server's amount, defaulting to standard", async () => {

@@ -32,9 +32,13 @@ const payload = (stripeSessionId: string, over: Record<string, unknown> = {}) =>
   ...over,
 });
 
-async function paidDemoSession(ctx: TestContext, planType = "standard"): Promise<string> {
-  const { body } = await ctx.agent().post("/api/create-checkout-session").send({ planType }).expect(200);
-  return new URL(body.url, "http://x").searchParams.get("session_id")!;
+/** A paid demo payment, as the /checkout card form makes it; its id is what /payment-success hands to intake. */
+async function paidDemoSession(ctx: TestContext, planType: "basic" | "standard" | "premium" = "standard"): Promise<string> {
+  const amount = (await ctx.container.plans.get(planType)).checkoutPrice;
+  const { body } = await ctx.agent().post("/api/create-payment-intent").send({ amount, plan: planType }).expect(200);
+  const card = { name: "Demo Payer", email: "payer@example.com", cardNumber: "4242424242424242", expiry: "12 / 39", cvc: "123" };
+  const paid = await ctx.agent().post("/api/demo/confirm-payment").send({ ...card, clientSecret: body.clientSecret }).expect(200);
+  return paid.body.paymentIntentId;
 }
 
 const counts = async (ctx: TestContext) => ({

@@ -19,7 +19,7 @@ export interface Verification {
 export interface PaymentProvider {
   readonly name: PaymentProviderName;
   /** A hosted checkout for the plan; its url is where the browser goes next. */
-  createCheckoutSession(plan: Plan, baseUrl: string): Promise<{ id: string; url: string }>;
+  createCheckoutSession(plan: Plan, baseUrl: string): Promise<{ url: string }>;
   /** A payment for the /checkout card form; the client secret lets the browser confirm it. */
   createPaymentIntent(plan: Plan): Promise<{ id: string; clientSecret: string }>;
   /** Whether a Checkout Session or PaymentIntent id is paid, and by whom. */
@@ -115,7 +115,7 @@ export class StripeProvider implements PaymentProvider {
       }),
     );
     if (!session.url) throw new ProviderUnavailableError();
-    return { id: session.id, url: session.url };
+    return { url: session.url };
   }
 
   async createPaymentIntent(plan: Plan) {
@@ -164,27 +164,18 @@ const token = () => randomBytes(12).toString("hex");
 
 /**
  * Demo mode (no STRIPE_SECRET_KEY): works offline and records its payments like Stripe's, so the
- * demo journey ends with a real payment row. No money moves.
+ * demo journey ends with a real payment row (the confirmed card payment). No money moves.
  */
 export class DemoProvider implements PaymentProvider {
   readonly name = "demo" as const;
   constructor(private readonly payments: PaymentsRepository) {}
 
-  /** The demo checkout is paid at once: it stands in for Stripe's hosted page. */
+  /**
+   * Offline, the app's own payment page stands in for Stripe's hosted checkout: the demo journey goes
+   * /checkout → /payment-success → /property-intake, and its card form records the payment.
+   */
   async createCheckoutSession(plan: Plan) {
-    const id = `demo_cs_${token()}`;
-    await this.payments.insertOnce({
-      provider: "demo",
-      providerId: id,
-      kind: "checkout_session",
-      planType: plan.type,
-      amountCents: plan.checkoutPrice * 100,
-      currency: CURRENCY,
-      customerEmail: DEMO_CUSTOMER.email,
-      customerName: DEMO_CUSTOMER.name,
-      status: "succeeded",
-    });
-    return { id, url: `/property-intake?demo=1&plan=${plan.type}&session_id=${id}` };
+    return { url: `/checkout?plan=${plan.type}` };
   }
 
   /** A pending intent; the demo card form confirms it (PaymentsService.confirmDemoPayment). */

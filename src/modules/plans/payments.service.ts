@@ -37,6 +37,7 @@ export class PaymentsService {
     return this.provider.name === "stripe" ? (this.options.publishableKey ?? null) : null;
   }
 
+  /** Where the browser goes to pay: Stripe's hosted checkout with keys, the app's own /checkout page in demo mode. */
   async createCheckoutSession(planType: PlanType, baseUrl: string): Promise<{ url: string }> {
     const plan = await this.plans.get(planType);
     const { url } = await this.provider.createCheckoutSession(plan, baseUrl);

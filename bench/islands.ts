@@ -1,0 +1,83 @@
+// Island pages: the JS each one loads in a real Chromium, gzip level 9, against DESIGN.md's budget
+// of 90 KB gzip in all per island page (charts lazily, only where they show).
+import { gzipSync } from "node:zlib";
+import type { Browser, Response } from "playwright-core";
+import { NO_CHROMIUM_MESSAGE, findChromium, launchBrowser } from "../tests/support/chromium.js";
+import { fmt, verdict } from "./support.js";
+
+export const ISLAND_PAGES = [
+  "/login",
+  "/checkout?plan=standard",
+  "/payment-success?plan=standard",
+  "/property-intake?demo=1&plan=standard",
+  "/schedule-inspection",
+  "/book-inspection",
+  "/booking-confirmation",
+  "/onboarding-flow",
+];
+export const ISLAND_JS_BUDGET = 90 * 1024;
+
+export interface IslandPageJs {
+  page: string;
+  /** Every script the page loaded, gzipped one by one (level 9) and summed. */
+  gzipBytes: number;
+  scripts: number;
+  islands: number;
+}
+
+const isScript = (response: Response) =>
+  response.request().resourceType() === "script" || /javascript/.test(response.headers()["content-type"] ?? "");
+
+/** Opens the page, waits until every island is hydrated and the network is quiet, and sums its JS. */
+export async function measureIslandPage(browser: Browser, baseUrl: string, path: string): Promise<IslandPageJs> {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  try {
+    const page = await context.newPage();
+    const bodies = new Map<string, Promise<number>>();
+    page.on("response", (response) => {
+      if (!response.ok() || !isScript(response) || bodies.has(response.url())) return;
+      bodies.set(
+        response.url(),
+        response.body().then(
+          (body) => gzipSync(body, { level: 9 }).length,
+          () => 0,
+        ),
+      );
+    });
+    const res = await page.goto(`${baseUrl}${path}`);
+    if (!res?.ok()) throw new Error(`${path}: HTTP ${res?.status()}`);
+    const islands = await page.locator("[data-island]").count();
+    if (!islands) throw new Error(`${path}: no island on the page`);
+    await page.waitForSelector(`[data-island]:not([data-island-status="hydrated"])`, { state: "detached", timeout: 30_000 });
+    // Lazy chunks an island asks for right after mounting count too.
+    await page.waitForLoadState("networkidle");
+    const sizes = await Promise.all(bodies.values());
+    return { page: path, gzipBytes: sizes.reduce((a, b) => a + b, 0), scripts: sizes.length, islands };
+  } finally {
+    await context.close();
+  }
+}
+
+/** Called by bench/run.ts (BENCH_ONLY=islands) with its running, seeded app. */
+export async function runIslandsBench(haven: { baseUrl: string; container: unknown }): Promise<void> {
+  if (!findChromium()) {
+    console.log(`\nIsland pages skipped: ${NO_CHROMIUM_MESSAGE}`);
+    return;
+  }
+  const browser = await launchBrowser();
+  try {
+    console.log("\nIsland pages: JS loaded in Chromium until hydrated, each script gzipped (level 9) and summed");
+    console.log(`  ${"page".padEnd(40)}${"KB gzip".padStart(9)}${"budget".padStart(9)}  verdict`);
+    for (const path of ISLAND_PAGES) {
+      try {
+        const result = await measureIslandPage(browser, haven.baseUrl, path);
+        const kb = result.gzipBytes / 1024;
+        console.log(`  ${path.padEnd(40)}${fmt(kb, 1).padStart(9)}${"90 KB".padStart(9)}  ${verdict(result.gzipBytes <= ISLAND_JS_BUDGET)} (${result.scripts} scripts)`);
+      } catch (error) {
+        console.log(`  ${path.padEnd(40)}${"?".padStart(9)}${"90 KB".padStart(9)}  not measured: ${error instanceof Error ? error.message : error}`);
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+}

@@ -1,0 +1,104 @@
+// Enumerations, labels and shapes of customers without zod, so islands stay small (DESIGN.md JS
+// budget). customers.schemas.ts re-exports all of it. Nothing from the server here.
+
+// Enumerations of customer-side §3.
+export const PROPERTY_TYPES = ["single-family", "townhouse", "condo", "duplex", "other"] as const;
+export const STORIES = ["1", "1.5", "2", "2.5", "3"] as const;
+export const BEDROOMS_FORM = ["1", "2", "3", "4", "5", "6+"] as const;
+export const BEDROOMS_ONBOARDING = ["1", "2", "3", "4", "5+"] as const;
+export const BATHROOMS_FORM = ["1", "1.5", "2", "2.5", "3", "3.5", "4", "4+"] as const;
+export const BATHROOMS_ONBOARDING = ["1", "1.5", "2", "2.5", "3", "3.5", "4+"] as const;
+export const HVAC_UNITS = ["1", "2", "3", "4+", "unknown"] as const;
+export const ELECTRICAL_PANELS = ["1", "2", "multiple", "unknown"] as const;
+export const HEATING_TYPES = ["gas", "electric", "oil", "propane", "heat-pump", "other", "unknown"] as const;
+export const COOLING_TYPES = ["central-ac", "window-units", "mini-split", "evaporative", "none", "unknown"] as const;
+export const WATER_HEATER_TYPES = ["gas-tank", "electric-tank", "gas-tankless", "electric-tankless", "solar", "unknown"] as const;
+export const ROOF_TYPES = ["asphalt-shingle", "metal", "tile", "slate", "flat", "other", "unknown"] as const;
+export const US_STATES = [
+  "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY", "LA", "ME", "MD",
+  "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC",
+  "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY",
+] as const;
+export const PROVINCES = ["AB", "BC", "MB", "NB", "NL", "NS", "ON", "PE", "QC", "SK"] as const;
+export const GARAGE_TYPES = ["none", "single", "double", "triple", "carport", "detached"] as const;
+export const BASEMENT_STATUSES = ["none", "unfinished", "partially-finished", "finished", "walkout", "crawlspace"] as const;
+export const OWNERSHIP_TYPES = ["owner", "renter", "landlord"] as const;
+export const HOUSEHOLD_INCOMES = ["50k-100k", "100k-150k", "150k-200k", "200k-300k", "over-300k"] as const;
+export const OCCUPATIONS = ["professional", "manager", "tradesperson", "entrepreneur", "retired", "student", "other"] as const;
+export const HOUSEHOLD_SIZES = ["1", "2", "3", "4", "5+"] as const;
+export const SUBSCRIPTION_PLANS = ["free-score", "basic", "standard", "premium"] as const;
+export type SubscriptionPlan = (typeof SUBSCRIPTION_PLANS)[number];
+
+/** A plan value from a record: anything not in the list displays as Unknown. */
+export const planLabel = (plan: string | null | undefined) =>
+  SUBSCRIPTION_PLANS.includes(plan as SubscriptionPlan)
+    ? (plan as string).replace(/(^|-)(\w)/g, (_m, dash: string, c: string) => (dash ? " " : "") + c.toUpperCase())
+    : "Unknown";
+
+/** A property as customers and staff see it (customer-side §3). */
+export interface Property {
+  id: number;
+  customerId: number;
+  address: string;
+  city: string;
+  province: string | null;
+  state: string | null;
+  postalCode: string;
+  propertyType: string | null;
+  squareFootage: number | null;
+  yearBuilt: number | null;
+  bedrooms: string | null;
+  bathrooms: string | null;
+  stories: string | null;
+  hvacUnits: string | null;
+  electricalPanels: string | null;
+  plumbingSystems: string | null;
+  roofType: string | null;
+  heatingType: string | null;
+  coolingType: string | null;
+  waterHeaterType: string | null;
+  foundationType: string | null;
+  garageType: string | null;
+  basementStatus: string | null;
+  ownershipType: string | null;
+  occupation: string | null;
+  householdIncome: string | null;
+  householdSize: string | null;
+  financingType: string | null;
+  notes: string | null;
+  clientName: string;
+  clientEmail: string;
+  clientPhone: string | null;
+  subscriptionPlan: string;
+  createdAt: string;
+}
+
+/** What the services need to create a property; every optional field may be left out. */
+export type NewProperty = Partial<Omit<Property, "id" | "customerId" | "createdAt" | "clientName" | "clientEmail" | "clientPhone" | "subscriptionPlan">> &
+  Pick<Property, "address" | "city" | "postalCode">;
+
+export interface NewCustomer {
+  email: string;
+  name: string;
+  phone?: string | null;
+  subscriptionPlan: SubscriptionPlan;
+  stripeSessionId?: string | null;
+}
+
+export interface Customer {
+  id: number;
+  email: string;
+  name: string;
+  phone: string | null;
+  subscriptionPlan: string;
+  stripeSessionId: string | null;
+  createdAt: string;
+}
+
+/** The plans a paid checkout may carry into property intake. */
+export const INTAKE_PLANS = ["basic", "standard", "premium"] as const;
+
+/** Intake limits: the zod schema enforces them, the intake island checks them before sending. */
+export const ZIP_CODE_PATTERN = /^\d{5}(-\d{4})?$/;
+export const SQUARE_FOOTAGE_LIMITS = { min: 100, max: 100_000 } as const;
+export const YEAR_BUILT_MIN = 1600;

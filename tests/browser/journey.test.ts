@@ -1,0 +1,199 @@
+// The whole purchase journey of issue 4, as a person walks it: pricing → checkout → payment-success →
+// property intake → scheduling wizard → confirmation (demo mode), and the same through the Stripe
+// stand-in's hosted checkout (Stripe mode). Then the database holds exactly what one purchase makes.
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { longDate } from "../../src/modules/bookings/business-time.js";
+import { DESKTOP, PHONE, expectAccessible, screenshotBothWidths, waitForIslands } from "../support/browser.js";
+import type { TestContext } from "../support/context.js";
+import { type PurchaseSites, choosePlan, fillIntake, openPurchaseSites, toastText } from "../support/purchase.js";
+
+let sites: PurchaseSites;
+beforeAll(async () => {
+  sites = await openPurchaseSites();
+});
+afterAll(() => sites?.close());
+
+/** axe (no serious or critical violation) and the screenshots at 390 px and 1280 px. */
+async function checkPage(page: Page, name: string) {
+  await expectAccessible(page);
+  await screenshotBothWidths(page, name);
+}
+
+async function expectToast(page: Page, title: string, description: string) {
+  expect(await toastText(page, title)).toContain(description);
+}
+
+/** Chooses the plan on /pricing (checked and photographed first) and returns what the button sent to the API. */
+async function choosePlanChecked(page: Page, baseUrl: string, planName: string, shot: string) {
+  const apiCall = page.waitForRequest((r) => r.url().endsWith("/api/create-checkout-session") && r.method() === "POST");
+  await choosePlan(page, baseUrl, planName, () => checkPage(page, shot));
+  return (await apiCall).postDataJSON();
+}
+
+/** The wizard, prefilled from intake: the property type, then a date, a time and an access method. */
+async function scheduleInWizard(page: Page, ctx: TestContext, shots: string) {
+  await waitForIslands(page);
+  await page.getByRole("heading", { name: "Property Info", exact: true }).waitFor();
+  expect(await page.getByLabel("Property address").inputValue()).toBe("221 Albert Street");
+  expect(await page.getByLabel("Property size (sq ft)").inputValue()).toBe("1850");
+  await page.getByLabel("Property type").selectOption("single-family");
+  await checkPage(page, `${shots}-wizard-1`);
+  await page.getByRole("button", { name: "Next" }).click();
+
+  await page.getByRole("heading", { name: "Contact Info", exact: true }).waitFor();
+  expect(await page.getByLabel("Phone").inputValue()).toBe("306-555-0199");
+  await checkPage(page, `${shots}-wizard-2`);
+  await page.getByRole("button", { name: "Next" }).click();
+
+  await page.getByRole("heading", { name: "Schedule", exact: true }).waitFor();
+  const { minDate } = ctx.container.bookings.calendar();
+  await page.getByLabel("Inspection date").fill(minDate);
+  await page.getByLabel("Time").selectOption("9:30 AM");
+  await page.getByText("Meet inspector at property").click();
+  await checkPage(page, `${shots}-wizard-3`);
+  await page.getByRole("button", { name: "Schedule Inspection" }).click();
+  await expectToast(page, "Inspection Scheduled Successfully", "You'll receive a confirmation email shortly with all the details.");
+  await page.waitForURL(/\/booking-confirmation$/);
+  await waitForIslands(page);
+  await page.getByRole("heading", { name: "Your Inspection is Booked!" }).waitFor();
+  expect(await page.getByTestId("confirmation-date").innerText()).toBe(longDate(minDate));
+  expect(await page.getByTestId("confirmation-time").innerText()).toBe("9:30 AM");
+  expect(await page.getByTestId("confirmation-address").innerText()).toContain("221 Albert Street");
+  expect(await page.getByTestId("confirmation-access").innerText()).toBe("Meet inspector at property");
+  await checkPage(page, `${shots}-confirmation`);
+  return minDate;
+}
+
+const count = async (ctx: TestContext, table: string) => Number((await ctx.db(table).count({ n: "*" }).first())!.n);
+
+/** One purchase leaves one payment, one customer, one property, one booking and one queued e-mail. */
+async function expectOnePurchase(ctx: TestContext, expected: { email: string; plan: string; scheduledDate: string }) {
+  expect({
+    payments: await count(ctx, "payments"),
+    customers: await count(ctx, "customers"),
+    properties: await count(ctx, "properties"),
+    bookings: await count(ctx, "inspection_bookings"),
+  }).toEqual({ payments: 1, customers: 1, properties: 1, bookings: 1 });
+  const payment = await ctx.db("payments").first();
+  const customer = await ctx.db("customers").first();
+  const property = await ctx.db("properties").first();
+  const booking = await ctx.db("inspection_bookings").first();
+  expect(payment).toMatchObject({ status: "succeeded", plan_type: expected.plan });
+  expect(customer).toMatchObject({ email: expected.email, subscription_plan: expected.plan, stripe_session_id: payment.provider_id });
+  expect(property).toMatchObject({ customer_id: customer.id, address: "221 Albert Street", square_footage: 1850 });
+  expect(booking).toMatchObject({ property_id: property.id, customer_id: customer.id, scheduled_date: expected.scheduledDate, time_slot: "9:30 AM", access_method: "meet-inspector" });
+  // The public jobs view has no payload; the queue's own table does.
+  const jobs = (
+    await ctx.db.raw("select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'mail.send'")
+  ).rows;
+  expect(jobs).toHaveLength(1);
+  expect(jobs[0].payload.to).toBe(expected.email);
+  expect(jobs[0].payload.text).toContain("221 Albert Street");
+  expect(jobs[0].payload.text).toContain("9:30 AM");
+  return payment;
+}
+
+describe("the purchase journey in demo mode", () => {
+  it("/pricing → /checkout → /payment-success → /property-intake → the wizard → /booking-confirmation", async () => {
+    const page = await sites.newPage(PHONE);
+    expect(await choosePlanChecked(page, sites.demo.baseUrl, "Standard", "journey-demo-pricing")).toEqual({ planType: "standard" });
+
+    // The demo provider's checkout is the app's own payment page.
+    await page.waitForURL(`${sites.demo.baseUrl}/checkout?plan=standard`);
+    await waitForIslands(page);
+    await page.getByRole("button", { name: "Complete Payment" }).waitFor();
+    expect(await page.getByTestId("summary-total").innerText()).toBe("$412");
+    await checkPage(page, "journey-checkout");
+    await page.getByLabel("Name on card").fill("Morgan Reyes");
+    await page.getByLabel("Email").fill("morgan@example.com");
+    await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+    await page.getByLabel("Expiry (MM / YY)").fill("12 / 39");
+    await page.getByLabel("CVC").fill("123");
+    await page.getByRole("button", { name: "Complete Payment" }).click();
+
+    await page.waitForURL(/\/payment-success\?plan=standard&payment_intent=demo_pi_[a-f0-9]+$/);
+    await waitForIslands(page);
+    await page.getByRole("heading", { name: "Payment Successful!" }).waitFor();
+    expect(await page.getByTestId("success-plan").innerText()).toBe("Haven Standard");
+    await checkPage(page, "journey-payment-success");
+    const intentId = new URL(page.url()).searchParams.get("payment_intent")!;
+    await page.getByRole("link", { name: "Continue to Property Information" }).click();
+
+    await page.waitForURL(/\/property-intake\?/);
+    expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({
+      plan: "standard",
+      session_id: intentId,
+      demo: "1",
+      customer_name: "Morgan Reyes",
+      customer_email: "morgan@example.com",
+    });
+    await waitForIslands(page);
+    await page.getByTestId("intake-form").waitFor();
+    expect(await page.getByLabel("Email").inputValue()).toBe("morgan@example.com");
+    expect(await page.getByLabel("Email").getAttribute("readonly")).not.toBeNull();
+    await checkPage(page, "journey-intake");
+
+    await fillIntake(page);
+    const posts: string[] = [];
+    page.on("request", (r) => {
+      if (r.url().endsWith("/api/customers") && r.method() === "POST") posts.push(r.url());
+    });
+    // The light client check catches a number field before any request...
+    await page.getByLabel("Square footage").fill("1850.5");
+    await page.getByRole("button", { name: "Save and Schedule Inspection" }).click();
+    await page.getByText("Square footage must be a whole number").waitFor();
+    expect(posts).toHaveLength(0);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("intake-squareFootage");
+    // ...and what only the server checks comes back from its 400, shown under its field, nothing lost.
+    await page.getByLabel("Square footage").fill("1850");
+    await page.getByLabel("Foundation type").fill("x".repeat(201));
+    await page.getByRole("button", { name: "Save and Schedule Inspection" }).click();
+    await page.getByText("Foundation type must be at most 200 characters").waitFor();
+    await expectToast(page, "Error", "Failed to save property information. Please try again.");
+    expect(posts).toHaveLength(1);
+    expect(await page.getByLabel("Street address").inputValue()).toBe("221 Albert Street");
+    expect(await page.getByLabel("Foundation type").getAttribute("aria-invalid")).toBe("true");
+    await checkPage(page, "journey-intake-server-error");
+    await page.getByLabel("Foundation type").fill("Poured concrete");
+    await page.getByRole("button", { name: "Save and Schedule Inspection" }).click();
+    await page.getByRole("button", { name: "Saving..." }).waitFor();
+    await expectToast(page, "Property Information Saved", "Redirecting to schedule your inspection...");
+    await page.waitForURL(/\/schedule-inspection\?customer_id=\d+&plan=standard$/);
+
+    const scheduledDate = await scheduleInWizard(page, sites.demo.ctx, "journey-demo");
+    expect(await page.getByText("morgan@example.com").count()).toBeGreaterThan(0);
+
+    const payment = await expectOnePurchase(sites.demo.ctx, { email: "morgan@example.com", plan: "standard", scheduledDate });
+    expect(payment).toMatchObject({ provider: "demo", provider_id: intentId, kind: "payment_intent", amount_cents: 41200, customer_email: "morgan@example.com" });
+    await page.context().close();
+  });
+});
+
+describe("the purchase journey in Stripe mode (the stand-in's hosted checkout)", () => {
+  it("/pricing → Stripe Checkout → /property-intake?session_id → the wizard → /booking-confirmation", async () => {
+    const page = await sites.newPage(DESKTOP);
+    expect(await choosePlanChecked(page, sites.stripe.baseUrl, "Basic", "journey-stripe-pricing")).toEqual({ planType: "basic" });
+    await page.waitForURL(new RegExp(`^${sites.standIn.url}/pay/cs_test_\\w+$`));
+    await page.getByLabel("Email").fill("casey@example.com");
+    await page.getByLabel("Name").fill("Casey Stripe");
+    await page.getByRole("button", { name: "Pay" }).click();
+
+    await page.waitForURL(new RegExp(`^${sites.stripe.baseUrl}/property-intake\\?session_id=cs_test_\\w+&plan=basic$`));
+    const sessionId = new URL(page.url()).searchParams.get("session_id")!;
+    await waitForIslands(page);
+    await page.getByTestId("intake-form").waitFor();
+    expect(await page.getByLabel("Email").inputValue()).toBe("casey@example.com");
+    expect(await page.getByLabel("Full name").inputValue()).toBe("Casey Stripe");
+    await checkPage(page, "journey-stripe-intake");
+    await fillIntake(page);
+    await page.getByRole("button", { name: "Save and Schedule Inspection" }).click();
+    await expectToast(page, "Property Information Saved", "Redirecting to schedule your inspection...");
+    await page.waitForURL(/\/schedule-inspection\?customer_id=\d+&plan=basic$/);
+
+    const scheduledDate = await scheduleInWizard(page, sites.stripe.ctx, "journey-stripe");
+    const payment = await expectOnePurchase(sites.stripe.ctx, { email: "casey@example.com", plan: "basic", scheduledDate });
+    expect(payment).toMatchObject({ provider: "stripe", provider_id: sessionId, kind: "checkout_session", amount_cents: 19400, customer_email: "casey@example.com" });
+    await page.context().close();
+  });
+});
