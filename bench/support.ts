@@ -25,7 +25,7 @@ export async function startBenchApp(): Promise<BenchApp> {
   if (!url) {
     const dir = mkdtempSync(path.join(os.tmpdir(), "haven-bench-pg-"));
     chmodSync(dir, 0o755);
-    const pg = await startEmbeddedPostgres({ dir: path.join(dir, "data"), port: await freePort(), database: "haven_bench" });
+    const pg = await startEmbeddedPostgres({ dir: path.join(dir, "data"), port: await freePort(), durable: false, database: "haven_bench" });
     url = pg.url;
     stopDb = async () => {
       await pg.stop();

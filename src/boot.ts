@@ -4,7 +4,7 @@ import { createApp } from "./app.js";
 import { ConfigError, type Env, loadDotenv, loadEnv } from "./config/env.js";
 import { type Container, createContainer } from "./container.js";
 import { type DatabaseHandle, openDatabase } from "./db/database.js";
-import { PortInUseError } from "./db/embedded.js";
+import { EmbeddedStartError, PortInUseError } from "./db/embedded.js";
 import { createKnex, migrateLatest } from "./db/knex.js";
 import { startWorker } from "./worker-runner.js";
 
@@ -32,8 +32,8 @@ export async function boot(options: BootOptions, env = loadEnv()): Promise<Runni
   try {
     database = await openDatabase(env);
   } catch (error) {
-    if (error instanceof PortInUseError) throw new StartupError(error.message);
-    throw new StartupError(`Postgres could not start: ${(error as Error).message}`);
+    if (error instanceof PortInUseError || error instanceof EmbeddedStartError) throw new StartupError(error.message);
+    throw new StartupError(`Postgres could not start: ${error instanceof Error ? error.message : String(error)}`);
   }
   const db = createKnex(database.url);
   const container = createContainer(env, database.url, db);

