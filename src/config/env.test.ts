@@ -18,4 +18,31 @@ describe("loadEnv", () => {
   it("names each invalid variable", () => {
     expect(() => loadEnv({ PORT: "http", SESSION_SECRET: "short" })).toThrow(/PORT: .*SESSION_SECRET: SESSION_SECRET must be at least 32 characters/);
   });
+
+  it("refuses a BUSINESS_TZ that is not a time zone, and names it", () => {
+    expect(() => loadEnv({ BUSINESS_TZ: "Mars/Olympus_Mons" })).toThrow(ConfigError);
+    expect(() => loadEnv({ BUSINESS_TZ: "Mars/Olympus_Mons" })).toThrow(/BUSINESS_TZ: "Mars\/Olympus_Mons" is not a time zone/);
+    expect(() => loadEnv({ BUSINESS_TZ: "Toronto" })).toThrow(/BUSINESS_TZ/);
+  });
+
+  it("accepts IANA time zones, and a blank BUSINESS_TZ means the default", () => {
+    expect(loadEnv({ BUSINESS_TZ: "America/Regina" }).BUSINESS_TZ).toBe("America/Regina");
+    expect(loadEnv({ BUSINESS_TZ: "UTC" }).BUSINESS_TZ).toBe("UTC");
+    expect(loadEnv({ BUSINESS_TZ: "" }).BUSINESS_TZ).toBe("America/Toronto");
+  });
+
+  it("refuses STRIPE_SECRET_KEY without STRIPE_PUBLISHABLE_KEY, naming the missing variable", () => {
+    expect(() => loadEnv({ STRIPE_SECRET_KEY: "sk_test_x" })).toThrow(ConfigError);
+    expect(() => loadEnv({ STRIPE_SECRET_KEY: "sk_test_x" })).toThrow(/STRIPE_PUBLISHABLE_KEY must be set when STRIPE_SECRET_KEY is/);
+    expect(() => loadEnv({ STRIPE_SECRET_KEY: "sk_test_x", STRIPE_PUBLISHABLE_KEY: "  " })).toThrow(/STRIPE_PUBLISHABLE_KEY/);
+    expect(loadEnv({ STRIPE_SECRET_KEY: "sk_test_x", STRIPE_PUBLISHABLE_KEY: "pk_test_x" })).toMatchObject({ STRIPE_SECRET_KEY: "sk_test_x", STRIPE_PUBLISHABLE_KEY: "pk_test_x" });
+  });
+
+  it("treats blank optional variables as unset (docker-compose passes ${VAR:-} as an empty string)", () => {
+    const env = loadEnv({ STRIPE_SECRET_KEY: "", STRIPE_PUBLISHABLE_KEY: "", STRIPE_WEBHOOK_SECRET: "", SMTP_URL: "", PUBLIC_URL: "" });
+    expect(env.STRIPE_SECRET_KEY).toBeUndefined();
+    expect(env.STRIPE_PUBLISHABLE_KEY).toBeUndefined();
+    expect(env.SMTP_URL).toBeUndefined();
+    expect(env.PUBLIC_URL).toBeUndefined();
+  });
 });
