@@ -38,7 +38,7 @@ describe("loadEnv", () => {
     expect(loadEnv({ STRIPE_SECRET_KEY: "sk_test_x", STRIPE_PUBLISHABLE_KEY: "pk_test_x" })).toMatchObject({ STRIPE_SECRET_KEY: "sk_test_x", STRIPE_PUBLISHABLE_KEY: "pk_test_x" });
   });
 
-  it("treats blank optional variables as unset (docker-compose passes ${VAR:-} as an empty string)", () => {
+  it("treats blank optional variables as unset (docker-compose passes an unset variable as an empty string)", () => {
     const env = loadEnv({ STRIPE_SECRET_KEY: "", STRIPE_PUBLISHABLE_KEY: "", STRIPE_WEBHOOK_SECRET: "", SMTP_URL: "", PUBLIC_URL: "" });
     expect(env.STRIPE_SECRET_KEY).toBeUndefined();
     expect(env.STRIPE_PUBLISHABLE_KEY).toBeUndefined();
