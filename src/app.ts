@@ -33,6 +33,8 @@ export function createApp(container: Container): Express {
     contactPhone: env.CONTACT_PHONE,
     contactEmail: env.CONTACT_EMAIL,
     supportEmail: env.SUPPORT_EMAIL,
+    // Open Graph wants absolute URLs; never the request's Host, which would end up in the page cache.
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
   };
   app.locals.assets = () => container.assets();
 

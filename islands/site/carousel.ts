@@ -8,6 +8,10 @@ export function carousels(): void {
     const slides = [...track.querySelectorAll("[data-carousel-slide]")];
     const dots = [...root.querySelectorAll<HTMLButtonElement>("[data-carousel-dot]")];
     let index = 0;
+    // The track is as tall as the card in view (the others are off to the side), not the tallest one.
+    const fitHeight = () => {
+      track.style.height = `${(slides[index] as HTMLElement).offsetHeight}px`;
+    };
     const go = (to: number) => {
       index = Math.max(0, Math.min(slides.length - 1, to));
       // Read the focus first: Chromium drops it to <body> the moment a focused button is disabled.
@@ -21,7 +25,9 @@ export function carousels(): void {
       dots.forEach((dot, i) => {
         dot.setAttribute("aria-current", String(i === index));
       });
+      fitHeight();
     };
+    addEventListener("resize", fitHeight);
     prev.addEventListener("click", () => go(index - 1));
     next.addEventListener("click", () => go(index + 1));
     dots.forEach((dot, i) => {

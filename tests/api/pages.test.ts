@@ -39,7 +39,9 @@ describe("marketing pages", () => {
       expect(html).toMatch(/<title>[^<]*Haven[^<]*<\/title>/);
       expect(html).toMatch(/<meta name="description" content="[^"]{40,}">/);
       expect(html).toContain('<meta property="og:title"');
-      expect(html).toContain('<meta property="og:image" content="/og-image.png">');
+      // Absolute, from PUBLIC_URL, never from the request's Host header.
+      expect(html).toContain('<meta property="og:image" content="https://haven.example/og-image.png">');
+      expect(html).toContain(`<meta property="og:url" content="https://haven.example${page.path}">`);
       expect(html).toContain('<link rel="icon" href="/favicon.svg"');
       expect(html).not.toMatch(/data-island=|assets\/main-/);
       expect(html.includes('class="site-footer"'), `${page.path} footer`).toBe(page.footer);
@@ -73,7 +75,7 @@ describe("marketing pages", () => {
     expect(contact).toContain(`href="tel:5550107788"`);
     expect(contact).toContain(CONTACT.CONTACT_PHONE);
     expect(contact).toContain(`href="mailto:${CONTACT.CONTACT_EMAIL}"`);
-    expect(contact).toContain("Monday to Friday, 8 AM to 6 PM");
+    expect(contact).toContain("Monday to Friday 8 AM to 6 PM");
     expect(contact).toContain("within 24 hours");
     const expired = await get("/report-expired");
     expect(expired).toContain(`href="mailto:${CONTACT.SUPPORT_EMAIL}?subject=`);

@@ -40,10 +40,19 @@ describe("plan carousel", () => {
     expect(await next.isDisabled()).toBe(false);
     expect(await shownPlans(page)).toEqual(["basic"]);
     expect(await attr(page, "[data-carousel-dot]", "aria-current")).toEqual(["true", "false", "false"]);
+    // The track fits the card in view: no empty band under the short Basic card.
+    const gapUnder = (plan: string) =>
+      page.evaluate((p) => {
+        const track = document.querySelector("[data-carousel-track]")!.getBoundingClientRect();
+        const slide = document.querySelector(`[data-plan="${p}"]`)!.closest("[data-carousel-slide]")!.getBoundingClientRect();
+        return Math.round(track.bottom - slide.bottom);
+      }, plan);
+    expect(await gapUnder("basic")).toBe(0);
 
     await next.click();
     await settle();
     expect(await shownPlans(page)).toEqual(["standard"]);
+    expect(await gapUnder("standard")).toBe(0);
     expect(await prev.isDisabled()).toBe(false);
     expect(await attr(page, "[data-carousel-dot]", "aria-current")).toEqual(["false", "true", "false"]);
 

@@ -144,7 +144,7 @@ describe("marketing pages", () => {
     expect(await texts(page, "[data-contact] h2")).toEqual(["Phone", "E-mail", "Service Area"]);
     await expectLink(page.locator("[data-contact=phone]"), CONTACT.CONTACT_PHONE, "tel:3065550199");
     await expectLink(page.locator("[data-contact=email]"), CONTACT.CONTACT_EMAIL, `mailto:${CONTACT.CONTACT_EMAIL}`);
-    expect(await page.locator("[data-contact=phone]").innerText()).toContain("Monday to Friday, 8 AM to 6 PM");
+    expect(await page.locator("[data-contact=phone]").innerText()).toContain("Monday to Friday 8 AM to 6 PM");
     expect(await page.locator("[data-contact=email]").innerText()).toContain("within 24 hours");
     await finish(page, "marketing-contact");
   });
