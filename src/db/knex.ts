@@ -16,6 +16,12 @@ export function createKnex(connectionString: string, pool = { min: 0, max: 10 })
     connection: connectionString,
     pool,
     migrations: { migrationSource: new FolderMigrationSource(), tableName: "knex_migrations" },
+    log: {
+      // A failed connection is thrown to the caller, which explains it; Knex would also print its stack.
+      warn: (message: string) => {
+        if (!String(message).startsWith("Acquire connection error")) console.warn(message);
+      },
+    },
   });
 }
 

@@ -1,8 +1,11 @@
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StartupError, boot } from "../../src/boot.js";
 import { loadEnv } from "../../src/config/env.js";
-import { freePort } from "../../src/db/embedded.js";
+import { freePort, startEmbeddedPostgres } from "../../src/db/embedded.js";
 import { type TestContext, createTestContext } from "../support/context.js";
 
 let ctx: TestContext;
@@ -55,5 +58,19 @@ describe("boot", () => {
     const closedPort = await freePort();
     const attempt = boot({ web: false, worker: false, migrate: true, seedIfEmpty: false }, env({ DATABASE_URL: `postgres://nobody:x@127.0.0.1:${closedPort}/none` }));
     await expect(attempt).rejects.toThrow(/^Cannot reach the database: /);
+  });
+
+  it("says in one line when another Haven already runs on the embedded Postgres folder", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "haven-boot-busy-"));
+    chmodSync(dir, 0o755);
+    const first = await startEmbeddedPostgres({ dir: path.join(dir, "postgres"), port: await freePort(), durable: false, database: "haven" });
+    try {
+      const attempt = boot({ web: false, worker: false, migrate: false, seedIfEmpty: false }, env({ DATA_DIR: dir, EMBEDDED_PG_PORT: String(await freePort()) }));
+      await expect(attempt).rejects.toThrow(StartupError);
+      await expect(attempt).rejects.toThrow(/postgres is already in use by Postgres process \d+ \(is another Haven running\?\): stop it first, or set DATA_DIR\.$/);
+    } finally {
+      await first.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
