@@ -2,13 +2,41 @@ import type { Request } from "express";
 import type { z } from "zod";
 import { ValidationError, fieldsFromZod } from "./errors.js";
 
-/** Parses input with a zod schema; a failure is a 400 that names every invalid field. */
-export function parse<S extends z.ZodType>(schema: S, input: unknown, message = "Invalid input"): z.infer<S> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw new ValidationError(message, fieldsFromZod(result.error));
-  return result.data;
+export const NUL_MESSAGE = "Contains a character that is not allowed (NUL)";
+
+/**
+ * Postgres text and jsonb cannot hold U+0000, so a NUL would fail the write with a 500. Every string in
+ * the input (at any depth) that holds one is named by its path, like fieldsFromZod names zod's issues.
+ */
+export function nulFields(input: unknown): Record<string, string> {
+  const fields: Record<string, string> = {};
+  const walk = (value: unknown, path: string[], depth: number) => {
+    if (typeof value === "string") {
+      if (value.includes("\u0000")) fields[path.length ? path.join(".") : "_"] ??= NUL_MESSAGE;
+    } else if (value && typeof value === "object" && depth < 32) {
+      for (const [key, item] of Object.entries(value)) walk(item, [...path, key], depth + 1);
+    }
+  };
+  walk(input, [], 0);
+  return fields;
 }
 
-export const body = <S extends z.ZodType>(req: Request, schema: S) => parse(schema, req.body ?? {});
+/** The top-level message of a failed parse: fixed, or computed from the fields it names. */
+export type FailureMessage = string | ((fields: Record<string, string>) => string);
+
+/**
+ * Parses input with a zod schema; a failure is a 400 that names every invalid field. A string holding
+ * a NUL character is refused here for every schema (whatever the field), so bad input never reaches SQL.
+ */
+export function parse<S extends z.ZodType>(schema: S, input: unknown, message: FailureMessage = "Invalid input"): z.infer<S> {
+  const nul = nulFields(input);
+  const result = schema.safeParse(input);
+  if (result.success && !Object.keys(nul).length) return result.data;
+  // NUL fields lead, and their message wins over the schema's for the same field.
+  const fields = { ...nul, ...(result.success ? {} : fieldsFromZod(result.error)), ...nul };
+  throw new ValidationError(typeof message === "function" ? message(fields) : message, fields);
+}
+
+export const body = <S extends z.ZodType>(req: Request, schema: S, message?: FailureMessage) => parse(schema, req.body ?? {}, message);
 export const query = <S extends z.ZodType>(req: Request, schema: S) => parse(schema, req.query);
 export const params = <S extends z.ZodType>(req: Request, schema: S) => parse(schema, req.params);

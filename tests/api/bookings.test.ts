@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACCESS_INFO_MESSAGE, LEAD_MESSAGE } from "../../src/modules/bookings/bookings.schemas.js";
+import { ACCESS_INFO_MESSAGE, LEAD_MESSAGE, WIZARD_ACCESS_MESSAGE, WIZARD_MISSING_MESSAGE } from "../../src/modules/bookings/bookings.schemas.js";
 import { TIME_SLOTS, addDays, isWeekday } from "../../src/modules/bookings/business-time.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 
@@ -73,12 +73,44 @@ describe("POST /api/inspection-bookings with the wizard payload", () => {
   it("names every missing field and writes nothing", async () => {
     const before = await counts();
     const res = await ctx.agent().post("/api/inspection-bookings").send({}).expect(400);
+    expect(res.body.message).toBe("Please fill in all required fields.");
     expect(Object.keys(res.body.fields).sort()).toEqual(
       ["accessMethod", "email", "firstName", "lastName", "phone", "propertyAddress", "propertySize", "propertyType", "scheduledDate", "timeSlot"].sort(),
     );
     expect(res.body.fields.propertyType).toBe("Property type is required");
     expect(res.body.fields.scheduledDate).toBe("Inspection date is required");
     expect(await counts()).toEqual(before);
+  });
+
+  it("says 'Please fill in all required fields.' whenever one is missing, and names each with its own message", async () => {
+    const before = await counts();
+    const some = await ctx.agent().post("/api/inspection-bookings").send(wizard({ phone: "", propertyType: undefined, accessMethod: "lockbox" })).expect(400);
+    expect(some.body.message).toBe(WIZARD_MISSING_MESSAGE);
+    expect(some.body.fields).toEqual({ propertyType: "Property type is required", phone: "Phone is required" });
+    // Only blank text fields: still the spec's submit message.
+    const blank = await ctx.agent().post("/api/inspection-bookings").send(wizard({ firstName: "  " })).expect(400);
+    expect(blank.body).toEqual({ message: WIZARD_MISSING_MESSAGE, fields: { firstName: "First name is required" } });
+    // Nothing missing: the first problem's own message leads.
+    const bad = await ctx.agent().post("/api/inspection-bookings").send(wizard({ email: "nope" })).expect(400);
+    expect(bad.body).toEqual({ message: "Enter a valid email address", fields: { email: "Enter a valid email address" } });
+    expect(await counts()).toEqual(before);
+  });
+
+  it("refuses a NUL character in any text field with a 400 naming it, and writes nothing", async () => {
+    const before = await counts();
+    const NUL = "Contains a character that is not allowed (NUL)";
+    for (const field of ["propertyAddress", "firstName", "lastName", "email", "phone", "accessCode", "accessInstructions", "specialRequests"]) {
+      const res = await ctx.agent().post("/api/inspection-bookings").send(wizard({ accessMethod: "lockbox", accessCode: "12", [field]: "x\u0000y" })).expect(400);
+      expect(res.body.fields[field], field).toBe(NUL);
+    }
+    // The booking page's notes too, for a property this browser owns.
+    const agent = ctx.agent();
+    const { body: mine } = await agent.post("/api/inspection-bookings").send(wizard({ email: "nul@example.com" })).expect(201);
+    const afterOwn = await counts();
+    const notes = await agent.post("/api/inspection-bookings").send({ propertyId: mine.propertyId, scheduledDate: calendar().bookingDates[0], timeSlot: "morning", notes: "\u0000" }).expect(400);
+    expect(notes.body).toEqual({ message: NUL, fields: { notes: NUL } });
+    expect(await counts()).toEqual(afterOwn);
+    expect(afterOwn.bookings).toBe(before.bookings + 1);
   });
 
   it("refuses values outside the enumerations and bad formats", async () => {
@@ -120,9 +152,10 @@ describe("POST /api/inspection-bookings with the wizard payload", () => {
     const before = await counts();
     for (const accessMethod of ["lockbox", "smart-lock"]) {
       const res = await ctx.agent().post("/api/inspection-bookings").send(wizard({ accessMethod })).expect(400);
-      expect(res.body).toEqual({ message: ACCESS_INFO_MESSAGE, fields: { accessCode: ACCESS_INFO_MESSAGE, accessInstructions: ACCESS_INFO_MESSAGE } });
+      expect(res.body).toEqual({ message: WIZARD_ACCESS_MESSAGE, fields: { accessCode: ACCESS_INFO_MESSAGE, accessInstructions: ACCESS_INFO_MESSAGE } });
+      expect(res.body.message).toBe("Access Information Required: Please provide access code or instructions for your selected access method.");
       const blank = await ctx.agent().post("/api/inspection-bookings").send(wizard({ accessMethod, accessCode: "   " })).expect(400);
-      expect(blank.body.message).toBe(ACCESS_INFO_MESSAGE);
+      expect(blank.body.message).toBe(WIZARD_ACCESS_MESSAGE);
     }
     expect(await counts()).toEqual(before);
     await ctx.agent().post("/api/inspection-bookings").send(wizard({ accessMethod: "lockbox", accessCode: "4321" })).expect(201);
@@ -189,6 +222,16 @@ describe("POST /api/inspection-bookings with the booking page payload", () => {
     expect((await other.post("/api/inspection-bookings").send(payload).expect(404)).body).toEqual({ message: "No property found" });
     await ctx.agent().post("/api/inspection-bookings").send(payload).expect(404);
     await ctx.agent().post("/api/inspection-bookings").send({ ...payload, propertyId: 999_999 }).expect(404);
+    expect(await counts()).toEqual(before);
+
+    // An id beyond Postgres' integer range cannot exist: a 400 naming the field, not a 500.
+    for (const propertyId of [99_999_999_999, "99999999999", 2_147_483_648]) {
+      const res = await owner.post("/api/inspection-bookings").send({ ...payload, propertyId }).expect(400);
+      expect(res.body).toEqual({ message: "No property found", fields: { propertyId: "No property found" } });
+    }
+    await owner.post("/api/inspection-bookings").send({ ...payload, propertyId: 1.5 }).expect(400);
+    const wizardId = await owner.post("/api/inspection-bookings").send(wizard({ customerId: 99_999_999_999 })).expect(400);
+    expect(wizardId.body.fields).toEqual({ customerId: "Customer id is not valid" });
     expect(await counts()).toEqual(before);
 
     // Staff may book any property.

@@ -103,10 +103,43 @@ describe("POST /api/onboarding", () => {
   it("names every missing required field, with reading A's message, and writes nothing", async () => {
     const before = await counts();
     const res = await ctx.agent().post("/api/onboarding").send({ completedAt: new Date().toISOString() }).expect(400);
-    expect(res.body.message).toBe("Please fill in all required fields: firstName, lastName, email, phone, address, city, province, postalCode");
-    expect(Object.keys(res.body.fields).sort()).toEqual(["address", "city", "email", "firstName", "lastName", "phone", "postalCode", "province"]);
+    expect(res.body.message).toBe(
+      "Please fill in all required fields: firstName, lastName, email, phone, address, city, province, postalCode, squareFootage, yearBuilt, bedrooms, bathrooms, ownershipType, householdIncome, occupation",
+    );
+    expect(Object.keys(res.body.fields).sort()).toEqual(
+      ["address", "bathrooms", "bedrooms", "city", "email", "firstName", "householdIncome", "lastName", "occupation", "ownershipType", "phone", "postalCode", "province", "squareFootage", "yearBuilt"].sort(),
+    );
     const some = await ctx.agent().post("/api/onboarding").send(form({ email: "", city: "  " })).expect(400);
     expect(some.body.message).toBe("Please fill in all required fields: email, city");
+    expect(await counts()).toEqual(before);
+  });
+
+  it("also requires reading A's step 3 and step 4 fields, each named with its own message", async () => {
+    const before = await counts();
+    const step3 = await ctx.agent().post("/api/onboarding").send(form({ squareFootage: "", yearBuilt: undefined, bedrooms: "", bathrooms: null })).expect(400);
+    expect(step3.body).toEqual({
+      message: "Please fill in all required fields: squareFootage, yearBuilt, bedrooms, bathrooms",
+      fields: { squareFootage: "Square footage is required", yearBuilt: "Year built is required", bedrooms: "Bedrooms is required", bathrooms: "Bathrooms is required" },
+    });
+    const step4 = await ctx.agent().post("/api/onboarding").send(form({ ownershipType: "", householdIncome: "", occupation: undefined })).expect(400);
+    expect(step4.body).toEqual({
+      message: "Please fill in all required fields: ownershipType, householdIncome, occupation",
+      fields: { ownershipType: "Ownership type is required", householdIncome: "Household income is required", occupation: "Occupation is required" },
+    });
+    // The optional ones stay optional.
+    await ctx.agent().post("/api/onboarding").send(form({ garageType: "", basementStatus: "", financingType: "", householdSize: "" })).expect(201);
+    expect((await counts()).customers).toBe(before.customers + 1);
+  });
+
+  it("refuses a NUL character in any text field with a 400 naming it, and writes nothing", async () => {
+    const before = await counts();
+    const NUL = "Contains a character that is not allowed (NUL)";
+    for (const field of ["firstName", "lastName", "email", "phone", "address", "city", "postalCode", "financingType", "accessCode", "accessInstructions"]) {
+      const res = await ctx.agent().post("/api/onboarding").send(form({ [field]: "A\u0000" })).expect(400);
+      expect(res.body.fields[field], field).toBe(NUL);
+    }
+    const res = await ctx.agent().post("/api/onboarding").send(form({ financingType: "\u0000" })).expect(400);
+    expect(res.body).toEqual({ message: NUL, fields: { financingType: NUL } });
     expect(await counts()).toEqual(before);
   });
 

@@ -1,18 +1,14 @@
 import { Router } from "express";
 import { z } from "zod";
 import type { Container } from "../../container.js";
-import { NotFoundError, ValidationError, fieldsFromZod } from "../../http/errors.js";
+import { NotFoundError } from "../../http/errors.js";
+import { parse } from "../../http/validate.js";
 import { rememberCustomer, viewerOf } from "../../http/viewer.js";
 import { PROPERTY_TYPES, SUBSCRIPTION_PLANS, planLabel } from "../customers/customers.schemas.js";
-import { pageBookingSchema, wizardBookingSchema } from "./bookings.schemas.js";
+import { MAX_ID, pageBookingSchema, wizardBookingSchema, wizardFailureMessage } from "./bookings.schemas.js";
 
-/** Parses with zod; a 400 whose message is the first problem (the spec's texts) and names every field. */
-export function validated<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
-  const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  const fields = fieldsFromZod(result.error);
-  throw new ValidationError(Object.values(fields)[0] ?? "Invalid input", fields);
-}
+/** A 400's top-level message: the first problem (the spec's texts); `fields` names every one. */
+const firstProblem = (fields: Record<string, string>) => Object.values(fields)[0] ?? "Invalid input";
 
 export function bookingsApi(container: Container): Router {
   const router = Router();
@@ -27,12 +23,12 @@ export function bookingsApi(container: Container): Router {
     const calendar = container.bookings.calendar();
     const payload: unknown = req.body ?? {};
     if (payload && typeof payload === "object" && "propertyId" in payload) {
-      const input = validated(pageBookingSchema(calendar), payload);
+      const input = parse(pageBookingSchema(calendar), payload, firstProblem);
       const booking = await container.bookings.bookForProperty(viewer, input);
       if (!booking) throw new NotFoundError("No property found");
       return void res.status(201).json(booking);
     }
-    const input = validated(wizardBookingSchema(calendar), payload);
+    const input = parse(wizardBookingSchema(calendar), payload, (fields) => wizardFailureMessage(payload, fields));
     const booking = await container.bookings.bookFromWizard(viewer, input);
     await rememberCustomer(req, booking.customerId);
     res.status(201).json(booking);
@@ -42,7 +38,7 @@ export function bookingsApi(container: Container): Router {
 }
 
 const wizardQuery = z.object({
-  customer_id: z.coerce.number().int().positive().optional().catch(undefined),
+  customer_id: z.coerce.number().int().positive().max(MAX_ID).optional().catch(undefined),
   plan: z.enum(SUBSCRIPTION_PLANS).optional().catch(undefined),
 });
 

@@ -4,7 +4,7 @@ import { DAY_PART_VALUES, TIME_SLOTS, isIsoDate } from "./business-time.js";
 
 // Islands import this file too: nothing from the server here.
 
-import { ACCESS_INFO_MESSAGE, ACCESS_METHODS, type BookingCalendar, LEAD_MESSAGE, NEEDS_ACCESS_INFO } from "./bookings.constants.js";
+import { ACCESS_INFO_MESSAGE, ACCESS_INFO_TITLE, ACCESS_METHODS, type BookingCalendar, LEAD_MESSAGE, NEEDS_ACCESS_INFO } from "./bookings.constants.js";
 
 export * from "./bookings.constants.js";
 
@@ -20,7 +20,7 @@ export const optionalText = (label: string, max: number) =>
 
 /** An enumerated field: its own message when missing, the allowed values when wrong. */
 export const choice = <T extends readonly [string, ...string[]]>(values: T, label: string, missing = `${label} is required`) =>
-  z.enum(values, { error: (issue) => (issue.input === undefined || issue.input === "" ? missing : `${label} must be one of ${values.join(", ")}`) });
+  z.enum(values, { error: (issue) => (issue.input === undefined || issue.input === null || issue.input === "" ? missing : `${label} must be one of ${values.join(", ")}`) });
 
 export const wholeNumber = (label: string, min: number, max: number) =>
   z.preprocess(
@@ -55,12 +55,35 @@ export const leadDate = (calendar: BookingCalendar, label: string) =>
     if (value > calendar.maxDate) ctx.addIssue({ code: "custom", message: `${label} must be within a year from today` });
   });
 
+/** Postgres integer ids stop here; a larger id cannot exist, so it is refused before any query. */
+export const MAX_ID = 2_147_483_647;
+
+/** The wizard's required fields (customer-side §5: step 1, step 2, step 3). */
+export const WIZARD_REQUIRED_FIELDS = ["propertyAddress", "propertyType", "propertySize", "firstName", "lastName", "email", "phone", "scheduledDate", "timeSlot", "accessMethod"] as const;
+/** The wizard's submit toast when something required is missing (customer-side §5). */
+export const WIZARD_MISSING_MESSAGE = "Please fill in all required fields.";
+/** customer-side §5's access rule as one line: its title, then its text. */
+export const WIZARD_ACCESS_MESSAGE = `${ACCESS_INFO_TITLE}: ${ACCESS_INFO_MESSAGE}`;
+
+const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === "string" && v.trim() === "");
+
+/**
+ * The top-level message of a refused wizard payload: the spec's submit text when a required field is
+ * missing, the access rule's text when that failed, otherwise the first field's own message.
+ */
+export function wizardFailureMessage(payload: unknown, fields: Record<string, string>): string {
+  const input = (payload && typeof payload === "object" ? payload : {}) as Record<string, unknown>;
+  if (WIZARD_REQUIRED_FIELDS.some((f) => isBlank(input[f]))) return WIZARD_MISSING_MESSAGE;
+  if (fields.accessCode === ACCESS_INFO_MESSAGE) return WIZARD_ACCESS_MESSAGE;
+  return Object.values(fields)[0] ?? "Invalid input";
+}
+
 /** The scheduling wizard's payload (customer-side §3), checked field by field with §5's rules. */
 export const wizardBookingSchema = (calendar: BookingCalendar) =>
   z
     .object({
       // Set when the wizard was opened for a customer this browser created (property intake).
-      customerId: z.preprocess(toNumber, z.number().int().positive().optional()),
+      customerId: z.preprocess(toNumber, z.number({ message: "Customer id must be a number" }).int("Customer id must be a whole number").positive("Customer id must be positive").max(MAX_ID, "Customer id is not valid").optional()),
       propertyAddress: requiredText("Property address", 300),
       propertyType: choice(PROPERTY_TYPES, "Property type"),
       propertySize: wholeNumber("Property size", 100, 100_000),
@@ -87,7 +110,7 @@ export type WizardBookingInput = z.infer<ReturnType<typeof wizardBookingSchema>>
 /** The customer booking page's payload: a property of this browser, one of the 14 weekdays, a part of the day. */
 export const pageBookingSchema = (calendar: BookingCalendar) =>
   z.object({
-    propertyId: z.preprocess(toNumber, z.number({ message: "No property found" }).int().positive("No property found")),
+    propertyId: z.preprocess(toNumber, z.number({ message: "No property found" }).int("No property found").positive("No property found").max(MAX_ID, "No property found")),
     scheduledDate: z
       .string({ message: "Please select a date" })
       .min(1, "Please select a date")

@@ -10,8 +10,27 @@ export const ONBOARDING_ACCESS_LABELS: Record<string, string> = {
 /** The access code field shows only for these (customer-side §3). */
 export const NEEDS_ACCESS_CODE: readonly string[] = ["key-code", "lockbox"];
 
-/** Required on every submission (reading A's final check). */
-export const REQUIRED_FIELDS = ["firstName", "lastName", "email", "phone", "address", "city", "province", "postalCode"] as const;
+/**
+ * Required on every submission: reading A's final check (steps 1 and 2) and its per-step rules for
+ * steps 3 and 4 (customer-side §5), in the spec's order. DESIGN.md decision 13: the server enforces both.
+ */
+export const REQUIRED_FIELDS = [
+  "firstName",
+  "lastName",
+  "email",
+  "phone",
+  "address",
+  "city",
+  "province",
+  "postalCode",
+  "squareFootage",
+  "yearBuilt",
+  "bedrooms",
+  "bathrooms",
+  "ownershipType",
+  "householdIncome",
+  "occupation",
+] as const;
 /** Given together or not at all: with them, onboarding also books the inspection. */
 export const SCHEDULING_FIELDS = ["preferredDate", "preferredTime", "accessMethod"] as const;
 export const MISSING_PREFIX = "Please fill in all required fields: ";

@@ -1,6 +1,6 @@
 import { Router } from "express";
 import type { Container } from "../../container.js";
-import { ValidationError, fieldsFromZod } from "../../http/errors.js";
+import { parse } from "../../http/validate.js";
 import { rememberCustomer } from "../../http/viewer.js";
 import * as enums from "../customers/customers.schemas.js";
 import type { OnboardingOptions } from "./onboarding.constants.js";
@@ -25,14 +25,12 @@ export function onboardingApi(container: Container): Router {
 
   router.post("/onboarding", async (req, res) => {
     const payload = (req.body && typeof req.body === "object" && !Array.isArray(req.body) ? req.body : {}) as Record<string, unknown>;
-    const parsed = onboardingSchema(container.bookings.calendar()).safeParse(payload);
-    if (!parsed.success) {
-      const fields = fieldsFromZod(parsed.error);
-      const missing = missingFields(payload);
+    const input = parse(onboardingSchema(container.bookings.calendar()), payload, (fields) => {
       // Missing fields are named all at once (reading A's alert); otherwise the first problem leads.
-      throw new ValidationError(missing.length ? MISSING_PREFIX + missing.join(", ") : (Object.values(fields)[0] ?? "Invalid input"), fields);
-    }
-    const { customerId, ...result } = await container.onboarding.submit(parsed.data);
+      const missing = missingFields(payload);
+      return missing.length ? MISSING_PREFIX + missing.join(", ") : (Object.values(fields)[0] ?? "Invalid input");
+    });
+    const { customerId, ...result } = await container.onboarding.submit(input);
     await rememberCustomer(req, customerId);
     res.status(201).json(result);
   });

@@ -13,7 +13,7 @@ import {
   phoneField,
   requiredText,
 } from "../customers/customers.schemas.js";
-import { type BookingCalendar, choice, leadDate, optionalChoice, optionalText, optionalWholeNumber } from "../bookings/bookings.schemas.js";
+import { type BookingCalendar, choice, leadDate, optionalChoice, optionalText, wholeNumber } from "../bookings/bookings.schemas.js";
 import { DAY_PART_VALUES } from "../bookings/business-time.js";
 
 // Islands import this file too: nothing from the server here.
@@ -46,16 +46,16 @@ export const onboardingSchema = (calendar: BookingCalendar) =>
       postalCode: requiredText("Postal code", 10)
         .regex(POSTAL_CODE, "Enter a valid postal code, like S7K 1A1")
         .transform((v) => `${v.slice(0, 3)} ${v.slice(-3)}`.toUpperCase()),
-      squareFootage: optionalWholeNumber("Square footage", 100, 100_000),
-      yearBuilt: optionalWholeNumber("Year built", 1600, new Date().getFullYear() + 1),
-      bedrooms: optionalChoice(BEDROOMS_ONBOARDING, "Bedrooms"),
-      bathrooms: optionalChoice(BATHROOMS_ONBOARDING, "Bathrooms"),
+      squareFootage: wholeNumber("Square footage", 100, 100_000),
+      yearBuilt: wholeNumber("Year built", 1600, new Date().getFullYear() + 1),
+      bedrooms: choice(BEDROOMS_ONBOARDING, "Bedrooms"),
+      bathrooms: choice(BATHROOMS_ONBOARDING, "Bathrooms"),
       garageType: optionalChoice(GARAGE_TYPES, "Garage type"),
       basementStatus: optionalChoice(BASEMENT_STATUSES, "Basement status"),
-      ownershipType: optionalChoice(OWNERSHIP_TYPES, "Ownership type"),
+      ownershipType: choice(OWNERSHIP_TYPES, "Ownership type"),
       financingType: optionalText("Financing type", 100),
-      householdIncome: optionalChoice(HOUSEHOLD_INCOMES, "Household income"),
-      occupation: optionalChoice(OCCUPATIONS, "Occupation"),
+      householdIncome: choice(HOUSEHOLD_INCOMES, "Household income"),
+      occupation: choice(OCCUPATIONS, "Occupation"),
       householdSize: optionalChoice(HOUSEHOLD_SIZES, "Household size"),
       preferredDate: z.preprocess((v) => (v === "" || v === null ? undefined : v), leadDate(calendar, "Preferred date").optional()),
       preferredTime: optionalChoice(DAY_PART_VALUES, "Preferred time"),
