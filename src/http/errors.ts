@@ -33,8 +33,8 @@ export class NotFoundError extends HttpError {
   }
 }
 export class ConflictError extends HttpError {
-  constructor(message: string) {
-    super(409, message);
+  constructor(message: string, fields?: Record<string, string>) {
+    super(409, message, fields);
   }
 }
 export class GoneError extends HttpError {

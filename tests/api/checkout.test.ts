@@ -253,6 +253,54 @@ describe("checkout in Stripe mode (real SDK against the local stand-in)", () => 
     expect(verified.body).toEqual({ success: true, customer: { email: "ivy@example.com", name: null } });
   });
 
+  it("the payment page's success path: intent → paid in Stripe → /payment-success → verify-payment → POST /api/customers with the pi_ id", async () => {
+    const browser = ctx.agent();
+    const page = await browser.get("/checkout?plan=premium").expect(200);
+    expect(page.text).toContain("pk_test_stand_in");
+    const { body } = await browser.post("/api/create-payment-intent").send({ amount: 889, plan: "premium" }).expect(200);
+    const intentId = String(body.clientSecret).split("_secret_")[0]!;
+    expect(intentId).toMatch(/^pi_test_\w+$/);
+    expect(stripe.intents.get(intentId)).toMatchObject({ amount: 88900, currency: "cad", metadata: { plan: "premium", source: "payment_page" } });
+
+    // Not paid yet: verification fails and intake is refused.
+    expect((await browser.get(`/api/verify-payment?session_id=${intentId}`).expect(200)).body.success).toBe(false);
+    const intake = {
+      stripeSessionId: intentId,
+      planType: "basic",
+      email: "rowan@example.com",
+      name: "Rowan Ash",
+      phone: "306-555-0111",
+      property: { address: "5 Pine Street", city: "Springfield", state: "IL", zipCode: "62704", squareFootage: "1600", yearBuilt: "1999" },
+    };
+    await browser.post("/api/customers").send(intake).expect(400);
+
+    // Stripe.js confirms the card (receipt_email comes from the form) and returns to /payment-success.
+    stripe.succeedIntent(intentId, "rowan@example.com");
+    const success = await browser
+      .get(`/payment-success?plan=premium&payment_intent=${intentId}&payment_intent_client_secret=${body.clientSecret}&redirect_status=succeeded`)
+      .expect(200);
+    expect(success.text).toContain("Payment Successful!");
+    expect(success.text).toContain(`href="/property-intake?plan=premium&session_id=${intentId}"`);
+    await browser.get(`/property-intake?plan=premium&session_id=${intentId}`).expect(200);
+
+    const verified = await browser.get(`/api/verify-payment?session_id=${intentId}`).expect(200);
+    expect(verified.body).toEqual({ success: true, customer: { email: "rowan@example.com", name: null } });
+    const [payment] = await ctx.db("payments").where({ provider_id: intentId });
+    expect(payment).toMatchObject({ provider: "stripe", kind: "payment_intent", plan_type: "premium", amount_cents: 88900, status: "succeeded", customer_email: "rowan@example.com" });
+
+    const created = await browser.post("/api/customers").send(intake).expect(201);
+    // The plan paid for wins over the form's planType.
+    expect(await ctx.db("customers").where({ id: created.body.id }).first()).toMatchObject({ stripe_session_id: intentId, email: "rowan@example.com", subscription_plan: "premium" });
+    expect((await browser.get("/api/properties").expect(200)).body).toEqual([expect.objectContaining({ id: created.body.propertyId, address: "5 Pine Street" })]);
+    // A retry from the same browser gets the same customer; verification recorded the payment once.
+    expect((await browser.post("/api/customers").send(intake).expect(200)).body).toEqual(created.body);
+    expect(await ctx.db("payments").where({ provider_id: intentId })).toHaveLength(1);
+    // Another browser knowing the pi_ id but not the payer's e-mail gets nothing.
+    const stranger = ctx.agent();
+    await stranger.post("/api/customers").send({ ...intake, email: "mallory@example.com" }).expect(400);
+    expect((await stranger.get("/api/properties").expect(200)).body).toEqual([]);
+  });
+
   it("the payment page allows Stripe.js in its CSP, and demo confirmation is off", async () => {
     const page = await ctx.agent().get("/checkout?plan=basic").expect(200);
     const csp = page.headers["content-security-policy"];

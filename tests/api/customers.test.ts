@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SESSION_TAKEN_MESSAGE } from "../../src/modules/customers/customers.service.js";
+import { PAYER_EMAIL_MESSAGE } from "../../src/modules/plans/payments.service.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { StripeStandIn } from "../support/stripe-stand-in.js";
 
@@ -33,10 +35,10 @@ const payload = (stripeSessionId: string, over: Record<string, unknown> = {}) =>
 });
 
 /** A paid demo payment, as the /checkout card form makes it; its id is what /payment-success hands to intake. */
-async function paidDemoSession(ctx: TestContext, planType: "basic" | "standard" | "premium" = "standard"): Promise<string> {
+async function paidDemoSession(ctx: TestContext, planType: "basic" | "standard" | "premium" = "standard", email = "jo@example.com"): Promise<string> {
   const amount = (await ctx.container.plans.get(planType)).checkoutPrice;
   const { body } = await ctx.agent().post("/api/create-payment-intent").send({ amount, plan: planType }).expect(200);
-  const card = { name: "Demo Payer", email: "payer@example.com", cardNumber: "4242424242424242", expiry: "12 / 39", cvc: "123" };
+  const card = { name: "Demo Payer", email, cardNumber: "4242424242424242", expiry: "12 / 39", cvc: "123" };
   const paid = await ctx.agent().post("/api/demo/confirm-payment").send({ ...card, clientSecret: body.clientSecret }).expect(200);
   return paid.body.paymentIntentId;
 }
@@ -180,6 +182,75 @@ describe("POST /api/customers (demo mode)", () => {
     });
   });
 
+  it("refuses a NUL character in any text field with a 400 naming the field, and writes nothing", async () => {
+    const before = await counts(ctx);
+    const sessionId = await paidDemoSession(ctx);
+    const browser = ctx.agent();
+    const res = await browser
+      .post("/api/customers")
+      .send(payload(sessionId, { name: "Jo\u0000Homeowner", property: { ...property, city: "Spring\u0000field", notes: "\u0000" } }))
+      .expect(400);
+    expect(res.body.fields).toEqual({
+      name: "Contains a character that is not allowed (NUL)",
+      "property.city": "Contains a character that is not allowed (NUL)",
+      "property.notes": "Contains a character that is not allowed (NUL)",
+    });
+    expect(res.headers["set-cookie"]).toBeUndefined();
+    expect(await counts(ctx)).toEqual(before);
+    expect((await browser.get("/api/properties").expect(200)).body).toEqual([]);
+  });
+
+  it("refuses an email other than the one the payment was made with, naming the email field", async () => {
+    const before = await counts(ctx);
+    const sessionId = await paidDemoSession(ctx, "basic", "jo@example.com");
+    const thief = ctx.agent();
+    const res = await thief.post("/api/customers").send(payload(sessionId, { email: "mallory@example.com", name: "Mallory" })).expect(400);
+    expect(res.body).toEqual({ message: PAYER_EMAIL_MESSAGE, fields: { email: PAYER_EMAIL_MESSAGE } });
+    expect(res.headers["set-cookie"]).toBeUndefined();
+    expect(await counts(ctx)).toEqual(before);
+    expect((await thief.get("/api/properties").expect(200)).body).toEqual([]);
+    // The payer's own address, in any case, is the same address.
+    const owner = await ctx.agent().post("/api/customers").send(payload(sessionId, { email: "Jo@Example.COM" })).expect(201);
+    expect((await ctx.db("customers").where({ id: owner.body.id }).first()).email).toBe("Jo@Example.COM");
+  });
+
+  it("a retry attaches the existing customer only for the same email: another browser with another email gets 409", async () => {
+    // The spec's fake demo id: the provider holds no payer e-mail, so only the saved customer's e-mail decides.
+    const id = "demo_session_5e55i0nabc";
+    const owner = ctx.agent();
+    const first = await owner.post("/api/customers").send(payload(id)).expect(201);
+    const before = await counts(ctx);
+
+    const thief = ctx.agent();
+    const stolen = await thief.post("/api/customers").send(payload(id, { email: "mallory@example.com", name: "Mallory" })).expect(409);
+    expect(stolen.body).toEqual({ message: SESSION_TAKEN_MESSAGE, fields: { email: SESSION_TAKEN_MESSAGE } });
+    expect(stolen.headers["set-cookie"]).toBeUndefined();
+    expect((await thief.get("/api/properties").expect(200)).body).toEqual([]);
+    expect(await counts(ctx)).toEqual(before);
+
+    // The same browser retrying the same payload, and the same person in another browser, get the same customer.
+    expect((await owner.post("/api/customers").send(payload(id)).expect(200)).body).toEqual(first.body);
+    const otherDevice = ctx.agent();
+    expect((await otherDevice.post("/api/customers").send(payload(id, { email: "JO@example.com" })).expect(200)).body).toEqual(first.body);
+    expect((await otherDevice.get("/api/properties").expect(200)).body.map((p: { id: number }) => p.id)).toEqual([first.body.propertyId]);
+    expect(await counts(ctx)).toEqual(before);
+  });
+
+  it("concurrent first attempts for one session make one customer; a different email among them gets 409", async () => {
+    const sessionId = await paidDemoSession(ctx, "standard", "jo@example.com");
+    const same = await Promise.all([1, 2, 3, 4].map(() => ctx.agent().post("/api/customers").send(payload(sessionId))));
+    expect(same.map((r) => r.status).sort()).toEqual([200, 200, 200, 201]);
+    expect(new Set(same.map((r) => r.body.id)).size).toBe(1);
+    expect(await ctx.db("customers").where({ stripe_session_id: sessionId })).toHaveLength(1);
+
+    const id = "demo_session_race0123456";
+    const raced = await Promise.all(
+      ["a@example.com", "b@example.com", "c@example.com"].map((email) => ctx.agent().post("/api/customers").send(payload(id, { email }))),
+    );
+    expect(raced.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+    expect(await ctx.db("customers").where({ stripe_session_id: id })).toHaveLength(1);
+  });
+
   it("accepts the spec's fake demo session id (demo and plan only), once", async () => {
     const id = "demo_session_0a1b2c3d4e5f";
     const first = await ctx.agent().post("/api/customers").send(payload(id, { planType: "basic" })).expect(201);
@@ -196,8 +267,8 @@ describe("POST /api/customers (demo mode)", () => {
     beforeAll(async () => {
       a = ctx.agent();
       b = ctx.agent();
-      aIds = (await a.post("/api/customers").send(payload(await paidDemoSession(ctx), { email: "alice@example.com", name: "Alice" })).expect(201)).body;
-      bIds = (await b.post("/api/customers").send(payload(await paidDemoSession(ctx), { email: "bob@example.com", name: "Bob" })).expect(201)).body;
+      aIds = (await a.post("/api/customers").send(payload(await paidDemoSession(ctx, "standard", "alice@example.com"), { email: "alice@example.com", name: "Alice" })).expect(201)).body;
+      bIds = (await b.post("/api/customers").send(payload(await paidDemoSession(ctx, "standard", "bob@example.com"), { email: "bob@example.com", name: "Bob" })).expect(201)).body;
     });
 
     it("each customer lists only their own properties; anonymous gets []", async () => {
@@ -247,10 +318,21 @@ describe("POST /api/customers (Stripe mode)", () => {
     await ctx.agent().post("/api/customers").send(payload("demo_session_0a1b2c3d4e5f")).expect(400);
     expect(await counts(ctx)).toEqual({ customers: 0, properties: 0 });
 
-    stripe.pay(sessionId);
+    stripe.pay(sessionId, { email: "jo@example.com", name: "Jo Homeowner" });
     const created = await ctx.agent().post("/api/customers").send(payload(sessionId)).expect(201);
     const customer = await ctx.db("customers").where({ id: created.body.id }).first();
     expect(customer).toMatchObject({ stripe_session_id: sessionId, subscription_plan: "basic" });
     expect(await ctx.db("payments").where({ provider_id: sessionId })).toHaveLength(1);
+  });
+
+  it("refuses an email other than the one Stripe reports for the paid session", async () => {
+    const { body } = await ctx.agent().post("/api/create-checkout-session").send({ planType: "standard" }).expect(200);
+    const sessionId = body.url.split("/pay/")[1];
+    stripe.pay(sessionId, { email: "kim@example.com", name: "Kim Lee" });
+    const before = await counts(ctx);
+    const res = await ctx.agent().post("/api/customers").send(payload(sessionId)).expect(400);
+    expect(res.body).toEqual({ message: PAYER_EMAIL_MESSAGE, fields: { email: PAYER_EMAIL_MESSAGE } });
+    expect(await counts(ctx)).toEqual(before);
+    await ctx.agent().post("/api/customers").send(payload(sessionId, { email: "KIM@example.com", name: "Kim Lee" })).expect(201);
   });
 });

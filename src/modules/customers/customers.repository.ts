@@ -109,8 +109,8 @@ export class CustomersRepository {
   }
 
   /** Properties, oldest first, so "the last one" is the newest; optionally only some customers'. */
-  async listProperties(customerIds?: number[]): Promise<Property[]> {
-    const query = this.db("properties").orderBy([{ column: "created_at" }, { column: "id" }]);
+  async listProperties(customerIds?: number[], tx: Tx | Knex = this.db): Promise<Property[]> {
+    const query = tx("properties").orderBy([{ column: "created_at" }, { column: "id" }]);
     if (customerIds) query.whereIn("customer_id", customerIds);
     return (await query).map(toProperty);
   }

@@ -14,13 +14,14 @@ export function customersApi(container: Container): Router {
   const router = Router();
 
   /**
-   * Property intake. Only a paid checkout may create a customer (PaymentsService.requirePaid), and a
-   * retry with the same stripeSessionId returns the customer made the first time. Either way this
-   * browser's session cookie now names that customer (DESIGN.md decision 5).
+   * Property intake. Only a paid checkout may create a customer, with the e-mail the payment was made
+   * with when the provider knows it (PaymentsService.requirePaid). A retry with the same stripeSessionId
+   * and e-mail returns the customer made the first time; another e-mail is a 409. Either way this
+   * browser's session cookie names the customer only on success (DESIGN.md decision 5).
    */
   router.post("/customers", async (req, res) => {
     const input = body(req, customerCreateSchema);
-    const { plan } = await container.payments.requirePaid(input.stripeSessionId);
+    const { plan } = await container.payments.requirePaid(input.stripeSessionId, input.email);
     const { zipCode, ...property } = input.property;
     const { customer, property: saved, created } = await container.customers.createWithProperty(
       {

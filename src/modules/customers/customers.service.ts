@@ -1,6 +1,9 @@
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
+import { ConflictError } from "../../http/errors.js";
 import type { CustomersRepository } from "./customers.repository.js";
 import type { Customer, NewCustomer, NewProperty, Property } from "./customers.schemas.js";
+
+export const SESSION_TAKEN_MESSAGE = "This checkout session's property information was already saved with another email";
 
 /** Who is asking: staff see every record, a customer browser only its own (DESIGN.md decision 5). */
 export type Viewer = { kind: "staff" } | { kind: "customer"; customerIds: number[] };
@@ -13,15 +16,20 @@ export class CustomersService {
 
   /**
    * Creates a customer and their first property. With a checkout session id it is idempotent:
-   * a retry returns the customer and property created the first time.
+   * a retry with the same e-mail (any case) returns the customer and property created the first
+   * time; a different e-mail is a 409, so a session id alone never hands over someone's records.
+   * The unique session id makes concurrent first attempts safe: one inserts, the others wait and read it.
    */
   async createWithProperty(customer: NewCustomer, property: NewProperty, tx?: Tx): Promise<{ customer: Customer; property: Property; created: boolean }> {
     const work = async (trx: Tx) => {
       const inserted = await this.customers.insertCustomer(customer, trx);
       if (!inserted) {
         const existing = await this.customers.findCustomerBySession(customer.stripeSessionId!, trx);
-        const [first] = await this.customers.listProperties([existing!.id]);
-        return { customer: existing!, property: first!, created: false };
+        if (!existing || existing.email.trim().toLowerCase() !== customer.email.trim().toLowerCase()) {
+          throw new ConflictError(SESSION_TAKEN_MESSAGE, { email: SESSION_TAKEN_MESSAGE });
+        }
+        const [first] = await this.customers.listProperties([existing.id], trx);
+        return { customer: existing, property: first!, created: false };
       }
       return { customer: inserted, property: await this.customers.insertProperty(inserted, property, trx), created: true };
     };

@@ -10,7 +10,13 @@ export const CURRENCY = "cad";
 export interface Verification {
   paid: boolean;
   plan: PlanType | null;
+  /** Who paid, for the intake form: what the provider knows, or demo defaults. */
   customer: { email: string | null; name: string | null };
+  /**
+   * The e-mail the provider itself holds for the payer (Stripe's customer_details or receipt_email, the
+   * demo card form's), null when it holds none. Defaults never count: intake compares against this.
+   */
+  payerEmail: string | null;
   /** What to record when the provider says it is paid (Stripe); the demo provider records as it goes. */
   payment: NewPayment | null;
 }
@@ -26,7 +32,7 @@ export interface PaymentProvider {
   verify(id: string): Promise<Verification>;
 }
 
-const NOT_PAID: Verification = { paid: false, plan: null, customer: { email: null, name: null }, payment: null };
+const NOT_PAID: Verification = { paid: false, plan: null, customer: { email: null, name: null }, payerEmail: null, payment: null };
 
 const planOf = (metadata: Record<string, string> | null | undefined): PlanType | null => {
   const parsed = planTypeSchema.safeParse(metadata?.plan);
@@ -136,12 +142,14 @@ export class StripeProvider implements PaymentProvider {
       if (id.startsWith("cs_")) {
         const session = await this.stripe.checkout.sessions.retrieve(id);
         const payment = sessionPayment(session);
-        return { paid: payment !== null, plan: planOf(session.metadata), customer: { email: session.customer_details?.email ?? null, name: session.customer_details?.name ?? null }, payment };
+        const email = session.customer_details?.email ?? null;
+        return { paid: payment !== null, plan: planOf(session.metadata), customer: { email, name: session.customer_details?.name ?? null }, payerEmail: email, payment };
       }
       if (id.startsWith("pi_")) {
         const intent = await this.stripe.paymentIntents.retrieve(id);
         const paid = intent.status === "succeeded";
-        return { paid, plan: planOf(intent.metadata), customer: { email: intent.receipt_email ?? null, name: intent.metadata?.name ?? null }, payment: intentPayment(intent) };
+        const email = intent.receipt_email ?? null;
+        return { paid, plan: planOf(intent.metadata), customer: { email, name: intent.metadata?.name ?? null }, payerEmail: email, payment: intentPayment(intent) };
       }
       return NOT_PAID;
     } catch (error) {
@@ -208,10 +216,12 @@ export class DemoProvider implements PaymentProvider {
         paid: payment.status === "succeeded",
         plan: payment.planType,
         customer: { email: payment.customerEmail ?? DEMO_CUSTOMER.email, name: payment.customerName ?? DEMO_CUSTOMER.name },
+        payerEmail: payment.customerEmail ?? null,
         payment: null,
       };
     }
-    if (/^demo_session_[A-Za-z0-9]{6,64}$/.test(id)) return { paid: true, plan: null, customer: { ...DEMO_CUSTOMER }, payment: null };
+    // The fake id's e-mail is a default the intake page may replace (customer_email), not a payer's.
+    if (/^demo_session_[A-Za-z0-9]{6,64}$/.test(id)) return { paid: true, plan: null, customer: { ...DEMO_CUSTOMER }, payerEmail: null, payment: null };
     return NOT_PAID;
   }
 }

@@ -6,6 +6,11 @@ import type { PaymentsRepository } from "./payments.repository.js";
 import type { PlanType } from "./plans.schemas.js";
 import type { PlansService } from "./plans.service.js";
 
+/** E-mail addresses compare without case or surrounding space. */
+export const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+export const PAYER_EMAIL_MESSAGE = "Email must be the address the payment was made with";
+
 /** A card the demo provider declines: 402 with the provider's reason, like Stripe's card errors. */
 export class CardDeclinedError extends HttpError {
   constructor(message: string) {
@@ -55,20 +60,25 @@ export class PaymentsService {
   }
 
   /** Asks the provider; a paid Stripe session is recorded here too, in case its webhook is late or not set up. */
-  async verify(id: string): Promise<VerifyPaymentResponse & { plan: PlanType | null }> {
+  async verify(id: string): Promise<VerifyPaymentResponse & { plan: PlanType | null; payerEmail: string | null }> {
     const result = await this.provider.verify(id);
     if (result.payment) await this.payments.insertOnce(result.payment);
-    return { success: result.paid, customer: result.customer, plan: result.plan };
+    return { success: result.paid, customer: result.customer, plan: result.plan, payerEmail: result.payerEmail };
   }
 
   /**
    * Property intake needs a paid session: a paid Stripe Checkout Session or PaymentIntent with keys,
-   * a paid demo session (or the spec's fake demo identifier) in demo mode. Returns the plan paid for.
+   * a paid demo session (or the spec's fake demo identifier) in demo mode. When the provider knows the
+   * payer's e-mail, the intake's e-mail must be that one (the form shows it read-only), so a session id
+   * alone does not let another browser take the payment over. Returns the plan paid for.
    */
-  async requirePaid(id: string): Promise<{ plan: PlanType | null }> {
+  async requirePaid(id: string, email: string): Promise<{ plan: PlanType | null }> {
     const result = await this.verify(id);
     if (!result.success) {
       throw new ValidationError("Payment could not be verified", { stripeSessionId: "This checkout session is not paid" });
+    }
+    if (result.payerEmail && !sameEmail(result.payerEmail, email)) {
+      throw new ValidationError(PAYER_EMAIL_MESSAGE, { email: PAYER_EMAIL_MESSAGE });
     }
     return { plan: result.plan };
   }
