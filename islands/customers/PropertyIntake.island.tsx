@@ -128,7 +128,8 @@ export default function PropertyIntake({ sessionId, plan, demo, customerName, cu
       setTimeout(() => window.location.assign(`/schedule-inspection?customer_id=${id}&plan=${encodeURIComponent(plan)}`), REDIRECT_DELAY);
     },
     onError: (error) => {
-      if (error instanceof ApiError && error.status === 400) showErrors(toErrors(error.fields));
+      // 400: bad fields; 409: the paid session already belongs to another e-mail. Both name their fields.
+      if (error instanceof ApiError && (error.status === 400 || error.status === 409)) showErrors(toErrors(error.fields));
       toast({ title: "Error", description: "Failed to save property information. Please try again.", variant: "destructive" });
     },
   });
