@@ -14,7 +14,7 @@ import { Field, SelectField } from "../checkout/fields";
 import { ApiError, apiRequest } from "../ui/api";
 import { toast } from "../ui/toast";
 import { emailError, leadDateError, nextYear, numberError, phoneError } from "./checks";
-import { ChoiceCards, TextAreaField, saveConfirmation } from "./form-parts";
+import { ChoiceCards, TextAreaField, focusField, saveConfirmation } from "./form-parts";
 
 interface Props {
   /** From the server, so the island does not pull zod in with customers.schemas. */
@@ -74,15 +74,23 @@ export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefil
   const [values, setValues] = useState<Values>(() => (prefill ? { ...EMPTY, ...pick(prefill) } : EMPTY));
   const [errors, setErrors] = useState<Errors>({});
   const [step, setStep] = useState(0);
+  // Messages of the server that name no field of the wizard; shown above the buttons.
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useRef<HTMLFormElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const moved = useRef(false);
+  // The field to focus once its step has rendered; focusTick asks again when the step stays the same.
+  const pendingFocus = useRef<Key | null>(null);
+  const [focusTick, setFocusTick] = useState(0);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each step change by design
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each step change and focus request by design
   useEffect(() => {
-    // Move focus to the new step's heading, but not on the first render.
-    if (moved.current) heading.current?.focus();
+    const key = pendingFocus.current;
+    pendingFocus.current = null;
+    // The first invalid field when errors were just shown; otherwise the new step's heading (not on first render).
+    if (!(key && focusField(form.current, key)) && moved.current) heading.current?.focus();
     moved.current = true;
-  }, [step]);
+  }, [step, focusTick]);
 
   const set = (key: Key) => (value: string) => {
     setValues((v) => ({ ...v, [key]: value }));
@@ -106,13 +114,25 @@ export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefil
 
   const missingIn = (index: number) => STEPS[index]!.required.filter((k) => !values[k].trim());
 
+  /** Shows the errors, goes to the first step that has one and focuses its first invalid field. */
+  const showErrors = (found: Errors, keep: Errors = {}): boolean => {
+    setErrors({ ...keep, ...found });
+    const first = STEPS.findIndex((s) => s.fields.some((f) => found[f]));
+    if (first < 0) return false;
+    pendingFocus.current = STEPS[first]!.fields.find((f) => found[f]) ?? null;
+    setStep(first);
+    setFocusTick((t) => t + 1);
+    return true;
+  };
+
   const next = () => {
-    const found = problemsIn(STEPS[step]!.fields);
     if (missingIn(step).length) {
       toast({ title: "Missing Information", description: "Please fill in all required fields before continuing.", variant: "destructive" });
     }
-    setErrors(found);
-    if (Object.keys(found).length) return;
+    // This step's errors are checked again; the server's messages for other steps wait there.
+    const fields = STEPS[step]!.fields;
+    const others = Object.fromEntries(Object.entries(errors).filter(([key]) => !fields.includes(key as Key))) as Errors;
+    if (showErrors(problemsIn(fields), others)) return;
     setStep(step + 1);
   };
 
@@ -136,7 +156,16 @@ export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefil
       setTimeout(() => window.location.assign("/booking-confirmation"), REDIRECT_DELAY);
     },
     onError: (error) => {
-      if (error instanceof ApiError) setErrors(error.fields as Errors);
+      // A 400 names each refused field: show each message under its field, on its step.
+      const fields = error instanceof ApiError && error.status === 400 ? error.fields : {};
+      const known: Errors = {};
+      const other: string[] = [];
+      for (const [key, message] of Object.entries(fields)) {
+        if (key in EMPTY) known[key as Key] = message;
+        else other.push(message);
+      }
+      showErrors(known);
+      setFormError(other.length ? [...new Set(other)].join(" ") : null);
       toast({ title: "Scheduling Error", description: "Failed to schedule inspection. Please try again.", variant: "destructive" });
     },
   });
@@ -145,26 +174,20 @@ export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefil
     event.preventDefault();
     if (step < STEPS.length - 1) return next();
     if (mutation.isPending || mutation.isSuccess) return;
-    const missing = STEPS.flatMap((_, i) => missingIn(i));
-    if (missing.length) {
+    setFormError(null);
+    const found = problemsIn(STEPS.flatMap((s) => s.fields));
+    if (STEPS.some((_, i) => missingIn(i).length)) {
       toast({ title: "Missing Information", description: "Please fill in all required fields.", variant: "destructive" });
-      setErrors(problemsIn(STEPS[step]!.fields));
-      const first = STEPS.findIndex((_, i) => missingIn(i).length);
-      if (first !== step) setStep(first);
+      // Every step's errors, so the step it lands on shows its own.
+      showErrors(found);
       return;
     }
     if (NEEDS_ACCESS_INFO.includes(values.accessMethod) && !values.accessCode.trim() && !values.accessInstructions.trim()) {
       toast({ title: ACCESS_INFO_TITLE, description: ACCESS_INFO_MESSAGE, variant: "destructive" });
-      setErrors({ accessCode: ACCESS_INFO_MESSAGE });
+      showErrors({ ...found, accessCode: ACCESS_INFO_MESSAGE });
       return;
     }
-    const found = problemsIn(STEPS.flatMap((s) => s.fields));
-    if (Object.keys(found).length) {
-      setErrors(found);
-      const first = STEPS.findIndex((s) => s.fields.some((f) => found[f]));
-      if (first !== step) setStep(first);
-      return;
-    }
+    if (showErrors(found)) return;
     mutation.mutate();
   };
 
@@ -172,7 +195,7 @@ export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefil
   const busy = mutation.isPending || mutation.isSuccess;
 
   return (
-    <form onSubmit={submit} noValidate className="card mt-6" aria-labelledby="wizard-step-title">
+    <form ref={form} onSubmit={submit} noValidate className="card mt-6" aria-labelledby="wizard-step-title">
       <ol className="wizard-steps" aria-label="Progress">
         {STEPS.map((s, i) => (
           <li key={s.title} data-state={i < step ? "done" : i === step ? "current" : "todo"} aria-current={i === step ? "step" : undefined}>
@@ -257,6 +280,12 @@ export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefil
           </>
         )}
       </div>
+
+      {formError && (
+        <p role="alert" className="field-error mt-4">
+          {formError}
+        </p>
+      )}
 
       {/* On phones the main action comes first, full width; Previous sits under it. */}
       <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">

@@ -96,6 +96,17 @@ export function ChoiceCards({ name, legend, value, options, error, required, col
   );
 }
 
+/** Focuses a field by its id, or the first control of its radio group (checked one first). */
+export function focusField(root: ParentNode | null, key: string): boolean {
+  if (!root) return false;
+  const target =
+    root.querySelector<HTMLElement>(`#${CSS.escape(key)}`) ??
+    root.querySelector<HTMLElement>(`[name="${CSS.escape(key)}"]:checked`) ??
+    root.querySelector<HTMLElement>(`[name="${CSS.escape(key)}"]`);
+  target?.focus();
+  return Boolean(target);
+}
+
 export function Spinner({ label }: { label: string }): ReactNode {
   return (
     <div role="status" className="flex flex-col items-center gap-3 py-16 text-ink/80">

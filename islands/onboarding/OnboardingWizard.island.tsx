@@ -1,8 +1,8 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import type { OnboardingOptions } from "../../src/modules/onboarding/onboarding.constants";
-import { Spinner } from "../bookings/form-parts";
-import { EMPTY, type Errors, type Key, STEPS, StepFields, type Values, problemsOf } from "./steps";
+import { Spinner, focusField } from "../bookings/form-parts";
+import { EMPTY, type Errors, FIELD_LABELS, type Key, STEPS, StepFields, type Values, problemsOf } from "./steps";
 
 interface Props {
   options: OnboardingOptions;
@@ -15,6 +15,8 @@ interface Result {
   bookingId?: number;
   error?: string;
   message?: string;
+  /** On a 400: each refused field with the server's message. */
+  fields?: Record<string, string>;
 }
 
 type Phase = "splash" | "form" | "processing" | "complete";
@@ -35,36 +37,59 @@ export default function OnboardingWizard({ options, minDate, maxDate }: Props) {
   const [submitting, setSubmitting] = useState(false);
   const [failedWith, setFailedWith] = useState<string | null>(null);
   const [result, setResult] = useState<Result | null>(null);
+  // The server's messages for the fields it refused; each goes when its field is edited.
+  const [serverErrors, setServerErrors] = useState<Errors>({});
   const heading = useRef<HTMLHeadingElement>(null);
+  const form = useRef<HTMLFormElement>(null);
+  // The field to focus once its step has rendered (back from a refused submission).
+  const pendingFocus = useRef<Key | null>(null);
 
   useEffect(() => {
     const timer = setTimeout(() => setShowStart(true), SPLASH_BUTTON_DELAY);
     return () => clearTimeout(timer);
   }, []);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: focus the new heading on each step change
+  // biome-ignore lint/correctness/useExhaustiveDependencies: focus the new heading (or the first refused field) on each step change
   useEffect(() => {
+    const key = pendingFocus.current;
+    pendingFocus.current = null;
+    if (phase === "form" && key && focusField(form.current, key)) return;
     if (phase !== "splash") heading.current?.focus();
   }, [phase, step]);
 
   // The server's rules, checked lightly here; per-step required fields come from STEPS.
   const problems: Errors = problemsOf(values, minDate, maxDate);
-  const stepValid = (n: number) => STEPS[n - 1]!.required.every((k) => values[k].trim()) && STEPS[n - 1]!.fields.every((k) => !problems[k]);
+  const stepValid = (n: number) =>
+    STEPS[n - 1]!.required.every((k) => values[k].trim()) && STEPS[n - 1]!.fields.every((k) => !problems[k] && !serverErrors[k]);
   const valid = stepValid(step);
   const allValid = [1, 2, 3, 4, 5].every(stepValid);
   const snapshot = JSON.stringify(values);
 
-  const visibleErrors: Errors = {};
+  const visibleErrors: Errors = { ...serverErrors };
   for (const key of Object.keys(problems) as Key[]) if (touched[key] && values[key]) visibleErrors[key] = problems[key];
 
   const set = (key: Key) => (value: string) => {
     setValues((v) => ({ ...v, [key]: value }));
     setTouched((t) => ({ ...t, [key]: true }));
+    // A new access method hides or shows the code field: its old refusal goes too, so it cannot block step 5 unseen.
+    const cleared: Key[] = key === "accessMethod" ? [key, "accessCode"] : [key];
+    setServerErrors((e) => (cleared.some((k) => e[k]) ? { ...e, ...Object.fromEntries(cleared.map((k) => [k, undefined])) } : e));
+  };
+
+  /** Back to the form: to the first step with a refused field, focused, or to where the person was. */
+  const backToAnswers = () => {
+    const first = STEPS.findIndex((s) => s.fields.some((f) => serverErrors[f]));
+    if (first >= 0) {
+      pendingFocus.current = STEPS[first]!.fields.find((f) => serverErrors[f]) ?? null;
+      setStep(first + 1);
+    }
+    setPhase("form");
   };
 
   const submit = async () => {
     setSubmitting(true);
     setFailedWith(null);
+    setServerErrors({});
     setPhase("processing");
     try {
       const response = await fetch("/api/onboarding", {
@@ -76,6 +101,9 @@ export default function OnboardingWizard({ options, minDate, maxDate }: Props) {
       const data = (await response.json().catch(() => ({}))) as Result;
       if (!response.ok) {
         window.alert(`Submission failed: ${data.error || data.message || "Unknown error"}`);
+        const refused: Errors = {};
+        for (const [key, message] of Object.entries(data.fields ?? {})) if (key in EMPTY && typeof message === "string") refused[key as Key] = message;
+        setServerErrors(refused);
         setFailedWith(snapshot);
         setSubmitting(false);
         return;
@@ -128,6 +156,7 @@ export default function OnboardingWizard({ options, minDate, maxDate }: Props) {
   }
 
   if (phase === "processing") {
+    const refusedKeys = STEPS.flatMap((s) => s.fields).filter((key) => serverErrors[key]);
     return (
       <div className="mx-auto max-w-xl px-4 py-16 text-center">
         <h1 ref={heading} tabIndex={-1} className="font-serif text-3xl font-bold text-green-900">
@@ -139,11 +168,23 @@ export default function OnboardingWizard({ options, minDate, maxDate }: Props) {
           <div className="card mt-8" role="alert">
             <p className="font-semibold">We couldn't save your information.</p>
             <p className="mt-1 text-sm text-ink/80">Nothing you typed is lost. Try again, or go back and check your answers.</p>
+            {refusedKeys.length > 0 && (
+              <>
+                <p className="mt-4 text-left text-sm font-semibold">These answers need a change:</p>
+                <ul className="mt-1 list-disc pl-5 text-left text-sm" data-testid="refused-fields">
+                  {refusedKeys.map((key) => (
+                    <li key={key}>
+                      {FIELD_LABELS[key]}: {serverErrors[key]}
+                    </li>
+                  ))}
+                </ul>
+              </>
+            )}
             <div className="mt-4 flex flex-wrap justify-center gap-3">
               <button type="button" className="btn btn-gold" onClick={submit}>
                 Try Again
               </button>
-              <button type="button" className="btn btn-outline" onClick={() => setPhase("form")}>
+              <button type="button" className="btn btn-outline" onClick={backToAnswers}>
                 Back to My Answers
               </button>
             </div>
@@ -192,7 +233,7 @@ export default function OnboardingWizard({ options, minDate, maxDate }: Props) {
   };
 
   return (
-    <form onSubmit={onSubmit} noValidate className="mx-auto max-w-2xl px-4 py-8 md:py-12">
+    <form ref={form} onSubmit={onSubmit} noValidate className="mx-auto max-w-2xl px-4 py-8 md:py-12">
       <p className="text-sm font-semibold text-green-700" aria-live="polite">
         Step {step} of 5
       </p>
@@ -220,7 +261,11 @@ export default function OnboardingWizard({ options, minDate, maxDate }: Props) {
           </button>
         )}
       </div>
-      {step < 5 && !valid && <p className="mt-2 text-right text-sm text-ink/70">Fill in the required fields to continue.</p>}
+      {step < 5 && !valid && (
+        <p className="mt-2 text-right text-sm text-ink/70">
+          {STEPS[step - 1]!.fields.some((k) => visibleErrors[k]) ? "Correct the answers marked above to continue." : "Fill in the required fields to continue."}
+        </p>
+      )}
     </form>
   );
 }

@@ -56,6 +56,34 @@ export const STEPS: { title: string; fields: Key[]; required: Key[] }[] = [
   },
 ];
 
+/** Each field's label, as on its step (for the list of refused answers). */
+export const FIELD_LABELS: Record<Key, string> = {
+  firstName: "First name",
+  lastName: "Last name",
+  email: "Email",
+  phone: "Phone",
+  address: "Street address",
+  city: "City",
+  province: "Province",
+  postalCode: "Postal code",
+  squareFootage: "Square footage",
+  yearBuilt: "Year built",
+  bedrooms: "Bedrooms",
+  bathrooms: "Bathrooms",
+  garageType: "Garage",
+  basementStatus: "Basement",
+  ownershipType: "Ownership",
+  financingType: "Financing",
+  householdIncome: "Household income",
+  occupation: "Occupation",
+  householdSize: "Household size",
+  preferredDate: "Preferred date",
+  preferredTime: "Preferred time",
+  accessMethod: "Access method",
+  accessCode: "Access code",
+  accessInstructions: "Access instructions",
+};
+
 const titleCase = (v: string) => v.charAt(0).toUpperCase() + v.slice(1).replace(/-/g, " ");
 const labelsFor = (values: readonly string[], extra: Record<string, string> = {}) => Object.fromEntries(values.map((v) => [v, extra[v] ?? titleCase(v)]));
 const INCOME_LABELS: Record<string, string> = {
@@ -136,7 +164,7 @@ export function StepFields({ options: o, step, values, errors, minDate, maxDate,
               options={ONBOARDING_ACCESS_METHODS.map((m) => ({ value: m, label: ONBOARDING_ACCESS_LABELS[m]! }))}
             />
           </div>
-          {NEEDS_ACCESS_CODE.includes(values.accessMethod) && <Field {...f("accessCode")} label="Access code" autoComplete="off" />}
+          {NEEDS_ACCESS_CODE.includes(values.accessMethod) && <Field {...f("accessCode")} label="Access code" autoComplete="off" maxLength={100} />}
           <div className="sm:col-span-2">
             <TextAreaField {...f("accessInstructions")} label="Access instructions (optional)" rows={2} maxLength={1000} />
           </div>

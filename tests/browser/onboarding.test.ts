@@ -52,6 +52,12 @@ async function throughStep4(page: Page, path = "/onboarding-flow", shots = false
   await page.getByLabel("City").fill("Saskatoon");
   await page.getByLabel("Province").selectOption("SK");
   expect(await next(page).isDisabled()).toBe(true);
+  await page.getByLabel("Postal code").fill("S7K");
+  expect(await page.getByText("Enter a valid postal code, like S7K 1A1").isVisible()).toBe(true);
+  if (shots) {
+    await expectAccessible(page);
+    await screenshotBothWidths(page, "onboarding-step2");
+  }
   await page.getByLabel("Postal code").fill("S7K 3J6");
   await next(page).click();
 
@@ -60,6 +66,10 @@ async function throughStep4(page: Page, path = "/onboarding-flow", shots = false
   await page.getByLabel("Year built").fill("1978");
   await page.getByLabel("Bedrooms").selectOption("4");
   expect(await next(page).isDisabled()).toBe(true);
+  if (shots) {
+    await expectAccessible(page);
+    await screenshotBothWidths(page, "onboarding-step3");
+  }
   await page.getByLabel("Bathrooms").selectOption("2.5");
   await page.getByLabel("Basement").selectOption("finished");
   await next(page).click();
@@ -161,6 +171,64 @@ describe("the onboarding wizard", () => {
     expect(await page.getByLabel("Preferred date").inputValue()).toBe(ctx.container.bookings.calendar().minDate);
     await page.waitForTimeout(1800);
     expect(alerts).toHaveLength(2);
+    await page.context().close();
+  });
+
+  it("after a refusal naming fields, goes back to the first step with one, shows each message under its field, and then completes", async () => {
+    const page = await (await browser.newContext({ viewport: PHONE })).newPage();
+    const alerts: string[] = [];
+    page.on("dialog", (dialog) => {
+      alerts.push(dialog.message());
+      void dialog.accept();
+    });
+    const refusal = {
+      message: "Please fill in all required fields: yearBuilt, occupation",
+      fields: { yearBuilt: "Year built must be 1980 or later", occupation: "Occupation must be one of the listed values" },
+    };
+    await page.route("**/api/onboarding", (route) => route.fulfill({ status: 400, contentType: "application/json", body: JSON.stringify(refusal) }));
+    await throughStep4(page);
+    await page.getByText("Owner will be present").click();
+    const minDate = ctx.container.bookings.calendar().minDate;
+    await page.getByLabel("Preferred date").fill(minDate);
+    await page.getByText("Morning", { exact: true }).click();
+    await page.getByRole("button", { name: "Back to My Answers" }).waitFor();
+    expect(alerts).toEqual([`Submission failed: ${refusal.message}`]);
+    expect(await page.getByRole("heading", { name: "Processing Your Information..." }).isVisible()).toBe(true);
+    expect(await page.getByTestId("refused-fields").innerText()).toBe(`Year built: ${refusal.fields.yearBuilt}\nOccupation: ${refusal.fields.occupation}`);
+    await expectAccessible(page);
+    await screenshotBothWidths(page, "onboarding-refused");
+
+    await page.getByRole("button", { name: "Back to My Answers" }).click();
+    await page.getByText("Step 3 of 5").waitFor();
+    expect(await page.locator("#yearBuilt-error").innerText()).toBe(refusal.fields.yearBuilt);
+    expect(await page.getByLabel("Year built").getAttribute("aria-invalid")).toBe("true");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("yearBuilt");
+    expect(await page.getByLabel("Year built").inputValue()).toBe("1978");
+    expect(await page.getByLabel("Square footage").inputValue()).toBe("2200");
+    // Next waits until the refused answer changes.
+    expect(await next(page).isDisabled()).toBe(true);
+    expect(await page.getByText("Correct the answers marked above to continue.").isVisible()).toBe(true);
+    await expectAccessible(page);
+    await screenshotBothWidths(page, "onboarding-refused-step3");
+    await page.getByLabel("Year built").fill("1981");
+    expect(await page.locator("#yearBuilt-error").count()).toBe(0);
+    await next(page).click();
+
+    await page.getByText("Step 4 of 5").waitFor();
+    expect(await page.locator("#occupation-error").innerText()).toBe(refusal.fields.occupation);
+    expect(await page.getByLabel("Occupation").inputValue()).toBe("retired");
+    expect(await next(page).isDisabled()).toBe(true);
+    await page.getByLabel("Occupation").selectOption("professional");
+    await page.unroute("**/api/onboarding");
+    await next(page).click();
+
+    // Step 5 kept its answers; with the changes it submits by itself, this time to the real server.
+    await page.getByText("Step 5 of 5").waitFor();
+    expect(await page.getByLabel("Preferred date").inputValue()).toBe(minDate);
+    await page.getByRole("heading", { name: "Onboarding Complete!" }).waitFor({ timeout: 8000 });
+    expect(alerts).toHaveLength(1);
+    const property = await ctx.db("properties").orderBy("id", "desc").first();
+    expect(property).toMatchObject({ year_built: 1981, occupation: "professional" });
     await page.context().close();
   });
 });

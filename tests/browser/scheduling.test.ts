@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { longDate } from "../../src/modules/bookings/business-time.js";
-import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths, waitForIslands } from "../support/browser.js";
+import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths, settle, waitForIslands } from "../support/browser.js";
 import type { TestContext } from "../support/context.js";
 
 let ctx: TestContext;
@@ -15,6 +15,7 @@ beforeAll(async () => {
 afterAll(() => site?.close());
 
 const newPage = (size = DESKTOP) => site.newPage(size);
+const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? "");
 
 async function expectToast(page: Page, title: string, description: string) {
   const toast = page.getByTestId("toast");
@@ -22,7 +23,7 @@ async function expectToast(page: Page, title: string, description: string) {
   expect(await toast.innerText()).toContain(description);
 }
 
-async function fillSteps1And2(page: Page) {
+async function fillSteps1And2(page: Page, email = "robin@example.com") {
   await page.getByLabel("Property address").fill("12 Elm Street, Saskatoon, SK S7K 1A1");
   await page.getByLabel("Property type").selectOption("townhouse");
   await page.getByLabel("Property size (sq ft)").fill("1800");
@@ -31,7 +32,7 @@ async function fillSteps1And2(page: Page) {
   await page.getByRole("heading", { name: "Contact Info", exact: true }).waitFor();
   await page.getByLabel("First name").fill("Robin");
   await page.getByLabel("Last name").fill("Banks");
-  await page.getByLabel("Email").fill("robin@example.com");
+  await page.getByLabel("Email").fill(email);
   await page.getByLabel("Phone").fill("306-555-0142");
   await page.getByRole("button", { name: "Next" }).click();
   await page.getByRole("heading", { name: "Schedule", exact: true }).waitFor();
@@ -69,6 +70,9 @@ describe("the scheduling wizard", () => {
     await page.getByLabel("Inspection date").fill(minDate);
     await page.getByRole("button", { name: "Schedule Inspection" }).click();
     await expectToast(page, "Missing Information", "Please fill in all required fields.");
+    // The reason shows under the field, which takes the focus.
+    expect(await page.locator("#timeSlot-error").innerText()).toBe("Time slot is required");
+    await expect.poll(() => focusedId(page)).toBe("timeSlot");
 
     await page.getByLabel("Time").selectOption("10:30 AM");
     await page.getByText("Lockbox access").click();
@@ -137,10 +141,153 @@ describe("the scheduling wizard", () => {
     await page.context().close();
   });
 
+  it("on a 400 naming a field of an earlier step, goes to that step, shows the message under it and focuses it; nothing is lost", async () => {
+    const page = await newPage(PHONE);
+    await page.goto(`${site.baseUrl}/schedule-inspection`);
+    await waitForIslands(page);
+    // The browser accepts "a@b.c"; the server does not.
+    await fillSteps1And2(page, "a@b.c");
+    const minDate = ctx.container.bookings.calendar().minDate;
+    await page.getByLabel("Inspection date").fill(minDate);
+    await page.getByLabel("Time").selectOption("9:00 AM");
+    await page.getByText("Smart lock / Automated access").click();
+    await page.getByLabel("Access code").fill("4321");
+    await page.getByLabel("Special requests (optional)").fill("Side gate");
+    const refused = page.waitForResponse((r) => r.url().endsWith("/api/inspection-bookings") && r.request().method() === "POST");
+    await page.getByRole("button", { name: "Schedule Inspection" }).click();
+    const response = await refused;
+    expect(response.status()).toBe(400);
+    expect((await response.json()).fields).toHaveProperty("email");
+
+    await expectToast(page, "Scheduling Error", "Failed to schedule inspection. Please try again.");
+    await page.getByRole("heading", { name: "Contact Info", exact: true }).waitFor();
+    expect(await page.getByText("Step 2 of 3.").isVisible()).toBe(true);
+    expect(await page.locator("#email-error").innerText()).toBe((await response.json()).fields.email);
+    expect(await page.getByLabel("Email").getAttribute("aria-invalid")).toBe("true");
+    await expect.poll(() => focusedId(page)).toBe("email");
+    expect(await page.getByLabel("Email").inputValue()).toBe("a@b.c");
+    expect(await page.getByLabel("First name").inputValue()).toBe("Robin");
+    await expectAccessible(page);
+    await screenshotBothWidths(page, "schedule-server-field-error");
+
+    // Fixing it clears the message; the schedule step still has everything typed.
+    await page.getByLabel("Email").fill("robin@example.com");
+    expect(await page.locator("#email-error").count()).toBe(0);
+    await page.getByRole("button", { name: "Next" }).click();
+    await page.getByRole("heading", { name: "Schedule", exact: true }).waitFor();
+    expect(await page.getByLabel("Inspection date").inputValue()).toBe(minDate);
+    expect(await page.getByLabel("Time").inputValue()).toBe("9:00 AM");
+    expect(await page.getByLabel("Smart lock / Automated access").isChecked()).toBe(true);
+    expect(await page.getByLabel("Access code").inputValue()).toBe("4321");
+    expect(await page.getByLabel("Special requests (optional)").inputValue()).toBe("Side gate");
+
+    await page.getByRole("button", { name: "Schedule Inspection" }).click();
+    await page.waitForURL(`${site.baseUrl}/booking-confirmation`);
+    await waitForIslands(page);
+    await page.getByRole("heading", { name: "Your Inspection is Booked!" }).waitFor();
+    expect(await page.getByTestId("confirmation-access").innerText()).toBe("Smart lock / Automated access");
+    expect(await page.getByTestId("confirmation-time").innerText()).toBe("9:00 AM");
+    await expectAccessible(page);
+    await screenshotBothWidths(page, "booking-confirmation-smart-lock");
+    await page.context().close();
+  });
+
+  it("on a 400 naming fields of several steps, lands on the first, and says what no field shows", async () => {
+    const page = await newPage();
+    await page.goto(`${site.baseUrl}/schedule-inspection`);
+    await waitForIslands(page);
+    await fillSteps1And2(page);
+    await page.getByLabel("Inspection date").fill(ctx.container.bookings.calendar().minDate);
+    await page.getByLabel("Time").selectOption("8:00 AM");
+    await page.getByText("Meet inspector at property").click();
+    const body = {
+      message: "Please fill in all required fields.",
+      fields: { timeSlot: "Time slot must be one of the offered times", propertySize: "Property size must be at most 100000", customerId: "Customer not found" },
+    };
+    await page.route("**/api/inspection-bookings", (route) => route.fulfill({ status: 400, contentType: "application/json", body: JSON.stringify(body) }));
+    await page.getByRole("button", { name: "Schedule Inspection" }).click();
+    await expectToast(page, "Scheduling Error", "Failed to schedule inspection. Please try again.");
+    await page.getByRole("heading", { name: "Property Info", exact: true }).waitFor();
+    expect(await page.locator("#propertySize-error").innerText()).toBe(body.fields.propertySize);
+    await expect.poll(() => focusedId(page)).toBe("propertySize");
+    expect(await page.getByRole("alert").filter({ hasText: "Customer not found" }).isVisible()).toBe(true);
+    expect(await page.getByLabel("Property size (sq ft)").inputValue()).toBe("1800");
+    await expectAccessible(page);
+    await screenshotBothWidths(page, "schedule-server-fields-several");
+    // The later step's message waits on its own step.
+    await page.getByRole("button", { name: "Next" }).click();
+    await page.getByRole("button", { name: "Next" }).click();
+    await page.getByRole("heading", { name: "Schedule", exact: true }).waitFor();
+    expect(await page.locator("#timeSlot-error").innerText()).toBe(body.fields.timeSlot);
+    expect(await page.getByLabel("Time").inputValue()).toBe("8:00 AM");
+    await page.context().close();
+  });
+
+  it("a field focused just under the sticky navigation is scrolled clear of it", async () => {
+    // A short phone screen (landscape, or with the keyboard up), so the page has room to scroll.
+    const page = await newPage({ width: 390, height: 480 });
+    await page.goto(`${site.baseUrl}/schedule-inspection`);
+    await waitForIslands(page);
+    await fillSteps1And2(page);
+    const navBottom = await page.locator(".site-nav").evaluate((nav) => nav.getBoundingClientRect().bottom);
+    expect(navBottom).toBeGreaterThan(0);
+    // Put the date field under the navigation, then reach it with Shift+Tab from the next field.
+    await page.evaluate(() => {
+      document.documentElement.style.scrollBehavior = "auto";
+    });
+    await page.getByLabel("Time").focus();
+    await settle(page);
+    const dateTop = () => page.getByLabel("Inspection date").evaluate((el) => el.getBoundingClientRect().top);
+    // Scrolled again until it holds: a smooth scroll still under way from the step change would undo it.
+    const underNav = async () => {
+      await page.getByLabel("Inspection date").evaluate((el) => window.scrollTo(0, window.scrollY + el.getBoundingClientRect().top - 8));
+      await settle(page);
+      return dateTop();
+    };
+    await expect.poll(underNav).toBeLessThan(navBottom);
+    await page.keyboard.press("Shift+Tab");
+    expect(await focusedId(page)).toBe("scheduledDate");
+    await expect.poll(dateTop).toBeGreaterThanOrEqual(navBottom);
+    await page.context().close();
+  });
+
+  it("shows the smart-lock label from the stored booking record", async () => {
+    const page = await newPage(PHONE);
+    await page.goto(`${site.baseUrl}/`);
+    const minDate = ctx.container.bookings.calendar().minDate;
+    await page.evaluate(
+      (record) => sessionStorage.setItem("bookingConfirmation", JSON.stringify(record)),
+      { scheduledDate: minDate, selectedTime: "1:30 PM", address: "3 Birch Bay", city: "Warman", state: "SK", accessMethod: "smart-lock", email: "sam@example.com" },
+    );
+    await page.goto(`${site.baseUrl}/booking-confirmation`);
+    await waitForIslands(page);
+    await page.getByRole("heading", { name: "Your Inspection is Booked!" }).waitFor();
+    expect(await page.getByTestId("confirmation-access").innerText()).toBe("Smart lock / Automated access");
+    expect(await page.getByTestId("confirmation-address").innerText()).toContain("Warman, SK");
+    await page.context().close();
+  });
+
   it("prefills from ?customer_id=&plan= for a customer this browser created", async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const created = await context.request.post(`${site.baseUrl}/api/onboarding`, {
-      data: { firstName: "Kim", lastName: "Lee", email: "kim@example.com", phone: "306-555-0177", address: "4 Oak Rd", city: "Martensville", province: "SK", postalCode: "S0K 2T0", squareFootage: "2100" },
+      // Every field onboarding requires (customer-side §5, reading A's per-step rules).
+      data: {
+        firstName: "Kim",
+        lastName: "Lee",
+        email: "kim@example.com",
+        phone: "306-555-0177",
+        address: "4 Oak Rd",
+        city: "Martensville",
+        province: "SK",
+        postalCode: "S0K 2T0",
+        squareFootage: "2100",
+        yearBuilt: "1988",
+        bedrooms: "3",
+        bathrooms: "2",
+        ownershipType: "owner",
+        householdIncome: "100k-150k",
+        occupation: "professional",
+      },
     });
     expect(created.status()).toBe(201);
     const { customerId } = await ctx.db("properties").where({ id: (await created.json()).propertyId }).select("customer_id as customerId").first();

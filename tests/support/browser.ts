@@ -64,12 +64,29 @@ export async function openBrowserSite(options: { env?: Record<string, string>; s
   };
 }
 
-/** Saves a full-page screenshot into the ignored tests/.screenshots folder. */
+/**
+ * Saves a full-page screenshot into the ignored tests/.screenshots folder. It is taken from the top of the
+ * page (a scrolled page would draw the sticky navigation over the middle of the capture), then the scroll
+ * position comes back; focus and everything else stay as they were.
+ */
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+  const scrolled = await page.evaluate(() => {
+    const y = window.scrollY;
+    window.scrollTo({ top: 0, behavior: "instant" });
+    return y;
+  });
+  if (scrolled) await settle(page);
   await page.screenshot({ path: file, fullPage: true });
+  if (scrolled) await page.evaluate((y) => window.scrollTo({ top: y, behavior: "instant" }), scrolled);
   return file;
+}
+
+/** Waits until a resize has been laid out and painted: two animation frames, then a short pause. */
+export async function settle(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+  await page.waitForTimeout(150);
 }
 
 /** Screenshots at 390 px and 1280 px wide, then back to the size the page had. */
@@ -77,9 +94,13 @@ export async function screenshotBothWidths(page: Page, name: string): Promise<vo
   const before = page.viewportSize();
   for (const [label, size] of [["390", PHONE], ["1280", DESKTOP]] as const) {
     await page.setViewportSize(size);
+    await settle(page);
     await screenshot(page, `${name}-${label}`);
   }
-  if (before) await page.setViewportSize(before);
+  if (before) {
+    await page.setViewportSize(before);
+    await settle(page);
+  }
 }
 
 const axeSource = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
