@@ -1,6 +1,7 @@
-import { type Request, Router } from "express";
+import { Router } from "express";
 import { SAMPLE_REPORT_ID, sampleReport } from "../../../seeds/sample-report.js";
 import type { Container } from "../../container.js";
+import { originOf } from "../../http/origin.js";
 import { MARKETING_BANDS, barColour, categoryBand, marketingBand } from "../reports/bands.js";
 import * as content from "./pages.content.js";
 
@@ -12,10 +13,6 @@ const STATIC_PAGE_CACHE_MS = 60_000;
 
 // Helpers every marketing view may use to colour a score the way §9 says.
 const scoring = { barColour, marketingBand, categoryBand, MARKETING_BANDS };
-
-function siteUrl(container: Container, req: Request): string {
-  return (container.env.PUBLIC_URL ?? `${req.protocol}://${req.get("host")}`).replace(/\/+$/, "");
-}
 
 export function pagesRouter(container: Container): Router {
   const router = Router();
@@ -129,14 +126,14 @@ export function pagesRouter(container: Container): Router {
   });
 
   router.get("/robots.txt", (req, res) => {
-    const base = siteUrl(container, req);
+    const base = originOf(container.env, req);
     res
       .type("text/plain")
       .send(["User-agent: *", "Disallow: /admin", "Disallow: /api/", "Disallow: /client-report/", "Disallow: /report-expired", "", `Sitemap: ${base}/sitemap.xml`, ""].join("\n"));
   });
 
   router.get("/sitemap.xml", (req, res) => {
-    const base = siteUrl(container, req);
+    const base = originOf(container.env, req);
     const urls = SITEMAP_PATHS.map((p) => `  <url><loc>${base}${p === "/" ? "/" : p}</loc></url>`).join("\n");
     res.type("application/xml").send(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`);
   });

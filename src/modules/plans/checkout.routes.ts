@@ -1,13 +1,12 @@
-import { type Request, type Response, Router } from "express";
+import { type Response, Router } from "express";
 import { z } from "zod";
 import type { Container } from "../../container.js";
+import { originOf } from "../../http/origin.js";
 import { HttpError } from "../../http/errors.js";
 import { body, query } from "../../http/validate.js";
 import { checkoutSessionSchema, demoConfirmSchema, paymentIntentSchema, providerIdSchema, verifyPaymentQuery } from "./checkout.schemas.js";
 import { type PlanType, planTypeSchema } from "./plans.schemas.js";
 
-/** The site's own origin for Stripe's return URLs: PUBLIC_URL when set, else this request's. */
-const baseUrlOf = (container: Container, req: Request) => (container.env.PUBLIC_URL ?? `${req.protocol}://${req.get("host")}`).replace(/\/+$/, "");
 
 /** The payment page's plan: default standard; an unknown plan is null (the page sends the visitor to /pricing). */
 export function planParam(value: unknown): PlanType | null {
@@ -37,7 +36,7 @@ export function checkoutApi(container: Container): Router {
 
   router.post("/create-checkout-session", async (req, res) => {
     const { planType } = body(req, checkoutSessionSchema);
-    res.json(await payments.createCheckoutSession(planType, baseUrlOf(container, req)));
+    res.json(await payments.createCheckoutSession(planType, originOf(container.env, req)));
   });
 
   router.get("/verify-payment", async (req, res) => {
@@ -73,7 +72,7 @@ export function checkoutPages(container: Container): Router {
     const parsed = checkoutSessionSchema.safeParse(req.body ?? {});
     if (!parsed.success) return res.redirect(303, "/pricing?checkout_error=1");
     try {
-      const { url } = await payments.createCheckoutSession(parsed.data.planType, baseUrlOf(container, req));
+      const { url } = await payments.createCheckoutSession(parsed.data.planType, originOf(container.env, req));
       res.redirect(303, url);
     } catch (error) {
       req.log?.warn({ err: error }, "checkout session failed");
