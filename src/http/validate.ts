@@ -21,6 +21,9 @@ export function nulFields(input: unknown): Record<string, string> {
   return fields;
 }
 
+/** A 400's top-level message when the first problem should lead (the spec's texts); `fields` names every one. */
+export const firstProblem = (fields: Record<string, string>) => Object.values(fields)[0] ?? "Invalid input";
+
 /** The top-level message of a failed parse: fixed, or computed from the fields it names. */
 export type FailureMessage = string | ((fields: Record<string, string>) => string);
 

@@ -2,13 +2,30 @@ import { Router } from "express";
 import { z } from "zod";
 import type { Container } from "../../container.js";
 import { NotFoundError } from "../../http/errors.js";
-import { parse } from "../../http/validate.js";
+import { firstProblem, parse } from "../../http/validate.js";
 import { rememberCustomer, viewerOf } from "../../http/viewer.js";
-import { PROPERTY_TYPES, SUBSCRIPTION_PLANS, planLabel } from "../customers/customers.schemas.js";
-import { MAX_ID, pageBookingSchema, wizardBookingSchema, wizardFailureMessage } from "./bookings.schemas.js";
+import { MAX_ID, PROPERTY_TYPES, SUBSCRIPTION_PLANS, planLabel } from "../customers/customers.schemas.js";
+import {
+  ACCESS_INFO_MESSAGE,
+  WIZARD_ACCESS_MESSAGE,
+  WIZARD_MISSING_MESSAGE,
+  WIZARD_REQUIRED_FIELDS,
+  pageBookingSchema,
+  wizardBookingSchema,
+} from "./bookings.schemas.js";
 
-/** A 400's top-level message: the first problem (the spec's texts); `fields` names every one. */
-const firstProblem = (fields: Record<string, string>) => Object.values(fields)[0] ?? "Invalid input";
+const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === "string" && v.trim() === "");
+
+/**
+ * The top-level message of a refused wizard payload: the spec's submit text when a required field is
+ * missing, the access rule's text when that failed, otherwise the first field's own message.
+ */
+function wizardFailureMessage(payload: unknown, fields: Record<string, string>): string {
+  const input = (payload && typeof payload === "object" ? payload : {}) as Record<string, unknown>;
+  if (WIZARD_REQUIRED_FIELDS.some((f) => isBlank(input[f]))) return WIZARD_MISSING_MESSAGE;
+  if (fields.accessCode === ACCESS_INFO_MESSAGE) return WIZARD_ACCESS_MESSAGE;
+  return firstProblem(fields);
+}
 
 export function bookingsApi(container: Container): Router {
   const router = Router();

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PROPERTY_TYPES, emailField, phoneField, requiredText } from "../customers/customers.schemas.js";
+import { MAX_ID, PROPERTY_TYPES, emailField, phoneField, requiredText } from "../customers/customers.schemas.js";
 import { DAY_PART_VALUES, TIME_SLOTS, isIsoDate } from "./business-time.js";
 
 // Islands import this file too: nothing from the server here.
@@ -55,28 +55,12 @@ export const leadDate = (calendar: BookingCalendar, label: string) =>
     if (value > calendar.maxDate) ctx.addIssue({ code: "custom", message: `${label} must be within a year from today` });
   });
 
-/** Postgres integer ids stop here; a larger id cannot exist, so it is refused before any query. */
-export const MAX_ID = 2_147_483_647;
-
 /** The wizard's required fields (customer-side §5: step 1, step 2, step 3). */
 export const WIZARD_REQUIRED_FIELDS = ["propertyAddress", "propertyType", "propertySize", "firstName", "lastName", "email", "phone", "scheduledDate", "timeSlot", "accessMethod"] as const;
 /** The wizard's submit toast when something required is missing (customer-side §5). */
 export const WIZARD_MISSING_MESSAGE = "Please fill in all required fields.";
 /** customer-side §5's access rule as one line: its title, then its text. */
 export const WIZARD_ACCESS_MESSAGE = `${ACCESS_INFO_TITLE}: ${ACCESS_INFO_MESSAGE}`;
-
-const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === "string" && v.trim() === "");
-
-/**
- * The top-level message of a refused wizard payload: the spec's submit text when a required field is
- * missing, the access rule's text when that failed, otherwise the first field's own message.
- */
-export function wizardFailureMessage(payload: unknown, fields: Record<string, string>): string {
-  const input = (payload && typeof payload === "object" ? payload : {}) as Record<string, unknown>;
-  if (WIZARD_REQUIRED_FIELDS.some((f) => isBlank(input[f]))) return WIZARD_MISSING_MESSAGE;
-  if (fields.accessCode === ACCESS_INFO_MESSAGE) return WIZARD_ACCESS_MESSAGE;
-  return Object.values(fields)[0] ?? "Invalid input";
-}
 
 /** The scheduling wizard's payload (customer-side §3), checked field by field with §5's rules. */
 export const wizardBookingSchema = (calendar: BookingCalendar) =>

@@ -102,3 +102,9 @@ export const INTAKE_PLANS = ["basic", "standard", "premium"] as const;
 export const ZIP_CODE_PATTERN = /^\d{5}(-\d{4})?$/;
 export const SQUARE_FOOTAGE_LIMITS = { min: 100, max: 100_000 } as const;
 export const YEAR_BUILT_MIN = 1600;
+
+/** Postgres integer ids stop here; a larger id cannot exist, so it is refused before any query. */
+export const MAX_ID = 2_147_483_647;
+
+/** E-mail addresses compare without case or surrounding space. */
+export const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();

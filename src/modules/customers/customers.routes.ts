@@ -6,9 +6,9 @@ import { body, params } from "../../http/validate.js";
 import { rememberCustomer, viewerOf } from "../../http/viewer.js";
 import { DEMO_CUSTOMER } from "../plans/checkout.schemas.js";
 import { planTypeSchema } from "../plans/plans.schemas.js";
-import { customerCreateSchema } from "./customers.schemas.js";
+import { MAX_ID, customerCreateSchema } from "./customers.schemas.js";
 
-const idParams = z.object({ id: z.coerce.number({ message: "Id must be a number" }).int("Id must be a whole number").positive("Id must be positive").max(2_147_483_647) });
+const idParams = z.object({ id: z.coerce.number({ message: "Id must be a number" }).int("Id must be a whole number").positive("Id must be positive").max(MAX_ID) });
 
 export function customersApi(container: Container): Router {
   const router = Router();

@@ -1,7 +1,7 @@
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import { ConflictError } from "../../http/errors.js";
 import type { CustomersRepository } from "./customers.repository.js";
-import type { Customer, NewCustomer, NewProperty, Property } from "./customers.schemas.js";
+import { type Customer, type NewCustomer, type NewProperty, type Property, sameEmail } from "./customers.schemas.js";
 
 export const SESSION_TAKEN_MESSAGE = "This checkout session's property information was already saved with another email";
 
@@ -25,7 +25,7 @@ export class CustomersService {
       const inserted = await this.customers.insertCustomer(customer, trx);
       if (!inserted) {
         const existing = await this.customers.findCustomerBySession(customer.stripeSessionId!, trx);
-        if (!existing || existing.email.trim().toLowerCase() !== customer.email.trim().toLowerCase()) {
+        if (!existing || !sameEmail(existing.email, customer.email)) {
           throw new ConflictError(SESSION_TAKEN_MESSAGE, { email: SESSION_TAKEN_MESSAGE });
         }
         const [first] = await this.customers.listProperties([existing.id], trx);

@@ -1,6 +1,6 @@
 import { Router } from "express";
 import type { Container } from "../../container.js";
-import { parse } from "../../http/validate.js";
+import { firstProblem, parse } from "../../http/validate.js";
 import { rememberCustomer } from "../../http/viewer.js";
 import * as enums from "../customers/customers.schemas.js";
 import type { OnboardingOptions } from "./onboarding.constants.js";
@@ -28,7 +28,7 @@ export function onboardingApi(container: Container): Router {
     const input = parse(onboardingSchema(container.bookings.calendar()), payload, (fields) => {
       // Missing fields are named all at once (reading A's alert); otherwise the first problem leads.
       const missing = missingFields(payload);
-      return missing.length ? MISSING_PREFIX + missing.join(", ") : (Object.values(fields)[0] ?? "Invalid input");
+      return missing.length ? MISSING_PREFIX + missing.join(", ") : firstProblem(fields);
     });
     const { customerId, ...result } = await container.onboarding.submit(input);
     await rememberCustomer(req, customerId);

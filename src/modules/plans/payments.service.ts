@@ -1,13 +1,11 @@
 import Stripe from "stripe";
 import { ConflictError, HttpError, NotFoundError, ValidationError } from "../../http/errors.js";
+import { sameEmail } from "../customers/customers.schemas.js";
 import { DEMO_DECLINES, type VerifyPaymentResponse, digitsOnly } from "./checkout.schemas.js";
 import { type PaymentProvider, intentPayment, sessionPayment } from "./payment-providers.js";
 import type { PaymentsRepository } from "./payments.repository.js";
 import type { PlanType } from "./plans.schemas.js";
 import type { PlansService } from "./plans.service.js";
-
-/** E-mail addresses compare without case or surrounding space. */
-export const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 export const PAYER_EMAIL_MESSAGE = "Email must be the address the payment was made with";
 
