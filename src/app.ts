@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { Container } from "./container.js";
 import { isDatabaseUp } from "./db/knex.js";
 import { PUBLIC_BUILD_DIR, ROOT_DIR } from "./http/assets.js";
+import { ADMIN_SECTIONS } from "./http/admin.js";
 import { csrfGuard } from "./http/csrf.js";
 import { errorHandler, notFoundHandler } from "./http/errors.js";
 import { pageRendering } from "./http/render.js";
@@ -37,6 +38,7 @@ export function createApp(container: Container): Express {
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
   };
   app.locals.assets = () => container.assets();
+  app.locals.adminSections = ADMIN_SECTIONS;
 
   app.use(
     pinoHttp({

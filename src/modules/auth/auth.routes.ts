@@ -2,7 +2,6 @@ import { type Request, Router } from "express";
 import { z } from "zod";
 import type { Container } from "../../container.js";
 import { HttpError, UnauthorizedError, fieldsFromZod } from "../../http/errors.js";
-import { requireStaffPage } from "../../http/guards.js";
 import { body } from "../../http/validate.js";
 import { type StaffUser, loginSchema } from "./auth.schemas.js";
 import { LoginRateLimiter } from "./rate-limit.js";
@@ -98,13 +97,5 @@ export function authPages(container: Container): Router {
     res.redirect(303, "/");
   });
 
-  router.get(["/admin", "/admin/dashboard"], requireStaffPage, async (req, res) => {
-    const user = await container.users.findById(req.session.staffUserId!);
-    if (!user) {
-      req.session.destroy();
-      return res.redirect(`/login?next=${encodeURIComponent(req.originalUrl)}`);
-    }
-    res.page("auth/admin-home", { title: "Dashboard", user });
-  });
   return router;
 }
