@@ -17,6 +17,8 @@ import { BookingsRepository } from "./modules/bookings/bookings.repository.js";
 import { BookingsService } from "./modules/bookings/bookings.service.js";
 import { MailService } from "./modules/mail/mail.service.js";
 import { OnboardingService } from "./modules/onboarding/onboarding.service.js";
+import { MaintenanceRepository } from "./modules/maintenance/maintenance.repository.js";
+import { MaintenanceService } from "./modules/maintenance/maintenance.service.js";
 
 /** Every service the web app, the worker and the CLI share, built once per process. */
 export interface Container {
@@ -33,6 +35,7 @@ export interface Container {
   mail: MailService;
   bookings: BookingsService;
   onboarding: OnboardingService;
+  maintenance: MaintenanceService;
 }
 
 export function createContainer(env: Env, databaseUrl: string, db: Knex, options: { log?: Logger } = {}): Container {
@@ -69,6 +72,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     mail,
     bookings,
     onboarding: new OnboardingService(customers, bookings, transaction),
+    maintenance: new MaintenanceService(new MaintenanceRepository(db)),
     payments: new PaymentsService(paymentsRepository, plans, paymentProvider, {
       webhookSecret: env.STRIPE_WEBHOOK_SECRET,
       publishableKey: env.STRIPE_PUBLISHABLE_KEY,

@@ -17,7 +17,7 @@ export interface TestContext {
   db: Knex;
   container: Container;
   app: Express;
-  /** A supertest agent that keeps cookies, like one browser. */
+  /** A supertest agent that keeps cookies and, like a browser on this site, says its requests are same-origin (CSRF). */
   agent(): ReturnType<typeof supertest.agent>;
   close(): Promise<void>;
 }
@@ -37,7 +37,7 @@ export async function createTestContext(envOverrides: Record<string, string> = {
     db,
     container,
     app,
-    agent: () => supertest.agent(app),
+    agent: () => supertest.agent(app).set("Sec-Fetch-Site", "same-origin"),
     async close() {
       await db.destroy();
       await adminQuery(adminUrl, `drop database if exists "${name}" with (force)`).catch(() => undefined);
