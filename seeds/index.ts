@@ -3,6 +3,8 @@ import type { Container } from "../src/container.js";
 /** Plans and the local demo staff user. Every step is safe to repeat. */
 export async function seedAll(container: Container): Promise<{ plansAdded: number; demoUserCreated: boolean }> {
   const plansAdded = await container.plans.seed();
+  // The demo login is published in the README: never in production.
+  if (container.env.NODE_ENV === "production") return { plansAdded, demoUserCreated: false };
   const { created } = await container.users.ensure({
     email: container.env.DEMO_STAFF_EMAIL,
     firstName: "Demo",
@@ -17,5 +19,10 @@ export async function seedIfEmpty(container: Container): Promise<boolean> {
   const [{ count }] = (await container.db("plans").count({ count: "*" })) as [{ count: number }];
   if (Number(count) > 0) return false;
   await seedAll(container);
+  // A newcomer's first `npm start` shows a living portal: about 40 homes (seeds/demo.ts). Never in production.
+  if (container.env.NODE_ENV !== "production") {
+    const { seedDemo } = await import("./demo.js");
+    await seedDemo(container, { properties: 40 });
+  }
   return true;
 }

@@ -11,7 +11,8 @@ try {
 
 await runMain({ web: true, worker: process.env.WORKER_MODE !== "off" && process.env.WORKER_MODE !== "separate", migrate: true, seedIfEmpty: true }, ({ url, env }) => {
   console.log(`\nHaven is running at ${url}`);
-  console.log(`Staff login: ${env.DEMO_STAFF_EMAIL} / ${env.DEMO_STAFF_PASSWORD}  (at ${url}/login)`);
+  if (env.NODE_ENV === "production") console.log(`Staff login at ${url}/login (create users with: haven users create)`);
+  else console.log(`Staff login: ${env.DEMO_STAFF_EMAIL} / ${env.DEMO_STAFF_PASSWORD}  (at ${url}/login)`);
   console.log(env.DATABASE_URL ? "Database: DATABASE_URL" : `Database: embedded PostgreSQL in ${env.DATA_DIR}/postgres`);
   console.log("Press Ctrl-C to stop.\n");
 });

@@ -12,6 +12,28 @@ export function registerUsers(program: Command) {
   const users = program.command("users").description("Staff users");
 
   users
+    .command("list")
+    .description("List the staff users (never their password hashes)")
+    .option("--json", "print JSON")
+    .action((options: { json?: boolean }) =>
+      withContainer(async (container) => {
+        const list = await container.users.list();
+        if (options.json) return console.log(JSON.stringify(list, null, 2));
+        if (!list.length) return console.log("No staff users yet: run `haven users create`.");
+        console.table(
+          list.map((u) => ({
+            id: u.id,
+            email: u.email,
+            name: `${u.firstName} ${u.lastName}`,
+            role: u.role,
+            status: u.disabled ? "disabled" : "active",
+            "last login": u.lastLoginAt ?? "never",
+          })),
+        );
+      }),
+    );
+
+  users
     .command("create")
     .description("Create a staff user; the password is read from standard input and hashed with argon2id")
     .requiredOption("--email <email>", "company e-mail, used to log in")
@@ -23,6 +45,19 @@ export function registerUsers(program: Command) {
       await withContainer(async (container) => {
         const user = await container.users.create({ ...options, password });
         console.log(`Created staff user #${user.id} ${user.email}.`);
+      });
+    });
+
+  users
+    .command("disable")
+    .description("Disable a staff user: they can no longer log in, and every session of theirs ends at once")
+    .requiredOption("--email <email>", "the user's e-mail")
+    .option("--json", "print the user as JSON")
+    .action(async (options: { email: string; json?: boolean }) => {
+      await withContainer(async (container) => {
+        const user = await container.users.disable(options.email);
+        if (options.json) return console.log(JSON.stringify(user, null, 2));
+        console.log(`Disabled staff user #${user.id} ${user.email}; their sessions are revoked.`);
       });
     });
 }

@@ -3,7 +3,7 @@ import { type FormEvent, useRef, useState } from "react";
 import type { Booking } from "../../src/modules/bookings/bookings.constants";
 import { DAY_PARTS, DAY_PART_VALUES, shortDate, slotLabel } from "../../src/modules/bookings/business-time";
 import type { Property } from "../../src/modules/customers/customers.schemas";
-import { ApiError, apiRequest } from "../ui/api";
+import { ApiError, apiRequest, newIdempotencyKey } from "../ui/api";
 import { toast } from "../ui/toast";
 import { ChoiceCards, Spinner, TextAreaField, saveConfirmation } from "./form-parts";
 
@@ -21,13 +21,15 @@ export default function BookInspection({ dates }: Props) {
   const [notes, setNotes] = useState("");
   const [errors, setErrors] = useState<Errors>({});
   const form = useRef<HTMLFormElement>(null);
+  // One key per booking attempt: a double click or a retry books once.
+  const submissionKey = useRef(newIdempotencyKey());
   // The booking page uses the last property of the list (customer-side §7).
   const property = properties.data?.at(-1);
 
   const mutation = useMutation({
     mutationFn: () => {
       if (!property) throw new Error("No property found");
-      return apiRequest<Booking>("POST", "/api/inspection-bookings", { propertyId: property.id, scheduledDate, timeSlot, notes });
+      return apiRequest<Booking>("POST", "/api/inspection-bookings", { propertyId: property.id, scheduledDate, timeSlot, notes }, { "Idempotency-Key": submissionKey.current });
     },
     onSuccess: (booking) => {
       saveConfirmation({

@@ -11,7 +11,7 @@ import {
 } from "../../src/modules/bookings/bookings.constants";
 import { TIME_SLOTS } from "../../src/modules/bookings/business-time";
 import { Field, SelectField } from "../checkout/fields";
-import { ApiError, apiRequest } from "../ui/api";
+import { ApiError, apiRequest, newIdempotencyKey } from "../ui/api";
 import { toast } from "../ui/toast";
 import { emailError, leadDateError, nextYear, numberError, phoneError } from "./checks";
 import { ChoiceCards, TextAreaField, focusField, saveConfirmation } from "./form-parts";
@@ -136,12 +136,16 @@ export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefil
     setStep(step + 1);
   };
 
+  const submissionKey = useRef(newIdempotencyKey());
   const mutation = useMutation({
     mutationFn: () =>
-      apiRequest<Booking>("POST", "/api/inspection-bookings", {
-        ...values,
-        ...(prefill && { customerId: prefill.customerId }),
-      }),
+      apiRequest<Booking>(
+        "POST",
+        "/api/inspection-bookings",
+        { ...values, ...(prefill && { customerId: prefill.customerId }) },
+        // One key per wizard: a double click or a retry books once.
+        { "Idempotency-Key": submissionKey.current },
+      ),
     onSuccess: (booking) => {
       toast({ title: "Inspection Scheduled Successfully", description: "You'll receive a confirmation email shortly with all the details." });
       saveConfirmation({

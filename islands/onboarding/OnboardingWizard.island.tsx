@@ -2,6 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import type { OnboardingOptions } from "../../src/modules/onboarding/onboarding.constants";
 import { Spinner, focusField } from "../bookings/form-parts";
+import { newIdempotencyKey } from "../ui/api";
 import { EMPTY, type Errors, FIELD_LABELS, type Key, STEPS, StepFields, type Values, problemsOf } from "./steps";
 
 interface Props {
@@ -40,6 +41,7 @@ export default function OnboardingWizard({ options, minDate, maxDate }: Props) {
   // The server's messages for the fields it refused; each goes when its field is edited.
   const [serverErrors, setServerErrors] = useState<Errors>({});
   const heading = useRef<HTMLHeadingElement>(null);
+  const submissionKey = useRef(newIdempotencyKey());
   const form = useRef<HTMLFormElement>(null);
   // The field to focus once its step has rendered (back from a refused submission).
   const pendingFocus = useRef<Key | null>(null);
@@ -95,7 +97,8 @@ export default function OnboardingWizard({ options, minDate, maxDate }: Props) {
       const response = await fetch("/api/onboarding", {
         method: "POST",
         credentials: "include",
-        headers: { "Content-Type": "application/json", Accept: "application/json" },
+        // One key per wizard: a retry after a lost answer creates nothing twice.
+        headers: { "Content-Type": "application/json", Accept: "application/json", "Idempotency-Key": submissionKey.current },
         body: JSON.stringify({ ...values, completedAt: new Date().toISOString() }),
       });
       const data = (await response.json().catch(() => ({}))) as Result;

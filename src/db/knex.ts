@@ -18,8 +18,10 @@ export function createKnex(connectionString: string, pool = { min: 0, max: 10 })
     migrations: { migrationSource: new FolderMigrationSource(), tableName: "knex_migrations" },
     log: {
       // A failed connection is thrown to the caller, which explains it; Knex would also print its stack.
+      // A dropped connection (Postgres restarting) is answered with 503s and logged by the app once per
+      // request; Knex's own line per broken connection would only repeat it.
       warn: (message: string) => {
-        if (!String(message).startsWith("Acquire connection error")) console.warn(message);
+        if (!/^(Acquire connection error|Connection Error)/.test(String(message))) console.warn(message);
       },
     },
   });

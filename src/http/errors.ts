@@ -37,6 +37,32 @@ export class ConflictError extends HttpError {
     super(409, message, fields);
   }
 }
+/** The database is unreachable or still starting: the client should retry shortly. */
+export class UnavailableError extends HttpError {
+  constructor(message = UNAVAILABLE_MESSAGE) {
+    super(503, message);
+  }
+}
+export const UNAVAILABLE_MESSAGE = "Haven is briefly unavailable. Please try again in a few seconds.";
+/** Seconds a client should wait before retrying a 503. */
+export const RETRY_AFTER_SECONDS = 5;
+
+// Connection failures (Node and pg) and Postgres' connection-exception (08) and
+// operator-intervention (57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now) classes.
+const OUTAGE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "57P01", "57P02", "57P03", "53300"]);
+const OUTAGE_MESSAGES = [/Connection terminated/i, /Timeout acquiring a connection/i, /connection is insecure|Client has encountered a connection error/i, /the database system is (starting up|shutting down|in recovery mode)/i];
+
+/** Whether an error means the database is down or restarting, not that the request was wrong. */
+export function isDatabaseOutage(error: unknown): boolean {
+  const e = error as { code?: string; name?: string; message?: string; errors?: unknown[] } | null;
+  if (!e || typeof e !== "object") return false;
+  if (typeof e.code === "string" && (OUTAGE_CODES.has(e.code) || e.code.startsWith("08"))) return true;
+  if (e.name === "KnexTimeoutError") return true;
+  // AggregateError from net (IPv4 and IPv6 both refused).
+  if (Array.isArray(e.errors) && e.errors.some(isDatabaseOutage)) return true;
+  return typeof e.message === "string" && OUTAGE_MESSAGES.some((m) => m.test(e.message!));
+}
+
 export class GoneError extends HttpError {
   constructor(message = "This link has already been used") {
     super(410, message);
@@ -56,22 +82,32 @@ export function fieldsFromZod(error: ZodError): Record<string, string> {
 export function toHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
   if (error instanceof ZodError) return new ValidationError("Invalid input", fieldsFromZod(error));
-  const e = error as { type?: string; status?: number; expose?: boolean; message?: string };
-  // body-parser errors (bad JSON, too large) carry a status and are safe to expose.
-  if (e && typeof e.status === "number" && e.status >= 400 && e.status < 500 && e.expose) {
-    const message = e.type === "entity.parse.failed" ? "Request body is not valid JSON" : (e.message ?? "Bad request");
-    return new HttpError(e.status, message);
+  if (isDatabaseOutage(error)) return new UnavailableError();
+  const e = error as { type?: string; status?: number; statusCode?: number; expose?: boolean; message?: string };
+  // A 4xx raised by a library (body-parser, the router's URIError, send) stays a 4xx; its message is
+  // shown only when the library marks it safe.
+  const status = e && (typeof e.status === "number" ? e.status : e.statusCode);
+  if (typeof status === "number" && status >= 400 && status < 500) {
+    if (e.type === "entity.parse.failed") return new HttpError(status, "Request body is not valid JSON");
+    if (error instanceof URIError) return new HttpError(400, MALFORMED_URL_MESSAGE);
+    return new HttpError(status, e.expose && e.message ? e.message : (STATUS_MESSAGES[status] ?? "Bad request"));
   }
+  if (error instanceof URIError) return new HttpError(400, MALFORMED_URL_MESSAGE);
   return new HttpError(500, "Something went wrong on our side. Please try again.");
 }
+
+export const MALFORMED_URL_MESSAGE = "The address holds a malformed percent-escape";
+const STATUS_MESSAGES: Record<number, string> = { 400: "Bad request", 404: "Not found", 405: "Method not allowed", 413: "Request body is too large", 415: "Unsupported content type", 416: "Range not satisfiable" };
 
 export const isApiPath = (path: string) => path === "/api" || path.startsWith("/api/");
 
 /** JSON errors for /api; the HTML error page elsewhere. */
 export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   const httpError = toHttpError(error);
-  if (httpError.status >= 500) req.log?.error({ err: error }, "request failed");
+  if (httpError.status === 503) req.log?.warn({ err: { code: (error as { code?: string }).code, message: (error as Error).message } }, "database unavailable");
+  else if (httpError.status >= 500) req.log?.error({ err: error }, "request failed");
   if (res.headersSent) return;
+  if (httpError.status === 503) res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
   if (isApiPath(req.path)) {
     res.status(httpError.status).json({
       message: httpError.message,
@@ -84,11 +120,25 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   const show = (view: string, locals: { title: string; [key: string]: unknown }) =>
     res.page ? res.page(view, { ...locals, noindex: true }) : res.render(view, locals);
   if (httpError.status === 404) return show("errors/404", { title: "404 Page Not Found" });
+  if (httpError.status === 503) return show("errors/unavailable", { title: "Be right back" });
   show("errors/error", {
     title: httpError.status >= 500 ? "Something went wrong" : "Request refused",
     status: httpError.status,
     message: httpError.message,
   });
+};
+
+/**
+ * Refuses a URL whose path or query holds a malformed percent-escape (`/%ff`, `/%`, `?q=%E0%A4%A`)
+ * with a 400 before any router, static handler or cache decodes it.
+ */
+export const malformedUrlGuard: RequestHandler = (req, _res, next) => {
+  try {
+    decodeURIComponent(req.url.replace(/\+/g, " "));
+    next();
+  } catch {
+    next(new HttpError(400, MALFORMED_URL_MESSAGE));
+  }
 };
 
 /** Every unknown path: the spec's 404 screen, or a JSON 404 under /api. */

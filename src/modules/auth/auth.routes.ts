@@ -4,41 +4,36 @@ import type { Container } from "../../container.js";
 import { HttpError, UnauthorizedError, fieldsFromZod } from "../../http/errors.js";
 import { body } from "../../http/validate.js";
 import { type StaffUser, loginSchema } from "./auth.schemas.js";
-import { LoginRateLimiter } from "./rate-limit.js";
-
-const INVALID = "Invalid email or password";
-const TOO_MANY = "Too many failed attempts. Please wait a few minutes and try again.";
 
 /** Only same-site paths may be a `next` target, so login never redirects elsewhere. */
 export const safeNext = (next: unknown) =>
   typeof next === "string" && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/admin";
 
-function loginService(container: Container) {
-  const limiter = new LoginRateLimiter();
+/** Both login routes sign in through here, so they share the limits and the session rules. */
+function signIn(container: Container) {
   return async (req: Request, email: string, password: string): Promise<StaffUser> => {
-    const key = `${req.ip}|${email.toLowerCase()}`;
-    if (limiter.isBlocked(key)) throw new HttpError(429, TOO_MANY);
-    const user = await container.users.verify(email, password);
-    if (!user) {
-      limiter.recordFailure(key);
-      throw new UnauthorizedError(INVALID);
-    }
-    limiter.reset(key);
+    const { user, sessionToken } = await container.auth.login(email, password, req.ip ?? "unknown");
     req.session.staffUserId = user.id;
+    req.session.staffSessionToken = sessionToken;
     await req.session.save();
     return user;
   };
 }
 
+/** Revokes the staff session row, then ends the whole cookie session. */
+async function signOut(container: Container, req: Request): Promise<void> {
+  const token = req.session.staffSessionToken;
+  if (token) await container.auth.logout(token);
+  req.session.destroy();
+}
+
 export function authApi(container: Container): Router {
   const router = Router();
-  const login = loginService(container);
+  const login = signIn(container);
 
   router.get("/auth/user", async (req, res) => {
-    const id = req.session.staffUserId;
-    const user = id ? await container.users.findById(id) : null;
-    if (!user) throw new UnauthorizedError("Not signed in");
-    res.json(user);
+    if (!req.staffUser) throw new UnauthorizedError("Not signed in");
+    res.json(req.staffUser);
   });
 
   router.post("/auth/login", async (req, res) => {
@@ -47,7 +42,7 @@ export function authApi(container: Container): Router {
   });
 
   router.post("/auth/logout", async (req, res) => {
-    req.session.destroy();
+    await signOut(container, req);
     res.json({ success: true });
   });
 
@@ -58,7 +53,7 @@ export function authApi(container: Container): Router {
 
 export function authPages(container: Container): Router {
   const router = Router();
-  const login = loginService(container);
+  const login = signIn(container);
   const form = z.object({ email: z.string().default(""), password: z.string().default(""), next: z.string().optional() });
 
   router.get("/login", (req, res) => {
@@ -93,7 +88,7 @@ export function authPages(container: Container): Router {
   });
 
   router.post("/logout", async (req, res) => {
-    req.session.destroy();
+    await signOut(container, req);
     res.redirect(303, "/");
   });
 

@@ -1,5 +1,5 @@
 import argon2 from "argon2";
-import { ConflictError } from "../../http/errors.js";
+import { ConflictError, NotFoundError } from "../../http/errors.js";
 import { parse } from "../../http/validate.js";
 import { type NewStaffUser, type StaffUser, newStaffUserSchema } from "./auth.schemas.js";
 import type { StaffUsersRepository } from "./users.repository.js";
@@ -26,7 +26,7 @@ export class UsersService {
 
   /** Creates the user unless the e-mail is taken; used by the demo seed. */
   async ensure(input: NewStaffUser): Promise<{ user: StaffUser; created: boolean }> {
-    const existing = await this.users.findWithHashByEmail(input.email);
+    const existing = await this.users.findWithHashByEmail(input.email, { includeDisabled: true });
     if (existing) return { user: existing.user, created: false };
     return { user: await this.create(input), created: true };
   }
@@ -47,5 +47,22 @@ export class UsersService {
 
   findById(id: number): Promise<StaffUser | null> {
     return this.users.findById(id);
+  }
+
+  /** Every staff user, disabled ones too (`haven users list`); never a password hash. */
+  list() {
+    return this.users.list();
+  }
+
+  /** `haven users disable`: the user can no longer sign in, and their open sessions end at once. */
+  async disable(email: string): Promise<StaffUser> {
+    const user = await this.users.disable(email);
+    if (!user) throw new NotFoundError(`No staff user with e-mail ${email}`);
+    return user;
+  }
+
+  /** Deletes the user; their sessions go with them (ON DELETE CASCADE). */
+  delete(id: number): Promise<boolean> {
+    return this.users.deleteById(id);
   }
 }

@@ -2,9 +2,9 @@ import { Router } from "express";
 import { z } from "zod";
 import type { Container } from "../../container.js";
 import { NotFoundError } from "../../http/errors.js";
-import { firstProblem, parse } from "../../http/validate.js";
-import { rememberCustomer, viewerOf } from "../../http/viewer.js";
-import { MAX_ID, PROPERTY_TYPES, SUBSCRIPTION_PLANS, planLabel } from "../customers/customers.schemas.js";
+import { firstProblem, parse, query } from "../../http/validate.js";
+import { rememberCustomer, submissionOf, viewerOf } from "../../http/viewer.js";
+import { MAX_ID, PROPERTY_TYPES, SUBSCRIPTION_PLANS, planLabel, staffListQuerySchema } from "../customers/customers.schemas.js";
 import {
   ACCESS_INFO_MESSAGE,
   WIZARD_ACCESS_MESSAGE,
@@ -31,23 +31,37 @@ export function bookingsApi(container: Container): Router {
   const router = Router();
 
   router.get("/inspection-bookings", async (req, res) => {
-    res.json(await container.bookings.list(viewerOf(req)));
+    const viewer = viewerOf(req);
+    if (viewer.kind === "staff") {
+      // Staff: a page, newest first, with the full count (DESIGN.md decision 15) and the admin access labels.
+      const { rows, total } = await container.bookings.listForStaff(query(req, staffListQuerySchema));
+      res.setHeader("X-Total-Count", String(total));
+      return void res.json(rows);
+    }
+    res.json(await container.bookings.list(viewer));
   });
 
   // Two payloads share this path (customer-side §7): the booking page's carries propertyId.
+  // Both are idempotent (issue 8): a double click or a retried request books once and mails once.
   router.post("/inspection-bookings", async (req, res) => {
     const viewer = viewerOf(req);
     const calendar = container.bookings.calendar();
     const payload: unknown = req.body ?? {};
+    const submission = submissionOf(req, payload);
     if (payload && typeof payload === "object" && "propertyId" in payload) {
       const input = parse(pageBookingSchema(calendar), payload, firstProblem);
-      const booking = await container.bookings.bookForProperty(viewer, input);
-      if (!booking) throw new NotFoundError("No property found");
+      const { result: booking } = await container.idempotency.run("booking-page", submission, async (tx) => {
+        const booked = await container.bookings.bookForProperty(viewer, input, tx);
+        // Thrown inside, so a refusal is never remembered as the answer to this submission.
+        if (!booked) throw new NotFoundError("No property found");
+        return booked;
+      });
       return void res.status(201).json(booking);
     }
     const input = parse(wizardBookingSchema(calendar), payload, (fields) => wizardFailureMessage(payload, fields));
-    const booking = await container.bookings.bookFromWizard(viewer, input);
-    await rememberCustomer(req, booking.customerId);
+    const { result: booking, replayed, byBrowserKey } = await container.idempotency.run("wizard", submission, (tx) => container.bookings.bookFromWizard(viewer, input, tx));
+    // A replay found by the payload alone could come from another browser: it grants no access.
+    if (!replayed || byBrowserKey) await rememberCustomer(req, booking.customerId);
     res.status(201).json(booking);
   });
 

@@ -1,4 +1,4 @@
-import type { TransactionRunner } from "../../db/transaction.js";
+import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import type { BookingsService } from "../bookings/bookings.service.js";
 import type { CustomersService } from "../customers/customers.service.js";
 import { NEEDS_ACCESS_CODE, type OnboardingInput, type OnboardingResult } from "./onboarding.schemas.js";
@@ -14,9 +14,9 @@ export class OnboardingService {
   ) {}
 
   /** Creates the customer and property, and the booking when a date, time and access method came with them. */
-  submit(input: OnboardingInput): Promise<OnboardingResult & { customerId: number }> {
+  submit(input: OnboardingInput, outer?: Tx): Promise<OnboardingResult & { customerId: number }> {
     const name = `${input.firstName} ${input.lastName}`;
-    return this.transaction(async (tx) => {
+    const work = async (tx: Tx) => {
       const { customer, property } = await this.customers.createWithProperty(
         { email: input.email, name, phone: input.phone, subscriptionPlan: "free-score" },
         {
@@ -56,6 +56,7 @@ export class OnboardingService {
         { email: input.email, name },
       );
       return { ...result, bookingId: booking.id, message: SCHEDULED_MESSAGE };
-    });
+    };
+    return outer ? work(outer) : this.transaction(work);
   }
 }
