@@ -1,16 +1,17 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { Container } from "../container.js";
 import type { StaffUser } from "../modules/auth/auth.schemas.js";
+import type { DashboardStats } from "../modules/dashboard/dashboard.schemas.js";
 import { requireStaffPage } from "./guards.js";
 
 /** The sidebar's sections (staff-side §2, admin shell); `admin` in a page's locals names the active one. */
 export const ADMIN_SECTIONS = [
-  { key: "dashboard", label: "Dashboard", href: "/admin" },
-  { key: "properties", label: "Properties", href: "/admin/properties" },
-  { key: "inspections", label: "Inspections", href: "/admin/inspections" },
-  { key: "reports", label: "Reports", href: "/admin/reports" },
-  { key: "quote-requests", label: "Quote Requests", href: "/admin/quote-requests" },
-  { key: "maintenance", label: "Maintenance", href: "/admin/maintenance-schedule" },
+  { key: "dashboard", label: "Dashboard", href: "/admin", icon: "dashboard" },
+  { key: "properties", label: "Properties", href: "/admin/properties", icon: "home" },
+  { key: "inspections", label: "Inspections", href: "/admin/inspections", icon: "clipboard" },
+  { key: "reports", label: "Reports", href: "/admin/reports", icon: "report" },
+  { key: "quote-requests", label: "Quote Requests", href: "/admin/quote-requests", icon: "quote" },
+  { key: "maintenance", label: "Maintenance", href: "/admin/maintenance-schedule", icon: "calendar" },
 ] as const;
 
 export type AdminSection = (typeof ADMIN_SECTIONS)[number]["key"];
@@ -19,9 +20,30 @@ declare global {
   namespace Express {
     interface Locals {
       staffUser?: StaffUser;
+      /** The sidebar's live counts; null when they could not be read (the page still renders). */
+      quickStats?: DashboardStats | null;
     }
   }
 }
+
+/**
+ * An htmx request whose session is gone: a 401 (never the login page swapped into a fragment). The
+ * admin script then shows 'Unauthorized' and goes to /api/login, as an island does (staff-side §4).
+ */
+const unauthorizedFragment = (res: Response) => void res.status(401).json({ message: "Authentication required" });
+
+/**
+ * Before the staff check: a browser that holds only a customer session sees the Access Denied card
+ * (staff-side §2) instead of the login redirect; an htmx request without a session gets a 401.
+ */
+const accessDenied: RequestHandler = (req, res, next) => {
+  if (req.session.staffUserId) return next();
+  if (req.get("hx-request") === "true") return unauthorizedFragment(res);
+  if (req.session.customerIds?.length) {
+    return void res.status(403).page("admin/access-denied", { title: "Access Denied", noindex: true });
+  }
+  next();
+};
 
 /**
  * Every /admin page: a staff session (else /login?next=…), and the signed-in user in
@@ -30,13 +52,24 @@ declare global {
  */
 export function staffPage(container: Container): RequestHandler[] {
   const loadUser = async (req: Request, res: Response, next: NextFunction) => {
-    const user = await container.users.findById(req.session.staffUserId!);
+    const fragment = req.get("hx-request") === "true";
+    const [user, quickStats] = await Promise.all([
+      // The session check has usually loaded the user already (req.staffUser); else read it here.
+      req.staffUser ?? container.users.findById(req.session.staffUserId!),
+      // A fragment has no sidebar: skip the counts.
+      fragment ? null : container.dashboard.quickStats().catch((error: unknown) => {
+        req.log?.warn({ err: error }, "sidebar quick stats unavailable");
+        return null;
+      }),
+    ]);
     if (!user) {
       req.session.destroy();
+      if (fragment) return unauthorizedFragment(res);
       return res.redirect(`/login?next=${encodeURIComponent(req.originalUrl)}`);
     }
     res.locals.staffUser = user;
+    res.locals.quickStats = quickStats;
     next();
   };
-  return [requireStaffPage, loadUser];
+  return [accessDenied, requireStaffPage, loadUser];
 }

@@ -16,12 +16,15 @@ export const ENTRIES = {
   styles: "islands/styles/app.css",
   site: "islands/site.ts",
   islands: "islands/main.ts",
+  admin: "islands/admin.ts",
 } as const;
 
 export interface Assets {
   css: string[];
   siteJs: string;
   islandsJs: string;
+  /** The admin shell's script (htmx, menu, logout): admin pages only. */
+  adminJs: string;
   /** Chunks the island loader imports at once, preloaded to save a round trip. */
   islandsPreload: string[];
 }
@@ -44,6 +47,7 @@ export function loadAssets(): Assets {
     css: [`/${styles.file}`],
     siteJs: `/${entry(ENTRIES.site).file}`,
     islandsJs: `/${islands.file}`,
+    adminJs: `/${entry(ENTRIES.admin).file}`,
     islandsPreload: (islands.imports ?? []).map((key) => `/${manifest[key]?.file}`).filter((f) => f !== "/undefined"),
   };
 }

@@ -12,7 +12,7 @@ const NAV_HIDDEN = new Set([
   "/admin",
   "/client-report",
 ]);
-const NAV_HIDDEN_PREFIXES = ["/admin/", "/client-report/"];
+const NAV_HIDDEN_PREFIXES = ["/admin/", "/client-report/", "/quote-report/"];
 
 export function isNavVisible(path: string): boolean {
   const clean = path.length > 1 ? path.replace(/\/+$/, "") : path;

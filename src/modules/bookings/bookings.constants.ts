@@ -9,6 +9,22 @@ export const ACCESS_METHOD_LABELS: Record<string, string> = {
   lockbox: "Lockbox access",
   "smart-lock": "Smart lock / Automated access",
 };
+/** Access methods as the admin views name them (staff-side §9). */
+export const ADMIN_ACCESS_METHODS = ["meet", "lockbox", "smart_lock"] as const;
+export type AdminAccessMethod = (typeof ADMIN_ACCESS_METHODS)[number];
+const ADMIN_ACCESS_OF: Record<string, AdminAccessMethod> = {
+  // Wizard (customer-side §3)
+  "meet-inspector": "meet",
+  lockbox: "lockbox",
+  "smart-lock": "smart_lock",
+  // Onboarding: someone lets the inspector in, or a code opens the door.
+  "owner-present": "meet",
+  "property-manager": "meet",
+  "key-code": "smart_lock",
+};
+/** A stored access method as the admin views show it; null when none was given. */
+export const adminAccessMethod = (method: string | null): AdminAccessMethod | null => (method ? (ADMIN_ACCESS_OF[method] ?? "meet") : null);
+
 /** Methods that need a code or instructions (customer-side §5). */
 export const NEEDS_ACCESS_INFO: readonly string[] = ["lockbox", "smart-lock"];
 export const ACCESS_INFO_TITLE = "Access Information Required";

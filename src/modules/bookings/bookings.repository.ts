@@ -82,9 +82,65 @@ export class BookingsRepository {
     return (await this.find(row.id as number, tx))!;
   }
 
+  /** Many bookings in one multi-row insert (the demo seed); ids in input order. */
+  async insertMany(bookings: (NewBooking & { status: string; createdAt: Date })[], tx: Tx | Knex = this.db): Promise<number[]> {
+    if (!bookings.length) return [];
+    const rows = await tx("inspection_bookings")
+      .insert(
+        bookings.map((b) => ({
+          property_id: b.propertyId,
+          customer_id: b.customerId,
+          scheduled_date: b.scheduledDate,
+          time_slot: b.timeSlot,
+          access_method: b.accessMethod ?? null,
+          access_code: b.accessCode ?? null,
+          access_instructions: b.accessInstructions ?? null,
+          special_requests: b.specialRequests ?? null,
+          notes: b.notes ?? null,
+          source: b.source,
+          status: b.status,
+          created_at: b.createdAt,
+        })),
+      )
+      .returning("id");
+    return rows.map((r: { id: number }) => r.id);
+  }
+
   async find(id: number, tx: Tx | Knex = this.db): Promise<Booking | null> {
     const row = await this.selectJoined(tx).where("b.id", id).first();
     return row ? toBooking(row) : null;
+  }
+
+  /** Staff lists: a page of every booking, newest first, and the count of all that match the search. */
+  async listPage(query: { q?: string; limit: number; offset: number }): Promise<{ rows: Booking[]; total: number }> {
+    const filter = (builder: Knex.QueryBuilder) => {
+      if (!query.q) return builder;
+      const pattern = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      return builder.where((w) => w.whereILike("p.address", pattern).orWhereILike("p.client_name", pattern).orWhereILike("p.client_email", pattern));
+    };
+    const [rows, [count]] = await Promise.all([
+      filter(this.selectJoined(this.db))
+        .orderBy([{ column: "b.created_at", order: "desc" }, { column: "b.id", order: "desc" }])
+        .limit(query.limit)
+        .offset(query.offset),
+      filter(this.db("inspection_bookings as b").join("properties as p", "p.id", "b.property_id")).count<{ n: number }[]>({ n: "*" }),
+    ]);
+    return { rows: rows.map(toBooking), total: Number(count?.n ?? 0) };
+  }
+
+  /** Every booking of these properties, latest date first (the properties page matches them by propertyId). */
+  async listForProperties(propertyIds: number[]): Promise<Booking[]> {
+    if (!propertyIds.length) return [];
+    const rows = await this.selectJoined(this.db)
+      .whereIn("b.property_id", propertyIds)
+      .orderBy([{ column: "b.scheduled_date", order: "desc" }, { column: "b.id", order: "desc" }]);
+    return rows.map(toBooking);
+  }
+
+  /** Bookings dated in [from, to] ('YYYY-MM-DD'), by date then id; the maintenance calendar and reminders read these. */
+  async listBetween(from: string, to: string): Promise<Booking[]> {
+    const rows = await this.selectJoined(this.db).whereBetween("b.scheduled_date", [from, to]).orderBy([{ column: "b.scheduled_date" }, { column: "b.id" }]);
+    return rows.map(toBooking);
   }
 
   /** Bookings, oldest first; optionally only some customers'. */

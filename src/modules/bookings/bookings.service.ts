@@ -4,7 +4,7 @@ import type { CustomersService, Viewer } from "../customers/customers.service.js
 import type { MailService } from "../mail/mail.service.js";
 import { bookingConfirmationEmail } from "../mail/templates/booking-confirmation.js";
 import type { BookingsRepository, NewBooking } from "./bookings.repository.js";
-import { ACCESS_METHOD_LABELS, type Booking, type BookingCalendar, type PageBookingInput, type WizardBookingInput } from "./bookings.schemas.js";
+import { ACCESS_METHOD_LABELS, type Booking, adminAccessMethod, type BookingCalendar, type PageBookingInput, type WizardBookingInput } from "./bookings.schemas.js";
 import { bookingDates, earliestInspectionDate, latestInspectionDate, longDate, slotLabel, slotWindow, todayIn, zonedInstant } from "./business-time.js";
 import type { WizardPrefill } from "./bookings.constants.js";
 
@@ -55,6 +55,31 @@ export class BookingsService {
     if (viewer.kind === "staff") return this.bookings.list();
     if (!viewer.customerIds.length) return Promise.resolve([]);
     return this.bookings.list(viewer.customerIds);
+  }
+
+  /**
+   * Staff lists (staff-side §3, DESIGN.md decision 15): a page of every booking, newest first, with
+   * the client fields joined and the access method as the admin views name it.
+   */
+  async listForStaff(query: { q?: string; limit: number; offset: number }): Promise<{ rows: Booking[]; total: number }> {
+    const { rows, total } = await this.bookings.listPage(query);
+    return { rows: rows.map((b) => ({ ...b, accessMethod: adminAccessMethod(b.accessMethod) })), total };
+  }
+
+  /** Staff: the bookings of these properties, latest date first, grouped by propertyId. */
+  async byProperty(propertyIds: number[]): Promise<Map<number, Booking[]>> {
+    const grouped = new Map<number, Booking[]>();
+    for (const booking of await this.bookings.listForProperties(propertyIds)) {
+      const list = grouped.get(booking.propertyId) ?? [];
+      list.push({ ...booking, accessMethod: adminAccessMethod(booking.accessMethod) });
+      grouped.set(booking.propertyId, list);
+    }
+    return grouped;
+  }
+
+  /** Staff only: bookings dated in [from, to], for the maintenance calendar, its feed and reminders. */
+  listBetween(from: string, to: string): Promise<Booking[]> {
+    return this.bookings.listBetween(from, to);
   }
 
   /** The customer's details and latest property, when this browser created that customer. */
@@ -138,6 +163,14 @@ export class BookingsService {
         { email: property.clientEmail, name: property.clientName },
       );
     return tx ? work(tx) : this.transaction(work);
+  }
+
+  /**
+   * Many bookings at once, in the caller's transaction (the demo seed). They are records of the past
+   * or demo appointments, so no confirmation e-mail is queued. Returns the ids in input order.
+   */
+  importMany(bookings: (NewBooking & { status: "scheduled" | "completed" | "cancelled"; createdAt: Date })[], tx: Tx): Promise<number[]> {
+    return this.bookings.insertMany(bookings, tx);
   }
 
   /**

@@ -108,6 +108,47 @@ export class CustomersRepository {
     return row ? toProperty(row) : null;
   }
 
+  /**
+   * A page of properties for staff, newest first, and the count of all that match. The search text
+   * matches the address, the client's name or e-mail anywhere, without case.
+   */
+  async searchProperties(query: { q?: string; limit: number; offset: number }): Promise<{ rows: Property[]; total: number }> {
+    const filter = (builder: Knex.QueryBuilder) => {
+      if (!query.q) return builder;
+      const pattern = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      return builder.where((w) => w.whereILike("address", pattern).orWhereILike("client_name", pattern).orWhereILike("client_email", pattern));
+    };
+    const [rows, [count]] = await Promise.all([
+      filter(this.db("properties"))
+        .orderBy([{ column: "created_at", order: "desc" }, { column: "id", order: "desc" }])
+        .limit(query.limit)
+        .offset(query.offset),
+      filter(this.db("properties")).count<{ n: number }[]>({ n: "*" }),
+    ]);
+    return { rows: rows.map(toProperty), total: Number(count?.n ?? 0) };
+  }
+
+  /**
+   * Many customers, each with one property, in two multi-row inserts (the demo seed at 100,000
+   * properties). Rows come back in input order: Postgres returns a multi-row insert's rows in order.
+   */
+  async insertMany(rows: { customer: NewCustomer; property: NewProperty; createdAt: Date }[], tx: Tx | Knex = this.db): Promise<{ customerId: number; propertyId: number }[]> {
+    if (!rows.length) return [];
+    const customers = await tx("customers")
+      .insert(rows.map(({ customer: c, createdAt }) => ({ email: c.email, name: c.name, phone: c.phone ?? null, subscription_plan: c.subscriptionPlan, stripe_session_id: c.stripeSessionId ?? null, created_at: createdAt, updated_at: createdAt })))
+      .returning("id");
+    const properties = await tx("properties")
+      .insert(
+        rows.map(({ customer: c, property, createdAt }, i) => {
+          const row: Row = { customer_id: customers[i].id, client_name: c.name, client_email: c.email, client_phone: c.phone ?? null, subscription_plan: c.subscriptionPlan, created_at: createdAt, updated_at: createdAt };
+          for (const [key, column] of Object.entries(PROPERTY_COLUMNS)) row[column] = property[key as keyof NewProperty] ?? null;
+          return row;
+        }),
+      )
+      .returning("id");
+    return rows.map((_, i) => ({ customerId: customers[i].id as number, propertyId: properties[i].id as number }));
+  }
+
   /** Properties, oldest first, so "the last one" is the newest; optionally only some customers'. */
   async listProperties(customerIds?: number[], tx: Tx | Knex = this.db): Promise<Property[]> {
     const query = tx("properties").orderBy([{ column: "created_at" }, { column: "id" }]);

@@ -2,11 +2,11 @@ import { Router } from "express";
 import { z } from "zod";
 import type { Container } from "../../container.js";
 import { NotFoundError } from "../../http/errors.js";
-import { body, params } from "../../http/validate.js";
+import { body, params, query } from "../../http/validate.js";
 import { rememberCustomer, viewerOf } from "../../http/viewer.js";
 import { DEMO_CUSTOMER } from "../plans/checkout.schemas.js";
 import { planTypeSchema } from "../plans/plans.schemas.js";
-import { MAX_ID, customerCreateSchema } from "./customers.schemas.js";
+import { MAX_ID, customerCreateSchema, staffListQuerySchema } from "./customers.schemas.js";
 
 const idParams = z.object({ id: z.coerce.number({ message: "Id must be a number" }).int("Id must be a whole number").positive("Id must be positive").max(MAX_ID) });
 
@@ -39,7 +39,14 @@ export function customersApi(container: Container): Router {
   });
 
   router.get("/properties", async (req, res) => {
-    res.json(await container.customers.listProperties(viewerOf(req)));
+    const viewer = viewerOf(req);
+    if (viewer.kind === "staff") {
+      // Staff: a page, newest first, with the full count (DESIGN.md decision 15).
+      const { rows, total } = await container.customers.searchProperties(query(req, staffListQuerySchema));
+      res.setHeader("X-Total-Count", String(total));
+      return void res.json(rows);
+    }
+    res.json(await container.customers.listProperties(viewer));
   });
 
   router.get("/properties/:id", async (req, res) => {

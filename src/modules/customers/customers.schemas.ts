@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BATHROOMS_FORM, BEDROOMS_FORM, COOLING_TYPES, ELECTRICAL_PANELS, HEATING_TYPES, HVAC_UNITS, INTAKE_PLANS, ROOF_TYPES, SQUARE_FOOTAGE_LIMITS, STORIES, US_STATES, WATER_HEATER_TYPES, YEAR_BUILT_MIN, ZIP_CODE_PATTERN } from "./customers.constants.js";
+import { BATHROOMS_FORM, MAX_ID, BEDROOMS_FORM, COOLING_TYPES, ELECTRICAL_PANELS, HEATING_TYPES, HVAC_UNITS, INTAKE_PLANS, ROOF_TYPES, SQUARE_FOOTAGE_LIMITS, STORIES, US_STATES, WATER_HEATER_TYPES, YEAR_BUILT_MIN, ZIP_CODE_PATTERN } from "./customers.constants.js";
 
 // Zod schemas of customers. Imported by islands too: nothing from the server here. The enumerations
 // and shapes live in customers.constants.ts (zod-free, for small islands) and are re-exported here.
@@ -73,3 +73,23 @@ export const customerCreateSchema = z.object({
   property: z.object(intakePropertySchema.shape, { message: "Property information is required" }),
 });
 export type CustomerCreateInput = z.infer<typeof customerCreateSchema>;
+
+// --- Staff lists (DESIGN.md decision 15): newest first, a page at a time, with a search text. ---
+
+const wholeQueryNumber = (label: string, min: number, max: number, fallback: number) =>
+  z.preprocess(
+    (value) => (value === undefined || value === "" ? fallback : typeof value === "string" ? Number(value) : value),
+    z
+      .number({ message: `${label} must be a number` })
+      .int(`${label} must be a whole number`)
+      .min(min, `${label} must be at least ${min}`)
+      .max(max, `${label} must be at most ${max}`),
+  );
+
+/** `limit` (default 100, at most 500), `offset` and `q` of a staff list call. */
+export const staffListQuerySchema = z.object({
+  limit: wholeQueryNumber("Limit", 1, 500, 100),
+  offset: wholeQueryNumber("Offset", 0, MAX_ID, 0),
+  q: z.preprocess((value) => (value === "" ? undefined : value), z.string({ message: "Search must be text" }).trim().max(200, "Search must be at most 200 characters").optional()),
+});
+export type StaffListQuery = z.infer<typeof staffListQuerySchema>;

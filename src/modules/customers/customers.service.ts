@@ -36,10 +36,20 @@ export class CustomersService {
     return tx ? work(tx) : this.transaction(work);
   }
 
+  /** Many customers with one property each, in the caller's transaction (the demo seed); no checkout session. */
+  importMany(rows: { customer: NewCustomer; property: NewProperty; createdAt: Date }[], tx: Tx): Promise<{ customerId: number; propertyId: number }[]> {
+    return this.customers.insertMany(rows, tx);
+  }
+
   listProperties(viewer: Viewer): Promise<Property[]> {
     if (viewer.kind === "staff") return this.customers.listProperties();
     if (!viewer.customerIds.length) return Promise.resolve([]);
     return this.customers.listProperties(viewer.customerIds);
+  }
+
+  /** Staff lists (DESIGN.md decision 15): a page of every property, newest first, and the full count. */
+  searchProperties(query: { q?: string; limit: number; offset: number }): Promise<{ rows: Property[]; total: number }> {
+    return this.customers.searchProperties(query);
   }
 
   /** The property, when this viewer may see it; otherwise null, as if it did not exist. */

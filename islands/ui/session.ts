@@ -1,0 +1,79 @@
+// The staff session in the browser (staff-side §4, §8): what happens when it ends. No framework and no
+// imports, so the admin pages' plain script and the React islands share it.
+
+/** Where a signed-out browser goes (staff-side §7: the login page for session expiry). */
+export const LOGIN_PATH = "/api/login";
+/** Logged-out redirect delay (staff-side §9). */
+export const LOGGED_OUT_REDIRECT_MS = 500;
+export const UNAUTHORIZED_TITLE = "Unauthorized";
+export const UNAUTHORIZED_MESSAGE = "You are logged out. Logging in again...";
+/** Fired on window before the cached data goes, so that an island can drop its in-memory cache. */
+export const LOGOUT_EVENT = "haven:logout";
+
+let leaving = false;
+
+/**
+ * Goes to the login page after the redirect delay; several failing calls at once still go only once.
+ * `notify` shows the 'Unauthorized' notice in whatever way the page can (a toast).
+ */
+export function sendToLogin(notify: (title: string, description: string) => void): void {
+  if (leaving) return;
+  leaving = true;
+  notify(UNAUTHORIZED_TITLE, UNAUTHORIZED_MESSAGE);
+  setTimeout(() => window.location.assign(LOGIN_PATH), LOGGED_OUT_REDIRECT_MS);
+}
+
+/** Haven's own names in browser storage: its keys and its IndexedDB databases start with 'haven'. */
+const isHavens = (name: string) => /^haven/i.test(name) || name.startsWith("htmx-");
+
+/**
+ * Forgets what this browser kept of the signed-in user: in-memory query caches (via LOGOUT_EVENT),
+ * sessionStorage, Haven's localStorage keys and Haven's IndexedDB databases. Never throws.
+ */
+export async function clearCachedData(): Promise<void> {
+  try {
+    window.dispatchEvent(new Event(LOGOUT_EVENT));
+  } catch {
+    // an island's listener failed: the storage still goes
+  }
+  try {
+    sessionStorage.clear();
+  } catch {
+    // storage disabled
+  }
+  try {
+    for (const key of Object.keys(localStorage)) if (isHavens(key)) localStorage.removeItem(key);
+  } catch {
+    // storage disabled
+  }
+  try {
+    const databases = (await indexedDB.databases?.()) ?? [];
+    await Promise.all(
+      databases
+        .map((db) => db.name)
+        .filter((name): name is string => Boolean(name && isHavens(name)))
+        .map(
+          (name) =>
+            // A tab that still holds the database open blocks the deletion: do not wait for it forever.
+            new Promise<void>((resolve) => {
+              const request = indexedDB.deleteDatabase(name);
+              request.onsuccess = request.onerror = request.onblocked = () => resolve();
+              setTimeout(resolve, 1500);
+            }),
+        ),
+    );
+  } catch {
+    // IndexedDB unavailable
+  }
+}
+
+/** Logout (staff-side §4): tells the server, clears the cached data and goes to /, even when the call fails. */
+export async function logout(): Promise<void> {
+  try {
+    await fetch("/api/auth/logout", { method: "POST", credentials: "same-origin", headers: { Accept: "application/json" } });
+  } catch {
+    // offline or the server is down: the browser still forgets everything
+  }
+  await clearCachedData();
+  window.location.assign("/");
+}

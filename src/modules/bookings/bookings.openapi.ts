@@ -1,0 +1,72 @@
+import { z } from "zod";
+import { apiCalls, dateString, dateTimeString, idNumber, idempotencyHeaders } from "../../http/openapi.kit.js";
+import { staffListQuerySchema } from "../customers/customers.schemas.js";
+import { type Booking, type BookingCalendar, pageBookingSchema, wizardBookingSchema } from "./bookings.schemas.js";
+
+// OpenAPI entries of bookings.routes.ts; see docs/api.md.
+
+/**
+ * The booking schemas take today's calendar, but its dates only feed refinements that JSON Schema cannot
+ * express (the 4-day lead, the 14 offered weekdays): the document describes those rules in words.
+ */
+export const PLACEHOLDER_CALENDAR: BookingCalendar = { today: "", minDate: "", maxDate: "", bookingDates: [] };
+
+const text = z.string().nullable();
+export const bookingResponse: z.ZodType<Booking> = z
+  .object({
+    id: idNumber,
+    propertyId: idNumber,
+    customerId: idNumber,
+    scheduledDate: dateString,
+    timeSlot: z.string(),
+    preferredTime: z.string().meta({ description: "The admin views' name for timeSlot" }),
+    notes: text,
+    accessMethod: text,
+    accessCode: text,
+    accessInstructions: text,
+    specialRequests: text,
+    status: z.string(),
+    source: z.string(),
+    createdAt: dateTimeString,
+    address: z.string(),
+    city: z.string(),
+    state: text,
+    province: text,
+    postalCode: text,
+    clientName: z.string(),
+    clientEmail: z.string(),
+    clientPhone: text,
+    preferredContact: text,
+    subscriptionPlan: z.string(),
+  })
+  .meta({ id: "InspectionBooking", description: "A booking with its property's and client's fields joined (staff-side §3)" });
+
+export const bookingsCalls = apiCalls([
+  {
+    method: "get",
+    path: "/api/inspection-bookings",
+    summary: "Inspection bookings, newest first: staff see all, a page at a time; a customer session only its own",
+    description:
+      "Staff: limit/offset/q and X-Total-Count; accessMethod reads as the admin labels. A customer session gets all of its own bookings; the query is ignored.",
+    tags: ["Bookings"],
+    access: "session",
+    query: staffListQuerySchema,
+    list: "staff",
+    responses: { 200: z.array(bookingResponse) },
+  },
+  {
+    method: "post",
+    path: "/api/inspection-bookings",
+    summary: "Book an inspection (scheduling wizard, or the booking page for an existing property)",
+    description:
+      "Two payloads share this call: the booking page's carries propertyId (a property of this session, one of the 14 weekdays " +
+      "from tomorrow, a part of the day); the wizard's creates or reuses the customer and property (a date at least 4 days " +
+      "ahead, a half-hour slot; lockbox and smart-lock need an access code or instructions). Sets the customer session cookie.",
+    tags: ["Bookings"],
+    access: "session",
+    headers: idempotencyHeaders,
+    body: z.union([pageBookingSchema(PLACEHOLDER_CALENDAR), wizardBookingSchema(PLACEHOLDER_CALENDAR)]),
+    responses: { 201: { description: "Booked (or the first answer to this submission, when retried)", schema: bookingResponse } },
+    errors: [404, 409],
+  },
+]);

@@ -1,0 +1,67 @@
+import { todayIn, zonedInstant } from "../bookings/business-time.js";
+import type { DashboardRepository } from "./dashboard.repository.js";
+import { type DashboardStats, RECENT_INSPECTIONS, type RecentInspection } from "./dashboard.schemas.js";
+
+export interface DashboardSettings {
+  timeZone: string;
+  /** How long the sidebar's quick stats may be reused by this process. */
+  quickStatsTtlMs?: number;
+}
+
+/** The calendar month holding `now` in the zone, as the instants [from, to) it spans (DST-aware). */
+export function monthWindow(timeZone: string, now: Date = new Date()): { from: Date; to: Date; month: string } {
+  const today = todayIn(timeZone, now);
+  const year = Number(today.slice(0, 4));
+  const month = Number(today.slice(5, 7));
+  const first = `${today.slice(0, 7)}-01`;
+  const next = month === 12 ? `${year + 1}-01-01` : `${year}-${String(month + 1).padStart(2, "0")}-01`;
+  return { from: zonedInstant(first, "00:00", timeZone), to: zonedInstant(next, "00:00", timeZone), month: today.slice(0, 7) };
+}
+
+/** The office at a glance: the four stat cards, the latest inspections and the sidebar's quick stats. */
+export class DashboardService {
+  private quick: { at: number; value: DashboardStats } | null = null;
+  private refreshing: Promise<DashboardStats> | null = null;
+
+  constructor(
+    private readonly dashboard: DashboardRepository,
+    private readonly settings: DashboardSettings,
+  ) {}
+
+  async stats(now: Date = new Date()): Promise<DashboardStats> {
+    const row = await this.dashboard.stats(monthWindow(this.settings.timeZone, now));
+    return {
+      totalProperties: row.totalProperties,
+      pendingInspections: row.pendingInspections,
+      completedThisMonth: row.completedThisMonth,
+      totalRevenue: row.revenueCents / 100,
+    };
+  }
+
+  recentInspections(limit = RECENT_INSPECTIONS): Promise<RecentInspection[]> {
+    return this.dashboard.recentInspections(limit);
+  }
+
+  /**
+   * The same figures for the sidebar of every admin page, reused for a few seconds so that a busy office
+   * does not run the counts on every click. Once counted, a page never waits for them again: when they are
+   * older than that, the last ones are shown while fresh ones are counted in the background.
+   */
+  quickStats(): Promise<DashboardStats> {
+    const ttl = this.settings.quickStatsTtlMs ?? 5000;
+    const last = this.quick;
+    if (last && Date.now() - last.at < ttl) return Promise.resolve(last.value);
+    this.refreshing ??= this.stats()
+      .then((value) => {
+        this.quick = { at: Date.now(), value };
+        return value;
+      })
+      .finally(() => {
+        this.refreshing = null;
+      });
+    if (!last) return this.refreshing;
+    // A failed background count keeps the last figures; the next page tries again.
+    this.refreshing.catch(() => undefined);
+    return Promise.resolve(last.value);
+  }
+}
