@@ -64,6 +64,32 @@ export class PaymentsRepository {
     return rows.length > 0;
   }
 
+  /** Many payments in one insert, skipping provider ids already recorded; how many were written. */
+  async insertManyOnce(payments: (NewPayment & { createdAt: Date })[], tx: Knex = this.db): Promise<number> {
+    if (!payments.length) return 0;
+    const rows = await tx("payments")
+      .insert(
+        payments.map((p) => ({
+          provider: p.provider,
+          provider_id: p.providerId,
+          kind: p.kind,
+          plan_type: p.planType,
+          amount_cents: p.amountCents,
+          currency: p.currency,
+          customer_email: p.customerEmail,
+          customer_name: p.customerName,
+          status: p.status,
+          client_secret: p.clientSecret ?? null,
+          created_at: p.createdAt,
+          updated_at: p.createdAt,
+        })),
+      )
+      .onConflict(["provider", "provider_id"])
+      .ignore()
+      .returning("id");
+    return rows.length;
+  }
+
   async find(provider: PaymentProviderName, providerId: string): Promise<Payment | null> {
     const row = await this.db("payments").where({ provider, provider_id: providerId }).first();
     return row ? toPayment(row) : null;

@@ -1,3 +1,4 @@
+import type { Knex } from "knex";
 import Stripe from "stripe";
 import { ConflictError, HttpError, NotFoundError, ValidationError } from "../../http/errors.js";
 import { sameEmail } from "../customers/customers.schemas.js";
@@ -118,6 +119,22 @@ export class PaymentsService {
     if (event.type === "payment_intent.succeeded") payment = intentPayment(event.data.object);
     const recorded = payment ? await this.payments.insertOnce(payment) : false;
     return { received: true, recorded };
+  }
+
+  /**
+   * Records demo payments that already happened (the demo seed), with the plan's checkout price, in the
+   * caller's transaction. A provider id already recorded is skipped, so a re-run never counts twice.
+   */
+  async importDemoPayments(payments: { providerId: string; planType: PlanType; customerEmail: string; customerName: string; createdAt: Date }[], tx: Knex): Promise<number> {
+    const prices = new Map((await this.plans.list()).map((p) => [p.type, p.checkoutPrice]));
+    return this.payments.insertManyOnce(
+      payments.map((p) => {
+        const price = prices.get(p.planType);
+        if (price === undefined) throw new ValidationError(`No plan ${p.planType}: seed the plans first`);
+        return { provider: "demo", providerId: p.providerId, kind: "payment_intent", planType: p.planType, amountCents: Math.round(price * 100), currency: "cad", customerEmail: p.customerEmail, customerName: p.customerName, status: "succeeded", createdAt: p.createdAt };
+      }),
+      tx,
+    );
   }
 
   /** Succeeded payments in dollars: the dashboard's Total Revenue. */

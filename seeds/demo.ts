@@ -1,0 +1,526 @@
+// Demo data for a living portal (issue 9 §6): customers, properties, bookings, inspections in every status
+// and payments, spread over the last 18 months, in one city and three nearby towns. Everything is written
+// through the services' batch methods, so the rules hold (entries checked against the template, completed
+// inspections fully scored with the shared scoring, their bookings marked completed).
+//
+// Deterministic: each property's data comes from a PRNG seeded by (seed, its index), so the same database
+// and the same options give the same data. A run appends: indexes start after the properties already there,
+// so a second run adds new, different homes and never collides (payment ids are unique per index).
+//
+// Built as a list of steps run per batch of ~1,000 properties, each batch in one transaction. A later module
+// (reports, shares, quotes, maintenance) appends its own step to DEMO_STEPS; it sees what earlier steps made.
+import type { Container } from "../src/container.js";
+import type { Tx } from "../src/db/transaction.js";
+import { ACCESS_METHODS } from "../src/modules/bookings/bookings.constants.js";
+import type { NewProperty, SubscriptionPlan } from "../src/modules/customers/customers.constants.js";
+import type { EntryInput, EntryScore, InspectionStatus } from "../src/modules/inspections/inspections.schemas.js";
+import { INSPECTION_TEMPLATE, type RepeatableRoom, roomSubcategoryName } from "../src/modules/inspections/template.js";
+import type { PlanType } from "../src/modules/plans/plans.schemas.js";
+
+// ---------- deterministic randomness ----------
+
+/** mulberry32: small, fast, good enough for demo data. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Rng = () => number;
+const pick = <T>(rng: Rng, list: readonly T[]): T => list[Math.floor(rng() * list.length)]!;
+const between = (rng: Rng, min: number, max: number) => min + Math.floor(rng() * (max - min + 1));
+const chance = (rng: Rng, p: number) => rng() < p;
+
+// ---------- places and people ----------
+
+interface Town {
+  city: string;
+  weight: number;
+  postal: readonly string[];
+  streets: readonly string[];
+}
+
+/** Ottawa and three nearby towns; street names as they are written there, accents included. */
+export const DEMO_TOWNS: readonly Town[] = [
+  {
+    city: "Ottawa",
+    weight: 0.46,
+    postal: ["K1N", "K1S", "K1Y", "K1H", "K2P", "K1R", "K1Z", "K2A", "K1K", "K1G"],
+    streets: ["Rideau Street", "Bank Street", "Elgin Street", "Somerset Street West", "Gladstone Avenue", "Carling Avenue", "Fifth Avenue", "Clemow Avenue", "Holland Avenue", "Wellington Street West", "Rue Beausoleil", "Avenue Laurier Est", "Chapel Street", "Fentiman Avenue", "Kirkwood Avenue"],
+  },
+  {
+    city: "Kanata",
+    weight: 0.2,
+    postal: ["K2K", "K2L", "K2M", "K2T", "K2V", "K2W"],
+    streets: ["Hazeldean Road", "Castlefrank Road", "Terry Fox Drive", "Klondike Road", "Stonehaven Drive", "Abbeyhill Drive", "Kakulu Road", "Penfield Drive", "Walden Drive", "Goulbourn Forced Road"],
+  },
+  {
+    city: "Orléans",
+    weight: 0.18,
+    postal: ["K1C", "K1E", "K1W", "K4A"],
+    streets: ["Boulevard Saint-Joseph", "Rue Duford", "Promenade de l'Île", "Chemin Innes", "Rue Jeanne-d'Arc", "Avenue Champlain", "Rue Vaillancourt", "Rue Dussère", "Boulevard Orléans", "Rue Chénier"],
+  },
+  {
+    city: "Barrhaven",
+    weight: 0.16,
+    postal: ["K2G", "K2J"],
+    streets: ["Greenbank Road", "Strandherd Drive", "Longfields Drive", "Jockvale Road", "Fallowfield Road", "Cedarview Road", "Chapman Mills Drive", "Kilbirnie Drive", "Highbury Park Drive"],
+  },
+];
+
+const FIRST_NAMES = ["Émilie", "François", "Chloé", "Hélène", "Zoë", "Amélie", "Jérôme", "Noémie", "Gaël", "Mathéo", "Liam", "Olivia", "Noah", "Emma", "Aarav", "Priya", "Wei", "Mei", "Mohammed", "Fatima", "Ethan", "Ava", "Lucas", "Sophie", "Benjamin", "Charlotte", "Daniel", "Grace", "Samuel", "Isabelle", "Owen", "Maëlle", "Raphaël", "Jasmine", "Kwame", "Ngozi", "Mateo", "Sofia", "Connor", "Aisling"];
+const LAST_NAMES = ["Tremblay", "Gagnon", "Roy", "Côté", "Bouchard", "Gauthier", "Morin", "Lavoie", "Fortin", "Gélinas", "Bélanger", "Lévesque", "Pelletier", "Bergeron", "Smith", "Brown", "Wilson", "MacDonald", "Campbell", "Anderson", "Thompson", "Martin", "Nguyen", "Patel", "Singh", "Chen", "Li", "Wong", "Haddad", "Okafor", "O'Brien", "Murphy", "Kowalski", "Novak", "Ahmed", "Khan", "Fraser", "Sinclair", "St-Pierre", "Ouellette"];
+
+const ascii = (text: string) => text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/[^A-Za-z0-9]+/g, "").toLowerCase();
+
+/** The town whose share of the cumulative weights holds r (0 ≤ r < 1). */
+function pickTown(r: number): Town {
+  let cumulative = 0;
+  for (const town of DEMO_TOWNS) {
+    cumulative += town.weight;
+    if (r < cumulative) return town;
+  }
+  return DEMO_TOWNS[0]!;
+}
+
+// ---------- what a batch plans ----------
+
+export interface PlannedInspection {
+  status: InspectionStatus;
+  inspectionDate: string;
+  createdAt: Date;
+  completedAt: Date | null;
+  notes: string | null;
+  entries: EntryInput[];
+}
+
+export interface PlannedVisit {
+  scheduledDate: string;
+  timeSlot: string;
+  source: "wizard" | "booking-page" | "onboarding";
+  accessMethod: string | null;
+  accessCode: string | null;
+  bookingStatus: "scheduled" | "completed";
+  bookingCreatedAt: Date;
+  inspection: PlannedInspection | null;
+}
+
+export interface PlannedProperty {
+  /** The property's index across all demo runs: its PRNG seed and its unique payment id. */
+  index: number;
+  createdAt: Date;
+  customer: { name: string; email: string; phone: string; subscriptionPlan: SubscriptionPlan };
+  property: NewProperty;
+  visits: PlannedVisit[];
+}
+
+/** One batch: what it planned, then the ids each step wrote (filled in as the steps run). */
+export interface DemoBatch {
+  tx: Tx;
+  planned: PlannedProperty[];
+  customerIds: number[];
+  propertyIds: number[];
+  /** Per property, per visit: the booking id. */
+  bookingIds: number[][];
+  /** Every inspection written in this batch. */
+  inspections: { id: number; propertyId: number; status: InspectionStatus; bookingId: number | null }[];
+  payments: number;
+}
+
+export interface DemoRun {
+  container: Container;
+  now: Date;
+  seed: number;
+  /** Active staff users, the inspectors of the demo inspections (none: inspectorId stays null). */
+  inspectorIds: number[];
+}
+
+/** A step of the demo seed: runs once per batch, inside the batch's transaction. */
+export interface DemoStep {
+  name: string;
+  run(batch: DemoBatch, run: DemoRun): Promise<void>;
+}
+
+// ---------- planning (pure: rng in, data out) ----------
+
+const DAY = 86_400_000;
+const isoDate = (d: Date) => d.toISOString().slice(0, 10);
+const atUtc = (date: string, hour: number, minute = 0) => new Date(`${date}T${String(hour).padStart(2, "0")}:${String(minute).padStart(2, "0")}:00Z`);
+
+const CLADDING = ["Vinyl siding", "Brick veneer", "Fibre cement board", "Stucco", "Aluminium siding", "Wood clapboard", "Stone veneer and vinyl"];
+
+/** Findings an inspector would write, by subcategory; a generic line for the others. */
+const FINDINGS: Record<string, { poor: string[]; fair: string[] }> = {
+  "Foundation Cracks": { poor: ["Active vertical crack, 6 mm, NE corner with efflorescence", "Stair-step cracking in block wall behind the furnace"], fair: ["Hairline shrinkage cracks, monitor yearly"] },
+  "Basement Moisture / Mold": { poor: ["Mould growth on drywall behind the laundry, 1.5 m²", "Standing water at the floor drain after rain"], fair: ["Minor dampness on the north wall in spring"] },
+  "Hot Water System": { poor: ["Tank is 17 years old and weeping at the base", "No expansion tank; relief valve discharges to floor"], fair: ["Tank at 11 years: plan a replacement"] },
+  "Sump Pump": { poor: ["Pump seized; no backup. Replace before the spring thaw"], fair: ["Check valve noisy, discharge close to the foundation"] },
+  Shingles: { poor: ["Curling and missing shingles on the south slope", "Granule loss exposing the mat; roof at end of life"], fair: ["Some granule loss, 5–7 years left"] },
+  Gutters: { poor: ["Gutters overflowing; downspout disconnected at the rear"], fair: ["Gutters need cleaning; add leaf guards"] },
+  Flashings: { poor: ["Chimney flashing lifted; staining in the attic below"], fair: ["Reseal step flashing at the dormer"] },
+  "Main Panel": { poor: ["Double-tapped breakers and scorch marks on the bus bar", "Federal Pacific panel: replace"], fair: ["Panel near capacity; label the circuits"] },
+  "Smoke / CO Detectors": { poor: ["No CO detector near the bedrooms; smoke alarms past 10 years"], fair: ["Replace batteries; one detector chirping"] },
+  "Grading and Drainage": { poor: ["Negative grading at the rear; water pools against the foundation"], fair: ["Extend downspouts 2 m from the wall"] },
+  Insulation: { poor: ["Attic insulation R-12 and compressed; top up to R-50"], fair: ["Insulation uneven near the hatch"] },
+  Ventilation: { poor: ["Bathroom fan vents into the attic"], fair: ["Fan is noisy; clean the grille"] },
+  "Caulking / Sealants": { poor: ["Failed caulking at the windows on the west wall"], fair: ["Recaulk the exterior door frames"] },
+  "Dryer Ventilation": { poor: ["Foil duct crushed behind the dryer: fire risk"], fair: ["Clean the lint from the exterior hood"] },
+  Waterproofing: { poor: ["Grout failing in the shower; soft drywall behind the tiles"], fair: ["Reseal the tub surround"] },
+  "Leaks / Water Damage": { poor: ["Active leak at the vanity trap; cabinet floor swollen"], fair: ["Old stain on the ceiling below, dry today"] },
+  "Heating Source": { poor: ["Furnace 24 years old; cracked heat exchanger suspected"], fair: ["Furnace serviced over 2 years ago"] },
+  "Filter Cleaning": { poor: ["Filter clogged; airflow restricted"], fair: ["Replace the filter every 3 months"] },
+  "Stair Treads / Risers": { poor: ["Loose basement stair tread; no handrail"], fair: ["Tighten the handrail brackets"] },
+  "Windows / Screens": { poor: ["Failed seals, fogging in 4 windows"], fair: ["Torn screens in two bedrooms"] },
+  "Decks / Steps": { poor: ["Rotted deck joists at the ledger; keep off until repaired"], fair: ["Deck boards need sealing"] },
+};
+
+/** Items often not present in a home: left out (N/A) with these chances. */
+const OFTEN_ABSENT: Record<string, number> = {
+  Garburator: 0.5,
+  "Sump Pump": 0.35,
+  Hydronics: 0.7,
+  "Sewer Ejection/Lift": 0.75,
+  "Sub-Panels": 0.55,
+  Fireplace: 0.45,
+  "Retaining Walls / Slopes": 0.55,
+  Microwave: 0.2,
+  Bathtubs: 0.3,
+  Delamination: 0.4,
+  Ponding: 0.6,
+  "Hood Vent": 0.1,
+};
+
+function entryScore(rng: Rng, quality: number): EntryScore {
+  const p10 = 0.15 + 0.6 * quality;
+  const p7 = 0.25;
+  const p4 = (1 - p10 - p7) * 0.72;
+  const r = rng();
+  if (r < p10) return 10;
+  if (r < p10 + p7) return 7;
+  if (r < p10 + p7 + p4) return 4;
+  return 1;
+}
+
+function finding(rng: Rng, subcategory: string, score: EntryScore): string | null {
+  const base = subcategory.replace(/ \((Kitchen|Bathroom|Laundry) \d+\)$/, "");
+  const known = FINDINGS[base];
+  if (score === 1) return known ? pick(rng, known.poor) : `${base}: failed, repair or replace now`;
+  if (score === 4) return chance(rng, 0.75) ? (known ? pick(rng, [...known.poor, ...known.fair]) : `${base}: wear beyond normal, repair this season`) : null;
+  if (score === 7) return chance(rng, 0.12) ? (known ? pick(rng, known.fair) : `${base}: serviceable, minor wear`) : null;
+  return null;
+}
+
+/** Every entry of a home, in template order; `share` < 1 keeps only the first part (an inspection under way). */
+function planEntries(rng: Rng, quality: number, rooms: Record<RepeatableRoom, number>, options: { share: number; complete: boolean; coolingNone: boolean; garageNone: boolean }): EntryInput[] {
+  const entries: EntryInput[] = [];
+  for (const category of INSPECTION_TEMPLATE) {
+    const count = category.repeatable ? rooms[category.repeatable] : 1;
+    for (let n = 1; n <= count; n++) {
+      for (const [sub, weight] of Object.entries(category.subcategories)) {
+        const subcategoryName = roomSubcategoryName(category, sub, n);
+        if (weight === 0) {
+          entries.push({ categoryName: category.name, subcategoryName, score: null, notes: pick(rng, CLADDING), urgent: false });
+          continue;
+        }
+        const absent = (sub === "Cooling System" && options.coolingNone) || (sub === "Overhead Doors" && options.garageNone) || chance(rng, OFTEN_ABSENT[sub] ?? 0);
+        if (absent) continue;
+        const score = entryScore(rng, quality);
+        const notes = finding(rng, subcategoryName, score);
+        entries.push({ categoryName: category.name, subcategoryName, score, notes, urgent: score === 1 ? chance(rng, 0.6) : score === 4 && chance(rng, 0.04) });
+      }
+    }
+  }
+  if (options.complete) return entries;
+  const kept = entries.slice(0, Math.floor(entries.length * options.share));
+  // Under way: a few items carry a note but no score yet.
+  return kept.map((e) => (e.score !== null && chance(rng, 0.06) ? { ...e, score: null, notes: e.notes ?? "Come back to this one: access blocked" } : e));
+}
+
+const INSPECTION_NOTES = [
+  "Homeowner present for the walk-through.",
+  "Tenant-occupied; access to the attic limited by storage.",
+  "Snow cover limited the roof inspection to binoculars.",
+  "Recently renovated kitchen and main bath.",
+  "Client asked for a quote on the urgent items.",
+  null,
+  null,
+  null,
+];
+
+const WIZARD_SLOTS = ["9:00 AM", "10:30 AM", "12:00 PM", "1:30 PM", "3:00 PM"];
+const PAGE_SLOTS = ["morning", "afternoon", "evening"];
+
+/** Forces the first four homes of a run into each open status, so even a tiny run shows every one. */
+const FORCED: (InspectionStatus | null)[] = ["completed", "in_progress", "scheduled", "draft"];
+
+export function planProperty(index: number, seed: number, now: Date, runPosition: number): PlannedProperty {
+  const rng = prng((seed * 1_000_003 + index * 7919) >>> 0);
+  const town = pickTown(rng());
+  const first = pick(rng, FIRST_NAMES);
+  const last = pick(rng, LAST_NAMES);
+  const name = `${first} ${last}`;
+  const plan: SubscriptionPlan = pick(rng, ["free-score", "basic", "standard", "standard", "premium", "premium", "standard", "free-score"] as const);
+  const postalCode = `${pick(rng, town.postal)} ${between(rng, 1, 9)}${String.fromCharCode(65 + between(rng, 0, 25))}${between(rng, 0, 9)}`.replace(/[DFIOQU](\d)$/, "A$1");
+  const yearBuilt = between(rng, 1925, 2021);
+  const propertyType = pick(rng, ["single-family", "single-family", "single-family", "townhouse", "townhouse", "condo", "duplex"] as const);
+  const bathrooms = pick(rng, ["1", "1.5", "2", "2.5", "2.5", "3", "3.5"] as const);
+  const coolingType = yearBuilt < 1960 && chance(rng, 0.4) ? "none" : pick(rng, ["central-ac", "central-ac", "mini-split", "window-units"] as const);
+  const garageType = propertyType === "condo" ? "none" : pick(rng, ["none", "single", "double", "double", "detached"] as const);
+  const property: NewProperty = {
+    address: `${between(rng, 2, 2400)} ${pick(rng, town.streets)}`,
+    city: town.city,
+    province: "ON",
+    postalCode,
+    propertyType,
+    squareFootage: propertyType === "condo" ? between(rng, 650, 1400) : between(rng, 1100, 4200),
+    yearBuilt,
+    bedrooms: pick(rng, ["2", "3", "3", "4", "4", "5"] as const),
+    bathrooms,
+    stories: propertyType === "condo" ? "1" : pick(rng, ["1", "1.5", "2", "2", "2.5"] as const),
+    hvacUnits: pick(rng, ["1", "1", "2"] as const),
+    electricalPanels: pick(rng, ["1", "1", "2"] as const),
+    roofType: propertyType === "condo" ? "flat" : pick(rng, ["asphalt-shingle", "asphalt-shingle", "asphalt-shingle", "metal"] as const),
+    heatingType: pick(rng, ["gas", "gas", "gas", "electric", "heat-pump", "oil"] as const),
+    coolingType,
+    waterHeaterType: pick(rng, ["gas-tank", "electric-tank", "gas-tankless"] as const),
+    foundationType: pick(rng, ["Poured concrete", "Concrete block", "Stone and mortar", "Slab on grade"]),
+    garageType,
+    basementStatus: pick(rng, ["finished", "partially-finished", "unfinished", "walkout", "crawlspace"] as const),
+    ownershipType: pick(rng, ["owner", "owner", "owner", "landlord"] as const),
+    occupation: pick(rng, ["professional", "manager", "tradesperson", "entrepreneur", "retired"] as const),
+    householdIncome: pick(rng, ["50k-100k", "100k-150k", "150k-200k", "200k-300k"] as const),
+    householdSize: pick(rng, ["1", "2", "3", "4", "5+"] as const),
+  };
+
+  // Created somewhere in the last 18 months (at least 2 days ago).
+  let createdAt = new Date(now.getTime() - between(rng, 2 * 24, 548 * 24) * 3_600_000 - between(rng, 0, 59) * 60_000);
+  const today = isoDate(now);
+  const quality = rng();
+  const rooms: Record<RepeatableRoom, number> = {
+    Kitchen: chance(rng, 0.2) ? 2 : 1,
+    Bathroom: Math.min(3, Math.max(1, Math.floor(Number.parseFloat(bathrooms)))),
+    Laundry: chance(rng, 0.08) ? 2 : 1,
+  };
+  const forced = runPosition < FORCED.length ? FORCED[runPosition] : null;
+
+  const visits: PlannedVisit[] = [];
+  let bookedAt = createdAt;
+  let visitQuality = quality;
+  for (let v = 0; v < 2; v++) {
+    let date = new Date(bookedAt.getTime() + between(rng, 4, 21) * DAY);
+    if (forced && v === 0) {
+      // In progress and draft: a visit in the last week; scheduled: in the coming weeks; completed: a month ago.
+      const offset = forced === "scheduled" ? between(rng, 3, 20) : forced === "completed" ? -between(rng, 25, 60) : -between(rng, 0, 6);
+      date = new Date(now.getTime() + offset * DAY);
+      bookedAt = new Date(Math.min(bookedAt.getTime(), date.getTime() - 5 * DAY));
+      createdAt = new Date(Math.min(createdAt.getTime(), bookedAt.getTime() - DAY));
+    }
+    const scheduledDate = isoDate(date);
+    const source = pick(rng, ["wizard", "wizard", "booking-page", "onboarding"] as const);
+    const accessMethod = source === "wizard" ? pick(rng, ACCESS_METHODS) : null;
+    const past = scheduledDate <= today;
+    const daysAgo = Math.floor((now.getTime() - date.getTime()) / DAY);
+    let status: InspectionStatus | null;
+    if (forced && v === 0) status = forced;
+    else if (!past) status = chance(rng, 0.4) ? "scheduled" : null;
+    else if (daysAgo > 14) status = "completed";
+    else status = pick(rng, ["completed", "completed", "in_progress", "in_progress", "draft"] as const);
+
+    let inspection: PlannedInspection | null = null;
+    if (status) {
+      const complete = status === "completed";
+      const share = status === "in_progress" ? 0.2 + rng() * 0.6 : status === "draft" ? rng() * 0.08 : 0;
+      const entries = status === "scheduled" ? [] : planEntries(rng, visitQuality, rooms, { share, complete, coolingNone: coolingType === "none", garageNone: garageType === "none" });
+      const startedAt = status === "scheduled" ? new Date(Math.min(now.getTime() - 60_000, bookedAt.getTime() + DAY)) : atUtc(scheduledDate, 13, between(rng, 0, 59));
+      inspection = {
+        status,
+        inspectionDate: scheduledDate,
+        createdAt: new Date(Math.min(startedAt.getTime(), now.getTime() - 60_000)),
+        completedAt: complete ? new Date(Math.min(atUtc(scheduledDate, 16, between(rng, 0, 59)).getTime(), now.getTime() - 30_000)) : null,
+        notes: complete ? pick(rng, INSPECTION_NOTES) : null,
+        entries,
+      };
+    }
+    visits.push({
+      scheduledDate,
+      timeSlot: source === "wizard" ? pick(rng, WIZARD_SLOTS) : pick(rng, PAGE_SLOTS),
+      source,
+      accessMethod,
+      accessCode: accessMethod === "lockbox" || accessMethod === "smart-lock" ? String(between(rng, 1000, 9999)) : null,
+      bookingStatus: status === "completed" ? "completed" : "scheduled",
+      bookingCreatedAt: bookedAt,
+      inspection,
+    });
+    // About a third of homes inspected over 7 months ago came back for a second inspection ~6 months later.
+    const returnDate = new Date(date.getTime() + between(rng, 170, 200) * DAY);
+    if (status !== "completed" || returnDate.getTime() > now.getTime() + 20 * DAY || !chance(rng, 0.35)) break;
+    bookedAt = new Date(returnDate.getTime() - between(rng, 5, 20) * DAY);
+    visitQuality = Math.min(1, Math.max(0, visitQuality + (rng() - 0.35) * 0.3));
+  }
+
+  const emailName = `${ascii(first)}.${ascii(last)}`;
+  return {
+    index,
+    createdAt,
+    customer: { name, email: `${emailName}.${index}@example.com`, phone: `${pick(rng, ["613", "343"])}-555-${String(between(rng, 100, 199)).padStart(4, "0")}`, subscriptionPlan: plan },
+    property,
+    visits,
+  };
+}
+
+// ---------- the steps ----------
+
+const customersStep: DemoStep = {
+  name: "customers and properties",
+  async run(batch, { container }) {
+    const ids = await container.customers.importMany(
+      batch.planned.map((p) => ({ customer: p.customer, property: p.property, createdAt: p.createdAt })),
+      batch.tx,
+    );
+    batch.customerIds = ids.map((i) => i.customerId);
+    batch.propertyIds = ids.map((i) => i.propertyId);
+  },
+};
+
+const bookingsStep: DemoStep = {
+  name: "inspection bookings",
+  async run(batch, { container }) {
+    const rows = batch.planned.flatMap((p, i) =>
+      p.visits.map((v) => ({
+        propertyId: batch.propertyIds[i]!,
+        customerId: batch.customerIds[i]!,
+        scheduledDate: v.scheduledDate,
+        timeSlot: v.timeSlot,
+        accessMethod: v.accessMethod,
+        accessCode: v.accessCode,
+        source: v.source,
+        // Booked as scheduled; completing its inspection (next step) marks it completed.
+        status: "scheduled" as const,
+        createdAt: v.bookingCreatedAt,
+      })),
+    );
+    const ids = await container.bookings.importMany(rows, batch.tx);
+    let k = 0;
+    batch.bookingIds = batch.planned.map((p) => p.visits.map(() => ids[k++]!));
+  },
+};
+
+const inspectionsStep: DemoStep = {
+  name: "inspections",
+  async run(batch, { container, inspectorIds }) {
+    const items = batch.planned.flatMap((p, i) =>
+      p.visits.flatMap((v, j) =>
+        v.inspection
+          ? [
+              {
+                propertyId: batch.propertyIds[i]!,
+                bookingId: batch.bookingIds[i]![j]!,
+                inspectorId: inspectorIds.length ? inspectorIds[p.index % inspectorIds.length]! : null,
+                inspectionDate: v.inspection.inspectionDate,
+                status: v.inspection.status,
+                notes: v.inspection.notes,
+                createdAt: v.inspection.createdAt,
+                completedAt: v.inspection.completedAt,
+                entries: v.inspection.entries,
+              },
+            ]
+          : [],
+      ),
+    );
+    const ids = await container.inspections.createMany(items, batch.tx);
+    batch.inspections = items.map((item, k) => ({ id: ids[k]!, propertyId: item.propertyId, status: item.status, bookingId: item.bookingId }));
+  },
+};
+
+const paymentsStep: DemoStep = {
+  name: "payments",
+  async run(batch, { container }) {
+    const paid = batch.planned.filter((p) => p.customer.subscriptionPlan !== "free-score");
+    batch.payments = await container.payments.importDemoPayments(
+      paid.map((p) => ({
+        providerId: `pi_demo_seed_${p.index}`,
+        planType: p.customer.subscriptionPlan as PlanType,
+        customerEmail: p.customer.email,
+        customerName: p.customer.name,
+        createdAt: new Date(p.createdAt.getTime() - 20 * 60_000),
+      })),
+      batch.tx,
+    );
+  },
+};
+
+/** The steps, in order. Other modules append theirs (reports, shares, quotes, maintenance). */
+export const DEMO_STEPS: DemoStep[] = [customersStep, bookingsStep, inspectionsStep, paymentsStep];
+
+// ---------- running ----------
+
+export interface SeedDemoOptions {
+  /** How many properties to add (default 40). */
+  properties?: number;
+  /** Properties per transaction (default 1,000). */
+  batchSize?: number;
+  /** PRNG seed (default 2026). */
+  seed?: number;
+  /** "Now" for the 18-month spread (default: the clock); fixed in tests for the same data every time. */
+  now?: Date;
+  onProgress?: (progress: { done: number; total: number }) => void;
+  steps?: DemoStep[];
+  /** Batches written at the same time, each in its own transaction (default 2). */
+  concurrency?: number;
+}
+
+export interface SeedDemoResult {
+  properties: number;
+  customers: number;
+  bookings: number;
+  inspections: Record<InspectionStatus, number>;
+  payments: number;
+}
+
+/** Adds demo data through the services, in batches of one transaction each. */
+export async function seedDemo(container: Container, options: SeedDemoOptions = {}): Promise<SeedDemoResult> {
+  const total = options.properties ?? 40;
+  if (!Number.isInteger(total) || total < 0) throw new Error("properties must be a whole number of 0 or more");
+  const batchSize = options.batchSize ?? 1000;
+  const seed = options.seed ?? 2026;
+  const now = options.now ?? new Date();
+  const steps = options.steps ?? DEMO_STEPS;
+  // Payments need the plans' prices.
+  await container.plans.seed();
+  const users = await container.users.list();
+  const run: DemoRun = { container, now, seed, inspectorIds: users.filter((u) => !u.disabled).map((u) => u.id) };
+  // Indexes continue after the homes already there, so a second run adds new ones.
+  const [{ count }] = (await container.db("properties").count({ count: "*" })) as [{ count: number | string }];
+  const start = Number(count);
+
+  const result: SeedDemoResult = { properties: 0, customers: 0, bookings: 0, inspections: { scheduled: 0, in_progress: 0, completed: 0, draft: 0 }, payments: 0 };
+  options.onProgress?.({ done: 0, total });
+  // Two batches at a time: one plans and scores in Node while Postgres writes the other. Each property's data
+  // depends only on its index, so the data is the same whichever batch commits first.
+  const offsets = Array.from({ length: Math.ceil(total / batchSize) }, (_, k) => k * batchSize);
+  let done = 0;
+  const worker = async () => {
+    for (let offset = offsets.shift(); offset !== undefined; offset = offsets.shift()) {
+      const size = Math.min(batchSize, total - offset);
+      const planned = Array.from({ length: size }, (_, k) => planProperty(start + offset + k, seed, now, offset + k));
+      await container.transaction(async (tx) => {
+        const batch: DemoBatch = { tx, planned, customerIds: [], propertyIds: [], bookingIds: [], inspections: [], payments: 0 };
+        for (const step of steps) await step.run(batch, run);
+        result.properties += batch.propertyIds.length;
+        result.customers += batch.customerIds.length;
+        result.bookings += batch.bookingIds.reduce((sum, ids) => sum + ids.length, 0);
+        for (const i of batch.inspections) result.inspections[i.status]++;
+        result.payments += batch.payments;
+      });
+      done += size;
+      options.onProgress?.({ done, total });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 2, offsets.length) }, worker));
+  return result;
+}

@@ -1,0 +1,304 @@
+import type { Knex } from "knex";
+import type { Tx } from "../../db/transaction.js";
+import type { EntryScore, Inspection, InspectionStatus } from "./inspections.schemas.js";
+
+type Row = Record<string, unknown>;
+type Db = Tx | Knex;
+
+const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : value ? String(value) : null);
+
+const toInspection = (row: Row): Inspection => ({
+  id: row.id as number,
+  propertyId: row.property_id as number,
+  bookingId: (row.booking_id as number | null) ?? null,
+  inspectorId: (row.inspector_id as number | null) ?? null,
+  inspectionDate: row.inspection_date as string,
+  scheduledDate: (row.scheduled_date as string | null) ?? null,
+  status: row.status as InspectionStatus,
+  overallScore: (row.overall_score as number | null) ?? null,
+  notes: (row.notes as string | null) ?? null,
+  completedAt: iso(row.completed_at),
+  createdAt: iso(row.created_at)!,
+  updatedAt: iso(row.updated_at)!,
+  property: {
+    id: row.property_id as number,
+    address: row.address as string,
+    city: row.city as string,
+    province: (row.province as string | null) ?? null,
+    postalCode: (row.postal_code as string | null) ?? null,
+    clientName: row.client_name as string,
+    clientEmail: row.client_email as string,
+  },
+});
+
+/** A stored entry as the service compares and merges it. */
+export interface StoredEntry {
+  id: number;
+  categoryName: string;
+  subcategoryName: string;
+  score: EntryScore | null;
+  notes: string | null;
+  urgent: boolean;
+  updatedAt: string;
+}
+
+/** The full values of one entry to write (the service has already merged what was not sent). */
+export interface EntryWrite {
+  categoryName: string;
+  subcategoryName: string;
+  score: EntryScore | null;
+  notes: string | null;
+  urgent: boolean;
+}
+
+export interface NewInspectionRow {
+  propertyId: number;
+  bookingId: number | null;
+  inspectorId: number | null;
+  inspectionDate: string;
+  status: InspectionStatus;
+  overallScore?: number | null;
+  notes?: string | null;
+  completedAt?: string | Date | null;
+  createdAt?: string | Date;
+}
+
+const toEntry = (row: Row): StoredEntry => ({
+  id: row.id as number,
+  categoryName: row.category_name as string,
+  subcategoryName: row.subcategory_name as string,
+  score: (row.score as EntryScore | null) ?? null,
+  notes: (row.notes as string | null) ?? null,
+  urgent: row.urgent as boolean,
+  updatedAt: iso(row.updated_at)!,
+});
+
+// Search ignores case and French accents ('orleans' finds Orléans) whatever the database's locale:
+// translate() works character by character, where lower()/ILIKE on É depends on the collation.
+const ACCENTED = "ÀÂÄÁÃÇÉÈÊËÍÌÎÏÓÒÔÖÕÚÙÛÜŸÑàâäáãçéèêëíìîïóòôöõúùûüÿñ";
+const PLAIN = "aaaaaceeeeiiiiooooouuuuynaaaaaceeeeiiiiooooouuuuyn";
+const FOLD_SQL = (column: string) => `translate(lower(${column}), '${ACCENTED}', '${PLAIN}')`;
+const fold = (text: string) => text.toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "");
+
+const keyOf = (categoryName: string, subcategoryName: string) => `${categoryName}\u0000${subcategoryName}`;
+export const entryKey = (e: { categoryName: string; subcategoryName: string }) => keyOf(e.categoryName, e.subcategoryName);
+
+export class InspectionsRepository {
+  constructor(private readonly db: Knex) {}
+
+  private selectJoined(db: Db) {
+    return db("inspections as i")
+      .join("properties as p", "p.id", "i.property_id")
+      .leftJoin("inspection_bookings as b", "b.id", "i.booking_id")
+      .select("i.*", "p.address", "p.city", "p.province", "p.postal_code", "p.client_name", "p.client_email", "b.scheduled_date");
+  }
+
+  async find(id: number, db: Db = this.db): Promise<Inspection | null> {
+    const row = await this.selectJoined(db).where("i.id", id).first();
+    return row ? toInspection(row) : null;
+  }
+
+  /** Locks the inspection row for this transaction: `update` for status changes, `share` for entry saves. */
+  async lock(id: number, mode: "update" | "share", tx: Tx): Promise<{ id: number; status: InspectionStatus; bookingId: number | null } | null> {
+    const query = tx("inspections").select("id", "status", "booking_id").where({ id }).first();
+    const row = await (mode === "update" ? query.forUpdate() : query.forShare());
+    return row ? { id: row.id, status: row.status, bookingId: row.booking_id ?? null } : null;
+  }
+
+  private filtered(db: Db, filter: { status?: InspectionStatus; q?: string }) {
+    const query = db("inspections as i");
+    if (filter.status) query.where("i.status", filter.status);
+    const q = filter.q?.trim();
+    // Only a search needs the property (every inspection has one): without it, count and page read indexes alone.
+    if (q) {
+      query.join("properties as p", "p.id", "i.property_id");
+      const like = `%${fold(q).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      query.where((w) => {
+        for (const column of ["p.address", "p.city", "p.client_name", "p.client_email"]) w.orWhereRaw(`${FOLD_SQL(column)} like ?`, [like]);
+        if (/^\d{1,9}$/.test(q)) w.orWhere("i.id", Number(q));
+      });
+    }
+    return query;
+  }
+
+  /** Newest first (created_at, then id), one page, and the full count. */
+  async list(filter: { status?: InspectionStatus; q?: string; limit: number; offset: number }, db: Db = this.db): Promise<{ rows: Inspection[]; total: number }> {
+    const [count] = await this.filtered(db, filter).count<{ count: number }[]>({ count: "*" });
+    const page = this.filtered(db, filter)
+      .select("i.id")
+      .orderBy([{ column: "i.created_at", order: "desc" }, { column: "i.id", order: "desc" }])
+      .limit(filter.limit)
+      .offset(filter.offset);
+    const rows = await this.selectJoined(db)
+      .whereIn("i.id", page)
+      .orderBy([{ column: "i.created_at", order: "desc" }, { column: "i.id", order: "desc" }]);
+    return { rows: rows.map(toInspection), total: Number(count?.count ?? 0) };
+  }
+
+  async propertyExists(propertyId: number, db: Db = this.db): Promise<boolean> {
+    return Boolean(await db("properties").where({ id: propertyId }).first("id"));
+  }
+
+  /** Locks the property row so two inspections started at once never link the same booking. */
+  async lockProperty(propertyId: number, tx: Tx): Promise<boolean> {
+    return Boolean(await tx("properties").where({ id: propertyId }).forUpdate().first("id"));
+  }
+
+  /** The property's earliest scheduled booking that no inspection fulfils yet. */
+  async findOpenBooking(propertyId: number, db: Db = this.db): Promise<number | null> {
+    const row = await db("inspection_bookings as b")
+      .where({ "b.property_id": propertyId, "b.status": "scheduled" })
+      .whereNotExists(db("inspections as i").whereRaw("i.booking_id = b.id"))
+      .orderBy([{ column: "b.scheduled_date" }, { column: "b.id" }])
+      .first("b.id");
+    return (row?.id as number | undefined) ?? null;
+  }
+
+  async insert(rows: NewInspectionRow[], db: Db = this.db): Promise<number[]> {
+    if (!rows.length) return [];
+    const inserted = await db("inspections")
+      .insert(
+        rows.map((r) => ({
+          property_id: r.propertyId,
+          booking_id: r.bookingId,
+          inspector_id: r.inspectorId,
+          inspection_date: r.inspectionDate,
+          status: r.status,
+          overall_score: r.overallScore ?? null,
+          notes: r.notes ?? null,
+          completed_at: r.completedAt ?? null,
+          ...(r.createdAt && { created_at: r.createdAt, updated_at: r.completedAt ?? r.createdAt }),
+        })),
+      )
+      .returning("id");
+    return inserted.map((r: { id: number }) => r.id);
+  }
+
+  async setStatus(id: number, status: InspectionStatus, tx: Db): Promise<void> {
+    await tx("inspections").where({ id }).update({ status, updated_at: tx.fn.now() });
+  }
+
+  async markCompleted(id: number, overallScore: number | null, tx: Db): Promise<void> {
+    await tx("inspections").where({ id }).update({ status: "completed", overall_score: overallScore, completed_at: tx.fn.now(), updated_at: tx.fn.now() });
+  }
+
+  async completeBookings(bookingIds: number[], tx: Db): Promise<void> {
+    if (bookingIds.length) await tx("inspection_bookings").whereIn("id", bookingIds).update({ status: "completed" });
+  }
+
+  async entries(inspectionId: number, db: Db = this.db): Promise<StoredEntry[]> {
+    const rows = await db("inspection_entries").where({ inspection_id: inspectionId }).orderBy("id");
+    return rows.map(toEntry);
+  }
+
+  /** The stored entries with these keys, locked against a concurrent save of the same keys. */
+  async entriesByKey(inspectionId: number, keys: { categoryName: string; subcategoryName: string }[], tx: Tx): Promise<Map<string, StoredEntry>> {
+    if (!keys.length) return new Map();
+    const rows = await tx("inspection_entries")
+      .where({ inspection_id: inspectionId })
+      .whereIn(
+        ["category_name", "subcategory_name"],
+        keys.map((k) => [k.categoryName, k.subcategoryName]),
+      )
+      .forUpdate();
+    return new Map(rows.map((row: Row) => [keyOf(row.category_name as string, row.subcategory_name as string), toEntry(row)]));
+  }
+
+  /**
+   * Upserts entries by (inspection, category, subcategory). A row whose values are unchanged is not
+   * touched (its updated_at stays), so a retried chunk changes nothing. Returns the ids by key.
+   */
+  async upsertEntries(inspectionId: number, entries: EntryWrite[], tx: Db): Promise<Map<string, number>> {
+    if (!entries.length) return new Map();
+    await tx.raw(
+      `insert into inspection_entries (inspection_id, category_name, subcategory_name, score, notes, urgent)
+       select ?, e.category_name, e.subcategory_name, e.score, e.notes, e.urgent
+       from jsonb_to_recordset(?::jsonb) as e(category_name text, subcategory_name text, score smallint, notes text, urgent boolean)
+       on conflict (inspection_id, category_name, subcategory_name) do update
+         set score = excluded.score, notes = excluded.notes, urgent = excluded.urgent, updated_at = now()
+         where (inspection_entries.score, inspection_entries.notes, inspection_entries.urgent)
+               is distinct from (excluded.score, excluded.notes, excluded.urgent)`,
+      [
+        inspectionId,
+        JSON.stringify(entries.map((e) => ({ category_name: e.categoryName, subcategory_name: e.subcategoryName, score: e.score, notes: e.notes, urgent: e.urgent }))),
+      ],
+    );
+    const rows = await tx("inspection_entries")
+      .where({ inspection_id: inspectionId })
+      .whereIn(
+        ["category_name", "subcategory_name"],
+        entries.map((e) => [e.categoryName, e.subcategoryName]),
+      )
+      .select("id", "category_name", "subcategory_name");
+    return new Map(rows.map((row: Row) => [keyOf(row.category_name as string, row.subcategory_name as string), row.id as number]));
+  }
+
+  /** Many inspections' entries at once (the demo seed): new rows, one array parameter per column (unnest). */
+  async insertEntries(rows: (EntryWrite & { inspectionId: number; updatedAt?: string | Date | null })[], tx: Db): Promise<void> {
+    const chunk = 10_000;
+    for (let i = 0; i < rows.length; i += chunk) {
+      const part = rows.slice(i, i + chunk);
+      await tx.raw(
+        `insert into inspection_entries (inspection_id, category_name, subcategory_name, score, notes, urgent, created_at, updated_at)
+         select e.inspection_id, e.category_name, e.subcategory_name, e.score, e.notes, e.urgent, coalesce(e.at, now()), coalesce(e.at, now())
+         from unnest(?::int[], ?::text[], ?::text[], ?::smallint[], ?::text[], ?::boolean[], ?::timestamptz[])
+           as e(inspection_id, category_name, subcategory_name, score, notes, urgent, at)`,
+        // One array per column: node-postgres writes each as an array literal (quotes, commas and nulls escaped).
+        [
+          part.map((e) => e.inspectionId),
+          part.map((e) => e.categoryName),
+          part.map((e) => e.subcategoryName),
+          part.map((e) => e.score),
+          part.map((e) => e.notes),
+          part.map((e) => e.urgent),
+          part.map((e) => (e.updatedAt ? new Date(e.updatedAt).toISOString() : null)),
+        ] as unknown as Knex.RawBinding[],
+      );
+    }
+  }
+
+  /** Photo ids per entry id, in position order. */
+  async photoIds(entryIds: number[], db: Db = this.db): Promise<Map<number, number[]>> {
+    const map = new Map<number, number[]>();
+    if (!entryIds.length) return map;
+    const rows = await db("inspection_entry_photos").whereIn("entry_id", entryIds).orderBy([{ column: "entry_id" }, { column: "position" }, { column: "id" }]).select("entry_id", "photo_id");
+    for (const row of rows) {
+      const list = map.get(row.entry_id) ?? [];
+      list.push(row.photo_id);
+      map.set(row.entry_id, list);
+    }
+    return map;
+  }
+
+  async existingPhotoIds(ids: number[], db: Db = this.db): Promise<Set<number>> {
+    if (!ids.length) return new Set();
+    const rows = await db("photos").whereIn("id", ids).select("id");
+    return new Set(rows.map((r: { id: number }) => r.id));
+  }
+
+  /**
+   * Makes an entry's photo links exactly `photoIds`, in that order. Links that stay keep their row
+   * (and the client id the upload gave them); returns whether anything changed.
+   */
+  async replacePhotos(entryId: number, photoIds: number[], tx: Db): Promise<boolean> {
+    const removed = await tx("inspection_entry_photos")
+      .where({ entry_id: entryId })
+      .modify((q) => {
+        if (photoIds.length) q.whereNotIn("photo_id", photoIds);
+      })
+      .delete();
+    if (!photoIds.length) return removed > 0;
+    const result = await tx.raw(
+      `insert into inspection_entry_photos (entry_id, photo_id, position)
+       select ?, p.photo_id, p.position from jsonb_to_recordset(?::jsonb) as p(photo_id int, position int)
+       on conflict (entry_id, photo_id) do update set position = excluded.position
+         where inspection_entry_photos.position is distinct from excluded.position`,
+      [entryId, JSON.stringify(photoIds.map((photoId, position) => ({ photo_id: photoId, position })))],
+    );
+    return removed > 0 || (result.rowCount ?? 0) > 0;
+  }
+
+  async touchEntries(entryIds: number[], tx: Db): Promise<void> {
+    if (entryIds.length) await tx("inspection_entries").whereIn("id", entryIds).update({ updated_at: tx.fn.now() });
+  }
+}

@@ -1,0 +1,132 @@
+import { Router } from "express";
+import { z } from "zod";
+import type { Container } from "../../container.js";
+import { staffPage } from "../../http/admin.js";
+import { requireStaffApi } from "../../http/guards.js";
+import { HttpError } from "../../http/errors.js";
+import { body, params, query } from "../../http/validate.js";
+import { NO_TIER, tier } from "../reports/bands.js";
+import { INSPECTION_STATUSES, type Inspection, type InspectionEntry, STATUS_LABELS, displayStatus, inspectionCreateSchema, inspectionIdParams, inspectionListQuery, inspectionStatusSchema } from "./inspections.schemas.js";
+import { SCORE_CHOICES, isDescriptionOnly } from "./template.js";
+
+/** The spec's inspection calls (staff-side §7), all behind a staff session. */
+export function inspectionsApi(container: Container): Router {
+  const router = Router();
+
+  router.get("/inspections", requireStaffApi, async (req, res) => {
+    const filter = query(req, inspectionListQuery);
+    const { rows, total } = await container.inspections.list(filter);
+    res.setHeader("X-Total-Count", String(total));
+    res.json(rows);
+  });
+
+  router.get("/inspections/:id", requireStaffApi, async (req, res) => {
+    const { id } = params(req, inspectionIdParams);
+    res.json(await container.inspections.get(id));
+  });
+
+  router.post("/inspections", requireStaffApi, async (req, res) => {
+    const input = body(req, inspectionCreateSchema);
+    res.status(201).json(await container.inspections.create(input, req.session.staffUserId ?? null));
+  });
+
+  router.patch("/inspections/:id", requireStaffApi, async (req, res) => {
+    const { id } = params(req, inspectionIdParams);
+    const { status } = body(req, inspectionStatusSchema);
+    res.json(await container.inspections.setStatus(id, status));
+  });
+
+  return router;
+}
+
+export const INSPECTIONS_PAGE_SIZE = 20;
+
+/** The toasts of staff-side §8 for Generate Report. */
+export const GENERATE_REPORT_OK = "Report generated successfully";
+export const GENERATE_REPORT_FAILED = "Failed to generate report";
+
+type Notice = { variant: "success" | "error"; title: string; description?: string };
+
+const listQuery = z.object({
+  status: z.enum(INSPECTION_STATUSES).optional().catch(undefined),
+  page: z.coerce.number().int().min(1).max(100_000).catch(1).default(1),
+  report: z.enum(["ok", "failed"]).optional().catch(undefined),
+});
+
+/**
+ * The inspection list (staff-side §2) and a read-only view of one inspection. Filter and pages are
+ * on the server; htmx swaps only #inspections-results, and every control also works without script.
+ */
+export function inspectionsPages(container: Container): Router {
+  const router = Router();
+
+  const listLocals = async (filter: z.infer<typeof listQuery>, notice?: Notice) => {
+    const { status, page } = filter;
+    const { rows, total } = await container.inspections.list({ status, limit: INSPECTIONS_PAGE_SIZE, offset: (page - 1) * INSPECTIONS_PAGE_SIZE });
+    return {
+      title: "Inspections",
+      admin: "inspections",
+      noindex: true,
+      inspections: rows.map((i) => ({ ...i, ...shown(i) })),
+      total,
+      page,
+      pages: Math.max(1, Math.ceil(total / INSPECTIONS_PAGE_SIZE)),
+      pageSize: INSPECTIONS_PAGE_SIZE,
+      status: status ?? "",
+      statuses: INSPECTION_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] })),
+      notice,
+    };
+  };
+
+  router.get("/admin/inspections", ...staffPage(container), async (req, res) => {
+    const filter = listQuery.parse(req.query);
+    // After a Generate Report without script (redirect), the page shows the toast's text.
+    const notice: Notice | undefined = filter.report === "ok" ? { variant: "success", title: GENERATE_REPORT_OK } : filter.report === "failed" ? { variant: "error", title: GENERATE_REPORT_FAILED } : undefined;
+    const locals = await listLocals(filter, notice);
+    if (req.get("hx-target") === "inspections-results") return res.page("inspections/_results", locals);
+    res.page("inspections/list", locals);
+  });
+
+  /**
+   * Generate Report from the list: htmx swaps the results with the toast in them; without script the
+   * form posts here and is redirected back to the same page with the outcome.
+   */
+  router.post("/admin/inspections/:id/generate-report", ...staffPage(container), async (req, res) => {
+    const { id } = params(req, inspectionIdParams);
+    const filter = listQuery.parse(req.query);
+    let notice: Notice;
+    try {
+      await container.reports.generate(id);
+      notice = { variant: "success", title: GENERATE_REPORT_OK };
+    } catch (error) {
+      req.log?.warn({ err: error, inspectionId: id }, "report generation refused");
+      notice = { variant: "error", title: GENERATE_REPORT_FAILED, description: error instanceof HttpError && error.status < 500 ? error.message : undefined };
+    }
+    if (req.get("hx-request") === "true") return res.page("inspections/_results", await listLocals(filter, notice));
+    const back = new URLSearchParams({ ...(filter.status ? { status: filter.status } : {}), ...(filter.page > 1 ? { page: String(filter.page) } : {}), report: notice.variant === "success" ? "ok" : "failed" });
+    res.redirect(303, `/admin/inspections?${back}`);
+  });
+
+  router.get("/admin/inspections/view/:id", ...staffPage(container), async (req, res) => {
+    const { id } = params(req, inspectionIdParams);
+    const inspection = await container.inspections.get(id);
+    const choices = new Map(SCORE_CHOICES.map((c) => [c.value, c.label]));
+    res.page("inspections/view", {
+      title: `Inspection #${id}`,
+      admin: "inspections",
+      noindex: true,
+      inspection,
+      ...shown(inspection),
+      scoreLabel: (e: InspectionEntry) => (isDescriptionOnly(e.categoryName, e.subcategoryName) ? "Description" : e.score === null ? "N/A" : `${e.score} · ${choices.get(e.score)}`),
+    });
+  });
+
+  return router;
+}
+
+/** How the list shows status and score: unknown statuses as draft, the tier or a dash. */
+function shown(i: Inspection) {
+  const shownStatus = displayStatus(i.status);
+  const t = tier(i.overallScore);
+  return { shownStatus, statusLabel: STATUS_LABELS[shownStatus], tier: t ?? NO_TIER, hasTier: t !== null };
+}

@@ -1,0 +1,129 @@
+import { z } from "zod";
+import { MAX_ID } from "../customers/customers.constants.js";
+
+// Zod schemas and shapes of inspections (staff-side §3, §4, §7). Islands may import this file:
+// nothing from the server here. The template itself is in template.ts (zod-free).
+
+export const INSPECTION_STATUSES = ["scheduled", "in_progress", "completed", "draft"] as const;
+export type InspectionStatus = (typeof INSPECTION_STATUSES)[number];
+/** Statuses a new inspection may start in; completing goes through complete(). */
+export const CREATE_STATUSES = ["in_progress", "scheduled", "draft"] as const;
+
+/** An unknown value is displayed as draft (staff-side §4). */
+export const displayStatus = (status: string): InspectionStatus =>
+  (INSPECTION_STATUSES as readonly string[]).includes(status) ? (status as InspectionStatus) : "draft";
+
+export const STATUS_LABELS: Record<InspectionStatus, string> = {
+  scheduled: "Scheduled",
+  in_progress: "In Progress",
+  completed: "Completed",
+  draft: "Draft",
+};
+
+const idNumber = (label: string) =>
+  z.coerce.number({ message: `${label} must be a number` }).int(`${label} must be a whole number`).positive(`${label} must be positive`).max(MAX_ID, `${label} is not valid`);
+
+export const inspectionIdParams = z.object({ id: idNumber("Id") });
+
+const isoDate = z
+  .string({ message: "Inspection date is required" })
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}/, "Inspection date must be a date (YYYY-MM-DD)")
+  .transform((value) => value.slice(0, 10))
+  .refine((value) => {
+    const date = new Date(`${value}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+  }, "Inspection date is not a real date");
+
+export const inspectionCreateSchema = z.object({
+  propertyId: z.coerce.number({ message: "Property must be a number" }).int("Property must be a whole number").positive("Please select a property").max(MAX_ID, "Property is not valid"),
+  status: z.enum(CREATE_STATUSES, { message: `Status must be one of ${CREATE_STATUSES.join(", ")}` }).optional(),
+  inspectionDate: isoDate,
+});
+export type InspectionCreateInput = z.infer<typeof inspectionCreateSchema>;
+
+export const inspectionStatusSchema = z.object({
+  status: z.enum(INSPECTION_STATUSES, { message: `Status must be one of ${INSPECTION_STATUSES.join(", ")}` }),
+});
+
+/** List query: DESIGN.md decision 15 (limit default 100, at most 500). */
+export const inspectionListQuery = z.object({
+  limit: z.coerce.number({ message: "Limit must be a number" }).int("Limit must be a whole number").min(1, "Limit must be at least 1").max(500, "Limit must be at most 500").default(100),
+  offset: z.coerce.number({ message: "Offset must be a number" }).int("Offset must be a whole number").min(0, "Offset must be at least 0").max(MAX_ID).default(0),
+  q: z.string().trim().max(200, "Search must be at most 200 characters").optional(),
+  status: z.enum(INSPECTION_STATUSES, { message: `Status must be one of ${INSPECTION_STATUSES.join(", ")}` }).optional(),
+});
+export type InspectionListQuery = z.infer<typeof inspectionListQuery>;
+
+/**
+ * One entry as the form sends it. The score's set (10, 7, 4, 1, null) and the names are checked
+ * against the template by InspectionsService.validateEntries, which names the field.
+ */
+export const entryInputSchema = z.object({
+  categoryName: z.string({ message: "Category is required" }).trim().min(1, "Category is required").max(200),
+  subcategoryName: z.string({ message: "Subcategory is required" }).trim().min(1, "Subcategory is required").max(200),
+  score: z.number({ message: "Score must be 10, 7, 4, 1 or null" }).nullable(),
+  notes: z.string({ message: "Notes must be text" }).max(10_000, "Notes must be at most 10000 characters").nullable().optional(),
+  urgent: z.boolean({ message: "Urgent must be true or false" }).optional(),
+  photoIds: z.array(idNumber("Photo id")).max(200, "At most 200 photos per entry").optional(),
+});
+export type EntryInputBody = z.infer<typeof entryInputSchema>;
+
+export type EntryScore = 10 | 7 | 4 | 1;
+
+export interface EntryInput {
+  categoryName: string;
+  subcategoryName: string;
+  score: EntryScore | null;
+  notes?: string | null;
+  urgent?: boolean;
+  /** When present, replaces the entry's photos in this order. */
+  photoIds?: number[];
+}
+
+export interface InspectionEntry {
+  id: number;
+  inspectionId: number;
+  categoryName: string;
+  subcategoryName: string;
+  score: EntryScore | null;
+  notes: string | null;
+  urgent: boolean;
+  photoIds: number[];
+  /** "/api/photos/{id}" (staff session). */
+  photos: string[];
+  updatedAt: string;
+}
+
+export interface InspectionProperty {
+  id: number;
+  address: string;
+  city: string;
+  province: string | null;
+  postalCode: string | null;
+  clientName: string;
+  clientEmail: string;
+}
+
+export interface Inspection {
+  id: number;
+  propertyId: number;
+  bookingId: number | null;
+  inspectorId: number | null;
+  /** YYYY-MM-DD */
+  inspectionDate: string;
+  /** The linked booking's date. */
+  scheduledDate: string | null;
+  status: InspectionStatus;
+  overallScore: number | null;
+  notes: string | null;
+  completedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  property: InspectionProperty;
+}
+
+export interface InspectionWithEntries extends Inspection {
+  /** Every template category, in template order, with its entries. */
+  categories: { categoryName: string; entries: InspectionEntry[] }[];
+}

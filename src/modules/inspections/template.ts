@@ -1,0 +1,129 @@
+// The inspection template (staff-side §9, DESIGN.md decision 16): 14 categories and their weights, held once.
+// The form island, the scoring, the service's validation, the reports and the seeds all read it here.
+// Plain data and functions, no zod and no server imports: islands import this file.
+
+export type RepeatableRoom = "Kitchen" | "Bathroom" | "Laundry";
+
+export interface CategoryWeights {
+  name: string;
+  /** Percent of the overall score (they sum to 100.5: the overall score normalises). */
+  weight: number;
+  /** Categories an inspector can add again: 'Sinks (Bathroom 2)'. */
+  repeatable?: RepeatableRoom;
+  /** Subcategory name → percent within the category. Weight 0 = description only, never scored. */
+  subcategories: Record<string, number>;
+}
+
+/** Inspection categories with their subcategory weights, in the order staff-side §9 lists them. */
+export const INSPECTION_WEIGHTS: CategoryWeights[] = [
+  { name: "Basement, Foundation, Crawlspace & Structure", weight: 16, subcategories: { "Foundation Cracks": 30, "Basement Moisture / Mold": 30, "Settlement Indicators": 25, "Structural Assemblies": 15 } },
+  { name: "Plumbing", weight: 13, subcategories: { "Water Main Shut Off": 10, "Pressure and Flow": 20, "Drain/Waste/Vent": 20, "Water Distribution": 15, "Hot Water System": 15, Hydronics: 5, "Sewer Ejection/Lift": 7.5, "Sump Pump": 7.5 } },
+  { name: "Site & Drainage", weight: 11, subcategories: { "Grading and Drainage": 25, Vegetation: 15, "Driveway / Parking": 15, "Patios / Hardscapes": 15, "Retaining Walls / Slopes": 15, "Fencing / Gates": 15 } },
+  {
+    name: "Kitchens & Wet Bars",
+    weight: 10,
+    repeatable: "Kitchen",
+    subcategories: { "Refrigerator / Freezer": 5, "Range / Oven": 10, Dishwasher: 10, Microwave: 5, "Hood Vent": 10, Garburator: 5, "Sink and Faucet": 15, Cabinetry: 10, Countertops: 5, "Backsplash / Wall Finishes": 5, Flooring: 10, Lighting: 10 },
+  },
+  {
+    name: "Bathrooms",
+    weight: 9,
+    repeatable: "Bathroom",
+    subcategories: { Toilets: 10, Sinks: 8, Bathtubs: 8, Showers: 10, Ventilation: 7, Waterproofing: 10, "Cabinetry and Storage": 5, Flooring: 7, "Wall Surfaces": 5, "Fixtures / Finish": 5, "Electrical Safety": 5, "Pressure / Temp / Functionality": 7, "Mold / Mildew": 5, "Leaks / Water Damage": 5, Cleanliness: 3 },
+  },
+  {
+    name: "Exterior Envelope",
+    weight: 8,
+    subcategories: { "Type of Cladding": 0, "Cladding Condition": 20, "Eaves / Soffits": 10, "Paint / Finish": 10, "Caulking / Sealants": 10, "Decks / Steps": 15, "Exterior Rails": 5, "Grade Clearance / Flashing": 10, "Exterior Venting / Openings": 10, "Exterior Lighting": 10 },
+  },
+  { name: "Roof", weight: 7, subcategories: { Shingles: 15, Delamination: 10, Ponding: 10, Ventilation: 10, Flashings: 15, Penetrations: 10, "Roof Vent Systems": 10, Gutters: 20 } },
+  { name: "HVAC", weight: 6, subcategories: { "Heating Source": 20, "Cooling System": 15, "Heating Condition": 15, "HVAC Components": 15, "Airflow / Registers": 10, Thermostat: 15, "Filter Cleaning": 10 } },
+  { name: "Electrical", weight: 6, subcategories: { "Service Entrance": 15, "Main Panel": 15, "Sub-Panels": 10, "Branch Wiring": 15, "Receptacles / Switches": 10, Lighting: 10, Grounding: 10, "Smoke / CO Detectors": 15 } },
+  { name: "Interior Finishes", weight: 5, subcategories: { Flooring: 15, Walls: 10, Ceiling: 10, Doors: 10, Trim: 10, Baseboard: 5, Cabinetry: 10, Hardware: 10, "Guard Rails": 10, Cleanliness: 10 } },
+  { name: "Attic", weight: 4, subcategories: { Access: 10, Insulation: 25, Ventilation: 15, Moisture: 20, "Pest Intrusion": 15, "Air Sealing": 15 } },
+  { name: "Windows and Doors", weight: 3, subcategories: { "Windows / Screens": 30, Egress: 30, "Exterior Doors": 25, "Overhead Doors": 15 } },
+  { name: "Laundry Room", weight: 2, repeatable: "Laundry", subcategories: { "Washer / Dryer": 20, "Sink / Fixtures": 20, "Supply / Drain": 20, "Dryer Ventilation": 20, "Electrical Safety": 20 } },
+  { name: "Miscellaneous / Safety", weight: 0.5, subcategories: { Fireplace: 33, "Stair Treads / Risers": 33, "Egress Obstructions": 34 } },
+];
+
+/** The template under its domain name; the same array as INSPECTION_WEIGHTS. */
+export const INSPECTION_TEMPLATE = INSPECTION_WEIGHTS;
+export const CATEGORY_NAMES: readonly string[] = INSPECTION_WEIGHTS.map((c) => c.name);
+
+/** The subcategory that is a description only (staff-side §5): it never takes a score. */
+export const TYPE_OF_CLADDING = "Type of Cladding";
+
+/** Sections the form opens by default (staff-side §2): Attic, Basement, Plumbing. */
+export const DEFAULT_OPEN_CATEGORIES: readonly string[] = ["Attic", "Basement, Foundation, Crawlspace & Structure", "Plumbing"];
+
+export type EntryScore = 10 | 7 | 4 | 1;
+/** Score choices (staff-side §5), best first; null is N/A (left out of the score). */
+export const SCORE_CHOICES: readonly { value: EntryScore | null; label: string }[] = [
+  { value: 10, label: "Excellent" },
+  { value: 7, label: "Good" },
+  { value: 4, label: "Needs Attention" },
+  { value: 1, label: "Immediate Action Required" },
+  { value: null, label: "N/A" },
+];
+export const SCORE_VALUES: readonly EntryScore[] = [10, 7, 4, 1];
+export const isEntryScore = (value: unknown): value is EntryScore => SCORE_VALUES.includes(value as EntryScore);
+
+const CATEGORY_BY_NAME = new Map(INSPECTION_WEIGHTS.map((c) => [c.name, c]));
+
+export function findCategory(name: string): CategoryWeights | undefined {
+  return CATEGORY_BY_NAME.get(name);
+}
+
+const ROOM_SUFFIX = / \((Kitchen|Bathroom|Laundry) (\d+)\)$/;
+
+/** 'Sinks (Bathroom 2)' → 'Sinks': repeated instances pool into their subcategory's weight. */
+export function baseSubcategory(name: string): string {
+  return name.replace(ROOM_SUFFIX, "");
+}
+
+/** The subcategory name of room n (1 = the first room, no suffix): 'Sinks' + 2 → 'Sinks (Bathroom 2)'. */
+export function roomSubcategoryName(category: CategoryWeights, subcategory: string, n: number): string {
+  if (n <= 1 || !category.repeatable) return subcategory;
+  return `${subcategory} (${category.repeatable} ${n})`;
+}
+
+/** Which room a subcategory name belongs to: 1 without suffix, n for ' (Kitchen n)'. */
+export function roomNumber(name: string): number {
+  const match = ROOM_SUFFIX.exec(name);
+  return match ? Number(match[2]) : 1;
+}
+
+/**
+ * The weight of a subcategory name in its category, or undefined when the name is not part of the
+ * template. A suffix is only valid on the category's own room kind, with n ≥ 2 and no leading zero.
+ */
+export function subcategoryWeight(categoryName: string, subcategoryName: string): number | undefined {
+  const category = findCategory(categoryName);
+  if (!category) return undefined;
+  // Most names carry no room suffix: skip the regular expression for them.
+  if (!subcategoryName.endsWith(")")) return Object.hasOwn(category.subcategories, subcategoryName) ? category.subcategories[subcategoryName] : undefined;
+  const match = ROOM_SUFFIX.exec(subcategoryName);
+  if (match) {
+    const [, room, n] = match;
+    if (room !== category.repeatable || !/^[1-9]\d{0,2}$/.test(n!) || Number(n) < 2) return undefined;
+  }
+  const base = subcategoryName.replace(ROOM_SUFFIX, "");
+  return Object.hasOwn(category.subcategories, base) ? category.subcategories[base] : undefined;
+}
+
+/** True for items that take no score: weight 0 (Type of Cladding). */
+export const isDescriptionOnly = (categoryName: string, subcategoryName: string) => subcategoryWeight(categoryName, subcategoryName) === 0;
+
+/** Every (category, subcategory) of one room of each category, in template order. */
+export function templateEntries(rooms: Partial<Record<RepeatableRoom, number>> = {}): { categoryName: string; subcategoryName: string; weight: number }[] {
+  const out: { categoryName: string; subcategoryName: string; weight: number }[] = [];
+  for (const category of INSPECTION_WEIGHTS) {
+    const count = category.repeatable ? Math.max(1, rooms[category.repeatable] ?? 1) : 1;
+    for (let n = 1; n <= count; n++) {
+      for (const [sub, weight] of Object.entries(category.subcategories)) {
+        out.push({ categoryName: category.name, subcategoryName: roomSubcategoryName(category, sub, n), weight });
+      }
+    }
+  }
+  return out;
+}

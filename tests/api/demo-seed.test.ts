@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { overallScore, scoreCategories } from "../../src/modules/reports/scoring.js";
+import { subcategoryWeight } from "../../src/modules/inspections/template.js";
+import { DEMO_STEPS, DEMO_TOWNS, planProperty, seedDemo } from "../../seeds/demo.js";
+import { type TestContext, createTestContext } from "../support/context.js";
+
+let ctx: TestContext;
+const now = new Date("2026-11-20T15:00:00Z");
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  await ctx.container.users.create({ email: "inspector@haven.test", password: "correct horse battery", firstName: "Ines", lastName: "Pector" });
+});
+afterAll(() => ctx.close());
+
+const count = async (table: string, where: Record<string, unknown> = {}) => Number((await ctx.db(table).where(where).count({ n: "*" }))[0]!.n);
+
+describe("seedDemo", () => {
+  it("plans the same data from the same seed, and different homes for other indexes", () => {
+    expect(planProperty(7, 2026, now, 10)).toEqual(planProperty(7, 2026, now, 10));
+    expect(planProperty(8, 2026, now, 10).customer.email).not.toBe(planProperty(7, 2026, now, 10).customer.email);
+  });
+
+  it("writes customers, properties, bookings, inspections in every status and payments through the services", async () => {
+    const progress: number[] = [];
+    const result = await seedDemo(ctx.container, { properties: 12, batchSize: 5, now, onProgress: ({ done }) => progress.push(done) });
+    // Batches of 5, 5 and 2, two at a time: progress rises to 12 in three steps.
+    expect(progress).toHaveLength(4);
+    expect(progress[0]).toBe(0);
+    expect(progress.at(-1)).toBe(12);
+    expect([...progress].sort((a, b) => a - b)).toEqual(progress);
+    expect(result.properties).toBe(12);
+    expect(await count("properties")).toBe(12);
+    expect(await count("customers")).toBe(12);
+    expect(result.bookings).toBe(await count("inspection_bookings"));
+    expect(result.bookings).toBeGreaterThanOrEqual(12);
+
+    for (const status of ["completed", "in_progress", "scheduled", "draft"] as const) {
+      expect(result.inspections[status], status).toBeGreaterThan(0);
+      expect(await count("inspections", { status })).toBe(result.inspections[status]);
+    }
+    expect(result.payments).toBeGreaterThan(0);
+    expect(await count("payments", { status: "succeeded", provider: "demo" })).toBe(result.payments);
+    const paidCustomers = await ctx.db("customers").whereNot({ subscription_plan: "free-score" }).count({ n: "*" });
+    expect(result.payments).toBe(Number(paidCustomers[0]!.n));
+
+    // Places and names keep their accents; every home is in one of the four towns, spread over 18 months.
+    const properties = await ctx.db("properties").select("city", "province", "created_at");
+    for (const p of properties) {
+      expect(DEMO_TOWNS.map((t) => t.city)).toContain(p.city);
+      expect(p.province).toBe("ON");
+      expect(now.getTime() - new Date(p.created_at).getTime()).toBeLessThanOrEqual(549 * 86_400_000);
+      expect(new Date(p.created_at).getTime()).toBeLessThan(now.getTime());
+    }
+  });
+
+  it("completed inspections are fully scored with the shared scoring, with findings, and their bookings completed", async () => {
+    const completed = await ctx.db("inspections").where({ status: "completed" });
+    let urgent = 0;
+    for (const inspection of completed) {
+      const entries = await ctx.db("inspection_entries").where({ inspection_id: inspection.id });
+      expect(entries.length).toBeGreaterThan(60);
+      for (const e of entries) {
+        if (subcategoryWeight(e.category_name, e.subcategory_name) === 0) expect(e.score).toBeNull();
+        else expect([10, 7, 4, 1]).toContain(e.score);
+      }
+      urgent += entries.filter((e) => e.urgent).length;
+      const expected = overallScore(scoreCategories(entries.map((e) => ({ categoryName: e.category_name, subcategoryName: e.subcategory_name, score: e.score }))));
+      expect(inspection.overall_score).toBe(expected);
+      expect(inspection.completed_at).toBeTruthy();
+      expect((await ctx.db("inspection_bookings").where({ id: inspection.booking_id }).first()).status).toBe("completed");
+    }
+    expect(urgent).toBeGreaterThan(0);
+    // Notes with commas, quotes and accents survive the bulk insert.
+    const notes = (await ctx.db("inspection_entries").whereNotNull("notes").select("notes")).map((n) => n.notes as string);
+    expect(notes.some((n) => n.includes(","))).toBe(true);
+    expect(notes.every((n) => n.length > 2 && !n.startsWith("{") && !n.startsWith('"'))).toBe(true);
+    const open = await ctx.db("inspections").whereNot({ status: "completed" });
+    for (const inspection of open) expect(inspection.overall_score).toBeNull();
+    // Scheduled inspections have nothing recorded yet.
+    const scheduled = await ctx.db("inspections").where({ status: "scheduled" }).select("id");
+    expect(await ctx.db("inspection_entries").whereIn("inspection_id", scheduled.map((s) => s.id)).count({ n: "*" })).toEqual([{ n: 0 }]);
+    // The list through the service shows them newest first.
+    const { rows, total } = await ctx.container.inspections.list({ limit: 100, offset: 0 });
+    expect(total).toBe(completed.length + open.length);
+    expect(rows.map((r) => r.createdAt)).toEqual([...rows.map((r) => r.createdAt)].sort().reverse());
+  });
+
+  it("a second run adds new homes and changes nothing already there", async () => {
+    const before = await ctx.db("inspections").orderBy("id");
+    const paymentsBefore = await count("payments");
+    const result = await seedDemo(ctx.container, { properties: 4, now });
+    expect(result.properties).toBe(4);
+    expect(await count("properties")).toBe(16);
+    expect(await count("payments")).toBe(paymentsBefore + result.payments);
+    expect((await ctx.db("inspections").orderBy("id")).slice(0, before.length)).toEqual(before);
+    const emails = (await ctx.db("customers").select("email")).map((c) => c.email);
+    expect(new Set(emails).size).toBe(emails.length);
+  });
+
+  it("exports its steps so other modules can append theirs", async () => {
+    expect(DEMO_STEPS.map((s) => s.name)).toEqual(["customers and properties", "inspection bookings", "inspections", "payments"]);
+    const seen: number[] = [];
+    await seedDemo(ctx.container, { properties: 2, now, steps: [...DEMO_STEPS, { name: "probe", run: async (batch) => void seen.push(...batch.inspections.map((i) => i.id)) }] });
+    expect(seen.length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,132 @@
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tier } from "../../src/modules/reports/bands.js";
+import { seedDemo } from "../../seeds/demo.js";
+import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths } from "../support/browser.js";
+
+let site: BrowserSite;
+const staff = { email: "lists@haven.test", password: "inspections-list-password" };
+const tiered: Record<"Gold" | "Silver" | "Bronze", number> = { Gold: 0, Silver: 0, Bronze: 0 };
+
+beforeAll(async () => {
+  site = await openBrowserSite();
+  const { ctx } = site;
+  await ctx.container.users.create({ ...staff, firstName: "Robin", lastName: "Tremblay" });
+  // Believable data: 30 homes with inspections in every status, then one of each tier as the newest rows.
+  await seedDemo(ctx.container, { properties: 30, now: new Date(Date.now() - 60_000) });
+  const { property } = await ctx.container.customers.createWithProperty(
+    { email: "helene@example.ca", name: "Hélène Gélinas", phone: "613-555-0199", subscriptionPlan: "premium" },
+    { address: "9 Promenade de l'Île", city: "Orléans", province: "ON", postalCode: "K1C 5N2" },
+  );
+  for (const [name, score] of [["Bronze", 4], ["Silver", 7], ["Gold", 10]] as const) {
+    const inspection = await ctx.container.inspections.create({ propertyId: property.id, inspectionDate: "2026-11-02" }, null);
+    await ctx.container.inspections.complete(inspection.id, [{ categoryName: "Attic", subcategoryName: "Insulation", score }]);
+    tiered[name] = inspection.id;
+  }
+});
+afterAll(() => site?.close());
+
+async function signIn(page: Page, next: string) {
+  await page.goto(`${site.baseUrl}/login?next=${encodeURIComponent(next)}`);
+  await page.getByLabel("Company e-mail").fill(staff.email);
+  await page.getByLabel("Password").fill(staff.password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.waitForURL(`${site.baseUrl}${next}`);
+  await page.waitForFunction(() => document.documentElement.dataset.adminReady === "true");
+}
+
+const rows = (page: Page) => page.getByTestId("inspection-row");
+
+describe("the inspections list", () => {
+  it("shows Property, Inspection Date, Status, Score and Actions with tiers, on a phone and a desktop", async () => {
+    const page = await site.newPage(DESKTOP);
+    await signIn(page, "/admin/inspections");
+    await page.getByRole("heading", { name: "Inspections", level: 1 }).waitFor();
+    expect(await page.getByRole("link", { name: "New Property Inspection" }).getAttribute("href")).toBe("/admin/inspections/new");
+    for (const column of ["Property", "Inspection Date", "Status", "Score", "Actions"]) await page.getByRole("columnheader", { name: column }).waitFor();
+    expect(await rows(page).count()).toBe(20);
+
+    // The three newest rows carry one tier each; every row's tier agrees with its score.
+    for (const [name, id] of Object.entries(tiered)) {
+      expect(await page.locator(`[data-inspection-id="${id}"] [data-testid="inspection-tier"]`).innerText()).toBe(name);
+    }
+    for (const row of await rows(page).all()) {
+      const status = await row.getAttribute("data-status");
+      const shown = await row.getByTestId("inspection-tier").innerText();
+      const scoreText = await row.locator(".insp-score").count() ? Number(await row.locator(".insp-score").innerText()) : null;
+      expect(shown).toBe(tier(scoreText) ?? "-");
+      expect(await row.getByRole("button", { name: /Generate Report/ }).count()).toBe(status === "completed" ? 1 : 0);
+      expect(await row.getByRole("link", { name: /^Edit/ }).count()).toBe(1);
+      expect(await row.getByRole("link", { name: /^View/ }).count()).toBe(1);
+    }
+    expect(await page.locator(`[data-inspection-id="${tiered.Gold}"]`).getByRole("link", { name: "9 Promenade de l'Île", exact: true }).getAttribute("href")).toMatch(/^\/admin\/property-history\/\d+$/);
+
+    await expectAccessible(page);
+    await page.setViewportSize(PHONE);
+    await expectAccessible(page);
+    // On a phone each row is a card: no sideways scrolling.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await page.setViewportSize(DESKTOP);
+    await screenshotBothWidths(page, "admin-inspections");
+  });
+
+  it("filters by status and pages on the server (htmx keeps the URL in step)", async () => {
+    const page = await site.newPage(PHONE);
+    await signIn(page, "/admin/inspections");
+    await page.getByLabel("Status").selectOption("completed");
+    await page.waitForURL(/status=completed/);
+    await page.getByTestId("inspections-total").filter({ hasText: "Completed" }).waitFor();
+    const total = Number((await page.getByTestId("inspections-total").locator("strong").innerText()).replace(/\D/g, ""));
+    expect(total).toBe((await site.ctx.container.inspections.list({ status: "completed", limit: 1, offset: 0 })).total);
+    for (const row of await rows(page).all()) expect(await row.getAttribute("data-status")).toBe("completed");
+
+    await page.getByRole("link", { name: "Next" }).click();
+    await page.waitForURL(/page=2/);
+    await page.getByText(/Page 2 of \d+/).waitFor();
+    expect(page.url()).toContain("status=completed");
+    for (const row of await rows(page).all()) expect(await row.getAttribute("data-status")).toBe("completed");
+    await expectAccessible(page);
+
+    await page.getByLabel("Status").selectOption("draft");
+    await page.waitForURL(/status=draft/);
+    await page.getByTestId("inspections-total").filter({ hasText: "Draft" }).waitFor();
+    for (const row of await rows(page).all()) expect(await row.getAttribute("data-status")).toBe("draft");
+    await screenshotBothWidths(page, "admin-inspections-draft");
+  });
+
+  it("Generate Report shows 'Report generated successfully', then the failure toast on a second try", async () => {
+    const page = await site.newPage(DESKTOP);
+    await signIn(page, "/admin/inspections");
+    const row = page.locator(`[data-inspection-id="${tiered.Gold}"]`);
+    await row.getByRole("button", { name: /Generate Report/ }).click();
+    await page.getByTestId("inspections-toast").filter({ hasText: "Report generated successfully" }).waitFor();
+    expect(await site.ctx.db("reports").where({ inspection_id: tiered.Gold }).count({ n: "*" })).toEqual([{ n: 1 }]);
+    await page.locator(`[data-inspection-id="${tiered.Gold}"]`).getByRole("button", { name: /Generate Report/ }).click();
+    await page.getByTestId("inspections-toast").filter({ hasText: "Failed to generate report" }).waitFor();
+    await expectAccessible(page);
+  });
+
+  it("View opens a read-only page of a completed inspection with its entries", async () => {
+    const [completed] = (await site.ctx.container.inspections.list({ status: "completed", limit: 1, offset: 3 })).rows;
+    const page = await site.newPage(PHONE);
+    await signIn(page, "/admin/inspections");
+    await page.goto(`${site.baseUrl}/admin/inspections/view/${completed!.id}`);
+    await page.getByRole("heading", { name: completed!.property.address, level: 1 }).waitFor();
+    await page.getByRole("heading", { name: "Basement, Foundation, Crawlspace & Structure" }).waitFor();
+    expect(await page.getByText("Type of Cladding").count()).toBe(1);
+    expect(await page.getByRole("link", { name: "Edit", exact: true }).count()).toBe(0);
+    await expectAccessible(page);
+    await screenshotBothWidths(page, "admin-inspection-view");
+  });
+
+  it("shows the empty state for a status with no inspection", async () => {
+    const { ctx } = site;
+    await ctx.db("inspections").where({ status: "draft" }).update({ status: "in_progress" });
+    const page = await site.newPage(PHONE);
+    await signIn(page, "/admin/inspections?status=draft");
+    await page.getByTestId("inspections-empty").getByText("No Inspections Found").waitFor();
+    expect(await page.getByRole("link", { name: "Create First Inspection" }).getAttribute("href")).toBe("/admin/inspections/new");
+    await expectAccessible(page);
+    await screenshotBothWidths(page, "admin-inspections-empty");
+  });
+});
