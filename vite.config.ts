@@ -1,11 +1,13 @@
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
+import { inspectionServiceWorker } from "./islands/inspections/service-worker.config";
 
 // Builds the island loader, the tiny marketing script and the stylesheet into dist/public,
 // with a manifest the server reads to link the hashed files.
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  // The inspection form works offline: a Workbox service worker keeps its code (DESIGN.md decision 18).
+  plugins: [react(), tailwindcss(), inspectionServiceWorker("dist/public")],
   publicDir: "public",
   build: {
     outDir: "dist/public",
@@ -15,7 +17,7 @@ export default defineConfig({
     sourcemap: false,
     target: "es2022",
     rollupOptions: {
-      input: ["islands/main.ts", "islands/site.ts", "islands/styles/app.css"],
+      input: ["islands/main.ts", "islands/site.ts", "islands/admin.ts", "islands/styles/app.css"],
     },
   },
 });

@@ -1,0 +1,104 @@
+import { useEffect, useId, useState } from "react";
+import type { Property } from "../../src/modules/customers/customers.constants";
+import { ApiError, handleUnauthorized } from "../ui/api";
+
+type PropertyRow = Pick<Property, "id" | "address" | "city" | "province" | "postalCode" | "clientName">;
+
+const PAGE = 20;
+const SEARCH_DELAY_MS = 250;
+
+/** Search on the server (there may be thousands of properties, DESIGN.md decision 15). */
+async function searchProperties(q: string, signal: AbortSignal): Promise<{ rows: PropertyRow[]; total: number }> {
+  const response = await fetch(`/api/properties?${new URLSearchParams({ q, limit: String(PAGE) })}`, {
+    credentials: "include",
+    headers: { Accept: "application/json" },
+    signal,
+  });
+  if (!response.ok) {
+    const text = (await response.text()) || response.statusText;
+    throw new ApiError(response.status, `${response.status}: ${text}`, text);
+  }
+  const rows = (await response.json()) as PropertyRow[];
+  return { rows: rows.slice(0, PAGE), total: Number(response.headers.get("X-Total-Count") ?? rows.length) };
+}
+
+export const propertyLabel = (p: Pick<PropertyRow, "address" | "city" | "province">) => [p.address, p.city, p.province].filter(Boolean).join(", ");
+
+/** The searchable property picker: a search box and a list of radio choices (native keyboard use). */
+export function PropertyPicker({ selected, onSelect }: { selected: PropertyRow | null; onSelect: (p: PropertyRow) => void }) {
+  const id = useId();
+  const [q, setQ] = useState("");
+  const [result, setResult] = useState<{ rows: PropertyRow[]; total: number } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      searchProperties(q.trim(), controller.signal).then(
+        (r) => {
+          setResult(r);
+          setError(null);
+        },
+        (e: unknown) => {
+          if (controller.signal.aborted) return;
+          if (e instanceof ApiError && e.status === 401) return handleUnauthorized();
+          setError(navigator.onLine ? "Could not load properties." : "You are offline: properties cannot be searched now.");
+        },
+      );
+    }, SEARCH_DELAY_MS);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [q]);
+
+  return (
+    <div className="grid gap-3">
+      <div className="field">
+        <label htmlFor={`${id}-q`} className="font-semibold">
+          Search properties
+        </label>
+        <input
+          id={`${id}-q`}
+          type="search"
+          className="input"
+          value={q}
+          onChange={(e) => setQ(e.target.value)}
+          placeholder="Address, city, postal code or client"
+          autoComplete="off"
+        />
+      </div>
+      {error && (
+        <p className="alert alert-danger" role="alert">
+          {error}
+        </p>
+      )}
+      <fieldset className="property-choices">
+        <legend className="font-semibold">Property</legend>
+        {result && result.rows.length === 0 && <p className="text-ink/75">No property matches.</p>}
+        <ul className="grid gap-2">
+          {result?.rows.map((p) => (
+            <li key={p.id}>
+              <label className="property-choice">
+                <input type="radio" name={`${id}-property`} checked={selected?.id === p.id} onChange={() => onSelect(p)} />
+                <span>
+                  <span className="block font-semibold">{propertyLabel(p)}</span>
+                  <span className="block text-sm text-ink/75">
+                    {p.postalCode} · {p.clientName} · #{p.id}
+                  </span>
+                </span>
+              </label>
+            </li>
+          ))}
+        </ul>
+        {result && result.total > result.rows.length && (
+          <p className="mt-2 text-sm text-ink/75" role="status">
+            Showing {result.rows.length} of {result.total}: type to narrow the search.
+          </p>
+        )}
+      </fieldset>
+    </div>
+  );
+}
+
+export type { PropertyRow };

@@ -1,0 +1,179 @@
+// The inspection form's data on this device (DESIGN.md decision 18): entries and photos as the form
+// keeps them, and the rules the screen needs (staff-side §2, §4, §5). No React, no IndexedDB here.
+import {
+  type CategoryWeights,
+  type EntryScore,
+  INSPECTION_WEIGHTS,
+  type RepeatableRoom,
+  isDescriptionOnly,
+  roomNumber,
+  roomSubcategoryName,
+} from "../../src/modules/inspections/template";
+
+export type Rooms = Record<RepeatableRoom, number>;
+
+/** One entry as this device holds it. `score` undefined = never touched; null = N/A. */
+export interface LocalEntry {
+  inspectionId: number;
+  key: string;
+  categoryName: string;
+  subcategoryName: string;
+  score: EntryScore | null | undefined;
+  notes: string;
+  urgent: boolean;
+  /** Client ids of its photos, in order. */
+  photos: string[];
+  /** Bumped on every change here; `syncedRev` is the last one the server accepted. */
+  rev: number;
+  syncedRev: number;
+  /** The server holds a version of this entry (so clearing it must be sent too). */
+  onServer: boolean;
+  /** The server refused the last version (400/409): shown on the card until the next change. */
+  error?: string;
+}
+
+/** One photo as this device holds it: the shrunk image until (and after) the server stores it. */
+export interface LocalPhoto {
+  clientId: string;
+  inspectionId: number;
+  blob?: Blob;
+  serverId?: number;
+  error?: string;
+}
+
+export interface LocalInspection {
+  id: number;
+  status: string;
+  propertyLabel: string;
+  rooms: Rooms;
+  /** 'Complete Inspection' was pressed: sent as soon as the network allows. */
+  completeRequested: boolean;
+  /** When the server copy was last read. */
+  loadedAt?: string;
+}
+
+export const entryKey = (categoryName: string, subcategoryName: string) => `${categoryName}|${subcategoryName}`;
+
+export const DEFAULT_ROOMS: Rooms = { Kitchen: 1, Bathroom: 1, Laundry: 1 };
+
+/** An entry counts as complete when it has a score, notes or photos (staff-side §4); such entries are sent. */
+export const hasData = (e: Pick<LocalEntry, "score" | "notes" | "photos"> | undefined): boolean =>
+  Boolean(e && ((e.score !== undefined && e.score !== null) || e.notes.trim() !== "" || e.photos.length > 0));
+
+export const isDirty = (e: LocalEntry) => e.rev > e.syncedRev;
+
+/** Entries the save sends: those with data, and those the server holds that were cleared here. */
+export const toSend = (e: LocalEntry) => hasData(e) || (e.onServer && isDirty(e));
+
+export const blankEntry = (inspectionId: number, categoryName: string, subcategoryName: string): LocalEntry => ({
+  inspectionId,
+  key: entryKey(categoryName, subcategoryName),
+  categoryName,
+  subcategoryName,
+  score: undefined,
+  notes: "",
+  urgent: false,
+  photos: [],
+  rev: 0,
+  syncedRev: 0,
+  onServer: false,
+});
+
+export interface Slot {
+  key: string;
+  categoryName: string;
+  subcategoryName: string;
+  /** The name without its room suffix. */
+  label: string;
+  room: number;
+  descriptionOnly: boolean;
+}
+
+/** The cards of one category, room by room. */
+export function categorySlots(category: CategoryWeights, rooms: Rooms): Slot[][] {
+  const count = category.repeatable ? Math.max(1, rooms[category.repeatable]) : 1;
+  const out: Slot[][] = [];
+  for (let n = 1; n <= count; n++) {
+    out.push(
+      Object.keys(category.subcategories).map((label) => {
+        const subcategoryName = roomSubcategoryName(category, label, n);
+        return {
+          key: entryKey(category.name, subcategoryName),
+          categoryName: category.name,
+          subcategoryName,
+          label,
+          room: n,
+          descriptionOnly: isDescriptionOnly(category.name, subcategoryName),
+        };
+      }),
+    );
+  }
+  return out;
+}
+
+export const allSlots = (rooms: Rooms): Slot[] => INSPECTION_WEIGHTS.flatMap((c) => categorySlots(c, rooms).flat());
+
+/** The rooms an inspection needs: at least what was added here and what its entries name. */
+export function roomsFor(entries: Iterable<Pick<LocalEntry, "categoryName" | "subcategoryName">>, known: Rooms = DEFAULT_ROOMS): Rooms {
+  const rooms = { ...known };
+  for (const e of entries) {
+    const room = INSPECTION_WEIGHTS.find((c) => c.name === e.categoryName)?.repeatable;
+    if (room) rooms[room] = Math.max(rooms[room], roomNumber(e.subcategoryName));
+  }
+  return rooms;
+}
+
+export interface Progress {
+  completed: number;
+  total: number;
+  percent: number;
+}
+
+export function progressOf(slots: Slot[], entries: Map<string, LocalEntry>): Progress {
+  const completed = slots.filter((s) => hasData(entries.get(s.key))).length;
+  return { completed, total: slots.length, percent: slots.length ? Math.round((completed / slots.length) * 100) : 0 };
+}
+
+/**
+ * 'Complete Inspection' shows only when every entry to be sent has a score (staff-side §2, §5);
+ * description-only items take none. At least one entry must be scored.
+ */
+export function canComplete(entries: Iterable<LocalEntry>): boolean {
+  let any = false;
+  for (const e of entries) {
+    if (!hasData(e)) continue;
+    if ((e.score === undefined || e.score === null) && !isDescriptionOnly(e.categoryName, e.subcategoryName)) return false;
+    if (e.score !== undefined && e.score !== null) any = true;
+  }
+  return any;
+}
+
+/** The next item after `afterKey` (wrapping) that has no score yet and takes one; N/A counts as answered. */
+export function nextUnscored(slots: Slot[], entries: Map<string, LocalEntry>, afterKey?: string): Slot | undefined {
+  const open = slots.filter((s) => !s.descriptionOnly && entries.get(s.key)?.score === undefined);
+  if (!afterKey) return open[0];
+  const at = slots.findIndex((s) => s.key === afterKey);
+  return open.find((s) => slots.indexOf(s) > at) ?? open[0];
+}
+
+/** The payload of one entry (staff-side §3): photos as the server's URLs. */
+export function entryPayload(e: LocalEntry, photos: Map<string, LocalPhoto>) {
+  return {
+    inspectionId: e.inspectionId,
+    categoryName: e.categoryName,
+    subcategoryName: e.subcategoryName,
+    score: e.score ?? null,
+    notes: e.notes.trim() === "" ? null : e.notes,
+    urgent: e.urgent,
+    photos: e.photos.map((id) => `/api/photos/${photos.get(id)?.serverId}`),
+  };
+}
+
+/** True when every photo of the entry is stored on the server (so the entry can be sent). */
+export const photosUploaded = (e: LocalEntry, photos: Map<string, LocalPhoto>) => e.photos.every((id) => photos.get(id)?.serverId !== undefined);
+
+export function newClientId(): string {
+  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}

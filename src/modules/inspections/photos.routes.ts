@@ -1,0 +1,76 @@
+import express, { type RequestHandler, Router } from "express";
+import { z } from "zod";
+import type { Container } from "../../container.js";
+import { NotFoundError, ValidationError } from "../../http/errors.js";
+import { requireStaffApi } from "../../http/guards.js";
+import { body, params } from "../../http/validate.js";
+import { MAX_PHOTO_BYTES } from "./photos.constants.js";
+
+/** Entries may embed photos as data URLs (staff-side §3): room for a chunk of five with a few each. */
+export const LARGE_JSON_LIMIT = 50 * 1024 * 1024;
+
+/**
+ * Body parsers for the photo and entry calls, mounted in app.ts before the app-wide 1 MB JSON parser
+ * (which then leaves the parsed body alone): image bytes as a raw body, and JSON that may carry data URLs.
+ * The session guard runs later, so a caller without a session cookie gets nothing big parsed.
+ */
+export function photoBodyParsers(): RequestHandler[] {
+  return [
+    express.raw({ type: ["image/*", "application/octet-stream"], limit: MAX_PHOTO_BYTES }),
+    express.json({ limit: LARGE_JSON_LIMIT }),
+  ].map(
+    (parser): RequestHandler =>
+      (req, res, next) => {
+        const ours = req.path === "/api/photos" || req.path.startsWith("/api/inspection-categories");
+        // Only a live staff session (checked before the parsers) may send a body this large.
+        return ours && req.staffUser ? parser(req, res, next) : next();
+      },
+  );
+}
+
+const photoParams = z.object({ id: z.coerce.number({ message: "Id must be a number" }).int("Id must be a whole number").positive("Id must be positive").max(2_147_483_647, "Id is not valid") });
+const dataUrlBody = z.object({
+  data: z.string({ message: "data must be an image data URL" }).min(1, "data must be an image data URL"),
+  clientId: z.string().optional(),
+});
+
+// A photo never changes under its id: let the browser keep it (privately, it is staff-only).
+const IMMUTABLE = "private, max-age=31536000, immutable";
+
+export function photosApi(container: Container): Router {
+  const router = Router();
+  router.use("/photos", requireStaffApi);
+
+  /**
+   * Upload one photo: the image bytes as the body (Content-Type image/jpeg, image/png or image/webp;
+   * the client id in X-Client-Id), or JSON `{ data: "data:image/…;base64,…", clientId }`.
+   */
+  router.post("/photos", async (req, res) => {
+    let stored: Awaited<ReturnType<typeof container.photos.ingest>>;
+    if (Buffer.isBuffer(req.body)) {
+      const clientId = req.get("x-client-id") ?? undefined;
+      stored = await container.photos.ingest(req.body, clientId);
+    } else if (req.is("application/json")) {
+      const input = body(req, dataUrlBody);
+      stored = await container.photos.ingest(input.data, input.clientId, "data");
+    } else {
+      throw new ValidationError("Send the photo as image bytes or as JSON with a data URL", { photo: "Content-Type must be image/jpeg, image/png, image/webp or application/json" });
+    }
+    res.status(201).json(stored);
+  });
+
+  router.get("/photos/:id", async (req, res) => {
+    const { id } = params(req, photoParams);
+    const photo = await container.photos.load(id);
+    if (!photo) throw new NotFoundError("Photo not found");
+    res.set("Cache-Control", IMMUTABLE).type(photo.mimeType).send(photo.bytes);
+  });
+
+  router.get("/photos/:id/thumbnail", async (req, res) => {
+    const { id } = params(req, photoParams);
+    const photo = await container.photos.loadThumbnail(id);
+    if (!photo) throw new NotFoundError("Photo not found");
+    res.set("Cache-Control", IMMUTABLE).type(photo.mimeType).send(photo.bytes);
+  });
+  return router;
+}

@@ -1,0 +1,108 @@
+import { createHash } from "node:crypto";
+import { fileTypeFromBuffer } from "file-type";
+import sharp from "sharp";
+import { HttpError, ValidationError } from "../../http/errors.js";
+import { CLIENT_ID_PATTERN, MAX_PHOTO_BYTES, MAX_PHOTO_EDGE, PHOTO_TYPES, THUMBNAIL_EDGE, photoUrl, thumbnailUrl } from "./photos.constants.js";
+import type { PhotoMeta, PhotosRepository } from "./photos.repository.js";
+
+export interface StoredPhoto {
+  id: number;
+  url: string;
+  thumbnailUrl: string;
+  width: number;
+  height: number;
+}
+
+export class PhotoTooLargeError extends HttpError {
+  constructor() {
+    super(413, `A photo may be at most ${MAX_PHOTO_BYTES / 1024 / 1024} MB`);
+  }
+}
+
+const DATA_URL = /^data:([\w.+-]+\/[\w.+-]+)?(;[\w=.+-]+)*;base64,/i;
+
+/** The bytes of a data URL ('data:image/png;base64,…'); 400 when it is not one, 413 when too large. */
+export function bytesOfDataUrl(value: string, field = "photo"): Buffer {
+  const head = DATA_URL.exec(value.slice(0, 200));
+  if (!head) throw new ValidationError("A photo must be an image data URL", { [field]: "Must be a base64 image data URL (data:image/…;base64,…)" });
+  const base64 = value.slice(head[0].length);
+  // Refuse before decoding: base64 is 4 characters per 3 bytes.
+  if ((base64.length * 3) / 4 > MAX_PHOTO_BYTES + 3) throw new PhotoTooLargeError();
+  if (!/^[A-Za-z0-9+/\r\n]*={0,2}\s*$/.test(base64)) throw new ValidationError("A photo must be an image data URL", { [field]: "The base64 data is not valid" });
+  return Buffer.from(base64, "base64");
+}
+
+const toStored = (photo: PhotoMeta): StoredPhoto => ({
+  id: photo.id,
+  url: photoUrl(photo.id),
+  thumbnailUrl: thumbnailUrl(photo.id),
+  width: photo.width,
+  height: photo.height,
+});
+
+/**
+ * Photos of inspection entries (DESIGN.md decisions 9 and 17): the real type from the magic bytes,
+ * the EXIF orientation applied, at most 2048 px, no metadata kept (location included), a 320 px WebP
+ * thumbnail, and each distinct upload stored once.
+ */
+export class PhotosService {
+  constructor(private readonly photos: PhotosRepository) {}
+
+  async ingest(input: Buffer | string, clientId?: string, field = "photo"): Promise<StoredPhoto> {
+    if (clientId !== undefined && !CLIENT_ID_PATTERN.test(clientId)) {
+      throw new ValidationError("The photo's client id is not valid", { clientId: "Must be 8 to 100 letters, digits, - or _" });
+    }
+    // A retried upload: the answer of the first one, whatever the bytes.
+    if (clientId) {
+      const known = await this.photos.findByClientId(clientId);
+      if (known) return toStored(known);
+    }
+    const original = typeof input === "string" ? bytesOfDataUrl(input, field) : input;
+    if (original.length > MAX_PHOTO_BYTES) throw new PhotoTooLargeError();
+    if (!original.length) throw new ValidationError("The photo is empty", { [field]: "The photo is empty" });
+    const type = await fileTypeFromBuffer(original);
+    if (!type || !(PHOTO_TYPES as readonly string[]).includes(type.mime)) {
+      throw new ValidationError("Only JPEG, PNG or WebP photos are accepted", { [field]: "Only JPEG, PNG or WebP photos are accepted" });
+    }
+    const sha256 = createHash("sha256").update(original).digest("hex");
+    const stored = (await this.photos.findByHash(sha256)) ?? (await this.photos.insertOnce({ sha256, ...(await this.shrink(original, type.mime, field)) }));
+    if (clientId) await this.photos.rememberClientId(clientId, stored.id);
+    return toStored(stored);
+  }
+
+  /** The stored (shrunk) image, for viewers and PDFs. */
+  async load(id: number): Promise<{ mimeType: string; bytes: Buffer } | null> {
+    return (await this.photos.loadBytes(id)) ?? null;
+  }
+
+  async loadThumbnail(id: number): Promise<{ mimeType: string; bytes: Buffer } | null> {
+    const row = await this.photos.loadThumbnail(id);
+    return row ? { mimeType: "image/webp", bytes: row.bytes } : null;
+  }
+
+  /** The ids among `ids` that are stored photos. */
+  existing(ids: number[]): Promise<Set<number>> {
+    return this.photos.existing(ids);
+  }
+
+  /**
+   * Rotates by EXIF, caps the longest edge, drops every metadata block (sharp keeps none unless asked),
+   * and makes the thumbnail. PDFs take JPEG and PNG only, so a WebP is stored as JPEG; a PNG stays PNG.
+   */
+  private async shrink(original: Buffer, mime: string, field: string) {
+    try {
+      const pipeline = sharp(original, { failOn: "error" })
+        .rotate()
+        .resize({ width: MAX_PHOTO_EDGE, height: MAX_PHOTO_EDGE, fit: "inside", withoutEnlargement: true });
+      const output = mime === "image/png" ? pipeline.png({ compressionLevel: 8 }) : pipeline.jpeg({ quality: 85, mozjpeg: true });
+      const { data: bytes, info } = await output.toBuffer({ resolveWithObject: true });
+      const thumbnail = await sharp(bytes)
+        .resize({ width: THUMBNAIL_EDGE, height: THUMBNAIL_EDGE, fit: "inside", withoutEnlargement: true })
+        .webp({ quality: 70 })
+        .toBuffer();
+      return { mimeType: mime === "image/png" ? "image/png" : "image/jpeg", width: info.width, height: info.height, bytes, thumbnail };
+    } catch {
+      throw new ValidationError("The photo could not be read", { [field]: "The image data is damaged or incomplete" });
+    }
+  }
+}
