@@ -1,0 +1,499 @@
+// The report as PDF (DESIGN.md decision 20): pdfkit, from the snapshot alone. Inter is embedded (TTF,
+// subset by pdfkit) so é, ’ or Ł always render; the score ring is an SVG drawn as vectors.
+import { createRequire } from "node:module";
+import PDFDocument from "pdfkit";
+import sharp from "sharp";
+import { type BarColour, SCORE_CHOICES, adminLabel, barColour, categoryBand, clientPriorityLabel } from "./bands.js";
+import { type ReportCategory, type ReportData, type ReportRecommendation, SUMMARY_ITEM_SCORES, SUMMARY_SENTENCE, addressLine } from "./report-data.js";
+import type { PdfFormat } from "./reports.schemas.js";
+
+const require = createRequire(import.meta.url);
+const SVGtoPDF = require("svg-to-pdfkit") as (doc: PDFKit.PDFDocument, svg: string, x: number, y: number, options?: { width?: number; height?: number }) => void;
+const FONTS = {
+  regular: require.resolve("@expo-google-fonts/inter/400Regular/Inter_400Regular.ttf"),
+  medium: require.resolve("@expo-google-fonts/inter/500Medium/Inter_500Medium.ttf"),
+  semibold: require.resolve("@expo-google-fonts/inter/600SemiBold/Inter_600SemiBold.ttf"),
+  bold: require.resolve("@expo-google-fonts/inter/700Bold/Inter_700Bold.ttf"),
+};
+
+/**
+ * pdfkit parses each TTF again for every document, and shapes every word again: most of a PDF's time.
+ * The parsed fonts and their word layouts are kept for the process (pdfkit has no option for it, so
+ * its per-document font table is filled in by hand), and each document still embeds its own subset.
+ */
+type Internals = {
+  _fontFamilies: Record<string, { font: unknown; layoutCache: unknown; constructor: new (doc: unknown, font: unknown, id: string) => unknown }>;
+  _fontCount: number;
+};
+const parsedFonts = new Map<string, { font: unknown; layoutCache: unknown; EmbeddedFont: new (doc: unknown, font: unknown, id: string) => unknown }>();
+
+function attachCachedFonts(doc: PDFKit.PDFDocument) {
+  const internals = doc as unknown as Internals;
+  for (const [name, file] of Object.entries(FONTS)) {
+    doc.registerFont(name, file);
+    const cached = parsedFonts.get(name);
+    if (cached) {
+      const embedded = new cached.EmbeddedFont(doc, cached.font, `F${++internals._fontCount}`) as { layoutCache: unknown };
+      embedded.layoutCache = cached.layoutCache;
+      internals._fontFamilies[name] = embedded as Internals["_fontFamilies"][string];
+    } else {
+      doc.font(name);
+      const embedded = internals._fontFamilies[name]!;
+      parsedFonts.set(name, { font: embedded.font, layoutCache: embedded.layoutCache, EmbeddedFont: embedded.constructor });
+    }
+  }
+}
+
+/**
+ * Photos are stored at up to 2048 px; a PDF cell is at most 125 pt (1.7 in) wide. A 480 px JPEG print copy
+ * is about 280 dpi there, keeps a 60-photo report far below its 8 MB budget, and decodes a stored JPEG at
+ * a quarter of its size (shrink-on-load), which is most of the speed. Photos never change under their id,
+ * so the print copies of recent photos are kept for the process.
+ */
+const PRINT_EDGE = 480;
+const PHOTO_CONCURRENCY = 4;
+const PRINT_CACHE_SIZE = 400;
+const printCopies = new Map<number, Promise<Buffer>>();
+
+function printCopy(photoId: number, bytes: Buffer): Promise<Buffer> {
+  const cached = printCopies.get(photoId);
+  if (cached) {
+    // Most recently used last.
+    printCopies.delete(photoId);
+    printCopies.set(photoId, cached);
+    return cached;
+  }
+  const copy = sharp(bytes, { failOn: "error" })
+    .rotate()
+    .resize({ width: PRINT_EDGE, height: PRINT_EDGE, fit: "inside", withoutEnlargement: true })
+    .flatten({ background: "#ffffff" })
+    .jpeg({ quality: 75 })
+    .toBuffer();
+  copy.catch(() => printCopies.delete(photoId));
+  printCopies.set(photoId, copy);
+  if (printCopies.size > PRINT_CACHE_SIZE) printCopies.delete(printCopies.keys().next().value as number);
+  return copy;
+}
+
+/** pdfkit's opened image (not in its type definitions): embedded once, drawn as often as needed. */
+type PdfImage = { width: number; height: number };
+
+export type PhotoLoader = (photoId: number) => Promise<{ mimeType: string; bytes: Buffer } | null>;
+
+const C = {
+  green950: "#08201a",
+  green900: "#0f2e24",
+  green700: "#1f5444",
+  gold300: "#e9c965",
+  gold500: "#c99a1e",
+  cream: "#fbf8f0",
+  ink: "#1b2520",
+  muted: "#56635c",
+  line: "#dfe5e1",
+  track: "#edf0ee",
+};
+const BAND: Record<BarColour, string> = { green: "#15803d", yellow: "#ca8a04", red: "#b91c1c" };
+const PRIORITY: Record<string, string> = { high: "#b91c1c", medium: "#c2410c", low: "#a16207" };
+
+const PAGE = { width: 612, height: 792, margin: 48 };
+const CONTENT = PAGE.width - PAGE.margin * 2;
+const BOTTOM = PAGE.height - PAGE.margin - 18;
+
+const scoreText = (score: number | null) => (score === null ? "—" : String(score));
+const choiceLabel = (score: number | null) => (score === null ? "N/A" : (SCORE_CHOICES.find((c) => c.value === score)?.label ?? String(score)));
+const longDate = (iso: string | null | undefined) => {
+  if (!iso) return "—";
+  const date = new Date(iso.length === 10 ? `${iso}T12:00:00Z` : iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleDateString("en-CA", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
+};
+
+function ringSvg(score: number | null, size: number): string {
+  const stroke = size * 0.075;
+  const r = (size - stroke) / 2;
+  const c = 2 * Math.PI * r;
+  const fraction = score === null ? 0 : Math.max(0, Math.min(100, score)) / 100;
+  const colour = score === null ? C.line : BAND[barColour(score)];
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 ${size} ${size}">
+    <circle cx="${size / 2}" cy="${size / 2}" r="${r}" fill="none" stroke="${C.track}" stroke-width="${stroke}"/>
+    <circle cx="${size / 2}" cy="${size / 2}" r="${r}" fill="none" stroke="${colour}" stroke-width="${stroke}" stroke-linecap="round"
+      stroke-dasharray="${(c * fraction).toFixed(2)} ${c.toFixed(2)}" transform="rotate(-90 ${size / 2} ${size / 2})"/>
+  </svg>`;
+}
+
+class ReportPdf {
+  readonly doc: PDFKit.PDFDocument;
+  private readonly images = new Map<number, Promise<PdfImage | null>>();
+  /** Section title → its page index (for the contents and the outline). */
+  readonly sections: { title: string; page: number; level: number }[] = [];
+
+  constructor(
+    readonly data: ReportData,
+    readonly format: PdfFormat,
+    private readonly loadPhoto: PhotoLoader,
+  ) {
+    this.doc = new PDFDocument({
+      size: "LETTER",
+      margins: { top: PAGE.margin, bottom: PAGE.margin, left: PAGE.margin, right: PAGE.margin },
+      bufferPages: true,
+      autoFirstPage: false,
+      info: {
+        Title: `Haven Property Health Report — ${data.property.address}`,
+        Author: "Haven",
+        Subject: format === "summary" ? "Report summary" : "Full property health report",
+      },
+      pdfVersion: "1.7",
+    });
+    attachCachedFonts(this.doc);
+  }
+
+  private font(name: keyof typeof FONTS, size: number, colour: string = C.ink) {
+    return this.doc.font(name).fontSize(size).fillColor(colour);
+  }
+
+  private addPage() {
+    this.doc.addPage();
+    this.doc.x = PAGE.margin;
+    this.doc.y = PAGE.margin;
+  }
+
+  /** Starts a new page when less than `height` points are left. */
+  private ensure(height: number) {
+    if (this.doc.y + height > BOTTOM) {
+      this.addPage();
+      this.runningHeader();
+    }
+  }
+
+  private runningHeader() {
+    const { doc } = this;
+    this.font("semibold", 8.5, C.muted).text(`HAVEN PROPERTY HEALTH REPORT  ·  ${this.data.property.address.toUpperCase()}`, PAGE.margin, 26, { width: CONTENT, characterSpacing: 0.4, lineBreak: false });
+    doc.moveTo(PAGE.margin, 40).lineTo(PAGE.width - PAGE.margin, 40).lineWidth(0.5).strokeColor(C.line).stroke();
+    doc.x = PAGE.margin;
+    doc.y = PAGE.margin + 4;
+  }
+
+  private section(title: string, level = 0) {
+    this.sections.push({ title, page: this.doc.bufferedPageRange().start + this.doc.bufferedPageRange().count - 1, level });
+  }
+
+  private heading(title: string, subtitle?: string) {
+    this.ensure(60);
+    this.section(title);
+    this.font("bold", 17, C.green900).text(title, PAGE.margin, this.doc.y);
+    if (subtitle) this.font("regular", 10, C.muted).text(subtitle);
+    const y = this.doc.y + 7;
+    this.doc.moveTo(PAGE.margin, y).lineTo(PAGE.margin + 56, y).lineWidth(2).strokeColor(C.gold500).stroke();
+    this.doc.y = y + 12;
+  }
+
+  /** The dark header band: product, title, property and inspection facts. */
+  private cover() {
+    const { doc, data } = this;
+    const bandHeight = 150;
+    doc.rect(0, 0, PAGE.width, bandHeight).fill(C.green900);
+    doc.rect(0, bandHeight, PAGE.width, 4).fill(C.gold300);
+    this.font("bold", 11, C.gold300).text("HAVEN", PAGE.margin, 36, { characterSpacing: 3 });
+    this.font("bold", 24, C.cream).text(this.format === "summary" ? "Property Health Summary" : "Property Health Report", PAGE.margin, 54);
+    this.font("medium", 12, C.cream).text(addressLine(data.property), PAGE.margin, 88, { width: CONTENT });
+    const facts = [
+      ["Client", data.property.clientName ?? "—"],
+      ["Inspected", longDate(data.inspection.inspectionDate)],
+      ["Inspector", data.property.inspector ?? "—"],
+      ["Report", `#${data.metadata.reportId} · ${longDate(data.property.reportGeneratedAt)}`],
+    ];
+    const colWidth = CONTENT / facts.length;
+    facts.forEach(([label, value], i) => {
+      const x = PAGE.margin + i * colWidth;
+      this.font("semibold", 7.5, C.gold300).text(label!.toUpperCase(), x, 114, { width: colWidth - 8, characterSpacing: 0.6 });
+      this.font("regular", 9.5, C.cream).text(value!, x, 125, { width: colWidth - 8, lineBreak: false, ellipsis: true });
+    });
+    doc.x = PAGE.margin;
+    doc.y = bandHeight + 26;
+  }
+
+  /** Score ring, label and band, and the counts of the summary panel. */
+  private scoreBlock() {
+    const { doc, data } = this;
+    const top = doc.y;
+    const size = 118;
+    SVGtoPDF(doc, ringSvg(data.overallScore, size), PAGE.margin, top, { width: size, height: size });
+    this.font("bold", 34, C.green900).text(scoreText(data.overallScore), PAGE.margin, top + size / 2 - 22, { width: size, align: "center", lineBreak: false });
+    this.font("medium", 7.5, C.muted).text("OUT OF 100", PAGE.margin, top + size + 6, { width: size, align: "center", characterSpacing: 0.6, lineBreak: false });
+
+    const x = PAGE.margin + size + 28;
+    const width = CONTENT - size - 28;
+    this.font("semibold", 9, C.muted).text("OVERALL CONDITION", x, top + 4, { characterSpacing: 0.8 });
+    const label = data.overallScore === null ? "Not scored" : adminLabel(data.overallScore);
+    this.font("bold", 22, data.overallScore === null ? C.muted : BAND[barColour(data.overallScore)]).text(label, x, top + 17, { width });
+    const s = data.summary;
+    this.font("regular", 10, C.ink).text(
+      `${data.metadata.totalCategoriesInspected} categories and ${data.metadata.totalItemsInspected} items inspected. ${s.totalIssues} ${s.totalIssues === 1 ? "item needs" : "items need"} work: ${s.highPriority} high, ${s.mediumPriority} medium and ${s.lowPriority} low priority.`,
+      x,
+      top + 48,
+      { width },
+    );
+    // Summary counts: items scored 10, 7, 4 and 1.
+    const boxTop = top + 84;
+    const boxWidth = (width - 3 * 8) / 4;
+    const tint: Record<string, string> = { Excellent: BAND.green, Marginal: "#a16207", Defective: "#c2410c", Critical: BAND.red };
+    SUMMARY_ITEM_SCORES.forEach(({ label: name, score }, i) => {
+      const bx = x + i * (boxWidth + 8);
+      doc.roundedRect(bx, boxTop, boxWidth, 34, 4).fill("#f4f6f5");
+      this.font("bold", 13, tint[name]!).text(String(s.itemCounts[name]), bx + 8, boxTop + 5, { width: boxWidth - 16, lineBreak: false });
+      this.font("medium", 7.5, C.muted).text(`${name.toUpperCase()} (${score})`, bx + 8, boxTop + 22, { width: boxWidth - 12, lineBreak: false, characterSpacing: 0.3 });
+    });
+    this.font("regular", 8.5, C.muted).text(SUMMARY_SENTENCE, x, boxTop + 40, { width });
+    doc.x = PAGE.margin;
+    doc.y = Math.max(top + size + 16, boxTop + 52) + 18;
+  }
+
+  /** One bar per category, in its band colour. */
+  private categoryBars(categories: ReportCategory[], rowHeight = 19) {
+    const { doc } = this;
+    const nameWidth = 190;
+    const barX = PAGE.margin + nameWidth + 8;
+    const barWidth = CONTENT - nameWidth - 8 - 110;
+    for (const category of categories) {
+      this.ensure(rowHeight);
+      const y = doc.y;
+      this.font("medium", 9, C.ink).text(category.categoryName, PAGE.margin, y + 2, { width: nameWidth, height: 11, ellipsis: true });
+      doc.roundedRect(barX, y + 3, barWidth, 8, 4).fill(C.track);
+      if (category.score !== null) {
+        const fill = Math.max(8, (barWidth * category.score) / 100);
+        doc.roundedRect(barX, y + 3, fill, 8, 4).fill(BAND[barColour(category.score)]);
+      }
+      this.font("bold", 9, C.ink).text(scoreText(category.score), barX + barWidth + 8, y + 2, { width: 26, align: "right", lineBreak: false });
+      this.font("regular", 8.5, C.muted).text(category.score === null ? "N/A" : categoryBand(category.score), barX + barWidth + 40, y + 2, { width: 70, lineBreak: false });
+      doc.x = PAGE.margin;
+      doc.y = y + rowHeight;
+    }
+  }
+
+  private priorityPill(priority: string, urgency: string, x: number, y: number): number {
+    const text = `${clientPriorityLabel(priority).toUpperCase()} · ${urgency.toUpperCase()}`;
+    this.doc.font("semibold").fontSize(7.5);
+    const width = this.doc.widthOfString(text, { characterSpacing: 0.4 }) + 12;
+    this.doc.roundedRect(x, y, width, 14, 7).fill(PRIORITY[priority] ?? C.muted);
+    this.font("semibold", 7.5, "#ffffff").text(text, x + 6, y + 3.5, { characterSpacing: 0.4, lineBreak: false });
+    return width;
+  }
+
+  private image(photoId: number): Promise<PdfImage | null> {
+    let pending = this.images.get(photoId);
+    if (!pending) {
+      const cached = printCopies.get(photoId);
+      const bytes = cached ? cached.then((b) => b as Buffer | null) : this.loadPhoto(photoId).then((photo) => (photo ? printCopy(photoId, photo.bytes) : null));
+      pending = bytes.then(async (copy) => {
+        if (!copy) return null;
+        try {
+          return (this.doc as unknown as { openImage(src: Buffer): PdfImage }).openImage(copy);
+        } catch {
+          return null; // an image that cannot be read is left out, never a failed PDF
+        }
+      });
+      this.images.set(photoId, pending);
+    }
+    return pending;
+  }
+
+  /** Loads and shrinks every photo of the document a few at a time, before the pages are laid out. */
+  async preparePhotos(ids: number[]) {
+    const queue = [...new Set(ids)];
+    const worker = async () => {
+      for (let id = queue.shift(); id !== undefined; id = queue.shift()) await this.image(id);
+    };
+    await Promise.all(Array.from({ length: PHOTO_CONCURRENCY }, worker));
+  }
+
+  /** A row of photos, fitted into equal cells; wraps onto new rows and pages. */
+  private async photos(ids: number[], perRow = 4) {
+    if (!ids.length) return;
+    const gap = 8;
+    const cell = (CONTENT - 14 - gap * (perRow - 1)) / perRow;
+    const height = cell * 0.75;
+    for (let start = 0; start < ids.length; start += perRow) {
+      const row = await Promise.all(ids.slice(start, start + perRow).map((id) => this.image(id)));
+      const shown = row.filter((i): i is PdfImage => i !== null);
+      if (!shown.length) continue;
+      this.ensure(height + gap);
+      const y = this.doc.y;
+      shown.forEach((img, i) => {
+        const x = PAGE.margin + 14 + i * (cell + gap);
+        this.doc.save().roundedRect(x, y, cell, height, 3).clip();
+        this.doc.image(img as unknown as Buffer, x, y, { cover: [cell, height], align: "center", valign: "center" });
+        this.doc.restore();
+        this.doc.roundedRect(x, y, cell, height, 3).lineWidth(0.5).strokeColor(C.line).stroke();
+      });
+      this.doc.x = PAGE.margin;
+      this.doc.y = y + height + gap;
+    }
+  }
+
+  private async recommendations(list: ReportRecommendation[], withPhotos: boolean, limit = list.length) {
+    const { doc } = this;
+    if (!list.length) {
+      this.font("regular", 10, C.muted).text("No item needs work: every scored item is above 40 and none is marked urgent.");
+      doc.moveDown();
+      return;
+    }
+    // The summary stays within two pages: notes are cut to two lines, and what does not fit is counted.
+    const compact = this.format === "summary";
+    let shown = 0;
+    for (const r of list.slice(0, limit)) {
+      const notes = r.notes || r.description;
+      doc.font("regular").fontSize(9.5);
+      const notesHeight = Math.min(doc.heightOfString(notes, { width: CONTENT - 14 }), compact ? 24 : Number.POSITIVE_INFINITY);
+      const onLastPage = doc.bufferedPageRange().count >= 2;
+      if (compact && onLastPage && doc.y + 34 + notesHeight + 16 > BOTTOM) break;
+      this.ensure(34 + notesHeight);
+      const y = doc.y;
+      doc.rect(PAGE.margin, y, 3, 26 + notesHeight).fill(PRIORITY[r.priority] ?? C.muted);
+      const pill = this.priorityPill(r.priority, r.urgency, PAGE.margin + 14, y);
+      this.font("semibold", 10.5, C.ink).text(r.subcategory, PAGE.margin + 22 + pill, y + 1, { width: CONTENT - 30 - pill, lineBreak: false, ellipsis: true, continued: false });
+      this.font("regular", 8.5, C.muted).text(`${r.category}${r.score === null ? "" : `  ·  score ${r.score}/100`}`, PAGE.margin + 14, y + 18, { width: CONTENT - 14 });
+      this.font("regular", 9.5, C.ink).text(notes, PAGE.margin + 14, doc.y + 1, { width: CONTENT - 14, ...(compact ? { height: notesHeight, ellipsis: true } : {}) });
+      doc.x = PAGE.margin;
+      doc.y = Math.max(doc.y, y + 26 + notesHeight) + 6;
+      if (withPhotos) await this.photos(r.photoIds);
+      doc.y += 6;
+      shown += 1;
+    }
+    if (shown < list.length) {
+      this.font("medium", 9.5, C.muted).text(`…and ${list.length - shown} more in the full report.`, PAGE.margin, doc.y);
+      doc.moveDown(0.5);
+    }
+  }
+
+  /** A category of the full report: its score and band, then every item with notes and photos. */
+  private async categoryDetail(category: ReportCategory) {
+    const { doc } = this;
+    this.ensure(90);
+    this.section(category.categoryName, 1);
+    const y = doc.y;
+    this.font("bold", 13, C.green900).text(category.categoryName, PAGE.margin, y, { width: CONTENT - 120 });
+    const colour = category.score === null ? C.muted : BAND[barColour(category.score)];
+    this.font("bold", 13, colour).text(category.score === null ? "N/A" : `${category.score}/100`, PAGE.width - PAGE.margin - 110, y, { width: 110, align: "right" });
+    this.font("regular", 8.5, C.muted).text(
+      `${category.score === null ? "Not scored" : categoryBand(category.score)}  ·  weight ${category.weight}%  ·  ${category.subcategoryCount} items  ·  ${category.notes}`,
+      PAGE.margin,
+      doc.y + 1,
+      { width: CONTENT },
+    );
+    doc.y += 6;
+    for (const item of category.subcategories) {
+      doc.font("regular").fontSize(9);
+      const notesHeight = item.notes ? doc.heightOfString(item.notes, { width: CONTENT - 150 }) : 0;
+      this.ensure(Math.max(20, notesHeight + 14));
+      const rowY = doc.y;
+      doc.moveTo(PAGE.margin, rowY).lineTo(PAGE.width - PAGE.margin, rowY).lineWidth(0.4).strokeColor(C.line).stroke();
+      const dot = item.score === null ? C.line : BAND[barColour(item.score * 10)];
+      doc.circle(PAGE.margin + 4, rowY + 10, 3).fill(dot);
+      this.font("medium", 9.5, C.ink).text(item.subcategoryName, PAGE.margin + 12, rowY + 5, { width: 138 });
+      const nameBottom = doc.y;
+      this.font("semibold", 8.5, item.score === null ? C.muted : C.ink).text(
+        `${choiceLabel(item.score)}${item.score === null ? "" : ` (${item.score})`}${item.urgent ? "  ·  URGENT" : ""}`,
+        PAGE.margin + 150,
+        rowY + 5.5,
+        { width: CONTENT - 150 },
+      );
+      if (item.notes) this.font("regular", 9, C.muted).text(item.notes, PAGE.margin + 150, doc.y + 1, { width: CONTENT - 150 });
+      doc.x = PAGE.margin;
+      doc.y = Math.max(doc.y, nameBottom) + 5;
+      if (item.photoIds.length) await this.photos(item.photoIds, 5);
+    }
+    doc.y += 14;
+  }
+
+  private contents(pageIndex: number) {
+    const { doc } = this;
+    doc.switchToPage(pageIndex);
+    doc.y = PAGE.margin + 4;
+    this.font("bold", 17, C.green900).text("Contents", PAGE.margin, doc.y);
+    const y = doc.y + 4;
+    doc.moveTo(PAGE.margin, y).lineTo(PAGE.margin + 56, y).lineWidth(2).strokeColor(C.gold500).stroke();
+    doc.y = y + 14;
+    for (const s of this.sections) {
+      const indent = s.level * 16;
+      const rowY = doc.y;
+      this.font(s.level ? "regular" : "semibold", s.level ? 10 : 11, s.level ? C.ink : C.green900).text(s.title, PAGE.margin + indent, rowY, { width: CONTENT - indent - 40, lineBreak: false, goTo: `section-${this.sections.indexOf(s)}` });
+      this.font("regular", 10, C.muted).text(String(s.page + 1), PAGE.width - PAGE.margin - 40, rowY, { width: 40, align: "right", lineBreak: false });
+      doc.y = rowY + (s.level ? 16 : 20);
+    }
+  }
+
+  private pageNumbers() {
+    const { doc } = this;
+    const range = doc.bufferedPageRange();
+    for (let i = range.start; i < range.start + range.count; i++) {
+      doc.switchToPage(i);
+      // Writing below the bottom margin must not add a page.
+      const bottom = doc.page.margins.bottom;
+      doc.page.margins.bottom = 0;
+      this.font("regular", 8, C.muted).text(`Page ${i + 1} of ${range.count}`, PAGE.margin, PAGE.height - 30, { width: CONTENT, align: "right", lineBreak: false });
+      this.font("regular", 8, C.muted).text(`Report #${this.data.metadata.reportId} · Haven`, PAGE.margin, PAGE.height - 30, { width: CONTENT, align: "left", lineBreak: false });
+      doc.page.margins.bottom = bottom;
+    }
+  }
+
+  async render(): Promise<Buffer> {
+    const { doc, data } = this;
+    const chunks: Buffer[] = [];
+    doc.on("data", (chunk: Buffer) => chunks.push(chunk));
+    const done = new Promise<Buffer>((resolve, reject) => {
+      doc.on("end", () => resolve(Buffer.concat(chunks)));
+      doc.on("error", reject);
+    });
+
+    this.addPage();
+    this.cover();
+    this.section("Summary");
+    this.scoreBlock();
+    this.font("bold", 13, C.green900).text("Category scores", PAGE.margin, doc.y);
+    doc.y += 6;
+    this.categoryBars(data.allCategories, this.format === "summary" ? 17 : 19);
+
+    if (this.format === "summary") {
+      doc.y += 10;
+      this.ensure(80);
+      this.font("bold", 13, C.green900).text("Priority recommendations", PAGE.margin, doc.y);
+      doc.y += 6;
+      // One or two pages: the worst items first, the rest counted.
+      await this.recommendations(data.recommendations, false, 12);
+    } else {
+      // The contents page is written once every section knows its page.
+      this.addPage();
+      const contentsPage = doc.bufferedPageRange().count - 1;
+      this.addPage();
+      this.runningHeader();
+      this.heading("Priority recommendations", `${data.summary.totalIssues} items, worst first: high priority is urgent, medium within 30 days, low within 60 days.`);
+      await this.preparePhotos([...data.recommendations.flatMap((r) => r.photoIds), ...data.allCategories.flatMap((c) => c.subcategories.flatMap((s) => s.photoIds))]);
+      await this.recommendations(data.recommendations, true);
+      this.addPage();
+      this.runningHeader();
+      this.heading("Inspection details", "Every category with its items, scores, notes and photos.");
+      for (const category of data.allCategories) await this.categoryDetail(category);
+      if (data.inspection.notes) {
+        this.ensure(60);
+        this.font("bold", 12, C.green900).text("Inspector’s notes", PAGE.margin, doc.y);
+        this.font("regular", 9.5, C.ink).text(data.inspection.notes, { width: CONTENT });
+      }
+      this.contents(contentsPage);
+      for (const [i, s] of this.sections.entries()) {
+        doc.switchToPage(s.page);
+        doc.addNamedDestination(`section-${i}`);
+      }
+    }
+    for (const s of this.sections) {
+      doc.switchToPage(s.page);
+      doc.outline.addItem(s.title);
+    }
+    this.pageNumbers();
+    doc.end();
+    return done;
+  }
+}
+
+/** Renders the full report or its summary from a snapshot; photos come through `loadPhoto`. */
+export function renderReportPdf(data: ReportData, format: PdfFormat, loadPhoto: PhotoLoader): Promise<Buffer> {
+  return new ReportPdf(data, format, loadPhoto).render();
+}

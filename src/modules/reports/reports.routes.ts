@@ -1,0 +1,206 @@
+import { type Request, type Response, Router } from "express";
+import type { Container } from "../../container.js";
+import { staffPage } from "../../http/admin.js";
+import { HttpError } from "../../http/errors.js";
+import { requireStaffApi } from "../../http/guards.js";
+import { params, query } from "../../http/validate.js";
+import { barColour, historyLabel } from "./bands.js";
+import { scoreChartSvg, trendText } from "./history.js";
+import { addressLine } from "./report-data.js";
+import { REPORT_PAGE_SIZE, idParams, pdfQuery, propertyIdParams, reportListQuery, reportsPageQuery } from "./reports.schemas.js";
+import { NO_INSPECTION_MESSAGE, NO_INSPECTION_TITLE } from "./reports.service.js";
+
+// Texts of staff-side §8 and §5.
+export const GENERATED_MESSAGE = "Report generated successfully";
+export const GENERATE_FAILED_MESSAGE = "Failed to generate report";
+export const DELETED_MESSAGE = "Report deleted successfully";
+export const DELETE_FAILED_MESSAGE = "Failed to delete report";
+export const DELETE_CONFIRM = "Are you sure you want to delete this report? This action cannot be undone.";
+
+interface Notice {
+  variant: "success" | "error";
+  title: string;
+  description?: string;
+}
+
+const safeFileName = (text: string) =>
+  text
+    .normalize("NFKD")
+    .replace(/[^\w\s-]/g, "")
+    .trim()
+    .replace(/\s+/g, "-")
+    .slice(0, 60) || "report";
+
+export function reportsApi(container: Container): Router {
+  const router = Router();
+
+  router.post("/inspections/:id/generate-report", requireStaffApi, async (req, res) => {
+    const { id } = params(req, idParams);
+    res.status(201).json(await container.reports.generate(id));
+  });
+
+  router.get("/reports", requireStaffApi, async (req, res) => {
+    const filter = query(req, reportListQuery);
+    const { rows, total } = await container.reports.list(filter);
+    res.setHeader("X-Total-Count", String(total));
+    res.json(rows);
+  });
+
+  router.get("/reports/:id", requireStaffApi, async (req, res) => {
+    const { id } = params(req, idParams);
+    res.json(await container.reports.get(id));
+  });
+
+  router.delete("/reports/:id", requireStaffApi, async (req, res) => {
+    const { id } = params(req, idParams);
+    await container.reports.delete(id);
+    res.status(204).end();
+  });
+
+  router.get("/reports/:id/pdf", requireStaffApi, async (req, res) => {
+    const { id } = params(req, idParams);
+    const { format } = query(req, pdfQuery);
+    const report = await container.reports.get(id);
+    const pdf = await container.reports.pdfOf(report.reportData, format);
+    const name = `haven-report-${report.id}-${safeFileName(report.reportData.property.address)}${format === "summary" ? "-summary" : ""}.pdf`;
+    res.type("application/pdf").setHeader("Content-Disposition", `attachment; filename="${name}"`);
+    res.setHeader("Cache-Control", "private, no-store");
+    res.send(pdf);
+  });
+
+  router.get("/property-history/:propertyId", requireStaffApi, async (req, res) => {
+    const { propertyId } = params(req, propertyIdParams);
+    res.json(await container.reports.history(propertyId));
+  });
+  return router;
+}
+
+export function reportsPages(container: Container): Router {
+  const router = Router();
+
+  async function listLocals(page: number, q: string, notice?: Notice) {
+    let loadError: string | null = null;
+    let rows: Awaited<ReturnType<Container["reports"]["listItems"]>>["rows"] = [];
+    let total = 0;
+    let nextInspectionId: number | null = null;
+    try {
+      ({ rows, total } = await container.reports.listItems({ limit: REPORT_PAGE_SIZE, offset: (page - 1) * REPORT_PAGE_SIZE, q }));
+      const pages = Math.max(1, Math.ceil(total / REPORT_PAGE_SIZE));
+      // Past the last page (after a delete, or a typed URL): show the last page instead of nothing.
+      if (page > pages) {
+        page = pages;
+        ({ rows, total } = await container.reports.listItems({ limit: REPORT_PAGE_SIZE, offset: (page - 1) * REPORT_PAGE_SIZE, q }));
+      }
+      nextInspectionId = await container.reports.nextInspectionToReport();
+    } catch (error) {
+      loadError = (error as Error).message;
+    }
+    return {
+      rows,
+      total,
+      page,
+      pages: Math.max(1, Math.ceil(total / REPORT_PAGE_SIZE)),
+      pageSize: REPORT_PAGE_SIZE,
+      q,
+      notice,
+      loadError,
+      nextInspectionId,
+      deleteConfirm: DELETE_CONFIRM,
+      historyLabel,
+      barColour,
+    };
+  }
+
+  const render = async (req: Request, res: Response, notice?: Notice, firstPage = false) => {
+    const { page, q } = reportsPageQuery.parse(req.query);
+    const locals = { title: "Reports", admin: "reports", noindex: true, ...(await listLocals(firstPage ? 1 : page, q, notice)) };
+    if (req.get("hx-request") === "true") return res.page("reports/_results", locals);
+    // islands: the share dialog (sharing/ShareDialog) and the toasts.
+    res.page("reports/index", { ...locals, islands: true });
+  };
+
+  router.get("/admin/reports", ...staffPage(container), async (req, res) => {
+    const outcome = typeof req.query.outcome === "string" ? req.query.outcome : "";
+    const notices: Record<string, Notice> = {
+      generated: { variant: "success", title: GENERATED_MESSAGE },
+      "generate-failed": { variant: "error", title: GENERATE_FAILED_MESSAGE },
+      none: { variant: "error", title: NO_INSPECTION_TITLE, description: NO_INSPECTION_MESSAGE },
+      deleted: { variant: "success", title: DELETED_MESSAGE },
+      "delete-failed": { variant: "error", title: DELETE_FAILED_MESSAGE },
+    };
+    await render(req, res, notices[outcome]);
+  });
+
+  /** Generate Report on the list: the first completed inspection without a report (staff-side §5). */
+  router.post("/admin/reports/generate", ...staffPage(container), async (req, res) => {
+    let notice: Notice;
+    let outcome: string;
+    const inspectionId = await container.reports.nextInspectionToReport();
+    if (inspectionId === null) {
+      notice = { variant: "error", title: NO_INSPECTION_TITLE, description: NO_INSPECTION_MESSAGE };
+      outcome = "none";
+    } else {
+      try {
+        await container.reports.generate(inspectionId);
+        notice = { variant: "success", title: GENERATED_MESSAGE };
+        outcome = "generated";
+      } catch (error) {
+        req.log?.warn({ err: error, inspectionId }, "report generation refused");
+        notice = { variant: "error", title: GENERATE_FAILED_MESSAGE, description: error instanceof HttpError && error.status < 500 ? error.message : undefined };
+        outcome = "generate-failed";
+      }
+    }
+    // The newest report is on page 1.
+    if (req.get("hx-request") === "true") return render(req, res, notice, outcome === "generated");
+    res.redirect(303, `/admin/reports?outcome=${outcome}`);
+  });
+
+  router.post("/admin/reports/:id/delete", ...staffPage(container), async (req, res) => {
+    const { id } = params(req, idParams);
+    let notice: Notice;
+    try {
+      await container.reports.delete(id);
+      notice = { variant: "success", title: DELETED_MESSAGE };
+    } catch (error) {
+      req.log?.warn({ err: error, reportId: id }, "report delete failed");
+      notice = { variant: "error", title: DELETE_FAILED_MESSAGE };
+    }
+    if (req.get("hx-request") === "true") return render(req, res, notice);
+    const { page, q } = reportsPageQuery.parse(req.query);
+    const back = new URLSearchParams({ ...(page > 1 ? { page: String(page) } : {}), ...(q ? { q } : {}), outcome: notice.variant === "success" ? "deleted" : "delete-failed" });
+    res.redirect(303, `/admin/reports?${back}`);
+  });
+
+  /** The report viewer (an island); the list's data for it is passed along, fetched again when empty. */
+  router.get("/admin/reports/:id", ...staffPage(container), async (req, res) => {
+    const { id } = params(req, idParams);
+    const report = await container.reports.get(id);
+    const { page, q } = reportsPageQuery.parse(req.query);
+    const back = `/admin/reports${page > 1 || q ? `?${new URLSearchParams({ ...(page > 1 ? { page: String(page) } : {}), ...(q ? { q } : {}) })}` : ""}`;
+    res.page("reports/view", {
+      title: `Report #${report.id} · ${report.reportData.property.address}`,
+      admin: "reports",
+      noindex: true,
+      islands: true,
+      report,
+      viewerProps: { reportId: report.id, backHref: back, initial: report },
+    });
+  });
+
+  router.get("/admin/property-history/:propertyId", ...staffPage(container), async (req, res) => {
+    const { propertyId } = params(req, propertyIdParams);
+    const history = await container.reports.history(propertyId);
+    res.page("property-history/index", {
+      title: `History · ${history.property.address}`,
+      admin: "properties",
+      noindex: true,
+      history,
+      addressLine: addressLine(history.property),
+      chartSvg: scoreChartSvg(history.points),
+      trendText,
+      historyLabel,
+      barColour,
+    });
+  });
+  return router;
+}
