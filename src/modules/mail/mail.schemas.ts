@@ -7,7 +7,10 @@ export const mailMessageSchema = z.object({
   text: z.string(),
   html: z.string().optional(),
   attachments: z
-    .array(z.object({ filename: z.string().min(1), content: z.string(), contentType: z.string().min(1) }))
+    .array(
+      // Binary files (PDFs) travel through the queue as base64 with `encoding: "base64"`.
+      z.object({ filename: z.string().min(1), content: z.string(), contentType: z.string().min(1), encoding: z.enum(["base64"]).optional() }),
+    )
     .max(10)
     .optional(),
 });

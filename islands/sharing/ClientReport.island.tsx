@@ -1,0 +1,349 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { type BarColour, barColour, categoryBand, clientLabel, clientPriorityLabel } from "../../src/modules/reports/bands";
+import type { ClientRecommendation, ClientReportPayload, ResponseAction } from "../../src/modules/sharing/sharing.schemas";
+import { ApiError, apiRequest } from "../ui/api";
+import { toast } from "../ui/toast";
+
+// The one-time client report (staff-side §2, §8, §9): animated score, categories, and a response per
+// recommendation. The link's cookie travels with every call; a 410 means another browser holds it.
+
+const SCORE_DURATION_MS = 4000;
+const NO_SCORE = 95;
+const PHOTOS_SHOWN = 3;
+
+const BAND_TEXT: Record<BarColour, string> = { green: "text-band-green", yellow: "text-band-yellow", red: "text-band-red" };
+const BAR_FILL: Record<BarColour, string> = { green: "fill-band-green", yellow: "fill-band-yellow-fill", red: "fill-band-red" };
+const CHIP: Record<string, string> = { high: "bg-band-red text-white", medium: "bg-gold-300 text-green-950", low: "bg-green-900 text-cream" };
+
+type Choice = { action: ResponseAction; notes: string };
+
+const easeOutCubic = (t: number) => 1 - (1 - t) ** 3;
+
+/** Counts up to the score over 4 s, eased; a reader who asks for less motion gets the number at once. */
+function useCountUp(target: number): number {
+  const [value, setValue] = useState(0);
+  useEffect(() => {
+    if (matchMedia("(prefers-reduced-motion: reduce)").matches) {
+      setValue(target);
+      return;
+    }
+    let frame = 0;
+    const start = performance.now();
+    const step = (now: number) => {
+      const t = Math.min(1, (now - start) / SCORE_DURATION_MS);
+      setValue(Math.round(target * easeOutCubic(t)));
+      if (t < 1) frame = requestAnimationFrame(step);
+    };
+    frame = requestAnimationFrame(step);
+    return () => cancelAnimationFrame(frame);
+  }, [target]);
+  return value;
+}
+
+function ScoreDial({ score, label }: { score: number; label: string }) {
+  const shown = useCountUp(score);
+  const r = 52;
+  const c = 2 * Math.PI * r;
+  return (
+    <figure
+      className="dial relative m-0 h-48 w-48 flex-none md:h-56 md:w-56"
+      role="img"
+      aria-label={`Overall score ${score} out of 100: ${label}`}
+      data-dial
+      data-value={score}
+      data-duration={SCORE_DURATION_MS}
+      data-dial-done={shown === score ? "1" : "0"}
+    >
+      <svg viewBox="0 0 120 120" aria-hidden="true" className="h-full w-full -rotate-90">
+        <circle cx="60" cy="60" r={r} fill="none" strokeWidth="10" className="stroke-green-800/15" />
+        <circle cx="60" cy="60" r={r} fill="none" strokeWidth="10" strokeLinecap="round" className="stroke-gold-400" strokeDasharray={c.toFixed(2)} strokeDashoffset={(c * (1 - shown / 100)).toFixed(2)} />
+      </svg>
+      <span className="absolute inset-0 flex flex-col items-center justify-center font-serif font-bold leading-none text-green-900" aria-hidden="true">
+        <span className="text-5xl md:text-6xl" data-dial-number>
+          {shown}
+        </span>
+        <small className="mt-1 font-sans text-xs font-semibold uppercase tracking-wide text-green-700">out of 100</small>
+      </span>
+    </figure>
+  );
+}
+
+function Bar({ score }: { score: number }) {
+  const colour = barColour(score);
+  return (
+    <svg className="h-2.5 w-full" viewBox="0 0 100 4" preserveAspectRatio="none" aria-hidden="true" data-bar={colour}>
+      <rect width="100" height="4" rx="2" className="fill-green-900/10" />
+      <rect width={Math.max(0, Math.min(100, score))} height="4" rx="2" className={BAR_FILL[colour]} />
+    </svg>
+  );
+}
+
+function Photos({ rec }: { rec: ClientRecommendation }) {
+  const [all, setAll] = useState(false);
+  if (!rec.photos.length) return null;
+  const shown = all ? rec.photos : rec.photos.slice(0, PHOTOS_SHOWN);
+  const more = rec.photos.length - PHOTOS_SHOWN;
+  return (
+    <ul className="client-photos" aria-label={`Photos of ${rec.subcategory}`}>
+      {shown.map((src, i) => (
+        <li key={src}>
+          <img src={src} alt={`${rec.subcategory}, ${i + 1} of ${rec.photos.length}`} loading="lazy" />
+        </li>
+      ))}
+      {!all && more > 0 && (
+        <li>
+          <button type="button" className="client-photos-more" onClick={() => setAll(true)} aria-label={`Show ${more} more photos of ${rec.subcategory}`}>
+            +{more} more
+          </button>
+        </li>
+      )}
+    </ul>
+  );
+}
+
+function ResponseChoice({
+  rec,
+  choice,
+  onChange,
+  locked,
+}: {
+  rec: ClientRecommendation;
+  choice: Choice | undefined;
+  onChange: (choice: Choice | undefined) => void;
+  locked: boolean;
+}) {
+  const id = useId();
+  if (locked) {
+    return (
+      <p className="mt-3 text-sm font-semibold text-green-900" data-recorded-response={choice?.action ?? "none"}>
+        {choice?.action === "request_quote" ? "Quote requested" : choice?.action === "ignore" ? "Set aside" : "No response"}
+        {choice?.notes ? <span className="font-normal text-ink/80"> · {choice.notes}</span> : null}
+      </p>
+    );
+  }
+  return (
+    <fieldset className="client-response" data-response-for={rec.id}>
+      <legend className="sr-only">Your response to {rec.subcategory}</legend>
+      <div className="flex flex-wrap gap-2">
+        {(
+          [
+            ["request_quote", "Request a quote"],
+            ["ignore", "Ignore"],
+          ] as const
+        ).map(([action, label]) => (
+          <label key={action} className="client-choice" data-checked={choice?.action === action}>
+            <input
+              type="radio"
+              name={`response-${rec.id}`}
+              value={action}
+              checked={choice?.action === action}
+              onChange={() => onChange({ action, notes: choice?.notes ?? "" })}
+            />
+            <span>{label}</span>
+          </label>
+        ))}
+        {choice && (
+          <button type="button" className="btn btn-sm client-clear" onClick={() => onChange(undefined)}>
+            Clear
+          </button>
+        )}
+      </div>
+      {choice?.action === "request_quote" && (
+        <div className="field mt-3">
+          <label htmlFor={`${id}-notes`}>Notes for the quote (optional)</label>
+          <textarea id={`${id}-notes`} rows={2} maxLength={2000} value={choice.notes} onChange={(e) => onChange({ action: "request_quote", notes: e.target.value })} />
+        </div>
+      )}
+    </fieldset>
+  );
+}
+
+function NotFound() {
+  return (
+    <div className="mx-auto max-w-2xl px-4 py-20 text-center" role="alert">
+      <h1 className="font-serif text-3xl font-bold text-green-900">Report Not Found</h1>
+      <p className="mt-3 text-ink/80">The requested report could not be found or the link has expired.</p>
+    </div>
+  );
+}
+
+export default function ClientReport({ token }: { token: string }) {
+  const url = `/api/client-report/${token}`;
+  const client = useQueryClient();
+  const { data, error, isPending } = useQuery<ClientReportPayload>({ queryKey: [url] });
+  const [choices, setChoices] = useState<Record<number, Choice>>({});
+  const [submitting, setSubmitting] = useState(false);
+  const done = useRef<HTMLDivElement>(null);
+
+  // Another browser holds the link (or it was revoked, or it expired): the spec's expired page.
+  useEffect(() => {
+    if (error instanceof ApiError && error.status === 410) window.location.replace("/report-expired");
+  }, [error]);
+
+  if (isPending) {
+    return (
+      <div className="flex justify-center py-24" role="status" aria-label="Loading your report">
+        <span className="spinner" />
+      </div>
+    );
+  }
+  if (error || !data) return error instanceof ApiError && error.status === 410 ? null : <NotFound />;
+
+  const { report, share, property } = data;
+  const score = report.overallScore ?? NO_SCORE;
+  const label = clientLabel(score);
+  const responded = Boolean(share.respondedAt);
+  const recorded = Object.fromEntries(share.responses.map((r) => [r.maintenanceTaskId, { action: r.action, notes: r.notes ?? "" }]));
+  const shownChoices: Record<number, Choice> = responded ? recorded : choices;
+  const recommendations = report.reportData.recommendations;
+  const categories = report.reportData.allCategories.filter((c): c is typeof c & { score: number } => c.score !== null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const responses = Object.entries(choices).map(([id, c]) => ({
+      maintenanceTaskId: Number(id),
+      action: c.action,
+      notes: c.action === "request_quote" && c.notes.trim() ? c.notes.trim() : null,
+    }));
+    if (!responses.length) {
+      toast({ title: "No Responses", description: "Please select at least one response before submitting.", variant: "destructive" });
+      return;
+    }
+    setSubmitting(true);
+    try {
+      await apiRequest("POST", `${url}/responses`, { responses });
+      toast({ title: "Responses Submitted", description: "Thank you. Your Haven provider will be in touch soon." });
+      await client.invalidateQueries({ queryKey: [url] });
+      requestAnimationFrame(() => done.current?.focus());
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.status === 410) return window.location.replace("/report-expired");
+      toast({ title: "Error", description: "Failed to submit responses. Please try again.", variant: "destructive" });
+      if (failure instanceof ApiError && failure.status === 409) await client.invalidateQueries({ queryKey: [url] });
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  return (
+    <div data-client-report={report.id}>
+      <div className="bg-green-950 px-4 py-4 text-cream">
+        <div className="mx-auto flex max-w-5xl items-center justify-between gap-4">
+          <span className="font-serif text-xl font-bold text-gold-300">Haven</span>
+          <span className="text-sm text-cream/90">Prepared for {property.clientName}</span>
+        </div>
+      </div>
+      <div className="mx-auto max-w-5xl px-4 py-8 md:py-10">
+        <h1 className="font-serif text-3xl font-bold text-green-900 md:text-4xl">Your Haven Health Report</h1>
+        <p className="mt-2 mb-8 text-ink/80">
+          {property.address}, {property.city}
+          {property.province ? `, ${property.province}` : ""}
+        </p>
+
+        <div className="card flex flex-col items-center gap-8 md:flex-row">
+          <ScoreDial score={score} label={label} />
+          <div className="flex-1 text-center md:text-left">
+            <p className="font-serif text-3xl font-bold text-green-900" data-report-label>
+              {label}
+            </p>
+            <p className="mt-2 text-sm text-ink/80">Report of {new Date(report.createdAt).toLocaleDateString("en-CA", { year: "numeric", month: "long", day: "numeric" })}</p>
+            <dl className="mt-5 grid grid-cols-3 gap-3 text-center" data-summary>
+              <div className="rounded-xl bg-band-red/10 p-3">
+                <dt className="text-xs font-semibold uppercase text-band-red">Urgent</dt>
+                <dd className="font-serif text-2xl font-bold">{report.reportData.summary.highPriority}</dd>
+              </div>
+              <div className="rounded-xl bg-gold-300/30 p-3">
+                <dt className="text-xs font-semibold uppercase text-green-950">30 Days</dt>
+                <dd className="font-serif text-2xl font-bold">{report.reportData.summary.mediumPriority}</dd>
+              </div>
+              <div className="rounded-xl bg-green-900/10 p-3">
+                <dt className="text-xs font-semibold uppercase text-green-800">60 Days</dt>
+                <dd className="font-serif text-2xl font-bold">{report.reportData.summary.lowPriority}</dd>
+              </div>
+            </dl>
+          </div>
+        </div>
+
+        {categories.length > 0 && (
+          <section className="card mt-6" aria-labelledby="cat-title">
+            <h2 id="cat-title" className="font-serif text-2xl font-bold text-green-900">
+              Category Breakdown
+            </h2>
+            <ul className="mt-5 grid gap-x-10 gap-y-4 md:grid-cols-2" data-categories>
+              {categories.map((c) => (
+                <li key={c.categoryName} data-category={c.categoryName}>
+                  <div className="flex justify-between gap-3 text-sm">
+                    <span className="font-semibold">{c.categoryName}</span>
+                    <span className={`flex-none font-semibold ${BAND_TEXT[barColour(c.score)]}`}>
+                      {c.score} · {categoryBand(c.score)}
+                    </span>
+                  </div>
+                  <div className="mt-1">
+                    <Bar score={c.score} />
+                  </div>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+
+        <form className="card mt-6" aria-labelledby="rec-title" onSubmit={submit} noValidate>
+          <h2 id="rec-title" className="font-serif text-2xl font-bold text-green-900">
+            Recommendations
+          </h2>
+          {responded ? (
+            <div ref={done} tabIndex={-1} className="client-done mt-3" data-responded>
+              <p className="font-semibold">Responses Submitted</p>
+              <p className="text-sm">Thank you. Your Haven provider will be in touch soon about the quotes you asked for.</p>
+            </div>
+          ) : (
+            <p className="mt-1 text-sm text-ink/80">Choose a response for the items you want to act on, then submit once.</p>
+          )}
+          {recommendations.length === 0 ? (
+            <p className="mt-4 text-ink/80">Nothing needs attention. Well done.</p>
+          ) : (
+            <ul className="mt-4 divide-y divide-green-900/10" data-recommendations>
+              {recommendations.map((r) => (
+                <li key={r.id} className="py-5" data-recommendation={r.id}>
+                  <div className="flex flex-wrap items-center gap-2 text-xs font-bold uppercase tracking-wide">
+                    <span className={`rounded-full px-2.5 py-1 ${CHIP[r.priority]}`}>{clientPriorityLabel(r.priority)}</span>
+                    {r.urgency && <span className="rounded-full border border-green-900/25 px-2.5 py-1 text-green-900">{r.urgency}</span>}
+                  </div>
+                  <h3 className="mt-2 font-semibold text-green-900">
+                    {r.category} · {r.subcategory}
+                  </h3>
+                  {r.description && r.description !== r.notes && <p className="mt-1 text-ink/90">{r.description}</p>}
+                  {r.notes && <p className="mt-1 text-ink/80">{r.notes}</p>}
+                  <Photos rec={r} />
+                  <ResponseChoice
+                    rec={r}
+                    choice={shownChoices[r.id]}
+                    locked={responded}
+                    onChange={(choice) =>
+                      setChoices((current) => {
+                        const next = { ...current };
+                        if (choice) next[r.id] = choice;
+                        else delete next[r.id];
+                        return next;
+                      })
+                    }
+                  />
+                </li>
+              ))}
+            </ul>
+          )}
+          {!responded && recommendations.length > 0 && (
+            <div className="mt-6 flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
+              <p className="text-sm text-ink/80" aria-live="polite">
+                {Object.keys(choices).length} of {recommendations.length} answered
+              </p>
+              <button type="submit" className="btn btn-gold btn-lg" disabled={submitting}>
+                {submitting ? "Submitting…" : "Submit Responses"}
+              </button>
+            </div>
+          )}
+        </form>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+import PDFDocument from "pdfkit";
+import { type ClientQuoteItem, formatCents } from "./quotes.constants.js";
+
+export interface QuoteReportDocument {
+  propertyAddress: string;
+  clientName: string;
+  createdAt: string;
+  items: ClientQuoteItem[];
+  totalCents: number | null;
+  link: string;
+}
+
+const GREEN = "#0f2e24";
+const GOLD = "#b08d3c";
+
+/** The quote report as a PDF (pdfkit, built-in fonts): each quoted item with its amount, and the total. */
+export function renderQuoteReportPdf(doc: QuoteReportDocument): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const pdf = new PDFDocument({ size: "LETTER", margin: 54, info: { Title: "Haven Quote Report", Author: "Haven" } });
+    const chunks: Buffer[] = [];
+    pdf.on("data", (c: Buffer) => chunks.push(c));
+    pdf.on("end", () => resolve(Buffer.concat(chunks)));
+    pdf.on("error", reject);
+
+    pdf.fillColor(GREEN).font("Helvetica-Bold").fontSize(22).text("Haven Quote Report");
+    pdf.moveDown(0.3).font("Helvetica").fontSize(11).fillColor("#333333");
+    pdf.text(doc.propertyAddress);
+    pdf.text(`Prepared for ${doc.clientName} on ${new Date(doc.createdAt).toLocaleDateString("en-CA", { year: "numeric", month: "long", day: "numeric" })}`);
+    pdf.moveDown(1);
+
+    const left = pdf.page.margins.left;
+    const width = pdf.page.width - left - pdf.page.margins.right;
+    doc.items.forEach((item, index) => {
+      if (pdf.y > pdf.page.height - 140) pdf.addPage();
+      const top = pdf.y;
+      pdf.fillColor(GREEN).font("Helvetica-Bold").fontSize(12).text(`${index + 1}. ${item.taskTitle}`, left, top, { width: width - 130 });
+      pdf.fillColor(GOLD).font("Helvetica-Bold").fontSize(12).text(item.quotedAmount ?? "", left + width - 120, top, { width: 120, align: "right" });
+      pdf.x = left;
+      if (item.taskDescription) pdf.fillColor("#333333").font("Helvetica").fontSize(10).text(item.taskDescription, left, pdf.y, { width: width - 130 });
+      pdf.fillColor("#666666").font("Helvetica").fontSize(9).text(`Priority: ${item.priority}`, left);
+      pdf.moveDown(0.8);
+    });
+
+    pdf.moveTo(left, pdf.y).lineTo(left + width, pdf.y).strokeColor(GOLD).stroke();
+    pdf.moveDown(0.5);
+    const totalY = pdf.y;
+    pdf.fillColor(GREEN).font("Helvetica-Bold").fontSize(14).text("Total", left, totalY);
+    pdf.text(doc.totalCents === null ? "See items" : formatCents(doc.totalCents), left + width - 160, totalY, { width: 160, align: "right" });
+    pdf.x = left;
+    pdf.moveDown(1.5);
+    pdf.fillColor("#333333").font("Helvetica").fontSize(10).text("Accept or decline each item in one click on your quote page:", left);
+    pdf.fillColor(GREEN).text(doc.link, { link: doc.link, underline: true });
+    pdf.end();
+  });
+}

@@ -1,0 +1,70 @@
+// Quote request enumerations and the status machine (staff-side §4, §9; DESIGN.md decisions 8 and 21).
+// Zod-free: islands and views may import it.
+
+export const QUOTE_STATUSES = ["pending", "quoted", "accepted", "declined", "completed"] as const;
+export const QUOTE_PRIORITIES = ["immediate", "high", "medium", "low"] as const;
+export type QuoteStatus = (typeof QUOTE_STATUSES)[number];
+export type QuotePriority = (typeof QUOTE_PRIORITIES)[number];
+
+/** Staff moves: pending → Quote or Decline; quoted → Accept or Edit quote; accepted → Complete. */
+export const STAFF_MOVES: Record<QuoteStatus, readonly QuoteStatus[]> = {
+  pending: ["quoted", "declined"],
+  quoted: ["accepted", "quoted"],
+  accepted: ["completed"],
+  declined: [],
+  completed: [],
+};
+
+/** The client answers a quoted item from the quote report: accept or decline. */
+export const CLIENT_DECISIONS = ["accept", "decline"] as const;
+export type ClientDecision = (typeof CLIENT_DECISIONS)[number];
+
+export const isStaffMove = (from: QuoteStatus, to: QuoteStatus) => STAFF_MOVES[from].includes(to);
+
+/**
+ * Cents of a quoted amount when it reads as one dollar figure ('$1,250', '1250.50', 'CAD 300');
+ * null for free text such as '$800-1,200' or 'call us'.
+ */
+export function parseCents(amount: string | null | undefined): number | null {
+  if (!amount) return null;
+  const match = amount.trim().match(/^(?:CAD|USD|C?\$)?\s*\$?\s*(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?\s*(?:CAD|USD)?$/i);
+  if (!match) return null;
+  const dollars = Number(match[1]!.replace(/,/g, ""));
+  const cents = match[2] ? Number(match[2].padEnd(2, "0")) : 0;
+  const total = dollars * 100 + cents;
+  return Number.isSafeInteger(total) ? total : null;
+}
+
+export const formatCents = (cents: number) =>
+  `$${(cents / 100).toLocaleString("en-CA", { minimumFractionDigits: cents % 100 ? 2 : 0, maximumFractionDigits: 2 })}`;
+
+/** Staff list shape (GET /api/quote-requests). */
+export interface QuoteRequest {
+  id: number;
+  propertyId: number;
+  maintenanceTaskId: number;
+  propertyAddress: string;
+  clientName: string;
+  clientEmail: string;
+  taskTitle: string;
+  taskDescription: string | null;
+  status: QuoteStatus;
+  priority: QuotePriority;
+  quotedAmount: string | null;
+  quotedCents: number | null;
+  adminNotes: string | null;
+  clientNotes: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What the client's quote report shows of an item: never adminNotes. */
+export interface ClientQuoteItem {
+  id: number;
+  taskTitle: string;
+  taskDescription: string | null;
+  priority: QuotePriority;
+  quotedAmount: string | null;
+  quotedCents: number | null;
+  status: QuoteStatus;
+}

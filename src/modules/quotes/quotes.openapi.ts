@@ -1,0 +1,94 @@
+import { z } from "zod";
+import { apiCalls, dateTimeString, idNumber } from "../../http/openapi.kit.js";
+import { staffListQuerySchema } from "../customers/customers.schemas.js";
+import { idParamsSchema } from "../sharing/sharing.schemas.js";
+import { type ClientQuoteItem, QUOTE_PRIORITIES, QUOTE_STATUSES, type QuoteRequest, quoteUpdateSchema } from "./quotes.schemas.js";
+
+// OpenAPI entries of quotes.routes.ts; see docs/api.md.
+
+/** quotes.routes.ts extends the staff list query inline (not exported): restated here. */
+const quoteListQuery = staffListQuerySchema.extend({
+  status: z.enum(QUOTE_STATUSES).optional(),
+  propertyId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+});
+
+const quoteRequest: z.ZodType<QuoteRequest> = z
+  .object({
+    id: idNumber,
+    propertyId: idNumber,
+    maintenanceTaskId: idNumber,
+    propertyAddress: z.string(),
+    clientName: z.string(),
+    clientEmail: z.string(),
+    taskTitle: z.string(),
+    taskDescription: z.string().nullable(),
+    status: z.enum(QUOTE_STATUSES),
+    priority: z.enum(QUOTE_PRIORITIES),
+    quotedAmount: z.string().nullable().meta({ description: "Free text, as staff typed it" }),
+    quotedCents: z.number().int().nullable().meta({ description: "quotedAmount in cents when it reads as one dollar figure" }),
+    adminNotes: z.string().nullable(),
+    clientNotes: z.string().nullable(),
+    createdAt: dateTimeString,
+    updatedAt: dateTimeString,
+  })
+  .meta({ id: "QuoteRequest" });
+
+const clientQuoteItem: z.ZodType<ClientQuoteItem> = z.object({
+  id: idNumber,
+  taskTitle: z.string(),
+  taskDescription: z.string().nullable(),
+  priority: z.enum(QUOTE_PRIORITIES),
+  quotedAmount: z.string().nullable(),
+  quotedCents: z.number().int().nullable(),
+  status: z.enum(QUOTE_STATUSES),
+});
+
+export const quotesCalls = apiCalls([
+  {
+    method: "get",
+    path: "/api/quote-requests",
+    summary: "Quote requests, newest first",
+    tags: ["Quote requests"],
+    access: "staff",
+    query: quoteListQuery,
+    list: true,
+    responses: { 200: z.array(quoteRequest) },
+  },
+  {
+    method: "patch",
+    path: "/api/quote-requests/{id}",
+    summary: "Move a quote request: Quote, Decline, Accept, Edit quote, Complete",
+    description: "pending → quoted (with quotedAmount) or declined; quoted → accepted or quoted again; accepted → completed. Any other move is a 409.",
+    tags: ["Quote requests"],
+    access: "staff",
+    params: idParamsSchema,
+    body: quoteUpdateSchema,
+    responses: { 200: quoteRequest },
+    errors: [404, 409],
+  },
+  {
+    method: "delete",
+    path: "/api/quote-requests/{id}",
+    summary: "Delete a quote request",
+    tags: ["Quote requests"],
+    access: "staff",
+    params: idParamsSchema,
+    responses: { 204: { description: "Deleted" } },
+    errors: [404],
+  },
+  {
+    method: "post",
+    path: "/api/properties/{id}/generate-quote-report",
+    summary: "Generate the property's quote report and e-mail its link to the client",
+    tags: ["Quote requests"],
+    access: "staff",
+    params: idParamsSchema,
+    responses: {
+      201: {
+        description: "Generated and sent",
+        schema: z.object({ reportLink: z.string(), items: z.array(clientQuoteItem), totalCents: z.number().int().nullable(), clientEmail: z.string() }),
+      },
+    },
+    errors: [404, 409],
+  },
+]);

@@ -1,0 +1,117 @@
+import { type Response, Router } from "express";
+import { z } from "zod";
+import type { Container } from "../../container.js";
+import { staffPage } from "../../http/admin.js";
+import { requireStaffApi } from "../../http/guards.js";
+import { originOf } from "../../http/origin.js";
+import { body, params, query } from "../../http/validate.js";
+import { staffListQuerySchema } from "../customers/customers.schemas.js";
+import { bindingCookies, setBindingCookie } from "../sharing/links.js";
+import { idParamsSchema } from "../sharing/sharing.schemas.js";
+import { CLIENT_DECISIONS, QUOTE_STATUSES, STAFF_MOVES, type QuoteRequest, formatCents } from "./quotes.constants.js";
+import { clientDecisionSchema, quoteUpdateSchema } from "./quotes.schemas.js";
+
+const quoteListQuery = staffListQuerySchema.extend({
+  status: z.preprocess((v) => (v === "" ? undefined : v), z.enum(QUOTE_STATUSES, { message: `status must be one of ${QUOTE_STATUSES.join(", ")}` }).optional()),
+  propertyId: z.coerce.number({ message: "propertyId must be a number" }).int().positive().max(2_147_483_647).optional(),
+});
+const tokenParams = z.object({ token: z.string().max(200) });
+const decisionParams = z.object({ token: z.string().max(200), id: z.coerce.number({ message: "Id must be a number" }).int().positive().max(2_147_483_647) });
+
+const PAGE_SIZE = 100;
+
+/** The page's groups: one per property, in the order of each property's newest request. */
+function groupByProperty(rows: QuoteRequest[]) {
+  const groups = new Map<number, { propertyId: number; propertyAddress: string; clientName: string; clientEmail: string; requests: QuoteRequest[] }>();
+  for (const row of rows) {
+    const group = groups.get(row.propertyId) ?? { propertyId: row.propertyId, propertyAddress: row.propertyAddress, clientName: row.clientName, clientEmail: row.clientEmail, requests: [] };
+    group.requests.push(row);
+    groups.set(row.propertyId, group);
+  }
+  return [...groups.values()];
+}
+
+const privateLink = (res: Response) => {
+  res.setHeader("Cache-Control", "no-store");
+  res.setHeader("Referrer-Policy", "no-referrer");
+};
+
+export function quotesApi(container: Container): Router {
+  const router = Router();
+
+  router.get("/quote-requests", requireStaffApi, async (req, res) => {
+    const { limit, offset, q, status, propertyId } = query(req, quoteListQuery);
+    const { rows, total } = await container.quotes.list({ limit, offset, q, status, propertyId });
+    res.setHeader("X-Total-Count", String(total));
+    res.json(rows);
+  });
+
+  router.patch("/quote-requests/:id", requireStaffApi, async (req, res) => {
+    const { id } = params(req, idParamsSchema);
+    const input = body(req, quoteUpdateSchema);
+    res.json(await container.quotes.update(id, input));
+  });
+
+  router.delete("/quote-requests/:id", requireStaffApi, async (req, res) => {
+    const { id } = params(req, idParamsSchema);
+    await container.quotes.delete(id);
+    res.status(204).end();
+  });
+
+  router.post("/properties/:id/generate-quote-report", requireStaffApi, async (req, res) => {
+    const { id } = params(req, idParamsSchema);
+    const report = await container.quotes.generateQuoteReport(id, originOf(container.env, req));
+    res.status(201).json(report);
+  });
+
+  return router;
+}
+
+export function quotesPages(container: Container): Router {
+  const router = Router();
+  const secure = container.env.NODE_ENV === "production";
+
+  router.get("/admin/quote-requests", ...staffPage(container), async (req, res) => {
+    const { q, status, offset } = query(req, quoteListQuery.omit({ limit: true }));
+    const { rows, total } = await container.quotes.list({ limit: PAGE_SIZE, offset, q, status });
+    // Properties that can be sent a quote report: those with a quoted item (of any page).
+    const quotable = new Set((await container.quotes.list({ limit: 500, offset: 0, status: "quoted" })).rows.map((r) => r.propertyId));
+    res.page("quotes/quote-requests", {
+      title: "Quote Requests",
+      admin: "quote-requests",
+      islands: true,
+      groups: groupByProperty(rows),
+      quotable,
+      total,
+      offset,
+      pageSize: PAGE_SIZE,
+      q: q ?? "",
+      status: status ?? "",
+      statuses: QUOTE_STATUSES,
+      moves: STAFF_MOVES,
+    });
+  });
+
+  // The client's quote report: the first view claims it for this browser, which may return until every item is answered.
+  router.get("/quote-report/:token", async (req, res) => {
+    privateLink(res);
+    const { token } = params(req, tokenParams);
+    const opened = await container.quotes.openQuoteReport(token, bindingCookies(req));
+    if ("gone" in opened) return res.redirect(303, "/report-expired");
+    if (opened.binding) setBindingCookie(res, opened.binding, [`/quote-report/${token}`], new Date(opened.report.expiresAt), secure);
+    res.page("quotes/quote-report", { title: "Your Haven Quote", noindex: true, report: opened.report, token, formatCents, decisions: CLIENT_DECISIONS, answered: null });
+  });
+
+  router.post("/quote-report/:token/items/:id", async (req, res) => {
+    privateLink(res);
+    const { token, id } = params(req, decisionParams);
+    const { decision } = body(req, clientDecisionSchema);
+    const result = await container.quotes.decide(token, bindingCookies(req), id, decision);
+    if ("gone" in result) return res.redirect(303, "/report-expired");
+    // The last answer spends the link: show the outcome here rather than on a page that no longer opens.
+    if (result.completed) return res.page("quotes/quote-report", { title: "Your Haven Quote", noindex: true, report: result, token, formatCents, decisions: CLIENT_DECISIONS, answered: id });
+    res.redirect(303, `/quote-report/${token}#item-${id}`);
+  });
+
+  return router;
+}

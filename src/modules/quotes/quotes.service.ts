@@ -1,0 +1,188 @@
+import type { Container } from "../../container.js";
+import { enqueueJob, type Tx } from "../../db/transaction.js";
+import { ConflictError, NotFoundError, ValidationError } from "../../http/errors.js";
+import type { Property } from "../customers/customers.constants.js";
+import { expiryFrom, hashToken, newToken, openLink } from "../sharing/links.js";
+import { type ClientDecision, type ClientQuoteItem, type QuotePriority, type QuoteRequest, type QuoteStatus, isStaffMove, parseCents } from "./quotes.constants.js";
+import type { QuoteLinkRow, QuotesRepository } from "./quotes.repository.js";
+import type { QuoteUpdate } from "./quotes.schemas.js";
+
+export const QUOTE_REPORT_MAIL_TASK = "quotes.quote-report-mail";
+
+export interface NewQuoteRequest {
+  propertyId: number;
+  maintenanceTaskId: number;
+  shareId: number | null;
+  priority: QuotePriority;
+  clientNotes: string | null;
+}
+
+/** The client's quote report page: what it shows, never adminNotes. */
+export interface ClientQuoteReport {
+  linkId: number;
+  property: { address: string; clientName: string };
+  items: ClientQuoteItem[];
+  totalCents: number | null;
+  expiresAt: string;
+  completed: boolean;
+}
+
+export const addressLine = (p: Pick<Property, "address" | "city" | "province" | "state" | "postalCode">) =>
+  [p.address, p.city, [p.province ?? p.state, p.postalCode].filter(Boolean).join(" ")].filter(Boolean).join(", ");
+
+export const toClientItem = (q: QuoteRequest): ClientQuoteItem => ({
+  id: q.id,
+  taskTitle: q.taskTitle,
+  taskDescription: q.taskDescription,
+  priority: q.priority,
+  quotedAmount: q.quotedAmount,
+  quotedCents: q.quotedCents,
+  status: q.status,
+});
+
+/** Sum of the items' cents; null unless every amount reads as a dollar figure. */
+const totalOf = (items: { quotedCents: number | null }[]) =>
+  items.every((i) => i.quotedCents !== null) ? items.reduce((sum, i) => sum + (i.quotedCents ?? 0), 0) : null;
+
+/** Quote requests and the quote report (staff-side §2, §4; DESIGN.md decisions 8 and 21). */
+export class QuotesService {
+  constructor(
+    private readonly quotes: QuotesRepository,
+    private readonly container: Container,
+  ) {}
+
+  /** Inside the client's response transaction: one request per request_quote (a task keeps its first). */
+  createRequests(requests: NewQuoteRequest[], tx: Tx): Promise<number[]> {
+    return this.quotes.insertMany(requests, tx);
+  }
+
+  list(options: { limit: number; offset: number; q?: string; status?: QuoteStatus; propertyId?: number }) {
+    return this.quotes.list(options);
+  }
+
+  async get(id: number): Promise<QuoteRequest> {
+    const quote = await this.quotes.find(id);
+    if (!quote) throw new NotFoundError("Quote request not found");
+    return quote;
+  }
+
+  /**
+   * A staff move (staff-side §4). The row is locked first, so of two concurrent moves one wins and the
+   * other sees the new status: an illegal move from there is a 409 and changes nothing.
+   */
+  async update(id: number, input: QuoteUpdate): Promise<QuoteRequest> {
+    await this.container.transaction(async (tx) => {
+      const current = await this.quotes.lock(id, tx);
+      if (!current) throw new NotFoundError("Quote request not found");
+      if (!isStaffMove(current.status, input.status)) {
+        throw new ConflictError(`A ${current.status} quote request cannot move to ${input.status}`, { status: `Not allowed from ${current.status}` });
+      }
+      await this.apply(current, input.status, tx, input);
+    });
+    return this.get(id);
+  }
+
+  /** Writes a move and its effect on the task: accepted schedules it, completed completes it. */
+  private async apply(
+    current: { id: number; maintenanceTaskId: number },
+    status: QuoteStatus,
+    tx: Tx,
+    input: { quotedAmount?: string | null; adminNotes?: string | null } = {},
+  ): Promise<void> {
+    if (status === "quoted") {
+      const quotedAmount = input.quotedAmount?.trim();
+      if (!quotedAmount) throw new ValidationError("Quoted amount is required", { quotedAmount: "Quoted amount is required" });
+      await this.quotes.update(current.id, { status, quotedAmount, quotedCents: parseCents(quotedAmount), adminNotes: input.adminNotes ?? null, quoted: true }, tx);
+      return;
+    }
+    await this.quotes.update(current.id, { status, decided: status === "accepted" || status === "declined" }, tx);
+    if (status === "accepted") await this.container.maintenance.setTaskStatus(current.maintenanceTaskId, "scheduled", tx);
+    if (status === "completed") await this.container.maintenance.setTaskStatus(current.maintenanceTaskId, "completed", tx);
+  }
+
+  async delete(id: number): Promise<void> {
+    if (!(await this.quotes.delete(id))) throw new NotFoundError("Quote request not found");
+  }
+
+  /**
+   * Creates the quote report link of a property's quoted items and queues its e-mail (PDF rendered by
+   * the job) in the same transaction. 409 when nothing is quoted.
+   */
+  async generateQuoteReport(propertyId: number, origin: string): Promise<{ reportLink: string; items: ClientQuoteItem[]; totalCents: number | null; clientEmail: string }> {
+    const property = await this.container.customers.findPropertyFor({ kind: "staff" }, propertyId);
+    if (!property) throw new NotFoundError("Property not found");
+    const token = newToken();
+    const reportLink = `${origin}/quote-report/${token}`;
+    return this.container.transaction(async (tx) => {
+      const quoted = await this.quotes.quotedOfProperty(propertyId, tx);
+      if (!quoted.length) throw new ConflictError("This property has no quoted items to send");
+      const totalCents = totalOf(quoted);
+      const link = await this.quotes.insertLink(
+        { propertyId, tokenHash: hashToken(token), clientEmail: property.clientEmail, quoteRequestIds: quoted.map((q) => q.id), totalCents, expiresAt: expiryFrom(new Date()) },
+        tx,
+      );
+      await enqueueJob(tx, QUOTE_REPORT_MAIL_TASK, { linkId: link.id, link: reportLink });
+      return { reportLink, items: quoted.map(toClientItem), totalCents, clientEmail: property.clientEmail };
+    });
+  }
+
+  /** The quote report of a link for the job that e-mails it (no browser involved). */
+  async quoteReportForMail(linkId: number): Promise<{ link: QuoteLinkRow; report: ClientQuoteReport }> {
+    const link = await this.quotes.findLinkById(linkId);
+    if (!link) throw new NotFoundError("Quote report link not found");
+    return { link, report: await this.describe(link) };
+  }
+
+  private async describe(link: QuoteLinkRow): Promise<ClientQuoteReport> {
+    const property = await this.container.customers.findPropertyFor({ kind: "staff" }, link.propertyId);
+    if (!property) throw new NotFoundError("Property not found");
+    const items = (await this.quotes.byIds(link.quoteRequestIds)).map(toClientItem);
+    return {
+      linkId: link.id,
+      property: { address: addressLine(property), clientName: property.clientName },
+      items,
+      totalCents: link.totalCents,
+      expiresAt: link.expiresAt,
+      completed: Boolean(link.completedAt),
+    };
+  }
+
+  /**
+   * Opens the quote report page: the first view claims the link for this browser; that browser may come
+   * back until every item is answered. `gone` otherwise.
+   */
+  async openQuoteReport(token: string, cookies: string[]): Promise<{ report: ClientQuoteReport; binding?: string } | { gone: true }> {
+    const tokenHash = hashToken(token);
+    const opened = await openLink(
+      () => this.quotes.findLinkByHash(tokenHash),
+      (binding) => this.quotes.claimLink(tokenHash, binding),
+      cookies,
+    );
+    if ("gone" in opened) return opened;
+    return { report: await this.describe(opened.row), binding: opened.binding };
+  }
+
+  /**
+   * The client accepts or declines one quoted item. Accepting moves the request to accepted and its task
+   * to scheduled in the same transaction. Once no item is left quoted, the link is spent.
+   */
+  async decide(token: string, cookies: string[], quoteRequestId: number, decision: ClientDecision): Promise<ClientQuoteReport | { gone: true }> {
+    const tokenHash = hashToken(token);
+    const linkId = await this.container.transaction(async (tx) => {
+      const opened = await openLink(() => this.quotes.findLinkByHash(tokenHash, tx, true), null, cookies);
+      if ("gone" in opened || opened.row.claimedAt === null) return null;
+      const link = opened.row;
+      if (!link.quoteRequestIds.includes(quoteRequestId)) throw new ValidationError("This item is not in this quote report", { quoteRequestId: "Not in this quote report" });
+      const current = await this.quotes.lock(quoteRequestId, tx);
+      if (!current) throw new NotFoundError("Quote request not found");
+      if (current.status !== "quoted") throw new ConflictError("This item has already been answered");
+      await this.apply(current, decision === "accept" ? "accepted" : "declined", tx);
+      const items = await this.quotes.byIds(link.quoteRequestIds, tx);
+      if (items.every((i) => i.status !== "quoted")) await this.quotes.completeLink(link.id, tx);
+      return link.id;
+    });
+    if (linkId === null) return { gone: true };
+    const link = await this.quotes.findLinkById(linkId);
+    return this.describe(link!);
+  }
+}

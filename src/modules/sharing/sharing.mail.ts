@@ -1,0 +1,44 @@
+import type { MailMessage } from "../mail/mail.schemas.js";
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export interface ReportSharedDetails {
+  to: string;
+  link: string;
+  propertyAddress: string;
+  expiresAt: string;
+  supportEmail: string;
+}
+
+/** 'Your Haven Health Report': the one-time link and the summary PDF (attached by the job). */
+export function reportSharedEmail(d: ReportSharedDetails, pdf: Buffer | null): MailMessage {
+  const expires = new Date(d.expiresAt).toLocaleDateString("en-CA", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
+  const lines = [
+    "Hello,",
+    "",
+    `Your Haven Health Report for ${d.propertyAddress} is ready.`,
+    "",
+    `View your report and request quotes: ${d.link}`,
+    "",
+    `For your privacy the link opens in one browser only, the first one you open it in, until ${expires}.`,
+    pdf ? "A one-page summary is attached as a PDF." : "",
+    "",
+    `Questions? Reply to ${d.supportEmail}.`,
+    "",
+    "Haven",
+  ];
+  const html = [
+    `<p>Hello,</p><p>Your Haven Health Report for ${escapeHtml(d.propertyAddress)} is ready.</p>`,
+    `<p><a href="${escapeHtml(d.link)}">View your report and request quotes</a></p>`,
+    `<p>For your privacy the link opens in one browser only, the first one you open it in, until ${escapeHtml(expires)}.</p>`,
+    pdf ? "<p>A one-page summary is attached as a PDF.</p>" : "",
+    `<p>Questions? Reply to ${escapeHtml(d.supportEmail)}.</p><p>Haven</p>`,
+  ].join("\n");
+  return {
+    to: d.to,
+    subject: "Your Haven Health Report is ready",
+    text: lines.join("\n"),
+    html,
+    attachments: pdf ? [{ filename: "haven-health-report-summary.pdf", content: pdf.toString("base64"), encoding: "base64", contentType: "application/pdf" }] : undefined,
+  };
+}

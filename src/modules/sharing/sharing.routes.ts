@@ -1,0 +1,94 @@
+import { type Response, Router } from "express";
+import { z } from "zod";
+import type { Container } from "../../container.js";
+import { requireStaffApi } from "../../http/guards.js";
+import { GoneError } from "../../http/errors.js";
+import { originOf } from "../../http/origin.js";
+import { body, params, query } from "../../http/validate.js";
+import { staffListQuerySchema } from "../customers/customers.schemas.js";
+import { GONE_MESSAGE, bindingCookies, setBindingCookie } from "./links.js";
+import { idParamsSchema, responsesInputSchema, shareInputSchema } from "./sharing.schemas.js";
+
+const tokenParams = z.object({ token: z.string().max(200) });
+const photoParams = z.object({ token: z.string().max(200), photoId: z.coerce.number().int().positive().max(2_147_483_647) });
+
+/** The link's page and its API: the only paths its binding cookie is sent to. */
+const linkPaths = (token: string) => [`/client-report/${token}`, `/api/client-report/${token}`];
+
+/** Nothing of a link's answers is kept by a cache, and no Referer carries the token onwards. */
+const privateLink = (res: Response) => {
+  res.setHeader("Cache-Control", "no-store");
+  res.setHeader("Referrer-Policy", "no-referrer");
+};
+
+export function sharingApi(container: Container): Router {
+  const router = Router();
+  const secure = container.env.NODE_ENV === "production";
+
+  // Staff: a new one-time link for the client, e-mailed with the summary PDF (staff-side §2 share dialog).
+  router.post("/reports/:id/share", requireStaffApi, async (req, res) => {
+    const { id } = params(req, idParamsSchema);
+    const { clientEmail } = body(req, shareInputSchema);
+    const { reportLink } = await container.sharing.share(id, clientEmail, originOf(container.env, req));
+    res.status(201).json({ reportLink, testLink: reportLink });
+  });
+
+  router.get("/client-report-shares", requireStaffApi, async (req, res) => {
+    const { limit, offset, q } = query(req, staffListQuerySchema);
+    const { rows, total } = await container.sharing.list({ limit, offset, q });
+    res.setHeader("X-Total-Count", String(total));
+    res.json(rows);
+  });
+
+  // The client (no login): the first view claims the link for this browser; every other one gets 410.
+  router.get("/client-report/:token", async (req, res) => {
+    privateLink(res);
+    const { token } = params(req, tokenParams);
+    const opened = await container.sharing.clientReport(token, bindingCookies(req));
+    if ("gone" in opened) throw new GoneError(GONE_MESSAGE);
+    if (opened.binding) setBindingCookie(res, opened.binding, linkPaths(token), new Date(opened.payload.share.expiresAt), secure);
+    res.json(opened.payload);
+  });
+
+  router.post("/client-report/:token/responses", async (req, res) => {
+    privateLink(res);
+    const { token } = params(req, tokenParams);
+    const { responses } = body(req, responsesInputSchema, (fields) => Object.values(fields)[0] ?? "Invalid input");
+    const result = await container.sharing.respond(token, bindingCookies(req), responses);
+    if ("gone" in result) throw new GoneError(GONE_MESSAGE);
+    res.status(201).json(result);
+  });
+
+  // Photos of the shared report, under the link (never the staff-only /api/photos URLs).
+  router.get("/client-report/:token/photos/:photoId", async (req, res) => {
+    privateLink(res);
+    const { token, photoId } = params(req, photoParams);
+    const photo = await container.sharing.photo(token, bindingCookies(req), photoId);
+    if ("gone" in photo) throw new GoneError(GONE_MESSAGE);
+    res.type(photo.mimeType).send(photo.bytes);
+  });
+
+  return router;
+}
+
+export function sharingPages(container: Container): Router {
+  const router = Router();
+
+  // The marketing sample (pages module) answers its fixed id first; every other id is a token.
+  router.get("/client-report/:token", async (req, res, next) => {
+    const token = req.params.token;
+    const access = await container.sharing.pageAccess(token, bindingCookies(req));
+    if (access === "malformed") return next();
+    privateLink(res);
+    if (access === "gone") return res.redirect(303, "/report-expired");
+    res.page("sharing/client-report", {
+      title: "Your Haven Health Report",
+      description: "Your Haven Health Report: your home's score, its categories and the recommendations to act on.",
+      noindex: true,
+      islands: true,
+      props: { token },
+    });
+  });
+
+  return router;
+}

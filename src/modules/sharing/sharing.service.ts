@@ -1,0 +1,233 @@
+import type { Container } from "../../container.js";
+import { enqueueJob } from "../../db/transaction.js";
+import { ConflictError, NotFoundError, ValidationError } from "../../http/errors.js";
+import { addressLine } from "../quotes/quotes.service.js";
+import type { QuotePriority } from "../quotes/quotes.constants.js";
+import { expiryFrom, hashToken, isToken, newToken, openLink } from "./links.js";
+import { photosOf, reportsOf, type StoredReport } from "./sharing.ports.js";
+import type { ShareRow, SharingRepository } from "./sharing.repository.js";
+import type { ClientCategory, ClientRecommendation, ClientReportPayload, ClientResponseInput, ShareSummary } from "./sharing.schemas.js";
+
+export const SHARE_MAIL_TASK = "sharing.report-mail";
+
+export interface ShareMailPayload {
+  reportId: number;
+  to: string;
+  link: string;
+  expiresAt: string;
+  propertyAddress: string;
+}
+
+type Gone = { gone: true };
+const PHOTO_URL = /^\/api\/photos\/(\d+)(?:\/thumbnail)?$/;
+
+const asArray = (value: unknown): Record<string, unknown>[] => (Array.isArray(value) ? (value as Record<string, unknown>[]) : []);
+const num = (value: unknown): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null);
+const str = (value: unknown): string => (typeof value === "string" ? value : "");
+
+/** The report's recommendations (also called issues) as stored in the snapshot. */
+const recommendationsOf = (report: StoredReport) => asArray(report.reportData.recommendations ?? report.reportData.issues);
+
+/** Photo ids a report's recommendations show: the only photos its link may serve. */
+const photoIdsOf = (report: StoredReport): Set<number> => {
+  const ids = new Set<number>();
+  for (const rec of recommendationsOf(report)) {
+    for (const url of Array.isArray(rec.photos) ? rec.photos : []) {
+      const match = typeof url === "string" ? url.match(PHOTO_URL) : null;
+      if (match) ids.add(Number(match[1]));
+    }
+  }
+  return ids;
+};
+
+/** Quote priority of a recommendation: 'immediate' for an Immediate Action Required finding (score 10 of 100). */
+function quotePriority(rec: Record<string, unknown> | undefined): QuotePriority {
+  const score = num(rec?.score);
+  const priority = rec?.priority;
+  if (score !== null && score <= 10) return "immediate";
+  return priority === "high" || priority === "low" ? priority : "medium";
+}
+
+/** One-time report links and the client's responses (DESIGN.md decisions 7 and 8). */
+export class SharingService {
+  constructor(
+    private readonly shares: SharingRepository,
+    private readonly container: Container,
+  ) {}
+
+  private async propertyOf(propertyId: number) {
+    const property = await this.container.customers.findPropertyFor({ kind: "staff" }, propertyId);
+    if (!property) throw new NotFoundError("Property not found");
+    return property;
+  }
+
+  /**
+   * A new link to a report for a client: the token goes into the e-mail and the answer, only its hash into
+   * the database. The e-mail job (which renders the summary PDF) is queued in the same transaction.
+   */
+  async share(reportId: number, clientEmail: string, origin: string, options: { sendEmail?: boolean; revokeLive?: boolean } = {}): Promise<{ reportLink: string; share: ShareRow; revoked: number }> {
+    const report = await reportsOf(this.container).get(reportId);
+    const property = await this.propertyOf(report.propertyId);
+    const token = newToken();
+    const reportLink = `${origin}/client-report/${token}`;
+    let revoked = 0;
+    const share = await this.container.transaction(async (tx) => {
+      if (options.revokeLive) revoked = await this.shares.revokeLive(reportId, tx);
+      const row = await this.shares.insert({ reportId, tokenHash: hashToken(token), clientEmail, expiresAt: expiryFrom(new Date()) }, tx);
+      if (options.sendEmail !== false) {
+        const payload: ShareMailPayload = { reportId, to: clientEmail, link: reportLink, expiresAt: row.expiresAt, propertyAddress: addressLine(property) };
+        await enqueueJob(tx, SHARE_MAIL_TASK, payload);
+      }
+      return row;
+    });
+    return { reportLink, share, revoked };
+  }
+
+  /**
+   * `haven shares rotate`: revokes the report's live links and issues a new one, e-mailed when `email` is
+   * given (true: to the latest share's client, else the property's client).
+   */
+  async rotate(reportId: number, origin: string, email?: string | true): Promise<{ reportLink: string; share: ShareRow; revoked: number; emailedTo: string | null }> {
+    const report = await reportsOf(this.container).get(reportId);
+    const latest = (await this.shares.list({ limit: 1, offset: 0, reportId })).rows[0];
+    const to = typeof email === "string" ? email : (latest?.clientEmail ?? (await this.propertyOf(report.propertyId)).clientEmail);
+    const { reportLink, share, revoked } = await this.share(reportId, to, origin, { sendEmail: Boolean(email), revokeLive: true });
+    return { reportLink, share, revoked, emailedTo: email ? to : null };
+  }
+
+  list(options: { limit: number; offset: number; q?: string; reportId?: number }): Promise<{ rows: ShareSummary[]; total: number }> {
+    return this.shares.list(options);
+  }
+
+  /** The page: never claims (a mail scanner fetching the page must not spend the link); gone when another browser holds it. */
+  async pageAccess(token: string, cookies: string[]): Promise<"ok" | "gone" | "malformed"> {
+    if (!isToken(token)) return "malformed";
+    const opened = await openLink(() => this.shares.findByHash(hashToken(token)), null, cookies);
+    return "gone" in opened ? "gone" : "ok";
+  }
+
+  private async openShare(token: string, cookies: string[], claim: boolean): Promise<{ share: ShareRow; binding?: string } | Gone> {
+    if (!isToken(token)) return { gone: true };
+    const tokenHash = hashToken(token);
+    const opened = await openLink(() => this.shares.findByHash(tokenHash), claim ? (binding) => this.shares.claim(tokenHash, binding) : null, cookies);
+    if ("gone" in opened) return opened;
+    // Without a claim an unclaimed link opens nothing beyond the page shell.
+    if (!claim && opened.row.claimedAt === null) return { gone: true };
+    return { share: opened.row, binding: opened.binding };
+  }
+
+  /** GET /api/client-report/{token}: claims the link on the first view, then only for this browser. */
+  async clientReport(token: string, cookies: string[]): Promise<{ payload: ClientReportPayload; binding?: string } | Gone> {
+    const opened = await this.openShare(token, cookies, true);
+    if ("gone" in opened) return opened;
+    const report = await reportsOf(this.container).get(opened.share.reportId);
+    const property = await this.propertyOf(report.propertyId);
+    const responses = await this.shares.responsesOf(opened.share.id);
+    return {
+      binding: opened.binding,
+      payload: {
+        report: { id: report.id, createdAt: report.createdAt, overallScore: report.overallScore, reportData: this.clientReportData(report, token) },
+        share: { clientEmail: opened.share.clientEmail, createdAt: opened.share.createdAt, expiresAt: opened.share.expiresAt, respondedAt: opened.share.respondedAt, responses },
+        property: { id: property.id, address: property.address, city: property.city, province: property.province ?? property.state, postalCode: property.postalCode, clientName: property.clientName },
+      },
+    };
+  }
+
+  /** The snapshot as the client may see it: a whitelist, so staff notes never leak; photos under the link. */
+  private clientReportData(report: StoredReport, token: string): ClientReportPayload["report"]["reportData"] {
+    const data = report.reportData;
+    const recommendations: ClientRecommendation[] = recommendationsOf(report).map((rec) => ({
+      id: Number(rec.id),
+      category: str(rec.category),
+      subcategory: str(rec.subcategory),
+      description: str(rec.description),
+      notes: str(rec.notes),
+      score: num(rec.score),
+      priority: rec.priority === "high" || rec.priority === "low" ? rec.priority : "medium",
+      urgency: str(rec.urgency),
+      photos: (Array.isArray(rec.photos) ? rec.photos : []).flatMap((url) => {
+        const match = typeof url === "string" ? url.match(PHOTO_URL) : null;
+        if (match) return [`/api/client-report/${token}/photos/${match[1]}`];
+        return typeof url === "string" && url.startsWith("data:image/") ? [url] : [];
+      }),
+    }));
+    const categories: ClientCategory[] = asArray(data.allCategories ?? data.categories).map((c) => ({
+      categoryName: str(c.categoryName),
+      score: num(c.score ?? c.averageScore),
+      subcategoryCount: num(c.subcategoryCount) ?? asArray(c.subcategories).length,
+    }));
+    const summary = (data.summary ?? {}) as Record<string, unknown>;
+    const count = (p: string) => recommendations.filter((r) => r.priority === p).length;
+    const overallScore = report.overallScore ?? num(data.overallScore);
+    return {
+      overallScore,
+      summary: {
+        highPriority: num(summary.highPriority) ?? count("high"),
+        mediumPriority: num(summary.mediumPriority) ?? count("medium"),
+        lowPriority: num(summary.lowPriority) ?? count("low"),
+        totalIssues: num(summary.totalIssues) ?? recommendations.length,
+        overallScore,
+      },
+      allCategories: categories,
+      categories,
+      recommendations,
+      issues: recommendations,
+    };
+  }
+
+  /** A photo of the shared report, for the browser that holds the link. */
+  async photo(token: string, cookies: string[], photoId: number): Promise<{ mimeType: string; bytes: Buffer } | Gone> {
+    const opened = await this.openShare(token, cookies, false);
+    if ("gone" in opened) return opened;
+    const report = await reportsOf(this.container).get(opened.share.reportId);
+    const photos = photosOf(this.container);
+    if (!photoIdsOf(report).has(photoId) || !photos) throw new NotFoundError("Photo not found");
+    const photo = await photos.load(photoId);
+    if (!photo) throw new NotFoundError("Photo not found");
+    return photo;
+  }
+
+  /**
+   * The client's answers, once per link: the row is locked, so of concurrent submissions exactly one is
+   * recorded and the others get 409. Each request_quote becomes a quote request in the same transaction.
+   */
+  async respond(token: string, cookies: string[], responses: ClientResponseInput[]): Promise<{ recorded: number; quoteRequests: number } | Gone> {
+    if (!isToken(token)) return { gone: true };
+    const tokenHash = hashToken(token);
+    // Read the snapshot before taking the row lock: inside the transaction only its own connection is used,
+    // so concurrent submissions queued on the lock can never starve the pool.
+    const unlocked = await this.shares.findByHash(tokenHash);
+    if (!unlocked) return { gone: true };
+    const stored = await reportsOf(this.container).get(unlocked.reportId);
+    const report = await this.container.transaction(async (tx) => {
+      const opened = await openLink(() => this.shares.findByHash(tokenHash, tx, true), null, cookies);
+      if ("gone" in opened || opened.row.claimedAt === null) return null;
+      const share = opened.row;
+      if (share.respondedAt) throw new ConflictError("Responses have already been submitted for this report");
+      const recommendations = new Map(recommendationsOf(stored).map((rec) => [Number(rec.id), rec]));
+      const fields: Record<string, string> = {};
+      const seen = new Set<number>();
+      responses.forEach((r, i) => {
+        if (!recommendations.has(r.maintenanceTaskId)) fields[`responses.${i}.maintenanceTaskId`] = "This item is not in this report";
+        else if (seen.has(r.maintenanceTaskId)) fields[`responses.${i}.maintenanceTaskId`] = "Each item takes one response";
+        seen.add(r.maintenanceTaskId);
+      });
+      for (const [i, r] of responses.entries()) {
+        if (fields[`responses.${i}.maintenanceTaskId`]) continue;
+        const task = await this.container.maintenance.findTask(r.maintenanceTaskId, tx);
+        if (!task || task.propertyId !== stored.propertyId) fields[`responses.${i}.maintenanceTaskId`] = "This item is not in this report";
+      }
+      if (Object.keys(fields).length) throw new ValidationError("Some responses name items that are not in this report", fields);
+      await this.shares.insertResponses(share.id, responses, tx);
+      const quotes = await this.container.quotes.createRequests(
+        responses
+          .filter((r) => r.action === "request_quote")
+          .map((r) => ({ propertyId: stored.propertyId, maintenanceTaskId: r.maintenanceTaskId, shareId: share.id, priority: quotePriority(recommendations.get(r.maintenanceTaskId)), clientNotes: r.notes })),
+        tx,
+      );
+      await this.shares.markResponded(share.id, tx);
+      return { recorded: responses.length, quoteRequests: quotes.length };
+    });
+    return report ?? { gone: true };
+  }
+}
