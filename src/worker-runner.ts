@@ -2,6 +2,7 @@ import { Logger as WorkerLogger, type Runner, run } from "graphile-worker";
 import pg from "pg";
 import type { Container } from "./container.js";
 import { taskList } from "./jobs.js";
+import { MAINTENANCE_CRONTAB } from "./modules/maintenance/maintenance.tasks.js";
 
 /** Starts graphile-worker on the container's database, logging through pino. */
 export async function startWorker(container: Container, concurrency = 2): Promise<Runner> {
@@ -22,7 +23,8 @@ export async function startWorker(container: Container, concurrency = 2): Promis
     concurrency,
     noHandleSignals: true,
     pollInterval: 1000,
-    crontab: "",
+    // Recurring jobs, one crontab line each (graphile-worker runs each scheduled time once).
+    crontab: [MAINTENANCE_CRONTAB].join("\n"),
     logger,
     taskList: taskList(container),
   });

@@ -46,3 +46,99 @@ export interface NewTask {
   estimatedDuration?: number | null;
   notes?: string | null;
 }
+
+export interface MaintenanceSchedule {
+  id: number;
+  propertyId: number;
+  title: string;
+  description: string | null;
+  category: TaskCategory;
+  priority: TaskPriority;
+  estimatedDuration: number | null;
+  recurrenceType: RecurrenceType;
+  recurrenceInterval: number;
+  startDate: string;
+  scheduledTime: string;
+  sourceTaskId: number | null;
+  expandedThrough: string | null;
+  createdAt: string;
+  propertyAddress?: string;
+  clientName?: string;
+}
+
+/** A task on the calendar (GET /api/maintenance-calendar): the fields a cell and the details dialog read. */
+export interface CalendarTask {
+  id: number;
+  propertyId: number;
+  scheduleId: number | null;
+  title: string;
+  description: string | null;
+  category: TaskCategory;
+  priority: TaskPriority;
+  status: TaskStatus;
+  scheduledDate: string;
+  scheduledTime: string;
+  estimatedDuration: number | null;
+  notes: string | null;
+  propertyAddress: string;
+  clientName: string;
+}
+
+/** A booking on the calendar: its time slot, or 09:00 AM when it has none. */
+export interface CalendarBooking {
+  id: number;
+  propertyId: number;
+  scheduledDate: string;
+  timeSlot: string;
+  status: string;
+  notes: string | null;
+  accessMethod: string | null;
+  specialRequests: string | null;
+  propertyAddress: string;
+  city: string;
+  clientName: string;
+  clientEmail: string;
+  clientPhone: string | null;
+}
+
+export interface CalendarMonth {
+  from: string;
+  to: string;
+  /** Not-completed tasks by date and time: all of them, or a day's first `perDay`. */
+  tasks: CalendarTask[];
+  /** Every day's full number of not-completed tasks, by 'YYYY-MM-DD' (days without tasks are absent). */
+  taskCounts: Record<string, number>;
+  bookings: CalendarBooking[];
+}
+
+export const RECURRENCE_LABELS: Record<RecurrenceType, string> = {
+  daily: "Daily",
+  weekly: "Weekly",
+  monthly: "Monthly",
+  quarterly: "Quarterly",
+  annually: "Annually",
+};
+
+export const STATUS_LABELS: Record<TaskStatus, string> = {
+  pending: "Pending",
+  scheduled: "Scheduled",
+  in_progress: "In Progress",
+  completed: "Completed",
+  cancelled: "Cancelled",
+};
+
+/** 'hvac' → 'HVAC', 'in_progress' → 'In Progress', anything else capitalised. */
+export const labelOf = (value: string | null | undefined) =>
+  !value ? "" : value === "hvac" ? "HVAC" : value.split("_").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
+
+/** Durations show as minutes or hours (staff-side §2): 45 → '45 minutes', 90 → '1.5 hours', 120 → '2 hours'. */
+export function formatDuration(minutes: number | null | undefined): string {
+  if (!minutes || minutes <= 0) return "Not set";
+  if (minutes < 60) return `${minutes} minute${minutes === 1 ? "" : "s"}`;
+  const hours = Math.round((minutes / 60) * 100) / 100;
+  return `${hours} hour${hours === 1 ? "" : "s"}`;
+}
+
+/** The calendar time of a task (10:00 AM unless set) and of a booking (09:00 AM unless its slot is a time). */
+export const taskTime = (time: string | null | undefined) => (time?.trim() ? time : DEFAULT_TASK_TIME);
+export const bookingTime = (slot: string | null | undefined) => (slot && /^\d{1,2}:\d{2}\s*(AM|PM)$/i.test(slot.trim()) ? slot.trim() : DEFAULT_BOOKING_TIME);

@@ -1,0 +1,68 @@
+// Calendar files of maintenance (the task download, the reminder attachment, the staff feed), with the
+// `ics` package as the booking confirmation does. Times are the business zone's, written in UTC.
+import { type EventAttributes, createEvents } from "ics";
+import type { Booking } from "../bookings/bookings.schemas.js";
+import { slotLabel, slotWindow } from "../bookings/business-time.js";
+import { DEFAULT_BOOKING_TIME, formatDuration, labelOf, taskTime } from "./maintenance.constants.js";
+import type { DatedTask } from "./maintenance.repository.js";
+import { occurrenceInstant } from "./recurrence.js";
+
+const UID_DOMAIN = "havenhomehealth.ca";
+/** A task without an estimate blocks an hour in a calendar app. */
+const DEFAULT_TASK_MINUTES = 60;
+
+export function taskEvent(task: DatedTask, timeZone: string): EventAttributes {
+  const start = occurrenceInstant(task.scheduledDate!, taskTime(task.scheduledTime), timeZone);
+  const details = [
+    task.description,
+    `Category: ${labelOf(task.category)}. Priority: ${labelOf(task.priority)}.`,
+    task.estimatedDuration ? `Estimated duration: ${formatDuration(task.estimatedDuration)}.` : null,
+    task.notes ? `Notes: ${task.notes}` : null,
+  ].filter(Boolean);
+  return {
+    uid: `maintenance-task-${task.id}@${UID_DOMAIN}`,
+    start: start.getTime(),
+    startInputType: "utc",
+    startOutputType: "utc",
+    duration: { minutes: task.estimatedDuration ?? DEFAULT_TASK_MINUTES },
+    title: `${task.title} (${task.propertyAddress})`,
+    description: details.join("\n"),
+    location: task.location,
+    status: task.status === "cancelled" ? "CANCELLED" : "CONFIRMED",
+    busyStatus: "BUSY",
+    categories: ["Haven maintenance", labelOf(task.category)],
+  };
+}
+
+export function bookingEvent(booking: Booking, timeZone: string): EventAttributes {
+  // A clock slot or a part of the day; anything else starts at 09:00 AM (staff-side §9).
+  const window = slotWindow(booking.timeSlot) ?? { start: "09:00", minutes: 60 };
+  const start = occurrenceInstant(booking.scheduledDate, window.start ?? DEFAULT_BOOKING_TIME, timeZone);
+  const region = [booking.state ?? booking.province, booking.postalCode].filter(Boolean).join(" ");
+  return {
+    uid: `booking-${booking.id}@${UID_DOMAIN}`,
+    start: start.getTime(),
+    startInputType: "utc",
+    startOutputType: "utc",
+    duration: { minutes: window.minutes },
+    title: `Haven home inspection (${booking.address})`,
+    description: [`Client: ${booking.clientName}`, `Time: ${slotLabel(booking.timeSlot)}`, booking.specialRequests ? `Special requests: ${booking.specialRequests}` : null]
+      .filter(Boolean)
+      .join("\n"),
+    location: [booking.address, booking.city, region].filter(Boolean).join(", "),
+    status: "CONFIRMED",
+    busyStatus: "BUSY",
+    categories: ["Haven inspection"],
+  };
+}
+
+/**
+ * One VCALENDAR; `name` becomes the calendar's name in subscribing apps. A subscribed feed also asks them
+ * to refresh hourly (REFRESH-INTERVAL is the standard, X-PUBLISHED-TTL what Outlook and Apple read).
+ */
+export function calendarFile(events: EventAttributes[], name: string, options: { subscription?: boolean } = {}): string {
+  const { error, value } = createEvents(events, { productId: "haven/maintenance", method: "PUBLISH", calName: name });
+  if (error || !value) throw error ?? new Error("Could not build the calendar file");
+  if (!options.subscription) return value;
+  return value.replace("BEGIN:VCALENDAR\r\n", "BEGIN:VCALENDAR\r\nREFRESH-INTERVAL;VALUE=DURATION:PT1H\r\nX-PUBLISHED-TTL:PT1H\r\n");
+}

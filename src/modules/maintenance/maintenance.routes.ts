@@ -1,0 +1,87 @@
+import { Router } from "express";
+import type { Container } from "../../container.js";
+import { staffPage } from "../../http/admin.js";
+import { NotFoundError } from "../../http/errors.js";
+import { requireStaffApi } from "../../http/guards.js";
+import { body, params, query } from "../../http/validate.js";
+import { RECURRENCE_TYPES, TASK_CATEGORIES, TASK_PRIORITIES, TASK_STATUSES } from "./maintenance.constants.js";
+import { calendarQuery, idParams, scheduleCreateSchema, scheduleListQuery, taskListQuery, taskUpdateSchema } from "./maintenance.schemas.js";
+
+/** Staff JSON API of maintenance (staff-side §7): tasks, schedules, the calendar and a task's .ics. */
+export function maintenanceApi(container: Container): Router {
+  const router = Router();
+  const maintenance = container.maintenance;
+
+  router.get("/maintenance-tasks", requireStaffApi, async (req, res) => {
+    const { rows, total } = await maintenance.listTasks(query(req, taskListQuery));
+    res.setHeader("X-Total-Count", String(total));
+    res.json(rows);
+  });
+
+  router.patch("/maintenance-tasks/:id", requireStaffApi, async (req, res) => {
+    const { id } = params(req, idParams);
+    res.json(await maintenance.updateTask(id, body(req, taskUpdateSchema)));
+  });
+
+  router.get("/maintenance-tasks/:id/ics", requireStaffApi, async (req, res) => {
+    const { id } = params(req, idParams);
+    const ics = await maintenance.taskIcs(id);
+    res.setHeader("Content-Disposition", `attachment; filename="haven-task-${id}.ics"`);
+    res.type("text/calendar; charset=utf-8").send(ics);
+  });
+
+  router.get("/maintenance-schedules", requireStaffApi, async (req, res) => {
+    const { rows, total } = await maintenance.listSchedules(query(req, scheduleListQuery));
+    res.setHeader("X-Total-Count", String(total));
+    res.json(rows);
+  });
+
+  router.post("/maintenance-schedules", requireStaffApi, async (req, res) => {
+    res.status(201).json(await maintenance.createSchedule(body(req, scheduleCreateSchema)));
+  });
+
+  // The calendar's month (or visible range): not-completed tasks and bookings, and each day's task count.
+  // `perDay` keeps only a day's first tasks (a cell shows two): the day dialog asks for its day in full.
+  // The tasks are spliced in as the JSON text Postgres built: no per-row work here.
+  router.get("/maintenance-calendar", requireStaffApi, async (req, res) => {
+    const { from, to, tasksJson, countsJson, bookings } = await maintenance.calendar(query(req, calendarQuery));
+    res
+      .type("application/json")
+      .send(`{"from":${JSON.stringify(from)},"to":${JSON.stringify(to)},"bookings":${JSON.stringify(bookings)},"taskCounts":${countsJson},"tasks":${tasksJson}}`);
+  });
+
+  return router;
+}
+
+/** The calendar page, and the staff ICS feed (public, guarded by its secret). */
+export function maintenancePages(container: Container): Router {
+  const router = Router();
+
+  router.get("/admin/maintenance-schedule", ...staffPage(container), (_req, res) => {
+    res.page("maintenance/maintenance-schedule", {
+      title: "Maintenance Schedule | Haven Admin",
+      admin: "maintenance",
+      islands: true,
+      noindex: true,
+      props: {
+        today: container.maintenance.today(),
+        categories: TASK_CATEGORIES,
+        priorities: TASK_PRIORITIES,
+        recurrences: RECURRENCE_TYPES,
+        statuses: TASK_STATUSES,
+      },
+    });
+  });
+
+  // Calendar apps subscribe to this URL; the secret in it is the only credential (rotate with
+  // `haven calendar rotate-feed`). Unknown secrets get the same 404 as a wrong path.
+  router.get("/calendar/feed/:file", async (req, res) => {
+    const match = /^(.+)\.ics$/.exec(req.params.file);
+    const ics = match ? await container.maintenance.feed(match[1]!) : null;
+    if (!ics) throw new NotFoundError("Page not found");
+    res.setHeader("Cache-Control", "private, max-age=300");
+    res.type("text/calendar; charset=utf-8").send(ics);
+  });
+
+  return router;
+}

@@ -1,0 +1,89 @@
+// Recurrence of maintenance schedules (DESIGN.md decisions 12 and 22). Pure and zod-free.
+//
+// The nth occurrence is always the START date plus n steps (date-fns), never the previous occurrence
+// plus one: a schedule started on the 31st falls on the last day of shorter months and comes back to
+// the 31st; one started on Feb 29 falls on Feb 28 in common years. A task is a wall-clock date and time
+// of the business zone, so a daylight-saving change never moves it; `occurrenceInstant` turns it into an
+// instant (for .ics files) with @date-fns/tz.
+import { TZDate } from "@date-fns/tz";
+import { addDays, addMonths, addWeeks, addYears, differenceInCalendarDays, differenceInCalendarMonths } from "date-fns";
+import type { RecurrenceType } from "./maintenance.constants.js";
+
+export interface Recurrence {
+  startDate: string;
+  recurrenceType: RecurrenceType;
+  recurrenceInterval: number;
+}
+
+// Dates are computed at local noon: no zone changes its clocks at noon, so the calendar date is exact
+// whatever the server's zone (the date is all that matters here, not the instant).
+const toDate = (date: string) => new Date(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)), 12);
+const pad = (n: number) => (n < 10 ? `0${n}` : String(n));
+const toIso = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+
+/** The nth occurrence (n = 0 is the start date). */
+function nth(start: Date, type: RecurrenceType, interval: number, n: number): Date {
+  switch (type) {
+    case "daily":
+      return addDays(start, n * interval);
+    case "weekly":
+      return addWeeks(start, n * interval);
+    case "monthly":
+      return addMonths(start, n * interval);
+    case "quarterly":
+      return addMonths(start, 3 * n * interval);
+    case "annually":
+      return addYears(start, n * interval);
+  }
+}
+
+/** A lower bound of the index of the first occurrence on or after `from`, so old schedules skip ahead. */
+function firstIndexFrom(start: Date, type: RecurrenceType, interval: number, from: Date): number {
+  if (from <= start) return 0;
+  let steps: number;
+  if (type === "daily") steps = differenceInCalendarDays(from, start) / interval;
+  else if (type === "weekly") steps = differenceInCalendarDays(from, start) / (7 * interval);
+  else {
+    const months = type === "quarterly" ? 3 * interval : type === "annually" ? 12 * interval : interval;
+    steps = differenceInCalendarMonths(from, start) / months;
+  }
+  return Math.max(0, Math.floor(steps) - 1);
+}
+
+/** Every occurrence date of the schedule in [from, through] (both 'YYYY-MM-DD'), in order. */
+export function occurrencesBetween(rule: Recurrence, from: string, through: string): string[] {
+  const interval = Math.max(1, Math.trunc(rule.recurrenceInterval));
+  const start = toDate(rule.startDate);
+  const fromDate = toDate(from < rule.startDate ? rule.startDate : from);
+  const last = toDate(through);
+  const dates: string[] = [];
+  for (let n = firstIndexFrom(start, rule.recurrenceType, interval, fromDate); ; n++) {
+    const date = nth(start, rule.recurrenceType, interval, n);
+    if (date > last) break;
+    if (date >= fromDate) dates.push(toIso(date));
+  }
+  return dates;
+}
+
+/** The first `count` occurrences from the start date. */
+export function firstOccurrences(rule: Recurrence, count: number): string[] {
+  const start = toDate(rule.startDate);
+  const interval = Math.max(1, Math.trunc(rule.recurrenceInterval));
+  return Array.from({ length: count }, (_, n) => toIso(nth(start, rule.recurrenceType, interval, n)));
+}
+
+/** '10:00 AM' → [10, 0]; 24-hour '14:30' too. Anything else is 10:00 (staff-side §9's task default). */
+export function clockOf(time: string | null | undefined): [number, number] {
+  const m = /^(\d{1,2}):(\d{2})(?:\s*(AM|PM))?$/i.exec((time ?? "").trim());
+  if (!m) return [10, 0];
+  let hour = Number(m[1]);
+  if (m[3]) hour = (hour % 12) + (m[3].toUpperCase() === "PM" ? 12 : 0);
+  return hour > 23 || Number(m[2]) > 59 ? [10, 0] : [hour, Number(m[2])];
+}
+
+/** The instant at which the wall-clock `date time` happens in the zone (DST-aware, via @date-fns/tz). */
+export function occurrenceInstant(date: string, time: string | null | undefined, timeZone: string): Date {
+  const [hour, minute] = clockOf(time);
+  const local = new TZDate(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)), hour, minute, timeZone);
+  return new Date(local.getTime());
+}
