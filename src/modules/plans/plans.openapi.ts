@@ -1,0 +1,97 @@
+import { z } from "zod";
+import { apiCalls, idNumber } from "../../http/openapi.kit.js";
+import { checkoutSessionSchema, demoConfirmSchema, paymentIntentSchema, verifyPaymentQuery } from "./checkout.schemas.js";
+import { type Plan, planTypeSchema } from "./plans.schemas.js";
+
+// OpenAPI entries of plans.routes.ts and checkout.routes.ts; see docs/api.md.
+
+const plan: z.ZodType<Plan> = z
+  .object({
+    id: idNumber,
+    type: planTypeSchema,
+    name: z.string(),
+    description: z.string(),
+    price: z.number().meta({ description: "Pricing-page reading of the monthly price (dollars)" }),
+    checkoutPrice: z.number().meta({ description: "What checkout charges (dollars)" }),
+    coverage: z.number(),
+    features: z.array(z.string()),
+    baseFeatures: z.string(),
+    mostPopular: z.boolean(),
+    entitlements: z.array(z.string()),
+  })
+  .meta({ id: "Plan" });
+
+/** A Stripe event as Stripe sends it; the route checks the signature over the raw bytes, not this shape. */
+const stripeEvent = z
+  .object({ id: z.string(), type: z.string().meta({ example: "checkout.session.completed" }), data: z.object({ object: z.record(z.string(), z.unknown()) }) })
+  .loose();
+
+export const plansCalls = apiCalls([
+  {
+    method: "get",
+    path: "/api/plans",
+    summary: "The plans on sale",
+    tags: ["Plans"],
+    access: "public",
+    responses: { 200: z.array(plan) },
+  },
+]);
+
+export const checkoutCalls = apiCalls([
+  {
+    method: "post",
+    path: "/api/create-checkout-session",
+    summary: "Start a checkout for a plan",
+    description: "With Stripe keys: a Stripe Checkout Session's URL. In demo mode: the app's own /checkout page.",
+    tags: ["Checkout"],
+    access: "public",
+    body: checkoutSessionSchema,
+    responses: { 200: z.object({ url: z.string() }) },
+    errors: [502],
+  },
+  {
+    method: "get",
+    path: "/api/verify-payment",
+    summary: "Whether a checkout session or payment was paid",
+    tags: ["Checkout"],
+    access: "public",
+    query: verifyPaymentQuery,
+    responses: { 200: z.object({ success: z.boolean(), customer: z.object({ email: z.string().nullable(), name: z.string().nullable() }) }) },
+    errors: [404, 502],
+  },
+  {
+    method: "post",
+    path: "/api/create-payment-intent",
+    summary: "Create a payment for the payment page",
+    description: "The server alone decides the amount: an amount that differs from the plan's checkout price is a 400.",
+    tags: ["Checkout"],
+    access: "public",
+    body: paymentIntentSchema,
+    responses: { 200: z.object({ clientSecret: z.string() }) },
+    errors: [502],
+  },
+  {
+    method: "post",
+    path: "/api/demo/confirm-payment",
+    summary: "Demo mode: confirm a card payment",
+    description: "The offline stand-in for Stripe.js. 404 while Stripe keys are set; Stripe's test cards decline with 402.",
+    tags: ["Checkout"],
+    access: "public",
+    body: demoConfirmSchema,
+    responses: { 200: z.object({ paymentIntentId: z.string(), status: z.literal("succeeded") }) },
+    errors: [402, 404, 409],
+  },
+  {
+    method: "post",
+    path: "/api/stripe/webhook",
+    summary: "Stripe webhook",
+    description:
+      "Stripe's events (checkout.session.completed, payment_intent.succeeded) record a payment once per provider id. " +
+      "The body is read raw: the Stripe-Signature header is verified over the exact bytes with STRIPE_WEBHOOK_SECRET.",
+    tags: ["Checkout"],
+    access: "public",
+    headers: z.object({ "stripe-signature": z.string().meta({ description: "Stripe's signature of the raw body" }) }),
+    body: stripeEvent,
+    responses: { 200: z.object({ received: z.literal(true), recorded: z.boolean() }) },
+  },
+]);
