@@ -1,5 +1,5 @@
 // `npm run bench`: prints every figure of DESIGN.md's budget table that exists so far.
-// Nothing here fails a build; read the figures. Set BENCH_ONLY=ssr,marketing,islands to pick some.
+// Nothing here fails a build; read the figures. Set BENCH_ONLY=ssr,marketing,islands,inspection-form,maintenance,dashboard to pick some.
 import { ensureAssets } from "../src/build-assets.js";
 import { runSsrBench } from "./ssr.js";
 import { startBenchApp } from "./support.js";
@@ -18,6 +18,23 @@ try {
   if (wanted("islands")) {
     const { runIslandsBench } = await import("./islands.js");
     await runIslandsBench(haven);
+  }
+  if (wanted("inspection-form")) {
+    const { runInspectionFormBench } = await import("./inspection-form.js");
+    await runInspectionFormBench(haven);
+  }
+  if (wanted("maintenance")) {
+    const { runMaintenanceBench } = await import("./maintenance.js");
+    await runMaintenanceBench(haven);
+  }
+  if (wanted("reports")) {
+    const { runReportsBench } = await import("./reports.js");
+    await runReportsBench(haven);
+  }
+  // Last: it fills the database with 100,000 properties.
+  if (wanted("dashboard")) {
+    const { runDashboardBench } = await import("./dashboard.js");
+    await runDashboardBench(haven);
   }
 } finally {
   await haven.stop();

@@ -4,6 +4,11 @@ import { HttpError } from "../src/http/errors.js";
 import { registerDb } from "./commands/db.js";
 import { registerPlans } from "./commands/plans.js";
 import { registerUsers } from "./commands/users.js";
+import { registerDemo } from "./commands/demo.js";
+import { registerShares } from "./commands/shares.js";
+import { registerMaintenance } from "./commands/maintenance.js";
+import { registerCalendar } from "./commands/calendar.js";
+import { registerReports } from "./commands/reports.js";
 
 export function buildProgram(): Command {
   const program = new Command("haven")
@@ -13,6 +18,11 @@ export function buildProgram(): Command {
   registerDb(program);
   registerPlans(program);
   registerUsers(program);
+  registerDemo(program);
+  registerShares(program);
+  registerMaintenance(program);
+  registerCalendar(program);
+  registerReports(program);
   for (const command of program.commands) command.exitOverride().showHelpAfterError("(run with --help for usage)");
   return program;
 }

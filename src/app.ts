@@ -9,9 +9,11 @@ import { isDatabaseUp } from "./db/knex.js";
 import { PUBLIC_BUILD_DIR, ROOT_DIR } from "./http/assets.js";
 import { ADMIN_SECTIONS } from "./http/admin.js";
 import { csrfGuard } from "./http/csrf.js";
-import { errorHandler, notFoundHandler } from "./http/errors.js";
+import { noStoreForPersonalData } from "./http/cache-control.js";
+import { errorHandler, malformedUrlGuard, notFoundHandler } from "./http/errors.js";
+import { openApiRouter } from "./http/openapi.js";
 import { pageRendering } from "./http/render.js";
-import { sessionMiddleware, sessionOptions } from "./http/session.js";
+import { sessionMiddleware, sessionOptions, staffSessionCheck } from "./http/session.js";
 import { authApi, authPages } from "./modules/auth/auth.routes.js";
 import { pagesRouter } from "./modules/pages/pages.routes.js";
 import { plansApi } from "./modules/plans/plans.routes.js";
@@ -19,13 +21,24 @@ import { checkoutApi, checkoutFormActions, checkoutPages } from "./modules/plans
 import { customersApi, customersPages } from "./modules/customers/customers.routes.js";
 import { bookingsApi, bookingsPages } from "./modules/bookings/bookings.routes.js";
 import { onboardingApi, onboardingPages } from "./modules/onboarding/onboarding.routes.js";
+import { inspectionsApi, inspectionsPages } from "./modules/inspections/inspections.routes.js";
+import { dashboardApi, dashboardPages } from "./modules/dashboard/dashboard.routes.js";
+import { propertiesAdminPages } from "./modules/customers/properties-admin.routes.js";
+import { photoBodyParsers, photosApi } from "./modules/inspections/photos.routes.js";
+import { entriesApi } from "./modules/inspections/entries.routes.js";
+import { inspectionFormPages } from "./modules/inspections/form.routes.js";
+import { redactLinkTokens } from "./modules/sharing/links.js";
+import { sharingApi, sharingPages } from "./modules/sharing/sharing.routes.js";
+import { quotesApi, quotesPages } from "./modules/quotes/quotes.routes.js";
+import { maintenanceApi, maintenancePages } from "./modules/maintenance/maintenance.routes.js";
+import { reportsApi, reportsPages } from "./modules/reports/reports.routes.js";
 
 /** The Express app, without listen(): server.ts serves it and the tests drive it with supertest. */
 export function createApp(container: Container): Express {
   const { env } = container;
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", env.NODE_ENV === "production" ? 1 : false);
+  app.set("trust proxy", env.TRUST_PROXY);
   app.set("view engine", "ejs");
   app.set("views", path.join(ROOT_DIR, "views"));
   if (env.NODE_ENV === "production") app.set("view cache", true);
@@ -40,6 +53,7 @@ export function createApp(container: Container): Express {
   app.locals.assets = () => container.assets();
   app.locals.adminSections = ADMIN_SECTIONS;
 
+  app.use(malformedUrlGuard);
   app.use(
     pinoHttp({
       logger: container.log,
@@ -51,7 +65,8 @@ export function createApp(container: Container): Express {
       autoLogging: { ignore: (req) => req.url === "/healthz" || (req.url?.startsWith("/assets/") ?? false) },
       // One short line per request: no headers (they hold session cookies).
       serializers: {
-        req: (req) => ({ id: req.id, method: req.method, url: req.url }),
+        // One-time link tokens never reach the logs (DESIGN.md decision 7).
+        req: (req) => ({ id: req.id, method: req.method, url: redactLinkTokens(req.url) }),
         res: (res) => ({ statusCode: res.statusCode }),
       },
     }),
@@ -76,6 +91,11 @@ export function createApp(container: Container): Express {
       },
       // The sample report opens in a popup that the opener may keep a handle on.
       crossOriginOpenerPolicy: { policy: "same-origin-allow-popups" },
+      // With helmet's default 'no-referrer', Chrome sends `Origin: null` on same-origin form posts, which the
+      // CSRF guard must refuse; 'same-origin' keeps referrers on the site and gives those posts their Origin.
+      referrerPolicy: { policy: "same-origin" },
+      // HSTS only where Haven is served over HTTPS; over plain HTTP in development it would pin localhost.
+      strictTransportSecurity: env.NODE_ENV === "production",
     }),
   );
   const pages = pageRendering();
@@ -97,10 +117,15 @@ export function createApp(container: Container): Express {
   app.use(pages.renderer);
   // Stripe signs the exact bytes it sent: keep the webhook's body raw (express.json then skips it).
   app.use("/api/stripe/webhook", express.raw({ type: "*/*", limit: "1mb" }));
+  // The session needs no body: it is read first, so only a live staff session may send a large one.
+  app.use(sessionMiddleware(sessionOptions(env.SESSION_SECRET, env.NODE_ENV === "production")));
+  app.use(staffSessionCheck((token) => container.auth.resolve(token)));
+  // Photos and inspection entries take bigger bodies (image bytes, data URLs): parsed first, for staff only.
+  app.use(photoBodyParsers());
   app.use(express.json({ limit: "1mb" }));
   app.use(express.urlencoded({ extended: false, limit: "1mb" }));
-  app.use(sessionMiddleware(sessionOptions(env.SESSION_SECRET, env.NODE_ENV === "production")));
-  app.use(csrfGuard(["/api/stripe/webhook"]));
+  app.use(csrfGuard({ exempt: ["/api/stripe/webhook"], publicOrigin: env.PUBLIC_URL }));
+  app.use(noStoreForPersonalData);
 
   const api = express.Router();
   api.use(authApi(container));
@@ -109,6 +134,15 @@ export function createApp(container: Container): Express {
   api.use(customersApi(container));
   api.use(bookingsApi(container));
   api.use(onboardingApi(container));
+  api.use(inspectionsApi(container));
+  api.use(dashboardApi(container));
+  api.use(photosApi(container));
+  api.use(entriesApi(container));
+  api.use(sharingApi(container));
+  api.use(quotesApi(container));
+  api.use(maintenanceApi(container));
+  api.use(reportsApi(container));
+  api.use(openApiRouter());
   app.use("/api", api);
 
   app.use(authPages(container));
@@ -117,6 +151,14 @@ export function createApp(container: Container): Express {
   app.use(customersPages(container));
   app.use(bookingsPages(container));
   app.use(onboardingPages(container));
+  app.use(inspectionsPages(container));
+  app.use(dashboardPages(container));
+  app.use(propertiesAdminPages(container));
+  app.use(inspectionFormPages(container));
+  app.use(sharingPages(container));
+  app.use(quotesPages(container));
+  app.use(maintenancePages(container));
+  app.use(reportsPages(container));
 
   app.use(notFoundHandler);
   app.use(errorHandler);

@@ -7,6 +7,10 @@ import { CustomersRepository } from "./modules/customers/customers.repository.js
 import { CustomersService } from "./modules/customers/customers.service.js";
 import { StaffUsersRepository } from "./modules/auth/users.repository.js";
 import { UsersService } from "./modules/auth/users.service.js";
+import { AuthService } from "./modules/auth/auth.service.js";
+import { StaffSessionsRepository } from "./modules/auth/sessions.repository.js";
+import { LoginAttemptsRepository } from "./modules/auth/login-attempts.repository.js";
+import { IdempotencyService } from "./db/idempotency.js";
 import { PlansRepository } from "./modules/plans/plans.repository.js";
 import { PlansService } from "./modules/plans/plans.service.js";
 import { DemoProvider, StripeProvider, createStripeClient } from "./modules/plans/payment-providers.js";
@@ -19,6 +23,18 @@ import { MailService } from "./modules/mail/mail.service.js";
 import { OnboardingService } from "./modules/onboarding/onboarding.service.js";
 import { MaintenanceRepository } from "./modules/maintenance/maintenance.repository.js";
 import { MaintenanceService } from "./modules/maintenance/maintenance.service.js";
+import { SharingRepository } from "./modules/sharing/sharing.repository.js";
+import { SharingService } from "./modules/sharing/sharing.service.js";
+import { QuotesRepository } from "./modules/quotes/quotes.repository.js";
+import { QuotesService } from "./modules/quotes/quotes.service.js";
+import { InspectionsRepository } from "./modules/inspections/inspections.repository.js";
+import { InspectionsService } from "./modules/inspections/inspections.service.js";
+import { PhotosRepository } from "./modules/inspections/photos.repository.js";
+import { PhotosService } from "./modules/inspections/photos.service.js";
+import { DashboardRepository } from "./modules/dashboard/dashboard.repository.js";
+import { DashboardService } from "./modules/dashboard/dashboard.service.js";
+import { ReportsRepository } from "./modules/reports/reports.repository.js";
+import { ReportsService } from "./modules/reports/reports.service.js";
 
 /** Every service the web app, the worker and the CLI share, built once per process. */
 export interface Container {
@@ -30,17 +46,28 @@ export interface Container {
   transaction: TransactionRunner;
   plans: PlansService;
   users: UsersService;
+  auth: AuthService;
+  idempotency: IdempotencyService;
   customers: CustomersService;
   payments: PaymentsService;
   mail: MailService;
   bookings: BookingsService;
   onboarding: OnboardingService;
   maintenance: MaintenanceService;
+  sharing: SharingService;
+  quotes: QuotesService;
+  inspections: InspectionsService;
+  photos: PhotosService;
+  dashboard: DashboardService;
+  reports: ReportsService;
 }
 
 export function createContainer(env: Env, databaseUrl: string, db: Knex, options: { log?: Logger } = {}): Container {
   const log = options.log ?? pino({ level: env.LOG_LEVEL });
   let assets: Assets | null = null;
+  let sharing: SharingService | undefined;
+  let quotes: QuotesService | undefined;
+  let reports: ReportsService | undefined;
   const transaction = transactionRunner(db);
   const plans = new PlansService(new PlansRepository(db));
   // Stripe with a secret key, the offline demo provider without (DESIGN.md decision 4).
@@ -48,6 +75,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
   const paymentProvider = env.STRIPE_SECRET_KEY
     ? new StripeProvider(createStripeClient(env.STRIPE_SECRET_KEY, env.STRIPE_API_BASE))
     : new DemoProvider(paymentsRepository);
+  const users = new UsersService(new StaffUsersRepository(db));
   const customers = new CustomersService(new CustomersRepository(db), transaction);
   const mail = new MailService({ from: env.MAIL_FROM, smtpUrl: env.SMTP_URL, outboxDir: path.join(env.DATA_DIR, "outbox") }, log);
   const bookings = new BookingsService(new BookingsRepository(db), customers, mail, transaction, {
@@ -67,12 +95,42 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     },
     plans,
     transaction,
-    users: new UsersService(new StaffUsersRepository(db)),
+    users,
+    auth: new AuthService(users, new StaffSessionsRepository(db), new LoginAttemptsRepository(db)),
+    idempotency: new IdempotencyService(db),
     customers,
     mail,
     bookings,
     onboarding: new OnboardingService(customers, bookings, transaction),
-    maintenance: new MaintenanceService(new MaintenanceRepository(db)),
+    maintenance: new MaintenanceService(new MaintenanceRepository(db), {
+      customers,
+      bookings,
+      mail,
+      transaction,
+      settings: {
+        timeZone: env.BUSINESS_TZ,
+        supportEmail: env.SUPPORT_EMAIL,
+        supportPhone: env.CONTACT_PHONE,
+        publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+      },
+    }),
+    // Sharing and quotes reach reports, customers and maintenance through the finished container, built on first use.
+    get sharing() {
+      sharing ??= new SharingService(new SharingRepository(db), this);
+      return sharing;
+    },
+    get quotes() {
+      quotes ??= new QuotesService(new QuotesRepository(db), this);
+      return quotes;
+    },
+    inspections: new InspectionsService(new InspectionsRepository(db), transaction),
+    photos: new PhotosService(new PhotosRepository(db)),
+    // Reports read inspections, photos, users, customers and maintenance through the finished container.
+    get reports() {
+      reports ??= new ReportsService(new ReportsRepository(db), transaction, this);
+      return reports;
+    },
+    dashboard: new DashboardService(new DashboardRepository(db), { timeZone: env.BUSINESS_TZ }),
     payments: new PaymentsService(paymentsRepository, plans, paymentProvider, {
       webhookSecret: env.STRIPE_WEBHOOK_SECRET,
       publishableKey: env.STRIPE_PUBLISHABLE_KEY,

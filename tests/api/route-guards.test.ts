@@ -59,6 +59,17 @@ const PUBLIC = [
   "GET /onboarding",
   "GET /onboarding-flow",
   "POST /api/onboarding",
+  // The OpenAPI document: the API's shape, never data (docs/api.md)
+  "GET /api/openapi.json",
+  // One-time client links (issue 12): the token and the browser's binding cookie are the proof
+  "GET /client-report/:token",
+  "GET /api/client-report/:token",
+  "POST /api/client-report/:token/responses",
+  "GET /api/client-report/:token/photos/:photoId",
+  "GET /quote-report/:token",
+  "POST /quote-report/:token/items/:id",
+  // The staff calendar feed (issue 13): calendar apps cannot log in; the rotatable secret in the URL is the proof
+  "GET /calendar/feed/:file",
 ];
 const PUBLIC_PREFIXES: string[] = [];
 
