@@ -18,6 +18,8 @@ export default defineConfig({
     target: "es2022",
     rollupOptions: {
       input: ["islands/main.ts", "islands/site.ts", "islands/admin.ts", "islands/styles/app.css"],
+      // react-query in one chunk (not eight small ones), loaded only by the islands that use it (islands/main.ts).
+      output: { advancedChunks: { includeDependenciesRecursively: false, groups: [{ name: "queries", test: /node_modules[\\/]@tanstack[\\/]/ }] } },
     },
   },
 });

@@ -1,7 +1,8 @@
 // Island pages: the JS each one loads in a real Chromium, gzip level 9, against DESIGN.md's budget
 // of 90 KB gzip in all per island page (charts lazily, only where they show).
 import { gzipSync } from "node:zlib";
-import type { Browser, Response } from "playwright-core";
+import type { Browser, BrowserContextOptions, Response } from "playwright-core";
+import type { Container } from "../src/container.js";
 import { NO_CHROMIUM_MESSAGE, findChromium, launchBrowser } from "../tests/support/chromium.js";
 import { fmt, verdict } from "./support.js";
 
@@ -29,8 +30,8 @@ const isScript = (response: Response) =>
   response.request().resourceType() === "script" || /javascript/.test(response.headers()["content-type"] ?? "");
 
 /** Opens the page, waits until every island is hydrated and the network is quiet, and sums its JS. */
-export async function measureIslandPage(browser: Browser, baseUrl: string, path: string): Promise<IslandPageJs> {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+export async function measureIslandPage(browser: Browser, baseUrl: string, path: string, options: BrowserContextOptions = {}, requireIsland = true): Promise<IslandPageJs> {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, ...options });
   try {
     const page = await context.newPage();
     const bodies = new Map<string, Promise<number>>();
@@ -47,8 +48,8 @@ export async function measureIslandPage(browser: Browser, baseUrl: string, path:
     const res = await page.goto(`${baseUrl}${path}`);
     if (!res?.ok()) throw new Error(`${path}: HTTP ${res?.status()}`);
     const islands = await page.locator("[data-island]").count();
-    if (!islands) throw new Error(`${path}: no island on the page`);
-    await page.waitForSelector(`[data-island]:not([data-island-status="hydrated"])`, { state: "detached", timeout: 30_000 });
+    if (!islands && requireIsland) throw new Error(`${path}: no island on the page`);
+    if (islands) await page.waitForSelector(`[data-island]:not([data-island-status="hydrated"])`, { state: "detached", timeout: 30_000 });
     // Lazy chunks an island asks for right after mounting count too.
     await page.waitForLoadState("networkidle");
     const sizes = await Promise.all(bodies.values());
@@ -56,6 +57,34 @@ export async function measureIslandPage(browser: Browser, baseUrl: string, path:
   } finally {
     await context.close();
   }
+}
+
+/**
+ * The staff pages with islands (the inspection form, the report viewer, the calendar, the quote requests,
+ * the client report), on a few demo homes, signed in as a staff user made for the bench.
+ */
+async function staffIslandPages(browser: Browser, baseUrl: string, container: Container): Promise<{ paths: string[]; storageState: BrowserContextOptions["storageState"] }> {
+  const { seedDemo } = await import("../seeds/demo.js");
+  await seedDemo(container, { properties: 6 });
+  const email = `bench-${Date.now()}@haven.test`;
+  const password = "bench password 2024";
+  await container.users.create({ email, password, firstName: "Bench", lastName: "Staff" });
+  const open = await container.inspections.list({ status: "in_progress", limit: 1, offset: 0 });
+  const done = await container.inspections.list({ status: "completed", limit: 1, offset: 0 });
+  const reports = await container.reports.list({ limit: 1, offset: 0 });
+  const reportId = reports.rows[0]?.id ?? (done.rows[0] ? (await container.reports.generate(done.rows[0].id)).id : null);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${baseUrl}/login`);
+  await page.fill("#email", email);
+  await page.fill("#password", password);
+  await Promise.all([page.waitForURL(/\/admin/), page.click("button[type=submit]")]);
+  const storageState = await context.storageState();
+  await context.close();
+  const paths = ["/admin/inspections/new", "/admin/maintenance-schedule", "/admin/quote-requests", "/admin/reports"];
+  if (open.rows[0]) paths.push(`/admin/inspections/edit/${open.rows[0].id}`);
+  if (reportId) paths.push(`/admin/reports/${reportId}`, `/admin/property-history/${(await container.reports.get(reportId)).propertyId}`);
+  return { paths, storageState };
 }
 
 /** Called by bench/run.ts (BENCH_ONLY=islands) with its running, seeded app. */
@@ -71,6 +100,17 @@ export async function runIslandsBench(haven: { baseUrl: string; container: unkno
     for (const path of ISLAND_PAGES) {
       try {
         const result = await measureIslandPage(browser, haven.baseUrl, path);
+        const kb = result.gzipBytes / 1024;
+        console.log(`  ${path.padEnd(40)}${fmt(kb, 1).padStart(9)}${"90 KB".padStart(9)}  ${verdict(result.gzipBytes <= ISLAND_JS_BUDGET)} (${result.scripts} scripts)`);
+      } catch (error) {
+        console.log(`  ${path.padEnd(40)}${"?".padStart(9)}${"90 KB".padStart(9)}  not measured: ${error instanceof Error ? error.message : error}`);
+      }
+    }
+    const staff = await staffIslandPages(browser, haven.baseUrl, haven.container as Container);
+    for (const path of staff.paths) {
+      try {
+        // Staff pages without an island (reports list, property history) load the admin script only.
+        const result = await measureIslandPage(browser, haven.baseUrl, path, { storageState: staff.storageState }, false);
         const kb = result.gzipBytes / 1024;
         console.log(`  ${path.padEnd(40)}${fmt(kb, 1).padStart(9)}${"90 KB".padStart(9)}  ${verdict(result.gzipBytes <= ISLAND_JS_BUDGET)} (${result.scripts} scripts)`);
       } catch (error) {

@@ -1,8 +1,8 @@
-import { createElement, type ComponentType } from "react";
+import { createElement, type ComponentType, type ReactElement } from "react";
 import { createRoot } from "react-dom/client";
-import { IslandProviders } from "./ui/providers";
 
-type IslandModule = { default: ComponentType<Record<string, unknown>> };
+/** `queries`: the island uses react-query, whose provider (11 KB gzip) then loads with it, and only then. */
+type IslandModule = { default: ComponentType<Record<string, unknown>>; queries?: boolean };
 
 // Each island is its own chunk, loaded only when its marker is on the page.
 const modules = import.meta.glob<IslandModule>("./**/*.island.tsx");
@@ -16,9 +16,14 @@ async function mount(element: HTMLElement): Promise<void> {
     return;
   }
   const props = JSON.parse(element.dataset.props || "{}") as Record<string, unknown>;
-  const { default: Island } = await load();
+  const { default: Island, queries } = await load();
+  let tree: ReactElement = createElement(Island, props);
+  if (queries) {
+    const { IslandProviders } = await import("./ui/providers");
+    tree = createElement(IslandProviders, null, tree);
+  }
   element.replaceChildren();
-  createRoot(element).render(createElement(IslandProviders, null, createElement(Island, props)));
+  createRoot(element).render(tree);
   // Browser tests wait for this attribute before they interact.
   requestAnimationFrame(() => {
     element.dataset.islandStatus = "hydrated";

@@ -7,6 +7,9 @@ import { ApiError, apiRequest, newIdempotencyKey } from "../ui/api";
 import { toast } from "../ui/toast";
 import { ChoiceCards, Spinner, TextAreaField, saveConfirmation } from "./form-parts";
 
+/** This island uses react-query: the loader wraps it in the query provider (islands/main.ts). */
+export const queries = true;
+
 interface Props {
   /** The next 14 weekdays from tomorrow, decided by the server in the business zone. */
   dates: string[];

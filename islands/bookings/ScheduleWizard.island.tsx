@@ -16,6 +16,9 @@ import { toast } from "../ui/toast";
 import { emailError, leadDateError, nextYear, numberError, phoneError } from "./checks";
 import { ChoiceCards, TextAreaField, focusField, saveConfirmation } from "./form-parts";
 
+/** This island uses react-query: the loader wraps it in the query provider (islands/main.ts). */
+export const queries = true;
+
 interface Props {
   /** From the server, so the island does not pull zod in with customers.schemas. */
   propertyTypes: string[];

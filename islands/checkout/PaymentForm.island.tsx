@@ -5,6 +5,9 @@ import { toast } from "../ui/toast";
 import { type CardErrors, type CardValues, cardErrors } from "./card-checks";
 import { CHECKOUT_CUSTOMER_KEY, Field } from "./fields";
 
+/** This island uses react-query: the loader wraps it in the query provider (islands/main.ts). */
+export const queries = true;
+
 interface Props {
   plan: { type: string; name: string; checkoutPrice: number };
   mode: "demo" | "stripe";

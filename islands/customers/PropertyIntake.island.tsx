@@ -18,6 +18,9 @@ import { ApiError, apiRequest } from "../ui/api";
 import { toast } from "../ui/toast";
 import { intakeErrors } from "./intake-checks";
 
+/** This island uses react-query: the loader wraps it in the query provider (islands/main.ts). */
+export const queries = true;
+
 interface Props {
   sessionId: string;
   plan: string;

@@ -1,4 +1,3 @@
-import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { SCORE_CHOICES, adminLabel, barColour, categoryBand } from "../../src/modules/reports/bands";
 import { type ReportCategory, type ReportData, type ReportRecommendation, SUMMARY_ITEM_SCORES, SUMMARY_SENTENCE, addressLine } from "../../src/modules/reports/report-data";
@@ -194,14 +193,21 @@ function back(event: React.MouseEvent<HTMLAnchorElement>, backHref: string) {
 }
 
 export default function ReportViewer({ reportId, backHref, initial }: Props) {
-  const query = useQuery({
-    queryKey: ["report", reportId],
-    queryFn: () => apiRequest<Report>("GET", `/api/reports/${reportId}`),
-    initialData: hasData(initial) ? initial : undefined,
-    staleTime: 30_000,
-    gcTime: 300_000,
-    retry: false,
-  });
+  // The page hands the report in; it is fetched on its own only when that data is empty (staff-side §2).
+  // A plain fetch, not react-query: its hooks would take this page over its JS budget.
+  const [loaded, setLoaded] = useState<{ data?: Report; error?: Error }>(hasData(initial) ? { data: initial } : {});
+  useEffect(() => {
+    if (loaded.data) return;
+    let live = true;
+    apiRequest<Report>("GET", `/api/reports/${reportId}`).then(
+      (data) => live && setLoaded({ data }),
+      (error: unknown) => live && setLoaded({ error: error instanceof Error ? error : new Error(String(error)) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [reportId, loaded.data]);
+  const query = { isPending: !loaded.data && !loaded.error, isError: Boolean(loaded.error), data: loaded.data, error: loaded.error };
   const [photos, setPhotos] = useState<{ urls: string[]; index: number; label: string } | null>(null);
   const openPhotos = (urls: string[], index: number, label: string) => setPhotos({ urls, index, label });
 

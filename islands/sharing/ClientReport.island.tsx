@@ -5,6 +5,9 @@ import type { ClientRecommendation, ClientReportPayload, ResponseAction } from "
 import { ApiError, apiRequest } from "../ui/api";
 import { toast } from "../ui/toast";
 
+/** This island uses react-query: the loader wraps it in the query provider (islands/main.ts). */
+export const queries = true;
+
 // The one-time client report (staff-side §2, §8, §9): animated score, categories, and a response per
 // recommendation. The link's cookie travels with every call; a 410 means another browser holds it.
 

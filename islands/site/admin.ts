@@ -2,6 +2,7 @@
 // pagination and details; the phone menu; the details dialog; Logout; and the session-expiry notice.
 // Every page also works without it: links and forms are plain links and forms.
 import { logout, sendToLogin } from "../ui/session";
+import { shareDialog } from "./share-dialog";
 
 const HTMX_ATTRIBUTES = ["hx-get", "hx-post", "hx-put", "hx-patch", "hx-delete", "hx-boost"].map((a) => `[${a}]`).join(",");
 
@@ -28,9 +29,12 @@ function notice(title: string, description: string): void {
   const heading = document.createElement("p");
   heading.className = "font-semibold";
   heading.textContent = title;
-  const text = document.createElement("p");
-  text.textContent = description;
-  box.append(heading, text);
+  box.append(heading);
+  if (description) {
+    const text = document.createElement("p");
+    text.textContent = description;
+    box.append(text);
+  }
   document.body.append(box);
   setTimeout(() => box.remove(), 5000);
 }
@@ -105,6 +109,7 @@ export function adminShell(): void {
   focusResults();
   sessionExpiry();
   logoutButton();
+  shareDialog(notice);
   // Browser tests wait for this before they use htmx.
   void startHtmx().finally(() => {
     document.documentElement.dataset.adminReady = "true";

@@ -22,6 +22,8 @@ async function signIn(page: Page, next: string) {
   await page.getByRole("button", { name: "Sign In" }).click();
   await page.waitForURL(`${site.baseUrl}${next}`);
   await waitForIslands(page);
+  // The admin script (share dialog, htmx) is ready.
+  await page.waitForFunction(() => document.documentElement.dataset.adminReady === "true");
 }
 
 const toast = (page: Page, text: string) => page.getByTestId("toast").filter({ hasText: text }).first().waitFor();

@@ -115,8 +115,8 @@ export function reportsPages(container: Container): Router {
     const { page, q } = reportsPageQuery.parse(req.query);
     const locals = { title: "Reports", admin: "reports", noindex: true, ...(await listLocals(firstPage ? 1 : page, q, notice)) };
     if (req.get("hx-request") === "true") return res.page("reports/_results", locals);
-    // islands: the share dialog (sharing/ShareDialog) and the toasts.
-    res.page("reports/index", { ...locals, islands: true });
+    // No islands: the share dialog is plain script in the admin script, and notices are rendered here.
+    res.page("reports/index", locals);
   };
 
   router.get("/admin/reports", ...staffPage(container), async (req, res) => {
