@@ -7,15 +7,21 @@
 // and the same options give the same data. A run appends: indexes start after the properties already there,
 // so a second run adds new, different homes and never collides (payment ids are unique per index).
 //
-// Built as a list of steps run per batch of ~1,000 properties, each batch in one transaction. A later module
-// (reports, shares, quotes, maintenance) appends its own step to DEMO_STEPS; it sees what earlier steps made.
+// Built as a list of steps run per batch of ~1,000 properties, each batch in one transaction; a step sees what
+// earlier steps made. Then `seedDemoExtras` adds, through the services and capped per run (DEMO_EXTRAS_CAP):
+// reports for ~80% of the completed inspections, shares with client answers (quote requests in every
+// status) and recurring maintenance schedules, some made from recommendations.
 import type { Container } from "../src/container.js";
 import type { Tx } from "../src/db/transaction.js";
 import { ACCESS_METHODS } from "../src/modules/bookings/bookings.constants.js";
+import { addDays } from "../src/modules/bookings/business-time.js";
 import type { NewProperty, SubscriptionPlan } from "../src/modules/customers/customers.constants.js";
 import type { EntryInput, EntryScore, InspectionStatus } from "../src/modules/inspections/inspections.schemas.js";
 import { INSPECTION_TEMPLATE, type RepeatableRoom, roomSubcategoryName } from "../src/modules/inspections/template.js";
+import type { RecurrenceType, TaskCategory, TaskPriority } from "../src/modules/maintenance/maintenance.constants.js";
 import type { PlanType } from "../src/modules/plans/plans.schemas.js";
+import type { QuoteStatus } from "../src/modules/quotes/quotes.constants.js";
+import type { ClientResponseInput } from "../src/modules/sharing/sharing.schemas.js";
 
 // ---------- deterministic randomness ----------
 
@@ -457,6 +463,190 @@ const paymentsStep: DemoStep = {
 /** The steps, in order. Other modules append theirs (reports, shares, quotes, maintenance). */
 export const DEMO_STEPS: DemoStep[] = [customersStep, bookingsStep, inspectionsStep, paymentsStep];
 
+// ---------- after the batches: reports, shares, quote requests, schedules ----------
+//
+// These go through the services' ordinary methods (reports.generate, sharing.share / clientReport / respond,
+// quotes.update, maintenance.createSchedule), which open their own transactions and read committed rows:
+// so they run once the batches have committed, on this run's homes only (a second run never touches the
+// first run's data). Capped per run, so `--properties 100000` stays practical.
+
+/** The most each run adds, however many homes it seeds. */
+export const DEMO_EXTRAS_CAP = { reports: 300, shares: 40, schedules: 150, recurringRecommendations: 20 } as const;
+
+/** What the batches leave for the extras: this run's homes and completed inspections, by property index. */
+export interface SeededHome {
+  index: number;
+  propertyId: number;
+  clientEmail: string;
+  propertyType: NewProperty["propertyType"];
+  completedInspectionIds: number[];
+}
+
+export interface DemoExtrasResult {
+  reports: number;
+  recommendationTasks: number;
+  shares: number;
+  quoteRequests: Record<QuoteStatus, number>;
+  schedules: number;
+  scheduledTasks: number;
+}
+
+interface ScheduleTemplate {
+  title: string;
+  description: string;
+  category: TaskCategory;
+  priority: TaskPriority;
+  recurrenceType: RecurrenceType;
+  estimatedDuration: number;
+  /** Houses only: a condo has no gutters, roof or driveway of its own. */
+  housesOnly?: boolean;
+  /** Winter only: starts with the first week of December (or now, in a winter month). */
+  winter?: boolean;
+}
+
+const SCHEDULE_TEMPLATES: readonly ScheduleTemplate[] = [
+  { title: "Furnace filter replacement", description: "Swap the 16×25×1 pleated filter; note the pressure drop.", category: "hvac", priority: "medium", recurrenceType: "monthly", estimatedDuration: 20 },
+  { title: "Gutter cleaning", description: "Clear gutters and downspouts, check the extensions drain 1.5 m from the foundation.", category: "exterior", priority: "medium", recurrenceType: "quarterly", estimatedDuration: 90, housesOnly: true },
+  { title: "Snow removal", description: "Driveway, walkway and steps; salt the landing. Winter service.", category: "landscaping", priority: "high", recurrenceType: "weekly", estimatedDuration: 45, housesOnly: true, winter: true },
+  { title: "Annual roof check", description: "Shingles, flashing, vents and the attic's underside after the freeze-thaw season.", category: "roofing", priority: "medium", recurrenceType: "annually", estimatedDuration: 120, housesOnly: true },
+  { title: "Smoke and CO alarm test", description: "Test every alarm, replace batteries twice a year, log the dates.", category: "safety", priority: "high", recurrenceType: "monthly", estimatedDuration: 15 },
+  { title: "Sump pump check", description: "Pour water into the pit, confirm the float starts the pump and the check valve holds.", category: "plumbing", priority: "medium", recurrenceType: "quarterly", estimatedDuration: 30, housesOnly: true },
+  { title: "Dryer vent cleaning", description: "Brush the duct to the exterior hood; lint build-up is a fire risk.", category: "cleaning", priority: "low", recurrenceType: "annually", estimatedDuration: 60 },
+];
+
+const QUOTE_AMOUNTS = ["$450", "$275", "$1,250", "$800-1,200", "$3,400", "$180", "$625.50", "$2,150"];
+const ADMIN_NOTES = [
+  "Parts and labour; one visit, about two hours.",
+  "Subcontracted to Rideau Roofing; price held 30 days.",
+  "Includes disposal of the old unit.",
+  "Estimate from photos: confirm on site before work starts.",
+];
+const CLIENT_NOTES = ["Weekday mornings work best for us.", "Could you bundle this with the other items?", "Please call before coming; the dog is home.", null, null];
+/** The status each quote request ends in, in turn, so a handful of them already shows every status. */
+const QUOTE_STATUS_CYCLE: readonly QuoteStatus[] = ["pending", "quoted", "accepted", "declined", "completed", "quoted", "pending", "accepted"];
+/** The staff moves from pending to each status (staff-side §4). */
+const MOVES_TO: Record<QuoteStatus, readonly QuoteStatus[]> = {
+  pending: [],
+  quoted: ["quoted"],
+  accepted: ["quoted", "accepted"],
+  declined: ["declined"],
+  completed: ["quoted", "accepted", "completed"],
+};
+
+const emptyExtras = (): DemoExtrasResult => ({ reports: 0, recommendationTasks: 0, shares: 0, quoteRequests: { pending: 0, quoted: 0, accepted: 0, declined: 0, completed: 0 }, schedules: 0, scheduledTasks: 0 });
+
+/** A committed batch's homes, for the extras. */
+function seededHomes(batch: DemoBatch): SeededHome[] {
+  const completed = new Map<number, number[]>();
+  for (const x of batch.inspections) if (x.status === "completed") completed.set(x.propertyId, [...(completed.get(x.propertyId) ?? []), x.id]);
+  return batch.propertyIds.map((propertyId, i) => ({
+    index: batch.planned[i]!.index,
+    propertyId,
+    clientEmail: batch.planned[i]!.customer.email,
+    propertyType: batch.planned[i]!.property.propertyType,
+    completedInspectionIds: completed.get(propertyId) ?? [],
+  }));
+}
+
+/** Reports, shares, client responses, quote moves and maintenance schedules for this run's homes. */
+export async function seedDemoExtras(container: Container, homes: SeededHome[], run: Pick<DemoRun, "now" | "seed">): Promise<DemoExtrasResult> {
+  const result = emptyExtras();
+  const ordered = [...homes].sort((a, b) => a.index - b.index);
+  const rngOf = (home: SeededHome, salt: number) => prng((run.seed * 1_000_003 + home.index * 7919 + salt * 104_729) >>> 0);
+  const today = container.maintenance.today(run.now);
+
+  // Reports for about 80% of the completed inspections (the reports service also makes the recommendation tasks).
+  const reports: { home: SeededHome; reportId: number; taskIds: number[] }[] = [];
+  for (const home of ordered) {
+    const rng = rngOf(home, 1);
+    for (const inspectionId of home.completedInspectionIds) {
+      if (reports.length >= DEMO_EXTRAS_CAP.reports || !chance(rng, 0.8)) continue;
+      const report = await container.reports.generate(inspectionId);
+      const taskIds = ((report.reportData.recommendations ?? []) as { id: number }[]).map((r) => Number(r.id));
+      reports.push({ home, reportId: report.id, taskIds });
+      result.recommendationTasks += taskIds.length;
+    }
+  }
+  result.reports = reports.length;
+
+  // Shares of about a third of the reports, spread over the list. Of those links a quarter stays unopened,
+  // a quarter is opened only, and half get the client's answers (claimed with a binding, as a browser would).
+  const origin = (container.env.PUBLIC_URL ?? `http://localhost:${container.env.PORT}`).replace(/\/+$/, "");
+  const withItems = reports.filter((r) => r.taskIds.length > 0);
+  const shareCount = Math.min(DEMO_EXTRAS_CAP.shares, withItems.length, Math.max(6, Math.round(withItems.length / 3)));
+  const shared = new Set<number>();
+  let quoteSlot = 0;
+  for (let k = 0; k < shareCount; k++) {
+    const target = withItems[Math.floor((k * withItems.length) / shareCount)]!;
+    shared.add(target.reportId);
+    // No e-mail: the demo clients are made up, and the links are for clicking around the portal.
+    const { reportLink } = await container.sharing.share(target.reportId, target.home.clientEmail, origin, { sendEmail: false });
+    result.shares++;
+    if (k % 4 === 0) continue;
+    const token = reportLink.slice(reportLink.lastIndexOf("/") + 1);
+    const opened = await container.sharing.clientReport(token, []);
+    if ("gone" in opened || !opened.binding || k % 4 === 1) continue;
+    const rng = rngOf(target.home, 2 + k);
+    // A client asks for quotes on a few of the first (highest-priority) items and passes on the rest.
+    const responses: ClientResponseInput[] = target.taskIds.map((maintenanceTaskId, i) =>
+      i === 0 || (i < 8 && chance(rng, 0.6)) ? { maintenanceTaskId, action: "request_quote", notes: pick(rng, CLIENT_NOTES) } : { maintenanceTaskId, action: "ignore", notes: null },
+    );
+    await container.sharing.respond(token, [opened.binding], responses);
+    const { rows } = await container.quotes.list({ limit: 500, offset: 0, propertyId: target.home.propertyId });
+    for (const quote of [...rows].sort((a, b) => a.id - b.id)) {
+      if (quote.status !== "pending") continue;
+      const status = QUOTE_STATUS_CYCLE[quoteSlot++ % QUOTE_STATUS_CYCLE.length]!;
+      for (const move of MOVES_TO[status]) {
+        await container.quotes.update(
+          quote.id,
+          move === "quoted" ? { status: move, quotedAmount: pick(rng, QUOTE_AMOUNTS), adminNotes: pick(rng, ADMIN_NOTES) } : { status: move },
+        );
+      }
+      result.quoteRequests[status]++;
+    }
+  }
+
+  // Recurring care for about a quarter of the homes, expanded to the default horizon by createSchedule.
+  const scheduledHomes = ordered.filter((home) => chance(rngOf(home, 3), 0.25) || home === ordered[0]);
+  for (const home of scheduledHomes) {
+    if (result.schedules >= DEMO_EXTRAS_CAP.schedules) break;
+    const rng = rngOf(home, 4);
+    const fits = SCHEDULE_TEMPLATES.filter((t) => !t.housesOnly || home.propertyType !== "condo");
+    const count = Math.min(fits.length, between(rng, 1, 3));
+    const chosen = new Set<ScheduleTemplate>();
+    // The first home shows the whole year's round: furnace, gutters, snow and roof.
+    if (home === ordered[0]) for (const t of fits.slice(0, 4)) chosen.add(t);
+    while (chosen.size < count) chosen.add(pick(rng, fits));
+    for (const template of chosen) {
+      if (result.schedules >= DEMO_EXTRAS_CAP.schedules) break;
+      const { housesOnly: _h, winter, ...fields } = template;
+      const month = Number(today.slice(5, 7));
+      // Winter care starts in the first week of December, or now when it is winter already.
+      const startDate = winter && month >= 4 && month <= 11 ? `${today.slice(0, 4)}-12-0${between(rng, 1, 7)}` : addDays(today, between(rng, -40, 14));
+      const schedule = await container.maintenance.createSchedule({ ...fields, propertyId: home.propertyId, recurrenceInterval: 1, startDate }, run.now);
+      result.schedules++;
+      result.scheduledTasks += schedule.tasksCreated;
+    }
+  }
+
+  // A few recommendations (of reports no client has seen) made recurring from a date this month: the
+  // recommendation task becomes scheduled and its first visit sits on the calendar next to the bookings.
+  const lastOfMonth = addDays(`${addDays(`${today.slice(0, 7)}-28`, 4).slice(0, 7)}-01`, -1);
+  const daysLeft = Math.round((Date.parse(lastOfMonth) - Date.parse(today)) / DAY);
+  let recurring = 0;
+  for (const report of reports) {
+    if (recurring >= Math.min(DEMO_EXTRAS_CAP.recurringRecommendations, Math.max(3, Math.round(reports.length / 6)))) break;
+    if (shared.has(report.reportId) || !report.taskIds.length) continue;
+    const rng = rngOf(report.home, 5);
+    const fromTaskId = pick(rng, report.taskIds);
+    const schedule = await container.maintenance.createSchedule({ fromTaskId, recurrenceType: "annually", startDate: addDays(today, between(rng, 0, daysLeft)) }, run.now);
+    recurring++;
+    result.schedules++;
+    result.scheduledTasks += schedule.tasksCreated;
+  }
+  return result;
+}
+
 // ---------- running ----------
 
 export interface SeedDemoOptions {
@@ -470,6 +660,8 @@ export interface SeedDemoOptions {
   now?: Date;
   onProgress?: (progress: { done: number; total: number }) => void;
   steps?: DemoStep[];
+  /** Reports, shares, quote requests and schedules after the batches (default true). */
+  extras?: boolean;
   /** Batches written at the same time, each in its own transaction (default 2). */
   concurrency?: number;
 }
@@ -480,6 +672,7 @@ export interface SeedDemoResult {
   bookings: number;
   inspections: Record<InspectionStatus, number>;
   payments: number;
+  extras: DemoExtrasResult;
 }
 
 /** Adds demo data through the services, in batches of one transaction each. */
@@ -498,7 +691,8 @@ export async function seedDemo(container: Container, options: SeedDemoOptions = 
   const [{ count }] = (await container.db("properties").count({ count: "*" })) as [{ count: number | string }];
   const start = Number(count);
 
-  const result: SeedDemoResult = { properties: 0, customers: 0, bookings: 0, inspections: { scheduled: 0, in_progress: 0, completed: 0, draft: 0 }, payments: 0 };
+  const result: SeedDemoResult = { properties: 0, customers: 0, bookings: 0, inspections: { scheduled: 0, in_progress: 0, completed: 0, draft: 0 }, payments: 0, extras: emptyExtras() };
+  const homes: SeededHome[] = [];
   options.onProgress?.({ done: 0, total });
   // Two batches at a time: one plans and scores in Node while Postgres writes the other. Each property's data
   // depends only on its index, so the data is the same whichever batch commits first.
@@ -516,11 +710,13 @@ export async function seedDemo(container: Container, options: SeedDemoOptions = 
         result.bookings += batch.bookingIds.reduce((sum, ids) => sum + ids.length, 0);
         for (const i of batch.inspections) result.inspections[i.status]++;
         result.payments += batch.payments;
+        homes.push(...seededHomes(batch));
       });
       done += size;
       options.onProgress?.({ done, total });
     }
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 2, offsets.length) }, worker));
+  if (options.extras !== false) result.extras = await seedDemoExtras(container, homes, run);
   return result;
 }

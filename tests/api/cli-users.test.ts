@@ -24,7 +24,7 @@ function haven(args: string[]): Promise<{ code: number | null; stdout: string; s
   });
 }
 
-describe("haven users disable", () => {
+describe("haven users disable", { timeout: 120_000 }, () => {
   it("revokes the user's live sessions and refuses an unknown e-mail in one line", async () => {
     const { agent, email, user } = await signInStaff(ctx);
     await agent.get("/api/auth/user").expect(200);

@@ -36,7 +36,8 @@ function haven(args: string[], stdin = ""): Promise<Result> {
 
 const noStack = (r: Result) => expect(r.stderr + r.stdout).not.toMatch(/\n\s+at .+:\d+:\d+/);
 
-describe("haven CLI", () => {
+// Each run starts the real bin (tsx, every module): on a busy machine a few take seconds each.
+describe("haven CLI", { timeout: 120_000 }, () => {
   it("--help works on every command", async () => {
     for (const args of [[], ["db"], ["db", "migrate"], ["db", "reset"], ["plans"], ["plans", "set-price"], ["users", "create"]]) {
       const r = await haven([...args, "--help"]);

@@ -105,3 +105,89 @@ describe("seedDemo", () => {
     expect(seen.length).toBeGreaterThan(0);
   });
 });
+
+describe("seedDemo extras: reports, shares, quote requests and maintenance schedules", () => {
+  let fresh: TestContext;
+  let result: Awaited<ReturnType<typeof seedDemo>>;
+  const countIn = async (table: string, where: Record<string, unknown> = {}) => Number((await fresh.db(table).where(where).count({ n: "*" }))[0]!.n);
+
+  beforeAll(async () => {
+    fresh = await createTestContext();
+    await fresh.container.users.create({ email: "inspector@haven.test", password: "correct horse battery", firstName: "Ines", lastName: "Pector" });
+    result = await seedDemo(fresh.container, { properties: 40, now });
+  }, 240_000);
+  afterAll(() => fresh.close());
+
+  it("generates reports for most completed inspections, with their recommendation tasks", async () => {
+    const completed = await countIn("inspections", { status: "completed" });
+    const reports = await countIn("reports");
+    expect(reports).toBe(result.extras.reports);
+    expect(reports).toBeGreaterThanOrEqual(Math.floor(completed * 0.6));
+    expect(reports).toBeLessThan(completed);
+    const recommendationTasks = Number((await fresh.db("maintenance_tasks").whereNotNull("report_id").count({ n: "*" }))[0]!.n);
+    expect(recommendationTasks).toBe(result.extras.recommendationTasks);
+    expect(recommendationTasks).toBeGreaterThan(0);
+    // Through the service: every report is a snapshot whose recommendation ids are the tasks' ids.
+    const { rows } = await fresh.container.reports.list({ limit: 5, offset: 0 });
+    for (const report of rows) {
+      const ids = ((report.reportData.recommendations ?? []) as { id: number }[]).map((r) => r.id);
+      const tasks = await fresh.db("maintenance_tasks").whereIn("id", ids).select("report_id");
+      expect(tasks.every((t) => t.report_id === report.id)).toBe(true);
+    }
+  });
+
+  it("shares some reports, and the clients' answers made quote requests in every status", async () => {
+    expect(result.extras.shares).toBeGreaterThanOrEqual(3);
+    expect(await countIn("report_shares")).toBe(result.extras.shares);
+    expect(await countIn("report_shares", { revoked: false })).toBe(result.extras.shares);
+    expect(Number((await fresh.db("report_shares").whereNotNull("responded_at").count({ n: "*" }))[0]!.n)).toBeGreaterThan(0);
+    expect(Number((await fresh.db("report_shares").whereNull("claimed_at").count({ n: "*" }))[0]!.n)).toBeGreaterThan(0);
+    const statuses = (await fresh.db("quote_requests").select("status").count({ n: "*" }).groupBy("status")) as { status: string; n: string | number }[];
+    const byStatus = Object.fromEntries(statuses.map((s) => [s.status, Number(s.n)]));
+    expect(Object.keys(byStatus).length).toBeGreaterThanOrEqual(3);
+    for (const status of ["pending", "quoted", "accepted", "declined", "completed"] as const) expect(byStatus[status] ?? 0, status).toBe(result.extras.quoteRequests[status]);
+    expect(Object.keys(byStatus).sort()).toEqual(["accepted", "completed", "declined", "pending", "quoted"]);
+    // Quoted ones carry an amount and staff notes; accepted and completed moved their tasks.
+    const quoted = await fresh.container.quotes.list({ limit: 500, offset: 0, status: "quoted" });
+    for (const q of quoted.rows) {
+      expect(q.quotedAmount).toMatch(/^\$/);
+      expect(q.adminNotes).toBeTruthy();
+    }
+    const accepted = await fresh.db("quote_requests as q").join("maintenance_tasks as t", "t.id", "q.maintenance_task_id").where("q.status", "accepted").select("t.status");
+    expect(accepted.every((t) => t.status === "scheduled")).toBe(true);
+    const done = await fresh.db("quote_requests as q").join("maintenance_tasks as t", "t.id", "q.maintenance_task_id").where("q.status", "completed").select("t.status");
+    expect(done.every((t) => t.status === "completed")).toBe(true);
+  });
+
+  it("creates schedules expanded into dated tasks this month and next, and schedules a few recommendations", async () => {
+    expect(await countIn("maintenance_schedules")).toBe(result.extras.schedules);
+    expect(result.extras.schedules).toBeGreaterThanOrEqual(5);
+    const titles = (await fresh.db("maintenance_schedules").select("title")).map((s) => s.title as string);
+    for (const title of ["Furnace filter replacement", "Gutter cleaning", "Snow removal", "Annual roof check"]) expect(titles).toContain(title);
+    const dated = await fresh.db("maintenance_tasks").whereNotNull("schedule_id").whereNotNull("scheduled_date").count({ n: "*" });
+    expect(Number(dated[0]!.n)).toBe(result.extras.scheduledTasks);
+    for (const month of ["2026-11", "2026-12"]) {
+      const { total } = await fresh.container.maintenance.listTasks({ limit: 1, offset: 0, month });
+      expect(total, month).toBeGreaterThan(0);
+    }
+    // Recommendations made recurring: the task is scheduled, its schedule has a visit later this month.
+    const fromRecommendations = await fresh.db("maintenance_schedules").whereNotNull("source_task_id").select("id", "source_task_id");
+    expect(fromRecommendations.length).toBeGreaterThanOrEqual(3);
+    for (const s of fromRecommendations) {
+      expect((await fresh.db("maintenance_tasks").where({ id: s.source_task_id }).first()).status).toBe("scheduled");
+      const first = await fresh.db("maintenance_tasks").where({ schedule_id: s.id }).min({ d: "scheduled_date" }).first();
+      expect(String(first!.d instanceof Date ? first!.d.toISOString() : first!.d).slice(0, 7)).toBe("2026-11");
+    }
+    // The calendar of this month shows tasks next to the bookings.
+    const calendar = await fresh.container.maintenance.calendar({ month: "2026-11" });
+    expect(JSON.parse(calendar.tasksJson).length).toBeGreaterThan(0);
+  });
+
+  it("a second run adds its own extras and leaves the first run's alone", async () => {
+    const before = { reports: await countIn("reports"), shares: await countIn("report_shares"), quotes: await fresh.db("quote_requests").orderBy("id") };
+    const again = await seedDemo(fresh.container, { properties: 6, now });
+    expect(await countIn("reports")).toBe(before.reports + again.extras.reports);
+    expect(await countIn("report_shares")).toBe(before.shares + again.extras.shares);
+    expect((await fresh.db("quote_requests").orderBy("id")).slice(0, before.quotes.length)).toEqual(before.quotes);
+  }, 120_000);
+});

@@ -138,6 +138,9 @@ describe("GET /api/openapi.json", () => {
 
     const completed = await ctx.db("inspections").where({ status: "completed" }).first("id", "property_id");
     expect(completed, "the demo seed completes an inspection").toBeTruthy();
+    // The demo may have reported on it already: one report per inspection, so delete that one first.
+    const previous = await ctx.db("reports").where({ inspection_id: completed.id }).first("id");
+    if (previous) expect((await agent.delete(`/api/reports/${previous.id}`)).status).toBe(204);
     const report = await check("post", "/api/inspections/{id}/generate-report", `/api/inspections/${completed.id}/generate-report`, 201);
     const month = new Date().toISOString().slice(0, 7);
     // A shared report, the client's answer and the quote request it makes, and a schedule: rows for those lists.
