@@ -157,7 +157,7 @@ describe("the dashboard page", () => {
       for (const label of ["Total Properties", "Pending Inspections", "Completed This Month", "Total Revenue"]) expect(html).toContain(label);
       expect(html).toMatch(new RegExp(`data-stat="totalProperties"[\\s\\S]*?>${figures.totalProperties}<`));
       expect(html).toMatch(new RegExp(`data-stat="pendingInspections"[\\s\\S]*?>${figures.pendingInspections}<`));
-      expect(html).toContain(`$${figures.totalRevenue.toFixed(2)}`);
+      expect(html).toContain(`$${Math.round(figures.totalRevenue).toLocaleString("en-CA")}`);
       // Newest first, 3 of them: draft (orange), in progress (orange), scheduled (blue); the completed one is 4th.
       const badges = [...html.matchAll(/data-testid="recent-inspection"[\s\S]*?class="badge badge-(\w+)">([^<]+)</g)].map((m) => [m[1], m[2]]);
       expect(badges).toEqual([["orange", "Draft"], ["orange", "In Progress"], ["blue", "Scheduled"]]);

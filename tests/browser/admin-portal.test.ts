@@ -75,7 +75,7 @@ describe("the admin portal", () => {
     expect(await card("totalProperties")).toBe("23");
     expect(await card("pendingInspections")).toBe("2");
     expect(await card("completedThisMonth")).toBe("1");
-    expect(await card("totalRevenue")).toBe("$412.00");
+    expect(await card("totalRevenue")).toBe("$412");
     const recent = page.getByTestId("recent-inspection");
     expect(await recent.count()).toBe(3);
     expect(await recent.locator(".badge").allInnerTexts()).toEqual(["Scheduled", "In Progress", "Completed"]);

@@ -4,7 +4,7 @@ import { staffPage } from "../../http/admin.js";
 import { HttpError } from "../../http/errors.js";
 import { requireStaffApi } from "../../http/guards.js";
 import { params, query } from "../../http/validate.js";
-import { barColour, historyLabel } from "./bands.js";
+import { adminLabel, barColour, historyLabel } from "./bands.js";
 import { scoreChartSvg, trendText } from "./history.js";
 import { addressLine } from "./report-data.js";
 import { REPORT_PAGE_SIZE, idParams, pdfQuery, propertyIdParams, reportListQuery, reportsPageQuery } from "./reports.schemas.js";
@@ -106,6 +106,7 @@ export function reportsPages(container: Container): Router {
       loadError,
       nextInspectionId,
       deleteConfirm: DELETE_CONFIRM,
+      adminLabel,
       historyLabel,
       barColour,
     };
