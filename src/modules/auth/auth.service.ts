@@ -51,8 +51,7 @@ export class AuthService {
 
   /** The signed-in user of a session token, or null once it is revoked, expired or its user is gone or disabled. */
   async resolve(sessionToken: string): Promise<StaffUser | null> {
-    const userId = await this.sessions.findLiveUserId(sha256(sessionToken));
-    return userId ? this.users.findById(userId) : null;
+    return this.sessions.findLiveUser(sha256(sessionToken));
   }
 
   async logout(sessionToken: string): Promise<void> {

@@ -1,4 +1,6 @@
 import type { Knex } from "knex";
+import type { StaffUser } from "./auth.schemas.js";
+import { type StaffUserRow, toUser } from "./users.repository.js";
 
 /** Staff sessions (issue 8): the cookie carries a random id; only its SHA-256 is stored here. */
 export class StaffSessionsRepository {
@@ -8,16 +10,16 @@ export class StaffSessionsRepository {
     await this.db("staff_sessions").insert({ token_hash: tokenHash, staff_user_id: staffUserId, expires_at: expiresAt });
   }
 
-  /** The user id of a live session: not revoked, not expired, and its user not disabled. */
-  async findLiveUserId(tokenHash: string): Promise<number | null> {
+  /** The user of a live session (not revoked, not expired, its user not disabled), in one query: it runs on every staff request. */
+  async findLiveUser(tokenHash: string): Promise<StaffUser | null> {
     const row = await this.db("staff_sessions as s")
       .join("staff_users as u", "u.id", "s.staff_user_id")
       .where("s.token_hash", tokenHash)
       .whereNull("s.revoked_at")
       .where("s.expires_at", ">", this.db.fn.now())
       .whereNull("u.disabled_at")
-      .first("u.id");
-    return row ? (row.id as number) : null;
+      .first("u.*");
+    return row ? toUser(row as StaffUserRow) : null;
   }
 
   async revoke(tokenHash: string): Promise<void> {

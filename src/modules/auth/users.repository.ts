@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
 import type { StaffUser } from "./auth.schemas.js";
 
-interface StaffUserRow {
+export interface StaffUserRow {
   id: number;
   email: string;
   first_name: string;
@@ -12,7 +12,7 @@ interface StaffUserRow {
   created_at: Date;
 }
 
-const toUser = (row: StaffUserRow): StaffUser => ({
+export const toUser = (row: StaffUserRow): StaffUser => ({
   id: row.id,
   email: row.email,
   firstName: row.first_name,
