@@ -1,8 +1,7 @@
-import { spawn } from "node:child_process";
-import path from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT_DIR } from "../../src/http/assets.js";
 import { type TestContext, createTestContext } from "../support/context.js";
+import { type CliResult, runHaven } from "../support/cli.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -10,33 +9,13 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs the real `haven` bin against this test's database. */
-function haven(args: string[], env: Record<string, string> = {}): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT_DIR, "bin/haven.js"), ...args], {
-      cwd: ROOT_DIR,
-      env: { ...process.env, DATABASE_URL: ctx.url, NODE_ENV: "test", ...env },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end();
-  });
-}
+const haven = (args: string[], env: Record<string, string> = {}) => runHaven(ctx.url, args, { env });
 
 /** Each run of the bin starts tsx and a database pool: seconds each on a busy machine. */
 const SLOW = 150_000;
 
-const noStack = (r: Result) => expect(r.stderr + r.stdout).not.toMatch(/\n\s+at .+:\d+:\d+/);
+const noStack = (r: CliResult) => expect(r.stderr + r.stdout).not.toMatch(/\n\s+at .+:\d+:\d+/);
 
 describe("haven demo seed and haven users list", () => {
   it("--help works on the new commands", async () => {

@@ -1,10 +1,9 @@
-import { spawn } from "node:child_process";
-import path from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT_DIR } from "../../src/http/assets.js";
 import { addDays } from "../../src/modules/bookings/business-time.js";
 import { occurrencesBetween } from "../../src/modules/maintenance/recurrence.js";
 import { type TestContext, createTestContext } from "../support/context.js";
+import { runHaven } from "../support/cli.js";
 
 let ctx: TestContext;
 // Each run starts a real Node process on a shared, busy machine.
@@ -14,28 +13,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs the real `haven` bin against this test's database. */
-function haven(args: string[]): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT_DIR, "bin/haven.js"), ...args], {
-      cwd: ROOT_DIR,
-      env: { ...process.env, DATABASE_URL: ctx.url, NODE_ENV: "test", PUBLIC_URL: "https://haven.example" },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end();
-  });
-}
+const haven = (args: string[]) => runHaven(ctx.url, args, { env: { PUBLIC_URL: "https://haven.example" } });
 
 describe("haven maintenance and haven calendar", () => {
   it("--help works on every command", async () => {

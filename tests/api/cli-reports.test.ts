@@ -1,12 +1,12 @@
-import { spawn } from "node:child_process";
+
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PDFParse } from "pdf-parse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT_DIR } from "../../src/http/assets.js";
 import { type TestContext, createTestContext } from "../support/context.js";
 import { completedInspection, quickEntries } from "./reports-fixtures.js";
+import { type CliResult, runHaven } from "../support/cli.js";
 
 let ctx: TestContext;
 let dir: string;
@@ -21,30 +21,10 @@ afterAll(async () => {
   await ctx.close();
 });
 
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs the real `haven` bin against this test's database. */
-function haven(args: string[]): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT_DIR, "bin/haven.js"), ...args], {
-      cwd: ROOT_DIR,
-      env: { ...process.env, DATABASE_URL: ctx.url, NODE_ENV: "test" },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end();
-  });
-}
+const haven = (args: string[]) => runHaven(ctx.url, args);
 
-const noStack = (r: Result) => expect(r.stderr + r.stdout).not.toMatch(/\n\s+at .+:\d+:\d+/);
+const noStack = (r: CliResult) => expect(r.stderr + r.stdout).not.toMatch(/\n\s+at .+:\d+:\d+/);
 
 const pages = async (file: string) => {
   const parser = new PDFParse({ data: new Uint8Array(readFileSync(file)) });

@@ -1,11 +1,10 @@
-import { spawn } from "node:child_process";
+
 import { createHash } from "node:crypto";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT_DIR } from "../../src/http/assets.js";
 import { SHARE_MAIL_TASK } from "../../src/modules/sharing/sharing.service.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { jobCount, shareReport, sharedReportFixture } from "./sharing-fixtures.js";
+import { runHaven } from "../support/cli.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -13,28 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs the real `haven` bin against this test's database. */
-function haven(args: string[]): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT_DIR, "bin/haven.js"), ...args], {
-      cwd: ROOT_DIR,
-      env: { ...process.env, DATABASE_URL: ctx.url, NODE_ENV: "test", PUBLIC_URL: "https://haven.example" },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end();
-  });
-}
+const haven = (args: string[]) => runHaven(ctx.url, args, { env: { PUBLIC_URL: "https://haven.example" } });
 
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 

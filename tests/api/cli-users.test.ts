@@ -1,9 +1,7 @@
-// `haven users disable` (issue 8): the user's open sessions stop working at once.
-import { spawn } from "node:child_process";
-import path from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT_DIR } from "../../src/http/assets.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
+import { runHaven } from "../support/cli.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -11,18 +9,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-function haven(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT_DIR, "bin/haven.js"), ...args], { cwd: ROOT_DIR, env: { ...process.env, DATABASE_URL: ctx.url, NODE_ENV: "test" } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end();
-  });
-}
+/** Runs the real `haven` bin against this test's database. */
+const haven = (args: string[]) => runHaven(ctx.url, args);
 
 describe("haven users disable", { timeout: 120_000 }, () => {
   it("revokes the user's live sessions and refuses an unknown e-mail in one line", async () => {

@@ -1,9 +1,8 @@
-import { spawn } from "node:child_process";
-import path from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FolderMigrationSource } from "../../src/db/migration-source.js";
-import { ROOT_DIR } from "../../src/http/assets.js";
 import { type TestContext, createTestContext } from "../support/context.js";
+import { type CliResult, runHaven } from "../support/cli.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -11,30 +10,10 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs the real `haven` bin against this test's database. */
-function haven(args: string[], stdin = ""): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT_DIR, "bin/haven.js"), ...args], {
-      cwd: ROOT_DIR,
-      env: { ...process.env, DATABASE_URL: ctx.url, NODE_ENV: "test" },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
-}
+const haven = (args: string[], stdin = "") => runHaven(ctx.url, args, { stdin });
 
-const noStack = (r: Result) => expect(r.stderr + r.stdout).not.toMatch(/\n\s+at .+:\d+:\d+/);
+const noStack = (r: CliResult) => expect(r.stderr + r.stdout).not.toMatch(/\n\s+at .+:\d+:\d+/);
 
 // Each run starts the real bin (tsx, every module): on a busy machine a few take seconds each.
 describe("haven CLI", { timeout: 120_000 }, () => {

@@ -1,15 +1,14 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Logger, runOnce } from "graphile-worker";
 import { type ParsedMail, simpleParser } from "mailparser";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { wizardBookingSchema } from "../../src/modules/bookings/bookings.schemas.js";
 import { longDate, zonedInstant } from "../../src/modules/bookings/business-time.js";
 import { taskList } from "../../src/jobs.js";
 import { type TestContext, createTestContext } from "../support/context.js";
+import { type Smtp, startSmtp } from "../support/smtp.js";
 
 const silent = new Logger(() => () => undefined);
 
@@ -45,29 +44,17 @@ function calendarOf(mail: ParsedMail): string {
 
 describe("booking confirmation e-mail through SMTP", () => {
   let ctx: TestContext;
-  let smtp: SMTPServer;
-  const received: Buffer[] = [];
+  let smtp: Smtp;
+  let received: Buffer[] = [];
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS"],
-      onData(stream, _session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on("data", (c: Buffer) => chunks.push(c));
-        stream.on("end", () => {
-          received.push(Buffer.concat(chunks));
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-    const { port } = smtp.server.address() as AddressInfo;
-    ctx = await createTestContext({ SMTP_URL: `smtp://127.0.0.1:${port}` });
+    smtp = await startSmtp();
+    received = smtp.received;
+    ctx = await createTestContext({ SMTP_URL: smtp.url });
   });
   afterAll(async () => {
     await ctx?.close();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp?.close();
   });
 
   it("is queued with the booking, sent by the mail.send job, and carries the date, time, address, access notes and an .ics", async () => {

@@ -1,14 +1,14 @@
-import type { AddressInfo } from "node:net";
+
 import { Logger, runOnce } from "graphile-worker";
 import ICAL from "ical.js";
 import { type ParsedMail, simpleParser } from "mailparser";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { taskList } from "../../src/jobs.js";
 import { addDays, longDate } from "../../src/modules/bookings/business-time.js";
 import { MAINTENANCE_REMINDERS_TASK } from "../../src/modules/maintenance/maintenance.tasks.js";
 import { occurrencesBetween } from "../../src/modules/maintenance/recurrence.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
+import { type Smtp, startSmtp } from "../support/smtp.js";
 
 const silent = new Logger(() => () => undefined);
 
@@ -353,29 +353,17 @@ describe("maintenance API", () => {
 
 describe("day-before reminders", () => {
   let ctx: TestContext;
-  let smtp: SMTPServer;
-  const received: Buffer[] = [];
+  let smtp: Smtp;
+  let received: Buffer[] = [];
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS"],
-      onData(stream, _session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on("data", (c: Buffer) => chunks.push(c));
-        stream.on("end", () => {
-          received.push(Buffer.concat(chunks));
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-    const { port } = smtp.server.address() as AddressInfo;
-    ctx = await createTestContext({ SMTP_URL: `smtp://127.0.0.1:${port}` });
+    smtp = await startSmtp();
+    received = smtp.received;
+    ctx = await createTestContext({ SMTP_URL: smtp.url });
   });
   afterAll(async () => {
     await ctx?.close();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp?.close();
   });
 
   const runJobs = () => runOnce({ connectionString: ctx.url, taskList: taskList(ctx.container), logger: silent });

@@ -1,46 +1,12 @@
-// Shared set-up of the sharing and quotes tests: a local SMTP server, the worker's jobs, a real report.
-import type { AddressInfo } from "node:net";
+// Shared set-up of the sharing and quotes tests: the worker's jobs and a real report (SMTP: tests/support/smtp.ts).
 import { Logger, runOnce } from "graphile-worker";
-import { type ParsedMail, simpleParser } from "mailparser";
 import { PDFParse } from "pdf-parse";
-import { SMTPServer } from "smtp-server";
 import type supertest from "supertest";
 import { taskList } from "../../src/jobs.js";
 import type { EntryInput } from "../../src/modules/inspections/inspections.schemas.js";
 import type { TestContext } from "../support/context.js";
+export { type Smtp, startSmtp } from "../support/smtp.js";
 import { completedInspection, photo } from "./reports-fixtures.js";
-
-export interface Smtp {
-  url: string;
-  received: Buffer[];
-  mails(): Promise<ParsedMail[]>;
-  close(): Promise<void>;
-}
-
-/** A local SMTP server that keeps every message it receives. */
-export async function startSmtp(): Promise<Smtp> {
-  const received: Buffer[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        received.push(Buffer.concat(chunks));
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    received,
-    mails: () => Promise.all(received.map((raw) => simpleParser(raw))),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 const silent = new Logger(() => () => undefined);
 

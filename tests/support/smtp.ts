@@ -1,0 +1,37 @@
+import type { AddressInfo } from "node:net";
+import { type ParsedMail, simpleParser } from "mailparser";
+import { SMTPServer } from "smtp-server";
+
+// The edge of the world for e-mail: a real local SMTP server receiving what nodemailer really sends.
+
+export interface Smtp {
+  url: string;
+  received: Buffer[];
+  mails(): Promise<ParsedMail[]>;
+  close(): Promise<void>;
+}
+
+/** A local SMTP server that keeps every message it receives. */
+export async function startSmtp(): Promise<Smtp> {
+  const received: Buffer[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    onData(stream, _session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", () => {
+        received.push(Buffer.concat(chunks));
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    mails: () => Promise.all(received.map((raw) => simpleParser(raw))),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
