@@ -50,7 +50,7 @@ export const RETRY_AFTER_SECONDS = 5;
 // Connection failures (Node and pg) and Postgres' connection-exception (08) and
 // operator-intervention (57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now) classes.
 const OUTAGE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "57P01", "57P02", "57P03", "53300"]);
-const OUTAGE_MESSAGES = [/Connection terminated/i, /Timeout acquiring a connection/i, /connection is insecure|Client has encountered a connection error/i, /the database system is (starting up|shutting down|in recovery mode)/i];
+const OUTAGE_MESSAGES = [/Connection terminated/i, /Connection ended unexpectedly/i, /unexpected postmaster exit/i, /socket has been ended/i, /Timeout acquiring a connection/i, /connection is insecure|Client has encountered a connection error/i, /the database system is (starting up|shutting down|in recovery mode)/i];
 
 /** Whether an error means the database is down or restarting, not that the request was wrong. */
 export function isDatabaseOutage(error: unknown): boolean {
