@@ -15,6 +15,7 @@ export const ISLAND_PAGES = [
   "/book-inspection",
   "/booking-confirmation",
   "/onboarding-flow",
+  "/client-report/sample",
 ];
 export const ISLAND_JS_BUDGET = 90 * 1024;
 

@@ -17,7 +17,6 @@ export const MARKETING_PAGES = [
   "/maintenance-hub",
   "/free-report",
   "/report-expired",
-  "/client-report/sample",
 ];
 const LIGHTHOUSE_PAGES = ["/", "/pricing"];
 const JS_BUDGET = 3 * 1024;

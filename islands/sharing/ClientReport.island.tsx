@@ -10,6 +10,7 @@ export const queries = true;
 
 // The one-time client report (staff-side §2, §8, §9): animated score, categories, and a response per
 // recommendation. The link's cookie travels with every call; a 410 means another browser holds it.
+// The marketing sample (`sample`) is the same page, read-only: its choices are shown, never sent.
 
 const SCORE_DURATION_MS = 4000;
 const NO_SCORE = 95;
@@ -171,7 +172,7 @@ function NotFound() {
   );
 }
 
-export default function ClientReport({ token }: { token: string }) {
+export default function ClientReport({ token, sample = false }: { token: string; sample?: boolean }) {
   const url = `/api/client-report/${token}`;
   const client = useQueryClient();
   const { data, error, isPending } = useQuery<ClientReportPayload>({ queryKey: [url] });
@@ -213,6 +214,10 @@ export default function ClientReport({ token }: { token: string }) {
       toast({ title: "No Responses", description: "Please select at least one response before submitting.", variant: "destructive" });
       return;
     }
+    if (sample) {
+      toast({ title: "Sample Report", description: "This sample sends nothing. In your own report, these choices go to your Haven provider, who prepares the quotes." });
+      return;
+    }
     setSubmitting(true);
     try {
       await apiRequest("POST", `${url}/responses`, { responses });
@@ -233,7 +238,10 @@ export default function ClientReport({ token }: { token: string }) {
       <div className="bg-green-950 px-4 py-4 text-cream">
         <div className="mx-auto flex max-w-5xl items-center justify-between gap-4">
           <span className="font-serif text-xl font-bold text-gold-300">Haven</span>
-          <span className="text-sm text-cream/90">Prepared for {property.clientName}</span>
+          <span className="flex items-center gap-3 text-sm text-cream/90">
+            Prepared for {property.clientName}
+            {sample && <span className="rounded-full bg-gold-300 px-3 py-1 text-xs font-bold uppercase tracking-wide text-green-950">Sample</span>}
+          </span>
         </div>
       </div>
       <div className="mx-auto max-w-5xl px-4 py-8 md:py-10">
@@ -299,6 +307,10 @@ export default function ClientReport({ token }: { token: string }) {
               <p className="font-semibold">Responses Submitted</p>
               <p className="text-sm">Thank you. Your Haven provider will be in touch soon about the quotes you asked for.</p>
             </div>
+          ) : sample ? (
+            <p className="mt-1 text-sm text-ink/80" data-sample-note>
+              A read-only sample: in a real report you request a quote or set aside each item, then submit once.
+            </p>
           ) : (
             <p className="mt-1 text-sm text-ink/80">Choose a response for the items you want to act on, then submit once.</p>
           )}
@@ -346,6 +358,13 @@ export default function ClientReport({ token }: { token: string }) {
             </div>
           )}
         </form>
+        {sample && (
+          <p className="mt-10 text-center">
+            <a className="btn btn-gold btn-lg" href="/pricing">
+              See Plans
+            </a>
+          </p>
+        )}
       </div>
     </div>
   );

@@ -29,7 +29,6 @@ const PAGES = [
   { path: "/maintenance-hub", footer: true, nav: true },
   { path: "/free-report", footer: false, nav: false },
   { path: "/report-expired", footer: false, nav: true },
-  { path: "/client-report/sample", footer: false, nav: false },
 ];
 
 describe("marketing pages", () => {
@@ -83,17 +82,16 @@ describe("marketing pages", () => {
     expect(expired).toContain('<meta name="robots" content="noindex">');
   });
 
-  it("the sample client report shows the seeded sample's scores and client labels", async () => {
+  it("the sample report page shows the seeded sample's scores and client labels", async () => {
     const report = sampleReport();
-    for (const path of ["/client-report/sample", "/sample-report"]) {
-      const html = await get(path);
-      expect(html).toContain(`data-value="${report.overallScore}"`);
-      expect(html).toContain(report.label);
-      for (const rec of report.recommendations) expect(html).toContain(rec.notes);
-    }
+    const html = await get("/sample-report");
+    expect(html).toContain(`data-value="${report.overallScore}"`);
+    expect(html).toContain(report.label);
+    for (const rec of report.recommendations) expect(html).toContain(rec.notes);
   });
 
-  it("only the exact sample id is the sample; other client-report paths are not served here", async () => {
+  it("only the exact sample id is the sample client report; other non-token paths are 404s", async () => {
+    await ctx.agent().get("/client-report/sample").expect(200);
     await ctx.agent().get("/client-report/sample-2").expect(404);
     await ctx.agent().get("/client-report/SAMPLE").expect(404);
   });

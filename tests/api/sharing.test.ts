@@ -7,7 +7,9 @@ import { createApp } from "../../src/app.js";
 import { createContainer } from "../../src/container.js";
 import { createKnex } from "../../src/db/knex.js";
 import { redactLinkTokens } from "../../src/modules/sharing/links.js";
+import { SAMPLE_READ_ONLY_MESSAGE } from "../../src/modules/sharing/sample.js";
 import { SHARE_MAIL_TASK } from "../../src/modules/sharing/sharing.service.js";
+import { sampleReport } from "../../seeds/sample-report.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { type Smtp, jobCount, pdfText, runJobs, shareReport, sharedReportFixture, startSmtp } from "./sharing-fixtures.js";
 
@@ -164,6 +166,40 @@ describe("one-time links", () => {
     expect((await ctx.db("report_shares").where({ token_hash: sha256(token) }).first()).claimed_at).toBeNull();
     await browser().get(`/api/client-report/${token}`).expect(200);
     await scanner.get(`/api/client-report/${token}`).expect(410);
+  });
+
+  it("the marketing sample is the same island page and payload as a real link: reusable, read-only, never claimed", async () => {
+    const sample = sampleReport();
+    const page = await browser().get("/client-report/sample").expect(200);
+    expect(page.text).toContain('data-island="sharing/ClientReport"');
+    expect(page.text).toContain("&#34;sample&#34;:true");
+    expect(page.text).not.toContain("data-site-nav");
+    expect(page.text).not.toContain('class="site-footer"');
+    expect(page.text).toContain('<meta name="robots" content="noindex">');
+
+    const rows = async () => Promise.all(["report_shares", "client_responses", "quote_requests"].map(async (t) => Number((await ctx.db(t).count({ n: "*" }).first())!.n)));
+    const before = await rows();
+    const first = browser();
+    const res = await first.get("/api/client-report/sample").expect(200);
+    expect(res.headers["set-cookie"]).toBeUndefined();
+    const { report, share, property } = res.body;
+    expect(report.overallScore).toBe(sample.overallScore);
+    expect(report.reportData.recommendations.map((r: { notes: string }) => r.notes)).toEqual(sample.recommendations.map((r) => r.notes));
+    expect(report.reportData.allCategories.map((c: { categoryName: string }) => c.categoryName)).toEqual(sample.categories.map((c) => c.categoryName));
+    expect(share).toMatchObject({ respondedAt: null, responses: [] });
+    expect(property.clientName).toBe(sample.property.clientName);
+    // The same whitelist as a real report: nothing beyond the client's fields.
+    expect([...keysOf(report.reportData.recommendations[0])].sort()).toEqual(["category", "description", "id", "notes", "photos", "priority", "score", "subcategory", "urgency"]);
+    // Any number of browsers, any number of times.
+    await first.get("/api/client-report/sample").expect(200);
+    await browser().get("/api/client-report/sample").expect(200);
+
+    const answer = await first
+      .post("/api/client-report/sample/responses")
+      .send({ responses: [{ maintenanceTaskId: report.reportData.recommendations[0].id, action: "request_quote", notes: null }] })
+      .expect(403);
+    expect(answer.body.message).toBe(SAMPLE_READ_ONLY_MESSAGE);
+    expect(await rows()).toEqual(before);
   });
 
   it("unknown, malformed, expired and revoked links are gone; only the sample id is the sample", async () => {

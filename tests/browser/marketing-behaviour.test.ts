@@ -180,7 +180,8 @@ describe("sample report popup", () => {
     const [popup] = await Promise.all([page.waitForEvent("popup"), page.getByRole("link", { name: "See a Sample Report", exact: true }).click()]);
     await popup.waitForLoadState();
     expect(popup.url()).toBe(`${site.baseUrl}/client-report/sample`);
-    expect(await popup.getByRole("heading", { name: "Your Haven Health Report" }).isVisible()).toBe(true);
+    // The client report's island: the heading shows once it has loaded the sample.
+    await popup.getByRole("heading", { name: "Your Haven Health Report" }).waitFor();
     expect(page.url()).toBe(`${site.baseUrl}/`);
     await page.context().close();
   });

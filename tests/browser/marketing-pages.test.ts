@@ -187,16 +187,31 @@ describe("marketing pages", () => {
     await finish(page, "marketing-report-expired");
   });
 
-  it("the sample client report: read-only, no public nav, client labels and priority labels", async () => {
+  it("the sample client report: the real report's island, read-only, no public nav, client labels and priority labels", async () => {
     const page = await newPage();
+    const posts: string[] = [];
+    page.on("request", (r) => r.method() === "POST" && posts.push(r.url()));
     await page.goto(url("/client-report/sample"));
+    await page.locator('[data-island="sharing/ClientReport"][data-island-status="hydrated"]').waitFor();
+    await page.locator("[data-client-report]").waitFor();
     const report = sampleReport();
     expect(await page.locator("[data-site-nav]").count()).toBe(0);
+    expect(await page.getByText("Sample", { exact: true }).isVisible()).toBe(true);
     expect(await page.locator("[data-dial]").getAttribute("data-duration")).toBe("4000");
     expect(await page.locator("[data-report-label]").innerText()).toBe(report.label);
-    expect(await page.locator("form, input, textarea").count()).toBe(0);
     const labels = await page.locator("[data-recommendation] .rounded-full:first-child").allTextContents();
     expect(new Set(labels)).toEqual(new Set(report.recommendations.map((r) => r.clientPriority)));
+    expect(await page.locator("[data-recommendation]").count()).toBe(report.recommendations.length);
+
+    // The response controls are there to try, but the sample sends nothing.
+    const first = page.locator("[data-recommendation]").first();
+    await first.getByLabel("Request a quote").check();
+    await first.getByLabel("Notes for the quote (optional)").fill("Before winter, please");
+    await page.getByRole("button", { name: "Submit Responses" }).click();
+    await page.getByTestId("toast").filter({ hasText: "This sample sends nothing." }).first().waitFor();
+    expect(posts).toEqual([]);
+    expect(await first.getByLabel("Notes for the quote (optional)").inputValue()).toBe("Before winter, please");
+    await expectLink(page, "See Plans", "/pricing");
     await finish(page, "marketing-client-report-sample");
   });
 });

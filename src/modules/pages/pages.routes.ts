@@ -1,5 +1,5 @@
 import { Router } from "express";
-import { SAMPLE_REPORT_ID, sampleReport } from "../../../seeds/sample-report.js";
+import { sampleReport } from "../../../seeds/sample-report.js";
 import type { Container } from "../../container.js";
 import { originOf } from "../../http/origin.js";
 import { MARKETING_BANDS, barColour, categoryBand, marketingBand } from "../reports/bands.js";
@@ -71,19 +71,6 @@ export function pagesRouter(container: Container): Router {
       footer: true,
       report: sampleReport(),
       scoring,
-    });
-  });
-
-  // Exactly the sample id (case and all); any other token falls through to the real client-report route.
-  router.get("/client-report/:id", (req, res, next) => {
-    if (req.params.id !== SAMPLE_REPORT_ID) return next();
-    res.page("pages/client-report-sample", {
-      cacheTtlMs: STATIC_PAGE_CACHE_MS,
-      title: "Sample Client Report | Haven",
-      description: "A read-only sample of the report a Haven client receives.",
-      report: sampleReport(),
-      scoring,
-      noindex: true,
     });
   });
 

@@ -74,19 +74,22 @@ export function sharingApi(container: Container): Router {
 export function sharingPages(container: Container): Router {
   const router = Router();
 
-  // The marketing sample (pages module) answers its fixed id first; every other id is a token.
+  // A one-time link, or the marketing sample's fixed id: the same island shows both.
   router.get("/client-report/:token", async (req, res, next) => {
     const token = req.params.token;
     const access = await container.sharing.pageAccess(token, bindingCookies(req));
     if (access === "malformed") return next();
     privateLink(res);
     if (access === "gone") return res.redirect(303, "/report-expired");
+    const sample = access === "sample";
     res.page("sharing/client-report", {
-      title: "Your Haven Health Report",
-      description: "Your Haven Health Report: your home's score, its categories and the recommendations to act on.",
+      title: sample ? "Sample Client Report | Haven" : "Your Haven Health Report",
+      description: sample
+        ? "A read-only sample of the report a Haven client receives: the score, its categories and the recommendations to act on."
+        : "Your Haven Health Report: your home's score, its categories and the recommendations to act on.",
       noindex: true,
       islands: true,
-      props: { token },
+      props: sample ? { token, sample } : { token },
     });
   });
 

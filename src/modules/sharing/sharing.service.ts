@@ -1,9 +1,10 @@
 import type { Container } from "../../container.js";
 import { enqueueJob } from "../../db/transaction.js";
-import { ConflictError, NotFoundError, ValidationError } from "../../http/errors.js";
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../../http/errors.js";
 import { addressLine } from "../quotes/quotes.service.js";
 import type { QuotePriority } from "../quotes/quotes.constants.js";
 import { expiryFrom, hashToken, isToken, newToken, openLink } from "./links.js";
+import { SAMPLE_CLIENT_PROPERTY, SAMPLE_READ_ONLY_MESSAGE, SAMPLE_REPORT_ID, SAMPLE_SHARE, sampleStoredReport } from "./sample.js";
 import { photosOf, reportsOf, type StoredReport } from "./sharing.ports.js";
 import type { ShareRow, SharingRepository } from "./sharing.repository.js";
 import type { ClientCategory, ClientRecommendation, ClientReportPayload, ClientResponseInput, ShareSummary } from "./sharing.schemas.js";
@@ -47,6 +48,54 @@ function quotePriority(rec: Record<string, unknown> | undefined): QuotePriority 
   if (score !== null && score <= 10) return "immediate";
   return priority === "high" || priority === "low" ? priority : "medium";
 }
+
+/** The snapshot as the client may see it: a whitelist, so staff notes never leak; photos under the link. */
+function clientReportData(report: StoredReport, token: string): ClientReportPayload["report"]["reportData"] {
+  const data = report.reportData;
+  const recommendations: ClientRecommendation[] = recommendationsOf(report).map((rec) => ({
+    id: Number(rec.id),
+    category: str(rec.category),
+    subcategory: str(rec.subcategory),
+    description: str(rec.description),
+    notes: str(rec.notes),
+    score: num(rec.score),
+    priority: rec.priority === "high" || rec.priority === "low" ? rec.priority : "medium",
+    urgency: str(rec.urgency),
+    photos: (Array.isArray(rec.photos) ? rec.photos : []).flatMap((url) => {
+      const match = typeof url === "string" ? url.match(PHOTO_URL) : null;
+      if (match) return [`/api/client-report/${token}/photos/${match[1]}`];
+      return typeof url === "string" && url.startsWith("data:image/") ? [url] : [];
+    }),
+  }));
+  const categories: ClientCategory[] = asArray(data.allCategories ?? data.categories).map((c) => ({
+    categoryName: str(c.categoryName),
+    score: num(c.score ?? c.averageScore),
+    subcategoryCount: num(c.subcategoryCount) ?? asArray(c.subcategories).length,
+  }));
+  const summary = (data.summary ?? {}) as Record<string, unknown>;
+  const count = (p: string) => recommendations.filter((r) => r.priority === p).length;
+  const overallScore = report.overallScore ?? num(data.overallScore);
+  return {
+    overallScore,
+    summary: {
+      highPriority: num(summary.highPriority) ?? count("high"),
+      mediumPriority: num(summary.mediumPriority) ?? count("medium"),
+      lowPriority: num(summary.lowPriority) ?? count("low"),
+      totalIssues: num(summary.totalIssues) ?? recommendations.length,
+      overallScore,
+    },
+    allCategories: categories,
+    categories,
+    recommendations,
+    issues: recommendations,
+  };
+}
+
+const clientPayload = (report: StoredReport, token: string, share: ClientReportPayload["share"], property: ClientReportPayload["property"]): ClientReportPayload => ({
+  report: { id: report.id, createdAt: report.createdAt, overallScore: report.overallScore, reportData: clientReportData(report, token) },
+  share,
+  property,
+});
 
 /** One-time report links and the client's responses (DESIGN.md decisions 7 and 8). */
 export class SharingService {
@@ -100,7 +149,8 @@ export class SharingService {
   }
 
   /** The page: never claims (a mail scanner fetching the page must not spend the link); gone when another browser holds it. */
-  async pageAccess(token: string, cookies: string[]): Promise<"ok" | "gone" | "malformed"> {
+  async pageAccess(token: string, cookies: string[]): Promise<"ok" | "sample" | "gone" | "malformed"> {
+    if (token === SAMPLE_REPORT_ID) return "sample";
     if (!isToken(token)) return "malformed";
     const opened = await openLink(() => this.shares.findByHash(hashToken(token)), null, cookies);
     return "gone" in opened ? "gone" : "ok";
@@ -118,6 +168,7 @@ export class SharingService {
 
   /** GET /api/client-report/{token}: claims the link on the first view, then only for this browser. */
   async clientReport(token: string, cookies: string[]): Promise<{ payload: ClientReportPayload; binding?: string } | Gone> {
+    if (token === SAMPLE_REPORT_ID) return { payload: clientPayload(sampleStoredReport(), token, SAMPLE_SHARE, SAMPLE_CLIENT_PROPERTY) };
     const opened = await this.openShare(token, cookies, true);
     if ("gone" in opened) return opened;
     const report = await reportsOf(this.container).get(opened.share.reportId);
@@ -125,53 +176,12 @@ export class SharingService {
     const responses = await this.shares.responsesOf(opened.share.id);
     return {
       binding: opened.binding,
-      payload: {
-        report: { id: report.id, createdAt: report.createdAt, overallScore: report.overallScore, reportData: this.clientReportData(report, token) },
-        share: { clientEmail: opened.share.clientEmail, createdAt: opened.share.createdAt, expiresAt: opened.share.expiresAt, respondedAt: opened.share.respondedAt, responses },
-        property: { id: property.id, address: property.address, city: property.city, province: property.province ?? property.state, postalCode: property.postalCode, clientName: property.clientName },
-      },
-    };
-  }
-
-  /** The snapshot as the client may see it: a whitelist, so staff notes never leak; photos under the link. */
-  private clientReportData(report: StoredReport, token: string): ClientReportPayload["report"]["reportData"] {
-    const data = report.reportData;
-    const recommendations: ClientRecommendation[] = recommendationsOf(report).map((rec) => ({
-      id: Number(rec.id),
-      category: str(rec.category),
-      subcategory: str(rec.subcategory),
-      description: str(rec.description),
-      notes: str(rec.notes),
-      score: num(rec.score),
-      priority: rec.priority === "high" || rec.priority === "low" ? rec.priority : "medium",
-      urgency: str(rec.urgency),
-      photos: (Array.isArray(rec.photos) ? rec.photos : []).flatMap((url) => {
-        const match = typeof url === "string" ? url.match(PHOTO_URL) : null;
-        if (match) return [`/api/client-report/${token}/photos/${match[1]}`];
-        return typeof url === "string" && url.startsWith("data:image/") ? [url] : [];
-      }),
-    }));
-    const categories: ClientCategory[] = asArray(data.allCategories ?? data.categories).map((c) => ({
-      categoryName: str(c.categoryName),
-      score: num(c.score ?? c.averageScore),
-      subcategoryCount: num(c.subcategoryCount) ?? asArray(c.subcategories).length,
-    }));
-    const summary = (data.summary ?? {}) as Record<string, unknown>;
-    const count = (p: string) => recommendations.filter((r) => r.priority === p).length;
-    const overallScore = report.overallScore ?? num(data.overallScore);
-    return {
-      overallScore,
-      summary: {
-        highPriority: num(summary.highPriority) ?? count("high"),
-        mediumPriority: num(summary.mediumPriority) ?? count("medium"),
-        lowPriority: num(summary.lowPriority) ?? count("low"),
-        totalIssues: num(summary.totalIssues) ?? recommendations.length,
-        overallScore,
-      },
-      allCategories: categories,
-      categories,
-      recommendations,
-      issues: recommendations,
+      payload: clientPayload(
+        report,
+        token,
+        { clientEmail: opened.share.clientEmail, createdAt: opened.share.createdAt, expiresAt: opened.share.expiresAt, respondedAt: opened.share.respondedAt, responses },
+        { id: property.id, address: property.address, city: property.city, province: property.province ?? property.state, postalCode: property.postalCode, clientName: property.clientName },
+      ),
     };
   }
 
@@ -192,6 +202,7 @@ export class SharingService {
    * recorded and the others get 409. Each request_quote becomes a quote request in the same transaction.
    */
   async respond(token: string, cookies: string[], responses: ClientResponseInput[]): Promise<{ recorded: number; quoteRequests: number } | Gone> {
+    if (token === SAMPLE_REPORT_ID) throw new ForbiddenError(SAMPLE_READ_ONLY_MESSAGE);
     if (!isToken(token)) return { gone: true };
     const tokenHash = hashToken(token);
     // Read the snapshot before taking the row lock: inside the transaction only its own connection is used,
