@@ -221,20 +221,31 @@ describe("list, pages and delete", () => {
     expect(redirect.headers.location).toBe("/admin/reports?outcome=none");
   });
 
-  it("deletes a report (API and page action); its tasks stay, unlinked", async () => {
+  it("deletes a report (API and page action) with its untouched tasks; a task staff acted on stays, unlinked; generating again makes no duplicates", async () => {
     const victim = ids.pop()!;
-    const taskIds = (await ctx.db("maintenance_tasks").where({ report_id: victim })).map((t) => t.id);
-    expect(taskIds.length).toBeGreaterThan(0);
+    const { inspection_id: inspectionId } = await ctx.db("reports").where({ id: victim }).first();
+    const taskIds = (await ctx.db("maintenance_tasks").where({ report_id: victim }).orderBy("id")).map((t) => t.id);
+    expect(taskIds.length).toBeGreaterThan(1);
+    const [acted, ...untouched] = taskIds;
+    await ctx.container.maintenance.setTaskStatus(acted!, "scheduled");
+
     await staff.agent.delete(`/api/reports/${victim}`).expect(204);
     await staff.agent.get(`/api/reports/${victim}`).expect(404);
     await staff.agent.delete(`/api/reports/${victim}`).expect(404);
-    expect((await ctx.db("maintenance_tasks").whereIn("id", taskIds)).map((t) => t.report_id)).toEqual(taskIds.map(() => null));
+    const left = await ctx.db("maintenance_tasks").whereIn("id", taskIds);
+    expect(left.map((t) => [t.id, t.report_id, t.status])).toEqual([[acted, null, "scheduled"]]);
+    expect(await ctx.db("maintenance_tasks").whereIn("id", untouched)).toEqual([]);
+
+    // Generated again: one new task per recommendation, beside the one staff kept.
+    const again = await ctx.container.reports.generate(inspectionId);
+    expect(await ctx.db("maintenance_tasks").where({ report_id: again.id }).count({ n: "*" }).first()).toEqual({ n: taskIds.length });
+    ids.push(again.id);
 
     const next = ids.pop()!;
     const page = await staff.agent.post(`/admin/reports/${next}/delete?page=2`).set("HX-Request", "true").expect(200);
     expect(page.text).toContain("Report deleted successfully");
-    // 13 reports less the two deleted: page 2 holds the eleventh.
-    expect(page.text).toContain("Showing 11-11 of 11 reports");
+    // 13 reports, less two deleted, plus the one generated again: page 2 holds the eleventh and twelfth.
+    expect(page.text).toContain("Showing 11-12 of 12 reports");
     const failed = await staff.agent.post(`/admin/reports/${next}/delete`).set("HX-Request", "true").expect(200);
     expect(failed.text).toContain("Failed to delete report");
   });

@@ -57,6 +57,21 @@ export class MaintenanceRepository {
     return row ? toTask(row) : null;
   }
 
+  /**
+   * Deletes a report's recommendation tasks that nothing has acted on: never updated since the report made
+   * them (every update sets updated_at), with no quote request and no schedule made from them.
+   */
+  async deleteUntouchedOfReport(reportId: number, tx: Tx | Knex = this.db): Promise<number> {
+    const result = await tx.raw(
+      `delete from maintenance_tasks t
+        where t.report_id = ? and t.updated_at = t.created_at
+          and not exists (select 1 from quote_requests q where q.maintenance_task_id = t.id)
+          and not exists (select 1 from maintenance_schedules s where s.source_task_id = t.id)`,
+      [reportId],
+    );
+    return result.rowCount ?? 0;
+  }
+
   async setStatus(id: number, status: TaskStatus, tx: Tx | Knex = this.db): Promise<MaintenanceTask | null> {
     const [row] = await tx("maintenance_tasks")
       .where({ id })

@@ -110,6 +110,11 @@ export class MaintenanceService {
     return this.tasks.insertTasks(tasks, tx);
   }
 
+  /** When a report is deleted: its recommendation tasks that no one has acted on go with it (the rest stay, unlinked). */
+  deleteUntouchedReportTasks(reportId: number, tx?: Tx): Promise<number> {
+    return this.tasks.deleteUntouchedOfReport(reportId, tx);
+  }
+
   findTask(id: number, tx?: Tx): Promise<MaintenanceTask | null> {
     return this.tasks.findTask(id, tx);
   }

@@ -132,8 +132,8 @@ export class ReportsRepository {
     }));
   }
 
-  async delete(id: number): Promise<boolean> {
-    return (await this.db("reports").where({ id }).delete()) > 0;
+  async delete(id: number, tx: Knex = this.db): Promise<boolean> {
+    return (await tx("reports").where({ id }).delete()) > 0;
   }
 
   /** The first completed inspection (oldest completed first) that has no report yet. */

@@ -20,7 +20,10 @@ export const NO_INSPECTION_MESSAGE = "No completed inspections found that don't 
 export interface ReportsDeps {
   inspections: { get(id: number): Promise<SourceInspection> };
   photos: { load(id: number): Promise<{ mimeType: string; bytes: Buffer } | null> };
-  maintenance: { createTasks(tasks: NewTask[], tx?: Parameters<Parameters<TransactionRunner>[0]>[0]): Promise<MaintenanceTask[]> };
+  maintenance: {
+    createTasks(tasks: NewTask[], tx?: Parameters<Parameters<TransactionRunner>[0]>[0]): Promise<MaintenanceTask[]>;
+    deleteUntouchedReportTasks(reportId: number, tx?: Parameters<Parameters<TransactionRunner>[0]>[0]): Promise<number>;
+  };
   users: { findById(id: number): Promise<StaffUser | null> };
   customers: {
     findPropertyFor(
@@ -123,9 +126,16 @@ export class ReportsService {
     return this.reports.findByInspection(inspectionId);
   }
 
-  /** Deletes the report. Its maintenance tasks stay (they may be quoted or scheduled already). */
+  /**
+   * Deletes the report with the recommendation tasks no one has acted on, so generating it again makes no
+   * duplicates. Tasks already edited, quoted or scheduled stay, unlinked.
+   */
   async delete(id: number): Promise<void> {
-    if (!(await this.reports.delete(id))) throw new NotFoundError("Report not found");
+    const deleted = await this.transaction(async (tx) => {
+      await this.deps.maintenance.deleteUntouchedReportTasks(id, tx);
+      return this.reports.delete(id, tx);
+    });
+    if (!deleted) throw new NotFoundError("Report not found");
   }
 
   /** The first completed inspection without a report (the list's Generate Report), or null. */
