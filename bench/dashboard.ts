@@ -63,7 +63,14 @@ export async function fillPortal(haven: BenchApp): Promise<void> {
        from customers c where c.email like 'bench%@example.ca'`,
   );
   // In production autovacuum keeps the visibility map current, which index-only scans rely on; a bulk load needs it by hand.
-  await db.raw("vacuum analyze");
+  // A vacuum cannot mark rows newer than a snapshot still open elsewhere (the app's worker), so repeat until it took.
+  const tables = ["properties", "inspection_bookings", "inspections", "payments"];
+  for (let attempt = 0; attempt < 10; attempt++) {
+    await db.raw(`vacuum analyze ${tables.join(", ")}`);
+    const behind = await db.raw("select count(*)::int as n from pg_class where relname = any(?) and relallvisible < relpages", [tables]);
+    if (behind.rows[0].n === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }
 
 async function signIn(haven: BenchApp): Promise<string> {
@@ -113,6 +120,11 @@ export async function runDashboardBench(haven: BenchApp): Promise<void> {
     ["GET /api/dashboard/stats", "/api/dashboard/stats", 50, 20],
     ["GET /admin/properties (page 1)", "/admin/properties", 100, 100],
     ["GET /admin (dashboard page)", "/admin", 100, 100],
+    // Searches: a term in a quarter of the addresses, and one that names a single client (trigram index).
+    ["GET /admin/properties?q=maple", "/admin/properties?q=maple", 100, 100],
+    ["GET /api/properties?q=bench4242@", "/api/properties?q=bench4242%40&limit=20", 100, 100],
+    ["GET /admin/inspections?q=maple", "/admin/inspections?q=maple", 100, 100],
+    ["GET /api/inspections?q=client 4242", "/api/inspections?q=client%204242&limit=20", 100, 100],
   ];
   // The SQL alone, in this process: what the database costs, apart from HTTP, the session check and JSON.
   const inProcess: number[] = [];
@@ -122,12 +134,12 @@ export async function runDashboardBench(haven: BenchApp): Promise<void> {
     if (n >= WARM_UP) inProcess.push(performance.now() - t);
   }
   inProcess.sort((a, b) => a - b);
-  console.log(`  ${"dashboard.stats() in process".padEnd(32)} p50 ${fmt(percentile(inProcess, 50), 1).padStart(6)} ms   p95 ${fmt(percentile(inProcess, 95), 1).padStart(6)} ms   (the SQL alone)`);
+  console.log(`  ${"dashboard.stats() in process".padEnd(36)} p50 ${fmt(percentile(inProcess, 50), 1).padStart(6)} ms   p95 ${fmt(percentile(inProcess, 95), 1).padStart(6)} ms   (the SQL alone)`);
   for (const [label, path, budget, aim] of rows) {
     const times = await latencies(`${haven.baseUrl}${path}`, cookie);
     const p50 = percentile(times, 50);
     const p95 = percentile(times, 95);
     const target = aim < budget ? `budget ≤ ${budget} ms, aim ≤ ${aim} ms` : `budget ≤ ${budget} ms`;
-    console.log(`  ${label.padEnd(32)} p50 ${fmt(p50, 1).padStart(6)} ms   p95 ${fmt(p95, 1).padStart(6)} ms   (${target}: ${verdict(p95 <= budget)})`);
+    console.log(`  ${label.padEnd(36)} p50 ${fmt(p50, 1).padStart(6)} ms   p95 ${fmt(p95, 1).padStart(6)} ms   (${target}: ${verdict(p95 <= budget)})`);
   }
 }

@@ -84,11 +84,16 @@ describe("GET /api/properties for staff", () => {
     expect(beyond.headers["x-total-count"]).toBe("25");
   });
 
-  it("searches the address, the client's name and e-mail, without case; % and _ are plain characters", async () => {
+  it("searches the address, city, the client's name and e-mail, without case or accents; % and _ are plain characters", async () => {
     const byAddress = await staff.agent.get("/api/properties").query({ q: "7 wellington" }).expect(200);
     expect(byAddress.body.map((p: Property) => p.address).sort()).toEqual(["17 Wellington Street", "7 Wellington Street"]);
     const byName = await staff.agent.get("/api/properties").query({ q: "zoë o'malley" }).expect(200);
     expect(byName.body.map((p: Property) => p.id)).toEqual([made[6]!.id]);
+    // Without the accent, or in capitals, the same client.
+    for (const q of ["ZOE O'MALLEY", "zoe"]) expect((await staff.agent.get("/api/properties").query({ q }).expect(200)).body.map((p: Property) => p.id)).toEqual([made[6]!.id]);
+    expect((await staff.agent.get("/api/properties").query({ q: "ottawa" }).expect(200)).headers["x-total-count"]).toBe("25");
+    // Blank is no search.
+    expect((await staff.agent.get("/api/properties").query({ q: "   " }).expect(200)).headers["x-total-count"]).toBe("25");
     const byEmail = await staff.agent.get("/api/properties").query({ q: "CLIENT2" }).expect(200);
     expect(byEmail.headers["x-total-count"]).toBe("7"); // client2, client20 … client25
     const literal = await staff.agent.get("/api/properties").query({ q: "100%_" }).expect(200);

@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { propertyMatches } from "../../db/property-search.js";
 import type { Tx } from "../../db/transaction.js";
 import type { Booking } from "./bookings.schemas.js";
 
@@ -114,9 +115,8 @@ export class BookingsRepository {
   /** Staff lists: a page of every booking, newest first, and the count of all that match the search. */
   async listPage(query: { q?: string; limit: number; offset: number }): Promise<{ rows: Booking[]; total: number }> {
     const filter = (builder: Knex.QueryBuilder) => {
-      if (!query.q) return builder;
-      const pattern = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      return builder.where((w) => w.whereILike("p.address", pattern).orWhereILike("p.client_name", pattern).orWhereILike("p.client_email", pattern));
+      if (!query.q?.trim()) return builder;
+      return builder.whereRaw(...propertyMatches("p", query.q));
     };
     const [rows, [count]] = await Promise.all([
       filter(this.selectJoined(this.db))

@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { propertyMatches } from "../../db/property-search.js";
 import type { Tx } from "../../db/transaction.js";
 import type { Customer, NewCustomer, NewProperty, Property } from "./customers.schemas.js";
 
@@ -110,13 +111,12 @@ export class CustomersRepository {
 
   /**
    * A page of properties for staff, newest first, and the count of all that match. The search text
-   * matches the address, the client's name or e-mail anywhere, without case.
+   * matches the address, city, client's name or e-mail anywhere, without case or accents (src/db/property-search.ts).
    */
   async searchProperties(query: { q?: string; limit: number; offset: number }): Promise<{ rows: Property[]; total: number }> {
     const filter = (builder: Knex.QueryBuilder) => {
-      if (!query.q) return builder;
-      const pattern = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      return builder.where((w) => w.whereILike("address", pattern).orWhereILike("client_name", pattern).orWhereILike("client_email", pattern));
+      if (!query.q?.trim()) return builder;
+      return builder.whereRaw(...propertyMatches("properties", query.q));
     };
     const [rows, [count]] = await Promise.all([
       filter(this.db("properties"))

@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { propertyMatches } from "../../db/property-search.js";
 import type { Tx } from "../../db/transaction.js";
 import type { EntryScore, Inspection, InspectionStatus } from "./inspections.schemas.js";
 
@@ -73,13 +74,6 @@ const toEntry = (row: Row): StoredEntry => ({
   updatedAt: iso(row.updated_at)!,
 });
 
-// Search ignores case and French accents ('orleans' finds Orléans) whatever the database's locale:
-// translate() works character by character, where lower()/ILIKE on É depends on the collation.
-const ACCENTED = "ÀÂÄÁÃÇÉÈÊËÍÌÎÏÓÒÔÖÕÚÙÛÜŸÑàâäáãçéèêëíìîïóòôöõúùûüÿñ";
-const PLAIN = "aaaaaceeeeiiiiooooouuuuynaaaaaceeeeiiiiooooouuuuyn";
-const FOLD_SQL = (column: string) => `translate(lower(${column}), '${ACCENTED}', '${PLAIN}')`;
-const fold = (text: string) => text.toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "");
-
 const keyOf = (categoryName: string, subcategoryName: string) => `${categoryName}\u0000${subcategoryName}`;
 export const entryKey = (e: { categoryName: string; subcategoryName: string }) => keyOf(e.categoryName, e.subcategoryName);
 
@@ -109,12 +103,11 @@ export class InspectionsRepository {
     const query = db("inspections as i");
     if (filter.status) query.where("i.status", filter.status);
     const q = filter.q?.trim();
-    // Only a search needs the property (every inspection has one): without it, count and page read indexes alone.
+    // The matching properties come from their trigram index; without a search, count and page read indexes alone.
     if (q) {
-      query.join("properties as p", "p.id", "i.property_id");
-      const like = `%${fold(q).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const matching = db("properties as p").select("p.id").whereRaw(...propertyMatches("p", q));
       query.where((w) => {
-        for (const column of ["p.address", "p.city", "p.client_name", "p.client_email"]) w.orWhereRaw(`${FOLD_SQL(column)} like ?`, [like]);
+        w.whereIn("i.property_id", matching);
         if (/^\d{1,9}$/.test(q)) w.orWhere("i.id", Number(q));
       });
     }
