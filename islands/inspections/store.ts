@@ -3,6 +3,7 @@
 import { type DBSchema, type IDBPDatabase, openDB } from "idb";
 import type { InspectionWithEntries } from "../../src/modules/inspections/inspections.schemas";
 import type { EntryScore } from "../../src/modules/inspections/template";
+import { INSPECTION_FORM_DB } from "../ui/session";
 import { toast } from "../ui/toast";
 import {
   DEFAULT_ROOMS,
@@ -24,7 +25,7 @@ interface FormDb extends DBSchema {
 
 let dbPromise: Promise<IDBPDatabase<FormDb>> | null = null;
 export const openFormDb = () =>
-  (dbPromise ??= openDB<FormDb>("haven-inspections", 1, {
+  (dbPromise ??= openDB<FormDb>(INSPECTION_FORM_DB, 1, {
     upgrade(db) {
       db.createObjectStore("inspections", { keyPath: "id" });
       db.createObjectStore("entries", { keyPath: ["inspectionId", "key"] }).createIndex("byInspection", "inspectionId");

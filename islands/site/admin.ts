@@ -97,8 +97,10 @@ function logoutButton(): void {
   for (const form of document.querySelectorAll<HTMLFormElement>("[data-logout-form]")) {
     form.addEventListener("submit", (event) => {
       event.preventDefault();
-      form.querySelector("button")?.setAttribute("disabled", "");
-      void logout();
+      const button = form.querySelector("button");
+      button?.setAttribute("disabled", "");
+      // Unsent inspection changes: the user may choose to stay, and the button works again.
+      void logout().then((left) => left || button?.removeAttribute("disabled"));
     });
   }
 }

@@ -67,8 +67,50 @@ export async function clearCachedData(): Promise<void> {
   }
 }
 
-/** Logout (staff-side §4): tells the server, clears the cached data and goes to /, even when the call fails. */
-export async function logout(): Promise<void> {
+/** The inspection form's IndexedDB database (islands/inspections/store.ts). */
+export const INSPECTION_FORM_DB = "haven-inspections";
+
+/**
+ * How many inspection form changes this browser holds that the server has not accepted: entries changed
+ * since their last save, and photos not uploaded. 0 when there are none or they cannot be read.
+ */
+export async function unsentInspectionChanges(): Promise<number> {
+  try {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open(INSPECTION_FORM_DB);
+      // No form database here yet: do not create one just to look.
+      request.onupgradeneeded = () => request.transaction?.abort();
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = request.onblocked = () => reject(request.error);
+    });
+    try {
+      const all = <T>(store: string) =>
+        new Promise<T[]>((resolve, reject) => {
+          const request = db.transaction(store).objectStore(store).getAll();
+          request.onsuccess = () => resolve(request.result as T[]);
+          request.onerror = () => reject(request.error);
+        });
+      const [entries, photos] = await Promise.all([all<{ rev: number; syncedRev: number }>("entries"), all<{ serverId?: number }>("photos")]);
+      return entries.filter((e) => e.rev > e.syncedRev).length + photos.filter((p) => p.serverId === undefined).length;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return 0;
+  }
+}
+
+export const unsentChangesQuestion = (count: number) =>
+  `${count} inspection ${count === 1 ? "change on this device has" : "changes on this device have"} not reached the server yet. ` +
+  "Logging out deletes them from this device. Log out anyway?";
+
+/**
+ * Logout (staff-side §4): tells the server, clears the cached data and goes to /, even when the call fails.
+ * When inspection changes are still unsent, it asks first; false when the user chose to stay.
+ */
+export async function logout(): Promise<boolean> {
+  const unsent = await unsentInspectionChanges();
+  if (unsent > 0 && !window.confirm(unsentChangesQuestion(unsent))) return false;
   try {
     await fetch("/api/auth/logout", { method: "POST", credentials: "same-origin", headers: { Accept: "application/json" } });
   } catch {
@@ -76,4 +118,5 @@ export async function logout(): Promise<void> {
   }
   await clearCachedData();
   window.location.assign("/");
+  return true;
 }

@@ -284,6 +284,72 @@ describe("the admin portal", () => {
     await page.context().close();
   });
 
+  it("Logout asks first when inspection changes have not reached the server, and staying keeps them", async () => {
+    const page = await newPage();
+    await signIn(page);
+    // What the inspection form keeps offline (islands/inspections/store.ts): an entry changed since its last save, a photo not uploaded.
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const open = indexedDB.open("haven-inspections", 1);
+          open.onupgradeneeded = () => {
+            open.result.createObjectStore("inspections", { keyPath: "id" });
+            open.result.createObjectStore("entries", { keyPath: ["inspectionId", "key"] }).createIndex("byInspection", "inspectionId");
+            open.result.createObjectStore("photos", { keyPath: "clientId" }).createIndex("byInspection", "inspectionId");
+          };
+          open.onsuccess = () => {
+            const tx = open.result.transaction(["entries", "photos"], "readwrite");
+            tx.objectStore("entries").put({ inspectionId: 1, key: "Roof\u0000Gutters", rev: 2, syncedRev: 1 });
+            tx.objectStore("entries").put({ inspectionId: 1, key: "Roof\u0000Shingles", rev: 1, syncedRev: 1 });
+            tx.objectStore("photos").put({ clientId: "p1", inspectionId: 1 });
+            tx.objectStore("photos").put({ clientId: "p2", inspectionId: 1, serverId: 9 });
+            tx.oncomplete = () => {
+              open.result.close();
+              resolve();
+            };
+            tx.onerror = () => reject(tx.error);
+          };
+          open.onerror = () => reject(open.error);
+        }),
+    );
+    const questions: string[] = [];
+    page.once("dialog", (dialog) => {
+      questions.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.getByRole("button", { name: "Logout" }).click();
+    await expect.poll(() => questions.length).toBe(1);
+    expect(questions[0]).toBe("2 inspection changes on this device have not reached the server yet. Logging out deletes them from this device. Log out anyway?");
+    // Stayed: signed in, the changes kept, and the button works again.
+    await expect.poll(() => page.getByRole("button", { name: "Logout" }).isEnabled()).toBe(true);
+    expect(page.url()).toBe(`${site.baseUrl}/admin`);
+    expect((await page.request.get(`${site.baseUrl}/api/auth/user`)).status()).toBe(200);
+    expect(await page.evaluate(async () => ((await indexedDB.databases()) ?? []).map((d) => d.name))).toContain("haven-inspections");
+
+    page.once("dialog", (dialog) => void dialog.accept());
+    await page.getByRole("button", { name: "Logout" }).click();
+    await page.waitForURL(`${site.baseUrl}/`);
+    expect(await page.evaluate(async () => ((await indexedDB.databases()) ?? []).map((d) => d.name))).not.toContain("haven-inspections");
+    expect((await page.request.get(`${site.baseUrl}/api/auth/user`)).status()).toBe(401);
+    await page.context().close();
+  });
+
+  it("Logout asks nothing when every change has reached the server", async () => {
+    const page = await newPage();
+    await signIn(page);
+    let asked = false;
+    page.on("dialog", (dialog) => {
+      asked = true;
+      void dialog.dismiss();
+    });
+    await page.getByRole("button", { name: "Logout" }).click();
+    await page.waitForURL(`${site.baseUrl}/`);
+    expect(asked).toBe(false);
+    // Looking for unsent changes created no database.
+    expect(await page.evaluate(async () => ((await indexedDB.databases()) ?? []).map((d) => d.name))).toEqual([]);
+    await page.context().close();
+  });
+
   it("Logout still clears and goes to / when the server cannot be reached", async () => {
     const page = await newPage();
     await signIn(page);
