@@ -1,6 +1,4 @@
 import { createHash } from "node:crypto";
-import { fileTypeFromBuffer } from "file-type";
-import sharp from "sharp";
 import { HttpError, ValidationError } from "../../http/errors.js";
 import { CLIENT_ID_PATTERN, MAX_PHOTO_BYTES, MAX_PHOTO_EDGE, PHOTO_TYPES, THUMBNAIL_EDGE, photoUrl, thumbnailUrl } from "./photos.constants.js";
 import type { PhotoMeta, PhotosRepository } from "./photos.repository.js";
@@ -60,6 +58,8 @@ export class PhotosService {
     const original = typeof input === "string" ? bytesOfDataUrl(input, field) : input;
     if (original.length > MAX_PHOTO_BYTES) throw new PhotoTooLargeError();
     if (!original.length) throw new ValidationError("The photo is empty", { [field]: "The photo is empty" });
+    // file-type and sharp load with the first photo: the server and every `haven` command start faster.
+    const { fileTypeFromBuffer } = await import("file-type");
     const type = await fileTypeFromBuffer(original);
     if (!type || !(PHOTO_TYPES as readonly string[]).includes(type.mime)) {
       throw new ValidationError("Only JPEG, PNG or WebP photos are accepted", { [field]: "Only JPEG, PNG or WebP photos are accepted" });
@@ -90,6 +90,7 @@ export class PhotosService {
    * and makes the thumbnail. PDFs take JPEG and PNG only, so a WebP is stored as JPEG; a PNG stays PNG.
    */
   private async shrink(original: Buffer, mime: string, field: string) {
+    const { default: sharp } = await import("sharp");
     try {
       const pipeline = sharp(original, { failOn: "error" })
         .rotate()

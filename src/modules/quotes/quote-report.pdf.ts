@@ -1,4 +1,4 @@
-import PDFDocument from "pdfkit";
+import { loadPdfLibraries } from "../reports/pdf-assets.js";
 import { type ClientQuoteItem, formatCents } from "./quotes.constants.js";
 
 export interface QuoteReportDocument {
@@ -14,7 +14,8 @@ const GREEN = "#0f2e24";
 const GOLD = "#b08d3c";
 
 /** The quote report as a PDF (pdfkit, built-in fonts): each quoted item with its amount, and the total. */
-export function renderQuoteReportPdf(doc: QuoteReportDocument): Promise<Buffer> {
+export async function renderQuoteReportPdf(doc: QuoteReportDocument): Promise<Buffer> {
+  const { PDFDocument } = await loadPdfLibraries();
   return new Promise((resolve, reject) => {
     const pdf = new PDFDocument({ size: "LETTER", margin: 54, info: { Title: "Haven Quote Report", Author: "Haven" } });
     const chunks: Buffer[] = [];

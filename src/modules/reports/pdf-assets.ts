@@ -1,9 +1,18 @@
 // What the report PDF embeds (reports/pdf.ts draws the pages): the Inter fonts, parsed once per process,
 // and small JPEG print copies of the photos, kept for recent photos.
 import { createRequire } from "node:module";
-import sharp from "sharp";
 
 const require = createRequire(import.meta.url);
+
+/**
+ * pdfkit, svg-to-pdfkit and sharp, loaded on the first PDF: together about half a second of start-up that
+ * the web server and every `haven` command would otherwise pay before doing anything.
+ */
+export type SvgToPdf = (doc: PDFKit.PDFDocument, svg: string, x: number, y: number, options?: { width?: number; height?: number }) => void;
+let pdfLibraries: Promise<{ PDFDocument: typeof import("pdfkit"); svgToPdf: SvgToPdf }> | null = null;
+export const loadPdfLibraries = () =>
+  (pdfLibraries ??= import("pdfkit").then((pdfkit) => ({ PDFDocument: pdfkit.default, svgToPdf: require("svg-to-pdfkit") as SvgToPdf })));
+const loadSharp = () => import("sharp").then((m) => m.default);
 export const FONTS = {
   regular: require.resolve("@expo-google-fonts/inter/400Regular/Inter_400Regular.ttf"),
   medium: require.resolve("@expo-google-fonts/inter/500Medium/Inter_500Medium.ttf"),
@@ -61,12 +70,14 @@ export function printCopy(photoId: number, bytes: Buffer): Promise<Buffer> {
     printCopies.set(photoId, cached);
     return cached;
   }
-  const copy = sharp(bytes, { failOn: "error" })
-    .rotate()
-    .resize({ width: PRINT_EDGE, height: PRINT_EDGE, fit: "inside", withoutEnlargement: true })
-    .flatten({ background: "#ffffff" })
-    .jpeg({ quality: 75 })
-    .toBuffer();
+  const copy = loadSharp().then((sharp) =>
+    sharp(bytes, { failOn: "error" })
+      .rotate()
+      .resize({ width: PRINT_EDGE, height: PRINT_EDGE, fit: "inside", withoutEnlargement: true })
+      .flatten({ background: "#ffffff" })
+      .jpeg({ quality: 75 })
+      .toBuffer(),
+  );
   copy.catch(() => printCopies.delete(photoId));
   printCopies.set(photoId, copy);
   if (printCopies.size > PRINT_CACHE_SIZE) printCopies.delete(printCopies.keys().next().value as number);

@@ -1,14 +1,10 @@
 // The report as PDF (DESIGN.md decision 20): pdfkit, from the snapshot alone. Inter is embedded (TTF,
 // subset by pdfkit) so é, ’ or Ł always render; the score ring is an SVG drawn as vectors.
-import { createRequire } from "node:module";
-import PDFDocument from "pdfkit";
 import { type BarColour, SCORE_CHOICES, adminLabel, barColour, categoryBand, clientPriorityLabel } from "./bands.js";
 import { type ReportCategory, type ReportData, type ReportRecommendation, SUMMARY_ITEM_SCORES, SUMMARY_SENTENCE, addressLine } from "./report-data.js";
-import { type FONTS, PHOTO_CONCURRENCY, type PhotoLoader, attachCachedFonts, cachedPrintCopy, printCopy } from "./pdf-assets.js";
+import { type FONTS, PHOTO_CONCURRENCY, type PhotoLoader, type SvgToPdf, attachCachedFonts, cachedPrintCopy, loadPdfLibraries, printCopy } from "./pdf-assets.js";
 import type { PdfFormat } from "./reports.schemas.js";
 
-const require = createRequire(import.meta.url);
-const SVGtoPDF = require("svg-to-pdfkit") as (doc: PDFKit.PDFDocument, svg: string, x: number, y: number, options?: { width?: number; height?: number }) => void;
 /** pdfkit's opened image (not in its type definitions): embedded once, drawn as often as needed. */
 type PdfImage = { width: number; height: number };
 
@@ -56,16 +52,19 @@ function ringSvg(score: number | null, size: number): string {
 
 class ReportPdf {
   readonly doc: PDFKit.PDFDocument;
+  private readonly svgToPdf: SvgToPdf;
   private readonly images = new Map<number, Promise<PdfImage | null>>();
   /** Section title → its page index (for the contents and the outline). */
   readonly sections: { title: string; page: number; level: number }[] = [];
 
   constructor(
+    libraries: Awaited<ReturnType<typeof loadPdfLibraries>>,
     readonly data: ReportData,
     readonly format: PdfFormat,
     private readonly loadPhoto: PhotoLoader,
   ) {
-    this.doc = new PDFDocument({
+    this.svgToPdf = libraries.svgToPdf;
+    this.doc = new libraries.PDFDocument({
       size: "LETTER",
       margins: { top: PAGE.margin, bottom: PAGE.margin, left: PAGE.margin, right: PAGE.margin },
       bufferPages: true,
@@ -150,7 +149,7 @@ class ReportPdf {
     const { doc, data } = this;
     const top = doc.y;
     const size = 118;
-    SVGtoPDF(doc, ringSvg(data.overallScore, size), PAGE.margin, top, { width: size, height: size });
+    this.svgToPdf(doc, ringSvg(data.overallScore, size), PAGE.margin, top, { width: size, height: size });
     this.font("bold", 34, C.green900).text(scoreText(data.overallScore), PAGE.margin, top + size / 2 - 22, { width: size, align: "center", lineBreak: false });
     this.font("medium", 7.5, C.muted).text("OUT OF 100", PAGE.margin, top + size + 6, { width: size, align: "center", characterSpacing: 0.6, lineBreak: false });
 
@@ -428,6 +427,6 @@ class ReportPdf {
 }
 
 /** Renders the full report or its summary from a snapshot; photos come through `loadPhoto`. */
-export function renderReportPdf(data: ReportData, format: PdfFormat, loadPhoto: PhotoLoader): Promise<Buffer> {
-  return new ReportPdf(data, format, loadPhoto).render();
+export async function renderReportPdf(data: ReportData, format: PdfFormat, loadPhoto: PhotoLoader): Promise<Buffer> {
+  return new ReportPdf(await loadPdfLibraries(), data, format, loadPhoto).render();
 }
