@@ -1,6 +1,6 @@
 import os from "node:os";
 import { performance } from "node:perf_hooks";
-import { type BenchApp, fmt, verdict } from "./support.js";
+import { type BenchApp, fmt, percentile, staffCookie, verdict } from "./support.js";
 
 // The staff portal at scale (issue 9): 100,000 properties and 200,000 bookings and inspections,
 // then the latency of GET /api/dashboard/stats and of the first page of /admin/properties.
@@ -73,20 +73,6 @@ export async function fillPortal(haven: BenchApp): Promise<void> {
   }
 }
 
-async function signIn(haven: BenchApp): Promise<string> {
-  await haven.container.users.ensure(STAFF);
-  const res = await fetch(`${haven.baseUrl}/api/auth/login`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: haven.baseUrl, "Sec-Fetch-Site": "same-origin" },
-    body: JSON.stringify({ email: STAFF.email, password: STAFF.password }),
-  });
-  if (!res.ok) throw new Error(`bench login failed: ${res.status} ${await res.text()}`);
-  return res.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-}
-
 /** Sequential requests (one at a time: this is latency, not throughput); milliseconds per request. */
 async function latencies(url: string, cookie: string): Promise<number[]> {
   const once = async () => {
@@ -102,8 +88,6 @@ async function latencies(url: string, cookie: string): Promise<number[]> {
   return times.sort((a, b) => a - b);
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-
 export async function runDashboardBench(haven: BenchApp): Promise<void> {
   const started = performance.now();
   await fillPortal(haven);
@@ -111,7 +95,7 @@ export async function runDashboardBench(haven: BenchApp): Promise<void> {
     "select (select count(*) from properties)::int as p, (select count(*) from inspection_bookings)::int as b, (select count(*) from inspections)::int as i",
   );
   const { p, b, i } = counts.rows[0];
-  const cookie = await signIn(haven);
+  const cookie = await staffCookie(haven, STAFF);
   console.log(`\nStaff portal at scale (${fmt(p)} properties, ${fmt(b)} bookings + ${fmt(i)} inspections; filled in ${fmt((performance.now() - started) / 1000, 1)} s)`);
   console.log(`  sequential requests, ${WARM_UP} warm-up then ${SAMPLES} measured, each over HTTP with a staff session`);
   // The figures scale with how busy the machine is: print its load beside them.

@@ -9,9 +9,9 @@ import type { EntryInput } from "../src/modules/inspections/inspections.schemas.
 import { type EntryScore, templateEntries } from "../src/modules/inspections/template.js";
 import { NO_CHROMIUM_MESSAGE, findChromium, launchBrowser } from "../tests/support/chromium.js";
 import { ISLAND_JS_BUDGET } from "./islands.js";
-import { fmt, verdict } from "./support.js";
+import { fmt, staffCookie, verdict } from "./support.js";
 
-const STAFF = { email: "bench-inspector@haven.test", password: "bench-inspector-password" };
+const STAFF = { email: "bench-inspector@haven.test", password: "bench-inspector-password", firstName: "Bench", lastName: "Inspector" };
 const PHOTOS = 60;
 const RUNS = 5;
 
@@ -103,16 +103,10 @@ async function measurePage(browser: Browser, baseUrl: string, inspectionId: numb
 /** Called by bench/run.ts (BENCH_ONLY=inspection-form) with its running, seeded app. */
 export async function runInspectionFormBench(haven: { baseUrl: string; container: Container }): Promise<void> {
   console.log("\nInspection form: a full inspection (every category, 3 kitchens, 3 bathrooms, 2 laundries, 60 photos)");
-  await haven.container.users.create({ ...STAFF, firstName: "Bench", lastName: "Inspector" }).catch(() => undefined);
   const inspectionId = await fullInspection(haven.container);
 
   // The API payload the form reads on opening.
-  const login = await fetch(`${haven.baseUrl}/api/auth/login`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: haven.baseUrl },
-    body: JSON.stringify(STAFF),
-  });
-  const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const cookie = await staffCookie(haven, STAFF);
   const times: number[] = [];
   let body = Buffer.alloc(0);
   for (let i = 0; i < RUNS; i++) {

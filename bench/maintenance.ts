@@ -4,7 +4,7 @@ import { gzipSync } from "node:zlib";
 import { NO_CHROMIUM_MESSAGE, findChromium, launchBrowser } from "../tests/support/chromium.js";
 import { ISLAND_JS_BUDGET } from "./islands.js";
 import { addDays } from "../src/modules/bookings/business-time.js";
-import { type BenchApp, fmt, verdict } from "./support.js";
+import { type BenchApp, fmt, percentile, staffCookie, verdict } from "./support.js";
 
 // Maintenance at scale (issue 13): expansion of 10,000 schedules for a year (budget ≤ 10 s, aim ≤ 5 s),
 // the same expansion again (creates nothing), and the calendar's month API with 10,000 tasks in the month
@@ -54,22 +54,6 @@ async function fillMonth(haven: BenchApp, month: string): Promise<void> {
   );
   await haven.container.db.raw("analyze maintenance_tasks");
 }
-
-async function signIn(haven: BenchApp): Promise<string> {
-  await haven.container.users.ensure(STAFF);
-  const res = await fetch(`${haven.baseUrl}/api/auth/login`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: haven.baseUrl, "Sec-Fetch-Site": "same-origin" },
-    body: JSON.stringify({ email: STAFF.email, password: STAFF.password }),
-  });
-  if (!res.ok) throw new Error(`bench login failed: ${res.status} ${await res.text()}`);
-  return res.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-}
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 async function latency(url: string, cookie: string): Promise<{ p50: number; p95: number; bytes: number; tasks: number }> {
   let bytes = 0;
@@ -149,7 +133,7 @@ export async function runMaintenanceBench(haven: BenchApp): Promise<void> {
 
   const month = addDays(today, 800).slice(0, 7);
   await fillMonth(haven, month);
-  const cookie = await signIn(haven);
+  const cookie = await staffCookie(haven, STAFF);
   const grid = `from=${addDays(`${month}-01`, -6)}&to=${addDays(`${month}-01`, 36)}`;
   // The first is what the calendar asks for a month (the budget's figure); the others for reference.
   const rows: [string, string, boolean][] = [

@@ -9,7 +9,7 @@ import { INSPECTION_WEIGHTS } from "../src/modules/reports/scoring.js";
 import { gzipSync } from "node:zlib";
 import { NO_CHROMIUM_MESSAGE, findChromium, launchBrowser } from "../tests/support/chromium.js";
 import { ISLAND_JS_BUDGET } from "./islands.js";
-import { fmt, verdict } from "./support.js";
+import { fmt, staffCookie, verdict } from "./support.js";
 
 const PHOTOS = 60;
 const REPORTS_ON_LIST = 10_000;
@@ -59,19 +59,6 @@ function fullEntries(photoIds: number[]): EntryInput[] {
     next += take;
   }
   return entries;
-}
-
-async function signInCookie(container: Container, baseUrl: string): Promise<string> {
-  const email = `bench-${randomBytes(3).toString("hex")}@haven.test`;
-  const password = "bench-password-0123456789";
-  await container.users.create({ email, password, firstName: "Bench", lastName: "Reports" });
-  const res = await fetch(`${baseUrl}/api/auth/login`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "Sec-Fetch-Site": "same-origin", Origin: baseUrl },
-    body: JSON.stringify({ email, password }),
-  });
-  if (!res.ok) throw new Error(`login: HTTP ${res.status}`);
-  return res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
 }
 
 /** The JS a staff page loads in Chromium until its islands are hydrated and the network is quiet, gzipped (level 9). */
@@ -160,7 +147,7 @@ export async function runReportsBench(haven: { baseUrl: string; container: Conta
       );
     });
   }
-  const cookie = await signInCookie(container, baseUrl);
+  const cookie = await staffCookie({ container, baseUrl }, { email: "bench-reports@haven.test", password: "bench-password-0123456789", firstName: "Bench", lastName: "Reports" });
   const pageTimes: number[] = [];
   let total = "";
   for (let run = 0; run < 21; run++) {

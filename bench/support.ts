@@ -71,3 +71,28 @@ export const fmt = (n: number, digits = 0) => n.toLocaleString("en-CA", { maximu
 export function verdict(ok: boolean): string {
   return ok ? "within budget" : "OVER BUDGET";
 }
+
+export interface BenchStaff {
+  email: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+}
+
+/** Creates the bench's staff user when missing, signs it in over HTTP and returns the session cookie to send. */
+export async function staffCookie(haven: { container: Container; baseUrl: string }, staff: BenchStaff): Promise<string> {
+  await haven.container.users.ensure(staff);
+  const res = await fetch(`${haven.baseUrl}/api/auth/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: haven.baseUrl, "Sec-Fetch-Site": "same-origin" },
+    body: JSON.stringify({ email: staff.email, password: staff.password }),
+  });
+  if (!res.ok) throw new Error(`bench login failed: ${res.status} ${await res.text()}`);
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+}
+
+/** The p-th percentile of ascending-sorted figures (nearest rank). */
+export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;

@@ -1,17 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { QUOTE_STATUSES, type QuoteStatus, STAFF_MOVES, parseCents } from "../../src/modules/quotes/quotes.constants.js";
 import { QUOTE_REPORT_MAIL_TASK } from "../../src/modules/quotes/quotes.service.js";
-import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
-import { type Smtp, jobCount, pdfText, runJobs, shareReport, sharedReportFixture, startSmtp } from "./sharing-fixtures.js";
+import type { TestContext, signInStaff } from "../support/context.js";
+import { type Smtp, jobCount, pdfText, runJobs, shareReport, sharedReportFixture, sharingTestApp } from "./sharing-fixtures.js";
 
 let ctx: TestContext;
 let smtp: Smtp;
 let staff: Awaited<ReturnType<typeof signInStaff>>["agent"];
 
 beforeAll(async () => {
-  smtp = await startSmtp();
-  ctx = await createTestContext({ SMTP_URL: smtp.url, PUBLIC_URL: "https://haven.example" });
-  staff = (await signInStaff(ctx)).agent;
+  ({ ctx, smtp, staff } = await sharingTestApp());
 });
 afterAll(async () => {
   await ctx?.close();

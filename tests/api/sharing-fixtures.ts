@@ -4,8 +4,10 @@ import { PDFParse } from "pdf-parse";
 import type supertest from "supertest";
 import { taskList } from "../../src/jobs.js";
 import type { EntryInput } from "../../src/modules/inspections/inspections.schemas.js";
-import type { TestContext } from "../support/context.js";
-export { type Smtp, startSmtp } from "../support/smtp.js";
+import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
+import { type Smtp, startSmtp } from "../support/smtp.js";
+
+export { type Smtp, startSmtp };
 import { completedInspection, photo } from "./reports-fixtures.js";
 
 const silent = new Logger(() => () => undefined);
@@ -48,4 +50,11 @@ export async function shareReport(staff: ReturnType<typeof supertest.agent>, rep
   const res = await staff.post(`/api/reports/${reportId}/share`).send({ clientEmail }).expect(201);
   const link = res.body.reportLink as string;
   return { link, token: link.split("/client-report/")[1]!, body: res.body };
+}
+
+/** The sharing and quotes tests' app: a local SMTP server for its mail, and a signed-in staff agent. */
+export async function sharingTestApp(): Promise<{ ctx: TestContext; smtp: Smtp; staff: Awaited<ReturnType<typeof signInStaff>>["agent"] }> {
+  const smtp = await startSmtp();
+  const ctx = await createTestContext({ SMTP_URL: smtp.url, PUBLIC_URL: "https://haven.example" });
+  return { ctx, smtp, staff: (await signInStaff(ctx)).agent };
 }

@@ -10,17 +10,15 @@ import { redactLinkTokens } from "../../src/modules/sharing/links.js";
 import { SAMPLE_READ_ONLY_MESSAGE } from "../../src/modules/sharing/sample.js";
 import { SHARE_MAIL_TASK } from "../../src/modules/sharing/sharing.service.js";
 import { sampleReport } from "../../seeds/sample-report.js";
-import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
-import { type Smtp, jobCount, pdfText, runJobs, shareReport, sharedReportFixture, startSmtp } from "./sharing-fixtures.js";
+import type { TestContext, signInStaff } from "../support/context.js";
+import { type Smtp, jobCount, pdfText, runJobs, shareReport, sharedReportFixture, sharingTestApp } from "./sharing-fixtures.js";
 
 let ctx: TestContext;
 let smtp: Smtp;
 let staff: Awaited<ReturnType<typeof signInStaff>>["agent"];
 
 beforeAll(async () => {
-  smtp = await startSmtp();
-  ctx = await createTestContext({ SMTP_URL: smtp.url, PUBLIC_URL: "https://haven.example" });
-  staff = (await signInStaff(ctx)).agent;
+  ({ ctx, smtp, staff } = await sharingTestApp());
 });
 afterAll(async () => {
   await ctx?.close();

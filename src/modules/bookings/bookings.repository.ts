@@ -45,6 +45,20 @@ const toBooking = (row: Row): Booking => ({
   subscriptionPlan: row.subscription_plan as string,
 });
 
+/** A new booking's columns. */
+const bookingRow = (b: NewBooking) => ({
+  property_id: b.propertyId,
+  customer_id: b.customerId,
+  scheduled_date: b.scheduledDate,
+  time_slot: b.timeSlot,
+  access_method: b.accessMethod ?? null,
+  access_code: b.accessCode ?? null,
+  access_instructions: b.accessInstructions ?? null,
+  special_requests: b.specialRequests ?? null,
+  notes: b.notes ?? null,
+  source: b.source,
+});
+
 export class BookingsRepository {
   constructor(private readonly db: Knex) {}
 
@@ -67,18 +81,7 @@ export class BookingsRepository {
 
   async insert(booking: NewBooking, tx: Tx | Knex = this.db): Promise<Booking> {
     const [row] = await tx("inspection_bookings")
-      .insert({
-        property_id: booking.propertyId,
-        customer_id: booking.customerId,
-        scheduled_date: booking.scheduledDate,
-        time_slot: booking.timeSlot,
-        access_method: booking.accessMethod ?? null,
-        access_code: booking.accessCode ?? null,
-        access_instructions: booking.accessInstructions ?? null,
-        special_requests: booking.specialRequests ?? null,
-        notes: booking.notes ?? null,
-        source: booking.source,
-      })
+      .insert(bookingRow(booking))
       .returning("id");
     return (await this.find(row.id as number, tx))!;
   }
@@ -88,20 +91,7 @@ export class BookingsRepository {
     if (!bookings.length) return [];
     const rows = await tx("inspection_bookings")
       .insert(
-        bookings.map((b) => ({
-          property_id: b.propertyId,
-          customer_id: b.customerId,
-          scheduled_date: b.scheduledDate,
-          time_slot: b.timeSlot,
-          access_method: b.accessMethod ?? null,
-          access_code: b.accessCode ?? null,
-          access_instructions: b.accessInstructions ?? null,
-          special_requests: b.specialRequests ?? null,
-          notes: b.notes ?? null,
-          source: b.source,
-          status: b.status,
-          created_at: b.createdAt,
-        })),
+        bookings.map((b) => ({ ...bookingRow(b), status: b.status, created_at: b.createdAt })),
       )
       .returning("id");
     return rows.map((r: { id: number }) => r.id);

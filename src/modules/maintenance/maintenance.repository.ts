@@ -359,18 +359,11 @@ export interface DatedTask extends ListedTask {
   clientEmail: string;
 }
 
-export interface NewScheduleRow {
-  propertyId: number;
-  title: string;
-  description: string | null;
-  category: TaskCategory;
-  priority: TaskPriority;
-  estimatedDuration: number | null;
-  recurrenceType: RecurrenceType;
-  recurrenceInterval: number;
-  startDate: string;
-  sourceTaskId: number | null;
-}
+/** A new schedule row: the schedule's own fields, before the database gives it an id and a time. */
+export type NewScheduleRow = Pick<
+  MaintenanceSchedule,
+  "propertyId" | "title" | "description" | "category" | "priority" | "estimatedDuration" | "recurrenceType" | "recurrenceInterval" | "startDate" | "sourceTaskId"
+>;
 
 export interface ExpandableSchedule {
   id: number;
