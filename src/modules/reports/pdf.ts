@@ -1,54 +1,15 @@
 // The report as PDF (DESIGN.md decision 20): pdfkit, from the snapshot alone. Inter is embedded (TTF,
 // subset by pdfkit) so é, ’ or Ł always render; the score ring is an SVG drawn as vectors.
-import { type BarColour, SCORE_CHOICES, adminLabel, barColour, categoryBand, clientPriorityLabel } from "./bands.js";
+import { adminLabel, barColour, categoryBand, clientPriorityLabel } from "./bands.js";
 import { type ReportCategory, type ReportData, type ReportRecommendation, SUMMARY_ITEM_SCORES, SUMMARY_SENTENCE, addressLine } from "./report-data.js";
 import { type FONTS, PHOTO_CONCURRENCY, type PhotoLoader, type SvgToPdf, attachCachedFonts, cachedPrintCopy, loadPdfLibraries, printCopy } from "./pdf-assets.js";
+import { BAND, BOTTOM, C, CONTENT, PAGE, PRIORITY, choiceLabel, longDate, ringSvg, scoreText } from "./pdf-style.js";
 import type { PdfFormat } from "./reports.schemas.js";
 
 /** pdfkit's opened image (not in its type definitions): embedded once, drawn as often as needed. */
 type PdfImage = { width: number; height: number };
 
 export type { PhotoLoader } from "./pdf-assets.js";
-
-const C = {
-  green950: "#08201a",
-  green900: "#0f2e24",
-  green700: "#1f5444",
-  gold300: "#e9c965",
-  gold500: "#c99a1e",
-  cream: "#fbf8f0",
-  ink: "#1b2520",
-  muted: "#56635c",
-  line: "#dfe5e1",
-  track: "#edf0ee",
-};
-const BAND: Record<BarColour, string> = { green: "#15803d", yellow: "#ca8a04", red: "#b91c1c" };
-const PRIORITY: Record<string, string> = { high: "#b91c1c", medium: "#c2410c", low: "#a16207" };
-
-const PAGE = { width: 612, height: 792, margin: 48 };
-const CONTENT = PAGE.width - PAGE.margin * 2;
-const BOTTOM = PAGE.height - PAGE.margin - 18;
-
-const scoreText = (score: number | null) => (score === null ? "—" : String(score));
-const choiceLabel = (score: number | null) => (score === null ? "N/A" : (SCORE_CHOICES.find((c) => c.value === score)?.label ?? String(score)));
-const longDate = (iso: string | null | undefined) => {
-  if (!iso) return "—";
-  const date = new Date(iso.length === 10 ? `${iso}T12:00:00Z` : iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleDateString("en-CA", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
-};
-
-function ringSvg(score: number | null, size: number): string {
-  const stroke = size * 0.075;
-  const r = (size - stroke) / 2;
-  const c = 2 * Math.PI * r;
-  const fraction = score === null ? 0 : Math.max(0, Math.min(100, score)) / 100;
-  const colour = score === null ? C.line : BAND[barColour(score)];
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 ${size} ${size}">
-    <circle cx="${size / 2}" cy="${size / 2}" r="${r}" fill="none" stroke="${C.track}" stroke-width="${stroke}"/>
-    <circle cx="${size / 2}" cy="${size / 2}" r="${r}" fill="none" stroke="${colour}" stroke-width="${stroke}" stroke-linecap="round"
-      stroke-dasharray="${(c * fraction).toFixed(2)} ${c.toFixed(2)}" transform="rotate(-90 ${size / 2} ${size / 2})"/>
-  </svg>`;
-}
 
 class ReportPdf {
   readonly doc: PDFKit.PDFDocument;
