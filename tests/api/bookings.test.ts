@@ -169,7 +169,8 @@ describe("POST /api/inspection-bookings with the wizard payload", () => {
     const before = await counts();
     const again = await agent
       .post("/api/inspection-bookings")
-      .send(wizard({ customerId: first.body.customerId, propertyAddress: first.body.address, email: "reuse@example.com" }))
+      // Another date: the same date and slot again would be the first booking given back (issue 16).
+      .send(wizard({ customerId: first.body.customerId, propertyAddress: first.body.address, email: "reuse@example.com", scheduledDate: addDays(calendar().minDate, 1) }))
       .expect(201);
     expect(again.body).toMatchObject({ customerId: first.body.customerId, propertyId: first.body.propertyId });
     expect(await counts()).toMatchObject({ customers: before.customers, properties: before.properties, bookings: before.bookings + 1 });

@@ -86,6 +86,29 @@ export class BookingsRepository {
     return (await this.find(row.id as number, tx))!;
   }
 
+  /**
+   * Holds the property's bookings for the rest of the transaction, so two submissions for one home
+   * take turns and the second sees what the first booked.
+   */
+  async lockProperty(propertyId: number, tx: Tx): Promise<void> {
+    await tx.raw("select pg_advisory_xact_lock(hashtextextended(?, 0))", [`booking-property:${propertyId}`]);
+  }
+
+  /** The customer's scheduled booking of this property at this date and slot, if there is one. */
+  async findScheduled(booking: Pick<NewBooking, "propertyId" | "customerId" | "scheduledDate" | "timeSlot">, tx: Tx | Knex = this.db): Promise<Booking | null> {
+    const row = await this.selectJoined(tx)
+      .where({
+        "b.property_id": booking.propertyId,
+        "b.customer_id": booking.customerId,
+        "b.scheduled_date": booking.scheduledDate,
+        "b.time_slot": booking.timeSlot,
+        "b.status": "scheduled",
+      })
+      .orderBy("b.id")
+      .first();
+    return row ? toBooking(row) : null;
+  }
+
   /** Many bookings in one multi-row insert (the demo seed); ids in input order. */
   async insertMany(bookings: (NewBooking & { status: string; createdAt: Date })[], tx: Tx | Knex = this.db): Promise<number[]> {
     if (!bookings.length) return [];

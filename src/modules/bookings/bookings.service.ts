@@ -1,5 +1,5 @@
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
-import { PROVINCES, type Customer, type NewProperty, type Property, type SubscriptionPlan, US_STATES } from "../customers/customers.schemas.js";
+import { PROVINCES, type NewProperty, type Property, type SubscriptionPlan, US_STATES, sameEmail } from "../customers/customers.schemas.js";
 import type { CustomersService, Viewer } from "../customers/customers.service.js";
 import type { MailService } from "../mail/mail.service.js";
 import { bookingConfirmationEmail } from "../mail/templates/booking-confirmation.js";
@@ -16,6 +16,19 @@ export interface BookingSettings {
 
 
 const sameAddress = (a: string, b: string) => a.trim().toLowerCase().replace(/\s+/g, " ") === b.trim().toLowerCase().replace(/\s+/g, " ");
+
+/**
+ * The wizard's address line names this property: the same street, and the same city and postal code
+ * when the line has them (a prefilled wizard sends the street alone).
+ */
+function namesProperty(property: Property, line: string): boolean {
+  const split = splitAddress(line);
+  return (
+    sameAddress(property.address, split.address) &&
+    (!split.city || sameAddress(property.city, split.city)) &&
+    (!split.postalCode || sameAddress(property.postalCode ?? "", split.postalCode))
+  );
+}
 
 /**
  * The wizard asks for one address line. 'street, city, SK S7K 1A1' is split into its parts; anything
@@ -105,15 +118,18 @@ export class BookingsService {
 
   /**
    * The wizard: creates the customer, the property and the booking, and queues the e-mail, all in one
-   * transaction. A customer this browser already created (from intake) is reused when the address matches.
+   * transaction. This browser's customer is reused with their property when the address matches: the
+   * one the wizard was opened for (`customerId`, from intake), or else the one with the same e-mail (any
+   * case). A home is booked once per date and slot: a re-submission after success (issue 16) gets the
+   * first booking back, with no second e-mail; another date books that date for the same customer and home.
    */
   async bookFromWizard(viewer: Viewer, input: WizardBookingInput, tx?: Tx): Promise<Booking> {
-    const reuse = await this.reusableProperty(viewer, input);
     const work = async (trx: Tx) => {
+      const reuse = await this.reusable(viewer, input);
       let customerId: number;
       let propertyId: number;
       if (reuse?.property) {
-        customerId = reuse.customer.id;
+        customerId = reuse.property.customerId;
         propertyId = reuse.property.id;
       } else {
         const created = await this.customers.createWithProperty(
@@ -121,7 +137,7 @@ export class BookingsService {
             email: input.email,
             name: `${input.firstName} ${input.lastName}`,
             phone: input.phone,
-            subscriptionPlan: (reuse?.customer.subscriptionPlan as SubscriptionPlan | undefined) ?? "free-score",
+            subscriptionPlan: reuse?.plan ?? "free-score",
           },
           { ...splitAddress(input.propertyAddress), propertyType: input.propertyType, squareFootage: input.propertySize, yearBuilt: input.yearBuilt ?? null },
           trx,
@@ -129,7 +145,7 @@ export class BookingsService {
         customerId = created.customer.id;
         propertyId = created.property.id;
       }
-      return this.book(trx, {
+      return this.bookOnce(trx, {
         propertyId,
         customerId,
         scheduledDate: input.scheduledDate,
@@ -144,12 +160,31 @@ export class BookingsService {
     return tx ? work(tx) : this.transaction(work);
   }
 
-  private async reusableProperty(viewer: Viewer, input: WizardBookingInput): Promise<{ customer: Customer; property: Property | null } | null> {
-    if (!input.customerId || viewer.kind !== "customer" || !viewer.customerIds.includes(input.customerId)) return null;
+  /**
+   * What the wizard may reuse of this browser's records: the property the address line names of the
+   * customer the wizard was opened for, or else of a customer with the same e-mail; and the plan a new
+   * record keeps when the customer was named but the address is another one.
+   */
+  private async reusable(viewer: Viewer, input: WizardBookingInput): Promise<{ property: Property | null; plan: SubscriptionPlan } | null> {
+    if (!input.customerId) {
+      const property = await this.ownProperty(viewer, input.email, (p) => namesProperty(p, input.propertyAddress));
+      return property ? { property, plan: property.subscriptionPlan as SubscriptionPlan } : null;
+    }
+    if (viewer.kind !== "customer" || !viewer.customerIds.includes(input.customerId)) return null;
     const customer = await this.customers.findCustomer(input.customerId);
     if (!customer) return null;
-    const latest = (await this.customers.listProperties({ kind: "customer", customerIds: [customer.id] })).at(-1);
-    return { customer, property: latest && sameAddress(latest.address, input.propertyAddress) ? latest : null };
+    const properties = await this.customers.listProperties({ kind: "customer", customerIds: [customer.id] });
+    return { property: properties.findLast((p) => namesProperty(p, input.propertyAddress)) ?? null, plan: customer.subscriptionPlan as SubscriptionPlan };
+  }
+
+  /**
+   * The newest property this browser owns, of a customer with this e-mail (any case), that `matches`
+   * picks: what a re-submission, or another date for the same home, reuses (the wizard, onboarding).
+   */
+  async ownProperty(viewer: Viewer, email: string, matches: (property: Property) => boolean): Promise<Property | null> {
+    if (viewer.kind !== "customer" || !viewer.customerIds.length) return null;
+    const mine = await this.customers.listProperties(viewer);
+    return mine.findLast((p) => sameEmail(p.clientEmail, email) && matches(p)) ?? null;
   }
 
   /** The booking page: only for a property this viewer may see; null as if it did not exist otherwise. */
@@ -171,6 +206,16 @@ export class BookingsService {
    */
   importMany(bookings: (NewBooking & { status: "scheduled" | "completed" | "cancelled"; createdAt: Date })[], tx: Tx): Promise<number[]> {
     return this.bookings.insertMany(bookings, tx);
+  }
+
+  /**
+   * `book`, unless the customer has this home booked at this date and slot already (a re-submission,
+   * issue 16): then that booking, with no second e-mail. The property's lock makes a concurrent
+   * submission for the same home wait, then find this one's booking.
+   */
+  async bookOnce(tx: Tx, booking: NewBooking, recipient: { email: string; name: string }): Promise<Booking> {
+    await this.bookings.lockProperty(booking.propertyId, tx);
+    return (await this.bookings.findScheduled(booking, tx)) ?? this.book(tx, booking, recipient);
   }
 
   /**

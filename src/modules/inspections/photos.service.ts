@@ -1,6 +1,16 @@
 import { createHash } from "node:crypto";
 import { HttpError, ValidationError } from "../../http/errors.js";
-import { CLIENT_ID_PATTERN, MAX_PHOTO_BYTES, MAX_PHOTO_EDGE, PHOTO_TYPES, THUMBNAIL_EDGE, photoUrl, thumbnailUrl } from "./photos.constants.js";
+import {
+  CLIENT_ID_PATTERN,
+  MAX_CONCURRENT_DECODES,
+  MAX_PHOTO_BYTES,
+  MAX_PHOTO_EDGE,
+  MAX_PHOTO_MEGAPIXELS,
+  PHOTO_TYPES,
+  THUMBNAIL_EDGE,
+  photoUrl,
+  thumbnailUrl,
+} from "./photos.constants.js";
 import type { PhotoMeta, PhotosRepository } from "./photos.repository.js";
 
 export interface StoredPhoto {
@@ -16,6 +26,34 @@ export class PhotoTooLargeError extends HttpError {
     super(413, `A photo may be at most ${MAX_PHOTO_BYTES / 1024 / 1024} MB`);
   }
 }
+
+/** Megapixels as people say them: 8160×6144 is "50", 16000×16000 is "256". */
+export const megapixels = (width: number, height: number) => Math.round((width * height) / 1_000_000);
+/** sharp's own ceiling, a backstop behind the header check: anything that rounds to the limit. */
+const MAX_INPUT_PIXELS = (MAX_PHOTO_MEGAPIXELS + 0.5) * 1_000_000 - 1;
+
+/**
+ * Runs at most `limit` tasks at once; the others wait in arrival order. A finishing task hands its
+ * place straight to the next one waiting.
+ */
+export function concurrencyLimit(limit: number) {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (active < limit) active++;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    }
+  };
+}
+
+// One queue per process (issue 16): a burst of uploads decodes a few at a time instead of all at once.
+const decodeSlot = concurrencyLimit(MAX_CONCURRENT_DECODES);
 
 const DATA_URL = /^data:([\w.+-]+\/[\w.+-]+)?(;[\w=.+-]+)*;base64,/i;
 
@@ -91,19 +129,30 @@ export class PhotosService {
    */
   private async shrink(original: Buffer, mime: string, field: string) {
     const { default: sharp } = await import("sharp");
-    try {
-      const pipeline = sharp(original, { failOn: "error" })
-        .rotate()
-        .resize({ width: MAX_PHOTO_EDGE, height: MAX_PHOTO_EDGE, fit: "inside", withoutEnlargement: true });
-      const output = mime === "image/png" ? pipeline.png({ compressionLevel: 8 }) : pipeline.jpeg({ quality: 85, mozjpeg: true });
-      const { data: bytes, info } = await output.toBuffer({ resolveWithObject: true });
-      const thumbnail = await sharp(bytes)
-        .resize({ width: THUMBNAIL_EDGE, height: THUMBNAIL_EDGE, fit: "inside", withoutEnlargement: true })
-        .webp({ quality: 70 })
-        .toBuffer();
-      return { mimeType: mime === "image/png" ? "image/png" : "image/jpeg", width: info.width, height: info.height, bytes, thumbnail };
-    } catch {
-      throw new ValidationError("The photo could not be read", { [field]: "The image data is damaged or incomplete" });
+    const damaged = () => new ValidationError("The photo could not be read", { [field]: "The image data is damaged or incomplete" });
+    // The header alone says how big the decoded image would be: refuse before decoding a single pixel.
+    const { width, height } = await sharp(original).metadata().catch(() => ({ width: 0, height: 0 }));
+    if (!width || !height) throw damaged();
+    const size = megapixels(width, height);
+    if (size > MAX_PHOTO_MEGAPIXELS) {
+      const message = `Photo is too large: ${size} megapixels; the limit is ${MAX_PHOTO_MEGAPIXELS}`;
+      throw new ValidationError(message, { [field]: message });
     }
+    return decodeSlot(async () => {
+      try {
+        const pipeline = sharp(original, { failOn: "error", limitInputPixels: MAX_INPUT_PIXELS })
+          .rotate()
+          .resize({ width: MAX_PHOTO_EDGE, height: MAX_PHOTO_EDGE, fit: "inside", withoutEnlargement: true });
+        const output = mime === "image/png" ? pipeline.png({ compressionLevel: 8 }) : pipeline.jpeg({ quality: 85, mozjpeg: true });
+        const { data: bytes, info } = await output.toBuffer({ resolveWithObject: true });
+        const thumbnail = await sharp(bytes)
+          .resize({ width: THUMBNAIL_EDGE, height: THUMBNAIL_EDGE, fit: "inside", withoutEnlargement: true })
+          .webp({ quality: 70 })
+          .toBuffer();
+        return { mimeType: mime === "image/png" ? "image/png" : "image/jpeg", width: info.width, height: info.height, bytes, thumbnail };
+      } catch {
+        throw damaged();
+      }
+    });
   }
 }
