@@ -12,7 +12,7 @@ import {
   inspectionListQuery,
   inspectionStatusSchema,
 } from "./inspections.schemas.js";
-import { MAX_PHOTO_BYTES, PHOTO_TYPES } from "./photos.constants.js";
+import { MAX_PHOTO_BYTES, MAX_PHOTO_MEGAPIXELS, PHOTO_TYPES } from "./photos.constants.js";
 import type { StoredPhoto } from "./photos.service.js";
 
 // OpenAPI entries of inspections.routes.ts, entries.routes.ts and photos.routes.ts; see docs/api.md.
@@ -167,7 +167,7 @@ export const photosCalls = apiCalls([
     method: "post",
     path: "/api/photos",
     summary: "Upload one photo",
-    description: `JPEG, PNG or WebP (checked by magic bytes), at most ${MAX_PHOTO_BYTES / 1024 / 1024} MB; stored once, shrunk to 2048 px, with a thumbnail. Raw bytes may carry the client id in X-Client-Id.`,
+    description: `JPEG, PNG or WebP (checked by magic bytes), at most ${MAX_PHOTO_BYTES / 1024 / 1024} MB (413) and ${MAX_PHOTO_MEGAPIXELS} megapixels (400, read from the header before decoding); stored once, shrunk to 2048 px, with a thumbnail. Raw bytes may carry the client id in X-Client-Id.`,
     tags: ["Photos"],
     access: "staff",
     headers: z.object({ "x-client-id": z.string().optional().meta({ description: "The browser's id for this upload (raw bytes)" }) }),

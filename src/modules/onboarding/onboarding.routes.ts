@@ -1,7 +1,7 @@
 import { Router } from "express";
 import type { Container } from "../../container.js";
 import { firstProblem, parse } from "../../http/validate.js";
-import { rememberCustomer, submissionOf } from "../../http/viewer.js";
+import { rememberCustomer, submissionOf, viewerOf } from "../../http/viewer.js";
 import * as enums from "../customers/customers.schemas.js";
 import type { OnboardingOptions } from "./onboarding.constants.js";
 import { MISSING_PREFIX, missingFields, onboardingSchema } from "./onboarding.schemas.js";
@@ -30,7 +30,7 @@ export function onboardingApi(container: Container): Router {
       const missing = missingFields(payload);
       return missing.length ? MISSING_PREFIX + missing.join(", ") : firstProblem(fields);
     });
-    const { result: submitted, replayed, byBrowserKey } = await container.idempotency.run("onboarding", submissionOf(req, { ...payload, completedAt: undefined }), (tx) => container.onboarding.submit(input, tx));
+    const { result: submitted, replayed, byBrowserKey } = await container.idempotency.run("onboarding", submissionOf(req, { ...payload, completedAt: undefined }), (tx) => container.onboarding.submit(input, tx, viewerOf(req)));
     const { customerId, ...result } = submitted;
     // A replay found by the payload alone could come from another browser: it grants no access.
     if (!replayed || byBrowserKey) await rememberCustomer(req, customerId);
