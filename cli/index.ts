@@ -9,6 +9,7 @@ import { registerShares } from "./commands/shares.js";
 import { registerMaintenance } from "./commands/maintenance.js";
 import { registerCalendar } from "./commands/calendar.js";
 import { registerReports } from "./commands/reports.js";
+import { registerCustomers } from "./commands/customers.js";
 
 export function buildProgram(): Command {
   const program = new Command("haven")
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerMaintenance(program);
   registerCalendar(program);
   registerReports(program);
+  registerCustomers(program);
   for (const command of program.commands) command.exitOverride().showHelpAfterError("(run with --help for usage)");
   return program;
 }

@@ -6,6 +6,7 @@ import { SHARE_MAIL_TASK } from "./modules/sharing/sharing.service.js";
 import { shareMailTask } from "./modules/sharing/sharing.tasks.js";
 import { QUOTE_REPORT_MAIL_TASK } from "./modules/quotes/quotes.service.js";
 import { quoteReportMailTask } from "./modules/quotes/quotes.tasks.js";
+import { PRIVACY_PURGE_TASK, privacyPurgeTask } from "./modules/privacy/privacy.tasks.js";
 import { MAINTENANCE_EXPAND_TASK, MAINTENANCE_REMINDERS_TASK, maintenanceExpandTask, maintenanceRemindersTask } from "./modules/maintenance/maintenance.tasks.js";
 
 /** Every job the worker runs, by name. Modules add their tasks here. */
@@ -16,5 +17,6 @@ export function taskList(container: Container): TaskList {
     [QUOTE_REPORT_MAIL_TASK]: quoteReportMailTask(container),
     [MAINTENANCE_EXPAND_TASK]: maintenanceExpandTask(container.maintenance),
     [MAINTENANCE_REMINDERS_TASK]: maintenanceRemindersTask(container.maintenance),
+    [PRIVACY_PURGE_TASK]: privacyPurgeTask(container.privacy),
   };
 }

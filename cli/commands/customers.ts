@@ -1,0 +1,43 @@
+import { type Command, InvalidArgumentError } from "commander";
+import { customerEmailSchema } from "../../src/modules/privacy/privacy.schemas.js";
+import { withContainer } from "../context.js";
+
+const customerEmail = (value: string): string => {
+  const parsed = customerEmailSchema.safeParse(value);
+  if (!parsed.success) throw new InvalidArgumentError("must be an e-mail address");
+  return parsed.data;
+};
+
+export function registerCustomers(program: Command) {
+  const customers = program.command("customers").description("A customer's data: export it, or erase it (privacy requests)");
+
+  customers
+    .command("export")
+    .description("Print every record Haven holds on the customer with this e-mail, as JSON: properties, bookings, inspections, reports, shares, quotes, tasks, payments and e-mails sent")
+    .requiredOption("--email <address>", "the customer's e-mail (any case)", customerEmail)
+    .addHelpText("after", "\nExample:\n  haven customers export --email client@example.com > client.json")
+    .action((options: { email: string }) =>
+      withContainer(async (container) => {
+        console.log(JSON.stringify(await container.privacy.exportCustomer(options.email), null, 2));
+      }),
+    );
+
+  customers
+    .command("erase")
+    .description("Replace the customer's personal data with placeholders, in one transaction. Payments are kept, anonymised; reports stay for staff without the name")
+    .requiredOption("--email <address>", "the customer's e-mail (any case)", customerEmail)
+    .option("--yes", "really erase (it cannot be undone)")
+    .option("--json", "print what changed as JSON")
+    .addHelpText("after", "\nExample:\n  haven customers export --email client@example.com > client.json\n  haven customers erase --email client@example.com --yes")
+    .action((options: { email: string; yes?: boolean; json?: boolean }) => {
+      if (!options.yes) throw new Error(`erasing ${options.email} cannot be undone: add --yes to go ahead`);
+      return withContainer(async (container) => {
+        const result = await container.privacy.eraseCustomer(options.email);
+        if (options.json) return console.log(JSON.stringify(result, null, 2));
+        const entries = Object.entries(result.changed);
+        if (!entries.length) return console.log(`Haven holds nothing on ${result.email}: nothing changed.`);
+        console.log(`Erased ${result.email} (customer ${result.customerIds.map((id) => `#${id}`).join(", ") || "records without a customer row"}):`);
+        for (const [table, n] of entries) console.log(`  ${table}: ${n} row(s)`);
+      });
+    });
+}

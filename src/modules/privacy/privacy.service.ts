@@ -1,0 +1,126 @@
+import type { TransactionRunner } from "../../db/transaction.js";
+import { ValidationError } from "../../http/errors.js";
+import type { PrivacyRepository } from "./privacy.repository.js";
+import { type CustomerExport, type EraseResult, type PurgeResult, type Row, customerEmailSchema } from "./privacy.schemas.js";
+
+export interface PrivacySettings {
+  /** How long a submission's outcome is remembered (db/idempotency.ts). */
+  idempotencyWindowHours: number;
+  /** The login counters' window (auth LOGIN_LIMITS). */
+  loginWindowMs: number;
+}
+
+/**
+ * Data kept only as long as needed, and given back when asked (issue 17 §6): the daily purge, a customer's
+ * export, and their erasure. A customer is everyone Haven knows by one e-mail address, compared case-blind.
+ */
+export class PrivacyService {
+  constructor(
+    private readonly repository: PrivacyRepository,
+    private readonly transaction: TransactionRunner,
+    private readonly settings: PrivacySettings,
+  ) {}
+
+  /** Every record Haven holds on the customer with this e-mail; empty lists when it knows none. */
+  async exportCustomer(emailInput: string, now: Date = new Date()): Promise<CustomerExport> {
+    const email = parseEmail(emailInput);
+    const r = this.repository;
+    const scope = await r.scope(email);
+    const [customers, properties, bookings, inspections, entries, photos, reports, reportShares, clientResponses, quoteReportLinks, quotes, tasks, schedules, payments, reminders, queued] =
+      await Promise.all([
+        r.customers(scope),
+        r.properties(scope),
+        r.bookings(scope),
+        r.inspections(scope),
+        r.entries(scope),
+        r.entryPhotos(scope),
+        r.reports(scope),
+        r.reportShares(scope),
+        r.clientResponses(scope),
+        r.quoteReportLinks(scope),
+        r.quotes(scope),
+        r.tasks(scope),
+        r.schedules(scope),
+        r.payments(scope),
+        r.reminders(scope),
+        r.queuedMail(scope),
+      ]);
+    const of = (rows: Row[], inspectionId: unknown) => rows.filter((row) => row.inspection_id === inspectionId);
+    return {
+      email,
+      exportedAt: now.toISOString(),
+      customers,
+      properties,
+      bookings,
+      inspections: inspections.map((i) => ({ ...i, entries: of(entries, i.id), photos: of(photos, i.id) })),
+      reports,
+      shares: { reportShares, clientResponses, quoteReportLinks },
+      quotes,
+      tasks: { tasks, schedules },
+      payments,
+      emails: { reminders, queued },
+    };
+  }
+
+  /**
+   * Replaces the customer's personal data with placeholders, in one transaction. Payments stay (the law keeps
+   * financial records) with the payer anonymised; reports stay for staff without the client's name; links are
+   * revoked; mail still queued for them is dropped. Returns the rows changed per table.
+   */
+  async eraseCustomer(emailInput: string): Promise<EraseResult> {
+    const email = parseEmail(emailInput);
+    const r = this.repository;
+    return this.transaction(async (tx) => {
+      const first = await r.scope(email, tx);
+      await r.lockCustomers(tx, first.customerIds);
+      // Read again under the lock: a booking made meanwhile is erased too.
+      const scope = await r.scope(email, tx);
+      const strings = await r.personalStrings(tx, scope);
+      const all = [...strings.emails, ...strings.names, ...strings.phones, ...strings.addresses];
+      const primary = scope.customerIds[0];
+      const placeholder = primary ? { name: `Erased customer #${primary}`, email: `erased-${primary}@invalid` } : { name: "Erased customer", email: "erased@invalid" };
+
+      const changed: Record<string, number> = {};
+      const count = (table: string, n: number) => {
+        if (n) changed[table] = (changed[table] ?? 0) + n;
+      };
+      // Free text first, while the structured fields still hold the strings it looks for.
+      for (const [table, n] of Object.entries(await r.scrubFreeText(tx, scope, all))) count(table, n);
+      count("customers", await r.eraseCustomers(tx, scope));
+      count("properties", await r.eraseProperties(tx, scope));
+      count("inspection_bookings", await r.eraseBookings(tx, scope));
+      count("reports", await r.eraseReports(tx, scope));
+      const links = await r.eraseLinks(tx, scope);
+      count("report_shares", links.reportShares);
+      count("quote_report_links", links.quoteReportLinks);
+      const notes = await r.eraseClientNotes(tx, scope);
+      count("client_responses", notes.clientResponses);
+      count("quote_requests", notes.quoteRequests);
+      count("payments", await r.erasePayments(tx, scope, placeholder));
+      count("maintenance_reminders", await r.eraseReminders(tx, scope, placeholder.email));
+      count("graphile_worker.jobs (deleted)", await r.dropQueuedJobs(tx, all));
+      const transient = await r.dropTransient(tx, all, email);
+      count("idempotency_keys (deleted)", transient.idempotencyKeys);
+      count("login_attempts (deleted)", transient.loginAttempts);
+      return { email, customerIds: scope.customerIds, changed };
+    });
+  }
+
+  /** Removes what is no longer needed as of `asOf`; the worker runs it daily. */
+  async purge(asOf: Date = new Date()): Promise<PurgeResult> {
+    const r = this.repository;
+    const deleted: Record<string, number> = {
+      idempotency_keys: await r.purgeIdempotencyKeys(asOf, this.settings.idempotencyWindowHours),
+      login_attempts: await r.purgeLoginAttempts(asOf, this.settings.loginWindowMs),
+      staff_sessions: await r.purgeStaffSessions(asOf),
+      ...(await r.purgeHomeSignIn(asOf)),
+    };
+    return { asOf: asOf.toISOString(), deleted };
+  }
+}
+
+function parseEmail(input: string): string {
+  const parsed = customerEmailSchema.safeParse(input);
+  if (!parsed.success) throw new ValidationError("Invalid e-mail", { email: parsed.error.issues[0]?.message ?? "Enter a valid email address" });
+  return parsed.data;
+}

@@ -1,0 +1,108 @@
+// Issue 17 §7, backup and restore (docs/operations.md): pg_dump of a seeded database, restored with pg_restore
+// into a new one, serves the same dashboard figures. pg_dump must match the server's major version: Debian ships
+// the version 15 client only, so this runs against a PostgreSQL 15 cluster of its own (.ci/run installs
+// postgresql-15), started with initdb and pg_ctl in a temporary folder on a free port.
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Knex } from "knex";
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedDemo } from "../../seeds/demo.js";
+import { loadEnv } from "../../src/config/env.js";
+import { createContainer } from "../../src/container.js";
+import { freePort } from "../../src/db/embedded.js";
+import { createKnex, migrateLatest } from "../../src/db/knex.js";
+
+const BIN = "/usr/lib/postgresql/15/bin";
+const NOW = new Date("2026-10-15T15:00:00Z");
+
+/** Why a PostgreSQL 15 server cannot run here, or null when it can. */
+function unavailable(): string | null {
+  for (const tool of ["initdb", "pg_ctl", "postgres", "pg_dump", "pg_restore"]) if (!existsSync(path.join(BIN, tool))) return `${BIN}/${tool} is missing (apt-get install postgresql-15)`;
+  if (process.getuid?.() === 0 && spawnSync("id", ["postgres"]).status !== 0) return "running as root and there is no 'postgres' user to run the server";
+  return null;
+}
+const reason = unavailable();
+if (reason) console.warn(`backup test skipped: ${reason}`);
+
+let dir: string;
+let port: number;
+const dbs: Knex[] = [];
+
+/** Runs a server tool; as root, as the 'postgres' user (initdb and postgres refuse root). */
+const asServer = (tool: string, args: string[]) => {
+  const command = process.getuid?.() === 0 ? ["runuser", ["-u", "postgres", "--", path.join(BIN, tool), ...args]] : [path.join(BIN, tool), args];
+  return execFileSync(command[0] as string, command[1] as string[], { stdio: "pipe", encoding: "utf8" });
+};
+const urlOf = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
+
+async function containerOn(database: string) {
+  const url = urlOf(database);
+  const db = createKnex(url, { min: 0, max: 4 });
+  dbs.push(db);
+  const env = loadEnv({ NODE_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: path.join(dir, "data-dir"), DATABASE_URL: url });
+  return createContainer(env, url, db, { log: pino({ level: "silent" }) });
+}
+
+/** What the dashboard shows, and how many rows each table holds. */
+async function figures(database: string) {
+  const container = await containerOn(database);
+  const { rows: tables } = await container.db.raw(
+    "select table_schema || '.' || table_name as name from information_schema.tables where table_schema in ('public', 'graphile_worker') and table_type = 'BASE TABLE' order by 1",
+  );
+  const counts: Record<string, number> = {};
+  for (const { name } of tables as { name: string }[]) counts[name] = Number((await container.db.raw(`select count(*)::int as n from ${name}`)).rows[0].n);
+  return { stats: await container.dashboard.stats(NOW), recent: await container.dashboard.recentInspections(), counts };
+}
+
+describe.skipIf(reason !== null)("backup and restore with pg_dump and pg_restore", () => {
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), "haven-backup-"));
+    chmodSync(dir, 0o755);
+    if (process.getuid?.() === 0) chownSync(dir, Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" })), Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" })));
+    port = await freePort();
+    asServer("initdb", ["-D", path.join(dir, "pg"), "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--locale=C"]);
+    asServer("pg_ctl", ["-D", path.join(dir, "pg"), "-w", "-l", path.join(dir, "pg.log"), "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, "start"]);
+    const admin = createKnex(urlOf("postgres"), { min: 0, max: 1 });
+    dbs.push(admin);
+    await admin.raw("create database haven_live");
+    await admin.raw("create database haven_restored");
+    const live = createKnex(urlOf("haven_live"), { min: 0, max: 2 });
+    dbs.push(live);
+    await migrateLatest(live);
+    await seedDemo(await containerOn("haven_live"), { properties: 30, now: NOW });
+  }, 240_000);
+
+  afterAll(async () => {
+    await Promise.all(dbs.map((db) => db.destroy().catch(() => undefined)));
+    if (dir && existsSync(path.join(dir, "pg"))) {
+      try {
+        asServer("pg_ctl", ["-D", path.join(dir, "pg"), "-m", "fast", "-w", "stop"]);
+      } catch {
+        // Already stopped.
+      }
+    }
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("a restored dump serves the same dashboard figures and holds the same rows", async () => {
+    const before = await figures("haven_live");
+    expect(before.stats.totalProperties).toBe(30);
+    expect(before.stats.totalRevenue).toBeGreaterThan(0);
+    expect(before.recent).toHaveLength(3);
+
+    // The runbook's commands: a custom-format dump, restored into a new, empty database.
+    const dump = path.join(dir, "haven.dump");
+    execFileSync(path.join(BIN, "pg_dump"), ["--format=custom", "--no-owner", `--file=${dump}`, urlOf("haven_live")], { stdio: "pipe" });
+    execFileSync(path.join(BIN, "pg_restore"), ["--no-owner", "--exit-on-error", `--dbname=${urlOf("haven_restored")}`, dump], { stdio: "pipe" });
+
+    const after = await figures("haven_restored");
+    expect(after.stats).toEqual(before.stats);
+    expect(after.recent).toEqual(before.recent);
+    expect(after.counts).toEqual(before.counts);
+    // The restored database is current: Haven's migrations find nothing to do.
+    expect(await migrateLatest(dbs.at(-1)!)).toEqual([]);
+  }, 240_000);
+});
