@@ -8,6 +8,14 @@ async function readPassword(): Promise<string> {
   return Buffer.concat(chunks).toString("utf8").replace(/\r?\n$/, "");
 }
 
+/** "203.0.113.5 until 2026-11-01T14:05:00.000Z; new addresses wait until …", or "" when nothing holds the user back. */
+function lockText(u: { lockedAddresses: string[]; lockedUntil: string | null; throttledUntil: string | null }): string {
+  const parts: string[] = [];
+  if (u.lockedAddresses.length) parts.push(`${u.lockedAddresses.join(", ")} until ${u.lockedUntil}`);
+  if (u.throttledUntil) parts.push(`new addresses wait until ${u.throttledUntil}`);
+  return parts.join("; ");
+}
+
 export function registerUsers(program: Command) {
   const users = program.command("users").description("Staff users");
 
@@ -17,7 +25,12 @@ export function registerUsers(program: Command) {
     .option("--json", "print JSON")
     .action((options: { json?: boolean }) =>
       withContainer(async (container) => {
-        const list = await container.users.list();
+        const users = await container.users.list();
+        const locks = await container.auth.loginLocks(users.map((u) => u.email));
+        const list = users.map((u) => {
+          const lock = locks.get(u.email.toLowerCase());
+          return { ...u, locked: Boolean(lock?.lockedAddresses.length), lockedAddresses: lock?.lockedAddresses ?? [], lockedUntil: lock?.lockedUntil ?? null, throttledUntil: lock?.throttledUntil ?? null };
+        });
         if (options.json) return console.log(JSON.stringify(list, null, 2));
         if (!list.length) return console.log("No staff users yet: run `haven users create`.");
         console.table(
@@ -26,7 +39,8 @@ export function registerUsers(program: Command) {
             email: u.email,
             name: `${u.firstName} ${u.lastName}`,
             role: u.role,
-            status: u.disabled ? "disabled" : "active",
+            status: [u.disabled ? "disabled" : "active", ...(u.locked ? ["locked"] : []), ...(u.throttledUntil ? ["throttled"] : [])].join(", "),
+            "login lock": lockText(u),
             "last login": u.lastLoginAt ?? "never",
           })),
         );
@@ -58,6 +72,19 @@ export function registerUsers(program: Command) {
         const user = await container.users.disable(options.email);
         if (options.json) return console.log(JSON.stringify(user, null, 2));
         console.log(`Disabled staff user #${user.id} ${user.email}; their sessions are revoked.`);
+      });
+    });
+
+  users
+    .command("unlock")
+    .description("Clear a staff user's failed-login counters: every address locked out for their e-mail may try again")
+    .requiredOption("--email <email>", "the user's e-mail")
+    .option("--json", "print the result as JSON")
+    .action(async (options: { email: string; json?: boolean }) => {
+      await withContainer(async (container) => {
+        const { user, cleared } = await container.auth.unlock(options.email);
+        if (options.json) return console.log(JSON.stringify({ id: user.id, email: user.email, cleared }, null, 2));
+        console.log(cleared ? `Unlocked staff user #${user.id} ${user.email} (${cleared} login counters cleared).` : `Staff user #${user.id} ${user.email} has no failed logins to clear.`);
       });
     });
 }

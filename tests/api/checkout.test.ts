@@ -212,8 +212,9 @@ describe("checkout in Stripe mode (real SDK against the local stand-in)", () => 
       "metadata[plan]": "basic",
       "payment_intent_data[metadata][source]": "checkout_session",
     });
-    expect(call!.form.success_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/property-intake\?session_id=\{CHECKOUT_SESSION_ID\}&plan=basic$/);
-    expect(call!.form.cancel_url).toMatch(/\/pricing$/);
+    // From PUBLIC_URL (here its default, http://localhost:3000), never from the request's Host.
+    expect(call!.form.success_url).toBe(`${ctx.env.PUBLIC_URL}/property-intake?session_id={CHECKOUT_SESSION_ID}&plan=basic`);
+    expect(call!.form.cancel_url).toBe(`${ctx.env.PUBLIC_URL}/pricing`);
   });
 
   it("verify-payment asks Stripe: unpaid is false, paid is true with the customer, recorded once", async () => {

@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync } from "node:fs";
-import type { Server } from "node:http";
+import { type Server, createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
@@ -30,6 +31,27 @@ export async function serve(ctx: TestContext): Promise<{ baseUrl: string; close:
   };
 }
 
+/**
+ * A fresh test context served on a free port, with PUBLIC_URL set to that address: Haven builds its links
+ * (shared reports, payment returns) from PUBLIC_URL, never from the Host, so the browser must find them there.
+ */
+export async function serveTestContext(env: Record<string, string> = {}): Promise<{ ctx: TestContext; baseUrl: string; close: () => Promise<void> }> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const ctx = await createTestContext({ PUBLIC_URL: baseUrl, ...env });
+  server.on("request", ctx.app);
+  return {
+    ctx,
+    baseUrl,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 800 };
 
@@ -44,9 +66,9 @@ export interface BrowserSite {
 
 /** A fresh database (with the plans seeded unless told not to), the app on a free port, and Chromium. */
 export async function openBrowserSite(options: { env?: Record<string, string>; seedPlans?: boolean } = {}): Promise<BrowserSite> {
-  const ctx = await createTestContext(options.env);
+  const server = await serveTestContext(options.env);
+  const { ctx } = server;
   if (options.seedPlans !== false) await ctx.container.plans.seed();
-  const server = await serve(ctx);
   const browser = await launchBrowser();
   return {
     ctx,

@@ -1,8 +1,8 @@
 // Shared by the purchase browser tests: one Chromium, and two Havens side by side, one in demo mode and one
 // in Stripe mode against the local stand-in for Stripe's API.
 import type { Browser, Page } from "playwright-core";
-import { DESKTOP, launchBrowser, serve } from "./browser.js";
-import { type TestContext, createTestContext } from "./context.js";
+import { DESKTOP, launchBrowser, serveTestContext } from "./browser.js";
+import type { TestContext } from "./context.js";
 import { StripeStandIn } from "./stripe-stand-in.js";
 
 export interface Site {
@@ -21,9 +21,9 @@ export interface PurchaseSites {
 }
 
 async function openSite(env: Record<string, string> = {}): Promise<Site & { close(): Promise<void> }> {
-  const ctx = await createTestContext(env);
+  const server = await serveTestContext(env);
+  const { ctx } = server;
   await ctx.container.plans.seed();
-  const server = await serve(ctx);
   return {
     ctx,
     baseUrl: server.baseUrl,

@@ -23,7 +23,8 @@ export const authCalls = apiCalls([
     method: "post",
     path: "/api/auth/login",
     summary: "Staff login",
-    description: "Sets the staff session cookie. Failures share one generic message; repeated failures are rate-limited.",
+    description:
+      "Sets the staff session cookie. Failures share one generic message. Ten failures for an e-mail from one client address lock that pair for 15 minutes; past 100 for an e-mail, addresses the user never signed in from wait between guesses. A 429 says how long in Retry-After (seconds).",
     tags: ["Auth"],
     access: "public",
     body: loginSchema,
@@ -34,7 +35,7 @@ export const authCalls = apiCalls([
     method: "post",
     path: "/api/auth/logout",
     summary: "Staff logout",
-    description: "Ends the session. Answers success even without one.",
+    description: 'Ends the session and sends Clear-Site-Data: "cache" (the browser drops cached staff photos; IndexedDB stays). Answers success even without one.',
     tags: ["Auth"],
     access: "public",
     responses: { 200: z.object({ success: z.literal(true) }) },

@@ -1,9 +1,10 @@
-import { type Request, Router } from "express";
+import { type Request, type Response, Router } from "express";
 import { z } from "zod";
 import type { Container } from "../../container.js";
 import { HttpError, UnauthorizedError, fieldsFromZod } from "../../http/errors.js";
 import { body } from "../../http/validate.js";
 import { type StaffUser, loginSchema } from "./auth.schemas.js";
+import { TooManyLoginsError } from "./auth.service.js";
 
 /** Only same-site paths may be a `next` target, so login never redirects elsewhere. */
 export const safeNext = (next: unknown) =>
@@ -11,8 +12,11 @@ export const safeNext = (next: unknown) =>
 
 /** Both login routes sign in through here, so they share the limits and the session rules. */
 function signIn(container: Container) {
-  return async (req: Request, email: string, password: string): Promise<StaffUser> => {
-    const { user, sessionToken } = await container.auth.login(email, password, req.ip ?? "unknown");
+  return async (req: Request, res: Response, email: string, password: string): Promise<StaffUser> => {
+    const { user, sessionToken } = await container.auth.login(email, password, req.ip ?? "unknown").catch((error: unknown) => {
+      if (error instanceof TooManyLoginsError) res.setHeader("Retry-After", String(error.retryAfterSeconds));
+      throw error;
+    });
     req.session.staffUserId = user.id;
     req.session.staffSessionToken = sessionToken;
     await req.session.save();
@@ -20,11 +24,16 @@ function signIn(container: Container) {
   };
 }
 
-/** Revokes the staff session row, then ends the whole cookie session. */
-async function signOut(container: Container, req: Request): Promise<void> {
+/**
+ * Revokes the staff session row, then ends the whole cookie session. The browser also drops its HTTP cache
+ * (staff photos are cached for a year), so the next person on a shared tablet finds nothing; "cache" leaves
+ * IndexedDB alone, where the inspection form keeps unsent work until its owner says otherwise.
+ */
+async function signOut(container: Container, req: Request, res: Response): Promise<void> {
   const token = req.session.staffSessionToken;
   if (token) await container.auth.logout(token);
   req.session.destroy();
+  res.setHeader("Clear-Site-Data", '"cache"');
 }
 
 export function authApi(container: Container): Router {
@@ -38,11 +47,11 @@ export function authApi(container: Container): Router {
 
   router.post("/auth/login", async (req, res) => {
     const { email, password } = body(req, loginSchema);
-    res.json(await login(req, email, password));
+    res.json(await login(req, res, email, password));
   });
 
   router.post("/auth/logout", async (req, res) => {
-    await signOut(container, req);
+    await signOut(container, req, res);
     res.json({ success: true });
   });
 
@@ -79,7 +88,7 @@ export function authPages(container: Container): Router {
       });
     if (!checked.success) return show(400, "Missing Information", "Please enter both email and password", fieldsFromZod(checked.error));
     try {
-      await login(req, checked.data.email, checked.data.password);
+      await login(req, res, checked.data.email, checked.data.password);
       res.redirect(303, next);
     } catch (error) {
       if (error instanceof HttpError) return show(error.status, "Login Failed", error.message);
@@ -88,7 +97,7 @@ export function authPages(container: Container): Router {
   });
 
   router.post("/logout", async (req, res) => {
-    await signOut(container, req);
+    await signOut(container, req, res);
     res.redirect(303, "/");
   });
 

@@ -45,6 +45,11 @@ export class UsersService {
     return found.user;
   }
 
+  /** The user with this e-mail (any case), disabled or not. */
+  async findByEmail(email: string): Promise<StaffUser | null> {
+    return (await this.users.findWithHashByEmail(email, { includeDisabled: true }))?.user ?? null;
+  }
+
   findById(id: number): Promise<StaffUser | null> {
     return this.users.findById(id);
   }

@@ -1,7 +1,7 @@
 import { Router } from "express";
 import { sampleReport } from "../../../seeds/sample-report.js";
 import type { Container } from "../../container.js";
-import { originOf } from "../../http/origin.js";
+import { publicOrigin } from "../../http/origin.js";
 import { MARKETING_BANDS, barColour, categoryBand, marketingBand } from "../reports/bands.js";
 import * as content from "./pages.content.js";
 
@@ -112,15 +112,15 @@ export function pagesRouter(container: Container): Router {
     });
   });
 
-  router.get("/robots.txt", (req, res) => {
-    const base = originOf(container.env, req);
+  router.get("/robots.txt", (_req, res) => {
+    const base = publicOrigin(container.env);
     res
       .type("text/plain")
       .send(["User-agent: *", "Disallow: /admin", "Disallow: /api/", "Disallow: /client-report/", "Disallow: /report-expired", "", `Sitemap: ${base}/sitemap.xml`, ""].join("\n"));
   });
 
-  router.get("/sitemap.xml", (req, res) => {
-    const base = originOf(container.env, req);
+  router.get("/sitemap.xml", (_req, res) => {
+    const base = publicOrigin(container.env);
     const urls = SITEMAP_PATHS.map((p) => `  <url><loc>${base}${p === "/" ? "/" : p}</loc></url>`).join("\n");
     res.type("application/xml").send(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`);
   });

@@ -1,7 +1,7 @@
 import { type Response, Router } from "express";
 import { z } from "zod";
 import type { Container } from "../../container.js";
-import { originOf } from "../../http/origin.js";
+import { publicOrigin } from "../../http/origin.js";
 import { HttpError } from "../../http/errors.js";
 import { body, query } from "../../http/validate.js";
 import { checkoutSessionSchema, demoConfirmSchema, paymentIntentSchema, providerIdSchema, verifyPaymentQuery } from "./checkout.schemas.js";
@@ -36,7 +36,7 @@ export function checkoutApi(container: Container): Router {
 
   router.post("/create-checkout-session", async (req, res) => {
     const { planType } = body(req, checkoutSessionSchema);
-    res.json(await payments.createCheckoutSession(planType, originOf(container.env, req)));
+    res.json(await payments.createCheckoutSession(planType, publicOrigin(container.env)));
   });
 
   router.get("/verify-payment", async (req, res) => {
@@ -72,7 +72,7 @@ export function checkoutPages(container: Container): Router {
     const parsed = checkoutSessionSchema.safeParse(req.body ?? {});
     if (!parsed.success) return res.redirect(303, "/pricing?checkout_error=1");
     try {
-      const { url } = await payments.createCheckoutSession(parsed.data.planType, originOf(container.env, req));
+      const { url } = await payments.createCheckoutSession(parsed.data.planType, publicOrigin(container.env));
       res.redirect(303, url);
     } catch (error) {
       req.log?.warn({ err: error }, "checkout session failed");
@@ -124,7 +124,7 @@ export function checkoutPages(container: Container): Router {
  * Where /checkout/start may redirect a form post: CSP form-action covers redirects, so in Stripe mode
  * Stripe's hosted checkout (or the STRIPE_API_BASE stand-in that serves it in tests) must be allowed.
  */
-export function checkoutFormActions(env: { STRIPE_SECRET_KEY?: string; STRIPE_API_BASE?: string }): string[] {
-  if (!env.STRIPE_SECRET_KEY) return [];
+export function checkoutFormActions(env: { PAYMENTS_MODE: "stripe" | "demo"; STRIPE_API_BASE?: string }): string[] {
+  if (env.PAYMENTS_MODE !== "stripe") return [];
   return ["https://checkout.stripe.com", ...(env.STRIPE_API_BASE ? [new URL(env.STRIPE_API_BASE).origin] : [])];
 }
