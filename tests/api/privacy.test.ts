@@ -222,6 +222,11 @@ describe("the daily purge", () => {
       { token_hash: `purge-live-${tag()}`, staff_user_id: user.id, expires_at: ctx.db.raw("now() + interval '1 day'") },
     ]);
 
+    await ctx.db("staff_login_addresses").insert([
+      { staff_user_id: user.id, address: "198.51.100.7", last_success_at: ctx.db.raw("now() - interval '91 days'") },
+      { staff_user_id: user.id, address: "198.51.100.8", last_success_at: ctx.db.raw("now() - interval '2 days'") },
+    ]);
+
     // The worker's own task, run as the crontab would queue it.
     await ctx.db.raw("select graphile_worker.add_job(?)", [PRIVACY_PURGE_TASK]);
     await runJobs(ctx);
@@ -230,6 +235,7 @@ describe("the daily purge", () => {
     expect(await ctx.db("idempotency_keys").where({ scope: "purge" }).pluck("key")).toEqual(["fresh"]);
     expect(await ctx.db("idempotency_keys").where("created_at", "<", ctx.db.raw("now() - interval '24 hours'")).first()).toBeUndefined();
     expect(await ctx.db("login_attempts").whereLike("key", "%purge%").orWhere("key", "ip:203.0.113.9").pluck("key")).toEqual(["email:purge-fresh@example.org"]);
+    expect(await ctx.db("staff_login_addresses").where({ staff_user_id: user.id }).pluck("address")).toEqual(["198.51.100.8"]);
     const sessions = await ctx.db("staff_sessions").where({ staff_user_id: user.id }).pluck("token_hash");
     expect(sessions).toHaveLength(1);
     expect(sessions[0]).toMatch(/^purge-live-/);

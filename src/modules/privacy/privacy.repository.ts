@@ -306,7 +306,16 @@ export class PrivacyRepository {
 
   /** Counters whose window has ended count nothing any more, whatever their key. */
   async purgeLoginAttempts(asOf: Date, windowMs: number): Promise<number> {
-    return this.db("login_attempts").where("window_started_at", "<=", new Date(asOf.getTime() - windowMs)).delete();
+    // A counter still holding back guesses (blocked_until ahead) is kept until its wait is over.
+    return this.db("login_attempts")
+      .where("window_started_at", "<=", new Date(asOf.getTime() - windowMs))
+      .andWhere((q) => q.whereNull("blocked_until").orWhere("blocked_until", "<=", asOf))
+      .delete();
+  }
+
+  /** Client addresses staff signed in from, once they no longer count as known (auth's knownAddressDays). */
+  async purgeStaffLoginAddresses(asOf: Date, keepDays: number): Promise<number> {
+    return this.db("staff_login_addresses").where("last_success_at", "<=", new Date(asOf.getTime() - keepDays * 86_400_000)).delete();
   }
 
   async purgeStaffSessions(asOf: Date): Promise<number> {

@@ -8,6 +8,8 @@ export interface PrivacySettings {
   idempotencyWindowHours: number;
   /** The login counters' window (auth LOGIN_LIMITS). */
   loginWindowMs: number;
+  /** How long a staff user's sign-in address counts as theirs (auth LOGIN_LIMITS.knownAddressDays). */
+  knownAddressDays: number;
 }
 
 /**
@@ -113,6 +115,7 @@ export class PrivacyService {
       idempotency_keys: await r.purgeIdempotencyKeys(asOf, this.settings.idempotencyWindowHours),
       login_attempts: await r.purgeLoginAttempts(asOf, this.settings.loginWindowMs),
       staff_sessions: await r.purgeStaffSessions(asOf),
+      staff_login_addresses: await r.purgeStaffLoginAddresses(asOf, this.settings.knownAddressDays),
       ...(await r.purgeHomeSignIn(asOf)),
     };
     return { asOf: asOf.toISOString(), deleted };
