@@ -1,5 +1,6 @@
 import type { Command } from "commander";
-import { migrateLatest } from "../../src/db/knex.js";
+import type { Knex } from "knex";
+import { freeKnexMigrationLock, migrateLatest, refuseNewerSchema, unlockMigrations, withMigrationLock } from "../../src/db/knex.js";
 import { seedAll } from "../../seeds/index.js";
 import { withContainer } from "../context.js";
 
@@ -20,8 +21,21 @@ export function registerDb(program: Command) {
     .option("--all", "undo every migration")
     .action((options: { all?: boolean }) =>
       withContainer(async ({ db }) => {
-        const [, undone] = (await db.migrate.rollback(undefined, Boolean(options.all))) as [number, string[]];
+        const undone = await rollback(db, Boolean(options.all));
         console.log(undone.length ? `Rolled back ${undone.length} migration(s):\n  ${undone.join("\n  ")}` : "Nothing to roll back.");
+      }),
+    );
+
+  db.command("unlock")
+    .description("Free the migration lock an older Haven's killed migrator left behind")
+    .action(() =>
+      withContainer(async ({ db }) => {
+        const result = await unlockMigrations(db);
+        if (result.status === "busy") {
+          const who = result.pid ? ` (Postgres process ${result.pid})` : "";
+          throw new Error(`a migration is running now${who}; its lock goes when it ends or its connection closes`);
+        }
+        console.log(result.status === "freed" ? "Migration lock freed." : "The migration lock was already free.");
       }),
     );
 
@@ -39,10 +53,20 @@ export function registerDb(program: Command) {
     .requiredOption("--yes", "confirm that all data will be destroyed")
     .action(() =>
       withContainer(async (container) => {
-        await container.db.migrate.rollback(undefined, true);
+        await rollback(container.db, true);
         await migrateLatest(container.db);
         await seedAll(container);
         console.log("Database reset: migrated and seeded.");
       }),
     );
+}
+
+/** Undoes migrations under the same lock as migrateLatest, so it never runs beside a migrator. */
+function rollback(db: Knex, all: boolean): Promise<string[]> {
+  return withMigrationLock(db, async () => {
+    await refuseNewerSchema(db);
+    await freeKnexMigrationLock(db);
+    const [, undone] = (await db.migrate.rollback(undefined, all)) as [number, string[]];
+    return undone;
+  });
 }

@@ -38,11 +38,29 @@ describe("loadEnv", () => {
     expect(loadEnv({ STRIPE_SECRET_KEY: "sk_test_x", STRIPE_PUBLISHABLE_KEY: "pk_test_x" })).toMatchObject({ STRIPE_SECRET_KEY: "sk_test_x", STRIPE_PUBLISHABLE_KEY: "pk_test_x" });
   });
 
+  it("picks the payment and mail modes from the keys outside production, and follows explicit ones", () => {
+    expect(loadEnv({})).toMatchObject({ PAYMENTS_MODE: "demo", MAIL_MODE: "outbox" });
+    const stripe = { STRIPE_SECRET_KEY: "sk_test_x", STRIPE_PUBLISHABLE_KEY: "pk_test_x" };
+    expect(loadEnv({ ...stripe, SMTP_URL: "smtp://mail:1025" })).toMatchObject({ PAYMENTS_MODE: "stripe", MAIL_MODE: "smtp" });
+    // Explicit demo and outbox win over keys that are set.
+    expect(loadEnv({ ...stripe, SMTP_URL: "smtp://mail:1025", PAYMENTS_MODE: "demo", MAIL_MODE: "outbox" })).toMatchObject({ PAYMENTS_MODE: "demo", MAIL_MODE: "outbox" });
+    // Demo needs no publishable key, even with a secret key set.
+    expect(loadEnv({ STRIPE_SECRET_KEY: "sk_test_x", PAYMENTS_MODE: "demo" }).PAYMENTS_MODE).toBe("demo");
+  });
+
+  it("refuses an explicit stripe or smtp mode without its keys, anywhere", () => {
+    expect(() => loadEnv({ PAYMENTS_MODE: "stripe" })).toThrow("Invalid configuration: STRIPE_SECRET_KEY is not set; set it, or PAYMENTS_MODE=demo to take no real payments");
+    expect(() => loadEnv({ MAIL_MODE: "smtp" })).toThrow("Invalid configuration: SMTP_URL is not set; set it, or MAIL_MODE=outbox to write e-mail to files instead of sending it");
+    expect(() => loadEnv({ PAYMENTS_MODE: "test" })).toThrow(/PAYMENTS_MODE: /);
+    expect(() => loadEnv({ MAIL_MODE: "log" })).toThrow(/MAIL_MODE: /);
+  });
+
   it("treats blank optional variables as unset (docker-compose passes an unset variable as an empty string)", () => {
     const env = loadEnv({ STRIPE_SECRET_KEY: "", STRIPE_PUBLISHABLE_KEY: "", STRIPE_WEBHOOK_SECRET: "", SMTP_URL: "", PUBLIC_URL: "" });
     expect(env.STRIPE_SECRET_KEY).toBeUndefined();
     expect(env.STRIPE_PUBLISHABLE_KEY).toBeUndefined();
     expect(env.SMTP_URL).toBeUndefined();
-    expect(env.PUBLIC_URL).toBeUndefined();
+    // PUBLIC_URL then has its development default.
+    expect(env.PUBLIC_URL).toBe("http://localhost:3000");
   });
 });

@@ -26,3 +26,8 @@ export class FolderMigrationSource implements Knex.MigrationSource<string> {
     return import(pathToFileURL(path.join(this.dir, migration)).href);
   }
 }
+
+/** A migration's name as people read it: the file name without its extension. */
+export function migrationLabel(name: string): string {
+  return name.replace(/\.[cm]?[jt]s$/, "");
+}

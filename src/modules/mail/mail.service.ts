@@ -4,15 +4,29 @@ import path from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
 import type { Logger } from "pino";
 import type { Knex } from "knex";
+import type { Env } from "../../config/env.js";
 import type { Tx } from "../../db/transaction.js";
 import { enqueueJob } from "../../db/transaction.js";
+import { countMailFailed, countMailSent } from "../../observability/metrics.js";
 import { MAIL_SEND_TASK, type MailMessage, mailMessageSchema } from "./mail.schemas.js";
 
 export interface MailSettings {
   from: string;
-  /** Send through this SMTP server; without it, messages become .eml files in `outboxDir`. */
+  /** The SMTP server that sends every message; without it, messages become .eml files in `outboxDir`. */
   smtpUrl?: string;
   outboxDir: string;
+}
+
+/**
+ * MAIL_MODE decides, not the mere presence of SMTP_URL: `outbox` writes files even when SMTP_URL is
+ * set (loadEnv refuses `smtp` without one, and production without either).
+ */
+export function mailSettingsFrom(env: Pick<Env, "MAIL_FROM" | "MAIL_MODE" | "SMTP_URL" | "DATA_DIR">): MailSettings {
+  return {
+    from: env.MAIL_FROM,
+    smtpUrl: env.MAIL_MODE === "smtp" ? env.SMTP_URL : undefined,
+    outboxDir: path.join(env.DATA_DIR, "outbox"),
+  };
 }
 
 export interface SentMail {
@@ -42,7 +56,20 @@ export class MailService {
     return this.transport;
   }
 
+  /** Sends one message, counted for /metrics (haven_mail_sent_total, haven_mail_failed_total). */
   async send(input: MailMessage): Promise<SentMail> {
+    const transport = this.settings.smtpUrl ? "smtp" : "outbox";
+    try {
+      const sent = await this.deliver(input);
+      countMailSent(transport);
+      return sent;
+    } catch (error) {
+      countMailFailed(transport);
+      throw error;
+    }
+  }
+
+  private async deliver(input: MailMessage): Promise<SentMail> {
     const message = mailMessageSchema.parse(input);
     const info = await this.getTransport().sendMail({ from: this.settings.from, ...message });
     const messageId = String(info.messageId ?? "");

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import Stripe from "stripe";
+import type { Env } from "../../config/env.js";
 import { HttpError } from "../../http/errors.js";
 import { DEMO_CUSTOMER } from "./checkout.schemas.js";
 import type { NewPayment, PaymentProviderName, PaymentsRepository } from "./payments.repository.js";
@@ -171,8 +172,9 @@ export class StripeProvider implements PaymentProvider {
 const token = () => randomBytes(12).toString("hex");
 
 /**
- * Demo mode (no STRIPE_SECRET_KEY): works offline and records its payments like Stripe's, so the
- * demo journey ends with a real payment row (the confirmed card payment). No money moves.
+ * Demo mode (PAYMENTS_MODE=demo; outside production also the default without STRIPE_SECRET_KEY): works
+ * offline and records its payments like Stripe's, so the demo journey ends with a real payment row (the
+ * confirmed card payment). No money moves.
  */
 export class DemoProvider implements PaymentProvider {
   readonly name = "demo" as const;
@@ -224,4 +226,17 @@ export class DemoProvider implements PaymentProvider {
     if (/^demo_session_[A-Za-z0-9]{6,64}$/.test(id)) return { paid: true, plan: null, customer: { ...DEMO_CUSTOMER }, payerEmail: null, payment: null };
     return NOT_PAID;
   }
+}
+
+/**
+ * The provider PAYMENTS_MODE names (DESIGN.md decision 4). loadEnv has already refused `stripe`
+ * without keys, so demo is never a silent fallback in production.
+ */
+export function createPaymentProvider(
+  env: Pick<Env, "PAYMENTS_MODE" | "STRIPE_SECRET_KEY" | "STRIPE_API_BASE">,
+  payments: PaymentsRepository,
+): PaymentProvider {
+  if (env.PAYMENTS_MODE === "demo") return new DemoProvider(payments);
+  if (!env.STRIPE_SECRET_KEY) throw new Error("PAYMENTS_MODE=stripe needs STRIPE_SECRET_KEY");
+  return new StripeProvider(createStripeClient(env.STRIPE_SECRET_KEY, env.STRIPE_API_BASE));
 }

@@ -84,7 +84,7 @@ export class PaymentsService {
 
   /** The demo card form's confirmation: the same checks as the browser, then the test-card declines. */
   async confirmDemoPayment(input: { clientSecret: string; name: string; email: string; cardNumber: string }): Promise<{ paymentIntentId: string; status: "succeeded" }> {
-    if (this.provider.name !== "demo") throw new NotFoundError("Demo payments are off while Stripe keys are set");
+    if (this.provider.name !== "demo") throw new NotFoundError("Demo payments are off: PAYMENTS_MODE is stripe");
     const id = input.clientSecret.split("_secret_")[0]!;
     const payment = await this.payments.find("demo", id);
     if (!payment || payment.clientSecret !== input.clientSecret) throw new NotFoundError("Payment not found");
