@@ -42,6 +42,6 @@ USER node
 EXPOSE 3000
 # /readyz: the database answers, the assets exist, the migrations are current; 503 while draining.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.WORKER_PORT||process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # tsx (a production dependency) runs the TypeScript sources; compose adds tini (init: true) as PID 1.
 CMD ["node", "--import", "tsx", "src/server.ts"]

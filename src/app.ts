@@ -5,10 +5,10 @@ import helmet from "helmet";
 import { pinoHttp } from "pino-http";
 import { randomUUID } from "node:crypto";
 import type { Container } from "./container.js";
-import { isDatabaseUp } from "./db/knex.js";
 import { PUBLIC_BUILD_DIR, ROOT_DIR } from "./http/assets.js";
 import { ADMIN_SECTIONS } from "./http/admin.js";
 import { csrfGuard } from "./http/csrf.js";
+import { publicHostGuard, publicOrigin } from "./http/origin.js";
 import { noStoreForPersonalData } from "./http/cache-control.js";
 import { errorHandler, malformedUrlGuard, notFoundHandler } from "./http/errors.js";
 import { openApiRouter } from "./http/openapi.js";
@@ -32,9 +32,20 @@ import { sharingApi, sharingPages } from "./modules/sharing/sharing.routes.js";
 import { quotesApi, quotesPages } from "./modules/quotes/quotes.routes.js";
 import { maintenanceApi, maintenancePages } from "./modules/maintenance/maintenance.routes.js";
 import { reportsApi, reportsPages } from "./modules/reports/reports.routes.js";
+import type { Lifecycle } from "./observability/health.js";
+import { withRequestId } from "./observability/logger.js";
+import { httpMetrics } from "./observability/metrics.js";
+import { OPS_PATHS, type OpsOptions, opsRouter } from "./observability/ops.routes.js";
+
+export interface AppOptions {
+  /** Shared with boot's shutdown: /readyz turns 503 when it says the process is draining. */
+  lifecycle?: Lifecycle;
+  /** The in-process worker's pg pool, reported by /metrics. */
+  workerPool?: OpsOptions["workerPool"];
+}
 
 /** The Express app, without listen(): server.ts serves it and the tests drive it with supertest. */
-export function createApp(container: Container): Express {
+export function createApp(container: Container, options: AppOptions = {}): Express {
   const { env } = container;
   const app = express();
   app.disable("x-powered-by");
@@ -48,11 +59,14 @@ export function createApp(container: Container): Express {
     contactEmail: env.CONTACT_EMAIL,
     supportEmail: env.SUPPORT_EMAIL,
     // Open Graph wants absolute URLs; never the request's Host, which would end up in the page cache.
-    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
+    publicUrl: publicOrigin(env),
+    // Every customer page says so while no card can be charged (views/partials/_demo-banner.ejs).
+    demoPayments: env.PAYMENTS_MODE === "demo",
   };
   app.locals.assets = () => container.assets();
   app.locals.adminSections = ADMIN_SECTIONS;
 
+  app.use(httpMetrics());
   app.use(malformedUrlGuard);
   app.use(
     pinoHttp({
@@ -62,7 +76,7 @@ export function createApp(container: Container): Express {
         res.setHeader("x-request-id", id);
         return id;
       },
-      autoLogging: { ignore: (req) => req.url === "/healthz" || (req.url?.startsWith("/assets/") ?? false) },
+      autoLogging: { ignore: (req) => OPS_PATHS.has(req.url?.split("?")[0] ?? "") || (req.url?.startsWith("/assets/") ?? false) },
       // One short line per request: no headers (they hold session cookies).
       serializers: {
         // One-time link tokens never reach the logs (DESIGN.md decision 7).
@@ -71,6 +85,12 @@ export function createApp(container: Container): Express {
       },
     }),
   );
+  // The request id follows the request's async work, so a crash it causes is logged with it.
+  app.use((req, _res, next) => withRequestId(String(req.id), next));
+  // Probes and scrapes come before the Host guard: a load balancer or Prometheus names the container, not PUBLIC_URL.
+  app.use(opsRouter(container, { lifecycle: options.lifecycle ?? { draining: false }, checkAssets: true, workerPool: options.workerPool }));
+  // In production a request must name PUBLIC_URL's host (or a loopback one): a forged Host builds nothing.
+  if (env.NODE_ENV === "production") app.use(publicHostGuard(env.PUBLIC_URL));
   app.use(
     helmet({
       contentSecurityPolicy: {
@@ -108,23 +128,18 @@ export function createApp(container: Container): Express {
   const publicFiles = express.static(PUBLIC_BUILD_DIR, { index: false, maxAge: "1h" });
   app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
 
-  app.get("/healthz", async (_req, res) => {
-    const database = await isDatabaseUp(container.db);
-    res.status(database ? 200 : 503).json({ status: database ? "ok" : "degraded", database: database ? "up" : "down" });
-  });
-
   // Before the body parsers, so even a malformed body gets a full error page.
   app.use(pages.renderer);
   // Stripe signs the exact bytes it sent: keep the webhook's body raw (express.json then skips it).
   app.use("/api/stripe/webhook", express.raw({ type: "*/*", limit: "1mb" }));
   // The session needs no body: it is read first, so only a live staff session may send a large one.
-  app.use(sessionMiddleware(sessionOptions(env.SESSION_SECRET, env.NODE_ENV === "production")));
+  app.use(sessionMiddleware(sessionOptions(env.SESSION_SECRET, env.NODE_ENV === "production"), env.SESSION_SECRETS_PREVIOUS));
   app.use(staffSessionCheck((token) => container.auth.resolve(token)));
   // Photos and inspection entries take bigger bodies (image bytes, data URLs): parsed first, for staff only.
   app.use(photoBodyParsers());
   app.use(express.json({ limit: "1mb" }));
   app.use(express.urlencoded({ extended: false, limit: "1mb" }));
-  app.use(csrfGuard({ exempt: ["/api/stripe/webhook"], publicOrigin: env.PUBLIC_URL }));
+  app.use(csrfGuard({ exempt: ["/api/stripe/webhook"], publicOrigin: env.PUBLIC_URL, allowLoopback: env.NODE_ENV !== "production" }));
   app.use(noStoreForPersonalData);
 
   const api = express.Router();

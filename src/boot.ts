@@ -1,16 +1,20 @@
 import type { Server } from "node:http";
-import type { Runner } from "graphile-worker";
+import type { Express } from "express";
 import { createApp } from "./app.js";
 import { ConfigError, type Env, loadDotenv, loadEnv } from "./config/env.js";
 import { type Container, createContainer } from "./container.js";
 import { type DatabaseHandle, openDatabase } from "./db/database.js";
 import { type EmbeddedServer, EmbeddedStartError, type ExitInfo, PortInUseError } from "./db/embedded.js";
-import { createKnex, migrateLatest } from "./db/knex.js";
-import { startWorker } from "./worker-runner.js";
+import { SchemaTooNewError, createKnex, migrateLatest, refuseNewerSchema } from "./db/knex.js";
+import { newLifecycle } from "./observability/health.js";
+import { createLogger, logProcessFailures } from "./observability/logger.js";
+import { createOpsApp } from "./observability/ops.routes.js";
+import { type RunningWorker, startWorker } from "./worker-runner.js";
 
 export interface BootOptions {
   web: boolean;
-  worker: boolean;
+  /** Run the job worker in this process; "mode": as WORKER_MODE says (inline runs it). */
+  worker: boolean | "mode";
   /** Migrate to the latest schema before serving. */
   migrate: boolean;
   /** Seed plans and demo data when the database is new. */
@@ -21,7 +25,13 @@ export interface Running {
   env: Env;
   container: Container;
   url: string | null;
-  stop(): Promise<void>;
+  /** Whether this process runs the job worker. */
+  runsWorker: boolean;
+  /**
+   * Stops gracefully: /readyz turns 503 at once, requests and jobs in flight get `graceSeconds`
+   * (default SHUTDOWN_GRACE_S) to finish, jobs still running then go back to the queue.
+   */
+  stop(graceSeconds?: number): Promise<void>;
 }
 
 /** A failure we can explain in one line; anything else is a bug and keeps its stack. */
@@ -58,19 +68,20 @@ export async function boot(options: BootOptions, env = loadEnv()): Promise<Runni
     if (error instanceof PortInUseError || error instanceof EmbeddedStartError) throw new StartupError(error.message);
     throw new StartupError(`Postgres could not start: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const db = createKnex(database.url);
-  const container = createContainer(env, database.url, db);
-  let server: Server | null = null;
-  let worker: Runner | null = null;
-  // Ctrl-C stays quick whatever state the database is in: idle keep-alive sockets close now, and each
-  // step that waits on the database (a job in flight, the pool) gets a few seconds at most.
-  const stop = async () => {
+  const db = createKnex(database.url, { min: 0, max: env.DB_POOL_MAX }, { statementTimeoutMs: env.STATEMENT_TIMEOUT_MS });
+  const container = createContainer(env, database.url, db, { log: createLogger(env.LOG_LEVEL) });
+  const runsWorker = options.worker === "mode" ? env.WORKER_MODE === "inline" : options.worker;
+  const lifecycle = newLifecycle();
+  let server: Served | null = null;
+  let worker: RunningWorker | null = null;
+  // Draining: /readyz says 503 from the first moment, so a balancer stops sending; the server keeps
+  // answering until its requests in flight are done (or the grace ends), while the worker finishes or
+  // hands back its jobs. Whatever state the database is in, each step is bounded.
+  const stop = async (graceSeconds = env.SHUTDOWN_GRACE_S) => {
     stopping = true;
-    const closed = new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-    server?.closeIdleConnections?.();
-    await withinSeconds(3, closed);
-    server?.closeAllConnections?.();
-    await withinSeconds(5, worker?.stop());
+    lifecycle.draining = true;
+    const graceMs = graceSeconds * 1000;
+    await Promise.all([server?.drain(graceMs), worker?.stop(graceMs).catch(() => undefined)]);
     await withinSeconds(3, db.destroy());
     await database.embedded?.stop();
   };
@@ -80,7 +91,10 @@ export async function boot(options: BootOptions, env = loadEnv()): Promise<Runni
     } catch (error) {
       throw new StartupError(`Cannot reach the database: ${(error as Error).message}`);
     }
+    // Workers do not migrate, but an older image must not run on a newer schema either.
     if (options.migrate) await migrateLatest(db);
+    else await refuseNewerSchema(db);
+    warnAboutModes(container);
     // Demo data and the published demo login are for local use only.
     if (options.seedIfEmpty && env.NODE_ENV !== "production") {
       const { seedIfEmpty } = await import("../seeds/index.js");
@@ -88,18 +102,27 @@ export async function boot(options: BootOptions, env = loadEnv()): Promise<Runni
     }
     // Plans are reference data every deployment needs; only missing ones are inserted.
     if (options.migrate) await container.plans.seed();
-    if (options.worker) worker = await startWorker(container);
+    if (runsWorker) worker = await startWorker(container);
+    const workerPool = () => worker?.pool ?? null;
     let url: string | null = null;
     if (options.web) {
-      const app = createApp(container);
-      server = await listen(app, env.PORT, env.HOST);
+      server = await listen(createApp(container, { lifecycle, workerPool }), env.PORT, env.HOST);
       url = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
+    } else if (runsWorker && env.WORKER_PORT) {
+      // A worker-only process answers probes and scrapes on a port of its own.
+      server = await listen(createOpsApp(container, { lifecycle, checkAssets: false, workerPool }), env.WORKER_PORT, env.HOST, "WORKER_PORT");
     }
-    return { env, container, url, stop };
+    return { env, container, url, runsWorker, stop };
   } catch (error) {
-    await stop().catch(() => undefined);
+    await stop(3).catch(() => undefined);
     throw error;
   }
+}
+
+/** Modes that take no real payments or send no real mail are said at every start (README "Payments, e-mail and time"). */
+function warnAboutModes({ env, log }: Container): void {
+  if (env.PAYMENTS_MODE === "demo") log.warn({ PAYMENTS_MODE: "demo" }, "Demo payments: no card is charged (PAYMENTS_MODE=demo)");
+  if (env.MAIL_MODE === "outbox") log.warn({ MAIL_MODE: "outbox", DATA_DIR: env.DATA_DIR }, "E-mail is written to $DATA_DIR/outbox, not sent (MAIL_MODE=outbox)");
 }
 
 /** Waits for the work, or for `seconds`, whichever comes first (a stuck step must not hold up Ctrl-C). */
@@ -124,46 +147,83 @@ async function restartEmbedded(server: EmbeddedServer): Promise<void> {
   throw lastError;
 }
 
-function listen(app: ReturnType<typeof createApp>, port: number, host: string): Promise<Server> {
+interface Served {
+  server: Server;
+  /** Waits for the requests in flight (at most `graceMs`), then closes the server and every connection. */
+  drain(graceMs: number): Promise<void>;
+}
+
+function listen(app: Express, port: number, host: string, portVariable = "PORT"): Promise<Served> {
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host);
-    server.once("listening", () => resolve(server));
+    // Requests in flight: a response counts until it is finished or its client has gone.
+    let inFlight = 0;
+    let onIdle: (() => void) | null = null;
+    server.on("request", (_req, res) => {
+      inFlight++;
+      res.once("close", () => {
+        inFlight--;
+        if (inFlight === 0) onIdle?.();
+      });
+    });
+    const drain = async (graceMs: number) => {
+      if (inFlight > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await new Promise<void>((done) => {
+          onIdle = done;
+          timer = setTimeout(done, graceMs);
+        });
+        clearTimeout(timer);
+      }
+      const closed = new Promise<void>((done) => server.close(() => done()));
+      // Idle keep-alive sockets, and any request still running past the grace, end now.
+      server.closeAllConnections();
+      await withinSeconds(1, closed);
+    };
+    server.once("listening", () => resolve({ server, drain }));
     server.once("error", (error: NodeJS.ErrnoException) => {
       reject(
         error.code === "EADDRINUSE"
-          ? new StartupError(`Port ${port} is already in use: stop what uses it or set PORT to another port.`)
+          ? new StartupError(`Port ${port} is already in use: stop what uses it or set ${portVariable} to another port.`)
           : error,
       );
     });
   });
 }
 
-/** Runs a process entry: one clear line on a known failure, a clean stop on Ctrl-C. */
+/** Ctrl-C is someone at a terminal: it waits this long at most, whatever SHUTDOWN_GRACE_S says. */
+const INTERACTIVE_GRACE_S = 5;
+
+/** Runs a process entry: one clear line on a known failure, a graceful stop on SIGTERM and Ctrl-C. */
 export async function runMain(options: BootOptions, announce: (running: Running) => void): Promise<void> {
   let running: Running;
   try {
     loadDotenv();
     running = await boot(options);
   } catch (error) {
-    if (error instanceof StartupError || error instanceof ConfigError) {
+    if (error instanceof StartupError || error instanceof ConfigError || error instanceof SchemaTooNewError) {
       console.error(`haven: ${error.message}`);
       process.exit(1);
     }
     throw error;
   }
+  const { log } = running.container;
+  logProcessFailures(log);
   announce(running);
   let stopping = false;
-  const shutdown = async (signal: string) => {
+  const shutdown = async (signal: NodeJS.Signals) => {
     // A second Ctrl-C does not wait.
     if (stopping) process.exit(130);
     stopping = true;
+    const graceSeconds = signal === "SIGINT" ? Math.min(running.env.SHUTDOWN_GRACE_S, INTERACTIVE_GRACE_S) : running.env.SHUTDOWN_GRACE_S;
+    // The grace bounds each step; this bounds the whole, should a step hang regardless.
     setTimeout(() => {
-      console.error("haven: stopping took too long; exiting.");
+      log.error({ graceSeconds }, "stopping took too long; exiting");
       process.exit(1);
-    }, 15_000).unref();
-    console.log(`\nhaven: ${signal} received, stopping…`);
-    await running.stop().catch((error) => console.error(`haven: stop failed: ${(error as Error).message}`));
-    console.log("haven: stopped.");
+    }, (graceSeconds + 10) * 1000).unref();
+    log.info({ signal, graceSeconds }, `${signal} received: draining (requests and jobs in flight get ${graceSeconds} s), then stopping`);
+    await running.stop(graceSeconds).catch((error) => log.error({ err: error }, "stop failed"));
+    log.info({ signal }, "stopped");
     process.exit(0);
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));

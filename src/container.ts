@@ -1,5 +1,6 @@
 import type { Knex } from "knex";
-import pino, { type Logger } from "pino";
+import type { Logger } from "pino";
+import { createLogger } from "./observability/logger.js";
 import type { Env } from "./config/env.js";
 import { type Assets, loadAssets } from "./http/assets.js";
 import { type TransactionRunner, transactionRunner } from "./db/transaction.js";
@@ -10,16 +11,15 @@ import { UsersService } from "./modules/auth/users.service.js";
 import { AuthService } from "./modules/auth/auth.service.js";
 import { StaffSessionsRepository } from "./modules/auth/sessions.repository.js";
 import { LoginAttemptsRepository } from "./modules/auth/login-attempts.repository.js";
-import { IdempotencyService } from "./db/idempotency.js";
+import { IDEMPOTENCY_WINDOW_HOURS, IdempotencyService } from "./db/idempotency.js";
 import { PlansRepository } from "./modules/plans/plans.repository.js";
 import { PlansService } from "./modules/plans/plans.service.js";
-import { DemoProvider, StripeProvider, createStripeClient } from "./modules/plans/payment-providers.js";
+import { createPaymentProvider } from "./modules/plans/payment-providers.js";
 import { PaymentsRepository } from "./modules/plans/payments.repository.js";
 import { PaymentsService } from "./modules/plans/payments.service.js";
-import path from "node:path";
 import { BookingsRepository } from "./modules/bookings/bookings.repository.js";
 import { BookingsService } from "./modules/bookings/bookings.service.js";
-import { MailService } from "./modules/mail/mail.service.js";
+import { MailService, mailSettingsFrom } from "./modules/mail/mail.service.js";
 import { OnboardingService } from "./modules/onboarding/onboarding.service.js";
 import { MaintenanceRepository } from "./modules/maintenance/maintenance.repository.js";
 import { MaintenanceService } from "./modules/maintenance/maintenance.service.js";
@@ -35,6 +35,9 @@ import { DashboardRepository } from "./modules/dashboard/dashboard.repository.js
 import { DashboardService } from "./modules/dashboard/dashboard.service.js";
 import { ReportsRepository } from "./modules/reports/reports.repository.js";
 import { ReportsService } from "./modules/reports/reports.service.js";
+import { PrivacyRepository } from "./modules/privacy/privacy.repository.js";
+import { PrivacyService } from "./modules/privacy/privacy.service.js";
+import { LOGIN_LIMITS } from "./modules/auth/auth.service.js";
 
 /** Every service the web app, the worker and the CLI share, built once per process. */
 export interface Container {
@@ -60,24 +63,23 @@ export interface Container {
   photos: PhotosService;
   dashboard: DashboardService;
   reports: ReportsService;
+  privacy: PrivacyService;
 }
 
 export function createContainer(env: Env, databaseUrl: string, db: Knex, options: { log?: Logger } = {}): Container {
-  const log = options.log ?? pino({ level: env.LOG_LEVEL });
+  const log = options.log ?? createLogger(env.LOG_LEVEL);
   let assets: Assets | null = null;
   let sharing: SharingService | undefined;
   let quotes: QuotesService | undefined;
   let reports: ReportsService | undefined;
   const transaction = transactionRunner(db);
   const plans = new PlansService(new PlansRepository(db));
-  // Stripe with a secret key, the offline demo provider without (DESIGN.md decision 4).
+  // Stripe or the offline demo provider, as PAYMENTS_MODE says (DESIGN.md decision 4).
   const paymentsRepository = new PaymentsRepository(db);
-  const paymentProvider = env.STRIPE_SECRET_KEY
-    ? new StripeProvider(createStripeClient(env.STRIPE_SECRET_KEY, env.STRIPE_API_BASE))
-    : new DemoProvider(paymentsRepository);
+  const paymentProvider = createPaymentProvider(env, paymentsRepository);
   const users = new UsersService(new StaffUsersRepository(db));
   const customers = new CustomersService(new CustomersRepository(db), transaction);
-  const mail = new MailService({ from: env.MAIL_FROM, smtpUrl: env.SMTP_URL, outboxDir: path.join(env.DATA_DIR, "outbox") }, log);
+  const mail = new MailService(mailSettingsFrom(env), log);
   const bookings = new BookingsService(new BookingsRepository(db), customers, mail, transaction, {
     timeZone: env.BUSINESS_TZ,
     supportEmail: env.SUPPORT_EMAIL,
@@ -131,6 +133,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
       return reports;
     },
     dashboard: new DashboardService(new DashboardRepository(db), { timeZone: env.BUSINESS_TZ }),
+    privacy: new PrivacyService(new PrivacyRepository(db), transaction, { idempotencyWindowHours: IDEMPOTENCY_WINDOW_HOURS, loginWindowMs: LOGIN_LIMITS.windowMs, knownAddressDays: LOGIN_LIMITS.knownAddressDays }),
     payments: new PaymentsService(paymentsRepository, plans, paymentProvider, {
       webhookSecret: env.STRIPE_WEBHOOK_SECRET,
       publishableKey: env.STRIPE_PUBLISHABLE_KEY,

@@ -36,8 +36,8 @@ describe("login limits", () => {
       Array.from({ length: 100 }, () => ctx.agent().post("/api/auth/login").send({ email, password: "wrong password!" })),
     );
     const statuses = guesses.map((r) => r.status);
-    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(LOGIN_LIMITS.perEmail);
-    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(100 - LOGIN_LIMITS.perEmail);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(LOGIN_LIMITS.perEmailAndAddress);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(100 - LOGIN_LIMITS.perEmailAndAddress);
     expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
 
     const right = await ctx.agent().post("/api/auth/login").send({ email, password }).expect(429);
@@ -53,7 +53,7 @@ describe("login limits", () => {
 
   it("ignore a spoofed X-Forwarded-For when no proxy is trusted (the default)", async () => {
     const { email, password } = await signInStaff(ctx);
-    for (let i = 0; i < LOGIN_LIMITS.perEmail; i++) {
+    for (let i = 0; i < LOGIN_LIMITS.perEmailAndAddress; i++) {
       await ctx.agent().post("/api/auth/login").set("X-Forwarded-For", `203.0.113.${i}`).send({ email, password: "nope nope nope" }).expect(401);
     }
     await ctx.agent().post("/api/auth/login").set("X-Forwarded-For", "198.51.100.7").send({ email, password }).expect(429);
@@ -182,7 +182,7 @@ describe("headers", () => {
   });
 
   it("production sends HSTS and never seeds the public demo admin", async () => {
-    const prod = await createTestContext({ NODE_ENV: "production", SESSION_SECRET: "p".repeat(40) });
+    const prod = await createTestContext({ NODE_ENV: "production", SESSION_SECRET: "p".repeat(40), PUBLIC_URL: "https://haven.example" });
     try {
       expect((await prod.agent().get("/").expect(200)).headers["strict-transport-security"]).toMatch(/max-age=/);
       const result = await seedAll(prod.container);

@@ -14,6 +14,10 @@ afterAll(() => ctx.close());
  */
 const PUBLIC = [
   "GET /healthz",
+  // Probes for load balancers and orchestrators (issue 17); /metrics is guarded by METRICS_TOKEN or loopback, not a session
+  "GET /livez",
+  "GET /readyz",
+  "GET /metrics",
   // Marketing site (issue 3)
   "GET /",
   "GET /pricing",

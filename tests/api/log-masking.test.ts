@@ -1,0 +1,135 @@
+// Logs (issue 17): e-mail addresses are masked in every line (j***@example.com), probes and scrapes are
+// not logged per request, and a crash or a stray rejection is logged with the request id it happened in.
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { Writable } from "node:stream";
+import type { Knex } from "knex";
+import supertest from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../../src/app.js";
+import { createContainer } from "../../src/container.js";
+import { ROOT_DIR } from "../../src/http/assets.js";
+import { MailService } from "../../src/modules/mail/mail.service.js";
+import { createLogger, currentRequestId, maskEmails } from "../../src/observability/logger.js";
+import { type TestContext, createTestContext } from "../support/context.js";
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+  await ctx.container.plans.seed();
+});
+afterAll(() => ctx.close());
+
+/** A logger as production builds it, writing into an array of parsed lines. */
+function capturedLogger() {
+  const raw: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      raw.push(...String(chunk).split("\n").filter(Boolean));
+      done();
+    },
+  });
+  const log = createLogger("info", stream);
+  return { log, raw, lines: () => raw.map((line) => JSON.parse(line) as Record<string, unknown>) };
+}
+
+describe("maskEmails", () => {
+  it("keeps the first character and the domain of every address", () => {
+    expect(maskEmails("jane.doe@example.com")).toBe("j***@example.com");
+    expect(maskEmails("to a+b@mail.example.co.uk and Z@x.io")).toBe("to a***@mail.example.co.uk and Z***@x.io");
+    expect(maskEmails('{"to":"jane@example.com","cc":["bob@example.org"]}')).toBe('{"to":"j***@example.com","cc":["b***@example.org"]}');
+    // Percent-encoded in a logged URL.
+    expect(maskEmails("/admin/properties?search=jane.doe%40example.com&page=2")).toBe("/admin/properties?search=j***%40example.com&page=2");
+  });
+
+  it("leaves what only looks like one alone", () => {
+    for (const text of ["graphile-worker@0.16.6", "node_modules/@date-fns/tz/index.js", "@scope/pkg", "user@localhost", "no address here"]) {
+      expect(maskEmails(text), text).toBe(text);
+    }
+  });
+});
+
+describe("the process logger", () => {
+  it("masks addresses in fields, messages and errors", () => {
+    const { log, raw } = capturedLogger();
+    log.info({ to: "jane.doe@example.com", nested: { list: ["bob@example.org"] } }, "mail sent to jane.doe@example.com");
+    log.error({ err: new Error("550 mailbox unavailable: carol@example.net") }, "send failed");
+    const text = raw.join("\n");
+    expect(text).not.toMatch(/jane\.doe@|bob@|carol@/);
+    expect(text).toContain('"to":"j***@example.com"');
+    expect(text).toContain("mail sent to j***@example.com");
+    expect(text).toContain('"list":["b***@example.org"]');
+    expect(text).toContain("550 mailbox unavailable: c***@example.net");
+  });
+
+  it("masks the recipient of the mail service's lines", async () => {
+    const { log, lines } = capturedLogger();
+    const mail = new MailService({ from: "Haven <no-reply@haven.test>", outboxDir: path.join(ctx.env.DATA_DIR, "outbox") }, log);
+    await mail.send({ to: "jane.doe@example.com", subject: "Your report", text: "Hello" });
+    expect(lines()).toEqual([expect.objectContaining({ msg: "mail written to outbox", to: "j***@example.com", subject: "Your report" })]);
+  });
+});
+
+describe("request logs", () => {
+  it("mask addresses in URLs, and skip probes and scrapes", async () => {
+    const { log, lines } = capturedLogger();
+    const app = createApp(createContainer(ctx.env, ctx.url, ctx.db, { log }));
+    await supertest(app).get("/livez").expect(200);
+    await supertest(app).get("/readyz").expect(200);
+    await supertest(app).get("/healthz").expect(200);
+    await supertest(app).get("/metrics").expect(200);
+    expect(lines()).toEqual([]);
+
+    await supertest(app).get("/api/plans?contact=jane.doe%40example.com").expect(200);
+    const logged = lines();
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ msg: "request completed", req: { method: "GET", url: "/api/plans?contact=j***%40example.com" } });
+  });
+
+  it("carry the request id into the request's async work (what the crash handlers name)", async () => {
+    const seen: (string | undefined)[] = [];
+    // The database the probes use notes which request it is working for.
+    const db = new Proxy(ctx.db, {
+      get(target, key, receiver) {
+        if (key === "raw") {
+          return (...args: Parameters<Knex["raw"]>) => {
+            seen.push(currentRequestId());
+            return target.raw(...args);
+          };
+        }
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const app = createApp({ ...ctx.container, db });
+    await supertest(app).get("/readyz").set("X-Request-Id", "req-ctx-7").expect(200);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(new Set(seen)).toEqual(new Set(["req-ctx-7"]));
+  });
+});
+
+describe("process failures", () => {
+  /** Runs a script the way Haven's entries run (node --import tsx) and returns its exit code and pino lines. */
+  const run = (script: string) =>
+    new Promise<{ code: number | null; lines: Record<string, unknown>[] }>((resolve, reject) => {
+      const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: ROOT_DIR, stdio: ["ignore", "pipe", "pipe"] });
+      let stdout = "";
+      child.stdout.on("data", (d) => (stdout += d));
+      child.on("error", reject);
+      child.on("close", (code) => resolve({ code, lines: stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line)) }));
+    });
+
+  it("log an unhandled rejection and an uncaught exception with their request ids; the exception ends the process", async () => {
+    const { code, lines } = await run(`
+      import { createLogger, logProcessFailures, withRequestId } from "./src/observability/logger.ts";
+      logProcessFailures(createLogger("info"));
+      withRequestId("req-rejected", () => setTimeout(() => Promise.reject(new Error("lost the mail to jane@example.com")), 5));
+      withRequestId("req-thrown", () => setTimeout(() => { throw new Error("boom"); }, 100));
+      setTimeout(() => console.log(JSON.stringify({ msg: "still running" })), 1000);
+    `);
+    expect(code).toBe(1);
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 50, msg: "unhandled promise rejection", requestId: "req-rejected", err: expect.objectContaining({ message: "lost the mail to j***@example.com" }) }),
+      expect.objectContaining({ level: 60, msg: "uncaught exception; exiting", requestId: "req-thrown", err: expect.objectContaining({ message: "boom" }) }),
+    ]);
+  });
+});
