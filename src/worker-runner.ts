@@ -72,7 +72,7 @@ export async function startWorker(container: Container, concurrency = container.
       await container.db.raw("select graphile_worker.force_unlock_workers(?::text[])", [workerIds]);
       container.log.warn({ jobs: rows[0]?.n ?? 0, graceSeconds: graceMs / 1000 }, "jobs still running at the end of the shutdown grace went back to the queue");
     } catch (error) {
-      container.log.error({ err: error, workerIds }, "could not hand back the jobs in flight; other workers run them once the lease runs out");
+      container.log.error({ err: error, workerIds }, "could not hand back the jobs in flight; other workers run them once the sweep finds this process gone");
     }
   };
   return {
