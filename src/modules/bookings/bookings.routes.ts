@@ -2,9 +2,10 @@ import { Router } from "express";
 import { z } from "zod";
 import type { Container } from "../../container.js";
 import { NotFoundError } from "../../http/errors.js";
+import { pathId } from "../../http/fields.js";
 import { firstProblem, parse, query } from "../../http/validate.js";
 import { rememberCustomer, submissionOf, viewerOf } from "../../http/viewer.js";
-import { MAX_ID, PROPERTY_TYPES, SUBSCRIPTION_PLANS, planLabel, staffListQuerySchema } from "../customers/customers.schemas.js";
+import { PROPERTY_TYPES, SUBSCRIPTION_PLANS, planLabel, staffListQuerySchema } from "../customers/customers.schemas.js";
 import {
   ACCESS_INFO_MESSAGE,
   WIZARD_ACCESS_MESSAGE,
@@ -69,7 +70,7 @@ export function bookingsApi(container: Container): Router {
 }
 
 const wizardQuery = z.object({
-  customer_id: z.coerce.number().int().positive().max(MAX_ID).optional().catch(undefined),
+  customer_id: pathId("Customer id").optional().catch(undefined),
   plan: z.enum(SUBSCRIPTION_PLANS).optional().catch(undefined),
 });
 

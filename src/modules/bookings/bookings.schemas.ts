@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { MAX_ID, PROPERTY_TYPES, emailField, phoneField, requiredText } from "../customers/customers.schemas.js";
+import { MAX_ID, idInput, isMultiLine, isSingleLine, multiLineMessage, singleLineMessage } from "../../http/fields.js";
+import { PROPERTY_TYPES, emailField, phoneField, requiredText } from "../customers/customers.schemas.js";
 import { DAY_PART_VALUES, TIME_SLOTS, isIsoDate } from "./business-time.js";
 
 // Islands import this file too: nothing from the server here.
@@ -15,8 +16,19 @@ const toNumber = (v: unknown) => {
   return typeof value === "string" ? Number(value.replace(/,/g, "")) : value;
 };
 
-export const optionalText = (label: string, max: number) =>
-  z.preprocess(blankToUndefined, z.string().trim().max(max, `${label} must be at most ${max} characters`).optional());
+/** Optional text: single-line unless `multiline` (instructions and requests keep their line breaks). */
+export const optionalText = (label: string, max: number, multiline = false) =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .trim()
+      .max(max, `${label} must be at most ${max} characters`)
+      .refine(multiline ? isMultiLine : isSingleLine, multiline ? multiLineMessage(label) : singleLineMessage(label))
+      .optional(),
+  );
+/** An id as a number, or as canonical text ('12'; never '012', ' 12' or '0xc'). */
+const toId = (v: unknown) => idInput(blankToUndefined(v));
 
 /** An enumerated field: its own message when missing, the allowed values when wrong. */
 export const choice = <T extends readonly [string, ...string[]]>(values: T, label: string, missing = `${label} is required`) =>
@@ -67,7 +79,7 @@ export const wizardBookingSchema = (calendar: BookingCalendar) =>
   z
     .object({
       // Set when the wizard was opened for a customer this browser created (property intake).
-      customerId: z.preprocess(toNumber, z.number({ message: "Customer id must be a number" }).int("Customer id must be a whole number").positive("Customer id must be positive").max(MAX_ID, "Customer id is not valid").optional()),
+      customerId: z.preprocess(toId, z.number({ message: "Customer id must be a number" }).int("Customer id must be a whole number").positive("Customer id must be positive").max(MAX_ID, "Customer id is not valid").optional()),
       propertyAddress: requiredText("Property address", 300),
       propertyType: choice(PROPERTY_TYPES, "Property type"),
       propertySize: wholeNumber("Property size", 100, 100_000),
@@ -80,8 +92,8 @@ export const wizardBookingSchema = (calendar: BookingCalendar) =>
       timeSlot: choice(TIME_SLOTS as [string, ...string[]], "Time slot"),
       accessMethod: choice(ACCESS_METHODS, "Access method"),
       accessCode: optionalText("Access code", 100),
-      accessInstructions: optionalText("Access instructions", 1000),
-      specialRequests: optionalText("Special requests", 2000),
+      accessInstructions: optionalText("Access instructions", 1000, true),
+      specialRequests: optionalText("Special requests", 2000, true),
     })
     .superRefine((input, ctx) => {
       if (NEEDS_ACCESS_INFO.includes(input.accessMethod) && !input.accessCode && !input.accessInstructions) {
@@ -94,13 +106,13 @@ export type WizardBookingInput = z.infer<ReturnType<typeof wizardBookingSchema>>
 /** The customer booking page's payload: a property of this browser, one of the 14 weekdays, a part of the day. */
 export const pageBookingSchema = (calendar: BookingCalendar) =>
   z.object({
-    propertyId: z.preprocess(toNumber, z.number({ message: "No property found" }).int("No property found").positive("No property found").max(MAX_ID, "No property found")),
+    propertyId: z.preprocess(toId, z.number({ message: "No property found" }).int("No property found").positive("No property found").max(MAX_ID, "No property found")),
     scheduledDate: z
       .string({ message: "Please select a date" })
       .min(1, "Please select a date")
       .refine((d) => calendar.bookingDates.includes(d), "Please select one of the offered dates"),
     timeSlot: z.enum(DAY_PART_VALUES, { message: "Please select a time slot" }),
-    notes: optionalText("Notes", 2000),
+    notes: optionalText("Notes", 2000, true),
   });
 export type PageBookingInput = z.infer<ReturnType<typeof pageBookingSchema>>;
 

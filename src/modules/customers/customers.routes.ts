@@ -1,14 +1,12 @@
 import { Router } from "express";
-import { z } from "zod";
 import type { Container } from "../../container.js";
+import { idParams } from "../../http/fields.js";
 import { NotFoundError } from "../../http/errors.js";
 import { body, params, query } from "../../http/validate.js";
 import { rememberCustomer, viewerOf } from "../../http/viewer.js";
 import { DEMO_CUSTOMER } from "../plans/checkout.schemas.js";
 import { planTypeSchema } from "../plans/plans.schemas.js";
-import { MAX_ID, customerCreateSchema, staffListQuerySchema } from "./customers.schemas.js";
-
-const idParams = z.object({ id: z.coerce.number({ message: "Id must be a number" }).int("Id must be a whole number").positive("Id must be positive").max(MAX_ID) });
+import { customerCreateSchema, staffListQuerySchema } from "./customers.schemas.js";
 
 export function customersApi(container: Container): Router {
   const router = Router();

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isMultiLine, isSingleLine, multiLineMessage, singleLineMessage } from "../../http/fields.js";
 import { BATHROOMS_FORM, MAX_ID, BEDROOMS_FORM, COOLING_TYPES, ELECTRICAL_PANELS, HEATING_TYPES, HVAC_UNITS, INTAKE_PLANS, ROOF_TYPES, SQUARE_FOOTAGE_LIMITS, STORIES, US_STATES, WATER_HEATER_TYPES, YEAR_BUILT_MIN, ZIP_CODE_PATTERN } from "./customers.constants.js";
 
 // Zod schemas of customers. Imported by islands too: nothing from the server here. The enumerations
@@ -6,8 +7,14 @@ import { BATHROOMS_FORM, MAX_ID, BEDROOMS_FORM, COOLING_TYPES, ELECTRICAL_PANELS
 export * from "./customers.constants.js";
 
 // Shared field schemas with the spec's messages, reused by intake, wizard and onboarding.
+/** A required single-line text (a name, an address): no line break or other control character. */
 export const requiredText = (label: string, max = 200) =>
-  z.string({ message: `${label} is required` }).trim().min(1, `${label} is required`).max(max, `${label} must be at most ${max} characters`);
+  z
+    .string({ message: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} must be at most ${max} characters`)
+    .refine(isSingleLine, singleLineMessage(label));
 export const emailField = z.string({ message: "Email is required" }).trim().min(1, "Email is required").email("Enter a valid email address").max(254);
 export const phoneField = requiredText("Phone", 40).regex(/^[+(\d][\d\s().-]{6,}$/, "Enter a valid phone number");
 export const oneOf = <T extends readonly [string, ...string[]]>(values: T, label: string) =>
@@ -35,8 +42,17 @@ export const requiredInt = (label: string, min: number, max: number) =>
       .max(max, `${label} must be at most ${max}`),
   );
 
-const optionalText = (label: string, max = 500) =>
-  z.preprocess(blankToUndefined, z.string({ message: `${label} must be text` }).trim().max(max, `${label} must be at most ${max} characters`).optional());
+/** Optional text: single-line unless `multiline` (notes keep their line breaks). */
+const optionalText = (label: string, max = 500, multiline = false) =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .string({ message: `${label} must be text` })
+      .trim()
+      .max(max, `${label} must be at most ${max} characters`)
+      .refine(multiline ? isMultiLine : isSingleLine, multiline ? multiLineMessage(label) : singleLineMessage(label))
+      .optional(),
+  );
 
 export const intakePropertySchema = z.object({
   address: requiredText("Street address"),
@@ -56,7 +72,7 @@ export const intakePropertySchema = z.object({
   coolingType: optionalOneOf(COOLING_TYPES, "Cooling type"),
   waterHeaterType: optionalOneOf(WATER_HEATER_TYPES, "Water heater type"),
   foundationType: optionalText("Foundation type", 200),
-  notes: optionalText("Notes", 2000),
+  notes: optionalText("Notes", 2000, true),
 });
 
 export const customerCreateSchema = z.object({

@@ -1,11 +1,12 @@
 import { Router } from "express";
 import { z } from "zod";
 import type { Container } from "../../container.js";
+import { idParams } from "../../http/fields.js";
 import { staffPage } from "../../http/admin.js";
 import { NotFoundError } from "../../http/errors.js";
 import { params } from "../../http/validate.js";
 import type { Booking } from "../bookings/bookings.schemas.js";
-import { MAX_ID, SUBSCRIPTION_PLANS, planLabel } from "./customers.schemas.js";
+import { SUBSCRIPTION_PLANS, planLabel } from "./customers.schemas.js";
 
 /** Cards per page of /admin/properties: a phone scrolls through it, a desktop shows it in two columns. */
 export const PROPERTIES_PAGE_SIZE = 20;
@@ -14,7 +15,6 @@ const pageQuery = z.object({
   q: z.string().trim().max(200).catch("").default(""),
   page: z.coerce.number().int().min(1).max(100_000).catch(1).default(1),
 });
-const idParams = z.object({ id: z.coerce.number({ message: "Id must be a number" }).int("Id must be a whole number").positive("Id must be positive").max(MAX_ID) });
 
 /** What a property card shows of its bookings: the latest one, matched by propertyId, or none. */
 const inspectionOf = (bookings: Booking[] | undefined) => {

@@ -2,9 +2,9 @@ import { Router } from "express";
 import { z } from "zod";
 import type { Container } from "../../container.js";
 import { ValidationError } from "../../http/errors.js";
+import { MAX_ID, idInput } from "../../http/fields.js";
 import { requireStaffApi } from "../../http/guards.js";
 import { parse } from "../../http/validate.js";
-import { MAX_ID } from "../customers/customers.constants.js";
 import { type EntryInput, type EntryScore, entryInputSchema } from "./inspections.schemas.js";
 import { photoIdFromUrl } from "./photos.constants.js";
 
@@ -18,7 +18,7 @@ const MAX_PHOTOS_PER_ENTRY = 200;
  * image data string. `photoIds` (the service's shape) is also taken.
  */
 const entryBodySchema = entryInputSchema.extend({
-  inspectionId: z.coerce.number({ message: "Inspection is required" }).int("Inspection must be a whole number").positive("Inspection must be positive").max(MAX_ID, "Inspection is not valid"),
+  inspectionId: z.preprocess(idInput, z.number({ message: "Inspection is required" }).int("Inspection must be a whole number").positive("Inspection must be positive").max(MAX_ID, "Inspection is not valid")),
   score: z.number({ message: "Score must be 10, 7, 4, 1 or null" }).nullable().optional(),
   photos: z
     .array(z.string({ message: "A photo must be a photo URL or an image data string" }).min(1, "A photo must be a photo URL or an image data string"), { message: "Photos must be a list" })

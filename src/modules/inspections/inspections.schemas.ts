@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_ID } from "../customers/customers.constants.js";
+import { MAX_ID, dateProblem, idInput, idParams, isMultiLine, isSingleLine, multiLineMessage, singleLineMessage } from "../../http/fields.js";
 
 // Zod schemas and shapes of inspections (staff-side §3, §4, §7). Islands may import this file:
 // nothing from the server here. The template itself is in template.ts (zod-free).
@@ -20,23 +20,35 @@ export const STATUS_LABELS: Record<InspectionStatus, string> = {
   draft: "Draft",
 };
 
+/** An id in a body: a number, or canonical text ('12'; never '012', ' 12' or '0xc'). */
 const idNumber = (label: string) =>
-  z.coerce.number({ message: `${label} must be a number` }).int(`${label} must be a whole number`).positive(`${label} must be positive`).max(MAX_ID, `${label} is not valid`);
+  z.preprocess(
+    idInput,
+    z.number({ message: `${label} must be a number` }).int(`${label} must be a whole number`).positive(`${label} must be positive`).max(MAX_ID, `${label} is not valid`),
+  );
 
-export const inspectionIdParams = z.object({ id: idNumber("Id") });
+export const inspectionIdParams = idParams;
 
+/** 'YYYY-MM-DD' (a longer ISO timestamp gives its date), a real date in years 1900 to 2200. */
 const isoDate = z
   .string({ message: "Inspection date is required" })
   .trim()
   .regex(/^\d{4}-\d{2}-\d{2}/, "Inspection date must be a date (YYYY-MM-DD)")
   .transform((value) => value.slice(0, 10))
-  .refine((value) => {
-    const date = new Date(`${value}T00:00:00Z`);
-    return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
-  }, "Inspection date is not a real date");
+  .superRefine((value, ctx) => {
+    const problem = dateProblem(value, "Inspection date");
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
 
 export const inspectionCreateSchema = z.object({
-  propertyId: z.coerce.number({ message: "Property must be a number" }).int("Property must be a whole number").positive("Please select a property").max(MAX_ID, "Property is not valid"),
+  propertyId: z.preprocess(
+    (v) => (v === "" || v === null ? undefined : idInput(v)),
+    z
+      .number({ error: (issue) => (issue.input === undefined ? "Please select a property" : "Property must be a number") })
+      .int("Property must be a whole number")
+      .positive("Please select a property")
+      .max(MAX_ID, "Property is not valid"),
+  ),
   status: z.enum(CREATE_STATUSES, { message: `Status must be one of ${CREATE_STATUSES.join(", ")}` }).optional(),
   inspectionDate: isoDate,
 });
@@ -60,10 +72,10 @@ export type InspectionListQuery = z.infer<typeof inspectionListQuery>;
  * against the template by InspectionsService.validateEntries, which names the field.
  */
 export const entryInputSchema = z.object({
-  categoryName: z.string({ message: "Category is required" }).trim().min(1, "Category is required").max(200),
-  subcategoryName: z.string({ message: "Subcategory is required" }).trim().min(1, "Subcategory is required").max(200),
+  categoryName: z.string({ message: "Category is required" }).trim().min(1, "Category is required").max(200).refine(isSingleLine, singleLineMessage("Category")),
+  subcategoryName: z.string({ message: "Subcategory is required" }).trim().min(1, "Subcategory is required").max(200).refine(isSingleLine, singleLineMessage("Subcategory")),
   score: z.number({ message: "Score must be 10, 7, 4, 1 or null" }).nullable(),
-  notes: z.string({ message: "Notes must be text" }).max(10_000, "Notes must be at most 10000 characters").nullable().optional(),
+  notes: z.string({ message: "Notes must be text" }).max(10_000, "Notes must be at most 10000 characters").refine(isMultiLine, multiLineMessage("Notes")).nullable().optional(),
   urgent: z.boolean({ message: "Urgent must be true or false" }).optional(),
   photoIds: z.array(idNumber("Photo id")).max(200, "At most 200 photos per entry").optional(),
 });

@@ -2,6 +2,7 @@ import express, { type RequestHandler, Router } from "express";
 import { z } from "zod";
 import type { Container } from "../../container.js";
 import { NotFoundError, ValidationError } from "../../http/errors.js";
+import { idParams } from "../../http/fields.js";
 import { requireStaffApi } from "../../http/guards.js";
 import { body, params } from "../../http/validate.js";
 import { MAX_PHOTO_BYTES } from "./photos.constants.js";
@@ -28,7 +29,7 @@ export function photoBodyParsers(): RequestHandler[] {
   );
 }
 
-const photoParams = z.object({ id: z.coerce.number({ message: "Id must be a number" }).int("Id must be a whole number").positive("Id must be positive").max(2_147_483_647, "Id is not valid") });
+const photoParams = idParams;
 const dataUrlBody = z.object({
   data: z.string({ message: "data must be an image data URL" }).min(1, "data must be an image data URL"),
   clientId: z.string().optional(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { timestampField } from "../../http/fields.js";
 import {
   BASEMENT_STATUSES,
   BATHROOMS_ONBOARDING,
@@ -61,8 +62,8 @@ export const onboardingSchema = (calendar: BookingCalendar) =>
       preferredTime: optionalChoice(DAY_PART_VALUES, "Preferred time"),
       accessMethod: optionalChoice(ONBOARDING_ACCESS_METHODS, "Access method"),
       accessCode: optionalText("Access code", 100),
-      accessInstructions: optionalText("Access instructions", 1000),
-      completedAt: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.iso.datetime({ offset: true, message: "completedAt must be an ISO timestamp" }).optional()),
+      accessInstructions: optionalText("Access instructions", 1000, true),
+      completedAt: z.preprocess((v) => (v === "" || v === null ? undefined : v), timestampField("completedAt", "completedAt must be an ISO timestamp").optional()),
     })
     .superRefine((input, ctx) => {
       const given = SCHEDULING_FIELDS.filter((f) => input[f] !== undefined);

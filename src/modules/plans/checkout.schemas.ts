@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isSingleLine, singleLineMessage } from "../../http/fields.js";
 import { digitsOnly, expiryInFuture, luhnValid, parseExpiry } from "./checkout.constants.js";
 import { planTypeSchema } from "./plans.schemas.js";
 
@@ -25,7 +26,12 @@ export const paymentIntentSchema = z.object({
 
 /** The demo card form, checked the same way in the browser and on the server. */
 export const demoCardSchema = z.object({
-  name: z.string({ message: "Name on card is required" }).trim().min(1, "Name on card is required").max(120, "Name must be at most 120 characters"),
+  name: z
+    .string({ message: "Name on card is required" })
+    .trim()
+    .min(1, "Name on card is required")
+    .max(120, "Name must be at most 120 characters")
+    .refine(isSingleLine, singleLineMessage("Name on card")),
   email: z.string({ message: "Email is required" }).trim().min(1, "Email is required").email("Enter a valid email address").max(254),
   cardNumber: z
     .string({ message: "Card number is required" })

@@ -1,11 +1,9 @@
 // Input schemas of the reports calls (zod only: islands may import this file).
 import { z } from "zod";
+import { MAX_ID, idParams, pathId } from "../../http/fields.js";
 
-const MAX_ID = 2_147_483_647;
-
-export const idSchema = z.coerce.number({ message: "Id must be a number" }).int("Id must be a whole number").positive("Id must be positive").max(MAX_ID, "Id is too large");
-export const idParams = z.object({ id: idSchema });
-export const propertyIdParams = z.object({ propertyId: idSchema });
+export { idParams };
+export const propertyIdParams = z.object({ propertyId: pathId("Id") });
 
 /** DESIGN.md decision 15: limit (default 100, at most 500), offset, q. */
 export const reportListQuery = z.object({

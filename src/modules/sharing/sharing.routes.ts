@@ -1,16 +1,17 @@
 import { type Response, Router } from "express";
 import { z } from "zod";
 import type { Container } from "../../container.js";
+import { pathId } from "../../http/fields.js";
 import { requireStaffApi } from "../../http/guards.js";
 import { GoneError } from "../../http/errors.js";
-import { originOf } from "../../http/origin.js";
+import { publicOrigin } from "../../http/origin.js";
 import { body, params, query } from "../../http/validate.js";
 import { staffListQuerySchema } from "../customers/customers.schemas.js";
 import { GONE_MESSAGE, bindingCookies, setBindingCookie } from "./links.js";
 import { idParamsSchema, responsesInputSchema, shareInputSchema } from "./sharing.schemas.js";
 
 const tokenParams = z.object({ token: z.string().max(200) });
-const photoParams = z.object({ token: z.string().max(200), photoId: z.coerce.number().int().positive().max(2_147_483_647) });
+const photoParams = z.object({ token: z.string().max(200), photoId: pathId("Photo id") });
 
 /** The link's page and its API: the only paths its binding cookie is sent to. */
 const linkPaths = (token: string) => [`/client-report/${token}`, `/api/client-report/${token}`];
@@ -29,7 +30,7 @@ export function sharingApi(container: Container): Router {
   router.post("/reports/:id/share", requireStaffApi, async (req, res) => {
     const { id } = params(req, idParamsSchema);
     const { clientEmail } = body(req, shareInputSchema);
-    const { reportLink } = await container.sharing.share(id, clientEmail, originOf(container.env, req));
+    const { reportLink } = await container.sharing.share(id, clientEmail, publicOrigin(container.env));
     res.status(201).json({ reportLink, testLink: reportLink });
   });
 

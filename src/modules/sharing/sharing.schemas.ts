@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_ID, idParams, isMultiLine, multiLineMessage } from "../../http/fields.js";
 
 // Zod schemas and payload types of sharing. Islands import this file: nothing from the server here.
 
@@ -16,9 +17,9 @@ export const shareInputSchema = z.object({
 
 const responseSchema = z
   .object({
-    maintenanceTaskId: z.number({ message: "maintenanceTaskId must be a number" }).int().positive().max(2_147_483_647),
+    maintenanceTaskId: z.number({ message: "maintenanceTaskId must be a number" }).int().positive().max(MAX_ID),
     action: z.enum(RESPONSE_ACTIONS, { message: "action must be request_quote or ignore" }),
-    notes: z.string().trim().max(2000, "Notes must be at most 2000 characters").nullish(),
+    notes: z.string().trim().max(2000, "Notes must be at most 2000 characters").refine(isMultiLine, multiLineMessage("Notes")).nullish(),
   })
   // Notes belong to a quote request only (staff-side §4).
   .transform((r) => ({ ...r, notes: r.action === "request_quote" && r.notes ? r.notes : null }));
@@ -86,6 +87,5 @@ export interface ShareSummary {
   status: "unopened" | "opened" | "responded" | "expired" | "revoked";
 }
 
-export const idParamsSchema = z.object({
-  id: z.coerce.number({ message: "Id must be a number" }).int("Id must be a whole number").positive("Id must be positive").max(2_147_483_647),
-});
+/** `{ id }` of /api/reports/:id/share and /api/quote-requests/:id: a canonical id (src/http/fields.ts). */
+export const idParamsSchema = idParams;
