@@ -10,16 +10,24 @@ const PROPERTIES = Number(process.env.BENCH_PROPERTIES ?? 100_000);
 const WARM_UP = 20;
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
 const STAFF = { email: "bench-portal@haven.test", password: "bench-portal-password", firstName: "Bench", lastName: "Portal" };
+/**
+ * This bench's own customers ('bench42@example.ca'), told apart from the other benches' ('bench-maint42@…',
+ * 'bench-1a2b3c@…') that ran before it in the same database: only these get properties, bookings and inspections.
+ */
+const OWN_EMAIL = "^bench[0-9]+@example\\.ca$";
 
-/** 100,000 customers, properties and payments; one booking per property and 100,000 inspections (80% linked to one). */
-export async function fillPortal(haven: BenchApp): Promise<void> {
+/**
+ * 100,000 customers, properties and payments; one booking per property and 100,000 inspections (80% linked to
+ * one). Safe after the other benches (and the demo seed the islands bench adds): it touches only its own rows.
+ */
+export async function fillPortal(haven: Pick<BenchApp, "container">, properties = PROPERTIES): Promise<void> {
   const db = haven.container.db;
   await db.raw(
     `insert into customers (email, name, phone, subscription_plan, created_at, updated_at)
      select 'bench' || g || '@example.ca', 'Bench Client ' || g, '306-555-' || lpad((g % 10000)::text, 4, '0'),
             (array['free-score', 'basic', 'standard', 'premium'])[1 + g % 4], now() - g * interval '5 minutes', now()
        from generate_series(1, ?::int) g`,
-    [PROPERTIES],
+    [properties],
   );
   await db.raw(
     `insert into properties (customer_id, address, city, province, postal_code, square_footage, year_built, bedrooms, bathrooms,
@@ -27,7 +35,8 @@ export async function fillPortal(haven: BenchApp): Promise<void> {
      select c.id, (c.id % 900 + 1) || ' ' || (array['Maple Avenue', 'Spadina Crescent', 'Broadway Avenue', 'College Drive'])[1 + c.id % 4],
             'Saskatoon', 'SK', 'S7K 1A1', 900 + c.id % 3000, 1950 + c.id % 70, '3', '2',
             c.name, c.email, c.phone, c.subscription_plan, c.created_at, c.created_at
-       from customers c where c.email like 'bench%@example.ca'`,
+       from customers c where c.email ~ ?`,
+    [OWN_EMAIL],
   );
   // Bookings: 70% completed, 20% scheduled, 10% cancelled, spread over the last 18 months.
   await db.raw(
@@ -35,9 +44,12 @@ export async function fillPortal(haven: BenchApp): Promise<void> {
      select p.id, p.customer_id, current_date - (p.id % 540), '9:00 AM',
             case when p.id % 10 < 7 then 'completed' when p.id % 10 < 9 then 'scheduled' else 'cancelled' end,
             'wizard', 'lockbox', p.created_at
-       from properties p where p.client_email like 'bench%@example.ca'`,
+       from properties p where p.client_email ~ ?`,
+    [OWN_EMAIL],
   );
   // Inspections: every completed booking's (completed), half the scheduled ones' (under way), and 20% of the properties without a booking.
+  // Only this bench's bookings, and none that has an inspection already: a booking has at most one
+  // (inspections_booking_unique), and the reports bench's inspections hold some of the others.
   await db.raw(
     `insert into inspections (property_id, booking_id, inspection_date, status, overall_score, completed_at, created_at, updated_at)
      select b.property_id, b.id, b.scheduled_date,
@@ -46,7 +58,10 @@ export async function fillPortal(haven: BenchApp): Promise<void> {
             case when b.status = 'completed' then b.scheduled_date + time '11:00' end,
             b.created_at, b.created_at
        from inspection_bookings b
-      where b.status = 'completed' or (b.status = 'scheduled' and b.id % 2 = 0)`,
+       join properties p on p.id = b.property_id and p.client_email ~ ?
+      where (b.status = 'completed' or (b.status = 'scheduled' and b.id % 2 = 0))
+        and not exists (select 1 from inspections i where i.booking_id = b.id)`,
+    [OWN_EMAIL],
   );
   await db.raw(
     `insert into inspections (property_id, inspection_date, status, overall_score, completed_at, created_at, updated_at)
@@ -54,13 +69,15 @@ export async function fillPortal(haven: BenchApp): Promise<void> {
             case when p.id % 4 = 0 then 50 + p.id % 50 end,
             case when p.id % 4 = 0 then now() - (p.id % 400) * interval '1 day' end,
             now() - (p.id % 400) * interval '1 day', now()
-       from properties p where p.client_email like 'bench%@example.ca' and p.id % 5 = 0`,
+       from properties p where p.client_email ~ ? and p.id % 5 = 0`,
+    [OWN_EMAIL],
   );
   await db.raw(
     `insert into payments (provider, provider_id, kind, plan_type, amount_cents, status, customer_email, created_at, updated_at)
      select 'demo', 'pi_bench_' || c.id, 'payment_intent', c.subscription_plan, 19400 + (c.id % 3) * 10000,
             case when c.id % 20 = 0 then 'failed' else 'succeeded' end, c.email, c.created_at, c.created_at
-       from customers c where c.email like 'bench%@example.ca'`,
+       from customers c where c.email ~ ?`,
+    [OWN_EMAIL],
   );
   // In production autovacuum keeps the visibility map current, which index-only scans rely on; a bulk load needs it by hand.
   // A vacuum cannot mark rows newer than a snapshot still open elsewhere (the app's worker), so repeat until it took.

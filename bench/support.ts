@@ -32,13 +32,27 @@ export async function startBenchApp(): Promise<BenchApp> {
       rmSync(dir, { recursive: true, force: true });
     };
   }
-  const env = loadEnv({ NODE_ENV: "production", LOG_LEVEL: "silent", DATABASE_URL: url, SESSION_SECRET: "bench-session-secret-0123456789-abcdefghij" });
+  // Production settings, said on purpose: demo payments, mail written to files, and the address it listens at
+  // (PUBLIC_URL is the CSRF origin, so the port is chosen before the app is made).
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "haven-bench-data-"));
+  const env = loadEnv({
+    NODE_ENV: "production",
+    LOG_LEVEL: "silent",
+    DATABASE_URL: url,
+    SESSION_SECRET: "bench-session-secret-0123456789-abcdefghij",
+    PUBLIC_URL: baseUrl,
+    PAYMENTS_MODE: "demo",
+    MAIL_MODE: "outbox",
+    DATA_DIR: dataDir,
+  });
   const db = createKnex(url, { min: 0, max: 10 });
   await migrateLatest(db);
   const container = createContainer(env, url, db, { log: pino({ level: "silent" }) });
   await seedAll(container);
   const app = createApp(container);
-  const { server, baseUrl } = await listen(app);
+  const { server } = await listen(app, port);
   return {
     container,
     app,
@@ -47,12 +61,13 @@ export async function startBenchApp(): Promise<BenchApp> {
       await close(server);
       await db.destroy();
       await stopDb();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
 
-export async function listen(app: Express): Promise<{ server: Server; baseUrl: string }> {
-  const port = await freePort();
+export async function listen(app: Express, wanted?: number): Promise<{ server: Server; baseUrl: string }> {
+  const port = wanted ?? (await freePort());
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(port, "127.0.0.1", () => resolve(s));
   });

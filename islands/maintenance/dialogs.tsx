@@ -28,8 +28,23 @@ export interface TaskView {
   scheduledTime: string | null;
   estimatedDuration: number | null;
   notes: string | null;
+  /** The task's version when it was read: sent back so a stale edit is refused (409), never applied. */
+  version: number;
   propertyAddress: string;
   clientName: string;
+}
+
+/** Shown in the dialog when the task changed since it was opened (a 409 that carries the fresh task). */
+export const STALE_TASK_NOTICE = "This task was changed by someone else. The latest values are shown; review them and save again.";
+
+/** The fresh record of a 409 `{message, current}` answer, or null for any other failure. */
+export function staleCurrent<T>(error: Error): T | null {
+  if (!(error instanceof ApiError) || error.status !== 409) return null;
+  try {
+    return (JSON.parse(error.body) as { current?: T }).current ?? null;
+  } catch {
+    return null;
+  }
 }
 
 export interface Enumerations {
@@ -56,9 +71,12 @@ function useWrite<T>(send: () => Promise<T>, onSuccess: (result: T) => void, onE
   return { isPending, run };
 }
 
-export function TaskDialog({ task, statuses, onClose }: { task: TaskView; statuses: readonly TaskStatus[]; onClose: () => void }) {
-  const [status, setStatus] = useState<TaskStatus>(task.status);
-  const [notes, setNotes] = useState(task.notes ?? "");
+export function TaskDialog({ task: opened, statuses, onClose }: { task: TaskView; statuses: readonly TaskStatus[]; onClose: () => void }) {
+  // The task as last read: the opened one, or the fresh one a stale save brought back.
+  const [task, setTask] = useState(opened);
+  const [status, setStatus] = useState<TaskStatus>(opened.status);
+  const [notes, setNotes] = useState(opened.notes ?? "");
+  const [stale, setStale] = useState(false);
   const update = useWrite(
     () =>
       apiRequest("PATCH", `/api/maintenance-tasks/${task.id}`, {
@@ -67,6 +85,7 @@ export function TaskDialog({ task, statuses, onClose }: { task: TaskView; status
         notes: notes.trim() || null,
         // Choosing completed also sends completedAt (staff-side §4).
         ...(status === "completed" && { completedAt: new Date().toISOString() }),
+        version: task.version,
       }),
     () => {
       toast({ title: "Task Updated", description: `${task.title} is now ${STATUS_LABELS[status]}.` });
@@ -75,6 +94,16 @@ export function TaskDialog({ task, statuses, onClose }: { task: TaskView; status
     },
     (error) => {
       if (error instanceof ApiError && error.status === 401) return;
+      // Someone else saved first: nothing was written; show their values instead of what was typed here.
+      const current = staleCurrent<TaskView>(error);
+      if (current) {
+        setTask((t) => ({ ...t, ...current }));
+        setStatus(current.status);
+        setNotes(current.notes ?? "");
+        setStale(true);
+        refreshAll();
+        return;
+      }
       toast({ title: "Update failed", description: error.message, variant: "destructive" });
     },
   );
@@ -97,6 +126,11 @@ export function TaskDialog({ task, statuses, onClose }: { task: TaskView; status
         ]}
       />
       <form className="mt-4 grid gap-3" onSubmit={submit}>
+        {stale && (
+          <p className="alert alert-danger" role="alert" data-stale-notice>
+            {STALE_TASK_NOTICE}
+          </p>
+        )}
         <div className="field">
           <label htmlFor="task-status">Status</label>
           <select id="task-status" value={status} onChange={(e) => setStatus(e.target.value as TaskStatus)}>

@@ -182,7 +182,7 @@ describe("headers", () => {
   });
 
   it("production sends HSTS and never seeds the public demo admin", async () => {
-    const prod = await createTestContext({ NODE_ENV: "production", SESSION_SECRET: "p".repeat(40), PUBLIC_URL: "https://haven.example" });
+    const prod = await createTestContext({ NODE_ENV: "production", SESSION_SECRET: "p".repeat(40), PUBLIC_URL: "https://haven.example", PAYMENTS_MODE: "demo", MAIL_MODE: "outbox" });
     try {
       expect((await prod.agent().get("/").expect(200)).headers["strict-transport-security"]).toMatch(/max-age=/);
       const result = await seedAll(prod.container);

@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientLabel } from "../../src/modules/reports/bands.js";
+import { newProperty } from "../api/reports-fixtures.js";
 import { sharedReportFixture } from "../api/sharing-fixtures.js";
 import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths, waitForIslands } from "../support/browser.js";
 
@@ -166,6 +167,42 @@ describe("the client's side of a report", () => {
     const task = await site.ctx.db("maintenance_tasks").where({ id: fixture.taskIds[0] }).first();
     expect(task.status).toBe("scheduled");
   }, 240_000);
+
+  it("a stale quote edit from the dialog writes nothing, says so and shows the fresh values", async () => {
+    const { container, db } = site.ctx;
+    const property = await newProperty(container, "3 Second Opinion Way");
+    const [task] = await container.maintenance.createTasks([{ propertyId: property.id, title: "Rebuild the chimney cap", category: "roofing", priority: "high" }]);
+    const [id] = await container.transaction((tx) => container.quotes.createRequests([{ propertyId: property.id, maintenanceTaskId: task!.id, shareId: null, priority: "high", clientNotes: null }], tx));
+    await container.quotes.update(id!, { status: "quoted", quotedAmount: "$300", adminNotes: "One day" });
+
+    const staff = await site.newPage(DESKTOP);
+    await signIn(staff, "/admin/quote-requests");
+    const item = staff.locator("[data-quote-request]").filter({ hasText: "Rebuild the chimney cap" });
+    await item.getByRole("button", { name: "Edit Quote" }).click();
+    const quoteDialog = staff.getByRole("dialog", { name: "Provide Quote" });
+    await quoteDialog.waitFor();
+    expect(await quoteDialog.getByLabel("Quoted Amount").inputValue()).toBe("$300");
+    // A colleague re-prices it while this dialog is open.
+    await container.quotes.update(id!, { status: "quoted", quotedAmount: "$650", adminNotes: "Mason's price went up" });
+    await quoteDialog.getByLabel("Quoted Amount").fill("$320");
+    await quoteDialog.getByLabel("Admin Notes").fill("Mine");
+    await quoteDialog.getByRole("button", { name: "Save Quote" }).click();
+    await quoteDialog.getByRole("alert").filter({ hasText: "This request was changed by someone else. The latest values are shown; review them and save again." }).waitFor();
+    expect(await quoteDialog.getByLabel("Quoted Amount").inputValue()).toBe("$650");
+    expect(await quoteDialog.getByLabel("Admin Notes").inputValue()).toBe("Mason's price went up");
+    expect(await db("quote_requests").where({ id }).first()).toMatchObject({ quoted_amount: "$650", admin_notes: "Mason's price went up", version: 3 });
+    // The list behind the dialog shows the fresh amount too.
+    await item.locator("[data-quoted-amount]").filter({ hasText: "$650" }).waitFor();
+    await expectAccessible(staff);
+    await screenshotBothWidths(staff, "quote-stale-edit");
+    // Saving again, now from the fresh values, goes through.
+    await quoteDialog.getByLabel("Quoted Amount").fill("$700");
+    await quoteDialog.getByRole("button", { name: "Save Quote" }).click();
+    await toast(staff, "Quote request updated successfully");
+    await quoteDialog.waitFor({ state: "hidden" });
+    expect(await db("quote_requests").where({ id }).first()).toMatchObject({ quoted_amount: "$700", admin_notes: "Mason's price went up", version: 4 });
+    await staff.context().close();
+  });
 
   it("a link that cannot load shows 'Report Not Found'", async () => {
     const page = await site.newPage(PHONE);

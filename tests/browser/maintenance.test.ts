@@ -177,7 +177,8 @@ describe("the maintenance calendar", () => {
     await expect.poll(async () => (await focusedDate(page)).slice(0, 7)).toBe(today.slice(0, 7));
     await cell(page, today).focus();
     // Screen readers hear the date and how many items it holds.
-    expect(await cell(page, today).getByTestId("cell-label").textContent()).toMatch(new RegExp(`^${longDate(today)}, today: \\d+ items?$`));
+    // (The month was just fetched again after PageUp: wait for it rather than read the label while it loads.)
+    await expect.poll(() => cell(page, today).getByTestId("cell-label").textContent()).toMatch(new RegExp(`^${longDate(today)}, today: \\d+ items?$`));
     await page.keyboard.press("Enter");
     const day = page.getByRole("dialog", { name: longDate(today) });
     await day.waitFor();
@@ -225,6 +226,35 @@ describe("the maintenance calendar", () => {
     expect(schedule).toMatchObject({ property_id: property.id, recurrence_type: "quarterly", priority: "low", start_date: today });
     expect((await ctx.container.maintenance.findTask(monitor!.id))!.status).toBe("scheduled");
     await expectAccessible(page);
+    await page.context().close();
+  });
+
+  it("a stale edit from the task dialog writes nothing, says so and shows the fresh values", async () => {
+    const [caulk] = await ctx.container.maintenance.createTasks([{ propertyId: (await newProperty(ctx.container, "9 Stale Street")).id, title: "Caulk the windows", category: "exterior" }]);
+    const page = await site.newPage(DESKTOP);
+    await signIn(page);
+    await page.getByRole("button", { name: "List" }).click();
+    await page.getByLabel("Search tasks").fill("Caulk");
+    await page.getByRole("table").getByRole("button", { name: "Caulk the windows" }).click();
+    const dialog = page.getByRole("dialog", { name: "Task Details" });
+    await dialog.waitFor();
+    // Someone else saves the task while this dialog is open.
+    await ctx.container.maintenance.updateTask(caulk!.id, { status: "in_progress", notes: "Crew booked for Friday" });
+    await dialog.getByLabel("Status").selectOption("cancelled");
+    await dialog.getByLabel("Notes").fill("Client changed their mind");
+    await dialog.getByRole("button", { name: "Update Task" }).click();
+    await dialog.getByRole("alert").filter({ hasText: "This task was changed by someone else. The latest values are shown; review them and save again." }).waitFor();
+    expect(await dialog.getByLabel("Status").inputValue()).toBe("in_progress");
+    expect(await dialog.getByLabel("Notes").inputValue()).toBe("Crew booked for Friday");
+    expect(await ctx.db("maintenance_tasks").where({ id: caulk!.id }).first()).toMatchObject({ status: "in_progress", notes: "Crew booked for Friday", version: 2 });
+    await expectAccessible(page);
+    await screenshotBothWidths(page, "maintenance-task-stale");
+    // Saving again, from the fresh values, goes through.
+    await dialog.getByLabel("Status").selectOption("completed");
+    await dialog.getByRole("button", { name: "Update Task" }).click();
+    await expectToast(page, "Task Updated");
+    await dialog.waitFor({ state: "detached" });
+    expect(await ctx.db("maintenance_tasks").where({ id: caulk!.id }).first()).toMatchObject({ status: "completed", notes: "Crew booked for Friday", version: 3 });
     await page.context().close();
   });
 

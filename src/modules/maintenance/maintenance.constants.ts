@@ -29,6 +29,8 @@ export interface MaintenanceTask {
   assignedTo: string | null;
   notes: string | null;
   completedAt: string | null;
+  /** Starts at 1 and grows with every update: a PATCH naming an older one is refused (409). */
+  version: number;
   createdAt: string;
 }
 
@@ -80,6 +82,7 @@ export interface CalendarTask {
   scheduledTime: string;
   estimatedDuration: number | null;
   notes: string | null;
+  version: number;
   propertyAddress: string;
   clientName: string;
 }

@@ -16,6 +16,7 @@ import { calendarQuery, idParams, scheduleCreateSchema, scheduleListQuery, taskL
 
 const text = z.string().nullable();
 const time = z.string().meta({ example: "10:00 AM" });
+const rowVersion = z.number().int().min(1).meta({ description: "Grows with every update; send it back in PATCH to refuse a stale edit" });
 const taskFields = {
   id: idNumber,
   propertyId: idNumber,
@@ -32,6 +33,7 @@ const taskFields = {
   assignedTo: text,
   notes: text,
   completedAt: dateTimeString.nullable(),
+  version: rowVersion,
   createdAt: dateTimeString,
 };
 const task: z.ZodType<MaintenanceTask> = z.object(taskFields).meta({ id: "MaintenanceTask" });
@@ -71,6 +73,7 @@ const calendarTask: z.ZodType<CalendarTask> = z.object({
   scheduledTime: time,
   estimatedDuration: z.number().int().nullable(),
   notes: text,
+  version: rowVersion,
   propertyAddress: z.string(),
   clientName: z.string(),
 });
@@ -105,7 +108,10 @@ export const maintenanceCalls = apiCalls([
     method: "patch",
     path: "/api/maintenance-tasks/{id}",
     summary: "Update a task's status and notes",
-    description: "Any status may be chosen; completedAt goes only with completed.",
+    description:
+      "Any status may be chosen; completedAt goes only with completed. With `version` (the one the caller read), a task " +
+      "changed since is a 409 `{message, current}` whose `current` is the task as it is now, and nothing is written; " +
+      "without it the last write wins.",
     tags: ["Maintenance"],
     access: "staff",
     params: idParams,

@@ -22,6 +22,7 @@ export const toTask = (row: Row): MaintenanceTask => ({
   assignedTo: (row.assigned_to as string | null) ?? null,
   notes: (row.notes as string | null) ?? null,
   completedAt: iso(row.completed_at),
+  version: row.version as number,
   createdAt: iso(row.created_at)!,
 });
 
@@ -75,14 +76,14 @@ export class MaintenanceRepository {
   async setStatus(id: number, status: TaskStatus, tx: Tx | Knex = this.db): Promise<MaintenanceTask | null> {
     const [row] = await tx("maintenance_tasks")
       .where({ id })
-      .update({ status, completed_at: status === "completed" ? tx.fn.now() : null, updated_at: tx.fn.now() })
+      .update({ status, completed_at: status === "completed" ? tx.fn.now() : null, version: tx.raw("version + 1"), updated_at: tx.fn.now() })
       .returning("*");
     return row ? toTask(row) : null;
   }
 
   /** Any status, notes, and completedAt (now when completed without one; cleared otherwise). */
   async updateTask(id: number, change: { status?: TaskStatus; notes?: string | null; completedAt?: string }, tx: Tx | Knex = this.db): Promise<MaintenanceTask | null> {
-    const patch: Record<string, unknown> = { updated_at: tx.fn.now() };
+    const patch: Record<string, unknown> = { version: tx.raw("version + 1"), updated_at: tx.fn.now() };
     if (change.notes !== undefined) patch.notes = change.notes;
     if (change.status !== undefined) {
       patch.status = change.status;
@@ -124,7 +125,7 @@ export class MaintenanceRepository {
     const task = `json_build_object(
         'id', x.id, 'propertyId', x.property_id, 'scheduleId', x.schedule_id, 'title', x.title, 'description', x.description,
         'category', x.category, 'priority', x.priority, 'status', x.status, 'scheduledDate', x.scheduled_date,
-        'scheduledTime', coalesce(nullif(x.scheduled_time, ''), '${DEFAULT_TASK_TIME_SQL}'), 'estimatedDuration', x.estimated_duration, 'notes', x.notes,
+        'scheduledTime', coalesce(nullif(x.scheduled_time, ''), '${DEFAULT_TASK_TIME_SQL}'), 'estimatedDuration', x.estimated_duration, 'notes', x.notes, 'version', x.version,
         'propertyAddress', p.address, 'clientName', p.client_name)`;
     // With perDay: each day's first tasks through the scheduled_date index, one small sort a day.
     const tasks = perDay

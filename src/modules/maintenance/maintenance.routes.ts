@@ -6,6 +6,7 @@ import { requireStaffApi } from "../../http/guards.js";
 import { body, params, query } from "../../http/validate.js";
 import { RECURRENCE_TYPES, TASK_CATEGORIES, TASK_PRIORITIES, TASK_STATUSES } from "./maintenance.constants.js";
 import { calendarQuery, idParams, scheduleCreateSchema, scheduleListQuery, taskListQuery, taskUpdateSchema } from "./maintenance.schemas.js";
+import { answerEdit } from "../../http/stale-edit.js";
 
 /** Staff JSON API of maintenance (staff-side §7): tasks, schedules, the calendar and a task's .ics. */
 export function maintenanceApi(container: Container): Router {
@@ -20,7 +21,7 @@ export function maintenanceApi(container: Container): Router {
 
   router.patch("/maintenance-tasks/:id", requireStaffApi, async (req, res) => {
     const { id } = params(req, idParams);
-    res.json(await maintenance.updateTask(id, body(req, taskUpdateSchema)));
+    await answerEdit(res, maintenance.updateTask(id, body(req, taskUpdateSchema)));
   });
 
   router.get("/maintenance-tasks/:id/ics", requireStaffApi, async (req, res) => {

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { isIsoDate } from "../bookings/business-time.js";
-import { MAX_ID } from "../customers/customers.schemas.js";
+import { MAX_ID, dateField, idInput, idParams as canonicalIdParams, isMultiLine, isSingleLine, monthField, multiLineMessage, singleLineMessage, timestampField } from "../../http/fields.js";
 import { RECURRENCE_TYPES, TASK_CATEGORIES, TASK_PRIORITIES, TASK_STATUSES } from "./maintenance.constants.js";
 
 // Zod schemas of maintenance (staff-side §3, §5, §7). Islands import this file: nothing from the server.
@@ -20,14 +19,16 @@ const oneOf = <T extends readonly [string, ...string[]]>(values: T, label: strin
 /** Missing means the default; present must be one of the values (an empty select counts as missing). */
 const enumWithDefault = <T extends readonly [string, ...string[]]>(values: T, label: string, fallback: T[number]) =>
   z.preprocess((v) => (blank(v) ? undefined : v), oneOf(values, label).default(fallback as never));
+/** Notes and descriptions: multi-line text (line breaks kept, other control characters refused). */
 const optionalText = (label: string, max: number) =>
   z.preprocess(
     (v) => (blank(v) ? null : typeof v === "string" ? v.trim() : v),
-    z.string({ message: `${label} must be text` }).max(max, `${label} must be at most ${max} characters`).nullable(),
+    z.string({ message: `${label} must be text` }).max(max, `${label} must be at most ${max} characters`).refine(isMultiLine, multiLineMessage(label)).nullable(),
   );
+/** An id as a number, or as canonical text from a form ('12', never '012', ' 12' or '1.2e1'). */
 const id = (label: string, required: string) =>
   z.preprocess(
-    numeric,
+    (v) => (blank(v) ? undefined : idInput(v)),
     z
       .number({ message: required })
       .int(`${label} must be a whole number`)
@@ -35,12 +36,8 @@ const id = (label: string, required: string) =>
       .max(MAX_ID, `${label} is not valid`),
   );
 
-/** 'YYYY-MM-DD' that is a real date; `required` is the message when it is empty. */
-const isoDate = (label: string) =>
-  z.string({ message: `${label} is required` }).superRefine((value, ctx) => {
-    if (!value.trim()) ctx.addIssue({ code: "custom", message: `${label} is required` });
-    else if (!isIsoDate(value)) ctx.addIssue({ code: "custom", message: `${label} must be a date (YYYY-MM-DD)` });
-  });
+/** 'YYYY-MM-DD' that is a real date in years 1900 to 2200 (src/http/fields.ts). */
+const isoDate = dateField;
 
 /**
  * POST /api/maintenance-schedules (staff-side §7 payload, §5 rules). Property, category, title and the
@@ -52,7 +49,10 @@ export const scheduleCreateSchema = z
   .object({
     fromTaskId: id("Task", "Task must be a whole number").optional(),
     propertyId: id("Property", "Property is required").optional(),
-    title: z.preprocess((v) => (blank(v) ? undefined : v), z.string({ message: "Title must be text" }).trim().max(200, "Title must be at most 200 characters").optional()),
+    title: z.preprocess(
+      (v) => (blank(v) ? undefined : v),
+      z.string({ message: "Title must be text" }).trim().max(200, "Title must be at most 200 characters").refine(isSingleLine, singleLineMessage("Title")).optional(),
+    ),
     description: optionalText("Description", 2000).optional(),
     category: z.preprocess((v) => (blank(v) ? undefined : v), oneOf(TASK_CATEGORIES, "Category").optional()),
     // Medium when absent, or the source task's priority (the service decides: it knows the task).
@@ -96,8 +96,10 @@ export const taskUpdateSchema = z
     notes: optionalText("Notes", 5000).optional(),
     completedAt: z.preprocess(
       (v) => (blank(v) ? undefined : v),
-      z.iso.datetime({ offset: true, message: "Completed at must be a date and time (ISO 8601)" }).optional(),
+      timestampField("Completed at").optional(),
     ),
+    // The version the dialog was opened with: a task changed since is a 409 (optional for plain calls).
+    version: z.number({ message: "Version must be a whole number" }).int("Version must be a whole number").min(1, "Version must be at least 1").max(MAX_ID, "Version is not valid").optional(),
   })
   .superRefine((input, ctx) => {
     if (input.status === undefined && input.notes === undefined) ctx.addIssue({ code: "custom", path: ["status"], message: "Status is required" });
@@ -121,10 +123,7 @@ export const taskListQuery = z
     propertyId: z.preprocess((v) => (blank(v) ? undefined : v), id("Property", "Property must be a whole number").optional()),
     from: optionalDate("From"),
     to: optionalDate("To"),
-    month: z.preprocess(
-      (v) => (blank(v) ? undefined : v),
-      z.string({ message: "Month must be YYYY-MM" }).regex(/^\d{4}-(0[1-9]|1[0-2])$/, "Month must be YYYY-MM").optional(),
-    ),
+    month: z.preprocess((v) => (blank(v) ? undefined : v), monthField("Month").optional()),
   })
   .superRefine((input, ctx) => {
     if (input.from && input.to && input.from > input.to) ctx.addIssue({ code: "custom", path: ["to"], message: "To must be on or after From" });
@@ -153,7 +152,7 @@ export const calendarQuery = z
     }
   });
 
-export const idParams = z.object({ id: id("Id", "Id must be a number") });
+export const idParams = canonicalIdParams;
 
 /** `haven maintenance expand --horizon DAYS` and the service: 1 to 3 years. */
 export const DEFAULT_HORIZON_DAYS = 90;

@@ -21,6 +21,9 @@ import type { CreatedOccurrence, DatedTask, ExpandableSchedule, ListedTask, Main
 import { DEFAULT_HORIZON_DAYS, MAX_HORIZON_DAYS, type ScheduleCreateInput, type TaskUpdateInput } from "./maintenance.schemas.js";
 import { occurrencesBetween } from "./recurrence.js";
 import { reminderEmail } from "./reminder-email.js";
+import { StaleEditError } from "../../http/stale-edit.js";
+
+export const STALE_TASK_MESSAGE = "This task was changed by someone else since you opened it.";
 
 export interface MaintenanceSettings {
   timeZone: string;
@@ -126,11 +129,20 @@ export class MaintenanceService {
     return task;
   }
 
-  /** PATCH /api/maintenance-tasks/{id}: any status, notes; completed records completedAt (the one sent, or now). */
+  /**
+   * PATCH /api/maintenance-tasks/{id}: any status, notes; completed records completedAt (the one sent, or now).
+   * With `version` (the dialogs send the one they opened), a task changed since is a 409 carrying it as it
+   * is now; the check and the write happen under the row's lock, so of concurrent edits from one version
+   * exactly one lands. Without it, the last write wins (plain API calls).
+   */
   async updateTask(id: number, input: TaskUpdateInput): Promise<MaintenanceTask> {
-    const task = await this.tasks.updateTask(id, { status: input.status, notes: input.notes, completedAt: input.completedAt });
-    if (!task) throw new NotFoundError("Maintenance task not found");
-    return task;
+    return this.deps.transaction(async (tx) => {
+      const current = await this.tasks.findTask(id, tx, true);
+      if (!current) throw new NotFoundError("Maintenance task not found");
+      if (input.version !== undefined && input.version !== current.version) throw new StaleEditError(STALE_TASK_MESSAGE, current);
+      const task = await this.tasks.updateTask(id, { status: input.status, notes: input.notes, completedAt: input.completedAt }, tx);
+      return task!;
+    });
   }
 
   /** The list (staff-side §7), newest first; `month` ('YYYY-MM') is a shorthand for its date range. */

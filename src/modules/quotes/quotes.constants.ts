@@ -54,6 +54,8 @@ export interface QuoteRequest {
   quotedCents: number | null;
   adminNotes: string | null;
   clientNotes: string | null;
+  /** Starts at 1 and grows with every update: a PATCH naming an older one is refused (409). */
+  version: number;
   createdAt: string;
   updatedAt: string;
 }

@@ -28,6 +28,7 @@ const quoteRequest: z.ZodType<QuoteRequest> = z
     quotedCents: z.number().int().nullable().meta({ description: "quotedAmount in cents when it reads as one dollar figure" }),
     adminNotes: z.string().nullable(),
     clientNotes: z.string().nullable(),
+    version: z.number().int().min(1).meta({ description: "Grows with every update; send it back in PATCH to refuse a stale edit" }),
     createdAt: dateTimeString,
     updatedAt: dateTimeString,
   })
@@ -58,7 +59,10 @@ export const quotesCalls = apiCalls([
     method: "patch",
     path: "/api/quote-requests/{id}",
     summary: "Move a quote request: Quote, Decline, Accept, Edit quote, Complete",
-    description: "pending → quoted (with quotedAmount) or declined; quoted → accepted or quoted again; accepted → completed. Any other move is a 409.",
+    description:
+      "pending → quoted (with quotedAmount) or declined; quoted → accepted or quoted again; accepted → completed. Any other move is a 409. " +
+      "With `version` (the one the caller read), a request changed since is a 409 `{message, current}` whose `current` is the " +
+      "request as it is now, and nothing is written.",
     tags: ["Quote requests"],
     access: "staff",
     params: idParamsSchema,

@@ -21,6 +21,7 @@ const toQuote = (row: Row): QuoteRequest => ({
   quotedCents: cents(row.quoted_cents),
   adminNotes: (row.admin_notes as string | null) ?? null,
   clientNotes: (row.client_notes as string | null) ?? null,
+  version: row.version as number,
   createdAt: iso(row.created_at)!,
   updatedAt: iso(row.updated_at)!,
 });
@@ -113,9 +114,9 @@ export class QuotesRepository {
   }
 
   /** Locks the request's row until the transaction ends: concurrent moves queue up here. */
-  async lock(id: number, tx: Tx): Promise<{ id: number; status: QuoteStatus; maintenanceTaskId: number; propertyId: number } | null> {
+  async lock(id: number, tx: Tx): Promise<{ id: number; status: QuoteStatus; maintenanceTaskId: number; propertyId: number; version: number } | null> {
     const row = await tx("quote_requests").where({ id }).forUpdate().first();
-    return row ? { id: row.id, status: row.status, maintenanceTaskId: row.maintenance_task_id, propertyId: row.property_id } : null;
+    return row ? { id: row.id, status: row.status, maintenanceTaskId: row.maintenance_task_id, propertyId: row.property_id, version: row.version } : null;
   }
 
   async update(
@@ -131,6 +132,7 @@ export class QuotesRepository {
         ...(patch.adminNotes !== undefined && { admin_notes: patch.adminNotes }),
         ...(patch.quoted && { quoted_at: tx.fn.now() }),
         ...(patch.decided && { decided_at: tx.fn.now() }),
+        version: tx.raw("version + 1"),
         updated_at: tx.fn.now(),
       });
   }

@@ -2,10 +2,12 @@ import { type Response, Router } from "express";
 import { z } from "zod";
 import type { Container } from "../../container.js";
 import { staffPage } from "../../http/admin.js";
+import { optionalQueryId, pathId } from "../../http/fields.js";
 import { requireStaffApi } from "../../http/guards.js";
-import { originOf } from "../../http/origin.js";
+import { publicOrigin } from "../../http/origin.js";
 import { body, params, query } from "../../http/validate.js";
 import { staffListQuerySchema } from "../customers/customers.schemas.js";
+import { answerEdit } from "../../http/stale-edit.js";
 import { bindingCookies, setBindingCookie } from "../sharing/links.js";
 import { idParamsSchema } from "../sharing/sharing.schemas.js";
 import { CLIENT_DECISIONS, QUOTE_STATUSES, STAFF_MOVES, type QuoteRequest, formatCents } from "./quotes.constants.js";
@@ -13,10 +15,10 @@ import { clientDecisionSchema, quoteUpdateSchema } from "./quotes.schemas.js";
 
 const quoteListQuery = staffListQuerySchema.extend({
   status: z.preprocess((v) => (v === "" ? undefined : v), z.enum(QUOTE_STATUSES, { message: `status must be one of ${QUOTE_STATUSES.join(", ")}` }).optional()),
-  propertyId: z.coerce.number({ message: "propertyId must be a number" }).int().positive().max(2_147_483_647).optional(),
+  propertyId: optionalQueryId("propertyId"),
 });
 const tokenParams = z.object({ token: z.string().max(200) });
-const decisionParams = z.object({ token: z.string().max(200), id: z.coerce.number({ message: "Id must be a number" }).int().positive().max(2_147_483_647) });
+const decisionParams = z.object({ token: z.string().max(200), id: pathId("Id") });
 
 const PAGE_SIZE = 100;
 
@@ -49,7 +51,7 @@ export function quotesApi(container: Container): Router {
   router.patch("/quote-requests/:id", requireStaffApi, async (req, res) => {
     const { id } = params(req, idParamsSchema);
     const input = body(req, quoteUpdateSchema);
-    res.json(await container.quotes.update(id, input));
+    await answerEdit(res, container.quotes.update(id, input));
   });
 
   router.delete("/quote-requests/:id", requireStaffApi, async (req, res) => {
@@ -60,7 +62,7 @@ export function quotesApi(container: Container): Router {
 
   router.post("/properties/:id/generate-quote-report", requireStaffApi, async (req, res) => {
     const { id } = params(req, idParamsSchema);
-    const report = await container.quotes.generateQuoteReport(id, originOf(container.env, req));
+    const report = await container.quotes.generateQuoteReport(id, publicOrigin(container.env));
     res.status(201).json(report);
   });
 

@@ -2,12 +2,14 @@ import type { Container } from "../../container.js";
 import { enqueueJob, type Tx } from "../../db/transaction.js";
 import { ConflictError, NotFoundError, ValidationError } from "../../http/errors.js";
 import type { Property } from "../customers/customers.constants.js";
+import { StaleEditError } from "../../http/stale-edit.js";
 import { expiryFrom, hashToken, newToken, openLink } from "../sharing/links.js";
 import { type ClientDecision, type ClientQuoteItem, type QuotePriority, type QuoteRequest, type QuoteStatus, isStaffMove, parseCents } from "./quotes.constants.js";
 import type { QuoteLinkRow, QuotesRepository } from "./quotes.repository.js";
 import type { QuoteUpdate } from "./quotes.schemas.js";
 
 export const QUOTE_REPORT_MAIL_TASK = "quotes.quote-report-mail";
+export const STALE_QUOTE_MESSAGE = "This quote request was changed by someone else since you opened it.";
 
 export interface NewQuoteRequest {
   propertyId: number;
@@ -68,12 +70,18 @@ export class QuotesService {
 
   /**
    * A staff move (staff-side §4). The row is locked first, so of two concurrent moves one wins and the
-   * other sees the new status: an illegal move from there is a 409 and changes nothing.
+   * other sees the new status: an illegal move from there is a 409 and changes nothing. With `version`
+   * (the dialogs send the one they were opened with), a request changed since is a 409 carrying it as it
+   * is now, so an edit never silently overwrites another; without it (the CLI, plain API calls) the
+   * status machine alone decides.
    */
   async update(id: number, input: QuoteUpdate): Promise<QuoteRequest> {
     await this.container.transaction(async (tx) => {
       const current = await this.quotes.lock(id, tx);
       if (!current) throw new NotFoundError("Quote request not found");
+      if (input.version !== undefined && input.version !== current.version) {
+        throw new StaleEditError(STALE_QUOTE_MESSAGE, await this.quotes.find(id, tx));
+      }
       if (!isStaffMove(current.status, input.status)) {
         throw new ConflictError(`A ${current.status} quote request cannot move to ${input.status}`, { status: `Not allowed from ${current.status}` });
       }
