@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { singleLineText } from "../../http/fields.js";
 
 export const loginSchema = z.object({
   email: z.string({ message: "Please enter both email and password" }).trim().min(1, "Please enter both email and password").email("Enter a valid e-mail address"),
@@ -7,8 +8,8 @@ export const loginSchema = z.object({
 
 export const newStaffUserSchema = z.object({
   email: z.string().trim().toLowerCase().email("Enter a valid e-mail address"),
-  firstName: z.string().trim().min(1, "First name is required").max(100),
-  lastName: z.string().trim().min(1, "Last name is required").max(100),
+  firstName: singleLineText("First name", 100).pipe(z.string().min(1, "First name is required")),
+  lastName: singleLineText("Last name", 100).pipe(z.string().min(1, "Last name is required")),
   password: z.string().min(10, "Password must be at least 10 characters").max(200),
 });
 export type NewStaffUser = z.infer<typeof newStaffUserSchema>;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MAX_ID } from "../customers/customers.constants.js";
 import { apiCalls, binary, dateString, dateTimeString, idNumber } from "../../http/openapi.kit.js";
+import { idParams } from "../../http/fields.js";
 import {
   INSPECTION_STATUSES,
   type Inspection,
@@ -86,7 +87,7 @@ const storedPhoto: z.ZodType<StoredPhoto> = z
   .object({ id: idNumber, url: z.string(), thumbnailUrl: z.string(), width: z.number().int(), height: z.number().int() })
   .meta({ id: "StoredPhoto" });
 /** photos.routes.ts checks these inline (not exported): restated here. */
-const photoParams = z.object({ id: z.coerce.number().int().positive().max(MAX_ID) });
+const photoParams = idParams;
 const dataUrlBody = z.object({
   data: z.string().min(1).meta({ description: "data:image/…;base64,…" }),
   clientId: z.string().optional().meta({ description: "The browser's id for this upload (8–100 of A-Z a-z 0-9 - _): a retry is a no-op" }),

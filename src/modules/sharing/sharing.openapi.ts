@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { apiCalls, binary, dateTimeString, idNumber } from "../../http/openapi.kit.js";
+import { pathId } from "../../http/fields.js";
 import { staffListQuerySchema } from "../customers/customers.schemas.js";
 import { type ClientReportPayload, RESPONSE_ACTIONS, type ShareSummary, idParamsSchema, responsesInputSchema, shareInputSchema } from "./sharing.schemas.js";
 
@@ -7,7 +8,7 @@ import { type ClientReportPayload, RESPONSE_ACTIONS, type ShareSummary, idParams
 
 /** sharing.routes.ts checks the token and photo id inline (not exported): restated here. */
 const tokenParams = z.object({ token: z.string().max(200).meta({ description: "The one-time link's token" }) });
-const photoParams = tokenParams.extend({ photoId: z.coerce.number().int().positive().max(2_147_483_647) });
+const photoParams = tokenParams.extend({ photoId: pathId("Photo id") });
 
 const priority = z.enum(["high", "medium", "low"]);
 const clientCategory = z.object({ categoryName: z.string(), score: z.number().nullable(), subcategoryCount: z.number().int() });
