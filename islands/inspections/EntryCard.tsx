@@ -41,6 +41,23 @@ export function entryStatus(entry: LocalEntry | undefined, sending: boolean): Pl
   return entry.onServer ? "saved" : null;
 }
 
+/**
+ * After a score, the next card of the same section that still has none (less thumb travel, issue 18):
+ * read from the page, after React has rendered the new score. Stays put when the section is done.
+ */
+function moveToNextUnscored(from: HTMLElement) {
+  requestAnimationFrame(() => {
+    const card = from.closest(".entry-card");
+    const section = card?.closest(".category-body");
+    if (!card || !section) return;
+    const cards = Array.from(section.querySelectorAll<HTMLElement>(".entry-card"));
+    const next = cards.slice(cards.indexOf(card as HTMLElement) + 1).find((c) => c.querySelector(".score-btn") && !c.querySelector('.score-btn[aria-pressed="true"]'));
+    if (!next) return;
+    next.scrollIntoView({ block: "center", behavior: "smooth" });
+    next.querySelector<HTMLButtonElement>(".score-btn")?.focus({ preventScroll: true });
+  });
+}
+
 export const cardId = (key: string) => `entry-${key.replace(/[^A-Za-z0-9]+/g, "-").toLowerCase()}`;
 
 interface CardProps {
@@ -114,7 +131,11 @@ export const EntryCard = memo(function EntryCard({ slot, entry, photos, sending,
                 className={`score-btn score-${choice.value ?? "na"}`}
                 aria-pressed={pressed}
                 disabled={readOnly}
-                onClick={() => !pressed && update({ score: choice.value })}
+                onClick={(event) => {
+                  if (pressed) return;
+                  update({ score: choice.value });
+                  moveToNextUnscored(event.currentTarget);
+                }}
               >
                 {choice.value !== null && <span className="score-num">{choice.value}</span>}{" "}
                 <span>{choice.label}</span>

@@ -3,8 +3,9 @@ import type { InspectionWithEntries } from "../../src/modules/inspections/inspec
 import { type CategoryWeights, DEFAULT_OPEN_CATEGORIES, INSPECTION_WEIGHTS } from "../../src/modules/inspections/template";
 import { ApiError, apiRequest, handleUnauthorized } from "../ui/api";
 import { toast } from "../ui/toast";
-import { EntryCard, cardId } from "./EntryCard";
-import { type LocalEntry, type LocalPhoto, type Rooms, allSlots, canComplete, categorySlots, hasData, nextUnscored, progressOf } from "./model";
+import { EntryCard } from "./EntryCard";
+import { CompleteDialog, CompletedNotice, CompletionBar, openSlot } from "./Completion";
+import { type LocalEntry, type LocalPhoto, type Rooms, allSlots, categorySlots, completionOf, hasData, nextUnscored, progressOf } from "./model";
 import { keepPageForOffline } from "./offline";
 import { FormStore, type FormState } from "./store";
 import { SyncEngine } from "./sync";
@@ -30,7 +31,7 @@ async function openInspection(inspectionId: number): Promise<FormStore> {
 
 const roomWord = (room: string) => room.toLowerCase();
 
-export function InspectionEditor({ inspectionId, mode }: { inspectionId: number; mode: "new" | "edit" }) {
+export function InspectionEditor({ inspectionId, mode, reportId = null }: { inspectionId: number; mode: "new" | "edit"; reportId?: number | null }) {
   const [load, setLoad] = useState<Load>({ state: "loading" });
 
   useEffect(() => {
@@ -70,16 +71,18 @@ export function InspectionEditor({ inspectionId, mode }: { inspectionId: number;
       </div>
     );
   }
-  return <Form store={load.store} engine={load.engine} mode={mode} />;
+  return <Form store={load.store} engine={load.engine} mode={mode} reportId={reportId} />;
 }
 
-function Form({ store, engine, mode }: { store: FormStore; engine: SyncEngine; mode: "new" | "edit" }) {
+function Form({ store, engine, mode, reportId }: { store: FormStore; engine: SyncEngine; mode: "new" | "edit"; reportId: number | null }) {
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const { inspection, entries } = state;
   const completed = inspection.status === "completed";
   const [open, setOpen] = useState<Set<string>>(() => new Set(DEFAULT_OPEN_CATEGORIES));
   const slots = useMemo(() => allSlots(inspection.rooms), [inspection.rooms]);
   const progress = progressOf(slots, entries);
+  const completion = completionOf(slots, entries);
+  const [confirming, setConfirming] = useState(false);
   const waiting = SyncEngine.waiting(store);
   const lastJump = useRef<string | undefined>(undefined);
 
@@ -98,16 +101,17 @@ function Form({ store, engine, mode }: { store: FormStore; engine: SyncEngine; m
       return;
     }
     lastJump.current = slot.key;
+    show(slot);
+  };
+
+  /** Opens an item's section, brings its card into view and focuses its first score (or notes). */
+  const show = (slot: { key: string; categoryName: string }) => {
     setOpen((prev) => new Set(prev).add(slot.categoryName));
-    // After the section has rendered: bring the card into view and put the focus on its first score.
-    requestAnimationFrame(() => {
-      const card = document.getElementById(cardId(slot.key));
-      card?.scrollIntoView({ block: "center" });
-      card?.querySelector<HTMLButtonElement>(".score-btn")?.focus({ preventScroll: true });
-    });
+    openSlot(slot.key);
   };
 
   const complete = () => {
+    setConfirming(false);
     store.requestComplete(true);
     if (!navigator.onLine) {
       toast({ title: "Completion queued", description: "The inspection will be completed as soon as the network is back." });
@@ -132,11 +136,7 @@ function Form({ store, engine, mode }: { store: FormStore; engine: SyncEngine; m
       <p className="mt-1 text-ink/80">
         <span className="font-semibold">{inspection.propertyLabel}</span> · <span data-testid="inspection-status">{completed ? "Completed" : "In progress"}</span>
       </p>
-      {completed && (
-        <p className="alert alert-success mt-3" role="status">
-          This inspection is completed. <a className="link" href="/admin/inspections">Back to inspections</a>
-        </p>
-      )}
+      {completed && <CompletedNotice inspectionId={inspection.id} reportId={reportId} />}
       {inspection.completeRequested && !completed && (
         <p className="alert alert-waiting mt-3" role="status" data-testid="completion-waiting">
           Completion is waiting to be sent: it goes as soon as the network allows.
@@ -169,11 +169,6 @@ function Form({ store, engine, mode }: { store: FormStore; engine: SyncEngine; m
             {mode === "new" ? "Save Inspection" : "Update Inspection"}
           </button>
         )}
-        {!completed && !inspection.completeRequested && canComplete(entries.values()) && (
-          <button type="button" className="btn btn-gold" onClick={complete}>
-            Complete Inspection
-          </button>
-        )}
       </div>
 
       <div className="sticky-progress" data-testid="sticky-bar">
@@ -192,10 +187,12 @@ function Form({ store, engine, mode }: { store: FormStore; engine: SyncEngine; m
             </button>
           )}
         </div>
+        {!completed && !inspection.completeRequested && <CompletionBar completion={completion} onComplete={() => setConfirming(true)} onShow={show} />}
         <div className="progress-track" aria-hidden="true">
           <div className="progress-fill" style={{ width: `${progress.percent}%` }} />
         </div>
       </div>
+      {confirming && <CompleteDialog completion={completion} onConfirm={complete} onCancel={() => setConfirming(false)} />}
     </div>
   );
 }
@@ -235,6 +232,7 @@ const CategorySection = memo(function CategorySection({ category, rooms, entries
 
   return (
     <section className="category" data-category={category.name} aria-labelledby={`${panelId}-title`}>
+      <div className="category-head">
       <h3 id={`${panelId}-title`} className="category-heading">
         <button type="button" className="category-toggle" aria-expanded={open} aria-controls={panelId} onClick={() => onToggle(category.name)}>
           <span className="category-name">{category.name}</span>
@@ -246,6 +244,13 @@ const CategorySection = memo(function CategorySection({ category, rooms, entries
           </svg>
         </button>
       </h3>
+      {/* In the header, not below the last room: no scrolling past every card to add one (issue 18). */}
+      {room && !readOnly && (
+        <button type="button" className="btn btn-outline btn-sm category-add" onClick={addRoom} data-testid="add-room">
+          Add {roomWord(room)}
+        </button>
+      )}
+      </div>
       <div className="progress-track progress-thin" aria-hidden="true">
         <div className="progress-fill" style={{ width: `${progress.percent}%` }} />
       </div>
@@ -279,16 +284,11 @@ const CategorySection = memo(function CategorySection({ category, rooms, entries
               </div>
             </div>
           ))}
-          {room && !readOnly && (
+          {room && !readOnly && lastRoomEmpty && (
             <div className="room-actions">
-              <button type="button" className="btn btn-outline btn-sm" onClick={addRoom}>
-                Add {roomWord(room)}
+              <button type="button" className="btn btn-outline btn-sm" onClick={removeRoom}>
+                Remove {room} {count}
               </button>
-              {lastRoomEmpty && (
-                <button type="button" className="btn btn-outline btn-sm" onClick={removeRoom}>
-                  Remove {room} {count}
-                </button>
-              )}
             </div>
           )}
           </>

@@ -10,7 +10,7 @@ const StartInspection = lazy(() => import("./StartInspection"));
  * The inspection form (staff-side §2; DESIGN.md decision 18): pick a property and start, then score
  * every item. Everything is kept on this device at once and sent in the background.
  */
-export default function InspectionForm({ mode, inspectionId }: InspectionFormProps) {
+export default function InspectionForm({ mode, inspectionId, reportId = null, upcoming }: InspectionFormProps) {
   const [id, setId] = useState<number | null>(inspectionId);
   useEffect(registerServiceWorker, []);
   return (
@@ -21,7 +21,7 @@ export default function InspectionForm({ mode, inspectionId }: InspectionFormPro
         </p>
       }
     >
-      {id === null ? <StartInspection onStarted={setId} /> : <InspectionEditor inspectionId={id} mode={mode} />}
+      {id === null ? <StartInspection onStarted={setId} upcoming={upcoming} /> : <InspectionEditor inspectionId={id} mode={mode} reportId={reportId} />}
     </Suspense>
   );
 }

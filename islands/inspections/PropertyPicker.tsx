@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from "react";
 import type { Property } from "../../src/modules/customers/customers.constants";
+import type { UpcomingProperty } from "../../src/modules/inspections/form.routes";
 import { ApiError, handleUnauthorized } from "../ui/api";
 
 type PropertyRow = Pick<Property, "id" | "address" | "city" | "province" | "postalCode" | "clientName">;
@@ -24,8 +25,11 @@ async function searchProperties(q: string, signal: AbortSignal): Promise<{ rows:
 
 export const propertyLabel = (p: Pick<PropertyRow, "address" | "city" | "province">) => [p.address, p.city, p.province].filter(Boolean).join(", ");
 
-/** The searchable property picker: a search box and a list of radio choices (native keyboard use). */
-export function PropertyPicker({ selected, onSelect }: { selected: PropertyRow | null; onSelect: (p: PropertyRow) => void }) {
+/**
+ * The searchable property picker: a search box and a list of radio choices (native keyboard use).
+ * Before any search, today's and this week's bookings come first (the inspector's day).
+ */
+export function PropertyPicker({ selected, onSelect, upcoming = [] }: { selected: PropertyRow | null; onSelect: (p: PropertyRow) => void; upcoming?: UpcomingProperty[] }) {
   const id = useId();
   const [q, setQ] = useState("");
   const [result, setResult] = useState<{ rows: PropertyRow[]; total: number } | null>(null);
@@ -52,6 +56,9 @@ export function PropertyPicker({ selected, onSelect }: { selected: PropertyRow |
     };
   }, [q]);
 
+  const showUpcoming = q.trim() === "" && upcoming.length > 0;
+  const upcomingIds = new Set(upcoming.map((p) => p.id));
+
   return (
     <div className="grid gap-3">
       <div className="field">
@@ -76,8 +83,30 @@ export function PropertyPicker({ selected, onSelect }: { selected: PropertyRow |
       <fieldset className="property-choices">
         <legend className="font-semibold">Property</legend>
         {result && result.rows.length === 0 && <p className="text-ink/75">No property matches.</p>}
+        {showUpcoming && (
+          <>
+            <p className="mt-1 text-sm font-semibold text-green-900" id={`${id}-upcoming`}>
+              Booked today and this week
+            </p>
+            <ul className="mb-3 grid gap-2" aria-labelledby={`${id}-upcoming`} data-testid="upcoming-properties">
+              {upcoming.map((p) => (
+                <li key={p.id}>
+                  <label className="property-choice">
+                    <input type="radio" name={`${id}-property`} checked={selected?.id === p.id} onChange={() => onSelect(p)} />
+                    <span>
+                      <span className="block font-semibold">{propertyLabel(p)}</span>
+                      <span className="block text-sm text-ink/75">
+                        {p.timeLabel} · {p.clientName} · #{p.id}
+                      </span>
+                    </span>
+                  </label>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
         <ul className="grid gap-2">
-          {result?.rows.map((p) => (
+          {result?.rows.filter((p) => !(showUpcoming && upcomingIds.has(p.id))).map((p) => (
             <li key={p.id}>
               <label className="property-choice">
                 <input type="radio" name={`${id}-property`} checked={selected?.id === p.id} onChange={() => onSelect(p)} />

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import type { UpcomingProperty } from "../../src/modules/inspections/form.routes";
 import { ApiError, apiRequest, handleUnauthorized } from "../ui/api";
 import { toast } from "../ui/toast";
 import { PropertyPicker, type PropertyRow } from "./PropertyPicker";
@@ -10,7 +11,7 @@ const today = () => {
 };
 
 /** Pick a property and press 'Start Inspection' (staff-side §2, §5, §8); answers the new inspection's id. */
-export default function StartInspection({ onStarted }: { onStarted: (id: number) => void }) {
+export default function StartInspection({ onStarted, upcoming }: { onStarted: (id: number) => void; upcoming?: UpcomingProperty[] }) {
   const [property, setProperty] = useState<PropertyRow | null>(null);
   const [starting, setStarting] = useState(false);
 
@@ -25,6 +26,10 @@ export default function StartInspection({ onStarted }: { onStarted: (id: number)
       toast({ title: "Inspection Started" });
       // A reload (or a reopened tab) lands on this inspection.
       window.history.replaceState(null, "", `/admin/inspections/edit/${created.id}`);
+      // The page is now this inspection's: its title says so (issue 18), as the edit page's does.
+      const heading = document.querySelector("[data-inspection-title]");
+      if (heading) heading.textContent = `Inspection #${created.id}`;
+      document.title = document.title.replace("New Property Inspection", `Inspection #${created.id}`);
       onStarted(created.id);
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) return handleUnauthorized();
@@ -37,7 +42,7 @@ export default function StartInspection({ onStarted }: { onStarted: (id: number)
   return (
     <div className="card mt-6 grid gap-4">
       <h2 className="font-serif text-xl font-bold text-green-900">Choose the property</h2>
-      <PropertyPicker selected={property} onSelect={setProperty} />
+      <PropertyPicker selected={property} onSelect={setProperty} upcoming={upcoming} />
       <div className="form-actions form-actions-plain">
         <a className="btn btn-outline" href="/admin/inspections">
           Cancel

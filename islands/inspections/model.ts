@@ -148,6 +148,38 @@ export function canComplete(entries: Iterable<LocalEntry>): boolean {
   return any;
 }
 
+/** Below this share of scored items, completing warns that the report will say little (issue 18). */
+export const LOW_COVERAGE_PERCENT = 50;
+
+export interface Completion {
+  /** Items holding a score (N/A is not a score), out of the items that take one. */
+  scored: number;
+  total: number;
+  percent: number;
+  /** Entries the server would refuse: sent (they hold notes or photos) but with no score; N/A included. */
+  blockers: Pick<LocalEntry, "key" | "categoryName" | "subcategoryName">[];
+  /** Nothing is scored yet: the server refuses a completion without one scored item. */
+  noScore: boolean;
+  ready: boolean;
+}
+
+/** What completing would do, by the server's rule (InspectionsService.complete), for the sticky bar and its dialog. */
+export function completionOf(slots: Slot[], entries: Map<string, LocalEntry>): Completion {
+  const total = slots.filter((s) => !s.descriptionOnly).length;
+  let scored = 0;
+  const blockers: Completion["blockers"] = [];
+  for (const e of entries.values()) {
+    const described = isDescriptionOnly(e.categoryName, e.subcategoryName);
+    if (e.score !== undefined && e.score !== null) {
+      if (!described) scored++;
+    } else if (hasData(e) && !described) blockers.push(e);
+  }
+  const order = new Map(slots.map((s, i) => [s.key, i]));
+  blockers.sort((a, b) => (order.get(a.key) ?? Infinity) - (order.get(b.key) ?? Infinity));
+  const noScore = !canComplete(entries.values()) && blockers.length === 0;
+  return { scored, total, percent: total ? Math.round((scored / total) * 100) : 0, blockers, noScore, ready: blockers.length === 0 && !noScore };
+}
+
 /** The next item after `afterKey` (wrapping) that has no score yet and takes one; N/A counts as answered. */
 export function nextUnscored(slots: Slot[], entries: Map<string, LocalEntry>, afterKey?: string): Slot | undefined {
   const open = slots.filter((s) => !s.descriptionOnly && entries.get(s.key)?.score === undefined);

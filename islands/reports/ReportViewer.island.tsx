@@ -265,7 +265,7 @@ export default function ReportViewer({ reportId, backHref, initial }: Props) {
           </h1>
           <p className="viewer-muted">{addressLine(data.property)}</p>
           <p className="viewer-label" data-band={data.overallScore === null ? "none" : barColour(data.overallScore)}>
-            {data.overallScore === null ? "Not scored" : adminLabel(data.overallScore)}
+            {data.overallScore === null ? "Not scored" : `${data.overallScore} · ${adminLabel(data.overallScore)}`}
           </p>
           <dl className="viewer-facts">
             <div>

@@ -30,12 +30,30 @@ export default function Toaster({ initial = [] }: { initial?: ToastInput[] }) {
     return () => window.removeEventListener("keydown", onKey);
   }, []);
 
+  // A modal <dialog> sits in the top layer, above any z-index: the viewport is a manual popover so it
+  // joins the top layer too, and is shown again (on top) whenever a dialog opens or a toast appears.
+  useEffect(() => {
+    if (toasts.some((t) => t.open)) raise(viewport.current);
+  }, [toasts]);
+  useEffect(() => {
+    const observer = new MutationObserver((records) => {
+      if (records.some((r) => r.target instanceof HTMLDialogElement && r.target.open)) raise(viewport.current);
+    });
+    observer.observe(document.body, { subtree: true, attributes: true, attributeFilter: ["open"] });
+    return () => observer.disconnect();
+  }, []);
+
   return (
     <section aria-label={`Notifications (${TOAST_HOTKEY})`}>
+      {/* Empty or not, the viewport never catches a tap: only its toasts do (pointer-events-auto).
+          On a wide screen toasts sit bottom right, except over the inspection form's sticky bar, whose
+          buttons they would cover: there they sit top right, under the 3.75rem header. */}
       <ol
         ref={viewport}
         tabIndex={-1}
-        className="fixed top-0 right-0 left-0 z-[100] flex flex-col gap-2 p-4 outline-none md:top-auto md:bottom-0 md:left-auto md:w-full md:max-w-[420px]"
+        popover="manual"
+        data-testid="toast-viewport"
+        className="toast-viewport pointer-events-none fixed top-0 right-0 bottom-auto left-0 z-[100] m-0 flex h-auto w-auto max-w-none flex-col gap-2 overflow-visible border-0 bg-transparent p-4 outline-none md:top-auto md:bottom-0 md:left-auto md:w-full md:max-w-[420px] md:[body:has(.sticky-progress)_&]:top-[3.75rem] md:[body:has(.sticky-progress)_&]:bottom-auto"
       >
         {toasts
           .filter((t) => t.open)
@@ -88,7 +106,8 @@ function ToastItem({ toast: t }: { toast: Toast }) {
       onBlur={() => setPaused(false)}
       style={{ transform: offset ? `translateX(${offset}px)` : undefined, touchAction: "pan-y" }}
       className={`pointer-events-auto relative flex w-full items-start justify-between gap-3 rounded-lg border p-4 pr-10 shadow-lg ${
-        destructive ? "border-red-800 bg-red-700 text-white" : "border-green-900/15 bg-white text-ink"
+        // Green for success, red for failure: no other colours (issue 18).
+        destructive ? "border-red-800 bg-red-700 text-white" : "border-green-900 bg-green-800 text-white"
       }`}
     >
       <div className="grid gap-1" role={destructive ? "alert" : "status"} aria-live={destructive ? "assertive" : "polite"} aria-atomic="true">
@@ -107,4 +126,11 @@ function ToastItem({ toast: t }: { toast: Toast }) {
       </button>
     </li>
   );
+}
+
+/** Puts the viewport on top of the top layer (above an open modal dialog); a no-op without popover support. */
+function raise(el: HTMLElement | null) {
+  if (!el || typeof el.showPopover !== "function") return;
+  if (el.matches(":popover-open")) el.hidePopover();
+  el.showPopover();
 }

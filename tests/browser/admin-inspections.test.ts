@@ -50,15 +50,27 @@ describe("the inspections list", () => {
     for (const [name, id] of Object.entries(tiered)) {
       expect(await page.locator(`[data-inspection-id="${id}"] [data-testid="inspection-tier"]`).innerText()).toBe(name);
     }
+    // A completed inspection offers 'Generate Report' until its report exists, then 'View Report' (issue 18).
+    const reports = new Map<number, number>((await site.ctx.db("reports").select("id", "inspection_id")).map((r) => [r.inspection_id, r.id]));
+    const seen = { generate: 0, view: 0 };
     for (const row of await rows(page).all()) {
       const status = await row.getAttribute("data-status");
+      const reportId = reports.get(Number(await row.getAttribute("data-inspection-id")));
       const shown = await row.getByTestId("inspection-tier").innerText();
       const scoreText = await row.locator(".insp-score").count() ? Number(await row.locator(".insp-score").innerText()) : null;
       expect(shown).toBe(tier(scoreText) ?? "-");
-      expect(await row.getByRole("button", { name: /Generate Report/ }).count()).toBe(status === "completed" ? 1 : 0);
+      const generate = status === "completed" && reportId === undefined ? 1 : 0;
+      expect(await row.getByRole("button", { name: /Generate Report/ }).count()).toBe(generate);
+      expect(await row.getByRole("link", { name: /^View Report/ }).count()).toBe(reportId === undefined ? 0 : 1);
+      if (reportId !== undefined) expect(await row.getByTestId("view-report").getAttribute("href")).toBe(`/admin/reports/${reportId}`);
+      seen.generate += generate;
+      seen.view += reportId === undefined ? 0 : 1;
       expect(await row.getByRole("link", { name: /^Edit/ }).count()).toBe(1);
-      expect(await row.getByRole("link", { name: /^View/ }).count()).toBe(1);
+      expect(await row.getByRole("link", { name: /^View inspection/ }).count()).toBe(1);
     }
+    // The page shows both kinds (the seed's reports and the three new tiers without one).
+    expect(seen.generate).toBeGreaterThan(0);
+    expect(seen.view).toBeGreaterThan(0);
     expect(await page.locator(`[data-inspection-id="${tiered.Gold}"]`).getByRole("link", { name: "9 Promenade de l'Île", exact: true }).getAttribute("href")).toMatch(/^\/admin\/property-history\/\d+$/);
 
     await expectAccessible(page);
@@ -94,15 +106,25 @@ describe("the inspections list", () => {
     await screenshotBothWidths(page, "admin-inspections-draft");
   });
 
-  it("Generate Report shows 'Report generated successfully', then the failure toast on a second try", async () => {
+  it("Generate Report shows 'Report generated successfully' and turns into View Report; a stale row shows the failure toast", async () => {
     const page = await site.newPage(DESKTOP);
     await signIn(page, "/admin/inspections");
-    const row = page.locator(`[data-inspection-id="${tiered.Gold}"]`);
-    await row.getByRole("button", { name: /Generate Report/ }).click();
+    const row = (id: number) => page.locator(`[data-inspection-id="${id}"]`);
+    await row(tiered.Gold).getByRole("button", { name: /Generate Report/ }).click();
     await page.getByTestId("inspections-toast").filter({ hasText: "Report generated successfully" }).waitFor();
-    expect(await site.ctx.db("reports").where({ inspection_id: tiered.Gold }).count({ n: "*" })).toEqual([{ n: 1 }]);
-    await page.locator(`[data-inspection-id="${tiered.Gold}"]`).getByRole("button", { name: /Generate Report/ }).click();
+    const gold = await site.ctx.db("reports").where({ inspection_id: tiered.Gold }).select("id");
+    expect(gold).toHaveLength(1);
+    // Once the report exists the row links to it: no second 'Generate Report' (issue 18).
+    expect(await row(tiered.Gold).getByTestId("view-report").getAttribute("href")).toBe(`/admin/reports/${gold[0]!.id}`);
+    expect(await row(tiered.Gold).getByRole("button", { name: /Generate Report/ }).count()).toBe(0);
+
+    // Someone else generates Silver's report while this page still offers the button: the refusal's toast,
+    // then the row catches up and links to that report.
+    const silver = await site.ctx.container.reports.generate(tiered.Silver);
+    await row(tiered.Silver).getByRole("button", { name: /Generate Report/ }).click();
     await page.getByTestId("inspections-toast").filter({ hasText: "Failed to generate report" }).waitFor();
+    expect(await row(tiered.Silver).getByTestId("view-report").getAttribute("href")).toBe(`/admin/reports/${silver.id}`);
+    expect(await site.ctx.db("reports").where({ inspection_id: tiered.Silver }).count({ n: "*" })).toEqual([{ n: 1 }]);
     await expectAccessible(page);
   });
 

@@ -145,7 +145,11 @@ describe("the inspection form on a phone", () => {
 
     // Another kitchen: its entries carry the suffix.
     await openCategory(page, "Kitchens & Wet Bars");
-    await page.getByRole("button", { name: "Add kitchen" }).click();
+    // 'Add kitchen' sits in the section's header, above the cards (issue 18: no scrolling past them all).
+    const addKitchen = page.locator('[data-category="Kitchens & Wet Bars"] .category-head').getByRole("button", { name: "Add kitchen" });
+    const firstKitchenCard = page.locator('[data-category="Kitchens & Wet Bars"] .entry-card').first();
+    expect((await addKitchen.boundingBox())!.y).toBeLessThan((await firstKitchenCard.boundingBox())!.y);
+    await addKitchen.click();
     await expectToast(page, "Kitchen 2 added");
     await score(page, "Kitchens & Wet Bars", "Dishwasher (Kitchen 2)", "4 Needs Attention");
     await score(page, "Kitchens & Wet Bars", "Dishwasher", "10 Excellent");
@@ -224,8 +228,16 @@ describe("the inspection form on a phone", () => {
     await page.getByRole("button", { name: "Next unscored" }).click();
     await expect.poll(() => page.evaluate(() => document.activeElement?.closest("[data-entry]")?.getAttribute("data-entry"))).toBe("Basement, Foundation, Crawlspace & Structure|Foundation Cracks");
 
-    // Every sent entry has a score except the cladding (description only): Complete shows.
-    await page.getByRole("button", { name: "Complete Inspection" }).click();
+    // Every sent entry has a score except the cladding (description only): Complete, in the sticky bar, is usable
+    // and asks first, with how many items are scored.
+    const complete = page.getByTestId("sticky-bar").getByTestId("complete-inspection");
+    expect(await complete.getAttribute("aria-disabled")).toBe("false");
+    expect(await page.getByTestId("completion-why").count()).toBe(0);
+    await complete.click();
+    await page.getByTestId("complete-dialog").waitFor();
+    const scored = await ctx.db("inspection_entries").where({ inspection_id: inspectionId }).whereNotNull("score").count({ n: "*" });
+    expect(await page.getByTestId("complete-count").innerText()).toMatch(new RegExp(`^${scored[0]!.n} of \\d+ items are scored \\(\\d+%\\)\\.$`));
+    await page.getByTestId("confirm-complete").click();
     await expectToast(page, "Inspection Completed Successfully");
     const done = await ctx.db("inspections").where({ id: inspectionId }).first();
     expect(done.status).toBe("completed");
@@ -237,7 +249,7 @@ describe("the inspection form on a phone", () => {
     await page.context().close();
   });
 
-  it("hides 'Complete Inspection' while an entry with notes has no score, and queues completion offline", { timeout: 120_000 }, async () => {
+  it("keeps 'Complete Inspection' unusable, saying why, while an entry with notes has no score, and queues completion offline", { timeout: 120_000 }, async () => {
     const { body } = await ctx.agent().get("/healthz");
     expect(body.status).toBe("ok");
     const inspection = await ctx.container.inspections.create({ propertyId, inspectionDate: "2026-11-20" }, null);
@@ -249,12 +261,25 @@ describe("the inspection form on a phone", () => {
     // The page preloads the inspection; the island uses that response rather than asking again.
     expect(reads).toEqual(["GET"]);
     expect(await page.getByRole("button", { name: "Update Inspection" }).isVisible()).toBe(true);
+    // The button always shows in the sticky bar; while the server would refuse, it is aria-disabled, the bar
+    // says why and names the item, and a tap does nothing.
+    const complete = page.getByTestId("sticky-bar").getByTestId("complete-inspection");
+    const why = page.getByTestId("completion-why");
+    expect(await complete.getAttribute("aria-disabled")).toBe("true");
+    expect(await why.innerText()).toBe("Score at least one item to complete the inspection.");
     await card(page, "Attic", "Access").getByLabel("Notes").fill("Hatch painted shut");
-    expect(await page.getByRole("button", { name: "Complete Inspection" }).count()).toBe(0);
+    await expect.poll(() => why.innerText()).toBe("This item has notes or photos but no score: Attic › Access.");
+    expect(await complete.getAttribute("aria-disabled")).toBe("true");
+    expect(await complete.getAttribute("aria-describedby")).toBe(await why.getAttribute("id"));
+    await complete.dispatchEvent("click");
+    expect(await page.getByTestId("complete-dialog").count()).toBe(0);
+    // N/A is not a score: still blocked.
     await score(page, "Attic", "Access", "N/A");
-    expect(await page.getByRole("button", { name: "Complete Inspection" }).count()).toBe(0);
+    expect(await complete.getAttribute("aria-disabled")).toBe("true");
+    expect(await why.innerText()).toBe("This item has notes or photos but no score: Attic › Access.");
     await score(page, "Attic", "Access", "7 Good");
-    await page.getByRole("button", { name: "Complete Inspection" }).waitFor();
+    await expect.poll(() => complete.getAttribute("aria-disabled")).toBe("false");
+    expect(await why.count()).toBe(0);
     await waitUntilAllSaved(page);
 
     // A failing save and a refused completion: the spec's toasts; nothing is lost.
@@ -264,7 +289,8 @@ describe("the inspection form on a phone", () => {
     await page.unroute("**/api/inspection-categories");
     const refusal = '{"message":"Attic › Access needs a score before the inspection can be completed"}';
     await page.route("**/api/inspection-categories/bulk-complete", (route) => route.fulfill({ status: 400, contentType: "application/json", body: refusal }), { times: 1 });
-    await page.getByRole("button", { name: "Complete Inspection" }).click();
+    await complete.click();
+    await page.getByTestId("confirm-complete").click();
     await expectToast(page, `Failed to complete inspection: 400: ${refusal}`);
     expect((await ctx.db("inspections").where({ id: inspection.id }).first()).status).toBe("in_progress");
     await page.getByRole("button", { name: "Update Inspection" }).click();
@@ -272,7 +298,8 @@ describe("the inspection form on a phone", () => {
 
     await page.context().setOffline(true);
     await expect.poll(() => saveState(page).innerText()).toContain("Offline");
-    await page.getByRole("button", { name: "Complete Inspection" }).click();
+    await complete.click();
+    await page.getByTestId("confirm-complete").click();
     await expectToast(page, "Completion queued");
     await page.getByTestId("completion-waiting").waitFor();
     expect(await saveState(page).innerText()).toBe("Offline · 1 waiting on this device");

@@ -5,12 +5,33 @@ import type { Container } from "../../container.js";
 import { staffPage } from "../../http/admin.js";
 import { PUBLIC_BUILD_DIR } from "../../http/assets.js";
 import { params } from "../../http/validate.js";
+import { addDays, slotLabel, todayIn } from "../bookings/business-time.js";
 import { inspectionIdParams } from "./inspections.schemas.js";
+
+/** A scheduled booking of today or this week: the property picker lists these first. */
+export interface UpcomingProperty {
+  id: number;
+  address: string;
+  city: string;
+  province: string | null;
+  postalCode: string;
+  clientName: string;
+  scheduledDate: string;
+  timeLabel: string;
+}
 
 export interface InspectionFormProps {
   mode: "new" | "edit";
   inspectionId: number | null;
+  /** The report of a completed inspection, when there is one (its link replaces 'Generate Report'). */
+  reportId?: number | null;
+  /** On /new: today's and this week's scheduled bookings, soonest first. */
+  upcoming?: UpcomingProperty[];
 }
+
+/** How many days from today count as 'this week' for the picker. */
+export const UPCOMING_DAYS = 6;
+const UPCOMING_LIMIT = 12;
 
 const MANIFEST = path.join(PUBLIC_BUILD_DIR, ".vite/manifest.json");
 let editorChunks: { mtimeMs: number; files: string[] } | null = null;
@@ -40,16 +61,26 @@ function editorPreload(): string[] {
 export function inspectionFormPages(container: Container): Router {
   const router = Router();
 
-  router.get("/admin/inspections/new", ...staffPage(container), (_req, res) => {
-    const props: InspectionFormProps = { mode: "new", inspectionId: null };
+  router.get("/admin/inspections/new", ...staffPage(container), async (_req, res) => {
+    const today = todayIn(container.env.BUSINESS_TZ);
+    const bookings = await container.bookings.listBetween(today, addDays(today, UPCOMING_DAYS));
+    const seen = new Set<number>();
+    const upcoming: UpcomingProperty[] = [];
+    for (const b of bookings) {
+      if (b.status !== "scheduled" || seen.has(b.propertyId) || upcoming.length >= UPCOMING_LIMIT) continue;
+      seen.add(b.propertyId);
+      upcoming.push({ id: b.propertyId, address: b.address, city: b.city, province: b.province, postalCode: b.postalCode ?? "", clientName: b.clientName, scheduledDate: b.scheduledDate, timeLabel: b.scheduledDate === today ? `Today · ${slotLabel(b.timeSlot)}` : `${b.scheduledDate} · ${slotLabel(b.timeSlot)}` });
+    }
+    const props: InspectionFormProps = { mode: "new", inspectionId: null, upcoming };
     res.page("inspections/form", { title: "New Property Inspection", admin: "inspections", islands: true, noindex: true, props });
   });
 
   // The island loads the inspection itself (and from IndexedDB when offline), so this page holds no
-  // inspection data: the service worker can keep it as is.
-  router.get("/admin/inspections/edit/:id", ...staffPage(container), (req, res) => {
+  // inspection data (only whether its report exists): the service worker can keep it as is.
+  router.get("/admin/inspections/edit/:id", ...staffPage(container), async (req, res) => {
     const { id } = params(req, inspectionIdParams);
-    const props: InspectionFormProps = { mode: "edit", inspectionId: id };
+    const report = await container.reports.findByInspection(id);
+    const props: InspectionFormProps = { mode: "edit", inspectionId: id, reportId: report?.id ?? null };
     res.page("inspections/form", { title: `Inspection #${id}`, admin: "inspections", islands: true, noindex: true, props, preload: editorPreload() });
   });
   return router;

@@ -128,6 +128,13 @@ export class InspectionsRepository {
     return { rows: rows.map(toInspection), total: Number(count?.count ?? 0) };
   }
 
+  /** The report of each of these inspections, if any (one page of the list; reports.inspection_id is unique, so indexed). */
+  async reportIds(inspectionIds: number[], db: Db = this.db): Promise<Map<number, number>> {
+    if (!inspectionIds.length) return new Map();
+    const rows: { id: number; inspection_id: number }[] = await db("reports").whereIn("inspection_id", inspectionIds).select("id", "inspection_id");
+    return new Map(rows.map((r) => [r.inspection_id, r.id]));
+  }
+
   async propertyExists(propertyId: number, db: Db = this.db): Promise<boolean> {
     return Boolean(await db("properties").where({ id: propertyId }).first("id"));
   }

@@ -63,11 +63,12 @@ export function inspectionsPages(container: Container): Router {
   const listLocals = async (filter: z.infer<typeof listQuery>, notice?: Notice) => {
     const { status, page } = filter;
     const { rows, total } = await container.inspections.list({ status, limit: INSPECTIONS_PAGE_SIZE, offset: (page - 1) * INSPECTIONS_PAGE_SIZE });
+    const reports = await container.inspections.reportIds(rows.map((i) => i.id));
     return {
       title: "Inspections",
       admin: "inspections",
       noindex: true,
-      inspections: rows.map((i) => ({ ...i, ...shown(i) })),
+      inspections: rows.map((i) => ({ ...i, ...shown(i), reportId: reports.get(i.id) ?? null })),
       total,
       page,
       pages: Math.max(1, Math.ceil(total / INSPECTIONS_PAGE_SIZE)),

@@ -48,6 +48,11 @@ export class InspectionsService {
     return this.inspections.list(filter);
   }
 
+  /** Which of these inspections have a report (the list's 'View Report'), inspection id → report id. */
+  reportIds(inspectionIds: number[]): Promise<Map<number, number>> {
+    return this.inspections.reportIds(inspectionIds);
+  }
+
   /** The inspection with every template category (in template order) and its entries. */
   async get(id: number, tx?: Tx): Promise<InspectionWithEntries> {
     const inspection = await this.inspections.find(id, tx);
