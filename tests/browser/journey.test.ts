@@ -144,7 +144,7 @@ describe("the purchase journey in demo mode", () => {
     await page.getByRole("button", { name: "Save and Schedule Inspection" }).click();
     await page.getByText("Square footage must be a whole number").waitFor();
     expect(posts).toHaveLength(0);
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe("intake-squareFootage");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("intake-squareFootage");
     // ...and what only the server checks comes back from its 400, shown under its field, nothing lost.
     await page.getByLabel("Square footage").fill("1850");
     await page.getByLabel("Foundation type").fill("x".repeat(201));

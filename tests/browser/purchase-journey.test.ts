@@ -57,7 +57,8 @@ describe("purchase journey in demo mode", () => {
     await page.getByText("Street address is required").waitFor();
     expect(await page.getByText("Square footage is required").isVisible()).toBe(true);
     expect(await page.getByLabel("City").inputValue()).toBe("Springfield");
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe("intake-phone");
+    // The island moves focus after it renders the errors: wait for it rather than read it at once.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("intake-phone");
     await expectAccessible(page);
     await screenshotBothWidths(page, "property-intake-errors");
 
