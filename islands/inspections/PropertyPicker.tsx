@@ -25,6 +25,24 @@ async function searchProperties(q: string, signal: AbortSignal): Promise<{ rows:
 
 export const propertyLabel = (p: Pick<PropertyRow, "address" | "city" | "province">) => [p.address, p.city, p.province].filter(Boolean).join(", ");
 
+/** One radio choice: the address, then what tells it apart (a booking's time, or the postal code), the client and id. */
+function PropertyChoice(props: { group: string; property: PropertyRow; detail: string | null; selected: boolean; onSelect: () => void }) {
+  const { property: p } = props;
+  return (
+    <li>
+      <label className="property-choice">
+        <input type="radio" name={props.group} checked={props.selected} onChange={props.onSelect} />
+        <span>
+          <span className="block font-semibold">{propertyLabel(p)}</span>
+          <span className="block text-sm text-ink/75">
+            {props.detail} · {p.clientName} · #{p.id}
+          </span>
+        </span>
+      </label>
+    </li>
+  );
+}
+
 /**
  * The searchable property picker: a search box and a list of radio choices (native keyboard use).
  * Before any search, today's and this week's bookings come first (the inspector's day).
@@ -90,34 +108,14 @@ export function PropertyPicker({ selected, onSelect, upcoming = [] }: { selected
             </p>
             <ul className="mb-3 grid gap-2" aria-labelledby={`${id}-upcoming`} data-testid="upcoming-properties">
               {upcoming.map((p) => (
-                <li key={p.id}>
-                  <label className="property-choice">
-                    <input type="radio" name={`${id}-property`} checked={selected?.id === p.id} onChange={() => onSelect(p)} />
-                    <span>
-                      <span className="block font-semibold">{propertyLabel(p)}</span>
-                      <span className="block text-sm text-ink/75">
-                        {p.timeLabel} · {p.clientName} · #{p.id}
-                      </span>
-                    </span>
-                  </label>
-                </li>
+                <PropertyChoice key={p.id} group={`${id}-property`} property={p} detail={p.timeLabel} selected={selected?.id === p.id} onSelect={() => onSelect(p)} />
               ))}
             </ul>
           </>
         )}
         <ul className="grid gap-2">
           {result?.rows.filter((p) => !(showUpcoming && upcomingIds.has(p.id))).map((p) => (
-            <li key={p.id}>
-              <label className="property-choice">
-                <input type="radio" name={`${id}-property`} checked={selected?.id === p.id} onChange={() => onSelect(p)} />
-                <span>
-                  <span className="block font-semibold">{propertyLabel(p)}</span>
-                  <span className="block text-sm text-ink/75">
-                    {p.postalCode} · {p.clientName} · #{p.id}
-                  </span>
-                </span>
-              </label>
-            </li>
+            <PropertyChoice key={p.id} group={`${id}-property`} property={p} detail={p.postalCode} selected={selected?.id === p.id} onSelect={() => onSelect(p)} />
           ))}
         </ul>
         {result && result.total > result.rows.length && (

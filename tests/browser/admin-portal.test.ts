@@ -138,7 +138,7 @@ describe("the admin portal", () => {
     expect(page.url()).toBe(`${site.baseUrl}/admin/properties?page=2`);
     expect(await cards.count()).toBe(3);
     // Focus moves to the results for keyboard users.
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe("results-heading");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("results-heading");
     // Back returns to page 1 (the server renders it again), and forward to page 2.
     await page.goBack();
     await page.getByText("Showing 1–20 of 23").waitFor();
