@@ -1,5 +1,5 @@
 // `npm run bench`: prints every figure of DESIGN.md's budget table that exists so far.
-// Nothing here fails a build; read the figures. Set BENCH_ONLY=ssr,marketing,islands,inspection-form,maintenance,dashboard to pick some.
+// Nothing here fails a build; read the figures. Set BENCH_ONLY=ssr,marketing,islands,inspection-form,maintenance,dashboard,csv-export to pick some.
 import { ensureAssets } from "../src/build-assets.js";
 import { runSsrBench } from "./ssr.js";
 import { startBenchApp } from "./support.js";
@@ -35,6 +35,11 @@ try {
   if (wanted("dashboard")) {
     const { runDashboardBench } = await import("./dashboard.js");
     await runDashboardBench(haven);
+  }
+  // After the dashboard's fill (it makes the 100,000 properties itself when run alone).
+  if (wanted("csv-export")) {
+    const { runCsvExportBench } = await import("./csv-export.js");
+    await runCsvExportBench(haven);
   }
 } finally {
   await haven.stop();

@@ -8,8 +8,8 @@ export const SAMPLE_REPORT_ID = "sample";
 
 export const SAMPLE_PROPERTY = {
   address: "1428 Elmwood Crescent",
-  city: "Riverside Heights",
-  province: "SK",
+  city: "Ottawa",
+  province: "ON",
   clientName: "Jordan Avery",
   inspector: "Morgan Ellis",
   inspectionDate: "2024-05-14",

@@ -7,6 +7,7 @@ import {
   ACCESS_METHODS,
   type Booking,
   NEEDS_ACCESS_INFO,
+  SAMPLE_ADDRESS_LINE,
   type WizardPrefill,
 } from "../../src/modules/bookings/bookings.constants";
 import { TIME_SLOTS } from "../../src/modules/bookings/business-time";
@@ -48,7 +49,13 @@ type Values = typeof EMPTY;
 type Key = keyof Values;
 type Errors = Partial<Record<Key, string>>;
 
-const STEPS: { title: string; fields: Key[]; required: Key[] }[] = [
+interface Step {
+  title: string;
+  fields: Key[];
+  required: Key[];
+}
+
+const STEPS: Step[] = [
   { title: "Property Info", fields: ["propertyAddress", "propertyType", "propertySize", "yearBuilt"], required: ["propertyAddress", "propertyType", "propertySize"] },
   { title: "Contact Info", fields: ["firstName", "lastName", "email", "phone"], required: ["firstName", "lastName", "email", "phone"] },
   {
@@ -57,6 +64,22 @@ const STEPS: { title: string; fields: Key[]; required: Key[] }[] = [
     required: ["scheduledDate", "timeSlot", "accessMethod"],
   },
 ];
+
+/** Steps the buyer already went through before the wizard (payment, then the property form of intake). */
+const INTAKE_STEPS = ["Payment", "Your Property"];
+
+/**
+ * Coming from intake (issue 18, item 3), the property and contact are known: they are shown read-only
+ * and only what intake did not ask remains (the property type, then the schedule), numbered as the
+ * continuation of intake's 'Step 2 of 3'. Contact Info stays a step when intake left part of it empty.
+ */
+function continuationSteps(values: Values): Step[] {
+  const [, contact, schedule] = STEPS as [Step, Step, Step];
+  const contactKnown = contact.required.every((k) => values[k].trim());
+  const first = contactKnown ? schedule : contact;
+  const withType: Step = { ...first, fields: ["propertyType", ...first.fields], required: ["propertyType", ...first.required] };
+  return contactKnown ? [withType] : [withType, schedule];
+}
 
 const TYPE_LABELS: Record<string, string> = { "single-family": "Single-family home", townhouse: "Townhouse", condo: "Condo", duplex: "Duplex", other: "Other" };
 const REDIRECT_DELAY = 1500;
@@ -76,6 +99,11 @@ const REQUIRED_LABELS: Errors = {
 export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefill, planLabel }: Props) {
   const [values, setValues] = useState<Values>(() => (prefill ? { ...EMPTY, ...pick(prefill) } : EMPTY));
   const [errors, setErrors] = useState<Errors>({});
+  // Continuing from intake while the intake's property is complete; 'Change' goes back to the full wizard.
+  const [continuing, setContinuing] = useState(() => Boolean(prefill?.propertyAddress && prefill.propertySize));
+  const [continued] = useState(() => (prefill ? continuationSteps({ ...EMPTY, ...pick(prefill) }) : STEPS));
+  const steps = continuing ? continued : STEPS;
+  const offset = continuing ? INTAKE_STEPS.length : 0;
   const [step, setStep] = useState(0);
   // Messages of the server that name no field of the wizard; shown above the buttons.
   const [formError, setFormError] = useState<string | null>(null);
@@ -109,20 +137,24 @@ export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefil
       phone: phoneError(values.phone),
       scheduledDate: leadDateError("Inspection date", values.scheduledDate, minDate, maxDate),
     };
-    for (const step of STEPS) for (const key of step.required) if (!values[key].trim()) all[key] = REQUIRED_LABELS[key];
+    for (const s of STEPS) for (const key of s.required) if (!values[key].trim()) all[key] = REQUIRED_LABELS[key];
     const found: Errors = {};
     for (const key of fields) if (all[key]) found[key] = all[key];
     return found;
   };
 
-  const missingIn = (index: number) => STEPS[index]!.required.filter((k) => !values[k].trim());
+  const missingIn = (index: number) => steps[index]!.required.filter((k) => !values[k].trim());
 
   /** Shows the errors, goes to the first step that has one and focuses its first invalid field. */
   const showErrors = (found: Errors, keep: Errors = {}): boolean => {
     setErrors({ ...keep, ...found });
-    const first = STEPS.findIndex((s) => s.fields.some((f) => found[f]));
+    // An error on a field shown read-only (the server refused the intake's property): back to the full wizard.
+    const shown = continuing && !steps.some((s) => s.fields.some((f) => found[f])) && STEPS.some((s) => s.fields.some((f) => found[f]));
+    const list = shown ? STEPS : steps;
+    if (shown) setContinuing(false);
+    const first = list.findIndex((s) => s.fields.some((f) => found[f]));
     if (first < 0) return false;
-    pendingFocus.current = STEPS[first]!.fields.find((f) => found[f]) ?? null;
+    pendingFocus.current = list[first]!.fields.find((f) => found[f]) ?? null;
     setStep(first);
     setFocusTick((t) => t + 1);
     return true;
@@ -133,7 +165,7 @@ export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefil
       toast({ title: "Missing Information", description: "Please fill in all required fields before continuing.", variant: "destructive" });
     }
     // This step's errors are checked again; the server's messages for other steps wait there.
-    const fields = STEPS[step]!.fields;
+    const fields = steps[step]!.fields;
     const others = Object.fromEntries(Object.entries(errors).filter(([key]) => !fields.includes(key as Key))) as Errors;
     if (showErrors(problemsIn(fields), others)) return;
     setStep(step + 1);
@@ -179,11 +211,11 @@ export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefil
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (step < STEPS.length - 1) return next();
+    if (step < steps.length - 1) return next();
     if (mutation.isPending || mutation.isSuccess) return;
     setFormError(null);
     const found = problemsIn(STEPS.flatMap((s) => s.fields));
-    if (STEPS.some((_, i) => missingIn(i).length)) {
+    if (steps.some((_, i) => missingIn(i).length)) {
       toast({ title: "Missing Information", description: "Please fill in all required fields.", variant: "destructive" });
       // Every step's errors, so the step it lands on shows its own.
       showErrors(found);
@@ -200,41 +232,89 @@ export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefil
 
   const needsAccess = NEEDS_ACCESS_INFO.includes(values.accessMethod);
   const busy = mutation.isPending || mutation.isSuccess;
+  const current = steps[step]!;
+  const shows = (key: Key) => current.fields.includes(key);
+  /** 'Change': the full wizard at that step, with everything kept. */
+  const change = (index: number) => () => {
+    setContinuing(false);
+    setStep(index);
+  };
 
   return (
     <form ref={form} onSubmit={submit} noValidate className="card mt-6" aria-labelledby="wizard-step-title">
       <ol className="wizard-steps" aria-label="Progress">
-        {STEPS.map((s, i) => (
-          <li key={s.title} data-state={i < step ? "done" : i === step ? "current" : "todo"} aria-current={i === step ? "step" : undefined}>
-            <span className="wizard-step-number" aria-hidden="true">
-              {i + 1}
-            </span>
-            <span>{s.title}</span>
-          </li>
-        ))}
+        {[...(continuing ? INTAKE_STEPS : []), ...steps.map((s) => s.title)].map((title, n) => {
+          const i = n - offset;
+          return (
+            <li key={title} data-state={i < step ? "done" : i === step ? "current" : "todo"} aria-current={i === step ? "step" : undefined}>
+              <span className="wizard-step-number" aria-hidden="true">
+                {n + 1}
+              </span>
+              <span>{title}</span>
+            </li>
+          );
+        })}
       </ol>
       {planLabel && step === 0 && <p className="mt-4 rounded-lg bg-gold-200/50 px-3 py-2 text-sm">Your {planLabel} plan is active. Let's schedule your inspection.</p>}
 
+      {continuing && prefill && step === 0 && (
+        <section className="mt-4 grid gap-3 rounded-lg border border-ink/15 p-4 sm:grid-cols-2" aria-label="From your property form" data-testid="wizard-known">
+          <div>
+            <div className="flex items-baseline justify-between gap-2">
+              <h3 className="font-bold text-green-900">Property</h3>
+              <button type="button" className="link text-sm" onClick={change(0)} aria-label="Change the property">
+                Change
+              </button>
+            </div>
+            <p data-testid="wizard-known-property">{prefill.propertyLine || values.propertyAddress}</p>
+            <p className="text-sm text-ink/75">
+              {values.propertySize} sq ft{values.yearBuilt && ` · built ${values.yearBuilt}`}
+            </p>
+          </div>
+          {!shows("firstName") && (
+            <div>
+              <div className="flex items-baseline justify-between gap-2">
+                <h3 className="font-bold text-green-900">Contact</h3>
+                <button type="button" className="link text-sm" onClick={change(1)} aria-label="Change the contact details">
+                  Change
+                </button>
+              </div>
+              <p data-testid="wizard-known-contact">
+                {values.firstName} {values.lastName}
+              </p>
+              <p className="text-sm text-ink/75">
+                {values.email} · {values.phone}
+              </p>
+            </div>
+          )}
+        </section>
+      )}
+
       <h2 id="wizard-step-title" ref={heading} tabIndex={-1} className="mt-6 font-serif text-2xl font-bold text-green-900">
-        {STEPS[step]!.title}
+        {current.title}
       </h2>
       <p className="text-sm text-ink/75">
-        Step {step + 1} of {STEPS.length}. Fields marked <span aria-hidden="true">*</span>
+        Step {offset + step + 1} of {offset + steps.length}. Fields marked <span aria-hidden="true">*</span>
         <span className="sr-only">with an asterisk</span> are required.
       </p>
 
       <div className="mt-5 grid gap-4 sm:grid-cols-2">
-        {step === 0 && (
+        {shows("propertyType") && !shows("propertyAddress") && (
+          <div className="sm:col-span-2">
+            <SelectField id="propertyType" label="Property type" required value={values.propertyType} options={propertyTypes} labels={TYPE_LABELS} error={errors.propertyType} onChange={set("propertyType")} />
+          </div>
+        )}
+        {shows("propertyAddress") && (
           <>
             <div className="sm:col-span-2">
-              <Field id="propertyAddress" label="Property address" required value={values.propertyAddress} error={errors.propertyAddress} onChange={set("propertyAddress")} autoComplete="street-address" hint="Street, city, province and postal code, e.g. 12 Elm St, Saskatoon, SK S7K 1A1" maxLength={300} />
+              <Field id="propertyAddress" label="Property address" required value={values.propertyAddress} error={errors.propertyAddress} onChange={set("propertyAddress")} autoComplete="street-address" hint={`Street, city, province and postal code, e.g. ${SAMPLE_ADDRESS_LINE}`} maxLength={300} />
             </div>
             <SelectField id="propertyType" label="Property type" required value={values.propertyType} options={propertyTypes} labels={TYPE_LABELS} error={errors.propertyType} onChange={set("propertyType")} />
             <Field id="propertySize" label="Property size (sq ft)" required inputMode="numeric" value={values.propertySize} error={errors.propertySize} onChange={set("propertySize")} />
             <Field id="yearBuilt" label="Year built" inputMode="numeric" value={values.yearBuilt} error={errors.yearBuilt} onChange={set("yearBuilt")} hint="Optional" />
           </>
         )}
-        {step === 1 && (
+        {shows("firstName") && (
           <>
             <Field id="firstName" label="First name" required autoComplete="given-name" value={values.firstName} error={errors.firstName} onChange={set("firstName")} />
             <Field id="lastName" label="Last name" required autoComplete="family-name" value={values.lastName} error={errors.lastName} onChange={set("lastName")} />
@@ -242,7 +322,7 @@ export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefil
             <Field id="phone" label="Phone" type="tel" required autoComplete="tel" value={values.phone} error={errors.phone} onChange={set("phone")} />
           </>
         )}
-        {step === 2 && (
+        {shows("scheduledDate") && (
           <>
             <Field id="scheduledDate" label="Inspection date" type="date" required min={minDate} max={maxDate} value={values.scheduledDate} error={errors.scheduledDate} onChange={set("scheduledDate")} hint="At least 4 days from today." />
             <div className="field">
@@ -303,7 +383,7 @@ export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefil
         ) : (
           <span className="hidden sm:block" />
         )}
-        {step < STEPS.length - 1 ? (
+        {step < steps.length - 1 ? (
           <button type="submit" className="btn btn-green">
             Next
           </button>

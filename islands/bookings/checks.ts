@@ -4,11 +4,9 @@ import { LEAD_MESSAGE } from "../../src/modules/bookings/bookings.constants";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^[+(\d][\d\s().-]{6,}$/;
-const POSTAL_CODE = /^[A-Za-z]\d[A-Za-z][ -]?\d[A-Za-z]\d$/;
 
 export const emailError = (v: string) => (v.trim() && !EMAIL.test(v.trim()) ? "Enter a valid email address" : undefined);
 export const phoneError = (v: string) => (v.trim() && !PHONE.test(v.trim()) ? "Enter a valid phone number" : undefined);
-export const postalCodeError = (v: string) => (v.trim() && !POSTAL_CODE.test(v.trim()) ? "Enter a valid postal code, like S7K 1A1" : undefined);
 
 /** A whole number within bounds, when given. */
 export function numberError(label: string, v: string, min: number, max: number): string | undefined {

@@ -12,6 +12,11 @@ interface Props {
   plan: { type: string; name: string; checkoutPrice: number };
   mode: "demo" | "stripe";
   publishableKey: string | null;
+  /**
+   * The demo hosted checkout (/demo-checkout/:id): the session already exists, so its secret comes with
+   * the page, and a paid card goes on to the session's success URL (the intake page), as Stripe Checkout does.
+   */
+  hosted?: { clientSecret: string; successUrl: string };
 }
 
 type Values = CardValues;
@@ -65,8 +70,8 @@ const formatExpiry = (value: string) => {
   return digits.length > 2 ? `${digits.slice(0, 2)} / ${digits.slice(2)}` : digits;
 };
 
-export default function PaymentForm({ plan, mode, publishableKey }: Props) {
-  const [clientSecret, setClientSecret] = useState<string | null>(null);
+export default function PaymentForm({ plan, mode, publishableKey, hosted }: Props) {
+  const [clientSecret, setClientSecret] = useState<string | null>(hosted?.clientSecret ?? null);
   const [values, setValues] = useState<Values>({ name: "", email: "", cardNumber: "", expiry: "", cvc: "" });
   const [errors, setErrors] = useState<Errors>({});
   const [failure, setFailure] = useState<string | null>(null);
@@ -77,6 +82,7 @@ export default function PaymentForm({ plan, mode, publishableKey }: Props) {
 
   // The server decides the amount; it refuses any other. No intent means no payment: back to /pricing.
   useEffect(() => {
+    if (hosted) return;
     let live = true;
     apiRequest<{ clientSecret: string }>("POST", "/api/create-payment-intent", { amount: plan.checkoutPrice, plan: plan.type })
       .then((result) => live && setClientSecret(result.clientSecret))
@@ -87,7 +93,7 @@ export default function PaymentForm({ plan, mode, publishableKey }: Props) {
     return () => {
       live = false;
     };
-  }, [plan.checkoutPrice, plan.type]);
+  }, [plan.checkoutPrice, plan.type, hosted]);
 
   useEffect(() => {
     if (!stripeMode || !clientSecret || !publishableKey) return;
@@ -106,6 +112,7 @@ export default function PaymentForm({ plan, mode, publishableKey }: Props) {
 
   const paid = (paymentIntentId?: string) => {
     sessionStorage.setItem(CHECKOUT_CUSTOMER_KEY, JSON.stringify({ name: values.name.trim(), email: values.email.trim() }));
+    if (hosted) return window.location.assign(hosted.successUrl);
     const next = new URLSearchParams({ plan: plan.type });
     if (paymentIntentId) next.set("payment_intent", paymentIntentId);
     window.location.assign(`/payment-success?${next}`);
@@ -204,10 +211,10 @@ export default function PaymentForm({ plan, mode, publishableKey }: Props) {
         </>
       )}
       <button type="submit" className="btn btn-gold btn-lg w-full" disabled={pay.isPending}>
-        {pay.isPending ? "Processing..." : "Complete Payment"}
+        {pay.isPending ? "Processing..." : hosted ? "Subscribe" : "Complete Payment"}
       </button>
       <p className="text-center text-xs text-ink/70">
-        You will be charged ${plan.checkoutPrice} CAD for the {plan.name} plan.
+        You will be charged ${plan.checkoutPrice} CAD for the {plan.name} plan{hosted ? ", then monthly" : ""}.
       </p>
     </form>
   );

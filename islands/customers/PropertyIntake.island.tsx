@@ -7,9 +7,11 @@ import {
   ELECTRICAL_PANELS,
   HEATING_TYPES,
   HVAC_UNITS,
+  PROVINCE_NAMES,
+  REGIONS,
   ROOF_TYPES,
+  SAMPLE_POSTAL_CODE,
   STORIES,
-  US_STATES,
   WATER_HEATER_TYPES,
 } from "../../src/modules/customers/customers.constants";
 import type { VerifyPaymentResponse } from "../../src/modules/plans/checkout.schemas";
@@ -198,8 +200,9 @@ export default function PropertyIntake({ sessionId, plan, demo, customerName, cu
           <Field label="Street address" autoComplete="street-address" required {...field("address")} />
         </div>
         <Field label="City" autoComplete="address-level2" required {...field("city")} />
-        <SelectField label="State" options={US_STATES} required {...field("state")} />
-        <Field label="ZIP code" autoComplete="postal-code" inputMode="numeric" required {...field("zipCode")} />
+        {/* Canadian first (DESIGN.md decision 31): the provinces, then the spec's US states; the API keeps state/zipCode. */}
+        <SelectField label="Province" options={REGIONS} labels={PROVINCE_NAMES} required {...field("state")} />
+        <Field label="Postal code" autoComplete="postal-code" placeholder={SAMPLE_POSTAL_CODE} hint="A Canadian postal code (or a US ZIP code)" required {...field("zipCode")} />
       </Section>
 
       <Section title="Property details">

@@ -5,11 +5,11 @@ import { type IntakeValues, intakeErrors } from "./intake-checks";
 const good: IntakeValues = {
   name: "Jo Homeowner",
   email: "jo@example.com",
-  phone: "217-555-0100",
+  phone: "613-555-0100",
   address: "12 Elm Street",
-  city: "Springfield",
-  state: "IL",
-  zipCode: "62704",
+  city: "Ottawa",
+  state: "ON",
+  zipCode: "K1S 2B4",
   squareFootage: "2,400",
   yearBuilt: "1987",
 };
@@ -39,8 +39,8 @@ describe("the property form's client checks", () => {
       phone: "Phone is required",
       address: "Street address is required",
       city: "City is required",
-      state: "State is required",
-      zipCode: "ZIP code is required",
+      state: "Province is required",
+      zipCode: "Postal code is required",
       squareFootage: "Square footage is required",
       yearBuilt: "Year built is required",
     });
@@ -55,6 +55,9 @@ describe("the property form's client checks", () => {
     { yearBuilt: "1599" },
     { yearBuilt: String(new Date().getFullYear() + 2) },
     { zipCode: "6270" },
+    { zipCode: "K1S 2B" },
+    { zipCode: "D1S 2B4" },
+    { zipCode: "K1S 2B44" },
     { phone: "abc" },
     { email: "jo@" },
   ])("agree with the server on %o", (change) => {
@@ -62,5 +65,31 @@ describe("the property form's client checks", () => {
     const client = intakeErrors(values);
     expect(Object.keys(client)).toHaveLength(1);
     expect(client).toEqual(serverErrors(values));
+  });
+
+  it.each([
+    [{ zipCode: "k1s2b4" }, "K1S 2B4"],
+    [{ zipCode: " k1s 2b4 " }, "K1S 2B4"],
+    [{ zipCode: "K1S-2B4" }, "K1S 2B4"],
+    [{ state: "IL", zipCode: "62704" }, "62704"],
+    [{ state: "ny", zipCode: "10001-1234" }, "10001-1234"],
+  ])("accept %o and store the postal code as %s", (change, stored) => {
+    const values = { ...good, ...change };
+    expect(intakeErrors(values)).toEqual({});
+    const { name, email, phone, ...property } = values;
+    const parsed = customerCreateSchema.parse({ stripeSessionId: "demo_session_abc123", planType: "basic", name, email, phone, property });
+    expect(parsed.property.postalCode).toBe(stored);
+  });
+
+  it("store a province as the province and a state as the state, never both", () => {
+    const parse = (property: Record<string, unknown>) => {
+      const { name, email, phone, ...rest } = good;
+      return customerCreateSchema.parse({ stripeSessionId: "demo_session_abc123", planType: "basic", name, email, phone, property: { ...rest, ...property } }).property;
+    };
+    expect(parse({ state: "on" })).toMatchObject({ province: "ON", state: null });
+    expect(parse({ state: "IL", zipCode: "62704" })).toMatchObject({ province: null, state: "IL" });
+    // The onboarding pair of names is accepted too, alone or agreeing with the spec's pair.
+    expect(parse({ state: undefined, zipCode: undefined, province: "ON", postalCode: "k2p1l4" })).toMatchObject({ province: "ON", state: null, postalCode: "K2P 1L4" });
+    expect(parse({ province: "ON", postalCode: "K1S 2B4" })).toMatchObject({ province: "ON", postalCode: "K1S 2B4" });
   });
 });

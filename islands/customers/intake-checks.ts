@@ -1,7 +1,7 @@
 // Light client-side checks of the property form, with the server's messages. They only help the person
 // before a round trip; the server's zod schema decides (its 400 fields are shown field by field), and
 // leaving zod out keeps this island within the JS budget.
-import { SQUARE_FOOTAGE_LIMITS, YEAR_BUILT_MIN, ZIP_CODE_PATTERN } from "../../src/modules/customers/customers.constants";
+import { POSTAL_CODE_MESSAGE, SQUARE_FOOTAGE_LIMITS, YEAR_BUILT_MIN, normalizePostalCode } from "../../src/modules/customers/customers.constants";
 import { emailError, nextYear, numberError, phoneError } from "../bookings/checks";
 
 export interface IntakeValues {
@@ -23,8 +23,8 @@ const REQUIRED: [keyof IntakeValues, string][] = [
   ["phone", "Phone"],
   ["address", "Street address"],
   ["city", "City"],
-  ["state", "State"],
-  ["zipCode", "ZIP code"],
+  ["state", "Province"],
+  ["zipCode", "Postal code"],
   ["squareFootage", "Square footage"],
   ["yearBuilt", "Year built"],
 ];
@@ -35,7 +35,7 @@ export function intakeErrors(values: IntakeValues): Partial<Record<keyof IntakeV
   for (const [key, label] of REQUIRED) {
     if (!values[key].trim()) errors[key] = `${label} is required`;
   }
-  const zip = values.zipCode.trim() && !ZIP_CODE_PATTERN.test(values.zipCode.trim()) ? "Enter a valid ZIP code" : undefined;
+  const zip = values.zipCode.trim() && !normalizePostalCode(values.zipCode) ? POSTAL_CODE_MESSAGE : undefined;
   const more: Partial<Record<keyof IntakeValues, string | undefined>> = {
     email: emailError(values.email),
     phone: phoneError(values.phone),

@@ -11,12 +11,13 @@ import {
 import { ApiError } from "../ui/api";
 import { useJson } from "./data";
 import { Dialog } from "./Dialog";
-import { BookingDialog, CreateScheduleDialog, type Enumerations, TaskDialog, type TaskView } from "./dialogs";
+import { BookingDialog, type BookingWindow, CreateScheduleDialog, type Enumerations, TaskDialog, type TaskView } from "./dialogs";
 import { TaskList } from "./TaskList";
 import { WEEKDAYS, longDateLabel, minutesOf, monthLabel, monthOf, monthWeeks, shiftDate, shiftDateByMonths, shiftMonth, shortDateLabel, weekEnd, weekStart } from "./month-grid";
 
 interface Props extends Enumerations {
   today: string;
+  bookingWindow: BookingWindow;
 }
 
 type Item = { kind: "task"; time: string; task: CalendarTask } | { kind: "booking"; time: string; booking: CalendarBooking };
@@ -28,9 +29,11 @@ const PREVIEW_PER_DAY = 3;
 
 const itemKey = (item: Item) => (item.kind === "task" ? `t${item.task.id}` : `b${item.booking.id}`);
 const itemTitle = (item: Item) => (item.kind === "task" ? item.task.title : `Inspection: ${item.booking.propertyAddress}`);
-/** What a screen reader hears after an event's visible time and title. */
+/** The property beside a task's title in a cell: its street line, cut at the first comma (issue 18). */
+const shortAddress = (address: string) => address.split(",")[0]!.trim();
+/** What a screen reader hears after an event's visible time, title and property. */
 const itemExtra = (item: Item) =>
-  item.kind === "task" ? `, ${item.task.propertyAddress}, ${formatDuration(item.task.estimatedDuration)}` : `, inspection booking for ${item.booking.clientName}`;
+  item.kind === "task" ? `, ${formatDuration(item.task.estimatedDuration)}` : `, inspection booking for ${item.booking.clientName}`;
 
 /** The calendar's items by date, each day ordered by time (tasks 10:00 AM and bookings 09:00 AM by default). */
 function byDate(data: CalendarMonth | undefined): Map<string, Item[]> {
@@ -72,7 +75,7 @@ function keyTarget(key: string, date: string): string | null {
   }
 }
 
-export default function MaintenanceCalendar({ today, ...enums }: Props) {
+export default function MaintenanceCalendar({ today, bookingWindow, ...enums }: Props) {
   const [view, setView] = useState<"calendar" | "list">("calendar");
   const [month, setMonth] = useState(monthOf(today));
   const [focused, setFocused] = useState(today);
@@ -226,6 +229,12 @@ export default function MaintenanceCalendar({ today, ...enums }: Props) {
                               onClick={() => open(item)}
                             >
                               <span className="mc-event-time">{item.time.replace(/^0/, "")}</span> {itemTitle(item)}
+                              {item.kind === "task" && (
+                                <span className="mc-event-where">
+                                  <span className="sr-only">, </span>
+                                  {shortAddress(item.task.propertyAddress)}
+                                </span>
+                              )}
                               <span className="sr-only">{itemExtra(item)}</span>
                             </button>
                           ))}
@@ -268,12 +277,12 @@ export default function MaintenanceCalendar({ today, ...enums }: Props) {
           </div>
         </section>
       ) : (
-        <TaskList onOpen={setTask} />
+        <TaskList onOpen={setTask} enums={enums} />
       )}
 
       {dayOpen && <DayDialog date={dayOpen} onClose={() => setDayOpen(null)} onOpen={open} />}
-      {task && <TaskDialog task={task} statuses={enums.statuses} onClose={() => setTask(null)} />}
-      {booking && <BookingDialog booking={booking} onClose={() => setBooking(null)} />}
+      {task && <TaskDialog task={task} statuses={enums.statuses} staff={enums.staff} onClose={() => setTask(null)} />}
+      {booking && <BookingDialog booking={booking} window={bookingWindow} onClose={() => setBooking(null)} />}
       {creating && (
         <CreateScheduleDialog
           today={today}
@@ -301,7 +310,7 @@ function ItemList({ items, onOpen }: { items: Item[]; onOpen: (item: Item) => vo
               <span className="block font-semibold">{itemTitle(item)}</span>
               <span className="block text-sm text-ink/75">
                 {item.kind === "task"
-                  ? `${item.task.propertyAddress} · ${labelOf(item.task.priority)} priority · ${formatDuration(item.task.estimatedDuration)}`
+                  ? `${item.task.propertyAddress} · ${labelOf(item.task.priority)} priority · ${formatDuration(item.task.estimatedDuration)}${item.task.assignedToName ? ` · ${item.task.assignedToName}` : ""}`
                   : `Inspection booking · ${item.booking.clientName}`}
               </span>
             </span>

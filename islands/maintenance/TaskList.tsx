@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { STATUS_LABELS, type TaskStatus, formatDuration, labelOf, taskTime } from "../../src/modules/maintenance/maintenance.constants";
 import { ApiError, handleUnauthorized } from "../ui/api";
 import { useJson } from "./data";
-import type { TaskView } from "./dialogs";
+import type { Enumerations, TaskView } from "./dialogs";
 import { shortDateLabel } from "./month-grid";
 
 // The calendar's List view (MaintenanceCalendar.island.tsx): every task, paged and searched on the server.
@@ -24,11 +24,23 @@ async function loadTaskPage(url: string): Promise<{ rows: ListedTask[]; total: n
   return { rows: (await response.json()) as ListedTask[], total: Number(response.headers.get("X-Total-Count") ?? 0) };
 }
 
-/** The list view: every task, dated or not, completed too; newest first, searched and paged on the server. */
-export function TaskList({ onOpen }: { onOpen: (task: TaskView) => void }) {
+const NO_FILTERS = { status: "", category: "", priority: "", assignedTo: "", from: "", to: "" };
+
+/**
+ * The list view: every task, dated or not, completed too; in date and time order with the undated last
+ * (issue 18), filtered, searched and paged on the server.
+ */
+export function TaskList({ onOpen, enums }: { onOpen: (task: TaskView) => void; enums: Enumerations }) {
   const [q, setQ] = useState("");
   const [search, setSearch] = useState("");
   const [page, setPage] = useState(0);
+  const [filters, setFilters] = useState(NO_FILTERS);
+  const filter = (key: keyof typeof NO_FILTERS) => (e: { target: { value: string } }) => {
+    setFilters((f) => ({ ...f, [key]: e.target.value }));
+    setPage(0);
+  };
+  const chosen = Object.fromEntries(Object.entries(filters).filter(([, v]) => v));
+  const badRange = Boolean(filters.from && filters.to && filters.from > filters.to);
   useEffect(() => {
     const timer = setTimeout(() => {
       setSearch(q.trim());
@@ -36,7 +48,7 @@ export function TaskList({ onOpen }: { onOpen: (task: TaskView) => void }) {
     }, 250);
     return () => clearTimeout(timer);
   }, [q]);
-  const url = `/api/maintenance-tasks?${new URLSearchParams({ limit: String(LIST_PAGE), offset: String(page * LIST_PAGE), ...(search && { q: search }) })}`;
+  const url = `/api/maintenance-tasks?${new URLSearchParams({ limit: String(LIST_PAGE), offset: String(page * LIST_PAGE), sort: "date", ...(search && { q: search }), ...(badRange ? {} : chosen) })}`;
   const list = useJson(url, loadTaskPage);
   const pages = Math.max(1, Math.ceil((list.data?.total ?? 0) / LIST_PAGE));
   return (
@@ -48,6 +60,70 @@ export function TaskList({ onOpen }: { onOpen: (task: TaskView) => void }) {
         <label htmlFor="mc-search">Search tasks</label>
         <input id="mc-search" type="search" value={q} onChange={(e) => setQ(e.target.value)} placeholder="Title, address or client" />
       </div>
+      {/* Every task of this filter and search as a CSV download (issue 18 item 15), not just this page. */}
+      <a className="btn btn-outline btn-sm justify-self-start" href={`/api/maintenance-tasks?${new URLSearchParams({ format: "csv", sort: "date", ...(search && { q: search }), ...(badRange ? {} : chosen) })}`} download data-export-csv>
+        Export CSV
+      </a>
+      <fieldset className="mc-filters">
+        <legend className="sr-only">Filter tasks</legend>
+        <div className="field">
+          <label htmlFor="mc-filter-status">Status</label>
+          <select id="mc-filter-status" value={filters.status} onChange={filter("status")}>
+            <option value="">Any status</option>
+            {enums.statuses.map((s) => (
+              <option key={s} value={s}>
+                {STATUS_LABELS[s]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="mc-filter-category">Category</label>
+          <select id="mc-filter-category" value={filters.category} onChange={filter("category")}>
+            <option value="">Any category</option>
+            {enums.categories.map((c) => (
+              <option key={c} value={c}>
+                {labelOf(c)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="mc-filter-priority">Priority</label>
+          <select id="mc-filter-priority" value={filters.priority} onChange={filter("priority")}>
+            <option value="">Any priority</option>
+            {enums.priorities.map((p) => (
+              <option key={p} value={p}>
+                {labelOf(p)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="mc-filter-assignedTo">Assigned to</label>
+          <select id="mc-filter-assignedTo" value={filters.assignedTo} onChange={filter("assignedTo")}>
+            <option value="">Anyone</option>
+            {enums.staff.map((s) => (
+              <option key={s.id} value={String(s.id)}>
+                {s.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="mc-filter-from">From</label>
+          <input id="mc-filter-from" type="date" value={filters.from} onChange={filter("from")} />
+        </div>
+        <div className="field">
+          <label htmlFor="mc-filter-to">To</label>
+          <input id="mc-filter-to" type="date" value={filters.to} onChange={filter("to")} aria-invalid={badRange || undefined} aria-describedby={badRange ? "mc-filter-to-error" : undefined} />
+          {badRange && (
+            <p id="mc-filter-to-error" className="field-error">
+              To must be on or after From
+            </p>
+          )}
+        </div>
+      </fieldset>
       {list.error && (
         <p className="alert alert-danger" role="alert">
           {list.error.message}
@@ -55,12 +131,13 @@ export function TaskList({ onOpen }: { onOpen: (task: TaskView) => void }) {
       )}
       <div className="mc-table-wrap">
         <table className="mc-table">
-          <caption className="sr-only">Maintenance tasks, newest first</caption>
+          <caption className="sr-only">Maintenance tasks by date, the undated last</caption>
           <thead>
             <tr>
               <th scope="col">Task</th>
               <th scope="col">Date</th>
               <th scope="col">Property</th>
+              <th scope="col">Assigned to</th>
               <th scope="col">Priority</th>
               <th scope="col">Status</th>
               <th scope="col">Duration</th>
@@ -76,6 +153,7 @@ export function TaskList({ onOpen }: { onOpen: (task: TaskView) => void }) {
                 </td>
                 <td>{t.scheduledDate ? `${shortDateLabel(t.scheduledDate)}, ${taskTime(t.scheduledTime)}` : "Not scheduled"}</td>
                 <td>{t.propertyAddress}</td>
+                <td>{t.assignedToName ?? "—"}</td>
                 <td>{labelOf(t.priority)}</td>
                 <td>
                   <span className="badge" data-status={t.status}>

@@ -5,10 +5,12 @@ import {
   STATUS_LABELS,
   type TaskStatus,
   bookingTime,
+  clockToInput,
   formatDuration,
   labelOf,
   taskTime,
 } from "../../src/modules/maintenance/maintenance.constants";
+import { DAY_PART_VALUES, TIME_SLOTS, slotLabel } from "../../src/modules/bookings/business-time";
 import { PropertyPicker, type PropertyRow, propertyLabel } from "../inspections/PropertyPicker";
 import { ApiError, apiRequest } from "../ui/api";
 import { toast } from "../ui/toast";
@@ -28,10 +30,19 @@ export interface TaskView {
   scheduledTime: string | null;
   estimatedDuration: number | null;
   notes: string | null;
+  /** The staff user assigned (their id), and their name when the answer carries it. */
+  assignedTo: number | null;
+  assignedToName?: string | null;
   /** The task's version when it was read: sent back so a stale edit is refused (409), never applied. */
   version: number;
   propertyAddress: string;
   clientName: string;
+}
+
+/** A staff user a task may be assigned to. */
+export interface StaffOption {
+  id: number;
+  name: string;
 }
 
 /** Shown in the dialog when the task changed since it was opened (a 409 that carries the fresh task). */
@@ -52,6 +63,7 @@ export interface Enumerations {
   priorities: readonly string[];
   recurrences: readonly string[];
   statuses: readonly TaskStatus[];
+  staff: readonly StaffOption[];
 }
 
 /** A write's state: pending while it runs; `run` resolves after success or failure handling. */
@@ -71,35 +83,50 @@ function useWrite<T>(send: () => Promise<T>, onSuccess: (result: T) => void, onE
   return { isPending, run };
 }
 
-export function TaskDialog({ task: opened, statuses, onClose }: { task: TaskView; statuses: readonly TaskStatus[]; onClose: () => void }) {
+/** The dialog's editable fields as the inputs hold them (text), from a task. */
+const taskForm = (t: TaskView) => ({
+  status: t.status,
+  notes: t.notes ?? "",
+  scheduledDate: t.scheduledDate ?? "",
+  scheduledTime: t.scheduledDate ? clockToInput(t.scheduledTime) : "",
+  estimatedDuration: t.estimatedDuration ? String(t.estimatedDuration) : "",
+  assignedTo: t.assignedTo ? String(t.assignedTo) : "",
+});
+
+export function TaskDialog({ task: opened, statuses, staff, onClose }: { task: TaskView; statuses: readonly TaskStatus[]; staff: readonly StaffOption[]; onClose: () => void }) {
   // The task as last read: the opened one, or the fresh one a stale save brought back.
   const [task, setTask] = useState(opened);
-  const [status, setStatus] = useState<TaskStatus>(opened.status);
-  const [notes, setNotes] = useState(opened.notes ?? "");
+  const [form, setForm] = useState(() => taskForm(opened));
+  const [errors, setErrors] = useState<Fields>({});
   const [stale, setStale] = useState(false);
+  const set = (key: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value }));
   const update = useWrite(
     () =>
       apiRequest("PATCH", `/api/maintenance-tasks/${task.id}`, {
         id: task.id,
-        status,
-        notes: notes.trim() || null,
+        status: form.status,
+        notes: form.notes.trim() || null,
+        scheduledDate: form.scheduledDate || null,
+        scheduledTime: form.scheduledTime || null,
+        estimatedDuration: form.estimatedDuration.trim() || null,
+        assignedTo: form.assignedTo ? Number(form.assignedTo) : null,
         // Choosing completed also sends completedAt (staff-side §4).
-        ...(status === "completed" && { completedAt: new Date().toISOString() }),
+        ...(form.status === "completed" && { completedAt: new Date().toISOString() }),
         version: task.version,
       }),
     () => {
-      toast({ title: "Task Updated", description: `${task.title} is now ${STATUS_LABELS[status]}.` });
+      toast({ title: "Task Updated", description: `${task.title} is now ${STATUS_LABELS[form.status]}.` });
       refreshAll();
       onClose();
     },
     (error) => {
       if (error instanceof ApiError && error.status === 401) return;
+      if (error instanceof ApiError && error.status === 400 && Object.keys(error.fields).length) return setErrors(error.fields);
       // Someone else saved first: nothing was written; show their values instead of what was typed here.
       const current = staleCurrent<TaskView>(error);
       if (current) {
         setTask((t) => ({ ...t, ...current }));
-        setStatus(current.status);
-        setNotes(current.notes ?? "");
+        setForm(taskForm({ ...task, ...current }));
         setStale(true);
         refreshAll();
         return;
@@ -109,8 +136,23 @@ export function TaskDialog({ task: opened, statuses, onClose }: { task: TaskView
   );
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    const found: Fields = {};
+    // The server's rules, checked here first: 'scheduled' needs a date; a duration is whole minutes.
+    if (form.status === "scheduled" && !form.scheduledDate) found.scheduledDate = "Choose a date to schedule the task";
+    if (form.estimatedDuration.trim() && !(/^\d+$/.test(form.estimatedDuration.trim()) && Number(form.estimatedDuration) >= 1))
+      found.estimatedDuration = "Duration must be a whole number of minutes";
+    setErrors(found);
+    const first = Object.keys(found)[0];
+    if (first) return document.getElementById(`task-${first}`)?.focus();
     void update.run();
   };
+  const error = (key: string) =>
+    errors[key] ? (
+      <p id={`task-${key}-error`} className="field-error">
+        {errors[key]}
+      </p>
+    ) : null;
+  const invalid = (key: string) => (errors[key] ? { "aria-invalid": true, "aria-describedby": `task-${key}-error` } : {});
   return (
     <Dialog title="Task Details" onClose={onClose}>
       <h3 className="text-lg font-semibold text-green-900">{task.title}</h3>
@@ -120,12 +162,13 @@ export function TaskDialog({ task: opened, statuses, onClose }: { task: TaskView
           ["Date", task.scheduledDate ? longDateLabel(task.scheduledDate) : "Not scheduled yet"],
           ["Time", task.scheduledDate ? taskTime(task.scheduledTime) : null],
           ["Duration", formatDuration(task.estimatedDuration)],
+          ["Assigned to", task.assignedTo ? (staff.find((s) => s.id === task.assignedTo)?.name ?? task.assignedToName ?? null) : "Nobody yet"],
           ["Category", labelOf(task.category)],
           ["Priority", labelOf(task.priority)],
           ["Description", task.description],
         ]}
       />
-      <form className="mt-4 grid gap-3" onSubmit={submit}>
+      <form className="mt-4 grid gap-3" onSubmit={submit} noValidate>
         {stale && (
           <p className="alert alert-danger" role="alert" data-stale-notice>
             {STALE_TASK_NOTICE}
@@ -133,17 +176,50 @@ export function TaskDialog({ task: opened, statuses, onClose }: { task: TaskView
         )}
         <div className="field">
           <label htmlFor="task-status">Status</label>
-          <select id="task-status" value={status} onChange={(e) => setStatus(e.target.value as TaskStatus)}>
+          <select id="task-status" value={form.status} onChange={set("status")} {...invalid("status")}>
             {statuses.map((s) => (
               <option key={s} value={s}>
                 {STATUS_LABELS[s]}
               </option>
             ))}
           </select>
+          {error("status")}
+        </div>
+        <div className="mc-form-row">
+          <div className="field">
+            <label htmlFor="task-scheduledDate">Date</label>
+            <input id="task-scheduledDate" type="date" value={form.scheduledDate} onChange={set("scheduledDate")} {...invalid("scheduledDate")} />
+            {error("scheduledDate")}
+          </div>
+          <div className="field">
+            <label htmlFor="task-scheduledTime">Time</label>
+            <input id="task-scheduledTime" type="time" value={form.scheduledTime} onChange={set("scheduledTime")} {...invalid("scheduledTime")} />
+            {error("scheduledTime")}
+          </div>
+        </div>
+        <div className="mc-form-row">
+          <div className="field">
+            <label htmlFor="task-estimatedDuration">Duration (minutes)</label>
+            <input id="task-estimatedDuration" type="number" min={1} step={1} inputMode="numeric" value={form.estimatedDuration} onChange={set("estimatedDuration")} placeholder="Optional" {...invalid("estimatedDuration")} />
+            {error("estimatedDuration")}
+          </div>
+          <div className="field">
+            <label htmlFor="task-assignedTo">Assigned to</label>
+            <select id="task-assignedTo" value={form.assignedTo} onChange={set("assignedTo")} {...invalid("assignedTo")}>
+              <option value="">Nobody</option>
+              {staff.map((s) => (
+                <option key={s.id} value={String(s.id)}>
+                  {s.name}
+                </option>
+              ))}
+            </select>
+            {error("assignedTo")}
+          </div>
         </div>
         <div className="field">
           <label htmlFor="task-notes">Notes</label>
-          <textarea id="task-notes" rows={3} value={notes} onChange={(e) => setNotes(e.target.value)} maxLength={5000} />
+          <textarea id="task-notes" rows={3} value={form.notes} onChange={set("notes")} maxLength={5000} {...invalid("notes")} />
+          {error("notes")}
         </div>
         <div className="flex flex-wrap items-center gap-3">
           <button type="submit" className="btn btn-green" disabled={update.isPending}>
@@ -160,8 +236,48 @@ export function TaskDialog({ task: opened, statuses, onClose }: { task: TaskView
   );
 }
 
-export function BookingDialog({ booking, onClose }: { booking: CalendarBooking; onClose: () => void }) {
+/** The dates staff may move a booking to: the wizard's rule (at least 4 days ahead, within a year). */
+export interface BookingWindow {
+  minDate: string;
+  maxDate: string;
+}
+
+export function BookingDialog({ booking: opened, window: dates, onClose }: { booking: CalendarBooking; window: BookingWindow; onClose: () => void }) {
+  const [booking, setBooking] = useState(opened);
+  const [date, setDate] = useState(opened.scheduledDate.localeCompare(dates.minDate) >= 0 ? opened.scheduledDate : dates.minDate);
+  const [slot, setSlot] = useState(opened.timeSlot);
+  const [confirmCancel, setConfirmCancel] = useState(false);
+  const [errors, setErrors] = useState<Fields>({});
   const time = bookingTime(booking.timeSlot);
+  const open = booking.status === "scheduled";
+  const change = (payload: Record<string, string>, done: string) =>
+    sendWrite(
+      () => apiRequest<CalendarBooking>("PATCH", `/api/inspection-bookings/${booking.id}`, payload),
+      (saved) => {
+        setBooking((b) => ({ ...b, status: saved.status, scheduledDate: saved.scheduledDate, timeSlot: saved.timeSlot }));
+        toast({ title: done, description: `Inspection at ${booking.propertyAddress}` });
+        refreshAll();
+        onClose();
+      },
+      (error) => {
+        if (error instanceof ApiError && error.status === 401) return;
+        if (error instanceof ApiError && error.status === 400 && Object.keys(error.fields).length) return setErrors(error.fields);
+        toast({ title: "Could not change the booking", description: error.message, variant: "destructive" });
+      },
+    );
+  const [busy, setBusy] = useState(false);
+  const run = async (payload: Record<string, string>, done: string) => {
+    setBusy(true);
+    await change(payload, done);
+    setBusy(false);
+  };
+  const reschedule = (e: FormEvent) => {
+    e.preventDefault();
+    if (!date) return setErrors({ scheduledDate: "Inspection date is required" });
+    setErrors({});
+    void run({ scheduledDate: date, timeSlot: slot }, "Booking Rescheduled");
+  };
+  const slots = [...(TIME_SLOTS.includes(slot) || DAY_PART_VALUES.includes(slot as never) ? [] : [slot]), ...TIME_SLOTS, ...DAY_PART_VALUES];
   return (
     <Dialog title="Inspection Booking Details" onClose={onClose}>
       <h3 className="text-lg font-semibold text-green-900">Inspection at {booking.propertyAddress}</h3>
@@ -180,8 +296,76 @@ export function BookingDialog({ booking, onClose }: { booking: CalendarBooking; 
           ["Notes", booking.notes],
         ]}
       />
+      {open && (
+        <form className="mt-4 grid gap-3" onSubmit={reschedule} noValidate aria-labelledby="booking-move-title">
+          <h4 id="booking-move-title" className="font-semibold text-green-900">
+            Reschedule
+          </h4>
+          <p className="text-sm text-ink/75">The booking rules apply: at least 4 days from today. The client gets an e-mail with the new date.</p>
+          <div className="mc-form-row">
+            <div className="field">
+              <label htmlFor="booking-scheduledDate">New date</label>
+              <input
+                id="booking-scheduledDate"
+                type="date"
+                min={dates.minDate}
+                max={dates.maxDate}
+                value={date}
+                onChange={(e) => setDate(e.target.value)}
+                aria-invalid={errors.scheduledDate ? true : undefined}
+                aria-describedby={errors.scheduledDate ? "booking-scheduledDate-error" : undefined}
+              />
+              {errors.scheduledDate && (
+                <p id="booking-scheduledDate-error" className="field-error">
+                  {errors.scheduledDate}
+                </p>
+              )}
+            </div>
+            <div className="field">
+              <label htmlFor="booking-timeSlot">Time</label>
+              <select id="booking-timeSlot" value={slot} onChange={(e) => setSlot(e.target.value)} aria-invalid={errors.timeSlot ? true : undefined}>
+                {slots.map((s) => (
+                  <option key={s} value={s}>
+                    {slotLabel(s)}
+                  </option>
+                ))}
+              </select>
+              {errors.timeSlot && <p className="field-error">{errors.timeSlot}</p>}
+            </div>
+          </div>
+          <div className="flex flex-wrap items-center gap-3">
+            <button type="submit" className="btn btn-green" disabled={busy}>
+              {busy ? "Saving..." : "Reschedule Booking"}
+            </button>
+            {!confirmCancel ? (
+              <button type="button" className="btn btn-outline" onClick={() => setConfirmCancel(true)} disabled={busy}>
+                Cancel Booking
+              </button>
+            ) : (
+              <fieldset className="flex flex-wrap items-center gap-2 border-0 p-0">
+                <legend className="float-left mr-2 font-semibold">Cancel this inspection?</legend>
+                <button type="button" className="btn btn-danger btn-sm" disabled={busy} onClick={() => void run({ status: "cancelled" }, "Booking Cancelled")}>
+                  Yes, cancel it
+                </button>
+                <button type="button" className="btn btn-outline btn-sm" onClick={() => setConfirmCancel(false)}>
+                  Keep it
+                </button>
+              </fieldset>
+            )}
+          </div>
+        </form>
+      )}
     </Dialog>
   );
+}
+
+/** Runs one write, then its success or failure handling (a plain function: the dialog has two writes). */
+async function sendWrite<T>(send: () => Promise<T>, onSuccess: (result: T) => void, onError: (error: Error) => void): Promise<void> {
+  try {
+    onSuccess(await send());
+  } catch (error) {
+    onError(error instanceof Error ? error : new Error(String(error)));
+  }
 }
 
 interface CreatedSchedule {
@@ -203,6 +387,7 @@ export function CreateScheduleDialog({ today, enums, onClose, onCreated }: { tod
     recurrenceType: "monthly",
     recurrenceInterval: "1",
     startDate: today,
+    scheduledTime: "10:00",
     estimatedDuration: "",
   });
   const [errors, setErrors] = useState<Fields>({});
@@ -220,6 +405,7 @@ export function CreateScheduleDialog({ today, enums, onClose, onCreated }: { tod
         recurrenceType: form.recurrenceType,
         recurrenceInterval: Number(form.recurrenceInterval),
         startDate: form.startDate,
+        scheduledTime: form.scheduledTime || null,
       }),
     (schedule) => {
       toast({ title: "Schedule Created", description: `${schedule.title}: ${schedule.tasksCreated} task(s) added to the calendar.` });
@@ -328,6 +514,13 @@ export function CreateScheduleDialog({ today, enums, onClose, onCreated }: { tod
             <input id="schedule-startDate" type="date" value={form.startDate} onChange={set("startDate")} {...invalid("startDate")} />
             {error("startDate")}
           </div>
+          <div className="field">
+            <label htmlFor="schedule-scheduledTime">Time</label>
+            <input id="schedule-scheduledTime" type="time" value={form.scheduledTime} onChange={set("scheduledTime")} {...invalid("scheduledTime")} />
+            {error("scheduledTime")}
+          </div>
+        </div>
+        <div className="mc-form-row">
           <div className="field">
             <label htmlFor="schedule-estimatedDuration">Estimated duration (minutes)</label>
             <input id="schedule-estimatedDuration" type="number" min={1} step={1} inputMode="numeric" value={form.estimatedDuration} onChange={set("estimatedDuration")} placeholder="Optional" {...invalid("estimatedDuration")} />

@@ -1,7 +1,12 @@
 import { DAY_PARTS, DAY_PART_VALUES } from "../../src/modules/bookings/business-time";
 import { NEEDS_ACCESS_CODE, ONBOARDING_ACCESS_LABELS, ONBOARDING_ACCESS_METHODS } from "../../src/modules/onboarding/onboarding.constants";
 import type { OnboardingOptions } from "../../src/modules/onboarding/onboarding.constants";
-import { emailError, leadDateError, nextYear, numberError, phoneError, postalCodeError } from "../bookings/checks";
+import { POSTAL_CODE_MESSAGE, PROVINCE_NAMES, SAMPLE_POSTAL_CODE, normalizePostalCode } from "../../src/modules/customers/customers.constants";
+import { emailError, leadDateError, nextYear, numberError, phoneError } from "../bookings/checks";
+
+// Here, not in the shared checks: the scheduling wizard then loads no province list (its JS budget).
+/** A Canadian postal code (onboarding's provinces have no US states, so no ZIP code here). */
+const postalCodeError = (v: string) => (v.trim() && !normalizePostalCode(v, false) ? POSTAL_CODE_MESSAGE : undefined);
 import { ChoiceCards, TextAreaField } from "../bookings/form-parts";
 import { Field, SelectField } from "../checkout/fields";
 
@@ -124,8 +129,8 @@ export function StepFields({ options: o, step, values, errors, minDate, maxDate,
             <Field {...f("address")} label="Street address" required autoComplete="street-address" />
           </div>
           <Field {...f("city")} label="City" required autoComplete="address-level2" />
-          <SelectField {...f("province")} label="Province" required options={o.provinces} />
-          <Field {...f("postalCode")} label="Postal code" required autoComplete="postal-code" hint="For example S7K 1A1" />
+          <SelectField {...f("province")} label="Province" required options={o.provinces} labels={PROVINCE_NAMES} />
+          <Field {...f("postalCode")} label="Postal code" required autoComplete="postal-code" hint={`For example ${SAMPLE_POSTAL_CODE}`} />
         </>
       );
     case 3:

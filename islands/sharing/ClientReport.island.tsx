@@ -185,6 +185,17 @@ export default function ClientReport({ token, sample = false }: { token: string;
     if (error instanceof ApiError && error.status === 410) window.location.replace("/report-expired");
   }, [error]);
 
+  // While the answer bar shows, focus and scrolling keep what they reveal above it (WCAG 2.4.11).
+  const barShown = Boolean(data && !data.share.respondedAt && data.report.reportData.recommendations.length > 0);
+  useEffect(() => {
+    if (!barShown) return;
+    const root = document.documentElement;
+    root.style.scrollPaddingBottom = "6rem";
+    return () => {
+      root.style.scrollPaddingBottom = "";
+    };
+  }, [barShown]);
+
   if (isPending) {
     return (
       <div className="flex justify-center py-24" role="status" aria-label="Loading your report">
@@ -201,6 +212,8 @@ export default function ClientReport({ token, sample = false }: { token: string;
   const recorded = Object.fromEntries(share.responses.map((r) => [r.maintenanceTaskId, { action: r.action, notes: r.notes ?? "" }]));
   const shownChoices: Record<number, Choice> = responded ? recorded : choices;
   const recommendations = report.reportData.recommendations;
+  const answering = barShown;
+  const answered = Object.keys(choices).length;
   const categories = report.reportData.allCategories.filter((c): c is typeof c & { score: number } => c.score !== null);
 
   async function submit(event: FormEvent) {
@@ -298,7 +311,7 @@ export default function ClientReport({ token, sample = false }: { token: string;
           </section>
         )}
 
-        <form className="card mt-6" aria-labelledby="rec-title" onSubmit={submit} noValidate>
+        <form id="client-responses" className="card mt-6" aria-labelledby="rec-title" onSubmit={submit} noValidate>
           <h2 id="rec-title" className="font-serif text-2xl font-bold text-green-900">
             Recommendations
           </h2>
@@ -347,17 +360,22 @@ export default function ClientReport({ token, sample = false }: { token: string;
               ))}
             </ul>
           )}
-          {!responded && recommendations.length > 0 && (
-            <div className="mt-6 flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
-              <p className="text-sm text-ink/80" aria-live="polite">
-                {Object.keys(choices).length} of {recommendations.length} answered
-              </p>
-              <button type="submit" className="btn btn-gold btn-lg" disabled={submitting}>
+        </form>
+        {answering && (
+          // Sticky across the whole report, so a long report never hides the one way to answer. The button
+          // sits on the left: wide screens show toasts bottom right.
+          <div className="sticky bottom-0 z-30 -mx-4 mt-6 border-t border-green-900/15 bg-white px-4 py-3 shadow-[0_-4px_16px_rgb(0_0_0/0.12)]" data-answer-bar>
+            <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+              <button type="submit" form="client-responses" className="btn btn-gold" disabled={submitting}>
                 {submitting ? "Submitting…" : "Submit Responses"}
               </button>
+              <p className="text-sm text-ink/80" aria-live="polite" data-answer-count>
+                <strong>{answered}</strong> of {recommendations.length} answered
+                {answered === 0 && <span className="text-ink/70"> · choose a response for each item you want to act on</span>}
+              </p>
             </div>
-          )}
-        </form>
+          </div>
+        )}
         {sample && (
           <p className="mt-10 text-center">
             <a className="btn btn-gold btn-lg" href="/pricing">

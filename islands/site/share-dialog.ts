@@ -1,5 +1,7 @@
 // The share dialog's behaviour (staff-side §2, §5, §8), for the server-rendered views/sharing/_share-dialog.ejs:
-// 'Generate Link' stays disabled until an e-mail is typed; the link can be copied.
+// 'Generate Link' stays disabled until an e-mail is typed; the link can be copied. The e-mail starts as the
+// client's on file, and another address typed is warned about (the link opens in one browser only: a slip
+// sends the client's report to a stranger).
 
 type Notify = (title: string, description: string) => void;
 
@@ -11,11 +13,18 @@ export function shareDialog(notify: Notify): void {
   const generate = form.querySelector<HTMLButtonElement>("button[type=submit]")!;
   const result = dialog.querySelector<HTMLElement>("[data-share-result]")!;
   const link = dialog.querySelector<HTMLInputElement>("[data-share-link]")!;
+  const warning = dialog.querySelector<HTMLElement>("[data-share-warning]");
   let reportId: string | null = null;
+  let onFile = "";
   let busy = false;
   const sync = () => {
     generate.disabled = busy || !email.value.trim();
     generate.textContent = busy ? "Generating…" : "Generate Link";
+    if (!warning) return;
+    const typed = email.value.trim();
+    const other = Boolean(onFile && typed && typed.toLowerCase() !== onFile.toLowerCase());
+    warning.hidden = !other;
+    warning.textContent = other ? `This is not the client's e-mail on file (${onFile}). Check it before you send: the report will go to ${typed}.` : "";
   };
 
   document.addEventListener("click", (event) => {
@@ -23,7 +32,8 @@ export function shareDialog(notify: Notify): void {
     if (!button) return;
     event.preventDefault();
     reportId = button.dataset.shareReport ?? null;
-    email.value = button.dataset.clientEmail ?? "";
+    onFile = (button.dataset.clientEmail || dialog.dataset.clientEmail || "").trim();
+    email.value = onFile;
     result.hidden = true;
     link.value = "";
     sync();

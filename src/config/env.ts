@@ -58,7 +58,7 @@ const schema = z.object({
       .refine(isTimeZone, { error: (issue) => `"${String(issue.input)}" is not a time zone this runtime knows; use an IANA name such as America/Toronto` })
       .default("America/Toronto"),
   ),
-  CONTACT_PHONE: z.string().default("(306) 555-0142"),
+  CONTACT_PHONE: z.string().default("(613) 555-0142"),
   CONTACT_EMAIL: z.string().email().default("hello@havenhomehealth.ca"),
   SUPPORT_EMAIL: z.string().email().default("support@havenhomehealth.ca"),
   MAIL_FROM: z.string().default("Haven <no-reply@havenhomehealth.ca>"),

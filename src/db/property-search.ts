@@ -1,12 +1,22 @@
 // Staff search by property: the stored column properties.search_text (migration 20260208000100) holds the
-// address, city, client name and e-mail in lower case without French accents, under a trigram index.
-// A search matches anywhere in it ('orleans' finds Orléans), whatever the database's locale.
+// address, city, client name and e-mail in lower case without French accents, under a trigram index; since
+// migration 20261102000200 also the client's phone (as typed and digits only) and the postal code (as typed
+// and without its space). A search matches anywhere in it ('orleans' finds Orléans), whatever the locale.
 
 /** Lower case without accents, as the column is folded. */
 export const foldSearch = (text: string) => text.toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "");
 
+/** A phone number as typed ('(613) 555-0100', '+1 613 555 0100'): searched by its digits alone. */
+const PHONE_LIKE = /^\+?[\d\s().-]+$/;
+const searchable = (q: string) => {
+  const trimmed = q.trim();
+  // The North American country code is not stored: '+1 613 555 0100' looks for 6135550100.
+  const digits = trimmed.replace(/\D/g, "").replace(/^1(?=\d{10}$)/, "");
+  return PHONE_LIKE.test(trimmed) && /\D/.test(trimmed) && digits.length >= 3 ? digits : foldSearch(trimmed);
+};
+
 /** A LIKE pattern that finds `q` anywhere in the folded text; `%`, `_` and `\` in `q` match themselves. */
-export const searchPattern = (q: string) => `%${foldSearch(q.trim()).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+export const searchPattern = (q: string) => `%${searchable(q).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** `<alias>.search_text like <pattern>`, for a Knex whereRaw. */
 export const propertyMatches = (alias: string, q: string): [string, string[]] => [`${alias}.search_text like ?`, [searchPattern(q)]];

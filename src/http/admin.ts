@@ -22,6 +22,8 @@ declare global {
       staffUser?: StaffUser;
       /** The sidebar's live counts; null when they could not be read (the page still renders). */
       quickStats?: DashboardStats | null;
+      /** The header bell's count of new client requests and answers; null when it could not be read. */
+      bellCount?: number | null;
     }
   }
 }
@@ -53,12 +55,16 @@ const accessDenied: RequestHandler = (req, res, next) => {
 export function staffPage(container: Container): RequestHandler[] {
   const loadUser = async (req: Request, res: Response, next: NextFunction) => {
     const fragment = req.get("hx-request") === "true";
-    const [user, quickStats] = await Promise.all([
+    const [user, quickStats, bellCount] = await Promise.all([
       // The session check has usually loaded the user already (req.staffUser); else read it here.
       req.staffUser ?? container.users.findById(req.session.staffUserId!),
       // A fragment has no sidebar: skip the counts.
       fragment ? null : container.dashboard.quickStats().catch((error: unknown) => {
         req.log?.warn({ err: error }, "sidebar quick stats unavailable");
+        return null;
+      }),
+      fragment ? null : container.quotes.bellCount(req.session.staffUserId!).catch((error: unknown) => {
+        req.log?.warn({ err: error }, "bell count unavailable");
         return null;
       }),
     ]);
@@ -69,6 +75,7 @@ export function staffPage(container: Container): RequestHandler[] {
     }
     res.locals.staffUser = user;
     res.locals.quickStats = quickStats;
+    res.locals.bellCount = bellCount;
     next();
   };
   return [accessDenied, requireStaffPage, loadUser];

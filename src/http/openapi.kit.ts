@@ -50,6 +50,8 @@ export interface ApiCall {
    * a staff session gets pages and the header (a customer session gets all of its own rows).
    */
   list?: boolean | "staff";
+  /** Also answers text/csv with `?format=csv` (src/http/csv.ts): the staff list calls that export. */
+  csv?: boolean;
 }
 
 /** Typed identity: `export const fooCalls = apiCalls([...])` checks every entry where it is written. */

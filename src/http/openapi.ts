@@ -15,6 +15,7 @@ import { quotesCalls } from "../modules/quotes/quotes.openapi.js";
 import { reportsCalls } from "../modules/reports/reports.openapi.js";
 import { sharingCalls } from "../modules/sharing/sharing.openapi.js";
 import { ROOT_DIR } from "./assets.js";
+import { csvFormatField } from "./csv.js";
 import { type ApiCall, ERROR_DESCRIPTIONS, type ErrorStatus, apiCalls, errorBody, totalCountHeader } from "./openapi.kit.js";
 import { SESSION_COOKIE } from "./session.js";
 
@@ -68,7 +69,12 @@ function responsesOf(call: ApiCall): ZodOpenApiResponsesObject {
     responses[status as `2${string}`] = {
       description: response.description ?? "OK",
       ...(headers && { headers }),
-      ...(response.schema && { content: { [response.contentType ?? "application/json"]: { schema: response.schema } } }),
+      ...(response.schema && {
+        content: {
+          [response.contentType ?? "application/json"]: { schema: response.schema },
+          ...(call.csv && status === "200" && { "text/csv": { schema: z.string().meta({ description: "With format=csv: a header row of the JSON field names, then every matching row" }) } }),
+        },
+      }),
     };
   }
   const errors = new Set<ErrorStatus>(call.errors ?? []);
@@ -83,7 +89,7 @@ function responsesOf(call: ApiCall): ZodOpenApiResponsesObject {
 function operationOf(call: ApiCall): ZodOpenApiOperationObject {
   const requestParams = {
     ...(call.params && { path: call.params }),
-    ...(call.query && { query: call.query }),
+    ...(call.query && { query: call.csv ? call.query.extend({ format: csvFormatField }) : call.query }),
     ...(call.headers && { header: call.headers }),
   };
   const bodies = call.bodyContent ?? (call.body && { [call.bodyContentType ?? "application/json"]: call.body });

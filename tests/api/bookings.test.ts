@@ -65,6 +65,11 @@ describe("POST /api/inspection-bookings with the wizard payload", () => {
     expect(mine.body.map((b: { id: number }) => b.id)).toEqual([res.body.id]);
   });
 
+  it("stores an Ottawa address line typed in lower case without a space as 'ON' and 'K1S 2B4' (DESIGN.md decision 31)", async () => {
+    const res = await ctx.agent().post("/api/inspection-bookings").send(wizard({ propertyAddress: "40 Fifth Avenue, Ottawa, on k1s2b4", email: "glebe@example.com" })).expect(201);
+    expect(res.body).toMatchObject({ address: "40 Fifth Avenue", city: "Ottawa", province: "ON", state: null, postalCode: "K1S 2B4" });
+  });
+
   it("keeps an address it cannot split whole, with an empty city", async () => {
     const res = await ctx.agent().post("/api/inspection-bookings").send(wizard({ propertyAddress: "Lot 7 Range Road 42" })).expect(201);
     expect(res.body).toMatchObject({ address: "Lot 7 Range Road 42", city: "" });

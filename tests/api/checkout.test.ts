@@ -12,13 +12,64 @@ describe("checkout in demo mode (no Stripe keys)", () => {
   });
   afterAll(() => ctx.close());
 
-  it("a demo checkout session sends the browser to the app's own payment page and records nothing yet", async () => {
-    for (const planType of ["basic", "standard", "premium"]) {
+  it("a demo checkout session is Haven's own hosted checkout at the pricing page's price, pending until paid", async () => {
+    const prices = { basic: 14900, standard: 37000, premium: 79900 };
+    for (const planType of ["basic", "standard", "premium"] as const) {
       const res = await ctx.agent().post("/api/create-checkout-session").send({ planType }).expect(200);
-      expect(res.body).toEqual({ url: `/checkout?plan=${planType}` });
+      expect(res.body.url).toMatch(/^\/demo-checkout\/demo_cs_[a-f0-9]{24}$/);
+      const [row] = await ctx.db("payments").where({ provider_id: res.body.url.split("/").at(-1) });
+      expect(row).toMatchObject({ provider: "demo", kind: "checkout_session", plan_type: planType, amount_cents: prices[planType], currency: "cad", status: "pending" });
     }
     // Nothing is paid until the card form confirms a payment.
-    expect(await paymentRows(ctx)).toEqual([]);
+    expect(await ctx.container.payments.totalRevenue()).toBe(0);
+  });
+
+  it("the demo hosted checkout: one price from /pricing to the payment, then on to the intake page (decision 23)", async () => {
+    const browser = ctx.agent();
+    const pricing = await browser.get("/pricing").expect(200);
+    expect(pricing.text).toMatch(/data-plan="standard"[\s\S]*?data-plan-price>\$370</);
+    const { body } = await browser.post("/api/create-checkout-session").send({ planType: "standard" }).expect(200);
+    const sessionId = body.url.split("/").at(-1);
+    const page = await browser.get(body.url).expect(200);
+    expect(page.headers["cache-control"]).toBe("no-store");
+    expect(page.text).toContain('data-testid="summary-total">$370<');
+    expect(page.text).not.toContain("412");
+    expect(page.text).toContain('data-island="checkout/PaymentForm"');
+    const secret = /(demo_cs_[a-f0-9]+_secret_[a-f0-9]+)/.exec(page.text)![1];
+    const card = { name: "Morgan Reyes", email: "morgan@example.com", cardNumber: "4242 4242 4242 4242", expiry: "12 / 39", cvc: "123" };
+    expect((await browser.post("/api/demo/confirm-payment").send({ ...card, cardNumber: "4000 0000 0000 0002", clientSecret: secret }).expect(402)).body.message).toBe("Your card was declined.");
+    const paid = await browser.post("/api/demo/confirm-payment").send({ ...card, clientSecret: secret }).expect(200);
+    expect(paid.body).toEqual({ paymentIntentId: sessionId, status: "succeeded" });
+    const [row] = await ctx.db("payments").where({ provider_id: sessionId });
+    expect(row).toMatchObject({ kind: "checkout_session", plan_type: "standard", amount_cents: 37000, status: "succeeded", customer_email: "morgan@example.com" });
+    // Paid: the session's page sends the browser on, as Stripe's success_url does.
+    const again = await browser.get(body.url).expect(303);
+    expect(again.headers.location).toBe(`/property-intake?session_id=${sessionId}&plan=standard`);
+    await browser.get(again.headers.location!).expect(200);
+    const verified = await browser.get(`/api/verify-payment?session_id=${sessionId}`).expect(200);
+    expect(verified.body).toEqual({ success: true, customer: { email: "morgan@example.com", name: "Morgan Reyes" } });
+    const intake = {
+      stripeSessionId: sessionId,
+      planType: "standard",
+      email: "morgan@example.com",
+      name: "Morgan Reyes",
+      phone: "613-555-0199",
+      property: { address: "5 Pine Street", city: "Springfield", state: "IL", zipCode: "62704", squareFootage: "1600", yearBuilt: "1999" },
+    };
+    const created = await browser.post("/api/customers").send(intake).expect(201);
+    expect(await ctx.db("customers").where({ id: created.body.id }).first()).toMatchObject({ stripe_session_id: sessionId, subscription_plan: "standard" });
+    // Another e-mail than the payer's cannot take the session over.
+    await ctx.agent().post("/api/customers").send({ ...intake, email: "mallory@example.com" }).expect(400);
+  });
+
+  it("the demo hosted checkout page is not found for unknown or malformed session ids", async () => {
+    for (const id of ["demo_cs_ffffffffffffffffffffffff", "demo_cs_1", "x%27%3B--", "demo_pi_ffffffffffffffffffffffff"]) {
+      const res = await ctx.agent().get(`/demo-checkout/${id}`).expect(404);
+      expect(res.text, id).not.toContain("data-island");
+    }
+    // A payment intent of /checkout is not a hosted checkout session either.
+    const { body } = await ctx.agent().post("/api/create-payment-intent").send({ amount: 194, plan: "basic" }).expect(200);
+    await ctx.agent().get(`/demo-checkout/${body.clientSecret.split("_secret_")[0]}`).expect(404);
   });
 
   it("the demo journey's ids: a confirmed card payment verifies, and its plan reaches the intake link", async () => {
@@ -133,9 +184,9 @@ describe("checkout in demo mode (no Stripe keys)", () => {
     expect(await ctx.container.payments.totalRevenue()).toBeGreaterThan(0);
   });
 
-  it("POST /checkout/start (no script) redirects to the payment page, or back to /pricing", async () => {
+  it("POST /checkout/start (no script) redirects to the demo hosted checkout, or back to /pricing", async () => {
     const ok = await ctx.agent().post("/checkout/start").type("form").send({ planType: "premium" }).expect(303);
-    expect(ok.headers.location).toBe("/checkout?plan=premium");
+    expect(ok.headers.location).toMatch(/^\/demo-checkout\/demo_cs_[a-f0-9]{24}$/);
     const bad = await ctx.agent().post("/checkout/start").type("form").send({ planType: "x" }).expect(303);
     expect(bad.headers.location).toBe("/pricing?checkout_error=1");
   });
@@ -199,7 +250,7 @@ describe("checkout in Stripe mode (real SDK against the local stand-in)", () => 
     await stripe.close();
   });
 
-  it("creates a real Checkout Session with the server's price and the spec's URLs", async () => {
+  it("creates a real Checkout Session at the pricing page's price and the spec's URLs", async () => {
     const res = await ctx.agent().post("/api/create-checkout-session").send({ planType: "basic" }).expect(200);
     expect(res.body.url).toMatch(new RegExp(`^${stripe.url}/pay/cs_test_`));
     const [call] = stripe.apiCalls("POST", "/v1/checkout/sessions");
@@ -208,7 +259,7 @@ describe("checkout in Stripe mode (real SDK against the local stand-in)", () => 
       mode: "payment",
       "line_items[0][quantity]": "1",
       "line_items[0][price_data][currency]": "cad",
-      "line_items[0][price_data][unit_amount]": "19400",
+      "line_items[0][price_data][unit_amount]": "14900",
       "metadata[plan]": "basic",
       "payment_intent_data[metadata][source]": "checkout_session",
     });
@@ -229,7 +280,7 @@ describe("checkout in Stripe mode (real SDK against the local stand-in)", () => 
     }
     const rows = await ctx.db("payments").where({ provider_id: sessionId });
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ provider: "stripe", amount_cents: 88900, plan_type: "premium", status: "succeeded" });
+    expect(rows[0]).toMatchObject({ provider: "stripe", amount_cents: 79900, plan_type: "premium", status: "succeeded" });
   });
 
   it("an id Stripe does not know, or a demo id, is not paid", async () => {
@@ -312,6 +363,7 @@ describe("checkout in Stripe mode (real SDK against the local stand-in)", () => 
     const home = (await ctx.agent().get("/").expect(200)).headers["content-security-policy"];
     expect(home).not.toContain("js.stripe.com");
     expect(home).toMatch(/form-action 'self' https:\/\/checkout\.stripe\.com/);
+    await ctx.agent().get("/demo-checkout/demo_cs_ffffffffffffffffffffffff").expect(404);
     await ctx.agent().post("/api/demo/confirm-payment").send({ clientSecret: "demo_pi_ab_secret_cd", name: "A", email: "a@example.com", cardNumber: "4242424242424242", expiry: "12/39", cvc: "123" }).expect(404);
   });
 

@@ -78,8 +78,8 @@ describe("POST /api/customers (demo mode)", () => {
       phone: "Phone is required",
       "property.address": "Street address is required",
       "property.city": "City is required",
-      "property.state": "State is required",
-      "property.zipCode": "ZIP code is required",
+      "property.state": "Province is required",
+      "property.zipCode": "Postal code is required",
       "property.squareFootage": "Square footage is required",
       "property.yearBuilt": "Year built is required",
     });
@@ -97,8 +97,8 @@ describe("POST /api/customers (demo mode)", () => {
           phone: "call me",
           property: {
             ...property,
-            state: "ON",
-            zipCode: "S4P 3Y2",
+            state: "ZZ",
+            zipCode: "S4P 3Y",
             squareFootage: "big",
             yearBuilt: "1492",
             bedrooms: "7",
@@ -119,8 +119,8 @@ describe("POST /api/customers (demo mode)", () => {
       planType: "Plan must be one of basic, standard, premium",
       email: "Enter a valid email address",
       phone: "Enter a valid phone number",
-      "property.state": "State must be a two-letter US state code",
-      "property.zipCode": "Enter a valid ZIP code",
+      "property.state": "Province must be a two-letter province or US state code",
+      "property.zipCode": "Enter a valid postal code, like K1S 2B4",
       "property.squareFootage": "Square footage must be a number",
       "property.yearBuilt": "Year built must be at least 1600",
       "property.bedrooms": "Bedrooms must be one of 1, 2, 3, 4, 5, 6+",
@@ -179,6 +179,46 @@ describe("POST /api/customers (demo mode)", () => {
       clientEmail: "jo@example.com",
       clientPhone: "217-555-0100",
       subscriptionPlan: "premium",
+    });
+  });
+
+  describe("Canadian addresses (DESIGN.md decision 31)", () => {
+    const ottawa = { ...property, city: "Ottawa", state: "ON", zipCode: "K1S 2B4" };
+
+    it("takes an Ottawa address: the province is stored as the province, the postal code as 'K1S 2B4'", async () => {
+      const sessionId = await paidDemoSession(ctx, "basic", "ottawa@example.com");
+      const browser = ctx.agent();
+      const made = await browser.post("/api/customers").send(payload(sessionId, { email: "ottawa@example.com", property: { ...ottawa, state: "on", zipCode: "k1s2b4" } })).expect(201);
+      const [listed] = (await browser.get("/api/properties").expect(200)).body;
+      expect(listed).toMatchObject({ id: made.body.propertyId, city: "Ottawa", province: "ON", state: null, postalCode: "K1S 2B4" });
+    });
+
+    it("accepts the onboarding names (province, postalCode) and both pairs when they agree", async () => {
+      const { state: _s, zipCode: _z, ...street } = ottawa;
+      const sessionId = await paidDemoSession(ctx, "basic", "pair@example.com");
+      const browser = ctx.agent();
+      await browser.post("/api/customers").send(payload(sessionId, { email: "pair@example.com", property: { ...street, province: "ON", postalCode: "K2P-1L4" } })).expect(201);
+      expect((await browser.get("/api/properties").expect(200)).body[0]).toMatchObject({ province: "ON", state: null, postalCode: "K2P 1L4" });
+      const bothSession = await paidDemoSession(ctx, "basic", "both@example.com");
+      const other = ctx.agent();
+      await other.post("/api/customers").send(payload(bothSession, { email: "both@example.com", property: { ...ottawa, province: "on", postalCode: "k1s 2b4" } })).expect(201);
+      expect((await other.get("/api/properties").expect(200)).body[0]).toMatchObject({ province: "ON", state: null, postalCode: "K1S 2B4" });
+    });
+
+    it.each([
+      [{ zipCode: "K1S 2B" }, { "property.zipCode": "Enter a valid postal code, like K1S 2B4" }],
+      [{ zipCode: "D1S 2B4" }, { "property.zipCode": "Enter a valid postal code, like K1S 2B4" }],
+      [{ zipCode: "K1S 2B4 X" }, { "property.zipCode": "Enter a valid postal code, like K1S 2B4" }],
+      [{ state: "Ontario" }, { "property.state": "Province must be a two-letter province or US state code" }],
+      [{ province: "NY" }, { "property.province": "Province must be a two-letter Canadian province code" }],
+      [{ province: "QC" }, { "property.province": "Province and state name different regions" }],
+      [{ postalCode: "K2P 1L4" }, { "property.postalCode": "Postal code and ZIP code differ" }],
+    ])("refuses %o naming the field, and writes nothing", async (change, fields) => {
+      const before = await counts(ctx);
+      const sessionId = await paidDemoSession(ctx, "basic", "refused@example.com");
+      const res = await ctx.agent().post("/api/customers").send(payload(sessionId, { email: "refused@example.com", property: { ...ottawa, ...change } })).expect(400);
+      expect(res.body.fields).toEqual(fields);
+      expect(await counts(ctx)).toEqual(before);
     });
   });
 

@@ -162,7 +162,7 @@ describe("POST /api/onboarding", () => {
       .expect(400);
     expect(bad.body.fields).toEqual({
       province: "Province must be one of AB, BC, MB, NB, NL, NS, ON, PE, QC, SK",
-      postalCode: "Enter a valid postal code, like S7K 1A1",
+      postalCode: "Enter a valid postal code, like K1S 2B4",
       bedrooms: "Bedrooms must be one of 1, 2, 3, 4, 5+",
       bathrooms: "Bathrooms must be one of 1, 1.5, 2, 2.5, 3, 3.5, 4+",
       householdIncome: "Household income must be one of 50k-100k, 100k-150k, 150k-200k, 200k-300k, over-300k",

@@ -49,6 +49,7 @@ const PUBLIC = [
   "POST /checkout/start",
   "GET /checkout",
   "GET /payment-success",
+  "GET /demo-checkout/:sessionId",
   // Intake, scheduling, booking and onboarding: filtered to the session's own records
   "GET /property-intake",
   "POST /api/customers",

@@ -119,7 +119,7 @@ describe("the admin portal", () => {
       expect(await dialog.getByRole("heading", { name: heading }).isVisible(), heading).toBe(true);
     }
     expect(await dialog.innerText()).toContain("homeowner23@example.ca");
-    expect(await dialog.innerText()).toContain("lockbox");
+    expect(await dialog.innerText()).toContain("Lockbox access");
     const box = await dialog.boundingBox();
     expect(box!.width).toBeGreaterThan(900);
     await expectAccessible(page);

@@ -1,4 +1,4 @@
-// The whole purchase journey of issue 4, as a person walks it: pricing → checkout → payment-success →
+// The whole purchase journey of issue 4, as a person walks it: pricing → the demo hosted checkout (issue 18) →
 // property intake → scheduling wizard → confirmation (demo mode), and the same through the Stripe
 // stand-in's hosted checkout (Stripe mode). Then the database holds exactly what one purchase makes.
 import type { Page } from "playwright-core";
@@ -31,22 +31,22 @@ async function choosePlanChecked(page: Page, baseUrl: string, planName: string, 
   return (await apiCall).postDataJSON();
 }
 
-/** The wizard, prefilled from intake: the property type, then a date, a time and an access method. */
+/**
+ * The wizard continuing from intake (issue 18, item 3): the property and contact read-only with 'Change',
+ * 'Step 3 of 3', and no field intake asked: only the property type, a date, a time and an access method.
+ */
 async function scheduleInWizard(page: Page, ctx: TestContext, shots: string) {
   await waitForIslands(page);
-  await page.getByRole("heading", { name: "Property Info", exact: true }).waitFor();
-  expect(await page.getByLabel("Property address").inputValue()).toBe("221 Albert Street");
-  expect(await page.getByLabel("Property size (sq ft)").inputValue()).toBe("1850");
-  await page.getByLabel("Property type").selectOption("single-family");
-  await checkPage(page, `${shots}-wizard-1`);
-  await page.getByRole("button", { name: "Next" }).click();
-
-  await page.getByRole("heading", { name: "Contact Info", exact: true }).waitFor();
-  expect(await page.getByLabel("Phone").inputValue()).toBe("306-555-0199");
-  await checkPage(page, `${shots}-wizard-2`);
-  await page.getByRole("button", { name: "Next" }).click();
-
   await page.getByRole("heading", { name: "Schedule", exact: true }).waitFor();
+  expect(await page.getByText(/^Step \d of \d\./).innerText()).toContain("Step 3 of 3.");
+  expect(await page.getByTestId("wizard-known-property").innerText()).toBe("221 Albert Street, Ottawa, ON K1S 2B4");
+  expect(await page.getByTestId("wizard-known-contact").isVisible()).toBe(true);
+  await page.getByRole("button", { name: "Change the property" }).waitFor();
+  // Nothing intake asked is asked again.
+  for (const label of ["Property address", "Property size (sq ft)", "Year built", "First name", "Last name", "Email", "Phone"]) {
+    expect(await page.getByLabel(label, { exact: true }).count()).toBe(0);
+  }
+  await page.getByLabel("Property type").selectOption("single-family");
   const { minDate } = ctx.container.bookings.calendar();
   await page.getByLabel("Inspection date").fill(minDate);
   await page.getByLabel("Time").selectOption("9:30 AM");
@@ -60,6 +60,7 @@ async function scheduleInWizard(page: Page, ctx: TestContext, shots: string) {
   expect(await page.getByTestId("confirmation-date").innerText()).toBe(longDate(minDate));
   expect(await page.getByTestId("confirmation-time").innerText()).toBe("9:30 AM");
   expect(await page.getByTestId("confirmation-address").innerText()).toContain("221 Albert Street");
+  expect(await page.getByTestId("confirmation-address").innerText()).toContain("Ottawa, ON");
   expect(await page.getByTestId("confirmation-access").innerText()).toBe("Meet inspector at property");
   await checkPage(page, `${shots}-confirmation`);
   return minDate;
@@ -81,7 +82,7 @@ async function expectOnePurchase(ctx: TestContext, expected: { email: string; pl
   const booking = await ctx.db("inspection_bookings").first();
   expect(payment).toMatchObject({ status: "succeeded", plan_type: expected.plan });
   expect(customer).toMatchObject({ email: expected.email, subscription_plan: expected.plan, stripe_session_id: payment.provider_id });
-  expect(property).toMatchObject({ customer_id: customer.id, address: "221 Albert Street", square_footage: 1850 });
+  expect(property).toMatchObject({ customer_id: customer.id, address: "221 Albert Street", city: "Ottawa", province: "ON", state: null, postal_code: "K1S 2B4", square_footage: 1850 });
   expect(booking).toMatchObject({ property_id: property.id, customer_id: customer.id, scheduled_date: expected.scheduledDate, time_slot: "9:30 AM", access_method: "meet-inspector" });
   // The public jobs view has no payload; the queue's own table does.
   const jobs = (
@@ -95,43 +96,32 @@ async function expectOnePurchase(ctx: TestContext, expected: { email: string; pl
 }
 
 describe("the purchase journey in demo mode", () => {
-  it("/pricing → /checkout → /payment-success → /property-intake → the wizard → /booking-confirmation", async () => {
+  it("/pricing → the demo hosted checkout → /property-intake → the wizard → /booking-confirmation", async () => {
     const page = await sites.newPage(PHONE);
     expect(await choosePlanChecked(page, sites.demo.baseUrl, "Standard", "journey-demo-pricing")).toEqual({ planType: "standard" });
 
-    // The demo provider's checkout is the app's own payment page.
-    await page.waitForURL(`${sites.demo.baseUrl}/checkout?plan=standard`);
+    // The demo provider's checkout plays Stripe Checkout's part, at the price /pricing showed (decision 23).
+    await page.waitForURL(new RegExp(`^${sites.demo.baseUrl}/demo-checkout/demo_cs_[a-f0-9]{24}$`));
     await waitForIslands(page);
-    await page.getByRole("button", { name: "Complete Payment" }).waitFor();
-    expect(await page.getByTestId("summary-total").innerText()).toBe("$412");
+    await page.getByRole("button", { name: "Subscribe" }).waitFor();
+    expect(await page.getByTestId("summary-total").innerText()).toBe("$370");
     await checkPage(page, "journey-checkout");
     await page.getByLabel("Name on card").fill("Morgan Reyes");
     await page.getByLabel("Email").fill("morgan@example.com");
     await page.getByLabel("Card number").fill("4242 4242 4242 4242");
     await page.getByLabel("Expiry (MM / YY)").fill("12 / 39");
     await page.getByLabel("CVC").fill("123");
-    await page.getByRole("button", { name: "Complete Payment" }).click();
-
-    await page.waitForURL(/\/payment-success\?plan=standard&payment_intent=demo_pi_[a-f0-9]+$/);
-    await waitForIslands(page);
-    await page.getByRole("heading", { name: "Payment Successful!" }).waitFor();
-    expect(await page.getByTestId("success-plan").innerText()).toBe("Haven Standard");
-    await checkPage(page, "journey-payment-success");
-    const intentId = new URL(page.url()).searchParams.get("payment_intent")!;
-    await page.getByRole("link", { name: "Continue to Property Information" }).click();
+    await page.getByRole("button", { name: "Subscribe" }).click();
 
     await page.waitForURL(/\/property-intake\?/);
-    expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({
-      plan: "standard",
-      session_id: intentId,
-      demo: "1",
-      customer_name: "Morgan Reyes",
-      customer_email: "morgan@example.com",
-    });
+    const intentId = new URL(page.url()).searchParams.get("session_id")!;
+    expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({ session_id: expect.stringMatching(/^demo_cs_[a-f0-9]{24}$/), plan: "standard" });
     await waitForIslands(page);
     await page.getByTestId("intake-form").waitFor();
-    expect(await page.getByLabel("Email").inputValue()).toBe("morgan@example.com");
+    // The payer's e-mail and name come from verifying the session, as with Stripe's hosted checkout.
+    await expect.poll(() => page.getByLabel("Email").inputValue()).toBe("morgan@example.com");
     expect(await page.getByLabel("Email").getAttribute("readonly")).not.toBeNull();
+    expect(await page.getByLabel("Full name").inputValue()).toBe("Morgan Reyes");
     await checkPage(page, "journey-intake");
 
     await fillIntake(page);
@@ -165,7 +155,7 @@ describe("the purchase journey in demo mode", () => {
     expect(await page.getByText("morgan@example.com").count()).toBeGreaterThan(0);
 
     const payment = await expectOnePurchase(sites.demo.ctx, { email: "morgan@example.com", plan: "standard", scheduledDate });
-    expect(payment).toMatchObject({ provider: "demo", provider_id: intentId, kind: "payment_intent", amount_cents: 41200, customer_email: "morgan@example.com" });
+    expect(payment).toMatchObject({ provider: "demo", provider_id: intentId, kind: "checkout_session", amount_cents: 37000, customer_email: "morgan@example.com" });
     await page.context().close();
   });
 });
@@ -193,7 +183,7 @@ describe("the purchase journey in Stripe mode (the stand-in's hosted checkout)",
 
     const scheduledDate = await scheduleInWizard(page, sites.stripe.ctx, "journey-stripe");
     const payment = await expectOnePurchase(sites.stripe.ctx, { email: "casey@example.com", plan: "basic", scheduledDate });
-    expect(payment).toMatchObject({ provider: "stripe", provider_id: sessionId, kind: "checkout_session", amount_cents: 19400, customer_email: "casey@example.com" });
+    expect(payment).toMatchObject({ provider: "stripe", provider_id: sessionId, kind: "checkout_session", amount_cents: 14900, customer_email: "casey@example.com" });
     await page.context().close();
   });
 });

@@ -53,7 +53,7 @@ async function throughStep4(page: Page, path = "/onboarding-flow", shots = false
   await page.getByLabel("Province").selectOption("SK");
   expect(await next(page).isDisabled()).toBe(true);
   await page.getByLabel("Postal code").fill("S7K");
-  expect(await page.getByText("Enter a valid postal code, like S7K 1A1").isVisible()).toBe(true);
+  expect(await page.getByText("Enter a valid postal code, like K1S 2B4").isVisible()).toBe(true);
   if (shots) {
     await expectAccessible(page);
     await screenshotBothWidths(page, "onboarding-step2");

@@ -112,26 +112,54 @@ describe("purchase journey in demo mode", () => {
     await page.context().close();
   });
 
-  it("the plan button follows the demo checkout session to the payment page", async () => {
-    const page = await sites.newPage();
+  it("the plan button follows the demo checkout session to the demo hosted checkout, at the pricing page's price", async () => {
+    const page = await sites.newPage(PHONE);
     // With script the button asks the API (no form post to /checkout/start).
     const apiCall = page.waitForRequest((r) => r.url().endsWith("/api/create-checkout-session") && r.method() === "POST");
     const formPost = page.waitForRequest((r) => r.url().endsWith("/checkout/start"), { timeout: 3000 }).catch(() => null);
-    await choosePlan(page, sites.demo.baseUrl, "Standard");
+    let pricingPrice = "";
+    await choosePlan(page, sites.demo.baseUrl, "Standard", async () => {
+      pricingPrice = await page.locator('[data-plan="standard"] [data-plan-price]').innerText();
+    });
     expect((await apiCall).postDataJSON()).toEqual({ planType: "standard" });
-    await page.waitForURL(`${sites.demo.baseUrl}/checkout?plan=standard`);
+    await page.waitForURL(new RegExp(`^${sites.demo.baseUrl}/demo-checkout/demo_cs_[a-f0-9]{24}$`));
     expect(await formPost).toBeNull();
     await waitForIslands(page);
-    expect(await page.getByTestId("summary-total").innerText()).toBe("$412");
+    await page.getByRole("button", { name: "Subscribe" }).waitFor();
+    // One price from /pricing to the card form (decision 23).
+    expect(pricingPrice).toBe("$370");
+    expect(await page.getByTestId("summary-total").innerText()).toBe(pricingPrice);
+    expect(await page.getByText("You will be charged $370 CAD for the Standard plan, then monthly.").isVisible()).toBe(true);
+    expect(await page.locator("body").innerText()).not.toContain("412");
+    await expectAccessible(page);
+    await screenshotBothWidths(page, "demo-hosted-checkout");
+
+    // A declined card stays on the hosted page; a good one goes on to the intake page, as Stripe's success_url.
+    await page.getByLabel("Name on card").fill("Morgan Reyes");
+    await page.getByLabel("Email").fill("morgan@example.com");
+    await page.getByLabel("Card number").fill("4000 0000 0000 0002");
+    await page.getByLabel("Expiry (MM / YY)").fill("12 / 39");
+    await page.getByLabel("CVC").fill("123");
+    await page.getByRole("button", { name: "Subscribe" }).click();
+    expect(await page.getByTestId("payment-failure").innerText()).toContain("Your card was declined.");
+    await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+    await page.getByRole("button", { name: "Subscribe" }).click();
+    await page.waitForURL(/\/property-intake\?session_id=demo_cs_[a-f0-9]{24}&plan=standard$/);
+    const sessionId = new URL(page.url()).searchParams.get("session_id")!;
+    await waitForIslands(page);
+    await page.getByTestId("intake-form").waitFor();
+    await expect.poll(() => page.getByLabel("Email").inputValue()).toBe("morgan@example.com");
+    expect(await page.getByLabel("Email").getAttribute("readonly")).not.toBeNull();
+    expect(await sites.demo.ctx.db("payments").where({ provider_id: sessionId }).first()).toMatchObject({ kind: "checkout_session", status: "succeeded", amount_cents: 37000 });
     await page.context().close();
   });
 
-  it("without script the plan form posts to /checkout/start and lands on the payment page", async () => {
+  it("without script the plan form posts to /checkout/start and lands on the demo hosted checkout", async () => {
     const context = await sites.browser.newContext({ viewport: DESKTOP, javaScriptEnabled: false });
     const page = await context.newPage();
     await choosePlan(page, sites.demo.baseUrl, "Premium");
-    await page.waitForURL(`${sites.demo.baseUrl}/checkout?plan=premium`);
-    expect(await page.getByTestId("summary-total").innerText()).toBe("$889");
+    await page.waitForURL(new RegExp(`^${sites.demo.baseUrl}/demo-checkout/demo_cs_[a-f0-9]{24}$`));
+    expect(await page.getByTestId("summary-total").innerText()).toBe("$799");
     await context.close();
   });
 

@@ -277,9 +277,9 @@ describe("the scheduling wizard", () => {
         email: "kim@example.com",
         phone: "306-555-0177",
         address: "4 Oak Rd",
-        city: "Martensville",
-        province: "SK",
-        postalCode: "S0K 2T0",
+        city: "Kanata",
+        province: "ON",
+        postalCode: "k2k1x7",
         squareFootage: "2100",
         yearBuilt: "1988",
         bedrooms: "3",
@@ -294,9 +294,20 @@ describe("the scheduling wizard", () => {
     const page = await context.newPage();
     await page.goto(`${site.baseUrl}/schedule-inspection?customer_id=${customerId}&plan=standard`);
     await waitForIslands(page);
+    // Continuing (issue 18, item 3): the known home and contact are read-only, and the steps go on from intake.
+    await page.getByRole("heading", { name: "Schedule", exact: true }).waitFor();
+    expect(await page.getByText(/^Step \d of \d\./).innerText()).toContain("Step 3 of 3.");
+    expect(await page.getByTestId("wizard-known-property").innerText()).toBe("4 Oak Rd, Kanata, ON K2K 1X7");
+    expect(await page.getByTestId("wizard-known-contact").innerText()).toBe("Kim Lee");
+    expect(await page.getByLabel("Property address").count()).toBe(0);
+    expect(await page.getByText("Your Standard plan is active").isVisible()).toBe(true);
+    await expectAccessible(page);
+    // 'Change' opens the full wizard at the property, with everything kept.
+    await page.getByRole("button", { name: "Change the property" }).click();
+    await page.getByRole("heading", { name: "Property Info", exact: true }).waitFor();
+    expect(await page.getByText(/^Step \d of \d\./).innerText()).toContain("Step 1 of 3.");
     expect(await page.getByLabel("Property address").inputValue()).toBe("4 Oak Rd");
     expect(await page.getByLabel("Property size (sq ft)").inputValue()).toBe("2100");
-    expect(await page.getByText("Your Standard plan is active").isVisible()).toBe(true);
     await page.getByLabel("Property type").selectOption("single-family");
     await page.getByRole("button", { name: "Next" }).click();
     expect(await page.getByLabel("Email").inputValue()).toBe("kim@example.com");

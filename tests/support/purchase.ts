@@ -78,9 +78,10 @@ export async function choosePlan(page: Page, baseUrl: string, planName: string, 
 export async function fillIntake(page: Page): Promise<void> {
   await page.getByLabel("Phone").fill("306-555-0199");
   await page.getByLabel("Street address").fill("221 Albert Street");
-  await page.getByLabel("City").fill("Springfield");
-  await page.locator("#intake-state").selectOption("IL");
-  await page.getByLabel("ZIP code").fill("62704");
+  // An Ottawa address (DESIGN.md decision 31), typed in lower case without the space: stored as 'K1S 2B4'.
+  await page.getByLabel("City").fill("Ottawa");
+  await page.getByLabel("Province").selectOption("ON");
+  await page.getByLabel("Postal code").fill("k1s2b4");
   await page.getByLabel("Square footage").fill("1850");
   await page.getByLabel("Year built").fill("1978");
   await page.getByLabel("Bedrooms").selectOption("3");

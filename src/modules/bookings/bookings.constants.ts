@@ -90,8 +90,13 @@ export interface WizardPrefill {
   email: string;
   phone: string;
   propertyAddress: string;
+  /** The whole address on one line ('12 Elm St, Ottawa, ON K1S 2B4'), shown read-only when continuing from intake. */
+  propertyLine: string;
   propertyType: string;
   propertySize: string;
   yearBuilt: string;
   subscriptionPlan: string;
 }
+
+/** The wizard's one-line address example: Ottawa, the service area (DESIGN.md decision 31). */
+export const SAMPLE_ADDRESS_LINE = "12 Elm St, Ottawa, ON K1S 2B4";

@@ -2,6 +2,8 @@ import { z } from "zod";
 import { apiCalls, dateString, dateTimeString, idNumber, idempotencyHeaders } from "../../http/openapi.kit.js";
 import { staffListQuerySchema } from "../customers/customers.schemas.js";
 import { type Booking, type BookingCalendar, pageBookingSchema, wizardBookingSchema } from "./bookings.schemas.js";
+import { bookingChangeSchema } from "./booking-changes.schemas.js";
+import { idParams } from "../../http/fields.js";
 
 // OpenAPI entries of bookings.routes.ts; see docs/api.md.
 
@@ -67,6 +69,21 @@ export const bookingsCalls = apiCalls([
     headers: idempotencyHeaders,
     body: z.union([pageBookingSchema(PLACEHOLDER_CALENDAR), wizardBookingSchema(PLACEHOLDER_CALENDAR)]),
     responses: { 201: { description: "Booked (or the first answer to this submission, when retried)", schema: bookingResponse } },
+    errors: [404, 409],
+  },
+  {
+    method: "patch",
+    path: "/api/inspection-bookings/{id}",
+    summary: "Reschedule or cancel a scheduled booking (staff, from the calendar)",
+    description:
+      "{scheduledDate, timeSlot?} moves it under the wizard's date rule (at least 4 days ahead, within a year; a half-hour " +
+      "slot or morning/afternoon/evening) and mails the client the new date; {status: 'cancelled'} cancels it. A booking " +
+      "that is completed or cancelled already is a 409.",
+    tags: ["Bookings"],
+    access: "staff",
+    params: idParams,
+    body: bookingChangeSchema(PLACEHOLDER_CALENDAR),
+    responses: { 200: bookingResponse },
     errors: [404, 409],
   },
 ]);

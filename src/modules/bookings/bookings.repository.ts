@@ -162,4 +162,22 @@ export class BookingsRepository {
     if (customerIds) query.whereIn("b.customer_id", customerIds);
     return (await query).map(toBooking);
   }
+
+  // --- Staff changes from the calendar (issue 18, item 10) ---
+
+  /** The booking, its row locked for the rest of the transaction. */
+  async findForUpdate(id: number, tx: Tx): Promise<Booking | null> {
+    const locked = await tx("inspection_bookings").where({ id }).forUpdate().first("id");
+    return locked ? this.find(id, tx) : null;
+  }
+
+  /** A new date and slot, or the status cancelled. */
+  async change(id: number, change: { scheduledDate?: string; timeSlot?: string; status?: "cancelled" }, tx: Tx): Promise<Booking> {
+    const patch: Record<string, unknown> = {};
+    if (change.scheduledDate) patch.scheduled_date = change.scheduledDate;
+    if (change.timeSlot) patch.time_slot = change.timeSlot;
+    if (change.status) patch.status = change.status;
+    await tx("inspection_bookings").where({ id }).update(patch);
+    return (await this.find(id, tx))!;
+  }
 }

@@ -2,8 +2,10 @@ import { Router } from "express";
 import { z } from "zod";
 import type { Container } from "../../container.js";
 import { NotFoundError } from "../../http/errors.js";
-import { pathId } from "../../http/fields.js";
-import { firstProblem, parse, query } from "../../http/validate.js";
+import { idParams, pathId } from "../../http/fields.js";
+import { body, firstProblem, params, parse, query } from "../../http/validate.js";
+import { requireStaffApi } from "../../http/guards.js";
+import { bookingChangeSchema } from "./booking-changes.schemas.js";
 import { rememberCustomer, submissionOf, viewerOf } from "../../http/viewer.js";
 import { PROPERTY_TYPES, SUBSCRIPTION_PLANS, planLabel, staffListQuerySchema } from "../customers/customers.schemas.js";
 import {
@@ -64,6 +66,12 @@ export function bookingsApi(container: Container): Router {
     // A replay found by the payload alone could come from another browser: it grants no access.
     if (!replayed || byBrowserKey) await rememberCustomer(req, booking.customerId);
     res.status(201).json(booking);
+  });
+
+  // Staff reschedule or cancel a booking from the calendar's dialog (issue 18, item 10).
+  router.patch("/inspection-bookings/:id", requireStaffApi, async (req, res) => {
+    const { id } = params(req, idParams);
+    res.json(await container.bookings.changeByStaff(id, body(req, bookingChangeSchema(container.bookings.calendar()))));
   });
 
   return router;

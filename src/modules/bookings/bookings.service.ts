@@ -1,5 +1,5 @@
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
-import { PROVINCES, type NewProperty, type Property, type SubscriptionPlan, US_STATES, sameEmail } from "../customers/customers.schemas.js";
+import { PROVINCES, type NewProperty, type Property, type SubscriptionPlan, US_STATES, formatAddress, normalizePostalCode, sameEmail } from "../customers/customers.schemas.js";
 import type { CustomersService, Viewer } from "../customers/customers.service.js";
 import type { MailService } from "../mail/mail.service.js";
 import { bookingConfirmationEmail } from "../mail/templates/booking-confirmation.js";
@@ -7,6 +7,8 @@ import type { BookingsRepository, NewBooking } from "./bookings.repository.js";
 import { ACCESS_METHOD_LABELS, type Booking, adminAccessMethod, type BookingCalendar, type PageBookingInput, type WizardBookingInput } from "./bookings.schemas.js";
 import { bookingDates, earliestInspectionDate, latestInspectionDate, longDate, slotLabel, slotWindow, todayIn, zonedInstant } from "./business-time.js";
 import type { WizardPrefill } from "./bookings.constants.js";
+import type { BookingChangeInput } from "./booking-changes.schemas.js";
+import { ConflictError, NotFoundError } from "../../http/errors.js";
 
 export interface BookingSettings {
   timeZone: string;
@@ -31,7 +33,7 @@ function namesProperty(property: Property, line: string): boolean {
 }
 
 /**
- * The wizard asks for one address line. 'street, city, SK S7K 1A1' is split into its parts; anything
+ * The wizard asks for one address line. 'street, city, ON K1S 2B4' is split into its parts; anything
  * else is kept whole as the street with an empty city, never guessed.
  */
 export function splitAddress(line: string): Pick<NewProperty, "address" | "city" | "postalCode" | "province" | "state"> {
@@ -44,7 +46,8 @@ export function splitAddress(line: string): Pick<NewProperty, "address" | "city"
   return {
     address: parts[0]!,
     city: parts[1]!,
-    postalCode: region[2]!.trim().toUpperCase(),
+    // 'k1s2b4' is stored as 'K1S 2B4' (DESIGN.md decision 31); anything else as typed, in upper case.
+    postalCode: normalizePostalCode(region[2]!) ?? region[2]!.trim().toUpperCase(),
     ...(isProvince ? { province: code } : { state: code }),
   };
 }
@@ -109,6 +112,7 @@ export class BookingsService {
       email: customer.email,
       phone: customer.phone ?? "",
       propertyAddress: property?.address ?? "",
+      propertyLine: property ? formatAddress(property) : "",
       propertyType: property?.propertyType ?? "",
       propertySize: property?.squareFootage ? String(property.squareFootage) : "",
       yearBuilt: property?.yearBuilt ? String(property.yearBuilt) : "",
@@ -224,6 +228,12 @@ export class BookingsService {
    */
   async book(tx: Tx, booking: NewBooking, recipient: { email: string; name: string }): Promise<Booking> {
     const saved = await this.bookings.insert(booking, tx);
+    await this.queueConfirmation(tx, saved, recipient);
+    return saved;
+  }
+
+  /** Queues the booking's confirmation e-mail (with its .ics) in the caller's transaction. */
+  private async queueConfirmation(tx: Tx, saved: Booking, recipient: { email: string; name: string }): Promise<void> {
     const window = slotWindow(saved.timeSlot) ?? { start: "09:00", minutes: 60 };
     const region = [saved.state ?? saved.province, saved.postalCode].filter(Boolean).join(" ");
     await this.mail.enqueue(
@@ -245,7 +255,27 @@ export class BookingsService {
         supportPhone: this.settings.supportPhone,
       }),
     );
-    return saved;
+  }
+
+  // --- Staff changes from the maintenance calendar (issue 18, item 10) ---
+
+  /**
+   * Staff move a scheduled booking to another date (and slot), under the wizard's date rule (checked by the
+   * schema), or cancel it. Only a scheduled booking changes: a completed or cancelled one is a 409. A move
+   * mails the client the confirmation of the new date, in the same transaction; the reminder follows the
+   * new date (maintenance_reminders is keyed by date).
+   */
+  async changeByStaff(id: number, input: BookingChangeInput): Promise<Booking> {
+    return this.transaction(async (tx) => {
+      const current = await this.bookings.findForUpdate(id, tx);
+      if (!current) throw new NotFoundError("Booking not found");
+      if (current.status !== "scheduled")
+        throw new ConflictError(`This booking is ${current.status}: only a scheduled booking can be ${input.status ? "cancelled" : "rescheduled"}`);
+      if (input.status === "cancelled") return this.bookings.change(id, { status: "cancelled" }, tx);
+      const moved = await this.bookings.change(id, { scheduledDate: input.scheduledDate, timeSlot: input.timeSlot }, tx);
+      if (moved.scheduledDate !== current.scheduledDate || moved.timeSlot !== current.timeSlot) await this.queueConfirmation(tx, moved, { email: moved.clientEmail, name: moved.clientName });
+      return moved;
+    });
   }
 }
 

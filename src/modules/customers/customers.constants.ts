@@ -20,6 +20,20 @@ export const US_STATES = [
   "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY",
 ] as const;
 export const PROVINCES = ["AB", "BC", "MB", "NB", "NL", "NS", "ON", "PE", "QC", "SK"] as const;
+export const PROVINCE_NAMES: Record<(typeof PROVINCES)[number], string> = {
+  AB: "Alberta",
+  BC: "British Columbia",
+  MB: "Manitoba",
+  NB: "New Brunswick",
+  NL: "Newfoundland and Labrador",
+  NS: "Nova Scotia",
+  ON: "Ontario",
+  PE: "Prince Edward Island",
+  QC: "Quebec",
+  SK: "Saskatchewan",
+};
+/** The property form's region list (DESIGN.md decision 31): the provinces first, then the US states. */
+export const REGIONS = [...PROVINCES, ...US_STATES] as const;
 export const GARAGE_TYPES = ["none", "single", "double", "triple", "carport", "detached"] as const;
 export const BASEMENT_STATUSES = ["none", "unfinished", "partially-finished", "finished", "walkout", "crawlspace"] as const;
 export const OWNERSHIP_TYPES = ["owner", "renter", "landlord"] as const;
@@ -100,6 +114,34 @@ export const INTAKE_PLANS = ["basic", "standard", "premium"] as const;
 
 /** Intake limits: the zod schema enforces them, the intake island checks them before sending. */
 export const ZIP_CODE_PATTERN = /^\d{5}(-\d{4})?$/;
+
+// --- Addresses (DESIGN.md decision 31): Canadian first, the spec's US reading second. ---
+
+/** A Canadian postal code in any case, with one space, a dash or nothing in the middle (no D, F, I, O, Q, U). */
+export const POSTAL_CODE_PATTERN = /^([ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z])[ -]?(\d[ABCEGHJ-NPRSTV-Z]\d)$/i;
+export const POSTAL_CODE_MESSAGE = "Enter a valid postal code, like K1S 2B4";
+/** The sample address of forms and hints: it belongs to the service area. */
+export const SAMPLE_POSTAL_CODE = "K1S 2B4";
+
+/** 'k1s2b4' → 'K1S 2B4'; a US ZIP stays as typed; anything else is null. */
+export function normalizePostalCode(value: string, allowZip = true): string | null {
+  const v = value.trim();
+  const ca = POSTAL_CODE_PATTERN.exec(v);
+  if (ca) return `${ca[1]} ${ca[2]}`.toUpperCase();
+  return allowZip && ZIP_CODE_PATTERN.test(v) ? v : null;
+}
+
+export const isProvince = (code: string | null | undefined) => (PROVINCES as readonly string[]).includes(code ?? "");
+export const isUsState = (code: string | null | undefined) => (US_STATES as readonly string[]).includes(code ?? "");
+
+/** A region code goes to `province` or to `state`, never both: a province is not a US state. */
+export const regionColumns = (code: string) => (isProvince(code) ? { province: code, state: null } : { province: null, state: code });
+
+/** One line for any address: '12 Elm St, Ottawa, ON K1S 2B4'. Empty parts are left out. */
+export function formatAddress(p: { address?: string | null; city?: string | null; province?: string | null; state?: string | null; postalCode?: string | null }): string {
+  const region = [p.province || p.state, p.postalCode].filter(Boolean).join(" ");
+  return [p.address, p.city, region].filter(Boolean).join(", ");
+}
 export const SQUARE_FOOTAGE_LIMITS = { min: 100, max: 100_000 } as const;
 export const YEAR_BUILT_MIN = 1600;
 

@@ -70,6 +70,7 @@ export const customersCalls = apiCalls([
     access: "session",
     query: staffListQuerySchema,
     list: "staff",
+    csv: true,
     responses: { 200: z.array(propertyResponse) },
   },
   {

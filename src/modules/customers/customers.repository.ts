@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { cursorBatches } from "../../db/cursor.js";
 import { propertyMatches } from "../../db/property-search.js";
 import type { Tx } from "../../db/transaction.js";
 import type { Customer, NewCustomer, NewProperty, Property } from "./customers.schemas.js";
@@ -114,10 +115,7 @@ export class CustomersRepository {
    * matches the address, city, client's name or e-mail anywhere, without case or accents (src/db/property-search.ts).
    */
   async searchProperties(query: { q?: string; limit: number; offset: number }): Promise<{ rows: Property[]; total: number }> {
-    const filter = (builder: Knex.QueryBuilder) => {
-      if (!query.q?.trim()) return builder;
-      return builder.whereRaw(...propertyMatches("properties", query.q));
-    };
+    const filter = (builder: Knex.QueryBuilder) => this.staffSearch(builder, query.q);
     const [rows, [count]] = await Promise.all([
       filter(this.db("properties"))
         .orderBy([{ column: "created_at", order: "desc" }, { column: "id", order: "desc" }])
@@ -126,6 +124,16 @@ export class CustomersRepository {
       filter(this.db("properties")).count<{ n: number }[]>({ n: "*" }),
     ]);
     return { rows: rows.map(toProperty), total: Number(count?.n ?? 0) };
+  }
+
+  private staffSearch(builder: Knex.QueryBuilder, q?: string): Knex.QueryBuilder {
+    return q?.trim() ? builder.whereRaw(...propertyMatches("properties", q)) : builder;
+  }
+
+  /** Every property searchProperties would page through, in its order, a batch at a time (CSV export). */
+  exportProperties(query: { q?: string }): AsyncGenerator<Property[]> {
+    const rows = this.staffSearch(this.db("properties"), query.q).orderBy([{ column: "created_at", order: "desc" }, { column: "id", order: "desc" }]);
+    return cursorBatches(this.db, rows, toProperty);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { Router } from "express";
 import type { Container } from "../../container.js";
+import { sendCsv, wantsCsv } from "../../http/csv.js";
 import { idParams } from "../../http/fields.js";
 import { NotFoundError } from "../../http/errors.js";
 import { body, params, query } from "../../http/validate.js";
@@ -20,7 +21,6 @@ export function customersApi(container: Container): Router {
   router.post("/customers", async (req, res) => {
     const input = body(req, customerCreateSchema);
     const { plan } = await container.payments.requirePaid(input.stripeSessionId, input.email);
-    const { zipCode, ...property } = input.property;
     const { customer, property: saved, created } = await container.customers.createWithProperty(
       {
         email: input.email,
@@ -30,7 +30,7 @@ export function customersApi(container: Container): Router {
         subscriptionPlan: plan ?? input.planType,
         stripeSessionId: input.stripeSessionId,
       },
-      { ...property, postalCode: zipCode },
+      input.property,
     );
     await rememberCustomer(req, customer.id);
     res.status(created ? 201 : 200).json({ id: customer.id, propertyId: saved.id });
@@ -39,6 +39,7 @@ export function customersApi(container: Container): Router {
   router.get("/properties", async (req, res) => {
     const viewer = viewerOf(req);
     if (viewer.kind === "staff") {
+      if (wantsCsv(req)) return sendCsv(res, { name: "properties", batches: container.customers.exportProperties(query(req, staffListQuerySchema)) });
       // Staff: a page, newest first, with the full count (DESIGN.md decision 15).
       const { rows, total } = await container.customers.searchProperties(query(req, staffListQuerySchema));
       res.setHeader("X-Total-Count", String(total));

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isMultiLine, isSingleLine, multiLineMessage, singleLineMessage } from "../../http/fields.js";
-import { BATHROOMS_FORM, MAX_ID, BEDROOMS_FORM, COOLING_TYPES, ELECTRICAL_PANELS, HEATING_TYPES, HVAC_UNITS, INTAKE_PLANS, ROOF_TYPES, SQUARE_FOOTAGE_LIMITS, STORIES, US_STATES, WATER_HEATER_TYPES, YEAR_BUILT_MIN, ZIP_CODE_PATTERN } from "./customers.constants.js";
+import { BATHROOMS_FORM, BEDROOMS_FORM, COOLING_TYPES, ELECTRICAL_PANELS, HEATING_TYPES, HVAC_UNITS, INTAKE_PLANS, MAX_ID, POSTAL_CODE_MESSAGE, PROVINCES, REGIONS, ROOF_TYPES, SQUARE_FOOTAGE_LIMITS, STORIES, WATER_HEATER_TYPES, YEAR_BUILT_MIN, normalizePostalCode, regionColumns } from "./customers.constants.js";
 
 // Zod schemas of customers. Imported by islands too: nothing from the server here. The enumerations
 // and shapes live in customers.constants.ts (zod-free, for small islands) and are re-exported here.
@@ -54,11 +54,40 @@ const optionalText = (label: string, max = 500, multiline = false) =>
       .optional(),
   );
 
-export const intakePropertySchema = z.object({
+// Addresses (DESIGN.md decision 31): a province or a US state, a Canadian postal code or a US ZIP code.
+const regionCode = (value: unknown) => (typeof value === "string" ? blankToUndefined(value.trim().toUpperCase()) : blankToUndefined(value));
+
+/** A two-letter region, any case: the provinces, or (the spec's second reading) the US states. */
+export const regionField = (label = "Province") =>
+  z.preprocess(
+    regionCode,
+    z.enum(REGIONS, { error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be a two-letter province or US state code`) }),
+  );
+
+/** A postal code stored as 'K1S 2B4' (any case, with or without the space); a US ZIP code stays as typed when `allowZip`. */
+export const postalCodeField = (label = "Postal code", allowZip = true) =>
+  requiredText(label, 12).transform((value, ctx) => {
+    const normalized = normalizePostalCode(value, allowZip);
+    if (normalized) return normalized;
+    ctx.addIssue({ code: "custom", message: POSTAL_CODE_MESSAGE });
+    return z.NEVER;
+  });
+
+/** The property's fields under either pair of names: the spec's state/zipCode, or province/postalCode. */
+const withSpecAddressNames = (value: unknown) => {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return value;
+  const p = value as Record<string, unknown>;
+  return { ...p, state: blankToUndefined(p.state) ?? p.province, zipCode: blankToUndefined(p.zipCode) ?? p.postalCode };
+};
+
+const intakePropertyObject = z.object(
+  {
   address: requiredText("Street address"),
   city: requiredText("City", 100),
-  state: z.preprocess(blankToUndefined, z.enum(US_STATES, { error: (issue) => (issue.input === undefined ? "State is required" : "State must be a two-letter US state code") })),
-  zipCode: requiredText("ZIP code", 10).regex(ZIP_CODE_PATTERN, "Enter a valid ZIP code"),
+  state: regionField("Province"),
+  zipCode: postalCodeField("Postal code"),
+  province: z.preprocess(regionCode, z.enum(PROVINCES, { message: "Province must be a two-letter Canadian province code" }).optional()),
+  postalCode: z.preprocess(blankToUndefined, postalCodeField("Postal code").optional()),
   squareFootage: requiredInt("Square footage", SQUARE_FOOTAGE_LIMITS.min, SQUARE_FOOTAGE_LIMITS.max),
   yearBuilt: requiredInt("Year built", YEAR_BUILT_MIN, new Date().getFullYear() + 1),
   bedrooms: optionalOneOf(BEDROOMS_FORM, "Bedrooms"),
@@ -73,7 +102,23 @@ export const intakePropertySchema = z.object({
   waterHeaterType: optionalOneOf(WATER_HEATER_TYPES, "Water heater type"),
   foundationType: optionalText("Foundation type", 200),
   notes: optionalText("Notes", 2000, true),
-});
+  },
+  { message: "Property information is required" },
+);
+
+/**
+ * The intake's property: either pair of names is accepted, and both pairs must agree when both are sent.
+ * The answer holds the stored shape: `province` or `state` (never both) and one `postalCode`.
+ */
+export const intakePropertySchema = z.preprocess(
+  withSpecAddressNames,
+  intakePropertyObject
+    .superRefine((p, ctx) => {
+      if (p.province && p.province !== p.state) ctx.addIssue({ code: "custom", path: ["province"], message: "Province and state name different regions" });
+      if (p.postalCode && p.postalCode !== p.zipCode) ctx.addIssue({ code: "custom", path: ["postalCode"], message: "Postal code and ZIP code differ" });
+    })
+    .transform(({ state, zipCode, province: _province, postalCode: _postalCode, ...rest }) => ({ ...rest, ...regionColumns(state), postalCode: zipCode })),
+);
 
 export const customerCreateSchema = z.object({
   stripeSessionId: z
@@ -86,7 +131,7 @@ export const customerCreateSchema = z.object({
   email: emailField,
   name: requiredText("Name", 120),
   phone: phoneField,
-  property: z.object(intakePropertySchema.shape, { message: "Property information is required" }),
+  property: intakePropertySchema,
 });
 export type CustomerCreateInput = z.infer<typeof customerCreateSchema>;
 

@@ -52,6 +52,11 @@ export class CustomersService {
     return this.customers.searchProperties(query);
   }
 
+  /** Every property matching the staff search, newest first, in batches (CSV export). */
+  exportProperties(query: { q?: string }): AsyncGenerator<Property[]> {
+    return this.customers.exportProperties(query);
+  }
+
   /** The property, when this viewer may see it; otherwise null, as if it did not exist. */
   async findPropertyFor(viewer: Viewer, id: number): Promise<Property | null> {
     const property = await this.customers.findProperty(id);

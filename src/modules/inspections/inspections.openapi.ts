@@ -102,6 +102,7 @@ export const inspectionsCalls = apiCalls([
     access: "staff",
     query: inspectionListQuery,
     list: true,
+    csv: true,
     responses: { 200: z.array(inspection) },
   },
   {

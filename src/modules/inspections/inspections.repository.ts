@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { cursorBatches } from "../../db/cursor.js";
 import { propertyMatches } from "../../db/property-search.js";
 import type { Tx } from "../../db/transaction.js";
 import type { EntryScore, Inspection, InspectionStatus } from "./inspections.schemas.js";
@@ -126,6 +127,15 @@ export class InspectionsRepository {
       .whereIn("i.id", page)
       .orderBy([{ column: "i.created_at", order: "desc" }, { column: "i.id", order: "desc" }]);
     return { rows: rows.map(toInspection), total: Number(count?.count ?? 0) };
+  }
+
+  /** Every inspection `list` would page through, in its order, a batch at a time (CSV export). */
+  exportRows(filter: { status?: InspectionStatus; q?: string }): AsyncGenerator<Inspection[]> {
+    const db = this.db;
+    const rows = this.selectJoined(db)
+      .whereIn("i.id", this.filtered(db, filter).select("i.id"))
+      .orderBy([{ column: "i.created_at", order: "desc" }, { column: "i.id", order: "desc" }]);
+    return cursorBatches(db, rows, toInspection);
   }
 
   /** The report of each of these inspections, if any (one page of the list; reports.inspection_id is unique, so indexed). */

@@ -2,6 +2,7 @@ import { Router } from "express";
 import { z } from "zod";
 import type { Container } from "../../container.js";
 import { staffPage } from "../../http/admin.js";
+import { sendCsv, wantsCsv } from "../../http/csv.js";
 import { requireStaffApi } from "../../http/guards.js";
 import { HttpError } from "../../http/errors.js";
 import { body, params, query } from "../../http/validate.js";
@@ -15,6 +16,7 @@ export function inspectionsApi(container: Container): Router {
 
   router.get("/inspections", requireStaffApi, async (req, res) => {
     const filter = query(req, inspectionListQuery);
+    if (wantsCsv(req)) return sendCsv(res, { name: "inspections", batches: container.inspections.exportRows(filter) });
     const { rows, total } = await container.inspections.list(filter);
     res.setHeader("X-Total-Count", String(total));
     res.json(rows);
@@ -48,6 +50,8 @@ export const GENERATE_REPORT_FAILED = "Failed to generate report";
 type Notice = { variant: "success" | "error"; title: string; description?: string };
 
 const listQuery = z.object({
+  // Search by client (name, e-mail, phone) or address, as the API's q (issue 18, item 14).
+  q: z.string().trim().max(200).optional().catch(undefined).transform((q) => q || undefined),
   status: z.enum(INSPECTION_STATUSES).optional().catch(undefined),
   page: z.coerce.number().int().min(1).max(100_000).catch(1).default(1),
   report: z.enum(["ok", "failed"]).optional().catch(undefined),
@@ -61,8 +65,8 @@ export function inspectionsPages(container: Container): Router {
   const router = Router();
 
   const listLocals = async (filter: z.infer<typeof listQuery>, notice?: Notice) => {
-    const { status, page } = filter;
-    const { rows, total } = await container.inspections.list({ status, limit: INSPECTIONS_PAGE_SIZE, offset: (page - 1) * INSPECTIONS_PAGE_SIZE });
+    const { status, page, q } = filter;
+    const { rows, total } = await container.inspections.list({ status, q, limit: INSPECTIONS_PAGE_SIZE, offset: (page - 1) * INSPECTIONS_PAGE_SIZE });
     const reports = await container.inspections.reportIds(rows.map((i) => i.id));
     return {
       title: "Inspections",
@@ -74,6 +78,7 @@ export function inspectionsPages(container: Container): Router {
       pages: Math.max(1, Math.ceil(total / INSPECTIONS_PAGE_SIZE)),
       pageSize: INSPECTIONS_PAGE_SIZE,
       status: status ?? "",
+      q: q ?? "",
       statuses: INSPECTION_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] })),
       notice,
     };
@@ -104,7 +109,7 @@ export function inspectionsPages(container: Container): Router {
       notice = { variant: "error", title: GENERATE_REPORT_FAILED, description: error instanceof HttpError && error.status < 500 ? error.message : undefined };
     }
     if (req.get("hx-request") === "true") return res.page("inspections/_results", await listLocals(filter, notice));
-    const back = new URLSearchParams({ ...(filter.status ? { status: filter.status } : {}), ...(filter.page > 1 ? { page: String(filter.page) } : {}), report: notice.variant === "success" ? "ok" : "failed" });
+    const back = new URLSearchParams({ ...(filter.q ? { q: filter.q } : {}), ...(filter.status ? { status: filter.status } : {}), ...(filter.page > 1 ? { page: String(filter.page) } : {}), report: notice.variant === "success" ? "ok" : "failed" });
     res.redirect(303, `/admin/inspections?${back}`);
   });
 

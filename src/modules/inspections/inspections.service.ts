@@ -48,6 +48,11 @@ export class InspectionsService {
     return this.inspections.list(filter);
   }
 
+  /** Every inspection matching the list's filter, newest first, in batches (CSV export). */
+  exportRows(filter: { status?: InspectionStatus; q?: string }): AsyncGenerator<Inspection[]> {
+    return this.inspections.exportRows(filter);
+  }
+
   /** Which of these inspections have a report (the list's 'View Report'), inspection id → report id. */
   reportIds(inspectionIds: number[]): Promise<Map<number, number>> {
     return this.inspections.reportIds(inspectionIds);

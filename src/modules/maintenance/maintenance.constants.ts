@@ -26,7 +26,8 @@ export interface MaintenanceTask {
   scheduledDate: string | null;
   scheduledTime: string | null;
   estimatedDuration: number | null;
-  assignedTo: string | null;
+  /** The staff user the task is assigned to (their id), or null. */
+  assignedTo: number | null;
   notes: string | null;
   completedAt: string | null;
   /** Starts at 1 and grows with every update: a PATCH naming an older one is refused (409). */
@@ -83,6 +84,8 @@ export interface CalendarTask {
   estimatedDuration: number | null;
   notes: string | null;
   version: number;
+  assignedTo: number | null;
+  assignedToName: string | null;
   propertyAddress: string;
   clientName: string;
 }
@@ -145,3 +148,26 @@ export function formatDuration(minutes: number | null | undefined): string {
 /** The calendar time of a task (10:00 AM unless set) and of a booking (09:00 AM unless its slot is a time). */
 export const taskTime = (time: string | null | undefined) => (time?.trim() ? time : DEFAULT_TASK_TIME);
 export const bookingTime = (slot: string | null | undefined) => (slot && /^\d{1,2}:\d{2}\s*(AM|PM)$/i.test(slot.trim()) ? slot.trim() : DEFAULT_BOOKING_TIME);
+
+/**
+ * A clock time as tasks store it ('02:30 PM'), from what a form sends: '14:30' (an `<input type="time">`),
+ * '2:30 pm' or '02:30 PM'. Null when it is not a time of day.
+ */
+export function normalizeClock(value: string): string | null {
+  const text = value.trim();
+  const h24 = /^([01]?\d|2[0-3]):([0-5]\d)(?::[0-5]\d)?$/.exec(text);
+  if (h24) {
+    const hour = Number(h24[1]);
+    return `${String(hour % 12 || 12).padStart(2, "0")}:${h24[2]} ${hour < 12 ? "AM" : "PM"}`;
+  }
+  const h12 = /^(0?[1-9]|1[0-2]):([0-5]\d)\s*([AaPp][Mm])$/.exec(text);
+  return h12 ? `${h12[1]!.padStart(2, "0")}:${h12[2]} ${h12[3]!.toUpperCase()}` : null;
+}
+
+/** '02:30 PM' → '14:30', for an `<input type="time">`; '' when it is not a stored clock time. */
+export function clockToInput(value: string | null | undefined): string {
+  const match = /^(\d{1,2}):(\d{2}) (AM|PM)$/.exec(value?.trim() ?? "");
+  if (!match) return "";
+  const hour = (Number(match[1]) % 12) + (match[3] === "PM" ? 12 : 0);
+  return `${String(hour).padStart(2, "0")}:${match[2]}`;
+}

@@ -30,14 +30,14 @@ const taskFields = {
   scheduledDate: dateString.nullable().meta({ description: "Null until scheduled (a recommendation's task)" }),
   scheduledTime: time.nullable(),
   estimatedDuration: z.number().int().nullable().meta({ description: "Minutes" }),
-  assignedTo: text,
+  assignedTo: idNumber.nullable().meta({ description: "The staff user assigned (their id), or null" }),
   notes: text,
   completedAt: dateTimeString.nullable(),
   version: rowVersion,
   createdAt: dateTimeString,
 };
 const task: z.ZodType<MaintenanceTask> = z.object(taskFields).meta({ id: "MaintenanceTask" });
-const listedTask = z.object({ ...taskFields, propertyAddress: z.string(), clientName: z.string() }).meta({ id: "MaintenanceTaskListed" });
+const listedTask = z.object({ ...taskFields, propertyAddress: z.string(), clientName: z.string(), assignedToName: z.string().nullable() }).meta({ id: "MaintenanceTaskListed" });
 
 const scheduleFields = {
   id: idNumber,
@@ -73,6 +73,8 @@ const calendarTask: z.ZodType<CalendarTask> = z.object({
   scheduledTime: time,
   estimatedDuration: z.number().int().nullable(),
   notes: text,
+  assignedTo: idNumber.nullable(),
+  assignedToName: z.string().nullable(),
   version: rowVersion,
   propertyAddress: z.string(),
   clientName: z.string(),
@@ -97,19 +99,22 @@ export const maintenanceCalls = apiCalls([
   {
     method: "get",
     path: "/api/maintenance-tasks",
-    summary: "Maintenance tasks, newest first; optionally by status, property, date range or month",
+    summary: "Maintenance tasks, newest first (or by date with sort=date, undated last); filters: status, category, priority, assignee, property, date range or month",
     tags: ["Maintenance"],
     access: "staff",
     query: taskListQuery,
     list: true,
+    csv: true,
     responses: { 200: z.array(listedTask) },
   },
   {
     method: "patch",
     path: "/api/maintenance-tasks/{id}",
-    summary: "Update a task's status and notes",
+    summary: "Update a task's status, notes, date, time, duration and assignee",
     description:
-      "Any status may be chosen; completedAt goes only with completed. With `version` (the one the caller read), a task " +
+      "Any status may be chosen; completedAt goes only with completed. Beside the spec's fields: scheduledDate, " +
+      "scheduledTime ('14:30' or '2:30 PM', kept as '02:30 PM'), estimatedDuration (minutes) and assignedTo (a staff " +
+      "user's id); an empty value clears one. 'scheduled' needs a date, sent or already on the task (400 otherwise). With `version` (the one the caller read), a task " +
       "changed since is a 409 `{message, current}` whose `current` is the task as it is now, and nothing is written; " +
       "without it the last write wins.",
     tags: ["Maintenance"],

@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { cursorBatches } from "../../db/cursor.js";
 import type { Tx } from "../../db/transaction.js";
 import type { MaintenanceSchedule, MaintenanceTask, NewTask, RecurrenceType, TaskCategory, TaskPriority, TaskStatus } from "./maintenance.constants.js";
 
@@ -19,12 +20,15 @@ export const toTask = (row: Row): MaintenanceTask => ({
   scheduledDate: (row.scheduled_date as string | null) ?? null,
   scheduledTime: (row.scheduled_time as string | null) ?? null,
   estimatedDuration: (row.estimated_duration as number | null) ?? null,
-  assignedTo: (row.assigned_to as string | null) ?? null,
+  assignedTo: (row.assigned_to as number | null) ?? null,
   notes: (row.notes as string | null) ?? null,
   completedAt: iso(row.completed_at),
   version: row.version as number,
   createdAt: iso(row.created_at)!,
 });
+
+/** A list row: the task with its property's address, client and assignee. */
+const toListedTask = (r: Row): ListedTask => ({ ...toTask(r), propertyAddress: r.property_address as string, clientName: r.client_name as string, assignedToName: (r.assigned_to_name as string | null) ?? null });
 
 export class MaintenanceRepository {
   constructor(private readonly db: Knex) {}
@@ -81,10 +85,14 @@ export class MaintenanceRepository {
     return row ? toTask(row) : null;
   }
 
-  /** Any status, notes, and completedAt (now when completed without one; cleared otherwise). */
-  async updateTask(id: number, change: { status?: TaskStatus; notes?: string | null; completedAt?: string }, tx: Tx | Knex = this.db): Promise<MaintenanceTask | null> {
+  /** Any status, notes, and completedAt (now when completed without one; cleared otherwise); date, time, duration, assignee. */
+  async updateTask(id: number, change: TaskChange, tx: Tx | Knex = this.db): Promise<MaintenanceTask | null> {
     const patch: Record<string, unknown> = { version: tx.raw("version + 1"), updated_at: tx.fn.now() };
     if (change.notes !== undefined) patch.notes = change.notes;
+    if (change.scheduledDate !== undefined) patch.scheduled_date = change.scheduledDate;
+    if (change.scheduledTime !== undefined) patch.scheduled_time = change.scheduledTime;
+    if (change.estimatedDuration !== undefined) patch.estimated_duration = change.estimatedDuration;
+    if (change.assignedTo !== undefined) patch.assigned_to = change.assignedTo;
     if (change.status !== undefined) {
       patch.status = change.status;
       patch.completed_at = change.status === "completed" ? (change.completedAt ?? tx.fn.now()) : null;
@@ -93,10 +101,30 @@ export class MaintenanceRepository {
     return row ? toTask(row) : null;
   }
 
-  /** Tasks with their property's address and client, newest first, and the full count. */
+  /** An active staff user with this id exists (a task's assignee). */
+  async staffUserExists(id: number, tx: Tx | Knex = this.db): Promise<boolean> {
+    return Boolean(await tx("staff_users").where({ id }).whereNull("disabled_at").first("id"));
+  }
+
+  /** Tasks with their property's address, client and assignee, newest first (or by date), and the full count. */
   async listTasks(filter: TaskFilter): Promise<{ rows: ListedTask[]; total: number }> {
+    const { base, rows } = this.taskQuery(filter);
+    const [{ n }] = (await base.clone().count({ n: "*" })) as [{ n: number }];
+    return { rows: (await rows.limit(filter.limit).offset(filter.offset)).map(toListedTask), total: Number(n) };
+  }
+
+  /** Every task `listTasks` would page through, in its order, a batch at a time (CSV export). */
+  exportTasks(filter: Omit<TaskFilter, "limit" | "offset">): AsyncGenerator<ListedTask[]> {
+    return cursorBatches(this.db, this.taskQuery(filter).rows, toListedTask);
+  }
+
+  /** The list's filter (`base`, for the count) and its rows in the list's order, unpaged. */
+  private taskQuery(filter: Omit<TaskFilter, "limit" | "offset">) {
     const base = this.db("maintenance_tasks as t").join("properties as p", "p.id", "t.property_id");
     if (filter.status) base.where("t.status", filter.status);
+    if (filter.category) base.where("t.category", filter.category);
+    if (filter.priority) base.where("t.priority", filter.priority);
+    if (filter.assignedTo) base.where("t.assigned_to", filter.assignedTo);
     if (filter.propertyId) base.where("t.property_id", filter.propertyId);
     if (filter.from) base.where("t.scheduled_date", ">=", filter.from);
     if (filter.to) base.where("t.scheduled_date", "<=", filter.to);
@@ -104,16 +132,15 @@ export class MaintenanceRepository {
       const like = `%${escapeLike(filter.q)}%`;
       base.where((w) => w.whereILike("t.title", like).orWhereILike("t.description", like).orWhereILike("p.address", like).orWhereILike("p.client_name", like));
     }
-    const [{ n }] = (await base.clone().count({ n: "*" })) as [{ n: number }];
-    const rows = await base
+    const rows = base
       .clone()
-      .select("t.*", "p.address as property_address", "p.client_name")
-      // Newest first: ids grow with creation, and the primary key serves the order (no index to keep up on
-      // every one of the expansion's inserts).
-      .orderBy("t.id", "desc")
-      .limit(filter.limit)
-      .offset(filter.offset);
-    return { rows: rows.map((r) => ({ ...toTask(r), propertyAddress: r.property_address as string, clientName: r.client_name as string })), total: Number(n) };
+      .leftJoin("staff_users as u", "u.id", "t.assigned_to")
+      .select("t.*", "p.address as property_address", "p.client_name", this.db.raw("nullif(trim(concat_ws(' ', u.first_name, u.last_name)), '') as assigned_to_name"));
+    // Newest first: ids grow with creation, and the primary key serves the order (no index to keep up on
+    // every one of the expansion's inserts). By date: the date-order index, the undated last.
+    if (filter.sort === "date") rows.orderByRaw(`t.scheduled_date asc nulls last, ${CLOCK_SQL}, t.id`);
+    else rows.orderBy("t.id", "desc");
+    return { base, rows };
   }
 
   /**
@@ -126,6 +153,7 @@ export class MaintenanceRepository {
         'id', x.id, 'propertyId', x.property_id, 'scheduleId', x.schedule_id, 'title', x.title, 'description', x.description,
         'category', x.category, 'priority', x.priority, 'status', x.status, 'scheduledDate', x.scheduled_date,
         'scheduledTime', coalesce(nullif(x.scheduled_time, ''), '${DEFAULT_TASK_TIME_SQL}'), 'estimatedDuration', x.estimated_duration, 'notes', x.notes, 'version', x.version,
+        'assignedTo', x.assigned_to, 'assignedToName', (select nullif(trim(concat_ws(' ', u.first_name, u.last_name)), '') from staff_users u where u.id = x.assigned_to),
         'propertyAddress', p.address, 'clientName', p.client_name)`;
     // With perDay: each day's first tasks through the scheduled_date index, one small sort a day.
     const tasks = perDay
@@ -205,6 +233,7 @@ export class MaintenanceRepository {
         recurrence_type: schedule.recurrenceType,
         recurrence_interval: schedule.recurrenceInterval,
         start_date: schedule.startDate,
+        ...(schedule.scheduledTime && { scheduled_time: schedule.scheduledTime }),
         source_task_id: schedule.sourceTaskId,
       })
       .returning("*");
@@ -345,6 +374,10 @@ export interface TaskFilter {
   offset: number;
   q?: string;
   status?: TaskStatus;
+  category?: TaskCategory;
+  priority?: TaskPriority;
+  assignedTo?: number;
+  sort?: "newest" | "date";
   propertyId?: number;
   from?: string;
   to?: string;
@@ -353,6 +386,19 @@ export interface TaskFilter {
 export interface ListedTask extends MaintenanceTask {
   propertyAddress: string;
   clientName: string;
+  /** The assignee's name; only the list reads it. */
+  assignedToName?: string | null;
+}
+
+/** What a PATCH may change; undefined leaves a field as it is, null clears it. */
+export interface TaskChange {
+  status?: TaskStatus;
+  notes?: string | null;
+  completedAt?: string;
+  scheduledDate?: string | null;
+  scheduledTime?: string | null;
+  estimatedDuration?: number | null;
+  assignedTo?: number | null;
 }
 
 export interface DatedTask extends ListedTask {
@@ -364,7 +410,7 @@ export interface DatedTask extends ListedTask {
 export type NewScheduleRow = Pick<
   MaintenanceSchedule,
   "propertyId" | "title" | "description" | "category" | "priority" | "estimatedDuration" | "recurrenceType" | "recurrenceInterval" | "startDate" | "sourceTaskId"
->;
+> & { scheduledTime?: string };
 
 export interface ExpandableSchedule {
   id: number;

@@ -1,6 +1,7 @@
 import { Router } from "express";
 import type { Container } from "../../container.js";
 import { staffPage } from "../../http/admin.js";
+import { sendCsv, wantsCsv } from "../../http/csv.js";
 import { NotFoundError } from "../../http/errors.js";
 import { requireStaffApi } from "../../http/guards.js";
 import { body, params, query } from "../../http/validate.js";
@@ -14,6 +15,7 @@ export function maintenanceApi(container: Container): Router {
   const maintenance = container.maintenance;
 
   router.get("/maintenance-tasks", requireStaffApi, async (req, res) => {
+    if (wantsCsv(req)) return sendCsv(res, { name: "maintenance-tasks", batches: maintenance.exportTasks(query(req, taskListQuery)) });
     const { rows, total } = await maintenance.listTasks(query(req, taskListQuery));
     res.setHeader("X-Total-Count", String(total));
     res.json(rows);
@@ -58,7 +60,9 @@ export function maintenanceApi(container: Container): Router {
 export function maintenancePages(container: Container): Router {
   const router = Router();
 
-  router.get("/admin/maintenance-schedule", ...staffPage(container), (_req, res) => {
+  router.get("/admin/maintenance-schedule", ...staffPage(container), async (_req, res) => {
+    // The people a task may be assigned to (active staff users), for the dialog and the list's filter.
+    const staff = (await container.users.list()).filter((u) => !u.disabled).map((u) => ({ id: u.id, name: `${u.firstName} ${u.lastName}`.trim() || u.email }));
     res.page("maintenance/maintenance-schedule", {
       title: "Maintenance Schedule | Haven Admin",
       admin: "maintenance",
@@ -70,6 +74,9 @@ export function maintenancePages(container: Container): Router {
         priorities: TASK_PRIORITIES,
         recurrences: RECURRENCE_TYPES,
         statuses: TASK_STATUSES,
+        staff,
+        // The dates a booking may move to (the wizard's rule), for the booking dialog.
+        bookingWindow: (({ minDate, maxDate }) => ({ minDate, maxDate }))(container.bookings.calendar()),
       },
     });
   });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MAX_ID, dateField, idInput, idParams as canonicalIdParams, isMultiLine, isSingleLine, monthField, multiLineMessage, singleLineMessage, timestampField } from "../../http/fields.js";
-import { RECURRENCE_TYPES, TASK_CATEGORIES, TASK_PRIORITIES, TASK_STATUSES } from "./maintenance.constants.js";
+import { RECURRENCE_TYPES, TASK_CATEGORIES, TASK_PRIORITIES, TASK_STATUSES, normalizeClock } from "./maintenance.constants.js";
 
 // Zod schemas of maintenance (staff-side §3, §5, §7). Islands import this file: nothing from the server.
 
@@ -39,6 +39,26 @@ const id = (label: string, required: string) =>
 /** 'YYYY-MM-DD' that is a real date in years 1900 to 2200 (src/http/fields.ts). */
 const isoDate = dateField;
 
+/** A clock time ('14:30', '2:30 PM'), stored as '02:30 PM'. */
+const clockString = (label: string) =>
+  z
+    .string({ message: `${label} must be a time such as 14:30 or 2:30 PM` })
+    .max(20, `${label} must be a time such as 14:30 or 2:30 PM`)
+    .transform((v, ctx) => {
+      const clock = normalizeClock(v);
+      if (clock) return clock;
+      ctx.addIssue({ code: "custom", message: `${label} must be a time such as 14:30 or 2:30 PM` });
+      return z.NEVER;
+    });
+/** A clock time; blank means absent. */
+const clockTime = (label: string) => z.preprocess((v) => (blank(v) ? undefined : v), clockString(label).optional());
+/** A task's length in minutes: 1 minute to a week; numbers may come as text. */
+const duration = z
+  .number({ message: "Duration must be a number of minutes" })
+  .int("Duration must be a whole number of minutes")
+  .positive("Duration must be at least 1 minute")
+  .max(MAX_DURATION_MINUTES, `Duration must be at most ${MAX_DURATION_MINUTES} minutes`);
+
 /**
  * POST /api/maintenance-schedules (staff-side §7 payload, §5 rules). Property, category, title and the
  * start date are required; an absent start date means today (the form's default, computed by the
@@ -57,16 +77,7 @@ export const scheduleCreateSchema = z
     category: z.preprocess((v) => (blank(v) ? undefined : v), oneOf(TASK_CATEGORIES, "Category").optional()),
     // Medium when absent, or the source task's priority (the service decides: it knows the task).
     priority: z.preprocess((v) => (blank(v) ? undefined : v), oneOf(TASK_PRIORITIES, "Priority").optional()),
-    estimatedDuration: z.preprocess(
-      numeric,
-      z
-        .number({ message: "Duration must be a number of minutes" })
-        .int("Duration must be a whole number of minutes")
-        .positive("Duration must be at least 1 minute")
-        .max(MAX_DURATION_MINUTES, `Duration must be at most ${MAX_DURATION_MINUTES} minutes`)
-        .nullable()
-        .default(null),
-    ),
+    estimatedDuration: z.preprocess(numeric, duration.nullable().default(null)),
     recurrenceType: enumWithDefault(RECURRENCE_TYPES, "Recurrence", "monthly"),
     recurrenceInterval: z.preprocess(
       numeric,
@@ -78,6 +89,8 @@ export const scheduleCreateSchema = z
         .default(1),
     ),
     startDate: isoDate("Start date").optional(),
+    // The occurrences' clock time (10:00 AM when absent, staff-side §9).
+    scheduledTime: clockTime("Time"),
   })
   .superRefine((input, ctx) => {
     // Without a task to copy from, the form's required fields must all be there.
@@ -88,7 +101,14 @@ export const scheduleCreateSchema = z
   }, always);
 export type ScheduleCreateInput = z.infer<typeof scheduleCreateSchema>;
 
-/** PATCH /api/maintenance-tasks/{id}: any status (staff-side §4); completedAt only with completed. */
+/** Present and blank means "clear it" (null); absent means "leave it". */
+const clearable = <T extends z.ZodTypeAny>(inner: T) => z.preprocess((v) => (v === undefined ? undefined : blank(v) ? null : v), inner.nullable().optional());
+
+/**
+ * PATCH /api/maintenance-tasks/{id}: any status (staff-side §4); completedAt only with completed. Beside the
+ * spec's fields (issue 18): the date, the time, the duration and the staff user assigned; an empty value
+ * clears one. 'scheduled' needs a date (the one sent or the task's own: the service checks the latter).
+ */
 export const taskUpdateSchema = z
   .object({
     id: z.unknown().optional(),
@@ -98,13 +118,20 @@ export const taskUpdateSchema = z
       (v) => (blank(v) ? undefined : v),
       timestampField("Completed at").optional(),
     ),
+    scheduledDate: clearable(isoDate("Date")),
+    scheduledTime: clearable(clockString("Time")),
+    estimatedDuration: z.preprocess((v) => (v === undefined ? undefined : numeric(v) ?? null), duration.nullable().optional()),
+    assignedTo: clearable(id("Assigned to", "Assigned to must be a staff user's id")),
     // The version the dialog was opened with: a task changed since is a 409 (optional for plain calls).
     version: z.number({ message: "Version must be a whole number" }).int("Version must be a whole number").min(1, "Version must be at least 1").max(MAX_ID, "Version is not valid").optional(),
   })
   .superRefine((input, ctx) => {
-    if (input.status === undefined && input.notes === undefined) ctx.addIssue({ code: "custom", path: ["status"], message: "Status is required" });
+    const fields = ["status", "notes", "scheduledDate", "scheduledTime", "estimatedDuration", "assignedTo"] as const;
+    if (fields.every((f) => input[f] === undefined)) ctx.addIssue({ code: "custom", path: ["status"], message: "Status is required" });
     if (input.completedAt !== undefined && input.status !== "completed")
       ctx.addIssue({ code: "custom", path: ["completedAt"], message: "Completed at goes only with the status completed" });
+    if (input.status === "scheduled" && input.scheduledDate === null)
+      ctx.addIssue({ code: "custom", path: ["scheduledDate"], message: "Choose a date to schedule the task" });
   }, always);
 export type TaskUpdateInput = z.infer<typeof taskUpdateSchema>;
 
@@ -120,7 +147,12 @@ export const taskListQuery = z
     offset,
     q,
     status: z.preprocess((v) => (blank(v) ? undefined : v), oneOf(TASK_STATUSES, "Status").optional()),
+    category: z.preprocess((v) => (blank(v) ? undefined : v), oneOf(TASK_CATEGORIES, "Category").optional()),
+    priority: z.preprocess((v) => (blank(v) ? undefined : v), oneOf(TASK_PRIORITIES, "Priority").optional()),
+    assignedTo: z.preprocess((v) => (blank(v) ? undefined : v), id("Assigned to", "Assigned to must be a staff user's id").optional()),
     propertyId: z.preprocess((v) => (blank(v) ? undefined : v), id("Property", "Property must be a whole number").optional()),
+    // newest (the spec's list) or date: by date and time, the undated last (the calendar's list view).
+    sort: enumWithDefault(["newest", "date"] as const, "Sort", "newest"),
     from: optionalDate("From"),
     to: optionalDate("To"),
     month: z.preprocess((v) => (blank(v) ? undefined : v), monthField("Month").optional()),

@@ -130,7 +130,8 @@ export class MaintenanceService {
   }
 
   /**
-   * PATCH /api/maintenance-tasks/{id}: any status, notes; completed records completedAt (the one sent, or now).
+   * PATCH /api/maintenance-tasks/{id}: any status, notes; completed records completedAt (the one sent, or now);
+   * the date, time, duration and assignee (an active staff user). 'scheduled' needs a date.
    * With `version` (the dialogs send the one they opened), a task changed since is a 409 carrying it as it
    * is now; the check and the write happen under the row's lock, so of concurrent edits from one version
    * exactly one lands. Without it, the last write wins (plain API calls).
@@ -140,19 +141,26 @@ export class MaintenanceService {
       const current = await this.tasks.findTask(id, tx, true);
       if (!current) throw new NotFoundError("Maintenance task not found");
       if (input.version !== undefined && input.version !== current.version) throw new StaleEditError(STALE_TASK_MESSAGE, current);
-      const task = await this.tasks.updateTask(id, { status: input.status, notes: input.notes, completedAt: input.completedAt }, tx);
+      // 'scheduled' needs a date: the one sent, or the one the task keeps (issue 18).
+      const status = input.status ?? current.status;
+      const date = input.scheduledDate !== undefined ? input.scheduledDate : current.scheduledDate;
+      if (status === "scheduled" && !date) throw new ValidationError("Choose a date to schedule the task", { scheduledDate: "Choose a date to schedule the task" });
+      if (input.assignedTo && !(await this.tasks.staffUserExists(input.assignedTo, tx)))
+        throw new ValidationError("No staff user with this id", { assignedTo: "No staff user with this id" });
+      const { notes, completedAt, scheduledDate, scheduledTime, estimatedDuration, assignedTo } = input;
+      const task = await this.tasks.updateTask(id, { status: input.status, notes, completedAt, scheduledDate, scheduledTime, estimatedDuration, assignedTo }, tx);
       return task!;
     });
   }
 
   /** The list (staff-side §7), newest first; `month` ('YYYY-MM') is a shorthand for its date range. */
   listTasks(filter: TaskFilter & { month?: string }): Promise<{ rows: ListedTask[]; total: number }> {
-    const { month, ...rest } = filter;
-    if (month) {
-      rest.from = rest.from && rest.from > `${month}-01` ? rest.from : `${month}-01`;
-      rest.to = rest.to && rest.to < lastDayOfMonth(month) ? rest.to : lastDayOfMonth(month);
-    }
-    return this.tasks.listTasks(rest);
+    return this.tasks.listTasks(withMonth(filter));
+  }
+
+  /** Every task matching the list's filter, in the list's order, in batches (CSV export; no limit or offset). */
+  exportTasks(filter: TaskFilter & { month?: string }): AsyncGenerator<ListedTask[]> {
+    return this.tasks.exportTasks(withMonth(filter));
   }
 
   listSchedules(filter: { limit: number; offset: number; q?: string; propertyId?: number }) {
@@ -197,6 +205,7 @@ export class MaintenanceService {
           recurrenceType: input.recurrenceType ?? "monthly",
           recurrenceInterval: input.recurrenceInterval ?? 1,
           startDate: input.startDate ?? today,
+          ...(input.scheduledTime && { scheduledTime: input.scheduledTime }),
           sourceTaskId: source?.id ?? null,
         },
         tx,
@@ -388,4 +397,15 @@ function toCalendarBooking(b: Booking): CalendarBooking {
     clientEmail: b.clientEmail,
     clientPhone: b.clientPhone,
   };
+}
+
+/** `month` ('YYYY-MM') narrowed into the filter's from/to. */
+function withMonth<F extends { from?: string; to?: string }>(filter: F & { month?: string }): F {
+  const { month, ...rest } = filter;
+  const narrowed = rest as unknown as F;
+  if (month) {
+    narrowed.from = narrowed.from && narrowed.from > `${month}-01` ? narrowed.from : `${month}-01`;
+    narrowed.to = narrowed.to && narrowed.to < lastDayOfMonth(month) ? narrowed.to : lastDayOfMonth(month);
+  }
+  return narrowed;
 }

@@ -12,6 +12,7 @@ import {
   PROVINCES,
   emailField,
   phoneField,
+  postalCodeField,
   requiredText,
 } from "../customers/customers.schemas.js";
 import { type BookingCalendar, choice, leadDate, optionalChoice, optionalText, wholeNumber } from "../bookings/bookings.schemas.js";
@@ -31,8 +32,6 @@ export function missingFields(payload: Record<string, unknown>): string[] {
   return missing;
 }
 
-const POSTAL_CODE = /^[A-Za-z]\d[A-Za-z][ -]?\d[A-Za-z]\d$/;
-
 /** Reading A's payload (customer-side §3) with completedAt; every rule of §5 on the server. */
 export const onboardingSchema = (calendar: BookingCalendar) =>
   z
@@ -44,9 +43,8 @@ export const onboardingSchema = (calendar: BookingCalendar) =>
       address: requiredText("Address", 300),
       city: requiredText("City", 100),
       province: choice(PROVINCES, "Province"),
-      postalCode: requiredText("Postal code", 10)
-        .regex(POSTAL_CODE, "Enter a valid postal code, like S7K 1A1")
-        .transform((v) => `${v.slice(0, 3)} ${v.slice(-3)}`.toUpperCase()),
+      // Canadian only here: the province list has no US states (stored as 'K1S 2B4', DESIGN.md decision 31).
+      postalCode: postalCodeField("Postal code", false),
       squareFootage: wholeNumber("Square footage", 100, 100_000),
       yearBuilt: wholeNumber("Year built", 1600, new Date().getFullYear() + 1),
       bedrooms: choice(BEDROOMS_ONBOARDING, "Bedrooms"),

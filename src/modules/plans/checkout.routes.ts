@@ -2,9 +2,9 @@ import { type Response, Router } from "express";
 import { z } from "zod";
 import type { Container } from "../../container.js";
 import { publicOrigin } from "../../http/origin.js";
-import { HttpError } from "../../http/errors.js";
+import { HttpError, NotFoundError } from "../../http/errors.js";
 import { body, query } from "../../http/validate.js";
-import { checkoutSessionSchema, demoConfirmSchema, paymentIntentSchema, providerIdSchema, verifyPaymentQuery } from "./checkout.schemas.js";
+import { checkoutSessionSchema, demoConfirmSchema, demoSessionParams, paymentIntentSchema, providerIdSchema, verifyPaymentQuery } from "./checkout.schemas.js";
 import { type PlanType, planTypeSchema } from "./plans.schemas.js";
 
 
@@ -95,6 +95,34 @@ export function checkoutPages(container: Container): Router {
         plan: { type: plan.type, name: plan.name, checkoutPrice: plan.checkoutPrice },
         mode: payments.mode,
         publishableKey,
+      },
+    });
+  });
+
+  // Demo mode's stand-in for Stripe's hosted checkout (decision 23): the pricing page's price, a card form,
+  // then on to the intake page as Stripe's success_url would.
+  router.get("/demo-checkout/:sessionId", async (req, res) => {
+    const parsed = demoSessionParams.safeParse(req.params);
+    if (!parsed.success) throw new NotFoundError("Checkout session not found");
+    const { sessionId } = parsed.data;
+    const session = await payments.demoCheckoutSession(sessionId);
+    const successUrl = `/property-intake?${new URLSearchParams({ session_id: sessionId, plan: session.planType })}`;
+    if (session.paid) return res.redirect(303, successUrl);
+    // The page carries the session's client secret: never stored.
+    res.setHeader("Cache-Control", "no-store");
+    const plan = await plans.get(session.planType);
+    res.page("checkout/demo-checkout", {
+      title: `Subscribe to Haven ${plan.name}`,
+      noindex: true,
+      islands: true,
+      plan,
+      amount: session.amount,
+      formProps: {
+        // The form's amount is the session's, fixed when /pricing's button made it (the monthly price).
+        plan: { type: plan.type, name: plan.name, checkoutPrice: session.amount },
+        mode: "demo",
+        publishableKey: null,
+        hosted: { clientSecret: session.clientSecret, successUrl },
       },
     });
   });

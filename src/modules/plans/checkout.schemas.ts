@@ -47,6 +47,10 @@ export const demoCardSchema = z.object({
 });
 export type DemoCard = z.infer<typeof demoCardSchema>;
 
+/** A demo payment intent's secret (/checkout) or a demo checkout session's (/demo-checkout/:id). */
 export const demoConfirmSchema = demoCardSchema.extend({
-  clientSecret: z.string({ message: "Client secret is required" }).regex(/^demo_pi_[a-f0-9]+_secret_[a-f0-9]+$/, "Client secret is not valid"),
+  clientSecret: z.string({ message: "Client secret is required" }).regex(/^demo_(pi|cs)_[a-f0-9]+_secret_[a-f0-9]+$/, "Client secret is not valid"),
 });
+
+/** The demo hosted checkout's path: a session id the demo provider issued. */
+export const demoSessionParams = z.object({ sessionId: z.string().regex(/^demo_cs_[a-f0-9]{24}$/, "Checkout session id is not valid") });

@@ -109,7 +109,8 @@ export class StripeProvider implements PaymentProvider {
             quantity: 1,
             price_data: {
               currency: CURRENCY,
-              unit_amount: plan.checkoutPrice * 100,
+              // Decision 23: the hosted checkout bills the price /pricing showed.
+              unit_amount: plan.price * 100,
               product_data: { name: `Haven ${plan.name} Plan`, description: plan.description },
             },
           },
@@ -181,11 +182,24 @@ export class DemoProvider implements PaymentProvider {
   constructor(private readonly payments: PaymentsRepository) {}
 
   /**
-   * Offline, the app's own payment page stands in for Stripe's hosted checkout: the demo journey goes
-   * /checkout → /payment-success → /property-intake, and its card form records the payment.
+   * Offline, Haven's own hosted checkout page (/demo-checkout/:id) plays Stripe Checkout's part: a pending
+   * session at the pricing page's price (decision 23), paid by its card form, then on to the intake page.
    */
   async createCheckoutSession(plan: Plan) {
-    return { url: `/checkout?plan=${plan.type}` };
+    const id = `demo_cs_${token()}`;
+    await this.payments.insertOnce({
+      provider: "demo",
+      providerId: id,
+      kind: "checkout_session",
+      planType: plan.type,
+      amountCents: plan.price * 100,
+      currency: CURRENCY,
+      customerEmail: null,
+      customerName: null,
+      status: "pending",
+      clientSecret: `${id}_secret_${token()}`,
+    });
+    return { url: `/demo-checkout/${id}` };
   }
 
   /** A pending intent; the demo card form confirms it (PaymentsService.confirmDemoPayment). */

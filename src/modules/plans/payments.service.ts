@@ -41,11 +41,21 @@ export class PaymentsService {
     return this.provider.name === "stripe" ? (this.options.publishableKey ?? null) : null;
   }
 
-  /** Where the browser goes to pay: Stripe's hosted checkout with keys, the app's own /checkout page in demo mode. */
+  /** Where the browser goes to pay: Stripe's hosted checkout with keys, Haven's demo hosted checkout in demo mode. */
   async createCheckoutSession(planType: PlanType, baseUrl: string): Promise<{ url: string }> {
     const plan = await this.plans.get(planType);
     const { url } = await this.provider.createCheckoutSession(plan, baseUrl);
     return { url };
+  }
+
+  /**
+   * The demo hosted checkout's session (decision 23): its plan, the amount fixed when it was made, and
+   * the secret its card form confirms with. Unknown ids, and any id outside demo mode, are not found.
+   */
+  async demoCheckoutSession(sessionId: string): Promise<{ planType: PlanType; amount: number; clientSecret: string; paid: boolean }> {
+    const payment = this.provider.name === "demo" ? await this.payments.find("demo", sessionId) : null;
+    if (payment?.kind !== "checkout_session" || !payment.planType || !payment.clientSecret) throw new NotFoundError("Checkout session not found");
+    return { planType: payment.planType, amount: payment.amountCents / 100, clientSecret: payment.clientSecret, paid: payment.status === "succeeded" };
   }
 
   /** The server alone decides the amount: a client amount that differs from the plan's is refused. */

@@ -42,7 +42,9 @@ export const checkoutCalls = apiCalls([
     method: "post",
     path: "/api/create-checkout-session",
     summary: "Start a checkout for a plan",
-    description: "With Stripe keys: a Stripe Checkout Session's URL. In demo mode: the app's own /checkout page.",
+    description:
+      "A hosted checkout at the pricing page's monthly price (DESIGN.md decision 23). With Stripe keys: a Stripe Checkout Session's URL. " +
+      "In demo mode: Haven's demo hosted checkout, /demo-checkout/{sessionId}.",
     tags: ["Checkout"],
     access: "public",
     body: checkoutSessionSchema,
@@ -74,7 +76,9 @@ export const checkoutCalls = apiCalls([
     method: "post",
     path: "/api/demo/confirm-payment",
     summary: "Demo mode: confirm a card payment",
-    description: "The offline stand-in for Stripe.js. 404 while Stripe keys are set; Stripe's test cards decline with 402.",
+    description:
+      "The offline stand-in for Stripe.js, for the payment page's intent (demo_pi_…) or the demo hosted checkout's session (demo_cs_…). " +
+      "404 while Stripe keys are set; Stripe's test cards decline with 402.",
     tags: ["Checkout"],
     access: "public",
     body: demoConfirmSchema,

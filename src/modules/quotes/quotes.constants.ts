@@ -56,6 +56,8 @@ export interface QuoteRequest {
   clientNotes: string | null;
   /** Starts at 1 and grows with every update: a PATCH naming an older one is refused (409). */
   version: number;
+  /** When the client last added to it: made it, or asked again and had the note appended (the staff bell). */
+  clientNotedAt: string;
   createdAt: string;
   updatedAt: string;
 }

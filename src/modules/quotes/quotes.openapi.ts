@@ -29,6 +29,7 @@ const quoteRequest: z.ZodType<QuoteRequest> = z
     adminNotes: z.string().nullable(),
     clientNotes: z.string().nullable(),
     version: z.number().int().min(1).meta({ description: "Grows with every update; send it back in PATCH to refuse a stale edit" }),
+    clientNotedAt: dateTimeString.meta({ description: "When the client last added to it: made it, or asked again (the new note appended to clientNotes)" }),
     createdAt: dateTimeString,
     updatedAt: dateTimeString,
   })
@@ -53,6 +54,7 @@ export const quotesCalls = apiCalls([
     access: "staff",
     query: quoteListQuery,
     list: true,
+    csv: true,
     responses: { 200: z.array(quoteRequest) },
   },
   {

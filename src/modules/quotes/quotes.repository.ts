@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { cursorBatches } from "../../db/cursor.js";
 import type { Tx } from "../../db/transaction.js";
 import type { QuotePriority, QuoteRequest, QuoteStatus } from "./quotes.constants.js";
 
@@ -22,6 +23,7 @@ const toQuote = (row: Row): QuoteRequest => ({
   adminNotes: (row.admin_notes as string | null) ?? null,
   clientNotes: (row.client_notes as string | null) ?? null,
   version: row.version as number,
+  clientNotedAt: iso(row.client_noted_at)!,
   createdAt: iso(row.created_at)!,
   updatedAt: iso(row.updated_at)!,
 });
@@ -54,10 +56,75 @@ const toLink = (row: Row): QuoteLinkRow => ({
   createdAt: iso(row.created_at)!,
 });
 
+/** The open statuses: a task holds at most one request in them (migration 20261102000200_quote_notes). */
+const OPEN_STATUS_SQL = "status in ('pending','quoted','accepted')";
+
 const escapeLike = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** One line of the staff bell: a quote request the client made or added to, or a report a client answered. */
+export interface BellItem {
+  kind: "quote" | "asked-again" | "response";
+  id: number;
+  at: string;
+  propertyId: number;
+  address: string;
+  clientName: string;
+  /** The task's title (quote lines; null for responses). */
+  title: string | null;
+  /** The answered report (response lines; null for quotes). */
+  reportId: number | null;
+  isNew: boolean;
+}
+
+/**
+ * The bell's rows after `:from` (replaced by a SQL expression): quote requests by when the client last added to
+ * them, and answered report links by when they were answered.
+ */
+const BELL_SQL = `
+  select 'quote' as kind, q.id, q.client_noted_at as at, q.client_noted_at > q.created_at as again, p.id as property_id,
+         p.address, p.client_name, t.title, null::int as report_id
+    from quote_requests q join properties p on p.id = q.property_id join maintenance_tasks t on t.id = q.maintenance_task_id
+   where q.client_noted_at > :from
+  union all
+  select 'response', s.id, s.responded_at, false, p.id, p.address, p.client_name, null, s.report_id
+    from report_shares s join reports r on r.id = s.report_id join properties p on p.id = r.property_id
+   where s.responded_at > :from`;
+
+/** Until a staff user first opens the bell, the last 7 days count as new. */
+const SEEN_SQL = "coalesce((select bell_seen_at from staff_users where id = :staffUserId), now() - interval '7 days')";
 
 export class QuotesRepository {
   constructor(private readonly db: Knex) {}
+
+  /** How many bell rows are new for this staff user, up to `cap`. */
+  async bellCount(staffUserId: number, cap: number): Promise<number> {
+    const result = await this.db.raw(`select count(*)::int as n from (${BELL_SQL.replaceAll(":from", SEEN_SQL)} limit :cap) x`, { staffUserId, cap });
+    return result.rows[0].n as number;
+  }
+
+  /** The latest bell rows of the last `days` days, newest first, each marked new or not for this staff user. */
+  async bellItems(staffUserId: number, limit: number, days: number): Promise<BellItem[]> {
+    const result = await this.db.raw(
+      `select x.*, x.at > ${SEEN_SQL} as is_new from (${BELL_SQL.replaceAll(":from", "now() - make_interval(days => :days)")}) x order by x.at desc, x.kind, x.id desc limit :limit`,
+      { staffUserId, limit, days },
+    );
+    return result.rows.map((row: Row) => ({
+      kind: row.kind === "response" ? "response" : row.again ? "asked-again" : "quote",
+      id: row.id as number,
+      at: iso(row.at)!,
+      propertyId: row.property_id as number,
+      address: row.address as string,
+      clientName: row.client_name as string,
+      title: (row.title as string | null) ?? null,
+      reportId: (row.report_id as number | null) ?? null,
+      isNew: Boolean(row.is_new),
+    }));
+  }
+
+  /** The staff user has seen the bell's rows up to now. */
+  async markBellSeen(staffUserId: number): Promise<void> {
+    await this.db("staff_users").where({ id: staffUserId }).update({ bell_seen_at: this.db.fn.now() });
+  }
 
   private joined(tx: Tx | Knex = this.db) {
     return tx("quote_requests as q")
@@ -73,30 +140,50 @@ export class QuotesRepository {
       );
   }
 
-  /** One request per task: a task that already has one keeps it. */
-  async insertMany(
-    rows: { propertyId: number; maintenanceTaskId: number; shareId: number | null; priority: QuotePriority; clientNotes: string | null }[],
+  /**
+   * A client's request_quote: a new request, or, when the task already has an open one (pending, quoted,
+   * accepted), `appendNote` added to its client notes, so nothing the client wrote is lost. One statement
+   * against the partial unique index, so concurrent submissions for one task never make two open requests.
+   */
+  async upsertForClient(
+    row: { propertyId: number; maintenanceTaskId: number; shareId: number | null; priority: QuotePriority; clientNotes: string | null; appendNote: string },
     tx: Tx,
-  ): Promise<number[]> {
-    if (!rows.length) return [];
-    const inserted = await tx("quote_requests")
-      .insert(rows.map((r) => ({ property_id: r.propertyId, maintenance_task_id: r.maintenanceTaskId, share_id: r.shareId, priority: r.priority, client_notes: r.clientNotes })))
-      .onConflict("maintenance_task_id")
-      .ignore()
-      .returning("id");
-    return inserted.map((r: Row) => r.id as number);
+  ): Promise<{ id: number; created: boolean }> {
+    const result = await tx.raw(
+      `insert into quote_requests (property_id, maintenance_task_id, share_id, priority, client_notes)
+       values (?, ?, ?, ?, ?)
+       on conflict (maintenance_task_id) where ${OPEN_STATUS_SQL}
+       do update set client_notes = concat_ws(E'\\n\\n', nullif(quote_requests.client_notes, ''), ?::text),
+                     client_noted_at = now(), updated_at = now(), version = quote_requests.version + 1
+       returning id, (xmax = 0) as created`,
+      [row.propertyId, row.maintenanceTaskId, row.shareId, row.priority, row.clientNotes, row.appendNote],
+    );
+    const out = result.rows[0] as { id: number; created: boolean };
+    return { id: out.id, created: out.created };
+  }
+
+  /** The list's filter, on a query that joins q, p and t. */
+  private filtered(query: Knex.QueryBuilder, options: { q?: string; status?: QuoteStatus; propertyId?: number }): Knex.QueryBuilder {
+    if (options.status) query.where("q.status", options.status);
+    if (options.propertyId) query.where("q.property_id", options.propertyId);
+    if (options.q) {
+      const like = escapeLike(options.q);
+      query.where((w) => w.whereILike("p.address", like).orWhereILike("t.title", like).orWhereILike("p.client_name", like).orWhereILike("p.client_email", like));
+    }
+    return query;
+  }
+
+  /** Every request `list` would page through, in its order, a batch at a time (CSV export). */
+  exportRows(options: { q?: string; status?: QuoteStatus; propertyId?: number }): AsyncGenerator<QuoteRequest[]> {
+    const rows = this.filtered(this.joined(), options).orderBy([
+      { column: "q.created_at", order: "desc" },
+      { column: "q.id", order: "desc" },
+    ]);
+    return cursorBatches(this.db, rows, toQuote);
   }
 
   async list(options: { limit: number; offset: number; q?: string; status?: QuoteStatus; propertyId?: number }): Promise<{ rows: QuoteRequest[]; total: number }> {
-    const filter = (query: Knex.QueryBuilder) => {
-      if (options.status) query.where("q.status", options.status);
-      if (options.propertyId) query.where("q.property_id", options.propertyId);
-      if (options.q) {
-        const like = escapeLike(options.q);
-        query.where((w) => w.whereILike("p.address", like).orWhereILike("t.title", like).orWhereILike("p.client_name", like).orWhereILike("p.client_email", like));
-      }
-      return query;
-    };
+    const filter = (query: Knex.QueryBuilder) => this.filtered(query, options);
     const counted = await filter(this.db("quote_requests as q").join("properties as p", "p.id", "q.property_id").join("maintenance_tasks as t", "t.id", "q.maintenance_task_id")).count({ n: "*" }).first();
     const rows = await filter(this.joined())
       .orderBy([

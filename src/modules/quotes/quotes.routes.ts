@@ -2,6 +2,7 @@ import { type Response, Router } from "express";
 import { z } from "zod";
 import type { Container } from "../../container.js";
 import { staffPage } from "../../http/admin.js";
+import { sendCsv, wantsCsv } from "../../http/csv.js";
 import { optionalQueryId, pathId } from "../../http/fields.js";
 import { requireStaffApi } from "../../http/guards.js";
 import { publicOrigin } from "../../http/origin.js";
@@ -43,6 +44,7 @@ export function quotesApi(container: Container): Router {
 
   router.get("/quote-requests", requireStaffApi, async (req, res) => {
     const { limit, offset, q, status, propertyId } = query(req, quoteListQuery);
+    if (wantsCsv(req)) return sendCsv(res, { name: "quote-requests", batches: container.quotes.exportRows({ q, status, propertyId }) });
     const { rows, total } = await container.quotes.list({ limit, offset, q, status, propertyId });
     res.setHeader("X-Total-Count", String(total));
     res.json(rows);
@@ -92,6 +94,13 @@ export function quotesPages(container: Container): Router {
       statuses: QUOTE_STATUSES,
       moves: STAFF_MOVES,
     });
+  });
+
+  // The header bell's list; opening it marks everything listed as seen.
+  router.get("/admin/notifications", ...staffPage(container), async (req, res) => {
+    const items = await container.quotes.openBell(req.session.staffUserId!);
+    res.locals.bellCount = 0;
+    res.page("quotes/notifications", { title: "Notifications", admin: "quote-requests", noindex: true, items, fresh: items.filter((i) => i.isNew).length, timeZone: container.env.BUSINESS_TZ });
   });
 
   // The client's quote report: the first view claims it for this browser, which may return until every item is answered.

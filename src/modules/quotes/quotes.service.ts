@@ -2,13 +2,16 @@ import type { Container } from "../../container.js";
 import { enqueueJob, type Tx } from "../../db/transaction.js";
 import { ConflictError, NotFoundError, ValidationError } from "../../http/errors.js";
 import type { Property } from "../customers/customers.constants.js";
+import { todayIn } from "../bookings/business-time.js";
 import { StaleEditError } from "../../http/stale-edit.js";
 import { expiryFrom, hashToken, newToken, openLink } from "../sharing/links.js";
 import { type ClientDecision, type ClientQuoteItem, type QuotePriority, type QuoteRequest, type QuoteStatus, isStaffMove, parseCents } from "./quotes.constants.js";
-import type { QuoteLinkRow, QuotesRepository } from "./quotes.repository.js";
+import type { BellItem, QuoteLinkRow, QuotesRepository } from "./quotes.repository.js";
 import type { QuoteUpdate } from "./quotes.schemas.js";
 
 export const QUOTE_REPORT_MAIL_TASK = "quotes.quote-report-mail";
+/** The bell counts to 99 and then shows '99+'. */
+export const BELL_CAP = 100;
 export const STALE_QUOTE_MESSAGE = "This quote request was changed by someone else since you opened it.";
 
 export interface NewQuoteRequest {
@@ -53,13 +56,41 @@ export class QuotesService {
     private readonly container: Container,
   ) {}
 
-  /** Inside the client's response transaction: one request per request_quote (a task keeps its first). */
-  createRequests(requests: NewQuoteRequest[], tx: Tx): Promise<number[]> {
-    return this.quotes.insertMany(requests, tx);
+  /**
+   * Inside the client's response transaction, one per request_quote: a new request, or, when the task's
+   * request is still open, the new note appended to it with today's date (BUSINESS_TZ), its version bumped
+   * and `clientNotedAt` moved, so staff see it (bell, list). A closed (declined, completed) request stays as
+   * it was and the task gets a new one. Returns the ids touched, in order.
+   */
+  async createRequests(requests: NewQuoteRequest[], tx: Tx, now: Date = new Date()): Promise<number[]> {
+    const date = todayIn(this.container.env.BUSINESS_TZ, now);
+    const ids: number[] = [];
+    for (const r of requests) {
+      const appendNote = r.clientNotes?.trim() ? `Asked again on ${date}: ${r.clientNotes.trim()}` : `Asked again on ${date}.`;
+      ids.push((await this.quotes.upsertForClient({ ...r, appendNote }, tx)).id);
+    }
+    return ids;
+  }
+
+  /** The header bell's count: new quote requests, requests the client added to, and answered reports (at most 99 counted). */
+  bellCount(staffUserId: number): Promise<number> {
+    return this.quotes.bellCount(staffUserId, BELL_CAP);
+  }
+
+  /** The bell's list (the last 30 days, newest first); opening it marks everything up to now as seen. */
+  async openBell(staffUserId: number): Promise<BellItem[]> {
+    const items = await this.quotes.bellItems(staffUserId, 50, 30);
+    await this.quotes.markBellSeen(staffUserId);
+    return items;
   }
 
   list(options: { limit: number; offset: number; q?: string; status?: QuoteStatus; propertyId?: number }) {
     return this.quotes.list(options);
+  }
+
+  /** Every request matching the list's filter, newest first, in batches (CSV export). */
+  exportRows(options: { q?: string; status?: QuoteStatus; propertyId?: number }) {
+    return this.quotes.exportRows(options);
   }
 
   async get(id: number): Promise<QuoteRequest> {

@@ -166,6 +166,7 @@ export const reportsCalls = apiCalls([
     access: "staff",
     query: reportListQuery,
     list: true,
+    csv: true,
     responses: { 200: z.array(report) },
   },
   {

@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { cursorBatches } from "../../db/cursor.js";
 import type { Tx } from "../../db/transaction.js";
 import { type ReportData, normaliseReportData } from "./report-data.js";
 
@@ -23,6 +24,8 @@ export interface ReportListItem {
   address: string;
   city: string | null;
   clientName: string | null;
+  /** The client's e-mail on file now: the share dialog starts with it. */
+  clientEmail: string | null;
   inspectionDate: string | null;
   totalIssues: number;
   highPriority: number;
@@ -97,6 +100,18 @@ export class ReportsRepository {
     return rows.map(toReport);
   }
 
+  /**
+   * Every report `list` would page through, in its order, a batch at a time (CSV export). The snapshot's
+   * arrays (categories, recommendations) stay in Postgres: a CSV row has no cell for them, and a batch of
+   * whole snapshots would weigh megabytes.
+   */
+  exportRows(q?: string): AsyncGenerator<Report[]> {
+    const rows = this.filtered(q)
+      .select("r.id", "r.property_id", "r.inspection_id", "r.created_at", "r.overall_score", this.db.raw("r.report_data - 'recommendations' - 'issues' - 'allCategories' - 'categories' as report_data"))
+      .orderBy([{ column: "r.created_at", order: "desc" }, { column: "r.id", order: "desc" }]);
+    return cursorBatches(this.db, rows, toReport);
+  }
+
   async listItems(limit: number, offset: number, q?: string): Promise<ReportListItem[]> {
     const ids = this.filtered(q).select("r.id").orderBy([{ column: "r.created_at", order: "desc" }, { column: "r.id", order: "desc" }]).limit(limit).offset(offset);
     const rows = await this.db("reports as r")
@@ -112,6 +127,7 @@ export class ReportsRepository {
         "p.address",
         "p.city",
         "p.client_name",
+        "p.client_email",
         "i.inspection_date",
         this.db.raw("coalesce((r.report_data->'summary'->>'totalIssues')::int, 0) as total_issues"),
         this.db.raw("coalesce((r.report_data->'summary'->>'highPriority')::int, 0) as high_priority"),
@@ -126,6 +142,7 @@ export class ReportsRepository {
       address: row.address as string,
       city: (row.city as string | null) ?? null,
       clientName: (row.client_name as string | null) ?? null,
+      clientEmail: (row.client_email as string | null) ?? null,
       inspectionDate: day(row.inspection_date),
       totalIssues: Number(row.total_issues),
       highPriority: Number(row.high_priority),

@@ -1,6 +1,7 @@
 import { type Request, type Response, Router } from "express";
 import type { Container } from "../../container.js";
 import { staffPage } from "../../http/admin.js";
+import { sendCsv, wantsCsv } from "../../http/csv.js";
 import { HttpError } from "../../http/errors.js";
 import { requireStaffApi } from "../../http/guards.js";
 import { params, query } from "../../http/validate.js";
@@ -41,6 +42,7 @@ export function reportsApi(container: Container): Router {
 
   router.get("/reports", requireStaffApi, async (req, res) => {
     const filter = query(req, reportListQuery);
+    if (wantsCsv(req)) return sendCsv(res, { name: "reports", batches: container.reports.exportRows(filter) });
     const { rows, total } = await container.reports.list(filter);
     res.setHeader("X-Total-Count", String(total));
     res.json(rows);
@@ -184,6 +186,8 @@ export function reportsPages(container: Container): Router {
       noindex: true,
       islands: true,
       report,
+      // The share dialog starts with the client's e-mail on file now (the snapshot's may be older).
+      clientEmail: (await container.customers.findPropertyFor({ kind: "staff" }, report.propertyId))?.clientEmail ?? report.reportData.property.clientEmail ?? "",
       viewerProps: { reportId: report.id, backHref: back, initial: report },
     });
   });

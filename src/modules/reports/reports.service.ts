@@ -110,6 +110,11 @@ export class ReportsService {
     return { rows, total };
   }
 
+  /** Every report matching the list's search, newest first, in batches (CSV export; no snapshot arrays). */
+  exportRows(filter: { q?: string }): AsyncGenerator<Report[]> {
+    return this.reports.exportRows(filter.q || undefined);
+  }
+
   /** The list page's rows: what it shows, without the snapshots. */
   async listItems(filter: { limit: number; offset: number; q?: string }): Promise<{ rows: ReportListItem[]; total: number }> {
     const [rows, total] = await Promise.all([this.reports.listItems(filter.limit, filter.offset, filter.q || undefined), this.reports.count(filter.q || undefined)]);
