@@ -238,7 +238,7 @@ describe("the customer properties page", () => {
     for (const heading of ["Property Information", "Customer Information", "Subscription Plan", "Inspection Details", "Lifestyle Information", "System Information"]) {
       expect(fragment.text).toContain(heading);
     }
-    for (const text of ["5 Wellington Street", "client5@example.ca", "Heat Pump", "Metal", "Owner", "Side gate sticks", "Tuesday, May 5, 2026", "meet", "10:30 AM"]) expect(fragment.text).toContain(text);
+    for (const text of ["5 Wellington Street", "client5@example.ca", "Heat Pump", "Metal", "Owner", "Side gate sticks", "Tuesday, May 5, 2026", "Meet inspector at property", "10:30 AM"]) expect(fragment.text).toContain(text);
     const page = await staff.agent.get(`/admin/properties/${p.id}`).expect(200);
     expect(page.text).toContain("<html");
     expect(page.text).toContain("Property Details");
