@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { apiCalls, dateTimeString, idNumber, idParamsDoc } from "../../http/openapi.kit.js";
-import { type Property, customerCreateSchema, staffListQuerySchema } from "./customers.schemas.js";
+import { type Property, customerCreateSchema, propertyEditSchema, staffListQuerySchema } from "./customers.schemas.js";
 
 // OpenAPI entries of customers.routes.ts; see docs/api.md.
 
@@ -80,6 +80,22 @@ export const customersCalls = apiCalls([
     tags: ["Properties"],
     access: "session",
     params: idParamsDoc,
+    responses: { 200: propertyResponse },
+    errors: [404],
+  },
+  {
+    method: "patch",
+    path: "/api/properties/{id}",
+    summary: "Edit a property and its customer (staff, the details dialog)",
+    description:
+      "Every field is optional and checked with the intake's rules: province/postalCode or the spec's state/zipCode " +
+      "(any case, with or without the space; stored as 'ON' and 'K1S 2B4'), square footage and year built as whole numbers, " +
+      "the same choices for the selects. An empty optional field (bedrooms, notes…) clears it. name, email and phone change the " +
+      "customer and are copied onto every property of theirs, in the same transaction. A 400 names each invalid field and writes nothing.",
+    tags: ["Properties"],
+    access: "staff",
+    params: idParamsDoc,
+    body: propertyEditSchema,
     responses: { 200: propertyResponse },
     errors: [404],
   },

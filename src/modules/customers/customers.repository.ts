@@ -111,6 +111,32 @@ export class CustomersRepository {
   }
 
   /**
+   * A staff edit (issue 18, item 14): the property's columns, and the customer's name, e-mail and phone,
+   * copied onto every property of theirs (the client columns the staff search reads). search_text is a
+   * generated column, so it follows by itself. Null when the property does not exist.
+   */
+  async updateProperty(id: number, property: Partial<NewProperty>, customer: { name?: string; email?: string; phone?: string }, tx: Tx | Knex = this.db): Promise<Property | null> {
+    const current = await tx("properties").where({ id }).forUpdate().first();
+    if (!current) return null;
+    const now = tx.fn.now();
+    const row: Row = {};
+    for (const [key, column] of Object.entries(PROPERTY_COLUMNS)) {
+      const value = property[key as keyof NewProperty];
+      if (value !== undefined) row[column] = value;
+    }
+    if (Object.keys(row).length) await tx("properties").where({ id }).update({ ...row, updated_at: now });
+    if (Object.keys(customer).length) {
+      await tx("customers").where({ id: current.customer_id }).update({ ...customer, updated_at: now });
+      const copy: Row = {};
+      if (customer.name !== undefined) copy.client_name = customer.name;
+      if (customer.email !== undefined) copy.client_email = customer.email;
+      if (customer.phone !== undefined) copy.client_phone = customer.phone;
+      await tx("properties").where({ customer_id: current.customer_id }).update({ ...copy, updated_at: now });
+    }
+    return this.findProperty(id, tx);
+  }
+
+  /**
    * A page of properties for staff, newest first, and the count of all that match. The search text
    * matches the address, city, client's name or e-mail anywhere, without case or accents (src/db/property-search.ts).
    */

@@ -3,11 +3,12 @@ import type { Container } from "../../container.js";
 import { sendCsv, wantsCsv } from "../../http/csv.js";
 import { idParams } from "../../http/fields.js";
 import { NotFoundError } from "../../http/errors.js";
+import { requireStaffApi } from "../../http/guards.js";
 import { body, params, query } from "../../http/validate.js";
 import { rememberCustomer, viewerOf } from "../../http/viewer.js";
 import { DEMO_CUSTOMER } from "../plans/checkout.schemas.js";
 import { planTypeSchema } from "../plans/plans.schemas.js";
-import { customerCreateSchema, staffListQuerySchema } from "./customers.schemas.js";
+import { customerCreateSchema, propertyEditSchema, staffListQuerySchema } from "./customers.schemas.js";
 
 export function customersApi(container: Container): Router {
   const router = Router();
@@ -53,6 +54,12 @@ export function customersApi(container: Container): Router {
     const property = await container.customers.findPropertyFor(viewerOf(req), id);
     if (!property) throw new NotFoundError("Property not found");
     res.json(property);
+  });
+
+  /** Staff edit from the details dialog (issue 18, item 14): the intake's field rules, every field optional. */
+  router.patch("/properties/:id", requireStaffApi, async (req, res) => {
+    const { id } = params(req, idParams);
+    res.json(await container.customers.editProperty(id, body(req, propertyEditSchema)));
   });
   return router;
 }

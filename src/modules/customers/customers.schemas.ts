@@ -154,3 +154,51 @@ export const staffListQuerySchema = z.object({
   q: z.preprocess((value) => (value === "" ? undefined : value), z.string({ message: "Search must be text" }).trim().max(200, "Search must be at most 200 characters").optional()),
 });
 export type StaffListQuery = z.infer<typeof staffListQuerySchema>;
+
+// --- Staff edit of a property and its customer (issue 18, item 14): the intake's exact field rules, every field optional. ---
+
+/** Optional fields of the intake that an edit may clear: "" or null stores null; left out keeps the value. */
+const CLEARABLE = ["bedrooms", "bathrooms", "stories", "hvacUnits", "electricalPanels", "plumbingSystems", "roofType", "heatingType", "coolingType", "waterHeaterType", "foundationType", "notes"] as const;
+const intakeShape = intakePropertyObject.shape;
+const clearable = <K extends (typeof CLEARABLE)[number]>(key: K) => z.preprocess((v) => (v === "" ? null : v), intakeShape[key].nullable()).optional();
+
+const propertyEditObject = z.object({
+  ...intakePropertyObject.partial().shape,
+  bedrooms: clearable("bedrooms"),
+  bathrooms: clearable("bathrooms"),
+  stories: clearable("stories"),
+  hvacUnits: clearable("hvacUnits"),
+  electricalPanels: clearable("electricalPanels"),
+  plumbingSystems: clearable("plumbingSystems"),
+  roofType: clearable("roofType"),
+  heatingType: clearable("heatingType"),
+  coolingType: clearable("coolingType"),
+  waterHeaterType: clearable("waterHeaterType"),
+  foundationType: clearable("foundationType"),
+  notes: clearable("notes"),
+  name: requiredText("Name", 120).optional(),
+  email: emailField.optional(),
+  phone: phoneField.optional(),
+});
+
+/**
+ * PATCH /api/properties/{id}: any of the intake's property fields (state/zipCode or province/postalCode,
+ * normalised as at intake) and the customer's name, email and phone. The answer splits them into the
+ * property's columns and the customer's.
+ */
+export const propertyEditSchema = z.preprocess(
+  withSpecAddressNames,
+  propertyEditObject
+    .superRefine((p, ctx) => {
+      if (p.province && p.state && p.province !== p.state) ctx.addIssue({ code: "custom", path: ["province"], message: "Province and state name different regions" });
+      if (p.postalCode && p.zipCode && p.postalCode !== p.zipCode) ctx.addIssue({ code: "custom", path: ["postalCode"], message: "Postal code and ZIP code differ" });
+    })
+    .transform(({ state, zipCode, province: _province, postalCode: _postalCode, name, email, phone, ...rest }) => {
+      const property: Partial<Record<keyof import("./customers.constants.js").NewProperty, unknown>> = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+      if (state) Object.assign(property, regionColumns(state));
+      if (zipCode) property.postalCode = zipCode;
+      const customer = Object.fromEntries(Object.entries({ name, email, phone }).filter(([, v]) => v !== undefined)) as { name?: string; email?: string; phone?: string };
+      return { property: property as Partial<import("./customers.constants.js").NewProperty>, customer };
+    }),
+);
+export type PropertyEdit = z.infer<typeof propertyEditSchema>;

@@ -1,7 +1,7 @@
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
-import { ConflictError } from "../../http/errors.js";
+import { ConflictError, NotFoundError } from "../../http/errors.js";
 import type { CustomersRepository } from "./customers.repository.js";
-import { type Customer, type NewCustomer, type NewProperty, type Property, sameEmail } from "./customers.schemas.js";
+import { type Customer, type NewCustomer, type NewProperty, type Property, type PropertyEdit, sameEmail } from "./customers.schemas.js";
 
 export const SESSION_TAKEN_MESSAGE = "This checkout session's property information was already saved with another email";
 
@@ -63,6 +63,13 @@ export class CustomersService {
     if (!property) return null;
     if (viewer.kind === "staff" || viewer.customerIds.includes(property.customerId)) return property;
     return null;
+  }
+
+  /** Staff edit of a property and its customer, in one transaction; a 404 for an unknown property. */
+  async editProperty(id: number, edit: PropertyEdit): Promise<Property> {
+    const updated = await this.transaction((trx) => this.customers.updateProperty(id, edit.property, edit.customer, trx));
+    if (!updated) throw new NotFoundError("Property not found");
+    return updated;
   }
 
   findCustomer(id: number): Promise<Customer | null> {

@@ -3,10 +3,10 @@ import { z } from "zod";
 import type { Container } from "../../container.js";
 import { idParams } from "../../http/fields.js";
 import { staffPage } from "../../http/admin.js";
-import { NotFoundError } from "../../http/errors.js";
-import { params } from "../../http/validate.js";
+import { NotFoundError, ValidationError } from "../../http/errors.js";
+import { params, parse } from "../../http/validate.js";
 import type { Booking } from "../bookings/bookings.schemas.js";
-import { SUBSCRIPTION_PLANS, planLabel } from "./customers.schemas.js";
+import { BATHROOMS_FORM, BEDROOMS_FORM, COOLING_TYPES, ELECTRICAL_PANELS, HEATING_TYPES, HVAC_UNITS, PROVINCES, PROVINCE_NAMES, type Property, ROOF_TYPES, STORIES, SUBSCRIPTION_PLANS, US_STATES, WATER_HEATER_TYPES, planLabel, propertyEditSchema } from "./customers.schemas.js";
 
 /** Cards per page of /admin/properties: a phone scrolls through it, a desktop shows it in two columns. */
 export const PROPERTIES_PAGE_SIZE = 20;
@@ -31,6 +31,14 @@ const planBadge = (plan: string) => ((SUBSCRIPTION_PLANS as readonly string[]).i
  */
 export function propertiesAdminPages(container: Container): Router {
   const router = Router();
+  // The details, and the edit form of the details dialog (issue 18, item 14: the same rules as PATCH /api/properties/{id}).
+  const editLocals = (property: Property, values: Record<string, unknown>, errors: Record<string, string>) => ({
+    title: `Edit ${property.address} | Customer Properties`, admin: "properties", noindex: true, property, values, errors, options: EDIT_OPTIONS,
+  });
+  const detailsLocals = async (property: Property, notice?: { variant: "success" | "error"; title: string }) => ({
+    title: `${property.address} | Customer Properties`, admin: "properties", noindex: true, timeZone: container.env.BUSINESS_TZ, property, notice,
+    bookings: (await container.bookings.byProperty([property.id])).get(property.id) ?? [], plan: planBadge(property.subscriptionPlan), planLabel: planLabel(property.subscriptionPlan),
+  });
 
   router.get(["/admin/properties", "/admin/properties-simple"], ...staffPage(container), async (req, res) => {
     const { q, page } = pageQuery.parse(req.query);
@@ -49,11 +57,61 @@ export function propertiesAdminPages(container: Container): Router {
     const { id } = params(req, idParams);
     const property = await container.customers.findPropertyFor({ kind: "staff" }, id);
     if (!property) throw new NotFoundError("Property not found");
-    const bookings = (await container.bookings.byProperty([id])).get(id) ?? [];
-    const locals = { title: `${property.address} | Customer Properties`, admin: "properties", noindex: true, timeZone: container.env.BUSINESS_TZ, property, bookings, plan: planBadge(property.subscriptionPlan), planLabel: planLabel(property.subscriptionPlan) };
+    const locals = await detailsLocals(property, req.query.saved === "1" ? SAVED_NOTICE : undefined);
     // In the dialog: the details alone; as a page (no script, or a shared link): inside the shell.
     res.page(req.get("hx-request") === "true" ? "properties/_details" : "properties/details", locals);
   });
 
+  router.get("/admin/properties/:id/edit", ...staffPage(container), async (req, res) => {
+    const { id } = params(req, idParams);
+    const property = await container.customers.findPropertyFor({ kind: "staff" }, id);
+    if (!property) throw new NotFoundError("Property not found");
+    res.page(req.get("hx-request") === "true" ? "properties/_edit" : "properties/edit", editLocals(property, editValues(property), {}));
+  });
+
+  router.post("/admin/properties/:id", ...staffPage(container), async (req, res) => {
+    const { id } = params(req, idParams);
+    const property = await container.customers.findPropertyFor({ kind: "staff" }, id);
+    if (!property) throw new NotFoundError("Property not found");
+    const fragment = req.get("hx-request") === "true";
+    let saved: Property;
+    try {
+      saved = await container.customers.editProperty(id, parse(propertyEditSchema, req.body ?? {}));
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      // The form again, as typed, with each refusal under its field (200 for htmx, which swaps only 2xx);
+      // no scroll to the top: the first refused field takes the focus (autofocus).
+      if (fragment) res.set("HX-Reswap", "outerHTML");
+      const typed = typeof req.body === "object" && req.body ? (req.body as Record<string, unknown>) : {};
+      return res.status(fragment ? 200 : 400).page(fragment ? "properties/_edit" : "properties/edit", editLocals(property, typed, editErrors(error.fields ?? {})));
+    }
+    if (!fragment) return res.redirect(303, `/admin/properties/${id}?saved=1`);
+    res.page("properties/_details", await detailsLocals(saved, SAVED_NOTICE));
+  });
+
   return router;
 }
+
+const SAVED_NOTICE = { variant: "success" as const, title: "Details saved" };
+
+/** The choices of the edit form's selects: the intake's. */
+const EDIT_OPTIONS = {
+  provinces: PROVINCES.map((code) => ({ value: code, label: PROVINCE_NAMES[code] })),
+  states: US_STATES,
+  bedrooms: BEDROOMS_FORM, bathrooms: BATHROOMS_FORM, stories: STORIES, hvacUnits: HVAC_UNITS, electricalPanels: ELECTRICAL_PANELS,
+  roofType: ROOF_TYPES, heatingType: HEATING_TYPES, coolingType: COOLING_TYPES, waterHeaterType: WATER_HEATER_TYPES,
+};
+
+/** The form's values for a stored property: the customer's fields, and one region and one postal code. */
+const editValues = (p: Property): Record<string, unknown> => ({
+  ...p, name: p.clientName, email: p.clientEmail, phone: p.clientPhone, state: p.province || p.state, zipCode: p.postalCode,
+});
+
+/** The form names the region `state` and the postal code `zipCode`; the schema may name the other pair too. */
+const editErrors = (fields: Record<string, string>) => {
+  const errors = { ...fields };
+  errors.state ??= fields.province ?? "";
+  errors.zipCode ??= fields.postalCode ?? "";
+  for (const key of ["state", "zipCode"]) if (!errors[key]) delete errors[key];
+  return errors;
+};
