@@ -11,7 +11,8 @@ import {
 import { ApiError } from "../ui/api";
 import { useJson } from "./data";
 import { Dialog } from "./Dialog";
-import { BookingDialog, type BookingWindow, CreateScheduleDialog, type Enumerations, TaskDialog, type TaskView } from "./dialogs";
+import { BookingDialog, type BookingWindow } from "./BookingDialog";
+import { CreateScheduleDialog, type Enumerations, TaskDialog, type TaskView } from "./dialogs";
 import { TaskList } from "./TaskList";
 import { WEEKDAYS, longDateLabel, minutesOf, monthLabel, monthOf, monthWeeks, shiftDate, shiftDateByMonths, shiftMonth, shortDateLabel, weekEnd, weekStart } from "./month-grid";
 

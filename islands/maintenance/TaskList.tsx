@@ -30,6 +30,24 @@ const NO_FILTERS = { status: "", category: "", priority: "", assignedTo: "", fro
  * The list view: every task, dated or not, completed too; in date and time order with the undated last
  * (issue 18), filtered, searched and paged on the server.
  */
+/** One filter of the list view: a labelled select whose first choice is "any". */
+function FilterSelect(props: { name: string; label: string; any: string; value: string; onChange: (e: { target: { value: string } }) => void; options: [string, string][] }) {
+  const id = `mc-filter-${props.name}`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{props.label}</label>
+      <select id={id} value={props.value} onChange={props.onChange}>
+        <option value="">{props.any}</option>
+        {props.options.map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 export function TaskList({ onOpen, enums }: { onOpen: (task: TaskView) => void; enums: Enumerations }) {
   const [q, setQ] = useState("");
   const [search, setSearch] = useState("");
@@ -66,50 +84,10 @@ export function TaskList({ onOpen, enums }: { onOpen: (task: TaskView) => void; 
       </a>
       <fieldset className="mc-filters">
         <legend className="sr-only">Filter tasks</legend>
-        <div className="field">
-          <label htmlFor="mc-filter-status">Status</label>
-          <select id="mc-filter-status" value={filters.status} onChange={filter("status")}>
-            <option value="">Any status</option>
-            {enums.statuses.map((s) => (
-              <option key={s} value={s}>
-                {STATUS_LABELS[s]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="mc-filter-category">Category</label>
-          <select id="mc-filter-category" value={filters.category} onChange={filter("category")}>
-            <option value="">Any category</option>
-            {enums.categories.map((c) => (
-              <option key={c} value={c}>
-                {labelOf(c)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="mc-filter-priority">Priority</label>
-          <select id="mc-filter-priority" value={filters.priority} onChange={filter("priority")}>
-            <option value="">Any priority</option>
-            {enums.priorities.map((p) => (
-              <option key={p} value={p}>
-                {labelOf(p)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="mc-filter-assignedTo">Assigned to</label>
-          <select id="mc-filter-assignedTo" value={filters.assignedTo} onChange={filter("assignedTo")}>
-            <option value="">Anyone</option>
-            {enums.staff.map((s) => (
-              <option key={s.id} value={String(s.id)}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect name="status" label="Status" any="Any status" value={filters.status} onChange={filter("status")} options={enums.statuses.map((s) => [s, STATUS_LABELS[s]])} />
+        <FilterSelect name="category" label="Category" any="Any category" value={filters.category} onChange={filter("category")} options={enums.categories.map((c) => [c, labelOf(c)])} />
+        <FilterSelect name="priority" label="Priority" any="Any priority" value={filters.priority} onChange={filter("priority")} options={enums.priorities.map((p) => [p, labelOf(p)])} />
+        <FilterSelect name="assignedTo" label="Assigned to" any="Anyone" value={filters.assignedTo} onChange={filter("assignedTo")} options={enums.staff.map((m) => [String(m.id), m.name])} />
         <div className="field">
           <label htmlFor="mc-filter-from">From</label>
           <input id="mc-filter-from" type="date" value={filters.from} onChange={filter("from")} />

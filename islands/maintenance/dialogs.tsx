@@ -1,16 +1,13 @@
 import { type FormEvent, useState } from "react";
 import {
-  type CalendarBooking,
   RECURRENCE_LABELS,
   STATUS_LABELS,
   type TaskStatus,
-  bookingTime,
   clockToInput,
   formatDuration,
   labelOf,
   taskTime,
 } from "../../src/modules/maintenance/maintenance.constants";
-import { DAY_PART_VALUES, TIME_SLOTS, slotLabel } from "../../src/modules/bookings/business-time";
 import { PropertyPicker, type PropertyRow, propertyLabel } from "../inspections/PropertyPicker";
 import { ApiError, apiRequest } from "../ui/api";
 import { toast } from "../ui/toast";
@@ -67,7 +64,7 @@ export interface Enumerations {
 }
 
 /** A write's state: pending while it runs; `run` resolves after success or failure handling. */
-function useWrite<T>(send: () => Promise<T>, onSuccess: (result: T) => void, onError: (error: Error) => void) {
+export function useWrite<T>(send: () => Promise<T>, onSuccess: (result: T) => void, onError: (error: Error) => void) {
   const [isPending, setPending] = useState(false);
   const run = async () => {
     setPending(true);
@@ -237,137 +234,6 @@ export function TaskDialog({ task: opened, statuses, staff, onClose }: { task: T
 }
 
 /** The dates staff may move a booking to: the wizard's rule (at least 4 days ahead, within a year). */
-export interface BookingWindow {
-  minDate: string;
-  maxDate: string;
-}
-
-export function BookingDialog({ booking: opened, window: dates, onClose }: { booking: CalendarBooking; window: BookingWindow; onClose: () => void }) {
-  const [booking, setBooking] = useState(opened);
-  const [date, setDate] = useState(opened.scheduledDate.localeCompare(dates.minDate) >= 0 ? opened.scheduledDate : dates.minDate);
-  const [slot, setSlot] = useState(opened.timeSlot);
-  const [confirmCancel, setConfirmCancel] = useState(false);
-  const [errors, setErrors] = useState<Fields>({});
-  const time = bookingTime(booking.timeSlot);
-  const open = booking.status === "scheduled";
-  const change = (payload: Record<string, string>, done: string) =>
-    sendWrite(
-      () => apiRequest<CalendarBooking>("PATCH", `/api/inspection-bookings/${booking.id}`, payload),
-      (saved) => {
-        setBooking((b) => ({ ...b, status: saved.status, scheduledDate: saved.scheduledDate, timeSlot: saved.timeSlot }));
-        toast({ title: done, description: `Inspection at ${booking.propertyAddress}` });
-        refreshAll();
-        onClose();
-      },
-      (error) => {
-        if (error instanceof ApiError && error.status === 401) return;
-        if (error instanceof ApiError && error.status === 400 && Object.keys(error.fields).length) return setErrors(error.fields);
-        toast({ title: "Could not change the booking", description: error.message, variant: "destructive" });
-      },
-    );
-  const [busy, setBusy] = useState(false);
-  const run = async (payload: Record<string, string>, done: string) => {
-    setBusy(true);
-    await change(payload, done);
-    setBusy(false);
-  };
-  const reschedule = (e: FormEvent) => {
-    e.preventDefault();
-    if (!date) return setErrors({ scheduledDate: "Inspection date is required" });
-    setErrors({});
-    void run({ scheduledDate: date, timeSlot: slot }, "Booking Rescheduled");
-  };
-  const slots = [...(TIME_SLOTS.includes(slot) || DAY_PART_VALUES.includes(slot as never) ? [] : [slot]), ...TIME_SLOTS, ...DAY_PART_VALUES];
-  return (
-    <Dialog title="Inspection Booking Details" onClose={onClose}>
-      <h3 className="text-lg font-semibold text-green-900">Inspection at {booking.propertyAddress}</h3>
-      <Details
-        rows={[
-          ["Client", booking.clientName],
-          ["Email", <a key="e" className="link" href={`mailto:${booking.clientEmail}`}>{booking.clientEmail}</a>],
-          ["Phone", booking.clientPhone],
-          ["Property", [booking.propertyAddress, booking.city].filter(Boolean).join(", ")],
-          ["Date", longDateLabel(booking.scheduledDate)],
-          ["Time", time === booking.timeSlot ? time : `${time} (${labelOf(booking.timeSlot)})`],
-          // Booking status defaults to display 'Pending' (staff-side §4).
-          ["Status", labelOf(booking.status) || "Pending"],
-          ["Access", booking.accessMethod ? labelOf(booking.accessMethod.replace(/-/g, "_")) : null],
-          ["Special requests", booking.specialRequests],
-          ["Notes", booking.notes],
-        ]}
-      />
-      {open && (
-        <form className="mt-4 grid gap-3" onSubmit={reschedule} noValidate aria-labelledby="booking-move-title">
-          <h4 id="booking-move-title" className="font-semibold text-green-900">
-            Reschedule
-          </h4>
-          <p className="text-sm text-ink/75">The booking rules apply: at least 4 days from today. The client gets an e-mail with the new date.</p>
-          <div className="mc-form-row">
-            <div className="field">
-              <label htmlFor="booking-scheduledDate">New date</label>
-              <input
-                id="booking-scheduledDate"
-                type="date"
-                min={dates.minDate}
-                max={dates.maxDate}
-                value={date}
-                onChange={(e) => setDate(e.target.value)}
-                aria-invalid={errors.scheduledDate ? true : undefined}
-                aria-describedby={errors.scheduledDate ? "booking-scheduledDate-error" : undefined}
-              />
-              {errors.scheduledDate && (
-                <p id="booking-scheduledDate-error" className="field-error">
-                  {errors.scheduledDate}
-                </p>
-              )}
-            </div>
-            <div className="field">
-              <label htmlFor="booking-timeSlot">Time</label>
-              <select id="booking-timeSlot" value={slot} onChange={(e) => setSlot(e.target.value)} aria-invalid={errors.timeSlot ? true : undefined}>
-                {slots.map((s) => (
-                  <option key={s} value={s}>
-                    {slotLabel(s)}
-                  </option>
-                ))}
-              </select>
-              {errors.timeSlot && <p className="field-error">{errors.timeSlot}</p>}
-            </div>
-          </div>
-          <div className="flex flex-wrap items-center gap-3">
-            <button type="submit" className="btn btn-green" disabled={busy}>
-              {busy ? "Saving..." : "Reschedule Booking"}
-            </button>
-            {!confirmCancel ? (
-              <button type="button" className="btn btn-outline" onClick={() => setConfirmCancel(true)} disabled={busy}>
-                Cancel Booking
-              </button>
-            ) : (
-              <fieldset className="flex flex-wrap items-center gap-2 border-0 p-0">
-                <legend className="float-left mr-2 font-semibold">Cancel this inspection?</legend>
-                <button type="button" className="btn btn-danger btn-sm" disabled={busy} onClick={() => void run({ status: "cancelled" }, "Booking Cancelled")}>
-                  Yes, cancel it
-                </button>
-                <button type="button" className="btn btn-outline btn-sm" onClick={() => setConfirmCancel(false)}>
-                  Keep it
-                </button>
-              </fieldset>
-            )}
-          </div>
-        </form>
-      )}
-    </Dialog>
-  );
-}
-
-/** Runs one write, then its success or failure handling (a plain function: the dialog has two writes). */
-async function sendWrite<T>(send: () => Promise<T>, onSuccess: (result: T) => void, onError: (error: Error) => void): Promise<void> {
-  try {
-    onSuccess(await send());
-  } catch (error) {
-    onError(error instanceof Error ? error : new Error(String(error)));
-  }
-}
-
 interface CreatedSchedule {
   id: number;
   title: string;
@@ -375,7 +241,7 @@ interface CreatedSchedule {
   tasksCreated: number;
 }
 
-type Fields = Record<string, string>;
+export type Fields = Record<string, string>;
 
 export function CreateScheduleDialog({ today, enums, onClose, onCreated }: { today: string; enums: Enumerations; onClose: () => void; onCreated: (s: CreatedSchedule) => void }) {
   const [property, setProperty] = useState<PropertyRow | null>(null);
