@@ -38,6 +38,8 @@ import { ReportsService } from "./modules/reports/reports.service.js";
 import { PrivacyRepository } from "./modules/privacy/privacy.repository.js";
 import { PrivacyService } from "./modules/privacy/privacy.service.js";
 import { LOGIN_LIMITS } from "./modules/auth/auth.service.js";
+import { SubscriptionsRepository } from "./modules/subscriptions/subscriptions.repository.js";
+import { type PlanServicesPort, SubscriptionsService } from "./modules/subscriptions/subscriptions.service.js";
 
 /** Every service the web app, the worker and the CLI share, built once per process. */
 export interface Container {
@@ -64,6 +66,7 @@ export interface Container {
   dashboard: DashboardService;
   reports: ReportsService;
   privacy: PrivacyService;
+  subscriptions: SubscriptionsService;
 }
 
 export function createContainer(env: Env, databaseUrl: string, db: Knex, options: { log?: Logger } = {}): Container {
@@ -80,6 +83,21 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
   const users = new UsersService(new StaffUsersRepository(db));
   const customers = new CustomersService(new CustomersRepository(db), transaction);
   const mail = new MailService(mailSettingsFrom(env), log);
+  const subscriptions = new SubscriptionsService(new SubscriptionsRepository(db), {
+    plans,
+    mail,
+    transaction,
+    planServices: (): PlanServicesPort | null => null,
+    stripe: null,
+    log,
+    settings: {
+      timeZone: env.BUSINESS_TZ,
+      publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+      sessionSecret: env.SESSION_SECRET,
+      supportEmail: env.SUPPORT_EMAIL,
+      supportPhone: env.CONTACT_PHONE,
+    },
+  });
   const bookings = new BookingsService(new BookingsRepository(db), customers, mail, transaction, {
     timeZone: env.BUSINESS_TZ,
     supportEmail: env.SUPPORT_EMAIL,
@@ -134,7 +152,8 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     },
     dashboard: new DashboardService(new DashboardRepository(db), { timeZone: env.BUSINESS_TZ }),
     privacy: new PrivacyService(new PrivacyRepository(db), transaction, { idempotencyWindowHours: IDEMPOTENCY_WINDOW_HOURS, loginWindowMs: LOGIN_LIMITS.windowMs, knownAddressDays: LOGIN_LIMITS.knownAddressDays }),
-    payments: new PaymentsService(paymentsRepository, plans, paymentProvider, {
+    subscriptions,
+    payments: new PaymentsService(paymentsRepository, plans, paymentProvider, subscriptions, {
       webhookSecret: env.STRIPE_WEBHOOK_SECRET,
       publishableKey: env.STRIPE_PUBLISHABLE_KEY,
     }),

@@ -5,6 +5,7 @@ import type { Container } from "./container.js";
 import { taskList } from "./jobs.js";
 import { MAINTENANCE_CRONTAB } from "./modules/maintenance/maintenance.tasks.js";
 import { PRIVACY_CRONTAB } from "./modules/privacy/privacy.tasks.js";
+import { SUBSCRIPTIONS_CRONTAB } from "./modules/subscriptions/subscriptions.tasks.js";
 import { startWorkerLease } from "./worker-lease.js";
 
 export interface RunningWorker {
@@ -45,7 +46,7 @@ export async function startWorker(container: Container, concurrency = container.
     noHandleSignals: true,
     pollInterval: 1000,
     // Recurring jobs, one crontab line each (graphile-worker runs each scheduled time once).
-    crontab: [MAINTENANCE_CRONTAB, PRIVACY_CRONTAB].join("\n"),
+    crontab: [MAINTENANCE_CRONTAB, PRIVACY_CRONTAB, SUBSCRIPTIONS_CRONTAB].join("\n"),
     logger,
     taskList: taskList(container),
   });

@@ -22,17 +22,23 @@ export function customersApi(container: Container): Router {
   router.post("/customers", async (req, res) => {
     const input = body(req, customerCreateSchema);
     const { plan } = await container.payments.requirePaid(input.stripeSessionId, input.email);
-    const { customer, property: saved, created } = await container.customers.createWithProperty(
-      {
-        email: input.email,
-        name: input.name,
-        phone: input.phone,
-        // The plan that was paid for wins over the one the form names.
-        subscriptionPlan: plan ?? input.planType,
-        stripeSessionId: input.stripeSessionId,
-      },
-      input.property,
-    );
+    const { customer, property: saved, created } = await container.transaction(async (tx) => {
+      const made = await container.customers.createWithProperty(
+        {
+          email: input.email,
+          name: input.name,
+          phone: input.phone,
+          // The plan that was paid for wins over the one the form names.
+          subscriptionPlan: plan ?? input.planType,
+          stripeSessionId: input.stripeSessionId,
+        },
+        input.property,
+        tx,
+      );
+      // The subscription the checkout started now belongs to this customer and home (issue 19).
+      await container.subscriptions.attachToProperty(input.stripeSessionId, { customerId: made.customer.id, propertyId: made.property.id }, tx);
+      return made;
+    });
     await rememberCustomer(req, customer.id);
     res.status(created ? 201 : 200).json({ id: customer.id, propertyId: saved.id });
   });

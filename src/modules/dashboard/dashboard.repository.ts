@@ -25,7 +25,10 @@ export class DashboardRepository {
       value("select count(*) as n from inspection_bookings b where b.status = 'scheduled' and not exists (select 1 from inspections i where i.booking_id = b.id)"),
       value("select count(*) as n from inspections where status <> 'completed'"),
       value("select count(*) as n from inspections where status = 'completed' and completed_at >= ? and completed_at < ?", [month.from, month.to]),
-      value("select coalesce(sum(amount_cents), 0) as n from payments where status = 'succeeded'"),
+      // Paid invoices plus one-time payments; a payment that started a subscription is counted by its invoice.
+      value(
+        "select (select coalesce(sum(amount_cents), 0) from payments where status = 'succeeded' and subscription_id is null) + (select coalesce(sum(amount_cents), 0) from invoices where status = 'paid') as n",
+      ),
     ]);
     return { totalProperties, pendingInspections: scheduledUntaken + openInspections, completedThisMonth, revenueCents };
   }

@@ -6,7 +6,7 @@ import type { Logger } from "pino";
 import type { Knex } from "knex";
 import type { Env } from "../../config/env.js";
 import type { Tx } from "../../db/transaction.js";
-import { enqueueJob } from "../../db/transaction.js";
+import { enqueueJob, enqueueJobs } from "../../db/transaction.js";
 import { countMailFailed, countMailSent } from "../../observability/metrics.js";
 import { MAIL_SEND_TASK, type MailMessage, mailMessageSchema } from "./mail.schemas.js";
 
@@ -47,6 +47,11 @@ export class MailService {
   /** Queues a message in the caller's transaction: it is sent only if that transaction commits. */
   enqueue(tx: Tx | Knex, message: MailMessage): Promise<void> {
     return enqueueJob(tx, MAIL_SEND_TASK, mailMessageSchema.parse(message));
+  }
+
+  /** Many messages in one statement (demo renewals send thousands of receipts at once). */
+  enqueueMany(tx: Tx | Knex, messages: MailMessage[]): Promise<void> {
+    return enqueueJobs(tx, MAIL_SEND_TASK, messages.map((m) => mailMessageSchema.parse(m)));
   }
 
   private getTransport(): Transporter {

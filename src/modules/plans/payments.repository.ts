@@ -105,7 +105,8 @@ export class PaymentsRepository {
   }
 
   async totalRevenueCents(): Promise<number> {
-    const row = await this.db("payments").where({ status: "succeeded" }).sum({ total: "amount_cents" }).first();
+    // A payment that started a subscription is counted by that subscription's invoice.
+    const row = await this.db("payments").where({ status: "succeeded" }).whereNull("subscription_id").sum({ total: "amount_cents" }).first();
     return Number(row?.total ?? 0);
   }
 }

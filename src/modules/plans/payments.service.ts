@@ -7,6 +7,7 @@ import { type PaymentProvider, intentPayment, sessionPayment } from "./payment-p
 import type { PaymentsRepository } from "./payments.repository.js";
 import type { PlanType } from "./plans.schemas.js";
 import type { PlansService } from "./plans.service.js";
+import type { SubscriptionsService } from "../subscriptions/subscriptions.service.js";
 
 export const PAYER_EMAIL_MESSAGE = "Email must be the address the payment was made with";
 
@@ -28,6 +29,7 @@ export class PaymentsService {
     private readonly payments: PaymentsRepository,
     private readonly plans: PlansService,
     private readonly provider: PaymentProvider,
+    private readonly subscriptions: SubscriptionsService,
     private readonly options: PaymentsOptions = {},
   ) {}
 
@@ -104,9 +106,15 @@ export class PaymentsService {
       // A declined attempt leaves the intent pending, as Stripe does: the visitor may try another card.
       throw new CardDeclinedError(decline);
     }
-    if (payment.status === "succeeded") return { paymentIntentId: id, status: "succeeded" };
-    const settled = await this.payments.settle("demo", id, "succeeded", customer);
-    if (!settled) throw new ConflictError("This payment can no longer be confirmed");
+    if (payment.status !== "succeeded") {
+      const settled = await this.payments.settle("demo", id, "succeeded", customer);
+      if (!settled) throw new ConflictError("This payment can no longer be confirmed");
+    }
+    // Decision 24: the purchase starts a monthly demo subscription whose first invoice is this payment. It is
+    // idempotent per checkout, so a repeat (or a retry after a crash between the two steps) starts one.
+    if (payment.planType) {
+      await this.subscriptions.startDemo({ checkoutRef: id, planType: payment.planType, amountCents: payment.amountCents, payerEmail: input.email, payerName: input.name, cardNumber: input.cardNumber });
+    }
     return { paymentIntentId: id, status: "succeeded" };
   }
 
@@ -147,8 +155,10 @@ export class PaymentsService {
     );
   }
 
-  /** Succeeded payments in dollars: the dashboard's Total Revenue. */
+  /** Total Revenue in dollars (issue 19): paid invoices and the one-time payments, nothing counted twice. */
   async totalRevenue(): Promise<number> {
-    return (await this.payments.totalRevenueCents()) / 100;
+    // Paid invoices plus one-time payments; a demo checkout that started a subscription is counted by its invoice.
+    const [payments, invoices] = await Promise.all([this.payments.totalRevenueCents(), this.subscriptions.paidInvoicesCents()]);
+    return (payments + invoices) / 100;
   }
 }

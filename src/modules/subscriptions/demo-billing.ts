@@ -1,0 +1,255 @@
+// The offline demo provider's billing (DESIGN.md decision 24). Haven's own rows are the demo provider's
+// subscriptions and invoices; this file turns them into provider states, changes them as Stripe would, and
+// bills the periods that have come due.
+import type { TransactionRunner, Tx } from "../../db/transaction.js";
+import { todayIn } from "../bookings/business-time.js";
+import type { MailMessage } from "../mail/mail.schemas.js";
+import type { Plan } from "../plans/plans.schemas.js";
+import type { PlansService } from "../plans/plans.service.js";
+import { period, periodOn } from "./billing-dates.js";
+import type { BillingProvider, ProviderSubscription } from "./billing-provider.js";
+import type { SubscriptionsRepository } from "./subscriptions.repository.js";
+import type { SubscriptionsService } from "./subscriptions.service.js";
+import type { Invoice, ProviderInvoiceState, ProviderSubscriptionState } from "./subscriptions.constants.js";
+
+/** 4000 0000 0000 0341: pays the first invoice, fails every renewal (as Stripe's test card). */
+export const DEMO_FAILING_CARD = "4000000000000341";
+/** What a failed demo renewal says, as Stripe's decline does. */
+export const DEMO_RENEWAL_DECLINE = "Your card was declined.";
+/** Subscriptions per renewal transaction. */
+const BATCH = 1000;
+
+/** A demo invoice's id is derived from its subscription and period, so billing a period twice is a conflict. */
+export const demoInvoiceId = (subscriptionId: number, periodStartDate: string, kind = "") => `demo_in_${subscriptionId}_${periodStartDate}${kind}`;
+
+/** The share of `cents` left for the rest of a period, for an upgrade in its middle. */
+export function prorate(cents: number, periodStart: Date, periodEnd: Date, now: Date): number {
+  const total = periodEnd.getTime() - periodStart.getTime();
+  const left = Math.min(Math.max(periodEnd.getTime() - now.getTime(), 0), total);
+  return total > 0 ? Math.round((cents * left) / total) : 0;
+}
+
+interface RenewContext {
+  repo: SubscriptionsRepository;
+  service: SubscriptionsService;
+  transaction: TransactionRunner;
+  timeZone: string;
+  onProgress?: (done: number) => void;
+}
+
+type Totals = { billed: number; paid: number; failed: number; ended: number; planChanges: number };
+
+export class DemoBilling implements BillingProvider {
+  readonly name = "demo" as const;
+  constructor(private readonly plans: PlansService) {}
+
+  /**
+   * Decision 23: a subscription keeps the reading of the price its journey showed. A plan change bills the new
+   * plan in the same reading: /checkout's prices for a /checkout subscription, the pricing page's otherwise.
+   */
+  amountFor(target: Plan, current: Plan, currentAmountCents: number): number {
+    return currentAmountCents === current.checkoutPrice * 100 ? target.checkoutPrice * 100 : target.price * 100;
+  }
+
+  stateOf(sub: ProviderSubscription): ProviderSubscriptionState {
+    return {
+      provider: "demo",
+      providerSubscriptionId: sub.providerSubscriptionId,
+      providerCustomerId: null,
+      status: sub.status,
+      planType: sub.planType,
+      monthlyAmountCents: Math.round(sub.monthlyAmount * 100),
+      currency: "cad",
+      startedAt: new Date(sub.startedAt),
+      currentPeriodStart: new Date(sub.currentPeriodStart),
+      currentPeriodEnd: new Date(sub.currentPeriodEnd),
+      cancelAt: sub.cancelAt ? new Date(sub.cancelAt) : null,
+      canceledAt: sub.canceledAt ? new Date(sub.canceledAt) : null,
+      payerEmail: sub.customerEmail,
+      payerName: sub.customerName,
+      checkoutRef: null,
+    };
+  }
+
+  invoiceState(sub: ProviderSubscription, invoice: Invoice): ProviderInvoiceState {
+    return {
+      provider: "demo",
+      providerInvoiceId: invoice.providerInvoiceId,
+      providerSubscriptionId: sub.providerSubscriptionId,
+      amountCents: Math.round(invoice.amount * 100),
+      currency: invoice.currency,
+      periodStart: new Date(invoice.periodStart),
+      periodEnd: new Date(invoice.periodEnd),
+      status: invoice.status,
+      billingReason: invoice.billingReason,
+      paidAt: invoice.paidAt ? new Date(invoice.paidAt) : null,
+      failureReason: invoice.failureReason,
+      attemptCount: 1,
+    };
+  }
+
+  async read(sub: ProviderSubscription) {
+    return this.stateOf(sub);
+  }
+
+  async scheduleCancel(sub: ProviderSubscription, cancelAt: Date) {
+    return { ...this.stateOf(sub), cancelAt };
+  }
+
+  async undoCancel(sub: ProviderSubscription) {
+    return { ...this.stateOf(sub), cancelAt: null };
+  }
+
+  async cancelNow(sub: ProviderSubscription, now: Date) {
+    return { ...this.stateOf(sub), status: "canceled", cancelAt: now, canceledAt: now };
+  }
+
+  async changePlan(sub: ProviderSubscription, plan: Plan & { amountCents: number }, when: "now" | "period_end", now: Date) {
+    const state = { ...this.stateOf(sub), planType: plan.type, monthlyAmountCents: plan.amountCents };
+    if (when === "period_end") return { state, invoice: null };
+    // An upgrade bills the difference for what is left of the period, at once.
+    const start = new Date(sub.currentPeriodStart);
+    const end = new Date(sub.currentPeriodEnd);
+    const amountCents = prorate(plan.amountCents - Math.round(sub.monthlyAmount * 100), start, end, now);
+    const invoice: ProviderInvoiceState | null =
+      amountCents > 0
+        ? {
+            provider: "demo",
+            providerInvoiceId: demoInvoiceId(sub.id, todayIn("UTC", now), `_up_${plan.type}_${now.getTime()}`),
+            providerSubscriptionId: sub.providerSubscriptionId,
+            amountCents,
+            currency: "cad",
+            periodStart: now,
+            periodEnd: end,
+            status: "paid",
+            billingReason: "subscription_update",
+            paidAt: now,
+            failureReason: null,
+            attemptCount: 1,
+          }
+        : null;
+    return { state, invoice };
+  }
+
+  /** Bills every demo period that has come due by `asOf`, one period per subscription per pass. */
+  async renewDue(asOf: Date, ctx: RenewContext): Promise<Totals> {
+    const totals: Totals = { billed: 0, paid: 0, failed: 0, ended: 0, planChanges: 0 };
+    let done = 0;
+    for (;;) {
+      let afterId = 0;
+      let seen = 0;
+      for (;;) {
+        const ids = await ctx.repo.dueDemoIds(asOf, afterId, BATCH);
+        if (!ids.length) break;
+        afterId = ids[ids.length - 1]!;
+        seen += ids.length;
+        await ctx.transaction((tx) => this.renewBatch(ids, asOf, ctx, tx, totals));
+        done += ids.length;
+        ctx.onProgress?.(done);
+      }
+      if (!seen) return totals;
+    }
+  }
+
+  private async renewBatch(ids: number[], asOf: Date, ctx: RenewContext, tx: Tx, totals: Totals): Promise<void> {
+    // Another worker renewing at once holds its rows: skip them, it bills them (each period once).
+    const locked = await tx("subscriptions")
+      .whereIn("id", ids)
+      .where({ provider: "demo" })
+      .whereIn("status", ["active", "past_due", "trialing"])
+      .where("current_period_end", "<=", asOf)
+      .forUpdate()
+      .skipLocked()
+      .select("id", "card_fails_renewals");
+    if (!locked.length) return;
+    const failing = new Set(locked.filter((r) => r.card_fails_renewals).map((r) => r.id as number));
+    const subs = (await Promise.all(locked.map((r) => ctx.repo.find(r.id as number, tx)))) as ProviderSubscription[];
+    const plain: { sub: ProviderSubscription; next: ReturnType<typeof period> }[] = [];
+    for (const sub of subs) {
+      const endedOn = new Date(sub.currentPeriodEnd);
+      const next = periodOn(sub.billingAnchor, todayIn(ctx.timeZone, endedOn), ctx.timeZone);
+      const base = this.stateOf(sub);
+      if (sub.cancelAt && new Date(sub.cancelAt) <= endedOn) {
+        // The cancellation takes effect: nothing is charged after it.
+        await ctx.service.applyProviderState({ ...base, status: "canceled", canceledAt: new Date(sub.cancelAt) }, tx, { actor: "system", now: endedOn });
+        totals.ended++;
+      } else if (sub.status === "past_due") {
+        // A month of failed retries: the subscription ends, as Stripe's default dunning setting does.
+        await tx("invoices").where({ subscription_id: sub.id, status: "open" }).update({ status: "uncollectible", updated_at: tx.fn.now() });
+        await ctx.service.applyProviderState({ ...base, status: "canceled", canceledAt: endedOn }, tx, { actor: "system", now: endedOn, reason: "Payment failed: retries ran out" });
+        totals.ended++;
+      } else if (sub.scheduledPlanType || failing.has(sub.id)) {
+        const changes = Boolean(sub.scheduledPlanType && sub.scheduledPlanAt && new Date(sub.scheduledPlanAt) <= endedOn);
+        let amountCents = base.monthlyAmountCents;
+        if (changes) {
+          const [current, target] = await Promise.all([this.plans.get(sub.planType), this.plans.get(sub.scheduledPlanType!)]);
+          amountCents = this.amountFor(target, current, base.monthlyAmountCents);
+          totals.planChanges++;
+        }
+        const fails = failing.has(sub.id);
+        const state = { ...base, planType: changes ? sub.scheduledPlanType! : sub.planType, monthlyAmountCents: amountCents, currentPeriodStart: next.start, currentPeriodEnd: next.end, status: fails ? "past_due" : sub.status };
+        await ctx.service.applyProviderState(state, tx, { actor: "system", now: endedOn });
+        await ctx.service.applyProviderInvoice(
+          {
+            provider: "demo",
+            providerInvoiceId: demoInvoiceId(sub.id, next.startDate),
+            providerSubscriptionId: sub.providerSubscriptionId,
+            amountCents,
+            currency: "cad",
+            periodStart: next.start,
+            periodEnd: next.end,
+            status: fails ? "open" : "paid",
+            billingReason: "subscription_cycle",
+            paidAt: fails ? null : endedOn,
+            failureReason: fails ? DEMO_RENEWAL_DECLINE : null,
+            attemptCount: 1,
+          },
+          tx,
+        );
+        totals.billed++;
+        if (fails) totals.failed++;
+        else totals.paid++;
+      } else {
+        plain.push({ sub, next });
+      }
+    }
+    await this.billPlain(plain, ctx, tx, totals);
+  }
+
+  /** The common case in bulk: the next period invoiced and paid, the period moved on, a receipt queued. */
+  private async billPlain(plain: { sub: ProviderSubscription; next: ReturnType<typeof period> }[], ctx: RenewContext, tx: Tx, totals: Totals): Promise<void> {
+    if (!plain.length) return;
+    const inserted = await tx.raw(
+      `insert into invoices (subscription_id, provider, provider_invoice_id, amount_cents, currency, period_start, period_end, status, billing_reason, paid_at, attempt_count)
+       select v.sid, 'demo', v.pid, v.amount, 'cad', v.ps, v.pe, 'paid', 'subscription_cycle', v.ps, 1
+         from unnest(?::int[], ?::text[], ?::int[], ?::timestamptz[], ?::timestamptz[]) as v(sid, pid, amount, ps, pe)
+       on conflict (provider, provider_invoice_id) do nothing
+       returning subscription_id`,
+      [
+        plain.map((p) => p.sub.id),
+        plain.map((p) => demoInvoiceId(p.sub.id, p.next.startDate)),
+        plain.map((p) => Math.round(p.sub.monthlyAmount * 100)),
+        plain.map((p) => p.next.start),
+        plain.map((p) => p.next.end),
+      ],
+    );
+    const billed = new Set<number>((inserted.rows as { subscription_id: number }[]).map((r) => r.subscription_id));
+    await tx.raw(
+      `update subscriptions s set current_period_start = v.ps, current_period_end = v.pe, version = s.version + 1, updated_at = now()
+         from unnest(?::int[], ?::timestamptz[], ?::timestamptz[]) as v(sid, ps, pe) where s.id = v.sid`,
+      [plain.map((p) => p.sub.id), plain.map((p) => p.next.start), plain.map((p) => p.next.end)],
+    );
+    const receipts: MailMessage[] = [];
+    for (const { sub, next } of plain) {
+      if (!billed.has(sub.id) || !sub.customerEmail) continue;
+      receipts.push(await this.receipt(ctx, sub, next));
+    }
+    await ctx.service.enqueueMails(tx, receipts);
+    totals.billed += billed.size;
+    totals.paid += billed.size;
+  }
+
+  private async receipt(ctx: RenewContext, sub: ProviderSubscription, next: ReturnType<typeof period>): Promise<MailMessage> {
+    return ctx.service.billingMessage("receipt", sub, { amount: sub.monthlyAmount, periodStart: next.start.toISOString(), periodEnd: next.end.toISOString() });
+  }
+}

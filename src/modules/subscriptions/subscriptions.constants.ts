@@ -1,0 +1,124 @@
+// Subscriptions (issue 19, DESIGN.md decisions 23–27): the shapes every part of the module shares. Zod-free.
+import type { PlanType } from "../plans/plans.schemas.js";
+
+/** Stripe's subscription statuses, kept as Stripe names them. An unknown value is stored as it is, never mapped. */
+export const SUBSCRIPTION_STATUSES = ["incomplete", "incomplete_expired", "trialing", "active", "past_due", "canceled", "unpaid", "paused"] as const;
+export type KnownSubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+export const isKnownStatus = (status: string): status is KnownSubscriptionStatus => (SUBSCRIPTION_STATUSES as readonly string[]).includes(status);
+
+/** Statuses whose plan services run (past_due runs them held). */
+export const SERVING_STATUSES: readonly string[] = ["active", "trialing", "past_due"];
+/** Statuses that count towards MRR. */
+export const MRR_STATUSES: readonly string[] = ["active", "trialing", "past_due"];
+/** Statuses after which nothing more is billed or delivered. */
+export const ENDED_STATUSES: readonly string[] = ["canceled", "unpaid", "incomplete_expired"];
+
+export const STATUS_LABELS: Record<KnownSubscriptionStatus, string> = {
+  incomplete: "Incomplete",
+  incomplete_expired: "Expired",
+  trialing: "Trial",
+  active: "Active",
+  past_due: "Past due",
+  canceled: "Canceled",
+  unpaid: "Unpaid",
+  paused: "Paused",
+};
+
+/** Decision 25: the minimum term, in months from the start. */
+export const MINIMUM_TERM_MONTHS = 3;
+
+export const INVOICE_STATUSES = ["draft", "open", "paid", "uncollectible", "void"] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+export type SubscriptionProvider = "stripe" | "demo";
+
+/** A subscription as the API returns it (issue 19, Calls). Instants are ISO strings; amounts are dollars. */
+export interface Subscription {
+  id: number;
+  customerId: number | null;
+  propertyId: number | null;
+  planType: PlanType;
+  status: string;
+  provider: SubscriptionProvider;
+  startedAt: string;
+  currentPeriodStart: string;
+  currentPeriodEnd: string;
+  minimumTermEndsAt: string;
+  cancelAt: string | null;
+  canceledAt: string | null;
+  monthlyAmount: number;
+  // Beyond the issue's list: what staff pages and e-mails need.
+  cancellationReason: string | null;
+  scheduledPlanType: PlanType | null;
+  scheduledPlanAt: string | null;
+  customerName: string | null;
+  customerEmail: string | null;
+  propertyAddress: string | null;
+  cardLast4: string | null;
+  lastPaymentError: string | null;
+  version: number;
+}
+
+export interface Invoice {
+  id: number;
+  subscriptionId: number;
+  providerInvoiceId: string;
+  amount: number;
+  currency: string;
+  periodStart: string;
+  periodEnd: string;
+  status: string;
+  billingReason: string | null;
+  paidAt: string | null;
+  failureReason: string | null;
+}
+
+export interface SubscriptionEvent {
+  id: number;
+  kind: string;
+  fromPlan: string | null;
+  toPlan: string | null;
+  actor: string;
+  detail: Record<string, unknown> | null;
+  createdAt: string;
+}
+
+/**
+ * What a provider says a subscription is now. The Stripe provider builds it by reading the subscription back
+ * (on every webhook, so events may come in any order); the demo provider from its own rows. The service stores
+ * it as the truth, then applies Haven's rules (plan services, holds, e-mails) to the change.
+ */
+export interface ProviderSubscriptionState {
+  provider: SubscriptionProvider;
+  providerSubscriptionId: string;
+  providerCustomerId: string | null;
+  status: string;
+  /** The plan of the subscription's price now (Stripe: the price's metadata.plan or lookup key). */
+  planType: PlanType;
+  monthlyAmountCents: number;
+  currency: string;
+  startedAt: Date;
+  currentPeriodStart: Date;
+  currentPeriodEnd: Date;
+  cancelAt: Date | null;
+  canceledAt: Date | null;
+  payerEmail: string | null;
+  payerName: string | null;
+  /** The Checkout Session or PaymentIntent that bought it, when known (metadata or the caller). */
+  checkoutRef: string | null;
+}
+
+export interface ProviderInvoiceState {
+  provider: SubscriptionProvider;
+  providerInvoiceId: string;
+  providerSubscriptionId: string;
+  amountCents: number;
+  currency: string;
+  periodStart: Date;
+  periodEnd: Date;
+  status: string;
+  billingReason: string | null;
+  paidAt: Date | null;
+  failureReason: string | null;
+  attemptCount: number;
+}

@@ -1,0 +1,308 @@
+import type { Knex } from "knex";
+import { propertyMatches, searchPattern } from "../../db/property-search.js";
+import type { Tx } from "../../db/transaction.js";
+import type { PlanType } from "../plans/plans.schemas.js";
+import type { ProviderSubscription } from "./billing-provider.js";
+import {
+  type Invoice,
+  MRR_STATUSES,
+  type ProviderInvoiceState,
+  type ProviderSubscriptionState,
+  type SubscriptionEvent,
+  type SubscriptionProvider,
+} from "./subscriptions.constants.js";
+
+type Row = Record<string, unknown>;
+type Db = Knex | Tx;
+
+const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : value == null ? null : new Date(value as string).toISOString());
+const dateOnly = (value: unknown) => (value instanceof Date ? `${value.getFullYear()}-${String(value.getMonth() + 1).padStart(2, "0")}-${String(value.getDate()).padStart(2, "0")}` : String(value).slice(0, 10));
+
+/** A subscription row (joined with its customer and property) as the API and the providers see it. */
+export const toSubscription = (row: Row): ProviderSubscription => ({
+  id: row.id as number,
+  customerId: (row.customer_id as number | null) ?? null,
+  propertyId: (row.property_id as number | null) ?? null,
+  planType: row.plan_type as PlanType,
+  status: row.status as string,
+  provider: row.provider as SubscriptionProvider,
+  startedAt: iso(row.started_at)!,
+  currentPeriodStart: iso(row.current_period_start)!,
+  currentPeriodEnd: iso(row.current_period_end)!,
+  minimumTermEndsAt: iso(row.minimum_term_ends_at)!,
+  cancelAt: iso(row.cancel_at),
+  canceledAt: iso(row.canceled_at),
+  monthlyAmount: (row.monthly_amount_cents as number) / 100,
+  cancellationReason: (row.cancellation_reason as string | null) ?? null,
+  scheduledPlanType: (row.scheduled_plan_type as PlanType | null) ?? null,
+  scheduledPlanAt: iso(row.scheduled_plan_at),
+  customerName: ((row.customer_name ?? row.payer_name) as string | null) ?? null,
+  customerEmail: ((row.customer_email ?? row.payer_email) as string | null) ?? null,
+  propertyAddress: (row.property_address as string | null) ?? null,
+  cardLast4: (row.card_last4 as string | null) ?? null,
+  lastPaymentError: (row.last_payment_error as string | null) ?? null,
+  version: row.version as number,
+  providerSubscriptionId: row.provider_subscription_id as string,
+  providerCustomerId: (row.provider_customer_id as string | null) ?? null,
+  billingAnchor: dateOnly(row.billing_anchor),
+});
+
+const toInvoice = (row: Row): Invoice => ({
+  id: row.id as number,
+  subscriptionId: row.subscription_id as number,
+  providerInvoiceId: row.provider_invoice_id as string,
+  amount: (row.amount_cents as number) / 100,
+  currency: row.currency as string,
+  periodStart: iso(row.period_start)!,
+  periodEnd: iso(row.period_end)!,
+  status: row.status as string,
+  billingReason: (row.billing_reason as string | null) ?? null,
+  paidAt: iso(row.paid_at),
+  failureReason: (row.failure_reason as string | null) ?? null,
+});
+
+const toEvent = (row: Row): SubscriptionEvent => ({
+  id: Number(row.id),
+  kind: row.kind as string,
+  fromPlan: (row.from_plan as string | null) ?? null,
+  toPlan: (row.to_plan as string | null) ?? null,
+  actor: row.actor as string,
+  detail: (row.detail as Record<string, unknown> | null) ?? null,
+  createdAt: iso(row.created_at)!,
+});
+
+/** The local fields Haven keeps beside the provider's state. */
+export interface LocalFields {
+  billingAnchor: string;
+  minimumTermEndsAt: Date;
+  cardLast4?: string | null;
+  cardFailsRenewals?: boolean;
+}
+
+export interface SubscriptionFilter {
+  limit: number;
+  offset: number;
+  q?: string;
+  status?: string;
+  plan?: PlanType;
+}
+
+export class SubscriptionsRepository {
+  constructor(private readonly db: Knex) {}
+
+  private joined(db: Db = this.db) {
+    return db("subscriptions as s")
+      .leftJoin("customers as c", "c.id", "s.customer_id")
+      .leftJoin("properties as p", "p.id", "s.property_id")
+      .select("s.*", "c.name as customer_name", "c.email as customer_email", db.raw("concat_ws(', ', p.address, p.city) as property_address"));
+  }
+
+  async find(id: number, db: Db = this.db): Promise<ProviderSubscription | null> {
+    const row = await this.joined(db).where("s.id", id).first();
+    return row ? toSubscription(row) : null;
+  }
+
+  /** The row locked for the caller's transaction (every state change goes through here). */
+  async lock(id: number, tx: Tx): Promise<ProviderSubscription | null> {
+    await tx("subscriptions").where({ id }).forUpdate().first("id");
+    return this.find(id, tx);
+  }
+
+  async findByProviderId(provider: SubscriptionProvider, providerSubscriptionId: string, db: Db = this.db): Promise<ProviderSubscription | null> {
+    const row = await this.joined(db).where({ "s.provider": provider, "s.provider_subscription_id": providerSubscriptionId }).first();
+    return row ? toSubscription(row) : null;
+  }
+
+  async findByCheckoutRef(ref: string, db: Db = this.db): Promise<ProviderSubscription | null> {
+    const row = await this.joined(db).where("s.checkout_ref", ref).first();
+    return row ? toSubscription(row) : null;
+  }
+
+  async latestForProperty(propertyId: number, db: Db = this.db): Promise<ProviderSubscription | null> {
+    const row = await this.joined(db).where("s.property_id", propertyId).orderBy([{ column: "s.created_at", order: "desc" }, { column: "s.id", order: "desc" }]).first();
+    return row ? toSubscription(row) : null;
+  }
+
+  /**
+   * Inserts the provider's subscription or stores its current state over the row (one row per provider id).
+   * Returns the row before (null when new) and after.
+   */
+  async upsertState(state: ProviderSubscriptionState, local: LocalFields, tx: Tx): Promise<{ before: ProviderSubscription | null; id: number }> {
+    const before = await tx("subscriptions").where({ provider: state.provider, provider_subscription_id: state.providerSubscriptionId }).forUpdate().first();
+    const fields = {
+      provider_customer_id: state.providerCustomerId,
+      status: state.status,
+      monthly_amount_cents: state.monthlyAmountCents,
+      currency: state.currency,
+      current_period_start: state.currentPeriodStart,
+      current_period_end: state.currentPeriodEnd,
+      cancel_at: state.cancelAt,
+      canceled_at: state.canceledAt,
+    };
+    if (before) {
+      await tx("subscriptions")
+        .where({ id: before.id })
+        .update({
+          ...fields,
+          payer_email: before.payer_email ?? state.payerEmail,
+          payer_name: before.payer_name ?? state.payerName,
+          checkout_ref: before.checkout_ref ?? state.checkoutRef,
+          version: tx.raw("version + 1"),
+          updated_at: tx.fn.now(),
+        });
+      return { before: toSubscription(before), id: before.id as number };
+    }
+    const [row] = await tx("subscriptions")
+      .insert({
+        ...fields,
+        provider: state.provider,
+        provider_subscription_id: state.providerSubscriptionId,
+        plan_type: state.planType,
+        payer_email: state.payerEmail,
+        payer_name: state.payerName,
+        checkout_ref: state.checkoutRef,
+        started_at: state.startedAt,
+        billing_anchor: local.billingAnchor,
+        minimum_term_ends_at: local.minimumTermEndsAt,
+        card_last4: local.cardLast4 ?? null,
+        card_fails_renewals: local.cardFailsRenewals ?? false,
+      })
+      .returning("id");
+    return { before: null, id: row.id as number };
+  }
+
+  async update(id: number, fields: Row, tx: Tx): Promise<void> {
+    await tx("subscriptions")
+      .where({ id })
+      .update({ ...fields, version: tx.raw("version + 1"), updated_at: tx.fn.now() });
+  }
+
+  async attach(id: number, ids: { customerId: number; propertyId: number }, tx: Tx): Promise<void> {
+    await this.update(id, { customer_id: ids.customerId, property_id: ids.propertyId }, tx);
+  }
+
+  async cardFailsRenewals(id: number, db: Db = this.db): Promise<boolean> {
+    const row = await db("subscriptions").where({ id }).first("card_fails_renewals");
+    return Boolean(row?.card_fails_renewals);
+  }
+
+  /** Inserts or updates an invoice by provider id; returns its status before (null when new). */
+  async upsertInvoice(subscriptionId: number, invoice: ProviderInvoiceState, tx: Tx): Promise<{ before: string | null; attemptsBefore: number; id: number }> {
+    const existing = await tx("invoices").where({ provider: invoice.provider, provider_invoice_id: invoice.providerInvoiceId }).forUpdate().first();
+    const fields = {
+      amount_cents: invoice.amountCents,
+      currency: invoice.currency,
+      period_start: invoice.periodStart,
+      period_end: invoice.periodEnd,
+      status: invoice.status,
+      billing_reason: invoice.billingReason,
+      paid_at: invoice.paidAt,
+      failure_reason: invoice.failureReason,
+      attempt_count: invoice.attemptCount,
+    };
+    if (existing) {
+      // A paid invoice stays paid, whatever order the events come in.
+      if (existing.status === "paid") return { before: "paid", attemptsBefore: existing.attempt_count as number, id: existing.id as number };
+      await tx("invoices")
+        .where({ id: existing.id })
+        .update({ ...fields, attempt_count: Math.max(invoice.attemptCount, existing.attempt_count as number), updated_at: tx.fn.now() });
+      return { before: existing.status as string, attemptsBefore: existing.attempt_count as number, id: existing.id as number };
+    }
+    const [row] = await tx("invoices")
+      .insert({ ...fields, subscription_id: subscriptionId, provider: invoice.provider, provider_invoice_id: invoice.providerInvoiceId })
+      .returning("id");
+    return { before: null, attemptsBefore: 0, id: row.id as number };
+  }
+
+  async invoices(subscriptionId: number, db: Db = this.db): Promise<Invoice[]> {
+    const rows = await db("invoices").where({ subscription_id: subscriptionId }).orderBy([{ column: "period_start", order: "desc" }, { column: "id", order: "desc" }]);
+    return rows.map(toInvoice);
+  }
+
+  /** The latest unpaid invoice of a subscription (the one a new card pays). */
+  async openInvoice(subscriptionId: number, tx: Tx): Promise<(Invoice & { amountCents: number }) | null> {
+    const row = await tx("invoices").where({ subscription_id: subscriptionId, status: "open" }).orderBy("period_start", "desc").forUpdate().first();
+    return row ? { ...toInvoice(row), amountCents: row.amount_cents as number } : null;
+  }
+
+  async logEvent(subscriptionId: number, event: { kind: string; actor: string; fromPlan?: string | null; toPlan?: string | null; detail?: Record<string, unknown> | null }, tx: Tx): Promise<void> {
+    await tx("subscription_events").insert({
+      subscription_id: subscriptionId,
+      kind: event.kind,
+      actor: event.actor,
+      from_plan: event.fromPlan ?? null,
+      to_plan: event.toPlan ?? null,
+      detail: event.detail ? JSON.stringify(event.detail) : null,
+    });
+  }
+
+  async events(subscriptionId: number, db: Db = this.db): Promise<SubscriptionEvent[]> {
+    const rows = await db("subscription_events").where({ subscription_id: subscriptionId }).orderBy([{ column: "created_at", order: "desc" }, { column: "id", order: "desc" }]);
+    return rows.map(toEvent);
+  }
+
+  /** Records a provider event id; false when it was already processed (the caller then does nothing). */
+  async claimEvent(eventId: string, type: string, tx: Tx): Promise<boolean> {
+    const rows = await tx("provider_events").insert({ event_id: eventId, type }).onConflict("event_id").ignore().returning("event_id");
+    return rows.length > 0;
+  }
+
+  async list(filter: SubscriptionFilter): Promise<{ rows: ProviderSubscription[]; total: number }> {
+    const where = (query: Knex.QueryBuilder) => {
+      if (filter.status) query.where("s.status", filter.status);
+      if (filter.plan) query.where("s.plan_type", filter.plan);
+      if (filter.q?.trim()) {
+        const [sql, bindings] = propertyMatches("p", filter.q);
+        const pattern = searchPattern(filter.q);
+        query.where((q) => q.whereRaw(sql, bindings).orWhereRaw("lower(coalesce(c.email, s.payer_email, '')) like ?", [pattern]).orWhereRaw("lower(coalesce(c.name, s.payer_name, '')) like ?", [pattern]));
+      }
+      return query;
+    };
+    const rows = await where(this.joined())
+      .orderBy([{ column: "s.created_at", order: "desc" }, { column: "s.id", order: "desc" }])
+      .limit(filter.limit)
+      .offset(filter.offset);
+    const needsJoin = Boolean(filter.q?.trim());
+    const countQuery = needsJoin
+      ? where(this.db("subscriptions as s").leftJoin("customers as c", "c.id", "s.customer_id").leftJoin("properties as p", "p.id", "s.property_id"))
+      : where(this.db("subscriptions as s"));
+    const [{ count }] = await countQuery.count({ count: "*" });
+    return { rows: rows.map(toSubscription), total: Number(count) };
+  }
+
+  /** MRR (cents), active and past-due counts, and cancellations that took effect since `monthStart`. */
+  async metrics(monthStart: Date, now: Date): Promise<{ mrrCents: number; active: number; pastDue: number; canceledThisMonth: number }> {
+    const row = await this.db("subscriptions")
+      .select(
+        this.db.raw("coalesce(sum(monthly_amount_cents) filter (where status = any(?)), 0)::bigint as mrr", [MRR_STATUSES as string[]]),
+        this.db.raw("count(*) filter (where status in ('active', 'trialing'))::int as active"),
+        this.db.raw("count(*) filter (where status = 'past_due')::int as past_due"),
+        this.db.raw("count(*) filter (where canceled_at >= ? and canceled_at <= ?)::int as canceled", [monthStart, now]),
+      )
+      .first();
+    return { mrrCents: Number(row.mrr), active: row.active, pastDue: row.past_due, canceledThisMonth: row.canceled };
+  }
+
+  async pastDueCount(): Promise<number> {
+    const [row] = await this.db("subscriptions").where({ status: "past_due" }).count({ count: "*" });
+    return Number(row?.count ?? 0);
+  }
+
+  async paidInvoicesCents(): Promise<number> {
+    const row = await this.db("invoices").where({ status: "paid" }).sum({ total: "amount_cents" }).first();
+    return Number(row?.total ?? 0);
+  }
+
+  /** Demo subscriptions whose current period ended by `asOf`, in id order after `afterId` (keyset batches). */
+  async dueDemoIds(asOf: Date, afterId: number, limit: number): Promise<number[]> {
+    const rows = await this.db("subscriptions")
+      .where({ provider: "demo" })
+      .whereIn("status", ["active", "past_due", "trialing"])
+      .where("current_period_end", "<=", asOf)
+      .where("id", ">", afterId)
+      .orderBy("id")
+      .limit(limit)
+      .select("id");
+    return rows.map((r) => r.id as number);
+  }
+}
