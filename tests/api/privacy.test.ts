@@ -40,6 +40,10 @@ async function customerJourney(p: Person) {
     { email: p.email, name: p.name, phone: p.phone, subscriptionPlan: "standard" },
     { address: p.address, city: "Ottawa", province: "ON", postalCode: "K1N 5T5", notes: `Gate code for ${p.name}` },
   );
+  // A monthly plan billed to them (issue 19): the subscription keeps the payer's name and e-mail.
+  const checkoutRef = `demo_pi_privacy_sub_${tag()}`;
+  await c.subscriptions.startDemo({ checkoutRef, planType: "standard", amountCents: 37000, payerEmail: p.email, payerName: p.name, cardNumber: "4242424242424242" }, NOW);
+  await c.transaction((tx) => c.subscriptions.attachToProperty(checkoutRef, { customerId: customer.id, propertyId: property.id }, tx, NOW));
   const photos = [await photo(c, Number.parseInt(tag(), 16) % 1000)];
   const { inspectionId } = await completedInspection(
     c,
@@ -131,6 +135,9 @@ describe("haven customers export", () => {
     expect(data.tasks.schedules).toHaveLength(1);
     expect(data.payments).toHaveLength(1);
     expect(data.payments[0]).toMatchObject({ customer_name: alice.name, status: "succeeded" });
+    expect(data.subscriptions).toHaveLength(1);
+    expect(data.subscriptions[0]).toMatchObject({ payer_name: alice.name, plan_type: "standard", status: "active" });
+    expect(data.subscriptions[0].invoices).toHaveLength(1);
     // Tomorrow's booking and scheduled task: two reminders; the confirmation, link and reminder mails still queued.
     expect(data.emails.reminders).toHaveLength(2);
     expect(data.emails.queued.length).toBeGreaterThanOrEqual(4);
@@ -171,7 +178,7 @@ describe("haven customers erase", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`Erased ${alice.email.toLowerCase()}`);
-    for (const table of ["customers", "properties", "reports", "payments", "report_shares", "maintenance_reminders"]) expect(r.stdout).toMatch(new RegExp(`${table}: \\d+ row`));
+    for (const table of ["customers", "properties", "reports", "payments", "subscriptions", "report_shares", "maintenance_reminders"]) expect(r.stdout).toMatch(new RegExp(`${table}: \\d+ row`));
 
     expect(await tracesOf(strings(alice))).toEqual([]);
     expect((await ctx.container.dashboard.stats()).totalRevenue).toBe(revenueBefore);

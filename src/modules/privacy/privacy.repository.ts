@@ -125,6 +125,28 @@ export class PrivacyRepository {
     return this.paymentsOf(this.db, s).orderBy("id");
   }
 
+  /** Their subscriptions, each with its invoices and events (issue 19). */
+  async subscriptions(s: CustomerScope): Promise<Row[]> {
+    const subs = await this.subscriptionsOf(this.db, s).orderBy("id");
+    const subIds = ids(subs);
+    const [invoices, events] = await Promise.all([
+      this.db("invoices").whereIn("subscription_id", subIds).orderBy("id"),
+      this.db("subscription_events").whereIn("subscription_id", subIds).orderBy("id"),
+    ]);
+    return subs.map((sub) => ({ ...sub, invoices: invoices.filter((i) => i.subscription_id === sub.id), events: events.filter((e) => e.subscription_id === sub.id) }));
+  }
+
+  /** Billing records stay (amounts, periods, provider ids), with the payer's name, e-mail and reason replaced. */
+  eraseSubscriptions(tx: Tx, s: CustomerScope, placeholder: { name: string; email: string }): Promise<number> {
+    return this.subscriptionsOf(tx, s).update({ payer_name: placeholder.name, payer_email: placeholder.email, cancellation_reason: null, updated_at: tx.fn.now() });
+  }
+
+  private subscriptionsOf(q: Tx | Knex, s: CustomerScope) {
+    return q("subscriptions").where((w) =>
+      w.whereIn("customer_id", s.customerIds).orWhereIn("property_id", s.propertyIds).orWhereRaw("lower(payer_email) = ?", [s.email]).orWhereIn("checkout_ref", s.sessionIds),
+    );
+  }
+
   reminders(s: CustomerScope): Promise<Row[]> {
     return this.db("maintenance_reminders").whereRaw("lower(email) = ?", [s.email]).orderBy("sent_at");
   }
@@ -144,10 +166,11 @@ export class PrivacyRepository {
     const customers = await tx("customers").whereIn("id", s.customerIds).select("name", "email", "phone");
     const properties = await tx("properties").whereIn("id", s.propertyIds).select("client_name", "client_email", "client_phone", "address");
     const payments = await this.paymentsOf(tx, s).select("customer_name", "customer_email");
+    const subscriptions = await this.subscriptionsOf(tx, s).select("payer_name", "payer_email");
     const list = (values: unknown[]) => [...new Set(values.filter((v): v is string => typeof v === "string" && v.trim().length >= 3).map((v) => v.trim()))];
     return {
-      names: list([...customers.map((c) => c.name), ...properties.map((p) => p.client_name), ...payments.map((p) => p.customer_name)]),
-      emails: list([s.email, ...customers.map((c) => c.email), ...properties.map((p) => p.client_email), ...payments.map((p) => p.customer_email)]),
+      names: list([...customers.map((c) => c.name), ...properties.map((p) => p.client_name), ...payments.map((p) => p.customer_name), ...subscriptions.map((p) => p.payer_name)]),
+      emails: list([s.email, ...customers.map((c) => c.email), ...properties.map((p) => p.client_email), ...payments.map((p) => p.customer_email), ...subscriptions.map((p) => p.payer_email)]),
       phones: list([...customers.map((c) => c.phone), ...properties.map((p) => p.client_phone)]),
       addresses: list(properties.map((p) => p.address)),
     };

@@ -28,6 +28,8 @@ export interface CustomerExport {
   quotes: Row[];
   tasks: { tasks: Row[]; schedules: Row[] };
   payments: Row[];
+  /** Subscriptions with their invoices and events (issue 19). */
+  subscriptions: Row[];
   /** E-mails sent: the reminders (one row each), and any message still queued for them. */
   emails: { reminders: Row[]; queued: Row[] };
 }

@@ -28,7 +28,7 @@ export class PrivacyService {
     const email = parseEmail(emailInput);
     const r = this.repository;
     const scope = await r.scope(email);
-    const [customers, properties, bookings, inspections, entries, photos, reports, reportShares, clientResponses, quoteReportLinks, quotes, tasks, schedules, payments, reminders, queued] =
+    const [customers, properties, bookings, inspections, entries, photos, reports, reportShares, clientResponses, quoteReportLinks, quotes, tasks, schedules, payments, subscriptions, reminders, queued] =
       await Promise.all([
         r.customers(scope),
         r.properties(scope),
@@ -44,6 +44,7 @@ export class PrivacyService {
         r.tasks(scope),
         r.schedules(scope),
         r.payments(scope),
+        r.subscriptions(scope),
         r.reminders(scope),
         r.queuedMail(scope),
       ]);
@@ -60,6 +61,7 @@ export class PrivacyService {
       quotes,
       tasks: { tasks, schedules },
       payments,
+      subscriptions,
       emails: { reminders, queued },
     };
   }
@@ -99,6 +101,7 @@ export class PrivacyService {
       count("client_responses", notes.clientResponses);
       count("quote_requests", notes.quoteRequests);
       count("payments", await r.erasePayments(tx, scope, placeholder));
+      count("subscriptions", await r.eraseSubscriptions(tx, scope, placeholder));
       count("maintenance_reminders", await r.eraseReminders(tx, scope, placeholder.email));
       count("graphile_worker.jobs (deleted)", await r.dropQueuedJobs(tx, all));
       const transient = await r.dropTransient(tx, all, email);
