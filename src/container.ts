@@ -38,6 +38,7 @@ import { ReportsService } from "./modules/reports/reports.service.js";
 import { PrivacyRepository } from "./modules/privacy/privacy.repository.js";
 import { PrivacyService } from "./modules/privacy/privacy.service.js";
 import { LOGIN_LIMITS } from "./modules/auth/auth.service.js";
+import { HomeAccess } from "./modules/my-home/home-access.js";
 import { SubscriptionsRepository } from "./modules/subscriptions/subscriptions.repository.js";
 import { type PlanServicesPort, SubscriptionsService } from "./modules/subscriptions/subscriptions.service.js";
 
@@ -67,6 +68,8 @@ export interface Container {
   reports: ReportsService;
   privacy: PrivacyService;
   subscriptions: SubscriptionsService;
+  /** What a signed-in homeowner may see (My Home, decision 29). */
+  homeAccess: HomeAccess;
 }
 
 export function createContainer(env: Env, databaseUrl: string, db: Knex, options: { log?: Logger } = {}): Container {
@@ -153,6 +156,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     dashboard: new DashboardService(new DashboardRepository(db), { timeZone: env.BUSINESS_TZ }),
     privacy: new PrivacyService(new PrivacyRepository(db), transaction, { idempotencyWindowHours: IDEMPOTENCY_WINDOW_HOURS, loginWindowMs: LOGIN_LIMITS.windowMs, knownAddressDays: LOGIN_LIMITS.knownAddressDays }),
     subscriptions,
+    homeAccess: new HomeAccess(db),
     payments: new PaymentsService(paymentsRepository, plans, paymentProvider, subscriptions, {
       webhookSecret: env.STRIPE_WEBHOOK_SECRET,
       publishableKey: env.STRIPE_PUBLISHABLE_KEY,
