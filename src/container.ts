@@ -39,8 +39,13 @@ import { PrivacyRepository } from "./modules/privacy/privacy.repository.js";
 import { PrivacyService } from "./modules/privacy/privacy.service.js";
 import { LOGIN_LIMITS } from "./modules/auth/auth.service.js";
 import { HomeAccess } from "./modules/my-home/home-access.js";
+import { PlanServices } from "./modules/maintenance/plan-services.js";
+import { HomeAuthRepository } from "./modules/my-home/home-auth.repository.js";
+import { HomeAuthService } from "./modules/my-home/home-auth.service.js";
 import { SubscriptionsRepository } from "./modules/subscriptions/subscriptions.repository.js";
-import { type PlanServicesPort, SubscriptionsService } from "./modules/subscriptions/subscriptions.service.js";
+import { SubscriptionsService } from "./modules/subscriptions/subscriptions.service.js";
+import { type StripeBilling, createStripeBilling } from "./modules/subscriptions/stripe-billing.js";
+import { StripeWebhooks } from "./modules/subscriptions/webhooks.js";
 
 /** Every service the web app, the worker and the CLI share, built once per process. */
 export interface Container {
@@ -68,8 +73,13 @@ export interface Container {
   reports: ReportsService;
   privacy: PrivacyService;
   subscriptions: SubscriptionsService;
+  planServices: PlanServices;
   /** What a signed-in homeowner may see (My Home, decision 29). */
   homeAccess: HomeAccess;
+  /** Stripe mode: the billing portal and card flow (billing), and storing what is read back (webhooks). Null in demo mode. */
+  stripe: { billing: StripeBilling; webhooks: StripeWebhooks } | null;
+  /** Homeowner sign-in and sessions (My Home, decision 28). */
+  homeAuth: HomeAuthService;
 }
 
 export function createContainer(env: Env, databaseUrl: string, db: Knex, options: { log?: Logger } = {}): Container {
@@ -82,16 +92,21 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
   const plans = new PlansService(new PlansRepository(db));
   // Stripe or the offline demo provider, as PAYMENTS_MODE says (DESIGN.md decision 4).
   const paymentsRepository = new PaymentsRepository(db);
-  const paymentProvider = createPaymentProvider(env, paymentsRepository);
+  // Stripe's billing side (subscriptions, portal) shares the purchase paths' client; null in demo mode.
+  const stripeBilling = createStripeBilling(env, log);
+  const paymentProvider = createPaymentProvider(env, paymentsRepository, stripeBilling);
   const users = new UsersService(new StaffUsersRepository(db));
   const customers = new CustomersService(new CustomersRepository(db), transaction);
   const mail = new MailService(mailSettingsFrom(env), log);
-  const subscriptions = new SubscriptionsService(new SubscriptionsRepository(db), {
+  const subscriptionsRepository = new SubscriptionsRepository(db);
+  // What each plan delivers (decision 26): maintenance schedules made and ended as subscriptions change.
+  const planServices = new PlanServices(db, { timeZone: env.BUSINESS_TZ });
+  const subscriptions = new SubscriptionsService(subscriptionsRepository, {
     plans,
     mail,
     transaction,
-    planServices: (): PlanServicesPort | null => null,
-    stripe: null,
+    planServices: () => planServices,
+    stripe: stripeBilling,
     log,
     settings: {
       timeZone: env.BUSINESS_TZ,
@@ -101,10 +116,12 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
       supportPhone: env.CONTACT_PHONE,
     },
   });
+  const stripe = stripeBilling ? { billing: stripeBilling, webhooks: new StripeWebhooks({ billing: stripeBilling, subscriptions, repo: subscriptionsRepository, transaction, log }) } : null;
   const bookings = new BookingsService(new BookingsRepository(db), customers, mail, transaction, {
     timeZone: env.BUSINESS_TZ,
     supportEmail: env.SUPPORT_EMAIL,
     supportPhone: env.CONTACT_PHONE,
+    publicUrl: env.PUBLIC_URL,
   });
   return {
     env,
@@ -156,10 +173,22 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     dashboard: new DashboardService(new DashboardRepository(db), { timeZone: env.BUSINESS_TZ }),
     privacy: new PrivacyService(new PrivacyRepository(db), transaction, { idempotencyWindowHours: IDEMPOTENCY_WINDOW_HOURS, loginWindowMs: LOGIN_LIMITS.windowMs, knownAddressDays: LOGIN_LIMITS.knownAddressDays }),
     subscriptions,
+    planServices,
     homeAccess: new HomeAccess(db),
+    stripe,
+    homeAuth: new HomeAuthService(new HomeAuthRepository(db), {
+      db,
+      transaction,
+      attempts: new LoginAttemptsRepository(db),
+      access: new HomeAccess(db),
+      mail,
+      log,
+      settings: { publicUrl: env.PUBLIC_URL, secure: env.NODE_ENV === "production", supportEmail: env.SUPPORT_EMAIL },
+    }),
     payments: new PaymentsService(paymentsRepository, plans, paymentProvider, subscriptions, {
       webhookSecret: env.STRIPE_WEBHOOK_SECRET,
       publishableKey: env.STRIPE_PUBLISHABLE_KEY,
+      stripeWebhooks: stripe?.webhooks ?? null,
     }),
   };
 }

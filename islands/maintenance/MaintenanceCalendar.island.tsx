@@ -3,9 +3,11 @@ import {
   type CalendarBooking,
   type CalendarMonth,
   type CalendarTask,
+  HELD_LABEL,
   bookingTime,
   formatDuration,
   labelOf,
+  planLabel,
   taskTime,
 } from "../../src/modules/maintenance/maintenance.constants";
 import { ApiError } from "../ui/api";
@@ -34,7 +36,11 @@ const itemTitle = (item: Item) => (item.kind === "task" ? item.task.title : `Ins
 const shortAddress = (address: string) => address.split(",")[0]!.trim();
 /** What a screen reader hears after an event's visible time, title and property. */
 const itemExtra = (item: Item) =>
-  item.kind === "task" ? `, ${formatDuration(item.task.estimatedDuration)}` : `, inspection booking for ${item.booking.clientName}`;
+  item.kind === "task"
+    ? `, ${formatDuration(item.task.estimatedDuration)}${item.task.planType ? `, ${planLabel(item.task.planType)}` : ""}`
+    : `, inspection booking for ${item.booking.clientName}`;
+/** A plan service's task carries its plan's colour; a held one is marked (DESIGN.md decision 27). */
+const planData = (item: Item) => (item.kind === "task" ? { "data-plan": item.task.planType ?? undefined, "data-held": item.task.held || undefined } : {});
 
 /** The calendar's items by date, each day ordered by time (tasks 10:00 AM and bookings 09:00 AM by default). */
 function byDate(data: CalendarMonth | undefined): Map<string, Item[]> {
@@ -227,12 +233,19 @@ export default function MaintenanceCalendar({ today, bookingWindow, ...enums }: 
                               className="mc-event"
                               data-kind={item.kind}
                               data-priority={item.kind === "task" ? item.task.priority : undefined}
+                              {...planData(item)}
                               onClick={() => open(item)}
                             >
                               <span className="mc-event-time">{item.time.replace(/^0/, "")}</span> {itemTitle(item)}
                               {item.kind === "task" && (
                                 <span className="mc-event-where">
                                   <span className="sr-only">, </span>
+                                  {item.task.held && (
+                                    // 'Held' fits a cell; screen readers hear why.
+                                    <span className="mc-held">
+                                      Held<span className="sr-only">{HELD_LABEL.slice(4)}</span>
+                                    </span>
+                                  )}
                                   {shortAddress(item.task.propertyAddress)}
                                 </span>
                               )}
@@ -305,13 +318,22 @@ function ItemList({ items, onOpen }: { items: Item[]; onOpen: (item: Item) => vo
     <ul className="grid gap-2">
       {items.map((item) => (
         <li key={itemKey(item)}>
-          <button type="button" className="mc-agenda-item" data-kind={item.kind} onClick={() => onOpen(item)}>
+          <button type="button" className="mc-agenda-item" data-kind={item.kind} {...planData(item)} onClick={() => onOpen(item)}>
             <span className="mc-event-time">{item.time}</span>
             <span>
               <span className="block font-semibold">{itemTitle(item)}</span>
               <span className="block text-sm text-ink/75">
                 {item.kind === "task"
-                  ? `${item.task.propertyAddress} · ${labelOf(item.task.priority)} priority · ${formatDuration(item.task.estimatedDuration)}${item.task.assignedToName ? ` · ${item.task.assignedToName}` : ""}`
+                  ? [
+                      item.task.held ? HELD_LABEL : null,
+                      item.task.propertyAddress,
+                      item.task.planType ? planLabel(item.task.planType) : null,
+                      `${labelOf(item.task.priority)} priority`,
+                      formatDuration(item.task.estimatedDuration),
+                      item.task.assignedToName,
+                    ]
+                      .filter(Boolean)
+                      .join(" · ")
                   : `Inspection booking · ${item.booking.clientName}`}
               </span>
             </span>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { STATUS_LABELS, type TaskStatus, formatDuration, labelOf, taskTime } from "../../src/modules/maintenance/maintenance.constants";
+import { HELD_LABEL, STATUS_LABELS, type TaskStatus, formatDuration, labelOf, planLabel, taskTime } from "../../src/modules/maintenance/maintenance.constants";
 import { ApiError, handleUnauthorized } from "../ui/api";
 import { useJson } from "./data";
 import type { Enumerations, TaskView } from "./dialogs";
@@ -128,6 +128,12 @@ export function TaskList({ onOpen, enums }: { onOpen: (task: TaskView) => void; 
                   <button type="button" className="link text-left font-semibold" onClick={() => onOpen(t)}>
                     {t.title}
                   </button>
+                  {t.planType && (
+                    <span className={`plan-badge plan-${t.planType} ml-2`}>
+                      {planLabel(t.planType)}
+                    </span>
+                  )}
+                  {t.held && <span className="mc-held">{HELD_LABEL}</span>}
                 </td>
                 <td>{t.scheduledDate ? `${shortDateLabel(t.scheduledDate)}, ${taskTime(t.scheduledTime)}` : "Not scheduled"}</td>
                 <td>{t.propertyAddress}</td>

@@ -1,11 +1,13 @@
 import { type FormEvent, useState } from "react";
 import {
+  HELD_LABEL,
   RECURRENCE_LABELS,
   STATUS_LABELS,
   type TaskStatus,
   clockToInput,
   formatDuration,
   labelOf,
+  planLabel,
   taskTime,
 } from "../../src/modules/maintenance/maintenance.constants";
 import { PropertyPicker, type PropertyRow, propertyLabel } from "../inspections/PropertyPicker";
@@ -34,6 +36,10 @@ export interface TaskView {
   version: number;
   propertyAddress: string;
   clientName: string;
+  /** A plan service's task: held while the subscription is past due; its plan (the colour). */
+  held?: boolean;
+  planService?: string | null;
+  planType?: string | null;
 }
 
 /** A staff user a task may be assigned to. */
@@ -156,6 +162,8 @@ export function TaskDialog({ task: opened, statuses, staff, onClose }: { task: T
       <Details
         rows={[
           ["Property", `${task.propertyAddress} (${task.clientName})`],
+          ["Plan", task.planType ? `${planLabel(task.planType)} service` : null],
+          ["Hold", task.held ? HELD_LABEL : null],
           ["Date", task.scheduledDate ? longDateLabel(task.scheduledDate) : "Not scheduled yet"],
           ["Time", task.scheduledDate ? taskTime(task.scheduledTime) : null],
           ["Duration", formatDuration(task.estimatedDuration)],

@@ -132,7 +132,9 @@ describe("haven customers export", () => {
     expect(data.shares.quoteReportLinks).toHaveLength(1);
     expect(data.quotes.length).toBeGreaterThanOrEqual(2);
     expect(data.tasks.tasks.length).toBeGreaterThanOrEqual(3);
-    expect(data.tasks.schedules).toHaveLength(1);
+    // Staff's own schedule, and the Standard plan's seven services (issue 19).
+    expect(data.tasks.schedules.filter((s: { subscription_id: number | null }) => s.subscription_id === null)).toHaveLength(1);
+    expect(data.tasks.schedules.filter((s: { subscription_id: number | null }) => s.subscription_id !== null)).toHaveLength(7);
     expect(data.payments).toHaveLength(1);
     expect(data.payments[0]).toMatchObject({ customer_name: alice.name, status: "succeeded" });
     expect(data.subscriptions).toHaveLength(1);

@@ -43,6 +43,8 @@ describe("subscriptions (demo provider)", () => {
     const attached = await ctx.container.subscriptions.get(sub!.id);
     expect(attached).toMatchObject({ customerId: made.body.id, propertyId: made.body.propertyId, customerEmail: card.email });
     expect((await ctx.db("properties").where({ id: made.body.propertyId }).first()).subscription_plan).toBe("standard");
+    // Standard's services became schedules on the home (decision 26): the four of Basic's kind and HVAC twice.
+    expect((await ctx.container.planServices.forSubscription(sub!.id)).length).toBe(7);
     const receipts = (await mailJobs(ctx)).filter((m: { subject: string }) => m.subject.includes("receipt"));
     expect(receipts).toHaveLength(1);
   });
@@ -131,11 +133,30 @@ describe("subscriptions (demo provider)", () => {
     expect(await ctx.container.subscriptions.get(other.id)).toMatchObject({ status: "canceled" });
   });
 
+  it("while past due the plan's visits are held, and paid again they are released", async () => {
+    const { customer, property: home } = await ctx.container.customers.createWithProperty(
+      { email: "held@example.com", name: "Held Owner", phone: "613-555-0101", subscriptionPlan: "standard" },
+      { address: "9 Held Lane", city: "Ottawa", province: "ON", postalCode: "K1N 5T5" },
+    );
+    const sub = await start("held", "4000000000000341", at("2026-03-20T15:00:00Z"));
+    await ctx.container.transaction((tx) => ctx.container.subscriptions.attachToProperty("held", { customerId: customer.id, propertyId: home.id }, tx, at("2026-03-20T15:00:00Z")));
+    const held = async () => Number((await ctx.db("maintenance_tasks").where({ property_id: home.id, held: true }).count({ n: "*" }).first())!.n);
+    expect(await held()).toBe(0);
+    await ctx.container.subscriptions.renewDue(at("2026-04-20T12:00:00Z"));
+    expect((await ctx.container.subscriptions.get(sub.id)).status).toBe("past_due");
+    // May's window cleaning and air conditioning visits wait for the payment.
+    expect(await held()).toBeGreaterThan(0);
+    await ctx.container.subscriptions.updateDemoCard(sub.id, { cardNumber: "4242424242424242", actor: "customer" }, at("2026-04-21T12:00:00Z"));
+    expect(await held()).toBe(0);
+  });
+
   it("metrics: MRR of active and past-due subscriptions in dollars, and the cancellations of this month", async () => {
     const m = await ctx.container.subscriptions.metrics(at("2026-06-15T12:00:00Z"));
     const rows = await ctx.db("subscriptions").whereIn("status", ["active", "past_due", "trialing"]).sum({ c: "monthly_amount_cents" }).first();
     expect(m.mrr).toBe(Number(rows!.c) / 100);
-    expect(m.canceledThisMonth).toBe(1);
+    const june = await ctx.db("subscriptions").where("canceled_at", ">=", "2026-06-01T04:00:00Z").where("canceled_at", "<=", "2026-06-15T12:00:00Z").count({ n: "*" }).first();
+    expect(m.canceledThisMonth).toBe(Number(june!.n));
+    expect(m.canceledThisMonth).toBeGreaterThan(0);
     expect(m.pastDue + m.active).toBe(Number((await ctx.db("subscriptions").whereIn("status", ["active", "past_due", "trialing"]).count({ n: "*" }).first())!.n));
   });
 

@@ -32,6 +32,8 @@ export interface MaintenanceTask {
   completedAt: string | null;
   /** Starts at 1 and grows with every update: a PATCH naming an older one is refused (409). */
   version: number;
+  /** Held while its subscription is past due (a plan service's task; DESIGN.md decision 27). */
+  held: boolean;
   createdAt: string;
 }
 
@@ -64,6 +66,12 @@ export interface MaintenanceSchedule {
   scheduledTime: string;
   sourceTaskId: number | null;
   expandedThrough: string | null;
+  /** A plan service's schedule (issue 19): its subscription, service key, RFC 5545 rule, hold and end. */
+  subscriptionId: number | null;
+  planService: string | null;
+  rrule: string | null;
+  held: boolean;
+  endedAt: string | null;
   createdAt: string;
   propertyAddress?: string;
   clientName?: string;
@@ -88,6 +96,10 @@ export interface CalendarTask {
   assignedToName: string | null;
   propertyAddress: string;
   clientName: string;
+  /** A plan service's task: held while past due, its service key and plan (the colour); absent on older answers. */
+  held?: boolean;
+  planService?: string | null;
+  planType?: string | null;
 }
 
 /** A booking on the calendar: its time slot, or 09:00 AM when it has none. */
@@ -171,3 +183,8 @@ export function clockToInput(value: string | null | undefined): string {
   const hour = (Number(match[1]) % 12) + (match[3] === "PM" ? 12 : 0);
   return `${String(hour).padStart(2, "0")}:${match[2]}`;
 }
+
+/** Why a held task is held (DESIGN.md decision 27): shown on the calendar and in the list. */
+export const HELD_LABEL = "Held: payment past due";
+/** A plan's name for a plan service's task ('standard' → 'Standard plan'). */
+export const planLabel = (planType: string | null | undefined) => (planType ? `${planType.charAt(0).toUpperCase()}${planType.slice(1)} plan` : "");

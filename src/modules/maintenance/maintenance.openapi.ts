@@ -34,10 +34,15 @@ const taskFields = {
   notes: text,
   completedAt: dateTimeString.nullable(),
   version: rowVersion,
+  held: z.boolean().meta({ description: "Held while the plan's subscription is past due (shown as 'Held: payment past due')" }),
   createdAt: dateTimeString,
 };
+const planFields = {
+  planService: z.string().nullable().meta({ description: "The plan service this task delivers ('window-cleaning', 'hvac-maintenance/furnace'), or null" }),
+  planType: z.string().nullable().meta({ description: "The plan of that service's subscription ('basic', 'standard', 'premium'), or null" }),
+};
 const task: z.ZodType<MaintenanceTask> = z.object(taskFields).meta({ id: "MaintenanceTask" });
-const listedTask = z.object({ ...taskFields, propertyAddress: z.string(), clientName: z.string(), assignedToName: z.string().nullable() }).meta({ id: "MaintenanceTaskListed" });
+const listedTask = z.object({ ...taskFields, propertyAddress: z.string(), clientName: z.string(), assignedToName: z.string().nullable(), ...planFields }).meta({ id: "MaintenanceTaskListed" });
 
 const scheduleFields = {
   id: idNumber,
@@ -53,6 +58,11 @@ const scheduleFields = {
   scheduledTime: time,
   sourceTaskId: idNumber.nullable(),
   expandedThrough: dateString.nullable().meta({ description: "Tasks exist up to this date (the expansion horizon)" }),
+  subscriptionId: idNumber.nullable().meta({ description: "A plan service's schedule: its subscription" }),
+  planService: z.string().nullable().meta({ description: "A plan service's schedule: the service ('window-cleaning')" }),
+  rrule: z.string().nullable().meta({ description: "An RFC 5545 RRULE whose DTSTART is startDate; when set it decides the dates" }),
+  held: z.boolean().meta({ description: "Its tasks are held (subscription past due)" }),
+  endedAt: dateTimeString.nullable().meta({ description: "The plan service ended (downgrade, cancellation): nothing more is expanded" }),
   createdAt: dateTimeString,
   propertyAddress: z.string().optional(),
   clientName: z.string().optional(),
@@ -78,6 +88,8 @@ const calendarTask: z.ZodType<CalendarTask> = z.object({
   version: rowVersion,
   propertyAddress: z.string(),
   clientName: z.string(),
+  held: z.boolean().optional(),
+  ...planFields,
 });
 const calendarBooking: z.ZodType<CalendarBooking> = z.object({
   id: idNumber,

@@ -24,11 +24,19 @@ export const toTask = (row: Row): MaintenanceTask => ({
   notes: (row.notes as string | null) ?? null,
   completedAt: iso(row.completed_at),
   version: row.version as number,
+  held: Boolean(row.held),
   createdAt: iso(row.created_at)!,
 });
 
 /** A list row: the task with its property's address, client and assignee. */
-const toListedTask = (r: Row): ListedTask => ({ ...toTask(r), propertyAddress: r.property_address as string, clientName: r.client_name as string, assignedToName: (r.assigned_to_name as string | null) ?? null });
+const toListedTask = (r: Row): ListedTask => ({
+  ...toTask(r),
+  propertyAddress: r.property_address as string,
+  clientName: r.client_name as string,
+  assignedToName: (r.assigned_to_name as string | null) ?? null,
+  planService: (r.plan_service as string | null) ?? null,
+  planType: (r.plan_type as string | null) ?? null,
+});
 
 export class MaintenanceRepository {
   constructor(private readonly db: Knex) {}
@@ -135,7 +143,14 @@ export class MaintenanceRepository {
     const rows = base
       .clone()
       .leftJoin("staff_users as u", "u.id", "t.assigned_to")
-      .select("t.*", "p.address as property_address", "p.client_name", this.db.raw("nullif(trim(concat_ws(' ', u.first_name, u.last_name)), '') as assigned_to_name"));
+      .select(
+        "t.*",
+        "p.address as property_address",
+        "p.client_name",
+        this.db.raw("nullif(trim(concat_ws(' ', u.first_name, u.last_name)), '') as assigned_to_name"),
+        this.db.raw(`${PLAN_SERVICE_SQL("t.")} as plan_service`),
+        this.db.raw(`${PLAN_TYPE_SQL("t.")} as plan_type`),
+      );
     // Newest first: ids grow with creation, and the primary key serves the order (no index to keep up on
     // every one of the expansion's inserts). By date: the date-order index, the undated last.
     if (filter.sort === "date") rows.orderByRaw(`t.scheduled_date asc nulls last, ${CLOCK_SQL}, t.id`);
@@ -154,7 +169,10 @@ export class MaintenanceRepository {
         'category', x.category, 'priority', x.priority, 'status', x.status, 'scheduledDate', x.scheduled_date,
         'scheduledTime', coalesce(nullif(x.scheduled_time, ''), '${DEFAULT_TASK_TIME_SQL}'), 'estimatedDuration', x.estimated_duration, 'notes', x.notes, 'version', x.version,
         'assignedTo', x.assigned_to, 'assignedToName', (select nullif(trim(concat_ws(' ', u.first_name, u.last_name)), '') from staff_users u where u.id = x.assigned_to),
-        'propertyAddress', p.address, 'clientName', p.client_name)`;
+        'propertyAddress', p.address, 'clientName', p.client_name,
+        'held', x.held, 'planService', ps.plan_service, 'planType', psub.plan_type)`;
+    // A plan service's task: its schedule's service and its subscription's plan (two primary-key lookups).
+    const planJoins = "left join maintenance_schedules ps on ps.id = x.schedule_id left join subscriptions psub on psub.id = ps.subscription_id";
     // With perDay: each day's first tasks through the scheduled_date index, one small sort a day.
     const tasks = perDay
       ? this.db.raw(
@@ -165,14 +183,14 @@ export class MaintenanceRepository {
                 where t.scheduled_date = d.day::date and t.status <> 'completed'
                 order by clock, t.id limit ?
              ) x
-             join properties p on p.id = x.property_id`,
+             join properties p on p.id = x.property_id ${planJoins}`,
           [from, to, perDay],
         )
       : this.db.raw(
           `select coalesce(json_agg(${task} order by x.scheduled_date, x.clock, x.id)::text, '[]') as json
              from (select t.*, ${CLOCK_SQL} as clock from maintenance_tasks t
                     where t.scheduled_date between ?::date and ?::date and t.status <> 'completed') x
-             join properties p on p.id = x.property_id`,
+             join properties p on p.id = x.property_id ${planJoins}`,
           [from, to],
         );
     const counts = this.db.raw(
@@ -185,12 +203,17 @@ export class MaintenanceRepository {
     return { tasks: t.rows[0].json as string, counts: c.rows[0].json as string };
   }
 
-  /** Dated tasks in [from, to] (not completed or cancelled) with their client, for reminders and the feed. */
-  async datedTasks(from: string, to: string, limit = 50_000): Promise<DatedTask[]> {
-    const rows = await this.db("maintenance_tasks as t")
+  /**
+   * Dated tasks in [from, to] (not completed or cancelled) with their client, for reminders and the feed.
+   * `withoutHeld` leaves out the tasks held while their subscription is past due (no reminder for those).
+   */
+  async datedTasks(from: string, to: string, limit = 50_000, withoutHeld = false): Promise<DatedTask[]> {
+    const query = this.db("maintenance_tasks as t")
       .join("properties as p", "p.id", "t.property_id")
       .whereBetween("t.scheduled_date", [from, to])
-      .whereNotIn("t.status", ["completed", "cancelled"])
+      .whereNotIn("t.status", ["completed", "cancelled"]);
+    if (withoutHeld) query.where("t.held", false);
+    const rows = await query
       .select("t.*", "p.address as property_address", "p.city", "p.province", "p.state", "p.postal_code", "p.client_name", "p.client_email")
       .orderBy([{ column: "t.scheduled_date" }, { column: "t.id" }])
       .limit(limit);
@@ -235,6 +258,12 @@ export class MaintenanceRepository {
         start_date: schedule.startDate,
         ...(schedule.scheduledTime && { scheduled_time: schedule.scheduledTime }),
         source_task_id: schedule.sourceTaskId,
+        ...(schedule.planService && {
+          subscription_id: schedule.planService.subscriptionId,
+          plan_service: schedule.planService.key,
+          rrule: schedule.planService.rrule,
+          held: schedule.planService.held,
+        }),
       })
       .returning("*");
     return toSchedule(row);
@@ -257,13 +286,17 @@ export class MaintenanceRepository {
     return { rows: rows.map(toSchedule), total: Number(n) };
   }
 
-  /** A batch of schedules, in id order after `afterId`, that are not yet expanded through `through`. */
+  /**
+   * A batch of schedules, in id order after `afterId`, that are not yet expanded through `through`. An
+   * ended plan-service schedule expands nothing more; an on-request one (no rule) never does.
+   */
   async schedulesToExpand(through: string, afterId: number, batch: number, onlyIds?: number[]): Promise<ExpandableSchedule[]> {
     const query = this.db("maintenance_schedules")
       .where("id", ">", afterId)
       .where("start_date", "<=", through)
       .where((w) => w.whereNull("expanded_through").orWhere("expanded_through", "<", through))
-      .select("id", "start_date", "recurrence_type", "recurrence_interval", "expanded_through")
+      .where(expandable)
+      .select("id", "start_date", "recurrence_type", "recurrence_interval", "rrule", "expanded_through")
       .orderBy("id")
       .limit(batch);
     if (onlyIds) query.whereIn("id", onlyIds);
@@ -272,6 +305,7 @@ export class MaintenanceRepository {
       startDate: r.start_date as string,
       recurrenceType: r.recurrence_type as RecurrenceType,
       recurrenceInterval: r.recurrence_interval as number,
+      rrule: (r.rrule as string | null) ?? null,
       expandedThrough: (r.expanded_through as string | null) ?? null,
     }));
   }
@@ -280,6 +314,7 @@ export class MaintenanceRepository {
     const query = this.db("maintenance_schedules")
       .where("start_date", "<=", through)
       .where((w) => w.whereNull("expanded_through").orWhere("expanded_through", "<", through))
+      .where(expandable)
       .count({ n: "*" });
     if (onlyIds) query.whereIn("id", onlyIds);
     const [{ n }] = (await query) as [{ n: number }];
@@ -293,8 +328,8 @@ export class MaintenanceRepository {
   async insertOccurrences(scheduleIds: number[], dates: string[], tx: Tx | Knex = this.db, returning = true): Promise<{ count: number; rows: CreatedOccurrence[] }> {
     if (!scheduleIds.length) return { count: 0, rows: [] };
     const result = await tx.raw(
-      `insert into maintenance_tasks (property_id, schedule_id, title, description, category, priority, status, scheduled_date, scheduled_time, estimated_duration)
-       select s.property_id, s.id, s.title, s.description, s.category, s.priority, 'scheduled', o.d, s.scheduled_time, s.estimated_duration
+      `insert into maintenance_tasks (property_id, schedule_id, title, description, category, priority, status, scheduled_date, scheduled_time, estimated_duration, held)
+       select s.property_id, s.id, s.title, s.description, s.category, s.priority, 'scheduled', o.d, s.scheduled_time, s.estimated_duration, s.held
        from unnest(?::int[], ?::date[]) as o(sid, d) join maintenance_schedules s on s.id = o.sid
        on conflict (schedule_id, scheduled_date) do nothing${returning ? " returning id, schedule_id, scheduled_date, title" : ""}`,
       [scheduleIds, dates],
@@ -312,6 +347,12 @@ export class MaintenanceRepository {
   }
 
   // --- Reminders (sent once) ---
+
+  /** The e-mails (lower case) whose owners turned the day-before reminders off in My Home. */
+  async remindersOff(): Promise<Set<string>> {
+    const rows = await this.db("home_preferences").where({ reminders: false }).select("email");
+    return new Set(rows.map((r: Row) => r.email as string));
+  }
 
   /** Claims reminders for these items; returns the item ids claimed now (those already sent are left out). */
   async claimReminders(kind: "task" | "booking", items: { id: number; dueDate: string; email: string }[], tx: Tx | Knex): Promise<Set<number>> {
@@ -351,6 +392,14 @@ const CLOCK_SQL = clockSql("t.");
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/** Schedules the expansion reads: not ended, and with a cadence (staff schedules, or a plan service's rule). */
+const expandable = (w: Knex.QueryBuilder) => w.whereNull("ended_at").andWhere((c) => c.whereNull("plan_service").orWhereNotNull("rrule"));
+
+/** A task's plan service and plan (through its schedule and subscription); null for other tasks. */
+const PLAN_SERVICE_SQL = (alias: string) => `(select s.plan_service from maintenance_schedules s where s.id = ${alias}schedule_id)`;
+const PLAN_TYPE_SQL = (alias: string) =>
+  `(select sub.plan_type from maintenance_schedules s join subscriptions sub on sub.id = s.subscription_id where s.id = ${alias}schedule_id)`;
+
 const toSchedule = (row: Row): MaintenanceSchedule => ({
   id: row.id as number,
   propertyId: row.property_id as number,
@@ -365,6 +414,11 @@ const toSchedule = (row: Row): MaintenanceSchedule => ({
   scheduledTime: row.scheduled_time as string,
   sourceTaskId: (row.source_task_id as number | null) ?? null,
   expandedThrough: (row.expanded_through as string | null) ?? null,
+  subscriptionId: (row.subscription_id as number | null) ?? null,
+  planService: (row.plan_service as string | null) ?? null,
+  rrule: (row.rrule as string | null) ?? null,
+  held: Boolean(row.held),
+  endedAt: iso(row.ended_at),
   createdAt: iso(row.created_at)!,
   ...(row.property_address !== undefined && { propertyAddress: row.property_address as string, clientName: row.client_name as string }),
 });
@@ -388,6 +442,9 @@ export interface ListedTask extends MaintenanceTask {
   clientName: string;
   /** The assignee's name; only the list reads it. */
   assignedToName?: string | null;
+  /** The plan service ('window-cleaning') and plan ('standard') of a plan service's task; only the list reads them. */
+  planService?: string | null;
+  planType?: string | null;
 }
 
 /** What a PATCH may change; undefined leaves a field as it is, null clears it. */
@@ -410,13 +467,14 @@ export interface DatedTask extends ListedTask {
 export type NewScheduleRow = Pick<
   MaintenanceSchedule,
   "propertyId" | "title" | "description" | "category" | "priority" | "estimatedDuration" | "recurrenceType" | "recurrenceInterval" | "startDate" | "sourceTaskId"
-> & { scheduledTime?: string };
+> & { scheduledTime?: string; planService?: { subscriptionId: number; key: string; rrule: string | null; held: boolean } };
 
 export interface ExpandableSchedule {
   id: number;
   startDate: string;
   recurrenceType: RecurrenceType;
   recurrenceInterval: number;
+  rrule: string | null;
   expandedThrough: string | null;
 }
 

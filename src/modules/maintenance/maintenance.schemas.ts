@@ -189,3 +189,14 @@ export const idParams = canonicalIdParams;
 /** `haven maintenance expand --horizon DAYS` and the service: 1 to 3 years. */
 export const DEFAULT_HORIZON_DAYS = 90;
 export const MAX_HORIZON_DAYS = 3 * 366;
+
+/**
+ * A plan's on-request service asked for on a date (issue 19, item 7): staff, or later the homeowner's portal.
+ * `service` is a plan service key ('vacation-prep'); the service checks the plan includes it.
+ */
+export const planServiceRequestSchema = z.object({
+  service: z.preprocess((v) => (typeof v === "string" ? v.trim() : v), z.string({ message: "Service is required" }).min(1, "Service is required").max(100, "Service is not valid")),
+  date: isoDate("Date"),
+  notes: optionalText("Notes", 2000).optional(),
+});
+export type PlanServiceRequestInput = z.infer<typeof planServiceRequestSchema>;

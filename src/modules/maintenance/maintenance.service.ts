@@ -324,8 +324,11 @@ export class MaintenanceService {
    */
   async sendReminders(now: Date = new Date()): Promise<{ date: string; tasks: number; bookings: number }> {
     const date = addDays(this.today(now), 1);
-    const tasks = await this.tasks.datedTasks(date, date);
-    const bookings = (await this.deps.bookings.listBetween(date, date)).filter((b) => !CLOSED.has(b.status));
+    // A task held while its subscription is past due gets no reminder.
+    // A homeowner who turned reminders off in My Home (home_preferences) gets none.
+    const muted = await this.tasks.remindersOff();
+    const tasks = (await this.tasks.datedTasks(date, date, undefined, true)).filter((t) => !muted.has(t.clientEmail.toLowerCase()));
+    const bookings = (await this.deps.bookings.listBetween(date, date)).filter((b) => !CLOSED.has(b.status) && !muted.has(b.clientEmail.toLowerCase()));
     const sent = { date, tasks: 0, bookings: 0 };
     for (let i = 0; i < tasks.length; i += REMINDER_CHUNK) {
       const chunk = tasks.slice(i, i + REMINDER_CHUNK);
@@ -359,6 +362,7 @@ export class MaintenanceService {
       ics: calendarFile([taskEvent(task, this.tz)], "Haven maintenance"),
       supportEmail,
       supportPhone,
+      publicUrl: this.deps.settings.publicUrl,
     });
   }
 
@@ -377,6 +381,7 @@ export class MaintenanceService {
       ics: calendarFile([bookingEvent(booking, this.tz)], "Haven inspection"),
       supportEmail,
       supportPhone,
+      publicUrl: this.deps.settings.publicUrl,
     });
   }
 }

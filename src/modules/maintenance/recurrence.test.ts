@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { clockOf, firstOccurrences, occurrenceInstant, occurrencesBetween } from "./recurrence.js";
+import { PLAN_SERVICES } from "../plans/plans.catalog.js";
+import { clockOf, firstOccurrences, firstRuleOccurrence, isRRule, nextRuleOccurrence, occurrenceInstant, occurrencesBetween } from "./recurrence.js";
 
 describe("recurrence: always counted from the start date", () => {
   it("a monthly schedule on the 31st falls on each month's last day and comes back to the 31st", () => {
@@ -116,5 +117,75 @@ describe("wall-clock times in America/Toronto across daylight-saving changes", (
     expect(clockOf("14:45")).toEqual([14, 45]);
     expect(clockOf("morning")).toEqual([10, 0]);
     expect(clockOf(null)).toEqual([10, 0]);
+  });
+});
+
+describe("recurrence: RFC 5545 rules of the plan services (DESIGN.md decision 26)", () => {
+  const rule = (key: string) => PLAN_SERVICES.find((s) => s.key === key)!.rrule!;
+
+  it("snow removal started on Dec 20 is weekly from that day through March, and nothing from April to November", () => {
+    expect(firstRuleOccurrence(rule("snow-removal"), "2026-12-20")).toBe("2026-12-20");
+    const season = occurrencesBetween({ startDate: "2026-12-20", recurrenceType: "weekly", recurrenceInterval: 1, rrule: rule("snow-removal") }, "2026-12-01", "2027-12-31");
+    expect(season.slice(0, 3)).toEqual(["2026-12-20", "2026-12-27", "2027-01-03"]);
+    expect(season.filter((d) => d.slice(5, 7) >= "04" && d.slice(5, 7) <= "11")).toEqual([]);
+    expect(season.filter((d) => d < "2027-04-01").at(-1)).toBe("2027-03-28");
+    // Every visit on a Sunday, the weekday of the first one, and the season comes back in December.
+    expect(season.every((d) => new Date(`${d}T12:00:00Z`).getUTCDay() === 0)).toBe(true);
+    expect(season.find((d) => d > "2027-04-01")).toBe("2027-12-05");
+  });
+
+  it("window cleaning started on Oct 31 waits for May 15, then Oct 15", () => {
+    expect(firstRuleOccurrence(rule("window-cleaning"), "2026-10-31")).toBe("2027-05-15");
+    expect(occurrencesBetween({ startDate: "2027-05-15", recurrenceType: "annually", recurrenceInterval: 1, rrule: rule("window-cleaning") }, "2026-10-31", "2028-06-01")).toEqual([
+      "2027-05-15",
+      "2027-10-15",
+      "2028-05-15",
+    ]);
+    // Started on the day itself, that day is the first visit.
+    expect(firstRuleOccurrence(rule("window-cleaning"), "2026-10-15")).toBe("2026-10-15");
+  });
+
+  it("lawn care is every other week from May to October, on the weekday of the first visit", () => {
+    const first = firstRuleOccurrence(rule("lawn-maintenance"), "2026-12-20")!; // a Sunday
+    expect(first.slice(0, 7)).toBe("2027-05");
+    const visits = occurrencesBetween({ startDate: first, recurrenceType: "weekly", recurrenceInterval: 2, rrule: rule("lawn-maintenance") }, first, "2027-12-31");
+    expect(visits.every((d) => new Date(`${d}T12:00:00Z`).getUTCDay() === 0)).toBe(true);
+    expect(visits.every((d) => d.slice(5, 7) >= "05" && d.slice(5, 7) <= "10")).toBe(true);
+    for (let i = 1; i < visits.length; i++) expect((Date.parse(visits[i]!) - Date.parse(visits[i - 1]!)) / 86_400_000).toBe(14);
+    expect(visits.length).toBeGreaterThanOrEqual(12);
+  });
+
+  it("HVAC has two schedules (May and September), gutters June and November, absentee care every month", () => {
+    expect(firstRuleOccurrence(rule("hvac-maintenance/air-conditioning"), "2026-06-02")).toBe("2027-05-01");
+    expect(firstRuleOccurrence(rule("hvac-maintenance/furnace"), "2026-06-02")).toBe("2026-09-01");
+    expect(firstRuleOccurrence(rule("gutter-cleaning"), "2026-06-16")).toBe("2026-11-15");
+    expect(occurrencesBetween({ startDate: "2026-12-01", recurrenceType: "monthly", recurrenceInterval: 1, rrule: rule("absentee-care") }, "2026-11-01", "2027-03-31")).toEqual([
+      "2026-12-01",
+      "2027-01-01",
+      "2027-02-01",
+      "2027-03-01",
+    ]);
+    expect(nextRuleOccurrence(rule("window-cleaning"), "2027-05-15", "2027-05-16")).toBe("2027-10-15");
+  });
+
+  it("dates stay the same whatever the server's zone (floating dates)", () => {
+    // The process zone is the test runner's; the rule is evaluated on UTC parts, so a date never shifts.
+    const before = process.env.TZ;
+    try {
+      for (const zone of ["Pacific/Kiritimati", "Pacific/Pago_Pago", "America/Toronto"]) {
+        process.env.TZ = zone;
+        expect(firstRuleOccurrence(rule("window-cleaning"), "2026-10-31")).toBe("2027-05-15");
+        expect(firstRuleOccurrence(rule("snow-removal"), "2026-12-20")).toBe("2026-12-20");
+      }
+    } finally {
+      process.env.TZ = before;
+    }
+  });
+
+  it("every catalog rule is a rule the library reads, and on-request services have none", () => {
+    for (const service of PLAN_SERVICES) {
+      if (service.cadence === "on-request") expect(service.rrule).toBeNull();
+      else expect(isRRule(service.rrule!)).toBe(true);
+    }
   });
 });

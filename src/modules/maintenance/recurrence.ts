@@ -5,14 +5,26 @@
 // the 31st; one started on Feb 29 falls on Feb 28 in common years. A task is a wall-clock date and time
 // of the business zone, so a daylight-saving change never moves it; `occurrenceInstant` turns it into an
 // instant (for .ics files) with @date-fns/tz.
+//
+// A plan service's schedule (issue 19, DESIGN.md decision 26) carries an RFC 5545 rule instead (`rrule`,
+// e.g. FREQ=YEARLY;BYMONTH=5,10;BYMONTHDAY=15) whose DTSTART is the schedule's start date. Rules are
+// evaluated with the `rrule` package on floating dates: midnight UTC in, UTC date parts out, so neither
+// the server's zone nor a daylight-saving change moves a date.
 import { TZDate } from "@date-fns/tz";
 import { addDays, addMonths, addWeeks, addYears, differenceInCalendarDays, differenceInCalendarMonths } from "date-fns";
+import rrulePkg from "rrule";
 import type { RecurrenceType } from "./maintenance.constants.js";
+
+// rrule 2.8 has no named exports under Node ESM: take them from the default export.
+const { RRule } = rrulePkg;
+type RRuleOptions = ReturnType<typeof RRule.parseString>;
 
 export interface Recurrence {
   startDate: string;
   recurrenceType: RecurrenceType;
   recurrenceInterval: number;
+  /** An RFC 5545 RRULE (without DTSTART; the start date is its DTSTART). When set, it decides the dates. */
+  rrule?: string | null;
 }
 
 // Dates are computed at local noon: no zone changes its clocks at noon, so the calendar date is exact
@@ -52,6 +64,7 @@ function firstIndexFrom(start: Date, type: RecurrenceType, interval: number, fro
 
 /** Every occurrence date of the schedule in [from, through] (both 'YYYY-MM-DD'), in order. */
 export function occurrencesBetween(rule: Recurrence, from: string, through: string): string[] {
+  if (rule.rrule) return ruleOccurrencesBetween(rule.rrule, rule.startDate, from, through);
   const interval = Math.max(1, Math.trunc(rule.recurrenceInterval));
   const start = toDate(rule.startDate);
   const fromDate = toDate(from < rule.startDate ? rule.startDate : from);
@@ -86,4 +99,56 @@ export function occurrenceInstant(date: string, time: string | null | undefined,
   const [hour, minute] = clockOf(time);
   const local = new TZDate(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)), hour, minute, timeZone);
   return new Date(local.getTime());
+}
+
+// --- RFC 5545 rules (plan services) ---
+
+const parsed = new Map<string, RRuleOptions>();
+const floating = (date: string) => new Date(Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))));
+const floatingIso = (d: Date) => d.toISOString().slice(0, 10);
+
+/** The rule with DTSTART = `start`; the parsed RRULE text is kept (schedules share a handful of rules). */
+function ruleFrom(rrule: string, start: string) {
+  let options = parsed.get(rrule);
+  if (!options) {
+    options = RRule.parseString(rrule);
+    parsed.set(rrule, options);
+  }
+  // tzid stays unset: dates are floating (UTC parts), whatever the server's zone.
+  return new RRule({ ...options, dtstart: floating(start), tzid: null });
+}
+
+/** Is this text an RRULE the `rrule` package reads (FREQ required)? */
+export function isRRule(rrule: string): boolean {
+  try {
+    return RRule.parseString(rrule).freq !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Dates in [from, through] of the rule started on `start` (its DTSTART). As with RFC 5545 and the rrule
+ * package, DTSTART itself counts only when it matches the rule (a start on Oct 31 is no window cleaning).
+ */
+export function ruleOccurrencesBetween(rrule: string, start: string, from: string, through: string): string[] {
+  const lower = from < start ? start : from;
+  if (through < lower) return [];
+  return ruleFrom(rrule, start).between(floating(lower), floating(through), true).map(floatingIso);
+}
+
+/**
+ * The rule's first date on or after `notBefore` when it starts then, looking at most `withinDays` ahead
+ * (a rule that never matches ends the search): a plan service's first visit.
+ */
+export function firstRuleOccurrence(rrule: string, notBefore: string, withinDays = 800): string | null {
+  const last = floatingIso(new Date(floating(notBefore).getTime() + withinDays * 86_400_000));
+  return ruleOccurrencesBetween(rrule, notBefore, notBefore, last)[0] ?? null;
+}
+
+/** The rule's next date on or after `from`, for a schedule started on `start`. */
+export function nextRuleOccurrence(rrule: string, start: string, from: string, withinDays = 800): string | null {
+  const lower = from < start ? start : from;
+  const last = floatingIso(new Date(floating(lower).getTime() + withinDays * 86_400_000));
+  return ruleOccurrencesBetween(rrule, start, lower, last)[0] ?? null;
 }

@@ -1,4 +1,5 @@
 import type { MailMessage } from "../mail/mail.schemas.js";
+import { withMyHomeLine } from "../my-home/home-mail.js";
 
 export interface ReminderDetails {
   to: string;
@@ -14,6 +15,8 @@ export interface ReminderDetails {
   ics: string;
   supportEmail: string;
   supportPhone: string;
+  /** PUBLIC_URL, for the My Home line. */
+  publicUrl?: string;
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -35,11 +38,11 @@ export function reminderEmail(d: ReminderDetails): MailMessage {
     "",
     "Haven",
   ];
-  return {
+  return withMyHomeLine({
     to: d.to,
     subject: `Reminder: ${d.what} tomorrow, ${d.dateLabel}`,
     text: lines.join("\n"),
     html: `<p>${lines.map((l) => escapeHtml(l)).join("<br>\n")}</p>`,
     attachments: [{ filename: "haven-reminder.ics", content: d.ics, contentType: "text/calendar; charset=utf-8; method=PUBLISH" }],
-  };
+  }, d.publicUrl);
 }

@@ -207,7 +207,7 @@ export class SubscriptionsService {
     if (endedNow) {
       if (ctx.reason) await this.repo.update(before.id, { cancellation_reason: ctx.reason }, tx);
       await this.repo.logEvent(before.id, { kind: "canceled", actor: ctx.actor, detail: { status: state.status, reason: ctx.reason } }, tx);
-      await this.sendMail("canceled", after, tx, { reason: ctx.reason });
+      await this.sendMail("canceled", after, tx, { reason: ctx.reason, effectiveAt: (state.canceledAt ?? ctx.now).toISOString() });
       return;
     }
     const kind =
@@ -427,6 +427,7 @@ export class SubscriptionsService {
       planName: await this.planName(sub.planType),
       minimumTermEndsAt: sub.minimumTermEndsAt,
       cancelAt: sub.cancelAt,
+      cardLast4: sub.cardLast4,
       link: this.billingLink(sub.id),
       supportEmail: settings.supportEmail,
       supportPhone: settings.supportPhone,
