@@ -1,5 +1,5 @@
 // `npm run bench`: prints every figure of DESIGN.md's budget table that exists so far.
-// Nothing here fails a build; read the figures. Set BENCH_ONLY=ssr,marketing,islands,inspection-form,maintenance,dashboard,csv-export to pick some.
+// Nothing here fails a build; read the figures. Set BENCH_ONLY=ssr,marketing,islands,inspection-form,maintenance,dashboard,csv-export,subscriptions to pick some.
 import { ensureAssets } from "../src/build-assets.js";
 import { runSsrBench } from "./ssr.js";
 import { startBenchApp } from "./support.js";
@@ -40,6 +40,11 @@ try {
   if (wanted("csv-export")) {
     const { runCsvExportBench } = await import("./csv-export.js");
     await runCsvExportBench(haven);
+  }
+  // After the dashboard's fill: its 100,000 homes get the 100,000 subscriptions (alone, they have none).
+  if (wanted("subscriptions")) {
+    const { runSubscriptionsBench } = await import("./subscriptions.js");
+    await runSubscriptionsBench(haven);
   }
 } finally {
   await haven.stop();

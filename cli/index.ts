@@ -10,6 +10,7 @@ import { registerMaintenance } from "./commands/maintenance.js";
 import { registerCalendar } from "./commands/calendar.js";
 import { registerReports } from "./commands/reports.js";
 import { registerCustomers } from "./commands/customers.js";
+import { registerSubscriptions } from "./commands/subscriptions.js";
 
 export function buildProgram(): Command {
   const program = new Command("haven")
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
   registerCalendar(program);
   registerReports(program);
   registerCustomers(program);
+  registerSubscriptions(program);
   for (const command of program.commands) command.exitOverride().showHelpAfterError("(run with --help for usage)");
   return program;
 }

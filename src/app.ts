@@ -32,6 +32,9 @@ import { sharingApi, sharingPages } from "./modules/sharing/sharing.routes.js";
 import { quotesApi, quotesPages } from "./modules/quotes/quotes.routes.js";
 import { maintenanceApi, maintenancePages } from "./modules/maintenance/maintenance.routes.js";
 import { reportsApi, reportsPages } from "./modules/reports/reports.routes.js";
+import { billingApi, billingPages } from "./modules/subscriptions/billing.routes.js";
+import { subscriptionsApi } from "./modules/subscriptions/subscriptions.routes.js";
+import { subscriptionsAdminPages } from "./modules/subscriptions/subscriptions-admin.routes.js";
 import type { Lifecycle } from "./observability/health.js";
 import { withRequestId } from "./observability/logger.js";
 import { httpMetrics } from "./observability/metrics.js";
@@ -157,6 +160,8 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   api.use(quotesApi(container));
   api.use(maintenanceApi(container));
   api.use(reportsApi(container));
+  api.use(billingApi(container));
+  api.use(subscriptionsApi(container));
   api.use(openApiRouter());
   app.use("/api", api);
 
@@ -174,6 +179,8 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   app.use(quotesPages(container));
   app.use(maintenancePages(container));
   app.use(reportsPages(container));
+  app.use(billingPages(container));
+  app.use(subscriptionsAdminPages(container));
 
   app.use(notFoundHandler);
   app.use(errorHandler);

@@ -12,6 +12,7 @@ export const ADMIN_SECTIONS = [
   { key: "reports", label: "Reports", href: "/admin/reports", icon: "report" },
   { key: "quote-requests", label: "Quote Requests", href: "/admin/quote-requests", icon: "quote" },
   { key: "maintenance", label: "Maintenance", href: "/admin/maintenance-schedule", icon: "calendar" },
+  { key: "subscriptions", label: "Subscriptions", href: "/admin/subscriptions", icon: "repeat" },
 ] as const;
 
 export type AdminSection = (typeof ADMIN_SECTIONS)[number]["key"];

@@ -14,6 +14,8 @@ import { checkoutCalls, plansCalls } from "../modules/plans/plans.openapi.js";
 import { quotesCalls } from "../modules/quotes/quotes.openapi.js";
 import { reportsCalls } from "../modules/reports/reports.openapi.js";
 import { sharingCalls } from "../modules/sharing/sharing.openapi.js";
+import { subscriptionsCalls } from "../modules/subscriptions/subscriptions.openapi.js";
+import { billingCalls } from "../modules/subscriptions/billing.openapi.js";
 import { ROOT_DIR } from "./assets.js";
 import { csvFormatField } from "./csv.js";
 import { type ApiCall, ERROR_DESCRIPTIONS, type ErrorStatus, apiCalls, errorBody, totalCountHeader } from "./openapi.kit.js";
@@ -51,6 +53,8 @@ const MODULE_CALLS: ApiCall[][] = [
   sharingCalls,
   quotesCalls,
   maintenanceCalls,
+  subscriptionsCalls,
+  billingCalls,
   documentCalls,
 ];
 

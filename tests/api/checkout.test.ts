@@ -250,25 +250,32 @@ describe("checkout in Stripe mode (real SDK against the local stand-in)", () => 
     await stripe.close();
   });
 
-  it("creates a real Checkout Session at the pricing page's price and the spec's URLs", async () => {
+  it("creates a subscription-mode Checkout Session with the pricing page's monthly Price, and the spec's URLs", async () => {
     const res = await ctx.agent().post("/api/create-checkout-session").send({ planType: "basic" }).expect(200);
     expect(res.body.url).toMatch(new RegExp(`^${stripe.url}/pay/cs_test_`));
     const [call] = stripe.apiCalls("POST", "/v1/checkout/sessions");
     expect(call!.authorization).toBe("Bearer sk_test_stand_in");
+    // Decision 23: a recurring monthly CAD Price per plan and amount, made once and found again by lookup key.
+    const [price] = [...stripe.prices.values()];
+    expect(price).toMatchObject({ lookup_key: "haven_basic_monthly_14900", unit_amount: 14900, currency: "cad", recurring: { interval: "month" }, metadata: { plan: "basic" } });
     expect(call!.form).toMatchObject({
-      mode: "payment",
+      mode: "subscription",
       "line_items[0][quantity]": "1",
-      "line_items[0][price_data][currency]": "cad",
-      "line_items[0][price_data][unit_amount]": "14900",
+      "line_items[0][price]": price!.id,
       "metadata[plan]": "basic",
-      "payment_intent_data[metadata][source]": "checkout_session",
+      "subscription_data[metadata][plan]": "basic",
     });
+    expect(call!.form).not.toHaveProperty("line_items[0][price_data][unit_amount]");
+    // A second session for the same plan reuses the Price (cached; a new process finds it by lookup key).
+    await ctx.agent().post("/api/create-checkout-session").send({ planType: "basic" }).expect(200);
+    expect(stripe.prices.size).toBe(1);
+    expect(stripe.apiCalls("POST", "/v1/checkout/sessions").at(-1)!.form["line_items[0][price]"]).toBe(price!.id);
     // From PUBLIC_URL (here its default, http://localhost:3000), never from the request's Host.
     expect(call!.form.success_url).toBe(`${ctx.env.PUBLIC_URL}/property-intake?session_id={CHECKOUT_SESSION_ID}&plan=basic`);
     expect(call!.form.cancel_url).toBe(`${ctx.env.PUBLIC_URL}/pricing`);
   });
 
-  it("verify-payment asks Stripe: unpaid is false, paid is true with the customer, recorded once", async () => {
+  it("verify-payment asks Stripe: unpaid is false, paid is true with the customer; the subscription is recorded once, no payments row", async () => {
     const { body } = await ctx.agent().post("/api/create-checkout-session").send({ planType: "premium" }).expect(200);
     const sessionId = body.url.split("/pay/")[1];
     const unpaid = await ctx.agent().get(`/api/verify-payment?session_id=${sessionId}`).expect(200);
@@ -278,9 +285,13 @@ describe("checkout in Stripe mode (real SDK against the local stand-in)", () => 
       const paid = await ctx.agent().get(`/api/verify-payment?session_id=${sessionId}`).expect(200);
       expect(paid.body).toEqual({ success: true, customer: { email: "kim@example.com", name: "Kim Lee" } });
     }
-    const rows = await ctx.db("payments").where({ provider_id: sessionId });
-    expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ provider: "stripe", amount_cents: 79900, plan_type: "premium", status: "succeeded" });
+    // Revenue counts the subscription's invoices, so a subscription purchase is no payments row.
+    expect(await ctx.db("payments").where({ provider_id: sessionId })).toHaveLength(0);
+    const subs = await ctx.db("subscriptions").where({ checkout_ref: sessionId });
+    expect(subs).toHaveLength(1);
+    expect(subs[0]).toMatchObject({ provider: "stripe", plan_type: "premium", status: "active", monthly_amount_cents: 79900, payer_email: "kim@example.com" });
+    const invoices = await ctx.db("invoices").where({ subscription_id: subs[0].id });
+    expect(invoices).toMatchObject([{ status: "paid", amount_cents: 79900, billing_reason: "subscription_create" }]);
   });
 
   it("an id Stripe does not know, or a demo id, is not paid", async () => {
@@ -290,15 +301,30 @@ describe("checkout in Stripe mode (real SDK against the local stand-in)", () => 
     expect(demo.body.success).toBe(false);
   });
 
-  it("creates a PaymentIntent for the plan's checkout price; a tampered amount never reaches Stripe", async () => {
-    const calls = stripe.apiCalls("POST", "/v1/payment_intents").length;
+  it("/checkout: a default_incomplete subscription at the plan's checkout price; a tampered amount never reaches Stripe", async () => {
+    const calls = stripe.apiCalls("POST", "/v1/subscriptions").length;
     await ctx.agent().post("/api/create-payment-intent").send({ amount: 100, plan: "standard" }).expect(400);
-    expect(stripe.apiCalls("POST", "/v1/payment_intents")).toHaveLength(calls);
+    expect(stripe.apiCalls("POST", "/v1/subscriptions")).toHaveLength(calls);
     const res = await ctx.agent().post("/api/create-payment-intent").send({ amount: 412, plan: "standard" }).expect(200);
-    const [call] = stripe.apiCalls("POST", "/v1/payment_intents").slice(-1);
-    expect(call!.form).toMatchObject({ amount: "41200", currency: "cad", "metadata[plan]": "standard", "metadata[source]": "payment_page" });
-    const intent = [...stripe.intents.values()].at(-1)!;
-    expect(res.body).toEqual({ clientSecret: intent.client_secret });
+    const [call] = stripe.apiCalls("POST", "/v1/subscriptions").slice(-1);
+    const price = [...stripe.prices.values()].find((p) => p.lookup_key === "haven_standard_monthly_41200")!;
+    expect(price).toMatchObject({ unit_amount: 41200, recurring: { interval: "month" } });
+    expect(call!.form).toMatchObject({
+      "items[0][price]": price.id,
+      payment_behavior: "default_incomplete",
+      "payment_settings[save_default_payment_method]": "on_subscription",
+      "metadata[plan]": "standard",
+      "metadata[source]": "payment_page",
+    });
+    expect(call!.form.customer).toMatch(/^cus_test_/);
+    // The secret is the first invoice's confirmation secret; no PaymentIntent is made by Haven any more.
+    expect(stripe.apiCalls("POST", "/v1/payment_intents")).toHaveLength(0);
+    const sub = [...stripe.subscriptions.values()].at(-1)!;
+    const invoice = stripe.invoices.get(sub.latest_invoice as string)!;
+    expect(res.body).toEqual({ clientSecret: (invoice.confirmation_secret as { client_secret: string }).client_secret });
+    const intent = stripe.intents.get(res.body.clientSecret.split("_secret_")[0])!;
+    // Recorded at once, incomplete, found again by the PaymentIntent id.
+    expect(await ctx.db("subscriptions").where({ checkout_ref: intent.id }).first()).toMatchObject({ provider_subscription_id: sub.id, status: "incomplete", monthly_amount_cents: 41200 });
     // A succeeded intent verifies too (the /checkout → /payment-success → intake path).
     stripe.succeedIntent(intent.id as string, "ivy@example.com");
     const verified = await ctx.agent().get(`/api/verify-payment?session_id=${intent.id}`).expect(200);
@@ -312,7 +338,8 @@ describe("checkout in Stripe mode (real SDK against the local stand-in)", () => 
     const { body } = await browser.post("/api/create-payment-intent").send({ amount: 889, plan: "premium" }).expect(200);
     const intentId = String(body.clientSecret).split("_secret_")[0]!;
     expect(intentId).toMatch(/^pi_test_\w+$/);
-    expect(stripe.intents.get(intentId)).toMatchObject({ amount: 88900, currency: "cad", metadata: { plan: "premium", source: "payment_page" } });
+    expect(stripe.intents.get(intentId)).toMatchObject({ amount: 88900, currency: "cad" });
+    expect(stripe.subscriptionOf(intentId)).toMatchObject({ status: "incomplete", metadata: { plan: "premium", source: "payment_page" } });
 
     // Not paid yet: verification fails and intake is refused.
     expect((await browser.get(`/api/verify-payment?session_id=${intentId}`).expect(200)).body.success).toBe(false);
@@ -337,16 +364,18 @@ describe("checkout in Stripe mode (real SDK against the local stand-in)", () => 
 
     const verified = await browser.get(`/api/verify-payment?session_id=${intentId}`).expect(200);
     expect(verified.body).toEqual({ success: true, customer: { email: "rowan@example.com", name: null } });
-    const [payment] = await ctx.db("payments").where({ provider_id: intentId });
-    expect(payment).toMatchObject({ provider: "stripe", kind: "payment_intent", plan_type: "premium", amount_cents: 88900, status: "succeeded", customer_email: "rowan@example.com" });
+    expect(await ctx.db("payments").where({ provider_id: intentId })).toHaveLength(0);
+    expect(await ctx.db("subscriptions").where({ checkout_ref: intentId }).first()).toMatchObject({ status: "active", plan_type: "premium", monthly_amount_cents: 88900, payer_email: "rowan@example.com" });
 
     const created = await browser.post("/api/customers").send(intake).expect(201);
     // The plan paid for wins over the form's planType.
     expect(await ctx.db("customers").where({ id: created.body.id }).first()).toMatchObject({ stripe_session_id: intentId, email: "rowan@example.com", subscription_plan: "premium" });
     expect((await browser.get("/api/properties").expect(200)).body).toEqual([expect.objectContaining({ id: created.body.propertyId, address: "5 Pine Street" })]);
-    // A retry from the same browser gets the same customer; verification recorded the payment once.
+    // The subscription now belongs to the customer and home intake made.
+    expect(await ctx.db("subscriptions").where({ checkout_ref: intentId }).first()).toMatchObject({ customer_id: created.body.id, property_id: created.body.propertyId });
+    // A retry from the same browser gets the same customer; the subscription is still one.
     expect((await browser.post("/api/customers").send(intake).expect(200)).body).toEqual(created.body);
-    expect(await ctx.db("payments").where({ provider_id: intentId })).toHaveLength(1);
+    expect(await ctx.db("subscriptions").where({ checkout_ref: intentId })).toHaveLength(1);
     // Another browser knowing the pi_ id but not the payer's e-mail gets nothing.
     const stranger = ctx.agent();
     await stranger.post("/api/customers").send({ ...intake, email: "mallory@example.com" }).expect(400);

@@ -362,7 +362,9 @@ describe("POST /api/customers (Stripe mode)", () => {
     const created = await ctx.agent().post("/api/customers").send(payload(sessionId)).expect(201);
     const customer = await ctx.db("customers").where({ id: created.body.id }).first();
     expect(customer).toMatchObject({ stripe_session_id: sessionId, subscription_plan: "basic" });
-    expect(await ctx.db("payments").where({ provider_id: sessionId })).toHaveLength(1);
+    // Issue 19: the purchase is a subscription (revenue counts its invoices), attached to the new customer.
+    expect(await ctx.db("payments").where({ provider_id: sessionId })).toHaveLength(0);
+    expect(await ctx.db("subscriptions").where({ checkout_ref: sessionId })).toMatchObject([{ customer_id: created.body.id, status: "active" }]);
   });
 
   it("refuses an email other than the one Stripe reports for the paid session", async () => {

@@ -166,7 +166,7 @@ describe("the dashboard page", () => {
       // Header: the first-name initial and Logout; sidebar: every section and the live quick stats.
       expect(html).toMatch(/aria-label="Signed in as Sam"[^>]*>S</);
       expect(html).toContain(">Logout<");
-      for (const label of ["Dashboard", "Properties", "Inspections", "Reports", "Quote Requests", "Maintenance"]) expect(html).toContain(`<span>${label}</span>`);
+      for (const label of ["Dashboard", "Properties", "Inspections", "Reports", "Quote Requests", "Maintenance", "Subscriptions"]) expect(html).toContain(`<span>${label}</span>`);
       expect(html).toMatch(new RegExp(`<dt>Properties</dt><dd>${figures.totalProperties}</dd>`));
     }
     // The completed badge is green.

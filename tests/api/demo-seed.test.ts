@@ -2,10 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { overallScore, scoreCategories } from "../../src/modules/reports/scoring.js";
 import { subcategoryWeight } from "../../src/modules/inspections/template.js";
 import { DEMO_STEPS, DEMO_TOWNS, planProperty, seedDemo } from "../../seeds/demo.js";
+import { todayIn } from "../../src/modules/bookings/business-time.js";
+import { period, periodOn } from "../../src/modules/subscriptions/billing-dates.js";
 import { type TestContext, createTestContext } from "../support/context.js";
 
 let ctx: TestContext;
 const now = new Date("2026-11-20T15:00:00Z");
+let result12: Awaited<ReturnType<typeof seedDemo>>;
 
 beforeAll(async () => {
   ctx = await createTestContext();
@@ -24,6 +27,7 @@ describe("seedDemo", () => {
   it("writes customers, properties, bookings, inspections in every status and payments through the services", async () => {
     const progress: number[] = [];
     const result = await seedDemo(ctx.container, { properties: 12, batchSize: 5, now, onProgress: ({ done }) => progress.push(done) });
+    result12 = result;
     // Batches of 5, 5 and 2, two at a time: progress rises to 12 in three steps.
     expect(progress).toHaveLength(4);
     expect(progress[0]).toBe(0);
@@ -52,6 +56,48 @@ describe("seedDemo", () => {
       expect(now.getTime() - new Date(p.created_at).getTime()).toBeLessThanOrEqual(549 * 86_400_000);
       expect(new Date(p.created_at).getTime()).toBeLessThan(now.getTime());
     }
+  });
+
+  it("every paid home has a monthly demo subscription billed since its purchase, and Total Revenue counts each purchase once", async () => {
+    // Issue 19: the purchase's payment is linked to its subscription, whose invoices are the revenue.
+    const subs = await ctx.db("subscriptions").orderBy("id");
+    expect(subs).toHaveLength(result12.payments);
+    expect(await count("payments", { status: "succeeded", subscription_id: null })).toBe(0);
+    const tz = ctx.env.BUSINESS_TZ;
+    const today = todayIn(tz, now);
+    for (const s of subs) {
+      expect(s.provider).toBe("demo");
+      expect(s.property_id).not.toBeNull();
+      const anchor = todayIn(tz, s.started_at);
+      const invoices = await ctx.db("invoices").where({ subscription_id: s.id }).orderBy("period_start");
+      // One invoice per period from the purchase on, by the demo provider's ids and the month-end rule.
+      invoices.forEach((invoice, n) => {
+        const p = period(anchor, n, tz);
+        expect(invoice.provider_invoice_id).toBe(`demo_in_${s.id}_${p.startDate}`);
+        expect(invoice.period_start.toISOString()).toBe(p.start.toISOString());
+        expect(invoice.amount_cents).toBe(s.monthly_amount_cents);
+      });
+      const last = invoices.at(-1)!;
+      expect(s.current_period_start.toISOString()).toBe(last.period_start.toISOString());
+      if (s.status === "canceled") {
+        expect(s.canceled_at.getTime()).toBeLessThanOrEqual(now.getTime());
+        expect((await ctx.db("properties").where({ id: s.property_id }).first()).subscription_plan).toBe("free-score");
+      } else {
+        // Billed up to the period that holds today, and nothing is due yet: a renewal now bills nothing.
+        expect(last.period_start.toISOString()).toBe(periodOn(anchor, today, tz).start.toISOString());
+        expect(s.current_period_end.getTime()).toBeGreaterThan(now.getTime());
+      }
+      expect(invoices.filter((i) => i.status !== "paid").map((i) => i.status)).toEqual(s.status === "past_due" ? ["open"] : []);
+    }
+    const byStatus = (status: string) => subs.filter((s) => s.status === status).length;
+    expect(byStatus("past_due")).toBe(result12.subscriptions.past_due);
+    expect(byStatus("canceled")).toBe(result12.subscriptions.canceled);
+    expect(subs.filter((s) => s.status === "active" && s.cancel_at).length).toBe(result12.subscriptions.cancel_scheduled);
+    expect(result12.subscriptions.invoices).toBe(await count("invoices"));
+    // Nothing counted twice: revenue is the paid invoices (every seeded payment belongs to a subscription).
+    const paid = Number((await ctx.db("invoices").where({ status: "paid" }).sum({ n: "amount_cents" }))[0]!.n);
+    expect(await ctx.container.payments.totalRevenue()).toBe(paid / 100);
+    expect((await ctx.container.dashboard.stats()).totalRevenue).toBe(paid / 100);
   });
 
   it("completed inspections are fully scored with the shared scoring, with findings, and their bookings completed", async () => {
@@ -99,7 +145,7 @@ describe("seedDemo", () => {
   });
 
   it("exports its steps so other modules can append theirs", async () => {
-    expect(DEMO_STEPS.map((s) => s.name)).toEqual(["customers and properties", "inspection bookings", "inspections", "payments"]);
+    expect(DEMO_STEPS.map((s) => s.name)).toEqual(["customers and properties", "inspection bookings", "inspections", "payments", "subscriptions"]);
     const seen: number[] = [];
     await seedDemo(ctx.container, { properties: 2, now, steps: [...DEMO_STEPS, { name: "probe", run: async (batch) => void seen.push(...batch.inspections.map((i) => i.id)) }] });
     expect(seen.length).toBeGreaterThan(0);
@@ -117,6 +163,25 @@ describe("seedDemo extras: reports, shares, quote requests and maintenance sched
     result = await seedDemo(fresh.container, { properties: 40, now });
   }, 240_000);
   afterAll(() => fresh.close());
+
+  it("shows subscriptions in every state: mostly active, a couple past due, one cancellation scheduled, one canceled", async () => {
+    const { active, past_due, cancel_scheduled, canceled } = result.subscriptions;
+    expect(past_due).toBe(2);
+    expect(cancel_scheduled).toBe(1);
+    expect(canceled).toBe(1);
+    expect(active).toBeGreaterThan(past_due + cancel_scheduled + canceled);
+    expect(await countIn("subscriptions", { status: "past_due" })).toBe(2);
+    // The past-due homes' last renewal was declined (their card fails renewals, as 4000 0000 0000 0341 does).
+    const pastDue = await fresh.db("subscriptions").where({ status: "past_due" });
+    for (const s of pastDue) expect(s).toMatchObject({ card_last4: "0341", card_fails_renewals: true, last_payment_error: expect.stringMatching(/declined/i) });
+    // Plan services (decision 26): schedules on every serving subscription's home, none on the canceled one's.
+    const withServices = await fresh.db("maintenance_schedules").whereNotNull("subscription_id").distinct("subscription_id").pluck("subscription_id");
+    const serving = await fresh.db("subscriptions").whereIn("status", ["active", "past_due"]).pluck("id");
+    expect([...withServices].sort()).toEqual([...serving].sort());
+    // A past-due subscription's future plan visits are held, not deleted.
+    const held = await fresh.db("maintenance_tasks as t").join("maintenance_schedules as m", "m.id", "t.schedule_id").whereIn("m.subscription_id", pastDue.map((s) => s.id)).where("t.held", true).count({ n: "*" });
+    expect(Number(held[0]!.n)).toBeGreaterThan(0);
+  });
 
   it("generates reports for most completed inspections, with their recommendation tasks", async () => {
     const completed = await countIn("inspections", { status: "completed" });
@@ -160,11 +225,13 @@ describe("seedDemo extras: reports, shares, quote requests and maintenance sched
   });
 
   it("creates schedules expanded into dated tasks this month and next, and schedules a few recommendations", async () => {
-    expect(await countIn("maintenance_schedules")).toBe(result.extras.schedules);
+    // The extras' own schedules; the subscriptions' plan services are schedules too (issue 19), counted apart.
+    const own = () => fresh.db("maintenance_schedules").whereNull("subscription_id");
+    expect(Number((await own().count({ n: "*" }))[0]!.n)).toBe(result.extras.schedules);
     expect(result.extras.schedules).toBeGreaterThanOrEqual(5);
     const titles = (await fresh.db("maintenance_schedules").select("title")).map((s) => s.title as string);
     for (const title of ["Furnace filter replacement", "Gutter cleaning", "Snow removal", "Annual roof check"]) expect(titles).toContain(title);
-    const dated = await fresh.db("maintenance_tasks").whereNotNull("schedule_id").whereNotNull("scheduled_date").count({ n: "*" });
+    const dated = await fresh.db("maintenance_tasks").whereIn("schedule_id", own().select("id")).whereNotNull("scheduled_date").count({ n: "*" });
     expect(Number(dated[0]!.n)).toBe(result.extras.scheduledTasks);
     for (const month of ["2026-11", "2026-12"]) {
       const { total } = await fresh.container.maintenance.listTasks({ limit: 1, offset: 0, month });

@@ -75,8 +75,22 @@ const PUBLIC = [
   "POST /quote-report/:token/items/:id",
   // The staff calendar feed (issue 13): calendar apps cannot log in; the rotatable secret in the URL is the proof
   "GET /calendar/feed/:file",
+  // A homeowner's private calendar feed (issue 20): the same kind of rotatable secret, one per homeowner
+  "GET /my-home/calendar/feed/:file",
+  // My Home sign-in (issue 20): the forms and calls that sign a homeowner in, and sign-out (harmless without a session).
+  "GET /my-home/sign-in",
+  "POST /my-home/sign-in",
+  "POST /my-home/sign-in/code",
+  "GET /my-home/sign-in/:token",
+  "POST /my-home/sign-in/:token",
+  "POST /my-home/sign-out",
+  "POST /my-home/sign-out-everywhere",
+  "POST /api/my-home/sign-in",
+  "POST /api/my-home/passkey-sign-in/options",
+  "POST /api/my-home/passkey-sign-in",
 ];
-const PUBLIC_PREFIXES: string[] = [];
+// A subscription's billing page and its calls (issue 19): the signed, expiring token in the path is the proof.
+const PUBLIC_PREFIXES: string[] = ["GET /billing/", "POST /billing/", "GET /api/billing/", "POST /api/billing/"];
 
 const isPublic = (route: string) => PUBLIC.includes(route) || PUBLIC_PREFIXES.some((p) => route.startsWith(p));
 const concrete = (path: string) => path.replace(/:(\w+)/g, "1").replace(/\*\w*/g, "x").replace(/[{}]/g, "");
@@ -100,7 +114,8 @@ describe("access control", () => {
         expect(res.status, route.key).toBe(401);
       } else {
         expect([302, 303], route.key).toContain(res.status);
-        expect(res.headers.location, route.key).toMatch(/^\/login\?next=/);
+        // My Home's pages send a homeowner to their own sign-in (issue 20); staff pages to the staff login.
+        expect(res.headers.location, route.key).toMatch(route.path.startsWith("/my-home") ? /^\/my-home\/sign-in\?next=/ : /^\/login\?next=/);
       }
     }
   });

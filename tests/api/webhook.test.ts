@@ -99,9 +99,24 @@ describe("POST /api/stripe/webhook", () => {
     expect(res.body.recorded).toBe(true);
   });
 
-  it("feeds totalRevenue", async () => {
-    const { rows } = await ctx.db.raw("select sum(amount_cents)::int as cents from payments where status = 'succeeded'");
-    expect(await ctx.container.payments.totalRevenue()).toBe(rows[0].cents / 100);
+  it("a subscription-mode session is no payments row: its subscription is read back from Stripe and stored once", async () => {
+    await ctx.container.plans.seed();
+    const before = await count();
+    const { body } = await ctx.agent().post("/api/create-checkout-session").send({ planType: "standard" }).expect(200);
+    const object = stripe.pay(body.url.split("/pay/")[1], { email: "sub@example.com", name: "Sue Scriber" });
+    const { payload, header } = StripeStandIn.signedEvent("checkout.session.completed", object);
+    expect((await post(payload, header).expect(200)).body).toEqual({ received: true, recorded: true });
+    expect((await post(payload, header).expect(200)).body).toEqual({ received: true, recorded: false });
+    expect(await count()).toBe(before);
+    expect(await ctx.db("subscriptions").where({ checkout_ref: object.id })).toMatchObject([{ provider_subscription_id: object.subscription, status: "active", monthly_amount_cents: 37000 }]);
+    expect(await ctx.db("provider_events").where({ event_id: JSON.parse(payload).id })).toHaveLength(1);
+  });
+
+  it("feeds totalRevenue: the one-time payments and the paid invoices", async () => {
+    const { rows } = await ctx.db.raw(
+      "select (select sum(amount_cents) from payments where status = 'succeeded' and subscription_id is null) + (select sum(amount_cents) from invoices where status = 'paid') as cents",
+    );
+    expect(await ctx.container.payments.totalRevenue()).toBe(Number(rows[0].cents) / 100);
   });
 });
 

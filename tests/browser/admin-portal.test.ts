@@ -85,7 +85,7 @@ describe("the admin portal", () => {
     expect(await page.getByRole("button", { name: "Logout" }).isVisible()).toBe(true);
     expect(await page.getByRole("link", { name: "Notifications" }).isVisible()).toBe(true);
     const sidebar = page.getByRole("navigation", { name: "Admin", exact: true });
-    expect((await sidebar.getByRole("link").allInnerTexts()).map((t) => t.trim())).toEqual(["Dashboard", "Properties", "Inspections", "Reports", "Quote Requests", "Maintenance"]);
+    expect((await sidebar.getByRole("link").allInnerTexts()).map((t) => t.trim())).toEqual(["Dashboard", "Properties", "Inspections", "Reports", "Quote Requests", "Maintenance", "Subscriptions"]);
     expect(await sidebar.getByRole("link", { name: "Dashboard" }).getAttribute("aria-current")).toBe("page");
     expect(await sidebar.locator(".admin-quick-stats dd").allInnerTexts()).toEqual(["23", "2", "1"]);
     await expectAccessible(page);
@@ -183,7 +183,7 @@ describe("the admin portal", () => {
     await menuButton.focus();
     await page.keyboard.press("Enter");
     await panel.waitFor();
-    expect((await panel.getByRole("link").allInnerTexts()).map((t) => t.trim())).toEqual(["Dashboard", "Properties", "Inspections", "Reports", "Quote Requests", "Maintenance"]);
+    expect((await panel.getByRole("link").allInnerTexts()).map((t) => t.trim())).toEqual(["Dashboard", "Properties", "Inspections", "Reports", "Quote Requests", "Maintenance", "Subscriptions"]);
     expect(await panel.locator(".admin-quick-stats dd").count()).toBe(3);
     await expectAccessible(page);
     await settle(page);

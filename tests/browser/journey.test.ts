@@ -69,30 +69,39 @@ async function scheduleInWizard(page: Page, ctx: TestContext, shots: string) {
 const count = async (ctx: TestContext, table: string) => Number((await ctx.db(table).count({ n: "*" }).first())!.n);
 
 /** One purchase leaves one payment, one customer, one property, one booking and one queued e-mail. */
-async function expectOnePurchase(ctx: TestContext, expected: { email: string; plan: string; scheduledDate: string }) {
+/**
+ * One purchase: one monthly subscription (issue 19) attached to the customer and home intake made. A demo
+ * checkout also keeps its payments row (pointing at the subscription); a Stripe one has none (revenue counts invoices).
+ */
+async function expectOnePurchase(ctx: TestContext, expected: { email: string; plan: string; scheduledDate: string; payments: number }) {
   expect({
     payments: await count(ctx, "payments"),
+    subscriptions: await count(ctx, "subscriptions"),
     customers: await count(ctx, "customers"),
     properties: await count(ctx, "properties"),
     bookings: await count(ctx, "inspection_bookings"),
-  }).toEqual({ payments: 1, customers: 1, properties: 1, bookings: 1 });
+  }).toEqual({ payments: expected.payments, subscriptions: 1, customers: 1, properties: 1, bookings: 1 });
   const payment = await ctx.db("payments").first();
+  const subscription = await ctx.db("subscriptions").first();
   const customer = await ctx.db("customers").first();
   const property = await ctx.db("properties").first();
   const booking = await ctx.db("inspection_bookings").first();
-  expect(payment).toMatchObject({ status: "succeeded", plan_type: expected.plan });
-  expect(customer).toMatchObject({ email: expected.email, subscription_plan: expected.plan, stripe_session_id: payment.provider_id });
+  if (payment) expect(payment).toMatchObject({ status: "succeeded", plan_type: expected.plan, subscription_id: subscription.id });
+  expect(subscription).toMatchObject({ status: "active", plan_type: expected.plan, customer_id: customer.id, property_id: property.id });
+  expect(customer).toMatchObject({ email: expected.email, subscription_plan: expected.plan, stripe_session_id: subscription.checkout_ref });
   expect(property).toMatchObject({ customer_id: customer.id, address: "221 Albert Street", city: "Ottawa", province: "ON", state: null, postal_code: "K1S 2B4", square_footage: 1850 });
   expect(booking).toMatchObject({ property_id: property.id, customer_id: customer.id, scheduled_date: expected.scheduledDate, time_slot: "9:30 AM", access_method: "meet-inspector" });
   // The public jobs view has no payload; the queue's own table does.
   const jobs = (
-    await ctx.db.raw("select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'mail.send'")
-  ).rows;
-  expect(jobs).toHaveLength(1);
-  expect(jobs[0].payload.to).toBe(expected.email);
-  expect(jobs[0].payload.text).toContain("221 Albert Street");
-  expect(jobs[0].payload.text).toContain("9:30 AM");
-  return payment;
+    await ctx.db.raw("select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'mail.send' order by j.id")
+  ).rows.map((r: { payload: { to: string; subject: string; text: string } }) => r.payload);
+  // The first invoice's receipt, then the booking's confirmation.
+  expect(jobs).toHaveLength(2);
+  expect(jobs.every((j: { to: string }) => j.to === expected.email)).toBe(true);
+  expect(jobs[0].subject).toMatch(/^Your Haven receipt/);
+  expect(jobs[1].text).toContain("221 Albert Street");
+  expect(jobs[1].text).toContain("9:30 AM");
+  return { payment, subscription, invoices: await ctx.db("invoices").where({ subscription_id: subscription.id }) };
 }
 
 describe("the purchase journey in demo mode", () => {
@@ -154,7 +163,7 @@ describe("the purchase journey in demo mode", () => {
     const scheduledDate = await scheduleInWizard(page, sites.demo.ctx, "journey-demo");
     expect(await page.getByText("morgan@example.com").count()).toBeGreaterThan(0);
 
-    const payment = await expectOnePurchase(sites.demo.ctx, { email: "morgan@example.com", plan: "standard", scheduledDate });
+    const { payment } = await expectOnePurchase(sites.demo.ctx, { email: "morgan@example.com", plan: "standard", scheduledDate, payments: 1 });
     expect(payment).toMatchObject({ provider: "demo", provider_id: intentId, kind: "checkout_session", amount_cents: 37000, customer_email: "morgan@example.com" });
     await page.context().close();
   });
@@ -182,8 +191,9 @@ describe("the purchase journey in Stripe mode (the stand-in's hosted checkout)",
     await page.waitForURL(/\/schedule-inspection\?customer_id=\d+&plan=basic$/);
 
     const scheduledDate = await scheduleInWizard(page, sites.stripe.ctx, "journey-stripe");
-    const payment = await expectOnePurchase(sites.stripe.ctx, { email: "casey@example.com", plan: "basic", scheduledDate });
-    expect(payment).toMatchObject({ provider: "stripe", provider_id: sessionId, kind: "checkout_session", amount_cents: 14900, customer_email: "casey@example.com" });
+    const { subscription, invoices } = await expectOnePurchase(sites.stripe.ctx, { email: "casey@example.com", plan: "basic", scheduledDate, payments: 0 });
+    expect(subscription).toMatchObject({ provider: "stripe", checkout_ref: sessionId, monthly_amount_cents: 14900, payer_email: "casey@example.com" });
+    expect(invoices).toMatchObject([{ status: "paid", amount_cents: 14900, billing_reason: "subscription_create" }]);
     await page.context().close();
   });
 });

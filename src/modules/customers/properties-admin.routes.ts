@@ -6,6 +6,7 @@ import { staffPage } from "../../http/admin.js";
 import { NotFoundError, ValidationError } from "../../http/errors.js";
 import { params, parse } from "../../http/validate.js";
 import type { Booking } from "../bookings/bookings.schemas.js";
+import { pastDueProperties, propertySubscription } from "../subscriptions/subscriptions-admin.routes.js";
 import { BATHROOMS_FORM, BEDROOMS_FORM, COOLING_TYPES, ELECTRICAL_PANELS, HEATING_TYPES, HVAC_UNITS, PROVINCES, PROVINCE_NAMES, type Property, ROOF_TYPES, STORIES, SUBSCRIPTION_PLANS, US_STATES, WATER_HEATER_TYPES, planLabel, propertyEditSchema } from "./customers.schemas.js";
 
 /** Cards per page of /admin/properties: a phone scrolls through it, a desktop shows it in two columns. */
@@ -38,14 +39,18 @@ export function propertiesAdminPages(container: Container): Router {
   const detailsLocals = async (property: Property, notice?: { variant: "success" | "error"; title: string }) => ({
     title: `${property.address} | Customer Properties`, admin: "properties", noindex: true, timeZone: container.env.BUSINESS_TZ, property, notice,
     bookings: (await container.bookings.byProperty([property.id])).get(property.id) ?? [], plan: planBadge(property.subscriptionPlan), planLabel: planLabel(property.subscriptionPlan),
+    // The subscription and its invoices (issue 19, item 8).
+    subscription: await propertySubscription(container, property.id),
+    // When the customer last signed in to My Home (issue 20, item 3).
+    homeLastSignedIn: await container.homeAuth.lastSignedIn(property.clientEmail),
   });
 
   router.get(["/admin/properties", "/admin/properties-simple"], ...staffPage(container), async (req, res) => {
     const { q, page } = pageQuery.parse(req.query);
     const offset = (page - 1) * PROPERTIES_PAGE_SIZE;
     const { rows, total } = await container.customers.searchProperties({ q: q || undefined, limit: PROPERTIES_PAGE_SIZE, offset });
-    const bookings = await container.bookings.byProperty(rows.map((p) => p.id));
-    const cards = rows.map((property) => ({ property, inspection: inspectionOf(bookings.get(property.id)), plan: planBadge(property.subscriptionPlan), planLabel: planLabel(property.subscriptionPlan) }));
+    const [bookings, pastDue] = await Promise.all([container.bookings.byProperty(rows.map((p) => p.id)), pastDueProperties(container, rows.map((p) => p.id))]);
+    const cards = rows.map((property) => ({ property, inspection: inspectionOf(bookings.get(property.id)), plan: planBadge(property.subscriptionPlan), planLabel: planLabel(property.subscriptionPlan), pastDue: pastDue.has(property.id) }));
     const pages = Math.max(1, Math.ceil(total / PROPERTIES_PAGE_SIZE));
     const locals = { title: "Customer Properties", admin: "properties", noindex: true, timeZone: container.env.BUSINESS_TZ, q, page, pages, total, cards, pageSize: PROPERTIES_PAGE_SIZE, basePath: req.path };
     // The refresh button, the search and the pager replace only the results.

@@ -15,8 +15,9 @@ export function dashboardApi(container: Container): Router {
 export function dashboardPages(container: Container): Router {
   const router = Router();
   router.get(["/admin", "/admin/dashboard"], ...staffPage(container), async (_req, res) => {
-    const [stats, recent] = await Promise.all([container.dashboard.stats(), container.dashboard.recentInspections()]);
-    res.page("dashboard/dashboard", { title: "Dashboard", admin: "dashboard", noindex: true, stats, recent, statusBadge, statusLabel });
+    // Failed plan payments show as a red banner above the spec's cards (issue 19, item 6).
+    const [stats, recent, pastDue] = await Promise.all([container.dashboard.stats(), container.dashboard.recentInspections(), container.subscriptions.pastDueCount()]);
+    res.page("dashboard/dashboard", { title: "Dashboard", admin: "dashboard", noindex: true, stats, recent, pastDue, statusBadge, statusLabel });
   });
   return router;
 }

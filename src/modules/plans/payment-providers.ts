@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import Stripe from "stripe";
 import type { Env } from "../../config/env.js";
 import { HttpError } from "../../http/errors.js";
+import { type StripeBilling, type StripeRead, invoiceStateOf, invoiceSubscriptionId, stateOf } from "../subscriptions/stripe-billing.js";
 import { DEMO_CUSTOMER } from "./checkout.schemas.js";
 import type { NewPayment, PaymentProviderName, PaymentsRepository } from "./payments.repository.js";
 import { type Plan, type PlanType, planTypeSchema } from "./plans.schemas.js";
@@ -18,8 +19,10 @@ export interface Verification {
    * demo card form's), null when it holds none. Defaults never count: intake compares against this.
    */
   payerEmail: string | null;
-  /** What to record when the provider says it is paid (Stripe); the demo provider records as it goes. */
+  /** What to record when the provider says it is paid (a one-time Stripe payment from before subscriptions). */
   payment: NewPayment | null;
+  /** Stripe: the subscription the purchase started, read back, to store (PaymentsService.verify). */
+  subscription?: StripeRead | null;
 }
 
 /** What Haven needs from a payment provider: Stripe, or the offline demo provider in its place. */
@@ -27,8 +30,11 @@ export interface PaymentProvider {
   readonly name: PaymentProviderName;
   /** A hosted checkout for the plan; its url is where the browser goes next. */
   createCheckoutSession(plan: Plan, baseUrl: string): Promise<{ url: string }>;
-  /** A payment for the /checkout card form; the client secret lets the browser confirm it. */
-  createPaymentIntent(plan: Plan): Promise<{ id: string; clientSecret: string }>;
+  /**
+   * A payment for the /checkout card form; the client secret lets the browser confirm it. With Stripe it is the
+   * first invoice of a new subscription, returned to be recorded at once.
+   */
+  createPaymentIntent(plan: Plan): Promise<{ id: string; clientSecret: string; subscription?: StripeRead }>;
   /** Whether a Checkout Session or PaymentIntent id is paid, and by whom. */
   verify(id: string): Promise<Verification>;
 }
@@ -63,11 +69,12 @@ export function sessionPayment(session: Stripe.Checkout.Session): NewPayment | n
 }
 
 /**
- * The payment a succeeded PaymentIntent stands for. An intent that a Checkout Session created is
- * left out: checkout.session.completed records that money, and counting both would double it.
+ * The one-time payment a succeeded PaymentIntent stands for: only Haven's own one-time intents from before
+ * subscriptions (they carry metadata.plan). An intent that a Checkout Session created is left out
+ * (checkout.session.completed records that money), and so is an invoice's (revenue counts the invoice).
  */
 export function intentPayment(intent: Stripe.PaymentIntent): NewPayment | null {
-  if (intent.status !== "succeeded" || intent.metadata?.source === "checkout_session") return null;
+  if (intent.status !== "succeeded" || intent.metadata?.source === "checkout_session" || !planOf(intent.metadata)) return null;
   return {
     provider: "stripe",
     providerId: intent.id,
@@ -98,67 +105,103 @@ export function createStripeClient(secretKey: string, apiBase?: string): Stripe 
 
 export class StripeProvider implements PaymentProvider {
   readonly name = "stripe" as const;
-  constructor(private readonly stripe: Stripe) {}
+  constructor(
+    private readonly stripe: Stripe,
+    private readonly billing: StripeBilling,
+  ) {}
 
+  /** Decision 23: a subscription-mode Checkout Session at the pricing page's monthly price (a recurring Price). */
   async createCheckoutSession(plan: Plan, baseUrl: string) {
-    const session = await this.call(() =>
-      this.stripe.checkout.sessions.create({
-        mode: "payment",
-        line_items: [
-          {
-            quantity: 1,
-            price_data: {
-              currency: CURRENCY,
-              // Decision 23: the hosted checkout bills the price /pricing showed.
-              unit_amount: plan.price * 100,
-              product_data: { name: `Haven ${plan.name} Plan`, description: plan.description },
-            },
-          },
-        ],
+    const session = await this.call(async () => {
+      const price = await this.billing.priceFor(plan, plan.price * 100);
+      return this.stripe.checkout.sessions.create({
+        mode: "subscription",
+        line_items: [{ price, quantity: 1 }],
         // Stripe fills in {CHECKOUT_SESSION_ID}; it must stay unencoded.
         success_url: `${baseUrl}/property-intake?session_id={CHECKOUT_SESSION_ID}&plan=${plan.type}`,
         cancel_url: `${baseUrl}/pricing`,
         metadata: { plan: plan.type },
-        payment_intent_data: { metadata: { plan: plan.type, source: "checkout_session" } },
-      }),
-    );
+        subscription_data: { metadata: { plan: plan.type, source: "checkout_session" } },
+      });
+    });
     if (!session.url) throw new ProviderUnavailableError();
     return { url: session.url };
   }
 
+  /**
+   * /checkout (Stripe's documented pattern): a customer, then a subscription at the payment page's monthly price
+   * with `default_incomplete`, whose first invoice the Payment Element confirms. The confirmation secret is the
+   * invoice PaymentIntent's (`pi_…_secret_…`); the subscription is returned so it is recorded at once, found
+   * again by that PaymentIntent id.
+   */
   async createPaymentIntent(plan: Plan) {
-    const intent = await this.call(() =>
-      this.stripe.paymentIntents.create({
-        amount: plan.checkoutPrice * 100,
-        currency: CURRENCY,
-        automatic_payment_methods: { enabled: true },
+    const subscription = await this.call(async () => {
+      const price = await this.billing.priceFor(plan, plan.checkoutPrice * 100);
+      const customer = await this.stripe.customers.create({ metadata: { source: "payment_page", plan: plan.type } });
+      return this.stripe.subscriptions.create({
+        customer: customer.id,
+        items: [{ price }],
+        payment_behavior: "default_incomplete",
+        payment_settings: { save_default_payment_method: "on_subscription" },
+        expand: ["latest_invoice.confirmation_secret", "customer"],
         metadata: { plan: plan.type, source: "payment_page" },
-      }),
-    );
-    if (!intent.client_secret) throw new ProviderUnavailableError();
-    return { id: intent.id, clientSecret: intent.client_secret };
+      });
+    });
+    const invoice = typeof subscription.latest_invoice === "object" ? subscription.latest_invoice : null;
+    const clientSecret = invoice?.confirmation_secret?.client_secret;
+    if (!invoice || !clientSecret) throw new ProviderUnavailableError();
+    const id = clientSecret.split("_secret_")[0]!;
+    return { id, clientSecret, subscription: { state: stateOf(subscription, id), invoice: invoiceStateOf(invoice) } };
   }
 
   async verify(id: string): Promise<Verification> {
     try {
-      if (id.startsWith("cs_")) {
-        const session = await this.stripe.checkout.sessions.retrieve(id);
-        const payment = sessionPayment(session);
-        const email = session.customer_details?.email ?? null;
-        return { paid: payment !== null, plan: planOf(session.metadata), customer: { email, name: session.customer_details?.name ?? null }, payerEmail: email, payment };
-      }
-      if (id.startsWith("pi_")) {
-        const intent = await this.stripe.paymentIntents.retrieve(id);
-        const paid = intent.status === "succeeded";
-        const email = intent.receipt_email ?? null;
-        return { paid, plan: planOf(intent.metadata), customer: { email, name: intent.metadata?.name ?? null }, payerEmail: email, payment: intentPayment(intent) };
-      }
+      if (id.startsWith("cs_")) return await this.verifySession(id);
+      if (id.startsWith("pi_")) return await this.verifyIntent(id);
       return NOT_PAID;
     } catch (error) {
       // An id Stripe does not know is simply not a paid session.
       if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return NOT_PAID;
       throw new ProviderUnavailableError();
     }
+  }
+
+  /** A hosted checkout: paid once complete and paid; a subscription-mode one brings its subscription (no payments row). */
+  private async verifySession(id: string): Promise<Verification> {
+    const session = await this.stripe.checkout.sessions.retrieve(id);
+    const email = session.customer_details?.email ?? null;
+    const customer = { email, name: session.customer_details?.name ?? null };
+    if (session.mode !== "subscription") {
+      // A one-time session from before subscriptions.
+      const payment = sessionPayment(session);
+      return { paid: payment !== null, plan: planOf(session.metadata), customer, payerEmail: email, payment };
+    }
+    const paid = session.status === "complete" && session.payment_status === "paid";
+    const subscriptionId = typeof session.subscription === "string" ? session.subscription : (session.subscription?.id ?? null);
+    const subscription = subscriptionId ? await this.billing.readBack(subscriptionId, session.id) : null;
+    if (subscription && !subscription.state.payerEmail) subscription.state = { ...subscription.state, payerEmail: email, payerName: customer.name };
+    return { paid, plan: planOf(session.metadata) ?? subscription?.state.planType ?? null, customer, payerEmail: email, payment: null, subscription };
+  }
+
+  /**
+   * A /checkout payment: the PaymentIntent of a subscription's first invoice (paid when Stripe says the
+   * subscription is active), or a one-time PaymentIntent from before subscriptions.
+   */
+  private async verifyIntent(id: string): Promise<Verification> {
+    const intent = await this.stripe.paymentIntents.retrieve(id);
+    const email = intent.receipt_email ?? null;
+    const [invoicePayment] = (await this.stripe.invoicePayments.list({ payment: { type: "payment_intent", payment_intent: id }, limit: 1 })).data;
+    if (!invoicePayment) {
+      return { paid: intent.status === "succeeded", plan: planOf(intent.metadata), customer: { email, name: intent.metadata?.name ?? null }, payerEmail: email, payment: intentPayment(intent) };
+    }
+    const invoiceId = typeof invoicePayment.invoice === "string" ? invoicePayment.invoice : invoicePayment.invoice.id!;
+    const subscriptionId = invoiceSubscriptionId(await this.stripe.invoices.retrieve(invoiceId));
+    if (!subscriptionId) return NOT_PAID;
+    const subscription = await this.billing.readBack(subscriptionId, id);
+    // The customer made by /checkout has no e-mail; the Payment Element's receipt e-mail is the payer's.
+    if (!subscription.state.payerEmail) subscription.state = { ...subscription.state, payerEmail: email };
+    const paid = ["active", "trialing"].includes(subscription.state.status);
+    return { paid, plan: subscription.state.planType, customer: { email: subscription.state.payerEmail, name: subscription.state.payerName }, payerEmail: subscription.state.payerEmail, payment: null, subscription };
   }
 
   private async call<T>(work: () => Promise<T>): Promise<T> {
@@ -249,8 +292,11 @@ export class DemoProvider implements PaymentProvider {
 export function createPaymentProvider(
   env: Pick<Env, "PAYMENTS_MODE" | "STRIPE_SECRET_KEY" | "STRIPE_API_BASE">,
   payments: PaymentsRepository,
+  stripeBilling: StripeBilling | null = null,
 ): PaymentProvider {
   if (env.PAYMENTS_MODE === "demo") return new DemoProvider(payments);
   if (!env.STRIPE_SECRET_KEY) throw new Error("PAYMENTS_MODE=stripe needs STRIPE_SECRET_KEY");
-  return new StripeProvider(createStripeClient(env.STRIPE_SECRET_KEY, env.STRIPE_API_BASE));
+  // The purchase paths and the billing side share one client (createStripeBilling in the container).
+  if (!stripeBilling) throw new Error("PAYMENTS_MODE=stripe needs Stripe billing (createStripeBilling)");
+  return new StripeProvider(stripeBilling.stripe, stripeBilling);
 }

@@ -8,6 +8,7 @@ import type { PaymentsRepository } from "./payments.repository.js";
 import type { PlanType } from "./plans.schemas.js";
 import type { PlansService } from "./plans.service.js";
 import type { SubscriptionsService } from "../subscriptions/subscriptions.service.js";
+import type { StripeWebhooks } from "../subscriptions/webhooks.js";
 
 export const PAYER_EMAIL_MESSAGE = "Email must be the address the payment was made with";
 
@@ -22,6 +23,8 @@ export interface PaymentsOptions {
   /** STRIPE_WEBHOOK_SECRET: without it no webhook is trusted. */
   webhookSecret?: string;
   publishableKey?: string;
+  /** Stripe mode: stores subscriptions read back from Stripe (purchases and webhooks). */
+  stripeWebhooks?: StripeWebhooks | null;
 }
 
 export class PaymentsService {
@@ -66,7 +69,9 @@ export class PaymentsService {
     if (amount !== plan.checkoutPrice) {
       throw new ValidationError("Amount does not match the plan's price", { amount: `Amount must be ${plan.checkoutPrice} for the ${plan.type} plan` });
     }
-    const { clientSecret } = await this.provider.createPaymentIntent(plan);
+    const { clientSecret, subscription } = await this.provider.createPaymentIntent(plan);
+    // Stripe: the subscription exists (incomplete) from now on, found again by its first PaymentIntent.
+    if (subscription) await this.stripeWebhooks().store(subscription);
     return { clientSecret };
   }
 
@@ -74,6 +79,8 @@ export class PaymentsService {
   async verify(id: string): Promise<VerifyPaymentResponse & { plan: PlanType | null; payerEmail: string | null }> {
     const result = await this.provider.verify(id);
     if (result.payment) await this.payments.insertOnce(result.payment);
+    // A subscription purchase is no payments row: revenue counts its invoices.
+    if (result.subscription) await this.stripeWebhooks().store(result.subscription);
     return { success: result.paid, customer: result.customer, plan: result.plan, payerEmail: result.payerEmail };
   }
 
@@ -119,8 +126,10 @@ export class PaymentsService {
   }
 
   /**
-   * A Stripe webhook: the signature is checked against the raw body first. Completed sessions and
-   * succeeded intents are recorded once per provider id; a replay records nothing.
+   * A Stripe webhook: the signature is checked against the raw body first. Subscription events
+   * (subscriptions/webhooks.ts) are processed once per event id; one-time payments from before
+   * subscriptions (a payment-mode session, a succeeded one-time intent) are recorded once per provider id.
+   * A replay records nothing.
    */
   async handleWebhook(rawBody: Buffer, signature: string | undefined): Promise<{ received: true; recorded: boolean }> {
     const secret = this.options.webhookSecret;
@@ -132,11 +141,22 @@ export class PaymentsService {
     } catch {
       throw new HttpError(400, "Webhook signature verification failed");
     }
-    let payment = null;
-    if (event.type === "checkout.session.completed") payment = sessionPayment(event.data.object);
-    if (event.type === "payment_intent.succeeded") payment = intentPayment(event.data.object);
-    const recorded = payment ? await this.payments.insertOnce(payment) : false;
+    if (event.type === "checkout.session.completed" && event.data.object.mode !== "subscription") {
+      const payment = sessionPayment(event.data.object);
+      return { received: true, recorded: payment ? await this.payments.insertOnce(payment) : false };
+    }
+    if (event.type === "payment_intent.succeeded") {
+      const payment = intentPayment(event.data.object);
+      return { received: true, recorded: payment ? await this.payments.insertOnce(payment) : false };
+    }
+    const webhooks = this.options.stripeWebhooks;
+    const recorded = webhooks?.handles(event) ? await webhooks.handle(event) : false;
     return { received: true, recorded };
+  }
+
+  private stripeWebhooks(): StripeWebhooks {
+    if (!this.options.stripeWebhooks) throw new HttpError(503, "Stripe billing is not set up");
+    return this.options.stripeWebhooks;
   }
 
   /**

@@ -46,7 +46,8 @@ export function setBindingCookie(res: Response, value: string, paths: string[], 
 
 /** Log lines never carry a link token: the path segment after a link prefix is replaced. */
 export function redactLinkTokens(url: string | undefined): string | undefined {
-  return url?.replace(/\/(client-report|quote-report|calendar\/feed)\/(?!sample(?:[/?#]|$))[^/?#]+/g, "/$1/[token]");
+  // My Home's sign-in link too (/my-home/sign-in/<token>); its code form (/my-home/sign-in/code) carries none.
+  return url?.replace(/\/(client-report|quote-report|calendar\/feed|billing|my-home\/sign-in)\/(?!(?:sample|code)(?:[/?#]|$))[^/?#]+/g, "/$1/[token]");
 }
 
 /** The columns every one-time link row has (report shares and quote report links). */

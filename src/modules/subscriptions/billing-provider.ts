@@ -18,3 +18,9 @@ export interface BillingProvider {
    */
   changePlan(sub: ProviderSubscription, plan: Plan & { amountCents: number }, when: "now" | "period_end", now: Date): Promise<{ state: ProviderSubscriptionState; invoice: ProviderInvoiceState | null }>;
 }
+
+/** Stripe's hosted billing portal (the card update flow, and cancellation once the minimum term has ended). */
+export interface BillingPortal {
+  portalUrl(sub: Pick<ProviderSubscription, "providerCustomerId">, returnUrl: string, options: { canCancel: boolean }): Promise<string>;
+  cardUpdateUrl(sub: Pick<ProviderSubscription, "providerCustomerId">, returnUrl: string): Promise<string>;
+}

@@ -163,7 +163,7 @@ export class DemoBilling implements BillingProvider {
       .select("id", "card_fails_renewals");
     if (!locked.length) return;
     const failing = new Set(locked.filter((r) => r.card_fails_renewals).map((r) => r.id as number));
-    const subs = (await Promise.all(locked.map((r) => ctx.repo.find(r.id as number, tx)))) as ProviderSubscription[];
+    const subs = await ctx.repo.findMany(locked.map((r) => r.id as number), tx);
     const plain: { sub: ProviderSubscription; next: ReturnType<typeof period> }[] = [];
     for (const sub of subs) {
       const endedOn = new Date(sub.currentPeriodEnd);

@@ -1,5 +1,9 @@
-// Billing e-mails (issue 19, item 9). Helper E owns this file; this first version is the lead's placeholder shape.
+// Billing e-mails (issue 19, item 9): plain text with a simple HTML twin, like the other templates. Each one
+// names the plan, states the minimum-term date, and carries the signed billing link and the support contacts.
+// Instants arrive as ISO strings and are shown as dates in the business zone.
 import type { MailMessage } from "../mail/mail.schemas.js";
+import { BILLING_LINK_DAYS } from "./billing-links.js";
+import { MINIMUM_TERM_MONTHS } from "./subscriptions.constants.js";
 
 export type BillingMailKind = "receipt" | "payment_failed" | "cancel_scheduled" | "canceled" | "plan_changed";
 
@@ -7,6 +11,7 @@ export interface BillingMailData {
   to: string;
   name: string | null;
   planName: string;
+  /** Dollars. */
   amount?: number;
   periodStart?: string;
   periodEnd?: string;
@@ -16,20 +21,130 @@ export interface BillingMailData {
   fromPlanName?: string;
   toPlanName?: string;
   effectiveAt?: string;
+  /** The card on file, when known (receipts name it). */
+  cardLast4?: string | null;
   link: string;
   supportEmail: string;
   supportPhone: string;
   timeZone: string;
 }
 
-const SUBJECTS: Record<BillingMailKind, string> = {
-  receipt: "Your Haven receipt",
-  payment_failed: "Your Haven payment failed",
-  cancel_scheduled: "Your Haven plan cancellation is scheduled",
-  canceled: "Your Haven plan has ended",
-  plan_changed: "Your Haven plan has changed",
-};
+/** 'April 30, 2026': an instant as a date in the business zone. */
+// One formatter per zone: making one costs more than the rest of a receipt (thousands per demo renewal).
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+export function billingDate(iso: string, timeZone: string): string {
+  let format = dateFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "long", day: "numeric" });
+    dateFormats.set(timeZone, format);
+  }
+  return format.format(new Date(iso));
+}
+
+/** '$370.00 CAD'. */
+export const billingAmount = (dollars: number) => `$${dollars.toFixed(2)} CAD`;
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** One paragraph of the message; `link` marks the one line whose URL becomes an anchor in the HTML. */
+type Block = string | { link: string; label: string };
+
+interface Built {
+  subject: string;
+  blocks: Block[];
+}
+
+function build(kind: BillingMailKind, d: BillingMailData): Built {
+  const date = (iso: string) => billingDate(iso, d.timeZone);
+  const minimumEnd = date(d.minimumTermEndsAt);
+  const plan = `Haven ${d.planName} plan`;
+  const amount = d.amount !== undefined ? billingAmount(d.amount) : null;
+  const periodLine = d.periodStart && d.periodEnd ? `Period: ${date(d.periodStart)} to ${date(d.periodEnd)}` : null;
+  const minimumLine = `Minimum term: ${MINIMUM_TERM_MONTHS} months, ending ${minimumEnd}. You can cancel anytime: before ${minimumEnd} a cancellation takes effect on ${minimumEnd}, afterwards at the end of the paid month.`;
+  const lines = (...items: (string | null | false | undefined)[]) => items.filter(Boolean).join("\n");
+
+  switch (kind) {
+    case "receipt":
+      return {
+        subject: `Your Haven receipt: ${amount ?? d.planName}`,
+        blocks: [
+          `Thank you. We received your payment for the ${plan}.`,
+          lines(amount && `Amount: ${amount}`, periodLine, `Plan: ${d.planName}`, d.cardLast4 && `Card: ending in ${d.cardLast4}`),
+          minimumLine,
+          { label: "See your invoices, update your card or cancel your plan:", link: d.link },
+        ],
+      };
+    case "payment_failed":
+      return {
+        subject: "Your Haven payment failed: please update your card",
+        blocks: [
+          `We could not take your payment${amount ? ` of ${amount}` : ""} for the ${plan}.`,
+          lines(`Reason: ${d.reason ?? "The card was declined."}`, periodLine),
+          "Please update your card. We try the payment again once it is updated. Until the payment goes through, the visits your plan schedules are on hold.",
+          { label: "Update your card:", link: d.link },
+          minimumLine,
+        ],
+      };
+    case "cancel_scheduled": {
+      const endsAt = d.cancelAt ? date(d.cancelAt) : minimumEnd;
+      const atMinimum = d.cancelAt !== null && d.cancelAt !== undefined && new Date(d.cancelAt).getTime() === new Date(d.minimumTermEndsAt).getTime();
+      return {
+        subject: `Your Haven plan cancellation is scheduled for ${endsAt}`,
+        blocks: [
+          `Your ${plan} will end on ${endsAt}${atMinimum ? `, when the ${MINIMUM_TERM_MONTHS}-month minimum term ends` : ", at the end of the paid month"}.`,
+          `Your plan and its services continue until then, and nothing is charged after ${endsAt}.`,
+          `Changed your mind? You can undo the cancellation until ${endsAt}.`,
+          { label: "Undo the cancellation or see your plan:", link: d.link },
+          minimumLine,
+        ],
+      };
+    }
+    case "canceled": {
+      const endedAt = d.effectiveAt ?? d.cancelAt ?? null;
+      return {
+        subject: "Your Haven plan has ended",
+        blocks: [
+          `Your ${plan} has ended${endedAt ? ` on ${date(endedAt)}` : ""}. Nothing more will be charged, and the visits it scheduled are cancelled.`,
+          `You can subscribe again anytime at ${new URL("/pricing", d.link).href}.`,
+          { label: "Your invoices stay available here:", link: d.link },
+          minimumLine,
+        ],
+      };
+    }
+    case "plan_changed": {
+      const from = d.fromPlanName ?? "your previous plan";
+      const to = d.toPlanName ?? d.planName;
+      const when = d.effectiveAt ? date(d.effectiveAt) : null;
+      return {
+        subject: `Your Haven plan changes from ${from} to ${to}`,
+        blocks: [
+          `Your Haven plan changes from ${from} to ${to}${when ? ` on ${when}` : ""}.`,
+          "Moving up applies at once, with the rest of the month charged at the difference; moving down applies from your next billing date.",
+          { label: "See your plan and invoices:", link: d.link },
+          minimumLine,
+        ],
+      };
+    }
+  }
+}
 
 export function billingMail(kind: BillingMailKind, data: BillingMailData): MailMessage {
-  return { to: data.to, subject: SUBJECTS[kind], text: `${SUBJECTS[kind]}.\n\nManage your plan: ${data.link}\n`, attachments: [] };
+  const { subject, blocks } = build(kind, data);
+  const all: Block[] = [
+    `Hello ${data.name?.trim() || "there"},`,
+    ...blocks,
+    `The link above works for ${BILLING_LINK_DAYS} days; each new billing e-mail brings a fresh one.`,
+    `Questions? Write to ${data.supportEmail} or call ${data.supportPhone}.`,
+    "Haven",
+  ];
+  const text = all.map((b) => (typeof b === "string" ? b : `${b.label}\n${b.link}`)).join("\n\n");
+  const html = all
+    .map((b) =>
+      typeof b === "string"
+        ? `<p>${escapeHtml(b).replace(/\n/g, "<br>\n")}</p>`
+        : `<p>${escapeHtml(b.label)}<br>\n<a href="${escapeHtml(b.link)}">${escapeHtml(b.link)}</a></p>`,
+    )
+    .join("\n");
+  return { to: data.to, subject, text: `${text}\n`, html, attachments: [] };
 }

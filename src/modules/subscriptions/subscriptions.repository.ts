@@ -102,6 +102,13 @@ export class SubscriptionsRepository {
     return row ? toSubscription(row) : null;
   }
 
+  /** Many subscriptions in one query, in id order. */
+  async findMany(ids: number[], db: Db = this.db): Promise<ProviderSubscription[]> {
+    if (!ids.length) return [];
+    const rows = await this.joined(db).whereIn("s.id", ids).orderBy("s.id");
+    return rows.map(toSubscription);
+  }
+
   /** The row locked for the caller's transaction (every state change goes through here). */
   async lock(id: number, tx: Tx): Promise<ProviderSubscription | null> {
     await tx("subscriptions").where({ id }).forUpdate().first("id");
@@ -128,7 +135,6 @@ export class SubscriptionsRepository {
    * Returns the row before (null when new) and after.
    */
   async upsertState(state: ProviderSubscriptionState, local: LocalFields, tx: Tx): Promise<{ before: ProviderSubscription | null; id: number }> {
-    const before = await tx("subscriptions").where({ provider: state.provider, provider_subscription_id: state.providerSubscriptionId }).forUpdate().first();
     const fields = {
       provider_customer_id: state.providerCustomerId,
       status: state.status,
@@ -139,20 +145,8 @@ export class SubscriptionsRepository {
       cancel_at: state.cancelAt,
       canceled_at: state.canceledAt,
     };
-    if (before) {
-      await tx("subscriptions")
-        .where({ id: before.id })
-        .update({
-          ...fields,
-          payer_email: before.payer_email ?? state.payerEmail,
-          payer_name: before.payer_name ?? state.payerName,
-          checkout_ref: before.checkout_ref ?? state.checkoutRef,
-          version: tx.raw("version + 1"),
-          updated_at: tx.fn.now(),
-        });
-      return { before: toSubscription(before), id: before.id as number };
-    }
-    const [row] = await tx("subscriptions")
+    // The checkout's redirect and Stripe's first webhooks race to insert: one wins, the others update under its lock.
+    const [inserted] = await tx("subscriptions")
       .insert({
         ...fields,
         provider: state.provider,
@@ -167,8 +161,22 @@ export class SubscriptionsRepository {
         card_last4: local.cardLast4 ?? null,
         card_fails_renewals: local.cardFailsRenewals ?? false,
       })
+      .onConflict(["provider", "provider_subscription_id"])
+      .ignore()
       .returning("id");
-    return { before: null, id: row.id as number };
+    if (inserted) return { before: null, id: inserted.id as number };
+    const before = await tx("subscriptions").where({ provider: state.provider, provider_subscription_id: state.providerSubscriptionId }).forUpdate().first();
+    await tx("subscriptions")
+      .where({ id: before.id })
+      .update({
+        ...fields,
+        payer_email: before.payer_email ?? state.payerEmail,
+        payer_name: before.payer_name ?? state.payerName,
+        checkout_ref: before.checkout_ref ?? state.checkoutRef,
+        version: tx.raw("version + 1"),
+        updated_at: tx.fn.now(),
+      });
+    return { before: toSubscription(before), id: before.id as number };
   }
 
   async update(id: number, fields: Row, tx: Tx): Promise<void> {
@@ -281,6 +289,12 @@ export class SubscriptionsRepository {
       )
       .first();
     return { mrrCents: Number(row.mrr), active: row.active, pastDue: row.past_due, canceledThisMonth: row.canceled };
+  }
+
+  async pastDuePropertyIds(propertyIds: number[]): Promise<number[]> {
+    if (!propertyIds.length) return [];
+    const rows = await this.db("subscriptions").whereIn("property_id", propertyIds).where({ status: "past_due" }).distinct("property_id");
+    return rows.map((r) => r.property_id as number);
   }
 
   async pastDueCount(): Promise<number> {

@@ -10,7 +10,7 @@ import type { Plan, PlanType } from "../plans/plans.schemas.js";
 import type { PlansService } from "../plans/plans.service.js";
 import { cancellationTakesEffect, minimumTermEnd, period, startOfBusinessDay } from "./billing-dates.js";
 import { billingPagePath, signBillingToken } from "./billing-links.js";
-import type { BillingProvider, ProviderSubscription } from "./billing-provider.js";
+import type { BillingPortal, BillingProvider, ProviderSubscription } from "./billing-provider.js";
 import { DEMO_FAILING_CARD, DemoBilling, demoInvoiceId } from "./demo-billing.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 import {
@@ -52,7 +52,7 @@ export interface SubscriptionsDeps {
   transaction: TransactionRunner;
   planServices: () => PlanServicesPort | null;
   /** Stripe's billing side when Stripe is configured. */
-  stripe: BillingProvider | null;
+  stripe: (BillingProvider & BillingPortal) | null;
   log: Logger;
   settings: SubscriptionsSettings;
   clock?: () => Date;
@@ -295,6 +295,11 @@ export class SubscriptionsService {
     return sub ? { subscription: publicSubscription(sub), invoices: await this.repo.invoices(sub.id) } : null;
   }
 
+  /** Which of these properties have a past-due subscription (the properties page's red badge), in one query. */
+  pastDuePropertyIds(propertyIds: number[]): Promise<number[]> {
+    return this.repo.pastDuePropertyIds(propertyIds);
+  }
+
   pastDueCount(): Promise<number> {
     return this.repo.pastDueCount();
   }
@@ -378,6 +383,18 @@ export class SubscriptionsService {
       await this.sendMail("plan_changed", (await this.repo.find(sub.id, tx))!, tx, { fromPlanName: current.name, toPlanName: target.name, effectiveAt: effectiveAt.toISOString() });
       return after;
     });
+  }
+
+  /**
+   * Stripe's billing portal for this subscription's customer: `card` opens the payment-method flow; `manage` the
+   * portal's home, whose configuration offers cancellation only once the minimum term has ended (decision 25).
+   */
+  async portalUrl(id: number, input: { flow: "card" | "manage"; returnUrl: string }, now: Date = this.clock()): Promise<string> {
+    const sub = await this.load(id);
+    if (sub.provider !== "stripe") throw new ConflictError("This plan is not billed through Stripe: update the card on the billing page");
+    const stripe = this.deps.stripe;
+    if (!stripe) throw new BillingUnavailableError();
+    return this.call(() => (input.flow === "card" ? stripe.cardUpdateUrl(sub, input.returnUrl) : stripe.portalUrl(sub, input.returnUrl, { canCancel: now >= new Date(sub.minimumTermEndsAt) })));
   }
 
   /** Demo mode's card form (decision 24): stores the card; a past-due subscription's open invoice is tried at once. */

@@ -1,0 +1,317 @@
+// The customer's side of a subscription (issue 19, items 4 and 6): the page every billing e-mail links to,
+// /billing/<signed token>, with cancel, undo and card update as plain forms (POST, then a redirect), demo
+// mode's card page, and the same actions as JSON calls under /api/billing/<token>. The token is the only
+// credential: it names one subscription, so nobody reaches another's. Request logs redact it (sharing/links.ts).
+import { type Request, type Response, Router } from "express";
+import type { Container } from "../../container.js";
+import { ConflictError, GoneError, HttpError, NotFoundError, ValidationError } from "../../http/errors.js";
+import { body, params, parse } from "../../http/validate.js";
+import { cancellationTakesEffect } from "./billing-dates.js";
+import { verifyBillingToken } from "./billing-links.js";
+import { type BillingView, billingTokenParams, customerCancelSchema, demoCardFormSchema, demoCardUpdateSchema, portalSchema } from "./billing.schemas.js";
+import { ENDED_STATUSES, STATUS_LABELS, isKnownStatus } from "./subscriptions.constants.js";
+import { BillingUnavailableError } from "./subscriptions.service.js";
+import { billingAmount, billingDate } from "./subscriptions.mail.js";
+
+export const EXPIRED_LINK_MESSAGE = "This billing link has expired. Please use the link in your latest Haven e-mail, or contact us.";
+export const INVALID_LINK_MESSAGE = "This billing link is not valid. Please use the link in your latest Haven e-mail, or contact us.";
+
+/** The customer's actions are always their own. */
+const ACTOR = "customer";
+
+/**
+ * Stripe's billing portal, once the service offers it (StripeBilling.cardUpdateUrl / portalUrl need the provider
+ * customer id, which only the service holds). `card` opens the payment-method flow (webhooks.ts's
+ * customer.updated then makes the new card the subscription's default); `manage` the portal's home, whose
+ * configuration hides cancelling before the minimum. Until the service has the method, Stripe links answer 503.
+ */
+interface PortalOpener {
+  portalUrl(id: number, input: { flow: "card" | "manage"; returnUrl: string }): Promise<string>;
+}
+const portalOf = (container: Container): PortalOpener | null => {
+  const service = container.subscriptions as unknown as Partial<PortalOpener>;
+  return typeof service.portalUrl === "function" ? (service as PortalOpener) : null;
+};
+
+/** Nothing of a billing answer is kept by a cache. */
+const privateAnswer = (res: Response) => res.setHeader("Cache-Control", "no-store");
+
+/**
+ * The subscription a token names. A well-signed token past its date is 410 (gone); a malformed or forged one,
+ * or one naming no subscription, is 404.
+ */
+async function subscriptionOf(container: Container, token: string, now = new Date()): Promise<number> {
+  const secrets = [container.env.SESSION_SECRET, ...container.env.SESSION_SECRETS_PREVIOUS];
+  const id = verifyBillingToken(token, secrets, now);
+  if (id !== null) return id;
+  // Signed by us but checked as of the epoch: its only fault is its age.
+  if (verifyBillingToken(token, secrets, new Date(0)) !== null) throw new GoneError(EXPIRED_LINK_MESSAGE);
+  throw new NotFoundError(INVALID_LINK_MESSAGE);
+}
+
+/** What the page and GET /api/billing/{token} show: nothing staff-only (reasons, ids of people). */
+async function billingView(container: Container, id: number, now = new Date()): Promise<BillingView> {
+  let detail: Awaited<ReturnType<Container["subscriptions"]["detail"]>>;
+  try {
+    detail = await container.subscriptions.detail(id);
+  } catch (error) {
+    if (error instanceof NotFoundError) throw new NotFoundError(INVALID_LINK_MESSAGE);
+    throw error;
+  }
+  const sub = detail.subscription;
+  const plan = await container.plans.get(sub.planType);
+  const ended = ENDED_STATUSES.includes(sub.status);
+  const takesEffect = cancellationTakesEffect({ now, minimumTermEndsAt: new Date(sub.minimumTermEndsAt), currentPeriodEnd: new Date(sub.currentPeriodEnd) });
+  return {
+    subscription: {
+      id: sub.id,
+      planType: sub.planType,
+      planName: plan.name,
+      status: sub.status,
+      statusLabel: isKnownStatus(sub.status) ? STATUS_LABELS[sub.status] : sub.status,
+      provider: sub.provider,
+      startedAt: sub.startedAt,
+      currentPeriodStart: sub.currentPeriodStart,
+      currentPeriodEnd: sub.currentPeriodEnd,
+      minimumTermEndsAt: sub.minimumTermEndsAt,
+      cancelAt: sub.cancelAt,
+      canceledAt: sub.canceledAt,
+      monthlyAmount: sub.monthlyAmount,
+      scheduledPlanType: sub.scheduledPlanType,
+      scheduledPlanAt: sub.scheduledPlanAt,
+      cardLast4: sub.cardLast4,
+      lastPaymentError: sub.status === "past_due" ? sub.lastPaymentError : null,
+      propertyAddress: sub.propertyAddress,
+    },
+    invoices: detail.invoices.map(({ id: invoiceId, amount, currency, periodStart, periodEnd, status, paidAt, failureReason }) => ({ id: invoiceId, amount, currency, periodStart, periodEnd, status, paidAt, failureReason })),
+    ended,
+    cancellation: ended ? null : { takesEffectAt: takesEffect.toISOString(), atMinimumTerm: takesEffect.getTime() === new Date(sub.minimumTermEndsAt).getTime() },
+  };
+}
+
+/** The billing page's address for a token (relative: the page and its forms stay on this site). */
+const pagePath = (token: string, suffix = "") => `/billing/${encodeURIComponent(token)}${suffix}`;
+
+function portalReturnUrl(container: Container, token: string): string {
+  return `${container.env.PUBLIC_URL}${pagePath(token)}`;
+}
+
+async function openPortal(container: Container, id: number, flow: "card" | "manage", token: string): Promise<string> {
+  const sub = await container.subscriptions.get(id);
+  if (sub.provider !== "stripe") throw new ConflictError("This plan is not billed through Stripe: update the card on the billing page");
+  const portal = portalOf(container);
+  if (!portal) throw new BillingUnavailableError();
+  return portal.portalUrl(id, { flow, returnUrl: portalReturnUrl(container, token) });
+}
+
+export function billingApi(container: Container): Router {
+  const router = Router();
+  const { subscriptions } = container;
+
+  router.get("/billing/:token", async (req, res) => {
+    privateAnswer(res);
+    const { token } = params(req, billingTokenParams);
+    res.json(await billingView(container, await subscriptionOf(container, token)));
+  });
+
+  router.post("/billing/:token/cancel", async (req, res) => {
+    privateAnswer(res);
+    const { token } = params(req, billingTokenParams);
+    const id = await subscriptionOf(container, token);
+    const { reason } = body(req, customerCancelSchema);
+    await subscriptions.cancel(id, { when: "period_end", reason: reason ?? null, actor: ACTOR });
+    res.json(await billingView(container, id));
+  });
+
+  router.post("/billing/:token/resume", async (req, res) => {
+    privateAnswer(res);
+    const { token } = params(req, billingTokenParams);
+    const id = await subscriptionOf(container, token);
+    await subscriptions.resume(id, { actor: ACTOR });
+    res.json(await billingView(container, id));
+  });
+
+  router.post("/billing/:token/card", async (req, res) => {
+    privateAnswer(res);
+    const { token } = params(req, billingTokenParams);
+    const id = await subscriptionOf(container, token);
+    const { cardNumber } = body(req, demoCardUpdateSchema);
+    await subscriptions.updateDemoCard(id, { cardNumber, actor: ACTOR });
+    res.json(await billingView(container, id));
+  });
+
+  router.post("/billing/:token/portal", async (req, res) => {
+    privateAnswer(res);
+    const { token } = params(req, billingTokenParams);
+    const id = await subscriptionOf(container, token);
+    const { flow } = body(req, portalSchema);
+    res.json({ url: await openPortal(container, id, flow, token) });
+  });
+
+  return router;
+}
+
+type Flash = "canceled" | "resumed" | "card";
+const FLASHES: Record<Flash, string> = {
+  canceled: "Your cancellation is scheduled. We have e-mailed you a confirmation.",
+  resumed: "Your cancellation is undone: your plan continues.",
+  card: "Your card is updated.",
+};
+
+export function billingPages(container: Container): Router {
+  const router = Router();
+  const { subscriptions, env } = container;
+  const support = { email: env.SUPPORT_EMAIL, phone: env.CONTACT_PHONE };
+  const tz = env.BUSINESS_TZ;
+  const format = { date: (iso: string) => billingDate(iso, tz), amount: billingAmount };
+
+  /** A token that opens nothing gets a page that says what to do, with its 410 or 404. */
+  const linkProblem = (res: Response, error: HttpError) =>
+    res.status(error.status).page("billing/link-problem", { title: error.status === 410 ? "Billing link expired" : "Billing link not valid", noindex: true, message: error.message, support });
+
+  /** Runs a page handler with the token's subscription; token problems become the link page. */
+  const withToken =
+    (handler: (req: Request, res: Response, ctx: { token: string; id: number }) => Promise<void>) =>
+    async (req: Request, res: Response) => {
+      privateAnswer(res);
+      const token = typeof req.params.token === "string" ? req.params.token : "";
+      let id: number;
+      try {
+        if (token.length > 200) throw new NotFoundError(INVALID_LINK_MESSAGE);
+        id = await subscriptionOf(container, token);
+      } catch (error) {
+        if (error instanceof HttpError && (error.status === 404 || error.status === 410)) return linkProblem(res, error);
+        throw error;
+      }
+      try {
+        await handler(req, res, { token, id });
+      } catch (error) {
+        if (error instanceof HttpError && error.status === 404 && error.message === INVALID_LINK_MESSAGE) return linkProblem(res, error);
+        throw error;
+      }
+    };
+
+  const renderPage = async (res: Response, token: string, id: number, extra: { flash?: string | null; problem?: string | null; status?: number } = {}) => {
+    const view = await billingView(container, id);
+    res.status(extra.status ?? 200).page("billing/billing", {
+      title: "Your Haven plan",
+      noindex: true,
+      view,
+      token,
+      flash: extra.flash ?? null,
+      problem: extra.problem ?? null,
+      support,
+      format,
+    });
+  };
+
+  router.get(
+    "/billing/:token",
+    withToken(async (req, res, { token, id }) => {
+      const done = typeof req.query.done === "string" && req.query.done in FLASHES ? FLASHES[req.query.done as Flash] : null;
+      await renderPage(res, token, id, { flash: done });
+    }),
+  );
+
+  // The cancel button's page: when it would take effect, said plainly before anything is done.
+  router.get(
+    "/billing/:token/cancel",
+    withToken(async (_req, res, { token, id }) => {
+      const view = await billingView(container, id);
+      if (view.ended || view.subscription.cancelAt) return res.redirect(303, pagePath(token));
+      res.page("billing/cancel", { title: "Cancel your Haven plan", noindex: true, view, token, support, format, errors: {}, reason: "" });
+    }),
+  );
+
+  router.post(
+    "/billing/:token/cancel",
+    withToken(async (req, res, { token, id }) => {
+      const parsed = customerCancelSchema.safeParse(req.body ?? {});
+      if (!parsed.success) {
+        const view = await billingView(container, id);
+        const errors = Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0] ?? "_"), issue.message]));
+        return res.status(400).page("billing/cancel", { title: "Cancel your Haven plan", noindex: true, view, token, support, format, errors, reason: String(req.body?.reason ?? "") });
+      }
+      try {
+        await subscriptions.cancel(id, { when: "period_end", reason: parsed.data.reason ?? null, actor: ACTOR });
+      } catch (error) {
+        if (error instanceof ConflictError || error instanceof BillingUnavailableError) return renderPage(res, token, id, { problem: error.message, status: error.status });
+        throw error;
+      }
+      res.redirect(303, `${pagePath(token)}?done=canceled`);
+    }),
+  );
+
+  router.post(
+    "/billing/:token/resume",
+    withToken(async (_req, res, { token, id }) => {
+      try {
+        await subscriptions.resume(id, { actor: ACTOR });
+      } catch (error) {
+        if (error instanceof ConflictError || error instanceof BillingUnavailableError) return renderPage(res, token, id, { problem: error.message, status: error.status });
+        throw error;
+      }
+      res.redirect(303, `${pagePath(token)}?done=resumed`);
+    }),
+  );
+
+  // Update card: Stripe's portal card flow for a Stripe subscription; Haven's demo card page otherwise.
+  router.get(
+    "/billing/:token/card",
+    withToken(async (_req, res, { token, id }) => {
+      const view = await billingView(container, id);
+      if (view.ended) return res.redirect(303, pagePath(token));
+      if (view.subscription.provider === "stripe") {
+        try {
+          return res.redirect(303, await openPortal(container, id, "card", token));
+        } catch (error) {
+          if (error instanceof HttpError && error.status >= 409) return renderPage(res, token, id, { problem: error.message, status: error.status });
+          throw error;
+        }
+      }
+      res.page("billing/card", { title: "Update your card", noindex: true, view, token, support, format, errors: {}, values: { cardNumber: "", expiry: "", cvc: "" } });
+    }),
+  );
+
+  router.post(
+    "/billing/:token/card",
+    withToken(async (req, res, { token, id }) => {
+      const input = req.body ?? {};
+      const values = { cardNumber: String(input.cardNumber ?? ""), expiry: String(input.expiry ?? ""), cvc: "" };
+      const again = async (errors: Record<string, string>, status = 400) =>
+        res.status(status).page("billing/card", { title: "Update your card", noindex: true, view: await billingView(container, id), token, support, format, errors, values });
+      let card: { cardNumber: string };
+      try {
+        card = parse(demoCardFormSchema, input);
+      } catch (error) {
+        if (error instanceof ValidationError) return again(error.fields ?? { _: error.message });
+        throw error;
+      }
+      try {
+        await subscriptions.updateDemoCard(id, { cardNumber: card.cardNumber, actor: ACTOR });
+      } catch (error) {
+        // A declined test card names the card number field; a Stripe or ended subscription cannot take one here.
+        if (error instanceof ValidationError) return again(error.fields ?? { cardNumber: error.message });
+        if (error instanceof ConflictError) return again({ _: error.message }, 409);
+        throw error;
+      }
+      res.redirect(303, `${pagePath(token)}?done=card`);
+    }),
+  );
+
+  // Stripe's billing portal, for everything else the customer may manage there.
+  router.get(
+    "/billing/:token/portal",
+    withToken(async (_req, res, { token, id }) => {
+      try {
+        res.redirect(303, await openPortal(container, id, "manage", token));
+      } catch (error) {
+        if (error instanceof HttpError && error.status >= 409) return renderPage(res, token, id, { problem: error.message, status: error.status });
+        throw error;
+      }
+    }),
+  );
+
+  return router;
+}
+

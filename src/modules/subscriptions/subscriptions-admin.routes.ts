@@ -1,0 +1,259 @@
+import { type Request, type Response, Router } from "express";
+import { z } from "zod";
+import type { Container } from "../../container.js";
+import { staffPage } from "../../http/admin.js";
+import { HttpError, ValidationError } from "../../http/errors.js";
+import { idParams } from "../../http/fields.js";
+import { params, parse } from "../../http/validate.js";
+import { todayIn } from "../bookings/business-time.js";
+import type { PlanServiceSchedule } from "../maintenance/plan-services.js";
+import { PLAN_TYPES, type Plan } from "../plans/plans.schemas.js";
+import { cancellationTakesEffect } from "./billing-dates.js";
+import { staffActor } from "./subscriptions.routes.js";
+import {
+  ENDED_STATUSES,
+  STATUS_LABELS,
+  SUBSCRIPTION_STATUSES,
+  type Subscription,
+  cancelFormSchema,
+  changePlanSchema,
+  serviceRequestSchema,
+} from "./subscriptions.schemas.js";
+
+/** Rows per page of /admin/subscriptions. */
+export const SUBSCRIPTIONS_PAGE_SIZE = 25;
+
+// The page never refuses its own links: a filter value it does not know is no filter (the API answers 400).
+const pageQuery = z.object({
+  q: z.string().trim().max(200).catch("").default(""),
+  status: z.enum(SUBSCRIPTION_STATUSES).or(z.literal("")).catch("").default(""),
+  plan: z.enum(PLAN_TYPES).or(z.literal("")).catch("").default(""),
+  page: z.coerce.number().int().min(1).max(100_000).catch(1).default(1),
+});
+
+const ACTIONS = ["cancel", "resume", "change-plan", "service-request"] as const;
+type Action = (typeof ACTIONS)[number];
+const doneQuery = z.object({ done: z.enum(ACTIONS).optional().catch(undefined) });
+
+type Notice = { variant: "success" | "error"; title: string; description?: string };
+
+export const statusLabel = (status: string) => STATUS_LABELS[status as keyof typeof STATUS_LABELS] ?? status;
+
+const EVENT_LABELS: Record<string, string> = {
+  created: "Started",
+  activated: "Activated",
+  plan_changed: "Plan changed",
+  plan_change_scheduled: "Plan change scheduled",
+  plan_change_undone: "Scheduled plan change taken back",
+  cancel_scheduled: "Cancellation scheduled",
+  cancel_undone: "Cancellation undone",
+  canceled: "Canceled",
+  payment_failed: "Payment failed",
+  payment_recovered: "Payment recovered",
+  status_changed: "Status changed",
+  card_updated: "Card updated",
+};
+
+/** Dates and amounts as staff read them, in the business zone. */
+export function formatters(timeZone: string) {
+  const day = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleDateString("en-CA", { timeZone, month: "short", day: "numeric", year: "numeric" }) : "—");
+  const dateOnly = (date: string | null | undefined) => (date ? new Date(`${date}T12:00:00Z`).toLocaleDateString("en-CA", { timeZone: "UTC", month: "short", day: "numeric", year: "numeric" }) : "—");
+  const moment = (iso: string) => new Date(iso).toLocaleString("en-CA", { timeZone, dateStyle: "medium", timeStyle: "short" });
+  const money = (dollars: number) => `$${dollars.toLocaleString("en-CA", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  const wholeMoney = (dollars: number) => `$${dollars.toLocaleString("en-CA", { maximumFractionDigits: 0 })}`;
+  return { day, dateOnly, moment, money, wholeMoney, statusLabel, eventLabel: (kind: string) => EVENT_LABELS[kind] ?? kind.replace(/_/g, " ") };
+}
+
+/** When the subscription is charged next, or null when it will not be (ended, or canceled by then). */
+export function nextCharge(sub: Subscription): string | null {
+  if (ENDED_STATUSES.includes(sub.status)) return null;
+  if (sub.cancelAt && new Date(sub.cancelAt) <= new Date(sub.currentPeriodEnd)) return null;
+  return sub.currentPeriodEnd;
+}
+
+/**
+ * Which of these properties have a past-due subscription (the properties page's red badge). One small indexed
+ * read per card (20 a page) through the service's forProperty.
+ */
+export async function pastDueProperties(container: Container, propertyIds: number[]): Promise<Set<number>> {
+  return new Set(await container.subscriptions.pastDuePropertyIds(propertyIds));
+}
+
+/** The property dialog's subscription section (issue 19, item 8). */
+export async function propertySubscription(container: Container, propertyId: number) {
+  const found = await container.subscriptions.forProperty(propertyId);
+  if (!found) return null;
+  return { ...found, nextCharge: nextCharge(found.subscription), fmt: formatters(container.env.BUSINESS_TZ) };
+}
+
+/**
+ * /admin/subscriptions (issue 19, item 8): the figures, filters, search and a paged list; htmx swaps only the
+ * results. /admin/subscriptions/{id}: one subscription with its invoices, events and plan services, and the
+ * staff actions as plain forms (htmx swaps the details in place; without script they post and redirect).
+ */
+export function subscriptionsAdminPages(container: Container): Router {
+  const router = Router();
+  const timeZone = container.env.BUSINESS_TZ;
+
+  const plansByType = async () => new Map((await container.plans.list()).map((p: Plan) => [p.type, p]));
+
+  router.get("/admin/subscriptions", ...staffPage(container), async (req, res) => {
+    const { q, status, plan, page } = pageQuery.parse(req.query);
+    const offset = (page - 1) * SUBSCRIPTIONS_PAGE_SIZE;
+    const fragment = req.get("hx-target") === "subscription-results";
+    const [{ rows, total }, metrics, plans] = await Promise.all([
+      container.subscriptions.list({ limit: SUBSCRIPTIONS_PAGE_SIZE, offset, q: q || undefined, status: status || undefined, plan: plan || undefined }),
+      fragment ? null : container.subscriptions.metrics(),
+      plansByType(),
+    ]);
+    const locals = {
+      title: "Subscriptions",
+      admin: "subscriptions",
+      noindex: true,
+      q,
+      status,
+      plan,
+      page,
+      pages: Math.max(1, Math.ceil(total / SUBSCRIPTIONS_PAGE_SIZE)),
+      total,
+      pageSize: SUBSCRIPTIONS_PAGE_SIZE,
+      rows: rows.map((sub) => ({ sub, nextCharge: nextCharge(sub) })),
+      metrics,
+      statuses: SUBSCRIPTION_STATUSES.map((value) => ({ value, label: statusLabel(value) })),
+      plans: PLAN_TYPES.map((value) => ({ value, label: plans.get(value)?.name ?? value })),
+      planName: (type: string) => plans.get(type as Plan["type"])?.name ?? type,
+      fmt: formatters(timeZone),
+    };
+    if (fragment) return res.page("subscriptions/_results", locals);
+    res.page("subscriptions/index", locals);
+  });
+
+  /** The details' locals: the subscription, what each action would do, and the forms' values and errors. */
+  const detailLocals = async (id: number, form: { notice?: Notice; action?: Action; values?: Record<string, unknown>; errors?: Record<string, string> } = {}) => {
+    const { subscription: detail, invoices, events, services: schedules } = await container.subscriptions.detail(id);
+    const plans = await plansByType();
+    const now = new Date();
+    const current = plans.get(detail.planType);
+    const cancelAt = cancellationTakesEffect({ now, minimumTermEndsAt: new Date(detail.minimumTermEndsAt), currentPeriodEnd: new Date(detail.currentPeriodEnd) });
+    const choices = [...plans.values()]
+      // The current plan only to take a waiting downgrade back; never the plan already scheduled.
+      .filter((p) => (p.type !== detail.planType || detail.scheduledPlanType) && p.type !== detail.scheduledPlanType)
+      .map((p) => ({
+        type: p.type,
+        name: p.name,
+        amount: current ? container.subscriptions.demo.amountFor(p, current, Math.round(detail.monthlyAmount * 100)) / 100 : p.price,
+        kind: p.type === detail.planType ? ("keep" as const) : current && p.price > current.price ? ("upgrade" as const) : ("downgrade" as const),
+      }));
+    const staffIds = [...new Set(events.map((e) => /^staff:(\d+)$/.exec(e.actor)?.[1]).filter(Boolean).map(Number))];
+    const staffNames = new Map(await Promise.all(staffIds.map(async (sid) => [sid, await container.users.findById(sid)] as const)));
+    const actorLabel = (actor: string) => {
+      const staff = /^staff:(\d+)$/.exec(actor);
+      if (staff) {
+        const user = staffNames.get(Number(staff[1]));
+        return user ? `${user.firstName} ${user.lastName} (staff)` : `Staff #${staff[1]}`;
+      }
+      return ({ customer: "Customer", stripe: "Stripe", system: "Haven billing", cli: "Operator (CLI)" } as Record<string, string>)[actor] ?? actor;
+    };
+    const services = schedules as PlanServiceSchedule[];
+    return {
+      title: `${detail.customerName ?? detail.customerEmail ?? `Subscription #${id}`} | Subscriptions`,
+      admin: "subscriptions",
+      noindex: true,
+      s: detail,
+      invoices,
+      events,
+      services,
+      planName: (type: string | null) => (type ? (plans.get(type as Plan["type"])?.name ?? type) : "—"),
+      ended: ENDED_STATUSES.includes(detail.status),
+      nextCharge: nextCharge(detail),
+      cancelTakesEffect: cancelAt.toISOString(),
+      beforeMinimum: now < new Date(detail.minimumTermEndsAt),
+      today: todayIn(timeZone, now),
+      choices,
+      requestable: services.filter((svc) => svc.onRequest && !svc.endedAt),
+      actorLabel,
+      fmt: formatters(timeZone),
+      notice: form.notice,
+      action: form.action,
+      values: form.values ?? {},
+      errors: form.errors ?? {},
+    };
+  };
+
+  const noticeFor = (action: Action, s: Subscription, planName: (t: string | null) => string, fmt: ReturnType<typeof formatters>): Notice => {
+    switch (action) {
+      case "cancel":
+        return ENDED_STATUSES.includes(s.status)
+          ? { variant: "success", title: "Subscription canceled", description: `It ended on ${fmt.day(s.canceledAt)}. Nothing more will be charged.` }
+          : { variant: "success", title: "Cancellation scheduled", description: `It takes effect on ${fmt.day(s.cancelAt)}. Nothing is charged after that date.` };
+      case "resume":
+        return { variant: "success", title: "Cancellation undone", description: `The ${planName(s.planType)} plan continues.` };
+      case "change-plan":
+        return s.scheduledPlanType
+          ? { variant: "success", title: "Plan change scheduled", description: `${planName(s.scheduledPlanType)} applies on ${fmt.day(s.scheduledPlanAt)}, at the end of the period.` }
+          : { variant: "success", title: "Plan changed", description: `Now on ${planName(s.planType)}, with a prorated charge for the rest of this period.` };
+      case "service-request":
+        return { variant: "success", title: "Service requested", description: "It is on the maintenance calendar as a dated task." };
+    }
+  };
+
+  const render = async (req: Request, res: Response, id: number, form: Parameters<typeof detailLocals>[1] = {}, status = 200) => {
+    const locals = await detailLocals(id, form);
+    res.status(status).page(req.get("hx-request") === "true" ? "subscriptions/_detail" : "subscriptions/detail", locals);
+  };
+
+  router.get("/admin/subscriptions/:id", ...staffPage(container), async (req, res) => {
+    const { id } = params(req, idParams);
+    const { done } = doneQuery.parse(req.query);
+    let notice: Notice | undefined;
+    if (done) {
+      const s = await container.subscriptions.get(id);
+      const plans = await plansByType();
+      notice = noticeFor(done, s, (t) => (t ? (plans.get(t as Plan["type"])?.name ?? t) : "—"), formatters(timeZone));
+    }
+    await render(req, res, id, { notice });
+  });
+
+  /**
+   * One staff action: success redirects to the details (htmx: the details swapped in with the notice); a refused
+   * field shows under its field with what was typed; a refusal of the whole action (409, 503) shows as a notice.
+   */
+  const action = (name: Action, work: (req: Request, id: number) => Promise<unknown>) =>
+    router.post(`/admin/subscriptions/:id/${name}`, ...staffPage(container), async (req, res) => {
+      const { id } = params(req, idParams);
+      const fragment = req.get("hx-request") === "true";
+      const typed = typeof req.body === "object" && req.body ? (req.body as Record<string, unknown>) : {};
+      try {
+        await work(req, id);
+      } catch (error) {
+        if (error instanceof ValidationError) {
+          if (fragment) res.set("HX-Reswap", "outerHTML");
+          return render(req, res, id, { action: name, values: typed, errors: error.fields ?? { _: error.message } }, fragment ? 200 : 400);
+        }
+        if (error instanceof HttpError && (error.status === 409 || error.status === 503)) {
+          return render(req, res, id, { action: name, values: typed, notice: { variant: "error", title: "Nothing was changed", description: error.message } }, fragment ? 200 : error.status);
+        }
+        throw error;
+      }
+      if (!fragment) return res.redirect(303, `/admin/subscriptions/${id}?done=${name}`);
+      const s = await container.subscriptions.get(id);
+      const plans = await plansByType();
+      await render(req, res, id, { notice: noticeFor(name, s, (t) => (t ? (plans.get(t as Plan["type"])?.name ?? t) : "—"), formatters(timeZone)) });
+    });
+
+  action("cancel", async (req, id) => {
+    const { when, reason } = parse(cancelFormSchema, req.body ?? {});
+    await container.subscriptions.cancel(id, { when, reason, actor: staffActor(req) });
+  });
+  action("resume", (req, id) => container.subscriptions.resume(id, { actor: staffActor(req) }));
+  action("change-plan", async (req, id) => {
+    const { planType } = parse(changePlanSchema, req.body ?? {});
+    await container.subscriptions.changePlan(id, { planType, actor: staffActor(req) });
+  });
+  action("service-request", async (req, id) => {
+    const input = parse(serviceRequestSchema, req.body ?? {});
+    await container.planServices.requestService({ subscriptionId: id, service: input.service, date: input.date, notes: input.notes ?? null, source: "staff" });
+  });
+
+  return router;
+}

@@ -1,0 +1,180 @@
+import { z } from "zod";
+import { apiCalls, dateString, dateTimeString, idNumber } from "../../http/openapi.kit.js";
+import { idParams } from "../../http/fields.js";
+import { PLAN_TYPES } from "../plans/plans.schemas.js";
+import { INVOICE_STATUSES, SUBSCRIPTION_STATUSES, cancelSchema, changePlanSchema, serviceRequestSchema, subscriptionListQuerySchema } from "./subscriptions.schemas.js";
+
+// OpenAPI entries of subscriptions.routes.ts (staff calls of issue 19, item 10); see docs/api.md.
+
+const status = z.string().meta({ description: `Stripe's value: ${SUBSCRIPTION_STATUSES.join(", ")}. An unknown value is kept as the provider sent it`, example: "active" });
+
+const subscription = z
+  .object({
+    id: idNumber,
+    customerId: idNumber.nullable().meta({ description: "Null until the purchase's intake is done" }),
+    propertyId: idNumber.nullable(),
+    planType: z.enum(PLAN_TYPES),
+    status,
+    provider: z.enum(["stripe", "demo"]),
+    startedAt: dateTimeString,
+    currentPeriodStart: dateTimeString,
+    currentPeriodEnd: dateTimeString,
+    minimumTermEndsAt: dateTimeString.meta({ description: "Three months after the start (decision 25): a cancellation asked for before then takes effect then" }),
+    cancelAt: dateTimeString.nullable().meta({ description: "When a scheduled cancellation takes effect" }),
+    canceledAt: dateTimeString.nullable(),
+    monthlyAmount: z.number().meta({ description: "Dollars a month", example: 370 }),
+    cancellationReason: z.string().nullable(),
+    scheduledPlanType: z.enum(PLAN_TYPES).nullable().meta({ description: "A downgrade waiting for the end of the period" }),
+    scheduledPlanAt: dateTimeString.nullable(),
+    customerName: z.string().nullable(),
+    customerEmail: z.string().nullable(),
+    propertyAddress: z.string().nullable(),
+    cardLast4: z.string().nullable().meta({ description: "Demo provider: the card on file" }),
+    lastPaymentError: z.string().nullable().meta({ description: "Why the last payment failed, while it is not paid" }),
+    version: z.number().int().min(1),
+  })
+  .meta({ id: "Subscription" });
+
+const invoice = z
+  .object({
+    id: idNumber,
+    subscriptionId: idNumber,
+    providerInvoiceId: z.string(),
+    amount: z.number().meta({ description: "Dollars" }),
+    currency: z.string(),
+    periodStart: dateTimeString,
+    periodEnd: dateTimeString,
+    status: z.string().meta({ description: INVOICE_STATUSES.join(", ") }),
+    billingReason: z.string().nullable().meta({ description: "subscription_create, subscription_cycle or subscription_update (a prorated upgrade)" }),
+    paidAt: dateTimeString.nullable(),
+    failureReason: z.string().nullable(),
+  })
+  .meta({ id: "Invoice" });
+
+const event = z
+  .object({
+    id: idNumber,
+    kind: z.string().meta({ description: "created, activated, plan_changed, plan_change_scheduled, plan_change_undone, cancel_scheduled, cancel_undone, canceled, payment_failed, payment_recovered, status_changed, card_updated" }),
+    fromPlan: z.string().nullable(),
+    toPlan: z.string().nullable(),
+    actor: z.string().meta({ description: "customer, staff:<id>, cli, stripe or system" }),
+    detail: z.record(z.string(), z.unknown()).nullable(),
+    createdAt: dateTimeString,
+  })
+  .meta({ id: "SubscriptionEvent" });
+
+const planService = z
+  .object({
+    scheduleId: idNumber,
+    service: z.string().meta({ example: "hvac-maintenance/furnace" }),
+    title: z.string(),
+    rrule: z.string().nullable(),
+    nextDate: dateString.nullable(),
+    held: z.boolean().meta({ description: "Future visits are held while the subscription is past due" }),
+    endedAt: dateTimeString.nullable(),
+    onRequest: z.boolean().meta({ description: "No cadence: requested as a dated task (POST …/service-requests)" }),
+  })
+  .meta({ id: "PlanServiceSchedule" });
+
+const detail = z
+  .object({
+    subscription,
+    invoices: z.array(invoice).meta({ description: "Newest period first" }),
+    events: z.array(event).meta({ description: "The events log, newest first: plan changes, cancellations, failed payments…" }),
+    services: z.array(planService).meta({ description: "The plan services' schedules on the property" }),
+  })
+  .meta({ id: "SubscriptionDetail" });
+
+const metrics = z
+  .object({
+    mrr: z.number().meta({ description: "Monthly recurring revenue in dollars: active, trialing and past-due subscriptions" }),
+    active: z.number().int().meta({ description: "Active and trialing subscriptions" }),
+    pastDue: z.number().int(),
+    canceledThisMonth: z.number().int().meta({ description: "Cancellations that took effect this month (BUSINESS_TZ)" }),
+  })
+  .meta({ id: "SubscriptionMetrics" });
+
+const task = z.object({ id: idNumber }).loose().meta({ description: "The maintenance task created (the maintenance module's MaintenanceTask)" });
+
+const tags = ["Subscriptions"];
+
+export const subscriptionsCalls = apiCalls([
+  {
+    method: "get",
+    path: "/api/subscriptions",
+    summary: "Subscriptions, newest first",
+    description: "`q` searches the customer's name and e-mail and the property's address; `status` takes Stripe's values, `plan` basic, standard or premium.",
+    tags,
+    access: "staff",
+    query: subscriptionListQuerySchema,
+    list: true,
+    responses: { 200: z.array(subscription) },
+  },
+  {
+    method: "get",
+    path: "/api/subscriptions/metrics",
+    summary: "MRR, active and past-due counts, cancellations this month",
+    tags,
+    access: "staff",
+    responses: { 200: metrics },
+  },
+  {
+    method: "get",
+    path: "/api/subscriptions/{id}",
+    summary: "One subscription with its invoices, events log and plan services' schedules",
+    tags,
+    access: "staff",
+    params: idParams,
+    responses: { 200: detail },
+    errors: [404],
+  },
+  {
+    method: "post",
+    path: "/api/subscriptions/{id}/cancel",
+    summary: "Cancel at period end or at once",
+    description:
+      "`period_end`: before the 3-month minimum ends, the cancellation takes effect when it ends (`cancelAt` = `minimumTermEndsAt`); after, at the end of the paid period. " +
+      "`now` ends it at once. An ended subscription is a 409. The provider is called first: when it cannot be reached the answer is 503 and nothing changes.",
+    tags,
+    access: "staff",
+    params: idParams,
+    body: cancelSchema,
+    responses: { 200: subscription },
+    errors: [404, 409, 503],
+  },
+  {
+    method: "post",
+    path: "/api/subscriptions/{id}/resume",
+    summary: "Undo a scheduled cancellation",
+    description: "Possible until the cancellation takes effect; 409 when none is scheduled or the subscription has ended.",
+    tags,
+    access: "staff",
+    params: idParams,
+    responses: { 200: subscription },
+    errors: [404, 409, 503],
+  },
+  {
+    method: "post",
+    path: "/api/subscriptions/{id}/change-plan",
+    summary: "Upgrade (at once, prorated) or downgrade (at period end)",
+    description: "A downgrade sets `scheduledPlanType`/`scheduledPlanAt`; asking for the current plan while one waits takes it back. The same plan is a 409.",
+    tags,
+    access: "staff",
+    params: idParams,
+    body: changePlanSchema,
+    responses: { 200: subscription },
+    errors: [404, 409, 503],
+  },
+  {
+    method: "post",
+    path: "/api/subscriptions/{id}/service-requests",
+    summary: "Request an on-request plan service for a date",
+    description: "Services without a cadence (vacation prep, concierge line, repairs coordination) become a dated maintenance task on the property.",
+    tags,
+    access: "staff",
+    params: idParams,
+    body: serviceRequestSchema,
+    responses: { 201: task },
+    errors: [404, 409, 503],
+  },
+]);

@@ -1,0 +1,146 @@
+// Stripe's subscription webhooks (issue 19, item 2). Events may come in any order and more than once, so none
+// is trusted for the state it carries: each one names a subscription, which is read back from Stripe, and the
+// state read is stored in ONE transaction with the event id (provider_events). An event id already there is a
+// replay and changes nothing. Stripe unreachable while reading is a 503 (BillingUnavailableError) before
+// anything is written, so Stripe sends the event again.
+import type { Logger } from "pino";
+import type Stripe from "stripe";
+import type { TransactionRunner, Tx } from "../../db/transaction.js";
+import { ForeignSubscriptionError, type StripeBilling, type StripeRead, invoiceSubscriptionId } from "./stripe-billing.js";
+import { ENDED_STATUSES, type ProviderInvoiceState } from "./subscriptions.constants.js";
+import type { SubscriptionsRepository } from "./subscriptions.repository.js";
+import type { SubscriptionsService } from "./subscriptions.service.js";
+
+/** The event types this module handles; PaymentsService keeps the one-time payments of before subscriptions. */
+export const SUBSCRIPTION_EVENTS = [
+  "checkout.session.completed",
+  "invoice.paid",
+  "invoice.payment_failed",
+  "customer.subscription.created",
+  "customer.subscription.updated",
+  "customer.subscription.deleted",
+  "customer.updated",
+] as const;
+
+const idOf = (value: string | { id?: string } | null | undefined): string | null => (value == null ? null : typeof value === "string" ? value : (value.id ?? null));
+
+/** What one event asks to store: subscriptions read back, and invoices beside their latest ones. */
+interface Work {
+  reads: StripeRead[];
+  invoices: ProviderInvoiceState[];
+}
+
+export interface StripeWebhooksDeps {
+  billing: StripeBilling;
+  subscriptions: Pick<SubscriptionsService, "applyProviderState" | "applyProviderInvoice">;
+  repo: Pick<SubscriptionsRepository, "claimEvent">;
+  transaction: TransactionRunner;
+  log?: Logger;
+}
+
+export class StripeWebhooks {
+  constructor(private readonly deps: StripeWebhooksDeps) {}
+
+  handles(event: Stripe.Event): boolean {
+    return (SUBSCRIPTION_EVENTS as readonly string[]).includes(event.type);
+  }
+
+  /** Processes a subscription event once; true when this delivery was the one that recorded it. */
+  async handle(event: Stripe.Event): Promise<boolean> {
+    const work = await this.read(event);
+    return this.once(async (tx) => {
+      if (!(await this.deps.repo.claimEvent(event.id, event.type, tx))) return false;
+      await this.apply(work, tx);
+      return true;
+    });
+  }
+
+  /** A purchase read back outside a webhook (verify-payment, /checkout): stored the same way, without an event id. */
+  store(read: StripeRead): Promise<void> {
+    return this.once((tx) => this.apply({ reads: [read], invoices: [] }, tx));
+  }
+
+  /**
+   * Back from the billing portal's card flow (the return URL): the customer's new default card becomes the
+   * subscription's and pays its open invoice, then the state is stored. False when there was nothing to do.
+   */
+  async afterCardUpdate(sub: { providerSubscriptionId: string }): Promise<boolean> {
+    const read = await this.deps.billing.adoptCustomerDefaultCard(sub);
+    if (read) await this.store(read);
+    return read !== null;
+  }
+
+  /**
+   * The checkout's redirect (verify) and Stripe's webhooks race for a new subscription: the loser of the first
+   * insert hits the unique key and runs again, finding the row (its transaction, event id included, rolled back).
+   */
+  private async once<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    try {
+      return await this.deps.transaction(work);
+    } catch (error) {
+      if ((error as { code?: string }).code !== "23505") throw error;
+      return this.deps.transaction(work);
+    }
+  }
+
+  private async apply(work: Work, tx: Tx): Promise<void> {
+    for (const read of work.reads) {
+      await this.deps.subscriptions.applyProviderState(read.state, tx);
+      if (read.invoice) await this.deps.subscriptions.applyProviderInvoice(read.invoice, tx);
+    }
+    for (const invoice of work.invoices) await this.deps.subscriptions.applyProviderInvoice(invoice, tx);
+  }
+
+  /** Reads back what the event names. Nothing is written here. */
+  private async read(event: Stripe.Event): Promise<Work> {
+    const none: Work = { reads: [], invoices: [] };
+    try {
+      switch (event.type) {
+        case "checkout.session.completed": {
+          const session = event.data.object;
+          const subscriptionId = idOf(session.subscription);
+          if (session.mode !== "subscription" || !subscriptionId) return none;
+          const read = await this.deps.billing.readBack(subscriptionId, session.id);
+          if (!read.state.payerEmail && session.customer_details?.email) read.state = { ...read.state, payerEmail: session.customer_details.email, payerName: session.customer_details.name ?? null };
+          return { reads: [read], invoices: [] };
+        }
+        case "invoice.paid":
+        case "invoice.payment_failed": {
+          const subscriptionId = invoiceSubscriptionId(event.data.object);
+          if (!subscriptionId || !event.data.object.id) return none;
+          const [read, invoice] = await Promise.all([this.deps.billing.readBack(subscriptionId), this.deps.billing.readInvoice(event.data.object.id)]);
+          return { reads: [read], invoices: invoice && invoice.providerInvoiceId !== read.invoice?.providerInvoiceId ? [invoice] : [] };
+        }
+        case "customer.subscription.created":
+        case "customer.subscription.updated":
+        case "customer.subscription.deleted":
+          return { reads: [await this.deps.billing.readBack(event.data.object.id)], invoices: [] };
+        case "customer.updated": {
+          // The portal's card flow changed the customer's default card: make it each live subscription's too.
+          const reads: StripeRead[] = [];
+          for (const subscriptionId of await this.liveSubscriptions(event.data.object.id)) {
+            const read = await this.deps.billing.adoptCustomerDefaultCard({ providerSubscriptionId: subscriptionId });
+            if (read) reads.push(read);
+          }
+          return { reads, invoices: [] };
+        }
+        default:
+          return none;
+      }
+    } catch (error) {
+      // Not one of Haven's plans: recorded as processed, nothing stored.
+      if (error instanceof ForeignSubscriptionError) {
+        this.deps.log?.info({ event: event.id, type: event.type }, error.message);
+        return none;
+      }
+      throw error;
+    }
+  }
+
+  private async liveSubscriptions(customerId: string): Promise<string[]> {
+    const ids: string[] = [];
+    const list = await this.deps.billing.listSubscriptions(customerId);
+    for (const subscription of list) if (!ENDED_STATUSES.includes(subscription.status)) ids.push(subscription.id);
+    return ids;
+  }
+}
