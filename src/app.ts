@@ -35,6 +35,12 @@ import { reportsApi, reportsPages } from "./modules/reports/reports.routes.js";
 import { billingApi, billingPages } from "./modules/subscriptions/billing.routes.js";
 import { subscriptionsApi } from "./modules/subscriptions/subscriptions.routes.js";
 import { subscriptionsAdminPages } from "./modules/subscriptions/subscriptions-admin.routes.js";
+import { homeSession } from "./modules/my-home/home-session.js";
+import { homeSignInApi, homeSignInPages } from "./modules/my-home/home-sign-in.routes.js";
+import { visitsApi, visitsPages } from "./modules/my-home/visits.routes.js";
+import { planApi, planPages } from "./modules/my-home/plan.routes.js";
+import { accountApi, accountPages } from "./modules/my-home/account.routes.js";
+import { myHomeRecordsApi, myHomeRecordsPages } from "./modules/my-home/records.routes.js";
 import type { Lifecycle } from "./observability/health.js";
 import { withRequestId } from "./observability/logger.js";
 import { httpMetrics } from "./observability/metrics.js";
@@ -138,6 +144,8 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   // The session needs no body: it is read first, so only a live staff session may send a large one.
   app.use(sessionMiddleware(sessionOptions(env.SESSION_SECRET, env.NODE_ENV === "production"), env.SESSION_SECRETS_PREVIOUS));
   app.use(staffSessionCheck((token) => container.auth.resolve(token)));
+  // The homeowner's own cookie (haven_home): res.locals.home; it never reads or grants the staff session.
+  app.use(homeSession(container));
   // Photos and inspection entries take bigger bodies (image bytes, data URLs): parsed first, for staff only.
   app.use(photoBodyParsers());
   app.use(express.json({ limit: "1mb" }));
@@ -162,6 +170,11 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   api.use(reportsApi(container));
   api.use(billingApi(container));
   api.use(subscriptionsApi(container));
+  api.use(homeSignInApi(container));
+  api.use(visitsApi(container));
+  api.use(planApi(container));
+  api.use(accountApi(container));
+  api.use(myHomeRecordsApi(container));
   api.use(openApiRouter());
   app.use("/api", api);
 
@@ -181,6 +194,11 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   app.use(reportsPages(container));
   app.use(billingPages(container));
   app.use(subscriptionsAdminPages(container));
+  app.use(homeSignInPages(container));
+  app.use(visitsPages(container));
+  app.use(planPages(container));
+  app.use(accountPages(container));
+  app.use(myHomeRecordsPages(container));
 
   app.use(notFoundHandler);
   app.use(errorHandler);

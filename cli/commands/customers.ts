@@ -40,4 +40,18 @@ export function registerCustomers(program: Command) {
         for (const [table, n] of entries) console.log(`  ${table}: ${n} row(s)`);
       });
     });
+
+  // My Home (issue 20, item 4): support reads the link to the customer; it is logged, never the token.
+  customers
+    .command("sign-in-link")
+    .description("Print a My Home sign-in link for the customer with this e-mail (support): it works once, within 15 minutes")
+    .requiredOption("--email <address>", "the customer's e-mail (any case)", customerEmail)
+    .addHelpText("after", "\nExample:\n  haven customers sign-in-link --email client@example.com")
+    .action((options: { email: string }) =>
+      withContainer(async (container) => {
+        const link = await container.homeAuth.signInLink(options.email);
+        console.log(link.url);
+        console.error(`haven: sign-in link made for ${link.email}, valid until ${link.expiresAt.toISOString()} (logged)`);
+      }),
+    );
 }

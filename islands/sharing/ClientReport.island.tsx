@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { type BarColour, barColour, categoryBand, clientLabel, clientPriorityLabel } from "../../src/modules/reports/bands";
+import type { HomeReportPayload } from "../../src/modules/my-home/my-home.schemas";
 import type { ClientRecommendation, ClientReportPayload, ResponseAction } from "../../src/modules/sharing/sharing.schemas";
 import { ApiError, apiRequest } from "../ui/api";
 import { toast } from "../ui/toast";
@@ -11,6 +12,8 @@ export const queries = true;
 // The one-time client report (staff-side §2, §8, §9): animated score, categories, and a response per
 // recommendation. The link's cookie travels with every call; a 410 means another browser holds it.
 // The marketing sample (`sample`) is the same page, read-only: its choices are shown, never sent.
+// My Home (`reportId`, issue 20) is the same view for a signed-in homeowner: no link, never one-time; each item
+// shows where it stands, with a plain 'Ask for a quote' form (a server post) instead of the one-time answers.
 
 const SCORE_DURATION_MS = 4000;
 const NO_SCORE = 95;
@@ -163,6 +166,37 @@ function ResponseChoice({
   );
 }
 
+const TASK_STATUS: Record<string, string> = { scheduled: "Scheduled", in_progress: "In progress", completed: "Done", cancelled: "Cancelled" };
+const QUOTE_STATUS: Record<string, string> = { pending: "Quote requested", quoted: "Quote ready: answer it under Quotes", accepted: "Quote accepted" };
+
+/** My Home: where a recommendation of the homeowner's own report stands, or the form that asks for a quote. */
+function PortalItem({ rec, item, reportId }: { rec: ClientRecommendation; item: HomeReportPayload["items"][string] | undefined; reportId: number }) {
+  if (!item) return null;
+  if (item.quote) {
+    return (
+      <p className="mt-3 text-sm font-semibold text-green-900" data-item-state="quote">
+        {item.quote.status === "quoted" ? <a className="link" href={`/my-home/quotes#quote-${item.quote.id}`}>{QUOTE_STATUS.quoted}</a> : QUOTE_STATUS[item.quote.status]}
+      </p>
+    );
+  }
+  if (item.status !== "pending") {
+    return (
+      <p className="mt-3 text-sm font-semibold text-green-900" data-item-state={item.status}>
+        {TASK_STATUS[item.status] ?? item.status}
+      </p>
+    );
+  }
+  return (
+    <form method="post" action="/my-home/quote-requests" className="mt-3" data-ask-quote={rec.id}>
+      <input type="hidden" name="recommendationId" value={rec.id} />
+      <input type="hidden" name="back" value={`/my-home/reports/${reportId}`} />
+      <button type="submit" className="btn btn-outline btn-sm">
+        Ask for a quote<span className="sr-only"> for {rec.subcategory}</span>
+      </button>
+    </form>
+  );
+}
+
 function NotFound() {
   return (
     <div className="mx-auto max-w-2xl px-4 py-20 text-center" role="alert">
@@ -172,10 +206,11 @@ function NotFound() {
   );
 }
 
-export default function ClientReport({ token, sample = false }: { token: string; sample?: boolean }) {
-  const url = `/api/client-report/${token}`;
+export default function ClientReport({ token, sample = false, reportId }: { token?: string; sample?: boolean; reportId?: number }) {
+  const portal = reportId !== undefined;
+  const url = portal ? `/api/my-home/reports/${reportId}` : `/api/client-report/${token}`;
   const client = useQueryClient();
-  const { data, error, isPending } = useQuery<ClientReportPayload>({ queryKey: [url] });
+  const { data, error, isPending } = useQuery<Omit<ClientReportPayload, "share"> & { share?: ClientReportPayload["share"] } & Partial<Omit<HomeReportPayload, "report" | "property">>>({ queryKey: [url] });
   const [choices, setChoices] = useState<Record<number, Choice>>({});
   const [submitting, setSubmitting] = useState(false);
   const done = useRef<HTMLDivElement>(null);
@@ -186,7 +221,7 @@ export default function ClientReport({ token, sample = false }: { token: string;
   }, [error]);
 
   // While the answer bar shows, focus and scrolling keep what they reveal above it (WCAG 2.4.11).
-  const barShown = Boolean(data && !data.share.respondedAt && data.report.reportData.recommendations.length > 0);
+  const barShown = Boolean(data?.share && !data.share.respondedAt && data.report.reportData.recommendations.length > 0);
   useEffect(() => {
     if (!barShown) return;
     const root = document.documentElement;
@@ -208,8 +243,8 @@ export default function ClientReport({ token, sample = false }: { token: string;
   const { report, share, property } = data;
   const score = report.overallScore ?? NO_SCORE;
   const label = clientLabel(score);
-  const responded = Boolean(share.respondedAt);
-  const recorded = Object.fromEntries(share.responses.map((r) => [r.maintenanceTaskId, { action: r.action, notes: r.notes ?? "" }]));
+  const responded = Boolean(share?.respondedAt);
+  const recorded = Object.fromEntries((share?.responses ?? []).map((r) => [r.maintenanceTaskId, { action: r.action, notes: r.notes ?? "" }]));
   const shownChoices: Record<number, Choice> = responded ? recorded : choices;
   const recommendations = report.reportData.recommendations;
   const answering = barShown;
@@ -246,8 +281,34 @@ export default function ClientReport({ token, sample = false }: { token: string;
     }
   }
 
+  // Each item with its control: the one-time answer (a link) or where it stands in My Home.
+  const recommendationList = (control: (r: ClientRecommendation) => ReactNode) =>
+    recommendations.length === 0 ? (
+      <p className="mt-4 text-ink/80">Nothing needs attention. Well done.</p>
+    ) : (
+      <ul className="mt-4 divide-y divide-green-900/10" data-recommendations>
+        {recommendations.map((r) => (
+          <li key={r.id} className="py-5" data-recommendation={r.id}>
+            <div className="flex flex-wrap items-center gap-2 text-xs font-bold uppercase tracking-wide">
+              <span className={`rounded-full px-2.5 py-1 ${CHIP[r.priority]}`}>{clientPriorityLabel(r.priority)}</span>
+              {r.urgency && <span className="rounded-full border border-green-900/25 px-2.5 py-1 text-green-900">{r.urgency}</span>}
+            </div>
+            <h3 className="mt-2 font-semibold text-green-900">
+              {r.category} · {r.subcategory}
+            </h3>
+            {r.description && r.description !== r.notes && <p className="mt-1 text-ink/90">{r.description}</p>}
+            {r.notes && <p className="mt-1 text-ink/80">{r.notes}</p>}
+            <Photos rec={r} />
+            {control(r)}
+          </li>
+        ))}
+      </ul>
+    );
+
   return (
     <div data-client-report={report.id}>
+      {/* My Home keeps the site's header and the portal's tabs above the report. */}
+      {!portal && (
       <div className="bg-green-950 px-4 py-4 text-cream">
         <div className="mx-auto flex max-w-5xl items-center justify-between gap-4">
           <span className="font-serif text-xl font-bold text-gold-300">Haven</span>
@@ -257,6 +318,7 @@ export default function ClientReport({ token, sample = false }: { token: string;
           </span>
         </div>
       </div>
+      )}
       <div className="mx-auto max-w-5xl px-4 py-8 md:py-10">
         <h1 className="font-serif text-3xl font-bold text-green-900 md:text-4xl">Your Haven Health Report</h1>
         <p className="mt-2 mb-8 text-ink/80">
@@ -311,56 +373,50 @@ export default function ClientReport({ token, sample = false }: { token: string;
           </section>
         )}
 
-        <form id="client-responses" className="card mt-6" aria-labelledby="rec-title" onSubmit={submit} noValidate>
-          <h2 id="rec-title" className="font-serif text-2xl font-bold text-green-900">
-            Recommendations
-          </h2>
-          {responded ? (
-            <div ref={done} tabIndex={-1} className="client-done mt-3" data-responded>
-              <p className="font-semibold">Responses Submitted</p>
-              <p className="text-sm">Thank you. Your Haven provider will be in touch soon about the quotes you asked for.</p>
-            </div>
-          ) : sample ? (
-            <p className="mt-1 text-sm text-ink/80" data-sample-note>
-              A read-only sample: in a real report you request a quote or set aside each item, then submit once.
+        {portal ? (
+          <section className="card mt-6" aria-labelledby="rec-title" data-portal-recommendations>
+            <h2 id="rec-title" className="font-serif text-2xl font-bold text-green-900">
+              Recommendations
+            </h2>
+            <p className="mt-1 text-sm text-ink/80">
+              {data.shared ? "This report was shared with you: it is read-only." : "Ask for a quote on any item you want Haven to take care of."}
             </p>
-          ) : (
-            <p className="mt-1 text-sm text-ink/80">Choose a response for the items you want to act on, then submit once.</p>
-          )}
-          {recommendations.length === 0 ? (
-            <p className="mt-4 text-ink/80">Nothing needs attention. Well done.</p>
-          ) : (
-            <ul className="mt-4 divide-y divide-green-900/10" data-recommendations>
-              {recommendations.map((r) => (
-                <li key={r.id} className="py-5" data-recommendation={r.id}>
-                  <div className="flex flex-wrap items-center gap-2 text-xs font-bold uppercase tracking-wide">
-                    <span className={`rounded-full px-2.5 py-1 ${CHIP[r.priority]}`}>{clientPriorityLabel(r.priority)}</span>
-                    {r.urgency && <span className="rounded-full border border-green-900/25 px-2.5 py-1 text-green-900">{r.urgency}</span>}
-                  </div>
-                  <h3 className="mt-2 font-semibold text-green-900">
-                    {r.category} · {r.subcategory}
-                  </h3>
-                  {r.description && r.description !== r.notes && <p className="mt-1 text-ink/90">{r.description}</p>}
-                  {r.notes && <p className="mt-1 text-ink/80">{r.notes}</p>}
-                  <Photos rec={r} />
-                  <ResponseChoice
-                    rec={r}
-                    choice={shownChoices[r.id]}
-                    locked={responded}
-                    onChange={(choice) =>
-                      setChoices((current) => {
-                        const next = { ...current };
-                        if (choice) next[r.id] = choice;
-                        else delete next[r.id];
-                        return next;
-                      })
-                    }
-                  />
-                </li>
-              ))}
-            </ul>
-          )}
-        </form>
+            {recommendationList((r) => (data.shared ? null : <PortalItem rec={r} item={data.items?.[String(r.id)]} reportId={report.id} />))}
+          </section>
+        ) : (
+          <form id="client-responses" className="card mt-6" aria-labelledby="rec-title" onSubmit={submit} noValidate>
+            <h2 id="rec-title" className="font-serif text-2xl font-bold text-green-900">
+              Recommendations
+            </h2>
+            {responded ? (
+              <div ref={done} tabIndex={-1} className="client-done mt-3" data-responded>
+                <p className="font-semibold">Responses Submitted</p>
+                <p className="text-sm">Thank you. Your Haven provider will be in touch soon about the quotes you asked for.</p>
+              </div>
+            ) : sample ? (
+              <p className="mt-1 text-sm text-ink/80" data-sample-note>
+                A read-only sample: in a real report you request a quote or set aside each item, then submit once.
+              </p>
+            ) : (
+              <p className="mt-1 text-sm text-ink/80">Choose a response for the items you want to act on, then submit once.</p>
+            )}
+            {recommendationList((r) => (
+              <ResponseChoice
+                rec={r}
+                choice={shownChoices[r.id]}
+                locked={responded}
+                onChange={(choice) =>
+                  setChoices((current) => {
+                    const next = { ...current };
+                    if (choice) next[r.id] = choice;
+                    else delete next[r.id];
+                    return next;
+                  })
+                }
+              />
+            ))}
+          </form>
+        )}
         {answering && (
           // Sticky across the whole report, so a long report never hides the one way to answer. The button
           // sits on the left: wide screens show toasts bottom right.

@@ -17,6 +17,7 @@ export const ENTRIES = {
   site: "islands/site.ts",
   islands: "islands/main.ts",
   admin: "islands/admin.ts",
+  passkeys: "islands/my-home/passkeys.ts",
 } as const;
 
 export interface Assets {
@@ -27,6 +28,8 @@ export interface Assets {
   adminJs: string;
   /** Chunks the island loader imports at once, preloaded to save a round trip. */
   islandsPreload: string[];
+  /** My Home's passkey buttons (sign-in page, Account page) only. */
+  passkeysJs: string;
 }
 
 export class AssetsMissingError extends Error {}
@@ -49,5 +52,6 @@ export function loadAssets(): Assets {
     islandsJs: `/${islands.file}`,
     adminJs: `/${entry(ENTRIES.admin).file}`,
     islandsPreload: (islands.imports ?? []).map((key) => `/${manifest[key]?.file}`).filter((f) => f !== "/undefined"),
+    passkeysJs: `/${entry(ENTRIES.passkeys).file}`,
   };
 }

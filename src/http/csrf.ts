@@ -6,7 +6,8 @@ import { SESSION_COOKIE } from "./session.js";
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 export const CROSS_SITE_MESSAGE = "Cross-site request refused";
 
-const hasSessionCookie = (req: Request) => req.headers.cookie?.includes(`${SESSION_COOKIE}=`) ?? false;
+// The staff session (haven_session) and the homeowner's (haven_home, My Home) both authenticate a request.
+const hasSessionCookie = (req: Request) => [SESSION_COOKIE, "haven_home"].some((name) => req.headers.cookie?.includes(`${name}=`) ?? false);
 
 /**
  * Unsafe requests must come from this site. Cookies are SameSite=Lax; on top of that:

@@ -16,6 +16,9 @@ import { reportsCalls } from "../modules/reports/reports.openapi.js";
 import { sharingCalls } from "../modules/sharing/sharing.openapi.js";
 import { subscriptionsCalls } from "../modules/subscriptions/subscriptions.openapi.js";
 import { billingCalls } from "../modules/subscriptions/billing.openapi.js";
+import { homeSignInCalls } from "../modules/my-home/home-sign-in.openapi.js";
+import { homeVisitsCalls } from "../modules/my-home/visits.openapi.js";
+import { myHomeCalls } from "../modules/my-home/my-home.openapi.js";
 import { ROOT_DIR } from "./assets.js";
 import { csvFormatField } from "./csv.js";
 import { type ApiCall, ERROR_DESCRIPTIONS, type ErrorStatus, apiCalls, errorBody, totalCountHeader } from "./openapi.kit.js";
@@ -55,6 +58,9 @@ const MODULE_CALLS: ApiCall[][] = [
   maintenanceCalls,
   subscriptionsCalls,
   billingCalls,
+  homeSignInCalls,
+  homeVisitsCalls,
+  myHomeCalls,
   documentCalls,
 ];
 

@@ -171,12 +171,13 @@ export class BookingsRepository {
     return locked ? this.find(id, tx) : null;
   }
 
-  /** A new date and slot, or the status cancelled. */
-  async change(id: number, change: { scheduledDate?: string; timeSlot?: string; status?: "cancelled" }, tx: Tx): Promise<Booking> {
+  /** A new date and slot, or the status cancelled; `note` is added as a line of the booking's notes (My Home's changes). */
+  async change(id: number, change: { scheduledDate?: string; timeSlot?: string; status?: "cancelled"; note?: string }, tx: Tx): Promise<Booking> {
     const patch: Record<string, unknown> = {};
     if (change.scheduledDate) patch.scheduled_date = change.scheduledDate;
     if (change.timeSlot) patch.time_slot = change.timeSlot;
     if (change.status) patch.status = change.status;
+    if (change.note) patch.notes = tx.raw("concat_ws(E'\\n', nullif(notes, ''), ?::text)", [change.note]);
     await tx("inspection_bookings").where({ id }).update(patch);
     return (await this.find(id, tx))!;
   }

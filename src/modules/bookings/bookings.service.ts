@@ -14,6 +14,8 @@ export interface BookingSettings {
   timeZone: string;
   supportEmail: string;
   supportPhone: string;
+  /** PUBLIC_URL, for the My Home line of the confirmation e-mail. */
+  publicUrl?: string;
 }
 
 
@@ -253,6 +255,7 @@ export class BookingsService {
         minutes: window.minutes,
         supportEmail: this.settings.supportEmail,
         supportPhone: this.settings.supportPhone,
+        publicUrl: this.settings.publicUrl,
       }),
     );
   }
@@ -265,14 +268,17 @@ export class BookingsService {
    * mails the client the confirmation of the new date, in the same transaction; the reminder follows the
    * new date (maintenance_reminders is keyed by date).
    */
-  async changeByStaff(id: number, input: BookingChangeInput): Promise<Booking> {
+  async changeByStaff(id: number, input: BookingChangeInput, options: { check?: (current: Booking) => void; note?: (current: Booking) => string } = {}): Promise<Booking> {
     return this.transaction(async (tx) => {
       const current = await this.bookings.findForUpdate(id, tx);
       if (!current) throw new NotFoundError("Booking not found");
       if (current.status !== "scheduled")
         throw new ConflictError(`This booking is ${current.status}: only a scheduled booking can be ${input.status ? "cancelled" : "rescheduled"}`);
-      if (input.status === "cancelled") return this.bookings.change(id, { status: "cancelled" }, tx);
-      const moved = await this.bookings.change(id, { scheduledDate: input.scheduledDate, timeSlot: input.timeSlot }, tx);
+      // My Home (issue 20): the portal checks its own rules on the locked row and notes the change for staff.
+      options.check?.(current);
+      const note = options.note?.(current);
+      if (input.status === "cancelled") return this.bookings.change(id, { status: "cancelled", note }, tx);
+      const moved = await this.bookings.change(id, { scheduledDate: input.scheduledDate, timeSlot: input.timeSlot, note }, tx);
       if (moved.scheduledDate !== current.scheduledDate || moved.timeSlot !== current.timeSlot) await this.queueConfirmation(tx, moved, { email: moved.clientEmail, name: moved.clientName });
       return moved;
     });

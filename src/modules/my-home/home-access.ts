@@ -32,6 +32,8 @@ export class HomeAccess {
     const rows = await this.db("report_shares as s")
       .join("reports as r", "r.id", "s.report_id")
       .whereRaw("lower(s.client_email) = lower(?)", [email])
+      // A share staff revoked (sent to the wrong address, say) grants nothing here either.
+      .where("s.revoked", false)
       .whereNotIn("r.property_id", own)
       .distinct("r.id")
       .orderBy("r.id");
@@ -45,7 +47,7 @@ export class HomeAccess {
       .where((q) =>
         q
           .whereExists(this.db("properties as p").join("customers as c", "c.id", "p.customer_id").whereRaw("p.id = r.property_id").whereRaw("lower(c.email) = lower(?)", [email]))
-          .orWhereExists(this.db("report_shares as s").whereRaw("s.report_id = r.id").whereRaw("lower(s.client_email) = lower(?)", [email])),
+          .orWhereExists(this.db("report_shares as s").whereRaw("s.report_id = r.id").whereRaw("lower(s.client_email) = lower(?)", [email]).where("s.revoked", false)),
       )
       .first("r.id");
     return Boolean(row);
@@ -55,7 +57,7 @@ export class HomeAccess {
   async isKnown(email: string): Promise<boolean> {
     const customer = await this.db("customers").whereRaw("lower(email) = lower(?)", [email]).first("id");
     if (customer) return true;
-    const shared = await this.db("report_shares").whereRaw("lower(client_email) = lower(?)", [email]).first("id");
+    const shared = await this.db("report_shares").whereRaw("lower(client_email) = lower(?)", [email]).where("revoked", false).first("id");
     return Boolean(shared);
   }
 }

@@ -29,7 +29,7 @@ export interface PersonalStrings {
  * Tables that hold expiring homeowner sign-in state once the `home` module exists (DESIGN.md decision 28).
  * Each is purged only when present; the columns it has decide what "spent" means.
  */
-export const HOME_SIGN_IN_TABLES = ["home_sign_in_tokens", "home_sign_in_codes", "home_sessions"] as const;
+export const HOME_SIGN_IN_TABLES = ["home_sign_in_tokens", "home_sessions", "home_webauthn_challenges"] as const;
 
 const ids = (rows: { id: number }[]) => rows.map((r) => r.id);
 
@@ -319,6 +319,26 @@ export class PrivacyRepository {
 
   private paymentsOf(q: Tx | Knex, s: CustomerScope) {
     return q("payments").where((w) => w.whereRaw("lower(customer_email) = ?", [s.email]).orWhereIn("provider_id", s.sessionIds));
+  }
+
+  /** My Home sign-in state of the e-mail (issue 20), without token hashes or passkey public keys. */
+  async myHome(s: CustomerScope): Promise<{ accounts: Row[]; sessions: Row[]; passkeys: Row[] }> {
+    const [accounts, sessions, passkeys] = await Promise.all([
+      this.db("home_accounts").where({ email: s.email }).select("email", "created_at", "last_signed_in_at"),
+      this.db("home_sessions").where({ email: s.email }).orderBy("id").select("id", "method", "created_at", "last_seen_at", "expires_at", "revoked_at"),
+      this.db("home_passkeys").where({ email: s.email }).orderBy("id").select("id", "name", "created_at", "last_used_at"),
+    ]);
+    return { accounts, sessions, passkeys };
+  }
+
+  /** Deletes every My Home sign-in row of the e-mail: sessions end, links and passkeys stop working. */
+  async eraseMyHome(tx: Tx, email: string): Promise<Record<string, number>> {
+    const deleted: Record<string, number> = {};
+    // home_preferences and home_calendar_feeds: My Home's reminder choice and calendar feed (the feed URL stops working).
+    for (const table of ["home_sessions", "home_sign_in_tokens", "home_passkeys", "home_webauthn_challenges", "home_accounts", "home_preferences", "home_calendar_feeds"]) {
+      deleted[`${table} (deleted)`] = await tx(table).where({ email }).delete();
+    }
+    return deleted;
   }
 
   // ---------- purging ----------

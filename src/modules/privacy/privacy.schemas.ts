@@ -32,6 +32,8 @@ export interface CustomerExport {
   subscriptions: Row[];
   /** E-mails sent: the reminders (one row each), and any message still queued for them. */
   emails: { reminders: Row[]; queued: Row[] };
+  /** My Home sign-in (issue 20): when they last signed in, their sessions and passkeys; never a hash or a key. */
+  myHome: { accounts: Row[]; sessions: Row[]; passkeys: Row[] };
 }
 
 /** What `erase` changed, table by table (rows updated or deleted). */

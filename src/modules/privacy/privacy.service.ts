@@ -48,6 +48,7 @@ export class PrivacyService {
         r.reminders(scope),
         r.queuedMail(scope),
       ]);
+    const myHome = await r.myHome(scope);
     const of = (rows: Row[], inspectionId: unknown) => rows.filter((row) => row.inspection_id === inspectionId);
     return {
       email,
@@ -63,6 +64,7 @@ export class PrivacyService {
       payments,
       subscriptions,
       emails: { reminders, queued },
+      myHome,
     };
   }
 
@@ -107,6 +109,7 @@ export class PrivacyService {
       const transient = await r.dropTransient(tx, all, email);
       count("idempotency_keys (deleted)", transient.idempotencyKeys);
       count("login_attempts (deleted)", transient.loginAttempts);
+      for (const [table, n] of Object.entries(await r.eraseMyHome(tx, email))) count(table, n);
       return { email, customerIds: scope.customerIds, changed };
     });
   }

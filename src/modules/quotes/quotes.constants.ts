@@ -5,6 +5,9 @@ export const QUOTE_STATUSES = ["pending", "quoted", "accepted", "declined", "com
 export const QUOTE_PRIORITIES = ["immediate", "high", "medium", "low"] as const;
 export type QuoteStatus = (typeof QUOTE_STATUSES)[number];
 export type QuotePriority = (typeof QUOTE_PRIORITIES)[number];
+/** Where a request was made: 'link' (a client report link's answer) or 'portal' (My Home; staff see 'From My Home'). */
+export const QUOTE_SOURCES = ["link", "portal"] as const;
+export type QuoteSource = (typeof QUOTE_SOURCES)[number];
 
 /** Staff moves: pending → Quote or Decline; quoted → Accept or Edit quote; accepted → Complete. */
 export const STAFF_MOVES: Record<QuoteStatus, readonly QuoteStatus[]> = {
@@ -58,6 +61,8 @@ export interface QuoteRequest {
   version: number;
   /** When the client last added to it: made it, or asked again and had the note appended (the staff bell). */
   clientNotedAt: string;
+  /** Where it was made: a client report link's answer, or the homeowner's portal (My Home). */
+  source: QuoteSource;
   createdAt: string;
   updatedAt: string;
 }

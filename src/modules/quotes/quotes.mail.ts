@@ -1,4 +1,5 @@
 import type { MailMessage } from "../mail/mail.schemas.js";
+import { withMyHomeLine } from "../my-home/home-mail.js";
 import { type ClientQuoteItem, formatCents } from "./quotes.constants.js";
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -40,11 +41,12 @@ export function quoteReportEmail(d: QuoteReportMailDetails, pdf: Buffer): MailMe
     `<p><a href="${escapeHtml(d.link)}">Accept or decline each item in one click</a></p>`,
     `<p>The quote report is attached as a PDF.</p><p>Questions? Reply to ${escapeHtml(d.supportEmail)}.</p><p>Haven</p>`,
   ].join("\n");
-  return {
+  // The link is on PUBLIC_URL: My Home is beside it.
+  return withMyHomeLine({
     to: d.to,
     subject: `Your Haven quote for ${d.propertyAddress}`,
     text: lines.join("\n"),
     html,
     attachments: [{ filename: "haven-quote-report.pdf", content: pdf.toString("base64"), encoding: "base64", contentType: "application/pdf" }],
-  };
+  }, new URL(d.link).origin);
 }

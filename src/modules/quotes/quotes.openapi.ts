@@ -2,6 +2,7 @@ import { z } from "zod";
 import { apiCalls, dateTimeString, idNumber } from "../../http/openapi.kit.js";
 import { staffListQuerySchema } from "../customers/customers.schemas.js";
 import { idParamsSchema } from "../sharing/sharing.schemas.js";
+import { QUOTE_SOURCES } from "./quotes.constants.js";
 import { type ClientQuoteItem, QUOTE_PRIORITIES, QUOTE_STATUSES, type QuoteRequest, quoteUpdateSchema } from "./quotes.schemas.js";
 
 // OpenAPI entries of quotes.routes.ts; see docs/api.md.
@@ -30,6 +31,7 @@ const quoteRequest: z.ZodType<QuoteRequest> = z
     clientNotes: z.string().nullable(),
     version: z.number().int().min(1).meta({ description: "Grows with every update; send it back in PATCH to refuse a stale edit" }),
     clientNotedAt: dateTimeString.meta({ description: "When the client last added to it: made it, or asked again (the new note appended to clientNotes)" }),
+    source: z.enum(QUOTE_SOURCES).meta({ description: "link: a client report link's answer; portal: asked in My Home (labelled 'From My Home')" }),
     createdAt: dateTimeString,
     updatedAt: dateTimeString,
   })

@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
 import { cursorBatches } from "../../db/cursor.js";
 import type { Tx } from "../../db/transaction.js";
-import type { QuotePriority, QuoteRequest, QuoteStatus } from "./quotes.constants.js";
+import type { QuotePriority, QuoteRequest, QuoteSource, QuoteStatus } from "./quotes.constants.js";
 
 type Row = Record<string, unknown>;
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : ((value as string | null) ?? null));
@@ -24,6 +24,7 @@ const toQuote = (row: Row): QuoteRequest => ({
   clientNotes: (row.client_notes as string | null) ?? null,
   version: row.version as number,
   clientNotedAt: iso(row.client_noted_at)!,
+  source: row.source === "portal" ? "portal" : "link",
   createdAt: iso(row.created_at)!,
   updatedAt: iso(row.updated_at)!,
 });
@@ -146,17 +147,17 @@ export class QuotesRepository {
    * against the partial unique index, so concurrent submissions for one task never make two open requests.
    */
   async upsertForClient(
-    row: { propertyId: number; maintenanceTaskId: number; shareId: number | null; priority: QuotePriority; clientNotes: string | null; appendNote: string },
+    row: { propertyId: number; maintenanceTaskId: number; shareId: number | null; priority: QuotePriority; clientNotes: string | null; appendNote: string; source?: QuoteSource },
     tx: Tx,
   ): Promise<{ id: number; created: boolean }> {
     const result = await tx.raw(
-      `insert into quote_requests (property_id, maintenance_task_id, share_id, priority, client_notes)
-       values (?, ?, ?, ?, ?)
+      `insert into quote_requests (property_id, maintenance_task_id, share_id, priority, client_notes, source)
+       values (?, ?, ?, ?, ?, ?)
        on conflict (maintenance_task_id) where ${OPEN_STATUS_SQL}
        do update set client_notes = concat_ws(E'\\n\\n', nullif(quote_requests.client_notes, ''), ?::text),
                      client_noted_at = now(), updated_at = now(), version = quote_requests.version + 1
        returning id, (xmax = 0) as created`,
-      [row.propertyId, row.maintenanceTaskId, row.shareId, row.priority, row.clientNotes, row.appendNote],
+      [row.propertyId, row.maintenanceTaskId, row.shareId, row.priority, row.clientNotes, row.source ?? "link", row.appendNote],
     );
     const out = result.rows[0] as { id: number; created: boolean };
     return { id: out.id, created: out.created };
@@ -278,5 +279,11 @@ export class QuotesRepository {
 
   async completeLink(id: number, tx: Tx): Promise<void> {
     await tx("quote_report_links").where({ id }).update({ completed_at: tx.fn.now() });
+  }
+
+  /** The quote report links not yet completed that list this request. */
+  async openLinksWith(quoteRequestId: number, tx: Tx): Promise<QuoteLinkRow[]> {
+    const rows = await tx("quote_report_links").whereNull("completed_at").whereRaw("? = any(quote_request_ids)", [quoteRequestId]);
+    return rows.map(toLink);
   }
 }

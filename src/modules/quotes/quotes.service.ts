@@ -5,7 +5,7 @@ import type { Property } from "../customers/customers.constants.js";
 import { todayIn } from "../bookings/business-time.js";
 import { StaleEditError } from "../../http/stale-edit.js";
 import { expiryFrom, hashToken, newToken, openLink } from "../sharing/links.js";
-import { type ClientDecision, type ClientQuoteItem, type QuotePriority, type QuoteRequest, type QuoteStatus, isStaffMove, parseCents } from "./quotes.constants.js";
+import { type ClientDecision, type ClientQuoteItem, type QuotePriority, type QuoteRequest, type QuoteSource, type QuoteStatus, isStaffMove, parseCents } from "./quotes.constants.js";
 import type { BellItem, QuoteLinkRow, QuotesRepository } from "./quotes.repository.js";
 import type { QuoteUpdate } from "./quotes.schemas.js";
 
@@ -20,6 +20,8 @@ export interface NewQuoteRequest {
   shareId: number | null;
   priority: QuotePriority;
   clientNotes: string | null;
+  /** 'portal' when the homeowner asked in My Home; a link's answer otherwise. */
+  source?: QuoteSource;
 }
 
 /** The client's quote report page: what it shows, never adminNotes. */
@@ -199,6 +201,25 @@ export class QuotesService {
     );
     if ("gone" in opened) return opened;
     return { report: await this.describe(opened.row), binding: opened.binding };
+  }
+
+  /**
+   * The homeowner accepts or declines one quoted item in My Home: the quote report's rule (only a quoted item,
+   * accepting schedules its task) without a link. `mayDecide` says whether the request's property is theirs;
+   * it is asked under the row lock, and a request that is not theirs is a 404 like a missing one.
+   */
+  async decideAsOwner(quoteRequestId: number, decision: ClientDecision, mayDecide: (propertyId: number) => boolean): Promise<QuoteRequest> {
+    await this.container.transaction(async (tx) => {
+      const current = await this.quotes.lock(quoteRequestId, tx);
+      if (!current || !mayDecide(current.propertyId)) throw new NotFoundError("Quote request not found");
+      if (current.status !== "quoted") throw new ConflictError("This item has already been answered", { status: `Not allowed from ${current.status}` });
+      await this.apply(current, decision === "accept" ? "accepted" : "declined", tx);
+      // A quote report link whose items are now all answered is spent, as if answered there.
+      for (const link of await this.quotes.openLinksWith(quoteRequestId, tx)) {
+        if ((await this.quotes.byIds(link.quoteRequestIds, tx)).every((i) => i.status !== "quoted")) await this.quotes.completeLink(link.id, tx);
+      }
+    });
+    return this.get(quoteRequestId);
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { MailMessage } from "../mail/mail.schemas.js";
+import { withMyHomeLine } from "../my-home/home-mail.js";
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -34,11 +35,12 @@ export function reportSharedEmail(d: ReportSharedDetails, pdf: Buffer | null): M
     pdf ? "<p>A one-page summary is attached as a PDF.</p>" : "",
     `<p>Questions? Reply to ${escapeHtml(d.supportEmail)}.</p><p>Haven</p>`,
   ].join("\n");
-  return {
+  // The link is on PUBLIC_URL: My Home is beside it.
+  return withMyHomeLine({
     to: d.to,
     subject: "Your Haven Health Report is ready",
     text: lines.join("\n"),
     html,
     attachments: pdf ? [{ filename: "haven-health-report-summary.pdf", content: pdf.toString("base64"), encoding: "base64", contentType: "application/pdf" }] : undefined,
-  };
+  }, new URL(d.link).origin);
 }

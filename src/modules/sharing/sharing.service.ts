@@ -27,10 +27,10 @@ const num = (value: unknown): number | null => (typeof value === "number" && Num
 const str = (value: unknown): string => (typeof value === "string" ? value : "");
 
 /** The report's recommendations (also called issues) as stored in the snapshot. */
-const recommendationsOf = (report: StoredReport) => asArray(report.reportData.recommendations ?? report.reportData.issues);
+export const recommendationsOf = (report: StoredReport) => asArray(report.reportData.recommendations ?? report.reportData.issues);
 
 /** Photo ids a report's recommendations show: the only photos its link may serve. */
-const photoIdsOf = (report: StoredReport): Set<number> => {
+export const photoIdsOf = (report: StoredReport): Set<number> => {
   const ids = new Set<number>();
   for (const rec of recommendationsOf(report)) {
     for (const url of Array.isArray(rec.photos) ? rec.photos : []) {
@@ -42,15 +42,18 @@ const photoIdsOf = (report: StoredReport): Set<number> => {
 };
 
 /** Quote priority of a recommendation: 'immediate' for an Immediate Action Required finding (score 10 of 100). */
-function quotePriority(rec: Record<string, unknown> | undefined): QuotePriority {
+export function quotePriority(rec: Record<string, unknown> | undefined): QuotePriority {
   const score = num(rec?.score);
   const priority = rec?.priority;
   if (score !== null && score <= 10) return "immediate";
   return priority === "high" || priority === "low" ? priority : "medium";
 }
 
-/** The snapshot as the client may see it: a whitelist, so staff notes never leak; photos under the link. */
-function clientReportData(report: StoredReport, token: string): ClientReportPayload["report"]["reportData"] {
+/**
+ * The snapshot as the client may see it: a whitelist, so staff notes never leak; photos under `photoBase`
+ * (the link's `/api/client-report/{token}/photos`, or My Home's own photo route).
+ */
+export function clientReportData(report: StoredReport, photoBase: string): ClientReportPayload["report"]["reportData"] {
   const data = report.reportData;
   const recommendations: ClientRecommendation[] = recommendationsOf(report).map((rec) => ({
     id: Number(rec.id),
@@ -63,7 +66,7 @@ function clientReportData(report: StoredReport, token: string): ClientReportPayl
     urgency: str(rec.urgency),
     photos: (Array.isArray(rec.photos) ? rec.photos : []).flatMap((url) => {
       const match = typeof url === "string" ? url.match(PHOTO_URL) : null;
-      if (match) return [`/api/client-report/${token}/photos/${match[1]}`];
+      if (match) return [`${photoBase}/${match[1]}`];
       return typeof url === "string" && url.startsWith("data:image/") ? [url] : [];
     }),
   }));
@@ -92,7 +95,7 @@ function clientReportData(report: StoredReport, token: string): ClientReportPayl
 }
 
 const clientPayload = (report: StoredReport, token: string, share: ClientReportPayload["share"], property: ClientReportPayload["property"]): ClientReportPayload => ({
-  report: { id: report.id, createdAt: report.createdAt, overallScore: report.overallScore, reportData: clientReportData(report, token) },
+  report: { id: report.id, createdAt: report.createdAt, overallScore: report.overallScore, reportData: clientReportData(report, `/api/client-report/${token}/photos`) },
   share,
   property,
 });

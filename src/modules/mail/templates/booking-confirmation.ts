@@ -1,5 +1,6 @@
 import { createEvent } from "ics";
 import type { MailMessage } from "../mail.schemas.js";
+import { withMyHomeLine } from "../../my-home/home-mail.js";
 
 export interface BookingConfirmationDetails {
   bookingId: number;
@@ -20,6 +21,8 @@ export interface BookingConfirmationDetails {
   minutes: number;
   supportEmail: string;
   supportPhone: string;
+  /** PUBLIC_URL, for the My Home line. */
+  publicUrl?: string;
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -68,11 +71,11 @@ export function bookingConfirmationEmail(d: BookingConfirmationDetails): MailMes
     "Haven",
   ];
   const html = `<p>${lines.map((l) => escapeHtml(l)).join("<br>\n")}</p>`;
-  return {
+  return withMyHomeLine({
     to: d.to,
     subject: `Your Haven inspection is booked for ${d.dateLabel}`,
     text: lines.join("\n"),
     html,
     attachments: [{ filename: "haven-inspection.ics", content: calendarFile(d), contentType: "text/calendar; charset=utf-8; method=PUBLISH" }],
-  };
+  }, d.publicUrl);
 }

@@ -1,0 +1,162 @@
+import type { Knex } from "knex";
+import type { Tx } from "../../db/transaction.js";
+
+export interface HomeSessionRow {
+  id: number;
+  email: string;
+  expiresAt: Date;
+  lastSeenAt: Date;
+}
+
+export interface HomePasskeyRow {
+  id: number;
+  email: string;
+  credentialId: string;
+  publicKey: Uint8Array<ArrayBuffer>;
+  counter: number;
+  transports: string[];
+  name: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+const toPasskey = (r: Record<string, unknown>): HomePasskeyRow => ({
+  id: r.id as number,
+  email: r.email as string,
+  credentialId: r.credential_id as string,
+  publicKey: new Uint8Array(r.public_key as Buffer),
+  counter: Number(r.counter),
+  transports: (r.transports as string[]) ?? [],
+  name: r.name as string,
+  createdAt: r.created_at as Date,
+  lastUsedAt: (r.last_used_at as Date | null) ?? null,
+});
+
+/** The SQL of homeowner sign-in: e-mailed tokens and codes, sessions, passkeys, WebAuthn challenges. */
+export class HomeAuthRepository {
+  constructor(private readonly db: Knex) {}
+
+  async insertToken(
+    tx: Tx | Knex,
+    row: { email: string; tokenHash: string; codeHash: string | null; source: "email" | "support"; expiresAt: Date },
+  ): Promise<void> {
+    await tx("home_sign_in_tokens").insert({ email: row.email, token_hash: row.tokenHash, code_hash: row.codeHash, source: row.source, expires_at: row.expiresAt });
+  }
+
+  /** Spends a live token once, atomically: answers its e-mail, or null when unknown, used or expired. */
+  async spendToken(tokenHash: string, now: Date): Promise<string | null> {
+    const [row] = await this.db("home_sign_in_tokens")
+      .where({ token_hash: tokenHash })
+      .whereNull("used_at")
+      .where("expires_at", ">", now)
+      .update({ used_at: now })
+      .returning("email");
+    return row ? (row.email as string) : null;
+  }
+
+  /** Whether a token is live (for the page the link opens; it changes nothing). */
+  async isLiveToken(tokenHash: string, now: Date): Promise<boolean> {
+    const row = await this.db("home_sign_in_tokens").where({ token_hash: tokenHash }).whereNull("used_at").where("expires_at", ">", now).first("id");
+    return Boolean(row);
+  }
+
+  /**
+   * Takes one try at the e-mail's newest live code, atomically: answers its id and hash while it has tries
+   * left (the try is counted first, so parallel guesses cannot pass the limit), or null.
+   */
+  async takeCodeTry(email: string, now: Date, maxTries: number): Promise<{ id: number; codeHash: string } | null> {
+    const newest = this.db("home_sign_in_tokens")
+      .where({ email })
+      .whereNotNull("code_hash")
+      .whereNull("used_at")
+      .where("expires_at", ">", now)
+      .orderBy("id", "desc")
+      .limit(1)
+      .select("id");
+    const [row] = await this.db("home_sign_in_tokens")
+      .whereIn("id", newest)
+      .where("code_tries", "<", maxTries)
+      .increment("code_tries", 1)
+      .returning(["id", "code_hash"]);
+    return row ? { id: row.id as number, codeHash: row.code_hash as string } : null;
+  }
+
+  async spendTokenById(id: number, now: Date): Promise<boolean> {
+    const n = await this.db("home_sign_in_tokens").where({ id }).whereNull("used_at").update({ used_at: now });
+    return n > 0;
+  }
+
+  async insertSession(email: string, tokenHash: string, method: string, now: Date, expiresAt: Date): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx("home_sessions")
+        .insert({ email, token_hash: tokenHash, method, created_at: now, last_seen_at: now, expires_at: expiresAt })
+        .returning("id");
+      await tx("home_accounts").insert({ email, last_signed_in_at: now }).onConflict("email").merge({ last_signed_in_at: now });
+      return row.id as number;
+    });
+  }
+
+  async findLiveSession(tokenHash: string, now: Date): Promise<HomeSessionRow | null> {
+    const row = await this.db("home_sessions")
+      .where({ token_hash: tokenHash })
+      .whereNull("revoked_at")
+      .where("expires_at", ">", now)
+      .first("id", "email", "expires_at", "last_seen_at");
+    return row ? { id: row.id, email: row.email, expiresAt: row.expires_at, lastSeenAt: row.last_seen_at } : null;
+  }
+
+  async renewSession(id: number, now: Date, expiresAt: Date): Promise<void> {
+    await this.db("home_sessions").where({ id }).whereNull("revoked_at").update({ last_seen_at: now, expires_at: expiresAt });
+  }
+
+  async revokeSession(id: number, now: Date): Promise<void> {
+    await this.db("home_sessions").where({ id }).whereNull("revoked_at").update({ revoked_at: now });
+  }
+
+  async revokeAll(email: string, now: Date): Promise<number> {
+    return this.db("home_sessions").where({ email }).whereNull("revoked_at").update({ revoked_at: now });
+  }
+
+  async lastSignedIn(emails: string[]): Promise<Map<string, Date>> {
+    if (!emails.length) return new Map();
+    const rows = await this.db("home_accounts").whereIn("email", emails).whereNotNull("last_signed_in_at").select("email", "last_signed_in_at");
+    return new Map(rows.map((r) => [r.email as string, r.last_signed_in_at as Date]));
+  }
+
+  // ---------- passkeys ----------
+
+  async insertChallenge(challengeHash: string, purpose: "register" | "sign-in", email: string | null, expiresAt: Date): Promise<void> {
+    await this.db("home_webauthn_challenges").insert({ challenge_hash: challengeHash, purpose, email, expires_at: expiresAt });
+  }
+
+  /** Spends a live challenge once; answers whether it was there (and, for registration, whose it is). */
+  async spendChallenge(challengeHash: string, purpose: "register" | "sign-in", email: string | null, now: Date): Promise<boolean> {
+    const q = this.db("home_webauthn_challenges").where({ challenge_hash: challengeHash, purpose }).whereNull("used_at").where("expires_at", ">", now);
+    if (email) q.where({ email });
+    return (await q.update({ used_at: now })) > 0;
+  }
+
+  async passkeysOf(email: string): Promise<HomePasskeyRow[]> {
+    return (await this.db("home_passkeys").where({ email }).orderBy("id")).map(toPasskey);
+  }
+
+  async passkeyByCredential(credentialId: string): Promise<HomePasskeyRow | null> {
+    const row = await this.db("home_passkeys").where({ credential_id: credentialId }).first();
+    return row ? toPasskey(row) : null;
+  }
+
+  async insertPasskey(p: { email: string; credentialId: string; publicKey: Uint8Array; counter: number; transports: string[]; name: string }): Promise<number> {
+    const [row] = await this.db("home_passkeys")
+      .insert({ email: p.email, credential_id: p.credentialId, public_key: Buffer.from(p.publicKey), counter: p.counter, transports: p.transports, name: p.name })
+      .returning("id");
+    return row.id as number;
+  }
+
+  async recordPasskeyUse(id: number, counter: number, now: Date): Promise<void> {
+    await this.db("home_passkeys").where({ id }).update({ counter, last_used_at: now });
+  }
+
+  async deletePasskey(email: string, id: number): Promise<boolean> {
+    return (await this.db("home_passkeys").where({ email, id }).delete()) > 0;
+  }
+}

@@ -1,0 +1,299 @@
+// Homeowner sign-in (DESIGN.md decision 28): an e-mailed link and 6-digit code, then a session cookie of its own;
+// passkeys once signed in. Every secret (link token, code, session id, WebAuthn challenge) is stored as SHA-256.
+import { randomBytes, randomInt, timingSafeEqual } from "node:crypto";
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+} from "@simplewebauthn/server";
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
+import type { Knex } from "knex";
+import type { Logger } from "pino";
+import type { TransactionRunner } from "../../db/transaction.js";
+import { HttpError, NotFoundError, ValidationError } from "../../http/errors.js";
+import type { LoginAttemptsRepository } from "../auth/login-attempts.repository.js";
+import type { MailService } from "../mail/mail.service.js";
+import { hashToken, newToken } from "../sharing/links.js";
+import type { HomeAccess } from "./home-access.js";
+import type { HomeAuthRepository, HomePasskeyRow } from "./home-auth.repository.js";
+import { signInEmail } from "./home-mail.js";
+
+export const HOME_LINK_TTL_MS = 15 * 60 * 1000;
+export const HOME_SESSION_TTL_MS = 30 * 86_400_000;
+/** A session is renewed (30 days again, and its cookie re-sent) at most this often while it is used. */
+export const HOME_SESSION_RENEW_MS = 60 * 60 * 1000;
+export const HOME_CODE_TRIES = 5;
+export const WEBAUTHN_CHALLENGE_TTL_MS = 5 * 60 * 1000;
+
+export interface HomeSignInLimits {
+  /** Sign-in e-mails asked for one e-mail per window, from any address. */
+  perEmail: number;
+  /** Sign-in requests (and code tries) from one client address per window, any e-mail. */
+  perAddress: number;
+  windowMs: number;
+}
+// The window is auth's (15 minutes), so privacy's daily purge of login_attempts ends these counters too.
+export const HOME_SIGN_IN_LIMITS: HomeSignInLimits = { perEmail: 5, perAddress: 30, windowMs: 15 * 60 * 1000 };
+
+export const TOO_MANY_SIGN_INS_MESSAGE = "Too many sign-in requests. Please wait a few minutes and try again.";
+export class TooManySignInsError extends HttpError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(429, TOO_MANY_SIGN_INS_MESSAGE);
+  }
+}
+
+export type SignInMethod = "link" | "code" | "passkey" | "support";
+
+export interface HomeSettings {
+  publicUrl: string;
+  /** Secure cookies (production). */
+  secure: boolean;
+  supportEmail: string;
+  clock?: () => Date;
+  limits?: HomeSignInLimits;
+}
+
+export interface PasskeySummary {
+  id: number;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+export const normalEmail = (email: string) => email.trim().toLowerCase();
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+const newCode = () => String(randomInt(0, 1_000_000)).padStart(6, "0");
+const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+export class HomeAuthService {
+  private readonly clock: () => Date;
+  private readonly limits: HomeSignInLimits;
+
+  constructor(
+    private readonly repo: HomeAuthRepository,
+    private readonly deps: {
+      db: Knex;
+      transaction: TransactionRunner;
+      attempts: LoginAttemptsRepository;
+      access: HomeAccess;
+      mail: MailService;
+      log: Logger;
+      settings: HomeSettings;
+    },
+  ) {
+    this.clock = deps.settings.clock ?? (() => new Date());
+    this.limits = deps.settings.limits ?? HOME_SIGN_IN_LIMITS;
+  }
+
+  get publicUrl(): string {
+    return this.deps.settings.publicUrl;
+  }
+
+  /** Counts a request per e-mail and per address before anything else; past either, 429 (known or not). */
+  private async countRequest(email: string, address: string): Promise<void> {
+    const { windowMs } = this.limits;
+    // Keys only (no owner columns): staff lock listings never show homeowners; privacy's erase finds the e-mail in the key.
+    const [byEmail, byAddress] = await Promise.all([
+      this.deps.attempts.count(`home-email:${email}`, windowMs),
+      this.deps.attempts.count(`home-ip:${address}`, windowMs),
+    ]);
+    if (byEmail.attempts > this.limits.perEmail) throw new TooManySignInsError(seconds(byEmail.windowEndsInMs));
+    if (byAddress.attempts > this.limits.perAddress) throw new TooManySignInsError(seconds(byAddress.windowEndsInMs));
+  }
+
+  /**
+   * Asks for a sign-in e-mail. The caller always answers the same, whether or not the e-mail is known; the
+   * work is the same too (a token and code are made and stored either way), only the queued mail differs.
+   */
+  async requestSignIn(rawEmail: string, address: string): Promise<void> {
+    const email = normalEmail(rawEmail);
+    await this.countRequest(email, address);
+    const known = await this.deps.access.isKnown(email);
+    const token = newToken();
+    const code = newCode();
+    const now = this.clock();
+    const expiresAt = new Date(now.getTime() + HOME_LINK_TTL_MS);
+    await this.deps.transaction(async (tx) => {
+      await this.repo.insertToken(tx, { email, tokenHash: hashToken(token), codeHash: hashToken(code), source: "email", expiresAt });
+      if (known) await this.deps.mail.enqueue(tx, signInEmail({ to: email, url: this.linkUrl(token), code, publicUrl: this.publicUrl, supportEmail: this.deps.settings.supportEmail }));
+    });
+  }
+
+  linkUrl(token: string): string {
+    return `${this.publicUrl}/my-home/sign-in/${token}`;
+  }
+
+  /** Whether a link is still good (the page it opens shows a button; opening it spends nothing). */
+  isLiveLink(token: string): Promise<boolean> {
+    return this.repo.isLiveToken(hashToken(token), this.clock());
+  }
+
+  /** Spends a link once: a new session of its e-mail, or null when the link is unknown, used or expired. */
+  async spendLink(token: string, method: SignInMethod = "link"): Promise<{ email: string; token: string; sessionId: number } | null> {
+    const email = await this.repo.spendToken(hashToken(token), this.clock());
+    if (!email) return null;
+    return { email, ...(await this.createSession(email, { method })) };
+  }
+
+  /**
+   * Checks a typed code against the e-mail's newest live code: each try is counted first (at most 5 per code),
+   * and tries also count against the address's limit. Null when wrong, used up or expired.
+   */
+  async spendCode(rawEmail: string, code: string, address = "unknown"): Promise<{ email: string; token: string; sessionId: number } | null> {
+    const email = normalEmail(rawEmail);
+    const byAddress = await this.deps.attempts.count(`home-ip:${address}`, this.limits.windowMs);
+    if (byAddress.attempts > this.limits.perAddress) throw new TooManySignInsError(seconds(byAddress.windowEndsInMs));
+    const now = this.clock();
+    const taken = await this.repo.takeCodeTry(email, now, HOME_CODE_TRIES);
+    if (!taken || !sameHash(taken.codeHash, hashToken(code))) return null;
+    if (!(await this.repo.spendTokenById(taken.id, now))) return null;
+    return { email, ...(await this.createSession(email, { method: "code" })) };
+  }
+
+  /** A new session: the cookie value (random; only its hash is stored) and its row id. */
+  async createSession(rawEmail: string, meta: { method?: SignInMethod } = {}): Promise<{ token: string; sessionId: number }> {
+    const token = newToken();
+    const now = this.clock();
+    const sessionId = await this.repo.insertSession(normalEmail(rawEmail), hashToken(token), meta.method ?? "link", now, new Date(now.getTime() + HOME_SESSION_TTL_MS));
+    return { token, sessionId };
+  }
+
+  /** The viewer of a live session, and whether it was just renewed (the cookie is then sent again). */
+  async resolveSession(token: string): Promise<{ email: string; sessionId: number; renewed: boolean } | null> {
+    const now = this.clock();
+    const row = await this.repo.findLiveSession(hashToken(token), now);
+    if (!row) return null;
+    const renew = now.getTime() - row.lastSeenAt.getTime() >= HOME_SESSION_RENEW_MS;
+    if (renew) await this.repo.renewSession(row.id, now, new Date(now.getTime() + HOME_SESSION_TTL_MS));
+    return { email: row.email, sessionId: row.id, renewed: renew };
+  }
+
+  revokeSession(sessionId: number): Promise<void> {
+    return this.repo.revokeSession(sessionId, this.clock());
+  }
+
+  /** 'Sign out everywhere': every session of the e-mail ends. */
+  revokeAll(rawEmail: string): Promise<number> {
+    return this.repo.revokeAll(normalEmail(rawEmail), this.clock());
+  }
+
+  /** A support link (CLI, staff): valid 15 minutes, once, no code. Only for a known customer. */
+  async signInLink(rawEmail: string): Promise<{ email: string; url: string; expiresAt: Date }> {
+    const email = normalEmail(rawEmail);
+    if (!(await this.deps.access.isKnown(email))) throw new NotFoundError(`No customer with e-mail ${email}`);
+    const token = newToken();
+    const expiresAt = new Date(this.clock().getTime() + HOME_LINK_TTL_MS);
+    await this.repo.insertToken(this.deps.db, { email, tokenHash: hashToken(token), codeHash: null, source: "support", expiresAt });
+    this.deps.log.info({ event: "home.sign_in_link", email }, "support sign-in link made");
+    return { email, url: this.linkUrl(token), expiresAt };
+  }
+
+  /** Staff 'Send sign-in link': e-mails the property's customer a link and code (the staff member never sees them). */
+  async sendSignInLink(propertyId: number): Promise<{ email: string }> {
+    const row = await this.deps.db("properties as p").join("customers as c", "c.id", "p.customer_id").where("p.id", propertyId).first("c.email");
+    if (!row?.email) throw new NotFoundError("Property not found");
+    const email = normalEmail(row.email as string);
+    const token = newToken();
+    const code = newCode();
+    const expiresAt = new Date(this.clock().getTime() + HOME_LINK_TTL_MS);
+    await this.deps.transaction(async (tx) => {
+      await this.repo.insertToken(tx, { email, tokenHash: hashToken(token), codeHash: hashToken(code), source: "support", expiresAt });
+      await this.deps.mail.enqueue(tx, signInEmail({ to: email, url: this.linkUrl(token), code, publicUrl: this.publicUrl, supportEmail: this.deps.settings.supportEmail }));
+    });
+    this.deps.log.info({ event: "home.sign_in_link_sent", propertyId }, "sign-in link e-mailed by staff");
+    return { email };
+  }
+
+  async lastSignedIn(rawEmail: string): Promise<Date | null> {
+    const email = normalEmail(rawEmail);
+    return (await this.repo.lastSignedIn([email])).get(email) ?? null;
+  }
+
+  // ---------- passkeys ----------
+
+  private get rp() {
+    const url = new URL(this.publicUrl);
+    return { rpID: url.hostname, origin: url.origin };
+  }
+
+  private async newChallenge(purpose: "register" | "sign-in", email: string | null): Promise<Uint8Array<ArrayBuffer>> {
+    const bytes = new Uint8Array(randomBytes(32));
+    const encoded = Buffer.from(bytes).toString("base64url");
+    await this.repo.insertChallenge(hashToken(encoded), purpose, email, new Date(this.clock().getTime() + WEBAUTHN_CHALLENGE_TTL_MS));
+    return bytes;
+  }
+
+  async passkeys(rawEmail: string): Promise<PasskeySummary[]> {
+    return (await this.repo.passkeysOf(normalEmail(rawEmail))).map(summary);
+  }
+
+  async registrationOptions(rawEmail: string) {
+    const email = normalEmail(rawEmail);
+    const existing = await this.repo.passkeysOf(email);
+    return generateRegistrationOptions({
+      rpName: "Haven My Home",
+      rpID: this.rp.rpID,
+      userName: email,
+      userDisplayName: email,
+      challenge: await this.newChallenge("register", email),
+      attestationType: "none",
+      excludeCredentials: existing.map((p) => ({ id: p.credentialId, transports: p.transports })),
+      authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
+    });
+  }
+
+  async registerPasskey(rawEmail: string, response: RegistrationResponseJSON, name: string): Promise<PasskeySummary> {
+    const email = normalEmail(rawEmail);
+    const now = this.clock();
+    const verification = await verifyRegistrationResponse({
+      response,
+      expectedChallenge: (challenge) => this.repo.spendChallenge(hashToken(challenge), "register", email, now),
+      expectedOrigin: this.rp.origin,
+      expectedRPID: this.rp.rpID,
+      requireUserVerification: false,
+    }).catch((error: unknown) => {
+      throw new ValidationError(`The passkey could not be registered: ${error instanceof Error ? error.message : String(error)}`, { response: "Invalid passkey response" });
+    });
+    if (!verification.verified) throw new ValidationError("The passkey could not be registered", { response: "Invalid passkey response" });
+    const { credential } = verification.registrationInfo;
+    if (await this.repo.passkeyByCredential(credential.id)) throw new ValidationError("This passkey is already registered", { response: "Already registered" });
+    const id = await this.repo.insertPasskey({ email, credentialId: credential.id, publicKey: credential.publicKey, counter: credential.counter, transports: credential.transports ?? [], name });
+    const created = (await this.repo.passkeysOf(email)).find((p) => p.id === id) as HomePasskeyRow;
+    return summary(created);
+  }
+
+  async deletePasskey(rawEmail: string, id: number): Promise<void> {
+    if (!(await this.repo.deletePasskey(normalEmail(rawEmail), id))) throw new NotFoundError("Passkey not found");
+  }
+
+  /** Options for signing in with a discoverable passkey (no e-mail asked). */
+  async signInOptions() {
+    return generateAuthenticationOptions({ rpID: this.rp.rpID, challenge: await this.newChallenge("sign-in", null), userVerification: "preferred" });
+  }
+
+  /** Verifies a passkey assertion and opens a session of the passkey's e-mail; null when it does not verify. */
+  async signInWithPasskey(response: AuthenticationResponseJSON): Promise<{ email: string; token: string; sessionId: number } | null> {
+    const passkey = await this.repo.passkeyByCredential(response.id);
+    if (!passkey) return null;
+    const now = this.clock();
+    const verification = await verifyAuthenticationResponse({
+      response,
+      expectedChallenge: (challenge) => this.repo.spendChallenge(hashToken(challenge), "sign-in", null, now),
+      expectedOrigin: this.rp.origin,
+      expectedRPID: this.rp.rpID,
+      credential: { id: passkey.credentialId, publicKey: passkey.publicKey, counter: passkey.counter, transports: passkey.transports },
+      requireUserVerification: false,
+    }).catch(() => null);
+    if (!verification?.verified) return null;
+    await this.repo.recordPasskeyUse(passkey.id, verification.authenticationInfo.newCounter, now);
+    return { email: passkey.email, ...(await this.createSession(passkey.email, { method: "passkey" })) };
+  }
+}
+
+const summary = (p: HomePasskeyRow): PasskeySummary => ({
+  id: p.id,
+  name: p.name,
+  createdAt: p.createdAt.toISOString(),
+  lastUsedAt: p.lastUsedAt?.toISOString() ?? null,
+});

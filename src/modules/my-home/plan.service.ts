@@ -1,0 +1,223 @@
+// My Home's Plan (issue 20, item 2): the homeowner's subscriptions (one per home with a plan), their invoices
+// and receipts, and the changes the subscriptions issue lets a customer make: change plan, cancel at period end
+// or undo it, update the card. Every action is container.subscriptions' own, with actor 'customer'; this class
+// only decides what is the homeowner's (HomeAccess: the subscription's property is theirs) and states the dates.
+import type { Container } from "../../container.js";
+import { ConflictError, HttpError, NotFoundError } from "../../http/errors.js";
+import type { Plan, PlanType } from "../plans/plans.schemas.js";
+import { cancellationTakesEffect } from "../subscriptions/billing-dates.js";
+import { ENDED_STATUSES, type Invoice, STATUS_LABELS, type Subscription, isKnownStatus } from "../subscriptions/subscriptions.constants.js";
+import { BillingUnavailableError } from "../subscriptions/subscriptions.service.js";
+
+const ACTOR = "customer";
+
+/** A subscription as the homeowner sees it: nothing staff-only (reasons, events, people's ids). */
+export interface HomePlan {
+  subscription: {
+    id: number;
+    propertyId: number;
+    propertyAddress: string | null;
+    planType: PlanType;
+    planName: string;
+    status: string;
+    statusLabel: string;
+    provider: "stripe" | "demo";
+    startedAt: string;
+    currentPeriodStart: string;
+    currentPeriodEnd: string;
+    minimumTermEndsAt: string;
+    cancelAt: string | null;
+    canceledAt: string | null;
+    monthlyAmount: number;
+    scheduledPlanType: PlanType | null;
+    scheduledPlanAt: string | null;
+    cardLast4: string | null;
+    lastPaymentError: string | null;
+  };
+  /** The next charge: its date and amount; null when the plan ends first or has ended. */
+  nextCharge: { at: string; amount: number } | null;
+  invoices: { id: number; amount: number; currency: string; periodStart: string; periodEnd: string; status: string; paidAt: string | null; failureReason: string | null }[];
+  ended: boolean;
+  /** When a cancellation asked for now would take effect, and whether that is the minimum term's end. */
+  cancellation: { takesEffectAt: string; atMinimumTerm: boolean } | null;
+  /** The other plans, each with when a change to it would apply. */
+  changes: PlanChange[];
+}
+
+export interface PlanChange {
+  planType: PlanType;
+  planName: string;
+  price: number;
+  direction: "upgrade" | "downgrade";
+  /** An upgrade applies now (with a prorated charge for the rest of the period); a downgrade at the period's end. */
+  appliesAt: string;
+}
+
+export class PlanService {
+  constructor(private readonly container: Container) {}
+
+  private get subscriptions() {
+    return this.container.subscriptions;
+  }
+
+  /** One entry per home of the homeowner that has (or had) a subscription: its latest one. */
+  async plans(email: string, now: Date = new Date()): Promise<HomePlan[]> {
+    const out: HomePlan[] = [];
+    for (const propertyId of await this.container.homeAccess.propertyIds(email)) {
+      const found = await this.subscriptions.forProperty(propertyId);
+      if (found) out.push(await this.present(found.subscription, found.invoices, now));
+    }
+    return out;
+  }
+
+  /** The homeowner's subscription, or 404. */
+  async own(email: string, id: number): Promise<Subscription> {
+    let sub: Subscription;
+    try {
+      sub = await this.subscriptions.get(id);
+    } catch (error) {
+      if (error instanceof NotFoundError) throw new NotFoundError("Subscription not found");
+      throw error;
+    }
+    if (!sub.propertyId || !(await this.container.homeAccess.ownsProperty(email, sub.propertyId))) throw new NotFoundError("Subscription not found");
+    return sub;
+  }
+
+  async plan(email: string, id: number, now: Date = new Date()): Promise<HomePlan> {
+    const sub = await this.own(email, id);
+    const { invoices } = (await this.subscriptions.forProperty(sub.propertyId!)) ?? { invoices: [] };
+    return this.present(sub, invoices.filter((i) => i.subscriptionId === sub.id), now);
+  }
+
+  async cancel(email: string, id: number, reason: string | null, now: Date = new Date()): Promise<HomePlan> {
+    await this.own(email, id);
+    await this.subscriptions.cancel(id, { when: "period_end", reason, actor: ACTOR }, now);
+    return this.plan(email, id, now);
+  }
+
+  async resume(email: string, id: number, now: Date = new Date()): Promise<HomePlan> {
+    await this.own(email, id);
+    await this.subscriptions.resume(id, { actor: ACTOR }, now);
+    return this.plan(email, id, now);
+  }
+
+  async changePlan(email: string, id: number, planType: PlanType, now: Date = new Date()): Promise<HomePlan> {
+    await this.own(email, id);
+    await this.subscriptions.changePlan(id, { planType, actor: ACTOR }, now);
+    return this.plan(email, id, now);
+  }
+
+  async updateDemoCard(email: string, id: number, cardNumber: string, now: Date = new Date()): Promise<HomePlan> {
+    await this.own(email, id);
+    await this.subscriptions.updateDemoCard(id, { cardNumber, actor: ACTOR }, now);
+    return this.plan(email, id, now);
+  }
+
+  /**
+   * Stripe's billing portal at its card flow (StripeBilling.cardUpdateUrl), coming back to `returnUrl`, where
+   * `afterCardUpdate` adopts the new card. 409 for a demo or ended subscription; 503 when Stripe is not configured
+   * or cannot be reached (nothing changed).
+   */
+  async cardPortalUrl(email: string, id: number, returnUrl: string): Promise<string> {
+    const sub = await this.own(email, id);
+    if (sub.provider !== "stripe") throw new ConflictError("This plan is not billed through Stripe: update the card with the card form");
+    if (ENDED_STATUSES.includes(sub.status)) throw new ConflictError("This subscription has already ended");
+    const stripe = this.container.stripe;
+    if (!stripe) throw new BillingUnavailableError();
+    const ids = await this.providerIds(id);
+    return this.provider(() => stripe.billing.cardUpdateUrl({ providerCustomerId: ids.providerCustomerId }, returnUrl));
+  }
+
+  /** Back from Stripe's card flow: the customer's new default card becomes the subscription's (and pays an open invoice). */
+  async afterCardUpdate(email: string, id: number): Promise<void> {
+    const sub = await this.own(email, id);
+    const stripe = this.container.stripe;
+    if (sub.provider !== "stripe" || !stripe) return;
+    const ids = await this.providerIds(id);
+    await this.provider(() => stripe.webhooks.afterCardUpdate({ providerSubscriptionId: ids.providerSubscriptionId }));
+  }
+
+  private async providerIds(id: number): Promise<{ providerSubscriptionId: string; providerCustomerId: string | null }> {
+    const row = await this.container.db("subscriptions").where({ id }).first("provider_subscription_id", "provider_customer_id");
+    return { providerSubscriptionId: row.provider_subscription_id as string, providerCustomerId: (row.provider_customer_id as string | null) ?? null };
+  }
+
+  /** A Stripe call: a refusal Haven made stays as it is; anything else is the provider's outage (503, nothing changed). */
+  private async provider<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof HttpError) throw error;
+      this.container.log.warn({ err: error }, "Stripe card flow failed");
+      throw new BillingUnavailableError();
+    }
+  }
+
+  /** An invoice of the homeowner's, with its subscription (the receipt page). */
+  async receipt(email: string, invoiceId: number, now: Date = new Date()): Promise<{ plan: HomePlan; invoice: HomePlan["invoices"][number] }> {
+    const row = await this.container.db("invoices").where({ id: invoiceId }).first("subscription_id");
+    if (!row) throw new NotFoundError("Invoice not found");
+    let plan: HomePlan;
+    try {
+      plan = await this.plan(email, row.subscription_id as number, now);
+    } catch (error) {
+      if (error instanceof NotFoundError) throw new NotFoundError("Invoice not found");
+      throw error;
+    }
+    const invoice = plan.invoices.find((i) => i.id === invoiceId);
+    if (!invoice) throw new NotFoundError("Invoice not found");
+    return { plan, invoice };
+  }
+
+  /** What another plan costs this subscriber a month: the same reading of the prices as their journey (decision 23). */
+  private priceFor(target: Plan, current: Plan, sub: Subscription): number {
+    return this.subscriptions.demo.amountFor(target, current, Math.round(sub.monthlyAmount * 100)) / 100;
+  }
+
+  private async present(sub: Subscription, invoices: Invoice[], now: Date): Promise<HomePlan> {
+    const plans = await this.container.plans.list();
+    const current = plans.find((p) => p.type === sub.planType);
+    const ended = ENDED_STATUSES.includes(sub.status);
+    const periodEnd = new Date(sub.currentPeriodEnd);
+    const takesEffect = cancellationTakesEffect({ now, minimumTermEndsAt: new Date(sub.minimumTermEndsAt), currentPeriodEnd: periodEnd });
+    const endsFirst = sub.cancelAt !== null && new Date(sub.cancelAt) <= periodEnd;
+    const nextPlan = sub.scheduledPlanType && sub.scheduledPlanAt && new Date(sub.scheduledPlanAt) <= periodEnd ? plans.find((p) => p.type === sub.scheduledPlanType) : null;
+    return {
+      subscription: {
+        id: sub.id,
+        propertyId: sub.propertyId!,
+        propertyAddress: sub.propertyAddress,
+        planType: sub.planType,
+        planName: current?.name ?? sub.planType,
+        status: sub.status,
+        statusLabel: isKnownStatus(sub.status) ? STATUS_LABELS[sub.status] : sub.status,
+        provider: sub.provider,
+        startedAt: sub.startedAt,
+        currentPeriodStart: sub.currentPeriodStart,
+        currentPeriodEnd: sub.currentPeriodEnd,
+        minimumTermEndsAt: sub.minimumTermEndsAt,
+        cancelAt: sub.cancelAt,
+        canceledAt: sub.canceledAt,
+        monthlyAmount: sub.monthlyAmount,
+        scheduledPlanType: sub.scheduledPlanType,
+        scheduledPlanAt: sub.scheduledPlanAt,
+        cardLast4: sub.cardLast4,
+        lastPaymentError: sub.status === "past_due" ? sub.lastPaymentError : null,
+      },
+      nextCharge: ended || endsFirst ? null : { at: sub.currentPeriodEnd, amount: nextPlan && current ? this.priceFor(nextPlan, current, sub) : sub.monthlyAmount },
+      invoices: invoices.map(({ id, amount, currency, periodStart, periodEnd: end, status, paidAt, failureReason }) => ({ id, amount, currency, periodStart, periodEnd: end, status, paidAt, failureReason })),
+      ended,
+      cancellation: ended ? null : { takesEffectAt: takesEffect.toISOString(), atMinimumTerm: takesEffect.getTime() === new Date(sub.minimumTermEndsAt).getTime() },
+      changes:
+        ended || !current
+          ? []
+          : plans
+              .filter((p) => p.type !== sub.planType)
+              .map((p) => {
+                const direction = p.price > current.price ? ("upgrade" as const) : ("downgrade" as const);
+                return { planType: p.type, planName: p.name, price: this.priceFor(p, current, sub), direction, appliesAt: direction === "upgrade" ? now.toISOString() : sub.currentPeriodEnd };
+              }),
+    };
+  }
+}
+

@@ -1,0 +1,72 @@
+// SQL of My Home's Visits and Account (issue 20): a homeowner's dated tasks, their e-mail preferences and the
+// hash of their private calendar feed. Callers pass property ids already checked by HomeAccess.
+import type { Knex } from "knex";
+import type { DatedTask } from "../maintenance/maintenance.repository.js";
+import { toTask } from "../maintenance/maintenance.repository.js";
+
+type Row = Record<string, unknown>;
+
+/** A dated task of the homeowner's property, with its plan service when a subscription's schedule made it. */
+export interface HomeTask extends DatedTask {
+  /** The plans.catalog.ts key ('window-cleaning') of a plan visit; null for other maintenance. */
+  planService: string | null;
+}
+
+export class VisitsRepository {
+  constructor(private readonly db: Knex) {}
+
+  /** Tasks dated in [from, to] of these properties, not cancelled (completed ones stay: they happened), by date. */
+  async tasks(propertyIds: number[], from: string, to: string, limit = 1000): Promise<HomeTask[]> {
+    if (!propertyIds.length) return [];
+    const rows = await this.db("maintenance_tasks as t")
+      .join("properties as p", "p.id", "t.property_id")
+      .leftJoin("maintenance_schedules as s", "s.id", "t.schedule_id")
+      .whereIn("t.property_id", propertyIds)
+      .whereBetween("t.scheduled_date", [from, to])
+      .whereNot("t.status", "cancelled")
+      .select("t.*", "s.plan_service", "p.address as property_address", "p.city", "p.province", "p.state", "p.postal_code", "p.client_name", "p.client_email")
+      .orderBy([{ column: "t.scheduled_date" }, { column: "t.id" }])
+      .limit(limit);
+    return rows.map((r: Row) => ({
+      ...toTask(r),
+      planService: (r.plan_service as string | null) ?? null,
+      propertyAddress: r.property_address as string,
+      location: [r.property_address, r.city, [r.province ?? r.state, r.postal_code].filter(Boolean).join(" ")].filter(Boolean).join(", "),
+      clientName: r.client_name as string,
+      clientEmail: r.client_email as string,
+    }));
+  }
+
+  // --- Preferences ---
+
+  async remindersOn(email: string): Promise<boolean> {
+    const row = await this.db("home_preferences").where({ email: email.toLowerCase() }).first("reminders");
+    return row ? Boolean(row.reminders) : true;
+  }
+
+  async setReminders(email: string, on: boolean): Promise<void> {
+    await this.db("home_preferences")
+      .insert({ email: email.toLowerCase(), reminders: on, updated_at: this.db.fn.now() })
+      .onConflict("email")
+      .merge(["reminders", "updated_at"]);
+  }
+
+  // --- The private feed ---
+
+  async replaceFeed(email: string, secretHash: string): Promise<void> {
+    await this.db("home_calendar_feeds")
+      .insert({ email: email.toLowerCase(), secret_hash: secretHash, created_at: this.db.fn.now() })
+      .onConflict("email")
+      .merge(["secret_hash", "created_at"]);
+  }
+
+  async feedOwner(secretHash: string): Promise<string | null> {
+    const row = await this.db("home_calendar_feeds").where({ secret_hash: secretHash }).first("email");
+    return (row?.email as string | undefined) ?? null;
+  }
+
+  async feedCreatedAt(email: string): Promise<string | null> {
+    const row = await this.db("home_calendar_feeds").where({ email: email.toLowerCase() }).first("created_at");
+    return row ? (row.created_at as Date).toISOString() : null;
+  }
+}

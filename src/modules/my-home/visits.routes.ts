@@ -1,0 +1,170 @@
+// My Home's Visits (issue 20, item 2): the page, its plain forms (POST, then a redirect), the JSON calls under
+// /api/my-home/, and the private ICS feed (public, guarded by its secret). Signed in only: requireHome*.
+import { type Request, type Response, Router } from "express";
+import type { Container } from "../../container.js";
+import { HttpError, NotFoundError } from "../../http/errors.js";
+import { body, params, parse, query } from "../../http/validate.js";
+import { longDate, shortDate, slotLabel } from "../bookings/business-time.js";
+import { homeViewer, requireHomeApi, requireHomePage } from "./home-session.js";
+import { VisitsRepository } from "./visits.repository.js";
+import { bookingParams, homeBookingChangeSchema, serviceRequestSchema, visitsQuery } from "./visits.schemas.js";
+import { VisitsService, monthWeeks, shiftMonth } from "./visits.service.js";
+
+/** The service of Visits and Account, one per container. */
+const services = new WeakMap<Container, VisitsService>();
+export function visitsServiceOf(container: Container): VisitsService {
+  let service = services.get(container);
+  if (!service) {
+    service = new VisitsService(container, new VisitsRepository(container.db));
+    services.set(container, service);
+  }
+  return service;
+}
+
+export function visitsApi(container: Container): Router {
+  const router = Router();
+  const visits = visitsServiceOf(container);
+
+  router.get("/my-home/visits", requireHomeApi, async (req, res) => {
+    const { month } = query(req, visitsQuery);
+    res.json(await visits.view(homeViewer(res).email, { month }));
+  });
+
+  // Reschedule ({scheduledDate, timeSlot}) or cancel ({status: 'cancelled'}) one of the homeowner's bookings.
+  router.patch("/my-home/bookings/:id", requireHomeApi, async (req, res) => {
+    const { id } = params(req, bookingParams);
+    res.json(await visits.changeBooking(homeViewer(res).email, id, body(req, homeBookingChangeSchema)));
+  });
+
+  router.post("/my-home/service-requests", requireHomeApi, async (req, res) => {
+    res.status(201).json(await visits.requestService(homeViewer(res).email, body(req, serviceRequestSchema)));
+  });
+
+  // A new private feed URL (the old one stops working). The URL is shown once: only its hash is kept.
+  router.post("/my-home/calendar-feed", requireHomeApi, async (_req, res) => {
+    res.status(201).json(await visits.rotateFeed(homeViewer(res).email));
+  });
+
+  return router;
+}
+
+type Flash = "rescheduled" | "cancelled" | "requested";
+const FLASHES: Record<Flash, string> = {
+  rescheduled: "Your inspection is moved. We have e-mailed you the new date.",
+  cancelled: "Your inspection is cancelled.",
+  requested: "Your request is sent. It is on your calendar, and our team will confirm the visit.",
+};
+
+const format = { longDate, shortDate, slotLabel };
+
+export function visitsPages(container: Container): Router {
+  const router = Router();
+  const visits = visitsServiceOf(container);
+
+  const renderVisits = async (req: Request, res: Response, extra: { status?: number; problem?: string | null; errors?: Record<string, string>; values?: Record<string, string>; feedUrl?: string | null } = {}) => {
+    const parsed = visitsQuery.safeParse(req.query);
+    const month = parsed.success ? parsed.data.month : undefined;
+    const view = await visits.view(homeViewer(res).email, { month });
+    const done = typeof req.query.done === "string" && req.query.done in FLASHES ? FLASHES[req.query.done as Flash] : null;
+    res.status(extra.status ?? 200).page("my-home/visits", {
+      title: "Visits | My Home | Haven",
+      noindex: true,
+      footer: true,
+      tab: "visits",
+      view,
+      weeks: monthWeeks(view.month),
+      prevMonth: shiftMonth(view.month, -1),
+      nextMonth: shiftMonth(view.month, 1),
+      flash: done,
+      problem: extra.problem ?? null,
+      errors: extra.errors ?? {},
+      values: extra.values ?? {},
+      feedUrl: extra.feedUrl ?? null,
+      format,
+    });
+  };
+
+  router.get("/my-home/visits", requireHomePage, (req, res) => renderVisits(req, res));
+
+  router.post("/my-home/visits/requests", requireHomePage, async (req, res) => {
+    const values = { propertyId: String(req.body?.propertyId ?? ""), service: String(req.body?.service ?? ""), date: String(req.body?.date ?? ""), notes: String(req.body?.notes ?? "") };
+    try {
+      await visits.requestService(homeViewer(res).email, parse(serviceRequestSchema, { ...values, ...splitService(values.service, values.propertyId) }));
+    } catch (error) {
+      if (error instanceof HttpError && error.status < 500) return renderVisits(req, res, { status: error.status, problem: error.message, errors: error.fields ?? {}, values });
+      throw error;
+    }
+    res.redirect(303, "/my-home/visits?done=requested");
+  });
+
+  router.post("/my-home/visits/feed", requireHomePage, async (req, res) => {
+    const { url } = await visits.rotateFeed(homeViewer(res).email);
+    // Shown once, in this answer only: never in a URL or a log.
+    res.setHeader("Cache-Control", "no-store");
+    await renderVisits(req, res, { feedUrl: url });
+  });
+
+  // One booking: the offered dates and slots to move it to, and cancelling it.
+  const renderBooking = async (req: Request, res: Response, extra: { status?: number; problem?: string | null; errors?: Record<string, string>; values?: Record<string, string> } = {}) => {
+    const { id } = params(req, bookingParams);
+    const email = homeViewer(res).email;
+    const view = await visits.view(email);
+    const booking = [...view.upcoming, ...view.monthItems].find((i) => i.kind === "inspection" && i.id === id);
+    if (!booking) throw new NotFoundError("Booking not found");
+    res.status(extra.status ?? 200).page("my-home/visit-booking", {
+      title: "Change your inspection | My Home | Haven",
+      noindex: true,
+      footer: true,
+      tab: "visits",
+      booking,
+      options: view.reschedule,
+      problem: extra.problem ?? null,
+      errors: extra.errors ?? {},
+      values: extra.values ?? { scheduledDate: "", timeSlot: booking.timeSlot ?? "" },
+      format,
+    });
+  };
+
+  router.get("/my-home/visits/bookings/:id", requireHomePage, (req, res) => renderBooking(req, res));
+
+  router.post("/my-home/visits/bookings/:id/reschedule", requireHomePage, async (req, res) => {
+    const { id } = params(req, bookingParams);
+    const values = { scheduledDate: String(req.body?.scheduledDate ?? ""), timeSlot: String(req.body?.timeSlot ?? "") };
+    try {
+      await visits.changeBooking(homeViewer(res).email, id, parse(homeBookingChangeSchema, { scheduledDate: values.scheduledDate || undefined, timeSlot: values.timeSlot || undefined }));
+    } catch (error) {
+      if (error instanceof HttpError && error.status < 500 && error.status !== 404) return renderBooking(req, res, { status: error.status, problem: error.message, errors: error.fields ?? {}, values });
+      throw error;
+    }
+    res.redirect(303, "/my-home/visits?done=rescheduled");
+  });
+
+  router.post("/my-home/visits/bookings/:id/cancel", requireHomePage, async (req, res) => {
+    const { id } = params(req, bookingParams);
+    try {
+      await visits.changeBooking(homeViewer(res).email, id, { status: "cancelled" });
+    } catch (error) {
+      if (error instanceof HttpError && error.status < 500 && error.status !== 404) return renderBooking(req, res, { status: error.status, problem: error.message });
+      throw error;
+    }
+    res.redirect(303, "/my-home/visits?done=cancelled");
+  });
+
+  // Calendar apps subscribe to this URL; the secret is the only credential. Unknown secrets: the same 404 as a wrong path.
+  router.get("/my-home/calendar/feed/:file", async (req, res) => {
+    const match = /^(.+)\.ics$/.exec(req.params.file);
+    const ics = match ? await visits.feed(match[1]!) : null;
+    if (!ics) throw new NotFoundError("Page not found");
+    res.setHeader("Cache-Control", "private, max-age=300");
+    res.type("text/calendar; charset=utf-8").send(ics);
+  });
+
+  return router;
+}
+
+/** The request form's service select carries 'propertyId:service' when the homeowner has more than one home. */
+function splitService(value: string, propertyId: string): { service: string; propertyId: string } {
+  const at = value.indexOf(":");
+  if (at > 0 && /^\d+$/.test(value.slice(0, at))) return { propertyId: value.slice(0, at), service: value.slice(at + 1) };
+  return { service: value, propertyId };
+}

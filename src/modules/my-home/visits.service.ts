@@ -1,0 +1,286 @@
+// My Home's Visits and Account (issue 20, item 2; DESIGN.md decisions 29–30): what is coming to the homeowner's
+// homes (inspection bookings, plan visits, other maintenance), the changes they may make themselves, their
+// private calendar feed and their e-mail preferences. Every read and action goes through HomeAccess first:
+// anything not theirs is a 404, never a hint that it exists.
+import { createHash, randomBytes } from "node:crypto";
+import type { Container } from "../../container.js";
+import { ConflictError, NotFoundError, ValidationError } from "../../http/errors.js";
+import type { Booking } from "../bookings/bookings.schemas.js";
+import { addDays, earliestInspectionDate, isWeekday, longDate, slotLabel, todayIn } from "../bookings/business-time.js";
+import { bookingEvent, calendarFile, taskEvent } from "../maintenance/maintenance.ics.js";
+import { taskTime } from "../maintenance/maintenance.constants.js";
+import { SERVING_STATUSES } from "../subscriptions/subscriptions.constants.js";
+import type { VisitsRepository } from "./visits.repository.js";
+import { type HomeBookingChange, PORTAL_RESCHEDULE_MESSAGE, PORTAL_SLOTS, type ServiceRequestInput } from "./visits.schemas.js";
+
+/** How many weekdays My Home offers to move a booking to, from the 4-day lead on (the booking page offers 14). */
+export const RESCHEDULE_WEEKDAYS = 14;
+/** How far ahead the list of visits looks (weekly plan visits make a long list; the calendar goes further). */
+export const LIST_DAYS_AHEAD = 90;
+/** The feed: a month back, six months ahead. */
+const FEED_DAYS_BACK = 31;
+const FEED_DAYS_AHEAD = 186;
+export const WITHIN_LEAD_MESSAGE = "This inspection is less than 4 days away: please call or e-mail us to change it";
+
+export type VisitKind = "inspection" | "plan-visit" | "maintenance";
+
+/** One entry of the Visits list and calendar. */
+export interface VisitItem {
+  kind: VisitKind;
+  /** The booking's or the task's id. */
+  id: number;
+  propertyId: number;
+  propertyAddress: string;
+  date: string;
+  /** '10:00 AM', or a part of the day as 'Morning (8:00 AM - 12:00 PM)'. */
+  time: string;
+  title: string;
+  status: string;
+  /** A plan visit held while the plan's payment is past due. */
+  held: boolean;
+  /** The plan service of a plan visit ('window-cleaning'). */
+  service: string | null;
+  /** A booking the homeowner may still move or cancel here (scheduled, at least 4 days away). */
+  changeable: boolean;
+  /** A booking's slot as stored ('morning', '9:30 AM'). */
+  timeSlot: string | null;
+}
+
+/** The on-request services a home's plan includes, which the homeowner may ask for. */
+export interface Requestable {
+  propertyId: number;
+  propertyAddress: string;
+  subscriptionId: number;
+  services: { service: string; title: string }[];
+}
+
+export interface VisitsView {
+  today: string;
+  /** The upcoming visits, today on. */
+  upcoming: VisitItem[];
+  /** The calendar's month and its visits. */
+  month: string;
+  monthItems: VisitItem[];
+  requestable: Requestable[];
+  reschedule: { dates: string[]; slots: readonly string[] };
+  feed: { active: boolean; since: string | null };
+}
+
+const hashSecret = (secret: string) => createHash("sha256").update(secret).digest("hex");
+const SECRET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+export class VisitsService {
+  constructor(
+    private readonly container: Container,
+    private readonly repo: VisitsRepository,
+  ) {}
+
+  private get tz() {
+    return this.container.env.BUSINESS_TZ;
+  }
+
+  private get planServices() {
+    return this.container.planServices;
+  }
+
+  /** The dates a booking may move to today: the 14 weekdays from the 4-day lead on; slots: the parts of the day. */
+  rescheduleOptions(now: Date = new Date()): { dates: string[]; slots: readonly string[] } {
+    const dates: string[] = [];
+    let date = earliestInspectionDate(this.tz, now);
+    while (dates.length < RESCHEDULE_WEEKDAYS) {
+      if (isWeekday(date)) dates.push(date);
+      date = addDays(date, 1);
+    }
+    return { dates, slots: PORTAL_SLOTS };
+  }
+
+  async view(email: string, options: { month?: string } = {}, now: Date = new Date()): Promise<VisitsView> {
+    const today = todayIn(this.tz, now);
+    const month = options.month ?? today.slice(0, 7);
+    const propertyIds = await this.container.homeAccess.propertyIds(email);
+    const monthEnd = lastDayOf(month);
+    // One read covers both the list (today on) and the calendar's month (which may be past or far ahead).
+    const listEnd = addDays(today, LIST_DAYS_AHEAD);
+    const from = [`${month}-01`, today].sort()[0]!;
+    const to = [listEnd, monthEnd].sort()[1]!;
+    const [items, since] = await Promise.all([this.items(propertyIds, from, to, now), this.repo.feedCreatedAt(email)]);
+    return {
+      today,
+      // Inspections are booked up to a year ahead: all of them; tasks within the list's reach.
+      upcoming: items.filter((i) => i.date >= today && i.status !== "completed" && (i.kind === "inspection" || i.date <= addDays(today, LIST_DAYS_AHEAD))),
+      month,
+      monthItems: items.filter((i) => i.date.startsWith(month)),
+      requestable: await this.requestable(propertyIds),
+      reschedule: this.rescheduleOptions(now),
+      feed: { active: since !== null, since },
+    };
+  }
+
+  /** Bookings (not cancelled) from `from` on and tasks of these properties dated in [from, to], by date. */
+  private async items(propertyIds: number[], from: string, to: string, now: Date): Promise<VisitItem[]> {
+    if (!propertyIds.length) return [];
+    const minDate = earliestInspectionDate(this.tz, now);
+    const [bookings, tasks] = await Promise.all([this.bookingsOf(propertyIds), this.repo.tasks(propertyIds, from, to)]);
+    const items: VisitItem[] = [
+      ...bookings
+        .filter((b) => b.status !== "cancelled" && b.scheduledDate >= from)
+        .map((b) => ({
+          kind: "inspection" as const,
+          id: b.id,
+          propertyId: b.propertyId,
+          propertyAddress: b.address,
+          date: b.scheduledDate,
+          time: slotLabel(b.timeSlot),
+          title: "Home inspection",
+          status: b.status,
+          held: false,
+          service: null,
+          changeable: b.status === "scheduled" && b.scheduledDate >= minDate,
+          timeSlot: b.timeSlot,
+        })),
+      ...tasks.map((t) => ({
+        kind: (t.planService ? "plan-visit" : "maintenance") as VisitKind,
+        id: t.id,
+        propertyId: t.propertyId,
+        propertyAddress: t.propertyAddress,
+        date: t.scheduledDate!,
+        time: taskTime(t.scheduledTime),
+        title: t.title,
+        status: t.status,
+        held: t.held,
+        service: t.planService,
+        changeable: false,
+        timeSlot: null,
+      })),
+    ];
+    return items.sort((a, b) => a.date.localeCompare(b.date) || a.kind.localeCompare(b.kind) || a.id - b.id);
+  }
+
+  private async bookingsOf(propertyIds: number[]): Promise<Booking[]> {
+    return [...(await this.container.bookings.byProperty(propertyIds)).values()].flat();
+  }
+
+  /** The on-request services of each home whose plan serves now. */
+  private async requestable(propertyIds: number[]): Promise<Requestable[]> {
+    const out: Requestable[] = [];
+    for (const propertyId of propertyIds) {
+      const found = await this.container.subscriptions.forProperty(propertyId);
+      if (!found || !SERVING_STATUSES.includes(found.subscription.status)) continue;
+      const services = (await this.planServices.forSubscription(found.subscription.id)).filter((s) => s.onRequest && !s.endedAt);
+      if (!services.length) continue;
+      out.push({
+        propertyId,
+        propertyAddress: found.subscription.propertyAddress ?? "",
+        subscriptionId: found.subscription.id,
+        services: services.map((s) => ({ service: s.service, title: s.title })),
+      });
+    }
+    return out;
+  }
+
+  /** The homeowner's booking, or 404 (someone else's looks exactly like a missing one). */
+  private async ownBooking(email: string, id: number): Promise<Booking> {
+    const propertyIds = await this.container.homeAccess.propertyIds(email);
+    const booking = (await this.bookingsOf(propertyIds)).find((b) => b.id === id);
+    if (!booking) throw new NotFoundError("Booking not found");
+    return booking;
+  }
+
+  /**
+   * Reschedule or cancel a booking under the spec's rules: only a scheduled booking at least 4 days away; the new
+   * date one of the offered weekdays (from the 4-day lead on), the slot a part of the day or the one it has.
+   * Staff see the change in the booking's notes, marked as made in My Home; a move mails the new date.
+   */
+  async changeBooking(email: string, id: number, change: HomeBookingChange, now: Date = new Date()): Promise<Booking> {
+    await this.ownBooking(email, id);
+    const options = this.rescheduleOptions(now);
+    if (change.scheduledDate && !options.dates.includes(change.scheduledDate)) throw new ValidationError(PORTAL_RESCHEDULE_MESSAGE, { scheduledDate: PORTAL_RESCHEDULE_MESSAGE });
+    const minDate = earliestInspectionDate(this.tz, now);
+    const today = todayIn(this.tz, now);
+    return this.container.bookings.changeByStaff(id, change, {
+      check: (current) => {
+        if (current.scheduledDate < minDate) throw new ConflictError(WITHIN_LEAD_MESSAGE);
+        if (change.timeSlot && !PORTAL_SLOTS.includes(change.timeSlot) && change.timeSlot !== current.timeSlot)
+          throw new ValidationError("Time slot must be morning, afternoon or evening", { timeSlot: "Time slot must be morning, afternoon or evening" });
+      },
+      note: (current) =>
+        change.status === "cancelled"
+          ? `Cancelled by the homeowner in My Home on ${today}.`
+          : `Rescheduled by the homeowner in My Home on ${today}: was ${longDate(current.scheduledDate)}, ${slotLabel(current.timeSlot)}.`,
+    });
+  }
+
+  /** An on-request plan service of the homeowner's home, for a date: a task staff see, marked as asked for by the homeowner. */
+  async requestService(email: string, input: ServiceRequestInput, now: Date = new Date()) {
+    if (!(await this.container.homeAccess.ownsProperty(email, input.propertyId))) throw new NotFoundError("Property not found");
+    const found = await this.container.subscriptions.forProperty(input.propertyId);
+    if (!found || !SERVING_STATUSES.includes(found.subscription.status)) throw new ConflictError("This home has no plan with services to request");
+    return this.planServices.requestService({ subscriptionId: found.subscription.id, service: input.service, date: input.date, notes: input.notes ?? null, source: "portal" }, now);
+  }
+
+  // --- The private calendar feed ---
+
+  /** A new feed URL for the homeowner; only its hash is kept, and the previous URL stops working. */
+  async rotateFeed(email: string): Promise<{ url: string }> {
+    const secret = randomBytes(32).toString("base64url");
+    await this.repo.replaceFeed(email, hashSecret(secret));
+    return { url: `${publicUrl(this.container)}/my-home/calendar/feed/${secret}.ics` };
+  }
+
+  /** The homeowner's bookings and tasks as ICS for the holder of the current secret; null for any other. */
+  async feed(secret: string, now: Date = new Date()): Promise<string | null> {
+    if (!SECRET_PATTERN.test(secret)) return null;
+    const email = await this.repo.feedOwner(hashSecret(secret));
+    if (!email) return null;
+    const propertyIds = await this.container.homeAccess.propertyIds(email);
+    const today = todayIn(this.tz, now);
+    const from = addDays(today, -FEED_DAYS_BACK);
+    const to = addDays(today, FEED_DAYS_AHEAD);
+    const [bookings, tasks] = await Promise.all([this.bookingsOf(propertyIds), this.repo.tasks(propertyIds, from, to)]);
+    const events = [
+      ...bookings.filter((b) => b.status === "scheduled" && b.scheduledDate >= from && b.scheduledDate <= to).map((b) => bookingEvent(b, this.tz)),
+      // Staff notes on a task stay with staff.
+      ...tasks.filter((t) => t.status !== "completed").map((t) => taskEvent({ ...t, notes: null }, this.tz)),
+    ];
+    return calendarFile(events, "Haven: My Home", { subscription: true });
+  }
+
+  // --- Preferences ---
+
+  async preferences(email: string): Promise<{ reminders: boolean }> {
+    return { reminders: await this.repo.remindersOn(email) };
+  }
+
+  async setPreferences(email: string, input: { reminders: boolean }): Promise<{ reminders: boolean }> {
+    await this.repo.setReminders(email, input.reminders);
+    return this.preferences(email);
+  }
+}
+
+const publicUrl = (container: Container) => (container.env.PUBLIC_URL ?? `http://localhost:${container.env.PORT}`).replace(/\/+$/, "");
+
+/** 'YYYY-MM' → its last day 'YYYY-MM-DD'. */
+export function lastDayOf(month: string): string {
+  const [y, m] = month.split("-").map(Number) as [number, number];
+  return new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
+}
+
+/** The weeks (Monday first) covering a month: each day a date, or null outside the month. */
+export function monthWeeks(month: string): (string | null)[][] {
+  const first = `${month}-01`;
+  const last = lastDayOf(month);
+  const lead = (new Date(`${first}T00:00:00Z`).getUTCDay() + 6) % 7;
+  const days: (string | null)[] = Array.from({ length: lead }, () => null);
+  for (let d = first; d <= last; d = addDays(d, 1)) days.push(d);
+  while (days.length % 7) days.push(null);
+  const weeks: (string | null)[][] = [];
+  for (let i = 0; i < days.length; i += 7) weeks.push(days.slice(i, i + 7));
+  return weeks;
+}
+
+/** 'YYYY-MM' one month before or after. */
+export function shiftMonth(month: string, by: number): string {
+  const [y, m] = month.split("-").map(Number) as [number, number];
+  const d = new Date(Date.UTC(y, m - 1 + by, 1));
+  return d.toISOString().slice(0, 7);
+}
