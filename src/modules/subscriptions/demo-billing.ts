@@ -16,8 +16,9 @@ import type { Invoice, ProviderInvoiceState, ProviderSubscriptionState } from ".
 export const DEMO_FAILING_CARD = "4000000000000341";
 /** What a failed demo renewal says, as Stripe's decline does. */
 export const DEMO_RENEWAL_DECLINE = "Your card was declined.";
-/** Subscriptions per renewal transaction. */
+/** Subscriptions per renewal transaction, and how many such transactions run at once. */
 const BATCH = 1000;
+const CONCURRENT_BATCHES = 3;
 
 /** A demo invoice's id is derived from its subscription and period, so billing a period twice is a conflict. */
 export const demoInvoiceId = (subscriptionId: number, periodStartDate: string, kind = "") => `demo_in_${subscriptionId}_${periodStartDate}${kind}`;
@@ -131,22 +132,39 @@ export class DemoBilling implements BillingProvider {
     return { state, invoice };
   }
 
-  /** Bills every demo period that has come due by `asOf`, one period per subscription per pass. */
+  /**
+   * Bills every demo period that has come due by `asOf`, one period per subscription per pass. Batches hold
+   * disjoint rows, so a few run at once (each its own transaction, as maintenance expansion does).
+   */
   async renewDue(asOf: Date, ctx: RenewContext): Promise<Totals> {
     const totals: Totals = { billed: 0, paid: 0, failed: 0, ended: 0, planChanges: 0 };
     let done = 0;
     for (;;) {
       let afterId = 0;
       let seen = 0;
+      const running = new Set<Promise<void>>();
+      const failures: unknown[] = [];
       for (;;) {
         const ids = await ctx.repo.dueDemoIds(asOf, afterId, BATCH);
         if (!ids.length) break;
         afterId = ids[ids.length - 1]!;
         seen += ids.length;
-        await ctx.transaction((tx) => this.renewBatch(ids, asOf, ctx, tx, totals));
-        done += ids.length;
-        ctx.onProgress?.(done);
+        const batch: Promise<void> = ctx
+          .transaction((tx) => this.renewBatch(ids, asOf, ctx, tx, totals))
+          .then(() => {
+            done += ids.length;
+            ctx.onProgress?.(done);
+          })
+          .catch((error) => {
+            failures.push(error);
+          })
+          .finally(() => running.delete(batch));
+        running.add(batch);
+        if (running.size >= CONCURRENT_BATCHES) await Promise.race(running);
+        if (failures.length) break;
       }
+      await Promise.all(running);
+      if (failures.length) throw failures[0];
       if (!seen) return totals;
     }
   }
