@@ -82,7 +82,7 @@ describe("marketing pages", () => {
     // Issue 18 item 4: a line for people who already subscribe, with the office's phone and e-mail.
     expect(expired).toMatch(/data-testid="subscriber-help">\s*<strong>Already a Haven subscriber\?<\/strong> Ask the office for a new link/);
     expect(expired).toContain(`href="tel:${CONTACT.CONTACT_PHONE.replace(/[^\d+]/g, "")}"`);
-    expect(expired).toContain("Once My Home opens");
+    expect(expired).toContain('Your reports wait for you in <a class="link font-semibold" href="/my-home/sign-in">My Home</a>');
     expect(expired).toContain('<meta name="robots" content="noindex">');
   });
 

@@ -66,7 +66,7 @@ describe("the shared report's answer bar", () => {
     expect(await page.getByRole("link", { name: "Subscribe to the product" }).isVisible()).toBe(true);
     expect(await page.getByRole("link", { name: "Contact Support" }).isVisible()).toBe(true);
     const help = page.getByTestId("subscriber-help");
-    expect(await help.innerText()).toMatch(/^Already a Haven subscriber\? Ask the office for a new link: call .+ or e-mail .+\. Once My Home opens/);
+    expect(await help.innerText()).toMatch(/^Already a Haven subscriber\? Your reports wait for you in My Home, with no link to keep: sign in with your e-mail\. Or ask the office for a new link: call .+ or e-mail .+\./);
     expect(await help.getByRole("link").first().getAttribute("href")).toMatch(/^tel:\+?\d+$/);
     await expectAccessible(page);
     await screenshotBothWidths(page, "report-expired");
