@@ -80,7 +80,7 @@ describe("marketing pages", () => {
     expect(expired).toContain(`href="mailto:${CONTACT.SUPPORT_EMAIL}?subject=`);
     expect(expired).toContain('<a class="btn btn-gold btn-lg" href="/pricing">Subscribe to the product</a>');
     // Issue 18 item 4: a line for people who already subscribe, with the office's phone and e-mail.
-    expect(expired).toMatch(/data-testid="subscriber-help">\s*<strong>Already a Haven subscriber\?<\/strong> Ask the office for a new link/);
+    expect(expired).toMatch(/data-testid="subscriber-help">\s*<strong>Already a Haven subscriber\?<\/strong> Your reports wait for you in/);
     expect(expired).toContain(`href="tel:${CONTACT.CONTACT_PHONE.replace(/[^\d+]/g, "")}"`);
     expect(expired).toContain('Your reports wait for you in <a class="link font-semibold" href="/my-home/sign-in">My Home</a>');
     expect(expired).toContain('<meta name="robots" content="noindex">');

@@ -5,44 +5,18 @@
 import type { Container } from "../../container.js";
 import { ConflictError, HttpError, NotFoundError } from "../../http/errors.js";
 import type { Plan, PlanType } from "../plans/plans.schemas.js";
-import { cancellationTakesEffect } from "../subscriptions/billing-dates.js";
-import { ENDED_STATUSES, type Invoice, STATUS_LABELS, type Subscription, isKnownStatus } from "../subscriptions/subscriptions.constants.js";
+import { type CustomerSubscriptionView, ENDED_STATUSES, type Subscription } from "../subscriptions/subscriptions.constants.js";
 import { BillingUnavailableError } from "../subscriptions/subscriptions.service.js";
 
 const ACTOR = "customer";
 
-/** A subscription as the homeowner sees it: nothing staff-only (reasons, events, people's ids). */
-export interface HomePlan {
-  subscription: {
-    id: number;
-    propertyId: number;
-    propertyAddress: string | null;
-    planType: PlanType;
-    planName: string;
-    status: string;
-    statusLabel: string;
-    provider: "stripe" | "demo";
-    startedAt: string;
-    currentPeriodStart: string;
-    currentPeriodEnd: string;
-    minimumTermEndsAt: string;
-    cancelAt: string | null;
-    canceledAt: string | null;
-    monthlyAmount: number;
-    scheduledPlanType: PlanType | null;
-    scheduledPlanAt: string | null;
-    cardLast4: string | null;
-    lastPaymentError: string | null;
-  };
+/** A subscription as the homeowner sees it (the billing page's view), with the next charge and the plans it can change to. */
+export type HomePlan = CustomerSubscriptionView & {
   /** The next charge: its date and amount; null when the plan ends first or has ended. */
   nextCharge: { at: string; amount: number } | null;
-  invoices: { id: number; amount: number; currency: string; periodStart: string; periodEnd: string; status: string; paidAt: string | null; failureReason: string | null }[];
-  ended: boolean;
-  /** When a cancellation asked for now would take effect, and whether that is the minimum term's end. */
-  cancellation: { takesEffectAt: string; atMinimumTerm: boolean } | null;
   /** The other plans, each with when a change to it would apply. */
   changes: PlanChange[];
-}
+};
 
 export interface PlanChange {
   planType: PlanType;
@@ -65,7 +39,7 @@ export class PlanService {
     const out: HomePlan[] = [];
     for (const propertyId of await this.container.homeAccess.propertyIds(email)) {
       const found = await this.subscriptions.forProperty(propertyId);
-      if (found) out.push(await this.present(found.subscription, found.invoices, now));
+      if (found) out.push(await this.present(found.subscription.id, now));
     }
     return out;
   }
@@ -84,9 +58,8 @@ export class PlanService {
   }
 
   async plan(email: string, id: number, now: Date = new Date()): Promise<HomePlan> {
-    const sub = await this.own(email, id);
-    const { invoices } = (await this.subscriptions.forProperty(sub.propertyId!)) ?? { invoices: [] };
-    return this.present(sub, invoices.filter((i) => i.subscriptionId === sub.id), now);
+    await this.own(email, id);
+    return this.present(id, now);
   }
 
   async cancel(email: string, id: number, reason: string | null, now: Date = new Date()): Promise<HomePlan> {
@@ -122,10 +95,7 @@ export class PlanService {
     const sub = await this.own(email, id);
     if (sub.provider !== "stripe") throw new ConflictError("This plan is not billed through Stripe: update the card with the card form");
     if (ENDED_STATUSES.includes(sub.status)) throw new ConflictError("This subscription has already ended");
-    const stripe = this.container.stripe;
-    if (!stripe) throw new BillingUnavailableError();
-    const ids = await this.providerIds(id);
-    return this.provider(() => stripe.billing.cardUpdateUrl({ providerCustomerId: ids.providerCustomerId }, returnUrl));
+    return this.subscriptions.portalUrl(id, { flow: "card", returnUrl });
   }
 
   /** Back from Stripe's card flow: the customer's new default card becomes the subscription's (and pays an open invoice). */
@@ -133,13 +103,8 @@ export class PlanService {
     const sub = await this.own(email, id);
     const stripe = this.container.stripe;
     if (sub.provider !== "stripe" || !stripe) return;
-    const ids = await this.providerIds(id);
-    await this.provider(() => stripe.webhooks.afterCardUpdate({ providerSubscriptionId: ids.providerSubscriptionId }));
-  }
-
-  private async providerIds(id: number): Promise<{ providerSubscriptionId: string; providerCustomerId: string | null }> {
-    const row = await this.container.db("subscriptions").where({ id }).first("provider_subscription_id", "provider_customer_id");
-    return { providerSubscriptionId: row.provider_subscription_id as string, providerCustomerId: (row.provider_customer_id as string | null) ?? null };
+    const { providerSubscriptionId } = await this.subscriptions.providerRef(id);
+    await this.provider(() => stripe.webhooks.afterCardUpdate({ providerSubscriptionId }));
   }
 
   /** A Stripe call: a refusal Haven made stays as it is; anything else is the provider's outage (503, nothing changed). */
@@ -170,46 +135,23 @@ export class PlanService {
   }
 
   /** What another plan costs this subscriber a month: the same reading of the prices as their journey (decision 23). */
-  private priceFor(target: Plan, current: Plan, sub: Subscription): number {
+  private priceFor(target: Plan, current: Plan, sub: { monthlyAmount: number }): number {
     return this.subscriptions.demo.amountFor(target, current, Math.round(sub.monthlyAmount * 100)) / 100;
   }
 
-  private async present(sub: Subscription, invoices: Invoice[], now: Date): Promise<HomePlan> {
+  private async present(id: number, now: Date): Promise<HomePlan> {
+    const view = await this.subscriptions.customerView(id, now);
+    const sub = view.subscription;
     const plans = await this.container.plans.list();
     const current = plans.find((p) => p.type === sub.planType);
-    const ended = ENDED_STATUSES.includes(sub.status);
     const periodEnd = new Date(sub.currentPeriodEnd);
-    const takesEffect = cancellationTakesEffect({ now, minimumTermEndsAt: new Date(sub.minimumTermEndsAt), currentPeriodEnd: periodEnd });
     const endsFirst = sub.cancelAt !== null && new Date(sub.cancelAt) <= periodEnd;
     const nextPlan = sub.scheduledPlanType && sub.scheduledPlanAt && new Date(sub.scheduledPlanAt) <= periodEnd ? plans.find((p) => p.type === sub.scheduledPlanType) : null;
     return {
-      subscription: {
-        id: sub.id,
-        propertyId: sub.propertyId!,
-        propertyAddress: sub.propertyAddress,
-        planType: sub.planType,
-        planName: current?.name ?? sub.planType,
-        status: sub.status,
-        statusLabel: isKnownStatus(sub.status) ? STATUS_LABELS[sub.status] : sub.status,
-        provider: sub.provider,
-        startedAt: sub.startedAt,
-        currentPeriodStart: sub.currentPeriodStart,
-        currentPeriodEnd: sub.currentPeriodEnd,
-        minimumTermEndsAt: sub.minimumTermEndsAt,
-        cancelAt: sub.cancelAt,
-        canceledAt: sub.canceledAt,
-        monthlyAmount: sub.monthlyAmount,
-        scheduledPlanType: sub.scheduledPlanType,
-        scheduledPlanAt: sub.scheduledPlanAt,
-        cardLast4: sub.cardLast4,
-        lastPaymentError: sub.status === "past_due" ? sub.lastPaymentError : null,
-      },
-      nextCharge: ended || endsFirst ? null : { at: sub.currentPeriodEnd, amount: nextPlan && current ? this.priceFor(nextPlan, current, sub) : sub.monthlyAmount },
-      invoices: invoices.map(({ id, amount, currency, periodStart, periodEnd: end, status, paidAt, failureReason }) => ({ id, amount, currency, periodStart, periodEnd: end, status, paidAt, failureReason })),
-      ended,
-      cancellation: ended ? null : { takesEffectAt: takesEffect.toISOString(), atMinimumTerm: takesEffect.getTime() === new Date(sub.minimumTermEndsAt).getTime() },
+      ...view,
+      nextCharge: view.ended || endsFirst ? null : { at: sub.currentPeriodEnd, amount: nextPlan && current ? this.priceFor(nextPlan, current, sub) : sub.monthlyAmount },
       changes:
-        ended || !current
+        view.ended || !current
           ? []
           : plans
               .filter((p) => p.type !== sub.planType)

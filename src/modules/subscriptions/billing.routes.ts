@@ -6,10 +6,8 @@ import { type Request, type Response, Router } from "express";
 import type { Container } from "../../container.js";
 import { ConflictError, GoneError, HttpError, NotFoundError, ValidationError } from "../../http/errors.js";
 import { body, params, parse } from "../../http/validate.js";
-import { cancellationTakesEffect } from "./billing-dates.js";
 import { verifyBillingToken } from "./billing-links.js";
 import { type BillingView, billingTokenParams, customerCancelSchema, demoCardFormSchema, demoCardUpdateSchema, portalSchema } from "./billing.schemas.js";
-import { ENDED_STATUSES, STATUS_LABELS, isKnownStatus } from "./subscriptions.constants.js";
 import { BillingUnavailableError } from "./subscriptions.service.js";
 import { billingAmount, billingDate } from "./subscriptions.mail.js";
 
@@ -18,20 +16,6 @@ export const INVALID_LINK_MESSAGE = "This billing link is not valid. Please use 
 
 /** The customer's actions are always their own. */
 const ACTOR = "customer";
-
-/**
- * Stripe's billing portal, once the service offers it (StripeBilling.cardUpdateUrl / portalUrl need the provider
- * customer id, which only the service holds). `card` opens the payment-method flow (webhooks.ts's
- * customer.updated then makes the new card the subscription's default); `manage` the portal's home, whose
- * configuration hides cancelling before the minimum. Until the service has the method, Stripe links answer 503.
- */
-interface PortalOpener {
-  portalUrl(id: number, input: { flow: "card" | "manage"; returnUrl: string }): Promise<string>;
-}
-const portalOf = (container: Container): PortalOpener | null => {
-  const service = container.subscriptions as unknown as Partial<PortalOpener>;
-  return typeof service.portalUrl === "function" ? (service as PortalOpener) : null;
-};
 
 /** Nothing of a billing answer is kept by a cache. */
 const privateAnswer = (res: Response) => res.setHeader("Cache-Control", "no-store");
@@ -51,42 +35,12 @@ async function subscriptionOf(container: Container, token: string, now = new Dat
 
 /** What the page and GET /api/billing/{token} show: nothing staff-only (reasons, ids of people). */
 async function billingView(container: Container, id: number, now = new Date()): Promise<BillingView> {
-  let detail: Awaited<ReturnType<Container["subscriptions"]["detail"]>>;
   try {
-    detail = await container.subscriptions.detail(id);
+    return await container.subscriptions.customerView(id, now);
   } catch (error) {
     if (error instanceof NotFoundError) throw new NotFoundError(INVALID_LINK_MESSAGE);
     throw error;
   }
-  const sub = detail.subscription;
-  const plan = await container.plans.get(sub.planType);
-  const ended = ENDED_STATUSES.includes(sub.status);
-  const takesEffect = cancellationTakesEffect({ now, minimumTermEndsAt: new Date(sub.minimumTermEndsAt), currentPeriodEnd: new Date(sub.currentPeriodEnd) });
-  return {
-    subscription: {
-      id: sub.id,
-      planType: sub.planType,
-      planName: plan.name,
-      status: sub.status,
-      statusLabel: isKnownStatus(sub.status) ? STATUS_LABELS[sub.status] : sub.status,
-      provider: sub.provider,
-      startedAt: sub.startedAt,
-      currentPeriodStart: sub.currentPeriodStart,
-      currentPeriodEnd: sub.currentPeriodEnd,
-      minimumTermEndsAt: sub.minimumTermEndsAt,
-      cancelAt: sub.cancelAt,
-      canceledAt: sub.canceledAt,
-      monthlyAmount: sub.monthlyAmount,
-      scheduledPlanType: sub.scheduledPlanType,
-      scheduledPlanAt: sub.scheduledPlanAt,
-      cardLast4: sub.cardLast4,
-      lastPaymentError: sub.status === "past_due" ? sub.lastPaymentError : null,
-      propertyAddress: sub.propertyAddress,
-    },
-    invoices: detail.invoices.map(({ id: invoiceId, amount, currency, periodStart, periodEnd, status, paidAt, failureReason }) => ({ id: invoiceId, amount, currency, periodStart, periodEnd, status, paidAt, failureReason })),
-    ended,
-    cancellation: ended ? null : { takesEffectAt: takesEffect.toISOString(), atMinimumTerm: takesEffect.getTime() === new Date(sub.minimumTermEndsAt).getTime() },
-  };
 }
 
 /** The billing page's address for a token (relative: the page and its forms stay on this site). */
@@ -96,12 +50,9 @@ function portalReturnUrl(container: Container, token: string): string {
   return `${container.env.PUBLIC_URL}${pagePath(token)}`;
 }
 
-async function openPortal(container: Container, id: number, flow: "card" | "manage", token: string): Promise<string> {
-  const sub = await container.subscriptions.get(id);
-  if (sub.provider !== "stripe") throw new ConflictError("This plan is not billed through Stripe: update the card on the billing page");
-  const portal = portalOf(container);
-  if (!portal) throw new BillingUnavailableError();
-  return portal.portalUrl(id, { flow, returnUrl: portalReturnUrl(container, token) });
+/** Stripe's billing portal: `card` opens the payment-method flow, `manage` the portal's home (its configuration hides cancelling before the minimum). */
+function openPortal(container: Container, id: number, flow: "card" | "manage", token: string): Promise<string> {
+  return container.subscriptions.portalUrl(id, { flow, returnUrl: portalReturnUrl(container, token) });
 }
 
 export function billingApi(container: Container): Router {

@@ -1,5 +1,6 @@
 // The customer's billing page and its JSON calls (issue 19, items 4 and 6): input and answer shapes.
 import { z } from "zod";
+import type { CustomerSubscriptionView } from "./subscriptions.constants.js";
 import { multiLineText } from "../../http/fields.js";
 import { demoCardSchema } from "../plans/checkout.schemas.js";
 
@@ -29,31 +30,5 @@ export const portalSchema = z.object({
   flow: z.enum(["card", "manage"], { message: "Flow must be card or manage" }).default("card"),
 });
 
-/** What the customer's billing page shows: the subscription without staff-only fields, its invoices, and the cancellation rule for today. */
-export interface BillingView {
-  subscription: {
-    id: number;
-    planType: string;
-    planName: string;
-    status: string;
-    statusLabel: string;
-    provider: "stripe" | "demo";
-    startedAt: string;
-    currentPeriodStart: string;
-    currentPeriodEnd: string;
-    minimumTermEndsAt: string;
-    cancelAt: string | null;
-    canceledAt: string | null;
-    monthlyAmount: number;
-    scheduledPlanType: string | null;
-    scheduledPlanAt: string | null;
-    cardLast4: string | null;
-    lastPaymentError: string | null;
-    propertyAddress: string | null;
-  };
-  invoices: { id: number; amount: number; currency: string; periodStart: string; periodEnd: string; status: string; paidAt: string | null; failureReason: string | null }[];
-  /** Whether the plan has ended; nothing can be changed then. */
-  ended: boolean;
-  /** When a cancellation asked for now would take effect, and whether that is the minimum term's end. */
-  cancellation: { takesEffectAt: string; atMinimumTerm: boolean } | null;
-}
+/** What the customer's billing page shows: the customer's view of the subscription (subscriptions.constants.ts). */
+export type BillingView = CustomerSubscriptionView;

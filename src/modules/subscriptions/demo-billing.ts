@@ -6,7 +6,7 @@ import { todayIn } from "../bookings/business-time.js";
 import type { MailMessage } from "../mail/mail.schemas.js";
 import type { Plan } from "../plans/plans.schemas.js";
 import type { PlansService } from "../plans/plans.service.js";
-import { period, periodOn } from "./billing-dates.js";
+import { type period, periodOn } from "./billing-dates.js";
 import type { BillingProvider, ProviderSubscription } from "./billing-provider.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 import type { SubscriptionsService } from "./subscriptions.service.js";

@@ -122,3 +122,37 @@ export interface ProviderInvoiceState {
   failureReason: string | null;
   attemptCount: number;
 }
+
+/**
+ * What a customer sees of their subscription (the billing page and My Home's Plan page): nothing staff-only
+ * (reasons, people, provider ids), the invoices, and when a cancellation asked for now would take effect.
+ */
+export interface CustomerSubscriptionView {
+  subscription: {
+    id: number;
+    propertyId: number | null;
+    propertyAddress: string | null;
+    planType: PlanType;
+    planName: string;
+    status: string;
+    statusLabel: string;
+    provider: SubscriptionProvider;
+    startedAt: string;
+    currentPeriodStart: string;
+    currentPeriodEnd: string;
+    minimumTermEndsAt: string;
+    cancelAt: string | null;
+    canceledAt: string | null;
+    monthlyAmount: number;
+    scheduledPlanType: PlanType | null;
+    scheduledPlanAt: string | null;
+    cardLast4: string | null;
+    /** Only while past due. */
+    lastPaymentError: string | null;
+  };
+  invoices: { id: number; amount: number; currency: string; periodStart: string; periodEnd: string; status: string; paidAt: string | null; failureReason: string | null }[];
+  /** Whether the plan has ended; nothing can be changed then. */
+  ended: boolean;
+  /** When a cancellation asked for now would take effect, and whether that is the minimum term's end. */
+  cancellation: { takesEffectAt: string; atMinimumTerm: boolean } | null;
+}

@@ -14,11 +14,13 @@ import type { BillingPortal, BillingProvider, ProviderSubscription } from "./bil
 import { DEMO_FAILING_CARD, DemoBilling, demoInvoiceId } from "./demo-billing.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 import {
+  type CustomerSubscriptionView,
   ENDED_STATUSES,
   type Invoice,
   type ProviderInvoiceState,
   type ProviderSubscriptionState,
   SERVING_STATUSES,
+  STATUS_LABELS,
   type Subscription,
   type SubscriptionEvent,
   isKnownStatus,
@@ -283,6 +285,40 @@ export class SubscriptionsService {
     return { subscription: publicSubscription(sub), invoices, events, services };
   }
 
+  /** The customer's view of a subscription (decision 25's cancellation date for `now` included). */
+  async customerView(id: number, now: Date = this.clock()): Promise<CustomerSubscriptionView> {
+    const sub = await this.load(id);
+    const invoices = await this.repo.invoices(id);
+    const ended = ENDED_STATUSES.includes(sub.status);
+    const takesEffect = cancellationTakesEffect({ now, minimumTermEndsAt: new Date(sub.minimumTermEndsAt), currentPeriodEnd: new Date(sub.currentPeriodEnd) });
+    return {
+      subscription: {
+        id: sub.id,
+        propertyId: sub.propertyId,
+        propertyAddress: sub.propertyAddress,
+        planType: sub.planType,
+        planName: await this.planName(sub.planType),
+        status: sub.status,
+        statusLabel: isKnownStatus(sub.status) ? STATUS_LABELS[sub.status] : sub.status,
+        provider: sub.provider,
+        startedAt: sub.startedAt,
+        currentPeriodStart: sub.currentPeriodStart,
+        currentPeriodEnd: sub.currentPeriodEnd,
+        minimumTermEndsAt: sub.minimumTermEndsAt,
+        cancelAt: sub.cancelAt,
+        canceledAt: sub.canceledAt,
+        monthlyAmount: sub.monthlyAmount,
+        scheduledPlanType: sub.scheduledPlanType,
+        scheduledPlanAt: sub.scheduledPlanAt,
+        cardLast4: sub.cardLast4,
+        lastPaymentError: sub.status === "past_due" ? sub.lastPaymentError : null,
+      },
+      invoices: invoices.map(({ id: invoiceId, amount, currency, periodStart, periodEnd, status, paidAt, failureReason }) => ({ id: invoiceId, amount, currency, periodStart, periodEnd, status, paidAt, failureReason })),
+      ended,
+      cancellation: ended ? null : { takesEffectAt: takesEffect.toISOString(), atMinimumTerm: takesEffect.getTime() === new Date(sub.minimumTermEndsAt).getTime() },
+    };
+  }
+
   /** The figures of /admin/subscriptions: MRR in dollars, counts, and cancellations that took effect this month (business zone). */
   async metrics(now: Date = this.clock()): Promise<{ mrr: number; active: number; pastDue: number; canceledThisMonth: number }> {
     const monthStart = startOfBusinessDay(`${todayIn(this.deps.settings.timeZone, now).slice(0, 7)}-01`, this.deps.settings.timeZone);
@@ -395,6 +431,12 @@ export class SubscriptionsService {
     const stripe = this.deps.stripe;
     if (!stripe) throw new BillingUnavailableError();
     return this.call(() => (input.flow === "card" ? stripe.cardUpdateUrl(sub, input.returnUrl) : stripe.portalUrl(sub, input.returnUrl, { canCancel: now >= new Date(sub.minimumTermEndsAt) })));
+  }
+
+  /** The provider's ids of a subscription (Stripe's customer and subscription), for its card flow. */
+  async providerRef(id: number): Promise<{ providerSubscriptionId: string; providerCustomerId: string | null }> {
+    const { providerSubscriptionId, providerCustomerId } = await this.load(id);
+    return { providerSubscriptionId, providerCustomerId };
   }
 
   /** Demo mode's card form (decision 24): stores the card; a past-due subscription's open invoice is tried at once. */
