@@ -30,18 +30,18 @@ export function addDays(date: string, days: number): string {
 export const dayOfWeek = (date: string) => toUtcDate(date).getUTCDay();
 export const isWeekday = (date: string) => dayOfWeek(date) >= 1 && dayOfWeek(date) <= 5;
 
+// One formatter per zone: making an Intl.DateTimeFormat costs far more than using one (demo renewals and
+// calendar pages ask thousands of times).
+const partFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** The wall-clock parts of an instant in a zone. */
 function zonedParts(instant: Date, timeZone: string) {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-  }).formatToParts(instant);
+  let format = partFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    partFormats.set(timeZone, format);
+  }
+  const parts = format.formatToParts(instant);
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
   return { year: get("year"), month: get("month"), day: get("day"), hour: get("hour"), minute: get("minute"), second: get("second") };
 }
