@@ -64,7 +64,7 @@ export async function measureIslandPage(browser: Browser, baseUrl: string, path:
  * The staff pages with islands (the inspection form, the report viewer, the calendar, the quote requests,
  * the client report), on a few demo homes, signed in as a staff user made for the bench.
  */
-async function staffIslandPages(browser: Browser, baseUrl: string, container: Container): Promise<{ paths: string[]; storageState: BrowserContextOptions["storageState"] }> {
+async function staffIslandPages(browser: Browser, baseUrl: string, container: Container): Promise<{ paths: string[]; storageState: BrowserContextOptions["storageState"]; reportId: number | null }> {
   const { seedDemo } = await import("../seeds/demo.js");
   await seedDemo(container, { properties: 6 });
   const email = `bench-${Date.now()}@haven.test`;
@@ -85,7 +85,20 @@ async function staffIslandPages(browser: Browser, baseUrl: string, container: Co
   const paths = ["/admin/inspections/new", "/admin/maintenance-schedule", "/admin/quote-requests", "/admin/reports"];
   if (open.rows[0]) paths.push(`/admin/inspections/edit/${open.rows[0].id}`);
   if (reportId) paths.push(`/admin/reports/${reportId}`, `/admin/property-history/${(await container.reports.get(reportId)).propertyId}`);
-  return { paths, storageState };
+  return { paths, storageState, reportId };
+}
+
+/** My Home's pages (issue 20), signed in as the homeowner of the bench's report, and its sign-in page. */
+async function homePages(baseUrl: string, container: Container, reportId: number | null): Promise<{ paths: string[]; storageState: BrowserContextOptions["storageState"] }> {
+  const paths = ["/my-home/sign-in"];
+  if (!reportId) return { paths, storageState: undefined };
+  const report = await container.reports.get(reportId);
+  const property = (await container.db("properties as p").join("customers as c", "c.id", "p.customer_id").where("p.id", report.propertyId).first("c.email")) as { email: string } | undefined;
+  if (!property) return { paths, storageState: undefined };
+  const { token } = await container.homeAuth.createSession(property.email);
+  const { hostname } = new URL(baseUrl);
+  paths.push("/my-home", `/my-home/reports/${reportId}`, "/my-home/visits", "/my-home/plan", "/my-home/account");
+  return { paths, storageState: { cookies: [{ name: "haven_home", value: token, domain: hostname, path: "/", expires: -1, httpOnly: true, secure: false, sameSite: "Lax" }], origins: [] } };
 }
 
 /** Called by bench/run.ts (BENCH_ONLY=islands) with its running, seeded app. */
@@ -108,10 +121,12 @@ export async function runIslandsBench(haven: { baseUrl: string; container: unkno
       }
     }
     const staff = await staffIslandPages(browser, haven.baseUrl, haven.container as Container);
-    for (const path of staff.paths) {
+    const home = await homePages(haven.baseUrl, haven.container as Container, staff.reportId);
+    for (const { path, storageState } of [...staff.paths.map((path) => ({ path, storageState: staff.storageState })), ...home.paths.map((path) => ({ path, storageState: home.storageState }))]) {
       try {
-        // Staff pages without an island (reports list, property history) load the admin script only.
-        const result = await measureIslandPage(browser, haven.baseUrl, path, { storageState: staff.storageState }, false);
+        // Staff pages without an island (reports list, property history) load the admin script only; My Home's
+        // pages mostly none (the report view and the passkey script are the exceptions).
+        const result = await measureIslandPage(browser, haven.baseUrl, path, { storageState }, false);
         const kb = result.gzipBytes / 1024;
         console.log(`  ${path.padEnd(40)}${fmt(kb, 1).padStart(9)}${"90 KB".padStart(9)}  ${verdict(result.gzipBytes <= ISLAND_JS_BUDGET)} (${result.scripts} scripts)`);
       } catch (error) {
