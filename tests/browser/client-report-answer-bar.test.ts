@@ -67,7 +67,12 @@ describe("the shared report's answer bar", () => {
     expect(await page.getByRole("link", { name: "Contact Support" }).isVisible()).toBe(true);
     const help = page.getByTestId("subscriber-help");
     expect(await help.innerText()).toMatch(/^Already a Haven subscriber\? Your reports wait for you in My Home, with no link to keep: sign in with your e-mail\. Or ask the office for a new link: call .+ or e-mail .+\./);
-    expect(await help.getByRole("link").first().getAttribute("href")).toMatch(/^tel:\+?\d+$/);
+    // My Home's sign-in first (issue 20), then the office's phone and e-mail.
+    expect(await help.getByRole("link").evaluateAll((links) => links.map((a) => a.getAttribute("href")))).toEqual([
+      "/my-home/sign-in",
+      expect.stringMatching(/^tel:\+?\d+$/),
+      expect.stringMatching(/^mailto:/),
+    ]);
     await expectAccessible(page);
     await screenshotBothWidths(page, "report-expired");
     await page.context().close();
