@@ -268,6 +268,16 @@ describe("subscriptions with Stripe (the real SDK against the local stand-in)", 
     expect(await ctx.db("invoices").where({ subscription_id: local.id })).toHaveLength(2);
     // Stripe bills the lower price from the next period.
     expect(stripe.advancePeriod(subscriptionId).invoice).toMatchObject({ amount_paid: 14900 });
+    // The renewal's state as a webhook reads it back: until the period's end Haven keeps Standard and its price;
+    // from the end on, Basic (Haven's clock is given here, never waited for).
+    const { state } = await ctx.container.stripe!.billing.readBack(subscriptionId);
+    const effective = new Date(downgraded.scheduledPlanAt!);
+    const early = await ctx.container.transaction((tx) => ctx.container.subscriptions.applyProviderState(state, tx, { now: new Date(effective.getTime() - 60_000) }));
+    expect(early).toMatchObject({ planType: "standard", scheduledPlanType: "basic", monthlyAmount: 370 });
+    const due = await ctx.container.transaction((tx) => ctx.container.subscriptions.applyProviderState(state, tx, { now: effective }));
+    expect(due).toMatchObject({ planType: "basic", scheduledPlanType: null, monthlyAmount: 149 });
+    const kinds = (await ctx.container.subscriptions.detail(local.id)).events.map((e) => e.kind);
+    expect(kinds.filter((k) => k === "plan_changed")).toHaveLength(2);
   });
 
   it("Stripe unreachable: a cancellation answers 503 and changes nothing; a webhook answers 503 and is processed when Stripe retries", async () => {
