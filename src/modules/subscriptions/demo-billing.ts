@@ -151,7 +151,7 @@ export class DemoBilling implements BillingProvider {
         afterId = ids[ids.length - 1]!;
         seen += ids.length;
         const batch: Promise<void> = ctx
-          .transaction((tx) => ctx.service.gatheringMail(tx, (outbox) => this.renewBatch(ids, asOf, ctx, tx, totals, outbox)))
+          .transaction((tx) => ctx.service.mailer.gathering(tx, (outbox) => this.renewBatch(ids, asOf, ctx, tx, totals, outbox)))
           .then(() => {
             done += ids.length;
             ctx.onProgress?.(done);
@@ -268,6 +268,6 @@ export class DemoBilling implements BillingProvider {
   }
 
   private async receipt(ctx: RenewContext, sub: ProviderSubscription, next: ReturnType<typeof period>): Promise<MailMessage> {
-    return ctx.service.billingMessage("receipt", sub, { amount: sub.monthlyAmount, periodStart: next.start.toISOString(), periodEnd: next.end.toISOString() });
+    return ctx.service.mailer.message("receipt", sub, { amount: sub.monthlyAmount, periodStart: next.start.toISOString(), periodEnd: next.end.toISOString() });
   }
 }

@@ -3,14 +3,14 @@ import type { Logger } from "pino";
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import { ConflictError, HttpError, NotFoundError, ValidationError } from "../../http/errors.js";
 import { todayIn } from "../bookings/business-time.js";
-import type { MailMessage } from "../mail/mail.schemas.js";
 import type { MailService } from "../mail/mail.service.js";
 import { DEMO_DECLINES, digitsOnly } from "../plans/checkout.schemas.js";
-import type { Plan, PlanType } from "../plans/plans.schemas.js";
+import type { PlanType } from "../plans/plans.schemas.js";
 import type { PlansService } from "../plans/plans.service.js";
 import { cancellationTakesEffect, minimumTermEnd, period, startOfBusinessDay } from "./billing-dates.js";
-import { billingPagePath, signBillingToken } from "./billing-links.js";
 import type { BillingPortal, BillingProvider, ProviderSubscription } from "./billing-provider.js";
+import { BillingMailer } from "./billing-mailer.js";
+import { toCustomerView } from "./customer-view.js";
 import { DEMO_FAILING_CARD, DemoBilling, demoInvoiceId } from "./demo-billing.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 import {
@@ -20,12 +20,10 @@ import {
   type ProviderInvoiceState,
   type ProviderSubscriptionState,
   SERVING_STATUSES,
-  STATUS_LABELS,
   type Subscription,
   type SubscriptionEvent,
   isKnownStatus,
 } from "./subscriptions.constants.js";
-import { type BillingMailData, type BillingMailKind, billingMail } from "./subscriptions.mail.js";
 
 /** A provider outage during a change: nothing local was changed (issue 19, Reliability). */
 export class BillingUnavailableError extends HttpError {
@@ -72,6 +70,8 @@ const publicSubscription = ({ providerSubscriptionId: _p, providerCustomerId: _c
 
 export class SubscriptionsService {
   readonly demo: DemoBilling;
+  /** The billing e-mails (receipts, payment failed, cancellation, plan changed) and their signed links. */
+  readonly mailer: BillingMailer;
   private readonly clock: () => Date;
 
   constructor(
@@ -80,6 +80,7 @@ export class SubscriptionsService {
   ) {
     this.clock = deps.clock ?? (() => new Date());
     this.demo = new DemoBilling(deps.plans);
+    this.mailer = new BillingMailer(deps.mail, deps.plans, deps.settings, this.clock);
   }
 
   // ---------------------------------------------------------------- purchase paths
@@ -188,7 +189,7 @@ export class SubscriptionsService {
     // A scheduled downgrade was announced when it was asked for.
     if (!applyingSchedule) {
       const after = (await this.repo.find(before.id, tx))!;
-      await this.sendMail("plan_changed", after, tx, { fromPlanName: await this.planName(before.planType), toPlanName: await this.planName(state.planType), effectiveAt: ctx.now.toISOString() });
+      await this.mailer.send("plan_changed", after, tx, { fromPlanName: await this.mailer.planName(before.planType), toPlanName: await this.mailer.planName(state.planType), effectiveAt: ctx.now.toISOString() });
     }
   }
 
@@ -200,7 +201,7 @@ export class SubscriptionsService {
     if (cancelAfter && cancelAfter !== cancelBefore && !endedNow) {
       if (ctx.reason !== undefined && ctx.reason !== null) await this.repo.update(before.id, { cancellation_reason: ctx.reason }, tx);
       await this.repo.logEvent(before.id, { kind: "cancel_scheduled", actor: ctx.actor, detail: { cancelAt: cancelAfter, reason: ctx.reason } }, tx);
-      await this.sendMail("cancel_scheduled", { ...after, cancelAt: cancelAfter }, tx, { reason: ctx.reason });
+      await this.mailer.send("cancel_scheduled", { ...after, cancelAt: cancelAfter }, tx, { reason: ctx.reason });
     } else if (!cancelAfter && cancelBefore && !ENDED_STATUSES.includes(state.status)) {
       await this.repo.update(before.id, { cancellation_reason: null }, tx);
       await this.repo.logEvent(before.id, { kind: "cancel_undone", actor: ctx.actor }, tx);
@@ -209,7 +210,7 @@ export class SubscriptionsService {
     if (endedNow) {
       if (ctx.reason) await this.repo.update(before.id, { cancellation_reason: ctx.reason }, tx);
       await this.repo.logEvent(before.id, { kind: "canceled", actor: ctx.actor, detail: { status: state.status, reason: ctx.reason } }, tx);
-      await this.sendMail("canceled", after, tx, { reason: ctx.reason, effectiveAt: (state.canceledAt ?? ctx.now).toISOString() });
+      await this.mailer.send("canceled", after, tx, { reason: ctx.reason, effectiveAt: (state.canceledAt ?? ctx.now).toISOString() });
       return;
     }
     const kind =
@@ -247,10 +248,10 @@ export class SubscriptionsService {
     const { before, attemptsBefore } = await this.repo.upsertInvoice(sub.id, invoice, tx);
     const data = { amount: invoice.amountCents / 100, periodStart: invoice.periodStart.toISOString(), periodEnd: invoice.periodEnd.toISOString() };
     if (invoice.status === "paid" && before !== "paid") {
-      await this.sendMail("receipt", sub, tx, data);
+      await this.mailer.send("receipt", sub, tx, data);
     } else if (invoice.status === "open" && invoice.failureReason && (before === null || invoice.attemptCount > attemptsBefore)) {
       await this.repo.update(sub.id, { last_payment_error: invoice.failureReason }, tx);
-      await this.sendMail("payment_failed", sub, tx, { ...data, reason: invoice.failureReason });
+      await this.mailer.send("payment_failed", sub, tx, { ...data, reason: invoice.failureReason });
     }
   }
 
@@ -289,35 +290,7 @@ export class SubscriptionsService {
   /** The customer's view of a subscription (decision 25's cancellation date for `now` included). */
   async customerView(id: number, now: Date = this.clock()): Promise<CustomerSubscriptionView> {
     const sub = await this.load(id);
-    const invoices = await this.repo.invoices(id);
-    const ended = ENDED_STATUSES.includes(sub.status);
-    const takesEffect = cancellationTakesEffect({ now, minimumTermEndsAt: new Date(sub.minimumTermEndsAt), currentPeriodEnd: new Date(sub.currentPeriodEnd) });
-    return {
-      subscription: {
-        id: sub.id,
-        propertyId: sub.propertyId,
-        propertyAddress: sub.propertyAddress,
-        planType: sub.planType,
-        planName: await this.planName(sub.planType),
-        status: sub.status,
-        statusLabel: isKnownStatus(sub.status) ? STATUS_LABELS[sub.status] : sub.status,
-        provider: sub.provider,
-        startedAt: sub.startedAt,
-        currentPeriodStart: sub.currentPeriodStart,
-        currentPeriodEnd: sub.currentPeriodEnd,
-        minimumTermEndsAt: sub.minimumTermEndsAt,
-        cancelAt: sub.cancelAt,
-        canceledAt: sub.canceledAt,
-        monthlyAmount: sub.monthlyAmount,
-        scheduledPlanType: sub.scheduledPlanType,
-        scheduledPlanAt: sub.scheduledPlanAt,
-        cardLast4: sub.cardLast4,
-        lastPaymentError: sub.status === "past_due" ? sub.lastPaymentError : null,
-      },
-      invoices: invoices.map(({ id: invoiceId, amount, currency, periodStart, periodEnd, status, paidAt, failureReason }) => ({ id: invoiceId, amount, currency, periodStart, periodEnd, status, paidAt, failureReason })),
-      ended,
-      cancellation: ended ? null : { takesEffectAt: takesEffect.toISOString(), atMinimumTerm: takesEffect.getTime() === new Date(sub.minimumTermEndsAt).getTime() },
-    };
+    return toCustomerView(sub, await this.repo.invoices(id), await this.mailer.planName(sub.planType), now);
   }
 
   /** The figures of /admin/subscriptions: MRR in dollars, counts, and cancellations that took effect this month (business zone). */
@@ -347,7 +320,7 @@ export class SubscriptionsService {
   }
 
   billingLink(id: number, now: Date = this.clock()): string {
-    return `${this.deps.settings.publicUrl}${billingPagePath(signBillingToken(id, this.deps.settings.sessionSecret, now))}`;
+    return this.mailer.link(id, now);
   }
 
   // ---------------------------------------------------------------- actions
@@ -387,8 +360,8 @@ export class SubscriptionsService {
   async changePlan(id: number, input: { planType: PlanType; actor: string }, now: Date = this.clock()): Promise<Subscription> {
     const sub = await this.load(id);
     this.refuseEnded(sub);
-    if (input.planType === sub.planType && !sub.scheduledPlanType) throw new ConflictError(`This subscription is already on the ${await this.planName(sub.planType)} plan`);
-    if (input.planType === sub.scheduledPlanType) throw new ConflictError(`The change to ${await this.planName(input.planType)} is already scheduled`);
+    if (input.planType === sub.planType && !sub.scheduledPlanType) throw new ConflictError(`This subscription is already on the ${await this.mailer.planName(sub.planType)} plan`);
+    if (input.planType === sub.scheduledPlanType) throw new ConflictError(`The change to ${await this.mailer.planName(input.planType)} is already scheduled`);
     const [current, target] = await Promise.all([this.deps.plans.get(sub.planType), this.deps.plans.get(input.planType)]);
     const priced = { ...target, amountCents: this.demo.amountFor(target, current, Math.round(sub.monthlyAmount * 100)) };
     const provider = this.providerOf(sub);
@@ -417,7 +390,7 @@ export class SubscriptionsService {
       await this.repo.update(sub.id, { scheduled_plan_type: input.planType, scheduled_plan_at: effectiveAt }, tx);
       await this.repo.logEvent(sub.id, { kind: "plan_change_scheduled", actor: input.actor, fromPlan: sub.planType, toPlan: input.planType, detail: { effectiveAt: effectiveAt.toISOString() } }, tx);
       const after = await this.applyProviderState(state, tx, { actor: input.actor, now });
-      await this.sendMail("plan_changed", (await this.repo.find(sub.id, tx))!, tx, { fromPlanName: current.name, toPlanName: target.name, effectiveAt: effectiveAt.toISOString() });
+      await this.mailer.send("plan_changed", (await this.repo.find(sub.id, tx))!, tx, { fromPlanName: current.name, toPlanName: target.name, effectiveAt: effectiveAt.toISOString() });
       return after;
     });
   }
@@ -472,49 +445,6 @@ export class SubscriptionsService {
     return this.demo.renewDue(asOf, { repo: this.repo, service: this, transaction: this.deps.transaction, timeZone: this.deps.settings.timeZone, onProgress });
   }
 
-  /** The message of a billing e-mail, queued in the caller's transaction; none without an address. */
-  async sendMail(kind: BillingMailKind, sub: Subscription | ProviderSubscription, tx: Tx, extra: Partial<BillingMailData> = {}): Promise<void> {
-    if (!sub.customerEmail) return;
-    const message = await this.billingMessage(kind, sub, extra);
-    const outbox = this.outboxes.get(tx);
-    if (outbox) outbox.push(message);
-    else await this.deps.mail.enqueue(tx, message);
-  }
-
-  /**
-   * Runs `work` with this transaction's billing e-mails gathered and queued in one statement at its end (demo
-   * renewals: a thousand subscriptions a transaction). Nothing is queued if `work` throws.
-   */
-  async gatheringMail<T>(tx: Tx, work: (outbox: MailMessage[]) => Promise<T>): Promise<T> {
-    const outbox: MailMessage[] = [];
-    this.outboxes.set(tx, outbox);
-    try {
-      const result = await work(outbox);
-      await this.deps.mail.enqueueMany(tx, outbox);
-      return result;
-    } finally {
-      this.outboxes.delete(tx);
-    }
-  }
-
-  /** A billing e-mail to the subscription's customer (who must have an address). */
-  async billingMessage(kind: BillingMailKind, sub: Subscription | ProviderSubscription, extra: Partial<BillingMailData> = {}): Promise<MailMessage> {
-    const { settings } = this.deps;
-    return billingMail(kind, {
-      to: sub.customerEmail!,
-      name: sub.customerName,
-      planName: await this.planName(sub.planType),
-      minimumTermEndsAt: sub.minimumTermEndsAt,
-      cancelAt: sub.cancelAt,
-      cardLast4: sub.cardLast4,
-      link: this.billingLink(sub.id),
-      supportEmail: settings.supportEmail,
-      supportPhone: settings.supportPhone,
-      timeZone: settings.timeZone,
-      ...extra,
-    });
-  }
-
   // ---------------------------------------------------------------- helpers
 
   private async load(id: number): Promise<ProviderSubscription> {
@@ -541,14 +471,6 @@ export class SubscriptionsService {
       this.deps.log.warn({ err: error }, "billing provider call failed");
       throw new BillingUnavailableError();
     }
-  }
-
-  /** Transactions whose billing e-mails are gathered (gatheringMail). */
-  private readonly outboxes = new WeakMap<Tx, MailMessage[]>();
-  private planNames: Map<string, string> | null = null;
-  private async planName(type: string): Promise<string> {
-    this.planNames ??= new Map((await this.deps.plans.list()).map((p: Plan) => [p.type, p.name]));
-    return this.planNames.get(type) ?? type;
   }
 }
 

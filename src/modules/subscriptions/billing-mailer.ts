@@ -1,0 +1,85 @@
+// The billing e-mails of subscriptions (issue 19, item 9): built from a subscription with its signed billing link,
+// and queued in the transaction of the change that caused them, or gathered and queued in one statement.
+import type { Tx } from "../../db/transaction.js";
+import type { MailMessage } from "../mail/mail.schemas.js";
+import type { MailService } from "../mail/mail.service.js";
+import type { Plan } from "../plans/plans.schemas.js";
+import type { PlansService } from "../plans/plans.service.js";
+import { billingPagePath, signBillingToken } from "./billing-links.js";
+import type { ProviderSubscription } from "./billing-provider.js";
+import type { Subscription } from "./subscriptions.constants.js";
+import { type BillingMailData, type BillingMailKind, billingMail } from "./subscriptions.mail.js";
+
+export interface BillingMailerSettings {
+  timeZone: string;
+  publicUrl: string;
+  sessionSecret: string;
+  supportEmail: string;
+  supportPhone: string;
+}
+
+export class BillingMailer {
+  /** Transactions whose billing e-mails are gathered (`gathering`). */
+  private readonly outboxes = new WeakMap<Tx, MailMessage[]>();
+  private planNames: Map<string, string> | null = null;
+
+  constructor(
+    private readonly mail: Pick<MailService, "enqueue" | "enqueueMany">,
+    private readonly plans: PlansService,
+    private readonly settings: BillingMailerSettings,
+    private readonly clock: () => Date,
+  ) {}
+
+  /** The absolute address of a subscription's billing page, signed and expiring. */
+  link(id: number, now: Date = this.clock()): string {
+    return `${this.settings.publicUrl}${billingPagePath(signBillingToken(id, this.settings.sessionSecret, now))}`;
+  }
+
+  async planName(type: string): Promise<string> {
+    this.planNames ??= new Map((await this.plans.list()).map((p: Plan) => [p.type, p.name]));
+    return this.planNames.get(type) ?? type;
+  }
+
+  /** A billing e-mail to the subscription's customer (who must have an address). */
+  async message(kind: BillingMailKind, sub: Subscription | ProviderSubscription, extra: Partial<BillingMailData> = {}): Promise<MailMessage> {
+    const { settings } = this;
+    return billingMail(kind, {
+      to: sub.customerEmail!,
+      name: sub.customerName,
+      planName: await this.planName(sub.planType),
+      minimumTermEndsAt: sub.minimumTermEndsAt,
+      cancelAt: sub.cancelAt,
+      cardLast4: sub.cardLast4,
+      link: this.link(sub.id),
+      supportEmail: settings.supportEmail,
+      supportPhone: settings.supportPhone,
+      timeZone: settings.timeZone,
+      ...extra,
+    });
+  }
+
+  /** Queues the e-mail in the caller's transaction (or its gathered outbox); none without an address. */
+  async send(kind: BillingMailKind, sub: Subscription | ProviderSubscription, tx: Tx, extra: Partial<BillingMailData> = {}): Promise<void> {
+    if (!sub.customerEmail) return;
+    const message = await this.message(kind, sub, extra);
+    const outbox = this.outboxes.get(tx);
+    if (outbox) outbox.push(message);
+    else await this.mail.enqueue(tx, message);
+  }
+
+  /**
+   * Runs `work` with this transaction's billing e-mails gathered and queued in one statement at its end (demo
+   * renewals: a thousand subscriptions a transaction). Nothing is queued if `work` throws.
+   */
+  async gathering<T>(tx: Tx, work: (outbox: MailMessage[]) => Promise<T>): Promise<T> {
+    const outbox: MailMessage[] = [];
+    this.outboxes.set(tx, outbox);
+    try {
+      const result = await work(outbox);
+      await this.mail.enqueueMany(tx, outbox);
+      return result;
+    } finally {
+      this.outboxes.delete(tx);
+    }
+  }
+}
