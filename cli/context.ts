@@ -18,3 +18,26 @@ export async function withContainer<T>(work: (container: Container) => Promise<T
     await database.embedded?.stop();
   }
 }
+
+/**
+ * Writes to standard output and resolves once Node has handed it to the OS. A pipe takes 64 KB at a time;
+ * what it has not taken yet waits in this process, so a command awaits this before it returns.
+ */
+export function writeOut(text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    process.stdout.write(text, (error) => (error ? reject(error) : resolve()));
+  });
+}
+
+/** One line of output (console.log's), awaited as writeOut. */
+export const printLine = (text = "") => writeOut(`${text}\n`);
+
+/** A value as indented JSON on standard output (every --json and the customer export), awaited as writeOut. */
+export const printJson = (value: unknown) => printLine(JSON.stringify(value, null, 2));
+
+/** Resolves when everything written to the stream so far has reached the OS, or the reader went away. */
+export function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  if (stream.destroyed || !stream.writable) return Promise.resolve();
+  // Writes complete in order: the callback of an empty one comes after every earlier write's.
+  return new Promise((resolve) => stream.write("", () => resolve()));
+}

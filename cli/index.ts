@@ -11,6 +11,7 @@ import { registerCalendar } from "./commands/calendar.js";
 import { registerReports } from "./commands/reports.js";
 import { registerCustomers } from "./commands/customers.js";
 import { registerSubscriptions } from "./commands/subscriptions.js";
+import { flushed } from "./context.js";
 
 export function buildProgram(): Command {
   const program = new Command("haven")
@@ -38,6 +39,8 @@ export async function main(argv = process.argv): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
+    // The reader of our output went away (`haven … | head`): nothing left to say.
+    if ((error as NodeJS.ErrnoException).code === "EPIPE") return 1;
     if (error instanceof HttpError) {
       const fields = error.fields ? Object.entries(error.fields).map(([k, v]) => `\n  ${k}: ${v}`).join("") : "";
       console.error(`haven: ${error.message}${fields}`);
@@ -54,5 +57,14 @@ export async function main(argv = process.argv): Promise<number> {
   }
 }
 
-// Exit explicitly: the embedded Postgres package installs exit hooks that would reset the code.
-process.exit(await main());
+// A reader that went away (`haven … | head`) ends the output, not the command with a stack.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE") throw error;
+});
+
+const code = await main();
+process.exitCode = code;
+// process.exit drops what a pipe has not taken yet (it takes 64 KB at a time): flush first.
+await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+// Then exit explicitly: a handle left open (an embedded Postgres' exit hook, a pool) must not keep the CLI alive.
+process.exit(code);

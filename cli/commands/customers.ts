@@ -1,6 +1,6 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { customerEmailSchema } from "../../src/modules/privacy/privacy.schemas.js";
-import { withContainer } from "../context.js";
+import { printJson, withContainer } from "../context.js";
 
 const customerEmail = (value: string): string => {
   const parsed = customerEmailSchema.safeParse(value);
@@ -18,7 +18,7 @@ export function registerCustomers(program: Command) {
     .addHelpText("after", "\nExample:\n  haven customers export --email client@example.com > client.json")
     .action((options: { email: string }) =>
       withContainer(async (container) => {
-        console.log(JSON.stringify(await container.privacy.exportCustomer(options.email), null, 2));
+        await printJson(await container.privacy.exportCustomer(options.email));
       }),
     );
 
@@ -33,7 +33,7 @@ export function registerCustomers(program: Command) {
       if (!options.yes) throw new Error(`erasing ${options.email} cannot be undone: add --yes to go ahead`);
       return withContainer(async (container) => {
         const result = await container.privacy.eraseCustomer(options.email);
-        if (options.json) return console.log(JSON.stringify(result, null, 2));
+        if (options.json) return printJson(result);
         const entries = Object.entries(result.changed);
         if (!entries.length) return console.log(`Haven holds nothing on ${result.email}: nothing changed.`);
         console.log(`Erased ${result.email} (customer ${result.customerIds.map((id) => `#${id}`).join(", ") || "records without a customer row"}):`);

@@ -1,7 +1,7 @@
 import cliProgress from "cli-progress";
 import { type Command, InvalidArgumentError } from "commander";
-import { seedDemo } from "../../seeds/demo.js";
-import { withContainer } from "../context.js";
+import { seedDemo } from "../../seeds/demo/index.js";
+import { printJson, withContainer } from "../context.js";
 
 /** A whole number of properties, 1 to 1,000,000. */
 function propertiesCount(value: string): number {
@@ -34,7 +34,7 @@ export function registerDemo(program: Command) {
             else bar.update(done);
           },
         }).finally(() => bar?.stop());
-        if (options.json) return console.log(JSON.stringify(result, null, 2));
+        if (options.json) return printJson(result);
         const seconds = ((Date.now() - started) / 1000).toFixed(1);
         const i = result.inspections;
         console.log(

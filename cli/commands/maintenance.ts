@@ -1,7 +1,7 @@
 import cliProgress from "cli-progress";
 import { type Command, InvalidArgumentError } from "commander";
 import { DEFAULT_HORIZON_DAYS, MAX_HORIZON_DAYS } from "../../src/modules/maintenance/maintenance.schemas.js";
-import { withContainer } from "../context.js";
+import { printJson, withContainer } from "../context.js";
 
 /** How many created tasks the text output lists before summing up the rest. */
 const LISTED = 50;
@@ -35,7 +35,7 @@ export function registerMaintenance(program: Command) {
           onProgress: (done, created) => bar.update(done, { created }),
         });
         bar.stop();
-        if (options.json) return console.log(JSON.stringify(result, null, 2));
+        if (options.json) return printJson(result);
         for (const task of result.tasks.slice(0, LISTED)) console.log(`  ${task.scheduledDate}  task #${task.id}  ${task.title} (schedule #${task.scheduleId})`);
         if (result.tasks.length > LISTED) console.log(`  … and ${result.tasks.length - LISTED} more`);
         console.log(

@@ -1,6 +1,6 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { type PlanType, planTypeSchema, priceSchema } from "../../src/modules/plans/plans.schemas.js";
-import { withContainer } from "../context.js";
+import { printJson, withContainer } from "../context.js";
 
 /** Commander argument parser from a zod schema: a bad value is a clear usage error. */
 const parsedBy = <T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { message: string }[] } } }) =>
@@ -22,7 +22,7 @@ export function registerPlans(program: Command) {
     .action((options: { json?: boolean }) =>
       withContainer(async (container) => {
         const list = await container.plans.list();
-        if (options.json) return console.log(JSON.stringify(list, null, 2));
+        if (options.json) return printJson(list);
         if (!list.length) return console.log("No plans yet: run `haven plans seed`.");
         console.table(
           list.map((p) => ({

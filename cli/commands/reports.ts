@@ -5,7 +5,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import { ValidationError } from "../../src/http/errors.js";
 import { addressLine } from "../../src/modules/reports/report-data.js";
 import { PDF_FORMATS, type PdfFormat } from "../../src/modules/reports/reports.schemas.js";
-import { withContainer } from "../context.js";
+import { printJson, withContainer } from "../context.js";
 
 const MAX_ID = 2_147_483_647;
 
@@ -42,7 +42,7 @@ export function registerReports(program: Command) {
       withContainer(async (container) => {
         if (options.json) {
           const { rows } = await container.reports.list({ limit: options.limit, offset: 0, q: options.search });
-          return console.log(JSON.stringify(rows, null, 2));
+          return printJson(rows);
         }
         const { rows, total } = await container.reports.listItems({ limit: options.limit, offset: 0, q: options.search });
         if (!rows.length) return console.log("No reports.");
@@ -66,7 +66,7 @@ export function registerReports(program: Command) {
       return withContainer(async (container) => {
         if (options.inspection !== undefined) {
           const report = await container.reports.generate(options.inspection);
-          if (options.json) return console.log(JSON.stringify(report, null, 2));
+          if (options.json) return printJson(report);
           const d = report.reportData;
           return console.log(`Generated report #${report.id} for inspection #${report.inspectionId} (${addressLine(d.property)}): score ${d.overallScore ?? "—"}, ${d.summary.totalIssues} recommendation(s).`);
         }
@@ -85,7 +85,7 @@ export function registerReports(program: Command) {
           bar.increment();
         }
         bar.stop();
-        if (options.json) return console.log(JSON.stringify({ generated: made, failed }, null, 2));
+        if (options.json) return printJson({ generated: made, failed });
         for (const f of failed) console.log(`  inspection #${f.inspectionId}: ${f.message}`);
         console.log(ids.length ? `Generated ${made.length} report(s)${failed.length ? `; ${failed.length} failed` : ""}.` : "Nothing to generate: every completed inspection has a report.");
         if (failed.length) process.exitCode = 1;

@@ -1,6 +1,6 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { z } from "zod";
-import { withContainer } from "../context.js";
+import { printJson, withContainer } from "../context.js";
 
 const positiveId = (value: string): number => {
   const id = Number(value);
@@ -27,7 +27,7 @@ export function registerShares(program: Command) {
     .action((options: { json?: boolean; report?: number; limit?: number }) =>
       withContainer(async (container) => {
         const { rows, total } = await container.sharing.list({ limit: Math.min(options.limit ?? 100, 500), offset: 0, reportId: options.report });
-        if (options.json) return console.log(JSON.stringify(rows, null, 2));
+        if (options.json) return printJson(rows);
         if (!rows.length) return console.log("No report links yet.");
         console.table(
           rows.map((s) => ({

@@ -4,7 +4,7 @@ import { addDays, isIsoDate, todayIn } from "../../src/modules/bookings/business
 import { PLAN_TYPES, type PlanType } from "../../src/modules/plans/plans.schemas.js";
 import { startOfBusinessDay } from "../../src/modules/subscriptions/billing-dates.js";
 import { SUBSCRIPTION_STATUSES, type Subscription } from "../../src/modules/subscriptions/subscriptions.constants.js";
-import { withContainer } from "../context.js";
+import { printJson, withContainer } from "../context.js";
 
 // `haven subscriptions …` (issue 19 item 11): what staff do from /admin/subscriptions, for operators and
 // scripts, plus `renew`, the demo provider's billing run (the worker's daily `subscriptions:renew` cron) on demand.
@@ -114,7 +114,7 @@ export function registerSubscriptions(program: Command) {
     .action((options: { status?: string; plan?: PlanType; q?: string; limit: number; json?: boolean }) =>
       withContainer(async (container) => {
         const { rows, total } = await container.subscriptions.list({ limit: options.limit, offset: 0, q: options.q, status: options.status, plan: options.plan });
-        if (options.json) return console.log(JSON.stringify(rows, null, 2));
+        if (options.json) return printJson(rows);
         if (!rows.length) return console.log("No subscriptions.");
         for (const s of rows) console.log(row(container, s));
         console.log(`${rows.length} of ${total} subscription(s).`);
@@ -129,7 +129,7 @@ export function registerSubscriptions(program: Command) {
     .action((id: number, options: { json?: boolean }) =>
       withContainer(async (container) => {
         const detail = await container.subscriptions.detail(id);
-        if (options.json) return console.log(JSON.stringify(detail, null, 2));
+        if (options.json) return printJson(detail);
         const s = detail.subscription;
         console.log(summary(container, s));
         console.log(`  customer   ${s.customerName ?? "—"} <${s.customerEmail ?? "—"}>${s.customerId ? ` (customer #${s.customerId})` : ""}`);
@@ -166,7 +166,7 @@ export function registerSubscriptions(program: Command) {
     .action((id: number, options: { now?: boolean; reason?: string; json?: boolean }) =>
       withContainer(async (container) => {
         const s = await container.subscriptions.cancel(id, { when: options.now ? "now" : "period_end", reason: options.reason ?? null, actor: ACTOR });
-        if (options.json) return console.log(JSON.stringify(s, null, 2));
+        if (options.json) return printJson(s);
         if (s.canceledAt) return console.log(`Canceled subscription #${s.id} now: nothing more is billed.`);
         const why = s.cancelAt && s.cancelAt === s.minimumTermEndsAt ? "the end of the 3-month minimum term" : "the end of the paid period";
         console.log(`Subscription #${s.id} cancels on ${dateOf(container, s.cancelAt)} (${why}); nothing is charged after that. Undo with: haven subscriptions resume ${s.id}`);
@@ -181,7 +181,7 @@ export function registerSubscriptions(program: Command) {
     .action((id: number, options: { json?: boolean }) =>
       withContainer(async (container) => {
         const s = await container.subscriptions.resume(id, { actor: ACTOR });
-        if (options.json) return console.log(JSON.stringify(s, null, 2));
+        if (options.json) return printJson(s);
         console.log(`Subscription #${s.id} continues: the cancellation is undone; it renews on ${dateOf(container, s.currentPeriodEnd)}.`);
       }),
     );
@@ -196,7 +196,7 @@ export function registerSubscriptions(program: Command) {
     .action((id: number, plan: PlanType, options: { json?: boolean }) =>
       withContainer(async (container) => {
         const s = await container.subscriptions.changePlan(id, { planType: plan, actor: ACTOR });
-        if (options.json) return console.log(JSON.stringify(s, null, 2));
+        if (options.json) return printJson(s);
         if (s.scheduledPlanType === plan) return console.log(`Subscription #${s.id} moves to ${plan} on ${dateOf(container, s.scheduledPlanAt)} (a downgrade waits for the end of the period).`);
         console.log(`Subscription #${s.id} is now on ${s.planType} at ${money(s.monthlyAmount)}/month (the rest of this period is invoiced prorated).`);
       }),
@@ -223,7 +223,7 @@ export function registerSubscriptions(program: Command) {
         process.stderr.write(`Billing the demo subscriptions due by the end of ${through} (${timeZone})\n`);
         const result = await container.subscriptions.renewDue(asOf, progress);
         if (process.stderr.isTTY) process.stderr.write("\n");
-        if (options.json) return console.log(JSON.stringify({ asOf: asOf.toISOString(), ...result }, null, 2));
+        if (options.json) return printJson({ asOf: asOf.toISOString(), ...result });
         if (result.billed > 0) {
           const invoices = await invoicesSince(container, before, LISTED + 1);
           for (const i of invoices.slice(0, LISTED)) {

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { withContainer } from "../context.js";
+import { printJson, withContainer } from "../context.js";
 
 async function readPassword(): Promise<string> {
   if (process.stdin.isTTY) process.stderr.write("Password (then Enter and Ctrl-D): ");
@@ -31,7 +31,7 @@ export function registerUsers(program: Command) {
           const lock = locks.get(u.email.toLowerCase());
           return { ...u, locked: Boolean(lock?.lockedAddresses.length), lockedAddresses: lock?.lockedAddresses ?? [], lockedUntil: lock?.lockedUntil ?? null, throttledUntil: lock?.throttledUntil ?? null };
         });
-        if (options.json) return console.log(JSON.stringify(list, null, 2));
+        if (options.json) return printJson(list);
         if (!list.length) return console.log("No staff users yet: run `haven users create`.");
         console.table(
           list.map((u) => ({
@@ -70,7 +70,7 @@ export function registerUsers(program: Command) {
     .action(async (options: { email: string; json?: boolean }) => {
       await withContainer(async (container) => {
         const user = await container.users.disable(options.email);
-        if (options.json) return console.log(JSON.stringify(user, null, 2));
+        if (options.json) return printJson(user);
         console.log(`Disabled staff user #${user.id} ${user.email}; their sessions are revoked.`);
       });
     });
@@ -83,7 +83,7 @@ export function registerUsers(program: Command) {
     .action(async (options: { email: string; json?: boolean }) => {
       await withContainer(async (container) => {
         const { user, cleared } = await container.auth.unlock(options.email);
-        if (options.json) return console.log(JSON.stringify({ id: user.id, email: user.email, cleared }, null, 2));
+        if (options.json) return printJson({ id: user.id, email: user.email, cleared });
         console.log(cleared ? `Unlocked staff user #${user.id} ${user.email} (${cleared} login counters cleared).` : `Staff user #${user.id} ${user.email} has no failed logins to clear.`);
       });
     });
