@@ -1,5 +1,7 @@
 import type { Knex } from "knex";
 import type { Tx } from "../../db/transaction.js";
+import { QUOTE_REPORT_MAIL_TASK } from "../quotes/quotes.service.js";
+import { SHARE_MAIL_TASK } from "../sharing/sharing.service.js";
 import type { Row } from "./privacy.schemas.js";
 
 /** The ids of everything that belongs to the customers behind one e-mail address. */
@@ -33,9 +35,18 @@ export const HOME_SIGN_IN_TABLES = ["home_sign_in_tokens", "home_sessions", "hom
 
 const ids = (rows: { id: number }[]) => rows.map((r) => r.id);
 
-/** Queued worker jobs whose payload mentions any of the strings (case-blind); the public `jobs` view has no payload. */
-const JOBS_MENTIONING = `select id from graphile_worker._private_jobs j
-  where exists (select 1 from unnest(?::text[]) s where position(s in lower(j.payload::text)) > 0)`;
+/**
+ * Queued worker jobs that are theirs, by exact values only (a neighbour's `bjo@` or `1462 …` never matches `jo@` or
+ * `462 …`): a message whose recipient (`to`) is one of their e-mails, a report mail of one of their reports, a quote
+ * report mail of one of their links. The public `jobs` view has no payload.
+ */
+const THEIR_JOBS = `select j.id from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
+  where lower(j.payload->>'to') = any(?::text[])
+     or (t.identifier = ? and j.payload->>'reportId' = any(?::text[]))
+     or (t.identifier = ? and j.payload->>'linkId' = any(?::text[]))`;
+
+const theirJobsBindings = (s: CustomerScope, emails: string[]) => [lowerAll(emails), SHARE_MAIL_TASK, s.reportIds.map(String), QUOTE_REPORT_MAIL_TASK, s.quoteLinkIds.map(String)];
+const lowerAll = (values: string[]) => [...new Set(values.map((v) => v.trim().toLowerCase()))];
 
 /** The SQL of privacy: reads a customer's records, replaces their personal data, purges expired rows. */
 export class PrivacyRepository {
@@ -153,16 +164,17 @@ export class PrivacyRepository {
 
   /** Messages for them still waiting in the worker's queue (sent ones leave the queue). */
   async queuedMail(s: CustomerScope): Promise<Row[]> {
+    const { emails } = await this.personalStrings(this.db, s);
     const { rows } = await this.db.raw(
       `select j.id, t.identifier as task_identifier, j.payload, j.run_at, j.attempts, j.last_error, j.created_at
          from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
-        where j.id in (${JOBS_MENTIONING}) order by j.id`,
-      [[s.email]],
+        where j.id in (${THEIR_JOBS}) order by j.id`,
+      theirJobsBindings(s, emails),
     );
     return rows;
   }
 
-  async personalStrings(tx: Tx, s: CustomerScope): Promise<PersonalStrings> {
+  async personalStrings(tx: Tx | Knex, s: CustomerScope): Promise<PersonalStrings> {
     const customers = await tx("customers").whereIn("id", s.customerIds).select("name", "email", "phone");
     const properties = await tx("properties").whereIn("id", s.propertyIds).select("client_name", "client_email", "client_phone", "address");
     const payments = await this.paymentsOf(tx, s).select("customer_name", "customer_email");
@@ -301,19 +313,35 @@ export class PrivacyRepository {
   }
 
   /** Work queued for them (e-mails not sent yet) is dropped: an erased person gets no more mail. */
-  async dropQueuedJobs(tx: Tx, strings: string[]): Promise<number> {
-    if (!strings.length) return 0;
-    const { rows } = await tx.raw(`select count(*)::int as n from graphile_worker.complete_jobs(array(${JOBS_MENTIONING})::bigint[])`, [strings.map((v) => v.toLowerCase())]);
+  async dropQueuedJobs(tx: Tx, s: CustomerScope, emails: string[]): Promise<number> {
+    const { rows } = await tx.raw(`select count(*)::int as n from graphile_worker.complete_jobs(array(${THEIR_JOBS})::bigint[])`, theirJobsBindings(s, emails));
     return rows[0].n;
   }
 
-  /** Remembered submissions and login counters that mention them. */
-  async dropTransient(tx: Tx, strings: string[], email: string): Promise<{ idempotencyKeys: number; loginAttempts: number }> {
-    const lower = strings.map((v) => v.toLowerCase());
+  /**
+   * Remembered submissions and login counters that are theirs, by exact values: a submission whose answer holds
+   * one of their strings as a whole value (or their customer or property id), a counter of one of their e-mails.
+   */
+  async dropTransient(tx: Tx, s: CustomerScope, strings: PersonalStrings): Promise<{ idempotencyKeys: number; loginAttempts: number }> {
+    const all = lowerAll([...strings.emails, ...strings.names, ...strings.phones, ...strings.addresses]);
     const idempotencyKeys = await tx("idempotency_keys")
-      .whereRaw("exists (select 1 from unnest(?::text[]) s where position(s in lower(response::text)) > 0)", [lower])
+      .whereRaw(
+        `exists (select 1 from jsonb_path_query(response, 'strict $.**') v
+           where (jsonb_typeof(v) = 'string' and lower(btrim(v #>> '{}')) = any(?::text[]))
+              or (jsonb_typeof(v) = 'object' and (v->>'customerId' = any(?::text[]) or v->>'propertyId' = any(?::text[]))))`,
+        [all, s.customerIds.map(String), s.propertyIds.map(String)],
+      )
       .delete();
-    const loginAttempts = await tx("login_attempts").whereRaw("position(? in lower(key)) > 0", [email]).delete();
+    const emails = lowerAll(strings.emails);
+    // Staff counters name their e-mail in a column; My Home's only in the key (home-email:E, home-mail:E, home-pair:E|address).
+    const loginAttempts = await tx("login_attempts")
+      .where((q) =>
+        q
+          .whereRaw("lower(email) = any(?::text[])", [emails])
+          .orWhereRaw("key = any(?::text[])", [emails.flatMap((e) => [`email:${e}`, `home-email:${e}`, `home-mail:${e}`])])
+          .orWhereRaw("exists (select 1 from unnest(?::text[]) p where left(key, char_length(p)) = p)", [emails.flatMap((e) => [`pair:${e}|`, `home-pair:${e}|`])]),
+      )
+      .delete();
     return { idempotencyKeys, loginAttempts };
   }
 

@@ -105,8 +105,8 @@ export class PrivacyService {
       count("payments", await r.erasePayments(tx, scope, placeholder));
       count("subscriptions", await r.eraseSubscriptions(tx, scope, placeholder));
       count("maintenance_reminders", await r.eraseReminders(tx, scope, placeholder.email));
-      count("graphile_worker.jobs (deleted)", await r.dropQueuedJobs(tx, all));
-      const transient = await r.dropTransient(tx, all, email);
+      count("graphile_worker.jobs (deleted)", await r.dropQueuedJobs(tx, scope, strings.emails));
+      const transient = await r.dropTransient(tx, scope, strings);
       count("idempotency_keys (deleted)", transient.idempotencyKeys);
       count("login_attempts (deleted)", transient.loginAttempts);
       for (const [table, n] of Object.entries(await r.eraseMyHome(tx, email))) count(table, n);
