@@ -65,7 +65,7 @@ export async function measureIslandPage(browser: Browser, baseUrl: string, path:
  * the client report), on a few demo homes, signed in as a staff user made for the bench.
  */
 async function staffIslandPages(browser: Browser, baseUrl: string, container: Container): Promise<{ paths: string[]; storageState: BrowserContextOptions["storageState"]; reportId: number | null }> {
-  const { seedDemo } = await import("../seeds/demo.js");
+  const { seedDemo } = await import("../seeds/demo/index.js");
   await seedDemo(container, { properties: 6 });
   const email = `bench-${Date.now()}@haven.test`;
   const password = "bench password 2024";

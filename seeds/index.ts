@@ -19,9 +19,9 @@ export async function seedIfEmpty(container: Container): Promise<boolean> {
   const [{ count }] = (await container.db("plans").count({ count: "*" })) as [{ count: number }];
   if (Number(count) > 0) return false;
   await seedAll(container);
-  // A newcomer's first `npm start` shows a living portal: about 40 homes (seeds/demo.ts). Never in production.
+  // A newcomer's first `npm start` shows a living portal: about 40 homes (seeds/demo/). Never in production.
   if (container.env.NODE_ENV !== "production") {
-    const { seedDemo } = await import("./demo.js");
+    const { seedDemo } = await import("./demo/index.js");
     await seedDemo(container, { properties: 40 });
   }
   return true;

@@ -9,7 +9,7 @@ import path from "node:path";
 import type { Knex } from "knex";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDemo } from "../../seeds/demo.js";
+import { seedDemo } from "../../seeds/demo/index.js";
 import { loadEnv } from "../../src/config/env.js";
 import { createContainer } from "../../src/container.js";
 import { freePort } from "../../src/db/embedded.js";

@@ -3,7 +3,7 @@
 // seeds already have theirs (inspections_booking_unique). The fill now touches only its own rows.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fillPortal } from "../../bench/dashboard.js";
-import { seedDemo } from "../../seeds/demo.js";
+import { seedDemo } from "../../seeds/demo/index.js";
 import { type TestContext, createTestContext } from "../support/context.js";
 
 let ctx: TestContext;

@@ -7,7 +7,7 @@ import { createSchema, type oas31 } from "zod-openapi";
 import { buildOpenApiDocument } from "../../src/http/openapi.js";
 import { listRoutes } from "../../src/http/routes.js";
 import { loginSchema } from "../../src/modules/auth/auth.schemas.js";
-import { seedDemo } from "../../seeds/demo.js";
+import { seedDemo } from "../../seeds/demo/index.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 
 let ctx: TestContext;

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tier } from "../../src/modules/reports/bands.js";
-import { seedDemo } from "../../seeds/demo.js";
+import { seedDemo } from "../../seeds/demo/index.js";
 import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths } from "../support/browser.js";
 
 let site: BrowserSite;

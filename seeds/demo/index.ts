@@ -12,20 +12,20 @@
 // earlier steps made. Then `seedDemoExtras` adds, through the services and capped per run (DEMO_EXTRAS_CAP):
 // reports for ~80% of the completed inspections, shares with client answers (quote requests in every
 // status) and recurring maintenance schedules, some made from recommendations.
-import type { Container } from "../src/container.js";
-import type { Tx } from "../src/db/transaction.js";
-import { ACCESS_METHODS } from "../src/modules/bookings/bookings.constants.js";
-import { addDays, todayIn } from "../src/modules/bookings/business-time.js";
-import type { NewProperty, SubscriptionPlan } from "../src/modules/customers/customers.constants.js";
-import type { EntryInput, EntryScore, InspectionStatus } from "../src/modules/inspections/inspections.schemas.js";
-import { INSPECTION_TEMPLATE, type RepeatableRoom, roomSubcategoryName } from "../src/modules/inspections/template.js";
-import type { RecurrenceType, TaskCategory, TaskPriority } from "../src/modules/maintenance/maintenance.constants.js";
-import type { PlanType } from "../src/modules/plans/plans.schemas.js";
-import type { QuoteStatus } from "../src/modules/quotes/quotes.constants.js";
-import { cancellationTakesEffect, minimumTermEnd, period, periodOn } from "../src/modules/subscriptions/billing-dates.js";
-import { DEMO_RENEWAL_DECLINE } from "../src/modules/subscriptions/demo-billing.js";
-import { SERVING_STATUSES } from "../src/modules/subscriptions/subscriptions.constants.js";
-import type { ClientResponseInput } from "../src/modules/sharing/sharing.schemas.js";
+import type { Container } from "../../src/container.js";
+import type { Tx } from "../../src/db/transaction.js";
+import { ACCESS_METHODS } from "../../src/modules/bookings/bookings.constants.js";
+import { addDays, todayIn } from "../../src/modules/bookings/business-time.js";
+import type { NewProperty, SubscriptionPlan } from "../../src/modules/customers/customers.constants.js";
+import type { EntryInput, EntryScore, InspectionStatus } from "../../src/modules/inspections/inspections.schemas.js";
+import { INSPECTION_TEMPLATE, type RepeatableRoom, roomSubcategoryName } from "../../src/modules/inspections/template.js";
+import type { RecurrenceType, TaskCategory, TaskPriority } from "../../src/modules/maintenance/maintenance.constants.js";
+import type { PlanType } from "../../src/modules/plans/plans.schemas.js";
+import type { QuoteStatus } from "../../src/modules/quotes/quotes.constants.js";
+import { cancellationTakesEffect, minimumTermEnd, period, periodOn } from "../../src/modules/subscriptions/billing-dates.js";
+import { DEMO_RENEWAL_DECLINE } from "../../src/modules/subscriptions/demo-billing.js";
+import { SERVING_STATUSES } from "../../src/modules/subscriptions/subscriptions.constants.js";
+import type { ClientResponseInput } from "../../src/modules/sharing/sharing.schemas.js";
 
 // ---------- deterministic randomness ----------
 
