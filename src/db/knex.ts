@@ -98,18 +98,105 @@ async function appliedMigrations(db: Knex): Promise<string[]> {
 }
 
 /**
- * Refuses, in one line, a database that has applied migrations this code does not have (an older
- * image started after a newer one migrated). Knex would only call the folder "corrupt".
+ * Expand, then contract (docs/operations.md, "Upgrade and rollback"): a release's migrations only add, so the
+ * previous image still runs on the migrated schema, and a removal waits until no supported image reads what it
+ * removes. Such a contract migration exports `oldestReader`, the name of a migration: only code that has that
+ * migration reads the schema after it. An older image has never seen the newer file, so migrateLatest records
+ * the marker in the database, in this table, before Knex applies anything.
  */
-export async function refuseNewerSchema(db: Knex, source: Knex.MigrationSource<unknown> = new FolderMigrationSource()): Promise<void> {
+export const SCHEMA_COMPAT_TABLE = "schema_compat";
+
+export interface SchemaComparison {
+  /** Applied migrations this code does not have: a newer release's. */
+  unknown: string[];
+  /** This code's migrations the database has not applied yet. */
+  pending: string[];
+  /** Applied contract migrations whose oldest reader this code lacks: `<migration> needs <oldest reader>`. */
+  blocking: { migration: string; oldestReader: string }[];
+}
+
+/** The oldest reader each contract migration recorded, by migration name (none before the first record). */
+async function recordedReaders(db: Knex): Promise<Map<string, string>> {
+  const { rows } = await db.raw("select to_regclass(?) is not null as present", [SCHEMA_COMPAT_TABLE]);
+  if (!rows[0].present) return new Map();
+  const recorded = (await db(SCHEMA_COMPAT_TABLE).select("migration", "oldest_reader")) as { migration: string; oldest_reader: string }[];
+  return new Map(recorded.map((r) => [r.migration, r.oldest_reader]));
+}
+
+/** This code's migrations against the database's. */
+export async function compareSchema(db: Knex, source: Knex.MigrationSource<unknown> = new FolderMigrationSource()): Promise<SchemaComparison & { known: string[]; applied: string[] }> {
   const known = (await source.getMigrations([])).map((m) => source.getMigrationName(m));
   const applied = await appliedMigrations(db);
-  const knownSet = new Set(known);
-  if (applied.every((name) => knownSet.has(name))) return;
+  const knownLabels = new Set(known.map(migrationLabel));
+  const appliedLabels = new Set(applied.map(migrationLabel));
+  const unknown = applied.filter((name) => !knownLabels.has(migrationLabel(name)));
+  const readers = unknown.length ? await recordedReaders(db) : new Map<string, string>();
+  const blocking = unknown.flatMap((name) => {
+    const oldestReader = readers.get(migrationLabel(name));
+    return oldestReader && !knownLabels.has(oldestReader) ? [{ migration: migrationLabel(name), oldestReader }] : [];
+  });
+  return { known, applied, unknown, pending: known.filter((name) => !appliedLabels.has(migrationLabel(name))), blocking };
+}
+
+/** Whether this code can serve on the database: nothing pending, and nothing newer that drops what it reads. */
+export function schemaFits({ pending, blocking }: SchemaComparison): boolean {
+  return pending.length === 0 && blocking.length === 0;
+}
+
+export interface SchemaCheckOptions {
+  /** Where the one-line warning about an additive newer schema goes (default: stderr, `haven: …`). */
+  warn?: (line: string) => void;
+  /** `haven db rollback`: Knex cannot undo migrations this code does not have, additive or not. */
+  strict?: boolean;
+}
+
+/**
+ * Refuses, in one line, a database this code cannot run on: a newer release applied a contract migration whose
+ * oldest reader this code lacks, so something it reads is gone. Newer migrations that only add are accepted with
+ * a one-line warning: that is the previous image started after an upgrade (a rollback). Knex alone would call
+ * the folder "corrupt".
+ */
+export async function refuseNewerSchema(db: Knex, source: Knex.MigrationSource<unknown> = new FolderMigrationSource(), options: SchemaCheckOptions = {}): Promise<SchemaComparison> {
+  const comparison = await compareSchema(db, source);
+  const { known, applied, unknown, pending, blocking } = comparison;
+  if (!unknown.length) return comparison;
   const newest = (names: string[]) => (names.length ? migrationLabel([...names].sort().at(-1)!) : "none");
-  throw new SchemaTooNewError(
-    `the database schema is newer than this version of Haven (database at ${newest(applied)}, this image knows up to ${newest(known)}); run a newer image, or roll the database back with the newer image's haven db rollback`,
-  );
+  const where = `database at ${newest(applied)}, this image knows up to ${newest(known)}`;
+  const [first] = blocking;
+  if (first) {
+    throw new SchemaTooNewError(
+      `the database schema is newer than this version of Haven and drops what it reads (${where}; ${first.migration} needs ${first.oldestReader}): run an image that has ${first.oldestReader} or a newer one; never haven db rollback`,
+    );
+  }
+  if (options.strict) throw new SchemaTooNewError(`the database schema is newer than this version of Haven (${where}): only the image that applied its migrations can roll them back`);
+  // Knex cannot apply ours after theirs without calling the folder corrupt: histories that diverged.
+  if (pending.length) throw new SchemaTooNewError(`the database schema has migrations this version of Haven does not have and lacks ${newest(pending)} (${where}): run the image that migrated it`);
+  const warn = options.warn ?? ((line: string) => console.warn(`haven: ${line}`));
+  warn(`the database schema is newer than this version of Haven (${where}); its newer migrations only add, so this version runs on it`);
+  return comparison;
+}
+
+/**
+ * Stores every known contract migration's `oldestReader` (expand, then contract), before Knex applies it: a
+ * marker for a migration not applied yet, or undone, is never read. A marker that names no migration up to
+ * this one would let the wrong images run, so it stops the migration.
+ */
+async function recordOldestReaders(db: Knex, source: Knex.MigrationSource<unknown>): Promise<void> {
+  const names = (await source.getMigrations([])).map((m) => ({ m, name: migrationLabel(source.getMigrationName(m)) }));
+  const earlier = new Set<string>();
+  const rows: { migration: string; oldest_reader: string }[] = [];
+  for (const { m, name } of names) {
+    const { oldestReader } = (await source.getMigration(m)) as Knex.Migration & { oldestReader?: unknown };
+    if (oldestReader !== undefined) {
+      const reader = typeof oldestReader === "string" ? migrationLabel(oldestReader) : "";
+      // Its own name: no older image runs on the schema after it.
+      if (!earlier.has(reader) && reader !== name) throw new Error(`migration ${name}: oldestReader must name this or an earlier migration, not ${JSON.stringify(oldestReader)}`);
+      rows.push({ migration: name, oldest_reader: reader });
+    }
+    earlier.add(name);
+  }
+  await db.raw(`create table if not exists ${SCHEMA_COMPAT_TABLE} (migration text primary key, oldest_reader text not null)`);
+  if (rows.length) await db(SCHEMA_COMPAT_TABLE).insert(rows).onConflict("migration").merge();
 }
 
 /**
@@ -128,9 +215,13 @@ export async function freeKnexMigrationLock(db: Knex): Promise<boolean> {
  * once when another process holds it) stays in use but can no longer conflict: we free a stale row
  * and run Knex only while holding the advisory lock, so any number of processes may start together.
  */
-export async function migrateLatest(db: Knex, options: { migrationSource?: Knex.MigrationSource<unknown> } = {}): Promise<string[]> {
+export async function migrateLatest(db: Knex, options: { migrationSource?: Knex.MigrationSource<unknown>; warn?: (line: string) => void } = {}): Promise<string[]> {
   return withMigrationLock(db, async () => {
-    await refuseNewerSchema(db, options.migrationSource);
+    const source = options.migrationSource ?? new FolderMigrationSource();
+    const { unknown } = await refuseNewerSchema(db, source, { warn: options.warn });
+    // The previous image after an upgrade: ours are applied, and the newer release's only add.
+    if (unknown.length) return [];
+    await recordOldestReaders(db, source);
     await freeKnexMigrationLock(db);
     const [, applied] = await db.migrate.latest(options.migrationSource ? { migrationSource: options.migrationSource } : undefined);
     return applied as string[];

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Knex } from "knex";
 import { AssetsMissingError, PUBLIC_BUILD_DIR, loadAssets } from "../http/assets.js";
-import { FolderMigrationSource } from "../db/migration-source.js";
+import { compareSchema, schemaFits } from "../db/knex.js";
 
 /** What a process tells its health checks: set `draining` at SIGTERM and /readyz answers 503 at once. */
 export interface Lifecycle {
@@ -27,13 +27,12 @@ export function assetsPresent(): boolean {
   }
 }
 
-/** Whether the database has applied exactly the migrations this code knows (none pending, none newer). */
+/**
+ * Whether this code can serve on the database: every migration it knows applied, and no newer contract
+ * migration. A newer release's additive ones are fine: that is the previous image after an upgrade.
+ */
 async function migrationsCurrent(db: Knex): Promise<boolean> {
-  const source = new FolderMigrationSource();
-  const known = await source.getMigrations();
-  const applied = (await db("knex_migrations").pluck("name")) as string[];
-  const appliedSet = new Set(applied);
-  return known.length === applied.length && known.every((name) => appliedSet.has(name));
+  return schemaFits(await compareSchema(db));
 }
 
 /**

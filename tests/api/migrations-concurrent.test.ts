@@ -125,10 +125,12 @@ describe("a database newer than this code", () => {
   beforeAll(async () => {
     ctx = await createTestContext();
     await ctx.db("knex_migrations").insert({ name: `${FUTURE}.ts`, batch: 99, migration_time: new Date() });
+    // A contract migration that no older code reads past (expand, then contract: docs/operations.md).
+    await ctx.db("schema_compat").insert({ migration: FUTURE, oldest_reader: FUTURE });
   });
   afterAll(() => ctx.close());
 
-  const expected = `the database schema is newer than this version of Haven (database at ${FUTURE}, this image knows up to ${PROJECT_MIGRATIONS.at(-1)!.replace(/\.ts$/, "")}); run a newer image, or roll the database back with the newer image's haven db rollback`;
+  const expected = `the database schema is newer than this version of Haven and drops what it reads (database at ${FUTURE}, this image knows up to ${PROJECT_MIGRATIONS.at(-1)!.replace(/\.ts$/, "")}; ${FUTURE} needs ${FUTURE}): run an image that has ${FUTURE} or a newer one; never haven db rollback`;
 
   /** The process's output holds that one line, prefixed `haven: `, and no stack or "corrupt". */
   const expectRefusal = (output: string) => {
