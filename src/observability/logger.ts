@@ -9,12 +9,33 @@ export function maskEmails(text: string): string {
   return text.replace(EMAIL, "$1***$2$3");
 }
 
+/** The fields of a graphile-worker job a log line may name: never its payload, which is a whole e-mail. */
+const JOB_FIELDS = ["id", "task_identifier", "attempts", "max_attempts", "run_at", "locked_by"] as const;
+
+/**
+ * graphile-worker's meta (worker-runner.ts logs it as `worker`) holds the failed job with its payload (an
+ * e-mail's body: a sign-in link and code) and the error's own fields: only the job's ids and counts, and the
+ * error's name, message and code, are kept.
+ */
+export function workerMeta(meta: unknown): unknown {
+  if (!meta || typeof meta !== "object") return meta;
+  const { job, error, fatalError, ...rest } = meta as Record<string, unknown>;
+  const out: Record<string, unknown> = { ...rest };
+  if (job && typeof job === "object") out.job = Object.fromEntries(JOB_FIELDS.filter((k) => k in job).map((k) => [k, (job as Record<string, unknown>)[k]]));
+  if (error !== undefined) out.error = errorSummary(error);
+  if (fatalError !== undefined) out.fatalError = errorSummary(fatalError);
+  return out;
+}
+
+const errorSummary = (error: unknown) =>
+  error instanceof Error ? { name: error.name, message: error.message, code: (error as { code?: unknown }).code } : { message: String(error) };
+
 /**
  * The process logger. Addresses are masked in the finished line, so every field, message, error and
  * stack is covered, whoever logged it (our code, pino-http, graphile-worker's messages).
  */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
-  return pino({ level, hooks: { streamWrite: maskEmails } }, destination);
+  return pino({ level, hooks: { streamWrite: maskEmails }, serializers: { worker: workerMeta } }, destination);
 }
 
 interface RequestContext {

@@ -1,9 +1,14 @@
 // Logs (issue 17): e-mail addresses are masked in every line (j***@example.com), probes and scrapes are
 // not logged per request, and a crash or a stray rejection is logged with the request id it happened in.
+// No secret reaches a line: a link's token in any case of its path, or a failed e-mail's body.
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { once } from "node:events";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { Writable } from "node:stream";
 import type { Knex } from "knex";
+import { SMTPServer } from "smtp-server";
 import supertest from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
@@ -11,6 +16,7 @@ import { createContainer } from "../../src/container.js";
 import { ROOT_DIR } from "../../src/http/assets.js";
 import { MailService } from "../../src/modules/mail/mail.service.js";
 import { createLogger, currentRequestId, maskEmails } from "../../src/observability/logger.js";
+import { startWorker } from "../../src/worker-runner.js";
 import { type TestContext, createTestContext } from "../support/context.js";
 
 let ctx: TestContext;
@@ -131,5 +137,101 @@ describe("process failures", () => {
       expect.objectContaining({ level: 50, msg: "unhandled promise rejection", requestId: "req-rejected", err: expect.objectContaining({ message: "lost the mail to j***@example.com" }) }),
       expect.objectContaining({ level: 60, msg: "uncaught exception; exiting", requestId: "req-thrown", err: expect.objectContaining({ message: "boom" }) }),
     ]);
+  });
+});
+
+describe("secrets in request paths and queries", () => {
+  it("never reach the request log, whatever the case of the path (Express matches paths case-blind)", async () => {
+    const { log, raw, lines } = capturedLogger();
+    const app = createApp(createContainer(ctx.env, ctx.url, ctx.db, { log }));
+    const agent = () => supertest(app);
+    // Each secret is distinct, so a leak names its route.
+    const secrets: string[] = [];
+    const secret = (prefix = "") => {
+      const value = `${prefix}${randomBytes(32).toString("base64url")}`;
+      secrets.push(value);
+      return value;
+    };
+    // Every router path that carries a credential (grep the routers for :token, :file, :sessionId, session_id,
+    // payment_intent): billing links, My Home sign-in links, report and quote report links, both ICS feeds,
+    // demo checkout sessions and Stripe's return query.
+    const requests: [method: "get" | "post", url: string][] = [
+      ["get", `/Billing/${secret()}`],
+      ["get", `/BILLING/${secret()}/card`],
+      ["post", `/billing/${secret()}/Cancel`],
+      ["get", `/Api/Billing/${secret()}`],
+      ["post", `/API/BILLING/${secret()}/resume`],
+      ["get", `/My-Home/Sign-In/${secret()}`],
+      ["post", `/my-home/SIGN-IN/${secret()}`],
+      ["get", `/MY-HOME/sign-in/${secret()}?next=/my-home`],
+      ["get", `/Client-Report/${secret()}`],
+      ["get", `/api/Client-Report/${secret()}`],
+      ["get", `/Api/client-report/${secret()}/Photos/1`],
+      ["post", `/API/CLIENT-REPORT/${secret()}/responses`],
+      ["get", `/Quote-Report/${secret()}`],
+      ["post", `/quote-REPORT/${secret()}/items/1`],
+      ["get", `/Calendar/Feed/${secret()}.ics`],
+      ["get", `/My-Home/Calendar/Feed/${secret()}.ics`],
+      ["get", `/Demo-Checkout/${secret("cs_demo_")}`],
+      ["get", `/Api/Verify-Payment?session_id=${secret("cs_")}`],
+      ["get", `/Property-Intake?plan=basic&session_id=${secret("pi_")}`],
+      ["get", `/Payment-Success?plan=basic&payment_intent=${secret("pi_")}&payment_intent_client_secret=${secret("pi_secret_")}&redirect_status=succeeded`],
+    ];
+    for (const [method, url] of requests) await agent()[method](url).set("Sec-Fetch-Site", "same-origin").send({});
+    const text = raw.join("\n");
+    expect(lines().filter((l) => l.msg === "request completed")).toHaveLength(requests.length);
+    for (const value of secrets) expect(text, value).not.toContain(value);
+    expect(text).toContain("/Billing/[token]");
+    expect(text).toContain("/My-Home/Sign-In/[token]");
+    expect(text).toContain("/Api/client-report/[token]/Photos/1");
+    expect(text).toContain("session_id=[token]");
+  });
+});
+
+describe("a mail the SMTP server refuses", () => {
+  it("is logged by the worker with its template and masked recipient, never its body, link or code", async () => {
+    const refusing = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS"],
+      onData(stream, _session, callback) {
+        stream.resume();
+        stream.on("end", () => callback(Object.assign(new Error("Message rejected by policy"), { responseCode: 554 })));
+      },
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, "127.0.0.1", resolve));
+    const smtpUrl = `smtp://127.0.0.1:${(refusing.server.address() as AddressInfo).port}`;
+    const mailCtx = await createTestContext({ SMTP_URL: smtpUrl, MAIL_MODE: "smtp" });
+    const { log, raw } = capturedLogger();
+    const container = createContainer(mailCtx.env, mailCtx.url, mailCtx.db, { log });
+    try {
+      await container.customers.createWithProperty(
+        { email: "Jane.Doe@example.com", name: "Jane Doe", phone: "613-555-0199", subscriptionPlan: "basic" },
+        { address: "7 Refused Lane", city: "Ottawa", province: "ON", postalCode: "K1A 0A9" },
+      );
+      await container.homeAuth.requestSignIn("jane.doe@example.com", "198.51.100.30");
+      const { rows } = await mailCtx.db.raw("select payload from graphile_worker._private_jobs");
+      const { text } = rows[0].payload as { text: string };
+      const link = /https?:\/\/\S+\/my-home\/sign-in\/([A-Za-z0-9_-]{43})/.exec(text)!;
+      const code = /code on the sign-in page: (\d{6})/.exec(text)![1]!;
+
+      const worker = await startWorker(container, 1);
+      try {
+        const failed = once(worker.runner.events, "job:error");
+        await failed;
+      } finally {
+        await worker.stop(5000);
+      }
+      const logged = raw.join("\n");
+      const failure = raw.find((line) => line.includes("Failed task"));
+      expect(failure).toBeDefined();
+      expect(failure).toContain("home-sign-in");
+      expect(failure).toContain("j***@example.com");
+      expect(logged).toContain("554");
+      for (const secret of [link[0], link[1]!, "Use this link to sign in", "code on the sign-in page"]) expect(logged).not.toContain(secret);
+      expect(logged).not.toMatch(new RegExp(`\\b${code}\\b`));
+    } finally {
+      await mailCtx.close();
+      await new Promise<void>((resolve) => refusing.close(() => resolve()));
+    }
   });
 });

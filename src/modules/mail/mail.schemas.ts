@@ -2,6 +2,8 @@ import { z } from "zod";
 
 /** A message as the `mail.send` job carries it: plain JSON, so it survives the queue. */
 export const mailMessageSchema = z.object({
+  /** Which e-mail this is (`home-sign-in`): what a failure is logged as, never the body. The subject stands in without it. */
+  template: z.string().regex(/^[a-z0-9.-]{1,60}$/).optional(),
   to: z.string().email(),
   subject: z.string().min(1).max(300),
   text: z.string(),

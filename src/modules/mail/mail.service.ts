@@ -7,6 +7,7 @@ import type { Knex } from "knex";
 import type { Env } from "../../config/env.js";
 import type { Tx } from "../../db/transaction.js";
 import { enqueueJob, enqueueJobs } from "../../db/transaction.js";
+import { maskEmails } from "../../observability/logger.js";
 import { countMailFailed, countMailSent } from "../../observability/metrics.js";
 import { MAIL_SEND_TASK, type MailMessage, mailMessageSchema } from "./mail.schemas.js";
 
@@ -61,7 +62,11 @@ export class MailService {
     return this.transport;
   }
 
-  /** Sends one message, counted for /metrics (haven_mail_sent_total, haven_mail_failed_total). */
+  /**
+   * Sends one message, counted for /metrics (haven_mail_sent_total, haven_mail_failed_total). A failure is
+   * logged and thrown as a MailDeliveryError naming the template and the masked recipient only: the worker
+   * logs what it throws, and a sign-in e-mail's body is a live link and code.
+   */
   async send(input: MailMessage): Promise<SentMail> {
     const transport = this.settings.smtpUrl ? "smtp" : "outbox";
     try {
@@ -70,12 +75,14 @@ export class MailService {
       return sent;
     } catch (error) {
       countMailFailed(transport);
-      throw error;
+      const failure = new MailDeliveryError(templateOf(input), String(input?.to ?? ""), error);
+      this.log.warn({ template: failure.template, to: failure.recipient, transport, code: failure.code, responseCode: failure.responseCode }, "mail failed");
+      throw failure;
     }
   }
 
   private async deliver(input: MailMessage): Promise<SentMail> {
-    const message = mailMessageSchema.parse(input);
+    const { template: _template, ...message } = mailMessageSchema.parse(input);
     const info = await this.getTransport().sendMail({ from: this.settings.from, ...message });
     const messageId = String(info.messageId ?? "");
     if (this.settings.smtpUrl) {
@@ -88,5 +95,32 @@ export class MailService {
     await writeFile(file, (info as unknown as { message: Buffer }).message);
     this.log.info({ to: message.to, subject: message.subject, file }, "mail written to outbox");
     return { messageId, file };
+  }
+}
+
+const templateOf = (message: Partial<MailMessage> | undefined) => message?.template ?? message?.subject ?? "unknown";
+
+/**
+ * A message that could not be sent. Its text holds the template, the masked recipient and nodemailer's codes
+ * (`EMESSAGE 554`, `ECONNECTION`), never the server's words or the original error: a server may quote the message.
+ */
+export class MailDeliveryError extends Error {
+  readonly code: string | undefined;
+  readonly responseCode: number | undefined;
+  readonly recipient: string;
+
+  constructor(
+    readonly template: string,
+    to: string,
+    error: unknown,
+  ) {
+    const { code, responseCode, command, name } = (error ?? {}) as { code?: unknown; responseCode?: unknown; command?: unknown; name?: unknown };
+    const reason = [typeof code === "string" ? code : typeof name === "string" ? name : "error", typeof responseCode === "number" ? responseCode : null, typeof command === "string" ? `at ${command}` : null].filter(Boolean).join(" ");
+    const recipient = maskEmails(to);
+    super(`Mail "${template}" to ${recipient} failed: ${reason}`);
+    this.name = "MailDeliveryError";
+    this.code = typeof code === "string" ? code : undefined;
+    this.responseCode = typeof responseCode === "number" ? responseCode : undefined;
+    this.recipient = recipient;
   }
 }

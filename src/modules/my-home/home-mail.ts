@@ -27,7 +27,7 @@ export function signInEmail(d: { to: string; url: string; code: string | null; p
     "<p>If you did not ask to sign in, you can ignore this e-mail; nobody can sign in without it.</p>",
     `<p>${escapeHtml(myHomeLine(d.publicUrl))}<br>Questions? ${escapeHtml(d.supportEmail)}</p>`,
   ].join("\n");
-  return { to: d.to, subject: d.code ? "Your Haven sign-in link and code" : "Your Haven sign-in link", text: lines.join("\n"), html };
+  return { template: "home-sign-in", to: d.to, subject: d.code ? "Your Haven sign-in link and code" : "Your Haven sign-in link", text: lines.join("\n"), html };
 }
 
 /**

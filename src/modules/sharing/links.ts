@@ -44,10 +44,15 @@ export function setBindingCookie(res: Response, value: string, paths: string[], 
   for (const path of paths) res.cookie(LINK_COOKIE, value, { ...options, path });
 }
 
-/** Log lines never carry a link token: the path segment after a link prefix is replaced. */
+// Case-blind, as Express matches paths: /Billing/<token> reaches the billing page too. My Home's sign-in link
+// (/my-home/sign-in/<token>) is one; its code form (/my-home/sign-in/code) and the sample report carry none.
+const SECRET_PATH = /\/(client-report|quote-report|calendar\/feed|billing|my-home\/sign-in|demo-checkout)\/(?!(?:sample|code)(?:[/?#]|$))[^/?#]+/gi;
+// Checkout sessions and payment intents open a customer's intake and payment; Stripe adds client secrets on return.
+const SECRET_QUERY = /([?&](?:session_id|payment_intent|[^=&#]*(?:secret|token)[^=&#]*)=)[^&#]*/gi;
+
+/** Log lines never carry a link token or another secret of a URL: the path segment or query value is replaced. */
 export function redactLinkTokens(url: string | undefined): string | undefined {
-  // My Home's sign-in link too (/my-home/sign-in/<token>); its code form (/my-home/sign-in/code) carries none.
-  return url?.replace(/\/(client-report|quote-report|calendar\/feed|billing|my-home\/sign-in)\/(?!(?:sample|code)(?:[/?#]|$))[^/?#]+/g, "/$1/[token]");
+  return url?.replace(SECRET_PATH, "/$1/[token]").replace(SECRET_QUERY, "$1[token]");
 }
 
 /** The columns every one-time link row has (report shares and quote report links). */

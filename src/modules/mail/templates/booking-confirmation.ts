@@ -72,6 +72,7 @@ export function bookingConfirmationEmail(d: BookingConfirmationDetails): MailMes
   ];
   const html = `<p>${lines.map((l) => escapeHtml(l)).join("<br>\n")}</p>`;
   return withMyHomeLine({
+    template: "booking-confirmation",
     to: d.to,
     subject: `Your Haven inspection is booked for ${d.dateLabel}`,
     text: lines.join("\n"),
