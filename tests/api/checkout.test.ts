@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestContext, createTestContext } from "../support/context.js";
+import { until } from "../support/processes.js";
 import { StripeStandIn } from "../support/stripe-stand-in.js";
 
 const paymentRows = (ctx: TestContext) => ctx.db("payments").orderBy("id");
@@ -175,6 +176,70 @@ describe("checkout in demo mode (no Stripe keys)", () => {
       expect(await ctx.container.payments.totalRevenue()).toBe(revenueBefore + 889);
       const verified = await ctx.agent().get(`/api/verify-payment?session_id=${intentId}`).expect(200);
       expect(verified.body).toEqual({ success: true, customer: { email: "ada@example.com", name: "Ada Lovelace" } });
+    });
+  });
+
+  // A double-click on the pay button: the second confirmation is answered as the first (a 500 from the unique
+  // checkout_ref showed an error page for a payment that went through).
+  describe("a second confirmation of the same payment", () => {
+    const card = { name: "Grace Hopper", email: "grace@example.com", cardNumber: "4242 4242 4242 4242", expiry: "12 / 39", cvc: "123" };
+    const confirm = (clientSecret: string) => ctx.agent().post("/api/demo/confirm-payment").send({ ...card, clientSecret });
+    /** What one purchase left: its payment row, its subscriptions and their invoices. */
+    async function recorded(id: string) {
+      const payments = await ctx.db("payments").where({ provider_id: id }).select("status", "subscription_id");
+      const subscriptions = await ctx.db("subscriptions").where({ checkout_ref: id }).pluck("id");
+      const invoices = await ctx.db("invoices").whereIn("subscription_id", subscriptions).select("status", "billing_reason");
+      return { payments, subscriptions, invoices };
+    }
+    const oneOfEach = (subscriptionId: unknown) => ({
+      payments: [{ status: "succeeded", subscription_id: subscriptionId }],
+      subscriptions: [subscriptionId],
+      invoices: [{ status: "paid", billing_reason: "subscription_create" }],
+    });
+    /** Backends of this test's database waiting for a lock. */
+    const lockWaits = async () => (await ctx.db.raw("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'")).rows[0].n as number;
+
+    it("two at once (/checkout's card form): the same answer twice, one payment, one subscription, one invoice", async () => {
+      const { body } = await ctx.agent().post("/api/create-payment-intent").send({ amount: 412, plan: "standard" }).expect(200);
+      const id = body.clientSecret.split("_secret_")[0];
+      const [first, second] = await Promise.all([confirm(body.clientSecret), confirm(body.clientSecret)]);
+      expect([first.status, second.status]).toEqual([200, 200]);
+      expect(first.body).toEqual({ paymentIntentId: id, status: "succeeded" });
+      expect(second.body).toEqual(first.body);
+      const { subscriptions } = await recorded(id);
+      expect(await recorded(id)).toEqual(oneOfEach(subscriptions[0]));
+    });
+
+    it("the second while the first is still starting the subscription (hosted checkout): the same answer, one of each", async () => {
+      const { body } = await ctx.agent().post("/api/create-checkout-session").send({ planType: "basic" }).expect(200);
+      const id = body.url.split("/").at(-1);
+      const { client_secret: secret } = await ctx.db("payments").where({ provider_id: id }).first("client_secret");
+      // The first confirmation is held inside its transaction after writing its subscription, before its invoice.
+      let locked!: () => void;
+      let release!: () => void;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const holder = ctx.db.transaction(async (tx) => {
+        await tx.raw("lock table invoices in exclusive mode");
+        locked();
+        await released;
+      });
+      await isLocked;
+      const first = confirm(secret).then((res) => res);
+      await until("the first confirmation to wait for the invoices", async () => (await lockWaits()) === 1, 10_000, 10);
+      // The second starts now: the payment is settled, the subscription not yet committed.
+      const second = confirm(secret).then((res) => res);
+      await until("the second confirmation to wait for the first", async () => (await lockWaits()) === 2, 10_000, 10);
+      release();
+      await holder;
+      const [a, b] = await Promise.all([first, second]);
+      expect([a.status, b.status]).toEqual([200, 200]);
+      expect(a.body).toEqual({ paymentIntentId: id, status: "succeeded" });
+      expect(b.body).toEqual(a.body);
+      // A third, later, says the same.
+      expect((await confirm(secret).expect(200)).body).toEqual(a.body);
+      const { subscriptions } = await recorded(id);
+      expect(await recorded(id)).toEqual(oneOfEach(subscriptions[0]));
     });
   });
 

@@ -12,6 +12,13 @@ import type { StripeWebhooks } from "../subscriptions/webhooks.js";
 
 export const PAYER_EMAIL_MESSAGE = "Email must be the address the payment was made with";
 
+/** One subscription per checkout (migrations/20261103000100_subscriptions.ts). */
+const CHECKOUT_REF_UNIQUE = "subscriptions_checkout_ref_unique";
+const isUniqueViolation = (error: unknown, constraint: string) => {
+  const pgError = error as { code?: string; constraint?: string } | null;
+  return pgError?.code === "23505" && pgError.constraint === constraint;
+};
+
 /** A card the demo provider declines: 402 with the provider's reason, like Stripe's card errors. */
 export class CardDeclinedError extends HttpError {
   constructor(message: string) {
@@ -115,12 +122,21 @@ export class PaymentsService {
     }
     if (payment.status !== "succeeded") {
       const settled = await this.payments.settle("demo", id, "succeeded", customer);
-      if (!settled) throw new ConflictError("This payment can no longer be confirmed");
+      // A double-click: the other confirmation settled it first, and this one answers as that one does.
+      if (!settled && (await this.payments.find("demo", id))?.status !== "succeeded") throw new ConflictError("This payment can no longer be confirmed");
     }
     // Decision 24: the purchase starts a monthly demo subscription whose first invoice is this payment. It is
     // idempotent per checkout, so a repeat (or a retry after a crash between the two steps) starts one.
     if (payment.planType) {
-      await this.subscriptions.startDemo({ checkoutRef: id, planType: payment.planType, amountCents: payment.amountCents, payerEmail: input.email, payerName: input.name, cardNumber: input.cardNumber });
+      const start = { checkoutRef: id, planType: payment.planType, amountCents: payment.amountCents, payerEmail: input.email, payerName: input.name, cardNumber: input.cardNumber };
+      try {
+        await this.subscriptions.startDemo(start);
+      } catch (error) {
+        // A confirmation of the same checkout running at the same time committed its subscription first (one per
+        // checkout_ref): this one rolled back, and finds that subscription now.
+        if (!isUniqueViolation(error, CHECKOUT_REF_UNIQUE)) throw error;
+        await this.subscriptions.startDemo(start);
+      }
     }
     return { paymentIntentId: id, status: "succeeded" };
   }
