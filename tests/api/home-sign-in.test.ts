@@ -292,6 +292,29 @@ describe("the session", () => {
     await three.get("/api/my-home/passkeys").expect(401);
   });
 
+  it("signing out everywhere also ends the calendar feed's URL and every link and code e-mailed before", async () => {
+    const older = await requestLink();
+    const newer = await requestLink();
+    const home = await signInHome(ctx, KNOWN);
+    const feedUrl = new URL((await home.post("/api/my-home/calendar-feed").send({}).expect(201)).body.url as string);
+    await ctx.agent().get(feedUrl.pathname).expect(200);
+    const otherHome = await signInHome(ctx, OTHER);
+    const otherFeed = new URL((await otherHome.post("/api/my-home/calendar-feed").send({}).expect(201)).body.url as string);
+
+    await home.post("/my-home/sign-out-everywhere").type("form").send({}).expect(303);
+    await ctx.agent().get(feedUrl.pathname).expect(404);
+    for (const { token } of [older, newer]) {
+      await ctx.agent().get(`/my-home/sign-in/${token}`).expect(410);
+      await ctx.agent().post(`/my-home/sign-in/${token}`).type("form").send({}).expect(410);
+    }
+    await ctx.agent().post("/my-home/sign-in/code").type("form").send({ email: KNOWN, code: newer.code }).expect(400);
+    expect(await sessionCount(KNOWN)).toBe(0);
+    // Someone else's feed goes on; and the homeowner can sign in again with a new e-mail.
+    await ctx.agent().get(otherFeed.pathname).expect(200);
+    const fresh = await requestLink();
+    await ctx.agent().post(`/my-home/sign-in/${fresh.token}`).type("form").send({}).expect(303);
+  });
+
   it("never grants staff anything, and staff sessions grant nothing in My Home", async () => {
     const home = await signInHome(ctx, KNOWN);
     await home.get("/api/auth/user").expect(401);

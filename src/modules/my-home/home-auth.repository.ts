@@ -113,8 +113,17 @@ export class HomeAuthRepository {
     await this.db("home_sessions").where({ id }).whereNull("revoked_at").update({ revoked_at: now });
   }
 
+  /**
+   * Every door of the e-mail closes at once: sessions end, links and codes not used yet are spent, and the
+   * calendar feed's URL stops answering (a new one is made on Visits). Answers the sessions ended.
+   */
   async revokeAll(email: string, now: Date): Promise<number> {
-    return this.db("home_sessions").where({ email }).whereNull("revoked_at").update({ revoked_at: now });
+    return this.db.transaction(async (tx) => {
+      const sessions = await tx("home_sessions").where({ email }).whereNull("revoked_at").update({ revoked_at: now });
+      await tx("home_sign_in_tokens").where({ email }).whereNull("used_at").update({ used_at: now });
+      await tx("home_calendar_feeds").where({ email }).delete();
+      return sessions;
+    });
   }
 
   async lastSignedIn(emails: string[]): Promise<Map<string, Date>> {

@@ -173,7 +173,7 @@ export class HomeAuthService {
     return this.repo.revokeSession(sessionId, this.clock());
   }
 
-  /** 'Sign out everywhere': every session of the e-mail ends. */
+  /** 'Sign out everywhere': every session of the e-mail ends, with its unused links and codes and its calendar feed's URL. */
   revokeAll(rawEmail: string): Promise<number> {
     return this.repo.revokeAll(normalEmail(rawEmail), this.clock());
   }
