@@ -2,6 +2,7 @@ import { Command, CommanderError } from "commander";
 import { ConfigError } from "../src/config/env.js";
 import { HttpError } from "../src/http/errors.js";
 import { registerDb } from "./commands/db.js";
+import { registerDbBackup } from "./commands/db-backup.js";
 import { registerPlans } from "./commands/plans.js";
 import { registerUsers } from "./commands/users.js";
 import { registerDemo } from "./commands/demo.js";
@@ -19,6 +20,8 @@ export function buildProgram(): Command {
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride();
   registerDb(program);
+  // backup and restore live in their own file, under the same `db` command.
+  registerDbBackup(program.commands.find((c) => c.name() === "db") as Command);
   registerPlans(program);
   registerUsers(program);
   registerDemo(program);
