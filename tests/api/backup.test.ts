@@ -1,5 +1,6 @@
 // Issue 17 §7, backup and restore (docs/operations.md): pg_dump of a seeded database, restored with pg_restore
-// into a new one, serves the same dashboard figures. pg_dump must match the server's major version: Debian ships
+// into a new one, serves the same dashboard figures; and `haven db backup` / `haven db restore` do the same
+// themselves (Hardening 3; the embedded server's base backups: backup-embedded.test.ts). pg_dump must match the server's major version: Debian ships
 // the version 15 client only, so this runs against a PostgreSQL 15 cluster of its own (.ci/run installs
 // postgresql-15), started with initdb and pg_ctl in a temporary folder on a free port.
 import { execFileSync, spawnSync } from "node:child_process";
@@ -14,6 +15,8 @@ import { loadEnv } from "../../src/config/env.js";
 import { createContainer } from "../../src/container.js";
 import { freePort } from "../../src/db/embedded.js";
 import { createKnex, migrateLatest } from "../../src/db/knex.js";
+import { runHaven } from "../support/cli.js";
+import { figuresOf } from "./backup-figures.js";
 
 const BIN = "/usr/lib/postgresql/15/bin";
 const NOW = new Date("2026-10-15T15:00:00Z");
@@ -69,6 +72,7 @@ describe.skipIf(reason !== null)("backup and restore with pg_dump and pg_restore
     dbs.push(admin);
     await admin.raw("create database haven_live");
     await admin.raw("create database haven_restored");
+    await admin.raw("create database haven_cli_restored");
     const live = createKnex(urlOf("haven_live"), { min: 0, max: 2 });
     dbs.push(live);
     await migrateLatest(live);
@@ -104,5 +108,28 @@ describe.skipIf(reason !== null)("backup and restore with pg_dump and pg_restore
     expect(after.counts).toEqual(before.counts);
     // The restored database is current: Haven's migrations find nothing to do.
     expect(await migrateLatest(dbs.at(-1)!)).toEqual([]);
+  }, 240_000);
+
+  it("haven db backup writes a pg_dump archive; haven db restore brings it back into an empty database only", async () => {
+    const before = await figuresOf(urlOf("haven_live"));
+    const backups = path.join(dir, "backups");
+    const backup = await runHaven(urlOf("haven_live"), ["db", "backup", "--dir", backups, "--json"]);
+    expect(backup.code, backup.stderr).toBe(0);
+    const result = JSON.parse(backup.stdout);
+    expect(result.method).toBe("pg_dump");
+    expect(result.detail).toContain("pg_dump 15");
+    expect(path.basename(result.file)).toMatch(/^haven-\d{8}T\d{6}Z\.dump$/);
+
+    const refused = await runHaven(urlOf("haven_live"), ["db", "restore", result.file, "--yes"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("the database haven_live is not empty");
+
+    const restore = await runHaven(urlOf("haven_cli_restored"), ["db", "restore", result.file, "--yes"]);
+    expect(restore.code, restore.stderr).toBe(0);
+    expect(restore.stdout).toContain("pg_restore 15 into haven_cli_restored");
+    const after = await figuresOf(urlOf("haven_cli_restored"));
+    expect(after.counts).toEqual(before.counts);
+    expect(after.checksums).toEqual(before.checksums);
+    expect(before.counts["public.properties"]).toBe(30);
   }, 240_000);
 });
