@@ -223,6 +223,30 @@ describe("My Home records: Reports", () => {
     expect(page.text).not.toContain("data-home-history");
     expect((await agent.get("/my-home").expect(200)).text).toContain("a report was shared with you");
   });
+
+  it("a share past its expiry grants nothing, as a revoked one; the homeowner's own report stays theirs", async () => {
+    const reader = "expiring.reader@example.com";
+    await shareReport(staff, alice.report.id, reader);
+    const agent = await home(reader);
+    const one = await agent.get(`/api/my-home/reports/${alice.report.id}`).expect(200);
+    const photo = (one.body.report.reportData.recommendations as { photos: string[] }[]).flatMap((r) => r.photos)[0]!;
+    await agent.get(photo).expect(200);
+
+    // Every share of Alice's report expires (hers included).
+    await ctx.db("report_shares").where({ report_id: alice.report.id }).update({ expires_at: ctx.db.raw("now() - interval '1 minute'") });
+    expect((await agent.get("/api/my-home/reports").expect(200)).body).toEqual([]);
+    await agent.get(`/api/my-home/reports/${alice.report.id}`).expect(404);
+    await agent.get(photo).expect(404);
+    await agent.get(`/my-home/reports/${alice.report.id}`).expect(404);
+    await agent.get(`/my-home/reports/${alice.report.id}/pdf?format=summary`).expect(404);
+    expect((await agent.get("/my-home").expect(200)).text).not.toContain("a report was shared with you");
+    // Nothing left to see: a sign-in request for that e-mail sends nothing.
+    expect(await ctx.container.homeAccess.isKnown(reader)).toBe(false);
+
+    const owner = await home(alice.email);
+    await owner.get(`/api/my-home/reports/${alice.report.id}`).expect(200);
+    expect((await owner.get("/api/my-home/reports").expect(200)).body.map((r: { id: number }) => r.id)).toContain(alice.report.id);
+  });
 });
 
 describe("My Home records: Quotes", () => {

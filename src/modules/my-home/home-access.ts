@@ -1,11 +1,20 @@
 // What a signed-in homeowner may see (DESIGN.md decision 29). Every portal read and action asks here first.
 // - Their own properties: those whose customer's e-mail is theirs, compared case-blind; for those, every report,
 //   booking, quote, task and subscription.
-// - A report shared to their e-mail for someone else's property: that report alone, never the property's other records.
+// - A report shared to their e-mail for someone else's property: that report alone, never the property's other records,
+//   and only while the share lives: revoked or past its `expires_at`, it grants nothing (as the link itself).
 import type { Knex } from "knex";
 
 export class HomeAccess {
-  constructor(private readonly db: Knex) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  /** Shares that still grant something: not revoked (staff sent it to the wrong address, say) and not expired. */
+  private live<T extends Knex.QueryBuilder>(q: T, alias: string): T {
+    return q.where(`${alias}.revoked`, false).where(`${alias}.expires_at`, ">", this.clock()) as T;
+  }
 
   /** The ids of the homeowner's own properties, oldest first. */
   async propertyIds(email: string): Promise<number[]> {
@@ -29,11 +38,9 @@ export class HomeAccess {
   /** Reports of other people's properties shared to this e-mail (report ids). */
   async sharedReportIds(email: string): Promise<number[]> {
     const own = this.db("properties as p").join("customers as c", "c.id", "p.customer_id").whereRaw("lower(c.email) = lower(?)", [email]).select("p.id");
-    const rows = await this.db("report_shares as s")
+    const rows = await this.live(this.db("report_shares as s"), "s")
       .join("reports as r", "r.id", "s.report_id")
       .whereRaw("lower(s.client_email) = lower(?)", [email])
-      // A share staff revoked (sent to the wrong address, say) grants nothing here either.
-      .where("s.revoked", false)
       .whereNotIn("r.property_id", own)
       .distinct("r.id")
       .orderBy("r.id");
@@ -47,7 +54,7 @@ export class HomeAccess {
       .where((q) =>
         q
           .whereExists(this.db("properties as p").join("customers as c", "c.id", "p.customer_id").whereRaw("p.id = r.property_id").whereRaw("lower(c.email) = lower(?)", [email]))
-          .orWhereExists(this.db("report_shares as s").whereRaw("s.report_id = r.id").whereRaw("lower(s.client_email) = lower(?)", [email]).where("s.revoked", false)),
+          .orWhereExists(this.live(this.db("report_shares as s"), "s").whereRaw("s.report_id = r.id").whereRaw("lower(s.client_email) = lower(?)", [email])),
       )
       .first("r.id");
     return Boolean(row);
@@ -57,7 +64,7 @@ export class HomeAccess {
   async isKnown(email: string): Promise<boolean> {
     const customer = await this.db("customers").whereRaw("lower(email) = lower(?)", [email]).first("id");
     if (customer) return true;
-    const shared = await this.db("report_shares").whereRaw("lower(client_email) = lower(?)", [email]).where("revoked", false).first("id");
+    const shared = await this.live(this.db("report_shares as s"), "s").whereRaw("lower(s.client_email) = lower(?)", [email]).first("s.id");
     return Boolean(shared);
   }
 }
