@@ -8,6 +8,7 @@ import { QUOTE_REPORT_MAIL_TASK } from "./modules/quotes/quotes.service.js";
 import { quoteReportMailTask } from "./modules/quotes/quotes.tasks.js";
 import { PRIVACY_PURGE_TASK, privacyPurgeTask } from "./modules/privacy/privacy.tasks.js";
 import { SUBSCRIPTIONS_RENEW_TASK, subscriptionsRenewTask } from "./modules/subscriptions/subscriptions.tasks.js";
+import { BACKUP_TASK, backupTask } from "./ops/backup.tasks.js";
 import { MAINTENANCE_EXPAND_TASK, MAINTENANCE_REMINDERS_TASK, maintenanceExpandTask, maintenanceRemindersTask } from "./modules/maintenance/maintenance.tasks.js";
 
 /** Every job the worker runs, by name. Modules add their tasks here. */
@@ -20,5 +21,7 @@ export function taskList(container: Container): TaskList {
     [MAINTENANCE_REMINDERS_TASK]: maintenanceRemindersTask(container.maintenance),
     [PRIVACY_PURGE_TASK]: privacyPurgeTask(container.privacy),
     [SUBSCRIPTIONS_RENEW_TASK]: subscriptionsRenewTask(container.subscriptions),
+    // Daily when BACKUP_DIR is set (backupCrontab in src/ops/backup.ts; docs/operations.md, "Backups").
+    [BACKUP_TASK]: backupTask(container),
   };
 }

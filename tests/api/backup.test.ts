@@ -8,6 +8,7 @@ import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Knex } from "knex";
+import { Logger, parseCrontab, runOnce } from "graphile-worker";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../seeds/demo/index.js";
@@ -15,6 +16,8 @@ import { loadEnv } from "../../src/config/env.js";
 import { createContainer } from "../../src/container.js";
 import { freePort } from "../../src/db/embedded.js";
 import { createKnex, migrateLatest } from "../../src/db/knex.js";
+import { taskList } from "../../src/jobs.js";
+import { BACKUP_TASK, backupCrontab, listBackups } from "../../src/ops/backup.js";
 import { runHaven } from "../support/cli.js";
 import { figuresOf } from "./backup-figures.js";
 
@@ -131,5 +134,37 @@ describe.skipIf(reason !== null)("backup and restore with pg_dump and pg_restore
     expect(after.counts).toEqual(before.counts);
     expect(after.checksums).toEqual(before.checksums);
     expect(before.counts["public.properties"]).toBe(30);
+  }, 240_000);
+
+  it("the worker's daily db:backup job writes into BACKUP_DIR and keeps BACKUP_KEEP", async () => {
+    expect(backupCrontab({})).toEqual([]);
+    const [line] = backupCrontab({ BACKUP_DIR: "/backups" });
+    expect(parseCrontab(line!)[0]).toMatchObject({ task: BACKUP_TASK, options: { backfillPeriod: 86_400_000 } });
+
+    const jobDir = path.join(dir, "job-backups");
+    const saved = { dir: process.env.BACKUP_DIR, keep: process.env.BACKUP_KEEP };
+    Object.assign(process.env, { BACKUP_DIR: jobDir, BACKUP_KEEP: "1" });
+    try {
+      const container = await containerOn("haven_live");
+      const tasks = taskList(container);
+      const silent = new Logger(() => () => undefined);
+      for (let run = 0; run < 2; run++) {
+        await container.db.raw("select graphile_worker.add_job(?)", [BACKUP_TASK]);
+        await runOnce({ connectionString: urlOf("haven_live"), taskList: tasks, logger: silent });
+        // Names are stamped to the second: the second run must not reuse the first one's.
+        await new Promise((resolve) => setTimeout(resolve, 1100));
+      }
+      const failed = await container.db.raw("select count(*)::int as n from graphile_worker.jobs where task_identifier = ?", [BACKUP_TASK]);
+      expect(failed.rows[0].n).toBe(0);
+    } finally {
+      for (const [key, value] of [["BACKUP_DIR", saved.dir], ["BACKUP_KEEP", saved.keep]] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    }
+    const kept = listBackups(jobDir);
+    expect(kept).toHaveLength(1);
+    expect(kept[0]).toMatchObject({ method: "pg_dump" });
+    expect(kept[0]!.bytes).toBeGreaterThan(10_000);
   }, 240_000);
 });
