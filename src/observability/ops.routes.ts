@@ -72,8 +72,9 @@ const digest = (value: string) => createHash("sha256").update(value).digest();
 
 /**
  * With METRICS_TOKEN, a scrape must carry `Authorization: Bearer <token>` (401 otherwise). Without one,
- * only the machine itself may scrape (403 otherwise): the client address is Express's `req.ip`, so behind
- * a proxy trusted with TRUST_PROXY a request from outside is refused too.
+ * only the machine itself may scrape (403 otherwise): the connection must come from a loopback address.
+ * X-Forwarded-For can only refuse, never admit: with TRUST_PROXY a client may write it itself when it
+ * reaches a replica directly, and a proxy on this machine passes requests from outside.
  */
 export function metricsAccess(token: string | undefined): RequestHandler {
   const expected = token ? digest(token) : null;
@@ -86,7 +87,7 @@ export function metricsAccess(token: string | undefined): RequestHandler {
       res.status(401).json({ message: "GET /metrics needs Authorization: Bearer <METRICS_TOKEN>" });
       return;
     }
-    if (isLoopback(req.ip)) return next();
+    if (isLoopback(req.socket.remoteAddress) && isLoopback(req.ip)) return next();
     res.status(403).json({ message: "GET /metrics answers only this machine; set METRICS_TOKEN to scrape it from elsewhere" });
   };
 }

@@ -1,6 +1,10 @@
 // GET /metrics (issue 17): Prometheus text that parses, counters that move with traffic, job and pool
 // gauges read from the database, and access only with METRICS_TOKEN or from the machine itself.
 // Also the probes: /livez and /readyz.
+import { once } from "node:events";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
 import path from "node:path";
 import pino from "pino";
 import supertest from "supertest";
@@ -166,6 +170,37 @@ describe("who may scrape", () => {
       expect(res.body.message).toContain("METRICS_TOKEN");
       await supertest(proxied.app).get("/metrics").expect(200);
     } finally {
+      await proxied.close();
+    }
+  });
+
+  // A web replica reached directly (not through the proxy), from another machine: that machine writes the
+  // X-Forwarded-For header itself. This machine's own non-loopback address stands in for the other machine.
+  const outside = Object.values(os.networkInterfaces())
+    .flat()
+    .find((address) => address && !address.internal && address.family === "IPv4")?.address;
+  it.skipIf(!outside)("without a token, a forged X-Forwarded-For: 127.0.0.1 from elsewhere is refused, even with TRUST_PROXY=1", async () => {
+    const proxied = await createTestContext({ TRUST_PROXY: "1" });
+    const server = http.createServer(proxied.app).listen(0, "0.0.0.0");
+    try {
+      await once(server, "listening");
+      const { port } = server.address() as AddressInfo;
+      const scrape = (headers: Record<string, string>) =>
+        new Promise<number | undefined>((resolve, reject) => {
+          http
+            .get({ host: outside, port, path: "/metrics", localAddress: outside, headers }, (res) => {
+              res.resume();
+              res.on("end", () => resolve(res.statusCode));
+            })
+            .on("error", reject);
+        });
+      expect(await scrape({ "X-Forwarded-For": "127.0.0.1" })).toBe(403);
+      expect(await scrape({ "X-Forwarded-For": "::1, 127.0.0.1" })).toBe(403);
+      expect(await scrape({})).toBe(403);
+      // The machine itself still may.
+      await supertest(proxied.app).get("/metrics").expect(200);
+    } finally {
+      server.close();
       await proxied.close();
     }
   });
