@@ -122,7 +122,8 @@ describe("asking for a sign-in e-mail", () => {
     expect(await ctx.db("home_sign_in_tokens").count({ n: "*" })).toEqual(before);
   });
 
-  it("limits requests per e-mail (known or not, the same way) with a clear 429", async () => {
+  // Per (e-mail, address): a stranger elsewhere cannot lock the homeowner out (tests/api/home-sign-in-limits.test.ts).
+  it("limits requests per e-mail from one address (known or not, the same way) with a clear 429", async () => {
     for (const email of [KNOWN, "nobody.else@example.com"]) {
       for (let i = 0; i < 5; i++) await ctx.agent().post("/my-home/sign-in").type("form").send({ email }).expect(200);
       const refused = await ctx.agent().post("/my-home/sign-in").type("form").send({ email }).expect(429);

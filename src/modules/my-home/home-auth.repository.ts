@@ -54,6 +54,12 @@ export class HomeAuthRepository {
     return row ? (row.email as string) : null;
   }
 
+  /** Whether the e-mail has a live token that came with a code (e-mailed, or made alike for an unknown e-mail). */
+  async hasLiveEmailedToken(email: string, now: Date): Promise<boolean> {
+    const row = await this.db("home_sign_in_tokens").where({ email }).whereNotNull("code_hash").whereNull("used_at").where("expires_at", ">", now).first("id");
+    return Boolean(row);
+  }
+
   /** Whether a token is live (for the page the link opens; it changes nothing). */
   async isLiveToken(tokenHash: string, now: Date): Promise<boolean> {
     const row = await this.db("home_sign_in_tokens").where({ token_hash: tokenHash }).whereNull("used_at").where("expires_at", ">", now).first("id");

@@ -26,15 +26,26 @@ export const HOME_SESSION_RENEW_MS = 60 * 60 * 1000;
 export const HOME_CODE_TRIES = 5;
 export const WEBAUTHN_CHALLENGE_TTL_MS = 5 * 60 * 1000;
 
+/**
+ * Limits that stop guessing and flooding without letting a stranger lock a homeowner out (nothing counts per
+ * e-mail alone toward a 429): a client address, and an (e-mail, address) pair, get a 429 past theirs; the
+ * e-mails sent to one address are capped, and past the cap a request sends nothing new while the e-mail's newest
+ * link still lives (the homeowner uses that one), the answer staying the same.
+ */
 export interface HomeSignInLimits {
-  /** Sign-in e-mails asked for one e-mail per window, from any address. */
-  perEmail: number;
   /** Sign-in requests (and code tries) from one client address per window, any e-mail. */
   perAddress: number;
+  /** Sign-in requests for one e-mail from one client address per window. */
+  perEmailAndAddress: number;
   windowMs: number;
+  /** Sign-in e-mails sent to one e-mail per `mailWindowMs`, from any address; past it, only when no link is live. */
+  mailsPerEmail: number;
+  mailWindowMs: number;
 }
-// The window is auth's (15 minutes), so privacy's daily purge of login_attempts ends these counters too.
-export const HOME_SIGN_IN_LIMITS: HomeSignInLimits = { perEmail: 5, perAddress: 30, windowMs: 15 * 60 * 1000 };
+// The window is auth's (15 minutes), so privacy's daily purge of login_attempts ends these counters too; the
+// mail counter's hour is privacy's to keep (HOME_MAIL_KEY_PREFIX).
+export const HOME_SIGN_IN_LIMITS: HomeSignInLimits = { perAddress: 30, perEmailAndAddress: 5, windowMs: 15 * 60 * 1000, mailsPerEmail: 5, mailWindowMs: 60 * 60 * 1000 };
+export const HOME_MAIL_KEY_PREFIX = "home-mail:";
 
 export const TOO_MANY_SIGN_INS_MESSAGE = "Too many sign-in requests. Please wait a few minutes and try again.";
 export class TooManySignInsError extends HttpError {
@@ -90,29 +101,38 @@ export class HomeAuthService {
     return this.deps.settings.publicUrl;
   }
 
-  /** Counts a request per e-mail and per address before anything else; past either, 429 (known or not). */
+  /** Counts a request per address and per (e-mail, address) before anything else; past either, 429 (known or not). */
   private async countRequest(email: string, address: string): Promise<void> {
     const { windowMs } = this.limits;
-    // Keys only (no owner columns): staff lock listings never show homeowners; privacy's erase finds the e-mail in the key.
-    const [byEmail, byAddress] = await Promise.all([
-      this.deps.attempts.count(`home-email:${email}`, windowMs),
+    // Keys only (no owner columns): staff lock listings never show homeowners; privacy's erase matches the exact keys.
+    const [byPair, byAddress] = await Promise.all([
+      this.deps.attempts.count(`home-pair:${email}|${address}`, windowMs),
       this.deps.attempts.count(`home-ip:${address}`, windowMs),
     ]);
-    if (byEmail.attempts > this.limits.perEmail) throw new TooManySignInsError(seconds(byEmail.windowEndsInMs));
+    if (byPair.attempts > this.limits.perEmailAndAddress) throw new TooManySignInsError(seconds(byPair.windowEndsInMs));
     if (byAddress.attempts > this.limits.perAddress) throw new TooManySignInsError(seconds(byAddress.windowEndsInMs));
+  }
+
+  /** Whether this request may make and send a new e-mail: under the hourly cap, or else only when no e-mailed link lives. */
+  private async mayMail(email: string, now: Date): Promise<boolean> {
+    const sent = await this.deps.attempts.count(`${HOME_MAIL_KEY_PREFIX}${email}`, this.limits.mailWindowMs);
+    if (sent.attempts <= this.limits.mailsPerEmail) return true;
+    return !(await this.repo.hasLiveEmailedToken(email, now));
   }
 
   /**
    * Asks for a sign-in e-mail. The caller always answers the same, whether or not the e-mail is known; the
    * work is the same too (a token and code are made and stored either way), only the queued mail differs.
+   * Past the e-mail's cap, while its newest link lives, nothing new is made: that link and its code stay good.
    */
   async requestSignIn(rawEmail: string, address: string): Promise<void> {
     const email = normalEmail(rawEmail);
     await this.countRequest(email, address);
+    const now = this.clock();
+    if (!(await this.mayMail(email, now))) return;
     const known = await this.deps.access.isKnown(email);
     const token = newToken();
     const code = newCode();
-    const now = this.clock();
     const expiresAt = new Date(now.getTime() + HOME_LINK_TTL_MS);
     await this.deps.transaction(async (tx) => {
       await this.repo.insertToken(tx, { email, tokenHash: hashToken(token), codeHash: hashToken(code), source: "email", expiresAt });

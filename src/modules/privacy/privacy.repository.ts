@@ -375,11 +375,20 @@ export class PrivacyRepository {
     return this.db("idempotency_keys").where("created_at", "<", new Date(asOf.getTime() - windowHours * 3_600_000)).delete();
   }
 
-  /** Counters whose window has ended count nothing any more, whatever their key. */
-  async purgeLoginAttempts(asOf: Date, windowMs: number): Promise<number> {
+  /**
+   * Counters whose window has ended count nothing any more, whatever their key. Keys under `longer.prefix`
+   * (My Home's hourly mail cap) have a longer window and wait for its end.
+   */
+  async purgeLoginAttempts(asOf: Date, windowMs: number, longer?: { prefix: string; windowMs: number }): Promise<number> {
+    const ended = (ms: number) => new Date(asOf.getTime() - ms);
     // A counter still holding back guesses (blocked_until ahead) is kept until its wait is over.
     return this.db("login_attempts")
-      .where("window_started_at", "<=", new Date(asOf.getTime() - windowMs))
+      .where((q) => {
+        if (!longer) return q.where("window_started_at", "<=", ended(windowMs));
+        return q
+          .where((w) => w.where("window_started_at", "<=", ended(windowMs)).andWhereRaw("left(key, ?) <> ?", [longer.prefix.length, longer.prefix]))
+          .orWhere("window_started_at", "<=", ended(Math.max(windowMs, longer.windowMs)));
+      })
       .andWhere((q) => q.whereNull("blocked_until").orWhere("blocked_until", "<=", asOf))
       .delete();
   }

@@ -1,5 +1,6 @@
 import type { TransactionRunner } from "../../db/transaction.js";
 import { ValidationError } from "../../http/errors.js";
+import { HOME_MAIL_KEY_PREFIX, HOME_SIGN_IN_LIMITS } from "../my-home/home-auth.service.js";
 import type { PrivacyRepository } from "./privacy.repository.js";
 import { type CustomerExport, type EraseResult, type PurgeResult, type Row, customerEmailSchema } from "./privacy.schemas.js";
 
@@ -119,7 +120,7 @@ export class PrivacyService {
     const r = this.repository;
     const deleted: Record<string, number> = {
       idempotency_keys: await r.purgeIdempotencyKeys(asOf, this.settings.idempotencyWindowHours),
-      login_attempts: await r.purgeLoginAttempts(asOf, this.settings.loginWindowMs),
+      login_attempts: await r.purgeLoginAttempts(asOf, this.settings.loginWindowMs, { prefix: HOME_MAIL_KEY_PREFIX, windowMs: HOME_SIGN_IN_LIMITS.mailWindowMs }),
       staff_sessions: await r.purgeStaffSessions(asOf),
       staff_login_addresses: await r.purgeStaffLoginAddresses(asOf, this.settings.knownAddressDays),
       ...(await r.purgeHomeSignIn(asOf)),
