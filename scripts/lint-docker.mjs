@@ -70,10 +70,27 @@ for (const name of ["migrate", "web", "worker"]) {
 }
 if (services.web?.ports) fail("docker-compose.yml", "web publishes no port (the proxy does), or --scale web=2 collides");
 if (!services.web?.environment?.TRUST_PROXY) fail("docker-compose.yml", "web needs TRUST_PROXY behind the proxy");
-if (!String(services.web?.environment?.SMTP_URL ?? "").startsWith("${SMTP_URL")) fail("docker-compose.yml", "SMTP_URL must be overridable (${SMTP_URL:-…})");
+// Production values are never filled in: a missing one stops `docker compose up`, naming it (docs/operations.md).
+const composeText = read("docker-compose.yml");
+for (const name of ["SESSION_SECRET", "PUBLIC_URL", "POSTGRES_PASSWORD", "SMTP_URL", "METRICS_TOKEN"]) {
+  const uses = [...composeText.matchAll(new RegExp(`\\$\\{${name}([^A-Z_][^}]*)?\\}`, "g"))].map((m) => m[0]);
+  if (!uses.length) fail("docker-compose.yml", `${name} is never passed`);
+  for (const use of uses) if (!use.startsWith(`\${${name}:?`)) fail("docker-compose.yml", `${use}: a production value must be required (\${${name}:?message}), never defaulted`);
+}
 if (!services.mailpit?.profiles?.includes("dev")) fail("docker-compose.yml", "mailpit belongs to the dev profile");
+for (const [name, service] of Object.entries(services)) {
+  if (name !== "mailpit" && JSON.stringify(service).includes("mailpit")) fail("docker-compose.yml", `${name}: only the dev run points at mailpit`);
+  if (service.logging?.driver !== "json-file" || !service.logging?.options?.["max-size"] || !service.logging?.options?.["max-file"]) {
+    fail("docker-compose.yml", `${name}: logging must be json-file with max-size and max-file (x-logging)`);
+  }
+}
 for (const port of services.mailpit?.ports ?? []) if (!String(port).startsWith("127.0.0.1:")) fail("docker-compose.yml", `mailpit port ${port} must bind 127.0.0.1`);
-if (!/reverse_proxy[\s\S]*dynamic a[\s\S]*name web/.test(read("Caddyfile"))) fail("Caddyfile", "reverse_proxy must follow every web replica (dynamic a … name web)");
+const caddyfile = read("Caddyfile");
+if (!/reverse_proxy[\s\S]*dynamic a[\s\S]*name web/.test(caddyfile)) fail("Caddyfile", "reverse_proxy must follow every web replica (dynamic a … name web)");
+// Express answers /METRICS and /metrics/ too: the proxy's block must be case-insensitive and cover a suffix.
+if (!/^\s*@metrics path_regexp \(\?i\)\S*metrics\S*$/m.test(caddyfile) || !/^\s*respond @metrics 404$/m.test(caddyfile)) {
+  fail("Caddyfile", "/metrics must be refused in every spelling: @metrics path_regexp (?i)^/+metrics(/|$) and respond @metrics 404");
+}
 
 // ---------- .dockerignore ----------
 const ignored = new Set(read(".dockerignore").split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#")));
