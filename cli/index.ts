@@ -12,6 +12,7 @@ import { registerCalendar } from "./commands/calendar.js";
 import { registerReports } from "./commands/reports.js";
 import { registerCustomers } from "./commands/customers.js";
 import { registerSubscriptions } from "./commands/subscriptions.js";
+import { registerDoctor } from "./commands/doctor.js";
 import { flushed } from "./context.js";
 
 export function buildProgram(): Command {
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
   registerReports(program);
   registerCustomers(program);
   registerSubscriptions(program);
+  registerDoctor(program);
   for (const command of program.commands) command.exitOverride().showHelpAfterError("(run with --help for usage)");
   return program;
 }
@@ -39,7 +41,8 @@ export function buildProgram(): Command {
 export async function main(argv = process.argv): Promise<number> {
   try {
     await buildProgram().parseAsync(argv);
-    return 0;
+    // A command that finished with a failure to report (doctor, reports generate) set process.exitCode.
+    return Number(process.exitCode ?? 0);
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
     // The reader of our output went away (`haven … | head`): nothing left to say.

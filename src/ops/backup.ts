@@ -145,7 +145,7 @@ async function serverMajor(client: pg.Client): Promise<number> {
 }
 
 /** The server's data directory when this process can read it and it is that server's (its system identifier). */
-async function readableDataDir(client: pg.Client): Promise<{ dir: string | null; why: string }> {
+export async function readableDataDir(client: pg.Client): Promise<{ dir: string | null; why: string }> {
   let dir: string;
   let id: string;
   try {
