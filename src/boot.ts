@@ -6,6 +6,7 @@ import { type Container, createContainer } from "./container.js";
 import { type DatabaseHandle, openDatabase } from "./db/database.js";
 import { type EmbeddedServer, EmbeddedStartError, type ExitInfo, PortInUseError } from "./db/embedded.js";
 import { SchemaTooNewError, createKnex, migrateLatest, refuseNewerSchema } from "./db/knex.js";
+import { backoffMs, pause } from "./db/reconnect.js";
 import { newLifecycle } from "./observability/health.js";
 import { createLogger, logProcessFailures } from "./observability/logger.js";
 import { createOpsApp } from "./observability/ops.routes.js";
@@ -54,9 +55,13 @@ export async function boot(options: BootOptions, env = loadEnv()): Promise<Runni
       process.exit(1);
     }
     console.error(`haven: the embedded Postgres stopped unexpectedly (${how}); restarting it…`);
-    restartEmbedded(database.embedded!).then(
-      () => console.error("haven: the embedded Postgres is running again."),
+    restartEmbedded(database.embedded!, () => stopping).then(
+      (running) => {
+        if (running) console.error("haven: the embedded Postgres is running again.");
+      },
       (error: Error) => {
+        // A shutdown that began meanwhile stops Postgres itself; only a failed restart is fatal.
+        if (stopping) return;
         console.error(`haven: the embedded Postgres could not restart: ${error.message.split("\n")[0]}`);
         process.exit(1);
       },
@@ -133,15 +138,22 @@ async function withinSeconds(seconds: number, work: Promise<unknown> | undefined
   clearTimeout(timer);
 }
 
-/** Starts a dead embedded Postgres again, retrying while its old processes finish exiting. */
-async function restartEmbedded(server: EmbeddedServer): Promise<void> {
+/**
+ * Starts a dead embedded Postgres again, retrying with backoff while its old processes finish exiting. Gives
+ * up when a shutdown begins (false), so that no Postgres is started behind a stopping process.
+ */
+async function restartEmbedded(server: EmbeddedServer, stopping: () => boolean): Promise<boolean> {
   let lastError: unknown;
   for (let attempt = 0; attempt < 10; attempt++) {
+    if (stopping()) return false;
     try {
-      return await server.restart();
+      await server.restart();
+      if (!stopping()) return true;
+      await server.stop();
+      return false;
     } catch (error) {
       lastError = error;
-      await new Promise((resolve) => setTimeout(resolve, 500 * (attempt + 1)));
+      await pause(500 + backoffMs(attempt, { baseMs: 500, capMs: 5000 }));
     }
   }
   throw lastError;

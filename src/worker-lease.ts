@@ -3,6 +3,7 @@ import os from "node:os";
 import type { WorkerEvents } from "graphile-worker";
 import pg from "pg";
 import type { Logger } from "pino";
+import { Outage, retryUntilDone, settledWithin } from "./db/reconnect.js";
 
 /**
  * Worker leases. graphile-worker 0.16 leaves a job locked by a worker that died without stopping (SIGKILL,
@@ -30,6 +31,8 @@ export interface WorkerLease {
   holder: string;
   /** Unlocks the jobs of worker processes that are gone; returns their worker ids. */
   sweep(): Promise<string[]>;
+  /** Stops recording these graphile-worker ids (workers of a runner that was replaced). */
+  forget(workerIds: string[]): void;
   /** Stops sweeping and gives the leases up; call once the runner has stopped. */
   stop(): Promise<void>;
 }
@@ -52,8 +55,12 @@ export async function startWorkerLease(options: WorkerLeaseOptions): Promise<Wor
   const key = BigInt.asIntN(64, randomBytes(8).readBigUInt64BE()).toString();
   const workerIds = new Set<string>();
   let stopped = false;
+  const stopping = new AbortController();
   let lockClient: pg.Client | null = null;
   let sweeping: Promise<string[]> | null = null;
+  let sweepFailing = false;
+  let reconnecting: Promise<void> | null = null;
+  const outage = new Outage(log, "worker lease connection", "worker lease connection lost; taking the lease again (meanwhile other workers may rerun this worker's jobs)");
 
   const record = (ids: string[]) =>
     pool.query("insert into worker_leases (worker_id, holder, lock_key) select id, $2, $3 from unnest($1::text[]) as id on conflict (worker_id) do update set holder = excluded.holder, lock_key = excluded.lock_key", [
@@ -62,25 +69,59 @@ export async function startWorkerLease(options: WorkerLeaseOptions): Promise<Wor
       key,
     ]);
 
-  // The lock lives as long as this connection; if the connection is lost, take the lock again and re-record.
-  const holdLock = async (): Promise<void> => {
-    const client = new pg.Client({ connectionString: options.databaseUrl, keepAlive: true, application_name: "haven worker lease" });
+  /** A new connection holding the lock; a failed attempt closes what it opened. */
+  const takeLock = async (): Promise<pg.Client> => {
+    const client = new pg.Client({ connectionString: options.databaseUrl, keepAlive: true, application_name: "haven worker lease", connectionTimeoutMillis: 10_000 });
     client.on("error", () => undefined);
-    client.on("end", () => {
-      if (stopped) return;
-      log.error("worker lease connection lost; taking the lease again (meanwhile other workers may rerun this worker's jobs)");
-      lockClient = null;
-      const retry = (attempt: number) =>
-        holdLock()
-          .then(() => record([...workerIds]))
-          .catch(() => setTimeout(() => retry(attempt + 1), Math.min(30_000, 1000 * 2 ** attempt)).unref());
-      retry(0);
-    });
-    await client.connect();
-    // The server notices a machine that vanished (no FIN ever comes) after about a minute, not hours.
-    await client.query("set tcp_keepalives_idle = 30; set tcp_keepalives_interval = 10; set tcp_keepalives_count = 3");
-    await client.query("select pg_advisory_lock($1::bigint)", [key]);
+    try {
+      await client.connect();
+      // The server notices a machine that vanished (no FIN ever comes) after about a minute, not hours.
+      await client.query("set tcp_keepalives_idle = 30; set tcp_keepalives_interval = 10; set tcp_keepalives_count = 3");
+      await client.query("select pg_advisory_lock($1::bigint)", [key]);
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    return client;
+  };
+
+  // The lock lives as long as this connection. Only a connection that holds it is watched: a failed
+  // connect() emits 'end' too, and once that started a second retry chain for every failed attempt.
+  const hold = (client: pg.Client) => {
     lockClient = client;
+    client.once("end", () => {
+      if (lockClient === client) lockClient = null;
+      if (stopped) return;
+      outage.lost();
+      reconnect();
+    });
+  };
+
+  // One loop at a time takes the lock again and re-records, with a jittered backoff between attempts.
+  const reconnect = () => {
+    reconnecting ??= retryUntilDone(
+      async () => {
+        if (!lockClient) {
+          const client = await takeLock();
+          if (stopped) {
+            await client.end().catch(() => undefined);
+            return;
+          }
+          hold(client);
+        }
+        await record([...workerIds]);
+      },
+      // At most 5 s apart: while the lock is free, other workers may take this worker's jobs for orphans.
+      { signal: stopping.signal, capMs: 5000 },
+    )
+      .then((done) => {
+        if (done && !stopped && lockClient) outage.back();
+      })
+      .finally(() => {
+        reconnecting = null;
+        // Lost again while the last attempt was finishing: its 'end' found this loop still running.
+        if (!stopped && !lockClient) reconnect();
+      });
   };
 
   const sweepOnce = async (): Promise<string[]> => {
@@ -96,12 +137,18 @@ export async function startWorkerLease(options: WorkerLeaseOptions): Promise<Wor
     if (rows[0]!.n) log.warn({ workerIds: ids, jobs: rows[0]!.n }, "unlocked the jobs of worker processes that are gone; the other workers run them now");
     return ids;
   };
-  // One sweep at a time; a failed one (database away) is logged and the next one tries again.
+  // One sweep at a time. While the lease is being taken again the database is away: no sweep, no line
+  // every 5 s. A failed sweep is logged once until one succeeds; the next one tries again.
   const sweep = (): Promise<string[]> => {
-    if (stopped) return Promise.resolve([]);
+    if (stopped || outage.ongoing) return Promise.resolve([]);
     sweeping ??= sweepOnce()
+      .then((ids) => {
+        sweepFailing = false;
+        return ids;
+      })
       .catch((error: unknown) => {
-        if (!stopped) log.warn({ err: error }, "worker lease sweep failed; retrying");
+        if (!stopped && !sweepFailing && !outage.ongoing) log.warn({ err: error }, "worker lease sweep failed; retrying");
+        sweepFailing = true;
         return [] as string[];
       })
       .finally(() => {
@@ -110,10 +157,13 @@ export async function startWorkerLease(options: WorkerLeaseOptions): Promise<Wor
     return sweeping;
   };
 
-  await holdLock();
+  hold(await takeLock());
   options.events.on("worker:create", ({ worker }) => {
     workerIds.add(worker.workerId);
-    record([worker.workerId]).catch((error: unknown) => log.warn({ err: error }, "could not record a worker lease"));
+    record([worker.workerId]).catch((error: unknown) => {
+      // Recorded with the others once the lease is back.
+      if (!outage.ongoing) log.warn({ err: error }, "could not record a worker lease");
+    });
   });
   void sweep();
   const timer = setInterval(() => void sweep(), SWEEP_SECONDS * 1000);
@@ -122,12 +172,18 @@ export async function startWorkerLease(options: WorkerLeaseOptions): Promise<Wor
   return {
     holder,
     sweep,
+    forget(ids) {
+      for (const id of ids) workerIds.delete(id);
+    },
     async stop() {
       clearInterval(timer);
       stopped = true;
-      await sweeping;
-      await pool.query("delete from worker_leases where lock_key = $1::bigint", [key]).catch(() => undefined);
-      await lockClient?.end().catch(() => undefined);
+      stopping.abort();
+      // Each step is bounded: a database that hangs must not hold up a shutdown.
+      await settledWithin(2000, sweeping);
+      await settledWithin(2000, reconnecting);
+      await settledWithin(2000, pool.query("delete from worker_leases where lock_key = $1::bigint", [key]));
+      await settledWithin(2000, lockClient?.end());
     },
   };
 }

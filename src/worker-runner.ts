@@ -6,10 +6,12 @@ import { taskList } from "./jobs.js";
 import { MAINTENANCE_CRONTAB } from "./modules/maintenance/maintenance.tasks.js";
 import { PRIVACY_CRONTAB } from "./modules/privacy/privacy.tasks.js";
 import { SUBSCRIPTIONS_CRONTAB } from "./modules/subscriptions/subscriptions.tasks.js";
+import { Outage, retryUntilDone, settledWithin } from "./db/reconnect.js";
 import { startWorkerLease } from "./worker-lease.js";
 
 export interface RunningWorker {
-  runner: Runner;
+  /** graphile-worker's runner now (a new one when it had to be restarted). */
+  readonly runner: Runner;
   /** The worker's own pg pool (reported by /metrics). */
   pool: pg.Pool;
   /**
@@ -20,49 +22,118 @@ export interface RunningWorker {
   stop(graceMs?: number): Promise<void>;
 }
 
+// What graphile-worker says at every failed attempt while Postgres is away (its listener retries with its own
+// jittered backoff); the outage is said once instead, here and by the lease.
+const CONNECTION_NOISE = /^(Error with notify listener|PostgreSQL (idle|active) client generated error|Failed to reset locked|Error occurred (attempting to UNLISTEN|releasing client|whilst releasing listening client))/;
+
 /** Starts graphile-worker on the container's database, logging through pino. */
 export async function startWorker(container: Container, concurrency = container.env.WORKER_CONCURRENCY): Promise<RunningWorker> {
+  const { log } = container;
   let stopping = false;
+  const stopSignal = new AbortController();
+  const database = new Outage(log, "job worker database connection");
+  const lost = (error?: unknown) => {
+    if (!stopping) database.lost(error);
+  };
   const logger = new WorkerLogger(() => (level, message, meta) => {
     // While stopping, Postgres may go first (Ctrl-C reaches it too): those errors are expected.
     if (stopping && level === "error") return;
+    if (CONNECTION_NOISE.test(message)) {
+      lost();
+      log.debug({ worker: meta }, message);
+      return;
+    }
     const method = level === "error" ? "error" : level === "warning" ? "warn" : "debug";
-    container.log[method]({ worker: meta }, message);
+    log[method]({ worker: meta }, message);
   });
-  // Our own pool, so that an idle connection dropped by a stopping Postgres is logged, not fatal.
-  const pgPool = new pg.Pool({ connectionString: container.databaseUrl, max: concurrency + 2 });
-  pgPool.on("error", (error) => {
-    if (!stopping) container.log.warn({ err: error }, "worker database connection lost");
-  });
+  // Our own pool, so that an idle connection dropped by a stopping Postgres is logged (once), not fatal. A
+  // connection attempt to a Postgres that hangs gives up rather than holding a job slot forever.
+  const pgPool = new pg.Pool({ connectionString: container.databaseUrl, max: concurrency + 2, connectionTimeoutMillis: 10_000 });
+  pgPool.on("error", lost);
   // Leases: when a worker process dies without stopping, the others unlock its jobs (worker-lease.ts).
   const events: WorkerEvents = new EventEmitter();
-  const lease = await startWorkerLease({ databaseUrl: container.databaseUrl, pool: pgPool, events, log: container.log });
+  const lease = await startWorkerLease({ databaseUrl: container.databaseUrl, pool: pgPool, events, log });
   const workerIds: string[] = [];
   events.on("worker:create", ({ worker }) => void workerIds.push(worker.workerId));
-  const runner = await run({
-    pgPool,
-    events,
-    concurrency,
-    noHandleSignals: true,
-    pollInterval: 1000,
-    // Recurring jobs, one crontab line each (graphile-worker runs each scheduled time once).
-    crontab: [MAINTENANCE_CRONTAB, PRIVACY_CRONTAB, SUBSCRIPTIONS_CRONTAB].join("\n"),
-    logger,
-    taskList: taskList(container),
+  // A worker that found the queue (empty or not) reached the database; one that could not did not.
+  events.on("worker:getJob:error", ({ error }) => lost(error));
+  events.on("worker:getJob:empty", () => database.back());
+  events.on("job:start", () => database.back());
+
+  const startRunner = () =>
+    run({
+      pgPool,
+      events,
+      concurrency,
+      noHandleSignals: true,
+      pollInterval: 1000,
+      // Recurring jobs, one crontab line each (graphile-worker runs each scheduled time once).
+      crontab: [MAINTENANCE_CRONTAB, PRIVACY_CRONTAB, SUBSCRIPTIONS_CRONTAB].join("\n"),
+      logger,
+      taskList: taskList(container),
+    });
+
+  // graphile-worker 0.16 stops its whole runner when the cron loop meets a database error, and a worker
+  // whose job cannot be marked done (Postgres gone mid-job) exits for good without a replacement. Either
+  // way the runner is replaced, once at a time and with backoff, or jobs would never run again.
+  // The ids of the running runner's workers (graphile-worker creates them inside run()).
+  let runnerIds = new Set<string>();
+  events.on("worker:create", ({ worker }) => void runnerIds.add(worker.workerId));
+  let runner = await startRunner();
+  let restarting: Promise<void> | null = null;
+  const restartOutage = new Outage(log, "job runner", "job runner stopped (database away?); starting it again");
+  const restart = (error?: unknown) => {
+    if (stopping) return;
+    restartOutage.lost(error);
+    restarting ??= (async () => {
+      const old = runner;
+      const oldIds = [...runnerIds];
+      await settledWithin(container.env.SHUTDOWN_GRACE_S * 1000, old.stop());
+      await retryUntilDone(
+        async () => {
+          runnerIds = new Set();
+          const started = await startRunner();
+          if (stopping) {
+            await started.stop().catch(() => undefined);
+            return;
+          }
+          runner = started;
+          watch(started);
+          // The old runner's workers are gone: their jobs go back to the queue now, not in 4 hours.
+          await pgPool.query("select graphile_worker.force_unlock_workers($1::text[])", [oldIds]).catch(() => undefined);
+          lease.forget(oldIds);
+          restartOutage.back();
+        },
+        { signal: stopSignal.signal },
+      );
+    })().finally(() => {
+      restarting = null;
+    });
+  };
+  const watch = (watched: Runner) => {
+    const ended = (error?: unknown) => {
+      if (runner === watched) restart(error);
+    };
+    watched.promise.then(() => ended(), ended);
+  };
+  events.on("worker:fatalError", ({ worker, error }) => {
+    if (runnerIds.has(worker.workerId)) restart(error);
   });
+  watch(runner);
+
   let stopped: Promise<void> | null = null;
   const stop = async (graceMs: number) => {
     stopping = true;
+    stopSignal.abort();
+    await settledWithin(graceMs, restarting);
     const graceful = runner.stop().then(
       () => true,
       () => true,
     );
-    let timer: NodeJS.Timeout | undefined;
-    const finished = await Promise.race([graceful, new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), graceMs)))]);
-    clearTimeout(timer);
+    const finished = await settledWithin(graceMs, graceful);
     await lease.stop();
     if (finished) {
-      await pgPool.end().catch(() => undefined);
+      await settledWithin(3000, pgPool.end());
       return;
     }
     // Past the grace. Close our pool first, so that a job finishing now cannot mark as done a job another
@@ -77,7 +148,9 @@ export async function startWorker(container: Container, concurrency = container.
     }
   };
   return {
-    runner,
+    get runner() {
+      return runner;
+    },
     pool: pgPool,
     stop: (graceMs = container.env.SHUTDOWN_GRACE_S * 1000) => {
       stopped ??= stop(graceMs);

@@ -337,6 +337,9 @@ export async function startEmbeddedPostgres(options: {
     async restart() {
       if (child) return;
       stopping = false;
+      // stop() let go of the exit hook: a server started again is taken down with this process too.
+      process.removeListener("exit", onProcessExit);
+      process.once("exit", onProcessExit);
       await launch();
     },
     async stop() {

@@ -2,6 +2,8 @@
 // with real processes killed by SIGKILL, is in scale-out.test.ts; here each rule on its own.
 import { randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
+import net from "node:net";
+import { Writable } from "node:stream";
 import type { WorkerEvents } from "graphile-worker";
 import pg from "pg";
 import pino from "pino";
@@ -81,5 +83,80 @@ describe("worker leases", () => {
     await lease.stop();
     leases.splice(leases.indexOf(lease), 1);
     expect(await ctx.db("worker_leases").where({ worker_id: "worker-reconnects" })).toEqual([]);
+  });
+});
+
+/** A TCP hop to the test's Postgres that can be cut: while cut, it drops its connections and every new one. */
+async function cuttableProxy(target: string) {
+  const { hostname, port } = new URL(target);
+  let cut = false;
+  let attempts = 0;
+  const open = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    attempts++;
+    if (cut) return void socket.destroy();
+    const upstream = net.connect(Number(port), hostname);
+    for (const [a, b] of [
+      [socket, upstream],
+      [upstream, socket],
+    ] as const) {
+      a.pipe(b);
+      a.on("error", () => b.destroy());
+      a.on("close", () => b.destroy());
+    }
+    open.add(socket);
+    socket.on("close", () => open.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = new URL(target);
+  url.hostname = "127.0.0.1";
+  url.port = String((server.address() as net.AddressInfo).port);
+  return {
+    url: url.toString(),
+    attempts: () => attempts,
+    cut() {
+      cut = true;
+      for (const socket of open) socket.destroy();
+    },
+    mend() {
+      cut = false;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe("a lease whose database is away", () => {
+  it("tries again one attempt at a time, and says so once when lost and once when back", async () => {
+    const proxy = await cuttableProxy(ctx.url);
+    const lines: string[] = [];
+    const log = pino(
+      { level: "info" },
+      new Writable({
+        write(chunk, _encoding, done) {
+          lines.push(...chunk.toString().split("\n").filter(Boolean));
+          done();
+        },
+      }),
+    );
+    const events: WorkerEvents = new EventEmitter();
+    const lease = await startWorkerLease({ databaseUrl: proxy.url, pool, events, log });
+    try {
+      events.emit("worker:create", { worker: { workerId: "worker-cut-off" } } as never);
+      await until("the lease to be recorded", async () => (await ctx.db("worker_leases").where({ worker_id: "worker-cut-off" })).length === 1);
+      const before = proxy.attempts();
+      proxy.cut();
+      // Every failed attempt used to start two more (a failed connect() emits 'end' as well): thousands a second.
+      await until("a few attempts to fail", () => proxy.attempts() - before >= 4, 20_000, 10);
+      const lost = lines.filter((line) => line.includes("worker lease connection lost"));
+      expect(lost).toHaveLength(1);
+      proxy.mend();
+      await until("the lease to be back", () => lines.some((line) => /worker lease connection back after \d+\.\d s/.test(line)), 20_000);
+      expect(proxy.attempts() - before).toBeLessThan(12);
+      expect(lines.filter((line) => line.includes("worker lease connection lost"))).toHaveLength(1);
+      expect(await ctx.db("worker_leases").where({ worker_id: "worker-cut-off" })).toHaveLength(1);
+    } finally {
+      await lease.stop();
+      await proxy.close();
+    }
   });
 });
