@@ -7,7 +7,7 @@ import { type DatabaseHandle, openDatabase } from "./db/database.js";
 import { type EmbeddedServer, EmbeddedStartError, type ExitInfo, PortInUseError } from "./db/embedded.js";
 import { SchemaTooNewError, createKnex, migrateLatest, refuseNewerSchema } from "./db/knex.js";
 import { backoffMs, pause } from "./db/reconnect.js";
-import { newLifecycle } from "./observability/health.js";
+import { logDatabaseOutages, newLifecycle } from "./observability/health.js";
 import { createLogger, logProcessFailures } from "./observability/logger.js";
 import { createOpsApp } from "./observability/ops.routes.js";
 import { type RunningWorker, startWorker } from "./worker-runner.js";
@@ -75,6 +75,7 @@ export async function boot(options: BootOptions, env = loadEnv()): Promise<Runni
   }
   const db = createKnex(database.url, { min: 0, max: env.DB_POOL_MAX }, { statementTimeoutMs: env.STATEMENT_TIMEOUT_MS });
   const container = createContainer(env, database.url, db, { log: createLogger(env.LOG_LEVEL) });
+  logDatabaseOutages(db, container.log);
   const runsWorker = options.worker === "mode" ? env.WORKER_MODE === "inline" : options.worker;
   const lifecycle = newLifecycle();
   let server: Served | null = null;

@@ -1,8 +1,10 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Knex } from "knex";
+import type { Logger } from "pino";
 import { AssetsMissingError, PUBLIC_BUILD_DIR, loadAssets } from "../http/assets.js";
 import { compareSchema, schemaFits } from "../db/knex.js";
+import { Outage, backoffMs } from "../db/reconnect.js";
 
 /** What a process tells its health checks: set `draining` at SIGTERM and /readyz answers 503 at once. */
 export interface Lifecycle {
@@ -43,8 +45,7 @@ export async function readiness(db: Knex, lifecycle: Lifecycle, options: { asset
   const timeoutMs = options.timeoutMs ?? 2000;
   let database: "up" | "down" = "down";
   let migrations: Readiness["checks"]["migrations"] = "unknown";
-  // A database that hangs (rather than refuses) must not hang the health check with it.
-  if (await within(timeoutMs, db.raw("select 1"))) {
+  if (await watchOf(db).answers(timeoutMs)) {
     database = "up";
     migrations = (await within(timeoutMs, migrationsCurrent(db))) === true ? "current" : "pending";
   }
@@ -63,4 +64,58 @@ async function within<T>(ms: number, work: PromiseLike<T>): Promise<T | undefine
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * The readiness probe's view of the database (docs/operations.md "Database outages"). One `select 1` at a
+ * time, whatever the number of probes; while the database is away, probes within a short jittered backoff
+ * (at most 2 s, so /readyz turns 200 within seconds of its return) answer "down" without trying; the outage
+ * is logged once when it starts and once when it ends.
+ */
+class DatabaseWatch {
+  private pending: Promise<boolean> | null = null;
+  private failures = 0;
+  private retryAt = 0;
+  outage: Outage | null = null;
+
+  constructor(private readonly db: Knex) {}
+
+  async answers(timeoutMs: number): Promise<boolean> {
+    if (this.failures > 0 && Date.now() < this.retryAt) return false;
+    // A query that hangs (rather than fails) stays the one attempt in flight until it ends.
+    this.pending ??= this.db.raw("select 1").then(
+      () => {
+        this.failures = 0;
+        this.outage?.back();
+        this.pending = null;
+        return true;
+      },
+      (error: unknown) => {
+        this.failed(error);
+        this.pending = null;
+        return false;
+      },
+    );
+    const up = await within(timeoutMs, this.pending);
+    if (up === undefined) this.failed(new Error(`the database did not answer within ${timeoutMs} ms`));
+    return up === true;
+  }
+
+  private failed(error: unknown) {
+    this.failures++;
+    this.retryAt = Date.now() + backoffMs(this.failures - 1, { capMs: 2000 });
+    this.outage?.lost(error);
+  }
+}
+
+const watches = new WeakMap<Knex, DatabaseWatch>();
+const watchOf = (db: Knex) => {
+  const watch = watches.get(db) ?? new DatabaseWatch(db);
+  watches.set(db, watch);
+  return watch;
+};
+
+/** Logs the outages the readiness checks see on this pool, once when each starts and once when it ends. */
+export function logDatabaseOutages(db: Knex, log: Logger): void {
+  watchOf(db).outage = new Outage(log, "database connection", "database connection lost; /readyz answers 503 until it is back");
 }

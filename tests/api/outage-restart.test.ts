@@ -217,6 +217,9 @@ describe("a Postgres restart", () => {
     const seen: number[] = [];
     await readyAgain(web.url!, server.url, seen);
     await readyAgain(workerProbes, server.url, seen);
+    // The web process's readiness checks saw the outage: said once when it began, once when it ended.
+    expect(web.output().match(/"msg":"database connection lost/g)).toHaveLength(1);
+    expect(web.output()).toMatch(/"msg":"database connection back after \d+\.\d s"/);
     // The job cut off goes back to the queue (sent again: at least once), and one queued now is sent too.
     await signIn(web, email);
     await until("the e-mails queued before and after the restart", async () => (await sent()) >= 4, 30_000);
