@@ -1,7 +1,6 @@
 import { useState } from "react";
-import { ACCESS_METHOD_LABELS, type ConfirmationRecord } from "../../src/modules/bookings/bookings.constants";
+import { ACCESS_METHOD_LABELS, CONFIRMATION_STORAGE_KEY, type ConfirmationRecord } from "../../src/modules/bookings/bookings.constants";
 import { longDate } from "../../src/modules/bookings/business-time";
-import { takeConfirmation } from "./form-parts";
 
 interface Props {
   supportEmail: string;
@@ -14,6 +13,19 @@ const NEXT_STEPS = [
   { title: "The inspection", text: "Our 114-point inspection takes about 60 minutes." },
   { title: "Your Health Report", text: "Your report and Property Health Score arrive within 24 hours of the inspection." },
 ];
+
+/** Reads the record the booking forms saved (form-parts.tsx saveConfirmation) and removes it, so a reload shows the page without it. */
+function takeConfirmation(): ConfirmationRecord | null {
+  const raw = sessionStorage.getItem(CONFIRMATION_STORAGE_KEY);
+  sessionStorage.removeItem(CONFIRMATION_STORAGE_KEY);
+  if (!raw) return null;
+  try {
+    const record = JSON.parse(raw) as ConfirmationRecord;
+    return typeof record?.scheduledDate === "string" ? record : null;
+  } catch {
+    return null;
+  }
+}
 
 function Support({ supportEmail, supportPhone }: Props) {
   return (

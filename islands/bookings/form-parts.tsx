@@ -6,19 +6,6 @@ export function saveConfirmation(record: ConfirmationRecord): void {
   sessionStorage.setItem(CONFIRMATION_STORAGE_KEY, JSON.stringify(record));
 }
 
-/** Reads the record and removes it, so a reload shows the page without it. */
-export function takeConfirmation(): ConfirmationRecord | null {
-  const raw = sessionStorage.getItem(CONFIRMATION_STORAGE_KEY);
-  sessionStorage.removeItem(CONFIRMATION_STORAGE_KEY);
-  if (!raw) return null;
-  try {
-    const record = JSON.parse(raw) as ConfirmationRecord;
-    return typeof record?.scheduledDate === "string" ? record : null;
-  } catch {
-    return null;
-  }
-}
-
 interface TextAreaProps {
   id: string;
   label: string;
