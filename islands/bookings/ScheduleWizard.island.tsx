@@ -1,21 +1,12 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import {
-  ACCESS_INFO_MESSAGE,
-  ACCESS_INFO_TITLE,
-  ACCESS_METHOD_LABELS,
-  ACCESS_METHODS,
-  type Booking,
-  NEEDS_ACCESS_INFO,
-  SAMPLE_ADDRESS_LINE,
-  type WizardPrefill,
-} from "../../src/modules/bookings/bookings.constants";
-import { TIME_SLOTS } from "../../src/modules/bookings/business-time";
-import { Field, SelectField } from "../checkout/fields";
+import { ACCESS_INFO_MESSAGE, ACCESS_INFO_TITLE, type Booking, NEEDS_ACCESS_INFO, type WizardPrefill } from "../../src/modules/bookings/bookings.constants";
 import { ApiError, apiRequest, newIdempotencyKey } from "../ui/api";
 import { toast } from "../ui/toast";
-import { emailError, leadDateError, nextYear, numberError, phoneError } from "./checks";
-import { ChoiceCards, TextAreaField, focusField, saveConfirmation } from "./form-parts";
+import { focusField, saveConfirmation } from "./form-parts";
+import { EMPTY, type Errors, INTAKE_STEPS, type Key, STEPS, type Step, type Values, continuationSteps, initialValues, problemsIn } from "./schedule-steps";
+import { StepFields } from "./ScheduleStepFields";
+import { KnownDetails, WizardProgress } from "./WizardParts";
 
 /** This island uses react-query: the loader wraps it in the query provider (islands/main.ts). */
 export const queries = true;
@@ -29,84 +20,18 @@ interface Props {
   planLabel: string | null;
 }
 
-const EMPTY = {
-  propertyAddress: "",
-  propertyType: "",
-  propertySize: "",
-  yearBuilt: "",
-  firstName: "",
-  lastName: "",
-  email: "",
-  phone: "",
-  scheduledDate: "",
-  timeSlot: "",
-  accessMethod: "",
-  accessCode: "",
-  accessInstructions: "",
-  specialRequests: "",
-};
-type Values = typeof EMPTY;
-type Key = keyof Values;
-type Errors = Partial<Record<Key, string>>;
-
-interface Step {
-  title: string;
-  fields: Key[];
-  required: Key[];
-}
-
-const STEPS: Step[] = [
-  { title: "Property Info", fields: ["propertyAddress", "propertyType", "propertySize", "yearBuilt"], required: ["propertyAddress", "propertyType", "propertySize"] },
-  { title: "Contact Info", fields: ["firstName", "lastName", "email", "phone"], required: ["firstName", "lastName", "email", "phone"] },
-  {
-    title: "Schedule",
-    fields: ["scheduledDate", "timeSlot", "accessMethod", "accessCode", "accessInstructions", "specialRequests"],
-    required: ["scheduledDate", "timeSlot", "accessMethod"],
-  },
-];
-
-/** Steps the buyer already went through before the wizard (payment, then the property form of intake). */
-const INTAKE_STEPS = ["Payment", "Your Property"];
+const REDIRECT_DELAY = 1500;
 
 /**
- * Coming from intake (issue 18, item 3), the property and contact are known: they are shown read-only
- * and only what intake did not ask remains (the property type, then the schedule), numbered as the
- * continuation of intake's 'Step 2 of 3'. Contact Info stays a step when intake left part of it empty.
+ * The steps shown (the full wizard, or intake's continuation while its property is complete), the current one,
+ * and focus after each move: the field asked for (the first invalid one), otherwise the new step's heading.
  */
-function continuationSteps(values: Values): Step[] {
-  const [, contact, schedule] = STEPS as [Step, Step, Step];
-  const contactKnown = contact.required.every((k) => values[k].trim());
-  const first = contactKnown ? schedule : contact;
-  const withType: Step = { ...first, fields: ["propertyType", ...first.fields], required: ["propertyType", ...first.required] };
-  return contactKnown ? [withType] : [withType, schedule];
-}
-
-const TYPE_LABELS: Record<string, string> = { "single-family": "Single-family home", townhouse: "Townhouse", condo: "Condo", duplex: "Duplex", other: "Other" };
-const REDIRECT_DELAY = 1500;
-const REQUIRED_LABELS: Errors = {
-  propertyAddress: "Property address is required",
-  propertyType: "Property type is required",
-  propertySize: "Property size is required",
-  firstName: "First name is required",
-  lastName: "Last name is required",
-  email: "Email is required",
-  phone: "Phone is required",
-  scheduledDate: "Inspection date is required",
-  timeSlot: "Time slot is required",
-  accessMethod: "Access method is required",
-};
-
-export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefill, planLabel }: Props) {
-  const [values, setValues] = useState<Values>(() => (prefill ? { ...EMPTY, ...pick(prefill) } : EMPTY));
-  const [errors, setErrors] = useState<Errors>({});
-  // Continuing from intake while the intake's property is complete; 'Change' goes back to the full wizard.
+function useWizardSteps(prefill: WizardPrefill | null) {
+  // 'Change' (or an error on a field shown read-only) goes back to the full wizard.
   const [continuing, setContinuing] = useState(() => Boolean(prefill?.propertyAddress && prefill.propertySize));
-  const [continued] = useState(() => (prefill ? continuationSteps({ ...EMPTY, ...pick(prefill) }) : STEPS));
+  const [continued] = useState(() => (prefill ? continuationSteps(initialValues(prefill)) : STEPS));
   const steps = continuing ? continued : STEPS;
-  const offset = continuing ? INTAKE_STEPS.length : 0;
   const [step, setStep] = useState(0);
-  // Messages of the server that name no field of the wizard; shown above the buttons.
-  const [formError, setFormError] = useState<string | null>(null);
   const form = useRef<HTMLFormElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const moved = useRef(false);
@@ -123,36 +48,14 @@ export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefil
     moved.current = true;
   }, [step, focusTick]);
 
-  const set = (key: Key) => (value: string) => {
-    setValues((v) => ({ ...v, [key]: value }));
-    setErrors((e) => ({ ...e, [key]: undefined }));
-  };
-
-  /** Field errors of the given fields, with the server's messages (the server checks again). */
-  const problemsIn = (fields: Key[]): Errors => {
-    const all: Errors = {
-      propertySize: numberError("Property size", values.propertySize, 100, 100_000),
-      yearBuilt: numberError("Year built", values.yearBuilt, 1600, nextYear()),
-      email: emailError(values.email),
-      phone: phoneError(values.phone),
-      scheduledDate: leadDateError("Inspection date", values.scheduledDate, minDate, maxDate),
-    };
-    for (const s of STEPS) for (const key of s.required) if (!values[key].trim()) all[key] = REQUIRED_LABELS[key];
-    const found: Errors = {};
-    for (const key of fields) if (all[key]) found[key] = all[key];
-    return found;
-  };
-
-  const missingIn = (index: number) => steps[index]!.required.filter((k) => !values[k].trim());
-
-  /** Shows the errors, goes to the first step that has one and focuses its first invalid field. */
-  const showErrors = (found: Errors, keep: Errors = {}): boolean => {
-    setErrors({ ...keep, ...found });
+  /** Goes to the first step that has one of the errors and focuses its first invalid field; false when none has. */
+  const goToFirstError = (found: Errors): boolean => {
+    const hasError = (s: Step) => s.fields.some((f) => found[f]);
     // An error on a field shown read-only (the server refused the intake's property): back to the full wizard.
-    const shown = continuing && !steps.some((s) => s.fields.some((f) => found[f])) && STEPS.some((s) => s.fields.some((f) => found[f]));
+    const shown = continuing && !steps.some(hasError) && STEPS.some(hasError);
     const list = shown ? STEPS : steps;
     if (shown) setContinuing(false);
-    const first = list.findIndex((s) => s.fields.some((f) => found[f]));
+    const first = list.findIndex(hasError);
     if (first < 0) return false;
     pendingFocus.current = list[first]!.fields.find((f) => found[f]) ?? null;
     setStep(first);
@@ -160,19 +63,18 @@ export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefil
     return true;
   };
 
-  const next = () => {
-    if (missingIn(step).length) {
-      toast({ title: "Missing Information", description: "Please fill in all required fields before continuing.", variant: "destructive" });
-    }
-    // This step's errors are checked again; the server's messages for other steps wait there.
-    const fields = steps[step]!.fields;
-    const others = Object.fromEntries(Object.entries(errors).filter(([key]) => !fields.includes(key as Key))) as Errors;
-    if (showErrors(problemsIn(fields), others)) return;
-    setStep(step + 1);
+  /** 'Change': the full wizard at that step, with everything kept. */
+  const change = (index: number) => () => {
+    setContinuing(false);
+    setStep(index);
   };
+  return { continuing, steps, offset: continuing ? INTAKE_STEPS.length : 0, step, setStep, goToFirstError, change, form, heading };
+}
 
+/** Books the inspection once (one idempotency key per wizard), then leaves for the confirmation page. */
+function useScheduleBooking(values: Values, prefill: WizardPrefill | null, onRefused: (known: Errors, other: string | null) => void) {
   const submissionKey = useRef(newIdempotencyKey());
-  const mutation = useMutation({
+  return useMutation({
     mutationFn: () =>
       apiRequest<Booking>(
         "POST",
@@ -203,19 +105,58 @@ export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefil
         if (key in EMPTY) known[key as Key] = message;
         else other.push(message);
       }
-      showErrors(known);
-      setFormError(other.length ? [...new Set(other)].join(" ") : null);
+      onRefused(known, other.length ? [...new Set(other)].join(" ") : null);
       toast({ title: "Scheduling Error", description: "Failed to schedule inspection. Please try again.", variant: "destructive" });
     },
   });
+}
+
+export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefill, planLabel }: Props) {
+  const [values, setValues] = useState<Values>(() => initialValues(prefill));
+  const [errors, setErrors] = useState<Errors>({});
+  const { continuing, steps, offset, step, setStep, goToFirstError, change, form, heading } = useWizardSteps(prefill);
+  const current = steps[step]!;
+  // Messages of the server that name no field of the wizard; shown above the buttons.
+  const [formError, setFormError] = useState<string | null>(null);
+
+  const field = (key: Key) => ({
+    id: key,
+    value: values[key],
+    error: errors[key],
+    onChange: (value: string) => {
+      setValues((v) => ({ ...v, [key]: value }));
+      setErrors((e) => ({ ...e, [key]: undefined }));
+    },
+  });
+
+  /** Shows the errors, goes to the first step that has one and focuses its first invalid field. */
+  const showErrors = (found: Errors, keep: Errors = {}): boolean => {
+    setErrors({ ...keep, ...found });
+    return goToFirstError(found);
+  };
+
+  const mutation = useScheduleBooking(values, prefill, (known, other) => {
+    showErrors(known);
+    setFormError(other);
+  });
+
+  const next = () => {
+    if (current.required.some((k) => !values[k].trim())) {
+      toast({ title: "Missing Information", description: "Please fill in all required fields before continuing.", variant: "destructive" });
+    }
+    // This step's errors are checked again; the server's messages for other steps wait there.
+    const others = Object.fromEntries(Object.entries(errors).filter(([key]) => !current.fields.includes(key as Key))) as Errors;
+    if (showErrors(problemsIn(values, current.fields, minDate, maxDate), others)) return;
+    setStep(step + 1);
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (step < steps.length - 1) return next();
     if (mutation.isPending || mutation.isSuccess) return;
     setFormError(null);
-    const found = problemsIn(STEPS.flatMap((s) => s.fields));
-    if (steps.some((_, i) => missingIn(i).length)) {
+    const found = problemsIn(values, STEPS.flatMap((s) => s.fields), minDate, maxDate);
+    if (steps.some((s) => s.required.some((k) => !values[k].trim()))) {
       toast({ title: "Missing Information", description: "Please fill in all required fields.", variant: "destructive" });
       // Every step's errors, so the step it lands on shows its own.
       showErrors(found);
@@ -230,65 +171,12 @@ export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefil
     mutation.mutate();
   };
 
-  const needsAccess = NEEDS_ACCESS_INFO.includes(values.accessMethod);
   const busy = mutation.isPending || mutation.isSuccess;
-  const current = steps[step]!;
-  const shows = (key: Key) => current.fields.includes(key);
-  /** 'Change': the full wizard at that step, with everything kept. */
-  const change = (index: number) => () => {
-    setContinuing(false);
-    setStep(index);
-  };
-
   return (
     <form ref={form} onSubmit={submit} noValidate className="card mt-6" aria-labelledby="wizard-step-title">
-      <ol className="wizard-steps" aria-label="Progress">
-        {[...(continuing ? INTAKE_STEPS : []), ...steps.map((s) => s.title)].map((title, n) => {
-          const i = n - offset;
-          return (
-            <li key={title} data-state={i < step ? "done" : i === step ? "current" : "todo"} aria-current={i === step ? "step" : undefined}>
-              <span className="wizard-step-number" aria-hidden="true">
-                {n + 1}
-              </span>
-              <span>{title}</span>
-            </li>
-          );
-        })}
-      </ol>
+      <WizardProgress titles={[...(continuing ? INTAKE_STEPS : []), ...steps.map((s) => s.title)]} offset={offset} step={step} />
       {planLabel && step === 0 && <p className="mt-4 rounded-lg bg-gold-200/50 px-3 py-2 text-sm">Your {planLabel} plan is active. Let's schedule your inspection.</p>}
-
-      {continuing && prefill && step === 0 && (
-        <section className="mt-4 grid gap-3 rounded-lg border border-ink/15 p-4 sm:grid-cols-2" aria-label="From your property form" data-testid="wizard-known">
-          <div>
-            <div className="flex items-baseline justify-between gap-2">
-              <h3 className="font-bold text-green-900">Property</h3>
-              <button type="button" className="link text-sm" onClick={change(0)} aria-label="Change the property">
-                Change
-              </button>
-            </div>
-            <p data-testid="wizard-known-property">{prefill.propertyLine || values.propertyAddress}</p>
-            <p className="text-sm text-ink/75">
-              {values.propertySize} sq ft{values.yearBuilt && ` · built ${values.yearBuilt}`}
-            </p>
-          </div>
-          {!shows("firstName") && (
-            <div>
-              <div className="flex items-baseline justify-between gap-2">
-                <h3 className="font-bold text-green-900">Contact</h3>
-                <button type="button" className="link text-sm" onClick={change(1)} aria-label="Change the contact details">
-                  Change
-                </button>
-              </div>
-              <p data-testid="wizard-known-contact">
-                {values.firstName} {values.lastName}
-              </p>
-              <p className="text-sm text-ink/75">
-                {values.email} · {values.phone}
-              </p>
-            </div>
-          )}
-        </section>
-      )}
+      {continuing && prefill && step === 0 && <KnownDetails prefill={prefill} values={values} contactKnown={!current.fields.includes("firstName")} onChange={change} />}
 
       <h2 id="wizard-step-title" ref={heading} tabIndex={-1} className="mt-6 font-serif text-2xl font-bold text-green-900">
         {current.title}
@@ -297,83 +185,13 @@ export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefil
         Step {offset + step + 1} of {offset + steps.length}. Fields marked <span aria-hidden="true">*</span>
         <span className="sr-only">with an asterisk</span> are required.
       </p>
-
-      <div className="mt-5 grid gap-4 sm:grid-cols-2">
-        {shows("propertyType") && !shows("propertyAddress") && (
-          <div className="sm:col-span-2">
-            <SelectField id="propertyType" label="Property type" required value={values.propertyType} options={propertyTypes} labels={TYPE_LABELS} error={errors.propertyType} onChange={set("propertyType")} />
-          </div>
-        )}
-        {shows("propertyAddress") && (
-          <>
-            <div className="sm:col-span-2">
-              <Field id="propertyAddress" label="Property address" required value={values.propertyAddress} error={errors.propertyAddress} onChange={set("propertyAddress")} autoComplete="street-address" hint={`Street, city, province and postal code, e.g. ${SAMPLE_ADDRESS_LINE}`} maxLength={300} />
-            </div>
-            <SelectField id="propertyType" label="Property type" required value={values.propertyType} options={propertyTypes} labels={TYPE_LABELS} error={errors.propertyType} onChange={set("propertyType")} />
-            <Field id="propertySize" label="Property size (sq ft)" required inputMode="numeric" value={values.propertySize} error={errors.propertySize} onChange={set("propertySize")} />
-            <Field id="yearBuilt" label="Year built" inputMode="numeric" value={values.yearBuilt} error={errors.yearBuilt} onChange={set("yearBuilt")} hint="Optional" />
-          </>
-        )}
-        {shows("firstName") && (
-          <>
-            <Field id="firstName" label="First name" required autoComplete="given-name" value={values.firstName} error={errors.firstName} onChange={set("firstName")} />
-            <Field id="lastName" label="Last name" required autoComplete="family-name" value={values.lastName} error={errors.lastName} onChange={set("lastName")} />
-            <Field id="email" label="Email" type="email" required autoComplete="email" value={values.email} error={errors.email} onChange={set("email")} />
-            <Field id="phone" label="Phone" type="tel" required autoComplete="tel" value={values.phone} error={errors.phone} onChange={set("phone")} />
-          </>
-        )}
-        {shows("scheduledDate") && (
-          <>
-            <Field id="scheduledDate" label="Inspection date" type="date" required min={minDate} max={maxDate} value={values.scheduledDate} error={errors.scheduledDate} onChange={set("scheduledDate")} hint="At least 4 days from today." />
-            <div className="field">
-              <label htmlFor="timeSlot">
-                Time <span aria-hidden="true">*</span>
-              </label>
-              <select id="timeSlot" name="timeSlot" value={values.timeSlot} onChange={(e) => set("timeSlot")(e.target.value)} aria-required aria-invalid={errors.timeSlot ? true : undefined} aria-describedby={errors.timeSlot ? "timeSlot-error" : undefined}>
-                <option value="">Select a time…</option>
-                {TIME_SLOTS.map((slot) => (
-                  <option key={slot} value={slot}>
-                    {slot}
-                  </option>
-                ))}
-              </select>
-              {errors.timeSlot && (
-                <p id="timeSlot-error" className="field-error">
-                  {errors.timeSlot}
-                </p>
-              )}
-            </div>
-            <div className="sm:col-span-2">
-              <ChoiceCards
-                name="accessMethod"
-                legend="How will the inspector get in?"
-                required
-                value={values.accessMethod}
-                error={errors.accessMethod}
-                onChange={set("accessMethod")}
-                options={ACCESS_METHODS.map((m) => ({ value: m, label: ACCESS_METHOD_LABELS[m]! }))}
-              />
-              {values.accessMethod === "meet-inspector" && <p className="mt-2 text-sm text-ink/75">Your inspector calls 15 to 30 minutes before arriving.</p>}
-            </div>
-            {needsAccess && (
-              <>
-                <Field id="accessCode" label="Access code" value={values.accessCode} error={errors.accessCode} onChange={set("accessCode")} autoComplete="off" hint="A code or instructions is required." maxLength={100} />
-                <TextAreaField id="accessInstructions" label="Access instructions" value={values.accessInstructions} error={errors.accessInstructions} onChange={set("accessInstructions")} rows={2} maxLength={1000} />
-              </>
-            )}
-            <div className="sm:col-span-2">
-              <TextAreaField id="specialRequests" label="Special requests (optional)" value={values.specialRequests} error={errors.specialRequests} onChange={set("specialRequests")} maxLength={2000} />
-            </div>
-          </>
-        )}
-      </div>
+      <StepFields step={current} field={field} propertyTypes={propertyTypes} minDate={minDate} maxDate={maxDate} />
 
       {formError && (
         <p role="alert" className="field-error mt-4">
           {formError}
         </p>
       )}
-
       {/* On phones the main action comes first, full width; Previous sits under it. */}
       <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
         {step > 0 ? (
@@ -395,9 +213,4 @@ export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefil
       </div>
     </form>
   );
-}
-
-function pick(prefill: WizardPrefill): Partial<Values> {
-  const { customerId: _id, ...rest } = prefill;
-  return Object.fromEntries(Object.entries(rest).filter(([, v]) => v)) as Partial<Values>;
 }
