@@ -160,15 +160,26 @@ async function restartEmbedded(server: EmbeddedServer, stopping: () => boolean):
   throw lastError;
 }
 
-interface Served {
+export interface Served {
   server: Server;
   /** Waits for the requests in flight (at most `graceMs`), then closes the server and every connection. */
   drain(graceMs: number): Promise<void>;
 }
 
-function listen(app: Express, port: number, host: string, portVariable = "PORT"): Promise<Served> {
+/**
+ * How long an idle keep-alive connection stays open. Above Caddy's 2 minutes (its reverse_proxy default,
+ * which the Caddyfile keeps): the proxy always closes an idle upstream connection first, so it never sends a
+ * request on a socket Node is closing (a 502, or a POST lost). docs/operations.md "Keep-alive between Caddy and Node".
+ */
+export const KEEP_ALIVE_TIMEOUT_S = 125;
+
+/** Serves `app` on host:port, with the keep-alive above the proxy's; `drain` ends it gracefully. */
+export function listen(app: Express, port: number, host: string, portVariable = "PORT"): Promise<Served> {
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host);
+    server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_S * 1000;
+    // Above the keep-alive, or the headers timer could end an idle kept-alive socket first.
+    server.headersTimeout = (KEEP_ALIVE_TIMEOUT_S + 5) * 1000;
     // Requests in flight: a response counts until it is finished or its client has gone.
     let inFlight = 0;
     let onIdle: (() => void) | null = null;

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 
-// What every loop that reconnects to Postgres shares (docs/operations.md "Database outages"): one attempt at a
+// What every loop that reconnects to Postgres shares (docs/operations.md "Outages"): one attempt at a
 // time, a jittered backoff between attempts, and an outage said once when it starts and once when it ends.
 
 export interface BackoffOptions {

@@ -67,7 +67,7 @@ async function within<T>(ms: number, work: PromiseLike<T>): Promise<T | undefine
 }
 
 /**
- * The readiness probe's view of the database (docs/operations.md "Database outages"). One `select 1` at a
+ * The readiness probe's view of the database (docs/operations.md "Outages"). One `select 1` at a
  * time, whatever the number of probes; while the database is away, probes within a short jittered backoff
  * (at most 2 s, so /readyz turns 200 within seconds of its return) answer "down" without trying; the outage
  * is logged once when it starts and once when it ends.
