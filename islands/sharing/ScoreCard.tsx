@@ -1,0 +1,92 @@
+// The client report's top card (ClientReport.island.tsx): the animated score, its label, the date and the counts.
+import { useEffect, useState } from "react";
+import type { ClientReportPayload } from "../../src/modules/sharing/sharing.schemas";
+
+const SCORE_DURATION_MS = 4000;
+
+const easeOutCubic = (t: number) => 1 - (1 - t) ** 3;
+
+/** Counts up to the score over 4 s, eased; a reader who asks for less motion gets the number at once. */
+function useCountUp(target: number): number {
+  const [value, setValue] = useState(0);
+  useEffect(() => {
+    if (matchMedia("(prefers-reduced-motion: reduce)").matches) {
+      setValue(target);
+      return;
+    }
+    let frame = 0;
+    const start = performance.now();
+    const step = (now: number) => {
+      const t = Math.min(1, (now - start) / SCORE_DURATION_MS);
+      setValue(Math.round(target * easeOutCubic(t)));
+      if (t < 1) frame = requestAnimationFrame(step);
+    };
+    frame = requestAnimationFrame(step);
+    return () => cancelAnimationFrame(frame);
+  }, [target]);
+  return value;
+}
+
+function ScoreDial({ score, label }: { score: number; label: string }) {
+  const shown = useCountUp(score);
+  const r = 52;
+  const c = 2 * Math.PI * r;
+  return (
+    <figure
+      className="dial relative m-0 h-48 w-48 flex-none md:h-56 md:w-56"
+      role="img"
+      aria-label={`Overall score ${score} out of 100: ${label}`}
+      data-dial
+      data-value={score}
+      data-duration={SCORE_DURATION_MS}
+      data-dial-done={shown === score ? "1" : "0"}
+    >
+      <svg viewBox="0 0 120 120" aria-hidden="true" className="h-full w-full -rotate-90">
+        <circle cx="60" cy="60" r={r} fill="none" strokeWidth="10" className="stroke-green-800/15" />
+        <circle cx="60" cy="60" r={r} fill="none" strokeWidth="10" strokeLinecap="round" className="stroke-gold-400" strokeDasharray={c.toFixed(2)} strokeDashoffset={(c * (1 - shown / 100)).toFixed(2)} />
+      </svg>
+      <span className="absolute inset-0 flex flex-col items-center justify-center font-serif font-bold leading-none text-green-900" aria-hidden="true">
+        <span className="text-5xl md:text-6xl" data-dial-number>
+          {shown}
+        </span>
+        <small className="mt-1 font-sans text-xs font-semibold uppercase tracking-wide text-green-700">out of 100</small>
+      </span>
+    </figure>
+  );
+}
+
+interface ScoreCardProps {
+  score: number;
+  label: string;
+  /** When the report was made. */
+  createdAt: string;
+  summary: ClientReportPayload["report"]["reportData"]["summary"];
+}
+
+export function ScoreCard({ score, label, createdAt, summary }: ScoreCardProps) {
+  return (
+    <div className="card flex flex-col items-center gap-8 md:flex-row">
+      <ScoreDial score={score} label={label} />
+      <div className="flex-1 text-center md:text-left">
+        <p className="font-serif text-3xl font-bold text-green-900" data-report-label>
+          {label}
+        </p>
+        <p className="mt-2 text-sm text-ink/80">Report of {new Date(createdAt).toLocaleDateString("en-CA", { year: "numeric", month: "long", day: "numeric" })}</p>
+        <dl className="mt-5 grid grid-cols-3 gap-3 text-center" data-summary>
+          <div className="rounded-xl bg-band-red/10 p-3">
+            <dt className="text-xs font-semibold uppercase text-band-red">Urgent</dt>
+            <dd className="font-serif text-2xl font-bold">{summary.highPriority}</dd>
+          </div>
+          <div className="rounded-xl bg-gold-300/30 p-3">
+            <dt className="text-xs font-semibold uppercase text-green-950">30 Days</dt>
+            <dd className="font-serif text-2xl font-bold">{summary.mediumPriority}</dd>
+          </div>
+          <div className="rounded-xl bg-green-900/10 p-3">
+            <dt className="text-xs font-semibold uppercase text-green-800">60 Days</dt>
+            <dd className="font-serif text-2xl font-bold">{summary.lowPriority}</dd>
+          </div>
+        </dl>
+      </div>
+    </div>
+  );
+}
