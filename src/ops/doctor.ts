@@ -213,8 +213,13 @@ async function database(databaseUrl: string | undefined): Promise<{ checks: Chec
   return { checks, plans, db };
 }
 
-function backups(now: Date): Check {
-  const settings = backupSettings();
+function backups(source: NodeJS.ProcessEnv, now: Date): Check {
+  let settings: ReturnType<typeof backupSettings>;
+  try {
+    settings = backupSettings(source);
+  } catch (error) {
+    return fail("backups", reason(error), "fix BACKUP_DIR or BACKUP_KEEP (a whole number of backups to keep)");
+  }
   if (!settings.BACKUP_DIR) return warn("backups", "BACKUP_DIR is not set: no scheduled backups", "set BACKUP_DIR (the worker then backs up daily), or run haven db backup from cron; see docs/operations.md, Backups");
   const newest = listBackups(settings.BACKUP_DIR).at(-1);
   if (!newest) return warn("backups", `no backup in ${settings.BACKUP_DIR} yet`, "run haven db backup now, and check that the worker (or compose's backup service) runs");
@@ -269,7 +274,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<Check[]> {
     checks.push(url);
     if (mail) checks.push(mail);
     checks.push(...payments, ...db.checks);
-    checks.push(backups(now));
+    checks.push(backups(source, now));
     checks.push(await disk(db.db ? opened?.url : undefined));
     return checks;
   } finally {

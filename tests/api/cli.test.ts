@@ -18,7 +18,7 @@ const noStack = (r: CliResult) => expect(r.stderr + r.stdout).not.toMatch(/\n\s+
 // Each run starts the real bin (tsx, every module): on a busy machine a few take seconds each.
 describe("haven CLI", { timeout: 120_000 }, () => {
   it("--help works on every command", async () => {
-    for (const args of [[], ["db"], ["db", "migrate"], ["db", "reset"], ["plans"], ["plans", "set-price"], ["users", "create"]]) {
+    for (const args of [[], ["db"], ["db", "migrate"], ["db", "reset"], ["plans"], ["plans", "set-price"], ["users", "create"], ["db", "backup"], ["db", "restore"], ["doctor"]]) {
       const r = await haven([...args, "--help"]);
       expect(r.code, args.join(" ")).toBe(0);
       expect(r.stdout).toContain("Usage: haven");
