@@ -1,4 +1,5 @@
-// A Postgres that restarts under real processes: `npm start`'s embedded server killed twice, and one Postgres
+// A Postgres that restarts under real processes: the embedded server of `npm start`'s setup (src/server.ts without
+// DATABASE_URL boots it the same way, without building assets or seeding demo data) killed twice, and one Postgres
 // stopped and started under a separate web and worker. Each time Haven heals by itself (/readyz 200, a job
 // queued afterwards runs), says so in a few log lines rather than thousands, and keeps its memory and its
 // Postgres connections bounded; SIGTERM during an outage still stops the processes at once.
@@ -10,7 +11,7 @@ import pino from "pino";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { loadEnv } from "../../src/config/env.js";
 import { createContainer } from "../../src/container.js";
-import { type EmbeddedServer, embeddedUrl, freePort, startEmbeddedPostgres } from "../../src/db/embedded.js";
+import { type EmbeddedServer, embeddedUrl, freePort, isPortTaken, startEmbeddedPostgres } from "../../src/db/embedded.js";
 import { createKnex } from "../../src/db/knex.js";
 import { type HavenProcess, killAll, spawnHaven, until, waitUntilServing } from "../support/processes.js";
 import { type GatedSmtp, mailbox, startGatedSmtp } from "../support/smtp-gate.js";
@@ -121,7 +122,7 @@ async function readyAgain(url: string, dbUrl: string, seen: number[], timeoutMs 
 const postmasterPid = (dataDir: string) => Number(readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
 
 describe("a Postgres restart", () => {
-  it("heals `npm start` twice when its embedded Postgres is killed: the log says so in a few lines, memory and connections stay bounded", async () => {
+  it("heals Haven twice when its embedded Postgres is killed: the log says so in a few lines, memory and connections stay bounded, and SIGTERM still stops it", async () => {
     const dataDir = dataFolder();
     const [port, pgPort] = [await freePort(), await freePort()];
     const haven = spawnHaven("haven (embedded Postgres)", "src/server.ts", {
@@ -167,6 +168,15 @@ describe("a Postgres restart", () => {
     // The lease says once that its connection went and once that it came back, per outage.
     expect(haven.output().match(/worker lease connection lost/g)?.length).toBe(2);
     expect(haven.output().match(/worker lease connection back after \d+\.\d s/g)?.length).toBe(2);
+
+    // Killed once more and stopped while Haven restarts it: Haven exits 0 at once and leaves no Postgres behind.
+    process.kill(postmasterPid(dataDir), "SIGKILL");
+    await until("Haven to notice", () => haven.output().split("the embedded Postgres stopped unexpectedly").length - 1 === 3, 30_000);
+    const asked = Date.now();
+    haven.child.kill("SIGTERM");
+    expect(await haven.exit).toEqual({ code: 0, signal: null });
+    expect(Date.now() - asked).toBeLessThan(10_000);
+    await until("its Postgres to be gone", async () => !(await isPortTaken(pgPort)), 15_000);
   }, 90_000);
 
   it("heals a separate web and worker when their Postgres stops and starts mid-job, and SIGTERM during an outage stops them promptly", async () => {
