@@ -6,7 +6,7 @@ import { ApiError, apiRequest } from "../ui/api";
 import { toast } from "../ui/toast";
 import { refreshAll } from "./data";
 import { Details, Dialog } from "./Dialog";
-import type { Fields } from "./dialogs";
+import type { Fields } from "./types";
 import { longDateLabel } from "./month-grid";
 
 export interface BookingWindow {
@@ -14,14 +14,111 @@ export interface BookingWindow {
   maxDate: string;
 }
 
+function BookingFacts({ booking }: { booking: CalendarBooking }) {
+  const time = bookingTime(booking.timeSlot);
+  return (
+    <Details
+      rows={[
+        ["Client", booking.clientName],
+        ["Email", <a key="e" className="link" href={`mailto:${booking.clientEmail}`}>{booking.clientEmail}</a>],
+        ["Phone", booking.clientPhone],
+        ["Property", [booking.propertyAddress, booking.city].filter(Boolean).join(", ")],
+        ["Date", longDateLabel(booking.scheduledDate)],
+        ["Time", time === booking.timeSlot ? time : `${time} (${labelOf(booking.timeSlot)})`],
+        // Booking status defaults to display 'Pending' (staff-side §4).
+        ["Status", labelOf(booking.status) || "Pending"],
+        ["Access", booking.accessMethod ? labelOf(booking.accessMethod.replace(/-/g, "_")) : null],
+        ["Special requests", booking.specialRequests],
+        ["Notes", booking.notes],
+      ]}
+    />
+  );
+}
+
+interface RescheduleFormProps {
+  booking: CalendarBooking;
+  window: BookingWindow;
+  errors: Fields;
+  busy: boolean;
+  onReschedule: (date: string, slot: string) => void;
+  onCancelBooking: () => void;
+}
+
+/** A new date and time for a scheduled booking, or its cancellation once confirmed. */
+function RescheduleForm({ booking, window: dates, errors, busy, onReschedule, onCancelBooking }: RescheduleFormProps) {
+  const [date, setDate] = useState(booking.scheduledDate.localeCompare(dates.minDate) >= 0 ? booking.scheduledDate : dates.minDate);
+  const [slot, setSlot] = useState(booking.timeSlot);
+  const [confirmCancel, setConfirmCancel] = useState(false);
+  const slots = [...(TIME_SLOTS.includes(slot) || DAY_PART_VALUES.includes(slot as never) ? [] : [slot]), ...TIME_SLOTS, ...DAY_PART_VALUES];
+  const reschedule = (e: FormEvent) => {
+    e.preventDefault();
+    onReschedule(date, slot);
+  };
+  return (
+    <form className="mt-4 grid gap-3" onSubmit={reschedule} noValidate aria-labelledby="booking-move-title">
+      <h4 id="booking-move-title" className="font-semibold text-green-900">
+        Reschedule
+      </h4>
+      <p className="text-sm text-ink/75">The booking rules apply: at least 4 days from today. The client gets an e-mail with the new date.</p>
+      <div className="mc-form-row">
+        <div className="field">
+          <label htmlFor="booking-scheduledDate">New date</label>
+          <input
+            id="booking-scheduledDate"
+            type="date"
+            min={dates.minDate}
+            max={dates.maxDate}
+            value={date}
+            onChange={(e) => setDate(e.target.value)}
+            aria-invalid={errors.scheduledDate ? true : undefined}
+            aria-describedby={errors.scheduledDate ? "booking-scheduledDate-error" : undefined}
+          />
+          {errors.scheduledDate && (
+            <p id="booking-scheduledDate-error" className="field-error">
+              {errors.scheduledDate}
+            </p>
+          )}
+        </div>
+        <div className="field">
+          <label htmlFor="booking-timeSlot">Time</label>
+          <select id="booking-timeSlot" value={slot} onChange={(e) => setSlot(e.target.value)} aria-invalid={errors.timeSlot ? true : undefined}>
+            {slots.map((s) => (
+              <option key={s} value={s}>
+                {slotLabel(s)}
+              </option>
+            ))}
+          </select>
+          {errors.timeSlot && <p className="field-error">{errors.timeSlot}</p>}
+        </div>
+      </div>
+      <div className="flex flex-wrap items-center gap-3">
+        <button type="submit" className="btn btn-green" disabled={busy}>
+          {busy ? "Saving..." : "Reschedule Booking"}
+        </button>
+        {!confirmCancel ? (
+          <button type="button" className="btn btn-outline" onClick={() => setConfirmCancel(true)} disabled={busy}>
+            Cancel Booking
+          </button>
+        ) : (
+          <fieldset className="flex flex-wrap items-center gap-2 border-0 p-0">
+            <legend className="float-left mr-2 font-semibold">Cancel this inspection?</legend>
+            <button type="button" className="btn btn-danger btn-sm" disabled={busy} onClick={onCancelBooking}>
+              Yes, cancel it
+            </button>
+            <button type="button" className="btn btn-outline btn-sm" onClick={() => setConfirmCancel(false)}>
+              Keep it
+            </button>
+          </fieldset>
+        )}
+      </div>
+    </form>
+  );
+}
+
 export function BookingDialog({ booking: opened, window: dates, onClose }: { booking: CalendarBooking; window: BookingWindow; onClose: () => void }) {
   const [booking, setBooking] = useState(opened);
-  const [date, setDate] = useState(opened.scheduledDate.localeCompare(dates.minDate) >= 0 ? opened.scheduledDate : dates.minDate);
-  const [slot, setSlot] = useState(opened.timeSlot);
-  const [confirmCancel, setConfirmCancel] = useState(false);
   const [errors, setErrors] = useState<Fields>({});
-  const time = bookingTime(booking.timeSlot);
-  const open = booking.status === "scheduled";
+  const [busy, setBusy] = useState(false);
   const change = (payload: Record<string, string>, done: string) =>
     sendWrite(
       () => apiRequest<CalendarBooking>("PATCH", `/api/inspection-bookings/${booking.id}`, payload),
@@ -37,95 +134,22 @@ export function BookingDialog({ booking: opened, window: dates, onClose }: { boo
         toast({ title: "Could not change the booking", description: error.message, variant: "destructive" });
       },
     );
-  const [busy, setBusy] = useState(false);
   const run = async (payload: Record<string, string>, done: string) => {
     setBusy(true);
     await change(payload, done);
     setBusy(false);
   };
-  const reschedule = (e: FormEvent) => {
-    e.preventDefault();
+  const reschedule = (date: string, slot: string) => {
     if (!date) return setErrors({ scheduledDate: "Inspection date is required" });
     setErrors({});
     void run({ scheduledDate: date, timeSlot: slot }, "Booking Rescheduled");
   };
-  const slots = [...(TIME_SLOTS.includes(slot) || DAY_PART_VALUES.includes(slot as never) ? [] : [slot]), ...TIME_SLOTS, ...DAY_PART_VALUES];
   return (
     <Dialog title="Inspection Booking Details" onClose={onClose}>
       <h3 className="text-lg font-semibold text-green-900">Inspection at {booking.propertyAddress}</h3>
-      <Details
-        rows={[
-          ["Client", booking.clientName],
-          ["Email", <a key="e" className="link" href={`mailto:${booking.clientEmail}`}>{booking.clientEmail}</a>],
-          ["Phone", booking.clientPhone],
-          ["Property", [booking.propertyAddress, booking.city].filter(Boolean).join(", ")],
-          ["Date", longDateLabel(booking.scheduledDate)],
-          ["Time", time === booking.timeSlot ? time : `${time} (${labelOf(booking.timeSlot)})`],
-          // Booking status defaults to display 'Pending' (staff-side §4).
-          ["Status", labelOf(booking.status) || "Pending"],
-          ["Access", booking.accessMethod ? labelOf(booking.accessMethod.replace(/-/g, "_")) : null],
-          ["Special requests", booking.specialRequests],
-          ["Notes", booking.notes],
-        ]}
-      />
-      {open && (
-        <form className="mt-4 grid gap-3" onSubmit={reschedule} noValidate aria-labelledby="booking-move-title">
-          <h4 id="booking-move-title" className="font-semibold text-green-900">
-            Reschedule
-          </h4>
-          <p className="text-sm text-ink/75">The booking rules apply: at least 4 days from today. The client gets an e-mail with the new date.</p>
-          <div className="mc-form-row">
-            <div className="field">
-              <label htmlFor="booking-scheduledDate">New date</label>
-              <input
-                id="booking-scheduledDate"
-                type="date"
-                min={dates.minDate}
-                max={dates.maxDate}
-                value={date}
-                onChange={(e) => setDate(e.target.value)}
-                aria-invalid={errors.scheduledDate ? true : undefined}
-                aria-describedby={errors.scheduledDate ? "booking-scheduledDate-error" : undefined}
-              />
-              {errors.scheduledDate && (
-                <p id="booking-scheduledDate-error" className="field-error">
-                  {errors.scheduledDate}
-                </p>
-              )}
-            </div>
-            <div className="field">
-              <label htmlFor="booking-timeSlot">Time</label>
-              <select id="booking-timeSlot" value={slot} onChange={(e) => setSlot(e.target.value)} aria-invalid={errors.timeSlot ? true : undefined}>
-                {slots.map((s) => (
-                  <option key={s} value={s}>
-                    {slotLabel(s)}
-                  </option>
-                ))}
-              </select>
-              {errors.timeSlot && <p className="field-error">{errors.timeSlot}</p>}
-            </div>
-          </div>
-          <div className="flex flex-wrap items-center gap-3">
-            <button type="submit" className="btn btn-green" disabled={busy}>
-              {busy ? "Saving..." : "Reschedule Booking"}
-            </button>
-            {!confirmCancel ? (
-              <button type="button" className="btn btn-outline" onClick={() => setConfirmCancel(true)} disabled={busy}>
-                Cancel Booking
-              </button>
-            ) : (
-              <fieldset className="flex flex-wrap items-center gap-2 border-0 p-0">
-                <legend className="float-left mr-2 font-semibold">Cancel this inspection?</legend>
-                <button type="button" className="btn btn-danger btn-sm" disabled={busy} onClick={() => void run({ status: "cancelled" }, "Booking Cancelled")}>
-                  Yes, cancel it
-                </button>
-                <button type="button" className="btn btn-outline btn-sm" onClick={() => setConfirmCancel(false)}>
-                  Keep it
-                </button>
-              </fieldset>
-            )}
-          </div>
-        </form>
+      <BookingFacts booking={booking} />
+      {booking.status === "scheduled" && (
+        <RescheduleForm booking={booking} window={dates} errors={errors} busy={busy} onReschedule={reschedule} onCancelBooking={() => void run({ status: "cancelled" }, "Booking Cancelled")} />
       )}
     </Dialog>
   );

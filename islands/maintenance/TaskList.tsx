@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { HELD_LABEL, STATUS_LABELS, type TaskStatus, formatDuration, labelOf, planLabel, taskTime } from "../../src/modules/maintenance/maintenance.constants";
 import { ApiError, handleUnauthorized } from "../ui/api";
 import { useJson } from "./data";
-import type { Enumerations, TaskView } from "./dialogs";
+import type { Enumerations, TaskView } from "./types";
 import { shortDateLabel } from "./month-grid";
 
 // The calendar's List view (MaintenanceCalendar.island.tsx): every task, paged and searched on the server.
@@ -26,10 +26,6 @@ async function loadTaskPage(url: string): Promise<{ rows: ListedTask[]; total: n
 
 const NO_FILTERS = { status: "", category: "", priority: "", assignedTo: "", from: "", to: "" };
 
-/**
- * The list view: every task, dated or not, completed too; in date and time order with the undated last
- * (issue 18), filtered, searched and paged on the server.
- */
 /** One filter of the list view: a labelled select whose first choice is "any". */
 function FilterSelect(props: { name: string; label: string; any: string; value: string; onChange: (e: { target: { value: string } }) => void; options: [string, string][] }) {
   const id = `mc-filter-${props.name}`;
@@ -48,12 +44,100 @@ function FilterSelect(props: { name: string; label: string; any: string; value: 
   );
 }
 
+type Filters = typeof NO_FILTERS;
+
+interface TaskFiltersProps {
+  filters: Filters;
+  filter: (key: keyof Filters) => (e: { target: { value: string } }) => void;
+  /** From is after To: the range is left out of the query and To says why. */
+  badRange: boolean;
+  enums: Enumerations;
+}
+
+function TaskFilters({ filters, filter, badRange, enums }: TaskFiltersProps) {
+  return (
+    <fieldset className="mc-filters">
+      <legend className="sr-only">Filter tasks</legend>
+      <FilterSelect name="status" label="Status" any="Any status" value={filters.status} onChange={filter("status")} options={enums.statuses.map((s) => [s, STATUS_LABELS[s]])} />
+      <FilterSelect name="category" label="Category" any="Any category" value={filters.category} onChange={filter("category")} options={enums.categories.map((c) => [c, labelOf(c)])} />
+      <FilterSelect name="priority" label="Priority" any="Any priority" value={filters.priority} onChange={filter("priority")} options={enums.priorities.map((p) => [p, labelOf(p)])} />
+      <FilterSelect name="assignedTo" label="Assigned to" any="Anyone" value={filters.assignedTo} onChange={filter("assignedTo")} options={enums.staff.map((m) => [String(m.id), m.name])} />
+      <div className="field">
+        <label htmlFor="mc-filter-from">From</label>
+        <input id="mc-filter-from" type="date" value={filters.from} onChange={filter("from")} />
+      </div>
+      <div className="field">
+        <label htmlFor="mc-filter-to">To</label>
+        <input id="mc-filter-to" type="date" value={filters.to} onChange={filter("to")} aria-invalid={badRange || undefined} aria-describedby={badRange ? "mc-filter-to-error" : undefined} />
+        {badRange && (
+          <p id="mc-filter-to-error" className="field-error">
+            To must be on or after From
+          </p>
+        )}
+      </div>
+    </fieldset>
+  );
+}
+
+function TaskTable({ rows, onOpen }: { rows: ListedTask[] | undefined; onOpen: (task: TaskView) => void }) {
+  return (
+    <div className="mc-table-wrap">
+      <table className="mc-table">
+        <caption className="sr-only">Maintenance tasks by date, the undated last</caption>
+        <thead>
+          <tr>
+            <th scope="col">Task</th>
+            <th scope="col">Date</th>
+            <th scope="col">Property</th>
+            <th scope="col">Assigned to</th>
+            <th scope="col">Priority</th>
+            <th scope="col">Status</th>
+            <th scope="col">Duration</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows?.map((t) => (
+            <tr key={t.id}>
+              <td>
+                <button type="button" className="link text-left font-semibold" onClick={() => onOpen(t)}>
+                  {t.title}
+                </button>
+                {t.planType && (
+                  <span className={`plan-badge plan-${t.planType} ml-2`}>
+                    {planLabel(t.planType)}
+                  </span>
+                )}
+                {t.held && <span className="mc-held">{HELD_LABEL}</span>}
+              </td>
+              <td>{t.scheduledDate ? `${shortDateLabel(t.scheduledDate)}, ${taskTime(t.scheduledTime)}` : "Not scheduled"}</td>
+              <td>{t.propertyAddress}</td>
+              <td>{t.assignedToName ?? "—"}</td>
+              <td>{labelOf(t.priority)}</td>
+              <td>
+                <span className="badge" data-status={t.status}>
+                  {STATUS_LABELS[t.status as TaskStatus] ?? labelOf(t.status)}
+                </span>
+              </td>
+              <td>{formatDuration(t.estimatedDuration)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {rows && rows.length === 0 && <p className="p-4 text-ink/75">No maintenance tasks found.</p>}
+    </div>
+  );
+}
+
+/**
+ * The list view: every task, dated or not, completed too; in date and time order with the undated last
+ * (issue 18), filtered, searched and paged on the server.
+ */
 export function TaskList({ onOpen, enums }: { onOpen: (task: TaskView) => void; enums: Enumerations }) {
   const [q, setQ] = useState("");
   const [search, setSearch] = useState("");
   const [page, setPage] = useState(0);
   const [filters, setFilters] = useState(NO_FILTERS);
-  const filter = (key: keyof typeof NO_FILTERS) => (e: { target: { value: string } }) => {
+  const filter = (key: keyof Filters) => (e: { target: { value: string } }) => {
     setFilters((f) => ({ ...f, [key]: e.target.value }));
     setPage(0);
   };
@@ -82,75 +166,13 @@ export function TaskList({ onOpen, enums }: { onOpen: (task: TaskView) => void; 
       <a className="btn btn-outline btn-sm justify-self-start" href={`/api/maintenance-tasks?${new URLSearchParams({ format: "csv", sort: "date", ...(search && { q: search }), ...(badRange ? {} : chosen) })}`} download data-export-csv>
         Export CSV
       </a>
-      <fieldset className="mc-filters">
-        <legend className="sr-only">Filter tasks</legend>
-        <FilterSelect name="status" label="Status" any="Any status" value={filters.status} onChange={filter("status")} options={enums.statuses.map((s) => [s, STATUS_LABELS[s]])} />
-        <FilterSelect name="category" label="Category" any="Any category" value={filters.category} onChange={filter("category")} options={enums.categories.map((c) => [c, labelOf(c)])} />
-        <FilterSelect name="priority" label="Priority" any="Any priority" value={filters.priority} onChange={filter("priority")} options={enums.priorities.map((p) => [p, labelOf(p)])} />
-        <FilterSelect name="assignedTo" label="Assigned to" any="Anyone" value={filters.assignedTo} onChange={filter("assignedTo")} options={enums.staff.map((m) => [String(m.id), m.name])} />
-        <div className="field">
-          <label htmlFor="mc-filter-from">From</label>
-          <input id="mc-filter-from" type="date" value={filters.from} onChange={filter("from")} />
-        </div>
-        <div className="field">
-          <label htmlFor="mc-filter-to">To</label>
-          <input id="mc-filter-to" type="date" value={filters.to} onChange={filter("to")} aria-invalid={badRange || undefined} aria-describedby={badRange ? "mc-filter-to-error" : undefined} />
-          {badRange && (
-            <p id="mc-filter-to-error" className="field-error">
-              To must be on or after From
-            </p>
-          )}
-        </div>
-      </fieldset>
+      <TaskFilters filters={filters} filter={filter} badRange={badRange} enums={enums} />
       {list.error && (
         <p className="alert alert-danger" role="alert">
           {list.error.message}
         </p>
       )}
-      <div className="mc-table-wrap">
-        <table className="mc-table">
-          <caption className="sr-only">Maintenance tasks by date, the undated last</caption>
-          <thead>
-            <tr>
-              <th scope="col">Task</th>
-              <th scope="col">Date</th>
-              <th scope="col">Property</th>
-              <th scope="col">Assigned to</th>
-              <th scope="col">Priority</th>
-              <th scope="col">Status</th>
-              <th scope="col">Duration</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data?.rows.map((t) => (
-              <tr key={t.id}>
-                <td>
-                  <button type="button" className="link text-left font-semibold" onClick={() => onOpen(t)}>
-                    {t.title}
-                  </button>
-                  {t.planType && (
-                    <span className={`plan-badge plan-${t.planType} ml-2`}>
-                      {planLabel(t.planType)}
-                    </span>
-                  )}
-                  {t.held && <span className="mc-held">{HELD_LABEL}</span>}
-                </td>
-                <td>{t.scheduledDate ? `${shortDateLabel(t.scheduledDate)}, ${taskTime(t.scheduledTime)}` : "Not scheduled"}</td>
-                <td>{t.propertyAddress}</td>
-                <td>{t.assignedToName ?? "—"}</td>
-                <td>{labelOf(t.priority)}</td>
-                <td>
-                  <span className="badge" data-status={t.status}>
-                    {STATUS_LABELS[t.status as TaskStatus] ?? labelOf(t.status)}
-                  </span>
-                </td>
-                <td>{formatDuration(t.estimatedDuration)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {list.data && list.data.rows.length === 0 && <p className="p-4 text-ink/75">No maintenance tasks found.</p>}
-      </div>
+      <TaskTable rows={list.data?.rows} onOpen={onOpen} />
       <nav className="flex items-center justify-between gap-2" aria-label="Task pages">
         <button type="button" className="btn btn-outline btn-sm" disabled={page === 0} onClick={() => setPage((p) => p - 1)}>
           Previous

@@ -45,3 +45,20 @@ export function useJson<T>(url: string, load: (url: string) => Promise<T> = getJ
   const error = state.url === url && state.version === current ? state.error : null;
   return { data, error, isPending: data === undefined && !error };
 }
+
+/** A write's state: pending while it runs; `run` resolves after success or failure handling. */
+export function useWrite<T>(send: () => Promise<T>, onSuccess: (result: T) => void, onError: (error: Error) => void) {
+  const [isPending, setPending] = useState(false);
+  const run = async () => {
+    setPending(true);
+    try {
+      const result = await send();
+      setPending(false);
+      onSuccess(result);
+    } catch (error) {
+      setPending(false);
+      onError(error instanceof Error ? error : new Error(String(error)));
+    }
+  };
+  return { isPending, run };
+}

@@ -1,0 +1,208 @@
+// The calendar's Task Details dialog (MaintenanceCalendar.island.tsx): the task's facts, and its status, date,
+// time, duration, assignee and notes changed in one save that a newer edit by someone else refuses.
+import { type FormEvent, useState } from "react";
+import { HELD_LABEL, STATUS_LABELS, type TaskStatus, clockToInput, formatDuration, labelOf, planLabel, taskTime } from "../../src/modules/maintenance/maintenance.constants";
+import { ApiError, apiRequest } from "../ui/api";
+import { toast } from "../ui/toast";
+import { refreshAll, useWrite } from "./data";
+import { Details, Dialog } from "./Dialog";
+import { fieldErrors } from "./field-errors";
+import { longDateLabel } from "./month-grid";
+import type { FieldSetter, Fields, StaffOption, TaskView } from "./types";
+
+/** Shown in the dialog when the task changed since it was opened (a 409 that carries the fresh task). */
+const STALE_TASK_NOTICE = "This task was changed by someone else. The latest values are shown; review them and save again.";
+
+/** The fresh record of a 409 `{message, current}` answer, or null for any other failure. */
+function staleCurrent<T>(error: Error): T | null {
+  if (!(error instanceof ApiError) || error.status !== 409) return null;
+  try {
+    return (JSON.parse(error.body) as { current?: T }).current ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The dialog's editable fields as the inputs hold them (text), from a task. */
+const taskForm = (t: TaskView) => ({
+  status: t.status,
+  notes: t.notes ?? "",
+  scheduledDate: t.scheduledDate ?? "",
+  scheduledTime: t.scheduledDate ? clockToInput(t.scheduledTime) : "",
+  estimatedDuration: t.estimatedDuration ? String(t.estimatedDuration) : "",
+  assignedTo: t.assignedTo ? String(t.assignedTo) : "",
+});
+type TaskForm = ReturnType<typeof taskForm>;
+
+/** The server's rules, checked here first: 'scheduled' needs a date; a duration is whole minutes. */
+function taskProblems(form: TaskForm): Fields {
+  const found: Fields = {};
+  if (form.status === "scheduled" && !form.scheduledDate) found.scheduledDate = "Choose a date to schedule the task";
+  if (form.estimatedDuration.trim() && !(/^\d+$/.test(form.estimatedDuration.trim()) && Number(form.estimatedDuration) >= 1))
+    found.estimatedDuration = "Duration must be a whole number of minutes";
+  return found;
+}
+
+function TaskFacts({ task, staff }: { task: TaskView; staff: readonly StaffOption[] }) {
+  return (
+    <Details
+      rows={[
+        ["Property", `${task.propertyAddress} (${task.clientName})`],
+        ["Plan", task.planType ? `${planLabel(task.planType)} service` : null],
+        ["Hold", task.held ? HELD_LABEL : null],
+        ["Date", task.scheduledDate ? longDateLabel(task.scheduledDate) : "Not scheduled yet"],
+        ["Time", task.scheduledDate ? taskTime(task.scheduledTime) : null],
+        ["Duration", formatDuration(task.estimatedDuration)],
+        ["Assigned to", task.assignedTo ? (staff.find((s) => s.id === task.assignedTo)?.name ?? task.assignedToName ?? null) : "Nobody yet"],
+        ["Category", labelOf(task.category)],
+        ["Priority", labelOf(task.priority)],
+        ["Description", task.description],
+      ]}
+    />
+  );
+}
+
+interface TaskFieldsProps {
+  form: TaskForm;
+  set: FieldSetter<keyof TaskForm>;
+  errors: Fields;
+  statuses: readonly TaskStatus[];
+  staff: readonly StaffOption[];
+}
+
+function TaskFields({ form, set, errors, statuses, staff }: TaskFieldsProps) {
+  const { error, invalid } = fieldErrors(errors, "task");
+  return (
+    <>
+      <div className="field">
+        <label htmlFor="task-status">Status</label>
+        <select id="task-status" value={form.status} onChange={set("status")} {...invalid("status")}>
+          {statuses.map((s) => (
+            <option key={s} value={s}>
+              {STATUS_LABELS[s]}
+            </option>
+          ))}
+        </select>
+        {error("status")}
+      </div>
+      <div className="mc-form-row">
+        <div className="field">
+          <label htmlFor="task-scheduledDate">Date</label>
+          <input id="task-scheduledDate" type="date" value={form.scheduledDate} onChange={set("scheduledDate")} {...invalid("scheduledDate")} />
+          {error("scheduledDate")}
+        </div>
+        <div className="field">
+          <label htmlFor="task-scheduledTime">Time</label>
+          <input id="task-scheduledTime" type="time" value={form.scheduledTime} onChange={set("scheduledTime")} {...invalid("scheduledTime")} />
+          {error("scheduledTime")}
+        </div>
+      </div>
+      <div className="mc-form-row">
+        <div className="field">
+          <label htmlFor="task-estimatedDuration">Duration (minutes)</label>
+          <input id="task-estimatedDuration" type="number" min={1} step={1} inputMode="numeric" value={form.estimatedDuration} onChange={set("estimatedDuration")} placeholder="Optional" {...invalid("estimatedDuration")} />
+          {error("estimatedDuration")}
+        </div>
+        <div className="field">
+          <label htmlFor="task-assignedTo">Assigned to</label>
+          <select id="task-assignedTo" value={form.assignedTo} onChange={set("assignedTo")} {...invalid("assignedTo")}>
+            <option value="">Nobody</option>
+            {staff.map((s) => (
+              <option key={s.id} value={String(s.id)}>
+                {s.name}
+              </option>
+            ))}
+          </select>
+          {error("assignedTo")}
+        </div>
+      </div>
+      <div className="field">
+        <label htmlFor="task-notes">Notes</label>
+        <textarea id="task-notes" rows={3} value={form.notes} onChange={set("notes")} maxLength={5000} {...invalid("notes")} />
+        {error("notes")}
+      </div>
+    </>
+  );
+}
+
+interface TaskDialogProps {
+  task: TaskView;
+  statuses: readonly TaskStatus[];
+  staff: readonly StaffOption[];
+  onClose: () => void;
+}
+
+export function TaskDialog({ task: opened, statuses, staff, onClose }: TaskDialogProps) {
+  // The task as last read: the opened one, or the fresh one a stale save brought back.
+  const [task, setTask] = useState(opened);
+  const [form, setForm] = useState(() => taskForm(opened));
+  const [errors, setErrors] = useState<Fields>({});
+  const [stale, setStale] = useState(false);
+  const set: FieldSetter<keyof TaskForm> = (key) => (e) => setForm((f) => ({ ...f, [key]: e.target.value }));
+  const update = useWrite(
+    () =>
+      apiRequest("PATCH", `/api/maintenance-tasks/${task.id}`, {
+        id: task.id,
+        status: form.status,
+        notes: form.notes.trim() || null,
+        scheduledDate: form.scheduledDate || null,
+        scheduledTime: form.scheduledTime || null,
+        estimatedDuration: form.estimatedDuration.trim() || null,
+        assignedTo: form.assignedTo ? Number(form.assignedTo) : null,
+        // Choosing completed also sends completedAt (staff-side §4).
+        ...(form.status === "completed" && { completedAt: new Date().toISOString() }),
+        version: task.version,
+      }),
+    () => {
+      toast({ title: "Task Updated", description: `${task.title} is now ${STATUS_LABELS[form.status]}.` });
+      refreshAll();
+      onClose();
+    },
+    (error) => {
+      if (error instanceof ApiError && error.status === 401) return;
+      if (error instanceof ApiError && error.status === 400 && Object.keys(error.fields).length) return setErrors(error.fields);
+      // Someone else saved first: nothing was written; show their values instead of what was typed here.
+      const current = staleCurrent<TaskView>(error);
+      if (current) {
+        setTask((t) => ({ ...t, ...current }));
+        setForm(taskForm({ ...task, ...current }));
+        setStale(true);
+        refreshAll();
+        return;
+      }
+      toast({ title: "Update failed", description: error.message, variant: "destructive" });
+    },
+  );
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const found = taskProblems(form);
+    setErrors(found);
+    const first = Object.keys(found)[0];
+    if (first) return document.getElementById(`task-${first}`)?.focus();
+    void update.run();
+  };
+  return (
+    <Dialog title="Task Details" onClose={onClose}>
+      <h3 className="text-lg font-semibold text-green-900">{task.title}</h3>
+      <TaskFacts task={task} staff={staff} />
+      <form className="mt-4 grid gap-3" onSubmit={submit} noValidate>
+        {stale && (
+          <p className="alert alert-danger" role="alert" data-stale-notice>
+            {STALE_TASK_NOTICE}
+          </p>
+        )}
+        <TaskFields form={form} set={set} errors={errors} statuses={statuses} staff={staff} />
+        <div className="flex flex-wrap items-center gap-3">
+          <button type="submit" className="btn btn-green" disabled={update.isPending}>
+            {update.isPending ? "Updating..." : "Update Task"}
+          </button>
+          {task.scheduledDate && (
+            <a className="btn btn-outline" href={`/api/maintenance-tasks/${task.id}/ics`} download={`haven-task-${task.id}.ics`}>
+              Download .ics
+            </a>
+          )}
+        </div>
+      </form>
+    </Dialog>
+  );
+}
