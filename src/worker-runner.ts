@@ -6,6 +6,7 @@ import { taskList } from "./jobs.js";
 import { MAINTENANCE_CRONTAB } from "./modules/maintenance/maintenance.tasks.js";
 import { PRIVACY_CRONTAB } from "./modules/privacy/privacy.tasks.js";
 import { SUBSCRIPTIONS_CRONTAB } from "./modules/subscriptions/subscriptions.tasks.js";
+import { backupCrontab } from "./ops/backup.js";
 import { Outage, retryUntilDone, settledWithin } from "./db/reconnect.js";
 import { startWorkerLease } from "./worker-lease.js";
 
@@ -68,7 +69,8 @@ export async function startWorker(container: Container, concurrency = container.
       noHandleSignals: true,
       pollInterval: 1000,
       // Recurring jobs, one crontab line each (graphile-worker runs each scheduled time once).
-      crontab: [MAINTENANCE_CRONTAB, PRIVACY_CRONTAB, SUBSCRIPTIONS_CRONTAB].join("\n"),
+      // The daily backup only where BACKUP_DIR says where to keep it (docs/operations.md "Backups").
+      crontab: [MAINTENANCE_CRONTAB, PRIVACY_CRONTAB, SUBSCRIPTIONS_CRONTAB, ...backupCrontab()].join("\n"),
       logger,
       taskList: taskList(container),
     });

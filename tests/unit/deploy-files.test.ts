@@ -14,7 +14,7 @@ import { until } from "../support/processes.js";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
 
-type Service = { environment?: Record<string, string>; profiles?: string[]; logging?: { driver?: string; options?: Record<string, string> } };
+type Service = { environment?: Record<string, string>; volumes?: string[]; image?: string; command?: string[]; profiles?: string[]; logging?: { driver?: string; options?: Record<string, string> } };
 const composeText = read("docker-compose.yml");
 const compose = parse(composeText, { merge: true }) as { services: Record<string, Service> };
 const services = compose.services;
@@ -42,6 +42,17 @@ describe("docker-compose.yml", () => {
     for (const [name, service] of Object.entries(services)) {
       if (name !== "mailpit") expect(JSON.stringify(service), name).not.toMatch(/mailpit/i);
     }
+  });
+
+  it("backs the database up daily with a pg_dump of the server's own version, kept where web's doctor reads its age", () => {
+    const backup = services.backup!;
+    expect(backup.image).toBe(services.postgres!.image);
+    expect(backup.volumes).toContain("backups:/backups");
+    expect(backup.command!.join("\n")).toMatch(/pg_dump --format=custom[\s\S]*pg_restore --list[\s\S]*sleep 86400/);
+    expect(services.web!.environment!.BACKUP_DIR).toBe("/backups");
+    expect(services.web!.volumes).toContain("backups:/backups:ro");
+    // The worker has no pg_dump 17: its own daily job would only fail.
+    expect(services.worker!.environment!.BACKUP_DIR).toBeUndefined();
   });
 
   it("caps every service's log (json-file, max-size and max-file)", () => {
