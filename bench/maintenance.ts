@@ -3,7 +3,7 @@ import { performance } from "node:perf_hooks";
 import { gzipSync } from "node:zlib";
 import { NO_CHROMIUM_MESSAGE, findChromium, launchBrowser } from "../tests/support/chromium.js";
 import { ISLAND_JS_BUDGET } from "./islands.js";
-import { addDays } from "../src/modules/bookings/business-time.js";
+import { addDays } from "../src/shared/business-time.js";
 import { type BenchApp, fmt, percentile, staffCookie, verdict } from "./support.js";
 
 // Maintenance at scale (issue 13): expansion of 10,000 schedules for a year (budget ≤ 10 s, aim ≤ 5 s),

@@ -1,6 +1,6 @@
 import os from "node:os";
 import { performance } from "node:perf_hooks";
-import { todayIn } from "../src/modules/bookings/business-time.js";
+import { todayIn } from "../src/shared/business-time.js";
 import { type BenchApp, fmt, percentile, staffCookie, verdict } from "./support.js";
 
 // Subscriptions at scale (issue 19, Performance): the demo renewal of 100,000 due subscriptions (budget ≤ 60 s)

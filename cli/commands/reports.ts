@@ -3,7 +3,7 @@ import path from "node:path";
 import cliProgress from "cli-progress";
 import { type Command, InvalidArgumentError } from "commander";
 import { ValidationError } from "../../src/http/errors.js";
-import { addressLine } from "../../src/modules/reports/report-data.js";
+import { addressLine } from "../../src/shared/address.js";
 import { PDF_FORMATS, type PdfFormat } from "../../src/modules/reports/reports.schemas.js";
 import { printJson, withContainer } from "../context.js";
 

@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useRef, useState } from "react";
 import type { Booking } from "../../src/modules/bookings/bookings.constants";
-import { DAY_PARTS, DAY_PART_VALUES, shortDate, slotLabel } from "../../src/modules/bookings/business-time";
+import { DAY_PARTS, DAY_PART_VALUES, shortDate, slotLabel } from "../../src/shared/business-time";
 import type { Property } from "../../src/modules/customers/customers.schemas";
 import { ApiError, apiRequest, newIdempotencyKey } from "../ui/api";
 import { toast } from "../ui/toast";

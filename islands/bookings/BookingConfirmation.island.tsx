@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { ACCESS_METHOD_LABELS, CONFIRMATION_STORAGE_KEY, type ConfirmationRecord } from "../../src/modules/bookings/bookings.constants";
-import { longDate } from "../../src/modules/bookings/business-time";
+import { longDate } from "../../src/shared/business-time";
 
 interface Props {
   supportEmail: string;

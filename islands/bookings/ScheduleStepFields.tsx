@@ -1,6 +1,6 @@
 // The fields of each step of the schedule wizard (ScheduleWizard.island.tsx), which holds their values.
 import { ACCESS_METHOD_LABELS, ACCESS_METHODS, NEEDS_ACCESS_INFO, SAMPLE_ADDRESS_LINE } from "../../src/modules/bookings/bookings.constants";
-import { TIME_SLOTS } from "../../src/modules/bookings/business-time";
+import { TIME_SLOTS } from "../../src/shared/business-time";
 import { Field, SelectField } from "../checkout/fields";
 import { ChoiceCards, TextAreaField } from "./form-parts";
 import type { Key, Step } from "./schedule-steps";

@@ -1,6 +1,6 @@
 // The calendar's booking dialog: the booking's details, rescheduled or cancelled under the booking rules.
 import { type FormEvent, useState } from "react";
-import { DAY_PART_VALUES, TIME_SLOTS, slotLabel } from "../../src/modules/bookings/business-time";
+import { DAY_PART_VALUES, TIME_SLOTS, slotLabel } from "../../src/shared/business-time";
 import { type CalendarBooking, bookingTime, labelOf } from "../../src/modules/maintenance/maintenance.constants";
 import { ApiError, apiRequest } from "../ui/api";
 import { toast } from "../ui/toast";

@@ -1,4 +1,4 @@
-import { DAY_PARTS, DAY_PART_VALUES } from "../../src/modules/bookings/business-time";
+import { DAY_PARTS, DAY_PART_VALUES } from "../../src/shared/business-time";
 import { NEEDS_ACCESS_CODE, ONBOARDING_ACCESS_LABELS, ONBOARDING_ACCESS_METHODS } from "../../src/modules/onboarding/onboarding.constants";
 import type { OnboardingOptions } from "../../src/modules/onboarding/onboarding.constants";
 import { POSTAL_CODE_MESSAGE, PROVINCE_NAMES, SAMPLE_POSTAL_CODE, normalizePostalCode } from "../../src/modules/customers/customers.constants";

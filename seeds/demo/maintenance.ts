@@ -1,7 +1,7 @@
 // Maintenance: after the batches, recurring care for about a quarter of the homes, and a few report
 // recommendations made recurring, so the calendar shows upcoming visits next to the bookings.
 import type { Container } from "../../src/container.js";
-import { addDays } from "../../src/modules/bookings/business-time.js";
+import { addDays } from "../../src/shared/business-time.js";
 import type { RecurrenceType, TaskCategory, TaskPriority } from "../../src/modules/maintenance/maintenance.constants.js";
 import { DAY } from "./dates.js";
 import { DEMO_EXTRAS_CAP, type DemoExtrasResult, type DemoReport, type SeededHome } from "./model.js";

@@ -5,7 +5,7 @@
 // (payments.subscription_id), so Total Revenue counts the invoices and never the payment too. Written in bulk
 // (a few statements per batch); the invoice ids are the demo provider's (demo_in_<subscription>_<period start>),
 // so `haven subscriptions renew` carries on from here and never bills a seeded period twice.
-import { todayIn } from "../../src/modules/bookings/business-time.js";
+import { todayIn } from "../../src/shared/business-time.js";
 import type { PlanType } from "../../src/modules/plans/plans.schemas.js";
 import { cancellationTakesEffect, minimumTermEnd, period, periodOn } from "../../src/modules/subscriptions/billing-dates.js";
 import { DEMO_RENEWAL_DECLINE } from "../../src/modules/subscriptions/demo-billing.js";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACCESS_INFO_MESSAGE, LEAD_MESSAGE, WIZARD_ACCESS_MESSAGE, WIZARD_MISSING_MESSAGE } from "../../src/modules/bookings/bookings.schemas.js";
-import { TIME_SLOTS, addDays, isWeekday } from "../../src/modules/bookings/business-time.js";
+import { TIME_SLOTS, addDays, isWeekday } from "../../src/shared/business-time.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 
 let ctx: TestContext;

@@ -1,6 +1,6 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addDays } from "../../src/modules/bookings/business-time.js";
+import { addDays } from "../../src/shared/business-time.js";
 import { occurrencesBetween } from "../../src/modules/maintenance/recurrence.js";
 import { type TestContext, createTestContext } from "../support/context.js";
 import { runHaven } from "../support/cli.js";

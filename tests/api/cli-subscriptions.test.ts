@@ -6,7 +6,7 @@ import { Logger, runOnce } from "graphile-worker";
 import type { ParsedMail } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { taskList } from "../../src/jobs.js";
-import { addDays, todayIn, zonedInstant } from "../../src/modules/bookings/business-time.js";
+import { addDays, todayIn, zonedInstant } from "../../src/shared/business-time.js";
 import { monthsAfter, period } from "../../src/modules/subscriptions/billing-dates.js";
 import type { Subscription } from "../../src/modules/subscriptions/subscriptions.constants.js";
 import { type CliResult, runHaven } from "../support/cli.js";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { overallScore, scoreCategories } from "../../src/modules/reports/scoring.js";
 import { subcategoryWeight } from "../../src/modules/inspections/template.js";
 import { DEMO_STEPS, DEMO_TOWNS, planProperty, seedDemo } from "../../seeds/demo/index.js";
-import { todayIn } from "../../src/modules/bookings/business-time.js";
+import { todayIn } from "../../src/shared/business-time.js";
 import { period, periodOn } from "../../src/modules/subscriptions/billing-dates.js";
 import { type TestContext, createTestContext } from "../support/context.js";
 

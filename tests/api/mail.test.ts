@@ -5,7 +5,7 @@ import { Logger, runOnce } from "graphile-worker";
 import { type ParsedMail, simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { wizardBookingSchema } from "../../src/modules/bookings/bookings.schemas.js";
-import { longDate, zonedInstant } from "../../src/modules/bookings/business-time.js";
+import { longDate, zonedInstant } from "../../src/shared/business-time.js";
 import { taskList } from "../../src/jobs.js";
 import { type TestContext, createTestContext } from "../support/context.js";
 import { type Smtp, startSmtp } from "../support/smtp.js";

@@ -4,7 +4,7 @@ import ICAL from "ical.js";
 import { type ParsedMail, simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { taskList } from "../../src/jobs.js";
-import { addDays, longDate } from "../../src/modules/bookings/business-time.js";
+import { addDays, longDate } from "../../src/shared/business-time.js";
 import { MAINTENANCE_REMINDERS_TASK } from "../../src/modules/maintenance/maintenance.tasks.js";
 import { occurrencesBetween } from "../../src/modules/maintenance/recurrence.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";

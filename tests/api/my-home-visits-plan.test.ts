@@ -4,7 +4,7 @@
 // for every one of the first customer's records. Real Postgres; dates come from the services' `now`.
 import ICAL from "ical.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addDays, todayIn } from "../../src/modules/bookings/business-time.js";
+import { addDays, todayIn } from "../../src/shared/business-time.js";
 import { PlanServices } from "../../src/modules/maintenance/plan-services.js";
 import { visitsServiceOf } from "../../src/modules/my-home/visits.routes.js";
 import type { PlanType } from "../../src/modules/plans/plans.schemas.js";

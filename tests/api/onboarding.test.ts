@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LEAD_MESSAGE } from "../../src/modules/bookings/bookings.schemas.js";
-import { addDays } from "../../src/modules/bookings/business-time.js";
+import { addDays } from "../../src/shared/business-time.js";
 import { SAVED_MESSAGE, SCHEDULED_MESSAGE } from "../../src/modules/onboarding/onboarding.service.js";
 import { type TestContext, createTestContext } from "../support/context.js";
 

@@ -2,7 +2,7 @@
 // and street addresses contain each other (jo@ ⊂ bjo@ ⊂ maryjo@; 462 ⊂ 1462 Castlefrank Road). Erasing one, or
 // an e-mail Haven does not know, leaves the others' rows, queued mail, login counters and submissions alone.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addDays, todayIn } from "../../src/modules/bookings/business-time.js";
+import { addDays, todayIn } from "../../src/shared/business-time.js";
 import { type TestContext, createTestContext } from "../support/context.js";
 import { completedInspection } from "./reports-fixtures.js";
 

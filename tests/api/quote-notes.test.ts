@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { todayIn } from "../../src/modules/bookings/business-time.js";
+import { todayIn } from "../../src/shared/business-time.js";
 import type { TestContext, signInStaff } from "../support/context.js";
 import { type Smtp, shareReport, sharedReportFixture, sharingTestApp } from "./sharing-fixtures.js";
 

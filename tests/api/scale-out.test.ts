@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { addDays } from "../../src/modules/bookings/business-time.js";
+import { addDays } from "../../src/shared/business-time.js";
 import { MAINTENANCE_EXPAND_TASK, MAINTENANCE_REMINDERS_TASK } from "../../src/modules/maintenance/maintenance.tasks.js";
 import { MAIL_SEND_TASK } from "../../src/modules/mail/mail.schemas.js";
 import { QUOTE_REPORT_MAIL_TASK } from "../../src/modules/quotes/quotes.service.js";

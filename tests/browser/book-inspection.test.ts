@@ -1,7 +1,7 @@
 import { sealData } from "iron-session";
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { shortDate } from "../../src/modules/bookings/business-time.js";
+import { shortDate } from "../../src/shared/business-time.js";
 import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths, waitForIslands } from "../support/browser.js";
 import type { TestContext } from "../support/context.js";
 

@@ -2,7 +2,7 @@ import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_SECTIONS } from "../../src/http/admin.js";
-import { addDays, slotLabel, todayIn } from "../../src/modules/bookings/business-time.js";
+import { addDays, slotLabel, todayIn } from "../../src/shared/business-time.js";
 import { adminLabel, historyLabel } from "../../src/modules/reports/bands.js";
 import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths, waitForIslands } from "../support/browser.js";
 import type { TestContext } from "../support/context.js";

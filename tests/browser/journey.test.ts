@@ -3,7 +3,7 @@
 // stand-in's hosted checkout (Stripe mode). Then the database holds exactly what one purchase makes.
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { longDate } from "../../src/modules/bookings/business-time.js";
+import { longDate } from "../../src/shared/business-time.js";
 import { DESKTOP, PHONE, expectAccessible, screenshotBothWidths, waitForIslands } from "../support/browser.js";
 import type { TestContext } from "../support/context.js";
 import { type PurchaseSites, choosePlan, fillIntake, openPurchaseSites, toastText } from "../support/purchase.js";

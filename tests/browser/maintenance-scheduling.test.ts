@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addDays } from "../../src/modules/bookings/business-time.js";
+import { addDays } from "../../src/shared/business-time.js";
 import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths, waitForIslands } from "../support/browser.js";
 import type { TestContext } from "../support/context.js";
 

@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addDays, longDate } from "../../src/modules/bookings/business-time.js";
+import { addDays, longDate } from "../../src/shared/business-time.js";
 import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths, settle, waitForIslands } from "../support/browser.js";
 import type { TestContext } from "../support/context.js";
 import { completedInspection, newProperty, smallEntries } from "../api/reports-fixtures.js";

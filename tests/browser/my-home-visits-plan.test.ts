@@ -3,7 +3,7 @@
 // page, screenshots at 390 and 1280 px (tests/.screenshots/my-home-*).
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addDays, shortDate, todayIn } from "../../src/modules/bookings/business-time.js";
+import { addDays, shortDate, todayIn } from "../../src/shared/business-time.js";
 import { PlanServices } from "../../src/modules/maintenance/plan-services.js";
 import { visitsServiceOf } from "../../src/modules/my-home/visits.routes.js";
 import { type BrowserSite, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths } from "../support/browser.js";

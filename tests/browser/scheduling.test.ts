@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { longDate } from "../../src/modules/bookings/business-time.js";
+import { longDate } from "../../src/shared/business-time.js";
 import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths, settle, waitForIslands } from "../support/browser.js";
 import type { TestContext } from "../support/context.js";
 

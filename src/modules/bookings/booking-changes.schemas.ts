@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DAY_PART_VALUES, TIME_SLOTS } from "./business-time.js";
+import { DAY_PART_VALUES, TIME_SLOTS } from "../../shared/business-time.js";
 import { type BookingCalendar, leadDate } from "./bookings.schemas.js";
 
 // Staff changes to a booking from the calendar's dialog (issue 18, item 10). Islands may import this file.

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MAX_ID, idInput, isMultiLine, isSingleLine, multiLineMessage, singleLineMessage } from "../../http/fields.js";
 import { PROPERTY_TYPES, emailField, phoneField, requiredText } from "../customers/customers.schemas.js";
-import { DAY_PART_VALUES, TIME_SLOTS, isIsoDate } from "./business-time.js";
+import { DAY_PART_VALUES, TIME_SLOTS, isIsoDate } from "../../shared/business-time.js";
 
 // Islands import this file too: nothing from the server here.
 

@@ -5,7 +5,7 @@ import type { MailService } from "../mail/mail.service.js";
 import { bookingConfirmationEmail } from "../mail/templates/booking-confirmation.js";
 import type { BookingsRepository, NewBooking } from "./bookings.repository.js";
 import { ACCESS_METHOD_LABELS, type Booking, adminAccessMethod, type BookingCalendar, type PageBookingInput, type WizardBookingInput } from "./bookings.schemas.js";
-import { bookingDates, earliestInspectionDate, latestInspectionDate, longDate, slotLabel, slotWindow, todayIn, zonedInstant } from "./business-time.js";
+import { bookingDates, earliestInspectionDate, latestInspectionDate, longDate, slotLabel, slotWindow, todayIn, zonedInstant } from "../../shared/business-time.js";
 import type { WizardPrefill } from "./bookings.constants.js";
 import type { BookingChangeInput } from "./booking-changes.schemas.js";
 import { ConflictError, NotFoundError } from "../../http/errors.js";

@@ -1,4 +1,4 @@
-import { todayIn, zonedInstant } from "../bookings/business-time.js";
+import { todayIn, zonedInstant } from "../../shared/business-time.js";
 import type { DashboardRepository } from "./dashboard.repository.js";
 import { type DashboardStats, RECENT_INSPECTIONS, type RecentInspection } from "./dashboard.schemas.js";
 

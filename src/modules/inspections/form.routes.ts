@@ -5,7 +5,7 @@ import type { Container } from "../../container.js";
 import { staffPage } from "../../http/admin.js";
 import { PUBLIC_BUILD_DIR } from "../../http/assets.js";
 import { params } from "../../http/validate.js";
-import { addDays, slotLabel, todayIn } from "../bookings/business-time.js";
+import { addDays, slotLabel, todayIn } from "../../shared/business-time.js";
 import { inspectionIdParams } from "./inspections.schemas.js";
 
 /** A scheduled booking of today or this week: the property picker lists these first. */

@@ -2,7 +2,7 @@
 // `ics` package as the booking confirmation does. Times are the business zone's, written in UTC.
 import { type EventAttributes, createEvents } from "ics";
 import type { Booking } from "../bookings/bookings.schemas.js";
-import { slotLabel, slotWindow } from "../bookings/business-time.js";
+import { slotLabel, slotWindow } from "../../shared/business-time.js";
 import { DEFAULT_BOOKING_TIME, formatDuration, labelOf, taskTime } from "./maintenance.constants.js";
 import type { DatedTask } from "./maintenance.repository.js";
 import { occurrenceInstant } from "./recurrence.js";

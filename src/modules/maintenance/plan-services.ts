@@ -5,7 +5,7 @@
 import type { Knex } from "knex";
 import type { Tx } from "../../db/transaction.js";
 import { fieldsFromZod, NotFoundError, ConflictError, ValidationError } from "../../http/errors.js";
-import { addDays, todayIn } from "../bookings/business-time.js";
+import { addDays, todayIn } from "../../shared/business-time.js";
 import { type PlanServiceDefinition, planServiceByKey, planServicesOf } from "../plans/plans.catalog.js";
 import type { PlanType } from "../plans/plans.schemas.js";
 import { ENDED_STATUSES, SERVING_STATUSES } from "../subscriptions/subscriptions.constants.js";

@@ -1,5 +1,6 @@
 import type { MailMessage } from "../mail/mail.schemas.js";
 import { withMyHomeLine } from "../my-home/home-mail.js";
+import { escapeHtml } from "../../shared/html.js";
 
 export interface ReminderDetails {
   to: string;
@@ -19,7 +20,6 @@ export interface ReminderDetails {
   publicUrl?: string;
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The day-before reminder of a booking or a maintenance task, with the visit as an .ics. */
 export function reminderEmail(d: ReminderDetails): MailMessage {

@@ -1,9 +1,9 @@
 import type { MailMessage } from "../mail/mail.schemas.js";
+import { escapeHtml } from "../../shared/html.js";
 
 /** The line every e-mail to a customer carries (issue 20, item 1: an entry point in every e-mail). */
 export const myHomeLine = (publicUrl: string) => `My Home: ${publicUrl.replace(/\/+$/, "")}/my-home`;
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The sign-in e-mail: a link (15 minutes, once) and the same sign-in as a 6-digit code. */
 export function signInEmail(d: { to: string; url: string; code: string | null; publicUrl: string; supportEmail: string }): MailMessage {

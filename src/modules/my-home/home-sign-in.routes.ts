@@ -12,6 +12,7 @@ import { isToken } from "../sharing/links.js";
 import { TooManySignInsError } from "./home-auth.service.js";
 import { clearHomeCookie, homeViewer, requireHomeApi, setHomeCookie } from "./home-session.js";
 import { passkeyIdSchema, passkeyRegisterSchema, passkeySignInSchema, propertyIdSchema, signInCodeSchema, signInRequestSchema } from "./home-sign-in.schemas.js";
+import { escapeHtml } from "../../shared/html.js";
 
 /** Only same-site paths may follow a sign-in, so a link never sends anyone elsewhere. */
 export const safeHomeNext = (next: unknown) =>
@@ -139,7 +140,6 @@ export function homeSignInPages(container: Container): Router {
   return router;
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Mounted under /api. */
 export function homeSignInApi(container: Container): Router {

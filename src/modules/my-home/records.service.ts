@@ -5,10 +5,11 @@ import { ConflictError, NotFoundError } from "../../http/errors.js";
 import type { ClientDecision } from "../quotes/quotes.constants.js";
 import { barColour, clientLabel } from "../reports/bands.js";
 import type { PropertyHistory } from "../reports/history.js";
-import { addressLine } from "../reports/report-data.js";
+import { addressLine } from "../../shared/address.js";
 import { clientReportData, photoIdsOf, quotePriority, recommendationsOf } from "../sharing/sharing.service.js";
 import type { AskQuoteInput, HomeProperty, HomeQuote, HomeRecommendation, HomeReportItem, HomeReportPayload } from "./my-home.schemas.js";
 import type { OpenTaskRow, RecordsRepository, ReportRow } from "./records.repository.js";
+import { safeFileName } from "../../shared/file-name.js";
 
 export const QUOTE_ANSWERED_MESSAGE = "This item has already been answered";
 export const NOT_QUOTABLE_MESSAGE = "This item is done or cancelled: there is nothing to quote";
@@ -37,15 +38,6 @@ const toReportItem = (r: ReportRow, shared: boolean): HomeReportItem => ({
   band: r.overallScore === null ? null : clientLabel(r.overallScore),
   shared,
 });
-
-/** Safe file name part from an address (the staff PDF route's rule). */
-const fileNamePart = (text: string) =>
-  text
-    .normalize("NFKD")
-    .replace(/[^\w\s-]/g, "")
-    .trim()
-    .replace(/\s+/g, "-")
-    .slice(0, 60) || "report";
 
 export const reportPdfPath = (id: number, format: "full" | "summary") => `/my-home/reports/${id}/pdf${format === "summary" ? "?format=summary" : ""}`;
 
@@ -135,7 +127,7 @@ export class RecordsService {
   async pdf(email: string, reportId: number, format: "full" | "summary"): Promise<{ name: string; bytes: Buffer }> {
     const { report } = await this.readable(email, reportId);
     const bytes = await this.container.reports.pdfOf(report.reportData, format);
-    return { name: `haven-report-${report.id}-${fileNamePart(report.reportData.property.address)}${format === "summary" ? "-summary" : ""}.pdf`, bytes };
+    return { name: `haven-report-${report.id}-${safeFileName(report.reportData.property.address)}${format === "summary" ? "-summary" : ""}.pdf`, bytes };
   }
 
   /** The history of one of their own properties: never of a property whose report was only shared to them. */

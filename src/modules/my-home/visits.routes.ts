@@ -4,7 +4,7 @@ import { type Request, type Response, Router } from "express";
 import type { Container } from "../../container.js";
 import { HttpError, NotFoundError } from "../../http/errors.js";
 import { body, params, parse, query } from "../../http/validate.js";
-import { longDate, shortDate, slotLabel } from "../bookings/business-time.js";
+import { longDate, shortDate, slotLabel } from "../../shared/business-time.js";
 import { homeViewer, requireHomeApi, requireHomePage } from "./home-session.js";
 import { VisitsRepository } from "./visits.repository.js";
 import { bookingParams, homeBookingChangeSchema, serviceRequestSchema, visitsQuery } from "./visits.schemas.js";

@@ -1,7 +1,7 @@
 // Input of My Home's Visits, Plan and Account calls (issue 20, helper I): zod on the server only.
 import { z } from "zod";
 import { dateField, idInput, monthField, multiLineText, pathId } from "../../http/fields.js";
-import { DAY_PART_VALUES, isWeekday } from "../bookings/business-time.js";
+import { DAY_PART_VALUES, isWeekday } from "../../shared/business-time.js";
 import { BOOKING_SLOTS } from "../bookings/booking-changes.schemas.js";
 import { planTypeSchema } from "../plans/plans.schemas.js";
 import { customerCancelSchema, demoCardFormSchema, demoCardUpdateSchema } from "../subscriptions/billing.schemas.js";

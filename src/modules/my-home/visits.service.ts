@@ -6,7 +6,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { Container } from "../../container.js";
 import { ConflictError, NotFoundError, ValidationError } from "../../http/errors.js";
 import type { Booking } from "../bookings/bookings.schemas.js";
-import { addDays, earliestInspectionDate, isWeekday, longDate, slotLabel, todayIn } from "../bookings/business-time.js";
+import { addDays, earliestInspectionDate, isWeekday, longDate, slotLabel, todayIn } from "../../shared/business-time.js";
 import { bookingEvent, calendarFile, taskEvent } from "../maintenance/maintenance.ics.js";
 import { taskTime } from "../maintenance/maintenance.constants.js";
 import { SERVING_STATUSES } from "../subscriptions/subscriptions.constants.js";

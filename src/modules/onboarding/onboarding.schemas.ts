@@ -16,7 +16,7 @@ import {
   requiredText,
 } from "../customers/customers.schemas.js";
 import { type BookingCalendar, choice, leadDate, optionalChoice, optionalText, wholeNumber } from "../bookings/bookings.schemas.js";
-import { DAY_PART_VALUES } from "../bookings/business-time.js";
+import { DAY_PART_VALUES } from "../../shared/business-time.js";
 
 // Islands import this file too: nothing from the server here.
 

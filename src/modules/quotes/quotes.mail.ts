@@ -1,8 +1,8 @@
 import type { MailMessage } from "../mail/mail.schemas.js";
 import { withMyHomeLine } from "../my-home/home-mail.js";
 import { type ClientQuoteItem, formatCents } from "./quotes.constants.js";
+import { escapeHtml } from "../../shared/html.js";
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export interface QuoteReportMailDetails {
   to: string;

@@ -1,13 +1,13 @@
 import type { Container } from "../../container.js";
 import { enqueueJob, type Tx } from "../../db/transaction.js";
 import { ConflictError, NotFoundError, ValidationError } from "../../http/errors.js";
-import type { Property } from "../customers/customers.constants.js";
-import { todayIn } from "../bookings/business-time.js";
+import { todayIn } from "../../shared/business-time.js";
 import { StaleEditError } from "../../http/stale-edit.js";
 import { expiryFrom, hashToken, newToken, openLink } from "../sharing/links.js";
 import { type ClientDecision, type ClientQuoteItem, type QuotePriority, type QuoteRequest, type QuoteSource, type QuoteStatus, isStaffMove, parseCents } from "./quotes.constants.js";
 import type { BellItem, QuoteLinkRow, QuotesRepository } from "./quotes.repository.js";
 import type { QuoteUpdate } from "./quotes.schemas.js";
+import { addressLine } from "../../shared/address.js";
 
 export const QUOTE_REPORT_MAIL_TASK = "quotes.quote-report-mail";
 /** The bell counts to 99 and then shows '99+'. */
@@ -34,8 +34,6 @@ export interface ClientQuoteReport {
   completed: boolean;
 }
 
-export const addressLine = (p: Pick<Property, "address" | "city" | "province" | "state" | "postalCode">) =>
-  [p.address, p.city, [p.province ?? p.state, p.postalCode].filter(Boolean).join(" ")].filter(Boolean).join(", ");
 
 export const toClientItem = (q: QuoteRequest): ClientQuoteItem => ({
   id: q.id,

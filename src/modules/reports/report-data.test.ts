@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { addressLine } from "../../shared/address.js";
 import {
   SUMMARY_SENTENCE,
   type SourceEntry,
   type SourceInspection,
-  addressLine,
   buildReportData,
   normaliseReportData,
   recommendationCount,

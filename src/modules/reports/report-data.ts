@@ -303,8 +303,3 @@ export function normaliseReportData(raw: unknown): ReportData {
   return { ...(data as ReportData), recommendations, issues: recommendations, allCategories: categories, categories };
 }
 
-/** Where a property goes on one line: '12 Elm Street, Ottawa, ON K1S 2B4'. */
-export function addressLine(p: Pick<ReportData["property"], "address" | "city" | "province" | "postalCode">): string {
-  const region = [p.province, p.postalCode].filter(Boolean).join(" ");
-  return [p.address, p.city, region].filter(Boolean).join(", ");
-}

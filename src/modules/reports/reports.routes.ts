@@ -7,9 +7,10 @@ import { requireStaffApi } from "../../http/guards.js";
 import { params, query } from "../../http/validate.js";
 import { adminLabel, barColour, historyLabel } from "./bands.js";
 import { scoreChartSvg, trendText } from "./history.js";
-import { addressLine } from "./report-data.js";
+import { addressLine } from "../../shared/address.js";
 import { REPORT_PAGE_SIZE, idParams, pdfQuery, propertyIdParams, reportListQuery, reportsPageQuery } from "./reports.schemas.js";
 import { NO_INSPECTION_MESSAGE, NO_INSPECTION_TITLE } from "./reports.service.js";
+import { safeFileName } from "../../shared/file-name.js";
 
 // Texts of staff-side §8 and §5.
 export const GENERATED_MESSAGE = "Report generated successfully";
@@ -24,13 +25,6 @@ interface Notice {
   description?: string;
 }
 
-const safeFileName = (text: string) =>
-  text
-    .normalize("NFKD")
-    .replace(/[^\w\s-]/g, "")
-    .trim()
-    .replace(/\s+/g, "-")
-    .slice(0, 60) || "report";
 
 export function reportsApi(container: Container): Router {
   const router = Router();

@@ -1,7 +1,7 @@
 import type { MailMessage } from "../mail/mail.schemas.js";
 import { withMyHomeLine } from "../my-home/home-mail.js";
+import { escapeHtml } from "../../shared/html.js";
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export interface ReportSharedDetails {
   to: string;

@@ -1,7 +1,7 @@
 import type { Container } from "../../container.js";
 import { enqueueJob } from "../../db/transaction.js";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../../http/errors.js";
-import { addressLine } from "../quotes/quotes.service.js";
+import { addressLine } from "../../shared/address.js";
 import type { QuotePriority } from "../quotes/quotes.constants.js";
 import { expiryFrom, hashToken, isToken, newToken, openLink } from "./links.js";
 import { SAMPLE_CLIENT_PROPERTY, SAMPLE_READ_ONLY_MESSAGE, SAMPLE_REPORT_ID, SAMPLE_SHARE, sampleStoredReport } from "./sample.js";

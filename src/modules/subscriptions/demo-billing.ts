@@ -2,7 +2,7 @@
 // subscriptions and invoices; this file turns them into provider states, changes them as Stripe would, and
 // bills the periods that have come due.
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
-import { todayIn } from "../bookings/business-time.js";
+import { todayIn } from "../../shared/business-time.js";
 import type { MailMessage } from "../mail/mail.schemas.js";
 import type { Plan } from "../plans/plans.schemas.js";
 import type { PlansService } from "../plans/plans.service.js";

@@ -5,7 +5,7 @@ import { staffPage } from "../../http/admin.js";
 import { HttpError, ValidationError } from "../../http/errors.js";
 import { idParams } from "../../http/fields.js";
 import { params, parse } from "../../http/validate.js";
-import { todayIn } from "../bookings/business-time.js";
+import { todayIn } from "../../shared/business-time.js";
 import type { PlanServiceSchedule } from "../maintenance/plan-services.js";
 import { PLAN_TYPES, type Plan } from "../plans/plans.schemas.js";
 import { cancellationTakesEffect } from "./billing-dates.js";

@@ -5,6 +5,7 @@ import type { MailMessage } from "../mail/mail.schemas.js";
 import { withMyHomeLine } from "../my-home/home-mail.js";
 import { BILLING_LINK_DAYS } from "./billing-links.js";
 import { MINIMUM_TERM_MONTHS } from "./subscriptions.constants.js";
+import { escapeHtml } from "../../shared/html.js";
 
 export type BillingMailKind = "receipt" | "payment_failed" | "cancel_scheduled" | "canceled" | "plan_changed";
 
@@ -46,7 +47,6 @@ export function billingDate(iso: string, timeZone: string): string {
 /** '$370.00 CAD'. */
 export const billingAmount = (dollars: number) => `$${dollars.toFixed(2)} CAD`;
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** One paragraph of the message; `link` marks the one line whose URL becomes an anchor in the HTML. */
 type Block = string | { link: string; label: string };

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Logger } from "pino";
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import { ConflictError, HttpError, NotFoundError, ValidationError } from "../../http/errors.js";
-import { todayIn } from "../bookings/business-time.js";
+import { todayIn } from "../../shared/business-time.js";
 import type { MailService } from "../mail/mail.service.js";
 import { DEMO_DECLINES, digitsOnly } from "../plans/checkout.schemas.js";
 import type { PlanType } from "../plans/plans.schemas.js";

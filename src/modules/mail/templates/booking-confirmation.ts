@@ -1,6 +1,7 @@
 import { createEvent } from "ics";
 import type { MailMessage } from "../mail.schemas.js";
 import { withMyHomeLine } from "../../my-home/home-mail.js";
+import { escapeHtml } from "../../../shared/html.js";
 
 export interface BookingConfirmationDetails {
   bookingId: number;
@@ -25,7 +26,6 @@ export interface BookingConfirmationDetails {
   publicUrl?: string;
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function calendarFile(d: BookingConfirmationDetails): string {
   const { error, value } = createEvent({
