@@ -1,5 +1,5 @@
 import { type ChangeEvent, lazy, memo, Suspense, useId, useState } from "react";
-import { SCORE_CHOICES } from "../../src/modules/inspections/template";
+import { type EntryScore, SCORE_CHOICES } from "../../src/modules/inspections/template";
 import { toast } from "../ui/toast";
 import { type LocalEntry, type LocalPhoto, type Slot, isDirty, toSend } from "./model";
 import type { FormStore } from "./store";
@@ -59,6 +59,64 @@ function moveToNextUnscored(from: HTMLElement) {
 }
 
 export const cardId = (key: string) => `entry-${key.replace(/[^A-Za-z0-9]+/g, "-").toLowerCase()}`;
+
+/** The score buttons; a new score moves on to the section's next unscored card. */
+function ScoreButtons({ name, score, readOnly, onScore }: { name: string; score: EntryScore | null | undefined; readOnly: boolean; onScore: (score: EntryScore | null) => void }) {
+  return (
+    <fieldset className="score-grid">
+      <legend className="sr-only">Score for {name}</legend>
+      {SCORE_CHOICES.map((choice) => {
+        const pressed = score === choice.value;
+        return (
+          <button
+            key={String(choice.value)}
+            type="button"
+            className={`score-btn score-${choice.value ?? "na"}`}
+            aria-pressed={pressed}
+            disabled={readOnly}
+            onClick={(event) => {
+              if (pressed) return;
+              onScore(choice.value);
+              moveToNextUnscored(event.currentTarget);
+            }}
+          >
+            {choice.value !== null && <span className="score-num">{choice.value}</span>}{" "}
+            <span>{choice.label}</span>
+          </button>
+        );
+      })}
+    </fieldset>
+  );
+}
+
+interface PhotoStripProps {
+  name: string;
+  photos: LocalPhoto[];
+  /** The photos being sent now, by client id. */
+  sending: Set<string> | undefined;
+  onOpen: (index: number) => void;
+}
+
+/** The card's photos as thumbnails, each with where it is (this device, sending, saved). */
+function PhotoStrip({ name, photos, sending, onOpen }: PhotoStripProps) {
+  return (
+    <ul className="photo-strip" aria-label={`Photos of ${name}`}>
+      {photos.map((photo, i) => {
+        const place = photoStatus(photo, sending?.has(photo.clientId) ?? false);
+        return (
+          <li key={photo.clientId} data-photo-status={place}>
+            <button type="button" className="photo-thumb" onClick={() => onOpen(i)} aria-label={`Open photo ${i + 1} of ${name} (${PLACE_LABELS[place]})`}>
+              <img src={photoSource(photo, "thumbnail")} alt="" loading="lazy" decoding="async" width={88} height={88} />
+            </button>
+            <span className={`place place-${place} place-sm`} aria-hidden="true">
+              {PLACE_LABELS[place]}
+            </span>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
 
 interface CardProps {
   slot: Slot;
@@ -120,51 +178,13 @@ export const EntryCard = memo(function EntryCard({ slot, entry, photos, sending,
       {slot.descriptionOnly ? (
         <p className="text-sm text-ink/75">Description only: this item takes no score.</p>
       ) : (
-        <fieldset className="score-grid">
-          <legend className="sr-only">Score for {name}</legend>
-          {SCORE_CHOICES.map((choice) => {
-            const pressed = entry?.score === choice.value;
-            return (
-              <button
-                key={String(choice.value)}
-                type="button"
-                className={`score-btn score-${choice.value ?? "na"}`}
-                aria-pressed={pressed}
-                disabled={readOnly}
-                onClick={(event) => {
-                  if (pressed) return;
-                  update({ score: choice.value });
-                  moveToNextUnscored(event.currentTarget);
-                }}
-              >
-                {choice.value !== null && <span className="score-num">{choice.value}</span>}{" "}
-                <span>{choice.label}</span>
-              </button>
-            );
-          })}
-        </fieldset>
+        <ScoreButtons name={name} score={entry?.score} readOnly={readOnly} onScore={(score) => update({ score })} />
       )}
       <div className="field">
         <label htmlFor={`${id}-notes`}>{slot.descriptionOnly ? "Description" : "Notes"}</label>
         <textarea id={`${id}-notes`} rows={2} value={entry?.notes ?? ""} readOnly={readOnly} onChange={(e) => update({ notes: e.target.value })} />
       </div>
-      {entryPhotos.length > 0 && (
-        <ul className="photo-strip" aria-label={`Photos of ${name}`}>
-          {entryPhotos.map((photo, i) => {
-            const place = photoStatus(photo, photosSending?.has(photo.clientId) ?? false);
-            return (
-              <li key={photo.clientId} data-photo-status={place}>
-                <button type="button" className="photo-thumb" onClick={() => setViewing(i)} aria-label={`Open photo ${i + 1} of ${name} (${PLACE_LABELS[place]})`}>
-                  <img src={photoSource(photo, "thumbnail")} alt="" loading="lazy" decoding="async" width={88} height={88} />
-                </button>
-                <span className={`place place-${place} place-sm`} aria-hidden="true">
-                  {PLACE_LABELS[place]}
-                </span>
-              </li>
-            );
-          })}
-        </ul>
-      )}
+      {entryPhotos.length > 0 && <PhotoStrip name={name} photos={entryPhotos} sending={photosSending} onOpen={setViewing} />}
       <div className="entry-actions">
         {!readOnly && (
           <>

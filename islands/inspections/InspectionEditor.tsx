@@ -5,7 +5,7 @@ import { ApiError, apiRequest, handleUnauthorized } from "../ui/api";
 import { toast } from "../ui/toast";
 import { EntryCard } from "./EntryCard";
 import { CompleteDialog, CompletedNotice, CompletionBar, openSlot } from "./Completion";
-import { type LocalEntry, type LocalPhoto, type Rooms, allSlots, categorySlots, completionOf, hasData, nextUnscored, progressOf } from "./model";
+import { type Completion, type LocalEntry, type LocalPhoto, type Progress, type Rooms, allSlots, categorySlots, completionOf, hasData, nextUnscored, progressOf } from "./model";
 import { keepPageForOffline } from "./offline";
 import { FormStore, type FormState } from "./store";
 import { SyncEngine } from "./sync";
@@ -74,6 +74,54 @@ export function InspectionEditor({ inspectionId, mode, reportId = null }: { insp
   return <Form store={load.store} engine={load.engine} mode={mode} reportId={reportId} />;
 }
 
+/** What the sticky bar says about saving: completed, offline, sending, waiting or all saved. */
+function saveStateLabel(completed: boolean, state: FormState, waiting: number): string {
+  if (completed) return "Completed";
+  if (!state.online) return waiting ? `Offline · ${waiting} waiting on this device` : "Offline · everything saved";
+  if (state.sending.size) return `Sending… ${waiting} waiting`;
+  return waiting ? `${waiting} waiting to be sent` : "All changes saved";
+}
+
+interface StickyProgressProps {
+  progress: Progress;
+  saveState: string;
+  waiting: number;
+  online: boolean;
+  /** What completing needs, while it can still be asked for (not completed, not queued). */
+  completion: Completion | null;
+  /** Null once the inspection is completed. */
+  onNextUnscored: (() => void) | null;
+  onComplete: () => void;
+  onShow: (slot: { key: string; categoryName: string }) => void;
+}
+
+/** The bar kept at the bottom of the screen: progress, what is saved, the next unscored item and completion. */
+function StickyProgress({ progress, saveState, waiting, online, completion, onNextUnscored, onComplete, onShow }: StickyProgressProps) {
+  return (
+    <div className="sticky-progress" data-testid="sticky-bar">
+      <div className="sticky-progress-row">
+        <div className="min-w-0">
+          <p className="text-sm font-semibold" data-testid="overall-progress">
+            {progress.completed}/{progress.total} · {progress.percent}%
+          </p>
+          <p className="text-sm" role="status" data-testid="save-state" data-waiting={waiting} data-online={String(online)}>
+            {saveState}
+          </p>
+        </div>
+        {onNextUnscored && (
+          <button type="button" className="btn btn-gold btn-sm shrink-0" onClick={onNextUnscored}>
+            Next unscored
+          </button>
+        )}
+      </div>
+      {completion && <CompletionBar completion={completion} onComplete={onComplete} onShow={onShow} />}
+      <div className="progress-track" aria-hidden="true">
+        <div className="progress-fill" style={{ width: `${progress.percent}%` }} />
+      </div>
+    </div>
+  );
+}
+
 function Form({ store, engine, mode, reportId }: { store: FormStore; engine: SyncEngine; mode: "new" | "edit"; reportId: number | null }) {
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const { inspection, entries } = state;
@@ -119,18 +167,6 @@ function Form({ store, engine, mode, reportId }: { store: FormStore; engine: Syn
     engine.schedule(0);
   };
 
-  const saveState = completed
-    ? "Completed"
-    : !state.online
-      ? waiting
-        ? `Offline · ${waiting} waiting on this device`
-        : "Offline · everything saved"
-      : state.sending.size
-        ? `Sending… ${waiting} waiting`
-        : waiting
-          ? `${waiting} waiting to be sent`
-          : "All changes saved";
-
   return (
     <div className="inspection-form" data-inspection-id={inspection.id}>
       <p className="mt-1 text-ink/80">
@@ -171,27 +207,16 @@ function Form({ store, engine, mode, reportId }: { store: FormStore; engine: Syn
         )}
       </div>
 
-      <div className="sticky-progress" data-testid="sticky-bar">
-        <div className="sticky-progress-row">
-          <div className="min-w-0">
-            <p className="text-sm font-semibold" data-testid="overall-progress">
-              {progress.completed}/{progress.total} · {progress.percent}%
-            </p>
-            <p className="text-sm" role="status" data-testid="save-state" data-waiting={waiting} data-online={String(state.online)}>
-              {saveState}
-            </p>
-          </div>
-          {!completed && (
-            <button type="button" className="btn btn-gold btn-sm shrink-0" onClick={jumpToNextUnscored}>
-              Next unscored
-            </button>
-          )}
-        </div>
-        {!completed && !inspection.completeRequested && <CompletionBar completion={completion} onComplete={() => setConfirming(true)} onShow={show} />}
-        <div className="progress-track" aria-hidden="true">
-          <div className="progress-fill" style={{ width: `${progress.percent}%` }} />
-        </div>
-      </div>
+      <StickyProgress
+        progress={progress}
+        saveState={saveStateLabel(completed, state, waiting)}
+        waiting={waiting}
+        online={state.online}
+        completion={!completed && !inspection.completeRequested ? completion : null}
+        onNextUnscored={completed ? null : jumpToNextUnscored}
+        onComplete={() => setConfirming(true)}
+        onShow={show}
+      />
       {confirming && <CompleteDialog completion={completion} onConfirm={complete} onCancel={() => setConfirming(false)} />}
     </div>
   );
