@@ -1,5 +1,5 @@
 import type { MailMessage } from "../mail/mail.schemas.js";
-import { withMyHomeLine } from "../my-home/home-mail.js";
+import { withCustomerFooter } from "../mail/customer-footer.js";
 import { escapeHtml } from "../../shared/html.js";
 
 export interface ReminderDetails {
@@ -38,7 +38,7 @@ export function reminderEmail(d: ReminderDetails): MailMessage {
     "",
     "Haven",
   ];
-  return withMyHomeLine({
+  return withCustomerFooter({
     to: d.to,
     subject: `Reminder: ${d.what} tomorrow, ${d.dateLabel}`,
     text: lines.join("\n"),

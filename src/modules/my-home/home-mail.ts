@@ -1,8 +1,6 @@
+import { myHomeLine } from "../mail/customer-footer.js";
 import type { MailMessage } from "../mail/mail.schemas.js";
 import { escapeHtml } from "../../shared/html.js";
-
-/** The line every e-mail to a customer carries (issue 20, item 1: an entry point in every e-mail). */
-export const myHomeLine = (publicUrl: string) => `My Home: ${publicUrl.replace(/\/+$/, "")}/my-home`;
 
 
 /** The sign-in e-mail: a link (15 minutes, once) and the same sign-in as a 6-digit code. */
@@ -28,18 +26,4 @@ export function signInEmail(d: { to: string; url: string; code: string | null; p
     `<p>${escapeHtml(myHomeLine(d.publicUrl))}<br>Questions? ${escapeHtml(d.supportEmail)}</p>`,
   ].join("\n");
   return { template: "home-sign-in", to: d.to, subject: d.code ? "Your Haven sign-in link and code" : "Your Haven sign-in link", text: lines.join("\n"), html };
-}
-
-/**
- * Adds the My Home line to a customer e-mail (text and HTML): every e-mail Haven sends a customer is a way in.
- * Without a public URL the message is left as it is.
- */
-export function withMyHomeLine(message: MailMessage, publicUrl: string | undefined): MailMessage {
-  if (!publicUrl) return message;
-  const url = `${publicUrl.replace(/\/+$/, "")}/my-home`;
-  return {
-    ...message,
-    text: `${message.text}\n\n${myHomeLine(publicUrl)}`,
-    ...(message.html === undefined ? {} : { html: `${message.html}\n<p>My Home: <a href="${escapeHtml(url)}">${escapeHtml(url)}</a></p>` }),
-  };
 }

@@ -1,5 +1,5 @@
 import type { MailMessage } from "../mail/mail.schemas.js";
-import { withMyHomeLine } from "../my-home/home-mail.js";
+import { withCustomerFooter } from "../mail/customer-footer.js";
 import { type ClientQuoteItem, formatCents } from "./quotes.constants.js";
 import { escapeHtml } from "../../shared/html.js";
 
@@ -42,7 +42,7 @@ export function quoteReportEmail(d: QuoteReportMailDetails, pdf: Buffer): MailMe
     `<p>The quote report is attached as a PDF.</p><p>Questions? Reply to ${escapeHtml(d.supportEmail)}.</p><p>Haven</p>`,
   ].join("\n");
   // The link is on PUBLIC_URL: My Home is beside it.
-  return withMyHomeLine({
+  return withCustomerFooter({
     to: d.to,
     subject: `Your Haven quote for ${d.propertyAddress}`,
     text: lines.join("\n"),

@@ -1,5 +1,5 @@
 import type { MailMessage } from "../mail/mail.schemas.js";
-import { withMyHomeLine } from "../my-home/home-mail.js";
+import { withCustomerFooter } from "../mail/customer-footer.js";
 import { escapeHtml } from "../../shared/html.js";
 
 
@@ -36,7 +36,7 @@ export function reportSharedEmail(d: ReportSharedDetails, pdf: Buffer | null): M
     `<p>Questions? Reply to ${escapeHtml(d.supportEmail)}.</p><p>Haven</p>`,
   ].join("\n");
   // The link is on PUBLIC_URL: My Home is beside it.
-  return withMyHomeLine({
+  return withCustomerFooter({
     to: d.to,
     subject: "Your Haven Health Report is ready",
     text: lines.join("\n"),

@@ -2,7 +2,7 @@
 // names the plan, states the minimum-term date, and carries the signed billing link and the support contacts.
 // Instants arrive as ISO strings and are shown as dates in the business zone.
 import type { MailMessage } from "../mail/mail.schemas.js";
-import { withMyHomeLine } from "../my-home/home-mail.js";
+import { withCustomerFooter } from "../mail/customer-footer.js";
 import { BILLING_LINK_DAYS } from "./billing-links.js";
 import { MINIMUM_TERM_MONTHS } from "./subscriptions.constants.js";
 import { escapeHtml } from "../../shared/html.js";
@@ -148,5 +148,5 @@ export function billingMail(kind: BillingMailKind, data: BillingMailData): MailM
     )
     .join("\n");
   // Every e-mail to a customer names their portal (issue 20); the billing link is on Haven's public address.
-  return withMyHomeLine({ to: data.to, subject, text: `${text}\n`, html, attachments: [] }, new URL(data.link).origin);
+  return withCustomerFooter({ to: data.to, subject, text: `${text}\n`, html, attachments: [] }, new URL(data.link).origin);
 }

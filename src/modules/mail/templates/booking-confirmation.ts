@@ -1,6 +1,6 @@
 import { createEvent } from "ics";
 import type { MailMessage } from "../mail.schemas.js";
-import { withMyHomeLine } from "../../my-home/home-mail.js";
+import { withCustomerFooter } from "../customer-footer.js";
 import { escapeHtml } from "../../../shared/html.js";
 
 export interface BookingConfirmationDetails {
@@ -71,7 +71,7 @@ export function bookingConfirmationEmail(d: BookingConfirmationDetails): MailMes
     "Haven",
   ];
   const html = `<p>${lines.map((l) => escapeHtml(l)).join("<br>\n")}</p>`;
-  return withMyHomeLine({
+  return withCustomerFooter({
     template: "booking-confirmation",
     to: d.to,
     subject: `Your Haven inspection is booked for ${d.dateLabel}`,
