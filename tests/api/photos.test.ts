@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import type { Response } from "superagent";
+import type { Response } from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_PHOTO_BYTES } from "../../src/modules/inspections/photos.constants.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
