@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import sharp from "sharp";
 import type { Container } from "../src/container.js";
 import type { EntryInput, EntryScore } from "../src/modules/inspections/inspections.schemas.js";
-import { INSPECTION_WEIGHTS } from "../src/modules/reports/scoring.js";
+import { INSPECTION_WEIGHTS } from "../src/modules/inspections/index.js";
 import { gzipSync } from "node:zlib";
 import { NO_CHROMIUM_MESSAGE, findChromium, launchBrowser } from "../tests/support/chromium.js";
 import { ISLAND_JS_BUDGET } from "./islands.js";

@@ -1,7 +1,7 @@
 // The fixed, read-only sample report behind /client-report/sample and /sample-report
 // (DESIGN.md decision 7). Its scores are computed from these entries with the weights of staff-side §9.
-import { clientLabel, clientPriorityLabel } from "../src/modules/reports/bands.js";
-import { type Entry, type ScoredReport, scoreInspection } from "../src/modules/reports/scoring.js";
+import { clientLabel, clientPriorityLabel } from "../src/modules/inspections/index.js";
+import { type Entry, type ScoredReport, scoreInspection } from "../src/modules/inspections/index.js";
 
 /** The hard-coded sample id of the marketing links. A real report token never equals it. */
 export const SAMPLE_REPORT_ID = "sample";

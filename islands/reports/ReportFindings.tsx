@@ -1,7 +1,7 @@
 // The report viewer's findings (ReportViewer.island.tsx): the priority recommendations, then every category
 // with its items, each collapsible.
 import { useState } from "react";
-import { SCORE_CHOICES, barColour, categoryBand } from "../../src/modules/reports/bands";
+import { SCORE_CHOICES, barColour, categoryBand } from "../../src/modules/inspections/bands";
 import type { ReportCategory, ReportRecommendation } from "../../src/modules/reports/report-data";
 import { MakeRecurring } from "../maintenance/MakeRecurring";
 import { type OpenPhotos, Photos } from "./ReportPhotos";

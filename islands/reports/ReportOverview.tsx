@@ -1,5 +1,5 @@
 // The top of the report viewer (ReportViewer.island.tsx): the score and the property's facts, then the two summaries.
-import { adminLabel, barColour } from "../../src/modules/reports/bands";
+import { adminLabel, barColour } from "../../src/modules/inspections/bands";
 import { addressLine } from "../../src/shared/address";
 import { type ReportData, SUMMARY_ITEM_SCORES, SUMMARY_SENTENCE } from "../../src/modules/reports/report-data";
 

@@ -1,5 +1,5 @@
 // The client report's category scores (ClientReport.island.tsx), each with its band and a bar.
-import { type BarColour, barColour, categoryBand } from "../../src/modules/reports/bands";
+import { type BarColour, barColour, categoryBand } from "../../src/modules/inspections/bands";
 import type { ClientCategory } from "../../src/modules/sharing/sharing.schemas";
 
 const BAND_TEXT: Record<BarColour, string> = { green: "text-band-green", yellow: "text-band-yellow", red: "text-band-red" };

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import type { HomeReportPayload } from "../../src/modules/my-home/my-home.schemas";
-import { clientLabel } from "../../src/modules/reports/bands";
+import { clientLabel } from "../../src/modules/inspections/bands";
 import type { ClientReportPayload } from "../../src/modules/sharing/sharing.schemas";
 import { ApiError, apiRequest } from "../ui/api";
 import { toast } from "../ui/toast";

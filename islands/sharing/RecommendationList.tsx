@@ -1,7 +1,7 @@
 // The client report's recommendations (ClientReport.island.tsx): each item with its photos, and below it a
 // control that depends on where the report is read (a one-time answer, or where the item stands in My Home).
 import { type ReactNode, useState } from "react";
-import { clientPriorityLabel } from "../../src/modules/reports/bands";
+import { clientPriorityLabel } from "../../src/modules/inspections/bands";
 import type { ClientRecommendation } from "../../src/modules/sharing/sharing.schemas";
 
 const PHOTOS_SHOWN = 3;

@@ -2,7 +2,7 @@
 // and after the batches the reports of most completed ones.
 import type { Container } from "../../src/container.js";
 import type { EntryInput, EntryScore, InspectionStatus } from "../../src/modules/inspections/inspections.schemas.js";
-import { INSPECTION_TEMPLATE, type RepeatableRoom, roomSubcategoryName } from "../../src/modules/inspections/template.js";
+import { INSPECTION_TEMPLATE, type RepeatableRoom, roomSubcategoryName } from "../../src/modules/inspections/index.js";
 import { DAY, atUtc } from "./dates.js";
 import { DEMO_EXTRAS_CAP, type DemoReport, type DemoStep, type PlannedInspection, type SeededHome } from "./model.js";
 import { type Rng, between, chance, homeRng, pick } from "./random.js";

@@ -1,7 +1,7 @@
 // People and homes: each demo customer, their home's details and its history (planned from the home's own
 // generator, so a home's data depends on its index alone), and the batch step that writes them.
 import type { NewProperty, SubscriptionPlan } from "../../src/modules/customers/customers.constants.js";
-import type { RepeatableRoom } from "../../src/modules/inspections/template.js";
+import type { RepeatableRoom } from "../../src/modules/inspections/index.js";
 import { planVisits } from "./bookings.js";
 import type { DemoStep, PlannedProperty } from "./model.js";
 import { FIRST_NAMES, LAST_NAMES, ascii, pickTown } from "./places.js";

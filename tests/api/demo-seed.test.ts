@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { overallScore, scoreCategories } from "../../src/modules/reports/scoring.js";
+import { overallScore, scoreCategories } from "../../src/modules/inspections/scoring.js";
 import { subcategoryWeight } from "../../src/modules/inspections/template.js";
 import { DEMO_STEPS, DEMO_TOWNS, planProperty, seedDemo } from "../../seeds/demo/index.js";
 import { todayIn } from "../../src/shared/business-time.js";

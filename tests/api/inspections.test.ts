@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMPLETED_MESSAGE } from "../../src/modules/inspections/inspections.service.js";
 import type { EntryInput } from "../../src/modules/inspections/inspections.schemas.js";
 import { DEFAULT_OPEN_CATEGORIES, INSPECTION_TEMPLATE, SCORE_CHOICES, subcategoryWeight } from "../../src/modules/inspections/template.js";
-import { INSPECTION_WEIGHTS as FROM_SCORING } from "../../src/modules/reports/scoring.js";
+import { INSPECTION_WEIGHTS as FROM_SCORING } from "../../src/modules/inspections/scoring.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 
 let ctx: TestContext;

@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tier } from "../../src/modules/reports/bands.js";
+import { tier } from "../../src/modules/inspections/bands.js";
 import { seedDemo } from "../../seeds/demo/index.js";
 import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths } from "../support/browser.js";
 

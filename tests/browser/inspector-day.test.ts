@@ -3,7 +3,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_SECTIONS } from "../../src/http/admin.js";
 import { addDays, slotLabel, todayIn } from "../../src/shared/business-time.js";
-import { adminLabel, historyLabel } from "../../src/modules/reports/bands.js";
+import { adminLabel, historyLabel } from "../../src/modules/inspections/bands.js";
 import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths, waitForIslands } from "../support/browser.js";
 import type { TestContext } from "../support/context.js";
 

@@ -2,7 +2,7 @@
 // and accepting it with the keyboard alone; axe on every records page, screenshots at 390 and 1280 px.
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientLabel } from "../../src/modules/reports/bands.js";
+import { clientLabel } from "../../src/modules/inspections/bands.js";
 import { completedInspection } from "../api/reports-fixtures.js";
 import { sharedReportFixture } from "../api/sharing-fixtures.js";
 import { type BrowserSite, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths, waitForIslands } from "../support/browser.js";

@@ -21,6 +21,9 @@ export interface EmailCounterRow {
   blockedUntil: Date | null;
 }
 
+/** The counter other modules' sign-ins share (My Home's limits count here too), without the repository itself. */
+export type LoginAttemptCounter = Pick<LoginAttemptsRepository, "count">;
+
 /** Fixed-window login counters kept in Postgres, so every web process shares them. */
 export class LoginAttemptsRepository {
   constructor(private readonly db: Knex) {}

@@ -6,7 +6,7 @@ import { NotFoundError } from "../../http/errors.js";
 import { requireStaffApi } from "../../http/guards.js";
 import { body, params, query } from "../../http/validate.js";
 import { rememberCustomer, viewerOf } from "../../http/viewer.js";
-import { DEMO_CUSTOMER } from "../plans/checkout.schemas.js";
+import { DEMO_CUSTOMER } from "../payments/checkout.constants.js";
 import { planTypeSchema } from "../plans/plans.schemas.js";
 import { customerCreateSchema, propertyEditSchema, staffListQuerySchema } from "./customers.schemas.js";
 

@@ -6,7 +6,7 @@ import { sendCsv, wantsCsv } from "../../http/csv.js";
 import { requireStaffApi } from "../../http/guards.js";
 import { HttpError } from "../../http/errors.js";
 import { body, params, query } from "../../http/validate.js";
-import { NO_TIER, tier } from "../reports/bands.js";
+import { NO_TIER, tier } from "./bands.js";
 import { INSPECTION_STATUSES, type Inspection, type InspectionEntry, STATUS_LABELS, displayStatus, inspectionCreateSchema, inspectionIdParams, inspectionListQuery, inspectionStatusSchema } from "./inspections.schemas.js";
 import { SCORE_CHOICES, isDescriptionOnly } from "./template.js";
 

@@ -1,6 +1,6 @@
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import { ConflictError, NotFoundError, ValidationError } from "../../http/errors.js";
-import { overallScore, scoreCategories } from "../reports/scoring.js";
+import { overallScore, scoreCategories } from "./scoring.js";
 import type { EntryWrite, InspectionsRepository, NewInspectionRow, StoredEntry } from "./inspections.repository.js";
 import { entryKey } from "./inspections.repository.js";
 import type { EntryInput, EntryScore, Inspection, InspectionEntry, InspectionStatus, InspectionWithEntries } from "./inspections.schemas.js";
@@ -249,7 +249,7 @@ export class InspectionsService {
     return ids;
   }
 
-  /** The shared scoring (reports/scoring.ts) over stored entries: the overall 0–100 score, or null. */
+  /** The shared scoring (scoring.ts) over stored entries: the overall 0–100 score, or null. */
   private score(entries: { categoryName: string; subcategoryName: string; score: EntryScore | null; notes: string | null; urgent?: boolean }[]): number | null {
     return overallScore(scoreCategories(entries.map((e) => ({ categoryName: e.categoryName, subcategoryName: e.subcategoryName, score: e.score, notes: e.notes ?? undefined, urgent: e.urgent }))));
   }

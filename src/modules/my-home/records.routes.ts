@@ -6,7 +6,7 @@ import { HttpError } from "../../http/errors.js";
 import type { PageMeta } from "../../http/render.js";
 import { body, params, query } from "../../http/validate.js";
 import { QUOTE_STATUSES, formatCents } from "../quotes/quotes.constants.js";
-import { barColour, clientPriorityLabel } from "../reports/bands.js";
+import { barColour, clientPriorityLabel } from "../inspections/index.js";
 import { scoreChartSvg, trendText } from "../reports/history.js";
 import { pdfQuery, propertyIdParams } from "../reports/reports.schemas.js";
 import { homeViewer, requireHomeApi, requireHomePage } from "./home-session.js";

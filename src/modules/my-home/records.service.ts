@@ -3,7 +3,7 @@
 import type { Container } from "../../container.js";
 import { ConflictError, NotFoundError } from "../../http/errors.js";
 import type { ClientDecision } from "../quotes/quotes.constants.js";
-import { barColour, clientLabel } from "../reports/bands.js";
+import { barColour, clientLabel } from "../inspections/index.js";
 import type { PropertyHistory } from "../reports/history.js";
 import { addressLine } from "../../shared/address.js";
 import { clientReportData, photoIdsOf, quotePriority, recommendationsOf } from "../sharing/sharing.service.js";

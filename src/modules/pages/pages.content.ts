@@ -1,7 +1,7 @@
 // Static copy of the marketing pages (customer-side §2.2–2.5, §2.8, §2.12, §9). Plans are NOT here:
 // the pricing page reads them from the plans table.
-import { barColour, marketingBand } from "../reports/bands.js";
-import { weightedAverage } from "../reports/scoring.js";
+import { barColour, marketingBand } from "../inspections/index.js";
+import { weightedAverage } from "../inspections/index.js";
 
 export const HOW_IT_WORKS = [
   { title: "Schedule", text: "Pick a date that suits you. Booking takes two minutes, online." },

@@ -2,7 +2,7 @@ import { Router } from "express";
 import { sampleReport } from "../../../seeds/sample-report.js";
 import type { Container } from "../../container.js";
 import { publicOrigin } from "../../http/origin.js";
-import { MARKETING_BANDS, barColour, categoryBand, marketingBand } from "../reports/bands.js";
+import { MARKETING_BANDS, barColour, categoryBand, marketingBand } from "../inspections/index.js";
 import * as content from "./pages.content.js";
 
 /** Pages listed in sitemap.xml: the public, indexable marketing pages. */

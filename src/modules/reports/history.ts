@@ -1,9 +1,9 @@
 // A property's history (staff-side §2, §9): pure functions over its inspections. The score-over-time
 // chart is an SVG drawn here on the server: recharts alone is ~92 KB gzip, over the page budget.
-import { barColour, historyLabel } from "./bands.js";
+import { barColour, historyLabel } from "../inspections/index.js";
 import { type SourceInspection, buildReportData } from "./report-data.js";
 import type { HistoryInspection } from "./reports.repository.js";
-import { INSPECTION_WEIGHTS } from "./scoring.js";
+import { INSPECTION_WEIGHTS } from "../inspections/index.js";
 
 export interface HistoryProperty {
   id: number;

@@ -1,6 +1,6 @@
 // The report PDF's look (reports/pdf.ts draws the pages): the Haven palette, the page geometry, the
 // text forms of scores and dates, and the score ring.
-import { type BarColour, SCORE_CHOICES, barColour } from "./bands.js";
+import { type BarColour, SCORED_CHOICES as SCORE_CHOICES, barColour } from "../inspections/index.js";
 
 export const C = {
   green950: "#08201a",

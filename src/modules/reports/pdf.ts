@@ -1,6 +1,6 @@
 // The report as PDF (DESIGN.md decision 20): pdfkit, from the snapshot alone. Inter is embedded (TTF,
 // subset by pdfkit) so é, ’ or Ł always render; the score ring is an SVG drawn as vectors.
-import { adminLabel, barColour, categoryBand, clientPriorityLabel } from "./bands.js";
+import { adminLabel, barColour, categoryBand, clientPriorityLabel } from "../inspections/index.js";
 import { type ReportCategory, type ReportData, type ReportRecommendation, SUMMARY_ITEM_SCORES, SUMMARY_SENTENCE } from "./report-data.js";
 import { addressLine } from "../../shared/address.js";
 import { type FONTS, PHOTO_CONCURRENCY, type PhotoLoader, type SvgToPdf, attachCachedFonts, cachedPrintCopy, loadPdfLibraries, printCopy } from "./pdf-assets.js";

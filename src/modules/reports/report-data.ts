@@ -11,8 +11,8 @@ import {
   recommendationPriority,
   summaryLabel,
   urgencyText,
-} from "./bands.js";
-import { INSPECTION_WEIGHTS, baseSubcategory, categoryScore, toHundred, weightedAverage } from "./scoring.js";
+} from "../inspections/index.js";
+import { INSPECTION_WEIGHTS, baseSubcategory, categoryScore, toHundred, weightedAverage } from "../inspections/index.js";
 
 /** What the builder reads of an inspection (a structural subset of InspectionsService's InspectionWithEntries). */
 export interface SourceEntry {

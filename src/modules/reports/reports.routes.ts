@@ -5,7 +5,7 @@ import { sendCsv, wantsCsv } from "../../http/csv.js";
 import { HttpError } from "../../http/errors.js";
 import { requireStaffApi } from "../../http/guards.js";
 import { params, query } from "../../http/validate.js";
-import { adminLabel, barColour, historyLabel } from "./bands.js";
+import { adminLabel, barColour, historyLabel } from "../inspections/index.js";
 import { scoreChartSvg, trendText } from "./history.js";
 import { addressLine } from "../../shared/address.js";
 import { REPORT_PAGE_SIZE, idParams, pdfQuery, propertyIdParams, reportListQuery, reportsPageQuery } from "./reports.schemas.js";

@@ -7,7 +7,7 @@ import { renderReportPdf } from "./pdf.js";
 import { type ReportData, type ReportRecommendation, type SourceInspection, buildReportData, withRecommendationIds } from "./report-data.js";
 import type { Report, ReportListItem, ReportsRepository } from "./reports.repository.js";
 import type { PdfFormat } from "./reports.schemas.js";
-import { baseSubcategory } from "./scoring.js";
+import { baseSubcategory } from "../inspections/index.js";
 
 export type { Report, ReportListItem };
 

@@ -1,4 +1,4 @@
-// The one module of score labels and bands (DESIGN.md decision 2). The report, the viewer, the PDF,
+// The one module of score labels and bands (docs/decisions.md#2). The report, the viewer, the PDF,
 // the client page and the marketing pages all read their labels from here, so they never disagree.
 // Plain functions of plain values: islands may import it too.
 
@@ -108,7 +108,7 @@ export function urgencyText(priority: Priority): "Urgent" | "30 Days" | "60 Days
 }
 
 /**
- * Recommendation priority from a 0–100 entry score (DESIGN.md decision 2): high at 10 or less or when
+ * Recommendation priority from a 0–100 entry score (docs/decisions.md#2): high at 10 or less or when
  * marked urgent, medium at 25 or less, low otherwise.
  */
 export function recommendationPriority(score: number | null, urgent = false): Priority {

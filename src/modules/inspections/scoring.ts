@@ -1,9 +1,9 @@
-// Weighted scoring of an inspection (staff-side §9 weights, DESIGN.md decision 2). Plain functions:
+// Weighted scoring of an inspection (staff-side §9 weights, docs/decisions.md#2). Plain functions:
 // the sample report, the report generator and the client page all compute scores here.
 import { type Priority, recommendationPriority, urgencyText } from "./bands.js";
 
-// The template lives in the inspections module (DESIGN.md decision 16); re-exported for existing importers.
-import { type CategoryWeights, INSPECTION_WEIGHTS, baseSubcategory, findCategory } from "../inspections/template.js";
+// The template lives in this module (docs/decisions.md#16); re-exported for existing importers.
+import { type CategoryWeights, INSPECTION_WEIGHTS, baseSubcategory, findCategory } from "./template.js";
 export { type CategoryWeights, INSPECTION_WEIGHTS, baseSubcategory, findCategory };
 
 export interface Entry {
