@@ -27,6 +27,12 @@ export default defineConfig({
           sequence: { groupOrder: 2 },
           include: ["tests/browser/**/*.test.ts"],
           globalSetup: ["tests/support/global-setup.ts"],
+          // One Chromium per worker, not one per file: a worker runs its files one after another in one process
+          // (isolate: false), they share its Chromium (tests/support/chromium.ts), each file in contexts of its
+          // own closed after it (tests/browser/setup.ts), and the environment closes Chromium when the worker stops.
+          isolate: false,
+          environment: "./tests/browser/environment.ts",
+          setupFiles: ["tests/browser/setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 90_000,
           // Two cores: more than two Chromiums at once only slows every test down.

@@ -4,10 +4,10 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Logger, runOnce } from "graphile-worker";
-import { type Browser, type Page, chromium } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { taskList } from "../../src/jobs.js";
-import { CHROMIUM_ARGS, PHONE, expectAccessible, findChromium, screenshotBothWidths } from "../support/browser.js";
+import { PHONE, expectAccessible, openBrowser, screenshotBothWidths } from "../support/browser.js";
 import { type TestContext, createTestContext } from "../support/context.js";
 import { type Smtp, startSmtp } from "../support/smtp.js";
 
@@ -33,7 +33,8 @@ beforeAll(async () => {
     { email: EMAIL, name: "Robin Homeowner", phone: "613-555-0177", subscriptionPlan: "basic" },
     { address: "14 Elgin Street", city: "Ottawa", province: "ON", postalCode: "K1P 5K7", squareFootage: 1800, yearBuilt: 1975 },
   );
-  browser = await chromium.launch({ executablePath: findChromium()!, args: [...CHROMIUM_ARGS, "--host-resolver-rules=MAP localhost 127.0.0.1"], headless: true });
+  // The worker's Chromium maps localhost to 127.0.0.1 (tests/support/chromium.ts).
+  browser = await openBrowser();
 });
 afterAll(async () => {
   await browser?.close();

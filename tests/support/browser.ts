@@ -3,13 +3,13 @@ import { type Server, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 import path from "node:path";
-import type { Browser, BrowserContextOptions, Page } from "playwright-core";
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { expect } from "vitest";
 import { ROOT_DIR } from "../../src/http/assets.js";
-import { launchBrowser } from "./chromium.js";
+import { sharedChromium } from "./chromium.js";
 import { type TestContext, createTestContext } from "./context.js";
 
-export { CHROMIUM_ARGS, NO_CHROMIUM_MESSAGE, findChromium, launchBrowser } from "./chromium.js";
+export { CHROMIUM_ARGS, NO_CHROMIUM_MESSAGE, findChromium } from "./chromium.js";
 
 const require = createRequire(import.meta.url);
 export const SCREENSHOT_DIR = path.join(ROOT_DIR, "tests/.screenshots");
@@ -64,12 +64,47 @@ export interface BrowserSite {
   close(): Promise<void>;
 }
 
-/** A fresh database (with the plans seeded unless told not to), the app on a free port, and Chromium. */
+/**
+ * A test file's share of the worker's Chromium (one per vitest worker, kept from file to file: sharedChromium).
+ * What it returns is that Browser, except that the contexts made through it (newContext, newPage) are its own:
+ * contexts() lists them and close() closes them, leaving Chromium running for the next file. (Whatever a file
+ * leaves open anyway is closed after it by tests/browser/setup.ts.)
+ */
+export async function openBrowser(): Promise<Browser> {
+  const browser = await sharedChromium();
+  const opened = new Set<BrowserContext>();
+  const own = (context: BrowserContext) => {
+    opened.add(context);
+    context.once("close", () => opened.delete(context));
+    return context;
+  };
+  const overrides: Partial<Browser> = {
+    newContext: async (options) => own(await browser.newContext(options)),
+    newPage: async (options) => {
+      const page = await browser.newPage(options);
+      own(page.context());
+      return page;
+    },
+    contexts: () => [...opened],
+    close: async () => {
+      await Promise.all([...opened].map((context) => context.close().catch(() => undefined)));
+    },
+  };
+  return new Proxy(browser, {
+    get(target, property) {
+      if (Object.hasOwn(overrides, property)) return overrides[property as keyof Browser];
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/** A fresh database (with the plans seeded unless told not to), the app on a free port, and the worker's Chromium. */
 export async function openBrowserSite(options: { env?: Record<string, string>; seedPlans?: boolean } = {}): Promise<BrowserSite> {
   const server = await serveTestContext(options.env);
   const { ctx } = server;
   if (options.seedPlans !== false) await ctx.container.plans.seed();
-  const browser = await launchBrowser();
+  const browser = await openBrowser();
   return {
     ctx,
     browser,

@@ -1,7 +1,7 @@
-// Shared by the purchase browser tests: one Chromium, and two Havens side by side, one in demo mode and one
+// Shared by the purchase browser tests: the worker's Chromium, and two Havens side by side, one in demo mode and one
 // in Stripe mode against the local stand-in for Stripe's API.
 import type { Browser, Page } from "playwright-core";
-import { DESKTOP, launchBrowser, serveTestContext } from "./browser.js";
+import { DESKTOP, openBrowser, serveTestContext } from "./browser.js";
 import type { TestContext } from "./context.js";
 import { StripeStandIn } from "./stripe-stand-in.js";
 
@@ -38,7 +38,7 @@ export async function openPurchaseSites(): Promise<PurchaseSites> {
   const standIn = await StripeStandIn.start();
   const demo = await openSite();
   const stripe = await openSite(standIn.env());
-  const browser = await launchBrowser();
+  const browser = await openBrowser();
   return {
     browser,
     demo,
