@@ -5,7 +5,7 @@
 import ICAL from "ical.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, todayIn } from "../../src/shared/business-time.js";
-import { PlanServices } from "../../src/modules/maintenance/plan-services.js";
+import { PlanDeliveries } from "../../src/modules/maintenance/index.js";
 import { visitsServiceOf } from "../../src/modules/my-home/visits.routes.js";
 import type { PlanType } from "../../src/modules/plans/plans.schemas.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
@@ -47,7 +47,7 @@ async function subscribe(owner: { customerId: number; propertyId: number }, emai
   await ctx.container.transaction(async (tx) => {
     await ctx.container.subscriptions.attachToProperty(ref, owner, tx, now);
     // Makes the plan's schedules whether or not the container wires plan services (idempotent).
-    await new PlanServices(ctx.db, { timeZone: TZ }).sync(tx, { id: sub.id, propertyId: owner.propertyId, planType, status: "active", anchor: todayIn(TZ, now) }, todayIn(TZ));
+    await new PlanDeliveries(ctx.db, { timeZone: TZ }).sync(tx, { id: sub.id, propertyId: owner.propertyId, planType, status: "active", anchor: todayIn(TZ, now) }, todayIn(TZ));
   });
   return sub.id;
 }

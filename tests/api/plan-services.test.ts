@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PlanType } from "../../src/modules/plans/plans.schemas.js";
-import { PlanServices, type PlanServiceSubscription } from "../../src/modules/maintenance/plan-services.js";
+import { PlanDeliveries, type PlanServiceSubscription } from "../../src/modules/maintenance/index.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 
 // Issue 19, item 7 (DESIGN.md decisions 26 and 27): each plan's services become schedules of the property,
@@ -11,12 +11,12 @@ let seq = 0;
 
 describe("plan services", () => {
   let ctx: TestContext;
-  let planServices: PlanServices;
+  let planServices: PlanDeliveries;
   let staff: Awaited<ReturnType<typeof signInStaff>>["agent"];
 
   beforeAll(async () => {
     ctx = await createTestContext();
-    planServices = new PlanServices(ctx.db, { timeZone: ctx.env.BUSINESS_TZ });
+    planServices = new PlanDeliveries(ctx.db, { timeZone: ctx.env.BUSINESS_TZ });
     ({ agent: staff } = await signInStaff(ctx));
   });
   afterAll(() => ctx?.close());

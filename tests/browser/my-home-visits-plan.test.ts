@@ -4,7 +4,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, shortDate, todayIn } from "../../src/shared/business-time.js";
-import { PlanServices } from "../../src/modules/maintenance/plan-services.js";
+import { PlanDeliveries } from "../../src/modules/maintenance/index.js";
 import { visitsServiceOf } from "../../src/modules/my-home/visits.routes.js";
 import { type BrowserSite, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths } from "../support/browser.js";
 
@@ -32,7 +32,7 @@ beforeAll(async () => {
   subscriptionId = sub.id;
   await ctx.container.transaction(async (tx) => {
     await ctx.container.subscriptions.attachToProperty("cs_casey", { customerId: customer.id, propertyId: property.id }, tx);
-    await new PlanServices(ctx.db, { timeZone: TZ }).sync(tx, { id: sub.id, propertyId: property.id, planType: "premium", status: "active", anchor: todayIn(TZ) }, todayIn(TZ));
+    await new PlanDeliveries(ctx.db, { timeZone: TZ }).sync(tx, { id: sub.id, propertyId: property.id, planType: "premium", status: "active", anchor: todayIn(TZ) }, todayIn(TZ));
   });
 });
 afterAll(() => site?.close());

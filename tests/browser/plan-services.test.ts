@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PlanServices } from "../../src/modules/maintenance/plan-services.js";
+import { PlanDeliveries } from "../../src/modules/maintenance/index.js";
 import type { PlanType } from "../../src/modules/plans/plans.schemas.js";
 import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths, waitForIslands } from "../support/browser.js";
 import type { TestContext } from "../support/context.js";
@@ -18,7 +18,7 @@ beforeAll(async () => {
   ({ ctx } = site);
   today = ctx.container.maintenance.today();
   await ctx.container.users.create({ ...staff, firstName: "Pat", lastName: "Planner" });
-  const planServices = new PlanServices(ctx.db, { timeZone: ctx.env.BUSINESS_TZ });
+  const planServices = new PlanDeliveries(ctx.db, { timeZone: ctx.env.BUSINESS_TZ });
   const subscribe = async (n: number, planType: PlanType, status: string) => {
     const { customer, property } = await ctx.container.customers.createWithProperty(
       { email: `plan-owner${n}@example.com`, name: `Plan Owner ${n}`, subscriptionPlan: planType },

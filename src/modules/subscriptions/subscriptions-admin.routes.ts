@@ -1,14 +1,12 @@
-import { type Request, type Response, Router } from "express";
+import { type Request, type RequestHandler, type Response, Router } from "express";
 import { z } from "zod";
-import type { Container } from "../../container.js";
-import { staffPage } from "../../http/admin.js";
 import { HttpError, ValidationError } from "../../http/errors.js";
 import { idParams } from "../../http/fields.js";
 import { params, parse } from "../../http/validate.js";
 import { todayIn } from "../../shared/business-time.js";
-import type { PlanServiceSchedule } from "../maintenance/plan-services.js";
-import { PLAN_TYPES, type Plan } from "../plans/plans.schemas.js";
+import { PLAN_TYPES, type Plan, type PlansService } from "../plans/index.js";
 import { cancellationTakesEffect } from "./billing-dates.js";
+import type { PlanDeliveryListener } from "./plan-delivery-listener.js";
 import { staffActor } from "./subscriptions.routes.js";
 import {
   ENDED_STATUSES,
@@ -19,6 +17,19 @@ import {
   changePlanSchema,
   serviceRequestSchema,
 } from "./subscriptions.schemas.js";
+import type { SubscriptionsService } from "./subscriptions.service.js";
+
+export interface SubscriptionsAdminDeps {
+  subscriptions: SubscriptionsService;
+  plans: Pick<PlansService, "list">;
+  /** Staff names for the events log (auth's UsersService). */
+  users: { findById(id: number): Promise<{ firstName: string; lastName: string } | null | undefined> };
+  /** Maintenance's PlanDeliveries: staff ask for an on-request plan service. */
+  planDeliveries: Pick<PlanDeliveryListener, "requestService">;
+  /** http/admin.ts's staffPage: a staff session, and the admin shell's locals. */
+  staffPage: RequestHandler[];
+  timeZone: string;
+}
 
 /** Rows per page of /admin/subscriptions. */
 export const SUBSCRIPTIONS_PAGE_SIZE = 25;
@@ -75,15 +86,15 @@ export function nextCharge(sub: Subscription): string | null {
  * Which of these properties have a past-due subscription (the properties page's red badge). One small indexed
  * read per card (20 a page) through the service's forProperty.
  */
-export async function pastDueProperties(container: Container, propertyIds: number[]): Promise<Set<number>> {
-  return new Set(await container.subscriptions.pastDuePropertyIds(propertyIds));
+export async function pastDueProperties(source: { subscriptions: Pick<SubscriptionsService, "pastDuePropertyIds"> }, propertyIds: number[]): Promise<Set<number>> {
+  return new Set(await source.subscriptions.pastDuePropertyIds(propertyIds));
 }
 
-/** The property dialog's subscription section (issue 19, item 8). */
-export async function propertySubscription(container: Container, propertyId: number) {
-  const found = await container.subscriptions.forProperty(propertyId);
+/** The property dialog's subscription section. */
+export async function propertySubscription(source: { subscriptions: Pick<SubscriptionsService, "forProperty">; env: { BUSINESS_TZ: string } }, propertyId: number) {
+  const found = await source.subscriptions.forProperty(propertyId);
   if (!found) return null;
-  return { ...found, nextCharge: nextCharge(found.subscription), fmt: formatters(container.env.BUSINESS_TZ) };
+  return { ...found, nextCharge: nextCharge(found.subscription), fmt: formatters(source.env.BUSINESS_TZ) };
 }
 
 /**
@@ -91,19 +102,18 @@ export async function propertySubscription(container: Container, propertyId: num
  * results. /admin/subscriptions/{id}: one subscription with its invoices, events and plan services, and the
  * staff actions as plain forms (htmx swaps the details in place; without script they post and redirect).
  */
-export function subscriptionsAdminPages(container: Container): Router {
+export function subscriptionsAdminPages({ subscriptions, plans: planCatalogue, users, planDeliveries, staffPage, timeZone }: SubscriptionsAdminDeps): Router {
   const router = Router();
-  const timeZone = container.env.BUSINESS_TZ;
 
-  const plansByType = async () => new Map((await container.plans.list()).map((p: Plan) => [p.type, p]));
+  const plansByType = async () => new Map((await planCatalogue.list()).map((p: Plan) => [p.type, p]));
 
-  router.get("/admin/subscriptions", ...staffPage(container), async (req, res) => {
+  router.get("/admin/subscriptions", ...staffPage, async (req, res) => {
     const { q, status, plan, page } = pageQuery.parse(req.query);
     const offset = (page - 1) * SUBSCRIPTIONS_PAGE_SIZE;
     const fragment = req.get("hx-target") === "subscription-results";
     const [{ rows, total }, metrics, plans] = await Promise.all([
-      container.subscriptions.list({ limit: SUBSCRIPTIONS_PAGE_SIZE, offset, q: q || undefined, status: status || undefined, plan: plan || undefined }),
-      fragment ? null : container.subscriptions.metrics(),
+      subscriptions.list({ limit: SUBSCRIPTIONS_PAGE_SIZE, offset, q: q || undefined, status: status || undefined, plan: plan || undefined }),
+      fragment ? null : subscriptions.metrics(),
       plansByType(),
     ]);
     const locals = {
@@ -130,7 +140,7 @@ export function subscriptionsAdminPages(container: Container): Router {
 
   /** The details' locals: the subscription, what each action would do, and the forms' values and errors. */
   const detailLocals = async (id: number, form: { notice?: Notice; action?: Action; values?: Record<string, unknown>; errors?: Record<string, string> } = {}) => {
-    const { subscription: detail, invoices, events, services: schedules } = await container.subscriptions.detail(id);
+    const { subscription: detail, invoices, events, services: schedules } = await subscriptions.detail(id);
     const plans = await plansByType();
     const now = new Date();
     const current = plans.get(detail.planType);
@@ -141,11 +151,11 @@ export function subscriptionsAdminPages(container: Container): Router {
       .map((p) => ({
         type: p.type,
         name: p.name,
-        amount: current ? container.subscriptions.demo.amountFor(p, current, Math.round(detail.monthlyAmount * 100)) / 100 : p.price,
+        amount: current ? subscriptions.demo.amountFor(p, current, Math.round(detail.monthlyAmount * 100)) / 100 : p.price,
         kind: p.type === detail.planType ? ("keep" as const) : current && p.price > current.price ? ("upgrade" as const) : ("downgrade" as const),
       }));
     const staffIds = [...new Set(events.map((e) => /^staff:(\d+)$/.exec(e.actor)?.[1]).filter(Boolean).map(Number))];
-    const staffNames = new Map(await Promise.all(staffIds.map(async (sid) => [sid, await container.users.findById(sid)] as const)));
+    const staffNames = new Map(await Promise.all(staffIds.map(async (sid) => [sid, await users.findById(sid)] as const)));
     const actorLabel = (actor: string) => {
       const staff = /^staff:(\d+)$/.exec(actor);
       if (staff) {
@@ -154,7 +164,7 @@ export function subscriptionsAdminPages(container: Container): Router {
       }
       return ({ customer: "Customer", stripe: "Stripe", system: "Haven billing", cli: "Operator (CLI)" } as Record<string, string>)[actor] ?? actor;
     };
-    const services = schedules as PlanServiceSchedule[];
+    const services = schedules;
     return {
       title: `${detail.customerName ?? detail.customerEmail ?? `Subscription #${id}`} | Subscriptions`,
       admin: "subscriptions",
@@ -202,12 +212,12 @@ export function subscriptionsAdminPages(container: Container): Router {
     res.status(status).page(req.get("hx-request") === "true" ? "subscriptions/_detail" : "subscriptions/detail", locals);
   };
 
-  router.get("/admin/subscriptions/:id", ...staffPage(container), async (req, res) => {
+  router.get("/admin/subscriptions/:id", ...staffPage, async (req, res) => {
     const { id } = params(req, idParams);
     const { done } = doneQuery.parse(req.query);
     let notice: Notice | undefined;
     if (done) {
-      const s = await container.subscriptions.get(id);
+      const s = await subscriptions.get(id);
       const plans = await plansByType();
       notice = noticeFor(done, s, (t) => (t ? (plans.get(t as Plan["type"])?.name ?? t) : "—"), formatters(timeZone));
     }
@@ -219,7 +229,7 @@ export function subscriptionsAdminPages(container: Container): Router {
    * field shows under its field with what was typed; a refusal of the whole action (409, 503) shows as a notice.
    */
   const action = (name: Action, work: (req: Request, id: number) => Promise<unknown>) =>
-    router.post(`/admin/subscriptions/:id/${name}`, ...staffPage(container), async (req, res) => {
+    router.post(`/admin/subscriptions/:id/${name}`, ...staffPage, async (req, res) => {
       const { id } = params(req, idParams);
       const fragment = req.get("hx-request") === "true";
       const typed = typeof req.body === "object" && req.body ? (req.body as Record<string, unknown>) : {};
@@ -236,23 +246,23 @@ export function subscriptionsAdminPages(container: Container): Router {
         throw error;
       }
       if (!fragment) return res.redirect(303, `/admin/subscriptions/${id}?done=${name}`);
-      const s = await container.subscriptions.get(id);
+      const s = await subscriptions.get(id);
       const plans = await plansByType();
       await render(req, res, id, { notice: noticeFor(name, s, (t) => (t ? (plans.get(t as Plan["type"])?.name ?? t) : "—"), formatters(timeZone)) });
     });
 
   action("cancel", async (req, id) => {
     const { when, reason } = parse(cancelFormSchema, req.body ?? {});
-    await container.subscriptions.cancel(id, { when, reason, actor: staffActor(req) });
+    await subscriptions.cancel(id, { when, reason, actor: staffActor(req) });
   });
-  action("resume", (req, id) => container.subscriptions.resume(id, { actor: staffActor(req) }));
+  action("resume", (req, id) => subscriptions.resume(id, { actor: staffActor(req) }));
   action("change-plan", async (req, id) => {
     const { planType } = parse(changePlanSchema, req.body ?? {});
-    await container.subscriptions.changePlan(id, { planType, actor: staffActor(req) });
+    await subscriptions.changePlan(id, { planType, actor: staffActor(req) });
   });
   action("service-request", async (req, id) => {
     const input = parse(serviceRequestSchema, req.body ?? {});
-    await container.planServices.requestService({ subscriptionId: id, service: input.service, date: input.date, notes: input.notes ?? null, source: "staff" });
+    await planDeliveries.requestService({ subscriptionId: id, service: input.service, date: input.date, notes: input.notes ?? null, source: "staff" });
   });
 
   return router;

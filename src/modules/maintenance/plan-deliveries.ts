@@ -47,7 +47,7 @@ export interface SyncResult {
   released: number;
 }
 
-export interface PlanServicesSettings {
+export interface PlanDeliveriesSettings {
   timeZone: string;
   /** The expansion horizon of a new schedule, in days (the daily expansion's default). */
   horizonDays?: number;
@@ -70,12 +70,12 @@ interface ScheduleRow {
 }
 
 /** Plan services of subscriptions: `container.planServices`. */
-export class PlanServices {
+export class PlanDeliveries {
   private readonly tasks: MaintenanceRepository;
 
   constructor(
     private readonly db: Knex,
-    private readonly settings: PlanServicesSettings,
+    private readonly settings: PlanDeliveriesSettings,
   ) {
     this.tasks = new MaintenanceRepository(db);
   }
