@@ -6,7 +6,7 @@ import { pinoHttp } from "pino-http";
 import { randomUUID } from "node:crypto";
 import type { Container } from "./container.js";
 import { PUBLIC_BUILD_DIR, ROOT_DIR } from "./http/assets.js";
-import { ADMIN_SECTIONS } from "./http/admin.js";
+import { ADMIN_SECTIONS, staffPage } from "./http/admin.js";
 import { csrfGuard } from "./http/csrf.js";
 import { publicHostGuard, publicOrigin } from "./http/origin.js";
 import { noStoreForPersonalData } from "./http/cache-control.js";
@@ -17,7 +17,7 @@ import { sessionMiddleware, sessionOptions, staffSessionCheck } from "./http/ses
 import { authApi, authPages } from "./modules/auth/auth.routes.js";
 import { pagesRouter } from "./modules/pages/pages.routes.js";
 import { plansApi } from "./modules/plans/plans.routes.js";
-import { checkoutApi, checkoutFormActions, checkoutPages } from "./modules/plans/checkout.routes.js";
+import { checkoutApi, checkoutFormActions, checkoutPages } from "./modules/payments/checkout.routes.js";
 import { customersApi, customersPages } from "./modules/customers/customers.routes.js";
 import { bookingsApi, bookingsPages } from "./modules/bookings/bookings.routes.js";
 import { onboardingApi, onboardingPages } from "./modules/onboarding/onboarding.routes.js";
@@ -27,7 +27,7 @@ import { propertiesAdminPages } from "./modules/customers/properties-admin.route
 import { photoBodyParsers, photosApi } from "./modules/inspections/photos.routes.js";
 import { entriesApi } from "./modules/inspections/entries.routes.js";
 import { inspectionFormPages } from "./modules/inspections/form.routes.js";
-import { redactLinkTokens } from "./modules/sharing/links.js";
+import { redactLinkTokens } from "./shared/one-time-links.js";
 import { sharingApi, sharingPages } from "./modules/sharing/sharing.routes.js";
 import { quotesApi, quotesPages } from "./modules/quotes/quotes.routes.js";
 import { maintenanceApi, maintenancePages } from "./modules/maintenance/maintenance.routes.js";
@@ -153,10 +153,18 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   app.use(csrfGuard({ exempt: ["/api/stripe/webhook"], publicOrigin: env.PUBLIC_URL, allowLoopback: env.NODE_ENV !== "production" }));
   app.use(noStoreForPersonalData);
 
+  // What the plans, payments and subscriptions routes use (their …Deps), from the container.
+  const checkout = { payments: container.payments, plans: container.plans, publicOrigin: publicOrigin(env) };
+  const billing = {
+    subscriptions: container.subscriptions,
+    settings: { sessionSecrets: [env.SESSION_SECRET, ...env.SESSION_SECRETS_PREVIOUS], publicUrl: env.PUBLIC_URL, supportEmail: env.SUPPORT_EMAIL, supportPhone: env.CONTACT_PHONE, timeZone: env.BUSINESS_TZ },
+  };
+  const subscriptionsStaff = { subscriptions: container.subscriptions, planDeliveries: container.planServices };
+
   const api = express.Router();
   api.use(authApi(container));
-  api.use(plansApi(container));
-  api.use(checkoutApi(container));
+  api.use(plansApi({ plans: container.plans }));
+  api.use(checkoutApi(checkout));
   api.use(customersApi(container));
   api.use(bookingsApi(container));
   api.use(onboardingApi(container));
@@ -168,8 +176,8 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   api.use(quotesApi(container));
   api.use(maintenanceApi(container));
   api.use(reportsApi(container));
-  api.use(billingApi(container));
-  api.use(subscriptionsApi(container));
+  api.use(billingApi(billing));
+  api.use(subscriptionsApi(subscriptionsStaff));
   api.use(homeSignInApi(container));
   api.use(visitsApi(container));
   api.use(planApi(container));
@@ -180,7 +188,7 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
 
   app.use(authPages(container));
   app.use(pagesRouter(container));
-  app.use(checkoutPages(container));
+  app.use(checkoutPages(checkout));
   app.use(customersPages(container));
   app.use(bookingsPages(container));
   app.use(onboardingPages(container));
@@ -192,8 +200,8 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   app.use(quotesPages(container));
   app.use(maintenancePages(container));
   app.use(reportsPages(container));
-  app.use(billingPages(container));
-  app.use(subscriptionsAdminPages(container));
+  app.use(billingPages(billing));
+  app.use(subscriptionsAdminPages({ ...subscriptionsStaff, plans: container.plans, users: container.users, staffPage: staffPage(container), timeZone: env.BUSINESS_TZ }));
   app.use(homeSignInPages(container));
   app.use(visitsPages(container));
   app.use(planPages(container));

@@ -14,9 +14,9 @@ import { LoginAttemptsRepository } from "./modules/auth/login-attempts.repositor
 import { IDEMPOTENCY_WINDOW_HOURS, IdempotencyService } from "./db/idempotency.js";
 import { PlansRepository } from "./modules/plans/plans.repository.js";
 import { PlansService } from "./modules/plans/plans.service.js";
-import { createPaymentProvider } from "./modules/plans/payment-providers.js";
-import { PaymentsRepository } from "./modules/plans/payments.repository.js";
-import { PaymentsService } from "./modules/plans/payments.service.js";
+import { createPaymentProvider } from "./modules/payments/payment-providers.js";
+import { PaymentsRepository } from "./modules/payments/payments.repository.js";
+import { PaymentsService } from "./modules/payments/payments.service.js";
 import { BookingsRepository } from "./modules/bookings/bookings.repository.js";
 import { BookingsService } from "./modules/bookings/bookings.service.js";
 import { MailService, mailSettingsFrom } from "./modules/mail/mail.service.js";
@@ -39,7 +39,7 @@ import { PrivacyRepository } from "./modules/privacy/privacy.repository.js";
 import { PrivacyService } from "./modules/privacy/privacy.service.js";
 import { LOGIN_LIMITS } from "./modules/auth/auth.service.js";
 import { HomeAccess } from "./modules/my-home/home-access.js";
-import { PlanServices } from "./modules/maintenance/plan-services.js";
+import { PlanDeliveries } from "./modules/maintenance/plan-deliveries.js";
 import { HomeAuthRepository } from "./modules/my-home/home-auth.repository.js";
 import { HomeAuthService } from "./modules/my-home/home-auth.service.js";
 import { SubscriptionsRepository } from "./modules/subscriptions/subscriptions.repository.js";
@@ -73,7 +73,7 @@ export interface Container {
   reports: ReportsService;
   privacy: PrivacyService;
   subscriptions: SubscriptionsService;
-  planServices: PlanServices;
+  planServices: PlanDeliveries;
   /** What a signed-in homeowner may see (My Home, decision 29). */
   homeAccess: HomeAccess;
   /** Stripe mode: the billing portal and card flow (billing), and storing what is read back (webhooks). Null in demo mode. */
@@ -90,7 +90,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
   let reports: ReportsService | undefined;
   const transaction = transactionRunner(db);
   const plans = new PlansService(new PlansRepository(db));
-  // Stripe or the offline demo provider, as PAYMENTS_MODE says (DESIGN.md decision 4).
+  // Stripe or the offline demo provider, as PAYMENTS_MODE says (docs/decisions.md#4).
   const paymentsRepository = new PaymentsRepository(db);
   // Stripe's billing side (subscriptions, portal) shares the purchase paths' client; null in demo mode.
   const stripeBilling = createStripeBilling(env, log);
@@ -100,12 +100,12 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
   const mail = new MailService(mailSettingsFrom(env), log);
   const subscriptionsRepository = new SubscriptionsRepository(db);
   // What each plan delivers (decision 26): maintenance schedules made and ended as subscriptions change.
-  const planServices = new PlanServices(db, { timeZone: env.BUSINESS_TZ });
+  const planServices = new PlanDeliveries(db, { timeZone: env.BUSINESS_TZ });
   const subscriptions = new SubscriptionsService(subscriptionsRepository, {
     plans,
     mail,
     transaction,
-    planServices: () => planServices,
+    planDeliveries: planServices,
     stripe: stripeBilling,
     log,
     settings: {
@@ -185,10 +185,14 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
       log,
       settings: { publicUrl: env.PUBLIC_URL, secure: env.NODE_ENV === "production", supportEmail: env.SUPPORT_EMAIL },
     }),
-    payments: new PaymentsService(paymentsRepository, plans, paymentProvider, subscriptions, {
-      webhookSecret: env.STRIPE_WEBHOOK_SECRET,
-      publishableKey: env.STRIPE_PUBLISHABLE_KEY,
-      stripeWebhooks: stripe?.webhooks ?? null,
+    // Payments sits below subscriptions: it reaches them through the SubscriptionsService and StripeWebhooks passed here.
+    payments: new PaymentsService({
+      repo: paymentsRepository,
+      plans,
+      provider: paymentProvider,
+      subscriptions,
+      stripeSubscriptions: stripe?.webhooks ?? null,
+      settings: { webhookSecret: env.STRIPE_WEBHOOK_SECRET, publishableKey: env.STRIPE_PUBLISHABLE_KEY },
     }),
   };
 }

@@ -2,7 +2,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import type { Container } from "../../src/container.js";
 import { addDays, isIsoDate, todayIn } from "../../src/shared/business-time.js";
 import { PLAN_TYPES, type PlanType } from "../../src/modules/plans/plans.schemas.js";
-import { startOfBusinessDay } from "../../src/modules/subscriptions/billing-dates.js";
+import { startOfBusinessDay } from "../../src/modules/subscriptions/index.js";
 import { SUBSCRIPTION_STATUSES, type Subscription } from "../../src/modules/subscriptions/subscriptions.constants.js";
 import { printJson, withContainer } from "../context.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { demoCardSchema } from "../../src/modules/plans/checkout.schemas";
+import { demoCardSchema } from "../../src/modules/payments/checkout.schemas";
 import { type CardValues, cardErrors } from "./card-checks";
 
 const good: CardValues = { name: "Ada Lovelace", email: "ada@example.com", cardNumber: "4242 4242 4242 4242", expiry: "12 / 39", cvc: "123" };

@@ -1,6 +1,6 @@
 // Light client-side checks of the card form, with the server's messages (demoCardSchema). The server
 // checks again and decides; leaving zod out keeps the payment island within the JS budget.
-import { digitsOnly, expiryInFuture, luhnValid, parseExpiry } from "../../src/modules/plans/checkout.constants";
+import { digitsOnly, expiryInFuture, luhnValid, parseExpiry } from "../../src/modules/payments/checkout.constants";
 import { emailError } from "../bookings/checks";
 
 export interface CardValues {

@@ -14,7 +14,7 @@ import {
   STORIES,
   WATER_HEATER_TYPES,
 } from "../../src/modules/customers/customers.constants";
-import type { VerifyPaymentResponse } from "../../src/modules/plans/checkout.schemas";
+import type { VerifyPaymentResponse } from "../../src/modules/payments/checkout.schemas";
 import { Field, SelectField } from "../checkout/fields";
 import { ApiError, apiRequest } from "../ui/api";
 import { toast } from "../ui/toast";
@@ -181,64 +181,10 @@ export default function PropertyIntake({ sessionId, plan, demo, customerName, cu
 
   return (
     <form ref={formRef} onSubmit={onSubmit} noValidate className="mt-6 space-y-6" data-testid="intake-form">
-      <Section title="Contact information">
-        <Field label="Full name" autoComplete="name" required {...field("name")} />
-        <Field
-          label="Email"
-          type="email"
-          autoComplete="email"
-          readOnly={emailKnown}
-          hint={emailKnown ? "From your payment; it cannot be changed here." : undefined}
-          required
-          {...field("email")}
-        />
-        <Field label="Phone" type="tel" autoComplete="tel" required {...field("phone")} />
-      </Section>
-
-      <Section title="Property address">
-        <div className="sm:col-span-2">
-          <Field label="Street address" autoComplete="street-address" required {...field("address")} />
-        </div>
-        <Field label="City" autoComplete="address-level2" required {...field("city")} />
-        {/* Canadian first (DESIGN.md decision 31): the provinces, then the spec's US states; the API keeps state/zipCode. */}
-        <SelectField label="Province" options={REGIONS} labels={PROVINCE_NAMES} required {...field("state")} />
-        <Field label="Postal code" autoComplete="postal-code" placeholder={SAMPLE_POSTAL_CODE} hint="A Canadian postal code (or a US ZIP code)" required {...field("zipCode")} />
-      </Section>
-
-      <Section title="Property details">
-        <Field label="Square footage" inputMode="numeric" required {...field("squareFootage")} />
-        <Field label="Year built" inputMode="numeric" required {...field("yearBuilt")} />
-        <SelectField label="Bedrooms" options={BEDROOMS_FORM} {...field("bedrooms")} />
-        <SelectField label="Bathrooms" options={BATHROOMS_FORM} {...field("bathrooms")} />
-        <SelectField label="Stories" options={STORIES} labels={labelsFor(STORIES)} {...field("stories")} />
-      </Section>
-
-      <Section title="Home systems">
-        <SelectField label="HVAC units" options={HVAC_UNITS} labels={labelsFor(HVAC_UNITS)} {...field("hvacUnits")} />
-        <SelectField label="Electrical panels" options={ELECTRICAL_PANELS} labels={labelsFor(ELECTRICAL_PANELS)} {...field("electricalPanels")} />
-        <Field label="Plumbing systems" placeholder="e.g. copper, PEX, municipal water" {...field("plumbingSystems")} />
-        <SelectField label="Roof type" options={ROOF_TYPES} labels={labelsFor(ROOF_TYPES)} {...field("roofType")} />
-        <SelectField label="Heating type" options={HEATING_TYPES} labels={labelsFor(HEATING_TYPES)} {...field("heatingType")} />
-        <SelectField label="Cooling type" options={COOLING_TYPES} labels={labelsFor(COOLING_TYPES)} {...field("coolingType")} />
-        <SelectField label="Water heater type" options={WATER_HEATER_TYPES} labels={labelsFor(WATER_HEATER_TYPES)} {...field("waterHeaterType")} />
-        <Field label="Foundation type" placeholder="e.g. poured concrete, block" {...field("foundationType")} />
-        <div className="field sm:col-span-2">
-          <label htmlFor="intake-notes">Notes for your inspector</label>
-          <textarea
-            id="intake-notes"
-            rows={3}
-            value={values.notes}
-            onChange={(e) => set("notes")(e.target.value)}
-            aria-invalid={errors.notes ? true : undefined}
-            aria-describedby={errors.notes ? "intake-notes-error" : undefined}
-          />
-          {errors.notes && (
-            <p id="intake-notes-error" className="field-error">
-              {errors.notes}
-            </p>
-          )}
-        </div>
-      </Section>
+      <ContactSection field={field} emailKnown={emailKnown} />
+      <AddressSection field={field} />
+      <DetailsSection field={field} />
+      <SystemsSection field={field} />
 
       <button type="submit" className="btn btn-gold btn-lg w-full sm:w-auto" disabled={pending}>
         {pending ? "Saving..." : "Save and Schedule Inspection"}
@@ -254,5 +200,93 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
       <legend className="float-left mb-4 w-full text-lg font-bold text-green-900">{title}</legend>
       <div className="clear-both grid gap-4 sm:grid-cols-2">{children}</div>
     </fieldset>
+  );
+}
+
+/** What a field needs from the form: its id, value, error and change handler. */
+interface FieldBinding {
+  id: string;
+  value: string;
+  error?: string;
+  onChange: (value: string) => void;
+}
+
+interface SectionProps {
+  field: (key: Key) => FieldBinding;
+}
+
+function ContactSection({ field, emailKnown }: SectionProps & { emailKnown: boolean }) {
+  return (
+    <Section title="Contact information">
+      <Field label="Full name" autoComplete="name" required {...field("name")} />
+      <Field
+        label="Email"
+        type="email"
+        autoComplete="email"
+        readOnly={emailKnown}
+        hint={emailKnown ? "From your payment; it cannot be changed here." : undefined}
+        required
+        {...field("email")}
+      />
+      <Field label="Phone" type="tel" autoComplete="tel" required {...field("phone")} />
+    </Section>
+  );
+}
+
+function AddressSection({ field }: SectionProps) {
+  return (
+    <Section title="Property address">
+      <div className="sm:col-span-2">
+        <Field label="Street address" autoComplete="street-address" required {...field("address")} />
+      </div>
+      <Field label="City" autoComplete="address-level2" required {...field("city")} />
+      {/* Canadian first (DESIGN.md decision 31): the provinces, then the spec's US states; the API keeps state/zipCode. */}
+      <SelectField label="Province" options={REGIONS} labels={PROVINCE_NAMES} required {...field("state")} />
+      <Field label="Postal code" autoComplete="postal-code" placeholder={SAMPLE_POSTAL_CODE} hint="A Canadian postal code (or a US ZIP code)" required {...field("zipCode")} />
+    </Section>
+  );
+}
+
+function DetailsSection({ field }: SectionProps) {
+  return (
+    <Section title="Property details">
+      <Field label="Square footage" inputMode="numeric" required {...field("squareFootage")} />
+      <Field label="Year built" inputMode="numeric" required {...field("yearBuilt")} />
+      <SelectField label="Bedrooms" options={BEDROOMS_FORM} {...field("bedrooms")} />
+      <SelectField label="Bathrooms" options={BATHROOMS_FORM} {...field("bathrooms")} />
+      <SelectField label="Stories" options={STORIES} labels={labelsFor(STORIES)} {...field("stories")} />
+    </Section>
+  );
+}
+
+function SystemsSection({ field }: SectionProps) {
+  const notes = field("notes");
+  return (
+    <Section title="Home systems">
+      <SelectField label="HVAC units" options={HVAC_UNITS} labels={labelsFor(HVAC_UNITS)} {...field("hvacUnits")} />
+      <SelectField label="Electrical panels" options={ELECTRICAL_PANELS} labels={labelsFor(ELECTRICAL_PANELS)} {...field("electricalPanels")} />
+      <Field label="Plumbing systems" placeholder="e.g. copper, PEX, municipal water" {...field("plumbingSystems")} />
+      <SelectField label="Roof type" options={ROOF_TYPES} labels={labelsFor(ROOF_TYPES)} {...field("roofType")} />
+      <SelectField label="Heating type" options={HEATING_TYPES} labels={labelsFor(HEATING_TYPES)} {...field("heatingType")} />
+      <SelectField label="Cooling type" options={COOLING_TYPES} labels={labelsFor(COOLING_TYPES)} {...field("coolingType")} />
+      <SelectField label="Water heater type" options={WATER_HEATER_TYPES} labels={labelsFor(WATER_HEATER_TYPES)} {...field("waterHeaterType")} />
+      <Field label="Foundation type" placeholder="e.g. poured concrete, block" {...field("foundationType")} />
+      <div className="field sm:col-span-2">
+        <label htmlFor="intake-notes">Notes for your inspector</label>
+        <textarea
+          id="intake-notes"
+          rows={3}
+          value={notes.value}
+          onChange={(e) => notes.onChange(e.target.value)}
+          aria-invalid={notes.error ? true : undefined}
+          aria-describedby={notes.error ? "intake-notes-error" : undefined}
+        />
+        {notes.error && (
+          <p id="intake-notes-error" className="field-error">
+            {notes.error}
+          </p>
+        )}
+      </div>
+    </Section>
   );
 }

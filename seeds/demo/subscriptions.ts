@@ -7,8 +7,7 @@
 // so `haven subscriptions renew` carries on from here and never bills a seeded period twice.
 import { todayIn } from "../../src/shared/business-time.js";
 import type { PlanType } from "../../src/modules/plans/plans.schemas.js";
-import { cancellationTakesEffect, minimumTermEnd, period, periodOn } from "../../src/modules/subscriptions/billing-dates.js";
-import { DEMO_RENEWAL_DECLINE } from "../../src/modules/subscriptions/demo-billing.js";
+import { DEMO_RENEWAL_DECLINE, cancellationTakesEffect, minimumTermEnd, period, periodOn } from "../../src/modules/subscriptions/index.js";
 import { SERVING_STATUSES } from "../../src/modules/subscriptions/subscriptions.constants.js";
 import { DAY } from "./dates.js";
 import type { DemoStep, DemoSubscriptionKind, PlannedProperty } from "./model.js";

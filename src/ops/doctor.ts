@@ -5,8 +5,8 @@ import pg from "pg";
 import { ConfigError, type Env, loadEnv } from "../config/env.js";
 import { openDatabase } from "../db/database.js";
 import { compareSchema, createKnex } from "../db/knex.js";
-import { createStripeClient } from "../modules/plans/payment-providers.js";
-import { priceLookupKey } from "../modules/subscriptions/stripe-billing.js";
+import { createStripeClient } from "../modules/payments/index.js";
+import { priceLookupKey } from "../modules/subscriptions/index.js";
 import { backupSettings, listBackups, readableDataDir } from "./backup.js";
 
 // `haven doctor` (docs/operations.md, "haven doctor"): what an operator gets wrong, one line per check with what to

@@ -3,9 +3,8 @@
 // minimum term, decision 25) and can be undone; demo mode's card page pays a past-due invoice. Start dates are
 // given to the service; nothing waits.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signBillingToken } from "../../src/modules/subscriptions/billing-links.js";
-import { billingDate } from "../../src/modules/subscriptions/subscriptions.mail.js";
-import { redactLinkTokens } from "../../src/modules/sharing/links.js";
+import { billingDate, signBillingToken } from "../../src/modules/subscriptions/index.js";
+import { redactLinkTokens } from "../../src/shared/one-time-links.js";
 import { type TestContext, createTestContext } from "../support/context.js";
 
 const TZ = "America/Toronto";

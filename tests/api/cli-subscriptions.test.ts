@@ -7,7 +7,7 @@ import type { ParsedMail } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { taskList } from "../../src/jobs.js";
 import { addDays, todayIn, zonedInstant } from "../../src/shared/business-time.js";
-import { monthsAfter, period } from "../../src/modules/subscriptions/billing-dates.js";
+import { monthsAfter, period } from "../../src/modules/subscriptions/index.js";
 import type { Subscription } from "../../src/modules/subscriptions/subscriptions.constants.js";
 import { type CliResult, runHaven } from "../support/cli.js";
 import { type TestContext, createTestContext } from "../support/context.js";

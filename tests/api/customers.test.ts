@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SESSION_TAKEN_MESSAGE } from "../../src/modules/customers/customers.service.js";
-import { PAYER_EMAIL_MESSAGE } from "../../src/modules/plans/payments.service.js";
+import { PAYER_EMAIL_MESSAGE } from "../../src/modules/payments/index.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { StripeStandIn } from "../support/stripe-stand-in.js";
 

@@ -3,7 +3,7 @@ import { overallScore, scoreCategories } from "../../src/modules/inspections/sco
 import { subcategoryWeight } from "../../src/modules/inspections/template.js";
 import { DEMO_STEPS, DEMO_TOWNS, planProperty, seedDemo } from "../../seeds/demo/index.js";
 import { todayIn } from "../../src/shared/business-time.js";
-import { period, periodOn } from "../../src/modules/subscriptions/billing-dates.js";
+import { period, periodOn } from "../../src/modules/subscriptions/index.js";
 import { type TestContext, createTestContext } from "../support/context.js";
 
 let ctx: TestContext;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PLAN_SEEDS } from "../../src/modules/plans/plans.catalog.js";
+import { PLAN_SEEDS } from "../../src/modules/plans/index.js";
 import { type TestContext, createTestContext } from "../support/context.js";
 
 let ctx: TestContext;

@@ -3,8 +3,8 @@
 // minimum term (dates given, never waited for), plan changes, an outage, and revenue.
 import type Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStripeClient } from "../../src/modules/plans/payment-providers.js";
-import { PORTAL_CONFIGURATIONS, StripeBilling, invoiceStateOf, stateOf } from "../../src/modules/subscriptions/stripe-billing.js";
+import { createStripeClient } from "../../src/modules/payments/index.js";
+import { PORTAL_CONFIGURATIONS, StripeBilling, invoiceStateOf, stateOf } from "../../src/modules/subscriptions/index.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { DECLINED, STAND_IN_KEYS, StripeStandIn } from "../support/stripe-stand-in.js";
 

@@ -5,7 +5,7 @@ import { Logger, runOnce } from "graphile-worker";
 import type { ParsedMail } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { taskList } from "../../src/jobs.js";
-import { billingDate } from "../../src/modules/subscriptions/subscriptions.mail.js";
+import { billingDate } from "../../src/modules/subscriptions/index.js";
 import { type BrowserSite, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths, waitForIslands } from "../support/browser.js";
 import { choosePlan, fillIntake, toastText } from "../support/purchase.js";
 import { type Smtp, startSmtp } from "../support/smtp.js";

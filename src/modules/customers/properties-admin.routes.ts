@@ -6,7 +6,7 @@ import { staffPage } from "../../http/admin.js";
 import { NotFoundError, ValidationError } from "../../http/errors.js";
 import { params, parse } from "../../http/validate.js";
 import type { Booking } from "../bookings/bookings.schemas.js";
-import { pastDueProperties, propertySubscription } from "../subscriptions/subscriptions-admin.routes.js";
+import { pastDueProperties, propertySubscription } from "../subscriptions/index.js";
 import { BATHROOMS_FORM, BEDROOMS_FORM, COOLING_TYPES, ELECTRICAL_PANELS, HEATING_TYPES, HVAC_UNITS, PROVINCES, PROVINCE_NAMES, type Property, ROOF_TYPES, STORIES, SUBSCRIPTION_PLANS, US_STATES, WATER_HEATER_TYPES, planLabel, propertyEditSchema } from "./customers.schemas.js";
 
 /** Cards per page of /admin/properties: a phone scrolls through it, a desktop shows it in two columns. */

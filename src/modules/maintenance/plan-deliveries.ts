@@ -6,7 +6,7 @@ import type { Knex } from "knex";
 import type { Tx } from "../../db/transaction.js";
 import { fieldsFromZod, NotFoundError, ConflictError, ValidationError } from "../../http/errors.js";
 import { addDays, todayIn } from "../../shared/business-time.js";
-import { type PlanServiceDefinition, planServiceByKey, planServicesOf } from "../plans/plans.catalog.js";
+import { type PlanServiceDefinition, planServiceByKey, planServicesOf } from "../plans/index.js";
 import type { PlanType } from "../plans/plans.schemas.js";
 import { ENDED_STATUSES, SERVING_STATUSES } from "../subscriptions/subscriptions.constants.js";
 import type { MaintenanceTask } from "./maintenance.constants.js";

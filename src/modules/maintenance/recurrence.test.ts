@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { PLAN_SERVICES } from "../plans/plans.catalog.js";
+import { PLAN_SERVICES } from "../plans/index.js";
 import { clockOf, firstOccurrences, firstRuleOccurrence, isRRule, nextRuleOccurrence, occurrenceInstant, occurrencesBetween } from "./recurrence.js";
 
 describe("recurrence: always counted from the start date", () => {

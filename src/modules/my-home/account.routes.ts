@@ -5,7 +5,7 @@ import { type Request, type Response, Router } from "express";
 import type { Container } from "../../container.js";
 import { HttpError } from "../../http/errors.js";
 import { body, parse } from "../../http/validate.js";
-import { billingDate } from "../subscriptions/subscriptions.mail.js";
+import { billingDate } from "../subscriptions/index.js";
 import { homeViewer, requireHomeApi, requireHomePage } from "./home-session.js";
 import { visitsServiceOf } from "./visits.routes.js";
 import { preferencesSchema } from "./visits.schemas.js";

@@ -6,7 +6,7 @@ import { type Request, type Response, Router } from "express";
 import type { Container } from "../../container.js";
 import { HttpError, ValidationError } from "../../http/errors.js";
 import { body, params, parse } from "../../http/validate.js";
-import { billingAmount, billingDate } from "../subscriptions/subscriptions.mail.js";
+import { billingAmount, billingDate } from "../subscriptions/index.js";
 import { homeViewer, requireHomeApi, requireHomePage } from "./home-session.js";
 import { PlanService } from "./plan.service.js";
 import { homeCancelSchema, homeCardFormSchema, homeCardSchema, homeChangePlanSchema, homeResumeSchema, invoiceParams, subscriptionParams, subscriptionQuery } from "./visits.schemas.js";

@@ -6,7 +6,7 @@ import type { Container } from "../../container.js";
 import { ConflictError, HttpError, NotFoundError } from "../../http/errors.js";
 import type { Plan, PlanType } from "../plans/plans.schemas.js";
 import { type CustomerSubscriptionView, ENDED_STATUSES, type Subscription } from "../subscriptions/subscriptions.constants.js";
-import { BillingUnavailableError } from "../subscriptions/subscriptions.service.js";
+import { BillingUnavailableError } from "../subscriptions/index.js";
 
 const ACTOR = "customer";
 

@@ -1,10 +1,14 @@
 import { Router } from "express";
-import type { Container } from "../../container.js";
+import type { PlansService } from "./plans.service.js";
 
-export function plansApi(container: Container): Router {
+export interface PlansRoutesDeps {
+  plans: Pick<PlansService, "list">;
+}
+
+export function plansApi({ plans }: PlansRoutesDeps): Router {
   const router = Router();
   router.get("/plans", async (_req, res) => {
-    res.json(await container.plans.list());
+    res.json(await plans.list());
   });
   return router;
 }

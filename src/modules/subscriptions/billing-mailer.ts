@@ -4,7 +4,7 @@ import type { Tx } from "../../db/transaction.js";
 import type { MailMessage } from "../mail/mail.schemas.js";
 import type { MailService } from "../mail/mail.service.js";
 import type { Plan } from "../plans/plans.schemas.js";
-import type { PlansService } from "../plans/plans.service.js";
+import type { PlansService } from "../plans/index.js";
 import { billingPagePath, signBillingToken } from "./billing-links.js";
 import type { ProviderSubscription } from "./billing-provider.js";
 import type { Subscription } from "./subscriptions.constants.js";

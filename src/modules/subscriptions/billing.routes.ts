@@ -3,16 +3,28 @@
 // mode's card page, and the same actions as JSON calls under /api/billing/<token>. The token is the only
 // credential: it names one subscription, so nobody reaches another's. Request logs redact it (sharing/links.ts).
 import { type Request, type Response, Router } from "express";
-import type { Container } from "../../container.js";
 import { ConflictError, GoneError, HttpError, NotFoundError, ValidationError } from "../../http/errors.js";
 import { body, params, parse } from "../../http/validate.js";
 import { verifyBillingToken } from "./billing-links.js";
 import { type BillingView, billingTokenParams, customerCancelSchema, demoCardFormSchema, demoCardUpdateSchema, portalSchema } from "./billing.schemas.js";
-import { BillingUnavailableError } from "./subscriptions.service.js";
+import { BillingUnavailableError, type SubscriptionsService } from "./subscriptions.service.js";
 import { billingAmount, billingDate } from "./subscriptions.mail.js";
 
 export const EXPIRED_LINK_MESSAGE = "This billing link has expired. Please use the link in your latest Haven e-mail, or contact us.";
 export const INVALID_LINK_MESSAGE = "This billing link is not valid. Please use the link in your latest Haven e-mail, or contact us.";
+
+export interface BillingRoutesDeps {
+  subscriptions: SubscriptionsService;
+  settings: {
+    /** SESSION_SECRET, then SESSION_SECRETS_PREVIOUS: a billing link signed with any of them still opens. */
+    sessionSecrets: readonly string[];
+    /** PUBLIC_URL: Stripe's portal returns to the billing page there. */
+    publicUrl: string;
+    supportEmail: string;
+    supportPhone: string;
+    timeZone: string;
+  };
+}
 
 /** The customer's actions are always their own. */
 const ACTOR = "customer";
@@ -24,8 +36,8 @@ const privateAnswer = (res: Response) => res.setHeader("Cache-Control", "no-stor
  * The subscription a token names. A well-signed token past its date is 410 (gone); a malformed or forged one,
  * or one naming no subscription, is 404.
  */
-async function subscriptionOf(container: Container, token: string, now = new Date()): Promise<number> {
-  const secrets = [container.env.SESSION_SECRET, ...container.env.SESSION_SECRETS_PREVIOUS];
+async function subscriptionOf(deps: BillingRoutesDeps, token: string, now = new Date()): Promise<number> {
+  const secrets = deps.settings.sessionSecrets;
   const id = verifyBillingToken(token, secrets, now);
   if (id !== null) return id;
   // Signed by us but checked as of the epoch: its only fault is its age.
@@ -34,9 +46,9 @@ async function subscriptionOf(container: Container, token: string, now = new Dat
 }
 
 /** What the page and GET /api/billing/{token} show: nothing staff-only (reasons, ids of people). */
-async function billingView(container: Container, id: number, now = new Date()): Promise<BillingView> {
+async function billingView(deps: BillingRoutesDeps, id: number, now = new Date()): Promise<BillingView> {
   try {
-    return await container.subscriptions.customerView(id, now);
+    return await deps.subscriptions.customerView(id, now);
   } catch (error) {
     if (error instanceof NotFoundError) throw new NotFoundError(INVALID_LINK_MESSAGE);
     throw error;
@@ -46,57 +58,57 @@ async function billingView(container: Container, id: number, now = new Date()): 
 /** The billing page's address for a token (relative: the page and its forms stay on this site). */
 const pagePath = (token: string, suffix = "") => `/billing/${encodeURIComponent(token)}${suffix}`;
 
-function portalReturnUrl(container: Container, token: string): string {
-  return `${container.env.PUBLIC_URL}${pagePath(token)}`;
+function portalReturnUrl(deps: BillingRoutesDeps, token: string): string {
+  return `${deps.settings.publicUrl}${pagePath(token)}`;
 }
 
 /** Stripe's billing portal: `card` opens the payment-method flow, `manage` the portal's home (its configuration hides cancelling before the minimum). */
-function openPortal(container: Container, id: number, flow: "card" | "manage", token: string): Promise<string> {
-  return container.subscriptions.portalUrl(id, { flow, returnUrl: portalReturnUrl(container, token) });
+function openPortal(deps: BillingRoutesDeps, id: number, flow: "card" | "manage", token: string): Promise<string> {
+  return deps.subscriptions.portalUrl(id, { flow, returnUrl: portalReturnUrl(deps, token) });
 }
 
-export function billingApi(container: Container): Router {
+export function billingApi(deps: BillingRoutesDeps): Router {
   const router = Router();
-  const { subscriptions } = container;
+  const { subscriptions } = deps;
 
   router.get("/billing/:token", async (req, res) => {
     privateAnswer(res);
     const { token } = params(req, billingTokenParams);
-    res.json(await billingView(container, await subscriptionOf(container, token)));
+    res.json(await billingView(deps, await subscriptionOf(deps, token)));
   });
 
   router.post("/billing/:token/cancel", async (req, res) => {
     privateAnswer(res);
     const { token } = params(req, billingTokenParams);
-    const id = await subscriptionOf(container, token);
+    const id = await subscriptionOf(deps, token);
     const { reason } = body(req, customerCancelSchema);
     await subscriptions.cancel(id, { when: "period_end", reason: reason ?? null, actor: ACTOR });
-    res.json(await billingView(container, id));
+    res.json(await billingView(deps, id));
   });
 
   router.post("/billing/:token/resume", async (req, res) => {
     privateAnswer(res);
     const { token } = params(req, billingTokenParams);
-    const id = await subscriptionOf(container, token);
+    const id = await subscriptionOf(deps, token);
     await subscriptions.resume(id, { actor: ACTOR });
-    res.json(await billingView(container, id));
+    res.json(await billingView(deps, id));
   });
 
   router.post("/billing/:token/card", async (req, res) => {
     privateAnswer(res);
     const { token } = params(req, billingTokenParams);
-    const id = await subscriptionOf(container, token);
+    const id = await subscriptionOf(deps, token);
     const { cardNumber } = body(req, demoCardUpdateSchema);
     await subscriptions.updateDemoCard(id, { cardNumber, actor: ACTOR });
-    res.json(await billingView(container, id));
+    res.json(await billingView(deps, id));
   });
 
   router.post("/billing/:token/portal", async (req, res) => {
     privateAnswer(res);
     const { token } = params(req, billingTokenParams);
-    const id = await subscriptionOf(container, token);
+    const id = await subscriptionOf(deps, token);
     const { flow } = body(req, portalSchema);
-    res.json({ url: await openPortal(container, id, flow, token) });
+    res.json({ url: await openPortal(deps, id, flow, token) });
   });
 
   return router;
@@ -109,11 +121,11 @@ const FLASHES: Record<Flash, string> = {
   card: "Your card is updated.",
 };
 
-export function billingPages(container: Container): Router {
+export function billingPages(deps: BillingRoutesDeps): Router {
   const router = Router();
-  const { subscriptions, env } = container;
-  const support = { email: env.SUPPORT_EMAIL, phone: env.CONTACT_PHONE };
-  const tz = env.BUSINESS_TZ;
+  const { subscriptions, settings } = deps;
+  const support = { email: settings.supportEmail, phone: settings.supportPhone };
+  const tz = settings.timeZone;
   const format = { date: (iso: string) => billingDate(iso, tz), amount: billingAmount };
 
   /** A token that opens nothing gets a page that says what to do, with its 410 or 404. */
@@ -129,7 +141,7 @@ export function billingPages(container: Container): Router {
       let id: number;
       try {
         if (token.length > 200) throw new NotFoundError(INVALID_LINK_MESSAGE);
-        id = await subscriptionOf(container, token);
+        id = await subscriptionOf(deps, token);
       } catch (error) {
         if (error instanceof HttpError && (error.status === 404 || error.status === 410)) return linkProblem(res, error);
         throw error;
@@ -143,7 +155,7 @@ export function billingPages(container: Container): Router {
     };
 
   const renderPage = async (res: Response, token: string, id: number, extra: { flash?: string | null; problem?: string | null; status?: number } = {}) => {
-    const view = await billingView(container, id);
+    const view = await billingView(deps, id);
     res.status(extra.status ?? 200).page("billing/billing", {
       title: "Your Haven plan",
       noindex: true,
@@ -168,7 +180,7 @@ export function billingPages(container: Container): Router {
   router.get(
     "/billing/:token/cancel",
     withToken(async (_req, res, { token, id }) => {
-      const view = await billingView(container, id);
+      const view = await billingView(deps, id);
       if (view.ended || view.subscription.cancelAt) return res.redirect(303, pagePath(token));
       res.page("billing/cancel", { title: "Cancel your Haven plan", noindex: true, view, token, support, format, errors: {}, reason: "" });
     }),
@@ -179,7 +191,7 @@ export function billingPages(container: Container): Router {
     withToken(async (req, res, { token, id }) => {
       const parsed = customerCancelSchema.safeParse(req.body ?? {});
       if (!parsed.success) {
-        const view = await billingView(container, id);
+        const view = await billingView(deps, id);
         const errors = Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0] ?? "_"), issue.message]));
         return res.status(400).page("billing/cancel", { title: "Cancel your Haven plan", noindex: true, view, token, support, format, errors, reason: String(req.body?.reason ?? "") });
       }
@@ -210,11 +222,11 @@ export function billingPages(container: Container): Router {
   router.get(
     "/billing/:token/card",
     withToken(async (_req, res, { token, id }) => {
-      const view = await billingView(container, id);
+      const view = await billingView(deps, id);
       if (view.ended) return res.redirect(303, pagePath(token));
       if (view.subscription.provider === "stripe") {
         try {
-          return res.redirect(303, await openPortal(container, id, "card", token));
+          return res.redirect(303, await openPortal(deps, id, "card", token));
         } catch (error) {
           if (error instanceof HttpError && error.status >= 409) return renderPage(res, token, id, { problem: error.message, status: error.status });
           throw error;
@@ -230,7 +242,7 @@ export function billingPages(container: Container): Router {
       const input = req.body ?? {};
       const values = { cardNumber: String(input.cardNumber ?? ""), expiry: String(input.expiry ?? ""), cvc: "" };
       const again = async (errors: Record<string, string>, status = 400) =>
-        res.status(status).page("billing/card", { title: "Update your card", noindex: true, view: await billingView(container, id), token, support, format, errors, values });
+        res.status(status).page("billing/card", { title: "Update your card", noindex: true, view: await billingView(deps, id), token, support, format, errors, values });
       let card: { cardNumber: string };
       try {
         card = parse(demoCardFormSchema, input);
@@ -255,7 +267,7 @@ export function billingPages(container: Container): Router {
     "/billing/:token/portal",
     withToken(async (_req, res, { token, id }) => {
       try {
-        res.redirect(303, await openPortal(container, id, "manage", token));
+        res.redirect(303, await openPortal(deps, id, "manage", token));
       } catch (error) {
         if (error instanceof HttpError && error.status >= 409) return renderPage(res, token, id, { problem: error.message, status: error.status });
         throw error;

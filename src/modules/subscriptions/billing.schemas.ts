@@ -2,7 +2,7 @@
 import { z } from "zod";
 import type { CustomerSubscriptionView } from "./subscriptions.constants.js";
 import { multiLineText } from "../../http/fields.js";
-import { demoCardSchema } from "../plans/checkout.schemas.js";
+import { demoCardSchema } from "../payments/checkout.schemas.js";
 
 /** The signed billing token in the path: checked by billing-links.ts, only its size here. */
 export const billingTokenParams = z.object({ token: z.string().max(200) });

@@ -5,12 +5,12 @@ import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import { todayIn } from "../../shared/business-time.js";
 import type { MailMessage } from "../mail/mail.schemas.js";
 import type { Plan } from "../plans/plans.schemas.js";
-import type { PlansService } from "../plans/plans.service.js";
+import type { PlansService } from "../plans/index.js";
+import type { BillingMailer } from "./billing-mailer.js";
 import { type period, periodOn } from "./billing-dates.js";
 import type { BillingProvider, ProviderSubscription } from "./billing-provider.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
-import type { SubscriptionsService } from "./subscriptions.service.js";
-import type { Invoice, ProviderInvoiceState, ProviderSubscriptionState } from "./subscriptions.constants.js";
+import type { Invoice, ProviderInvoiceState, ProviderSubscriptionState, Subscription } from "./subscriptions.constants.js";
 
 /** 4000 0000 0000 0341: pays the first invoice, fails every renewal (as Stripe's test card). */
 export const DEMO_FAILING_CARD = "4000000000000341";
@@ -30,9 +30,19 @@ export function prorate(cents: number, periodStart: Date, periodEnd: Date, now: 
   return total > 0 ? Math.round((cents * left) / total) : 0;
 }
 
+/**
+ * What a renewal run calls back in SubscriptionsService (which passes itself): named here, so this file does not
+ * import the service that imports it.
+ */
+export interface RenewalCallbacks {
+  readonly mailer: Pick<BillingMailer, "gathering" | "message">;
+  applyProviderState(state: ProviderSubscriptionState, tx: Tx, context?: { actor?: string; now?: Date; reason?: string | null }): Promise<Subscription>;
+  applyProviderInvoice(invoice: ProviderInvoiceState, tx: Tx, known?: Subscription): Promise<void>;
+}
+
 interface RenewContext {
   repo: SubscriptionsRepository;
-  service: SubscriptionsService;
+  service: RenewalCallbacks;
   transaction: TransactionRunner;
   timeZone: string;
   onProgress?: (done: number) => void;

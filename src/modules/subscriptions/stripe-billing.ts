@@ -5,8 +5,8 @@
 import type { Logger } from "pino";
 import Stripe from "stripe";
 import type { Env } from "../../config/env.js";
-import { createStripeClient } from "../plans/payment-providers.js";
-import { type Plan, type PlanType, planTypeSchema } from "../plans/plans.schemas.js";
+import { type StripeSubscriptionSide, createStripeClient, invoiceSubscriptionId } from "../payments/index.js";
+import { type Plan, type PlanType, planTypeSchema } from "../plans/index.js";
 import type { BillingProvider, ProviderSubscription } from "./billing-provider.js";
 import type { ProviderInvoiceState, ProviderSubscriptionState } from "./subscriptions.constants.js";
 import { BillingUnavailableError } from "./subscriptions.service.js";
@@ -90,9 +90,6 @@ function failureOf(invoice: Stripe.Invoice): string | null {
   return "The card payment did not go through.";
 }
 
-/** The subscription an invoice bills (current API: under parent.subscription_details). */
-export const invoiceSubscriptionId = (invoice: Stripe.Invoice): string | null => idOf(invoice.parent?.subscription_details?.subscription as string | { id: string } | null | undefined);
-
 /** Haven's view of a subscription invoice; null for an invoice that bills no subscription. */
 export function invoiceStateOf(invoice: Stripe.Invoice): ProviderInvoiceState | null {
   const subscriptionId = invoiceSubscriptionId(invoice);
@@ -122,7 +119,8 @@ export interface StripeRead {
   invoice: ProviderInvoiceState | null;
 }
 
-export class StripeBilling implements BillingProvider {
+/** Also payments' Stripe side (StripeSubscriptionSide): its purchases start subscriptions, which this reads back. */
+export class StripeBilling implements BillingProvider, StripeSubscriptionSide {
   readonly name = "stripe" as const;
   private readonly prices = new Map<string, Promise<string>>();
   private readonly portalConfigurations = new Map<string, Promise<string>>();
@@ -171,6 +169,12 @@ export class StripeBilling implements BillingProvider {
     // /checkout's customer is made before the payer is known; the Payment Element's receipt e-mail names them.
     if (!state.payerEmail && latest) state.payerEmail = receiptEmailOf(latest);
     return { state, invoice: latest ? invoiceStateOf(latest) : null };
+  }
+
+  /** A subscription /checkout has just created, its latest invoice expanded: read as readBack reads one. */
+  readCreated(subscription: Stripe.Subscription, checkoutRef: string): StripeRead {
+    const latest = typeof subscription.latest_invoice === "object" ? subscription.latest_invoice : null;
+    return { state: stateOf(subscription, checkoutRef), invoice: latest ? invoiceStateOf(latest) : null };
   }
 
   /** An invoice now, with its payment attempts (for the failure reason). */

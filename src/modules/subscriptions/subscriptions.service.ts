@@ -4,14 +4,14 @@ import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import { ConflictError, HttpError, NotFoundError, ValidationError } from "../../http/errors.js";
 import { todayIn } from "../../shared/business-time.js";
 import type { MailService } from "../mail/mail.service.js";
-import { DEMO_DECLINES, digitsOnly } from "../plans/checkout.schemas.js";
-import type { PlanType } from "../plans/plans.schemas.js";
-import type { PlansService } from "../plans/plans.service.js";
+import { DEMO_DECLINES, digitsOnly } from "../payments/index.js";
+import type { PlanType, PlansService } from "../plans/index.js";
 import { cancellationTakesEffect, minimumTermEnd, period, startOfBusinessDay } from "./billing-dates.js";
 import type { BillingPortal, BillingProvider, ProviderSubscription } from "./billing-provider.js";
 import { BillingMailer } from "./billing-mailer.js";
 import { toCustomerView } from "./customer-view.js";
 import { DEMO_FAILING_CARD, DemoBilling, demoInvoiceId } from "./demo-billing.js";
+import type { PlanDeliveryListener, PlanDeliverySchedule } from "./plan-delivery-listener.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 import {
   type CustomerSubscriptionView,
@@ -32,12 +32,6 @@ export class BillingUnavailableError extends HttpError {
   }
 }
 
-/** What the subscriptions service needs from plan services (container.planServices, maintenance module). */
-export interface PlanServicesPort {
-  sync(tx: Tx, sub: { id: number; propertyId: number; planType: PlanType; status: string; anchor: string }, today: string): Promise<unknown>;
-  forSubscription(subscriptionId: number): Promise<unknown[]>;
-}
-
 export interface SubscriptionsSettings {
   timeZone: string;
   publicUrl: string;
@@ -50,7 +44,8 @@ export interface SubscriptionsDeps {
   plans: PlansService;
   mail: Pick<MailService, "enqueue" | "enqueueMany">;
   transaction: TransactionRunner;
-  planServices: () => PlanServicesPort | null;
+  /** Maintenance's PlanDeliveries: each plan's services follow the subscription (plan-delivery-listener.ts). */
+  planDeliveries: Pick<PlanDeliveryListener, "sync" | "forSubscription"> | null;
   /** Stripe's billing side when Stripe is configured. */
   stripe: (BillingProvider & BillingPortal) | null;
   log: Logger;
@@ -228,9 +223,9 @@ export class SubscriptionsService {
       const plan = serving ? sub.planType : "free-score";
       await tx("properties").where({ id: sub.propertyId }).whereNot({ subscription_plan: plan }).update({ subscription_plan: plan, updated_at: tx.fn.now() });
     }
-    const planServices = this.deps.planServices();
-    if (planServices) {
-      await planServices.sync(tx, { id: sub.id, propertyId: sub.propertyId, planType: sub.planType, status: sub.status, anchor: sub.billingAnchor }, todayIn(this.deps.settings.timeZone, now));
+    const planDeliveries = this.deps.planDeliveries;
+    if (planDeliveries) {
+      await planDeliveries.sync(tx, { id: sub.id, propertyId: sub.propertyId, planType: sub.planType, status: sub.status, anchor: sub.billingAnchor }, todayIn(this.deps.settings.timeZone, now));
     }
   }
 
@@ -281,9 +276,9 @@ export class SubscriptionsService {
     return publicSubscription(await this.load(id));
   }
 
-  async detail(id: number): Promise<{ subscription: Subscription; invoices: Invoice[]; events: SubscriptionEvent[]; services: unknown[] }> {
+  async detail(id: number): Promise<{ subscription: Subscription; invoices: Invoice[]; events: SubscriptionEvent[]; services: PlanDeliverySchedule[] }> {
     const sub = await this.load(id);
-    const [invoices, events, services] = await Promise.all([this.repo.invoices(id), this.repo.events(id), this.deps.planServices()?.forSubscription(id) ?? Promise.resolve([])]);
+    const [invoices, events, services] = await Promise.all([this.repo.invoices(id), this.repo.events(id), this.deps.planDeliveries?.forSubscription(id) ?? Promise.resolve([])]);
     return { subscription: publicSubscription(sub), invoices, events, services };
   }
 

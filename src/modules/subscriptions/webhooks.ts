@@ -6,7 +6,8 @@
 import type { Logger } from "pino";
 import type Stripe from "stripe";
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
-import { ForeignSubscriptionError, type StripeBilling, type StripeRead, invoiceSubscriptionId } from "./stripe-billing.js";
+import { invoiceSubscriptionId } from "../payments/index.js";
+import { ForeignSubscriptionError, type StripeBilling, type StripeRead } from "./stripe-billing.js";
 import { ENDED_STATUSES, type ProviderInvoiceState } from "./subscriptions.constants.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 import type { SubscriptionsService } from "./subscriptions.service.js";

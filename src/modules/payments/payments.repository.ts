@@ -1,5 +1,5 @@
 import type { Knex } from "knex";
-import type { PlanType } from "./plans.schemas.js";
+import type { PlanType } from "../plans/plans.schemas.js";
 
 export type PaymentProviderName = "stripe" | "demo";
 export type PaymentKind = "checkout_session" | "payment_intent";

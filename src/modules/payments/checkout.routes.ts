@@ -1,12 +1,17 @@
 import { type Response, Router } from "express";
 import { z } from "zod";
-import type { Container } from "../../container.js";
-import { publicOrigin } from "../../http/origin.js";
 import { HttpError, NotFoundError } from "../../http/errors.js";
 import { body, query } from "../../http/validate.js";
+import { type PlanType, type PlansService, planTypeSchema } from "../plans/index.js";
 import { checkoutSessionSchema, demoConfirmSchema, demoSessionParams, paymentIntentSchema, providerIdSchema, verifyPaymentQuery } from "./checkout.schemas.js";
-import { type PlanType, planTypeSchema } from "./plans.schemas.js";
+import type { PaymentsService } from "./payments.service.js";
 
+export interface CheckoutRoutesDeps {
+  payments: PaymentsService;
+  plans: Pick<PlansService, "get">;
+  /** The site's public origin (publicOrigin(env)): Stripe's success and cancel URLs start with it. */
+  publicOrigin: string;
+}
 
 /** The payment page's plan: default standard; an unknown plan is null (the page sends the visitor to /pricing). */
 export function planParam(value: unknown): PlanType | null {
@@ -30,13 +35,12 @@ function allowStripeJs(res: Response) {
   res.setHeader("Content-Security-Policy", directives.filter(Boolean).join(";"));
 }
 
-export function checkoutApi(container: Container): Router {
+export function checkoutApi({ payments, publicOrigin }: Pick<CheckoutRoutesDeps, "payments" | "publicOrigin">): Router {
   const router = Router();
-  const { payments } = container;
 
   router.post("/create-checkout-session", async (req, res) => {
     const { planType } = body(req, checkoutSessionSchema);
-    res.json(await payments.createCheckoutSession(planType, publicOrigin(container.env)));
+    res.json(await payments.createCheckoutSession(planType, publicOrigin));
   });
 
   router.get("/verify-payment", async (req, res) => {
@@ -63,16 +67,15 @@ export function checkoutApi(container: Container): Router {
   return router;
 }
 
-export function checkoutPages(container: Container): Router {
+export function checkoutPages({ payments, plans, publicOrigin }: CheckoutRoutesDeps): Router {
   const router = Router();
-  const { payments, plans } = container;
 
   // /pricing's form without script: create the session here and send the browser on.
   router.post("/checkout/start", async (req, res) => {
     const parsed = checkoutSessionSchema.safeParse(req.body ?? {});
     if (!parsed.success) return res.redirect(303, "/pricing?checkout_error=1");
     try {
-      const { url } = await payments.createCheckoutSession(parsed.data.planType, publicOrigin(container.env));
+      const { url } = await payments.createCheckoutSession(parsed.data.planType, publicOrigin);
       res.redirect(303, url);
     } catch (error) {
       req.log?.warn({ err: error }, "checkout session failed");
@@ -99,7 +102,7 @@ export function checkoutPages(container: Container): Router {
     });
   });
 
-  // Demo mode's stand-in for Stripe's hosted checkout (decision 23): the pricing page's price, a card form,
+  // Demo mode's stand-in for Stripe's hosted checkout (docs/decisions.md#23): the pricing page's price, a card form,
   // then on to the intake page as Stripe's success_url would.
   router.get("/demo-checkout/:sessionId", async (req, res) => {
     const parsed = demoSessionParams.safeParse(req.params);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isSingleLine, singleLineMessage } from "../../http/fields.js";
 import { digitsOnly, expiryInFuture, luhnValid, parseExpiry } from "./checkout.constants.js";
-import { planTypeSchema } from "./plans.schemas.js";
+import { planTypeSchema } from "../plans/plans.schemas.js";
 
 // Checkout requests and the demo card form's schema. Nothing from the server here. The zod-free
 // shapes and card rules live in checkout.constants.ts (for small islands) and are re-exported here.

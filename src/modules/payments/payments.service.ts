@@ -1,14 +1,11 @@
 import type { Knex } from "knex";
 import Stripe from "stripe";
 import { ConflictError, HttpError, NotFoundError, ValidationError } from "../../http/errors.js";
-import { sameEmail } from "../customers/customers.schemas.js";
-import { DEMO_DECLINES, type VerifyPaymentResponse, digitsOnly } from "./checkout.schemas.js";
-import { type PaymentProvider, intentPayment, sessionPayment } from "./payment-providers.js";
+import { sameEmail } from "../../shared/email.js";
+import type { PlanType, PlansService } from "../plans/index.js";
+import { DEMO_DECLINES, type VerifyPaymentResponse, digitsOnly } from "./checkout.constants.js";
+import { type PaymentProvider, type PurchasedSubscription, intentPayment, sessionPayment } from "./payment-providers.js";
 import type { PaymentsRepository } from "./payments.repository.js";
-import type { PlanType } from "./plans.schemas.js";
-import type { PlansService } from "./plans.service.js";
-import type { SubscriptionsService } from "../subscriptions/subscriptions.service.js";
-import type { StripeWebhooks } from "../subscriptions/webhooks.js";
 
 export const PAYER_EMAIL_MESSAGE = "Email must be the address the payment was made with";
 
@@ -26,24 +23,73 @@ export class CardDeclinedError extends HttpError {
   }
 }
 
-export interface PaymentsOptions {
+/** A demo purchase confirmed: the monthly subscription it starts (docs/decisions.md#24). */
+export interface DemoSubscriptionStart {
+  checkoutRef: string;
+  planType: PlanType;
+  amountCents: number;
+  payerEmail: string;
+  payerName: string;
+  cardNumber: string;
+}
+
+/**
+ * What payments calls in subscriptions, which sits above it (docs/architecture.md): container.ts passes the
+ * SubscriptionsService.
+ */
+export interface SubscriptionCheckouts {
+  /** Idempotent per checkoutRef; a second call returns the first subscription. */
+  startDemo(input: DemoSubscriptionStart): Promise<unknown>;
+  /** Paid subscription invoices, for Total Revenue. */
+  paidInvoicesCents(): Promise<number>;
+}
+
+/**
+ * Stripe mode: subscriptions' StripeWebhooks (subscriptions/webhooks.ts), passed in by container.ts. It stores
+ * what a purchase read back and takes the webhook's subscription events; this module keeps the signature check
+ * and the one-time payments of before subscriptions.
+ */
+export interface StripeSubscriptionEvents {
+  /** Stores a subscription read back by StripeSubscriptionSide (at run time subscriptions' own StripeRead). */
+  store(read: PurchasedSubscription): Promise<void>;
+  handles(event: Stripe.Event): boolean;
+  /** True when this delivery was the one that recorded the event. */
+  handle(event: Stripe.Event): Promise<boolean>;
+}
+
+export interface PaymentsSettings {
   /** STRIPE_WEBHOOK_SECRET: without it no webhook is trusted. */
   webhookSecret?: string;
   publishableKey?: string;
-  /** Stripe mode: stores subscriptions read back from Stripe (purchases and webhooks). */
-  stripeWebhooks?: StripeWebhooks | null;
+}
+
+export interface PaymentsDeps {
+  repo: PaymentsRepository;
+  plans: Pick<PlansService, "get" | "list">;
+  /** Stripe or the offline demo provider, as PAYMENTS_MODE says (docs/decisions.md#4). */
+  provider: PaymentProvider;
+  subscriptions: SubscriptionCheckouts;
+  /** Null in demo mode. */
+  stripeSubscriptions: StripeSubscriptionEvents | null;
+  settings: PaymentsSettings;
 }
 
 export class PaymentsService {
-  constructor(
-    private readonly payments: PaymentsRepository,
-    private readonly plans: PlansService,
-    private readonly provider: PaymentProvider,
-    private readonly subscriptions: SubscriptionsService,
-    private readonly options: PaymentsOptions = {},
-  ) {}
+  private readonly payments: PaymentsRepository;
+  private readonly plans: Pick<PlansService, "get" | "list">;
+  private readonly provider: PaymentProvider;
+  private readonly subscriptions: SubscriptionCheckouts;
+  private readonly options: PaymentsSettings & { stripeWebhooks: StripeSubscriptionEvents | null };
 
-  /** 'stripe' with keys, 'demo' without (DESIGN.md decision 4). */
+  constructor(deps: PaymentsDeps) {
+    this.payments = deps.repo;
+    this.plans = deps.plans;
+    this.provider = deps.provider;
+    this.subscriptions = deps.subscriptions;
+    this.options = { ...deps.settings, stripeWebhooks: deps.stripeSubscriptions };
+  }
+
+  /** 'stripe' with keys, 'demo' without (docs/decisions.md#4). */
   get mode() {
     return this.provider.name;
   }
@@ -61,7 +107,7 @@ export class PaymentsService {
   }
 
   /**
-   * The demo hosted checkout's session (decision 23): its plan, the amount fixed when it was made, and
+   * The demo hosted checkout's session (docs/decisions.md#23): its plan, the amount fixed when it was made, and
    * the secret its card form confirms with. Unknown ids, and any id outside demo mode, are not found.
    */
   async demoCheckoutSession(sessionId: string): Promise<{ planType: PlanType; amount: number; clientSecret: string; paid: boolean }> {
@@ -125,7 +171,7 @@ export class PaymentsService {
       // A double-click: the other confirmation settled it first, and this one answers as that one does.
       if (!settled && (await this.payments.find("demo", id))?.status !== "succeeded") throw new ConflictError("This payment can no longer be confirmed");
     }
-    // Decision 24: the purchase starts a monthly demo subscription whose first invoice is this payment. It is
+    // docs/decisions.md#24: the purchase starts a monthly demo subscription whose first invoice is this payment. It is
     // idempotent per checkout, so a repeat (or a retry after a crash between the two steps) starts one.
     if (payment.planType) {
       const start = { checkoutRef: id, planType: payment.planType, amountCents: payment.amountCents, payerEmail: input.email, payerName: input.name, cardNumber: input.cardNumber };
@@ -170,7 +216,7 @@ export class PaymentsService {
     return { received: true, recorded };
   }
 
-  private stripeWebhooks(): StripeWebhooks {
+  private stripeWebhooks(): StripeSubscriptionEvents {
     if (!this.options.stripeWebhooks) throw new HttpError(503, "Stripe billing is not set up");
     return this.options.stripeWebhooks;
   }
@@ -191,7 +237,7 @@ export class PaymentsService {
     );
   }
 
-  /** Total Revenue in dollars (issue 19): paid invoices and the one-time payments, nothing counted twice. */
+  /** Total Revenue in dollars: paid invoices and the one-time payments, nothing counted twice. */
   async totalRevenue(): Promise<number> {
     // Paid invoices plus one-time payments; a demo checkout that started a subscription is counted by its invoice.
     const [payments, invoices] = await Promise.all([this.payments.totalRevenueCents(), this.subscriptions.paidInvoicesCents()]);

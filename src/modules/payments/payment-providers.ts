@@ -2,12 +2,39 @@ import { randomBytes } from "node:crypto";
 import Stripe from "stripe";
 import type { Env } from "../../config/env.js";
 import { HttpError } from "../../http/errors.js";
-import { type StripeBilling, type StripeRead, invoiceStateOf, invoiceSubscriptionId, stateOf } from "../subscriptions/stripe-billing.js";
-import { DEMO_CUSTOMER } from "./checkout.schemas.js";
+import { type Plan, type PlanType, planTypeSchema } from "../plans/index.js";
+import { DEMO_CUSTOMER } from "./checkout.constants.js";
 import type { NewPayment, PaymentProviderName, PaymentsRepository } from "./payments.repository.js";
-import { type Plan, type PlanType, planTypeSchema } from "./plans.schemas.js";
 
 export const CURRENCY = "cad";
+
+/**
+ * A subscription a Stripe purchase started, as subscriptions' Stripe billing reads it back (its StripeRead).
+ * Payments reads only who paid and whether it is live, and hands the whole read back to subscriptions to store
+ * (StripeSubscriptionEvents.store): payments sits below subscriptions (docs/architecture.md).
+ */
+export interface PurchasedSubscription {
+  state: { status: string; planType: PlanType; payerEmail: string | null; payerName: string | null };
+}
+
+/**
+ * What StripeProvider needs of Stripe's billing side: subscriptions/stripe-billing.ts's StripeBilling, passed in
+ * by container.ts (the purchase paths and the billing side share its one Stripe client).
+ */
+export interface StripeSubscriptionSide {
+  readonly stripe: Stripe;
+  /** docs/decisions.md#23: the recurring monthly Price for this plan and amount. */
+  priceFor(plan: Pick<Plan, "type" | "name">, amountCents: number): Promise<string>;
+  /** The subscription now, with its customer and latest invoice. */
+  readBack(subscriptionId: string, checkoutRef: string | null): Promise<PurchasedSubscription>;
+  /** A subscription /checkout has just created (latest_invoice expanded), read as readBack reads one. */
+  readCreated(subscription: Stripe.Subscription, checkoutRef: string): PurchasedSubscription;
+}
+
+const idOf = (value: string | { id: string } | null | undefined): string | null => (value == null ? null : typeof value === "string" ? value : value.id);
+
+/** The subscription an invoice bills (current API: under parent.subscription_details). */
+export const invoiceSubscriptionId = (invoice: Stripe.Invoice): string | null => idOf(invoice.parent?.subscription_details?.subscription as string | { id: string } | null | undefined);
 
 export interface Verification {
   paid: boolean;
@@ -22,7 +49,7 @@ export interface Verification {
   /** What to record when the provider says it is paid (a one-time Stripe payment from before subscriptions). */
   payment: NewPayment | null;
   /** Stripe: the subscription the purchase started, read back, to store (PaymentsService.verify). */
-  subscription?: StripeRead | null;
+  subscription?: PurchasedSubscription | null;
 }
 
 /** What Haven needs from a payment provider: Stripe, or the offline demo provider in its place. */
@@ -34,7 +61,7 @@ export interface PaymentProvider {
    * A payment for the /checkout card form; the client secret lets the browser confirm it. With Stripe it is the
    * first invoice of a new subscription, returned to be recorded at once.
    */
-  createPaymentIntent(plan: Plan): Promise<{ id: string; clientSecret: string; subscription?: StripeRead }>;
+  createPaymentIntent(plan: Plan): Promise<{ id: string; clientSecret: string; subscription?: PurchasedSubscription }>;
   /** Whether a Checkout Session or PaymentIntent id is paid, and by whom. */
   verify(id: string): Promise<Verification>;
 }
@@ -107,10 +134,10 @@ export class StripeProvider implements PaymentProvider {
   readonly name = "stripe" as const;
   constructor(
     private readonly stripe: Stripe,
-    private readonly billing: StripeBilling,
+    private readonly billing: StripeSubscriptionSide,
   ) {}
 
-  /** Decision 23: a subscription-mode Checkout Session at the pricing page's monthly price (a recurring Price). */
+  /** docs/decisions.md#23: a subscription-mode Checkout Session at the pricing page's monthly price (a recurring Price). */
   async createCheckoutSession(plan: Plan, baseUrl: string) {
     const session = await this.call(async () => {
       const price = await this.billing.priceFor(plan, plan.price * 100);
@@ -151,7 +178,7 @@ export class StripeProvider implements PaymentProvider {
     const clientSecret = invoice?.confirmation_secret?.client_secret;
     if (!invoice || !clientSecret) throw new ProviderUnavailableError();
     const id = clientSecret.split("_secret_")[0]!;
-    return { id, clientSecret, subscription: { state: stateOf(subscription, id), invoice: invoiceStateOf(invoice) } };
+    return { id, clientSecret, subscription: this.billing.readCreated(subscription, id) };
   }
 
   async verify(id: string): Promise<Verification> {
@@ -226,7 +253,7 @@ export class DemoProvider implements PaymentProvider {
 
   /**
    * Offline, Haven's own hosted checkout page (/demo-checkout/:id) plays Stripe Checkout's part: a pending
-   * session at the pricing page's price (decision 23), paid by its card form, then on to the intake page.
+   * session at the pricing page's price (docs/decisions.md#23), paid by its card form, then on to the intake page.
    */
   async createCheckoutSession(plan: Plan) {
     const id = `demo_cs_${token()}`;
@@ -286,13 +313,13 @@ export class DemoProvider implements PaymentProvider {
 }
 
 /**
- * The provider PAYMENTS_MODE names (DESIGN.md decision 4). loadEnv has already refused `stripe`
+ * The provider PAYMENTS_MODE names (docs/decisions.md#4). loadEnv has already refused `stripe`
  * without keys, so demo is never a silent fallback in production.
  */
 export function createPaymentProvider(
   env: Pick<Env, "PAYMENTS_MODE" | "STRIPE_SECRET_KEY" | "STRIPE_API_BASE">,
   payments: PaymentsRepository,
-  stripeBilling: StripeBilling | null = null,
+  stripeBilling: StripeSubscriptionSide | null = null,
 ): PaymentProvider {
   if (env.PAYMENTS_MODE === "demo") return new DemoProvider(payments);
   if (!env.STRIPE_SECRET_KEY) throw new Error("PAYMENTS_MODE=stripe needs STRIPE_SECRET_KEY");

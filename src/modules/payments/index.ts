@@ -1,0 +1,23 @@
+// The payments module's interface for other modules, the CLI and the seeds (README "Interface for other modules").
+export {
+  CardDeclinedError,
+  type DemoSubscriptionStart,
+  PAYER_EMAIL_MESSAGE,
+  type PaymentsDeps,
+  PaymentsService,
+  type StripeSubscriptionEvents,
+  type SubscriptionCheckouts,
+} from "./payments.service.js";
+export {
+  CURRENCY,
+  type PaymentProvider,
+  type PurchasedSubscription,
+  ProviderUnavailableError,
+  type StripeSubscriptionSide,
+  createPaymentProvider,
+  createStripeClient,
+  invoiceSubscriptionId,
+} from "./payment-providers.js";
+export { type CheckoutRoutesDeps, checkoutApi, checkoutFormActions, checkoutPages, planParam } from "./checkout.routes.js";
+export { DEMO_CUSTOMER, DEMO_DECLINES, type VerifyPaymentResponse, digitsOnly } from "./checkout.constants.js";
+export { type DemoCard, demoCardSchema } from "./checkout.schemas.js";
