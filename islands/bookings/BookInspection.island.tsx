@@ -17,6 +17,55 @@ interface Props {
 
 type Errors = { scheduledDate?: string; timeSlot?: string; notes?: string };
 
+function LoadFailed({ onRetry }: { onRetry: () => void }) {
+  return (
+    <div className="card mt-6 text-center">
+      <h1 className="font-serif text-2xl font-bold text-green-900">We couldn't load your property</h1>
+      <p className="mt-2 text-ink/80">Please check your connection and try again.</p>
+      <button type="button" className="btn btn-green mt-4" onClick={onRetry}>
+        Try Again
+      </button>
+    </div>
+  );
+}
+
+function NoProperty() {
+  return (
+    <div className="card mt-6 text-center">
+      <h1 className="font-serif text-3xl font-bold text-green-900">No Property Found</h1>
+      <p className="mt-3 text-ink/80">We couldn't find a property for this browser. Add your property information first, then book your inspection here.</p>
+      <a href="/property-intake" className="btn btn-gold mt-6">
+        Add Property Information
+      </a>
+    </div>
+  );
+}
+
+/** The property the inspection is for: its address, client and size. */
+function PropertySummary({ property }: { property: Property }) {
+  const region = [property.province ?? property.state, property.postalCode].filter(Boolean).join(" ");
+  return (
+    <section className="card mt-6" aria-labelledby="property-heading">
+      <h2 id="property-heading" className="text-sm font-semibold uppercase tracking-wide text-green-700">
+        Your property
+      </h2>
+      <p className="mt-2 text-lg font-semibold" data-testid="property-address">
+        {[property.address, property.city, region].filter(Boolean).join(", ")}
+      </p>
+      <dl className="mt-2 grid gap-x-6 gap-y-1 text-sm sm:grid-cols-2">
+        <div>
+          <dt className="inline text-ink/70">Client: </dt>
+          <dd className="inline font-medium">{property.clientName}</dd>
+        </div>
+        <div>
+          <dt className="inline text-ink/70">Square footage: </dt>
+          <dd className="inline font-medium">{property.squareFootage ? `${property.squareFootage.toLocaleString("en-US")} sq ft` : "Not given"}</dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
 export default function BookInspection({ dates }: Props) {
   const properties = useQuery<Property[]>({ queryKey: ["/api/properties"] });
   const [scheduledDate, setDate] = useState("");
@@ -53,29 +102,8 @@ export default function BookInspection({ dates }: Props) {
 
   if (properties.isPending) return <Spinner label="Loading your property..." />;
 
-  if (properties.isError) {
-    return (
-      <div className="card mt-6 text-center">
-        <h1 className="font-serif text-2xl font-bold text-green-900">We couldn't load your property</h1>
-        <p className="mt-2 text-ink/80">Please check your connection and try again.</p>
-        <button type="button" className="btn btn-green mt-4" onClick={() => properties.refetch()}>
-          Try Again
-        </button>
-      </div>
-    );
-  }
-
-  if (!property) {
-    return (
-      <div className="card mt-6 text-center">
-        <h1 className="font-serif text-3xl font-bold text-green-900">No Property Found</h1>
-        <p className="mt-3 text-ink/80">We couldn't find a property for this browser. Add your property information first, then book your inspection here.</p>
-        <a href="/property-intake" className="btn btn-gold mt-6">
-          Add Property Information
-        </a>
-      </div>
-    );
-  }
+  if (properties.isError) return <LoadFailed onRetry={() => properties.refetch()} />;
+  if (!property) return <NoProperty />;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -91,31 +119,12 @@ export default function BookInspection({ dates }: Props) {
     mutation.mutate();
   };
 
-  const region = [property.province ?? property.state, property.postalCode].filter(Boolean).join(" ");
-
   return (
     <>
       <h1 className="font-serif text-3xl font-bold text-green-900 md:text-4xl">Book Your Inspection</h1>
       <p className="mt-2 text-ink/80">Choose a weekday and a time of day. Your inspector confirms the exact arrival time with you.</p>
 
-      <section className="card mt-6" aria-labelledby="property-heading">
-        <h2 id="property-heading" className="text-sm font-semibold uppercase tracking-wide text-green-700">
-          Your property
-        </h2>
-        <p className="mt-2 text-lg font-semibold" data-testid="property-address">
-          {[property.address, property.city, region].filter(Boolean).join(", ")}
-        </p>
-        <dl className="mt-2 grid gap-x-6 gap-y-1 text-sm sm:grid-cols-2">
-          <div>
-            <dt className="inline text-ink/70">Client: </dt>
-            <dd className="inline font-medium">{property.clientName}</dd>
-          </div>
-          <div>
-            <dt className="inline text-ink/70">Square footage: </dt>
-            <dd className="inline font-medium">{property.squareFootage ? `${property.squareFootage.toLocaleString("en-US")} sq ft` : "Not given"}</dd>
-          </div>
-        </dl>
-      </section>
+      <PropertySummary property={property} />
 
       <form ref={form} onSubmit={submit} noValidate className="card mt-6 space-y-6">
         <ChoiceCards
