@@ -70,17 +70,10 @@ const formatExpiry = (value: string) => {
   return digits.length > 2 ? `${digits.slice(0, 2)} / ${digits.slice(2)}` : digits;
 };
 
-export default function PaymentForm({ plan, mode, publishableKey, hosted }: Props) {
+/** The payment's client secret: the hosted checkout's own, else a new intent. The server decides the amount; it refuses any other. */
+function usePaymentIntent(plan: Props["plan"], hosted: Props["hosted"]): string | null {
   const [clientSecret, setClientSecret] = useState<string | null>(hosted?.clientSecret ?? null);
-  const [values, setValues] = useState<Values>({ name: "", email: "", cardNumber: "", expiry: "", cvc: "" });
-  const [errors, setErrors] = useState<Errors>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const stripeRef = useRef<{ stripe: StripeJs; elements: StripeElements } | null>(null);
-  const elementRef = useRef<HTMLDivElement>(null);
-  const formRef = useRef<HTMLFormElement>(null);
-  const stripeMode = mode === "stripe" && Boolean(publishableKey);
-
-  // The server decides the amount; it refuses any other. No intent means no payment: back to /pricing.
+  // No intent means no payment: back to /pricing.
   useEffect(() => {
     if (hosted) return;
     let live = true;
@@ -94,21 +87,70 @@ export default function PaymentForm({ plan, mode, publishableKey, hosted }: Prop
       live = false;
     };
   }, [plan.checkoutPrice, plan.type, hosted]);
+  return clientSecret;
+}
 
+/** In Stripe mode, Stripe's payment element mounted in `element` once the intent exists; `stripe` holds it for paying. */
+function useStripeElement(stripeMode: boolean, clientSecret: string | null, publishableKey: string | null) {
+  const stripe = useRef<{ stripe: StripeJs; elements: StripeElements } | null>(null);
+  const element = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!stripeMode || !clientSecret || !publishableKey) return;
     loadStripeJs()
       .then((StripeCtor) => {
-        const stripe = StripeCtor(publishableKey);
-        const elements = stripe.elements({ clientSecret, appearance: { theme: "stripe", variables: { colorPrimary: "#0f2e24" } } });
-        elements.create("payment").mount(elementRef.current!);
-        stripeRef.current = { stripe, elements };
+        const instance = StripeCtor(publishableKey);
+        const elements = instance.elements({ clientSecret, appearance: { theme: "stripe", variables: { colorPrimary: "#0f2e24" } } });
+        elements.create("payment").mount(element.current!);
+        stripe.current = { stripe: instance, elements };
       })
       .catch((error) => {
         console.error("Error loading Stripe:", error);
         window.location.assign("/pricing");
       });
   }, [stripeMode, clientSecret, publishableKey]);
+  return { stripe, element };
+}
+
+interface DemoCardFieldsProps {
+  values: Values;
+  errors: Errors;
+  set: (key: keyof Values, format?: (v: string) => string) => (value: string) => void;
+}
+
+/** Demo mode's own card fields, formatted as typed, and the test cards to use. */
+function DemoCardFields({ values, errors, set }: DemoCardFieldsProps) {
+  return (
+    <>
+      <Field
+        id="pay-card"
+        label="Card number"
+        value={values.cardNumber}
+        error={errors.cardNumber}
+        onChange={set("cardNumber", formatCard)}
+        autoComplete="cc-number"
+        inputMode="numeric"
+        placeholder="1234 1234 1234 1234"
+        required
+      />
+      <div className="grid grid-cols-2 items-end gap-4">
+        <Field id="pay-expiry" label="Expiry (MM / YY)" value={values.expiry} error={errors.expiry} onChange={set("expiry", formatExpiry)} autoComplete="cc-exp" inputMode="numeric" placeholder="MM / YY" required />
+        <Field id="pay-cvc" label="CVC" value={values.cvc} error={errors.cvc} onChange={set("cvc", (v) => v.replace(/\D/g, "").slice(0, 4))} autoComplete="cc-csc" inputMode="numeric" placeholder="123" required />
+      </div>
+      <p className="rounded-md bg-gold-200/50 p-3 text-sm text-ink/85">
+        Demo mode: no card is charged. Use 4242 4242 4242 4242 with any future date and any CVC; 4000 0000 0000 0002 is declined.
+      </p>
+    </>
+  );
+}
+
+export default function PaymentForm({ plan, mode, publishableKey, hosted }: Props) {
+  const stripeMode = mode === "stripe" && Boolean(publishableKey);
+  const clientSecret = usePaymentIntent(plan, hosted);
+  const { stripe: stripeRef, element: elementRef } = useStripeElement(stripeMode, clientSecret, publishableKey);
+  const [values, setValues] = useState<Values>({ name: "", email: "", cardNumber: "", expiry: "", cvc: "" });
+  const [errors, setErrors] = useState<Errors>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
 
   const paid = (paymentIntentId?: string) => {
     sessionStorage.setItem(CHECKOUT_CUSTOMER_KEY, JSON.stringify({ name: values.name.trim(), email: values.email.trim() }));
@@ -189,26 +231,7 @@ export default function PaymentForm({ plan, mode, publishableKey, hosted }: Prop
       {stripeMode ? (
         <div ref={elementRef} data-testid="stripe-payment-element" className="min-h-24" />
       ) : (
-        <>
-          <Field
-            id="pay-card"
-            label="Card number"
-            value={values.cardNumber}
-            error={errors.cardNumber}
-            onChange={set("cardNumber", formatCard)}
-            autoComplete="cc-number"
-            inputMode="numeric"
-            placeholder="1234 1234 1234 1234"
-            required
-          />
-          <div className="grid grid-cols-2 items-end gap-4">
-            <Field id="pay-expiry" label="Expiry (MM / YY)" value={values.expiry} error={errors.expiry} onChange={set("expiry", formatExpiry)} autoComplete="cc-exp" inputMode="numeric" placeholder="MM / YY" required />
-            <Field id="pay-cvc" label="CVC" value={values.cvc} error={errors.cvc} onChange={set("cvc", (v) => v.replace(/\D/g, "").slice(0, 4))} autoComplete="cc-csc" inputMode="numeric" placeholder="123" required />
-          </div>
-          <p className="rounded-md bg-gold-200/50 p-3 text-sm text-ink/85">
-            Demo mode: no card is charged. Use 4242 4242 4242 4242 with any future date and any CVC; 4000 0000 0000 0002 is declined.
-          </p>
-        </>
+        <DemoCardFields values={values} errors={errors} set={set} />
       )}
       <button type="submit" className="btn btn-gold btn-lg w-full" disabled={pay.isPending}>
         {pay.isPending ? "Processing..." : hosted ? "Subscribe" : "Complete Payment"}
