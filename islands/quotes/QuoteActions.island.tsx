@@ -47,146 +47,181 @@ function staleCurrent(error: unknown): QuoteRequest | null {
 /** The version of a request as the list shows it (sent back with every move, so a stale one is refused). */
 const versionOf = (element: Element) => Number(element.closest<HTMLElement>("[data-quote-request]")?.dataset.version) || undefined;
 
+/** The page's elements the actions use, found once when the island mounts. */
+function pageElements() {
+  const quoteDialog = byId<HTMLDialogElement>("quote-dialog");
+  return {
+    quoteDialog,
+    deleteDialog: byId<HTMLDialogElement>("delete-dialog"),
+    propertyDialog: byId<HTMLDialogElement>("property-dialog"),
+    quoteForm: quoteDialog?.querySelector<HTMLFormElement>("[data-quote-form]"),
+    amount: byId<HTMLInputElement>("quote-amount"),
+    notes: byId<HTMLTextAreaElement>("quote-notes"),
+    save: quoteDialog?.querySelector<HTMLButtonElement>("[data-save-quote]"),
+    staleNotice: quoteDialog?.querySelector<HTMLElement>("[data-quote-stale]"),
+  };
+}
+type Page = ReturnType<typeof pageElements>;
+
+/** The request the last action was on, with the version the list showed for it. */
+interface Target {
+  id: number | null;
+  version: number | undefined;
+  /** Set when a save met a request that can no longer be quoted (someone accepted or declined it meanwhile). */
+  closedToQuotes: boolean;
+}
+
+// 'Save Quote' stays disabled while the amount is empty (staff-side §5).
+function syncSave({ save, amount }: Page, target: Target) {
+  if (save && amount) save.disabled = !amount.value.trim() || target.closedToQuotes;
+}
+
+function showStale({ staleNotice }: Page, message: string | null) {
+  if (!staleNotice) return;
+  staleNotice.textContent = message ?? "";
+  staleNotice.hidden = !message;
+}
+
+/** A move with the version it was made from; a stale one writes nothing and returns the fresh request. */
+async function updateRequest(id: number, body: Record<string, unknown>): Promise<QuoteRequest | null> {
+  let current: QuoteRequest | null = null;
+  try {
+    await apiRequest("PATCH", `/api/quote-requests/${id}`, body);
+    toast({ title: "Quote request updated successfully" });
+  } catch (error) {
+    current = staleCurrent(error);
+    if (!current) toast({ title: "Failed to update quote request", variant: "destructive" });
+  }
+  await refreshList();
+  return current;
+}
+
+/** A request's action button: the quote dialog, the delete dialog, or a status move made at once. */
+async function onRequestAction(page: Page, target: Target, action: HTMLButtonElement) {
+  const { quoteDialog, amount, notes } = page;
+  target.id = Number(action.dataset.id);
+  target.version = versionOf(action);
+  const kind = action.dataset.quoteAction;
+  if (kind === "quote" && quoteDialog && amount && notes) {
+    amount.value = action.dataset.amount ?? "";
+    notes.value = action.dataset.notes ?? "";
+    target.closedToQuotes = false;
+    showStale(page, null);
+    const task = quoteDialog.querySelector("[data-quote-dialog-task]");
+    if (task) task.textContent = action.closest<HTMLElement>("[data-title]")?.dataset.title ?? "";
+    syncSave(page, target);
+    quoteDialog.showModal();
+  } else if (kind === "delete") {
+    page.deleteDialog?.showModal();
+  } else if (kind) {
+    action.disabled = true;
+    // The fresh list is swapped in either way; a stale move says why nothing happened.
+    if (await updateRequest(target.id, { status: kind, version: target.version })) toast({ title: "Quote request not updated", description: STALE_QUOTE_NOTICE, variant: "destructive" });
+  }
+}
+
+async function deleteRequest(id: number) {
+  try {
+    await apiRequest("DELETE", `/api/quote-requests/${id}`);
+    toast({ title: "Quote request deleted successfully" });
+  } catch {
+    toast({ title: "Failed to delete quote request", variant: "destructive" });
+  }
+  await refreshList();
+}
+
+/** The property dialog, filled with the property's fields ('—' for the empty ones). */
+async function showPropertyDetails(propertyDialog: HTMLDialogElement, propertyId: string | undefined) {
+  const fields = propertyDialog.querySelector("[data-property-fields]");
+  try {
+    const property = await apiRequest<Record<string, unknown>>("GET", `/api/properties/${propertyId}`);
+    fields?.replaceChildren(
+      ...PROPERTY_FIELDS.flatMap(([key, label]) => {
+        const dt = document.createElement("dt");
+        dt.textContent = label;
+        const dd = document.createElement("dd");
+        dd.textContent = property[key] === null || property[key] === undefined || property[key] === "" ? "—" : String(property[key]);
+        return [dt, dd];
+      }),
+    );
+    propertyDialog.showModal();
+  } catch {
+    toast({ title: "Failed to load property details", variant: "destructive" });
+  }
+}
+
+async function generateQuoteReport(button: HTMLButtonElement) {
+  button.disabled = true;
+  try {
+    await apiRequest("POST", `/api/properties/${button.dataset.generateQuoteReport}/generate-quote-report`);
+    toast({ title: "Quote report generated and sent to client" });
+  } catch {
+    toast({ title: "Failed to generate quote report", variant: "destructive" });
+  }
+  button.disabled = false;
+}
+
+/** Saves the quote; a stale save keeps the dialog open with the request as it is now. */
+async function submitQuote(page: Page, target: Target, id: number, amount: HTMLInputElement) {
+  const { quoteDialog, notes, save } = page;
+  if (save) save.disabled = true;
+  const current = await updateRequest(id, { status: "quoted", quotedAmount: amount.value.trim(), adminNotes: notes?.value.trim() || null, version: target.version });
+  if (!current) {
+    quoteDialog?.close();
+    return;
+  }
+  // Nothing typed here was applied: the dialog stays open with the request as it is now.
+  target.version = current.version;
+  amount.value = current.quotedAmount ?? "";
+  if (notes) notes.value = current.adminNotes ?? "";
+  target.closedToQuotes = !STAFF_MOVES[current.status].includes("quoted");
+  showStale(page, target.closedToQuotes ? `${STALE_QUOTE_NOTICE} It is now ${current.status} and can no longer be quoted.` : STALE_QUOTE_NOTICE);
+  syncSave(page, target);
+  amount.focus();
+}
+
+/** Listens to the page's clicks and submits (the list is swapped after each action); returns the cleanup. */
+function wireQuoteActions(): () => void {
+  const page = pageElements();
+  const target: Target = { id: null, version: undefined, closedToQuotes: false };
+  const onInput = () => syncSave(page, target);
+
+  const onClick = async (event: MouseEvent) => {
+    const element = event.target as Element | null;
+    if (element?.closest("[data-close-dialog]")) {
+      element.closest("dialog")?.close();
+      return;
+    }
+    const action = element?.closest<HTMLButtonElement>("[data-quote-action]");
+    if (action) return onRequestAction(page, target, action);
+    if (element?.closest("[data-confirm-delete]") && target.id !== null) {
+      page.deleteDialog?.close();
+      return deleteRequest(target.id);
+    }
+    const details = element?.closest<HTMLElement>("[data-property-details]");
+    if (details && page.propertyDialog) return showPropertyDetails(page.propertyDialog, details.dataset.propertyDetails);
+    const generate = element?.closest<HTMLButtonElement>("[data-generate-quote-report]");
+    if (generate) await generateQuoteReport(generate);
+  };
+
+  const onSubmit = async (event: SubmitEvent) => {
+    const { quoteForm, amount } = page;
+    if (event.target !== quoteForm || target.id === null || !amount?.value.trim()) return;
+    event.preventDefault();
+    await submitQuote(page, target, target.id, amount);
+  };
+
+  page.amount?.addEventListener("input", onInput);
+  document.addEventListener("click", onClick);
+  document.addEventListener("submit", onSubmit);
+  return () => {
+    page.amount?.removeEventListener("input", onInput);
+    document.removeEventListener("click", onClick);
+    document.removeEventListener("submit", onSubmit);
+  };
+}
+
 export default function QuoteActions() {
-  useEffect(() => {
-    const quoteDialog = byId<HTMLDialogElement>("quote-dialog");
-    const deleteDialog = byId<HTMLDialogElement>("delete-dialog");
-    const propertyDialog = byId<HTMLDialogElement>("property-dialog");
-    const quoteForm = quoteDialog?.querySelector<HTMLFormElement>("[data-quote-form]");
-    const amount = byId<HTMLInputElement>("quote-amount");
-    const notes = byId<HTMLTextAreaElement>("quote-notes");
-    const save = quoteDialog?.querySelector<HTMLButtonElement>("[data-save-quote]");
-    const staleNotice = quoteDialog?.querySelector<HTMLElement>("[data-quote-stale]");
-    let target: number | null = null;
-    let targetVersion: number | undefined;
-    // Set when a save met a request that can no longer be quoted (someone accepted or declined it meanwhile).
-    let closedToQuotes = false;
-
-    // 'Save Quote' stays disabled while the amount is empty (staff-side §5).
-    const syncSave = () => {
-      if (save && amount) save.disabled = !amount.value.trim() || closedToQuotes;
-    };
-
-    const showStale = (message: string | null) => {
-      if (!staleNotice) return;
-      staleNotice.textContent = message ?? "";
-      staleNotice.hidden = !message;
-    };
-
-    /** A move with the version it was made from; a stale one writes nothing and returns the fresh request. */
-    const update = async (id: number, body: Record<string, unknown>): Promise<QuoteRequest | null> => {
-      let current: QuoteRequest | null = null;
-      try {
-        await apiRequest("PATCH", `/api/quote-requests/${id}`, body);
-        toast({ title: "Quote request updated successfully" });
-      } catch (error) {
-        current = staleCurrent(error);
-        if (!current) toast({ title: "Failed to update quote request", variant: "destructive" });
-      }
-      await refreshList();
-      return current;
-    };
-
-    const onClick = async (event: MouseEvent) => {
-      const element = event.target as Element | null;
-      if (element?.closest("[data-close-dialog]")) {
-        element.closest("dialog")?.close();
-        return;
-      }
-      const action = element?.closest<HTMLButtonElement>("[data-quote-action]");
-      if (action) {
-        target = Number(action.dataset.id);
-        targetVersion = versionOf(action);
-        const kind = action.dataset.quoteAction;
-        if (kind === "quote" && quoteDialog && amount && notes) {
-          amount.value = action.dataset.amount ?? "";
-          notes.value = action.dataset.notes ?? "";
-          closedToQuotes = false;
-          showStale(null);
-          const task = quoteDialog.querySelector("[data-quote-dialog-task]");
-          if (task) task.textContent = action.closest<HTMLElement>("[data-title]")?.dataset.title ?? "";
-          syncSave();
-          quoteDialog.showModal();
-        } else if (kind === "delete") {
-          deleteDialog?.showModal();
-        } else if (kind) {
-          action.disabled = true;
-          // The fresh list is swapped in either way; a stale move says why nothing happened.
-          if (await update(target, { status: kind, version: targetVersion })) toast({ title: "Quote request not updated", description: STALE_QUOTE_NOTICE, variant: "destructive" });
-        }
-        return;
-      }
-      if (element?.closest("[data-confirm-delete]") && target !== null) {
-        deleteDialog?.close();
-        try {
-          await apiRequest("DELETE", `/api/quote-requests/${target}`);
-          toast({ title: "Quote request deleted successfully" });
-        } catch {
-          toast({ title: "Failed to delete quote request", variant: "destructive" });
-        }
-        await refreshList();
-        return;
-      }
-      const details = element?.closest<HTMLElement>("[data-property-details]");
-      if (details && propertyDialog) {
-        const fields = propertyDialog.querySelector("[data-property-fields]");
-        try {
-          const property = await apiRequest<Record<string, unknown>>("GET", `/api/properties/${details.dataset.propertyDetails}`);
-          fields?.replaceChildren(
-            ...PROPERTY_FIELDS.flatMap(([key, label]) => {
-              const dt = document.createElement("dt");
-              dt.textContent = label;
-              const dd = document.createElement("dd");
-              dd.textContent = property[key] === null || property[key] === undefined || property[key] === "" ? "—" : String(property[key]);
-              return [dt, dd];
-            }),
-          );
-          propertyDialog.showModal();
-        } catch {
-          toast({ title: "Failed to load property details", variant: "destructive" });
-        }
-        return;
-      }
-      const generate = element?.closest<HTMLButtonElement>("[data-generate-quote-report]");
-      if (generate) {
-        generate.disabled = true;
-        try {
-          await apiRequest("POST", `/api/properties/${generate.dataset.generateQuoteReport}/generate-quote-report`);
-          toast({ title: "Quote report generated and sent to client" });
-        } catch {
-          toast({ title: "Failed to generate quote report", variant: "destructive" });
-        }
-        generate.disabled = false;
-      }
-    };
-
-    const onSubmit = async (event: SubmitEvent) => {
-      if (event.target !== quoteForm || target === null || !amount?.value.trim()) return;
-      event.preventDefault();
-      if (save) save.disabled = true;
-      const current = await update(target, { status: "quoted", quotedAmount: amount.value.trim(), adminNotes: notes?.value.trim() || null, version: targetVersion });
-      if (!current) {
-        quoteDialog?.close();
-        return;
-      }
-      // Nothing typed here was applied: the dialog stays open with the request as it is now.
-      targetVersion = current.version;
-      amount.value = current.quotedAmount ?? "";
-      if (notes) notes.value = current.adminNotes ?? "";
-      closedToQuotes = !STAFF_MOVES[current.status].includes("quoted");
-      showStale(closedToQuotes ? `${STALE_QUOTE_NOTICE} It is now ${current.status} and can no longer be quoted.` : STALE_QUOTE_NOTICE);
-      syncSave();
-      amount.focus();
-    };
-
-    amount?.addEventListener("input", syncSave);
-    document.addEventListener("click", onClick);
-    document.addEventListener("submit", onSubmit);
-    return () => {
-      amount?.removeEventListener("input", syncSave);
-      document.removeEventListener("click", onClick);
-      document.removeEventListener("submit", onSubmit);
-    };
-  }, []);
+  useEffect(() => wireQuoteActions(), []);
   return null;
 }
