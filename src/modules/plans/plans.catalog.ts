@@ -36,7 +36,7 @@ export interface PlanSeed {
 
 const labels = (keys: Entitlement[]) => keys.map((k) => ENTITLEMENTS[k]);
 
-/** The seeded plans: both price readings of customer-side §9 (DESIGN.md decision 3). */
+/** The seeded plans: both price readings of customer-side §9 (docs/decisions.md#3). */
 export const PLAN_SEEDS: PlanSeed[] = [
   {
     type: "basic",
@@ -80,7 +80,7 @@ export const PLAN_SEEDS: PlanSeed[] = [
 ];
 
 /**
- * How a plan service is delivered (DESIGN.md decision 26):
+ * How a plan service is delivered (docs/decisions.md#26):
  * - `rrule`: a recurring schedule, an RFC 5545 RRULE whose DTSTART is the first visit, on or after the
  *   subscription's start; the seasonal windows are its BYMONTH;
  * - `annual-inspection`: the health report, one inspection-due task a year, a year after the last completed

@@ -1,4 +1,4 @@
-// Billing periods and the minimum term (DESIGN.md decisions 22, 24, 25). Pure.
+// Billing periods and the minimum term (docs/decisions.md#22, #24, #25). Pure.
 //
 // Period n runs from the anchor date plus n months to the anchor plus n + 1 months, always counted from the
 // anchor (never from the previous period), at midnight in the business zone: a subscription started on
@@ -34,13 +34,13 @@ export function periodOn(anchor: string, date: string, timeZone: string) {
   return period(anchor, n, timeZone);
 }
 
-/** Decision 25: the minimum term ends three months after the start, by the same month-end rule. */
+/** docs/decisions.md#25: the minimum term ends three months after the start, by the same month-end rule. */
 export function minimumTermEnd(anchor: string, timeZone: string): Date {
   return startOfBusinessDay(monthsAfter(anchor, MINIMUM_TERM_MONTHS), timeZone);
 }
 
 /**
- * Decision 25: when a cancellation asked for at `now` takes effect. Before the minimum term ends, at its end;
+ * docs/decisions.md#25: when a cancellation asked for at `now` takes effect. Before the minimum term ends, at its end;
  * after, at the end of the paid period.
  */
 export function cancellationTakesEffect(input: { now: Date; minimumTermEndsAt: Date; currentPeriodEnd: Date }): Date {

@@ -1,4 +1,4 @@
-// Signed, expiring links to a subscription's billing page (issue 19, item 4): every billing e-mail carries one.
+// Signed, expiring links to a subscription's billing page: every billing e-mail carries one.
 // Nothing is stored: the link is `<subscription id>.<expiry, unix seconds>.<HMAC-SHA256>` under SESSION_SECRET,
 // and retired secrets (SESSION_SECRETS_PREVIOUS) still verify, as they do for cookies.
 import { createHmac, timingSafeEqual } from "node:crypto";

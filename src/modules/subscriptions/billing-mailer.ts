@@ -1,8 +1,8 @@
-// The billing e-mails of subscriptions (issue 19, item 9): built from a subscription with its signed billing link,
+// The billing e-mails of subscriptions: built from a subscription with its signed billing link,
 // and queued in the transaction of the change that caused them, or gathered and queued in one statement.
 import type { Tx } from "../../db/transaction.js";
 import type { MailMessage } from "../mail/mail.schemas.js";
-import type { MailService } from "../mail/mail.service.js";
+import type { MailService } from "../mail/index.js";
 import type { Plan } from "../plans/plans.schemas.js";
 import type { PlansService } from "../plans/index.js";
 import { billingPagePath, signBillingToken } from "./billing-links.js";

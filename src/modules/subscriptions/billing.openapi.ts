@@ -4,8 +4,8 @@ import { PLAN_TYPES } from "../plans/plans.schemas.js";
 import { billingTokenParams, customerCancelSchema, demoCardUpdateSchema, portalSchema } from "./billing.schemas.js";
 import { SUBSCRIPTION_STATUSES } from "./subscriptions.constants.js";
 
-// OpenAPI entries of billing.routes.ts: the customer's calls beside the /billing/{token} page (issue 19, items 4
-// and 6); see docs/api.md.
+// OpenAPI entries of billing.routes.ts: the customer's calls beside the /billing/{token} page; see
+// docs/api.md.
 
 const params = billingTokenParams.extend({
   token: billingTokenParams.shape.token.meta({ description: "The signed billing token of an e-mailed link (/billing/{token}); it names one subscription and expires after 30 days" }),

@@ -1,4 +1,4 @@
-// The customer's side of a subscription (issue 19, items 4 and 6): the page every billing e-mail links to,
+// The customer's side of a subscription: the page every billing e-mail links to,
 // /billing/<signed token>, with cancel, undo and card update as plain forms (POST, then a redirect), demo
 // mode's card page, and the same actions as JSON calls under /api/billing/<token>. The token is the only
 // credential: it names one subscription, so nobody reaches another's. Request logs redact it (sharing/links.ts).

@@ -1,4 +1,4 @@
-// The customer's billing page and its JSON calls (issue 19, items 4 and 6): input and answer shapes.
+// The customer's billing page and its JSON calls: input and answer shapes.
 import { z } from "zod";
 import type { CustomerSubscriptionView } from "./subscriptions.constants.js";
 import { multiLineText } from "../../http/fields.js";

@@ -1,4 +1,4 @@
-// The offline demo provider's billing (DESIGN.md decision 24). Haven's own rows are the demo provider's
+// The offline demo provider's billing (docs/decisions.md#24). Haven's own rows are the demo provider's
 // subscriptions and invoices; this file turns them into provider states, changes them as Stripe would, and
 // bills the periods that have come due.
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
@@ -55,7 +55,7 @@ export class DemoBilling implements BillingProvider {
   constructor(private readonly plans: PlansService) {}
 
   /**
-   * Decision 23: a subscription keeps the reading of the price its journey showed. A plan change bills the new
+   * docs/decisions.md#23: a subscription keeps the reading of the price its journey showed. A plan change bills the new
    * plan in the same reading: /checkout's prices for a /checkout subscription, the pricing page's otherwise.
    */
   amountFor(target: Plan, current: Plan, currentAmountCents: number): number {

@@ -1,4 +1,4 @@
-// Stripe's billing side (issue 19; DESIGN.md decisions 23 and 25), API version 2026-10-28: the billing period is on
+// Stripe's billing side (docs/decisions.md#23 and #25), API version 2026-10-28: the billing period is on
 // the subscription ITEM, an invoice's subscription is under `invoice.parent.subscription_details`, and the first
 // invoice's client secret is `latest_invoice.confirmation_secret`. Every call happens before Haven's own
 // transaction; any Stripe failure is a BillingUnavailableError (503) and nothing local changes.
@@ -13,10 +13,10 @@ import { BillingUnavailableError } from "./subscriptions.service.js";
 
 const CURRENCY = "cad";
 
-/** Decision 23: one recurring monthly Price per plan and amount, found again by this key. */
+/** docs/decisions.md#23: one recurring monthly Price per plan and amount, found again by this key. */
 export const priceLookupKey = (plan: PlanType, amountCents: number) => `haven_${plan}_monthly_${amountCents}`;
 
-/** The two billing-portal configurations, told apart by `metadata.haven` (decision 25: no cancel button before the minimum term ends). */
+/** The two billing-portal configurations, told apart by `metadata.haven` (docs/decisions.md#25: no cancel button before the minimum term ends). */
 export const PORTAL_CONFIGURATIONS = { withCancel: "portal_with_cancel", withoutCancel: "portal_without_cancel" } as const;
 
 /** A subscription that is not one of Haven's plans (no plan on its price or its metadata): webhooks ignore it. */
@@ -132,7 +132,7 @@ export class StripeBilling implements BillingProvider, StripeSubscriptionSide {
 
   // ---------------------------------------------------------------- prices
 
-  /** Decision 23: the recurring monthly CAD Price for this plan and amount, made once and found again by lookup key. */
+  /** docs/decisions.md#23: the recurring monthly CAD Price for this plan and amount, made once and found again by lookup key. */
   priceFor(plan: Pick<Plan, "type" | "name">, amountCents: number): Promise<string> {
     const key = priceLookupKey(plan.type, amountCents);
     let price = this.prices.get(key);
@@ -195,7 +195,7 @@ export class StripeBilling implements BillingProvider, StripeSubscriptionSide {
 
   // ---------------------------------------------------------------- changes (BillingProvider)
 
-  /** Decision 25: Stripe ends it at `cancelAt` (the minimum-term end, or the period end); nothing is prorated. */
+  /** docs/decisions.md#25: Stripe ends it at `cancelAt` (the minimum-term end, or the period end); nothing is prorated. */
   async scheduleCancel(sub: ProviderSubscription, cancelAt: Date): Promise<ProviderSubscriptionState> {
     const updated = await this.call(() =>
       this.stripe.subscriptions.update(sub.providerSubscriptionId, { cancel_at: Math.floor(cancelAt.getTime() / 1000), proration_behavior: "none", expand: ["customer"] }),

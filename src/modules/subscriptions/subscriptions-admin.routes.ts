@@ -98,7 +98,7 @@ export async function propertySubscription(source: { subscriptions: Pick<Subscri
 }
 
 /**
- * /admin/subscriptions (issue 19, item 8): the figures, filters, search and a paged list; htmx swaps only the
+ * /admin/subscriptions: the figures, filters, search and a paged list; htmx swaps only the
  * results. /admin/subscriptions/{id}: one subscription with its invoices, events and plan services, and the
  * staff actions as plain forms (htmx swaps the details in place; without script they post and redirect).
  */

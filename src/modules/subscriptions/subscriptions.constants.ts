@@ -1,4 +1,4 @@
-// Subscriptions (issue 19, DESIGN.md decisions 23–27): the shapes every part of the module shares. Zod-free.
+// Subscriptions (docs/decisions.md#23–27): the shapes every part of the module shares. Zod-free.
 import type { PlanType } from "../plans/plans.schemas.js";
 
 /** Stripe's subscription statuses, kept as Stripe names them. An unknown value is stored as it is, never mapped. */
@@ -24,7 +24,7 @@ export const STATUS_LABELS: Record<KnownSubscriptionStatus, string> = {
   paused: "Paused",
 };
 
-/** Decision 25: the minimum term, in months from the start. */
+/** docs/decisions.md#25: the minimum term, in months from the start. */
 export const MINIMUM_TERM_MONTHS = 3;
 
 export const INVOICE_STATUSES = ["draft", "open", "paid", "uncollectible", "void"] as const;
@@ -32,7 +32,7 @@ export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
 export type SubscriptionProvider = "stripe" | "demo";
 
-/** A subscription as the API returns it (issue 19, Calls). Instants are ISO strings; amounts are dollars. */
+/** A subscription as the API returns it (docs/api.md). Instants are ISO strings; amounts are dollars. */
 export interface Subscription {
   id: number;
   customerId: number | null;
@@ -47,7 +47,7 @@ export interface Subscription {
   cancelAt: string | null;
   canceledAt: string | null;
   monthlyAmount: number;
-  // Beyond the issue's list: what staff pages and e-mails need.
+  // Beyond the API's own fields: what staff pages and e-mails need.
   cancellationReason: string | null;
   scheduledPlanType: PlanType | null;
   scheduledPlanAt: string | null;

@@ -1,8 +1,8 @@
-// Billing e-mails (issue 19, item 9): plain text with a simple HTML twin, like the other templates. Each one
+// Billing e-mails: plain text with a simple HTML twin, like the other templates. Each one
 // names the plan, states the minimum-term date, and carries the signed billing link and the support contacts.
 // Instants arrive as ISO strings and are shown as dates in the business zone.
 import type { MailMessage } from "../mail/mail.schemas.js";
-import { withCustomerFooter } from "../mail/customer-footer.js";
+import { withCustomerFooter } from "../mail/index.js";
 import { BILLING_LINK_DAYS } from "./billing-links.js";
 import { MINIMUM_TERM_MONTHS } from "./subscriptions.constants.js";
 import { escapeHtml } from "../../shared/html.js";
@@ -147,6 +147,6 @@ export function billingMail(kind: BillingMailKind, data: BillingMailData): MailM
         : `<p>${escapeHtml(b.label)}<br>\n<a href="${escapeHtml(b.link)}">${escapeHtml(b.link)}</a></p>`,
     )
     .join("\n");
-  // Every e-mail to a customer names their portal (issue 20); the billing link is on Haven's public address.
+  // Every e-mail to a customer names their portal; the billing link is on Haven's public address.
   return withCustomerFooter({ to: data.to, subject, text: `${text}\n`, html, attachments: [] }, new URL(data.link).origin);
 }

@@ -4,7 +4,7 @@ import { idParams } from "../../http/fields.js";
 import { PLAN_TYPES } from "../plans/plans.schemas.js";
 import { INVOICE_STATUSES, SUBSCRIPTION_STATUSES, cancelSchema, changePlanSchema, serviceRequestSchema, subscriptionListQuerySchema } from "./subscriptions.schemas.js";
 
-// OpenAPI entries of subscriptions.routes.ts (staff calls of issue 19, item 10); see docs/api.md.
+// OpenAPI entries of subscriptions.routes.ts (the staff calls); see docs/api.md.
 
 const status = z.string().meta({ description: `Stripe's value: ${SUBSCRIPTION_STATUSES.join(", ")}. An unknown value is kept as the provider sent it`, example: "active" });
 

@@ -12,11 +12,11 @@ export interface SubscriptionsRoutesDeps {
   planDeliveries: Pick<PlanDeliveryListener, "requestService">;
 }
 
-/** Who did it, as the events log names staff (issue 19: `staff:<id>`). */
+/** Who did it, as the events log names staff (`staff:<id>`). */
 export const staffActor = (req: Request) => `staff:${req.session.staffUserId}`;
 
 /**
- * Staff JSON calls of issue 19, item 10. The rules (minimum term, upgrade now / downgrade at period end, the
+ * The staff JSON calls. The rules (minimum term, upgrade now / downgrade at period end, the
  * provider call before the local change) are SubscriptionsService's; these only validate and answer.
  */
 export function subscriptionsApi({ subscriptions, planDeliveries }: SubscriptionsRoutesDeps): Router {

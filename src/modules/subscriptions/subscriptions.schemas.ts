@@ -1,4 +1,4 @@
-// Staff input of the subscriptions calls and pages (issue 19, items 8 and 10). The field rules are src/http/fields.ts's.
+// Staff input of the subscriptions calls and pages. The field rules are src/http/fields.ts's.
 import { z } from "zod";
 import { dateField, multiLineText, singleLineText } from "../../http/fields.js";
 import { staffListQuerySchema } from "../customers/customers.schemas.js";
@@ -32,7 +32,7 @@ export const cancelSchema = z.object({
 });
 export type CancelInput = z.infer<typeof cancelSchema>;
 
-/** The page's cancel form: staff always say why (issue 19, item 4). */
+/** The page's cancel form: staff always say why. */
 export const cancelFormSchema = cancelSchema.extend({
   reason: z.preprocess((value) => (value === undefined || value === null ? "" : value), reasonField.pipe(z.string().min(1, "Reason is required"))),
 });

@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import { ConflictError, HttpError, NotFoundError, ValidationError } from "../../http/errors.js";
 import { todayIn } from "../../shared/business-time.js";
-import type { MailService } from "../mail/mail.service.js";
+import type { MailService } from "../mail/index.js";
 import { DEMO_DECLINES, digitsOnly } from "../payments/index.js";
 import type { PlanType, PlansService } from "../plans/index.js";
 import { cancellationTakesEffect, minimumTermEnd, period, startOfBusinessDay } from "./billing-dates.js";
@@ -25,7 +25,7 @@ import {
   isKnownStatus,
 } from "./subscriptions.constants.js";
 
-/** A provider outage during a change: nothing local was changed (issue 19, Reliability). */
+/** A provider outage during a change: nothing local was changed. */
 export class BillingUnavailableError extends HttpError {
   constructor() {
     super(503, "The payment provider could not be reached. Nothing was changed.");
@@ -81,7 +81,7 @@ export class SubscriptionsService {
   // ---------------------------------------------------------------- purchase paths
 
   /**
-   * The demo card form confirmed a purchase (decision 24): a subscription that starts now, its first invoice
+   * The demo card form confirmed a purchase (docs/decisions.md#24): a subscription that starts now, its first invoice
    * paid. 4000 0000 0000 0002 is declined before anything is written; 4000 0000 0000 0341 pays this invoice and
    * fails every renewal. A second confirmation of the same checkout returns the first subscription.
    */
@@ -282,7 +282,7 @@ export class SubscriptionsService {
     return { subscription: publicSubscription(sub), invoices, events, services };
   }
 
-  /** The customer's view of a subscription (decision 25's cancellation date for `now` included). */
+  /** The customer's view of a subscription (docs/decisions.md#25's cancellation date for `now` included). */
   async customerView(id: number, now: Date = this.clock()): Promise<CustomerSubscriptionView> {
     const sub = await this.load(id);
     return toCustomerView(sub, await this.repo.invoices(id), await this.mailer.planName(sub.planType), now);
@@ -321,7 +321,7 @@ export class SubscriptionsService {
   // ---------------------------------------------------------------- actions
 
   /**
-   * Decision 25. At period end: before the minimum term ends, the cancellation takes effect when it ends;
+   * docs/decisions.md#25. At period end: before the minimum term ends, the cancellation takes effect when it ends;
    * after, at the end of the paid period. `now` (staff only) ends it at once.
    */
   async cancel(id: number, input: { when: "period_end" | "now"; reason?: string | null; actor: string }, now: Date = this.clock()): Promise<Subscription> {
@@ -392,7 +392,7 @@ export class SubscriptionsService {
 
   /**
    * Stripe's billing portal for this subscription's customer: `card` opens the payment-method flow; `manage` the
-   * portal's home, whose configuration offers cancellation only once the minimum term has ended (decision 25).
+   * portal's home, whose configuration offers cancellation only once the minimum term has ended (docs/decisions.md#25).
    */
   async portalUrl(id: number, input: { flow: "card" | "manage"; returnUrl: string }, now: Date = this.clock()): Promise<string> {
     const sub = await this.load(id);
@@ -408,7 +408,7 @@ export class SubscriptionsService {
     return { providerSubscriptionId, providerCustomerId };
   }
 
-  /** Demo mode's card form (decision 24): stores the card; a past-due subscription's open invoice is tried at once. */
+  /** Demo mode's card form (docs/decisions.md#24): stores the card; a past-due subscription's open invoice is tried at once. */
   async updateDemoCard(id: number, input: { cardNumber: string; actor: string }, now: Date = this.clock()): Promise<Subscription> {
     const sub = await this.load(id);
     if (sub.provider !== "demo") throw new ConflictError("This subscription's card is managed by Stripe");
@@ -431,7 +431,7 @@ export class SubscriptionsService {
   }
 
   /**
-   * Demo billing (decision 24): every demo subscription whose period has ended by `asOf` moves on one period at a
+   * Demo billing (docs/decisions.md#24): every demo subscription whose period has ended by `asOf` moves on one period at a
    * time until none is due: a cancellation or a scheduled downgrade takes effect, the next period is invoiced
    * (idempotent per subscription and period: the invoice id is derived from both), a failing card leaves it
    * past due, and a subscription still past due when its next period ends is canceled (retries ran out).

@@ -1,4 +1,4 @@
-// Stripe's subscription webhooks (issue 19, item 2). Events may come in any order and more than once, so none
+// Stripe's subscription webhooks. Events may come in any order and more than once, so none
 // is trusted for the state it carries: each one names a subscription, which is read back from Stripe, and the
 // state read is stored in ONE transaction with the event id (provider_events). An event id already there is a
 // replay and changes nothing. Stripe unreachable while reading is a 503 (BillingUnavailableError) before
