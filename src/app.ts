@@ -45,6 +45,8 @@ import type { Lifecycle } from "./observability/health.js";
 import { withRequestId } from "./observability/logger.js";
 import { httpMetrics } from "./observability/metrics.js";
 import { OPS_PATHS, type OpsOptions, opsRouter } from "./observability/ops.routes.js";
+import { DEMO_CUSTOMER } from "./modules/payments/index.js";
+import { pastDueProperties, propertySubscription } from "./modules/subscriptions/index.js";
 
 export interface AppOptions {
   /** Shared with boot's shutdown: /readyz turns 503 when it says the process is draining. */
@@ -160,22 +162,35 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
     settings: { sessionSecrets: [env.SESSION_SECRET, ...env.SESSION_SECRETS_PREVIOUS], publicUrl: env.PUBLIC_URL, supportEmail: env.SUPPORT_EMAIL, supportPhone: env.CONTACT_PHONE, timeZone: env.BUSINESS_TZ },
   };
   const subscriptionsStaff = { subscriptions: container.subscriptions, planDeliveries: container.planServices };
+  // What the auth, customers, bookings, inspections, reports, onboarding, dashboard and pages routes use
+  // (their …Deps); what a module learns from a higher layer arrives as a function (docs/architecture.md).
+  const staffShell = staffPage(container);
+  const customersApiDeps = {
+    customers: container.customers,
+    transaction: container.transaction,
+    requirePaid: (checkoutId: string, email: string) => container.payments.requirePaid(checkoutId, email),
+    attachSubscription: (checkoutId: string, ids: { customerId: number; propertyId: number }, tx: Parameters<typeof container.subscriptions.attachToProperty>[2]) =>
+      container.subscriptions.attachToProperty(checkoutId, ids, tx),
+  };
+  const bookingsDeps = { bookings: container.bookings, idempotency: container.idempotency, settings: { supportEmail: env.SUPPORT_EMAIL, supportPhone: env.CONTACT_PHONE } };
+  const onboardingDeps = { onboarding: container.onboarding, bookings: container.bookings, idempotency: container.idempotency };
+  const dashboardDeps = { dashboard: container.dashboard, subscriptions: container.subscriptions, staffPage: staffShell };
 
   const api = express.Router();
-  api.use(authApi(container));
+  api.use(authApi({ auth: container.auth }));
   api.use(plansApi({ plans: container.plans }));
   api.use(checkoutApi(checkout));
-  api.use(customersApi(container));
-  api.use(bookingsApi(container));
-  api.use(onboardingApi(container));
-  api.use(inspectionsApi(container));
-  api.use(dashboardApi(container));
-  api.use(photosApi(container));
-  api.use(entriesApi(container));
+  api.use(customersApi(customersApiDeps));
+  api.use(bookingsApi(bookingsDeps));
+  api.use(onboardingApi(onboardingDeps));
+  api.use(inspectionsApi({ inspections: container.inspections }));
+  api.use(dashboardApi(dashboardDeps));
+  api.use(photosApi({ photos: container.photos }));
+  api.use(entriesApi({ inspections: container.inspections, photos: container.photos }));
   api.use(sharingApi(container));
   api.use(quotesApi(container));
   api.use(maintenanceApi(container));
-  api.use(reportsApi(container));
+  api.use(reportsApi({ reports: container.reports }));
   api.use(billingApi(billing));
   api.use(subscriptionsApi(subscriptionsStaff));
   api.use(homeSignInApi(container));
@@ -186,20 +201,37 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   api.use(openApiRouter());
   app.use("/api", api);
 
-  app.use(authPages(container));
-  app.use(pagesRouter(container));
+  app.use(authPages({ auth: container.auth }));
+  app.use(pagesRouter({ plans: container.plans, publicUrl: publicOrigin(env) }));
   app.use(checkoutPages(checkout));
-  app.use(customersPages(container));
-  app.use(bookingsPages(container));
-  app.use(onboardingPages(container));
-  app.use(inspectionsPages(container));
-  app.use(dashboardPages(container));
-  app.use(propertiesAdminPages(container));
-  app.use(inspectionFormPages(container));
+  app.use(customersPages({ demoCustomer: DEMO_CUSTOMER }));
+  app.use(bookingsPages(bookingsDeps));
+  app.use(onboardingPages(onboardingDeps));
+  app.use(inspectionsPages({ inspections: container.inspections, generateReport: (id) => container.reports.generate(id), staffPage: staffShell }));
+  app.use(dashboardPages(dashboardDeps));
+  app.use(
+    propertiesAdminPages({
+      customers: container.customers,
+      bookingsByProperty: (ids) => container.bookings.byProperty(ids),
+      subscriptionOf: (propertyId) => propertySubscription(container, propertyId),
+      pastDueOf: (ids) => pastDueProperties(container, ids),
+      homeLastSignedIn: (email) => container.homeAuth.lastSignedIn(email),
+      timeZone: env.BUSINESS_TZ,
+      staffPage: staffShell,
+    }),
+  );
+  app.use(
+    inspectionFormPages({
+      bookingsBetween: (from, to) => container.bookings.listBetween(from, to),
+      reportIdOf: async (inspectionId) => (await container.reports.findByInspection(inspectionId))?.id ?? null,
+      timeZone: env.BUSINESS_TZ,
+      staffPage: staffShell,
+    }),
+  );
   app.use(sharingPages(container));
   app.use(quotesPages(container));
   app.use(maintenancePages(container));
-  app.use(reportsPages(container));
+  app.use(reportsPages({ reports: container.reports, customers: container.customers, staffPage: staffShell }));
   app.use(billingPages(billing));
   app.use(subscriptionsAdminPages({ ...subscriptionsStaff, plans: container.plans, users: container.users, staffPage: staffPage(container), timeZone: env.BUSINESS_TZ }));
   app.use(homeSignInPages(container));

@@ -1,19 +1,23 @@
 import { type Request, type Response, Router } from "express";
 import { z } from "zod";
-import type { Container } from "../../container.js";
 import { HttpError, UnauthorizedError, fieldsFromZod } from "../../http/errors.js";
 import { body } from "../../http/validate.js";
 import { type StaffUser, loginSchema } from "./auth.schemas.js";
-import { TooManyLoginsError } from "./auth.service.js";
+import { type AuthService, TooManyLoginsError } from "./auth.service.js";
 
 /** Only same-site paths may be a `next` target, so login never redirects elsewhere. */
 export const safeNext = (next: unknown) =>
   typeof next === "string" && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/admin";
 
+/** What the sign-in routes use; src/app.ts passes them (docs/architecture.md "Modules and layers"). */
+export interface AuthRoutesDeps {
+  auth: AuthService;
+}
+
 /** Both login routes sign in through here, so they share the limits and the session rules. */
-function signIn(container: Container) {
+function signIn(deps: AuthRoutesDeps) {
   return async (req: Request, res: Response, email: string, password: string): Promise<StaffUser> => {
-    const { user, sessionToken } = await container.auth.login(email, password, req.ip ?? "unknown").catch((error: unknown) => {
+    const { user, sessionToken } = await deps.auth.login(email, password, req.ip ?? "unknown").catch((error: unknown) => {
       if (error instanceof TooManyLoginsError) res.setHeader("Retry-After", String(error.retryAfterSeconds));
       throw error;
     });
@@ -29,16 +33,16 @@ function signIn(container: Container) {
  * (staff photos are cached for a year), so the next person on a shared tablet finds nothing; "cache" leaves
  * IndexedDB alone, where the inspection form keeps unsent work until its owner says otherwise.
  */
-async function signOut(container: Container, req: Request, res: Response): Promise<void> {
+async function signOut(deps: AuthRoutesDeps, req: Request, res: Response): Promise<void> {
   const token = req.session.staffSessionToken;
-  if (token) await container.auth.logout(token);
+  if (token) await deps.auth.logout(token);
   req.session.destroy();
   res.setHeader("Clear-Site-Data", '"cache"');
 }
 
-export function authApi(container: Container): Router {
+export function authApi(deps: AuthRoutesDeps): Router {
   const router = Router();
-  const login = signIn(container);
+  const login = signIn(deps);
 
   router.get("/auth/user", async (req, res) => {
     if (!req.staffUser) throw new UnauthorizedError("Not signed in");
@@ -51,7 +55,7 @@ export function authApi(container: Container): Router {
   });
 
   router.post("/auth/logout", async (req, res) => {
-    await signOut(container, req, res);
+    await signOut(deps, req, res);
     res.json({ success: true });
   });
 
@@ -60,9 +64,9 @@ export function authApi(container: Container): Router {
   return router;
 }
 
-export function authPages(container: Container): Router {
+export function authPages(deps: AuthRoutesDeps): Router {
   const router = Router();
-  const login = signIn(container);
+  const login = signIn(deps);
   const form = z.object({ email: z.string().default(""), password: z.string().default(""), next: z.string().optional() });
 
   router.get("/login", (req, res) => {
@@ -97,7 +101,7 @@ export function authPages(container: Container): Router {
   });
 
   router.post("/logout", async (req, res) => {
-    await signOut(container, req, res);
+    await signOut(deps, req, res);
     res.redirect(303, "/");
   });
 

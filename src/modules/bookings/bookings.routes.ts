@@ -1,11 +1,12 @@
 import { Router } from "express";
 import { z } from "zod";
-import type { Container } from "../../container.js";
 import { NotFoundError } from "../../http/errors.js";
 import { idParams, pathId } from "../../http/fields.js";
 import { body, firstProblem, params, parse, query } from "../../http/validate.js";
 import { requireStaffApi } from "../../http/guards.js";
+import type { IdempotencyService } from "../../db/idempotency.js";
 import { bookingChangeSchema } from "./booking-changes.schemas.js";
+import type { BookingsService } from "./bookings.service.js";
 import { rememberCustomer, submissionOf, viewerOf } from "../../http/viewer.js";
 import { PROPERTY_TYPES, SUBSCRIPTION_PLANS, planLabel, staffListQuerySchema } from "../customers/customers.schemas.js";
 import {
@@ -19,6 +20,14 @@ import {
 
 const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === "string" && v.trim() === "");
 
+/** What the booking routes use; src/app.ts passes them (docs/architecture.md "Modules and layers"). */
+export interface BookingsRoutesDeps {
+  bookings: BookingsService;
+  idempotency: IdempotencyService;
+  /** The contact lines the booking page shows. */
+  settings: { supportEmail: string; supportPhone: string };
+}
+
 /**
  * The top-level message of a refused wizard payload: the spec's submit text when a required field is
  * missing, the access rule's text when that failed, otherwise the first field's own message.
@@ -30,31 +39,31 @@ function wizardFailureMessage(payload: unknown, fields: Record<string, string>):
   return firstProblem(fields);
 }
 
-export function bookingsApi(container: Container): Router {
+export function bookingsApi(deps: BookingsRoutesDeps): Router {
   const router = Router();
 
   router.get("/inspection-bookings", async (req, res) => {
     const viewer = viewerOf(req);
     if (viewer.kind === "staff") {
       // Staff: a page, newest first, with the full count (DESIGN.md decision 15) and the admin access labels.
-      const { rows, total } = await container.bookings.listForStaff(query(req, staffListQuerySchema));
+      const { rows, total } = await deps.bookings.listForStaff(query(req, staffListQuerySchema));
       res.setHeader("X-Total-Count", String(total));
       return void res.json(rows);
     }
-    res.json(await container.bookings.list(viewer));
+    res.json(await deps.bookings.list(viewer));
   });
 
   // Two payloads share this path (customer-side §7): the booking page's carries propertyId.
   // Both are idempotent (issue 8): a double click or a retried request books once and mails once.
   router.post("/inspection-bookings", async (req, res) => {
     const viewer = viewerOf(req);
-    const calendar = container.bookings.calendar();
+    const calendar = deps.bookings.calendar();
     const payload: unknown = req.body ?? {};
     const submission = submissionOf(req, payload);
     if (payload && typeof payload === "object" && "propertyId" in payload) {
       const input = parse(pageBookingSchema(calendar), payload, firstProblem);
-      const { result: booking } = await container.idempotency.run("booking-page", submission, async (tx) => {
-        const booked = await container.bookings.bookForProperty(viewer, input, tx);
+      const { result: booking } = await deps.idempotency.run("booking-page", submission, async (tx) => {
+        const booked = await deps.bookings.bookForProperty(viewer, input, tx);
         // Thrown inside, so a refusal is never remembered as the answer to this submission.
         if (!booked) throw new NotFoundError("No property found");
         return booked;
@@ -62,7 +71,7 @@ export function bookingsApi(container: Container): Router {
       return void res.status(201).json(booking);
     }
     const input = parse(wizardBookingSchema(calendar), payload, (fields) => wizardFailureMessage(payload, fields));
-    const { result: booking, replayed, byBrowserKey } = await container.idempotency.run("wizard", submission, (tx) => container.bookings.bookFromWizard(viewer, input, tx));
+    const { result: booking, replayed, byBrowserKey } = await deps.idempotency.run("wizard", submission, (tx) => deps.bookings.bookFromWizard(viewer, input, tx));
     // A replay found by the payload alone could come from another browser: it grants no access.
     if (!replayed || byBrowserKey) await rememberCustomer(req, booking.customerId);
     res.status(201).json(booking);
@@ -71,7 +80,7 @@ export function bookingsApi(container: Container): Router {
   // Staff reschedule or cancel a booking from the calendar's dialog (issue 18, item 10).
   router.patch("/inspection-bookings/:id", requireStaffApi, async (req, res) => {
     const { id } = params(req, idParams);
-    res.json(await container.bookings.changeByStaff(id, body(req, bookingChangeSchema(container.bookings.calendar()))));
+    res.json(await deps.bookings.changeByStaff(id, body(req, bookingChangeSchema(deps.bookings.calendar()))));
   });
 
   return router;
@@ -82,9 +91,9 @@ const wizardQuery = z.object({
   plan: z.enum(SUBSCRIPTION_PLANS).optional().catch(undefined),
 });
 
-export function bookingsPages(container: Container): Router {
+export function bookingsPages(deps: BookingsRoutesDeps): Router {
   const router = Router();
-  const contact = () => ({ supportEmail: container.env.SUPPORT_EMAIL, supportPhone: container.env.CONTACT_PHONE });
+  const contact = () => ({ supportEmail: deps.settings.supportEmail, supportPhone: deps.settings.supportPhone });
 
   // The health report explainer links to /schedule (DESIGN.md decision 13); keep its query string.
   router.get("/schedule", (req, res) => {
@@ -94,8 +103,8 @@ export function bookingsPages(container: Container): Router {
 
   router.get("/schedule-inspection", async (req, res) => {
     const { customer_id, plan } = wizardQuery.parse(req.query);
-    const prefill = customer_id ? await container.bookings.prefillFor(viewerOf(req), customer_id) : null;
-    const { minDate, maxDate } = container.bookings.calendar();
+    const prefill = customer_id ? await deps.bookings.prefillFor(viewerOf(req), customer_id) : null;
+    const { minDate, maxDate } = deps.bookings.calendar();
     res.page("bookings/schedule-inspection", {
       title: "Schedule Your Inspection | Haven",
       description: "Book your Haven 114-point home inspection in three short steps: your property, your contact details and a time that suits you.",
@@ -110,7 +119,7 @@ export function bookingsPages(container: Container): Router {
       title: "Book Your Inspection | Haven",
       islands: true,
       noindex: true,
-      props: { dates: container.bookings.calendar().bookingDates },
+      props: { dates: deps.bookings.calendar().bookingDates },
     });
   });
 

@@ -1,29 +1,47 @@
 import { Router } from "express";
-import type { Container } from "../../container.js";
+import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import { sendCsv, wantsCsv } from "../../http/csv.js";
 import { idParams } from "../../http/fields.js";
 import { NotFoundError } from "../../http/errors.js";
 import { requireStaffApi } from "../../http/guards.js";
 import { body, params, query } from "../../http/validate.js";
 import { rememberCustomer, viewerOf } from "../../http/viewer.js";
-import { DEMO_CUSTOMER } from "../payments/checkout.constants.js";
-import { planTypeSchema } from "../plans/plans.schemas.js";
+import { type PlanType, planTypeSchema } from "../plans/plans.schemas.js";
 import { customerCreateSchema, propertyEditSchema, staffListQuerySchema } from "./customers.schemas.js";
+import type { CustomersService } from "./customers.service.js";
 
-export function customersApi(container: Container): Router {
+/**
+ * What the customer routes use; src/app.ts passes them. Payments (same layer) and subscriptions (a layer
+ * above) are reached through these functions, never imported (docs/architecture.md "Modules and layers").
+ */
+export interface CustomersRoutesDeps {
+  customers: CustomersService;
+  transaction: TransactionRunner;
+  /** Refuses a checkout that was not paid for this e-mail; else the plan paid for (PaymentsService.requirePaid). */
+  requirePaid: (checkoutId: string, email: string) => Promise<{ plan: PlanType | null }>;
+  /** Gives the subscription the checkout started to the new customer and home (SubscriptionsService.attachToProperty). */
+  attachSubscription: (checkoutId: string, ids: { customerId: number; propertyId: number }, tx: Tx) => Promise<unknown>;
+}
+
+/** What the intake page uses: the demo checkout's customer, who fills the form in demo mode. */
+export interface CustomersPagesDeps {
+  demoCustomer: { readonly name: string; readonly email: string };
+}
+
+export function customersApi(deps: CustomersRoutesDeps): Router {
   const router = Router();
 
   /**
    * Property intake. Only a paid checkout may create a customer, with the e-mail the payment was made
    * with when the provider knows it (PaymentsService.requirePaid). A retry with the same stripeSessionId
    * and e-mail returns the customer made the first time; another e-mail is a 409. Either way this
-   * browser's session cookie names the customer only on success (DESIGN.md decision 5).
+   * browser's session cookie names the customer only on success (docs/decisions.md#5).
    */
   router.post("/customers", async (req, res) => {
     const input = body(req, customerCreateSchema);
-    const { plan } = await container.payments.requirePaid(input.stripeSessionId, input.email);
-    const { customer, property: saved, created } = await container.transaction(async (tx) => {
-      const made = await container.customers.createWithProperty(
+    const { plan } = await deps.requirePaid(input.stripeSessionId, input.email);
+    const { customer, property: saved, created } = await deps.transaction(async (tx) => {
+      const made = await deps.customers.createWithProperty(
         {
           email: input.email,
           name: input.name,
@@ -35,8 +53,8 @@ export function customersApi(container: Container): Router {
         input.property,
         tx,
       );
-      // The subscription the checkout started now belongs to this customer and home (issue 19).
-      await container.subscriptions.attachToProperty(input.stripeSessionId, { customerId: made.customer.id, propertyId: made.property.id }, tx);
+      // The subscription the checkout started now belongs to this customer and home.
+      await deps.attachSubscription(input.stripeSessionId, { customerId: made.customer.id, propertyId: made.property.id }, tx);
       return made;
     });
     await rememberCustomer(req, customer.id);
@@ -46,33 +64,33 @@ export function customersApi(container: Container): Router {
   router.get("/properties", async (req, res) => {
     const viewer = viewerOf(req);
     if (viewer.kind === "staff") {
-      if (wantsCsv(req)) return sendCsv(res, { name: "properties", batches: container.customers.exportProperties(query(req, staffListQuerySchema)) });
-      // Staff: a page, newest first, with the full count (DESIGN.md decision 15).
-      const { rows, total } = await container.customers.searchProperties(query(req, staffListQuerySchema));
+      if (wantsCsv(req)) return sendCsv(res, { name: "properties", batches: deps.customers.exportProperties(query(req, staffListQuerySchema)) });
+      // Staff: a page, newest first, with the full count (docs/decisions.md#15).
+      const { rows, total } = await deps.customers.searchProperties(query(req, staffListQuerySchema));
       res.setHeader("X-Total-Count", String(total));
       return void res.json(rows);
     }
-    res.json(await container.customers.listProperties(viewer));
+    res.json(await deps.customers.listProperties(viewer));
   });
 
   router.get("/properties/:id", async (req, res) => {
     const { id } = params(req, idParams);
-    const property = await container.customers.findPropertyFor(viewerOf(req), id);
+    const property = await deps.customers.findPropertyFor(viewerOf(req), id);
     if (!property) throw new NotFoundError("Property not found");
     res.json(property);
   });
 
-  /** Staff edit from the details dialog (issue 18, item 14): the intake's field rules, every field optional. */
+  /** Staff edit from the details dialog: the intake's field rules, every field optional. */
   router.patch("/properties/:id", requireStaffApi, async (req, res) => {
     const { id } = params(req, idParams);
-    res.json(await container.customers.editProperty(id, body(req, propertyEditSchema)));
+    res.json(await deps.customers.editProperty(id, body(req, propertyEditSchema)));
   });
   return router;
 }
 
 const text = (value: unknown) => (typeof value === "string" ? value.trim().slice(0, 200) : "");
 
-export function customersPages(_container: Container): Router {
+export function customersPages(deps: CustomersPagesDeps): Router {
   const router = Router();
 
   // customer-side §2.6: complete parameters are (session_id and plan) or (demo and plan).
@@ -92,8 +110,8 @@ export function customersPages(_container: Container): Router {
         sessionId,
         plan: plan.data,
         demo,
-        customerName: customerName || (demo ? DEMO_CUSTOMER.name : ""),
-        customerEmail: customerEmail || (demo ? DEMO_CUSTOMER.email : ""),
+        customerName: customerName || (demo ? deps.demoCustomer.name : ""),
+        customerEmail: customerEmail || (demo ? deps.demoCustomer.email : ""),
       },
     });
   });

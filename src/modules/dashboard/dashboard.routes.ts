@@ -1,22 +1,30 @@
-import { Router } from "express";
-import type { Container } from "../../container.js";
-import { staffPage } from "../../http/admin.js";
+import { type RequestHandler, Router } from "express";
+import type { DashboardService } from "./dashboard.service.js";
 import { requireStaffApi } from "../../http/guards.js";
 import { statusBadge, statusLabel } from "./dashboard.schemas.js";
 
-export function dashboardApi(container: Container): Router {
+/** What the dashboard routes use; src/app.ts passes them (docs/architecture.md "Modules and layers"). */
+export interface DashboardRoutesDeps {
+  dashboard: DashboardService;
+  /** The failed plan payments count for the red banner (the subscriptions module answers it). */
+  subscriptions: { pastDueCount(): Promise<number> };
+  /** The staff page guard and admin shell (src/http/admin.ts staffPage), built once by src/app.ts. */
+  staffPage: RequestHandler[];
+}
+
+export function dashboardApi(deps: DashboardRoutesDeps): Router {
   const router = Router();
   router.get("/dashboard/stats", requireStaffApi, async (_req, res) => {
-    res.json(await container.dashboard.stats());
+    res.json(await deps.dashboard.stats());
   });
   return router;
 }
 
-export function dashboardPages(container: Container): Router {
+export function dashboardPages(deps: DashboardRoutesDeps): Router {
   const router = Router();
-  router.get(["/admin", "/admin/dashboard"], ...staffPage(container), async (_req, res) => {
-    // Failed plan payments show as a red banner above the spec's cards (issue 19, item 6).
-    const [stats, recent, pastDue] = await Promise.all([container.dashboard.stats(), container.dashboard.recentInspections(), container.subscriptions.pastDueCount()]);
+  router.get(["/admin", "/admin/dashboard"], ...deps.staffPage, async (_req, res) => {
+    // Failed plan payments show as a red banner above the spec's cards.
+    const [stats, recent, pastDue] = await Promise.all([deps.dashboard.stats(), deps.dashboard.recentInspections(), deps.subscriptions.pastDueCount()]);
     res.page("dashboard/dashboard", { title: "Dashboard", admin: "dashboard", noindex: true, stats, recent, pastDue, statusBadge, statusLabel });
   });
   return router;

@@ -1,12 +1,19 @@
 import { Router } from "express";
 import { z } from "zod";
-import type { Container } from "../../container.js";
 import { ValidationError } from "../../http/errors.js";
 import { MAX_ID, idInput } from "../../http/fields.js";
 import { requireStaffApi } from "../../http/guards.js";
 import { parse } from "../../http/validate.js";
 import { type EntryInput, type EntryScore, entryInputSchema } from "./inspections.schemas.js";
+import type { InspectionsService } from "./inspections.service.js";
 import { photoIdFromUrl } from "./photos.constants.js";
+import type { PhotosService } from "./photos.service.js";
+
+/** What the entries API uses; src/app.ts passes it (docs/architecture.md "Modules and layers"). */
+export interface EntriesApiDeps {
+  inspections: InspectionsService;
+  photos: PhotosService;
+}
 
 /** The most entries one call takes: every item of a house with many repeated rooms. */
 export const MAX_ENTRIES_PER_CALL = 1000;
@@ -46,7 +53,7 @@ function inspectionOf(entries: EntryBody[]): number {
  * Turns the entries' photos into photo ids: URLs must name stored photos; data strings are stored
  * (once per distinct image). Runs after every other check, so bad input stores no photo.
  */
-async function resolvePhotos(container: Container, entries: EntryBody[]): Promise<EntryInput[]> {
+async function resolvePhotos(deps: EntriesApiDeps, entries: EntryBody[]): Promise<EntryInput[]> {
   const fields: Record<string, string> = {};
   const named = new Set<number>();
   for (const [i, entry] of entries.entries()) {
@@ -56,7 +63,7 @@ async function resolvePhotos(container: Container, entries: EntryBody[]): Promis
       else if (!photo.startsWith("data:")) fields[`${i}.photos.${j}`] = "A photo must be a photo URL (/api/photos/{id}) or an image data string";
     }
   }
-  const existing = await container.photos.existing([...named, ...entries.flatMap((e) => e.photoIds ?? [])]);
+  const existing = await deps.photos.existing([...named, ...entries.flatMap((e) => e.photoIds ?? [])]);
   entries.forEach((entry, i) => {
     entry.photos?.forEach((photo, j) => {
       const id = photoIdFromUrl(photo);
@@ -74,7 +81,7 @@ async function resolvePhotos(container: Container, entries: EntryBody[]): Promis
     if (entry.photos) {
       photoIds = [];
       for (const [j, photo] of entry.photos.entries()) {
-        const id = photoIdFromUrl(photo) ?? (await container.photos.ingest(photo, undefined, `${i}.photos.${j}`)).id;
+        const id = photoIdFromUrl(photo) ?? (await deps.photos.ingest(photo, undefined, `${i}.photos.${j}`)).id;
         if (!photoIds.includes(id)) photoIds.push(id);
       }
     }
@@ -92,29 +99,29 @@ async function resolvePhotos(container: Container, entries: EntryBody[]): Promis
 }
 
 /** Checks (zod, then the template through validateEntries) and resolves the photos of one call. */
-async function parseEntries(container: Container, input: unknown): Promise<{ inspectionId: number; entries: EntryInput[] }> {
+async function parseEntries(deps: EntriesApiDeps, input: unknown): Promise<{ inspectionId: number; entries: EntryInput[] }> {
   const parsed = parse(entriesBodySchema, input ?? {});
   const inspectionId = inspectionOf(parsed);
-  container.inspections.validateEntries(parsed.map((e) => ({ ...e, score: (e.score ?? null) as EntryScore | null })));
-  return { inspectionId, entries: await resolvePhotos(container, parsed) };
+  deps.inspections.validateEntries(parsed.map((e) => ({ ...e, score: (e.score ?? null) as EntryScore | null })));
+  return { inspectionId, entries: await resolvePhotos(deps, parsed) };
 }
 
-/** The inspection form's save and complete calls (staff-side §7; DESIGN.md decision 16). */
-export function entriesApi(container: Container): Router {
+/** The inspection form's save and complete calls (staff-side §7; docs/decisions.md#16). */
+export function entriesApi(deps: EntriesApiDeps): Router {
   const router = Router();
   router.use("/inspection-categories", requireStaffApi);
 
   /** Save: an upsert per (inspection, category, subcategory); the form sends chunks of 5. */
   router.post("/inspection-categories", async (req, res) => {
-    const { inspectionId, entries } = await parseEntries(container, req.body);
-    const { saved } = await container.inspections.saveEntries(inspectionId, entries);
+    const { inspectionId, entries } = await parseEntries(deps, req.body);
+    const { saved } = await deps.inspections.saveEntries(inspectionId, entries);
     res.json({ saved });
   });
 
   /** Complete: every entry at once; each needs a score; one transaction (InspectionsService.complete). */
   router.post("/inspection-categories/bulk-complete", async (req, res) => {
-    const { inspectionId, entries } = await parseEntries(container, req.body);
-    res.json(await container.inspections.complete(inspectionId, entries));
+    const { inspectionId, entries } = await parseEntries(deps, req.body);
+    res.json(await deps.inspections.complete(inspectionId, entries));
   });
   return router;
 }

@@ -1,8 +1,6 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { Router } from "express";
-import type { Container } from "../../container.js";
-import { staffPage } from "../../http/admin.js";
+import { type RequestHandler, Router } from "express";
 import { PUBLIC_BUILD_DIR } from "../../http/assets.js";
 import { params } from "../../http/validate.js";
 import { addDays, slotLabel, todayIn } from "../../shared/business-time.js";
@@ -57,13 +55,40 @@ function editorPreload(): string[] {
   return editorChunks.files;
 }
 
-/** The inspection form pages (staff-side §2): one island, offline first (DESIGN.md decision 18). */
-export function inspectionFormPages(container: Container): Router {
+/** What the new-inspection page reads of one booking (the bookings module's Booking has these and more). */
+export interface UpcomingBooking {
+  propertyId: number;
+  status: string;
+  scheduledDate: string;
+  timeSlot: string;
+  address: string;
+  city: string;
+  province: string | null;
+  postalCode: string | null;
+  clientName: string;
+}
+
+/**
+ * What the inspection form pages use; src/app.ts passes them. Bookings (same layer) and reports (a layer
+ * above) are reached through these functions, never imported (docs/architecture.md "Modules and layers").
+ */
+export interface InspectionFormDeps {
+  /** The bookings scheduled between two business dates, inclusive (BookingsService.listBetween). */
+  bookingsBetween: (from: string, to: string) => Promise<UpcomingBooking[]>;
+  /** The id of the inspection's report, if one was generated (ReportsService.findByInspection). */
+  reportIdOf: (inspectionId: number) => Promise<number | null>;
+  timeZone: string;
+  /** The staff page guard and admin shell (src/http/admin.ts staffPage), built once by src/app.ts. */
+  staffPage: RequestHandler[];
+}
+
+/** The inspection form pages (staff-side §2): one island, offline first (docs/decisions.md#18). */
+export function inspectionFormPages(deps: InspectionFormDeps): Router {
   const router = Router();
 
-  router.get("/admin/inspections/new", ...staffPage(container), async (_req, res) => {
-    const today = todayIn(container.env.BUSINESS_TZ);
-    const bookings = await container.bookings.listBetween(today, addDays(today, UPCOMING_DAYS));
+  router.get("/admin/inspections/new", ...deps.staffPage, async (_req, res) => {
+    const today = todayIn(deps.timeZone);
+    const bookings = await deps.bookingsBetween(today, addDays(today, UPCOMING_DAYS));
     const seen = new Set<number>();
     const upcoming: UpcomingProperty[] = [];
     for (const b of bookings) {
@@ -77,10 +102,10 @@ export function inspectionFormPages(container: Container): Router {
 
   // The island loads the inspection itself (and from IndexedDB when offline), so this page holds no
   // inspection data (only whether its report exists): the service worker can keep it as is.
-  router.get("/admin/inspections/edit/:id", ...staffPage(container), async (req, res) => {
+  router.get("/admin/inspections/edit/:id", ...deps.staffPage, async (req, res) => {
     const { id } = params(req, inspectionIdParams);
-    const report = await container.reports.findByInspection(id);
-    const props: InspectionFormProps = { mode: "edit", inspectionId: id, reportId: report?.id ?? null };
+    const reportId = await deps.reportIdOf(id);
+    const props: InspectionFormProps = { mode: "edit", inspectionId: id, reportId };
     res.page("inspections/form", { title: `Inspection #${id}`, admin: "inspections", islands: true, noindex: true, props, preload: editorPreload() });
   });
   return router;

@@ -1,41 +1,56 @@
-import { Router } from "express";
+import { type RequestHandler, Router } from "express";
 import { z } from "zod";
-import type { Container } from "../../container.js";
-import { staffPage } from "../../http/admin.js";
 import { sendCsv, wantsCsv } from "../../http/csv.js";
 import { requireStaffApi } from "../../http/guards.js";
 import { HttpError } from "../../http/errors.js";
 import { body, params, query } from "../../http/validate.js";
 import { NO_TIER, tier } from "./bands.js";
 import { INSPECTION_STATUSES, type Inspection, type InspectionEntry, STATUS_LABELS, displayStatus, inspectionCreateSchema, inspectionIdParams, inspectionListQuery, inspectionStatusSchema } from "./inspections.schemas.js";
+import type { InspectionsService } from "./inspections.service.js";
 import { SCORE_CHOICES, isDescriptionOnly } from "./template.js";
 
+/** What the inspection API uses; src/app.ts passes it (docs/architecture.md "Modules and layers"). */
+export interface InspectionsApiDeps {
+  inspections: InspectionsService;
+}
+
+/**
+ * What the inspection admin pages use; src/app.ts passes them. Reports sit a layer above, so the
+ * "Generate report" button reaches them through `generateReport` (ReportsService.generate).
+ */
+export interface InspectionsPagesDeps {
+  inspections: InspectionsService;
+  generateReport: (inspectionId: number) => Promise<unknown>;
+  /** The staff page guard and admin shell (src/http/admin.ts staffPage), built once by src/app.ts. */
+  staffPage: RequestHandler[];
+}
+
 /** The spec's inspection calls (staff-side §7), all behind a staff session. */
-export function inspectionsApi(container: Container): Router {
+export function inspectionsApi(deps: InspectionsApiDeps): Router {
   const router = Router();
 
   router.get("/inspections", requireStaffApi, async (req, res) => {
     const filter = query(req, inspectionListQuery);
-    if (wantsCsv(req)) return sendCsv(res, { name: "inspections", batches: container.inspections.exportRows(filter) });
-    const { rows, total } = await container.inspections.list(filter);
+    if (wantsCsv(req)) return sendCsv(res, { name: "inspections", batches: deps.inspections.exportRows(filter) });
+    const { rows, total } = await deps.inspections.list(filter);
     res.setHeader("X-Total-Count", String(total));
     res.json(rows);
   });
 
   router.get("/inspections/:id", requireStaffApi, async (req, res) => {
     const { id } = params(req, inspectionIdParams);
-    res.json(await container.inspections.get(id));
+    res.json(await deps.inspections.get(id));
   });
 
   router.post("/inspections", requireStaffApi, async (req, res) => {
     const input = body(req, inspectionCreateSchema);
-    res.status(201).json(await container.inspections.create(input, req.session.staffUserId ?? null));
+    res.status(201).json(await deps.inspections.create(input, req.session.staffUserId ?? null));
   });
 
   router.patch("/inspections/:id", requireStaffApi, async (req, res) => {
     const { id } = params(req, inspectionIdParams);
     const { status } = body(req, inspectionStatusSchema);
-    res.json(await container.inspections.setStatus(id, status));
+    res.json(await deps.inspections.setStatus(id, status));
   });
 
   return router;
@@ -50,7 +65,7 @@ export const GENERATE_REPORT_FAILED = "Failed to generate report";
 type Notice = { variant: "success" | "error"; title: string; description?: string };
 
 const listQuery = z.object({
-  // Search by client (name, e-mail, phone) or address, as the API's q (issue 18, item 14).
+  // Search by client (name, e-mail, phone) or address, as the API's q.
   q: z.string().trim().max(200).optional().catch(undefined).transform((q) => q || undefined),
   status: z.enum(INSPECTION_STATUSES).optional().catch(undefined),
   page: z.coerce.number().int().min(1).max(100_000).catch(1).default(1),
@@ -61,13 +76,13 @@ const listQuery = z.object({
  * The inspection list (staff-side §2) and a read-only view of one inspection. Filter and pages are
  * on the server; htmx swaps only #inspections-results, and every control also works without script.
  */
-export function inspectionsPages(container: Container): Router {
+export function inspectionsPages(deps: InspectionsPagesDeps): Router {
   const router = Router();
 
   const listLocals = async (filter: z.infer<typeof listQuery>, notice?: Notice) => {
     const { status, page, q } = filter;
-    const { rows, total } = await container.inspections.list({ status, q, limit: INSPECTIONS_PAGE_SIZE, offset: (page - 1) * INSPECTIONS_PAGE_SIZE });
-    const reports = await container.inspections.reportIds(rows.map((i) => i.id));
+    const { rows, total } = await deps.inspections.list({ status, q, limit: INSPECTIONS_PAGE_SIZE, offset: (page - 1) * INSPECTIONS_PAGE_SIZE });
+    const reports = await deps.inspections.reportIds(rows.map((i) => i.id));
     return {
       title: "Inspections",
       admin: "inspections",
@@ -84,7 +99,7 @@ export function inspectionsPages(container: Container): Router {
     };
   };
 
-  router.get("/admin/inspections", ...staffPage(container), async (req, res) => {
+  router.get("/admin/inspections", ...deps.staffPage, async (req, res) => {
     const filter = listQuery.parse(req.query);
     // After a Generate Report without script (redirect), the page shows the toast's text.
     const notice: Notice | undefined = filter.report === "ok" ? { variant: "success", title: GENERATE_REPORT_OK } : filter.report === "failed" ? { variant: "error", title: GENERATE_REPORT_FAILED } : undefined;
@@ -97,12 +112,12 @@ export function inspectionsPages(container: Container): Router {
    * Generate Report from the list: htmx swaps the results with the toast in them; without script the
    * form posts here and is redirected back to the same page with the outcome.
    */
-  router.post("/admin/inspections/:id/generate-report", ...staffPage(container), async (req, res) => {
+  router.post("/admin/inspections/:id/generate-report", ...deps.staffPage, async (req, res) => {
     const { id } = params(req, inspectionIdParams);
     const filter = listQuery.parse(req.query);
     let notice: Notice;
     try {
-      await container.reports.generate(id);
+      await deps.generateReport(id);
       notice = { variant: "success", title: GENERATE_REPORT_OK };
     } catch (error) {
       req.log?.warn({ err: error, inspectionId: id }, "report generation refused");
@@ -113,9 +128,9 @@ export function inspectionsPages(container: Container): Router {
     res.redirect(303, `/admin/inspections?${back}`);
   });
 
-  router.get("/admin/inspections/view/:id", ...staffPage(container), async (req, res) => {
+  router.get("/admin/inspections/view/:id", ...deps.staffPage, async (req, res) => {
     const { id } = params(req, inspectionIdParams);
-    const inspection = await container.inspections.get(id);
+    const inspection = await deps.inspections.get(id);
     const choices = new Map(SCORE_CHOICES.map((c) => [c.value, c.label]));
     res.page("inspections/view", {
       title: `Inspection #${id}`,

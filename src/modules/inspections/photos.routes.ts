@@ -1,11 +1,11 @@
 import express, { type RequestHandler, Router } from "express";
 import { z } from "zod";
-import type { Container } from "../../container.js";
 import { NotFoundError, ValidationError } from "../../http/errors.js";
 import { idParams } from "../../http/fields.js";
 import { requireStaffApi } from "../../http/guards.js";
 import { body, params } from "../../http/validate.js";
 import { MAX_PHOTO_BYTES } from "./photos.constants.js";
+import type { PhotosService } from "./photos.service.js";
 
 /** Entries may embed photos as data URLs (staff-side §3): room for a chunk of five with a few each. */
 export const LARGE_JSON_LIMIT = 50 * 1024 * 1024;
@@ -38,7 +38,12 @@ const dataUrlBody = z.object({
 // A photo never changes under its id: let the browser keep it (privately, it is staff-only).
 const IMMUTABLE = "private, max-age=31536000, immutable";
 
-export function photosApi(container: Container): Router {
+/** What the photo API uses; src/app.ts passes it (docs/architecture.md "Modules and layers"). */
+export interface PhotosApiDeps {
+  photos: PhotosService;
+}
+
+export function photosApi(deps: PhotosApiDeps): Router {
   const router = Router();
   router.use("/photos", requireStaffApi);
 
@@ -47,13 +52,13 @@ export function photosApi(container: Container): Router {
    * the client id in X-Client-Id), or JSON `{ data: "data:image/…;base64,…", clientId }`.
    */
   router.post("/photos", async (req, res) => {
-    let stored: Awaited<ReturnType<typeof container.photos.ingest>>;
+    let stored: Awaited<ReturnType<typeof deps.photos.ingest>>;
     if (Buffer.isBuffer(req.body)) {
       const clientId = req.get("x-client-id") ?? undefined;
-      stored = await container.photos.ingest(req.body, clientId);
+      stored = await deps.photos.ingest(req.body, clientId);
     } else if (req.is("application/json")) {
       const input = body(req, dataUrlBody);
-      stored = await container.photos.ingest(input.data, input.clientId, "data");
+      stored = await deps.photos.ingest(input.data, input.clientId, "data");
     } else {
       throw new ValidationError("Send the photo as image bytes or as JSON with a data URL", { photo: "Content-Type must be image/jpeg, image/png, image/webp or application/json" });
     }
@@ -62,14 +67,14 @@ export function photosApi(container: Container): Router {
 
   router.get("/photos/:id", async (req, res) => {
     const { id } = params(req, photoParams);
-    const photo = await container.photos.load(id);
+    const photo = await deps.photos.load(id);
     if (!photo) throw new NotFoundError("Photo not found");
     res.set("Cache-Control", IMMUTABLE).type(photo.mimeType).send(photo.bytes);
   });
 
   router.get("/photos/:id/thumbnail", async (req, res) => {
     const { id } = params(req, photoParams);
-    const photo = await container.photos.loadThumbnail(id);
+    const photo = await deps.photos.loadThumbnail(id);
     if (!photo) throw new NotFoundError("Photo not found");
     res.set("Cache-Control", IMMUTABLE).type(photo.mimeType).send(photo.bytes);
   });

@@ -1,9 +1,11 @@
 import { Router } from "express";
-import type { Container } from "../../container.js";
 import { firstProblem, parse } from "../../http/validate.js";
 import { rememberCustomer, submissionOf, viewerOf } from "../../http/viewer.js";
 import * as enums from "../customers/customers.schemas.js";
+import type { IdempotencyService } from "../../db/idempotency.js";
+import type { BookingsService } from "../bookings/index.js";
 import type { OnboardingOptions } from "./onboarding.constants.js";
+import type { OnboardingService } from "./onboarding.service.js";
 import { MISSING_PREFIX, missingFields, onboardingSchema } from "./onboarding.schemas.js";
 
 /** The enumerations the wizard offers, passed as props so the island does not pull zod in. */
@@ -20,17 +22,25 @@ const OPTIONS: OnboardingOptions = {
 };
 
 
-export function onboardingApi(container: Container): Router {
+/** What the onboarding routes use; src/app.ts passes them (docs/architecture.md "Modules and layers"). */
+export interface OnboardingRoutesDeps {
+  onboarding: OnboardingService;
+  /** The booking calendar (open dates) the wizard offers and checks. */
+  bookings: Pick<BookingsService, "calendar">;
+  idempotency: IdempotencyService;
+}
+
+export function onboardingApi(deps: OnboardingRoutesDeps): Router {
   const router = Router();
 
   router.post("/onboarding", async (req, res) => {
     const payload = (req.body && typeof req.body === "object" && !Array.isArray(req.body) ? req.body : {}) as Record<string, unknown>;
-    const input = parse(onboardingSchema(container.bookings.calendar()), payload, (fields) => {
+    const input = parse(onboardingSchema(deps.bookings.calendar()), payload, (fields) => {
       // Missing fields are named all at once (reading A's alert); otherwise the first problem leads.
       const missing = missingFields(payload);
       return missing.length ? MISSING_PREFIX + missing.join(", ") : firstProblem(fields);
     });
-    const { result: submitted, replayed, byBrowserKey } = await container.idempotency.run("onboarding", submissionOf(req, { ...payload, completedAt: undefined }), (tx) => container.onboarding.submit(input, tx, viewerOf(req)));
+    const { result: submitted, replayed, byBrowserKey } = await deps.idempotency.run("onboarding", submissionOf(req, { ...payload, completedAt: undefined }), (tx) => deps.onboarding.submit(input, tx, viewerOf(req)));
     const { customerId, ...result } = submitted;
     // A replay found by the payload alone could come from another browser: it grants no access.
     if (!replayed || byBrowserKey) await rememberCustomer(req, customerId);
@@ -40,11 +50,11 @@ export function onboardingApi(container: Container): Router {
   return router;
 }
 
-export function onboardingPages(container: Container): Router {
+export function onboardingPages(deps: OnboardingRoutesDeps): Router {
   const router = Router();
-  // Two routes, one wizard (DESIGN.md decision 13).
+  // Two routes, one wizard (docs/decisions.md#13).
   router.get(["/onboarding", "/onboarding-flow"], (_req, res) => {
-    const { minDate, maxDate } = container.bookings.calendar();
+    const { minDate, maxDate } = deps.bookings.calendar();
     res.page("onboarding/onboarding", {
       title: "Get Your Free Property Score | Haven",
       description: "Tell us about you and your home in five short steps, and book the inspection behind your free Property Health Score.",

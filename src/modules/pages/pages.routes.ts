@@ -1,8 +1,7 @@
 import { Router } from "express";
 import { sampleReport } from "../../../seeds/sample-report.js";
-import type { Container } from "../../container.js";
-import { publicOrigin } from "../../http/origin.js";
 import { MARKETING_BANDS, barColour, categoryBand, marketingBand } from "../inspections/index.js";
+import type { PlansService } from "../plans/index.js";
 import * as content from "./pages.content.js";
 
 /** Pages listed in sitemap.xml: the public, indexable marketing pages. */
@@ -14,7 +13,14 @@ const STATIC_PAGE_CACHE_MS = 60_000;
 // Helpers every marketing view may use to colour a score the way §9 says.
 const scoring = { barColour, marketingBand, categoryBand, MARKETING_BANDS };
 
-export function pagesRouter(container: Container): Router {
+/** What the public pages use; src/app.ts passes them (docs/architecture.md "Modules and layers"). */
+export interface PagesRoutesDeps {
+  plans: Pick<PlansService, "list">;
+  /** PUBLIC_URL without its trailing slash (src/http/origin.ts publicOrigin), for robots.txt and the sitemap. */
+  publicUrl: string;
+}
+
+export function pagesRouter(deps: PagesRoutesDeps): Router {
   const router = Router();
 
   router.get("/", (_req, res) => {
@@ -29,7 +35,7 @@ export function pagesRouter(container: Container): Router {
 
   // Not cached: POST /checkout/start comes back here with ?checkout_error=1 when a session fails.
   router.get("/pricing", async (req, res) => {
-    const plans = await container.plans.list();
+    const plans = await deps.plans.list();
     res.page("pages/pricing", {
       title: "Pricing | Haven",
       description: "Haven plans from $149 a month: a 114-point inspection, your Health Report, concierge care and seasonal maintenance.",
@@ -113,14 +119,14 @@ export function pagesRouter(container: Container): Router {
   });
 
   router.get("/robots.txt", (_req, res) => {
-    const base = publicOrigin(container.env);
+    const base = deps.publicUrl;
     res
       .type("text/plain")
       .send(["User-agent: *", "Disallow: /admin", "Disallow: /api/", "Disallow: /client-report/", "Disallow: /report-expired", "", `Sitemap: ${base}/sitemap.xml`, ""].join("\n"));
   });
 
   router.get("/sitemap.xml", (_req, res) => {
-    const base = publicOrigin(container.env);
+    const base = deps.publicUrl;
     const urls = SITEMAP_PATHS.map((p) => `  <url><loc>${base}${p === "/" ? "/" : p}</loc></url>`).join("\n");
     res.type("application/xml").send(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`);
   });

@@ -1,6 +1,4 @@
-import { type Request, type Response, Router } from "express";
-import type { Container } from "../../container.js";
-import { staffPage } from "../../http/admin.js";
+import { type Request, type RequestHandler, type Response, Router } from "express";
 import { sendCsv, wantsCsv } from "../../http/csv.js";
 import { HttpError } from "../../http/errors.js";
 import { requireStaffApi } from "../../http/guards.js";
@@ -9,7 +7,8 @@ import { adminLabel, barColour, historyLabel } from "../inspections/index.js";
 import { scoreChartSvg, trendText } from "./history.js";
 import { addressLine } from "../../shared/address.js";
 import { REPORT_PAGE_SIZE, idParams, pdfQuery, propertyIdParams, reportListQuery, reportsPageQuery } from "./reports.schemas.js";
-import { NO_INSPECTION_MESSAGE, NO_INSPECTION_TITLE } from "./reports.service.js";
+import { NO_INSPECTION_MESSAGE, NO_INSPECTION_TITLE, type ReportsService } from "./reports.service.js";
+import type { CustomersService } from "../customers/index.js";
 import { safeFileName } from "../../shared/file-name.js";
 
 // Texts of staff-side §8 and §5.
@@ -26,38 +25,52 @@ interface Notice {
 }
 
 
-export function reportsApi(container: Container): Router {
+/** What the report API uses; src/app.ts passes it (docs/architecture.md "Modules and layers"). */
+export interface ReportsApiDeps {
+  reports: ReportsService;
+}
+
+/** What the report admin pages use; src/app.ts passes them. */
+export interface ReportsPagesDeps {
+  reports: ReportsService;
+  /** The property's current client e-mail, for the share dialog. */
+  customers: Pick<CustomersService, "findPropertyFor">;
+  /** The staff page guard and admin shell (src/http/admin.ts staffPage), built once by src/app.ts. */
+  staffPage: RequestHandler[];
+}
+
+export function reportsApi(deps: ReportsApiDeps): Router {
   const router = Router();
 
   router.post("/inspections/:id/generate-report", requireStaffApi, async (req, res) => {
     const { id } = params(req, idParams);
-    res.status(201).json(await container.reports.generate(id));
+    res.status(201).json(await deps.reports.generate(id));
   });
 
   router.get("/reports", requireStaffApi, async (req, res) => {
     const filter = query(req, reportListQuery);
-    if (wantsCsv(req)) return sendCsv(res, { name: "reports", batches: container.reports.exportRows(filter) });
-    const { rows, total } = await container.reports.list(filter);
+    if (wantsCsv(req)) return sendCsv(res, { name: "reports", batches: deps.reports.exportRows(filter) });
+    const { rows, total } = await deps.reports.list(filter);
     res.setHeader("X-Total-Count", String(total));
     res.json(rows);
   });
 
   router.get("/reports/:id", requireStaffApi, async (req, res) => {
     const { id } = params(req, idParams);
-    res.json(await container.reports.get(id));
+    res.json(await deps.reports.get(id));
   });
 
   router.delete("/reports/:id", requireStaffApi, async (req, res) => {
     const { id } = params(req, idParams);
-    await container.reports.delete(id);
+    await deps.reports.delete(id);
     res.status(204).end();
   });
 
   router.get("/reports/:id/pdf", requireStaffApi, async (req, res) => {
     const { id } = params(req, idParams);
     const { format } = query(req, pdfQuery);
-    const report = await container.reports.get(id);
-    const pdf = await container.reports.pdfOf(report.reportData, format);
+    const report = await deps.reports.get(id);
+    const pdf = await deps.reports.pdfOf(report.reportData, format);
     const name = `haven-report-${report.id}-${safeFileName(report.reportData.property.address)}${format === "summary" ? "-summary" : ""}.pdf`;
     res.type("application/pdf").setHeader("Content-Disposition", `attachment; filename="${name}"`);
     res.setHeader("Cache-Control", "private, no-store");
@@ -66,28 +79,28 @@ export function reportsApi(container: Container): Router {
 
   router.get("/property-history/:propertyId", requireStaffApi, async (req, res) => {
     const { propertyId } = params(req, propertyIdParams);
-    res.json(await container.reports.history(propertyId));
+    res.json(await deps.reports.history(propertyId));
   });
   return router;
 }
 
-export function reportsPages(container: Container): Router {
+export function reportsPages(deps: ReportsPagesDeps): Router {
   const router = Router();
 
   async function listLocals(page: number, q: string, notice?: Notice) {
     let loadError: string | null = null;
-    let rows: Awaited<ReturnType<Container["reports"]["listItems"]>>["rows"] = [];
+    let rows: Awaited<ReturnType<ReportsService["listItems"]>>["rows"] = [];
     let total = 0;
     let nextInspectionId: number | null = null;
     try {
-      ({ rows, total } = await container.reports.listItems({ limit: REPORT_PAGE_SIZE, offset: (page - 1) * REPORT_PAGE_SIZE, q }));
+      ({ rows, total } = await deps.reports.listItems({ limit: REPORT_PAGE_SIZE, offset: (page - 1) * REPORT_PAGE_SIZE, q }));
       const pages = Math.max(1, Math.ceil(total / REPORT_PAGE_SIZE));
       // Past the last page (after a delete, or a typed URL): show the last page instead of nothing.
       if (page > pages) {
         page = pages;
-        ({ rows, total } = await container.reports.listItems({ limit: REPORT_PAGE_SIZE, offset: (page - 1) * REPORT_PAGE_SIZE, q }));
+        ({ rows, total } = await deps.reports.listItems({ limit: REPORT_PAGE_SIZE, offset: (page - 1) * REPORT_PAGE_SIZE, q }));
       }
-      nextInspectionId = await container.reports.nextInspectionToReport();
+      nextInspectionId = await deps.reports.nextInspectionToReport();
     } catch (error) {
       loadError = (error as Error).message;
     }
@@ -116,7 +129,7 @@ export function reportsPages(container: Container): Router {
     res.page("reports/index", locals);
   };
 
-  router.get("/admin/reports", ...staffPage(container), async (req, res) => {
+  router.get("/admin/reports", ...deps.staffPage, async (req, res) => {
     const outcome = typeof req.query.outcome === "string" ? req.query.outcome : "";
     const notices: Record<string, Notice> = {
       generated: { variant: "success", title: GENERATED_MESSAGE },
@@ -129,16 +142,16 @@ export function reportsPages(container: Container): Router {
   });
 
   /** Generate Report on the list: the first completed inspection without a report (staff-side §5). */
-  router.post("/admin/reports/generate", ...staffPage(container), async (req, res) => {
+  router.post("/admin/reports/generate", ...deps.staffPage, async (req, res) => {
     let notice: Notice;
     let outcome: string;
-    const inspectionId = await container.reports.nextInspectionToReport();
+    const inspectionId = await deps.reports.nextInspectionToReport();
     if (inspectionId === null) {
       notice = { variant: "error", title: NO_INSPECTION_TITLE, description: NO_INSPECTION_MESSAGE };
       outcome = "none";
     } else {
       try {
-        await container.reports.generate(inspectionId);
+        await deps.reports.generate(inspectionId);
         notice = { variant: "success", title: GENERATED_MESSAGE };
         outcome = "generated";
       } catch (error) {
@@ -152,11 +165,11 @@ export function reportsPages(container: Container): Router {
     res.redirect(303, `/admin/reports?outcome=${outcome}`);
   });
 
-  router.post("/admin/reports/:id/delete", ...staffPage(container), async (req, res) => {
+  router.post("/admin/reports/:id/delete", ...deps.staffPage, async (req, res) => {
     const { id } = params(req, idParams);
     let notice: Notice;
     try {
-      await container.reports.delete(id);
+      await deps.reports.delete(id);
       notice = { variant: "success", title: DELETED_MESSAGE };
     } catch (error) {
       req.log?.warn({ err: error, reportId: id }, "report delete failed");
@@ -169,9 +182,9 @@ export function reportsPages(container: Container): Router {
   });
 
   /** The report viewer (an island); the list's data for it is passed along, fetched again when empty. */
-  router.get("/admin/reports/:id", ...staffPage(container), async (req, res) => {
+  router.get("/admin/reports/:id", ...deps.staffPage, async (req, res) => {
     const { id } = params(req, idParams);
-    const report = await container.reports.get(id);
+    const report = await deps.reports.get(id);
     const { page, q } = reportsPageQuery.parse(req.query);
     const back = `/admin/reports${page > 1 || q ? `?${new URLSearchParams({ ...(page > 1 ? { page: String(page) } : {}), ...(q ? { q } : {}) })}` : ""}`;
     res.page("reports/view", {
@@ -181,14 +194,14 @@ export function reportsPages(container: Container): Router {
       islands: true,
       report,
       // The share dialog starts with the client's e-mail on file now (the snapshot's may be older).
-      clientEmail: (await container.customers.findPropertyFor({ kind: "staff" }, report.propertyId))?.clientEmail ?? report.reportData.property.clientEmail ?? "",
+      clientEmail: (await deps.customers.findPropertyFor({ kind: "staff" }, report.propertyId))?.clientEmail ?? report.reportData.property.clientEmail ?? "",
       viewerProps: { reportId: report.id, backHref: back, initial: report },
     });
   });
 
-  router.get("/admin/property-history/:propertyId", ...staffPage(container), async (req, res) => {
+  router.get("/admin/property-history/:propertyId", ...deps.staffPage, async (req, res) => {
     const { propertyId } = params(req, propertyIdParams);
-    const history = await container.reports.history(propertyId);
+    const history = await deps.reports.history(propertyId);
     res.page("property-history/index", {
       title: `History · ${history.property.address}`,
       admin: "properties",
