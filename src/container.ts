@@ -41,7 +41,12 @@ import { LOGIN_LIMITS } from "./modules/auth/auth.service.js";
 import { HomeAccess } from "./modules/my-home/home-access.js";
 import { PlanDeliveries } from "./modules/maintenance/plan-deliveries.js";
 import { HomeAuthRepository } from "./modules/my-home/home-auth.repository.js";
-import { HomeAuthService } from "./modules/my-home/home-auth.service.js";
+import { HOME_MAIL_KEY_PREFIX, HOME_SIGN_IN_LIMITS, HomeAuthService } from "./modules/my-home/home-auth.service.js";
+import { RecordsRepository } from "./modules/my-home/records.repository.js";
+import { RecordsService } from "./modules/my-home/records.service.js";
+import { VisitsRepository } from "./modules/my-home/visits.repository.js";
+import { VisitsService } from "./modules/my-home/visits.service.js";
+import { HomePlanPage } from "./modules/my-home/plan.service.js";
 import { SubscriptionsRepository } from "./modules/subscriptions/subscriptions.repository.js";
 import { SubscriptionsService } from "./modules/subscriptions/subscriptions.service.js";
 import { type StripeBilling, createStripeBilling } from "./modules/subscriptions/stripe-billing.js";
@@ -73,7 +78,14 @@ export interface Container {
   reports: ReportsService;
   privacy: PrivacyService;
   subscriptions: SubscriptionsService;
+  /** What each plan delivers: the maintenance schedules of a subscription's plan (docs/decisions.md#26). */
   planServices: PlanDeliveries;
+  /** My Home's Visits and Account. */
+  homeVisits: VisitsService;
+  /** My Home's Home, Reports and Quotes. */
+  homeRecords: RecordsService;
+  /** My Home's Plan page. */
+  homePlan: HomePlanPage;
   /** What a signed-in homeowner may see (My Home, decision 29). */
   homeAccess: HomeAccess;
   /** Stripe mode: the billing portal and card flow (billing), and storing what is read back (webhooks). Null in demo mode. */
@@ -85,9 +97,6 @@ export interface Container {
 export function createContainer(env: Env, databaseUrl: string, db: Knex, options: { log?: Logger } = {}): Container {
   const log = options.log ?? createLogger(env.LOG_LEVEL);
   let assets: Assets | null = null;
-  let sharing: SharingService | undefined;
-  let quotes: QuotesService | undefined;
-  let reports: ReportsService | undefined;
   const transaction = transactionRunner(db);
   const plans = new PlansService(new PlansRepository(db));
   // Stripe or the offline demo provider, as PAYMENTS_MODE says (docs/decisions.md#4).
@@ -117,12 +126,37 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     },
   });
   const stripe = stripeBilling ? { billing: stripeBilling, webhooks: new StripeWebhooks({ billing: stripeBilling, subscriptions, repo: subscriptionsRepository, transaction, log }) } : null;
-  const bookings = new BookingsService(new BookingsRepository(db), customers, mail, transaction, {
-    timeZone: env.BUSINESS_TZ,
-    supportEmail: env.SUPPORT_EMAIL,
-    supportPhone: env.CONTACT_PHONE,
-    publicUrl: env.PUBLIC_URL,
+  const bookings = new BookingsService(new BookingsRepository(db), {
+    customers,
+    mail,
+    transaction,
+    settings: { timeZone: env.BUSINESS_TZ, supportEmail: env.SUPPORT_EMAIL, supportPhone: env.CONTACT_PHONE, publicUrl: env.PUBLIC_URL },
   });
+  const publicUrl = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
+  const maintenance = new MaintenanceService(new MaintenanceRepository(db), {
+    customers,
+    bookings,
+    mail,
+    transaction,
+    settings: { timeZone: env.BUSINESS_TZ, supportEmail: env.SUPPORT_EMAIL, supportPhone: env.CONTACT_PHONE, publicUrl },
+  });
+  const inspections = new InspectionsService(new InspectionsRepository(db), transaction);
+  const photos = new PhotosService(new PhotosRepository(db));
+  const reports = new ReportsService(new ReportsRepository(db), transaction, { inspections, photos, maintenance, users, customers });
+  const quotes = new QuotesService(new QuotesRepository(db), { maintenance, customers, transaction, settings: { timeZone: env.BUSINESS_TZ } });
+  const sharing = new SharingService(new SharingRepository(db), { reports, photos, customers, maintenance, quotes, transaction });
+  // My Home reads across modules through its read model (src/modules/my-home/README.md) and their services.
+  const homeAccess = new HomeAccess(db);
+  const homeRecordsRepository = new RecordsRepository(db);
+  const homeVisits = new VisitsService(new VisitsRepository(db), {
+    homeAccess,
+    bookings,
+    subscriptions,
+    planDeliveries: planServices,
+    settings: { timeZone: env.BUSINESS_TZ, publicUrl },
+  });
+  const homeRecords = new RecordsService(homeRecordsRepository, { homeAccess, reports, customers, photos, quotes, transaction });
+  const homePlan = new HomePlanPage({ subscriptions, homeAccess, plans, stripe, readModel: homeRecordsRepository, log });
   return {
     env,
     db,
@@ -141,46 +175,32 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     customers,
     mail,
     bookings,
-    onboarding: new OnboardingService(customers, bookings, transaction),
-    maintenance: new MaintenanceService(new MaintenanceRepository(db), {
-      customers,
-      bookings,
-      mail,
-      transaction,
-      settings: {
-        timeZone: env.BUSINESS_TZ,
-        supportEmail: env.SUPPORT_EMAIL,
-        supportPhone: env.CONTACT_PHONE,
-        publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
-      },
-    }),
-    // Sharing and quotes reach reports, customers and maintenance through the finished container, built on first use.
-    get sharing() {
-      sharing ??= new SharingService(new SharingRepository(db), this);
-      return sharing;
-    },
-    get quotes() {
-      quotes ??= new QuotesService(new QuotesRepository(db), this);
-      return quotes;
-    },
-    inspections: new InspectionsService(new InspectionsRepository(db), transaction),
-    photos: new PhotosService(new PhotosRepository(db)),
-    // Reports read inspections, photos, users, customers and maintenance through the finished container.
-    get reports() {
-      reports ??= new ReportsService(new ReportsRepository(db), transaction, this);
-      return reports;
-    },
+    onboarding: new OnboardingService({ customers, bookings, transaction }),
+    maintenance,
+    sharing,
+    quotes,
+    inspections,
+    photos,
+    reports,
     dashboard: new DashboardService(new DashboardRepository(db), { timeZone: env.BUSINESS_TZ }),
-    privacy: new PrivacyService(new PrivacyRepository(db), transaction, { idempotencyWindowHours: IDEMPOTENCY_WINDOW_HOURS, loginWindowMs: LOGIN_LIMITS.windowMs, knownAddressDays: LOGIN_LIMITS.knownAddressDays }),
+    privacy: new PrivacyService(new PrivacyRepository(db), transaction, {
+      idempotencyWindowHours: IDEMPOTENCY_WINDOW_HOURS,
+      loginWindowMs: LOGIN_LIMITS.windowMs,
+      knownAddressDays: LOGIN_LIMITS.knownAddressDays,
+      homeMailCounters: { prefix: HOME_MAIL_KEY_PREFIX, windowMs: HOME_SIGN_IN_LIMITS.mailWindowMs },
+    }),
     subscriptions,
     planServices,
-    homeAccess: new HomeAccess(db),
+    homeAccess,
+    homeVisits,
+    homeRecords,
+    homePlan,
     stripe,
     homeAuth: new HomeAuthService(new HomeAuthRepository(db), {
       db,
       transaction,
       attempts: new LoginAttemptsRepository(db),
-      access: new HomeAccess(db),
+      access: homeAccess,
       mail,
       log,
       settings: { publicUrl: env.PUBLIC_URL, secure: env.NODE_ENV === "production", supportEmail: env.SUPPORT_EMAIL },

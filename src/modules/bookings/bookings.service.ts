@@ -1,8 +1,7 @@
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import { PROVINCES, type NewProperty, type Property, type SubscriptionPlan, US_STATES, formatAddress, normalizePostalCode, sameEmail } from "../customers/customers.schemas.js";
-import type { CustomersService, Viewer } from "../customers/customers.service.js";
-import type { MailService } from "../mail/mail.service.js";
-import { bookingConfirmationEmail } from "../mail/templates/booking-confirmation.js";
+import type { CustomersService, Viewer } from "../customers/index.js";
+import { type MailService, bookingConfirmationEmail } from "../mail/index.js";
 import type { BookingsRepository, NewBooking } from "./bookings.repository.js";
 import { ACCESS_METHOD_LABELS, type Booking, adminAccessMethod, type BookingCalendar, type PageBookingInput, type WizardBookingInput } from "./bookings.schemas.js";
 import { bookingDates, earliestInspectionDate, latestInspectionDate, longDate, slotLabel, slotWindow, todayIn, zonedInstant } from "../../shared/business-time.js";
@@ -16,6 +15,14 @@ export interface BookingSettings {
   supportPhone: string;
   /** PUBLIC_URL, for the My Home line of the confirmation e-mail. */
   publicUrl?: string;
+}
+
+/** What the bookings service uses besides its repository; src/container.ts builds them first. */
+export interface BookingsDeps {
+  customers: CustomersService;
+  mail: MailService;
+  transaction: TransactionRunner;
+  settings: BookingSettings;
 }
 
 
@@ -48,20 +55,24 @@ export function splitAddress(line: string): Pick<NewProperty, "address" | "city"
   return {
     address: parts[0]!,
     city: parts[1]!,
-    // 'k1s2b4' is stored as 'K1S 2B4' (DESIGN.md decision 31); anything else as typed, in upper case.
+    // 'k1s2b4' is stored as 'K1S 2B4' (docs/decisions.md#31); anything else as typed, in upper case.
     postalCode: normalizePostalCode(region[2]!) ?? region[2]!.trim().toUpperCase(),
     ...(isProvince ? { province: code } : { state: code }),
   };
 }
 
 export class BookingsService {
+  private readonly customers: CustomersService;
+  private readonly mail: MailService;
+  private readonly transaction: TransactionRunner;
+  private readonly settings: BookingSettings;
+
   constructor(
     private readonly bookings: BookingsRepository,
-    private readonly customers: CustomersService,
-    private readonly mail: MailService,
-    private readonly transaction: TransactionRunner,
-    private readonly settings: BookingSettings,
-  ) {}
+    deps: BookingsDeps,
+  ) {
+    ({ customers: this.customers, mail: this.mail, transaction: this.transaction, settings: this.settings } = deps);
+  }
 
   /** The dates the server accepts right now, in the business zone. */
   calendar(now: Date = new Date()): BookingCalendar {
@@ -76,7 +87,7 @@ export class BookingsService {
   }
 
   /**
-   * Staff lists (staff-side §3, DESIGN.md decision 15): a page of every booking, newest first, with
+   * Staff lists (staff-side §3, docs/decisions.md#15): a page of every booking, newest first, with
    * the client fields joined and the access method as the admin views name it.
    */
   async listForStaff(query: { q?: string; limit: number; offset: number }): Promise<{ rows: Booking[]; total: number }> {
@@ -126,7 +137,7 @@ export class BookingsService {
    * The wizard: creates the customer, the property and the booking, and queues the e-mail, all in one
    * transaction. This browser's customer is reused with their property when the address matches: the
    * one the wizard was opened for (`customerId`, from intake), or else the one with the same e-mail (any
-   * case). A home is booked once per date and slot: a re-submission after success (issue 16) gets the
+   * case). A home is booked once per date and slot: a re-submission after success gets the
    * first booking back, with no second e-mail; another date books that date for the same customer and home.
    */
   async bookFromWizard(viewer: Viewer, input: WizardBookingInput, tx?: Tx): Promise<Booking> {
@@ -215,8 +226,8 @@ export class BookingsService {
   }
 
   /**
-   * `book`, unless the customer has this home booked at this date and slot already (a re-submission,
-   * issue 16): then that booking, with no second e-mail. The property's lock makes a concurrent
+   * `book`, unless the customer has this home booked at this date and slot already (a
+   * re-submission): then that booking, with no second e-mail. The property's lock makes a concurrent
    * submission for the same home wait, then find this one's booking.
    */
   async bookOnce(tx: Tx, booking: NewBooking, recipient: { email: string; name: string }): Promise<Booking> {
@@ -260,7 +271,7 @@ export class BookingsService {
     );
   }
 
-  // --- Staff changes from the maintenance calendar (issue 18, item 10) ---
+  // --- Staff changes from the maintenance calendar ---
 
   /**
    * Staff move a scheduled booking to another date (and slot), under the wizard's date rule (checked by the
@@ -274,7 +285,7 @@ export class BookingsService {
       if (!current) throw new NotFoundError("Booking not found");
       if (current.status !== "scheduled")
         throw new ConflictError(`This booking is ${current.status}: only a scheduled booking can be ${input.status ? "cancelled" : "rescheduled"}`);
-      // My Home (issue 20): the portal checks its own rules on the locked row and notes the change for staff.
+      // My Home: the portal checks its own rules on the locked row and notes the change for staff.
       options.check?.(current);
       const note = options.note?.(current);
       if (input.status === "cancelled") return this.bookings.change(id, { status: "cancelled", note }, tx);

@@ -1,6 +1,6 @@
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
-import type { BookingsService } from "../bookings/bookings.service.js";
-import type { CustomersService, Viewer } from "../customers/customers.service.js";
+import type { BookingsService } from "../bookings/index.js";
+import type { CustomersService, Viewer } from "../customers/index.js";
 import type { Property } from "../customers/customers.schemas.js";
 import { NEEDS_ACCESS_CODE, type OnboardingInput, type OnboardingResult } from "./onboarding.schemas.js";
 
@@ -11,16 +11,25 @@ export const SAVED_MESSAGE = "Onboarding complete. We'll be in touch to schedule
 const sameText = (a: string | null | undefined, b: string | null | undefined) =>
   (a ?? "").trim().toLowerCase().replace(/\s+/g, " ") === (b ?? "").trim().toLowerCase().replace(/\s+/g, " ");
 
+/** What onboarding uses: it makes the customer and home, then the booking, in one transaction. */
+export interface OnboardingDeps {
+  customers: CustomersService;
+  bookings: BookingsService;
+  transaction: TransactionRunner;
+}
+
 export class OnboardingService {
-  constructor(
-    private readonly customers: CustomersService,
-    private readonly bookings: BookingsService,
-    private readonly transaction: TransactionRunner,
-  ) {}
+  private readonly customers: CustomersService;
+  private readonly bookings: BookingsService;
+  private readonly transaction: TransactionRunner;
+
+  constructor(deps: OnboardingDeps) {
+    ({ customers: this.customers, bookings: this.bookings, transaction: this.transaction } = deps);
+  }
 
   /**
    * Creates the customer and property, and the booking when a date, time and access method came with them.
-   * The same browser sending its onboarding again (issue 16) reuses its customer with the same e-mail (any
+   * The same browser sending its onboarding again reuses its customer with the same e-mail (any
    * case) and their home at the same address; the same date and time give the first booking back.
    */
   submit(input: OnboardingInput, outer?: Tx, viewer?: Viewer): Promise<OnboardingResult & { customerId: number }> {

@@ -1,7 +1,6 @@
-import type { TransactionRunner } from "../../db/transaction.js";
+import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import { ConflictError, NotFoundError } from "../../http/errors.js";
 import type { StaffUser } from "../auth/auth.schemas.js";
-import type { MaintenanceTask, NewTask, TaskCategory } from "../maintenance/maintenance.constants.js";
 import { type PropertyHistory, buildHistory } from "./history.js";
 import { renderReportPdf } from "./pdf.js";
 import { type ReportData, type ReportRecommendation, type SourceInspection, buildReportData, withRecommendationIds } from "./report-data.js";
@@ -17,12 +16,30 @@ export const NO_INSPECTION_TITLE = "No Available Inspections";
 export const NO_INSPECTION_MESSAGE = "No completed inspections found that don't already have reports.";
 
 /** What the reports service uses of other modules (their services, never their repositories). */
+/**
+ * A maintenance task category (maintenance.constants.ts TASK_CATEGORIES). Maintenance shares the reports'
+ * layer, so reports name what they send it here instead of importing it (docs/architecture.md).
+ */
+export type TaskCategory = "hvac" | "plumbing" | "electrical" | "roofing" | "flooring" | "exterior" | "landscaping" | "cleaning" | "safety" | "other";
+
+/** The pending maintenance task a recommendation becomes (a NewTask of the maintenance module). */
+export interface RecommendationTask {
+  propertyId: number;
+  reportId: number;
+  title: string;
+  description: string;
+  category: TaskCategory;
+  priority: "low" | "medium" | "high";
+  status: "pending";
+}
+
+/** What the reports service uses; src/container.ts builds them before it, in dependency order. */
 export interface ReportsDeps {
   inspections: { get(id: number): Promise<SourceInspection> };
   photos: { load(id: number): Promise<{ mimeType: string; bytes: Buffer } | null> };
   maintenance: {
-    createTasks(tasks: NewTask[], tx?: Parameters<Parameters<TransactionRunner>[0]>[0]): Promise<MaintenanceTask[]>;
-    deleteUntouchedReportTasks(reportId: number, tx?: Parameters<Parameters<TransactionRunner>[0]>[0]): Promise<number>;
+    createTasks(tasks: RecommendationTask[], tx?: Tx): Promise<{ id: number }[]>;
+    deleteUntouchedReportTasks(reportId: number, tx?: Tx): Promise<number>;
   };
   users: { findById(id: number): Promise<StaffUser | null> };
   customers: {
@@ -60,7 +77,7 @@ export function taskCategoryOf(category: string, subcategory: string): TaskCateg
   }
 }
 
-const taskOf = (propertyId: number, reportId: number, r: ReportRecommendation): NewTask => ({
+const taskOf = (propertyId: number, reportId: number, r: ReportRecommendation): RecommendationTask => ({
   propertyId,
   reportId,
   title: `${r.subcategory} (${r.category})`,
@@ -70,7 +87,7 @@ const taskOf = (propertyId: number, reportId: number, r: ReportRecommendation): 
   status: "pending",
 });
 
-/** Health reports: frozen snapshots of completed inspections (DESIGN.md decisions 19 and 20). */
+/** Health reports: frozen snapshots of completed inspections (docs/decisions.md#19, docs/decisions.md#20). */
 export class ReportsService {
   constructor(
     private readonly reports: ReportsRepository,
@@ -156,7 +173,7 @@ export class ReportsService {
     return this.reports.allIds();
   }
 
-  /** The full report or the one-to-two-page summary as a PDF (DESIGN.md decision 20). */
+  /** The full report or the one-to-two-page summary as a PDF (docs/decisions.md#20). */
   async pdf(id: number, format: PdfFormat = "full"): Promise<Buffer> {
     const report = await this.get(id);
     return this.pdfOf(report.reportData, format);
