@@ -11,7 +11,7 @@ import { csrfGuard } from "./http/csrf.js";
 import { publicHostGuard, publicOrigin } from "./http/origin.js";
 import { noStoreForPersonalData } from "./http/cache-control.js";
 import { errorHandler, malformedUrlGuard, notFoundHandler } from "./http/errors.js";
-import { openApiRouter } from "./http/openapi.js";
+import { openApiRouter } from "./openapi.js";
 import { pageRendering } from "./http/render.js";
 import { sessionMiddleware, sessionOptions, staffSessionCheck } from "./http/session.js";
 import { authApi, authPages } from "./modules/auth/auth.routes.js";
@@ -147,7 +147,7 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   app.use(sessionMiddleware(sessionOptions(env.SESSION_SECRET, env.NODE_ENV === "production"), env.SESSION_SECRETS_PREVIOUS));
   app.use(staffSessionCheck((token) => container.auth.resolve(token)));
   // The homeowner's own cookie (haven_home): res.locals.home; it never reads or grants the staff session.
-  app.use(homeSession(container));
+  app.use(homeSession({ homeAuth: container.homeAuth, settings: { secure: env.NODE_ENV === "production" } }));
   // Photos and inspection entries take bigger bodies (image bytes, data URLs): parsed first, for staff only.
   app.use(photoBodyParsers());
   app.use(express.json({ limit: "1mb" }));
@@ -187,17 +187,27 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   api.use(dashboardApi(dashboardDeps));
   api.use(photosApi({ photos: container.photos }));
   api.use(entriesApi({ inspections: container.inspections, photos: container.photos }));
-  api.use(sharingApi(container));
-  api.use(quotesApi(container));
-  api.use(maintenanceApi(container));
+  // Quotes, sharing, maintenance and My Home: their services and the settings their routes need.
+  const linkSettings = { secure: env.NODE_ENV === "production", publicUrl: publicOrigin(env), timeZone: env.BUSINESS_TZ };
+  const quotesDeps = { quotes: container.quotes, staffPage: staffShell, settings: linkSettings };
+  const maintenanceDeps = { maintenance: container.maintenance, staffPage: staffShell, users: container.users, bookings: container.bookings };
+  const homeSignInDeps = { homeAuth: container.homeAuth, staffPage: staffShell, settings: linkSettings };
+  const homePlanDeps = {
+    planPage: container.homePlan,
+    settings: { publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`, timeZone: env.BUSINESS_TZ, supportEmail: env.SUPPORT_EMAIL, supportPhone: env.CONTACT_PHONE },
+  };
+  const accountDeps = { visits: container.homeVisits, homeAuth: container.homeAuth, settings: linkSettings };
+  api.use(sharingApi({ sharing: container.sharing, settings: linkSettings }));
+  api.use(quotesApi(quotesDeps));
+  api.use(maintenanceApi(maintenanceDeps));
   api.use(reportsApi({ reports: container.reports }));
   api.use(billingApi(billing));
   api.use(subscriptionsApi(subscriptionsStaff));
-  api.use(homeSignInApi(container));
-  api.use(visitsApi(container));
-  api.use(planApi(container));
-  api.use(accountApi(container));
-  api.use(myHomeRecordsApi(container));
+  api.use(homeSignInApi(homeSignInDeps));
+  api.use(visitsApi({ visits: container.homeVisits }));
+  api.use(planApi(homePlanDeps));
+  api.use(accountApi(accountDeps));
+  api.use(myHomeRecordsApi({ records: container.homeRecords }));
   api.use(openApiRouter());
   app.use("/api", api);
 
@@ -228,17 +238,17 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
       staffPage: staffShell,
     }),
   );
-  app.use(sharingPages(container));
-  app.use(quotesPages(container));
-  app.use(maintenancePages(container));
+  app.use(sharingPages({ sharing: container.sharing }));
+  app.use(quotesPages(quotesDeps));
+  app.use(maintenancePages(maintenanceDeps));
   app.use(reportsPages({ reports: container.reports, customers: container.customers, staffPage: staffShell }));
   app.use(billingPages(billing));
   app.use(subscriptionsAdminPages({ ...subscriptionsStaff, plans: container.plans, users: container.users, staffPage: staffPage(container), timeZone: env.BUSINESS_TZ }));
-  app.use(homeSignInPages(container));
-  app.use(visitsPages(container));
-  app.use(planPages(container));
-  app.use(accountPages(container));
-  app.use(myHomeRecordsPages(container));
+  app.use(homeSignInPages(homeSignInDeps));
+  app.use(visitsPages({ visits: container.homeVisits }));
+  app.use(planPages(homePlanDeps));
+  app.use(accountPages(accountDeps));
+  app.use(myHomeRecordsPages({ records: container.homeRecords }));
 
   app.use(notFoundHandler);
   app.use(errorHandler);

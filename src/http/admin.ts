@@ -1,5 +1,4 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
-import type { Container } from "../container.js";
 import type { StaffUser } from "../modules/auth/auth.schemas.js";
 import type { DashboardStats } from "../modules/dashboard/dashboard.schemas.js";
 import { requireStaffPage } from "./guards.js";
@@ -48,23 +47,30 @@ const accessDenied: RequestHandler = (req, res, next) => {
   next();
 };
 
+/** What the admin shell reads for every page; src/app.ts passes the services (src/http sits below the modules). */
+export interface StaffShellSources {
+  users: { findById(id: number): Promise<StaffUser | null> };
+  dashboard: { quickStats(): Promise<DashboardStats> };
+  quotes: { bellCount(staffUserId: number): Promise<number> };
+}
+
 /**
  * Every /admin page: a staff session (else /login?next=…), and the signed-in user in
  * `res.locals.staffUser` for the shell. Render with `res.page(view, { title, admin: "<section>" })`:
  * the main layout then wraps the view in the admin shell (views/admin/_shell.ejs).
  */
-export function staffPage(container: Container): RequestHandler[] {
+export function staffPage(sources: StaffShellSources): RequestHandler[] {
   const loadUser = async (req: Request, res: Response, next: NextFunction) => {
     const fragment = req.get("hx-request") === "true";
     const [user, quickStats, bellCount] = await Promise.all([
       // The session check has usually loaded the user already (req.staffUser); else read it here.
-      req.staffUser ?? container.users.findById(req.session.staffUserId!),
+      req.staffUser ?? sources.users.findById(req.session.staffUserId!),
       // A fragment has no sidebar: skip the counts.
-      fragment ? null : container.dashboard.quickStats().catch((error: unknown) => {
+      fragment ? null : sources.dashboard.quickStats().catch((error: unknown) => {
         req.log?.warn({ err: error }, "sidebar quick stats unavailable");
         return null;
       }),
-      fragment ? null : container.quotes.bellCount(req.session.staffUserId!).catch((error: unknown) => {
+      fragment ? null : sources.quotes.bellCount(req.session.staffUserId!).catch((error: unknown) => {
         req.log?.warn({ err: error }, "bell count unavailable");
         return null;
       }),

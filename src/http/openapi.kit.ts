@@ -1,5 +1,5 @@
 // What a module needs to describe its JSON calls for GET /api/openapi.json (docs/api.md). The module's
-// `<module>.openapi.ts` imports this file; src/http/openapi.ts merges the modules. Kept apart from
+// `<module>.openapi.ts` imports this file; src/openapi.ts merges the modules. Kept apart from
 // openapi.ts so module files never import the registry that imports them (no import cycle).
 import "zod-openapi"; // types .meta({ id, param, header, … }) for OpenAPI
 import { z } from "zod";

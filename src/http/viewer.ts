@@ -1,5 +1,5 @@
 import type { Request } from "express";
-import type { Viewer } from "../modules/customers/customers.service.js";
+import type { Viewer } from "../modules/customers/customers.constants.js";
 import { type Submission, idempotencyKeyOf } from "../db/idempotency.js";
 
 /** Staff see all records; a customer browser sees the customers its session cookie names. */

@@ -4,7 +4,7 @@ import Ajv2020 from "ajv/dist/2020.js";
 import express, { type Express } from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSchema, type oas31 } from "zod-openapi";
-import { buildOpenApiDocument } from "../../src/http/openapi.js";
+import { buildOpenApiDocument } from "../../src/openapi.js";
 import { listRoutes } from "../../src/http/routes.js";
 import { loginSchema } from "../../src/modules/auth/auth.schemas.js";
 import { seedDemo } from "../../seeds/demo/index.js";

@@ -150,3 +150,6 @@ export const MAX_ID = 2_147_483_647;
 
 /** E-mail addresses compare without case or surrounding space. */
 export const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/** Who is asking: staff see every record, a customer browser only its own (docs/decisions.md#5). */
+export type Viewer = { kind: "staff" } | { kind: "customer"; customerIds: number[] };

@@ -1,12 +1,13 @@
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import { ConflictError, NotFoundError } from "../../http/errors.js";
+import type { Viewer } from "./customers.constants.js";
 import type { CustomersRepository } from "./customers.repository.js";
 import { type Customer, type NewCustomer, type NewProperty, type Property, type PropertyEdit, sameEmail } from "./customers.schemas.js";
 
 export const SESSION_TAKEN_MESSAGE = "This checkout session's property information was already saved with another email";
 
-/** Who is asking: staff see every record, a customer browser only its own (DESIGN.md decision 5). */
-export type Viewer = { kind: "staff" } | { kind: "customer"; customerIds: number[] };
+// Who is asking is declared in customers.constants.ts, where src/http/viewer.ts may read it.
+export type { Viewer };
 
 export class CustomersService {
   constructor(
@@ -47,7 +48,7 @@ export class CustomersService {
     return this.customers.listProperties(viewer.customerIds);
   }
 
-  /** Staff lists (DESIGN.md decision 15): a page of every property, newest first, and the full count. */
+  /** Staff lists (docs/decisions.md#15): a page of every property, newest first, and the full count. */
   searchProperties(query: { q?: string; limit: number; offset: number }): Promise<{ rows: Property[]; total: number }> {
     return this.customers.searchProperties(query);
   }

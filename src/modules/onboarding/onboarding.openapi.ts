@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { apiCalls, idNumber, idempotencyHeaders } from "../../http/openapi.kit.js";
-import { PLACEHOLDER_CALENDAR } from "../bookings/bookings.openapi.js";
+import { PLACEHOLDER_CALENDAR } from "../bookings/index.js";
 import { onboardingSchema } from "./onboarding.schemas.js";
 
 // OpenAPI entries of onboarding.routes.ts; see docs/api.md.
