@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Property } from "../../src/modules/customers/customers.schemas.js";
-import { type BrowserSite, DESKTOP, PHONE, SCREENSHOT_DIR, expectAccessible, openBrowserSite, screenshot, screenshotBothWidths, settle, waitForIslands } from "../support/browser.js";
+import { type BrowserSite, DESKTOP, PHONE, SCREENSHOTS, SCREENSHOT_DIR, expectAccessible, openBrowserSite, screenshot, screenshotBothWidths, settle, waitForIslands } from "../support/browser.js";
 import type { TestContext } from "../support/context.js";
 
 let ctx: TestContext;
@@ -127,7 +127,7 @@ describe("the admin portal", () => {
     for (const [label, size] of [["390", PHONE], ["1280", DESKTOP]] as const) {
       await page.setViewportSize(size);
       await settle(page);
-      await page.screenshot({ path: `${SCREENSHOT_DIR}/admin-property-details-${label}.png` });
+      if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOT_DIR}/admin-property-details-${label}.png` });
     }
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "hidden" });

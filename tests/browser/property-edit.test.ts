@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Property } from "../../src/modules/customers/customers.schemas.js";
-import { type BrowserSite, DESKTOP, PHONE, SCREENSHOT_DIR, expectAccessible, openBrowserSite, settle } from "../support/browser.js";
+import { type BrowserSite, DESKTOP, PHONE, SCREENSHOTS, SCREENSHOT_DIR, expectAccessible, openBrowserSite, settle } from "../support/browser.js";
 import type { TestContext } from "../support/context.js";
 
 // Issue 18, item 14: customer and property details edited from the 'View Details' dialog, at 390 px.
@@ -35,7 +35,7 @@ async function shoot(page: Page, name: string) {
   for (const [label, size] of [["390", PHONE], ["1280", DESKTOP]] as const) {
     await page.setViewportSize(size);
     await settle(page);
-    await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}-${label}.png` });
+    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}-${label}.png` });
   }
   await page.setViewportSize(PHONE);
   await settle(page);

@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PlanType } from "../../src/modules/plans/plans.schemas.js";
 import type { Subscription } from "../../src/modules/subscriptions/subscriptions.constants.js";
-import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, settle } from "../support/browser.js";
+import { type BrowserSite, DESKTOP, PHONE, SCREENSHOTS, expectAccessible, openBrowserSite, settle } from "../support/browser.js";
 import type { TestContext } from "../support/context.js";
 
 // Issue 19, item 8: /admin/subscriptions with data, its filters and search, one subscription opened by
@@ -40,7 +40,7 @@ beforeAll(async () => {
   pastDue = await buy("premium", "Blake Okafor", "88 Bank Street", { card: "4000000000000341", startedAt: new Date(Date.now() - 40 * DAY) });
   await ctx.container.subscriptions.renewDue(new Date());
   await buy("basic", "Casey Nguyen", "5 Laurier Avenue");
-  mkdirSync(SHOTS, { recursive: true });
+  if (SCREENSHOTS) mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(() => site?.close());
 
@@ -59,7 +59,7 @@ async function shoot(page: Page, name: string) {
   for (const [label, size] of [["390", PHONE], ["1280", DESKTOP]] as const) {
     await page.setViewportSize(size);
     await settle(page);
-    await page.screenshot({ path: `${SHOTS}/${name}-${label}.png`, fullPage: true });
+    if (SCREENSHOTS) await page.screenshot({ path: `${SHOTS}/${name}-${label}.png`, fullPage: true });
     // Nothing wider than the viewport.
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   }
@@ -192,7 +192,7 @@ describe("/admin/subscriptions", () => {
     expect(facts).toMatch(/Minimum term ends/);
     expect(await section.getByTestId("property-invoices").locator("li").count()).toBe(2);
     await expectAccessible(page);
-    await page.screenshot({ path: `${SHOTS}/property-dialog-1280.png` });
+    if (SCREENSHOTS) await page.screenshot({ path: `${SHOTS}/property-dialog-1280.png` });
     await page.context().close();
   });
 });

@@ -122,11 +122,20 @@ export async function openBrowserSite(options: { env?: Record<string, string>; s
 }
 
 /**
- * Saves a full-page screenshot into the ignored tests/.screenshots folder. It is taken from the top of the
- * page (a scrolled page would draw the sticky navigation over the middle of the capture), then the scroll
- * position comes back; focus and everything else stay as they were.
+ * Screenshots are for a person to look at, and cost seconds a page on a busy machine: they are taken only when
+ * asked for, with SCREENSHOTS=1 (`SCREENSHOTS=1 npm run test:browser`). Tests that capture a page themselves check
+ * this flag too; a test reading pixels to assert something does not.
  */
-export async function screenshot(page: Page, name: string): Promise<string> {
+export const SCREENSHOTS = process.env.SCREENSHOTS === "1";
+
+/**
+ * With SCREENSHOTS=1, saves a full-page screenshot into the ignored tests/.screenshots folder and returns its path;
+ * otherwise does nothing and returns null. It is taken from the top of the page (a scrolled page would draw the
+ * sticky navigation over the middle of the capture), then the scroll position comes back; focus and everything
+ * else stay as they were.
+ */
+export async function screenshot(page: Page, name: string): Promise<string | null> {
+  if (!SCREENSHOTS) return null;
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
   const scrolled = await page.evaluate(() => {
@@ -146,8 +155,9 @@ export async function settle(page: Page): Promise<void> {
   await page.waitForTimeout(150);
 }
 
-/** Screenshots at 390 px and 1280 px wide, then back to the size the page had. */
+/** With SCREENSHOTS=1, screenshots at 390 px and 1280 px wide, then back to the size the page had; else nothing. */
 export async function screenshotBothWidths(page: Page, name: string): Promise<void> {
+  if (!SCREENSHOTS) return;
   const before = page.viewportSize();
   for (const [label, size] of [["390", PHONE], ["1280", DESKTOP]] as const) {
     await page.setViewportSize(size);
