@@ -2,7 +2,7 @@
 // With isolate: false a worker runs many test files one after another and sets its environment up once, so
 // this teardown runs once, after its last file (vitest awaits it before it ends the process, which Chromium,
 // a process group of its own, would otherwise outlive).
-import { type Environment, builtinEnvironments } from "vitest/environments";
+import { type Environment, builtinEnvironments } from "vitest/runtime";
 import { closeSharedChromium } from "../support/chromium.js";
 
 export default {
