@@ -3,8 +3,8 @@ import { Logger as WorkerLogger, type Runner, type WorkerEvents, run } from "gra
 import pg from "pg";
 import type { Container } from "./container.js";
 import { taskList } from "./jobs.js";
-import { MAINTENANCE_CRONTAB } from "./modules/maintenance/maintenance.tasks.js";
-import { PRIVACY_CRONTAB } from "./modules/privacy/privacy.tasks.js";
+import { MAINTENANCE_CRONTAB } from "./modules/maintenance/index.js";
+import { PRIVACY_CRONTAB } from "./modules/privacy/index.js";
 import { SUBSCRIPTIONS_CRONTAB } from "./modules/subscriptions/subscriptions.tasks.js";
 import { backupCrontab } from "./ops/backup.js";
 import { Outage, retryUntilDone, settledWithin } from "./db/reconnect.js";

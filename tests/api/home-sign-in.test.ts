@@ -10,7 +10,7 @@ import { reminderEmail } from "../../src/modules/maintenance/reminder-email.js";
 import { bookingConfirmationEmail } from "../../src/modules/mail/templates/booking-confirmation.js";
 import { quoteReportEmail } from "../../src/modules/quotes/quotes.mail.js";
 import { reportSharedEmail } from "../../src/modules/sharing/sharing.mail.js";
-import { hashToken } from "../../src/modules/sharing/links.js";
+import { hashToken } from "../../src/shared/one-time-links.js";
 import { createLogger } from "../../src/observability/logger.js";
 import { runHaven } from "../support/cli.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";

@@ -6,7 +6,6 @@ import ICAL from "ical.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, todayIn } from "../../src/shared/business-time.js";
 import { PlanDeliveries } from "../../src/modules/maintenance/index.js";
-import { visitsServiceOf } from "../../src/modules/my-home/visits.routes.js";
 import type { PlanType } from "../../src/modules/plans/plans.schemas.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { signInHome } from "../support/home.js";
@@ -59,7 +58,7 @@ beforeAll(async () => {
   const b = await home(BOB, "99 Oak Avenue");
   ids.aliceProperty = a.propertyId;
   ids.bobProperty = b.propertyId;
-  const offered = visitsServiceOf(ctx.container).rescheduleOptions().dates;
+  const offered = ctx.container.homeVisits.rescheduleOptions().dates;
   ids.aliceBooking = (await book(a, ALICE, offered[2]!)).id;
   ids.nearBooking = (await book(a, ALICE, addDays(todayIn(TZ), 2))).id;
   ids.bobBooking = (await book(b, BOB, offered[2]!)).id;
@@ -134,7 +133,7 @@ describe("visits", () => {
   });
 
   it("reschedules under the booking rules: an offered weekday 4+ days ahead, a part of the day; staff see it noted; the new date is e-mailed", async () => {
-    const { dates } = visitsServiceOf(ctx.container).rescheduleOptions();
+    const { dates } = ctx.container.homeVisits.rescheduleOptions();
     const mailsBefore = (await mailJobs()).length;
     const saturday = (() => {
       let d = dates[0]!;
@@ -172,7 +171,7 @@ describe("visits", () => {
   });
 
   it("cancels a booking (noted for staff); a cancelled booking changes no more", async () => {
-    const other = await book({ customerId: (await ctx.db("properties").where({ id: ids.aliceProperty }).first()).customer_id, propertyId: ids.aliceProperty }, ALICE, visitsServiceOf(ctx.container).rescheduleOptions().dates[8]!, "evening");
+    const other = await book({ customerId: (await ctx.db("properties").where({ id: ids.aliceProperty }).first()).customer_id, propertyId: ids.aliceProperty }, ALICE, ctx.container.homeVisits.rescheduleOptions().dates[8]!, "evening");
     const { body } = await alice.patch(`/api/my-home/bookings/${other.id}`).send({ status: "cancelled" }).expect(200);
     expect(body.status).toBe("cancelled");
     expect(body.notes).toMatch(/^Cancelled by the homeowner in My Home on /);
@@ -182,7 +181,7 @@ describe("visits", () => {
   });
 
   it("the pages reschedule and cancel with plain forms", async () => {
-    const { dates } = visitsServiceOf(ctx.container).rescheduleOptions();
+    const { dates } = ctx.container.homeVisits.rescheduleOptions();
     const page = await alice.get(`/my-home/visits/bookings/${ids.aliceBooking}`).expect(200);
     expect(page.text).toContain(`value="${dates[0]}"`);
     const bad = await alice.post(`/my-home/visits/bookings/${ids.aliceBooking}/reschedule`).type("form").send({ scheduledDate: addDays(todayIn(TZ), 1), timeSlot: "morning" }).expect(400);
@@ -369,7 +368,7 @@ describe("erasing a customer (privacy)", () => {
 describe("a second customer", () => {
   it("gets 404 for every one of the first customer's records, and sees none of them", async () => {
     const invoice = await ctx.db("invoices").where({ subscription_id: ids.aliceSub }).first();
-    const { dates } = visitsServiceOf(ctx.container).rescheduleOptions();
+    const { dates } = ctx.container.homeVisits.rescheduleOptions();
     await bob.patch(`/api/my-home/bookings/${ids.aliceBooking}`).send({ scheduledDate: dates[3], timeSlot: "morning" }).expect(404);
     await bob.patch(`/api/my-home/bookings/${ids.aliceBooking}`).send({ status: "cancelled" }).expect(404);
     await bob.post("/api/my-home/service-requests").send({ propertyId: ids.aliceProperty, service: "vacation-prep", date: addDays(todayIn(TZ), 20) }).expect(404);

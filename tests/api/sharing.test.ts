@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
 import { createContainer } from "../../src/container.js";
 import { createKnex } from "../../src/db/knex.js";
-import { redactLinkTokens } from "../../src/modules/sharing/links.js";
+import { redactLinkTokens } from "../../src/shared/one-time-links.js";
 import { SAMPLE_READ_ONLY_MESSAGE } from "../../src/modules/sharing/sample.js";
 import { SHARE_MAIL_TASK } from "../../src/modules/sharing/sharing.service.js";
 import { sampleReport } from "../../seeds/sample-report.js";

@@ -5,7 +5,6 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, shortDate, todayIn } from "../../src/shared/business-time.js";
 import { PlanDeliveries } from "../../src/modules/maintenance/index.js";
-import { visitsServiceOf } from "../../src/modules/my-home/visits.routes.js";
 import { type BrowserSite, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths } from "../support/browser.js";
 
 const TZ = "America/Toronto";
@@ -22,7 +21,7 @@ beforeAll(async () => {
     { email: EMAIL, name: "Casey Home", phone: "613-555-0142", subscriptionPlan: "free-score" },
     { address: "27 Clemow Avenue", city: "Ottawa", province: "ON", postalCode: "K1S 2B4", squareFootage: 2100, yearBuilt: 1928 },
   );
-  offered = visitsServiceOf(ctx.container).rescheduleOptions().dates;
+  offered = ctx.container.homeVisits.rescheduleOptions().dates;
   bookingId = (
     await ctx.container.transaction((tx) =>
       ctx.container.bookings.book(tx, { propertyId: property.id, customerId: customer.id, scheduledDate: offered[2]!, timeSlot: "morning", source: "booking-page" }, { email: EMAIL, name: "Casey Home" }),

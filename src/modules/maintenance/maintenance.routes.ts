@@ -1,6 +1,4 @@
-import { Router } from "express";
-import type { Container } from "../../container.js";
-import { staffPage } from "../../http/admin.js";
+import { type RequestHandler, Router } from "express";
 import { sendCsv, wantsCsv } from "../../http/csv.js";
 import { NotFoundError } from "../../http/errors.js";
 import { requireStaffApi } from "../../http/guards.js";
@@ -8,11 +6,25 @@ import { body, params, query } from "../../http/validate.js";
 import { RECURRENCE_TYPES, TASK_CATEGORIES, TASK_PRIORITIES, TASK_STATUSES } from "./maintenance.constants.js";
 import { calendarQuery, idParams, scheduleCreateSchema, scheduleListQuery, taskListQuery, taskUpdateSchema } from "./maintenance.schemas.js";
 import { answerEdit } from "../../http/stale-edit.js";
+import type { BookingsService } from "../bookings/index.js";
+import type { UsersService } from "../auth/index.js";
+import type { MaintenanceService } from "./maintenance.service.js";
+
+/** What maintenance's routes use: its service, the staff page guard app.ts builds, and two lower services. */
+export interface MaintenanceRoutesDeps {
+  maintenance: MaintenanceService;
+  /** http/admin.ts staffPage(): signed-in staff, with the sidebar's user, counts and bell. */
+  staffPage: RequestHandler[];
+  /** The active staff a task may be assigned to. */
+  users: Pick<UsersService, "list">;
+  /** The dates a booking may move to (the booking dialog). */
+  bookings: Pick<BookingsService, "calendar">;
+}
 
 /** Staff JSON API of maintenance (staff-side §7): tasks, schedules, the calendar and a task's .ics. */
-export function maintenanceApi(container: Container): Router {
+export function maintenanceApi(deps: Pick<MaintenanceRoutesDeps, "maintenance">): Router {
   const router = Router();
-  const maintenance = container.maintenance;
+  const { maintenance } = deps;
 
   router.get("/maintenance-tasks", requireStaffApi, async (req, res) => {
     if (wantsCsv(req)) return sendCsv(res, { name: "maintenance-tasks", batches: maintenance.exportTasks(query(req, taskListQuery)) });
@@ -57,26 +69,27 @@ export function maintenanceApi(container: Container): Router {
 }
 
 /** The calendar page, and the staff ICS feed (public, guarded by its secret). */
-export function maintenancePages(container: Container): Router {
+export function maintenancePages(deps: MaintenanceRoutesDeps): Router {
   const router = Router();
+  const { maintenance, staffPage, users, bookings } = deps;
 
-  router.get("/admin/maintenance-schedule", ...staffPage(container), async (_req, res) => {
+  router.get("/admin/maintenance-schedule", ...staffPage, async (_req, res) => {
     // The people a task may be assigned to (active staff users), for the dialog and the list's filter.
-    const staff = (await container.users.list()).filter((u) => !u.disabled).map((u) => ({ id: u.id, name: `${u.firstName} ${u.lastName}`.trim() || u.email }));
+    const staff = (await users.list()).filter((u) => !u.disabled).map((u) => ({ id: u.id, name: `${u.firstName} ${u.lastName}`.trim() || u.email }));
     res.page("maintenance/maintenance-schedule", {
       title: "Maintenance Schedule | Haven Admin",
       admin: "maintenance",
       islands: true,
       noindex: true,
       props: {
-        today: container.maintenance.today(),
+        today: maintenance.today(),
         categories: TASK_CATEGORIES,
         priorities: TASK_PRIORITIES,
         recurrences: RECURRENCE_TYPES,
         statuses: TASK_STATUSES,
         staff,
         // The dates a booking may move to (the wizard's rule), for the booking dialog.
-        bookingWindow: (({ minDate, maxDate }) => ({ minDate, maxDate }))(container.bookings.calendar()),
+        bookingWindow: (({ minDate, maxDate }) => ({ minDate, maxDate }))(bookings.calendar()),
       },
     });
   });
@@ -85,7 +98,7 @@ export function maintenancePages(container: Container): Router {
   // `haven calendar rotate-feed`). Unknown secrets get the same 404 as a wrong path.
   router.get("/calendar/feed/:file", async (req, res) => {
     const match = /^(.+)\.ics$/.exec(req.params.file);
-    const ics = match ? await container.maintenance.feed(match[1]!) : null;
+    const ics = match ? await maintenance.feed(match[1]!) : null;
     if (!ics) throw new NotFoundError("Page not found");
     res.setHeader("Cache-Control", "private, max-age=300");
     res.type("text/calendar; charset=utf-8").send(ics);

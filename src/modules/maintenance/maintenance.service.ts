@@ -2,9 +2,9 @@ import { createHash, randomBytes } from "node:crypto";
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import { ConflictError, NotFoundError, ValidationError } from "../../http/errors.js";
 import type { Booking } from "../bookings/bookings.schemas.js";
-import type { BookingsService } from "../bookings/bookings.service.js";
+import type { BookingsService } from "../bookings/index.js";
 import { addDays, longDate, slotLabel, slotWindow, todayIn } from "../../shared/business-time.js";
-import type { CustomersService } from "../customers/customers.service.js";
+import type { CustomersService } from "../customers/index.js";
 import type { MailService } from "../mail/mail.service.js";
 import {
   type CalendarBooking,

@@ -2,17 +2,24 @@
 // reminders honour it), the homeowner's passkeys (views/my-home/_passkeys.ejs and the sign-in module's calls)
 // and 'Sign out everywhere' (POST /my-home/sign-out-everywhere, home-sign-in.routes.ts).
 import { type Request, type Response, Router } from "express";
-import type { Container } from "../../container.js";
 import { HttpError } from "../../http/errors.js";
 import { body, parse } from "../../http/validate.js";
 import { billingDate } from "../subscriptions/index.js";
 import { homeViewer, requireHomeApi, requireHomePage } from "./home-session.js";
-import { visitsServiceOf } from "./visits.routes.js";
+import type { HomeAuthService } from "./home-auth.service.js";
+import type { VisitsService } from "./visits.service.js";
 import { preferencesSchema } from "./visits.schemas.js";
 
-export function accountApi(container: Container): Router {
+/** What the Account page and calls use: the preferences (VisitsService), the passkeys (HomeAuthService). */
+export interface AccountRoutesDeps {
+  visits: Pick<VisitsService, "preferences" | "setPreferences">;
+  homeAuth: Pick<HomeAuthService, "passkeys">;
+  settings: { timeZone: string };
+}
+
+export function accountApi(deps: Pick<AccountRoutesDeps, "visits">): Router {
   const router = Router();
-  const visits = visitsServiceOf(container);
+  const { visits } = deps;
 
   router.get("/my-home/preferences", requireHomeApi, async (_req, res) => {
     res.json(await visits.preferences(homeViewer(res).email));
@@ -28,14 +35,14 @@ export function accountApi(container: Container): Router {
 type Flash = "saved";
 const FLASHES: Record<Flash, string> = { saved: "Your e-mail preferences are saved." };
 
-export function accountPages(container: Container): Router {
+export function accountPages(deps: AccountRoutesDeps): Router {
   const router = Router();
-  const visits = visitsServiceOf(container);
-  const tz = container.env.BUSINESS_TZ;
+  const { visits, homeAuth } = deps;
+  const tz = deps.settings.timeZone;
 
   const renderAccount = async (req: Request, res: Response, extra: { status?: number; problem?: string | null } = {}) => {
     const email = homeViewer(res).email;
-    const [preferences, passkeys] = await Promise.all([visits.preferences(email), container.homeAuth.passkeys(email)]);
+    const [preferences, passkeys] = await Promise.all([visits.preferences(email), homeAuth.passkeys(email)]);
     const done = typeof req.query.done === "string" && req.query.done in FLASHES ? FLASHES[req.query.done as Flash] : null;
     res.status(extra.status ?? 200).page("my-home/account", {
       title: "Account | My Home | Haven",

@@ -1,4 +1,4 @@
-// What a signed-in homeowner may see (DESIGN.md decision 29). Every portal read and action asks here first.
+// What a signed-in homeowner may see (docs/decisions.md#29). Every portal read and action asks here first.
 // - Their own properties: those whose customer's e-mail is theirs, compared case-blind; for those, every report,
 //   booking, quote, task and subscription.
 // - A report shared to their e-mail for someone else's property: that report alone, never the property's other records,

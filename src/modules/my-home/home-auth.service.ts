@@ -1,4 +1,4 @@
-// Homeowner sign-in (DESIGN.md decision 28): an e-mailed link and 6-digit code, then a session cookie of its own;
+// Homeowner sign-in (docs/decisions.md#28): an e-mailed link and 6-digit code, then a session cookie of its own;
 // passkeys once signed in. Every secret (link token, code, session id, WebAuthn challenge) is stored as SHA-256.
 import { randomBytes, randomInt, timingSafeEqual } from "node:crypto";
 import {
@@ -12,9 +12,9 @@ import type { Knex } from "knex";
 import type { Logger } from "pino";
 import type { TransactionRunner } from "../../db/transaction.js";
 import { HttpError, NotFoundError, ValidationError } from "../../http/errors.js";
-import type { LoginAttemptsRepository } from "../auth/login-attempts.repository.js";
-import type { MailService } from "../mail/mail.service.js";
-import { hashToken, newToken } from "../sharing/links.js";
+import type { LoginAttemptCounter } from "../auth/index.js";
+import type { MailService } from "../mail/index.js";
+import { hashToken, newToken } from "../../shared/one-time-links.js";
 import type { HomeAccess } from "./home-access.js";
 import type { HomeAuthRepository, HomePasskeyRow } from "./home-auth.repository.js";
 import { signInEmail } from "./home-mail.js";
@@ -77,21 +77,25 @@ const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 const newCode = () => String(randomInt(0, 1_000_000)).padStart(6, "0");
 const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
+/** What homeowner sign-in uses: auth's login counters (shared with staff login), mail, HomeAccess, and settings. */
+export interface HomeAuthDeps {
+  /** Support links and the customer e-mail of a property: My Home's read model (README "Read model"). */
+  db: Knex;
+  transaction: TransactionRunner;
+  attempts: LoginAttemptCounter;
+  access: HomeAccess;
+  mail: Pick<MailService, "enqueue">;
+  log: Logger;
+  settings: HomeSettings;
+}
+
 export class HomeAuthService {
   private readonly clock: () => Date;
   private readonly limits: HomeSignInLimits;
 
   constructor(
     private readonly repo: HomeAuthRepository,
-    private readonly deps: {
-      db: Knex;
-      transaction: TransactionRunner;
-      attempts: LoginAttemptsRepository;
-      access: HomeAccess;
-      mail: MailService;
-      log: Logger;
-      settings: HomeSettings;
-    },
+    private readonly deps: HomeAuthDeps,
   ) {
     this.clock = deps.settings.clock ?? (() => new Date());
     this.limits = deps.settings.limits ?? HOME_SIGN_IN_LIMITS;

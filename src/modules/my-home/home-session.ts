@@ -1,9 +1,8 @@
-// The homeowner's session (DESIGN.md decision 28): a cookie of its own, `haven_home`, holding a random id whose
+// The homeowner's session (docs/decisions.md#28): a cookie of its own, `haven_home`, holding a random id whose
 // SHA-256 names a row of home_sessions. It never reads or grants the staff session (`haven_session`), nor the reverse.
 import type { CookieOptions, Request, RequestHandler, Response } from "express";
-import type { Container } from "../../container.js";
 import { UnauthorizedError } from "../../http/errors.js";
-import { HOME_SESSION_TTL_MS } from "./home-auth.service.js";
+import { HOME_SESSION_TTL_MS, type HomeAuthService } from "./home-auth.service.js";
 
 export const HOME_COOKIE = "haven_home";
 
@@ -35,8 +34,9 @@ export function clearHomeCookie(res: Response, secure: boolean): void {
 }
 
 /** App-level: sets res.locals.home (HomeViewer | null) from the cookie, renewing a session in use. */
-export function homeSession(container: Container): RequestHandler {
-  const secure = container.env.NODE_ENV === "production";
+export function homeSession(deps: { homeAuth: Pick<HomeAuthService, "resolveSession">; settings: { secure: boolean } }): RequestHandler {
+  const { homeAuth } = deps;
+  const secure = deps.settings.secure;
   return async (req, res, next) => {
     res.locals.home = null;
     const token = homeCookieOf(req);
@@ -45,7 +45,7 @@ export function homeSession(container: Container): RequestHandler {
       if (req.headers.cookie?.includes(`${HOME_COOKIE}=`)) clearHomeCookie(res, secure);
       return next();
     }
-    const session = await container.homeAuth.resolveSession(token);
+    const session = await homeAuth.resolveSession(token);
     if (!session) {
       clearHomeCookie(res, secure);
       return next();

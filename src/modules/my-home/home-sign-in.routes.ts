@@ -1,15 +1,13 @@
-// My Home sign-in (issue 20, item 1; DESIGN.md decision 28): pages that work without script, the passkey calls,
+// My Home sign-in (docs/decisions.md#28): pages that work without script, the passkey calls,
 // and staff's 'Send sign-in link'. The rules live in HomeAuthService; here only forms, cookies and redirects.
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
-import { type Request, type Response, Router } from "express";
+import { type Request, type RequestHandler, type Response, Router } from "express";
 import { z } from "zod";
-import type { Container } from "../../container.js";
 import { HttpError, fieldsFromZod } from "../../http/errors.js";
-import { staffPage } from "../../http/admin.js";
 import { requireStaffApi } from "../../http/guards.js";
 import { body, params } from "../../http/validate.js";
-import { isToken } from "../sharing/links.js";
-import { TooManySignInsError } from "./home-auth.service.js";
+import { isToken } from "../../shared/one-time-links.js";
+import { type HomeAuthService, TooManySignInsError } from "./home-auth.service.js";
 import { clearHomeCookie, homeViewer, requireHomeApi, setHomeCookie } from "./home-session.js";
 import { passkeyIdSchema, passkeyRegisterSchema, passkeySignInSchema, propertyIdSchema, signInCodeSchema, signInRequestSchema } from "./home-sign-in.schemas.js";
 import { escapeHtml } from "../../shared/html.js";
@@ -52,13 +50,25 @@ function renderSignIn(res: Response, status: number, page: SignInPage) {
 
 const addressOf = (req: Request) => req.ip ?? "unknown";
 
-export function homeSignInPages(container: Container): Router {
+/** What the sign-in pages and calls use: HomeAuthService, the staff page guard app.ts builds, and a setting. */
+export interface HomeSignInRoutesDeps {
+  homeAuth: HomeAuthService;
+  /** http/admin.ts staffPage(): staff's 'Send sign-in link' form. */
+  staffPage: RequestHandler[];
+  settings: {
+    /** The `haven_home` cookie is Secure in production. */
+    secure: boolean;
+  };
+}
+
+export function homeSignInPages(deps: HomeSignInRoutesDeps): Router {
   const router = Router();
-  const secure = container.env.NODE_ENV === "production";
+  const { homeAuth, staffPage } = deps;
+  const secure = deps.settings.secure;
   const signedIn = async (res: Response, token: string, next: unknown) => {
     // A browser holds one homeowner session: the one it had (perhaps another e-mail's) ends.
     const previous = res.locals.home as { sessionId: number } | null;
-    if (previous) await container.homeAuth.revokeSession(previous.sessionId);
+    if (previous) await homeAuth.revokeSession(previous.sessionId);
     setHomeCookie(res, token, secure);
     res.redirect(303, safeHomeNext(next));
   };
@@ -73,7 +83,7 @@ export function homeSignInPages(container: Container): Router {
     const checked = signInRequestSchema.safeParse(input);
     if (!checked.success) return renderSignIn(res, 400, { email: input.email, next: input.next, errors: fieldsFromZod(checked.error), message: "Check the e-mail address.", tone: "error" });
     try {
-      await container.homeAuth.requestSignIn(checked.data.email, addressOf(req));
+      await homeAuth.requestSignIn(checked.data.email, addressOf(req));
     } catch (error) {
       if (!(error instanceof TooManySignInsError)) throw error;
       res.setHeader("Retry-After", String(error.retryAfterSeconds));
@@ -89,7 +99,7 @@ export function homeSignInPages(container: Container): Router {
       renderSignIn(res, status, { email: input.email, next: input.next, sent: true, errors, message, tone: "error" });
     if (!checked.success) return again(400, "Check the e-mail address and the code.", fieldsFromZod(checked.error));
     try {
-      const session = await container.homeAuth.spendCode(checked.data.email, checked.data.code, addressOf(req));
+      const session = await homeAuth.spendCode(checked.data.email, checked.data.code, addressOf(req));
       if (!session) return again(400, WRONG_CODE_MESSAGE, { code: WRONG_CODE_MESSAGE });
       await signedIn(res, session.token, input.next);
     } catch (error) {
@@ -103,36 +113,36 @@ export function homeSignInPages(container: Container): Router {
   router.get("/my-home/sign-in/:token", async (req, res) => {
     const { token } = req.params;
     const next = typeof req.query.next === "string" ? req.query.next : undefined;
-    if (!isToken(token) || !(await container.homeAuth.isLiveLink(token))) return renderSignIn(res, 410, { next, message: EXPIRED_LINK_MESSAGE, tone: "error" });
+    if (!isToken(token) || !(await homeAuth.isLiveLink(token))) return renderSignIn(res, 410, { next, message: EXPIRED_LINK_MESSAGE, tone: "error" });
     res.page("my-home/sign-in-link", { title: "Continue to My Home", noindex: true, footer: true, action: `/my-home/sign-in/${token}`, next: safeHomeNext(next) });
   });
 
   router.post("/my-home/sign-in/:token", async (req, res) => {
     const { token } = req.params;
     const input = form.parse(req.body ?? {});
-    const session = isToken(token) ? await container.homeAuth.spendLink(token) : null;
+    const session = isToken(token) ? await homeAuth.spendLink(token) : null;
     if (!session) return renderSignIn(res, 410, { next: input.next, message: EXPIRED_LINK_MESSAGE, tone: "error" });
     await signedIn(res, session.token, input.next);
   });
 
   router.post("/my-home/sign-out", async (_req, res) => {
     const viewer = res.locals.home as { sessionId: number } | null;
-    if (viewer) await container.homeAuth.revokeSession(viewer.sessionId);
+    if (viewer) await homeAuth.revokeSession(viewer.sessionId);
     clearHomeCookie(res, secure);
     res.redirect(303, "/my-home/sign-in");
   });
 
   router.post("/my-home/sign-out-everywhere", async (_req, res) => {
     const viewer = res.locals.home as { email: string } | null;
-    if (viewer) await container.homeAuth.revokeAll(viewer.email);
+    if (viewer) await homeAuth.revokeAll(viewer.email);
     clearHomeCookie(res, secure);
     res.redirect(303, "/my-home/sign-in");
   });
 
   // Staff, from the property dialog: the API call's twin for a form (htmx swaps in the answer; without script, back to the details).
-  router.post("/admin/properties/:id/send-sign-in-link", ...staffPage(container), async (req, res) => {
+  router.post("/admin/properties/:id/send-sign-in-link", ...staffPage, async (req, res) => {
     const { id } = params(req, propertyIdSchema);
-    const { email } = await container.homeAuth.sendSignInLink(id);
+    const { email } = await homeAuth.sendSignInLink(id);
     if (req.get("hx-request") !== "true") return res.redirect(303, `/admin/properties/${id}`);
     res.type("html").send(`<p class="mt-2 text-sm text-green-900" role="status" data-testid="sign-in-link-sent">Sign-in link sent to ${escapeHtml(email)}.</p>`);
   });
@@ -142,14 +152,15 @@ export function homeSignInPages(container: Container): Router {
 
 
 /** Mounted under /api. */
-export function homeSignInApi(container: Container): Router {
+export function homeSignInApi(deps: Pick<HomeSignInRoutesDeps, "homeAuth" | "settings">): Router {
   const router = Router();
-  const secure = container.env.NODE_ENV === "production";
+  const { homeAuth } = deps;
+  const secure = deps.settings.secure;
 
   router.post("/my-home/sign-in", async (req, res) => {
     const { email } = body(req, signInRequestSchema);
     try {
-      await container.homeAuth.requestSignIn(email, addressOf(req));
+      await homeAuth.requestSignIn(email, addressOf(req));
     } catch (error) {
       if (error instanceof TooManySignInsError) res.setHeader("Retry-After", String(error.retryAfterSeconds));
       throw error;
@@ -158,43 +169,43 @@ export function homeSignInApi(container: Container): Router {
   });
 
   router.post("/my-home/sign-out-everywhere", requireHomeApi, async (_req, res) => {
-    await container.homeAuth.revokeAll(homeViewer(res).email);
+    await homeAuth.revokeAll(homeViewer(res).email);
     clearHomeCookie(res, secure);
     res.json({ success: true });
   });
 
   // Passkeys of the signed-in homeowner (the Account page).
   router.get("/my-home/passkeys", requireHomeApi, async (_req, res) => {
-    res.json(await container.homeAuth.passkeys(homeViewer(res).email));
+    res.json(await homeAuth.passkeys(homeViewer(res).email));
   });
 
   router.post("/my-home/passkeys/options", requireHomeApi, async (_req, res) => {
-    res.json(await container.homeAuth.registrationOptions(homeViewer(res).email));
+    res.json(await homeAuth.registrationOptions(homeViewer(res).email));
   });
 
   router.post("/my-home/passkeys", requireHomeApi, async (req, res) => {
     const input = body(req, passkeyRegisterSchema);
-    const created = await container.homeAuth.registerPasskey(homeViewer(res).email, input.response as unknown as RegistrationResponseJSON, input.name);
+    const created = await homeAuth.registerPasskey(homeViewer(res).email, input.response as unknown as RegistrationResponseJSON, input.name);
     res.status(201).json(created);
   });
 
   router.delete("/my-home/passkeys/:id", requireHomeApi, async (req, res) => {
     const { id } = params(req, passkeyIdSchema);
-    await container.homeAuth.deletePasskey(homeViewer(res).email, id);
+    await homeAuth.deletePasskey(homeViewer(res).email, id);
     res.status(204).end();
   });
 
   // Signing in with a passkey: no e-mail asked (discoverable credentials).
   router.post("/my-home/passkey-sign-in/options", async (_req, res) => {
-    res.json(await container.homeAuth.signInOptions());
+    res.json(await homeAuth.signInOptions());
   });
 
   router.post("/my-home/passkey-sign-in", async (req, res) => {
     const input = body(req, passkeySignInSchema);
-    const session = await container.homeAuth.signInWithPasskey(input.response as unknown as AuthenticationResponseJSON);
+    const session = await homeAuth.signInWithPasskey(input.response as unknown as AuthenticationResponseJSON);
     if (!session) throw new HttpError(401, "This passkey could not sign you in. Use the e-mail link instead.");
     const previous = res.locals.home as { sessionId: number } | null;
-    if (previous) await container.homeAuth.revokeSession(previous.sessionId);
+    if (previous) await homeAuth.revokeSession(previous.sessionId);
     setHomeCookie(res, session.token, secure);
     res.json({ redirect: safeHomeNext(input.next) });
   });
@@ -202,7 +213,7 @@ export function homeSignInApi(container: Container): Router {
   // Staff: e-mail the property's customer a sign-in link (the staff member never sees it).
   router.post("/properties/:id/send-sign-in-link", requireStaffApi, async (req, res) => {
     const { id } = params(req, propertyIdSchema);
-    const { email } = await container.homeAuth.sendSignInLink(id);
+    const { email } = await homeAuth.sendSignInLink(id);
     res.json({ success: true, email });
   });
 

@@ -4,6 +4,7 @@ export {
   HOME_CODE_TRIES,
   HOME_MAIL_KEY_PREFIX,
   HOME_SIGN_IN_LIMITS,
+  type HomeAuthDeps,
   HomeAuthService,
   type HomeSignInLimits,
   TOO_MANY_SIGN_INS_MESSAGE,

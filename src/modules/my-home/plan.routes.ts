@@ -1,31 +1,42 @@
 // My Home's Plan (issue 20, item 2): the page, the confirm pages that state the dates before anything changes,
 // the demo card form or Stripe's billing portal, a receipt page per invoice, and the JSON calls under
-// /api/my-home/subscription. Every action is container.subscriptions' own (actor 'customer'); PlanService
+// /api/my-home/subscription. Every action is SubscriptionsService's own (actor 'customer'); HomePlanPage
 // checks the subscription is the homeowner's (404 otherwise).
 import { type Request, type Response, Router } from "express";
-import type { Container } from "../../container.js";
 import { HttpError, ValidationError } from "../../http/errors.js";
 import { body, params, parse } from "../../http/validate.js";
 import { billingAmount, billingDate } from "../subscriptions/index.js";
 import { homeViewer, requireHomeApi, requireHomePage } from "./home-session.js";
-import { PlanService } from "./plan.service.js";
+import type { HomePlanPage } from "./plan.service.js";
 import { homeCancelSchema, homeCardFormSchema, homeCardSchema, homeChangePlanSchema, homeResumeSchema, invoiceParams, subscriptionParams, subscriptionQuery } from "./visits.schemas.js";
 
 const noStore = (res: Response) => res.setHeader("Cache-Control", "no-store");
 const planPath = "/my-home/plan";
 /** Where Stripe's card flow comes back to: the card's return page, which adopts the new card. */
-const returnUrl = (container: Container, id: number) => `${(container.env.PUBLIC_URL ?? `http://localhost:${container.env.PORT}`).replace(/\/+$/, "")}${planPath}/${id}/card/return`;
+const returnUrl = (publicUrl: string, id: number) => `${publicUrl.replace(/\/+$/, "")}${planPath}/${id}/card/return`;
 
-export function planApi(container: Container): Router {
+/** What the Plan page and calls use: HomePlanPage, and settings. */
+export interface PlanRoutesDeps {
+  planPage: HomePlanPage;
+  settings: {
+    /** The site's public URL: where Stripe's card flow comes back to. */
+    publicUrl: string;
+    timeZone: string;
+    supportEmail: string;
+    supportPhone: string;
+  };
+}
+
+export function planApi(deps: Pick<PlanRoutesDeps, "planPage"> & { settings: Pick<PlanRoutesDeps["settings"], "publicUrl"> }): Router {
   const router = Router();
-  const plans = new PlanService(container);
+  const plans = deps.planPage;
 
   router.get("/my-home/subscription", requireHomeApi, async (_req, res) => {
     noStore(res);
     res.json({ subscriptions: await plans.plans(homeViewer(res).email) });
   });
 
-  // A customer cancels at the end of the period only (decision 25): the answer states when it takes effect.
+  // A customer cancels at the end of the period only (docs/decisions.md#25): the answer states when it takes effect.
   router.post("/my-home/subscription/cancel", requireHomeApi, async (req, res) => {
     noStore(res);
     const { subscriptionId, reason } = body(req, homeCancelSchema);
@@ -50,7 +61,7 @@ export function planApi(container: Container): Router {
     const input = body(req, homeCardSchema);
     const email = homeViewer(res).email;
     const sub = await plans.own(email, input.subscriptionId);
-    if (sub.provider === "stripe") return void res.json({ url: await plans.cardPortalUrl(email, sub.id, returnUrl(container, sub.id)) });
+    if (sub.provider === "stripe") return void res.json({ url: await plans.cardPortalUrl(email, sub.id, returnUrl(deps.settings.publicUrl, sub.id)) });
     if (!input.cardNumber) throw new ValidationError("Card number is required", { cardNumber: "Card number is required" });
     res.json(await plans.updateDemoCard(email, sub.id, input.cardNumber));
   });
@@ -66,12 +77,12 @@ const FLASHES: Record<Flash, string> = {
   changed: "Your plan change is confirmed. We have e-mailed you the details.",
 };
 
-export function planPages(container: Container): Router {
+export function planPages(deps: PlanRoutesDeps): Router {
   const router = Router();
-  const plans = new PlanService(container);
-  const tz = container.env.BUSINESS_TZ;
+  const plans = deps.planPage;
+  const tz = deps.settings.timeZone;
   const format = { date: (iso: string) => billingDate(iso, tz), amount: billingAmount };
-  const support = { email: container.env.SUPPORT_EMAIL, phone: container.env.CONTACT_PHONE };
+  const support = { email: deps.settings.supportEmail, phone: deps.settings.supportPhone };
   const common = (title: string) => ({ title: `${title} | My Home | Haven`, noindex: true, footer: true, tab: "plan", format, support });
 
   const renderPlan = async (req: Request, res: Response, extra: { status?: number; problem?: string | null } = {}) => {
@@ -160,7 +171,7 @@ export function planPages(container: Container): Router {
       const email = homeViewer(res).email;
       const plan = await plans.plan(email, id);
       if (plan.ended) return planPath;
-      if (plan.subscription.provider === "stripe") return plans.cardPortalUrl(email, id, returnUrl(container, id));
+      if (plan.subscription.provider === "stripe") return plans.cardPortalUrl(email, id, returnUrl(deps.settings.publicUrl, id));
       await renderCard(res, id);
     }, backToPlan),
   );

@@ -1,12 +1,15 @@
-// My Home's Plan (issue 20, item 2): the homeowner's subscriptions (one per home with a plan), their invoices
+// My Home's Plan page: the homeowner's subscriptions (one per home with a plan), their invoices
 // and receipts, and the changes the subscriptions issue lets a customer make: change plan, cancel at period end
-// or undo it, update the card. Every action is container.subscriptions' own, with actor 'customer'; this class
+// or undo it, update the card. Every action is SubscriptionsService's own, with actor 'customer'; this class
 // only decides what is the homeowner's (HomeAccess: the subscription's property is theirs) and states the dates.
-import type { Container } from "../../container.js";
+import type { Logger } from "pino";
 import { ConflictError, HttpError, NotFoundError } from "../../http/errors.js";
 import type { Plan, PlanType } from "../plans/plans.schemas.js";
 import { type CustomerSubscriptionView, ENDED_STATUSES, type Subscription } from "../subscriptions/subscriptions.constants.js";
-import { BillingUnavailableError } from "../subscriptions/index.js";
+import type { PlansService } from "../plans/index.js";
+import { BillingUnavailableError, type StripeWebhooks, type SubscriptionsService } from "../subscriptions/index.js";
+import type { HomeAccess } from "./home-access.js";
+import type { RecordsRepository } from "./records.repository.js";
 
 const ACTOR = "customer";
 
@@ -27,17 +30,33 @@ export interface PlanChange {
   appliesAt: string;
 }
 
-export class PlanService {
-  constructor(private readonly container: Container) {}
+/** What the Plan page uses: SubscriptionsService does every change; the rest says what is the homeowner's. */
+export interface HomePlanPageDeps {
+  subscriptions: Pick<
+    SubscriptionsService,
+    "forProperty" | "get" | "cancel" | "resume" | "changePlan" | "updateDemoCard" | "portalUrl" | "providerRef" | "customerView" | "demo"
+  >;
+  homeAccess: Pick<HomeAccess, "propertyIds" | "ownsProperty">;
+  plans: Pick<PlansService, "list">;
+  /** Stripe mode: adopting the card chosen in Stripe's portal. Null in demo mode. */
+  stripe: { webhooks: Pick<StripeWebhooks, "afterCardUpdate"> } | null;
+  /** My Home's read model: an invoice's subscription, for the receipt page. */
+  readModel: Pick<RecordsRepository, "invoiceSubscriptionId">;
+  log: Logger;
+}
+
+/** My Home's Plan page (named apart from PlansService, the plan catalogue, and PlanDeliveries, a plan's visits). */
+export class HomePlanPage {
+  constructor(private readonly deps: HomePlanPageDeps) {}
 
   private get subscriptions() {
-    return this.container.subscriptions;
+    return this.deps.subscriptions;
   }
 
   /** One entry per home of the homeowner that has (or had) a subscription: its latest one. */
   async plans(email: string, now: Date = new Date()): Promise<HomePlan[]> {
     const out: HomePlan[] = [];
-    for (const propertyId of await this.container.homeAccess.propertyIds(email)) {
+    for (const propertyId of await this.deps.homeAccess.propertyIds(email)) {
       const found = await this.subscriptions.forProperty(propertyId);
       if (found) out.push(await this.present(found.subscription.id, now));
     }
@@ -53,7 +72,7 @@ export class PlanService {
       if (error instanceof NotFoundError) throw new NotFoundError("Subscription not found");
       throw error;
     }
-    if (!sub.propertyId || !(await this.container.homeAccess.ownsProperty(email, sub.propertyId))) throw new NotFoundError("Subscription not found");
+    if (!sub.propertyId || !(await this.deps.homeAccess.ownsProperty(email, sub.propertyId))) throw new NotFoundError("Subscription not found");
     return sub;
   }
 
@@ -101,7 +120,7 @@ export class PlanService {
   /** Back from Stripe's card flow: the customer's new default card becomes the subscription's (and pays an open invoice). */
   async afterCardUpdate(email: string, id: number): Promise<void> {
     const sub = await this.own(email, id);
-    const stripe = this.container.stripe;
+    const stripe = this.deps.stripe;
     if (sub.provider !== "stripe" || !stripe) return;
     const { providerSubscriptionId } = await this.subscriptions.providerRef(id);
     await this.provider(() => stripe.webhooks.afterCardUpdate({ providerSubscriptionId }));
@@ -113,18 +132,18 @@ export class PlanService {
       return await work();
     } catch (error) {
       if (error instanceof HttpError) throw error;
-      this.container.log.warn({ err: error }, "Stripe card flow failed");
+      this.deps.log.warn({ err: error }, "Stripe card flow failed");
       throw new BillingUnavailableError();
     }
   }
 
   /** An invoice of the homeowner's, with its subscription (the receipt page). */
   async receipt(email: string, invoiceId: number, now: Date = new Date()): Promise<{ plan: HomePlan; invoice: HomePlan["invoices"][number] }> {
-    const row = await this.container.db("invoices").where({ id: invoiceId }).first("subscription_id");
-    if (!row) throw new NotFoundError("Invoice not found");
+    const subscriptionId = await this.deps.readModel.invoiceSubscriptionId(invoiceId);
+    if (subscriptionId === null) throw new NotFoundError("Invoice not found");
     let plan: HomePlan;
     try {
-      plan = await this.plan(email, row.subscription_id as number, now);
+      plan = await this.plan(email, subscriptionId, now);
     } catch (error) {
       if (error instanceof NotFoundError) throw new NotFoundError("Invoice not found");
       throw error;
@@ -134,7 +153,7 @@ export class PlanService {
     return { plan, invoice };
   }
 
-  /** What another plan costs this subscriber a month: the same reading of the prices as their journey (decision 23). */
+  /** What another plan costs this subscriber a month: the same reading of the prices as their journey (docs/decisions.md#23). */
   private priceFor(target: Plan, current: Plan, sub: { monthlyAmount: number }): number {
     return this.subscriptions.demo.amountFor(target, current, Math.round(sub.monthlyAmount * 100)) / 100;
   }
@@ -142,7 +161,7 @@ export class PlanService {
   private async present(id: number, now: Date): Promise<HomePlan> {
     const view = await this.subscriptions.customerView(id, now);
     const sub = view.subscription;
-    const plans = await this.container.plans.list();
+    const plans = await this.deps.plans.list();
     const current = plans.find((p) => p.type === sub.planType);
     const periodEnd = new Date(sub.currentPeriodEnd);
     const endsFirst = sub.cancelAt !== null && new Date(sub.cancelAt) <= periodEnd;

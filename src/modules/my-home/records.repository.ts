@@ -1,5 +1,7 @@
-// SQL of My Home's records (Home, Reports, Quotes). Every query takes the ids HomeAccess allowed: it never
-// decides by itself what a homeowner may see.
+// SQL of My Home's records (Home, Reports, Quotes): My Home's read model, which reads other modules' tables
+// (properties, customers, reports, inspections, maintenance tasks, quote requests, invoices) directly, as the
+// lint rule's READ_MODELS allows (docs/architecture.md "Modules and layers"; README "Read model"). Every query
+// takes the ids HomeAccess allowed: it never decides by itself what a homeowner may see.
 import type { Knex } from "knex";
 import type { QuotePriority, QuoteSource, QuoteStatus } from "../quotes/quotes.constants.js";
 import type { HomeQuote } from "./my-home.schemas.js";
@@ -186,6 +188,15 @@ export class RecordsRepository {
     if (!propertyIds.length) return new Set();
     const rows = await this.db("subscriptions").whereIn("property_id", propertyIds).where("status", "past_due").distinct("property_id");
     return new Set(rows.map((r: Row) => r.property_id as number));
+  }
+
+  /**
+   * The subscription an invoice belongs to (the receipt page), or null. An exception kept in the read model:
+   * SubscriptionsService has no look-up by invoice id, and the receipt checks ownership through the subscription.
+   */
+  async invoiceSubscriptionId(invoiceId: number): Promise<number | null> {
+    const row = await this.db("invoices").where({ id: invoiceId }).first("subscription_id");
+    return row ? (row.subscription_id as number) : null;
   }
 }
 

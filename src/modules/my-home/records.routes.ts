@@ -1,20 +1,23 @@
 // My Home's records (issue 20, item 2): the Home, Reports and Quotes pages and their JSON calls under
 // /api/my-home/. Routes are thin: RecordsService holds the rules and asks HomeAccess before anything.
 import { type Request, type Response, Router } from "express";
-import type { Container } from "../../container.js";
 import { HttpError } from "../../http/errors.js";
 import type { PageMeta } from "../../http/render.js";
 import { body, params, query } from "../../http/validate.js";
 import { QUOTE_STATUSES, formatCents } from "../quotes/quotes.constants.js";
 import { barColour, clientPriorityLabel } from "../inspections/index.js";
-import { scoreChartSvg, trendText } from "../reports/history.js";
+import { scoreChartSvg, trendText } from "../reports/index.js";
 import { pdfQuery, propertyIdParams } from "../reports/reports.schemas.js";
 import { homeViewer, requireHomeApi, requireHomePage } from "./home-session.js";
 import { PHOTO_PARAMS, askQuoteSchema, homeIdParams, quoteDecisionFormSchema } from "./my-home.schemas.js";
-import { RecordsRepository } from "./records.repository.js";
-import { NOT_QUOTABLE_MESSAGE, QUOTE_ANSWERED_MESSAGE, RecordsService } from "./records.service.js";
+import { NOT_QUOTABLE_MESSAGE, QUOTE_ANSWERED_MESSAGE, type RecordsService } from "./records.service.js";
 
 export type HomeTab = "home" | "reports" | "quotes" | "visits" | "plan" | "account";
+
+/** What the Home, Reports and Quotes pages and calls use. */
+export interface RecordsRoutesDeps {
+  records: RecordsService;
+}
 
 /**
  * Renders a records page, `views/my-home/<view>.ejs`, which starts with `include('_layout')`: the portal's
@@ -51,17 +54,15 @@ const backTo = (value: unknown, fallback: string) => (typeof value === "string" 
 
 const withParam = (path: string, key: string, value: string) => `${path}${path.includes("?") ? "&" : "?"}${key}=${encodeURIComponent(value)}`;
 
-const recordsOf = (container: Container) => new RecordsService(new RecordsRepository(container.db), container);
-
 const dateText = (iso: string | null) =>
   iso ? new Date(iso.length === 10 ? `${iso}T12:00:00Z` : iso).toLocaleDateString("en-CA", { timeZone: "UTC", year: "numeric", month: "short", day: "numeric" }) : "";
 
 /** The view helpers of the records pages. */
 const viewHelpers = { barColour, trendText, dateText, formatCents, clientPriorityLabel, quoteStatuses: QUOTE_STATUSES };
 
-export function myHomeRecordsApi(container: Container): Router {
+export function myHomeRecordsApi(deps: RecordsRoutesDeps): Router {
   const router = Router();
-  const records = recordsOf(container);
+  const { records } = deps;
 
   router.get("/my-home/properties", requireHomeApi, async (_req, res) => {
     res.json(await records.properties(homeViewer(res).email));
@@ -108,9 +109,9 @@ export function myHomeRecordsApi(container: Container): Router {
   return router;
 }
 
-export function myHomeRecordsPages(container: Container): Router {
+export function myHomeRecordsPages(deps: RecordsRoutesDeps): Router {
   const router = Router();
-  const records = recordsOf(container);
+  const { records } = deps;
 
   router.get("/my-home", requireHomePage, async (_req, res) => {
     const email = homeViewer(res).email;

@@ -1,12 +1,16 @@
-// My Home's records (issue 20, item 2: Home, Reports, Quotes; DESIGN.md decision 29). Every read and action asks
+// My Home's records (Home, Reports, Quotes; docs/decisions.md#29). Every read and action asks
 // HomeAccess first; a record that is not the homeowner's is a 404, exactly like one that does not exist.
-import type { Container } from "../../container.js";
+import type { TransactionRunner } from "../../db/transaction.js";
 import { ConflictError, NotFoundError } from "../../http/errors.js";
 import type { ClientDecision } from "../quotes/quotes.constants.js";
 import { barColour, clientLabel } from "../inspections/index.js";
-import type { PropertyHistory } from "../reports/history.js";
+import type { CustomersService } from "../customers/index.js";
+import type { PhotosService } from "../inspections/index.js";
+import type { QuotesService } from "../quotes/index.js";
+import type { PropertyHistory, ReportsService } from "../reports/index.js";
 import { addressLine } from "../../shared/address.js";
-import { clientReportData, photoIdsOf, quotePriority, recommendationsOf } from "../sharing/sharing.service.js";
+import { clientReportData, photoIdsOf, quotePriority, recommendationsOf } from "../sharing/index.js";
+import type { HomeAccess } from "./home-access.js";
 import type { AskQuoteInput, HomeProperty, HomeQuote, HomeRecommendation, HomeReportItem, HomeReportPayload } from "./my-home.schemas.js";
 import type { OpenTaskRow, RecordsRepository, ReportRow } from "./records.repository.js";
 import { safeFileName } from "../../shared/file-name.js";
@@ -41,14 +45,25 @@ const toReportItem = (r: ReportRow, shared: boolean): HomeReportItem => ({
 
 export const reportPdfPath = (id: number, format: "full" | "summary") => `/my-home/reports/${id}/pdf${format === "summary" ? "?format=summary" : ""}`;
 
+/** What the records use of other modules: their services; the read model (RecordsRepository) reads the rest. */
+export interface RecordsDeps {
+  homeAccess: HomeAccess;
+  reports: Pick<ReportsService, "get" | "history" | "pdfOf">;
+  customers: Pick<CustomersService, "findPropertyFor">;
+  photos: Pick<PhotosService, "load">;
+  /** Accept or decline a quote, ask for one: QuotesService's own rules (docs/decisions.md#8). */
+  quotes: Pick<QuotesService, "decideAsOwner" | "createRequests">;
+  transaction: TransactionRunner;
+}
+
 export class RecordsService {
   constructor(
     private readonly records: RecordsRepository,
-    private readonly container: Container,
+    private readonly deps: RecordsDeps,
   ) {}
 
   private get access() {
-    return this.container.homeAccess;
+    return this.deps.homeAccess;
   }
 
   /** Home: each property with its latest score, band, trend and what needs attention now. */
@@ -57,7 +72,7 @@ export class RecordsService {
     const [rows, reports, open, pastDue] = await Promise.all([this.records.properties(ids), this.records.reports(ids, []), this.records.openRecommendations(ids), this.records.pastDue(ids)]);
     const out: HomeProperty[] = [];
     for (const p of rows) {
-      const history = await this.container.reports.history(p.id);
+      const history = await this.deps.reports.history(p.id);
       const latest = reports.find((r) => r.propertyId === p.id) ?? null;
       const score = history.currentScore;
       out.push({
@@ -87,7 +102,7 @@ export class RecordsService {
 
   private async readable(email: string, reportId: number) {
     if (!(await this.access.canReadReport(email, reportId))) throw new NotFoundError("Report not found");
-    const report = await this.container.reports.get(reportId);
+    const report = await this.deps.reports.get(reportId);
     const own = await this.access.ownsProperty(email, report.propertyId);
     return { report, own };
   }
@@ -95,7 +110,7 @@ export class RecordsService {
   /** One report in the client view's shape: never one-time once signed in (decision 29). */
   async report(email: string, reportId: number): Promise<HomeReportPayload> {
     const { report, own } = await this.readable(email, reportId);
-    const property = await this.container.customers.findPropertyFor({ kind: "staff" }, report.propertyId);
+    const property = await this.deps.customers.findPropertyFor({ kind: "staff" }, report.propertyId);
     if (!property) throw new NotFoundError("Report not found");
     const stored = { ...report, reportData: report.reportData as unknown as Record<string, unknown> };
     const items: HomeReportPayload["items"] = {};
@@ -118,7 +133,7 @@ export class RecordsService {
   async photo(email: string, reportId: number, photoId: number): Promise<{ mimeType: string; bytes: Buffer }> {
     const { report } = await this.readable(email, reportId);
     if (!photoIdsOf({ ...report, reportData: report.reportData as unknown as Record<string, unknown> }).has(photoId)) throw new NotFoundError("Photo not found");
-    const photo = await this.container.photos.load(photoId);
+    const photo = await this.deps.photos.load(photoId);
     if (!photo) throw new NotFoundError("Photo not found");
     return photo;
   }
@@ -126,14 +141,14 @@ export class RecordsService {
   /** The report's PDF (the staff builder, from the same snapshot) and its file name. */
   async pdf(email: string, reportId: number, format: "full" | "summary"): Promise<{ name: string; bytes: Buffer }> {
     const { report } = await this.readable(email, reportId);
-    const bytes = await this.container.reports.pdfOf(report.reportData, format);
+    const bytes = await this.deps.reports.pdfOf(report.reportData, format);
     return { name: `haven-report-${report.id}-${safeFileName(report.reportData.property.address)}${format === "summary" ? "-summary" : ""}.pdf`, bytes };
   }
 
   /** The history of one of their own properties: never of a property whose report was only shared to them. */
   async history(email: string, propertyId: number): Promise<PropertyHistory> {
     if (!(await this.access.ownsProperty(email, propertyId))) throw new NotFoundError("Property not found");
-    return this.container.reports.history(propertyId);
+    return this.deps.reports.history(propertyId);
   }
 
   /** Their quote requests and quotes in every status (quoted first: they await an answer). */
@@ -156,7 +171,7 @@ export class RecordsService {
   async decide(email: string, quoteRequestId: number, decision: ClientDecision): Promise<HomeQuote> {
     const own = new Set(await this.access.propertyIds(email));
     try {
-      await this.container.quotes.decideAsOwner(quoteRequestId, decision, (propertyId) => own.has(propertyId));
+      await this.deps.quotes.decideAsOwner(quoteRequestId, decision, (propertyId) => own.has(propertyId));
     } catch (error) {
       if (error instanceof ConflictError) throw new ConflictError(QUOTE_ANSWERED_MESSAGE, error.fields);
       throw error;
@@ -179,12 +194,12 @@ export class RecordsService {
     }
     let priority = quotePriority({ priority: toPriority(task.priority) });
     if (task.reportId) {
-      const report = await this.container.reports.get(task.reportId).catch(() => null);
+      const report = await this.deps.reports.get(task.reportId).catch(() => null);
       const rec = report ? recommendationsOf({ ...report, reportData: report.reportData as unknown as Record<string, unknown> }).find((r) => Number(r.id) === task.id) : undefined;
       if (rec) priority = quotePriority(rec);
     }
-    const [id] = await this.container.transaction((tx) =>
-      this.container.quotes.createRequests([{ propertyId: task.propertyId, maintenanceTaskId: task.id, shareId: null, priority, clientNotes: input.notes, source: "portal" }], tx),
+    const [id] = await this.deps.transaction((tx) =>
+      this.deps.quotes.createRequests([{ propertyId: task.propertyId, maintenanceTaskId: task.id, shareId: null, priority, clientNotes: input.notes, source: "portal" }], tx),
     );
     return { quote: await this.quoteOf(email, id!), created: task.quoteId === null };
   }

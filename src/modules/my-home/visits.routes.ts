@@ -1,29 +1,21 @@
 // My Home's Visits (issue 20, item 2): the page, its plain forms (POST, then a redirect), the JSON calls under
 // /api/my-home/, and the private ICS feed (public, guarded by its secret). Signed in only: requireHome*.
 import { type Request, type Response, Router } from "express";
-import type { Container } from "../../container.js";
 import { HttpError, NotFoundError } from "../../http/errors.js";
 import { body, params, parse, query } from "../../http/validate.js";
 import { longDate, shortDate, slotLabel } from "../../shared/business-time.js";
 import { homeViewer, requireHomeApi, requireHomePage } from "./home-session.js";
-import { VisitsRepository } from "./visits.repository.js";
 import { bookingParams, homeBookingChangeSchema, serviceRequestSchema, visitsQuery } from "./visits.schemas.js";
-import { VisitsService, monthWeeks, shiftMonth } from "./visits.service.js";
+import { type VisitsService, monthWeeks, shiftMonth } from "./visits.service.js";
 
-/** The service of Visits and Account, one per container. */
-const services = new WeakMap<Container, VisitsService>();
-export function visitsServiceOf(container: Container): VisitsService {
-  let service = services.get(container);
-  if (!service) {
-    service = new VisitsService(container, new VisitsRepository(container.db));
-    services.set(container, service);
-  }
-  return service;
+/** What the Visits page and calls use. */
+export interface VisitsRoutesDeps {
+  visits: VisitsService;
 }
 
-export function visitsApi(container: Container): Router {
+export function visitsApi(deps: VisitsRoutesDeps): Router {
   const router = Router();
-  const visits = visitsServiceOf(container);
+  const { visits } = deps;
 
   router.get("/my-home/visits", requireHomeApi, async (req, res) => {
     const { month } = query(req, visitsQuery);
@@ -57,9 +49,9 @@ const FLASHES: Record<Flash, string> = {
 
 const format = { longDate, shortDate, slotLabel };
 
-export function visitsPages(container: Container): Router {
+export function visitsPages(deps: VisitsRoutesDeps): Router {
   const router = Router();
-  const visits = visitsServiceOf(container);
+  const { visits } = deps;
 
   const renderVisits = async (req: Request, res: Response, extra: { status?: number; problem?: string | null; errors?: Record<string, string>; values?: Record<string, string>; feedUrl?: string | null } = {}) => {
     const parsed = visitsQuery.safeParse(req.query);

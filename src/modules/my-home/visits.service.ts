@@ -1,15 +1,17 @@
-// My Home's Visits and Account (issue 20, item 2; DESIGN.md decisions 29–30): what is coming to the homeowner's
+// My Home's Visits and Account (docs/decisions.md#29 and #30): what is coming to the homeowner's
 // homes (inspection bookings, plan visits, other maintenance), the changes they may make themselves, their
 // private calendar feed and their e-mail preferences. Every read and action goes through HomeAccess first:
 // anything not theirs is a 404, never a hint that it exists.
 import { createHash, randomBytes } from "node:crypto";
-import type { Container } from "../../container.js";
 import { ConflictError, NotFoundError, ValidationError } from "../../http/errors.js";
 import type { Booking } from "../bookings/bookings.schemas.js";
 import { addDays, earliestInspectionDate, isWeekday, longDate, slotLabel, todayIn } from "../../shared/business-time.js";
-import { bookingEvent, calendarFile, taskEvent } from "../maintenance/maintenance.ics.js";
+import type { BookingsService } from "../bookings/index.js";
+import { type PlanDeliveries, bookingEvent, calendarFile, taskEvent } from "../maintenance/index.js";
 import { taskTime } from "../maintenance/maintenance.constants.js";
 import { SERVING_STATUSES } from "../subscriptions/subscriptions.constants.js";
+import type { SubscriptionsService } from "../subscriptions/index.js";
+import type { HomeAccess } from "./home-access.js";
 import type { VisitsRepository } from "./visits.repository.js";
 import { type HomeBookingChange, PORTAL_RESCHEDULE_MESSAGE, PORTAL_SLOTS, type ServiceRequestInput } from "./visits.schemas.js";
 
@@ -69,18 +71,33 @@ export interface VisitsView {
 const hashSecret = (secret: string) => createHash("sha256").update(secret).digest("hex");
 const SECRET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
+/** What Visits and Account use of other modules (their services), and their settings. */
+export interface VisitsDeps {
+  homeAccess: Pick<HomeAccess, "propertyIds" | "ownsProperty">;
+  bookings: Pick<BookingsService, "byProperty" | "changeByStaff">;
+  subscriptions: Pick<SubscriptionsService, "forProperty">;
+  /** A plan's on-request services and their requests (docs/decisions.md#26). */
+  planDeliveries: Pick<PlanDeliveries, "forSubscription" | "requestService">;
+  settings: {
+    /** BUSINESS_TZ. */
+    timeZone: string;
+    /** The site's public URL: the calendar feed's address. */
+    publicUrl: string;
+  };
+}
+
 export class VisitsService {
   constructor(
-    private readonly container: Container,
     private readonly repo: VisitsRepository,
+    private readonly deps: VisitsDeps,
   ) {}
 
   private get tz() {
-    return this.container.env.BUSINESS_TZ;
+    return this.deps.settings.timeZone;
   }
 
   private get planServices() {
-    return this.container.planServices;
+    return this.deps.planDeliveries;
   }
 
   /** The dates a booking may move to today: the 14 weekdays from the 4-day lead on; slots: the parts of the day. */
@@ -97,7 +114,7 @@ export class VisitsService {
   async view(email: string, options: { month?: string } = {}, now: Date = new Date()): Promise<VisitsView> {
     const today = todayIn(this.tz, now);
     const month = options.month ?? today.slice(0, 7);
-    const propertyIds = await this.container.homeAccess.propertyIds(email);
+    const propertyIds = await this.deps.homeAccess.propertyIds(email);
     const monthEnd = lastDayOf(month);
     // One read covers both the list (today on) and the calendar's month (which may be past or far ahead).
     const listEnd = addDays(today, LIST_DAYS_AHEAD);
@@ -157,14 +174,14 @@ export class VisitsService {
   }
 
   private async bookingsOf(propertyIds: number[]): Promise<Booking[]> {
-    return [...(await this.container.bookings.byProperty(propertyIds)).values()].flat();
+    return [...(await this.deps.bookings.byProperty(propertyIds)).values()].flat();
   }
 
   /** The on-request services of each home whose plan serves now. */
   private async requestable(propertyIds: number[]): Promise<Requestable[]> {
     const out: Requestable[] = [];
     for (const propertyId of propertyIds) {
-      const found = await this.container.subscriptions.forProperty(propertyId);
+      const found = await this.deps.subscriptions.forProperty(propertyId);
       if (!found || !SERVING_STATUSES.includes(found.subscription.status)) continue;
       const services = (await this.planServices.forSubscription(found.subscription.id)).filter((s) => s.onRequest && !s.endedAt);
       if (!services.length) continue;
@@ -180,7 +197,7 @@ export class VisitsService {
 
   /** The homeowner's booking, or 404 (someone else's looks exactly like a missing one). */
   private async ownBooking(email: string, id: number): Promise<Booking> {
-    const propertyIds = await this.container.homeAccess.propertyIds(email);
+    const propertyIds = await this.deps.homeAccess.propertyIds(email);
     const booking = (await this.bookingsOf(propertyIds)).find((b) => b.id === id);
     if (!booking) throw new NotFoundError("Booking not found");
     return booking;
@@ -197,7 +214,7 @@ export class VisitsService {
     if (change.scheduledDate && !options.dates.includes(change.scheduledDate)) throw new ValidationError(PORTAL_RESCHEDULE_MESSAGE, { scheduledDate: PORTAL_RESCHEDULE_MESSAGE });
     const minDate = earliestInspectionDate(this.tz, now);
     const today = todayIn(this.tz, now);
-    return this.container.bookings.changeByStaff(id, change, {
+    return this.deps.bookings.changeByStaff(id, change, {
       check: (current) => {
         if (current.scheduledDate < minDate) throw new ConflictError(WITHIN_LEAD_MESSAGE);
         if (change.timeSlot && !PORTAL_SLOTS.includes(change.timeSlot) && change.timeSlot !== current.timeSlot)
@@ -212,8 +229,8 @@ export class VisitsService {
 
   /** An on-request plan service of the homeowner's home, for a date: a task staff see, marked as asked for by the homeowner. */
   async requestService(email: string, input: ServiceRequestInput, now: Date = new Date()) {
-    if (!(await this.container.homeAccess.ownsProperty(email, input.propertyId))) throw new NotFoundError("Property not found");
-    const found = await this.container.subscriptions.forProperty(input.propertyId);
+    if (!(await this.deps.homeAccess.ownsProperty(email, input.propertyId))) throw new NotFoundError("Property not found");
+    const found = await this.deps.subscriptions.forProperty(input.propertyId);
     if (!found || !SERVING_STATUSES.includes(found.subscription.status)) throw new ConflictError("This home has no plan with services to request");
     return this.planServices.requestService({ subscriptionId: found.subscription.id, service: input.service, date: input.date, notes: input.notes ?? null, source: "portal" }, now);
   }
@@ -224,7 +241,7 @@ export class VisitsService {
   async rotateFeed(email: string): Promise<{ url: string }> {
     const secret = randomBytes(32).toString("base64url");
     await this.repo.replaceFeed(email, hashSecret(secret));
-    return { url: `${publicUrl(this.container)}/my-home/calendar/feed/${secret}.ics` };
+    return { url: `${this.deps.settings.publicUrl.replace(/\/+$/, "")}/my-home/calendar/feed/${secret}.ics` };
   }
 
   /** The homeowner's bookings and tasks as ICS for the holder of the current secret; null for any other. */
@@ -232,7 +249,7 @@ export class VisitsService {
     if (!SECRET_PATTERN.test(secret)) return null;
     const email = await this.repo.feedOwner(hashSecret(secret));
     if (!email) return null;
-    const propertyIds = await this.container.homeAccess.propertyIds(email);
+    const propertyIds = await this.deps.homeAccess.propertyIds(email);
     const today = todayIn(this.tz, now);
     const from = addDays(today, -FEED_DAYS_BACK);
     const to = addDays(today, FEED_DAYS_AHEAD);
@@ -256,8 +273,6 @@ export class VisitsService {
     return this.preferences(email);
   }
 }
-
-const publicUrl = (container: Container) => (container.env.PUBLIC_URL ?? `http://localhost:${container.env.PORT}`).replace(/\/+$/, "");
 
 /** 'YYYY-MM' → its last day 'YYYY-MM-DD'. */
 export function lastDayOf(month: string): string {

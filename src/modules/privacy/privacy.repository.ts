@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
 import type { Tx } from "../../db/transaction.js";
-import { QUOTE_REPORT_MAIL_TASK } from "../quotes/quotes.service.js";
-import { SHARE_MAIL_TASK } from "../sharing/sharing.service.js";
+import { QUOTE_REPORT_MAIL_TASK } from "../quotes/quotes.constants.js";
+import { SHARE_MAIL_TASK } from "../sharing/sharing.constants.js";
 import type { Row } from "./privacy.schemas.js";
 
 /** The ids of everything that belongs to the customers behind one e-mail address. */

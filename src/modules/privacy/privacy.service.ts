@@ -1,6 +1,5 @@
 import type { TransactionRunner } from "../../db/transaction.js";
 import { ValidationError } from "../../http/errors.js";
-import { HOME_MAIL_KEY_PREFIX, HOME_SIGN_IN_LIMITS } from "../my-home/home-auth.service.js";
 import type { PrivacyRepository } from "./privacy.repository.js";
 import { type CustomerExport, type EraseResult, type PurgeResult, type Row, customerEmailSchema } from "./privacy.schemas.js";
 
@@ -11,6 +10,8 @@ export interface PrivacySettings {
   loginWindowMs: number;
   /** How long a staff user's sign-in address counts as theirs (auth LOGIN_LIMITS.knownAddressDays). */
   knownAddressDays: number;
+  /** My Home's sign-in e-mail counters: their key prefix and window (HOME_MAIL_KEY_PREFIX, HOME_SIGN_IN_LIMITS.mailWindowMs), passed by container.ts since my-home is privacy's own layer. */
+  homeMailCounters: { prefix: string; windowMs: number };
 }
 
 /**
@@ -120,7 +121,7 @@ export class PrivacyService {
     const r = this.repository;
     const deleted: Record<string, number> = {
       idempotency_keys: await r.purgeIdempotencyKeys(asOf, this.settings.idempotencyWindowHours),
-      login_attempts: await r.purgeLoginAttempts(asOf, this.settings.loginWindowMs, { prefix: HOME_MAIL_KEY_PREFIX, windowMs: HOME_SIGN_IN_LIMITS.mailWindowMs }),
+      login_attempts: await r.purgeLoginAttempts(asOf, this.settings.loginWindowMs, this.settings.homeMailCounters),
       staff_sessions: await r.purgeStaffSessions(asOf),
       staff_login_addresses: await r.purgeStaffLoginAddresses(asOf, this.settings.knownAddressDays),
       ...(await r.purgeHomeSignIn(asOf)),

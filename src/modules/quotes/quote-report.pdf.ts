@@ -1,4 +1,4 @@
-import { loadPdfLibraries } from "../reports/pdf-assets.js";
+import { loadPdfLibraries } from "../reports/index.js";
 import { type ClientQuoteItem, formatCents } from "./quotes.constants.js";
 
 export interface QuoteReportDocument {

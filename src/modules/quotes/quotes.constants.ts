@@ -77,3 +77,6 @@ export interface ClientQuoteItem {
   quotedCents: number | null;
   status: QuoteStatus;
 }
+
+/** The graphile-worker job that renders and e-mails a quote report (quotes.tasks.ts); privacy erases its payloads. */
+export const QUOTE_REPORT_MAIL_TASK = "quotes.quote-report-mail";

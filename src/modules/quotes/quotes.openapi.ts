@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { idParams } from "../../http/fields.js";
 import { apiCalls, dateTimeString, idNumber } from "../../http/openapi.kit.js";
 import { staffListQuerySchema } from "../customers/customers.schemas.js";
-import { idParamsSchema } from "../sharing/sharing.schemas.js";
 import { QUOTE_SOURCES } from "./quotes.constants.js";
 import { type ClientQuoteItem, QUOTE_PRIORITIES, QUOTE_STATUSES, type QuoteRequest, quoteUpdateSchema } from "./quotes.schemas.js";
 
@@ -69,7 +69,7 @@ export const quotesCalls = apiCalls([
       "request as it is now, and nothing is written.",
     tags: ["Quote requests"],
     access: "staff",
-    params: idParamsSchema,
+    params: idParams,
     body: quoteUpdateSchema,
     responses: { 200: quoteRequest },
     errors: [404, 409],
@@ -80,7 +80,7 @@ export const quotesCalls = apiCalls([
     summary: "Delete a quote request",
     tags: ["Quote requests"],
     access: "staff",
-    params: idParamsSchema,
+    params: idParams,
     responses: { 204: { description: "Deleted" } },
     errors: [404],
   },
@@ -90,7 +90,7 @@ export const quotesCalls = apiCalls([
     summary: "Generate the property's quote report and e-mail its link to the client",
     tags: ["Quote requests"],
     access: "staff",
-    params: idParamsSchema,
+    params: idParams,
     responses: {
       201: {
         description: "Generated and sent",

@@ -1,18 +1,30 @@
-import { type Response, Router } from "express";
+import { type RequestHandler, type Response, Router } from "express";
 import { z } from "zod";
-import type { Container } from "../../container.js";
-import { staffPage } from "../../http/admin.js";
 import { sendCsv, wantsCsv } from "../../http/csv.js";
-import { optionalQueryId, pathId } from "../../http/fields.js";
+import { idParams, optionalQueryId, pathId } from "../../http/fields.js";
 import { requireStaffApi } from "../../http/guards.js";
-import { publicOrigin } from "../../http/origin.js";
 import { body, params, query } from "../../http/validate.js";
 import { staffListQuerySchema } from "../customers/customers.schemas.js";
 import { answerEdit } from "../../http/stale-edit.js";
-import { bindingCookies, setBindingCookie } from "../sharing/links.js";
-import { idParamsSchema } from "../sharing/sharing.schemas.js";
+import { bindingCookies, setBindingCookie } from "../../shared/one-time-links.js";
 import { CLIENT_DECISIONS, QUOTE_STATUSES, STAFF_MOVES, type QuoteRequest, formatCents } from "./quotes.constants.js";
 import { clientDecisionSchema, quoteUpdateSchema } from "./quotes.schemas.js";
+import type { QuotesService } from "./quotes.service.js";
+
+/** What quotes' routes use: the service, the staff page guard that app.ts builds, and settings. */
+export interface QuotesRoutesDeps {
+  quotes: QuotesService;
+  /** http/admin.ts staffPage(): signed-in staff, with the sidebar's user, counts and bell. */
+  staffPage: RequestHandler[];
+  settings: {
+    /** The binding cookie is Secure in production. */
+    secure: boolean;
+    /** The site's public origin (publicOrigin(env)): quote report links are made under it. */
+    publicUrl: string;
+    /** BUSINESS_TZ: the notifications page's times. */
+    timeZone: string;
+  };
+}
 
 const quoteListQuery = staffListQuerySchema.extend({
   status: z.preprocess((v) => (v === "" ? undefined : v), z.enum(QUOTE_STATUSES, { message: `status must be one of ${QUOTE_STATUSES.join(", ")}` }).optional()),
@@ -39,47 +51,48 @@ const privateLink = (res: Response) => {
   res.setHeader("Referrer-Policy", "no-referrer");
 };
 
-export function quotesApi(container: Container): Router {
+export function quotesApi(deps: Pick<QuotesRoutesDeps, "quotes" | "settings">): Router {
   const router = Router();
+  const { quotes, settings } = deps;
 
   router.get("/quote-requests", requireStaffApi, async (req, res) => {
     const { limit, offset, q, status, propertyId } = query(req, quoteListQuery);
-    if (wantsCsv(req)) return sendCsv(res, { name: "quote-requests", batches: container.quotes.exportRows({ q, status, propertyId }) });
-    const { rows, total } = await container.quotes.list({ limit, offset, q, status, propertyId });
+    if (wantsCsv(req)) return sendCsv(res, { name: "quote-requests", batches: quotes.exportRows({ q, status, propertyId }) });
+    const { rows, total } = await quotes.list({ limit, offset, q, status, propertyId });
     res.setHeader("X-Total-Count", String(total));
     res.json(rows);
   });
 
   router.patch("/quote-requests/:id", requireStaffApi, async (req, res) => {
-    const { id } = params(req, idParamsSchema);
+    const { id } = params(req, idParams);
     const input = body(req, quoteUpdateSchema);
-    await answerEdit(res, container.quotes.update(id, input));
+    await answerEdit(res, quotes.update(id, input));
   });
 
   router.delete("/quote-requests/:id", requireStaffApi, async (req, res) => {
-    const { id } = params(req, idParamsSchema);
-    await container.quotes.delete(id);
+    const { id } = params(req, idParams);
+    await quotes.delete(id);
     res.status(204).end();
   });
 
   router.post("/properties/:id/generate-quote-report", requireStaffApi, async (req, res) => {
-    const { id } = params(req, idParamsSchema);
-    const report = await container.quotes.generateQuoteReport(id, publicOrigin(container.env));
+    const { id } = params(req, idParams);
+    const report = await quotes.generateQuoteReport(id, settings.publicUrl);
     res.status(201).json(report);
   });
 
   return router;
 }
 
-export function quotesPages(container: Container): Router {
+export function quotesPages(deps: QuotesRoutesDeps): Router {
   const router = Router();
-  const secure = container.env.NODE_ENV === "production";
+  const { quotes, staffPage, settings } = deps;
 
-  router.get("/admin/quote-requests", ...staffPage(container), async (req, res) => {
+  router.get("/admin/quote-requests", ...staffPage, async (req, res) => {
     const { q, status, offset } = query(req, quoteListQuery.omit({ limit: true }));
-    const { rows, total } = await container.quotes.list({ limit: PAGE_SIZE, offset, q, status });
+    const { rows, total } = await quotes.list({ limit: PAGE_SIZE, offset, q, status });
     // Properties that can be sent a quote report: those with a quoted item (of any page).
-    const quotable = new Set((await container.quotes.list({ limit: 500, offset: 0, status: "quoted" })).rows.map((r) => r.propertyId));
+    const quotable = new Set((await quotes.list({ limit: 500, offset: 0, status: "quoted" })).rows.map((r) => r.propertyId));
     res.page("quotes/quote-requests", {
       title: "Quote Requests",
       admin: "quote-requests",
@@ -97,19 +110,19 @@ export function quotesPages(container: Container): Router {
   });
 
   // The header bell's list; opening it marks everything listed as seen.
-  router.get("/admin/notifications", ...staffPage(container), async (req, res) => {
-    const items = await container.quotes.openBell(req.session.staffUserId!);
+  router.get("/admin/notifications", ...staffPage, async (req, res) => {
+    const items = await quotes.openBell(req.session.staffUserId!);
     res.locals.bellCount = 0;
-    res.page("quotes/notifications", { title: "Notifications", admin: "quote-requests", noindex: true, items, fresh: items.filter((i) => i.isNew).length, timeZone: container.env.BUSINESS_TZ });
+    res.page("quotes/notifications", { title: "Notifications", admin: "quote-requests", noindex: true, items, fresh: items.filter((i) => i.isNew).length, timeZone: settings.timeZone });
   });
 
   // The client's quote report: the first view claims it for this browser, which may return until every item is answered.
   router.get("/quote-report/:token", async (req, res) => {
     privateLink(res);
     const { token } = params(req, tokenParams);
-    const opened = await container.quotes.openQuoteReport(token, bindingCookies(req));
+    const opened = await quotes.openQuoteReport(token, bindingCookies(req));
     if ("gone" in opened) return res.redirect(303, "/report-expired");
-    if (opened.binding) setBindingCookie(res, opened.binding, [`/quote-report/${token}`], new Date(opened.report.expiresAt), secure);
+    if (opened.binding) setBindingCookie(res, opened.binding, [`/quote-report/${token}`], new Date(opened.report.expiresAt), settings.secure);
     res.page("quotes/quote-report", { title: "Your Haven Quote", noindex: true, report: opened.report, token, formatCents, decisions: CLIENT_DECISIONS, answered: null });
   });
 
@@ -117,7 +130,7 @@ export function quotesPages(container: Container): Router {
     privateLink(res);
     const { token, id } = params(req, decisionParams);
     const { decision } = body(req, clientDecisionSchema);
-    const result = await container.quotes.decide(token, bindingCookies(req), id, decision);
+    const result = await quotes.decide(token, bindingCookies(req), id, decision);
     if ("gone" in result) return res.redirect(303, "/report-expired");
     // The last answer spends the link: show the outcome here rather than on a page that no longer opens.
     if (result.completed) return res.page("quotes/quote-report", { title: "Your Haven Quote", noindex: true, report: result, token, formatCents, decisions: CLIENT_DECISIONS, answered: id });

@@ -1,15 +1,16 @@
-import type { Container } from "../../container.js";
-import { enqueueJob, type Tx } from "../../db/transaction.js";
+import { enqueueJob, type TransactionRunner, type Tx } from "../../db/transaction.js";
 import { ConflictError, NotFoundError, ValidationError } from "../../http/errors.js";
 import { todayIn } from "../../shared/business-time.js";
 import { StaleEditError } from "../../http/stale-edit.js";
-import { expiryFrom, hashToken, newToken, openLink } from "../sharing/links.js";
-import { type ClientDecision, type ClientQuoteItem, type QuotePriority, type QuoteRequest, type QuoteSource, type QuoteStatus, isStaffMove, parseCents } from "./quotes.constants.js";
+import { expiryFrom, hashToken, newToken, openLink } from "../../shared/one-time-links.js";
+import { QUOTE_REPORT_MAIL_TASK, type ClientDecision, type ClientQuoteItem, type QuotePriority, type QuoteRequest, type QuoteSource, type QuoteStatus, isStaffMove, parseCents } from "./quotes.constants.js";
 import type { BellItem, QuoteLinkRow, QuotesRepository } from "./quotes.repository.js";
 import type { QuoteUpdate } from "./quotes.schemas.js";
+export { QUOTE_REPORT_MAIL_TASK };
 import { addressLine } from "../../shared/address.js";
+import type { CustomersService } from "../customers/index.js";
+import type { MaintenanceService } from "../maintenance/index.js";
 
-export const QUOTE_REPORT_MAIL_TASK = "quotes.quote-report-mail";
 /** The bell counts to 99 and then shows '99+'. */
 export const BELL_CAP = 100;
 export const STALE_QUOTE_MESSAGE = "This quote request was changed by someone else since you opened it.";
@@ -49,11 +50,23 @@ export const toClientItem = (q: QuoteRequest): ClientQuoteItem => ({
 const totalOf = (items: { quotedCents: number | null }[]) =>
   items.every((i) => i.quotedCents !== null) ? items.reduce((sum, i) => sum + (i.quotedCents ?? 0), 0) : null;
 
-/** Quote requests and the quote report (staff-side §2, §4; DESIGN.md decisions 8 and 21). */
+/** What the quotes service uses of other modules (their services, never their repositories), and its settings. */
+export interface QuotesDeps {
+  /** An accepted quote schedules its task, a completed one completes it (same transaction). */
+  maintenance: Pick<MaintenanceService, "setTaskStatus">;
+  customers: Pick<CustomersService, "findPropertyFor">;
+  transaction: TransactionRunner;
+  settings: {
+    /** BUSINESS_TZ: the date of an "Asked again on" note. */
+    timeZone: string;
+  };
+}
+
+/** Quote requests and the quote report (staff-side §2, §4; docs/decisions.md#8 and #21). */
 export class QuotesService {
   constructor(
     private readonly quotes: QuotesRepository,
-    private readonly container: Container,
+    private readonly deps: QuotesDeps,
   ) {}
 
   /**
@@ -63,7 +76,7 @@ export class QuotesService {
    * it was and the task gets a new one. Returns the ids touched, in order.
    */
   async createRequests(requests: NewQuoteRequest[], tx: Tx, now: Date = new Date()): Promise<number[]> {
-    const date = todayIn(this.container.env.BUSINESS_TZ, now);
+    const date = todayIn(this.deps.settings.timeZone, now);
     const ids: number[] = [];
     for (const r of requests) {
       const appendNote = r.clientNotes?.trim() ? `Asked again on ${date}: ${r.clientNotes.trim()}` : `Asked again on ${date}.`;
@@ -107,7 +120,7 @@ export class QuotesService {
    * status machine alone decides.
    */
   async update(id: number, input: QuoteUpdate): Promise<QuoteRequest> {
-    await this.container.transaction(async (tx) => {
+    await this.deps.transaction(async (tx) => {
       const current = await this.quotes.lock(id, tx);
       if (!current) throw new NotFoundError("Quote request not found");
       if (input.version !== undefined && input.version !== current.version) {
@@ -135,8 +148,8 @@ export class QuotesService {
       return;
     }
     await this.quotes.update(current.id, { status, decided: status === "accepted" || status === "declined" }, tx);
-    if (status === "accepted") await this.container.maintenance.setTaskStatus(current.maintenanceTaskId, "scheduled", tx);
-    if (status === "completed") await this.container.maintenance.setTaskStatus(current.maintenanceTaskId, "completed", tx);
+    if (status === "accepted") await this.deps.maintenance.setTaskStatus(current.maintenanceTaskId, "scheduled", tx);
+    if (status === "completed") await this.deps.maintenance.setTaskStatus(current.maintenanceTaskId, "completed", tx);
   }
 
   async delete(id: number): Promise<void> {
@@ -148,11 +161,11 @@ export class QuotesService {
    * the job) in the same transaction. 409 when nothing is quoted.
    */
   async generateQuoteReport(propertyId: number, origin: string): Promise<{ reportLink: string; items: ClientQuoteItem[]; totalCents: number | null; clientEmail: string }> {
-    const property = await this.container.customers.findPropertyFor({ kind: "staff" }, propertyId);
+    const property = await this.deps.customers.findPropertyFor({ kind: "staff" }, propertyId);
     if (!property) throw new NotFoundError("Property not found");
     const token = newToken();
     const reportLink = `${origin}/quote-report/${token}`;
-    return this.container.transaction(async (tx) => {
+    return this.deps.transaction(async (tx) => {
       const quoted = await this.quotes.quotedOfProperty(propertyId, tx);
       if (!quoted.length) throw new ConflictError("This property has no quoted items to send");
       const totalCents = totalOf(quoted);
@@ -173,7 +186,7 @@ export class QuotesService {
   }
 
   private async describe(link: QuoteLinkRow): Promise<ClientQuoteReport> {
-    const property = await this.container.customers.findPropertyFor({ kind: "staff" }, link.propertyId);
+    const property = await this.deps.customers.findPropertyFor({ kind: "staff" }, link.propertyId);
     if (!property) throw new NotFoundError("Property not found");
     const items = (await this.quotes.byIds(link.quoteRequestIds)).map(toClientItem);
     return {
@@ -207,7 +220,7 @@ export class QuotesService {
    * it is asked under the row lock, and a request that is not theirs is a 404 like a missing one.
    */
   async decideAsOwner(quoteRequestId: number, decision: ClientDecision, mayDecide: (propertyId: number) => boolean): Promise<QuoteRequest> {
-    await this.container.transaction(async (tx) => {
+    await this.deps.transaction(async (tx) => {
       const current = await this.quotes.lock(quoteRequestId, tx);
       if (!current || !mayDecide(current.propertyId)) throw new NotFoundError("Quote request not found");
       if (current.status !== "quoted") throw new ConflictError("This item has already been answered", { status: `Not allowed from ${current.status}` });
@@ -226,7 +239,7 @@ export class QuotesService {
    */
   async decide(token: string, cookies: string[], quoteRequestId: number, decision: ClientDecision): Promise<ClientQuoteReport | { gone: true }> {
     const tokenHash = hashToken(token);
-    const linkId = await this.container.transaction(async (tx) => {
+    const linkId = await this.deps.transaction(async (tx) => {
       const opened = await openLink(() => this.quotes.findLinkByHash(tokenHash, tx, true), null, cookies);
       if ("gone" in opened || opened.row.claimedAt === null) return null;
       const link = opened.row;

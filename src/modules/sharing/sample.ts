@@ -1,8 +1,7 @@
-// The marketing sample behind /client-report/sample (DESIGN.md decision 7): fixed, reusable and read-only,
+// The marketing sample behind /client-report/sample (docs/decisions.md#7): fixed, reusable and read-only,
 // and shown through the same island and the same client whitelist as a real report.
 import { SAMPLE_PROPERTY, SAMPLE_REPORT_ID, sampleReport } from "../../../seeds/sample-report.js";
-import type { StoredReport } from "./sharing.ports.js";
-import type { ClientReportPayload } from "./sharing.schemas.js";
+import type { ClientReportPayload, StoredReport } from "./sharing.schemas.js";
 
 export { SAMPLE_REPORT_ID };
 

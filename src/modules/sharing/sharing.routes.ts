@@ -1,14 +1,24 @@
 import { type Response, Router } from "express";
 import { z } from "zod";
-import type { Container } from "../../container.js";
 import { pathId } from "../../http/fields.js";
 import { requireStaffApi } from "../../http/guards.js";
 import { GoneError } from "../../http/errors.js";
-import { publicOrigin } from "../../http/origin.js";
 import { body, params, query } from "../../http/validate.js";
 import { staffListQuerySchema } from "../customers/customers.schemas.js";
-import { GONE_MESSAGE, bindingCookies, setBindingCookie } from "./links.js";
+import { GONE_MESSAGE, bindingCookies, setBindingCookie } from "../../shared/one-time-links.js";
+import type { SharingService } from "./sharing.service.js";
 import { idParamsSchema, responsesInputSchema, shareInputSchema } from "./sharing.schemas.js";
+
+/** What sharing's routes use: its service and two settings. */
+export interface SharingRoutesDeps {
+  sharing: SharingService;
+  settings: {
+    /** The binding cookie is Secure in production. */
+    secure: boolean;
+    /** The site's public origin (publicOrigin(env)): new links are made under it. */
+    publicUrl: string;
+  };
+}
 
 const tokenParams = z.object({ token: z.string().max(200) });
 const photoParams = z.object({ token: z.string().max(200), photoId: pathId("Photo id") });
@@ -22,21 +32,21 @@ const privateLink = (res: Response) => {
   res.setHeader("Referrer-Policy", "no-referrer");
 };
 
-export function sharingApi(container: Container): Router {
+export function sharingApi(deps: SharingRoutesDeps): Router {
   const router = Router();
-  const secure = container.env.NODE_ENV === "production";
+  const { sharing, settings } = deps;
 
   // Staff: a new one-time link for the client, e-mailed with the summary PDF (staff-side §2 share dialog).
   router.post("/reports/:id/share", requireStaffApi, async (req, res) => {
     const { id } = params(req, idParamsSchema);
     const { clientEmail } = body(req, shareInputSchema);
-    const { reportLink } = await container.sharing.share(id, clientEmail, publicOrigin(container.env));
+    const { reportLink } = await sharing.share(id, clientEmail, settings.publicUrl);
     res.status(201).json({ reportLink, testLink: reportLink });
   });
 
   router.get("/client-report-shares", requireStaffApi, async (req, res) => {
     const { limit, offset, q } = query(req, staffListQuerySchema);
-    const { rows, total } = await container.sharing.list({ limit, offset, q });
+    const { rows, total } = await sharing.list({ limit, offset, q });
     res.setHeader("X-Total-Count", String(total));
     res.json(rows);
   });
@@ -45,9 +55,9 @@ export function sharingApi(container: Container): Router {
   router.get("/client-report/:token", async (req, res) => {
     privateLink(res);
     const { token } = params(req, tokenParams);
-    const opened = await container.sharing.clientReport(token, bindingCookies(req));
+    const opened = await sharing.clientReport(token, bindingCookies(req));
     if ("gone" in opened) throw new GoneError(GONE_MESSAGE);
-    if (opened.binding) setBindingCookie(res, opened.binding, linkPaths(token), new Date(opened.payload.share.expiresAt), secure);
+    if (opened.binding) setBindingCookie(res, opened.binding, linkPaths(token), new Date(opened.payload.share.expiresAt), settings.secure);
     res.json(opened.payload);
   });
 
@@ -55,7 +65,7 @@ export function sharingApi(container: Container): Router {
     privateLink(res);
     const { token } = params(req, tokenParams);
     const { responses } = body(req, responsesInputSchema, (fields) => Object.values(fields)[0] ?? "Invalid input");
-    const result = await container.sharing.respond(token, bindingCookies(req), responses);
+    const result = await sharing.respond(token, bindingCookies(req), responses);
     if ("gone" in result) throw new GoneError(GONE_MESSAGE);
     res.status(201).json(result);
   });
@@ -64,7 +74,7 @@ export function sharingApi(container: Container): Router {
   router.get("/client-report/:token/photos/:photoId", async (req, res) => {
     privateLink(res);
     const { token, photoId } = params(req, photoParams);
-    const photo = await container.sharing.photo(token, bindingCookies(req), photoId);
+    const photo = await sharing.photo(token, bindingCookies(req), photoId);
     if ("gone" in photo) throw new GoneError(GONE_MESSAGE);
     res.type(photo.mimeType).send(photo.bytes);
   });
@@ -72,13 +82,14 @@ export function sharingApi(container: Container): Router {
   return router;
 }
 
-export function sharingPages(container: Container): Router {
+export function sharingPages(deps: Pick<SharingRoutesDeps, "sharing">): Router {
   const router = Router();
+  const { sharing } = deps;
 
   // A one-time link, or the marketing sample's fixed id: the same island shows both.
   router.get("/client-report/:token", async (req, res, next) => {
     const token = req.params.token;
-    const access = await container.sharing.pageAccess(token, bindingCookies(req));
+    const access = await sharing.pageAccess(token, bindingCookies(req));
     if (access === "malformed") return next();
     privateLink(res);
     if (access === "gone") return res.redirect(303, "/report-expired");

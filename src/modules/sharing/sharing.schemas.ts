@@ -89,3 +89,14 @@ export interface ShareSummary {
 
 /** `{ id }` of /api/reports/:id/share and /api/quote-requests/:id: a canonical id (src/http/fields.ts). */
 export const idParamsSchema = idParams;
+
+/** A report snapshot as sharing reads it: what ReportsService.get answers, and the sample (sample.ts). */
+export interface StoredReport {
+  id: number;
+  propertyId: number;
+  inspectionId: number;
+  createdAt: string;
+  overallScore: number | null;
+  /** Read field by field, defensively: snapshots of every age (and the sample) pass through the client whitelist. */
+  reportData: object;
+}

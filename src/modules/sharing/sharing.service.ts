@@ -1,15 +1,17 @@
-import type { Container } from "../../container.js";
-import { enqueueJob } from "../../db/transaction.js";
+import { enqueueJob, type TransactionRunner } from "../../db/transaction.js";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../../http/errors.js";
 import { addressLine } from "../../shared/address.js";
+import type { CustomersService } from "../customers/index.js";
+import type { MaintenanceService } from "../maintenance/index.js";
 import type { QuotePriority } from "../quotes/quotes.constants.js";
-import { expiryFrom, hashToken, isToken, newToken, openLink } from "./links.js";
+import type { QuotesService } from "../quotes/index.js";
+import { expiryFrom, hashToken, isToken, newToken, openLink } from "../../shared/one-time-links.js";
 import { SAMPLE_CLIENT_PROPERTY, SAMPLE_READ_ONLY_MESSAGE, SAMPLE_REPORT_ID, SAMPLE_SHARE, sampleStoredReport } from "./sample.js";
-import { photosOf, reportsOf, type StoredReport } from "./sharing.ports.js";
+import { SHARE_MAIL_TASK } from "./sharing.constants.js";
 import type { ShareRow, SharingRepository } from "./sharing.repository.js";
-import type { ClientCategory, ClientRecommendation, ClientReportPayload, ClientResponseInput, ShareSummary } from "./sharing.schemas.js";
+import type { ClientCategory, ClientRecommendation, ClientReportPayload, ClientResponseInput, ShareSummary, StoredReport } from "./sharing.schemas.js";
 
-export const SHARE_MAIL_TASK = "sharing.report-mail";
+export { SHARE_MAIL_TASK };
 
 export interface ShareMailPayload {
   reportId: number;
@@ -26,8 +28,10 @@ const asArray = (value: unknown): Record<string, unknown>[] => (Array.isArray(va
 const num = (value: unknown): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null);
 const str = (value: unknown): string => (typeof value === "string" ? value : "");
 
+const dataOf = (report: StoredReport) => report.reportData as Record<string, unknown>;
+
 /** The report's recommendations (also called issues) as stored in the snapshot. */
-export const recommendationsOf = (report: StoredReport) => asArray(report.reportData.recommendations ?? report.reportData.issues);
+export const recommendationsOf = (report: StoredReport) => asArray(dataOf(report).recommendations ?? dataOf(report).issues);
 
 /** Photo ids a report's recommendations show: the only photos its link may serve. */
 export const photoIdsOf = (report: StoredReport): Set<number> => {
@@ -54,7 +58,7 @@ export function quotePriority(rec: Record<string, unknown> | undefined): QuotePr
  * (the link's `/api/client-report/{token}/photos`, or My Home's own photo route).
  */
 export function clientReportData(report: StoredReport, photoBase: string): ClientReportPayload["report"]["reportData"] {
-  const data = report.reportData;
+  const data = dataOf(report);
   const recommendations: ClientRecommendation[] = recommendationsOf(report).map((rec) => ({
     id: Number(rec.id),
     category: str(rec.category),
@@ -100,15 +104,28 @@ const clientPayload = (report: StoredReport, token: string, share: ClientReportP
   property,
 });
 
-/** One-time report links and the client's responses (DESIGN.md decisions 7 and 8). */
+/** What the sharing service uses of other modules: their services, never their repositories. */
+export interface SharingDeps {
+  /** The frozen report a link shows, and its summary PDF (ReportsService). */
+  reports: { get(id: number): Promise<StoredReport>; pdf(id: number, format: "full" | "summary"): Promise<Buffer> };
+  /** The report's photos, served to the link's browser (PhotosService). */
+  photos: { load(id: number): Promise<{ mimeType: string; bytes: Buffer } | null> };
+  customers: Pick<CustomersService, "findPropertyFor">;
+  maintenance: Pick<MaintenanceService, "findTask">;
+  /** A client's request_quote answers become quote requests in the response's transaction. */
+  quotes: Pick<QuotesService, "createRequests">;
+  transaction: TransactionRunner;
+}
+
+/** One-time report links and the client's responses (docs/decisions.md#7 and #8). */
 export class SharingService {
   constructor(
     private readonly shares: SharingRepository,
-    private readonly container: Container,
+    private readonly deps: SharingDeps,
   ) {}
 
   private async propertyOf(propertyId: number) {
-    const property = await this.container.customers.findPropertyFor({ kind: "staff" }, propertyId);
+    const property = await this.deps.customers.findPropertyFor({ kind: "staff" }, propertyId);
     if (!property) throw new NotFoundError("Property not found");
     return property;
   }
@@ -118,12 +135,12 @@ export class SharingService {
    * the database. The e-mail job (which renders the summary PDF) is queued in the same transaction.
    */
   async share(reportId: number, clientEmail: string, origin: string, options: { sendEmail?: boolean; revokeLive?: boolean } = {}): Promise<{ reportLink: string; share: ShareRow; revoked: number }> {
-    const report = await reportsOf(this.container).get(reportId);
+    const report = await this.deps.reports.get(reportId);
     const property = await this.propertyOf(report.propertyId);
     const token = newToken();
     const reportLink = `${origin}/client-report/${token}`;
     let revoked = 0;
-    const share = await this.container.transaction(async (tx) => {
+    const share = await this.deps.transaction(async (tx) => {
       if (options.revokeLive) revoked = await this.shares.revokeLive(reportId, tx);
       const row = await this.shares.insert({ reportId, tokenHash: hashToken(token), clientEmail, expiresAt: expiryFrom(new Date()) }, tx);
       if (options.sendEmail !== false) {
@@ -140,7 +157,7 @@ export class SharingService {
    * given (true: to the latest share's client, else the property's client).
    */
   async rotate(reportId: number, origin: string, email?: string | true): Promise<{ reportLink: string; share: ShareRow; revoked: number; emailedTo: string | null }> {
-    const report = await reportsOf(this.container).get(reportId);
+    const report = await this.deps.reports.get(reportId);
     const latest = (await this.shares.list({ limit: 1, offset: 0, reportId })).rows[0];
     const to = typeof email === "string" ? email : (latest?.clientEmail ?? (await this.propertyOf(report.propertyId)).clientEmail);
     const { reportLink, share, revoked } = await this.share(reportId, to, origin, { sendEmail: Boolean(email), revokeLive: true });
@@ -174,7 +191,7 @@ export class SharingService {
     if (token === SAMPLE_REPORT_ID) return { payload: clientPayload(sampleStoredReport(), token, SAMPLE_SHARE, SAMPLE_CLIENT_PROPERTY) };
     const opened = await this.openShare(token, cookies, true);
     if ("gone" in opened) return opened;
-    const report = await reportsOf(this.container).get(opened.share.reportId);
+    const report = await this.deps.reports.get(opened.share.reportId);
     const property = await this.propertyOf(report.propertyId);
     const responses = await this.shares.responsesOf(opened.share.id);
     return {
@@ -192,8 +209,8 @@ export class SharingService {
   async photo(token: string, cookies: string[], photoId: number): Promise<{ mimeType: string; bytes: Buffer } | Gone> {
     const opened = await this.openShare(token, cookies, false);
     if ("gone" in opened) return opened;
-    const report = await reportsOf(this.container).get(opened.share.reportId);
-    const photos = photosOf(this.container);
+    const report = await this.deps.reports.get(opened.share.reportId);
+    const photos = this.deps.photos;
     if (!photoIdsOf(report).has(photoId) || !photos) throw new NotFoundError("Photo not found");
     const photo = await photos.load(photoId);
     if (!photo) throw new NotFoundError("Photo not found");
@@ -212,8 +229,8 @@ export class SharingService {
     // so concurrent submissions queued on the lock can never starve the pool.
     const unlocked = await this.shares.findByHash(tokenHash);
     if (!unlocked) return { gone: true };
-    const stored = await reportsOf(this.container).get(unlocked.reportId);
-    const report = await this.container.transaction(async (tx) => {
+    const stored = await this.deps.reports.get(unlocked.reportId);
+    const report = await this.deps.transaction(async (tx) => {
       const opened = await openLink(() => this.shares.findByHash(tokenHash, tx, true), null, cookies);
       if ("gone" in opened || opened.row.claimedAt === null) return null;
       const share = opened.row;
@@ -228,12 +245,12 @@ export class SharingService {
       });
       for (const [i, r] of responses.entries()) {
         if (fields[`responses.${i}.maintenanceTaskId`]) continue;
-        const task = await this.container.maintenance.findTask(r.maintenanceTaskId, tx);
+        const task = await this.deps.maintenance.findTask(r.maintenanceTaskId, tx);
         if (!task || task.propertyId !== stored.propertyId) fields[`responses.${i}.maintenanceTaskId`] = "This item is not in this report";
       }
       if (Object.keys(fields).length) throw new ValidationError("Some responses name items that are not in this report", fields);
       await this.shares.insertResponses(share.id, responses, tx);
-      const quotes = await this.container.quotes.createRequests(
+      const quotes = await this.deps.quotes.createRequests(
         responses
           .filter((r) => r.action === "request_quote")
           .map((r) => ({ propertyId: stored.propertyId, maintenanceTaskId: r.maintenanceTaskId, shareId: share.id, priority: quotePriority(recommendations.get(r.maintenanceTaskId)), clientNotes: r.notes })),

@@ -1,5 +1,5 @@
-// One-time links (DESIGN.md decision 7): the token and the browser binding are random; only their
-// SHA-256 is stored, so a database leak never yields a working link.
+// One-time links (docs/decisions.md#7): report shares, quote reports and My Home's sign-in links. The token and
+// the browser binding are random; only their SHA-256 is stored, so a database leak never yields a working link.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { CookieOptions, Request, Response } from "express";
 

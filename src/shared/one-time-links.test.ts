@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hashToken, isToken, newBinding, newToken, openLink, redactLinkTokens, sameBrowser } from "./links.js";
+import { hashToken, isToken, newBinding, newToken, openLink, redactLinkTokens, sameBrowser } from "./one-time-links.js";
 
 const link = (over: Partial<{ revoked: boolean; expiresAt: string; claimedAt: string | null; browserBinding: string | null; completedAt: string | null }> = {}) => ({
   revoked: false,
