@@ -5,7 +5,7 @@ import type { Booking } from "../bookings/bookings.schemas.js";
 import type { BookingsService } from "../bookings/index.js";
 import { addDays, longDate, slotLabel, slotWindow, todayIn } from "../../shared/business-time.js";
 import type { CustomersService } from "../customers/index.js";
-import type { MailService } from "../mail/mail.service.js";
+import type { MailService } from "../mail/index.js";
 import {
   type CalendarBooking,
   type MaintenanceSchedule,
