@@ -32,7 +32,7 @@ export interface Running {
    * Stops gracefully: /readyz turns 503 at once, requests and jobs in flight get `graceSeconds`
    * (default SHUTDOWN_GRACE_S) to finish, jobs still running then go back to the queue.
    */
-  stop(graceSeconds?: number): Promise<void>;
+  stop(graceSeconds?: number, options?: { keepListeningMs?: number }): Promise<void>;
 }
 
 /** A failure we can explain in one line; anything else is a bug and keeps its stack. */
@@ -83,11 +83,11 @@ export async function boot(options: BootOptions, env = loadEnv()): Promise<Runni
   // Draining: /readyz says 503 from the first moment, so a balancer stops sending; the server keeps
   // answering until its requests in flight are done (or the grace ends), while the worker finishes or
   // hands back its jobs. Whatever state the database is in, each step is bounded.
-  const stop = async (graceSeconds = env.SHUTDOWN_GRACE_S) => {
+  const stop = async (graceSeconds = env.SHUTDOWN_GRACE_S, options: { keepListeningMs?: number } = {}) => {
     stopping = true;
     lifecycle.draining = true;
     const graceMs = graceSeconds * 1000;
-    await Promise.all([server?.drain(graceMs), worker?.stop(graceMs).catch(() => undefined)]);
+    await Promise.all([server?.drain(graceMs, options.keepListeningMs), worker?.stop(graceMs).catch(() => undefined)]);
     await withinSeconds(3, db.destroy());
     await database.embedded?.stop();
   };
@@ -162,8 +162,11 @@ async function restartEmbedded(server: EmbeddedServer, stopping: () => boolean):
 
 export interface Served {
   server: Server;
-  /** Waits for the requests in flight (at most `graceMs`), then closes the server and every connection. */
-  drain(graceMs: number): Promise<void>;
+  /**
+   * Answers with `Connection: close`, keeps accepting for `keepListeningMs`, then stops listening, waits for the
+   * requests in flight (until `graceMs` from the start) and closes every connection.
+   */
+  drain(graceMs: number, keepListeningMs?: number): Promise<void>;
 }
 
 /**
@@ -172,6 +175,9 @@ export interface Served {
  * request on a socket Node is closing (a 502, or a POST lost). docs/operations.md "Keep-alive between Caddy and Node".
  */
 export const KEEP_ALIVE_TIMEOUT_S = 125;
+
+/** After SIGTERM, how long a draining server still accepts new connections (health probes, a proxy's last requests). */
+export const LISTEN_WHILE_DRAINING_MS = 3000;
 
 /** Serves `app` on host:port, with the keep-alive above the proxy's; `drain` ends it gracefully. */
 export function listen(app: Express, port: number, host: string, portVariable = "PORT"): Promise<Served> {
@@ -182,24 +188,34 @@ export function listen(app: Express, port: number, host: string, portVariable = 
     server.headersTimeout = (KEEP_ALIVE_TIMEOUT_S + 5) * 1000;
     // Requests in flight: a response counts until it is finished or its client has gone.
     let inFlight = 0;
+    let draining = false;
     let onIdle: (() => void) | null = null;
-    server.on("request", (_req, res) => {
+    // Before Express's own listener, so the header is set before any answer is written.
+    server.prependListener("request", (_req, res) => {
       inFlight++;
+      // While draining, every answer ends its connection, so the proxy opens its next one elsewhere.
+      if (draining) res.setHeader("Connection", "close");
       res.once("close", () => {
         inFlight--;
         if (inFlight === 0) onIdle?.();
       });
     });
-    const drain = async (graceMs: number) => {
+    const drain = async (graceMs: number, keepListeningMs = 0) => {
+      draining = true;
+      const deadline = Date.now() + graceMs;
+      // Still listening for a moment, so probes read /readyz's 503; then new connections are refused and the
+      // proxy retries them on another replica (docs/operations.md "The proxy during an upgrade"). Under steady
+      // load the requests in flight thus run out, instead of being cut at the end of the grace.
+      if (keepListeningMs > 0) await new Promise<void>((done) => setTimeout(done, Math.min(keepListeningMs, graceMs)).unref());
+      const closed = new Promise<void>((done) => server.close(() => done()));
       if (inFlight > 0) {
         let timer: NodeJS.Timeout | undefined;
         await new Promise<void>((done) => {
           onIdle = done;
-          timer = setTimeout(done, graceMs);
+          timer = setTimeout(done, Math.max(0, deadline - Date.now()));
         });
         clearTimeout(timer);
       }
-      const closed = new Promise<void>((done) => server.close(() => done()));
       // Idle keep-alive sockets, and any request still running past the grace, end now.
       server.closeAllConnections();
       await withinSeconds(1, closed);
@@ -246,7 +262,9 @@ export async function runMain(options: BootOptions, announce: (running: Running)
       process.exit(1);
     }, (graceSeconds + 10) * 1000).unref();
     log.info({ signal, graceSeconds }, `${signal} received: draining (requests and jobs in flight get ${graceSeconds} s), then stopping`);
-    await running.stop(graceSeconds).catch((error) => log.error({ err: error }, "stop failed"));
+    // An orchestrator's SIGTERM: probes get a moment to read the 503 before new connections are refused.
+    const keepListeningMs = signal === "SIGTERM" ? LISTEN_WHILE_DRAINING_MS : 0;
+    await running.stop(graceSeconds, { keepListeningMs }).catch((error) => log.error({ err: error }, "stop failed"));
     log.info({ signal }, "stopped");
     process.exit(0);
   };

@@ -2,6 +2,7 @@
 // 200, a request in flight completes, and a job in flight either finishes within SHUTDOWN_GRACE_S or goes
 // back to the queue for another worker, which does it exactly once.
 import { mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -75,6 +76,12 @@ const logLines = (proc: HavenProcess) =>
       }
     });
 
+/** A GET on a connection of its own (no pooled keep-alive socket), answered once its body is read. */
+const getOnNewConnection = (url: string) =>
+  new Promise<http.IncomingMessage>((resolve, reject) => {
+    http.get(url, { agent: false }, (res) => res.resume().on("end", () => resolve(res))).on("error", reject);
+  });
+
 const jobs = async () => (await ctx.db.raw("select id, locked_by, attempts from graphile_worker._private_jobs")).rows as { id: string; locked_by: string | null; attempts: number }[];
 
 describe("web shutdown", () => {
@@ -117,6 +124,45 @@ describe("web shutdown", () => {
     const messages = logLines(web).map((l) => l.msg);
     expect(messages).toContain("SIGTERM received: draining (requests and jobs in flight get 20 s), then stopping");
     expect(messages).toContain("stopped");
+  });
+
+  it("after SIGTERM answers with Connection: close, then refuses new connections while a request in flight still ends 200", async () => {
+    const web = await spawnWeb({ SHUTDOWN_GRACE_S: "20" });
+    const holder = new pg.Client({ connectionString: ctx.url });
+    await holder.connect();
+    try {
+      await holder.query("begin");
+      await holder.query("lock table plans in access exclusive mode");
+      const slow = fetch(`${web.url}/api/plans`);
+      await until("GET /api/plans to wait on the lock", async () => {
+        const { rows } = await holder.query("select count(*)::int as n from pg_locks where relation = 'plans'::regclass and not granted");
+        return rows[0].n > 0;
+      });
+      web.child.kill("SIGTERM");
+      // While it still listens, every answer closes its connection: a proxy's next request opens a new one.
+      const closing = await until("a draining answer", async () => {
+        const res = await getOnNewConnection(`${web.url}/livez`);
+        return res.headers.connection === "close" ? res : false;
+      });
+      expect(closing.statusCode).toBe(200);
+      // Then new connections are refused (a proxy retries them on another replica) although a request is in flight.
+      await until("new connections to be refused", async () => {
+        try {
+          await getOnNewConnection(`${web.url}/livez`);
+          return false;
+        } catch (error) {
+          return (error as NodeJS.ErrnoException).code === "ECONNREFUSED";
+        }
+      });
+      expect(web.exited()).toBe(false);
+      await holder.query("commit");
+      const res = await slow;
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as unknown[]).length).toBe(3);
+    } finally {
+      await holder.end();
+    }
+    expect(await web.exit).toEqual({ code: 0, signal: null });
   });
 });
 
