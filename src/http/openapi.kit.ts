@@ -46,7 +46,7 @@ export interface ApiCall {
   /** Error answers beyond the automatic ones (400 when the call takes input, 401 for staff calls). */
   errors?: ErrorStatus[];
   /**
-   * A list call (DESIGN.md decision 15): its 200 carries X-Total-Count with the full count. "staff": only
+   * A list call (docs/decisions.md#15): its 200 carries X-Total-Count with the full count. "staff": only
    * a staff session gets pages and the header (a customer session gets all of its own rows).
    */
   list?: boolean | "staff";
@@ -57,7 +57,7 @@ export interface ApiCall {
 /** Typed identity: `export const fooCalls = apiCalls([...])` checks every entry where it is written. */
 export const apiCalls = (calls: ApiCall[]): ApiCall[] => calls;
 
-// --- Shared pieces of the contract (DESIGN.md "The API contract", decision 15) ---
+// --- Shared pieces of the contract (docs/decisions.md#15) ---
 
 /** Every JSON error: `fields` names each invalid field of a 400 (and of a 409 when a field is the conflict). */
 export const errorBody = z
@@ -90,7 +90,7 @@ export const dateString = z.string().meta({ format: "date", example: "2026-02-01
 export const idNumber = z.number().int().positive();
 
 /**
- * The list query of DESIGN.md decision 15, for documentation where a module validates it inline.
+ * The list query of docs/decisions.md#15, for documentation where a module validates it inline.
  * Prefer the module's own exported schema: the document should show what the route checks.
  */
 export const listQueryDoc = z.object({

@@ -53,7 +53,7 @@ const sha256 = (token: string) => createHash("sha256").update(token).digest("hex
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 const normalEmail = (email: string) => email.trim().toLowerCase();
 
-/** Staff sign-in: rate-limited logins and revocable sessions (DESIGN.md decision 6, issues 8 and 16). */
+/** Staff sign-in: rate-limited logins and revocable sessions (docs/decisions.md#6). */
 export class AuthService {
   constructor(
     private readonly users: UsersService,

@@ -1,4 +1,4 @@
-// Constants and shapes of bookings without zod, so islands stay small (DESIGN.md JS budget).
+// Constants and shapes of bookings without zod, so islands stay small (the JS budget, docs/architecture.md).
 // bookings.schemas.ts re-exports all of it.
 
 export const ACCESS_METHODS = ["meet-inspector", "lockbox", "smart-lock"] as const;
@@ -98,5 +98,5 @@ export interface WizardPrefill {
   subscriptionPlan: string;
 }
 
-/** The wizard's one-line address example: Ottawa, the service area (DESIGN.md decision 31). */
+/** The wizard's one-line address example: Ottawa, the service area (docs/decisions.md#31). */
 export const SAMPLE_ADDRESS_LINE = "12 Elm St, Ottawa, ON K1S 2B4";

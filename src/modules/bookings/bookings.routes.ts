@@ -45,7 +45,7 @@ export function bookingsApi(deps: BookingsRoutesDeps): Router {
   router.get("/inspection-bookings", async (req, res) => {
     const viewer = viewerOf(req);
     if (viewer.kind === "staff") {
-      // Staff: a page, newest first, with the full count (DESIGN.md decision 15) and the admin access labels.
+      // Staff: a page, newest first, with the full count (docs/decisions.md#15) and the admin access labels.
       const { rows, total } = await deps.bookings.listForStaff(query(req, staffListQuerySchema));
       res.setHeader("X-Total-Count", String(total));
       return void res.json(rows);
@@ -54,7 +54,7 @@ export function bookingsApi(deps: BookingsRoutesDeps): Router {
   });
 
   // Two payloads share this path (customer-side §7): the booking page's carries propertyId.
-  // Both are idempotent (issue 8): a double click or a retried request books once and mails once.
+  // Both are idempotent: a double click or a retried request books once and mails once.
   router.post("/inspection-bookings", async (req, res) => {
     const viewer = viewerOf(req);
     const calendar = deps.bookings.calendar();
@@ -77,7 +77,7 @@ export function bookingsApi(deps: BookingsRoutesDeps): Router {
     res.status(201).json(booking);
   });
 
-  // Staff reschedule or cancel a booking from the calendar's dialog (issue 18, item 10).
+  // Staff reschedule or cancel a booking from the calendar's dialog.
   router.patch("/inspection-bookings/:id", requireStaffApi, async (req, res) => {
     const { id } = params(req, idParams);
     res.json(await deps.bookings.changeByStaff(id, body(req, bookingChangeSchema(deps.bookings.calendar()))));
@@ -95,7 +95,7 @@ export function bookingsPages(deps: BookingsRoutesDeps): Router {
   const router = Router();
   const contact = () => ({ supportEmail: deps.settings.supportEmail, supportPhone: deps.settings.supportPhone });
 
-  // The health report explainer links to /schedule (DESIGN.md decision 13); keep its query string.
+  // The health report explainer links to /schedule (docs/decisions.md#13); keep its query string.
   router.get("/schedule", (req, res) => {
     const q = req.originalUrl.indexOf("?");
     res.redirect(301, `/schedule-inspection${q >= 0 ? req.originalUrl.slice(q) : ""}`);

@@ -1,5 +1,5 @@
-// Enumerations, labels and shapes of customers without zod, so islands stay small (DESIGN.md JS
-// budget). customers.schemas.ts re-exports all of it. Nothing from the server here.
+// Enumerations, labels and shapes of customers without zod, so islands stay small (the JS
+// budget, docs/architecture.md). customers.schemas.ts re-exports all of it. Nothing from the server here.
 
 // Enumerations of customer-side §3.
 export const PROPERTY_TYPES = ["single-family", "townhouse", "condo", "duplex", "other"] as const;
@@ -32,7 +32,7 @@ export const PROVINCE_NAMES: Record<(typeof PROVINCES)[number], string> = {
   QC: "Quebec",
   SK: "Saskatchewan",
 };
-/** The property form's region list (DESIGN.md decision 31): the provinces first, then the US states. */
+/** The property form's region list (docs/decisions.md#31): the provinces first, then the US states. */
 export const REGIONS = [...PROVINCES, ...US_STATES] as const;
 export const GARAGE_TYPES = ["none", "single", "double", "triple", "carport", "detached"] as const;
 export const BASEMENT_STATUSES = ["none", "unfinished", "partially-finished", "finished", "walkout", "crawlspace"] as const;
@@ -115,7 +115,7 @@ export const INTAKE_PLANS = ["basic", "standard", "premium"] as const;
 /** Intake limits: the zod schema enforces them, the intake island checks them before sending. */
 export const ZIP_CODE_PATTERN = /^\d{5}(-\d{4})?$/;
 
-// --- Addresses (DESIGN.md decision 31): Canadian first, the spec's US reading second. ---
+// --- Addresses (docs/decisions.md#31): Canadian first, the spec's US reading second. ---
 
 /** A Canadian postal code in any case, with one space, a dash or nothing in the middle (no D, F, I, O, Q, U). */
 export const POSTAL_CODE_PATTERN = /^([ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z])[ -]?(\d[ABCEGHJ-NPRSTV-Z]\d)$/i;

@@ -54,7 +54,7 @@ const optionalText = (label: string, max = 500, multiline = false) =>
       .optional(),
   );
 
-// Addresses (DESIGN.md decision 31): a province or a US state, a Canadian postal code or a US ZIP code.
+// Addresses (docs/decisions.md#31): a province or a US state, a Canadian postal code or a US ZIP code.
 const regionCode = (value: unknown) => (typeof value === "string" ? blankToUndefined(value.trim().toUpperCase()) : blankToUndefined(value));
 
 /** A two-letter region, any case: the provinces, or (the spec's second reading) the US states. */
@@ -135,7 +135,7 @@ export const customerCreateSchema = z.object({
 });
 export type CustomerCreateInput = z.infer<typeof customerCreateSchema>;
 
-// --- Staff lists (DESIGN.md decision 15): newest first, a page at a time, with a search text. ---
+// --- Staff lists (docs/decisions.md#15): newest first, a page at a time, with a search text. ---
 
 const wholeQueryNumber = (label: string, min: number, max: number, fallback: number) =>
   z.preprocess(

@@ -58,7 +58,7 @@ export const inspectionStatusSchema = z.object({
   status: z.enum(INSPECTION_STATUSES, { message: `Status must be one of ${INSPECTION_STATUSES.join(", ")}` }),
 });
 
-/** List query: DESIGN.md decision 15 (limit default 100, at most 500). */
+/** List query: docs/decisions.md#15 (limit default 100, at most 500). */
 export const inspectionListQuery = z.object({
   limit: z.coerce.number({ message: "Limit must be a number" }).int("Limit must be a whole number").min(1, "Limit must be at least 1").max(500, "Limit must be at most 500").default(100),
   offset: z.coerce.number({ message: "Offset must be a number" }).int("Offset must be a whole number").min(0, "Offset must be at least 0").max(MAX_ID).default(0),

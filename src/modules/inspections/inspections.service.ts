@@ -7,7 +7,7 @@ import type { EntryInput, EntryScore, Inspection, InspectionEntry, InspectionSta
 import { INSPECTION_WEIGHTS, findCategory, isEntryScore, subcategoryWeight } from "./template.js";
 
 /**
- * Legal status moves (DESIGN.md decision 16). Staying in the same status is always allowed (a no-op).
+ * Legal status moves (docs/decisions.md#16). Staying in the same status is always allowed (a no-op).
  * Moving to completed goes through complete(), which scores the inspection; a completed inspection
  * never moves again (its report is a snapshot of it).
  */
@@ -37,7 +37,7 @@ export interface BulkInspection {
   entries: EntryInput[];
 }
 
-/** Inspections, their entries and status (staff-side §3, §4; DESIGN.md decisions 2 and 16). */
+/** Inspections, their entries and status (staff-side §3, §4; docs/decisions.md#2 and #16). */
 export class InspectionsService {
   constructor(
     private readonly inspections: InspectionsRepository,

@@ -1,4 +1,4 @@
-// Photo limits (DESIGN.md decisions 9 and 17). Islands import this file: plain values only.
+// Photo limits (docs/decisions.md#9 and #17). Islands import this file: plain values only.
 
 /** The largest upload the API takes, before shrinking: a phone's full-size JPEG fits easily. */
 export const MAX_PHOTO_BYTES = 15 * 1024 * 1024;

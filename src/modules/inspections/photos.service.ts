@@ -77,7 +77,7 @@ const toStored = (photo: PhotoMeta): StoredPhoto => ({
 });
 
 /**
- * Photos of inspection entries (DESIGN.md decisions 9 and 17): the real type from the magic bytes,
+ * Photos of inspection entries (docs/decisions.md#9 and #17): the real type from the magic bytes,
  * the EXIF orientation applied, at most 2048 px, no metadata kept (location included), a 320 px WebP
  * thumbnail, and each distinct upload stored once.
  */

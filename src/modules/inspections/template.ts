@@ -1,4 +1,4 @@
-// The inspection template (staff-side §9, DESIGN.md decision 16): 14 categories and their weights, held once.
+// The inspection template (staff-side §9, docs/decisions.md#16): 14 categories and their weights, held once.
 // The form island, the scoring, the service's validation, the reports and the seeds all read it here.
 // Plain data and functions, no zod and no server imports: islands import this file.
 

@@ -12,7 +12,7 @@ export const NEEDS_ACCESS_CODE: readonly string[] = ["key-code", "lockbox"];
 
 /**
  * Required on every submission: reading A's final check (steps 1 and 2) and its per-step rules for
- * steps 3 and 4 (customer-side §5), in the spec's order. DESIGN.md decision 13: the server enforces both.
+ * steps 3 and 4 (customer-side §5), in the spec's order. docs/decisions.md#13: the server enforces both.
  */
 export const REQUIRED_FIELDS = [
   "firstName",

@@ -43,7 +43,7 @@ export const onboardingSchema = (calendar: BookingCalendar) =>
       address: requiredText("Address", 300),
       city: requiredText("City", 100),
       province: choice(PROVINCES, "Province"),
-      // Canadian only here: the province list has no US states (stored as 'K1S 2B4', DESIGN.md decision 31).
+      // Canadian only here: the province list has no US states (stored as 'K1S 2B4', docs/decisions.md#31).
       postalCode: postalCodeField("Postal code", false),
       squareFootage: wholeNumber("Square footage", 100, 100_000),
       yearBuilt: wholeNumber("Year built", 1600, new Date().getFullYear() + 1),

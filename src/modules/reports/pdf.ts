@@ -1,4 +1,4 @@
-// The report as PDF (DESIGN.md decision 20): pdfkit, from the snapshot alone. Inter is embedded (TTF,
+// The report as PDF (docs/decisions.md#20): pdfkit, from the snapshot alone. Inter is embedded (TTF,
 // subset by pdfkit) so é, ’ or Ł always render; the score ring is an SVG drawn as vectors.
 import { adminLabel, barColour, categoryBand, clientPriorityLabel } from "../inspections/index.js";
 import { type ReportCategory, type ReportData, type ReportRecommendation, SUMMARY_ITEM_SCORES, SUMMARY_SENTENCE } from "./report-data.js";

@@ -1,4 +1,4 @@
-// The report snapshot (DESIGN.md decision 19): a pure function from a completed inspection to
+// The report snapshot (docs/decisions.md#19): a pure function from a completed inspection to
 // `reportData` in the shape of staff-side §3, with both names of each aliased field. Zod-free and
 // server-free: the viewer island imports the types, the PDF renderer reads the same object.
 import {
@@ -73,7 +73,7 @@ export interface ReportCategory {
 }
 
 export interface ReportRecommendation {
-  /** The maintenance task's id (DESIGN.md decision 19). */
+  /** The maintenance task's id (docs/decisions.md#19). */
   id: number;
   category: string;
   subcategory: string;
@@ -186,7 +186,7 @@ function buildCategory(name: string, entries: SourceEntry[]): ReportCategory {
   };
 }
 
-/** Entries at 40 or less on 0–100, or marked urgent (DESIGN.md decision 2), worst first, then in inspection order. */
+/** Entries at 40 or less on 0–100, or marked urgent (docs/decisions.md#2), worst first, then in inspection order. */
 function buildRecommendations(entries: SourceEntry[], ids?: number[]): ReportRecommendation[] {
   const drafts = entries
     .map((entry, index) => ({ entry, index, hundred: entry.score === null ? null : toHundred(entry.score) }))

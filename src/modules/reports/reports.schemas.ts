@@ -5,7 +5,7 @@ import { MAX_ID, idParams, pathId } from "../../http/fields.js";
 export { idParams };
 export const propertyIdParams = z.object({ propertyId: pathId("Id") });
 
-/** DESIGN.md decision 15: limit (default 100, at most 500), offset, q. */
+/** docs/decisions.md#15: limit (default 100, at most 500), offset, q. */
 export const reportListQuery = z.object({
   limit: z.coerce.number({ message: "Limit must be a number" }).int("Limit must be a whole number").min(1, "Limit must be at least 1").max(500, "Limit must be at most 500").default(100),
   offset: z.coerce.number({ message: "Offset must be a number" }).int("Offset must be a whole number").min(0, "Offset must be 0 or more").max(MAX_ID).default(0),
