@@ -52,7 +52,7 @@ export interface HomeProperty {
   planType: string | null;
   latestReport: { id: number; createdAt: string; overallScore: number | null } | null;
   currentScore: number | null;
-  /** The client label of the current score (reports/bands.ts clientLabel), null without one. */
+  /** The client label of the current score (inspections/bands.ts clientLabel), null without one. */
   band: string | null;
   colour: "green" | "yellow" | "red" | null;
   /** Latest score minus the previous one; null with fewer than two scored inspections. */
