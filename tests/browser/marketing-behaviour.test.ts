@@ -1,6 +1,6 @@
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths } from "../support/browser.js";
+import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths, waitForCarousel } from "../support/browser.js";
 
 let browser: Browser;
 let site: BrowserSite;
@@ -35,7 +35,7 @@ describe("plan carousel", () => {
     const page = await open("/pricing", PHONE);
     const prev = page.getByRole("button", { name: "Previous plan" });
     const next = page.getByRole("button", { name: "Next plan" });
-    const settle = () => page.waitForTimeout(400); // the 300 ms slide
+    const settle = () => waitForCarousel(page); // the 300 ms slide, however long it takes to start
     expect(await prev.isDisabled()).toBe(true);
     expect(await next.isDisabled()).toBe(false);
     expect(await shownPlans(page)).toEqual(["basic"]);
@@ -214,16 +214,16 @@ describe("keyboard and navigation", () => {
     await page.locator('[data-plan="basic"] button').focus();
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe("Choose Standard");
-    await page.waitForTimeout(400);
+    await waitForCarousel(page);
     expect(await shownPlans(page)).toEqual(["standard"]);
     // Arrows by Enter; at the end the focus moves to the other arrow instead of being lost.
     await page.getByRole("button", { name: "Next plan" }).focus();
     await page.keyboard.press("Enter");
-    await page.waitForTimeout(400);
+    await waitForCarousel(page);
     expect(await shownPlans(page)).toEqual(["premium"]);
     expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Previous plan");
     await page.keyboard.press("Enter");
-    await page.waitForTimeout(400);
+    await waitForCarousel(page);
     expect(await shownPlans(page)).toEqual(["standard"]);
     // A service card opens with Enter and closes with Space.
     const card = page.locator("details[data-service]").first();

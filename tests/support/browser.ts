@@ -196,6 +196,17 @@ export async function expectAccessible(page: Page): Promise<void> {
   expect(report, `axe on ${page.url()}`).toEqual([]);
 }
 
+/**
+ * Waits until every plan carousel on the page has stopped moving: no transition left on its track. A card slides
+ * in with a 300 ms transform transition, and on a busy machine Chromium may not even have started it when asked
+ * where the card is: until the compositor picks a transition up, the card reports the place it is leaving. Playwright
+ * then finds the card's button "stable" off to the side and clicks there, the carousel takes the focus it gets and
+ * moves, and the click lands on nothing (no error, no submit). Wait for this before clicking in a card just shown.
+ */
+export async function waitForCarousel(page: Page): Promise<void> {
+  await page.waitForFunction(() => Array.from(document.querySelectorAll("[data-carousel-track]")).every((track) => track.getAnimations().length === 0));
+}
+
 /** Waits until every island marker on the page has mounted. */
 export async function waitForIslands(page: Page): Promise<void> {
   await page.waitForFunction(() =>

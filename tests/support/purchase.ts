@@ -1,7 +1,7 @@
 // Shared by the purchase browser tests: the worker's Chromium, and two Havens side by side, one in demo mode and one
 // in Stripe mode against the local stand-in for Stripe's API.
 import type { Browser, Page } from "playwright-core";
-import { DESKTOP, openBrowser, serveTestContext } from "./browser.js";
+import { DESKTOP, openBrowser, serveTestContext, waitForCarousel } from "./browser.js";
 import type { TestContext } from "./context.js";
 import { StripeStandIn } from "./stripe-stand-in.js";
 
@@ -70,6 +70,8 @@ export async function choosePlan(page: Page, baseUrl: string, planName: string, 
   if ((page.viewportSize()?.width ?? 1280) < 768) {
     await page.locator("[data-carousel-ready]").waitFor({ state: "attached" });
     await page.getByRole("button", { name: `Show ${planName} plan` }).click();
+    // The card slides in: click its button where it ends up, not where it was.
+    await waitForCarousel(page);
   }
   await page.getByRole("button", { name: `Choose ${planName}` }).click();
 }
