@@ -1,8 +1,20 @@
-import { createElement, type ComponentType, type ReactElement } from "react";
+import { createElement, type ComponentType, type ReactElement, type ReactNode, useEffect } from "react";
 import { createRoot } from "react-dom/client";
 
 /** `queries`: the island uses react-query, whose provider (11 KB gzip) then loads with it, and only then. */
 type IslandModule = { default: ComponentType<Record<string, unknown>>; queries?: boolean };
+
+/**
+ * Marks the island hydrated once React has committed it and run its effects: a parent's effects run after its
+ * children's, so whatever an island sets up in an effect (document listeners, say) is in place by then. Browser
+ * tests wait for this attribute before they interact.
+ */
+function Hydrated({ element, children }: { element: HTMLElement; children: ReactNode }) {
+  useEffect(() => {
+    element.dataset.islandStatus = "hydrated";
+  }, [element]);
+  return children;
+}
 
 // Each island is its own chunk, loaded only when its marker is on the page.
 const modules = import.meta.glob<IslandModule>("./**/*.island.tsx");
@@ -23,11 +35,7 @@ async function mount(element: HTMLElement): Promise<void> {
     tree = createElement(IslandProviders, null, tree);
   }
   element.replaceChildren();
-  createRoot(element).render(tree);
-  // Browser tests wait for this attribute before they interact.
-  requestAnimationFrame(() => {
-    element.dataset.islandStatus = "hydrated";
-  });
+  createRoot(element).render(createElement(Hydrated, { element }, tree));
 }
 
 document.querySelectorAll<HTMLElement>("[data-island]").forEach((element) => {
