@@ -43,36 +43,30 @@ function ContactFields({ field }: StepFieldsProps) {
   );
 }
 
-/** The time select: the slots of a business day, the 'Time' label with its required mark. */
-function TimeSlotField({ value, error, onChange }: FieldBinding) {
-  return (
-    <div className="field">
-      <label htmlFor="timeSlot">
-        Time <span aria-hidden="true">*</span>
-      </label>
-      <select id="timeSlot" name="timeSlot" value={value} onChange={(e) => onChange(e.target.value)} aria-required aria-invalid={error ? true : undefined} aria-describedby={error ? "timeSlot-error" : undefined}>
-        <option value="">Select a time…</option>
-        {TIME_SLOTS.map((slot) => (
-          <option key={slot} value={slot}>
-            {slot}
-          </option>
-        ))}
-      </select>
-      {error && (
-        <p id="timeSlot-error" className="field-error">
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
-
 function ScheduleFields({ field, minDate, maxDate }: StepFieldsProps & { minDate: string; maxDate: string }) {
+  const time = field("timeSlot");
   const { id: _name, ...access } = field("accessMethod");
   return (
     <>
       <Field label="Inspection date" type="date" required min={minDate} max={maxDate} {...field("scheduledDate")} hint="At least 4 days from today." />
-      <TimeSlotField {...field("timeSlot")} />
+      <div className="field">
+        <label htmlFor="timeSlot">
+          Time <span aria-hidden="true">*</span>
+        </label>
+        <select id="timeSlot" name="timeSlot" value={time.value} onChange={(e) => time.onChange(e.target.value)} aria-required aria-invalid={time.error ? true : undefined} aria-describedby={time.error ? "timeSlot-error" : undefined}>
+          <option value="">Select a time…</option>
+          {TIME_SLOTS.map((slot) => (
+            <option key={slot} value={slot}>
+              {slot}
+            </option>
+          ))}
+        </select>
+        {time.error && (
+          <p id="timeSlot-error" className="field-error">
+            {time.error}
+          </p>
+        )}
+      </div>
       <div className="sm:col-span-2">
         <ChoiceCards name="accessMethod" legend="How will the inspector get in?" required {...access} options={ACCESS_METHODS.map((m) => ({ value: m, label: ACCESS_METHOD_LABELS[m]! }))} />
         {access.value === "meet-inspector" && <p className="mt-2 text-sm text-ink/75">Your inspector calls 15 to 30 minutes before arriving.</p>}

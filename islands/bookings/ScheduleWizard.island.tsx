@@ -4,8 +4,8 @@ import { ACCESS_INFO_MESSAGE, ACCESS_INFO_TITLE, type Booking, NEEDS_ACCESS_INFO
 import { ApiError, apiRequest, newIdempotencyKey } from "../ui/api";
 import { toast } from "../ui/toast";
 import { focusField, saveConfirmation } from "./form-parts";
-import { EMPTY, type Errors, INTAKE_STEPS, type Key, STEPS, type Step, type Values, continuationSteps, initialValues, problemsIn } from "./schedule-steps";
 import { StepFields } from "./ScheduleStepFields";
+import { EMPTY, type Errors, INTAKE_STEPS, type Key, STEPS, type Step, type Values, continuationSteps, initialValues, problemsIn } from "./schedule-steps";
 import { KnownDetails, WizardProgress } from "./WizardParts";
 
 /** This island uses react-query: the loader wraps it in the query provider (islands/main.ts). */
