@@ -14,3 +14,5 @@ export { MAINTENANCE_CRONTAB, MAINTENANCE_EXPAND_TASK, MAINTENANCE_REMINDERS_TAS
 export { bookingEvent, calendarFile, taskEvent } from "./maintenance.ics.js";
 export { occurrencesBetween } from "./recurrence.js";
 export { type ReminderDetails, reminderEmail } from "./reminder-email.js";
+/** The task row mapping and task shapes My Home's read model shares. */
+export { type DatedTask, type ListedTask, toTask } from "./task-rows.js";

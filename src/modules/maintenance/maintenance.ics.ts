@@ -4,7 +4,7 @@ import { type EventAttributes, createEvents } from "ics";
 import type { Booking } from "../bookings/bookings.schemas.js";
 import { slotLabel, slotWindow } from "../../shared/business-time.js";
 import { DEFAULT_BOOKING_TIME, formatDuration, labelOf, taskTime } from "./maintenance.constants.js";
-import type { DatedTask } from "./maintenance.repository.js";
+import type { DatedTask } from "./task-rows.js";
 import { occurrenceInstant } from "./recurrence.js";
 
 const UID_DOMAIN = "havenhomehealth.ca";

@@ -1,32 +1,15 @@
 import type { Knex } from "knex";
 import { cursorBatches } from "../../db/cursor.js";
 import type { Tx } from "../../db/transaction.js";
+import type { PlanType } from "../plans/plans.schemas.js";
 import type { MaintenanceSchedule, MaintenanceTask, NewTask, RecurrenceType, TaskCategory, TaskPriority, TaskStatus } from "./maintenance.constants.js";
 
+import { type DatedTask, type ListedTask, iso, toTask } from "./task-rows.js";
+
+export type { DatedTask, ListedTask };
+export { toTask };
+
 type Row = Record<string, unknown>;
-
-const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : ((value as string | null) ?? null));
-
-export const toTask = (row: Row): MaintenanceTask => ({
-  id: row.id as number,
-  propertyId: row.property_id as number,
-  reportId: (row.report_id as number | null) ?? null,
-  scheduleId: (row.schedule_id as number | null) ?? null,
-  title: row.title as string,
-  description: (row.description as string | null) ?? null,
-  category: row.category as MaintenanceTask["category"],
-  priority: row.priority as MaintenanceTask["priority"],
-  status: row.status as MaintenanceTask["status"],
-  scheduledDate: (row.scheduled_date as string | null) ?? null,
-  scheduledTime: (row.scheduled_time as string | null) ?? null,
-  estimatedDuration: (row.estimated_duration as number | null) ?? null,
-  assignedTo: (row.assigned_to as number | null) ?? null,
-  notes: (row.notes as string | null) ?? null,
-  completedAt: iso(row.completed_at),
-  version: row.version as number,
-  held: Boolean(row.held),
-  createdAt: iso(row.created_at)!,
-});
 
 /** A list row: the task with its property's address, client and assignee. */
 const toListedTask = (r: Row): ListedTask => ({
@@ -40,6 +23,25 @@ const toListedTask = (r: Row): ListedTask => ({
 
 export class MaintenanceRepository {
   constructor(private readonly db: Knex) {}
+
+  // --- Reads of other modules' tables for PlanDeliveries: documented exceptions (README "Plan deliveries") ---
+
+  /**
+   * The subscription a plan-service request names. An exception to "others call its service": the
+   * subscriptions service calls PlanDeliveries in its own transactions, so PlanDeliveries cannot call it back.
+   */
+  planSubscription(id: number): Promise<{ id: number; property_id: number | null; plan_type: PlanType; status: string; billing_anchor: unknown } | undefined> {
+    return this.db("subscriptions").where({ id }).first("id", "property_id", "plan_type", "status", "billing_anchor");
+  }
+
+  /**
+   * When the property's last completed inspection ended, in the caller's transaction (the health report's due
+   * date). An exception like planSubscription: it runs inside the subscription's transaction.
+   */
+  async lastCompletedInspectionAt(tx: Tx, propertyId: number): Promise<Date | null> {
+    const row = await tx("inspections").where({ property_id: propertyId, status: "completed" }).whereNotNull("completed_at").max({ at: "completed_at" }).first();
+    return row?.at ? new Date(row.at as Date) : null;
+  }
 
   async insertTasks(tasks: NewTask[], tx: Tx | Knex = this.db): Promise<MaintenanceTask[]> {
     if (!tasks.length) return [];
@@ -437,15 +439,6 @@ export interface TaskFilter {
   to?: string;
 }
 
-export interface ListedTask extends MaintenanceTask {
-  propertyAddress: string;
-  clientName: string;
-  /** The assignee's name; only the list reads it. */
-  assignedToName?: string | null;
-  /** The plan service ('window-cleaning') and plan ('standard') of a plan service's task; only the list reads them. */
-  planService?: string | null;
-  planType?: string | null;
-}
 
 /** What a PATCH may change; undefined leaves a field as it is, null clears it. */
 export interface TaskChange {
@@ -458,10 +451,6 @@ export interface TaskChange {
   assignedTo?: number | null;
 }
 
-export interface DatedTask extends ListedTask {
-  location: string;
-  clientEmail: string;
-}
 
 /** A new schedule row: the schedule's own fields, before the database gives it an id and a time. */
 export type NewScheduleRow = Pick<

@@ -93,7 +93,7 @@ const lastDayOfMonth = (month: string) => {
   return `${month}-${String(new Date(Date.UTC(y, m, 0)).getUTCDate()).padStart(2, "0")}`;
 };
 
-/** Maintenance tasks and recurring schedules (staff-side §3, §4; DESIGN.md decisions 12 and 22). */
+/** Maintenance tasks and recurring schedules (staff-side §3, §4; docs/decisions.md#12 and #22). */
 export class MaintenanceService {
   constructor(
     private readonly tasks: MaintenanceRepository,
@@ -224,7 +224,7 @@ export class MaintenanceService {
   }
 
   /**
-   * Expands every schedule into dated tasks from today up to the horizon (DESIGN.md decision 12). Safe to
+   * Expands every schedule into dated tasks from today up to the horizon (docs/decisions.md#12). Safe to
    * repeat and to run concurrently: the unique (schedule, date) key drops what exists already, and a
    * schedule expanded through the horizon is skipped.
    */

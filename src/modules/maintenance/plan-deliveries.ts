@@ -1,4 +1,4 @@
-// What each plan delivers (issue 19, item 7; DESIGN.md decisions 26 and 27): every service a subscription's
+// What each plan delivers (docs/decisions.md#26 and #27): every service a subscription's
 // plan includes is a schedule of its property (`maintenance_schedules.subscription_id`, `plan_service`),
 // made, held, released and ended by `sync`, which the subscriptions service calls in the transaction of every
 // state change. Cadences are RFC 5545 rules from plans.catalog.ts, expanded like any other schedule.
@@ -10,7 +10,8 @@ import { type PlanServiceDefinition, planServiceByKey, planServicesOf } from "..
 import type { PlanType } from "../plans/plans.schemas.js";
 import { ENDED_STATUSES, SERVING_STATUSES } from "../subscriptions/subscriptions.constants.js";
 import type { MaintenanceTask } from "./maintenance.constants.js";
-import { MaintenanceRepository, toTask } from "./maintenance.repository.js";
+import { MaintenanceRepository } from "./maintenance.repository.js";
+import { toTask } from "./task-rows.js";
 import { DEFAULT_HORIZON_DAYS, type PlanServiceRequestInput, planServiceRequestSchema } from "./maintenance.schemas.js";
 import { firstRuleOccurrence, nextRuleOccurrence, occurrencesBetween } from "./recurrence.js";
 
@@ -69,7 +70,10 @@ interface ScheduleRow {
   endedAt: string | null;
 }
 
-/** Plan services of subscriptions: `container.planServices`. */
+/**
+ * Plan services of subscriptions (`container.planServices`). SubscriptionsService calls it through a listener port
+ * of its own (subscriptions sits below maintenance), so its method names and signatures are that port's.
+ */
 export class PlanDeliveries {
   private readonly tasks: MaintenanceRepository;
 
@@ -207,7 +211,7 @@ export class PlanDeliveries {
     const parsed = planServiceRequestSchema.safeParse({ service: input.service, date: input.date, notes: input.notes });
     if (!parsed.success) throw new ValidationError("Invalid input", fieldsFromZod(parsed.error));
     const request: PlanServiceRequestInput = parsed.data;
-    const sub = await this.db("subscriptions").where({ id: input.subscriptionId }).first("id", "property_id", "plan_type", "status", "billing_anchor");
+    const sub = await this.tasks.planSubscription(input.subscriptionId);
     if (!sub) throw new NotFoundError("Subscription not found");
     const definition = planServiceByKey(request.service);
     const included = planServicesOf(sub.plan_type as PlanType);
@@ -290,8 +294,8 @@ export class PlanDeliveries {
   }
 
   private async lastInspection(tx: Tx, propertyId: number): Promise<string | null> {
-    const row = await tx("inspections").where({ property_id: propertyId, status: "completed" }).whereNotNull("completed_at").max({ at: "completed_at" }).first();
-    return row?.at ? todayIn(this.settings.timeZone, new Date(row.at as Date)) : null;
+    const at = await this.tasks.lastCompletedInspectionAt(tx, propertyId);
+    return at ? todayIn(this.settings.timeZone, at) : null;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { myHomeLine } from "../mail/customer-footer.js";
+import { myHomeLine } from "../mail/index.js";
 import type { MailMessage } from "../mail/mail.schemas.js";
 import { escapeHtml } from "../../shared/html.js";
 

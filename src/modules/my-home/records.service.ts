@@ -107,7 +107,7 @@ export class RecordsService {
     return { report, own };
   }
 
-  /** One report in the client view's shape: never one-time once signed in (decision 29). */
+  /** One report in the client view's shape: never one-time once signed in (docs/decisions.md#29). */
   async report(email: string, reportId: number): Promise<HomeReportPayload> {
     const { report, own } = await this.readable(email, reportId);
     const property = await this.deps.customers.findPropertyFor({ kind: "staff" }, report.propertyId);

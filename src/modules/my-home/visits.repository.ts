@@ -1,8 +1,7 @@
-// SQL of My Home's Visits and Account (issue 20): a homeowner's dated tasks, their e-mail preferences and the
+// SQL of My Home's Visits and Account, part of My Home's read model (README "Read model"): a homeowner's dated tasks, their e-mail preferences and the
 // hash of their private calendar feed. Callers pass property ids already checked by HomeAccess.
 import type { Knex } from "knex";
-import type { DatedTask } from "../maintenance/maintenance.repository.js";
-import { toTask } from "../maintenance/maintenance.repository.js";
+import { type DatedTask, toTask } from "../maintenance/index.js";
 
 type Row = Record<string, unknown>;
 

@@ -28,7 +28,7 @@ export interface PersonalStrings {
 }
 
 /**
- * Tables that hold expiring homeowner sign-in state once the `home` module exists (DESIGN.md decision 28).
+ * Tables that hold expiring homeowner sign-in state once the `home` module exists (docs/decisions.md#28).
  * Each is purged only when present; the columns it has decide what "spent" means.
  */
 export const HOME_SIGN_IN_TABLES = ["home_sign_in_tokens", "home_sessions", "home_webauthn_challenges"] as const;

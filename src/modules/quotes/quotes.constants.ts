@@ -1,4 +1,4 @@
-// Quote request enumerations and the status machine (staff-side §4, §9; DESIGN.md decisions 8 and 21).
+// Quote request enumerations and the status machine (staff-side §4, §9; docs/decisions.md#8 and #21).
 // Zod-free: islands and views may import it.
 
 export const QUOTE_STATUSES = ["pending", "quoted", "accepted", "declined", "completed"] as const;

@@ -1,5 +1,5 @@
 import type { MailMessage } from "../mail/mail.schemas.js";
-import { withCustomerFooter } from "../mail/customer-footer.js";
+import { withCustomerFooter } from "../mail/index.js";
 import { type ClientQuoteItem, formatCents } from "./quotes.constants.js";
 import { escapeHtml } from "../../shared/html.js";
 
