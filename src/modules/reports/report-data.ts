@@ -11,8 +11,8 @@ import {
   recommendationPriority,
   summaryLabel,
   urgencyText,
-} from "../inspections/index.js";
-import { INSPECTION_WEIGHTS, baseSubcategory, categoryScore, toHundred, weightedAverage } from "../inspections/index.js";
+} from "../inspections/inspections.constants.js";
+import { INSPECTION_WEIGHTS, baseSubcategory, categoryScore, toHundred, weightedAverage } from "../inspections/inspections.constants.js";
 
 /** What the builder reads of an inspection (a structural subset of InspectionsService's InspectionWithEntries). */
 export interface SourceEntry {
