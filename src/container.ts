@@ -183,11 +183,14 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     photos,
     reports,
     dashboard: new DashboardService(new DashboardRepository(db), { timeZone: env.BUSINESS_TZ }),
-    privacy: new PrivacyService(new PrivacyRepository(db), transaction, {
-      idempotencyWindowHours: IDEMPOTENCY_WINDOW_HOURS,
-      loginWindowMs: LOGIN_LIMITS.windowMs,
-      knownAddressDays: LOGIN_LIMITS.knownAddressDays,
-      homeMailCounters: { prefix: HOME_MAIL_KEY_PREFIX, windowMs: HOME_SIGN_IN_LIMITS.mailWindowMs },
+    privacy: new PrivacyService(new PrivacyRepository(db), {
+      transaction,
+      settings: {
+        idempotencyWindowHours: IDEMPOTENCY_WINDOW_HOURS,
+        loginWindowMs: LOGIN_LIMITS.windowMs,
+        knownAddressDays: LOGIN_LIMITS.knownAddressDays,
+        homeMailCounters: { prefix: HOME_MAIL_KEY_PREFIX, windowMs: HOME_SIGN_IN_LIMITS.mailWindowMs },
+      },
     }),
     subscriptions,
     planServices,

@@ -1,3 +1,3 @@
 // What other modules, the CLI and the seeds may use of privacy (README "Interface for other modules").
-export { PrivacyService, type PrivacySettings } from "./privacy.service.js";
+export { type PrivacyDeps, PrivacyService, type PrivacySettings } from "./privacy.service.js";
 export { PRIVACY_CRONTAB, PRIVACY_PURGE_TASK, privacyPurgeTask } from "./privacy.tasks.js";

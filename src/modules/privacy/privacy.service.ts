@@ -14,16 +14,27 @@ export interface PrivacySettings {
   homeMailCounters: { prefix: string; windowMs: number };
 }
 
+/** What privacy uses besides its repository (which reads every module's tables: README "Read model"). */
+export interface PrivacyDeps {
+  transaction: TransactionRunner;
+  settings: PrivacySettings;
+}
+
 /**
  * Data kept only as long as needed, and given back when asked (issue 17 §6): the daily purge, a customer's
  * export, and their erasure. A customer is everyone Haven knows by one e-mail address, compared case-blind.
  */
 export class PrivacyService {
+  private readonly transaction: TransactionRunner;
+  private readonly settings: PrivacySettings;
+
   constructor(
     private readonly repository: PrivacyRepository,
-    private readonly transaction: TransactionRunner,
-    private readonly settings: PrivacySettings,
-  ) {}
+    deps: PrivacyDeps,
+  ) {
+    this.transaction = deps.transaction;
+    this.settings = deps.settings;
+  }
 
   /** Every record Haven holds on the customer with this e-mail; empty lists when it knows none. */
   async exportCustomer(emailInput: string, now: Date = new Date()): Promise<CustomerExport> {
