@@ -141,7 +141,7 @@ export class MaintenanceService {
       const current = await this.tasks.findTask(id, tx, true);
       if (!current) throw new NotFoundError("Maintenance task not found");
       if (input.version !== undefined && input.version !== current.version) throw new StaleEditError(STALE_TASK_MESSAGE, current);
-      // 'scheduled' needs a date: the one sent, or the one the task keeps (issue 18).
+      // 'scheduled' needs a date: the one sent, or the one the task keeps.
       const status = input.status ?? current.status;
       const date = input.scheduledDate !== undefined ? input.scheduledDate : current.scheduledDate;
       if (status === "scheduled" && !date) throw new ValidationError("Choose a date to schedule the task", { scheduledDate: "Choose a date to schedule the task" });

@@ -1,4 +1,4 @@
-// My Home's Account (issue 20, item 2): e-mail preferences (the day-before reminders on or off; the maintenance
+// My Home's Account: e-mail preferences (the day-before reminders on or off; the maintenance
 // reminders honour it), the homeowner's passkeys (views/my-home/_passkeys.ejs and the sign-in module's calls)
 // and 'Sign out everywhere' (POST /my-home/sign-out-everywhere, home-sign-in.routes.ts).
 import { type Request, type Response, Router } from "express";

@@ -1,4 +1,4 @@
-// My Home's Plan (issue 20, item 2): the page, the confirm pages that state the dates before anything changes,
+// My Home's Plan: the page, the confirm pages that state the dates before anything changes,
 // the demo card form or Stripe's billing portal, a receipt page per invoice, and the JSON calls under
 // /api/my-home/subscription. Every action is SubscriptionsService's own (actor 'customer'); HomePlanPage
 // checks the subscription is the homeowner's (404 otherwise).

@@ -1,4 +1,4 @@
-// My Home's records (issue 20, item 2): the Home, Reports and Quotes pages and their JSON calls under
+// My Home's records: the Home, Reports and Quotes pages and their JSON calls under
 // /api/my-home/. Routes are thin: RecordsService holds the rules and asks HomeAccess before anything.
 import { type Request, type Response, Router } from "express";
 import { HttpError } from "../../http/errors.js";

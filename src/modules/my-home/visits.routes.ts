@@ -1,4 +1,4 @@
-// My Home's Visits (issue 20, item 2): the page, its plain forms (POST, then a redirect), the JSON calls under
+// My Home's Visits: the page, its plain forms (POST, then a redirect), the JSON calls under
 // /api/my-home/, and the private ICS feed (public, guarded by its secret). Signed in only: requireHome*.
 import { type Request, type Response, Router } from "express";
 import { HttpError, NotFoundError } from "../../http/errors.js";

@@ -136,7 +136,7 @@ export class PrivacyRepository {
     return this.paymentsOf(this.db, s).orderBy("id");
   }
 
-  /** Their subscriptions, each with its invoices and events (issue 19). */
+  /** Their subscriptions, each with its invoices and events. */
   async subscriptions(s: CustomerScope): Promise<Row[]> {
     const subs = await this.subscriptionsOf(this.db, s).orderBy("id");
     const subIds = ids(subs);
@@ -349,7 +349,7 @@ export class PrivacyRepository {
     return q("payments").where((w) => w.whereRaw("lower(customer_email) = ?", [s.email]).orWhereIn("provider_id", s.sessionIds));
   }
 
-  /** My Home sign-in state of the e-mail (issue 20), without token hashes or passkey public keys. */
+  /** My Home sign-in state of the e-mail, without token hashes or passkey public keys. */
   async myHome(s: CustomerScope): Promise<{ accounts: Row[]; sessions: Row[]; passkeys: Row[] }> {
     const [accounts, sessions, passkeys] = await Promise.all([
       this.db("home_accounts").where({ email: s.email }).select("email", "created_at", "last_signed_in_at"),

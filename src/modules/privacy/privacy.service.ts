@@ -21,7 +21,7 @@ export interface PrivacyDeps {
 }
 
 /**
- * Data kept only as long as needed, and given back when asked (issue 17 §6): the daily purge, a customer's
+ * Data kept only as long as needed, and given back when asked: the daily purge, a customer's
  * export, and their erasure. A customer is everyone Haven knows by one e-mail address, compared case-blind.
  */
 export class PrivacyService {
