@@ -200,7 +200,6 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     homePlan,
     stripe,
     homeAuth: new HomeAuthService(new HomeAuthRepository(db), {
-      db,
       transaction,
       attempts: new LoginAttemptsRepository(db),
       access: homeAccess,

@@ -36,8 +36,14 @@ const toPasskey = (r: Record<string, unknown>): HomePasskeyRow => ({
 export class HomeAuthRepository {
   constructor(private readonly db: Knex) {}
 
+  /** The e-mail of a property's customer (staff's 'Send sign-in link'): My Home's read model (README "Read model"). */
+  async customerEmailOfProperty(propertyId: number): Promise<string | null> {
+    const row = await this.db("properties as p").join("customers as c", "c.id", "p.customer_id").where("p.id", propertyId).first("c.email");
+    return (row?.email as string | undefined) || null;
+  }
+
   async insertToken(
-    tx: Tx | Knex,
+    tx: Tx | Knex = this.db,
     row: { email: string; tokenHash: string; codeHash: string | null; source: "email" | "support"; expiresAt: Date },
   ): Promise<void> {
     await tx("home_sign_in_tokens").insert({ email: row.email, token_hash: row.tokenHash, code_hash: row.codeHash, source: row.source, expires_at: row.expiresAt });

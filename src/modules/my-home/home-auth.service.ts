@@ -8,7 +8,6 @@ import {
   verifyRegistrationResponse,
 } from "@simplewebauthn/server";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
-import type { Knex } from "knex";
 import type { Logger } from "pino";
 import type { TransactionRunner } from "../../db/transaction.js";
 import { HttpError, NotFoundError, ValidationError } from "../../http/errors.js";
@@ -79,8 +78,6 @@ const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEq
 
 /** What homeowner sign-in uses: auth's login counters (shared with staff login), mail, HomeAccess, and settings. */
 export interface HomeAuthDeps {
-  /** Support links and the customer e-mail of a property: My Home's read model (README "Read model"). */
-  db: Knex;
   transaction: TransactionRunner;
   attempts: LoginAttemptCounter;
   access: HomeAccess;
@@ -208,16 +205,16 @@ export class HomeAuthService {
     if (!(await this.deps.access.isKnown(email))) throw new NotFoundError(`No customer with e-mail ${email}`);
     const token = newToken();
     const expiresAt = new Date(this.clock().getTime() + HOME_LINK_TTL_MS);
-    await this.repo.insertToken(this.deps.db, { email, tokenHash: hashToken(token), codeHash: null, source: "support", expiresAt });
+    await this.repo.insertToken(undefined, { email, tokenHash: hashToken(token), codeHash: null, source: "support", expiresAt });
     this.deps.log.info({ event: "home.sign_in_link", email }, "support sign-in link made");
     return { email, url: this.linkUrl(token), expiresAt };
   }
 
   /** Staff 'Send sign-in link': e-mails the property's customer a link and code (the staff member never sees them). */
   async sendSignInLink(propertyId: number): Promise<{ email: string }> {
-    const row = await this.deps.db("properties as p").join("customers as c", "c.id", "p.customer_id").where("p.id", propertyId).first("c.email");
-    if (!row?.email) throw new NotFoundError("Property not found");
-    const email = normalEmail(row.email as string);
+    const customerEmail = await this.repo.customerEmailOfProperty(propertyId);
+    if (!customerEmail) throw new NotFoundError("Property not found");
+    const email = normalEmail(customerEmail);
     const token = newToken();
     const code = newCode();
     const expiresAt = new Date(this.clock().getTime() + HOME_LINK_TTL_MS);
