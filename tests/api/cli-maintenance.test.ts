@@ -1,7 +1,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays } from "../../src/shared/business-time.js";
-import { occurrencesBetween } from "../../src/modules/maintenance/recurrence.js";
+import { occurrencesBetween } from "../../src/modules/maintenance/index.js";
 import { type TestContext, createTestContext } from "../support/context.js";
 import { runHaven } from "../support/cli.js";
 

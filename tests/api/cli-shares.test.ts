@@ -1,7 +1,7 @@
 
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SHARE_MAIL_TASK } from "../../src/modules/sharing/sharing.service.js";
+import { SHARE_MAIL_TASK } from "../../src/modules/sharing/index.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { jobCount, shareReport, sharedReportFixture } from "./sharing-fixtures.js";
 import { runHaven } from "../support/cli.js";

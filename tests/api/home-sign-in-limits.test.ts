@@ -3,7 +3,7 @@
 // own address, still gets the same answer and signs in with the newest link or code.
 import supertest from "supertest";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { HOME_CODE_TRIES, HOME_SIGN_IN_LIMITS, TOO_MANY_SIGN_INS_MESSAGE } from "../../src/modules/my-home/home-auth.service.js";
+import { HOME_CODE_TRIES, HOME_SIGN_IN_LIMITS, TOO_MANY_SIGN_INS_MESSAGE } from "../../src/modules/my-home/index.js";
 import { type TestContext, createTestContext } from "../support/context.js";
 
 let ctx: TestContext;

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
 import { createContainer } from "../../src/container.js";
 import { ROOT_DIR } from "../../src/http/assets.js";
-import { MailService } from "../../src/modules/mail/mail.service.js";
+import { MailService } from "../../src/modules/mail/index.js";
 import { createLogger, currentRequestId, maskEmails } from "../../src/observability/logger.js";
 import { startWorker } from "../../src/worker-runner.js";
 import { type TestContext, createTestContext } from "../support/context.js";

@@ -5,8 +5,7 @@ import { type ParsedMail, simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { taskList } from "../../src/jobs.js";
 import { addDays, longDate } from "../../src/shared/business-time.js";
-import { MAINTENANCE_REMINDERS_TASK } from "../../src/modules/maintenance/maintenance.tasks.js";
-import { occurrencesBetween } from "../../src/modules/maintenance/recurrence.js";
+import { MAINTENANCE_REMINDERS_TASK, occurrencesBetween } from "../../src/modules/maintenance/index.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { type Smtp, startSmtp } from "../support/smtp.js";
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
 import { freePort } from "../../src/db/embedded.js";
 import { createKnex } from "../../src/db/knex.js";
-import { MailService } from "../../src/modules/mail/mail.service.js";
+import { MailService } from "../../src/modules/mail/index.js";
 import { isLoopback } from "../../src/observability/ops.routes.js";
 import { routeLabel } from "../../src/observability/metrics.js";
 import { type TestContext, createTestContext } from "../support/context.js";

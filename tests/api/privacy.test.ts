@@ -5,7 +5,7 @@ import { parseCrontab } from "graphile-worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../seeds/demo/index.js";
 import { addDays, todayIn } from "../../src/shared/business-time.js";
-import { PRIVACY_CRONTAB, PRIVACY_PURGE_TASK } from "../../src/modules/privacy/privacy.tasks.js";
+import { PRIVACY_CRONTAB, PRIVACY_PURGE_TASK } from "../../src/modules/privacy/index.js";
 import { runHaven } from "../support/cli.js";
 import { type TestContext, createTestContext } from "../support/context.js";
 import { runJobs } from "./sharing-fixtures.js";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { QUOTE_STATUSES, type QuoteStatus, STAFF_MOVES, parseCents } from "../../src/modules/quotes/quotes.constants.js";
-import { QUOTE_REPORT_MAIL_TASK } from "../../src/modules/quotes/quotes.service.js";
+import { QUOTE_REPORT_MAIL_TASK } from "../../src/modules/quotes/index.js";
 import type { TestContext, signInStaff } from "../support/context.js";
 import { type Smtp, jobCount, pdfText, runJobs, shareReport, sharedReportFixture, sharingTestApp } from "./sharing-fixtures.js";
 
