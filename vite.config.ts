@@ -6,7 +6,7 @@ import { inspectionServiceWorker } from "./islands/inspections/service-worker.co
 // Builds the island loader, the tiny marketing script and the stylesheet into dist/public,
 // with a manifest the server reads to link the hashed files.
 export default defineConfig({
-  // The inspection form works offline: a Workbox service worker keeps its code (DESIGN.md decision 18).
+  // The inspection form works offline: a Workbox service worker keeps its code (docs/decisions.md#18).
   plugins: [react(), tailwindcss(), inspectionServiceWorker("dist/public")],
   publicDir: "public",
   build: {

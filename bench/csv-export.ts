@@ -3,7 +3,7 @@ import { performance } from "node:perf_hooks";
 import { fillPortal } from "./dashboard.js";
 import { type BenchApp, fmt, staffCookie } from "./support.js";
 
-// CSV export at scale (issue 18 item 15): GET /api/properties?format=csv and /api/inspections?format=csv over
+// CSV export at scale: GET /api/properties?format=csv and /api/inspections?format=csv over
 // 100,000+ rows, read as a stream by the client. Prints the time and the process's peak memory above its
 // level before the export (server and client share this process; the client keeps only a byte and line count).
 

@@ -2,7 +2,7 @@ import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { type BenchApp, fmt, percentile, staffCookie, verdict } from "./support.js";
 
-// The staff portal at scale (issue 9): 100,000 properties and 200,000 bookings and inspections,
+// The staff portal at scale: 100,000 properties and 200,000 bookings and inspections,
 // then the latency of GET /api/dashboard/stats and of the first page of /admin/properties.
 // Runs last in `npm run bench`: it fills the bench database with bulk SQL.
 

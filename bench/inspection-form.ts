@@ -1,4 +1,4 @@
-// The inspection form (issue 10): its JS in a real Chromium (gzip level 9, against the 90 KB island-page
+// The inspection form: its JS in a real Chromium (gzip level 9, against the 90 KB island-page
 // budget), and the time to open a full inspection — every category, 3 kitchens, 3 bathrooms, 2 laundry
 // rooms, 60 photos — as the API payload and as the page on a 390 px phone viewport.
 import { gzipSync } from "node:zlib";

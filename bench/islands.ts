@@ -1,4 +1,4 @@
-// Island pages: the JS each one loads in a real Chromium, gzip level 9, against DESIGN.md's budget
+// Island pages: the JS each one loads in a real Chromium, gzip level 9, against the budget in docs/architecture.md
 // of 90 KB gzip in all per island page (charts lazily, only where they show).
 import { gzipSync } from "node:zlib";
 import type { Browser, BrowserContextOptions, Response } from "playwright-core";
@@ -88,7 +88,7 @@ async function staffIslandPages(browser: Browser, baseUrl: string, container: Co
   return { paths, storageState, reportId };
 }
 
-/** My Home's pages (issue 20), signed in as the homeowner of the bench's report, and its sign-in page. */
+/** My Home's pages, signed in as the homeowner of the bench's report, and its sign-in page. */
 async function homePages(baseUrl: string, container: Container, reportId: number | null): Promise<{ paths: string[]; storageState: BrowserContextOptions["storageState"] }> {
   const paths = ["/my-home/sign-in"];
   if (!reportId) return { paths, storageState: undefined };

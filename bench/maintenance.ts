@@ -6,7 +6,7 @@ import { ISLAND_JS_BUDGET } from "./islands.js";
 import { addDays } from "../src/shared/business-time.js";
 import { type BenchApp, fmt, percentile, staffCookie, verdict } from "./support.js";
 
-// Maintenance at scale (issue 13): expansion of 10,000 schedules for a year (budget ≤ 10 s, aim ≤ 5 s),
+// Maintenance at scale: expansion of 10,000 schedules for a year (budget ≤ 10 s, aim ≤ 5 s),
 // the same expansion again (creates nothing), and the calendar's month API with 10,000 tasks in the month
 // (budget ≤ 100 ms). Figures only: nothing here fails.
 

@@ -1,5 +1,5 @@
 // Marketing pages: JS and CSS bytes (gzip) per page, and Lighthouse (mobile preset) on / and /pricing.
-// Budgets (DESIGN.md): ≤ 3 KB gzip of JS, no React; performance ≥ 0.95, accessibility 1.0.
+// Budgets (docs/architecture.md "Performance budgets"): ≤ 3 KB gzip of JS, no React; performance ≥ 0.95, accessibility 1.0.
 import { gzipSync } from "node:zlib";
 import lighthouse from "lighthouse";
 import { chromium } from "playwright-core";

@@ -1,4 +1,4 @@
-// Reports (issue 11): the full case of DESIGN.md's budget table, every category, 3 kitchens, 3 bathrooms,
+// Reports: the full case of the budget table in docs/architecture.md, every category, 3 kitchens, 3 bathrooms,
 // 2 laundries and 60 photos. Prints generation, full PDF and summary PDF times and sizes, and the first
 // page of /admin/reports with 10,000 reports. Figures only: nothing here fails.
 import { randomBytes } from "node:crypto";

@@ -1,4 +1,4 @@
-// `npm run bench`: prints every figure of DESIGN.md's budget table that exists so far.
+// `npm run bench`: prints every figure of the budget table in docs/architecture.md that exists so far.
 // Nothing here fails a build; read the figures. Set BENCH_ONLY=ssr,marketing,islands,inspection-form,maintenance,dashboard,csv-export,subscriptions to pick some.
 import { ensureAssets } from "../src/build-assets.js";
 import { runSsrBench } from "./ssr.js";

@@ -3,7 +3,7 @@ import { performance } from "node:perf_hooks";
 import { todayIn } from "../src/shared/business-time.js";
 import { type BenchApp, fmt, percentile, staffCookie, verdict } from "./support.js";
 
-// Subscriptions at scale (issue 19, Performance): the demo renewal of 100,000 due subscriptions (budget ≤ 60 s)
+// Subscriptions at scale: the demo renewal of 100,000 due subscriptions (budget ≤ 60 s)
 // and the same run again (bills nothing; a fraction of the time), then /admin/subscriptions with 100,000
 // subscriptions: the first page and the MRR figure (budget ≤ 100 ms, p95 of sequential requests).
 // Figures only: nothing here fails. Runs after the dashboard bench, whose 100,000 homes it subscribes

@@ -6,7 +6,7 @@ export async function up(knex: Knex): Promise<void> {
     t.text("type").notNullable().unique();
     t.text("name").notNullable();
     t.text("description").notNullable();
-    // Two readings of the price (DESIGN.md decision 3), whole dollars per month.
+    // Two readings of the price (docs/decisions.md#3), whole dollars per month.
     t.integer("monthly_price").notNullable();
     t.integer("checkout_price").notNullable();
     t.integer("coverage").notNullable();

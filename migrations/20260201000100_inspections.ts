@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 
-// Inspections, their entries and photos (DESIGN.md decisions 16 and 17).
+// Inspections, their entries and photos (docs/decisions.md#16 and #17).
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable("inspections", (t) => {
     t.increments("id").primary();

@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 
-// The browser's client id of each photo upload (DESIGN.md decision 17): a retried upload with the same
+// The browser's client id of each photo upload (docs/decisions.md#17): a retried upload with the same
 // client id answers the photo stored the first time, even when the retry's bytes differ.
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable("photo_uploads", (t) => {

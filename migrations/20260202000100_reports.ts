@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 
-// Reports are frozen snapshots of a completed inspection (DESIGN.md decision 19).
+// Reports are frozen snapshots of a completed inspection (docs/decisions.md#19).
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable("reports", (t) => {
     t.increments("id").primary();

@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 
-// Maintenance tasks (staff-side §3). A report's recommendations are tasks (DESIGN.md decision 19);
+// Maintenance tasks (staff-side §3). A report's recommendations are tasks (docs/decisions.md#19);
 // recurring schedules expand into tasks too (the maintenance migration adds the schedules table).
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable("maintenance_tasks", (t) => {

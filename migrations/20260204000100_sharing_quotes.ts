@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
 
 // One-time report links, the client's responses, quote requests and quote report links
-// (DESIGN.md decisions 7, 8 and 21). Tokens are never stored: only their SHA-256, in hex.
+// (docs/decisions.md#7, #8 and #21). Tokens are never stored: only their SHA-256, in hex.
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable("report_shares", (t) => {
     t.increments("id").primary();

@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 
-// Recurring maintenance (staff-side §3 schedule payload; DESIGN.md decisions 12 and 22), the reminders
+// Recurring maintenance (staff-side §3 schedule payload; docs/decisions.md#12 and #22), the reminders
 // already sent (once per item and date), and the private staff calendar feed (only its secret's hash).
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable("maintenance_schedules", (t) => {

@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 
-// Revocable staff sessions, login limits shared by every web process, and idempotent submissions (issue 8).
+// Revocable staff sessions, login limits shared by every web process, and idempotent submissions.
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable("staff_users", (t) => {
     // A disabled user cannot sign in, and their sessions stop working at once.

@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 
-// Indexes for the staff portal at 100,000 properties (issue 9): the dashboard's counts and the
+// Indexes for the staff portal at 100,000 properties: the dashboard's counts and the
 // properties list's first page, newest first, both answered from indexes.
 export async function up(knex: Knex): Promise<void> {
   // The properties list: newest first, a page at a time.

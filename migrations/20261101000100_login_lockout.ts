@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 
-// Login limits that nobody can turn against a staff member (issue 16): the lock counts per (e-mail, address),
+// Login limits that nobody can turn against a staff member: the lock counts per (e-mail, address),
 // and the e-mail-wide counter only slows guessing down. Addresses a user signed in from are remembered, so
 // their owner is never slowed by guesses from elsewhere.
 export async function up(knex: Knex): Promise<void> {

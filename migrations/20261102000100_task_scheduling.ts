@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 
-// Issue 18, item 9: a task is assigned to a staff user. `assigned_to` was free text that nothing wrote;
+// a task is assigned to a staff user. `assigned_to` was free text that nothing wrote;
 // it becomes the staff user's id (null when unassigned, and again when that user is deleted). The list
 // view reads tasks in date order with the undated last: an index serves that order.
 export async function up(knex: Knex): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 
-// A client who asks again for a quote is never lost (issue 18, item 12): the new note is appended to the
+// A client who asks again for a quote is never lost: the new note is appended to the
 // task's open request, and a task whose request is closed (declined or completed) gets a new one. So a task
 // holds at most one open request instead of one request ever. `client_noted_at` is when the client last
 // added to the request (made it, or appended a note): what the staff bell counts as new, with the reports

@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 
-// Issue 19 (DESIGN.md decisions 23–27): plans are monthly subscriptions. One row per provider subscription
+// plans are monthly subscriptions. One row per provider subscription
 // (Stripe's, or the demo provider's own), one row per provider invoice, a log of what happened to each
 // subscription (plan changes, cancellations, payments failed), and the webhook events already processed.
 export async function up(knex: Knex): Promise<void> {
@@ -23,7 +23,7 @@ export async function up(knex: Knex): Promise<void> {
     t.text("payer_email").nullable();
     t.text("payer_name").nullable();
     t.timestamp("started_at", { useTz: true }).notNullable();
-    // The start date in BUSINESS_TZ: period n runs from anchor + n months (decision 22's month-end rule).
+    // The start date in BUSINESS_TZ: period n runs from anchor + n months (docs/decisions.md#22's month-end rule).
     t.date("billing_anchor").notNullable();
     t.timestamp("current_period_start", { useTz: true }).notNullable();
     t.timestamp("current_period_end", { useTz: true }).notNullable();

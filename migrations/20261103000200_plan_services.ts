@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 
-// Issue 19, item 7 (DESIGN.md decisions 26–27): each service a subscription's plan includes is a schedule of
+// each service a subscription's plan includes is a schedule of
 // the property, made and ended by PlanServices.sync. Its cadence is an RFC 5545 rule (`rrule`, its DTSTART
 // the schedule's start date); schedules made by staff keep rrule null and their recurrence type. A plan
 // service with neither (vacation prep, the concierge line, repairs coordination) is on request: it never

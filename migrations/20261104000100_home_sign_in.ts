@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 
-// Issue 20, item 1 (DESIGN.md decision 28): homeowners sign in by e-mail link, a 6-digit code, or a passkey.
+// homeowners sign in by e-mail link, a 6-digit code, or a passkey.
 // Every secret is stored as its SHA-256 only (the link token, the code, the session id, WebAuthn challenges).
 // Rows are spent in place (used_at / revoked_at) and purged daily by privacy (HOME_SIGN_IN_TABLES).
 export async function up(knex: Knex): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
 
-// Issue 20, item 2 (Visits, Account): a homeowner's e-mail preferences and the private ICS feed of My Home.
-// Both are keyed by the homeowner's e-mail (lower case), as the portal identifies them (DESIGN.md decision 28).
+// a homeowner's e-mail preferences and the private ICS feed of My Home.
+// Both are keyed by the homeowner's e-mail (lower case), as the portal identifies them (docs/decisions.md#28).
 export async function up(knex: Knex): Promise<void> {
   // No row means the defaults: reminders on.
   await knex.schema.createTable("home_preferences", (t) => {

@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 
-// Where a quote request came from (issue 20, item 3): 'link' for a client report link's answer (every request
+// Where a quote request came from: 'link' for a client report link's answer (every request
 // made so far), 'portal' for a homeowner asking in My Home, which the staff list labels 'From My Home'.
 // When a portal ask meets the task's open request, that request keeps its source: the note is appended.
 export async function up(knex: Knex): Promise<void> {

@@ -1,5 +1,5 @@
 // The fixed, read-only sample report behind /client-report/sample and /sample-report
-// (DESIGN.md decision 7). Its scores are computed from these entries with the weights of staff-side §9.
+// (docs/decisions.md#7). Its scores are computed from these entries with the weights of staff-side §9.
 import { clientLabel, clientPriorityLabel } from "../src/modules/inspections/index.js";
 import { type Entry, type ScoredReport, scoreInspection } from "../src/modules/inspections/index.js";
 

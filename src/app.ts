@@ -90,7 +90,7 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
       autoLogging: { ignore: (req) => OPS_PATHS.has(req.url?.split("?")[0] ?? "") || (req.url?.startsWith("/assets/") ?? false) },
       // One short line per request: no headers (they hold session cookies).
       serializers: {
-        // One-time link tokens never reach the logs (DESIGN.md decision 7).
+        // One-time link tokens never reach the logs (docs/decisions.md#7).
         req: (req) => ({ id: req.id, method: req.method, url: redactLinkTokens(req.url) }),
         res: (res) => ({ statusCode: res.statusCode }),
       },

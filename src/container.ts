@@ -86,11 +86,11 @@ export interface Container {
   homeRecords: RecordsService;
   /** My Home's Plan page. */
   homePlan: HomePlanPage;
-  /** What a signed-in homeowner may see (My Home, decision 29). */
+  /** What a signed-in homeowner may see (My Home, docs/decisions.md#29). */
   homeAccess: HomeAccess;
   /** Stripe mode: the billing portal and card flow (billing), and storing what is read back (webhooks). Null in demo mode. */
   stripe: { billing: StripeBilling; webhooks: StripeWebhooks } | null;
-  /** Homeowner sign-in and sessions (My Home, decision 28). */
+  /** Homeowner sign-in and sessions (My Home, docs/decisions.md#28). */
   homeAuth: HomeAuthService;
 }
 
@@ -108,7 +108,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
   const customers = new CustomersService(new CustomersRepository(db), transaction);
   const mail = new MailService(mailSettingsFrom(env), log);
   const subscriptionsRepository = new SubscriptionsRepository(db);
-  // What each plan delivers (decision 26): maintenance schedules made and ended as subscriptions change.
+  // What each plan delivers (docs/decisions.md#26): maintenance schedules made and ended as subscriptions change.
   const planServices = new PlanDeliveries(db, { timeZone: env.BUSINESS_TZ });
   const subscriptions = new SubscriptionsService(subscriptionsRepository, {
     plans,

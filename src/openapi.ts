@@ -143,7 +143,7 @@ export function buildOpenApiDocument(calls: ApiCall[] = MODULE_CALLS.flat()): oa
       title: "Haven API",
       version: version(),
       description:
-        "The JSON API of Haven (DESIGN.md, 'The API contract'). Errors are `{message, fields?}`. List calls return a JSON array, " +
+        "The JSON API of Haven (docs/api.md). Errors are `{message, fields?}`. List calls return a JSON array, " +
         "newest first, take optional `limit` (default 100, at most 500), `offset` and `q`, and send the full count in `X-Total-Count`.",
     },
     servers: [{ url: "/", description: "This server" }],

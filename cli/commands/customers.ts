@@ -41,7 +41,7 @@ export function registerCustomers(program: Command) {
       });
     });
 
-  // My Home (issue 20, item 4): support reads the link to the customer; it is logged, never the token.
+  // My Home: support reads the link to the customer; it is logged, never the token.
   customers
     .command("sign-in-link")
     .description("Print a My Home sign-in link for the customer with this e-mail (support): it works once, within 15 minutes")

@@ -6,7 +6,7 @@ import { startOfBusinessDay } from "../../src/modules/subscriptions/index.js";
 import { SUBSCRIPTION_STATUSES, type Subscription } from "../../src/modules/subscriptions/subscriptions.constants.js";
 import { printJson, withContainer } from "../context.js";
 
-// `haven subscriptions …` (issue 19 item 11): what staff do from /admin/subscriptions, for operators and
+// `haven subscriptions …`: what staff do from /admin/subscriptions, for operators and
 // scripts, plus `renew`, the demo provider's billing run (the worker's daily `subscriptions:renew` cron) on demand.
 // Every change is recorded with the actor `cli`.
 

@@ -42,7 +42,7 @@ export const STEPS: Step[] = [
 export const INTAKE_STEPS = ["Payment", "Your Property"];
 
 /**
- * Coming from intake (issue 18, item 3), the property and contact are known: they are shown read-only
+ * Coming from intake, the property and contact are known: they are shown read-only
  * and only what intake did not ask remains (the property type, then the schedule), numbered as the
  * continuation of intake's 'Step 2 of 3'. Contact Info stays a step when intake left part of it empty.
  */

@@ -240,7 +240,7 @@ function AddressSection({ field }: SectionProps) {
         <Field label="Street address" autoComplete="street-address" required {...field("address")} />
       </div>
       <Field label="City" autoComplete="address-level2" required {...field("city")} />
-      {/* Canadian first (DESIGN.md decision 31): the provinces, then the spec's US states; the API keeps state/zipCode. */}
+      {/* Canadian first (docs/decisions.md#31): the provinces, then the spec's US states; the API keeps state/zipCode. */}
       <SelectField label="Province" options={REGIONS} labels={PROVINCE_NAMES} required {...field("state")} />
       <Field label="Postal code" autoComplete="postal-code" placeholder={SAMPLE_POSTAL_CODE} hint="A Canadian postal code (or a US ZIP code)" required {...field("zipCode")} />
     </Section>

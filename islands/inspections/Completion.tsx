@@ -19,7 +19,7 @@ export function openSlot(key: string) {
 }
 
 /**
- * The sticky bar's completion row (issue 18): 'Complete Inspection' when the server would accept it;
+ * The sticky bar's completion row: 'Complete Inspection' when the server would accept it;
  * otherwise the button stays visible but unusable and the bar says why, naming and linking the items.
  */
 export function CompletionBar({ completion, onComplete, onShow }: { completion: Completion; onComplete: () => void; onShow: (slot: { key: string; categoryName: string }) => void }) {

@@ -42,7 +42,7 @@ export function entryStatus(entry: LocalEntry | undefined, sending: boolean): Pl
 }
 
 /**
- * After a score, the next card of the same section that still has none (less thumb travel, issue 18):
+ * After a score, the next card of the same section that still has none (less thumb travel):
  * read from the page, after React has rendered the new score. Stays put when the section is done.
  */
 function moveToNextUnscored(from: HTMLElement) {

@@ -269,7 +269,7 @@ const CategorySection = memo(function CategorySection({ category, rooms, entries
           </svg>
         </button>
       </h3>
-      {/* In the header, not below the last room: no scrolling past every card to add one (issue 18). */}
+      {/* In the header, not below the last room: no scrolling past every card to add one. */}
       {room && !readOnly && (
         <button type="button" className="btn btn-outline btn-sm category-add" onClick={addRoom} data-testid="add-room">
           Add {roomWord(room)}

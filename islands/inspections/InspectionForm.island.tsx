@@ -7,7 +7,7 @@ const InspectionEditor = lazy(() => import("./InspectionEditor").then((m) => ({ 
 const StartInspection = lazy(() => import("./StartInspection"));
 
 /**
- * The inspection form (staff-side §2; DESIGN.md decision 18): pick a property and start, then score
+ * The inspection form (staff-side §2; docs/decisions.md#18): pick a property and start, then score
  * every item. Everything is kept on this device at once and sent in the background.
  */
 export default function InspectionForm({ mode, inspectionId, reportId = null, upcoming }: InspectionFormProps) {

@@ -8,7 +8,7 @@ type PropertyRow = Pick<Property, "id" | "address" | "city" | "province" | "post
 const PAGE = 20;
 const SEARCH_DELAY_MS = 250;
 
-/** Search on the server (there may be thousands of properties, DESIGN.md decision 15). */
+/** Search on the server (there may be thousands of properties, docs/decisions.md#15). */
 async function searchProperties(q: string, signal: AbortSignal): Promise<{ rows: PropertyRow[]; total: number }> {
   const response = await fetch(`/api/properties?${new URLSearchParams({ q, limit: String(PAGE) })}`, {
     credentials: "include",

@@ -26,7 +26,7 @@ export default function StartInspection({ onStarted, upcoming }: { onStarted: (i
       toast({ title: "Inspection Started" });
       // A reload (or a reopened tab) lands on this inspection.
       window.history.replaceState(null, "", `/admin/inspections/edit/${created.id}`);
-      // The page is now this inspection's: its title says so (issue 18), as the edit page's does.
+      // The page is now this inspection's: its title says so, as the edit page's does.
       const heading = document.querySelector("[data-inspection-title]");
       if (heading) heading.textContent = `Inspection #${created.id}`;
       document.title = document.title.replace("New Property Inspection", `Inspection #${created.id}`);

@@ -1,4 +1,4 @@
-// The inspection form's service worker (DESIGN.md decision 18), built by vite-plugin-pwa (injectManifest)
+// The inspection form's service worker (docs/decisions.md#18), built by vite-plugin-pwa (injectManifest)
 // from Workbox's modules. It keeps the form's code (precache, the list comes from the build), the pages
 // of opened inspections (network first, the kept copy offline) and photos (immutable by id).
 import { CacheableResponsePlugin } from "workbox-cacheable-response";

@@ -1,4 +1,4 @@
-// The inspection form's data on this device (DESIGN.md decision 18): entries and photos as the form
+// The inspection form's data on this device (docs/decisions.md#18): entries and photos as the form
 // keeps them, and the rules the screen needs (staff-side §2, §4, §5). No React, no IndexedDB here.
 import {
   type CategoryWeights,
@@ -148,7 +148,7 @@ export function canComplete(entries: Iterable<LocalEntry>): boolean {
   return any;
 }
 
-/** Below this share of scored items, completing warns that the report will say little (issue 18). */
+/** Below this share of scored items, completing warns that the report will say little. */
 export const LOW_COVERAGE_PERCENT = 50;
 
 export interface Completion {

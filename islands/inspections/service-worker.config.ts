@@ -1,5 +1,5 @@
 // Build-time (Node) configuration of the inspection form's service worker: vite-plugin-pwa with Workbox
-// (DESIGN.md decision 18). vite.config.ts adds the plugin; the worker's code is inspections-sw.ts. It is
+// (docs/decisions.md#18). vite.config.ts adds the plugin; the worker's code is inspections-sw.ts. It is
 // served as /inspections-sw.js and scoped to /admin/inspections/ by islands/inspections/offline.ts.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";

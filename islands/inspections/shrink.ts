@@ -1,4 +1,4 @@
-// The browser shrinks each photo before it is kept and sent (DESIGN.md decisions 9 and 17): the EXIF
+// The browser shrinks each photo before it is kept and sent (docs/decisions.md#9 and #17): the EXIF
 // orientation applied, at most 2048 px, re-encoded as JPEG (which also drops its metadata, location included).
 import { MAX_PHOTO_EDGE } from "../../src/modules/inspections/photos.constants";
 import { type LocalPhoto, newClientId } from "./model";

@@ -1,4 +1,4 @@
-// The form's state, written through to IndexedDB (idb) on every change (DESIGN.md decision 18): a reload,
+// The form's state, written through to IndexedDB (idb) on every change (docs/decisions.md#18): a reload,
 // a closed tab or a killed browser finds everything here, and the sync engine sends it from here.
 import { type DBSchema, type IDBPDatabase, openDB } from "idb";
 import type { InspectionWithEntries } from "../../src/modules/inspections/inspections.schemas";

@@ -1,4 +1,4 @@
-// Sends what this device holds to the server in the background (DESIGN.md decision 18): photos first,
+// Sends what this device holds to the server in the background (docs/decisions.md#18): photos first,
 // then changed entries in chunks of 5 (staff-side §9), then a queued completion. A network failure or a
 // 5xx retries with backoff; a refusal (4xx) is shown where it belongs and not retried until the next change.
 import { ApiError, apiRequest, handleUnauthorized } from "../ui/api";

@@ -8,7 +8,7 @@ import { WEEKDAYS, longDateLabel, monthOf, shiftDate, shiftDateByMonths, weekEnd
 /** A cell shows at most this many items, then '+n more' (staff-side §2). */
 const CELL_ITEMS = 2;
 
-/** The property beside a task's title in a cell: its street line, cut at the first comma (issue 18). */
+/** The property beside a task's title in a cell: its street line, cut at the first comma. */
 const shortAddress = (address: string) => address.split(",")[0]!.trim();
 
 /** Where a key moves the grid's focus from `date` (the ARIA grid pattern), or null for other keys. */

@@ -130,7 +130,7 @@ function TaskTable({ rows, onOpen }: { rows: ListedTask[] | undefined; onOpen: (
 
 /**
  * The list view: every task, dated or not, completed too; in date and time order with the undated last
- * (issue 18), filtered, searched and paged on the server.
+ *, filtered, searched and paged on the server.
  */
 export function TaskList({ onOpen, enums }: { onOpen: (task: TaskView) => void; enums: Enumerations }) {
   const [q, setQ] = useState("");
@@ -162,7 +162,7 @@ export function TaskList({ onOpen, enums }: { onOpen: (task: TaskView) => void; 
         <label htmlFor="mc-search">Search tasks</label>
         <input id="mc-search" type="search" value={q} onChange={(e) => setQ(e.target.value)} placeholder="Title, address or client" />
       </div>
-      {/* Every task of this filter and search as a CSV download (issue 18 item 15), not just this page. */}
+      {/* Every task of this filter and search as a CSV download, not just this page. */}
       <a className="btn btn-outline btn-sm justify-self-start" href={`/api/maintenance-tasks?${new URLSearchParams({ format: "csv", sort: "date", ...(search && { q: search }), ...(badRange ? {} : chosen) })}`} download data-export-csv>
         Export CSV
       </a>

@@ -14,7 +14,7 @@ export const itemExtra = (item: Item) =>
   item.kind === "task"
     ? `, ${formatDuration(item.task.estimatedDuration)}${item.task.planType ? `, ${planLabel(item.task.planType)}` : ""}`
     : `, inspection booking for ${item.booking.clientName}`;
-/** A plan service's task carries its plan's colour; a held one is marked (DESIGN.md decision 27). */
+/** A plan service's task carries its plan's colour; a held one is marked (docs/decisions.md#27). */
 export const planData = (item: Item) => (item.kind === "task" ? { "data-plan": item.task.planType ?? undefined, "data-held": item.task.held || undefined } : {});
 
 /** The calendar's items by date, each day ordered by time (tasks 10:00 AM and bookings 09:00 AM by default). */

@@ -1,4 +1,4 @@
-// My Home passkeys (issue 20, item 1): sign in with a passkey on /my-home/sign-in, add or remove one on the
+// My Home passkeys: sign in with a passkey on /my-home/sign-in, add or remove one on the
 // Account page. Plain DOM, its own Vite entry (src/http/assets.ts `passkeysJs`): only the pages that show
 // passkey controls load it (3.4 KB gzip). Without WebAuthn the controls stay hidden and the e-mail link
 // remains the way in.

@@ -23,7 +23,7 @@ function Recommendation({ r, onOpen }: { r: ReportRecommendation; onOpen: OpenPh
       </div>
       <p>{r.notes || r.description}</p>
       <Photos urls={r.photos} label={r.subcategory} onOpen={onOpen} />
-      {/* A 'Monitor' finding (low priority) becomes a recurring check in one step (issue 13, MAINTENANCE). */}
+      {/* A 'Monitor' finding (low priority) becomes a recurring check in one step. */}
       {r.priority === "low" && <MakeRecurring taskId={r.id} label={r.subcategory} />}
     </li>
   );

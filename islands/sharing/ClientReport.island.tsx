@@ -16,7 +16,7 @@ export const queries = true;
 // The one-time client report (staff-side §2, §8, §9): animated score, categories, and a response per
 // recommendation. The link's cookie travels with every call; a 410 means another browser holds it.
 // The marketing sample (`sample`) is the same page, read-only: its choices are shown, never sent.
-// My Home (`reportId`, issue 20) is the same view for a signed-in homeowner: no link, never one-time; each item
+// My Home (`reportId`) is the same view for a signed-in homeowner: no link, never one-time; each item
 // shows where it stands, with a plain 'Ask for a quote' form (a server post) instead of the one-time answers.
 
 const NO_SCORE = 95;

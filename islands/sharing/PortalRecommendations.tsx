@@ -1,4 +1,4 @@
-// My Home's view of the recommendations (issue 20, ClientReport.island.tsx with `reportId`): where each item of
+// My Home's view of the recommendations (ClientReport.island.tsx with `reportId`): where each item of
 // the homeowner's own report stands, or a plain 'Ask for a quote' form (a server post).
 import type { HomeReportPayload } from "../../src/modules/my-home/my-home.schemas";
 import type { ClientRecommendation } from "../../src/modules/sharing/sharing.schemas";

@@ -106,7 +106,7 @@ function ToastItem({ toast: t }: { toast: Toast }) {
       onBlur={() => setPaused(false)}
       style={{ transform: offset ? `translateX(${offset}px)` : undefined, touchAction: "pan-y" }}
       className={`pointer-events-auto relative flex w-full items-start justify-between gap-3 rounded-lg border p-4 pr-10 shadow-lg ${
-        // Green for success, red for failure: no other colours (issue 18).
+        // Green for success, red for failure: no other colours.
         destructive ? "border-red-800 bg-red-700 text-white" : "border-green-900 bg-green-800 text-white"
       }`}
     >

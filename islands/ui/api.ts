@@ -15,7 +15,7 @@ export function handleUnauthorized(): void {
   sendToLogin((title, description) => toast({ title, description, variant: "destructive" }));
 }
 
-/** A fresh key for one submission: sent as Idempotency-Key, so a retried or doubled send is done once (issue 8). */
+/** A fresh key for one submission: sent as Idempotency-Key, so a retried or doubled send is done once. */
 export function newIdempotencyKey(): string {
   if (typeof crypto !== "undefined" && "randomUUID" in crypto) return crypto.randomUUID();
   return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}-${Math.random().toString(36).slice(2)}`;

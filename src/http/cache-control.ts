@@ -9,7 +9,7 @@ export const noStoreForPersonalData: RequestHandler = (req, res, next) => {
   const session = req.session;
   const personal =
     req.path === "/api" || req.path.startsWith("/api/") || req.path.startsWith("/admin") || Boolean(session?.staffUserId) || Boolean(session?.customerIds?.length) ||
-    // My Home (issue 20): the portal and its sign-in pages, and any page a signed-in homeowner gets.
+    // My Home: the portal and its sign-in pages, and any page a signed-in homeowner gets.
     req.path.startsWith("/my-home") || Boolean(res.locals.home);
   if (personal) res.setHeader("Cache-Control", "no-store");
   next();

@@ -1,4 +1,4 @@
-// Business calendar (DESIGN.md decision 10). Pure functions of a zone and an instant, so the
+// Business calendar (docs/decisions.md#10). Pure functions of a zone and an instant, so the
 // server, the islands and the tests share them. Dates are 'YYYY-MM-DD' strings throughout.
 
 /** Minimum lead time of an inspection (customer-side §9). */

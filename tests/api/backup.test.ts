@@ -1,4 +1,4 @@
-// Issue 17 §7, backup and restore (docs/operations.md): pg_dump of a seeded database, restored with pg_restore
+// Backup and restore (docs/operations.md): pg_dump of a seeded database, restored with pg_restore
 // into a new one, serves the same dashboard figures; and `haven db backup` / `haven db restore` do the same
 // themselves (Hardening 3; the embedded server's base backups: backup-embedded.test.ts). pg_dump must match the server's major version: Debian ships
 // the version 15 client only, so this runs against a PostgreSQL 15 cluster of its own (.ci/run installs

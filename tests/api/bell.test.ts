@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestContext, signInStaff } from "../support/context.js";
 import { type Smtp, shareReport, sharedReportFixture, sharingTestApp } from "./sharing-fixtures.js";
 
-// Issue 18, item 14: the bell counts new quote requests and client responses, and lists them.
+// the bell counts new quote requests and client responses, and lists them.
 let ctx: TestContext;
 let smtp: Smtp;
 let staff: Awaited<ReturnType<typeof signInStaff>>["agent"];

@@ -1,4 +1,4 @@
-// Issue 16 item 12: `npm run bench` crashed at its last step when the other benches had run first: the
+// `npm run bench` crashed at its last step when the other benches had run first: the
 // dashboard fill gave every booking in the database an inspection, and the demo homes the islands bench
 // seeds already have theirs (inspections_booking_unique). The fill now touches only its own rows.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

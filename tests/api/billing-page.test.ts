@@ -1,6 +1,6 @@
-// The customer's billing page and its JSON calls (issue 19, items 4 and 6): the signed link is the only
+// The customer's billing page and its JSON calls: the signed link is the only
 // credential and names one subscription; cancellation says when it takes effect before it is done (the
-// minimum term, decision 25) and can be undone; demo mode's card page pays a past-due invoice. Start dates are
+// minimum term, docs/decisions.md#25) and can be undone; demo mode's card page pays a past-due invoice. Start dates are
 // given to the service; nothing waits.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { billingDate, signBillingToken } from "../../src/modules/subscriptions/index.js";

@@ -65,7 +65,7 @@ describe("POST /api/inspection-bookings with the wizard payload", () => {
     expect(mine.body.map((b: { id: number }) => b.id)).toEqual([res.body.id]);
   });
 
-  it("stores an Ottawa address line typed in lower case without a space as 'ON' and 'K1S 2B4' (DESIGN.md decision 31)", async () => {
+  it("stores an Ottawa address line typed in lower case without a space as 'ON' and 'K1S 2B4' (docs/decisions.md#31)", async () => {
     const res = await ctx.agent().post("/api/inspection-bookings").send(wizard({ propertyAddress: "40 Fifth Avenue, Ottawa, on k1s2b4", email: "glebe@example.com" })).expect(201);
     expect(res.body).toMatchObject({ address: "40 Fifth Avenue", city: "Ottawa", province: "ON", state: null, postalCode: "K1S 2B4" });
   });
@@ -174,7 +174,7 @@ describe("POST /api/inspection-bookings with the wizard payload", () => {
     const before = await counts();
     const again = await agent
       .post("/api/inspection-bookings")
-      // Another date: the same date and slot again would be the first booking given back (issue 16).
+      // Another date: the same date and slot again would be the first booking given back.
       .send(wizard({ customerId: first.body.customerId, propertyAddress: first.body.address, email: "reuse@example.com", scheduledDate: addDays(calendar().minDate, 1) }))
       .expect(201);
     expect(again.body).toMatchObject({ customerId: first.body.customerId, propertyId: first.body.propertyId });

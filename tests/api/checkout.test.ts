@@ -25,7 +25,7 @@ describe("checkout in demo mode (no Stripe keys)", () => {
     expect(await ctx.container.payments.totalRevenue()).toBe(0);
   });
 
-  it("the demo hosted checkout: one price from /pricing to the payment, then on to the intake page (decision 23)", async () => {
+  it("the demo hosted checkout: one price from /pricing to the payment, then on to the intake page (docs/decisions.md#23)", async () => {
     const browser = ctx.agent();
     const pricing = await browser.get("/pricing").expect(200);
     expect(pricing.text).toMatch(/data-plan="standard"[\s\S]*?data-plan-price>\$370</);
@@ -320,7 +320,7 @@ describe("checkout in Stripe mode (real SDK against the local stand-in)", () => 
     expect(res.body.url).toMatch(new RegExp(`^${stripe.url}/pay/cs_test_`));
     const [call] = stripe.apiCalls("POST", "/v1/checkout/sessions");
     expect(call!.authorization).toBe("Bearer sk_test_stand_in");
-    // Decision 23: a recurring monthly CAD Price per plan and amount, made once and found again by lookup key.
+    // docs/decisions.md#23: a recurring monthly CAD Price per plan and amount, made once and found again by lookup key.
     const [price] = [...stripe.prices.values()];
     expect(price).toMatchObject({ lookup_key: "haven_basic_monthly_14900", unit_amount: 14900, currency: "cad", recurring: { interval: "month" }, metadata: { plan: "basic" } });
     expect(call!.form).toMatchObject({

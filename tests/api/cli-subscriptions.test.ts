@@ -1,4 +1,4 @@
-// Issue 19's Demo test (items 3 and 11): `haven subscriptions renew --as-of` walks four months forward, a card
+// The demo subscriptions from the CLI: `haven subscriptions renew --as-of` walks four months forward, a card
 // whose renewals fail (4000 0000 0000 0341) goes past due, and the receipts and the payment-failed e-mail reach
 // a real local SMTP server through the job queue. Then list, show, cancel, resume and change-plan from the CLI,
 // and two renewals at once.

@@ -1,4 +1,4 @@
-// CSV export of the five staff list calls (issue 18 item 15): `?format=csv` answers text/csv with the list's
+// CSV export of the five staff list calls: `?format=csv` answers text/csv with the list's
 // filter, every row, one column per JSON field, streamed from a database cursor.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { flattenRow } from "../../src/http/csv.js";

@@ -182,7 +182,7 @@ describe("POST /api/customers (demo mode)", () => {
     });
   });
 
-  describe("Canadian addresses (DESIGN.md decision 31)", () => {
+  describe("Canadian addresses (docs/decisions.md#31)", () => {
     const ottawa = { ...property, city: "Ottawa", state: "ON", zipCode: "K1S 2B4" };
 
     it("takes an Ottawa address: the province is stored as the province, the postal code as 'K1S 2B4'", async () => {
@@ -362,7 +362,7 @@ describe("POST /api/customers (Stripe mode)", () => {
     const created = await ctx.agent().post("/api/customers").send(payload(sessionId)).expect(201);
     const customer = await ctx.db("customers").where({ id: created.body.id }).first();
     expect(customer).toMatchObject({ stripe_session_id: sessionId, subscription_plan: "basic" });
-    // Issue 19: the purchase is a subscription (revenue counts its invoices), attached to the new customer.
+    // the purchase is a subscription (revenue counts its invoices), attached to the new customer.
     expect(await ctx.db("payments").where({ provider_id: sessionId })).toHaveLength(0);
     expect(await ctx.db("subscriptions").where({ checkout_ref: sessionId })).toMatchObject([{ customer_id: created.body.id, status: "active" }]);
   });

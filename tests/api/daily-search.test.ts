@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { completedInspection, quickEntries } from "./reports-fixtures.js";
 
-// Issue 18, item 14: property search matches phone numbers and postal codes; inspections are searchable
+// property search matches phone numbers and postal codes; inspections are searchable
 // by client and address on their page; the property history opens with its inspection and report links.
 let ctx: TestContext;
 let staff: Awaited<ReturnType<typeof signInStaff>>["agent"];

@@ -59,7 +59,7 @@ describe("seedDemo", () => {
   });
 
   it("every paid home has a monthly demo subscription billed since its purchase, and Total Revenue counts each purchase once", async () => {
-    // Issue 19: the purchase's payment is linked to its subscription, whose invoices are the revenue.
+    // the purchase's payment is linked to its subscription, whose invoices are the revenue.
     const subs = await ctx.db("subscriptions").orderBy("id");
     expect(subs).toHaveLength(result12.payments);
     expect(await count("payments", { status: "succeeded", subscription_id: null })).toBe(0);
@@ -174,7 +174,7 @@ describe("seedDemo extras: reports, shares, quote requests and maintenance sched
     // The past-due homes' last renewal was declined (their card fails renewals, as 4000 0000 0000 0341 does).
     const pastDue = await fresh.db("subscriptions").where({ status: "past_due" });
     for (const s of pastDue) expect(s).toMatchObject({ card_last4: "0341", card_fails_renewals: true, last_payment_error: expect.stringMatching(/declined/i) });
-    // Plan services (decision 26): schedules on every serving subscription's home, none on the canceled one's.
+    // Plan services (docs/decisions.md#26): schedules on every serving subscription's home, none on the canceled one's.
     const withServices = await fresh.db("maintenance_schedules").whereNotNull("subscription_id").distinct("subscription_id").pluck("subscription_id");
     const serving = await fresh.db("subscriptions").whereIn("status", ["active", "past_due"]).pluck("id");
     expect([...withServices].sort()).toEqual([...serving].sort());
@@ -225,7 +225,7 @@ describe("seedDemo extras: reports, shares, quote requests and maintenance sched
   });
 
   it("creates schedules expanded into dated tasks this month and next, and schedules a few recommendations", async () => {
-    // The extras' own schedules; the subscriptions' plan services are schedules too (issue 19), counted apart.
+    // The extras' own schedules; the subscriptions' plan services are schedules too, counted apart.
     const own = () => fresh.db("maintenance_schedules").whereNull("subscription_id");
     expect(Number((await own().count({ n: "*" }))[0]!.n)).toBe(result.extras.schedules);
     expect(result.extras.schedules).toBeGreaterThanOrEqual(5);

@@ -1,4 +1,4 @@
-// Issue 8: the embedded Postgres starts from a private folder (as root, the container's usual case),
+// the embedded Postgres starts from a private folder (as root, the container's usual case),
 // keeps its data across restarts, and a server that dies is noticed and can be started again.
 import { lstatSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import os from "node:os";

@@ -1,4 +1,4 @@
-// Property-based fuzzing of every JSON call of the staff side (issue 16): valid payloads with one to three
+// Property-based fuzzing of every JSON call of the staff side: valid payloads with one to three
 // fields swapped for hostile values (year 0, lone surrogates, CR/LF and other control characters, odd ids,
 // huge numbers), hostile path ids and queries, and now and then a malformed session cookie. Whatever it
 // gets, Haven answers a 2xx/3xx or a clear 4xx, never a 5xx. The seed is fixed, so a run is repeatable.
@@ -22,7 +22,7 @@ import { type Smtp, shareReport, sharedReportFixture, sharingTestApp } from "./s
 
 const SEED = 16;
 const RUNS_PER_CALL = 100;
-/** The cookie of issue 16: eight sealed parts where iron-session expects fewer. */
+/** A cookie of eight sealed parts where iron-session expects fewer. */
 const MALFORMED_SESSION = `${SESSION_COOKIE}=a*b*c*d*e*f*g*h`;
 
 let ctx: TestContext;

@@ -1,4 +1,4 @@
-// Property-based fuzzing of every registered route (issue 8): whatever the path parameters, query or
+// Property-based fuzzing of every registered route: whatever the path parameters, query or
 // body, Haven answers with a clear 4xx or a success, never a 5xx. Runs anonymously and as staff.
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Issue 8: the defects a tester found, each proven fixed against the real app and a real Postgres.
+// the defects a tester found, each proven fixed against the real app and a real Postgres.
 import supertest from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CROSS_SITE_MESSAGE } from "../../src/http/csrf.js";

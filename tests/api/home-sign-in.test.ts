@@ -1,4 +1,4 @@
-// My Home sign-in (issue 20, item 1; DESIGN.md decision 28): e-mailed link and code, the scanner case, limits and
+// My Home sign-in (docs/decisions.md#28): e-mailed link and code, the scanner case, limits and
 // enumeration-safe answers, sessions (renewal, sign out, sign out everywhere), staff/home cookie separation, CSRF,
 // no secret in logs, the support CLI and staff's 'Send sign-in link'.
 import { Writable } from "node:stream";

@@ -1,4 +1,4 @@
-// Issue 16 (hardening 2), items 2, 3, 4 and 6: dates out of bounds, lone surrogates, control characters in
+// Input rules: dates out of bounds, lone surrogates, control characters in
 // single-line fields and ids in odd forms are all 400s naming the field, and nothing is written.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestContext, signInStaff } from "../support/context.js";

@@ -154,7 +154,7 @@ describe("POST /api/inspection-categories/bulk-complete", () => {
       entry(id, "Exterior Envelope", "Type of Cladding", null, { notes: "Vinyl siding" }),
     ];
     const { body } = await staff.agent.post("/api/inspection-categories/bulk-complete").send(all).expect(200);
-    // By hand (DESIGN.md decision 2): Attic = (100·10 + 40·25) / 35 = 57.14; Roof = 70;
+    // By hand (docs/decisions.md#2): Attic = (100·10 + 40·25) / 35 = 57.14; Roof = 70;
     // overall = (57.14·4 + 70·7) / (4 + 7) = 65.32 → 65. Cladding (weight 0) never counts.
     expect(body).toMatchObject({ id, status: "completed", overallScore: 65 });
     expect(body.completedAt).toBeTruthy();

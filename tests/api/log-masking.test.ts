@@ -1,4 +1,4 @@
-// Logs (issue 17): e-mail addresses are masked in every line (j***@example.com), probes and scrapes are
+// Logs: e-mail addresses are masked in every line (j***@example.com), probes and scrapes are
 // not logged per request, and a crash or a stray rejection is logged with the request id it happened in.
 // No secret reaches a line: a link's token in any case of its path, or a failed e-mail's body.
 import { spawn } from "node:child_process";

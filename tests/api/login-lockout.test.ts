@@ -1,4 +1,4 @@
-// Issue 16, item 11: nobody can lock a staff member out. The lock counts per (e-mail, address); the e-mail-wide
+// nobody can lock a staff member out. The lock counts per (e-mail, address); the e-mail-wide
 // ceiling only makes guesses from strange addresses wait, longer and longer; `haven users unlock` clears it all.
 import type { Express } from "express";
 import supertest from "supertest";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 
-// Issue 18, items 9 and 10: a task gets a date, a time, a duration and a staff user; the schedule form a
+// a task gets a date, a time, a duration and a staff user; the schedule form a
 // time; the list view reads tasks by date (undated last) and filters them.
 
 let seq = 0;

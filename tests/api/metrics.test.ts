@@ -1,4 +1,4 @@
-// GET /metrics (issue 17): Prometheus text that parses, counters that move with traffic, job and pool
+// GET /metrics: Prometheus text that parses, counters that move with traffic, job and pool
 // gauges read from the database, and access only with METRICS_TOKEN or from the machine itself.
 // Also the probes: /livez and /readyz.
 import { once } from "node:events";

@@ -1,4 +1,4 @@
-// Issue 17, "migrations run once, safely": migrators take turns on a Postgres advisory lock that dies
+// Migrations run once, safely: migrators take turns on a Postgres advisory lock that dies
 // with its connection, so processes starting together all come up, a killed migrator leaves nothing that
 // blocks the next start, and an image older than the schema refuses in one line.
 import { randomBytes } from "node:crypto";

@@ -1,4 +1,4 @@
-// My Home's records (issue 20, item 2): Home, Reports, Quotes and their JSON calls, with the second-customer
+// My Home's records: Home, Reports, Quotes and their JSON calls, with the second-customer
 // isolation test (every route as another customer: 404 or 403, never data) and the shared-report rule.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { barColour, clientLabel } from "../../src/modules/inspections/bands.js";

@@ -1,4 +1,4 @@
-// Issue 8: a database outage answers 503 (never 500) and heals by itself, with no Haven restart.
+// a database outage answers 503 (never 500) and heals by itself, with no Haven restart.
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";

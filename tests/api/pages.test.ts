@@ -79,7 +79,7 @@ describe("marketing pages", () => {
     const expired = await get("/report-expired");
     expect(expired).toContain(`href="mailto:${CONTACT.SUPPORT_EMAIL}?subject=`);
     expect(expired).toContain('<a class="btn btn-gold btn-lg" href="/pricing">Subscribe to the product</a>');
-    // Issue 18 item 4: a line for people who already subscribe, with the office's phone and e-mail.
+    // a line for people who already subscribe, with the office's phone and e-mail.
     expect(expired).toMatch(/data-testid="subscriber-help">\s*<strong>Already a Haven subscriber\?<\/strong> Your reports wait for you in/);
     expect(expired).toContain(`href="tel:${CONTACT.CONTACT_PHONE.replace(/[^\d+]/g, "")}"`);
     expect(expired).toContain('Your reports wait for you in <a class="link font-semibold" href="/my-home/sign-in">My Home</a>');

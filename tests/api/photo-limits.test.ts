@@ -1,4 +1,4 @@
-// Issue 16 item 8: photo decoding is bounded. A small file that unpacks to a huge image is refused from its
+// photo decoding is bounded. A small file that unpacks to a huge image is refused from its
 // header, and a burst of uploads decodes a few at a time.
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -3,7 +3,7 @@ import type { PlanType } from "../../src/modules/plans/plans.schemas.js";
 import { PlanDeliveries, type PlanServiceSubscription } from "../../src/modules/maintenance/index.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 
-// Issue 19, item 7 (DESIGN.md decisions 26 and 27): each plan's services become schedules of the property,
+// each plan's services become schedules of the property,
 // held while past due, ended (future untouched tasks cancelled) by a downgrade or a cancellation, and all of it
 // idempotent. Dates are given: `today` is a parameter, nothing waits.
 

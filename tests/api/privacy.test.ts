@@ -1,4 +1,4 @@
-// Issue 17 §6: data kept only as long as needed (the daily purge), and given back when asked (`haven customers
+// data kept only as long as needed (the daily purge), and given back when asked (`haven customers
 // export` and `erase`). Two customers go through every flow that keeps their data; demo homes sit around them.
 import { randomBytes } from "node:crypto";
 import { parseCrontab } from "graphile-worker";
@@ -40,7 +40,7 @@ async function customerJourney(p: Person) {
     { email: p.email, name: p.name, phone: p.phone, subscriptionPlan: "standard" },
     { address: p.address, city: "Ottawa", province: "ON", postalCode: "K1N 5T5", notes: `Gate code for ${p.name}` },
   );
-  // A monthly plan billed to them (issue 19): the subscription keeps the payer's name and e-mail.
+  // A monthly plan billed to them: the subscription keeps the payer's name and e-mail.
   const checkoutRef = `demo_pi_privacy_sub_${tag()}`;
   await c.subscriptions.startDemo({ checkoutRef, planType: "standard", amountCents: 37000, payerEmail: p.email, payerName: p.name, cardNumber: "4242424242424242" }, NOW);
   await c.transaction((tx) => c.subscriptions.attachToProperty(checkoutRef, { customerId: customer.id, propertyId: property.id }, tx, NOW));
@@ -132,7 +132,7 @@ describe("haven customers export", () => {
     expect(data.shares.quoteReportLinks).toHaveLength(1);
     expect(data.quotes.length).toBeGreaterThanOrEqual(2);
     expect(data.tasks.tasks.length).toBeGreaterThanOrEqual(3);
-    // Staff's own schedule, and the Standard plan's seven services (issue 19).
+    // Staff's own schedule, and the Standard plan's seven services.
     expect(data.tasks.schedules.filter((s: { subscription_id: number | null }) => s.subscription_id === null)).toHaveLength(1);
     expect(data.tasks.schedules.filter((s: { subscription_id: number | null }) => s.subscription_id !== null)).toHaveLength(7);
     expect(data.payments).toHaveLength(1);

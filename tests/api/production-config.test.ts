@@ -1,4 +1,4 @@
-// Issue 17, "modes that cannot be mistaken": production refuses, in one line naming the variable, to
+// Modes that cannot be mistaken: production refuses, in one line naming the variable, to
 // start without real payments or real mail unless PAYMENTS_MODE=demo / MAIL_MODE=outbox say so; the
 // explicit demo modes start, warn, and (payments) show a banner on every customer page.
 import { mkdtempSync, rmSync } from "node:fs";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Property } from "../../src/modules/customers/customers.schemas.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 
-// PATCH /api/properties/{id} (issue 18, item 14): staff edit a property and its customer with the intake's rules.
+// PATCH /api/properties/{id}: staff edit a property and its customer with the intake's rules.
 let ctx: TestContext;
 let staff: Awaited<ReturnType<typeof signInStaff>>["agent"];
 let property: Property;

@@ -3,7 +3,7 @@ import { todayIn } from "../../src/shared/business-time.js";
 import type { TestContext, signInStaff } from "../support/context.js";
 import { type Smtp, shareReport, sharedReportFixture, sharingTestApp } from "./sharing-fixtures.js";
 
-// Issue 18, item 12: a client who asks again for a quote is never lost.
+// a client who asks again for a quote is never lost.
 let ctx: TestContext;
 let smtp: Smtp;
 let staff: Awaited<ReturnType<typeof signInStaff>>["agent"];

@@ -14,11 +14,11 @@ afterAll(() => ctx.close());
  */
 const PUBLIC = [
   "GET /healthz",
-  // Probes for load balancers and orchestrators (issue 17); /metrics is guarded by METRICS_TOKEN or loopback, not a session
+  // Probes for load balancers and orchestrators; /metrics is guarded by METRICS_TOKEN or loopback, not a session
   "GET /livez",
   "GET /readyz",
   "GET /metrics",
-  // Marketing site (issue 3)
+  // Marketing site
   "GET /",
   "GET /pricing",
   "GET /haven-health-report",
@@ -66,18 +66,18 @@ const PUBLIC = [
   "POST /api/onboarding",
   // The OpenAPI document: the API's shape, never data (docs/api.md)
   "GET /api/openapi.json",
-  // One-time client links (issue 12): the token and the browser's binding cookie are the proof
+  // One-time client links: the token and the browser's binding cookie are the proof
   "GET /client-report/:token",
   "GET /api/client-report/:token",
   "POST /api/client-report/:token/responses",
   "GET /api/client-report/:token/photos/:photoId",
   "GET /quote-report/:token",
   "POST /quote-report/:token/items/:id",
-  // The staff calendar feed (issue 13): calendar apps cannot log in; the rotatable secret in the URL is the proof
+  // The staff calendar feed: calendar apps cannot log in; the rotatable secret in the URL is the proof
   "GET /calendar/feed/:file",
-  // A homeowner's private calendar feed (issue 20): the same kind of rotatable secret, one per homeowner
+  // A homeowner's private calendar feed: the same kind of rotatable secret, one per homeowner
   "GET /my-home/calendar/feed/:file",
-  // My Home sign-in (issue 20): the forms and calls that sign a homeowner in, and sign-out (harmless without a session).
+  // My Home sign-in: the forms and calls that sign a homeowner in, and sign-out (harmless without a session).
   "GET /my-home/sign-in",
   "POST /my-home/sign-in",
   "POST /my-home/sign-in/code",
@@ -89,7 +89,7 @@ const PUBLIC = [
   "POST /api/my-home/passkey-sign-in/options",
   "POST /api/my-home/passkey-sign-in",
 ];
-// A subscription's billing page and its calls (issue 19): the signed, expiring token in the path is the proof.
+// A subscription's billing page and its calls: the signed, expiring token in the path is the proof.
 const PUBLIC_PREFIXES: string[] = ["GET /billing/", "POST /billing/", "GET /api/billing/", "POST /api/billing/"];
 
 const isPublic = (route: string) => PUBLIC.includes(route) || PUBLIC_PREFIXES.some((p) => route.startsWith(p));
@@ -114,7 +114,7 @@ describe("access control", () => {
         expect(res.status, route.key).toBe(401);
       } else {
         expect([302, 303], route.key).toContain(res.status);
-        // My Home's pages send a homeowner to their own sign-in (issue 20); staff pages to the staff login.
+        // My Home's pages send a homeowner to their own sign-in; staff pages to the staff login.
         expect(res.headers.location, route.key).toMatch(route.path.startsWith("/my-home") ? /^\/my-home\/sign-in\?next=/ : /^\/login\?next=/);
       }
     }

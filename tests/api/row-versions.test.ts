@@ -1,4 +1,4 @@
-// Issue 16 item 7: quote requests and maintenance tasks carry a version; a PATCH naming an older one is a
+// quote requests and maintenance tasks carry a version; a PATCH naming an older one is a
 // 409 with the record as it is now, and writes nothing. Real Postgres, real concurrent requests.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";

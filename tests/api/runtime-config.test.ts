@@ -1,4 +1,4 @@
-// Runtime settings from the environment (issue 17): WORKER_MODE's one default, the pool size, the worker's
+// Runtime settings from the environment: WORKER_MODE's one default, the pool size, the worker's
 // concurrency, statement_timeout and the shutdown grace, with today's values when unset.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { boot } from "../../src/boot.js";

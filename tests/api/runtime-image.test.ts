@@ -1,4 +1,4 @@
-// Issue 17 §5: the image's runtime stage, without a Docker engine. Its node_modules is installed exactly as the
+// the image's runtime stage, without a Docker engine. Its node_modules is installed exactly as the
 // Dockerfile's `deps` stage does (npm ci --omit=dev), the files its runtime stage copies are copied beside it,
 // and src/server.ts must start from there in production and serve pages; the CLI must run under plain node.
 import { spawn } from "node:child_process";

@@ -1,4 +1,4 @@
-// Issue 16, items 1, 5 and 9: unreadable session cookies, secret rotation, the public origin, logout's cache clearing.
+// unreadable session cookies, secret rotation, the public origin, logout's cache clearing.
 import { Writable } from "node:stream";
 import { sealData } from "iron-session";
 import pino from "pino";

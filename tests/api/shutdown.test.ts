@@ -1,4 +1,4 @@
-// Graceful shutdown of real processes (issue 17): on SIGTERM /readyz turns 503 at once while /livez stays
+// Graceful shutdown of real processes: on SIGTERM /readyz turns 503 at once while /livez stays
 // 200, a request in flight completes, and a job in flight either finishes within SHUTDOWN_GRACE_S or goes
 // back to the queue for another worker, which does it exactly once.
 import { mkdtempSync, rmSync } from "node:fs";

@@ -1,4 +1,4 @@
-// Staff calls and pages of subscriptions (issue 19, items 6, 8 and 10): every call needs a staff session, bad
+// Staff calls and pages of subscriptions: every call needs a staff session, bad
 // input is a 400 naming the field and writes nothing, the list pages and filters, the figures, and cancel /
 // resume / change-plan through the demo provider. The pages: the list, one subscription and its forms, the
 // dashboard's past-due banner, the properties page's badge and the property dialog's subscription section.

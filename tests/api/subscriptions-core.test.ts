@@ -1,4 +1,4 @@
-// The subscriptions service's rules in demo mode (issue 19; DESIGN.md decisions 23–25): a purchase starts a
+// The subscriptions service's rules in demo mode (docs/decisions.md#23–25): a purchase starts a
 // monthly subscription, periods are billed once each, the minimum term holds, plans change as the issue says,
 // and a failing card is noticed. Dates are given; nothing waits.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -43,7 +43,7 @@ describe("subscriptions (demo provider)", () => {
     const attached = await ctx.container.subscriptions.get(sub!.id);
     expect(attached).toMatchObject({ customerId: made.body.id, propertyId: made.body.propertyId, customerEmail: card.email });
     expect((await ctx.db("properties").where({ id: made.body.propertyId }).first()).subscription_plan).toBe("standard");
-    // Standard's services became schedules on the home (decision 26): the four of Basic's kind and HVAC twice.
+    // Standard's services became schedules on the home (docs/decisions.md#26): the four of Basic's kind and HVAC twice.
     expect((await ctx.container.planServices.forSubscription(sub!.id)).length).toBe(7);
     const receipts = (await mailJobs(ctx)).filter((m: { subject: string }) => m.subject.includes("receipt"));
     expect(receipts).toHaveLength(1);

@@ -1,4 +1,4 @@
-// Subscriptions with Stripe (issue 19, items 1, 2, 4–6): the real SDK against the local stand-in. Both purchase
+// Subscriptions with Stripe: the real SDK against the local stand-in. Both purchase
 // paths through intake, every webhook replayed and out of order, failed payments and the card flow, the
 // minimum term (dates given, never waited for), plan changes, an outage, and revenue.
 import type Stripe from "stripe";
@@ -213,7 +213,7 @@ describe("subscriptions with Stripe (the real SDK against the local stand-in)", 
     expect(await stored(ctx, subscriptionId)).toEqual(clean);
   });
 
-  it("cancellation follows decision 25: before the minimum, Stripe's cancel_at is the minimum-term end; after, the period end; undo clears it", async () => {
+  it("cancellation follows docs/decisions.md#25: before the minimum, Stripe's cancel_at is the minimum-term end; after, the period end; undo clears it", async () => {
     const { subscriptionId, local } = await buyFromPricing("basic", "casey@example.com");
     const started = local.started_at.toISOString();
     const calls = () => stripe.apiCalls("POST", `/v1/subscriptions/${subscriptionId}`);

@@ -1,4 +1,4 @@
-// Issue 16 item 10: the same browser sending the same wizard payload again, during and after its first
+// the same browser sending the same wizard payload again, during and after its first
 // success, books once; the same browser and e-mail with another date books that date for the same home.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays } from "../../src/shared/business-time.js";

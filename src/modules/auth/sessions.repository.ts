@@ -2,7 +2,7 @@ import type { Knex } from "knex";
 import type { StaffUser } from "./auth.schemas.js";
 import { type StaffUserRow, toUser } from "./users.repository.js";
 
-/** Staff sessions (issue 8): the cookie carries a random id; only its SHA-256 is stored here. */
+/** Staff sessions: the cookie carries a random id; only its SHA-256 is stored here. */
 export class StaffSessionsRepository {
   constructor(private readonly db: Knex) {}
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { DAY_PART_VALUES, TIME_SLOTS } from "../../shared/business-time.js";
 import { type BookingCalendar, leadDate } from "./bookings.schemas.js";
 
-// Staff changes to a booking from the calendar's dialog (issue 18, item 10). Islands may import this file.
+// Staff changes to a booking from the calendar's dialog. Islands may import this file.
 
 /** Every slot a booking may hold: the wizard's times and the booking page's parts of the day. */
 export const BOOKING_SLOTS = [...TIME_SLOTS, ...DAY_PART_VALUES] as [string, ...string[]];

@@ -163,7 +163,7 @@ export class BookingsRepository {
     return (await query).map(toBooking);
   }
 
-  // --- Staff changes from the calendar (issue 18, item 10) ---
+  // --- Staff changes from the calendar ---
 
   /** The booking, its row locked for the rest of the transaction. */
   async findForUpdate(id: number, tx: Tx): Promise<Booking | null> {

@@ -111,7 +111,7 @@ export class CustomersRepository {
   }
 
   /**
-   * A staff edit (issue 18, item 14): the property's columns, and the customer's name, e-mail and phone,
+   * A staff edit: the property's columns, and the customer's name, e-mail and phone,
    * copied onto every property of theirs (the client columns the staff search reads). search_text is a
    * generated column, so it follows by itself. Null when the property does not exist.
    */

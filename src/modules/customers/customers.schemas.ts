@@ -155,7 +155,7 @@ export const staffListQuerySchema = z.object({
 });
 export type StaffListQuery = z.infer<typeof staffListQuerySchema>;
 
-// --- Staff edit of a property and its customer (issue 18, item 14): the intake's exact field rules, every field optional. ---
+// --- Staff edit of a property and its customer: the intake's exact field rules, every field optional. ---
 
 /** Optional fields of the intake that an edit may clear: "" or null stores null; left out keeps the value. */
 const CLEARABLE = ["bedrooms", "bathrooms", "stories", "hvacUnits", "electricalPanels", "plumbingSystems", "roofType", "heatingType", "coolingType", "waterHeaterType", "foundationType", "notes"] as const;

@@ -3,7 +3,7 @@
 /** The largest upload the API takes, before shrinking: a phone's full-size JPEG fits easily. */
 export const MAX_PHOTO_BYTES = 15 * 1024 * 1024;
 /**
- * The most pixels the server decodes (issue 16): a 50 MP phone camera (8160×6144 rounds to 50) fits; a small file
+ * The most pixels the server decodes: a 50 MP phone camera (8160×6144 rounds to 50) fits; a small file
  * that unpacks to a huge image (16000×16000 is 256 MP, hundreds of MB to decode) is refused from its header.
  */
 export const MAX_PHOTO_MEGAPIXELS = 50;

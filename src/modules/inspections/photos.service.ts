@@ -52,7 +52,7 @@ export function concurrencyLimit(limit: number) {
   };
 }
 
-// One queue per process (issue 16): a burst of uploads decodes a few at a time instead of all at once.
+// One queue per process: a burst of uploads decodes a few at a time instead of all at once.
 const decodeSlot = concurrencyLimit(MAX_CONCURRENT_DECODES);
 
 const DATA_URL = /^data:([\w.+-]+\/[\w.+-]+)?(;[\w=.+-]+)*;base64,/i;

@@ -36,7 +36,7 @@ export interface SentMail {
   file?: string;
 }
 
-/** Sends e-mail with nodemailer (DESIGN.md decision 11). Domain code enqueues; the worker sends. */
+/** Sends e-mail with nodemailer (docs/decisions.md#11). Domain code enqueues; the worker sends. */
 export class MailService {
   private transport: Transporter | null = null;
 

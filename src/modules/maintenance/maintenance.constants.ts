@@ -32,7 +32,7 @@ export interface MaintenanceTask {
   completedAt: string | null;
   /** Starts at 1 and grows with every update: a PATCH naming an older one is refused (409). */
   version: number;
-  /** Held while its subscription is past due (a plan service's task; DESIGN.md decision 27). */
+  /** Held while its subscription is past due (a plan service's task; docs/decisions.md#27). */
   held: boolean;
   createdAt: string;
 }
@@ -66,7 +66,7 @@ export interface MaintenanceSchedule {
   scheduledTime: string;
   sourceTaskId: number | null;
   expandedThrough: string | null;
-  /** A plan service's schedule (issue 19): its subscription, service key, RFC 5545 rule, hold and end. */
+  /** A plan service's schedule: its subscription, service key, RFC 5545 rule, hold and end. */
   subscriptionId: number | null;
   planService: string | null;
   rrule: string | null;
@@ -184,7 +184,7 @@ export function clockToInput(value: string | null | undefined): string {
   return `${String(hour).padStart(2, "0")}:${match[2]}`;
 }
 
-/** Why a held task is held (DESIGN.md decision 27): shown on the calendar and in the list. */
+/** Why a held task is held (docs/decisions.md#27): shown on the calendar and in the list. */
 export const HELD_LABEL = "Held: payment past due";
 /** A plan's name for a plan service's task ('standard' → 'Standard plan'). */
 export const planLabel = (planType: string | null | undefined) => (planType ? `${planType.charAt(0).toUpperCase()}${planType.slice(1)} plan` : "");

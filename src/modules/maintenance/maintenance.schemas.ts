@@ -106,7 +106,7 @@ const clearable = <T extends z.ZodTypeAny>(inner: T) => z.preprocess((v) => (v =
 
 /**
  * PATCH /api/maintenance-tasks/{id}: any status (staff-side §4); completedAt only with completed. Beside the
- * spec's fields (issue 18): the date, the time, the duration and the staff user assigned; an empty value
+ * spec's fields: the date, the time, the duration and the staff user assigned; an empty value
  * clears one. 'scheduled' needs a date (the one sent or the task's own: the service checks the latter).
  */
 export const taskUpdateSchema = z
@@ -191,7 +191,7 @@ export const DEFAULT_HORIZON_DAYS = 90;
 export const MAX_HORIZON_DAYS = 3 * 366;
 
 /**
- * A plan's on-request service asked for on a date (issue 19, item 7): staff, or later the homeowner's portal.
+ * A plan's on-request service asked for on a date: staff, or later the homeowner's portal.
  * `service` is a plan service key ('vacation-prep'); the service checks the plan includes it.
  */
 export const planServiceRequestSchema = z.object({

@@ -120,7 +120,7 @@ describe("wall-clock times in America/Toronto across daylight-saving changes", (
   });
 });
 
-describe("recurrence: RFC 5545 rules of the plan services (DESIGN.md decision 26)", () => {
+describe("recurrence: RFC 5545 rules of the plan services (docs/decisions.md#26)", () => {
   const rule = (key: string) => PLAN_SERVICES.find((s) => s.key === key)!.rrule!;
 
   it("snow removal started on Dec 20 is weekly from that day through March, and nothing from April to November", () => {

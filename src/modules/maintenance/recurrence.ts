@@ -1,4 +1,4 @@
-// Recurrence of maintenance schedules (DESIGN.md decisions 12 and 22). Pure and zod-free.
+// Recurrence of maintenance schedules (docs/decisions.md#12 and #22). Pure and zod-free.
 //
 // The nth occurrence is always the START date plus n steps (date-fns), never the previous occurrence
 // plus one: a schedule started on the 31st falls on the last day of shorter months and comes back to
@@ -6,7 +6,7 @@
 // of the business zone, so a daylight-saving change never moves it; `occurrenceInstant` turns it into an
 // instant (for .ics files) with @date-fns/tz.
 //
-// A plan service's schedule (issue 19, DESIGN.md decision 26) carries an RFC 5545 rule instead (`rrule`,
+// A plan service's schedule (docs/decisions.md#26) carries an RFC 5545 rule instead (`rrule`,
 // e.g. FREQ=YEARLY;BYMONTH=5,10;BYMONTHDAY=15) whose DTSTART is the schedule's start date. Rules are
 // evaluated with the `rrule` package on floating dates: midnight UTC in, UTC date parts out, so neither
 // the server's zone nor a daylight-saving change moves a date.

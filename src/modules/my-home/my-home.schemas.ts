@@ -1,4 +1,4 @@
-// Input and answers of My Home's records (issue 20: Home, Reports, Quotes): zod on the server only.
+// Input and answers of My Home's records (Home, Reports, Quotes): zod on the server only.
 // Each helper of the portal adds its own section; these are the records'.
 import { z } from "zod";
 import { idInput, idParams, isMultiLine, multiLineMessage } from "../../http/fields.js";

@@ -1,4 +1,4 @@
-// Input of My Home's Visits, Plan and Account calls (issue 20, helper I): zod on the server only.
+// Input of My Home's Visits, Plan and Account calls: zod on the server only.
 import { z } from "zod";
 import { dateField, idInput, monthField, multiLineText, pathId } from "../../http/fields.js";
 import { DAY_PART_VALUES, isWeekday } from "../../shared/business-time.js";

@@ -1,5 +1,5 @@
 // Checkout shapes and the demo card rules without zod, so the payment and intake islands stay small
-// (DESIGN.md JS budget). checkout.schemas.ts re-exports all of it. Nothing from the server here.
+// (the JS budget in docs/architecture.md). checkout.schemas.ts re-exports all of it. Nothing from the server here.
 
 export interface VerifyPaymentResponse {
   success: boolean;

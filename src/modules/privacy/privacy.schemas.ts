@@ -28,11 +28,11 @@ export interface CustomerExport {
   quotes: Row[];
   tasks: { tasks: Row[]; schedules: Row[] };
   payments: Row[];
-  /** Subscriptions with their invoices and events (issue 19). */
+  /** Subscriptions with their invoices and events. */
   subscriptions: Row[];
   /** E-mails sent: the reminders (one row each), and any message still queued for them. */
   emails: { reminders: Row[]; queued: Row[] };
-  /** My Home sign-in (issue 20): when they last signed in, their sessions and passkeys; never a hash or a key. */
+  /** My Home sign-in: when they last signed in, their sessions and passkeys; never a hash or a key. */
   myHome: { accounts: Row[]; sessions: Row[]; passkeys: Row[] };
 }
 

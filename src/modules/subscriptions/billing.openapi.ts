@@ -52,7 +52,7 @@ const billingView = z
         atMinimumTerm: z.boolean().meta({ description: "True before the 3-month minimum ends: the cancellation takes effect when it ends" }),
       })
       .nullable()
-      .meta({ description: "When a cancellation asked for now would take effect (decision 25); null once the plan has ended" }),
+      .meta({ description: "When a cancellation asked for now would take effect (docs/decisions.md#25); null once the plan has ended" }),
   })
   .meta({ id: "BillingView", description: "The customer's own subscription, without staff-only fields" });
 

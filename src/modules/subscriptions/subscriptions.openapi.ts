@@ -19,7 +19,7 @@ const subscription = z
     startedAt: dateTimeString,
     currentPeriodStart: dateTimeString,
     currentPeriodEnd: dateTimeString,
-    minimumTermEndsAt: dateTimeString.meta({ description: "Three months after the start (decision 25): a cancellation asked for before then takes effect then" }),
+    minimumTermEndsAt: dateTimeString.meta({ description: "Three months after the start (docs/decisions.md#25): a cancellation asked for before then takes effect then" }),
     cancelAt: dateTimeString.nullable().meta({ description: "When a scheduled cancellation takes effect" }),
     canceledAt: dateTimeString.nullable(),
     monthlyAmount: z.number().meta({ description: "Dollars a month", example: 370 }),
