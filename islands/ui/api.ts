@@ -1,7 +1,6 @@
 import { sendToLogin } from "./session";
 import { toast } from "./toast";
 
-export { LOGGED_OUT_REDIRECT_MS, LOGIN_PATH, UNAUTHORIZED_MESSAGE, UNAUTHORIZED_TITLE, logout } from "./session";
 
 /** Calls whose 401 is an answer (wrong password), not a session that ended. */
 const ANSWERS_WITH_401 = new Set(["/api/auth/login", "/api/auth/user"]);

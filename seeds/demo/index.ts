@@ -24,13 +24,9 @@ import { type DemoBatch, type DemoExtrasResult, type DemoRun, type DemoStep, typ
 import { customersStep, planProperty } from "./people-and-homes.js";
 import { paymentsStep, subscriptionsStep } from "./subscriptions.js";
 
-export { seedDemoExtras } from "./extras.js";
-export type { DemoBatch, DemoExtrasResult, DemoRun, DemoStep, DemoSubscriptionKind, PlannedInspection, PlannedProperty, PlannedVisit, SeededHome } from "./model.js";
-export { DEMO_EXTRAS_CAP } from "./model.js";
+export type { DemoExtrasResult, DemoStep, DemoSubscriptionKind } from "./model.js";
 export { planProperty } from "./people-and-homes.js";
 export { DEMO_TOWNS } from "./places.js";
-export { prng } from "./random.js";
-export { demoSubscriptionKind } from "./subscriptions.js";
 
 /** The steps, in order. Other modules append theirs (reports, shares, quotes, maintenance). */
 export const DEMO_STEPS: DemoStep[] = [customersStep, bookingsStep, inspectionsStep, paymentsStep, subscriptionsStep];

@@ -2,7 +2,7 @@
 // and after the batches the reports of most completed ones.
 import type { Container } from "../../src/container.js";
 import type { EntryInput, EntryScore, InspectionStatus } from "../../src/modules/inspections/inspections.schemas.js";
-import { INSPECTION_TEMPLATE, type RepeatableRoom, roomSubcategoryName } from "../../src/modules/inspections/index.js";
+import { INSPECTION_WEIGHTS, type RepeatableRoom, roomSubcategoryName } from "../../src/modules/inspections/index.js";
 import { DAY, atUtc } from "./dates.js";
 import { DEMO_EXTRAS_CAP, type DemoReport, type DemoStep, type PlannedInspection, type SeededHome } from "./model.js";
 import { type Rng, between, chance, homeRng, pick } from "./random.js";
@@ -73,7 +73,7 @@ function finding(rng: Rng, subcategory: string, score: EntryScore): string | nul
 /** Every entry of a home, in template order; `share` < 1 keeps only the first part (an inspection under way). */
 function planEntries(rng: Rng, quality: number, rooms: Record<RepeatableRoom, number>, options: { share: number; complete: boolean; coolingNone: boolean; garageNone: boolean }): EntryInput[] {
   const entries: EntryInput[] = [];
-  for (const category of INSPECTION_TEMPLATE) {
+  for (const category of INSPECTION_WEIGHTS) {
     const count = category.repeatable ? rooms[category.repeatable] : 1;
     for (let n = 1; n <= count; n++) {
       for (const [sub, weight] of Object.entries(category.subcategories)) {

@@ -8,7 +8,6 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number.parseFloat(v));
 // Keep DATE columns as 'YYYY-MM-DD' strings: a date has no time zone.
 pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
 
-export type Db = Knex;
 
 export interface KnexOptions {
   /** Postgres statement_timeout for every query on these connections, in ms; 0 or unset = no limit. */

@@ -14,7 +14,6 @@ export const ADMIN_SECTIONS = [
   { key: "subscriptions", label: "Subscriptions", href: "/admin/subscriptions", icon: "repeat" },
 ] as const;
 
-export type AdminSection = (typeof ADMIN_SECTIONS)[number]["key"];
 
 declare global {
   namespace Express {

@@ -93,7 +93,7 @@ export const idNumber = z.number().int().positive();
  * The list query of docs/decisions.md#15, for documentation where a module validates it inline.
  * Prefer the module's own exported schema: the document should show what the route checks.
  */
-export const listQueryDoc = z.object({
+const _listQueryDoc = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(100).meta({ description: "Page size (default 100, at most 500)" }),
   offset: z.coerce.number().int().min(0).default(0).meta({ description: "Rows to skip" }),
   q: z.string().max(200).optional().meta({ description: "Search text" }),

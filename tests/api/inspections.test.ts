@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMPLETED_MESSAGE } from "../../src/modules/inspections/inspections.service.js";
 import type { EntryInput } from "../../src/modules/inspections/inspections.schemas.js";
-import { DEFAULT_OPEN_CATEGORIES, INSPECTION_TEMPLATE, SCORE_CHOICES, subcategoryWeight } from "../../src/modules/inspections/template.js";
+import { DEFAULT_OPEN_CATEGORIES, INSPECTION_WEIGHTS, SCORE_CHOICES, subcategoryWeight } from "../../src/modules/inspections/template.js";
 import { INSPECTION_WEIGHTS as FROM_SCORING } from "../../src/modules/inspections/scoring.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 
@@ -39,8 +39,8 @@ const entries = async (inspectionId: number) => ctx.db("inspection_entries").whe
 
 describe("the template", () => {
   it("holds 14 categories once, re-exported by the scoring module", () => {
-    expect(INSPECTION_TEMPLATE).toHaveLength(14);
-    expect(FROM_SCORING).toBe(INSPECTION_TEMPLATE);
+    expect(INSPECTION_WEIGHTS).toHaveLength(14);
+    expect(FROM_SCORING).toBe(INSPECTION_WEIGHTS);
     expect(SCORE_CHOICES.map((c) => c.value)).toEqual([10, 7, 4, 1, null]);
     expect(DEFAULT_OPEN_CATEGORIES).toEqual(["Attic", "Basement, Foundation, Crawlspace & Structure", "Plumbing"]);
     expect(subcategoryWeight("Bathrooms", "Sinks (Bathroom 2)")).toBe(8);
@@ -75,7 +75,7 @@ describe("POST /api/inspections", () => {
     expect((await start(p.id)).bookingId).toBeNull();
     const { body } = await staff.agent.get(`/api/inspections/${created.id}`).expect(200);
     expect(body.property).toMatchObject({ id: p.id, address: p.address, city: "Ottawa", clientName: p.clientName, clientEmail: p.clientEmail });
-    expect(body.categories.map((c: { categoryName: string }) => c.categoryName)).toEqual(INSPECTION_TEMPLATE.map((c) => c.name));
+    expect(body.categories.map((c: { categoryName: string }) => c.categoryName)).toEqual(INSPECTION_WEIGHTS.map((c) => c.name));
   });
 
   it("two starts at once link one booking once", async () => {

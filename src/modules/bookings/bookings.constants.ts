@@ -2,7 +2,6 @@
 // bookings.schemas.ts re-exports all of it.
 
 export const ACCESS_METHODS = ["meet-inspector", "lockbox", "smart-lock"] as const;
-export type AccessMethod = (typeof ACCESS_METHODS)[number];
 /** Access-method labels of customer-side §2.11. */
 export const ACCESS_METHOD_LABELS: Record<string, string> = {
   "meet-inspector": "Meet inspector at property",

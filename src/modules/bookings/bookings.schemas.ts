@@ -44,7 +44,7 @@ export const wholeNumber = (label: string, min: number, max: number) =>
       .max(max, `${label} must be at most ${max}`),
   );
 
-export const optionalWholeNumber = (label: string, min: number, max: number) =>
+const _optionalWholeNumber = (label: string, min: number, max: number) =>
   z.preprocess(
     toNumber,
     z

@@ -132,7 +132,7 @@ export function normalizePostalCode(value: string, allowZip = true): string | nu
 }
 
 export const isProvince = (code: string | null | undefined) => (PROVINCES as readonly string[]).includes(code ?? "");
-export const isUsState = (code: string | null | undefined) => (US_STATES as readonly string[]).includes(code ?? "");
+const _isUsState = (code: string | null | undefined) => (US_STATES as readonly string[]).includes(code ?? "");
 
 /** A region code goes to `province` or to `state`, never both: a province is not a US state. */
 export const regionColumns = (code: string) => (isProvince(code) ? { province: code, state: null } : { province: null, state: code });

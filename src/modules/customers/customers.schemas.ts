@@ -133,7 +133,6 @@ export const customerCreateSchema = z.object({
   phone: phoneField,
   property: intakePropertySchema,
 });
-export type CustomerCreateInput = z.infer<typeof customerCreateSchema>;
 
 // --- Staff lists (docs/decisions.md#15): newest first, a page at a time, with a search text. ---
 
@@ -153,7 +152,6 @@ export const staffListQuerySchema = z.object({
   offset: wholeQueryNumber("Offset", 0, MAX_ID, 0),
   q: z.preprocess((value) => (value === "" ? undefined : value), z.string({ message: "Search must be text" }).trim().max(200, "Search must be at most 200 characters").optional()),
 });
-export type StaffListQuery = z.infer<typeof staffListQuerySchema>;
 
 // --- Staff edit of a property and its customer: the intake's exact field rules, every field optional. ---
 

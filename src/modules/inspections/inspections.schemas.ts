@@ -52,7 +52,6 @@ export const inspectionCreateSchema = z.object({
   status: z.enum(CREATE_STATUSES, { message: `Status must be one of ${CREATE_STATUSES.join(", ")}` }).optional(),
   inspectionDate: isoDate,
 });
-export type InspectionCreateInput = z.infer<typeof inspectionCreateSchema>;
 
 export const inspectionStatusSchema = z.object({
   status: z.enum(INSPECTION_STATUSES, { message: `Status must be one of ${INSPECTION_STATUSES.join(", ")}` }),
@@ -65,7 +64,6 @@ export const inspectionListQuery = z.object({
   q: z.string().trim().max(200, "Search must be at most 200 characters").optional(),
   status: z.enum(INSPECTION_STATUSES, { message: `Status must be one of ${INSPECTION_STATUSES.join(", ")}` }).optional(),
 });
-export type InspectionListQuery = z.infer<typeof inspectionListQuery>;
 
 /**
  * One entry as the form sends it. The score's set (10, 7, 4, 1, null) and the names are checked
@@ -79,7 +77,6 @@ export const entryInputSchema = z.object({
   urgent: z.boolean({ message: "Urgent must be true or false" }).optional(),
   photoIds: z.array(idNumber("Photo id")).max(200, "At most 200 photos per entry").optional(),
 });
-export type EntryInputBody = z.infer<typeof entryInputSchema>;
 
 export type EntryScore = 10 | 7 | 4 | 1;
 

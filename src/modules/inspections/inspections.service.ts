@@ -1,7 +1,7 @@
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import { ConflictError, NotFoundError, ValidationError } from "../../http/errors.js";
 import { overallScore, scoreCategories } from "./scoring.js";
-import type { EntryWrite, InspectionsRepository, NewInspectionRow, StoredEntry } from "./inspections.repository.js";
+import type { EntryWrite, InspectionsRepository, NewInspectionRow, } from "./inspections.repository.js";
 import { entryKey } from "./inspections.repository.js";
 import type { EntryInput, EntryScore, Inspection, InspectionEntry, InspectionStatus, InspectionWithEntries } from "./inspections.schemas.js";
 import { INSPECTION_WEIGHTS, findCategory, isEntryScore, subcategoryWeight } from "./template.js";
@@ -312,4 +312,3 @@ export class InspectionsService {
   }
 }
 
-export type { StoredEntry };

@@ -46,8 +46,6 @@ export const INSPECTION_WEIGHTS: CategoryWeights[] = [
   { name: "Miscellaneous / Safety", weight: 0.5, subcategories: { Fireplace: 33, "Stair Treads / Risers": 33, "Egress Obstructions": 34 } },
 ];
 
-/** The template under its domain name; the same array as INSPECTION_WEIGHTS. */
-export const INSPECTION_TEMPLATE = INSPECTION_WEIGHTS;
 export const CATEGORY_NAMES: readonly string[] = INSPECTION_WEIGHTS.map((c) => c.name);
 
 /** The subcategory that is a description only (staff-side §5): it never takes a score. */

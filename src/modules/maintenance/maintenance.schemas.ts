@@ -160,7 +160,6 @@ export const taskListQuery = z
   .superRefine((input, ctx) => {
     if (input.from && input.to && input.from > input.to) ctx.addIssue({ code: "custom", path: ["to"], message: "To must be on or after From" });
   });
-export type TaskListQuery = z.infer<typeof taskListQuery>;
 
 export const scheduleListQuery = z.object({ limit, offset, q, propertyId: taskListQuery.shape.propertyId });
 

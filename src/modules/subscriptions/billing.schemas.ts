@@ -15,7 +15,6 @@ export const customerCancelSchema = z.object({
   when: z.literal("period_end", { message: "A customer's cancellation takes effect at the end of the period: when must be period_end" }).optional(),
   reason: z.preprocess(blankIsAbsent, multiLineText("Reason", 1000).nullish()),
 });
-export type CustomerCancelInput = z.infer<typeof customerCancelSchema>;
 
 const { cardNumber, expiry, cvc } = demoCardSchema.shape;
 

@@ -28,7 +28,6 @@ export const STATUS_LABELS: Record<KnownSubscriptionStatus, string> = {
 export const MINIMUM_TERM_MONTHS = 3;
 
 export const INVOICE_STATUSES = ["draft", "open", "paid", "uncollectible", "void"] as const;
-export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
 export type SubscriptionProvider = "stripe" | "demo";
 

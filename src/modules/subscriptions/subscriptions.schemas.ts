@@ -18,10 +18,8 @@ export const subscriptionListQuerySchema = staffListQuerySchema.extend({
   status: z.preprocess(blankIsAbsent, z.enum(SUBSCRIPTION_STATUSES, { message: statusMessage }).optional()),
   plan: z.preprocess(blankIsAbsent, z.enum(PLAN_TYPES, { message: planMessage }).optional()),
 });
-export type SubscriptionListQuery = z.infer<typeof subscriptionListQuerySchema>;
 
 export const CANCEL_WHEN = ["period_end", "now"] as const;
-export type CancelWhen = (typeof CANCEL_WHEN)[number];
 
 const reasonField = multiLineText("Reason", 1000);
 
@@ -30,7 +28,6 @@ export const cancelSchema = z.object({
   when: z.enum(CANCEL_WHEN, { message: "When must be period_end or now" }),
   reason: z.preprocess(blankIsAbsent, reasonField.nullish()),
 });
-export type CancelInput = z.infer<typeof cancelSchema>;
 
 /** The page's cancel form: staff always say why. */
 export const cancelFormSchema = cancelSchema.extend({
@@ -48,4 +45,3 @@ export const serviceRequestSchema = z.object({
   date: dateField("Date"),
   notes: z.preprocess(blankIsAbsent, multiLineText("Notes", 2000).nullish()),
 });
-export type ServiceRequestInput = z.infer<typeof serviceRequestSchema>;
