@@ -1,27 +1,20 @@
-import { createHash, randomBytes } from "node:crypto";
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
-import { ConflictError, NotFoundError, ValidationError } from "../../http/errors.js";
-import type { Booking } from "../bookings/bookings.schemas.js";
+import { NotFoundError, ValidationError } from "../../http/errors.js";
+import { StaleEditError } from "../../http/stale-edit.js";
+import { addDays, todayIn } from "../../shared/business-time.js";
 import type { BookingsService } from "../bookings/index.js";
-import { addDays, longDate, slotLabel, slotWindow, todayIn } from "../../shared/business-time.js";
 import type { CustomersService } from "../customers/index.js";
 import type { MailService } from "../mail/index.js";
-import {
-  type CalendarBooking,
-  type MaintenanceSchedule,
-  type MaintenanceTask,
-  type NewTask,
-  type TaskStatus,
-  bookingTime,
-  formatDuration,
-  taskTime,
-} from "./maintenance.constants.js";
-import { bookingEvent, calendarFile, taskEvent } from "./maintenance.ics.js";
-import type { CreatedOccurrence, DatedTask, ExpandableSchedule, ListedTask, MaintenanceRepository, TaskFilter } from "./maintenance.repository.js";
-import { DEFAULT_HORIZON_DAYS, MAX_HORIZON_DAYS, type ScheduleCreateInput, type TaskUpdateInput } from "./maintenance.schemas.js";
+import { MaintenanceCalendar, lastDayOfMonth } from "./maintenance.calendar.js";
+import type { CalendarBooking, MaintenanceSchedule, MaintenanceTask, NewTask, TaskStatus } from "./maintenance.constants.js";
+import { type ExpandOptions, type ExpandResult, expandSchedules, laterDate } from "./maintenance.expansion.js";
+import { MaintenanceReminders } from "./maintenance.reminders.js";
+import type { MaintenanceRepository, TaskFilter } from "./maintenance.repository.js";
+import { DEFAULT_HORIZON_DAYS, type ScheduleCreateInput, type TaskUpdateInput } from "./maintenance.schemas.js";
 import { occurrencesBetween } from "./recurrence.js";
-import { reminderEmail } from "./reminder-email.js";
-import { StaleEditError } from "../../http/stale-edit.js";
+import type { ListedTask } from "./task-rows.js";
+
+export type { ExpandOptions, ExpandResult };
 
 export const STALE_TASK_MESSAGE = "This task was changed by someone else since you opened it.";
 
@@ -41,27 +34,6 @@ export interface MaintenanceDeps {
   settings: MaintenanceSettings;
 }
 
-export interface ExpandOptions {
-  horizonDays?: number;
-  /** 'YYYY-MM-DD'; today in the business zone by default. */
-  today?: string;
-  /** Only these schedules (a new schedule is expanded at once). */
-  scheduleIds?: number[];
-  /** Keep the created tasks in the result (the CLI prints them). */
-  collect?: boolean;
-  onStart?: (schedules: number) => void;
-  onProgress?: (schedulesDone: number, tasksCreated: number) => void;
-}
-
-export interface ExpandResult {
-  horizonDays: number;
-  from: string;
-  through: string;
-  schedules: number;
-  created: number;
-  tasks: CreatedOccurrence[];
-}
-
 /** A parsed POST /api/maintenance-schedules body; services and seeds may leave the defaulted fields out. */
 export type NewScheduleInput = Omit<ScheduleCreateInput, "estimatedDuration" | "recurrenceType" | "recurrenceInterval"> &
   Partial<Pick<ScheduleCreateInput, "estimatedDuration" | "recurrenceType" | "recurrenceInterval">>;
@@ -70,35 +42,22 @@ export interface CreatedSchedule extends MaintenanceSchedule {
   tasksCreated: number;
 }
 
-/** Schedules expanded per read; their tasks are written in chunks of INSERT_CHUNK rows. */
-const EXPAND_BATCH = 1000;
-const INSERT_CHUNK = 20_000;
-/** Transactions writing batches at once: Postgres does the per-row work (indexes, FK checks), one backend each. */
-const EXPAND_WRITERS = 3;
-const REMINDER_CHUNK = 500;
 /**
- * The staff feed covers a month back and four months ahead (beyond the 90-day horizon few tasks exist), at
- * most FEED_MAX_TASKS tasks: building an event costs about a millisecond, and calendar apps poll the feed.
+ * Maintenance tasks and recurring schedules (staff-side §3, §4; docs/decisions.md#12 and #22). The calendar,
+ * its feed and the reminders live in maintenance.calendar.ts and maintenance.reminders.ts; this class keeps
+ * their entry points so callers see one service.
  */
-const FEED_DAYS_BACK = 31;
-const FEED_DAYS_AHEAD = 120;
-const FEED_MAX_TASKS = 5000;
-const CLOSED = new Set(["completed", "cancelled"]);
-
-/** The later of two 'YYYY-MM-DD' dates (they compare as text). */
-const laterDate = (a: string, b: string) => (a.localeCompare(b) >= 0 ? a : b);
-const hashSecret = (secret: string) => createHash("sha256").update(secret).digest("hex");
-const lastDayOfMonth = (month: string) => {
-  const [y, m] = month.split("-").map(Number) as [number, number];
-  return `${month}-${String(new Date(Date.UTC(y, m, 0)).getUTCDate()).padStart(2, "0")}`;
-};
-
-/** Maintenance tasks and recurring schedules (staff-side §3, §4; docs/decisions.md#12 and #22). */
 export class MaintenanceService {
+  private readonly calendarFeed: MaintenanceCalendar;
+  private readonly reminders: MaintenanceReminders;
+
   constructor(
     private readonly tasks: MaintenanceRepository,
     private readonly deps: MaintenanceDeps,
-  ) {}
+  ) {
+    this.calendarFeed = new MaintenanceCalendar(tasks.calendar, deps.bookings, deps.settings);
+    this.reminders = new MaintenanceReminders(tasks, deps);
+  }
 
   private get tz() {
     return this.deps.settings.timeZone;
@@ -164,19 +123,14 @@ export class MaintenanceService {
   }
 
   listSchedules(filter: { limit: number; offset: number; q?: string; propertyId?: number }) {
-    return this.tasks.listSchedules(filter);
+    return this.tasks.schedules.listSchedules(filter);
   }
 
-  /**
-   * The calendar of [from, to]: dated tasks and bookings, the completed ones left out (staff-side §2).
-   * The tasks arrive as JSON text built by Postgres (fast at 10,000 tasks a month); bookings are few.
-   */
-  async calendar(range: { month?: string; from?: string; to?: string; perDay?: number }): Promise<{ from: string; to: string; tasksJson: string; countsJson: string; bookings: CalendarBooking[] }> {
-    const from = range.from && range.to ? range.from : `${range.month}-01`;
-    const to = range.from && range.to ? range.to : lastDayOfMonth(range.month!);
-    const [tasks, bookings] = await Promise.all([this.tasks.calendarTasksJson(from, to, range.perDay), this.deps.bookings.listBetween(from, to)]);
-    return { from, to, tasksJson: tasks.tasks, countsJson: tasks.counts, bookings: bookings.filter((b) => b.status !== "completed").map(toCalendarBooking) };
+  /** The calendar of [from, to] (maintenance.calendar.ts). */
+  calendar(range: { month?: string; from?: string; to?: string; perDay?: number }): Promise<{ from: string; to: string; tasksJson: string; countsJson: string; bookings: CalendarBooking[] }> {
+    return this.calendarFeed.calendar(range);
   }
+
 
   /**
    * A new schedule (staff-side §5 rules, checked by the schema) and its tasks up to the horizon, in one
@@ -194,7 +148,7 @@ export class MaintenanceService {
     const today = this.today(now);
     const through = addDays(today, DEFAULT_HORIZON_DAYS);
     return this.deps.transaction(async (tx) => {
-      const schedule = await this.tasks.insertSchedule(
+      const schedule = await this.tasks.schedules.insertSchedule(
         {
           propertyId,
           title: input.title ?? source!.title,
@@ -212,196 +166,41 @@ export class MaintenanceService {
       );
       if (source?.status === "pending") await this.tasks.setStatus(source.id, "scheduled", tx);
       const dates = occurrencesBetween(schedule, laterDate(schedule.startDate, today), through);
-      const created = await this.tasks.insertOccurrences(
+      const created = await this.tasks.schedules.insertOccurrences(
         dates.map(() => schedule.id),
         dates,
         tx,
         false,
       );
-      await this.tasks.markExpanded([schedule.id], through, tx);
+      await this.tasks.schedules.markExpanded([schedule.id], through, tx);
       return { ...schedule, expandedThrough: through, tasksCreated: created.count };
     });
   }
 
-  /**
-   * Expands every schedule into dated tasks from today up to the horizon (docs/decisions.md#12). Safe to
-   * repeat and to run concurrently: the unique (schedule, date) key drops what exists already, and a
-   * schedule expanded through the horizon is skipped.
-   */
-  async expand(options: ExpandOptions = {}): Promise<ExpandResult> {
-    const horizonDays = options.horizonDays ?? DEFAULT_HORIZON_DAYS;
-    if (!Number.isInteger(horizonDays) || horizonDays < 0 || horizonDays > MAX_HORIZON_DAYS)
-      throw new ValidationError(`Horizon must be a whole number of days from 0 to ${MAX_HORIZON_DAYS}`, { horizon: `Horizon must be a whole number of days from 0 to ${MAX_HORIZON_DAYS}` });
-    const today = options.today ?? this.today();
-    const through = addDays(today, horizonDays);
-    const total = await this.tasks.countSchedulesToExpand(through, options.scheduleIds);
-    options.onStart?.(total);
-    const result: ExpandResult = { horizonDays, from: today, through, schedules: 0, created: 0, tasks: [] };
-    // Batches are written by EXPAND_WRITERS transactions at once (Postgres does the work, one backend each)
-    // while the next batch is read and computed. Each batch is its own transaction: an interrupted run
-    // keeps what it wrote, and the next run carries on.
-    const writing = new Set<Promise<void>>();
-    const write = (batch: ExpandableSchedule[], scheduleIds: number[], dates: string[]) =>
-      this.deps.transaction(async (tx) => {
-        for (let i = 0; i < scheduleIds.length; i += INSERT_CHUNK) {
-          const created = await this.tasks.insertOccurrences(scheduleIds.slice(i, i + INSERT_CHUNK), dates.slice(i, i + INSERT_CHUNK), tx, Boolean(options.collect));
-          result.created += created.count;
-          if (options.collect) result.tasks.push(...created.rows);
-        }
-        await this.tasks.markExpanded(
-          batch.map((s) => s.id),
-          through,
-          tx,
-        );
-        result.schedules += batch.length;
-        options.onProgress?.(result.schedules, result.created);
-      });
-    let afterId = 0;
-    let failure: unknown = null;
-    for (;;) {
-      const batch = await this.tasks.schedulesToExpand(through, afterId, EXPAND_BATCH, options.scheduleIds);
-      if (!batch.length) break;
-      afterId = batch.at(-1)!.id;
-      const scheduleIds: number[] = [];
-      const dates: string[] = [];
-      for (const schedule of batch) {
-        let from = laterDate(schedule.startDate, today);
-        if (schedule.expandedThrough && schedule.expandedThrough >= from) from = addDays(schedule.expandedThrough, 1);
-        for (const date of occurrencesBetween(schedule, from, through)) {
-          scheduleIds.push(schedule.id);
-          dates.push(date);
-        }
-      }
-      const job: Promise<void> = write(batch, scheduleIds, dates).then(
-        () => void writing.delete(job),
-        (error: unknown) => {
-          writing.delete(job);
-          failure ??= error;
-        },
-      );
-      writing.add(job);
-      if (writing.size >= EXPAND_WRITERS) await Promise.race(writing);
-      if (failure) break;
-    }
-    await Promise.all(writing);
-    if (failure) throw failure;
-    return result;
+  /** Expands every schedule up to the horizon (docs/decisions.md#12; maintenance.expansion.ts). */
+  expand(options: ExpandOptions = {}): Promise<ExpandResult> {
+    return expandSchedules(this.tasks.schedules, this.deps.transaction, options.today ?? this.today(), options);
   }
 
   /** GET /api/maintenance-tasks/{id}/ics: one task as a calendar file. */
-  async taskIcs(id: number): Promise<string> {
-    const task = await this.tasks.findDatedTask(id);
-    if (!task) throw new NotFoundError("Maintenance task not found");
-    if (!task.scheduledDate) throw new ConflictError("This task has no date yet: schedule it first");
-    return calendarFile([taskEvent(task, this.tz)], "Haven maintenance");
+  taskIcs(id: number): Promise<string> {
+    return this.calendarFeed.taskIcs(id);
   }
 
   /** A new secret for the staff feed; only its hash is kept, so the old URL stops working. */
-  async rotateFeed(): Promise<{ secret: string; url: string }> {
-    const secret = randomBytes(32).toString("base64url");
-    await this.tasks.replaceFeedSecret(hashSecret(secret));
-    return { secret, url: `${this.deps.settings.publicUrl.replace(/\/+$/, "")}/calendar/feed/${secret}.ics` };
+  rotateFeed(): Promise<{ secret: string; url: string }> {
+    return this.calendarFeed.rotateFeed();
   }
 
   /** The whole calendar as ICS for the holder of the current secret; null for any other secret. */
-  async feed(secret: string, now: Date = new Date()): Promise<string | null> {
-    if (!/^[A-Za-z0-9_-]{20,100}$/.test(secret) || !(await this.tasks.feedSecretExists(hashSecret(secret)))) return null;
-    const today = this.today(now);
-    const from = addDays(today, -FEED_DAYS_BACK);
-    const to = addDays(today, FEED_DAYS_AHEAD);
-    const [tasks, bookings] = await Promise.all([this.tasks.datedTasks(from, to, FEED_MAX_TASKS), this.deps.bookings.listBetween(from, to)]);
-    return calendarFile(
-      [...tasks.map((t) => taskEvent(t, this.tz)), ...bookings.filter((b) => !CLOSED.has(b.status)).map((b) => bookingEvent(b, this.tz))],
-      "Haven maintenance calendar",
-      { subscription: true },
-    );
+  feed(secret: string, now: Date = new Date()): Promise<string | null> {
+    return this.calendarFeed.feed(secret, now);
   }
 
-  /**
-   * The day-before reminders: every task and booking dated tomorrow (business zone) that is neither
-   * completed nor cancelled. Each is claimed in maintenance_reminders and its e-mail queued in the same
-   * transaction, so it goes out once however often this runs.
-   */
-  async sendReminders(now: Date = new Date()): Promise<{ date: string; tasks: number; bookings: number }> {
-    const date = addDays(this.today(now), 1);
-    // A task held while its subscription is past due gets no reminder.
-    // A homeowner who turned reminders off in My Home (home_preferences) gets none.
-    const muted = await this.tasks.remindersOff();
-    const tasks = (await this.tasks.datedTasks(date, date, undefined, true)).filter((t) => !muted.has(t.clientEmail.toLowerCase()));
-    const bookings = (await this.deps.bookings.listBetween(date, date)).filter((b) => !CLOSED.has(b.status) && !muted.has(b.clientEmail.toLowerCase()));
-    const sent = { date, tasks: 0, bookings: 0 };
-    for (let i = 0; i < tasks.length; i += REMINDER_CHUNK) {
-      const chunk = tasks.slice(i, i + REMINDER_CHUNK);
-      sent.tasks += await this.deps.transaction(async (tx) => {
-        const claimed = await this.tasks.claimReminders("task", chunk.map((t) => ({ id: t.id, dueDate: date, email: t.clientEmail })), tx);
-        for (const task of chunk) if (claimed.has(task.id)) await this.deps.mail.enqueue(tx, this.taskReminder(task));
-        return claimed.size;
-      });
-    }
-    for (let i = 0; i < bookings.length; i += REMINDER_CHUNK) {
-      const chunk = bookings.slice(i, i + REMINDER_CHUNK);
-      sent.bookings += await this.deps.transaction(async (tx) => {
-        const claimed = await this.tasks.claimReminders("booking", chunk.map((b) => ({ id: b.id, dueDate: date, email: b.clientEmail })), tx);
-        for (const booking of chunk) if (claimed.has(booking.id)) await this.deps.mail.enqueue(tx, this.bookingReminder(booking));
-        return claimed.size;
-      });
-    }
-    return sent;
+  /** The day-before reminders, each sent once (maintenance.reminders.ts). */
+  sendReminders(now: Date = new Date()): Promise<{ date: string; tasks: number; bookings: number }> {
+    return this.reminders.sendReminders(now);
   }
-
-  private taskReminder(task: DatedTask) {
-    const { supportEmail, supportPhone } = this.deps.settings;
-    return reminderEmail({
-      to: task.clientEmail,
-      name: task.clientName,
-      dateLabel: longDate(task.scheduledDate!),
-      timeLabel: taskTime(task.scheduledTime),
-      what: `your Haven maintenance visit (${task.title})`,
-      location: task.location,
-      durationLabel: task.estimatedDuration ? formatDuration(task.estimatedDuration) : null,
-      ics: calendarFile([taskEvent(task, this.tz)], "Haven maintenance"),
-      supportEmail,
-      supportPhone,
-      publicUrl: this.deps.settings.publicUrl,
-    });
-  }
-
-  private bookingReminder(booking: Booking) {
-    const { supportEmail, supportPhone } = this.deps.settings;
-    const region = [booking.state ?? booking.province, booking.postalCode].filter(Boolean).join(" ");
-    const window = slotWindow(booking.timeSlot);
-    return reminderEmail({
-      to: booking.clientEmail,
-      name: booking.clientName,
-      dateLabel: longDate(booking.scheduledDate),
-      timeLabel: window ? slotLabel(booking.timeSlot) : bookingTime(booking.timeSlot),
-      what: "your Haven home inspection",
-      location: [booking.address, booking.city, region].filter(Boolean).join(", "),
-      durationLabel: window ? formatDuration(window.minutes) : null,
-      ics: calendarFile([bookingEvent(booking, this.tz)], "Haven inspection"),
-      supportEmail,
-      supportPhone,
-      publicUrl: this.deps.settings.publicUrl,
-    });
-  }
-}
-
-function toCalendarBooking(b: Booking): CalendarBooking {
-  return {
-    id: b.id,
-    propertyId: b.propertyId,
-    scheduledDate: b.scheduledDate,
-    timeSlot: b.timeSlot,
-    status: b.status,
-    notes: b.notes,
-    accessMethod: b.accessMethod,
-    specialRequests: b.specialRequests,
-    propertyAddress: b.address,
-    city: b.city,
-    clientName: b.clientName,
-    clientEmail: b.clientEmail,
-    clientPhone: b.clientPhone,
-  };
 }
 
 /** `month` ('YYYY-MM') narrowed into the filter's from/to. */

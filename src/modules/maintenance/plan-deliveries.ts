@@ -323,8 +323,8 @@ export class PlanDeliveries {
         dates.push(date);
       }
     }
-    await this.tasks.insertOccurrences(scheduleIds, dates, tx, false);
-    await this.tasks.markExpanded(
+    await this.tasks.schedules.insertOccurrences(scheduleIds, dates, tx, false);
+    await this.tasks.schedules.markExpanded(
       schedules.map((s) => s.id as number),
       through,
       tx,

@@ -1,4 +1,4 @@
-// A maintenance task row as the tasks' queries read it: shared by MaintenanceRepository, PlanDeliveries and
+// A maintenance task row as the tasks' queries read it: shared by the repositories, PlanDeliveries and
 // My Home's read model (docs/architecture.md "Modules and layers"), so a column is mapped in one place.
 import type { MaintenanceTask } from "./maintenance.constants.js";
 
