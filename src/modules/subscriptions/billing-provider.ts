@@ -1,7 +1,15 @@
 // What the subscriptions service needs from a billing provider: Stripe (stripe-billing.ts) or the offline demo
 // provider (demo-billing.ts). Every call happens before the local transaction, so an outage changes nothing here.
+import { HttpError } from "../../http/errors.js";
 import type { Plan } from "../plans/plans.schemas.js";
 import type { ProviderInvoiceState, ProviderSubscriptionState, Subscription } from "./subscriptions.constants.js";
+
+/** A provider outage during a change: nothing local was changed. */
+export class BillingUnavailableError extends HttpError {
+  constructor() {
+    super(503, "The payment provider could not be reached. Nothing was changed.");
+  }
+}
 
 export type ProviderSubscription = Subscription & { providerSubscriptionId: string; providerCustomerId: string | null; billingAnchor: string };
 

@@ -7,7 +7,8 @@ import { ConflictError, GoneError, HttpError, NotFoundError, ValidationError } f
 import { body, params, parse } from "../../http/validate.js";
 import { verifyBillingToken } from "./billing-links.js";
 import { type BillingView, billingTokenParams, customerCancelSchema, demoCardFormSchema, demoCardUpdateSchema, portalSchema } from "./billing.schemas.js";
-import { BillingUnavailableError, type SubscriptionsService } from "./subscriptions.service.js";
+import { BillingUnavailableError } from "./billing-provider.js";
+import type { SubscriptionsService } from "./subscriptions.service.js";
 import { billingAmount, billingDate } from "./subscriptions.mail.js";
 
 export const EXPIRED_LINK_MESSAGE = "This billing link has expired. Please use the link in your latest Haven e-mail, or contact us.";

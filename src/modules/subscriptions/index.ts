@@ -1,5 +1,6 @@
 // The subscriptions module's interface for other modules, the CLI and the seeds (README "Interface for other modules").
-export { BillingUnavailableError, type SubscriptionsDeps, SubscriptionsService, type SubscriptionsSettings } from "./subscriptions.service.js";
+export { type SubscriptionsDeps, SubscriptionsService, type SubscriptionsSettings } from "./subscriptions.service.js";
+export { BillingUnavailableError } from "./billing-provider.js";
 export type { PlanDeliveryListener, PlanDeliverySchedule } from "./plan-delivery-listener.js";
 export { PORTAL_CONFIGURATIONS, type StripeRead, StripeBilling, createStripeBilling, invoiceStateOf, priceLookupKey, stateOf } from "./stripe-billing.js";
 export { StripeWebhooks, type StripeWebhooksDeps } from "./webhooks.js";

@@ -7,9 +7,8 @@ import Stripe from "stripe";
 import type { Env } from "../../config/env.js";
 import { type StripeSubscriptionSide, createStripeClient, invoiceSubscriptionId } from "../payments/index.js";
 import { type Plan, type PlanType, planTypeSchema } from "../plans/index.js";
-import type { BillingProvider, ProviderSubscription } from "./billing-provider.js";
+import { type BillingProvider, BillingUnavailableError, type ProviderSubscription } from "./billing-provider.js";
 import type { ProviderInvoiceState, ProviderSubscriptionState } from "./subscriptions.constants.js";
-import { BillingUnavailableError } from "./subscriptions.service.js";
 
 const CURRENCY = "cad";
 

@@ -1,36 +1,21 @@
 import { randomBytes } from "node:crypto";
 import type { Logger } from "pino";
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
-import { ConflictError, HttpError, NotFoundError, ValidationError } from "../../http/errors.js";
+import { ValidationError } from "../../http/errors.js";
 import { todayIn } from "../../shared/business-time.js";
 import type { MailService } from "../mail/index.js";
 import { DEMO_DECLINES, digitsOnly } from "../payments/index.js";
 import type { PlanType, PlansService } from "../plans/index.js";
-import { cancellationTakesEffect, minimumTermEnd, period, startOfBusinessDay } from "./billing-dates.js";
-import type { BillingPortal, BillingProvider, ProviderSubscription } from "./billing-provider.js";
+import { period, startOfBusinessDay } from "./billing-dates.js";
+import type { BillingPortal, BillingProvider } from "./billing-provider.js";
 import { BillingMailer } from "./billing-mailer.js";
 import { toCustomerView } from "./customer-view.js";
 import { DEMO_FAILING_CARD, DemoBilling, demoInvoiceId } from "./demo-billing.js";
 import type { PlanDeliveryListener, PlanDeliverySchedule } from "./plan-delivery-listener.js";
+import { type ApplyContext, ProviderState, loadSubscription, publicSubscription } from "./provider-state.js";
+import { SubscriptionActions } from "./subscription-actions.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
-import {
-  type CustomerSubscriptionView,
-  ENDED_STATUSES,
-  type Invoice,
-  type ProviderInvoiceState,
-  type ProviderSubscriptionState,
-  SERVING_STATUSES,
-  type Subscription,
-  type SubscriptionEvent,
-  isKnownStatus,
-} from "./subscriptions.constants.js";
-
-/** A provider outage during a change: nothing local was changed. */
-export class BillingUnavailableError extends HttpError {
-  constructor() {
-    super(503, "The payment provider could not be reached. Nothing was changed.");
-  }
-}
+import type { CustomerSubscriptionView, Invoice, ProviderInvoiceState, ProviderSubscriptionState, Subscription, SubscriptionEvent } from "./subscriptions.constants.js";
 
 export interface SubscriptionsSettings {
   timeZone: string;
@@ -53,21 +38,18 @@ export interface SubscriptionsDeps {
   clock?: () => Date;
 }
 
-interface ApplyContext {
-  actor: string;
-  now: Date;
-  reason?: string | null;
-  /** Local fields of a new subscription (demo card). */
-  card?: { last4: string; failsRenewals: boolean };
-}
-
-const publicSubscription = ({ providerSubscriptionId: _p, providerCustomerId: _c, billingAnchor: _a, ...rest }: ProviderSubscription): Subscription => rest;
-
+/**
+ * The subscriptions module's one entry for other modules, the CLI and the routes. Applying a provider's state is
+ * ProviderState's (provider-state.ts), cancel/resume/plan and card changes SubscriptionActions'
+ * (subscription-actions.ts); this class builds both and delegates, and keeps the purchase paths and the reads.
+ */
 export class SubscriptionsService {
   readonly demo: DemoBilling;
   /** The billing e-mails (receipts, payment failed, cancellation, plan changed) and their signed links. */
   readonly mailer: BillingMailer;
   private readonly clock: () => Date;
+  private readonly state: ProviderState;
+  private readonly actions: SubscriptionActions;
 
   constructor(
     private readonly repo: SubscriptionsRepository,
@@ -76,6 +58,8 @@ export class SubscriptionsService {
     this.clock = deps.clock ?? (() => new Date());
     this.demo = new DemoBilling(deps.plans);
     this.mailer = new BillingMailer(deps.mail, deps.plans, deps.settings, this.clock);
+    this.state = new ProviderState({ repo, mailer: this.mailer, planDeliveries: deps.planDeliveries, log: deps.log, timeZone: deps.settings.timeZone, clock: this.clock });
+    this.actions = new SubscriptionActions({ repo, state: this.state, mailer: this.mailer, plans: deps.plans, demo: this.demo, stripe: deps.stripe, transaction: deps.transaction, log: deps.log });
   }
 
   // ---------------------------------------------------------------- purchase paths
@@ -139,115 +123,16 @@ export class SubscriptionsService {
   }
 
   /**
-   * Stores what the provider says the subscription is now, then applies Haven's rules to what changed: the
-   * plan (a scheduled downgrade waits for its date), the events log, the e-mails, the property's plan and its
-   * plan services. Safe to repeat: a state already stored changes nothing and sends nothing.
+   * Stores what the provider says the subscription is now, then applies Haven's rules to what changed
+   * (provider-state.ts). Safe to repeat: a state already stored changes nothing and sends nothing.
    */
-  async applyProviderState(state: ProviderSubscriptionState, tx: Tx, context: Partial<ApplyContext> = {}): Promise<Subscription> {
-    const ctx: ApplyContext = { actor: context.actor ?? "stripe", now: context.now ?? this.clock(), reason: context.reason ?? null, card: context.card };
-    const { timeZone } = this.deps.settings;
-    if (!isKnownStatus(state.status)) this.deps.log.warn({ status: state.status, subscription: state.providerSubscriptionId }, "unknown subscription status kept as it is");
-    const anchor = todayIn(timeZone, state.startedAt);
-    const { before, id } = await this.repo.upsertState(
-      state,
-      { billingAnchor: anchor, minimumTermEndsAt: minimumTermEnd(anchor, timeZone), cardLast4: ctx.card?.last4, cardFailsRenewals: ctx.card?.failsRenewals },
-      tx,
-    );
-    if (!before) {
-      await this.repo.logEvent(id, { kind: "created", actor: ctx.actor, toPlan: state.planType, detail: { status: state.status } }, tx);
-    } else {
-      await this.applyPlan(before, state, ctx, tx);
-      await this.logTransitions(before, state, ctx, tx);
-    }
-    const after = (await this.repo.find(id, tx))!;
-    await this.followOnProperty(after, ctx.now, tx);
-    return publicSubscription(after);
+  applyProviderState(state: ProviderSubscriptionState, tx: Tx, context: Partial<ApplyContext> = {}): Promise<Subscription> {
+    return this.state.applyProviderState(state, tx, context);
   }
 
-  /** The plan the provider now bills, unless it is a downgrade whose date has not come (decision: downgrades at period end). */
-  private async applyPlan(before: ProviderSubscription, state: ProviderSubscriptionState, ctx: ApplyContext, tx: Tx): Promise<void> {
-    const scheduledAt = before.scheduledPlanAt ? new Date(before.scheduledPlanAt) : null;
-    const scheduleDue = before.scheduledPlanType !== null && scheduledAt !== null && ctx.now >= scheduledAt;
-    if (state.planType === before.planType) {
-      if (before.scheduledPlanType && scheduleDue) await this.repo.update(before.id, { scheduled_plan_type: null, scheduled_plan_at: null }, tx);
-      return;
-    }
-    const waiting = before.scheduledPlanType === state.planType && !scheduleDue;
-    if (waiting) {
-      // The provider already bills the lower price from the next period; Haven keeps the plan until then.
-      await this.repo.update(before.id, { plan_type: before.planType, monthly_amount_cents: Math.round(before.monthlyAmount * 100) }, tx);
-      return;
-    }
-    await this.repo.update(before.id, { plan_type: state.planType, scheduled_plan_type: null, scheduled_plan_at: null }, tx);
-    const applyingSchedule = before.scheduledPlanType === state.planType;
-    await this.repo.logEvent(before.id, { kind: "plan_changed", actor: applyingSchedule ? "system" : ctx.actor, fromPlan: before.planType, toPlan: state.planType }, tx);
-    // A scheduled downgrade was announced when it was asked for.
-    if (!applyingSchedule) {
-      const after = (await this.repo.find(before.id, tx))!;
-      await this.mailer.send("plan_changed", after, tx, { fromPlanName: await this.mailer.planName(before.planType), toPlanName: await this.mailer.planName(state.planType), effectiveAt: ctx.now.toISOString() });
-    }
-  }
-
-  private async logTransitions(before: ProviderSubscription, state: ProviderSubscriptionState, ctx: ApplyContext, tx: Tx): Promise<void> {
-    const after = (await this.repo.find(before.id, tx))!;
-    const cancelBefore = before.cancelAt;
-    const cancelAfter = state.cancelAt?.toISOString() ?? null;
-    const endedNow = ENDED_STATUSES.includes(state.status) && !ENDED_STATUSES.includes(before.status);
-    if (cancelAfter && cancelAfter !== cancelBefore && !endedNow) {
-      if (ctx.reason !== undefined && ctx.reason !== null) await this.repo.update(before.id, { cancellation_reason: ctx.reason }, tx);
-      await this.repo.logEvent(before.id, { kind: "cancel_scheduled", actor: ctx.actor, detail: { cancelAt: cancelAfter, reason: ctx.reason } }, tx);
-      await this.mailer.send("cancel_scheduled", { ...after, cancelAt: cancelAfter }, tx, { reason: ctx.reason });
-    } else if (!cancelAfter && cancelBefore && !ENDED_STATUSES.includes(state.status)) {
-      await this.repo.update(before.id, { cancellation_reason: null }, tx);
-      await this.repo.logEvent(before.id, { kind: "cancel_undone", actor: ctx.actor }, tx);
-    }
-    if (state.status === before.status) return;
-    if (endedNow) {
-      if (ctx.reason) await this.repo.update(before.id, { cancellation_reason: ctx.reason }, tx);
-      await this.repo.logEvent(before.id, { kind: "canceled", actor: ctx.actor, detail: { status: state.status, reason: ctx.reason } }, tx);
-      await this.mailer.send("canceled", after, tx, { reason: ctx.reason, effectiveAt: (state.canceledAt ?? ctx.now).toISOString() });
-      return;
-    }
-    const kind =
-      state.status === "past_due" ? "payment_failed" : state.status === "active" && before.status === "past_due" ? "payment_recovered" : state.status === "active" && before.status === "incomplete" ? "activated" : "status_changed";
-    await this.repo.logEvent(before.id, { kind, actor: ctx.actor, detail: { from: before.status, to: state.status } }, tx);
-    if (kind === "payment_recovered") await this.repo.update(before.id, { last_payment_error: null }, tx);
-  }
-
-  /** The property's subscriptionPlan follows the subscription, and its plan services follow the plan and status. */
-  private async followOnProperty(sub: ProviderSubscription, now: Date, tx: Tx): Promise<void> {
-    if (!sub.propertyId) return;
-    const serving = SERVING_STATUSES.includes(sub.status);
-    const ended = ENDED_STATUSES.includes(sub.status);
-    if (serving || ended) {
-      const plan = serving ? sub.planType : "free-score";
-      await tx("properties").where({ id: sub.propertyId }).whereNot({ subscription_plan: plan }).update({ subscription_plan: plan, updated_at: tx.fn.now() });
-    }
-    const planDeliveries = this.deps.planDeliveries;
-    if (planDeliveries) {
-      await planDeliveries.sync(tx, { id: sub.id, propertyId: sub.propertyId, planType: sub.planType, status: sub.status, anchor: sub.billingAnchor }, todayIn(this.deps.settings.timeZone, now));
-    }
-  }
-
-  /**
-   * Stores a provider invoice (one row per provider id). The first time one is paid, a receipt goes out; each
-   * failed attempt sends the payment-failed e-mail with the reason. A paid invoice never goes back.
-   */
-  async applyProviderInvoice(invoice: ProviderInvoiceState, tx: Tx, known?: Subscription): Promise<void> {
-    // The caller that has just stored the subscription passes it (demo renewals): one query less per invoice.
-    const sub = known ?? (await this.repo.findByProviderId(invoice.provider, invoice.providerSubscriptionId, tx));
-    if (!sub) {
-      this.deps.log.warn({ invoice: invoice.providerInvoiceId }, "invoice of an unknown subscription ignored");
-      return;
-    }
-    const { before, attemptsBefore } = await this.repo.upsertInvoice(sub.id, invoice, tx);
-    const data = { amount: invoice.amountCents / 100, periodStart: invoice.periodStart.toISOString(), periodEnd: invoice.periodEnd.toISOString() };
-    if (invoice.status === "paid" && before !== "paid") {
-      await this.mailer.send("receipt", sub, tx, data);
-    } else if (invoice.status === "open" && invoice.failureReason && (before === null || invoice.attemptCount > attemptsBefore)) {
-      await this.repo.update(sub.id, { last_payment_error: invoice.failureReason }, tx);
-      await this.mailer.send("payment_failed", sub, tx, { ...data, reason: invoice.failureReason });
-    }
+  /** Stores a provider invoice; a receipt the first time it is paid, the payment-failed e-mail on each failed attempt. */
+  applyProviderInvoice(invoice: ProviderInvoiceState, tx: Tx, known?: Subscription): Promise<void> {
+    return this.state.applyProviderInvoice(invoice, tx, known);
   }
 
   /** Intake: the customer and property just created take over the subscription their checkout bought. */
@@ -256,7 +141,7 @@ export class SubscriptionsService {
     if (!sub) return null;
     if (sub.propertyId === null) await this.repo.attach(sub.id, ids, tx);
     const after = (await this.repo.find(sub.id, tx))!;
-    await this.followOnProperty(after, now, tx);
+    await this.state.followOnProperty(after, now, tx);
     return publicSubscription(after);
   }
 
@@ -318,88 +203,26 @@ export class SubscriptionsService {
     return this.mailer.link(id, now);
   }
 
-  // ---------------------------------------------------------------- actions
+  // ---------------------------------------------------------------- actions (subscription-actions.ts)
 
-  /**
-   * docs/decisions.md#25. At period end: before the minimum term ends, the cancellation takes effect when it ends;
-   * after, at the end of the paid period. `now` (staff only) ends it at once.
-   */
-  async cancel(id: number, input: { when: "period_end" | "now"; reason?: string | null; actor: string }, now: Date = this.clock()): Promise<Subscription> {
-    const sub = await this.load(id);
-    this.refuseEnded(sub);
-    const provider = this.providerOf(sub);
-    let state: ProviderSubscriptionState;
-    if (input.when === "now") {
-      state = await this.call(() => provider.cancelNow(sub, now));
-    } else {
-      const at = cancellationTakesEffect({ now, minimumTermEndsAt: new Date(sub.minimumTermEndsAt), currentPeriodEnd: new Date(sub.currentPeriodEnd) });
-      if (sub.cancelAt && new Date(sub.cancelAt).getTime() === at.getTime()) return publicSubscription(sub);
-      state = await this.call(() => provider.scheduleCancel(sub, at));
-    }
-    return this.deps.transaction((tx) => this.applyProviderState(state, tx, { actor: input.actor, now, reason: input.reason ?? null }));
+  /** docs/decisions.md#25: at period end (never before the minimum term ends), or `now` (staff only). */
+  cancel(id: number, input: { when: "period_end" | "now"; reason?: string | null; actor: string }, now: Date = this.clock()): Promise<Subscription> {
+    return this.actions.cancel(id, input, now);
   }
 
   /** Undoes a scheduled cancellation; possible until it takes effect. */
-  async resume(id: number, input: { actor: string }, now: Date = this.clock()): Promise<Subscription> {
-    const sub = await this.load(id);
-    this.refuseEnded(sub);
-    if (!sub.cancelAt) throw new ConflictError("This subscription has no cancellation to undo");
-    const state = await this.call(() => this.providerOf(sub).undoCancel(sub));
-    return this.deps.transaction((tx) => this.applyProviderState(state, tx, { actor: input.actor, now }));
+  resume(id: number, input: { actor: string }, now: Date = this.clock()): Promise<Subscription> {
+    return this.actions.resume(id, input, now);
   }
 
-  /**
-   * An upgrade applies at once with a prorated invoice; a downgrade at the end of the period. Asking for the
-   * current plan while a downgrade waits takes the downgrade back.
-   */
-  async changePlan(id: number, input: { planType: PlanType; actor: string }, now: Date = this.clock()): Promise<Subscription> {
-    const sub = await this.load(id);
-    this.refuseEnded(sub);
-    if (input.planType === sub.planType && !sub.scheduledPlanType) throw new ConflictError(`This subscription is already on the ${await this.mailer.planName(sub.planType)} plan`);
-    if (input.planType === sub.scheduledPlanType) throw new ConflictError(`The change to ${await this.mailer.planName(input.planType)} is already scheduled`);
-    const [current, target] = await Promise.all([this.deps.plans.get(sub.planType), this.deps.plans.get(input.planType)]);
-    const priced = { ...target, amountCents: this.demo.amountFor(target, current, Math.round(sub.monthlyAmount * 100)) };
-    const provider = this.providerOf(sub);
-    if (input.planType === sub.planType) {
-      // Taking back a scheduled downgrade: the current price stays.
-      const { state } = await this.call(() => provider.changePlan(sub, priced, "period_end", now));
-      return this.deps.transaction(async (tx) => {
-        await this.repo.update(sub.id, { scheduled_plan_type: null, scheduled_plan_at: null }, tx);
-        await this.repo.logEvent(sub.id, { kind: "plan_change_undone", actor: input.actor, fromPlan: sub.scheduledPlanType, toPlan: sub.planType }, tx);
-        return this.applyProviderState(state, tx, { actor: input.actor, now });
-      });
-    }
-    const upgrade = target.price > current.price;
-    if (upgrade) {
-      const { state, invoice } = await this.call(() => provider.changePlan(sub, priced, "now", now));
-      return this.deps.transaction(async (tx) => {
-        await this.repo.update(sub.id, { scheduled_plan_type: null, scheduled_plan_at: null }, tx);
-        const after = await this.applyProviderState(state, tx, { actor: input.actor, now });
-        if (invoice) await this.applyProviderInvoice(invoice, tx);
-        return after;
-      });
-    }
-    const effectiveAt = new Date(sub.currentPeriodEnd);
-    const { state } = await this.call(() => provider.changePlan(sub, priced, "period_end", now));
-    return this.deps.transaction(async (tx) => {
-      await this.repo.update(sub.id, { scheduled_plan_type: input.planType, scheduled_plan_at: effectiveAt }, tx);
-      await this.repo.logEvent(sub.id, { kind: "plan_change_scheduled", actor: input.actor, fromPlan: sub.planType, toPlan: input.planType, detail: { effectiveAt: effectiveAt.toISOString() } }, tx);
-      const after = await this.applyProviderState(state, tx, { actor: input.actor, now });
-      await this.mailer.send("plan_changed", (await this.repo.find(sub.id, tx))!, tx, { fromPlanName: current.name, toPlanName: target.name, effectiveAt: effectiveAt.toISOString() });
-      return after;
-    });
+  /** An upgrade at once, prorated; a downgrade at the end of the period; the current plan takes a waiting downgrade back. */
+  changePlan(id: number, input: { planType: PlanType; actor: string }, now: Date = this.clock()): Promise<Subscription> {
+    return this.actions.changePlan(id, input, now);
   }
 
-  /**
-   * Stripe's billing portal for this subscription's customer: `card` opens the payment-method flow; `manage` the
-   * portal's home, whose configuration offers cancellation only once the minimum term has ended (docs/decisions.md#25).
-   */
-  async portalUrl(id: number, input: { flow: "card" | "manage"; returnUrl: string }, now: Date = this.clock()): Promise<string> {
-    const sub = await this.load(id);
-    if (sub.provider !== "stripe") throw new ConflictError("This plan is not billed through Stripe: update the card on the billing page");
-    const stripe = this.deps.stripe;
-    if (!stripe) throw new BillingUnavailableError();
-    return this.call(() => (input.flow === "card" ? stripe.cardUpdateUrl(sub, input.returnUrl) : stripe.portalUrl(sub, input.returnUrl, { canCancel: now >= new Date(sub.minimumTermEndsAt) })));
+  /** Stripe's billing portal for this subscription's customer: the card flow, or its home (`manage`). */
+  portalUrl(id: number, input: { flow: "card" | "manage"; returnUrl: string }, now: Date = this.clock()): Promise<string> {
+    return this.actions.portalUrl(id, input, now);
   }
 
   /** The provider's ids of a subscription (Stripe's customer and subscription), for its card flow. */
@@ -409,25 +232,8 @@ export class SubscriptionsService {
   }
 
   /** Demo mode's card form (docs/decisions.md#24): stores the card; a past-due subscription's open invoice is tried at once. */
-  async updateDemoCard(id: number, input: { cardNumber: string; actor: string }, now: Date = this.clock()): Promise<Subscription> {
-    const sub = await this.load(id);
-    if (sub.provider !== "demo") throw new ConflictError("This subscription's card is managed by Stripe");
-    this.refuseEnded(sub);
-    const digits = digitsOnly(input.cardNumber);
-    const decline = DEMO_DECLINES[digits];
-    if (decline) throw new ValidationError(decline, { cardNumber: decline });
-    return this.deps.transaction(async (tx) => {
-      await this.repo.lock(id, tx);
-      await this.repo.update(id, { card_last4: digits.slice(-4), card_fails_renewals: digits === DEMO_FAILING_CARD }, tx);
-      await this.repo.logEvent(id, { kind: "card_updated", actor: input.actor, detail: { last4: digits.slice(-4) } }, tx);
-      const open = await this.repo.openInvoice(id, tx);
-      const current = (await this.repo.find(id, tx))!;
-      if (open && digits !== DEMO_FAILING_CARD) {
-        await this.applyProviderInvoice({ ...this.demo.invoiceState(current, open), status: "paid", paidAt: now, failureReason: null, attemptCount: 1 }, tx);
-        if (current.status === "past_due") return this.applyProviderState({ ...this.demo.stateOf(current), status: "active" }, tx, { actor: input.actor, now });
-      }
-      return publicSubscription(current);
-    });
+  updateDemoCard(id: number, input: { cardNumber: string; actor: string }, now: Date = this.clock()): Promise<Subscription> {
+    return this.actions.updateDemoCard(id, input, now);
   }
 
   /**
@@ -440,32 +246,7 @@ export class SubscriptionsService {
     return this.demo.renewDue(asOf, { repo: this.repo, service: this, transaction: this.deps.transaction, timeZone: this.deps.settings.timeZone, onProgress });
   }
 
-  // ---------------------------------------------------------------- helpers
-
-  private async load(id: number): Promise<ProviderSubscription> {
-    const sub = await this.repo.find(id);
-    if (!sub) throw new NotFoundError("Subscription not found");
-    return sub;
-  }
-
-  private refuseEnded(sub: Subscription) {
-    if (ENDED_STATUSES.includes(sub.status)) throw new ConflictError("This subscription has already ended");
-  }
-
-  private providerOf(sub: Subscription): BillingProvider {
-    if (sub.provider === "demo") return this.demo;
-    if (!this.deps.stripe) throw new BillingUnavailableError();
-    return this.deps.stripe;
-  }
-
-  private async call<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (error instanceof HttpError) throw error;
-      this.deps.log.warn({ err: error }, "billing provider call failed");
-      throw new BillingUnavailableError();
-    }
+  private load(id: number) {
+    return loadSubscription(this.repo, id);
   }
 }
-
