@@ -35,7 +35,9 @@ import { DashboardRepository } from "./modules/dashboard/dashboard.repository.js
 import { DashboardService } from "./modules/dashboard/dashboard.service.js";
 import { ReportsRepository } from "./modules/reports/reports.repository.js";
 import { ReportsService } from "./modules/reports/reports.service.js";
-import { PrivacyRepository } from "./modules/privacy/privacy.repository.js";
+import { ErasureRepository } from "./modules/privacy/erasure.repository.js";
+import { ExportRepository } from "./modules/privacy/export.repository.js";
+import { PurgeRepository } from "./modules/privacy/purge.repository.js";
 import { PrivacyService } from "./modules/privacy/privacy.service.js";
 import { LOGIN_LIMITS } from "./modules/auth/auth.service.js";
 import { HomeAccess } from "./modules/my-home/home-access.js";
@@ -183,7 +185,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     photos,
     reports,
     dashboard: new DashboardService(new DashboardRepository(db), { timeZone: env.BUSINESS_TZ }),
-    privacy: new PrivacyService(new PrivacyRepository(db), {
+    privacy: new PrivacyService({ exports: new ExportRepository(db), erasure: new ErasureRepository(), purge: new PurgeRepository(db) }, {
       transaction,
       settings: {
         idempotencyWindowHours: IDEMPOTENCY_WINDOW_HOURS,

@@ -1,7 +1,9 @@
 import type { TransactionRunner } from "../../db/transaction.js";
 import { ValidationError } from "../../http/errors.js";
-import type { PrivacyRepository } from "./privacy.repository.js";
+import type { ErasureRepository } from "./erasure.repository.js";
+import type { ExportRepository } from "./export.repository.js";
 import { type CustomerExport, type EraseResult, type PurgeResult, type Row, customerEmailSchema } from "./privacy.schemas.js";
+import type { PurgeRepository } from "./purge.repository.js";
 
 export interface PrivacySettings {
   /** How long a submission's outcome is remembered (db/idempotency.ts). */
@@ -14,7 +16,14 @@ export interface PrivacySettings {
   homeMailCounters: { prefix: string; windowMs: number };
 }
 
-/** What privacy uses besides its repository (which reads every module's tables: README "Read model"). */
+/** Privacy's SQL, one repository per job (each reads every module's tables: README "Read model"). */
+export interface PrivacyRepositories {
+  exports: ExportRepository;
+  erasure: ErasureRepository;
+  purge: PurgeRepository;
+}
+
+/** What privacy uses besides its repositories. */
 export interface PrivacyDeps {
   transaction: TransactionRunner;
   settings: PrivacySettings;
@@ -29,7 +38,7 @@ export class PrivacyService {
   private readonly settings: PrivacySettings;
 
   constructor(
-    private readonly repository: PrivacyRepository,
+    private readonly repositories: PrivacyRepositories,
     deps: PrivacyDeps,
   ) {
     this.transaction = deps.transaction;
@@ -39,7 +48,7 @@ export class PrivacyService {
   /** Every record Haven holds on the customer with this e-mail; empty lists when it knows none. */
   async exportCustomer(emailInput: string, now: Date = new Date()): Promise<CustomerExport> {
     const email = parseEmail(emailInput);
-    const r = this.repository;
+    const r = this.repositories.exports;
     const scope = await r.scope(email);
     const [customers, properties, bookings, inspections, entries, photos, reports, reportShares, clientResponses, quoteReportLinks, quotes, tasks, schedules, payments, subscriptions, reminders, queued] =
       await Promise.all([
@@ -88,7 +97,7 @@ export class PrivacyService {
    */
   async eraseCustomer(emailInput: string): Promise<EraseResult> {
     const email = parseEmail(emailInput);
-    const r = this.repository;
+    const r = this.repositories.erasure;
     return this.transaction(async (tx) => {
       const first = await r.scope(email, tx);
       await r.lockCustomers(tx, first.customerIds);
@@ -129,7 +138,7 @@ export class PrivacyService {
 
   /** Removes what is no longer needed as of `asOf`; the worker runs it daily. */
   async purge(asOf: Date = new Date()): Promise<PurgeResult> {
-    const r = this.repository;
+    const r = this.repositories.purge;
     const deleted: Record<string, number> = {
       idempotency_keys: await r.purgeIdempotencyKeys(asOf, this.settings.idempotencyWindowHours),
       login_attempts: await r.purgeLoginAttempts(asOf, this.settings.loginWindowMs, this.settings.homeMailCounters),
