@@ -35,7 +35,7 @@ async function mount(element: HTMLElement): Promise<void> {
     tree = createElement(IslandProviders, null, tree);
   }
   element.replaceChildren();
-  createRoot(element).render(createElement(Hydrated, { element }, tree));
+  createRoot(element).render(createElement(Hydrated, { element, children: tree }));
 }
 
 document.querySelectorAll<HTMLElement>("[data-island]").forEach((element) => {
