@@ -9,7 +9,7 @@ type IslandModule = { default: ComponentType<Record<string, unknown>>; queries?:
  * children's, so whatever an island sets up in an effect (document listeners, say) is in place by then. Browser
  * tests wait for this attribute before they interact.
  */
-function Hydrated({ element, children }: { element: HTMLElement; children: ReactNode }) {
+function Hydrated({ element, children }: { element: HTMLElement; children?: ReactNode }) {
   useEffect(() => {
     element.dataset.islandStatus = "hydrated";
   }, [element]);
@@ -35,7 +35,7 @@ async function mount(element: HTMLElement): Promise<void> {
     tree = createElement(IslandProviders, null, tree);
   }
   element.replaceChildren();
-  createRoot(element).render(createElement(Hydrated, { element, children: tree }));
+  createRoot(element).render(createElement(Hydrated, { element }, tree));
 }
 
 document.querySelectorAll<HTMLElement>("[data-island]").forEach((element) => {
