@@ -1,6 +1,28 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 const shared = { environment: "node" as const, pool: "forks" as const };
+
+/**
+ * The API tests that start processes of their own: a Haven web or worker process, an npm install, or a Postgres
+ * cluster besides the run's. They are the `processes` project, not `api`: one file at a time, in a group of their
+ * own, so what they start never competes with the browser tests' Chromiums for the two cores. (Tests that only run
+ * a short `haven` command and wait for it stay in `api`.) Named here by file: a new such test is added to the list.
+ */
+const PROCESS_TESTS = [
+  "backup",
+  "backup-embedded",
+  "boot",
+  "embedded",
+  "migrations",
+  "migrations-concurrent",
+  "outage",
+  "outage-restart",
+  "production-config",
+  "runtime-image",
+  "scale-out",
+  "shutdown",
+  "worker-lease",
+].map((name) => `tests/api/${name}.test.ts`);
 
 export default defineConfig({
   test: {
@@ -14,6 +36,7 @@ export default defineConfig({
           name: "api",
           sequence: { groupOrder: 1 },
           include: ["tests/api/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, ...PROCESS_TESTS],
           globalSetup: ["tests/support/global-setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -22,9 +45,23 @@ export default defineConfig({
       {
         test: {
           ...shared,
-          name: "browser",
-          // After the API tests, so Chromium does not compete with them for the two cores.
+          name: "processes",
+          // After the API tests and before the browser tests, alone: no Chromium is running while they start
+          // servers and clusters and time their restarts, and one file at a time, for the same reason.
           sequence: { groupOrder: 2 },
+          include: PROCESS_TESTS,
+          globalSetup: ["tests/support/global-setup.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          maxWorkers: 1,
+        },
+      },
+      {
+        test: {
+          ...shared,
+          name: "browser",
+          // Last, so Chromium does not compete with the API tests or the processes they start for the two cores.
+          sequence: { groupOrder: 3 },
           include: ["tests/browser/**/*.test.ts"],
           globalSetup: ["tests/support/global-setup.ts"],
           // One Chromium per worker, not one per file: a worker runs its files one after another in one process
