@@ -18,9 +18,20 @@ export default defineConfig({
     target: "es2022",
     rollupOptions: {
       // islands/my-home/passkeys.ts: My Home's passkey buttons, loaded only by the pages that show them.
-      input: ["islands/main.ts", "islands/site.ts", "islands/admin.ts", "islands/my-home/passkeys.ts", "islands/styles/app.css"],
+      input: [
+        "islands/main.ts",
+        "islands/site.ts",
+        "islands/admin.ts",
+        "islands/my-home/passkeys.ts",
+        "islands/styles/app.css",
+      ],
       // react-query in one chunk (not eight small ones), loaded only by the islands that use it (islands/main.ts).
-      output: { advancedChunks: { includeDependenciesRecursively: false, groups: [{ name: "queries", test: /node_modules[\\/]@tanstack[\\/]/ }] } },
+      output: {
+        advancedChunks: {
+          includeDependenciesRecursively: false,
+          groups: [{ name: "queries", test: /node_modules[\\/]@tanstack[\\/]/ }],
+        },
+      },
     },
   },
 });

@@ -31,7 +31,14 @@ async function exportOnce(url: string, cookie: string) {
   }
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
-  return { seconds, bytes, lines, rssMb: (peakRss - before.rss) / 2 ** 20, heapMb: (peakHeap - before.heapUsed) / 2 ** 20, peakRssMb: peakRss / 2 ** 20 };
+  return {
+    seconds,
+    bytes,
+    lines,
+    rssMb: (peakRss - before.rss) / 2 ** 20,
+    heapMb: (peakHeap - before.heapUsed) / 2 ** 20,
+    peakRssMb: peakRss / 2 ** 20,
+  };
 }
 
 export async function runCsvExportBench(haven: BenchApp): Promise<void> {
@@ -41,13 +48,22 @@ export async function runCsvExportBench(haven: BenchApp): Promise<void> {
   if ((await count()) < MIN_ROWS) await fillPortal(haven);
   const cookie = await staffCookie(haven, STAFF);
   const inspections = Number((await db("inspections").count({ n: "*" }))[0]!.n);
-  console.log(`\nCSV export (${fmt(await count())} properties, ${fmt(inspections)} inspections), streamed over HTTP with a staff session`);
-  console.log(`  machine: load average ${os.loadavg().map((l) => fmt(l, 1)).join(" / ")} (1 / 5 / 15 min)`);
+  console.log(
+    `\nCSV export (${fmt(await count())} properties, ${fmt(inspections)} inspections), streamed over HTTP with a staff session`,
+  );
+  console.log(
+    `  machine: load average ${os
+      .loadavg()
+      .map((l) => fmt(l, 1))
+      .join(" / ")} (1 / 5 / 15 min)`,
+  );
   // The cursor alone, in this process: what reading the rows costs, apart from CSV, compression and HTTP.
   const t = performance.now();
   let read = 0;
   for await (const batch of haven.container.customers.exportProperties({})) read += batch.length;
-  console.log(`  ${"properties cursor alone (in process)".padEnd(34)} ${fmt(read).padStart(8)} rows in ${fmt((performance.now() - t) / 1000, 2)} s`);
+  console.log(
+    `  ${"properties cursor alone (in process)".padEnd(34)} ${fmt(read).padStart(8)} rows in ${fmt((performance.now() - t) / 1000, 2)} s`,
+  );
   for (const [label, path] of [
     ["GET /api/properties?format=csv", "/api/properties?format=csv"],
     ["GET /api/inspections?format=csv", "/api/inspections?format=csv"],

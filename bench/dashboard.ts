@@ -9,7 +9,12 @@ import { type BenchApp, fmt, percentile, staffCookie, verdict } from "./support.
 const PROPERTIES = Number(process.env.BENCH_PROPERTIES ?? 100_000);
 const WARM_UP = 20;
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
-const STAFF = { email: "bench-portal@haven.test", password: "bench-portal-password", firstName: "Bench", lastName: "Portal" };
+const STAFF = {
+  email: "bench-portal@haven.test",
+  password: "bench-portal-password",
+  firstName: "Bench",
+  lastName: "Portal",
+};
 /**
  * This bench's own customers ('bench42@example.ca'), told apart from the other benches' ('bench-maint42@…',
  * 'bench-1a2b3c@…') that ran before it in the same database: only these get properties, bookings and inspections.
@@ -84,7 +89,10 @@ export async function fillPortal(haven: Pick<BenchApp, "container">, properties 
   const tables = ["properties", "inspection_bookings", "inspections", "payments"];
   for (let attempt = 0; attempt < 10; attempt++) {
     await db.raw(`vacuum analyze ${tables.join(", ")}`);
-    const behind = await db.raw("select count(*)::int as n from pg_class where relname = any(?) and relallvisible < relpages", [tables]);
+    const behind = await db.raw(
+      "select count(*)::int as n from pg_class where relname = any(?) and relallvisible < relpages",
+      [tables],
+    );
     if (behind.rows[0].n === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
@@ -113,10 +121,19 @@ export async function runDashboardBench(haven: BenchApp): Promise<void> {
   );
   const { p, b, i } = counts.rows[0];
   const cookie = await staffCookie(haven, STAFF);
-  console.log(`\nStaff portal at scale (${fmt(p)} properties, ${fmt(b)} bookings + ${fmt(i)} inspections; filled in ${fmt((performance.now() - started) / 1000, 1)} s)`);
-  console.log(`  sequential requests, ${WARM_UP} warm-up then ${SAMPLES} measured, each over HTTP with a staff session`);
+  console.log(
+    `\nStaff portal at scale (${fmt(p)} properties, ${fmt(b)} bookings + ${fmt(i)} inspections; filled in ${fmt((performance.now() - started) / 1000, 1)} s)`,
+  );
+  console.log(
+    `  sequential requests, ${WARM_UP} warm-up then ${SAMPLES} measured, each over HTTP with a staff session`,
+  );
   // The figures scale with how busy the machine is: print its load beside them.
-  console.log(`  machine: ${os.cpus().length} cores, load average ${os.loadavg().map((l) => fmt(l, 1)).join(" / ")} (1 / 5 / 15 min)`);
+  console.log(
+    `  machine: ${os.cpus().length} cores, load average ${os
+      .loadavg()
+      .map((l) => fmt(l, 1))
+      .join(" / ")} (1 / 5 / 15 min)`,
+  );
   const rows: [string, string, number, number][] = [
     ["GET /api/dashboard/stats", "/api/dashboard/stats", 50, 20],
     ["GET /admin/properties (page 1)", "/admin/properties", 100, 100],
@@ -135,12 +152,16 @@ export async function runDashboardBench(haven: BenchApp): Promise<void> {
     if (n >= WARM_UP) inProcess.push(performance.now() - t);
   }
   inProcess.sort((a, b) => a - b);
-  console.log(`  ${"dashboard.stats() in process".padEnd(36)} p50 ${fmt(percentile(inProcess, 50), 1).padStart(6)} ms   p95 ${fmt(percentile(inProcess, 95), 1).padStart(6)} ms   (the SQL alone)`);
+  console.log(
+    `  ${"dashboard.stats() in process".padEnd(36)} p50 ${fmt(percentile(inProcess, 50), 1).padStart(6)} ms   p95 ${fmt(percentile(inProcess, 95), 1).padStart(6)} ms   (the SQL alone)`,
+  );
   for (const [label, path, budget, aim] of rows) {
     const times = await latencies(`${haven.baseUrl}${path}`, cookie);
     const p50 = percentile(times, 50);
     const p95 = percentile(times, 95);
     const target = aim < budget ? `budget ≤ ${budget} ms, aim ≤ ${aim} ms` : `budget ≤ ${budget} ms`;
-    console.log(`  ${label.padEnd(36)} p50 ${fmt(p50, 1).padStart(6)} ms   p95 ${fmt(p95, 1).padStart(6)} ms   (${target}: ${verdict(p95 <= budget)})`);
+    console.log(
+      `  ${label.padEnd(36)} p50 ${fmt(p50, 1).padStart(6)} ms   p95 ${fmt(p95, 1).padStart(6)} ms   (${target}: ${verdict(p95 <= budget)})`,
+    );
   }
 }

@@ -11,7 +11,12 @@ import { NO_CHROMIUM_MESSAGE, findChromium, launchBrowser } from "../tests/suppo
 import { ISLAND_JS_BUDGET } from "./islands.js";
 import { fmt, staffCookie, verdict } from "./support.js";
 
-const STAFF = { email: "bench-inspector@haven.test", password: "bench-inspector-password", firstName: "Bench", lastName: "Inspector" };
+const STAFF = {
+  email: "bench-inspector@haven.test",
+  password: "bench-inspector-password",
+  firstName: "Bench",
+  lastName: "Inspector",
+};
 const PHOTOS = 60;
 const RUNS = 5;
 
@@ -20,14 +25,24 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 /** A full inspection made through the services (so every rule holds); answers its id. */
 export async function fullInspection(container: Container): Promise<number> {
   const { property } = await container.customers.createWithProperty(
-    { email: `bench-form-${Date.now()}@example.ca`, name: "Bench Owner", phone: "306-555-0199", subscriptionPlan: "premium" },
+    {
+      email: `bench-form-${Date.now()}@example.ca`,
+      name: "Bench Owner",
+      phone: "306-555-0199",
+      subscriptionPlan: "premium",
+    },
     { address: "1 Benchmark Road", city: "Saskatoon", province: "SK", postalCode: "S7K 1A1" },
   );
-  const inspection = await container.inspections.create({ propertyId: property.id, inspectionDate: "2026-11-20" }, null);
+  const inspection = await container.inspections.create(
+    { propertyId: property.id, inspectionDate: "2026-11-20" },
+    null,
+  );
   const photoIds: number[] = [];
   for (let i = 0; i < PHOTOS; i++) {
     // A phone photo after the browser's shrink: 2048 px on its long edge.
-    const jpeg = await sharp({ create: { width: 2048, height: 1536, channels: 3, background: { r: (i * 37) % 256, g: (i * 91) % 256, b: 120 } } })
+    const jpeg = await sharp({
+      create: { width: 2048, height: 1536, channels: 3, background: { r: (i * 37) % 256, g: (i * 91) % 256, b: 120 } },
+    })
       .jpeg({ quality: 80 })
       .toBuffer();
     photoIds.push((await container.photos.ingest(jpeg, `bench-photo-${inspection.id}-${i}`)).id);
@@ -51,7 +66,10 @@ const isScript = (response: Response) =>
 async function measurePage(browser: Browser, baseUrl: string, inspectionId: number) {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   try {
-    const login = await context.request.post(`${baseUrl}/api/auth/login`, { data: STAFF, headers: { Origin: baseUrl } });
+    const login = await context.request.post(`${baseUrl}/api/auth/login`, {
+      data: STAFF,
+      headers: { Origin: baseUrl },
+    });
     if (!login.ok()) throw new Error(`login: HTTP ${login.status()}`);
     const page = await context.newPage();
     const scripts = new Map<string, Promise<number>>();
@@ -87,7 +105,8 @@ async function measurePage(browser: Browser, baseUrl: string, inspectionId: numb
     // Every category open at once: all cards, thumbnails lazily.
     const expandStarted = performance.now();
     await page.evaluate(() => {
-      for (const b of document.querySelectorAll<HTMLButtonElement>('.category-toggle[aria-expanded="false"]')) b.click();
+      for (const b of document.querySelectorAll<HTMLButtonElement>('.category-toggle[aria-expanded="false"]'))
+        b.click();
     });
     await page.waitForFunction(() => document.querySelectorAll('.category-toggle[aria-expanded="false"]').length === 0);
     const cards = await page.locator("[data-entry]").count();
@@ -111,7 +130,9 @@ export async function runInspectionFormBench(haven: { baseUrl: string; container
   let body = Buffer.alloc(0);
   for (let i = 0; i < RUNS; i++) {
     const started = performance.now();
-    const response = await fetch(`${haven.baseUrl}/api/inspections/${inspectionId}`, { headers: { Cookie: cookie, Accept: "application/json" } });
+    const response = await fetch(`${haven.baseUrl}/api/inspections/${inspectionId}`, {
+      headers: { Cookie: cookie, Accept: "application/json" },
+    });
     body = Buffer.from(await response.arrayBuffer());
     times.push(performance.now() - started);
     if (!response.ok) throw new Error(`GET /api/inspections/${inspectionId}: HTTP ${response.status}`);
@@ -132,8 +153,12 @@ export async function runInspectionFormBench(haven: { baseUrl: string; container
     console.log(
       `  page open to the form on screen (390 px, cold context): median ${fmt(median(runs.map((r) => r.openMs)), 0)} ms (HTML parsed at ${fmt(median(runs.map((r) => r.domMs)), 0)} ms)`,
     );
-    console.log(`  every category expanded (${last.cards} cards): median ${fmt(median(runs.map((r) => r.expandMs)), 0)} ms; images loaded ${fmt(last.imageBytes / 1024, 0)} KB (thumbnails only)`);
-    console.log(`  JS: ${fmt(last.gzip / 1024, 1)} KB gzip in ${last.scripts} scripts, budget 90 KB: ${verdict(last.gzip <= ISLAND_JS_BUDGET)}`);
+    console.log(
+      `  every category expanded (${last.cards} cards): median ${fmt(median(runs.map((r) => r.expandMs)), 0)} ms; images loaded ${fmt(last.imageBytes / 1024, 0)} KB (thumbnails only)`,
+    );
+    console.log(
+      `  JS: ${fmt(last.gzip / 1024, 1)} KB gzip in ${last.scripts} scripts, budget 90 KB: ${verdict(last.gzip <= ISLAND_JS_BUDGET)}`,
+    );
   } finally {
     await browser.close();
   }

@@ -31,7 +31,13 @@ const isScript = (response: Response) =>
   response.request().resourceType() === "script" || /javascript/.test(response.headers()["content-type"] ?? "");
 
 /** Opens the page, waits until every island is hydrated and the network is quiet, and sums its JS. */
-export async function measureIslandPage(browser: Browser, baseUrl: string, path: string, options: BrowserContextOptions = {}, requireIsland = true): Promise<IslandPageJs> {
+export async function measureIslandPage(
+  browser: Browser,
+  baseUrl: string,
+  path: string,
+  options: BrowserContextOptions = {},
+  requireIsland = true,
+): Promise<IslandPageJs> {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, ...options });
   try {
     const page = await context.newPage();
@@ -50,7 +56,11 @@ export async function measureIslandPage(browser: Browser, baseUrl: string, path:
     if (!res?.ok()) throw new Error(`${path}: HTTP ${res?.status()}`);
     const islands = await page.locator("[data-island]").count();
     if (!islands && requireIsland) throw new Error(`${path}: no island on the page`);
-    if (islands) await page.waitForSelector(`[data-island]:not([data-island-status="hydrated"])`, { state: "detached", timeout: 30_000 });
+    if (islands)
+      await page.waitForSelector(`[data-island]:not([data-island-status="hydrated"])`, {
+        state: "detached",
+        timeout: 30_000,
+      });
     // Lazy chunks an island asks for right after mounting count too.
     await page.waitForLoadState("networkidle");
     const sizes = await Promise.all(bodies.values());
@@ -64,7 +74,11 @@ export async function measureIslandPage(browser: Browser, baseUrl: string, path:
  * The staff pages with islands (the inspection form, the report viewer, the calendar, the quote requests,
  * the client report), on a few demo homes, signed in as a staff user made for the bench.
  */
-async function staffIslandPages(browser: Browser, baseUrl: string, container: Container): Promise<{ paths: string[]; storageState: BrowserContextOptions["storageState"]; reportId: number | null }> {
+async function staffIslandPages(
+  browser: Browser,
+  baseUrl: string,
+  container: Container,
+): Promise<{ paths: string[]; storageState: BrowserContextOptions["storageState"]; reportId: number | null }> {
   const { seedDemo } = await import("../seeds/demo/index.js");
   await seedDemo(container, { properties: 6 });
   const email = `bench-${Date.now()}@haven.test`;
@@ -73,7 +87,8 @@ async function staffIslandPages(browser: Browser, baseUrl: string, container: Co
   const open = await container.inspections.list({ status: "in_progress", limit: 1, offset: 0 });
   const done = await container.inspections.list({ status: "completed", limit: 1, offset: 0 });
   const reports = await container.reports.list({ limit: 1, offset: 0 });
-  const reportId = reports.rows[0]?.id ?? (done.rows[0] ? (await container.reports.generate(done.rows[0].id)).id : null);
+  const reportId =
+    reports.rows[0]?.id ?? (done.rows[0] ? (await container.reports.generate(done.rows[0].id)).id : null);
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(`${baseUrl}/login`);
@@ -84,21 +99,50 @@ async function staffIslandPages(browser: Browser, baseUrl: string, container: Co
   await context.close();
   const paths = ["/admin/inspections/new", "/admin/maintenance-schedule", "/admin/quote-requests", "/admin/reports"];
   if (open.rows[0]) paths.push(`/admin/inspections/edit/${open.rows[0].id}`);
-  if (reportId) paths.push(`/admin/reports/${reportId}`, `/admin/property-history/${(await container.reports.get(reportId)).propertyId}`);
+  if (reportId)
+    paths.push(
+      `/admin/reports/${reportId}`,
+      `/admin/property-history/${(await container.reports.get(reportId)).propertyId}`,
+    );
   return { paths, storageState, reportId };
 }
 
 /** My Home's pages, signed in as the homeowner of the bench's report, and its sign-in page. */
-async function homePages(baseUrl: string, container: Container, reportId: number | null): Promise<{ paths: string[]; storageState: BrowserContextOptions["storageState"] }> {
+async function homePages(
+  baseUrl: string,
+  container: Container,
+  reportId: number | null,
+): Promise<{ paths: string[]; storageState: BrowserContextOptions["storageState"] }> {
   const paths = ["/my-home/sign-in"];
   if (!reportId) return { paths, storageState: undefined };
   const report = await container.reports.get(reportId);
-  const property = (await container.db("properties as p").join("customers as c", "c.id", "p.customer_id").where("p.id", report.propertyId).first("c.email")) as { email: string } | undefined;
+  const property = (await container
+    .db("properties as p")
+    .join("customers as c", "c.id", "p.customer_id")
+    .where("p.id", report.propertyId)
+    .first("c.email")) as { email: string } | undefined;
   if (!property) return { paths, storageState: undefined };
   const { token } = await container.homeAuth.createSession(property.email);
   const { hostname } = new URL(baseUrl);
   paths.push("/my-home", `/my-home/reports/${reportId}`, "/my-home/visits", "/my-home/plan", "/my-home/account");
-  return { paths, storageState: { cookies: [{ name: "haven_home", value: token, domain: hostname, path: "/", expires: -1, httpOnly: true, secure: false, sameSite: "Lax" }], origins: [] } };
+  return {
+    paths,
+    storageState: {
+      cookies: [
+        {
+          name: "haven_home",
+          value: token,
+          domain: hostname,
+          path: "/",
+          expires: -1,
+          httpOnly: true,
+          secure: false,
+          sameSite: "Lax",
+        },
+      ],
+      origins: [],
+    },
+  };
 }
 
 /** Called by bench/run.ts (BENCH_ONLY=islands) with its running, seeded app. */
@@ -115,22 +159,33 @@ export async function runIslandsBench(haven: { baseUrl: string; container: unkno
       try {
         const result = await measureIslandPage(browser, haven.baseUrl, path);
         const kb = result.gzipBytes / 1024;
-        console.log(`  ${path.padEnd(40)}${fmt(kb, 1).padStart(9)}${"90 KB".padStart(9)}  ${verdict(result.gzipBytes <= ISLAND_JS_BUDGET)} (${result.scripts} scripts)`);
+        console.log(
+          `  ${path.padEnd(40)}${fmt(kb, 1).padStart(9)}${"90 KB".padStart(9)}  ${verdict(result.gzipBytes <= ISLAND_JS_BUDGET)} (${result.scripts} scripts)`,
+        );
       } catch (error) {
-        console.log(`  ${path.padEnd(40)}${"?".padStart(9)}${"90 KB".padStart(9)}  not measured: ${error instanceof Error ? error.message : error}`);
+        console.log(
+          `  ${path.padEnd(40)}${"?".padStart(9)}${"90 KB".padStart(9)}  not measured: ${error instanceof Error ? error.message : error}`,
+        );
       }
     }
     const staff = await staffIslandPages(browser, haven.baseUrl, haven.container as Container);
     const home = await homePages(haven.baseUrl, haven.container as Container, staff.reportId);
-    for (const { path, storageState } of [...staff.paths.map((path) => ({ path, storageState: staff.storageState })), ...home.paths.map((path) => ({ path, storageState: home.storageState }))]) {
+    for (const { path, storageState } of [
+      ...staff.paths.map((path) => ({ path, storageState: staff.storageState })),
+      ...home.paths.map((path) => ({ path, storageState: home.storageState })),
+    ]) {
       try {
         // Staff pages without an island (reports list, property history) load the admin script only; My Home's
         // pages mostly none (the report view and the passkey script are the exceptions).
         const result = await measureIslandPage(browser, haven.baseUrl, path, { storageState }, false);
         const kb = result.gzipBytes / 1024;
-        console.log(`  ${path.padEnd(40)}${fmt(kb, 1).padStart(9)}${"90 KB".padStart(9)}  ${verdict(result.gzipBytes <= ISLAND_JS_BUDGET)} (${result.scripts} scripts)`);
+        console.log(
+          `  ${path.padEnd(40)}${fmt(kb, 1).padStart(9)}${"90 KB".padStart(9)}  ${verdict(result.gzipBytes <= ISLAND_JS_BUDGET)} (${result.scripts} scripts)`,
+        );
       } catch (error) {
-        console.log(`  ${path.padEnd(40)}${"?".padStart(9)}${"90 KB".padStart(9)}  not measured: ${error instanceof Error ? error.message : error}`);
+        console.log(
+          `  ${path.padEnd(40)}${"?".padStart(9)}${"90 KB".padStart(9)}  not measured: ${error instanceof Error ? error.message : error}`,
+        );
       }
     }
   } finally {

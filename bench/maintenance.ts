@@ -14,7 +14,12 @@ const SCHEDULES = Number(process.env.BENCH_SCHEDULES ?? 10_000);
 const MONTH_TASKS = Number(process.env.BENCH_MONTH_TASKS ?? 10_000);
 const PROPERTIES = 1_000;
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 30);
-const STAFF = { email: "bench-maintenance@haven.test", password: "bench-maintenance-password", firstName: "Bench", lastName: "Planner" };
+const STAFF = {
+  email: "bench-maintenance@haven.test",
+  password: "bench-maintenance-password",
+  firstName: "Bench",
+  lastName: "Planner",
+};
 
 /** 1,000 properties and 10,000 schedules through bulk SQL: a realistic mix of recurrences, many started on month ends. */
 async function fill(haven: BenchApp, today: string): Promise<void> {
@@ -55,7 +60,10 @@ async function fillMonth(haven: BenchApp, month: string): Promise<void> {
   await haven.container.db.raw("analyze maintenance_tasks");
 }
 
-async function latency(url: string, cookie: string): Promise<{ p50: number; p95: number; bytes: number; tasks: number }> {
+async function latency(
+  url: string,
+  cookie: string,
+): Promise<{ p50: number; p95: number; bytes: number; tasks: number }> {
   let bytes = 0;
   let tasks = 0;
   const once = async () => {
@@ -81,12 +89,16 @@ async function calendarPageJs(haven: BenchApp): Promise<void> {
   const browser = await launchBrowser();
   try {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
-    const login = await context.request.post(`${haven.baseUrl}/api/auth/login`, { data: { email: STAFF.email, password: STAFF.password }, headers: { Origin: haven.baseUrl } });
+    const login = await context.request.post(`${haven.baseUrl}/api/auth/login`, {
+      data: { email: STAFF.email, password: STAFF.password },
+      headers: { Origin: haven.baseUrl },
+    });
     if (!login.ok()) throw new Error(`login: HTTP ${login.status()}`);
     const page = await context.newPage();
     const sizes = new Map<string, Promise<number>>();
     page.on("response", (response) => {
-      const script = response.request().resourceType() === "script" || /javascript/.test(response.headers()["content-type"] ?? "");
+      const script =
+        response.request().resourceType() === "script" || /javascript/.test(response.headers()["content-type"] ?? "");
       if (!response.ok() || !script || sizes.has(response.url())) return;
       sizes.set(
         response.url(),
@@ -97,14 +109,21 @@ async function calendarPageJs(haven: BenchApp): Promise<void> {
       );
     });
     await page.goto(`${haven.baseUrl}/admin/maintenance-schedule`);
-    await page.waitForSelector('[data-island]:not([data-island-status="hydrated"])', { state: "detached", timeout: 30_000 });
+    await page.waitForSelector('[data-island]:not([data-island-status="hydrated"])', {
+      state: "detached",
+      timeout: 30_000,
+    });
     // Open the create dialog too: whatever it loads counts.
     await page.getByRole("button", { name: "Create Schedule" }).click();
     await page.waitForLoadState("networkidle");
     const total = (await Promise.all(sizes.values())).reduce((a, b) => a + b, 0);
     console.log(`\nCalendar page JS (/admin/maintenance-schedule, signed in, create dialog opened)`);
-    console.log(`  ${fmt(total / 1024, 1)} KB gzip in ${sizes.size} scripts   (budget ≤ 90 KB: ${verdict(total <= ISLAND_JS_BUDGET)})`);
-    if (process.env.BENCH_VERBOSE) for (const [url, size] of sizes) console.log(`    ${fmt((await size) / 1024, 1).padStart(6)} KB  ${new URL(url).pathname}`);
+    console.log(
+      `  ${fmt(total / 1024, 1)} KB gzip in ${sizes.size} scripts   (budget ≤ 90 KB: ${verdict(total <= ISLAND_JS_BUDGET)})`,
+    );
+    if (process.env.BENCH_VERBOSE)
+      for (const [url, size] of sizes)
+        console.log(`    ${fmt((await size) / 1024, 1).padStart(6)} KB  ${new URL(url).pathname}`);
     await context.close();
   } finally {
     await browser.close();
@@ -115,7 +134,9 @@ export async function runMaintenanceBench(haven: BenchApp): Promise<void> {
   const maintenance = haven.container.maintenance;
   const today = maintenance.today();
   await fill(haven, today);
-  console.log(`\nMaintenance expansion (${fmt(SCHEDULES)} schedules: 1% daily, 10% weekly, 49% monthly, 25% quarterly, 15% annually; one in three started on a month's last day)`);
+  console.log(
+    `\nMaintenance expansion (${fmt(SCHEDULES)} schedules: 1% daily, 10% weekly, 49% monthly, 25% quarterly, 15% annually; one in three started on a month's last day)`,
+  );
 
   let started = performance.now();
   const first = await maintenance.expand({ horizonDays: 365, today });
@@ -126,9 +147,18 @@ export async function runMaintenanceBench(haven: BenchApp): Promise<void> {
   started = performance.now();
   const second = await maintenance.expand({ horizonDays: 365, today });
   const secondSeconds = (performance.now() - started) / 1000;
-  console.log(`  second run, same horizon       ${fmt(secondSeconds, 3).padStart(7)} s   ${fmt(second.created)} tasks created (${fmt((100 * secondSeconds) / firstSeconds, 1)}% of the first run)`);
-  console.log(`  (load average: ${os.loadavg().map((n) => fmt(n, 1)).join(", ")} on ${os.cpus().length} cores; other work on the machine slows every figure)`);
-  const duplicates = await haven.container.db.raw("select count(*)::int as n from (select 1 from maintenance_tasks where schedule_id is not null group by schedule_id, scheduled_date having count(*) > 1) d");
+  console.log(
+    `  second run, same horizon       ${fmt(secondSeconds, 3).padStart(7)} s   ${fmt(second.created)} tasks created (${fmt((100 * secondSeconds) / firstSeconds, 1)}% of the first run)`,
+  );
+  console.log(
+    `  (load average: ${os
+      .loadavg()
+      .map((n) => fmt(n, 1))
+      .join(", ")} on ${os.cpus().length} cores; other work on the machine slows every figure)`,
+  );
+  const duplicates = await haven.container.db.raw(
+    "select count(*)::int as n from (select 1 from maintenance_tasks where schedule_id is not null group by schedule_id, scheduled_date having count(*) > 1) d",
+  );
   console.log(`  duplicate (schedule, date) tasks: ${duplicates.rows[0].n}`);
 
   const month = addDays(today, 800).slice(0, 7);
@@ -138,15 +168,28 @@ export async function runMaintenanceBench(haven: BenchApp): Promise<void> {
   // The first is what the calendar asks for a month (the budget's figure); the others for reference.
   const rows: [string, string, boolean][] = [
     ["the calendar's month (6-week grid, perDay=3)", `/api/maintenance-calendar?${grid}&perDay=3`, true],
-    ["a day dialog (one day of ~320 tasks in full)", `/api/maintenance-calendar?from=${month}-15&to=${month}-15`, false],
+    [
+      "a day dialog (one day of ~320 tasks in full)",
+      `/api/maintenance-calendar?from=${month}-15&to=${month}-15`,
+      false,
+    ],
     [`reference: the whole month in full`, `/api/maintenance-calendar?month=${month}`, false],
   ];
-  console.log(`\nCalendar month API (${fmt(MONTH_TASKS)} tasks in ${month}, a tenth of them completed and left out), ${SAMPLES} sequential requests over HTTP, gzip`);
+  console.log(
+    `\nCalendar month API (${fmt(MONTH_TASKS)} tasks in ${month}, a tenth of them completed and left out), ${SAMPLES} sequential requests over HTTP, gzip`,
+  );
   for (const [label, path, budgeted] of rows) {
     const r = await latency(`${haven.baseUrl}${path}`, cookie);
     const budget = budgeted ? `   (budget ≤ 100 ms: ${verdict(r.p95 <= 100)})` : "";
-    console.log(`  ${label.padEnd(48)} p50 ${fmt(r.p50, 1).padStart(6)} ms   p95 ${fmt(r.p95, 1).padStart(6)} ms   ${fmt(r.tasks)} tasks, ${fmt(r.bytes / 1024)} KB JSON${budget}`);
+    console.log(
+      `  ${label.padEnd(48)} p50 ${fmt(r.p50, 1).padStart(6)} ms   p95 ${fmt(r.p95, 1).padStart(6)} ms   ${fmt(r.tasks)} tasks, ${fmt(r.bytes / 1024)} KB JSON${budget}`,
+    );
   }
-  console.log(`  (load average while measuring: ${os.loadavg().map((n) => fmt(n, 1)).join(", ")} on ${os.cpus().length} cores)`);
+  console.log(
+    `  (load average while measuring: ${os
+      .loadavg()
+      .map((n) => fmt(n, 1))
+      .join(", ")} on ${os.cpus().length} cores)`,
+  );
   await calendarPageJs(haven);
 }

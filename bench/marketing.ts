@@ -23,7 +23,10 @@ const JS_BUDGET = 3 * 1024;
 
 /** The scripts and stylesheets a page links, as the browser would fetch them. */
 function assetsOf(html: string): { js: string[]; css: string[] } {
-  const js = [...html.matchAll(/<script[^>]+src="([^"]+)"/g), ...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]!);
+  const js = [
+    ...html.matchAll(/<script[^>]+src="([^"]+)"/g),
+    ...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g),
+  ].map((m) => m[1]!);
   const css = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map((m) => m[1]!);
   return { js: [...new Set(js)], css: [...new Set(css)] };
 }
@@ -49,7 +52,9 @@ async function printBytes(baseUrl: string): Promise<void> {
     const cssBytes = await gzipBytes(baseUrl, css);
     const react = html.includes("data-island=") || js.some((src) => /\/(main|jsx-runtime)-/.test(src));
     const ok = res.ok && jsBytes <= JS_BUDGET && !react;
-    console.log(`  ${page.padEnd(26)}${`${fmt(jsBytes)} B`.padStart(9)}${`${fmt(cssBytes)} B`.padStart(10)}  ${verdict(ok)}${react ? " (React on the page)" : ""}${res.ok ? "" : ` (HTTP ${res.status})`}`);
+    console.log(
+      `  ${page.padEnd(26)}${`${fmt(jsBytes)} B`.padStart(9)}${`${fmt(cssBytes)} B`.padStart(10)}  ${verdict(ok)}${react ? " (React on the page)" : ""}${res.ok ? "" : ` (HTTP ${res.status})`}`,
+    );
   }
 }
 
@@ -60,12 +65,21 @@ async function printLighthouse(baseUrl: string): Promise<void> {
     return;
   }
   const port = await freePort();
-  const browser = await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS, `--remote-debugging-port=${port}`] });
+  const browser = await chromium.launch({
+    executablePath,
+    headless: true,
+    args: [...CHROMIUM_ARGS, `--remote-debugging-port=${port}`],
+  });
   try {
     console.log("\nLighthouse 12, mobile preset (budget: performance ≥ 0.95, accessibility 1.0)");
     for (const page of LIGHTHOUSE_PAGES) {
       // Lighthouse's default config is the mobile preset: a moto-g-class screen and simulated slow 4G.
-      const result = await lighthouse(`${baseUrl}${page}`, { port, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility"] });
+      const result = await lighthouse(`${baseUrl}${page}`, {
+        port,
+        output: "json",
+        logLevel: "error",
+        onlyCategories: ["performance", "accessibility"],
+      });
       const categories = result?.lhr.categories;
       const perf = categories?.performance?.score ?? 0;
       const a11y = categories?.accessibility?.score ?? 0;

@@ -24,11 +24,23 @@ async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T 
 
 /** A photo-like JPEG: smooth random texture at phone size (noise, blurred), stored through the photos service. */
 async function benchPhoto(container: Container, seed: number): Promise<number> {
-  const texture = await sharp({ create: { width: 512, height: 384, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 110 + (seed % 40), sigma: 60 } } })
+  const texture = await sharp({
+    create: {
+      width: 512,
+      height: 384,
+      channels: 3,
+      background: "#808080",
+      noise: { type: "gaussian", mean: 110 + (seed % 40), sigma: 60 },
+    },
+  })
     .blur(3)
     .png()
     .toBuffer();
-  const bytes = await sharp(texture).resize(2048, 1536).modulate({ hue: (seed * 37) % 360 }).jpeg({ quality: 88 }).toBuffer();
+  const bytes = await sharp(texture)
+    .resize(2048, 1536)
+    .modulate({ hue: (seed * 37) % 360 })
+    .jpeg({ quality: 88 })
+    .toBuffer();
   return (await container.photos.ingest(bytes)).id;
 }
 
@@ -45,7 +57,10 @@ function fullEntries(photoIds: number[]): EntryInput[] {
           categoryName: category.name,
           subcategoryName: copy === 1 ? name : `${name} (${category.repeatable} ${copy})`,
           score: weight === 0 ? null : scores[i % scores.length]!,
-          notes: i % 3 === 0 ? `Observed during the walk-through: item ${i + 1} shows wear consistent with its age; see the photos for the detail.` : null,
+          notes:
+            i % 3 === 0
+              ? `Observed during the walk-through: item ${i + 1} shows wear consistent with its age; see the photos for the detail.`
+              : null,
           urgent: i % 41 === 0,
         });
       }
@@ -65,16 +80,29 @@ function fullEntries(photoIds: number[]): EntryInput[] {
 async function staffPageJs(baseUrl: string, cookie: string, path: string): Promise<number> {
   const browser = await launchBrowser();
   try {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, extraHTTPHeaders: { Cookie: cookie } });
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      extraHTTPHeaders: { Cookie: cookie },
+    });
     const page = await context.newPage();
     const sizes: Promise<number>[] = [];
     page.on("response", (response) => {
-      const script = response.request().resourceType() === "script" || /javascript/.test(response.headers()["content-type"] ?? "");
-      if (response.ok() && script) sizes.push(response.body().then((b) => gzipSync(b, { level: 9 }).length, () => 0));
+      const script =
+        response.request().resourceType() === "script" || /javascript/.test(response.headers()["content-type"] ?? "");
+      if (response.ok() && script)
+        sizes.push(
+          response.body().then(
+            (b) => gzipSync(b, { level: 9 }).length,
+            () => 0,
+          ),
+        );
     });
     const res = await page.goto(`${baseUrl}${path}`);
     if (!res?.ok()) throw new Error(`${path}: HTTP ${res?.status()}`);
-    await page.waitForSelector(`[data-island]:not([data-island-status="hydrated"])`, { state: "detached", timeout: 30_000 });
+    await page.waitForSelector(`[data-island]:not([data-island-status="hydrated"])`, {
+      state: "detached",
+      timeout: 30_000,
+    });
     await page.waitForLoadState("networkidle");
     return (await Promise.all(sizes)).reduce((a, b) => a + b, 0);
   } finally {
@@ -86,9 +114,19 @@ async function staffPageJs(baseUrl: string, cookie: string, path: string): Promi
 export async function runReportsBench(haven: { baseUrl: string; container: Container }): Promise<void> {
   const { container, baseUrl } = haven;
   console.log(`\nReports: the full case (every category, 3 kitchens, 3 bathrooms, 2 laundries, ${PHOTOS} photos)`);
-  const inspector = await container.users.create({ email: `inspector-${randomBytes(3).toString("hex")}@haven.test`, password: "bench-password-0123456789", firstName: "Noémie", lastName: "Łukasik" });
+  const inspector = await container.users.create({
+    email: `inspector-${randomBytes(3).toString("hex")}@haven.test`,
+    password: "bench-password-0123456789",
+    firstName: "Noémie",
+    lastName: "Łukasik",
+  });
   const { property } = await container.customers.createWithProperty(
-    { email: `bench-${randomBytes(3).toString("hex")}@example.ca`, name: "Benoît O’Connor", phone: "306-555-0199", subscriptionPlan: "premium" },
+    {
+      email: `bench-${randomBytes(3).toString("hex")}@example.ca`,
+      name: "Benoît O’Connor",
+      phone: "306-555-0199",
+      subscriptionPlan: "premium",
+    },
     { address: "2200 Rue de l’Église", city: "Montréal", province: "QC", postalCode: "H2X 1Y4" },
   );
   const photoIds: number[] = [];
@@ -99,16 +137,23 @@ export async function runReportsBench(haven: { baseUrl: string; container: Conta
   const generations: number[] = [];
   let reportId = 0;
   for (let run = 0; run < 5; run++) {
-    const inspection = await container.inspections.create({ propertyId: property.id, inspectionDate: `2026-0${run + 1}-15` }, inspector.id);
+    const inspection = await container.inspections.create(
+      { propertyId: property.id, inspectionDate: `2026-0${run + 1}-15` },
+      inspector.id,
+    );
     await container.inspections.complete(inspection.id, entries);
     const { ms, value } = await timed(() => container.reports.generate(inspection.id));
     generations.push(ms);
     reportId = value.id;
   }
   const report = await container.reports.get(reportId);
-  console.log(`  ${entries.length} entries, ${report.reportData.recommendations.length} recommendations (tasks), score ${report.overallScore}`);
+  console.log(
+    `  ${entries.length} entries, ${report.reportData.recommendations.length} recommendations (tasks), score ${report.overallScore}`,
+  );
   const gen = median(generations);
-  console.log(`  generation (median of 5)      ${fmt(gen, 1).padStart(8)} ms   budget ≤ 200 ms, aim ≤ 50 ms   ${verdict(gen <= 200)}`);
+  console.log(
+    `  generation (median of 5)      ${fmt(gen, 1).padStart(8)} ms   budget ≤ 200 ms, aim ≤ 50 ms   ${verdict(gen <= 200)}`,
+  );
 
   // Fonts load once per process: warm them with a summary first, so the full figures are about the full PDF.
   await container.reports.pdf(reportId, "summary");
@@ -117,9 +162,15 @@ export async function runReportsBench(haven: { baseUrl: string; container: Conta
   for (let run = 0; run < 3; run++) fulls.push(await timed(() => container.reports.pdf(reportId, "full")));
   const fullMs = median(fulls.map((f) => f.ms));
   const fullMb = fulls[0]!.value.length / 1024 / 1024;
-  console.log(`  full PDF, photos not cached   ${fmt(cold.ms, 0).padStart(8)} ms   budget ≤ 2 s, aim ≤ 1 s        ${verdict(cold.ms <= 2000)}`);
-  console.log(`  full PDF (median of 3 more)   ${fmt(fullMs, 0).padStart(8)} ms   budget ≤ 2 s, aim ≤ 1 s        ${verdict(fullMs <= 2000)}`);
-  console.log(`  full PDF size                 ${fmt(fullMb, 2).padStart(8)} MB   budget ≤ 8 MB, aim ≤ 5 MB      ${verdict(fullMb <= 8)}`);
+  console.log(
+    `  full PDF, photos not cached   ${fmt(cold.ms, 0).padStart(8)} ms   budget ≤ 2 s, aim ≤ 1 s        ${verdict(cold.ms <= 2000)}`,
+  );
+  console.log(
+    `  full PDF (median of 3 more)   ${fmt(fullMs, 0).padStart(8)} ms   budget ≤ 2 s, aim ≤ 1 s        ${verdict(fullMs <= 2000)}`,
+  );
+  console.log(
+    `  full PDF size                 ${fmt(fullMb, 2).padStart(8)} MB   budget ≤ 8 MB, aim ≤ 5 MB      ${verdict(fullMb <= 8)}`,
+  );
   const summaries: number[] = [];
   let summarySize = 0;
   for (let run = 0; run < 5; run++) {
@@ -128,18 +179,22 @@ export async function runReportsBench(haven: { baseUrl: string; container: Conta
     summarySize = value.length;
   }
   const summaryMs = median(summaries);
-  console.log(`  summary PDF (median of 5)     ${fmt(summaryMs, 0).padStart(8)} ms   budget ≤ 300 ms (${fmt(summarySize / 1024, 0)} KB)     ${verdict(summaryMs <= 300)}`);
+  console.log(
+    `  summary PDF (median of 5)     ${fmt(summaryMs, 0).padStart(8)} ms   budget ≤ 300 ms (${fmt(summarySize / 1024, 0)} KB)     ${verdict(summaryMs <= 300)}`,
+  );
 
   // 10,000 reports: copies of this snapshot on inspections of their own (bulk SQL; only the list is measured).
   const missing = REPORTS_ON_LIST - (await container.reports.list({ limit: 1, offset: 0 })).total;
   if (missing > 0) {
     await container.db.transaction(async (tx) => {
-      const ids: { id: number }[] = await tx.raw(
-        `insert into inspections (property_id, inspector_id, inspection_date, status, overall_score, completed_at, created_at)
+      const ids: { id: number }[] = await tx
+        .raw(
+          `insert into inspections (property_id, inspector_id, inspection_date, status, overall_score, completed_at, created_at)
          select ?, ?, date '2024-01-01' + (g % 700), 'completed', ?, now() - (g || ' minutes')::interval, now() - (g || ' minutes')::interval
          from generate_series(1, ?) g returning id`,
-        [property.id, inspector.id, report.overallScore, missing],
-      ).then((r: { rows: { id: number }[] }) => r.rows);
+          [property.id, inspector.id, report.overallScore, missing],
+        )
+        .then((r: { rows: { id: number }[] }) => r.rows);
       await tx.raw(
         `insert into reports (property_id, inspection_id, overall_score, report_data, created_at)
          select ?, i.id, ?, ?::jsonb, i.created_at from inspections i where i.id = any(?::int[])`,
@@ -147,7 +202,15 @@ export async function runReportsBench(haven: { baseUrl: string; container: Conta
       );
     });
   }
-  const cookie = await staffCookie({ container, baseUrl }, { email: "bench-reports@haven.test", password: "bench-password-0123456789", firstName: "Bench", lastName: "Reports" });
+  const cookie = await staffCookie(
+    { container, baseUrl },
+    {
+      email: "bench-reports@haven.test",
+      password: "bench-password-0123456789",
+      firstName: "Bench",
+      lastName: "Reports",
+    },
+  );
   const pageTimes: number[] = [];
   let total = "";
   for (let run = 0; run < 21; run++) {
@@ -160,13 +223,17 @@ export async function runReportsBench(haven: { baseUrl: string; container: Conta
     total = /Showing [\d,]+-[\d,]+ of ([\d,]+) reports/.exec(value)?.[1] ?? "?";
   }
   const listMs = median(pageTimes);
-  console.log(`  /admin/reports first page     ${fmt(listMs, 1).padStart(8)} ms   budget ≤ 100 ms (${total} reports)  ${verdict(listMs <= 100)}`);
+  console.log(
+    `  /admin/reports first page     ${fmt(listMs, 1).padStart(8)} ms   budget ≤ 100 ms (${total} reports)  ${verdict(listMs <= 100)}`,
+  );
 
   if (!findChromium()) return console.log(`  JS of the report pages skipped: ${NO_CHROMIUM_MESSAGE}`);
   for (const path of [`/admin/reports/${reportId}`, "/admin/reports", `/admin/property-history/${property.id}`]) {
     try {
       const bytes = await staffPageJs(baseUrl, cookie, path);
-      console.log(`  JS on ${path.padEnd(26)}${fmt(bytes / 1024, 1).padStart(7)} KB gzip   budget ≤ 90 KB      ${verdict(bytes <= ISLAND_JS_BUDGET)}`);
+      console.log(
+        `  JS on ${path.padEnd(26)}${fmt(bytes / 1024, 1).padStart(7)} KB gzip   budget ≤ 90 KB      ${verdict(bytes <= ISLAND_JS_BUDGET)}`,
+      );
     } catch (error) {
       console.log(`  JS on ${path}: not measured: ${error instanceof Error ? error.message : error}`);
     }

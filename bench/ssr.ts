@@ -10,9 +10,13 @@ const AUTOCANNON = path.resolve(import.meta.dirname, "../node_modules/.bin/autoc
 
 /** Load comes from a separate autocannon process, so it does not share the server's event loop. */
 async function measure(url: string, duration = DURATION_S): Promise<number> {
-  const { stdout } = await promisify(execFile)(AUTOCANNON, ["--json", "-c", String(CONNECTIONS), "-d", String(duration), url], {
-    maxBuffer: 10 * 1024 * 1024,
-  });
+  const { stdout } = await promisify(execFile)(
+    AUTOCANNON,
+    ["--json", "-c", String(CONNECTIONS), "-d", String(duration), url],
+    {
+      maxBuffer: 10 * 1024 * 1024,
+    },
+  );
   const result = JSON.parse(stdout) as { requests: { average: number }; non2xx: number; errors: number };
   if (result.non2xx || result.errors) throw new Error(`${url}: ${result.non2xx} non-2xx and ${result.errors} errors`);
   return result.requests.average;
@@ -37,7 +41,11 @@ export async function runSsrBench(haven: BenchApp): Promise<void> {
     }
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     const ratio = mean(havenRuns) / mean(helloRuns);
-    console.log("\nSSR throughput (autocannon in its own process, %d connections, 2 × %d s each, alternating)", CONNECTIONS, DURATION_S);
+    console.log(
+      "\nSSR throughput (autocannon in its own process, %d connections, 2 × %d s each, alternating)",
+      CONNECTIONS,
+      DURATION_S,
+    );
     console.log(`  bare Express hello-world  ${fmt(mean(helloRuns))} req/s`);
     console.log(`  Haven GET /               ${fmt(mean(havenRuns))} req/s`);
     console.log(`  ratio                     ${fmt(ratio * 100, 1)} %   (budget ≥ 50 %: ${verdict(ratio >= 0.5)})`);

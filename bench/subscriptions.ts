@@ -12,7 +12,12 @@ import { type BenchApp, fmt, percentile, staffCookie, verdict } from "./support.
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 100_000);
 const WARM_UP = 20;
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
-const STAFF = { email: "bench-billing@haven.test", password: "bench-billing-password", firstName: "Bench", lastName: "Billing" };
+const STAFF = {
+  email: "bench-billing@haven.test",
+  password: "bench-billing-password",
+  firstName: "Bench",
+  lastName: "Billing",
+};
 
 /**
  * 100,000 demo subscriptions whose first period has ended (started one month and 0–27 days ago) with their
@@ -65,7 +70,10 @@ async function vacuum(haven: BenchApp, tables: string[]): Promise<void> {
   const db = haven.container.db;
   for (let attempt = 0; attempt < 10; attempt++) {
     await db.raw(`vacuum analyze ${tables.join(", ")}`);
-    const behind = await db.raw("select count(*)::int as n from pg_class where relname = any(?) and relallvisible < relpages", [tables]);
+    const behind = await db.raw(
+      "select count(*)::int as n from pg_class where relname = any(?) and relallvisible < relpages",
+      [tables],
+    );
     if (behind.rows[0].n === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
@@ -90,7 +98,11 @@ async function latencies(url: string, cookie: string): Promise<number[] | string
   return times.sort((a, b) => a - b);
 }
 
-const load = () => `load average ${os.loadavg().map((l) => fmt(l, 1)).join(" / ")} (1 / 5 / 15 min) on ${os.cpus().length} cores`;
+const load = () =>
+  `load average ${os
+    .loadavg()
+    .map((l) => fmt(l, 1))
+    .join(" / ")} (1 / 5 / 15 min) on ${os.cpus().length} cores`;
 
 export async function runSubscriptionsBench(haven: BenchApp): Promise<void> {
   const subscriptions = haven.container.subscriptions;
@@ -98,7 +110,13 @@ export async function runSubscriptionsBench(haven: BenchApp): Promise<void> {
   const today = todayIn(haven.container.env.BUSINESS_TZ);
   let started = performance.now();
   await fillSubscriptions(haven, today);
-  const attached = Number((await db.raw("select count(property_id)::int as n from subscriptions where provider_subscription_id like 'demo_sub_bench_%'")).rows[0].n);
+  const attached = Number(
+    (
+      await db.raw(
+        "select count(property_id)::int as n from subscriptions where provider_subscription_id like 'demo_sub_bench_%'",
+      )
+    ).rows[0].n,
+  );
   console.log(
     `\nDemo renewal (${fmt(SUBSCRIPTIONS)} due subscriptions, ${fmt(attached)} of them on a home; 1% failing cards, 0.5% cancellations and 0.5% downgrades taking effect; filled in ${fmt((performance.now() - started) / 1000, 1)} s)`,
   );
@@ -116,13 +134,17 @@ export async function runSubscriptionsBench(haven: BenchApp): Promise<void> {
   console.log(
     `  second run, same time          ${fmt(secondSeconds, 3).padStart(7)} s   ${fmt(second.billed)} billed (${fmt((100 * secondSeconds) / firstSeconds, 1)}% of the first run; idempotent: ${verdict(second.billed === 0)})`,
   );
-  const duplicates = await db.raw("select count(*)::int as n from (select 1 from invoices group by subscription_id, period_start, billing_reason having count(*) > 1) d");
+  const duplicates = await db.raw(
+    "select count(*)::int as n from (select 1 from invoices group by subscription_id, period_start, billing_reason having count(*) > 1) d",
+  );
   console.log(`  duplicate (subscription, period) invoices: ${duplicates.rows[0].n}; ${load()}`);
 
   await vacuum(haven, ["subscriptions", "invoices"]);
   const cookie = await staffCookie(haven, STAFF);
   const total = Number((await db("subscriptions").count({ n: "*" }))[0]!.n);
-  console.log(`\n/admin/subscriptions (${fmt(total)} subscriptions), ${WARM_UP} warm-up then ${SAMPLES} sequential requests over HTTP with a staff session`);
+  console.log(
+    `\n/admin/subscriptions (${fmt(total)} subscriptions), ${WARM_UP} warm-up then ${SAMPLES} sequential requests over HTTP with a staff session`,
+  );
   // The SQL alone, in this process: what the figures cost apart from HTTP, the session and the page.
   const inProcess: number[] = [];
   for (let n = 0; n < WARM_UP + SAMPLES; n++) {
@@ -131,7 +153,9 @@ export async function runSubscriptionsBench(haven: BenchApp): Promise<void> {
     if (n >= WARM_UP) inProcess.push(performance.now() - t);
   }
   inProcess.sort((a, b) => a - b);
-  console.log(`  ${"metrics() + first page in process".padEnd(40)} p50 ${fmt(percentile(inProcess, 50), 1).padStart(6)} ms   p95 ${fmt(percentile(inProcess, 95), 1).padStart(6)} ms   (the SQL alone)`);
+  console.log(
+    `  ${"metrics() + first page in process".padEnd(40)} p50 ${fmt(percentile(inProcess, 50), 1).padStart(6)} ms   p95 ${fmt(percentile(inProcess, 95), 1).padStart(6)} ms   (the SQL alone)`,
+  );
   // The first is the budget's figure (the page shows the first page and the MRR); the others for reference.
   const rows: [string, string, boolean][] = [
     ["GET /admin/subscriptions (page 1 + MRR)", "/admin/subscriptions", true],
@@ -148,7 +172,9 @@ export async function runSubscriptionsBench(haven: BenchApp): Promise<void> {
     }
     const p95 = percentile(times, 95);
     const budget = budgeted ? `   (budget ≤ 100 ms: ${verdict(p95 <= 100)})` : "";
-    console.log(`  ${label.padEnd(40)} p50 ${fmt(percentile(times, 50), 1).padStart(6)} ms   p95 ${fmt(p95, 1).padStart(6)} ms${budget}`);
+    console.log(
+      `  ${label.padEnd(40)} p50 ${fmt(percentile(times, 50), 1).padStart(6)} ms   p95 ${fmt(p95, 1).padStart(6)} ms${budget}`,
+    );
   }
   console.log(`  (${load()})`);
 }

@@ -25,7 +25,12 @@ export async function startBenchApp(): Promise<BenchApp> {
   if (!url) {
     const dir = mkdtempSync(path.join(os.tmpdir(), "haven-bench-pg-"));
     chmodSync(dir, 0o755);
-    const pg = await startEmbeddedPostgres({ dir: path.join(dir, "data"), port: await freePort(), durable: false, database: "haven_bench" });
+    const pg = await startEmbeddedPostgres({
+      dir: path.join(dir, "data"),
+      port: await freePort(),
+      durable: false,
+      database: "haven_bench",
+    });
     url = pg.url;
     stopDb = async () => {
       await pg.stop();
@@ -81,7 +86,8 @@ export function close(server: Server): Promise<void> {
   });
 }
 
-export const fmt = (n: number, digits = 0) => n.toLocaleString("en-CA", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+export const fmt = (n: number, digits = 0) =>
+  n.toLocaleString("en-CA", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 export function verdict(ok: boolean): string {
   return ok ? "within budget" : "OVER BUDGET";
@@ -95,7 +101,10 @@ export interface BenchStaff {
 }
 
 /** Creates the bench's staff user when missing, signs it in over HTTP and returns the session cookie to send. */
-export async function staffCookie(haven: { container: Container; baseUrl: string }, staff: BenchStaff): Promise<string> {
+export async function staffCookie(
+  haven: { container: Container; baseUrl: string },
+  staff: BenchStaff,
+): Promise<string> {
   await haven.container.users.ensure(staff);
   const res = await fetch(`${haven.baseUrl}/api/auth/login`, {
     method: "POST",
@@ -110,4 +119,5 @@ export async function staffCookie(haven: { container: Container; baseUrl: string
 }
 
 /** The p-th percentile of ascending-sorted figures (nearest rank). */
-export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+export const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;

@@ -48,7 +48,11 @@ export async function main(argv = process.argv): Promise<number> {
     // The reader of our output went away (`haven … | head`): nothing left to say.
     if ((error as NodeJS.ErrnoException).code === "EPIPE") return 1;
     if (error instanceof HttpError) {
-      const fields = error.fields ? Object.entries(error.fields).map(([k, v]) => `\n  ${k}: ${v}`).join("") : "";
+      const fields = error.fields
+        ? Object.entries(error.fields)
+            .map(([k, v]) => `\n  ${k}: ${v}`)
+            .join("")
+        : "";
       console.error(`haven: ${error.message}${fields}`);
       return 1;
     }

@@ -17,10 +17,10 @@ export async function up(knex: Knex): Promise<void> {
     t.integer("sort_order").notNullable().defaultTo(0);
     t.timestamps(true, true);
   });
+  await knex.raw("alter table plans add constraint plans_type_check check (type in ('basic','standard','premium'))");
   await knex.raw(
-    "alter table plans add constraint plans_type_check check (type in ('basic','standard','premium'))",
+    "alter table plans add constraint plans_prices_check check (monthly_price > 0 and checkout_price > 0)",
   );
-  await knex.raw("alter table plans add constraint plans_prices_check check (monthly_price > 0 and checkout_price > 0)");
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -20,8 +20,12 @@ export async function up(knex: Knex): Promise<void> {
     // One row per provider id: a replayed webhook or a repeated verification changes nothing.
     t.unique(["provider", "provider_id"]);
   });
-  await knex.raw("alter table payments add constraint payments_kind_check check (kind in ('checkout_session','payment_intent'))");
-  await knex.raw("alter table payments add constraint payments_status_check check (status in ('pending','succeeded','failed'))");
+  await knex.raw(
+    "alter table payments add constraint payments_kind_check check (kind in ('checkout_session','payment_intent'))",
+  );
+  await knex.raw(
+    "alter table payments add constraint payments_status_check check (status in ('pending','succeeded','failed'))",
+  );
   await knex.raw("alter table payments add constraint payments_amount_check check (amount_cents >= 0)");
 }
 

@@ -21,7 +21,9 @@ export async function up(knex: Knex): Promise<void> {
     t.index(["property_id"]);
     t.index(["scheduled_date"]);
   });
-  await knex.raw("alter table inspection_bookings add constraint inspection_bookings_source_check check (source in ('wizard','booking-page','onboarding'))");
+  await knex.raw(
+    "alter table inspection_bookings add constraint inspection_bookings_source_check check (source in ('wizard','booking-page','onboarding'))",
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -17,8 +17,12 @@ export async function up(knex: Knex): Promise<void> {
     t.index(["property_id"]);
     t.index(["booking_id"]);
   });
-  await knex.raw("alter table inspections add constraint inspections_status_check check (status in ('scheduled','in_progress','completed','draft'))");
-  await knex.raw("alter table inspections add constraint inspections_score_check check (overall_score between 0 and 100)");
+  await knex.raw(
+    "alter table inspections add constraint inspections_status_check check (status in ('scheduled','in_progress','completed','draft'))",
+  );
+  await knex.raw(
+    "alter table inspections add constraint inspections_score_check check (overall_score between 0 and 100)",
+  );
   await knex.raw("create index inspections_created_idx on inspections (created_at desc, id desc)");
   await knex.raw("create index inspections_status_idx on inspections (status, created_at desc)");
   await knex.raw("create index inspections_completed_idx on inspections (completed_at) where status = 'completed'");
@@ -37,7 +41,9 @@ export async function up(knex: Knex): Promise<void> {
     // Saving is an upsert of this key: a retried chunk or a second device never overwrites another entry.
     t.unique(["inspection_id", "category_name", "subcategory_name"]);
   });
-  await knex.raw("alter table inspection_entries add constraint inspection_entries_score_check check (score is null or score in (10, 7, 4, 1))");
+  await knex.raw(
+    "alter table inspection_entries add constraint inspection_entries_score_check check (score is null or score in (10, 7, 4, 1))",
+  );
 
   // One row per distinct image (by content hash): the same bytes are stored once.
   await knex.schema.createTable("photos", (t) => {
@@ -63,7 +69,9 @@ export async function up(knex: Knex): Promise<void> {
     t.unique(["entry_id", "photo_id"]);
     t.index(["photo_id"]);
   });
-  await knex.raw("create unique index inspection_entry_photos_client_idx on inspection_entry_photos (entry_id, client_id) where client_id is not null");
+  await knex.raw(
+    "create unique index inspection_entry_photos_client_idx on inspection_entry_photos (entry_id, client_id) where client_id is not null",
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

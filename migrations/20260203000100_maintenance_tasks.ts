@@ -29,9 +29,15 @@ export async function up(knex: Knex): Promise<void> {
     // One task per schedule and date: expansion is safe to repeat and to run concurrently.
     t.unique(["schedule_id", "scheduled_date"]);
   });
-  await knex.raw("alter table maintenance_tasks add constraint maintenance_tasks_status_check check (status in ('pending','scheduled','in_progress','completed','cancelled'))");
-  await knex.raw("alter table maintenance_tasks add constraint maintenance_tasks_priority_check check (priority in ('low','medium','high'))");
-  await knex.raw("alter table maintenance_tasks add constraint maintenance_tasks_duration_check check (estimated_duration is null or estimated_duration > 0)");
+  await knex.raw(
+    "alter table maintenance_tasks add constraint maintenance_tasks_status_check check (status in ('pending','scheduled','in_progress','completed','cancelled'))",
+  );
+  await knex.raw(
+    "alter table maintenance_tasks add constraint maintenance_tasks_priority_check check (priority in ('low','medium','high'))",
+  );
+  await knex.raw(
+    "alter table maintenance_tasks add constraint maintenance_tasks_duration_check check (estimated_duration is null or estimated_duration > 0)",
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -18,7 +18,9 @@ export async function up(knex: Knex): Promise<void> {
     t.index(["report_id"]);
   });
   await knex.raw("create index report_shares_created_idx on report_shares (created_at desc, id desc)");
-  await knex.raw("alter table report_shares add constraint report_shares_binding_check check ((claimed_at is null) = (browser_binding is null))");
+  await knex.raw(
+    "alter table report_shares add constraint report_shares_binding_check check ((claimed_at is null) = (browser_binding is null))",
+  );
 
   await knex.schema.createTable("client_responses", (t) => {
     t.increments("id").primary();
@@ -30,8 +32,12 @@ export async function up(knex: Knex): Promise<void> {
     t.unique(["share_id", "maintenance_task_id"]);
     t.index(["maintenance_task_id"]);
   });
-  await knex.raw("alter table client_responses add constraint client_responses_action_check check (action in ('request_quote','ignore'))");
-  await knex.raw("alter table client_responses add constraint client_responses_notes_check check (action = 'request_quote' or notes is null)");
+  await knex.raw(
+    "alter table client_responses add constraint client_responses_action_check check (action in ('request_quote','ignore'))",
+  );
+  await knex.raw(
+    "alter table client_responses add constraint client_responses_notes_check check (action = 'request_quote' or notes is null)",
+  );
 
   await knex.schema.createTable("quote_requests", (t) => {
     t.increments("id").primary();
@@ -52,9 +58,15 @@ export async function up(knex: Knex): Promise<void> {
     t.index(["property_id", "status"]);
   });
   await knex.raw("create index quote_requests_created_idx on quote_requests (created_at desc, id desc)");
-  await knex.raw("alter table quote_requests add constraint quote_requests_status_check check (status in ('pending','quoted','accepted','declined','completed'))");
-  await knex.raw("alter table quote_requests add constraint quote_requests_priority_check check (priority in ('immediate','high','medium','low'))");
-  await knex.raw("alter table quote_requests add constraint quote_requests_quoted_check check (status in ('pending','declined') or quoted_amount is not null)");
+  await knex.raw(
+    "alter table quote_requests add constraint quote_requests_status_check check (status in ('pending','quoted','accepted','declined','completed'))",
+  );
+  await knex.raw(
+    "alter table quote_requests add constraint quote_requests_priority_check check (priority in ('immediate','high','medium','low'))",
+  );
+  await knex.raw(
+    "alter table quote_requests add constraint quote_requests_quoted_check check (status in ('pending','declined') or quoted_amount is not null)",
+  );
 
   await knex.schema.createTable("quote_report_links", (t) => {
     t.increments("id").primary();
@@ -73,7 +85,9 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp("created_at", { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.index(["property_id"]);
   });
-  await knex.raw("alter table quote_report_links add constraint quote_report_links_binding_check check ((claimed_at is null) = (browser_binding is null))");
+  await knex.raw(
+    "alter table quote_report_links add constraint quote_report_links_binding_check check ((claimed_at is null) = (browser_binding is null))",
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

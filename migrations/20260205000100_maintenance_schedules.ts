@@ -26,12 +26,18 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(
     "alter table maintenance_schedules add constraint maintenance_schedules_category_check check (category in ('hvac','plumbing','electrical','roofing','flooring','exterior','landscaping','cleaning','safety','other'))",
   );
-  await knex.raw("alter table maintenance_schedules add constraint maintenance_schedules_priority_check check (priority in ('low','medium','high'))");
+  await knex.raw(
+    "alter table maintenance_schedules add constraint maintenance_schedules_priority_check check (priority in ('low','medium','high'))",
+  );
   await knex.raw(
     "alter table maintenance_schedules add constraint maintenance_schedules_recurrence_check check (recurrence_type in ('daily','weekly','monthly','quarterly','annually'))",
   );
-  await knex.raw("alter table maintenance_schedules add constraint maintenance_schedules_interval_check check (recurrence_interval >= 1)");
-  await knex.raw("alter table maintenance_schedules add constraint maintenance_schedules_duration_check check (estimated_duration is null or estimated_duration > 0)");
+  await knex.raw(
+    "alter table maintenance_schedules add constraint maintenance_schedules_interval_check check (recurrence_interval >= 1)",
+  );
+  await knex.raw(
+    "alter table maintenance_schedules add constraint maintenance_schedules_duration_check check (estimated_duration is null or estimated_duration > 0)",
+  );
 
   await knex.schema.alterTable("maintenance_tasks", (t) => {
     t.foreign("schedule_id").references("maintenance_schedules.id").onDelete("CASCADE");
@@ -52,7 +58,9 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp("sent_at", { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.primary(["kind", "item_id", "due_date"]);
   });
-  await knex.raw("alter table maintenance_reminders add constraint maintenance_reminders_kind_check check (kind in ('task','booking'))");
+  await knex.raw(
+    "alter table maintenance_reminders add constraint maintenance_reminders_kind_check check (kind in ('task','booking'))",
+  );
 
   // The staff ICS feed's secret: only its SHA-256 is kept; rotating replaces the row.
   await knex.schema.createTable("calendar_feeds", (t) => {

@@ -15,7 +15,9 @@ export async function up(knex: Knex): Promise<void> {
     t.foreign("assigned_to").references("staff_users.id").onDelete("SET NULL");
     t.index(["assigned_to"]);
   });
-  await knex.raw("create index maintenance_tasks_date_order_idx on maintenance_tasks (scheduled_date asc nulls last, id)");
+  await knex.raw(
+    "create index maintenance_tasks_date_order_idx on maintenance_tasks (scheduled_date asc nulls last, id)",
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -19,7 +19,9 @@ const SEARCH_AFTER = `${SEARCH_BEFORE} || ' ' || coalesce(client_phone, '') || '
 async function searchText(knex: Knex, expression: string): Promise<void> {
   await knex.raw("drop index if exists properties_search_trgm_idx");
   await knex.raw("alter table properties drop column if exists search_text");
-  await knex.raw(`alter table properties add column search_text text not null generated always as (translate(lower(${expression}), '${ACCENTED}', '${PLAIN}')) stored`);
+  await knex.raw(
+    `alter table properties add column search_text text not null generated always as (translate(lower(${expression}), '${ACCENTED}', '${PLAIN}')) stored`,
+  );
   await knex.raw("create index properties_search_trgm_idx on properties using gin (search_text gin_trgm_ops)");
 }
 
@@ -30,10 +32,16 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp("client_noted_at", { useTz: true });
   });
   await knex.raw("update quote_requests set client_noted_at = created_at");
-  await knex.raw("alter table quote_requests alter column client_noted_at set not null, alter column client_noted_at set default now()");
-  await knex.raw(`create unique index quote_requests_open_task_uidx on quote_requests (maintenance_task_id) where ${OPEN}`);
+  await knex.raw(
+    "alter table quote_requests alter column client_noted_at set not null, alter column client_noted_at set default now()",
+  );
+  await knex.raw(
+    `create unique index quote_requests_open_task_uidx on quote_requests (maintenance_task_id) where ${OPEN}`,
+  );
   await knex.raw("create index quote_requests_client_noted_idx on quote_requests (client_noted_at desc, id desc)");
-  await knex.raw("create index report_shares_responded_idx on report_shares (responded_at desc, id desc) where responded_at is not null");
+  await knex.raw(
+    "create index report_shares_responded_idx on report_shares (responded_at desc, id desc) where responded_at is not null",
+  );
   await knex.schema.alterTable("staff_users", (t) => {
     t.timestamp("bell_seen_at", { useTz: true });
   });
@@ -49,7 +57,9 @@ export async function down(knex: Knex): Promise<void> {
   await knex.raw("drop index if exists quote_requests_client_noted_idx");
   await knex.raw("drop index if exists quote_requests_open_task_uidx");
   // Back to one request per task: keep each task's newest.
-  await knex.raw("delete from quote_requests q using quote_requests newer where newer.maintenance_task_id = q.maintenance_task_id and newer.id > q.id");
+  await knex.raw(
+    "delete from quote_requests q using quote_requests newer where newer.maintenance_task_id = q.maintenance_task_id and newer.id > q.id",
+  );
   await knex.schema.alterTable("quote_requests", (t) => {
     t.dropColumn("client_noted_at");
     t.dropIndex(["maintenance_task_id"]);

@@ -46,11 +46,15 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw("create index subscriptions_status_idx on subscriptions (status, created_at desc, id desc)");
   await knex.raw("create index subscriptions_plan_idx on subscriptions (plan_type, created_at desc, id desc)");
   // MRR and the counts of /admin/subscriptions read this index alone (an index-only scan at 100,000 rows).
-  await knex.raw("create index subscriptions_figures_idx on subscriptions (status) include (monthly_amount_cents, canceled_at)");
+  await knex.raw(
+    "create index subscriptions_figures_idx on subscriptions (status) include (monthly_amount_cents, canceled_at)",
+  );
   await knex.raw("create index subscriptions_customer_idx on subscriptions (customer_id)");
   await knex.raw("create index subscriptions_property_idx on subscriptions (property_id)");
   // The demo renewal reads the subscriptions whose period has ended.
-  await knex.raw("create index subscriptions_demo_due_idx on subscriptions (current_period_end) where provider = 'demo' and status in ('active', 'past_due', 'trialing')");
+  await knex.raw(
+    "create index subscriptions_demo_due_idx on subscriptions (current_period_end) where provider = 'demo' and status in ('active', 'past_due', 'trialing')",
+  );
 
   await knex.schema.createTable("invoices", (t) => {
     t.increments("id");

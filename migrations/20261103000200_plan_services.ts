@@ -15,7 +15,9 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp("ended_at", { useTz: true }).nullable();
   });
   // One schedule per (subscription, service): sync may run twice, or twice at once, and add it once.
-  await knex.raw("create unique index maintenance_schedules_plan_service_idx on maintenance_schedules (subscription_id, plan_service) where subscription_id is not null");
+  await knex.raw(
+    "create unique index maintenance_schedules_plan_service_idx on maintenance_schedules (subscription_id, plan_service) where subscription_id is not null",
+  );
   await knex.schema.alterTable("maintenance_tasks", (t) => {
     t.boolean("held").notNullable().defaultTo(false);
   });

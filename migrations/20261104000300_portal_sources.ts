@@ -7,7 +7,9 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable("quote_requests", (t) => {
     t.text("source").notNullable().defaultTo("link");
   });
-  await knex.raw("alter table quote_requests add constraint quote_requests_source_check check (source in ('link','portal'))");
+  await knex.raw(
+    "alter table quote_requests add constraint quote_requests_source_check check (source in ('link','portal'))",
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -29,7 +29,12 @@ const B = "Basement, Foundation, Crawlspace & Structure";
 
 export const SAMPLE_ENTRIES: Entry[] = [
   e(B, "Foundation Cracks", 7, "Hairline shrinkage cracks on the north wall; no movement since the last reading."),
-  e(B, "Basement Moisture / Mold", 4, "Efflorescence and a damp patch below the laundry window; check the window well drain."),
+  e(
+    B,
+    "Basement Moisture / Mold",
+    4,
+    "Efflorescence and a damp patch below the laundry window; check the window well drain.",
+  ),
   e(B, "Settlement Indicators", 10, "Floors level, doors close true."),
   e(B, "Structural Assemblies", 10, "Beams and posts sound."),
   e("Plumbing", "Water Main Shut Off", 10, "Labelled and turns freely."),

@@ -87,7 +87,9 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
         res.setHeader("x-request-id", id);
         return id;
       },
-      autoLogging: { ignore: (req) => OPS_PATHS.has(req.url?.split("?")[0] ?? "") || (req.url?.startsWith("/assets/") ?? false) },
+      autoLogging: {
+        ignore: (req) => OPS_PATHS.has(req.url?.split("?")[0] ?? "") || (req.url?.startsWith("/assets/") ?? false),
+      },
       // One short line per request: no headers (they hold session cookies).
       serializers: {
         // One-time link tokens never reach the logs (docs/decisions.md#7).
@@ -99,7 +101,13 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   // The request id follows the request's async work, so a crash it causes is logged with it.
   app.use((req, _res, next) => withRequestId(String(req.id), next));
   // Probes and scrapes come before the Host guard: a load balancer or Prometheus names the container, not PUBLIC_URL.
-  app.use(opsRouter(container, { lifecycle: options.lifecycle ?? { draining: false }, checkAssets: true, workerPool: options.workerPool }));
+  app.use(
+    opsRouter(container, {
+      lifecycle: options.lifecycle ?? { draining: false },
+      checkAssets: true,
+      workerPool: options.workerPool,
+    }),
+  );
   // In production a request must name PUBLIC_URL's host (or a loopback one): a forged Host builds nothing.
   if (env.NODE_ENV === "production") app.use(publicHostGuard(env.PUBLIC_URL));
   app.use(
@@ -134,7 +142,10 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   app.use(compression());
 
   // Hashed build output never changes under its name: cache it for a year.
-  app.use("/assets", express.static(path.join(PUBLIC_BUILD_DIR, "assets"), { immutable: true, maxAge: "1y", fallthrough: false }));
+  app.use(
+    "/assets",
+    express.static(path.join(PUBLIC_BUILD_DIR, "assets"), { immutable: true, maxAge: "1y", fallthrough: false }),
+  );
   // Other public files (favicon, robots…) all have an extension: pages skip the disk look-up.
   const publicFiles = express.static(PUBLIC_BUILD_DIR, { index: false, maxAge: "1h" });
   app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
@@ -144,7 +155,9 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   // Stripe signs the exact bytes it sent: keep the webhook's body raw (express.json then skips it).
   app.use("/api/stripe/webhook", express.raw({ type: "*/*", limit: "1mb" }));
   // The session needs no body: it is read first, so only a live staff session may send a large one.
-  app.use(sessionMiddleware(sessionOptions(env.SESSION_SECRET, env.NODE_ENV === "production"), env.SESSION_SECRETS_PREVIOUS));
+  app.use(
+    sessionMiddleware(sessionOptions(env.SESSION_SECRET, env.NODE_ENV === "production"), env.SESSION_SECRETS_PREVIOUS),
+  );
   app.use(staffSessionCheck((token) => container.auth.resolve(token)));
   // The homeowner's own cookie (haven_home): res.locals.home; it never reads or grants the staff session.
   app.use(homeSession({ homeAuth: container.homeAuth, settings: { secure: env.NODE_ENV === "production" } }));
@@ -152,14 +165,26 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   app.use(photoBodyParsers());
   app.use(express.json({ limit: "1mb" }));
   app.use(express.urlencoded({ extended: false, limit: "1mb" }));
-  app.use(csrfGuard({ exempt: ["/api/stripe/webhook"], publicOrigin: env.PUBLIC_URL, allowLoopback: env.NODE_ENV !== "production" }));
+  app.use(
+    csrfGuard({
+      exempt: ["/api/stripe/webhook"],
+      publicOrigin: env.PUBLIC_URL,
+      allowLoopback: env.NODE_ENV !== "production",
+    }),
+  );
   app.use(noStoreForPersonalData);
 
   // What the plans, payments and subscriptions routes use (their …Deps), from the container.
   const checkout = { payments: container.payments, plans: container.plans, publicOrigin: publicOrigin(env) };
   const billing = {
     subscriptions: container.subscriptions,
-    settings: { sessionSecrets: [env.SESSION_SECRET, ...env.SESSION_SECRETS_PREVIOUS], publicUrl: env.PUBLIC_URL, supportEmail: env.SUPPORT_EMAIL, supportPhone: env.CONTACT_PHONE, timeZone: env.BUSINESS_TZ },
+    settings: {
+      sessionSecrets: [env.SESSION_SECRET, ...env.SESSION_SECRETS_PREVIOUS],
+      publicUrl: env.PUBLIC_URL,
+      supportEmail: env.SUPPORT_EMAIL,
+      supportPhone: env.CONTACT_PHONE,
+      timeZone: env.BUSINESS_TZ,
+    },
   };
   const subscriptionsStaff = { subscriptions: container.subscriptions, planDeliveries: container.planServices };
   // What the auth, customers, bookings, inspections, reports, onboarding, dashboard and pages routes use
@@ -169,12 +194,27 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
     customers: container.customers,
     transaction: container.transaction,
     requirePaid: (checkoutId: string, email: string) => container.payments.requirePaid(checkoutId, email),
-    attachSubscription: (checkoutId: string, ids: { customerId: number; propertyId: number }, tx: Parameters<typeof container.subscriptions.attachToProperty>[2]) =>
-      container.subscriptions.attachToProperty(checkoutId, ids, tx),
+    attachSubscription: (
+      checkoutId: string,
+      ids: { customerId: number; propertyId: number },
+      tx: Parameters<typeof container.subscriptions.attachToProperty>[2],
+    ) => container.subscriptions.attachToProperty(checkoutId, ids, tx),
   };
-  const bookingsDeps = { bookings: container.bookings, idempotency: container.idempotency, settings: { supportEmail: env.SUPPORT_EMAIL, supportPhone: env.CONTACT_PHONE } };
-  const onboardingDeps = { onboarding: container.onboarding, bookings: container.bookings, idempotency: container.idempotency };
-  const dashboardDeps = { dashboard: container.dashboard, subscriptions: container.subscriptions, staffPage: staffShell };
+  const bookingsDeps = {
+    bookings: container.bookings,
+    idempotency: container.idempotency,
+    settings: { supportEmail: env.SUPPORT_EMAIL, supportPhone: env.CONTACT_PHONE },
+  };
+  const onboardingDeps = {
+    onboarding: container.onboarding,
+    bookings: container.bookings,
+    idempotency: container.idempotency,
+  };
+  const dashboardDeps = {
+    dashboard: container.dashboard,
+    subscriptions: container.subscriptions,
+    staffPage: staffShell,
+  };
 
   const api = express.Router();
   api.use(authApi({ auth: container.auth }));
@@ -188,13 +228,27 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   api.use(photosApi({ photos: container.photos }));
   api.use(entriesApi({ inspections: container.inspections, photos: container.photos }));
   // Quotes, sharing, maintenance and My Home: their services and the settings their routes need.
-  const linkSettings = { secure: env.NODE_ENV === "production", publicUrl: publicOrigin(env), timeZone: env.BUSINESS_TZ };
+  const linkSettings = {
+    secure: env.NODE_ENV === "production",
+    publicUrl: publicOrigin(env),
+    timeZone: env.BUSINESS_TZ,
+  };
   const quotesDeps = { quotes: container.quotes, staffPage: staffShell, settings: linkSettings };
-  const maintenanceDeps = { maintenance: container.maintenance, staffPage: staffShell, users: container.users, bookings: container.bookings };
+  const maintenanceDeps = {
+    maintenance: container.maintenance,
+    staffPage: staffShell,
+    users: container.users,
+    bookings: container.bookings,
+  };
   const homeSignInDeps = { homeAuth: container.homeAuth, staffPage: staffShell, settings: linkSettings };
   const homePlanDeps = {
     planPage: container.homePlan,
-    settings: { publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`, timeZone: env.BUSINESS_TZ, supportEmail: env.SUPPORT_EMAIL, supportPhone: env.CONTACT_PHONE },
+    settings: {
+      publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+      timeZone: env.BUSINESS_TZ,
+      supportEmail: env.SUPPORT_EMAIL,
+      supportPhone: env.CONTACT_PHONE,
+    },
   };
   const accountDeps = { visits: container.homeVisits, homeAuth: container.homeAuth, settings: linkSettings };
   api.use(sharingApi({ sharing: container.sharing, settings: linkSettings }));
@@ -217,7 +271,13 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   app.use(customersPages({ demoCustomer: DEMO_CUSTOMER }));
   app.use(bookingsPages(bookingsDeps));
   app.use(onboardingPages(onboardingDeps));
-  app.use(inspectionsPages({ inspections: container.inspections, generateReport: (id) => container.reports.generate(id), staffPage: staffShell }));
+  app.use(
+    inspectionsPages({
+      inspections: container.inspections,
+      generateReport: (id) => container.reports.generate(id),
+      staffPage: staffShell,
+    }),
+  );
   app.use(dashboardPages(dashboardDeps));
   app.use(
     propertiesAdminPages({
@@ -243,7 +303,15 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   app.use(maintenancePages(maintenanceDeps));
   app.use(reportsPages({ reports: container.reports, customers: container.customers, staffPage: staffShell }));
   app.use(billingPages(billing));
-  app.use(subscriptionsAdminPages({ ...subscriptionsStaff, plans: container.plans, users: container.users, staffPage: staffPage(container), timeZone: env.BUSINESS_TZ }));
+  app.use(
+    subscriptionsAdminPages({
+      ...subscriptionsStaff,
+      plans: container.plans,
+      users: container.users,
+      staffPage: staffPage(container),
+      timeZone: env.BUSINESS_TZ,
+    }),
+  );
   app.use(homeSignInPages(homeSignInDeps));
   app.use(visitsPages({ visits: container.homeVisits }));
   app.use(planPages(homePlanDeps));

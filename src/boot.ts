@@ -51,7 +51,9 @@ export async function boot(options: BootOptions, env = loadEnv()): Promise<Runni
     restarts.push(now);
     while (restarts.length && restarts[0]! < now - 60_000) restarts.shift();
     if (restarts.length > 3) {
-      console.error(`haven: the embedded Postgres stopped (${how}) again, ${restarts.length} times in a minute: giving up. Check ${env.DATA_DIR}/postgres, then start Haven again.`);
+      console.error(
+        `haven: the embedded Postgres stopped (${how}) again, ${restarts.length} times in a minute: giving up. Check ${env.DATA_DIR}/postgres, then start Haven again.`,
+      );
       process.exit(1);
     }
     console.error(`haven: the embedded Postgres stopped unexpectedly (${how}); restarting it…`);
@@ -73,7 +75,11 @@ export async function boot(options: BootOptions, env = loadEnv()): Promise<Runni
     if (error instanceof PortInUseError || error instanceof EmbeddedStartError) throw new StartupError(error.message);
     throw new StartupError(`Postgres could not start: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const db = createKnex(database.url, { min: 0, max: env.DB_POOL_MAX }, { statementTimeoutMs: env.STATEMENT_TIMEOUT_MS });
+  const db = createKnex(
+    database.url,
+    { min: 0, max: env.DB_POOL_MAX },
+    { statementTimeoutMs: env.STATEMENT_TIMEOUT_MS },
+  );
   const container = createContainer(env, database.url, db, { log: createLogger(env.LOG_LEVEL) });
   logDatabaseOutages(db, container.log);
   const runsWorker = options.worker === "mode" ? env.WORKER_MODE === "inline" : options.worker;
@@ -116,7 +122,12 @@ export async function boot(options: BootOptions, env = loadEnv()): Promise<Runni
       url = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
     } else if (runsWorker && env.WORKER_PORT) {
       // A worker-only process answers probes and scrapes on a port of its own.
-      server = await listen(createOpsApp(container, { lifecycle, checkAssets: false, workerPool }), env.WORKER_PORT, env.HOST, "WORKER_PORT");
+      server = await listen(
+        createOpsApp(container, { lifecycle, checkAssets: false, workerPool }),
+        env.WORKER_PORT,
+        env.HOST,
+        "WORKER_PORT",
+      );
     }
     return { env, container, url, runsWorker, stop };
   } catch (error) {
@@ -127,15 +138,23 @@ export async function boot(options: BootOptions, env = loadEnv()): Promise<Runni
 
 /** Modes that take no real payments or send no real mail are said at every start (README "Payments, e-mail and time"). */
 function warnAboutModes({ env, log }: Container): void {
-  if (env.PAYMENTS_MODE === "demo") log.warn({ PAYMENTS_MODE: "demo" }, "Demo payments: no card is charged (PAYMENTS_MODE=demo)");
-  if (env.MAIL_MODE === "outbox") log.warn({ MAIL_MODE: "outbox", DATA_DIR: env.DATA_DIR }, "E-mail is written to $DATA_DIR/outbox, not sent (MAIL_MODE=outbox)");
+  if (env.PAYMENTS_MODE === "demo")
+    log.warn({ PAYMENTS_MODE: "demo" }, "Demo payments: no card is charged (PAYMENTS_MODE=demo)");
+  if (env.MAIL_MODE === "outbox")
+    log.warn(
+      { MAIL_MODE: "outbox", DATA_DIR: env.DATA_DIR },
+      "E-mail is written to $DATA_DIR/outbox, not sent (MAIL_MODE=outbox)",
+    );
 }
 
 /** Waits for the work, or for `seconds`, whichever comes first (a stuck step must not hold up Ctrl-C). */
 async function withinSeconds(seconds: number, work: Promise<unknown> | undefined): Promise<void> {
   if (!work) return;
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([work.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, seconds * 1000)))]);
+  await Promise.race([
+    work.catch(() => undefined),
+    new Promise((resolve) => (timer = setTimeout(resolve, seconds * 1000))),
+  ]);
   clearTimeout(timer);
 }
 
@@ -206,7 +225,8 @@ export function listen(app: Express, port: number, host: string, portVariable = 
       // Still listening for a moment, so probes read /readyz's 503; then new connections are refused and the
       // proxy retries them on another replica (docs/operations.md "The proxy during an upgrade"). Under steady
       // load the requests in flight thus run out, instead of being cut at the end of the grace.
-      if (keepListeningMs > 0) await new Promise<void>((done) => setTimeout(done, Math.min(keepListeningMs, graceMs)).unref());
+      if (keepListeningMs > 0)
+        await new Promise<void>((done) => setTimeout(done, Math.min(keepListeningMs, graceMs)).unref());
       const closed = new Promise<void>((done) => server.close(() => done()));
       if (inFlight > 0) {
         let timer: NodeJS.Timeout | undefined;
@@ -224,7 +244,9 @@ export function listen(app: Express, port: number, host: string, portVariable = 
     server.once("error", (error: NodeJS.ErrnoException) => {
       reject(
         error.code === "EADDRINUSE"
-          ? new StartupError(`Port ${port} is already in use: stop what uses it or set ${portVariable} to another port.`)
+          ? new StartupError(
+              `Port ${port} is already in use: stop what uses it or set ${portVariable} to another port.`,
+            )
           : error,
       );
     });
@@ -255,13 +277,20 @@ export async function runMain(options: BootOptions, announce: (running: Running)
     // A second Ctrl-C does not wait.
     if (stopping) process.exit(130);
     stopping = true;
-    const graceSeconds = signal === "SIGINT" ? Math.min(running.env.SHUTDOWN_GRACE_S, INTERACTIVE_GRACE_S) : running.env.SHUTDOWN_GRACE_S;
+    const graceSeconds =
+      signal === "SIGINT" ? Math.min(running.env.SHUTDOWN_GRACE_S, INTERACTIVE_GRACE_S) : running.env.SHUTDOWN_GRACE_S;
     // The grace bounds each step; this bounds the whole, should a step hang regardless.
-    setTimeout(() => {
-      log.error({ graceSeconds }, "stopping took too long; exiting");
-      process.exit(1);
-    }, (graceSeconds + 10) * 1000).unref();
-    log.info({ signal, graceSeconds }, `${signal} received: draining (requests and jobs in flight get ${graceSeconds} s), then stopping`);
+    setTimeout(
+      () => {
+        log.error({ graceSeconds }, "stopping took too long; exiting");
+        process.exit(1);
+      },
+      (graceSeconds + 10) * 1000,
+    ).unref();
+    log.info(
+      { signal, graceSeconds },
+      `${signal} received: draining (requests and jobs in flight get ${graceSeconds} s), then stopping`,
+    );
     // An orchestrator's SIGTERM: probes get a moment to read the 503 before new connections are refused.
     const keepListeningMs = signal === "SIGTERM" ? LISTEN_WHILE_DRAINING_MS : 0;
     await running.stop(graceSeconds, { keepListeningMs }).catch((error) => log.error({ err: error }, "stop failed"));

@@ -127,12 +127,28 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
       supportPhone: env.CONTACT_PHONE,
     },
   });
-  const stripe = stripeBilling ? { billing: stripeBilling, webhooks: new StripeWebhooks({ billing: stripeBilling, subscriptions, repo: subscriptionsRepository, transaction, log }) } : null;
+  const stripe = stripeBilling
+    ? {
+        billing: stripeBilling,
+        webhooks: new StripeWebhooks({
+          billing: stripeBilling,
+          subscriptions,
+          repo: subscriptionsRepository,
+          transaction,
+          log,
+        }),
+      }
+    : null;
   const bookings = new BookingsService(new BookingsRepository(db), {
     customers,
     mail,
     transaction,
-    settings: { timeZone: env.BUSINESS_TZ, supportEmail: env.SUPPORT_EMAIL, supportPhone: env.CONTACT_PHONE, publicUrl: env.PUBLIC_URL },
+    settings: {
+      timeZone: env.BUSINESS_TZ,
+      supportEmail: env.SUPPORT_EMAIL,
+      supportPhone: env.CONTACT_PHONE,
+      publicUrl: env.PUBLIC_URL,
+    },
   });
   const publicUrl = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
   const maintenance = new MaintenanceService(new MaintenanceRepository(db), {
@@ -140,13 +156,36 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     bookings,
     mail,
     transaction,
-    settings: { timeZone: env.BUSINESS_TZ, supportEmail: env.SUPPORT_EMAIL, supportPhone: env.CONTACT_PHONE, publicUrl },
+    settings: {
+      timeZone: env.BUSINESS_TZ,
+      supportEmail: env.SUPPORT_EMAIL,
+      supportPhone: env.CONTACT_PHONE,
+      publicUrl,
+    },
   });
   const inspections = new InspectionsService(new InspectionsRepository(db), transaction);
   const photos = new PhotosService(new PhotosRepository(db));
-  const reports = new ReportsService(new ReportsRepository(db), transaction, { inspections, photos, maintenance, users, customers });
-  const quotes = new QuotesService(new QuotesRepository(db), { maintenance, customers, transaction, settings: { timeZone: env.BUSINESS_TZ } });
-  const sharing = new SharingService(new SharingRepository(db), { reports, photos, customers, maintenance, quotes, transaction });
+  const reports = new ReportsService(new ReportsRepository(db), transaction, {
+    inspections,
+    photos,
+    maintenance,
+    users,
+    customers,
+  });
+  const quotes = new QuotesService(new QuotesRepository(db), {
+    maintenance,
+    customers,
+    transaction,
+    settings: { timeZone: env.BUSINESS_TZ },
+  });
+  const sharing = new SharingService(new SharingRepository(db), {
+    reports,
+    photos,
+    customers,
+    maintenance,
+    quotes,
+    transaction,
+  });
   // My Home reads across modules through its read model (src/modules/my-home/README.md) and their services.
   const homeAccess = new HomeAccess(db);
   const homeRecordsRepository = new RecordsRepository(db);
@@ -157,8 +196,22 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     planDeliveries: planServices,
     settings: { timeZone: env.BUSINESS_TZ, publicUrl },
   });
-  const homeRecords = new RecordsService(homeRecordsRepository, { homeAccess, reports, customers, photos, quotes, transaction });
-  const homePlan = new HomePlanPage({ subscriptions, homeAccess, plans, stripe, readModel: homeRecordsRepository, log });
+  const homeRecords = new RecordsService(homeRecordsRepository, {
+    homeAccess,
+    reports,
+    customers,
+    photos,
+    quotes,
+    transaction,
+  });
+  const homePlan = new HomePlanPage({
+    subscriptions,
+    homeAccess,
+    plans,
+    stripe,
+    readModel: homeRecordsRepository,
+    log,
+  });
   return {
     env,
     db,
@@ -185,15 +238,18 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     photos,
     reports,
     dashboard: new DashboardService(new DashboardRepository(db), { timeZone: env.BUSINESS_TZ }),
-    privacy: new PrivacyService({ exports: new ExportRepository(db), erasure: new ErasureRepository(), purge: new PurgeRepository(db) }, {
-      transaction,
-      settings: {
-        idempotencyWindowHours: IDEMPOTENCY_WINDOW_HOURS,
-        loginWindowMs: LOGIN_LIMITS.windowMs,
-        knownAddressDays: LOGIN_LIMITS.knownAddressDays,
-        homeMailCounters: { prefix: HOME_MAIL_KEY_PREFIX, windowMs: HOME_SIGN_IN_LIMITS.mailWindowMs },
+    privacy: new PrivacyService(
+      { exports: new ExportRepository(db), erasure: new ErasureRepository(), purge: new PurgeRepository(db) },
+      {
+        transaction,
+        settings: {
+          idempotencyWindowHours: IDEMPOTENCY_WINDOW_HOURS,
+          loginWindowMs: LOGIN_LIMITS.windowMs,
+          knownAddressDays: LOGIN_LIMITS.knownAddressDays,
+          homeMailCounters: { prefix: HOME_MAIL_KEY_PREFIX, windowMs: HOME_SIGN_IN_LIMITS.mailWindowMs },
+        },
       },
-    }),
+    ),
     subscriptions,
     planServices,
     homeAccess,

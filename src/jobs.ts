@@ -6,14 +6,27 @@ import { QUOTE_REPORT_MAIL_TASK, quoteReportMailTask } from "./modules/quotes/in
 import { PRIVACY_PURGE_TASK, privacyPurgeTask } from "./modules/privacy/index.js";
 import { SUBSCRIPTIONS_RENEW_TASK, subscriptionsRenewTask } from "./modules/subscriptions/subscriptions.tasks.js";
 import { BACKUP_TASK, backupTask } from "./ops/backup.tasks.js";
-import { MAINTENANCE_EXPAND_TASK, MAINTENANCE_REMINDERS_TASK, maintenanceExpandTask, maintenanceRemindersTask } from "./modules/maintenance/index.js";
+import {
+  MAINTENANCE_EXPAND_TASK,
+  MAINTENANCE_REMINDERS_TASK,
+  maintenanceExpandTask,
+  maintenanceRemindersTask,
+} from "./modules/maintenance/index.js";
 
 /** Every job the worker runs, by name. Modules add their tasks here. */
 export function taskList(container: Container): TaskList {
   return {
     [MAIL_SEND_TASK]: mailSendTask(container.mail),
-    [SHARE_MAIL_TASK]: shareMailTask({ reports: container.reports, mail: container.mail, settings: { supportEmail: container.env.SUPPORT_EMAIL } }),
-    [QUOTE_REPORT_MAIL_TASK]: quoteReportMailTask({ quotes: container.quotes, mail: container.mail, settings: { supportEmail: container.env.SUPPORT_EMAIL } }),
+    [SHARE_MAIL_TASK]: shareMailTask({
+      reports: container.reports,
+      mail: container.mail,
+      settings: { supportEmail: container.env.SUPPORT_EMAIL },
+    }),
+    [QUOTE_REPORT_MAIL_TASK]: quoteReportMailTask({
+      quotes: container.quotes,
+      mail: container.mail,
+      settings: { supportEmail: container.env.SUPPORT_EMAIL },
+    }),
     [MAINTENANCE_EXPAND_TASK]: maintenanceExpandTask(container.maintenance),
     [MAINTENANCE_REMINDERS_TASK]: maintenanceRemindersTask(container.maintenance),
     [PRIVACY_PURGE_TASK]: privacyPurgeTask(container.privacy),

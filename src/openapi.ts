@@ -2,7 +2,13 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Router } from "express";
 import { z } from "zod";
-import { type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject, createDocument, type oas31 } from "zod-openapi";
+import {
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiPathsObject,
+  type ZodOpenApiResponsesObject,
+  createDocument,
+  type oas31,
+} from "zod-openapi";
 import { authCalls } from "./modules/auth/auth.openapi.js";
 import { bookingsCalls } from "./modules/bookings/bookings.openapi.js";
 import { customersCalls } from "./modules/customers/customers.openapi.js";
@@ -22,7 +28,14 @@ import { homeVisitsCalls } from "./modules/my-home/visits.openapi.js";
 import { myHomeCalls } from "./modules/my-home/my-home.openapi.js";
 import { ROOT_DIR } from "./http/assets.js";
 import { csvFormatField } from "./http/csv.js";
-import { type ApiCall, ERROR_DESCRIPTIONS, type ErrorStatus, apiCalls, errorBody, totalCountHeader } from "./http/openapi.kit.js";
+import {
+  type ApiCall,
+  ERROR_DESCRIPTIONS,
+  type ErrorStatus,
+  apiCalls,
+  errorBody,
+  totalCountHeader,
+} from "./http/openapi.kit.js";
 import { SESSION_COOKIE } from "./http/session.js";
 
 // GET /api/openapi.json: the OpenAPI 3.1 document of every JSON call, built from the zod schemas the
@@ -68,7 +81,9 @@ const MODULE_CALLS: ApiCall[][] = [
 const SECURITY_SCHEME = "session";
 
 const staffTotalCountHeader = z.object({
-  "X-Total-Count": totalCountHeader.shape["X-Total-Count"].optional().meta({ description: "Staff sessions: the full count of matching rows (all pages)" }),
+  "X-Total-Count": totalCountHeader.shape["X-Total-Count"]
+    .optional()
+    .meta({ description: "Staff sessions: the full count of matching rows (all pages)" }),
 });
 
 function responsesOf(call: ApiCall): ZodOpenApiResponsesObject {
@@ -76,14 +91,26 @@ function responsesOf(call: ApiCall): ZodOpenApiResponsesObject {
   for (const [status, answer] of Object.entries(call.responses)) {
     const response = "_zod" in answer ? { schema: answer as z.ZodType } : answer;
     const count = call.list === "staff" ? staffTotalCountHeader : totalCountHeader;
-    const headers = call.list && status === "200" ? (response.headers ? response.headers.extend(count.shape) : count) : response.headers;
+    const headers =
+      call.list && status === "200"
+        ? response.headers
+          ? response.headers.extend(count.shape)
+          : count
+        : response.headers;
     responses[status as `2${string}`] = {
       description: response.description ?? "OK",
       ...(headers && { headers }),
       ...(response.schema && {
         content: {
           [response.contentType ?? "application/json"]: { schema: response.schema },
-          ...(call.csv && status === "200" && { "text/csv": { schema: z.string().meta({ description: "With format=csv: a header row of the JSON field names, then every matching row" }) } }),
+          ...(call.csv &&
+            status === "200" && {
+              "text/csv": {
+                schema: z.string().meta({
+                  description: "With format=csv: a header row of the JSON field names, then every matching row",
+                }),
+              },
+            }),
         },
       }),
     };
@@ -92,7 +119,10 @@ function responsesOf(call: ApiCall): ZodOpenApiResponsesObject {
   if (call.params || call.query || call.body || call.bodyContent || call.headers) errors.add(400);
   if (call.access === "staff") errors.add(401);
   for (const status of [...errors].sort((a, b) => a - b)) {
-    responses[`${status}` as `4${string}`] = { description: ERROR_DESCRIPTIONS[status], content: { "application/json": { schema: errorBody } } };
+    responses[`${status}` as `4${string}`] = {
+      description: ERROR_DESCRIPTIONS[status],
+      content: { "application/json": { schema: errorBody } },
+    };
   }
   return responses;
 }
@@ -122,7 +152,9 @@ function operationOf(call: ApiCall): ZodOpenApiOperationObject {
 
 const version = () => {
   try {
-    return (JSON.parse(readFileSync(path.join(ROOT_DIR, "package.json"), "utf8")) as { version?: string }).version ?? "0.0.0";
+    return (
+      (JSON.parse(readFileSync(path.join(ROOT_DIR, "package.json"), "utf8")) as { version?: string }).version ?? "0.0.0"
+    );
   } catch {
     return "0.0.0";
   }
@@ -155,7 +187,8 @@ export function buildOpenApiDocument(calls: ApiCall[] = MODULE_CALLS.flat()): oa
           type: "apiKey",
           in: "cookie",
           name: SESSION_COOKIE,
-          description: "Sealed session cookie: staff get it from POST /api/auth/login; customers from checkout, intake and onboarding.",
+          description:
+            "Sealed session cookie: staff get it from POST /api/auth/login; customers from checkout, intake and onboarding.",
         },
       },
     },
@@ -180,7 +213,8 @@ function normaliseParameters(document: oas31.OpenAPIObject) {
     for (const op of Object.values(item ?? {})) {
       for (const param of ((op as oas31.OperationObject).parameters ?? []) as oas31.ParameterObject[]) {
         if (param.in === "path") param.required = true;
-        if (param.in === "query" && !param.description && LIST_PARAMETERS[param.name]) param.description = LIST_PARAMETERS[param.name];
+        if (param.in === "query" && !param.description && LIST_PARAMETERS[param.name])
+          param.description = LIST_PARAMETERS[param.name];
       }
     }
   }

@@ -43,7 +43,8 @@ export const SWEEP_SECONDS = 5;
 export const UNLEASED_GRACE_SECONDS = 120;
 
 // A key whose advisory lock can be taken belongs to a session that is gone; the CASE gives the lock straight back.
-const TRY_KEYS_SQL = "select key::text, case when pg_try_advisory_lock(key) then pg_advisory_unlock(key) else false end as dead from unnest($1::bigint[]) as key";
+const TRY_KEYS_SQL =
+  "select key::text, case when pg_try_advisory_lock(key) then pg_advisory_unlock(key) else false end as dead from unnest($1::bigint[]) as key";
 
 const UNLEASED_SQL = `select coalesce(array_agg(distinct jobs.locked_by), '{}') as ids from graphile_worker.jobs as jobs
   where jobs.locked_by is not null and jobs.locked_at < now() - make_interval(secs => $1)
@@ -60,23 +61,33 @@ export async function startWorkerLease(options: WorkerLeaseOptions): Promise<Wor
   let sweeping: Promise<string[]> | null = null;
   let sweepFailing = false;
   let reconnecting: Promise<void> | null = null;
-  const outage = new Outage(log, "worker lease connection", "worker lease connection lost; taking the lease again (meanwhile other workers may rerun this worker's jobs)");
+  const outage = new Outage(
+    log,
+    "worker lease connection",
+    "worker lease connection lost; taking the lease again (meanwhile other workers may rerun this worker's jobs)",
+  );
 
   const record = (ids: string[]) =>
-    pool.query("insert into worker_leases (worker_id, holder, lock_key) select id, $2, $3 from unnest($1::text[]) as id on conflict (worker_id) do update set holder = excluded.holder, lock_key = excluded.lock_key", [
-      ids,
-      holder,
-      key,
-    ]);
+    pool.query(
+      "insert into worker_leases (worker_id, holder, lock_key) select id, $2, $3 from unnest($1::text[]) as id on conflict (worker_id) do update set holder = excluded.holder, lock_key = excluded.lock_key",
+      [ids, holder, key],
+    );
 
   /** A new connection holding the lock; a failed attempt closes what it opened. */
   const takeLock = async (): Promise<pg.Client> => {
-    const client = new pg.Client({ connectionString: options.databaseUrl, keepAlive: true, application_name: "haven worker lease", connectionTimeoutMillis: 10_000 });
+    const client = new pg.Client({
+      connectionString: options.databaseUrl,
+      keepAlive: true,
+      application_name: "haven worker lease",
+      connectionTimeoutMillis: 10_000,
+    });
     client.on("error", () => undefined);
     try {
       await client.connect();
       // The server notices a machine that vanished (no FIN ever comes) after about a minute, not hours.
-      await client.query("set tcp_keepalives_idle = 30; set tcp_keepalives_interval = 10; set tcp_keepalives_count = 3");
+      await client.query(
+        "set tcp_keepalives_idle = 30; set tcp_keepalives_interval = 10; set tcp_keepalives_count = 3",
+      );
       await client.query("select pg_advisory_lock($1::bigint)", [key]);
     } catch (error) {
       await client.end().catch(() => undefined);
@@ -125,16 +136,31 @@ export async function startWorkerLease(options: WorkerLeaseOptions): Promise<Wor
   };
 
   const sweepOnce = async (): Promise<string[]> => {
-    const { rows: leases } = await pool.query<{ lock_key: string }>("select distinct lock_key::text from worker_leases where lock_key <> $1::bigint", [key]);
-    const tried = leases.length ? (await pool.query<{ key: string; dead: boolean }>(TRY_KEYS_SQL, [leases.map((l) => l.lock_key)])).rows : [];
+    const { rows: leases } = await pool.query<{ lock_key: string }>(
+      "select distinct lock_key::text from worker_leases where lock_key <> $1::bigint",
+      [key],
+    );
+    const tried = leases.length
+      ? (await pool.query<{ key: string; dead: boolean }>(TRY_KEYS_SQL, [leases.map((l) => l.lock_key)])).rows
+      : [];
     const deadKeys = tried.filter((t) => t.dead).map((t) => t.key);
-    const { rows: dead } = await pool.query<{ worker_id: string }>("delete from worker_leases where lock_key = any($1::bigint[]) returning worker_id", [deadKeys]);
+    const { rows: dead } = await pool.query<{ worker_id: string }>(
+      "delete from worker_leases where lock_key = any($1::bigint[]) returning worker_id",
+      [deadKeys],
+    );
     const { rows: unleased } = await pool.query<{ ids: string[] }>(UNLEASED_SQL, [UNLEASED_GRACE_SECONDS]);
     const ids = [...dead.map((r) => r.worker_id), ...(unleased[0]?.ids ?? [])];
     if (!ids.length) return [];
-    const { rows } = await pool.query<{ n: number }>("select count(*)::int as n from graphile_worker.jobs where locked_by = any($1::text[])", [ids]);
+    const { rows } = await pool.query<{ n: number }>(
+      "select count(*)::int as n from graphile_worker.jobs where locked_by = any($1::text[])",
+      [ids],
+    );
     await pool.query("select graphile_worker.force_unlock_workers($1::text[])", [ids]);
-    if (rows[0]!.n) log.warn({ workerIds: ids, jobs: rows[0]!.n }, "unlocked the jobs of worker processes that are gone; the other workers run them now");
+    if (rows[0]!.n)
+      log.warn(
+        { workerIds: ids, jobs: rows[0]!.n },
+        "unlocked the jobs of worker processes that are gone; the other workers run them now",
+      );
     return ids;
   };
   // One sweep at a time. While the lease is being taken again the database is away: no sweep, no line
@@ -147,7 +173,8 @@ export async function startWorkerLease(options: WorkerLeaseOptions): Promise<Wor
         return ids;
       })
       .catch((error: unknown) => {
-        if (!stopped && !sweepFailing && !outage.ongoing) log.warn({ err: error }, "worker lease sweep failed; retrying");
+        if (!stopped && !sweepFailing && !outage.ongoing)
+          log.warn({ err: error }, "worker lease sweep failed; retrying");
         sweepFailing = true;
         return [] as string[];
       })

@@ -25,10 +25,14 @@ export interface RunningWorker {
 
 // What graphile-worker says at every failed attempt while Postgres is away (its listener retries with its own
 // jittered backoff); the outage is said once instead, here and by the lease.
-const CONNECTION_NOISE = /^(Error with notify listener|PostgreSQL (idle|active) client generated error|Failed to reset locked|Error occurred (attempting to UNLISTEN|releasing client|whilst releasing listening client))/;
+const CONNECTION_NOISE =
+  /^(Error with notify listener|PostgreSQL (idle|active) client generated error|Failed to reset locked|Error occurred (attempting to UNLISTEN|releasing client|whilst releasing listening client))/;
 
 /** Starts graphile-worker on the container's database, logging through pino. */
-export async function startWorker(container: Container, concurrency = container.env.WORKER_CONCURRENCY): Promise<RunningWorker> {
+export async function startWorker(
+  container: Container,
+  concurrency = container.env.WORKER_CONCURRENCY,
+): Promise<RunningWorker> {
   const { log } = container;
   let stopping = false;
   const stopSignal = new AbortController();
@@ -49,7 +53,11 @@ export async function startWorker(container: Container, concurrency = container.
   });
   // Our own pool, so that an idle connection dropped by a stopping Postgres is logged (once), not fatal. A
   // connection attempt to a Postgres that hangs gives up rather than holding a job slot forever.
-  const pgPool = new pg.Pool({ connectionString: container.databaseUrl, max: concurrency + 2, connectionTimeoutMillis: 10_000 });
+  const pgPool = new pg.Pool({
+    connectionString: container.databaseUrl,
+    max: concurrency + 2,
+    connectionTimeoutMillis: 10_000,
+  });
   pgPool.on("error", lost);
   // Leases: when a worker process dies without stopping, the others unlock its jobs (worker-lease.ts).
   const events: WorkerEvents = new EventEmitter();
@@ -102,7 +110,9 @@ export async function startWorker(container: Container, concurrency = container.
           runner = started;
           watch(started);
           // The old runner's workers are gone: their jobs go back to the queue now, not in 4 hours.
-          await pgPool.query("select graphile_worker.force_unlock_workers($1::text[])", [oldIds]).catch(() => undefined);
+          await pgPool
+            .query("select graphile_worker.force_unlock_workers($1::text[])", [oldIds])
+            .catch(() => undefined);
           lease.forget(oldIds);
           restartOutage.back();
         },
@@ -142,11 +152,20 @@ export async function startWorker(container: Container, concurrency = container.
     // worker may already hold; then hand the jobs back (their attempt counts stay; no backoff is added).
     void pgPool.end().catch(() => undefined);
     try {
-      const { rows } = await container.db.raw("select count(*)::int as n from graphile_worker._private_jobs where locked_by = any(?::text[])", [workerIds]);
+      const { rows } = await container.db.raw(
+        "select count(*)::int as n from graphile_worker._private_jobs where locked_by = any(?::text[])",
+        [workerIds],
+      );
       await container.db.raw("select graphile_worker.force_unlock_workers(?::text[])", [workerIds]);
-      container.log.warn({ jobs: rows[0]?.n ?? 0, graceSeconds: graceMs / 1000 }, "jobs still running at the end of the shutdown grace went back to the queue");
+      container.log.warn(
+        { jobs: rows[0]?.n ?? 0, graceSeconds: graceMs / 1000 },
+        "jobs still running at the end of the shutdown grace went back to the queue",
+      );
     } catch (error) {
-      container.log.error({ err: error, workerIds }, "could not hand back the jobs in flight; other workers run them once the sweep finds this process gone");
+      container.log.error(
+        { err: error, workerIds },
+        "could not hand back the jobs in flight; other workers run them once the sweep finds this process gone",
+      );
     }
   };
   return {

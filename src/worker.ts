@@ -4,5 +4,8 @@ import { runMain } from "./boot.js";
 
 await runMain({ web: false, worker: true, migrate: false, seedIfEmpty: false }, ({ env, container }) => {
   const probes = env.WORKER_PORT ? `; /livez, /readyz and /metrics on port ${env.WORKER_PORT}` : "";
-  container.log.info({ concurrency: env.WORKER_CONCURRENCY, workerPort: env.WORKER_PORT ?? null, pid: process.pid }, `haven worker started (concurrency ${env.WORKER_CONCURRENCY})${probes}`);
+  container.log.info(
+    { concurrency: env.WORKER_CONCURRENCY, workerPort: env.WORKER_PORT ?? null, pid: process.pid },
+    `haven worker started (concurrency ${env.WORKER_CONCURRENCY})${probes}`,
+  );
 });

@@ -7,7 +7,10 @@ export function registerCalendar(program: Command) {
   calendar
     .command("rotate-feed")
     .description("Issue a new secret feed URL; the previous URL stops working at once (only a hash is stored)")
-    .addHelpText("after", "\nSubscribe to the printed URL in Google Calendar, Apple Calendar or Outlook. Set PUBLIC_URL so it names your site.")
+    .addHelpText(
+      "after",
+      "\nSubscribe to the printed URL in Google Calendar, Apple Calendar or Outlook. Set PUBLIC_URL so it names your site.",
+    )
     .action(() =>
       withContainer(async (container) => {
         const { url } = await container.maintenance.rotateFeed();

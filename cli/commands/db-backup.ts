@@ -5,12 +5,21 @@ import { type Command, InvalidArgumentError } from "commander";
 import { loadDotenv, loadEnv } from "../../src/config/env.js";
 import { openDatabase } from "../../src/db/database.js";
 import { isPortTaken, startEmbeddedPostgres } from "../../src/db/embedded.js";
-import { backupDatabase, backupKind, backupSettings, dataDirRefusal, databaseContents, restoreBase, restoreDump } from "../../src/ops/backup.js";
+import {
+  backupDatabase,
+  backupKind,
+  backupSettings,
+  dataDirRefusal,
+  databaseContents,
+  restoreBase,
+  restoreDump,
+} from "../../src/ops/backup.js";
 import { printJson, printLine } from "../context.js";
 
 const keepCount = (value: string): number => {
   const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || n < 1 || n > 10_000) throw new InvalidArgumentError("Keep must be a whole number from 1 to 10000");
+  if (!/^\d+$/.test(value.trim()) || n < 1 || n > 10_000)
+    throw new InvalidArgumentError("Keep must be a whole number from 1 to 10000");
   return n;
 };
 
@@ -51,14 +60,20 @@ export function registerDbBackup(db: Command) {
         const result = await backupDatabase({ databaseUrl: database.url, dir, keep, settings });
         if (options.json) return await printJson(result);
         await printLine(`Backed up to ${result.file} (${megabytes(result.bytes)}): ${result.detail}.`);
-        await printLine(result.deleted.length ? `Deleted ${result.deleted.length} older backup(s) beyond ${keep}: ${result.deleted.join(", ")}.` : `Keeping up to ${keep} backups in ${dir}.`);
+        await printLine(
+          result.deleted.length
+            ? `Deleted ${result.deleted.length} older backup(s) beyond ${keep}: ${result.deleted.join(", ")}.`
+            : `Keeping up to ${keep} backups in ${dir}.`,
+        );
       } finally {
         await database.embedded?.stop();
       }
     });
 
   db.command("restore")
-    .description("Restore a backup made by `haven db backup` into an empty database (a pg_dump archive) or an empty embedded data folder (a base backup)")
+    .description(
+      "Restore a backup made by `haven db backup` into an empty database (a pg_dump archive) or an empty embedded data folder (a base backup)",
+    )
     .argument("<file>", "the backup file (haven-<time>.dump or haven-<time>.base.tar.gz)")
     .option("--yes", "go ahead without asking")
     .addHelpText(
@@ -72,12 +87,17 @@ export function registerDbBackup(db: Command) {
       const kind = await backupKind(file);
       if (kind === "base") {
         if (env.DATABASE_URL) {
-          throw new Error("this is a base backup of a whole embedded cluster: it restores into Haven's embedded Postgres (unset DATABASE_URL); a server elsewhere is restored from a pg_dump backup");
+          throw new Error(
+            "this is a base backup of a whole embedded cluster: it restores into Haven's embedded Postgres (unset DATABASE_URL); a server elsewhere is restored from a pg_dump backup",
+          );
         }
         const dataDir = path.resolve(env.DATA_DIR, "postgres");
         const refusal = dataDirRefusal(dataDir);
         if (refusal) throw new Error(refusal);
-        if (await isPortTaken(env.EMBEDDED_PG_PORT)) throw new Error(`a Postgres already listens on port ${env.EMBEDDED_PG_PORT} (is Haven running?): stop it, or set EMBEDDED_PG_PORT`);
+        if (await isPortTaken(env.EMBEDDED_PG_PORT))
+          throw new Error(
+            `a Postgres already listens on port ${env.EMBEDDED_PG_PORT} (is Haven running?): stop it, or set EMBEDDED_PG_PORT`,
+          );
         await confirm(`Restore ${file} into ${dataDir}`, options.yes);
         const restored = await restoreBase({ file, dataDir });
         // The first start replays the WAL copied with the backup; it must come up before we say it worked.
@@ -88,7 +108,9 @@ export function registerDbBackup(db: Command) {
         } finally {
           await server.stop();
         }
-        await printLine(`Restored the base backup of ${restored.takenAt} (PostgreSQL ${restored.serverMajor}) into ${dataDir}: ${restored.files} files; the database haven holds ${tables} objects. Start Haven with this DATA_DIR.`);
+        await printLine(
+          `Restored the base backup of ${restored.takenAt} (PostgreSQL ${restored.serverMajor}) into ${dataDir}: ${restored.files} files; the database haven holds ${tables} objects. Start Haven with this DATA_DIR.`,
+        );
         return;
       }
       const database = await openDatabase(env, { reuseRunning: true });
@@ -96,7 +118,9 @@ export function registerDbBackup(db: Command) {
         const target = new URL(database.url).pathname.slice(1);
         const contents = await databaseContents(database.url);
         if (contents.objects > 0) {
-          throw new Error(`the database ${target} is not empty (${contents.objects} objects, e.g. ${contents.examples.join(", ")}): restore into a new, empty database (createdb, then point DATABASE_URL at it)`);
+          throw new Error(
+            `the database ${target} is not empty (${contents.objects} objects, e.g. ${contents.examples.join(", ")}): restore into a new, empty database (createdb, then point DATABASE_URL at it)`,
+          );
         }
         await confirm(`Restore ${file} into the database ${target}`, options.yes);
         const result = await restoreDump({ file, databaseUrl: database.url });

@@ -1,6 +1,12 @@
 import type { Command } from "commander";
 import type { Knex } from "knex";
-import { freeKnexMigrationLock, migrateLatest, refuseNewerSchema, unlockMigrations, withMigrationLock } from "../../src/db/knex.js";
+import {
+  freeKnexMigrationLock,
+  migrateLatest,
+  refuseNewerSchema,
+  unlockMigrations,
+  withMigrationLock,
+} from "../../src/db/knex.js";
 import { seedAll } from "../../seeds/index.js";
 import { withContainer } from "../context.js";
 
@@ -12,7 +18,9 @@ export function registerDb(program: Command) {
     .action(() =>
       withContainer(async ({ db }) => {
         const applied = await migrateLatest(db);
-        console.log(applied.length ? `Applied ${applied.length} migration(s):\n  ${applied.join("\n  ")}` : "Already up to date.");
+        console.log(
+          applied.length ? `Applied ${applied.length} migration(s):\n  ${applied.join("\n  ")}` : "Already up to date.",
+        );
       }),
     );
 
@@ -22,7 +30,11 @@ export function registerDb(program: Command) {
     .action((options: { all?: boolean }) =>
       withContainer(async ({ db }) => {
         const undone = await rollback(db, Boolean(options.all));
-        console.log(undone.length ? `Rolled back ${undone.length} migration(s):\n  ${undone.join("\n  ")}` : "Nothing to roll back.");
+        console.log(
+          undone.length
+            ? `Rolled back ${undone.length} migration(s):\n  ${undone.join("\n  ")}`
+            : "Nothing to roll back.",
+        );
       }),
     );
 
@@ -44,7 +56,9 @@ export function registerDb(program: Command) {
     .action(() =>
       withContainer(async (container) => {
         const result = await seedAll(container);
-        console.log(`Plans added: ${result.plansAdded}. Demo staff user ${result.demoUserCreated ? "created" : "already present"}.`);
+        console.log(
+          `Plans added: ${result.plansAdded}. Demo staff user ${result.demoUserCreated ? "created" : "already present"}.`,
+        );
       }),
     );
 

@@ -17,14 +17,30 @@ export function registerDemo(program: Command) {
 
   demo
     .command("seed")
-    .description("Add demo customers, properties, bookings, inspections in every status and payments over the last 18 months")
+    .description(
+      "Add demo customers, properties, bookings, inspections in every status and payments over the last 18 months",
+    )
     .option("--properties <n>", "how many properties to add", propertiesCount, 40)
     .option("--json", "print the counts as JSON")
-    .addHelpText("after", "\nEach run adds new homes (the data is deterministic for a given database).\nExample:\n  haven demo seed --properties 100000")
+    .addHelpText(
+      "after",
+      "\nEach run adds new homes (the data is deterministic for a given database).\nExample:\n  haven demo seed --properties 100000",
+    )
     .action((options: { properties: number; json?: boolean }) =>
       withContainer(async (container) => {
-        if (container.env.NODE_ENV === "production") throw new Error("Demo data is never seeded in production (NODE_ENV=production)");
-        const bar = process.stderr.isTTY && !options.json ? new cliProgress.SingleBar({ format: "Seeding demo data [{bar}] {percentage}% | {value}/{total} properties | ETA {eta_formatted}", stream: process.stderr, hideCursor: true }, cliProgress.Presets.shades_classic) : null;
+        if (container.env.NODE_ENV === "production")
+          throw new Error("Demo data is never seeded in production (NODE_ENV=production)");
+        const bar =
+          process.stderr.isTTY && !options.json
+            ? new cliProgress.SingleBar(
+                {
+                  format: "Seeding demo data [{bar}] {percentage}% | {value}/{total} properties | ETA {eta_formatted}",
+                  stream: process.stderr,
+                  hideCursor: true,
+                },
+                cliProgress.Presets.shades_classic,
+              )
+            : null;
         const started = Date.now();
         const result = await seedDemo(container, {
           properties: options.properties,

@@ -6,8 +6,13 @@ import { printJson, printLine } from "../context.js";
 export function registerDoctor(program: Command) {
   program
     .command("doctor")
-    .description("Check what an operator gets wrong: modes and secrets, PUBLIC_URL, SMTP, Stripe, migrations, backups, disk; exit 1 on any failure")
-    .option("--host <host>", "the Host header the proxy forwards (e.g. haven.example.com): compared with PUBLIC_URL without a request")
+    .description(
+      "Check what an operator gets wrong: modes and secrets, PUBLIC_URL, SMTP, Stripe, migrations, backups, disk; exit 1 on any failure",
+    )
+    .option(
+      "--host <host>",
+      "the Host header the proxy forwards (e.g. haven.example.com): compared with PUBLIC_URL without a request",
+    )
     .option("--json", "print the checks as JSON")
     .addHelpText(
       "after",

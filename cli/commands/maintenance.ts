@@ -8,7 +8,8 @@ const LISTED = 50;
 
 const horizonDays = (value: string): number => {
   const days = Number(value);
-  if (!/^\d+$/.test(value.trim()) || days > MAX_HORIZON_DAYS) throw new InvalidArgumentError(`Horizon must be a whole number of days from 0 to ${MAX_HORIZON_DAYS}`);
+  if (!/^\d+$/.test(value.trim()) || days > MAX_HORIZON_DAYS)
+    throw new InvalidArgumentError(`Horizon must be a whole number of days from 0 to ${MAX_HORIZON_DAYS}`);
   return days;
 };
 
@@ -17,15 +18,26 @@ export function registerMaintenance(program: Command) {
 
   maintenance
     .command("expand")
-    .description("Expand every schedule into dated tasks up to the horizon; safe to repeat (the worker does this daily)")
-    .option("--horizon <days>", `days ahead of today (business time zone), 0 to ${MAX_HORIZON_DAYS}`, horizonDays, DEFAULT_HORIZON_DAYS)
+    .description(
+      "Expand every schedule into dated tasks up to the horizon; safe to repeat (the worker does this daily)",
+    )
+    .option(
+      "--horizon <days>",
+      `days ahead of today (business time zone), 0 to ${MAX_HORIZON_DAYS}`,
+      horizonDays,
+      DEFAULT_HORIZON_DAYS,
+    )
     .option("--json", "print the result as JSON")
     .addHelpText("after", "\nExamples:\n  haven maintenance expand\n  haven maintenance expand --horizon 365 --json")
     .action((options: { horizon: number; json?: boolean }) =>
       withContainer(async (container) => {
         // The bar goes to stderr, and only on a terminal: --json output and pipes stay clean.
         const bar = new cliProgress.SingleBar(
-          { format: "Expanding {bar} {value}/{total} schedules | {created} task(s) created", stream: process.stderr, hideCursor: true },
+          {
+            format: "Expanding {bar} {value}/{total} schedules | {created} task(s) created",
+            stream: process.stderr,
+            hideCursor: true,
+          },
           cliProgress.Presets.shades_classic,
         );
         const result = await container.maintenance.expand({
@@ -36,7 +48,8 @@ export function registerMaintenance(program: Command) {
         });
         bar.stop();
         if (options.json) return printJson(result);
-        for (const task of result.tasks.slice(0, LISTED)) console.log(`  ${task.scheduledDate}  task #${task.id}  ${task.title} (schedule #${task.scheduleId})`);
+        for (const task of result.tasks.slice(0, LISTED))
+          console.log(`  ${task.scheduledDate}  task #${task.id}  ${task.title} (schedule #${task.scheduleId})`);
         if (result.tasks.length > LISTED) console.log(`  … and ${result.tasks.length - LISTED} more`);
         console.log(
           result.created

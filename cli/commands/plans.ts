@@ -3,7 +3,10 @@ import { type PlanType, planTypeSchema, priceSchema } from "../../src/modules/pl
 import { printJson, withContainer } from "../context.js";
 
 /** Commander argument parser from a zod schema: a bad value is a clear usage error. */
-const parsedBy = <T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { message: string }[] } } }) =>
+const parsedBy =
+  <T>(schema: {
+    safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { message: string }[] } };
+  }) =>
   (value: string): T => {
     const result = schema.safeParse(value);
     if (!result.success) throw new InvalidArgumentError(result.error.issues[0]?.message ?? "Invalid value");

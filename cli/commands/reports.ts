@@ -11,30 +11,43 @@ const MAX_ID = 2_147_483_647;
 
 const positiveId = (label: string) => (value: string) => {
   const id = Number(value);
-  if (!/^\d+$/.test(value.trim()) || id < 1 || id > MAX_ID) throw new InvalidArgumentError(`${label} must be a positive whole number`);
+  if (!/^\d+$/.test(value.trim()) || id < 1 || id > MAX_ID)
+    throw new InvalidArgumentError(`${label} must be a positive whole number`);
   return id;
 };
 
 const pdfFormat = (value: string): PdfFormat => {
-  if (!(PDF_FORMATS as readonly string[]).includes(value)) throw new InvalidArgumentError(`Format must be one of ${PDF_FORMATS.join(", ")}`);
+  if (!(PDF_FORMATS as readonly string[]).includes(value))
+    throw new InvalidArgumentError(`Format must be one of ${PDF_FORMATS.join(", ")}`);
   return value as PdfFormat;
 };
 
 /** A bar on stderr (shown only on a terminal): --json output and pipes stay clean. */
 const progressBar = (what: string) =>
-  new cliProgress.SingleBar({ format: `${what} {bar} {value}/{total}`, stream: process.stderr, hideCursor: true }, cliProgress.Presets.shades_classic);
+  new cliProgress.SingleBar(
+    { format: `${what} {bar} {value}/{total}`, stream: process.stderr, hideCursor: true },
+    cliProgress.Presets.shades_classic,
+  );
 
 export function registerReports(program: Command) {
-  const reports = program.command("reports").description("Health reports: list, generate from completed inspections, export PDFs");
+  const reports = program
+    .command("reports")
+    .description("Health reports: list, generate from completed inspections, export PDFs");
 
   reports
     .command("list")
     .description("List reports, newest first")
-    .option("--limit <n>", "how many (1 to 500)", (v) => {
-      const n = Number(v);
-      if (!/^\d+$/.test(v.trim()) || n < 1 || n > 500) throw new InvalidArgumentError("Limit must be a whole number from 1 to 500");
-      return n;
-    }, 100)
+    .option(
+      "--limit <n>",
+      "how many (1 to 500)",
+      (v) => {
+        const n = Number(v);
+        if (!/^\d+$/.test(v.trim()) || n < 1 || n > 500)
+          throw new InvalidArgumentError("Limit must be a whole number from 1 to 500");
+        return n;
+      },
+      100,
+    )
     .option("--search <text>", "only reports whose address, city or client matches")
     .option("--json", "print the reports as JSON (with their snapshots)")
     .addHelpText("after", "\nExamples:\n  haven reports list\n  haven reports list --search Elm --json")
@@ -44,11 +57,17 @@ export function registerReports(program: Command) {
           const { rows } = await container.reports.list({ limit: options.limit, offset: 0, q: options.search });
           return printJson(rows);
         }
-        const { rows, total } = await container.reports.listItems({ limit: options.limit, offset: 0, q: options.search });
+        const { rows, total } = await container.reports.listItems({
+          limit: options.limit,
+          offset: 0,
+          q: options.search,
+        });
         if (!rows.length) return console.log("No reports.");
         for (const r of rows) {
           const score = r.overallScore === null ? "  —" : String(r.overallScore).padStart(3);
-          console.log(`  #${String(r.id).padEnd(6)} ${r.createdAt.slice(0, 10)}  score ${score}  ${String(r.totalIssues).padStart(3)} issue(s)  ${r.address}${r.city ? `, ${r.city}` : ""}`);
+          console.log(
+            `  #${String(r.id).padEnd(6)} ${r.createdAt.slice(0, 10)}  score ${score}  ${String(r.totalIssues).padStart(3)} issue(s)  ${r.address}${r.city ? `, ${r.city}` : ""}`,
+          );
         }
         console.log(`${rows.length} of ${total} report(s).`);
       }),
@@ -60,15 +79,21 @@ export function registerReports(program: Command) {
     .option("--inspection <id>", "the inspection's id", positiveId("Inspection"))
     .option("--all-missing", "every completed inspection that has no report yet")
     .option("--json", "print the result as JSON")
-    .addHelpText("after", "\nExamples:\n  haven reports generate --inspection 42\n  haven reports generate --all-missing")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  haven reports generate --inspection 42\n  haven reports generate --all-missing",
+    )
     .action((options: { inspection?: number; allMissing?: boolean; json?: boolean }) => {
-      if ((options.inspection === undefined) === !options.allMissing) throw new ValidationError("Give either --inspection <id> or --all-missing");
+      if ((options.inspection === undefined) === !options.allMissing)
+        throw new ValidationError("Give either --inspection <id> or --all-missing");
       return withContainer(async (container) => {
         if (options.inspection !== undefined) {
           const report = await container.reports.generate(options.inspection);
           if (options.json) return printJson(report);
           const d = report.reportData;
-          return console.log(`Generated report #${report.id} for inspection #${report.inspectionId} (${addressLine(d.property)}): score ${d.overallScore ?? "—"}, ${d.summary.totalIssues} recommendation(s).`);
+          return console.log(
+            `Generated report #${report.id} for inspection #${report.inspectionId} (${addressLine(d.property)}): score ${d.overallScore ?? "—"}, ${d.summary.totalIssues} recommendation(s).`,
+          );
         }
         const ids = await container.reports.inspectionsWithoutReport();
         const bar = progressBar("Generating");
@@ -87,7 +112,11 @@ export function registerReports(program: Command) {
         bar.stop();
         if (options.json) return printJson({ generated: made, failed });
         for (const f of failed) console.log(`  inspection #${f.inspectionId}: ${f.message}`);
-        console.log(ids.length ? `Generated ${made.length} report(s)${failed.length ? `; ${failed.length} failed` : ""}.` : "Nothing to generate: every completed inspection has a report.");
+        console.log(
+          ids.length
+            ? `Generated ${made.length} report(s)${failed.length ? `; ${failed.length} failed` : ""}.`
+            : "Nothing to generate: every completed inspection has a report.",
+        );
         if (failed.length) process.exitCode = 1;
       });
     });
@@ -100,12 +129,18 @@ export function registerReports(program: Command) {
     .option("--all", "every report")
     .option("--out-dir <dir>", "the folder to write into (with --all)")
     .option("--format <format>", "full or summary", pdfFormat, "full" as PdfFormat)
-    .addHelpText("after", "\nExamples:\n  haven reports pdf --report 7 --out report-7.pdf\n  haven reports pdf --report 7 --out summary.pdf --format summary\n  haven reports pdf --all --out-dir ./pdfs")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  haven reports pdf --report 7 --out report-7.pdf\n  haven reports pdf --report 7 --out summary.pdf --format summary\n  haven reports pdf --all --out-dir ./pdfs",
+    )
     .action((options: { report?: number; out?: string; all?: boolean; outDir?: string; format: PdfFormat }) => {
-      if ((options.report === undefined) === !options.all) throw new ValidationError("Give either --report <id> --out <file> or --all --out-dir <dir>");
-      if (options.report !== undefined && !options.out) throw new ValidationError("--out <file> is required with --report");
+      if ((options.report === undefined) === !options.all)
+        throw new ValidationError("Give either --report <id> --out <file> or --all --out-dir <dir>");
+      if (options.report !== undefined && !options.out)
+        throw new ValidationError("--out <file> is required with --report");
       if (options.all && !options.outDir) throw new ValidationError("--out-dir <dir> is required with --all");
-      if (options.report !== undefined && options.outDir) throw new ValidationError("--out-dir goes with --all; use --out with --report");
+      if (options.report !== undefined && options.outDir)
+        throw new ValidationError("--out-dir goes with --all; use --out with --report");
       if (options.all && options.out) throw new ValidationError("--out goes with --report; use --out-dir with --all");
       return withContainer(async (container) => {
         if (options.report !== undefined) {
@@ -119,7 +154,10 @@ export function registerReports(program: Command) {
         bar.start(ids.length, 0);
         for (const id of ids) {
           const pdf = await container.reports.pdf(id, options.format);
-          await writeFile(path.join(options.outDir!, `report-${id}${options.format === "summary" ? "-summary" : ""}.pdf`), pdf);
+          await writeFile(
+            path.join(options.outDir!, `report-${id}${options.format === "summary" ? "-summary" : ""}.pdf`),
+            pdf,
+          );
           bar.increment();
         }
         bar.stop();

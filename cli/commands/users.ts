@@ -5,7 +5,9 @@ async function readPassword(): Promise<string> {
   if (process.stdin.isTTY) process.stderr.write("Password (then Enter and Ctrl-D): ");
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8").replace(/\r?\n$/, "");
+  return Buffer.concat(chunks)
+    .toString("utf8")
+    .replace(/\r?\n$/, "");
 }
 
 /** "203.0.113.5 until 2026-11-01T14:05:00.000Z; new addresses wait until …", or "" when nothing holds the user back. */
@@ -29,7 +31,13 @@ export function registerUsers(program: Command) {
         const locks = await container.auth.loginLocks(users.map((u) => u.email));
         const list = users.map((u) => {
           const lock = locks.get(u.email.toLowerCase());
-          return { ...u, locked: Boolean(lock?.lockedAddresses.length), lockedAddresses: lock?.lockedAddresses ?? [], lockedUntil: lock?.lockedUntil ?? null, throttledUntil: lock?.throttledUntil ?? null };
+          return {
+            ...u,
+            locked: Boolean(lock?.lockedAddresses.length),
+            lockedAddresses: lock?.lockedAddresses ?? [],
+            lockedUntil: lock?.lockedUntil ?? null,
+            throttledUntil: lock?.throttledUntil ?? null,
+          };
         });
         if (options.json) return printJson(list);
         if (!list.length) return console.log("No staff users yet: run `haven users create`.");
@@ -39,7 +47,11 @@ export function registerUsers(program: Command) {
             email: u.email,
             name: `${u.firstName} ${u.lastName}`,
             role: u.role,
-            status: [u.disabled ? "disabled" : "active", ...(u.locked ? ["locked"] : []), ...(u.throttledUntil ? ["throttled"] : [])].join(", "),
+            status: [
+              u.disabled ? "disabled" : "active",
+              ...(u.locked ? ["locked"] : []),
+              ...(u.throttledUntil ? ["throttled"] : []),
+            ].join(", "),
             "login lock": lockText(u),
             "last login": u.lastLoginAt ?? "never",
           })),
@@ -53,7 +65,10 @@ export function registerUsers(program: Command) {
     .requiredOption("--email <email>", "company e-mail, used to log in")
     .requiredOption("--first-name <name>", "first name")
     .requiredOption("--last-name <name>", "last name")
-    .addHelpText("after", "\nExample:\n  printf '%s' \"$PASSWORD\" | haven users create --email ana@example.com --first-name Ana --last-name Diaz")
+    .addHelpText(
+      "after",
+      "\nExample:\n  printf '%s' \"$PASSWORD\" | haven users create --email ana@example.com --first-name Ana --last-name Diaz",
+    )
     .action(async (options: { email: string; firstName: string; lastName: string }) => {
       const password = await readPassword();
       await withContainer(async (container) => {
@@ -84,7 +99,11 @@ export function registerUsers(program: Command) {
       await withContainer(async (container) => {
         const { user, cleared } = await container.auth.unlock(options.email);
         if (options.json) return printJson({ id: user.id, email: user.email, cleared });
-        console.log(cleared ? `Unlocked staff user #${user.id} ${user.email} (${cleared} login counters cleared).` : `Staff user #${user.id} ${user.email} has no failed logins to clear.`);
+        console.log(
+          cleared
+            ? `Unlocked staff user #${user.id} ${user.email} (${cleared} login counters cleared).`
+            : `Staff user #${user.id} ${user.email} has no failed logins to clear.`,
+        );
       });
     });
 }

@@ -33,7 +33,10 @@ function NoProperty() {
   return (
     <div className="card mt-6 text-center">
       <h1 className="font-serif text-3xl font-bold text-green-900">No Property Found</h1>
-      <p className="mt-3 text-ink/80">We couldn't find a property for this browser. Add your property information first, then book your inspection here.</p>
+      <p className="mt-3 text-ink/80">
+        We couldn't find a property for this browser. Add your property information first, then book your inspection
+        here.
+      </p>
       <a href="/property-intake" className="btn btn-gold mt-6">
         Add Property Information
       </a>
@@ -59,7 +62,9 @@ function PropertySummary({ property }: { property: Property }) {
         </div>
         <div>
           <dt className="inline text-ink/70">Square footage: </dt>
-          <dd className="inline font-medium">{property.squareFootage ? `${property.squareFootage.toLocaleString("en-US")} sq ft` : "Not given"}</dd>
+          <dd className="inline font-medium">
+            {property.squareFootage ? `${property.squareFootage.toLocaleString("en-US")} sq ft` : "Not given"}
+          </dd>
         </div>
       </dl>
     </section>
@@ -81,7 +86,12 @@ export default function BookInspection({ dates }: Props) {
   const mutation = useMutation({
     mutationFn: () => {
       if (!property) throw new Error("No property found");
-      return apiRequest<Booking>("POST", "/api/inspection-bookings", { propertyId: property.id, scheduledDate, timeSlot, notes }, { "Idempotency-Key": submissionKey.current });
+      return apiRequest<Booking>(
+        "POST",
+        "/api/inspection-bookings",
+        { propertyId: property.id, scheduledDate, timeSlot, notes },
+        { "Idempotency-Key": submissionKey.current },
+      );
     },
     onSuccess: (booking) => {
       saveConfirmation({
@@ -96,7 +106,11 @@ export default function BookInspection({ dates }: Props) {
     },
     onError: (error) => {
       if (error instanceof ApiError) setErrors(error.fields);
-      toast({ title: "Booking Failed", description: "Failed to schedule inspection. Please try again.", variant: "destructive" });
+      toast({
+        title: "Booking Failed",
+        description: "Failed to schedule inspection. Please try again.",
+        variant: "destructive",
+      });
     },
   });
 
@@ -113,7 +127,9 @@ export default function BookInspection({ dates }: Props) {
     if (!timeSlot) found.timeSlot = "Please select a time slot";
     setErrors(found);
     if (found.scheduledDate || found.timeSlot) {
-      form.current?.querySelector<HTMLInputElement>(`input[name="${found.scheduledDate ? "scheduledDate" : "timeSlot"}"]`)?.focus();
+      form.current
+        ?.querySelector<HTMLInputElement>(`input[name="${found.scheduledDate ? "scheduledDate" : "timeSlot"}"]`)
+        ?.focus();
       return;
     }
     mutation.mutate();
@@ -122,7 +138,9 @@ export default function BookInspection({ dates }: Props) {
   return (
     <>
       <h1 className="font-serif text-3xl font-bold text-green-900 md:text-4xl">Book Your Inspection</h1>
-      <p className="mt-2 text-ink/80">Choose a weekday and a time of day. Your inspector confirms the exact arrival time with you.</p>
+      <p className="mt-2 text-ink/80">
+        Choose a weekday and a time of day. Your inspector confirms the exact arrival time with you.
+      </p>
 
       <PropertySummary property={property} />
 
@@ -152,8 +170,19 @@ export default function BookInspection({ dates }: Props) {
           }}
           options={DAY_PART_VALUES.map((p) => ({ value: p, label: DAY_PARTS[p].label, detail: DAY_PARTS[p].range }))}
         />
-        <TextAreaField id="notes" label="Special instructions (optional)" value={notes} error={errors.notes} onChange={setNotes} maxLength={2000} />
-        <button type="submit" className="btn btn-gold w-full sm:w-auto" disabled={mutation.isPending || mutation.isSuccess}>
+        <TextAreaField
+          id="notes"
+          label="Special instructions (optional)"
+          value={notes}
+          error={errors.notes}
+          onChange={setNotes}
+          maxLength={2000}
+        />
+        <button
+          type="submit"
+          className="btn btn-gold w-full sm:w-auto"
+          disabled={mutation.isPending || mutation.isSuccess}
+        >
           {mutation.isPending ? "Scheduling..." : "Schedule Inspection"}
         </button>
       </form>

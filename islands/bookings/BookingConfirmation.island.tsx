@@ -1,5 +1,9 @@
 import { useState } from "react";
-import { ACCESS_METHOD_LABELS, CONFIRMATION_STORAGE_KEY, type ConfirmationRecord } from "../../src/modules/bookings/bookings.constants";
+import {
+  ACCESS_METHOD_LABELS,
+  CONFIRMATION_STORAGE_KEY,
+  type ConfirmationRecord,
+} from "../../src/modules/bookings/bookings.constants";
 import { longDate } from "../../src/shared/business-time";
 
 interface Props {
@@ -8,10 +12,19 @@ interface Props {
 }
 
 const NEXT_STEPS = [
-  { title: "Check your e-mail", text: "Your confirmation e-mail has the details and a calendar invitation. We send your inspector's contact within 24 hours." },
-  { title: "Your inspector calls ahead", text: "Your assigned inspector contacts you 24 hours before the inspection to confirm." },
+  {
+    title: "Check your e-mail",
+    text: "Your confirmation e-mail has the details and a calendar invitation. We send your inspector's contact within 24 hours.",
+  },
+  {
+    title: "Your inspector calls ahead",
+    text: "Your assigned inspector contacts you 24 hours before the inspection to confirm.",
+  },
   { title: "The inspection", text: "Our 114-point inspection takes about 60 minutes." },
-  { title: "Your Health Report", text: "Your report and Property Health Score arrive within 24 hours of the inspection." },
+  {
+    title: "Your Health Report",
+    text: "Your report and Property Health Score arrive within 24 hours of the inspection.",
+  },
 ];
 
 /** Reads the record the booking forms saved (form-parts.tsx saveConfirmation) and removes it, so a reload shows the page without it. */
@@ -52,7 +65,8 @@ export default function BookingConfirmation(props: Props) {
       <div className="card mt-6 text-center">
         <h1 className="font-serif text-3xl font-bold text-green-900">No Booking to Show</h1>
         <p className="mt-3 text-ink/80">
-          This page shows a booking once, right after it is made. If you booked an inspection, your confirmation e-mail has every detail.
+          This page shows a booking once, right after it is made. If you booked an inspection, your confirmation e-mail
+          has every detail.
         </p>
         <div className="mt-6 flex flex-wrap justify-center gap-3">
           <a href="/schedule-inspection" className="btn btn-gold">
@@ -75,7 +89,14 @@ export default function BookingConfirmation(props: Props) {
       <div className="text-center">
         <span className="confirm-badge" aria-hidden="true">
           <svg viewBox="0 0 24 24" className="h-8 w-8">
-            <path d="M5 12.5l4.5 4.5L19 7.5" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" strokeLinejoin="round" />
+            <path
+              d="M5 12.5l4.5 4.5L19 7.5"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2.5"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            />
           </svg>
         </span>
         <h1 className="mt-4 font-serif text-3xl font-bold text-green-900 md:text-4xl">Your Inspection is Booked!</h1>

@@ -1,5 +1,10 @@
 // The fields of each step of the schedule wizard (ScheduleWizard.island.tsx), which holds their values.
-import { ACCESS_METHOD_LABELS, ACCESS_METHODS, NEEDS_ACCESS_INFO, SAMPLE_ADDRESS_LINE } from "../../src/modules/bookings/bookings.constants";
+import {
+  ACCESS_METHOD_LABELS,
+  ACCESS_METHODS,
+  NEEDS_ACCESS_INFO,
+  SAMPLE_ADDRESS_LINE,
+} from "../../src/modules/bookings/bookings.constants";
 import { TIME_SLOTS } from "../../src/shared/business-time";
 import { Field, SelectField } from "../checkout/fields";
 import { ChoiceCards, TextAreaField } from "./form-parts";
@@ -17,15 +22,34 @@ interface StepFieldsProps {
   field: (key: Key) => FieldBinding;
 }
 
-const TYPE_LABELS: Record<string, string> = { "single-family": "Single-family home", townhouse: "Townhouse", condo: "Condo", duplex: "Duplex", other: "Other" };
+const TYPE_LABELS: Record<string, string> = {
+  "single-family": "Single-family home",
+  townhouse: "Townhouse",
+  condo: "Condo",
+  duplex: "Duplex",
+  other: "Other",
+};
 
 function PropertyFields({ field, propertyTypes }: StepFieldsProps & { propertyTypes: string[] }) {
   return (
     <>
       <div className="sm:col-span-2">
-        <Field label="Property address" required {...field("propertyAddress")} autoComplete="street-address" hint={`Street, city, province and postal code, e.g. ${SAMPLE_ADDRESS_LINE}`} maxLength={300} />
+        <Field
+          label="Property address"
+          required
+          {...field("propertyAddress")}
+          autoComplete="street-address"
+          hint={`Street, city, province and postal code, e.g. ${SAMPLE_ADDRESS_LINE}`}
+          maxLength={300}
+        />
       </div>
-      <SelectField label="Property type" required options={propertyTypes} labels={TYPE_LABELS} {...field("propertyType")} />
+      <SelectField
+        label="Property type"
+        required
+        options={propertyTypes}
+        labels={TYPE_LABELS}
+        {...field("propertyType")}
+      />
       <Field label="Property size (sq ft)" required inputMode="numeric" {...field("propertySize")} />
       <Field label="Year built" inputMode="numeric" {...field("yearBuilt")} hint="Optional" />
     </>
@@ -48,12 +72,28 @@ function ScheduleFields({ field, minDate, maxDate }: StepFieldsProps & { minDate
   const { id: _name, ...access } = field("accessMethod");
   return (
     <>
-      <Field label="Inspection date" type="date" required min={minDate} max={maxDate} {...field("scheduledDate")} hint="At least 4 days from today." />
+      <Field
+        label="Inspection date"
+        type="date"
+        required
+        min={minDate}
+        max={maxDate}
+        {...field("scheduledDate")}
+        hint="At least 4 days from today."
+      />
       <div className="field">
         <label htmlFor="timeSlot">
           Time <span aria-hidden="true">*</span>
         </label>
-        <select id="timeSlot" name="timeSlot" value={time.value} onChange={(e) => time.onChange(e.target.value)} aria-required aria-invalid={time.error ? true : undefined} aria-describedby={time.error ? "timeSlot-error" : undefined}>
+        <select
+          id="timeSlot"
+          name="timeSlot"
+          value={time.value}
+          onChange={(e) => time.onChange(e.target.value)}
+          aria-required
+          aria-invalid={time.error ? true : undefined}
+          aria-describedby={time.error ? "timeSlot-error" : undefined}
+        >
           <option value="">Select a time…</option>
           {TIME_SLOTS.map((slot) => (
             <option key={slot} value={slot}>
@@ -68,12 +108,26 @@ function ScheduleFields({ field, minDate, maxDate }: StepFieldsProps & { minDate
         )}
       </div>
       <div className="sm:col-span-2">
-        <ChoiceCards name="accessMethod" legend="How will the inspector get in?" required {...access} options={ACCESS_METHODS.map((m) => ({ value: m, label: ACCESS_METHOD_LABELS[m]! }))} />
-        {access.value === "meet-inspector" && <p className="mt-2 text-sm text-ink/75">Your inspector calls 15 to 30 minutes before arriving.</p>}
+        <ChoiceCards
+          name="accessMethod"
+          legend="How will the inspector get in?"
+          required
+          {...access}
+          options={ACCESS_METHODS.map((m) => ({ value: m, label: ACCESS_METHOD_LABELS[m]! }))}
+        />
+        {access.value === "meet-inspector" && (
+          <p className="mt-2 text-sm text-ink/75">Your inspector calls 15 to 30 minutes before arriving.</p>
+        )}
       </div>
       {NEEDS_ACCESS_INFO.includes(access.value) && (
         <>
-          <Field label="Access code" {...field("accessCode")} autoComplete="off" hint="A code or instructions is required." maxLength={100} />
+          <Field
+            label="Access code"
+            {...field("accessCode")}
+            autoComplete="off"
+            hint="A code or instructions is required."
+            maxLength={100}
+          />
           <TextAreaField label="Access instructions" {...field("accessInstructions")} rows={2} maxLength={1000} />
         </>
       )}
@@ -98,7 +152,13 @@ export function StepFields({ step, field, propertyTypes, minDate, maxDate }: Ste
     <div className="mt-5 grid gap-4 sm:grid-cols-2">
       {shows("propertyType") && !shows("propertyAddress") && (
         <div className="sm:col-span-2">
-          <SelectField label="Property type" required options={propertyTypes} labels={TYPE_LABELS} {...field("propertyType")} />
+          <SelectField
+            label="Property type"
+            required
+            options={propertyTypes}
+            labels={TYPE_LABELS}
+            {...field("propertyType")}
+          />
         </div>
       )}
       {shows("propertyAddress") && <PropertyFields field={field} propertyTypes={propertyTypes} />}

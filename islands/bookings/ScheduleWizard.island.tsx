@@ -1,11 +1,28 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import { ACCESS_INFO_MESSAGE, ACCESS_INFO_TITLE, type Booking, NEEDS_ACCESS_INFO, type WizardPrefill } from "../../src/modules/bookings/bookings.constants";
+import {
+  ACCESS_INFO_MESSAGE,
+  ACCESS_INFO_TITLE,
+  type Booking,
+  NEEDS_ACCESS_INFO,
+  type WizardPrefill,
+} from "../../src/modules/bookings/bookings.constants";
 import { ApiError, apiRequest, newIdempotencyKey } from "../ui/api";
 import { toast } from "../ui/toast";
 import { focusField, saveConfirmation } from "./form-parts";
 import { StepFields } from "./ScheduleStepFields";
-import { EMPTY, type Errors, INTAKE_STEPS, type Key, STEPS, type Step, type Values, continuationSteps, initialValues, problemsIn } from "./schedule-steps";
+import {
+  EMPTY,
+  type Errors,
+  INTAKE_STEPS,
+  type Key,
+  STEPS,
+  type Step,
+  type Values,
+  continuationSteps,
+  initialValues,
+  problemsIn,
+} from "./schedule-steps";
 import { KnownDetails, WizardProgress } from "./WizardParts";
 
 /** This island uses react-query: the loader wraps it in the query provider (islands/main.ts). */
@@ -68,11 +85,25 @@ function useWizardSteps(prefill: WizardPrefill | null) {
     setContinuing(false);
     setStep(index);
   };
-  return { continuing, steps, offset: continuing ? INTAKE_STEPS.length : 0, step, setStep, goToFirstError, change, form, heading };
+  return {
+    continuing,
+    steps,
+    offset: continuing ? INTAKE_STEPS.length : 0,
+    step,
+    setStep,
+    goToFirstError,
+    change,
+    form,
+    heading,
+  };
 }
 
 /** Books the inspection once (one idempotency key per wizard), then leaves for the confirmation page. */
-function useScheduleBooking(values: Values, prefill: WizardPrefill | null, onRefused: (known: Errors, other: string | null) => void) {
+function useScheduleBooking(
+  values: Values,
+  prefill: WizardPrefill | null,
+  onRefused: (known: Errors, other: string | null) => void,
+) {
   const submissionKey = useRef(newIdempotencyKey());
   return useMutation({
     mutationFn: () =>
@@ -84,7 +115,10 @@ function useScheduleBooking(values: Values, prefill: WizardPrefill | null, onRef
         { "Idempotency-Key": submissionKey.current },
       ),
     onSuccess: (booking) => {
-      toast({ title: "Inspection Scheduled Successfully", description: "You'll receive a confirmation email shortly with all the details." });
+      toast({
+        title: "Inspection Scheduled Successfully",
+        description: "You'll receive a confirmation email shortly with all the details.",
+      });
       saveConfirmation({
         scheduledDate: booking.scheduledDate,
         selectedTime: booking.timeSlot,
@@ -106,7 +140,11 @@ function useScheduleBooking(values: Values, prefill: WizardPrefill | null, onRef
         else other.push(message);
       }
       onRefused(known, other.length ? [...new Set(other)].join(" ") : null);
-      toast({ title: "Scheduling Error", description: "Failed to schedule inspection. Please try again.", variant: "destructive" });
+      toast({
+        title: "Scheduling Error",
+        description: "Failed to schedule inspection. Please try again.",
+        variant: "destructive",
+      });
     },
   });
 }
@@ -142,10 +180,16 @@ export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefil
 
   const next = () => {
     if (current.required.some((k) => !values[k].trim())) {
-      toast({ title: "Missing Information", description: "Please fill in all required fields before continuing.", variant: "destructive" });
+      toast({
+        title: "Missing Information",
+        description: "Please fill in all required fields before continuing.",
+        variant: "destructive",
+      });
     }
     // This step's errors are checked again; the server's messages for other steps wait there.
-    const others = Object.fromEntries(Object.entries(errors).filter(([key]) => !current.fields.includes(key as Key))) as Errors;
+    const others = Object.fromEntries(
+      Object.entries(errors).filter(([key]) => !current.fields.includes(key as Key)),
+    ) as Errors;
     if (showErrors(problemsIn(values, current.fields, minDate, maxDate), others)) return;
     setStep(step + 1);
   };
@@ -155,14 +199,27 @@ export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefil
     if (step < steps.length - 1) return next();
     if (mutation.isPending || mutation.isSuccess) return;
     setFormError(null);
-    const found = problemsIn(values, STEPS.flatMap((s) => s.fields), minDate, maxDate);
+    const found = problemsIn(
+      values,
+      STEPS.flatMap((s) => s.fields),
+      minDate,
+      maxDate,
+    );
     if (steps.some((s) => s.required.some((k) => !values[k].trim()))) {
-      toast({ title: "Missing Information", description: "Please fill in all required fields.", variant: "destructive" });
+      toast({
+        title: "Missing Information",
+        description: "Please fill in all required fields.",
+        variant: "destructive",
+      });
       // Every step's errors, so the step it lands on shows its own.
       showErrors(found);
       return;
     }
-    if (NEEDS_ACCESS_INFO.includes(values.accessMethod) && !values.accessCode.trim() && !values.accessInstructions.trim()) {
+    if (
+      NEEDS_ACCESS_INFO.includes(values.accessMethod) &&
+      !values.accessCode.trim() &&
+      !values.accessInstructions.trim()
+    ) {
       toast({ title: ACCESS_INFO_TITLE, description: ACCESS_INFO_MESSAGE, variant: "destructive" });
       showErrors({ ...found, accessCode: ACCESS_INFO_MESSAGE });
       return;
@@ -174,11 +231,31 @@ export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefil
   const busy = mutation.isPending || mutation.isSuccess;
   return (
     <form ref={form} onSubmit={submit} noValidate className="card mt-6" aria-labelledby="wizard-step-title">
-      <WizardProgress titles={[...(continuing ? INTAKE_STEPS : []), ...steps.map((s) => s.title)]} offset={offset} step={step} />
-      {planLabel && step === 0 && <p className="mt-4 rounded-lg bg-gold-200/50 px-3 py-2 text-sm">Your {planLabel} plan is active. Let's schedule your inspection.</p>}
-      {continuing && prefill && step === 0 && <KnownDetails prefill={prefill} values={values} contactKnown={!current.fields.includes("firstName")} onChange={change} />}
+      <WizardProgress
+        titles={[...(continuing ? INTAKE_STEPS : []), ...steps.map((s) => s.title)]}
+        offset={offset}
+        step={step}
+      />
+      {planLabel && step === 0 && (
+        <p className="mt-4 rounded-lg bg-gold-200/50 px-3 py-2 text-sm">
+          Your {planLabel} plan is active. Let's schedule your inspection.
+        </p>
+      )}
+      {continuing && prefill && step === 0 && (
+        <KnownDetails
+          prefill={prefill}
+          values={values}
+          contactKnown={!current.fields.includes("firstName")}
+          onChange={change}
+        />
+      )}
 
-      <h2 id="wizard-step-title" ref={heading} tabIndex={-1} className="mt-6 font-serif text-2xl font-bold text-green-900">
+      <h2
+        id="wizard-step-title"
+        ref={heading}
+        tabIndex={-1}
+        className="mt-6 font-serif text-2xl font-bold text-green-900"
+      >
         {current.title}
       </h2>
       <p className="text-sm text-ink/75">

@@ -16,7 +16,11 @@ export function WizardProgress({ titles, offset, step }: ProgressProps) {
       {titles.map((title, n) => {
         const i = n - offset;
         return (
-          <li key={title} data-state={i < step ? "done" : i === step ? "current" : "todo"} aria-current={i === step ? "step" : undefined}>
+          <li
+            key={title}
+            data-state={i < step ? "done" : i === step ? "current" : "todo"}
+            aria-current={i === step ? "step" : undefined}
+          >
             <span className="wizard-step-number" aria-hidden="true">
               {n + 1}
             </span>
@@ -40,7 +44,11 @@ interface KnownDetailsProps {
 /** What intake already asked, read-only, each with a way back to its step of the full wizard. */
 export function KnownDetails({ prefill, values, contactKnown, onChange }: KnownDetailsProps) {
   return (
-    <section className="mt-4 grid gap-3 rounded-lg border border-ink/15 p-4 sm:grid-cols-2" aria-label="From your property form" data-testid="wizard-known">
+    <section
+      className="mt-4 grid gap-3 rounded-lg border border-ink/15 p-4 sm:grid-cols-2"
+      aria-label="From your property form"
+      data-testid="wizard-known"
+    >
       <div>
         <div className="flex items-baseline justify-between gap-2">
           <h3 className="font-bold text-green-900">Property</h3>
@@ -57,7 +65,12 @@ export function KnownDetails({ prefill, values, contactKnown, onChange }: KnownD
         <div>
           <div className="flex items-baseline justify-between gap-2">
             <h3 className="font-bold text-green-900">Contact</h3>
-            <button type="button" className="link text-sm" onClick={onChange(1)} aria-label="Change the contact details">
+            <button
+              type="button"
+              className="link text-sm"
+              onClick={onChange(1)}
+              aria-label="Change the contact details"
+            >
               Change
             </button>
           </div>

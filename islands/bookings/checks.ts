@@ -5,7 +5,8 @@ import { LEAD_MESSAGE } from "../../src/modules/bookings/bookings.constants";
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^[+(\d][\d\s().-]{6,}$/;
 
-export const emailError = (v: string) => (v.trim() && !EMAIL.test(v.trim()) ? "Enter a valid email address" : undefined);
+export const emailError = (v: string) =>
+  v.trim() && !EMAIL.test(v.trim()) ? "Enter a valid email address" : undefined;
 export const phoneError = (v: string) => (v.trim() && !PHONE.test(v.trim()) ? "Enter a valid phone number" : undefined);
 
 /** A whole number within bounds, when given. */

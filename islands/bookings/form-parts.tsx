@@ -58,9 +58,22 @@ interface ChoiceProps {
 }
 
 /** A radio group drawn as cards; arrow keys move between them as in any radio group. */
-export function ChoiceCards({ name, legend, value, options, error, required, columns = "sm:grid-cols-3", onChange }: ChoiceProps) {
+export function ChoiceCards({
+  name,
+  legend,
+  value,
+  options,
+  error,
+  required,
+  columns = "sm:grid-cols-3",
+  onChange,
+}: ChoiceProps) {
   return (
-    <fieldset className="choice-group" aria-describedby={error ? `${name}-error` : undefined} aria-invalid={error ? true : undefined}>
+    <fieldset
+      className="choice-group"
+      aria-describedby={error ? `${name}-error` : undefined}
+      aria-invalid={error ? true : undefined}
+    >
       <legend className="mb-2 font-semibold">
         {legend}
         {required && <span aria-hidden="true"> *</span>}
@@ -68,7 +81,14 @@ export function ChoiceCards({ name, legend, value, options, error, required, col
       <div className={`grid gap-2 ${columns}`}>
         {options.map((option) => (
           <label key={option.value} className="choice-card" data-checked={value === option.value}>
-            <input type="radio" name={name} value={option.value} checked={value === option.value} onChange={() => onChange(option.value)} className="sr-only" />
+            <input
+              type="radio"
+              name={name}
+              value={option.value}
+              checked={value === option.value}
+              onChange={() => onChange(option.value)}
+              className="sr-only"
+            />
             <span className="font-semibold">{option.label}</span>
             {option.detail && <span className="text-sm text-ink/75">{option.detail}</span>}
           </label>

@@ -29,8 +29,16 @@ export interface Step {
 }
 
 export const STEPS: Step[] = [
-  { title: "Property Info", fields: ["propertyAddress", "propertyType", "propertySize", "yearBuilt"], required: ["propertyAddress", "propertyType", "propertySize"] },
-  { title: "Contact Info", fields: ["firstName", "lastName", "email", "phone"], required: ["firstName", "lastName", "email", "phone"] },
+  {
+    title: "Property Info",
+    fields: ["propertyAddress", "propertyType", "propertySize", "yearBuilt"],
+    required: ["propertyAddress", "propertyType", "propertySize"],
+  },
+  {
+    title: "Contact Info",
+    fields: ["firstName", "lastName", "email", "phone"],
+    required: ["firstName", "lastName", "email", "phone"],
+  },
   {
     title: "Schedule",
     fields: ["scheduledDate", "timeSlot", "accessMethod", "accessCode", "accessInstructions", "specialRequests"],
@@ -50,7 +58,11 @@ export function continuationSteps(values: Values): Step[] {
   const [, contact, schedule] = STEPS as [Step, Step, Step];
   const contactKnown = contact.required.every((k) => values[k].trim());
   const first = contactKnown ? schedule : contact;
-  const withType: Step = { ...first, fields: ["propertyType", ...first.fields], required: ["propertyType", ...first.required] };
+  const withType: Step = {
+    ...first,
+    fields: ["propertyType", ...first.fields],
+    required: ["propertyType", ...first.required],
+  };
   return contactKnown ? [withType] : [withType, schedule];
 }
 
@@ -84,7 +96,8 @@ export function problemsIn(values: Values, fields: Key[], minDate: string, maxDa
     phone: phoneError(values.phone),
     scheduledDate: leadDateError("Inspection date", values.scheduledDate, minDate, maxDate),
   };
-  for (const s of STEPS) for (const key of s.required) if (!values[key].trim()) all[key] = `${REQUIRED_NAMES[key]} is required`;
+  for (const s of STEPS)
+    for (const key of s.required) if (!values[key].trim()) all[key] = `${REQUIRED_NAMES[key]} is required`;
   const found: Errors = {};
   for (const key of fields) if (all[key]) found[key] = all[key];
   return found;

@@ -25,7 +25,10 @@ type Errors = CardErrors;
 // The few parts of Stripe.js this form uses (loaded from js.stripe.com only in Stripe mode).
 interface StripeJs {
   elements(options: { clientSecret: string; appearance?: object }): StripeElements;
-  confirmPayment(options: { elements: StripeElements; confirmParams: object }): Promise<{ error?: { message?: string } }>;
+  confirmPayment(options: {
+    elements: StripeElements;
+    confirmParams: object;
+  }): Promise<{ error?: { message?: string } }>;
 }
 interface StripeElements {
   create(type: "payment"): { mount(el: HTMLElement): void };
@@ -77,7 +80,10 @@ function usePaymentIntent(plan: Props["plan"], hosted: Props["hosted"]): string 
   useEffect(() => {
     if (hosted) return;
     let live = true;
-    apiRequest<{ clientSecret: string }>("POST", "/api/create-payment-intent", { amount: plan.checkoutPrice, plan: plan.type })
+    apiRequest<{ clientSecret: string }>("POST", "/api/create-payment-intent", {
+      amount: plan.checkoutPrice,
+      plan: plan.type,
+    })
       .then((result) => live && setClientSecret(result.clientSecret))
       .catch((error) => {
         console.error("Error creating payment intent:", error);
@@ -99,7 +105,10 @@ function useStripeElement(stripeMode: boolean, clientSecret: string | null, publ
     loadStripeJs()
       .then((StripeCtor) => {
         const instance = StripeCtor(publishableKey);
-        const elements = instance.elements({ clientSecret, appearance: { theme: "stripe", variables: { colorPrimary: "#0f2e24" } } });
+        const elements = instance.elements({
+          clientSecret,
+          appearance: { theme: "stripe", variables: { colorPrimary: "#0f2e24" } },
+        });
         elements.create("payment").mount(element.current!);
         stripe.current = { stripe: instance, elements };
       })
@@ -133,11 +142,32 @@ function DemoCardFields({ values, errors, set }: DemoCardFieldsProps) {
         required
       />
       <div className="grid grid-cols-2 items-end gap-4">
-        <Field id="pay-expiry" label="Expiry (MM / YY)" value={values.expiry} error={errors.expiry} onChange={set("expiry", formatExpiry)} autoComplete="cc-exp" inputMode="numeric" placeholder="MM / YY" required />
-        <Field id="pay-cvc" label="CVC" value={values.cvc} error={errors.cvc} onChange={set("cvc", (v) => v.replace(/\D/g, "").slice(0, 4))} autoComplete="cc-csc" inputMode="numeric" placeholder="123" required />
+        <Field
+          id="pay-expiry"
+          label="Expiry (MM / YY)"
+          value={values.expiry}
+          error={errors.expiry}
+          onChange={set("expiry", formatExpiry)}
+          autoComplete="cc-exp"
+          inputMode="numeric"
+          placeholder="MM / YY"
+          required
+        />
+        <Field
+          id="pay-cvc"
+          label="CVC"
+          value={values.cvc}
+          error={errors.cvc}
+          onChange={set("cvc", (v) => v.replace(/\D/g, "").slice(0, 4))}
+          autoComplete="cc-csc"
+          inputMode="numeric"
+          placeholder="123"
+          required
+        />
       </div>
       <p className="rounded-md bg-gold-200/50 p-3 text-sm text-ink/85">
-        Demo mode: no card is charged. Use 4242 4242 4242 4242 with any future date and any CVC; 4000 0000 0000 0002 is declined.
+        Demo mode: no card is charged. Use 4242 4242 4242 4242 with any future date and any CVC; 4000 0000 0000 0002 is
+        declined.
       </p>
     </>
   );
@@ -153,7 +183,10 @@ export default function PaymentForm({ plan, mode, publishableKey, hosted }: Prop
   const formRef = useRef<HTMLFormElement>(null);
 
   const paid = (paymentIntentId?: string) => {
-    sessionStorage.setItem(CHECKOUT_CUSTOMER_KEY, JSON.stringify({ name: values.name.trim(), email: values.email.trim() }));
+    sessionStorage.setItem(
+      CHECKOUT_CUSTOMER_KEY,
+      JSON.stringify({ name: values.name.trim(), email: values.email.trim() }),
+    );
     if (hosted) return window.location.assign(hosted.successUrl);
     const next = new URLSearchParams({ plan: plan.type });
     if (paymentIntentId) next.set("payment_intent", paymentIntentId);
@@ -168,16 +201,26 @@ export default function PaymentForm({ plan, mode, publishableKey, hosted }: Prop
   const pay = useMutation({
     mutationFn: async (): Promise<string | undefined> => {
       if (!stripeMode) {
-        const result = await apiRequest<{ paymentIntentId: string }>("POST", "/api/demo/confirm-payment", { ...values, clientSecret });
+        const result = await apiRequest<{ paymentIntentId: string }>("POST", "/api/demo/confirm-payment", {
+          ...values,
+          clientSecret,
+        });
         return result.paymentIntentId;
       }
       const ready = stripeRef.current;
       if (!ready) throw new Error("The payment form is still loading.");
       const returnUrl = `${window.location.origin}/payment-success?plan=${encodeURIComponent(plan.type)}`;
-      sessionStorage.setItem(CHECKOUT_CUSTOMER_KEY, JSON.stringify({ name: values.name.trim(), email: values.email.trim() }));
+      sessionStorage.setItem(
+        CHECKOUT_CUSTOMER_KEY,
+        JSON.stringify({ name: values.name.trim(), email: values.email.trim() }),
+      );
       const { error } = await ready.stripe.confirmPayment({
         elements: ready.elements,
-        confirmParams: { return_url: returnUrl, receipt_email: values.email.trim(), payment_method_data: { billing_details: { name: values.name.trim(), email: values.email.trim() } } },
+        confirmParams: {
+          return_url: returnUrl,
+          receipt_email: values.email.trim(),
+          payment_method_data: { billing_details: { name: values.name.trim(), email: values.email.trim() } },
+        },
       });
       // Stripe redirects on success; coming back here means the card was refused.
       throw new Error(error?.message ?? "Your payment could not be completed.");
@@ -217,7 +260,13 @@ export default function PaymentForm({ plan, mode, publishableKey, hosted }: Prop
   }
 
   return (
-    <form ref={formRef} onSubmit={onSubmit} noValidate className="mt-4 space-y-4" aria-describedby={failure ? "payment-failure" : undefined}>
+    <form
+      ref={formRef}
+      onSubmit={onSubmit}
+      noValidate
+      className="mt-4 space-y-4"
+      aria-describedby={failure ? "payment-failure" : undefined}
+    >
       {failure && (
         <div id="payment-failure" className="alert alert-danger" role="alert" data-testid="payment-failure">
           <p className="font-semibold">Payment Failed</p>
@@ -225,8 +274,25 @@ export default function PaymentForm({ plan, mode, publishableKey, hosted }: Prop
         </div>
       )}
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field id="pay-name" label="Name on card" value={values.name} error={errors.name} onChange={set("name")} autoComplete="cc-name" required />
-        <Field id="pay-email" label="Email" type="email" value={values.email} error={errors.email} onChange={set("email")} autoComplete="email" required />
+        <Field
+          id="pay-name"
+          label="Name on card"
+          value={values.name}
+          error={errors.name}
+          onChange={set("name")}
+          autoComplete="cc-name"
+          required
+        />
+        <Field
+          id="pay-email"
+          label="Email"
+          type="email"
+          value={values.email}
+          error={errors.email}
+          onChange={set("email")}
+          autoComplete="email"
+          required
+        />
       </div>
       {stripeMode ? (
         <div ref={elementRef} data-testid="stripe-payment-element" className="min-h-24" />

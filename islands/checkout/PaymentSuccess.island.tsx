@@ -10,7 +10,10 @@ export default function PaymentSuccess({ plan, intakeUrl }: { plan: string; inta
     sessionStorage.setItem("paymentCompleted", "true");
     // The payer's name and e-mail from the card form prefill the property form.
     try {
-      const payer = JSON.parse(sessionStorage.getItem(CHECKOUT_CUSTOMER_KEY) ?? "null") as { name?: string; email?: string } | null;
+      const payer = JSON.parse(sessionStorage.getItem(CHECKOUT_CUSTOMER_KEY) ?? "null") as {
+        name?: string;
+        email?: string;
+      } | null;
       if (payer) {
         const url = new URL(intakeUrl, window.location.origin);
         if (payer.name) url.searchParams.set("customer_name", payer.name);

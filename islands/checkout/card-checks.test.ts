@@ -2,12 +2,19 @@ import { describe, expect, it } from "vitest";
 import { demoCardSchema } from "../../src/modules/payments/checkout.schemas";
 import { type CardValues, cardErrors } from "./card-checks";
 
-const good: CardValues = { name: "Ada Lovelace", email: "ada@example.com", cardNumber: "4242 4242 4242 4242", expiry: "12 / 39", cvc: "123" };
+const good: CardValues = {
+  name: "Ada Lovelace",
+  email: "ada@example.com",
+  cardNumber: "4242 4242 4242 4242",
+  expiry: "12 / 39",
+  cvc: "123",
+};
 
 /** The server's first message per field, as the form shows them. */
 function serverErrors(values: CardValues): Record<string, string> {
   const errors: Record<string, string> = {};
-  for (const issue of demoCardSchema.safeParse(values).error?.issues ?? []) errors[String(issue.path[0])] ??= issue.message;
+  for (const issue of demoCardSchema.safeParse(values).error?.issues ?? [])
+    errors[String(issue.path[0])] ??= issue.message;
   return errors;
 }
 

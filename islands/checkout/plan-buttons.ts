@@ -3,7 +3,8 @@
 const FAILED = "Error creating checkout session. Please try again.";
 
 document.addEventListener("submit", async (event) => {
-  const form = event.target instanceof HTMLFormElement && event.target.matches("form[data-checkout-form]") ? event.target : null;
+  const form =
+    event.target instanceof HTMLFormElement && event.target.matches("form[data-checkout-form]") ? event.target : null;
   if (!form || event.defaultPrevented) return;
   event.preventDefault();
   const button = form.querySelector<HTMLButtonElement>("button[type=submit], button:not([type])");

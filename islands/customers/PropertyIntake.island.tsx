@@ -115,27 +115,41 @@ export default function PropertyIntake({ sessionId, plan, demo, customerName, cu
       const { email, name } = verification.data.customer;
       setValues((v) => ({ ...v, email: email || v.email, name: v.name || name || "" }));
     } else if (verification.data) {
-      toast({ title: "Payment Verification Failed", description: "Please contact support if you believe this is an error.", variant: "destructive" });
+      toast({
+        title: "Payment Verification Failed",
+        description: "Please contact support if you believe this is an error.",
+        variant: "destructive",
+      });
       const timer = setTimeout(() => window.location.assign("/pricing"), 2500);
       return () => clearTimeout(timer);
     }
   }, [verification.data]);
 
   useEffect(() => {
-    if (verification.error) toast({ title: "Error", description: "Unable to verify payment. Please try again.", variant: "destructive" });
+    if (verification.error)
+      toast({ title: "Error", description: "Unable to verify payment. Please try again.", variant: "destructive" });
   }, [verification.error]);
 
   const save = useMutation({
-    mutationFn: (payload: ReturnType<typeof payloadOf>) => apiRequest<{ id: number }>("POST", "/api/customers", payload),
+    mutationFn: (payload: ReturnType<typeof payloadOf>) =>
+      apiRequest<{ id: number }>("POST", "/api/customers", payload),
     onSuccess: ({ id }) => {
       setSaved(true);
       toast({ title: "Property Information Saved", description: "Redirecting to schedule your inspection..." });
-      setTimeout(() => window.location.assign(`/schedule-inspection?customer_id=${id}&plan=${encodeURIComponent(plan)}`), REDIRECT_DELAY);
+      setTimeout(
+        () => window.location.assign(`/schedule-inspection?customer_id=${id}&plan=${encodeURIComponent(plan)}`),
+        REDIRECT_DELAY,
+      );
     },
     onError: (error) => {
       // 400: bad fields; 409: the paid session already belongs to another e-mail. Both name their fields.
-      if (error instanceof ApiError && (error.status === 400 || error.status === 409)) showErrors(toErrors(error.fields));
-      toast({ title: "Error", description: "Failed to save property information. Please try again.", variant: "destructive" });
+      if (error instanceof ApiError && (error.status === 400 || error.status === 409))
+        showErrors(toErrors(error.fields));
+      toast({
+        title: "Error",
+        description: "Failed to save property information. Please try again.",
+        variant: "destructive",
+      });
     },
   });
 
@@ -162,7 +176,10 @@ export default function PropertyIntake({ sessionId, plan, demo, customerName, cu
   if (sessionId && verification.isPending) {
     return (
       <div className="card mt-6 flex items-center gap-3" role="status">
-        <span className="h-5 w-5 animate-spin rounded-full border-2 border-green-900 border-t-transparent" aria-hidden="true" />
+        <span
+          className="h-5 w-5 animate-spin rounded-full border-2 border-green-900 border-t-transparent"
+          aria-hidden="true"
+        />
         Verifying your payment…
       </div>
     );
@@ -177,7 +194,8 @@ export default function PropertyIntake({ sessionId, plan, demo, customerName, cu
   }
 
   const pending = save.isPending || saved;
-  const emailKnown = Boolean(values.email) && (demo || Boolean(customerEmail) || Boolean(verification.data?.customer.email));
+  const emailKnown =
+    Boolean(values.email) && (demo || Boolean(customerEmail) || Boolean(verification.data?.customer.email));
 
   return (
     <form ref={formRef} onSubmit={onSubmit} noValidate className="mt-6 space-y-6" data-testid="intake-form">
@@ -242,7 +260,14 @@ function AddressSection({ field }: SectionProps) {
       <Field label="City" autoComplete="address-level2" required {...field("city")} />
       {/* Canadian first (docs/decisions.md#31): the provinces, then the spec's US states; the API keeps state/zipCode. */}
       <SelectField label="Province" options={REGIONS} labels={PROVINCE_NAMES} required {...field("state")} />
-      <Field label="Postal code" autoComplete="postal-code" placeholder={SAMPLE_POSTAL_CODE} hint="A Canadian postal code (or a US ZIP code)" required {...field("zipCode")} />
+      <Field
+        label="Postal code"
+        autoComplete="postal-code"
+        placeholder={SAMPLE_POSTAL_CODE}
+        hint="A Canadian postal code (or a US ZIP code)"
+        required
+        {...field("zipCode")}
+      />
     </Section>
   );
 }
@@ -264,12 +289,32 @@ function SystemsSection({ field }: SectionProps) {
   return (
     <Section title="Home systems">
       <SelectField label="HVAC units" options={HVAC_UNITS} labels={labelsFor(HVAC_UNITS)} {...field("hvacUnits")} />
-      <SelectField label="Electrical panels" options={ELECTRICAL_PANELS} labels={labelsFor(ELECTRICAL_PANELS)} {...field("electricalPanels")} />
+      <SelectField
+        label="Electrical panels"
+        options={ELECTRICAL_PANELS}
+        labels={labelsFor(ELECTRICAL_PANELS)}
+        {...field("electricalPanels")}
+      />
       <Field label="Plumbing systems" placeholder="e.g. copper, PEX, municipal water" {...field("plumbingSystems")} />
       <SelectField label="Roof type" options={ROOF_TYPES} labels={labelsFor(ROOF_TYPES)} {...field("roofType")} />
-      <SelectField label="Heating type" options={HEATING_TYPES} labels={labelsFor(HEATING_TYPES)} {...field("heatingType")} />
-      <SelectField label="Cooling type" options={COOLING_TYPES} labels={labelsFor(COOLING_TYPES)} {...field("coolingType")} />
-      <SelectField label="Water heater type" options={WATER_HEATER_TYPES} labels={labelsFor(WATER_HEATER_TYPES)} {...field("waterHeaterType")} />
+      <SelectField
+        label="Heating type"
+        options={HEATING_TYPES}
+        labels={labelsFor(HEATING_TYPES)}
+        {...field("heatingType")}
+      />
+      <SelectField
+        label="Cooling type"
+        options={COOLING_TYPES}
+        labels={labelsFor(COOLING_TYPES)}
+        {...field("coolingType")}
+      />
+      <SelectField
+        label="Water heater type"
+        options={WATER_HEATER_TYPES}
+        labels={labelsFor(WATER_HEATER_TYPES)}
+        {...field("waterHeaterType")}
+      />
       <Field label="Foundation type" placeholder="e.g. poured concrete, block" {...field("foundationType")} />
       <div className="field sm:col-span-2">
         <label htmlFor="intake-notes">Notes for your inspector</label>

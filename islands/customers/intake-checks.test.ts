@@ -17,7 +17,14 @@ const good: IntakeValues = {
 /** The server's first message per form field, as the island shows them. */
 function serverErrors(values: IntakeValues): Record<string, string> {
   const { name, email, phone, ...property } = values;
-  const parsed = customerCreateSchema.safeParse({ stripeSessionId: "demo_session_abc123", planType: "basic", name, email, phone, property });
+  const parsed = customerCreateSchema.safeParse({
+    stripeSessionId: "demo_session_abc123",
+    planType: "basic",
+    name,
+    email,
+    phone,
+    property,
+  });
   const errors: Record<string, string> = {};
   for (const issue of parsed.error?.issues ?? []) errors[String(issue.path.at(-1))] ??= issue.message;
   return errors;
@@ -31,7 +38,10 @@ describe("the property form's client checks", () => {
 
   it("name every empty required field with the server's message", () => {
     // Blank text fields, and the state select left on its empty option.
-    const empty = { ...(Object.fromEntries(Object.keys(good).map((k) => [k, " "])) as unknown as IntakeValues), state: "" };
+    const empty = {
+      ...(Object.fromEntries(Object.keys(good).map((k) => [k, " "])) as unknown as IntakeValues),
+      state: "",
+    };
     const client = intakeErrors(empty);
     expect(client).toEqual({
       name: "Name is required",
@@ -77,19 +87,37 @@ describe("the property form's client checks", () => {
     const values = { ...good, ...change };
     expect(intakeErrors(values)).toEqual({});
     const { name, email, phone, ...property } = values;
-    const parsed = customerCreateSchema.parse({ stripeSessionId: "demo_session_abc123", planType: "basic", name, email, phone, property });
+    const parsed = customerCreateSchema.parse({
+      stripeSessionId: "demo_session_abc123",
+      planType: "basic",
+      name,
+      email,
+      phone,
+      property,
+    });
     expect(parsed.property.postalCode).toBe(stored);
   });
 
   it("store a province as the province and a state as the state, never both", () => {
     const parse = (property: Record<string, unknown>) => {
       const { name, email, phone, ...rest } = good;
-      return customerCreateSchema.parse({ stripeSessionId: "demo_session_abc123", planType: "basic", name, email, phone, property: { ...rest, ...property } }).property;
+      return customerCreateSchema.parse({
+        stripeSessionId: "demo_session_abc123",
+        planType: "basic",
+        name,
+        email,
+        phone,
+        property: { ...rest, ...property },
+      }).property;
     };
     expect(parse({ state: "on" })).toMatchObject({ province: "ON", state: null });
     expect(parse({ state: "IL", zipCode: "62704" })).toMatchObject({ province: null, state: "IL" });
     // The onboarding pair of names is accepted too, alone or agreeing with the spec's pair.
-    expect(parse({ state: undefined, zipCode: undefined, province: "ON", postalCode: "k2p1l4" })).toMatchObject({ province: "ON", state: null, postalCode: "K2P 1L4" });
+    expect(parse({ state: undefined, zipCode: undefined, province: "ON", postalCode: "k2p1l4" })).toMatchObject({
+      province: "ON",
+      state: null,
+      postalCode: "K2P 1L4",
+    });
     expect(parse({ province: "ON", postalCode: "K1S 2B4" })).toMatchObject({ province: "ON", postalCode: "K1S 2B4" });
   });
 });

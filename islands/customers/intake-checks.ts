@@ -1,7 +1,12 @@
 // Light client-side checks of the property form, with the server's messages. They only help the person
 // before a round trip; the server's zod schema decides (its 400 fields are shown field by field), and
 // leaving zod out keeps this island within the JS budget.
-import { POSTAL_CODE_MESSAGE, SQUARE_FOOTAGE_LIMITS, YEAR_BUILT_MIN, normalizePostalCode } from "../../src/modules/customers/customers.constants";
+import {
+  POSTAL_CODE_MESSAGE,
+  SQUARE_FOOTAGE_LIMITS,
+  YEAR_BUILT_MIN,
+  normalizePostalCode,
+} from "../../src/modules/customers/customers.constants";
 import { emailError, nextYear, numberError, phoneError } from "../bookings/checks";
 
 export interface IntakeValues {
@@ -40,7 +45,12 @@ export function intakeErrors(values: IntakeValues): Partial<Record<keyof IntakeV
     email: emailError(values.email),
     phone: phoneError(values.phone),
     zipCode: zip,
-    squareFootage: numberError("Square footage", values.squareFootage, SQUARE_FOOTAGE_LIMITS.min, SQUARE_FOOTAGE_LIMITS.max),
+    squareFootage: numberError(
+      "Square footage",
+      values.squareFootage,
+      SQUARE_FOOTAGE_LIMITS.min,
+      SQUARE_FOOTAGE_LIMITS.max,
+    ),
     yearBuilt: numberError("Year built", values.yearBuilt, YEAR_BUILT_MIN, nextYear()),
   };
   for (const [key, message] of Object.entries(more) as [keyof IntakeValues, string | undefined][]) {

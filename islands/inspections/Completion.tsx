@@ -22,7 +22,15 @@ export function openSlot(key: string) {
  * The sticky bar's completion row: 'Complete Inspection' when the server would accept it;
  * otherwise the button stays visible but unusable and the bar says why, naming and linking the items.
  */
-export function CompletionBar({ completion, onComplete, onShow }: { completion: Completion; onComplete: () => void; onShow: (slot: { key: string; categoryName: string }) => void }) {
+export function CompletionBar({
+  completion,
+  onComplete,
+  onShow,
+}: {
+  completion: Completion;
+  onComplete: () => void;
+  onShow: (slot: { key: string; categoryName: string }) => void;
+}) {
   const { blockers, noScore, ready } = completion;
   const named = blockers.slice(0, NAMED_BLOCKERS);
   return (
@@ -33,7 +41,9 @@ export function CompletionBar({ completion, onComplete, onShow }: { completion: 
             "Score at least one item to complete the inspection."
           ) : (
             <>
-              {blockers.length === 1 ? "This item has notes or photos but no score: " : `${blockers.length} items have notes or photos but no score: `}
+              {blockers.length === 1
+                ? "This item has notes or photos but no score: "
+                : `${blockers.length} items have notes or photos but no score: `}
               {named.map((e, i) => (
                 <span key={e.key}>
                   {i > 0 && ", "}
@@ -70,7 +80,15 @@ export function CompletionBar({ completion, onComplete, onShow }: { completion: 
 }
 
 /** Asks before completing (it cannot be undone): how many items are scored, and a plain warning when few are. */
-export function CompleteDialog({ completion, onConfirm, onCancel }: { completion: Completion; onConfirm: () => void; onCancel: () => void }) {
+export function CompleteDialog({
+  completion,
+  onConfirm,
+  onCancel,
+}: {
+  completion: Completion;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const d = dialog.current;
@@ -78,7 +96,13 @@ export function CompleteDialog({ completion, onConfirm, onCancel }: { completion
   }, []);
   const low = completion.percent < LOW_COVERAGE_PERCENT;
   return (
-    <dialog ref={dialog} className="confirm-dialog" aria-labelledby="complete-title" onClose={onCancel} data-testid="complete-dialog">
+    <dialog
+      ref={dialog}
+      className="confirm-dialog"
+      aria-labelledby="complete-title"
+      onClose={onCancel}
+      data-testid="complete-dialog"
+    >
       <h2 id="complete-title" className="font-serif text-xl font-bold text-green-900">
         Complete this inspection?
       </h2>
@@ -115,7 +139,11 @@ export function CompletedNotice({ inspectionId, reportId }: { inspectionId: numb
       toast({ title: "Report generated successfully" });
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) return handleUnauthorized();
-      toast({ title: "Failed to generate report", description: error instanceof Error ? error.message : undefined, variant: "destructive" });
+      toast({
+        title: "Failed to generate report",
+        description: error instanceof Error ? error.message : undefined,
+        variant: "destructive",
+      });
     } finally {
       setBusy(false);
     }
@@ -128,7 +156,13 @@ export function CompletedNotice({ inspectionId, reportId }: { inspectionId: numb
           View Report
         </a>
       ) : (
-        <button type="button" className="btn btn-green btn-sm" onClick={() => void generate()} disabled={busy} data-testid="generate-report">
+        <button
+          type="button"
+          className="btn btn-green btn-sm"
+          onClick={() => void generate()}
+          disabled={busy}
+          data-testid="generate-report"
+        >
           {busy ? "Generating…" : "Generate Report"}
         </button>
       )}

@@ -51,7 +51,9 @@ function moveToNextUnscored(from: HTMLElement) {
     const section = card?.closest(".category-body");
     if (!card || !section) return;
     const cards = Array.from(section.querySelectorAll<HTMLElement>(".entry-card"));
-    const next = cards.slice(cards.indexOf(card as HTMLElement) + 1).find((c) => c.querySelector(".score-btn") && !c.querySelector('.score-btn[aria-pressed="true"]'));
+    const next = cards
+      .slice(cards.indexOf(card as HTMLElement) + 1)
+      .find((c) => c.querySelector(".score-btn") && !c.querySelector('.score-btn[aria-pressed="true"]'));
     if (!next) return;
     next.scrollIntoView({ block: "center", behavior: "smooth" });
     next.querySelector<HTMLButtonElement>(".score-btn")?.focus({ preventScroll: true });
@@ -61,7 +63,17 @@ function moveToNextUnscored(from: HTMLElement) {
 export const cardId = (key: string) => `entry-${key.replace(/[^A-Za-z0-9]+/g, "-").toLowerCase()}`;
 
 /** The score buttons; a new score moves on to the section's next unscored card. */
-function ScoreButtons({ name, score, readOnly, onScore }: { name: string; score: EntryScore | null | undefined; readOnly: boolean; onScore: (score: EntryScore | null) => void }) {
+function ScoreButtons({
+  name,
+  score,
+  readOnly,
+  onScore,
+}: {
+  name: string;
+  score: EntryScore | null | undefined;
+  readOnly: boolean;
+  onScore: (score: EntryScore | null) => void;
+}) {
   return (
     <fieldset className="score-grid">
       <legend className="sr-only">Score for {name}</legend>
@@ -80,8 +92,7 @@ function ScoreButtons({ name, score, readOnly, onScore }: { name: string; score:
               moveToNextUnscored(event.currentTarget);
             }}
           >
-            {choice.value !== null && <span className="score-num">{choice.value}</span>}{" "}
-            <span>{choice.label}</span>
+            {choice.value !== null && <span className="score-num">{choice.value}</span>} <span>{choice.label}</span>
           </button>
         );
       })}
@@ -105,8 +116,20 @@ function PhotoStrip({ name, photos, sending, onOpen }: PhotoStripProps) {
         const place = photoStatus(photo, sending?.has(photo.clientId) ?? false);
         return (
           <li key={photo.clientId} data-photo-status={place}>
-            <button type="button" className="photo-thumb" onClick={() => onOpen(i)} aria-label={`Open photo ${i + 1} of ${name} (${PLACE_LABELS[place]})`}>
-              <img src={photoSource(photo, "thumbnail")} alt="" loading="lazy" decoding="async" width={88} height={88} />
+            <button
+              type="button"
+              className="photo-thumb"
+              onClick={() => onOpen(i)}
+              aria-label={`Open photo ${i + 1} of ${name} (${PLACE_LABELS[place]})`}
+            >
+              <img
+                src={photoSource(photo, "thumbnail")}
+                alt=""
+                loading="lazy"
+                decoding="async"
+                width={88}
+                height={88}
+              />
             </button>
             <span className={`place place-${place} place-sm`} aria-hidden="true">
               {PLACE_LABELS[place]}
@@ -130,14 +153,25 @@ interface CardProps {
 }
 
 /** One subcategory (or one room's subcategory): score buttons, notes, photos, urgent (staff-side §2). */
-export const EntryCard = memo(function EntryCard({ slot, entry, photos, sending, photosSending, store, readOnly }: CardProps) {
+export const EntryCard = memo(function EntryCard({
+  slot,
+  entry,
+  photos,
+  sending,
+  photosSending,
+  store,
+  readOnly,
+}: CardProps) {
   const id = useId();
   const [viewing, setViewing] = useState<number | null>(null);
   const [reading, setReading] = useState(false);
   const name = slot.room > 1 ? slot.subcategoryName : slot.label;
-  const update = (change: Parameters<FormStore["updateEntry"]>[2]) => store.updateEntry(slot.categoryName, slot.subcategoryName, change);
+  const update = (change: Parameters<FormStore["updateEntry"]>[2]) =>
+    store.updateEntry(slot.categoryName, slot.subcategoryName, change);
   const status = entryStatus(entry, sending);
-  const entryPhotos = (entry?.photos ?? []).map((clientId) => photos?.get(clientId)).filter((p): p is LocalPhoto => Boolean(p));
+  const entryPhotos = (entry?.photos ?? [])
+    .map((clientId) => photos?.get(clientId))
+    .filter((p): p is LocalPhoto => Boolean(p));
 
   const onFiles = async (event: ChangeEvent<HTMLInputElement>) => {
     const files = Array.from(event.target.files ?? []);
@@ -149,7 +183,10 @@ export const EntryCard = memo(function EntryCard({ slot, entry, photos, sending,
       const { readPhotos } = await import("./shrink");
       const { photos: added, skipped } = await readPhotos(files, store.state.inspection.id);
       if (added.length) store.addPhotos(slot.categoryName, slot.subcategoryName, added);
-      const description = [`${added.length} photo${added.length === 1 ? "" : "s"} added to ${name}`, skipped ? `${skipped} file${skipped === 1 ? " was" : "s were"} not an image and skipped` : ""]
+      const description = [
+        `${added.length} photo${added.length === 1 ? "" : "s"} added to ${name}`,
+        skipped ? `${skipped} file${skipped === 1 ? " was" : "s were"} not an image and skipped` : "",
+      ]
         .filter(Boolean)
         .join("; ");
       toast({ title: "Photos uploaded", description: `${description}.` });
@@ -159,7 +196,13 @@ export const EntryCard = memo(function EntryCard({ slot, entry, photos, sending,
   };
 
   return (
-    <article className="entry-card" id={cardId(slot.key)} data-entry={slot.key} data-status={status ?? "empty"} aria-labelledby={`${id}-title`}>
+    <article
+      className="entry-card"
+      id={cardId(slot.key)}
+      data-entry={slot.key}
+      data-status={status ?? "empty"}
+      aria-labelledby={`${id}-title`}
+    >
       <div className="entry-head">
         <h4 id={`${id}-title`} className="entry-title">
           {name}
@@ -182,24 +225,51 @@ export const EntryCard = memo(function EntryCard({ slot, entry, photos, sending,
       )}
       <div className="field">
         <label htmlFor={`${id}-notes`}>{slot.descriptionOnly ? "Description" : "Notes"}</label>
-        <textarea id={`${id}-notes`} rows={2} value={entry?.notes ?? ""} readOnly={readOnly} onChange={(e) => update({ notes: e.target.value })} />
+        <textarea
+          id={`${id}-notes`}
+          rows={2}
+          value={entry?.notes ?? ""}
+          readOnly={readOnly}
+          onChange={(e) => update({ notes: e.target.value })}
+        />
       </div>
-      {entryPhotos.length > 0 && <PhotoStrip name={name} photos={entryPhotos} sending={photosSending} onOpen={setViewing} />}
+      {entryPhotos.length > 0 && (
+        <PhotoStrip name={name} photos={entryPhotos} sending={photosSending} onOpen={setViewing} />
+      )}
       <div className="entry-actions">
         {!readOnly && (
           <>
             <label className="btn btn-outline btn-sm file-btn">
               {reading ? "Reading…" : "Add photos"}
-              <input type="file" accept="image/*" multiple className="sr-only" onChange={onFiles} aria-label={`Add photos to ${name}`} />
+              <input
+                type="file"
+                accept="image/*"
+                multiple
+                className="sr-only"
+                onChange={onFiles}
+                aria-label={`Add photos to ${name}`}
+              />
             </label>
             <label className="btn btn-outline btn-sm file-btn">
               Take photo
-              <input type="file" accept="image/*" capture="environment" className="sr-only" onChange={onFiles} aria-label={`Take a photo of ${name}`} />
+              <input
+                type="file"
+                accept="image/*"
+                capture="environment"
+                className="sr-only"
+                onChange={onFiles}
+                aria-label={`Take a photo of ${name}`}
+              />
             </label>
           </>
         )}
         <label className="urgent-toggle">
-          <input type="checkbox" checked={entry?.urgent ?? false} disabled={readOnly} onChange={(e) => update({ urgent: e.target.checked })} />
+          <input
+            type="checkbox"
+            checked={entry?.urgent ?? false}
+            disabled={readOnly}
+            onChange={(e) => update({ urgent: e.target.checked })}
+          />
           Mark as urgent
         </label>
       </div>

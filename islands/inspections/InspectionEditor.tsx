@@ -1,16 +1,35 @@
 import { memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { InspectionWithEntries } from "../../src/modules/inspections/inspections.schemas";
-import { type CategoryWeights, DEFAULT_OPEN_CATEGORIES, INSPECTION_WEIGHTS } from "../../src/modules/inspections/template";
+import {
+  type CategoryWeights,
+  DEFAULT_OPEN_CATEGORIES,
+  INSPECTION_WEIGHTS,
+} from "../../src/modules/inspections/template";
 import { ApiError, apiRequest, handleUnauthorized } from "../ui/api";
 import { toast } from "../ui/toast";
 import { EntryCard } from "./EntryCard";
 import { CompleteDialog, CompletedNotice, CompletionBar, openSlot } from "./Completion";
-import { type Completion, type LocalEntry, type LocalPhoto, type Progress, type Rooms, allSlots, categorySlots, completionOf, hasData, nextUnscored, progressOf } from "./model";
+import {
+  type Completion,
+  type LocalEntry,
+  type LocalPhoto,
+  type Progress,
+  type Rooms,
+  allSlots,
+  categorySlots,
+  completionOf,
+  hasData,
+  nextUnscored,
+  progressOf,
+} from "./model";
 import { keepPageForOffline } from "./offline";
 import { FormStore, type FormState } from "./store";
 import { SyncEngine } from "./sync";
 
-type Load = { state: "loading" } | { state: "ready"; store: FormStore; engine: SyncEngine } | { state: "error"; message: string };
+type Load =
+  | { state: "loading" }
+  | { state: "ready"; store: FormStore; engine: SyncEngine }
+  | { state: "error"; message: string };
 
 /** Opens the inspection: the server's copy merged with this device's, or this device's alone when offline. */
 async function openInspection(inspectionId: number): Promise<FormStore> {
@@ -31,7 +50,15 @@ async function openInspection(inspectionId: number): Promise<FormStore> {
 
 const roomWord = (room: string) => room.toLowerCase();
 
-export function InspectionEditor({ inspectionId, mode, reportId = null }: { inspectionId: number; mode: "new" | "edit"; reportId?: number | null }) {
+export function InspectionEditor({
+  inspectionId,
+  mode,
+  reportId = null,
+}: {
+  inspectionId: number;
+  mode: "new" | "edit";
+  reportId?: number | null;
+}) {
   const [load, setLoad] = useState<Load>({ state: "loading" });
 
   useEffect(() => {
@@ -47,7 +74,12 @@ export function InspectionEditor({ inspectionId, mode, reportId = null }: { insp
       },
       (error: unknown) => {
         if (cancelled) return;
-        const message = error instanceof ApiError && error.status === 404 ? "Inspection not found." : error instanceof Error ? error.message : String(error);
+        const message =
+          error instanceof ApiError && error.status === 404
+            ? "Inspection not found."
+            : error instanceof Error
+              ? error.message
+              : String(error);
         setLoad({ state: "error", message });
       },
     );
@@ -67,7 +99,10 @@ export function InspectionEditor({ inspectionId, mode, reportId = null }: { insp
   if (load.state === "error") {
     return (
       <div className="alert alert-danger mt-6" role="alert">
-        {load.message} <a className="link" href="/admin/inspections">Back to inspections</a>
+        {load.message}{" "}
+        <a className="link" href="/admin/inspections">
+          Back to inspections
+        </a>
       </div>
     );
   }
@@ -96,7 +131,16 @@ interface StickyProgressProps {
 }
 
 /** The bar kept at the bottom of the screen: progress, what is saved, the next unscored item and completion. */
-function StickyProgress({ progress, saveState, waiting, online, completion, onNextUnscored, onComplete, onShow }: StickyProgressProps) {
+function StickyProgress({
+  progress,
+  saveState,
+  waiting,
+  online,
+  completion,
+  onNextUnscored,
+  onComplete,
+  onShow,
+}: StickyProgressProps) {
   return (
     <div className="sticky-progress" data-testid="sticky-bar">
       <div className="sticky-progress-row">
@@ -104,7 +148,13 @@ function StickyProgress({ progress, saveState, waiting, online, completion, onNe
           <p className="text-sm font-semibold" data-testid="overall-progress">
             {progress.completed}/{progress.total} · {progress.percent}%
           </p>
-          <p className="text-sm" role="status" data-testid="save-state" data-waiting={waiting} data-online={String(online)}>
+          <p
+            className="text-sm"
+            role="status"
+            data-testid="save-state"
+            data-waiting={waiting}
+            data-online={String(online)}
+          >
             {saveState}
           </p>
         </div>
@@ -122,7 +172,17 @@ function StickyProgress({ progress, saveState, waiting, online, completion, onNe
   );
 }
 
-function Form({ store, engine, mode, reportId }: { store: FormStore; engine: SyncEngine; mode: "new" | "edit"; reportId: number | null }) {
+function Form({
+  store,
+  engine,
+  mode,
+  reportId,
+}: {
+  store: FormStore;
+  engine: SyncEngine;
+  mode: "new" | "edit";
+  reportId: number | null;
+}) {
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const { inspection, entries } = state;
   const completed = inspection.status === "completed";
@@ -162,7 +222,10 @@ function Form({ store, engine, mode, reportId }: { store: FormStore; engine: Syn
     setConfirming(false);
     store.requestComplete(true);
     if (!navigator.onLine) {
-      toast({ title: "Completion queued", description: "The inspection will be completed as soon as the network is back." });
+      toast({
+        title: "Completion queued",
+        description: "The inspection will be completed as soon as the network is back.",
+      });
     }
     engine.schedule(0);
   };
@@ -170,7 +233,8 @@ function Form({ store, engine, mode, reportId }: { store: FormStore; engine: Syn
   return (
     <div className="inspection-form" data-inspection-id={inspection.id}>
       <p className="mt-1 text-ink/80">
-        <span className="font-semibold">{inspection.propertyLabel}</span> · <span data-testid="inspection-status">{completed ? "Completed" : "In progress"}</span>
+        <span className="font-semibold">{inspection.propertyLabel}</span> ·{" "}
+        <span data-testid="inspection-status">{completed ? "Completed" : "In progress"}</span>
       </p>
       {completed && <CompletedNotice inspectionId={inspection.id} reportId={reportId} />}
       {inspection.completeRequested && !completed && (
@@ -217,7 +281,9 @@ function Form({ store, engine, mode, reportId }: { store: FormStore; engine: Syn
         onComplete={() => setConfirming(true)}
         onShow={show}
       />
-      {confirming && <CompleteDialog completion={completion} onConfirm={complete} onCancel={() => setConfirming(false)} />}
+      {confirming && (
+        <CompleteDialog completion={completion} onConfirm={complete} onCancel={() => setConfirming(false)} />
+      )}
     </div>
   );
 }
@@ -235,13 +301,24 @@ interface SectionProps {
 }
 
 /** One collapsible category with its progress (completed over total, rounded %), room by room. */
-const CategorySection = memo(function CategorySection({ category, rooms, entries, photos, sending, open, onToggle, store, readOnly }: SectionProps) {
+const CategorySection = memo(function CategorySection({
+  category,
+  rooms,
+  entries,
+  photos,
+  sending,
+  open,
+  onToggle,
+  store,
+  readOnly,
+}: SectionProps) {
   const byRoom = categorySlots(category, rooms);
   const progress = progressOf(byRoom.flat(), entries);
   const panelId = `category-${category.name.replace(/[^A-Za-z0-9]+/g, "-").toLowerCase()}`;
   const room = category.repeatable;
   const count = byRoom.length;
-  const lastRoomEmpty = count > 1 && byRoom[count - 1]!.every((s) => !hasData(entries.get(s.key)) && !entries.get(s.key)?.onServer);
+  const lastRoomEmpty =
+    count > 1 && byRoom[count - 1]!.every((s) => !hasData(entries.get(s.key)) && !entries.get(s.key)?.onServer);
 
   const addRoom = () => {
     if (!room) return;
@@ -258,23 +335,34 @@ const CategorySection = memo(function CategorySection({ category, rooms, entries
   return (
     <section className="category" data-category={category.name} aria-labelledby={`${panelId}-title`}>
       <div className="category-head">
-      <h3 id={`${panelId}-title`} className="category-heading">
-        <button type="button" className="category-toggle" aria-expanded={open} aria-controls={panelId} onClick={() => onToggle(category.name)}>
-          <span className="category-name">{category.name}</span>
-          <span className="category-progress" data-testid="category-progress">
-            {progress.completed}/{progress.total} ({progress.percent}%)
-          </span>
-          <svg viewBox="0 0 24 24" className="chevron" aria-hidden="true">
-            <path d="M6 9l6 6 6-6" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-          </svg>
-        </button>
-      </h3>
-      {/* In the header, not below the last room: no scrolling past every card to add one. */}
-      {room && !readOnly && (
-        <button type="button" className="btn btn-outline btn-sm category-add" onClick={addRoom} data-testid="add-room">
-          Add {roomWord(room)}
-        </button>
-      )}
+        <h3 id={`${panelId}-title`} className="category-heading">
+          <button
+            type="button"
+            className="category-toggle"
+            aria-expanded={open}
+            aria-controls={panelId}
+            onClick={() => onToggle(category.name)}
+          >
+            <span className="category-name">{category.name}</span>
+            <span className="category-progress" data-testid="category-progress">
+              {progress.completed}/{progress.total} ({progress.percent}%)
+            </span>
+            <svg viewBox="0 0 24 24" className="chevron" aria-hidden="true">
+              <path d="M6 9l6 6 6-6" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+            </svg>
+          </button>
+        </h3>
+        {/* In the header, not below the last room: no scrolling past every card to add one. */}
+        {room && !readOnly && (
+          <button
+            type="button"
+            className="btn btn-outline btn-sm category-add"
+            onClick={addRoom}
+            data-testid="add-room"
+          >
+            Add {roomWord(room)}
+          </button>
+        )}
       </div>
       <div className="progress-track progress-thin" aria-hidden="true">
         <div className="progress-fill" style={{ width: `${progress.percent}%` }} />
@@ -282,40 +370,40 @@ const CategorySection = memo(function CategorySection({ category, rooms, entries
       <div id={panelId} className="category-body" hidden={!open}>
         {open && (
           <>
-          {byRoom.map((slots, i) => (
-            <div key={slots[0]?.subcategoryName ?? i} className="room">
-              {room && (
-                <h4 className="room-heading">
-                  {room} {i + 1}
-                </h4>
-              )}
-              <div className="entry-grid">
-                {slots.map((slot) => {
-                  const entry = entries.get(slot.key);
-                  const withPhotos = Boolean(entry?.photos.length);
-                  return (
-                    <EntryCard
-                      key={slot.key}
-                      slot={slot}
-                      entry={entry}
-                      photos={withPhotos ? photos : undefined}
-                      sending={sending.has(slot.key)}
-                      photosSending={withPhotos ? sending : undefined}
-                      store={store}
-                      readOnly={readOnly}
-                    />
-                  );
-                })}
+            {byRoom.map((slots, i) => (
+              <div key={slots[0]?.subcategoryName ?? i} className="room">
+                {room && (
+                  <h4 className="room-heading">
+                    {room} {i + 1}
+                  </h4>
+                )}
+                <div className="entry-grid">
+                  {slots.map((slot) => {
+                    const entry = entries.get(slot.key);
+                    const withPhotos = Boolean(entry?.photos.length);
+                    return (
+                      <EntryCard
+                        key={slot.key}
+                        slot={slot}
+                        entry={entry}
+                        photos={withPhotos ? photos : undefined}
+                        sending={sending.has(slot.key)}
+                        photosSending={withPhotos ? sending : undefined}
+                        store={store}
+                        readOnly={readOnly}
+                      />
+                    );
+                  })}
+                </div>
               </div>
-            </div>
-          ))}
-          {room && !readOnly && lastRoomEmpty && (
-            <div className="room-actions">
-              <button type="button" className="btn btn-outline btn-sm" onClick={removeRoom}>
-                Remove {room} {count}
-              </button>
-            </div>
-          )}
+            ))}
+            {room && !readOnly && lastRoomEmpty && (
+              <div className="room-actions">
+                <button type="button" className="btn btn-outline btn-sm" onClick={removeRoom}>
+                  Remove {room} {count}
+                </button>
+              </div>
+            )}
           </>
         )}
       </div>

@@ -21,7 +21,11 @@ export default function InspectionForm({ mode, inspectionId, reportId = null, up
         </p>
       }
     >
-      {id === null ? <StartInspection onStarted={setId} upcoming={upcoming} /> : <InspectionEditor inspectionId={id} mode={mode} reportId={reportId} />}
+      {id === null ? (
+        <StartInspection onStarted={setId} upcoming={upcoming} />
+      ) : (
+        <InspectionEditor inspectionId={id} mode={mode} reportId={reportId} />
+      )}
     </Suspense>
   );
 }

@@ -39,7 +39,12 @@ export default function PhotoViewer({ title, photos, start, canDelete, onDelete,
       </div>
       <img src={current.src} alt={`${title}, ${at + 1} of ${photos.length}`} className="photo-viewer-image" />
       <div className="photo-viewer-bar">
-        <button type="button" className="btn btn-outline-light btn-sm" disabled={at === 0} onClick={() => setIndex(at - 1)}>
+        <button
+          type="button"
+          className="btn btn-outline-light btn-sm"
+          disabled={at === 0}
+          onClick={() => setIndex(at - 1)}
+        >
           Previous
         </button>
         {canDelete && (
@@ -54,7 +59,12 @@ export default function PhotoViewer({ title, photos, start, canDelete, onDelete,
             Delete photo
           </button>
         )}
-        <button type="button" className="btn btn-outline-light btn-sm" disabled={at >= photos.length - 1} onClick={() => setIndex(at + 1)}>
+        <button
+          type="button"
+          className="btn btn-outline-light btn-sm"
+          disabled={at >= photos.length - 1}
+          onClick={() => setIndex(at + 1)}
+        >
           Next
         </button>
       </div>

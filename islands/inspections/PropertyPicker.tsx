@@ -23,10 +23,17 @@ async function searchProperties(q: string, signal: AbortSignal): Promise<{ rows:
   return { rows: rows.slice(0, PAGE), total: Number(response.headers.get("X-Total-Count") ?? rows.length) };
 }
 
-export const propertyLabel = (p: Pick<PropertyRow, "address" | "city" | "province">) => [p.address, p.city, p.province].filter(Boolean).join(", ");
+export const propertyLabel = (p: Pick<PropertyRow, "address" | "city" | "province">) =>
+  [p.address, p.city, p.province].filter(Boolean).join(", ");
 
 /** One radio choice: the address, then what tells it apart (a booking's time, or the postal code), the client and id. */
-function PropertyChoice(props: { group: string; property: PropertyRow; detail: string | null; selected: boolean; onSelect: () => void }) {
+function PropertyChoice(props: {
+  group: string;
+  property: PropertyRow;
+  detail: string | null;
+  selected: boolean;
+  onSelect: () => void;
+}) {
   const { property: p } = props;
   return (
     <li>
@@ -47,7 +54,15 @@ function PropertyChoice(props: { group: string; property: PropertyRow; detail: s
  * The searchable property picker: a search box and a list of radio choices (native keyboard use).
  * Before any search, today's and this week's bookings come first (the inspector's day).
  */
-export function PropertyPicker({ selected, onSelect, upcoming = [] }: { selected: PropertyRow | null; onSelect: (p: PropertyRow) => void; upcoming?: UpcomingProperty[] }) {
+export function PropertyPicker({
+  selected,
+  onSelect,
+  upcoming = [],
+}: {
+  selected: PropertyRow | null;
+  onSelect: (p: PropertyRow) => void;
+  upcoming?: UpcomingProperty[];
+}) {
   const id = useId();
   const [q, setQ] = useState("");
   const [result, setResult] = useState<{ rows: PropertyRow[]; total: number } | null>(null);
@@ -64,7 +79,9 @@ export function PropertyPicker({ selected, onSelect, upcoming = [] }: { selected
         (e: unknown) => {
           if (controller.signal.aborted) return;
           if (e instanceof ApiError && e.status === 401) return handleUnauthorized();
-          setError(navigator.onLine ? "Could not load properties." : "You are offline: properties cannot be searched now.");
+          setError(
+            navigator.onLine ? "Could not load properties." : "You are offline: properties cannot be searched now.",
+          );
         },
       );
     }, SEARCH_DELAY_MS);
@@ -108,15 +125,31 @@ export function PropertyPicker({ selected, onSelect, upcoming = [] }: { selected
             </p>
             <ul className="mb-3 grid gap-2" aria-labelledby={`${id}-upcoming`} data-testid="upcoming-properties">
               {upcoming.map((p) => (
-                <PropertyChoice key={p.id} group={`${id}-property`} property={p} detail={p.timeLabel} selected={selected?.id === p.id} onSelect={() => onSelect(p)} />
+                <PropertyChoice
+                  key={p.id}
+                  group={`${id}-property`}
+                  property={p}
+                  detail={p.timeLabel}
+                  selected={selected?.id === p.id}
+                  onSelect={() => onSelect(p)}
+                />
               ))}
             </ul>
           </>
         )}
         <ul className="grid gap-2">
-          {result?.rows.filter((p) => !(showUpcoming && upcomingIds.has(p.id))).map((p) => (
-            <PropertyChoice key={p.id} group={`${id}-property`} property={p} detail={p.postalCode} selected={selected?.id === p.id} onSelect={() => onSelect(p)} />
-          ))}
+          {result?.rows
+            .filter((p) => !(showUpcoming && upcomingIds.has(p.id)))
+            .map((p) => (
+              <PropertyChoice
+                key={p.id}
+                group={`${id}-property`}
+                property={p}
+                detail={p.postalCode}
+                selected={selected?.id === p.id}
+                onSelect={() => onSelect(p)}
+              />
+            ))}
         </ul>
         {result && result.total > result.rows.length && (
           <p className="mt-2 text-sm text-ink/75" role="status">

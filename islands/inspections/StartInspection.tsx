@@ -11,7 +11,13 @@ const today = () => {
 };
 
 /** Pick a property and press 'Start Inspection' (staff-side §2, §5, §8); answers the new inspection's id. */
-export default function StartInspection({ onStarted, upcoming }: { onStarted: (id: number) => void; upcoming?: UpcomingProperty[] }) {
+export default function StartInspection({
+  onStarted,
+  upcoming,
+}: {
+  onStarted: (id: number) => void;
+  upcoming?: UpcomingProperty[];
+}) {
   const [property, setProperty] = useState<PropertyRow | null>(null);
   const [starting, setStarting] = useState(false);
 
@@ -22,7 +28,11 @@ export default function StartInspection({ onStarted, upcoming }: { onStarted: (i
     }
     setStarting(true);
     try {
-      const created = await apiRequest<{ id: number }>("POST", "/api/inspections", { propertyId: property.id, status: "in_progress", inspectionDate: today() });
+      const created = await apiRequest<{ id: number }>("POST", "/api/inspections", {
+        propertyId: property.id,
+        status: "in_progress",
+        inspectionDate: today(),
+      });
       toast({ title: "Inspection Started" });
       // A reload (or a reopened tab) lands on this inspection.
       window.history.replaceState(null, "", `/admin/inspections/edit/${created.id}`);
@@ -33,7 +43,11 @@ export default function StartInspection({ onStarted, upcoming }: { onStarted: (i
       onStarted(created.id);
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) return handleUnauthorized();
-      toast({ title: "Failed to start inspection", description: error instanceof Error ? error.message : undefined, variant: "destructive" });
+      toast({
+        title: "Failed to start inspection",
+        description: error instanceof Error ? error.message : undefined,
+        variant: "destructive",
+      });
     } finally {
       setStarting(false);
     }

@@ -10,7 +10,10 @@ import { CacheFirst, NetworkFirst } from "workbox-strategies";
 import { PAGE_CACHE, PHOTO_CACHE } from "./offline";
 
 // The worker's global, typed by hand: the webworker lib would clash with the DOM lib of the islands.
-declare const self: { __WB_MANIFEST: (string | { url: string; revision: string | null })[]; skipWaiting(): Promise<void> };
+declare const self: {
+  __WB_MANIFEST: (string | { url: string; revision: string | null })[];
+  skipWaiting(): Promise<void>;
+};
 
 // A new build takes over at once: the form's code and its pages stay in step.
 void self.skipWaiting();
@@ -20,10 +23,17 @@ precacheAndRoute(self.__WB_MANIFEST);
 
 registerRoute(
   ({ request, url }) => request.mode === "navigate" && /^\/admin\/inspections\/(new|edit\/\d+)$/.test(url.pathname),
-  new NetworkFirst({ cacheName: PAGE_CACHE, networkTimeoutSeconds: 5, matchOptions: { ignoreVary: true, ignoreSearch: true } }),
+  new NetworkFirst({
+    cacheName: PAGE_CACHE,
+    networkTimeoutSeconds: 5,
+    matchOptions: { ignoreVary: true, ignoreSearch: true },
+  }),
 );
 
 registerRoute(
   ({ url }) => /^\/api\/photos\/\d+(\/thumbnail)?$/.test(url.pathname),
-  new CacheFirst({ cacheName: PHOTO_CACHE, plugins: [new CacheableResponsePlugin({ statuses: [200] }), new ExpirationPlugin({ maxEntries: 1000 })] }),
+  new CacheFirst({
+    cacheName: PHOTO_CACHE,
+    plugins: [new CacheableResponsePlugin({ statuses: [200] }), new ExpirationPlugin({ maxEntries: 1000 })],
+  }),
 );

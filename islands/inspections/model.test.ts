@@ -1,8 +1,24 @@
 import { describe, expect, it } from "vitest";
-import { type LocalEntry, allSlots, blankEntry, canComplete, categorySlots, DEFAULT_ROOMS, hasData, nextUnscored, progressOf, roomsFor, toSend } from "./model";
+import {
+  type LocalEntry,
+  allSlots,
+  blankEntry,
+  canComplete,
+  categorySlots,
+  DEFAULT_ROOMS,
+  hasData,
+  nextUnscored,
+  progressOf,
+  roomsFor,
+  toSend,
+} from "./model";
 import { INSPECTION_WEIGHTS } from "../../src/modules/inspections/template";
 
-const entry = (categoryName: string, subcategoryName: string, over: Partial<LocalEntry> = {}): LocalEntry => ({ ...blankEntry(1, categoryName, subcategoryName), rev: 1, ...over });
+const entry = (categoryName: string, subcategoryName: string, over: Partial<LocalEntry> = {}): LocalEntry => ({
+  ...blankEntry(1, categoryName, subcategoryName),
+  rev: 1,
+  ...over,
+});
 const map = (...entries: LocalEntry[]) => new Map(entries.map((e) => [e.key, e]));
 
 describe("the form's rules", () => {
@@ -20,9 +36,18 @@ describe("the form's rules", () => {
   it("shows Complete only when every entry with data has a score (description-only items exempt)", () => {
     expect(canComplete([])).toBe(false);
     expect(canComplete([entry("Attic", "Access", { score: 10 })])).toBe(true);
-    expect(canComplete([entry("Attic", "Access", { score: 10 }), entry("Attic", "Moisture", { notes: "Wet" })])).toBe(false);
-    expect(canComplete([entry("Attic", "Access", { score: 10 }), entry("Attic", "Moisture", { score: null, notes: "Wet" })])).toBe(false);
-    expect(canComplete([entry("Attic", "Access", { score: 10 }), entry("Exterior Envelope", "Type of Cladding", { notes: "Brick" })])).toBe(true);
+    expect(canComplete([entry("Attic", "Access", { score: 10 }), entry("Attic", "Moisture", { notes: "Wet" })])).toBe(
+      false,
+    );
+    expect(
+      canComplete([entry("Attic", "Access", { score: 10 }), entry("Attic", "Moisture", { score: null, notes: "Wet" })]),
+    ).toBe(false);
+    expect(
+      canComplete([
+        entry("Attic", "Access", { score: 10 }),
+        entry("Exterior Envelope", "Type of Cladding", { notes: "Brick" }),
+      ]),
+    ).toBe(true);
     expect(canComplete([entry("Exterior Envelope", "Type of Cladding", { notes: "Brick" })])).toBe(false);
   });
 
@@ -33,17 +58,30 @@ describe("the form's rules", () => {
     expect(slots[1]![2]!.subcategoryName).toBe("Dishwasher (Kitchen 2)");
     expect(slots[0]![2]!.subcategoryName).toBe("Dishwasher");
     const all = slots.flat();
-    expect(progressOf(all, map(entry(kitchens.name, "Dishwasher (Kitchen 2)", { score: 4 })))).toEqual({ completed: 1, total: 36, percent: 3 });
+    expect(progressOf(all, map(entry(kitchens.name, "Dishwasher (Kitchen 2)", { score: 4 })))).toEqual({
+      completed: 1,
+      total: 36,
+      percent: 3,
+    });
     expect(allSlots(DEFAULT_ROOMS)).toHaveLength(106);
-    expect(roomsFor([entry("Bathrooms", "Sinks (Bathroom 4)"), entry("Laundry Room", "Washer / Dryer")])).toEqual({ Kitchen: 1, Bathroom: 4, Laundry: 1 });
+    expect(roomsFor([entry("Bathrooms", "Sinks (Bathroom 4)"), entry("Laundry Room", "Washer / Dryer")])).toEqual({
+      Kitchen: 1,
+      Bathroom: 4,
+      Laundry: 1,
+    });
   });
 
   it("jumps to the next item without a score, skipping N/A and description-only items, and wraps", () => {
     const slots = allSlots(DEFAULT_ROOMS);
     const basement = "Basement, Foundation, Crawlspace & Structure";
-    const entries = map(entry(basement, "Foundation Cracks", { score: 7 }), entry(basement, "Basement Moisture / Mold", { score: null }));
+    const entries = map(
+      entry(basement, "Foundation Cracks", { score: 7 }),
+      entry(basement, "Basement Moisture / Mold", { score: null }),
+    );
     expect(nextUnscored(slots, entries)?.subcategoryName).toBe("Settlement Indicators");
-    expect(nextUnscored(slots, entries, `${basement}|Settlement Indicators`)?.subcategoryName).toBe("Structural Assemblies");
+    expect(nextUnscored(slots, entries, `${basement}|Settlement Indicators`)?.subcategoryName).toBe(
+      "Structural Assemblies",
+    );
     const cladding = slots.findIndex((s) => s.subcategoryName === "Type of Cladding");
     expect(nextUnscored(slots, entries, slots[cladding - 1]!.key)?.subcategoryName).toBe("Cladding Condition");
     expect(nextUnscored(slots, entries, slots.at(-1)!.key)?.subcategoryName).toBe("Settlement Indicators");

@@ -114,7 +114,10 @@ export function categorySlots(category: CategoryWeights, rooms: Rooms): Slot[][]
 export const allSlots = (rooms: Rooms): Slot[] => INSPECTION_WEIGHTS.flatMap((c) => categorySlots(c, rooms).flat());
 
 /** The rooms an inspection needs: at least what was added here and what its entries name. */
-export function roomsFor(entries: Iterable<Pick<LocalEntry, "categoryName" | "subcategoryName">>, known: Rooms = DEFAULT_ROOMS): Rooms {
+export function roomsFor(
+  entries: Iterable<Pick<LocalEntry, "categoryName" | "subcategoryName">>,
+  known: Rooms = DEFAULT_ROOMS,
+): Rooms {
   const rooms = { ...known };
   for (const e of entries) {
     const room = INSPECTION_WEIGHTS.find((c) => c.name === e.categoryName)?.repeatable;
@@ -142,7 +145,8 @@ export function canComplete(entries: Iterable<LocalEntry>): boolean {
   let any = false;
   for (const e of entries) {
     if (!hasData(e)) continue;
-    if ((e.score === undefined || e.score === null) && !isDescriptionOnly(e.categoryName, e.subcategoryName)) return false;
+    if ((e.score === undefined || e.score === null) && !isDescriptionOnly(e.categoryName, e.subcategoryName))
+      return false;
     if (e.score !== undefined && e.score !== null) any = true;
   }
   return any;
@@ -177,7 +181,14 @@ export function completionOf(slots: Slot[], entries: Map<string, LocalEntry>): C
   const order = new Map(slots.map((s, i) => [s.key, i]));
   blockers.sort((a, b) => (order.get(a.key) ?? Infinity) - (order.get(b.key) ?? Infinity));
   const noScore = !canComplete(entries.values()) && blockers.length === 0;
-  return { scored, total, percent: total ? Math.round((scored / total) * 100) : 0, blockers, noScore, ready: blockers.length === 0 && !noScore };
+  return {
+    scored,
+    total,
+    percent: total ? Math.round((scored / total) * 100) : 0,
+    blockers,
+    noScore,
+    ready: blockers.length === 0 && !noScore,
+  };
 }
 
 /** The next item after `afterKey` (wrapping) that has no score yet and takes one; N/A counts as answered. */
@@ -202,7 +213,8 @@ export function entryPayload(e: LocalEntry, photos: Map<string, LocalPhoto>) {
 }
 
 /** True when every photo of the entry is stored on the server (so the entry can be sent). */
-export const photosUploaded = (e: LocalEntry, photos: Map<string, LocalPhoto>) => e.photos.every((id) => photos.get(id)?.serverId !== undefined);
+export const photosUploaded = (e: LocalEntry, photos: Map<string, LocalPhoto>) =>
+  e.photos.every((id) => photos.get(id)?.serverId !== undefined);
 
 export function newClientId(): string {
   if (typeof crypto.randomUUID === "function") return crypto.randomUUID();

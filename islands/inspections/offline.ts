@@ -8,7 +8,9 @@ export const PHOTO_CACHE = "haven-inspection-photos";
 
 export function registerServiceWorker(): void {
   if (!("serviceWorker" in navigator)) return;
-  navigator.serviceWorker.register(SW_URL, { scope: SW_SCOPE }).catch((error) => console.warn("Service worker not registered", error));
+  navigator.serviceWorker
+    .register(SW_URL, { scope: SW_SCOPE })
+    .catch((error) => console.warn("Service worker not registered", error));
 }
 
 /** Puts the edit page of this inspection into the page cache (the first visit is not yet under the worker). */

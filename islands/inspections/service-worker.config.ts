@@ -32,9 +32,18 @@ export function formFiles(outDir: string): Set<string> | null {
     for (const f of [...(chunk.css ?? []), ...(chunk.assets ?? [])]) keep.add(f);
     for (const k of chunk.imports ?? []) visit(k);
     // The form's own lazy chunks, and the admin shell's script that site.ts loads on /admin pages.
-    for (const k of chunk.dynamicImports ?? []) if (k.startsWith("islands/inspections/") || k.startsWith("islands/site/")) visit(k);
+    for (const k of chunk.dynamicImports ?? [])
+      if (k.startsWith("islands/inspections/") || k.startsWith("islands/site/")) visit(k);
   };
-  for (const entry of ["islands/main.ts", "islands/site.ts", "islands/admin.ts", "islands/styles/app.css", "islands/inspections/InspectionForm.island.tsx", "islands/ui/Toaster.island.tsx"]) visit(entry);
+  for (const entry of [
+    "islands/main.ts",
+    "islands/site.ts",
+    "islands/admin.ts",
+    "islands/styles/app.css",
+    "islands/inspections/InspectionForm.island.tsx",
+    "islands/ui/Toaster.island.tsx",
+  ])
+    visit(entry);
   return keep;
 }
 

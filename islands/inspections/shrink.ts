@@ -27,7 +27,10 @@ export async function shrinkPhoto(file: Blob, maxEdge = MAX_PHOTO_EDGE): Promise
 }
 
 /** Reads the chosen files: images only (others skipped), each shrunk and given a client id. */
-export async function readPhotos(files: File[], inspectionId: number): Promise<{ photos: LocalPhoto[]; skipped: number }> {
+export async function readPhotos(
+  files: File[],
+  inspectionId: number,
+): Promise<{ photos: LocalPhoto[]; skipped: number }> {
   const photos: LocalPhoto[] = [];
   let skipped = 0;
   for (const file of files) {

@@ -70,7 +70,11 @@ export class FormStore {
       .catch((error) => {
         console.error("Could not keep a change on this device", error);
         // Storage full or refused: say so, so that this tab stays open until the change is sent.
-        toast({ title: "Not kept on this device", description: "The browser refused to store this change. Keep this page open until it is saved.", variant: "destructive" });
+        toast({
+          title: "Not kept on this device",
+          description: "The browser refused to store this change. Keep this page open until it is saved.",
+          variant: "destructive",
+        });
       });
   }
 
@@ -103,7 +107,9 @@ export class FormStore {
   }
 
   removePhoto(entry: LocalEntry, clientId: string) {
-    this.updateEntry(entry.categoryName, entry.subcategoryName, { photos: entry.photos.filter((id) => id !== clientId) });
+    this.updateEntry(entry.categoryName, entry.subcategoryName, {
+      photos: entry.photos.filter((id) => id !== clientId),
+    });
   }
 
   setRooms(rooms: Rooms) {
@@ -180,7 +186,9 @@ export class FormStore {
    */
   completed(status: string) {
     this.saveInspection({ ...this.state.inspection, status, completeRequested: false });
-    const stored = [...this.state.photos.values()].filter((p) => p.blob && p.serverId !== undefined).map(({ blob: _blob, ...p }) => p);
+    const stored = [...this.state.photos.values()]
+      .filter((p) => p.blob && p.serverId !== undefined)
+      .map(({ blob: _blob, ...p }) => p);
     if (!stored.length) return;
     this.persist(async (db) => {
       const tx = db.transaction("photos", "readwrite");
@@ -222,7 +230,9 @@ export class FormStore {
   static async merge(server: InspectionWithEntries, local: FormStore | null): Promise<FormStore> {
     const entries = new Map(local?.state.entries ?? []);
     const photos = new Map(local?.state.photos ?? []);
-    const byServerId = new Map([...photos.values()].filter((p) => p.serverId !== undefined).map((p) => [p.serverId!, p.clientId]));
+    const byServerId = new Map(
+      [...photos.values()].filter((p) => p.serverId !== undefined).map((p) => [p.serverId!, p.clientId]),
+    );
     for (const { entries: list } of server.categories) {
       for (const e of list) {
         const key = entryKey(e.categoryName, e.subcategoryName);

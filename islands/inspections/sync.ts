@@ -17,7 +17,8 @@ class RefusedError extends Error {}
 
 /** A failure worth retrying: no network, a timeout, or a server error. */
 export const isTransient = (error: unknown) =>
-  !(error instanceof RefusedError) && (!(error instanceof ApiError) || error.status >= 500 || error.status === 408 || error.status === 429);
+  !(error instanceof RefusedError) &&
+  (!(error instanceof ApiError) || error.status >= 500 || error.status === 408 || error.status === 429);
 
 const messageOf = (error: unknown) => {
   if (!(error instanceof ApiError)) return error instanceof Error ? error.message : String(error);
@@ -77,7 +78,9 @@ export class SyncEngine {
     const { entries, photos, inspection } = store.state;
     const used = new Set([...entries.values()].flatMap((e) => e.photos));
     const pendingEntries = [...entries.values()].filter((e) => isDirty(e) && toSend(e) && !e.error).length;
-    const pendingPhotos = [...photos.values()].filter((p) => used.has(p.clientId) && p.serverId === undefined && !p.error).length;
+    const pendingPhotos = [...photos.values()].filter(
+      (p) => used.has(p.clientId) && p.serverId === undefined && !p.error,
+    ).length;
     return pendingEntries + pendingPhotos + (inspection.completeRequested ? 1 : 0);
   }
 
@@ -96,7 +99,8 @@ export class SyncEngine {
     this.running = this.pass()
       .then(() => {
         this.backoff = 0;
-        if (SyncEngine.waiting(this.store) > 0 && this.store.state.inspection.status !== "completed") this.schedule(QUIET_MS);
+        if (SyncEngine.waiting(this.store) > 0 && this.store.state.inspection.status !== "completed")
+          this.schedule(QUIET_MS);
       })
       .catch((error) => this.failed(error))
       .finally(() => {
@@ -144,7 +148,9 @@ export class SyncEngine {
 
   /** Sends the chosen entries whose photos are all stored, 5 per call; answers how many were sent. */
   private async sendEntries(pick: (e: LocalEntry) => boolean): Promise<{ sent: number; refusal: string | null }> {
-    const ready = [...this.store.state.entries.values()].filter((e) => pick(e) && photosUploaded(e, this.store.state.photos));
+    const ready = [...this.store.state.entries.values()].filter(
+      (e) => pick(e) && photosUploaded(e, this.store.state.photos),
+    );
     let sent = 0;
     let refusal: string | null = null;
     for (let i = 0; i < ready.length; i += SAVE_CHUNK_SIZE) {
@@ -191,7 +197,8 @@ export class SyncEngine {
       if (!navigator.onLine) throw new Error("offline");
       await this.uploadPhotos();
       const chosen = [...this.store.state.entries.values()].filter(toSend);
-      if (chosen.some((e) => !photosUploaded(e, this.store.state.photos))) throw new Error("Some photos are still on this device");
+      if (chosen.some((e) => !photosUploaded(e, this.store.state.photos)))
+        throw new Error("Some photos are still on this device");
       const { sent, refusal } = await this.sendEntries(toSend);
       if (refusal) throw new RefusedError(refusal);
       toast({ title: `Successfully saved ${sent} category assessments` });
@@ -199,7 +206,9 @@ export class SyncEngine {
       if (error instanceof ApiError && error.status === 401) return handleUnauthorized();
       toast({
         title: "Failed to save inspection data",
-        description: isTransient(error) ? "Everything is kept on this device and will be sent when the network allows." : messageOf(error),
+        description: isTransient(error)
+          ? "Everything is kept on this device and will be sent when the network allows."
+          : messageOf(error),
         variant: "destructive",
       });
       if (isTransient(error)) this.failed(error);

@@ -20,7 +20,12 @@ function BookingFacts({ booking }: { booking: CalendarBooking }) {
     <Details
       rows={[
         ["Client", booking.clientName],
-        ["Email", <a key="e" className="link" href={`mailto:${booking.clientEmail}`}>{booking.clientEmail}</a>],
+        [
+          "Email",
+          <a key="e" className="link" href={`mailto:${booking.clientEmail}`}>
+            {booking.clientEmail}
+          </a>,
+        ],
         ["Phone", booking.clientPhone],
         ["Property", [booking.propertyAddress, booking.city].filter(Boolean).join(", ")],
         ["Date", longDateLabel(booking.scheduledDate)],
@@ -46,10 +51,16 @@ interface RescheduleFormProps {
 
 /** A new date and time for a scheduled booking, or its cancellation once confirmed. */
 function RescheduleForm({ booking, window: dates, errors, busy, onReschedule, onCancelBooking }: RescheduleFormProps) {
-  const [date, setDate] = useState(booking.scheduledDate.localeCompare(dates.minDate) >= 0 ? booking.scheduledDate : dates.minDate);
+  const [date, setDate] = useState(
+    booking.scheduledDate.localeCompare(dates.minDate) >= 0 ? booking.scheduledDate : dates.minDate,
+  );
   const [slot, setSlot] = useState(booking.timeSlot);
   const [confirmCancel, setConfirmCancel] = useState(false);
-  const slots = [...(TIME_SLOTS.includes(slot) || DAY_PART_VALUES.includes(slot as never) ? [] : [slot]), ...TIME_SLOTS, ...DAY_PART_VALUES];
+  const slots = [
+    ...(TIME_SLOTS.includes(slot) || DAY_PART_VALUES.includes(slot as never) ? [] : [slot]),
+    ...TIME_SLOTS,
+    ...DAY_PART_VALUES,
+  ];
   const reschedule = (e: FormEvent) => {
     e.preventDefault();
     onReschedule(date, slot);
@@ -59,7 +70,9 @@ function RescheduleForm({ booking, window: dates, errors, busy, onReschedule, on
       <h4 id="booking-move-title" className="font-semibold text-green-900">
         Reschedule
       </h4>
-      <p className="text-sm text-ink/75">The booking rules apply: at least 4 days from today. The client gets an e-mail with the new date.</p>
+      <p className="text-sm text-ink/75">
+        The booking rules apply: at least 4 days from today. The client gets an e-mail with the new date.
+      </p>
       <div className="mc-form-row">
         <div className="field">
           <label htmlFor="booking-scheduledDate">New date</label>
@@ -81,7 +94,12 @@ function RescheduleForm({ booking, window: dates, errors, busy, onReschedule, on
         </div>
         <div className="field">
           <label htmlFor="booking-timeSlot">Time</label>
-          <select id="booking-timeSlot" value={slot} onChange={(e) => setSlot(e.target.value)} aria-invalid={errors.timeSlot ? true : undefined}>
+          <select
+            id="booking-timeSlot"
+            value={slot}
+            onChange={(e) => setSlot(e.target.value)}
+            aria-invalid={errors.timeSlot ? true : undefined}
+          >
             {slots.map((s) => (
               <option key={s} value={s}>
                 {slotLabel(s)}
@@ -115,7 +133,15 @@ function RescheduleForm({ booking, window: dates, errors, busy, onReschedule, on
   );
 }
 
-export function BookingDialog({ booking: opened, window: dates, onClose }: { booking: CalendarBooking; window: BookingWindow; onClose: () => void }) {
+export function BookingDialog({
+  booking: opened,
+  window: dates,
+  onClose,
+}: {
+  booking: CalendarBooking;
+  window: BookingWindow;
+  onClose: () => void;
+}) {
   const [booking, setBooking] = useState(opened);
   const [errors, setErrors] = useState<Fields>({});
   const [busy, setBusy] = useState(false);
@@ -123,14 +149,20 @@ export function BookingDialog({ booking: opened, window: dates, onClose }: { boo
     sendWrite(
       () => apiRequest<CalendarBooking>("PATCH", `/api/inspection-bookings/${booking.id}`, payload),
       (saved) => {
-        setBooking((b) => ({ ...b, status: saved.status, scheduledDate: saved.scheduledDate, timeSlot: saved.timeSlot }));
+        setBooking((b) => ({
+          ...b,
+          status: saved.status,
+          scheduledDate: saved.scheduledDate,
+          timeSlot: saved.timeSlot,
+        }));
         toast({ title: done, description: `Inspection at ${booking.propertyAddress}` });
         refreshAll();
         onClose();
       },
       (error) => {
         if (error instanceof ApiError && error.status === 401) return;
-        if (error instanceof ApiError && error.status === 400 && Object.keys(error.fields).length) return setErrors(error.fields);
+        if (error instanceof ApiError && error.status === 400 && Object.keys(error.fields).length)
+          return setErrors(error.fields);
         toast({ title: "Could not change the booking", description: error.message, variant: "destructive" });
       },
     );
@@ -149,14 +181,25 @@ export function BookingDialog({ booking: opened, window: dates, onClose }: { boo
       <h3 className="text-lg font-semibold text-green-900">Inspection at {booking.propertyAddress}</h3>
       <BookingFacts booking={booking} />
       {booking.status === "scheduled" && (
-        <RescheduleForm booking={booking} window={dates} errors={errors} busy={busy} onReschedule={reschedule} onCancelBooking={() => void run({ status: "cancelled" }, "Booking Cancelled")} />
+        <RescheduleForm
+          booking={booking}
+          window={dates}
+          errors={errors}
+          busy={busy}
+          onReschedule={reschedule}
+          onCancelBooking={() => void run({ status: "cancelled" }, "Booking Cancelled")}
+        />
       )}
     </Dialog>
   );
 }
 
 /** Runs one write, then its success or failure handling (a plain function: the dialog has two writes). */
-async function sendWrite<T>(send: () => Promise<T>, onSuccess: (result: T) => void, onError: (error: Error) => void): Promise<void> {
+async function sendWrite<T>(
+  send: () => Promise<T>,
+  onSuccess: (result: T) => void,
+  onError: (error: Error) => void,
+): Promise<void> {
   try {
     onSuccess(await send());
   } catch (error) {

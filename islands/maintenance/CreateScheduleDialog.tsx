@@ -37,8 +37,12 @@ function scheduleProblems(form: ScheduleForm, property: PropertyRow | null): Fie
   if (!form.category) found.category = "Category is required";
   if (!form.title.trim()) found.title = "Title is required";
   if (!form.startDate) found.startDate = "Start date is required";
-  if (!/^\d+$/.test(form.recurrenceInterval) || Number(form.recurrenceInterval) < 1) found.recurrenceInterval = "Recurrence interval must be a whole number of at least 1";
-  if (form.estimatedDuration.trim() && !(/^\d+$/.test(form.estimatedDuration.trim()) && Number(form.estimatedDuration) >= 1))
+  if (!/^\d+$/.test(form.recurrenceInterval) || Number(form.recurrenceInterval) < 1)
+    found.recurrenceInterval = "Recurrence interval must be a whole number of at least 1";
+  if (
+    form.estimatedDuration.trim() &&
+    !(/^\d+$/.test(form.estimatedDuration.trim()) && Number(form.estimatedDuration) >= 1)
+  )
     found.estimatedDuration = "Duration must be a whole number of minutes";
   return found;
 }
@@ -57,12 +61,25 @@ function TaskDescriptionFields({ form, set, errors, enums }: ScheduleFieldsProps
     <>
       <div className="field">
         <label htmlFor="schedule-title">Title</label>
-        <input id="schedule-title" value={form.title} onChange={set("title")} maxLength={200} placeholder="Furnace filter change" {...invalid("title")} />
+        <input
+          id="schedule-title"
+          value={form.title}
+          onChange={set("title")}
+          maxLength={200}
+          placeholder="Furnace filter change"
+          {...invalid("title")}
+        />
         {error("title")}
       </div>
       <div className="field">
         <label htmlFor="schedule-description">Description</label>
-        <textarea id="schedule-description" rows={2} value={form.description} onChange={set("description")} maxLength={2000} />
+        <textarea
+          id="schedule-description"
+          rows={2}
+          value={form.description}
+          onChange={set("description")}
+          maxLength={2000}
+        />
       </div>
       <div className="mc-form-row">
         <div className="field">
@@ -110,26 +127,57 @@ function RecurrenceFields({ form, set, errors, enums }: ScheduleFieldsProps) {
         </div>
         <div className="field">
           <label htmlFor="schedule-recurrenceInterval">Repeat every (interval)</label>
-          <input id="schedule-recurrenceInterval" type="number" min={1} step={1} inputMode="numeric" value={form.recurrenceInterval} onChange={set("recurrenceInterval")} {...invalid("recurrenceInterval")} />
+          <input
+            id="schedule-recurrenceInterval"
+            type="number"
+            min={1}
+            step={1}
+            inputMode="numeric"
+            value={form.recurrenceInterval}
+            onChange={set("recurrenceInterval")}
+            {...invalid("recurrenceInterval")}
+          />
           {error("recurrenceInterval")}
         </div>
       </div>
       <div className="mc-form-row">
         <div className="field">
           <label htmlFor="schedule-startDate">Start date</label>
-          <input id="schedule-startDate" type="date" value={form.startDate} onChange={set("startDate")} {...invalid("startDate")} />
+          <input
+            id="schedule-startDate"
+            type="date"
+            value={form.startDate}
+            onChange={set("startDate")}
+            {...invalid("startDate")}
+          />
           {error("startDate")}
         </div>
         <div className="field">
           <label htmlFor="schedule-scheduledTime">Time</label>
-          <input id="schedule-scheduledTime" type="time" value={form.scheduledTime} onChange={set("scheduledTime")} {...invalid("scheduledTime")} />
+          <input
+            id="schedule-scheduledTime"
+            type="time"
+            value={form.scheduledTime}
+            onChange={set("scheduledTime")}
+            {...invalid("scheduledTime")}
+          />
           {error("scheduledTime")}
         </div>
       </div>
       <div className="mc-form-row">
         <div className="field">
           <label htmlFor="schedule-estimatedDuration">Estimated duration (minutes)</label>
-          <input id="schedule-estimatedDuration" type="number" min={1} step={1} inputMode="numeric" value={form.estimatedDuration} onChange={set("estimatedDuration")} placeholder="Optional" {...invalid("estimatedDuration")} />
+          <input
+            id="schedule-estimatedDuration"
+            type="number"
+            min={1}
+            step={1}
+            inputMode="numeric"
+            value={form.estimatedDuration}
+            onChange={set("estimatedDuration")}
+            placeholder="Optional"
+            {...invalid("estimatedDuration")}
+          />
           {error("estimatedDuration")}
         </div>
       </div>
@@ -165,7 +213,10 @@ export function CreateScheduleDialog({ today, enums, onClose, onCreated }: Creat
         scheduledTime: form.scheduledTime || null,
       }),
     (schedule) => {
-      toast({ title: "Schedule Created", description: `${schedule.title}: ${schedule.tasksCreated} task(s) added to the calendar.` });
+      toast({
+        title: "Schedule Created",
+        description: `${schedule.title}: ${schedule.tasksCreated} task(s) added to the calendar.`,
+      });
       refreshAll();
       onCreated(schedule);
     },

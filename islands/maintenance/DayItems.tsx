@@ -1,5 +1,11 @@
 // Lists of a day's items (MaintenanceCalendar.island.tsx): the phone's agenda of the month, and a day's dialog.
-import { type CalendarMonth, HELD_LABEL, formatDuration, labelOf, planLabel } from "../../src/modules/maintenance/maintenance.constants";
+import {
+  type CalendarMonth,
+  HELD_LABEL,
+  formatDuration,
+  labelOf,
+  planLabel,
+} from "../../src/modules/maintenance/maintenance.constants";
 import { type Item, PREVIEW_PER_DAY, byDate, itemKey, itemTitle, planData } from "./calendar-items";
 import { useJson } from "./data";
 import { Dialog } from "./Dialog";
@@ -7,7 +13,14 @@ import { longDateLabel, monthLabel, shortDateLabel } from "./month-grid";
 
 /** A task's line under its title: hold, property, plan, priority, duration and assignee. */
 const taskLine = (task: Extract<Item, { kind: "task" }>["task"]) =>
-  [task.held ? HELD_LABEL : null, task.propertyAddress, task.planType ? planLabel(task.planType) : null, `${labelOf(task.priority)} priority`, formatDuration(task.estimatedDuration), task.assignedToName]
+  [
+    task.held ? HELD_LABEL : null,
+    task.propertyAddress,
+    task.planType ? planLabel(task.planType) : null,
+    `${labelOf(task.priority)} priority`,
+    formatDuration(task.estimatedDuration),
+    task.assignedToName,
+  ]
     .filter(Boolean)
     .join(" · ");
 
@@ -16,11 +29,19 @@ function ItemList({ items, onOpen }: { items: Item[]; onOpen: (item: Item) => vo
     <ul className="grid gap-2">
       {items.map((item) => (
         <li key={itemKey(item)}>
-          <button type="button" className="mc-agenda-item" data-kind={item.kind} {...planData(item)} onClick={() => onOpen(item)}>
+          <button
+            type="button"
+            className="mc-agenda-item"
+            data-kind={item.kind}
+            {...planData(item)}
+            onClick={() => onOpen(item)}
+          >
             <span className="mc-event-time">{item.time}</span>
             <span>
               <span className="block font-semibold">{itemTitle(item)}</span>
-              <span className="block text-sm text-ink/75">{item.kind === "task" ? taskLine(item.task) : `Inspection booking · ${item.booking.clientName}`}</span>
+              <span className="block text-sm text-ink/75">
+                {item.kind === "task" ? taskLine(item.task) : `Inspection booking · ${item.booking.clientName}`}
+              </span>
             </span>
           </button>
         </li>
@@ -67,7 +88,15 @@ export function MonthAgenda({ month, today, dates, days, totalOn, loading, onOpe
 }
 
 /** A day's items, all of them (the month only holds each day's first few). */
-export function DayDialog({ date, onClose, onOpen }: { date: string; onClose: () => void; onOpen: (item: Item) => void }) {
+export function DayDialog({
+  date,
+  onClose,
+  onOpen,
+}: {
+  date: string;
+  onClose: () => void;
+  onOpen: (item: Item) => void;
+}) {
   const day = useJson<CalendarMonth>(`/api/maintenance-calendar?from=${date}&to=${date}`);
   const items = day.data ? (byDate(day.data).get(date) ?? []) : [];
   return (

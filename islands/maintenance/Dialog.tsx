@@ -1,7 +1,17 @@
 import { type ReactNode, useEffect, useId, useRef } from "react";
 
 /** A native modal <dialog>: focus is trapped and Escape closes it; closing returns focus to the opener. */
-export function Dialog({ title, onClose, children, wide = false }: { title: string; onClose: () => void; children: ReactNode; wide?: boolean }) {
+export function Dialog({
+  title,
+  onClose,
+  children,
+  wide = false,
+}: {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  wide?: boolean;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {

@@ -40,7 +40,15 @@ function Toolbar({ view, onView, onCreate }: { view: View; onView: (view: View) 
   );
 }
 
-function MonthNav({ month, onShowMonth, onToday }: { month: string; onShowMonth: (month: string) => void; onToday: () => void }) {
+function MonthNav({
+  month,
+  onShowMonth,
+  onToday,
+}: {
+  month: string;
+  onShowMonth: (month: string) => void;
+  onToday: () => void;
+}) {
   return (
     <div className="mc-nav">
       <button type="button" className="btn btn-outline btn-sm" onClick={() => onShowMonth(shiftMonth(month, -1))}>
@@ -113,7 +121,12 @@ export default function MaintenanceCalendar({ today, bookingWindow, ...enums }: 
     else setBooking(item.booking);
   };
 
-  const error = calendar.error instanceof ApiError ? calendar.error.message : calendar.error ? "Could not load the calendar." : null;
+  const error =
+    calendar.error instanceof ApiError
+      ? calendar.error.message
+      : calendar.error
+        ? "Could not load the calendar."
+        : null;
   // What the grid and the phone's agenda both show.
   const monthView = { month, today, days, totalOn, loading: calendar.isPending, onOpen: open, onOpenDay: setDayOpen };
 
@@ -133,7 +146,14 @@ export default function MaintenanceCalendar({ today, bookingWindow, ...enums }: 
               Loading…
             </p>
           )}
-          <MonthGrid {...monthView} weeks={weeks} focused={focused} gridRef={grid} onCellKey={onCellKey} onCellFocus={setFocused} />
+          <MonthGrid
+            {...monthView}
+            weeks={weeks}
+            focused={focused}
+            gridRef={grid}
+            onCellKey={onCellKey}
+            onCellFocus={setFocused}
+          />
           <p id="mc-grid-help" className="mc-help">
             Arrow keys move between days, Page Up and Page Down between months; Enter lists the day's items.
           </p>

@@ -1,5 +1,9 @@
 import { useId, useState } from "react";
-import { RECURRENCE_LABELS, RECURRENCE_TYPES, type RecurrenceType } from "../../src/modules/maintenance/maintenance.constants";
+import {
+  RECURRENCE_LABELS,
+  RECURRENCE_TYPES,
+  type RecurrenceType,
+} from "../../src/modules/maintenance/maintenance.constants";
 import { ApiError, apiRequest } from "../ui/api";
 import { toast } from "../ui/toast";
 
@@ -15,19 +19,32 @@ export function MakeRecurring({ taskId, label }: { taskId: number; label: string
   const submit = async () => {
     setState("saving");
     try {
-      const schedule = await apiRequest<{ tasksCreated: number }>("POST", "/api/maintenance-schedules", { fromTaskId: taskId, recurrenceType: recurrence });
-      toast({ title: "Schedule Created", description: `${label}: ${RECURRENCE_LABELS[recurrence].toLowerCase()} check, ${schedule.tasksCreated} task(s) on the calendar.` });
+      const schedule = await apiRequest<{ tasksCreated: number }>("POST", "/api/maintenance-schedules", {
+        fromTaskId: taskId,
+        recurrenceType: recurrence,
+      });
+      toast({
+        title: "Schedule Created",
+        description: `${label}: ${RECURRENCE_LABELS[recurrence].toLowerCase()} check, ${schedule.tasksCreated} task(s) on the calendar.`,
+      });
       setState("done");
     } catch (error) {
       setState("idle");
       if (error instanceof ApiError && error.status === 401) return;
-      toast({ title: "Could not create the schedule", description: error instanceof Error ? error.message : String(error), variant: "destructive" });
+      toast({
+        title: "Could not create the schedule",
+        description: error instanceof Error ? error.message : String(error),
+        variant: "destructive",
+      });
     }
   };
   if (state === "done")
     return (
       <p className="text-sm font-semibold text-green-800" role="status">
-        Recurring check scheduled. <a className="link" href="/admin/maintenance-schedule">Open the calendar</a>
+        Recurring check scheduled.{" "}
+        <a className="link" href="/admin/maintenance-schedule">
+          Open the calendar
+        </a>
       </p>
     );
   return (
@@ -35,7 +52,12 @@ export function MakeRecurring({ taskId, label }: { taskId: number; label: string
       <label htmlFor={`${id}-recurrence`} className="text-sm font-semibold">
         Repeat
       </label>
-      <select id={`${id}-recurrence`} className="rounded-md border border-ink/30 px-2 py-1 text-sm" value={recurrence} onChange={(e) => setRecurrence(e.target.value as RecurrenceType)}>
+      <select
+        id={`${id}-recurrence`}
+        className="rounded-md border border-ink/30 px-2 py-1 text-sm"
+        value={recurrence}
+        onChange={(e) => setRecurrence(e.target.value as RecurrenceType)}
+      >
         {RECURRENCE_TYPES.map((r) => (
           <option key={r} value={r}>
             {RECURRENCE_LABELS[r]}

@@ -38,7 +38,15 @@ export function keyTarget(key: string, date: string): string | null {
 /** An item in a cell: its time, title and (a task's) property; a screen reader hears the rest. */
 function CellEvent({ item, onOpen }: { item: Item; onOpen: (item: Item) => void }) {
   return (
-    <button type="button" tabIndex={-1} className="mc-event" data-kind={item.kind} data-priority={item.kind === "task" ? item.task.priority : undefined} {...planData(item)} onClick={() => onOpen(item)}>
+    <button
+      type="button"
+      tabIndex={-1}
+      className="mc-event"
+      data-kind={item.kind}
+      data-priority={item.kind === "task" ? item.task.priority : undefined}
+      {...planData(item)}
+      onClick={() => onOpen(item)}
+    >
       <span className="mc-event-time">{item.time.replace(/^0/, "")}</span> {itemTitle(item)}
       {item.kind === "task" && (
         <span className="mc-event-where">
@@ -74,10 +82,30 @@ interface MonthGridProps {
   onOpenDay: (date: string) => void;
 }
 
-export function MonthGrid({ weeks, month, today, focused, days, totalOn, loading, gridRef, onCellKey, onCellFocus, onOpen, onOpenDay }: MonthGridProps) {
+export function MonthGrid({
+  weeks,
+  month,
+  today,
+  focused,
+  days,
+  totalOn,
+  loading,
+  gridRef,
+  onCellKey,
+  onCellFocus,
+  onOpen,
+  onOpenDay,
+}: MonthGridProps) {
   return (
-    // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the WAI-ARIA APG date grid is a table with role grid.
-    <table ref={gridRef} className="mc-grid" role="grid" aria-labelledby="mc-month" aria-describedby="mc-grid-help" aria-busy={loading}>
+    <table
+      ref={gridRef}
+      className="mc-grid"
+      // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the WAI-ARIA APG date grid is a table with role grid.
+      role="grid"
+      aria-labelledby="mc-month"
+      aria-describedby="mc-grid-help"
+      aria-busy={loading}
+    >
       <thead>
         <tr>
           {WEEKDAYS.map(([short, long]) => (

@@ -1,7 +1,16 @@
 // The calendar's Task Details dialog (MaintenanceCalendar.island.tsx): the task's facts, and its status, date,
 // time, duration, assignee and notes changed in one save that a newer edit by someone else refuses.
 import { type FormEvent, useState } from "react";
-import { HELD_LABEL, STATUS_LABELS, type TaskStatus, clockToInput, formatDuration, labelOf, planLabel, taskTime } from "../../src/modules/maintenance/maintenance.constants";
+import {
+  HELD_LABEL,
+  STATUS_LABELS,
+  type TaskStatus,
+  clockToInput,
+  formatDuration,
+  labelOf,
+  planLabel,
+  taskTime,
+} from "../../src/modules/maintenance/maintenance.constants";
 import { ApiError, apiRequest } from "../ui/api";
 import { toast } from "../ui/toast";
 import { refreshAll, useWrite } from "./data";
@@ -11,7 +20,8 @@ import { longDateLabel } from "./month-grid";
 import type { FieldSetter, Fields, StaffOption, TaskView } from "./types";
 
 /** Shown in the dialog when the task changed since it was opened (a 409 that carries the fresh task). */
-const STALE_TASK_NOTICE = "This task was changed by someone else. The latest values are shown; review them and save again.";
+const STALE_TASK_NOTICE =
+  "This task was changed by someone else. The latest values are shown; review them and save again.";
 
 /** The fresh record of a 409 `{message, current}` answer, or null for any other failure. */
 function staleCurrent<T>(error: Error): T | null {
@@ -38,7 +48,10 @@ type TaskForm = ReturnType<typeof taskForm>;
 function taskProblems(form: TaskForm): Fields {
   const found: Fields = {};
   if (form.status === "scheduled" && !form.scheduledDate) found.scheduledDate = "Choose a date to schedule the task";
-  if (form.estimatedDuration.trim() && !(/^\d+$/.test(form.estimatedDuration.trim()) && Number(form.estimatedDuration) >= 1))
+  if (
+    form.estimatedDuration.trim() &&
+    !(/^\d+$/.test(form.estimatedDuration.trim()) && Number(form.estimatedDuration) >= 1)
+  )
     found.estimatedDuration = "Duration must be a whole number of minutes";
   return found;
 }
@@ -53,7 +66,12 @@ function TaskFacts({ task, staff }: { task: TaskView; staff: readonly StaffOptio
         ["Date", task.scheduledDate ? longDateLabel(task.scheduledDate) : "Not scheduled yet"],
         ["Time", task.scheduledDate ? taskTime(task.scheduledTime) : null],
         ["Duration", formatDuration(task.estimatedDuration)],
-        ["Assigned to", task.assignedTo ? (staff.find((s) => s.id === task.assignedTo)?.name ?? task.assignedToName ?? null) : "Nobody yet"],
+        [
+          "Assigned to",
+          task.assignedTo
+            ? (staff.find((s) => s.id === task.assignedTo)?.name ?? task.assignedToName ?? null)
+            : "Nobody yet",
+        ],
         ["Category", labelOf(task.category)],
         ["Priority", labelOf(task.priority)],
         ["Description", task.description],
@@ -88,19 +106,41 @@ function TaskFields({ form, set, errors, statuses, staff }: TaskFieldsProps) {
       <div className="mc-form-row">
         <div className="field">
           <label htmlFor="task-scheduledDate">Date</label>
-          <input id="task-scheduledDate" type="date" value={form.scheduledDate} onChange={set("scheduledDate")} {...invalid("scheduledDate")} />
+          <input
+            id="task-scheduledDate"
+            type="date"
+            value={form.scheduledDate}
+            onChange={set("scheduledDate")}
+            {...invalid("scheduledDate")}
+          />
           {error("scheduledDate")}
         </div>
         <div className="field">
           <label htmlFor="task-scheduledTime">Time</label>
-          <input id="task-scheduledTime" type="time" value={form.scheduledTime} onChange={set("scheduledTime")} {...invalid("scheduledTime")} />
+          <input
+            id="task-scheduledTime"
+            type="time"
+            value={form.scheduledTime}
+            onChange={set("scheduledTime")}
+            {...invalid("scheduledTime")}
+          />
           {error("scheduledTime")}
         </div>
       </div>
       <div className="mc-form-row">
         <div className="field">
           <label htmlFor="task-estimatedDuration">Duration (minutes)</label>
-          <input id="task-estimatedDuration" type="number" min={1} step={1} inputMode="numeric" value={form.estimatedDuration} onChange={set("estimatedDuration")} placeholder="Optional" {...invalid("estimatedDuration")} />
+          <input
+            id="task-estimatedDuration"
+            type="number"
+            min={1}
+            step={1}
+            inputMode="numeric"
+            value={form.estimatedDuration}
+            onChange={set("estimatedDuration")}
+            placeholder="Optional"
+            {...invalid("estimatedDuration")}
+          />
           {error("estimatedDuration")}
         </div>
         <div className="field">
@@ -118,7 +158,14 @@ function TaskFields({ form, set, errors, statuses, staff }: TaskFieldsProps) {
       </div>
       <div className="field">
         <label htmlFor="task-notes">Notes</label>
-        <textarea id="task-notes" rows={3} value={form.notes} onChange={set("notes")} maxLength={5000} {...invalid("notes")} />
+        <textarea
+          id="task-notes"
+          rows={3}
+          value={form.notes}
+          onChange={set("notes")}
+          maxLength={5000}
+          {...invalid("notes")}
+        />
         {error("notes")}
       </div>
     </>
@@ -160,7 +207,8 @@ export function TaskDialog({ task: opened, statuses, staff, onClose }: TaskDialo
     },
     (error) => {
       if (error instanceof ApiError && error.status === 401) return;
-      if (error instanceof ApiError && error.status === 400 && Object.keys(error.fields).length) return setErrors(error.fields);
+      if (error instanceof ApiError && error.status === 400 && Object.keys(error.fields).length)
+        return setErrors(error.fields);
       // Someone else saved first: nothing was written; show their values instead of what was typed here.
       const current = staleCurrent<TaskView>(error);
       if (current) {
@@ -197,7 +245,11 @@ export function TaskDialog({ task: opened, statuses, staff, onClose }: TaskDialo
             {update.isPending ? "Updating..." : "Update Task"}
           </button>
           {task.scheduledDate && (
-            <a className="btn btn-outline" href={`/api/maintenance-tasks/${task.id}/ics`} download={`haven-task-${task.id}.ics`}>
+            <a
+              className="btn btn-outline"
+              href={`/api/maintenance-tasks/${task.id}/ics`}
+              download={`haven-task-${task.id}.ics`}
+            >
               Download .ics
             </a>
           )}

@@ -1,5 +1,13 @@
 import { useEffect, useState } from "react";
-import { HELD_LABEL, STATUS_LABELS, type TaskStatus, formatDuration, labelOf, planLabel, taskTime } from "../../src/modules/maintenance/maintenance.constants";
+import {
+  HELD_LABEL,
+  STATUS_LABELS,
+  type TaskStatus,
+  formatDuration,
+  labelOf,
+  planLabel,
+  taskTime,
+} from "../../src/modules/maintenance/maintenance.constants";
 import { ApiError, handleUnauthorized } from "../ui/api";
 import { useJson } from "./data";
 import type { Enumerations, TaskView } from "./types";
@@ -27,7 +35,14 @@ async function loadTaskPage(url: string): Promise<{ rows: ListedTask[]; total: n
 const NO_FILTERS = { status: "", category: "", priority: "", assignedTo: "", from: "", to: "" };
 
 /** One filter of the list view: a labelled select whose first choice is "any". */
-function FilterSelect(props: { name: string; label: string; any: string; value: string; onChange: (e: { target: { value: string } }) => void; options: [string, string][] }) {
+function FilterSelect(props: {
+  name: string;
+  label: string;
+  any: string;
+  value: string;
+  onChange: (e: { target: { value: string } }) => void;
+  options: [string, string][];
+}) {
   const id = `mc-filter-${props.name}`;
   return (
     <div className="field">
@@ -58,17 +73,52 @@ function TaskFilters({ filters, filter, badRange, enums }: TaskFiltersProps) {
   return (
     <fieldset className="mc-filters">
       <legend className="sr-only">Filter tasks</legend>
-      <FilterSelect name="status" label="Status" any="Any status" value={filters.status} onChange={filter("status")} options={enums.statuses.map((s) => [s, STATUS_LABELS[s]])} />
-      <FilterSelect name="category" label="Category" any="Any category" value={filters.category} onChange={filter("category")} options={enums.categories.map((c) => [c, labelOf(c)])} />
-      <FilterSelect name="priority" label="Priority" any="Any priority" value={filters.priority} onChange={filter("priority")} options={enums.priorities.map((p) => [p, labelOf(p)])} />
-      <FilterSelect name="assignedTo" label="Assigned to" any="Anyone" value={filters.assignedTo} onChange={filter("assignedTo")} options={enums.staff.map((m) => [String(m.id), m.name])} />
+      <FilterSelect
+        name="status"
+        label="Status"
+        any="Any status"
+        value={filters.status}
+        onChange={filter("status")}
+        options={enums.statuses.map((s) => [s, STATUS_LABELS[s]])}
+      />
+      <FilterSelect
+        name="category"
+        label="Category"
+        any="Any category"
+        value={filters.category}
+        onChange={filter("category")}
+        options={enums.categories.map((c) => [c, labelOf(c)])}
+      />
+      <FilterSelect
+        name="priority"
+        label="Priority"
+        any="Any priority"
+        value={filters.priority}
+        onChange={filter("priority")}
+        options={enums.priorities.map((p) => [p, labelOf(p)])}
+      />
+      <FilterSelect
+        name="assignedTo"
+        label="Assigned to"
+        any="Anyone"
+        value={filters.assignedTo}
+        onChange={filter("assignedTo")}
+        options={enums.staff.map((m) => [String(m.id), m.name])}
+      />
       <div className="field">
         <label htmlFor="mc-filter-from">From</label>
         <input id="mc-filter-from" type="date" value={filters.from} onChange={filter("from")} />
       </div>
       <div className="field">
         <label htmlFor="mc-filter-to">To</label>
-        <input id="mc-filter-to" type="date" value={filters.to} onChange={filter("to")} aria-invalid={badRange || undefined} aria-describedby={badRange ? "mc-filter-to-error" : undefined} />
+        <input
+          id="mc-filter-to"
+          type="date"
+          value={filters.to}
+          onChange={filter("to")}
+          aria-invalid={badRange || undefined}
+          aria-describedby={badRange ? "mc-filter-to-error" : undefined}
+        />
         {badRange && (
           <p id="mc-filter-to-error" className="field-error">
             To must be on or after From
@@ -102,14 +152,12 @@ function TaskTable({ rows, onOpen }: { rows: ListedTask[] | undefined; onOpen: (
                 <button type="button" className="link text-left font-semibold" onClick={() => onOpen(t)}>
                   {t.title}
                 </button>
-                {t.planType && (
-                  <span className={`plan-badge plan-${t.planType} ml-2`}>
-                    {planLabel(t.planType)}
-                  </span>
-                )}
+                {t.planType && <span className={`plan-badge plan-${t.planType} ml-2`}>{planLabel(t.planType)}</span>}
                 {t.held && <span className="mc-held">{HELD_LABEL}</span>}
               </td>
-              <td>{t.scheduledDate ? `${shortDateLabel(t.scheduledDate)}, ${taskTime(t.scheduledTime)}` : "Not scheduled"}</td>
+              <td>
+                {t.scheduledDate ? `${shortDateLabel(t.scheduledDate)}, ${taskTime(t.scheduledTime)}` : "Not scheduled"}
+              </td>
               <td>{t.propertyAddress}</td>
               <td>{t.assignedToName ?? "—"}</td>
               <td>{labelOf(t.priority)}</td>
@@ -160,10 +208,21 @@ export function TaskList({ onOpen, enums }: { onOpen: (task: TaskView) => void; 
       </h2>
       <div className="field max-w-md">
         <label htmlFor="mc-search">Search tasks</label>
-        <input id="mc-search" type="search" value={q} onChange={(e) => setQ(e.target.value)} placeholder="Title, address or client" />
+        <input
+          id="mc-search"
+          type="search"
+          value={q}
+          onChange={(e) => setQ(e.target.value)}
+          placeholder="Title, address or client"
+        />
       </div>
       {/* Every task of this filter and search as a CSV download, not just this page. */}
-      <a className="btn btn-outline btn-sm justify-self-start" href={`/api/maintenance-tasks?${new URLSearchParams({ format: "csv", sort: "date", ...(search && { q: search }), ...(badRange ? {} : chosen) })}`} download data-export-csv>
+      <a
+        className="btn btn-outline btn-sm justify-self-start"
+        href={`/api/maintenance-tasks?${new URLSearchParams({ format: "csv", sort: "date", ...(search && { q: search }), ...(badRange ? {} : chosen) })}`}
+        download
+        data-export-csv
+      >
         Export CSV
       </a>
       <TaskFilters filters={filters} filter={filter} badRange={badRange} enums={enums} />
@@ -174,13 +233,23 @@ export function TaskList({ onOpen, enums }: { onOpen: (task: TaskView) => void; 
       )}
       <TaskTable rows={list.data?.rows} onOpen={onOpen} />
       <nav className="flex items-center justify-between gap-2" aria-label="Task pages">
-        <button type="button" className="btn btn-outline btn-sm" disabled={page === 0} onClick={() => setPage((p) => p - 1)}>
+        <button
+          type="button"
+          className="btn btn-outline btn-sm"
+          disabled={page === 0}
+          onClick={() => setPage((p) => p - 1)}
+        >
           Previous
         </button>
         <span role="status">
           Page {page + 1} of {pages} · {list.data?.total ?? 0} tasks
         </span>
-        <button type="button" className="btn btn-outline btn-sm" disabled={page + 1 >= pages} onClick={() => setPage((p) => p + 1)}>
+        <button
+          type="button"
+          className="btn btn-outline btn-sm"
+          disabled={page + 1 >= pages}
+          onClick={() => setPage((p) => p + 1)}
+        >
           Next
         </button>
       </nav>

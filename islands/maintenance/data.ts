@@ -30,12 +30,17 @@ const getJson = <T>(url: string) => apiRequest<T>("GET", url);
 /** GETs `url` (through `load`, a function that never changes, e.g. one defined at module level). */
 export function useJson<T>(url: string, load: (url: string) => Promise<T> = getJson): Loaded<T> {
   const current = useSyncExternalStore(subscribe, getVersion, getVersion);
-  const [state, setState] = useState<{ url: string; version: number; data?: T; error: Error | null }>({ url: "", version: -1, error: null });
+  const [state, setState] = useState<{ url: string; version: number; data?: T; error: Error | null }>({
+    url: "",
+    version: -1,
+    error: null,
+  });
   useEffect(() => {
     let live = true;
     load(url).then(
       (data) => live && setState({ url, version: current, data, error: null }),
-      (error: unknown) => live && setState({ url, version: current, error: error instanceof Error ? error : new Error(String(error)) }),
+      (error: unknown) =>
+        live && setState({ url, version: current, error: error instanceof Error ? error : new Error(String(error)) }),
     );
     return () => {
       live = false;

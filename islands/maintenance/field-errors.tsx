@@ -12,6 +12,7 @@ export function fieldErrors(errors: Fields, prefix: string) {
           {errors[key]}
         </p>
       ) : null,
-    invalid: (key: string) => (errors[key] ? { "aria-invalid": true, "aria-describedby": `${prefix}-${key}-error` } : {}),
+    invalid: (key: string) =>
+      errors[key] ? { "aria-invalid": true, "aria-describedby": `${prefix}-${key}-error` } : {},
   };
 }

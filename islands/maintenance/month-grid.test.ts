@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { minutesOf, monthLabel, monthWeeks, shiftDate, shiftDateByMonths, shiftMonth, weekEnd, weekStart } from "./month-grid";
+import {
+  minutesOf,
+  monthLabel,
+  monthWeeks,
+  shiftDate,
+  shiftDateByMonths,
+  shiftMonth,
+  weekEnd,
+  weekStart,
+} from "./month-grid";
 
 describe("the month grid", () => {
   it("covers whole weeks, Sunday first, from before the 1st to after the last day", () => {

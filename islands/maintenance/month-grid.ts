@@ -2,7 +2,8 @@
 // handled as local noon so no daylight-saving change can move a day.
 import { addDays, addMonths, endOfMonth, endOfWeek, startOfMonth, startOfWeek } from "date-fns";
 
-const toDate = (date: string) => new Date(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10) || "1"), 12);
+const toDate = (date: string) =>
+  new Date(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10) || "1"), 12);
 const pad = (n: number) => String(n).padStart(2, "0");
 export const isoOf = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 
@@ -17,7 +18,8 @@ export function monthWeeks(month: string): string[][] {
   const first = startOfWeek(startOfMonth(toDate(`${month}-01`)));
   const last = endOfWeek(endOfMonth(toDate(`${month}-01`)));
   const weeks: string[][] = [];
-  for (let day = first; day <= last; day = addDays(day, 7)) weeks.push(Array.from({ length: 7 }, (_, i) => isoOf(addDays(day, i))));
+  for (let day = first; day <= last; day = addDays(day, 7))
+    weeks.push(Array.from({ length: 7 }, (_, i) => isoOf(addDays(day, i))));
   return weeks;
 }
 
@@ -25,9 +27,11 @@ export function monthWeeks(month: string): string[][] {
 export const weekStart = (date: string) => isoOf(startOfWeek(toDate(date)));
 export const weekEnd = (date: string) => isoOf(endOfWeek(toDate(date)));
 
-const format = (date: string, options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat("en-US", options).format(toDate(date));
+const format = (date: string, options: Intl.DateTimeFormatOptions) =>
+  new Intl.DateTimeFormat("en-US", options).format(toDate(date));
 export const monthLabel = (month: string) => format(`${month}-01`, { month: "long", year: "numeric" });
-export const longDateLabel = (date: string) => format(date, { weekday: "long", month: "long", day: "numeric", year: "numeric" });
+export const longDateLabel = (date: string) =>
+  format(date, { weekday: "long", month: "long", day: "numeric", year: "numeric" });
 export const shortDateLabel = (date: string) => format(date, { weekday: "short", month: "short", day: "numeric" });
 export const WEEKDAYS = [
   ["Sun", "Sunday"],

@@ -12,7 +12,8 @@ async function call(path: string, init: { method?: string; body?: unknown } = {}
     credentials: "same-origin",
   });
   const data = response.status === 204 ? {} : ((await response.json().catch(() => ({}))) as Record<string, unknown>);
-  if (!response.ok) throw new Error(typeof data.message === "string" ? data.message : "Something went wrong. Please try again.");
+  if (!response.ok)
+    throw new Error(typeof data.message === "string" ? data.message : "Something went wrong. Please try again.");
   return data;
 }
 
@@ -21,7 +22,11 @@ function showError(root: HTMLElement, error: unknown) {
   if (!box) return;
   // A dismissed browser prompt is not an error worth shouting about.
   const cancelled = error instanceof Error && error.name === "NotAllowedError";
-  box.textContent = cancelled ? "The passkey prompt was closed. Try again, or use the e-mail link." : error instanceof Error ? error.message : String(error);
+  box.textContent = cancelled
+    ? "The passkey prompt was closed. Try again, or use the e-mail link."
+    : error instanceof Error
+      ? error.message
+      : String(error);
   box.hidden = false;
 }
 

@@ -41,14 +41,19 @@ function useSubmission(values: Values, onPhase: (phase: Phase) => void) {
       const response = await fetch("/api/onboarding", {
         method: "POST",
         credentials: "include",
-        headers: { "Content-Type": "application/json", Accept: "application/json", "Idempotency-Key": submissionKey.current },
+        headers: {
+          "Content-Type": "application/json",
+          Accept: "application/json",
+          "Idempotency-Key": submissionKey.current,
+        },
         body: JSON.stringify({ ...values, completedAt: new Date().toISOString() }),
       });
       const data = (await response.json().catch(() => ({}))) as Result;
       if (!response.ok) {
         window.alert(`Submission failed: ${data.error || data.message || "Unknown error"}`);
         const refused: Errors = {};
-        for (const [key, message] of Object.entries(data.fields ?? {})) if (key in EMPTY && typeof message === "string") refused[key as Key] = message;
+        for (const [key, message] of Object.entries(data.fields ?? {}))
+          if (key in EMPTY && typeof message === "string") refused[key as Key] = message;
         setServerErrors(refused);
         setFailedWith(snapshot);
         setSubmitting(false);
@@ -92,7 +97,11 @@ function StepNav({ step, valid, marked, onPrevious }: StepNavProps) {
           </button>
         )}
       </div>
-      {step < 5 && !valid && <p className="mt-2 text-right text-sm text-ink/70">{marked ? "Correct the answers marked above to continue." : "Fill in the required fields to continue."}</p>}
+      {step < 5 && !valid && (
+        <p className="mt-2 text-right text-sm text-ink/70">
+          {marked ? "Correct the answers marked above to continue." : "Fill in the required fields to continue."}
+        </p>
+      )}
     </>
   );
 }
@@ -103,7 +112,10 @@ export default function OnboardingWizard({ options, minDate, maxDate }: Props) {
   const [step, setStep] = useState(1);
   const [values, setValues] = useState<Values>(EMPTY);
   const [touched, setTouched] = useState<Partial<Record<Key, boolean>>>({});
-  const { submitting, failedWith, result, serverErrors, setServerErrors, snapshot, submit } = useSubmission(values, setPhase);
+  const { submitting, failedWith, result, serverErrors, setServerErrors, snapshot, submit } = useSubmission(
+    values,
+    setPhase,
+  );
   const heading = useRef<HTMLHeadingElement>(null);
   const form = useRef<HTMLFormElement>(null);
   // The field to focus once its step has rendered (back from a refused submission).
@@ -125,7 +137,8 @@ export default function OnboardingWizard({ options, minDate, maxDate }: Props) {
   // The server's rules, checked lightly here; per-step required fields come from STEPS.
   const problems: Errors = problemsOf(values, minDate, maxDate);
   const stepValid = (n: number) =>
-    STEPS[n - 1]!.required.every((k) => values[k].trim()) && STEPS[n - 1]!.fields.every((k) => !problems[k] && !serverErrors[k]);
+    STEPS[n - 1]!.required.every((k) => values[k].trim()) &&
+    STEPS[n - 1]!.fields.every((k) => !problems[k] && !serverErrors[k]);
   const valid = stepValid(step);
   const allValid = [1, 2, 3, 4, 5].every(stepValid);
 
@@ -137,7 +150,9 @@ export default function OnboardingWizard({ options, minDate, maxDate }: Props) {
     setTouched((t) => ({ ...t, [key]: true }));
     // A new access method hides or shows the code field: its old refusal goes too, so it cannot block step 5 unseen.
     const cleared: Key[] = key === "accessMethod" ? [key, "accessCode"] : [key];
-    setServerErrors((e) => (cleared.some((k) => e[k]) ? { ...e, ...Object.fromEntries(cleared.map((k) => [k, undefined])) } : e));
+    setServerErrors((e) =>
+      cleared.some((k) => e[k]) ? { ...e, ...Object.fromEntries(cleared.map((k) => [k, undefined])) } : e,
+    );
   };
 
   /** Back to the form: to the first step with a refused field, focused, or to where the person was. */
@@ -160,7 +175,16 @@ export default function OnboardingWizard({ options, minDate, maxDate }: Props) {
   }, [autoSubmit, snapshot]);
 
   if (phase === "splash") return <Splash showStart={showStart} onStart={() => setPhase("form")} />;
-  if (phase === "processing") return <Processing headingRef={heading} busy={submitting || !failedWith} serverErrors={serverErrors} onRetry={submit} onBack={backToAnswers} />;
+  if (phase === "processing")
+    return (
+      <Processing
+        headingRef={heading}
+        busy={submitting || !failedWith}
+        serverErrors={serverErrors}
+        onRetry={submit}
+        onBack={backToAnswers}
+      />
+    );
   if (phase === "complete") return <Complete headingRef={heading} result={result} />;
 
   const onSubmit = (event: FormEvent) => {
@@ -180,14 +204,27 @@ export default function OnboardingWizard({ options, minDate, maxDate }: Props) {
         {STEPS[step - 1]!.title}
       </h1>
       <div className="card mt-6 grid gap-4 sm:grid-cols-2">
-        <StepFields options={options} step={step} values={values} errors={visibleErrors} minDate={minDate} maxDate={maxDate} set={set} />
+        <StepFields
+          options={options}
+          step={step}
+          values={values}
+          errors={visibleErrors}
+          minDate={minDate}
+          maxDate={maxDate}
+          set={set}
+        />
       </div>
       {step === 5 && (
         <p className="mt-4 text-center font-medium" role="status" data-testid="auto-submit-status">
           {allValid ? "Auto-submitting your information..." : "Please complete all required fields above"}
         </p>
       )}
-      <StepNav step={step} valid={valid} marked={STEPS[step - 1]!.fields.some((k) => visibleErrors[k])} onPrevious={() => setStep(step - 1)} />
+      <StepNav
+        step={step}
+        valid={valid}
+        marked={STEPS[step - 1]!.fields.some((k) => visibleErrors[k])}
+        onPrevious={() => setStep(step - 1)}
+      />
     </form>
   );
 }

@@ -19,13 +19,29 @@ export function Splash({ showStart, onStart }: { showStart: boolean; onStart: ()
     <div className="onboarding-splash">
       <div className="splash-logo" aria-hidden="true">
         <svg viewBox="0 0 64 64" className="h-20 w-20">
-          <path d="M8 30 32 10l24 20" fill="none" stroke="currentColor" strokeWidth="4" strokeLinecap="round" strokeLinejoin="round" />
+          <path
+            d="M8 30 32 10l24 20"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="4"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          />
           <path d="M16 27v25h32V27" fill="none" stroke="currentColor" strokeWidth="4" strokeLinejoin="round" />
-          <path d="M25 40l5 5 10-11" fill="none" stroke="currentColor" strokeWidth="4" strokeLinecap="round" strokeLinejoin="round" />
+          <path
+            d="M25 40l5 5 10-11"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="4"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          />
         </svg>
       </div>
       <h1 className="mt-6 font-serif text-4xl font-bold text-gold-300 md:text-5xl">Haven</h1>
-      <p className="mt-3 max-w-md text-lg text-cream/90">Your free Property Health Score starts here: five short steps about you and your home.</p>
+      <p className="mt-3 max-w-md text-lg text-cream/90">
+        Your free Property Health Score starts here: five short steps about you and your home.
+      </p>
       <div className="mt-8 h-14">
         {showStart && (
           <button type="button" className="btn btn-gold btn-lg splash-start" onClick={onStart}>
@@ -59,7 +75,9 @@ export function Processing({ headingRef, busy, serverErrors, onRetry, onBack }: 
       ) : (
         <div className="card mt-8" role="alert">
           <p className="font-semibold">We couldn't save your information.</p>
-          <p className="mt-1 text-sm text-ink/80">Nothing you typed is lost. Try again, or go back and check your answers.</p>
+          <p className="mt-1 text-sm text-ink/80">
+            Nothing you typed is lost. Try again, or go back and check your answers.
+          </p>
           {refusedKeys.length > 0 && (
             <>
               <p className="mt-4 text-left text-sm font-semibold">These answers need a change:</p>
@@ -91,7 +109,14 @@ export function Complete({ headingRef, result }: { headingRef: Ref<HTMLHeadingEl
     <div className="mx-auto max-w-xl px-4 py-16 text-center">
       <span className="confirm-badge" aria-hidden="true">
         <svg viewBox="0 0 24 24" className="h-8 w-8">
-          <path d="M5 12.5l4.5 4.5L19 7.5" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" strokeLinejoin="round" />
+          <path
+            d="M5 12.5l4.5 4.5L19 7.5"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2.5"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          />
         </svg>
       </span>
       <h1 ref={headingRef} tabIndex={-1} className="mt-4 font-serif text-3xl font-bold text-green-900">

@@ -1,7 +1,16 @@
 import { DAY_PARTS, DAY_PART_VALUES } from "../../src/shared/business-time";
-import { NEEDS_ACCESS_CODE, ONBOARDING_ACCESS_LABELS, ONBOARDING_ACCESS_METHODS } from "../../src/modules/onboarding/onboarding.constants";
+import {
+  NEEDS_ACCESS_CODE,
+  ONBOARDING_ACCESS_LABELS,
+  ONBOARDING_ACCESS_METHODS,
+} from "../../src/modules/onboarding/onboarding.constants";
 import type { OnboardingOptions } from "../../src/modules/onboarding/onboarding.constants";
-import { POSTAL_CODE_MESSAGE, PROVINCE_NAMES, SAMPLE_POSTAL_CODE, normalizePostalCode } from "../../src/modules/customers/customers.constants";
+import {
+  POSTAL_CODE_MESSAGE,
+  PROVINCE_NAMES,
+  SAMPLE_POSTAL_CODE,
+  normalizePostalCode,
+} from "../../src/modules/customers/customers.constants";
 import { emailError, leadDateError, nextYear, numberError, phoneError } from "../bookings/checks";
 
 // Here, not in the shared checks: the scheduling wizard then loads no province list (its JS budget).
@@ -42,8 +51,16 @@ export type Errors = Partial<Record<Key, string>>;
 
 /** Reading B's five steps, each with reading A's required fields for that step (customer-side §5). */
 export const STEPS: { title: string; fields: Key[]; required: Key[] }[] = [
-  { title: "Personal Information", fields: ["firstName", "lastName", "email", "phone"], required: ["firstName", "lastName", "email", "phone"] },
-  { title: "Address Information", fields: ["address", "city", "province", "postalCode"], required: ["address", "city", "province", "postalCode"] },
+  {
+    title: "Personal Information",
+    fields: ["firstName", "lastName", "email", "phone"],
+    required: ["firstName", "lastName", "email", "phone"],
+  },
+  {
+    title: "Address Information",
+    fields: ["address", "city", "province", "postalCode"],
+    required: ["address", "city", "province", "postalCode"],
+  },
   {
     title: "Property Information",
     fields: ["squareFootage", "yearBuilt", "bedrooms", "bathrooms", "garageType", "basementStatus"],
@@ -90,7 +107,8 @@ export const FIELD_LABELS: Record<Key, string> = {
 };
 
 const titleCase = (v: string) => v.charAt(0).toUpperCase() + v.slice(1).replace(/-/g, " ");
-const labelsFor = (values: readonly string[], extra: Record<string, string> = {}) => Object.fromEntries(values.map((v) => [v, extra[v] ?? titleCase(v)]));
+const labelsFor = (values: readonly string[], extra: Record<string, string> = {}) =>
+  Object.fromEntries(values.map((v) => [v, extra[v] ?? titleCase(v)]));
 const INCOME_LABELS: Record<string, string> = {
   "50k-100k": "$50k - $100k",
   "100k-150k": "$100k - $150k",
@@ -130,7 +148,13 @@ export function StepFields({ options: o, step, values, errors, minDate, maxDate,
           </div>
           <Field {...f("city")} label="City" required autoComplete="address-level2" />
           <SelectField {...f("province")} label="Province" required options={o.provinces} labels={PROVINCE_NAMES} />
-          <Field {...f("postalCode")} label="Postal code" required autoComplete="postal-code" hint={`For example ${SAMPLE_POSTAL_CODE}`} />
+          <Field
+            {...f("postalCode")}
+            label="Postal code"
+            required
+            autoComplete="postal-code"
+            hint={`For example ${SAMPLE_POSTAL_CODE}`}
+          />
         </>
       );
     case 3:
@@ -141,16 +165,39 @@ export function StepFields({ options: o, step, values, errors, minDate, maxDate,
           <SelectField {...f("bedrooms")} label="Bedrooms" required options={o.bedrooms} />
           <SelectField {...f("bathrooms")} label="Bathrooms" required options={o.bathrooms} />
           <SelectField {...f("garageType")} label="Garage" options={o.garageTypes} labels={labelsFor(o.garageTypes)} />
-          <SelectField {...f("basementStatus")} label="Basement" options={o.basementStatuses} labels={labelsFor(o.basementStatuses)} />
+          <SelectField
+            {...f("basementStatus")}
+            label="Basement"
+            options={o.basementStatuses}
+            labels={labelsFor(o.basementStatuses)}
+          />
         </>
       );
     case 4:
       return (
         <>
-          <SelectField {...f("ownershipType")} label="Ownership" required options={o.ownershipTypes} labels={labelsFor(o.ownershipTypes)} />
+          <SelectField
+            {...f("ownershipType")}
+            label="Ownership"
+            required
+            options={o.ownershipTypes}
+            labels={labelsFor(o.ownershipTypes)}
+          />
           <Field {...f("financingType")} label="Financing (optional)" hint="For example mortgage or owned outright" />
-          <SelectField {...f("householdIncome")} label="Household income" required options={o.householdIncomes} labels={INCOME_LABELS} />
-          <SelectField {...f("occupation")} label="Occupation" required options={o.occupations} labels={labelsFor(o.occupations)} />
+          <SelectField
+            {...f("householdIncome")}
+            label="Household income"
+            required
+            options={o.householdIncomes}
+            labels={INCOME_LABELS}
+          />
+          <SelectField
+            {...f("occupation")}
+            label="Occupation"
+            required
+            options={o.occupations}
+            labels={labelsFor(o.occupations)}
+          />
           <SelectField {...f("householdSize")} label="Household size" options={o.householdSizes} />
         </>
       );
@@ -169,11 +216,26 @@ export function StepFields({ options: o, step, values, errors, minDate, maxDate,
               options={ONBOARDING_ACCESS_METHODS.map((m) => ({ value: m, label: ONBOARDING_ACCESS_LABELS[m]! }))}
             />
           </div>
-          {NEEDS_ACCESS_CODE.includes(values.accessMethod) && <Field {...f("accessCode")} label="Access code" autoComplete="off" maxLength={100} />}
+          {NEEDS_ACCESS_CODE.includes(values.accessMethod) && (
+            <Field {...f("accessCode")} label="Access code" autoComplete="off" maxLength={100} />
+          )}
           <div className="sm:col-span-2">
-            <TextAreaField {...f("accessInstructions")} label="Access instructions (optional)" rows={2} maxLength={1000} />
+            <TextAreaField
+              {...f("accessInstructions")}
+              label="Access instructions (optional)"
+              rows={2}
+              maxLength={1000}
+            />
           </div>
-          <Field {...f("preferredDate")} label="Preferred date" type="date" required min={minDate} max={maxDate} hint="At least 4 days from today." />
+          <Field
+            {...f("preferredDate")}
+            label="Preferred date"
+            type="date"
+            required
+            min={minDate}
+            max={maxDate}
+            hint="At least 4 days from today."
+          />
           <div className="sm:col-span-2">
             <ChoiceCards
               name="preferredTime"
@@ -182,7 +244,11 @@ export function StepFields({ options: o, step, values, errors, minDate, maxDate,
               value={values.preferredTime}
               error={errors.preferredTime}
               onChange={set("preferredTime")}
-              options={DAY_PART_VALUES.map((p) => ({ value: p, label: DAY_PARTS[p].label, detail: DAY_PARTS[p].range }))}
+              options={DAY_PART_VALUES.map((p) => ({
+                value: p,
+                label: DAY_PARTS[p].label,
+                detail: DAY_PARTS[p].range,
+              }))}
             />
           </div>
         </>

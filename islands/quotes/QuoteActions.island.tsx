@@ -32,7 +32,8 @@ async function refreshList() {
 const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T | null;
 
 /** Said when a save met a request changed since the page showed it (409 with the fresh request). */
-const STALE_QUOTE_NOTICE = "This request was changed by someone else. The latest values are shown; review them and save again.";
+const STALE_QUOTE_NOTICE =
+  "This request was changed by someone else. The latest values are shown; review them and save again.";
 
 /** The fresh request of a 409 `{message, current}` answer, or null for any other failure. */
 function staleCurrent(error: unknown): QuoteRequest | null {
@@ -45,7 +46,8 @@ function staleCurrent(error: unknown): QuoteRequest | null {
 }
 
 /** The version of a request as the list shows it (sent back with every move, so a stale one is refused). */
-const versionOf = (element: Element) => Number(element.closest<HTMLElement>("[data-quote-request]")?.dataset.version) || undefined;
+const versionOf = (element: Element) =>
+  Number(element.closest<HTMLElement>("[data-quote-request]")?.dataset.version) || undefined;
 
 /** The page's elements the actions use, found once when the island mounts. */
 function pageElements() {
@@ -116,7 +118,8 @@ async function onRequestAction(page: Page, target: Target, action: HTMLButtonEle
   } else if (kind) {
     action.disabled = true;
     // The fresh list is swapped in either way; a stale move says why nothing happened.
-    if (await updateRequest(target.id, { status: kind, version: target.version })) toast({ title: "Quote request not updated", description: STALE_QUOTE_NOTICE, variant: "destructive" });
+    if (await updateRequest(target.id, { status: kind, version: target.version }))
+      toast({ title: "Quote request not updated", description: STALE_QUOTE_NOTICE, variant: "destructive" });
   }
 }
 
@@ -140,7 +143,8 @@ async function showPropertyDetails(propertyDialog: HTMLDialogElement, propertyId
         const dt = document.createElement("dt");
         dt.textContent = label;
         const dd = document.createElement("dd");
-        dd.textContent = property[key] === null || property[key] === undefined || property[key] === "" ? "—" : String(property[key]);
+        dd.textContent =
+          property[key] === null || property[key] === undefined || property[key] === "" ? "—" : String(property[key]);
         return [dt, dd];
       }),
     );
@@ -165,7 +169,12 @@ async function generateQuoteReport(button: HTMLButtonElement) {
 async function submitQuote(page: Page, target: Target, id: number, amount: HTMLInputElement) {
   const { quoteDialog, notes, save } = page;
   if (save) save.disabled = true;
-  const current = await updateRequest(id, { status: "quoted", quotedAmount: amount.value.trim(), adminNotes: notes?.value.trim() || null, version: target.version });
+  const current = await updateRequest(id, {
+    status: "quoted",
+    quotedAmount: amount.value.trim(),
+    adminNotes: notes?.value.trim() || null,
+    version: target.version,
+  });
   if (!current) {
     quoteDialog?.close();
     return;
@@ -175,7 +184,12 @@ async function submitQuote(page: Page, target: Target, id: number, amount: HTMLI
   amount.value = current.quotedAmount ?? "";
   if (notes) notes.value = current.adminNotes ?? "";
   target.closedToQuotes = !STAFF_MOVES[current.status].includes("quoted");
-  showStale(page, target.closedToQuotes ? `${STALE_QUOTE_NOTICE} It is now ${current.status} and can no longer be quoted.` : STALE_QUOTE_NOTICE);
+  showStale(
+    page,
+    target.closedToQuotes
+      ? `${STALE_QUOTE_NOTICE} It is now ${current.status} and can no longer be quoted.`
+      : STALE_QUOTE_NOTICE,
+  );
   syncSave(page, target);
   amount.focus();
 }
@@ -199,7 +213,8 @@ function wireQuoteActions(): () => void {
       return deleteRequest(target.id);
     }
     const details = element?.closest<HTMLElement>("[data-property-details]");
-    if (details && page.propertyDialog) return showPropertyDetails(page.propertyDialog, details.dataset.propertyDetails);
+    if (details && page.propertyDialog)
+      return showPropertyDetails(page.propertyDialog, details.dataset.propertyDetails);
     const generate = element?.closest<HTMLButtonElement>("[data-generate-quote-report]");
     if (generate) await generateQuoteReport(generate);
   };

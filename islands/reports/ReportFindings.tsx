@@ -6,7 +6,8 @@ import type { ReportCategory, ReportRecommendation } from "../../src/modules/rep
 import { MakeRecurring } from "../maintenance/MakeRecurring";
 import { type OpenPhotos, Photos } from "./ReportPhotos";
 
-const choiceLabel = (score: number | null) => (score === null ? "N/A" : (SCORE_CHOICES.find((c) => c.value === score)?.label ?? String(score)));
+const choiceLabel = (score: number | null) =>
+  score === null ? "N/A" : (SCORE_CHOICES.find((c) => c.value === score)?.label ?? String(score));
 
 function Recommendation({ r, onOpen }: { r: ReportRecommendation; onOpen: OpenPhotos }) {
   return (
@@ -29,7 +30,13 @@ function Recommendation({ r, onOpen }: { r: ReportRecommendation; onOpen: OpenPh
   );
 }
 
-export function Recommendations({ recommendations, onOpen }: { recommendations: ReportRecommendation[]; onOpen: OpenPhotos }) {
+export function Recommendations({
+  recommendations,
+  onOpen,
+}: {
+  recommendations: ReportRecommendation[];
+  onOpen: OpenPhotos;
+}) {
   return (
     <section className="card" aria-labelledby="recommendations-title">
       <h2 id="recommendations-title" className="admin-card-title">
@@ -55,7 +62,13 @@ function Category({ category, onOpen }: { category: ReportCategory; onOpen: Open
   return (
     <li className="viewer-category" data-testid="report-category">
       <h3>
-        <button type="button" className="viewer-category-toggle" aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
+        <button
+          type="button"
+          className="viewer-category-toggle"
+          aria-expanded={open}
+          aria-controls={id}
+          onClick={() => setOpen(!open)}
+        >
           <span className="viewer-category-name">{category.categoryName}</span>
           <span className="viewer-bar" aria-hidden="true">
             <span data-band={colour} style={{ width: `${category.score ?? 0}%` }} />

@@ -4,7 +4,14 @@ import { addressLine } from "../../src/shared/address";
 import { type ReportData, SUMMARY_ITEM_SCORES, SUMMARY_SENTENCE } from "../../src/modules/reports/report-data";
 
 const longDate = (iso: string | null | undefined) =>
-  iso ? new Date(iso.length === 10 ? `${iso}T12:00:00Z` : iso).toLocaleDateString("en-CA", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }) : "—";
+  iso
+    ? new Date(iso.length === 10 ? `${iso}T12:00:00Z` : iso).toLocaleDateString("en-CA", {
+        year: "numeric",
+        month: "long",
+        day: "numeric",
+        timeZone: "UTC",
+      })
+    : "—";
 
 function ScoreRing({ score, size = 148 }: { score: number | null; size?: number }) {
   const r = (size - 14) / 2;
@@ -117,7 +124,8 @@ export function ReportSummaries({ data }: { data: ReportData }) {
           </li>
         </ul>
         <p className="viewer-muted">
-          {data.metadata.totalCategoriesInspected} categories inspected. Each recommendation is a pending maintenance task of the property.
+          {data.metadata.totalCategoriesInspected} categories inspected. Each recommendation is a pending maintenance
+          task of the property.
         </p>
       </section>
     </div>

@@ -18,7 +18,12 @@ export function Photos({ urls, label, onOpen }: { urls: string[]; label: string;
     <ul className="viewer-photos">
       {urls.map((url, i) => (
         <li key={url}>
-          <button type="button" className="viewer-photo" onClick={() => onOpen(urls, i, label)} aria-label={`Open photo ${i + 1} of ${urls.length}: ${label}`}>
+          <button
+            type="button"
+            className="viewer-photo"
+            onClick={() => onOpen(urls, i, label)}
+            aria-label={`Open photo ${i + 1} of ${urls.length}: ${label}`}
+          >
             <img src={thumb(url)} alt="" loading="lazy" width={96} height={72} />
           </button>
         </li>
@@ -38,7 +43,12 @@ export function PhotoViewer({ photos, onClose }: { photos: OpenedPhotos | null; 
   }, [photos]);
   const urls = photos?.urls ?? [];
   return (
-    <dialog ref={dialog} className="photo-viewer" aria-label={photos ? `Photos: ${photos.label}` : "Photos"} onClose={onClose}>
+    <dialog
+      ref={dialog}
+      className="photo-viewer"
+      aria-label={photos ? `Photos: ${photos.label}` : "Photos"}
+      onClose={onClose}
+    >
       {photos && (
         <div className="photo-viewer-body">
           <div className="photo-viewer-head">
@@ -52,10 +62,18 @@ export function PhotoViewer({ photos, onClose }: { photos: OpenedPhotos | null; 
           <img src={urls[index]} alt={`${photos.label}, ${index + 1} of ${urls.length}`} />
           {urls.length > 1 && (
             <div className="photo-viewer-nav">
-              <button type="button" className="btn btn-outline btn-sm" onClick={() => setIndex((index - 1 + urls.length) % urls.length)}>
+              <button
+                type="button"
+                className="btn btn-outline btn-sm"
+                onClick={() => setIndex((index - 1 + urls.length) % urls.length)}
+              >
                 Previous photo
               </button>
-              <button type="button" className="btn btn-outline btn-sm" onClick={() => setIndex((index + 1) % urls.length)}>
+              <button
+                type="button"
+                className="btn btn-outline btn-sm"
+                onClick={() => setIndex((index + 1) % urls.length)}
+              >
                 Next photo
               </button>
             </div>

@@ -24,7 +24,8 @@ interface Props {
 
 const hasData = (report: Report | null | undefined): report is Report & { reportData: ReportData } => {
   if (!report?.reportData) return false;
-  const data = typeof report.reportData === "string" ? (JSON.parse(report.reportData) as ReportData) : report.reportData;
+  const data =
+    typeof report.reportData === "string" ? (JSON.parse(report.reportData) as ReportData) : report.reportData;
   if (!("allCategories" in data) && !("categories" in data)) return false;
   report.reportData = data;
   return true;
@@ -54,12 +55,22 @@ export default function ReportViewer({ reportId, backHref, initial }: Props) {
       live = false;
     };
   }, [reportId, loaded.data]);
-  const query = { isPending: !loaded.data && !loaded.error, isError: Boolean(loaded.error), data: loaded.data, error: loaded.error };
+  const query = {
+    isPending: !loaded.data && !loaded.error,
+    isError: Boolean(loaded.error),
+    data: loaded.data,
+    error: loaded.error,
+  };
   const [photos, setPhotos] = useState<OpenedPhotos | null>(null);
   const openPhotos = (urls: string[], index: number, label: string) => setPhotos({ urls, index, label });
 
   const header = (
-    <a className="btn btn-outline btn-sm" href={backHref} onClick={(e) => back(e, backHref)} data-testid="back-to-reports">
+    <a
+      className="btn btn-outline btn-sm"
+      href={backHref}
+      onClick={(e) => back(e, backHref)}
+      data-testid="back-to-reports"
+    >
       ← Back to reports
     </a>
   );

@@ -2,8 +2,16 @@
 import { type BarColour, barColour, categoryBand } from "../../src/modules/inspections/bands";
 import type { ClientCategory } from "../../src/modules/sharing/sharing.schemas";
 
-const BAND_TEXT: Record<BarColour, string> = { green: "text-band-green", yellow: "text-band-yellow", red: "text-band-red" };
-const BAR_FILL: Record<BarColour, string> = { green: "fill-band-green", yellow: "fill-band-yellow-fill", red: "fill-band-red" };
+const BAND_TEXT: Record<BarColour, string> = {
+  green: "text-band-green",
+  yellow: "text-band-yellow",
+  red: "text-band-red",
+};
+const BAR_FILL: Record<BarColour, string> = {
+  green: "fill-band-green",
+  yellow: "fill-band-yellow-fill",
+  red: "fill-band-red",
+};
 
 function Bar({ score }: { score: number }) {
   const colour = barColour(score);

@@ -22,7 +22,9 @@ export const queries = true;
 const NO_SCORE = 95;
 
 /** The link's payload, or My Home's (no share; the items and whether it was shared with the homeowner). */
-type ReportView = Omit<ClientReportPayload, "share"> & { share?: ClientReportPayload["share"] } & Partial<Omit<HomeReportPayload, "report" | "property">>;
+type ReportView = Omit<ClientReportPayload, "share"> & { share?: ClientReportPayload["share"] } & Partial<
+    Omit<HomeReportPayload, "report" | "property">
+  >;
 
 /** Sends the choices once (the sample only says what it would do); then the 'Responses Submitted' note takes focus. */
 function useSubmitResponses(url: string, choices: Record<number, Choice>, sample: boolean) {
@@ -38,11 +40,19 @@ function useSubmitResponses(url: string, choices: Record<number, Choice>, sample
       notes: c.action === "request_quote" && c.notes.trim() ? c.notes.trim() : null,
     }));
     if (!responses.length) {
-      toast({ title: "No Responses", description: "Please select at least one response before submitting.", variant: "destructive" });
+      toast({
+        title: "No Responses",
+        description: "Please select at least one response before submitting.",
+        variant: "destructive",
+      });
       return;
     }
     if (sample) {
-      toast({ title: "Sample Report", description: "This sample sends nothing. In your own report, these choices go to your Haven provider, who prepares the quotes." });
+      toast({
+        title: "Sample Report",
+        description:
+          "This sample sends nothing. In your own report, these choices go to your Haven provider, who prepares the quotes.",
+      });
       return;
     }
     setSubmitting(true);
@@ -71,7 +81,15 @@ function NotFound() {
   );
 }
 
-export default function ClientReport({ token, sample = false, reportId }: { token?: string; sample?: boolean; reportId?: number }) {
+export default function ClientReport({
+  token,
+  sample = false,
+  reportId,
+}: {
+  token?: string;
+  sample?: boolean;
+  reportId?: number;
+}) {
   const portal = reportId !== undefined;
   const url = portal ? `/api/my-home/reports/${reportId}` : `/api/client-report/${token}`;
   const { data, error, isPending } = useQuery<ReportView>({ queryKey: [url] });
@@ -106,7 +124,9 @@ export default function ClientReport({ token, sample = false, reportId }: { toke
   const { report, share, property } = data;
   const score = report.overallScore ?? NO_SCORE;
   const responded = Boolean(share?.respondedAt);
-  const recorded = Object.fromEntries((share?.responses ?? []).map((r) => [r.maintenanceTaskId, { action: r.action, notes: r.notes ?? "" }]));
+  const recorded = Object.fromEntries(
+    (share?.responses ?? []).map((r) => [r.maintenanceTaskId, { action: r.action, notes: r.notes ?? "" }]),
+  );
   const recommendations = report.reportData.recommendations;
   const choose = (id: number, choice: Choice | undefined) =>
     setChoices((current) => {
@@ -125,7 +145,11 @@ export default function ClientReport({ token, sample = false, reportId }: { toke
             <span className="font-serif text-xl font-bold text-gold-300">Haven</span>
             <span className="flex items-center gap-3 text-sm text-cream/90">
               Prepared for {property.clientName}
-              {sample && <span className="rounded-full bg-gold-300 px-3 py-1 text-xs font-bold uppercase tracking-wide text-green-950">Sample</span>}
+              {sample && (
+                <span className="rounded-full bg-gold-300 px-3 py-1 text-xs font-bold uppercase tracking-wide text-green-950">
+                  Sample
+                </span>
+              )}
             </span>
           </div>
         </div>
@@ -136,14 +160,34 @@ export default function ClientReport({ token, sample = false, reportId }: { toke
           {property.address}, {property.city}
           {property.province ? `, ${property.province}` : ""}
         </p>
-        <ScoreCard score={score} label={clientLabel(score)} createdAt={report.createdAt} summary={report.reportData.summary} />
+        <ScoreCard
+          score={score}
+          label={clientLabel(score)}
+          createdAt={report.createdAt}
+          summary={report.reportData.summary}
+        />
         <CategoryBreakdown categories={report.reportData.allCategories} />
         {portal ? (
-          <PortalRecommendations recommendations={recommendations} shared={data.shared} items={data.items} reportId={report.id} />
+          <PortalRecommendations
+            recommendations={recommendations}
+            shared={data.shared}
+            items={data.items}
+            reportId={report.id}
+          />
         ) : (
-          <AnswerForm recommendations={recommendations} choices={responded ? recorded : choices} responded={responded} sample={sample} onChoose={choose} onSubmit={submit} doneRef={done} />
+          <AnswerForm
+            recommendations={recommendations}
+            choices={responded ? recorded : choices}
+            responded={responded}
+            sample={sample}
+            onChoose={choose}
+            onSubmit={submit}
+            doneRef={done}
+          />
         )}
-        {barShown && <AnswerBar answered={Object.keys(choices).length} total={recommendations.length} submitting={submitting} />}
+        {barShown && (
+          <AnswerBar answered={Object.keys(choices).length} total={recommendations.length} submitting={submitting} />
+        )}
         {sample && (
           <p className="mt-10 text-center">
             <a className="btn btn-gold btn-lg" href="/pricing">

@@ -19,7 +19,11 @@ function ResponseChoice({ rec, choice, onChange, locked }: ResponseChoiceProps) 
   if (locked) {
     return (
       <p className="mt-3 text-sm font-semibold text-green-900" data-recorded-response={choice?.action ?? "none"}>
-        {choice?.action === "request_quote" ? "Quote requested" : choice?.action === "ignore" ? "Set aside" : "No response"}
+        {choice?.action === "request_quote"
+          ? "Quote requested"
+          : choice?.action === "ignore"
+            ? "Set aside"
+            : "No response"}
         {choice?.notes ? <span className="font-normal text-ink/80"> · {choice.notes}</span> : null}
       </p>
     );
@@ -35,7 +39,13 @@ function ResponseChoice({ rec, choice, onChange, locked }: ResponseChoiceProps) 
           ] as const
         ).map(([action, label]) => (
           <label key={action} className="client-choice" data-checked={choice?.action === action}>
-            <input type="radio" name={`response-${rec.id}`} value={action} checked={choice?.action === action} onChange={() => onChange({ action, notes: choice?.notes ?? "" })} />
+            <input
+              type="radio"
+              name={`response-${rec.id}`}
+              value={action}
+              checked={choice?.action === action}
+              onChange={() => onChange({ action, notes: choice?.notes ?? "" })}
+            />
             <span>{label}</span>
           </label>
         ))}
@@ -48,7 +58,13 @@ function ResponseChoice({ rec, choice, onChange, locked }: ResponseChoiceProps) 
       {choice?.action === "request_quote" && (
         <div className="field mt-3">
           <label htmlFor={`${id}-notes`}>Notes for the quote (optional)</label>
-          <textarea id={`${id}-notes`} rows={2} maxLength={2000} value={choice.notes} onChange={(e) => onChange({ action: "request_quote", notes: e.target.value })} />
+          <textarea
+            id={`${id}-notes`}
+            rows={2}
+            maxLength={2000}
+            value={choice.notes}
+            onChange={(e) => onChange({ action: "request_quote", notes: e.target.value })}
+          />
         </div>
       )}
     </fieldset>
@@ -69,7 +85,15 @@ interface AnswerFormProps {
 }
 
 /** The form the answer bar submits (its button names the form by id). */
-export function AnswerForm({ recommendations, choices, responded, sample, onChoose, onSubmit, doneRef }: AnswerFormProps) {
+export function AnswerForm({
+  recommendations,
+  choices,
+  responded,
+  sample,
+  onChoose,
+  onSubmit,
+  doneRef,
+}: AnswerFormProps) {
   return (
     <form id="client-responses" className="card mt-6" aria-labelledby="rec-title" onSubmit={onSubmit} noValidate>
       <h2 id="rec-title" className="font-serif text-2xl font-bold text-green-900">
@@ -78,16 +102,30 @@ export function AnswerForm({ recommendations, choices, responded, sample, onChoo
       {responded ? (
         <div ref={doneRef} tabIndex={-1} className="client-done mt-3" data-responded>
           <p className="font-semibold">Responses Submitted</p>
-          <p className="text-sm">Thank you. Your Haven provider will be in touch soon about the quotes you asked for.</p>
+          <p className="text-sm">
+            Thank you. Your Haven provider will be in touch soon about the quotes you asked for.
+          </p>
         </div>
       ) : sample ? (
         <p className="mt-1 text-sm text-ink/80" data-sample-note>
           A read-only sample: in a real report you request a quote or set aside each item, then submit once.
         </p>
       ) : (
-        <p className="mt-1 text-sm text-ink/80">Choose a response for the items you want to act on, then submit once.</p>
+        <p className="mt-1 text-sm text-ink/80">
+          Choose a response for the items you want to act on, then submit once.
+        </p>
       )}
-      <RecommendationList recommendations={recommendations} control={(r) => <ResponseChoice rec={r} choice={choices[r.id]} locked={responded} onChange={(choice) => onChoose(r.id, choice)} />} />
+      <RecommendationList
+        recommendations={recommendations}
+        control={(r) => (
+          <ResponseChoice
+            rec={r}
+            choice={choices[r.id]}
+            locked={responded}
+            onChange={(choice) => onChoose(r.id, choice)}
+          />
+        )}
+      />
     </form>
   );
 }
@@ -98,7 +136,10 @@ export function AnswerForm({ recommendations, choices, responded, sample, onChoo
  */
 export function AnswerBar({ answered, total, submitting }: { answered: number; total: number; submitting: boolean }) {
   return (
-    <div className="sticky bottom-0 z-30 -mx-4 mt-6 border-t border-green-900/15 bg-white px-4 py-3 shadow-[0_-4px_16px_rgb(0_0_0/0.12)]" data-answer-bar>
+    <div
+      className="sticky bottom-0 z-30 -mx-4 mt-6 border-t border-green-900/15 bg-white px-4 py-3 shadow-[0_-4px_16px_rgb(0_0_0/0.12)]"
+      data-answer-bar
+    >
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
         <button type="submit" form="client-responses" className="btn btn-gold" disabled={submitting}>
           {submitting ? "Submitting…" : "Submit Responses"}

@@ -6,8 +6,17 @@ import { RecommendationList } from "./RecommendationList";
 
 type Item = HomeReportPayload["items"][string];
 
-const TASK_STATUS: Record<string, string> = { scheduled: "Scheduled", in_progress: "In progress", completed: "Done", cancelled: "Cancelled" };
-const QUOTE_STATUS: Record<string, string> = { pending: "Quote requested", quoted: "Quote ready: answer it under Quotes", accepted: "Quote accepted" };
+const TASK_STATUS: Record<string, string> = {
+  scheduled: "Scheduled",
+  in_progress: "In progress",
+  completed: "Done",
+  cancelled: "Cancelled",
+};
+const QUOTE_STATUS: Record<string, string> = {
+  pending: "Quote requested",
+  quoted: "Quote ready: answer it under Quotes",
+  accepted: "Quote accepted",
+};
 
 /** Where a recommendation of the homeowner's own report stands, or the form that asks for a quote. */
 function PortalItem({ rec, item, reportId }: { rec: ClientRecommendation; item: Item | undefined; reportId: number }) {
@@ -15,7 +24,13 @@ function PortalItem({ rec, item, reportId }: { rec: ClientRecommendation; item: 
   if (item.quote) {
     return (
       <p className="mt-3 text-sm font-semibold text-green-900" data-item-state="quote">
-        {item.quote.status === "quoted" ? <a className="link" href={`/my-home/quotes#quote-${item.quote.id}`}>{QUOTE_STATUS.quoted}</a> : QUOTE_STATUS[item.quote.status]}
+        {item.quote.status === "quoted" ? (
+          <a className="link" href={`/my-home/quotes#quote-${item.quote.id}`}>
+            {QUOTE_STATUS.quoted}
+          </a>
+        ) : (
+          QUOTE_STATUS[item.quote.status]
+        )}
       </p>
     );
   }
@@ -51,8 +66,15 @@ export function PortalRecommendations({ recommendations, shared, items, reportId
       <h2 id="rec-title" className="font-serif text-2xl font-bold text-green-900">
         Recommendations
       </h2>
-      <p className="mt-1 text-sm text-ink/80">{shared ? "This report was shared with you: it is read-only." : "Ask for a quote on any item you want Haven to take care of."}</p>
-      <RecommendationList recommendations={recommendations} control={(r) => (shared ? null : <PortalItem rec={r} item={items?.[String(r.id)]} reportId={reportId} />)} />
+      <p className="mt-1 text-sm text-ink/80">
+        {shared
+          ? "This report was shared with you: it is read-only."
+          : "Ask for a quote on any item you want Haven to take care of."}
+      </p>
+      <RecommendationList
+        recommendations={recommendations}
+        control={(r) => (shared ? null : <PortalItem rec={r} item={items?.[String(r.id)]} reportId={reportId} />)}
+      />
     </section>
   );
 }

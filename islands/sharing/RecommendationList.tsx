@@ -5,7 +5,11 @@ import { clientPriorityLabel } from "../../src/modules/inspections/bands";
 import type { ClientRecommendation } from "../../src/modules/sharing/sharing.schemas";
 
 const PHOTOS_SHOWN = 3;
-const CHIP: Record<string, string> = { high: "bg-band-red text-white", medium: "bg-gold-300 text-green-950", low: "bg-green-900 text-cream" };
+const CHIP: Record<string, string> = {
+  high: "bg-band-red text-white",
+  medium: "bg-gold-300 text-green-950",
+  low: "bg-green-900 text-cream",
+};
 
 function Photos({ rec }: { rec: ClientRecommendation }) {
   const [all, setAll] = useState(false);
@@ -21,7 +25,12 @@ function Photos({ rec }: { rec: ClientRecommendation }) {
       ))}
       {!all && more > 0 && (
         <li>
-          <button type="button" className="client-photos-more" onClick={() => setAll(true)} aria-label={`Show ${more} more photos of ${rec.subcategory}`}>
+          <button
+            type="button"
+            className="client-photos-more"
+            onClick={() => setAll(true)}
+            aria-label={`Show ${more} more photos of ${rec.subcategory}`}
+          >
             +{more} more
           </button>
         </li>
@@ -44,7 +53,9 @@ export function RecommendationList({ recommendations, control }: RecommendationL
         <li key={r.id} className="py-5" data-recommendation={r.id}>
           <div className="flex flex-wrap items-center gap-2 text-xs font-bold uppercase tracking-wide">
             <span className={`rounded-full px-2.5 py-1 ${CHIP[r.priority]}`}>{clientPriorityLabel(r.priority)}</span>
-            {r.urgency && <span className="rounded-full border border-green-900/25 px-2.5 py-1 text-green-900">{r.urgency}</span>}
+            {r.urgency && (
+              <span className="rounded-full border border-green-900/25 px-2.5 py-1 text-green-900">{r.urgency}</span>
+            )}
           </div>
           <h3 className="mt-2 font-semibold text-green-900">
             {r.category} · {r.subcategory}

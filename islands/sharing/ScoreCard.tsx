@@ -43,13 +43,28 @@ function ScoreDial({ score, label }: { score: number; label: string }) {
     >
       <svg viewBox="0 0 120 120" aria-hidden="true" className="h-full w-full -rotate-90">
         <circle cx="60" cy="60" r={r} fill="none" strokeWidth="10" className="stroke-green-800/15" />
-        <circle cx="60" cy="60" r={r} fill="none" strokeWidth="10" strokeLinecap="round" className="stroke-gold-400" strokeDasharray={c.toFixed(2)} strokeDashoffset={(c * (1 - shown / 100)).toFixed(2)} />
+        <circle
+          cx="60"
+          cy="60"
+          r={r}
+          fill="none"
+          strokeWidth="10"
+          strokeLinecap="round"
+          className="stroke-gold-400"
+          strokeDasharray={c.toFixed(2)}
+          strokeDashoffset={(c * (1 - shown / 100)).toFixed(2)}
+        />
       </svg>
-      <span className="absolute inset-0 flex flex-col items-center justify-center font-serif font-bold leading-none text-green-900" aria-hidden="true">
+      <span
+        className="absolute inset-0 flex flex-col items-center justify-center font-serif font-bold leading-none text-green-900"
+        aria-hidden="true"
+      >
         <span className="text-5xl md:text-6xl" data-dial-number>
           {shown}
         </span>
-        <small className="mt-1 font-sans text-xs font-semibold uppercase tracking-wide text-green-700">out of 100</small>
+        <small className="mt-1 font-sans text-xs font-semibold uppercase tracking-wide text-green-700">
+          out of 100
+        </small>
       </span>
     </figure>
   );
@@ -71,7 +86,10 @@ export function ScoreCard({ score, label, createdAt, summary }: ScoreCardProps) 
         <p className="font-serif text-3xl font-bold text-green-900" data-report-label>
           {label}
         </p>
-        <p className="mt-2 text-sm text-ink/80">Report of {new Date(createdAt).toLocaleDateString("en-CA", { year: "numeric", month: "long", day: "numeric" })}</p>
+        <p className="mt-2 text-sm text-ink/80">
+          Report of{" "}
+          {new Date(createdAt).toLocaleDateString("en-CA", { year: "numeric", month: "long", day: "numeric" })}
+        </p>
         <dl className="mt-5 grid grid-cols-3 gap-3 text-center" data-summary>
           <div className="rounded-xl bg-band-red/10 p-3">
             <dt className="text-xs font-semibold uppercase text-band-red">Urgent</dt>

@@ -4,7 +4,9 @@
 import { logout, sendToLogin } from "../ui/session";
 import { shareDialog } from "./share-dialog";
 
-const HTMX_ATTRIBUTES = ["hx-get", "hx-post", "hx-put", "hx-patch", "hx-delete", "hx-boost"].map((a) => `[${a}]`).join(",");
+const HTMX_ATTRIBUTES = ["hx-get", "hx-post", "hx-put", "hx-patch", "hx-delete", "hx-boost"]
+  .map((a) => `[${a}]`)
+  .join(",");
 
 /**
  * htmx (18 KB gzip) loads only on pages that use it, so island pages (the inspection form, the calendar)
@@ -64,7 +66,8 @@ function detailsDialog(): void {
   document.body.addEventListener("htmx:beforeRequest", (event) => {
     const elt = (event as CustomEvent<{ elt: Element }>).detail.elt;
     if (!elt.closest("[data-open-details]")) return;
-    body.innerHTML = '<div class="flex justify-center py-16" role="status"><span class="spinner" aria-hidden="true"></span><span class="sr-only">Loading details</span></div>';
+    body.innerHTML =
+      '<div class="flex justify-center py-16" role="status"><span class="spinner" aria-hidden="true"></span><span class="sr-only">Loading details</span></div>';
     if (!dialog.open) dialog.showModal();
   });
   // A click on the backdrop (outside the dialog's box) closes it.
@@ -89,7 +92,9 @@ function sessionExpiry(): void {
     if (xhr.status === 401) sendToLogin(notice);
     else notice("Something went wrong", `The server answered ${xhr.status}. Please try again.`);
   });
-  document.body.addEventListener("htmx:sendError", () => notice("Connection problem", "Haven could not be reached. Check your connection and try again."));
+  document.body.addEventListener("htmx:sendError", () =>
+    notice("Connection problem", "Haven could not be reached. Check your connection and try again."),
+  );
 }
 
 /** Logout calls the server, clears cached data and goes to /, even when the call fails (staff-side §4). */

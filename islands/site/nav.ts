@@ -11,7 +11,8 @@ export function translucentNav(): void {
 export function popupLinks(): void {
   document.addEventListener("click", (event) => {
     const link = (event.target as Element).closest<HTMLAnchorElement>("a[data-popup]");
-    if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
+    if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey)
+      return;
     const popup = window.open(link.href, "haven-sample-report", "popup,width=1100,height=850");
     if (popup) event.preventDefault();
   });

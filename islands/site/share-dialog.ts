@@ -24,7 +24,9 @@ export function shareDialog(notify: Notify): void {
     const typed = email.value.trim();
     const other = Boolean(onFile && typed && typed.toLowerCase() !== onFile.toLowerCase());
     warning.hidden = !other;
-    warning.textContent = other ? `This is not the client's e-mail on file (${onFile}). Check it before you send: the report will go to ${typed}.` : "";
+    warning.textContent = other
+      ? `This is not the client's e-mail on file (${onFile}). Check it before you send: the report will go to ${typed}.`
+      : "";
   };
 
   document.addEventListener("click", (event) => {

@@ -110,7 +110,12 @@ function ToastItem({ toast: t }: { toast: Toast }) {
         destructive ? "border-red-800 bg-red-700 text-white" : "border-green-900 bg-green-800 text-white"
       }`}
     >
-      <div className="grid gap-1" role={destructive ? "alert" : "status"} aria-live={destructive ? "assertive" : "polite"} aria-atomic="true">
+      <div
+        className="grid gap-1"
+        role={destructive ? "alert" : "status"}
+        aria-live={destructive ? "assertive" : "polite"}
+        aria-atomic="true"
+      >
         <p className="text-sm font-semibold">{t.title}</p>
         {t.description && <p className="text-sm opacity-90">{t.description}</p>}
       </div>

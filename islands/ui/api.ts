@@ -1,7 +1,6 @@
 import { sendToLogin } from "./session";
 import { toast } from "./toast";
 
-
 /** Calls whose 401 is an answer (wrong password), not a session that ended. */
 const ANSWERS_WITH_401 = new Set(["/api/auth/login", "/api/auth/user"]);
 
@@ -21,16 +20,27 @@ export function newIdempotencyKey(): string {
 }
 
 /** Fetch with the spec's error shape: a non-OK response throws "status: body text". `headers` adds to the defaults. */
-export async function apiRequest<T = unknown>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+export async function apiRequest<T = unknown>(
+  method: string,
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<T> {
   const response = await fetch(url, {
     method,
     credentials: "include",
-    headers: { ...(body === undefined ? { Accept: "application/json" } : { "Content-Type": "application/json", Accept: "application/json" }), ...headers },
+    headers: {
+      ...(body === undefined
+        ? { Accept: "application/json" }
+        : { "Content-Type": "application/json", Accept: "application/json" }),
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (!response.ok) {
     const text = (await response.text()) || response.statusText;
-    if (response.status === 401 && !ANSWERS_WITH_401.has(new URL(url, window.location.href).pathname)) handleUnauthorized();
+    if (response.status === 401 && !ANSWERS_WITH_401.has(new URL(url, window.location.href).pathname))
+      handleUnauthorized();
     throw new ApiError(response.status, `${response.status}: ${text}`, text);
   }
   const type = response.headers.get("content-type") ?? "";

@@ -90,7 +90,10 @@ export async function unsentInspectionChanges(): Promise<number> {
           request.onsuccess = () => resolve(request.result as T[]);
           request.onerror = () => reject(request.error);
         });
-      const [entries, photos] = await Promise.all([all<{ rev: number; syncedRev: number }>("entries"), all<{ serverId?: number }>("photos")]);
+      const [entries, photos] = await Promise.all([
+        all<{ rev: number; syncedRev: number }>("entries"),
+        all<{ serverId?: number }>("photos"),
+      ]);
       return entries.filter((e) => e.rev > e.syncedRev).length + photos.filter((p) => p.serverId === undefined).length;
     } finally {
       db.close();
@@ -112,7 +115,11 @@ export async function logout(): Promise<boolean> {
   const unsent = await unsentInspectionChanges();
   if (unsent > 0 && !window.confirm(unsentChangesQuestion(unsent))) return false;
   try {
-    await fetch("/api/auth/logout", { method: "POST", credentials: "same-origin", headers: { Accept: "application/json" } });
+    await fetch("/api/auth/logout", {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { Accept: "application/json" },
+    });
   } catch {
     // offline or the server is down: the browser still forgets everything
   }

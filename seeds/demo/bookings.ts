@@ -23,7 +23,15 @@ function visitStatus(rng: Rng, date: Date, now: Date): InspectionStatus | null {
 }
 
 /** One booking on `date` and its inspection, if any. */
-function planVisit(rng: Rng, date: Date, bookedAt: Date, forced: InspectionStatus | null, quality: number, home: InspectedHome, now: Date): PlannedVisit {
+function planVisit(
+  rng: Rng,
+  date: Date,
+  bookedAt: Date,
+  forced: InspectionStatus | null,
+  quality: number,
+  home: InspectedHome,
+  now: Date,
+): PlannedVisit {
   const scheduledDate = isoDate(date);
   const source = pick(rng, ["wizard", "wizard", "booking-page", "onboarding"] as const);
   const accessMethod = source === "wizard" ? pick(rng, ACCESS_METHODS) : null;
@@ -45,7 +53,12 @@ function planVisit(rng: Rng, date: Date, bookedAt: Date, forced: InspectionStatu
  * A home's visits, booked after it signed up. A forced first visit may move the sign-up earlier, so the
  * home's creation date comes back with them.
  */
-export function planVisits(rng: Rng, home: InspectedHome & { createdAt: Date; quality: number }, runPosition: number, now: Date): { visits: PlannedVisit[]; createdAt: Date } {
+export function planVisits(
+  rng: Rng,
+  home: InspectedHome & { createdAt: Date; quality: number },
+  runPosition: number,
+  now: Date,
+): { visits: PlannedVisit[]; createdAt: Date } {
   const visits: PlannedVisit[] = [];
   let createdAt = home.createdAt;
   let bookedAt = createdAt;
@@ -55,7 +68,12 @@ export function planVisits(rng: Rng, home: InspectedHome & { createdAt: Date; qu
     const forced = v === 0 ? (FORCED[runPosition] ?? null) : null;
     if (forced) {
       // In progress and draft: a visit in the last week; scheduled: in the coming weeks; completed: a month ago.
-      const offset = forced === "scheduled" ? between(rng, 3, 20) : forced === "completed" ? -between(rng, 25, 60) : -between(rng, 0, 6);
+      const offset =
+        forced === "scheduled"
+          ? between(rng, 3, 20)
+          : forced === "completed"
+            ? -between(rng, 25, 60)
+            : -between(rng, 0, 6);
       date = new Date(now.getTime() + offset * DAY);
       bookedAt = new Date(Math.min(bookedAt.getTime(), date.getTime() - 5 * DAY));
       createdAt = new Date(Math.min(createdAt.getTime(), bookedAt.getTime() - DAY));
@@ -64,7 +82,8 @@ export function planVisits(rng: Rng, home: InspectedHome & { createdAt: Date; qu
     visits.push(visit);
     // About a third of homes inspected over 7 months ago came back for a second inspection ~6 months later.
     const returnDate = new Date(date.getTime() + between(rng, 170, 200) * DAY);
-    if (visit.bookingStatus !== "completed" || returnDate.getTime() > now.getTime() + 20 * DAY || !chance(rng, 0.35)) break;
+    if (visit.bookingStatus !== "completed" || returnDate.getTime() > now.getTime() + 20 * DAY || !chance(rng, 0.35))
+      break;
     bookedAt = new Date(returnDate.getTime() - between(rng, 5, 20) * DAY);
     quality = Math.min(1, Math.max(0, quality + (rng() - 0.35) * 0.3));
   }

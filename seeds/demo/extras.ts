@@ -13,7 +13,8 @@ import { shareReports } from "./shares-and-quotes.js";
 /** A committed batch's homes, for the extras. */
 export function seededHomes(batch: DemoBatch): SeededHome[] {
   const completed = new Map<number, number[]>();
-  for (const x of batch.inspections) if (x.status === "completed") completed.set(x.propertyId, [...(completed.get(x.propertyId) ?? []), x.id]);
+  for (const x of batch.inspections)
+    if (x.status === "completed") completed.set(x.propertyId, [...(completed.get(x.propertyId) ?? []), x.id]);
   return batch.propertyIds.map((propertyId, i) => ({
     index: batch.planned[i]!.index,
     propertyId,
@@ -24,7 +25,11 @@ export function seededHomes(batch: DemoBatch): SeededHome[] {
 }
 
 /** Reports, shares, client responses, quote moves and maintenance schedules for this run's homes. */
-export async function seedDemoExtras(container: Container, homes: SeededHome[], run: Pick<DemoRun, "now" | "seed">): Promise<DemoExtrasResult> {
+export async function seedDemoExtras(
+  container: Container,
+  homes: SeededHome[],
+  run: Pick<DemoRun, "now" | "seed">,
+): Promise<DemoExtrasResult> {
   const result = emptyExtras();
   const ordered = [...homes].sort((a, b) => a.index - b.index);
   const clock = { now: run.now, seed: run.seed, today: container.maintenance.today(run.now) };

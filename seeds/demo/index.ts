@@ -20,7 +20,16 @@ import type { InspectionStatus } from "../../src/modules/inspections/inspections
 import { bookingsStep } from "./bookings.js";
 import { seedDemoExtras, seededHomes } from "./extras.js";
 import { inspectionsStep } from "./inspections-and-reports.js";
-import { type DemoBatch, type DemoExtrasResult, type DemoRun, type DemoStep, type DemoSubscriptionKind, type SeededHome, emptyExtras, noSubscriptions } from "./model.js";
+import {
+  type DemoBatch,
+  type DemoExtrasResult,
+  type DemoRun,
+  type DemoStep,
+  type DemoSubscriptionKind,
+  type SeededHome,
+  emptyExtras,
+  noSubscriptions,
+} from "./model.js";
 import { customersStep, planProperty } from "./people-and-homes.js";
 import { paymentsStep, subscriptionsStep } from "./subscriptions.js";
 
@@ -86,7 +95,15 @@ export async function seedDemo(container: Container, options: SeedDemoOptions = 
   const [{ count }] = (await container.db("properties").count({ count: "*" })) as [{ count: number | string }];
   const start = Number(count);
 
-  const result: SeedDemoResult = { properties: 0, customers: 0, bookings: 0, inspections: { scheduled: 0, in_progress: 0, completed: 0, draft: 0 }, payments: 0, subscriptions: { ...noSubscriptions(), invoices: 0 }, extras: emptyExtras() };
+  const result: SeedDemoResult = {
+    properties: 0,
+    customers: 0,
+    bookings: 0,
+    inspections: { scheduled: 0, in_progress: 0, completed: 0, draft: 0 },
+    payments: 0,
+    subscriptions: { ...noSubscriptions(), invoices: 0 },
+    extras: emptyExtras(),
+  };
   const homes: SeededHome[] = [];
   options.onProgress?.({ done: 0, total });
   // Two batches at a time: one plans and scores in Node while Postgres writes the other. Each property's data
@@ -98,7 +115,17 @@ export async function seedDemo(container: Container, options: SeedDemoOptions = 
       const size = Math.min(batchSize, total - offset);
       const planned = Array.from({ length: size }, (_, k) => planProperty(start + offset + k, seed, now, offset + k));
       await container.transaction(async (tx) => {
-        const batch: DemoBatch = { tx, planned, customerIds: [], propertyIds: [], bookingIds: [], inspections: [], payments: 0, subscriptions: noSubscriptions(), invoices: 0 };
+        const batch: DemoBatch = {
+          tx,
+          planned,
+          customerIds: [],
+          propertyIds: [],
+          bookingIds: [],
+          inspections: [],
+          payments: 0,
+          subscriptions: noSubscriptions(),
+          invoices: 0,
+        };
         for (const step of steps) await step.run(batch, run);
         addBatch(result, batch);
         homes.push(...seededHomes(batch));

@@ -7,31 +7,96 @@ import { DAY, atUtc } from "./dates.js";
 import { DEMO_EXTRAS_CAP, type DemoReport, type DemoStep, type PlannedInspection, type SeededHome } from "./model.js";
 import { type Rng, between, chance, homeRng, pick } from "./random.js";
 
-const CLADDING = ["Vinyl siding", "Brick veneer", "Fibre cement board", "Stucco", "Aluminium siding", "Wood clapboard", "Stone veneer and vinyl"];
+const CLADDING = [
+  "Vinyl siding",
+  "Brick veneer",
+  "Fibre cement board",
+  "Stucco",
+  "Aluminium siding",
+  "Wood clapboard",
+  "Stone veneer and vinyl",
+];
 
 /** Findings an inspector would write, by subcategory; a generic line for the others. */
 const FINDINGS: Record<string, { poor: string[]; fair: string[] }> = {
-  "Foundation Cracks": { poor: ["Active vertical crack, 6 mm, NE corner with efflorescence", "Stair-step cracking in block wall behind the furnace"], fair: ["Hairline shrinkage cracks, monitor yearly"] },
-  "Basement Moisture / Mold": { poor: ["Mould growth on drywall behind the laundry, 1.5 m²", "Standing water at the floor drain after rain"], fair: ["Minor dampness on the north wall in spring"] },
-  "Hot Water System": { poor: ["Tank is 17 years old and weeping at the base", "No expansion tank; relief valve discharges to floor"], fair: ["Tank at 11 years: plan a replacement"] },
-  "Sump Pump": { poor: ["Pump seized; no backup. Replace before the spring thaw"], fair: ["Check valve noisy, discharge close to the foundation"] },
-  Shingles: { poor: ["Curling and missing shingles on the south slope", "Granule loss exposing the mat; roof at end of life"], fair: ["Some granule loss, 5–7 years left"] },
-  Gutters: { poor: ["Gutters overflowing; downspout disconnected at the rear"], fair: ["Gutters need cleaning; add leaf guards"] },
-  Flashings: { poor: ["Chimney flashing lifted; staining in the attic below"], fair: ["Reseal step flashing at the dormer"] },
-  "Main Panel": { poor: ["Double-tapped breakers and scorch marks on the bus bar", "Federal Pacific panel: replace"], fair: ["Panel near capacity; label the circuits"] },
-  "Smoke / CO Detectors": { poor: ["No CO detector near the bedrooms; smoke alarms past 10 years"], fair: ["Replace batteries; one detector chirping"] },
-  "Grading and Drainage": { poor: ["Negative grading at the rear; water pools against the foundation"], fair: ["Extend downspouts 2 m from the wall"] },
-  Insulation: { poor: ["Attic insulation R-12 and compressed; top up to R-50"], fair: ["Insulation uneven near the hatch"] },
+  "Foundation Cracks": {
+    poor: [
+      "Active vertical crack, 6 mm, NE corner with efflorescence",
+      "Stair-step cracking in block wall behind the furnace",
+    ],
+    fair: ["Hairline shrinkage cracks, monitor yearly"],
+  },
+  "Basement Moisture / Mold": {
+    poor: ["Mould growth on drywall behind the laundry, 1.5 m²", "Standing water at the floor drain after rain"],
+    fair: ["Minor dampness on the north wall in spring"],
+  },
+  "Hot Water System": {
+    poor: ["Tank is 17 years old and weeping at the base", "No expansion tank; relief valve discharges to floor"],
+    fair: ["Tank at 11 years: plan a replacement"],
+  },
+  "Sump Pump": {
+    poor: ["Pump seized; no backup. Replace before the spring thaw"],
+    fair: ["Check valve noisy, discharge close to the foundation"],
+  },
+  Shingles: {
+    poor: ["Curling and missing shingles on the south slope", "Granule loss exposing the mat; roof at end of life"],
+    fair: ["Some granule loss, 5–7 years left"],
+  },
+  Gutters: {
+    poor: ["Gutters overflowing; downspout disconnected at the rear"],
+    fair: ["Gutters need cleaning; add leaf guards"],
+  },
+  Flashings: {
+    poor: ["Chimney flashing lifted; staining in the attic below"],
+    fair: ["Reseal step flashing at the dormer"],
+  },
+  "Main Panel": {
+    poor: ["Double-tapped breakers and scorch marks on the bus bar", "Federal Pacific panel: replace"],
+    fair: ["Panel near capacity; label the circuits"],
+  },
+  "Smoke / CO Detectors": {
+    poor: ["No CO detector near the bedrooms; smoke alarms past 10 years"],
+    fair: ["Replace batteries; one detector chirping"],
+  },
+  "Grading and Drainage": {
+    poor: ["Negative grading at the rear; water pools against the foundation"],
+    fair: ["Extend downspouts 2 m from the wall"],
+  },
+  Insulation: {
+    poor: ["Attic insulation R-12 and compressed; top up to R-50"],
+    fair: ["Insulation uneven near the hatch"],
+  },
   Ventilation: { poor: ["Bathroom fan vents into the attic"], fair: ["Fan is noisy; clean the grille"] },
-  "Caulking / Sealants": { poor: ["Failed caulking at the windows on the west wall"], fair: ["Recaulk the exterior door frames"] },
-  "Dryer Ventilation": { poor: ["Foil duct crushed behind the dryer: fire risk"], fair: ["Clean the lint from the exterior hood"] },
-  Waterproofing: { poor: ["Grout failing in the shower; soft drywall behind the tiles"], fair: ["Reseal the tub surround"] },
-  "Leaks / Water Damage": { poor: ["Active leak at the vanity trap; cabinet floor swollen"], fair: ["Old stain on the ceiling below, dry today"] },
-  "Heating Source": { poor: ["Furnace 24 years old; cracked heat exchanger suspected"], fair: ["Furnace serviced over 2 years ago"] },
+  "Caulking / Sealants": {
+    poor: ["Failed caulking at the windows on the west wall"],
+    fair: ["Recaulk the exterior door frames"],
+  },
+  "Dryer Ventilation": {
+    poor: ["Foil duct crushed behind the dryer: fire risk"],
+    fair: ["Clean the lint from the exterior hood"],
+  },
+  Waterproofing: {
+    poor: ["Grout failing in the shower; soft drywall behind the tiles"],
+    fair: ["Reseal the tub surround"],
+  },
+  "Leaks / Water Damage": {
+    poor: ["Active leak at the vanity trap; cabinet floor swollen"],
+    fair: ["Old stain on the ceiling below, dry today"],
+  },
+  "Heating Source": {
+    poor: ["Furnace 24 years old; cracked heat exchanger suspected"],
+    fair: ["Furnace serviced over 2 years ago"],
+  },
   "Filter Cleaning": { poor: ["Filter clogged; airflow restricted"], fair: ["Replace the filter every 3 months"] },
-  "Stair Treads / Risers": { poor: ["Loose basement stair tread; no handrail"], fair: ["Tighten the handrail brackets"] },
+  "Stair Treads / Risers": {
+    poor: ["Loose basement stair tread; no handrail"],
+    fair: ["Tighten the handrail brackets"],
+  },
   "Windows / Screens": { poor: ["Failed seals, fogging in 4 windows"], fair: ["Torn screens in two bedrooms"] },
-  "Decks / Steps": { poor: ["Rotted deck joists at the ledger; keep off until repaired"], fair: ["Deck boards need sealing"] },
+  "Decks / Steps": {
+    poor: ["Rotted deck joists at the ledger; keep off until repaired"],
+    fair: ["Deck boards need sealing"],
+  },
 };
 
 /** Items often not present in a home: left out (N/A) with these chances. */
@@ -65,13 +130,24 @@ function finding(rng: Rng, subcategory: string, score: EntryScore): string | nul
   const base = subcategory.replace(/ \((Kitchen|Bathroom|Laundry) \d+\)$/, "");
   const known = FINDINGS[base];
   if (score === 1) return known ? pick(rng, known.poor) : `${base}: failed, repair or replace now`;
-  if (score === 4) return chance(rng, 0.75) ? (known ? pick(rng, [...known.poor, ...known.fair]) : `${base}: wear beyond normal, repair this season`) : null;
-  if (score === 7) return chance(rng, 0.12) ? (known ? pick(rng, known.fair) : `${base}: serviceable, minor wear`) : null;
+  if (score === 4)
+    return chance(rng, 0.75)
+      ? known
+        ? pick(rng, [...known.poor, ...known.fair])
+        : `${base}: wear beyond normal, repair this season`
+      : null;
+  if (score === 7)
+    return chance(rng, 0.12) ? (known ? pick(rng, known.fair) : `${base}: serviceable, minor wear`) : null;
   return null;
 }
 
 /** Every entry of a home, in template order; `share` < 1 keeps only the first part (an inspection under way). */
-function planEntries(rng: Rng, quality: number, rooms: Record<RepeatableRoom, number>, options: { share: number; complete: boolean; coolingNone: boolean; garageNone: boolean }): EntryInput[] {
+function planEntries(
+  rng: Rng,
+  quality: number,
+  rooms: Record<RepeatableRoom, number>,
+  options: { share: number; complete: boolean; coolingNone: boolean; garageNone: boolean },
+): EntryInput[] {
   const entries: EntryInput[] = [];
   for (const category of INSPECTION_WEIGHTS) {
     const count = category.repeatable ? rooms[category.repeatable] : 1;
@@ -79,21 +155,40 @@ function planEntries(rng: Rng, quality: number, rooms: Record<RepeatableRoom, nu
       for (const [sub, weight] of Object.entries(category.subcategories)) {
         const subcategoryName = roomSubcategoryName(category, sub, n);
         if (weight === 0) {
-          entries.push({ categoryName: category.name, subcategoryName, score: null, notes: pick(rng, CLADDING), urgent: false });
+          entries.push({
+            categoryName: category.name,
+            subcategoryName,
+            score: null,
+            notes: pick(rng, CLADDING),
+            urgent: false,
+          });
           continue;
         }
-        const absent = (sub === "Cooling System" && options.coolingNone) || (sub === "Overhead Doors" && options.garageNone) || chance(rng, OFTEN_ABSENT[sub] ?? 0);
+        const absent =
+          (sub === "Cooling System" && options.coolingNone) ||
+          (sub === "Overhead Doors" && options.garageNone) ||
+          chance(rng, OFTEN_ABSENT[sub] ?? 0);
         if (absent) continue;
         const score = entryScore(rng, quality);
         const notes = finding(rng, subcategoryName, score);
-        entries.push({ categoryName: category.name, subcategoryName, score, notes, urgent: score === 1 ? chance(rng, 0.6) : score === 4 && chance(rng, 0.04) });
+        entries.push({
+          categoryName: category.name,
+          subcategoryName,
+          score,
+          notes,
+          urgent: score === 1 ? chance(rng, 0.6) : score === 4 && chance(rng, 0.04),
+        });
       }
     }
   }
   if (options.complete) return entries;
   const kept = entries.slice(0, Math.floor(entries.length * options.share));
   // Under way: a few items carry a note but no score yet.
-  return kept.map((e) => (e.score !== null && chance(rng, 0.06) ? { ...e, score: null, notes: e.notes ?? "Come back to this one: access blocked" } : e));
+  return kept.map((e) =>
+    e.score !== null && chance(rng, 0.06)
+      ? { ...e, score: null, notes: e.notes ?? "Come back to this one: access blocked" }
+      : e,
+  );
 }
 
 const INSPECTION_NOTES = [
@@ -115,17 +210,36 @@ export interface InspectedHome {
 }
 
 /** The inspection of one visit: a scheduled one has no entries yet, a completed one is fully scored. */
-export function planInspection(rng: Rng, status: InspectionStatus, visit: { scheduledDate: string; bookedAt: Date; quality: number }, home: InspectedHome, now: Date): PlannedInspection {
+export function planInspection(
+  rng: Rng,
+  status: InspectionStatus,
+  visit: { scheduledDate: string; bookedAt: Date; quality: number },
+  home: InspectedHome,
+  now: Date,
+): PlannedInspection {
   const { scheduledDate, bookedAt } = visit;
   const complete = status === "completed";
   const share = status === "in_progress" ? 0.2 + rng() * 0.6 : status === "draft" ? rng() * 0.08 : 0;
-  const entries = status === "scheduled" ? [] : planEntries(rng, visit.quality, home.rooms, { share, complete, coolingNone: home.coolingNone, garageNone: home.garageNone });
-  const startedAt = status === "scheduled" ? new Date(Math.min(now.getTime() - 60_000, bookedAt.getTime() + DAY)) : atUtc(scheduledDate, 13, between(rng, 0, 59));
+  const entries =
+    status === "scheduled"
+      ? []
+      : planEntries(rng, visit.quality, home.rooms, {
+          share,
+          complete,
+          coolingNone: home.coolingNone,
+          garageNone: home.garageNone,
+        });
+  const startedAt =
+    status === "scheduled"
+      ? new Date(Math.min(now.getTime() - 60_000, bookedAt.getTime() + DAY))
+      : atUtc(scheduledDate, 13, between(rng, 0, 59));
   return {
     status,
     inspectionDate: scheduledDate,
     createdAt: new Date(Math.min(startedAt.getTime(), now.getTime() - 60_000)),
-    completedAt: complete ? new Date(Math.min(atUtc(scheduledDate, 16, between(rng, 0, 59)).getTime(), now.getTime() - 30_000)) : null,
+    completedAt: complete
+      ? new Date(Math.min(atUtc(scheduledDate, 16, between(rng, 0, 59)).getTime(), now.getTime() - 30_000))
+      : null,
     notes: complete ? pick(rng, INSPECTION_NOTES) : null,
     entries,
   };
@@ -154,7 +268,12 @@ export const inspectionsStep: DemoStep = {
       ),
     );
     const ids = await container.inspections.createMany(items, batch.tx);
-    batch.inspections = items.map((item, k) => ({ id: ids[k]!, propertyId: item.propertyId, status: item.status, bookingId: item.bookingId }));
+    batch.inspections = items.map((item, k) => ({
+      id: ids[k]!,
+      propertyId: item.propertyId,
+      status: item.status,
+      bookingId: item.bookingId,
+    }));
   },
 };
 

@@ -69,7 +69,12 @@ export interface DemoStep {
 /** The demo state of a paid home's subscription (see demoSubscriptionKind). */
 export type DemoSubscriptionKind = "active" | "past_due" | "cancel_scheduled" | "canceled";
 
-export const noSubscriptions = (): Record<DemoSubscriptionKind, number> => ({ active: 0, past_due: 0, cancel_scheduled: 0, canceled: 0 });
+export const noSubscriptions = (): Record<DemoSubscriptionKind, number> => ({
+  active: 0,
+  past_due: 0,
+  cancel_scheduled: 0,
+  canceled: 0,
+});
 
 // ---------- what the batches leave for the extras ----------
 
@@ -101,5 +106,11 @@ export interface DemoExtrasResult {
   scheduledTasks: number;
 }
 
-
-export const emptyExtras = (): DemoExtrasResult => ({ reports: 0, recommendationTasks: 0, shares: 0, quoteRequests: { pending: 0, quoted: 0, accepted: 0, declined: 0, completed: 0 }, schedules: 0, scheduledTasks: 0 });
+export const emptyExtras = (): DemoExtrasResult => ({
+  reports: 0,
+  recommendationTasks: 0,
+  shares: 0,
+  quoteRequests: { pending: 0, quoted: 0, accepted: 0, declined: 0, completed: 0 },
+  schedules: 0,
+  scheduledTasks: 0,
+});

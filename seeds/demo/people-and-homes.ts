@@ -12,13 +12,38 @@ function planHome(rng: Rng) {
   const town = pickTown(rng());
   const first = pick(rng, FIRST_NAMES);
   const last = pick(rng, LAST_NAMES);
-  const plan: SubscriptionPlan = pick(rng, ["free-score", "basic", "standard", "standard", "premium", "premium", "standard", "free-score"] as const);
-  const postalCode = `${pick(rng, town.postal)} ${between(rng, 1, 9)}${String.fromCharCode(65 + between(rng, 0, 25))}${between(rng, 0, 9)}`.replace(/[DFIOQU](\d)$/, "A$1");
+  const plan: SubscriptionPlan = pick(rng, [
+    "free-score",
+    "basic",
+    "standard",
+    "standard",
+    "premium",
+    "premium",
+    "standard",
+    "free-score",
+  ] as const);
+  const postalCode =
+    `${pick(rng, town.postal)} ${between(rng, 1, 9)}${String.fromCharCode(65 + between(rng, 0, 25))}${between(rng, 0, 9)}`.replace(
+      /[DFIOQU](\d)$/,
+      "A$1",
+    );
   const yearBuilt = between(rng, 1925, 2021);
-  const propertyType = pick(rng, ["single-family", "single-family", "single-family", "townhouse", "townhouse", "condo", "duplex"] as const);
+  const propertyType = pick(rng, [
+    "single-family",
+    "single-family",
+    "single-family",
+    "townhouse",
+    "townhouse",
+    "condo",
+    "duplex",
+  ] as const);
   const bathrooms = pick(rng, ["1", "1.5", "2", "2.5", "2.5", "3", "3.5"] as const);
-  const coolingType = yearBuilt < 1960 && chance(rng, 0.4) ? "none" : pick(rng, ["central-ac", "central-ac", "mini-split", "window-units"] as const);
-  const garageType = propertyType === "condo" ? "none" : pick(rng, ["none", "single", "double", "double", "detached"] as const);
+  const coolingType =
+    yearBuilt < 1960 && chance(rng, 0.4)
+      ? "none"
+      : pick(rng, ["central-ac", "central-ac", "mini-split", "window-units"] as const);
+  const garageType =
+    propertyType === "condo" ? "none" : pick(rng, ["none", "single", "double", "double", "detached"] as const);
   const property: NewProperty = {
     address: `${between(rng, 2, 2400)} ${pick(rng, town.streets)}`,
     city: town.city,
@@ -32,7 +57,10 @@ function planHome(rng: Rng) {
     stories: propertyType === "condo" ? "1" : pick(rng, ["1", "1.5", "2", "2", "2.5"] as const),
     hvacUnits: pick(rng, ["1", "1", "2"] as const),
     electricalPanels: pick(rng, ["1", "1", "2"] as const),
-    roofType: propertyType === "condo" ? "flat" : pick(rng, ["asphalt-shingle", "asphalt-shingle", "asphalt-shingle", "metal"] as const),
+    roofType:
+      propertyType === "condo"
+        ? "flat"
+        : pick(rng, ["asphalt-shingle", "asphalt-shingle", "asphalt-shingle", "metal"] as const),
     heatingType: pick(rng, ["gas", "gas", "gas", "electric", "heat-pump", "oil"] as const),
     coolingType,
     waterHeaterType: pick(rng, ["gas-tank", "electric-tank", "gas-tankless"] as const),
@@ -51,21 +79,34 @@ export function planProperty(index: number, seed: number, now: Date, runPosition
   const rng = homeRng(seed, index);
   const { first, last, plan, property, bathrooms } = planHome(rng);
   // Created somewhere in the last 18 months (at least 2 days ago).
-  const signedUpAt = new Date(now.getTime() - between(rng, 2 * 24, 548 * 24) * 3_600_000 - between(rng, 0, 59) * 60_000);
+  const signedUpAt = new Date(
+    now.getTime() - between(rng, 2 * 24, 548 * 24) * 3_600_000 - between(rng, 0, 59) * 60_000,
+  );
   const quality = rng();
   const rooms: Record<RepeatableRoom, number> = {
     Kitchen: chance(rng, 0.2) ? 2 : 1,
     Bathroom: Math.min(3, Math.max(1, Math.floor(Number.parseFloat(bathrooms)))),
     Laundry: chance(rng, 0.08) ? 2 : 1,
   };
-  const home = { createdAt: signedUpAt, quality, rooms, coolingNone: property.coolingType === "none", garageNone: property.garageType === "none" };
+  const home = {
+    createdAt: signedUpAt,
+    quality,
+    rooms,
+    coolingNone: property.coolingType === "none",
+    garageNone: property.garageType === "none",
+  };
   const { visits, createdAt } = planVisits(rng, home, runPosition, now);
 
   const emailName = `${ascii(first)}.${ascii(last)}`;
   return {
     index,
     createdAt,
-    customer: { name: `${first} ${last}`, email: `${emailName}.${index}@example.com`, phone: `${pick(rng, ["613", "343"])}-555-${String(between(rng, 100, 199)).padStart(4, "0")}`, subscriptionPlan: plan },
+    customer: {
+      name: `${first} ${last}`,
+      email: `${emailName}.${index}@example.com`,
+      phone: `${pick(rng, ["613", "343"])}-555-${String(between(rng, 100, 199)).padStart(4, "0")}`,
+      subscriptionPlan: plan,
+    },
     property,
     visits,
   };

@@ -15,7 +15,8 @@ export function prng(seed: number): Rng {
 }
 
 /** A home's own generator: its plan draws with salt 0, and each kind of extra with its own salt. */
-export const homeRng = (seed: number, index: number, salt = 0): Rng => prng((seed * 1_000_003 + index * 7919 + salt * 104_729) >>> 0);
+export const homeRng = (seed: number, index: number, salt = 0): Rng =>
+  prng((seed * 1_000_003 + index * 7919 + salt * 104_729) >>> 0);
 
 export const pick = <T>(rng: Rng, list: readonly T[]): T => list[Math.floor(rng() * list.length)]!;
 export const between = (rng: Rng, min: number, max: number) => min + Math.floor(rng() * (max - min + 1));

@@ -13,9 +13,24 @@ const ADMIN_NOTES = [
   "Includes disposal of the old unit.",
   "Estimate from photos: confirm on site before work starts.",
 ];
-const CLIENT_NOTES = ["Weekday mornings work best for us.", "Could you bundle this with the other items?", "Please call before coming; the dog is home.", null, null];
+const CLIENT_NOTES = [
+  "Weekday mornings work best for us.",
+  "Could you bundle this with the other items?",
+  "Please call before coming; the dog is home.",
+  null,
+  null,
+];
 /** The status each quote request ends in, in turn, so a handful of them already shows every status. */
-const QUOTE_STATUS_CYCLE: readonly QuoteStatus[] = ["pending", "quoted", "accepted", "declined", "completed", "quoted", "pending", "accepted"];
+const QUOTE_STATUS_CYCLE: readonly QuoteStatus[] = [
+  "pending",
+  "quoted",
+  "accepted",
+  "declined",
+  "completed",
+  "quoted",
+  "pending",
+  "accepted",
+];
 /** The staff moves from pending to each status (staff-side §4). */
 const MOVES_TO: Record<QuoteStatus, readonly QuoteStatus[]> = {
   pending: [],
@@ -26,10 +41,19 @@ const MOVES_TO: Record<QuoteStatus, readonly QuoteStatus[]> = {
 };
 
 /** The client's answers to a shared report, then the staff's moves on the quote requests they made. */
-async function answerAndQuote(container: Container, target: DemoReport, link: { token: string; binding: string }, rng: Rng, nextStatus: () => QuoteStatus, result: DemoExtrasResult) {
+async function answerAndQuote(
+  container: Container,
+  target: DemoReport,
+  link: { token: string; binding: string },
+  rng: Rng,
+  nextStatus: () => QuoteStatus,
+  result: DemoExtrasResult,
+) {
   // A client asks for quotes on a few of the first (highest-priority) items and passes on the rest.
   const responses: ClientResponseInput[] = target.taskIds.map((maintenanceTaskId, i) =>
-    i === 0 || (i < 8 && chance(rng, 0.6)) ? { maintenanceTaskId, action: "request_quote", notes: pick(rng, CLIENT_NOTES) } : { maintenanceTaskId, action: "ignore", notes: null },
+    i === 0 || (i < 8 && chance(rng, 0.6))
+      ? { maintenanceTaskId, action: "request_quote", notes: pick(rng, CLIENT_NOTES) }
+      : { maintenanceTaskId, action: "ignore", notes: null },
   );
   await container.sharing.respond(link.token, [link.binding], responses);
   const { rows } = await container.quotes.list({ limit: 500, offset: 0, propertyId: target.home.propertyId });
@@ -39,7 +63,9 @@ async function answerAndQuote(container: Container, target: DemoReport, link: { 
     for (const move of MOVES_TO[status]) {
       await container.quotes.update(
         quote.id,
-        move === "quoted" ? { status: move, quotedAmount: pick(rng, QUOTE_AMOUNTS), adminNotes: pick(rng, ADMIN_NOTES) } : { status: move },
+        move === "quoted"
+          ? { status: move, quotedAmount: pick(rng, QUOTE_AMOUNTS), adminNotes: pick(rng, ADMIN_NOTES) }
+          : { status: move },
       );
     }
     result.quoteRequests[status]++;
@@ -51,7 +77,12 @@ async function answerAndQuote(container: Container, target: DemoReport, link: { 
  * a quarter is opened only, and half get the client's answers (claimed with a binding, as a browser would).
  * Returns the ids of the shared reports.
  */
-export async function shareReports(container: Container, reports: DemoReport[], seed: number, result: DemoExtrasResult): Promise<Set<number>> {
+export async function shareReports(
+  container: Container,
+  reports: DemoReport[],
+  seed: number,
+  result: DemoExtrasResult,
+): Promise<Set<number>> {
   const origin = (container.env.PUBLIC_URL ?? `http://localhost:${container.env.PORT}`).replace(/\/+$/, "");
   const withItems = reports.filter((r) => r.taskIds.length > 0);
   const shareCount = Math.min(DEMO_EXTRAS_CAP.shares, withItems.length, Math.max(6, Math.round(withItems.length / 3)));
@@ -62,13 +93,22 @@ export async function shareReports(container: Container, reports: DemoReport[], 
     const target = withItems[Math.floor((k * withItems.length) / shareCount)]!;
     shared.add(target.reportId);
     // No e-mail: the demo clients are made up, and the links are for clicking around the portal.
-    const { reportLink } = await container.sharing.share(target.reportId, target.home.clientEmail, origin, { sendEmail: false });
+    const { reportLink } = await container.sharing.share(target.reportId, target.home.clientEmail, origin, {
+      sendEmail: false,
+    });
     result.shares++;
     if (k % 4 === 0) continue;
     const token = reportLink.slice(reportLink.lastIndexOf("/") + 1);
     const opened = await container.sharing.clientReport(token, []);
     if ("gone" in opened || !opened.binding || k % 4 === 1) continue;
-    await answerAndQuote(container, target, { token, binding: opened.binding }, homeRng(seed, target.home.index, 2 + k), nextStatus, result);
+    await answerAndQuote(
+      container,
+      target,
+      { token, binding: opened.binding },
+      homeRng(seed, target.home.index, 2 + k),
+      nextStatus,
+      result,
+    );
   }
   return shared;
 }

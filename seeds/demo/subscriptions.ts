@@ -7,7 +7,13 @@
 // so `haven subscriptions renew` carries on from here and never bills a seeded period twice.
 import { todayIn } from "../../src/shared/business-time.js";
 import type { PlanType } from "../../src/modules/plans/plans.schemas.js";
-import { DEMO_RENEWAL_DECLINE, cancellationTakesEffect, minimumTermEnd, period, periodOn } from "../../src/modules/subscriptions/index.js";
+import {
+  DEMO_RENEWAL_DECLINE,
+  cancellationTakesEffect,
+  minimumTermEnd,
+  period,
+  periodOn,
+} from "../../src/modules/subscriptions/index.js";
 import { SERVING_STATUSES } from "../../src/modules/subscriptions/subscriptions.constants.js";
 import { DAY } from "./dates.js";
 import type { DemoStep, DemoSubscriptionKind, PlannedProperty } from "./model.js";
@@ -52,18 +58,34 @@ interface PlannedSubscription {
   /** Invoices for periods 0..lastPeriod; the last one open (declined) when past due. */
   lastPeriod: number;
   lastOpen: boolean;
-  events: { kind: string; actor: string; at: Date; fromPlan?: string | null; toPlan?: string | null; detail?: Record<string, unknown> }[];
+  events: {
+    kind: string;
+    actor: string;
+    at: Date;
+    fromPlan?: string | null;
+    toPlan?: string | null;
+    detail?: Record<string, unknown>;
+  }[];
 }
 
 /** One paid home's subscription, from its purchase to `now` (pure). */
-function planSubscription(p: PlannedProperty, rank: number, ids: { customerId: number; propertyId: number }, amountCents: number, now: Date, timeZone: string): PlannedSubscription {
+function planSubscription(
+  p: PlannedProperty,
+  rank: number,
+  ids: { customerId: number; propertyId: number },
+  amountCents: number,
+  now: Date,
+  timeZone: string,
+): PlannedSubscription {
   const startedAt = new Date(p.createdAt.getTime() - 20 * 60_000);
   const anchor = todayIn(timeZone, startedAt);
   const current = periodOn(anchor, todayIn(timeZone, now), timeZone).index;
   const kind = demoSubscriptionKind(rank, current + 1);
   const minimumTermEndsAt = minimumTermEnd(anchor, timeZone);
   const planType = p.customer.subscriptionPlan as PlanType;
-  const events: PlannedSubscription["events"] = [{ kind: "created", actor: "customer", at: startedAt, toPlan: planType, detail: { status: "active" } }];
+  const events: PlannedSubscription["events"] = [
+    { kind: "created", actor: "customer", at: startedAt, toPlan: planType, detail: { status: "active" } },
+  ];
   let lastPeriod = current;
   let status = "active";
   let cancelAt: Date | null = null;
@@ -71,13 +93,27 @@ function planSubscription(p: PlannedProperty, rank: number, ids: { customerId: n
   let reason: string | null = null;
   if (kind === "past_due") {
     status = "past_due";
-    events.push({ kind: "payment_failed", actor: "system", at: period(anchor, current, timeZone).start, detail: { from: "active", to: "past_due" } });
+    events.push({
+      kind: "payment_failed",
+      actor: "system",
+      at: period(anchor, current, timeZone).start,
+      detail: { from: "active", to: "past_due" },
+    });
   } else if (kind === "cancel_scheduled") {
     // Asked two days ago (or right after the purchase): docs/decisions.md#25 says when it takes effect.
     const askedAt = new Date(Math.max(startedAt.getTime() + 3_600_000, now.getTime() - 2 * DAY));
-    cancelAt = cancellationTakesEffect({ now: askedAt, minimumTermEndsAt, currentPeriodEnd: period(anchor, current, timeZone).end });
+    cancelAt = cancellationTakesEffect({
+      now: askedAt,
+      minimumTermEndsAt,
+      currentPeriodEnd: period(anchor, current, timeZone).end,
+    });
     reason = REASONS[p.index % REASONS.length]!;
-    events.push({ kind: "cancel_scheduled", actor: "customer", at: askedAt, detail: { cancelAt: cancelAt.toISOString(), reason } });
+    events.push({
+      kind: "cancel_scheduled",
+      actor: "customer",
+      at: askedAt,
+      detail: { cancelAt: cancelAt.toISOString(), reason },
+    });
   } else if (kind === "canceled") {
     status = "canceled";
     reason = REASONS[(p.index + 1) % REASONS.length]!;
@@ -85,7 +121,12 @@ function planSubscription(p: PlannedProperty, rank: number, ids: { customerId: n
       // Canceled after the minimum term: it took effect at the end of the last paid period.
       lastPeriod = current - 1;
       canceledAt = period(anchor, lastPeriod, timeZone).end;
-      events.push({ kind: "cancel_scheduled", actor: "customer", at: new Date(canceledAt.getTime() - 10 * DAY), detail: { cancelAt: canceledAt.toISOString(), reason } });
+      events.push({
+        kind: "cancel_scheduled",
+        actor: "customer",
+        at: new Date(canceledAt.getTime() - 10 * DAY),
+        detail: { cancelAt: canceledAt.toISOString(), reason },
+      });
     } else {
       // Within the minimum term only staff end one at once (a duplicate purchase, say).
       canceledAt = new Date(Math.max(startedAt.getTime() + 3_600_000, now.getTime() - 2 * DAY));
@@ -144,7 +185,9 @@ export const subscriptionsStep: DemoStep = {
       return [planSubscription(p, rank++, ids, prices.get(p.customer.subscriptionPlan as PlanType)!, now, timeZone)];
     });
     if (!planned.length) return;
-    const inserted: { id: number; provider_subscription_id: string }[] = await tx("subscriptions").insert(planned.map((s) => s.row)).returning(["id", "provider_subscription_id"]);
+    const inserted: { id: number; provider_subscription_id: string }[] = await tx("subscriptions")
+      .insert(planned.map((s) => s.row))
+      .returning(["id", "provider_subscription_id"]);
     const idOf = new Map(inserted.map((r) => [r.provider_subscription_id, r.id]));
     const subIds = planned.map((s) => idOf.get(s.row.provider_subscription_id as string)!);
     // Periods 0..last of each, computed in SQL by the same month-end rule as billing-dates.ts (anchor + n months, at midnight in the zone).
@@ -162,7 +205,16 @@ export const subscriptionsStep: DemoStep = {
          from unnest(?::int[], ?::int[], ?::boolean[]) as v(sid, last, last_open)
          join subscriptions s on s.id = v.sid
          cross join lateral generate_series(0, v.last) g`,
-      [timeZone, timeZone, timeZone, DEMO_RENEWAL_DECLINE, timeZone, subIds, planned.map((s) => s.lastPeriod), planned.map((s) => s.lastOpen)],
+      [
+        timeZone,
+        timeZone,
+        timeZone,
+        DEMO_RENEWAL_DECLINE,
+        timeZone,
+        subIds,
+        planned.map((s) => s.lastPeriod),
+        planned.map((s) => s.lastOpen),
+      ],
     );
     await tx("subscription_events").insert(
       planned.flatMap((s, k) =>
@@ -190,7 +242,17 @@ export const subscriptionsStep: DemoStep = {
     const today = todayIn(timeZone, now);
     for (const [k, s] of planned.entries()) {
       if (!SERVING_STATUSES.includes(s.row.status as string)) continue;
-      await container.planServices.sync(tx, { id: subIds[k]!, propertyId: s.row.property_id as number, planType: s.row.plan_type as PlanType, status: s.row.status as string, anchor: s.row.billing_anchor as string }, today);
+      await container.planServices.sync(
+        tx,
+        {
+          id: subIds[k]!,
+          propertyId: s.row.property_id as number,
+          planType: s.row.plan_type as PlanType,
+          status: s.row.status as string,
+          anchor: s.row.billing_anchor as string,
+        },
+        today,
+      );
     }
     for (const s of planned) batch.subscriptions[s.kind]++;
     batch.invoices += invoices.rowCount ?? 0;

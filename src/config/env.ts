@@ -47,7 +47,13 @@ const schema = z.object({
   SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters").default(DEV_SESSION_SECRET),
   // Retired secrets, comma-separated: cookies they sealed still open, new ones are sealed with SESSION_SECRET.
   SESSION_SECRETS_PREVIOUS: z.preprocess(
-    (v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : []),
+    (v) =>
+      typeof v === "string"
+        ? v
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : [],
     z.array(z.string().min(32, "each previous session secret must be at least 32 characters")),
   ),
   BUSINESS_TZ: z.preprocess(
@@ -55,7 +61,10 @@ const schema = z.object({
     z
       .string()
       .trim()
-      .refine(isTimeZone, { error: (issue) => `"${String(issue.input)}" is not a time zone this runtime knows; use an IANA name such as America/Toronto` })
+      .refine(isTimeZone, {
+        error: (issue) =>
+          `"${String(issue.input)}" is not a time zone this runtime knows; use an IANA name such as America/Toronto`,
+      })
       .default("America/Toronto"),
   ),
   CONTACT_PHONE: z.string().default("(613) 555-0142"),
@@ -92,7 +101,11 @@ const schema = z.object({
 export type PaymentsMode = "stripe" | "demo";
 export type MailMode = "smtp" | "outbox";
 /** The parsed variables, with PAYMENTS_MODE and MAIL_MODE always decided, and PUBLIC_URL always set (http://localhost:$PORT outside production). */
-export type Env = Omit<z.infer<typeof schema>, "PAYMENTS_MODE" | "MAIL_MODE" | "PUBLIC_URL"> & { PAYMENTS_MODE: PaymentsMode; MAIL_MODE: MailMode; PUBLIC_URL: string };
+export type Env = Omit<z.infer<typeof schema>, "PAYMENTS_MODE" | "MAIL_MODE" | "PUBLIC_URL"> & {
+  PAYMENTS_MODE: PaymentsMode;
+  MAIL_MODE: MailMode;
+  PUBLIC_URL: string;
+};
 
 export class ConfigError extends Error {}
 
@@ -105,7 +118,9 @@ function resolveModes(parsed: z.infer<typeof schema> & { PUBLIC_URL: string }): 
   const production = parsed.NODE_ENV === "production";
   const PAYMENTS_MODE = parsed.PAYMENTS_MODE ?? (parsed.STRIPE_SECRET_KEY ? "stripe" : "demo");
   if (!parsed.STRIPE_SECRET_KEY && (parsed.PAYMENTS_MODE === "stripe" || (production && !parsed.PAYMENTS_MODE))) {
-    throw new ConfigError("Invalid configuration: STRIPE_SECRET_KEY is not set; set it, or PAYMENTS_MODE=demo to take no real payments");
+    throw new ConfigError(
+      "Invalid configuration: STRIPE_SECRET_KEY is not set; set it, or PAYMENTS_MODE=demo to take no real payments",
+    );
   }
   // Stripe mode's payment page mounts the Payment Element, which needs the publishable key.
   if (PAYMENTS_MODE === "stripe" && !parsed.STRIPE_PUBLISHABLE_KEY) {
@@ -114,11 +129,15 @@ function resolveModes(parsed: z.infer<typeof schema> & { PUBLIC_URL: string }): 
     );
   }
   if (production && PAYMENTS_MODE === "stripe" && !parsed.STRIPE_WEBHOOK_SECRET) {
-    throw new ConfigError("Invalid configuration: STRIPE_WEBHOOK_SECRET must be set in production when Stripe is on (it verifies /api/stripe/webhook); set it, or PAYMENTS_MODE=demo");
+    throw new ConfigError(
+      "Invalid configuration: STRIPE_WEBHOOK_SECRET must be set in production when Stripe is on (it verifies /api/stripe/webhook); set it, or PAYMENTS_MODE=demo",
+    );
   }
   const MAIL_MODE = parsed.MAIL_MODE ?? (parsed.SMTP_URL ? "smtp" : "outbox");
   if (!parsed.SMTP_URL && (parsed.MAIL_MODE === "smtp" || (production && !parsed.MAIL_MODE))) {
-    throw new ConfigError("Invalid configuration: SMTP_URL is not set; set it, or MAIL_MODE=outbox to write e-mail to files instead of sending it");
+    throw new ConfigError(
+      "Invalid configuration: SMTP_URL is not set; set it, or MAIL_MODE=outbox to write e-mail to files instead of sending it",
+    );
   }
   return { ...parsed, PAYMENTS_MODE, MAIL_MODE };
 }
@@ -138,10 +157,15 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
       throw new ConfigError("Invalid configuration: DATABASE_URL must be set in production");
     }
   }
-  const resolved = resolveModes({ ...env, PUBLIC_URL: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "") });
+  const resolved = resolveModes({
+    ...env,
+    PUBLIC_URL: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
+  });
   // E-mailed links and the CSRF origin come from it, never from a request's Host header.
   if (env.NODE_ENV === "production" && !env.PUBLIC_URL) {
-    throw new ConfigError("Invalid configuration: PUBLIC_URL must be set in production (the address people reach Haven at, e.g. https://haven.example.com)");
+    throw new ConfigError(
+      "Invalid configuration: PUBLIC_URL must be set in production (the address people reach Haven at, e.g. https://haven.example.com)",
+    );
   }
   return resolved;
 }

@@ -12,7 +12,12 @@ export const CURSOR_BATCH_ROWS = 1000;
  * the consumer stops early (`return()` on the generator: a client that went away), so the connection
  * always goes back to the pool. The next batch is fetched only when the consumer asks for it.
  */
-export async function* cursorBatches<T = Row>(db: Knex, query: Knex.QueryBuilder, map: (row: Row) => T, batchRows = CURSOR_BATCH_ROWS): AsyncGenerator<T[]> {
+export async function* cursorBatches<T = Row>(
+  db: Knex,
+  query: Knex.QueryBuilder,
+  map: (row: Row) => T,
+  batchRows = CURSOR_BATCH_ROWS,
+): AsyncGenerator<T[]> {
   const trx = await db.transaction();
   try {
     await trx.raw("set transaction read only");

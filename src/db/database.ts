@@ -8,7 +8,10 @@ export interface DatabaseHandle {
 }
 
 /** DATABASE_URL when given; otherwise the embedded PostgreSQL in DATA_DIR/postgres. */
-export async function openDatabase(env: Env, options: { reuseRunning?: boolean; onEmbeddedExit?: (info: ExitInfo) => void } = {}): Promise<DatabaseHandle> {
+export async function openDatabase(
+  env: Env,
+  options: { reuseRunning?: boolean; onEmbeddedExit?: (info: ExitInfo) => void } = {},
+): Promise<DatabaseHandle> {
   if (env.DATABASE_URL) return { url: env.DATABASE_URL, embedded: null };
   // The CLI joins the embedded server that `npm start` already runs instead of starting a second.
   if (options.reuseRunning && (await isPortTaken(env.EMBEDDED_PG_PORT))) {

@@ -1,6 +1,22 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, rmdirSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  rmdirSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -30,7 +46,8 @@ const USER = "haven";
 const PASSWORD = "haven";
 const READY = "database system is ready to accept connections";
 
-export const embeddedUrl = (port: number, database: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+export const embeddedUrl = (port: number, database: string) =>
+  `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
 
 export class PortInUseError extends Error {}
 
@@ -87,11 +104,15 @@ async function locateBinaries(): Promise<Binaries> {
   try {
     paths = (await import(name)) as { initdb: string; postgres: string };
   } catch {
-    throw new EmbeddedStartError(`No embedded Postgres binaries for ${os.platform()}-${os.arch()} (${name}): run npm ci, or set DATABASE_URL.`);
+    throw new EmbeddedStartError(
+      `No embedded Postgres binaries for ${os.platform()}-${os.arch()} (${name}): run npm ci, or set DATABASE_URL.`,
+    );
   }
   const root = path.resolve(path.dirname(paths.postgres), "..");
   const manifest = path.join(root, "..", "package.json");
-  const version = existsSync(manifest) ? (JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version : "unknown";
+  const version = existsSync(manifest)
+    ? (JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version
+    : "unknown";
   return { ...paths, root, version };
 }
 
@@ -115,16 +136,30 @@ function idOf(flag: "-u" | "-g"): number | null {
 function postgresUser(): RunAs {
   if (idOf("-u") === null) {
     spawnSync("groupadd", ["--system", "postgres"]);
-    spawnSync("useradd", ["--system", "-g", "postgres", "-M", "-d", "/nonexistent", "-s", "/usr/sbin/nologin", "postgres"]);
+    spawnSync("useradd", [
+      "--system",
+      "-g",
+      "postgres",
+      "-M",
+      "-d",
+      "/nonexistent",
+      "-s",
+      "/usr/sbin/nologin",
+      "postgres",
+    ]);
   }
   const uid = idOf("-u");
   const gid = idOf("-g");
-  if (uid === null || gid === null) throw new EmbeddedStartError("As root, Postgres must run as a 'postgres' user, which could not be created (useradd failed): create it, or set DATABASE_URL.");
+  if (uid === null || gid === null)
+    throw new EmbeddedStartError(
+      "As root, Postgres must run as a 'postgres' user, which could not be created (useradd failed): create it, or set DATABASE_URL.",
+    );
   return { uid, gid };
 }
 
 /** Whether the postgres user may do `test <flag> target` (-x to enter a folder or run a file, -w to write). */
-const userCan = (user: RunAs, flag: "-x" | "-w" | "-r", target: string) => spawnSync("test", [flag, target], { uid: user.uid, gid: user.gid }).status === 0;
+const userCan = (user: RunAs, flag: "-x" | "-w" | "-r", target: string) =>
+  spawnSync("test", [flag, target], { uid: user.uid, gid: user.gid }).status === 0;
 
 /** A folder the postgres user can enter and that survives restarts: /var/lib/haven, else the temp folder. */
 function reachableHome(user: RunAs): string {
@@ -137,7 +172,9 @@ function reachableHome(user: RunAs): string {
       // try the next one
     }
   }
-  throw new EmbeddedStartError("As root, no folder the 'postgres' user can enter was found (tried /var/lib/haven and the temp folder): set DATABASE_URL.");
+  throw new EmbeddedStartError(
+    "As root, no folder the 'postgres' user can enter was found (tried /var/lib/haven and the temp folder): set DATABASE_URL.",
+  );
 }
 
 /** The binaries as the postgres user can run them: in place, or a copy kept per version under `home`. */
@@ -156,7 +193,12 @@ function reachableBinaries(bin: Binaries, user: RunAs, home: string): Binaries {
       rmSync(staging, { recursive: true, force: true });
     }
   }
-  return { ...bin, root: target, initdb: path.join(target, "bin", "initdb"), postgres: path.join(target, "bin", "postgres") };
+  return {
+    ...bin,
+    root: target,
+    initdb: path.join(target, "bin", "initdb"),
+    postgres: path.join(target, "bin", "postgres"),
+  };
 }
 
 const isEmptyDir = (dir: string) => readdirSync(dir).length === 0;
@@ -175,7 +217,9 @@ function reachableDataDir(dir: string, user: RunAs, home: string, notice: (line:
   }
   if (existsSync(dir)) {
     if (!isEmptyDir(dir)) {
-      throw new EmbeddedStartError(`The 'postgres' user cannot enter ${path.dirname(dir)}, which holds an existing cluster: move ${dir} to a folder others can enter and link it back, or set DATA_DIR.`);
+      throw new EmbeddedStartError(
+        `The 'postgres' user cannot enter ${path.dirname(dir)}, which holds an existing cluster: move ${dir} to a folder others can enter and link it back, or set DATA_DIR.`,
+      );
     }
     rmdirSync(dir);
   }
@@ -197,7 +241,10 @@ function tail(limit = 5) {
   const lines: string[] = [];
   return {
     push(chunk: string) {
-      for (const line of chunk.split("\n").map((l) => l.trim()).filter(Boolean)) {
+      for (const line of chunk
+        .split("\n")
+        .map((l) => l.trim())
+        .filter(Boolean)) {
         lines.push(line);
         if (lines.length > limit) lines.shift();
       }
@@ -207,16 +254,37 @@ function tail(limit = 5) {
 }
 
 function run(file: string, args: string[], user: RunAs | null): ChildProcess {
-  return spawn(file, args, { ...(user ?? {}), stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LC_MESSAGES: "C" } });
+  return spawn(file, args, {
+    ...(user ?? {}),
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, LC_MESSAGES: "C" },
+  });
 }
 
-async function initialise(bin: Binaries, dataDir: string, user: RunAs | null, pwDir: string, onLog: (line: string) => void): Promise<void> {
+async function initialise(
+  bin: Binaries,
+  dataDir: string,
+  user: RunAs | null,
+  pwDir: string,
+  onLog: (line: string) => void,
+): Promise<void> {
   const pwfile = path.join(pwDir, `haven-pg-pw-${randomBytes(6).toString("hex")}`);
   writeFileSync(pwfile, `${PASSWORD}\n`, { mode: 0o644 });
   const lines = tail();
   try {
     await new Promise<void>((resolve, reject) => {
-      const child = run(bin.initdb, [`--pgdata=${dataDir}`, "--auth=password", `--username=${USER}`, `--pwfile=${pwfile}`, "--encoding=UTF8", "--locale=C"], user);
+      const child = run(
+        bin.initdb,
+        [
+          `--pgdata=${dataDir}`,
+          "--auth=password",
+          `--username=${USER}`,
+          `--pwfile=${pwfile}`,
+          "--encoding=UTF8",
+          "--locale=C",
+        ],
+        user,
+      );
       const collect = (chunk: Buffer) => {
         lines.push(chunk.toString());
         onLog(chunk.toString());
@@ -224,7 +292,9 @@ async function initialise(bin: Binaries, dataDir: string, user: RunAs | null, pw
       child.stdout?.on("data", collect);
       child.stderr?.on("data", collect);
       child.once("error", reject);
-      child.once("close", (code) => (code === 0 ? resolve() : reject(new Error(`initdb failed (${code}): ${lines.last() ?? "no output"}`))));
+      child.once("close", (code) =>
+        code === 0 ? resolve() : reject(new Error(`initdb failed (${code}): ${lines.last() ?? "no output"}`)),
+      );
     });
   } finally {
     unlinkSync(pwfile);
@@ -249,7 +319,9 @@ export async function startEmbeddedPostgres(options: {
 }): Promise<EmbeddedServer> {
   const onLog = options.onLog ?? (() => undefined);
   if (await isPortTaken(options.port)) {
-    throw new PortInUseError(`Port ${options.port} for the embedded Postgres is taken: stop what uses it, or set EMBEDDED_PG_PORT or DATABASE_URL.`);
+    throw new PortInUseError(
+      `Port ${options.port} for the embedded Postgres is taken: stop what uses it, or set EMBEDDED_PG_PORT or DATABASE_URL.`,
+    );
   }
   let bin = await locateBinaries();
   const requested = path.resolve(options.dir);
@@ -272,10 +344,25 @@ export async function startEmbeddedPostgres(options: {
   }
 
   const owner = livePostmaster(dataDir);
-  if (owner) throw new EmbeddedStartError(`${requested} is already in use by Postgres process ${owner} (is another Haven running?): stop it first, or set DATA_DIR.`);
+  if (owner)
+    throw new EmbeddedStartError(
+      `${requested} is already in use by Postgres process ${owner} (is another Haven running?): stop it first, or set DATA_DIR.`,
+    );
 
-  const args = ["-D", dataDir, "-p", String(options.port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=200"];
-  if (options.durable === false) args.push("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off");
+  const args = [
+    "-D",
+    dataDir,
+    "-p",
+    String(options.port),
+    "-c",
+    "listen_addresses=127.0.0.1",
+    "-c",
+    "unix_socket_directories=",
+    "-c",
+    "max_connections=200",
+  ];
+  if (options.durable === false)
+    args.push("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off");
 
   let child: ChildProcess | null = null;
   let stopping = false;

@@ -12,11 +12,17 @@ export function payloadHash(payload: unknown): string {
   const canonical = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(canonical);
     if (value && typeof value === "object") {
-      return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
+      return Object.fromEntries(
+        Object.keys(value)
+          .sort()
+          .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+      );
     }
     return value;
   };
-  return createHash("sha256").update(JSON.stringify(canonical(payload) ?? null)).digest("hex");
+  return createHash("sha256")
+    .update(JSON.stringify(canonical(payload) ?? null))
+    .digest("hex");
 }
 
 export interface Submission {
@@ -39,7 +45,11 @@ export interface Submission {
 export class IdempotencyService {
   constructor(private readonly db: Knex) {}
 
-  async run<T>(scope: string, submission: Submission, work: (tx: Tx) => Promise<T>): Promise<{ result: T; replayed: boolean; byBrowserKey: boolean }> {
+  async run<T>(
+    scope: string,
+    submission: Submission,
+    work: (tx: Tx) => Promise<T>,
+  ): Promise<{ result: T; replayed: boolean; byBrowserKey: boolean }> {
     const requestHash = payloadHash(submission.payload);
     const byBrowserKey = Boolean(submission.key);
     const key = submission.key ?? payloadHash({ payload: submission.payload, viewer: submission.viewer });

@@ -8,7 +8,6 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number.parseFloat(v));
 // Keep DATE columns as 'YYYY-MM-DD' strings: a date has no time zone.
 pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
 
-
 export interface KnexOptions {
   /** Postgres statement_timeout for every query on these connections, in ms; 0 or unset = no limit. */
   statementTimeoutMs?: number;
@@ -18,7 +17,9 @@ export function createKnex(connectionString: string, pool = { min: 0, max: 10 },
   return knexFactory({
     client: "pg",
     // pg sends statement_timeout as a startup parameter: it holds from a connection's first query.
-    connection: options.statementTimeoutMs ? { connectionString, statement_timeout: options.statementTimeoutMs } : connectionString,
+    connection: options.statementTimeoutMs
+      ? { connectionString, statement_timeout: options.statementTimeoutMs }
+      : connectionString,
     pool,
     migrations: { migrationSource: new FolderMigrationSource(), tableName: "knex_migrations" },
     log: {
@@ -118,12 +119,18 @@ export interface SchemaComparison {
 async function recordedReaders(db: Knex): Promise<Map<string, string>> {
   const { rows } = await db.raw("select to_regclass(?) is not null as present", [SCHEMA_COMPAT_TABLE]);
   if (!rows[0].present) return new Map();
-  const recorded = (await db(SCHEMA_COMPAT_TABLE).select("migration", "oldest_reader")) as { migration: string; oldest_reader: string }[];
+  const recorded = (await db(SCHEMA_COMPAT_TABLE).select("migration", "oldest_reader")) as {
+    migration: string;
+    oldest_reader: string;
+  }[];
   return new Map(recorded.map((r) => [r.migration, r.oldest_reader]));
 }
 
 /** This code's migrations against the database's. */
-export async function compareSchema(db: Knex, source: Knex.MigrationSource<unknown> = new FolderMigrationSource()): Promise<SchemaComparison & { known: string[]; applied: string[] }> {
+export async function compareSchema(
+  db: Knex,
+  source: Knex.MigrationSource<unknown> = new FolderMigrationSource(),
+): Promise<SchemaComparison & { known: string[]; applied: string[] }> {
   const known = (await source.getMigrations([])).map((m) => source.getMigrationName(m));
   const applied = await appliedMigrations(db);
   const knownLabels = new Set(known.map(migrationLabel));
@@ -134,7 +141,13 @@ export async function compareSchema(db: Knex, source: Knex.MigrationSource<unkno
     const oldestReader = readers.get(migrationLabel(name));
     return oldestReader && !knownLabels.has(oldestReader) ? [{ migration: migrationLabel(name), oldestReader }] : [];
   });
-  return { known, applied, unknown, pending: known.filter((name) => !appliedLabels.has(migrationLabel(name))), blocking };
+  return {
+    known,
+    applied,
+    unknown,
+    pending: known.filter((name) => !appliedLabels.has(migrationLabel(name))),
+    blocking,
+  };
 }
 
 /** Whether this code can serve on the database: nothing pending, and nothing newer that drops what it reads. */
@@ -155,7 +168,11 @@ export interface SchemaCheckOptions {
  * a one-line warning: that is the previous image started after an upgrade (a rollback). Knex alone would call
  * the folder "corrupt".
  */
-export async function refuseNewerSchema(db: Knex, source: Knex.MigrationSource<unknown> = new FolderMigrationSource(), options: SchemaCheckOptions = {}): Promise<SchemaComparison> {
+export async function refuseNewerSchema(
+  db: Knex,
+  source: Knex.MigrationSource<unknown> = new FolderMigrationSource(),
+  options: SchemaCheckOptions = {},
+): Promise<SchemaComparison> {
   const comparison = await compareSchema(db, source);
   const { known, applied, unknown, pending, blocking } = comparison;
   if (!unknown.length) return comparison;
@@ -167,11 +184,19 @@ export async function refuseNewerSchema(db: Knex, source: Knex.MigrationSource<u
       `the database schema is newer than this version of Haven and drops what it reads (${where}; ${first.migration} needs ${first.oldestReader}): run an image that has ${first.oldestReader} or a newer one; never haven db rollback`,
     );
   }
-  if (options.strict) throw new SchemaTooNewError(`the database schema is newer than this version of Haven (${where}): only the image that applied its migrations can roll them back`);
+  if (options.strict)
+    throw new SchemaTooNewError(
+      `the database schema is newer than this version of Haven (${where}): only the image that applied its migrations can roll them back`,
+    );
   // Knex cannot apply ours after theirs without calling the folder corrupt: histories that diverged.
-  if (pending.length) throw new SchemaTooNewError(`the database schema has migrations this version of Haven does not have and lacks ${newest(pending)} (${where}): run the image that migrated it`);
+  if (pending.length)
+    throw new SchemaTooNewError(
+      `the database schema has migrations this version of Haven does not have and lacks ${newest(pending)} (${where}): run the image that migrated it`,
+    );
   const warn = options.warn ?? ((line: string) => console.warn(`haven: ${line}`));
-  warn(`the database schema is newer than this version of Haven (${where}); its newer migrations only add, so this version runs on it`);
+  warn(
+    `the database schema is newer than this version of Haven (${where}); its newer migrations only add, so this version runs on it`,
+  );
   return comparison;
 }
 
@@ -189,12 +214,17 @@ async function recordOldestReaders(db: Knex, source: Knex.MigrationSource<unknow
     if (oldestReader !== undefined) {
       const reader = typeof oldestReader === "string" ? migrationLabel(oldestReader) : "";
       // Its own name: no older image runs on the schema after it.
-      if (!earlier.has(reader) && reader !== name) throw new Error(`migration ${name}: oldestReader must name this or an earlier migration, not ${JSON.stringify(oldestReader)}`);
+      if (!earlier.has(reader) && reader !== name)
+        throw new Error(
+          `migration ${name}: oldestReader must name this or an earlier migration, not ${JSON.stringify(oldestReader)}`,
+        );
       rows.push({ migration: name, oldest_reader: reader });
     }
     earlier.add(name);
   }
-  await db.raw(`create table if not exists ${SCHEMA_COMPAT_TABLE} (migration text primary key, oldest_reader text not null)`);
+  await db.raw(
+    `create table if not exists ${SCHEMA_COMPAT_TABLE} (migration text primary key, oldest_reader text not null)`,
+  );
   if (rows.length) await db(SCHEMA_COMPAT_TABLE).insert(rows).onConflict("migration").merge();
 }
 
@@ -214,7 +244,10 @@ export async function freeKnexMigrationLock(db: Knex): Promise<boolean> {
  * once when another process holds it) stays in use but can no longer conflict: we free a stale row
  * and run Knex only while holding the advisory lock, so any number of processes may start together.
  */
-export async function migrateLatest(db: Knex, options: { migrationSource?: Knex.MigrationSource<unknown>; warn?: (line: string) => void } = {}): Promise<string[]> {
+export async function migrateLatest(
+  db: Knex,
+  options: { migrationSource?: Knex.MigrationSource<unknown>; warn?: (line: string) => void } = {},
+): Promise<string[]> {
   return withMigrationLock(db, async () => {
     const source = options.migrationSource ?? new FolderMigrationSource();
     const { unknown } = await refuseNewerSchema(db, source, { warn: options.warn });
@@ -222,7 +255,9 @@ export async function migrateLatest(db: Knex, options: { migrationSource?: Knex.
     if (unknown.length) return [];
     await recordOldestReaders(db, source);
     await freeKnexMigrationLock(db);
-    const [, applied] = await db.migrate.latest(options.migrationSource ? { migrationSource: options.migrationSource } : undefined);
+    const [, applied] = await db.migrate.latest(
+      options.migrationSource ? { migrationSource: options.migrationSource } : undefined,
+    );
     return applied as string[];
   });
 }
@@ -235,4 +270,3 @@ export async function isDatabaseUp(db: Knex): Promise<boolean> {
     return false;
   }
 }
-

@@ -4,7 +4,11 @@
 // and without its space). A search matches anywhere in it ('orleans' finds Orléans), whatever the locale.
 
 /** Lower case without accents, as the column is folded. */
-export const foldSearch = (text: string) => text.toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "");
+export const foldSearch = (text: string) =>
+  text
+    .toLowerCase()
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "");
 
 /** A phone number as typed ('(613) 555-0100', '+1 613 555 0100'): searched by its digits alone. */
 const PHONE_LIKE = /^\+?[\d\s().-]+$/;
@@ -19,4 +23,7 @@ const searchable = (q: string) => {
 export const searchPattern = (q: string) => `%${searchable(q).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** `<alias>.search_text like <pattern>`, for a Knex whereRaw. */
-export const propertyMatches = (alias: string, q: string): [string, string[]] => [`${alias}.search_text like ?`, [searchPattern(q)]];
+export const propertyMatches = (alias: string, q: string): [string, string[]] => [
+  `${alias}.search_text like ?`,
+  [searchPattern(q)],
+];

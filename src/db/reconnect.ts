@@ -51,7 +51,10 @@ export async function settledWithin(ms: number, work: Promise<unknown> | null | 
  * Runs `attempt` until it succeeds, one attempt at a time with a backoff before each (the first one is
  * short). Resolves true once it did, false when `signal` aborted first.
  */
-export async function retryUntilDone(attempt: () => Promise<void>, options: BackoffOptions & { signal?: AbortSignal; onFailure?: (error: unknown) => void } = {}): Promise<boolean> {
+export async function retryUntilDone(
+  attempt: () => Promise<void>,
+  options: BackoffOptions & { signal?: AbortSignal; onFailure?: (error: unknown) => void } = {},
+): Promise<boolean> {
   for (let failures = 0; ; failures++) {
     await pause(backoffMs(failures, options), options.signal);
     if (options.signal?.aborted) return false;

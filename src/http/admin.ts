@@ -14,7 +14,6 @@ export const ADMIN_SECTIONS = [
   { key: "subscriptions", label: "Subscriptions", href: "/admin/subscriptions", icon: "repeat" },
 ] as const;
 
-
 declare global {
   namespace Express {
     interface Locals {
@@ -65,14 +64,18 @@ export function staffPage(sources: StaffShellSources): RequestHandler[] {
       // The session check has usually loaded the user already (req.staffUser); else read it here.
       req.staffUser ?? sources.users.findById(req.session.staffUserId!),
       // A fragment has no sidebar: skip the counts.
-      fragment ? null : sources.dashboard.quickStats().catch((error: unknown) => {
-        req.log?.warn({ err: error }, "sidebar quick stats unavailable");
-        return null;
-      }),
-      fragment ? null : sources.quotes.bellCount(req.session.staffUserId!).catch((error: unknown) => {
-        req.log?.warn({ err: error }, "bell count unavailable");
-        return null;
-      }),
+      fragment
+        ? null
+        : sources.dashboard.quickStats().catch((error: unknown) => {
+            req.log?.warn({ err: error }, "sidebar quick stats unavailable");
+            return null;
+          }),
+      fragment
+        ? null
+        : sources.quotes.bellCount(req.session.staffUserId!).catch((error: unknown) => {
+            req.log?.warn({ err: error }, "bell count unavailable");
+            return null;
+          }),
     ]);
     if (!user) {
       req.session.destroy();

@@ -8,9 +8,14 @@ import type { RequestHandler } from "express";
 export const noStoreForPersonalData: RequestHandler = (req, res, next) => {
   const session = req.session;
   const personal =
-    req.path === "/api" || req.path.startsWith("/api/") || req.path.startsWith("/admin") || Boolean(session?.staffUserId) || Boolean(session?.customerIds?.length) ||
+    req.path === "/api" ||
+    req.path.startsWith("/api/") ||
+    req.path.startsWith("/admin") ||
+    Boolean(session?.staffUserId) ||
+    Boolean(session?.customerIds?.length) ||
     // My Home: the portal and its sign-in pages, and any page a signed-in homeowner gets.
-    req.path.startsWith("/my-home") || Boolean(res.locals.home);
+    req.path.startsWith("/my-home") ||
+    Boolean(res.locals.home);
   if (personal) res.setHeader("Cache-Control", "no-store");
   next();
 };

@@ -7,7 +7,8 @@ const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 export const CROSS_SITE_MESSAGE = "Cross-site request refused";
 
 // The staff session (haven_session) and the homeowner's (haven_home, My Home) both authenticate a request.
-const hasSessionCookie = (req: Request) => [SESSION_COOKIE, "haven_home"].some((name) => req.headers.cookie?.includes(`${name}=`) ?? false);
+const hasSessionCookie = (req: Request) =>
+  [SESSION_COOKIE, "haven_home"].some((name) => req.headers.cookie?.includes(`${name}=`) ?? false);
 
 /**
  * Unsafe requests must come from this site. Cookies are SameSite=Lax; on top of that:
@@ -20,7 +21,11 @@ const hasSessionCookie = (req: Request) => [SESSION_COOKIE, "haven_home"].some((
  * A request without a cookie authenticates nothing (curl, server-to-server) and may omit Origin.
  * The Stripe webhook has no cookie and proves itself by signature instead.
  */
-export function csrfGuard(options: { publicOrigin: string; exempt?: string[]; allowLoopback?: boolean }): RequestHandler {
+export function csrfGuard(options: {
+  publicOrigin: string;
+  exempt?: string[];
+  allowLoopback?: boolean;
+}): RequestHandler {
   const exempt = options.exempt ?? [];
   const publicOrigin = new URL(options.publicOrigin).origin;
   const sameLoopbackOrigin = (req: Request, given: string) => {
@@ -42,7 +47,9 @@ export function csrfGuard(options: { publicOrigin: string; exempt?: string[]; al
       } catch {
         given = null;
       }
-      return given && (given === publicOrigin || sameLoopbackOrigin(req, given)) ? next() : next(new ForbiddenError(CROSS_SITE_MESSAGE));
+      return given && (given === publicOrigin || sameLoopbackOrigin(req, given))
+        ? next()
+        : next(new ForbiddenError(CROSS_SITE_MESSAGE));
     }
     // 'null' comes from sandboxed frames and privacy redirects: never trusted with a session.
     if (origin === "null" && hasSessionCookie(req)) return next(new ForbiddenError(CROSS_SITE_MESSAGE));

@@ -11,7 +11,8 @@ describe("csvCell", () => {
   });
 
   it("puts an apostrophe before text a spreadsheet would run as a formula", () => {
-    for (const start of ["=", "+", "-", "@", "\t", "\r"]) expect(csvCell(`${start}SUM(A1)`).replace(/^"/, "")).toMatch(/^'/);
+    for (const start of ["=", "+", "-", "@", "\t", "\r"])
+      expect(csvCell(`${start}SUM(A1)`).replace(/^"/, "")).toMatch(/^'/);
     expect(csvCell('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
     expect(csvCell("a=b")).toBe("a=b");
   });

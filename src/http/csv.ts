@@ -10,7 +10,10 @@ import { query } from "./validate.js";
 
 /** The `format` query parameter of the list calls that export (documented in the OpenAPI document too). */
 export const csvFormatField = z
-  .preprocess((v) => (v === "" ? undefined : v), z.enum(["json", "csv"], { message: "Format must be json or csv" }).optional())
+  .preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.enum(["json", "csv"], { message: "Format must be json or csv" }).optional(),
+  )
   .meta({ description: "`csv`: every matching row (no limit or offset) as text/csv, one column per JSON field" });
 const formatQuery = z.object({ format: csvFormatField });
 
@@ -29,7 +32,8 @@ const NEEDS_QUOTES = /[",\r\n]/;
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return String(value);
-  let text = value instanceof Date ? value.toISOString() : typeof value === "object" ? JSON.stringify(value) : String(value);
+  let text =
+    value instanceof Date ? value.toISOString() : typeof value === "object" ? JSON.stringify(value) : String(value);
   if (FORMULA_START.test(text)) text = `'${text}`;
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }

@@ -49,8 +49,27 @@ export const RETRY_AFTER_SECONDS = 5;
 
 // Connection failures (Node and pg) and Postgres' connection-exception (08) and
 // operator-intervention (57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now) classes.
-const OUTAGE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "57P01", "57P02", "57P03", "53300"]);
-const OUTAGE_MESSAGES = [/Connection terminated/i, /Connection ended unexpectedly/i, /unexpected postmaster exit/i, /socket has been ended/i, /Timeout acquiring a connection/i, /connection is insecure|Client has encountered a connection error/i, /the database system is (starting up|shutting down|in recovery mode)/i];
+const OUTAGE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "57P01",
+  "57P02",
+  "57P03",
+  "53300",
+]);
+const OUTAGE_MESSAGES = [
+  /Connection terminated/i,
+  /Connection ended unexpectedly/i,
+  /unexpected postmaster exit/i,
+  /socket has been ended/i,
+  /Timeout acquiring a connection/i,
+  /connection is insecure|Client has encountered a connection error/i,
+  /the database system is (starting up|shutting down|in recovery mode)/i,
+];
 
 /** Whether an error means the database is down or restarting, not that the request was wrong. */
 export function isDatabaseOutage(error: unknown): boolean {
@@ -97,14 +116,25 @@ export function toHttpError(error: unknown): HttpError {
 }
 
 export const MALFORMED_URL_MESSAGE = "The address holds a malformed percent-escape";
-const STATUS_MESSAGES: Record<number, string> = { 400: "Bad request", 404: "Not found", 405: "Method not allowed", 413: "Request body is too large", 415: "Unsupported content type", 416: "Range not satisfiable" };
+const STATUS_MESSAGES: Record<number, string> = {
+  400: "Bad request",
+  404: "Not found",
+  405: "Method not allowed",
+  413: "Request body is too large",
+  415: "Unsupported content type",
+  416: "Range not satisfiable",
+};
 
 export const isApiPath = (path: string) => path === "/api" || path.startsWith("/api/");
 
 /** JSON errors for /api; the HTML error page elsewhere. */
 export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   const httpError = toHttpError(error);
-  if (httpError.status === 503) req.log?.warn({ err: { code: (error as { code?: string }).code, message: (error as Error).message } }, "database unavailable");
+  if (httpError.status === 503)
+    req.log?.warn(
+      { err: { code: (error as { code?: string }).code, message: (error as Error).message } },
+      "database unavailable",
+    );
   else if (httpError.status >= 500) req.log?.error({ err: error }, "request failed");
   if (res.headersSent) return;
   if (httpError.status === 503) res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));

@@ -1,14 +1,39 @@
 import { describe, expect, it } from "vitest";
-import { dateField, idInput, monthField, multiLineText, parseId, pathId, singleLineText, timestampField } from "./fields.js";
+import {
+  dateField,
+  idInput,
+  monthField,
+  multiLineText,
+  parseId,
+  pathId,
+  singleLineText,
+  timestampField,
+} from "./fields.js";
 import { unstorableFields } from "./validate.js";
 
-const issue = (result: { success: boolean; error?: { issues: { message: string }[] } }) => (result.success ? null : result.error!.issues[0]!.message);
+const issue = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
+  result.success ? null : result.error!.issues[0]!.message;
 
 describe("ids", () => {
   it("takes canonical decimal ids only", () => {
     expect(parseId("44")).toBe(44);
     expect(parseId("2147483647")).toBe(2_147_483_647);
-    for (const odd of ["0x2c", "4.4e1", " 44", "44 ", "044", "0", "-1", "+44", "44.0", "2147483648", "99999999999", "", "٤٤"]) expect(parseId(odd), odd).toBeNull();
+    for (const odd of [
+      "0x2c",
+      "4.4e1",
+      " 44",
+      "44 ",
+      "044",
+      "0",
+      "-1",
+      "+44",
+      "44.0",
+      "2147483648",
+      "99999999999",
+      "",
+      "٤٤",
+    ])
+      expect(parseId(odd), odd).toBeNull();
     expect(parseId(44)).toBeNull();
   });
 
@@ -32,7 +57,8 @@ describe("ids", () => {
 describe("dates and timestamps", () => {
   const date = dateField("Start date");
   it("takes real dates from 1900 to 2200", () => {
-    for (const ok of ["1900-01-01", "2026-02-28", "2028-02-29", "2200-12-31"]) expect(date.safeParse(ok).success, ok).toBe(true);
+    for (const ok of ["1900-01-01", "2026-02-28", "2028-02-29", "2200-12-31"])
+      expect(date.safeParse(ok).success, ok).toBe(true);
     expect(issue(date.safeParse("0000-01-01"))).toBe("Start date must be between 1900 and 2200");
     expect(issue(date.safeParse("1899-12-31"))).toBe("Start date must be between 1900 and 2200");
     expect(issue(date.safeParse("2201-01-01"))).toBe("Start date must be between 1900 and 2200");
@@ -70,19 +96,25 @@ describe("text", () => {
   it("multi-line text keeps line breaks and tabs, and refuses the rest", () => {
     expect(lines.parse("one\r\ntwo\n\tthree")).toBe("one\r\ntwo\n\tthree");
     for (const bad of ["a\u0007b", "a\u000bb", "a\u007fb", "a\u009bb", "a\u2028b"]) {
-      expect(issue(lines.safeParse(bad)), JSON.stringify(bad)).toBe("Notes holds a control character that is not allowed");
+      expect(issue(lines.safeParse(bad)), JSON.stringify(bad)).toBe(
+        "Notes holds a control character that is not allowed",
+      );
     }
   });
 });
 
 describe("unstorableFields", () => {
   it("names NUL and lone surrogates at any depth, keys included, and lets pairs through", () => {
-    expect(unstorableFields({ a: "ok 😀", b: ["x", "\ud800"], c: { d: "\udc00x" }, e: "a\u0000b", "k\ud800": 1 })).toEqual({
+    expect(
+      unstorableFields({ a: "ok 😀", b: ["x", "\ud800"], c: { d: "\udc00x" }, e: "a\u0000b", "k\ud800": 1 }),
+    ).toEqual({
       "b.1": "Contains a character that is not allowed (a lone UTF-16 surrogate)",
       "c.d": "Contains a character that is not allowed (a lone UTF-16 surrogate)",
       e: "Contains a character that is not allowed (NUL)",
       "k\ud800": "Contains a character that is not allowed (a lone UTF-16 surrogate)",
     });
-    expect(unstorableFields("\ud83d")).toEqual({ _: "Contains a character that is not allowed (a lone UTF-16 surrogate)" });
+    expect(unstorableFields("\ud83d")).toEqual({
+      _: "Contains a character that is not allowed (a lone UTF-16 surrogate)",
+    });
   });
 });

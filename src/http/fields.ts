@@ -29,13 +29,15 @@ export const pathId = (label = "Id") =>
     .transform(Number);
 
 /** An optional id in a query string: absent or empty means not given. */
-export const optionalQueryId = (label: string) => z.preprocess((v) => (v === "" ? undefined : v), pathId(label).optional());
+export const optionalQueryId = (label: string) =>
+  z.preprocess((v) => (v === "" ? undefined : v), pathId(label).optional());
 
 /**
  * Ids in a JSON body or a form arrive as numbers or as text: only canonical text becomes a number; any
  * other text stays text and fails the number check that follows (use with z.preprocess).
  */
-export const idInput = (value: unknown) => (typeof value === "string" && ID_PATTERN.test(value) ? Number(value) : value);
+export const idInput = (value: unknown) =>
+  typeof value === "string" && ID_PATTERN.test(value) ? Number(value) : value;
 
 // --- Dates and timestamps: Postgres refuses year 0 and odd offsets, so bounds apply before SQL. ---
 
@@ -83,17 +85,15 @@ export const monthField = (label = "Month") =>
  * ('…Z'): Postgres refuses some offsets zod allows, and one form is easier to compare.
  */
 export const timestampField = (label: string, message = `${label} must be a date and time (ISO 8601)`) =>
-  z.iso
-    .datetime({ offset: true, message })
-    .transform((value, ctx) => {
-      const instant = new Date(value);
-      const year = instant.getUTCFullYear();
-      if (Number.isNaN(instant.getTime()) || year < MIN_YEAR || year > MAX_YEAR) {
-        ctx.addIssue({ code: "custom", message: yearsMessage(label) });
-        return z.NEVER;
-      }
-      return instant.toISOString();
-    });
+  z.iso.datetime({ offset: true, message }).transform((value, ctx) => {
+    const instant = new Date(value);
+    const year = instant.getUTCFullYear();
+    if (Number.isNaN(instant.getTime()) || year < MIN_YEAR || year > MAX_YEAR) {
+      ctx.addIssue({ code: "custom", message: yearsMessage(label) });
+      return z.NEVER;
+    }
+    return instant.toISOString();
+  });
 
 // --- Text: single-line fields are printed into e-mail headers and bodies, so no control characters. ---
 

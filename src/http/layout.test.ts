@@ -20,10 +20,16 @@ describe("isNavVisible", () => {
     expect(isNavVisible(path)).toBe(false);
   });
 
-  it.each(["/", "/pricing", "/haven-health-report", "/contact", "/schedule-inspection", "/report-expired", "/administrator", "/checkouts"])(
-    "shows the nav on %s",
-    (path) => {
-      expect(isNavVisible(path)).toBe(true);
-    },
-  );
+  it.each([
+    "/",
+    "/pricing",
+    "/haven-health-report",
+    "/contact",
+    "/schedule-inspection",
+    "/report-expired",
+    "/administrator",
+    "/checkouts",
+  ])("shows the nav on %s", (path) => {
+    expect(isNavVisible(path)).toBe(true);
+  });
 });

@@ -66,7 +66,10 @@ export const errorBody = z
     fields: z
       .record(z.string(), z.string())
       .optional()
-      .meta({ description: "Field path → message, one per invalid field", example: { email: "Enter a valid email address" } }),
+      .meta({
+        description: "Field path → message, one per invalid field",
+        example: { email: "Enter a valid email address" },
+      }),
   })
   .meta({ id: "Error", description: "The body of every JSON error" });
 
@@ -94,30 +97,37 @@ export const idNumber = z.number().int().positive();
  * Prefer the module's own exported schema: the document should show what the route checks.
  */
 const _listQueryDoc = z.object({
-  limit: z.coerce.number().int().min(1).max(500).default(100).meta({ description: "Page size (default 100, at most 500)" }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(500)
+    .default(100)
+    .meta({ description: "Page size (default 100, at most 500)" }),
   offset: z.coerce.number().int().min(0).default(0).meta({ description: "Rows to skip" }),
   q: z.string().max(200).optional().meta({ description: "Search text" }),
 });
 
 /** The header every list call sends: the count of all matching rows, not just this page. */
 export const totalCountHeader = z.object({
-  "X-Total-Count": z.string().regex(/^\d+$/).meta({ description: "Full count of matching rows (all pages)", example: "1234" }),
+  "X-Total-Count": z
+    .string()
+    .regex(/^\d+$/)
+    .meta({ description: "Full count of matching rows (all pages)", example: "1234" }),
 });
 
 /** Customer submissions run once (src/db/idempotency.ts): a retry with the same key gets the first answer. */
 export const idempotencyHeaders = z.object({
-  "Idempotency-Key": z
-    .string()
-    .max(200)
-    .optional()
-    .meta({
-      description:
-        "Optional, 1–200 visible ASCII characters: a retry with the same key and payload gets the first answer; the same key with another payload is a 409. Without it, an identical payload from the same browser counts as a retry.",
-    }),
+  "Idempotency-Key": z.string().max(200).optional().meta({
+    description:
+      "Optional, 1–200 visible ASCII characters: a retry with the same key and payload gets the first answer; the same key with another payload is a 409. Without it, an identical payload from the same browser counts as a retry.",
+  }),
 });
 
 /** Bytes of a file (an image, a PDF): the body is the file itself. */
 export const binary = z.string().meta({ format: "binary" });
 
 /** A path `{id}` documented where the route checks it with an inline, unexported schema. */
-export const idParamsDoc = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647).meta({ description: "Record id" }) });
+export const idParamsDoc = z.object({
+  id: z.coerce.number().int().positive().max(2_147_483_647).meta({ description: "Record id" }),
+});

@@ -87,7 +87,8 @@ export function pageRendering(): { serveCached: RequestHandler; renderer: Reques
       const signedIn = Boolean(req.session?.staffUserId);
       const fragment = req.get("hx-request") === "true";
       // Only what an anonymous visitor would see is cached, and only a plain 200.
-      const cacheable = Boolean(locals.cacheTtlMs) && req.method === "GET" && res.statusCode === 200 && !hasSessionCookie(req);
+      const cacheable =
+        Boolean(locals.cacheTtlMs) && req.method === "GET" && res.statusCode === 200 && !hasSessionCookie(req);
       const all = { ...locals, path: req.path, navVisible: isNavVisible(req.path), signedIn };
       const send = (html: string) => {
         if (cacheable) return sendCached(req, res, remember(pageCache, cacheKeyOf(req), html, locals.cacheTtlMs!));

@@ -9,7 +9,8 @@ export const SURROGATE_MESSAGE = "Contains a character that is not allowed (a lo
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Why a string cannot be stored as text, or undefined when it can. */
-const stringProblem = (value: string) => (value.includes("\u0000") ? NUL_MESSAGE : LONE_SURROGATE.test(value) ? SURROGATE_MESSAGE : undefined);
+const stringProblem = (value: string) =>
+  value.includes("\u0000") ? NUL_MESSAGE : LONE_SURROGATE.test(value) ? SURROGATE_MESSAGE : undefined;
 
 /**
  * Postgres text and jsonb cannot hold U+0000, and a lone UTF-16 surrogate (JSON's "\ud800") is not valid
@@ -45,7 +46,11 @@ export type FailureMessage = string | ((fields: Record<string, string>) => strin
  * a NUL character or a lone surrogate is refused here for every schema (whatever the field), so bad
  * input never reaches SQL.
  */
-export function parse<S extends z.ZodType>(schema: S, input: unknown, message: FailureMessage = "Invalid input"): z.infer<S> {
+export function parse<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  message: FailureMessage = "Invalid input",
+): z.infer<S> {
   const unstorable = unstorableFields(input);
   const result = schema.safeParse(input);
   if (result.success && !Object.keys(unstorable).length) return result.data;
@@ -54,6 +59,7 @@ export function parse<S extends z.ZodType>(schema: S, input: unknown, message: F
   throw new ValidationError(typeof message === "function" ? message(fields) : message, fields);
 }
 
-export const body = <S extends z.ZodType>(req: Request, schema: S, message?: FailureMessage) => parse(schema, req.body ?? {}, message);
+export const body = <S extends z.ZodType>(req: Request, schema: S, message?: FailureMessage) =>
+  parse(schema, req.body ?? {}, message);
 export const query = <S extends z.ZodType>(req: Request, schema: S) => parse(schema, req.query);
 export const params = <S extends z.ZodType>(req: Request, schema: S) => parse(schema, req.params);

@@ -23,5 +23,9 @@ export async function rememberCustomer(req: Request, customerId: number): Promis
  */
 export function submissionOf(req: Request, payload: unknown): Submission {
   const seen = [...(req.session.customerIds ?? [])].sort((a, b) => a - b);
-  return { key: idempotencyKeyOf(req.get("idempotency-key")), payload, viewer: { seen, staff: req.session.staffUserId ?? null } };
+  return {
+    key: idempotencyKeyOf(req.get("idempotency-key")),
+    payload,
+    viewer: { seen, staff: req.session.staffUserId ?? null },
+  };
 }

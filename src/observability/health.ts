@@ -15,14 +15,21 @@ export const newLifecycle = (): Lifecycle => ({ draining: false });
 
 export interface Readiness {
   ready: boolean;
-  checks: { draining: boolean; database: "up" | "down"; migrations: "current" | "pending" | "unknown"; assets?: "present" | "missing" };
+  checks: {
+    draining: boolean;
+    database: "up" | "down";
+    migrations: "current" | "pending" | "unknown";
+    assets?: "present" | "missing";
+  };
 }
 
 /** Every built file a page links to exists (a web process serves them). */
 export function assetsPresent(): boolean {
   try {
     const assets = loadAssets();
-    return [...assets.css, assets.siteJs, assets.islandsJs, assets.adminJs].every((file) => existsSync(path.join(PUBLIC_BUILD_DIR, file)));
+    return [...assets.css, assets.siteJs, assets.islandsJs, assets.adminJs].every((file) =>
+      existsSync(path.join(PUBLIC_BUILD_DIR, file)),
+    );
   } catch (error) {
     if (error instanceof AssetsMissingError || error instanceof SyntaxError) return false;
     throw error;
@@ -41,7 +48,11 @@ async function migrationsCurrent(db: Knex): Promise<boolean> {
  * Ready to take traffic: not shutting down, the database answers, its schema is this code's, and (for a
  * web process) the built assets are there. Each check is reported, so a 503 says which one failed.
  */
-export async function readiness(db: Knex, lifecycle: Lifecycle, options: { assets: boolean; timeoutMs?: number }): Promise<Readiness> {
+export async function readiness(
+  db: Knex,
+  lifecycle: Lifecycle,
+  options: { assets: boolean; timeoutMs?: number },
+): Promise<Readiness> {
   const timeoutMs = options.timeoutMs ?? 2000;
   let database: "up" | "down" = "down";
   let migrations: Readiness["checks"]["migrations"] = "unknown";
@@ -117,5 +128,9 @@ const watchOf = (db: Knex) => {
 
 /** Logs the outages the readiness checks see on this pool, once when each starts and once when it ends. */
 export function logDatabaseOutages(db: Knex, log: Logger): void {
-  watchOf(db).outage = new Outage(log, "database connection", "database connection lost; /readyz answers 503 until it is back");
+  watchOf(db).outage = new Outage(
+    log,
+    "database connection",
+    "database connection lost; /readyz answers 503 until it is back",
+  );
 }

@@ -21,14 +21,19 @@ export function workerMeta(meta: unknown): unknown {
   if (!meta || typeof meta !== "object") return meta;
   const { job, error, fatalError, ...rest } = meta as Record<string, unknown>;
   const out: Record<string, unknown> = { ...rest };
-  if (job && typeof job === "object") out.job = Object.fromEntries(JOB_FIELDS.filter((k) => k in job).map((k) => [k, (job as Record<string, unknown>)[k]]));
+  if (job && typeof job === "object")
+    out.job = Object.fromEntries(
+      JOB_FIELDS.filter((k) => k in job).map((k) => [k, (job as Record<string, unknown>)[k]]),
+    );
   if (error !== undefined) out.error = errorSummary(error);
   if (fatalError !== undefined) out.fatalError = errorSummary(fatalError);
   return out;
 }
 
 const errorSummary = (error: unknown) =>
-  error instanceof Error ? { name: error.name, message: error.message, code: (error as { code?: unknown }).code } : { message: String(error) };
+  error instanceof Error
+    ? { name: error.name, message: error.message, code: (error as { code?: unknown }).code }
+    : { message: String(error) };
 
 /**
  * The process logger. Addresses are masked in the finished line, so every field, message, error and

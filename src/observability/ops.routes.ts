@@ -88,6 +88,8 @@ export function metricsAccess(token: string | undefined): RequestHandler {
       return;
     }
     if (isLoopback(req.socket.remoteAddress) && isLoopback(req.ip)) return next();
-    res.status(403).json({ message: "GET /metrics answers only this machine; set METRICS_TOKEN to scrape it from elsewhere" });
+    res
+      .status(403)
+      .json({ message: "GET /metrics answers only this machine; set METRICS_TOKEN to scrape it from elsewhere" });
   };
 }

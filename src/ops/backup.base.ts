@@ -23,31 +23,60 @@ export async function readableDataDir(client: pg.Client): Promise<{ dir: string 
   try {
     const control = await readFile(path.join(dir, "global", "pg_control"));
     // pg_control starts with the cluster's 64-bit system identifier (little-endian on the machines Haven runs on).
-    if (control.readBigUInt64LE(0).toString() !== id) return { dir: null, why: `${dir} here is not that server's data directory` };
+    if (control.readBigUInt64LE(0).toString() !== id)
+      return { dir: null, why: `${dir} here is not that server's data directory` };
     return { dir, why: "" };
   } catch {
-    return { dir: null, why: `its data directory (${dir}) cannot be read from here (another machine or container, or no permission)` };
+    return {
+      dir: null,
+      why: `its data directory (${dir}) cannot be read from here (another machine or container, or no permission)`,
+    };
   }
 }
 
 /** Folders whose contents the server rebuilds at start (PostgreSQL's list of what a base backup may omit). */
-const EMPTY_ON_RESTORE = new Set(["pg_dynshmem", "pg_notify", "pg_serial", "pg_snapshots", "pg_stat_tmp", "pg_subtrans", "pg_replslot"]);
-const SKIPPED_FILES = new Set(["postmaster.pid", "postmaster.opts", "pg_internal.init", "backup_label", "tablespace_map", "backup_label.old"]);
+const EMPTY_ON_RESTORE = new Set([
+  "pg_dynshmem",
+  "pg_notify",
+  "pg_serial",
+  "pg_snapshots",
+  "pg_stat_tmp",
+  "pg_subtrans",
+  "pg_replslot",
+]);
+const SKIPPED_FILES = new Set([
+  "postmaster.pid",
+  "postmaster.opts",
+  "pg_internal.init",
+  "backup_label",
+  "tablespace_map",
+  "backup_label.old",
+]);
 
 const lsnValue = (lsn: string) => {
   const [hi, lo] = lsn.split("/");
   return (BigInt(`0x${hi}`) << 32n) + BigInt(`0x${lo}`);
 };
 
-export async function baseBackup(client: pg.Client, dataDir: string, dir: string, now: Date): Promise<Omit<BackupResult, "deleted">> {
+export async function baseBackup(
+  client: pg.Client,
+  dataDir: string,
+  dir: string,
+  now: Date,
+): Promise<Omit<BackupResult, "deleted">> {
   const major = await serverMajor(client);
-  if (major < 15) throw new Error(`a base backup needs PostgreSQL 15 or newer (pg_backup_start); this server is ${major}: install its pg_dump`);
+  if (major < 15)
+    throw new Error(
+      `a base backup needs PostgreSQL 15 or newer (pg_backup_start); this server is ${major}: install its pg_dump`,
+    );
   for (const link of await readdir(path.join(dataDir, "pg_tblspc")).catch(() => [])) {
     throw new Error(`the cluster has a tablespace outside its data directory (pg_tblspc/${link}): use pg_dump`);
   }
   const file = path.join(dir, `haven-${stamp(now)}.base.tar.gz`);
   const partial = `${file}.partial`;
-  const segmentBytes = BigInt((await client.query("select setting::bigint * 1 as b from pg_settings where name = 'wal_segment_size'")).rows[0].b);
+  const segmentBytes = BigInt(
+    (await client.query("select setting::bigint * 1 as b from pg_settings where name = 'wal_segment_size'")).rows[0].b,
+  );
   const slot = `haven_backup_${process.pid}_${randomBytes(3).toString("hex")}`;
   // A temporary slot keeps every WAL segment from now until this connection ends (pg_basebackup does the same).
   await client.query("select pg_create_physical_replication_slot($1, true, true)", [slot]);
@@ -81,14 +110,20 @@ export async function baseBackup(client: pg.Client, dataDir: string, dir: string
     }
     for (let seg = first; seg <= last; seg++) {
       const name = `${timeline}${(seg / segmentsPerId).toString(16).toUpperCase().padStart(8, "0")}${(seg % segmentsPerId).toString(16).toUpperCase().padStart(8, "0")}`;
-      if (!(await addFile(tar, path.join(wal, name), `pg_wal/${name}`))) throw new Error(`WAL segment ${name} written during the backup is missing: the backup is incomplete`);
+      if (!(await addFile(tar, path.join(wal, name), `pg_wal/${name}`)))
+        throw new Error(`WAL segment ${name} written during the backup is missing: the backup is incomplete`);
     }
     await tar.end();
     gzip.end();
     await written;
     await syncFile(partial);
     await rename(partial, file);
-    return { file, method: "base", bytes: statSync(file).size, detail: `PostgreSQL ${major} base backup of ${dataDir}, WAL ${start[1]} to ${stop.lsn}` };
+    return {
+      file,
+      method: "base",
+      bytes: statSync(file).size,
+      detail: `PostgreSQL ${major} base backup of ${dataDir}, WAL ${start[1]} to ${stop.lsn}`,
+    };
   } catch (error) {
     gzip.destroy();
     await written.catch(() => undefined);
@@ -136,7 +171,9 @@ async function copyTree(tar: TarWriter, root: string, relative: string): Promise
     } else if (entry.isFile()) {
       await addFile(tar, source, name);
     } else if (entry.isSymbolicLink()) {
-      throw new Error(`the data directory holds a link (${name}): Haven's base backup copies plain folders only; use pg_dump`);
+      throw new Error(
+        `the data directory holds a link (${name}): Haven's base backup copies plain folders only; use pg_dump`,
+      );
     }
   }
 }

@@ -13,7 +13,10 @@ export const META = "haven-backup.json";
 
 const settingsSchema = z.object({
   BACKUP_DIR: z.preprocess((v) => (typeof v === "string" && v.trim() ? v.trim() : undefined), z.string().optional()),
-  BACKUP_KEEP: z.preprocess((v) => (typeof v === "string" && v.trim() ? v : undefined), z.coerce.number().int().min(1).max(10_000).default(14)),
+  BACKUP_KEEP: z.preprocess(
+    (v) => (typeof v === "string" && v.trim() ? v : undefined),
+    z.coerce.number().int().min(1).max(10_000).default(14),
+  ),
   PG_DUMP_PATH: z.preprocess((v) => (typeof v === "string" && v.trim() ? v.trim() : undefined), z.string().optional()),
 });
 export type BackupSettings = z.infer<typeof settingsSchema>;
@@ -21,7 +24,10 @@ export type BackupSettings = z.infer<typeof settingsSchema>;
 /** BACKUP_DIR (where backups go; the daily job runs only when set), BACKUP_KEEP (how many to keep, 14) and PG_DUMP_PATH. */
 export function backupSettings(source: NodeJS.ProcessEnv = process.env): BackupSettings {
   const parsed = settingsSchema.safeParse(source);
-  if (!parsed.success) throw new Error(`Invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  if (!parsed.success)
+    throw new Error(
+      `Invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+    );
   return parsed.data;
 }
 
@@ -35,7 +41,11 @@ export interface BackupResult {
 }
 
 /** The UTC time in a backup's name, as listBackups (backup.ts) reads it back. */
-export const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}Z$/, "Z");
+export const stamp = (d: Date) =>
+  d
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}Z$/, "Z");
 
 export async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });

@@ -25,9 +25,17 @@ async function toolVersion(file: string): Promise<PgTool | null> {
 /** Every pg_dump found: PG_DUMP_PATH (the file or its folder), /usr/lib/postgresql/<n>/bin, then PATH. */
 export async function findPgDumps(settings: BackupSettings = backupSettings()): Promise<PgTool[]> {
   const candidates: string[] = [];
-  if (settings.PG_DUMP_PATH) candidates.push(existsSync(settings.PG_DUMP_PATH) && statSync(settings.PG_DUMP_PATH).isDirectory() ? path.join(settings.PG_DUMP_PATH, "pg_dump") : settings.PG_DUMP_PATH);
-  if (existsSync("/usr/lib/postgresql")) for (const v of readdirSync("/usr/lib/postgresql")) candidates.push(path.join("/usr/lib/postgresql", v, "bin", "pg_dump"));
-  for (const dir of (process.env.PATH ?? "").split(path.delimiter).filter(Boolean)) candidates.push(path.join(dir, "pg_dump"));
+  if (settings.PG_DUMP_PATH)
+    candidates.push(
+      existsSync(settings.PG_DUMP_PATH) && statSync(settings.PG_DUMP_PATH).isDirectory()
+        ? path.join(settings.PG_DUMP_PATH, "pg_dump")
+        : settings.PG_DUMP_PATH,
+    );
+  if (existsSync("/usr/lib/postgresql"))
+    for (const v of readdirSync("/usr/lib/postgresql"))
+      candidates.push(path.join("/usr/lib/postgresql", v, "bin", "pg_dump"));
+  for (const dir of (process.env.PATH ?? "").split(path.delimiter).filter(Boolean))
+    candidates.push(path.join(dir, "pg_dump"));
   const seen = new Set<string>();
   const found: PgTool[] = [];
   for (const file of candidates) {
@@ -42,7 +50,10 @@ export async function findPgDumps(settings: BackupSettings = backupSettings()): 
 }
 
 /** The newest pg_dump that can dump a server of this major version (a client as new as the server, or newer). */
-export async function pgDumpFor(serverMajor: number, settings: BackupSettings): Promise<{ tool: PgTool | null; found: PgTool[] }> {
+export async function pgDumpFor(
+  serverMajor: number,
+  settings: BackupSettings,
+): Promise<{ tool: PgTool | null; found: PgTool[] }> {
   const found = await findPgDumps(settings);
   const fit = found.filter((t) => t.major >= serverMajor).sort((a, b) => b.major - a.major);
   return { tool: fit[0] ?? null, found };
@@ -56,12 +67,21 @@ export function splitPassword(url: string): { url: string; env: NodeJS.ProcessEn
   return { url: u.toString(), env: password ? { ...process.env, PGPASSWORD: password } : { ...process.env } };
 }
 
-export async function dumpWith(tool: PgTool, databaseUrl: string, dir: string, now: Date): Promise<Omit<BackupResult, "deleted">> {
+export async function dumpWith(
+  tool: PgTool,
+  databaseUrl: string,
+  dir: string,
+  now: Date,
+): Promise<Omit<BackupResult, "deleted">> {
   const file = path.join(dir, `haven-${stamp(now)}.dump`);
   const partial = `${file}.partial`;
   const { url, env } = splitPassword(databaseUrl);
   try {
-    await execFileP(path.join(tool.bin, "pg_dump"), ["--format=custom", "--no-owner", `--file=${partial}`, `--dbname=${url}`], { env, maxBuffer: 16 << 20 });
+    await execFileP(
+      path.join(tool.bin, "pg_dump"),
+      ["--format=custom", "--no-owner", `--file=${partial}`, `--dbname=${url}`],
+      { env, maxBuffer: 16 << 20 },
+    );
     // The archive reads back whole: its table of contents lists what it holds.
     await execFileP(path.join(tool.bin, "pg_restore"), ["--list", partial], { maxBuffer: 64 << 20 });
     await syncFile(partial);
@@ -71,5 +91,10 @@ export async function dumpWith(tool: PgTool, databaseUrl: string, dir: string, n
     const stderr = (error as { stderr?: string }).stderr?.trim();
     throw new Error(`pg_dump failed: ${stderr?.split("\n")[0] ?? (error as Error).message}`);
   }
-  return { file, method: "pg_dump", bytes: statSync(file).size, detail: `pg_dump ${tool.major} (${tool.bin}), custom format` };
+  return {
+    file,
+    method: "pg_dump",
+    bytes: statSync(file).size,
+    detail: `pg_dump ${tool.major} (${tool.bin}), custom format`,
+  };
 }

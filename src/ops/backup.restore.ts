@@ -41,24 +41,38 @@ export async function databaseContents(databaseUrl: string): Promise<{ objects: 
 }
 
 /** Restores a pg_dump archive into the (empty) database at `databaseUrl`, in one transaction. */
-export async function restoreDump(options: { file: string; databaseUrl: string; settings?: BackupSettings }): Promise<{ detail: string }> {
+export async function restoreDump(options: {
+  file: string;
+  databaseUrl: string;
+  settings?: BackupSettings;
+}): Promise<{ detail: string }> {
   const settings = options.settings ?? backupSettings();
   const contents = await databaseContents(options.databaseUrl);
   const target = new URL(options.databaseUrl).pathname.slice(1);
   if (contents.objects > 0) {
-    throw new Error(`the database ${target} is not empty (${contents.objects} objects, e.g. ${contents.examples.join(", ")}): restore into a new, empty database (createdb, then point DATABASE_URL at it)`);
+    throw new Error(
+      `the database ${target} is not empty (${contents.objects} objects, e.g. ${contents.examples.join(", ")}): restore into a new, empty database (createdb, then point DATABASE_URL at it)`,
+    );
   }
   const major = await withClient(options.databaseUrl, serverMajor);
   const { tool, found } = await pgDumpFor(major, settings);
   if (!tool) {
-    throw new Error(`no pg_restore of version ${major} or newer found (${found.length ? `only ${found.map((t) => t.major).join(", ")}` : "none"}): install postgresql-client-${major} or set PG_DUMP_PATH`);
+    throw new Error(
+      `no pg_restore of version ${major} or newer found (${found.length ? `only ${found.map((t) => t.major).join(", ")}` : "none"}): install postgresql-client-${major} or set PG_DUMP_PATH`,
+    );
   }
   const { url, env } = splitPassword(options.databaseUrl);
   try {
-    await execFileP(path.join(tool.bin, "pg_restore"), ["--no-owner", "--exit-on-error", "--single-transaction", `--dbname=${url}`, options.file], { env, maxBuffer: 16 << 20 });
+    await execFileP(
+      path.join(tool.bin, "pg_restore"),
+      ["--no-owner", "--exit-on-error", "--single-transaction", `--dbname=${url}`, options.file],
+      { env, maxBuffer: 16 << 20 },
+    );
   } catch (error) {
     const stderr = (error as { stderr?: string }).stderr?.trim();
-    throw new Error(`pg_restore failed, nothing was restored: ${stderr?.split("\n").find((l) => l.includes("error")) ?? stderr?.split("\n")[0] ?? (error as Error).message}`);
+    throw new Error(
+      `pg_restore failed, nothing was restored: ${stderr?.split("\n").find((l) => l.includes("error")) ?? stderr?.split("\n")[0] ?? (error as Error).message}`,
+    );
   }
   return { detail: `pg_restore ${tool.major} into ${target}` };
 }
@@ -68,7 +82,9 @@ export function dataDirRefusal(dataDir: string): string | null {
   if (!existsSync(dataDir)) return null;
   const entries = readdirSync(dataDir);
   if (entries.length === 0) return null;
-  const what = entries.includes("PG_VERSION") ? "holds a PostgreSQL cluster" : `is not empty (${entries.length} entries)`;
+  const what = entries.includes("PG_VERSION")
+    ? "holds a PostgreSQL cluster"
+    : `is not empty (${entries.length} entries)`;
   return `${dataDir} ${what}: restore into an empty folder (move it aside, e.g. mv ${dataDir} ${dataDir}.old, or set DATA_DIR)`;
 }
 
@@ -76,22 +92,33 @@ export function dataDirRefusal(dataDir: string): string | null {
  * Extracts a base backup into an absent or empty data directory. The server replays the WAL in it at its next
  * start; the caller starts it once to check. As root, the files go to the 'postgres' user that runs the server.
  */
-export async function restoreBase(options: { file: string; dataDir: string; expectMajor?: number }): Promise<{ files: number; serverMajor: number; takenAt: string }> {
+export async function restoreBase(options: {
+  file: string;
+  dataDir: string;
+  expectMajor?: number;
+}): Promise<{ files: number; serverMajor: number; takenAt: string }> {
   const refusal = dataDirRefusal(options.dataDir);
   if (refusal) throw new Error(refusal);
   // The parents stay open to the server's user; the cluster folder itself is private, as initdb makes it.
   await mkdir(path.dirname(options.dataDir), { recursive: true });
   await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
   try {
-    const { files, aside } = await extractTar(createReadStream(options.file).pipe(createGunzip()), options.dataDir, [META]);
+    const { files, aside } = await extractTar(createReadStream(options.file).pipe(createGunzip()), options.dataDir, [
+      META,
+    ]);
     const meta = aside.get(META);
     if (!meta) throw new Error(`${options.file} is not a Haven base backup (no ${META})`);
     const info = JSON.parse(meta.toString("utf8")) as { serverMajor: number; takenAt: string };
-    if (!existsSync(path.join(options.dataDir, "backup_label")) || !existsSync(path.join(options.dataDir, "global", "pg_control"))) {
+    if (
+      !existsSync(path.join(options.dataDir, "backup_label")) ||
+      !existsSync(path.join(options.dataDir, "global", "pg_control"))
+    ) {
       throw new Error(`${options.file} is incomplete (no backup_label or pg_control)`);
     }
     if (options.expectMajor !== undefined && info.serverMajor !== options.expectMajor) {
-      throw new Error(`the backup is of PostgreSQL ${info.serverMajor}; this Haven's embedded Postgres is ${options.expectMajor}`);
+      throw new Error(
+        `the backup is of PostgreSQL ${info.serverMajor}; this Haven's embedded Postgres is ${options.expectMajor}`,
+      );
     }
     if (process.getuid?.() === 0) await chownTree(options.dataDir, postgresIds());
     return { files, serverMajor: info.serverMajor, takenAt: info.takenAt };
@@ -105,7 +132,10 @@ export async function restoreBase(options: { file: string; dataDir: string; expe
 function postgresIds(): { uid: number; gid: number } {
   const uid = spawnSync("id", ["-u", "postgres"], { encoding: "utf8" });
   const gid = spawnSync("id", ["-g", "postgres"], { encoding: "utf8" });
-  if (uid.status !== 0 || gid.status !== 0) throw new Error("as root, the restored cluster belongs to a 'postgres' user, and there is none: run npm start once (it creates it), or useradd --system postgres");
+  if (uid.status !== 0 || gid.status !== 0)
+    throw new Error(
+      "as root, the restored cluster belongs to a 'postgres' user, and there is none: run npm start once (it creates it), or useradd --system postgres",
+    );
   return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
 }
 

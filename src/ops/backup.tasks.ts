@@ -12,7 +12,12 @@ export const backupTask =
       helpers.logger.info("database backup skipped: BACKUP_DIR is not set");
       return;
     }
-    const result = await backupDatabase({ databaseUrl: container.databaseUrl, dir: settings.BACKUP_DIR, keep: settings.BACKUP_KEEP, settings });
+    const result = await backupDatabase({
+      databaseUrl: container.databaseUrl,
+      dir: settings.BACKUP_DIR,
+      keep: settings.BACKUP_KEEP,
+      settings,
+    });
     const deleted = result.deleted.length ? `; deleted ${result.deleted.join(", ")}` : "";
     helpers.logger.info(`database backup: ${result.file} (${result.bytes} bytes, ${result.detail})${deleted}`);
   };

@@ -30,7 +30,8 @@ export const BACKUP_CRONTAB_LINE = `50 2 * * * ${BACKUP_TASK} ?fill=1d`;
 const NAME = /^haven-(\d{8}T\d{6}Z)\.(dump|base\.tar\.gz)$/;
 
 /** The crontab lines the worker adds: the daily backup when BACKUP_DIR is set, else none. */
-export const backupCrontab = (source: NodeJS.ProcessEnv = process.env): string[] => (backupSettings(source).BACKUP_DIR ? [BACKUP_CRONTAB_LINE] : []);
+export const backupCrontab = (source: NodeJS.ProcessEnv = process.env): string[] =>
+  backupSettings(source).BACKUP_DIR ? [BACKUP_CRONTAB_LINE] : [];
 
 export interface BackupFile {
   file: string;
@@ -48,9 +49,17 @@ export function listBackups(dir: string): BackupFile[] {
     .filter((x): x is { name: string; match: RegExpExecArray } => x.match !== null)
     .map(({ name, match }) => {
       const s = match[1] as string;
-      const takenAt = new Date(`${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6, 8)}T${s.slice(9, 11)}:${s.slice(11, 13)}:${s.slice(13, 15)}Z`);
+      const takenAt = new Date(
+        `${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6, 8)}T${s.slice(9, 11)}:${s.slice(11, 13)}:${s.slice(13, 15)}Z`,
+      );
       const file = path.join(dir, name);
-      return { file, name, method: match[2] === "dump" ? ("pg_dump" as const) : ("base" as const), takenAt, bytes: statSync(file).size };
+      return {
+        file,
+        name,
+        method: match[2] === "dump" ? ("pg_dump" as const) : ("base" as const),
+        takenAt,
+        bytes: statSync(file).size,
+      };
     })
     .sort((a, b) => a.name.localeCompare(b.name));
 }
@@ -59,7 +68,13 @@ export function listBackups(dir: string): BackupFile[] {
  * Writes a compressed, dated backup of the database into `dir` (a `.partial` file renamed once complete),
  * then deletes the oldest of Haven's backups there beyond `keep`.
  */
-export async function backupDatabase(options: { databaseUrl: string; dir: string; keep: number; now?: Date; settings?: BackupSettings }): Promise<BackupResult> {
+export async function backupDatabase(options: {
+  databaseUrl: string;
+  dir: string;
+  keep: number;
+  now?: Date;
+  settings?: BackupSettings;
+}): Promise<BackupResult> {
   const settings = options.settings ?? backupSettings();
   await mkdir(options.dir, { recursive: true });
   const now = options.now ?? new Date();
@@ -69,7 +84,9 @@ export async function backupDatabase(options: { databaseUrl: string; dir: string
     if (tool) return dumpWith(tool, options.databaseUrl, options.dir, now);
     const data = await readableDataDir(client);
     if (data.dir) return baseBackup(client, data.dir, options.dir, now);
-    const have = found.length ? `found only ${found.map((t) => `version ${t.major} (${t.bin})`).join(", ")}` : "found none";
+    const have = found.length
+      ? `found only ${found.map((t) => `version ${t.major} (${t.bin})`).join(", ")}`
+      : "found none";
     throw new Error(
       `cannot back up this PostgreSQL ${major} server: no pg_dump of version ${major} or newer (${have}; install postgresql-client-${major} or set PG_DUMP_PATH), and ${data.why}`,
     );

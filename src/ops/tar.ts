@@ -27,7 +27,13 @@ function splitName(name: string): { prefix: string; name: string } {
   throw new Error(`path too long for a tar archive: ${name}`);
 }
 
-export function tarHeader(entry: { name: string; type: "file" | "dir"; size: number; mode: number; mtime: Date }): Buffer {
+export function tarHeader(entry: {
+  name: string;
+  type: "file" | "dir";
+  size: number;
+  mode: number;
+  mtime: Date;
+}): Buffer {
   if (entry.size > MAX_SIZE) throw new Error(`file too large for a tar archive: ${entry.name}`);
   const header = Buffer.alloc(BLOCK, 0);
   const { prefix, name } = splitName(entry.type === "dir" && !entry.name.endsWith("/") ? `${entry.name}/` : entry.name);
@@ -82,7 +88,13 @@ export class TarWriter {
       await this.put(tarHeader({ name, type: "file", size, mode, mtime }));
       let written = 0;
       if (size > 0) {
-        for await (const chunk of createReadStream("", { fd: handle.fd, autoClose: false, start: 0, end: size - 1, highWaterMark: 1 << 20 })) {
+        for await (const chunk of createReadStream("", {
+          fd: handle.fd,
+          autoClose: false,
+          start: 0,
+          end: size - 1,
+          highWaterMark: 1 << 20,
+        })) {
           const data = chunk as Buffer;
           await this.put(data);
           written += data.length;
@@ -119,17 +131,24 @@ const field = (block: Buffer, start: number, length: number) => {
   const end = raw.indexOf(0);
   return raw.subarray(0, end === -1 ? length : end).toString("utf8");
 };
-const numberField = (block: Buffer, start: number, length: number) => Number.parseInt(field(block, start, length).trim() || "0", 8);
+const numberField = (block: Buffer, start: number, length: number) =>
+  Number.parseInt(field(block, start, length).trim() || "0", 8);
 
 function parseHeader(block: Buffer): TarEntry {
   let sum = 0;
   for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 32 : (block[i] as number);
-  if (sum !== numberField(block, 148, 8)) throw new Error("the archive is damaged (a tar header's checksum does not match)");
+  if (sum !== numberField(block, 148, 8))
+    throw new Error("the archive is damaged (a tar header's checksum does not match)");
   const prefix = field(block, 345, 155);
   const name = field(block, 0, 100);
   const flag = String.fromCharCode(block[156] as number);
   const type = flag === "0" || flag === "\0" ? "file" : flag === "5" ? "dir" : "other";
-  return { name: prefix ? `${prefix}/${name}` : name, type, size: numberField(block, 124, 12), mode: numberField(block, 100, 8) };
+  return {
+    name: prefix ? `${prefix}/${name}` : name,
+    type,
+    size: numberField(block, 124, 12),
+    mode: numberField(block, 100, 8),
+  };
 }
 
 /** Reads exact byte counts from a stream. */
@@ -162,7 +181,11 @@ class ByteReader {
     const all = first && first.length >= n ? first : Buffer.concat(this.chunks);
     const out = all.subarray(0, n);
     const rest = all.subarray(out.length);
-    this.chunks = rest.length ? [rest, ...(all === first ? this.chunks.slice(1) : [])] : all === first ? this.chunks.slice(1) : [];
+    this.chunks = rest.length
+      ? [rest, ...(all === first ? this.chunks.slice(1) : [])]
+      : all === first
+        ? this.chunks.slice(1)
+        : [];
     this.buffered -= out.length;
     return out;
   }
@@ -185,7 +208,8 @@ class ByteReader {
 /** The target of an entry inside `root`, refusing absolute paths and `..` (an archive never writes outside). */
 function inside(root: string, name: string): string {
   const target = path.resolve(root, name);
-  if (path.isAbsolute(name) || (target !== root && !target.startsWith(`${root}${path.sep}`))) throw new Error(`the archive holds a path outside its folder: ${name}`);
+  if (path.isAbsolute(name) || (target !== root && !target.startsWith(`${root}${path.sep}`)))
+    throw new Error(`the archive holds a path outside its folder: ${name}`);
   return target;
 }
 
@@ -193,7 +217,11 @@ function inside(root: string, name: string): string {
  * Extracts a tar stream into `root`: folders and regular files only. Entries named in `aside` are not written
  * but returned (the backup's description). Returns the number of files written.
  */
-export async function extractTar(stream: Readable, root: string, aside: string[] = []): Promise<{ files: number; aside: Map<string, Buffer> }> {
+export async function extractTar(
+  stream: Readable,
+  root: string,
+  aside: string[] = [],
+): Promise<{ files: number; aside: Map<string, Buffer> }> {
   const reader = new ByteReader(stream);
   const base = path.resolve(root);
   const kept = new Map<string, Buffer>();

@@ -35,8 +35,20 @@ describe("the booking page's dates", () => {
   it("are the next 14 weekdays starting tomorrow", () => {
     const dates = bookingDates(TZ, LATE_THURSDAY);
     expect(dates).toEqual([
-      "2026-01-09", "2026-01-12", "2026-01-13", "2026-01-14", "2026-01-15", "2026-01-16", "2026-01-19",
-      "2026-01-20", "2026-01-21", "2026-01-22", "2026-01-23", "2026-01-26", "2026-01-27", "2026-01-28",
+      "2026-01-09",
+      "2026-01-12",
+      "2026-01-13",
+      "2026-01-14",
+      "2026-01-15",
+      "2026-01-16",
+      "2026-01-19",
+      "2026-01-20",
+      "2026-01-21",
+      "2026-01-22",
+      "2026-01-23",
+      "2026-01-26",
+      "2026-01-27",
+      "2026-01-28",
     ]);
     expect(dates.every(isWeekday)).toBe(true);
   });
@@ -53,7 +65,9 @@ describe("slots", () => {
     expect(TIME_SLOTS[0]).toBe("8:00 AM");
     expect(TIME_SLOTS.slice(7, 10)).toEqual(["11:30 AM", "12:00 PM", "12:30 PM"]);
     expect(TIME_SLOTS.at(-1)).toBe("8:00 PM");
-    expect(TIME_SLOTS.map(slotTo24h)).toEqual(Array.from({ length: 25 }, (_, i) => `${String(8 + Math.floor(i / 2)).padStart(2, "0")}:${i % 2 ? "30" : "00"}`));
+    expect(TIME_SLOTS.map(slotTo24h)).toEqual(
+      Array.from({ length: 25 }, (_, i) => `${String(8 + Math.floor(i / 2)).padStart(2, "0")}:${i % 2 ? "30" : "00"}`),
+    );
   });
 
   it("give day parts their windows and labels", () => {

@@ -38,12 +38,28 @@ const partFormats = new Map<string, Intl.DateTimeFormat>();
 function zonedParts(instant: Date, timeZone: string) {
   let format = partFormats.get(timeZone);
   if (!format) {
-    format = new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
     partFormats.set(timeZone, format);
   }
   const parts = format.formatToParts(instant);
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  return { year: get("year"), month: get("month"), day: get("day"), hour: get("hour"), minute: get("minute"), second: get("second") };
+  return {
+    year: get("year"),
+    month: get("month"),
+    day: get("day"),
+    hour: get("hour"),
+    minute: get("minute"),
+    second: get("second"),
+  };
 }
 
 /** Today's date in the business zone. */
@@ -53,8 +69,10 @@ export function todayIn(timeZone: string, now: Date = new Date()): string {
 }
 
 /** The earliest date an inspection may be booked for: today + 4 days. */
-export const earliestInspectionDate = (timeZone: string, now: Date = new Date()) => addDays(todayIn(timeZone, now), LEAD_DAYS);
-export const latestInspectionDate = (timeZone: string, now: Date = new Date()) => addDays(todayIn(timeZone, now), MAX_DAYS_AHEAD);
+export const earliestInspectionDate = (timeZone: string, now: Date = new Date()) =>
+  addDays(todayIn(timeZone, now), LEAD_DAYS);
+export const latestInspectionDate = (timeZone: string, now: Date = new Date()) =>
+  addDays(todayIn(timeZone, now), MAX_DAYS_AHEAD);
 
 /** The next 14 weekdays, Monday to Friday, starting tomorrow. */
 export function bookingDates(timeZone: string, now: Date = new Date()): string[] {
@@ -128,10 +146,18 @@ export function zonedInstant(date: string, hhmm: string, timeZone: string): Date
 /** 'Monday, January 12, 2026' for a 'YYYY-MM-DD' date (no zone: a date is a date). */
 export function longDate(date: string): string {
   if (!isIsoDate(date)) return date;
-  return new Intl.DateTimeFormat("en-US", { timeZone: "UTC", weekday: "long", year: "numeric", month: "long", day: "numeric" }).format(toUtcDate(date));
+  return new Intl.DateTimeFormat("en-US", {
+    timeZone: "UTC",
+    weekday: "long",
+    year: "numeric",
+    month: "long",
+    day: "numeric",
+  }).format(toUtcDate(date));
 }
 
 /** 'Mon, Jan 12' for the booking page's date buttons. */
 export function shortDate(date: string): string {
-  return new Intl.DateTimeFormat("en-US", { timeZone: "UTC", weekday: "short", month: "short", day: "numeric" }).format(toUtcDate(date));
+  return new Intl.DateTimeFormat("en-US", { timeZone: "UTC", weekday: "short", month: "short", day: "numeric" }).format(
+    toUtcDate(date),
+  );
 }

@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { hashToken, isToken, newBinding, newToken, openLink, redactLinkTokens, sameBrowser } from "./one-time-links.js";
 
-const link = (over: Partial<{ revoked: boolean; expiresAt: string; claimedAt: string | null; browserBinding: string | null; completedAt: string | null }> = {}) => ({
+const link = (
+  over: Partial<{
+    revoked: boolean;
+    expiresAt: string;
+    claimedAt: string | null;
+    browserBinding: string | null;
+    completedAt: string | null;
+  }> = {},
+) => ({
   revoked: false,
   expiresAt: new Date(Date.now() + 60_000).toISOString(),
   claimedAt: null as string | null,
@@ -31,16 +39,28 @@ describe("one-time link tokens", () => {
 
   it("open for the claiming browser only, and never when revoked, expired or spent", async () => {
     const fresh = link();
-    const claimed = await openLink(async () => fresh, async (hash) => ({ ...fresh, claimedAt: "now", browserBinding: hash }), []);
+    const claimed = await openLink(
+      async () => fresh,
+      async (hash) => ({ ...fresh, claimedAt: "now", browserBinding: hash }),
+      [],
+    );
     expect("row" in claimed && claimed.binding).toEqual(expect.any(String));
     const cookie = "row" in claimed ? claimed.binding! : "";
     const bound = link({ claimedAt: "now", browserBinding: hashToken(cookie) });
     expect("row" in (await openLink(async () => bound, null, [cookie]))).toBe(true);
     expect(await openLink(async () => bound, null, ["other"])).toEqual({ gone: true });
     // Lost the race: the winner's row comes back, and this browser is not the winner.
-    expect(await openLink(async () => bound, async () => null, [])).toEqual({ gone: true });
+    expect(
+      await openLink(
+        async () => bound,
+        async () => null,
+        [],
+      ),
+    ).toEqual({ gone: true });
     expect(await openLink(async () => ({ ...bound, revoked: true }), null, [cookie])).toEqual({ gone: true });
-    expect(await openLink(async () => ({ ...bound, expiresAt: new Date(Date.now() - 1).toISOString() }), null, [cookie])).toEqual({ gone: true });
+    expect(
+      await openLink(async () => ({ ...bound, expiresAt: new Date(Date.now() - 1).toISOString() }), null, [cookie]),
+    ).toEqual({ gone: true });
     expect(await openLink(async () => ({ ...bound, completedAt: "then" }), null, [cookie])).toEqual({ gone: true });
     expect(await openLink(async () => null, null, [cookie])).toEqual({ gone: true });
   });

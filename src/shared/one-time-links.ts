@@ -46,7 +46,8 @@ export function setBindingCookie(res: Response, value: string, paths: string[], 
 
 // Case-blind, as Express matches paths: /Billing/<token> reaches the billing page too. My Home's sign-in link
 // (/my-home/sign-in/<token>) is one; its code form (/my-home/sign-in/code) and the sample report carry none.
-const SECRET_PATH = /\/(client-report|quote-report|calendar\/feed|billing|my-home\/sign-in|demo-checkout)\/(?!(?:sample|code)(?:[/?#]|$))[^/?#]+/gi;
+const SECRET_PATH =
+  /\/(client-report|quote-report|calendar\/feed|billing|my-home\/sign-in|demo-checkout)\/(?!(?:sample|code)(?:[/?#]|$))[^/?#]+/gi;
 // Checkout sessions and payment intents open a customer's intake and payment; Stripe adds client secrets on return.
 const SECRET_QUERY = /([?&](?:session_id|payment_intent|[^=&#]*(?:secret|token)[^=&#]*)=)[^&#]*/gi;
 
@@ -66,7 +67,8 @@ export interface LinkState {
 
 export const GONE_MESSAGE = "This link has already been used or has expired";
 
-export const isLive = (row: LinkState, now = new Date()) => !row.revoked && new Date(row.expiresAt) > now && !row.completedAt;
+export const isLive = (row: LinkState, now = new Date()) =>
+  !row.revoked && new Date(row.expiresAt) > now && !row.completedAt;
 export const boundTo = (row: LinkState, cookies: string[]) => cookies.some((c) => sameBrowser(c, row.browserBinding));
 
 /**

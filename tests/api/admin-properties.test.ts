@@ -14,17 +14,36 @@ beforeAll(async () => {
   // 25 properties, one a second apart so "newest first" is unambiguous.
   for (let i = 1; i <= 25; i++) {
     const { property } = await ctx.container.customers.createWithProperty(
-      { email: `client${i}@example.ca`, name: i === 7 ? "Zoë O'Malley" : `Client ${i}`, phone: `613-555-01${String(i).padStart(2, "0")}`, subscriptionPlan: PLANS[i % 4]! },
-      { address: i === 12 ? "12 100%_Pure Lane" : `${i} Wellington Street`, city: "Ottawa", province: "ON", postalCode: "K1A 0A9", squareFootage: 1000 + i, yearBuilt: 1950 + i },
+      {
+        email: `client${i}@example.ca`,
+        name: i === 7 ? "Zoë O'Malley" : `Client ${i}`,
+        phone: `613-555-01${String(i).padStart(2, "0")}`,
+        subscriptionPlan: PLANS[i % 4]!,
+      },
+      {
+        address: i === 12 ? "12 100%_Pure Lane" : `${i} Wellington Street`,
+        city: "Ottawa",
+        province: "ON",
+        postalCode: "K1A 0A9",
+        squareFootage: 1000 + i,
+        yearBuilt: 1950 + i,
+      },
     );
-    await ctx.db("properties").where({ id: property.id }).update({ created_at: new Date(Date.UTC(2026, 0, 1, 12, 0, i)) });
+    await ctx
+      .db("properties")
+      .where({ id: property.id })
+      .update({ created_at: new Date(Date.UTC(2026, 0, 1, 12, 0, i)) });
     made.push(property);
   }
 });
 afterAll(() => ctx.close());
 
-async function booking(property: Property, options: { accessMethod?: string | null; status?: string; date?: string; createdAt?: Date } = {}) {
-  const [row] = await ctx.db("inspection_bookings")
+async function booking(
+  property: Property,
+  options: { accessMethod?: string | null; status?: string; date?: string; createdAt?: Date } = {},
+) {
+  const [row] = await ctx
+    .db("inspection_bookings")
     .insert({
       property_id: property.id,
       customer_id: property.customerId,
@@ -69,7 +88,14 @@ describe("GET /api/properties for staff", () => {
     expect(Array.isArray(res.body)).toBe(true);
     expect(res.body.map((p: Property) => p.id)).toEqual([...made].reverse().map((p) => p.id));
     const first = res.body[0] as Property;
-    expect(first).toMatchObject({ address: "25 Wellington Street", clientName: "Client 25", clientEmail: "client25@example.ca", squareFootage: 1025, yearBuilt: 1975, subscriptionPlan: "basic" });
+    expect(first).toMatchObject({
+      address: "25 Wellington Street",
+      clientName: "Client 25",
+      clientEmail: "client25@example.ca",
+      squareFootage: 1025,
+      yearBuilt: 1975,
+      subscriptionPlan: "basic",
+    });
   });
 
   it("pages with limit and offset; the count stays the full count", async () => {
@@ -86,14 +112,24 @@ describe("GET /api/properties for staff", () => {
 
   it("searches the address, city, the client's name and e-mail, without case or accents; % and _ are plain characters", async () => {
     const byAddress = await staff.agent.get("/api/properties").query({ q: "7 wellington" }).expect(200);
-    expect(byAddress.body.map((p: Property) => p.address).sort()).toEqual(["17 Wellington Street", "7 Wellington Street"]);
+    expect(byAddress.body.map((p: Property) => p.address).sort()).toEqual([
+      "17 Wellington Street",
+      "7 Wellington Street",
+    ]);
     const byName = await staff.agent.get("/api/properties").query({ q: "zoë o'malley" }).expect(200);
     expect(byName.body.map((p: Property) => p.id)).toEqual([made[6]!.id]);
     // Without the accent, or in capitals, the same client.
-    for (const q of ["ZOE O'MALLEY", "zoe"]) expect((await staff.agent.get("/api/properties").query({ q }).expect(200)).body.map((p: Property) => p.id)).toEqual([made[6]!.id]);
-    expect((await staff.agent.get("/api/properties").query({ q: "ottawa" }).expect(200)).headers["x-total-count"]).toBe("25");
+    for (const q of ["ZOE O'MALLEY", "zoe"])
+      expect(
+        (await staff.agent.get("/api/properties").query({ q }).expect(200)).body.map((p: Property) => p.id),
+      ).toEqual([made[6]!.id]);
+    expect((await staff.agent.get("/api/properties").query({ q: "ottawa" }).expect(200)).headers["x-total-count"]).toBe(
+      "25",
+    );
     // Blank is no search.
-    expect((await staff.agent.get("/api/properties").query({ q: "   " }).expect(200)).headers["x-total-count"]).toBe("25");
+    expect((await staff.agent.get("/api/properties").query({ q: "   " }).expect(200)).headers["x-total-count"]).toBe(
+      "25",
+    );
     const byEmail = await staff.agent.get("/api/properties").query({ q: "CLIENT2" }).expect(200);
     expect(byEmail.headers["x-total-count"]).toBe("7"); // client2, client20 … client25
     const literal = await staff.agent.get("/api/properties").query({ q: "100%_" }).expect(200);
@@ -103,7 +139,15 @@ describe("GET /api/properties for staff", () => {
   });
 
   it("refuses a bad limit, offset or search with a 400 naming the field", async () => {
-    for (const [query, field] of [["limit=0", "limit"], ["limit=501", "limit"], ["limit=abc", "limit"], ["limit=2.5", "limit"], ["offset=-1", "offset"], [`q=${"x".repeat(201)}`, "q"], ["q=a&q=b", "q"]] as const) {
+    for (const [query, field] of [
+      ["limit=0", "limit"],
+      ["limit=501", "limit"],
+      ["limit=abc", "limit"],
+      ["limit=2.5", "limit"],
+      ["offset=-1", "offset"],
+      [`q=${"x".repeat(201)}`, "q"],
+      ["q=a&q=b", "q"],
+    ] as const) {
       const res = await staff.agent.get(`/api/properties?${query}`);
       expect(res.status, query).toBe(400);
       expect(Object.keys(res.body.fields ?? {}), query).toContain(field);
@@ -113,7 +157,8 @@ describe("GET /api/properties for staff", () => {
   it("GET /api/properties/{id}: any property for staff; bad ids 400, unknown 404", async () => {
     const res = await staff.agent.get(`/api/properties/${made[3]!.id}`).expect(200);
     expect(res.body).toMatchObject({ id: made[3]!.id, address: "4 Wellington Street" });
-    for (const bad of ["abc", "0", "-3", "1.5", "2147483648"]) expect((await staff.agent.get(`/api/properties/${bad}`)).status, bad).toBe(400);
+    for (const bad of ["abc", "0", "-3", "1.5", "2147483648"])
+      expect((await staff.agent.get(`/api/properties/${bad}`)).status, bad).toBe(400);
     await staff.agent.get("/api/properties/2147483647").expect(404);
   });
 });
@@ -149,7 +194,8 @@ describe("GET /api/inspection-bookings for staff", () => {
       [null, null],
     ];
     const ids: number[] = [];
-    for (const [i, [method]] of methods.entries()) ids.push(await booking(made[i]!, { accessMethod: method, createdAt: new Date(Date.UTC(2026, 1, 1, 9, i)) }));
+    for (const [i, [method]] of methods.entries())
+      ids.push(await booking(made[i]!, { accessMethod: method, createdAt: new Date(Date.UTC(2026, 1, 1, 9, i)) }));
     const res = await staff.agent.get("/api/inspection-bookings").expect(200);
     expect(res.headers["x-total-count"]).toBe("6");
     expect(res.body.map((b: { id: number }) => b.id)).toEqual([...ids].reverse());
@@ -167,7 +213,9 @@ describe("GET /api/inspection-bookings for staff", () => {
       preferredContact: null,
       subscriptionPlan: "basic",
     });
-    expect([...res.body].reverse().map((b: { accessMethod: string | null }) => b.accessMethod)).toEqual(methods.map(([, label]) => label));
+    expect([...res.body].reverse().map((b: { accessMethod: string | null }) => b.accessMethod)).toEqual(
+      methods.map(([, label]) => label),
+    );
 
     const paged = await staff.agent.get("/api/inspection-bookings?limit=2&offset=1").expect(200);
     expect(paged.body.map((b: { id: number }) => b.id)).toEqual([ids[4], ids[3]]);
@@ -203,7 +251,17 @@ describe("the customer properties page", () => {
       expect(cards[1]).toMatch(/badge badge-green">Completed</);
       expect(cards[1]).toMatch(/class="plan-badge plan-free-score"[^>]*>Free Score</);
       expect(cards[2]).toMatch(/class="plan-badge plan-premium"[^>]*>Premium</);
-      for (const text of ["Ottawa, ON K1A 0A9", "1,023 sq ft", "1973", `#${made[22]!.id}`, "Client 23", "client23@example.ca", "613-555-0123", "Created"]) expect(cards[2]).toContain(text);
+      for (const text of [
+        "Ottawa, ON K1A 0A9",
+        "1,023 sq ft",
+        "1973",
+        `#${made[22]!.id}`,
+        "Client 23",
+        "client23@example.ca",
+        "613-555-0123",
+        "Created",
+      ])
+        expect(cards[2]).toContain(text);
       expect(cards[2]).toContain(`href="/admin/property-history/${made[22]!.id}"`);
       expect(cards[2]).toContain(`hx-get="/admin/properties/${made[22]!.id}"`);
       expect(html).toContain("Page 1 of 2");
@@ -215,7 +273,11 @@ describe("the customer properties page", () => {
     const page2 = (await staff.agent.get("/admin/properties?page=2").expect(200)).text;
     expect(page2.split('data-testid="property-card"')).toHaveLength(6);
     expect(page2).toContain("Showing 21–25 of 25");
-    const fragment = await staff.agent.get("/admin/properties?q=wellington&page=2").set("HX-Request", "true").set("HX-Target", "property-results").expect(200);
+    const fragment = await staff.agent
+      .get("/admin/properties?q=wellington&page=2")
+      .set("HX-Request", "true")
+      .set("HX-Target", "property-results")
+      .expect(200);
     expect(fragment.text.trim().startsWith('<div id="property-results"')).toBe(true);
     expect(fragment.text).not.toContain("<html");
     expect(fragment.text).not.toContain("admin-sidebar");
@@ -231,14 +293,38 @@ describe("the customer properties page", () => {
 
   it("shows the details: property, customer, plan, inspection, lifestyle and system information", async () => {
     const p = made[4]!;
-    await ctx.db("properties").where({ id: p.id }).update({ ownership_type: "owner", household_size: "4", heating_type: "heat-pump", roof_type: "metal", notes: "Side gate sticks" });
+    await ctx.db("properties").where({ id: p.id }).update({
+      ownership_type: "owner",
+      household_size: "4",
+      heating_type: "heat-pump",
+      roof_type: "metal",
+      notes: "Side gate sticks",
+    });
     await booking(p, { accessMethod: "meet-inspector", date: "2026-05-05" });
     const fragment = await staff.agent.get(`/admin/properties/${p.id}`).set("HX-Request", "true").expect(200);
     expect(fragment.text).not.toContain("<html");
-    for (const heading of ["Property Information", "Customer Information", "Subscription Plan", "Inspection Details", "Lifestyle Information", "System Information"]) {
+    for (const heading of [
+      "Property Information",
+      "Customer Information",
+      "Subscription Plan",
+      "Inspection Details",
+      "Lifestyle Information",
+      "System Information",
+    ]) {
       expect(fragment.text).toContain(heading);
     }
-    for (const text of ["5 Wellington Street", "client5@example.ca", "Heat Pump", "Metal", "Owner", "Side gate sticks", "Tuesday, May 5, 2026", "Meet inspector at property", "10:30 AM"]) expect(fragment.text).toContain(text);
+    for (const text of [
+      "5 Wellington Street",
+      "client5@example.ca",
+      "Heat Pump",
+      "Metal",
+      "Owner",
+      "Side gate sticks",
+      "Tuesday, May 5, 2026",
+      "Meet inspector at property",
+      "10:30 AM",
+    ])
+      expect(fragment.text).toContain(text);
     const page = await staff.agent.get(`/admin/properties/${p.id}`).expect(200);
     expect(page.text).toContain("<html");
     expect(page.text).toContain("Property Details");

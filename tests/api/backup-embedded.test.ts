@@ -18,7 +18,11 @@ let live: EmbeddedServer;
 const servers: EmbeddedServer[] = [];
 
 const liveEnv = () => ({ DATABASE_URL: "", DATA_DIR: path.join(dir, "live"), EMBEDDED_PG_PORT: String(livePort) });
-const restoredEnv = () => ({ DATABASE_URL: "", DATA_DIR: path.join(dir, "restored"), EMBEDDED_PG_PORT: String(restoredPort) });
+const restoredEnv = () => ({
+  DATABASE_URL: "",
+  DATA_DIR: path.join(dir, "restored"),
+  EMBEDDED_PG_PORT: String(restoredPort),
+});
 /** The real bin against the embedded cluster of `env` (runHaven's URL is cleared by DATABASE_URL=""). */
 const haven = (args: string[], env: Record<string, string>) => runHaven("", args, { env });
 
@@ -29,9 +33,18 @@ describe("haven db backup and restore on the embedded Postgres", { timeout: 300_
     chmodSync(dir, 0o755);
     livePort = await freePort();
     restoredPort = await freePort();
-    live = await startEmbeddedPostgres({ dir: path.join(dir, "live", "postgres"), port: livePort, database: "haven", durable: false });
+    live = await startEmbeddedPostgres({
+      dir: path.join(dir, "live", "postgres"),
+      port: livePort,
+      database: "haven",
+      durable: false,
+    });
     servers.push(live);
-    for (const args of [["db", "migrate"], ["db", "seed"], ["demo", "seed", "--properties", "25"]]) {
+    for (const args of [
+      ["db", "migrate"],
+      ["db", "seed"],
+      ["demo", "seed", "--properties", "25"],
+    ]) {
       const r = await haven(args, liveEnv());
       expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(0);
     }
@@ -50,14 +63,17 @@ describe("haven db backup and restore on the embedded Postgres", { timeout: 300_
     // Retention: two older backups sit in the folder; --keep 2 leaves the newest two.
     const backups = path.join(dir, "backups");
     mkdirSync(backups);
-    for (const old of ["haven-20200101T000000Z.dump", "haven-20200102T000000Z.base.tar.gz"]) writeFileSync(path.join(backups, old), "old");
+    for (const old of ["haven-20200101T000000Z.dump", "haven-20200102T000000Z.base.tar.gz"])
+      writeFileSync(path.join(backups, old), "old");
     const backup = await haven(["db", "backup", "--dir", backups, "--keep", "2", "--json"], liveEnv());
     expect(backup.code, backup.stderr).toBe(0);
     const result = JSON.parse(backup.stdout);
     expect(result.method).toBe("base");
     expect(path.basename(result.file)).toMatch(/^haven-\d{8}T\d{6}Z\.base\.tar\.gz$/);
     expect(result.deleted).toEqual(["haven-20200101T000000Z.dump"]);
-    expect(readdirSync(backups).sort()).toEqual(["haven-20200102T000000Z.base.tar.gz", path.basename(result.file)].sort());
+    expect(readdirSync(backups).sort()).toEqual(
+      ["haven-20200102T000000Z.base.tar.gz", path.basename(result.file)].sort(),
+    );
 
     // Written after the backup: not in it.
     const db = createKnex(live.url, { min: 0, max: 1 });
@@ -74,7 +90,11 @@ describe("haven db backup and restore on the embedded Postgres", { timeout: 300_
     expect(restore.code, restore.stderr).toBe(0);
     expect(restore.stdout).toContain("Restored the base backup");
 
-    const restored = await startEmbeddedPostgres({ dir: path.join(dir, "restored", "postgres"), port: restoredPort, database: "haven" });
+    const restored = await startEmbeddedPostgres({
+      dir: path.join(dir, "restored", "postgres"),
+      port: restoredPort,
+      database: "haven",
+    });
     servers.push(restored);
     const after = await figuresOf(restored.url);
     expect(after.counts).toEqual(before.counts);

@@ -18,11 +18,14 @@ export async function figuresOf(url: string): Promise<Figures> {
       "select table_schema || '.' || table_name as name from information_schema.tables where table_schema in ('public', 'graphile_worker') and table_type = 'BASE TABLE' order by 1",
     );
     const counts: Record<string, number> = {};
-    for (const { name } of tables as { name: string }[]) counts[name] = Number((await client.query(`select count(*)::int as n from ${name}`)).rows[0].n);
+    for (const { name } of tables as { name: string }[])
+      counts[name] = Number((await client.query(`select count(*)::int as n from ${name}`)).rows[0].n);
     const checksums: Record<string, string> = {};
     for (const table of CHECKSUMMED) {
       if (!(`public.${table}` in counts)) continue;
-      checksums[table] = (await client.query(`select md5(coalesce(string_agg(t::text, '|' order by t.id), '')) as sum from ${table} t`)).rows[0].sum;
+      checksums[table] = (
+        await client.query(`select md5(coalesce(string_agg(t::text, '|' order by t.id), '')) as sum from ${table} t`)
+      ).rows[0].sum;
     }
     return { counts, checksums };
   } finally {

@@ -26,8 +26,10 @@ const NOW = new Date("2026-10-15T15:00:00Z");
 
 /** Why a PostgreSQL 15 server cannot run here, or null when it can. */
 function unavailable(): string | null {
-  for (const tool of ["initdb", "pg_ctl", "postgres", "pg_dump", "pg_restore"]) if (!existsSync(path.join(BIN, tool))) return `${BIN}/${tool} is missing (apt-get install postgresql-15)`;
-  if (process.getuid?.() === 0 && spawnSync("id", ["postgres"]).status !== 0) return "running as root and there is no 'postgres' user to run the server";
+  for (const tool of ["initdb", "pg_ctl", "postgres", "pg_dump", "pg_restore"])
+    if (!existsSync(path.join(BIN, tool))) return `${BIN}/${tool} is missing (apt-get install postgresql-15)`;
+  if (process.getuid?.() === 0 && spawnSync("id", ["postgres"]).status !== 0)
+    return "running as root and there is no 'postgres' user to run the server";
   return null;
 }
 const reason = unavailable();
@@ -39,7 +41,10 @@ const dbs: Knex[] = [];
 
 /** Runs a server tool; as root, as the 'postgres' user (initdb and postgres refuse root). */
 const asServer = (tool: string, args: string[]) => {
-  const command = process.getuid?.() === 0 ? ["runuser", ["-u", "postgres", "--", path.join(BIN, tool), ...args]] : [path.join(BIN, tool), args];
+  const command =
+    process.getuid?.() === 0
+      ? ["runuser", ["-u", "postgres", "--", path.join(BIN, tool), ...args]]
+      : [path.join(BIN, tool), args];
   return execFileSync(command[0] as string, command[1] as string[], { stdio: "pipe", encoding: "utf8" });
 };
 const urlOf = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
@@ -48,7 +53,12 @@ async function containerOn(database: string) {
   const url = urlOf(database);
   const db = createKnex(url, { min: 0, max: 4 });
   dbs.push(db);
-  const env = loadEnv({ NODE_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: path.join(dir, "data-dir"), DATABASE_URL: url });
+  const env = loadEnv({
+    NODE_ENV: "test",
+    LOG_LEVEL: "silent",
+    DATA_DIR: path.join(dir, "data-dir"),
+    DATABASE_URL: url,
+  });
   return createContainer(env, url, db, { log: pino({ level: "silent" }) });
 }
 
@@ -59,7 +69,8 @@ async function figures(database: string) {
     "select table_schema || '.' || table_name as name from information_schema.tables where table_schema in ('public', 'graphile_worker') and table_type = 'BASE TABLE' order by 1",
   );
   const counts: Record<string, number> = {};
-  for (const { name } of tables as { name: string }[]) counts[name] = Number((await container.db.raw(`select count(*)::int as n from ${name}`)).rows[0].n);
+  for (const { name } of tables as { name: string }[])
+    counts[name] = Number((await container.db.raw(`select count(*)::int as n from ${name}`)).rows[0].n);
   return { stats: await container.dashboard.stats(NOW), recent: await container.dashboard.recentInspections(), counts };
 }
 
@@ -67,10 +78,24 @@ describe.skipIf(reason !== null)("backup and restore with pg_dump and pg_restore
   beforeAll(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), "haven-backup-"));
     chmodSync(dir, 0o755);
-    if (process.getuid?.() === 0) chownSync(dir, Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" })), Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" })));
+    if (process.getuid?.() === 0)
+      chownSync(
+        dir,
+        Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" })),
+        Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" })),
+      );
     port = await freePort();
     asServer("initdb", ["-D", path.join(dir, "pg"), "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--locale=C"]);
-    asServer("pg_ctl", ["-D", path.join(dir, "pg"), "-w", "-l", path.join(dir, "pg.log"), "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, "start"]);
+    asServer("pg_ctl", [
+      "-D",
+      path.join(dir, "pg"),
+      "-w",
+      "-l",
+      path.join(dir, "pg.log"),
+      "-o",
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+      "start",
+    ]);
     const admin = createKnex(urlOf("postgres"), { min: 0, max: 1 });
     dbs.push(admin);
     await admin.raw("create database haven_live");
@@ -102,8 +127,14 @@ describe.skipIf(reason !== null)("backup and restore with pg_dump and pg_restore
 
     // The runbook's commands: a custom-format dump, restored into a new, empty database.
     const dump = path.join(dir, "haven.dump");
-    execFileSync(path.join(BIN, "pg_dump"), ["--format=custom", "--no-owner", `--file=${dump}`, urlOf("haven_live")], { stdio: "pipe" });
-    execFileSync(path.join(BIN, "pg_restore"), ["--no-owner", "--exit-on-error", `--dbname=${urlOf("haven_restored")}`, dump], { stdio: "pipe" });
+    execFileSync(path.join(BIN, "pg_dump"), ["--format=custom", "--no-owner", `--file=${dump}`, urlOf("haven_live")], {
+      stdio: "pipe",
+    });
+    execFileSync(
+      path.join(BIN, "pg_restore"),
+      ["--no-owner", "--exit-on-error", `--dbname=${urlOf("haven_restored")}`, dump],
+      { stdio: "pipe" },
+    );
 
     const after = await figures("haven_restored");
     expect(after.stats).toEqual(before.stats);
@@ -154,10 +185,16 @@ describe.skipIf(reason !== null)("backup and restore with pg_dump and pg_restore
         // Names are stamped to the second: the second run must not reuse the first one's.
         await new Promise((resolve) => setTimeout(resolve, 1100));
       }
-      const failed = await container.db.raw("select count(*)::int as n from graphile_worker.jobs where task_identifier = ?", [BACKUP_TASK]);
+      const failed = await container.db.raw(
+        "select count(*)::int as n from graphile_worker.jobs where task_identifier = ?",
+        [BACKUP_TASK],
+      );
       expect(failed.rows[0].n).toBe(0);
     } finally {
-      for (const [key, value] of [["BACKUP_DIR", saved.dir], ["BACKUP_KEEP", saved.keep]] as const) {
+      for (const [key, value] of [
+        ["BACKUP_DIR", saved.dir],
+        ["BACKUP_KEEP", saved.keep],
+      ] as const) {
         if (value === undefined) delete process.env[key];
         else process.env[key] = value;
       }

@@ -15,7 +15,10 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-async function answer(reportId: number, responses: { maintenanceTaskId: number; action: "request_quote" | "ignore"; notes?: string }[]) {
+async function answer(
+  reportId: number,
+  responses: { maintenanceTaskId: number; action: "request_quote" | "ignore"; notes?: string }[],
+) {
   const { token } = await shareReport(staff, reportId);
   const client = ctx.agent();
   await client.get(`/api/client-report/${token}`).expect(200);
@@ -30,7 +33,8 @@ async function bell(agent = staff) {
   return { label, count };
 }
 
-const listItems = (html: string) => [...html.matchAll(/data-bell-item="([a-z-]+)" data-new="(true|false)"/g)].map((m) => [m[1], m[2] === "true"]);
+const listItems = (html: string) =>
+  [...html.matchAll(/data-bell-item="([a-z-]+)" data-new="(true|false)"/g)].map((m) => [m[1], m[2] === "true"]);
 
 describe("the staff bell", () => {
   it("counts what clients did since this user last opened it, lists it with links, and clears when opened", async () => {

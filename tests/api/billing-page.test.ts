@@ -25,7 +25,14 @@ describe("the billing page /billing/{token}", () => {
     serial += 1;
     const ref = `billing-page-${serial}`;
     const sub = await ctx.container.subscriptions.startDemo(
-      { checkoutRef: ref, planType: "standard", amountCents: 37000, payerEmail: `${ref}@example.com`, payerName: "Morgan Reyes", cardNumber: options.cardNumber ?? "4242424242424242" },
+      {
+        checkoutRef: ref,
+        planType: "standard",
+        amountCents: 37000,
+        payerEmail: `${ref}@example.com`,
+        payerName: "Morgan Reyes",
+        cardNumber: options.cardNumber ?? "4242424242424242",
+      },
       options.started ?? new Date(),
     );
     if (options.started) await ctx.container.subscriptions.renewDue(new Date());
@@ -37,7 +44,13 @@ describe("the billing page /billing/{token}", () => {
   const date = (iso: string) => billingDate(iso, TZ);
   const eventCount = async () => Number((await ctx.db("subscription_events").count({ n: "*" }).first())!.n);
   const mailCount = async () =>
-    Number((await ctx.db.raw("select count(*) as n from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'mail.send'")).rows[0].n);
+    Number(
+      (
+        await ctx.db.raw(
+          "select count(*) as n from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'mail.send'",
+        )
+      ).rows[0].n,
+    );
 
   it("the 3-month minimum is stated on /pricing and next to the pay button of /checkout and the demo hosted checkout", async () => {
     const line = "Billed monthly. 3-month minimum subscription, cancel anytime afterwards.";
@@ -62,11 +75,19 @@ describe("the billing page /billing/{token}", () => {
     expect(page.text).toContain(`href="/billing/${token}/cancel"`);
     const api = await ctx.agent().get(`/api/billing/${token}`).expect(200);
     expect(api.headers["cache-control"]).toBe("no-store");
-    expect(api.body.subscription).toMatchObject({ id, planName: "Standard", status: "active", statusLabel: "Active", monthlyAmount: 370, cancelAt: null });
+    expect(api.body.subscription).toMatchObject({
+      id,
+      planName: "Standard",
+      status: "active",
+      statusLabel: "Active",
+      monthlyAmount: 370,
+      cancelAt: null,
+    });
     expect(api.body.invoices).toHaveLength(1);
     expect(api.body.invoices[0]).toMatchObject({ amount: 370, status: "paid" });
     expect(api.body.cancellation).toEqual({ takesEffectAt: sub.minimumTermEndsAt, atMinimumTerm: true });
-    for (const staffOnly of ["cancellationReason", "customerEmail", "customerId", "providerSubscriptionId", "version"]) expect(api.body.subscription).not.toHaveProperty(staffOnly);
+    for (const staffOnly of ["cancellationReason", "customerEmail", "customerId", "providerSubscriptionId", "version"])
+      expect(api.body.subscription).not.toHaveProperty(staffOnly);
   });
 
   it("an expired link is 410 and a forged or unknown one 404, each with a page saying what to do", async () => {
@@ -74,7 +95,9 @@ describe("the billing page /billing/{token}", () => {
     const secret = ctx.env.SESSION_SECRET;
     const expired = signBillingToken(id, secret, daysAgo(31));
     const page = await ctx.agent().get(`/billing/${expired}`).expect(410);
-    expect(page.text).toContain("This billing link has expired. Please use the link in your latest Haven e-mail, or contact us.");
+    expect(page.text).toContain(
+      "This billing link has expired. Please use the link in your latest Haven e-mail, or contact us.",
+    );
     expect(page.text).toContain(ctx.env.CONTACT_PHONE);
     expect(page.headers["cache-control"]).toBe("no-store");
     expect((await ctx.agent().get(`/api/billing/${expired}`).expect(410)).body.message).toMatch(/expired/);
@@ -85,10 +108,19 @@ describe("the billing page /billing/{token}", () => {
     expect(forgedPage.text).toContain("This billing link is not valid");
     await ctx.agent().get(`/api/billing/${forged}`).expect(404);
     await ctx.agent().get("/billing/not-a-token").expect(404);
-    await ctx.agent().get(`/billing/${"x".repeat(300)}`).expect(404);
-    await ctx.agent().get(`/api/billing/${signBillingToken(99_999, secret)}`).expect(404);
+    await ctx
+      .agent()
+      .get(`/billing/${"x".repeat(300)}`)
+      .expect(404);
+    await ctx
+      .agent()
+      .get(`/api/billing/${signBillingToken(99_999, secret)}`)
+      .expect(404);
     // Another secret's signature is no signature.
-    await ctx.agent().get(`/api/billing/${signBillingToken(id, "another-secret-of-at-least-32-characters")}`).expect(404);
+    await ctx
+      .agent()
+      .get(`/api/billing/${signBillingToken(id, "another-secret-of-at-least-32-characters")}`)
+      .expect(404);
   });
 
   it("a link opens its own subscription only: another id under its signature is refused", async () => {
@@ -110,9 +142,17 @@ describe("the billing page /billing/{token}", () => {
     expect(confirm.text).toContain(`you can undo the cancellation on this page until then`);
     expect(await ctx.container.subscriptions.get(id)).toMatchObject({ cancelAt: null });
 
-    const posted = await ctx.agent().post(`/billing/${token}/cancel`).type("form").send({ reason: "Moving away" }).expect(303);
+    const posted = await ctx
+      .agent()
+      .post(`/billing/${token}/cancel`)
+      .type("form")
+      .send({ reason: "Moving away" })
+      .expect(303);
     expect(posted.headers.location).toBe(`/billing/${token}?done=canceled`);
-    expect(await ctx.container.subscriptions.get(id)).toMatchObject({ cancelAt: sub.minimumTermEndsAt, status: "active" });
+    expect(await ctx.container.subscriptions.get(id)).toMatchObject({
+      cancelAt: sub.minimumTermEndsAt,
+      status: "active",
+    });
     const after = await ctx.agent().get(String(posted.headers.location)).expect(200);
     expect(after.text).toContain("Your cancellation is scheduled");
     expect(after.text).toContain(`Your plan will end on ${ends}.`);
@@ -135,7 +175,9 @@ describe("the billing page /billing/{token}", () => {
     expect(new Date(sub.minimumTermEndsAt).getTime()).toBeLessThan(Date.now());
     expect(new Date(sub.currentPeriodEnd).getTime()).toBeGreaterThan(Date.now());
     const confirm = await ctx.agent().get(`/billing/${token}/cancel`).expect(200);
-    expect(confirm.text).toContain(`Your plan will end on ${date(sub.currentPeriodEnd)}, at the end of the month you have paid for.`);
+    expect(confirm.text).toContain(
+      `Your plan will end on ${date(sub.currentPeriodEnd)}, at the end of the month you have paid for.`,
+    );
 
     const canceled = await ctx.agent().post(`/api/billing/${token}/cancel`).send({ when: "period_end" }).expect(200);
     expect(canceled.body.subscription.cancelAt).toBe(sub.currentPeriodEnd);
@@ -150,17 +192,35 @@ describe("the billing page /billing/{token}", () => {
     const [events, mails] = [await eventCount(), await mailCount()];
     const now = await ctx.agent().post(`/api/billing/${token}/cancel`).send({ when: "now" }).expect(400);
     expect(Object.keys(now.body.fields)).toEqual(["when"]);
-    const long = await ctx.agent().post(`/api/billing/${token}/cancel`).send({ reason: "x".repeat(1001) }).expect(400);
+    const long = await ctx
+      .agent()
+      .post(`/api/billing/${token}/cancel`)
+      .send({ reason: "x".repeat(1001) })
+      .expect(400);
     expect(long.body.fields.reason).toMatch(/at most 1000/);
-    const formLong = await ctx.agent().post(`/billing/${token}/cancel`).type("form").send({ reason: "x".repeat(1001) }).expect(400);
+    const formLong = await ctx
+      .agent()
+      .post(`/billing/${token}/cancel`)
+      .type("form")
+      .send({ reason: "x".repeat(1001) })
+      .expect(400);
     expect(formLong.text).toContain('aria-invalid="true"');
     expect(formLong.text).toMatch(/Reason must be at most 1000 characters/);
     const card = await ctx.agent().post(`/api/billing/${token}/card`).send({ cardNumber: "1234 5678" }).expect(400);
     expect(card.body.fields.cardNumber).toBe("Your card number is invalid.");
     await ctx.agent().post(`/api/billing/${token}/card`).send({}).expect(400);
-    const declined = await ctx.agent().post(`/api/billing/${token}/card`).send({ cardNumber: "4000 0000 0000 0002" }).expect(400);
+    const declined = await ctx
+      .agent()
+      .post(`/api/billing/${token}/card`)
+      .send({ cardNumber: "4000 0000 0000 0002" })
+      .expect(400);
     expect(declined.body.fields.cardNumber).toBe("Your card was declined.");
-    const formCard = await ctx.agent().post(`/billing/${token}/card`).type("form").send({ cardNumber: "4242 4242 4242 4242", expiry: "01 / 20", cvc: "" }).expect(400);
+    const formCard = await ctx
+      .agent()
+      .post(`/billing/${token}/card`)
+      .type("form")
+      .send({ cardNumber: "4242 4242 4242 4242", expiry: "01 / 20", cvc: "" })
+      .expect(400);
     expect(formCard.text).toContain("Your card&#39;s expiration date is in the past.");
     expect(formCard.text).toContain("CVC is required");
     expect(formCard.text).toContain('value="4242 4242 4242 4242"');
@@ -172,19 +232,32 @@ describe("the billing page /billing/{token}", () => {
   it("demo mode: the card page pays a past-due subscription's invoice and makes it active again", async () => {
     // Started 40 days ago on the card whose renewals fail: the second month's charge failed.
     const { id, token } = await subscribe({ started: daysAgo(40), cardNumber: "4000000000000341" });
-    expect(await ctx.container.subscriptions.get(id)).toMatchObject({ status: "past_due", lastPaymentError: "Your card was declined." });
+    expect(await ctx.container.subscriptions.get(id)).toMatchObject({
+      status: "past_due",
+      lastPaymentError: "Your card was declined.",
+    });
     const page = await ctx.agent().get(`/billing/${token}`).expect(200);
     expect(page.text).toContain("Your last payment failed: Your card was declined.");
     const cardPage = await ctx.agent().get(`/billing/${token}/card`).expect(200);
     expect(cardPage.text).toContain("The new card pays the unpaid invoice at once.");
     expect(cardPage.text).toContain('name="cardNumber"');
 
-    const declined = await ctx.agent().post(`/billing/${token}/card`).type("form").send({ cardNumber: "4000 0000 0000 0002", expiry: "12 / 39", cvc: "123" }).expect(400);
+    const declined = await ctx
+      .agent()
+      .post(`/billing/${token}/card`)
+      .type("form")
+      .send({ cardNumber: "4000 0000 0000 0002", expiry: "12 / 39", cvc: "123" })
+      .expect(400);
     expect(declined.text).toContain('id="card-number-error"');
     expect(declined.text).toContain("Your card was declined.");
     expect(await ctx.container.subscriptions.get(id)).toMatchObject({ status: "past_due", cardLast4: "0341" });
 
-    const saved = await ctx.agent().post(`/billing/${token}/card`).type("form").send({ cardNumber: "4242 4242 4242 4242", expiry: "12 / 39", cvc: "123" }).expect(303);
+    const saved = await ctx
+      .agent()
+      .post(`/billing/${token}/card`)
+      .type("form")
+      .send({ cardNumber: "4242 4242 4242 4242", expiry: "12 / 39", cvc: "123" })
+      .expect(303);
     expect(saved.headers.location).toBe(`/billing/${token}?done=card`);
     const api = await ctx.agent().get(`/api/billing/${token}`).expect(200);
     expect(api.body.subscription).toMatchObject({ status: "active", cardLast4: "4242", lastPaymentError: null });
@@ -195,7 +268,11 @@ describe("the billing page /billing/{token}", () => {
   it("an ended plan shows its invoices and offers nothing to change; the portal is Stripe's only", async () => {
     const { id, token } = await subscribe();
     await ctx.agent().post(`/api/billing/${token}/portal`).send({ flow: "card" }).expect(409);
-    await ctx.container.subscriptions.cancel(id, { when: "now", reason: "Staff: duplicate purchase", actor: "staff:1" });
+    await ctx.container.subscriptions.cancel(id, {
+      when: "now",
+      reason: "Staff: duplicate purchase",
+      actor: "staff:1",
+    });
     const page = await ctx.agent().get(`/billing/${token}`).expect(200);
     expect(page.text).toContain("This plan has ended");
     expect(page.text).not.toContain("Cancel my plan");
@@ -209,10 +286,15 @@ describe("the billing page /billing/{token}", () => {
   it("the receipt e-mail's link opens the page; request logs never carry a billing token", async () => {
     const { token } = await subscribe();
     const receipt = (
-      await ctx.db.raw("select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'mail.send' order by j.id desc")
+      await ctx.db.raw(
+        "select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'mail.send' order by j.id desc",
+      )
     ).rows
       .map((r: { payload: { subject: string; to: string; text: string } }) => r.payload)
-      .find((m: { to: string; subject: string }) => m.to === `billing-page-${serial}@example.com` && /receipt/i.test(m.subject));
+      .find(
+        (m: { to: string; subject: string }) =>
+          m.to === `billing-page-${serial}@example.com` && /receipt/i.test(m.subject),
+      );
     const emailed = /\/billing\/(\S+)/.exec(receipt.text)![1];
     expect(emailed).toBe(token);
     await ctx.agent().get(`/billing/${emailed}`).expect(200);

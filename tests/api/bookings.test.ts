@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACCESS_INFO_MESSAGE, LEAD_MESSAGE, WIZARD_ACCESS_MESSAGE, WIZARD_MISSING_MESSAGE } from "../../src/modules/bookings/bookings.schemas.js";
+import {
+  ACCESS_INFO_MESSAGE,
+  LEAD_MESSAGE,
+  WIZARD_ACCESS_MESSAGE,
+  WIZARD_MISSING_MESSAGE,
+} from "../../src/modules/bookings/bookings.schemas.js";
 import { TIME_SLOTS, addDays, isWeekday } from "../../src/shared/business-time.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 
@@ -34,7 +39,10 @@ const counts = async () => ({
   customers: await count("customers"),
   properties: await count("properties"),
   bookings: await count("inspection_bookings"),
-  mail: Number((await ctx.db.raw("select count(*)::int as n from graphile_worker.jobs where task_identifier = 'mail.send'")).rows[0].n),
+  mail: Number(
+    (await ctx.db.raw("select count(*)::int as n from graphile_worker.jobs where task_identifier = 'mail.send'"))
+      .rows[0].n,
+  ),
 });
 
 describe("POST /api/inspection-bookings with the wizard payload", () => {
@@ -57,21 +65,45 @@ describe("POST /api/inspection-bookings with the wizard payload", () => {
       clientName: "Jo Homeowner",
       clientEmail: "jo@example.com",
     });
-    expect(await counts()).toEqual({ customers: before.customers + 1, properties: before.properties + 1, bookings: before.bookings + 1, mail: before.mail + 1 });
+    expect(await counts()).toEqual({
+      customers: before.customers + 1,
+      properties: before.properties + 1,
+      bookings: before.bookings + 1,
+      mail: before.mail + 1,
+    });
     const property = await ctx.db("properties").where({ id: res.body.propertyId }).first();
-    expect(property).toMatchObject({ property_type: "single-family", square_footage: 2400, year_built: 1987, subscription_plan: "free-score" });
+    expect(property).toMatchObject({
+      property_type: "single-family",
+      square_footage: 2400,
+      year_built: 1987,
+      subscription_plan: "free-score",
+    });
 
     const mine = await agent.get("/api/inspection-bookings").expect(200);
     expect(mine.body.map((b: { id: number }) => b.id)).toEqual([res.body.id]);
   });
 
   it("stores an Ottawa address line typed in lower case without a space as 'ON' and 'K1S 2B4' (docs/decisions.md#31)", async () => {
-    const res = await ctx.agent().post("/api/inspection-bookings").send(wizard({ propertyAddress: "40 Fifth Avenue, Ottawa, on k1s2b4", email: "glebe@example.com" })).expect(201);
-    expect(res.body).toMatchObject({ address: "40 Fifth Avenue", city: "Ottawa", province: "ON", state: null, postalCode: "K1S 2B4" });
+    const res = await ctx
+      .agent()
+      .post("/api/inspection-bookings")
+      .send(wizard({ propertyAddress: "40 Fifth Avenue, Ottawa, on k1s2b4", email: "glebe@example.com" }))
+      .expect(201);
+    expect(res.body).toMatchObject({
+      address: "40 Fifth Avenue",
+      city: "Ottawa",
+      province: "ON",
+      state: null,
+      postalCode: "K1S 2B4",
+    });
   });
 
   it("keeps an address it cannot split whole, with an empty city", async () => {
-    const res = await ctx.agent().post("/api/inspection-bookings").send(wizard({ propertyAddress: "Lot 7 Range Road 42" })).expect(201);
+    const res = await ctx
+      .agent()
+      .post("/api/inspection-bookings")
+      .send(wizard({ propertyAddress: "Lot 7 Range Road 42" }))
+      .expect(201);
     expect(res.body).toMatchObject({ address: "Lot 7 Range Road 42", city: "" });
   });
 
@@ -80,7 +112,18 @@ describe("POST /api/inspection-bookings with the wizard payload", () => {
     const res = await ctx.agent().post("/api/inspection-bookings").send({}).expect(400);
     expect(res.body.message).toBe("Please fill in all required fields.");
     expect(Object.keys(res.body.fields).sort()).toEqual(
-      ["accessMethod", "email", "firstName", "lastName", "phone", "propertyAddress", "propertySize", "propertyType", "scheduledDate", "timeSlot"].sort(),
+      [
+        "accessMethod",
+        "email",
+        "firstName",
+        "lastName",
+        "phone",
+        "propertyAddress",
+        "propertySize",
+        "propertyType",
+        "scheduledDate",
+        "timeSlot",
+      ].sort(),
     );
     expect(res.body.fields.propertyType).toBe("Property type is required");
     expect(res.body.fields.scheduledDate).toBe("Inspection date is required");
@@ -89,30 +132,69 @@ describe("POST /api/inspection-bookings with the wizard payload", () => {
 
   it("says 'Please fill in all required fields.' whenever one is missing, and names each with its own message", async () => {
     const before = await counts();
-    const some = await ctx.agent().post("/api/inspection-bookings").send(wizard({ phone: "", propertyType: undefined, accessMethod: "lockbox" })).expect(400);
+    const some = await ctx
+      .agent()
+      .post("/api/inspection-bookings")
+      .send(wizard({ phone: "", propertyType: undefined, accessMethod: "lockbox" }))
+      .expect(400);
     expect(some.body.message).toBe(WIZARD_MISSING_MESSAGE);
     expect(some.body.fields).toEqual({ propertyType: "Property type is required", phone: "Phone is required" });
     // Only blank text fields: still the spec's submit message.
-    const blank = await ctx.agent().post("/api/inspection-bookings").send(wizard({ firstName: "  " })).expect(400);
+    const blank = await ctx
+      .agent()
+      .post("/api/inspection-bookings")
+      .send(wizard({ firstName: "  " }))
+      .expect(400);
     expect(blank.body).toEqual({ message: WIZARD_MISSING_MESSAGE, fields: { firstName: "First name is required" } });
     // Nothing missing: the first problem's own message leads.
-    const bad = await ctx.agent().post("/api/inspection-bookings").send(wizard({ email: "nope" })).expect(400);
-    expect(bad.body).toEqual({ message: "Enter a valid email address", fields: { email: "Enter a valid email address" } });
+    const bad = await ctx
+      .agent()
+      .post("/api/inspection-bookings")
+      .send(wizard({ email: "nope" }))
+      .expect(400);
+    expect(bad.body).toEqual({
+      message: "Enter a valid email address",
+      fields: { email: "Enter a valid email address" },
+    });
     expect(await counts()).toEqual(before);
   });
 
   it("refuses a NUL character in any text field with a 400 naming it, and writes nothing", async () => {
     const before = await counts();
     const NUL = "Contains a character that is not allowed (NUL)";
-    for (const field of ["propertyAddress", "firstName", "lastName", "email", "phone", "accessCode", "accessInstructions", "specialRequests"]) {
-      const res = await ctx.agent().post("/api/inspection-bookings").send(wizard({ accessMethod: "lockbox", accessCode: "12", [field]: "x\u0000y" })).expect(400);
+    for (const field of [
+      "propertyAddress",
+      "firstName",
+      "lastName",
+      "email",
+      "phone",
+      "accessCode",
+      "accessInstructions",
+      "specialRequests",
+    ]) {
+      const res = await ctx
+        .agent()
+        .post("/api/inspection-bookings")
+        .send(wizard({ accessMethod: "lockbox", accessCode: "12", [field]: "x\u0000y" }))
+        .expect(400);
       expect(res.body.fields[field], field).toBe(NUL);
     }
     // The booking page's notes too, for a property this browser owns.
     const agent = ctx.agent();
-    const { body: mine } = await agent.post("/api/inspection-bookings").send(wizard({ email: "nul@example.com" })).expect(201);
+    const { body: mine } = await agent
+      .post("/api/inspection-bookings")
+      .send(wizard({ email: "nul@example.com" }))
+      .expect(201);
     const afterOwn = await counts();
-    const notes = await agent.post("/api/inspection-bookings").send({ propertyId: mine.propertyId, scheduledDate: calendar().bookingDates[0], timeSlot: "morning", notes: "\u0000" }).expect(400);
+    const notes = await agent
+      .post("/api/inspection-bookings")
+      .send({
+        propertyId: mine.propertyId,
+        scheduledDate: calendar().bookingDates[0],
+        timeSlot: "morning",
+        notes: "\u0000",
+      })
+      .expect(400);
     expect(notes.body).toEqual({ message: NUL, fields: { notes: NUL } });
     expect(await counts()).toEqual(afterOwn);
     expect(afterOwn.bookings).toBe(before.bookings + 1);
@@ -122,7 +204,16 @@ describe("POST /api/inspection-bookings with the wizard payload", () => {
     const res = await ctx
       .agent()
       .post("/api/inspection-bookings")
-      .send(wizard({ propertyType: "castle", accessMethod: "chimney", email: "not-an-email", propertySize: "big", yearBuilt: "3020", scheduledDate: "2026-02-30" }))
+      .send(
+        wizard({
+          propertyType: "castle",
+          accessMethod: "chimney",
+          email: "not-an-email",
+          propertySize: "big",
+          yearBuilt: "3020",
+          scheduledDate: "2026-02-30",
+        }),
+      )
       .expect(400);
     expect(res.body.fields).toMatchObject({
       propertyType: "Property type must be one of single-family, townhouse, condo, duplex, other",
@@ -136,20 +227,40 @@ describe("POST /api/inspection-bookings with the wizard payload", () => {
 
   it("enforces the 4-day lead in the business time zone", async () => {
     const before = await counts();
-    const early = await ctx.agent().post("/api/inspection-bookings").send(wizard({ scheduledDate: addDays(calendar().today, 3) })).expect(400);
+    const early = await ctx
+      .agent()
+      .post("/api/inspection-bookings")
+      .send(wizard({ scheduledDate: addDays(calendar().today, 3) }))
+      .expect(400);
     expect(early.body).toMatchObject({ message: LEAD_MESSAGE, fields: { scheduledDate: LEAD_MESSAGE } });
-    await ctx.agent().post("/api/inspection-bookings").send(wizard({ scheduledDate: calendar().today })).expect(400);
+    await ctx
+      .agent()
+      .post("/api/inspection-bookings")
+      .send(wizard({ scheduledDate: calendar().today }))
+      .expect(400);
     expect(await counts()).toEqual(before);
-    await ctx.agent().post("/api/inspection-bookings").send(wizard({ scheduledDate: addDays(calendar().today, 4) })).expect(201);
+    await ctx
+      .agent()
+      .post("/api/inspection-bookings")
+      .send(wizard({ scheduledDate: addDays(calendar().today, 4) }))
+      .expect(201);
   });
 
   it("accepts exactly the 30-minute slots from 8:00 AM to 8:00 PM", async () => {
     for (const slot of ["7:30 AM", "8:30 PM", "08:00 AM", "9:15 AM", "noon"]) {
-      const res = await ctx.agent().post("/api/inspection-bookings").send(wizard({ timeSlot: slot })).expect(400);
+      const res = await ctx
+        .agent()
+        .post("/api/inspection-bookings")
+        .send(wizard({ timeSlot: slot }))
+        .expect(400);
       expect(res.body.fields.timeSlot, slot).toMatch(/^Time slot must be one of 8:00 AM, 8:30 AM/);
     }
     for (const slot of [TIME_SLOTS[0], "12:00 PM", "12:30 PM", TIME_SLOTS.at(-1)]) {
-      await ctx.agent().post("/api/inspection-bookings").send(wizard({ timeSlot: slot })).expect(201);
+      await ctx
+        .agent()
+        .post("/api/inspection-bookings")
+        .send(wizard({ timeSlot: slot }))
+        .expect(201);
     }
   });
 
@@ -157,31 +268,70 @@ describe("POST /api/inspection-bookings with the wizard payload", () => {
     const before = await counts();
     for (const accessMethod of ["lockbox", "smart-lock"]) {
       const res = await ctx.agent().post("/api/inspection-bookings").send(wizard({ accessMethod })).expect(400);
-      expect(res.body).toEqual({ message: WIZARD_ACCESS_MESSAGE, fields: { accessCode: ACCESS_INFO_MESSAGE, accessInstructions: ACCESS_INFO_MESSAGE } });
-      expect(res.body.message).toBe("Access Information Required: Please provide access code or instructions for your selected access method.");
-      const blank = await ctx.agent().post("/api/inspection-bookings").send(wizard({ accessMethod, accessCode: "   " })).expect(400);
+      expect(res.body).toEqual({
+        message: WIZARD_ACCESS_MESSAGE,
+        fields: { accessCode: ACCESS_INFO_MESSAGE, accessInstructions: ACCESS_INFO_MESSAGE },
+      });
+      expect(res.body.message).toBe(
+        "Access Information Required: Please provide access code or instructions for your selected access method.",
+      );
+      const blank = await ctx
+        .agent()
+        .post("/api/inspection-bookings")
+        .send(wizard({ accessMethod, accessCode: "   " }))
+        .expect(400);
       expect(blank.body.message).toBe(WIZARD_ACCESS_MESSAGE);
     }
     expect(await counts()).toEqual(before);
-    await ctx.agent().post("/api/inspection-bookings").send(wizard({ accessMethod: "lockbox", accessCode: "4321" })).expect(201);
-    const res = await ctx.agent().post("/api/inspection-bookings").send(wizard({ accessMethod: "smart-lock", accessInstructions: "App invite sent" })).expect(201);
-    expect(res.body).toMatchObject({ accessMethod: "smart-lock", accessCode: null, accessInstructions: "App invite sent" });
+    await ctx
+      .agent()
+      .post("/api/inspection-bookings")
+      .send(wizard({ accessMethod: "lockbox", accessCode: "4321" }))
+      .expect(201);
+    const res = await ctx
+      .agent()
+      .post("/api/inspection-bookings")
+      .send(wizard({ accessMethod: "smart-lock", accessInstructions: "App invite sent" }))
+      .expect(201);
+    expect(res.body).toMatchObject({
+      accessMethod: "smart-lock",
+      accessCode: null,
+      accessInstructions: "App invite sent",
+    });
   });
 
   it("reuses the customer and property this browser created when the address matches", async () => {
     const agent = ctx.agent();
-    const first = await agent.post("/api/inspection-bookings").send(wizard({ email: "reuse@example.com" })).expect(201);
+    const first = await agent
+      .post("/api/inspection-bookings")
+      .send(wizard({ email: "reuse@example.com" }))
+      .expect(201);
     const before = await counts();
     const again = await agent
       .post("/api/inspection-bookings")
       // Another date: the same date and slot again would be the first booking given back.
-      .send(wizard({ customerId: first.body.customerId, propertyAddress: first.body.address, email: "reuse@example.com", scheduledDate: addDays(calendar().minDate, 1) }))
+      .send(
+        wizard({
+          customerId: first.body.customerId,
+          propertyAddress: first.body.address,
+          email: "reuse@example.com",
+          scheduledDate: addDays(calendar().minDate, 1),
+        }),
+      )
       .expect(201);
     expect(again.body).toMatchObject({ customerId: first.body.customerId, propertyId: first.body.propertyId });
-    expect(await counts()).toMatchObject({ customers: before.customers, properties: before.properties, bookings: before.bookings + 1 });
+    expect(await counts()).toMatchObject({
+      customers: before.customers,
+      properties: before.properties,
+      bookings: before.bookings + 1,
+    });
 
     // Another browser naming that customer gets a customer of its own, never theirs.
-    const stranger = await ctx.agent().post("/api/inspection-bookings").send(wizard({ customerId: first.body.customerId, propertyAddress: first.body.address })).expect(201);
+    const stranger = await ctx
+      .agent()
+      .post("/api/inspection-bookings")
+      .send(wizard({ customerId: first.body.customerId, propertyAddress: first.body.address }))
+      .expect(201);
     expect(stranger.body.customerId).not.toBe(first.body.customerId);
     expect(stranger.body.propertyId).not.toBe(first.body.propertyId);
   });
@@ -190,10 +340,23 @@ describe("POST /api/inspection-bookings with the wizard payload", () => {
 describe("POST /api/inspection-bookings with the booking page payload", () => {
   it("books a property this browser owns on one of the 14 weekdays, with a part of the day", async () => {
     const agent = ctx.agent();
-    const { body: first } = await agent.post("/api/inspection-bookings").send(wizard({ email: "page@example.com" })).expect(201);
+    const { body: first } = await agent
+      .post("/api/inspection-bookings")
+      .send(wizard({ email: "page@example.com" }))
+      .expect(201);
     const date = calendar().bookingDates[0]!;
-    const res = await agent.post("/api/inspection-bookings").send({ propertyId: first.propertyId, scheduledDate: date, timeSlot: "afternoon", notes: "Gate code 12" }).expect(201);
-    expect(res.body).toMatchObject({ propertyId: first.propertyId, customerId: first.customerId, scheduledDate: date, timeSlot: "afternoon", notes: "Gate code 12", source: "booking-page" });
+    const res = await agent
+      .post("/api/inspection-bookings")
+      .send({ propertyId: first.propertyId, scheduledDate: date, timeSlot: "afternoon", notes: "Gate code 12" })
+      .expect(201);
+    expect(res.body).toMatchObject({
+      propertyId: first.propertyId,
+      customerId: first.customerId,
+      scheduledDate: date,
+      timeSlot: "afternoon",
+      notes: "Gate code 12",
+      source: "booking-page",
+    });
     const mine = await agent.get("/api/inspection-bookings").expect(200);
     expect(mine.body.map((b: { id: number }) => b.id)).toEqual([first.id, res.body.id]);
   });
@@ -202,17 +365,32 @@ describe("POST /api/inspection-bookings with the booking page payload", () => {
     const agent = ctx.agent();
     const { body: first } = await agent.post("/api/inspection-bookings").send(wizard()).expect(201);
     const before = await counts();
-    const noDate = await agent.post("/api/inspection-bookings").send({ propertyId: first.propertyId, scheduledDate: "", timeSlot: "morning" }).expect(400);
+    const noDate = await agent
+      .post("/api/inspection-bookings")
+      .send({ propertyId: first.propertyId, scheduledDate: "", timeSlot: "morning" })
+      .expect(400);
     expect(noDate.body).toEqual({ message: "Please select a date", fields: { scheduledDate: "Please select a date" } });
-    const noTime = await agent.post("/api/inspection-bookings").send({ propertyId: first.propertyId, scheduledDate: calendar().bookingDates[1] }).expect(400);
-    expect(noTime.body).toEqual({ message: "Please select a time slot", fields: { timeSlot: "Please select a time slot" } });
-    const wrongTime = await agent.post("/api/inspection-bookings").send({ propertyId: first.propertyId, scheduledDate: calendar().bookingDates[1], timeSlot: "9:00 AM" }).expect(400);
+    const noTime = await agent
+      .post("/api/inspection-bookings")
+      .send({ propertyId: first.propertyId, scheduledDate: calendar().bookingDates[1] })
+      .expect(400);
+    expect(noTime.body).toEqual({
+      message: "Please select a time slot",
+      fields: { timeSlot: "Please select a time slot" },
+    });
+    const wrongTime = await agent
+      .post("/api/inspection-bookings")
+      .send({ propertyId: first.propertyId, scheduledDate: calendar().bookingDates[1], timeSlot: "9:00 AM" })
+      .expect(400);
     expect(wrongTime.body.fields.timeSlot).toBe("Please select a time slot");
     // Today, a weekend day and the 15th weekday are not offered.
     const weekend = [1, 2, 3, 4, 5, 6, 7].map((n) => addDays(calendar().today, n)).find((d) => !isWeekday(d))!;
     const fifteenth = [1, 2, 3, 4, 5].map((n) => addDays(calendar().bookingDates.at(-1)!, n)).find(isWeekday)!;
     for (const scheduledDate of [calendar().today, weekend, fifteenth, "someday"]) {
-      const res = await agent.post("/api/inspection-bookings").send({ propertyId: first.propertyId, scheduledDate, timeSlot: "morning" }).expect(400);
+      const res = await agent
+        .post("/api/inspection-bookings")
+        .send({ propertyId: first.propertyId, scheduledDate, timeSlot: "morning" })
+        .expect(400);
       expect(res.body.fields.scheduledDate, scheduledDate).toBe("Please select one of the offered dates");
     }
     expect(await counts()).toEqual(before);
@@ -220,23 +398,44 @@ describe("POST /api/inspection-bookings with the booking page payload", () => {
 
   it("refuses another customer's property and an anonymous caller, as if it did not exist", async () => {
     const owner = ctx.agent();
-    const { body: theirs } = await owner.post("/api/inspection-bookings").send(wizard({ email: "owner@example.com" })).expect(201);
+    const { body: theirs } = await owner
+      .post("/api/inspection-bookings")
+      .send(wizard({ email: "owner@example.com" }))
+      .expect(201);
     const other = ctx.agent();
-    await other.post("/api/inspection-bookings").send(wizard({ email: "other@example.com" })).expect(201);
+    await other
+      .post("/api/inspection-bookings")
+      .send(wizard({ email: "other@example.com" }))
+      .expect(201);
     const before = await counts();
     const payload = { propertyId: theirs.propertyId, scheduledDate: calendar().bookingDates[0], timeSlot: "morning" };
-    expect((await other.post("/api/inspection-bookings").send(payload).expect(404)).body).toEqual({ message: "No property found" });
+    expect((await other.post("/api/inspection-bookings").send(payload).expect(404)).body).toEqual({
+      message: "No property found",
+    });
     await ctx.agent().post("/api/inspection-bookings").send(payload).expect(404);
-    await ctx.agent().post("/api/inspection-bookings").send({ ...payload, propertyId: 999_999 }).expect(404);
+    await ctx
+      .agent()
+      .post("/api/inspection-bookings")
+      .send({ ...payload, propertyId: 999_999 })
+      .expect(404);
     expect(await counts()).toEqual(before);
 
     // An id beyond Postgres' integer range cannot exist: a 400 naming the field, not a 500.
     for (const propertyId of [99_999_999_999, "99999999999", 2_147_483_648]) {
-      const res = await owner.post("/api/inspection-bookings").send({ ...payload, propertyId }).expect(400);
+      const res = await owner
+        .post("/api/inspection-bookings")
+        .send({ ...payload, propertyId })
+        .expect(400);
       expect(res.body).toEqual({ message: "No property found", fields: { propertyId: "No property found" } });
     }
-    await owner.post("/api/inspection-bookings").send({ ...payload, propertyId: 1.5 }).expect(400);
-    const wizardId = await owner.post("/api/inspection-bookings").send(wizard({ customerId: 99_999_999_999 })).expect(400);
+    await owner
+      .post("/api/inspection-bookings")
+      .send({ ...payload, propertyId: 1.5 })
+      .expect(400);
+    const wizardId = await owner
+      .post("/api/inspection-bookings")
+      .send(wizard({ customerId: 99_999_999_999 }))
+      .expect(400);
     expect(wizardId.body.fields).toEqual({ customerId: "Customer id is not valid" });
     expect(await counts()).toEqual(before);
 
@@ -250,18 +449,31 @@ describe("GET /api/inspection-bookings", () => {
   it("shows staff every booking, a customer only their own, and an anonymous caller nothing", async () => {
     const a = ctx.agent();
     const b = ctx.agent();
-    const { body: aBooking } = await a.post("/api/inspection-bookings").send(wizard({ email: "a@example.com" })).expect(201);
-    const { body: bBooking } = await b.post("/api/inspection-bookings").send(wizard({ email: "b@example.com" })).expect(201);
+    const { body: aBooking } = await a
+      .post("/api/inspection-bookings")
+      .send(wizard({ email: "a@example.com" }))
+      .expect(201);
+    const { body: bBooking } = await b
+      .post("/api/inspection-bookings")
+      .send(wizard({ email: "b@example.com" }))
+      .expect(201);
     const aList = (await a.get("/api/inspection-bookings").expect(200)).body as { id: number; clientEmail: string }[];
     expect(aList.map((x) => x.id)).toEqual([aBooking.id]);
     const bList = (await b.get("/api/inspection-bookings").expect(200)).body as { id: number }[];
     expect(bList.map((x) => x.id)).toEqual([bBooking.id]);
     expect((await ctx.agent().get("/api/inspection-bookings").expect(200)).body).toEqual([]);
     const { agent: staff } = await signInStaff(ctx);
-    const all = (await staff.get("/api/inspection-bookings").expect(200)).body as { id: number; propertyId: number; preferredTime: string }[];
+    const all = (await staff.get("/api/inspection-bookings").expect(200)).body as {
+      id: number;
+      propertyId: number;
+      preferredTime: string;
+    }[];
     expect(all.length).toBe(await count("inspection_bookings"));
     expect(all.map((x) => x.id)).toEqual(expect.arrayContaining([aBooking.id, bBooking.id]));
-    expect(all.find((x) => x.id === aBooking.id)).toMatchObject({ propertyId: aBooking.propertyId, preferredTime: "9:30 AM" });
+    expect(all.find((x) => x.id === aBooking.id)).toMatchObject({
+      propertyId: aBooking.propertyId,
+      preferredTime: "9:30 AM",
+    });
   });
 });
 
@@ -274,7 +486,10 @@ describe("pages", () => {
 
   it("/schedule-inspection shows the wizard with the footer and prefills only this browser's customer", async () => {
     const owner = ctx.agent();
-    const { body } = await owner.post("/api/inspection-bookings").send(wizard({ email: "prefill@example.com", firstName: "Pat", lastName: "Van Dyke" })).expect(201);
+    const { body } = await owner
+      .post("/api/inspection-bookings")
+      .send(wizard({ email: "prefill@example.com", firstName: "Pat", lastName: "Van Dyke" }))
+      .expect(201);
     const page = await owner.get(`/schedule-inspection?customer_id=${body.customerId}&plan=standard`).expect(200);
     expect(page.text).toContain('data-island="bookings/ScheduleWizard"');
     expect(page.text).toContain("<footer");
@@ -282,7 +497,10 @@ describe("pages", () => {
     expect(page.text).toContain("Van Dyke");
     expect(page.text).toContain("Standard");
 
-    const stranger = await ctx.agent().get(`/schedule-inspection?customer_id=${body.customerId}&plan=standard`).expect(200);
+    const stranger = await ctx
+      .agent()
+      .get(`/schedule-inspection?customer_id=${body.customerId}&plan=standard`)
+      .expect(200);
     expect(stranger.text).not.toContain("prefill@example.com");
     await ctx.agent().get("/schedule-inspection?customer_id=abc&plan=gold").expect(200);
   });

@@ -19,7 +19,14 @@ describe("checkout in demo mode (no Stripe keys)", () => {
       const res = await ctx.agent().post("/api/create-checkout-session").send({ planType }).expect(200);
       expect(res.body.url).toMatch(/^\/demo-checkout\/demo_cs_[a-f0-9]{24}$/);
       const [row] = await ctx.db("payments").where({ provider_id: res.body.url.split("/").at(-1) });
-      expect(row).toMatchObject({ provider: "demo", kind: "checkout_session", plan_type: planType, amount_cents: prices[planType], currency: "cad", status: "pending" });
+      expect(row).toMatchObject({
+        provider: "demo",
+        kind: "checkout_session",
+        plan_type: planType,
+        amount_cents: prices[planType],
+        currency: "cad",
+        status: "pending",
+      });
     }
     // Nothing is paid until the card form confirms a payment.
     expect(await ctx.container.payments.totalRevenue()).toBe(0);
@@ -37,12 +44,34 @@ describe("checkout in demo mode (no Stripe keys)", () => {
     expect(page.text).not.toContain("412");
     expect(page.text).toContain('data-island="checkout/PaymentForm"');
     const secret = /(demo_cs_[a-f0-9]+_secret_[a-f0-9]+)/.exec(page.text)![1];
-    const card = { name: "Morgan Reyes", email: "morgan@example.com", cardNumber: "4242 4242 4242 4242", expiry: "12 / 39", cvc: "123" };
-    expect((await browser.post("/api/demo/confirm-payment").send({ ...card, cardNumber: "4000 0000 0000 0002", clientSecret: secret }).expect(402)).body.message).toBe("Your card was declined.");
-    const paid = await browser.post("/api/demo/confirm-payment").send({ ...card, clientSecret: secret }).expect(200);
+    const card = {
+      name: "Morgan Reyes",
+      email: "morgan@example.com",
+      cardNumber: "4242 4242 4242 4242",
+      expiry: "12 / 39",
+      cvc: "123",
+    };
+    expect(
+      (
+        await browser
+          .post("/api/demo/confirm-payment")
+          .send({ ...card, cardNumber: "4000 0000 0000 0002", clientSecret: secret })
+          .expect(402)
+      ).body.message,
+    ).toBe("Your card was declined.");
+    const paid = await browser
+      .post("/api/demo/confirm-payment")
+      .send({ ...card, clientSecret: secret })
+      .expect(200);
     expect(paid.body).toEqual({ paymentIntentId: sessionId, status: "succeeded" });
     const [row] = await ctx.db("payments").where({ provider_id: sessionId });
-    expect(row).toMatchObject({ kind: "checkout_session", plan_type: "standard", amount_cents: 37000, status: "succeeded", customer_email: "morgan@example.com" });
+    expect(row).toMatchObject({
+      kind: "checkout_session",
+      plan_type: "standard",
+      amount_cents: 37000,
+      status: "succeeded",
+      customer_email: "morgan@example.com",
+    });
     // Paid: the session's page sends the browser on, as Stripe's success_url does.
     const again = await browser.get(body.url).expect(303);
     expect(again.headers.location).toBe(`/property-intake?session_id=${sessionId}&plan=standard`);
@@ -55,33 +84,80 @@ describe("checkout in demo mode (no Stripe keys)", () => {
       email: "morgan@example.com",
       name: "Morgan Reyes",
       phone: "613-555-0199",
-      property: { address: "5 Pine Street", city: "Springfield", state: "IL", zipCode: "62704", squareFootage: "1600", yearBuilt: "1999" },
+      property: {
+        address: "5 Pine Street",
+        city: "Springfield",
+        state: "IL",
+        zipCode: "62704",
+        squareFootage: "1600",
+        yearBuilt: "1999",
+      },
     };
     const created = await browser.post("/api/customers").send(intake).expect(201);
-    expect(await ctx.db("customers").where({ id: created.body.id }).first()).toMatchObject({ stripe_session_id: sessionId, subscription_plan: "standard" });
+    expect(await ctx.db("customers").where({ id: created.body.id }).first()).toMatchObject({
+      stripe_session_id: sessionId,
+      subscription_plan: "standard",
+    });
     // Another e-mail than the payer's cannot take the session over.
-    await ctx.agent().post("/api/customers").send({ ...intake, email: "mallory@example.com" }).expect(400);
+    await ctx
+      .agent()
+      .post("/api/customers")
+      .send({ ...intake, email: "mallory@example.com" })
+      .expect(400);
   });
 
   it("the demo hosted checkout page is not found for unknown or malformed session ids", async () => {
-    for (const id of ["demo_cs_ffffffffffffffffffffffff", "demo_cs_1", "x%27%3B--", "demo_pi_ffffffffffffffffffffffff"]) {
+    for (const id of [
+      "demo_cs_ffffffffffffffffffffffff",
+      "demo_cs_1",
+      "x%27%3B--",
+      "demo_pi_ffffffffffffffffffffffff",
+    ]) {
       const res = await ctx.agent().get(`/demo-checkout/${id}`).expect(404);
       expect(res.text, id).not.toContain("data-island");
     }
     // A payment intent of /checkout is not a hosted checkout session either.
-    const { body } = await ctx.agent().post("/api/create-payment-intent").send({ amount: 194, plan: "basic" }).expect(200);
-    await ctx.agent().get(`/demo-checkout/${body.clientSecret.split("_secret_")[0]}`).expect(404);
+    const { body } = await ctx
+      .agent()
+      .post("/api/create-payment-intent")
+      .send({ amount: 194, plan: "basic" })
+      .expect(200);
+    await ctx
+      .agent()
+      .get(`/demo-checkout/${body.clientSecret.split("_secret_")[0]}`)
+      .expect(404);
   });
 
   it("the demo journey's ids: a confirmed card payment verifies, and its plan reaches the intake link", async () => {
-    const { body } = await ctx.agent().post("/api/create-payment-intent").send({ amount: 194, plan: "basic" }).expect(200);
+    const { body } = await ctx
+      .agent()
+      .post("/api/create-payment-intent")
+      .send({ amount: 194, plan: "basic" })
+      .expect(200);
     const intentId = body.clientSecret.split("_secret_")[0];
     const unpaid = await ctx.agent().get(`/api/verify-payment?session_id=${intentId}`).expect(200);
     expect(unpaid.body.success).toBe(false);
-    const card = { name: "Demo Payer", email: "payer@example.com", cardNumber: "4242424242424242", expiry: "12 / 39", cvc: "123" };
-    await ctx.agent().post("/api/demo/confirm-payment").send({ ...card, clientSecret: body.clientSecret }).expect(200);
+    const card = {
+      name: "Demo Payer",
+      email: "payer@example.com",
+      cardNumber: "4242424242424242",
+      expiry: "12 / 39",
+      cvc: "123",
+    };
+    await ctx
+      .agent()
+      .post("/api/demo/confirm-payment")
+      .send({ ...card, clientSecret: body.clientSecret })
+      .expect(200);
     const [row] = await ctx.db("payments").where({ provider_id: intentId });
-    expect(row).toMatchObject({ provider: "demo", kind: "payment_intent", plan_type: "basic", amount_cents: 19400, currency: "cad", status: "succeeded" });
+    expect(row).toMatchObject({
+      provider: "demo",
+      kind: "payment_intent",
+      plan_type: "basic",
+      amount_cents: 19400,
+      currency: "cad",
+      status: "succeeded",
+    });
     const verified = await ctx.agent().get(`/api/verify-payment?session_id=${intentId}`).expect(200);
     expect(verified.body).toEqual({ success: true, customer: { email: "payer@example.com", name: "Demo Payer" } });
     const success = await ctx.agent().get(`/payment-success?plan=basic&payment_intent=${intentId}`).expect(200);
@@ -97,7 +173,10 @@ describe("checkout in demo mode (no Stripe keys)", () => {
   });
 
   it("verify-payment: unknown ids are unpaid, the spec's fake demo id is accepted, bad ids are 400", async () => {
-    const unknown = await ctx.agent().get("/api/verify-payment?session_id=demo_cs_ffffffffffffffffffffffff").expect(200);
+    const unknown = await ctx
+      .agent()
+      .get("/api/verify-payment?session_id=demo_cs_ffffffffffffffffffffffff")
+      .expect(200);
     expect(unknown.body).toEqual({ success: false, customer: { email: null, name: null } });
     const fake = await ctx.agent().get("/api/verify-payment?session_id=demo_session_abc123def").expect(200);
     expect(fake.body.success).toBe(true);
@@ -111,39 +190,81 @@ describe("checkout in demo mode (no Stripe keys)", () => {
 
   it("create-payment-intent charges only the server's amount", async () => {
     const before = (await paymentRows(ctx)).length;
-    const tampered = await ctx.agent().post("/api/create-payment-intent").send({ amount: 1, plan: "standard" }).expect(400);
-    expect(tampered.body).toEqual({ message: "Amount does not match the plan's price", fields: { amount: "Amount must be 412 for the standard plan" } });
+    const tampered = await ctx
+      .agent()
+      .post("/api/create-payment-intent")
+      .send({ amount: 1, plan: "standard" })
+      .expect(400);
+    expect(tampered.body).toEqual({
+      message: "Amount does not match the plan's price",
+      fields: { amount: "Amount must be 412 for the standard plan" },
+    });
     // The pricing-page reading is not what checkout charges either.
     await ctx.agent().post("/api/create-payment-intent").send({ amount: 370, plan: "standard" }).expect(400);
-    const asText = await ctx.agent().post("/api/create-payment-intent").send({ amount: "412", plan: "standard" }).expect(400);
+    const asText = await ctx
+      .agent()
+      .post("/api/create-payment-intent")
+      .send({ amount: "412", plan: "standard" })
+      .expect(400);
     expect(asText.body.fields).toEqual({ amount: "Amount must be a number" });
     const noPlan = await ctx.agent().post("/api/create-payment-intent").send({ amount: 412 }).expect(400);
     expect(noPlan.body.fields).toEqual({ plan: "Plan must be one of basic, standard, premium" });
     expect((await paymentRows(ctx)).length).toBe(before);
 
-    const res = await ctx.agent().post("/api/create-payment-intent").send({ amount: 412, plan: "standard" }).expect(200);
+    const res = await ctx
+      .agent()
+      .post("/api/create-payment-intent")
+      .send({ amount: 412, plan: "standard" })
+      .expect(200);
     expect(res.body.clientSecret).toMatch(/^demo_pi_[a-f0-9]+_secret_[a-f0-9]+$/);
     const [row] = await ctx.db("payments").where({ client_secret: res.body.clientSecret });
-    expect(row).toMatchObject({ kind: "payment_intent", plan_type: "standard", amount_cents: 41200, status: "pending" });
+    expect(row).toMatchObject({
+      kind: "payment_intent",
+      plan_type: "standard",
+      amount_cents: 41200,
+      status: "pending",
+    });
   });
 
   describe("the demo card confirmation", () => {
-    const card = { name: "Ada Lovelace", email: "ada@example.com", cardNumber: "4242 4242 4242 4242", expiry: "12 / 39", cvc: "123" };
+    const card = {
+      name: "Ada Lovelace",
+      email: "ada@example.com",
+      cardNumber: "4242 4242 4242 4242",
+      expiry: "12 / 39",
+      cvc: "123",
+    };
     let clientSecret: string;
     let intentId: string;
     beforeAll(async () => {
-      const res = await ctx.agent().post("/api/create-payment-intent").send({ amount: 889, plan: "premium" }).expect(200);
+      const res = await ctx
+        .agent()
+        .post("/api/create-payment-intent")
+        .send({ amount: 889, plan: "premium" })
+        .expect(200);
       clientSecret = res.body.clientSecret;
       intentId = clientSecret.split("_secret_")[0]!;
     });
-    const confirm = (over: Record<string, string>) => ctx.agent().post("/api/demo/confirm-payment").send({ ...card, clientSecret, ...over });
+    const confirm = (over: Record<string, string>) =>
+      ctx
+        .agent()
+        .post("/api/demo/confirm-payment")
+        .send({ ...card, clientSecret, ...over });
     const status = async () => (await ctx.db("payments").where({ provider_id: intentId }).first()).status;
 
     it("checks Luhn, expiry, CVC and the required fields on the server", async () => {
-      expect((await confirm({ cardNumber: "4242 4242 4242 4241" }).expect(400)).body.fields).toEqual({ cardNumber: "Your card number is invalid." });
-      expect((await confirm({ expiry: "01 / 20" }).expect(400)).body.fields).toEqual({ expiry: "Your card's expiration date is in the past." });
-      expect((await confirm({ expiry: "13 / 30" }).expect(400)).body.fields).toEqual({ expiry: "Enter the expiry date as MM / YY." });
-      expect((await confirm({ cvc: "12" }).expect(400)).body.fields).toEqual({ cvc: "Your card's security code is invalid." });
+      expect((await confirm({ cardNumber: "4242 4242 4242 4241" }).expect(400)).body.fields).toEqual({
+        cardNumber: "Your card number is invalid.",
+      });
+      expect((await confirm({ expiry: "01 / 20" }).expect(400)).body.fields).toEqual({
+        expiry: "Your card's expiration date is in the past.",
+      });
+      expect((await confirm({ expiry: "13 / 30" }).expect(400)).body.fields).toEqual({
+        expiry: "Enter the expiry date as MM / YY.",
+      });
+      expect((await confirm({ cvc: "12" }).expect(400)).body.fields).toEqual({
+        cvc: "Your card's security code is invalid.",
+      });
       const empty = await confirm({ name: "", email: "", cardNumber: "", expiry: "", cvc: "" }).expect(400);
       expect(empty.body.fields).toEqual({
         name: "Name on card is required",
@@ -172,7 +293,11 @@ describe("checkout in demo mode (no Stripe keys)", () => {
       expect(res.body).toEqual({ paymentIntentId: intentId, status: "succeeded" });
       await confirm({}).expect(200);
       const row = await ctx.db("payments").where({ provider_id: intentId }).first();
-      expect(row).toMatchObject({ status: "succeeded", customer_email: "ada@example.com", customer_name: "Ada Lovelace" });
+      expect(row).toMatchObject({
+        status: "succeeded",
+        customer_email: "ada@example.com",
+        customer_name: "Ada Lovelace",
+      });
       expect(await ctx.container.payments.totalRevenue()).toBe(revenueBefore + 889);
       const verified = await ctx.agent().get(`/api/verify-payment?session_id=${intentId}`).expect(200);
       expect(verified.body).toEqual({ success: true, customer: { email: "ada@example.com", name: "Ada Lovelace" } });
@@ -182,13 +307,26 @@ describe("checkout in demo mode (no Stripe keys)", () => {
   // A double-click on the pay button: the second confirmation is answered as the first (a 500 from the unique
   // checkout_ref showed an error page for a payment that went through).
   describe("a second confirmation of the same payment", () => {
-    const card = { name: "Grace Hopper", email: "grace@example.com", cardNumber: "4242 4242 4242 4242", expiry: "12 / 39", cvc: "123" };
-    const confirm = (clientSecret: string) => ctx.agent().post("/api/demo/confirm-payment").send({ ...card, clientSecret });
+    const card = {
+      name: "Grace Hopper",
+      email: "grace@example.com",
+      cardNumber: "4242 4242 4242 4242",
+      expiry: "12 / 39",
+      cvc: "123",
+    };
+    const confirm = (clientSecret: string) =>
+      ctx
+        .agent()
+        .post("/api/demo/confirm-payment")
+        .send({ ...card, clientSecret });
     /** What one purchase left: its payment row, its subscriptions and their invoices. */
     async function recorded(id: string) {
       const payments = await ctx.db("payments").where({ provider_id: id }).select("status", "subscription_id");
       const subscriptions = await ctx.db("subscriptions").where({ checkout_ref: id }).pluck("id");
-      const invoices = await ctx.db("invoices").whereIn("subscription_id", subscriptions).select("status", "billing_reason");
+      const invoices = await ctx
+        .db("invoices")
+        .whereIn("subscription_id", subscriptions)
+        .select("status", "billing_reason");
       return { payments, subscriptions, invoices };
     }
     const oneOfEach = (subscriptionId: unknown) => ({
@@ -197,10 +335,19 @@ describe("checkout in demo mode (no Stripe keys)", () => {
       invoices: [{ status: "paid", billing_reason: "subscription_create" }],
     });
     /** Backends of this test's database waiting for a lock. */
-    const lockWaits = async () => (await ctx.db.raw("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'")).rows[0].n as number;
+    const lockWaits = async () =>
+      (
+        await ctx.db.raw(
+          "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+        )
+      ).rows[0].n as number;
 
     it("two at once (/checkout's card form): the same answer twice, one payment, one subscription, one invoice", async () => {
-      const { body } = await ctx.agent().post("/api/create-payment-intent").send({ amount: 412, plan: "standard" }).expect(200);
+      const { body } = await ctx
+        .agent()
+        .post("/api/create-payment-intent")
+        .send({ amount: 412, plan: "standard" })
+        .expect(200);
       const id = body.clientSecret.split("_secret_")[0];
       const [first, second] = await Promise.all([confirm(body.clientSecret), confirm(body.clientSecret)]);
       expect([first.status, second.status]).toEqual([200, 200]);
@@ -244,7 +391,9 @@ describe("checkout in demo mode (no Stripe keys)", () => {
   });
 
   it("totalRevenue sums the succeeded payments only", async () => {
-    const { rows } = await ctx.db.raw("select coalesce(sum(amount_cents),0)::int as cents from payments where status = 'succeeded'");
+    const { rows } = await ctx.db.raw(
+      "select coalesce(sum(amount_cents),0)::int as cents from payments where status = 'succeeded'",
+    );
     expect(await ctx.container.payments.totalRevenue()).toBe(rows[0].cents / 100);
     expect(await ctx.container.payments.totalRevenue()).toBeGreaterThan(0);
   });
@@ -286,12 +435,22 @@ describe("checkout in demo mode (no Stripe keys)", () => {
     expect(res.text).toContain("Subscription Details");
     expect(res.text).toContain("Next Steps");
     expect(res.text).toContain('href="/property-intake?plan=basic&session_id=demo_pi_abc&demo=1"');
-    const failed = await ctx.agent().get("/payment-success?plan=basic&payment_intent=pi_1&redirect_status=failed").expect(302);
+    const failed = await ctx
+      .agent()
+      .get("/payment-success?plan=basic&payment_intent=pi_1&redirect_status=failed")
+      .expect(302);
     expect(failed.headers.location).toBe("/checkout?plan=basic");
   });
 
   it("/property-intake redirects to /pricing unless (session_id and plan) or (demo and plan)", async () => {
-    for (const q of ["", "?plan=basic", "?session_id=cs_1", "?demo=1", "?session_id=cs_1&plan=gold", "?session_id=%3Cx%3E&plan=basic"]) {
+    for (const q of [
+      "",
+      "?plan=basic",
+      "?session_id=cs_1",
+      "?demo=1",
+      "?session_id=cs_1&plan=gold",
+      "?session_id=%3Cx%3E&plan=basic",
+    ]) {
       const res = await ctx.agent().get(`/property-intake${q}`).expect(302);
       expect(res.headers.location, q).toBe("/pricing");
     }
@@ -322,7 +481,13 @@ describe("checkout in Stripe mode (real SDK against the local stand-in)", () => 
     expect(call!.authorization).toBe("Bearer sk_test_stand_in");
     // docs/decisions.md#23: a recurring monthly CAD Price per plan and amount, made once and found again by lookup key.
     const [price] = [...stripe.prices.values()];
-    expect(price).toMatchObject({ lookup_key: "haven_basic_monthly_14900", unit_amount: 14900, currency: "cad", recurring: { interval: "month" }, metadata: { plan: "basic" } });
+    expect(price).toMatchObject({
+      lookup_key: "haven_basic_monthly_14900",
+      unit_amount: 14900,
+      currency: "cad",
+      recurring: { interval: "month" },
+      metadata: { plan: "basic" },
+    });
     expect(call!.form).toMatchObject({
       mode: "subscription",
       "line_items[0][quantity]": "1",
@@ -336,7 +501,9 @@ describe("checkout in Stripe mode (real SDK against the local stand-in)", () => 
     expect(stripe.prices.size).toBe(1);
     expect(stripe.apiCalls("POST", "/v1/checkout/sessions").at(-1)!.form["line_items[0][price]"]).toBe(price!.id);
     // From PUBLIC_URL (here its default, http://localhost:3000), never from the request's Host.
-    expect(call!.form.success_url).toBe(`${ctx.env.PUBLIC_URL}/property-intake?session_id={CHECKOUT_SESSION_ID}&plan=basic`);
+    expect(call!.form.success_url).toBe(
+      `${ctx.env.PUBLIC_URL}/property-intake?session_id={CHECKOUT_SESSION_ID}&plan=basic`,
+    );
     expect(call!.form.cancel_url).toBe(`${ctx.env.PUBLIC_URL}/pricing`);
   });
 
@@ -354,7 +521,13 @@ describe("checkout in Stripe mode (real SDK against the local stand-in)", () => 
     expect(await ctx.db("payments").where({ provider_id: sessionId })).toHaveLength(0);
     const subs = await ctx.db("subscriptions").where({ checkout_ref: sessionId });
     expect(subs).toHaveLength(1);
-    expect(subs[0]).toMatchObject({ provider: "stripe", plan_type: "premium", status: "active", monthly_amount_cents: 79900, payer_email: "kim@example.com" });
+    expect(subs[0]).toMatchObject({
+      provider: "stripe",
+      plan_type: "premium",
+      status: "active",
+      monthly_amount_cents: 79900,
+      payer_email: "kim@example.com",
+    });
     const invoices = await ctx.db("invoices").where({ subscription_id: subs[0].id });
     expect(invoices).toMatchObject([{ status: "paid", amount_cents: 79900, billing_reason: "subscription_create" }]);
   });
@@ -370,7 +543,11 @@ describe("checkout in Stripe mode (real SDK against the local stand-in)", () => 
     const calls = stripe.apiCalls("POST", "/v1/subscriptions").length;
     await ctx.agent().post("/api/create-payment-intent").send({ amount: 100, plan: "standard" }).expect(400);
     expect(stripe.apiCalls("POST", "/v1/subscriptions")).toHaveLength(calls);
-    const res = await ctx.agent().post("/api/create-payment-intent").send({ amount: 412, plan: "standard" }).expect(200);
+    const res = await ctx
+      .agent()
+      .post("/api/create-payment-intent")
+      .send({ amount: 412, plan: "standard" })
+      .expect(200);
     const [call] = stripe.apiCalls("POST", "/v1/subscriptions").slice(-1);
     const price = [...stripe.prices.values()].find((p) => p.lookup_key === "haven_standard_monthly_41200")!;
     expect(price).toMatchObject({ unit_amount: 41200, recurring: { interval: "month" } });
@@ -386,10 +563,16 @@ describe("checkout in Stripe mode (real SDK against the local stand-in)", () => 
     expect(stripe.apiCalls("POST", "/v1/payment_intents")).toHaveLength(0);
     const sub = [...stripe.subscriptions.values()].at(-1)!;
     const invoice = stripe.invoices.get(sub.latest_invoice as string)!;
-    expect(res.body).toEqual({ clientSecret: (invoice.confirmation_secret as { client_secret: string }).client_secret });
+    expect(res.body).toEqual({
+      clientSecret: (invoice.confirmation_secret as { client_secret: string }).client_secret,
+    });
     const intent = stripe.intents.get(res.body.clientSecret.split("_secret_")[0])!;
     // Recorded at once, incomplete, found again by the PaymentIntent id.
-    expect(await ctx.db("subscriptions").where({ checkout_ref: intent.id }).first()).toMatchObject({ provider_subscription_id: sub.id, status: "incomplete", monthly_amount_cents: 41200 });
+    expect(await ctx.db("subscriptions").where({ checkout_ref: intent.id }).first()).toMatchObject({
+      provider_subscription_id: sub.id,
+      status: "incomplete",
+      monthly_amount_cents: 41200,
+    });
     // A succeeded intent verifies too (the /checkout → /payment-success → intake path).
     stripe.succeedIntent(intent.id as string, "ivy@example.com");
     const verified = await ctx.agent().get(`/api/verify-payment?session_id=${intent.id}`).expect(200);
@@ -400,11 +583,17 @@ describe("checkout in Stripe mode (real SDK against the local stand-in)", () => 
     const browser = ctx.agent();
     const page = await browser.get("/checkout?plan=premium").expect(200);
     expect(page.text).toContain("pk_test_stand_in");
-    const { body } = await browser.post("/api/create-payment-intent").send({ amount: 889, plan: "premium" }).expect(200);
+    const { body } = await browser
+      .post("/api/create-payment-intent")
+      .send({ amount: 889, plan: "premium" })
+      .expect(200);
     const intentId = String(body.clientSecret).split("_secret_")[0]!;
     expect(intentId).toMatch(/^pi_test_\w+$/);
     expect(stripe.intents.get(intentId)).toMatchObject({ amount: 88900, currency: "cad" });
-    expect(stripe.subscriptionOf(intentId)).toMatchObject({ status: "incomplete", metadata: { plan: "premium", source: "payment_page" } });
+    expect(stripe.subscriptionOf(intentId)).toMatchObject({
+      status: "incomplete",
+      metadata: { plan: "premium", source: "payment_page" },
+    });
 
     // Not paid yet: verification fails and intake is refused.
     expect((await browser.get(`/api/verify-payment?session_id=${intentId}`).expect(200)).body.success).toBe(false);
@@ -414,14 +603,23 @@ describe("checkout in Stripe mode (real SDK against the local stand-in)", () => 
       email: "rowan@example.com",
       name: "Rowan Ash",
       phone: "306-555-0111",
-      property: { address: "5 Pine Street", city: "Springfield", state: "IL", zipCode: "62704", squareFootage: "1600", yearBuilt: "1999" },
+      property: {
+        address: "5 Pine Street",
+        city: "Springfield",
+        state: "IL",
+        zipCode: "62704",
+        squareFootage: "1600",
+        yearBuilt: "1999",
+      },
     };
     await browser.post("/api/customers").send(intake).expect(400);
 
     // Stripe.js confirms the card (receipt_email comes from the form) and returns to /payment-success.
     stripe.succeedIntent(intentId, "rowan@example.com");
     const success = await browser
-      .get(`/payment-success?plan=premium&payment_intent=${intentId}&payment_intent_client_secret=${body.clientSecret}&redirect_status=succeeded`)
+      .get(
+        `/payment-success?plan=premium&payment_intent=${intentId}&payment_intent_client_secret=${body.clientSecret}&redirect_status=succeeded`,
+      )
       .expect(200);
     expect(success.text).toContain("Payment Successful!");
     expect(success.text).toContain(`href="/property-intake?plan=premium&session_id=${intentId}"`);
@@ -430,20 +628,37 @@ describe("checkout in Stripe mode (real SDK against the local stand-in)", () => 
     const verified = await browser.get(`/api/verify-payment?session_id=${intentId}`).expect(200);
     expect(verified.body).toEqual({ success: true, customer: { email: "rowan@example.com", name: null } });
     expect(await ctx.db("payments").where({ provider_id: intentId })).toHaveLength(0);
-    expect(await ctx.db("subscriptions").where({ checkout_ref: intentId }).first()).toMatchObject({ status: "active", plan_type: "premium", monthly_amount_cents: 88900, payer_email: "rowan@example.com" });
+    expect(await ctx.db("subscriptions").where({ checkout_ref: intentId }).first()).toMatchObject({
+      status: "active",
+      plan_type: "premium",
+      monthly_amount_cents: 88900,
+      payer_email: "rowan@example.com",
+    });
 
     const created = await browser.post("/api/customers").send(intake).expect(201);
     // The plan paid for wins over the form's planType.
-    expect(await ctx.db("customers").where({ id: created.body.id }).first()).toMatchObject({ stripe_session_id: intentId, email: "rowan@example.com", subscription_plan: "premium" });
-    expect((await browser.get("/api/properties").expect(200)).body).toEqual([expect.objectContaining({ id: created.body.propertyId, address: "5 Pine Street" })]);
+    expect(await ctx.db("customers").where({ id: created.body.id }).first()).toMatchObject({
+      stripe_session_id: intentId,
+      email: "rowan@example.com",
+      subscription_plan: "premium",
+    });
+    expect((await browser.get("/api/properties").expect(200)).body).toEqual([
+      expect.objectContaining({ id: created.body.propertyId, address: "5 Pine Street" }),
+    ]);
     // The subscription now belongs to the customer and home intake made.
-    expect(await ctx.db("subscriptions").where({ checkout_ref: intentId }).first()).toMatchObject({ customer_id: created.body.id, property_id: created.body.propertyId });
+    expect(await ctx.db("subscriptions").where({ checkout_ref: intentId }).first()).toMatchObject({
+      customer_id: created.body.id,
+      property_id: created.body.propertyId,
+    });
     // A retry from the same browser gets the same customer; the subscription is still one.
     expect((await browser.post("/api/customers").send(intake).expect(200)).body).toEqual(created.body);
     expect(await ctx.db("subscriptions").where({ checkout_ref: intentId })).toHaveLength(1);
     // Another browser knowing the pi_ id but not the payer's e-mail gets nothing.
     const stranger = ctx.agent();
-    await stranger.post("/api/customers").send({ ...intake, email: "mallory@example.com" }).expect(400);
+    await stranger
+      .post("/api/customers")
+      .send({ ...intake, email: "mallory@example.com" })
+      .expect(400);
     expect((await stranger.get("/api/properties").expect(200)).body).toEqual([]);
   });
 
@@ -458,7 +673,18 @@ describe("checkout in Stripe mode (real SDK against the local stand-in)", () => 
     expect(home).not.toContain("js.stripe.com");
     expect(home).toMatch(/form-action 'self' https:\/\/checkout\.stripe\.com/);
     await ctx.agent().get("/demo-checkout/demo_cs_ffffffffffffffffffffffff").expect(404);
-    await ctx.agent().post("/api/demo/confirm-payment").send({ clientSecret: "demo_pi_ab_secret_cd", name: "A", email: "a@example.com", cardNumber: "4242424242424242", expiry: "12/39", cvc: "123" }).expect(404);
+    await ctx
+      .agent()
+      .post("/api/demo/confirm-payment")
+      .send({
+        clientSecret: "demo_pi_ab_secret_cd",
+        name: "A",
+        email: "a@example.com",
+        cardNumber: "4242424242424242",
+        expiry: "12/39",
+        cvc: "123",
+      })
+      .expect(404);
   });
 
   it("a Stripe outage is a clear 502, and the form fallback returns to /pricing", async () => {

@@ -24,7 +24,11 @@ let web: http.Server;
 let publicUrl: string;
 let backupDir: string;
 
-const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}Z$/, "Z");
+const stamp = (d: Date) =>
+  d
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}Z$/, "Z");
 
 beforeAll(async () => {
   ctx = await createTestContext();
@@ -33,7 +37,8 @@ beforeAll(async () => {
   stripe = await StripeStandIn.start();
   // The plans' prices, made by Haven's own code as a purchase would (one per plan and reading).
   const billing = new StripeBilling(createStripeClient(STAND_IN_KEYS.STRIPE_SECRET_KEY, stripe.url));
-  for (const plan of await ctx.container.plans.list()) for (const dollars of [plan.price, plan.checkoutPrice]) await billing.priceFor(plan, Math.round(dollars * 100));
+  for (const plan of await ctx.container.plans.list())
+    for (const dollars of [plan.price, plan.checkoutPrice]) await billing.priceFor(plan, Math.round(dollars * 100));
   web = http.createServer(ctx.app).listen(0, "127.0.0.1");
   await new Promise((resolve) => web.once("listening", resolve));
   publicUrl = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
@@ -60,14 +65,26 @@ const healthy = () => ({
 });
 
 const lines = (stdout: string) => stdout.trim().split("\n");
-const line = (stdout: string, name: string) => lines(stdout).find((l) => new RegExp(`^\\S+ (ok|warn|fail|skip)\\s+${name}\\s{2}`).test(l)) ?? "";
+const line = (stdout: string, name: string) =>
+  lines(stdout).find((l) => new RegExp(`^\\S+ (ok|warn|fail|skip)\\s+${name}\\s{2}`).test(l)) ?? "";
 
 describe("haven doctor", { timeout: 120_000 }, () => {
   it("a healthy setup: every check ok, exit 0", async () => {
     const r = await runHaven(ctx.url, ["doctor"], { env: healthy() });
     expect(r.stderr).toBe("");
     expect(r.code, r.stdout).toBe(0);
-    for (const name of ["configuration", "session secret", "public url", "smtp", "stripe webhook", "stripe key", "stripe prices", "database", "migrations", "backups"]) {
+    for (const name of [
+      "configuration",
+      "session secret",
+      "public url",
+      "smtp",
+      "stripe webhook",
+      "stripe key",
+      "stripe prices",
+      "database",
+      "migrations",
+      "backups",
+    ]) {
       expect(line(r.stdout, name), `${name} in\n${r.stdout}`).toMatch(/^✓ ok/);
     }
     expect(line(r.stdout, "stripe prices")).toContain("all 6 plan prices exist by lookup key");
@@ -87,10 +104,20 @@ describe("haven doctor", { timeout: 120_000 }, () => {
     });
     expect(r.code, r.stdout).toBe(1);
     expect(r.stderr).toBe("");
-    expect(line(r.stdout, "smtp")).toMatch(new RegExp(`^✗ fail +smtp +cannot talk to the SMTP server at 127.0.0.1:${closed} \\(.*ECONNREFUSED.*→ check SMTP_URL`));
-    expect(line(r.stdout, "stripe key")).toMatch(/^✗ fail .*Stripe refused STRIPE_SECRET_KEY .*→ copy the secret key again/);
-    expect(line(r.stdout, "migrations")).toMatch(new RegExp(`^✗ fail .*1 pending: ${latest.name.replace(/\./g, "\\.")} → run haven db migrate`));
-    expect(line(r.stdout, "public url")).toMatch(/^✗ fail .*the proxy forwards Host haven.internal:3000 but PUBLIC_URL is http:\/\/127\.0\.0\.1:\d+.*→ set PUBLIC_URL/);
+    expect(line(r.stdout, "smtp")).toMatch(
+      new RegExp(
+        `^✗ fail +smtp +cannot talk to the SMTP server at 127.0.0.1:${closed} \\(.*ECONNREFUSED.*→ check SMTP_URL`,
+      ),
+    );
+    expect(line(r.stdout, "stripe key")).toMatch(
+      /^✗ fail .*Stripe refused STRIPE_SECRET_KEY .*→ copy the secret key again/,
+    );
+    expect(line(r.stdout, "migrations")).toMatch(
+      new RegExp(`^✗ fail .*1 pending: ${latest.name.replace(/\./g, "\\.")} → run haven db migrate`),
+    );
+    expect(line(r.stdout, "public url")).toMatch(
+      /^✗ fail .*the proxy forwards Host haven.internal:3000 but PUBLIC_URL is http:\/\/127\.0\.0\.1:\d+.*→ set PUBLIC_URL/,
+    );
     // What still works is still said.
     expect(line(r.stdout, "database")).toMatch(/^✓ ok/);
     expect(lines(r.stdout).at(-1)).toMatch(/4 failed/);
@@ -98,9 +125,13 @@ describe("haven doctor", { timeout: 120_000 }, () => {
   });
 
   it("a configuration Haven refuses is one failing line", async () => {
-    const r = await runHaven(ctx.url, ["doctor"], { env: { ...healthy(), NODE_ENV: "production", STRIPE_WEBHOOK_SECRET: "" } });
+    const r = await runHaven(ctx.url, ["doctor"], {
+      env: { ...healthy(), NODE_ENV: "production", STRIPE_WEBHOOK_SECRET: "" },
+    });
     expect(r.code).toBe(1);
     expect(lines(r.stdout)).toHaveLength(2);
-    expect(lines(r.stdout)[0]).toMatch(/^✗ fail +configuration +STRIPE_WEBHOOK_SECRET must be set in production .*→ fix that variable/);
+    expect(lines(r.stdout)[0]).toMatch(
+      /^✗ fail +configuration +STRIPE_WEBHOOK_SECRET must be set in production .*→ fix that variable/,
+    );
   });
 });

@@ -19,7 +19,13 @@ describe("haven output through a slow pipe", { timeout: 120_000 }, () => {
     const PAYMENTS = 1200;
     const start = Date.parse("2025-01-01T12:00:00Z");
     await ctx.container.payments.importDemoPayments(
-      Array.from({ length: PAYMENTS }, (_, i) => ({ providerId: `demo_pi_pipe_${i}_${email}`, planType: "standard" as const, customerEmail: email, customerName: "Piper Slowread", createdAt: new Date(start + i * 3_600_000) })),
+      Array.from({ length: PAYMENTS }, (_, i) => ({
+        providerId: `demo_pi_pipe_${i}_${email}`,
+        planType: "standard" as const,
+        customerEmail: email,
+        customerName: "Piper Slowread",
+        createdAt: new Date(start + i * 3_600_000),
+      })),
       ctx.db,
     );
 

@@ -1,4 +1,3 @@
-
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -58,16 +57,23 @@ describe("haven reports", () => {
 
       const single = await haven(["reports", "generate", "--inspection", String(one.inspectionId)]);
       expect(single.code, single.stderr).toBe(0);
-      expect(single.stdout).toMatch(new RegExp(`Generated report #\\d+ for inspection #${one.inspectionId} \\(1 Cli Crescent, Québec, QC G1R 4P5\\)`));
+      expect(single.stdout).toMatch(
+        new RegExp(
+          `Generated report #\\d+ for inspection #${one.inspectionId} \\(1 Cli Crescent, Québec, QC G1R 4P5\\)`,
+        ),
+      );
 
       const again = await haven(["reports", "generate", "--inspection", String(one.inspectionId)]);
       expect(again.code).toBe(1);
-      expect(again.stderr.trim()).toBe("haven: This inspection already has a report: delete it first to generate it again");
+      expect(again.stderr.trim()).toBe(
+        "haven: This inspection already has a report: delete it first to generate it again",
+      );
 
       const missing = await haven(["reports", "generate", "--all-missing"]);
       expect(missing.code, missing.stderr).toBe(0);
       expect(missing.stdout).toContain("Generated 2 report(s).");
-      for (const { inspectionId } of [two, three]) expect(await ctx.container.reports.findByInspection(inspectionId)).not.toBeNull();
+      for (const { inspectionId } of [two, three])
+        expect(await ctx.container.reports.findByInspection(inspectionId)).not.toBeNull();
       expect((await haven(["reports", "generate", "--all-missing"])).stdout).toContain("Nothing to generate");
 
       const list = await haven(["reports", "list"]);
@@ -75,7 +81,9 @@ describe("haven reports", () => {
       expect(list.stdout).toContain("3 Cli Crescent, Québec");
       expect(list.stdout).toContain("3 of 3 report(s).");
       const json = JSON.parse((await haven(["reports", "list", "--json"])).stdout);
-      expect(json.map((r: { reportData: { property: { address: string } } }) => r.reportData.property.address)).toEqual(["3 Cli Crescent", "2 Cli Crescent", "1 Cli Crescent"]);
+      expect(json.map((r: { reportData: { property: { address: string } } }) => r.reportData.property.address)).toEqual(
+        ["3 Cli Crescent", "2 Cli Crescent", "1 Cli Crescent"],
+      );
       expect(json[0].reportData.issues).toEqual(json[0].reportData.recommendations);
     },
     SLOW,
@@ -90,7 +98,16 @@ describe("haven reports", () => {
       const r1 = await haven(["reports", "pdf", "--report", String(report!.id), "--out", full]);
       expect(r1.code, r1.stderr).toBe(0);
       expect(r1.stdout).toContain(`Wrote ${full} (full,`);
-      const r2 = await haven(["reports", "pdf", "--report", String(report!.id), "--out", summary, "--format", "summary"]);
+      const r2 = await haven([
+        "reports",
+        "pdf",
+        "--report",
+        String(report!.id),
+        "--out",
+        summary,
+        "--format",
+        "summary",
+      ]);
       expect(r2.code, r2.stderr).toBe(0);
       const fullPdf = await pages(full);
       const summaryPdf = await pages(summary);
@@ -113,13 +130,19 @@ describe("haven reports", () => {
     async () => {
       const cases: [string[], RegExp][] = [
         [["reports", "generate"], /^haven: Give either --inspection <id> or --all-missing$/],
-        [["reports", "generate", "--inspection", "5", "--all-missing"], /^haven: Give either --inspection <id> or --all-missing$/],
+        [
+          ["reports", "generate", "--inspection", "5", "--all-missing"],
+          /^haven: Give either --inspection <id> or --all-missing$/,
+        ],
         [["reports", "generate", "--inspection", "abc"], /Inspection must be a positive whole number/],
         [["reports", "generate", "--inspection", "999999"], /^haven: Inspection not found$/],
         [["reports", "pdf", "--report", "1"], /^haven: --out <file> is required with --report$/],
         [["reports", "pdf", "--all"], /^haven: --out-dir <dir> is required with --all$/],
         [["reports", "pdf"], /^haven: Give either --report <id> --out <file> or --all --out-dir <dir>$/],
-        [["reports", "pdf", "--report", "1", "--out", "x.pdf", "--format", "poster"], /Format must be one of full, summary/],
+        [
+          ["reports", "pdf", "--report", "1", "--out", "x.pdf", "--format", "poster"],
+          /Format must be one of full, summary/,
+        ],
         [["reports", "pdf", "--report", "999999", "--out", path.join(dir, "none.pdf")], /^haven: Report not found$/],
         [["reports", "list", "--limit", "0"], /Limit must be a whole number from 1 to 500/],
       ];

@@ -1,4 +1,3 @@
-
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { runHaven } from "../support/cli.js";
@@ -47,9 +46,13 @@ describe("haven users unlock", { timeout: 120_000 }, () => {
 
     const unlocked = await haven(["users", "unlock", "--email", email.toUpperCase()]);
     expect(unlocked.code).toBe(0);
-    expect(unlocked.stdout).toMatch(new RegExp(`^Unlocked staff user #\\d+ ${email} \\(\\d+ login counters cleared\\)\\.\\n$`));
+    expect(unlocked.stdout).toMatch(
+      new RegExp(`^Unlocked staff user #\\d+ ${email} \\(\\d+ login counters cleared\\)\\.\\n$`),
+    );
     await ctx.container.auth.login(email, password, "203.0.113.9");
-    const after = JSON.parse((await haven(["users", "list", "--json"])).stdout).find((u: { email: string }) => u.email === email);
+    const after = JSON.parse((await haven(["users", "list", "--json"])).stdout).find(
+      (u: { email: string }) => u.email === email,
+    );
     expect(after).toMatchObject({ locked: false, lockedAddresses: [], lockedUntil: null });
 
     const unknown = await haven(["users", "unlock", "--email", "nobody@haven.test"]);

@@ -1,4 +1,3 @@
-
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FolderMigrationSource } from "../../src/db/migration-source.js";
 import { type TestContext, createTestContext } from "../support/context.js";
@@ -18,7 +17,18 @@ const noStack = (r: CliResult) => expect(r.stderr + r.stdout).not.toMatch(/\n\s+
 // Each run starts the real bin (tsx, every module): on a busy machine a few take seconds each.
 describe("haven CLI", { timeout: 120_000 }, () => {
   it("--help works on every command", async () => {
-    for (const args of [[], ["db"], ["db", "migrate"], ["db", "reset"], ["plans"], ["plans", "set-price"], ["users", "create"], ["db", "backup"], ["db", "restore"], ["doctor"]]) {
+    for (const args of [
+      [],
+      ["db"],
+      ["db", "migrate"],
+      ["db", "reset"],
+      ["plans"],
+      ["plans", "set-price"],
+      ["users", "create"],
+      ["db", "backup"],
+      ["db", "restore"],
+      ["doctor"],
+    ]) {
       const r = await haven([...args, "--help"]);
       expect(r.code, args.join(" ")).toBe(0);
       expect(r.stdout).toContain("Usage: haven");
@@ -37,7 +47,10 @@ describe("haven CLI", { timeout: 120_000 }, () => {
     const ok = await haven(["plans", "set-price", "premium", "--monthly", "829", "--checkout", "899"]);
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain("Premium: monthly $829, checkout $899.");
-    expect(await ctx.db("plans").where({ type: "premium" }).first()).toMatchObject({ monthly_price: 829, checkout_price: 899 });
+    expect(await ctx.db("plans").where({ type: "premium" }).first()).toMatchObject({
+      monthly_price: 829,
+      checkout_price: 899,
+    });
 
     const badType = await haven(["plans", "set-price", "gold", "--monthly", "5"]);
     expect(badType.code).toBe(1);
@@ -52,20 +65,32 @@ describe("haven CLI", { timeout: 120_000 }, () => {
   });
 
   it("users create reads the password from stdin and stores an argon2id hash", async () => {
-    const r = await haven(["users", "create", "--email", "Ana@Haven.test", "--first-name", "Ana", "--last-name", "Diaz"], "a-long-password\n");
+    const r = await haven(
+      ["users", "create", "--email", "Ana@Haven.test", "--first-name", "Ana", "--last-name", "Diaz"],
+      "a-long-password\n",
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Created staff user #\d+ ana@haven.test\./);
     const row = await ctx.db("staff_users").where({ email: "ana@haven.test" }).first();
     expect(row.password_hash).toMatch(/^\$argon2id\$/);
     expect(await ctx.container.users.verify("ana@haven.test", "a-long-password")).toMatchObject({ firstName: "Ana" });
 
-    const again = await haven(["users", "create", "--email", "ana@haven.test", "--first-name", "A", "--last-name", "D"], "a-long-password");
+    const again = await haven(
+      ["users", "create", "--email", "ana@haven.test", "--first-name", "A", "--last-name", "D"],
+      "a-long-password",
+    );
     expect(again.code).toBe(1);
     expect(again.stderr).toContain("already exists");
-    const short = await haven(["users", "create", "--email", "bo@haven.test", "--first-name", "Bo", "--last-name", "Li"], "short");
+    const short = await haven(
+      ["users", "create", "--email", "bo@haven.test", "--first-name", "Bo", "--last-name", "Li"],
+      "short",
+    );
     expect(short.code).toBe(1);
     expect(short.stderr).toContain("Password must be at least 10 characters");
-    const badEmail = await haven(["users", "create", "--email", "nope", "--first-name", "Bo", "--last-name", "Li"], "a-long-password");
+    const badEmail = await haven(
+      ["users", "create", "--email", "nope", "--first-name", "Bo", "--last-name", "Li"],
+      "a-long-password",
+    );
     expect(badEmail.stderr).toContain("Enter a valid e-mail address");
     const missing = await haven(["users", "create", "--email", "bo@haven.test"]);
     expect(missing.code).toBe(1);

@@ -64,12 +64,20 @@ beforeAll(async () => {
   const { inspectionId, propertyId } = await completedInspection(ctx.container, quickEntries(4));
   await ctx.container.reports.generate(inspectionId);
   const [task] = await ctx.db("maintenance_tasks").where({ property_id: propertyId }).select("id");
-  await ctx.db("quote_requests").insert({ property_id: propertyId, maintenance_task_id: task.id, client_notes: "-2 windows, @front" });
+  await ctx
+    .db("quote_requests")
+    .insert({ property_id: propertyId, maintenance_task_id: task.id, client_notes: "-2 windows, @front" });
 });
 afterAll(() => ctx.close());
 
 describe("?format=csv on the list calls", () => {
-  const LISTS = ["/api/properties", "/api/inspections", "/api/reports", "/api/quote-requests", "/api/maintenance-tasks"];
+  const LISTS = [
+    "/api/properties",
+    "/api/inspections",
+    "/api/reports",
+    "/api/quote-requests",
+    "/api/maintenance-tasks",
+  ];
 
   it.each(LISTS)("%s: one column per JSON field, every matching row", async (path) => {
     const json = await staff.get(`${path}?limit=500`).expect(200);
@@ -113,7 +121,10 @@ describe("?format=csv on the list calls", () => {
 
 describe("100,000 rows", () => {
   it("streams them all, and a client that leaves early frees the cursor's connection", async () => {
-    const [{ id: customerId }] = await ctx.db("customers").insert({ email: "bulk@example.ca", name: "Bulk Owner", subscription_plan: "basic" }).returning("id");
+    const [{ id: customerId }] = await ctx
+      .db("customers")
+      .insert({ email: "bulk@example.ca", name: "Bulk Owner", subscription_plan: "basic" })
+      .returning("id");
     await ctx.db.raw(
       `insert into properties (customer_id, client_name, client_email, subscription_plan, address, city, province, postal_code, notes, created_at)
        select ?, 'Owner ' || n, 'owner' || n || '@example.ca', 'basic', n || ' Bank Street, "B"', 'Ottawa', 'ON', 'K1S 2B4',
@@ -142,12 +153,16 @@ describe("100,000 rows", () => {
             done(null, null);
           });
         })
-        .end((error) => (error && !/aborted|socket hang up|ECONNRESET/i.test(String(error)) ? reject(error) : resolve()));
+        .end((error) =>
+          error && !/aborted|socket hang up|ECONNRESET/i.test(String(error)) ? reject(error) : resolve(),
+        );
     });
     const deadline = Date.now() + 10_000;
     let open = 1;
     while (Date.now() < deadline) {
-      const { rows: activity } = await ctx.db.raw("select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'fetch forward%' and state like 'idle in transaction%'");
+      const { rows: activity } = await ctx.db.raw(
+        "select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'fetch forward%' and state like 'idle in transaction%'",
+      );
       open = activity[0].n;
       if (open === 0) break;
       await new Promise((r) => setTimeout(r, 50));

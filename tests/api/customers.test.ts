@@ -35,11 +35,19 @@ const payload = (stripeSessionId: string, over: Record<string, unknown> = {}) =>
 });
 
 /** A paid demo payment, as the /checkout card form makes it; its id is what /payment-success hands to intake. */
-async function paidDemoSession(ctx: TestContext, planType: "basic" | "standard" | "premium" = "standard", email = "jo@example.com"): Promise<string> {
+async function paidDemoSession(
+  ctx: TestContext,
+  planType: "basic" | "standard" | "premium" = "standard",
+  email = "jo@example.com",
+): Promise<string> {
   const amount = (await ctx.container.plans.get(planType)).checkoutPrice;
   const { body } = await ctx.agent().post("/api/create-payment-intent").send({ amount, plan: planType }).expect(200);
   const card = { name: "Demo Payer", email, cardNumber: "4242424242424242", expiry: "12 / 39", cvc: "123" };
-  const paid = await ctx.agent().post("/api/demo/confirm-payment").send({ ...card, clientSecret: body.clientSecret }).expect(200);
+  const paid = await ctx
+    .agent()
+    .post("/api/demo/confirm-payment")
+    .send({ ...card, clientSecret: body.clientSecret })
+    .expect(200);
   return paid.body.paymentIntentId;
 }
 
@@ -71,7 +79,13 @@ describe("POST /api/customers (demo mode)", () => {
     const blank = await ctx
       .agent()
       .post("/api/customers")
-      .send(payload("demo_session_abcdef12", { name: " ", phone: "", property: { address: "", city: "", state: "", zipCode: "", squareFootage: "", yearBuilt: "" } }))
+      .send(
+        payload("demo_session_abcdef12", {
+          name: " ",
+          phone: "",
+          property: { address: "", city: "", state: "", zipCode: "", squareFootage: "", yearBuilt: "" },
+        }),
+      )
       .expect(400);
     expect(blank.body.fields).toEqual({
       name: "Name is required",
@@ -130,18 +144,35 @@ describe("POST /api/customers (demo mode)", () => {
       "property.electricalPanels": "Electrical panels must be one of 1, 2, multiple, unknown",
       "property.roofType": "Roof type must be one of asphalt-shingle, metal, tile, slate, flat, other, unknown",
       "property.heatingType": "Heating type must be one of gas, electric, oil, propane, heat-pump, other, unknown",
-      "property.coolingType": "Cooling type must be one of central-ac, window-units, mini-split, evaporative, none, unknown",
-      "property.waterHeaterType": "Water heater type must be one of gas-tank, electric-tank, gas-tankless, electric-tankless, solar, unknown",
+      "property.coolingType":
+        "Cooling type must be one of central-ac, window-units, mini-split, evaporative, none, unknown",
+      "property.waterHeaterType":
+        "Water heater type must be one of gas-tank, electric-tank, gas-tankless, electric-tankless, solar, unknown",
     });
-    const fraction = await ctx.agent().post("/api/customers").send(payload("demo_session_abcdef12", { property: { ...property, squareFootage: 1200.5 } })).expect(400);
+    const fraction = await ctx
+      .agent()
+      .post("/api/customers")
+      .send(payload("demo_session_abcdef12", { property: { ...property, squareFootage: 1200.5 } }))
+      .expect(400);
     expect(fraction.body.fields).toEqual({ "property.squareFootage": "Square footage must be a whole number" });
   });
 
   it("refuses a session that is not paid: unknown demo ids and pending intents", async () => {
     const before = await counts(ctx);
-    const unknown = await ctx.agent().post("/api/customers").send(payload("demo_cs_0123456789abcdef01234567")).expect(400);
-    expect(unknown.body).toEqual({ message: "Payment could not be verified", fields: { stripeSessionId: "This checkout session is not paid" } });
-    const { body } = await ctx.agent().post("/api/create-payment-intent").send({ amount: 412, plan: "standard" }).expect(200);
+    const unknown = await ctx
+      .agent()
+      .post("/api/customers")
+      .send(payload("demo_cs_0123456789abcdef01234567"))
+      .expect(400);
+    expect(unknown.body).toEqual({
+      message: "Payment could not be verified",
+      fields: { stripeSessionId: "This checkout session is not paid" },
+    });
+    const { body } = await ctx
+      .agent()
+      .post("/api/create-payment-intent")
+      .send({ amount: 412, plan: "standard" })
+      .expect(200);
     const pendingId = body.clientSecret.split("_secret_")[0];
     await ctx.agent().post("/api/customers").send(payload(pendingId)).expect(400);
     await ctx.agent().post("/api/customers").send(payload("cs_test_forged")).expect(400);
@@ -155,7 +186,10 @@ describe("POST /api/customers (demo mode)", () => {
     expect(first.body).toEqual({ id: expect.any(Number), propertyId: expect.any(Number) });
     expect(String(first.headers["set-cookie"])).toContain("haven_session=");
 
-    const retry = await browser.post("/api/customers").send(payload(sessionId, { name: "Someone Else" })).expect(200);
+    const retry = await browser
+      .post("/api/customers")
+      .send(payload(sessionId, { name: "Someone Else" }))
+      .expect(200);
     expect(retry.body).toEqual(first.body);
     expect(await ctx.db("customers").where({ stripe_session_id: sessionId })).toHaveLength(1);
     expect(await ctx.db("properties").where({ customer_id: first.body.id })).toHaveLength(1);
@@ -188,21 +222,56 @@ describe("POST /api/customers (demo mode)", () => {
     it("takes an Ottawa address: the province is stored as the province, the postal code as 'K1S 2B4'", async () => {
       const sessionId = await paidDemoSession(ctx, "basic", "ottawa@example.com");
       const browser = ctx.agent();
-      const made = await browser.post("/api/customers").send(payload(sessionId, { email: "ottawa@example.com", property: { ...ottawa, state: "on", zipCode: "k1s2b4" } })).expect(201);
+      const made = await browser
+        .post("/api/customers")
+        .send(
+          payload(sessionId, { email: "ottawa@example.com", property: { ...ottawa, state: "on", zipCode: "k1s2b4" } }),
+        )
+        .expect(201);
       const [listed] = (await browser.get("/api/properties").expect(200)).body;
-      expect(listed).toMatchObject({ id: made.body.propertyId, city: "Ottawa", province: "ON", state: null, postalCode: "K1S 2B4" });
+      expect(listed).toMatchObject({
+        id: made.body.propertyId,
+        city: "Ottawa",
+        province: "ON",
+        state: null,
+        postalCode: "K1S 2B4",
+      });
     });
 
     it("accepts the onboarding names (province, postalCode) and both pairs when they agree", async () => {
       const { state: _s, zipCode: _z, ...street } = ottawa;
       const sessionId = await paidDemoSession(ctx, "basic", "pair@example.com");
       const browser = ctx.agent();
-      await browser.post("/api/customers").send(payload(sessionId, { email: "pair@example.com", property: { ...street, province: "ON", postalCode: "K2P-1L4" } })).expect(201);
-      expect((await browser.get("/api/properties").expect(200)).body[0]).toMatchObject({ province: "ON", state: null, postalCode: "K2P 1L4" });
+      await browser
+        .post("/api/customers")
+        .send(
+          payload(sessionId, {
+            email: "pair@example.com",
+            property: { ...street, province: "ON", postalCode: "K2P-1L4" },
+          }),
+        )
+        .expect(201);
+      expect((await browser.get("/api/properties").expect(200)).body[0]).toMatchObject({
+        province: "ON",
+        state: null,
+        postalCode: "K2P 1L4",
+      });
       const bothSession = await paidDemoSession(ctx, "basic", "both@example.com");
       const other = ctx.agent();
-      await other.post("/api/customers").send(payload(bothSession, { email: "both@example.com", property: { ...ottawa, province: "on", postalCode: "k1s 2b4" } })).expect(201);
-      expect((await other.get("/api/properties").expect(200)).body[0]).toMatchObject({ province: "ON", state: null, postalCode: "K1S 2B4" });
+      await other
+        .post("/api/customers")
+        .send(
+          payload(bothSession, {
+            email: "both@example.com",
+            property: { ...ottawa, province: "on", postalCode: "k1s 2b4" },
+          }),
+        )
+        .expect(201);
+      expect((await other.get("/api/properties").expect(200)).body[0]).toMatchObject({
+        province: "ON",
+        state: null,
+        postalCode: "K1S 2B4",
+      });
     });
 
     it.each([
@@ -216,7 +285,11 @@ describe("POST /api/customers (demo mode)", () => {
     ])("refuses %o naming the field, and writes nothing", async (change, fields) => {
       const before = await counts(ctx);
       const sessionId = await paidDemoSession(ctx, "basic", "refused@example.com");
-      const res = await ctx.agent().post("/api/customers").send(payload(sessionId, { email: "refused@example.com", property: { ...ottawa, ...change } })).expect(400);
+      const res = await ctx
+        .agent()
+        .post("/api/customers")
+        .send(payload(sessionId, { email: "refused@example.com", property: { ...ottawa, ...change } }))
+        .expect(400);
       expect(res.body.fields).toEqual(fields);
       expect(await counts(ctx)).toEqual(before);
     });
@@ -228,7 +301,12 @@ describe("POST /api/customers (demo mode)", () => {
     const browser = ctx.agent();
     const res = await browser
       .post("/api/customers")
-      .send(payload(sessionId, { name: "Jo\u0000Homeowner", property: { ...property, city: "Spring\u0000field", notes: "\u0000" } }))
+      .send(
+        payload(sessionId, {
+          name: "Jo\u0000Homeowner",
+          property: { ...property, city: "Spring\u0000field", notes: "\u0000" },
+        }),
+      )
       .expect(400);
     expect(res.body.fields).toEqual({
       name: "Contains a character that is not allowed (NUL)",
@@ -244,13 +322,20 @@ describe("POST /api/customers (demo mode)", () => {
     const before = await counts(ctx);
     const sessionId = await paidDemoSession(ctx, "basic", "jo@example.com");
     const thief = ctx.agent();
-    const res = await thief.post("/api/customers").send(payload(sessionId, { email: "mallory@example.com", name: "Mallory" })).expect(400);
+    const res = await thief
+      .post("/api/customers")
+      .send(payload(sessionId, { email: "mallory@example.com", name: "Mallory" }))
+      .expect(400);
     expect(res.body).toEqual({ message: PAYER_EMAIL_MESSAGE, fields: { email: PAYER_EMAIL_MESSAGE } });
     expect(res.headers["set-cookie"]).toBeUndefined();
     expect(await counts(ctx)).toEqual(before);
     expect((await thief.get("/api/properties").expect(200)).body).toEqual([]);
     // The payer's own address, in any case, is the same address.
-    const owner = await ctx.agent().post("/api/customers").send(payload(sessionId, { email: "Jo@Example.COM" })).expect(201);
+    const owner = await ctx
+      .agent()
+      .post("/api/customers")
+      .send(payload(sessionId, { email: "Jo@Example.COM" }))
+      .expect(201);
     expect((await ctx.db("customers").where({ id: owner.body.id }).first()).email).toBe("Jo@Example.COM");
   });
 
@@ -262,7 +347,10 @@ describe("POST /api/customers (demo mode)", () => {
     const before = await counts(ctx);
 
     const thief = ctx.agent();
-    const stolen = await thief.post("/api/customers").send(payload(id, { email: "mallory@example.com", name: "Mallory" })).expect(409);
+    const stolen = await thief
+      .post("/api/customers")
+      .send(payload(id, { email: "mallory@example.com", name: "Mallory" }))
+      .expect(409);
     expect(stolen.body).toEqual({ message: SESSION_TAKEN_MESSAGE, fields: { email: SESSION_TAKEN_MESSAGE } });
     expect(stolen.headers["set-cookie"]).toBeUndefined();
     expect((await thief.get("/api/properties").expect(200)).body).toEqual([]);
@@ -271,8 +359,17 @@ describe("POST /api/customers (demo mode)", () => {
     // The same browser retrying the same payload, and the same person in another browser, get the same customer.
     expect((await owner.post("/api/customers").send(payload(id)).expect(200)).body).toEqual(first.body);
     const otherDevice = ctx.agent();
-    expect((await otherDevice.post("/api/customers").send(payload(id, { email: "JO@example.com" })).expect(200)).body).toEqual(first.body);
-    expect((await otherDevice.get("/api/properties").expect(200)).body.map((p: { id: number }) => p.id)).toEqual([first.body.propertyId]);
+    expect(
+      (
+        await otherDevice
+          .post("/api/customers")
+          .send(payload(id, { email: "JO@example.com" }))
+          .expect(200)
+      ).body,
+    ).toEqual(first.body);
+    expect((await otherDevice.get("/api/properties").expect(200)).body.map((p: { id: number }) => p.id)).toEqual([
+      first.body.propertyId,
+    ]);
     expect(await counts(ctx)).toEqual(before);
   });
 
@@ -285,7 +382,9 @@ describe("POST /api/customers (demo mode)", () => {
 
     const id = "demo_session_race0123456";
     const raced = await Promise.all(
-      ["a@example.com", "b@example.com", "c@example.com"].map((email) => ctx.agent().post("/api/customers").send(payload(id, { email }))),
+      ["a@example.com", "b@example.com", "c@example.com"].map((email) =>
+        ctx.agent().post("/api/customers").send(payload(id, { email })),
+      ),
     );
     expect(raced.map((r) => r.status).sort()).toEqual([201, 409, 409]);
     expect(await ctx.db("customers").where({ stripe_session_id: id })).toHaveLength(1);
@@ -293,8 +392,16 @@ describe("POST /api/customers (demo mode)", () => {
 
   it("accepts the spec's fake demo session id (demo and plan only), once", async () => {
     const id = "demo_session_0a1b2c3d4e5f";
-    const first = await ctx.agent().post("/api/customers").send(payload(id, { planType: "basic" })).expect(201);
-    const again = await ctx.agent().post("/api/customers").send(payload(id, { planType: "basic" })).expect(200);
+    const first = await ctx
+      .agent()
+      .post("/api/customers")
+      .send(payload(id, { planType: "basic" }))
+      .expect(201);
+    const again = await ctx
+      .agent()
+      .post("/api/customers")
+      .send(payload(id, { planType: "basic" }))
+      .expect(200);
     expect(again.body.id).toBe(first.body.id);
   });
 
@@ -307,8 +414,28 @@ describe("POST /api/customers (demo mode)", () => {
     beforeAll(async () => {
       a = ctx.agent();
       b = ctx.agent();
-      aIds = (await a.post("/api/customers").send(payload(await paidDemoSession(ctx, "standard", "alice@example.com"), { email: "alice@example.com", name: "Alice" })).expect(201)).body;
-      bIds = (await b.post("/api/customers").send(payload(await paidDemoSession(ctx, "standard", "bob@example.com"), { email: "bob@example.com", name: "Bob" })).expect(201)).body;
+      aIds = (
+        await a
+          .post("/api/customers")
+          .send(
+            payload(await paidDemoSession(ctx, "standard", "alice@example.com"), {
+              email: "alice@example.com",
+              name: "Alice",
+            }),
+          )
+          .expect(201)
+      ).body;
+      bIds = (
+        await b
+          .post("/api/customers")
+          .send(
+            payload(await paidDemoSession(ctx, "standard", "bob@example.com"), {
+              email: "bob@example.com",
+              name: "Bob",
+            }),
+          )
+          .expect(201)
+      ).body;
     });
 
     it("each customer lists only their own properties; anonymous gets []", async () => {
@@ -320,7 +447,9 @@ describe("POST /api/customers (demo mode)", () => {
     });
 
     it("GET /api/properties/:id answers the owner and 404s everyone else", async () => {
-      expect((await a.get(`/api/properties/${aIds.propertyId}`).expect(200)).body.clientEmail).toBe("alice@example.com");
+      expect((await a.get(`/api/properties/${aIds.propertyId}`).expect(200)).body.clientEmail).toBe(
+        "alice@example.com",
+      );
       const other = await a.get(`/api/properties/${bIds.propertyId}`).expect(404);
       expect(other.body).toEqual({ message: "Property not found" });
       await ctx.agent().get(`/api/properties/${aIds.propertyId}`).expect(404);
@@ -364,7 +493,9 @@ describe("POST /api/customers (Stripe mode)", () => {
     expect(customer).toMatchObject({ stripe_session_id: sessionId, subscription_plan: "basic" });
     // the purchase is a subscription (revenue counts its invoices), attached to the new customer.
     expect(await ctx.db("payments").where({ provider_id: sessionId })).toHaveLength(0);
-    expect(await ctx.db("subscriptions").where({ checkout_ref: sessionId })).toMatchObject([{ customer_id: created.body.id, status: "active" }]);
+    expect(await ctx.db("subscriptions").where({ checkout_ref: sessionId })).toMatchObject([
+      { customer_id: created.body.id, status: "active" },
+    ]);
   });
 
   it("refuses an email other than the one Stripe reports for the paid session", async () => {
@@ -375,6 +506,10 @@ describe("POST /api/customers (Stripe mode)", () => {
     const res = await ctx.agent().post("/api/customers").send(payload(sessionId)).expect(400);
     expect(res.body).toEqual({ message: PAYER_EMAIL_MESSAGE, fields: { email: PAYER_EMAIL_MESSAGE } });
     expect(await counts(ctx)).toEqual(before);
-    await ctx.agent().post("/api/customers").send(payload(sessionId, { email: "KIM@example.com", name: "Kim Lee" })).expect(201);
+    await ctx
+      .agent()
+      .post("/api/customers")
+      .send(payload(sessionId, { email: "KIM@example.com", name: "Kim Lee" }))
+      .expect(201);
   });
 });

@@ -26,12 +26,21 @@ beforeAll(async () => {
 });
 afterAll(() => ctx?.close());
 
-const propertyIds = async (q: string) => ((await staff.get(`/api/properties?${new URLSearchParams({ q })}`).expect(200)).body as { id: number }[]).map((p) => p.id);
-const inspectionIdsOnPage = async (q: string) => [...(await staff.get(`/admin/inspections?${new URLSearchParams({ q })}`).expect(200)).text.matchAll(/data-inspection-id="(\d+)"/g)].map((m) => Number(m[1]));
+const propertyIds = async (q: string) =>
+  ((await staff.get(`/api/properties?${new URLSearchParams({ q })}`).expect(200)).body as { id: number }[]).map(
+    (p) => p.id,
+  );
+const inspectionIdsOnPage = async (q: string) =>
+  [
+    ...(await staff.get(`/admin/inspections?${new URLSearchParams({ q })}`).expect(200)).text.matchAll(
+      /data-inspection-id="(\d+)"/g,
+    ),
+  ].map((m) => Number(m[1]));
 
 describe("property search", () => {
   it("matches the client's phone number however it is typed", async () => {
-    for (const q of ["613-555-0142", "6135550142", "(613) 555-0142", "+1 613 555 0142", "555-0142"]) expect(await propertyIds(q), q).toEqual([target.id]);
+    for (const q of ["613-555-0142", "6135550142", "(613) 555-0142", "+1 613 555 0142", "555-0142"])
+      expect(await propertyIds(q), q).toEqual([target.id]);
   });
 
   it("matches the postal code with or without its space, in any case", async () => {
@@ -48,7 +57,8 @@ describe("property search", () => {
 
 describe("inspections search", () => {
   it("the list page finds inspections by client, address, phone and postal code, and keeps the search in its links", async () => {
-    for (const q of ["Amélie", "amelie tremblay", "240 Sparks", "613 555 0142", "K1P 5B2"]) expect(await inspectionIdsOnPage(q), q).toEqual([target.inspectionId]);
+    for (const q of ["Amélie", "amelie tremblay", "240 Sparks", "613 555 0142", "K1P 5B2"])
+      expect(await inspectionIdsOnPage(q), q).toEqual([target.inspectionId]);
     expect(await inspectionIdsOnPage("Bank Street")).toEqual([other.inspectionId]);
     const page = (await staff.get("/admin/inspections?q=Amélie").expect(200)).text;
     expect(page).toMatch(/<input id="inspection-q" name="q" type="search" value="Amélie"/);
@@ -70,7 +80,10 @@ describe("property history", () => {
       expect(i, needle).toBeGreaterThan(-1);
       return i;
     };
-    const links = Math.max(at(`href="/admin/inspections/view/${target.inspectionId}"`), at(`href="/admin/reports/${report.id}"`));
+    const links = Math.max(
+      at(`href="/admin/inspections/view/${target.inspectionId}"`),
+      at(`href="/admin/reports/${report.id}"`),
+    );
     expect(links).toBeLessThan(at('aria-label="Scores"'));
     expect(links).toBeLessThan(at('id="chart-title"'));
     expect(at('id="inspections-title"')).toBeGreaterThan(at('data-testid="history-address"'));
@@ -80,7 +93,10 @@ describe("property history", () => {
 describe("labels for raw values", () => {
   it("the details dialog names access methods and stored codes in words", async () => {
     const property = await ctx.db("properties").where({ id: target.id }).first();
-    await ctx.db("properties").where({ id: target.id }).update({ foundation_type: "poured_concrete", plumbing_systems: "pex" });
+    await ctx
+      .db("properties")
+      .where({ id: target.id })
+      .update({ foundation_type: "poured_concrete", plumbing_systems: "pex" });
     await ctx.db("inspection_bookings").insert({
       property_id: target.id,
       customer_id: property.customer_id,

@@ -25,13 +25,28 @@ async function property(plan: "free-score" | "basic" | "standard" | "premium" = 
 
 async function booking(propertyId: number, status = "scheduled") {
   const { customer_id } = await ctx.db("properties").where({ id: propertyId }).first("customer_id");
-  const [row] = await ctx.db("inspection_bookings").insert({ property_id: propertyId, customer_id, scheduled_date: "2026-03-10", time_slot: "9:00 AM", source: "booking-page", status }).returning("id");
+  const [row] = await ctx
+    .db("inspection_bookings")
+    .insert({
+      property_id: propertyId,
+      customer_id,
+      scheduled_date: "2026-03-10",
+      time_slot: "9:00 AM",
+      source: "booking-page",
+      status,
+    })
+    .returning("id");
   return row.id as number;
 }
 
 // The inspections service may validate more than these tests need; the dashboard only reads the rows.
-async function inspection(propertyId: number, status: string, options: { bookingId?: number; completedAt?: Date; score?: number; createdAt?: Date } = {}) {
-  const [row] = await ctx.db("inspections")
+async function inspection(
+  propertyId: number,
+  status: string,
+  options: { bookingId?: number; completedAt?: Date; score?: number; createdAt?: Date } = {},
+) {
+  const [row] = await ctx
+    .db("inspections")
     .insert({
       property_id: propertyId,
       booking_id: options.bookingId ?? null,
@@ -46,7 +61,9 @@ async function inspection(propertyId: number, status: string, options: { booking
 }
 
 async function payment(cents: number, status: "succeeded" | "failed" | "pending") {
-  await ctx.db("payments").insert({ provider: "demo", provider_id: `pi_${++n}`, kind: "payment_intent", amount_cents: cents, status });
+  await ctx
+    .db("payments")
+    .insert({ provider: "demo", provider_id: `pi_${++n}`, kind: "payment_intent", amount_cents: cents, status });
 }
 
 const stats = async () => (await staff.agent.get("/api/dashboard/stats").expect(200)).body;
@@ -59,7 +76,12 @@ describe("GET /api/dashboard/stats", () => {
   });
 
   it("starts at zero on an empty database", async () => {
-    expect(await stats()).toEqual({ totalProperties: 0, pendingInspections: 0, completedThisMonth: 0, totalRevenue: 0 });
+    expect(await stats()).toEqual({
+      totalProperties: 0,
+      pendingInspections: 0,
+      completedThisMonth: 0,
+      totalRevenue: 0,
+    });
   });
 
   it("matches hand-counted data, with 'this month' cut at midnight in BUSINESS_TZ", async () => {
@@ -68,7 +90,13 @@ describe("GET /api/dashboard/stats", () => {
     // America/Toronto is behind UTC: the UTC first of the month is still last month there.
     expect(utcMidnight.getTime()).toBeLessThan(month.from.getTime());
 
-    const [a, b, c, d, e] = [await property(), await property("basic"), await property("premium"), await property(), await property("free-score")];
+    const [a, b, c, d, e] = [
+      await property(),
+      await property("basic"),
+      await property("premium"),
+      await property(),
+      await property("free-score"),
+    ];
     // Pending: a scheduled booking nobody has started ...
     await booking(a.id);
     // ... a scheduled booking with an inspection under way counts once, through its inspection ...
@@ -77,8 +105,16 @@ describe("GET /api/dashboard/stats", () => {
     await inspection(c.id, "draft");
     await inspection(c.id, "scheduled");
     // Not pending: a completed booking and its completed inspection; a scheduled booking whose inspection finished; a cancelled booking.
-    await inspection(d.id, "completed", { bookingId: await booking(d.id, "completed"), completedAt: new Date(), score: 88 });
-    await inspection(d.id, "completed", { bookingId: await booking(d.id), completedAt: new Date(month.from.getTime() - 1), score: 71 });
+    await inspection(d.id, "completed", {
+      bookingId: await booking(d.id, "completed"),
+      completedAt: new Date(),
+      score: 88,
+    });
+    await inspection(d.id, "completed", {
+      bookingId: await booking(d.id),
+      completedAt: new Date(month.from.getTime() - 1),
+      score: 71,
+    });
     await booking(e.id, "cancelled");
     // This month: from the zone's midnight on the first (inclusive); the instant before and UTC midnight are last month.
     await inspection(e.id, "completed", { completedAt: month.from, score: 64 });
@@ -89,7 +125,12 @@ describe("GET /api/dashboard/stats", () => {
     await payment(88_900, "failed");
     await payment(14_900, "pending");
 
-    expect(await stats()).toEqual({ totalProperties: 5, pendingInspections: 4, completedThisMonth: 2, totalRevenue: 606.5 });
+    expect(await stats()).toEqual({
+      totalProperties: 5,
+      pendingInspections: 4,
+      completedThisMonth: 2,
+      totalRevenue: 606.5,
+    });
   });
 
   it("counts the month of the given instant at a month boundary (service)", async () => {
@@ -111,7 +152,10 @@ describe("GET /api/dashboard/stats", () => {
 
 describe("the sidebar's quick stats", () => {
   it("are counted once, then shown at once while fresh ones are counted in the background", async () => {
-    const service = new DashboardService(new DashboardRepository(ctx.db), { timeZone: ctx.env.BUSINESS_TZ, quickStatsTtlMs: 0 });
+    const service = new DashboardService(new DashboardRepository(ctx.db), {
+      timeZone: ctx.env.BUSINESS_TZ,
+      quickStatsTtlMs: 0,
+    });
     const first = await service.quickStats();
     expect(first).toEqual(await service.stats());
     await property();
@@ -147,26 +191,49 @@ describe("the dashboard page", () => {
     const base = Date.now();
     const ids: number[] = [];
     for (const [i, status] of (["completed", "scheduled", "in_progress", "draft"] as const).entries()) {
-      ids.push(await inspection(p.id, status, { createdAt: new Date(base + 60_000 * (i + 1)), completedAt: status === "completed" ? new Date() : undefined, score: status === "completed" ? 91 : undefined }));
+      ids.push(
+        await inspection(p.id, status, {
+          createdAt: new Date(base + 60_000 * (i + 1)),
+          completedAt: status === "completed" ? new Date() : undefined,
+          score: status === "completed" ? 91 : undefined,
+        }),
+      );
     }
     const figures = await stats();
     for (const path of ["/admin", "/admin/dashboard"]) {
       const res = await staff.agent.get(path).expect(200);
       const html = res.text;
       expect(html).toContain('aria-current="page"');
-      for (const label of ["Total Properties", "Pending Inspections", "Completed This Month", "Total Revenue"]) expect(html).toContain(label);
+      for (const label of ["Total Properties", "Pending Inspections", "Completed This Month", "Total Revenue"])
+        expect(html).toContain(label);
       expect(html).toMatch(new RegExp(`data-stat="totalProperties"[\\s\\S]*?>${figures.totalProperties}<`));
       expect(html).toMatch(new RegExp(`data-stat="pendingInspections"[\\s\\S]*?>${figures.pendingInspections}<`));
       expect(html).toContain(`$${Math.round(figures.totalRevenue).toLocaleString("en-CA")}`);
       // Newest first, 3 of them: draft (orange), in progress (orange), scheduled (blue); the completed one is 4th.
-      const badges = [...html.matchAll(/data-testid="recent-inspection"[\s\S]*?class="badge badge-(\w+)">([^<]+)</g)].map((m) => [m[1], m[2]]);
-      expect(badges).toEqual([["orange", "Draft"], ["orange", "In Progress"], ["blue", "Scheduled"]]);
-      for (const href of ["/admin/properties", "/admin/inspections", "/admin/reports"]) expect(html).toContain(`href="${href}"`);
+      const badges = [
+        ...html.matchAll(/data-testid="recent-inspection"[\s\S]*?class="badge badge-(\w+)">([^<]+)</g),
+      ].map((m) => [m[1], m[2]]);
+      expect(badges).toEqual([
+        ["orange", "Draft"],
+        ["orange", "In Progress"],
+        ["blue", "Scheduled"],
+      ]);
+      for (const href of ["/admin/properties", "/admin/inspections", "/admin/reports"])
+        expect(html).toContain(`href="${href}"`);
       expect(html).toMatch(/href="\/admin\/inspections"[^>]*>View All</);
       // Header: the first-name initial and Logout; sidebar: every section and the live quick stats.
       expect(html).toMatch(/aria-label="Signed in as Sam"[^>]*>S</);
       expect(html).toContain(">Logout<");
-      for (const label of ["Dashboard", "Properties", "Inspections", "Reports", "Quote Requests", "Maintenance", "Subscriptions"]) expect(html).toContain(`<span>${label}</span>`);
+      for (const label of [
+        "Dashboard",
+        "Properties",
+        "Inspections",
+        "Reports",
+        "Quote Requests",
+        "Maintenance",
+        "Subscriptions",
+      ])
+        expect(html).toContain(`<span>${label}</span>`);
       expect(html).toMatch(new RegExp(`<dt>Properties</dt><dd>${figures.totalProperties}</dd>`));
     }
     // The completed badge is green.

@@ -12,11 +12,17 @@ let result12: Awaited<ReturnType<typeof seedDemo>>;
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  await ctx.container.users.create({ email: "inspector@haven.test", password: "correct horse battery", firstName: "Ines", lastName: "Pector" });
+  await ctx.container.users.create({
+    email: "inspector@haven.test",
+    password: "correct horse battery",
+    firstName: "Ines",
+    lastName: "Pector",
+  });
 });
 afterAll(() => ctx.close());
 
-const count = async (table: string, where: Record<string, unknown> = {}) => Number((await ctx.db(table).where(where).count({ n: "*" }))[0]!.n);
+const count = async (table: string, where: Record<string, unknown> = {}) =>
+  Number((await ctx.db(table).where(where).count({ n: "*" }))[0]!.n);
 
 describe("seedDemo", () => {
   it("plans the same data from the same seed, and different homes for other indexes", () => {
@@ -26,7 +32,12 @@ describe("seedDemo", () => {
 
   it("writes customers, properties, bookings, inspections in every status and payments through the services", async () => {
     const progress: number[] = [];
-    const result = await seedDemo(ctx.container, { properties: 12, batchSize: 5, now, onProgress: ({ done }) => progress.push(done) });
+    const result = await seedDemo(ctx.container, {
+      properties: 12,
+      batchSize: 5,
+      now,
+      onProgress: ({ done }) => progress.push(done),
+    });
     result12 = result;
     // Batches of 5, 5 and 2, two at a time: progress rises to 12 in three steps.
     expect(progress).toHaveLength(4);
@@ -87,12 +98,16 @@ describe("seedDemo", () => {
         expect(last.period_start.toISOString()).toBe(periodOn(anchor, today, tz).start.toISOString());
         expect(s.current_period_end.getTime()).toBeGreaterThan(now.getTime());
       }
-      expect(invoices.filter((i) => i.status !== "paid").map((i) => i.status)).toEqual(s.status === "past_due" ? ["open"] : []);
+      expect(invoices.filter((i) => i.status !== "paid").map((i) => i.status)).toEqual(
+        s.status === "past_due" ? ["open"] : [],
+      );
     }
     const byStatus = (status: string) => subs.filter((s) => s.status === status).length;
     expect(byStatus("past_due")).toBe(result12.subscriptions.past_due);
     expect(byStatus("canceled")).toBe(result12.subscriptions.canceled);
-    expect(subs.filter((s) => s.status === "active" && s.cancel_at).length).toBe(result12.subscriptions.cancel_scheduled);
+    expect(subs.filter((s) => s.status === "active" && s.cancel_at).length).toBe(
+      result12.subscriptions.cancel_scheduled,
+    );
     expect(result12.subscriptions.invoices).toBe(await count("invoices"));
     // Nothing counted twice: revenue is the paid invoices (every seeded payment belongs to a subscription).
     const paid = Number((await ctx.db("invoices").where({ status: "paid" }).sum({ n: "amount_cents" }))[0]!.n);
@@ -111,21 +126,37 @@ describe("seedDemo", () => {
         else expect([10, 7, 4, 1]).toContain(e.score);
       }
       urgent += entries.filter((e) => e.urgent).length;
-      const expected = overallScore(scoreCategories(entries.map((e) => ({ categoryName: e.category_name, subcategoryName: e.subcategory_name, score: e.score }))));
+      const expected = overallScore(
+        scoreCategories(
+          entries.map((e) => ({ categoryName: e.category_name, subcategoryName: e.subcategory_name, score: e.score })),
+        ),
+      );
       expect(inspection.overall_score).toBe(expected);
       expect(inspection.completed_at).toBeTruthy();
-      expect((await ctx.db("inspection_bookings").where({ id: inspection.booking_id }).first()).status).toBe("completed");
+      expect((await ctx.db("inspection_bookings").where({ id: inspection.booking_id }).first()).status).toBe(
+        "completed",
+      );
     }
     expect(urgent).toBeGreaterThan(0);
     // Notes with commas, quotes and accents survive the bulk insert.
-    const notes = (await ctx.db("inspection_entries").whereNotNull("notes").select("notes")).map((n) => n.notes as string);
+    const notes = (await ctx.db("inspection_entries").whereNotNull("notes").select("notes")).map(
+      (n) => n.notes as string,
+    );
     expect(notes.some((n) => n.includes(","))).toBe(true);
     expect(notes.every((n) => n.length > 2 && !n.startsWith("{") && !n.startsWith('"'))).toBe(true);
     const open = await ctx.db("inspections").whereNot({ status: "completed" });
     for (const inspection of open) expect(inspection.overall_score).toBeNull();
     // Scheduled inspections have nothing recorded yet.
     const scheduled = await ctx.db("inspections").where({ status: "scheduled" }).select("id");
-    expect(await ctx.db("inspection_entries").whereIn("inspection_id", scheduled.map((s) => s.id)).count({ n: "*" })).toEqual([{ n: 0 }]);
+    expect(
+      await ctx
+        .db("inspection_entries")
+        .whereIn(
+          "inspection_id",
+          scheduled.map((s) => s.id),
+        )
+        .count({ n: "*" }),
+    ).toEqual([{ n: 0 }]);
     // The list through the service shows them newest first.
     const { rows, total } = await ctx.container.inspections.list({ limit: 100, offset: 0 });
     expect(total).toBe(completed.length + open.length);
@@ -145,9 +176,22 @@ describe("seedDemo", () => {
   });
 
   it("exports its steps so other modules can append theirs", async () => {
-    expect(DEMO_STEPS.map((s) => s.name)).toEqual(["customers and properties", "inspection bookings", "inspections", "payments", "subscriptions"]);
+    expect(DEMO_STEPS.map((s) => s.name)).toEqual([
+      "customers and properties",
+      "inspection bookings",
+      "inspections",
+      "payments",
+      "subscriptions",
+    ]);
     const seen: number[] = [];
-    await seedDemo(ctx.container, { properties: 2, now, steps: [...DEMO_STEPS, { name: "probe", run: async (batch) => void seen.push(...batch.inspections.map((i) => i.id)) }] });
+    await seedDemo(ctx.container, {
+      properties: 2,
+      now,
+      steps: [
+        ...DEMO_STEPS,
+        { name: "probe", run: async (batch) => void seen.push(...batch.inspections.map((i) => i.id)) },
+      ],
+    });
     expect(seen.length).toBeGreaterThan(0);
   });
 });
@@ -155,11 +199,17 @@ describe("seedDemo", () => {
 describe("seedDemo extras: reports, shares, quote requests and maintenance schedules", () => {
   let fresh: TestContext;
   let result: Awaited<ReturnType<typeof seedDemo>>;
-  const countIn = async (table: string, where: Record<string, unknown> = {}) => Number((await fresh.db(table).where(where).count({ n: "*" }))[0]!.n);
+  const countIn = async (table: string, where: Record<string, unknown> = {}) =>
+    Number((await fresh.db(table).where(where).count({ n: "*" }))[0]!.n);
 
   beforeAll(async () => {
     fresh = await createTestContext();
-    await fresh.container.users.create({ email: "inspector@haven.test", password: "correct horse battery", firstName: "Ines", lastName: "Pector" });
+    await fresh.container.users.create({
+      email: "inspector@haven.test",
+      password: "correct horse battery",
+      firstName: "Ines",
+      lastName: "Pector",
+    });
     result = await seedDemo(fresh.container, { properties: 40, now });
   }, 240_000);
   afterAll(() => fresh.close());
@@ -173,13 +223,30 @@ describe("seedDemo extras: reports, shares, quote requests and maintenance sched
     expect(await countIn("subscriptions", { status: "past_due" })).toBe(2);
     // The past-due homes' last renewal was declined (their card fails renewals, as 4000 0000 0000 0341 does).
     const pastDue = await fresh.db("subscriptions").where({ status: "past_due" });
-    for (const s of pastDue) expect(s).toMatchObject({ card_last4: "0341", card_fails_renewals: true, last_payment_error: expect.stringMatching(/declined/i) });
+    for (const s of pastDue)
+      expect(s).toMatchObject({
+        card_last4: "0341",
+        card_fails_renewals: true,
+        last_payment_error: expect.stringMatching(/declined/i),
+      });
     // Plan services (docs/decisions.md#26): schedules on every serving subscription's home, none on the canceled one's.
-    const withServices = await fresh.db("maintenance_schedules").whereNotNull("subscription_id").distinct("subscription_id").pluck("subscription_id");
+    const withServices = await fresh
+      .db("maintenance_schedules")
+      .whereNotNull("subscription_id")
+      .distinct("subscription_id")
+      .pluck("subscription_id");
     const serving = await fresh.db("subscriptions").whereIn("status", ["active", "past_due"]).pluck("id");
     expect([...withServices].sort()).toEqual([...serving].sort());
     // A past-due subscription's future plan visits are held, not deleted.
-    const held = await fresh.db("maintenance_tasks as t").join("maintenance_schedules as m", "m.id", "t.schedule_id").whereIn("m.subscription_id", pastDue.map((s) => s.id)).where("t.held", true).count({ n: "*" });
+    const held = await fresh
+      .db("maintenance_tasks as t")
+      .join("maintenance_schedules as m", "m.id", "t.schedule_id")
+      .whereIn(
+        "m.subscription_id",
+        pastDue.map((s) => s.id),
+      )
+      .where("t.held", true)
+      .count({ n: "*" });
     expect(Number(held[0]!.n)).toBeGreaterThan(0);
   });
 
@@ -189,7 +256,9 @@ describe("seedDemo extras: reports, shares, quote requests and maintenance sched
     expect(reports).toBe(result.extras.reports);
     expect(reports).toBeGreaterThanOrEqual(Math.floor(completed * 0.6));
     expect(reports).toBeLessThan(completed);
-    const recommendationTasks = Number((await fresh.db("maintenance_tasks").whereNotNull("report_id").count({ n: "*" }))[0]!.n);
+    const recommendationTasks = Number(
+      (await fresh.db("maintenance_tasks").whereNotNull("report_id").count({ n: "*" }))[0]!.n,
+    );
     expect(recommendationTasks).toBe(result.extras.recommendationTasks);
     expect(recommendationTasks).toBeGreaterThan(0);
     // Through the service: every report is a snapshot whose recommendation ids are the tasks' ids.
@@ -205,12 +274,20 @@ describe("seedDemo extras: reports, shares, quote requests and maintenance sched
     expect(result.extras.shares).toBeGreaterThanOrEqual(3);
     expect(await countIn("report_shares")).toBe(result.extras.shares);
     expect(await countIn("report_shares", { revoked: false })).toBe(result.extras.shares);
-    expect(Number((await fresh.db("report_shares").whereNotNull("responded_at").count({ n: "*" }))[0]!.n)).toBeGreaterThan(0);
-    expect(Number((await fresh.db("report_shares").whereNull("claimed_at").count({ n: "*" }))[0]!.n)).toBeGreaterThan(0);
-    const statuses = (await fresh.db("quote_requests").select("status").count({ n: "*" }).groupBy("status")) as { status: string; n: string | number }[];
+    expect(
+      Number((await fresh.db("report_shares").whereNotNull("responded_at").count({ n: "*" }))[0]!.n),
+    ).toBeGreaterThan(0);
+    expect(Number((await fresh.db("report_shares").whereNull("claimed_at").count({ n: "*" }))[0]!.n)).toBeGreaterThan(
+      0,
+    );
+    const statuses = (await fresh.db("quote_requests").select("status").count({ n: "*" }).groupBy("status")) as {
+      status: string;
+      n: string | number;
+    }[];
     const byStatus = Object.fromEntries(statuses.map((s) => [s.status, Number(s.n)]));
     expect(Object.keys(byStatus).length).toBeGreaterThanOrEqual(3);
-    for (const status of ["pending", "quoted", "accepted", "declined", "completed"] as const) expect(byStatus[status] ?? 0, status).toBe(result.extras.quoteRequests[status]);
+    for (const status of ["pending", "quoted", "accepted", "declined", "completed"] as const)
+      expect(byStatus[status] ?? 0, status).toBe(result.extras.quoteRequests[status]);
     expect(Object.keys(byStatus).sort()).toEqual(["accepted", "completed", "declined", "pending", "quoted"]);
     // Quoted ones carry an amount and staff notes; accepted and completed moved their tasks.
     const quoted = await fresh.container.quotes.list({ limit: 500, offset: 0, status: "quoted" });
@@ -218,9 +295,17 @@ describe("seedDemo extras: reports, shares, quote requests and maintenance sched
       expect(q.quotedAmount).toMatch(/^\$/);
       expect(q.adminNotes).toBeTruthy();
     }
-    const accepted = await fresh.db("quote_requests as q").join("maintenance_tasks as t", "t.id", "q.maintenance_task_id").where("q.status", "accepted").select("t.status");
+    const accepted = await fresh
+      .db("quote_requests as q")
+      .join("maintenance_tasks as t", "t.id", "q.maintenance_task_id")
+      .where("q.status", "accepted")
+      .select("t.status");
     expect(accepted.every((t) => t.status === "scheduled")).toBe(true);
-    const done = await fresh.db("quote_requests as q").join("maintenance_tasks as t", "t.id", "q.maintenance_task_id").where("q.status", "completed").select("t.status");
+    const done = await fresh
+      .db("quote_requests as q")
+      .join("maintenance_tasks as t", "t.id", "q.maintenance_task_id")
+      .where("q.status", "completed")
+      .select("t.status");
     expect(done.every((t) => t.status === "completed")).toBe(true);
   });
 
@@ -230,19 +315,31 @@ describe("seedDemo extras: reports, shares, quote requests and maintenance sched
     expect(Number((await own().count({ n: "*" }))[0]!.n)).toBe(result.extras.schedules);
     expect(result.extras.schedules).toBeGreaterThanOrEqual(5);
     const titles = (await fresh.db("maintenance_schedules").select("title")).map((s) => s.title as string);
-    for (const title of ["Furnace filter replacement", "Gutter cleaning", "Snow removal", "Annual roof check"]) expect(titles).toContain(title);
-    const dated = await fresh.db("maintenance_tasks").whereIn("schedule_id", own().select("id")).whereNotNull("scheduled_date").count({ n: "*" });
+    for (const title of ["Furnace filter replacement", "Gutter cleaning", "Snow removal", "Annual roof check"])
+      expect(titles).toContain(title);
+    const dated = await fresh
+      .db("maintenance_tasks")
+      .whereIn("schedule_id", own().select("id"))
+      .whereNotNull("scheduled_date")
+      .count({ n: "*" });
     expect(Number(dated[0]!.n)).toBe(result.extras.scheduledTasks);
     for (const month of ["2026-11", "2026-12"]) {
       const { total } = await fresh.container.maintenance.listTasks({ limit: 1, offset: 0, month });
       expect(total, month).toBeGreaterThan(0);
     }
     // Recommendations made recurring: the task is scheduled, its schedule has a visit later this month.
-    const fromRecommendations = await fresh.db("maintenance_schedules").whereNotNull("source_task_id").select("id", "source_task_id");
+    const fromRecommendations = await fresh
+      .db("maintenance_schedules")
+      .whereNotNull("source_task_id")
+      .select("id", "source_task_id");
     expect(fromRecommendations.length).toBeGreaterThanOrEqual(3);
     for (const s of fromRecommendations) {
       expect((await fresh.db("maintenance_tasks").where({ id: s.source_task_id }).first()).status).toBe("scheduled");
-      const first = await fresh.db("maintenance_tasks").where({ schedule_id: s.id }).min({ d: "scheduled_date" }).first();
+      const first = await fresh
+        .db("maintenance_tasks")
+        .where({ schedule_id: s.id })
+        .min({ d: "scheduled_date" })
+        .first();
       expect(String(first!.d instanceof Date ? first!.d.toISOString() : first!.d).slice(0, 7)).toBe("2026-11");
     }
     // The calendar of this month shows tasks next to the bookings.
@@ -251,7 +348,11 @@ describe("seedDemo extras: reports, shares, quote requests and maintenance sched
   });
 
   it("a second run adds its own extras and leaves the first run's alone", async () => {
-    const before = { reports: await countIn("reports"), shares: await countIn("report_shares"), quotes: await fresh.db("quote_requests").orderBy("id") };
+    const before = {
+      reports: await countIn("reports"),
+      shares: await countIn("report_shares"),
+      quotes: await fresh.db("quote_requests").orderBy("id"),
+    };
     const again = await seedDemo(fresh.container, { properties: 6, now });
     expect(await countIn("reports")).toBe(before.reports + again.extras.reports);
     expect(await countIn("report_shares")).toBe(before.shares + again.extras.shares);

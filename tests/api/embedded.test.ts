@@ -34,7 +34,13 @@ describe("embedded Postgres in a private folder", () => {
     const notices: string[] = [];
     const exits: ExitInfo[] = [];
 
-    const first = await startEmbeddedPostgres({ dir, port, database: "haven", onNotice: (l) => notices.push(l), onUnexpectedExit: (e) => exits.push(e) });
+    const first = await startEmbeddedPostgres({
+      dir,
+      port,
+      database: "haven",
+      onNotice: (l) => notices.push(l),
+      onUnexpectedExit: (e) => exits.push(e),
+    });
     if (isRoot) {
       // The postgres user cannot enter the folder: the cluster lives elsewhere, linked from where it was asked for.
       expect(first.dataDir).not.toBe(dir);

@@ -28,7 +28,15 @@ const MALFORMED_SESSION = `${SESSION_COOKIE}=a*b*c*d*e*f*g*h`;
 let ctx: TestContext;
 let smtp: Smtp;
 let staffCookie: string;
-let ids: { property: number; inspection: number; openInspection: number; report: number; task: number; quote: number; photo: number };
+let ids: {
+  property: number;
+  inspection: number;
+  openInspection: number;
+  report: number;
+  task: number;
+  quote: number;
+  photo: number;
+};
 let pngDataUrl: string;
 
 beforeAll(async () => {
@@ -38,16 +46,43 @@ beforeAll(async () => {
   const { token } = await shareReport(staff, fixture.report.id, "fuzz-client@example.com");
   const client = ctx.agent();
   await client.get(`/api/client-report/${token}`).expect(200);
-  await client.post(`/api/client-report/${token}/responses`).send({ responses: [{ maintenanceTaskId: fixture.taskIds[0], action: "request_quote", notes: null }] }).expect(201);
-  const [quote] = (await staff.get(`/api/quote-requests?propertyId=${fixture.propertyId}`).expect(200)).body as { id: number }[];
+  await client
+    .post(`/api/client-report/${token}/responses`)
+    .send({ responses: [{ maintenanceTaskId: fixture.taskIds[0], action: "request_quote", notes: null }] })
+    .expect(201);
+  const [quote] = (await staff.get(`/api/quote-requests?propertyId=${fixture.propertyId}`).expect(200)).body as {
+    id: number;
+  }[];
   // An inspection still open, so entries reach the database (the fixture's one is completed).
-  const open = await ctx.container.inspections.create({ propertyId: fixture.propertyId, inspectionDate: "2026-03-02" }, null);
-  ids = { property: fixture.propertyId, inspection: fixture.inspectionId, openInspection: open.id, report: fixture.report.id, task: fixture.taskIds[1]!, quote: quote!.id, photo: fixture.photos[0]! };
+  const open = await ctx.container.inspections.create(
+    { propertyId: fixture.propertyId, inspectionDate: "2026-03-02" },
+    null,
+  );
+  ids = {
+    property: fixture.propertyId,
+    inspection: fixture.inspectionId,
+    openInspection: open.id,
+    report: fixture.report.id,
+    task: fixture.taskIds[1]!,
+    quote: quote!.id,
+    photo: fixture.photos[0]!,
+  };
   // The staff cookie, sent by hand so each request may swap it for a malformed one.
   const { email, password } = await signInStaff(ctx);
-  const login = await supertest(ctx.app).post("/api/auth/login").set("Sec-Fetch-Site", "same-origin").send({ email, password }).expect(200);
-  staffCookie = ([] as string[]).concat(login.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]!).find((c) => c.startsWith(`${SESSION_COOKIE}=`))!;
-  pngDataUrl = `data:image/png;base64,${(await sharp({ create: { width: 4, height: 4, channels: 3, background: "#369" } }).png().toBuffer()).toString("base64")}`;
+  const login = await supertest(ctx.app)
+    .post("/api/auth/login")
+    .set("Sec-Fetch-Site", "same-origin")
+    .send({ email, password })
+    .expect(200);
+  staffCookie = ([] as string[])
+    .concat(login.headers["set-cookie"] ?? [])
+    .map((c) => c.split(";")[0]!)
+    .find((c) => c.startsWith(`${SESSION_COOKIE}=`))!;
+  pngDataUrl = `data:image/png;base64,${(
+    await sharp({ create: { width: 4, height: 4, channels: 3, background: "#369" } })
+      .png()
+      .toBuffer()
+  ).toString("base64")}`;
 });
 afterAll(async () => {
   await ctx?.close();
@@ -72,7 +107,14 @@ const STAFF_CALLS: ApiCall[] = [
 
 /** A payload each call accepts (or refuses only for its state): the fuzzer spoils some of its fields. */
 function validBody(call: ApiCall): unknown {
-  const entry = { inspectionId: ids.openInspection, categoryName: "Roof", subcategoryName: "Gutters", score: 7, notes: "Sagging\nat the corner", urgent: false };
+  const entry = {
+    inspectionId: ids.openInspection,
+    categoryName: "Roof",
+    subcategoryName: "Gutters",
+    score: 7,
+    notes: "Sagging\nat the corner",
+    urgent: false,
+  };
   const bodies: Record<string, unknown> = {
     "post /api/auth/login": { email: "nobody@haven.test", password: "not the password" },
     "post /api/inspections": { propertyId: ids.property, inspectionDate: "2026-03-10", status: "draft" },
@@ -80,7 +122,11 @@ function validBody(call: ApiCall): unknown {
     "post /api/inspection-categories": [entry],
     "post /api/inspection-categories/bulk-complete": [entry],
     "post /api/photos": { data: pngDataUrl, clientId: "fuzz-1" },
-    "patch /api/maintenance-tasks/{id}": { status: "completed", notes: "Done\r\nall good", completedAt: "2026-03-01T10:00:00Z" },
+    "patch /api/maintenance-tasks/{id}": {
+      status: "completed",
+      notes: "Done\r\nall good",
+      completedAt: "2026-03-01T10:00:00Z",
+    },
     "post /api/maintenance-schedules": {
       propertyId: ids.property,
       title: "Clean gutters",
@@ -128,11 +174,35 @@ const hostileDate = fc.constantFrom(
   "2026-03-01T10:00:00Z",
 );
 const hostileId = fc.oneof(
-  fc.constantFrom("0x2c", "4.4e1", " 44", "44 ", "044", "+44", "-1", "0", "2147483648", "99999999999999999999", "1e309", "NaN", "", "44"),
+  fc.constantFrom(
+    "0x2c",
+    "4.4e1",
+    " 44",
+    "44 ",
+    "044",
+    "+44",
+    "-1",
+    "0",
+    "2147483648",
+    "99999999999999999999",
+    "1e309",
+    "NaN",
+    "",
+    "44",
+  ),
   fc.constantFrom(0, -1, 1.5, 2_147_483_648, 1e308, Number.MAX_SAFE_INTEGER, true, null),
 );
 const surrogates = fc.constantFrom("\ud800", "a\udc00b", "emoji cut \ud83d", "\udfff\ud800");
-const controls = fc.constantFrom("x\r\nBcc: victim@example.com", "line\nbreak", "tab\there", "bell\u0007", "nel\u0085", "line\u2028sep", "del\u007f", "nul\u0000");
+const controls = fc.constantFrom(
+  "x\r\nBcc: victim@example.com",
+  "line\nbreak",
+  "tab\there",
+  "bell\u0007",
+  "nel\u0085",
+  "line\u2028sep",
+  "del\u007f",
+  "nul\u0000",
+);
 const hostileText = fc.oneof(
   { weight: 3, arbitrary: surrogates },
   { weight: 3, arbitrary: controls },
@@ -140,7 +210,13 @@ const hostileText = fc.oneof(
   fc.string({ maxLength: 12 }),
   fc.string({ unit: "binary", maxLength: 12 }),
 );
-const anyHostile: fc.Arbitrary<unknown> = fc.oneof(hostileText, hostileDate, hostileId, fc.integer(), fc.jsonValue({ maxDepth: 2 }));
+const anyHostile: fc.Arbitrary<unknown> = fc.oneof(
+  hostileText,
+  hostileDate,
+  hostileId,
+  fc.integer(),
+  fc.jsonValue({ maxDepth: 2 }),
+);
 
 /** Mostly the kind of hostile value that suits the field's name, sometimes any. */
 const hostileFor = (key: string): fc.Arbitrary<unknown> => {
@@ -183,14 +259,18 @@ const encode = (text: string) => {
 /** A query each list call accepts, spoiled like the bodies. */
 function validQuery(call: ApiCall): Record<string, string> {
   if (call.path === "/api/maintenance-calendar") return { month: "2026-03" };
-  if (call.path === "/api/maintenance-tasks") return { from: "2026-01-01", to: "2026-12-31", propertyId: String(ids.property) };
-  if (call.path === "/api/quote-requests" || call.path === "/api/maintenance-schedules") return { propertyId: String(ids.property) };
+  if (call.path === "/api/maintenance-tasks")
+    return { from: "2026-01-01", to: "2026-12-31", propertyId: String(ids.property) };
+  if (call.path === "/api/quote-requests" || call.path === "/api/maintenance-schedules")
+    return { propertyId: String(ids.property) };
   return call.query ? { limit: "10", offset: "0" } : {};
 }
 const queryArb = (call: ApiCall) => {
   const base = validQuery(call);
   const keys = [...new Set([...Object.keys(call.query?.shape ?? {}), ...Object.keys(base), "id", "propertyId"])];
-  const change = fc.constantFrom(...keys).chain((key) => fc.option(hostileFor(key), { freq: 10 }).map((value) => [key, value] as const));
+  const change = fc
+    .constantFrom(...keys)
+    .chain((key) => fc.option(hostileFor(key), { freq: 10 }).map((value) => [key, value] as const));
   return fc.array(change, { maxLength: 3 }).map((changes) => {
     const query: Record<string, unknown> = { ...base };
     for (const [key, value] of changes) {
@@ -208,9 +288,14 @@ const bodyArb = (call: ApiCall) => {
   const base = validBody(call);
   const target = Array.isArray(base) ? (base[0] as Record<string, unknown>) : (base as Record<string, unknown>);
   const keys = [...new Set([...Object.keys(target), "id", "notes", "title", "version"])];
-  const change = fc.constantFrom(...keys).chain((key) => fc.option(hostileFor(key), { freq: 10 }).map((value) => [key, value] as const));
+  const change = fc
+    .constantFrom(...keys)
+    .chain((key) => fc.option(hostileFor(key), { freq: 10 }).map((value) => [key, value] as const));
   // Mostly one spoiled field, so the rest of the payload is valid and the value reaches the code behind.
-  const changes = fc.oneof({ weight: 3, arbitrary: change.map((c) => [c]) }, fc.array(change, { minLength: 2, maxLength: 3 }));
+  const changes = fc.oneof(
+    { weight: 3, arbitrary: change.map((c) => [c]) },
+    fc.array(change, { minLength: 2, maxLength: 3 }),
+  );
   const spoiled = changes.map((changes) => {
     const copy: Record<string, unknown> = { ...target };
     for (const [key, value] of changes) {
@@ -237,7 +322,9 @@ const cookieArb = () =>
 async function send(call: ApiCall, url: string, cookie: string, payload: unknown) {
   const method = call.method;
   const request = supertest(ctx.app)[method](url).set("Sec-Fetch-Site", "same-origin").set("Cookie", cookie);
-  return method === "get" || method === "delete" ? request : request.set("Content-Type", "application/json").send(JSON.stringify(payload ?? null));
+  return method === "get" || method === "delete"
+    ? request
+    : request.set("Content-Type", "application/json").send(JSON.stringify(payload ?? null));
 }
 
 describe("fuzzing every staff-side JSON call", () => {
@@ -248,20 +335,69 @@ describe("fuzzing every staff-side JSON call", () => {
   it("answers the issue's cases with a 4xx naming the field, and a malformed session cookie with a 401", async () => {
     const hex = `0x${ids.report.toString(16)}`;
     const cases: { call: string; url: string; body?: unknown; cookie?: string; status: number; field?: string }[] = [
-      { call: "year 0 date", url: "/api/inspections", body: { propertyId: ids.property, inspectionDate: "0000-01-01" }, status: 400, field: "inspectionDate" },
-      { call: "year 0 timestamp", url: `/api/maintenance-tasks/${ids.task}`, body: { status: "completed", completedAt: "0000-01-01T00:00:00Z" }, status: 400, field: "completedAt" },
-      { call: "lone surrogate", url: "/api/inspection-categories", body: [{ inspectionId: ids.openInspection, categoryName: "Roof", subcategoryName: "Gutters", score: 7, notes: "\ud800" }], status: 400, field: "0.notes" },
-      { call: "CR/LF title", url: "/api/maintenance-schedules", body: { propertyId: ids.property, title: "a\r\nb", category: "exterior" }, status: 400, field: "title" },
-      { call: "CR/LF amount", url: `/api/quote-requests/${ids.quote}`, body: { status: "quoted", quotedAmount: "$1\r\nBcc: x@y.z" }, status: 400, field: "quotedAmount" },
+      {
+        call: "year 0 date",
+        url: "/api/inspections",
+        body: { propertyId: ids.property, inspectionDate: "0000-01-01" },
+        status: 400,
+        field: "inspectionDate",
+      },
+      {
+        call: "year 0 timestamp",
+        url: `/api/maintenance-tasks/${ids.task}`,
+        body: { status: "completed", completedAt: "0000-01-01T00:00:00Z" },
+        status: 400,
+        field: "completedAt",
+      },
+      {
+        call: "lone surrogate",
+        url: "/api/inspection-categories",
+        body: [
+          {
+            inspectionId: ids.openInspection,
+            categoryName: "Roof",
+            subcategoryName: "Gutters",
+            score: 7,
+            notes: "\ud800",
+          },
+        ],
+        status: 400,
+        field: "0.notes",
+      },
+      {
+        call: "CR/LF title",
+        url: "/api/maintenance-schedules",
+        body: { propertyId: ids.property, title: "a\r\nb", category: "exterior" },
+        status: 400,
+        field: "title",
+      },
+      {
+        call: "CR/LF amount",
+        url: `/api/quote-requests/${ids.quote}`,
+        body: { status: "quoted", quotedAmount: "$1\r\nBcc: x@y.z" },
+        status: 400,
+        field: "quotedAmount",
+      },
       { call: "hex id", url: `/api/reports/${hex}`, status: 400, field: "id" },
       { call: "exponent id", url: `/api/reports/${ids.report}e0`, status: 400, field: "id" },
       { call: "spaced id", url: `/api/reports/%20${ids.report}`, status: 400, field: "id" },
       { call: "malformed cookie", url: "/api/dashboard/stats", cookie: MALFORMED_SESSION, status: 401 },
-      { call: "malformed cookie on a write", url: `/api/maintenance-tasks/${ids.task}`, body: { status: "pending" }, cookie: MALFORMED_SESSION, status: 401 },
+      {
+        call: "malformed cookie on a write",
+        url: `/api/maintenance-tasks/${ids.task}`,
+        body: { status: "pending" },
+        cookie: MALFORMED_SESSION,
+        status: 401,
+      },
     ];
     const answers: string[] = [];
     for (const c of cases) {
-      const method = c.body === undefined ? "get" : c.url.startsWith("/api/maintenance-tasks/") || c.url.startsWith("/api/quote-requests/") ? "patch" : "post";
+      const method =
+        c.body === undefined
+          ? "get"
+          : c.url.startsWith("/api/maintenance-tasks/") || c.url.startsWith("/api/quote-requests/")
+            ? "patch"
+            : "post";
       const res = await send({ method } as ApiCall, c.url, c.cookie ?? staffCookie, c.body);
       const field = c.field && res.body?.fields ? Object.keys(res.body.fields).includes(c.field) : true;
       answers.push(`${c.call}: ${res.status}${field ? "" : " (field not named)"}`);
@@ -278,18 +414,29 @@ describe("fuzzing every staff-side JSON call", () => {
       const params = [...call.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
       const pathArb = fc.tuple(...params.map((p) => pathId(realId(call.path, p)))) as fc.Arbitrary<string[]>;
       await fc.assert(
-        fc.asyncProperty(pathArb, queryArb(call), bodyArb(call), cookieArb(), async (values, search, payload, cookie) => {
-          let i = 0;
-          const path = call.path.replace(/\{\w+\}/g, () => values[i++] ?? "1");
-          const url = `${path}${search && call.method === "get" ? `?${search}` : ""}`;
-          const res = await send(call, url, cookie, payload);
-          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-          if (res.status >= 500) failures.push(`${call.method.toUpperCase()} ${url} cookie=${cookie.slice(0, 30)} body=${JSON.stringify(payload)?.slice(0, 160)} → ${res.status} ${res.text.slice(0, 120)}`);
-          return true;
-        }),
+        fc.asyncProperty(
+          pathArb,
+          queryArb(call),
+          bodyArb(call),
+          cookieArb(),
+          async (values, search, payload, cookie) => {
+            let i = 0;
+            const path = call.path.replace(/\{\w+\}/g, () => values[i++] ?? "1");
+            const url = `${path}${search && call.method === "get" ? `?${search}` : ""}`;
+            const res = await send(call, url, cookie, payload);
+            statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+            if (res.status >= 500)
+              failures.push(
+                `${call.method.toUpperCase()} ${url} cookie=${cookie.slice(0, 30)} body=${JSON.stringify(payload)?.slice(0, 160)} → ${res.status} ${res.text.slice(0, 120)}`,
+              );
+            return true;
+          },
+        ),
         { numRuns: RUNS_PER_CALL, seed: SEED },
       );
-      stats.push(`${call.method.toUpperCase()} ${call.path}: ${[...statuses].map(([status, n]) => `${status}×${n}`).join(" ")}`);
+      stats.push(
+        `${call.method.toUpperCase()} ${call.path}: ${[...statuses].map(([status, n]) => `${status}×${n}`).join(" ")}`,
+      );
     }
     if (process.env.FUZZ_STATS) console.log(stats.join("\n"));
     expect(failures).toEqual([]);

@@ -17,15 +17,64 @@ const SKIP = new Set(["POST /api/auth/logout", "POST /logout"]);
 
 // Path segments a tester would try: escapes, huge and negative numbers, unicode, traversal, NUL.
 const segment = fc.oneof(
-  fc.constantFrom("%ff", "%", "%2e%2e", "..", "-1", "0", "1", "99999999999999999999", "1e309", "NaN", "null", "%00", "é", "😀", " ", "a%20b", "1.5", "0x10", "'; drop table x;--"),
+  fc.constantFrom(
+    "%ff",
+    "%",
+    "%2e%2e",
+    "..",
+    "-1",
+    "0",
+    "1",
+    "99999999999999999999",
+    "1e309",
+    "NaN",
+    "null",
+    "%00",
+    "é",
+    "😀",
+    " ",
+    "a%20b",
+    "1.5",
+    "0x10",
+    "'; drop table x;--",
+  ),
   fc.string({ maxLength: 12 }).map((s) => encodeURIComponent(s)),
   fc.integer({ min: -5, max: 3_000_000_000 }).map(String),
 );
-const query = fc.dictionary(fc.constantFrom("q", "limit", "offset", "status", "page", "format", "month", "id", "plan", "session_id"), fc.oneof(fc.string({ maxLength: 8 }), fc.integer().map(String), fc.constant("%ff")), { maxKeys: 3 });
+const query = fc.dictionary(
+  fc.constantFrom("q", "limit", "offset", "status", "page", "format", "month", "id", "plan", "session_id"),
+  fc.oneof(fc.string({ maxLength: 8 }), fc.integer().map(String), fc.constant("%ff")),
+  { maxKeys: 3 },
+);
 const body = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
-  fc.dictionary(fc.constantFrom("id", "propertyId", "status", "email", "password", "responses", "clientEmail", "score", "entries", "startDate", "notes", "quotedAmount"), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 5 }),
-  fc.array(fc.record({ inspectionId: fc.jsonValue(), categoryName: fc.string(), subcategoryName: fc.string(), score: fc.jsonValue() }), { maxLength: 3 }),
+  fc.dictionary(
+    fc.constantFrom(
+      "id",
+      "propertyId",
+      "status",
+      "email",
+      "password",
+      "responses",
+      "clientEmail",
+      "score",
+      "entries",
+      "startDate",
+      "notes",
+      "quotedAmount",
+    ),
+    fc.jsonValue({ maxDepth: 2 }),
+    { maxKeys: 5 },
+  ),
+  fc.array(
+    fc.record({
+      inspectionId: fc.jsonValue(),
+      categoryName: fc.string(),
+      subcategoryName: fc.string(),
+      score: fc.jsonValue(),
+    }),
+    { maxLength: 3 },
+  ),
 );
 
 const fill = (path: string, values: string[]) => {
@@ -46,8 +95,12 @@ async function fuzz(agent: ReturnType<TestContext["agent"]>, label: string) {
         const search = new URLSearchParams(q).toString().replace(/%25ff/g, "%ff");
         const url = `${fill(route.path, segments)}${search ? `?${search}` : ""}`;
         const request = agent[method](url);
-        const res = method === "get" || method === "delete" ? await request : await request.set("Content-Type", "application/json").send(JSON.stringify(payload ?? null));
-        if (res.status >= 500) failures.push(`${label} ${route.method} ${url} → ${res.status} ${res.text.slice(0, 120)}`);
+        const res =
+          method === "get" || method === "delete"
+            ? await request
+            : await request.set("Content-Type", "application/json").send(JSON.stringify(payload ?? null));
+        if (res.status >= 500)
+          failures.push(`${label} ${route.method} ${url} → ${res.status} ${res.text.slice(0, 120)}`);
         return true;
       }),
       { numRuns: 8, seed: 8 },

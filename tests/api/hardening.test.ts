@@ -14,11 +14,22 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 const count = async (table: string) => Number((await ctx.db(table).count({ n: "*" }).first())!.n);
-const mailJobs = async () => Number((await ctx.db.raw("select count(*)::int as n from graphile_worker.jobs where task_identifier = 'mail.send'")).rows[0].n);
+const mailJobs = async () =>
+  Number(
+    (await ctx.db.raw("select count(*)::int as n from graphile_worker.jobs where task_identifier = 'mail.send'"))
+      .rows[0].n,
+  );
 
 describe("malformed percent-escapes", () => {
   it("are 400s with a clear message, in paths and queries, for the API and pages alike", async () => {
-    for (const url of ["/api/properties/%ff", "/%", "/client-report/%ff", "/api/properties?q=%E0%A4%A", "/admin/%zz", "/assets/%ff.js"]) {
+    for (const url of [
+      "/api/properties/%ff",
+      "/%",
+      "/client-report/%ff",
+      "/api/properties?q=%E0%A4%A",
+      "/admin/%zz",
+      "/assets/%ff.js",
+    ]) {
       const res = await ctx.agent().get(url);
       expect(res.status, url).toBe(400);
       if (url.startsWith("/api/")) expect(res.body).toEqual({ message: MALFORMED_URL_MESSAGE });
@@ -33,7 +44,9 @@ describe("login limits", () => {
   it("count each guess before checking it: 100 parallel wrong passwords get at most the limit evaluated, then even the right one waits for the window", async () => {
     const { email, password } = await signInStaff(ctx);
     const guesses = await Promise.all(
-      Array.from({ length: 100 }, () => ctx.agent().post("/api/auth/login").send({ email, password: "wrong password!" })),
+      Array.from({ length: 100 }, () =>
+        ctx.agent().post("/api/auth/login").send({ email, password: "wrong password!" }),
+      ),
     );
     const statuses = guesses.map((r) => r.status);
     expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(LOGIN_LIMITS.perEmailAndAddress);
@@ -54,9 +67,19 @@ describe("login limits", () => {
   it("ignore a spoofed X-Forwarded-For when no proxy is trusted (the default)", async () => {
     const { email, password } = await signInStaff(ctx);
     for (let i = 0; i < LOGIN_LIMITS.perEmailAndAddress; i++) {
-      await ctx.agent().post("/api/auth/login").set("X-Forwarded-For", `203.0.113.${i}`).send({ email, password: "nope nope nope" }).expect(401);
+      await ctx
+        .agent()
+        .post("/api/auth/login")
+        .set("X-Forwarded-For", `203.0.113.${i}`)
+        .send({ email, password: "nope nope nope" })
+        .expect(401);
     }
-    await ctx.agent().post("/api/auth/login").set("X-Forwarded-For", "198.51.100.7").send({ email, password }).expect(429);
+    await ctx
+      .agent()
+      .post("/api/auth/login")
+      .set("X-Forwarded-For", "198.51.100.7")
+      .send({ email, password })
+      .expect(429);
     const addresses = await ctx.db("login_attempts").where("key", "like", "ip:%").pluck("key");
     expect(addresses.some((k: string) => k.includes("203.0.113."))).toBe(false);
   });
@@ -70,7 +93,11 @@ describe("revocable staff sessions", () => {
     const login = await ctx.agent().post("/api/auth/login").send({ email, password }).expect(200);
     const copied = cookieOf(login);
     await supertest(ctx.app).get("/api/auth/user").set("Cookie", copied).expect(200);
-    await supertest(ctx.app).post("/api/auth/logout").set("Cookie", copied).set("Sec-Fetch-Site", "same-origin").expect(200);
+    await supertest(ctx.app)
+      .post("/api/auth/logout")
+      .set("Cookie", copied)
+      .set("Sec-Fetch-Site", "same-origin")
+      .expect(200);
     await supertest(ctx.app).get("/api/auth/user").set("Cookie", copied).expect(401);
     await supertest(ctx.app).get("/admin").set("Cookie", copied).expect(302);
     // Another session of the same user is untouched.
@@ -88,7 +115,13 @@ describe("revocable staff sessions", () => {
     await ctx.container.users.disable(disabled.email);
     await disabled.agent.get("/api/auth/user").expect(401);
     await ctx.agent().post("/api/auth/login").send({ email: disabled.email, password: disabled.password }).expect(401);
-    expect(await ctx.db("staff_sessions").where({ staff_user_id: disabled.user.id }).whereNull("revoked_at").count({ n: "*" })).toEqual([{ n: 0 }]);
+    expect(
+      await ctx
+        .db("staff_sessions")
+        .where({ staff_user_id: disabled.user.id })
+        .whereNull("revoked_at")
+        .count({ n: "*" }),
+    ).toEqual([{ n: 0 }]);
   });
 
   it("stores only a hash of the session id", async () => {
@@ -118,9 +151,15 @@ describe("idempotent bookings", () => {
   });
 
   it("50 identical concurrent wizard submissions from one browser create one customer, property, booking and e-mail", async () => {
-    const before = { customers: await count("customers"), bookings: await count("inspection_bookings"), mail: await mailJobs() };
+    const before = {
+      customers: await count("customers"),
+      bookings: await count("inspection_bookings"),
+      mail: await mailJobs(),
+    };
     const agent = ctx.agent();
-    const responses = await Promise.all(Array.from({ length: 50 }, () => agent.post("/api/inspection-bookings").send(wizard())));
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, () => agent.post("/api/inspection-bookings").send(wizard())),
+    );
     expect(responses.every((r) => r.status === 201)).toBe(true);
     expect(new Set(responses.map((r) => r.body.id)).size).toBe(1);
     expect(await count("customers")).toBe(before.customers + 1);
@@ -136,14 +175,25 @@ describe("idempotent bookings", () => {
     const again = await agent.post("/api/inspection-bookings").set("Idempotency-Key", "k-123").send(body).expect(201);
     expect(again.body.id).toBe(first.body.id);
     expect(await count("inspection_bookings")).toBe(before);
-    const other = await agent.post("/api/inspection-bookings").set("Idempotency-Key", "k-123").send({ ...body, timeSlot: "11:00 AM" }).expect(409);
+    const other = await agent
+      .post("/api/inspection-bookings")
+      .set("Idempotency-Key", "k-123")
+      .send({ ...body, timeSlot: "11:00 AM" })
+      .expect(409);
     expect(other.body.message).toMatch(/Idempotency-Key/);
   });
 
   it("a booking the server refused is not remembered: the same submission can succeed once it is allowed", async () => {
     const owner = ctx.agent();
-    const { body: booked } = await owner.post("/api/inspection-bookings").send({ ...wizard(), email: "owner2@example.com" }).expect(201);
-    const payload = { propertyId: booked.propertyId, scheduledDate: ctx.container.bookings.calendar().bookingDates[0], timeSlot: "morning" };
+    const { body: booked } = await owner
+      .post("/api/inspection-bookings")
+      .send({ ...wizard(), email: "owner2@example.com" })
+      .expect(201);
+    const payload = {
+      propertyId: booked.propertyId,
+      scheduledDate: ctx.container.bookings.calendar().bookingDates[0],
+      timeSlot: "morning",
+    };
     await ctx.agent().post("/api/inspection-bookings").send(payload).expect(404);
     const { agent: staff } = await signInStaff(ctx);
     await staff.post("/api/inspection-bookings").send(payload).expect(201);
@@ -182,7 +232,13 @@ describe("headers", () => {
   });
 
   it("production sends HSTS and never seeds the public demo admin", async () => {
-    const prod = await createTestContext({ NODE_ENV: "production", SESSION_SECRET: "p".repeat(40), PUBLIC_URL: "https://haven.example", PAYMENTS_MODE: "demo", MAIL_MODE: "outbox" });
+    const prod = await createTestContext({
+      NODE_ENV: "production",
+      SESSION_SECRET: "p".repeat(40),
+      PUBLIC_URL: "https://haven.example",
+      PAYMENTS_MODE: "demo",
+      MAIL_MODE: "outbox",
+    });
     try {
       expect((await prod.agent().get("/").expect(200)).headers["strict-transport-security"]).toMatch(/max-age=/);
       const result = await seedAll(prod.container);

@@ -27,7 +27,8 @@ beforeEach(async () => {
   await ctx.db.raw("delete from graphile_worker._private_jobs");
 });
 
-const from = (address: string) => supertest.agent(ctx.app).set("Sec-Fetch-Site", "same-origin").set("X-Forwarded-For", address);
+const from = (address: string) =>
+  supertest.agent(ctx.app).set("Sec-Fetch-Site", "same-origin").set("X-Forwarded-For", address);
 const ask = (address: string, email = VICTIM) => from(address).post("/my-home/sign-in").type("form").send({ email });
 
 /** The sign-in e-mails queued for the victim, oldest first, with their link token and code. */
@@ -51,10 +52,16 @@ describe("a stranger asking for the homeowner's sign-in e-mail", () => {
     expect(refused.text).toContain(TOO_MANY_SIGN_INS_MESSAGE);
     expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
     // From many addresses: each gets the usual answer, and no e-mail goes out past the cap while a link lives.
-    for (let a = 2; a <= 5; a++) for (let i = 0; i < HOME_SIGN_IN_LIMITS.perEmailAndAddress; i++) await ask(attacker(a)).expect(200);
+    for (let a = 2; a <= 5; a++)
+      for (let i = 0; i < HOME_SIGN_IN_LIMITS.perEmailAndAddress; i++) await ask(attacker(a)).expect(200);
     expect(await mails()).toHaveLength(HOME_SIGN_IN_LIMITS.mailsPerEmail);
     // The attacker also tries codes for the victim from yet another address: the code's 5 tries still hold.
-    for (let i = 0; i < HOME_CODE_TRIES; i++) await from(attacker(6)).post("/my-home/sign-in/code").type("form").send({ email: VICTIM, code: "000000" }).expect(400);
+    for (let i = 0; i < HOME_CODE_TRIES; i++)
+      await from(attacker(6))
+        .post("/my-home/sign-in/code")
+        .type("form")
+        .send({ email: VICTIM, code: "000000" })
+        .expect(400);
 
     // The homeowner, at home: the same answer as ever, nothing new sent, and the newest link signs in.
     const home = from(HOME_ADDRESS);
@@ -63,22 +70,34 @@ describe("a stranger asking for the homeowner's sign-in e-mail", () => {
     const sent = await mails();
     expect(sent).toHaveLength(HOME_SIGN_IN_LIMITS.mailsPerEmail);
     await home.get(`/my-home/sign-in/${sent.at(-1)!.token}`).expect(200);
-    const signedIn = await home.post(`/my-home/sign-in/${sent.at(-1)!.token}`).type("form").send({}).expect(303);
+    const signedIn = await home
+      .post(`/my-home/sign-in/${sent.at(-1)!.token}`)
+      .type("form")
+      .send({})
+      .expect(303);
     expect(signedIn.headers.location).toBe("/my-home");
     await home.get("/api/my-home/passkeys").expect(200);
   });
 
   it("the homeowner signs in with the newest code, and once no link is live a request sends a fresh one, even past the cap", async () => {
-    for (let a = 1; a <= 3; a++) for (let i = 0; i < HOME_SIGN_IN_LIMITS.perEmailAndAddress; i++) await ask(attacker(a)).expect(200);
+    for (let a = 1; a <= 3; a++)
+      for (let i = 0; i < HOME_SIGN_IN_LIMITS.perEmailAndAddress; i++) await ask(attacker(a)).expect(200);
     const sent = await mails();
     expect(sent).toHaveLength(HOME_SIGN_IN_LIMITS.mailsPerEmail);
     const home = from(HOME_ADDRESS);
     await ask(HOME_ADDRESS).expect(200);
-    await home.post("/my-home/sign-in/code").type("form").send({ email: VICTIM, code: sent.at(-1)!.code }).expect(303);
+    await home
+      .post("/my-home/sign-in/code")
+      .type("form")
+      .send({ email: VICTIM, code: sent.at(-1)!.code })
+      .expect(303);
     await home.get("/api/my-home/passkeys").expect(200);
 
     // Every link e-mailed so far is spent or past its 15 minutes: the next request e-mails a new one.
-    await ctx.db("home_sign_in_tokens").where({ email: VICTIM }).update({ expires_at: ctx.db.raw("now() - interval '1 second'") });
+    await ctx
+      .db("home_sign_in_tokens")
+      .where({ email: VICTIM })
+      .update({ expires_at: ctx.db.raw("now() - interval '1 second'") });
     await ask(HOME_ADDRESS).expect(200);
     const fresh = await mails();
     expect(fresh).toHaveLength(HOME_SIGN_IN_LIMITS.mailsPerEmail + 1);
@@ -86,19 +105,29 @@ describe("a stranger asking for the homeowner's sign-in e-mail", () => {
     await ask(attacker(9)).expect(200);
     expect(await mails()).toHaveLength(HOME_SIGN_IN_LIMITS.mailsPerEmail + 1);
     const other = from(HOME_ADDRESS);
-    await other.post(`/my-home/sign-in/${fresh.at(-1)!.token}`).type("form").send({}).expect(303);
+    await other
+      .post(`/my-home/sign-in/${fresh.at(-1)!.token}`)
+      .type("form")
+      .send({})
+      .expect(303);
   });
 
   it("an address asking for many e-mails is still stopped (flooding), whatever the e-mail", async () => {
-    for (let i = 0; i < HOME_SIGN_IN_LIMITS.perAddress; i++) await ask(attacker(20), `someone${i}@example.com`).expect(200);
+    for (let i = 0; i < HOME_SIGN_IN_LIMITS.perAddress; i++)
+      await ask(attacker(20), `someone${i}@example.com`).expect(200);
     await ask(attacker(20), "someone-new@example.com").expect(429);
     await ask(HOME_ADDRESS).expect(200);
   });
 
   it("the mail cap's counter lasts its hour through the daily purge; the 15-minute counters go after theirs", async () => {
     await ask(attacker(30)).expect(200);
-    const keys = async () => (await ctx.db("login_attempts").where("key", "like", "home-%").orderBy("key").pluck("key")) as string[];
-    expect(await keys()).toEqual([`home-ip:${attacker(30)}`, `home-mail:${VICTIM}`, `home-pair:${VICTIM}|${attacker(30)}`]);
+    const keys = async () =>
+      (await ctx.db("login_attempts").where("key", "like", "home-%").orderBy("key").pluck("key")) as string[];
+    expect(await keys()).toEqual([
+      `home-ip:${attacker(30)}`,
+      `home-mail:${VICTIM}`,
+      `home-pair:${VICTIM}|${attacker(30)}`,
+    ]);
     await ctx.container.privacy.purge(new Date(Date.now() + 20 * 60_000));
     expect(await keys()).toEqual([`home-mail:${VICTIM}`]);
     await ctx.container.privacy.purge(new Date(Date.now() + 61 * 60_000));

@@ -26,12 +26,26 @@ beforeAll(async () => {
   await ctx.container.plans.seed();
   const { property } = await ctx.container.customers.createWithProperty(
     { email: KNOWN, name: "Hana Owner", phone: "613-555-0101", subscriptionPlan: "basic" },
-    { address: "1 Wellington Street", city: "Ottawa", province: "ON", postalCode: "K1A 0A9", squareFootage: 1500, yearBuilt: 1990 },
+    {
+      address: "1 Wellington Street",
+      city: "Ottawa",
+      province: "ON",
+      postalCode: "K1A 0A9",
+      squareFootage: 1500,
+      yearBuilt: 1990,
+    },
   );
   propertyId = property.id;
   await ctx.container.customers.createWithProperty(
     { email: OTHER, name: "Sam Second", phone: "613-555-0102", subscriptionPlan: "basic" },
-    { address: "2 Wellington Street", city: "Ottawa", province: "ON", postalCode: "K1A 0A9", squareFootage: 1500, yearBuilt: 1990 },
+    {
+      address: "2 Wellington Street",
+      city: "Ottawa",
+      province: "ON",
+      postalCode: "K1A 0A9",
+      squareFootage: 1500,
+      yearBuilt: 1990,
+    },
   );
 });
 afterAll(() => ctx.close());
@@ -52,7 +66,8 @@ async function queuedMail(): Promise<QueuedMail[]> {
   );
   return rows.map((r: { payload: QueuedMail }) => r.payload);
 }
-const signInMails = async (to: string) => (await queuedMail()).filter((m) => m.to === to.toLowerCase() && m.subject.startsWith("Your Haven sign-in"));
+const signInMails = async (to: string) =>
+  (await queuedMail()).filter((m) => m.to === to.toLowerCase() && m.subject.startsWith("Your Haven sign-in"));
 
 /** Asks for a sign-in e-mail and reads the link token and the code from the queued message. */
 async function requestLink(email = KNOWN, agent = ctx.agent()) {
@@ -68,8 +83,13 @@ async function requestLink(email = KNOWN, agent = ctx.agent()) {
   return { token: token!, code: code!, text };
 }
 
-const homeCookie = (res: supertest.Response) => ([] as string[]).concat(res.headers["set-cookie"] ?? []).find((c) => c.startsWith("haven_home="));
-const sessionCount = async (email = KNOWN) => Number((await ctx.db("home_sessions").where({ email: email.toLowerCase() }).whereNull("revoked_at").count({ n: "*" }))[0]!.n);
+const homeCookie = (res: supertest.Response) =>
+  ([] as string[]).concat(res.headers["set-cookie"] ?? []).find((c) => c.startsWith("haven_home="));
+const sessionCount = async (email = KNOWN) =>
+  Number(
+    (await ctx.db("home_sessions").where({ email: email.toLowerCase() }).whereNull("revoked_at").count({ n: "*" }))[0]!
+      .n,
+  );
 
 describe("asking for a sign-in e-mail", () => {
   it("shows the e-mail form, which posts without script", async () => {
@@ -88,7 +108,10 @@ describe("asking for a sign-in e-mail", () => {
     expect(mail.text).toContain(`My Home: ${ctx.env.PUBLIC_URL}/my-home`);
     const token = /\/my-home\/sign-in\/([A-Za-z0-9_-]{43})/.exec(mail.text)![1]!;
     const code = /code on the sign-in page: (\d{6})/.exec(mail.text)![1]!;
-    const row = await ctx.db("home_sign_in_tokens").where({ token_hash: hashToken(token) }).first();
+    const row = await ctx
+      .db("home_sign_in_tokens")
+      .where({ token_hash: hashToken(token) })
+      .first();
     expect(row.email).toBe(KNOWN.toLowerCase());
     expect(row.code_hash).toBe(hashToken(code));
     // Neither secret is stored as such.
@@ -100,8 +123,18 @@ describe("asking for a sign-in e-mail", () => {
 
   it("answers an unknown e-mail exactly as a known one, and sends nothing", async () => {
     const mailsBefore = (await queuedMail()).length;
-    const known = await ctx.agent().post("/my-home/sign-in").type("form").send({ email: "home.owner@example.com" }).expect(200);
-    const unknown = await ctx.agent().post("/my-home/sign-in").type("form").send({ email: "nobody.here@example.com" }).expect(200);
+    const known = await ctx
+      .agent()
+      .post("/my-home/sign-in")
+      .type("form")
+      .send({ email: "home.owner@example.com" })
+      .expect(200);
+    const unknown = await ctx
+      .agent()
+      .post("/my-home/sign-in")
+      .type("form")
+      .send({ email: "nobody.here@example.com" })
+      .expect(200);
     const page = (html: string, email: string) => html.replaceAll(email, "E").replace(/nonce="[^"]*"/g, "");
     expect(page(unknown.text, "nobody.here@example.com")).toBe(page(known.text, "home.owner@example.com"));
     expect(await signInMails("nobody.here@example.com")).toHaveLength(0);
@@ -109,7 +142,9 @@ describe("asking for a sign-in e-mail", () => {
     // The JSON call answers the same way.
     const a = await ctx.agent().post("/api/my-home/sign-in").send({ email: "home.owner@example.com" }).expect(202);
     const b = await ctx.agent().post("/api/my-home/sign-in").send({ email: "nobody.here@example.com" }).expect(202);
-    expect(b.body.message.replace("nobody.here@example.com", "E")).toBe(a.body.message.replace("home.owner@example.com", "E"));
+    expect(b.body.message.replace("nobody.here@example.com", "E")).toBe(
+      a.body.message.replace("home.owner@example.com", "E"),
+    );
   });
 
   it("refuses a bad e-mail with a 400 that names the field, and writes nothing", async () => {
@@ -134,7 +169,12 @@ describe("asking for a sign-in e-mail", () => {
   });
 
   it("limits requests per address, whatever the e-mail", async () => {
-    for (let i = 0; i < 30; i++) await ctx.agent().post("/api/my-home/sign-in").send({ email: `someone${i}@example.com` }).expect(202);
+    for (let i = 0; i < 30; i++)
+      await ctx
+        .agent()
+        .post("/api/my-home/sign-in")
+        .send({ email: `someone${i}@example.com` })
+        .expect(202);
     await ctx.agent().post("/api/my-home/sign-in").send({ email: "someone-new@example.com" }).expect(429);
     // And the code form is behind the same per-address limit.
     await ctx.agent().post("/my-home/sign-in/code").type("form").send({ email: KNOWN, code: "123456" }).expect(429);
@@ -151,7 +191,14 @@ describe("the e-mailed link", () => {
       expect(homeCookie(page)).toBeUndefined();
       expect(page.headers["cache-control"]).toBe("no-store");
     }
-    expect((await ctx.db("home_sign_in_tokens").where({ token_hash: hashToken(token) }).first()).used_at).toBeNull();
+    expect(
+      (
+        await ctx
+          .db("home_sign_in_tokens")
+          .where({ token_hash: hashToken(token) })
+          .first()
+      ).used_at,
+    ).toBeNull();
     expect(await sessionCount()).toBe(sessionsBefore);
 
     const agent = ctx.agent();
@@ -173,7 +220,10 @@ describe("the e-mailed link", () => {
 
   it("expires after 15 minutes", async () => {
     const { token } = await requestLink();
-    await ctx.db("home_sign_in_tokens").where({ token_hash: hashToken(token) }).update({ expires_at: new Date(Date.now() - 1000) });
+    await ctx
+      .db("home_sign_in_tokens")
+      .where({ token_hash: hashToken(token) })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     await ctx.agent().get(`/my-home/sign-in/${token}`).expect(410);
     const res = await ctx.agent().post(`/my-home/sign-in/${token}`).type("form").send({}).expect(410);
     expect(homeCookie(res)).toBeUndefined();
@@ -181,13 +231,34 @@ describe("the e-mailed link", () => {
 
   it("goes on to a same-site `next` only", async () => {
     const first = await requestLink();
-    expect((await ctx.agent().post(`/my-home/sign-in/${first.token}`).type("form").send({ next: "/my-home/reports" }).expect(303)).headers.location).toBe("/my-home/reports");
+    expect(
+      (
+        await ctx
+          .agent()
+          .post(`/my-home/sign-in/${first.token}`)
+          .type("form")
+          .send({ next: "/my-home/reports" })
+          .expect(303)
+      ).headers.location,
+    ).toBe("/my-home/reports");
     const second = await requestLink();
-    expect((await ctx.agent().post(`/my-home/sign-in/${second.token}`).type("form").send({ next: "//evil.example/x" }).expect(303)).headers.location).toBe("/my-home");
+    expect(
+      (
+        await ctx
+          .agent()
+          .post(`/my-home/sign-in/${second.token}`)
+          .type("form")
+          .send({ next: "//evil.example/x" })
+          .expect(303)
+      ).headers.location,
+    ).toBe("/my-home");
   });
 
   it("answers an unknown or malformed token like a used one", async () => {
-    await ctx.agent().get(`/my-home/sign-in/${"A".repeat(43)}`).expect(410);
+    await ctx
+      .agent()
+      .get(`/my-home/sign-in/${"A".repeat(43)}`)
+      .expect(410);
     await ctx.agent().get("/my-home/sign-in/short").expect(410);
     await ctx.agent().post("/my-home/sign-in/short").type("form").send({}).expect(410);
   });
@@ -196,7 +267,12 @@ describe("the e-mailed link", () => {
 describe("the code", () => {
   it("signs in instead of the link, once", async () => {
     const { code, token } = await requestLink();
-    const res = await ctx.agent().post("/my-home/sign-in/code").type("form").send({ email: KNOWN, code: `${code.slice(0, 3)} ${code.slice(3)}` }).expect(303);
+    const res = await ctx
+      .agent()
+      .post("/my-home/sign-in/code")
+      .type("form")
+      .send({ email: KNOWN, code: `${code.slice(0, 3)} ${code.slice(3)}` })
+      .expect(303);
     expect(homeCookie(res)).toBeTruthy();
     // The link and the code are one sign-in: either spends both.
     await ctx.agent().post(`/my-home/sign-in/${token}`).type("form").send({}).expect(410);
@@ -207,7 +283,12 @@ describe("the code", () => {
     const { code } = await requestLink();
     const wrong = code === "000000" ? "111111" : "000000";
     for (let i = 0; i < 5; i++) {
-      const res = await ctx.agent().post("/my-home/sign-in/code").type("form").send({ email: KNOWN, code: wrong }).expect(400);
+      const res = await ctx
+        .agent()
+        .post("/my-home/sign-in/code")
+        .type("form")
+        .send({ email: KNOWN, code: wrong })
+        .expect(400);
       expect(res.text).toContain("That code is not right");
     }
     const sixth = await ctx.agent().post("/my-home/sign-in/code").type("form").send({ email: KNOWN, code }).expect(400);
@@ -219,9 +300,17 @@ describe("the code", () => {
 
   it("expires with the link, and refuses a malformed code by name", async () => {
     const { code, token } = await requestLink();
-    await ctx.db("home_sign_in_tokens").where({ token_hash: hashToken(token) }).update({ expires_at: new Date(Date.now() - 1000) });
+    await ctx
+      .db("home_sign_in_tokens")
+      .where({ token_hash: hashToken(token) })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     await ctx.agent().post("/my-home/sign-in/code").type("form").send({ email: KNOWN, code }).expect(400);
-    const bad = await ctx.agent().post("/my-home/sign-in/code").type("form").send({ email: KNOWN, code: "12ab" }).expect(400);
+    const bad = await ctx
+      .agent()
+      .post("/my-home/sign-in/code")
+      .type("form")
+      .send({ email: KNOWN, code: "12ab" })
+      .expect(400);
     expect(bad.text).toContain("Enter the 6-digit code");
   });
 });
@@ -242,7 +331,10 @@ describe("the session", () => {
     // Recently renewed: the cookie is not sent again on every request.
     expect(homeCookie(await agent.get("/api/my-home/passkeys").expect(200))).toBeUndefined();
     const soon = new Date(Date.now() + 86_400_000);
-    await ctx.db("home_sessions").where({ id: sessionId }).update({ last_seen_at: new Date(Date.now() - 2 * 3_600_000), expires_at: soon });
+    await ctx
+      .db("home_sessions")
+      .where({ id: sessionId })
+      .update({ last_seen_at: new Date(Date.now() - 2 * 3_600_000), expires_at: soon });
     const renewed = await agent.get("/api/my-home/passkeys").expect(200);
     expect(homeCookie(renewed)).toMatch(/Max-Age=2592000/);
     const row = await ctx.db("home_sessions").where({ id: sessionId }).first();
@@ -253,11 +345,17 @@ describe("the session", () => {
     const { token, sessionId } = await ctx.container.homeAuth.createSession(KNOWN);
     const agent = ctx.agent();
     agent.jar.setCookie(`haven_home=${token}; Path=/`, "127.0.0.1", "/");
-    await ctx.db("home_sessions").where({ id: sessionId }).update({ expires_at: new Date(Date.now() - 1000) });
+    await ctx
+      .db("home_sessions")
+      .where({ id: sessionId })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     const res = await agent.get("/api/my-home/passkeys").expect(401);
     expect(homeCookie(res)).toMatch(/Expires=Thu, 01 Jan 1970/);
     // A malformed cookie reads as none, and is dropped too.
-    const junk = await supertest(ctx.app).get("/api/my-home/passkeys").set("Cookie", "haven_home=not-a-token").expect(401);
+    const junk = await supertest(ctx.app)
+      .get("/api/my-home/passkeys")
+      .set("Cookie", "haven_home=not-a-token")
+      .expect(401);
     expect(homeCookie(junk)).toMatch(/Expires=Thu, 01 Jan 1970/);
   });
 
@@ -300,7 +398,9 @@ describe("the session", () => {
     const feedUrl = new URL((await home.post("/api/my-home/calendar-feed").send({}).expect(201)).body.url as string);
     await ctx.agent().get(feedUrl.pathname).expect(200);
     const otherHome = await signInHome(ctx, OTHER);
-    const otherFeed = new URL((await otherHome.post("/api/my-home/calendar-feed").send({}).expect(201)).body.url as string);
+    const otherFeed = new URL(
+      (await otherHome.post("/api/my-home/calendar-feed").send({}).expect(201)).body.url as string,
+    );
 
     await home.post("/my-home/sign-out-everywhere").type("form").send({}).expect(303);
     await ctx.agent().get(feedUrl.pathname).expect(404);
@@ -331,10 +431,26 @@ describe("the session", () => {
   it("refuses cross-site unsafe calls that carry the home cookie (CSRF)", async () => {
     const { token } = await ctx.container.homeAuth.createSession(KNOWN);
     const cookie = `haven_home=${token}`;
-    await supertest(ctx.app).post("/my-home/sign-out-everywhere").set("Cookie", cookie).set("Origin", "https://evil.example").type("form").send({}).expect(403);
-    await supertest(ctx.app).post("/api/my-home/passkeys/options").set("Cookie", cookie).set("Sec-Fetch-Site", "cross-site").send({}).expect(403);
+    await supertest(ctx.app)
+      .post("/my-home/sign-out-everywhere")
+      .set("Cookie", cookie)
+      .set("Origin", "https://evil.example")
+      .type("form")
+      .send({})
+      .expect(403);
+    await supertest(ctx.app)
+      .post("/api/my-home/passkeys/options")
+      .set("Cookie", cookie)
+      .set("Sec-Fetch-Site", "cross-site")
+      .send({})
+      .expect(403);
     // No Origin and no Sec-Fetch-Site, with the cookie: refused too.
-    await supertest(ctx.app).post("/my-home/sign-out-everywhere").set("Cookie", cookie).type("form").send({}).expect(403);
+    await supertest(ctx.app)
+      .post("/my-home/sign-out-everywhere")
+      .set("Cookie", cookie)
+      .type("form")
+      .send({})
+      .expect(403);
     expect(await sessionCount()).toBeGreaterThan(0);
     await supertest(ctx.app).get("/api/my-home/passkeys").set("Cookie", cookie).expect(200);
   });
@@ -348,12 +464,23 @@ describe("passkeys", () => {
     expect(options.user.name).toBe(KNOWN.toLowerCase());
     expect(options.challenge).toMatch(/^[A-Za-z0-9_-]{43}$/);
     // Only the challenge's hash is kept.
-    expect(await ctx.db("home_webauthn_challenges").where({ challenge_hash: hashToken(options.challenge) }).first()).toBeTruthy();
+    expect(
+      await ctx
+        .db("home_webauthn_challenges")
+        .where({ challenge_hash: hashToken(options.challenge) })
+        .first(),
+    ).toBeTruthy();
   });
 
   it("lists and removes only the homeowner's own passkeys", async () => {
-    const [mine] = await ctx.db("home_passkeys").insert({ email: KNOWN.toLowerCase(), credential_id: "cred-mine", public_key: Buffer.from([1]), name: "Phone" }).returning("id");
-    const [theirs] = await ctx.db("home_passkeys").insert({ email: OTHER, credential_id: "cred-theirs", public_key: Buffer.from([1]), name: "Laptop" }).returning("id");
+    const [mine] = await ctx
+      .db("home_passkeys")
+      .insert({ email: KNOWN.toLowerCase(), credential_id: "cred-mine", public_key: Buffer.from([1]), name: "Phone" })
+      .returning("id");
+    const [theirs] = await ctx
+      .db("home_passkeys")
+      .insert({ email: OTHER, credential_id: "cred-theirs", public_key: Buffer.from([1]), name: "Laptop" })
+      .returning("id");
     const agent = await signInHome(ctx, KNOWN);
     const listed = (await agent.get("/api/my-home/passkeys").expect(200)).body;
     expect(listed).toEqual([{ id: mine.id, name: "Phone", createdAt: expect.any(String), lastUsedAt: null }]);
@@ -366,14 +493,27 @@ describe("passkeys", () => {
 
   it("refuses a forged registration or sign-in with a clear 4xx, writing nothing", async () => {
     const agent = await signInHome(ctx, KNOWN);
-    const fake = { id: "abc", rawId: "abc", type: "public-key", response: { clientDataJSON: "e30", attestationObject: "oA" }, clientExtensionResults: {} };
+    const fake = {
+      id: "abc",
+      rawId: "abc",
+      type: "public-key",
+      response: { clientDataJSON: "e30", attestationObject: "oA" },
+      clientExtensionResults: {},
+    };
     const res = await agent.post("/api/my-home/passkeys").send({ response: fake, name: "Phone" }).expect(400);
     expect(res.body.fields).toHaveProperty("response");
-    await agent.post("/api/my-home/passkeys").send({ response: { id: 1 } }).expect(400);
+    await agent
+      .post("/api/my-home/passkeys")
+      .send({ response: { id: 1 } })
+      .expect(400);
     expect(Number((await ctx.db("home_passkeys").count({ n: "*" }))[0]!.n)).toBe(0);
     const options = (await ctx.agent().post("/api/my-home/passkey-sign-in/options").send({}).expect(200)).body;
     expect(options.rpId).toBe(new URL(ctx.env.PUBLIC_URL).hostname);
-    const signIn = await ctx.agent().post("/api/my-home/passkey-sign-in").send({ response: { ...fake, response: { clientDataJSON: "e30", authenticatorData: "AA", signature: "AA" } } }).expect(401);
+    const signIn = await ctx
+      .agent()
+      .post("/api/my-home/passkey-sign-in")
+      .send({ response: { ...fake, response: { clientDataJSON: "e30", authenticatorData: "AA", signature: "AA" } } })
+      .expect(401);
     expect(homeCookie(signIn)).toBeUndefined();
     await agent.delete("/api/my-home/passkeys/999999").expect(404);
   });
@@ -384,11 +524,16 @@ describe("support and staff", () => {
     const result = await runHaven(ctx.url, ["customers", "sign-in-link", "--email", KNOWN.toUpperCase()]);
     expect(result.code).toBe(0);
     const url = result.stdout.trim();
-    expect(url).toMatch(new RegExp(`^${ctx.env.PUBLIC_URL.replace(/[.:/]/g, "\\$&")}/my-home/sign-in/[A-Za-z0-9_-]{43}$`));
+    expect(url).toMatch(
+      new RegExp(`^${ctx.env.PUBLIC_URL.replace(/[.:/]/g, "\\$&")}/my-home/sign-in/[A-Za-z0-9_-]{43}$`),
+    );
     const token = url.split("/").at(-1)!;
     expect(result.stderr).toContain("logged");
     expect(result.stderr).not.toContain(token);
-    const row = await ctx.db("home_sign_in_tokens").where({ token_hash: hashToken(token) }).first();
+    const row = await ctx
+      .db("home_sign_in_tokens")
+      .where({ token_hash: hashToken(token) })
+      .first();
     expect(row.source).toBe("support");
     expect((new Date(row.expires_at).getTime() - new Date(row.created_at).getTime()) / 60_000).toBeCloseTo(15, 0);
     const res = await ctx.agent().post(`/my-home/sign-in/${token}`).type("form").send({}).expect(303);
@@ -414,9 +559,17 @@ describe("support and staff", () => {
     expect(dialog.text).toMatch(/<dt>My Home<\/dt><dd>Last signed in /);
     expect(dialog.text).toContain(`action="/admin/properties/${propertyId}/send-sign-in-link"`);
     // The dialog's button (htmx) answers a fragment; without script, back to the details.
-    const sent = await staff.post(`/admin/properties/${propertyId}/send-sign-in-link`).set("HX-Request", "true").type("form").send({}).expect(200);
+    const sent = await staff
+      .post(`/admin/properties/${propertyId}/send-sign-in-link`)
+      .set("HX-Request", "true")
+      .type("form")
+      .send({})
+      .expect(200);
     expect(sent.text).toContain(`Sign-in link sent to ${KNOWN.toLowerCase()}`);
-    expect((await staff.post(`/admin/properties/${propertyId}/send-sign-in-link`).type("form").send({}).expect(303)).headers.location).toBe(`/admin/properties/${propertyId}`);
+    expect(
+      (await staff.post(`/admin/properties/${propertyId}/send-sign-in-link`).type("form").send({}).expect(303)).headers
+        .location,
+    ).toBe(`/admin/properties/${propertyId}`);
     expect(await signInMails(KNOWN)).toHaveLength(before + 3);
     // A homeowner's cookie cannot use the staff form.
     const home = await signInHome(ctx, KNOWN);
@@ -431,10 +584,58 @@ describe("entry points", () => {
     const url = ctx.env.PUBLIC_URL;
     const line = `My Home: ${url}/my-home`;
     const messages = [
-      bookingConfirmationEmail({ bookingId: 1, to: "a@example.com", name: "A", dateLabel: "Monday", timeLabel: "9:00 AM", location: "1 Main", accessLabel: null, accessInstructions: null, hasAccessCode: false, specialRequests: null, start: new Date(), minutes: 60, supportEmail: "s@example.com", supportPhone: "1", publicUrl: url }),
-      reminderEmail({ to: "a@example.com", name: "A", dateLabel: "Monday", timeLabel: "9:00 AM", what: "x", location: "1 Main", durationLabel: null, ics: "BEGIN:VCALENDAR", supportEmail: "s@example.com", supportPhone: "1", publicUrl: url }),
-      reportSharedEmail({ to: "a@example.com", link: `${url}/client-report/abc`, propertyAddress: "1 Main", expiresAt: new Date().toISOString(), supportEmail: "s@example.com" }, null),
-      quoteReportEmail({ to: "a@example.com", clientName: "A", propertyAddress: "1 Main", items: [], totalCents: null, link: `${url}/quote-report/abc`, supportEmail: "s@example.com" }, Buffer.from("%PDF")),
+      bookingConfirmationEmail({
+        bookingId: 1,
+        to: "a@example.com",
+        name: "A",
+        dateLabel: "Monday",
+        timeLabel: "9:00 AM",
+        location: "1 Main",
+        accessLabel: null,
+        accessInstructions: null,
+        hasAccessCode: false,
+        specialRequests: null,
+        start: new Date(),
+        minutes: 60,
+        supportEmail: "s@example.com",
+        supportPhone: "1",
+        publicUrl: url,
+      }),
+      reminderEmail({
+        to: "a@example.com",
+        name: "A",
+        dateLabel: "Monday",
+        timeLabel: "9:00 AM",
+        what: "x",
+        location: "1 Main",
+        durationLabel: null,
+        ics: "BEGIN:VCALENDAR",
+        supportEmail: "s@example.com",
+        supportPhone: "1",
+        publicUrl: url,
+      }),
+      reportSharedEmail(
+        {
+          to: "a@example.com",
+          link: `${url}/client-report/abc`,
+          propertyAddress: "1 Main",
+          expiresAt: new Date().toISOString(),
+          supportEmail: "s@example.com",
+        },
+        null,
+      ),
+      quoteReportEmail(
+        {
+          to: "a@example.com",
+          clientName: "A",
+          propertyAddress: "1 Main",
+          items: [],
+          totalCents: null,
+          link: `${url}/quote-report/abc`,
+          supportEmail: "s@example.com",
+        },
+        Buffer.from("%PDF"),
+      ),
     ];
     for (const message of messages) {
       expect(message.text).toContain(line);
@@ -444,8 +645,12 @@ describe("entry points", () => {
 
   it("the footer, the staff login page and the booking confirmation link to My Home", async () => {
     expect((await ctx.agent().get("/pricing").expect(200)).text).toMatch(/<a href="\/my-home"[^>]*>My Home<\/a>/);
-    expect((await ctx.agent().get("/login").expect(200)).text).toContain('Homeowner? <a class="link" href="/my-home/sign-in">Sign in to My Home</a>');
-    expect((await ctx.agent().get("/booking-confirmation").expect(200)).text).toContain('href="/my-home/sign-in">My Home</a>');
+    expect((await ctx.agent().get("/login").expect(200)).text).toContain(
+      'Homeowner? <a class="link" href="/my-home/sign-in">Sign in to My Home</a>',
+    );
+    expect((await ctx.agent().get("/booking-confirmation").expect(200)).text).toContain(
+      'href="/my-home/sign-in">My Home</a>',
+    );
   });
 });
 
@@ -454,7 +659,14 @@ describe("privacy", () => {
     const email = "privacy.owner@example.com";
     await ctx.container.customers.createWithProperty(
       { email, name: "Pat Privacy", phone: "613-555-0109", subscriptionPlan: "basic" },
-      { address: "9 Wellington Street", city: "Ottawa", province: "ON", postalCode: "K1A 0A9", squareFootage: 1500, yearBuilt: 1990 },
+      {
+        address: "9 Wellington Street",
+        city: "Ottawa",
+        province: "ON",
+        postalCode: "K1A 0A9",
+        squareFootage: 1500,
+        yearBuilt: 1990,
+      },
     );
     const { token } = await requestLink(email);
     await ctx.agent().post(`/my-home/sign-in/${token}`).type("form").send({}).expect(303);
@@ -472,7 +684,8 @@ describe("privacy", () => {
 
     const erased = await ctx.container.privacy.eraseCustomer(email);
     expect(erased.changed["home_sessions (deleted)"]).toBe(1);
-    for (const table of ["home_sessions", "home_sign_in_tokens", "home_accounts"]) expect(await ctx.db(table).where({ email }).first()).toBeUndefined();
+    for (const table of ["home_sessions", "home_sign_in_tokens", "home_accounts"])
+      expect(await ctx.db(table).where({ email }).first()).toBeUndefined();
   });
 });
 
@@ -493,7 +706,11 @@ describe("logs", () => {
     const token = /\/my-home\/sign-in\/([A-Za-z0-9_-]{43})/.exec(text)![1]!;
     const code = /code on the sign-in page: (\d{6})/.exec(text)![1]!;
     await agent.get(`/my-home/sign-in/${token}`).expect(200);
-    await agent.post("/my-home/sign-in/code").type("form").send({ email: KNOWN, code: code === "000000" ? "111111" : "000000" }).expect(400);
+    await agent
+      .post("/my-home/sign-in/code")
+      .type("form")
+      .send({ email: KNOWN, code: code === "000000" ? "111111" : "000000" })
+      .expect(400);
     const spent = await agent.post(`/my-home/sign-in/${token}`).type("form").send({}).expect(303);
     const session = homeCookie(spent)!.split(";")[0]!.split("=")[1]!;
     await agent.get("/api/my-home/passkeys").expect(200);

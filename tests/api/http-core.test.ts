@@ -26,7 +26,12 @@ describe("web core", () => {
   });
 
   it("refuses malformed JSON with a 400 JSON error, not a 500", async () => {
-    const res = await ctx.agent().post("/api/auth/login").set("Content-Type", "application/json").send("{not json").expect(400);
+    const res = await ctx
+      .agent()
+      .post("/api/auth/login")
+      .set("Content-Type", "application/json")
+      .send("{not json")
+      .expect(400);
     expect(res.body).toEqual({ message: "Request body is not valid JSON" });
   });
 
@@ -62,14 +67,19 @@ describe("staff session", () => {
   it("one generic message for a wrong password and an unknown e-mail", async () => {
     const { email } = await signInStaff(ctx);
     const wrong = await ctx.agent().post("/api/auth/login").send({ email, password: "nope-nope-nope" }).expect(401);
-    const unknown = await ctx.agent().post("/api/auth/login").send({ email: "who@haven.test", password: "nope-nope-nope" }).expect(401);
+    const unknown = await ctx
+      .agent()
+      .post("/api/auth/login")
+      .send({ email: "who@haven.test", password: "nope-nope-nope" })
+      .expect(401);
     expect(wrong.body).toEqual({ message: "Invalid email or password" });
     expect(unknown.body).toEqual(wrong.body);
   });
 
   it("rate-limits repeated failures", async () => {
     const { email, password } = await signInStaff(ctx);
-    for (let i = 0; i < 10; i++) await ctx.agent().post("/api/auth/login").send({ email, password: "wrong-password" }).expect(401);
+    for (let i = 0; i < 10; i++)
+      await ctx.agent().post("/api/auth/login").send({ email, password: "wrong-password" }).expect(401);
     const blocked = await ctx.agent().post("/api/auth/login").send({ email, password }).expect(429);
     expect(blocked.body.message).toMatch(/Too many failed attempts/);
   });
@@ -91,7 +101,12 @@ describe("staff session", () => {
   });
 
   it("the login form keeps the e-mail and explains a missing password", async () => {
-    const res = await ctx.agent().post("/login").type("form").send({ email: "ana@haven.test", password: "" }).expect(400);
+    const res = await ctx
+      .agent()
+      .post("/login")
+      .type("form")
+      .send({ email: "ana@haven.test", password: "" })
+      .expect(400);
     expect(res.text).toContain("Missing Information");
     expect(res.text).toContain("Please enter both email and password");
     expect(res.text).toContain('value="ana@haven.test"');
@@ -99,7 +114,12 @@ describe("staff session", () => {
 
   it("login never redirects off-site", async () => {
     const { email, password } = await signInStaff(ctx);
-    const res = await ctx.agent().post("/login").type("form").send({ email, password, next: "//evil.example" }).expect(303);
+    const res = await ctx
+      .agent()
+      .post("/login")
+      .type("form")
+      .send({ email, password, next: "//evil.example" })
+      .expect(303);
     expect(res.headers.location).toBe("/admin");
   });
 });

@@ -26,22 +26,34 @@ describe("dates out of bounds (item 2)", () => {
   it("POST /api/inspections with year 0000 is a 400 naming inspectionDate, and writes nothing", async () => {
     const before = await count("inspections");
     for (const inspectionDate of ["0000-01-01", "1899-12-31", "2201-01-01", "9999-12-31"]) {
-      const res = await staff.post("/api/inspections").send({ propertyId: fixture.propertyId, inspectionDate }).expect(400);
+      const res = await staff
+        .post("/api/inspections")
+        .send({ propertyId: fixture.propertyId, inspectionDate })
+        .expect(400);
       expect(res.body.fields, inspectionDate).toEqual({ inspectionDate: `Inspection date ${YEARS}` });
     }
     expect(await count("inspections")).toBe(before);
-    await staff.post("/api/inspections").send({ propertyId: fixture.propertyId, inspectionDate: "1900-01-01" }).expect(201);
+    await staff
+      .post("/api/inspections")
+      .send({ propertyId: fixture.propertyId, inspectionDate: "1900-01-01" })
+      .expect(201);
   });
 
   it("PATCH /api/maintenance-tasks/{id} with completedAt in year 0000 is a 400 naming completedAt", async () => {
     const taskId = fixture.taskIds[0]!;
     for (const completedAt of ["0000-01-01T00:00:00Z", "1899-12-31T23:59:59Z", "2201-01-01T00:00:00Z"]) {
-      const res = await staff.patch(`/api/maintenance-tasks/${taskId}`).send({ status: "completed", completedAt }).expect(400);
+      const res = await staff
+        .patch(`/api/maintenance-tasks/${taskId}`)
+        .send({ status: "completed", completedAt })
+        .expect(400);
       expect(res.body.fields, completedAt).toEqual({ completedAt: `Completed at ${YEARS}` });
     }
     expect((await ctx.db("maintenance_tasks").where({ id: taskId }).first()).completed_at).toBeNull();
     // An offset Postgres would refuse (beyond ±15:59) is taken, as the same instant in UTC.
-    const late = await staff.patch(`/api/maintenance-tasks/${taskId}`).send({ status: "completed", completedAt: "2026-03-01T10:00:00+20:00" }).expect(200);
+    const late = await staff
+      .patch(`/api/maintenance-tasks/${taskId}`)
+      .send({ status: "completed", completedAt: "2026-03-01T10:00:00+20:00" })
+      .expect(200);
     expect(late.body.completedAt).toBe("2026-02-28T14:00:00.000Z");
   });
 
@@ -53,19 +65,32 @@ describe("dates out of bounds (item 2)", () => {
       .expect(400);
     expect(start.body.fields).toEqual({ startDate: `Start date ${YEARS}` });
     expect(await count("maintenance_schedules")).toBe(before);
-    expect((await staff.get("/api/maintenance-calendar?month=0000-01").expect(400)).body.fields).toEqual({ month: `Month ${YEARS}` });
-    expect((await staff.get("/api/maintenance-calendar?from=0000-01-01&to=0000-01-31").expect(400)).body.fields).toEqual({ from: `From ${YEARS}`, to: `To ${YEARS}` });
-    expect((await staff.get("/api/maintenance-tasks?from=0000-01-01").expect(400)).body.fields).toEqual({ from: `From ${YEARS}` });
+    expect((await staff.get("/api/maintenance-calendar?month=0000-01").expect(400)).body.fields).toEqual({
+      month: `Month ${YEARS}`,
+    });
+    expect(
+      (await staff.get("/api/maintenance-calendar?from=0000-01-01&to=0000-01-31").expect(400)).body.fields,
+    ).toEqual({ from: `From ${YEARS}`, to: `To ${YEARS}` });
+    expect((await staff.get("/api/maintenance-tasks?from=0000-01-01").expect(400)).body.fields).toEqual({
+      from: `From ${YEARS}`,
+    });
   });
 });
 
 describe("lone UTF-16 surrogates (item 3)", () => {
-  it("POST /api/inspection-categories with notes \"\\ud800\" is a 400 naming the entry's notes", async () => {
-    const inspection = await ctx.container.inspections.create({ propertyId: fixture.propertyId, inspectionDate: "2026-03-02" }, null);
+  it('POST /api/inspection-categories with notes "\\ud800" is a 400 naming the entry\'s notes', async () => {
+    const inspection = await ctx.container.inspections.create(
+      { propertyId: fixture.propertyId, inspectionDate: "2026-03-02" },
+      null,
+    );
     const res = await staff
       .post("/api/inspection-categories")
       .set("Content-Type", "application/json")
-      .send('[{"inspectionId":' + inspection.id + ',"categoryName":"Roof","subcategoryName":"Gutters","score":7,"notes":"\\ud800"}]')
+      .send(
+        '[{"inspectionId":' +
+          inspection.id +
+          ',"categoryName":"Roof","subcategoryName":"Gutters","score":7,"notes":"\\ud800"}]',
+      )
       .expect(400);
     expect(res.body.fields).toEqual({ "0.notes": SURROGATE });
     expect(await ctx.db("inspection_entries").where({ inspection_id: inspection.id }).first()).toBeUndefined();
@@ -81,7 +106,10 @@ describe("lone UTF-16 surrogates (item 3)", () => {
     expect(res.body).toEqual({ message: "Invalid input", fields: { title: SURROGATE } });
     expect(await count("maintenance_schedules")).toBe(before);
     // A proper pair (an emoji) is fine.
-    await staff.post("/api/maintenance-schedules").send({ propertyId: fixture.propertyId, title: "Gutters 🍂", category: "exterior" }).expect(201);
+    await staff
+      .post("/api/maintenance-schedules")
+      .send({ propertyId: fixture.propertyId, title: "Gutters 🍂", category: "exterior" })
+      .expect(201);
   });
 });
 
@@ -89,14 +117,25 @@ describe("control characters in single-line fields (item 4)", () => {
   it("a task title, a quoted amount, a name, an address and a city refuse CR/LF; notes keep their line breaks", async () => {
     const schedule = await staff
       .post("/api/maintenance-schedules")
-      .send({ propertyId: fixture.propertyId, title: "Gutters\r\nBcc: victim@example.com", category: "exterior", description: "North side\nand east side" })
+      .send({
+        propertyId: fixture.propertyId,
+        title: "Gutters\r\nBcc: victim@example.com",
+        category: "exterior",
+        description: "North side\nand east side",
+      })
       .expect(400);
     expect(schedule.body.fields).toEqual({ title: "Title must be one line without control characters" });
 
     const wizard = await ctx
       .agent()
       .post("/api/inspection-bookings")
-      .send({ propertyAddress: "1 Main St\r\nX", firstName: "Jo\u0085", lastName: "Line\u2028Break", email: "jo@example.com", phone: "306-555-0100" })
+      .send({
+        propertyAddress: "1 Main St\r\nX",
+        firstName: "Jo\u0085",
+        lastName: "Line\u2028Break",
+        email: "jo@example.com",
+        phone: "306-555-0100",
+      })
       .expect(400);
     expect(wizard.body.fields).toMatchObject({
       propertyAddress: "Property address must be one line without control characters",
@@ -105,7 +144,10 @@ describe("control characters in single-line fields (item 4)", () => {
     });
 
     const taskId = fixture.taskIds[1]!;
-    const notes = await staff.patch(`/api/maintenance-tasks/${taskId}`).send({ status: "in_progress", notes: "Called the client.\r\nBack on Tuesday.\tOK" }).expect(200);
+    const notes = await staff
+      .patch(`/api/maintenance-tasks/${taskId}`)
+      .send({ status: "in_progress", notes: "Called the client.\r\nBack on Tuesday.\tOK" })
+      .expect(200);
     expect(notes.body.notes).toBe("Called the client.\r\nBack on Tuesday.\tOK");
     const bell = await staff.patch(`/api/maintenance-tasks/${taskId}`).send({ notes: "ding\u0007" }).expect(400);
     expect(bell.body.fields).toEqual({ notes: "Notes holds a control character that is not allowed" });
@@ -117,13 +159,23 @@ describe("control characters in single-line fields (item 4)", () => {
     await client.get(`/api/client-report/${token}`).expect(200);
     await client
       .post(`/api/client-report/${token}/responses`)
-      .send({ responses: [{ maintenanceTaskId: fixture.taskIds[2], action: "request_quote", notes: "Mornings\nplease" }] })
+      .send({
+        responses: [{ maintenanceTaskId: fixture.taskIds[2], action: "request_quote", notes: "Mornings\nplease" }],
+      })
       .expect(201);
-    const [quote] = (await staff.get(`/api/quote-requests?propertyId=${fixture.propertyId}`).expect(200)).body as { id: number }[];
-    const res = await staff.patch(`/api/quote-requests/${quote!.id}`).send({ status: "quoted", quotedAmount: "$450\r\nSubject: free", adminNotes: "Two\nlines" }).expect(400);
+    const [quote] = (await staff.get(`/api/quote-requests?propertyId=${fixture.propertyId}`).expect(200)).body as {
+      id: number;
+    }[];
+    const res = await staff
+      .patch(`/api/quote-requests/${quote!.id}`)
+      .send({ status: "quoted", quotedAmount: "$450\r\nSubject: free", adminNotes: "Two\nlines" })
+      .expect(400);
     expect(res.body.fields).toEqual({ quotedAmount: "Quoted amount must be one line without control characters" });
     expect((await ctx.db("quote_requests").where({ id: quote!.id }).first()).status).toBe("pending");
-    await staff.patch(`/api/quote-requests/${quote!.id}`).send({ status: "quoted", quotedAmount: "$450", adminNotes: "Two\nlines" }).expect(200);
+    await staff
+      .patch(`/api/quote-requests/${quote!.id}`)
+      .send({ status: "quoted", quotedAmount: "$450", adminNotes: "Two\nlines" })
+      .expect(200);
     expect((await ctx.db("quote_requests").where({ id: quote!.id }).first()).admin_notes).toBe("Two\nlines");
   });
 });
@@ -132,7 +184,19 @@ describe("ids in odd forms (item 6)", () => {
   it("/api/reports/0x2c, /4.4e1 and /%2044 are 400s, where the canonical id answers", async () => {
     const id = fixture.report.id;
     await staff.get(`/api/reports/${id}`).expect(200);
-    const odd = [`0x${id.toString(16)}`, `${id / 10}e1`, `%20${id}`, `${id}%20`, `0${id}`, `+${id}`, `${id}.0`, "0", "-1", "2147483648", "99999999999"];
+    const odd = [
+      `0x${id.toString(16)}`,
+      `${id / 10}e1`,
+      `%20${id}`,
+      `${id}%20`,
+      `0${id}`,
+      `+${id}`,
+      `${id}.0`,
+      "0",
+      "-1",
+      "2147483648",
+      "99999999999",
+    ];
     for (const form of odd) {
       const res = await staff.get(`/api/reports/${form}`);
       expect(res.status, form).toBe(400);
@@ -166,6 +230,9 @@ describe("ids in odd forms (item 6)", () => {
       expect(Object.keys(res.body.fields), String(propertyId)).toEqual(["propertyId"]);
     }
     expect(await count("inspections")).toBe(before);
-    await staff.post("/api/inspections").send({ propertyId: String(fixture.propertyId), inspectionDate: "2026-03-10" }).expect(201);
+    await staff
+      .post("/api/inspections")
+      .send({ propertyId: String(fixture.propertyId), inspectionDate: "2026-03-10" })
+      .expect(201);
   });
 });

@@ -21,15 +21,34 @@ async function newInspection(withBooking = false) {
   let bookingId: number | null = null;
   if (withBooking) {
     const { customer_id } = await ctx.db("properties").where({ id: property.id }).first("customer_id");
-    const [row] = await ctx.db("inspection_bookings").insert({ property_id: property.id, customer_id, scheduled_date: "2026-03-10", time_slot: "09:00 AM", source: "booking-page", status: "scheduled" }).returning("id");
+    const [row] = await ctx
+      .db("inspection_bookings")
+      .insert({
+        property_id: property.id,
+        customer_id,
+        scheduled_date: "2026-03-10",
+        time_slot: "09:00 AM",
+        source: "booking-page",
+        status: "scheduled",
+      })
+      .returning("id");
     bookingId = row.id;
   }
-  const { body } = await staff.agent.post("/api/inspections").send({ propertyId: property.id, status: "in_progress", inspectionDate: "2026-03-10" }).expect(201);
+  const { body } = await staff.agent
+    .post("/api/inspections")
+    .send({ propertyId: property.id, status: "in_progress", inspectionDate: "2026-03-10" })
+    .expect(201);
   return { id: body.id as number, bookingId };
 }
 
 type Score = 10 | 7 | 4 | 1 | null;
-const entry = (inspectionId: number, categoryName: string, subcategoryName: string, score: Score, over: Record<string, unknown> = {}) => ({
+const entry = (
+  inspectionId: number,
+  categoryName: string,
+  subcategoryName: string,
+  score: Score,
+  over: Record<string, unknown> = {},
+) => ({
   inspectionId,
   categoryName,
   subcategoryName,
@@ -41,14 +60,23 @@ const entry = (inspectionId: number, categoryName: string, subcategoryName: stri
 });
 
 const stored = (inspectionId: number) =>
-  ctx.db("inspection_entries").where({ inspection_id: inspectionId }).orderBy("id").select("category_name", "subcategory_name", "score", "notes", "urgent", "updated_at");
+  ctx
+    .db("inspection_entries")
+    .where({ inspection_id: inspectionId })
+    .orderBy("id")
+    .select("category_name", "subcategory_name", "score", "notes", "urgent", "updated_at");
 
-const png = (seed: number) => sharp({ create: { width: 40, height: 30, channels: 3, background: { r: seed, g: 120, b: 40 } } }).png().toBuffer();
+const png = (seed: number) =>
+  sharp({ create: { width: 40, height: 30, channels: 3, background: { r: seed, g: 120, b: 40 } } })
+    .png()
+    .toBuffer();
 
 describe("POST /api/inspection-categories", () => {
   it("saves chunks of 5 as upserts: a retried chunk changes nothing, a later chunk leaves earlier entries alone", async () => {
     const { id } = await newInspection();
-    const attic = ["Access", "Insulation", "Ventilation", "Moisture", "Pest Intrusion"].map((s, i) => entry(id, "Attic", s, ([10, 7, 4, 1, null] as Score[])[i]!, { notes: i === 4 ? "No attic hatch" : null }));
+    const attic = ["Access", "Insulation", "Ventilation", "Moisture", "Pest Intrusion"].map((s, i) =>
+      entry(id, "Attic", s, ([10, 7, 4, 1, null] as Score[])[i]!, { notes: i === 4 ? "No attic hatch" : null }),
+    );
     const first = await staff.agent.post("/api/inspection-categories").send(attic).expect(200);
     expect(first.body).toEqual({ saved: 5 });
     const once = await stored(id);
@@ -63,28 +91,44 @@ describe("POST /api/inspection-categories", () => {
     // The same chunk again (the phone never saw the answer): same rows, same values.
     await staff.agent.post("/api/inspection-categories").send(attic).expect(200);
     const twice = await stored(id);
-    expect(twice.map((r) => [r.subcategory_name, r.score, r.notes])).toEqual(once.map((r) => [r.subcategory_name, r.score, r.notes]));
+    expect(twice.map((r) => [r.subcategory_name, r.score, r.notes])).toEqual(
+      once.map((r) => [r.subcategory_name, r.score, r.notes]),
+    );
 
     // A second device saves other entries and one changed score: nothing else moves.
     await staff.agent
       .post("/api/inspection-categories")
-      .send([entry(id, "Roof", "Shingles", 7), entry(id, "Attic", "Access", 4, { urgent: true, notes: "Hatch cracked" })])
+      .send([
+        entry(id, "Roof", "Shingles", 7),
+        entry(id, "Attic", "Access", 4, { urgent: true, notes: "Hatch cracked" }),
+      ])
       .expect(200);
     const after = await stored(id);
     expect(after).toHaveLength(6);
-    expect(after.find((r) => r.subcategory_name === "Access")).toMatchObject({ score: 4, urgent: true, notes: "Hatch cracked" });
+    expect(after.find((r) => r.subcategory_name === "Access")).toMatchObject({
+      score: 4,
+      urgent: true,
+      notes: "Hatch cracked",
+    });
     expect(after.find((r) => r.subcategory_name === "Insulation")).toMatchObject({ score: 7, urgent: false });
     expect(after.find((r) => r.subcategory_name === "Shingles")).toMatchObject({ score: 7, category_name: "Roof" });
   });
 
   it("links photos given as URLs (in order) and stores embedded image data strings once", async () => {
     const { id } = await newInspection();
-    const uploaded = await staff.agent.post("/api/photos").set("Content-Type", "image/png").send(await png(1)).expect(201);
+    const uploaded = await staff.agent
+      .post("/api/photos")
+      .set("Content-Type", "image/png")
+      .send(await png(1))
+      .expect(201);
     const dataUrl = `data:image/png;base64,${(await png(2)).toString("base64")}`;
     const photosBefore = Number((await ctx.db("photos").count("* as c").first())!.c);
     await staff.agent
       .post("/api/inspection-categories")
-      .send([entry(id, "Plumbing", "Sump Pump", 4, { photos: [dataUrl, uploaded.body.url] }), entry(id, "Plumbing", "Hydronics", 7, { photos: [dataUrl] })])
+      .send([
+        entry(id, "Plumbing", "Sump Pump", 4, { photos: [dataUrl, uploaded.body.url] }),
+        entry(id, "Plumbing", "Hydronics", 7, { photos: [dataUrl] }),
+      ])
       .expect(200);
     expect(Number((await ctx.db("photos").count("* as c").first())!.c)).toBe(photosBefore + 1);
     const { body } = await staff.agent.get(`/api/inspections/${id}`).expect(200);
@@ -96,16 +140,24 @@ describe("POST /api/inspection-categories", () => {
     expect(hydronics.photos).toEqual([sump.photos[0]]);
 
     // Photos given again replace the list (a deleted photo leaves the entry).
-    await staff.agent.post("/api/inspection-categories").send([entry(id, "Plumbing", "Sump Pump", 4, { photos: [uploaded.body.url] })]).expect(200);
+    await staff.agent
+      .post("/api/inspection-categories")
+      .send([entry(id, "Plumbing", "Sump Pump", 4, { photos: [uploaded.body.url] })])
+      .expect(200);
     const again = await staff.agent.get(`/api/inspections/${id}`).expect(200);
-    const sumpAgain = again.body.categories.find((c: { categoryName: string }) => c.categoryName === "Plumbing").entries.find((e: { subcategoryName: string }) => e.subcategoryName === "Sump Pump");
+    const sumpAgain = again.body.categories
+      .find((c: { categoryName: string }) => c.categoryName === "Plumbing")
+      .entries.find((e: { subcategoryName: string }) => e.subcategoryName === "Sump Pump");
     expect(sumpAgain.photos).toEqual([uploaded.body.url]);
   });
 
   it("names every invalid field with a 400 and writes nothing", async () => {
     const { id } = await newInspection();
     const bad = async (payload: unknown, ...fields: string[]) => {
-      const { body } = await staff.agent.post("/api/inspection-categories").send(payload as object).expect(400);
+      const { body } = await staff.agent
+        .post("/api/inspection-categories")
+        .send(payload as object)
+        .expect(400);
       for (const field of fields) expect(body.fields, JSON.stringify(body)).toHaveProperty([field]);
       return body;
     };
@@ -124,8 +176,14 @@ describe("POST /api/inspection-categories", () => {
     await bad([], "_");
     expect(await stored(id)).toEqual([]);
     // Description only: notes and no score is fine.
-    await staff.agent.post("/api/inspection-categories").send([entry(id, "Exterior Envelope", "Type of Cladding", null, { notes: "Brick veneer" })]).expect(200);
-    await staff.agent.post("/api/inspection-categories").send([entry(987654, "Attic", "Access", 10)]).expect(404);
+    await staff.agent
+      .post("/api/inspection-categories")
+      .send([entry(id, "Exterior Envelope", "Type of Cladding", null, { notes: "Brick veneer" })])
+      .expect(200);
+    await staff.agent
+      .post("/api/inspection-categories")
+      .send([entry(987654, "Attic", "Access", 10)])
+      .expect(404);
   });
 });
 
@@ -146,7 +204,10 @@ describe("POST /api/inspection-categories/bulk-complete", () => {
   it("completes in one go: every entry saved, the overall score by the shared formula, the booking completed", async () => {
     const { id, bookingId } = await newInspection(true);
     // Saved earlier in a chunk, then everything is sent again at completion.
-    await staff.agent.post("/api/inspection-categories").send([entry(id, "Attic", "Access", 7)]).expect(200);
+    await staff.agent
+      .post("/api/inspection-categories")
+      .send([entry(id, "Attic", "Access", 7)])
+      .expect(200);
     const all = [
       entry(id, "Attic", "Access", 10),
       entry(id, "Attic", "Insulation", 4, { urgent: true, notes: "Thin in the eaves" }),
@@ -170,14 +231,21 @@ describe("POST /api/inspection-categories/bulk-complete", () => {
     // A retried completion (the answer was lost) is answered the same; a change is a 409.
     const retry = await staff.agent.post("/api/inspection-categories/bulk-complete").send(all).expect(200);
     expect(retry.body).toMatchObject({ id, status: "completed", overallScore: 65 });
-    await staff.agent.post("/api/inspection-categories").send([entry(id, "Roof", "Shingles", 1)]).expect(409);
+    await staff.agent
+      .post("/api/inspection-categories")
+      .send([entry(id, "Roof", "Shingles", 1)])
+      .expect(409);
   });
 
   it("accepts the repeated rooms' suffixes and pools them into their category", async () => {
     const { id } = await newInspection();
     const { body } = await staff.agent
       .post("/api/inspection-categories/bulk-complete")
-      .send([entry(id, "Kitchens & Wet Bars", "Dishwasher", 10), entry(id, "Kitchens & Wet Bars", "Dishwasher (Kitchen 2)", 4), entry(id, "Laundry Room", "Washer / Dryer (Laundry 2)", 7)])
+      .send([
+        entry(id, "Kitchens & Wet Bars", "Dishwasher", 10),
+        entry(id, "Kitchens & Wet Bars", "Dishwasher (Kitchen 2)", 4),
+        entry(id, "Laundry Room", "Washer / Dryer (Laundry 2)", 7),
+      ])
       .expect(200);
     // Kitchens = (100·10 + 40·10) / 20 = 70; Laundry = 70; overall 70.
     expect(body.overallScore).toBe(70);
@@ -188,8 +256,14 @@ describe("staff session", () => {
   it("both calls refuse a request without one (401) and write nothing", async () => {
     const { id } = await newInspection();
     const anon = ctx.agent();
-    await anon.post("/api/inspection-categories").send([entry(id, "Attic", "Access", 10)]).expect(401);
-    await anon.post("/api/inspection-categories/bulk-complete").send([entry(id, "Attic", "Access", 10)]).expect(401);
+    await anon
+      .post("/api/inspection-categories")
+      .send([entry(id, "Attic", "Access", 10)])
+      .expect(401);
+    await anon
+      .post("/api/inspection-categories/bulk-complete")
+      .send([entry(id, "Attic", "Access", 10)])
+      .expect(401);
     expect(await stored(id)).toEqual([]);
   });
 });

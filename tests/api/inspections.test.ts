@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMPLETED_MESSAGE } from "../../src/modules/inspections/inspections.service.js";
 import type { EntryInput } from "../../src/modules/inspections/inspections.schemas.js";
-import { DEFAULT_OPEN_CATEGORIES, INSPECTION_WEIGHTS, SCORE_CHOICES, subcategoryWeight } from "../../src/modules/inspections/template.js";
+import {
+  DEFAULT_OPEN_CATEGORIES,
+  INSPECTION_WEIGHTS,
+  SCORE_CHOICES,
+  subcategoryWeight,
+} from "../../src/modules/inspections/template.js";
 import { INSPECTION_WEIGHTS as FROM_SCORING } from "../../src/modules/inspections/scoring.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 
@@ -26,16 +31,36 @@ async function property(address = `${++n} Rideau Street`) {
 
 async function booking(propertyId: number, scheduledDate = "2026-03-10", status = "scheduled") {
   const { customer_id } = await ctx.db("properties").where({ id: propertyId }).first("customer_id");
-  const [row] = await ctx.db("inspection_bookings").insert({ property_id: propertyId, customer_id, scheduled_date: scheduledDate, time_slot: "09:00 AM", source: "booking-page", status }).returning("id");
+  const [row] = await ctx
+    .db("inspection_bookings")
+    .insert({
+      property_id: propertyId,
+      customer_id,
+      scheduled_date: scheduledDate,
+      time_slot: "09:00 AM",
+      source: "booking-page",
+      status,
+    })
+    .returning("id");
   return row.id as number;
 }
 
 async function start(propertyId: number, inspectionDate = "2026-03-10") {
-  const { body } = await staff.agent.post("/api/inspections").send({ propertyId, status: "in_progress", inspectionDate }).expect(201);
-  return body as { id: number; bookingId: number | null; status: string; scheduledDate: string | null; inspectorId: number | null };
+  const { body } = await staff.agent
+    .post("/api/inspections")
+    .send({ propertyId, status: "in_progress", inspectionDate })
+    .expect(201);
+  return body as {
+    id: number;
+    bookingId: number | null;
+    status: string;
+    scheduledDate: string | null;
+    inspectorId: number | null;
+  };
 }
 
-const entries = async (inspectionId: number) => ctx.db("inspection_entries").where({ inspection_id: inspectionId }).orderBy("id");
+const entries = async (inspectionId: number) =>
+  ctx.db("inspection_entries").where({ inspection_id: inspectionId }).orderBy("id");
 
 describe("the template", () => {
   it("holds 14 categories once, re-exported by the scoring module", () => {
@@ -56,7 +81,10 @@ describe("staff session", () => {
     const anon = ctx.agent();
     await anon.get("/api/inspections").expect(401);
     await anon.get("/api/inspections/1").expect(401);
-    await anon.post("/api/inspections").send({ propertyId: 1, status: "in_progress", inspectionDate: "2026-03-10" }).expect(401);
+    await anon
+      .post("/api/inspections")
+      .send({ propertyId: 1, status: "in_progress", inspectionDate: "2026-03-10" })
+      .expect(401);
     await anon.patch("/api/inspections/1").send({ status: "draft" }).expect(401);
     const page = await anon.get("/admin/inspections").expect(302);
     expect(page.headers.location).toBe("/login?next=%2Fadmin%2Finspections");
@@ -69,13 +97,26 @@ describe("POST /api/inspections", () => {
     await booking(p.id, "2026-02-01", "completed");
     const bookingId = await booking(p.id, "2026-03-12");
     const created = await start(p.id, "2026-03-12");
-    expect(created).toMatchObject({ status: "in_progress", bookingId, scheduledDate: "2026-03-12", inspectorId: staff.user.id });
+    expect(created).toMatchObject({
+      status: "in_progress",
+      bookingId,
+      scheduledDate: "2026-03-12",
+      inspectorId: staff.user.id,
+    });
     expect(created.id).toBeGreaterThan(0);
     // A second inspection of the property finds no booking left to fulfil.
     expect((await start(p.id)).bookingId).toBeNull();
     const { body } = await staff.agent.get(`/api/inspections/${created.id}`).expect(200);
-    expect(body.property).toMatchObject({ id: p.id, address: p.address, city: "Ottawa", clientName: p.clientName, clientEmail: p.clientEmail });
-    expect(body.categories.map((c: { categoryName: string }) => c.categoryName)).toEqual(INSPECTION_WEIGHTS.map((c) => c.name));
+    expect(body.property).toMatchObject({
+      id: p.id,
+      address: p.address,
+      city: "Ottawa",
+      clientName: p.clientName,
+      clientEmail: p.clientEmail,
+    });
+    expect(body.categories.map((c: { categoryName: string }) => c.categoryName)).toEqual(
+      INSPECTION_WEIGHTS.map((c) => c.name),
+    );
   });
 
   it("two starts at once link one booking once", async () => {
@@ -89,11 +130,20 @@ describe("POST /api/inspections", () => {
     const before = (await ctx.db("inspections").count({ n: "*" }))[0]!.n;
     const missing = await staff.agent.post("/api/inspections").send({ status: "in_progress" }).expect(400);
     expect(Object.keys(missing.body.fields)).toEqual(expect.arrayContaining(["propertyId", "inspectionDate"]));
-    const noProperty = await staff.agent.post("/api/inspections").send({ propertyId: 999999, inspectionDate: "2026-03-10" }).expect(400);
+    const noProperty = await staff.agent
+      .post("/api/inspections")
+      .send({ propertyId: 999999, inspectionDate: "2026-03-10" })
+      .expect(400);
     expect(noProperty.body.fields).toEqual({ propertyId: "Property not found" });
-    const badDate = await staff.agent.post("/api/inspections").send({ propertyId: 1, inspectionDate: "2026-02-30" }).expect(400);
+    const badDate = await staff.agent
+      .post("/api/inspections")
+      .send({ propertyId: 1, inspectionDate: "2026-02-30" })
+      .expect(400);
     expect(badDate.body.fields.inspectionDate).toBeTruthy();
-    const completed = await staff.agent.post("/api/inspections").send({ propertyId: 1, status: "completed", inspectionDate: "2026-03-10" }).expect(400);
+    const completed = await staff.agent
+      .post("/api/inspections")
+      .send({ propertyId: 1, status: "completed", inspectionDate: "2026-03-10" })
+      .expect(400);
     expect(completed.body.fields.status).toBeTruthy();
     expect((await ctx.db("inspections").count({ n: "*" }))[0]!.n).toBe(before);
   });
@@ -134,7 +184,8 @@ describe("GET /api/inspections and /api/inspections/{id}", () => {
     expect(found.body.map((i: { id: number }) => i.id).sort()).toEqual([a.id, b.id].sort());
     expect(found.headers["x-total-count"]).toBe("2");
 
-    for (const q of ["limit=0", "limit=501", "offset=-1", "status=done", "limit=x"]) await staff.agent.get(`/api/inspections?${q}`).expect(400);
+    for (const q of ["limit=0", "limit=501", "offset=-1", "status=done", "limit=x"])
+      await staff.agent.get(`/api/inspections?${q}`).expect(400);
   });
 });
 
@@ -148,20 +199,27 @@ describe("PATCH /api/inspections/{id}", () => {
     const back = await staff.agent.patch(`/api/inspections/${i.id}`).send({ status: "scheduled" }).expect(409);
     expect(back.body.message).toContain("in_progress to scheduled");
     // Same status is a no-op.
-    expect((await staff.agent.patch(`/api/inspections/${i.id}`).send({ status: "in_progress" }).expect(200)).body.status).toBe("in_progress");
+    expect(
+      (await staff.agent.patch(`/api/inspections/${i.id}`).send({ status: "in_progress" }).expect(200)).body.status,
+    ).toBe("in_progress");
     await staff.agent.patch(`/api/inspections/${i.id}`).send({ status: "finished" }).expect(400);
 
-    await ctx.container.inspections.saveEntries(i.id, [{ categoryName: "Roof", subcategoryName: "Shingles", score: 7 }]);
+    await ctx.container.inspections.saveEntries(i.id, [
+      { categoryName: "Roof", subcategoryName: "Shingles", score: 7 },
+    ]);
     const done = await staff.agent.patch(`/api/inspections/${i.id}`).send({ status: "completed" }).expect(200);
     expect(done.body).toMatchObject({ status: "completed", overallScore: 70 });
     await staff.agent.patch(`/api/inspections/${i.id}`).send({ status: "completed" }).expect(200);
-    for (const status of ["in_progress", "draft", "scheduled"]) await staff.agent.patch(`/api/inspections/${i.id}`).send({ status }).expect(409);
+    for (const status of ["in_progress", "draft", "scheduled"])
+      await staff.agent.patch(`/api/inspections/${i.id}`).send({ status }).expect(409);
   });
 
   it("refuses to complete by status an inspection with an unscored stored entry (400)", async () => {
     const p = await property();
     const i = await start(p.id);
-    await ctx.container.inspections.saveEntries(i.id, [{ categoryName: "Roof", subcategoryName: "Shingles", score: null, notes: "Could not reach" }]);
+    await ctx.container.inspections.saveEntries(i.id, [
+      { categoryName: "Roof", subcategoryName: "Shingles", score: null, notes: "Could not reach" },
+    ]);
     const r = await staff.agent.patch(`/api/inspections/${i.id}`).send({ status: "completed" }).expect(400);
     expect(r.body.message).toContain("Roof › Shingles");
     const empty = await start(p.id);
@@ -190,10 +248,16 @@ describe("saveEntries", () => {
     const p = await property();
     const i = await start(p.id);
     await Promise.all([
-      ctx.container.inspections.saveEntries(i.id, [{ categoryName: "Plumbing", subcategoryName: "Sump Pump", score: 1, notes: "Seized", urgent: true }]),
-      ctx.container.inspections.saveEntries(i.id, [{ categoryName: "HVAC", subcategoryName: "Thermostat", score: 10, notes: "Smart" }]),
+      ctx.container.inspections.saveEntries(i.id, [
+        { categoryName: "Plumbing", subcategoryName: "Sump Pump", score: 1, notes: "Seized", urgent: true },
+      ]),
+      ctx.container.inspections.saveEntries(i.id, [
+        { categoryName: "HVAC", subcategoryName: "Thermostat", score: 10, notes: "Smart" },
+      ]),
     ]);
-    await ctx.container.inspections.saveEntries(i.id, [{ categoryName: "HVAC", subcategoryName: "Thermostat", score: 7 }]);
+    await ctx.container.inspections.saveEntries(i.id, [
+      { categoryName: "HVAC", subcategoryName: "Thermostat", score: 7 },
+    ]);
     const rows = await entries(i.id);
     expect(rows.map((r) => [r.subcategory_name, r.score, r.notes, r.urgent]).sort()).toEqual([
       ["Sump Pump", 1, "Seized", true],
@@ -202,7 +266,14 @@ describe("saveEntries", () => {
     const { body } = await staff.agent.get(`/api/inspections/${i.id}`).expect(200);
     const plumbing = body.categories.find((c: { categoryName: string }) => c.categoryName === "Plumbing");
     expect(plumbing.entries).toHaveLength(1);
-    expect(plumbing.entries[0]).toMatchObject({ inspectionId: i.id, subcategoryName: "Sump Pump", score: 1, urgent: true, photoIds: [], photos: [] });
+    expect(plumbing.entries[0]).toMatchObject({
+      inspectionId: i.id,
+      subcategoryName: "Sump Pump",
+      score: 1,
+      urgent: true,
+      photoIds: [],
+      photos: [],
+    });
   });
 
   it("photoIds replace the entry's photos in order; unknown photos are a 400", async () => {
@@ -212,32 +283,47 @@ describe("saveEntries", () => {
     for (const k of [1, 2, 3]) {
       const [row] = await ctx
         .db("photos")
-        .insert({ sha256: `test-${i.id}-${k}`, mime_type: "image/png", width: 1, height: 1, byte_size: 1, bytes: Buffer.from([k]), thumbnail: Buffer.from([k]) })
+        .insert({
+          sha256: `test-${i.id}-${k}`,
+          mime_type: "image/png",
+          width: 1,
+          height: 1,
+          byte_size: 1,
+          bytes: Buffer.from([k]),
+          thumbnail: Buffer.from([k]),
+        })
         .returning("id");
       photoIds.push(row.id);
     }
     const entry = { categoryName: "Roof", subcategoryName: "Gutters", score: 4 as const };
     await ctx.container.inspections.saveEntries(i.id, [{ ...entry, photoIds: [photoIds[0]!, photoIds[1]!] }]);
     await ctx.container.inspections.saveEntries(i.id, [{ ...entry, photoIds: [photoIds[2]!, photoIds[0]!] }]);
-    let got = (await ctx.container.inspections.get(i.id)).categories.find((c) => c.categoryName === "Roof")!.entries[0]!;
+    let got = (await ctx.container.inspections.get(i.id)).categories.find((c) => c.categoryName === "Roof")!
+      .entries[0]!;
     expect(got.photoIds).toEqual([photoIds[2], photoIds[0]]);
     expect(got.photos).toEqual([`/api/photos/${photoIds[2]}`, `/api/photos/${photoIds[0]}`]);
     // Without photoIds the photos stay.
     await ctx.container.inspections.saveEntries(i.id, [{ ...entry, notes: "Sagging" }]);
     got = (await ctx.container.inspections.get(i.id)).categories.find((c) => c.categoryName === "Roof")!.entries[0]!;
     expect(got.photoIds).toEqual([photoIds[2], photoIds[0]]);
-    await expect(ctx.container.inspections.saveEntries(i.id, [{ ...entry, photoIds: [999999] }])).rejects.toMatchObject({ status: 400, fields: { "0.photoIds": expect.stringContaining("999999") } });
+    await expect(ctx.container.inspections.saveEntries(i.id, [{ ...entry, photoIds: [999999] }])).rejects.toMatchObject(
+      { status: 400, fields: { "0.photoIds": expect.stringContaining("999999") } },
+    );
   });
 
   it("a missing inspection is a 404", async () => {
-    await expect(ctx.container.inspections.saveEntries(999999, [{ categoryName: "Roof", subcategoryName: "Shingles", score: 7 }])).rejects.toMatchObject({ status: 404 });
+    await expect(
+      ctx.container.inspections.saveEntries(999999, [{ categoryName: "Roof", subcategoryName: "Shingles", score: 7 }]),
+    ).rejects.toMatchObject({ status: 404 });
   });
 });
 
 describe("validateEntries", () => {
   const check = (entry: Partial<EntryInput>) => {
     try {
-      ctx.container.inspections.validateEntries([{ categoryName: "Roof", subcategoryName: "Shingles", score: 7, ...entry } as EntryInput]);
+      ctx.container.inspections.validateEntries([
+        { categoryName: "Roof", subcategoryName: "Shingles", score: 7, ...entry } as EntryInput,
+      ]);
       return null;
     } catch (error) {
       return error as { status: number; message: string; fields: Record<string, string> };
@@ -248,16 +334,33 @@ describe("validateEntries", () => {
     for (const score of [10, 7, 4, 1, null] as const) expect(check({ score })).toBeNull();
     expect(check({ categoryName: "Kitchens & Wet Bars", subcategoryName: "Dishwasher (Kitchen 3)" })).toBeNull();
     expect(check({ categoryName: "Laundry Room", subcategoryName: "Washer / Dryer (Laundry 2)" })).toBeNull();
-    expect(check({ categoryName: "Exterior Envelope", subcategoryName: "Type of Cladding", score: null, notes: "Brick" })).toBeNull();
+    expect(
+      check({ categoryName: "Exterior Envelope", subcategoryName: "Type of Cladding", score: null, notes: "Brick" }),
+    ).toBeNull();
   });
 
   it("400s name the field", () => {
-    expect(check({ score: 5 as never })).toMatchObject({ status: 400, fields: { "0.score": expect.stringContaining("10, 7, 4, 1") } });
-    expect(check({ categoryName: "Garage" })).toMatchObject({ status: 400, fields: { "0.categoryName": "Unknown category: Garage" } });
-    expect(check({ subcategoryName: "Chimney" })).toMatchObject({ status: 400, fields: { "0.subcategoryName": expect.stringContaining("Chimney") } });
-    expect(check({ categoryName: "Bathrooms", subcategoryName: "Sinks (Bathroom 1)" })).toMatchObject({ fields: { "0.subcategoryName": expect.any(String) } });
-    expect(check({ categoryName: "Bathrooms", subcategoryName: "Sinks (Kitchen 2)" })).toMatchObject({ fields: { "0.subcategoryName": expect.any(String) } });
-    expect(check({ subcategoryName: "Shingles (Kitchen 2)" })).toMatchObject({ fields: { "0.subcategoryName": expect.any(String) } });
+    expect(check({ score: 5 as never })).toMatchObject({
+      status: 400,
+      fields: { "0.score": expect.stringContaining("10, 7, 4, 1") },
+    });
+    expect(check({ categoryName: "Garage" })).toMatchObject({
+      status: 400,
+      fields: { "0.categoryName": "Unknown category: Garage" },
+    });
+    expect(check({ subcategoryName: "Chimney" })).toMatchObject({
+      status: 400,
+      fields: { "0.subcategoryName": expect.stringContaining("Chimney") },
+    });
+    expect(check({ categoryName: "Bathrooms", subcategoryName: "Sinks (Bathroom 1)" })).toMatchObject({
+      fields: { "0.subcategoryName": expect.any(String) },
+    });
+    expect(check({ categoryName: "Bathrooms", subcategoryName: "Sinks (Kitchen 2)" })).toMatchObject({
+      fields: { "0.subcategoryName": expect.any(String) },
+    });
+    expect(check({ subcategoryName: "Shingles (Kitchen 2)" })).toMatchObject({
+      fields: { "0.subcategoryName": expect.any(String) },
+    });
     const cladding = check({ categoryName: "Exterior Envelope", subcategoryName: "Type of Cladding", score: 7 });
     expect(cladding).toMatchObject({ status: 400, fields: { "0.score": expect.stringContaining("Type of Cladding") } });
   });
@@ -278,7 +381,13 @@ describe("validateEntries", () => {
 describe("complete", () => {
   const small: EntryInput[] = [
     { categoryName: "Roof", subcategoryName: "Shingles", score: 10 },
-    { categoryName: "Roof", subcategoryName: "Gutters", score: 4, notes: "Overflowing at the north corner", urgent: true },
+    {
+      categoryName: "Roof",
+      subcategoryName: "Gutters",
+      score: 4,
+      notes: "Overflowing at the north corner",
+      urgent: true,
+    },
     { categoryName: "Attic", subcategoryName: "Insulation", score: 7 },
     { categoryName: "Exterior Envelope", subcategoryName: "Type of Cladding", score: null, notes: "Vinyl siding" },
   ];
@@ -287,9 +396,14 @@ describe("complete", () => {
     const p = await property();
     const bookingId = await booking(p.id);
     const i = await start(p.id);
-    await ctx.container.inspections.saveEntries(i.id, [{ categoryName: "Roof", subcategoryName: "Shingles", score: 7 }]);
+    await ctx.container.inspections.saveEntries(i.id, [
+      { categoryName: "Roof", subcategoryName: "Shingles", score: 7 },
+    ]);
     const before = await entries(i.id);
-    const unscored = [...small, { categoryName: "HVAC", subcategoryName: "Thermostat", score: null, notes: "Missing cover" }];
+    const unscored = [
+      ...small,
+      { categoryName: "HVAC", subcategoryName: "Thermostat", score: null, notes: "Missing cover" },
+    ];
     await expect(ctx.container.inspections.complete(i.id, unscored)).rejects.toMatchObject({
       status: 400,
       message: expect.stringContaining("HVAC › Thermostat"),
@@ -313,9 +427,16 @@ describe("complete", () => {
     expect(await entries(i.id)).toHaveLength(4);
 
     // A retried completion that changes nothing is answered; any change is a 409.
-    expect(await ctx.container.inspections.complete(i.id, small)).toMatchObject({ status: "completed", overallScore: 67 });
-    await expect(ctx.container.inspections.saveEntries(i.id, [{ categoryName: "Roof", subcategoryName: "Shingles", score: 7 }])).rejects.toMatchObject({ status: 409, message: COMPLETED_MESSAGE });
-    await expect(ctx.container.inspections.saveEntries(i.id, [{ categoryName: "HVAC", subcategoryName: "Thermostat", score: 7 }])).rejects.toMatchObject({ status: 409 });
+    expect(await ctx.container.inspections.complete(i.id, small)).toMatchObject({
+      status: "completed",
+      overallScore: 67,
+    });
+    await expect(
+      ctx.container.inspections.saveEntries(i.id, [{ categoryName: "Roof", subcategoryName: "Shingles", score: 7 }]),
+    ).rejects.toMatchObject({ status: 409, message: COMPLETED_MESSAGE });
+    await expect(
+      ctx.container.inspections.saveEntries(i.id, [{ categoryName: "HVAC", subcategoryName: "Thermostat", score: 7 }]),
+    ).rejects.toMatchObject({ status: 409 });
     const { body } = await staff.agent.get(`/api/inspections/${i.id}`).expect(200);
     expect(body).toMatchObject({ status: "completed", overallScore: 67, bookingId, scheduledDate: "2026-03-10" });
   });
@@ -330,7 +451,8 @@ describe("the list page /admin/inspections", () => {
   });
   afterAll(() => page.close());
 
-  const html = async (url: string, headers: Record<string, string> = {}) => (await agent.get(url).set(headers).expect(200)).text;
+  const html = async (url: string, headers: Record<string, string> = {}) =>
+    (await agent.get(url).set(headers).expect(200)).text;
 
   it("shows the empty state with 'Create First Inspection'", async () => {
     const body = await html("/admin/inspections");
@@ -346,15 +468,24 @@ describe("the list page /admin/inspections", () => {
       { address: "14 Rue Dussère", city: "Orléans", province: "ON", postalCode: "K1C 2B4" },
     );
     const ids: Record<string, number> = {};
-    for (const [key, score] of [["gold", 10], ["silver", 7], ["bronze", 4]] as const) {
+    for (const [key, score] of [
+      ["gold", 10],
+      ["silver", 7],
+      ["bronze", 4],
+    ] as const) {
       const i = await page.container.inspections.create({ propertyId: p.id, inspectionDate: "2026-05-01" }, null);
       await page.container.inspections.complete(i.id, [{ categoryName: "Roof", subcategoryName: "Shingles", score }]);
       ids[key] = i.id;
     }
     ids.open = (await page.container.inspections.create({ propertyId: p.id, inspectionDate: "2026-05-02" }, null)).id;
     const body = await html("/admin/inspections");
-    for (const column of ["Property", "Inspection Date", "Status", "Score", "Actions"]) expect(body).toContain(`<th scope="col">${column}</th>`);
-    const row = (id: number) => body.slice(body.indexOf(`data-inspection-id="${id}"`), body.indexOf("</tr>", body.indexOf(`data-inspection-id="${id}"`)));
+    for (const column of ["Property", "Inspection Date", "Status", "Score", "Actions"])
+      expect(body).toContain(`<th scope="col">${column}</th>`);
+    const row = (id: number) =>
+      body.slice(
+        body.indexOf(`data-inspection-id="${id}"`),
+        body.indexOf("</tr>", body.indexOf(`data-inspection-id="${id}"`)),
+      );
     expect(row(ids.gold!)).toContain(">Gold<");
     expect(row(ids.silver!)).toContain(">Silver<");
     expect(row(ids.bronze!)).toContain(">Bronze<");
@@ -370,14 +501,22 @@ describe("the list page /admin/inspections", () => {
     expect(filtered.match(/data-testid="inspection-row"/g)).toHaveLength(1);
     expect(filtered).toContain(`data-inspection-id="${ids.open}"`);
     // htmx asks for the results alone.
-    const fragment = await html("/admin/inspections?status=completed", { "HX-Request": "true", "HX-Target": "inspections-results" });
-    expect(fragment.startsWith("<div id=\"inspections-results\"") || fragment.includes('id="inspections-results"')).toBe(true);
+    const fragment = await html("/admin/inspections?status=completed", {
+      "HX-Request": "true",
+      "HX-Target": "inspections-results",
+    });
+    expect(fragment.startsWith('<div id="inspections-results"') || fragment.includes('id="inspections-results"')).toBe(
+      true,
+    );
     expect(fragment).not.toContain("<html");
     expect(fragment.match(/data-testid="inspection-row"/g)).toHaveLength(3);
     // A bad filter or page falls back to all, page 1.
-    expect((await html("/admin/inspections?status=bogus&page=-2")).match(/data-testid="inspection-row"/g)).toHaveLength(4);
+    expect((await html("/admin/inspections?status=bogus&page=-2")).match(/data-testid="inspection-row"/g)).toHaveLength(
+      4,
+    );
 
-    for (let k = 0; k < 20; k++) await page.container.inspections.create({ propertyId: p.id, inspectionDate: "2026-05-03" }, null);
+    for (let k = 0; k < 20; k++)
+      await page.container.inspections.create({ propertyId: p.id, inspectionDate: "2026-05-03" }, null);
     const first = await html("/admin/inspections");
     expect(first.match(/data-testid="inspection-row"/g)).toHaveLength(20);
     expect(first).toContain("Page 1 of 2");
@@ -388,12 +527,17 @@ describe("the list page /admin/inspections", () => {
 
   it("Generate Report without script redirects back with the outcome; with htmx it swaps the results with the toast", async () => {
     const [completed] = (await page.container.inspections.list({ status: "completed", limit: 1, offset: 0 })).rows;
-    const noScript = await agent.post(`/admin/inspections/${completed!.id}/generate-report?status=completed`).expect(303);
+    const noScript = await agent
+      .post(`/admin/inspections/${completed!.id}/generate-report?status=completed`)
+      .expect(303);
     expect(noScript.headers.location).toBe("/admin/inspections?status=completed&report=ok");
     const shown = await html(noScript.headers.location!);
     expect(shown).toContain("Report generated successfully");
     // A second report for the same inspection is refused by the reports module: the failure toast.
-    const again = await agent.post(`/admin/inspections/${completed!.id}/generate-report`).set({ "HX-Request": "true", "HX-Target": "inspections-results" }).expect(200);
+    const again = await agent
+      .post(`/admin/inspections/${completed!.id}/generate-report`)
+      .set({ "HX-Request": "true", "HX-Target": "inspections-results" })
+      .expect(200);
     expect(again.text).toContain("Failed to generate report");
     expect(again.text).toContain('role="alert"');
     const view = await html(`/admin/inspections/view/${completed!.id}`);

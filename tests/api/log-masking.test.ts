@@ -43,13 +43,23 @@ describe("maskEmails", () => {
   it("keeps the first character and the domain of every address", () => {
     expect(maskEmails("jane.doe@example.com")).toBe("j***@example.com");
     expect(maskEmails("to a+b@mail.example.co.uk and Z@x.io")).toBe("to a***@mail.example.co.uk and Z***@x.io");
-    expect(maskEmails('{"to":"jane@example.com","cc":["bob@example.org"]}')).toBe('{"to":"j***@example.com","cc":["b***@example.org"]}');
+    expect(maskEmails('{"to":"jane@example.com","cc":["bob@example.org"]}')).toBe(
+      '{"to":"j***@example.com","cc":["b***@example.org"]}',
+    );
     // Percent-encoded in a logged URL.
-    expect(maskEmails("/admin/properties?search=jane.doe%40example.com&page=2")).toBe("/admin/properties?search=j***%40example.com&page=2");
+    expect(maskEmails("/admin/properties?search=jane.doe%40example.com&page=2")).toBe(
+      "/admin/properties?search=j***%40example.com&page=2",
+    );
   });
 
   it("leaves what only looks like one alone", () => {
-    for (const text of ["graphile-worker@0.16.6", "node_modules/@date-fns/tz/index.js", "@scope/pkg", "user@localhost", "no address here"]) {
+    for (const text of [
+      "graphile-worker@0.16.6",
+      "node_modules/@date-fns/tz/index.js",
+      "@scope/pkg",
+      "user@localhost",
+      "no address here",
+    ]) {
       expect(maskEmails(text), text).toBe(text);
     }
   });
@@ -58,7 +68,10 @@ describe("maskEmails", () => {
 describe("the process logger", () => {
   it("masks addresses in fields, messages and errors", () => {
     const { log, raw } = capturedLogger();
-    log.info({ to: "jane.doe@example.com", nested: { list: ["bob@example.org"] } }, "mail sent to jane.doe@example.com");
+    log.info(
+      { to: "jane.doe@example.com", nested: { list: ["bob@example.org"] } },
+      "mail sent to jane.doe@example.com",
+    );
     log.error({ err: new Error("550 mailbox unavailable: carol@example.net") }, "send failed");
     const text = raw.join("\n");
     expect(text).not.toMatch(/jane\.doe@|bob@|carol@/);
@@ -70,9 +83,14 @@ describe("the process logger", () => {
 
   it("masks the recipient of the mail service's lines", async () => {
     const { log, lines } = capturedLogger();
-    const mail = new MailService({ from: "Haven <no-reply@haven.test>", outboxDir: path.join(ctx.env.DATA_DIR, "outbox") }, log);
+    const mail = new MailService(
+      { from: "Haven <no-reply@haven.test>", outboxDir: path.join(ctx.env.DATA_DIR, "outbox") },
+      log,
+    );
     await mail.send({ to: "jane.doe@example.com", subject: "Your report", text: "Hello" });
-    expect(lines()).toEqual([expect.objectContaining({ msg: "mail written to outbox", to: "j***@example.com", subject: "Your report" })]);
+    expect(lines()).toEqual([
+      expect.objectContaining({ msg: "mail written to outbox", to: "j***@example.com", subject: "Your report" }),
+    ]);
   });
 });
 
@@ -89,7 +107,10 @@ describe("request logs", () => {
     await supertest(app).get("/api/plans?contact=jane.doe%40example.com").expect(200);
     const logged = lines();
     expect(logged).toHaveLength(1);
-    expect(logged[0]).toMatchObject({ msg: "request completed", req: { method: "GET", url: "/api/plans?contact=j***%40example.com" } });
+    expect(logged[0]).toMatchObject({
+      msg: "request completed",
+      req: { method: "GET", url: "/api/plans?contact=j***%40example.com" },
+    });
   });
 
   it("carry the request id into the request's async work (what the crash handlers name)", async () => {
@@ -117,11 +138,22 @@ describe("process failures", () => {
   /** Runs a script the way Haven's entries run (node --import tsx) and returns its exit code and pino lines. */
   const run = (script: string) =>
     new Promise<{ code: number | null; lines: Record<string, unknown>[] }>((resolve, reject) => {
-      const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: ROOT_DIR, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+        cwd: ROOT_DIR,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       let stdout = "";
       child.stdout.on("data", (d) => (stdout += d));
       child.on("error", reject);
-      child.on("close", (code) => resolve({ code, lines: stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line)) }));
+      child.on("close", (code) =>
+        resolve({
+          code,
+          lines: stdout
+            .split("\n")
+            .filter(Boolean)
+            .map((line) => JSON.parse(line)),
+        }),
+      );
     });
 
   it("log an unhandled rejection and an uncaught exception with their request ids; the exception ends the process", async () => {
@@ -134,8 +166,18 @@ describe("process failures", () => {
     `);
     expect(code).toBe(1);
     expect(lines).toEqual([
-      expect.objectContaining({ level: 50, msg: "unhandled promise rejection", requestId: "req-rejected", err: expect.objectContaining({ message: "lost the mail to j***@example.com" }) }),
-      expect.objectContaining({ level: 60, msg: "uncaught exception; exiting", requestId: "req-thrown", err: expect.objectContaining({ message: "boom" }) }),
+      expect.objectContaining({
+        level: 50,
+        msg: "unhandled promise rejection",
+        requestId: "req-rejected",
+        err: expect.objectContaining({ message: "lost the mail to j***@example.com" }),
+      }),
+      expect.objectContaining({
+        level: 60,
+        msg: "uncaught exception; exiting",
+        requestId: "req-thrown",
+        err: expect.objectContaining({ message: "boom" }),
+      }),
     ]);
   });
 });
@@ -175,7 +217,10 @@ describe("secrets in request paths and queries", () => {
       ["get", `/Demo-Checkout/${secret("cs_demo_")}`],
       ["get", `/Api/Verify-Payment?session_id=${secret("cs_")}`],
       ["get", `/Property-Intake?plan=basic&session_id=${secret("pi_")}`],
-      ["get", `/Payment-Success?plan=basic&payment_intent=${secret("pi_")}&payment_intent_client_secret=${secret("pi_secret_")}&redirect_status=succeeded`],
+      [
+        "get",
+        `/Payment-Success?plan=basic&payment_intent=${secret("pi_")}&payment_intent_client_secret=${secret("pi_secret_")}&redirect_status=succeeded`,
+      ],
     ];
     for (const [method, url] of requests) await agent()[method](url).set("Sec-Fetch-Site", "same-origin").send({});
     const text = raw.join("\n");
@@ -227,7 +272,8 @@ describe("a mail the SMTP server refuses", () => {
       expect(failure).toContain("home-sign-in");
       expect(failure).toContain("j***@example.com");
       expect(logged).toContain("554");
-      for (const secret of [link[0], link[1]!, "Use this link to sign in", "code on the sign-in page"]) expect(logged).not.toContain(secret);
+      for (const secret of [link[0], link[1]!, "Use this link to sign in", "code on the sign-in page"])
+        expect(logged).not.toContain(secret);
       expect(logged).not.toMatch(new RegExp(`\\b${code}\\b`));
     } finally {
       await mailCtx.close();

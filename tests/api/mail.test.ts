@@ -29,12 +29,20 @@ const wizard = (ctx: TestContext, over: Record<string, unknown> = {}) => ({
 });
 
 const mailJobs = async (ctx: TestContext) =>
-  Number((await ctx.db.raw("select count(*)::int as n from graphile_worker.jobs where task_identifier = 'mail.send'")).rows[0].n);
+  Number(
+    (await ctx.db.raw("select count(*)::int as n from graphile_worker.jobs where task_identifier = 'mail.send'"))
+      .rows[0].n,
+  );
 
 /** Runs every queued job once with the app's real task list, as the worker would. */
-const runJobs = (ctx: TestContext) => runOnce({ connectionString: ctx.url, taskList: taskList(ctx.container), logger: silent });
+const runJobs = (ctx: TestContext) =>
+  runOnce({ connectionString: ctx.url, taskList: taskList(ctx.container), logger: silent });
 
-const icsStamp = (d: Date) => d.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+const icsStamp = (d: Date) =>
+  d
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}/, "");
 
 function calendarOf(mail: ParsedMail): string {
   const ics = mail.attachments.find((a) => a.filename === "haven-inspection.ics");
@@ -92,9 +100,15 @@ describe("booking confirmation e-mail through SMTP", () => {
   it("gives a part of the day its whole window in the invitation", async () => {
     received.length = 0;
     const agent = ctx.agent();
-    const { body: first } = await agent.post("/api/inspection-bookings").send(wizard(ctx, { email: "window@example.com", accessMethod: "meet-inspector" })).expect(201);
+    const { body: first } = await agent
+      .post("/api/inspection-bookings")
+      .send(wizard(ctx, { email: "window@example.com", accessMethod: "meet-inspector" }))
+      .expect(201);
     const date = ctx.container.bookings.calendar().bookingDates[2]!;
-    await agent.post("/api/inspection-bookings").send({ propertyId: first.propertyId, scheduledDate: date, timeSlot: "evening" }).expect(201);
+    await agent
+      .post("/api/inspection-bookings")
+      .send({ propertyId: first.propertyId, scheduledDate: date, timeSlot: "evening" })
+      .expect(201);
     await runJobs(ctx);
     const mails = await Promise.all(received.map((raw) => simpleParser(raw)));
     const evening = mails.find((m) => m.subject?.includes(longDate(date)))!;
@@ -106,7 +120,10 @@ describe("booking confirmation e-mail through SMTP", () => {
   });
 
   it("exists only when the booking commits", async () => {
-    const before = { jobs: await mailJobs(ctx), bookings: Number((await ctx.db("inspection_bookings").count({ n: "*" }).first())!.n) };
+    const before = {
+      jobs: await mailJobs(ctx),
+      bookings: Number((await ctx.db("inspection_bookings").count({ n: "*" }).first())!.n),
+    };
     const input = wizardBookingSchema(ctx.container.bookings.calendar()).parse(wizard(ctx));
     await expect(
       ctx.container.transaction(async (tx) => {
@@ -115,7 +132,11 @@ describe("booking confirmation e-mail through SMTP", () => {
         throw new Error("rolled back");
       }),
     ).rejects.toThrow("rolled back");
-    await ctx.agent().post("/api/inspection-bookings").send(wizard(ctx, { accessCode: "", accessInstructions: "" })).expect(400);
+    await ctx
+      .agent()
+      .post("/api/inspection-bookings")
+      .send(wizard(ctx, { accessCode: "", accessInstructions: "" }))
+      .expect(400);
     expect(await mailJobs(ctx)).toBe(before.jobs);
     expect(Number((await ctx.db("inspection_bookings").count({ n: "*" }).first())!.n)).toBe(before.bookings);
   });
@@ -134,27 +155,31 @@ describe("booking confirmation e-mail without SMTP_URL", () => {
   });
 
   it("lands as an .eml file in DATA_DIR/outbox", async () => {
-    const { body: booking } = await ctx.agent().post("/api/onboarding").send({
-      firstName: "Ola",
-      lastName: "Nordmann",
-      email: "ola@example.com",
-      phone: "306-555-0123",
-      address: "9 Birch Ave",
-      city: "Warman",
-      province: "SK",
-      postalCode: "S0K 4S0",
-      squareFootage: "1400",
-      yearBuilt: "1995",
-      bedrooms: "3",
-      bathrooms: "2",
-      ownershipType: "owner",
-      householdIncome: "100k-150k",
-      occupation: "retired",
-      preferredDate: ctx.container.bookings.calendar().minDate,
-      preferredTime: "morning",
-      accessMethod: "owner-present",
-      completedAt: new Date().toISOString(),
-    }).expect(201);
+    const { body: booking } = await ctx
+      .agent()
+      .post("/api/onboarding")
+      .send({
+        firstName: "Ola",
+        lastName: "Nordmann",
+        email: "ola@example.com",
+        phone: "306-555-0123",
+        address: "9 Birch Ave",
+        city: "Warman",
+        province: "SK",
+        postalCode: "S0K 4S0",
+        squareFootage: "1400",
+        yearBuilt: "1995",
+        bedrooms: "3",
+        bathrooms: "2",
+        ownershipType: "owner",
+        householdIncome: "100k-150k",
+        occupation: "retired",
+        preferredDate: ctx.container.bookings.calendar().minDate,
+        preferredTime: "morning",
+        accessMethod: "owner-present",
+        completedAt: new Date().toISOString(),
+      })
+      .expect(201);
     expect(booking.bookingId).toEqual(expect.any(Number));
     await runJobs(ctx);
     const outbox = path.join(dataDir, "outbox");

@@ -1,4 +1,3 @@
-
 import { Logger, runOnce } from "graphile-worker";
 import ICAL from "ical.js";
 import { type ParsedMail, simpleParser } from "mailparser";
@@ -58,8 +57,15 @@ describe("maintenance API", () => {
 
   it("POST /api/maintenance-schedules names every missing or invalid field and writes nothing", async () => {
     const empty = await staff.post("/api/maintenance-schedules").send({}).expect(400);
-    expect(empty.body.fields).toEqual({ propertyId: "Property is required", category: "Category is required", title: "Title is required" });
-    const blank = await staff.post("/api/maintenance-schedules").send({ propertyId: "", title: "  ", category: "", startDate: "" }).expect(400);
+    expect(empty.body.fields).toEqual({
+      propertyId: "Property is required",
+      category: "Category is required",
+      title: "Title is required",
+    });
+    const blank = await staff
+      .post("/api/maintenance-schedules")
+      .send({ propertyId: "", title: "  ", category: "", startDate: "" })
+      .expect(400);
     expect(blank.body.fields).toEqual({
       propertyId: "Property is required",
       category: "Category is required",
@@ -81,7 +87,8 @@ describe("maintenance API", () => {
       .expect(400);
     expect(bad.body.fields).toEqual({
       propertyId: "Property is required",
-      category: "Category must be one of hvac, plumbing, electrical, roofing, flooring, exterior, landscaping, cleaning, safety, other",
+      category:
+        "Category must be one of hvac, plumbing, electrical, roofing, flooring, exterior, landscaping, cleaning, safety, other",
       priority: "Priority must be one of low, medium, high",
       recurrenceType: "Recurrence must be one of daily, weekly, monthly, quarterly, annually",
       recurrenceInterval: "Recurrence interval must be a whole number of at least 1",
@@ -90,16 +97,28 @@ describe("maintenance API", () => {
     });
     const fractions = await staff
       .post("/api/maintenance-schedules")
-      .send({ propertyId: 1.5, title: "Gutters", category: "exterior", recurrenceInterval: 1.5, estimatedDuration: "soon" })
+      .send({
+        propertyId: 1.5,
+        title: "Gutters",
+        category: "exterior",
+        recurrenceInterval: 1.5,
+        estimatedDuration: "soon",
+      })
       .expect(400);
     expect(fractions.body.fields).toEqual({
       propertyId: "Property must be a whole number",
       recurrenceInterval: "Recurrence interval must be a whole number of at least 1",
       estimatedDuration: "Duration must be a number of minutes",
     });
-    const missingProperty = await staff.post("/api/maintenance-schedules").send({ propertyId: 999999, title: "Gutters", category: "exterior" }).expect(400);
+    const missingProperty = await staff
+      .post("/api/maintenance-schedules")
+      .send({ propertyId: 999999, title: "Gutters", category: "exterior" })
+      .expect(400);
     expect(missingProperty.body.fields).toEqual({ propertyId: "No property with this id" });
-    const nul = await staff.post("/api/maintenance-schedules").send({ propertyId: 1, title: "a\u0000b", category: "exterior" }).expect(400);
+    const nul = await staff
+      .post("/api/maintenance-schedules")
+      .send({ propertyId: 1, title: "a\u0000b", category: "exterior" })
+      .expect(400);
     expect(Object.keys(nul.body.fields)).toContain("title");
     expect(await count(ctx, "maintenance_schedules")).toBe(0);
     expect(await count(ctx, "maintenance_tasks")).toBe(0);
@@ -107,7 +126,10 @@ describe("maintenance API", () => {
 
   it("creates a schedule with the form's defaults and expands it to the 90-day horizon at once", async () => {
     const property = await newProperty(ctx);
-    const res = await staff.post("/api/maintenance-schedules").send({ propertyId: property.id, title: "Furnace filter", category: "hvac", estimatedDuration: "" }).expect(201);
+    const res = await staff
+      .post("/api/maintenance-schedules")
+      .send({ propertyId: property.id, title: "Furnace filter", category: "hvac", estimatedDuration: "" })
+      .expect(201);
     expect(res.body).toMatchObject({
       propertyId: property.id,
       title: "Furnace filter",
@@ -119,18 +141,47 @@ describe("maintenance API", () => {
       startDate: today,
       estimatedDuration: null,
     });
-    const expected = occurrencesBetween({ startDate: today, recurrenceType: "monthly", recurrenceInterval: 1 }, today, addDays(today, 90));
+    const expected = occurrencesBetween(
+      { startDate: today, recurrenceType: "monthly", recurrenceInterval: 1 },
+      today,
+      addDays(today, 90),
+    );
     expect(res.body.tasksCreated).toBe(expected.length);
     const tasks = await ctx.db("maintenance_tasks").where({ schedule_id: res.body.id }).orderBy("scheduled_date");
     expect(tasks.map((t) => t.scheduled_date)).toEqual(expected);
-    expect(tasks.every((t) => t.status === "scheduled" && t.scheduled_time === "10:00 AM" && t.category === "hvac" && t.property_id === property.id)).toBe(true);
+    expect(
+      tasks.every(
+        (t) =>
+          t.status === "scheduled" &&
+          t.scheduled_time === "10:00 AM" &&
+          t.category === "hvac" &&
+          t.property_id === property.id,
+      ),
+    ).toBe(true);
 
     // Numbers as a form sends them are accepted.
     const typed = await staff
       .post("/api/maintenance-schedules")
-      .send({ propertyId: String(property.id), title: "Snow removal", description: "Driveway and walk", category: "exterior", priority: "high", recurrenceType: "weekly", recurrenceInterval: "2", startDate: addDays(today, 3), estimatedDuration: "90" })
+      .send({
+        propertyId: String(property.id),
+        title: "Snow removal",
+        description: "Driveway and walk",
+        category: "exterior",
+        priority: "high",
+        recurrenceType: "weekly",
+        recurrenceInterval: "2",
+        startDate: addDays(today, 3),
+        estimatedDuration: "90",
+      })
       .expect(201);
-    expect(typed.body).toMatchObject({ priority: "high", recurrenceType: "weekly", recurrenceInterval: 2, estimatedDuration: 90, description: "Driveway and walk", startDate: addDays(today, 3) });
+    expect(typed.body).toMatchObject({
+      priority: "high",
+      recurrenceType: "weekly",
+      recurrenceInterval: 2,
+      estimatedDuration: 90,
+      description: "Driveway and walk",
+      startDate: addDays(today, 3),
+    });
   });
 
   it("GET /api/maintenance-schedules and /api/maintenance-tasks list newest first, paginate, search and count", async () => {
@@ -161,19 +212,39 @@ describe("maintenance API", () => {
 
   it("PATCH /api/maintenance-tasks/{id}: any status; completed records completedAt; completed leaves the calendar", async () => {
     const property = await newProperty(ctx);
-    const { body: schedule } = await staff.post("/api/maintenance-schedules").send({ propertyId: property.id, title: "Gutter cleaning", category: "exterior", recurrenceType: "daily", startDate: today }).expect(201);
+    const { body: schedule } = await staff
+      .post("/api/maintenance-schedules")
+      .send({
+        propertyId: property.id,
+        title: "Gutter cleaning",
+        category: "exterior",
+        recurrenceType: "daily",
+        startDate: today,
+      })
+      .expect(201);
     const [task] = await ctx.db("maintenance_tasks").where({ schedule_id: schedule.id, scheduled_date: today });
     const month = today.slice(0, 7);
     const before = await staff.get(`/api/maintenance-calendar?month=${month}`).expect(200);
     expect(before.body.tasks.map((t: { id: number }) => t.id)).toContain(task.id);
-    expect(before.body.tasks.find((t: { id: number }) => t.id === task.id)).toMatchObject({ scheduledTime: "10:00 AM", propertyAddress: property.address, status: "scheduled" });
+    expect(before.body.tasks.find((t: { id: number }) => t.id === task.id)).toMatchObject({
+      scheduledTime: "10:00 AM",
+      propertyAddress: property.address,
+      status: "scheduled",
+    });
 
     for (const status of ["in_progress", "cancelled", "pending", "scheduled"]) {
       const res = await staff.patch(`/api/maintenance-tasks/${task.id}`).send({ id: task.id, status }).expect(200);
       expect(res.body).toMatchObject({ status, completedAt: null });
     }
-    const done = await staff.patch(`/api/maintenance-tasks/${task.id}`).send({ id: task.id, status: "completed", notes: "All clear", completedAt: "2026-11-20T15:30:00.000Z" }).expect(200);
-    expect(done.body).toMatchObject({ status: "completed", notes: "All clear", completedAt: "2026-11-20T15:30:00.000Z" });
+    const done = await staff
+      .patch(`/api/maintenance-tasks/${task.id}`)
+      .send({ id: task.id, status: "completed", notes: "All clear", completedAt: "2026-11-20T15:30:00.000Z" })
+      .expect(200);
+    expect(done.body).toMatchObject({
+      status: "completed",
+      notes: "All clear",
+      completedAt: "2026-11-20T15:30:00.000Z",
+    });
     const after = await staff.get(`/api/maintenance-calendar?month=${month}`).expect(200);
     expect(after.body.tasks.map((t: { id: number }) => t.id)).not.toContain(task.id);
     // The list still shows it.
@@ -183,9 +254,18 @@ describe("maintenance API", () => {
     const now = await staff.patch(`/api/maintenance-tasks/${task.id}`).send({ status: "completed" }).expect(200);
     expect(Date.now() - Date.parse(now.body.completedAt)).toBeLessThan(60_000);
 
-    const invalid = await staff.patch(`/api/maintenance-tasks/${task.id}`).send({ status: "done", notes: 5 }).expect(400);
-    expect(invalid.body.fields).toEqual({ status: "Status must be one of pending, scheduled, in_progress, completed, cancelled", notes: "Notes must be text" });
-    const mismatch = await staff.patch(`/api/maintenance-tasks/${task.id}`).send({ status: "pending", completedAt: "2026-11-20T15:30:00Z" }).expect(400);
+    const invalid = await staff
+      .patch(`/api/maintenance-tasks/${task.id}`)
+      .send({ status: "done", notes: 5 })
+      .expect(400);
+    expect(invalid.body.fields).toEqual({
+      status: "Status must be one of pending, scheduled, in_progress, completed, cancelled",
+      notes: "Notes must be text",
+    });
+    const mismatch = await staff
+      .patch(`/api/maintenance-tasks/${task.id}`)
+      .send({ status: "pending", completedAt: "2026-11-20T15:30:00Z" })
+      .expect(400);
     expect(mismatch.body.fields).toEqual({ completedAt: "Completed at goes only with the status completed" });
     const empty = await staff.patch(`/api/maintenance-tasks/${task.id}`).send({}).expect(400);
     expect(empty.body.fields).toEqual({ status: "Status is required" });
@@ -198,15 +278,40 @@ describe("maintenance API", () => {
     const property = await newProperty(ctx, { address: "77 Booking Road" });
     const date = addDays(today, 10);
     await ctx.container.transaction((tx) =>
-      ctx.container.bookings.book(tx, { propertyId: property.id, customerId: property.customerId, scheduledDate: date, timeSlot: "morning", source: "booking-page" }, { email: property.clientEmail, name: property.clientName }),
+      ctx.container.bookings.book(
+        tx,
+        {
+          propertyId: property.id,
+          customerId: property.customerId,
+          scheduledDate: date,
+          timeSlot: "morning",
+          source: "booking-page",
+        },
+        { email: property.clientEmail, name: property.clientName },
+      ),
     );
-    const res = await staff.get(`/api/maintenance-calendar?from=${addDays(date, -3)}&to=${addDays(date, 3)}`).expect(200);
+    const res = await staff
+      .get(`/api/maintenance-calendar?from=${addDays(date, -3)}&to=${addDays(date, 3)}`)
+      .expect(200);
     expect(res.body.from).toBe(addDays(date, -3));
-    expect(res.body.bookings).toEqual([expect.objectContaining({ scheduledDate: date, timeSlot: "morning", propertyAddress: "77 Booking Road", clientEmail: property.clientEmail })]);
-    expect(res.body.tasks.every((t: { scheduledDate: string }) => t.scheduledDate >= addDays(date, -3) && t.scheduledDate <= addDays(date, 3))).toBe(true);
+    expect(res.body.bookings).toEqual([
+      expect.objectContaining({
+        scheduledDate: date,
+        timeSlot: "morning",
+        propertyAddress: "77 Booking Road",
+        clientEmail: property.clientEmail,
+      }),
+    ]);
+    expect(
+      res.body.tasks.every(
+        (t: { scheduledDate: string }) => t.scheduledDate >= addDays(date, -3) && t.scheduledDate <= addDays(date, 3),
+      ),
+    ).toBe(true);
     // perDay keeps each day's first tasks by time; taskCounts still counts them all.
     const full = await staff.get(`/api/maintenance-calendar?from=${today}&to=${addDays(today, 6)}`).expect(200);
-    const preview = await staff.get(`/api/maintenance-calendar?from=${today}&to=${addDays(today, 6)}&perDay=1`).expect(200);
+    const preview = await staff
+      .get(`/api/maintenance-calendar?from=${today}&to=${addDays(today, 6)}&perDay=1`)
+      .expect(200);
     expect(preview.body.taskCounts).toEqual(full.body.taskCounts);
     // In three days: the weekly snow removal and the daily gutter cleaning.
     const busy = addDays(today, 3);
@@ -232,26 +337,53 @@ describe("maintenance API", () => {
     ] as const;
     const ids: number[] = [];
     for (const rule of rules) {
-      const { body } = await staff.post("/api/maintenance-schedules").send({ propertyId: property.id, title: `Concurrent ${rule.recurrenceType}`, category: "other", startDate: today, ...rule }).expect(201);
+      const { body } = await staff
+        .post("/api/maintenance-schedules")
+        .send({
+          propertyId: property.id,
+          title: `Concurrent ${rule.recurrenceType}`,
+          category: "other",
+          startDate: today,
+          ...rule,
+        })
+        .expect(201);
       ids.push(body.id);
     }
-    const [a, b] = await Promise.all([ctx.container.maintenance.expand({ horizonDays: 400 }), ctx.container.maintenance.expand({ horizonDays: 400 })]);
+    const [a, b] = await Promise.all([
+      ctx.container.maintenance.expand({ horizonDays: 400 }),
+      ctx.container.maintenance.expand({ horizonDays: 400 }),
+    ]);
     const through = addDays(today, 400);
     let expected = 0;
     for (const [i, rule] of rules.entries()) {
       const start = "startDate" in rule ? rule.startDate : today;
       const dates = occurrencesBetween({ ...rule, startDate: start }, today, through);
-      const rows = await ctx.db("maintenance_tasks").where({ schedule_id: ids[i] }).orderBy("scheduled_date").pluck("scheduled_date");
+      const rows = await ctx
+        .db("maintenance_tasks")
+        .where({ schedule_id: ids[i] })
+        .orderBy("scheduled_date")
+        .pluck("scheduled_date");
       expect(rows, rule.recurrenceType).toEqual(dates);
       expected += dates.length;
     }
     expect(a.through).toBe(through);
     // Between them the two runs created every task beyond the first 90 days once (the rest existed).
-    const existing90 = rules.reduce((n, rule) => n + occurrencesBetween({ ...rule, startDate: "startDate" in rule ? rule.startDate : today }, today, addDays(today, 90)).length, 0);
+    const existing90 = rules.reduce(
+      (n, rule) =>
+        n +
+        occurrencesBetween(
+          { ...rule, startDate: "startDate" in rule ? rule.startDate : today },
+          today,
+          addDays(today, 90),
+        ).length,
+      0,
+    );
     const ours = await ctx.db("maintenance_tasks").whereIn("schedule_id", ids).count({ n: "*" }).first();
     expect(Number(ours!.n)).toBe(expected);
     expect(a.created + b.created).toBeGreaterThanOrEqual(expected - existing90);
-    const duplicates = await ctx.db.raw("select schedule_id, scheduled_date from maintenance_tasks where schedule_id is not null group by 1, 2 having count(*) > 1");
+    const duplicates = await ctx.db.raw(
+      "select schedule_id, scheduled_date from maintenance_tasks where schedule_id is not null group by 1, 2 having count(*) > 1",
+    );
     expect(duplicates.rows).toEqual([]);
     const again = await ctx.container.maintenance.expand({ horizonDays: 400 });
     expect(again.created).toBe(0);
@@ -266,39 +398,91 @@ describe("maintenance API", () => {
          from generate_series(1, 2500) g`,
       [property.id, today],
     );
-    const bulk = await ctx.db("maintenance_schedules").where("title", "like", "Bulk %").select("id", "start_date", "recurrence_type", "recurrence_interval");
+    const bulk = await ctx
+      .db("maintenance_schedules")
+      .where("title", "like", "Bulk %")
+      .select("id", "start_date", "recurrence_type", "recurrence_interval");
     const through = addDays(today, 60);
     const expected = bulk.reduce(
-      (n, s) => n + occurrencesBetween({ startDate: s.start_date, recurrenceType: s.recurrence_type, recurrenceInterval: s.recurrence_interval }, today, through).length,
+      (n, s) =>
+        n +
+        occurrencesBetween(
+          { startDate: s.start_date, recurrenceType: s.recurrence_type, recurrenceInterval: s.recurrence_interval },
+          today,
+          through,
+        ).length,
       0,
     );
-    const [a, b] = await Promise.all([ctx.container.maintenance.expand({ horizonDays: 60 }), ctx.container.maintenance.expand({ horizonDays: 60 })]);
-    const made = await ctx.db("maintenance_tasks").whereIn("schedule_id", bulk.map((s) => s.id)).count({ n: "*" }).first();
+    const [a, b] = await Promise.all([
+      ctx.container.maintenance.expand({ horizonDays: 60 }),
+      ctx.container.maintenance.expand({ horizonDays: 60 }),
+    ]);
+    const made = await ctx
+      .db("maintenance_tasks")
+      .whereIn(
+        "schedule_id",
+        bulk.map((s) => s.id),
+      )
+      .count({ n: "*" })
+      .first();
     expect(Number(made!.n)).toBe(expected);
     expect(a.created + b.created).toBe(expected);
-    const duplicates = await ctx.db.raw("select 1 from maintenance_tasks where schedule_id is not null group by schedule_id, scheduled_date having count(*) > 1");
+    const duplicates = await ctx.db.raw(
+      "select 1 from maintenance_tasks where schedule_id is not null group by schedule_id, scheduled_date having count(*) > 1",
+    );
     expect(duplicates.rows).toEqual([]);
   });
 
   it("turns a recommendation task into a recurring schedule in one step (fromTaskId)", async () => {
     const property = await newProperty(ctx);
     const [task] = await ctx.container.maintenance.createTasks([
-      { propertyId: property.id, title: "Roof: Gutters", description: "Monitor the downspouts", category: "roofing", priority: "low" },
+      {
+        propertyId: property.id,
+        title: "Roof: Gutters",
+        description: "Monitor the downspouts",
+        category: "roofing",
+        priority: "low",
+      },
     ]);
-    const res = await staff.post("/api/maintenance-schedules").send({ fromTaskId: task!.id, recurrenceType: "quarterly" }).expect(201);
-    expect(res.body).toMatchObject({ propertyId: property.id, title: "Roof: Gutters", description: "Monitor the downspouts", category: "roofing", priority: "low", recurrenceType: "quarterly", sourceTaskId: task!.id, startDate: today });
+    const res = await staff
+      .post("/api/maintenance-schedules")
+      .send({ fromTaskId: task!.id, recurrenceType: "quarterly" })
+      .expect(201);
+    expect(res.body).toMatchObject({
+      propertyId: property.id,
+      title: "Roof: Gutters",
+      description: "Monitor the downspouts",
+      category: "roofing",
+      priority: "low",
+      recurrenceType: "quarterly",
+      sourceTaskId: task!.id,
+      startDate: today,
+    });
     expect((await ctx.container.maintenance.findTask(task!.id))!.status).toBe("scheduled");
     const unknown = await staff.post("/api/maintenance-schedules").send({ fromTaskId: 999999 }).expect(400);
     expect(unknown.body.fields).toEqual({ fromTaskId: "No maintenance task with this id" });
     const other = await newProperty(ctx);
-    const mismatch = await staff.post("/api/maintenance-schedules").send({ fromTaskId: task!.id, propertyId: other.id }).expect(400);
+    const mismatch = await staff
+      .post("/api/maintenance-schedules")
+      .send({ fromTaskId: task!.id, propertyId: other.id })
+      .expect(400);
     expect(mismatch.body.fields).toEqual({ propertyId: "The task belongs to another property" });
   });
 
   it("downloads a task as .ics at its 10:00 AM local time; an undated task has none", async () => {
     const property = await newProperty(ctx, { address: "5 Ics Lane" });
     const start = addDays(today, 5);
-    const { body: schedule } = await staff.post("/api/maintenance-schedules").send({ propertyId: property.id, title: "Chimney sweep", category: "safety", recurrenceType: "annually", startDate: start, estimatedDuration: 45 }).expect(201);
+    const { body: schedule } = await staff
+      .post("/api/maintenance-schedules")
+      .send({
+        propertyId: property.id,
+        title: "Chimney sweep",
+        category: "safety",
+        recurrenceType: "annually",
+        startDate: start,
+        estimatedDuration: 45,
+      })
+      .expect(201);
     const [task] = await ctx.db("maintenance_tasks").where({ schedule_id: schedule.id });
     const res = await staff.get(`/api/maintenance-tasks/${task.id}/ics`).expect(200);
     expect(res.headers["content-type"]).toMatch(/^text\/calendar/);
@@ -336,7 +520,9 @@ describe("maintenance API", () => {
     expect(summaries.some((s) => s.startsWith("Gutter cleaning"))).toBe(true);
     // Completed tasks are not in it.
     const completed = await ctx.db("maintenance_tasks").where({ status: "completed" }).pluck("id");
-    expect(events.some((e) => completed.some((id: number) => e.uid === `maintenance-task-${id}@havenhomehealth.ca`))).toBe(false);
+    expect(
+      events.some((e) => completed.some((id: number) => e.uid === `maintenance-task-${id}@havenhomehealth.ca`)),
+    ).toBe(false);
     const second = await ctx.container.maintenance.rotateFeed();
     await ctx.agent().get(`/calendar/feed/${first.secret}.ics`).expect(404);
     await ctx.agent().get(`/calendar/feed/${second.secret}.ics`).expect(200);
@@ -366,8 +552,10 @@ describe("day-before reminders", () => {
   });
 
   const runJobs = () => runOnce({ connectionString: ctx.url, taskList: taskList(ctx.container), logger: silent });
-  const reminders = async () => (await Promise.all(received.map((raw) => simpleParser(raw)))).filter((m) => m.subject?.startsWith("Reminder:"));
-  const icsOf = (mail: ParsedMail) => mail.attachments.find((a) => a.filename === "haven-reminder.ics")!.content.toString("utf8");
+  const reminders = async () =>
+    (await Promise.all(received.map((raw) => simpleParser(raw)))).filter((m) => m.subject?.startsWith("Reminder:"));
+  const icsOf = (mail: ParsedMail) =>
+    mail.attachments.find((a) => a.filename === "haven-reminder.ics")!.content.toString("utf8");
 
   it("e-mails the customer the day before a task and a booking, once, with an .ics", async () => {
     const today = ctx.container.maintenance.today();
@@ -376,11 +564,31 @@ describe("day-before reminders", () => {
       { email: "pat@example.com", name: "Pat Owner", subscriptionPlan: "premium" },
       { address: "3 Reminder Way", city: "Warman", province: "SK", postalCode: "S0K 4S0" },
     );
-    await ctx.container.maintenance.createSchedule({ propertyId: property.id, title: "Snow removal", category: "exterior", recurrenceType: "weekly", recurrenceInterval: 1, startDate: tomorrow, estimatedDuration: 90 });
+    await ctx.container.maintenance.createSchedule({
+      propertyId: property.id,
+      title: "Snow removal",
+      category: "exterior",
+      recurrenceType: "weekly",
+      recurrenceInterval: 1,
+      startDate: tomorrow,
+      estimatedDuration: 90,
+    });
     // A task of tomorrow that is cancelled gets no reminder.
-    await ctx.container.maintenance.createTasks([{ propertyId: property.id, title: "Cancelled visit", scheduledDate: tomorrow, status: "cancelled" }]);
+    await ctx.container.maintenance.createTasks([
+      { propertyId: property.id, title: "Cancelled visit", scheduledDate: tomorrow, status: "cancelled" },
+    ]);
     await ctx.container.transaction((tx) =>
-      ctx.container.bookings.book(tx, { propertyId: property.id, customerId: property.customerId, scheduledDate: tomorrow, timeSlot: "10:30 AM", source: "booking-page" }, { email: "pat@example.com", name: "Pat Owner" }),
+      ctx.container.bookings.book(
+        tx,
+        {
+          propertyId: property.id,
+          customerId: property.customerId,
+          scheduledDate: tomorrow,
+          timeSlot: "10:30 AM",
+          source: "booking-page",
+        },
+        { email: "pat@example.com", name: "Pat Owner" },
+      ),
     );
     await runJobs(); // the booking confirmation
     received.length = 0;

@@ -33,7 +33,8 @@ interface Sample {
 // The text exposition format, line by line: HELP, TYPE, or `name{label="value",…} number`.
 const HELP = /^# HELP [a-zA-Z_:][a-zA-Z0-9_:]* .*$/;
 const TYPE = /^# TYPE ([a-zA-Z_:][a-zA-Z0-9_:]*) (counter|gauge|histogram|summary|untyped)$/;
-const SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{((?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\.)*",?)*)\})? (-?(?:\d+(?:\.\d+)?(?:e[+-]?\d+)?|[Nn]a[Nn]|\+Inf|-Inf))$/;
+const SAMPLE =
+  /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{((?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\.)*",?)*)\})? (-?(?:\d+(?:\.\d+)?(?:e[+-]?\d+)?|[Nn]a[Nn]|\+Inf|-Inf))$/;
 const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\n]|\\.)*)"/g;
 
 /** Parses the exposition text strictly: a line that is none of the three shapes fails the test. */
@@ -54,7 +55,8 @@ function parse(text: string): Sample[] {
     samples.push({ name: sample[1]!, labels, value: Number(sample[3]) });
   }
   // Every sample belongs to a declared metric (histograms add _bucket, _sum and _count).
-  for (const { name } of samples) expect(typed.has(name) || typed.has(name.replace(/_(bucket|sum|count)$/, "")), name).toBe(true);
+  for (const { name } of samples)
+    expect(typed.has(name) || typed.has(name.replace(/_(bucket|sum|count)$/, "")), name).toBe(true);
   return samples;
 }
 
@@ -69,7 +71,8 @@ async function scrape(agent = ctx.agent()): Promise<Sample[]> {
 const value = (samples: Sample[], name: string, labels: Record<string, string>) =>
   samples.find((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))?.value ?? 0;
 
-const requests = (samples: Sample[], route: string, status: string) => value(samples, "haven_http_request_duration_seconds_count", { method: "GET", route, status });
+const requests = (samples: Sample[], route: string, status: string) =>
+  value(samples, "haven_http_request_duration_seconds_count", { method: "GET", route, status });
 
 describe("GET /metrics", () => {
   it("serves Prometheus text that parses, with Node's own figures", async () => {
@@ -88,10 +91,14 @@ describe("GET /metrics", () => {
     expect(requests(after, "/api/plans", "200") - requests(before, "/api/plans", "200")).toBe(2);
     expect(requests(after, "/api/reports/:id", "401") - requests(before, "/api/reports/:id", "401")).toBe(1);
     expect(requests(after, "unmatched", "404") - requests(before, "unmatched", "404")).toBe(1);
-    const routes = after.filter((s) => s.name === "haven_http_request_duration_seconds_count").map((s) => s.labels.route);
+    const routes = after
+      .filter((s) => s.name === "haven_http_request_duration_seconds_count")
+      .map((s) => s.labels.route);
     expect(routes.filter((route) => /987654|424242/.test(route ?? ""))).toEqual([]);
     // Buckets and sum come with the count.
-    expect(value(after, "haven_http_request_duration_seconds_bucket", { route: "/api/plans", status: "200", le: "+Inf" })).toBe(requests(after, "/api/plans", "200"));
+    expect(
+      value(after, "haven_http_request_duration_seconds_bucket", { route: "/api/plans", status: "200", le: "+Inf" }),
+    ).toBe(requests(after, "/api/plans", "200"));
   });
 
   it("reports the job queue by state: queued, running, failed", async () => {
@@ -104,8 +111,13 @@ describe("GET /metrics", () => {
     for (let i = 0; i < 3; i++) await ctx.container.mail.enqueue(ctx.db, message);
     expect(jobs(await scrape())).toEqual({ queued: 3, running: 0, failed: 0 });
 
-    const ids = (await ctx.db.raw("select id from graphile_worker._private_jobs order by id")).rows.map((r: { id: string }) => r.id);
-    await ctx.db.raw("update graphile_worker._private_jobs set locked_at = now(), locked_by = 'worker-test' where id = ?", [ids[0]]);
+    const ids = (await ctx.db.raw("select id from graphile_worker._private_jobs order by id")).rows.map(
+      (r: { id: string }) => r.id,
+    );
+    await ctx.db.raw(
+      "update graphile_worker._private_jobs set locked_at = now(), locked_by = 'worker-test' where id = ?",
+      [ids[0]],
+    );
     await ctx.db.raw("update graphile_worker._private_jobs set attempts = max_attempts where id = ?", [ids[1]]);
     expect(jobs(await scrape())).toEqual({ queued: 1, running: 1, failed: 1 });
     await ctx.db.raw("delete from graphile_worker._private_jobs");
@@ -114,7 +126,9 @@ describe("GET /metrics", () => {
 
   it("reports the database pool: in use, idle and waiting", async () => {
     const samples = await scrape();
-    const pool = samples.filter((s) => s.name === "haven_db_pool_connections" && s.labels.pool === "app").map((s) => s.labels.state);
+    const pool = samples
+      .filter((s) => s.name === "haven_db_pool_connections" && s.labels.pool === "app")
+      .map((s) => s.labels.state);
     expect(pool.sort()).toEqual(["idle", "in_use", "waiting"]);
     // Held connections show as in use, and requests beyond the pool's five as waiting.
     const held = await Promise.all([0, 1, 2, 3, 4].map(() => ctx.db.client.acquireConnection()));
@@ -131,17 +145,29 @@ describe("GET /metrics", () => {
 
   it("counts e-mails sent and failed", async () => {
     const log = pino({ level: "silent" });
-    const outbox = new MailService({ from: "Haven <no-reply@haven.test>", outboxDir: path.join(ctx.env.DATA_DIR, "outbox") }, log);
+    const outbox = new MailService(
+      { from: "Haven <no-reply@haven.test>", outboxDir: path.join(ctx.env.DATA_DIR, "outbox") },
+      log,
+    );
     const closedPort = await freePort();
-    const unreachable = new MailService({ from: "Haven <no-reply@haven.test>", smtpUrl: `smtp://127.0.0.1:${closedPort}`, outboxDir: "unused" }, log);
+    const unreachable = new MailService(
+      { from: "Haven <no-reply@haven.test>", smtpUrl: `smtp://127.0.0.1:${closedPort}`, outboxDir: "unused" },
+      log,
+    );
     const mail = { to: "counted@example.com", subject: "Counted", text: "Hello" };
     const before = await scrape();
     await outbox.send(mail);
     await outbox.send(mail);
     await expect(unreachable.send(mail)).rejects.toThrow();
     const after = await scrape();
-    expect(value(after, "haven_mail_sent_total", { transport: "outbox" }) - value(before, "haven_mail_sent_total", { transport: "outbox" })).toBe(2);
-    expect(value(after, "haven_mail_failed_total", { transport: "smtp" }) - value(before, "haven_mail_failed_total", { transport: "smtp" })).toBe(1);
+    expect(
+      value(after, "haven_mail_sent_total", { transport: "outbox" }) -
+        value(before, "haven_mail_sent_total", { transport: "outbox" }),
+    ).toBe(2);
+    expect(
+      value(after, "haven_mail_failed_total", { transport: "smtp" }) -
+        value(before, "haven_mail_failed_total", { transport: "smtp" }),
+    ).toBe(1);
   });
 });
 
@@ -179,35 +205,40 @@ describe("who may scrape", () => {
   const outside = Object.values(os.networkInterfaces())
     .flat()
     .find((address) => address && !address.internal && address.family === "IPv4")?.address;
-  it.skipIf(!outside)("without a token, a forged X-Forwarded-For: 127.0.0.1 from elsewhere is refused, even with TRUST_PROXY=1", async () => {
-    const proxied = await createTestContext({ TRUST_PROXY: "1" });
-    const server = http.createServer(proxied.app).listen(0, "0.0.0.0");
-    try {
-      await once(server, "listening");
-      const { port } = server.address() as AddressInfo;
-      const scrape = (headers: Record<string, string>) =>
-        new Promise<number | undefined>((resolve, reject) => {
-          http
-            .get({ host: outside, port, path: "/metrics", localAddress: outside, headers }, (res) => {
-              res.resume();
-              res.on("end", () => resolve(res.statusCode));
-            })
-            .on("error", reject);
-        });
-      expect(await scrape({ "X-Forwarded-For": "127.0.0.1" })).toBe(403);
-      expect(await scrape({ "X-Forwarded-For": "::1, 127.0.0.1" })).toBe(403);
-      expect(await scrape({})).toBe(403);
-      // The machine itself still may.
-      await supertest(proxied.app).get("/metrics").expect(200);
-    } finally {
-      server.close();
-      await proxied.close();
-    }
-  });
+  it.skipIf(!outside)(
+    "without a token, a forged X-Forwarded-For: 127.0.0.1 from elsewhere is refused, even with TRUST_PROXY=1",
+    async () => {
+      const proxied = await createTestContext({ TRUST_PROXY: "1" });
+      const server = http.createServer(proxied.app).listen(0, "0.0.0.0");
+      try {
+        await once(server, "listening");
+        const { port } = server.address() as AddressInfo;
+        const scrape = (headers: Record<string, string>) =>
+          new Promise<number | undefined>((resolve, reject) => {
+            http
+              .get({ host: outside, port, path: "/metrics", localAddress: outside, headers }, (res) => {
+                res.resume();
+                res.on("end", () => resolve(res.statusCode));
+              })
+              .on("error", reject);
+          });
+        expect(await scrape({ "X-Forwarded-For": "127.0.0.1" })).toBe(403);
+        expect(await scrape({ "X-Forwarded-For": "::1, 127.0.0.1" })).toBe(403);
+        expect(await scrape({})).toBe(403);
+        // The machine itself still may.
+        await supertest(proxied.app).get("/metrics").expect(200);
+      } finally {
+        server.close();
+        await proxied.close();
+      }
+    },
+  );
 
   it("knows the loopback addresses", () => {
-    for (const address of ["127.0.0.1", "127.3.4.5", "::1", "::ffff:127.0.0.1"]) expect(isLoopback(address), address).toBe(true);
-    for (const address of ["203.0.113.9", "10.0.0.1", "::ffff:10.0.0.1", "fe80::1", "", undefined]) expect(isLoopback(address), String(address)).toBe(false);
+    for (const address of ["127.0.0.1", "127.3.4.5", "::1", "::ffff:127.0.0.1"])
+      expect(isLoopback(address), address).toBe(true);
+    for (const address of ["203.0.113.9", "10.0.0.1", "::ffff:10.0.0.1", "fe80::1", "", undefined])
+      expect(isLoopback(address), String(address)).toBe(false);
   });
 });
 
@@ -218,7 +249,13 @@ describe("probes", () => {
 
   it("GET /readyz checks the database, the migrations and the built assets", async () => {
     const res = await ctx.agent().get("/readyz").expect(200);
-    expect(res.body).toEqual({ status: "ready", draining: false, database: "up", migrations: "current", assets: "present" });
+    expect(res.body).toEqual({
+      status: "ready",
+      draining: false,
+      database: "up",
+      migrations: "current",
+      assets: "present",
+    });
   });
 
   it("GET /readyz is 503 while draining and while a migration is pending", async () => {
@@ -241,7 +278,9 @@ describe("probes", () => {
   it("GET /readyz says the database is down when it does not answer", async () => {
     const unreachable = createKnex(`postgres://nobody:x@127.0.0.1:${await freePort()}/none`, { min: 0, max: 1 });
     try {
-      const res = await supertest(createApp({ ...ctx.container, db: unreachable })).get("/readyz").expect(503);
+      const res = await supertest(createApp({ ...ctx.container, db: unreachable }))
+        .get("/readyz")
+        .expect(503);
       expect(res.body).toMatchObject({ status: "not ready", database: "down", migrations: "unknown" });
     } finally {
       await unreachable.destroy();

@@ -26,7 +26,8 @@ afterAll(async () => {
   await killAll(processes);
   await Promise.all(knexes.map((db) => db.destroy()));
   // `with (force)` also ends the killed migrator's orphaned pg_sleep.
-  for (const name of databases) await adminQuery(adminUrl, `drop database if exists "${name}" with (force)`).catch(() => undefined);
+  for (const name of databases)
+    await adminQuery(adminUrl, `drop database if exists "${name}" with (force)`).catch(() => undefined);
   for (const dir of tmpDirs) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -69,7 +70,10 @@ const appliedNames = async (db: Knex) => (await db("knex_migrations").orderBy("i
 const knexLockSet = async (db: Knex) => (await db("knex_migrations_lock").first("is_locked"))?.is_locked === 1;
 const advisoryHolders = async (db: Knex) =>
   (
-    await db.raw("select pid from pg_locks where locktype = 'advisory' and granted and database = (select oid from pg_database where datname = current_database()) and ((classid::bigint << 32) | objid::bigint) = ?::bigint and objsubid = 1", [MIGRATION_LOCK_KEY])
+    await db.raw(
+      "select pid from pg_locks where locktype = 'advisory' and granted and database = (select oid from pg_database where datname = current_database()) and ((classid::bigint << 32) | objid::bigint) = ?::bigint and objsubid = 1",
+      [MIGRATION_LOCK_KEY],
+    )
   ).rows.map((row: { pid: number }) => row.pid);
 
 describe("migrations on start", () => {
@@ -93,13 +97,19 @@ describe("migrations on start", () => {
       path.join(dir, "20000101000000_slow.ts"),
       'export const config = { transaction: false };\nexport async function up(knex) { await knex.raw("select pg_sleep(300)"); }\nexport async function down() {}\n',
     );
-    const migrator = spawnHaven("slow migrator", "tests/support/migrate-folder.ts", { DATABASE_URL: url, MIGRATIONS_DIR: dir });
+    const migrator = spawnHaven("slow migrator", "tests/support/migrate-folder.ts", {
+      DATABASE_URL: url,
+      MIGRATIONS_DIR: dir,
+    });
     processes.push(migrator);
     await until(
       "the slow migration to run",
       async () => {
         if (migrator.exited()) throw new Error(`the migrator exited:\n${migrator.output()}`);
-        const { rows } = await db.raw("select count(*)::int as n from pg_stat_activity where datname = ? and state = 'active' and query like 'select pg_sleep%'", [name]);
+        const { rows } = await db.raw(
+          "select count(*)::int as n from pg_stat_activity where datname = ? and state = 'active' and query like 'select pg_sleep%'",
+          [name],
+        );
         return rows[0].n === 1;
       },
       60_000,
@@ -140,9 +150,17 @@ describe("a database newer than this code", () => {
 
   it("is refused in one line by the web process, the worker and the CLI", async () => {
     const web = await startWeb("old web", ctx.url);
-    const worker = spawnHaven("old worker", "src/worker.ts", { NODE_ENV: "test", DATABASE_URL: ctx.url, LOG_LEVEL: "warn", WORKER_PORT: "" });
+    const worker = spawnHaven("old worker", "src/worker.ts", {
+      NODE_ENV: "test",
+      DATABASE_URL: ctx.url,
+      LOG_LEVEL: "warn",
+      WORKER_PORT: "",
+    });
     processes.push(worker);
-    const [migrate, rollback] = await Promise.all([runHaven(ctx.url, ["db", "migrate"]), runHaven(ctx.url, ["db", "rollback"])]);
+    const [migrate, rollback] = await Promise.all([
+      runHaven(ctx.url, ["db", "migrate"]),
+      runHaven(ctx.url, ["db", "rollback"]),
+    ]);
     for (const proc of [web, worker]) {
       expect(await proc.exit, proc.output()).toEqual({ code: 1, signal: null });
       expectRefusal(proc.output());
@@ -180,7 +198,9 @@ describe("haven db unlock", () => {
       await ctx.db("knex_migrations_lock").update({ is_locked: 1 });
       const busy = await runHaven(ctx.url, ["db", "unlock"]);
       expect(busy.code).toBe(1);
-      expect(busy.stderr).toBe(`haven: a migration is running now (Postgres process ${rows[0].pid}); its lock goes when it ends or its connection closes\n`);
+      expect(busy.stderr).toBe(
+        `haven: a migration is running now (Postgres process ${rows[0].pid}); its lock goes when it ends or its connection closes\n`,
+      );
       expect(await knexLockSet(ctx.db)).toBe(true);
     } finally {
       await holder.end();

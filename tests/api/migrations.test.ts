@@ -18,9 +18,11 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 const tables = async () =>
-  (await ctx.db.raw("select table_schema || '.' || table_name as name from information_schema.tables where table_schema in ('public','graphile_worker') order by 1")).rows.map(
-    (r: { name: string }) => r.name,
-  );
+  (
+    await ctx.db.raw(
+      "select table_schema || '.' || table_name as name from information_schema.tables where table_schema in ('public','graphile_worker') order by 1",
+    )
+  ).rows.map((r: { name: string }) => r.name);
 
 describe("migrations", () => {
   it("go all the way down and up again", async () => {
@@ -31,7 +33,9 @@ describe("migrations", () => {
     await ctx.db.migrate.rollback(undefined, true);
     const down = await tables();
     // Knex's bookkeeping and the oldest-reader markers (docs/operations.md, "Upgrade and rollback") stay.
-    expect(down.filter((t: string) => !t.startsWith("public.knex_migrations") && t !== "public.schema_compat")).toEqual([]);
+    expect(down.filter((t: string) => !t.startsWith("public.knex_migrations") && t !== "public.schema_compat")).toEqual(
+      [],
+    );
 
     await ctx.db.migrate.latest();
     expect(await tables()).toEqual(before);
@@ -41,7 +45,9 @@ describe("migrations", () => {
     await ctx.db.transaction(async (trx) => {
       await trx.raw("select graphile_worker.add_job('test.noop', json_build_object('n', 1))");
     });
-    const { rows } = await ctx.db.raw("select count(*)::int as n from graphile_worker.jobs where task_identifier = 'test.noop'");
+    const { rows } = await ctx.db.raw(
+      "select count(*)::int as n from graphile_worker.jobs where task_identifier = 'test.noop'",
+    );
     expect(rows[0].n).toBe(1);
   });
 });
@@ -81,14 +87,20 @@ describe("expand, then contract", () => {
   it("the previous release runs on this release's schema: newer migrations that only add get a warning, not a refusal", async () => {
     const warnings: string[] = [];
     const warn = (line: string) => warnings.push(line);
-    expect(await refuseNewerSchema(ctx.db, previous(), { warn })).toMatchObject({ unknown: [THIS.at(-1)], pending: [], blocking: [] });
+    expect(await refuseNewerSchema(ctx.db, previous(), { warn })).toMatchObject({
+      unknown: [THIS.at(-1)],
+      pending: [],
+      blocking: [],
+    });
     // Its web process migrates on start: nothing to apply, nothing refused.
     expect(await migrateLatest(ctx.db, { migrationSource: previous(), warn })).toEqual([]);
     const line = `the database schema is newer than this version of Haven (database at ${label(THIS.at(-1)!)}, this image knows up to ${label(THIS.at(-2)!)}); its newer migrations only add, so this version runs on it`;
     expect(warnings).toEqual([line, line]);
     // Its `haven db rollback` cannot undo a migration it does not have.
     await expect(refuseNewerSchema(ctx.db, previous(), { strict: true })).rejects.toThrow(
-      new SchemaTooNewError(`the database schema is newer than this version of Haven (database at ${label(THIS.at(-1)!)}, this image knows up to ${label(THIS.at(-2)!)}): only the image that applied its migrations can roll them back`),
+      new SchemaTooNewError(
+        `the database schema is newer than this version of Haven (database at ${label(THIS.at(-1)!)}, this image knows up to ${label(THIS.at(-2)!)}): only the image that applied its migrations can roll them back`,
+      ),
     );
     expect(await applied(ctx.db)).toEqual(THIS);
   });
@@ -100,7 +112,10 @@ describe("expand, then contract", () => {
     // The next release adds a column; the one after drops it, readable by code that has this release's newest.
     const next = () =>
       new Release(THIS, {
-        [EXPAND]: { up: (knex) => knex.raw("alter table plans add column next_note text"), down: (knex) => knex.raw("alter table plans drop column next_note") },
+        [EXPAND]: {
+          up: (knex) => knex.raw("alter table plans add column next_note text"),
+          down: (knex) => knex.raw("alter table plans drop column next_note"),
+        },
         [CONTRACT]: {
           oldestReader: label(THIS.at(-1)!),
           up: (knex) => knex.raw("alter table plans drop column next_note"),
@@ -114,11 +129,16 @@ describe("expand, then contract", () => {
 
     it("names its oldest reader: that code runs with a warning, older code is refused in one line that says to run a newer image", async () => {
       expect(await migrateLatest(later.db, { migrationSource: next() })).toEqual([EXPAND, CONTRACT]);
-      expect(await later.db("schema_compat").select("migration", "oldest_reader")).toEqual([{ migration: label(CONTRACT), oldest_reader: label(THIS.at(-1)!) }]);
+      expect(await later.db("schema_compat").select("migration", "oldest_reader")).toEqual([
+        { migration: label(CONTRACT), oldest_reader: label(THIS.at(-1)!) },
+      ]);
 
       // This release has the oldest reader: it runs, and is ready.
       const warnings: string[] = [];
-      expect(await refuseNewerSchema(later.db, folder, { warn: (line) => warnings.push(line) })).toMatchObject({ unknown: [EXPAND, CONTRACT], blocking: [] });
+      expect(await refuseNewerSchema(later.db, folder, { warn: (line) => warnings.push(line) })).toMatchObject({
+        unknown: [EXPAND, CONTRACT],
+        blocking: [],
+      });
       expect(warnings).toHaveLength(1);
       expect((await supertest(createApp(later.container)).get("/readyz").expect(200)).body.migrations).toBe("current");
 
@@ -133,23 +153,38 @@ describe("expand, then contract", () => {
     });
 
     it("/readyz turns 503 under a contract migration whose oldest reader this code lacks", async () => {
-      await later.db("schema_compat").where({ migration: label(CONTRACT) }).update({ oldest_reader: label(CONTRACT) });
+      await later
+        .db("schema_compat")
+        .where({ migration: label(CONTRACT) })
+        .update({ oldest_reader: label(CONTRACT) });
       try {
         const res = await supertest(createApp(later.container)).get("/readyz").expect(503);
         expect(res.body).toMatchObject({ database: "up", migrations: "pending" });
       } finally {
-        await later.db("schema_compat").where({ migration: label(CONTRACT) }).update({ oldest_reader: label(THIS.at(-1)!) });
+        await later
+          .db("schema_compat")
+          .where({ migration: label(CONTRACT) })
+          .update({ oldest_reader: label(THIS.at(-1)!) });
       }
     });
 
     it("a marker outlives its migration harmlessly: once undone, the previous release runs again", async () => {
       await later.db.migrate.rollback({ migrationSource: next() });
       expect(await applied(later.db)).toEqual(THIS);
-      expect(await refuseNewerSchema(later.db, previous(), { warn: () => undefined })).toMatchObject({ unknown: [THIS.at(-1)], blocking: [] });
+      expect(await refuseNewerSchema(later.db, previous(), { warn: () => undefined })).toMatchObject({
+        unknown: [THIS.at(-1)],
+        blocking: [],
+      });
     });
 
     it("an oldest reader that names no migration up to its own stops the migration before it runs", async () => {
-      const wrong = new Release(THIS, { [CONTRACT]: { oldestReader: "20991232000000_not_yet", up: (knex) => knex.raw("drop table plans cascade"), down: async () => undefined } } as Record<string, Module>);
+      const wrong = new Release(THIS, {
+        [CONTRACT]: {
+          oldestReader: "20991232000000_not_yet",
+          up: (knex) => knex.raw("drop table plans cascade"),
+          down: async () => undefined,
+        },
+      } as Record<string, Module>);
       await expect(migrateLatest(later.db, { migrationSource: wrong })).rejects.toThrow(
         `migration ${label(CONTRACT)}: oldestReader must name this or an earlier migration, not "20991232000000_not_yet"`,
       );
@@ -165,7 +200,9 @@ describe("expand, then contract", () => {
     beforeAll(async () => {
       older = await createTestContext();
       // The database is one release ahead of this code: this code plays the previous release.
-      await older.db("knex_migrations").insert({ name: "20991230000000_next_expand.ts", batch: 99, migration_time: new Date() });
+      await older
+        .db("knex_migrations")
+        .insert({ name: "20991230000000_next_expand.ts", batch: 99, migration_time: new Date() });
       dataDir = mkdtempSync(path.join(os.tmpdir(), "haven-expand-"));
     });
     afterAll(async () => {
@@ -188,7 +225,9 @@ describe("expand, then contract", () => {
       });
       processes.push(web);
       await waitUntilServing(web, 90_000);
-      expect(web.output()).toContain(`haven: the database schema is newer than this version of Haven (database at 20991230000000_next_expand, this image knows up to ${label(THIS.at(-1)!)}); its newer migrations only add, so this version runs on it`);
+      expect(web.output()).toContain(
+        `haven: the database schema is newer than this version of Haven (database at 20991230000000_next_expand, this image knows up to ${label(THIS.at(-1)!)}); its newer migrations only add, so this version runs on it`,
+      );
       expect(await applied(older.db)).toEqual([...THIS, "20991230000000_next_expand.ts"]);
     }, 120_000);
   });

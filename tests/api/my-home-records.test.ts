@@ -16,7 +16,13 @@ let bob: Fixture;
 const AGENT_EMAIL = "buyers.agent@example.com";
 
 const emailOf = async (propertyId: number) =>
-  (await ctx.db("properties as p").join("customers as c", "c.id", "p.customer_id").where("p.id", propertyId).first("c.email")).email as string;
+  (
+    await ctx
+      .db("properties as p")
+      .join("customers as c", "c.id", "p.customer_id")
+      .where("p.id", propertyId)
+      .first("c.email")
+  ).email as string;
 
 beforeAll(async () => {
   ctx = await createTestContext({ PUBLIC_URL: "https://haven.example" });
@@ -27,10 +33,21 @@ beforeAll(async () => {
     ctx.container,
     [
       { categoryName: "Plumbing", subcategoryName: "Water Main Shut Off", score: 10 },
-      { categoryName: "Plumbing", subcategoryName: "Hot Water System", score: 7, notes: "Replaced last spring", photoIds: [await photo(ctx.container, 901)] },
+      {
+        categoryName: "Plumbing",
+        subcategoryName: "Hot Water System",
+        score: 7,
+        notes: "Replaced last spring",
+        photoIds: [await photo(ctx.container, 901)],
+      },
       { categoryName: "Roof", subcategoryName: "Gutters", score: 10 },
       { categoryName: "Roof", subcategoryName: "Flashings", score: 4, notes: "Loose at the chimney" },
-      { categoryName: "Electrical", subcategoryName: "Smoke / CO Detectors", score: 1, notes: "Detector missing in the hall" },
+      {
+        categoryName: "Electrical",
+        subcategoryName: "Smoke / CO Detectors",
+        score: 1,
+        notes: "Detector missing in the hall",
+      },
     ],
     { propertyId: first.propertyId, inspectionDate: "2026-05-04" },
   );
@@ -62,16 +79,26 @@ describe("My Home records: the session", () => {
 
   it("every call answers 401 without a home session, and a staff session grants nothing here", async () => {
     for (const [method, path] of calls) {
-      const anonymous = await (ctx.agent() as unknown as Record<string, (p: string) => Promise<{ status: number; body: { message: string } }>>)[method]!(path);
+      const anonymous = await (
+        ctx.agent() as unknown as Record<string, (p: string) => Promise<{ status: number; body: { message: string } }>>
+      )[method]!(path);
       expect(anonymous.status, `${method} ${path}`).toBe(401);
       expect(anonymous.body.message).toMatch(/Sign in to My Home/);
-      const asStaff = await (staff as unknown as Record<string, (p: string) => Promise<{ status: number }>>)[method]!(path);
+      const asStaff = await (staff as unknown as Record<string, (p: string) => Promise<{ status: number }>>)[method]!(
+        path,
+      );
       expect(asStaff.status, `staff ${method} ${path}`).toBe(401);
     }
   });
 
   it("pages send a visitor to the sign-in page, coming back afterwards; a staff session is no home session", async () => {
-    for (const path of ["/my-home", "/my-home/reports", `/my-home/reports/${alice.report.id}`, `/my-home/reports/${alice.report.id}/pdf`, "/my-home/quotes"]) {
+    for (const path of [
+      "/my-home",
+      "/my-home/reports",
+      `/my-home/reports/${alice.report.id}`,
+      `/my-home/reports/${alice.report.id}/pdf`,
+      "/my-home/quotes",
+    ]) {
       const res = await ctx.agent().get(path).expect(303);
       expect(res.headers.location).toBe(`/my-home/sign-in?next=${encodeURIComponent(path)}`);
       await staff.get(path).expect(303);
@@ -95,7 +122,13 @@ describe("My Home records: Home", () => {
     const [p] = res.body;
     const latest = await ctx.container.reports.get(alice.secondReportId);
     const previous = alice.report.overallScore!;
-    expect(p).toMatchObject({ id: alice.propertyId, address: "12 Maple Crescent", latestReport: { id: alice.secondReportId }, currentScore: latest.overallScore, pastDue: false });
+    expect(p).toMatchObject({
+      id: alice.propertyId,
+      address: "12 Maple Crescent",
+      latestReport: { id: alice.secondReportId },
+      currentScore: latest.overallScore,
+      pastDue: false,
+    });
     expect(p.trend).toBe(latest.overallScore! - previous);
     expect(p.band).toBe(clientLabel(latest.overallScore!));
     expect(p.colour).toBe(barColour(latest.overallScore!));
@@ -104,7 +137,11 @@ describe("My Home records: Home", () => {
     expect(latestIds.length).toBeGreaterThan(0);
     expect(p.openRecommendations.map((r: { id: number }) => r.id).sort()).toEqual([...latestIds].sort());
     const priorities = p.openRecommendations.map((r: { priority: string }) => r.priority);
-    expect([...priorities].sort((a: string, b: string) => ["high", "medium", "low"].indexOf(a) - ["high", "medium", "low"].indexOf(b))).toEqual(priorities);
+    expect(
+      [...priorities].sort(
+        (a: string, b: string) => ["high", "medium", "low"].indexOf(a) - ["high", "medium", "low"].indexOf(b),
+      ),
+    ).toEqual(priorities);
   });
 
   it("shows a past-due plan as needing attention", async () => {
@@ -161,13 +198,17 @@ describe("My Home records: Reports", () => {
     for (let i = 0; i < 2; i++) {
       const res = await agent.get(`/api/my-home/reports/${alice.report.id}`).expect(200);
       expect(res.body.shared).toBe(false);
-      expect(res.body.pdf).toEqual({ full: `/my-home/reports/${alice.report.id}/pdf`, summary: `/my-home/reports/${alice.report.id}/pdf?format=summary` });
+      expect(res.body.pdf).toEqual({
+        full: `/my-home/reports/${alice.report.id}/pdf`,
+        summary: `/my-home/reports/${alice.report.id}/pdf?format=summary`,
+      });
       const recs = res.body.report.reportData.recommendations as { id: number; photos: string[] }[];
       expect(recs.map((r) => r.id).sort()).toEqual([...alice.taskIds].sort());
       expect(JSON.stringify(res.body)).not.toContain("adminNotes");
       const photos = recs.flatMap((r) => r.photos);
       expect(photos.length).toBe(5);
-      for (const url of photos) expect(url).toMatch(new RegExp(`^/api/my-home/reports/${alice.report.id}/photos/\\d+$`));
+      for (const url of photos)
+        expect(url).toMatch(new RegExp(`^/api/my-home/reports/${alice.report.id}/photos/\\d+$`));
       const image = await agent.get(photos[0]!).expect(200);
       expect(image.headers["content-type"]).toBe("image/jpeg");
       expect(res.body.items[String(alice.taskIds[0])]).toMatchObject({ status: "pending" });
@@ -183,9 +224,15 @@ describe("My Home records: Reports", () => {
     const agent = await home(alice.email);
     const full = await agent.get(`/my-home/reports/${alice.report.id}/pdf`).buffer(true).parse(binary).expect(200);
     expect(full.headers["content-type"]).toBe("application/pdf");
-    expect(full.headers["content-disposition"]).toMatch(/attachment; filename="haven-report-\d+-12-Maple-Crescent\.pdf"/);
+    expect(full.headers["content-disposition"]).toMatch(
+      /attachment; filename="haven-report-\d+-12-Maple-Crescent\.pdf"/,
+    );
     expect(await pdfText(full.body as Buffer)).toContain("12 Maple Crescent");
-    const summary = await agent.get(`/my-home/reports/${alice.report.id}/pdf?format=summary`).buffer(true).parse(binary).expect(200);
+    const summary = await agent
+      .get(`/my-home/reports/${alice.report.id}/pdf?format=summary`)
+      .buffer(true)
+      .parse(binary)
+      .expect(200);
     expect(summary.headers["content-disposition"]).toContain("-summary.pdf");
     await agent.get(`/my-home/reports/${alice.report.id}/pdf?format=poster`).expect(400);
   });
@@ -194,7 +241,9 @@ describe("My Home records: Reports", () => {
     const agent = await home(alice.email);
     const res = await agent.get(`/api/my-home/properties/${alice.propertyId}/history`).expect(200);
     expect(res.body.points).toHaveLength(2);
-    expect(res.body.changes.items.map((i: { subcategoryName: string }) => i.subcategoryName)).toContain("Hot Water System");
+    expect(res.body.changes.items.map((i: { subcategoryName: string }) => i.subcategoryName)).toContain(
+      "Hot Water System",
+    );
     const page = await agent.get(`/my-home/reports/${alice.secondReportId}`).expect(200);
     expect(page.text).toContain("data-home-history");
     expect(page.text).toContain("data-what-changed");
@@ -208,7 +257,9 @@ describe("My Home records: Reports", () => {
   it("a report shared to an e-mail shows that report alone: never the property's other records", async () => {
     const agent = await home(AGENT_EMAIL);
     const list = await agent.get("/api/my-home/reports").expect(200);
-    expect(list.body).toEqual([expect.objectContaining({ id: bob.report.id, shared: true, propertyId: bob.propertyId })]);
+    expect(list.body).toEqual([
+      expect.objectContaining({ id: bob.report.id, shared: true, propertyId: bob.propertyId }),
+    ]);
     const one = await agent.get(`/api/my-home/reports/${bob.report.id}`).expect(200);
     expect(one.body.shared).toBe(true);
     expect(one.body.items).toEqual({});
@@ -233,7 +284,10 @@ describe("My Home records: Reports", () => {
     await agent.get(photo).expect(200);
 
     // Every share of Alice's report expires (hers included).
-    await ctx.db("report_shares").where({ report_id: alice.report.id }).update({ expires_at: ctx.db.raw("now() - interval '1 minute'") });
+    await ctx
+      .db("report_shares")
+      .where({ report_id: alice.report.id })
+      .update({ expires_at: ctx.db.raw("now() - interval '1 minute'") });
     expect((await agent.get("/api/my-home/reports").expect(200)).body).toEqual([]);
     await agent.get(`/api/my-home/reports/${alice.report.id}`).expect(404);
     await agent.get(photo).expect(404);
@@ -245,7 +299,9 @@ describe("My Home records: Reports", () => {
 
     const owner = await home(alice.email);
     await owner.get(`/api/my-home/reports/${alice.report.id}`).expect(200);
-    expect((await owner.get("/api/my-home/reports").expect(200)).body.map((r: { id: number }) => r.id)).toContain(alice.report.id);
+    expect((await owner.get("/api/my-home/reports").expect(200)).body.map((r: { id: number }) => r.id)).toContain(
+      alice.report.id,
+    );
   });
 });
 
@@ -253,11 +309,23 @@ describe("My Home records: Quotes", () => {
   it("asks for a quote on an open recommendation: marked as from the portal, seen by staff at once", async () => {
     const agent = await home(alice.email);
     const [taskId] = alice.taskIds;
-    const res = await agent.post("/api/my-home/quote-requests").send({ recommendationId: taskId, notes: "Mornings are best" }).expect(201);
-    expect(res.body).toMatchObject({ maintenanceTaskId: taskId, status: "pending", source: "portal", clientNotes: "Mornings are best", propertyId: alice.propertyId });
+    const res = await agent
+      .post("/api/my-home/quote-requests")
+      .send({ recommendationId: taskId, notes: "Mornings are best" })
+      .expect(201);
+    expect(res.body).toMatchObject({
+      maintenanceTaskId: taskId,
+      status: "pending",
+      source: "portal",
+      clientNotes: "Mornings are best",
+      propertyId: alice.propertyId,
+    });
     expect(res.body).not.toHaveProperty("adminNotes");
     const staffList = await staff.get(`/api/quote-requests?propertyId=${alice.propertyId}`).expect(200);
-    expect(staffList.body.find((q: { id: number }) => q.id === res.body.id)).toMatchObject({ source: "portal", priority: "immediate" });
+    expect(staffList.body.find((q: { id: number }) => q.id === res.body.id)).toMatchObject({
+      source: "portal",
+      priority: "immediate",
+    });
     const staffPage = await staff.get("/admin/quote-requests").expect(200);
     expect(staffPage.text).toContain("From My Home");
     // Asking again appends the note to the open request: one request per item, as with links.
@@ -281,7 +349,10 @@ describe("My Home records: Quotes", () => {
       [{ recommendationId: alice.taskIds[1], taskId: alice.taskIds[2] }, "taskId"],
     ];
     for (const [input, field] of cases) {
-      const res = await agent.post("/api/my-home/quote-requests").send(input as object).expect(400);
+      const res = await agent
+        .post("/api/my-home/quote-requests")
+        .send(input as object)
+        .expect(400);
       expect(Object.keys(res.body.fields), JSON.stringify(input)).toContain(field);
     }
     await agent.post("/api/my-home/quotes/abc/accept").expect(400);
@@ -300,11 +371,22 @@ describe("My Home records: Quotes", () => {
 
   it("accepts a quoted item in one click: the quote report's rule, its task scheduled; a second answer is a 409", async () => {
     const agent = await home(alice.email);
-    const asked = await agent.post("/api/my-home/quote-requests").send({ recommendationId: alice.taskIds[1] }).expect(201);
+    const asked = await agent
+      .post("/api/my-home/quote-requests")
+      .send({ recommendationId: alice.taskIds[1] })
+      .expect(201);
     await agent.post(`/api/my-home/quotes/${asked.body.id}/accept`).expect(409); // pending: nothing to accept yet
-    await staff.patch(`/api/quote-requests/${asked.body.id}`).send({ status: "quoted", quotedAmount: "$450" }).expect(200);
+    await staff
+      .patch(`/api/quote-requests/${asked.body.id}`)
+      .send({ status: "quoted", quotedAmount: "$450" })
+      .expect(200);
     const list = await agent.get("/api/my-home/quotes").expect(200);
-    expect(list.body[0]).toMatchObject({ id: asked.body.id, status: "quoted", quotedAmount: "$450", quotedCents: 45000 });
+    expect(list.body[0]).toMatchObject({
+      id: asked.body.id,
+      status: "quoted",
+      quotedAmount: "$450",
+      quotedCents: 45000,
+    });
     // Staff also e-mailed a quote report link of it: answered in My Home, the link is spent as if answered there.
     await staff.post(`/api/properties/${alice.propertyId}/generate-quote-report`).expect(201);
     const accepted = await agent.post(`/api/my-home/quotes/${asked.body.id}/accept`).expect(200);
@@ -319,31 +401,59 @@ describe("My Home records: Quotes", () => {
 
   it("declines from the Quotes page by a plain form post, and shows every status", async () => {
     const agent = await home(alice.email);
-    const [quoteId] = (await ctx.db("quote_requests").where({ maintenance_task_id: alice.taskIds[0], status: "pending" }).pluck("id")) as number[];
+    const [quoteId] = (await ctx
+      .db("quote_requests")
+      .where({ maintenance_task_id: alice.taskIds[0], status: "pending" })
+      .pluck("id")) as number[];
     await staff.patch(`/api/quote-requests/${quoteId}`).send({ status: "quoted", quotedAmount: "$1,250" }).expect(200);
     const page = await agent.get("/my-home/quotes").expect(200);
     expect(page.text).toContain(`data-home-quote="${quoteId}" data-status="quoted"`);
     expect(page.text).toContain("$1,250");
-    const res = await agent.post(`/my-home/quotes/${quoteId}/decision`).type("form").send({ decision: "decline" }).expect(303);
+    const res = await agent
+      .post(`/my-home/quotes/${quoteId}/decision`)
+      .type("form")
+      .send({ decision: "decline" })
+      .expect(303);
     expect(res.headers.location).toBe("/my-home/quotes?done=declined");
     const after = await agent.get("/my-home/quotes?done=declined").expect(200);
     expect(after.text).toContain("Quote declined");
     expect(after.text).toContain(`data-home-quote="${quoteId}" data-status="declined"`);
     // Answered already: back to the page with the problem named, nothing changed.
-    const twice = await agent.post(`/my-home/quotes/${quoteId}/decision`).type("form").send({ decision: "accept" }).expect(303);
+    const twice = await agent
+      .post(`/my-home/quotes/${quoteId}/decision`)
+      .type("form")
+      .send({ decision: "accept" })
+      .expect(303);
     expect(twice.headers.location).toBe("/my-home/quotes?problem=answered");
     expect((await ctx.db("quote_requests").where({ id: quoteId }).first()).status).toBe("declined");
     // The declined item is open again (pending task, no open request): it can be asked for from the page.
-    const ask = await agent.post("/my-home/quote-requests").type("form").send({ recommendationId: String(alice.taskIds[0]), notes: "", back: "/my-home/reports/1" }).expect(303);
+    const ask = await agent
+      .post("/my-home/quote-requests")
+      .type("form")
+      .send({ recommendationId: String(alice.taskIds[0]), notes: "", back: "/my-home/reports/1" })
+      .expect(303);
     expect(ask.headers.location).toBe("/my-home/reports/1?done=asked");
-    const offsite = await agent.post("/my-home/quote-requests").type("form").send({ recommendationId: String(alice.taskIds[0]), back: "https://evil.example/" }).expect(303);
+    const offsite = await agent
+      .post("/my-home/quote-requests")
+      .type("form")
+      .send({ recommendationId: String(alice.taskIds[0]), back: "https://evil.example/" })
+      .expect(303);
     expect(offsite.headers.location).toBe("/my-home/quotes?done=asked-again");
   });
 
   it("every unsafe call passes the CSRF guard", async () => {
     const agent = await home(alice.email);
-    await agent.post("/api/my-home/quote-requests").set("Origin", "https://evil.example").send({ recommendationId: alice.taskIds[0] }).expect(403);
-    await agent.post("/my-home/quotes/1/decision").set("Origin", "https://evil.example").type("form").send({ decision: "accept" }).expect(403);
+    await agent
+      .post("/api/my-home/quote-requests")
+      .set("Origin", "https://evil.example")
+      .send({ recommendationId: alice.taskIds[0] })
+      .expect(403);
+    await agent
+      .post("/my-home/quotes/1/decision")
+      .set("Origin", "https://evil.example")
+      .type("form")
+      .send({ decision: "accept" })
+      .expect(403);
     await agent.post("/api/my-home/quotes/1/accept").set("Sec-Fetch-Site", "cross-site").expect(403);
   });
 });
@@ -351,7 +461,10 @@ describe("My Home records: Quotes", () => {
 describe("My Home records: a second customer", () => {
   it("gets 404 on every route for the first customer's records, never data", async () => {
     const agent = await home(bob.email);
-    const [aliceQuote] = (await ctx.db("quote_requests").where({ property_id: alice.propertyId }).pluck("id")) as number[];
+    const [aliceQuote] = (await ctx
+      .db("quote_requests")
+      .where({ property_id: alice.propertyId })
+      .pluck("id")) as number[];
     const aliceReport = await ctx.container.reports.get(alice.report.id);
     const aliceText = ["12 Maple Crescent", alice.email];
     const photoId = JSON.stringify(aliceReport.reportData).match(/\/api\/photos\/(\d+)/)![1];
@@ -378,16 +491,25 @@ describe("My Home records: a second customer", () => {
     ];
     const before = await ctx.db("quote_requests").orderBy("id").select("id", "status", "client_notes", "version");
     for (const [path, input] of posts) {
-      const res = await agent.post(path).type(path.startsWith("/api") ? "json" : "form").send(input);
+      const res = await agent
+        .post(path)
+        .type(path.startsWith("/api") ? "json" : "form")
+        .send(input);
       expect([403, 404], path).toContain(res.status);
       for (const text of aliceText) expect(res.text, path).not.toContain(text);
     }
-    expect(await ctx.db("quote_requests").orderBy("id").select("id", "status", "client_notes", "version")).toEqual(before);
+    expect(await ctx.db("quote_requests").orderBy("id").select("id", "status", "client_notes", "version")).toEqual(
+      before,
+    );
     // Their own lists hold only their own records.
-    const lists = await Promise.all(["/api/my-home/properties", "/api/my-home/reports", "/api/my-home/quotes"].map((p) => agent.get(p).expect(200)));
+    const lists = await Promise.all(
+      ["/api/my-home/properties", "/api/my-home/reports", "/api/my-home/quotes"].map((p) => agent.get(p).expect(200)),
+    );
     for (const list of lists) {
       for (const text of aliceText) expect(list.text).not.toContain(text);
-      expect(list.body.every((row: { propertyId?: number; id: number }) => (row.propertyId ?? row.id) === bob.propertyId)).toBe(true);
+      expect(
+        list.body.every((row: { propertyId?: number; id: number }) => (row.propertyId ?? row.id) === bob.propertyId),
+      ).toBe(true);
     }
     for (const page of ["/my-home", "/my-home/reports", "/my-home/quotes"]) {
       const res = await agent.get(page).expect(200);

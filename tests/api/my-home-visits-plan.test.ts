@@ -18,16 +18,32 @@ const BOB = "bob.other@example.com";
 let ctx: TestContext;
 let alice: Awaited<ReturnType<typeof signInHome>>;
 let bob: Awaited<ReturnType<typeof signInHome>>;
-const ids = { aliceProperty: 0, bobProperty: 0, aliceBooking: 0, nearBooking: 0, bobBooking: 0, aliceSub: 0, aliceTask: 0, planTask: 0 };
+const ids = {
+  aliceProperty: 0,
+  bobProperty: 0,
+  aliceBooking: 0,
+  nearBooking: 0,
+  bobBooking: 0,
+  aliceSub: 0,
+  aliceTask: 0,
+  planTask: 0,
+};
 
 const mailJobs = async () =>
-  (await ctx.db.raw("select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'mail.send' order by j.id")).rows.map(
-    (r: { payload: { subject: string; to: string } }) => r.payload,
-  );
+  (
+    await ctx.db.raw(
+      "select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'mail.send' order by j.id",
+    )
+  ).rows.map((r: { payload: { subject: string; to: string } }) => r.payload);
 
 async function home(email: string, address: string) {
   const { customer, property } = await ctx.container.customers.createWithProperty(
-    { email, name: email.startsWith("alice") ? "Alice Owner" : "Bob Other", phone: "613-555-0101", subscriptionPlan: "free-score" },
+    {
+      email,
+      name: email.startsWith("alice") ? "Alice Owner" : "Bob Other",
+      phone: "613-555-0101",
+      subscriptionPlan: "free-score",
+    },
     { address, city: "Ottawa", province: "ON", postalCode: "K1S 2B4", squareFootage: 1800, yearBuilt: 1990 },
   );
   return { customerId: customer.id, propertyId: property.id };
@@ -35,18 +51,48 @@ async function home(email: string, address: string) {
 
 async function book(owner: { customerId: number; propertyId: number }, email: string, date: string, slot = "morning") {
   return ctx.container.transaction((tx) =>
-    ctx.container.bookings.book(tx, { propertyId: owner.propertyId, customerId: owner.customerId, scheduledDate: date, timeSlot: slot, source: "booking-page" }, { email, name: "Owner" }),
+    ctx.container.bookings.book(
+      tx,
+      {
+        propertyId: owner.propertyId,
+        customerId: owner.customerId,
+        scheduledDate: date,
+        timeSlot: slot,
+        source: "booking-page",
+      },
+      { email, name: "Owner" },
+    ),
   );
 }
 
 /** A demo subscription started at `now`, attached to the home, with its plan services made. */
-async function subscribe(owner: { customerId: number; propertyId: number }, email: string, planType: PlanType, now: Date, ref: string) {
+async function subscribe(
+  owner: { customerId: number; propertyId: number },
+  email: string,
+  planType: PlanType,
+  now: Date,
+  ref: string,
+) {
   const amount = { basic: 14900, standard: 37000, premium: 79900 }[planType];
-  const sub = await ctx.container.subscriptions.startDemo({ checkoutRef: ref, planType, amountCents: amount, payerEmail: email, payerName: "Owner", cardNumber: "4242424242424242" }, now);
+  const sub = await ctx.container.subscriptions.startDemo(
+    {
+      checkoutRef: ref,
+      planType,
+      amountCents: amount,
+      payerEmail: email,
+      payerName: "Owner",
+      cardNumber: "4242424242424242",
+    },
+    now,
+  );
   await ctx.container.transaction(async (tx) => {
     await ctx.container.subscriptions.attachToProperty(ref, owner, tx, now);
     // Makes the plan's schedules whether or not the container wires plan services (idempotent).
-    await new PlanDeliveries(ctx.db, { timeZone: TZ }).sync(tx, { id: sub.id, propertyId: owner.propertyId, planType, status: "active", anchor: todayIn(TZ, now) }, todayIn(TZ));
+    await new PlanDeliveries(ctx.db, { timeZone: TZ }).sync(
+      tx,
+      { id: sub.id, propertyId: owner.propertyId, planType, status: "active", anchor: todayIn(TZ, now) },
+      todayIn(TZ),
+    );
   });
   return sub.id;
 }
@@ -65,7 +111,15 @@ beforeAll(async () => {
   ids.aliceSub = await subscribe(a, ALICE, "premium", new Date(), "cs_alice");
   await subscribe(b, BOB, "premium", new Date(), "cs_bob");
   const [task] = await ctx.container.maintenance.createTasks([
-    { propertyId: a.propertyId, title: "Replace the sump pump", description: null, category: "plumbing", priority: "high", status: "scheduled", scheduledDate: addDays(todayIn(TZ), 1) },
+    {
+      propertyId: a.propertyId,
+      title: "Replace the sump pump",
+      description: null,
+      category: "plumbing",
+      priority: "high",
+      status: "scheduled",
+      scheduledDate: addDays(todayIn(TZ), 1),
+    },
   ]);
   ids.aliceTask = task!.id;
   alice = await signInHome(ctx, ALICE);
@@ -90,10 +144,19 @@ describe("without a home session", () => {
       ["patch", "/api/my-home/preferences"],
     ];
     for (const [method, path] of calls) {
-      const res = await (agent as unknown as Record<string, (p: string) => { send(b: unknown): Promise<{ status: number }> }>)[method]!(path).send({});
+      const res = await (
+        agent as unknown as Record<string, (p: string) => { send(b: unknown): Promise<{ status: number }> }>
+      )[method]!(path).send({});
       expect(res.status, `${method} ${path}`).toBe(401);
     }
-    for (const path of ["/my-home/visits", `/my-home/visits/bookings/${ids.aliceBooking}`, "/my-home/plan", `/my-home/plan/${ids.aliceSub}/cancel`, `/my-home/plan/invoices/1`, "/my-home/account"]) {
+    for (const path of [
+      "/my-home/visits",
+      `/my-home/visits/bookings/${ids.aliceBooking}`,
+      "/my-home/plan",
+      `/my-home/plan/${ids.aliceSub}/cancel`,
+      `/my-home/plan/invoices/1`,
+      "/my-home/account",
+    ]) {
       const res = await agent.get(path).expect(303);
       expect(res.headers.location).toBe(`/my-home/sign-in?next=${encodeURIComponent(path)}`);
     }
@@ -112,12 +175,22 @@ describe("visits", () => {
     const kinds = new Set(body.upcoming.map((i: { kind: string }) => i.kind));
     expect(kinds).toEqual(new Set(["inspection", "maintenance", "plan-visit"]));
     expect(body.upcoming.every((i: { propertyId: number }) => i.propertyId === ids.aliceProperty)).toBe(true);
-    const booking = body.upcoming.find((i: { kind: string; id: number }) => i.kind === "inspection" && i.id === ids.aliceBooking);
+    const booking = body.upcoming.find(
+      (i: { kind: string; id: number }) => i.kind === "inspection" && i.id === ids.aliceBooking,
+    );
     expect(booking).toMatchObject({ changeable: true, timeSlot: "morning", time: "Morning (8:00 AM - 12:00 PM)" });
-    expect(body.upcoming.find((i: { id: number; kind: string }) => i.kind === "inspection" && i.id === ids.nearBooking)).toMatchObject({ changeable: false });
+    expect(
+      body.upcoming.find((i: { id: number; kind: string }) => i.kind === "inspection" && i.id === ids.nearBooking),
+    ).toMatchObject({ changeable: false });
     expect(body.reschedule.dates).toHaveLength(14);
     expect(body.reschedule.dates[0] >= addDays(todayIn(TZ), 4)).toBe(true);
-    expect(body.requestable).toEqual([expect.objectContaining({ propertyId: ids.aliceProperty, subscriptionId: ids.aliceSub, services: expect.arrayContaining([expect.objectContaining({ service: "vacation-prep" })]) })]);
+    expect(body.requestable).toEqual([
+      expect.objectContaining({
+        propertyId: ids.aliceProperty,
+        subscriptionId: ids.aliceSub,
+        services: expect.arrayContaining([expect.objectContaining({ service: "vacation-prep" })]),
+      }),
+    ]);
     await alice.get("/api/my-home/visits?month=2026-13").expect(400);
   });
 
@@ -126,7 +199,9 @@ describe("visits", () => {
     const visit = before.upcoming.find((i: { kind: string }) => i.kind === "plan-visit");
     await ctx.db("maintenance_tasks").where({ id: visit.id }).update({ held: true });
     const { body } = await alice.get("/api/my-home/visits").expect(200);
-    expect(body.upcoming.find((i: { id: number; kind: string }) => i.kind === "plan-visit" && i.id === visit.id).held).toBe(true);
+    expect(
+      body.upcoming.find((i: { id: number; kind: string }) => i.kind === "plan-visit" && i.id === visit.id).held,
+    ).toBe(true);
     const page = await alice.get("/my-home/visits").expect(200);
     expect(page.text).toContain("On hold: plan payment past due");
     await ctx.db("maintenance_tasks").where({ id: visit.id }).update({ held: false });
@@ -155,13 +230,24 @@ describe("visits", () => {
       expect(res.body.fields?.[field], JSON.stringify(payload)).toBeTruthy();
     }
     // Less than 4 days away: only by calling.
-    const near = await alice.patch(`/api/my-home/bookings/${ids.nearBooking}`).send({ scheduledDate: dates[1], timeSlot: "morning" }).expect(409);
+    const near = await alice
+      .patch(`/api/my-home/bookings/${ids.nearBooking}`)
+      .send({ scheduledDate: dates[1], timeSlot: "morning" })
+      .expect(409);
     expect(near.body.message).toMatch(/less than 4 days away/);
     await alice.patch(`/api/my-home/bookings/${ids.nearBooking}`).send({ status: "cancelled" }).expect(409);
     expect((await ctx.db("inspection_bookings").where({ id: ids.aliceBooking }).first()).notes).toBeNull();
 
-    const { body } = await alice.patch(`/api/my-home/bookings/${ids.aliceBooking}`).send({ scheduledDate: dates[5], timeSlot: "afternoon" }).expect(200);
-    expect(body).toMatchObject({ id: ids.aliceBooking, scheduledDate: dates[5], timeSlot: "afternoon", status: "scheduled" });
+    const { body } = await alice
+      .patch(`/api/my-home/bookings/${ids.aliceBooking}`)
+      .send({ scheduledDate: dates[5], timeSlot: "afternoon" })
+      .expect(200);
+    expect(body).toMatchObject({
+      id: ids.aliceBooking,
+      scheduledDate: dates[5],
+      timeSlot: "afternoon",
+      status: "scheduled",
+    });
     expect(body.notes).toMatch(/^Rescheduled by the homeowner in My Home on \d{4}-\d{2}-\d{2}: was .+, Morning/);
     const mails = (await mailJobs()).slice(mailsBefore);
     expect(mails.filter((m: { to: string }) => m.to === ALICE)).toHaveLength(1);
@@ -171,47 +257,112 @@ describe("visits", () => {
   });
 
   it("cancels a booking (noted for staff); a cancelled booking changes no more", async () => {
-    const other = await book({ customerId: (await ctx.db("properties").where({ id: ids.aliceProperty }).first()).customer_id, propertyId: ids.aliceProperty }, ALICE, ctx.container.homeVisits.rescheduleOptions().dates[8]!, "evening");
+    const other = await book(
+      {
+        customerId: (await ctx.db("properties").where({ id: ids.aliceProperty }).first()).customer_id,
+        propertyId: ids.aliceProperty,
+      },
+      ALICE,
+      ctx.container.homeVisits.rescheduleOptions().dates[8]!,
+      "evening",
+    );
     const { body } = await alice.patch(`/api/my-home/bookings/${other.id}`).send({ status: "cancelled" }).expect(200);
     expect(body.status).toBe("cancelled");
     expect(body.notes).toMatch(/^Cancelled by the homeowner in My Home on /);
     await alice.patch(`/api/my-home/bookings/${other.id}`).send({ status: "cancelled" }).expect(409);
     const { body: visits } = await alice.get("/api/my-home/visits").expect(200);
-    expect(visits.upcoming.some((i: { kind: string; id: number }) => i.kind === "inspection" && i.id === other.id)).toBe(false);
+    expect(
+      visits.upcoming.some((i: { kind: string; id: number }) => i.kind === "inspection" && i.id === other.id),
+    ).toBe(false);
   });
 
   it("the pages reschedule and cancel with plain forms", async () => {
     const { dates } = ctx.container.homeVisits.rescheduleOptions();
     const page = await alice.get(`/my-home/visits/bookings/${ids.aliceBooking}`).expect(200);
     expect(page.text).toContain(`value="${dates[0]}"`);
-    const bad = await alice.post(`/my-home/visits/bookings/${ids.aliceBooking}/reschedule`).type("form").send({ scheduledDate: addDays(todayIn(TZ), 1), timeSlot: "morning" }).expect(400);
+    const bad = await alice
+      .post(`/my-home/visits/bookings/${ids.aliceBooking}/reschedule`)
+      .type("form")
+      .send({ scheduledDate: addDays(todayIn(TZ), 1), timeSlot: "morning" })
+      .expect(400);
     expect(bad.text).toContain("Choose one of the offered dates");
-    const ok = await alice.post(`/my-home/visits/bookings/${ids.aliceBooking}/reschedule`).type("form").send({ scheduledDate: dates[6], timeSlot: "evening" }).expect(303);
+    const ok = await alice
+      .post(`/my-home/visits/bookings/${ids.aliceBooking}/reschedule`)
+      .type("form")
+      .send({ scheduledDate: dates[6], timeSlot: "evening" })
+      .expect(303);
     expect(ok.headers.location).toBe("/my-home/visits?done=rescheduled");
-    expect((await alice.get("/my-home/visits?done=rescheduled").expect(200)).text).toContain("Your inspection is moved");
+    expect((await alice.get("/my-home/visits?done=rescheduled").expect(200)).text).toContain(
+      "Your inspection is moved",
+    );
     // Less than 4 days away: the page says to call.
-    const near = await alice.post(`/my-home/visits/bookings/${ids.nearBooking}/cancel`).type("form").send({}).expect(409);
+    const near = await alice
+      .post(`/my-home/visits/bookings/${ids.nearBooking}/cancel`)
+      .type("form")
+      .send({})
+      .expect(409);
     expect(near.text).toContain("less than 4 days away");
   });
 
   it("requests an on-request plan service for a date: a task on the staff calendar, marked as the homeowner's", async () => {
     const date = addDays(todayIn(TZ), 10);
-    const { body } = await alice.post("/api/my-home/service-requests").send({ propertyId: ids.aliceProperty, service: "vacation-prep", date, notes: "Away July 3 to 17" }).expect(201);
-    expect(body).toMatchObject({ propertyId: ids.aliceProperty, scheduledDate: date, status: "scheduled", notes: "Away July 3 to 17" });
+    const { body } = await alice
+      .post("/api/my-home/service-requests")
+      .send({ propertyId: ids.aliceProperty, service: "vacation-prep", date, notes: "Away July 3 to 17" })
+      .expect(201);
+    expect(body).toMatchObject({
+      propertyId: ids.aliceProperty,
+      scheduledDate: date,
+      status: "scheduled",
+      notes: "Away July 3 to 17",
+    });
     expect(body.description).toContain("Requested by the homeowner");
     const staffRow = await ctx.db("maintenance_tasks").where({ id: body.id }).first();
     expect(staffRow.schedule_id).not.toBeNull();
     const { body: visits } = await alice.get("/api/my-home/visits").expect(200);
-    expect(visits.upcoming.find((i: { id: number; kind: string }) => i.id === body.id && i.kind === "plan-visit")).toMatchObject({ service: "vacation-prep" });
+    expect(
+      visits.upcoming.find((i: { id: number; kind: string }) => i.id === body.id && i.kind === "plan-visit"),
+    ).toMatchObject({ service: "vacation-prep" });
     // Twice the same date: 409; a past date, a scheduled service, an unknown one: 400 naming the field.
-    await alice.post("/api/my-home/service-requests").send({ propertyId: ids.aliceProperty, service: "vacation-prep", date }).expect(409);
-    const past = await alice.post("/api/my-home/service-requests").send({ propertyId: ids.aliceProperty, service: "vacation-prep", date: addDays(todayIn(TZ), -1) }).expect(400);
+    await alice
+      .post("/api/my-home/service-requests")
+      .send({ propertyId: ids.aliceProperty, service: "vacation-prep", date })
+      .expect(409);
+    const past = await alice
+      .post("/api/my-home/service-requests")
+      .send({ propertyId: ids.aliceProperty, service: "vacation-prep", date: addDays(todayIn(TZ), -1) })
+      .expect(400);
     expect(past.body.fields.date).toBeTruthy();
-    expect((await alice.post("/api/my-home/service-requests").send({ propertyId: ids.aliceProperty, service: "window-cleaning", date }).expect(400)).body.fields.service).toBeTruthy();
-    expect((await alice.post("/api/my-home/service-requests").send({ propertyId: ids.aliceProperty, service: "moon-landing", date }).expect(400)).body.fields.service).toBeTruthy();
-    expect((await alice.post("/api/my-home/service-requests").send({ propertyId: "x", service: "vacation-prep", date }).expect(400)).body.fields.propertyId).toBeTruthy();
+    expect(
+      (
+        await alice
+          .post("/api/my-home/service-requests")
+          .send({ propertyId: ids.aliceProperty, service: "window-cleaning", date })
+          .expect(400)
+      ).body.fields.service,
+    ).toBeTruthy();
+    expect(
+      (
+        await alice
+          .post("/api/my-home/service-requests")
+          .send({ propertyId: ids.aliceProperty, service: "moon-landing", date })
+          .expect(400)
+      ).body.fields.service,
+    ).toBeTruthy();
+    expect(
+      (
+        await alice
+          .post("/api/my-home/service-requests")
+          .send({ propertyId: "x", service: "vacation-prep", date })
+          .expect(400)
+      ).body.fields.propertyId,
+    ).toBeTruthy();
     // The page's form.
-    const form = await alice.post("/my-home/visits/requests").type("form").send({ propertyId: String(ids.aliceProperty), service: "vacation-prep", date: addDays(date, 1), notes: "" }).expect(303);
+    const form = await alice
+      .post("/my-home/visits/requests")
+      .type("form")
+      .send({ propertyId: String(ids.aliceProperty), service: "vacation-prep", date: addDays(date, 1), notes: "" })
+      .expect(303);
     expect(form.headers.location).toBe("/my-home/visits?done=requested");
   });
 
@@ -219,7 +370,10 @@ describe("visits", () => {
     const { body } = await alice.post("/api/my-home/calendar-feed").expect(201);
     const url = new URL(body.url);
     expect(url.pathname).toMatch(/^\/my-home\/calendar\/feed\/[A-Za-z0-9_-]{43}\.ics$/);
-    const secret = url.pathname.split("/").at(-1)!.replace(/\.ics$/, "");
+    const secret = url.pathname
+      .split("/")
+      .at(-1)!
+      .replace(/\.ics$/, "");
     const res = await ctx.agent().get(url.pathname).expect(200);
     expect(res.headers["content-type"]).toMatch(/text\/calendar/);
     const calendar = new ICAL.Component(ICAL.parse(res.text) as unknown[]);
@@ -245,11 +399,20 @@ describe("plan", () => {
     const { body } = await alice.get("/api/my-home/subscription").expect(200);
     expect(body.subscriptions).toHaveLength(1);
     const [plan] = body.subscriptions;
-    expect(plan.subscription).toMatchObject({ id: ids.aliceSub, propertyId: ids.aliceProperty, planType: "premium", status: "active", monthlyAmount: 799, cancelAt: null });
+    expect(plan.subscription).toMatchObject({
+      id: ids.aliceSub,
+      propertyId: ids.aliceProperty,
+      planType: "premium",
+      status: "active",
+      monthlyAmount: 799,
+      cancelAt: null,
+    });
     expect(plan.nextCharge).toEqual({ at: plan.subscription.currentPeriodEnd, amount: 799 });
     expect(plan.invoices).toEqual([expect.objectContaining({ amount: 799, status: "paid" })]);
     expect(plan.cancellation).toEqual({ takesEffectAt: plan.subscription.minimumTermEndsAt, atMinimumTerm: true });
-    expect(plan.changes.map((c: { planType: string; direction: string }) => `${c.planType}:${c.direction}`).sort()).toEqual(["basic:downgrade", "standard:downgrade"]);
+    expect(
+      plan.changes.map((c: { planType: string; direction: string }) => `${c.planType}:${c.direction}`).sort(),
+    ).toEqual(["basic:downgrade", "standard:downgrade"]);
     const page = await alice.get("/my-home/plan").expect(200);
     expect(page.text).toContain("3-month minimum term");
     expect(page.text).toContain("$799.00 CAD");
@@ -261,19 +424,39 @@ describe("plan", () => {
     const confirm = await alice.get(`/my-home/plan/${ids.aliceSub}/cancel`).expect(200);
     expect(confirm.text).toContain("when the 3-month minimum ends");
     // A customer cannot end a plan at once.
-    expect((await alice.post("/api/my-home/subscription/cancel").send({ subscriptionId: ids.aliceSub, when: "now" }).expect(400)).body.fields.when).toBeTruthy();
-    const { body } = await alice.post("/api/my-home/subscription/cancel").send({ subscriptionId: ids.aliceSub, reason: "Moving away" }).expect(200);
+    expect(
+      (
+        await alice
+          .post("/api/my-home/subscription/cancel")
+          .send({ subscriptionId: ids.aliceSub, when: "now" })
+          .expect(400)
+      ).body.fields.when,
+    ).toBeTruthy();
+    const { body } = await alice
+      .post("/api/my-home/subscription/cancel")
+      .send({ subscriptionId: ids.aliceSub, reason: "Moving away" })
+      .expect(200);
     expect(body.subscription.cancelAt).toBe(minimum);
     expect(body.subscription.status).toBe("active");
-    const events = await ctx.db("subscription_events").where({ subscription_id: ids.aliceSub, kind: "cancel_scheduled" });
+    const events = await ctx
+      .db("subscription_events")
+      .where({ subscription_id: ids.aliceSub, kind: "cancel_scheduled" });
     expect(events.map((e) => e.actor)).toEqual(["customer"]);
-    const { body: undone } = await alice.post("/api/my-home/subscription/resume").send({ subscriptionId: ids.aliceSub }).expect(200);
+    const { body: undone } = await alice
+      .post("/api/my-home/subscription/resume")
+      .send({ subscriptionId: ids.aliceSub })
+      .expect(200);
     expect(undone.subscription.cancelAt).toBeNull();
     await alice.post("/api/my-home/subscription/resume").send({ subscriptionId: ids.aliceSub }).expect(409);
     // The page's forms.
-    expect((await alice.post(`/my-home/plan/${ids.aliceSub}/cancel`).type("form").send({ reason: "" }).expect(303)).headers.location).toBe("/my-home/plan?done=canceled");
+    expect(
+      (await alice.post(`/my-home/plan/${ids.aliceSub}/cancel`).type("form").send({ reason: "" }).expect(303)).headers
+        .location,
+    ).toBe("/my-home/plan?done=canceled");
     expect((await alice.get("/my-home/plan?done=canceled").expect(200)).text).toContain("Undo cancellation");
-    expect((await alice.post(`/my-home/plan/${ids.aliceSub}/resume`).type("form").send({}).expect(303)).headers.location).toBe("/my-home/plan?done=resumed");
+    expect(
+      (await alice.post(`/my-home/plan/${ids.aliceSub}/resume`).type("form").send({}).expect(303)).headers.location,
+    ).toBe("/my-home/plan?done=resumed");
     expect((await ctx.container.subscriptions.get(ids.aliceSub)).cancelAt).toBeNull();
   });
 
@@ -295,27 +478,61 @@ describe("plan", () => {
   it("changes plan: a downgrade at the period's end (stated first), an upgrade at once", async () => {
     const page = await alice.get(`/my-home/plan/${ids.aliceSub}/change?plan=standard`).expect(200);
     expect(page.text).toContain("at the end of the month you have paid for");
-    const { body } = await alice.post("/api/my-home/subscription/change-plan").send({ subscriptionId: ids.aliceSub, planType: "standard" }).expect(200);
+    const { body } = await alice
+      .post("/api/my-home/subscription/change-plan")
+      .send({ subscriptionId: ids.aliceSub, planType: "standard" })
+      .expect(200);
     expect(body.subscription).toMatchObject({ planType: "premium", scheduledPlanType: "standard" });
     expect(body.nextCharge.amount).toBe(370);
-    await alice.post("/api/my-home/subscription/change-plan").send({ subscriptionId: ids.aliceSub, planType: "standard" }).expect(409);
+    await alice
+      .post("/api/my-home/subscription/change-plan")
+      .send({ subscriptionId: ids.aliceSub, planType: "standard" })
+      .expect(409);
     // Taking the downgrade back, through the page's form.
-    expect((await alice.post(`/my-home/plan/${ids.aliceSub}/change`).type("form").send({ planType: "premium" }).expect(303)).headers.location).toBe("/my-home/plan?done=changed");
+    expect(
+      (await alice.post(`/my-home/plan/${ids.aliceSub}/change`).type("form").send({ planType: "premium" }).expect(303))
+        .headers.location,
+    ).toBe("/my-home/plan?done=changed");
     expect((await ctx.container.subscriptions.get(ids.aliceSub)).scheduledPlanType).toBeNull();
-    expect((await alice.post("/api/my-home/subscription/change-plan").send({ subscriptionId: ids.aliceSub, planType: "gold" }).expect(400)).body.fields.planType).toBeTruthy();
+    expect(
+      (
+        await alice
+          .post("/api/my-home/subscription/change-plan")
+          .send({ subscriptionId: ids.aliceSub, planType: "gold" })
+          .expect(400)
+      ).body.fields.planType,
+    ).toBeTruthy();
   });
 
   it("updates the card in demo mode: a declined card names the field; a good one is stored", async () => {
-    const declined = await alice.post("/api/my-home/subscription/card").send({ subscriptionId: ids.aliceSub, cardNumber: "4000 0000 0000 0002" }).expect(400);
+    const declined = await alice
+      .post("/api/my-home/subscription/card")
+      .send({ subscriptionId: ids.aliceSub, cardNumber: "4000 0000 0000 0002" })
+      .expect(400);
     expect(declined.body.fields.cardNumber).toBeTruthy();
     await alice.post("/api/my-home/subscription/card").send({ subscriptionId: ids.aliceSub }).expect(400);
-    const { body } = await alice.post("/api/my-home/subscription/card").send({ subscriptionId: ids.aliceSub, cardNumber: "5555 5555 5555 4444" }).expect(200);
+    const { body } = await alice
+      .post("/api/my-home/subscription/card")
+      .send({ subscriptionId: ids.aliceSub, cardNumber: "5555 5555 5555 4444" })
+      .expect(200);
     expect(body.subscription.cardLast4).toBe("4444");
     const form = await alice.get(`/my-home/plan/${ids.aliceSub}/card`).expect(200);
     expect(form.text).toContain("Update your card");
-    const bad = await alice.post(`/my-home/plan/${ids.aliceSub}/card`).type("form").send({ cardNumber: "4242 4242 4242 4241", expiry: "12 / 39", cvc: "123" }).expect(400);
+    const bad = await alice
+      .post(`/my-home/plan/${ids.aliceSub}/card`)
+      .type("form")
+      .send({ cardNumber: "4242 4242 4242 4241", expiry: "12 / 39", cvc: "123" })
+      .expect(400);
     expect(bad.text).toContain("card-number-error");
-    expect((await alice.post(`/my-home/plan/${ids.aliceSub}/card`).type("form").send({ cardNumber: "4242 4242 4242 4242", expiry: "12 / 39", cvc: "123" }).expect(303)).headers.location).toBe("/my-home/plan?done=card");
+    expect(
+      (
+        await alice
+          .post(`/my-home/plan/${ids.aliceSub}/card`)
+          .type("form")
+          .send({ cardNumber: "4242 4242 4242 4242", expiry: "12 / 39", cvc: "123" })
+          .expect(303)
+      ).headers.location,
+    ).toBe("/my-home/plan?done=card");
     expect((await ctx.container.subscriptions.get(ids.aliceSub)).cardLast4).toBe("4242");
   });
 
@@ -331,15 +548,24 @@ describe("plan", () => {
 describe("account", () => {
   it("e-mail preferences: reminders on by default; off, the day-before reminders skip the homeowner", async () => {
     expect((await alice.get("/api/my-home/preferences").expect(200)).body).toEqual({ reminders: true });
-    expect((await alice.patch("/api/my-home/preferences").send({ reminders: "maybe" }).expect(400)).body.fields.reminders).toBeTruthy();
-    expect((await alice.patch("/api/my-home/preferences").send({ reminders: false }).expect(200)).body).toEqual({ reminders: false });
+    expect(
+      (await alice.patch("/api/my-home/preferences").send({ reminders: "maybe" }).expect(400)).body.fields.reminders,
+    ).toBeTruthy();
+    expect((await alice.patch("/api/my-home/preferences").send({ reminders: false }).expect(200)).body).toEqual({
+      reminders: false,
+    });
     expect((await bob.get("/api/my-home/preferences").expect(200)).body).toEqual({ reminders: true });
     // Alice's sump pump task is tomorrow: no reminder for her.
     const sent = await ctx.container.maintenance.sendReminders();
-    expect(await ctx.db("maintenance_reminders").where({ kind: "task", item_id: ids.aliceTask }).first()).toBeUndefined();
+    expect(
+      await ctx.db("maintenance_reminders").where({ kind: "task", item_id: ids.aliceTask }).first(),
+    ).toBeUndefined();
     expect(sent.tasks).toBeGreaterThanOrEqual(0);
     // The page's form: an unticked box turns them off, a ticked one on.
-    expect((await alice.post("/my-home/account/preferences").type("form").send({ reminders: "true" }).expect(303)).headers.location).toBe("/my-home/account?done=saved");
+    expect(
+      (await alice.post("/my-home/account/preferences").type("form").send({ reminders: "true" }).expect(303)).headers
+        .location,
+    ).toBe("/my-home/account?done=saved");
     expect((await alice.get("/api/my-home/preferences").expect(200)).body).toEqual({ reminders: true });
     await ctx.container.maintenance.sendReminders();
     expect(await ctx.db("maintenance_reminders").where({ kind: "task", item_id: ids.aliceTask }).first()).toBeDefined();
@@ -369,26 +595,64 @@ describe("a second customer", () => {
   it("gets 404 for every one of the first customer's records, and sees none of them", async () => {
     const invoice = await ctx.db("invoices").where({ subscription_id: ids.aliceSub }).first();
     const { dates } = ctx.container.homeVisits.rescheduleOptions();
-    await bob.patch(`/api/my-home/bookings/${ids.aliceBooking}`).send({ scheduledDate: dates[3], timeSlot: "morning" }).expect(404);
+    await bob
+      .patch(`/api/my-home/bookings/${ids.aliceBooking}`)
+      .send({ scheduledDate: dates[3], timeSlot: "morning" })
+      .expect(404);
     await bob.patch(`/api/my-home/bookings/${ids.aliceBooking}`).send({ status: "cancelled" }).expect(404);
-    await bob.post("/api/my-home/service-requests").send({ propertyId: ids.aliceProperty, service: "vacation-prep", date: addDays(todayIn(TZ), 20) }).expect(404);
+    await bob
+      .post("/api/my-home/service-requests")
+      .send({ propertyId: ids.aliceProperty, service: "vacation-prep", date: addDays(todayIn(TZ), 20) })
+      .expect(404);
     for (const action of ["cancel", "resume", "change-plan", "card"]) {
-      await bob.post(`/api/my-home/subscription/${action}`).send({ subscriptionId: ids.aliceSub, planType: "basic", cardNumber: "4242424242424242" }).expect(404);
+      await bob
+        .post(`/api/my-home/subscription/${action}`)
+        .send({ subscriptionId: ids.aliceSub, planType: "basic", cardNumber: "4242424242424242" })
+        .expect(404);
     }
-    for (const path of [`/my-home/visits/bookings/${ids.aliceBooking}`, `/my-home/plan/${ids.aliceSub}/cancel`, `/my-home/plan/${ids.aliceSub}/change?plan=basic`, `/my-home/plan/${ids.aliceSub}/card`, `/my-home/plan/invoices/${invoice.id}`]) {
+    for (const path of [
+      `/my-home/visits/bookings/${ids.aliceBooking}`,
+      `/my-home/plan/${ids.aliceSub}/cancel`,
+      `/my-home/plan/${ids.aliceSub}/change?plan=basic`,
+      `/my-home/plan/${ids.aliceSub}/card`,
+      `/my-home/plan/invoices/${invoice.id}`,
+    ]) {
       await bob.get(path).expect(404);
     }
-    for (const path of [`/my-home/visits/bookings/${ids.aliceBooking}/reschedule`, `/my-home/visits/bookings/${ids.aliceBooking}/cancel`, `/my-home/plan/${ids.aliceSub}/cancel`, `/my-home/plan/${ids.aliceSub}/resume`, `/my-home/plan/${ids.aliceSub}/change`, `/my-home/plan/${ids.aliceSub}/card`]) {
-      await bob.post(path).type("form").send({ scheduledDate: dates[3], timeSlot: "morning", planType: "basic", cardNumber: "4242424242424242", expiry: "12 / 39", cvc: "123" }).expect(404);
+    for (const path of [
+      `/my-home/visits/bookings/${ids.aliceBooking}/reschedule`,
+      `/my-home/visits/bookings/${ids.aliceBooking}/cancel`,
+      `/my-home/plan/${ids.aliceSub}/cancel`,
+      `/my-home/plan/${ids.aliceSub}/resume`,
+      `/my-home/plan/${ids.aliceSub}/change`,
+      `/my-home/plan/${ids.aliceSub}/card`,
+    ]) {
+      await bob
+        .post(path)
+        .type("form")
+        .send({
+          scheduledDate: dates[3],
+          timeSlot: "morning",
+          planType: "basic",
+          cardNumber: "4242424242424242",
+          expiry: "12 / 39",
+          cvc: "123",
+        })
+        .expect(404);
     }
-    const form = await bob.post("/my-home/visits/requests").type("form").send({ propertyId: String(ids.aliceProperty), service: "vacation-prep", date: addDays(todayIn(TZ), 21) });
+    const form = await bob
+      .post("/my-home/visits/requests")
+      .type("form")
+      .send({ propertyId: String(ids.aliceProperty), service: "vacation-prep", date: addDays(todayIn(TZ), 21) });
     expect(form.status).toBe(404);
     // Nothing of Alice's changed, and Bob's own answers hold none of it.
     expect((await ctx.container.subscriptions.get(ids.aliceSub)).cancelAt).toBeNull();
     const { body: visits } = await bob.get("/api/my-home/visits").expect(200);
     expect(JSON.stringify(visits)).not.toContain("Elm Street");
     const { body: plans } = await bob.get("/api/my-home/subscription").expect(200);
-    expect(plans.subscriptions.map((p: { subscription: { id: number } }) => p.subscription.id)).not.toContain(ids.aliceSub);
+    expect(plans.subscriptions.map((p: { subscription: { id: number } }) => p.subscription.id)).not.toContain(
+      ids.aliceSub,
+    );
     expect((await bob.get("/my-home/visits").expect(200)).text).not.toContain("Elm Street");
   });
 });
@@ -412,22 +676,39 @@ describe("updating the card with Stripe (the real SDK against the local stand-in
     const sessionId = body.url.split("/pay/")[1] as string;
     const session = stripe.pay(sessionId, { email, name: "Sky Owner" });
     const delivery = StripeStandIn.signedEvent("checkout.session.completed", structuredClone(session));
-    await sctx.agent().post("/api/stripe/webhook").set("Content-Type", "application/json").set("Stripe-Signature", delivery.header).send(delivery.payload).expect(200);
+    await sctx
+      .agent()
+      .post("/api/stripe/webhook")
+      .set("Content-Type", "application/json")
+      .set("Stripe-Signature", delivery.header)
+      .send(delivery.payload)
+      .expect(200);
     const { customer, property } = await sctx.container.customers.createWithProperty(
       { email, name: "Sky Owner", subscriptionPlan: "free-score" },
       { address: "8 Stripe Lane", city: "Ottawa", province: "ON", postalCode: "K1S 2B4" },
     );
-    const sub = await sctx.container.transaction((tx) => sctx.container.subscriptions.attachToProperty(sessionId, { customerId: customer.id, propertyId: property.id }, tx));
+    const sub = await sctx.container.transaction((tx) =>
+      sctx.container.subscriptions.attachToProperty(
+        sessionId,
+        { customerId: customer.id, propertyId: property.id },
+        tx,
+      ),
+    );
     const owner = await signInHome(sctx, email);
 
-    const { body: answer } = await owner.post("/api/my-home/subscription/card").send({ subscriptionId: sub!.id }).expect(200);
+    const { body: answer } = await owner
+      .post("/api/my-home/subscription/card")
+      .send({ subscriptionId: sub!.id })
+      .expect(200);
     const portal = [...stripe.portalSessions.values()].at(-1)!;
     expect(answer.url).toBe(portal.url);
     expect(portal).toMatchObject({ flow: { type: "payment_method_update" }, customer: session.customer });
     const back = new URL(portal.return_url as string);
     expect(back.pathname).toBe(`/my-home/plan/${sub!.id}/card/return`);
     // The page's button goes to the same flow.
-    expect((await owner.get(`/my-home/plan/${sub!.id}/card`).expect(303)).headers.location).toBe([...stripe.portalSessions.values()].at(-1)!.url);
+    expect((await owner.get(`/my-home/plan/${sub!.id}/card`).expect(303)).headers.location).toBe(
+      [...stripe.portalSessions.values()].at(-1)!.url,
+    );
 
     // The customer picks a new card in the portal; coming back makes it the subscription's.
     const newCard = stripe.updateCustomerCard(session.customer as string);

@@ -47,7 +47,10 @@ const counts = async () => ({
   customers: await count("customers"),
   properties: await count("properties"),
   bookings: await count("inspection_bookings"),
-  mail: Number((await ctx.db.raw("select count(*)::int as n from graphile_worker.jobs where task_identifier = 'mail.send'")).rows[0].n),
+  mail: Number(
+    (await ctx.db.raw("select count(*)::int as n from graphile_worker.jobs where task_identifier = 'mail.send'"))
+      .rows[0].n,
+  ),
 });
 
 describe("POST /api/onboarding", () => {
@@ -55,9 +58,18 @@ describe("POST /api/onboarding", () => {
     const before = await counts();
     const agent = ctx.agent();
     const res = await agent.post("/api/onboarding").send(form()).expect(201);
-    expect(res.body).toEqual({ propertyId: expect.any(Number), bookingId: expect.any(Number), message: SCHEDULED_MESSAGE });
+    expect(res.body).toEqual({
+      propertyId: expect.any(Number),
+      bookingId: expect.any(Number),
+      message: SCHEDULED_MESSAGE,
+    });
     expect(String(res.headers["set-cookie"])).toContain("haven_session=");
-    expect(await counts()).toEqual({ customers: before.customers + 1, properties: before.properties + 1, bookings: before.bookings + 1, mail: before.mail + 1 });
+    expect(await counts()).toEqual({
+      customers: before.customers + 1,
+      properties: before.properties + 1,
+      bookings: before.bookings + 1,
+      mail: before.mail + 1,
+    });
 
     const property = await ctx.db("properties").where({ id: res.body.propertyId }).first();
     expect(property).toMatchObject({
@@ -81,7 +93,15 @@ describe("POST /api/onboarding", () => {
     });
     const bookings = (await agent.get("/api/inspection-bookings").expect(200)).body;
     expect(bookings).toEqual([
-      expect.objectContaining({ id: res.body.bookingId, propertyId: res.body.propertyId, scheduledDate: minDate(), timeSlot: "morning", accessMethod: "key-code", accessCode: "2468", source: "onboarding" }),
+      expect.objectContaining({
+        id: res.body.bookingId,
+        propertyId: res.body.propertyId,
+        scheduledDate: minDate(),
+        timeSlot: "morning",
+        accessMethod: "key-code",
+        accessCode: "2468",
+        source: "onboarding",
+      }),
     ]);
     const properties = (await agent.get("/api/properties").expect(200)).body;
     expect(properties.map((p: { id: number }) => p.id)).toEqual([res.body.propertyId]);
@@ -89,15 +109,31 @@ describe("POST /api/onboarding", () => {
 
   it("saves without a booking when no date, time or access method is given", async () => {
     const before = await counts();
-    const res = await ctx.agent().post("/api/onboarding").send(form({ preferredDate: "", preferredTime: "", accessMethod: "", accessCode: "" })).expect(201);
+    const res = await ctx
+      .agent()
+      .post("/api/onboarding")
+      .send(form({ preferredDate: "", preferredTime: "", accessMethod: "", accessCode: "" }))
+      .expect(201);
     expect(res.body).toEqual({ propertyId: expect.any(Number), message: SAVED_MESSAGE });
-    expect(await counts()).toMatchObject({ properties: before.properties + 1, bookings: before.bookings, mail: before.mail });
+    expect(await counts()).toMatchObject({
+      properties: before.properties + 1,
+      bookings: before.bookings,
+      mail: before.mail,
+    });
   });
 
   it("keeps the access code only for key-code and lockbox", async () => {
-    const res = await ctx.agent().post("/api/onboarding").send(form({ accessMethod: "owner-present", accessCode: "9999" })).expect(201);
+    const res = await ctx
+      .agent()
+      .post("/api/onboarding")
+      .send(form({ accessMethod: "owner-present", accessCode: "9999" }))
+      .expect(201);
     const booking = await ctx.db("inspection_bookings").where({ id: res.body.bookingId }).first();
-    expect(booking).toMatchObject({ access_method: "owner-present", access_code: null, access_instructions: "Side door" });
+    expect(booking).toMatchObject({
+      access_method: "owner-present",
+      access_code: null,
+      access_instructions: "Side door",
+    });
   });
 
   it("names every missing required field, with reading A's message, and writes nothing", async () => {
@@ -107,58 +143,140 @@ describe("POST /api/onboarding", () => {
       "Please fill in all required fields: firstName, lastName, email, phone, address, city, province, postalCode, squareFootage, yearBuilt, bedrooms, bathrooms, ownershipType, householdIncome, occupation",
     );
     expect(Object.keys(res.body.fields).sort()).toEqual(
-      ["address", "bathrooms", "bedrooms", "city", "email", "firstName", "householdIncome", "lastName", "occupation", "ownershipType", "phone", "postalCode", "province", "squareFootage", "yearBuilt"].sort(),
+      [
+        "address",
+        "bathrooms",
+        "bedrooms",
+        "city",
+        "email",
+        "firstName",
+        "householdIncome",
+        "lastName",
+        "occupation",
+        "ownershipType",
+        "phone",
+        "postalCode",
+        "province",
+        "squareFootage",
+        "yearBuilt",
+      ].sort(),
     );
-    const some = await ctx.agent().post("/api/onboarding").send(form({ email: "", city: "  " })).expect(400);
+    const some = await ctx
+      .agent()
+      .post("/api/onboarding")
+      .send(form({ email: "", city: "  " }))
+      .expect(400);
     expect(some.body.message).toBe("Please fill in all required fields: email, city");
     expect(await counts()).toEqual(before);
   });
 
   it("also requires reading A's step 3 and step 4 fields, each named with its own message", async () => {
     const before = await counts();
-    const step3 = await ctx.agent().post("/api/onboarding").send(form({ squareFootage: "", yearBuilt: undefined, bedrooms: "", bathrooms: null })).expect(400);
+    const step3 = await ctx
+      .agent()
+      .post("/api/onboarding")
+      .send(form({ squareFootage: "", yearBuilt: undefined, bedrooms: "", bathrooms: null }))
+      .expect(400);
     expect(step3.body).toEqual({
       message: "Please fill in all required fields: squareFootage, yearBuilt, bedrooms, bathrooms",
-      fields: { squareFootage: "Square footage is required", yearBuilt: "Year built is required", bedrooms: "Bedrooms is required", bathrooms: "Bathrooms is required" },
+      fields: {
+        squareFootage: "Square footage is required",
+        yearBuilt: "Year built is required",
+        bedrooms: "Bedrooms is required",
+        bathrooms: "Bathrooms is required",
+      },
     });
-    const step4 = await ctx.agent().post("/api/onboarding").send(form({ ownershipType: "", householdIncome: "", occupation: undefined })).expect(400);
+    const step4 = await ctx
+      .agent()
+      .post("/api/onboarding")
+      .send(form({ ownershipType: "", householdIncome: "", occupation: undefined }))
+      .expect(400);
     expect(step4.body).toEqual({
       message: "Please fill in all required fields: ownershipType, householdIncome, occupation",
-      fields: { ownershipType: "Ownership type is required", householdIncome: "Household income is required", occupation: "Occupation is required" },
+      fields: {
+        ownershipType: "Ownership type is required",
+        householdIncome: "Household income is required",
+        occupation: "Occupation is required",
+      },
     });
     // The optional ones stay optional.
-    await ctx.agent().post("/api/onboarding").send(form({ garageType: "", basementStatus: "", financingType: "", householdSize: "" })).expect(201);
+    await ctx
+      .agent()
+      .post("/api/onboarding")
+      .send(form({ garageType: "", basementStatus: "", financingType: "", householdSize: "" }))
+      .expect(201);
     expect((await counts()).customers).toBe(before.customers + 1);
   });
 
   it("refuses a NUL character in any text field with a 400 naming it, and writes nothing", async () => {
     const before = await counts();
     const NUL = "Contains a character that is not allowed (NUL)";
-    for (const field of ["firstName", "lastName", "email", "phone", "address", "city", "postalCode", "financingType", "accessCode", "accessInstructions"]) {
-      const res = await ctx.agent().post("/api/onboarding").send(form({ [field]: "A\u0000" })).expect(400);
+    for (const field of [
+      "firstName",
+      "lastName",
+      "email",
+      "phone",
+      "address",
+      "city",
+      "postalCode",
+      "financingType",
+      "accessCode",
+      "accessInstructions",
+    ]) {
+      const res = await ctx
+        .agent()
+        .post("/api/onboarding")
+        .send(form({ [field]: "A\u0000" }))
+        .expect(400);
       expect(res.body.fields[field], field).toBe(NUL);
     }
-    const res = await ctx.agent().post("/api/onboarding").send(form({ financingType: "\u0000" })).expect(400);
+    const res = await ctx
+      .agent()
+      .post("/api/onboarding")
+      .send(form({ financingType: "\u0000" }))
+      .expect(400);
     expect(res.body).toEqual({ message: NUL, fields: { financingType: NUL } });
     expect(await counts()).toEqual(before);
   });
 
   it("needs the date, time and access method together", async () => {
     const before = await counts();
-    const res = await ctx.agent().post("/api/onboarding").send(form({ preferredTime: "", accessMethod: "" })).expect(400);
+    const res = await ctx
+      .agent()
+      .post("/api/onboarding")
+      .send(form({ preferredTime: "", accessMethod: "" }))
+      .expect(400);
     expect(res.body.message).toBe("Please fill in all required fields: preferredTime, accessMethod");
-    expect(res.body.fields).toEqual({ preferredTime: "Required to schedule the inspection", accessMethod: "Required to schedule the inspection" });
+    expect(res.body.fields).toEqual({
+      preferredTime: "Required to schedule the inspection",
+      accessMethod: "Required to schedule the inspection",
+    });
     expect(await counts()).toEqual(before);
   });
 
   it("enforces the 4-day lead and the enumerations on the server", async () => {
     const before = await counts();
-    const early = await ctx.agent().post("/api/onboarding").send(form({ preferredDate: addDays(minDate(), -1) })).expect(400);
+    const early = await ctx
+      .agent()
+      .post("/api/onboarding")
+      .send(form({ preferredDate: addDays(minDate(), -1) }))
+      .expect(400);
     expect(early.body).toEqual({ message: LEAD_MESSAGE, fields: { preferredDate: LEAD_MESSAGE } });
     const bad = await ctx
       .agent()
       .post("/api/onboarding")
-      .send(form({ province: "ZZ", bedrooms: "6+", bathrooms: "5", preferredTime: "9:00 AM", accessMethod: "meet-inspector", householdIncome: "lots", postalCode: "90210", completedAt: "yesterday" }))
+      .send(
+        form({
+          province: "ZZ",
+          bedrooms: "6+",
+          bathrooms: "5",
+          preferredTime: "9:00 AM",
+          accessMethod: "meet-inspector",
+          householdIncome: "lots",
+          postalCode: "90210",
+          completedAt: "yesterday",
+        }),
+      )
       .expect(400);
     expect(bad.body.fields).toEqual({
       province: "Province must be one of AB, BC, MB, NB, NL, NS, ON, PE, QC, SK",

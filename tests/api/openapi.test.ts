@@ -25,7 +25,13 @@ const openApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");
 
 /** "METHOD /path" of every /api route the app registers, in OpenAPI form. */
 const apiRoutes = (app: Express) =>
-  [...new Set(listRoutes(app).filter((r) => r.path === "/api" || r.path.startsWith("/api/")).map((r) => `${r.method} ${openApiPath(r.path)}`))].sort();
+  [
+    ...new Set(
+      listRoutes(app)
+        .filter((r) => r.path === "/api" || r.path.startsWith("/api/"))
+        .map((r) => `${r.method} ${openApiPath(r.path)}`),
+    ),
+  ].sort();
 
 /** "METHOD /path" of every operation in the document. */
 const documented = (document: oas31.OpenAPIObject) =>
@@ -41,7 +47,10 @@ const missingAndStale = (app: Express, document: oas31.OpenAPIObject) => {
 
 const operations = (document: oas31.OpenAPIObject) =>
   Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
-    METHODS.filter((m) => item?.[m]).map((m) => ({ key: `${m.toUpperCase()} ${path}`, op: item?.[m] as oas31.OperationObject })),
+    METHODS.filter((m) => item?.[m]).map((m) => ({
+      key: `${m.toUpperCase()} ${path}`,
+      op: item?.[m] as oas31.OperationObject,
+    })),
   );
 
 describe("GET /api/openapi.json", () => {
@@ -57,7 +66,14 @@ describe("GET /api/openapi.json", () => {
     const { missing, stale } = missingAndStale(ctx.app, doc);
     expect(missing, "routes without an entry in a <module>.openapi.ts (docs/api.md)").toEqual([]);
     expect(stale, "documented calls that no route serves").toEqual([]);
-    expect(documented(doc)).toEqual(expect.arrayContaining(["GET /api/plans", "POST /api/auth/login", "GET /api/properties/{id}", "POST /api/stripe/webhook"]));
+    expect(documented(doc)).toEqual(
+      expect.arrayContaining([
+        "GET /api/plans",
+        "POST /api/auth/login",
+        "GET /api/properties/{id}",
+        "POST /api/stripe/webhook",
+      ]),
+    );
   });
 
   it("the coverage check catches an undocumented route and a stale entry", () => {
@@ -83,7 +99,11 @@ describe("GET /api/openapi.json", () => {
     expect(error).toMatchObject({ type: "object", required: ["message"] });
     expect(Object.keys(error.properties ?? {})).toEqual(["message", "fields"]);
     const refsError = (op: oas31.OperationObject, status: string) =>
-      ((op.responses?.[status] as oas31.ResponseObject | undefined)?.content?.["application/json"]?.schema as oas31.ReferenceObject | undefined)?.$ref;
+      (
+        (op.responses?.[status] as oas31.ResponseObject | undefined)?.content?.["application/json"]?.schema as
+          | oas31.ReferenceObject
+          | undefined
+      )?.$ref;
     for (const { key, op } of operations(doc)) {
       const hasInput = Boolean(op.requestBody) || (op.parameters ?? []).length > 0;
       if (hasInput) expect(refsError(op, "400"), key).toBe("#/components/schemas/Error");
@@ -96,7 +116,9 @@ describe("GET /api/openapi.json", () => {
   });
 
   it("list calls that take limit/offset/q send X-Total-Count", () => {
-    const lists = operations(doc).filter(({ op }) => (op.parameters ?? []).some((p) => (p as oas31.ParameterObject).name === "limit"));
+    const lists = operations(doc).filter(({ op }) =>
+      (op.parameters ?? []).some((p) => (p as oas31.ParameterObject).name === "limit"),
+    );
     expect(lists.map((l) => l.key)).toEqual(expect.arrayContaining(["GET /api/properties", "GET /api/inspections"]));
     for (const { key, op } of lists) {
       const names = (op.parameters ?? []).map((p) => (p as oas31.ParameterObject).name);
@@ -107,15 +129,22 @@ describe("GET /api/openapi.json", () => {
   });
 
   it("every operation has a summary and a tag, and its security matches the route: staff-only calls answer 401 without a session", async () => {
-    const staffOnly = operations(doc).filter(({ op }) => op.security?.length === 1 && Object.keys(op.security[0] ?? {}).length > 0);
-    expect(staffOnly.map((s) => s.key)).toEqual(expect.arrayContaining(["GET /api/dashboard/stats", "GET /api/inspections"]));
+    const staffOnly = operations(doc).filter(
+      ({ op }) => op.security?.length === 1 && Object.keys(op.security[0] ?? {}).length > 0,
+    );
+    expect(staffOnly.map((s) => s.key)).toEqual(
+      expect.arrayContaining(["GET /api/dashboard/stats", "GET /api/inspections"]),
+    );
     for (const { key, op } of operations(doc)) {
       expect(op.summary, key).toBeTruthy();
       expect(op.tags?.length, key).toBeGreaterThan(0);
     }
     for (const { key } of staffOnly) {
       const [method, path] = key.split(" ") as [string, string];
-      const res = await ctx.agent()[method.toLowerCase() as "get"](path.replace(/\{\w+\}/g, "1")).send({});
+      const res = await ctx
+        .agent()
+        [method.toLowerCase() as "get"](path.replace(/\{\w+\}/g, "1"))
+        .send({});
       expect(res.status, key).toBe(401);
     }
   });
@@ -126,10 +155,19 @@ describe("GET /api/openapi.json", () => {
     const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
     ajv.addSchema(doc as object, "doc");
     const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
-    const check = async (method: "get" | "post" | "patch", path: string, url: string, status: number, payload: object = {}, as = agent) => {
+    const check = async (
+      method: "get" | "post" | "patch",
+      path: string,
+      url: string,
+      status: number,
+      payload: object = {},
+      as = agent,
+    ) => {
       const res = await as[method](url).send(payload);
       expect(res.status, `${method} ${url}: ${JSON.stringify(res.body).slice(0, 300)}`).toBe(status);
-      const validator = ajv.getSchema(`doc#/${pointer("paths", path, method, "responses", String(status), "content", "application/json", "schema")}`);
+      const validator = ajv.getSchema(
+        `doc#/${pointer("paths", path, method, "responses", String(status), "content", "application/json", "schema")}`,
+      );
       expect(validator, `${method} ${path} documents a ${status} JSON body`).toBeTruthy();
       const ok = validator?.(res.body);
       expect(ok, `${method} ${url}: ${ajv.errorsText(validator?.errors, { separator: "\n" })}`).toBe(true);
@@ -141,19 +179,37 @@ describe("GET /api/openapi.json", () => {
     // The demo may have reported on it already: one report per inspection, so delete that one first.
     const previous = await ctx.db("reports").where({ inspection_id: completed.id }).first("id");
     if (previous) expect((await agent.delete(`/api/reports/${previous.id}`)).status).toBe(204);
-    const report = await check("post", "/api/inspections/{id}/generate-report", `/api/inspections/${completed.id}/generate-report`, 201);
+    const report = await check(
+      "post",
+      "/api/inspections/{id}/generate-report",
+      `/api/inspections/${completed.id}/generate-report`,
+      201,
+    );
     const month = new Date().toISOString().slice(0, 7);
     // A shared report, the client's answer and the quote request it makes, and a schedule: rows for those lists.
-    const { reportLink } = await check("post", "/api/reports/{id}/share", `/api/reports/${report.id}/share`, 201, { clientEmail: "client@haven.test" });
+    const { reportLink } = await check("post", "/api/reports/{id}/share", `/api/reports/${report.id}/share`, 201, {
+      clientEmail: "client@haven.test",
+    });
     const token = new URL(reportLink, "http://x").pathname.split("/").pop() as string;
     const client = ctx.agent();
     const shared = await check("get", "/api/client-report/{token}", `/api/client-report/${token}`, 200, {}, client);
     const taskId = shared.report.reportData.recommendations[0]?.id;
     expect(taskId, "the demo's completed inspection has a recommendation").toBeTruthy();
     const responses = [{ maintenanceTaskId: taskId, action: "request_quote", notes: "Soon, please" }];
-    await check("post", "/api/client-report/{token}/responses", `/api/client-report/${token}/responses`, 201, { responses }, client);
+    await check(
+      "post",
+      "/api/client-report/{token}/responses",
+      `/api/client-report/${token}/responses`,
+      201,
+      { responses },
+      client,
+    );
     const [quote] = await check("get", "/api/quote-requests", "/api/quote-requests", 200);
-    await check("patch", "/api/quote-requests/{id}", `/api/quote-requests/${quote.id}`, 200, { status: "quoted", quotedAmount: "$450", adminNotes: "Two hours" });
+    await check("patch", "/api/quote-requests/{id}", `/api/quote-requests/${quote.id}`, 200, {
+      status: "quoted",
+      quotedAmount: "$450",
+      adminNotes: "Two hours",
+    });
     const schedule = { propertyId: completed.property_id, title: "Furnace filter", category: "hvac" };
     await check("post", "/api/maintenance-schedules", "/api/maintenance-schedules", 201, schedule);
     for (const path of [
@@ -182,7 +238,14 @@ describe("GET /api/openapi.json", () => {
   });
 
   it("refuses a call declared twice", () => {
-    const call = { method: "get" as const, path: "/api/x" as const, summary: "x", tags: ["x"], access: "public" as const, responses: {} };
+    const call = {
+      method: "get" as const,
+      path: "/api/x" as const,
+      summary: "x",
+      tags: ["x"],
+      access: "public" as const,
+      responses: {},
+    };
     expect(() => buildOpenApiDocument([call, call])).toThrow(/declared twice/);
   });
 });

@@ -11,7 +11,13 @@ import pino from "pino";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { loadEnv } from "../../src/config/env.js";
 import { createContainer } from "../../src/container.js";
-import { type EmbeddedServer, embeddedUrl, freePort, isPortTaken, startEmbeddedPostgres } from "../../src/db/embedded.js";
+import {
+  type EmbeddedServer,
+  embeddedUrl,
+  freePort,
+  isPortTaken,
+  startEmbeddedPostgres,
+} from "../../src/db/embedded.js";
 import { createKnex } from "../../src/db/knex.js";
 import { type HavenProcess, killAll, spawnHaven, until, waitUntilServing } from "../support/processes.js";
 import { type GatedSmtp, mailbox, startGatedSmtp } from "../support/smtp-gate.js";
@@ -28,7 +34,8 @@ const folders: string[] = [];
 const servers: EmbeddedServer[] = [];
 const relays: GatedSmtp[] = [];
 afterEach(async (context) => {
-  if (context.task.result?.state === "fail") for (const proc of processes) console.log(`--- ${proc.name} (pid ${proc.pid})\n${proc.output().slice(-20_000)}`);
+  if (context.task.result?.state === "fail")
+    for (const proc of processes) console.log(`--- ${proc.name} (pid ${proc.pid})\n${proc.output().slice(-20_000)}`);
   await killAll(processes.splice(0));
   for (const server of servers.splice(0)) await server.stop();
   await Promise.all(relays.splice(0).map((relay) => relay.close()));
@@ -47,7 +54,11 @@ function dataFolder(): string {
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
 
 /** Lines about the database connection: what an outage may add to the log, a few per outage. */
-const connectionLines = (proc: HavenProcess) => proc.output().split("\n").filter((line) => /lost|connection/i.test(line));
+const connectionLines = (proc: HavenProcess) =>
+  proc
+    .output()
+    .split("\n")
+    .filter((line) => /lost|connection/i.test(line));
 
 /** The database's connections other than this test's own, and the most seen so far. */
 async function connections(url: string): Promise<number> {
@@ -55,7 +66,9 @@ async function connections(url: string): Promise<number> {
   client.on("error", () => undefined);
   await client.connect();
   try {
-    const { rows } = await client.query("select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()");
+    const { rows } = await client.query(
+      "select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()",
+    );
     return rows[0].n as number;
   } finally {
     await client.end();
@@ -66,18 +79,30 @@ async function connections(url: string): Promise<number> {
 async function addCustomer(url: string, email: string) {
   const db = createKnex(url, { min: 0, max: 1 });
   try {
-    const container = createContainer(loadEnv({ NODE_ENV: "test", DATABASE_URL: url }), url, db, { log: pino({ level: "silent" }) });
+    const container = createContainer(loadEnv({ NODE_ENV: "test", DATABASE_URL: url }), url, db, {
+      log: pino({ level: "silent" }),
+    });
     await container.plans.seed();
     await container.customers.createWithProperty(
       { email, name: "Rae Restart", phone: "613-555-0109", subscriptionPlan: "basic" },
-      { address: "9 Restart Road", city: "Ottawa", province: "ON", postalCode: "K1A 0A9", squareFootage: 1500, yearBuilt: 1990 },
+      {
+        address: "9 Restart Road",
+        city: "Ottawa",
+        province: "ON",
+        postalCode: "K1A 0A9",
+        squareFootage: 1500,
+        yearBuilt: 1990,
+      },
     );
   } finally {
     await db.destroy();
   }
 }
 
-const outboxFiles = (dataDir: string) => (existsSync(path.join(dataDir, "outbox")) ? readdirSync(path.join(dataDir, "outbox")).filter((f) => f.endsWith(".eml")) : []);
+const outboxFiles = (dataDir: string) =>
+  existsSync(path.join(dataDir, "outbox"))
+    ? readdirSync(path.join(dataDir, "outbox")).filter((f) => f.endsWith(".eml"))
+    : [];
 
 /** Asks `web` for a My Home sign-in e-mail: a job for the worker. */
 async function signIn(web: HavenProcess, email: string) {
@@ -119,7 +144,8 @@ async function readyAgain(url: string, dbUrl: string, seen: number[], timeoutMs 
   );
 }
 
-const postmasterPid = (dataDir: string) => Number(readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
+const postmasterPid = (dataDir: string) =>
+  Number(readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
 
 describe("a Postgres restart", () => {
   it("heals Haven twice when its embedded Postgres is killed: the log says so in a few lines, memory and connections stay bounded, and SIGTERM still stops it", async () => {
@@ -151,7 +177,11 @@ describe("a Postgres restart", () => {
       const linesBefore = connectionLines(haven).length;
       const victim = postmasterPid(dataDir);
       process.kill(victim, "SIGKILL");
-      await until("Haven to start its Postgres again", () => haven.output().split("the embedded Postgres is running again").length - 1 === kill, 30_000);
+      await until(
+        "Haven to start its Postgres again",
+        () => haven.output().split("the embedded Postgres is running again").length - 1 === kill,
+        30_000,
+      );
       const seen: number[] = [];
       await readyAgain(haven.url!, dbUrl, seen);
       expect(postmasterPid(dataDir)).not.toBe(victim);
@@ -163,7 +193,11 @@ describe("a Postgres restart", () => {
       expect(Math.max(...seen), `connections seen: ${seen.join(", ")}`).toBeLessThanOrEqual(CONNECTIONS_ALLOWED);
       expect(rssMb(haven.pid)).toBeLessThan(rssBefore + 100);
       // The worker takes its lease again too (it may come back a little after the pool, its backoff is its own).
-      await until("the worker lease to be taken again", () => (haven.output().match(/worker lease connection back after/g)?.length ?? 0) === kill, 30_000);
+      await until(
+        "the worker lease to be taken again",
+        () => (haven.output().match(/worker lease connection back after/g)?.length ?? 0) === kill,
+        30_000,
+      );
     }
     // The lease says once that its connection went and once that it came back, per outage.
     expect(haven.output().match(/worker lease connection lost/g)?.length).toBe(2);
@@ -171,7 +205,11 @@ describe("a Postgres restart", () => {
 
     // Killed once more and stopped while Haven restarts it: Haven exits 0 at once and leaves no Postgres behind.
     process.kill(postmasterPid(dataDir), "SIGKILL");
-    await until("Haven to notice", () => haven.output().split("the embedded Postgres stopped unexpectedly").length - 1 === 3, 30_000);
+    await until(
+      "Haven to notice",
+      () => haven.output().split("the embedded Postgres stopped unexpectedly").length - 1 === 3,
+      30_000,
+    );
     const asked = Date.now();
     haven.child.kill("SIGTERM");
     expect(await haven.exit).toEqual({ code: 0, signal: null });
@@ -181,7 +219,12 @@ describe("a Postgres restart", () => {
 
   it("heals a separate web and worker when their Postgres stops and starts mid-job, and SIGTERM during an outage stops them promptly", async () => {
     const dataDir = dataFolder();
-    const server = await startEmbeddedPostgres({ dir: path.join(dataDir, "pg"), port: await freePort(), database: "haven", durable: false });
+    const server = await startEmbeddedPostgres({
+      dir: path.join(dataDir, "pg"),
+      port: await freePort(),
+      database: "haven",
+      durable: false,
+    });
     servers.push(server);
     folders.push(server.dataDir);
     const box = mailbox();
@@ -202,7 +245,13 @@ describe("a Postgres restart", () => {
     await waitUntilServing(web);
     // One job at a time: a worker lost mid-job leaves none, unless the runner is started again.
     const workerPort = await freePort();
-    const worker = spawnHaven("worker", "src/worker.ts", { ...shared, WORKER_PORT: String(workerPort), WORKER_CONCURRENCY: "1", MAIL_MODE: "smtp", SMTP_URL: relay.url });
+    const worker = spawnHaven("worker", "src/worker.ts", {
+      ...shared,
+      WORKER_PORT: String(workerPort),
+      WORKER_CONCURRENCY: "1",
+      MAIL_MODE: "smtp",
+      SMTP_URL: relay.url,
+    });
     processes.push(worker);
     const workerProbes = `http://127.0.0.1:${workerPort}`;
     await waitUntilServing({ ...worker, url: workerProbes });
@@ -246,7 +295,11 @@ describe("a Postgres restart", () => {
 
     // Down again, and stopped meanwhile: both exit 0 within seconds, however the database fares.
     await server.stop();
-    await until("the worker to notice again", () => (worker.output().match(/worker lease connection lost/g)?.length ?? 0) === 2, 20_000);
+    await until(
+      "the worker to notice again",
+      () => (worker.output().match(/worker lease connection lost/g)?.length ?? 0) === 2,
+      20_000,
+    );
     const asked = Date.now();
     web.child.kill("SIGTERM");
     worker.child.kill("SIGTERM");

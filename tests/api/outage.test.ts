@@ -24,7 +24,13 @@ beforeAll(async () => {
   // to a SIGKILL, such as the migrations just run.
   dir = mkdtempSync(path.join(os.tmpdir(), "haven-outage-"));
   chmodSync(dir, 0o755);
-  server = await startEmbeddedPostgres({ dir: path.join(dir, "data"), port: await freePort(), durable: true, database: "haven", onUnexpectedExit: () => exits++ });
+  server = await startEmbeddedPostgres({
+    dir: path.join(dir, "data"),
+    port: await freePort(),
+    durable: true,
+    database: "haven",
+    onUnexpectedExit: () => exits++,
+  });
   db = createKnex(server.url, { min: 0, max: 5 });
   await migrateLatest(db);
   const env = loadEnv({ NODE_ENV: "test", LOG_LEVEL: "silent", DATABASE_URL: server.url });
@@ -72,7 +78,9 @@ describe("a database outage", () => {
     expect(plans.body).toEqual({ message: UNAVAILABLE_MESSAGE });
     // Calls that need no database for an anonymous caller (an empty list) still answer.
     for (const url of URLS) expect([200, 401, 503], url).toContain((await agent().get(url)).status);
-    const booking = await agent().post("/api/inspection-bookings").send({ propertyId: 1, scheduledDate: "2030-01-07", timeSlot: "morning" });
+    const booking = await agent()
+      .post("/api/inspection-bookings")
+      .send({ propertyId: 1, scheduledDate: "2030-01-07", timeSlot: "morning" });
     expect([400, 503]).toContain(booking.status);
 
     // Postgres comes back (boot.ts restarts the embedded one by itself): the same app recovers.
@@ -85,7 +93,9 @@ describe("a database outage", () => {
     // The same app and pool as the first case: connections that died with the killed server must not fail this login.
     const staff = supertest.agent(app).set("Sec-Fetch-Site", "same-origin");
     const email = "outage@haven.test";
-    await createContainer(loadEnv({ NODE_ENV: "test", DATABASE_URL: server.url }), server.url, db, { log: pino({ level: "silent" }) }).users.create({
+    await createContainer(loadEnv({ NODE_ENV: "test", DATABASE_URL: server.url }), server.url, db, {
+      log: pino({ level: "silent" }),
+    }).users.create({
       email,
       password: "correct horse battery",
       firstName: "Olive",

@@ -4,7 +4,11 @@ import { sampleReport } from "../../seeds/sample-report.js";
 import { type TestContext, createTestContext } from "../support/context.js";
 
 let ctx: TestContext;
-const CONTACT = { CONTACT_PHONE: "(555) 010-7788", CONTACT_EMAIL: "hello@pages.test", SUPPORT_EMAIL: "help@pages.test" };
+const CONTACT = {
+  CONTACT_PHONE: "(555) 010-7788",
+  CONTACT_EMAIL: "hello@pages.test",
+  SUPPORT_EMAIL: "help@pages.test",
+};
 
 beforeAll(async () => {
   ctx = await createTestContext({ ...CONTACT, PUBLIC_URL: "https://haven.example" });
@@ -64,7 +68,9 @@ describe("marketing pages", () => {
     for (const coverage of [40, 60, 100]) expect(html).toContain(`${coverage}% coverage`);
     expect(html.match(/Most Popular/g)).toHaveLength(1);
     for (const type of ["basic", "standard", "premium"]) {
-      expect(html).toContain(`<form method="post" action="/checkout/start" data-checkout-form class="mt-6"><input type="hidden" name="planType" value="${type}">`);
+      expect(html).toContain(
+        `<form method="post" action="/checkout/start" data-checkout-form class="mt-6"><input type="hidden" name="planType" value="${type}">`,
+      );
     }
     await ctx.container.plans.setPrice("standard", { monthly: 370 });
   });
@@ -80,9 +86,13 @@ describe("marketing pages", () => {
     expect(expired).toContain(`href="mailto:${CONTACT.SUPPORT_EMAIL}?subject=`);
     expect(expired).toContain('<a class="btn btn-gold btn-lg" href="/pricing">Subscribe to the product</a>');
     // a line for people who already subscribe, with the office's phone and e-mail.
-    expect(expired).toMatch(/data-testid="subscriber-help">\s*<strong>Already a Haven subscriber\?<\/strong> Your reports wait for you in/);
+    expect(expired).toMatch(
+      /data-testid="subscriber-help">\s*<strong>Already a Haven subscriber\?<\/strong> Your reports wait for you in/,
+    );
     expect(expired).toContain(`href="tel:${CONTACT.CONTACT_PHONE.replace(/[^\d+]/g, "")}"`);
-    expect(expired).toContain('Your reports wait for you in <a class="link font-semibold" href="/my-home/sign-in">My Home</a>');
+    expect(expired).toContain(
+      'Your reports wait for you in <a class="link font-semibold" href="/my-home/sign-in">My Home</a>',
+    );
     expect(expired).toContain('<meta name="robots" content="noindex">');
   });
 

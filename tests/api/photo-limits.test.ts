@@ -14,7 +14,10 @@ let bomb: Buffer;
 beforeAll(async () => {
   ctx = await createTestContext();
   staff = await signInStaff(ctx);
-  bomb = await sharp({ create: { width: 16000, height: 16000, channels: 3, background: { r: 10, g: 20, b: 30 } }, limitInputPixels: false })
+  bomb = await sharp({
+    create: { width: 16000, height: 16000, channels: 3, background: { r: 10, g: 20, b: 30 } },
+    limitInputPixels: false,
+  })
     .png({ compressionLevel: 9 })
     .toBuffer();
 });
@@ -22,7 +25,11 @@ afterAll(() => ctx.close());
 
 const TOO_LARGE = "Photo is too large: 256 megapixels; the limit is 50";
 const count = async (table: string) => Number((await ctx.db(table).count({ n: "*" }).first())!.n);
-const stored = async () => ({ photos: await count("photos"), uploads: await count("photo_uploads"), entries: await count("inspection_entries") });
+const stored = async () => ({
+  photos: await count("photos"),
+  uploads: await count("photo_uploads"),
+  entries: await count("inspection_entries"),
+});
 const solid = (width: number, height: number, seed: number) =>
   sharp({ create: { width, height, channels: 3, background: { r: seed % 256, g: (seed * 13) % 256, b: 60 } } });
 
@@ -31,7 +38,12 @@ describe("the pixel limit", () => {
     expect(bomb.length).toBeLessThan(1024 * 1024);
     const before = await stored();
 
-    const raw = await staff.agent.post("/api/photos").set("Content-Type", "image/png").set("X-Client-Id", "bomb-upload-1").send(bomb).expect(400);
+    const raw = await staff.agent
+      .post("/api/photos")
+      .set("Content-Type", "image/png")
+      .set("X-Client-Id", "bomb-upload-1")
+      .send(bomb)
+      .expect(400);
     expect(raw.body).toEqual({ message: TOO_LARGE, fields: { photo: TOO_LARGE } });
 
     const dataUrl = `data:image/png;base64,${bomb.toString("base64")}`;
@@ -46,9 +58,20 @@ describe("the pixel limit", () => {
       { email: "limits@example.ca", name: "Pat Owner", phone: "613-555-0100", subscriptionPlan: "standard" },
       { address: "9 Bank Street", city: "Ottawa", province: "ON", postalCode: "K1P 5N2" },
     );
-    const { body: inspection } = await staff.agent.post("/api/inspections").send({ propertyId: property.id, status: "in_progress", inspectionDate: "2026-03-10" }).expect(201);
+    const { body: inspection } = await staff.agent
+      .post("/api/inspections")
+      .send({ propertyId: property.id, status: "in_progress", inspectionDate: "2026-03-10" })
+      .expect(201);
     const before = await stored();
-    const entry = { inspectionId: inspection.id, categoryName: "Attic", subcategoryName: "Access", score: 7, notes: null, urgent: false, photos: [`data:image/png;base64,${bomb.toString("base64")}`] };
+    const entry = {
+      inspectionId: inspection.id,
+      categoryName: "Attic",
+      subcategoryName: "Access",
+      score: 7,
+      notes: null,
+      urgent: false,
+      photos: [`data:image/png;base64,${bomb.toString("base64")}`],
+    };
     const res = await staff.agent.post("/api/inspection-categories").send([entry]).expect(400);
     expect(res.body.fields).toEqual({ "0.photos.0": TOO_LARGE });
     expect(await stored()).toEqual(before);
@@ -70,9 +93,23 @@ describe("the pixel limit", () => {
 
 describe("the decode queue", () => {
   it("lets every one of a burst of concurrent uploads through, each stored once", async () => {
-    const photos = await Promise.all(Array.from({ length: 8 }, (_, i) => solid(1600, 1200, 100 + i).jpeg().toBuffer()));
+    const photos = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        solid(1600, 1200, 100 + i)
+          .jpeg()
+          .toBuffer(),
+      ),
+    );
     const before = await count("photos");
-    const responses = await Promise.all(photos.map((bytes, i) => staff.agent.post("/api/photos").set("Content-Type", "image/jpeg").set("X-Client-Id", `burst-upload-${i}`).send(bytes)));
+    const responses = await Promise.all(
+      photos.map((bytes, i) =>
+        staff.agent
+          .post("/api/photos")
+          .set("Content-Type", "image/jpeg")
+          .set("X-Client-Id", `burst-upload-${i}`)
+          .send(bytes),
+      ),
+    );
     expect(responses.map((r) => r.status)).toEqual(photos.map(() => 201));
     expect(new Set(responses.map((r) => r.body.id)).size).toBe(8);
     expect(await count("photos")).toBe(before + 8);
@@ -104,7 +141,14 @@ describe("the decode queue", () => {
     const results = await Promise.allSettled(tasks);
     expect(most).toBe(MAX_CONCURRENT_DECODES);
     expect(started).toEqual([0, 1, 2, 3, 4, 5]);
-    expect(results.map((r) => (r.status === "fulfilled" ? r.value : (r.reason as Error).message))).toEqual([0, "task 1 failed", 2, 3, 4, 5]);
+    expect(results.map((r) => (r.status === "fulfilled" ? r.value : (r.reason as Error).message))).toEqual([
+      0,
+      "task 1 failed",
+      2,
+      3,
+      4,
+      5,
+    ]);
   });
 });
 

@@ -27,17 +27,31 @@ async function rotatedJpegWithLocation(seed: number): Promise<Buffer> {
   return image(4000, 3000, seed)
     .jpeg({ quality: 80 })
     .withMetadata({ orientation: 6 })
-    .withExif({ IFD0: { Make: "HavenCam" }, IFD3: { GPSLatitudeRef: "N", GPSLatitude: "45/1 25/1 0/1", GPSLongitudeRef: "W", GPSLongitude: "75/1 41/1 0/1" } })
+    .withExif({
+      IFD0: { Make: "HavenCam" },
+      IFD3: { GPSLatitudeRef: "N", GPSLatitude: "45/1 25/1 0/1", GPSLongitudeRef: "W", GPSLongitude: "75/1 41/1 0/1" },
+    })
     .toBuffer();
 }
 
-const rows = () => ctx.db("photos").count<{ count: string }[]>("* as count").first().then((r) => Number(r!.count));
+const rows = () =>
+  ctx
+    .db("photos")
+    .count<{ count: string }[]>("* as count")
+    .first()
+    .then((r) => Number(r!.count));
 
 describe("POST /api/photos", () => {
   it("takes a PNG as raw bytes: 201 with its URLs, a 320 px WebP thumbnail, both served to staff", async () => {
     const bytes = await png(1, 800, 600);
     const { body } = await staff.agent.post("/api/photos").set("Content-Type", "image/png").send(bytes).expect(201);
-    expect(body).toEqual({ id: expect.any(Number), url: `/api/photos/${body.id}`, thumbnailUrl: `/api/photos/${body.id}/thumbnail`, width: 800, height: 600 });
+    expect(body).toEqual({
+      id: expect.any(Number),
+      url: `/api/photos/${body.id}`,
+      thumbnailUrl: `/api/photos/${body.id}/thumbnail`,
+      width: 800,
+      height: 600,
+    });
 
     const full = await staff.agent.get(body.url).buffer(true).parse(binary).expect(200);
     expect(full.headers["content-type"]).toBe("image/png");
@@ -73,7 +87,12 @@ describe("POST /api/photos", () => {
   it("refuses a PDF renamed .jpg, whatever its Content-Type says, and stores nothing", async () => {
     const before = await rows();
     const pdf = Buffer.from("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n");
-    const { body } = await staff.agent.post("/api/photos").set("Content-Type", "image/jpeg").set("X-Client-Id", "upload-pdf-renamed").send(pdf).expect(400);
+    const { body } = await staff.agent
+      .post("/api/photos")
+      .set("Content-Type", "image/jpeg")
+      .set("X-Client-Id", "upload-pdf-renamed")
+      .send(pdf)
+      .expect(400);
     expect(body.message).toBe("Only JPEG, PNG or WebP photos are accepted");
     expect(body.fields).toHaveProperty("photo");
     // A GIF is an image, but not one of the three types.
@@ -92,11 +111,24 @@ describe("POST /api/photos", () => {
 
     // The browser's retry: same client id, even with other bytes (a re-encode), answers the first photo.
     const clientId = "c0ffee00-1111-4222-8333-444455556666";
-    const sent = await staff.agent.post("/api/photos").set("Content-Type", "image/png").set("X-Client-Id", clientId).send(await png(5)).expect(201);
-    const retried = await staff.agent.post("/api/photos").set("Content-Type", "image/png").set("X-Client-Id", clientId).send(await png(6)).expect(201);
+    const sent = await staff.agent
+      .post("/api/photos")
+      .set("Content-Type", "image/png")
+      .set("X-Client-Id", clientId)
+      .send(await png(5))
+      .expect(201);
+    const retried = await staff.agent
+      .post("/api/photos")
+      .set("Content-Type", "image/png")
+      .set("X-Client-Id", clientId)
+      .send(await png(6))
+      .expect(201);
     expect(retried.body.id).toBe(sent.body.id);
     expect(await rows()).toBe(before + 1);
-    const sha = await ctx.db("photos").select("sha256").then((r) => r.map((x) => x.sha256));
+    const sha = await ctx
+      .db("photos")
+      .select("sha256")
+      .then((r) => r.map((x) => x.sha256));
     expect(new Set(sha).size).toBe(sha.length);
   });
 
@@ -123,25 +155,42 @@ describe("POST /api/photos", () => {
     expect(bad.body.fields).toHaveProperty("data");
     const missing = await staff.agent.post("/api/photos").send({}).expect(400);
     expect(missing.body.fields).toHaveProperty("data");
-    const badClient = await staff.agent.post("/api/photos").set("Content-Type", "image/png").set("X-Client-Id", "x").send(bytes).expect(400);
+    const badClient = await staff.agent
+      .post("/api/photos")
+      .set("Content-Type", "image/png")
+      .set("X-Client-Id", "x")
+      .send(bytes)
+      .expect(400);
     expect(badClient.body.fields).toHaveProperty("clientId");
     await staff.agent.post("/api/photos").set("Content-Type", "text/plain").send("hello").expect(400);
   });
 
   it("a damaged image is a 400, never a 500", async () => {
     const bytes = await png(8);
-    const { body } = await staff.agent.post("/api/photos").set("Content-Type", "image/png").send(bytes.subarray(0, 60)).expect(400);
+    const { body } = await staff.agent
+      .post("/api/photos")
+      .set("Content-Type", "image/png")
+      .send(bytes.subarray(0, 60))
+      .expect(400);
     expect(body.fields).toHaveProperty("photo");
   });
 });
 
 describe("staff only", () => {
   it("refuses every photo URL and the upload without a staff session (401), and 404s an unknown photo", async () => {
-    const { body } = await staff.agent.post("/api/photos").set("Content-Type", "image/png").send(await png(9)).expect(201);
+    const { body } = await staff.agent
+      .post("/api/photos")
+      .set("Content-Type", "image/png")
+      .send(await png(9))
+      .expect(201);
     const anon = ctx.agent();
     await anon.get(body.url).expect(401);
     await anon.get(body.thumbnailUrl).expect(401);
-    await anon.post("/api/photos").set("Content-Type", "image/png").send(await png(10)).expect(401);
+    await anon
+      .post("/api/photos")
+      .set("Content-Type", "image/png")
+      .send(await png(10))
+      .expect(401);
     await anon.post("/api/photos").send({ data: "data:image/png;base64,AAAA" }).expect(401);
     await staff.agent.get("/api/photos/999999").expect(404);
     await staff.agent.get("/api/photos/999999/thumbnail").expect(404);

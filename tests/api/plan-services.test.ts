@@ -29,7 +29,8 @@ describe("plan services", () => {
       { address: `${seq} Elgin Street`, city: "Ottawa", province: "ON", postalCode: "K2P 1L5" },
     );
     const started = new Date(`${anchor}T15:00:00Z`);
-    const [row] = await ctx.db("subscriptions")
+    const [row] = await ctx
+      .db("subscriptions")
       .insert({
         customer_id: customer.id,
         property_id: property.id,
@@ -48,12 +49,22 @@ describe("plan services", () => {
     return { id: row.id as number, propertyId: property.id, planType, status, anchor };
   }
 
-  const sync = (sub: PlanServiceSubscription, today: string) => ctx.db.transaction((tx) => planServices.sync(tx, sub, today));
+  const sync = (sub: PlanServiceSubscription, today: string) =>
+    ctx.db.transaction((tx) => planServices.sync(tx, sub, today));
   const tasksOf = (sub: PlanServiceSubscription) =>
-    ctx.db("maintenance_tasks as t")
+    ctx
+      .db("maintenance_tasks as t")
       .join("maintenance_schedules as s", "s.id", "t.schedule_id")
       .where("s.subscription_id", sub.id)
-      .select("t.id", "t.scheduled_date as date", "t.status", "t.held", "t.version", "t.title", "s.plan_service as service")
+      .select(
+        "t.id",
+        "t.scheduled_date as date",
+        "t.status",
+        "t.held",
+        "t.version",
+        "t.title",
+        "s.plan_service as service",
+      )
       .orderBy([{ column: "t.scheduled_date" }, { column: "t.id" }]);
 
   it("Standard: one schedule per service, first visits on or after the start (Oct 31 → windows May 15), and a second sync adds nothing", async () => {
@@ -70,8 +81,15 @@ describe("plan services", () => {
       "hvac-maintenance/furnace": "2027-09-01",
       "gutter-cleaning": "2026-11-15",
     });
-    expect(services.filter((s) => s.onRequest).map((s) => s.service)).toEqual(["concierge-line", "repairs-coordination"]);
-    expect(services.find((s) => s.service === "window-cleaning")).toMatchObject({ rrule: "FREQ=YEARLY;BYMONTH=5,10;BYMONTHDAY=15", held: false, endedAt: null });
+    expect(services.filter((s) => s.onRequest).map((s) => s.service)).toEqual([
+      "concierge-line",
+      "repairs-coordination",
+    ]);
+    expect(services.find((s) => s.service === "window-cleaning")).toMatchObject({
+      rrule: "FREQ=YEARLY;BYMONTH=5,10;BYMONTHDAY=15",
+      held: false,
+      endedAt: null,
+    });
 
     // Within the 90-day horizon: the inspection due and the November gutters.
     expect((await tasksOf(sub)).map((t) => [t.service, t.date, t.status])).toEqual([
@@ -126,7 +144,9 @@ describe("plan services", () => {
     expect(lawnDates[0]).toBe(lawn.nextDate);
     expect(lawnDates.every((d) => new Date(`${d}T12:00:00Z`).getUTCDay() === 0)).toBe(true); // Dec 20, 2026 was a Sunday
     // On-request services never expand.
-    expect(after.some((t) => ["vacation-prep", "concierge-line", "repairs-coordination"].includes(t.service))).toBe(false);
+    expect(after.some((t) => ["vacation-prep", "concierge-line", "repairs-coordination"].includes(t.service))).toBe(
+      false,
+    );
 
     // A repeat of the expansion adds nothing.
     const again = await ctx.container.maintenance.expand({ today: "2027-03-10" });
@@ -143,7 +163,9 @@ describe("plan services", () => {
     // First visits on or after the upgrade: the November gutters are past, the next is June 15.
     expect(services.find((s) => s.service === "gutter-cleaning")!.nextDate).toBe("2027-06-15");
     const after = await tasksOf(sub);
-    expect(after.filter((t) => t.service === "health-report")).toEqual(before.filter((t) => t.service === "health-report"));
+    expect(after.filter((t) => t.service === "health-report")).toEqual(
+      before.filter((t) => t.service === "health-report"),
+    );
     expect(await sync(upgraded, "2026-12-01")).toEqual({ added: 0, ended: 0, held: 0, released: 0 });
   });
 
@@ -181,8 +203,12 @@ describe("plan services", () => {
     // Upgrade again: the ended schedules reopen (no duplicates), and the tasks the end cancelled come back.
     expect(await sync(sub, today)).toEqual({ added: 4, ended: 0, held: 0, released: 0 });
     const reopened = await tasksOf(sub);
-    for (const t of rest.filter((r) => r.date >= today)) expect(reopened.find((x) => x.id === t.id)!.status).toBe("scheduled");
-    const schedules = await ctx.db("maintenance_schedules").where({ subscription_id: sub.id }).select("plan_service", "ended_at");
+    for (const t of rest.filter((r) => r.date >= today))
+      expect(reopened.find((x) => x.id === t.id)!.status).toBe("scheduled");
+    const schedules = await ctx
+      .db("maintenance_schedules")
+      .where({ subscription_id: sub.id })
+      .select("plan_service", "ended_at");
     expect(schedules).toHaveLength(11);
     expect(schedules.every((s) => s.ended_at === null)).toBe(true);
   });
@@ -192,14 +218,33 @@ describe("plan services", () => {
     await sync(sub, "2026-11-02");
     const [first, second] = await tasksOf(sub);
     await ctx.container.maintenance.updateTask(first!.id, { status: "completed" });
-    expect(await sync({ ...sub, status: "canceled" }, "2026-11-03")).toEqual({ added: 0, ended: 7, held: 0, released: 0 });
+    expect(await sync({ ...sub, status: "canceled" }, "2026-11-03")).toEqual({
+      added: 0,
+      ended: 7,
+      held: 0,
+      released: 0,
+    });
     const after = await tasksOf(sub);
     expect(after.find((t) => t.id === first!.id)!.status).toBe("completed");
     expect(after.find((t) => t.id === second!.id)!.status).toBe("cancelled");
-    expect((await planServices.forSubscription(sub.id, "2026-11-03")).every((s) => s.endedAt !== null && s.nextDate === null)).toBe(true);
-    expect(await sync({ ...sub, status: "canceled" }, "2026-11-03")).toEqual({ added: 0, ended: 0, held: 0, released: 0 });
+    expect(
+      (await planServices.forSubscription(sub.id, "2026-11-03")).every(
+        (s) => s.endedAt !== null && s.nextDate === null,
+      ),
+    ).toBe(true);
+    expect(await sync({ ...sub, status: "canceled" }, "2026-11-03")).toEqual({
+      added: 0,
+      ended: 0,
+      held: 0,
+      released: 0,
+    });
     // 'unpaid' and 'incomplete_expired' end it the same way: nothing is left to end.
-    expect(await sync({ ...sub, status: "unpaid" }, "2026-11-04")).toEqual({ added: 0, ended: 0, held: 0, released: 0 });
+    expect(await sync({ ...sub, status: "unpaid" }, "2026-11-04")).toEqual({
+      added: 0,
+      ended: 0,
+      held: 0,
+      released: 0,
+    });
   });
 
   it("past due holds the future tasks (shown as held, not hidden, version untouched); paid again releases them", async () => {
@@ -222,9 +267,18 @@ describe("plan services", () => {
     // The calendar and the list show them held, with their service and plan.
     const held0 = whileHeld.find((t) => t.held && t.service === "snow-removal")!;
     const calendar = await staff.get(`/api/maintenance-calendar?from=${held0.date}&to=${held0.date}`).expect(200);
-    expect(calendar.body.tasks.find((t: { id: number }) => t.id === held0.id)).toMatchObject({ held: true, planService: "snow-removal", planType: "premium", title: "Snow removal" });
+    expect(calendar.body.tasks.find((t: { id: number }) => t.id === held0.id)).toMatchObject({
+      held: true,
+      planService: "snow-removal",
+      planType: "premium",
+      title: "Snow removal",
+    });
     const list = await staff.get(`/api/maintenance-tasks?propertyId=${sub.propertyId}&sort=date`).expect(200);
-    expect(list.body.find((t: { id: number }) => t.id === held0.id)).toMatchObject({ held: true, planService: "snow-removal", planType: "premium" });
+    expect(list.body.find((t: { id: number }) => t.id === held0.id)).toMatchObject({
+      held: true,
+      planService: "snow-removal",
+      planType: "premium",
+    });
 
     // The expansion adds a held subscription's new tasks held.
     await ctx.container.maintenance.expand({ today: "2027-02-01" });
@@ -238,7 +292,9 @@ describe("plan services", () => {
     expect(released).toEqual({ added: 0, ended: 0, held: 0, released: expanded.filter((t) => t.held).length });
     const after = await tasksOf(sub);
     expect(after.every((t) => !t.held)).toBe(true);
-    expect(after.filter((t) => before.some((b) => b.id === t.id)).map((t) => t.version)).toEqual(before.map((t) => t.version));
+    expect(after.filter((t) => before.some((b) => b.id === t.id)).map((t) => t.version)).toEqual(
+      before.map((t) => t.version),
+    );
     expect(await sync(sub, "2027-02-01")).toEqual({ added: 0, ended: 0, held: 0, released: 0 });
   });
 
@@ -252,7 +308,12 @@ describe("plan services", () => {
 
   it("health report: a year after the last completed inspection; an inspection completed later moves the due date", async () => {
     const sub = await subscription("basic", "2026-11-02");
-    await ctx.db("inspections").insert({ property_id: sub.propertyId, inspection_date: "2026-06-10", status: "completed", completed_at: new Date("2026-06-10T18:00:00Z") });
+    await ctx.db("inspections").insert({
+      property_id: sub.propertyId,
+      inspection_date: "2026-06-10",
+      status: "completed",
+      completed_at: new Date("2026-06-10T18:00:00Z"),
+    });
     await sync(sub, "2026-11-02");
     const due = (s: { service: string }) => s.service === "health-report";
     expect((await planServices.forSubscription(sub.id, "2026-11-02")).find(due)!.nextDate).toBe("2027-06-10");
@@ -260,10 +321,17 @@ describe("plan services", () => {
     // A home without one: two weeks after the start, a task within the horizon.
     const fresh = await subscription("basic", "2026-11-02");
     await sync(fresh, "2026-11-02");
-    expect((await tasksOf(fresh)).filter(due).map((t) => [t.date, t.title])).toEqual([["2026-11-16", "Annual home inspection due"]]);
+    expect((await tasksOf(fresh)).filter(due).map((t) => [t.date, t.title])).toEqual([
+      ["2026-11-16", "Annual home inspection due"],
+    ]);
 
     // The inspection is done on Nov 10: the due task of Nov 16 is cancelled, the next one is a year later.
-    await ctx.db("inspections").insert({ property_id: fresh.propertyId, inspection_date: "2026-11-10", status: "completed", completed_at: new Date("2026-11-10T18:00:00Z") });
+    await ctx.db("inspections").insert({
+      property_id: fresh.propertyId,
+      inspection_date: "2026-11-10",
+      status: "completed",
+      completed_at: new Date("2026-11-10T18:00:00Z"),
+    });
     await sync(fresh, "2026-11-11");
     expect((await tasksOf(fresh)).filter(due).map((t) => [t.date, t.status])).toEqual([["2026-11-16", "cancelled"]]);
     expect((await planServices.forSubscription(fresh.id, "2026-11-11")).find(due)!.nextDate).toBe("2027-11-10");
@@ -274,43 +342,104 @@ describe("plan services", () => {
     const sub = await subscription("premium", "2026-11-02");
     await sync(sub, "2026-11-02");
     const now = new Date("2026-11-05T15:00:00Z");
-    const task = await planServices.requestService({ subscriptionId: sub.id, service: "vacation-prep", date: "2026-12-18", notes: "Away until Jan 4", source: "staff" }, now);
-    expect(task).toMatchObject({ title: "Vacation prep", scheduledDate: "2026-12-18", status: "scheduled", notes: "Away until Jan 4", held: false, propertyId: sub.propertyId });
+    const task = await planServices.requestService(
+      {
+        subscriptionId: sub.id,
+        service: "vacation-prep",
+        date: "2026-12-18",
+        notes: "Away until Jan 4",
+        source: "staff",
+      },
+      now,
+    );
+    expect(task).toMatchObject({
+      title: "Vacation prep",
+      scheduledDate: "2026-12-18",
+      status: "scheduled",
+      notes: "Away until Jan 4",
+      held: false,
+      propertyId: sub.propertyId,
+    });
     expect(task.description).toContain("Requested by staff");
-    const portal = await planServices.requestService({ subscriptionId: sub.id, service: "repairs-coordination", date: "2026-11-20", source: "portal" }, now);
+    const portal = await planServices.requestService(
+      { subscriptionId: sub.id, service: "repairs-coordination", date: "2026-11-20", source: "portal" },
+      now,
+    );
     expect(portal.description).toContain("Requested by the homeowner");
     const list = await staff.get(`/api/maintenance-tasks?propertyId=${sub.propertyId}&q=Vacation`).expect(200);
     expect(list.body[0]).toMatchObject({ id: task.id, planService: "vacation-prep", planType: "premium" });
 
-    await expect(planServices.requestService({ subscriptionId: sub.id, service: "vacation-prep", date: "2026-12-18", source: "staff" }, now)).rejects.toMatchObject({ status: 409 });
+    await expect(
+      planServices.requestService(
+        { subscriptionId: sub.id, service: "vacation-prep", date: "2026-12-18", source: "staff" },
+        now,
+      ),
+    ).rejects.toMatchObject({ status: 409 });
 
     const basic = await subscription("basic", "2026-11-02");
     await sync(basic, "2026-11-02");
-    await expect(planServices.requestService({ subscriptionId: basic.id, service: "vacation-prep", date: "2026-12-18", source: "staff" }, now)).rejects.toMatchObject({
+    await expect(
+      planServices.requestService(
+        { subscriptionId: basic.id, service: "vacation-prep", date: "2026-12-18", source: "staff" },
+        now,
+      ),
+    ).rejects.toMatchObject({
       status: 400,
       fields: { service: "The basic plan does not include this service" },
     });
-    await expect(planServices.requestService({ subscriptionId: sub.id, service: "window-cleaning", date: "2026-12-18", source: "staff" }, now)).rejects.toMatchObject({ status: 400 });
-    await expect(planServices.requestService({ subscriptionId: sub.id, service: "no-such-thing", date: "2026-12-18", source: "staff" }, now)).rejects.toMatchObject({ status: 400 });
-    await expect(planServices.requestService({ subscriptionId: sub.id, service: "vacation-prep", date: "2026-11-01", source: "staff" }, now)).rejects.toMatchObject({
+    await expect(
+      planServices.requestService(
+        { subscriptionId: sub.id, service: "window-cleaning", date: "2026-12-18", source: "staff" },
+        now,
+      ),
+    ).rejects.toMatchObject({ status: 400 });
+    await expect(
+      planServices.requestService(
+        { subscriptionId: sub.id, service: "no-such-thing", date: "2026-12-18", source: "staff" },
+        now,
+      ),
+    ).rejects.toMatchObject({ status: 400 });
+    await expect(
+      planServices.requestService(
+        { subscriptionId: sub.id, service: "vacation-prep", date: "2026-11-01", source: "staff" },
+        now,
+      ),
+    ).rejects.toMatchObject({
       status: 400,
       fields: { date: "Choose today or a later date" },
     });
-    await expect(planServices.requestService({ subscriptionId: sub.id, service: "vacation-prep", date: "2026-13-01", source: "staff" }, now)).rejects.toMatchObject({ status: 400 });
-    await expect(planServices.requestService({ subscriptionId: 999_999, service: "vacation-prep", date: "2026-12-18", source: "staff" }, now)).rejects.toMatchObject({ status: 404 });
+    await expect(
+      planServices.requestService(
+        { subscriptionId: sub.id, service: "vacation-prep", date: "2026-13-01", source: "staff" },
+        now,
+      ),
+    ).rejects.toMatchObject({ status: 400 });
+    await expect(
+      planServices.requestService(
+        { subscriptionId: 999_999, service: "vacation-prep", date: "2026-12-18", source: "staff" },
+        now,
+      ),
+    ).rejects.toMatchObject({ status: 404 });
 
     // A requested task is ended like any other plan task when its service goes.
     await ctx.db("subscriptions").where({ id: sub.id }).update({ plan_type: "standard" });
     await sync({ ...sub, planType: "standard" }, "2026-11-06");
     expect((await ctx.container.maintenance.findTask(task.id))!.status).toBe("cancelled");
-    await expect(planServices.requestService({ subscriptionId: sub.id, service: "vacation-prep", date: "2026-12-19", source: "staff" }, now)).rejects.toMatchObject({ status: 400 });
+    await expect(
+      planServices.requestService(
+        { subscriptionId: sub.id, service: "vacation-prep", date: "2026-12-19", source: "staff" },
+        now,
+      ),
+    ).rejects.toMatchObject({ status: 400 });
   });
 
   it("two syncs at once add each schedule once", async () => {
     const sub = await subscription("standard", "2026-11-02");
     const results = await Promise.all([sync(sub, "2026-11-02"), sync(sub, "2026-11-02")]);
     expect(results.map((r) => r.added).sort()).toEqual([0, 7]);
-    expect(await ctx.db("maintenance_schedules").where({ subscription_id: sub.id }).count({ n: "*" }).first()).toEqual({ n: 7 });
+    expect(await ctx.db("maintenance_schedules").where({ subscription_id: sub.id }).count({ n: "*" }).first()).toEqual({
+      n: 7,
+    });
   });
 
   it("staff schedules (no rule) keep expanding by their recurrence type", async () => {
@@ -318,7 +447,13 @@ describe("plan services", () => {
       { email: "plain@example.com", name: "Plain Owner", subscriptionPlan: "basic" },
       { address: "1 Plain Street", city: "Ottawa", province: "ON", postalCode: "K1S 2B4" },
     );
-    const created = await ctx.container.maintenance.createSchedule({ propertyId: property.id, title: "Test sump pump", category: "plumbing", recurrenceType: "monthly", startDate: "2099-01-31" });
+    const created = await ctx.container.maintenance.createSchedule({
+      propertyId: property.id,
+      title: "Test sump pump",
+      category: "plumbing",
+      recurrenceType: "monthly",
+      startDate: "2099-01-31",
+    });
     expect(created).toMatchObject({ rrule: null, planService: null, subscriptionId: null, held: false, endedAt: null });
     const result = await ctx.container.maintenance.expand({ today: "2099-01-31", scheduleIds: [created.id] });
     expect(result.created).toBe(4); // Jan 31, Feb 28, Mar 31, Apr 30 within 90 days

@@ -22,7 +22,9 @@ describe("plans", () => {
     expect(res.body.map((p: { price: number }) => p.price)).toEqual([149, 370, 799]);
     expect(res.body.map((p: { checkoutPrice: number }) => p.checkoutPrice)).toEqual([194, 412, 889]);
     expect(res.body.map((p: { coverage: number }) => p.coverage)).toEqual([40, 60, 100]);
-    expect(res.body.filter((p: { mostPopular: boolean }) => p.mostPopular).map((p: { type: string }) => p.type)).toEqual(["standard"]);
+    expect(
+      res.body.filter((p: { mostPopular: boolean }) => p.mostPopular).map((p: { type: string }) => p.type),
+    ).toEqual(["standard"]);
     const standard = res.body[1];
     expect(standard).toMatchObject({ name: "Standard", baseFeatures: expect.any(String), features: expect.any(Array) });
   });
@@ -30,7 +32,8 @@ describe("plans", () => {
   it("entitlements follow customer-side §6", async () => {
     const byType = Object.fromEntries(PLAN_SEEDS.map((p) => [p.type, new Set(p.entitlements)]));
     for (const type of ["basic", "standard", "premium"]) {
-      for (const e of ["health-report", "concierge-line", "repairs-coordination"]) expect(byType[type]?.has(e as never)).toBe(true);
+      for (const e of ["health-report", "concierge-line", "repairs-coordination"])
+        expect(byType[type]?.has(e as never)).toBe(true);
     }
     for (const e of ["window-cleaning", "hvac-maintenance", "gutter-cleaning"]) {
       expect(byType.basic?.has(e as never)).toBe(false);

@@ -10,7 +10,12 @@ let ctx: TestContext;
 const NOW = new Date();
 const JO = { email: "jo@example.com", name: "Jo Castle", address: "462 Castlefrank Road", phone: "613-555-0462" };
 const BJO = { email: "bjo@example.com", name: "Bjo Castle", address: "1462 Castlefrank Road", phone: "613-555-1462" };
-const MARYJO = { email: "maryjo@example.com", name: "Maryjo Castle", address: "2462 Castlefrank Road", phone: "613-555-2462" };
+const MARYJO = {
+  email: "maryjo@example.com",
+  name: "Maryjo Castle",
+  address: "2462 Castlefrank Road",
+  phone: "613-555-2462",
+};
 type Person = typeof JO;
 let day = 0;
 
@@ -24,17 +29,35 @@ async function customer(p: Person) {
   );
   const date = addDays(todayIn(ctx.env.BUSINESS_TZ, NOW), 2 + day++);
   await c.transaction((tx) =>
-    c.bookings.book(tx, { propertyId: property.id, customerId: customer.id, scheduledDate: date, timeSlot: "morning", source: "booking-page" }, { email: p.email, name: p.name }),
+    c.bookings.book(
+      tx,
+      {
+        propertyId: property.id,
+        customerId: customer.id,
+        scheduledDate: date,
+        timeSlot: "morning",
+        source: "booking-page",
+      },
+      { email: p.email, name: p.name },
+    ),
   );
-  const { inspectionId } = await completedInspection(c, [{ categoryName: "Roof", subcategoryName: "Gutters", score: 4, notes: "Clogged" }], { propertyId: property.id });
+  const { inspectionId } = await completedInspection(
+    c,
+    [{ categoryName: "Roof", subcategoryName: "Gutters", score: 4, notes: "Clogged" }],
+    { propertyId: property.id },
+  );
   const report = await c.reports.generate(inspectionId);
   await c.sharing.share(report.id, p.email, "https://haven.example");
   await c.homeAuth.requestSignIn(p.email, "198.51.100.20");
   await ctx.agent().post("/api/auth/login").send({ email: p.email, password: "not their password" }).expect(401);
-  await c.idempotency.run("privacy-exact", { key: `exact-${p.email}`, payload: { email: p.email }, viewer: null }, async () => ({
-    customer: { id: customer.id, name: p.name, email: p.email },
-    property: { address: p.address },
-  }));
+  await c.idempotency.run(
+    "privacy-exact",
+    { key: `exact-${p.email}`, payload: { email: p.email }, viewer: null },
+    async () => ({
+      customer: { id: customer.id, name: p.name, email: p.email },
+      property: { address: p.address },
+    }),
+  );
 }
 
 /** Everything erase could wrongly touch, as Postgres holds it. */
@@ -51,7 +74,14 @@ async function snapshot() {
 }
 
 const jobsMentioning = async (text: string) =>
-  Number((await ctx.db.raw("select count(*)::int as n from graphile_worker._private_jobs where position(lower(?) in lower(payload::text)) > 0", [text])).rows[0].n);
+  Number(
+    (
+      await ctx.db.raw(
+        "select count(*)::int as n from graphile_worker._private_jobs where position(lower(?) in lower(payload::text)) > 0",
+        [text],
+      )
+    ).rows[0].n,
+  );
 
 beforeAll(async () => {
   ctx = await createTestContext();
@@ -85,10 +115,17 @@ describe("erasing by exact values", () => {
     expect(result.changed["login_attempts (deleted)"]).toBeGreaterThanOrEqual(2);
 
     // Jo is gone from the queue, the counters and the remembered submissions…
-    const payloads = (await ctx.db.raw("select payload from graphile_worker._private_jobs")).rows.map((r: { payload: { to?: string } }) => r.payload);
+    const payloads = (await ctx.db.raw("select payload from graphile_worker._private_jobs")).rows.map(
+      (r: { payload: { to?: string } }) => r.payload,
+    );
     expect(payloads.filter((p: { to?: string }) => p.to === JO.email)).toEqual([]);
     expect(await ctx.db("login_attempts").where("key", "like", `%:${JO.email}%`).pluck("key")).toEqual([]);
-    expect(await ctx.db("idempotency_keys").where({ key: `exact-${JO.email}` }).first()).toBeUndefined();
+    expect(
+      await ctx
+        .db("idempotency_keys")
+        .where({ key: `exact-${JO.email}` })
+        .first(),
+    ).toBeUndefined();
     // …and everything of Bjo and Maryjo is as it was.
     const after = await snapshot();
     expect(after.bjo).toEqual(before.bjo);
@@ -98,9 +135,15 @@ describe("erasing by exact values", () => {
     expect(after.jobs.length).toBeGreaterThanOrEqual(6);
     const notJo = (key: string) => !key.includes(`:${JO.email}`);
     expect(after.loginAttempts).toEqual(before.loginAttempts.filter((r: { key: string }) => notJo(r.key)));
-    expect(after.loginAttempts.filter((r: { key: string }) => r.key.includes(BJO.email)).length).toBeGreaterThanOrEqual(2);
-    expect(after.idempotencyKeys).toEqual(before.idempotencyKeys.filter((r: { key: string }) => r.key !== `exact-${JO.email}`));
-    expect(after.homeTokens.filter((t: { email: string }) => t.email !== JO.email)).toEqual(before.homeTokens.filter((t: { email: string }) => t.email !== JO.email));
+    expect(after.loginAttempts.filter((r: { key: string }) => r.key.includes(BJO.email)).length).toBeGreaterThanOrEqual(
+      2,
+    );
+    expect(after.idempotencyKeys).toEqual(
+      before.idempotencyKeys.filter((r: { key: string }) => r.key !== `exact-${JO.email}`),
+    );
+    expect(after.homeTokens.filter((t: { email: string }) => t.email !== JO.email)).toEqual(
+      before.homeTokens.filter((t: { email: string }) => t.email !== JO.email),
+    );
     expect(await ctx.db("properties").where({ address: BJO.address }).first()).toBeTruthy();
   });
 });

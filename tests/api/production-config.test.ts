@@ -24,7 +24,8 @@ const PRODUCTION = {
   SMTP_URL: "smtp://mail.example.com:587",
 } as const;
 
-const without = (...names: (keyof typeof PRODUCTION)[]) => Object.fromEntries(Object.entries(PRODUCTION).filter(([name]) => !names.includes(name as keyof typeof PRODUCTION)));
+const without = (...names: (keyof typeof PRODUCTION)[]) =>
+  Object.fromEntries(Object.entries(PRODUCTION).filter(([name]) => !names.includes(name as keyof typeof PRODUCTION)));
 
 /** The one line loadEnv refuses with. */
 function refusal(source: Record<string, string>): string {
@@ -44,12 +45,27 @@ describe("production configuration", () => {
 
   it("refuses each missing variable in one line that names it", () => {
     const cases: [Record<string, string>, string][] = [
-      [without("STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY"), "Invalid configuration: STRIPE_SECRET_KEY is not set; set it, or PAYMENTS_MODE=demo to take no real payments"],
-      [without("SMTP_URL"), "Invalid configuration: SMTP_URL is not set; set it, or MAIL_MODE=outbox to write e-mail to files instead of sending it"],
-      [without("STRIPE_WEBHOOK_SECRET"), "Invalid configuration: STRIPE_WEBHOOK_SECRET must be set in production when Stripe is on"],
-      [without("STRIPE_PUBLISHABLE_KEY"), "Invalid configuration: STRIPE_PUBLISHABLE_KEY must be set when STRIPE_SECRET_KEY is"],
+      [
+        without("STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY"),
+        "Invalid configuration: STRIPE_SECRET_KEY is not set; set it, or PAYMENTS_MODE=demo to take no real payments",
+      ],
+      [
+        without("SMTP_URL"),
+        "Invalid configuration: SMTP_URL is not set; set it, or MAIL_MODE=outbox to write e-mail to files instead of sending it",
+      ],
+      [
+        without("STRIPE_WEBHOOK_SECRET"),
+        "Invalid configuration: STRIPE_WEBHOOK_SECRET must be set in production when Stripe is on",
+      ],
+      [
+        without("STRIPE_PUBLISHABLE_KEY"),
+        "Invalid configuration: STRIPE_PUBLISHABLE_KEY must be set when STRIPE_SECRET_KEY is",
+      ],
       [without("PUBLIC_URL"), "Invalid configuration: PUBLIC_URL must be set in production"],
-      [{ ...PRODUCTION, PAYMENTS_MODE: "stripe", STRIPE_SECRET_KEY: "" }, "Invalid configuration: STRIPE_SECRET_KEY is not set"],
+      [
+        { ...PRODUCTION, PAYMENTS_MODE: "stripe", STRIPE_SECRET_KEY: "" },
+        "Invalid configuration: STRIPE_SECRET_KEY is not set",
+      ],
       [{ ...PRODUCTION, MAIL_MODE: "smtp", SMTP_URL: " " }, "Invalid configuration: SMTP_URL is not set"],
     ];
     for (const [source, message] of cases) {
@@ -60,7 +76,10 @@ describe("production configuration", () => {
   });
 
   it("runs demo payments and the mail outbox only when they are said on purpose", () => {
-    const demo = loadEnv({ ...without("STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"), PAYMENTS_MODE: "demo" });
+    const demo = loadEnv({
+      ...without("STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"),
+      PAYMENTS_MODE: "demo",
+    });
     expect(demo).toMatchObject({ PAYMENTS_MODE: "demo", MAIL_MODE: "smtp" });
     const outbox = loadEnv({ ...without("SMTP_URL"), MAIL_MODE: "outbox" });
     expect(outbox).toMatchObject({ PAYMENTS_MODE: "stripe", MAIL_MODE: "outbox" });
@@ -90,7 +109,15 @@ describe("a production start", () => {
   /** A production web process on the test database; unset variables are passed blank (blank counts as unset). */
   async function start(name: string, env: Record<string, string>) {
     const port = await freePort();
-    const blank = { STRIPE_SECRET_KEY: "", STRIPE_PUBLISHABLE_KEY: "", STRIPE_WEBHOOK_SECRET: "", STRIPE_API_BASE: "", SMTP_URL: "", PAYMENTS_MODE: "", MAIL_MODE: "" };
+    const blank = {
+      STRIPE_SECRET_KEY: "",
+      STRIPE_PUBLISHABLE_KEY: "",
+      STRIPE_WEBHOOK_SECRET: "",
+      STRIPE_API_BASE: "",
+      SMTP_URL: "",
+      PAYMENTS_MODE: "",
+      MAIL_MODE: "",
+    };
     const proc = spawnHaven(name, "src/server.ts", {
       ...blank,
       ...PRODUCTION,
@@ -171,7 +198,10 @@ describe("the demo payments banner", () => {
     expect(ctx.env.PAYMENTS_MODE).toBe("demo");
     for (const page of ["/", "/pricing", "/haven-health-report", "/book-inspection"]) {
       const res = await ctx.agent().get(page).expect(200);
-      expect(res.text.match(/<div role="status" class="demo-banner[^>]*>Demo payments: no card is charged<\/div>/g), page).toHaveLength(1);
+      expect(
+        res.text.match(/<div role="status" class="demo-banner[^>]*>Demo payments: no card is charged<\/div>/g),
+        page,
+      ).toHaveLength(1);
     }
     const { agent } = await signInStaff(ctx);
     for (const page of ["/admin", "/admin/inspections"]) {

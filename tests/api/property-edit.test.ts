@@ -13,12 +13,32 @@ beforeAll(async () => {
   staff = (await signInStaff(ctx)).agent;
   const made = await ctx.container.customers.createWithProperty(
     { email: "avery@example.ca", name: "Avery Tremblay", phone: "613-555-0142", subscriptionPlan: "standard" },
-    { address: "12 Elm Street", city: "Ottawa", province: "ON", postalCode: "K1S 2B4", squareFootage: 1800, yearBuilt: 1990, roofType: "asphalt-shingle", notes: "Side door" },
+    {
+      address: "12 Elm Street",
+      city: "Ottawa",
+      province: "ON",
+      postalCode: "K1S 2B4",
+      squareFootage: 1800,
+      yearBuilt: 1990,
+      roofType: "asphalt-shingle",
+      notes: "Side door",
+    },
   );
   property = made.property;
   // A second property of the same customer, which carries a copy of the client's name, e-mail and phone.
-  const [second] = await ctx.db("properties")
-    .insert({ customer_id: made.customer.id, client_name: made.customer.name, client_email: made.customer.email, client_phone: made.customer.phone, subscription_plan: "standard", address: "4 Pine Road", city: "Ottawa", province: "ON", postal_code: "K2P 1L4" })
+  const [second] = await ctx
+    .db("properties")
+    .insert({
+      customer_id: made.customer.id,
+      client_name: made.customer.name,
+      client_email: made.customer.email,
+      client_phone: made.customer.phone,
+      subscription_plan: "standard",
+      address: "4 Pine Road",
+      city: "Ottawa",
+      province: "ON",
+      postal_code: "K2P 1L4",
+    })
     .returning("id");
   sibling = (await ctx.container.customers.findPropertyFor({ kind: "staff" }, second.id))!;
 });
@@ -30,9 +50,26 @@ describe("PATCH /api/properties/{id}", () => {
   it("saves the fields sent, normalises a lower-case postal code, and keeps search in step", async () => {
     const res = await staff
       .patch(`/api/properties/${property.id}`)
-      .send({ address: "77 Bank Street", city: "Ottawa", province: "on", postalCode: "k1p5n2", squareFootage: "2,100", bedrooms: "3", notes: "" })
+      .send({
+        address: "77 Bank Street",
+        city: "Ottawa",
+        province: "on",
+        postalCode: "k1p5n2",
+        squareFootage: "2,100",
+        bedrooms: "3",
+        notes: "",
+      })
       .expect(200);
-    expect(res.body).toMatchObject({ id: property.id, address: "77 Bank Street", province: "ON", state: null, postalCode: "K1P 5N2", squareFootage: 2100, bedrooms: "3", notes: null });
+    expect(res.body).toMatchObject({
+      id: property.id,
+      address: "77 Bank Street",
+      province: "ON",
+      state: null,
+      postalCode: "K1P 5N2",
+      squareFootage: 2100,
+      bedrooms: "3",
+      notes: null,
+    });
     // Fields not sent are kept.
     expect(res.body).toMatchObject({ yearBuilt: 1990, roofType: "asphalt-shingle", clientName: "Avery Tremblay" });
     const found = await staff.get("/api/properties").query({ q: "77 bank" }).expect(200);
@@ -48,11 +85,21 @@ describe("PATCH /api/properties/{id}", () => {
   });
 
   it("edits the customer's name, e-mail and phone on the customer and all of their properties", async () => {
-    const res = await staff.patch(`/api/properties/${property.id}`).send({ name: "Avery Gagnon", email: "avery.gagnon@example.ca", phone: "(613) 555-0199" }).expect(200);
-    expect(res.body).toMatchObject({ clientName: "Avery Gagnon", clientEmail: "avery.gagnon@example.ca", clientPhone: "(613) 555-0199" });
+    const res = await staff
+      .patch(`/api/properties/${property.id}`)
+      .send({ name: "Avery Gagnon", email: "avery.gagnon@example.ca", phone: "(613) 555-0199" })
+      .expect(200);
+    expect(res.body).toMatchObject({
+      clientName: "Avery Gagnon",
+      clientEmail: "avery.gagnon@example.ca",
+      clientPhone: "(613) 555-0199",
+    });
     const customer = await ctx.db("customers").where({ id: property.customerId }).first();
     expect(customer).toMatchObject({ name: "Avery Gagnon", email: "avery.gagnon@example.ca", phone: "(613) 555-0199" });
-    expect(await row(sibling.id)).toMatchObject({ client_name: "Avery Gagnon", client_email: "avery.gagnon@example.ca" });
+    expect(await row(sibling.id)).toMatchObject({
+      client_name: "Avery Gagnon",
+      client_email: "avery.gagnon@example.ca",
+    });
     const found = await staff.get("/api/properties").query({ q: "6135550199" }).expect(200);
     expect(found.body.map((p: Property) => p.id).sort()).toEqual([property.id, sibling.id].sort());
   });
@@ -62,7 +109,18 @@ describe("PATCH /api/properties/{id}", () => {
     const customerBefore = await ctx.db("customers").where({ id: property.customerId }).first();
     const res = await staff
       .patch(`/api/properties/${property.id}`)
-      .send({ address: "", postalCode: "K1S", province: "ZZ", squareFootage: "huge", yearBuilt: 1500, roofType: "thatch", email: "not-an-email", phone: "x", name: "Changed", notes: "a\u0000b" })
+      .send({
+        address: "",
+        postalCode: "K1S",
+        province: "ZZ",
+        squareFootage: "huge",
+        yearBuilt: 1500,
+        roofType: "thatch",
+        email: "not-an-email",
+        phone: "x",
+        name: "Changed",
+        notes: "a\u0000b",
+      })
       .expect(400);
     expect(res.body.fields).toMatchObject({
       address: "Street address is required",
@@ -109,7 +167,17 @@ describe("the details dialog's edit form (POST /admin/properties/{id})", () => {
       .post(`/admin/properties/${property.id}`)
       .set("HX-Request", "true")
       .type("form")
-      .send({ name: "Avery G", email: "avery@example.ca", phone: "613-555-0199", address: "9 Typed Way", city: "Ottawa", state: "ON", zipCode: "K1S", squareFootage: "2100", yearBuilt: "1990" })
+      .send({
+        name: "Avery G",
+        email: "avery@example.ca",
+        phone: "613-555-0199",
+        address: "9 Typed Way",
+        city: "Ottawa",
+        state: "ON",
+        zipCode: "K1S",
+        squareFootage: "2100",
+        yearBuilt: "1990",
+      })
       .expect(200);
     expect(res.text).toContain('data-field-error="zipCode"');
     expect(res.text).toContain("Enter a valid postal code, like K1S 2B4");
@@ -130,12 +198,21 @@ describe("the details dialog's edit form (POST /admin/properties/{id})", () => {
     expect(res.text).toContain('data-testid="property-details"');
     expect(res.text).toContain("Details saved");
     expect(await row(property.id)).toMatchObject({ address: "9 Typed Way", postal_code: "K1S 2B4", bedrooms: null });
-    const plain = await staff.post(`/admin/properties/${property.id}`).type("form").send({ city: "Ottawa" }).expect(303);
+    const plain = await staff
+      .post(`/admin/properties/${property.id}`)
+      .type("form")
+      .send({ city: "Ottawa" })
+      .expect(303);
     expect(plain.headers.location).toBe(`/admin/properties/${property.id}?saved=1`);
   });
 
   it("is 404 for an unknown property and refuses without a staff session", async () => {
-    await staff.post("/admin/properties/999999").set("HX-Request", "true").type("form").send({ city: "Ottawa" }).expect(404);
+    await staff
+      .post("/admin/properties/999999")
+      .set("HX-Request", "true")
+      .type("form")
+      .send({ city: "Ottawa" })
+      .expect(404);
     const anon = await ctx.agent().post(`/admin/properties/${property.id}`).type("form").send({ city: "Gatineau" });
     expect(anon.status).toBe(302);
     expect(anon.headers.location).toBe(`/login?next=${encodeURIComponent(`/admin/properties/${property.id}`)}`);

@@ -17,7 +17,10 @@ afterAll(async () => {
 });
 
 /** Shares the report to a fresh browser and submits its answers through the link. */
-async function answer(reportId: number, responses: { maintenanceTaskId: number; action: "request_quote" | "ignore"; notes?: string }[]) {
+async function answer(
+  reportId: number,
+  responses: { maintenanceTaskId: number; action: "request_quote" | "ignore"; notes?: string }[],
+) {
   const { token } = await shareReport(staff, reportId);
   const client = ctx.agent();
   await client.get(`/api/client-report/${token}`).expect(200);
@@ -29,24 +32,38 @@ const requestsOf = (taskId: number) => ctx.db("quote_requests").where({ maintena
 describe("a second quote request for the same item", () => {
   it("appends the new note, with its date, to the open request, and shows staff it was asked again", async () => {
     const { report, taskIds, propertyId } = await sharedReportFixture(ctx);
-    await answer(report.id, [{ maintenanceTaskId: taskIds[0]!, action: "request_quote", notes: "Before winter please" }]);
+    await answer(report.id, [
+      { maintenanceTaskId: taskIds[0]!, action: "request_quote", notes: "Before winter please" },
+    ]);
     const [first] = await requestsOf(taskIds[0]!);
-    expect(await answer(report.id, [{ maintenanceTaskId: taskIds[0]!, action: "request_quote", notes: "Water is now coming in\nnear the window" }])).toEqual({ recorded: 1, quoteRequests: 1 });
+    expect(
+      await answer(report.id, [
+        { maintenanceTaskId: taskIds[0]!, action: "request_quote", notes: "Water is now coming in\nnear the window" },
+      ]),
+    ).toEqual({ recorded: 1, quoteRequests: 1 });
 
     const rows = await requestsOf(taskIds[0]!);
     expect(rows).toHaveLength(1);
     const today = todayIn(ctx.container.env.BUSINESS_TZ);
-    expect(rows[0].client_notes).toBe(`Before winter please\n\nAsked again on ${today}: Water is now coming in\nnear the window`);
+    expect(rows[0].client_notes).toBe(
+      `Before winter please\n\nAsked again on ${today}: Water is now coming in\nnear the window`,
+    );
     expect(rows[0].version).toBe(first.version + 1);
     expect(rows[0].client_noted_at.getTime()).toBeGreaterThanOrEqual(first.client_noted_at.getTime());
 
     // A request without a note still tells staff the client asked again.
     await answer(report.id, [{ maintenanceTaskId: taskIds[0]!, action: "request_quote" }]);
-    expect((await requestsOf(taskIds[0]!))[0].client_notes).toBe(`Before winter please\n\nAsked again on ${today}: Water is now coming in\nnear the window\n\nAsked again on ${today}.`);
+    expect((await requestsOf(taskIds[0]!))[0].client_notes).toBe(
+      `Before winter please\n\nAsked again on ${today}: Water is now coming in\nnear the window\n\nAsked again on ${today}.`,
+    );
 
     const listed = await staff.get(`/api/quote-requests?propertyId=${propertyId}`).expect(200);
     expect(listed.body).toHaveLength(1);
-    expect(listed.body[0]).toMatchObject({ clientNotes: expect.stringContaining("Water is now coming in"), clientNotedAt: expect.any(String), version: first.version + 2 });
+    expect(listed.body[0]).toMatchObject({
+      clientNotes: expect.stringContaining("Water is now coming in"),
+      clientNotedAt: expect.any(String),
+      version: first.version + 2,
+    });
   });
 
   it("a staff dialog opened before the new note gets a 409 with it, instead of saving over it unseen", async () => {
@@ -54,7 +71,10 @@ describe("a second quote request for the same item", () => {
     await answer(report.id, [{ maintenanceTaskId: taskIds[1]!, action: "request_quote", notes: "First" }]);
     const [opened] = await requestsOf(taskIds[1]!);
     await answer(report.id, [{ maintenanceTaskId: taskIds[1]!, action: "request_quote", notes: "Second" }]);
-    const stale = await staff.patch(`/api/quote-requests/${opened.id}`).send({ status: "quoted", quotedAmount: "$500", version: opened.version }).expect(409);
+    const stale = await staff
+      .patch(`/api/quote-requests/${opened.id}`)
+      .send({ status: "quoted", quotedAmount: "$500", version: opened.version })
+      .expect(409);
     expect(stale.body.current.clientNotes).toContain("Second");
   });
 
@@ -67,7 +87,10 @@ describe("a second quote request for the same item", () => {
     const [declined] = await requestsOf(taskIds[0]!);
     const [completed] = await requestsOf(taskIds[1]!);
     await staff.patch(`/api/quote-requests/${declined.id}`).send({ status: "declined" }).expect(200);
-    await staff.patch(`/api/quote-requests/${completed.id}`).send({ status: "quoted", quotedAmount: "$300" }).expect(200);
+    await staff
+      .patch(`/api/quote-requests/${completed.id}`)
+      .send({ status: "quoted", quotedAmount: "$300" })
+      .expect(200);
     await staff.patch(`/api/quote-requests/${completed.id}`).send({ status: "accepted" }).expect(200);
     await staff.patch(`/api/quote-requests/${completed.id}`).send({ status: "completed" }).expect(200);
 
@@ -95,7 +118,9 @@ describe("a second quote request for the same item", () => {
     await Promise.all(links.map(({ token }, i) => clients[i]!.get(`/api/client-report/${token}`).expect(200)));
     await Promise.all(
       links.map(({ token }, i) =>
-        clients[i]!.post(`/api/client-report/${token}/responses`).send({ responses: [{ maintenanceTaskId: taskIds[2]!, action: "request_quote", notes: `Note ${i}` }] }).expect(201),
+        clients[i]!.post(`/api/client-report/${token}/responses`)
+          .send({ responses: [{ maintenanceTaskId: taskIds[2]!, action: "request_quote", notes: `Note ${i}` }] })
+          .expect(201),
       ),
     );
     const rows = await requestsOf(taskIds[2]!);

@@ -1,8 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { QUOTE_STATUSES, type QuoteStatus, STAFF_MOVES, parseCents } from "../../src/modules/quotes/quotes.constants.js";
+import {
+  QUOTE_STATUSES,
+  type QuoteStatus,
+  STAFF_MOVES,
+  parseCents,
+} from "../../src/modules/quotes/quotes.constants.js";
 import { QUOTE_REPORT_MAIL_TASK } from "../../src/modules/quotes/index.js";
 import type { TestContext, signInStaff } from "../support/context.js";
-import { type Smtp, jobCount, pdfText, runJobs, shareReport, sharedReportFixture, sharingTestApp } from "./sharing-fixtures.js";
+import {
+  type Smtp,
+  jobCount,
+  pdfText,
+  runJobs,
+  shareReport,
+  sharedReportFixture,
+  sharingTestApp,
+} from "./sharing-fixtures.js";
 
 let ctx: TestContext;
 let smtp: Smtp;
@@ -26,15 +39,30 @@ async function clientAskedForQuotes(address?: string) {
   await client.get(`/api/client-report/${token}`).expect(200);
   await client
     .post(`/api/client-report/${token}/responses`)
-    .send({ responses: fixture.taskIds.map((id, i) => ({ maintenanceTaskId: id, action: "request_quote", notes: i === 0 ? "Please call first" : null })) })
+    .send({
+      responses: fixture.taskIds.map((id, i) => ({
+        maintenanceTaskId: id,
+        action: "request_quote",
+        notes: i === 0 ? "Please call first" : null,
+      })),
+    })
     .expect(201);
   const list = await staff.get(`/api/quote-requests?propertyId=${fixture.propertyId}`).expect(200);
-  return { ...fixture, token, client, quotes: list.body as { id: number; maintenanceTaskId: number; status: string }[] };
+  return {
+    ...fixture,
+    token,
+    client,
+    quotes: list.body as { id: number; maintenanceTaskId: number; status: string }[],
+  };
 }
 
-const taskStatus = async (taskId: number) => (await ctx.db("maintenance_tasks").where({ id: taskId }).first()).status as string;
+const taskStatus = async (taskId: number) =>
+  (await ctx.db("maintenance_tasks").where({ id: taskId }).first()).status as string;
 const setStatus = (id: number, status: QuoteStatus) =>
-  ctx.db("quote_requests").where({ id }).update({ status, quoted_amount: status === "pending" || status === "declined" ? null : "$100" });
+  ctx
+    .db("quote_requests")
+    .where({ id })
+    .update({ status, quoted_amount: status === "pending" || status === "declined" ? null : "$100" });
 
 describe("quote requests (staff)", () => {
   it("are listed newest first with the spec's fields, grouped data per property, and need a session", async () => {
@@ -53,7 +81,17 @@ describe("quote requests (staff)", () => {
       clientNotes: "Please call first",
     });
     expect(hot.propertyAddress).toContain("5 Quote Lane");
-    for (const key of ["propertyAddress", "taskTitle", "taskDescription", "status", "priority", "quotedAmount", "adminNotes", "clientNotes", "createdAt"]) {
+    for (const key of [
+      "propertyAddress",
+      "taskTitle",
+      "taskDescription",
+      "status",
+      "priority",
+      "quotedAmount",
+      "adminNotes",
+      "clientNotes",
+      "createdAt",
+    ]) {
       expect(hot).toHaveProperty(key);
     }
     const searched = await staff.get("/api/quote-requests?q=5%20Quote%20Lane&status=pending").expect(200);
@@ -67,7 +105,8 @@ describe("quote requests (staff)", () => {
     for (const from of QUOTE_STATUSES) {
       for (const to of QUOTE_STATUSES) {
         await setStatus(id, from);
-        const body = to === "quoted" ? { status: to, quotedAmount: "$1,250.50", adminNotes: "parts on order" } : { status: to };
+        const body =
+          to === "quoted" ? { status: to, quotedAmount: "$1,250.50", adminNotes: "parts on order" } : { status: to };
         const res = await staff.patch(`/api/quote-requests/${id}`).send(body);
         const legal = STAFF_MOVES[from].includes(to);
         expect(res.status, `${from} → ${to}`).toBe(legal ? 200 : 409);
@@ -77,24 +116,49 @@ describe("quote requests (staff)", () => {
       }
     }
     // The moves of staff-side §4, spelled out.
-    expect(STAFF_MOVES).toEqual({ pending: ["quoted", "declined"], quoted: ["accepted", "quoted"], accepted: ["completed"], declined: [], completed: [] });
+    expect(STAFF_MOVES).toEqual({
+      pending: ["quoted", "declined"],
+      quoted: ["accepted", "quoted"],
+      accepted: ["completed"],
+      declined: [],
+      completed: [],
+    });
   });
 
   it("a quote needs an amount; it is kept as typed and as cents when it reads as dollars", async () => {
     const { quotes } = await clientAskedForQuotes();
     const id = quotes[0]!.id;
-    const missing = await staff.patch(`/api/quote-requests/${id}`).send({ status: "quoted", quotedAmount: "  " }).expect(400);
+    const missing = await staff
+      .patch(`/api/quote-requests/${id}`)
+      .send({ status: "quoted", quotedAmount: "  " })
+      .expect(400);
     expect(missing.body.fields).toHaveProperty("quotedAmount");
     await staff.patch(`/api/quote-requests/${id}`).send({ status: "bogus" }).expect(400);
     await staff.patch("/api/quote-requests/99999999").send({ status: "declined" }).expect(404);
     await browser().patch(`/api/quote-requests/${id}`).send({ status: "declined" }).expect(401);
     expect((await ctx.db("quote_requests").where({ id }).first()).status).toBe("pending");
 
-    const quoted = await staff.patch(`/api/quote-requests/${id}`).send({ status: "quoted", quotedAmount: "$1,250.50", adminNotes: "Supplier A" }).expect(200);
-    expect(quoted.body).toMatchObject({ status: "quoted", quotedAmount: "$1,250.50", quotedCents: 125050, adminNotes: "Supplier A" });
-    const edited = await staff.patch(`/api/quote-requests/${id}`).send({ status: "quoted", quotedAmount: "$800-1,200", adminNotes: "range" }).expect(200);
+    const quoted = await staff
+      .patch(`/api/quote-requests/${id}`)
+      .send({ status: "quoted", quotedAmount: "$1,250.50", adminNotes: "Supplier A" })
+      .expect(200);
+    expect(quoted.body).toMatchObject({
+      status: "quoted",
+      quotedAmount: "$1,250.50",
+      quotedCents: 125050,
+      adminNotes: "Supplier A",
+    });
+    const edited = await staff
+      .patch(`/api/quote-requests/${id}`)
+      .send({ status: "quoted", quotedAmount: "$800-1,200", adminNotes: "range" })
+      .expect(200);
     expect(edited.body).toMatchObject({ quotedAmount: "$800-1,200", quotedCents: null });
-    expect([parseCents("1200"), parseCents("$45"), parseCents("CAD 300.5"), parseCents("call us")]).toEqual([120000, 4500, 30050, null]);
+    expect([parseCents("1200"), parseCents("$45"), parseCents("CAD 300.5"), parseCents("call us")]).toEqual([
+      120000,
+      4500,
+      30050,
+      null,
+    ]);
   });
 
   it("accepting schedules the task and completing completes it, in the same transaction", async () => {
@@ -123,7 +187,9 @@ describe("quote requests (staff)", () => {
     // Two accepts of one quoted request: the task is scheduled once, the second is a 409.
     const other = quotes[1]!;
     await staff.patch(`/api/quote-requests/${other.id}`).send({ status: "quoted", quotedAmount: "$90" }).expect(200);
-    const accepts = await Promise.all([1, 2].map(() => staff.patch(`/api/quote-requests/${other.id}`).send({ status: "accepted" })));
+    const accepts = await Promise.all(
+      [1, 2].map(() => staff.patch(`/api/quote-requests/${other.id}`).send({ status: "accepted" })),
+    );
     expect(accepts.map((r) => r.status).sort()).toEqual([200, 409]);
     expect(await taskStatus(other.maintenanceTaskId)).toBe("scheduled");
   });
@@ -142,7 +208,10 @@ describe("quote requests (staff)", () => {
   it("the staff page groups the requests by property and shows the actions of each status", async () => {
     const { quotes, propertyId } = await clientAskedForQuotes("9 Page Road");
     await browser().get("/admin/quote-requests").expect(302);
-    await staff.patch(`/api/quote-requests/${quotes[0]!.id}`).send({ status: "quoted", quotedAmount: "$75" }).expect(200);
+    await staff
+      .patch(`/api/quote-requests/${quotes[0]!.id}`)
+      .send({ status: "quoted", quotedAmount: "$75" })
+      .expect(200);
     const html = (await staff.get("/admin/quote-requests?q=9%20Page%20Road").expect(200)).text;
     expect(html).toContain(`data-property-group="${propertyId}"`);
     expect(html).toContain("9 Page Road");
@@ -166,8 +235,14 @@ describe("the quote report", () => {
     await staff.post("/api/properties/99999999/generate-quote-report").expect(404);
 
     const [first, second, third] = quotes;
-    await staff.patch(`/api/quote-requests/${first!.id}`).send({ status: "quoted", quotedAmount: "$1,200", adminNotes: "INTERNAL margin 40%" }).expect(200);
-    await staff.patch(`/api/quote-requests/${second!.id}`).send({ status: "quoted", quotedAmount: "$300.50", adminNotes: "INTERNAL supplier B" }).expect(200);
+    await staff
+      .patch(`/api/quote-requests/${first!.id}`)
+      .send({ status: "quoted", quotedAmount: "$1,200", adminNotes: "INTERNAL margin 40%" })
+      .expect(200);
+    await staff
+      .patch(`/api/quote-requests/${second!.id}`)
+      .send({ status: "quoted", quotedAmount: "$300.50", adminNotes: "INTERNAL supplier B" })
+      .expect(200);
     await staff.patch(`/api/quote-requests/${third!.id}`).send({ status: "declined" }).expect(200);
 
     const before = await jobCount(ctx, QUOTE_REPORT_MAIL_TASK);
@@ -204,7 +279,9 @@ describe("the quote report", () => {
     expect(page.text).toContain("$1,500.50");
     expect(page.text).not.toContain("INTERNAL");
     expect(page.text).not.toContain("data-site-nav");
-    expect(page.headers["set-cookie"]?.[0]).toMatch(new RegExp(`^haven_link=.*Path=/quote-report/${token}.*HttpOnly`, "i"));
+    expect(page.headers["set-cookie"]?.[0]).toMatch(
+      new RegExp(`^haven_link=.*Path=/quote-report/${token}.*HttpOnly`, "i"),
+    );
     expect((await browser().get(path).expect(303)).headers.location).toBe("/report-expired");
 
     // A declined item is not in the report; an item of another property is refused.
@@ -213,7 +290,11 @@ describe("the quote report", () => {
     await browser().post(`${path}/items/${first!.id}`).type("form").send({ decision: "accept" }).expect(303);
     expect((await ctx.db("quote_requests").where({ id: first!.id }).first()).status).toBe("quoted");
 
-    const accepted = await client.post(`${path}/items/${first!.id}`).type("form").send({ decision: "accept" }).expect(303);
+    const accepted = await client
+      .post(`${path}/items/${first!.id}`)
+      .type("form")
+      .send({ decision: "accept" })
+      .expect(303);
     expect(accepted.headers.location).toBe(`${path}#item-${first!.id}`);
     const staffView = await staff.get(`/api/quote-requests?propertyId=${propertyId}&status=accepted`).expect(200);
     expect(staffView.body.map((q: { id: number }) => q.id)).toEqual([first!.id]);
@@ -222,7 +303,11 @@ describe("the quote report", () => {
 
     // Reusable by the same browser until every item is answered; then spent.
     await client.get(path).expect(200);
-    const last = await client.post(`${path}/items/${second!.id}`).type("form").send({ decision: "decline" }).expect(200);
+    const last = await client
+      .post(`${path}/items/${second!.id}`)
+      .type("form")
+      .send({ decision: "decline" })
+      .expect(200);
     expect(last.text).toContain("every item is answered");
     expect((await ctx.db("quote_requests").where({ id: second!.id }).first()).status).toBe("declined");
     expect((await client.get(path).expect(303)).headers.location).toBe("/report-expired");
@@ -230,7 +315,10 @@ describe("the quote report", () => {
 
   it("no client payload carries adminNotes", async () => {
     const { quotes, token, client, propertyId } = await clientAskedForQuotes();
-    await staff.patch(`/api/quote-requests/${quotes[0]!.id}`).send({ status: "quoted", quotedAmount: "$10", adminNotes: "SECRET-NOTE" }).expect(200);
+    await staff
+      .patch(`/api/quote-requests/${quotes[0]!.id}`)
+      .send({ status: "quoted", quotedAmount: "$10", adminNotes: "SECRET-NOTE" })
+      .expect(200);
     const report = await client.get(`/api/client-report/${token}`).expect(200);
     expect(JSON.stringify(report.body)).not.toMatch(/adminNotes|admin_notes|SECRET-NOTE/);
     const generated = await staff.post(`/api/properties/${propertyId}/generate-quote-report`).expect(201);

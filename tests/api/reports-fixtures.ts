@@ -17,7 +17,11 @@ export async function newProperty(container: Container, address = `${++n} Rue É
 
 /** A small JPEG, different per seed (the photos table keeps one row per distinct image). */
 export async function photo(container: Container, seed: number, width = 640, height = 480): Promise<number> {
-  const bytes = await sharp({ create: { width, height, channels: 3, background: { r: (seed * 53) % 256, g: (seed * 97) % 256, b: 120 } } }).jpeg({ quality: 70 }).toBuffer();
+  const bytes = await sharp({
+    create: { width, height, channels: 3, background: { r: (seed * 53) % 256, g: (seed * 97) % 256, b: 120 } },
+  })
+    .jpeg({ quality: 70 })
+    .toBuffer();
   return (await container.photos.ingest(bytes)).id;
 }
 
@@ -27,7 +31,13 @@ export async function smallEntries(container: Container): Promise<EntryInput[]> 
   return [
     { categoryName: "Plumbing", subcategoryName: "Water Main Shut Off", score: 10 },
     { categoryName: "Plumbing", subcategoryName: "Pressure and Flow", score: 4, notes: "Low pressure upstairs" },
-    { categoryName: "Plumbing", subcategoryName: "Hot Water System", score: 1, notes: "Tank leaking at the base", photoIds: photos },
+    {
+      categoryName: "Plumbing",
+      subcategoryName: "Hot Water System",
+      score: 1,
+      notes: "Tank leaking at the base",
+      photoIds: photos,
+    },
     { categoryName: "Roof", subcategoryName: "Gutters", score: 7, notes: "Sagging at the north corner" },
     { categoryName: "Roof", subcategoryName: "Flashings", score: 10, notes: "Loose at the chimney", urgent: true },
     { categoryName: "Exterior Envelope", subcategoryName: "Type of Cladding", score: null, notes: "Vinyl siding" },
@@ -41,7 +51,10 @@ export async function completedInspection(
   options: { propertyId?: number; inspectorId?: number | null; inspectionDate?: string; address?: string } = {},
 ): Promise<{ propertyId: number; inspectionId: number }> {
   const propertyId = options.propertyId ?? (await newProperty(container, options.address)).id;
-  const inspection = await container.inspections.create({ propertyId, inspectionDate: options.inspectionDate ?? "2026-02-03" }, options.inspectorId ?? null);
+  const inspection = await container.inspections.create(
+    { propertyId, inspectionDate: options.inspectionDate ?? "2026-02-03" },
+    options.inspectorId ?? null,
+  );
   await container.inspections.complete(inspection.id, entries);
   return { propertyId, inspectionId: inspection.id };
 }

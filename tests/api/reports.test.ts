@@ -53,7 +53,10 @@ describe("generation", () => {
 
   it("is refused for an inspection that is not completed, an unknown one, and a bad id", async () => {
     const property = await newProperty(ctx.container);
-    const open = await ctx.container.inspections.create({ propertyId: property.id, inspectionDate: "2026-02-03" }, staff.user.id);
+    const open = await ctx.container.inspections.create(
+      { propertyId: property.id, inspectionDate: "2026-02-03" },
+      staff.user.id,
+    );
     const refused = await staff.agent.post(`/api/inspections/${open.id}/generate-report`).expect(409);
     expect(refused.body.message).toBe(NOT_COMPLETED_MESSAGE);
     await staff.agent.post("/api/inspections/999999/generate-report").expect(404);
@@ -63,7 +66,9 @@ describe("generation", () => {
   });
 
   it("freezes the snapshot of a hand-computed inspection, with both aliases", async () => {
-    ({ inspectionId } = await completedInspection(ctx.container, await smallEntries(ctx.container), { inspectorId: staff.user.id }));
+    ({ inspectionId } = await completedInspection(ctx.container, await smallEntries(ctx.container), {
+      inspectorId: staff.user.id,
+    }));
     const res = await staff.agent.post(`/api/inspections/${inspectionId}/generate-report`).expect(201);
     report = res.body;
     const data = report.reportData;
@@ -73,18 +78,46 @@ describe("generation", () => {
     expect(data.overallScore).toBe(57);
     expect(data.inspection.overallScore).toBe(57);
     expect(data.label).toBe("Poor");
-    expect(data.summary).toEqual({ highPriority: 2, mediumPriority: 0, lowPriority: 1, totalIssues: 3, overallScore: 57, itemCounts: { Excellent: 2, Marginal: 1, Defective: 1, Critical: 1 } });
+    expect(data.summary).toEqual({
+      highPriority: 2,
+      mediumPriority: 0,
+      lowPriority: 1,
+      totalIssues: 3,
+      overallScore: 57,
+      itemCounts: { Excellent: 2, Marginal: 1, Defective: 1, Critical: 1 },
+    });
     expect(data.metadata).toMatchObject({ reportId: report.id, totalCategoriesInspected: 2, totalItemsInspected: 5 });
-    expect(data.property).toMatchObject({ address: report.reportData.property.address, city: "Québec", clientName: "Łucja O’Brien", inspector: "Sam Inspector" });
+    expect(data.property).toMatchObject({
+      address: report.reportData.property.address,
+      city: "Québec",
+      clientName: "Łucja O’Brien",
+      inspector: "Sam Inspector",
+    });
     expect(typeof data.property.reportGeneratedAt).toBe("string");
-    expect(data.allCategories.map((c: { categoryName: string; score: number | null; band: string | null }) => [c.categoryName, c.score, c.band])).toEqual([
+    expect(
+      data.allCategories.map((c: { categoryName: string; score: number | null; band: string | null }) => [
+        c.categoryName,
+        c.score,
+        c.band,
+      ]),
+    ).toEqual([
       ["Plumbing", 43, "Fair"],
       ["Exterior Envelope", null, null],
       ["Roof", 83, "Excellent"],
     ]);
-    expect(data.allCategories[0]).toMatchObject({ subcategoryCount: 3, averageScore: 50, notes: "2 of 3 scored items need attention." });
+    expect(data.allCategories[0]).toMatchObject({
+      subcategoryCount: 3,
+      averageScore: 50,
+      notes: "2 of 3 scored items need attention.",
+    });
     const hotWater = data.allCategories[0]!.subcategories[2]!;
-    expect(hotWater).toMatchObject({ subcategoryName: "Hot Water System", score: 1, scoreOutOf100: 10, notes: "Tank leaking at the base", isNA: false });
+    expect(hotWater).toMatchObject({
+      subcategoryName: "Hot Water System",
+      score: 1,
+      scoreOutOf100: 10,
+      notes: "Tank leaking at the base",
+      isNA: false,
+    });
     expect(hotWater.photos).toHaveLength(2);
     expect(hotWater.photos[0]).toMatch(/^\/api\/photos\/\d+$/);
     expect(data.recommendations.map((r) => [r.subcategory, r.score, r.priority, r.urgency])).toEqual([
@@ -92,7 +125,12 @@ describe("generation", () => {
       ["Flashings", 100, "high", "Urgent"],
       ["Pressure and Flow", 40, "low", "60 Days"],
     ]);
-    expect(data.recommendations[0]).toMatchObject({ category: "Plumbing", notes: "Tank leaking at the base", subcategories: ["Hot Water System"], photos: hotWater.photos });
+    expect(data.recommendations[0]).toMatchObject({
+      category: "Plumbing",
+      notes: "Tank leaking at the base",
+      subcategories: ["Hot Water System"],
+      photos: hotWater.photos,
+    });
     expect(data.issues).toEqual(data.recommendations);
     expect(data.categories).toEqual(data.allCategories);
     // GET returns the same snapshot.
@@ -113,18 +151,25 @@ describe("generation", () => {
     const again = await staff.agent.post(`/api/inspections/${inspectionId}/generate-report`).expect(409);
     expect(again.body.message).toBe(ALREADY_REPORTED_MESSAGE);
     const { inspectionId: other } = await completedInspection(ctx.container, quickEntries());
-    const statuses = await Promise.all([1, 2, 3].map(() => staff.agent.post(`/api/inspections/${other}/generate-report`).then((r) => r.status)));
+    const statuses = await Promise.all(
+      [1, 2, 3].map(() => staff.agent.post(`/api/inspections/${other}/generate-report`).then((r) => r.status)),
+    );
     expect(statuses.sort()).toEqual([201, 409, 409]);
     expect(Number((await ctx.db("reports").where({ inspection_id: other }).count({ n: "*" }).first())!.n)).toBe(1);
     // The refused ones left no task behind.
     const reportId = (await ctx.db("reports").where({ inspection_id: other }).first()).id;
     expect(Number((await ctx.db("maintenance_tasks").whereNull("report_id").count({ n: "*" }).first())!.n)).toBe(0);
-    expect(Number((await ctx.db("maintenance_tasks").where({ report_id: reportId }).count({ n: "*" }).first())!.n)).toBe(1);
+    expect(
+      Number((await ctx.db("maintenance_tasks").where({ report_id: reportId }).count({ n: "*" }).first())!.n),
+    ).toBe(1);
   });
 
   it("keeps the snapshot unchanged when the inspection and the property change later", async () => {
     const before = (await staff.agent.get(`/api/reports/${report.id}`).expect(200)).body;
-    await ctx.db("inspection_entries").where({ inspection_id: inspectionId }).update({ score: 10, notes: "Edited later", urgent: false });
+    await ctx
+      .db("inspection_entries")
+      .where({ inspection_id: inspectionId })
+      .update({ score: 10, notes: "Edited later", urgent: false });
     await ctx.db("inspections").where({ id: inspectionId }).update({ overall_score: 100, notes: "Edited" });
     await ctx.db("properties").where({ id: report.propertyId }).update({ address: "99 Somewhere Else" });
     const after = (await staff.agent.get(`/api/reports/${report.id}`).expect(200)).body;
@@ -136,7 +181,11 @@ describe("generation", () => {
     const full = await staff.agent.get(`/api/reports/${report.id}/pdf`).buffer(true).parse(binary).expect(200);
     expect(full.headers["content-type"]).toBe("application/pdf");
     expect(full.headers["content-disposition"]).toMatch(/attachment; filename="haven-report-\d+-.*\.pdf"/);
-    const summary = await staff.agent.get(`/api/reports/${report.id}/pdf?format=summary`).buffer(true).parse(binary).expect(200);
+    const summary = await staff.agent
+      .get(`/api/reports/${report.id}/pdf?format=summary`)
+      .buffer(true)
+      .parse(binary)
+      .expect(200);
     const fullText = await pdfText(full.body);
     const summaryText = await pdfText(summary.body);
     expect(summaryText.pages).toBeGreaterThanOrEqual(1);
@@ -164,7 +213,9 @@ describe("list, pages and delete", () => {
     await ctx.db("inspections").delete();
     ids = [];
     for (let i = 0; i < 12; i++) {
-      const { inspectionId } = await completedInspection(ctx.container, quickEntries(), { address: `${i + 1} Pagination Lane` });
+      const { inspectionId } = await completedInspection(ctx.container, quickEntries(), {
+        address: `${i + 1} Pagination Lane`,
+      });
       ids.push((await ctx.container.reports.generate(inspectionId)).id);
     }
   });
@@ -238,7 +289,9 @@ describe("list, pages and delete", () => {
 
     // Generated again: one new task per recommendation, beside the one staff kept.
     const again = await ctx.container.reports.generate(inspectionId);
-    expect(await ctx.db("maintenance_tasks").where({ report_id: again.id }).count({ n: "*" }).first()).toEqual({ n: taskIds.length });
+    expect(await ctx.db("maintenance_tasks").where({ report_id: again.id }).count({ n: "*" }).first()).toEqual({
+      n: taskIds.length,
+    });
     ids.push(again.id);
 
     const next = ids.pop()!;
@@ -261,11 +314,19 @@ describe("list, pages and delete", () => {
 describe("property history", () => {
   it("gives the scores, the rounded average, the trend and what changed between the latest two", async () => {
     const property = await newProperty(ctx.container, "5 History Row");
-    const first = await completedInspection(ctx.container, await smallEntries(ctx.container), { propertyId: property.id, inspectionDate: "2025-02-01" });
+    const first = await completedInspection(ctx.container, await smallEntries(ctx.container), {
+      propertyId: property.id,
+      inspectionDate: "2025-02-01",
+    });
     await ctx.container.reports.generate(first.inspectionId);
     const better = [
       { categoryName: "Plumbing", subcategoryName: "Water Main Shut Off", score: 10 as const },
-      { categoryName: "Plumbing", subcategoryName: "Pressure and Flow", score: 7 as const, notes: "Regulator replaced" },
+      {
+        categoryName: "Plumbing",
+        subcategoryName: "Pressure and Flow",
+        score: 7 as const,
+        notes: "Regulator replaced",
+      },
       { categoryName: "Plumbing", subcategoryName: "Hot Water System", score: 10 as const, notes: "New tank" },
       { categoryName: "Roof", subcategoryName: "Gutters", score: 7 as const },
       { categoryName: "Roof", subcategoryName: "Flashings", score: 10 as const },
@@ -277,13 +338,25 @@ describe("property history", () => {
       { date: "2025-02-01", score: 57 },
       { date: "2026-02-01", score: 85 },
     ]);
-    expect(body).toMatchObject({ currentScore: 85, currentLabel: "Good", averageScore: 71, averageLabel: "Fair", trend: 28 });
+    expect(body).toMatchObject({
+      currentScore: 85,
+      currentLabel: "Good",
+      averageScore: 71,
+      averageLabel: "Fair",
+      trend: 28,
+    });
     expect(body.changes.categories).toEqual([
       { categoryName: "Plumbing", previous: 43, latest: 87, change: 44 },
       { categoryName: "Exterior Envelope", previous: null, latest: null, change: null },
       { categoryName: "Roof", previous: 83, latest: 83, change: 0 },
     ]);
-    expect(body.changes.items.map((i: { subcategoryName: string; previous: number | null; latest: number | null }) => [i.subcategoryName, i.previous, i.latest])).toEqual([
+    expect(
+      body.changes.items.map((i: { subcategoryName: string; previous: number | null; latest: number | null }) => [
+        i.subcategoryName,
+        i.previous,
+        i.latest,
+      ]),
+    ).toEqual([
       ["Hot Water System", 1, 10],
       ["Pressure and Flow", 4, 7],
     ]);

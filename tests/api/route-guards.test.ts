@@ -93,7 +93,11 @@ const PUBLIC = [
 const PUBLIC_PREFIXES: string[] = ["GET /billing/", "POST /billing/", "GET /api/billing/", "POST /api/billing/"];
 
 const isPublic = (route: string) => PUBLIC.includes(route) || PUBLIC_PREFIXES.some((p) => route.startsWith(p));
-const concrete = (path: string) => path.replace(/:(\w+)/g, "1").replace(/\*\w*/g, "x").replace(/[{}]/g, "");
+const concrete = (path: string) =>
+  path
+    .replace(/:(\w+)/g, "1")
+    .replace(/\*\w*/g, "x")
+    .replace(/[{}]/g, "");
 
 describe("access control", () => {
   const routes = () => listRoutes(ctx.app).map((r) => ({ ...r, key: `${r.method} ${r.path}` }));
@@ -115,7 +119,9 @@ describe("access control", () => {
       } else {
         expect([302, 303], route.key).toContain(res.status);
         // My Home's pages send a homeowner to their own sign-in; staff pages to the staff login.
-        expect(res.headers.location, route.key).toMatch(route.path.startsWith("/my-home") ? /^\/my-home\/sign-in\?next=/ : /^\/login\?next=/);
+        expect(res.headers.location, route.key).toMatch(
+          route.path.startsWith("/my-home") ? /^\/my-home\/sign-in\?next=/ : /^\/login\?next=/,
+        );
       }
     }
   });

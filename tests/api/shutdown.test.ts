@@ -42,16 +42,28 @@ const baseEnv = (extra: Record<string, string>) => ({
 });
 
 async function spawnWeb(extra: Record<string, string> = {}): Promise<HavenProcess> {
-  const proc = spawnHaven("web", "src/server.ts", baseEnv({ PORT: String(await freePort()), WORKER_MODE: "separate", ...extra }));
+  const proc = spawnHaven(
+    "web",
+    "src/server.ts",
+    baseEnv({ PORT: String(await freePort()), WORKER_MODE: "separate", ...extra }),
+  );
   processes.push(proc);
   await waitUntilServing(proc);
   return proc;
 }
 
 /** A worker-only process with its probes on WORKER_PORT, ready once its /readyz says so. */
-async function spawnWorker(name: string, smtpUrl: string, extra: Record<string, string> = {}): Promise<HavenProcess & { probes: string }> {
+async function spawnWorker(
+  name: string,
+  smtpUrl: string,
+  extra: Record<string, string> = {},
+): Promise<HavenProcess & { probes: string }> {
   const port = await freePort();
-  const proc = spawnHaven(name, "src/worker.ts", baseEnv({ WORKER_PORT: String(port), MAIL_MODE: "smtp", SMTP_URL: smtpUrl, ...extra }));
+  const proc = spawnHaven(
+    name,
+    "src/worker.ts",
+    baseEnv({ WORKER_PORT: String(port), MAIL_MODE: "smtp", SMTP_URL: smtpUrl, ...extra }),
+  );
   processes.push(proc);
   await waitUntilServing({ ...proc, url: `http://127.0.0.1:${port}` });
   return Object.assign(proc, { probes: `http://127.0.0.1:${port}` });
@@ -82,13 +94,20 @@ const getOnNewConnection = (url: string) =>
     http.get(url, { agent: false }, (res) => res.resume().on("end", () => resolve(res))).on("error", reject);
   });
 
-const jobs = async () => (await ctx.db.raw("select id, locked_by, attempts from graphile_worker._private_jobs")).rows as { id: string; locked_by: string | null; attempts: number }[];
+const jobs = async () =>
+  (await ctx.db.raw("select id, locked_by, attempts from graphile_worker._private_jobs")).rows as {
+    id: string;
+    locked_by: string | null;
+    attempts: number;
+  }[];
 
 describe("web shutdown", () => {
   it("keeps a request in flight at SIGTERM to its end: /readyz says 503 at once, /livez 200, then the process exits 0", async () => {
     const web = await spawnWeb({ SHUTDOWN_GRACE_S: "20" });
     // The start line is a pino line that says which worker mode runs.
-    const started = await until("the start line", () => logLines(web).find((l) => l.msg.startsWith("haven web listening at ")));
+    const started = await until("the start line", () =>
+      logLines(web).find((l) => l.msg.startsWith("haven web listening at ")),
+    );
     expect(started.msg).toMatch(/; WORKER_MODE=separate: the job worker runs separately \(src\/worker\.ts\)$/);
     expect(started).toMatchObject({ level: 30, workerMode: "separate" });
 
@@ -100,7 +119,9 @@ describe("web shutdown", () => {
       await holder.query("lock table plans in access exclusive mode");
       const slow = fetch(`${web.url}/api/plans`);
       await until("GET /api/plans to wait on the lock", async () => {
-        const { rows } = await holder.query("select count(*)::int as n from pg_locks where relation = 'plans'::regclass and not granted");
+        const { rows } = await holder.query(
+          "select count(*)::int as n from pg_locks where relation = 'plans'::regclass and not granted",
+        );
         return rows[0].n > 0;
       });
 
@@ -135,7 +156,9 @@ describe("web shutdown", () => {
       await holder.query("lock table plans in access exclusive mode");
       const slow = fetch(`${web.url}/api/plans`);
       await until("GET /api/plans to wait on the lock", async () => {
-        const { rows } = await holder.query("select count(*)::int as n from pg_locks where relation = 'plans'::regclass and not granted");
+        const { rows } = await holder.query(
+          "select count(*)::int as n from pg_locks where relation = 'plans'::regclass and not granted",
+        );
         return rows[0].n > 0;
       });
       web.child.kill("SIGTERM");
@@ -178,7 +201,9 @@ describe("worker shutdown", () => {
     await until("the worker to be in the middle of sending", () => smtp.held() === 1);
 
     worker.child.kill("SIGTERM");
-    await until("the worker to start draining", () => logLines(worker).some((l) => l.msg.startsWith("SIGTERM received")));
+    await until("the worker to start draining", () =>
+      logLines(worker).some((l) => l.msg.startsWith("SIGTERM received")),
+    );
     expect(worker.exited()).toBe(false);
     smtp.open();
 
@@ -202,11 +227,19 @@ describe("worker shutdown", () => {
     const survivor = await spawnWorker("survivor", survivorSmtp.url);
     victim.child.kill("SIGTERM");
     expect(await victim.exit).toEqual({ code: 0, signal: null });
-    expect(logLines(victim).find((l) => l.msg === "jobs still running at the end of the shutdown grace went back to the queue")).toMatchObject({ jobs: 1 });
+    expect(
+      logLines(victim).find(
+        (l) => l.msg === "jobs still running at the end of the shutdown grace went back to the queue",
+      ),
+    ).toMatchObject({ jobs: 1 });
     // The victim left without an answer from its relay: nothing it sent was accepted.
     expect(victimSmtp.drop()).toBe(1);
 
-    await until("the survivor to send the message and finish the job", async () => box.received.length === 1 && (await jobs()).length === 0, 30_000);
+    await until(
+      "the survivor to send the message and finish the job",
+      async () => box.received.length === 1 && (await jobs()).length === 0,
+      30_000,
+    );
     expect((await box.mails()).map((m) => m.subject)).toEqual(["Handed over"]);
     // The survivor's own count says the same: it sent the message, once.
     const metrics = await (await fetch(`${survivor.probes}/metrics`)).text();

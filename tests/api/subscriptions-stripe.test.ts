@@ -4,19 +4,33 @@
 import type Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStripeClient } from "../../src/modules/payments/index.js";
-import { PORTAL_CONFIGURATIONS, StripeBilling, invoiceStateOf, stateOf } from "../../src/modules/subscriptions/index.js";
+import {
+  PORTAL_CONFIGURATIONS,
+  StripeBilling,
+  invoiceStateOf,
+  stateOf,
+} from "../../src/modules/subscriptions/index.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { DECLINED, STAND_IN_KEYS, StripeStandIn } from "../support/stripe-stand-in.js";
 
 type Obj = Record<string, unknown>;
-const property = { address: "45 Rideau Street", city: "Ottawa", state: "ON", zipCode: "K1N 5W8", squareFootage: "1800", yearBuilt: "1995" };
+const property = {
+  address: "45 Rideau Street",
+  city: "Ottawa",
+  state: "ON",
+  zipCode: "K1N 5W8",
+  squareFootage: "1800",
+  yearBuilt: "1995",
+};
 const seconds = (iso: string) => Math.floor(new Date(iso).getTime() / 1000);
 const addDays = (iso: string, days: number) => new Date(new Date(iso).getTime() + days * 86_400_000);
 
 const mailJobs = async (ctx: TestContext): Promise<{ subject: string; to: string; text: string }[]> =>
-  (await ctx.db.raw("select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'mail.send' order by j.id")).rows.map(
-    (r: { payload: { subject: string; to: string; text: string } }) => r.payload,
-  );
+  (
+    await ctx.db.raw(
+      "select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'mail.send' order by j.id",
+    )
+  ).rows.map((r: { payload: { subject: string; to: string; text: string } }) => r.payload);
 
 /** A webhook delivery as Stripe makes it: the event's object as it was when the event happened. */
 interface Delivery {
@@ -25,17 +39,51 @@ interface Delivery {
 }
 const event = (type: string, object: Obj): Delivery => StripeStandIn.signedEvent(type, structuredClone(object));
 
-const post = (ctx: TestContext, delivery: Delivery) => ctx.agent().post("/api/stripe/webhook").set("Content-Type", "application/json").set("Stripe-Signature", delivery.header).send(delivery.payload);
+const post = (ctx: TestContext, delivery: Delivery) =>
+  ctx
+    .agent()
+    .post("/api/stripe/webhook")
+    .set("Content-Type", "application/json")
+    .set("Stripe-Signature", delivery.header)
+    .send(delivery.payload);
 
 /** What Haven stores of a subscription and its invoices, without its local ids. */
 async function stored(ctx: TestContext, providerSubscriptionId: string) {
-  const sub = await ctx.db("subscriptions").where({ provider: "stripe", provider_subscription_id: providerSubscriptionId }).first();
+  const sub = await ctx
+    .db("subscriptions")
+    .where({ provider: "stripe", provider_subscription_id: providerSubscriptionId })
+    .first();
   if (!sub) return null;
   const invoices = await ctx.db("invoices").where({ subscription_id: sub.id }).orderBy("provider_invoice_id");
-  const pick = (row: Obj, keys: string[]) => Object.fromEntries(keys.map((k) => [k, row[k] instanceof Date ? (row[k] as Date).toISOString() : row[k]]));
+  const pick = (row: Obj, keys: string[]) =>
+    Object.fromEntries(keys.map((k) => [k, row[k] instanceof Date ? (row[k] as Date).toISOString() : row[k]]));
   return {
-    subscription: pick(sub, ["plan_type", "status", "checkout_ref", "provider_customer_id", "monthly_amount_cents", "payer_email", "started_at", "current_period_start", "current_period_end", "minimum_term_ends_at", "cancel_at", "canceled_at"]),
-    invoices: invoices.map((i: Obj) => pick(i, ["provider_invoice_id", "status", "amount_cents", "billing_reason", "period_start", "period_end", "paid_at", "attempt_count"])),
+    subscription: pick(sub, [
+      "plan_type",
+      "status",
+      "checkout_ref",
+      "provider_customer_id",
+      "monthly_amount_cents",
+      "payer_email",
+      "started_at",
+      "current_period_start",
+      "current_period_end",
+      "minimum_term_ends_at",
+      "cancel_at",
+      "canceled_at",
+    ]),
+    invoices: invoices.map((i: Obj) =>
+      pick(i, [
+        "provider_invoice_id",
+        "status",
+        "amount_cents",
+        "billing_reason",
+        "period_start",
+        "period_end",
+        "paid_at",
+        "attempt_count",
+      ]),
+    ),
   };
 }
 
@@ -73,19 +121,46 @@ describe("subscriptions with Stripe (the real SDK against the local stand-in)", 
   it("the /pricing path: a subscription-mode Checkout, checkout.session.completed, intake attaches it; revenue counts the invoice", async () => {
     const revenueBefore = await ctx.container.payments.totalRevenue();
     const { sessionId, subscriptionId, local } = await buyFromPricing("standard", "morgan@example.com");
-    expect(local).toMatchObject({ provider: "stripe", checkout_ref: sessionId, plan_type: "standard", status: "active", monthly_amount_cents: 37000, payer_email: "morgan@example.com", property_id: null });
-    expect(await ctx.db("invoices").where({ subscription_id: local.id })).toMatchObject([{ status: "paid", amount_cents: 37000, billing_reason: "subscription_create" }]);
+    expect(local).toMatchObject({
+      provider: "stripe",
+      checkout_ref: sessionId,
+      plan_type: "standard",
+      status: "active",
+      monthly_amount_cents: 37000,
+      payer_email: "morgan@example.com",
+      property_id: null,
+    });
+    expect(await ctx.db("invoices").where({ subscription_id: local.id })).toMatchObject([
+      { status: "paid", amount_cents: 37000, billing_reason: "subscription_create" },
+    ]);
     // The billing period is the item's (current API shape).
     const item = (stripe.subscription(subscriptionId).items as { data: Obj[] }).data[0]!;
     expect(local.current_period_end.getTime()).toBe((item.current_period_end as number) * 1000);
 
     const agent = ctx.agent();
-    const created = await agent.post("/api/customers").send({ stripeSessionId: sessionId, planType: "standard", email: "morgan@example.com", name: "Morgan Reyes", phone: "613-555-0100", property }).expect(201);
-    expect(await ctx.db("subscriptions").where({ id: local.id }).first()).toMatchObject({ customer_id: created.body.id, property_id: created.body.propertyId });
-    expect((await ctx.db("properties").where({ id: created.body.propertyId }).first()).subscription_plan).toBe("standard");
+    const created = await agent
+      .post("/api/customers")
+      .send({
+        stripeSessionId: sessionId,
+        planType: "standard",
+        email: "morgan@example.com",
+        name: "Morgan Reyes",
+        phone: "613-555-0100",
+        property,
+      })
+      .expect(201);
+    expect(await ctx.db("subscriptions").where({ id: local.id }).first()).toMatchObject({
+      customer_id: created.body.id,
+      property_id: created.body.propertyId,
+    });
+    expect((await ctx.db("properties").where({ id: created.body.propertyId }).first()).subscription_plan).toBe(
+      "standard",
+    );
     expect(await ctx.db("payments").where({ provider_id: sessionId })).toHaveLength(0);
     expect(await ctx.container.payments.totalRevenue()).toBe(revenueBefore + 370);
-    expect((await mailJobs(ctx)).filter((m) => m.to === "morgan@example.com" && m.subject.startsWith("Your Haven receipt"))).toHaveLength(1);
+    expect(
+      (await mailJobs(ctx)).filter((m) => m.to === "morgan@example.com" && m.subject.startsWith("Your Haven receipt")),
+    ).toHaveLength(1);
   });
 
   it("the /checkout path: default_incomplete, the Payment Element pays the first invoice, invoice.paid, /payment-success and intake", async () => {
@@ -93,24 +168,48 @@ describe("subscriptions with Stripe (the real SDK against the local stand-in)", 
     const { body } = await agent.post("/api/create-payment-intent").send({ amount: 194, plan: "basic" }).expect(200);
     const intentId = body.clientSecret.split("_secret_")[0] as string;
     const subscriptionId = stripe.subscriptionOf(intentId).id as string;
-    expect(await ctx.db("subscriptions").where({ provider_subscription_id: subscriptionId }).first()).toMatchObject({ checkout_ref: intentId, status: "incomplete", monthly_amount_cents: 19400 });
+    expect(await ctx.db("subscriptions").where({ provider_subscription_id: subscriptionId }).first()).toMatchObject({
+      checkout_ref: intentId,
+      status: "incomplete",
+      monthly_amount_cents: 19400,
+    });
     // Unpaid: intake is refused.
-    const intake = { stripeSessionId: intentId, planType: "basic", email: "ivy@example.com", name: "Ivy Chen", phone: "613-555-0101", property };
+    const intake = {
+      stripeSessionId: intentId,
+      planType: "basic",
+      email: "ivy@example.com",
+      name: "Ivy Chen",
+      phone: "613-555-0101",
+      property,
+    };
     await agent.post("/api/customers").send(intake).expect(400);
 
     const invoice = stripe.paySubscriptionInvoice(intentId, { email: "ivy@example.com" });
     await post(ctx, event("invoice.paid", invoice)).expect(200);
     // The customer /checkout made had no e-mail: the Payment Element's receipt e-mail is the payer's, and gets the receipt.
-    expect(await ctx.db("subscriptions").where({ provider_subscription_id: subscriptionId }).first()).toMatchObject({ status: "active", payer_email: "ivy@example.com" });
-    expect((await mailJobs(ctx)).filter((m) => m.to === "ivy@example.com" && m.subject.startsWith("Your Haven receipt"))).toHaveLength(1);
+    expect(await ctx.db("subscriptions").where({ provider_subscription_id: subscriptionId }).first()).toMatchObject({
+      status: "active",
+      payer_email: "ivy@example.com",
+    });
+    expect(
+      (await mailJobs(ctx)).filter((m) => m.to === "ivy@example.com" && m.subject.startsWith("Your Haven receipt")),
+    ).toHaveLength(1);
     // Saved on the subscription (save_default_payment_method: on_subscription), so renewals charge it.
     expect(stripe.subscription(subscriptionId).default_payment_method).toMatch(/^pm_card_/);
-    const success = await agent.get(`/payment-success?plan=basic&payment_intent=${intentId}&redirect_status=succeeded`).expect(200);
+    const success = await agent
+      .get(`/payment-success?plan=basic&payment_intent=${intentId}&redirect_status=succeeded`)
+      .expect(200);
     expect(success.text).toContain(`session_id=${intentId}`);
     const created = await agent.post("/api/customers").send(intake).expect(201);
     const local = await ctx.db("subscriptions").where({ provider_subscription_id: subscriptionId }).first();
-    expect(local).toMatchObject({ customer_id: created.body.id, property_id: created.body.propertyId, plan_type: "basic" });
-    expect(await ctx.db("invoices").where({ subscription_id: local.id })).toMatchObject([{ status: "paid", amount_cents: 19400 }]);
+    expect(local).toMatchObject({
+      customer_id: created.body.id,
+      property_id: created.body.propertyId,
+      plan_type: "basic",
+    });
+    expect(await ctx.db("invoices").where({ subscription_id: local.id })).toMatchObject([
+      { status: "paid", amount_cents: 19400 },
+    ]);
   });
 
   it("the checkout's redirect and Stripe's webhooks racing for a new subscription store it once", async () => {
@@ -121,7 +220,10 @@ describe("subscriptions with Stripe (the real SDK against the local stand-in)", 
       ctx.agent().get(`/api/verify-payment?session_id=${session.id}`),
       post(ctx, event("checkout.session.completed", session)),
       post(ctx, event("customer.subscription.created", stripe.subscription(subscriptionId))),
-      post(ctx, event("invoice.paid", stripe.invoices.get(stripe.subscription(subscriptionId).latest_invoice as string)!)),
+      post(
+        ctx,
+        event("invoice.paid", stripe.invoices.get(stripe.subscription(subscriptionId).latest_invoice as string)!),
+      ),
       ctx.agent().get(`/api/verify-payment?session_id=${session.id}`),
     ]);
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
@@ -156,8 +258,14 @@ describe("subscriptions with Stripe (the real SDK against the local stand-in)", 
     await happen("customer.subscription.updated", sub());
     const local = await ctx.db("subscriptions").where({ provider_subscription_id: subscriptionId }).first();
     expect(local).toMatchObject({ status: "past_due", last_payment_error: DECLINED });
-    expect(await ctx.db("invoices").where({ provider_invoice_id: failed.id }).first()).toMatchObject({ status: "open", failure_reason: DECLINED, attempt_count: 1 });
-    const failedMails = (await mailJobs(ctx)).filter((m) => m.to === "riley@example.com" && m.subject === "Your Haven payment failed: please update your card");
+    expect(await ctx.db("invoices").where({ provider_invoice_id: failed.id }).first()).toMatchObject({
+      status: "open",
+      failure_reason: DECLINED,
+      attempt_count: 1,
+    });
+    const failedMails = (await mailJobs(ctx)).filter(
+      (m) => m.to === "riley@example.com" && m.subject === "Your Haven payment failed: please update your card",
+    );
     expect(failedMails).toHaveLength(1);
     expect(failedMails[0]!.text).toContain(DECLINED);
 
@@ -168,7 +276,10 @@ describe("subscriptions with Stripe (the real SDK against the local stand-in)", 
     expect(sub().default_payment_method).toBe(newCard);
     expect(sub().default_payment_method).not.toBe(oldCard);
     expect(stripe.invoices.get(failed.id as string)).toMatchObject({ status: "paid" });
-    expect(await ctx.db("subscriptions").where({ id: local.id }).first()).toMatchObject({ status: "active", last_payment_error: null });
+    expect(await ctx.db("subscriptions").where({ id: local.id }).first()).toMatchObject({
+      status: "active",
+      last_payment_error: null,
+    });
     await happen("invoice.paid", stripe.invoices.get(failed.id as string)!);
     await happen("customer.subscription.updated", sub());
 
@@ -177,7 +288,10 @@ describe("subscriptions with Stripe (the real SDK against the local stand-in)", 
     expect(renewed.status).toBe("paid");
     await happen("invoice.paid", renewed);
     await happen("customer.subscription.updated", sub());
-    Object.assign(stripe.subscriptions.get(subscriptionId)!, { cancel_at_period_end: true, cancel_at: (sub().items as { data: Obj[] }).data[0]!.current_period_end });
+    Object.assign(stripe.subscriptions.get(subscriptionId)!, {
+      cancel_at_period_end: true,
+      cancel_at: (sub().items as { data: Obj[] }).data[0]!.current_period_end,
+    });
     await happen("customer.subscription.updated", sub());
     expect((await ctx.db("subscriptions").where({ id: local.id }).first()).cancel_at).not.toBeNull();
     stripe.advancePeriod(subscriptionId);
@@ -218,11 +332,22 @@ describe("subscriptions with Stripe (the real SDK against the local stand-in)", 
     const started = local.started_at.toISOString();
     const calls = () => stripe.apiCalls("POST", `/v1/subscriptions/${subscriptionId}`);
 
-    const early = await ctx.container.subscriptions.cancel(local.id, { when: "period_end", reason: "Moving away", actor: "customer" }, addDays(started, 10));
+    const early = await ctx.container.subscriptions.cancel(
+      local.id,
+      { when: "period_end", reason: "Moving away", actor: "customer" },
+      addDays(started, 10),
+    );
     expect(early.cancelAt).toBe(early.minimumTermEndsAt);
-    expect(calls().at(-1)!.form).toMatchObject({ cancel_at: String(seconds(early.minimumTermEndsAt)), proration_behavior: "none" });
+    expect(calls().at(-1)!.form).toMatchObject({
+      cancel_at: String(seconds(early.minimumTermEndsAt)),
+      proration_behavior: "none",
+    });
     expect(stripe.subscription(subscriptionId).cancel_at).toBe(seconds(early.minimumTermEndsAt));
-    expect((await mailJobs(ctx)).filter((m) => m.to === "casey@example.com" && m.subject.startsWith("Your Haven plan cancellation is scheduled"))).toHaveLength(1);
+    expect(
+      (await mailJobs(ctx)).filter(
+        (m) => m.to === "casey@example.com" && m.subject.startsWith("Your Haven plan cancellation is scheduled"),
+      ),
+    ).toHaveLength(1);
 
     const resumed = await ctx.container.subscriptions.resume(local.id, { actor: "customer" });
     expect(resumed.cancelAt).toBeNull();
@@ -230,9 +355,14 @@ describe("subscriptions with Stripe (the real SDK against the local stand-in)", 
     expect(stripe.subscription(subscriptionId).cancel_at).toBeNull();
 
     // Three renewals later the minimum has passed: a cancellation takes effect at the end of the paid period.
-    for (let i = 0; i < 3; i++) await post(ctx, event("invoice.paid", stripe.advancePeriod(subscriptionId).invoice!)).expect(200);
+    for (let i = 0; i < 3; i++)
+      await post(ctx, event("invoice.paid", stripe.advancePeriod(subscriptionId).invoice!)).expect(200);
     const current = await ctx.container.subscriptions.get(local.id);
-    const late = await ctx.container.subscriptions.cancel(local.id, { when: "period_end", reason: null, actor: "customer" }, addDays(current.currentPeriodStart, 5));
+    const late = await ctx.container.subscriptions.cancel(
+      local.id,
+      { when: "period_end", reason: null, actor: "customer" },
+      addDays(current.currentPeriodStart, 5),
+    );
     expect(new Date(late.currentPeriodStart) >= new Date(late.minimumTermEndsAt)).toBe(true);
     expect(late.cancelAt).toBe(current.currentPeriodEnd);
     expect(stripe.subscription(subscriptionId).cancel_at).toBe(seconds(current.currentPeriodEnd));
@@ -243,7 +373,11 @@ describe("subscriptions with Stripe (the real SDK against the local stand-in)", 
     expect(calls().at(-1)!.form).not.toHaveProperty("cancel_at");
 
     // Staff end it at once.
-    const ended = await ctx.container.subscriptions.cancel(local.id, { when: "now", reason: "Fraud", actor: "staff:1" });
+    const ended = await ctx.container.subscriptions.cancel(local.id, {
+      when: "now",
+      reason: "Fraud",
+      actor: "staff:1",
+    });
     expect(ended.status).toBe("canceled");
     expect(stripe.apiCalls("DELETE", `/v1/subscriptions/${subscriptionId}`)).toHaveLength(1);
   });
@@ -254,9 +388,15 @@ describe("subscriptions with Stripe (the real SDK against the local stand-in)", 
     const upgraded = await ctx.container.subscriptions.changePlan(local.id, { planType: "standard", actor: "staff:1" });
     expect(upgraded).toMatchObject({ planType: "standard", monthlyAmount: 370 });
     const upgrade = stripe.apiCalls("POST", `/v1/subscriptions/${subscriptionId}`).at(-1)!.form;
-    expect(upgrade).toMatchObject({ "items[0][price]": priceOf("haven_standard_monthly_37000"), proration_behavior: "always_invoice", "metadata[plan]": "standard" });
+    expect(upgrade).toMatchObject({
+      "items[0][price]": priceOf("haven_standard_monthly_37000"),
+      proration_behavior: "always_invoice",
+      "metadata[plan]": "standard",
+    });
     expect(upgrade["items[0][id]"]).toMatch(/^si_test_/);
-    const proration = await ctx.db("invoices").where({ subscription_id: local.id, billing_reason: "subscription_update" });
+    const proration = await ctx
+      .db("invoices")
+      .where({ subscription_id: local.id, billing_reason: "subscription_update" });
     expect(proration).toHaveLength(1);
     expect(proration[0]).toMatchObject({ status: "paid" });
     expect(proration[0].amount_cents).toBeGreaterThan(0);
@@ -264,7 +404,11 @@ describe("subscriptions with Stripe (the real SDK against the local stand-in)", 
 
     const downgraded = await ctx.container.subscriptions.changePlan(local.id, { planType: "basic", actor: "staff:1" });
     expect(downgraded).toMatchObject({ planType: "standard", scheduledPlanType: "basic" });
-    expect(stripe.apiCalls("POST", `/v1/subscriptions/${subscriptionId}`).at(-1)!.form).toMatchObject({ "items[0][price]": priceOf("haven_basic_monthly_14900"), proration_behavior: "none", "metadata[plan]": "basic" });
+    expect(stripe.apiCalls("POST", `/v1/subscriptions/${subscriptionId}`).at(-1)!.form).toMatchObject({
+      "items[0][price]": priceOf("haven_basic_monthly_14900"),
+      proration_behavior: "none",
+      "metadata[plan]": "basic",
+    });
     expect(await ctx.db("invoices").where({ subscription_id: local.id })).toHaveLength(2);
     // Stripe bills the lower price from the next period.
     expect(stripe.advancePeriod(subscriptionId).invoice).toMatchObject({ amount_paid: 14900 });
@@ -272,9 +416,13 @@ describe("subscriptions with Stripe (the real SDK against the local stand-in)", 
     // from the end on, Basic (Haven's clock is given here, never waited for).
     const { state } = await ctx.container.stripe!.billing.readBack(subscriptionId);
     const effective = new Date(downgraded.scheduledPlanAt!);
-    const early = await ctx.container.transaction((tx) => ctx.container.subscriptions.applyProviderState(state, tx, { now: new Date(effective.getTime() - 60_000) }));
+    const early = await ctx.container.transaction((tx) =>
+      ctx.container.subscriptions.applyProviderState(state, tx, { now: new Date(effective.getTime() - 60_000) }),
+    );
     expect(early).toMatchObject({ planType: "standard", scheduledPlanType: "basic", monthlyAmount: 370 });
-    const due = await ctx.container.transaction((tx) => ctx.container.subscriptions.applyProviderState(state, tx, { now: effective }));
+    const due = await ctx.container.transaction((tx) =>
+      ctx.container.subscriptions.applyProviderState(state, tx, { now: effective }),
+    );
     expect(due).toMatchObject({ planType: "basic", scheduledPlanType: null, monthlyAmount: 149 });
     const kinds = (await ctx.container.subscriptions.detail(local.id)).events.map((e) => e.kind);
     expect(kinds.filter((k) => k === "plan_changed")).toHaveLength(2);
@@ -290,7 +438,10 @@ describe("subscriptions with Stripe (the real SDK against the local stand-in)", 
     const delivery = event("invoice.paid", renewal);
     stripe.failWith = 503;
     try {
-      const res = await staff.post(`/api/subscriptions/${local.id}/cancel`).send({ when: "period_end", reason: "Too expensive" }).expect(503);
+      const res = await staff
+        .post(`/api/subscriptions/${local.id}/cancel`)
+        .send({ when: "period_end", reason: "Too expensive" })
+        .expect(503);
       expect(res.body).toEqual({ message: "The payment provider could not be reached. Nothing was changed." });
       await post(ctx, delivery).expect(503);
     } finally {
@@ -303,7 +454,9 @@ describe("subscriptions with Stripe (the real SDK against the local stand-in)", 
     expect(await ctx.db("provider_events").where({ event_id: JSON.parse(delivery.payload).id })).toHaveLength(0);
     // Stripe sends it again: processed now.
     expect((await post(ctx, delivery).expect(200)).body.recorded).toBe(true);
-    expect(await ctx.db("invoices").where({ provider_invoice_id: renewal.id })).toMatchObject([{ status: "paid", amount_cents: 79900 }]);
+    expect(await ctx.db("invoices").where({ provider_invoice_id: renewal.id })).toMatchObject([
+      { status: "paid", amount_cents: 79900 },
+    ]);
   });
 
   it("the billing portal: no cancel button before the minimum term, at period end after it; the card flow; configurations made once", async () => {
@@ -315,9 +468,19 @@ describe("subscriptions with Stripe (the real SDK against the local stand-in)", 
     const sessions = [...stripe.portalSessions.values()].slice(-3);
     expect(sessions.map((s) => s.url)).toEqual([before, after, card]);
     const configuration = (s: Obj) => stripe.portalConfigurations.get(s.configuration as string)!;
-    expect(configuration(sessions[0]!)).toMatchObject({ metadata: { haven: PORTAL_CONFIGURATIONS.withoutCancel }, features: { subscription_cancel: { enabled: false }, payment_method_update: { enabled: true } } });
-    expect(configuration(sessions[1]!)).toMatchObject({ metadata: { haven: PORTAL_CONFIGURATIONS.withCancel }, features: { subscription_cancel: { enabled: true, mode: "at_period_end" } } });
-    expect(sessions[2]).toMatchObject({ flow: { type: "payment_method_update" }, customer: customerId, return_url: "http://localhost:3000/billing/x" });
+    expect(configuration(sessions[0]!)).toMatchObject({
+      metadata: { haven: PORTAL_CONFIGURATIONS.withoutCancel },
+      features: { subscription_cancel: { enabled: false }, payment_method_update: { enabled: true } },
+    });
+    expect(configuration(sessions[1]!)).toMatchObject({
+      metadata: { haven: PORTAL_CONFIGURATIONS.withCancel },
+      features: { subscription_cancel: { enabled: true, mode: "at_period_end" } },
+    });
+    expect(sessions[2]).toMatchObject({
+      flow: { type: "payment_method_update" },
+      customer: customerId,
+      return_url: "http://localhost:3000/billing/x",
+    });
     // A new process finds the configurations again by metadata instead of making more.
     const again = new StripeBilling(createStripeClient(STAND_IN_KEYS.STRIPE_SECRET_KEY, stripe.url));
     await again.portalUrl(sub, "http://localhost:3000/billing/x", { canCancel: true });
@@ -344,25 +507,47 @@ describe("subscriptions with Stripe (the real SDK against the local stand-in)", 
     // Another product's subscription on the same Stripe account: no plan on its price or its metadata.
     const foreign: Obj = { ...stripe.subscription(subscriptionId), id: "sub_test_foreign", metadata: {} };
     const item = (foreign.items as { data: Obj[] }).data[0]!;
-    foreign.items = { data: [{ ...item, price: { id: "price_other", unit_amount: 500, currency: "cad", metadata: {}, lookup_key: null } }] };
+    foreign.items = {
+      data: [
+        { ...item, price: { id: "price_other", unit_amount: 500, currency: "cad", metadata: {}, lookup_key: null } },
+      ],
+    };
     stripe.subscriptions.set("sub_test_foreign", foreign);
-    expect((await post(ctx, event("customer.subscription.updated", stripe.subscription("sub_test_foreign"))).expect(200)).body).toEqual({ received: true, recorded: true });
+    expect(
+      (await post(ctx, event("customer.subscription.updated", stripe.subscription("sub_test_foreign"))).expect(200))
+        .body,
+    ).toEqual({ received: true, recorded: true });
     expect(await count()).toBe(before);
   });
 
   it("Total Revenue is the paid invoices plus the one-time payments of before, nothing counted twice", async () => {
     // A one-time payment from before subscriptions still arrives as payment_intent.succeeded and counts once.
-    const legacy = { id: "pi_test_legacy_one_time", object: "payment_intent", status: "succeeded", amount: 41200, amount_received: 41200, currency: "cad", metadata: { plan: "standard", source: "payment_page" }, receipt_email: "old@example.com" };
+    const legacy = {
+      id: "pi_test_legacy_one_time",
+      object: "payment_intent",
+      status: "succeeded",
+      amount: 41200,
+      amount_received: 41200,
+      currency: "cad",
+      metadata: { plan: "standard", source: "payment_page" },
+      receipt_email: "old@example.com",
+    };
     expect((await post(ctx, event("payment_intent.succeeded", legacy)).expect(200)).body.recorded).toBe(true);
     // An invoice's PaymentIntent (no plan metadata) is not a payment of its own: its invoice counts.
-    const invoiceIntent = [...stripe.intents.values()].find((i) => i.status === "succeeded" && !(i.metadata as Obj).plan)!;
+    const invoiceIntent = [...stripe.intents.values()].find(
+      (i) => i.status === "succeeded" && !(i.metadata as Obj).plan,
+    )!;
     expect((await post(ctx, event("payment_intent.succeeded", invoiceIntent)).expect(200)).body.recorded).toBe(false);
     const { rows } = await ctx.db.raw(
       "select (select coalesce(sum(amount_cents), 0) from invoices where status = 'paid') + (select coalesce(sum(amount_cents), 0) from payments where status = 'succeeded' and subscription_id is null) as cents",
     );
     expect(await ctx.container.payments.totalRevenue()).toBe(Number(rows[0].cents) / 100);
-    const stripeInvoices = [...stripe.invoices.values()].filter((i) => i.status === "paid").reduce((sum, i) => sum + (i.amount_paid as number), 0);
-    const local = Number((await ctx.db("invoices").where({ provider: "stripe", status: "paid" }).sum({ s: "amount_cents" }).first())!.s);
+    const stripeInvoices = [...stripe.invoices.values()]
+      .filter((i) => i.status === "paid")
+      .reduce((sum, i) => sum + (i.amount_paid as number), 0);
+    const local = Number(
+      (await ctx.db("invoices").where({ provider: "stripe", status: "paid" }).sum({ s: "amount_cents" }).first())!.s,
+    );
     // Every paid Stripe invoice Haven was told about is counted once (the ones no webhook reached are not).
     expect(local).toBeLessThanOrEqual(stripeInvoices);
     expect(await ctx.db("payments").where({ provider: "stripe" })).toHaveLength(1);
@@ -381,9 +566,34 @@ describe("Stripe shapes", () => {
       canceled_at: null,
       ended_at: null,
       metadata: { plan: "standard", checkout_ref: "cs_test_1" },
-      items: { data: [{ id: "si_1", quantity: 1, current_period_start: 1_792_000_000, current_period_end: 1_794_600_000, price: { id: "price_1", unit_amount: 37000, currency: "cad", metadata: {}, lookup_key: "haven_standard_monthly_37000" } }] },
+      items: {
+        data: [
+          {
+            id: "si_1",
+            quantity: 1,
+            current_period_start: 1_792_000_000,
+            current_period_end: 1_794_600_000,
+            price: {
+              id: "price_1",
+              unit_amount: 37000,
+              currency: "cad",
+              metadata: {},
+              lookup_key: "haven_standard_monthly_37000",
+            },
+          },
+        ],
+      },
     } as unknown as Stripe.Subscription;
-    expect(stateOf(sub)).toMatchObject({ status: "past_due", planType: "standard", monthlyAmountCents: 37000, providerCustomerId: "cus_1", payerEmail: "a@example.com", checkoutRef: "cs_test_1", currentPeriodStart: new Date(1_792_000_000_000), currentPeriodEnd: new Date(1_794_600_000_000) });
+    expect(stateOf(sub)).toMatchObject({
+      status: "past_due",
+      planType: "standard",
+      monthlyAmountCents: 37000,
+      providerCustomerId: "cus_1",
+      payerEmail: "a@example.com",
+      checkoutRef: "cs_test_1",
+      currentPeriodStart: new Date(1_792_000_000_000),
+      currentPeriodEnd: new Date(1_794_600_000_000),
+    });
     const invoice = {
       id: "in_1",
       status: "open",
@@ -398,8 +608,23 @@ describe("Stripe shapes", () => {
       lines: { data: [{ period: { start: 1_792_000_000, end: 1_794_600_000 } }] },
       parent: { type: "subscription_details", subscription_details: { subscription: "sub_1" } },
       status_transitions: { paid_at: null },
-      payments: { data: [{ payment: { type: "payment_intent", payment_intent: { id: "pi_1", last_payment_error: { message: "Your card has insufficient funds." } } } }] },
+      payments: {
+        data: [
+          {
+            payment: {
+              type: "payment_intent",
+              payment_intent: { id: "pi_1", last_payment_error: { message: "Your card has insufficient funds." } },
+            },
+          },
+        ],
+      },
     } as unknown as Stripe.Invoice;
-    expect(invoiceStateOf(invoice)).toMatchObject({ providerSubscriptionId: "sub_1", periodStart: new Date(1_792_000_000_000), failureReason: "Your card has insufficient funds.", attemptCount: 2, paidAt: null });
+    expect(invoiceStateOf(invoice)).toMatchObject({
+      providerSubscriptionId: "sub_1",
+      periodStart: new Date(1_792_000_000_000),
+      failureReason: "Your card has insufficient funds.",
+      attemptCount: 2,
+      paidAt: null,
+    });
   });
 });

@@ -54,10 +54,21 @@ describe("POST /api/stripe/webhook", () => {
     const replay = await post(payload, header).expect(200);
     expect(replay.body).toEqual({ received: true, recorded: false });
     // Stripe re-sends with a fresh signature too: still one row.
-    await post(payload, Stripe.webhooks.generateTestHeaderString({ payload, secret: STAND_IN_KEYS.STRIPE_WEBHOOK_SECRET })).expect(200);
+    await post(
+      payload,
+      Stripe.webhooks.generateTestHeaderString({ payload, secret: STAND_IN_KEYS.STRIPE_WEBHOOK_SECRET }),
+    ).expect(200);
     const rows = await ctx.db("payments").where({ provider_id: object.id });
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ provider: "stripe", kind: "checkout_session", plan_type: "standard", amount_cents: 41200, customer_email: "webhook@example.com", customer_name: "Wes Hook", status: "succeeded" });
+    expect(rows[0]).toMatchObject({
+      provider: "stripe",
+      kind: "checkout_session",
+      plan_type: "standard",
+      amount_cents: 41200,
+      customer_email: "webhook@example.com",
+      customer_name: "Wes Hook",
+      status: "succeeded",
+    });
   });
 
   it("records a succeeded payment-page intent once, and skips one a checkout session made", async () => {
@@ -69,7 +80,11 @@ describe("POST /api/stripe/webhook", () => {
     const second = StripeStandIn.signedEvent("payment_intent.succeeded", fromSession);
     expect((await post(second.payload, second.header).expect(200)).body.recorded).toBe(false);
     expect(await ctx.db("payments").where({ provider_id: fromSession.id })).toHaveLength(0);
-    expect(await ctx.db("payments").where({ provider_id: direct.id }).first()).toMatchObject({ kind: "payment_intent", amount_cents: 88900, plan_type: "premium" });
+    expect(await ctx.db("payments").where({ provider_id: direct.id }).first()).toMatchObject({
+      kind: "payment_intent",
+      amount_cents: 88900,
+      plan_type: "premium",
+    });
   });
 
   it("ignores unpaid sessions and other event types", async () => {
@@ -86,16 +101,29 @@ describe("POST /api/stripe/webhook", () => {
     const { payload, header } = StripeStandIn.signedEvent("checkout.session.completed", session());
     const wrongSecret = StripeStandIn.signedEvent("checkout.session.completed", session(), "whsec_someone_else");
     const tampered = payload.replace('"amount_total":41200', '"amount_total":1');
-    expect((await post(wrongSecret.payload, wrongSecret.header).expect(400)).body).toEqual({ message: "Webhook signature verification failed" });
-    expect((await post(tampered, header).expect(400)).body).toEqual({ message: "Webhook signature verification failed" });
-    expect((await post(payload, "t=1,v1=deadbeef").expect(400)).body).toEqual({ message: "Webhook signature verification failed" });
+    expect((await post(wrongSecret.payload, wrongSecret.header).expect(400)).body).toEqual({
+      message: "Webhook signature verification failed",
+    });
+    expect((await post(tampered, header).expect(400)).body).toEqual({
+      message: "Webhook signature verification failed",
+    });
+    expect((await post(payload, "t=1,v1=deadbeef").expect(400)).body).toEqual({
+      message: "Webhook signature verification failed",
+    });
     expect((await post(payload).expect(400)).body).toEqual({ message: "Missing Stripe-Signature header" });
     expect(await count()).toBe(before);
   });
 
   it("is exempt from the CSRF origin check (Stripe proves itself by signature)", async () => {
     const { payload, header } = StripeStandIn.signedEvent("checkout.session.completed", session());
-    const res = await ctx.agent().post("/api/stripe/webhook").set("Origin", "https://stripe.com").set("Content-Type", "application/json").set("Stripe-Signature", header).send(payload).expect(200);
+    const res = await ctx
+      .agent()
+      .post("/api/stripe/webhook")
+      .set("Origin", "https://stripe.com")
+      .set("Content-Type", "application/json")
+      .set("Stripe-Signature", header)
+      .send(payload)
+      .expect(200);
     expect(res.body.recorded).toBe(true);
   });
 
@@ -108,7 +136,9 @@ describe("POST /api/stripe/webhook", () => {
     expect((await post(payload, header).expect(200)).body).toEqual({ received: true, recorded: true });
     expect((await post(payload, header).expect(200)).body).toEqual({ received: true, recorded: false });
     expect(await count()).toBe(before);
-    expect(await ctx.db("subscriptions").where({ checkout_ref: object.id })).toMatchObject([{ provider_subscription_id: object.subscription, status: "active", monthly_amount_cents: 37000 }]);
+    expect(await ctx.db("subscriptions").where({ checkout_ref: object.id })).toMatchObject([
+      { provider_subscription_id: object.subscription, status: "active", monthly_amount_cents: 37000 },
+    ]);
     expect(await ctx.db("provider_events").where({ event_id: JSON.parse(payload).id })).toHaveLength(1);
   });
 
@@ -129,7 +159,13 @@ describe("the webhook without a signing secret", () => {
 
   it("trusts nothing", async () => {
     const { payload, header } = StripeStandIn.signedEvent("checkout.session.completed", session());
-    const res = await ctx.agent().post("/api/stripe/webhook").set("Content-Type", "application/json").set("Stripe-Signature", header).send(payload).expect(400);
+    const res = await ctx
+      .agent()
+      .post("/api/stripe/webhook")
+      .set("Content-Type", "application/json")
+      .set("Stripe-Signature", header)
+      .send(payload)
+      .expect(400);
     expect(res.body).toEqual({ message: "Webhook signing secret is not configured" });
     expect(await ctx.db("payments")).toHaveLength(0);
   });

@@ -44,8 +44,18 @@ const recordsOf = async (email: string) => {
   const customers = await ctx.db("customers").whereRaw("lower(email) = lower(?)", [email]).pluck("id");
   return {
     customers: customers.length,
-    properties: await ctx.db("properties").whereIn("customer_id", customers).count({ n: "*" }).first().then((r) => Number(r!.n)),
-    bookings: await ctx.db("inspection_bookings").whereIn("customer_id", customers).count({ n: "*" }).first().then((r) => Number(r!.n)),
+    properties: await ctx
+      .db("properties")
+      .whereIn("customer_id", customers)
+      .count({ n: "*" })
+      .first()
+      .then((r) => Number(r!.n)),
+    bookings: await ctx
+      .db("inspection_bookings")
+      .whereIn("customer_id", customers)
+      .count({ n: "*" })
+      .first()
+      .then((r) => Number(r!.n)),
     mail: await mailTo(email),
   };
 };
@@ -53,26 +63,46 @@ const recordsOf = async (email: string) => {
 describe("re-submitting the scheduling wizard", () => {
   it("20 identical submissions, concurrent and then after the first success, make 1 booking; another date reuses the customer and home", async () => {
     const agent = ctx.agent();
-    const concurrent = await Promise.all(Array.from({ length: 10 }, () => agent.post("/api/inspection-bookings").send(wizard())));
+    const concurrent = await Promise.all(
+      Array.from({ length: 10 }, () => agent.post("/api/inspection-bookings").send(wizard())),
+    );
     expect(concurrent.map((r) => r.status)).toEqual(concurrent.map(() => 201));
     const first = concurrent[0]!.body;
     // The browser now holds the customer in its cookie: the same payload again, one by one and at once.
     const after = [];
     for (let i = 0; i < 5; i++) after.push(await agent.post("/api/inspection-bookings").send(wizard()));
-    after.push(...(await Promise.all(Array.from({ length: 5 }, () => agent.post("/api/inspection-bookings").send(wizard())))));
+    after.push(
+      ...(await Promise.all(Array.from({ length: 5 }, () => agent.post("/api/inspection-bookings").send(wizard())))),
+    );
     for (const res of [...concurrent, ...after]) {
       expect(res.status).toBe(201);
-      expect(res.body).toMatchObject({ id: first.id, customerId: first.customerId, propertyId: first.propertyId, scheduledDate: calendar().minDate, timeSlot: "1:30 PM" });
+      expect(res.body).toMatchObject({
+        id: first.id,
+        customerId: first.customerId,
+        propertyId: first.propertyId,
+        scheduledDate: calendar().minDate,
+        timeSlot: "1:30 PM",
+      });
     }
     expect(await recordsOf("noor@example.com")).toEqual({ customers: 1, properties: 1, bookings: 1, mail: 1 });
 
     // The same browser and e-mail (another case), another date: the same customer and home, a second booking and e-mail.
     const later = addDays(calendar().minDate, 2);
-    const second = await agent.post("/api/inspection-bookings").send(wizard({ email: "Noor@Example.com", scheduledDate: later })).expect(201);
-    expect(second.body).toMatchObject({ customerId: first.customerId, propertyId: first.propertyId, scheduledDate: later });
+    const second = await agent
+      .post("/api/inspection-bookings")
+      .send(wizard({ email: "Noor@Example.com", scheduledDate: later }))
+      .expect(201);
+    expect(second.body).toMatchObject({
+      customerId: first.customerId,
+      propertyId: first.propertyId,
+      scheduledDate: later,
+    });
     expect(second.body.id).not.toBe(first.id);
     // …and that one, sent again, is that booking again.
-    const again = await agent.post("/api/inspection-bookings").send(wizard({ email: "NOOR@example.com", scheduledDate: later })).expect(201);
+    const again = await agent
+      .post("/api/inspection-bookings")
+      .send(wizard({ email: "NOOR@example.com", scheduledDate: later }))
+      .expect(201);
     expect(again.body.id).toBe(second.body.id);
     expect(await recordsOf("noor@example.com")).toEqual({ customers: 1, properties: 1, bookings: 2, mail: 2 });
 
@@ -84,8 +114,15 @@ describe("re-submitting the scheduling wizard", () => {
     const agent = ctx.agent();
     const email = "slots@example.com";
     const first = await agent.post("/api/inspection-bookings").send(wizard({ email })).expect(201);
-    const other = await agent.post("/api/inspection-bookings").send(wizard({ email, timeSlot: "3:00 PM" })).expect(201);
-    expect(other.body).toMatchObject({ customerId: first.body.customerId, propertyId: first.body.propertyId, timeSlot: "3:00 PM" });
+    const other = await agent
+      .post("/api/inspection-bookings")
+      .send(wizard({ email, timeSlot: "3:00 PM" }))
+      .expect(201);
+    expect(other.body).toMatchObject({
+      customerId: first.body.customerId,
+      propertyId: first.body.propertyId,
+      timeSlot: "3:00 PM",
+    });
     expect(other.body.id).not.toBe(first.body.id);
 
     await ctx.db("inspection_bookings").where({ id: first.body.id }).update({ status: "cancelled" });
@@ -96,10 +133,19 @@ describe("re-submitting the scheduling wizard", () => {
 
   it("another address or another e-mail from the same browser is a new customer and home, as before", async () => {
     const agent = ctx.agent();
-    const first = await agent.post("/api/inspection-bookings").send(wizard({ email: "two-homes@example.com" })).expect(201);
-    const otherHome = await agent.post("/api/inspection-bookings").send(wizard({ email: "two-homes@example.com", propertyAddress: "5 Elgin Street, Ottawa, ON K1P 5W1" })).expect(201);
+    const first = await agent
+      .post("/api/inspection-bookings")
+      .send(wizard({ email: "two-homes@example.com" }))
+      .expect(201);
+    const otherHome = await agent
+      .post("/api/inspection-bookings")
+      .send(wizard({ email: "two-homes@example.com", propertyAddress: "5 Elgin Street, Ottawa, ON K1P 5W1" }))
+      .expect(201);
     expect(otherHome.body.propertyId).not.toBe(first.body.propertyId);
-    const otherPerson = await agent.post("/api/inspection-bookings").send(wizard({ email: "partner@example.com" })).expect(201);
+    const otherPerson = await agent
+      .post("/api/inspection-bookings")
+      .send(wizard({ email: "partner@example.com" }))
+      .expect(201);
     expect(otherPerson.body.customerId).not.toBe(first.body.customerId);
     expect(otherPerson.body.propertyId).not.toBe(first.body.propertyId);
   });
@@ -108,11 +154,17 @@ describe("re-submitting the scheduling wizard", () => {
     const email = "shared-payload@example.com";
     const owner = ctx.agent();
     const first = await owner.post("/api/inspection-bookings").send(wizard({ email })).expect(201);
-    await owner.post("/api/inspection-bookings").send(wizard({ email, scheduledDate: addDays(calendar().minDate, 3) })).expect(201);
+    await owner
+      .post("/api/inspection-bookings")
+      .send(wizard({ email, scheduledDate: addDays(calendar().minDate, 3) }))
+      .expect(201);
 
     // A browser with a customer of its own (so its submission is not the owner's very first one).
     const stranger = ctx.agent();
-    await stranger.post("/api/inspection-bookings").send(wizard({ email: "stranger@example.com" })).expect(201);
+    await stranger
+      .post("/api/inspection-bookings")
+      .send(wizard({ email: "stranger@example.com" }))
+      .expect(201);
     const theirs = await stranger.post("/api/inspection-bookings").send(wizard({ email })).expect(201);
     expect(theirs.body.customerId).not.toBe(first.body.customerId);
     const repeat = await stranger.post("/api/inspection-bookings").send(wizard({ email })).expect(201);
@@ -153,19 +205,28 @@ describe("re-submitting onboarding", () => {
     expect(concurrent.map((r) => r.status)).toEqual(concurrent.map(() => 201));
     const first = concurrent[0]!.body;
     for (let i = 0; i < 3; i++) {
-      const again = await agent.post("/api/onboarding").send(form({ email: "ADA-again@example.com", postalCode: "S7K 1A1" })).expect(201);
+      const again = await agent
+        .post("/api/onboarding")
+        .send(form({ email: "ADA-again@example.com", postalCode: "S7K 1A1" }))
+        .expect(201);
       expect(again.body).toEqual(first);
     }
     expect(await recordsOf("ada-again@example.com")).toEqual({ customers: 1, properties: 1, bookings: 1, mail: 1 });
 
     const later = addDays(calendar().minDate, 1);
-    const second = await agent.post("/api/onboarding").send(form({ preferredDate: later })).expect(201);
+    const second = await agent
+      .post("/api/onboarding")
+      .send(form({ preferredDate: later }))
+      .expect(201);
     expect(second.body.propertyId).toBe(first.propertyId);
     expect(second.body.bookingId).not.toBe(first.bookingId);
     expect(await recordsOf("ada-again@example.com")).toEqual({ customers: 1, properties: 1, bookings: 2, mail: 2 });
 
     // Saved again without a date: the same home, nothing new.
-    const saved = await agent.post("/api/onboarding").send(form({ preferredDate: "", preferredTime: "", accessMethod: "" })).expect(201);
+    const saved = await agent
+      .post("/api/onboarding")
+      .send(form({ preferredDate: "", preferredTime: "", accessMethod: "" }))
+      .expect(201);
     expect(saved.body.propertyId).toBe(first.propertyId);
     expect(await recordsOf("ada-again@example.com")).toEqual({ customers: 1, properties: 1, bookings: 2, mail: 2 });
   });

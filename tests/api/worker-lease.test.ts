@@ -32,18 +32,27 @@ async function liveProcess(workerId: string) {
   const lease = await startWorkerLease({ databaseUrl: ctx.url, pool, events, log: pino({ level: "silent" }) });
   leases.push(lease);
   events.emit("worker:create", { worker: { workerId } } as never);
-  await until("the lease to be recorded", async () => (await ctx.db("worker_leases").where({ worker_id: workerId })).length === 1);
+  await until(
+    "the lease to be recorded",
+    async () => (await ctx.db("worker_leases").where({ worker_id: workerId })).length === 1,
+  );
   return lease;
 }
 
 /** A queued job, locked by `workerId` `secondsAgo` seconds ago (as graphile-worker's get_job would have). */
 async function lockedJob(workerId: string, secondsAgo: number): Promise<string> {
   const { rows } = await ctx.db.raw("select id::text from graphile_worker.add_job('test.noop')");
-  await ctx.db.raw("update graphile_worker._private_jobs set locked_by = ?, locked_at = now() - make_interval(secs => ?) where id = ?", [workerId, secondsAgo, rows[0].id]);
+  await ctx.db.raw(
+    "update graphile_worker._private_jobs set locked_by = ?, locked_at = now() - make_interval(secs => ?) where id = ?",
+    [workerId, secondsAgo, rows[0].id],
+  );
   return rows[0].id;
 }
 
-const lockedBy = async (jobId: string) => (await ctx.db.raw("select locked_by from graphile_worker.jobs where id = ?", [jobId])).rows[0].locked_by as string | null;
+const lockedBy = async (jobId: string) =>
+  (await ctx.db.raw("select locked_by from graphile_worker.jobs where id = ?", [jobId])).rows[0].locked_by as
+    | string
+    | null;
 
 describe("worker leases", () => {
   it("give back the jobs of a process that is gone, and only those", async () => {
@@ -52,7 +61,11 @@ describe("worker leases", () => {
     await liveProcess("worker-alive");
     const alive = await lockedJob("worker-alive", 3600);
     // Gone: its lease row is there, but no session holds its lock any more (killed: the connection closed).
-    await ctx.db("worker_leases").insert({ worker_id: "worker-gone", holder: "elsewhere:1", lock_key: BigInt.asIntN(64, randomBytes(8).readBigUInt64BE()).toString() });
+    await ctx.db("worker_leases").insert({
+      worker_id: "worker-gone",
+      holder: "elsewhere:1",
+      lock_key: BigInt.asIntN(64, randomBytes(8).readBigUInt64BE()).toString(),
+    });
     const orphan = await lockedJob("worker-gone", 1);
     // No lease at all (a worker from before leases, or one that has just started): given back after the grace only.
     const recent = await lockedJob("worker-unleased-recent", 10);
@@ -64,7 +77,9 @@ describe("worker leases", () => {
     expect(await lockedBy(alive)).toBe("worker-alive");
     expect(await lockedBy(recent)).toBe("worker-unleased-recent");
     // The dead process's lease is gone; the live ones stay, and a second sweep finds nothing.
-    expect((await ctx.db("worker_leases").orderBy("worker_id")).map((l: { worker_id: string }) => l.worker_id)).toEqual(["worker-alive", "worker-sweeper"]);
+    expect((await ctx.db("worker_leases").orderBy("worker_id")).map((l: { worker_id: string }) => l.worker_id)).toEqual(
+      ["worker-alive", "worker-sweeper"],
+    );
     expect(await sweeper.sweep()).toEqual([]);
   });
 
@@ -73,10 +88,17 @@ describe("worker leases", () => {
     const job = await lockedJob("worker-reconnects", 3600);
     // Cut the lease connections as a network failure would: each process takes its lock again on a new one.
     const leaseBackends = async () =>
-      (await ctx.db.raw("select pid from pg_stat_activity where application_name = 'haven worker lease' and datname = current_database()")).rows.map((r: { pid: number }) => r.pid) as number[];
+      (
+        await ctx.db.raw(
+          "select pid from pg_stat_activity where application_name = 'haven worker lease' and datname = current_database()",
+        )
+      ).rows.map((r: { pid: number }) => r.pid) as number[];
     const cut = await leaseBackends();
     await ctx.db.raw("select pg_terminate_backend(pid) from unnest(?::int[]) as pid", [cut]);
-    await until("the locks to be held again", async () => (await leaseBackends()).filter((pid) => !cut.includes(pid)).length === leases.length);
+    await until(
+      "the locks to be held again",
+      async () => (await leaseBackends()).filter((pid) => !cut.includes(pid)).length === leases.length,
+    );
     const other = await liveProcess("worker-other");
     await other.sweep();
     expect(await lockedBy(job)).toBe("worker-reconnects");
@@ -142,7 +164,10 @@ describe("a lease whose database is away", () => {
     const lease = await startWorkerLease({ databaseUrl: proxy.url, pool, events, log });
     try {
       events.emit("worker:create", { worker: { workerId: "worker-cut-off" } } as never);
-      await until("the lease to be recorded", async () => (await ctx.db("worker_leases").where({ worker_id: "worker-cut-off" })).length === 1);
+      await until(
+        "the lease to be recorded",
+        async () => (await ctx.db("worker_leases").where({ worker_id: "worker-cut-off" })).length === 1,
+      );
       const before = proxy.attempts();
       proxy.cut();
       // Every failed attempt used to start two more (a failed connect() emits 'end' as well): thousands a second.
@@ -150,7 +175,11 @@ describe("a lease whose database is away", () => {
       const lost = lines.filter((line) => line.includes("worker lease connection lost"));
       expect(lost).toHaveLength(1);
       proxy.mend();
-      await until("the lease to be back", () => lines.some((line) => /worker lease connection back after \d+\.\d s/.test(line)), 20_000);
+      await until(
+        "the lease to be back",
+        () => lines.some((line) => /worker lease connection back after \d+\.\d s/.test(line)),
+        20_000,
+      );
       expect(proxy.attempts() - before).toBeLessThan(12);
       expect(lines.filter((line) => line.includes("worker lease connection lost"))).toHaveLength(1);
       expect(await ctx.db("worker_leases").where({ worker_id: "worker-cut-off" })).toHaveLength(1);

@@ -14,7 +14,14 @@ import { until } from "../support/processes.js";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
 
-type Service = { environment?: Record<string, string>; volumes?: string[]; image?: string; command?: string[]; profiles?: string[]; logging?: { driver?: string; options?: Record<string, string> } };
+type Service = {
+  environment?: Record<string, string>;
+  volumes?: string[];
+  image?: string;
+  command?: string[];
+  profiles?: string[];
+  logging?: { driver?: string; options?: Record<string, string> };
+};
 const composeText = read("docker-compose.yml");
 const compose = parse(composeText, { merge: true }) as { services: Record<string, Service> };
 const services = compose.services;
@@ -31,7 +38,8 @@ describe("docker-compose.yml", () => {
     }
     // Where they reach the processes.
     for (const service of ["migrate", "web", "worker"]) {
-      for (const name of ["SESSION_SECRET", "PUBLIC_URL", "SMTP_URL", "METRICS_TOKEN"]) expect(services[service]!.environment![name], `${service} ${name}`).toMatch(new RegExp(`^\\$\\{${name}:\\?`));
+      for (const name of ["SESSION_SECRET", "PUBLIC_URL", "SMTP_URL", "METRICS_TOKEN"])
+        expect(services[service]!.environment![name], `${service} ${name}`).toMatch(new RegExp(`^\\$\\{${name}:\\?`));
       expect(services[service]!.environment!.DATABASE_URL).toContain("${POSTGRES_PASSWORD:?");
     }
     expect(services.postgres!.environment!.POSTGRES_PASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD:\?/);
@@ -78,8 +86,18 @@ describe("Caddyfile", () => {
   it("answers 404 for /metrics in every spelling Express routes to it, and only for those", () => {
     expect(caddyfile).toMatch(/^\s*respond @metrics 404\s*$/m);
     const matcher = metricsMatcher();
-    for (const blocked of ["/metrics", "/METRICS", "/Metrics", "/metrics/", "/METRICS/", "//metrics", "/metrics/anything"]) expect(matcher.test(blocked), blocked).toBe(true);
-    for (const open of ["/", "/api/plans", "/pricing", "/metricsx", "/admin/metrics", "/readyz"]) expect(matcher.test(open), open).toBe(false);
+    for (const blocked of [
+      "/metrics",
+      "/METRICS",
+      "/Metrics",
+      "/metrics/",
+      "/METRICS/",
+      "//metrics",
+      "/metrics/anything",
+    ])
+      expect(matcher.test(blocked), blocked).toBe(true);
+    for (const open of ["/", "/api/plans", "/pricing", "/metricsx", "/admin/metrics", "/readyz"])
+      expect(matcher.test(open), open).toBe(false);
   });
 
   it("retries another replica, or the one replacing it, for longer than a replica takes to start", () => {
@@ -104,11 +122,18 @@ describe("Caddyfile", () => {
       });
     });
     running = spawn("caddy", ["run", "--config", path.join(ROOT, "Caddyfile"), "--adapter", "caddyfile"], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, XDG_DATA_HOME: "/tmp/haven-caddy-test", XDG_CONFIG_HOME: "/tmp/haven-caddy-test", SITE_ADDRESS: `:${port}` },
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        XDG_DATA_HOME: "/tmp/haven-caddy-test",
+        XDG_CONFIG_HOME: "/tmp/haven-caddy-test",
+        SITE_ADDRESS: `:${port}`,
+      },
       stdio: "ignore",
     });
     const get = async (urlPath: string) => (await fetch(`http://127.0.0.1:${port}${urlPath}`)).status;
     await until("Caddy to listen", async () => (await get("/metrics")) > 0, 10_000, 50);
-    for (const blocked of ["/metrics", "/METRICS", "/metrics/", "/Metrics/x", "//metrics", "/metrics?x=1"]) expect(await get(blocked), blocked).toBe(404);
+    for (const blocked of ["/metrics", "/METRICS", "/metrics/", "/Metrics/x", "//metrics", "/metrics?x=1"])
+      expect(await get(blocked), blocked).toBe(404);
   });
 });

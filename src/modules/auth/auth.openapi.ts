@@ -5,7 +5,14 @@ import { type StaffUser, loginSchema } from "./auth.schemas.js";
 // OpenAPI entries of the auth routes (auth.routes.ts); see docs/api.md.
 
 const staffUser: z.ZodType<StaffUser> = z
-  .object({ id: idNumber, email: z.string(), firstName: z.string(), lastName: z.string(), role: z.string(), createdAt: dateTimeString })
+  .object({
+    id: idNumber,
+    email: z.string(),
+    firstName: z.string(),
+    lastName: z.string(),
+    role: z.string(),
+    createdAt: dateTimeString,
+  })
   .meta({ id: "StaffUser", description: "A staff user; never the password hash" });
 
 export const authCalls = apiCalls([
@@ -35,7 +42,8 @@ export const authCalls = apiCalls([
     method: "post",
     path: "/api/auth/logout",
     summary: "Staff logout",
-    description: 'Ends the session and sends Clear-Site-Data: "cache" (the browser drops cached staff photos; IndexedDB stays). Answers success even without one.',
+    description:
+      'Ends the session and sends Clear-Site-Data: "cache" (the browser drops cached staff photos; IndexedDB stays). Answers success even without one.',
     tags: ["Auth"],
     access: "public",
     responses: { 200: z.object({ success: z.literal(true) }) },

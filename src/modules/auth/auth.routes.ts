@@ -7,7 +7,9 @@ import { type AuthService, TooManyLoginsError } from "./auth.service.js";
 
 /** Only same-site paths may be a `next` target, so login never redirects elsewhere. */
 export const safeNext = (next: unknown) =>
-  typeof next === "string" && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/admin";
+  typeof next === "string" && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\")
+    ? next
+    : "/admin";
 
 /** What the sign-in routes use; src/app.ts passes them (docs/architecture.md "Modules and layers"). */
 export interface AuthRoutesDeps {
@@ -17,10 +19,12 @@ export interface AuthRoutesDeps {
 /** Both login routes sign in through here, so they share the limits and the session rules. */
 function signIn(deps: AuthRoutesDeps) {
   return async (req: Request, res: Response, email: string, password: string): Promise<StaffUser> => {
-    const { user, sessionToken } = await deps.auth.login(email, password, req.ip ?? "unknown").catch((error: unknown) => {
-      if (error instanceof TooManyLoginsError) res.setHeader("Retry-After", String(error.retryAfterSeconds));
-      throw error;
-    });
+    const { user, sessionToken } = await deps.auth
+      .login(email, password, req.ip ?? "unknown")
+      .catch((error: unknown) => {
+        if (error instanceof TooManyLoginsError) res.setHeader("Retry-After", String(error.retryAfterSeconds));
+        throw error;
+      });
     req.session.staffUserId = user.id;
     req.session.staffSessionToken = sessionToken;
     await req.session.save();
@@ -67,11 +71,23 @@ export function authApi(deps: AuthRoutesDeps): Router {
 export function authPages(deps: AuthRoutesDeps): Router {
   const router = Router();
   const login = signIn(deps);
-  const form = z.object({ email: z.string().default(""), password: z.string().default(""), next: z.string().optional() });
+  const form = z.object({
+    email: z.string().default(""),
+    password: z.string().default(""),
+    next: z.string().optional(),
+  });
 
   router.get("/login", (req, res) => {
     if (req.session.staffUserId) return res.redirect(safeNext(req.query.next));
-    res.page("auth/login", { title: "Admin Portal", islands: true, noindex: true, email: "", next: safeNext(req.query.next), errors: {}, message: null });
+    res.page("auth/login", {
+      title: "Admin Portal",
+      islands: true,
+      noindex: true,
+      email: "",
+      next: safeNext(req.query.next),
+      errors: {},
+      message: null,
+    });
   });
 
   router.post("/login", async (req, res) => {
@@ -90,7 +106,8 @@ export function authPages(deps: AuthRoutesDeps): Router {
         message,
         toasts: [{ title, description: message, variant: "destructive" }],
       });
-    if (!checked.success) return show(400, "Missing Information", "Please enter both email and password", fieldsFromZod(checked.error));
+    if (!checked.success)
+      return show(400, "Missing Information", "Please enter both email and password", fieldsFromZod(checked.error));
     try {
       await login(req, res, checked.data.email, checked.data.password);
       res.redirect(303, next);

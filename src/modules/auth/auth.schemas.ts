@@ -2,8 +2,14 @@ import { z } from "zod";
 import { singleLineText } from "../../http/fields.js";
 
 export const loginSchema = z.object({
-  email: z.string({ message: "Please enter both email and password" }).trim().min(1, "Please enter both email and password").email("Enter a valid e-mail address"),
-  password: z.string({ message: "Please enter both email and password" }).min(1, "Please enter both email and password"),
+  email: z
+    .string({ message: "Please enter both email and password" })
+    .trim()
+    .min(1, "Please enter both email and password")
+    .email("Enter a valid e-mail address"),
+  password: z
+    .string({ message: "Please enter both email and password" })
+    .min(1, "Please enter both email and password"),
 });
 
 export const newStaffUserSchema = z.object({

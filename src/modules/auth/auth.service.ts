@@ -71,7 +71,11 @@ export class AuthService {
    *   twice as long as the last (up to `maxDelayMs`); the owner's own addresses are not slowed.
    * A success clears its pair's counter and takes this attempt back from the others.
    */
-  async login(email: string, password: string, clientAddress: string): Promise<{ user: StaffUser; sessionToken: string }> {
+  async login(
+    email: string,
+    password: string,
+    clientAddress: string,
+  ): Promise<{ user: StaffUser; sessionToken: string }> {
     const address = clientAddress;
     const normal = normalEmail(email);
     const keys = { pair: `pair:${normal}|${address}`, address: `ip:${address}`, email: `email:${normal}` };

@@ -77,14 +77,28 @@ export class LoginAttemptsRepository {
     const rows = await this.db("login_attempts")
       .whereIn("email", emails)
       .where("window_started_at", ">", this.db.raw("now() - (? * interval '1 millisecond')", [windowMs]))
-      .select("email", "address", "attempts", "blocked_until", this.db.raw("window_started_at + (? * interval '1 millisecond') as window_ends_at", [windowMs]));
-    return rows.map((r: { email: string; address: string | null; attempts: number; blocked_until: Date | null; window_ends_at: Date }) => ({
-      email: r.email,
-      address: r.address,
-      attempts: r.attempts,
-      windowEndsAt: r.window_ends_at,
-      blockedUntil: r.blocked_until,
-    }));
+      .select(
+        "email",
+        "address",
+        "attempts",
+        "blocked_until",
+        this.db.raw("window_started_at + (? * interval '1 millisecond') as window_ends_at", [windowMs]),
+      );
+    return rows.map(
+      (r: {
+        email: string;
+        address: string | null;
+        attempts: number;
+        blocked_until: Date | null;
+        window_ends_at: Date;
+      }) => ({
+        email: r.email,
+        address: r.address,
+        attempts: r.attempts,
+        windowEndsAt: r.window_ends_at,
+        blockedUntil: r.blocked_until,
+      }),
+    );
   }
 
   /** Deletes every counter of the e-mail (lower case), its per-address locks included; answers how many. */

@@ -7,7 +7,11 @@ export class StaffSessionsRepository {
   constructor(private readonly db: Knex) {}
 
   async insert(tokenHash: string, staffUserId: number, expiresAt: Date): Promise<void> {
-    await this.db("staff_sessions").insert({ token_hash: tokenHash, staff_user_id: staffUserId, expires_at: expiresAt });
+    await this.db("staff_sessions").insert({
+      token_hash: tokenHash,
+      staff_user_id: staffUserId,
+      expires_at: expiresAt,
+    });
   }
 
   /** The user of a live session (not revoked, not expired, its user not disabled), in one query: it runs on every staff request. */
@@ -23,6 +27,9 @@ export class StaffSessionsRepository {
   }
 
   async revoke(tokenHash: string): Promise<void> {
-    await this.db("staff_sessions").where({ token_hash: tokenHash }).whereNull("revoked_at").update({ revoked_at: this.db.fn.now() });
+    await this.db("staff_sessions")
+      .where({ token_hash: tokenHash })
+      .whereNull("revoked_at")
+      .update({ revoked_at: this.db.fn.now() });
   }
 }

@@ -30,7 +30,10 @@ export class StaffUsersRepository {
     return row ? toUser(row) : null;
   }
 
-  async findWithHashByEmail(email: string, options: { includeDisabled?: boolean } = {}): Promise<{ user: StaffUser; passwordHash: string } | null> {
+  async findWithHashByEmail(
+    email: string,
+    options: { includeDisabled?: boolean } = {},
+  ): Promise<{ user: StaffUser; passwordHash: string } | null> {
     const query = this.db<StaffUserRow>("staff_users").whereRaw("lower(email) = lower(?)", [email]);
     if (!options.includeDisabled) query.whereNull("disabled_at");
     const row = await query.first();
@@ -40,9 +43,15 @@ export class StaffUsersRepository {
   /** Disables the user and revokes every session of theirs in one statement each, in one transaction. */
   async disable(email: string): Promise<StaffUser | null> {
     return this.db.transaction(async (tx) => {
-      const [row] = await tx<StaffUserRow>("staff_users").whereRaw("lower(email) = lower(?)", [email]).update({ disabled_at: tx.fn.now() }).returning("*");
+      const [row] = await tx<StaffUserRow>("staff_users")
+        .whereRaw("lower(email) = lower(?)", [email])
+        .update({ disabled_at: tx.fn.now() })
+        .returning("*");
       if (!row) return null;
-      await tx("staff_sessions").where({ staff_user_id: row.id }).whereNull("revoked_at").update({ revoked_at: tx.fn.now() });
+      await tx("staff_sessions")
+        .where({ staff_user_id: row.id })
+        .whereNull("revoked_at")
+        .update({ revoked_at: tx.fn.now() });
       return toUser(row as StaffUserRow);
     });
   }
@@ -56,7 +65,12 @@ export class StaffUsersRepository {
     return Boolean(row);
   }
 
-  async insert(user: { email: string; first_name: string; last_name: string; password_hash: string }): Promise<StaffUser> {
+  async insert(user: {
+    email: string;
+    first_name: string;
+    last_name: string;
+    password_hash: string;
+  }): Promise<StaffUser> {
     const [row] = await this.db<StaffUserRow>("staff_users").insert(user).returning("*");
     return toUser(row as StaffUserRow);
   }
@@ -64,7 +78,11 @@ export class StaffUsersRepository {
   /** Every user, disabled ones too, oldest first (`haven users list`). */
   async list(): Promise<(StaffUser & { disabled: boolean; lastLoginAt: string | null })[]> {
     const rows = await this.db("staff_users").orderBy("id");
-    return rows.map((row: StaffUserRow & { last_login_at: Date | null }) => ({ ...toUser(row), disabled: row.disabled_at !== null, lastLoginAt: row.last_login_at?.toISOString() ?? null }));
+    return rows.map((row: StaffUserRow & { last_login_at: Date | null }) => ({
+      ...toUser(row),
+      disabled: row.disabled_at !== null,
+      lastLoginAt: row.last_login_at?.toISOString() ?? null,
+    }));
   }
 
   async touchLogin(id: number): Promise<void> {

@@ -15,12 +15,16 @@ export const bookingChangeSchema = (calendar: BookingCalendar) =>
   z
     .object({
       scheduledDate: leadDate(calendar, "Inspection date").optional(),
-      timeSlot: z.enum(BOOKING_SLOTS, { message: "Time slot must be a time such as 9:30 AM, or morning, afternoon or evening" }).optional(),
+      timeSlot: z
+        .enum(BOOKING_SLOTS, { message: "Time slot must be a time such as 9:30 AM, or morning, afternoon or evening" })
+        .optional(),
       status: z.literal("cancelled", { message: "Status may only be cancelled" }).optional(),
     })
     .superRefine((input, ctx) => {
       const moves = input.scheduledDate !== undefined || input.timeSlot !== undefined;
-      if (input.status && moves) ctx.addIssue({ code: "custom", path: ["status"], message: "Cancel or reschedule, not both" });
-      if (!input.status && input.scheduledDate === undefined) ctx.addIssue({ code: "custom", path: ["scheduledDate"], message: "Inspection date is required" });
+      if (input.status && moves)
+        ctx.addIssue({ code: "custom", path: ["status"], message: "Cancel or reschedule, not both" });
+      if (!input.status && input.scheduledDate === undefined)
+        ctx.addIssue({ code: "custom", path: ["scheduledDate"], message: "Inspection date is required" });
     });
 export type BookingChangeInput = z.infer<ReturnType<typeof bookingChangeSchema>>;

@@ -22,7 +22,8 @@ const ADMIN_ACCESS_OF: Record<string, AdminAccessMethod> = {
   "key-code": "smart_lock",
 };
 /** A stored access method as the admin views show it; null when none was given. */
-export const adminAccessMethod = (method: string | null): AdminAccessMethod | null => (method ? (ADMIN_ACCESS_OF[method] ?? "meet") : null);
+export const adminAccessMethod = (method: string | null): AdminAccessMethod | null =>
+  method ? (ADMIN_ACCESS_OF[method] ?? "meet") : null;
 
 /** Methods that need a code or instructions (customer-side §5). */
 export const NEEDS_ACCESS_INFO: readonly string[] = ["lockbox", "smart-lock"];

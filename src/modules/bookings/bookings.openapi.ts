@@ -41,7 +41,10 @@ export const bookingResponse: z.ZodType<Booking> = z
     preferredContact: text,
     subscriptionPlan: z.string(),
   })
-  .meta({ id: "InspectionBooking", description: "A booking with its property's and client's fields joined (staff-side §3)" });
+  .meta({
+    id: "InspectionBooking",
+    description: "A booking with its property's and client's fields joined (staff-side §3)",
+  });
 
 export const bookingsCalls = apiCalls([
   {
@@ -68,7 +71,9 @@ export const bookingsCalls = apiCalls([
     access: "session",
     headers: idempotencyHeaders,
     body: z.union([pageBookingSchema(PLACEHOLDER_CALENDAR), wizardBookingSchema(PLACEHOLDER_CALENDAR)]),
-    responses: { 201: { description: "Booked (or the first answer to this submission, when retried)", schema: bookingResponse } },
+    responses: {
+      201: { description: "Booked (or the first answer to this submission, when retried)", schema: bookingResponse },
+    },
     errors: [404, 409],
   },
   {

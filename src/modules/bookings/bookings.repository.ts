@@ -80,9 +80,7 @@ export class BookingsRepository {
   }
 
   async insert(booking: NewBooking, tx: Tx | Knex = this.db): Promise<Booking> {
-    const [row] = await tx("inspection_bookings")
-      .insert(bookingRow(booking))
-      .returning("id");
+    const [row] = await tx("inspection_bookings").insert(bookingRow(booking)).returning("id");
     return (await this.find(row.id as number, tx))!;
   }
 
@@ -95,7 +93,10 @@ export class BookingsRepository {
   }
 
   /** The customer's scheduled booking of this property at this date and slot, if there is one. */
-  async findScheduled(booking: Pick<NewBooking, "propertyId" | "customerId" | "scheduledDate" | "timeSlot">, tx: Tx | Knex = this.db): Promise<Booking | null> {
+  async findScheduled(
+    booking: Pick<NewBooking, "propertyId" | "customerId" | "scheduledDate" | "timeSlot">,
+    tx: Tx | Knex = this.db,
+  ): Promise<Booking | null> {
     const row = await this.selectJoined(tx)
       .where({
         "b.property_id": booking.propertyId,
@@ -110,12 +111,13 @@ export class BookingsRepository {
   }
 
   /** Many bookings in one multi-row insert (the demo seed); ids in input order. */
-  async insertMany(bookings: (NewBooking & { status: string; createdAt: Date })[], tx: Tx | Knex = this.db): Promise<number[]> {
+  async insertMany(
+    bookings: (NewBooking & { status: string; createdAt: Date })[],
+    tx: Tx | Knex = this.db,
+  ): Promise<number[]> {
     if (!bookings.length) return [];
     const rows = await tx("inspection_bookings")
-      .insert(
-        bookings.map((b) => ({ ...bookingRow(b), status: b.status, created_at: b.createdAt })),
-      )
+      .insert(bookings.map((b) => ({ ...bookingRow(b), status: b.status, created_at: b.createdAt })))
       .returning("id");
     return rows.map((r: { id: number }) => r.id);
   }
@@ -133,10 +135,15 @@ export class BookingsRepository {
     };
     const [rows, [count]] = await Promise.all([
       filter(this.selectJoined(this.db))
-        .orderBy([{ column: "b.created_at", order: "desc" }, { column: "b.id", order: "desc" }])
+        .orderBy([
+          { column: "b.created_at", order: "desc" },
+          { column: "b.id", order: "desc" },
+        ])
         .limit(query.limit)
         .offset(query.offset),
-      filter(this.db("inspection_bookings as b").join("properties as p", "p.id", "b.property_id")).count<{ n: number }[]>({ n: "*" }),
+      filter(this.db("inspection_bookings as b").join("properties as p", "p.id", "b.property_id")).count<
+        { n: number }[]
+      >({ n: "*" }),
     ]);
     return { rows: rows.map(toBooking), total: Number(count?.n ?? 0) };
   }
@@ -146,13 +153,18 @@ export class BookingsRepository {
     if (!propertyIds.length) return [];
     const rows = await this.selectJoined(this.db)
       .whereIn("b.property_id", propertyIds)
-      .orderBy([{ column: "b.scheduled_date", order: "desc" }, { column: "b.id", order: "desc" }]);
+      .orderBy([
+        { column: "b.scheduled_date", order: "desc" },
+        { column: "b.id", order: "desc" },
+      ]);
     return rows.map(toBooking);
   }
 
   /** Bookings dated in [from, to] ('YYYY-MM-DD'), by date then id; the maintenance calendar and reminders read these. */
   async listBetween(from: string, to: string): Promise<Booking[]> {
-    const rows = await this.selectJoined(this.db).whereBetween("b.scheduled_date", [from, to]).orderBy([{ column: "b.scheduled_date" }, { column: "b.id" }]);
+    const rows = await this.selectJoined(this.db)
+      .whereBetween("b.scheduled_date", [from, to])
+      .orderBy([{ column: "b.scheduled_date" }, { column: "b.id" }]);
     return rows.map(toBooking);
   }
 
@@ -172,7 +184,11 @@ export class BookingsRepository {
   }
 
   /** A new date and slot, or the status cancelled; `note` is added as a line of the booking's notes (My Home's changes). */
-  async change(id: number, change: { scheduledDate?: string; timeSlot?: string; status?: "cancelled"; note?: string }, tx: Tx): Promise<Booking> {
+  async change(
+    id: number,
+    change: { scheduledDate?: string; timeSlot?: string; status?: "cancelled"; note?: string },
+    tx: Tx,
+  ): Promise<Booking> {
     const patch: Record<string, unknown> = {};
     if (change.scheduledDate) patch.scheduled_date = change.scheduledDate;
     if (change.timeSlot) patch.time_slot = change.timeSlot;

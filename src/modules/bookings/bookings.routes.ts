@@ -71,7 +71,11 @@ export function bookingsApi(deps: BookingsRoutesDeps): Router {
       return void res.status(201).json(booking);
     }
     const input = parse(wizardBookingSchema(calendar), payload, (fields) => wizardFailureMessage(payload, fields));
-    const { result: booking, replayed, byBrowserKey } = await deps.idempotency.run("wizard", submission, (tx) => deps.bookings.bookFromWizard(viewer, input, tx));
+    const {
+      result: booking,
+      replayed,
+      byBrowserKey,
+    } = await deps.idempotency.run("wizard", submission, (tx) => deps.bookings.bookFromWizard(viewer, input, tx));
     // A replay found by the payload alone could come from another browser: it grants no access.
     if (!replayed || byBrowserKey) await rememberCustomer(req, booking.customerId);
     res.status(201).json(booking);
@@ -107,7 +111,8 @@ export function bookingsPages(deps: BookingsRoutesDeps): Router {
     const { minDate, maxDate } = deps.bookings.calendar();
     res.page("bookings/schedule-inspection", {
       title: "Schedule Your Inspection | Haven",
-      description: "Book your Haven 114-point home inspection in three short steps: your property, your contact details and a time that suits you.",
+      description:
+        "Book your Haven 114-point home inspection in three short steps: your property, your contact details and a time that suits you.",
       footer: true,
       islands: true,
       props: { propertyTypes: PROPERTY_TYPES, minDate, maxDate, prefill, planLabel: plan ? planLabel(plan) : null },
@@ -124,7 +129,12 @@ export function bookingsPages(deps: BookingsRoutesDeps): Router {
   });
 
   router.get("/booking-confirmation", (_req, res) => {
-    res.page("bookings/booking-confirmation", { title: "Inspection Booked | Haven", islands: true, noindex: true, props: contact() });
+    res.page("bookings/booking-confirmation", {
+      title: "Inspection Booked | Haven",
+      islands: true,
+      noindex: true,
+      props: contact(),
+    });
   });
 
   return router;

@@ -5,7 +5,14 @@ import { DAY_PART_VALUES, TIME_SLOTS, isIsoDate } from "../../shared/business-ti
 
 // Islands import this file too: nothing from the server here.
 
-import { ACCESS_INFO_MESSAGE, ACCESS_INFO_TITLE, ACCESS_METHODS, type BookingCalendar, LEAD_MESSAGE, NEEDS_ACCESS_INFO } from "./bookings.constants.js";
+import {
+  ACCESS_INFO_MESSAGE,
+  ACCESS_INFO_TITLE,
+  ACCESS_METHODS,
+  type BookingCalendar,
+  LEAD_MESSAGE,
+  NEEDS_ACCESS_INFO,
+} from "./bookings.constants.js";
 
 export * from "./bookings.constants.js";
 
@@ -31,8 +38,17 @@ export const optionalText = (label: string, max: number, multiline = false) =>
 const toId = (v: unknown) => idInput(blankToUndefined(v));
 
 /** An enumerated field: its own message when missing, the allowed values when wrong. */
-export const choice = <T extends readonly [string, ...string[]]>(values: T, label: string, missing = `${label} is required`) =>
-  z.enum(values, { error: (issue) => (issue.input === undefined || issue.input === null || issue.input === "" ? missing : `${label} must be one of ${values.join(", ")}`) });
+export const choice = <T extends readonly [string, ...string[]]>(
+  values: T,
+  label: string,
+  missing = `${label} is required`,
+) =>
+  z.enum(values, {
+    error: (issue) =>
+      issue.input === undefined || issue.input === null || issue.input === ""
+        ? missing
+        : `${label} must be one of ${values.join(", ")}`,
+  });
 
 export const wholeNumber = (label: string, min: number, max: number) =>
   z.preprocess(
@@ -62,13 +78,26 @@ export const optionalChoice = <T extends readonly [string, ...string[]]>(values:
 export const leadDate = (calendar: BookingCalendar, label: string) =>
   z.string({ message: `${label} is required` }).superRefine((value, ctx) => {
     if (!value) return void ctx.addIssue({ code: "custom", message: `${label} is required` });
-    if (!isIsoDate(value)) return void ctx.addIssue({ code: "custom", message: `${label} must be a date (YYYY-MM-DD)` });
+    if (!isIsoDate(value))
+      return void ctx.addIssue({ code: "custom", message: `${label} must be a date (YYYY-MM-DD)` });
     if (value < calendar.minDate) return void ctx.addIssue({ code: "custom", message: LEAD_MESSAGE });
-    if (value > calendar.maxDate) ctx.addIssue({ code: "custom", message: `${label} must be within a year from today` });
+    if (value > calendar.maxDate)
+      ctx.addIssue({ code: "custom", message: `${label} must be within a year from today` });
   });
 
 /** The wizard's required fields (customer-side §5: step 1, step 2, step 3). */
-export const WIZARD_REQUIRED_FIELDS = ["propertyAddress", "propertyType", "propertySize", "firstName", "lastName", "email", "phone", "scheduledDate", "timeSlot", "accessMethod"] as const;
+export const WIZARD_REQUIRED_FIELDS = [
+  "propertyAddress",
+  "propertyType",
+  "propertySize",
+  "firstName",
+  "lastName",
+  "email",
+  "phone",
+  "scheduledDate",
+  "timeSlot",
+  "accessMethod",
+] as const;
 /** The wizard's submit toast when something required is missing (customer-side §5). */
 export const WIZARD_MISSING_MESSAGE = "Please fill in all required fields.";
 /** customer-side §5's access rule as one line: its title, then its text. */
@@ -79,11 +108,27 @@ export const wizardBookingSchema = (calendar: BookingCalendar) =>
   z
     .object({
       // Set when the wizard was opened for a customer this browser created (property intake).
-      customerId: z.preprocess(toId, z.number({ message: "Customer id must be a number" }).int("Customer id must be a whole number").positive("Customer id must be positive").max(MAX_ID, "Customer id is not valid").optional()),
+      customerId: z.preprocess(
+        toId,
+        z
+          .number({ message: "Customer id must be a number" })
+          .int("Customer id must be a whole number")
+          .positive("Customer id must be positive")
+          .max(MAX_ID, "Customer id is not valid")
+          .optional(),
+      ),
       propertyAddress: requiredText("Property address", 300),
       propertyType: choice(PROPERTY_TYPES, "Property type"),
       propertySize: wholeNumber("Property size", 100, 100_000),
-      yearBuilt: z.preprocess(toNumber, z.number({ message: "Year built must be a number" }).int().min(1600, "Year built must be 1600 or later").max(new Date().getFullYear() + 1, "Year built cannot be in the future").optional()),
+      yearBuilt: z.preprocess(
+        toNumber,
+        z
+          .number({ message: "Year built must be a number" })
+          .int()
+          .min(1600, "Year built must be 1600 or later")
+          .max(new Date().getFullYear() + 1, "Year built cannot be in the future")
+          .optional(),
+      ),
       firstName: requiredText("First name", 100),
       lastName: requiredText("Last name", 100),
       email: emailField,
@@ -106,7 +151,14 @@ export type WizardBookingInput = z.infer<ReturnType<typeof wizardBookingSchema>>
 /** The customer booking page's payload: a property of this browser, one of the 14 weekdays, a part of the day. */
 export const pageBookingSchema = (calendar: BookingCalendar) =>
   z.object({
-    propertyId: z.preprocess(toId, z.number({ message: "No property found" }).int("No property found").positive("No property found").max(MAX_ID, "No property found")),
+    propertyId: z.preprocess(
+      toId,
+      z
+        .number({ message: "No property found" })
+        .int("No property found")
+        .positive("No property found")
+        .max(MAX_ID, "No property found"),
+    ),
     scheduledDate: z
       .string({ message: "Please select a date" })
       .min(1, "Please select a date")
@@ -115,4 +167,3 @@ export const pageBookingSchema = (calendar: BookingCalendar) =>
     notes: optionalText("Notes", 2000, true),
   });
 export type PageBookingInput = z.infer<ReturnType<typeof pageBookingSchema>>;
-

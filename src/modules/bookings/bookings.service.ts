@@ -1,10 +1,35 @@
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
-import { PROVINCES, type NewProperty, type Property, type SubscriptionPlan, US_STATES, formatAddress, normalizePostalCode, sameEmail } from "../customers/customers.schemas.js";
+import {
+  PROVINCES,
+  type NewProperty,
+  type Property,
+  type SubscriptionPlan,
+  US_STATES,
+  formatAddress,
+  normalizePostalCode,
+  sameEmail,
+} from "../customers/customers.schemas.js";
 import type { CustomersService, Viewer } from "../customers/index.js";
 import { type MailService, bookingConfirmationEmail } from "../mail/index.js";
 import type { BookingsRepository, NewBooking } from "./bookings.repository.js";
-import { ACCESS_METHOD_LABELS, type Booking, adminAccessMethod, type BookingCalendar, type PageBookingInput, type WizardBookingInput } from "./bookings.schemas.js";
-import { bookingDates, earliestInspectionDate, latestInspectionDate, longDate, slotLabel, slotWindow, todayIn, zonedInstant } from "../../shared/business-time.js";
+import {
+  ACCESS_METHOD_LABELS,
+  type Booking,
+  adminAccessMethod,
+  type BookingCalendar,
+  type PageBookingInput,
+  type WizardBookingInput,
+} from "./bookings.schemas.js";
+import {
+  bookingDates,
+  earliestInspectionDate,
+  latestInspectionDate,
+  longDate,
+  slotLabel,
+  slotWindow,
+  todayIn,
+  zonedInstant,
+} from "../../shared/business-time.js";
 import type { WizardPrefill } from "./bookings.constants.js";
 import type { BookingChangeInput } from "./booking-changes.schemas.js";
 import { ConflictError, NotFoundError } from "../../http/errors.js";
@@ -25,8 +50,8 @@ export interface BookingsDeps {
   settings: BookingSettings;
 }
 
-
-const sameAddress = (a: string, b: string) => a.trim().toLowerCase().replace(/\s+/g, " ") === b.trim().toLowerCase().replace(/\s+/g, " ");
+const sameAddress = (a: string, b: string) =>
+  a.trim().toLowerCase().replace(/\s+/g, " ") === b.trim().toLowerCase().replace(/\s+/g, " ");
 
 /**
  * The wizard's address line names this property: the same street, and the same city and postal code
@@ -45,13 +70,19 @@ function namesProperty(property: Property, line: string): boolean {
  * The wizard asks for one address line. 'street, city, ON K1S 2B4' is split into its parts; anything
  * else is kept whole as the street with an empty city, never guessed.
  */
-export function splitAddress(line: string): Pick<NewProperty, "address" | "city" | "postalCode" | "province" | "state"> {
-  const parts = line.split(",").map((p) => p.trim()).filter(Boolean);
+export function splitAddress(
+  line: string,
+): Pick<NewProperty, "address" | "city" | "postalCode" | "province" | "state"> {
+  const parts = line
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
   const region = /^([A-Za-z]{2})\b\s*(.*)$/.exec(parts[2] ?? "");
   const code = region?.[1]?.toUpperCase() ?? "";
   const isProvince = (PROVINCES as readonly string[]).includes(code);
   const isState = (US_STATES as readonly string[]).includes(code);
-  if (parts.length < 3 || !region || !(isProvince || isState)) return { address: line.trim(), city: "", postalCode: "" };
+  if (parts.length < 3 || !region || !(isProvince || isState))
+    return { address: line.trim(), city: "", postalCode: "" };
   return {
     address: parts[0]!,
     city: parts[1]!,
@@ -77,7 +108,12 @@ export class BookingsService {
   /** The dates the server accepts right now, in the business zone. */
   calendar(now: Date = new Date()): BookingCalendar {
     const tz = this.settings.timeZone;
-    return { today: todayIn(tz, now), minDate: earliestInspectionDate(tz, now), maxDate: latestInspectionDate(tz, now), bookingDates: bookingDates(tz, now) };
+    return {
+      today: todayIn(tz, now),
+      minDate: earliestInspectionDate(tz, now),
+      maxDate: latestInspectionDate(tz, now),
+      bookingDates: bookingDates(tz, now),
+    };
   }
 
   list(viewer: Viewer): Promise<Booking[]> {
@@ -90,7 +126,11 @@ export class BookingsService {
    * Staff lists (staff-side §3, docs/decisions.md#15): a page of every booking, newest first, with
    * the client fields joined and the access method as the admin views name it.
    */
-  async listForStaff(query: { q?: string; limit: number; offset: number }): Promise<{ rows: Booking[]; total: number }> {
+  async listForStaff(query: {
+    q?: string;
+    limit: number;
+    offset: number;
+  }): Promise<{ rows: Booking[]; total: number }> {
     const { rows, total } = await this.bookings.listPage(query);
     return { rows: rows.map((b) => ({ ...b, accessMethod: adminAccessMethod(b.accessMethod) })), total };
   }
@@ -156,23 +196,32 @@ export class BookingsService {
             phone: input.phone,
             subscriptionPlan: reuse?.plan ?? "free-score",
           },
-          { ...splitAddress(input.propertyAddress), propertyType: input.propertyType, squareFootage: input.propertySize, yearBuilt: input.yearBuilt ?? null },
+          {
+            ...splitAddress(input.propertyAddress),
+            propertyType: input.propertyType,
+            squareFootage: input.propertySize,
+            yearBuilt: input.yearBuilt ?? null,
+          },
           trx,
         );
         customerId = created.customer.id;
         propertyId = created.property.id;
       }
-      return this.bookOnce(trx, {
-        propertyId,
-        customerId,
-        scheduledDate: input.scheduledDate,
-        timeSlot: input.timeSlot,
-        accessMethod: input.accessMethod,
-        accessCode: input.accessCode,
-        accessInstructions: input.accessInstructions,
-        specialRequests: input.specialRequests,
-        source: "wizard",
-      }, { email: input.email, name: `${input.firstName} ${input.lastName}` });
+      return this.bookOnce(
+        trx,
+        {
+          propertyId,
+          customerId,
+          scheduledDate: input.scheduledDate,
+          timeSlot: input.timeSlot,
+          accessMethod: input.accessMethod,
+          accessCode: input.accessCode,
+          accessInstructions: input.accessInstructions,
+          specialRequests: input.specialRequests,
+          source: "wizard",
+        },
+        { email: input.email, name: `${input.firstName} ${input.lastName}` },
+      );
     };
     return tx ? work(tx) : this.transaction(work);
   }
@@ -182,7 +231,10 @@ export class BookingsService {
    * customer the wizard was opened for, or else of a customer with the same e-mail; and the plan a new
    * record keeps when the customer was named but the address is another one.
    */
-  private async reusable(viewer: Viewer, input: WizardBookingInput): Promise<{ property: Property | null; plan: SubscriptionPlan } | null> {
+  private async reusable(
+    viewer: Viewer,
+    input: WizardBookingInput,
+  ): Promise<{ property: Property | null; plan: SubscriptionPlan } | null> {
     if (!input.customerId) {
       const property = await this.ownProperty(viewer, input.email, (p) => namesProperty(p, input.propertyAddress));
       return property ? { property, plan: property.subscriptionPlan as SubscriptionPlan } : null;
@@ -191,7 +243,10 @@ export class BookingsService {
     const customer = await this.customers.findCustomer(input.customerId);
     if (!customer) return null;
     const properties = await this.customers.listProperties({ kind: "customer", customerIds: [customer.id] });
-    return { property: properties.findLast((p) => namesProperty(p, input.propertyAddress)) ?? null, plan: customer.subscriptionPlan as SubscriptionPlan };
+    return {
+      property: properties.findLast((p) => namesProperty(p, input.propertyAddress)) ?? null,
+      plan: customer.subscriptionPlan as SubscriptionPlan,
+    };
   }
 
   /**
@@ -211,7 +266,14 @@ export class BookingsService {
     const work = (trx: Tx) =>
       this.book(
         trx,
-        { propertyId: property.id, customerId: property.customerId, scheduledDate: input.scheduledDate, timeSlot: input.timeSlot, notes: input.notes, source: "booking-page" },
+        {
+          propertyId: property.id,
+          customerId: property.customerId,
+          scheduledDate: input.scheduledDate,
+          timeSlot: input.timeSlot,
+          notes: input.notes,
+          source: "booking-page",
+        },
         { email: property.clientEmail, name: property.clientName },
       );
     return tx ? work(tx) : this.transaction(work);
@@ -221,7 +283,10 @@ export class BookingsService {
    * Many bookings at once, in the caller's transaction (the demo seed). They are records of the past
    * or demo appointments, so no confirmation e-mail is queued. Returns the ids in input order.
    */
-  importMany(bookings: (NewBooking & { status: "scheduled" | "completed" | "cancelled"; createdAt: Date })[], tx: Tx): Promise<number[]> {
+  importMany(
+    bookings: (NewBooking & { status: "scheduled" | "completed" | "cancelled"; createdAt: Date })[],
+    tx: Tx,
+  ): Promise<number[]> {
     return this.bookings.insertMany(bookings, tx);
   }
 
@@ -258,7 +323,9 @@ export class BookingsService {
         dateLabel: longDate(saved.scheduledDate),
         timeLabel: slotLabel(saved.timeSlot),
         location: [saved.address, saved.city, region].filter(Boolean).join(", "),
-        accessLabel: saved.accessMethod ? (ACCESS_METHOD_LABELS[saved.accessMethod] ?? accessLabel(saved.accessMethod)) : null,
+        accessLabel: saved.accessMethod
+          ? (ACCESS_METHOD_LABELS[saved.accessMethod] ?? accessLabel(saved.accessMethod))
+          : null,
         accessInstructions: saved.accessInstructions,
         hasAccessCode: Boolean(saved.accessCode),
         specialRequests: saved.specialRequests ?? saved.notes,
@@ -279,18 +346,29 @@ export class BookingsService {
    * mails the client the confirmation of the new date, in the same transaction; the reminder follows the
    * new date (maintenance_reminders is keyed by date).
    */
-  async changeByStaff(id: number, input: BookingChangeInput, options: { check?: (current: Booking) => void; note?: (current: Booking) => string } = {}): Promise<Booking> {
+  async changeByStaff(
+    id: number,
+    input: BookingChangeInput,
+    options: { check?: (current: Booking) => void; note?: (current: Booking) => string } = {},
+  ): Promise<Booking> {
     return this.transaction(async (tx) => {
       const current = await this.bookings.findForUpdate(id, tx);
       if (!current) throw new NotFoundError("Booking not found");
       if (current.status !== "scheduled")
-        throw new ConflictError(`This booking is ${current.status}: only a scheduled booking can be ${input.status ? "cancelled" : "rescheduled"}`);
+        throw new ConflictError(
+          `This booking is ${current.status}: only a scheduled booking can be ${input.status ? "cancelled" : "rescheduled"}`,
+        );
       // My Home: the portal checks its own rules on the locked row and notes the change for staff.
       options.check?.(current);
       const note = options.note?.(current);
       if (input.status === "cancelled") return this.bookings.change(id, { status: "cancelled", note }, tx);
-      const moved = await this.bookings.change(id, { scheduledDate: input.scheduledDate, timeSlot: input.timeSlot, note }, tx);
-      if (moved.scheduledDate !== current.scheduledDate || moved.timeSlot !== current.timeSlot) await this.queueConfirmation(tx, moved, { email: moved.clientEmail, name: moved.clientName });
+      const moved = await this.bookings.change(
+        id,
+        { scheduledDate: input.scheduledDate, timeSlot: input.timeSlot, note },
+        tx,
+      );
+      if (moved.scheduledDate !== current.scheduledDate || moved.timeSlot !== current.timeSlot)
+        await this.queueConfirmation(tx, moved, { email: moved.clientEmail, name: moved.clientName });
       return moved;
     });
   }

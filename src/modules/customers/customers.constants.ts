@@ -12,12 +12,66 @@ export const HVAC_UNITS = ["1", "2", "3", "4+", "unknown"] as const;
 export const ELECTRICAL_PANELS = ["1", "2", "multiple", "unknown"] as const;
 export const HEATING_TYPES = ["gas", "electric", "oil", "propane", "heat-pump", "other", "unknown"] as const;
 export const COOLING_TYPES = ["central-ac", "window-units", "mini-split", "evaporative", "none", "unknown"] as const;
-export const WATER_HEATER_TYPES = ["gas-tank", "electric-tank", "gas-tankless", "electric-tankless", "solar", "unknown"] as const;
+export const WATER_HEATER_TYPES = [
+  "gas-tank",
+  "electric-tank",
+  "gas-tankless",
+  "electric-tankless",
+  "solar",
+  "unknown",
+] as const;
 export const ROOF_TYPES = ["asphalt-shingle", "metal", "tile", "slate", "flat", "other", "unknown"] as const;
 export const US_STATES = [
-  "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY", "LA", "ME", "MD",
-  "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC",
-  "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY",
+  "AL",
+  "AK",
+  "AZ",
+  "AR",
+  "CA",
+  "CO",
+  "CT",
+  "DE",
+  "FL",
+  "GA",
+  "HI",
+  "ID",
+  "IL",
+  "IN",
+  "IA",
+  "KS",
+  "KY",
+  "LA",
+  "ME",
+  "MD",
+  "MA",
+  "MI",
+  "MN",
+  "MS",
+  "MO",
+  "MT",
+  "NE",
+  "NV",
+  "NH",
+  "NJ",
+  "NM",
+  "NY",
+  "NC",
+  "ND",
+  "OH",
+  "OK",
+  "OR",
+  "PA",
+  "RI",
+  "SC",
+  "SD",
+  "TN",
+  "TX",
+  "UT",
+  "VT",
+  "VA",
+  "WA",
+  "WV",
+  "WI",
+  "WY",
 ] as const;
 export const PROVINCES = ["AB", "BC", "MB", "NB", "NL", "NS", "ON", "PE", "QC", "SK"] as const;
 export const PROVINCE_NAMES: Record<(typeof PROVINCES)[number], string> = {
@@ -35,10 +89,25 @@ export const PROVINCE_NAMES: Record<(typeof PROVINCES)[number], string> = {
 /** The property form's region list (docs/decisions.md#31): the provinces first, then the US states. */
 export const REGIONS = [...PROVINCES, ...US_STATES] as const;
 export const GARAGE_TYPES = ["none", "single", "double", "triple", "carport", "detached"] as const;
-export const BASEMENT_STATUSES = ["none", "unfinished", "partially-finished", "finished", "walkout", "crawlspace"] as const;
+export const BASEMENT_STATUSES = [
+  "none",
+  "unfinished",
+  "partially-finished",
+  "finished",
+  "walkout",
+  "crawlspace",
+] as const;
 export const OWNERSHIP_TYPES = ["owner", "renter", "landlord"] as const;
 export const HOUSEHOLD_INCOMES = ["50k-100k", "100k-150k", "150k-200k", "200k-300k", "over-300k"] as const;
-export const OCCUPATIONS = ["professional", "manager", "tradesperson", "entrepreneur", "retired", "student", "other"] as const;
+export const OCCUPATIONS = [
+  "professional",
+  "manager",
+  "tradesperson",
+  "entrepreneur",
+  "retired",
+  "student",
+  "other",
+] as const;
 export const HOUSEHOLD_SIZES = ["1", "2", "3", "4", "5+"] as const;
 export const SUBSCRIPTION_PLANS = ["free-score", "basic", "standard", "premium"] as const;
 export type SubscriptionPlan = (typeof SUBSCRIPTION_PLANS)[number];
@@ -88,7 +157,9 @@ export interface Property {
 }
 
 /** What the services need to create a property; every optional field may be left out. */
-export type NewProperty = Partial<Omit<Property, "id" | "customerId" | "createdAt" | "clientName" | "clientEmail" | "clientPhone" | "subscriptionPlan">> &
+export type NewProperty = Partial<
+  Omit<Property, "id" | "customerId" | "createdAt" | "clientName" | "clientEmail" | "clientPhone" | "subscriptionPlan">
+> &
   Pick<Property, "address" | "city" | "postalCode">;
 
 export interface NewCustomer {
@@ -135,10 +206,17 @@ export const isProvince = (code: string | null | undefined) => (PROVINCES as rea
 const _isUsState = (code: string | null | undefined) => (US_STATES as readonly string[]).includes(code ?? "");
 
 /** A region code goes to `province` or to `state`, never both: a province is not a US state. */
-export const regionColumns = (code: string) => (isProvince(code) ? { province: code, state: null } : { province: null, state: code });
+export const regionColumns = (code: string) =>
+  isProvince(code) ? { province: code, state: null } : { province: null, state: code };
 
 /** One line for any address: '12 Elm St, Ottawa, ON K1S 2B4'. Empty parts are left out. */
-export function formatAddress(p: { address?: string | null; city?: string | null; province?: string | null; state?: string | null; postalCode?: string | null }): string {
+export function formatAddress(p: {
+  address?: string | null;
+  city?: string | null;
+  province?: string | null;
+  state?: string | null;
+  postalCode?: string | null;
+}): string {
   const region = [p.province || p.state, p.postalCode].filter(Boolean).join(" ");
   return [p.address, p.city, region].filter(Boolean).join(", ");
 }

@@ -39,7 +39,9 @@ export const propertyResponse: z.ZodType<Property> = z
     clientName: z.string(),
     clientEmail: z.string(),
     clientPhone: text,
-    subscriptionPlan: z.string().meta({ description: "free-score, basic, standard or premium; anything else displays as Unknown" }),
+    subscriptionPlan: z
+      .string()
+      .meta({ description: "free-score, basic, standard or premium; anything else displays as Unknown" }),
     createdAt: dateTimeString,
   })
   .meta({ id: "Property" });
@@ -57,7 +59,10 @@ export const customersCalls = apiCalls([
     body: customerCreateSchema,
     responses: {
       201: { description: "Created", schema: z.object({ id: idNumber, propertyId: idNumber }) },
-      200: { description: "Already created by this checkout (a retry)", schema: z.object({ id: idNumber, propertyId: idNumber }) },
+      200: {
+        description: "Already created by this checkout (a retry)",
+        schema: z.object({ id: idNumber, propertyId: idNumber }),
+      },
     },
     errors: [409, 502],
   },
@@ -65,7 +70,8 @@ export const customersCalls = apiCalls([
     method: "get",
     path: "/api/properties",
     summary: "Properties, newest first: staff see all, a page at a time; a customer session only its own",
-    description: "Staff: limit/offset/q (address, client name or e-mail) and X-Total-Count. A customer session gets all of its own properties; the query is ignored.",
+    description:
+      "Staff: limit/offset/q (address, client name or e-mail) and X-Total-Count. A customer session gets all of its own properties; the query is ignored.",
     tags: ["Properties"],
     access: "session",
     query: staffListQuerySchema,

@@ -115,7 +115,12 @@ export class CustomersRepository {
    * copied onto every property of theirs (the client columns the staff search reads). search_text is a
    * generated column, so it follows by itself. Null when the property does not exist.
    */
-  async updateProperty(id: number, property: Partial<NewProperty>, customer: { name?: string; email?: string; phone?: string }, tx: Tx | Knex = this.db): Promise<Property | null> {
+  async updateProperty(
+    id: number,
+    property: Partial<NewProperty>,
+    customer: { name?: string; email?: string; phone?: string },
+    tx: Tx | Knex = this.db,
+  ): Promise<Property | null> {
     const current = await tx("properties").where({ id }).forUpdate().first();
     if (!current) return null;
     const now = tx.fn.now();
@@ -124,14 +129,21 @@ export class CustomersRepository {
       const value = property[key as keyof NewProperty];
       if (value !== undefined) row[column] = value;
     }
-    if (Object.keys(row).length) await tx("properties").where({ id }).update({ ...row, updated_at: now });
+    if (Object.keys(row).length)
+      await tx("properties")
+        .where({ id })
+        .update({ ...row, updated_at: now });
     if (Object.keys(customer).length) {
-      await tx("customers").where({ id: current.customer_id }).update({ ...customer, updated_at: now });
+      await tx("customers")
+        .where({ id: current.customer_id })
+        .update({ ...customer, updated_at: now });
       const copy: Row = {};
       if (customer.name !== undefined) copy.client_name = customer.name;
       if (customer.email !== undefined) copy.client_email = customer.email;
       if (customer.phone !== undefined) copy.client_phone = customer.phone;
-      await tx("properties").where({ customer_id: current.customer_id }).update({ ...copy, updated_at: now });
+      await tx("properties")
+        .where({ customer_id: current.customer_id })
+        .update({ ...copy, updated_at: now });
     }
     return this.findProperty(id, tx);
   }
@@ -140,11 +152,18 @@ export class CustomersRepository {
    * A page of properties for staff, newest first, and the count of all that match. The search text
    * matches the address, city, client's name or e-mail anywhere, without case or accents (src/db/property-search.ts).
    */
-  async searchProperties(query: { q?: string; limit: number; offset: number }): Promise<{ rows: Property[]; total: number }> {
+  async searchProperties(query: {
+    q?: string;
+    limit: number;
+    offset: number;
+  }): Promise<{ rows: Property[]; total: number }> {
     const filter = (builder: Knex.QueryBuilder) => this.staffSearch(builder, query.q);
     const [rows, [count]] = await Promise.all([
       filter(this.db("properties"))
-        .orderBy([{ column: "created_at", order: "desc" }, { column: "id", order: "desc" }])
+        .orderBy([
+          { column: "created_at", order: "desc" },
+          { column: "id", order: "desc" },
+        ])
         .limit(query.limit)
         .offset(query.offset),
       filter(this.db("properties")).count<{ n: number }[]>({ n: "*" }),
@@ -158,7 +177,10 @@ export class CustomersRepository {
 
   /** Every property searchProperties would page through, in its order, a batch at a time (CSV export). */
   exportProperties(query: { q?: string }): AsyncGenerator<Property[]> {
-    const rows = this.staffSearch(this.db("properties"), query.q).orderBy([{ column: "created_at", order: "desc" }, { column: "id", order: "desc" }]);
+    const rows = this.staffSearch(this.db("properties"), query.q).orderBy([
+      { column: "created_at", order: "desc" },
+      { column: "id", order: "desc" },
+    ]);
     return cursorBatches(this.db, rows, toProperty);
   }
 
@@ -166,16 +188,38 @@ export class CustomersRepository {
    * Many customers, each with one property, in two multi-row inserts (the demo seed at 100,000
    * properties). Rows come back in input order: Postgres returns a multi-row insert's rows in order.
    */
-  async insertMany(rows: { customer: NewCustomer; property: NewProperty; createdAt: Date }[], tx: Tx | Knex = this.db): Promise<{ customerId: number; propertyId: number }[]> {
+  async insertMany(
+    rows: { customer: NewCustomer; property: NewProperty; createdAt: Date }[],
+    tx: Tx | Knex = this.db,
+  ): Promise<{ customerId: number; propertyId: number }[]> {
     if (!rows.length) return [];
     const customers = await tx("customers")
-      .insert(rows.map(({ customer: c, createdAt }) => ({ email: c.email, name: c.name, phone: c.phone ?? null, subscription_plan: c.subscriptionPlan, stripe_session_id: c.stripeSessionId ?? null, created_at: createdAt, updated_at: createdAt })))
+      .insert(
+        rows.map(({ customer: c, createdAt }) => ({
+          email: c.email,
+          name: c.name,
+          phone: c.phone ?? null,
+          subscription_plan: c.subscriptionPlan,
+          stripe_session_id: c.stripeSessionId ?? null,
+          created_at: createdAt,
+          updated_at: createdAt,
+        })),
+      )
       .returning("id");
     const properties = await tx("properties")
       .insert(
         rows.map(({ customer: c, property, createdAt }, i) => {
-          const row: Row = { customer_id: customers[i].id, client_name: c.name, client_email: c.email, client_phone: c.phone ?? null, subscription_plan: c.subscriptionPlan, created_at: createdAt, updated_at: createdAt };
-          for (const [key, column] of Object.entries(PROPERTY_COLUMNS)) row[column] = property[key as keyof NewProperty] ?? null;
+          const row: Row = {
+            customer_id: customers[i].id,
+            client_name: c.name,
+            client_email: c.email,
+            client_phone: c.phone ?? null,
+            subscription_plan: c.subscriptionPlan,
+            created_at: createdAt,
+            updated_at: createdAt,
+          };
+          for (const [key, column] of Object.entries(PROPERTY_COLUMNS))
+            row[column] = property[key as keyof NewProperty] ?? null;
           return row;
         }),
       )

@@ -40,7 +40,11 @@ export function customersApi(deps: CustomersRoutesDeps): Router {
   router.post("/customers", async (req, res) => {
     const input = body(req, customerCreateSchema);
     const { plan } = await deps.requirePaid(input.stripeSessionId, input.email);
-    const { customer, property: saved, created } = await deps.transaction(async (tx) => {
+    const {
+      customer,
+      property: saved,
+      created,
+    } = await deps.transaction(async (tx) => {
       const made = await deps.customers.createWithProperty(
         {
           email: input.email,
@@ -54,7 +58,11 @@ export function customersApi(deps: CustomersRoutesDeps): Router {
         tx,
       );
       // The subscription the checkout started now belongs to this customer and home.
-      await deps.attachSubscription(input.stripeSessionId, { customerId: made.customer.id, propertyId: made.property.id }, tx);
+      await deps.attachSubscription(
+        input.stripeSessionId,
+        { customerId: made.customer.id, propertyId: made.property.id },
+        tx,
+      );
       return made;
     });
     await rememberCustomer(req, customer.id);
@@ -64,7 +72,11 @@ export function customersApi(deps: CustomersRoutesDeps): Router {
   router.get("/properties", async (req, res) => {
     const viewer = viewerOf(req);
     if (viewer.kind === "staff") {
-      if (wantsCsv(req)) return sendCsv(res, { name: "properties", batches: deps.customers.exportProperties(query(req, staffListQuerySchema)) });
+      if (wantsCsv(req))
+        return sendCsv(res, {
+          name: "properties",
+          batches: deps.customers.exportProperties(query(req, staffListQuerySchema)),
+        });
       // Staff: a page, newest first, with the full count (docs/decisions.md#15).
       const { rows, total } = await deps.customers.searchProperties(query(req, staffListQuerySchema));
       res.setHeader("X-Total-Count", String(total));

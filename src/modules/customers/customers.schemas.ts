@@ -1,6 +1,25 @@
 import { z } from "zod";
 import { isMultiLine, isSingleLine, multiLineMessage, singleLineMessage } from "../../http/fields.js";
-import { BATHROOMS_FORM, BEDROOMS_FORM, COOLING_TYPES, ELECTRICAL_PANELS, HEATING_TYPES, HVAC_UNITS, INTAKE_PLANS, MAX_ID, POSTAL_CODE_MESSAGE, PROVINCES, REGIONS, ROOF_TYPES, SQUARE_FOOTAGE_LIMITS, STORIES, WATER_HEATER_TYPES, YEAR_BUILT_MIN, normalizePostalCode, regionColumns } from "./customers.constants.js";
+import {
+  BATHROOMS_FORM,
+  BEDROOMS_FORM,
+  COOLING_TYPES,
+  ELECTRICAL_PANELS,
+  HEATING_TYPES,
+  HVAC_UNITS,
+  INTAKE_PLANS,
+  MAX_ID,
+  POSTAL_CODE_MESSAGE,
+  PROVINCES,
+  REGIONS,
+  ROOF_TYPES,
+  SQUARE_FOOTAGE_LIMITS,
+  STORIES,
+  WATER_HEATER_TYPES,
+  YEAR_BUILT_MIN,
+  normalizePostalCode,
+  regionColumns,
+} from "./customers.constants.js";
 
 // Zod schemas of customers. Imported by islands too: nothing from the server here. The enumerations
 // and shapes live in customers.constants.ts (zod-free, for small islands) and are re-exported here.
@@ -15,7 +34,12 @@ export const requiredText = (label: string, max = 200) =>
     .min(1, `${label} is required`)
     .max(max, `${label} must be at most ${max} characters`)
     .refine(isSingleLine, singleLineMessage(label));
-export const emailField = z.string({ message: "Email is required" }).trim().min(1, "Email is required").email("Enter a valid email address").max(254);
+export const emailField = z
+  .string({ message: "Email is required" })
+  .trim()
+  .min(1, "Email is required")
+  .email("Enter a valid email address")
+  .max(254);
 export const phoneField = requiredText("Phone", 40).regex(/^[+(\d][\d\s().-]{6,}$/, "Enter a valid phone number");
 export const oneOf = <T extends readonly [string, ...string[]]>(values: T, label: string) =>
   z.enum(values, { message: `${label} must be one of ${values.join(", ")}` });
@@ -55,13 +79,17 @@ const optionalText = (label: string, max = 500, multiline = false) =>
   );
 
 // Addresses (docs/decisions.md#31): a province or a US state, a Canadian postal code or a US ZIP code.
-const regionCode = (value: unknown) => (typeof value === "string" ? blankToUndefined(value.trim().toUpperCase()) : blankToUndefined(value));
+const regionCode = (value: unknown) =>
+  typeof value === "string" ? blankToUndefined(value.trim().toUpperCase()) : blankToUndefined(value);
 
 /** A two-letter region, any case: the provinces, or (the spec's second reading) the US states. */
 export const regionField = (label = "Province") =>
   z.preprocess(
     regionCode,
-    z.enum(REGIONS, { error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be a two-letter province or US state code`) }),
+    z.enum(REGIONS, {
+      error: (issue) =>
+        issue.input === undefined ? `${label} is required` : `${label} must be a two-letter province or US state code`,
+    }),
   );
 
 /** A postal code stored as 'K1S 2B4' (any case, with or without the space); a US ZIP code stays as typed when `allowZip`. */
@@ -82,26 +110,29 @@ const withSpecAddressNames = (value: unknown) => {
 
 const intakePropertyObject = z.object(
   {
-  address: requiredText("Street address"),
-  city: requiredText("City", 100),
-  state: regionField("Province"),
-  zipCode: postalCodeField("Postal code"),
-  province: z.preprocess(regionCode, z.enum(PROVINCES, { message: "Province must be a two-letter Canadian province code" }).optional()),
-  postalCode: z.preprocess(blankToUndefined, postalCodeField("Postal code").optional()),
-  squareFootage: requiredInt("Square footage", SQUARE_FOOTAGE_LIMITS.min, SQUARE_FOOTAGE_LIMITS.max),
-  yearBuilt: requiredInt("Year built", YEAR_BUILT_MIN, new Date().getFullYear() + 1),
-  bedrooms: optionalOneOf(BEDROOMS_FORM, "Bedrooms"),
-  bathrooms: optionalOneOf(BATHROOMS_FORM, "Bathrooms"),
-  stories: optionalOneOf(STORIES, "Stories"),
-  hvacUnits: optionalOneOf(HVAC_UNITS, "HVAC units"),
-  electricalPanels: optionalOneOf(ELECTRICAL_PANELS, "Electrical panels"),
-  plumbingSystems: optionalText("Plumbing systems", 200),
-  roofType: optionalOneOf(ROOF_TYPES, "Roof type"),
-  heatingType: optionalOneOf(HEATING_TYPES, "Heating type"),
-  coolingType: optionalOneOf(COOLING_TYPES, "Cooling type"),
-  waterHeaterType: optionalOneOf(WATER_HEATER_TYPES, "Water heater type"),
-  foundationType: optionalText("Foundation type", 200),
-  notes: optionalText("Notes", 2000, true),
+    address: requiredText("Street address"),
+    city: requiredText("City", 100),
+    state: regionField("Province"),
+    zipCode: postalCodeField("Postal code"),
+    province: z.preprocess(
+      regionCode,
+      z.enum(PROVINCES, { message: "Province must be a two-letter Canadian province code" }).optional(),
+    ),
+    postalCode: z.preprocess(blankToUndefined, postalCodeField("Postal code").optional()),
+    squareFootage: requiredInt("Square footage", SQUARE_FOOTAGE_LIMITS.min, SQUARE_FOOTAGE_LIMITS.max),
+    yearBuilt: requiredInt("Year built", YEAR_BUILT_MIN, new Date().getFullYear() + 1),
+    bedrooms: optionalOneOf(BEDROOMS_FORM, "Bedrooms"),
+    bathrooms: optionalOneOf(BATHROOMS_FORM, "Bathrooms"),
+    stories: optionalOneOf(STORIES, "Stories"),
+    hvacUnits: optionalOneOf(HVAC_UNITS, "HVAC units"),
+    electricalPanels: optionalOneOf(ELECTRICAL_PANELS, "Electrical panels"),
+    plumbingSystems: optionalText("Plumbing systems", 200),
+    roofType: optionalOneOf(ROOF_TYPES, "Roof type"),
+    heatingType: optionalOneOf(HEATING_TYPES, "Heating type"),
+    coolingType: optionalOneOf(COOLING_TYPES, "Cooling type"),
+    waterHeaterType: optionalOneOf(WATER_HEATER_TYPES, "Water heater type"),
+    foundationType: optionalText("Foundation type", 200),
+    notes: optionalText("Notes", 2000, true),
   },
   { message: "Property information is required" },
 );
@@ -114,10 +145,16 @@ export const intakePropertySchema = z.preprocess(
   withSpecAddressNames,
   intakePropertyObject
     .superRefine((p, ctx) => {
-      if (p.province && p.province !== p.state) ctx.addIssue({ code: "custom", path: ["province"], message: "Province and state name different regions" });
-      if (p.postalCode && p.postalCode !== p.zipCode) ctx.addIssue({ code: "custom", path: ["postalCode"], message: "Postal code and ZIP code differ" });
+      if (p.province && p.province !== p.state)
+        ctx.addIssue({ code: "custom", path: ["province"], message: "Province and state name different regions" });
+      if (p.postalCode && p.postalCode !== p.zipCode)
+        ctx.addIssue({ code: "custom", path: ["postalCode"], message: "Postal code and ZIP code differ" });
     })
-    .transform(({ state, zipCode, province: _province, postalCode: _postalCode, ...rest }) => ({ ...rest, ...regionColumns(state), postalCode: zipCode })),
+    .transform(({ state, zipCode, province: _province, postalCode: _postalCode, ...rest }) => ({
+      ...rest,
+      ...regionColumns(state),
+      postalCode: zipCode,
+    })),
 );
 
 export const customerCreateSchema = z.object({
@@ -150,15 +187,32 @@ const wholeQueryNumber = (label: string, min: number, max: number, fallback: num
 export const staffListQuerySchema = z.object({
   limit: wholeQueryNumber("Limit", 1, 500, 100),
   offset: wholeQueryNumber("Offset", 0, MAX_ID, 0),
-  q: z.preprocess((value) => (value === "" ? undefined : value), z.string({ message: "Search must be text" }).trim().max(200, "Search must be at most 200 characters").optional()),
+  q: z.preprocess(
+    (value) => (value === "" ? undefined : value),
+    z.string({ message: "Search must be text" }).trim().max(200, "Search must be at most 200 characters").optional(),
+  ),
 });
 
 // --- Staff edit of a property and its customer: the intake's exact field rules, every field optional. ---
 
 /** Optional fields of the intake that an edit may clear: "" or null stores null; left out keeps the value. */
-const CLEARABLE = ["bedrooms", "bathrooms", "stories", "hvacUnits", "electricalPanels", "plumbingSystems", "roofType", "heatingType", "coolingType", "waterHeaterType", "foundationType", "notes"] as const;
+const CLEARABLE = [
+  "bedrooms",
+  "bathrooms",
+  "stories",
+  "hvacUnits",
+  "electricalPanels",
+  "plumbingSystems",
+  "roofType",
+  "heatingType",
+  "coolingType",
+  "waterHeaterType",
+  "foundationType",
+  "notes",
+] as const;
 const intakeShape = intakePropertyObject.shape;
-const clearable = <K extends (typeof CLEARABLE)[number]>(key: K) => z.preprocess((v) => (v === "" ? null : v), intakeShape[key].nullable()).optional();
+const clearable = <K extends (typeof CLEARABLE)[number]>(key: K) =>
+  z.preprocess((v) => (v === "" ? null : v), intakeShape[key].nullable()).optional();
 
 const propertyEditObject = z.object({
   ...intakePropertyObject.partial().shape,
@@ -188,14 +242,19 @@ export const propertyEditSchema = z.preprocess(
   withSpecAddressNames,
   propertyEditObject
     .superRefine((p, ctx) => {
-      if (p.province && p.state && p.province !== p.state) ctx.addIssue({ code: "custom", path: ["province"], message: "Province and state name different regions" });
-      if (p.postalCode && p.zipCode && p.postalCode !== p.zipCode) ctx.addIssue({ code: "custom", path: ["postalCode"], message: "Postal code and ZIP code differ" });
+      if (p.province && p.state && p.province !== p.state)
+        ctx.addIssue({ code: "custom", path: ["province"], message: "Province and state name different regions" });
+      if (p.postalCode && p.zipCode && p.postalCode !== p.zipCode)
+        ctx.addIssue({ code: "custom", path: ["postalCode"], message: "Postal code and ZIP code differ" });
     })
     .transform(({ state, zipCode, province: _province, postalCode: _postalCode, name, email, phone, ...rest }) => {
-      const property: Partial<Record<keyof import("./customers.constants.js").NewProperty, unknown>> = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+      const property: Partial<Record<keyof import("./customers.constants.js").NewProperty, unknown>> =
+        Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
       if (state) Object.assign(property, regionColumns(state));
       if (zipCode) property.postalCode = zipCode;
-      const customer = Object.fromEntries(Object.entries({ name, email, phone }).filter(([, v]) => v !== undefined)) as { name?: string; email?: string; phone?: string };
+      const customer = Object.fromEntries(
+        Object.entries({ name, email, phone }).filter(([, v]) => v !== undefined),
+      ) as { name?: string; email?: string; phone?: string };
       return { property: property as Partial<import("./customers.constants.js").NewProperty>, customer };
     }),
 );

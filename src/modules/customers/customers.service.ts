@@ -2,9 +2,17 @@ import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import { ConflictError, NotFoundError } from "../../http/errors.js";
 import type { Viewer } from "./customers.constants.js";
 import type { CustomersRepository } from "./customers.repository.js";
-import { type Customer, type NewCustomer, type NewProperty, type Property, type PropertyEdit, sameEmail } from "./customers.schemas.js";
+import {
+  type Customer,
+  type NewCustomer,
+  type NewProperty,
+  type Property,
+  type PropertyEdit,
+  sameEmail,
+} from "./customers.schemas.js";
 
-export const SESSION_TAKEN_MESSAGE = "This checkout session's property information was already saved with another email";
+export const SESSION_TAKEN_MESSAGE =
+  "This checkout session's property information was already saved with another email";
 
 // Who is asking is declared in customers.constants.ts, where src/http/viewer.ts may read it.
 export type { Viewer };
@@ -21,7 +29,11 @@ export class CustomersService {
    * time; a different e-mail is a 409, so a session id alone never hands over someone's records.
    * The unique session id makes concurrent first attempts safe: one inserts, the others wait and read it.
    */
-  async createWithProperty(customer: NewCustomer, property: NewProperty, tx?: Tx): Promise<{ customer: Customer; property: Property; created: boolean }> {
+  async createWithProperty(
+    customer: NewCustomer,
+    property: NewProperty,
+    tx?: Tx,
+  ): Promise<{ customer: Customer; property: Property; created: boolean }> {
     const work = async (trx: Tx) => {
       const inserted = await this.customers.insertCustomer(customer, trx);
       if (!inserted) {
@@ -32,13 +44,20 @@ export class CustomersService {
         const [first] = await this.customers.listProperties([existing.id], trx);
         return { customer: existing, property: first!, created: false };
       }
-      return { customer: inserted, property: await this.customers.insertProperty(inserted, property, trx), created: true };
+      return {
+        customer: inserted,
+        property: await this.customers.insertProperty(inserted, property, trx),
+        created: true,
+      };
     };
     return tx ? work(tx) : this.transaction(work);
   }
 
   /** Many customers with one property each, in the caller's transaction (the demo seed); no checkout session. */
-  importMany(rows: { customer: NewCustomer; property: NewProperty; createdAt: Date }[], tx: Tx): Promise<{ customerId: number; propertyId: number }[]> {
+  importMany(
+    rows: { customer: NewCustomer; property: NewProperty; createdAt: Date }[],
+    tx: Tx,
+  ): Promise<{ customerId: number; propertyId: number }[]> {
     return this.customers.insertMany(rows, tx);
   }
 
@@ -68,7 +87,9 @@ export class CustomersService {
 
   /** Staff edit of a property and its customer, in one transaction; a 404 for an unknown property. */
   async editProperty(id: number, edit: PropertyEdit): Promise<Property> {
-    const updated = await this.transaction((trx) => this.customers.updateProperty(id, edit.property, edit.customer, trx));
+    const updated = await this.transaction((trx) =>
+      this.customers.updateProperty(id, edit.property, edit.customer, trx),
+    );
     if (!updated) throw new NotFoundError("Property not found");
     return updated;
   }

@@ -4,7 +4,24 @@ import { idParams } from "../../http/fields.js";
 import { NotFoundError, ValidationError } from "../../http/errors.js";
 import { params, parse } from "../../http/validate.js";
 import type { CustomersService } from "./customers.service.js";
-import { BATHROOMS_FORM, BEDROOMS_FORM, COOLING_TYPES, ELECTRICAL_PANELS, HEATING_TYPES, HVAC_UNITS, PROVINCES, PROVINCE_NAMES, type Property, ROOF_TYPES, STORIES, SUBSCRIPTION_PLANS, US_STATES, WATER_HEATER_TYPES, planLabel, propertyEditSchema } from "./customers.schemas.js";
+import {
+  BATHROOMS_FORM,
+  BEDROOMS_FORM,
+  COOLING_TYPES,
+  ELECTRICAL_PANELS,
+  HEATING_TYPES,
+  HVAC_UNITS,
+  PROVINCES,
+  PROVINCE_NAMES,
+  type Property,
+  ROOF_TYPES,
+  STORIES,
+  SUBSCRIPTION_PLANS,
+  US_STATES,
+  WATER_HEATER_TYPES,
+  planLabel,
+  propertyEditSchema,
+} from "./customers.schemas.js";
 
 /** Cards per page of /admin/properties: a phone scrolls through it, a desktop shows it in two columns. */
 export const PROPERTIES_PAGE_SIZE = 20;
@@ -58,11 +75,24 @@ export function propertiesAdminPages(deps: PropertiesAdminDeps): Router {
   const router = Router();
   // The details, and the edit form of the details dialog (the same rules as PATCH /api/properties/{id}).
   const editLocals = (property: Property, values: Record<string, unknown>, errors: Record<string, string>) => ({
-    title: `Edit ${property.address} | Customer Properties`, admin: "properties", noindex: true, property, values, errors, options: EDIT_OPTIONS,
+    title: `Edit ${property.address} | Customer Properties`,
+    admin: "properties",
+    noindex: true,
+    property,
+    values,
+    errors,
+    options: EDIT_OPTIONS,
   });
   const detailsLocals = async (property: Property, notice?: { variant: "success" | "error"; title: string }) => ({
-    title: `${property.address} | Customer Properties`, admin: "properties", noindex: true, timeZone: deps.timeZone, property, notice,
-    bookings: (await deps.bookingsByProperty([property.id])).get(property.id) ?? [], plan: planBadge(property.subscriptionPlan), planLabel: planLabel(property.subscriptionPlan),
+    title: `${property.address} | Customer Properties`,
+    admin: "properties",
+    noindex: true,
+    timeZone: deps.timeZone,
+    property,
+    notice,
+    bookings: (await deps.bookingsByProperty([property.id])).get(property.id) ?? [],
+    plan: planBadge(property.subscriptionPlan),
+    planLabel: planLabel(property.subscriptionPlan),
     // The subscription and its invoices.
     subscription: await deps.subscriptionOf(property.id),
     // When the customer last signed in to My Home.
@@ -72,11 +102,36 @@ export function propertiesAdminPages(deps: PropertiesAdminDeps): Router {
   router.get(["/admin/properties", "/admin/properties-simple"], ...deps.staffPage, async (req, res) => {
     const { q, page } = pageQuery.parse(req.query);
     const offset = (page - 1) * PROPERTIES_PAGE_SIZE;
-    const { rows, total } = await deps.customers.searchProperties({ q: q || undefined, limit: PROPERTIES_PAGE_SIZE, offset });
-    const [bookings, pastDue] = await Promise.all([deps.bookingsByProperty(rows.map((p) => p.id)), deps.pastDueOf(rows.map((p) => p.id))]);
-    const cards = rows.map((property) => ({ property, inspection: inspectionOf(bookings.get(property.id)), plan: planBadge(property.subscriptionPlan), planLabel: planLabel(property.subscriptionPlan), pastDue: pastDue.has(property.id) }));
+    const { rows, total } = await deps.customers.searchProperties({
+      q: q || undefined,
+      limit: PROPERTIES_PAGE_SIZE,
+      offset,
+    });
+    const [bookings, pastDue] = await Promise.all([
+      deps.bookingsByProperty(rows.map((p) => p.id)),
+      deps.pastDueOf(rows.map((p) => p.id)),
+    ]);
+    const cards = rows.map((property) => ({
+      property,
+      inspection: inspectionOf(bookings.get(property.id)),
+      plan: planBadge(property.subscriptionPlan),
+      planLabel: planLabel(property.subscriptionPlan),
+      pastDue: pastDue.has(property.id),
+    }));
     const pages = Math.max(1, Math.ceil(total / PROPERTIES_PAGE_SIZE));
-    const locals = { title: "Customer Properties", admin: "properties", noindex: true, timeZone: deps.timeZone, q, page, pages, total, cards, pageSize: PROPERTIES_PAGE_SIZE, basePath: req.path };
+    const locals = {
+      title: "Customer Properties",
+      admin: "properties",
+      noindex: true,
+      timeZone: deps.timeZone,
+      q,
+      page,
+      pages,
+      total,
+      cards,
+      pageSize: PROPERTIES_PAGE_SIZE,
+      basePath: req.path,
+    };
     // The refresh button, the search and the pager replace only the results.
     if (req.get("hx-target") === "property-results") return res.page("properties/_results", locals);
     res.page("properties/index", locals);
@@ -95,7 +150,10 @@ export function propertiesAdminPages(deps: PropertiesAdminDeps): Router {
     const { id } = params(req, idParams);
     const property = await deps.customers.findPropertyFor({ kind: "staff" }, id);
     if (!property) throw new NotFoundError("Property not found");
-    res.page(req.get("hx-request") === "true" ? "properties/_edit" : "properties/edit", editLocals(property, editValues(property), {}));
+    res.page(
+      req.get("hx-request") === "true" ? "properties/_edit" : "properties/edit",
+      editLocals(property, editValues(property), {}),
+    );
   });
 
   router.post("/admin/properties/:id", ...deps.staffPage, async (req, res) => {
@@ -112,7 +170,12 @@ export function propertiesAdminPages(deps: PropertiesAdminDeps): Router {
       // no scroll to the top: the first refused field takes the focus (autofocus).
       if (fragment) res.set("HX-Reswap", "outerHTML");
       const typed = typeof req.body === "object" && req.body ? (req.body as Record<string, unknown>) : {};
-      return res.status(fragment ? 200 : 400).page(fragment ? "properties/_edit" : "properties/edit", editLocals(property, typed, editErrors(error.fields ?? {})));
+      return res
+        .status(fragment ? 200 : 400)
+        .page(
+          fragment ? "properties/_edit" : "properties/edit",
+          editLocals(property, typed, editErrors(error.fields ?? {})),
+        );
     }
     if (!fragment) return res.redirect(303, `/admin/properties/${id}?saved=1`);
     res.page("properties/_details", await detailsLocals(saved, SAVED_NOTICE));
@@ -127,13 +190,25 @@ const SAVED_NOTICE = { variant: "success" as const, title: "Details saved" };
 const EDIT_OPTIONS = {
   provinces: PROVINCES.map((code) => ({ value: code, label: PROVINCE_NAMES[code] })),
   states: US_STATES,
-  bedrooms: BEDROOMS_FORM, bathrooms: BATHROOMS_FORM, stories: STORIES, hvacUnits: HVAC_UNITS, electricalPanels: ELECTRICAL_PANELS,
-  roofType: ROOF_TYPES, heatingType: HEATING_TYPES, coolingType: COOLING_TYPES, waterHeaterType: WATER_HEATER_TYPES,
+  bedrooms: BEDROOMS_FORM,
+  bathrooms: BATHROOMS_FORM,
+  stories: STORIES,
+  hvacUnits: HVAC_UNITS,
+  electricalPanels: ELECTRICAL_PANELS,
+  roofType: ROOF_TYPES,
+  heatingType: HEATING_TYPES,
+  coolingType: COOLING_TYPES,
+  waterHeaterType: WATER_HEATER_TYPES,
 };
 
 /** The form's values for a stored property: the customer's fields, and one region and one postal code. */
 const editValues = (p: Property): Record<string, unknown> => ({
-  ...p, name: p.clientName, email: p.clientEmail, phone: p.clientPhone, state: p.province || p.state, zipCode: p.postalCode,
+  ...p,
+  name: p.clientName,
+  email: p.clientEmail,
+  phone: p.clientPhone,
+  state: p.province || p.state,
+  zipCode: p.postalCode,
 });
 
 /** The form names the region `state` and the postal code `zipCode`; the schema may name the other pair too. */

@@ -8,7 +8,9 @@ const count = z.number().int().min(0);
 const dashboardStats: z.ZodType<DashboardStats> = z
   .object({
     totalProperties: count,
-    pendingInspections: count.meta({ description: "Scheduled bookings no inspection has taken up yet, plus inspections not completed" }),
+    pendingInspections: count.meta({
+      description: "Scheduled bookings no inspection has taken up yet, plus inspections not completed",
+    }),
     completedThisMonth: count.meta({ description: "Inspections completed this calendar month in BUSINESS_TZ" }),
     totalRevenue: z.number().meta({ description: "Sum of succeeded payments, in dollars" }),
   })

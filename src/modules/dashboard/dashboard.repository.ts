@@ -22,23 +22,46 @@ export class DashboardRepository {
     const [totalProperties, scheduledUntaken, openInspections, completedThisMonth, revenueCents] = await Promise.all([
       value("select count(*) as n from properties"),
       // Scheduled bookings no inspection has taken up yet (an inspection under way counts once, below).
-      value("select count(*) as n from inspection_bookings b where b.status = 'scheduled' and not exists (select 1 from inspections i where i.booking_id = b.id)"),
+      value(
+        "select count(*) as n from inspection_bookings b where b.status = 'scheduled' and not exists (select 1 from inspections i where i.booking_id = b.id)",
+      ),
       value("select count(*) as n from inspections where status <> 'completed'"),
-      value("select count(*) as n from inspections where status = 'completed' and completed_at >= ? and completed_at < ?", [month.from, month.to]),
+      value(
+        "select count(*) as n from inspections where status = 'completed' and completed_at >= ? and completed_at < ?",
+        [month.from, month.to],
+      ),
       // Paid invoices plus one-time payments; a payment that started a subscription is counted by its invoice.
       value(
         "select (select coalesce(sum(amount_cents), 0) from payments where status = 'succeeded' and subscription_id is null) + (select coalesce(sum(amount_cents), 0) from invoices where status = 'paid') as n",
       ),
     ]);
-    return { totalProperties, pendingInspections: scheduledUntaken + openInspections, completedThisMonth, revenueCents };
+    return {
+      totalProperties,
+      pendingInspections: scheduledUntaken + openInspections,
+      completedThisMonth,
+      revenueCents,
+    };
   }
 
   /** The latest inspections, newest first, with their property's address and client. */
   async recentInspections(limit: number): Promise<RecentInspection[]> {
     const rows = await this.db("inspections as i")
       .join("properties as p", "p.id", "i.property_id")
-      .select("i.id", "i.property_id", "i.inspection_date", "i.status", "i.overall_score", "i.created_at", "p.address", "p.city", "p.client_name")
-      .orderBy([{ column: "i.created_at", order: "desc" }, { column: "i.id", order: "desc" }])
+      .select(
+        "i.id",
+        "i.property_id",
+        "i.inspection_date",
+        "i.status",
+        "i.overall_score",
+        "i.created_at",
+        "p.address",
+        "p.city",
+        "p.client_name",
+      )
+      .orderBy([
+        { column: "i.created_at", order: "desc" },
+        { column: "i.id", order: "desc" },
+      ])
       .limit(limit);
     return rows.map((row: Record<string, unknown>) => ({
       id: row.id as number,

@@ -24,8 +24,21 @@ export function dashboardPages(deps: DashboardRoutesDeps): Router {
   const router = Router();
   router.get(["/admin", "/admin/dashboard"], ...deps.staffPage, async (_req, res) => {
     // Failed plan payments show as a red banner above the spec's cards.
-    const [stats, recent, pastDue] = await Promise.all([deps.dashboard.stats(), deps.dashboard.recentInspections(), deps.subscriptions.pastDueCount()]);
-    res.page("dashboard/dashboard", { title: "Dashboard", admin: "dashboard", noindex: true, stats, recent, pastDue, statusBadge, statusLabel });
+    const [stats, recent, pastDue] = await Promise.all([
+      deps.dashboard.stats(),
+      deps.dashboard.recentInspections(),
+      deps.subscriptions.pastDueCount(),
+    ]);
+    res.page("dashboard/dashboard", {
+      title: "Dashboard",
+      admin: "dashboard",
+      noindex: true,
+      stats,
+      recent,
+      pastDue,
+      statusBadge,
+      statusLabel,
+    });
   });
   return router;
 }

@@ -15,7 +15,11 @@ export function monthWindow(timeZone: string, now: Date = new Date()): { from: D
   const month = Number(today.slice(5, 7));
   const first = `${today.slice(0, 7)}-01`;
   const next = month === 12 ? `${year + 1}-01-01` : `${year}-${String(month + 1).padStart(2, "0")}-01`;
-  return { from: zonedInstant(first, "00:00", timeZone), to: zonedInstant(next, "00:00", timeZone), month: today.slice(0, 7) };
+  return {
+    from: zonedInstant(first, "00:00", timeZone),
+    to: zonedInstant(next, "00:00", timeZone),
+    month: today.slice(0, 7),
+  };
 }
 
 /** The office at a glance: the four stat cards, the latest inspections and the sidebar's quick stats. */

@@ -109,7 +109,12 @@ describe("recommendations", () => {
 
   it("urgency text and client priority labels follow the priority", () => {
     expect((["high", "medium", "low"] as const).map(urgencyText)).toEqual(["Urgent", "30 Days", "60 Days"]);
-    expect(["high", "medium", "low", "other"].map(clientPriorityLabel)).toEqual(["Critical", "Defective", "Monitor", "Monitor"]);
+    expect(["high", "medium", "low", "other"].map(clientPriorityLabel)).toEqual([
+      "Critical",
+      "Defective",
+      "Monitor",
+      "Monitor",
+    ]);
   });
 
   it("summary labels name the four entry scores", () => {

@@ -127,6 +127,11 @@ export const SCORE_CHOICES = [
 
 /** Summary panel names of an entry score: 10 Excellent, 7 Marginal, 4 Defective, 1 Critical. */
 export function summaryLabel(entryScore: number): "Excellent" | "Marginal" | "Defective" | "Critical" | null {
-  const labels: Record<number, "Excellent" | "Marginal" | "Defective" | "Critical"> = { 10: "Excellent", 7: "Marginal", 4: "Defective", 1: "Critical" };
+  const labels: Record<number, "Excellent" | "Marginal" | "Defective" | "Critical"> = {
+    10: "Excellent",
+    7: "Marginal",
+    4: "Defective",
+    1: "Critical",
+  };
   return labels[entryScore] ?? null;
 }

@@ -25,10 +25,22 @@ const MAX_PHOTOS_PER_ENTRY = 200;
  * image data string. `photoIds` (the service's shape) is also taken.
  */
 const entryBodySchema = entryInputSchema.extend({
-  inspectionId: z.preprocess(idInput, z.number({ message: "Inspection is required" }).int("Inspection must be a whole number").positive("Inspection must be positive").max(MAX_ID, "Inspection is not valid")),
+  inspectionId: z.preprocess(
+    idInput,
+    z
+      .number({ message: "Inspection is required" })
+      .int("Inspection must be a whole number")
+      .positive("Inspection must be positive")
+      .max(MAX_ID, "Inspection is not valid"),
+  ),
   score: z.number({ message: "Score must be 10, 7, 4, 1 or null" }).nullable().optional(),
   photos: z
-    .array(z.string({ message: "A photo must be a photo URL or an image data string" }).min(1, "A photo must be a photo URL or an image data string"), { message: "Photos must be a list" })
+    .array(
+      z
+        .string({ message: "A photo must be a photo URL or an image data string" })
+        .min(1, "A photo must be a photo URL or an image data string"),
+      { message: "Photos must be a list" },
+    )
     .max(MAX_PHOTOS_PER_ENTRY, `At most ${MAX_PHOTOS_PER_ENTRY} photos per entry`)
     .optional(),
 });
@@ -43,9 +55,11 @@ function inspectionOf(entries: EntryBody[]): number {
   const id = entries[0]!.inspectionId;
   const fields: Record<string, string> = {};
   entries.forEach((e, i) => {
-    if (e.inspectionId !== id) fields[`${i}.inspectionId`] = "Every entry of one call must belong to the same inspection";
+    if (e.inspectionId !== id)
+      fields[`${i}.inspectionId`] = "Every entry of one call must belong to the same inspection";
   });
-  if (Object.keys(fields).length) throw new ValidationError("Every entry of one call must belong to the same inspection", fields);
+  if (Object.keys(fields).length)
+    throw new ValidationError("Every entry of one call must belong to the same inspection", fields);
   return id;
 }
 
@@ -60,7 +74,8 @@ async function resolvePhotos(deps: EntriesApiDeps, entries: EntryBody[]): Promis
     for (const [j, photo] of (entry.photos ?? []).entries()) {
       const id = photoIdFromUrl(photo);
       if (id !== null) named.add(id);
-      else if (!photo.startsWith("data:")) fields[`${i}.photos.${j}`] = "A photo must be a photo URL (/api/photos/{id}) or an image data string";
+      else if (!photo.startsWith("data:"))
+        fields[`${i}.photos.${j}`] = "A photo must be a photo URL (/api/photos/{id}) or an image data string";
     }
   }
   const existing = await deps.photos.existing([...named, ...entries.flatMap((e) => e.photoIds ?? [])]);
@@ -99,7 +114,10 @@ async function resolvePhotos(deps: EntriesApiDeps, entries: EntryBody[]): Promis
 }
 
 /** Checks (zod, then the template through validateEntries) and resolves the photos of one call. */
-async function parseEntries(deps: EntriesApiDeps, input: unknown): Promise<{ inspectionId: number; entries: EntryInput[] }> {
+async function parseEntries(
+  deps: EntriesApiDeps,
+  input: unknown,
+): Promise<{ inspectionId: number; entries: EntryInput[] }> {
   const parsed = parse(entriesBodySchema, input ?? {});
   const inspectionId = inspectionOf(parsed);
   deps.inspections.validateEntries(parsed.map((e) => ({ ...e, score: (e.score ?? null) as EntryScore | null })));

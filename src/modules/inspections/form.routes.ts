@@ -94,10 +94,28 @@ export function inspectionFormPages(deps: InspectionFormDeps): Router {
     for (const b of bookings) {
       if (b.status !== "scheduled" || seen.has(b.propertyId) || upcoming.length >= UPCOMING_LIMIT) continue;
       seen.add(b.propertyId);
-      upcoming.push({ id: b.propertyId, address: b.address, city: b.city, province: b.province, postalCode: b.postalCode ?? "", clientName: b.clientName, scheduledDate: b.scheduledDate, timeLabel: b.scheduledDate === today ? `Today · ${slotLabel(b.timeSlot)}` : `${b.scheduledDate} · ${slotLabel(b.timeSlot)}` });
+      upcoming.push({
+        id: b.propertyId,
+        address: b.address,
+        city: b.city,
+        province: b.province,
+        postalCode: b.postalCode ?? "",
+        clientName: b.clientName,
+        scheduledDate: b.scheduledDate,
+        timeLabel:
+          b.scheduledDate === today
+            ? `Today · ${slotLabel(b.timeSlot)}`
+            : `${b.scheduledDate} · ${slotLabel(b.timeSlot)}`,
+      });
     }
     const props: InspectionFormProps = { mode: "new", inspectionId: null, upcoming };
-    res.page("inspections/form", { title: "New Property Inspection", admin: "inspections", islands: true, noindex: true, props });
+    res.page("inspections/form", {
+      title: "New Property Inspection",
+      admin: "inspections",
+      islands: true,
+      noindex: true,
+      props,
+    });
   });
 
   // The island loads the inspection itself (and from IndexedDB when offline), so this page holds no
@@ -106,7 +124,14 @@ export function inspectionFormPages(deps: InspectionFormDeps): Router {
     const { id } = params(req, inspectionIdParams);
     const reportId = await deps.reportIdOf(id);
     const props: InspectionFormProps = { mode: "edit", inspectionId: id, reportId };
-    res.page("inspections/form", { title: `Inspection #${id}`, admin: "inspections", islands: true, noindex: true, props, preload: editorPreload() });
+    res.page("inspections/form", {
+      title: `Inspection #${id}`,
+      admin: "inspections",
+      islands: true,
+      noindex: true,
+      props,
+      preload: editorPreload(),
+    });
   });
   return router;
 }

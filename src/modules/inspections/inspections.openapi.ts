@@ -18,7 +18,10 @@ import type { StoredPhoto } from "./photos.service.js";
 
 // OpenAPI entries of inspections.routes.ts, entries.routes.ts and photos.routes.ts; see docs/api.md.
 
-const score = z.union([z.literal(10), z.literal(7), z.literal(4), z.literal(1)]).nullable().meta({ description: "10 Excellent, 7 Good, 4 Needs Attention, 1 Immediate Action Required; null is N/A" });
+const score = z
+  .union([z.literal(10), z.literal(7), z.literal(4), z.literal(1)])
+  .nullable()
+  .meta({ description: "10 Excellent, 7 Good, 4 Needs Attention, 1 Immediate Action Required; null is N/A" });
 
 const inspectionEntry: z.ZodType<InspectionEntry> = z
   .object({
@@ -62,7 +65,9 @@ const inspection: z.ZodType<Inspection> = z.object(inspectionFields).meta({ id: 
 const inspectionWithEntries: z.ZodType<InspectionWithEntries> = z
   .object({
     ...inspectionFields,
-    categories: z.array(z.object({ categoryName: z.string(), entries: z.array(inspectionEntry) })).meta({ description: "Every template category, in template order" }),
+    categories: z
+      .array(z.object({ categoryName: z.string(), entries: z.array(inspectionEntry) }))
+      .meta({ description: "Every template category, in template order" }),
   })
   .meta({ id: "InspectionWithEntries" });
 
@@ -73,24 +78,35 @@ const inspectionWithEntries: z.ZodType<InspectionWithEntries> = z
 const entryBody = entryInputSchema
   .extend({
     inspectionId: z.coerce.number().int().positive().max(MAX_ID),
-    score: z.number().nullable().optional().meta({ description: "10, 7, 4, 1, or null for N/A; checked against the template" }),
-    photos: z
-      .array(z.string().min(1))
-      .max(200)
+    score: z
+      .number()
+      .nullable()
       .optional()
-      .meta({ description: "Photo URLs (/api/photos/{id}) or image data strings; replaces the entry's photos in this order" }),
+      .meta({ description: "10, 7, 4, 1, or null for N/A; checked against the template" }),
+    photos: z.array(z.string().min(1)).max(200).optional().meta({
+      description: "Photo URLs (/api/photos/{id}) or image data strings; replaces the entry's photos in this order",
+    }),
   })
   .meta({ id: "InspectionEntryInput" });
 const entriesBody = z.array(entryBody).min(1).max(1000).meta({ description: "Entries of one inspection" });
 
 const storedPhoto: z.ZodType<StoredPhoto> = z
-  .object({ id: idNumber, url: z.string(), thumbnailUrl: z.string(), width: z.number().int(), height: z.number().int() })
+  .object({
+    id: idNumber,
+    url: z.string(),
+    thumbnailUrl: z.string(),
+    width: z.number().int(),
+    height: z.number().int(),
+  })
   .meta({ id: "StoredPhoto" });
 /** photos.routes.ts checks these inline (not exported): restated here. */
 const photoParams = idParams;
 const dataUrlBody = z.object({
   data: z.string().min(1).meta({ description: "data:image/…;base64,…" }),
-  clientId: z.string().optional().meta({ description: "The browser's id for this upload (8–100 of A-Z a-z 0-9 - _): a retry is a no-op" }),
+  clientId: z
+    .string()
+    .optional()
+    .meta({ description: "The browser's id for this upload (8–100 of A-Z a-z 0-9 - _): a retry is a no-op" }),
 });
 
 export const inspectionsCalls = apiCalls([
@@ -144,7 +160,8 @@ export const entriesCalls = apiCalls([
     method: "post",
     path: "/api/inspection-categories",
     summary: "Save inspection entries",
-    description: "An upsert per (inspection, category, subcategory); the form sends chunks of 5. Every entry of one call belongs to one inspection.",
+    description:
+      "An upsert per (inspection, category, subcategory); the form sends chunks of 5. Every entry of one call belongs to one inspection.",
     tags: ["Inspection entries"],
     access: "staff",
     body: entriesBody,
@@ -155,7 +172,8 @@ export const entriesCalls = apiCalls([
     method: "post",
     path: "/api/inspection-categories/bulk-complete",
     summary: "Save every entry and complete the inspection",
-    description: "One transaction: every entry sent needs a score (400 naming it); computes overallScore, marks the inspection and its booking completed.",
+    description:
+      "One transaction: every entry sent needs a score (400 naming it); computes overallScore, marks the inspection and its booking completed.",
     tags: ["Inspection entries"],
     access: "staff",
     body: entriesBody,
@@ -172,8 +190,13 @@ export const photosCalls = apiCalls([
     description: `JPEG, PNG or WebP (checked by magic bytes), at most ${MAX_PHOTO_BYTES / 1024 / 1024} MB (413) and ${MAX_PHOTO_MEGAPIXELS} megapixels (400, read from the header before decoding); stored once, shrunk to 2048 px, with a thumbnail. Raw bytes may carry the client id in X-Client-Id.`,
     tags: ["Photos"],
     access: "staff",
-    headers: z.object({ "x-client-id": z.string().optional().meta({ description: "The browser's id for this upload (raw bytes)" }) }),
-    bodyContent: Object.fromEntries([...PHOTO_TYPES.map((type) => [type, binary] as const), ["application/json", dataUrlBody] as const]),
+    headers: z.object({
+      "x-client-id": z.string().optional().meta({ description: "The browser's id for this upload (raw bytes)" }),
+    }),
+    bodyContent: Object.fromEntries([
+      ...PHOTO_TYPES.map((type) => [type, binary] as const),
+      ["application/json", dataUrlBody] as const,
+    ]),
     responses: { 201: { description: "Stored (or already stored under this client id)", schema: storedPhoto } },
     errors: [413],
   },

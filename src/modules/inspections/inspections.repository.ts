@@ -76,7 +76,8 @@ const toEntry = (row: Row): StoredEntry => ({
 });
 
 const keyOf = (categoryName: string, subcategoryName: string) => `${categoryName}\u0000${subcategoryName}`;
-export const entryKey = (e: { categoryName: string; subcategoryName: string }) => keyOf(e.categoryName, e.subcategoryName);
+export const entryKey = (e: { categoryName: string; subcategoryName: string }) =>
+  keyOf(e.categoryName, e.subcategoryName);
 
 export class InspectionsRepository {
   constructor(private readonly db: Knex) {}
@@ -85,7 +86,16 @@ export class InspectionsRepository {
     return db("inspections as i")
       .join("properties as p", "p.id", "i.property_id")
       .leftJoin("inspection_bookings as b", "b.id", "i.booking_id")
-      .select("i.*", "p.address", "p.city", "p.province", "p.postal_code", "p.client_name", "p.client_email", "b.scheduled_date");
+      .select(
+        "i.*",
+        "p.address",
+        "p.city",
+        "p.province",
+        "p.postal_code",
+        "p.client_name",
+        "p.client_email",
+        "b.scheduled_date",
+      );
   }
 
   async find(id: number, db: Db = this.db): Promise<Inspection | null> {
@@ -94,7 +104,11 @@ export class InspectionsRepository {
   }
 
   /** Locks the inspection row for this transaction: `update` for status changes, `share` for entry saves. */
-  async lock(id: number, mode: "update" | "share", tx: Tx): Promise<{ id: number; status: InspectionStatus; bookingId: number | null } | null> {
+  async lock(
+    id: number,
+    mode: "update" | "share",
+    tx: Tx,
+  ): Promise<{ id: number; status: InspectionStatus; bookingId: number | null } | null> {
     const query = tx("inspections").select("id", "status", "booking_id").where({ id }).first();
     const row = await (mode === "update" ? query.forUpdate() : query.forShare());
     return row ? { id: row.id, status: row.status, bookingId: row.booking_id ?? null } : null;
@@ -106,7 +120,9 @@ export class InspectionsRepository {
     const q = filter.q?.trim();
     // The matching properties come from their trigram index; without a search, count and page read indexes alone.
     if (q) {
-      const matching = db("properties as p").select("p.id").whereRaw(...propertyMatches("p", q));
+      const matching = db("properties as p")
+        .select("p.id")
+        .whereRaw(...propertyMatches("p", q));
       query.where((w) => {
         w.whereIn("i.property_id", matching);
         if (/^\d{1,9}$/.test(q)) w.orWhere("i.id", Number(q));
@@ -116,16 +132,25 @@ export class InspectionsRepository {
   }
 
   /** Newest first (created_at, then id), one page, and the full count. */
-  async list(filter: { status?: InspectionStatus; q?: string; limit: number; offset: number }, db: Db = this.db): Promise<{ rows: Inspection[]; total: number }> {
+  async list(
+    filter: { status?: InspectionStatus; q?: string; limit: number; offset: number },
+    db: Db = this.db,
+  ): Promise<{ rows: Inspection[]; total: number }> {
     const [count] = await this.filtered(db, filter).count<{ count: number }[]>({ count: "*" });
     const page = this.filtered(db, filter)
       .select("i.id")
-      .orderBy([{ column: "i.created_at", order: "desc" }, { column: "i.id", order: "desc" }])
+      .orderBy([
+        { column: "i.created_at", order: "desc" },
+        { column: "i.id", order: "desc" },
+      ])
       .limit(filter.limit)
       .offset(filter.offset);
     const rows = await this.selectJoined(db)
       .whereIn("i.id", page)
-      .orderBy([{ column: "i.created_at", order: "desc" }, { column: "i.id", order: "desc" }]);
+      .orderBy([
+        { column: "i.created_at", order: "desc" },
+        { column: "i.id", order: "desc" },
+      ]);
     return { rows: rows.map(toInspection), total: Number(count?.count ?? 0) };
   }
 
@@ -134,14 +159,19 @@ export class InspectionsRepository {
     const db = this.db;
     const rows = this.selectJoined(db)
       .whereIn("i.id", this.filtered(db, filter).select("i.id"))
-      .orderBy([{ column: "i.created_at", order: "desc" }, { column: "i.id", order: "desc" }]);
+      .orderBy([
+        { column: "i.created_at", order: "desc" },
+        { column: "i.id", order: "desc" },
+      ]);
     return cursorBatches(db, rows, toInspection);
   }
 
   /** The report of each of these inspections, if any (one page of the list; reports.inspection_id is unique, so indexed). */
   async reportIds(inspectionIds: number[], db: Db = this.db): Promise<Map<number, number>> {
     if (!inspectionIds.length) return new Map();
-    const rows: { id: number; inspection_id: number }[] = await db("reports").whereIn("inspection_id", inspectionIds).select("id", "inspection_id");
+    const rows: { id: number; inspection_id: number }[] = await db("reports")
+      .whereIn("inspection_id", inspectionIds)
+      .select("id", "inspection_id");
     return new Map(rows.map((r) => [r.inspection_id, r.id]));
   }
 
@@ -189,7 +219,9 @@ export class InspectionsRepository {
   }
 
   async markCompleted(id: number, overallScore: number | null, tx: Db): Promise<void> {
-    await tx("inspections").where({ id }).update({ status: "completed", overall_score: overallScore, completed_at: tx.fn.now(), updated_at: tx.fn.now() });
+    await tx("inspections")
+      .where({ id })
+      .update({ status: "completed", overall_score: overallScore, completed_at: tx.fn.now(), updated_at: tx.fn.now() });
   }
 
   async completeBookings(bookingIds: number[], tx: Db): Promise<void> {
@@ -202,7 +234,11 @@ export class InspectionsRepository {
   }
 
   /** The stored entries with these keys, locked against a concurrent save of the same keys. */
-  async entriesByKey(inspectionId: number, keys: { categoryName: string; subcategoryName: string }[], tx: Tx): Promise<Map<string, StoredEntry>> {
+  async entriesByKey(
+    inspectionId: number,
+    keys: { categoryName: string; subcategoryName: string }[],
+    tx: Tx,
+  ): Promise<Map<string, StoredEntry>> {
     if (!keys.length) return new Map();
     const rows = await tx("inspection_entries")
       .where({ inspection_id: inspectionId })
@@ -211,7 +247,9 @@ export class InspectionsRepository {
         keys.map((k) => [k.categoryName, k.subcategoryName]),
       )
       .forUpdate();
-    return new Map(rows.map((row: Row) => [keyOf(row.category_name as string, row.subcategory_name as string), toEntry(row)]));
+    return new Map(
+      rows.map((row: Row) => [keyOf(row.category_name as string, row.subcategory_name as string), toEntry(row)]),
+    );
   }
 
   /**
@@ -230,7 +268,15 @@ export class InspectionsRepository {
                is distinct from (excluded.score, excluded.notes, excluded.urgent)`,
       [
         inspectionId,
-        JSON.stringify(entries.map((e) => ({ category_name: e.categoryName, subcategory_name: e.subcategoryName, score: e.score, notes: e.notes, urgent: e.urgent }))),
+        JSON.stringify(
+          entries.map((e) => ({
+            category_name: e.categoryName,
+            subcategory_name: e.subcategoryName,
+            score: e.score,
+            notes: e.notes,
+            urgent: e.urgent,
+          })),
+        ),
       ],
     );
     const rows = await tx("inspection_entries")
@@ -240,11 +286,16 @@ export class InspectionsRepository {
         entries.map((e) => [e.categoryName, e.subcategoryName]),
       )
       .select("id", "category_name", "subcategory_name");
-    return new Map(rows.map((row: Row) => [keyOf(row.category_name as string, row.subcategory_name as string), row.id as number]));
+    return new Map(
+      rows.map((row: Row) => [keyOf(row.category_name as string, row.subcategory_name as string), row.id as number]),
+    );
   }
 
   /** Many inspections' entries at once (the demo seed): new rows, one array parameter per column (unnest). */
-  async insertEntries(rows: (EntryWrite & { inspectionId: number; updatedAt?: string | Date | null })[], tx: Db): Promise<void> {
+  async insertEntries(
+    rows: (EntryWrite & { inspectionId: number; updatedAt?: string | Date | null })[],
+    tx: Db,
+  ): Promise<void> {
     const chunk = 10_000;
     for (let i = 0; i < rows.length; i += chunk) {
       const part = rows.slice(i, i + chunk);
@@ -271,7 +322,10 @@ export class InspectionsRepository {
   async photoIds(entryIds: number[], db: Db = this.db): Promise<Map<number, number[]>> {
     const map = new Map<number, number[]>();
     if (!entryIds.length) return map;
-    const rows = await db("inspection_entry_photos").whereIn("entry_id", entryIds).orderBy([{ column: "entry_id" }, { column: "position" }, { column: "id" }]).select("entry_id", "photo_id");
+    const rows = await db("inspection_entry_photos")
+      .whereIn("entry_id", entryIds)
+      .orderBy([{ column: "entry_id" }, { column: "position" }, { column: "id" }])
+      .select("entry_id", "photo_id");
     for (const row of rows) {
       const list = map.get(row.entry_id) ?? [];
       list.push(row.photo_id);

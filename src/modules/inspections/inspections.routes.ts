@@ -5,7 +5,17 @@ import { requireStaffApi } from "../../http/guards.js";
 import { HttpError } from "../../http/errors.js";
 import { body, params, query } from "../../http/validate.js";
 import { NO_TIER, tier } from "./bands.js";
-import { INSPECTION_STATUSES, type Inspection, type InspectionEntry, STATUS_LABELS, displayStatus, inspectionCreateSchema, inspectionIdParams, inspectionListQuery, inspectionStatusSchema } from "./inspections.schemas.js";
+import {
+  INSPECTION_STATUSES,
+  type Inspection,
+  type InspectionEntry,
+  STATUS_LABELS,
+  displayStatus,
+  inspectionCreateSchema,
+  inspectionIdParams,
+  inspectionListQuery,
+  inspectionStatusSchema,
+} from "./inspections.schemas.js";
 import type { InspectionsService } from "./inspections.service.js";
 import { SCORE_CHOICES, isDescriptionOnly } from "./template.js";
 
@@ -66,7 +76,13 @@ type Notice = { variant: "success" | "error"; title: string; description?: strin
 
 const listQuery = z.object({
   // Search by client (name, e-mail, phone) or address, as the API's q.
-  q: z.string().trim().max(200).optional().catch(undefined).transform((q) => q || undefined),
+  q: z
+    .string()
+    .trim()
+    .max(200)
+    .optional()
+    .catch(undefined)
+    .transform((q) => q || undefined),
   status: z.enum(INSPECTION_STATUSES).optional().catch(undefined),
   page: z.coerce.number().int().min(1).max(100_000).catch(1).default(1),
   report: z.enum(["ok", "failed"]).optional().catch(undefined),
@@ -81,7 +97,12 @@ export function inspectionsPages(deps: InspectionsPagesDeps): Router {
 
   const listLocals = async (filter: z.infer<typeof listQuery>, notice?: Notice) => {
     const { status, page, q } = filter;
-    const { rows, total } = await deps.inspections.list({ status, q, limit: INSPECTIONS_PAGE_SIZE, offset: (page - 1) * INSPECTIONS_PAGE_SIZE });
+    const { rows, total } = await deps.inspections.list({
+      status,
+      q,
+      limit: INSPECTIONS_PAGE_SIZE,
+      offset: (page - 1) * INSPECTIONS_PAGE_SIZE,
+    });
     const reports = await deps.inspections.reportIds(rows.map((i) => i.id));
     return {
       title: "Inspections",
@@ -102,7 +123,12 @@ export function inspectionsPages(deps: InspectionsPagesDeps): Router {
   router.get("/admin/inspections", ...deps.staffPage, async (req, res) => {
     const filter = listQuery.parse(req.query);
     // After a Generate Report without script (redirect), the page shows the toast's text.
-    const notice: Notice | undefined = filter.report === "ok" ? { variant: "success", title: GENERATE_REPORT_OK } : filter.report === "failed" ? { variant: "error", title: GENERATE_REPORT_FAILED } : undefined;
+    const notice: Notice | undefined =
+      filter.report === "ok"
+        ? { variant: "success", title: GENERATE_REPORT_OK }
+        : filter.report === "failed"
+          ? { variant: "error", title: GENERATE_REPORT_FAILED }
+          : undefined;
     const locals = await listLocals(filter, notice);
     if (req.get("hx-target") === "inspections-results") return res.page("inspections/_results", locals);
     res.page("inspections/list", locals);
@@ -121,10 +147,19 @@ export function inspectionsPages(deps: InspectionsPagesDeps): Router {
       notice = { variant: "success", title: GENERATE_REPORT_OK };
     } catch (error) {
       req.log?.warn({ err: error, inspectionId: id }, "report generation refused");
-      notice = { variant: "error", title: GENERATE_REPORT_FAILED, description: error instanceof HttpError && error.status < 500 ? error.message : undefined };
+      notice = {
+        variant: "error",
+        title: GENERATE_REPORT_FAILED,
+        description: error instanceof HttpError && error.status < 500 ? error.message : undefined,
+      };
     }
     if (req.get("hx-request") === "true") return res.page("inspections/_results", await listLocals(filter, notice));
-    const back = new URLSearchParams({ ...(filter.q ? { q: filter.q } : {}), ...(filter.status ? { status: filter.status } : {}), ...(filter.page > 1 ? { page: String(filter.page) } : {}), report: notice.variant === "success" ? "ok" : "failed" });
+    const back = new URLSearchParams({
+      ...(filter.q ? { q: filter.q } : {}),
+      ...(filter.status ? { status: filter.status } : {}),
+      ...(filter.page > 1 ? { page: String(filter.page) } : {}),
+      report: notice.variant === "success" ? "ok" : "failed",
+    });
     res.redirect(303, `/admin/inspections?${back}`);
   });
 
@@ -138,7 +173,12 @@ export function inspectionsPages(deps: InspectionsPagesDeps): Router {
       noindex: true,
       inspection,
       ...shown(inspection),
-      scoreLabel: (e: InspectionEntry) => (isDescriptionOnly(e.categoryName, e.subcategoryName) ? "Description" : e.score === null ? "N/A" : `${e.score} · ${choices.get(e.score)}`),
+      scoreLabel: (e: InspectionEntry) =>
+        isDescriptionOnly(e.categoryName, e.subcategoryName)
+          ? "Description"
+          : e.score === null
+            ? "N/A"
+            : `${e.score} · ${choices.get(e.score)}`,
     });
   });
 

@@ -1,5 +1,14 @@
 import { z } from "zod";
-import { MAX_ID, dateProblem, idInput, idParams, isMultiLine, isSingleLine, multiLineMessage, singleLineMessage } from "../../http/fields.js";
+import {
+  MAX_ID,
+  dateProblem,
+  idInput,
+  idParams,
+  isMultiLine,
+  isSingleLine,
+  multiLineMessage,
+  singleLineMessage,
+} from "../../http/fields.js";
 
 // Zod schemas and shapes of inspections (staff-side §3, §4, §7). Islands may import this file:
 // nothing from the server here. The template itself is in template.ts (zod-free).
@@ -24,7 +33,11 @@ export const STATUS_LABELS: Record<InspectionStatus, string> = {
 const idNumber = (label: string) =>
   z.preprocess(
     idInput,
-    z.number({ message: `${label} must be a number` }).int(`${label} must be a whole number`).positive(`${label} must be positive`).max(MAX_ID, `${label} is not valid`),
+    z
+      .number({ message: `${label} must be a number` })
+      .int(`${label} must be a whole number`)
+      .positive(`${label} must be positive`)
+      .max(MAX_ID, `${label} is not valid`),
   );
 
 export const inspectionIdParams = idParams;
@@ -44,7 +57,9 @@ export const inspectionCreateSchema = z.object({
   propertyId: z.preprocess(
     (v) => (v === "" || v === null ? undefined : idInput(v)),
     z
-      .number({ error: (issue) => (issue.input === undefined ? "Please select a property" : "Property must be a number") })
+      .number({
+        error: (issue) => (issue.input === undefined ? "Please select a property" : "Property must be a number"),
+      })
       .int("Property must be a whole number")
       .positive("Please select a property")
       .max(MAX_ID, "Property is not valid"),
@@ -59,10 +74,22 @@ export const inspectionStatusSchema = z.object({
 
 /** List query: docs/decisions.md#15 (limit default 100, at most 500). */
 export const inspectionListQuery = z.object({
-  limit: z.coerce.number({ message: "Limit must be a number" }).int("Limit must be a whole number").min(1, "Limit must be at least 1").max(500, "Limit must be at most 500").default(100),
-  offset: z.coerce.number({ message: "Offset must be a number" }).int("Offset must be a whole number").min(0, "Offset must be at least 0").max(MAX_ID).default(0),
+  limit: z.coerce
+    .number({ message: "Limit must be a number" })
+    .int("Limit must be a whole number")
+    .min(1, "Limit must be at least 1")
+    .max(500, "Limit must be at most 500")
+    .default(100),
+  offset: z.coerce
+    .number({ message: "Offset must be a number" })
+    .int("Offset must be a whole number")
+    .min(0, "Offset must be at least 0")
+    .max(MAX_ID)
+    .default(0),
   q: z.string().trim().max(200, "Search must be at most 200 characters").optional(),
-  status: z.enum(INSPECTION_STATUSES, { message: `Status must be one of ${INSPECTION_STATUSES.join(", ")}` }).optional(),
+  status: z
+    .enum(INSPECTION_STATUSES, { message: `Status must be one of ${INSPECTION_STATUSES.join(", ")}` })
+    .optional(),
 });
 
 /**
@@ -70,10 +97,25 @@ export const inspectionListQuery = z.object({
  * against the template by InspectionsService.validateEntries, which names the field.
  */
 export const entryInputSchema = z.object({
-  categoryName: z.string({ message: "Category is required" }).trim().min(1, "Category is required").max(200).refine(isSingleLine, singleLineMessage("Category")),
-  subcategoryName: z.string({ message: "Subcategory is required" }).trim().min(1, "Subcategory is required").max(200).refine(isSingleLine, singleLineMessage("Subcategory")),
+  categoryName: z
+    .string({ message: "Category is required" })
+    .trim()
+    .min(1, "Category is required")
+    .max(200)
+    .refine(isSingleLine, singleLineMessage("Category")),
+  subcategoryName: z
+    .string({ message: "Subcategory is required" })
+    .trim()
+    .min(1, "Subcategory is required")
+    .max(200)
+    .refine(isSingleLine, singleLineMessage("Subcategory")),
   score: z.number({ message: "Score must be 10, 7, 4, 1 or null" }).nullable(),
-  notes: z.string({ message: "Notes must be text" }).max(10_000, "Notes must be at most 10000 characters").refine(isMultiLine, multiLineMessage("Notes")).nullable().optional(),
+  notes: z
+    .string({ message: "Notes must be text" })
+    .max(10_000, "Notes must be at most 10000 characters")
+    .refine(isMultiLine, multiLineMessage("Notes"))
+    .nullable()
+    .optional(),
   urgent: z.boolean({ message: "Urgent must be true or false" }).optional(),
   photoIds: z.array(idNumber("Photo id")).max(200, "At most 200 photos per entry").optional(),
 });

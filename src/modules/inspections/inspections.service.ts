@@ -1,9 +1,16 @@
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import { ConflictError, NotFoundError, ValidationError } from "../../http/errors.js";
 import { overallScore, scoreCategories } from "./scoring.js";
-import type { EntryWrite, InspectionsRepository, NewInspectionRow, } from "./inspections.repository.js";
+import type { EntryWrite, InspectionsRepository, NewInspectionRow } from "./inspections.repository.js";
 import { entryKey } from "./inspections.repository.js";
-import type { EntryInput, EntryScore, Inspection, InspectionEntry, InspectionStatus, InspectionWithEntries } from "./inspections.schemas.js";
+import type {
+  EntryInput,
+  EntryScore,
+  Inspection,
+  InspectionEntry,
+  InspectionStatus,
+  InspectionWithEntries,
+} from "./inspections.schemas.js";
 import { INSPECTION_WEIGHTS, findCategory, isEntryScore, subcategoryWeight } from "./template.js";
 
 /**
@@ -44,7 +51,12 @@ export class InspectionsService {
     private readonly transaction: TransactionRunner,
   ) {}
 
-  list(filter: { status?: InspectionStatus; q?: string; limit: number; offset: number }): Promise<{ rows: Inspection[]; total: number }> {
+  list(filter: {
+    status?: InspectionStatus;
+    q?: string;
+    limit: number;
+    offset: number;
+  }): Promise<{ rows: Inspection[]; total: number }> {
     return this.inspections.list(filter);
   }
 
@@ -73,7 +85,10 @@ export class InspectionsService {
     });
     return {
       ...inspection,
-      categories: INSPECTION_WEIGHTS.map((c) => ({ categoryName: c.name, entries: entries.filter((e) => e.categoryName === c.name) })),
+      categories: INSPECTION_WEIGHTS.map((c) => ({
+        categoryName: c.name,
+        entries: entries.filter((e) => e.categoryName === c.name),
+      })),
     };
   }
 
@@ -81,16 +96,25 @@ export class InspectionsService {
    * Starts an inspection of a property (in_progress unless told otherwise). It links the property's
    * earliest scheduled booking that no inspection fulfils yet, and records who started it.
    */
-  async create(input: { propertyId: number; status?: InspectionStatus; inspectionDate: string }, inspectorId: number | null): Promise<Inspection> {
+  async create(
+    input: { propertyId: number; status?: InspectionStatus; inspectionDate: string },
+    inspectorId: number | null,
+  ): Promise<Inspection> {
     const status = input.status ?? "in_progress";
-    if (status === "completed") throw new ValidationError("An inspection is completed from the form, not created completed", { status: "Status must be one of in_progress, scheduled, draft" });
+    if (status === "completed")
+      throw new ValidationError("An inspection is completed from the form, not created completed", {
+        status: "Status must be one of in_progress, scheduled, draft",
+      });
     const id = await this.transaction(async (tx) => {
       // Locking the property serialises two starts at once: the second sees the first's link.
       if (!(await this.inspections.lockProperty(input.propertyId, tx))) {
         throw new ValidationError("Property not found", { propertyId: "Property not found" });
       }
       const bookingId = await this.inspections.findOpenBooking(input.propertyId, tx);
-      const [created] = await this.inspections.insert([{ propertyId: input.propertyId, bookingId, inspectorId, inspectionDate: input.inspectionDate, status }], tx);
+      const [created] = await this.inspections.insert(
+        [{ propertyId: input.propertyId, bookingId, inspectorId, inspectionDate: input.inspectionDate, status }],
+        tx,
+      );
       return created!;
     });
     return (await this.inspections.find(id))!;
@@ -109,7 +133,9 @@ export class InspectionsService {
       if (!current) throw new NotFoundError("Inspection not found");
       if (current.status === status) return;
       if (!STATUS_MOVES[current.status].includes(status)) {
-        throw new ConflictError(`An inspection cannot move from ${current.status} to ${status}`, { status: `Cannot move from ${current.status} to ${status}` });
+        throw new ConflictError(`An inspection cannot move from ${current.status} to ${status}`, {
+          status: `Cannot move from ${current.status} to ${status}`,
+        });
       }
       await this.inspections.setStatus(id, status, tx);
     });
@@ -125,7 +151,8 @@ export class InspectionsService {
     const fields: Record<string, string> = {};
     entries.forEach((entry, i) => {
       const score = entry.score as unknown;
-      if (score !== null && score !== undefined && !isEntryScore(score)) fields[`${i}.score`] = `${label(entry)}: score must be 10, 7, 4, 1 or null (N/A)`;
+      if (score !== null && score !== undefined && !isEntryScore(score))
+        fields[`${i}.score`] = `${label(entry)}: score must be 10, 7, 4, 1 or null (N/A)`;
       if (!findCategory(entry.categoryName)) {
         fields[`${i}.categoryName`] = `Unknown category: ${entry.categoryName}`;
         return;
@@ -136,10 +163,12 @@ export class InspectionsService {
       } else if (weight === 0 && score !== null && score !== undefined) {
         fields[`${i}.score`] = `${label(entry)} is a description only and takes no score`;
       }
-      if (entry.photoIds && new Set(entry.photoIds).size !== entry.photoIds.length) fields[`${i}.photoIds`] = `${label(entry)}: a photo is listed twice`;
+      if (entry.photoIds && new Set(entry.photoIds).size !== entry.photoIds.length)
+        fields[`${i}.photoIds`] = `${label(entry)}: a photo is listed twice`;
     });
     const bad = Object.values(fields);
-    if (bad.length) throw new ValidationError(bad.length === 1 ? bad[0]! : `${bad[0]} (and ${bad.length - 1} more)`, fields);
+    if (bad.length)
+      throw new ValidationError(bad.length === 1 ? bad[0]! : `${bad[0]} (and ${bad.length - 1} more)`, fields);
   }
 
   /**
@@ -171,12 +200,16 @@ export class InspectionsService {
     const fields: Record<string, string> = {};
     unique.forEach((entry) => {
       if (entry.score === null && subcategoryWeight(entry.categoryName, entry.subcategoryName) !== 0) {
-        fields[`${entries.lastIndexOf(entry)}.score`] = `${label(entry)} needs a score before the inspection can be completed`;
+        fields[`${entries.lastIndexOf(entry)}.score`] =
+          `${label(entry)} needs a score before the inspection can be completed`;
       }
     });
     if (Object.keys(fields).length) {
       const first = Object.values(fields)[0]!;
-      throw new ValidationError(Object.keys(fields).length === 1 ? first : `${first} (and ${Object.keys(fields).length - 1} more)`, fields);
+      throw new ValidationError(
+        Object.keys(fields).length === 1 ? first : `${first} (and ${Object.keys(fields).length - 1} more)`,
+        fields,
+      );
     }
     await this.transaction(async (tx) => {
       const current = await this.inspections.lock(inspectionId, "update", tx);
@@ -186,12 +219,20 @@ export class InspectionsService {
       if (completed) return;
       const stored = await this.inspections.entries(inspectionId, tx);
       // With nothing sent (PATCH status completed), what is stored must pass the same check.
-      const unscored = unique.length ? [] : stored.filter((e) => e.score === null && subcategoryWeight(e.categoryName, e.subcategoryName) !== 0);
+      const unscored = unique.length
+        ? []
+        : stored.filter((e) => e.score === null && subcategoryWeight(e.categoryName, e.subcategoryName) !== 0);
       if (unscored.length) {
-        throw new ValidationError(`${label(unscored[0]!)} needs a score before the inspection can be completed`, Object.fromEntries(unscored.map((e) => [label(e), "Needs a score"])));
+        throw new ValidationError(
+          `${label(unscored[0]!)} needs a score before the inspection can be completed`,
+          Object.fromEntries(unscored.map((e) => [label(e), "Needs a score"])),
+        );
       }
       const score = this.score(stored);
-      if (score === null) throw new ValidationError("Score at least one item before completing the inspection", { entries: "No scored entry" });
+      if (score === null)
+        throw new ValidationError("Score at least one item before completing the inspection", {
+          entries: "No scored entry",
+        });
       await this.inspections.markCompleted(inspectionId, score, tx);
       if (current.bookingId) await this.inspections.completeBookings([current.bookingId], tx);
     });
@@ -208,11 +249,16 @@ export class InspectionsService {
       try {
         this.validateEntries(item.entries);
       } catch (error) {
-        throw new ValidationError(`Inspection ${index}: ${(error as Error).message}`, (error as ValidationError).fields);
+        throw new ValidationError(
+          `Inspection ${index}: ${(error as Error).message}`,
+          (error as ValidationError).fields,
+        );
       }
       let overall: number | null = null;
       if (item.status === "completed") {
-        const unscored = item.entries.find((e) => e.score === null && subcategoryWeight(e.categoryName, e.subcategoryName) !== 0);
+        const unscored = item.entries.find(
+          (e) => e.score === null && subcategoryWeight(e.categoryName, e.subcategoryName) !== 0,
+        );
         if (unscored) throw new ValidationError(`Inspection ${index}: ${label(unscored)} needs a score`);
         overall = this.score(item.entries.map((e) => ({ ...e, notes: e.notes ?? null })));
         if (overall === null) throw new ValidationError(`Inspection ${index}: no scored entry`);
@@ -250,8 +296,26 @@ export class InspectionsService {
   }
 
   /** The shared scoring (scoring.ts) over stored entries: the overall 0–100 score, or null. */
-  private score(entries: { categoryName: string; subcategoryName: string; score: EntryScore | null; notes: string | null; urgent?: boolean }[]): number | null {
-    return overallScore(scoreCategories(entries.map((e) => ({ categoryName: e.categoryName, subcategoryName: e.subcategoryName, score: e.score, notes: e.notes ?? undefined, urgent: e.urgent }))));
+  private score(
+    entries: {
+      categoryName: string;
+      subcategoryName: string;
+      score: EntryScore | null;
+      notes: string | null;
+      urgent?: boolean;
+    }[],
+  ): number | null {
+    return overallScore(
+      scoreCategories(
+        entries.map((e) => ({
+          categoryName: e.categoryName,
+          subcategoryName: e.subcategoryName,
+          score: e.score,
+          notes: e.notes ?? undefined,
+          urgent: e.urgent,
+        })),
+      ),
+    );
   }
 
   /** Two sends of one key in a batch: the last one wins (a batch upsert cannot touch a row twice). */
@@ -311,4 +375,3 @@ export class InspectionsService {
     await this.inspections.touchEntries(touched, tx);
   }
 }
-

@@ -27,7 +27,10 @@ export class PhotosRepository {
   }
 
   async findByClientId(clientId: string): Promise<PhotoMeta | undefined> {
-    return this.db("photo_uploads as u").join("photos as p", "p.id", "u.photo_id").where("u.client_id", clientId).first(META.map((c) => `p.${c}`));
+    return this.db("photo_uploads as u")
+      .join("photos as p", "p.id", "u.photo_id")
+      .where("u.client_id", clientId)
+      .first(META.map((c) => `p.${c}`));
   }
 
   /** Inserts the photo unless the same bytes are stored already; either way answers the stored row. */

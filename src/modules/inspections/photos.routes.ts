@@ -60,7 +60,9 @@ export function photosApi(deps: PhotosApiDeps): Router {
       const input = body(req, dataUrlBody);
       stored = await deps.photos.ingest(input.data, input.clientId, "data");
     } else {
-      throw new ValidationError("Send the photo as image bytes or as JSON with a data URL", { photo: "Content-Type must be image/jpeg, image/png, image/webp or application/json" });
+      throw new ValidationError("Send the photo as image bytes or as JSON with a data URL", {
+        photo: "Content-Type must be image/jpeg, image/png, image/webp or application/json",
+      });
     }
     res.status(201).json(stored);
   });

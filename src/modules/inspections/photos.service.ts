@@ -60,11 +60,15 @@ const DATA_URL = /^data:([\w.+-]+\/[\w.+-]+)?(;[\w=.+-]+)*;base64,/i;
 /** The bytes of a data URL ('data:image/png;base64,…'); 400 when it is not one, 413 when too large. */
 export function bytesOfDataUrl(value: string, field = "photo"): Buffer {
   const head = DATA_URL.exec(value.slice(0, 200));
-  if (!head) throw new ValidationError("A photo must be an image data URL", { [field]: "Must be a base64 image data URL (data:image/…;base64,…)" });
+  if (!head)
+    throw new ValidationError("A photo must be an image data URL", {
+      [field]: "Must be a base64 image data URL (data:image/…;base64,…)",
+    });
   const base64 = value.slice(head[0].length);
   // Refuse before decoding: base64 is 4 characters per 3 bytes.
   if ((base64.length * 3) / 4 > MAX_PHOTO_BYTES + 3) throw new PhotoTooLargeError();
-  if (!/^[A-Za-z0-9+/\r\n]*={0,2}\s*$/.test(base64)) throw new ValidationError("A photo must be an image data URL", { [field]: "The base64 data is not valid" });
+  if (!/^[A-Za-z0-9+/\r\n]*={0,2}\s*$/.test(base64))
+    throw new ValidationError("A photo must be an image data URL", { [field]: "The base64 data is not valid" });
   return Buffer.from(base64, "base64");
 }
 
@@ -86,7 +90,9 @@ export class PhotosService {
 
   async ingest(input: Buffer | string, clientId?: string, field = "photo"): Promise<StoredPhoto> {
     if (clientId !== undefined && !CLIENT_ID_PATTERN.test(clientId)) {
-      throw new ValidationError("The photo's client id is not valid", { clientId: "Must be 8 to 100 letters, digits, - or _" });
+      throw new ValidationError("The photo's client id is not valid", {
+        clientId: "Must be 8 to 100 letters, digits, - or _",
+      });
     }
     // A retried upload: the answer of the first one, whatever the bytes.
     if (clientId) {
@@ -100,10 +106,14 @@ export class PhotosService {
     const { fileTypeFromBuffer } = await import("file-type");
     const type = await fileTypeFromBuffer(original);
     if (!type || !(PHOTO_TYPES as readonly string[]).includes(type.mime)) {
-      throw new ValidationError("Only JPEG, PNG or WebP photos are accepted", { [field]: "Only JPEG, PNG or WebP photos are accepted" });
+      throw new ValidationError("Only JPEG, PNG or WebP photos are accepted", {
+        [field]: "Only JPEG, PNG or WebP photos are accepted",
+      });
     }
     const sha256 = createHash("sha256").update(original).digest("hex");
-    const stored = (await this.photos.findByHash(sha256)) ?? (await this.photos.insertOnce({ sha256, ...(await this.shrink(original, type.mime, field)) }));
+    const stored =
+      (await this.photos.findByHash(sha256)) ??
+      (await this.photos.insertOnce({ sha256, ...(await this.shrink(original, type.mime, field)) }));
     if (clientId) await this.photos.rememberClientId(clientId, stored.id);
     return toStored(stored);
   }
@@ -129,9 +139,12 @@ export class PhotosService {
    */
   private async shrink(original: Buffer, mime: string, field: string) {
     const { default: sharp } = await import("sharp");
-    const damaged = () => new ValidationError("The photo could not be read", { [field]: "The image data is damaged or incomplete" });
+    const damaged = () =>
+      new ValidationError("The photo could not be read", { [field]: "The image data is damaged or incomplete" });
     // The header alone says how big the decoded image would be: refuse before decoding a single pixel.
-    const { width, height } = await sharp(original).metadata().catch(() => ({ width: 0, height: 0 }));
+    const { width, height } = await sharp(original)
+      .metadata()
+      .catch(() => ({ width: 0, height: 0 }));
     if (!width || !height) throw damaged();
     const size = megapixels(width, height);
     if (size > MAX_PHOTO_MEGAPIXELS) {
@@ -143,13 +156,20 @@ export class PhotosService {
         const pipeline = sharp(original, { failOn: "error", limitInputPixels: MAX_INPUT_PIXELS })
           .rotate()
           .resize({ width: MAX_PHOTO_EDGE, height: MAX_PHOTO_EDGE, fit: "inside", withoutEnlargement: true });
-        const output = mime === "image/png" ? pipeline.png({ compressionLevel: 8 }) : pipeline.jpeg({ quality: 85, mozjpeg: true });
+        const output =
+          mime === "image/png" ? pipeline.png({ compressionLevel: 8 }) : pipeline.jpeg({ quality: 85, mozjpeg: true });
         const { data: bytes, info } = await output.toBuffer({ resolveWithObject: true });
         const thumbnail = await sharp(bytes)
           .resize({ width: THUMBNAIL_EDGE, height: THUMBNAIL_EDGE, fit: "inside", withoutEnlargement: true })
           .webp({ quality: 70 })
           .toBuffer();
-        return { mimeType: mime === "image/png" ? "image/png" : "image/jpeg", width: info.width, height: info.height, bytes, thumbnail };
+        return {
+          mimeType: mime === "image/png" ? "image/png" : "image/jpeg",
+          width: info.width,
+          height: info.height,
+          bytes,
+          thumbnail,
+        };
       } catch {
         throw damaged();
       }

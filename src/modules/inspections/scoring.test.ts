@@ -1,7 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { INSPECTION_WEIGHTS, type Entry, baseSubcategory, categoryScore, findCategory, recommendations, scoreInspection, weightedAverage } from "./scoring.js";
+import {
+  INSPECTION_WEIGHTS,
+  type Entry,
+  baseSubcategory,
+  categoryScore,
+  findCategory,
+  recommendations,
+  scoreInspection,
+  weightedAverage,
+} from "./scoring.js";
 
-const entry = (categoryName: string, subcategoryName: string, score: number | null, urgent = false): Entry => ({ categoryName, subcategoryName, score, urgent });
+const entry = (categoryName: string, subcategoryName: string, score: number | null, urgent = false): Entry => ({
+  categoryName,
+  subcategoryName,
+  score,
+  urgent,
+});
 
 describe("weights", () => {
   it("has the 14 categories of staff-side §9, summing to 100.5", () => {
@@ -11,7 +25,10 @@ describe("weights", () => {
 
   it("every category's subcategory weights sum to 100", () => {
     for (const c of INSPECTION_WEIGHTS) {
-      expect(Object.values(c.subcategories).reduce((s, w) => s + w, 0), c.name).toBe(100);
+      expect(
+        Object.values(c.subcategories).reduce((s, w) => s + w, 0),
+        c.name,
+      ).toBe(100);
     }
   });
 });
@@ -19,8 +36,20 @@ describe("weights", () => {
 describe("weightedAverage", () => {
   it("weights the scores and leaves weight 0 out", () => {
     // The marketing HVAC example: furnace 40 %, filter 20 %, ventilation 25 %, condensate 15 %.
-    expect(weightedAverage([{ score: 90, weight: 40 }, { score: 60, weight: 20 }, { score: 80, weight: 25 }, { score: 70, weight: 15 }])).toBe(78.5);
-    expect(weightedAverage([{ score: 10, weight: 0 }, { score: 70, weight: 5 }])).toBe(70);
+    expect(
+      weightedAverage([
+        { score: 90, weight: 40 },
+        { score: 60, weight: 20 },
+        { score: 80, weight: 25 },
+        { score: 70, weight: 15 },
+      ]),
+    ).toBe(78.5);
+    expect(
+      weightedAverage([
+        { score: 10, weight: 0 },
+        { score: 70, weight: 5 },
+      ]),
+    ).toBe(70);
     expect(weightedAverage([])).toBeNull();
   });
 });
@@ -30,7 +59,9 @@ describe("categoryScore", () => {
 
   it("is the weighted mean of scored entries on the 0-100 scale, N/A left out", () => {
     // Shingles 15 × 100, Gutters 20 × 40 → (1500 + 800) / 35
-    expect(categoryScore(roof, [entry("Roof", "Shingles", 10), entry("Roof", "Gutters", 4), entry("Roof", "Ponding", null)])).toBeCloseTo(2300 / 35);
+    expect(
+      categoryScore(roof, [entry("Roof", "Shingles", 10), entry("Roof", "Gutters", 4), entry("Roof", "Ponding", null)]),
+    ).toBeCloseTo(2300 / 35);
     expect(categoryScore(roof, [entry("Roof", "Ponding", null)])).toBeNull();
   });
 
@@ -38,18 +69,33 @@ describe("categoryScore", () => {
     expect(baseSubcategory("Sinks (Bathroom 2)")).toBe("Sinks");
     const baths = findCategory("Bathrooms")!;
     // Toilets 10 twice (100 and 10), Sinks 8 once (70): (1000 + 100 + 560) / 28
-    expect(categoryScore(baths, [entry("Bathrooms", "Toilets", 10), entry("Bathrooms", "Toilets (Bathroom 2)", 1), entry("Bathrooms", "Sinks", 7)])).toBeCloseTo(1660 / 28);
+    expect(
+      categoryScore(baths, [
+        entry("Bathrooms", "Toilets", 10),
+        entry("Bathrooms", "Toilets (Bathroom 2)", 1),
+        entry("Bathrooms", "Sinks", 7),
+      ]),
+    ).toBeCloseTo(1660 / 28);
   });
 
   it("never counts Type of Cladding", () => {
     const ext = findCategory("Exterior Envelope")!;
-    expect(categoryScore(ext, [entry("Exterior Envelope", "Type of Cladding", 1), entry("Exterior Envelope", "Paint / Finish", 7)])).toBe(70);
+    expect(
+      categoryScore(ext, [
+        entry("Exterior Envelope", "Type of Cladding", 1),
+        entry("Exterior Envelope", "Paint / Finish", 7),
+      ]),
+    ).toBe(70);
   });
 });
 
 describe("scoreInspection", () => {
   it("normalises the category weights over the categories that were scored, and rounds", () => {
-    const report = scoreInspection([entry("Roof", "Shingles", 10), entry("HVAC", "Thermostat", 4), entry("Attic", "Access", null)]);
+    const report = scoreInspection([
+      entry("Roof", "Shingles", 10),
+      entry("HVAC", "Thermostat", 4),
+      entry("Attic", "Access", null),
+    ]);
     // Roof 100 × 7, HVAC 40 × 6 → 940 / 13 = 72.3; the unscored Attic is listed but does not count.
     expect(report.overallScore).toBe(72);
     expect(report.categories.map((c) => [c.categoryName, c.score])).toEqual([
@@ -57,7 +103,13 @@ describe("scoreInspection", () => {
       ["HVAC", 40],
       ["Attic", null],
     ]);
-    expect(report.summary).toEqual({ highPriority: 0, mediumPriority: 0, lowPriority: 1, totalIssues: 1, overallScore: 72 });
+    expect(report.summary).toEqual({
+      highPriority: 0,
+      mediumPriority: 0,
+      lowPriority: 1,
+      totalIssues: 1,
+      overallScore: 72,
+    });
   });
 
   it("has no overall score when nothing was scored", () => {

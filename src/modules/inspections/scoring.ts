@@ -89,7 +89,9 @@ export function scoreCategories(entries: Entry[]): CategoryResult[] {
 
 /** Overall 0–100 score: category weights over the categories with a scored entry, normalised, rounded. */
 export function overallScore(categories: CategoryResult[]): number | null {
-  const items = categories.filter((c) => c.exactScore !== null).map((c) => ({ score: c.exactScore!, weight: c.weight }));
+  const items = categories
+    .filter((c) => c.exactScore !== null)
+    .map((c) => ({ score: c.exactScore!, weight: c.weight }));
   const mean = weightedAverage(items);
   return mean === null ? null : Math.round(mean);
 }
@@ -102,7 +104,15 @@ export function recommendations(entries: Entry[]): Recommendation[] {
     .filter(({ e, hundred }) => e.urgent || (hundred !== null && hundred <= 40))
     .map(({ e, index, hundred }) => {
       const priority = recommendationPriority(hundred, e.urgent);
-      return { id: index + 1, category: e.categoryName, subcategory: e.subcategoryName, notes: e.notes ?? "", score: hundred, priority, urgency: urgencyText(priority) };
+      return {
+        id: index + 1,
+        category: e.categoryName,
+        subcategory: e.subcategoryName,
+        notes: e.notes ?? "",
+        score: hundred,
+        priority,
+        urgency: urgencyText(priority),
+      };
     })
     .sort((a, b) => rank[a.priority] - rank[b.priority] || a.id - b.id);
 }
@@ -111,7 +121,13 @@ export interface ScoredReport {
   overallScore: number | null;
   categories: CategoryResult[];
   recommendations: Recommendation[];
-  summary: { highPriority: number; mediumPriority: number; lowPriority: number; totalIssues: number; overallScore: number | null };
+  summary: {
+    highPriority: number;
+    mediumPriority: number;
+    lowPriority: number;
+    totalIssues: number;
+    overallScore: number | null;
+  };
 }
 
 export function scoreInspection(entries: Entry[]): ScoredReport {
@@ -123,6 +139,12 @@ export function scoreInspection(entries: Entry[]): ScoredReport {
     overallScore: overall,
     categories,
     recommendations: recs,
-    summary: { highPriority: count("high"), mediumPriority: count("medium"), lowPriority: count("low"), totalIssues: recs.length, overallScore: overall },
+    summary: {
+      highPriority: count("high"),
+      mediumPriority: count("medium"),
+      lowPriority: count("low"),
+      totalIssues: recs.length,
+      overallScore: overall,
+    },
   };
 }

@@ -16,34 +16,190 @@ export interface CategoryWeights {
 
 /** Inspection categories with their subcategory weights, in the order staff-side §9 lists them. */
 export const INSPECTION_WEIGHTS: CategoryWeights[] = [
-  { name: "Basement, Foundation, Crawlspace & Structure", weight: 16, subcategories: { "Foundation Cracks": 30, "Basement Moisture / Mold": 30, "Settlement Indicators": 25, "Structural Assemblies": 15 } },
-  { name: "Plumbing", weight: 13, subcategories: { "Water Main Shut Off": 10, "Pressure and Flow": 20, "Drain/Waste/Vent": 20, "Water Distribution": 15, "Hot Water System": 15, Hydronics: 5, "Sewer Ejection/Lift": 7.5, "Sump Pump": 7.5 } },
-  { name: "Site & Drainage", weight: 11, subcategories: { "Grading and Drainage": 25, Vegetation: 15, "Driveway / Parking": 15, "Patios / Hardscapes": 15, "Retaining Walls / Slopes": 15, "Fencing / Gates": 15 } },
+  {
+    name: "Basement, Foundation, Crawlspace & Structure",
+    weight: 16,
+    subcategories: {
+      "Foundation Cracks": 30,
+      "Basement Moisture / Mold": 30,
+      "Settlement Indicators": 25,
+      "Structural Assemblies": 15,
+    },
+  },
+  {
+    name: "Plumbing",
+    weight: 13,
+    subcategories: {
+      "Water Main Shut Off": 10,
+      "Pressure and Flow": 20,
+      "Drain/Waste/Vent": 20,
+      "Water Distribution": 15,
+      "Hot Water System": 15,
+      Hydronics: 5,
+      "Sewer Ejection/Lift": 7.5,
+      "Sump Pump": 7.5,
+    },
+  },
+  {
+    name: "Site & Drainage",
+    weight: 11,
+    subcategories: {
+      "Grading and Drainage": 25,
+      Vegetation: 15,
+      "Driveway / Parking": 15,
+      "Patios / Hardscapes": 15,
+      "Retaining Walls / Slopes": 15,
+      "Fencing / Gates": 15,
+    },
+  },
   {
     name: "Kitchens & Wet Bars",
     weight: 10,
     repeatable: "Kitchen",
-    subcategories: { "Refrigerator / Freezer": 5, "Range / Oven": 10, Dishwasher: 10, Microwave: 5, "Hood Vent": 10, Garburator: 5, "Sink and Faucet": 15, Cabinetry: 10, Countertops: 5, "Backsplash / Wall Finishes": 5, Flooring: 10, Lighting: 10 },
+    subcategories: {
+      "Refrigerator / Freezer": 5,
+      "Range / Oven": 10,
+      Dishwasher: 10,
+      Microwave: 5,
+      "Hood Vent": 10,
+      Garburator: 5,
+      "Sink and Faucet": 15,
+      Cabinetry: 10,
+      Countertops: 5,
+      "Backsplash / Wall Finishes": 5,
+      Flooring: 10,
+      Lighting: 10,
+    },
   },
   {
     name: "Bathrooms",
     weight: 9,
     repeatable: "Bathroom",
-    subcategories: { Toilets: 10, Sinks: 8, Bathtubs: 8, Showers: 10, Ventilation: 7, Waterproofing: 10, "Cabinetry and Storage": 5, Flooring: 7, "Wall Surfaces": 5, "Fixtures / Finish": 5, "Electrical Safety": 5, "Pressure / Temp / Functionality": 7, "Mold / Mildew": 5, "Leaks / Water Damage": 5, Cleanliness: 3 },
+    subcategories: {
+      Toilets: 10,
+      Sinks: 8,
+      Bathtubs: 8,
+      Showers: 10,
+      Ventilation: 7,
+      Waterproofing: 10,
+      "Cabinetry and Storage": 5,
+      Flooring: 7,
+      "Wall Surfaces": 5,
+      "Fixtures / Finish": 5,
+      "Electrical Safety": 5,
+      "Pressure / Temp / Functionality": 7,
+      "Mold / Mildew": 5,
+      "Leaks / Water Damage": 5,
+      Cleanliness: 3,
+    },
   },
   {
     name: "Exterior Envelope",
     weight: 8,
-    subcategories: { "Type of Cladding": 0, "Cladding Condition": 20, "Eaves / Soffits": 10, "Paint / Finish": 10, "Caulking / Sealants": 10, "Decks / Steps": 15, "Exterior Rails": 5, "Grade Clearance / Flashing": 10, "Exterior Venting / Openings": 10, "Exterior Lighting": 10 },
+    subcategories: {
+      "Type of Cladding": 0,
+      "Cladding Condition": 20,
+      "Eaves / Soffits": 10,
+      "Paint / Finish": 10,
+      "Caulking / Sealants": 10,
+      "Decks / Steps": 15,
+      "Exterior Rails": 5,
+      "Grade Clearance / Flashing": 10,
+      "Exterior Venting / Openings": 10,
+      "Exterior Lighting": 10,
+    },
   },
-  { name: "Roof", weight: 7, subcategories: { Shingles: 15, Delamination: 10, Ponding: 10, Ventilation: 10, Flashings: 15, Penetrations: 10, "Roof Vent Systems": 10, Gutters: 20 } },
-  { name: "HVAC", weight: 6, subcategories: { "Heating Source": 20, "Cooling System": 15, "Heating Condition": 15, "HVAC Components": 15, "Airflow / Registers": 10, Thermostat: 15, "Filter Cleaning": 10 } },
-  { name: "Electrical", weight: 6, subcategories: { "Service Entrance": 15, "Main Panel": 15, "Sub-Panels": 10, "Branch Wiring": 15, "Receptacles / Switches": 10, Lighting: 10, Grounding: 10, "Smoke / CO Detectors": 15 } },
-  { name: "Interior Finishes", weight: 5, subcategories: { Flooring: 15, Walls: 10, Ceiling: 10, Doors: 10, Trim: 10, Baseboard: 5, Cabinetry: 10, Hardware: 10, "Guard Rails": 10, Cleanliness: 10 } },
-  { name: "Attic", weight: 4, subcategories: { Access: 10, Insulation: 25, Ventilation: 15, Moisture: 20, "Pest Intrusion": 15, "Air Sealing": 15 } },
-  { name: "Windows and Doors", weight: 3, subcategories: { "Windows / Screens": 30, Egress: 30, "Exterior Doors": 25, "Overhead Doors": 15 } },
-  { name: "Laundry Room", weight: 2, repeatable: "Laundry", subcategories: { "Washer / Dryer": 20, "Sink / Fixtures": 20, "Supply / Drain": 20, "Dryer Ventilation": 20, "Electrical Safety": 20 } },
-  { name: "Miscellaneous / Safety", weight: 0.5, subcategories: { Fireplace: 33, "Stair Treads / Risers": 33, "Egress Obstructions": 34 } },
+  {
+    name: "Roof",
+    weight: 7,
+    subcategories: {
+      Shingles: 15,
+      Delamination: 10,
+      Ponding: 10,
+      Ventilation: 10,
+      Flashings: 15,
+      Penetrations: 10,
+      "Roof Vent Systems": 10,
+      Gutters: 20,
+    },
+  },
+  {
+    name: "HVAC",
+    weight: 6,
+    subcategories: {
+      "Heating Source": 20,
+      "Cooling System": 15,
+      "Heating Condition": 15,
+      "HVAC Components": 15,
+      "Airflow / Registers": 10,
+      Thermostat: 15,
+      "Filter Cleaning": 10,
+    },
+  },
+  {
+    name: "Electrical",
+    weight: 6,
+    subcategories: {
+      "Service Entrance": 15,
+      "Main Panel": 15,
+      "Sub-Panels": 10,
+      "Branch Wiring": 15,
+      "Receptacles / Switches": 10,
+      Lighting: 10,
+      Grounding: 10,
+      "Smoke / CO Detectors": 15,
+    },
+  },
+  {
+    name: "Interior Finishes",
+    weight: 5,
+    subcategories: {
+      Flooring: 15,
+      Walls: 10,
+      Ceiling: 10,
+      Doors: 10,
+      Trim: 10,
+      Baseboard: 5,
+      Cabinetry: 10,
+      Hardware: 10,
+      "Guard Rails": 10,
+      Cleanliness: 10,
+    },
+  },
+  {
+    name: "Attic",
+    weight: 4,
+    subcategories: {
+      Access: 10,
+      Insulation: 25,
+      Ventilation: 15,
+      Moisture: 20,
+      "Pest Intrusion": 15,
+      "Air Sealing": 15,
+    },
+  },
+  {
+    name: "Windows and Doors",
+    weight: 3,
+    subcategories: { "Windows / Screens": 30, Egress: 30, "Exterior Doors": 25, "Overhead Doors": 15 },
+  },
+  {
+    name: "Laundry Room",
+    weight: 2,
+    repeatable: "Laundry",
+    subcategories: {
+      "Washer / Dryer": 20,
+      "Sink / Fixtures": 20,
+      "Supply / Drain": 20,
+      "Dryer Ventilation": 20,
+      "Electrical Safety": 20,
+    },
+  },
+  {
+    name: "Miscellaneous / Safety",
+    weight: 0.5,
+    subcategories: { Fireplace: 33, "Stair Treads / Risers": 33, "Egress Obstructions": 34 },
+  },
 ];
 
 export const CATEGORY_NAMES: readonly string[] = INSPECTION_WEIGHTS.map((c) => c.name);
@@ -52,7 +208,11 @@ export const CATEGORY_NAMES: readonly string[] = INSPECTION_WEIGHTS.map((c) => c
 export const TYPE_OF_CLADDING = "Type of Cladding";
 
 /** Sections the form opens by default (staff-side §2): Attic, Basement, Plumbing. */
-export const DEFAULT_OPEN_CATEGORIES: readonly string[] = ["Attic", "Basement, Foundation, Crawlspace & Structure", "Plumbing"];
+export const DEFAULT_OPEN_CATEGORIES: readonly string[] = [
+  "Attic",
+  "Basement, Foundation, Crawlspace & Structure",
+  "Plumbing",
+];
 
 export type EntryScore = 10 | 7 | 4 | 1;
 /** Score choices (staff-side §5), best first; null is N/A (left out of the score). */
@@ -99,7 +259,8 @@ export function subcategoryWeight(categoryName: string, subcategoryName: string)
   const category = findCategory(categoryName);
   if (!category) return undefined;
   // Most names carry no room suffix: skip the regular expression for them.
-  if (!subcategoryName.endsWith(")")) return Object.hasOwn(category.subcategories, subcategoryName) ? category.subcategories[subcategoryName] : undefined;
+  if (!subcategoryName.endsWith(")"))
+    return Object.hasOwn(category.subcategories, subcategoryName) ? category.subcategories[subcategoryName] : undefined;
   const match = ROOM_SUFFIX.exec(subcategoryName);
   if (match) {
     const [, room, n] = match;
@@ -110,10 +271,13 @@ export function subcategoryWeight(categoryName: string, subcategoryName: string)
 }
 
 /** True for items that take no score: weight 0 (Type of Cladding). */
-export const isDescriptionOnly = (categoryName: string, subcategoryName: string) => subcategoryWeight(categoryName, subcategoryName) === 0;
+export const isDescriptionOnly = (categoryName: string, subcategoryName: string) =>
+  subcategoryWeight(categoryName, subcategoryName) === 0;
 
 /** Every (category, subcategory) of one room of each category, in template order. */
-export function templateEntries(rooms: Partial<Record<RepeatableRoom, number>> = {}): { categoryName: string; subcategoryName: string; weight: number }[] {
+export function templateEntries(
+  rooms: Partial<Record<RepeatableRoom, number>> = {},
+): { categoryName: string; subcategoryName: string; weight: number }[] {
   const out: { categoryName: string; subcategoryName: string; weight: number }[] = [];
   for (const category of INSPECTION_WEIGHTS) {
     const count = category.repeatable ? Math.max(1, rooms[category.repeatable] ?? 1) : 1;

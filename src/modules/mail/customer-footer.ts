@@ -14,6 +14,8 @@ export function withCustomerFooter(message: MailMessage, publicUrl: string | und
   return {
     ...message,
     text: `${message.text}\n\n${myHomeLine(publicUrl)}`,
-    ...(message.html === undefined ? {} : { html: `${message.html}\n<p>My Home: <a href="${escapeHtml(url)}">${escapeHtml(url)}</a></p>` }),
+    ...(message.html === undefined
+      ? {}
+      : { html: `${message.html}\n<p>My Home: <a href="${escapeHtml(url)}">${escapeHtml(url)}</a></p>` }),
   };
 }

@@ -52,7 +52,11 @@ export class MailService {
 
   /** Many messages in one statement (demo renewals send thousands of receipts at once). */
   enqueueMany(tx: Tx | Knex, messages: MailMessage[]): Promise<void> {
-    return enqueueJobs(tx, MAIL_SEND_TASK, messages.map((m) => mailMessageSchema.parse(m)));
+    return enqueueJobs(
+      tx,
+      MAIL_SEND_TASK,
+      messages.map((m) => mailMessageSchema.parse(m)),
+    );
   }
 
   private getTransport(): Transporter {
@@ -76,7 +80,16 @@ export class MailService {
     } catch (error) {
       countMailFailed(transport);
       const failure = new MailDeliveryError(templateOf(input), String(input?.to ?? ""), error);
-      this.log.warn({ template: failure.template, to: failure.recipient, transport, code: failure.code, responseCode: failure.responseCode }, "mail failed");
+      this.log.warn(
+        {
+          template: failure.template,
+          to: failure.recipient,
+          transport,
+          code: failure.code,
+          responseCode: failure.responseCode,
+        },
+        "mail failed",
+      );
       throw failure;
     }
   }
@@ -114,8 +127,19 @@ export class MailDeliveryError extends Error {
     to: string,
     error: unknown,
   ) {
-    const { code, responseCode, command, name } = (error ?? {}) as { code?: unknown; responseCode?: unknown; command?: unknown; name?: unknown };
-    const reason = [typeof code === "string" ? code : typeof name === "string" ? name : "error", typeof responseCode === "number" ? responseCode : null, typeof command === "string" ? `at ${command}` : null].filter(Boolean).join(" ");
+    const { code, responseCode, command, name } = (error ?? {}) as {
+      code?: unknown;
+      responseCode?: unknown;
+      command?: unknown;
+      name?: unknown;
+    };
+    const reason = [
+      typeof code === "string" ? code : typeof name === "string" ? name : "error",
+      typeof responseCode === "number" ? responseCode : null,
+      typeof command === "string" ? `at ${command}` : null,
+    ]
+      .filter(Boolean)
+      .join(" ");
     const recipient = maskEmails(to);
     super(`Mail "${template}" to ${recipient} failed: ${reason}`);
     this.name = "MailDeliveryError";

@@ -9,7 +9,9 @@ type Row = Record<string, unknown>;
 const toDatedTask = (r: Row): DatedTask => ({
   ...toTask(r),
   propertyAddress: r.property_address as string,
-  location: [r.property_address, r.city, [r.province ?? r.state, r.postal_code].filter(Boolean).join(" ")].filter(Boolean).join(", "),
+  location: [r.property_address, r.city, [r.province ?? r.state, r.postal_code].filter(Boolean).join(" ")]
+    .filter(Boolean)
+    .join(", "),
   clientName: r.client_name as string,
   clientEmail: r.client_email as string,
 });
@@ -31,7 +33,8 @@ export class CalendarRepository {
         'propertyAddress', p.address, 'clientName', p.client_name,
         'held', x.held, 'planService', ps.plan_service, 'planType', psub.plan_type)`;
     // A plan service's task: its schedule's service and its subscription's plan (two primary-key lookups).
-    const planJoins = "left join maintenance_schedules ps on ps.id = x.schedule_id left join subscriptions psub on psub.id = ps.subscription_id";
+    const planJoins =
+      "left join maintenance_schedules ps on ps.id = x.schedule_id left join subscriptions psub on psub.id = ps.subscription_id";
     // With perDay: each day's first tasks through the scheduled_date index, one small sort a day.
     const tasks = perDay
       ? this.db.raw(
@@ -73,7 +76,16 @@ export class CalendarRepository {
       .whereNotIn("t.status", ["completed", "cancelled"]);
     if (withoutHeld) query.where("t.held", false);
     const rows = await query
-      .select("t.*", "p.address as property_address", "p.city", "p.province", "p.state", "p.postal_code", "p.client_name", "p.client_email")
+      .select(
+        "t.*",
+        "p.address as property_address",
+        "p.city",
+        "p.province",
+        "p.state",
+        "p.postal_code",
+        "p.client_name",
+        "p.client_email",
+      )
       .orderBy([{ column: "t.scheduled_date" }, { column: "t.id" }])
       .limit(limit);
     return rows.map(toDatedTask);
@@ -83,7 +95,16 @@ export class CalendarRepository {
     const row = await this.db("maintenance_tasks as t")
       .join("properties as p", "p.id", "t.property_id")
       .where("t.id", id)
-      .select("t.*", "p.address as property_address", "p.city", "p.province", "p.state", "p.postal_code", "p.client_name", "p.client_email")
+      .select(
+        "t.*",
+        "p.address as property_address",
+        "p.city",
+        "p.province",
+        "p.state",
+        "p.postal_code",
+        "p.client_name",
+        "p.client_email",
+      )
       .first();
     return row ? toDatedTask(row) : null;
   }

@@ -9,8 +9,20 @@ export {
   type NewScheduleInput,
   STALE_TASK_MESSAGE,
 } from "./maintenance.service.js";
-export { PlanDeliveries, type PlanDeliveriesSettings, type PlanServiceSchedule, type PlanServiceSubscription, type SyncResult } from "./plan-deliveries.js";
-export { MAINTENANCE_CRONTAB, MAINTENANCE_EXPAND_TASK, MAINTENANCE_REMINDERS_TASK, maintenanceExpandTask, maintenanceRemindersTask } from "./maintenance.tasks.js";
+export {
+  PlanDeliveries,
+  type PlanDeliveriesSettings,
+  type PlanServiceSchedule,
+  type PlanServiceSubscription,
+  type SyncResult,
+} from "./plan-deliveries.js";
+export {
+  MAINTENANCE_CRONTAB,
+  MAINTENANCE_EXPAND_TASK,
+  MAINTENANCE_REMINDERS_TASK,
+  maintenanceExpandTask,
+  maintenanceRemindersTask,
+} from "./maintenance.tasks.js";
 export { bookingEvent, calendarFile, taskEvent } from "./maintenance.ics.js";
 export { occurrencesBetween } from "./recurrence.js";
 export { type ReminderDetails, reminderEmail } from "./reminder-email.js";

@@ -38,11 +38,25 @@ export class MaintenanceCalendar {
    * The calendar of [from, to]: dated tasks and bookings, the completed ones left out (staff-side §2).
    * The tasks arrive as JSON text built by Postgres (fast at 10,000 tasks a month); bookings are few.
    */
-  async calendar(range: { month?: string; from?: string; to?: string; perDay?: number }): Promise<{ from: string; to: string; tasksJson: string; countsJson: string; bookings: CalendarBooking[] }> {
+  async calendar(range: {
+    month?: string;
+    from?: string;
+    to?: string;
+    perDay?: number;
+  }): Promise<{ from: string; to: string; tasksJson: string; countsJson: string; bookings: CalendarBooking[] }> {
     const from = range.from && range.to ? range.from : `${range.month}-01`;
     const to = range.from && range.to ? range.to : lastDayOfMonth(range.month!);
-    const [tasks, bookings] = await Promise.all([this.repo.calendarTasksJson(from, to, range.perDay), this.bookings.listBetween(from, to)]);
-    return { from, to, tasksJson: tasks.tasks, countsJson: tasks.counts, bookings: bookings.filter((b) => b.status !== "completed").map(toCalendarBooking) };
+    const [tasks, bookings] = await Promise.all([
+      this.repo.calendarTasksJson(from, to, range.perDay),
+      this.bookings.listBetween(from, to),
+    ]);
+    return {
+      from,
+      to,
+      tasksJson: tasks.tasks,
+      countsJson: tasks.counts,
+      bookings: bookings.filter((b) => b.status !== "completed").map(toCalendarBooking),
+    };
   }
 
   /** GET /api/maintenance-tasks/{id}/ics: one task as a calendar file. */
@@ -66,9 +80,15 @@ export class MaintenanceCalendar {
     const today = todayIn(this.tz, now);
     const from = addDays(today, -FEED_DAYS_BACK);
     const to = addDays(today, FEED_DAYS_AHEAD);
-    const [tasks, bookings] = await Promise.all([this.repo.datedTasks(from, to, FEED_MAX_TASKS), this.bookings.listBetween(from, to)]);
+    const [tasks, bookings] = await Promise.all([
+      this.repo.datedTasks(from, to, FEED_MAX_TASKS),
+      this.bookings.listBetween(from, to),
+    ]);
     return calendarFile(
-      [...tasks.map((t) => taskEvent(t, this.tz)), ...bookings.filter((b) => !CLOSED.has(b.status)).map((b) => bookingEvent(b, this.tz))],
+      [
+        ...tasks.map((t) => taskEvent(t, this.tz)),
+        ...bookings.filter((b) => !CLOSED.has(b.status)).map((b) => bookingEvent(b, this.tz)),
+      ],
       "Haven maintenance calendar",
       { subscription: true },
     );

@@ -1,6 +1,17 @@
 // Enumerations of maintenance (staff-side §4, §9). Zod-free: islands may import them.
 export const TASK_STATUSES = ["pending", "scheduled", "in_progress", "completed", "cancelled"] as const;
-export const TASK_CATEGORIES = ["hvac", "plumbing", "electrical", "roofing", "flooring", "exterior", "landscaping", "cleaning", "safety", "other"] as const;
+export const TASK_CATEGORIES = [
+  "hvac",
+  "plumbing",
+  "electrical",
+  "roofing",
+  "flooring",
+  "exterior",
+  "landscaping",
+  "cleaning",
+  "safety",
+  "other",
+] as const;
 export const TASK_PRIORITIES = ["low", "medium", "high"] as const;
 export const RECURRENCE_TYPES = ["daily", "weekly", "monthly", "quarterly", "annually"] as const;
 
@@ -147,7 +158,14 @@ export const STATUS_LABELS: Record<TaskStatus, string> = {
 
 /** 'hvac' → 'HVAC', 'in_progress' → 'In Progress', anything else capitalised. */
 export const labelOf = (value: string | null | undefined) =>
-  !value ? "" : value === "hvac" ? "HVAC" : value.split("_").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
+  !value
+    ? ""
+    : value === "hvac"
+      ? "HVAC"
+      : value
+          .split("_")
+          .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+          .join(" ");
 
 /** Durations show as minutes or hours (staff-side §2): 45 → '45 minutes', 90 → '1.5 hours', 120 → '2 hours'. */
 export function formatDuration(minutes: number | null | undefined): string {
@@ -159,7 +177,8 @@ export function formatDuration(minutes: number | null | undefined): string {
 
 /** The calendar time of a task (10:00 AM unless set) and of a booking (09:00 AM unless its slot is a time). */
 export const taskTime = (time: string | null | undefined) => (time?.trim() ? time : DEFAULT_TASK_TIME);
-export const bookingTime = (slot: string | null | undefined) => (slot && /^\d{1,2}:\d{2}\s*(AM|PM)$/i.test(slot.trim()) ? slot.trim() : DEFAULT_BOOKING_TIME);
+export const bookingTime = (slot: string | null | undefined) =>
+  slot && /^\d{1,2}:\d{2}\s*(AM|PM)$/i.test(slot.trim()) ? slot.trim() : DEFAULT_BOOKING_TIME;
 
 /**
  * A clock time as tasks store it ('02:30 PM'), from what a form sends: '14:30' (an `<input type="time">`),
@@ -187,4 +206,5 @@ export function clockToInput(value: string | null | undefined): string {
 /** Why a held task is held (docs/decisions.md#27): shown on the calendar and in the list. */
 export const HELD_LABEL = "Held: payment past due";
 /** A plan's name for a plan service's task ('standard' → 'Standard plan'). */
-export const planLabel = (planType: string | null | undefined) => (planType ? `${planType.charAt(0).toUpperCase()}${planType.slice(1)} plan` : "");
+export const planLabel = (planType: string | null | undefined) =>
+  planType ? `${planType.charAt(0).toUpperCase()}${planType.slice(1)} plan` : "";

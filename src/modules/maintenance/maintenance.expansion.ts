@@ -42,10 +42,17 @@ export const laterDate = (a: string, b: string) => (a.localeCompare(b) >= 0 ? a 
  * concurrently: the unique (schedule, date) key drops what exists already, and a schedule expanded through
  * the horizon is skipped.
  */
-export async function expandSchedules(schedules: ScheduleRepository, transaction: TransactionRunner, today: string, options: ExpandOptions = {}): Promise<ExpandResult> {
+export async function expandSchedules(
+  schedules: ScheduleRepository,
+  transaction: TransactionRunner,
+  today: string,
+  options: ExpandOptions = {},
+): Promise<ExpandResult> {
   const horizonDays = options.horizonDays ?? DEFAULT_HORIZON_DAYS;
   if (!Number.isInteger(horizonDays) || horizonDays < 0 || horizonDays > MAX_HORIZON_DAYS)
-    throw new ValidationError(`Horizon must be a whole number of days from 0 to ${MAX_HORIZON_DAYS}`, { horizon: `Horizon must be a whole number of days from 0 to ${MAX_HORIZON_DAYS}` });
+    throw new ValidationError(`Horizon must be a whole number of days from 0 to ${MAX_HORIZON_DAYS}`, {
+      horizon: `Horizon must be a whole number of days from 0 to ${MAX_HORIZON_DAYS}`,
+    });
   const through = addDays(today, horizonDays);
   const total = await schedules.countSchedulesToExpand(through, options.scheduleIds);
   options.onStart?.(total);
@@ -57,7 +64,12 @@ export async function expandSchedules(schedules: ScheduleRepository, transaction
   const write = (batch: ExpandableSchedule[], scheduleIds: number[], dates: string[]) =>
     transaction(async (tx) => {
       for (let i = 0; i < scheduleIds.length; i += INSERT_CHUNK) {
-        const created = await schedules.insertOccurrences(scheduleIds.slice(i, i + INSERT_CHUNK), dates.slice(i, i + INSERT_CHUNK), tx, Boolean(options.collect));
+        const created = await schedules.insertOccurrences(
+          scheduleIds.slice(i, i + INSERT_CHUNK),
+          dates.slice(i, i + INSERT_CHUNK),
+          tx,
+          Boolean(options.collect),
+        );
         result.created += created.count;
         if (options.collect) result.tasks.push(...created.rows);
       }

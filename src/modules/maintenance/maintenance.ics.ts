@@ -46,7 +46,11 @@ export function bookingEvent(booking: Booking, timeZone: string): EventAttribute
     startOutputType: "utc",
     duration: { minutes: window.minutes },
     title: `Haven home inspection (${booking.address})`,
-    description: [`Client: ${booking.clientName}`, `Time: ${slotLabel(booking.timeSlot)}`, booking.specialRequests ? `Special requests: ${booking.specialRequests}` : null]
+    description: [
+      `Client: ${booking.clientName}`,
+      `Time: ${slotLabel(booking.timeSlot)}`,
+      booking.specialRequests ? `Special requests: ${booking.specialRequests}` : null,
+    ]
       .filter(Boolean)
       .join("\n"),
     location: [booking.address, booking.city, region].filter(Boolean).join(", "),
@@ -60,9 +64,16 @@ export function bookingEvent(booking: Booking, timeZone: string): EventAttribute
  * One VCALENDAR; `name` becomes the calendar's name in subscribing apps. A subscribed feed also asks them
  * to refresh hourly (REFRESH-INTERVAL is the standard, X-PUBLISHED-TTL what Outlook and Apple read).
  */
-export function calendarFile(events: EventAttributes[], name: string, options: { subscription?: boolean } = {}): string {
+export function calendarFile(
+  events: EventAttributes[],
+  name: string,
+  options: { subscription?: boolean } = {},
+): string {
   const { error, value } = createEvents(events, { productId: "haven/maintenance", method: "PUBLISH", calName: name });
   if (error || !value) throw error ?? new Error("Could not build the calendar file");
   if (!options.subscription) return value;
-  return value.replace("BEGIN:VCALENDAR\r\n", "BEGIN:VCALENDAR\r\nREFRESH-INTERVAL;VALUE=DURATION:PT1H\r\nX-PUBLISHED-TTL:PT1H\r\n");
+  return value.replace(
+    "BEGIN:VCALENDAR\r\n",
+    "BEGIN:VCALENDAR\r\nREFRESH-INTERVAL;VALUE=DURATION:PT1H\r\nX-PUBLISHED-TTL:PT1H\r\n",
+  );
 }

@@ -10,13 +10,24 @@ import {
   TASK_PRIORITIES,
   TASK_STATUSES,
 } from "./maintenance.constants.js";
-import { calendarQuery, idParams, scheduleCreateSchema, scheduleListQuery, taskListQuery, taskUpdateSchema } from "./maintenance.schemas.js";
+import {
+  calendarQuery,
+  idParams,
+  scheduleCreateSchema,
+  scheduleListQuery,
+  taskListQuery,
+  taskUpdateSchema,
+} from "./maintenance.schemas.js";
 
 // OpenAPI entries of maintenance.routes.ts; see docs/api.md.
 
 const text = z.string().nullable();
 const time = z.string().meta({ example: "10:00 AM" });
-const rowVersion = z.number().int().min(1).meta({ description: "Grows with every update; send it back in PATCH to refuse a stale edit" });
+const rowVersion = z
+  .number()
+  .int()
+  .min(1)
+  .meta({ description: "Grows with every update; send it back in PATCH to refuse a stale edit" });
 const taskFields = {
   id: idNumber,
   propertyId: idNumber,
@@ -34,15 +45,30 @@ const taskFields = {
   notes: text,
   completedAt: dateTimeString.nullable(),
   version: rowVersion,
-  held: z.boolean().meta({ description: "Held while the plan's subscription is past due (shown as 'Held: payment past due')" }),
+  held: z
+    .boolean()
+    .meta({ description: "Held while the plan's subscription is past due (shown as 'Held: payment past due')" }),
   createdAt: dateTimeString,
 };
 const planFields = {
-  planService: z.string().nullable().meta({ description: "The plan service this task delivers ('window-cleaning', 'hvac-maintenance/furnace'), or null" }),
-  planType: z.string().nullable().meta({ description: "The plan of that service's subscription ('basic', 'standard', 'premium'), or null" }),
+  planService: z.string().nullable().meta({
+    description: "The plan service this task delivers ('window-cleaning', 'hvac-maintenance/furnace'), or null",
+  }),
+  planType: z
+    .string()
+    .nullable()
+    .meta({ description: "The plan of that service's subscription ('basic', 'standard', 'premium'), or null" }),
 };
 const task: z.ZodType<MaintenanceTask> = z.object(taskFields).meta({ id: "MaintenanceTask" });
-const listedTask = z.object({ ...taskFields, propertyAddress: z.string(), clientName: z.string(), assignedToName: z.string().nullable(), ...planFields }).meta({ id: "MaintenanceTaskListed" });
+const listedTask = z
+  .object({
+    ...taskFields,
+    propertyAddress: z.string(),
+    clientName: z.string(),
+    assignedToName: z.string().nullable(),
+    ...planFields,
+  })
+  .meta({ id: "MaintenanceTaskListed" });
 
 const scheduleFields = {
   id: idNumber,
@@ -59,10 +85,18 @@ const scheduleFields = {
   sourceTaskId: idNumber.nullable(),
   expandedThrough: dateString.nullable().meta({ description: "Tasks exist up to this date (the expansion horizon)" }),
   subscriptionId: idNumber.nullable().meta({ description: "A plan service's schedule: its subscription" }),
-  planService: z.string().nullable().meta({ description: "A plan service's schedule: the service ('window-cleaning')" }),
-  rrule: z.string().nullable().meta({ description: "An RFC 5545 RRULE whose DTSTART is startDate; when set it decides the dates" }),
+  planService: z
+    .string()
+    .nullable()
+    .meta({ description: "A plan service's schedule: the service ('window-cleaning')" }),
+  rrule: z
+    .string()
+    .nullable()
+    .meta({ description: "An RFC 5545 RRULE whose DTSTART is startDate; when set it decides the dates" }),
   held: z.boolean().meta({ description: "Its tasks are held (subscription past due)" }),
-  endedAt: dateTimeString.nullable().meta({ description: "The plan service ended (downgrade, cancellation): nothing more is expanded" }),
+  endedAt: dateTimeString
+    .nullable()
+    .meta({ description: "The plan service ended (downgrade, cancellation): nothing more is expanded" }),
   createdAt: dateTimeString,
   propertyAddress: z.string().optional(),
   clientName: z.string().optional(),
@@ -111,7 +145,8 @@ export const maintenanceCalls = apiCalls([
   {
     method: "get",
     path: "/api/maintenance-tasks",
-    summary: "Maintenance tasks, newest first (or by date with sort=date, undated last); filters: status, category, priority, assignee, property, date range or month",
+    summary:
+      "Maintenance tasks, newest first (or by date with sort=date, undated last); filters: status, category, priority, assignee, property, date range or month",
     tags: ["Maintenance"],
     access: "staff",
     query: taskListQuery,
@@ -143,7 +178,9 @@ export const maintenanceCalls = apiCalls([
     tags: ["Maintenance"],
     access: "staff",
     params: idParams,
-    responses: { 200: { description: "The .ics file (an attachment)", contentType: "text/calendar", schema: z.string() } },
+    responses: {
+      200: { description: "The .ics file (an attachment)", contentType: "text/calendar", schema: z.string() },
+    },
     errors: [404, 409],
   },
   {
@@ -172,7 +209,8 @@ export const maintenanceCalls = apiCalls([
     method: "get",
     path: "/api/maintenance-calendar",
     summary: "The calendar: a month (or a range of at most 62 days) of open tasks and bookings",
-    description: "perDay keeps each day's first tasks by time (a cell shows two); taskCounts has every day's full count.",
+    description:
+      "perDay keeps each day's first tasks by time (a cell shows two); taskCounts has every day's full count.",
     tags: ["Maintenance"],
     access: "staff",
     query: calendarQuery,
@@ -181,7 +219,9 @@ export const maintenanceCalls = apiCalls([
         from: dateString,
         to: dateString,
         bookings: z.array(calendarBooking),
-        taskCounts: z.record(z.string(), z.number().int()).meta({ description: "Open tasks per 'YYYY-MM-DD'; days without tasks are absent" }),
+        taskCounts: z
+          .record(z.string(), z.number().int())
+          .meta({ description: "Open tasks per 'YYYY-MM-DD'; days without tasks are absent" }),
         tasks: z.array(calendarTask),
       }),
     },

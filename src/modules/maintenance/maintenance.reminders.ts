@@ -38,13 +38,21 @@ export class MaintenanceReminders {
     // A task held while its subscription is past due gets no reminder.
     // A homeowner who turned reminders off in My Home (home_preferences) gets none.
     const muted = await this.tasks.remindersOff();
-    const tasks = (await this.tasks.calendar.datedTasks(date, date, undefined, true)).filter((t) => !muted.has(t.clientEmail.toLowerCase()));
-    const bookings = (await this.deps.bookings.listBetween(date, date)).filter((b) => !CLOSED.has(b.status) && !muted.has(b.clientEmail.toLowerCase()));
+    const tasks = (await this.tasks.calendar.datedTasks(date, date, undefined, true)).filter(
+      (t) => !muted.has(t.clientEmail.toLowerCase()),
+    );
+    const bookings = (await this.deps.bookings.listBetween(date, date)).filter(
+      (b) => !CLOSED.has(b.status) && !muted.has(b.clientEmail.toLowerCase()),
+    );
     const sent = { date, tasks: 0, bookings: 0 };
     for (let i = 0; i < tasks.length; i += REMINDER_CHUNK) {
       const chunk = tasks.slice(i, i + REMINDER_CHUNK);
       sent.tasks += await this.deps.transaction(async (tx) => {
-        const claimed = await this.tasks.claimReminders("task", chunk.map((t) => ({ id: t.id, dueDate: date, email: t.clientEmail })), tx);
+        const claimed = await this.tasks.claimReminders(
+          "task",
+          chunk.map((t) => ({ id: t.id, dueDate: date, email: t.clientEmail })),
+          tx,
+        );
         for (const task of chunk) if (claimed.has(task.id)) await this.deps.mail.enqueue(tx, this.taskReminder(task));
         return claimed.size;
       });
@@ -52,8 +60,13 @@ export class MaintenanceReminders {
     for (let i = 0; i < bookings.length; i += REMINDER_CHUNK) {
       const chunk = bookings.slice(i, i + REMINDER_CHUNK);
       sent.bookings += await this.deps.transaction(async (tx) => {
-        const claimed = await this.tasks.claimReminders("booking", chunk.map((b) => ({ id: b.id, dueDate: date, email: b.clientEmail })), tx);
-        for (const booking of chunk) if (claimed.has(booking.id)) await this.deps.mail.enqueue(tx, this.bookingReminder(booking));
+        const claimed = await this.tasks.claimReminders(
+          "booking",
+          chunk.map((b) => ({ id: b.id, dueDate: date, email: b.clientEmail })),
+          tx,
+        );
+        for (const booking of chunk)
+          if (claimed.has(booking.id)) await this.deps.mail.enqueue(tx, this.bookingReminder(booking));
         return claimed.size;
       });
     }

@@ -36,7 +36,11 @@ export class MaintenanceRepository {
    * The subscription a plan-service request names. An exception to "others call its service": the
    * subscriptions service calls PlanDeliveries in its own transactions, so PlanDeliveries cannot call it back.
    */
-  planSubscription(id: number): Promise<{ id: number; property_id: number | null; plan_type: PlanType; status: string; billing_anchor: unknown } | undefined> {
+  planSubscription(
+    id: number,
+  ): Promise<
+    { id: number; property_id: number | null; plan_type: PlanType; status: string; billing_anchor: unknown } | undefined
+  > {
     return this.db("subscriptions").where({ id }).first("id", "property_id", "plan_type", "status", "billing_anchor");
   }
 
@@ -45,7 +49,11 @@ export class MaintenanceRepository {
    * date). An exception like planSubscription: it runs inside the subscription's transaction.
    */
   async lastCompletedInspectionAt(tx: Tx, propertyId: number): Promise<Date | null> {
-    const row = await tx("inspections").where({ property_id: propertyId, status: "completed" }).whereNotNull("completed_at").max({ at: "completed_at" }).first();
+    const row = await tx("inspections")
+      .where({ property_id: propertyId, status: "completed" })
+      .whereNotNull("completed_at")
+      .max({ at: "completed_at" })
+      .first();
     return row?.at ? new Date(row.at as Date) : null;
   }
 
@@ -96,7 +104,12 @@ export class MaintenanceRepository {
   async setStatus(id: number, status: TaskStatus, tx: Tx | Knex = this.db): Promise<MaintenanceTask | null> {
     const [row] = await tx("maintenance_tasks")
       .where({ id })
-      .update({ status, completed_at: status === "completed" ? tx.fn.now() : null, version: tx.raw("version + 1"), updated_at: tx.fn.now() })
+      .update({
+        status,
+        completed_at: status === "completed" ? tx.fn.now() : null,
+        version: tx.raw("version + 1"),
+        updated_at: tx.fn.now(),
+      })
       .returning("*");
     return row ? toTask(row) : null;
   }
@@ -146,7 +159,13 @@ export class MaintenanceRepository {
     if (filter.to) base.where("t.scheduled_date", "<=", filter.to);
     if (filter.q) {
       const like = `%${escapeLike(filter.q)}%`;
-      base.where((w) => w.whereILike("t.title", like).orWhereILike("t.description", like).orWhereILike("p.address", like).orWhereILike("p.client_name", like));
+      base.where((w) =>
+        w
+          .whereILike("t.title", like)
+          .orWhereILike("t.description", like)
+          .orWhereILike("p.address", like)
+          .orWhereILike("p.client_name", like),
+      );
     }
     const rows = base
       .clone()
@@ -175,7 +194,11 @@ export class MaintenanceRepository {
   }
 
   /** Claims reminders for these items; returns the item ids claimed now (those already sent are left out). */
-  async claimReminders(kind: "task" | "booking", items: { id: number; dueDate: string; email: string }[], tx: Tx | Knex): Promise<Set<number>> {
+  async claimReminders(
+    kind: "task" | "booking",
+    items: { id: number; dueDate: string; email: string }[],
+    tx: Tx | Knex,
+  ): Promise<Set<number>> {
     if (!items.length) return new Set();
     const { rows } = await tx.raw(
       `insert into maintenance_reminders (kind, item_id, due_date, email)

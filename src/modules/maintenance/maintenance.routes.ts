@@ -4,7 +4,14 @@ import { NotFoundError } from "../../http/errors.js";
 import { requireStaffApi } from "../../http/guards.js";
 import { body, params, query } from "../../http/validate.js";
 import { RECURRENCE_TYPES, TASK_CATEGORIES, TASK_PRIORITIES, TASK_STATUSES } from "./maintenance.constants.js";
-import { calendarQuery, idParams, scheduleCreateSchema, scheduleListQuery, taskListQuery, taskUpdateSchema } from "./maintenance.schemas.js";
+import {
+  calendarQuery,
+  idParams,
+  scheduleCreateSchema,
+  scheduleListQuery,
+  taskListQuery,
+  taskUpdateSchema,
+} from "./maintenance.schemas.js";
 import { answerEdit } from "../../http/stale-edit.js";
 import type { BookingsService } from "../bookings/index.js";
 import type { UsersService } from "../auth/index.js";
@@ -27,7 +34,8 @@ export function maintenanceApi(deps: Pick<MaintenanceRoutesDeps, "maintenance">)
   const { maintenance } = deps;
 
   router.get("/maintenance-tasks", requireStaffApi, async (req, res) => {
-    if (wantsCsv(req)) return sendCsv(res, { name: "maintenance-tasks", batches: maintenance.exportTasks(query(req, taskListQuery)) });
+    if (wantsCsv(req))
+      return sendCsv(res, { name: "maintenance-tasks", batches: maintenance.exportTasks(query(req, taskListQuery)) });
     const { rows, total } = await maintenance.listTasks(query(req, taskListQuery));
     res.setHeader("X-Total-Count", String(total));
     res.json(rows);
@@ -62,7 +70,9 @@ export function maintenanceApi(deps: Pick<MaintenanceRoutesDeps, "maintenance">)
     const { from, to, tasksJson, countsJson, bookings } = await maintenance.calendar(query(req, calendarQuery));
     res
       .type("application/json")
-      .send(`{"from":${JSON.stringify(from)},"to":${JSON.stringify(to)},"bookings":${JSON.stringify(bookings)},"taskCounts":${countsJson},"tasks":${tasksJson}}`);
+      .send(
+        `{"from":${JSON.stringify(from)},"to":${JSON.stringify(to)},"bookings":${JSON.stringify(bookings)},"taskCounts":${countsJson},"tasks":${tasksJson}}`,
+      );
   });
 
   return router;
@@ -75,7 +85,9 @@ export function maintenancePages(deps: MaintenanceRoutesDeps): Router {
 
   router.get("/admin/maintenance-schedule", ...staffPage, async (_req, res) => {
     // The people a task may be assigned to (active staff users), for the dialog and the list's filter.
-    const staff = (await users.list()).filter((u) => !u.disabled).map((u) => ({ id: u.id, name: `${u.firstName} ${u.lastName}`.trim() || u.email }));
+    const staff = (await users.list())
+      .filter((u) => !u.disabled)
+      .map((u) => ({ id: u.id, name: `${u.firstName} ${u.lastName}`.trim() || u.email }));
     res.page("maintenance/maintenance-schedule", {
       title: "Maintenance Schedule | Haven Admin",
       admin: "maintenance",

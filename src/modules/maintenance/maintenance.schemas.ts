@@ -1,6 +1,23 @@
 import { z } from "zod";
-import { MAX_ID, dateField, idInput, idParams as canonicalIdParams, isMultiLine, isSingleLine, monthField, multiLineMessage, singleLineMessage, timestampField } from "../../http/fields.js";
-import { RECURRENCE_TYPES, TASK_CATEGORIES, TASK_PRIORITIES, TASK_STATUSES, normalizeClock } from "./maintenance.constants.js";
+import {
+  MAX_ID,
+  dateField,
+  idInput,
+  idParams as canonicalIdParams,
+  isMultiLine,
+  isSingleLine,
+  monthField,
+  multiLineMessage,
+  singleLineMessage,
+  timestampField,
+} from "../../http/fields.js";
+import {
+  RECURRENCE_TYPES,
+  TASK_CATEGORIES,
+  TASK_PRIORITIES,
+  TASK_STATUSES,
+  normalizeClock,
+} from "./maintenance.constants.js";
 
 // Zod schemas of maintenance (staff-side §3, §5, §7). Islands import this file: nothing from the server.
 
@@ -13,7 +30,8 @@ export const MAX_RECURRENCE_INTERVAL = 100;
 const always = { when: () => true } as never;
 const blank = (v: unknown) => v === undefined || v === null || (typeof v === "string" && v.trim() === "");
 /** A form sends numbers as text: digits become a number, blanks become undefined. */
-const numeric = (v: unknown) => (blank(v) ? undefined : typeof v === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v);
+const numeric = (v: unknown) =>
+  blank(v) ? undefined : typeof v === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v;
 const oneOf = <T extends readonly [string, ...string[]]>(values: T, label: string) =>
   z.enum(values, { message: `${label} must be one of ${values.join(", ")}` });
 /** Missing means the default; present must be one of the values (an empty select counts as missing). */
@@ -23,7 +41,11 @@ const enumWithDefault = <T extends readonly [string, ...string[]]>(values: T, la
 const optionalText = (label: string, max: number) =>
   z.preprocess(
     (v) => (blank(v) ? null : typeof v === "string" ? v.trim() : v),
-    z.string({ message: `${label} must be text` }).max(max, `${label} must be at most ${max} characters`).refine(isMultiLine, multiLineMessage(label)).nullable(),
+    z
+      .string({ message: `${label} must be text` })
+      .max(max, `${label} must be at most ${max} characters`)
+      .refine(isMultiLine, multiLineMessage(label))
+      .nullable(),
   );
 /** An id as a number, or as canonical text from a form ('12', never '012', ' 12' or '1.2e1'). */
 const id = (label: string, required: string) =>
@@ -71,7 +93,12 @@ export const scheduleCreateSchema = z
     propertyId: id("Property", "Property is required").optional(),
     title: z.preprocess(
       (v) => (blank(v) ? undefined : v),
-      z.string({ message: "Title must be text" }).trim().max(200, "Title must be at most 200 characters").refine(isSingleLine, singleLineMessage("Title")).optional(),
+      z
+        .string({ message: "Title must be text" })
+        .trim()
+        .max(200, "Title must be at most 200 characters")
+        .refine(isSingleLine, singleLineMessage("Title"))
+        .optional(),
     ),
     description: optionalText("Description", 2000).optional(),
     category: z.preprocess((v) => (blank(v) ? undefined : v), oneOf(TASK_CATEGORIES, "Category").optional()),
@@ -95,14 +122,17 @@ export const scheduleCreateSchema = z
   .superRefine((input, ctx) => {
     // Without a task to copy from, the form's required fields must all be there.
     if (input.fromTaskId !== undefined) return;
-    if (input.propertyId === undefined) ctx.addIssue({ code: "custom", path: ["propertyId"], message: "Property is required" });
-    if (input.category === undefined) ctx.addIssue({ code: "custom", path: ["category"], message: "Category is required" });
+    if (input.propertyId === undefined)
+      ctx.addIssue({ code: "custom", path: ["propertyId"], message: "Property is required" });
+    if (input.category === undefined)
+      ctx.addIssue({ code: "custom", path: ["category"], message: "Category is required" });
     if (input.title === undefined) ctx.addIssue({ code: "custom", path: ["title"], message: "Title is required" });
   }, always);
 export type ScheduleCreateInput = z.infer<typeof scheduleCreateSchema>;
 
 /** Present and blank means "clear it" (null); absent means "leave it". */
-const clearable = <T extends z.ZodTypeAny>(inner: T) => z.preprocess((v) => (v === undefined ? undefined : blank(v) ? null : v), inner.nullable().optional());
+const clearable = <T extends z.ZodTypeAny>(inner: T) =>
+  z.preprocess((v) => (v === undefined ? undefined : blank(v) ? null : v), inner.nullable().optional());
 
 /**
  * PATCH /api/maintenance-tasks/{id}: any status (staff-side §4); completedAt only with completed. Beside the
@@ -114,30 +144,59 @@ export const taskUpdateSchema = z
     id: z.unknown().optional(),
     status: oneOf(TASK_STATUSES, "Status").optional(),
     notes: optionalText("Notes", 5000).optional(),
-    completedAt: z.preprocess(
-      (v) => (blank(v) ? undefined : v),
-      timestampField("Completed at").optional(),
-    ),
+    completedAt: z.preprocess((v) => (blank(v) ? undefined : v), timestampField("Completed at").optional()),
     scheduledDate: clearable(isoDate("Date")),
     scheduledTime: clearable(clockString("Time")),
-    estimatedDuration: z.preprocess((v) => (v === undefined ? undefined : numeric(v) ?? null), duration.nullable().optional()),
+    estimatedDuration: z.preprocess(
+      (v) => (v === undefined ? undefined : (numeric(v) ?? null)),
+      duration.nullable().optional(),
+    ),
     assignedTo: clearable(id("Assigned to", "Assigned to must be a staff user's id")),
     // The version the dialog was opened with: a task changed since is a 409 (optional for plain calls).
-    version: z.number({ message: "Version must be a whole number" }).int("Version must be a whole number").min(1, "Version must be at least 1").max(MAX_ID, "Version is not valid").optional(),
+    version: z
+      .number({ message: "Version must be a whole number" })
+      .int("Version must be a whole number")
+      .min(1, "Version must be at least 1")
+      .max(MAX_ID, "Version is not valid")
+      .optional(),
   })
   .superRefine((input, ctx) => {
     const fields = ["status", "notes", "scheduledDate", "scheduledTime", "estimatedDuration", "assignedTo"] as const;
-    if (fields.every((f) => input[f] === undefined)) ctx.addIssue({ code: "custom", path: ["status"], message: "Status is required" });
+    if (fields.every((f) => input[f] === undefined))
+      ctx.addIssue({ code: "custom", path: ["status"], message: "Status is required" });
     if (input.completedAt !== undefined && input.status !== "completed")
-      ctx.addIssue({ code: "custom", path: ["completedAt"], message: "Completed at goes only with the status completed" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["completedAt"],
+        message: "Completed at goes only with the status completed",
+      });
     if (input.status === "scheduled" && input.scheduledDate === null)
       ctx.addIssue({ code: "custom", path: ["scheduledDate"], message: "Choose a date to schedule the task" });
   }, always);
 export type TaskUpdateInput = z.infer<typeof taskUpdateSchema>;
 
-const limit = z.preprocess(numeric, z.number({ message: "Limit must be a number" }).int("Limit must be a whole number").min(1, "Limit must be at least 1").max(500, "Limit must be at most 500").default(100));
-const offset = z.preprocess(numeric, z.number({ message: "Offset must be a number" }).int("Offset must be a whole number").min(0, "Offset must be at least 0").max(10_000_000, "Offset is too large").default(0));
-const q = z.preprocess((v) => (blank(v) ? undefined : v), z.string({ message: "Search must be text" }).trim().max(200, "Search must be at most 200 characters").optional());
+const limit = z.preprocess(
+  numeric,
+  z
+    .number({ message: "Limit must be a number" })
+    .int("Limit must be a whole number")
+    .min(1, "Limit must be at least 1")
+    .max(500, "Limit must be at most 500")
+    .default(100),
+);
+const offset = z.preprocess(
+  numeric,
+  z
+    .number({ message: "Offset must be a number" })
+    .int("Offset must be a whole number")
+    .min(0, "Offset must be at least 0")
+    .max(10_000_000, "Offset is too large")
+    .default(0),
+);
+const q = z.preprocess(
+  (v) => (blank(v) ? undefined : v),
+  z.string({ message: "Search must be text" }).trim().max(200, "Search must be at most 200 characters").optional(),
+);
 const optionalDate = (label: string) => z.preprocess((v) => (blank(v) ? undefined : v), isoDate(label).optional());
 
 /** GET /api/maintenance-tasks: the spec's list, paginated, searchable, and optionally one date range or status. */
@@ -149,8 +208,14 @@ export const taskListQuery = z
     status: z.preprocess((v) => (blank(v) ? undefined : v), oneOf(TASK_STATUSES, "Status").optional()),
     category: z.preprocess((v) => (blank(v) ? undefined : v), oneOf(TASK_CATEGORIES, "Category").optional()),
     priority: z.preprocess((v) => (blank(v) ? undefined : v), oneOf(TASK_PRIORITIES, "Priority").optional()),
-    assignedTo: z.preprocess((v) => (blank(v) ? undefined : v), id("Assigned to", "Assigned to must be a staff user's id").optional()),
-    propertyId: z.preprocess((v) => (blank(v) ? undefined : v), id("Property", "Property must be a whole number").optional()),
+    assignedTo: z.preprocess(
+      (v) => (blank(v) ? undefined : v),
+      id("Assigned to", "Assigned to must be a staff user's id").optional(),
+    ),
+    propertyId: z.preprocess(
+      (v) => (blank(v) ? undefined : v),
+      id("Property", "Property must be a whole number").optional(),
+    ),
     // newest (the spec's list) or date: by date and time, the undated last (the calendar's list view).
     sort: enumWithDefault(["newest", "date"] as const, "Sort", "newest"),
     from: optionalDate("From"),
@@ -158,7 +223,8 @@ export const taskListQuery = z
     month: z.preprocess((v) => (blank(v) ? undefined : v), monthField("Month").optional()),
   })
   .superRefine((input, ctx) => {
-    if (input.from && input.to && input.from > input.to) ctx.addIssue({ code: "custom", path: ["to"], message: "To must be on or after From" });
+    if (input.from && input.to && input.from > input.to)
+      ctx.addIssue({ code: "custom", path: ["to"], message: "To must be on or after From" });
   });
 
 export const scheduleListQuery = z.object({ limit, offset, q, propertyId: taskListQuery.shape.propertyId });
@@ -171,11 +237,17 @@ export const calendarQuery = z
     to: optionalDate("To"),
     perDay: z.preprocess(
       numeric,
-      z.number({ message: "Per day must be a number" }).int("Per day must be a whole number").min(1, "Per day must be at least 1").max(1000, "Per day must be at most 1000").optional(),
+      z
+        .number({ message: "Per day must be a number" })
+        .int("Per day must be a whole number")
+        .min(1, "Per day must be at least 1")
+        .max(1000, "Per day must be at most 1000")
+        .optional(),
     ),
   })
   .superRefine((input, ctx) => {
-    if (!input.month && !(input.from && input.to)) ctx.addIssue({ code: "custom", path: ["month"], message: "Month is required (YYYY-MM), or From and To" });
+    if (!input.month && !(input.from && input.to))
+      ctx.addIssue({ code: "custom", path: ["month"], message: "Month is required (YYYY-MM), or From and To" });
     if (input.from && input.to) {
       const days = (Date.parse(input.to) - Date.parse(input.from)) / 86_400_000;
       if (days < 0) ctx.addIssue({ code: "custom", path: ["to"], message: "To must be on or after From" });
@@ -194,7 +266,10 @@ export const MAX_HORIZON_DAYS = 3 * 366;
  * `service` is a plan service key ('vacation-prep'); the service checks the plan includes it.
  */
 export const planServiceRequestSchema = z.object({
-  service: z.preprocess((v) => (typeof v === "string" ? v.trim() : v), z.string({ message: "Service is required" }).min(1, "Service is required").max(100, "Service is not valid")),
+  service: z.preprocess(
+    (v) => (typeof v === "string" ? v.trim() : v),
+    z.string({ message: "Service is required" }).min(1, "Service is required").max(100, "Service is not valid"),
+  ),
   date: isoDate("Date"),
   notes: optionalText("Notes", 2000).optional(),
 });

@@ -6,7 +6,13 @@ import type { BookingsService } from "../bookings/index.js";
 import type { CustomersService } from "../customers/index.js";
 import type { MailService } from "../mail/index.js";
 import { MaintenanceCalendar, lastDayOfMonth } from "./maintenance.calendar.js";
-import type { CalendarBooking, MaintenanceSchedule, MaintenanceTask, NewTask, TaskStatus } from "./maintenance.constants.js";
+import type {
+  CalendarBooking,
+  MaintenanceSchedule,
+  MaintenanceTask,
+  NewTask,
+  TaskStatus,
+} from "./maintenance.constants.js";
 import { type ExpandOptions, type ExpandResult, expandSchedules, laterDate } from "./maintenance.expansion.js";
 import { MaintenanceReminders } from "./maintenance.reminders.js";
 import type { MaintenanceRepository, TaskFilter } from "./maintenance.repository.js";
@@ -35,7 +41,10 @@ export interface MaintenanceDeps {
 }
 
 /** A parsed POST /api/maintenance-schedules body; services and seeds may leave the defaulted fields out. */
-export type NewScheduleInput = Omit<ScheduleCreateInput, "estimatedDuration" | "recurrenceType" | "recurrenceInterval"> &
+export type NewScheduleInput = Omit<
+  ScheduleCreateInput,
+  "estimatedDuration" | "recurrenceType" | "recurrenceInterval"
+> &
   Partial<Pick<ScheduleCreateInput, "estimatedDuration" | "recurrenceType" | "recurrenceInterval">>;
 
 export interface CreatedSchedule extends MaintenanceSchedule {
@@ -99,15 +108,23 @@ export class MaintenanceService {
     return this.deps.transaction(async (tx) => {
       const current = await this.tasks.findTask(id, tx, true);
       if (!current) throw new NotFoundError("Maintenance task not found");
-      if (input.version !== undefined && input.version !== current.version) throw new StaleEditError(STALE_TASK_MESSAGE, current);
+      if (input.version !== undefined && input.version !== current.version)
+        throw new StaleEditError(STALE_TASK_MESSAGE, current);
       // 'scheduled' needs a date: the one sent, or the one the task keeps.
       const status = input.status ?? current.status;
       const date = input.scheduledDate !== undefined ? input.scheduledDate : current.scheduledDate;
-      if (status === "scheduled" && !date) throw new ValidationError("Choose a date to schedule the task", { scheduledDate: "Choose a date to schedule the task" });
+      if (status === "scheduled" && !date)
+        throw new ValidationError("Choose a date to schedule the task", {
+          scheduledDate: "Choose a date to schedule the task",
+        });
       if (input.assignedTo && !(await this.tasks.staffUserExists(input.assignedTo, tx)))
         throw new ValidationError("No staff user with this id", { assignedTo: "No staff user with this id" });
       const { notes, completedAt, scheduledDate, scheduledTime, estimatedDuration, assignedTo } = input;
-      const task = await this.tasks.updateTask(id, { status: input.status, notes, completedAt, scheduledDate, scheduledTime, estimatedDuration, assignedTo }, tx);
+      const task = await this.tasks.updateTask(
+        id,
+        { status: input.status, notes, completedAt, scheduledDate, scheduledTime, estimatedDuration, assignedTo },
+        tx,
+      );
       return task!;
     });
   }
@@ -127,10 +144,14 @@ export class MaintenanceService {
   }
 
   /** The calendar of [from, to] (maintenance.calendar.ts). */
-  calendar(range: { month?: string; from?: string; to?: string; perDay?: number }): Promise<{ from: string; to: string; tasksJson: string; countsJson: string; bookings: CalendarBooking[] }> {
+  calendar(range: {
+    month?: string;
+    from?: string;
+    to?: string;
+    perDay?: number;
+  }): Promise<{ from: string; to: string; tasksJson: string; countsJson: string; bookings: CalendarBooking[] }> {
     return this.calendarFeed.calendar(range);
   }
-
 
   /**
    * A new schedule (staff-side §5 rules, checked by the schema) and its tasks up to the horizon, in one
@@ -139,9 +160,12 @@ export class MaintenanceService {
    */
   async createSchedule(input: NewScheduleInput, now: Date = new Date()): Promise<CreatedSchedule> {
     const source = input.fromTaskId !== undefined ? await this.tasks.findTask(input.fromTaskId) : null;
-    if (input.fromTaskId !== undefined && !source) throw new ValidationError("No maintenance task with this id", { fromTaskId: "No maintenance task with this id" });
+    if (input.fromTaskId !== undefined && !source)
+      throw new ValidationError("No maintenance task with this id", { fromTaskId: "No maintenance task with this id" });
     if (source && input.propertyId !== undefined && input.propertyId !== source.propertyId)
-      throw new ValidationError("The task belongs to another property", { propertyId: "The task belongs to another property" });
+      throw new ValidationError("The task belongs to another property", {
+        propertyId: "The task belongs to another property",
+      });
     const propertyId = input.propertyId ?? source!.propertyId;
     const property = await this.deps.customers.findPropertyFor({ kind: "staff" }, propertyId);
     if (!property) throw new ValidationError("No property with this id", { propertyId: "No property with this id" });

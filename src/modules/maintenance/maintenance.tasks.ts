@@ -10,13 +10,18 @@ export const MAINTENANCE_REMINDERS_TASK = "maintenance:reminders";
  * worker was up. Reminders run every hour: each item's reminder is claimed once, so repeats send nothing,
  * and a worker that was down at one hour still sends the day's reminders at the next.
  */
-export const MAINTENANCE_CRONTAB = [`15 4 * * * ${MAINTENANCE_EXPAND_TASK} ?fill=2d`, `5 * * * * ${MAINTENANCE_REMINDERS_TASK} ?fill=3h`].join("\n");
+export const MAINTENANCE_CRONTAB = [
+  `15 4 * * * ${MAINTENANCE_EXPAND_TASK} ?fill=2d`,
+  `5 * * * * ${MAINTENANCE_REMINDERS_TASK} ?fill=3h`,
+].join("\n");
 
 export const maintenanceExpandTask =
   (maintenance: MaintenanceService): Task =>
   async (_payload, helpers) => {
     const result = await maintenance.expand();
-    helpers.logger.info(`maintenance expansion: ${result.created} task(s) from ${result.schedules} schedule(s) through ${result.through}`);
+    helpers.logger.info(
+      `maintenance expansion: ${result.created} task(s) from ${result.schedules} schedule(s) through ${result.through}`,
+    );
   };
 
 export const maintenanceRemindersTask =

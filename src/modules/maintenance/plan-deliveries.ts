@@ -102,7 +102,12 @@ export class PlanDeliveries {
     if (!sub.propertyId) return result;
     const propertyId = sub.propertyId;
     // Lock the subscription's schedules: two syncs of one subscription run one after the other.
-    const existing = (await tx("maintenance_schedules").where({ subscription_id: sub.id }).forUpdate().select("id", "plan_service", "start_date", "rrule", "held", "ended_at")).map(toScheduleRow);
+    const existing = (
+      await tx("maintenance_schedules")
+        .where({ subscription_id: sub.id })
+        .forUpdate()
+        .select("id", "plan_service", "start_date", "rrule", "held", "ended_at")
+    ).map(toScheduleRow);
     const serving = SERVING_STATUSES.includes(sub.status);
     const ended = ENDED_STATUSES.includes(sub.status);
     const hold = !ended && !RUNNING_STATUSES.includes(sub.status);
@@ -110,11 +115,19 @@ export class PlanDeliveries {
     const byKey = new Map(existing.map((s) => [s.planService, s]));
 
     // End what the plan no longer includes (every service once the subscription has ended).
-    const toEnd = existing.filter((s) => !s.endedAt && (ended || (serving && !wanted.some((w) => w.key === s.planService))));
+    const toEnd = existing.filter(
+      (s) => !s.endedAt && (ended || (serving && !wanted.some((w) => w.key === s.planService))),
+    );
     if (toEnd.length) {
       const ids = toEnd.map((s) => s.id);
-      await tx("maintenance_schedules").whereIn("id", ids).update({ ended_at: tx.fn.now(), held: false, updated_at: tx.fn.now() });
-      await untouchedFuture(tx("maintenance_tasks").whereIn("schedule_id", ids), today).update({ status: "cancelled", held: false, updated_at: tx.fn.now() });
+      await tx("maintenance_schedules")
+        .whereIn("id", ids)
+        .update({ ended_at: tx.fn.now(), held: false, updated_at: tx.fn.now() });
+      await untouchedFuture(tx("maintenance_tasks").whereIn("schedule_id", ids), today).update({
+        status: "cancelled",
+        held: false,
+        updated_at: tx.fn.now(),
+      });
       // An edited task stays as staff left it, without the hold of a subscription that no longer runs.
       await tx("maintenance_tasks").whereIn("schedule_id", ids).where("held", true).update({ held: false });
       result.ended = toEnd.length;
@@ -125,13 +138,20 @@ export class PlanDeliveries {
     for (const service of wanted) {
       const current = byKey.get(service.key);
       if (!current) {
-        const id = await this.insertSchedule(tx, service, { subscriptionId: sub.id, propertyId, anchor: sub.anchor, held: hold }, today);
+        const id = await this.insertSchedule(
+          tx,
+          service,
+          { subscriptionId: sub.id, propertyId, anchor: sub.anchor, held: hold },
+          today,
+        );
         if (id) {
           toExpand.push(id);
           result.added += 1;
         }
       } else if (current.endedAt) {
-        await tx("maintenance_schedules").where({ id: current.id }).update({ ended_at: null, held: hold, expanded_through: null, updated_at: tx.fn.now() });
+        await tx("maintenance_schedules")
+          .where({ id: current.id })
+          .update({ ended_at: null, held: hold, expanded_through: null, updated_at: tx.fn.now() });
         // The tasks its end cancelled come back (same series, so the same dates); edited ones never left.
         await tx("maintenance_tasks")
           .where({ schedule_id: current.id, status: "cancelled", version: UNTOUCHED.version })
@@ -147,7 +167,10 @@ export class PlanDeliveries {
     // Hold or release the tasks of the schedules still running.
     const open = existing.filter((s) => !s.endedAt && !toEnd.includes(s)).map((s) => s.id);
     if (open.length) {
-      await tx("maintenance_schedules").whereIn("id", open).whereNot("held", hold).update({ held: hold, updated_at: tx.fn.now() });
+      await tx("maintenance_schedules")
+        .whereIn("id", open)
+        .whereNot("held", hold)
+        .update({ held: hold, updated_at: tx.fn.now() });
       if (hold) {
         result.held = await tx("maintenance_tasks")
           .whereIn("schedule_id", open)
@@ -156,7 +179,10 @@ export class PlanDeliveries {
           .whereIn("status", UNTOUCHED.statuses)
           .update({ held: true });
       } else {
-        result.released = await tx("maintenance_tasks").whereIn("schedule_id", open).where("held", true).update({ held: false });
+        result.released = await tx("maintenance_tasks")
+          .whereIn("schedule_id", open)
+          .where("held", true)
+          .update({ held: false });
       }
     }
 
@@ -165,7 +191,10 @@ export class PlanDeliveries {
   }
 
   /** The plan services of a subscription, in the catalog's order, with each one's next date. */
-  async forSubscription(subscriptionId: number, today: string = todayIn(this.settings.timeZone)): Promise<PlanServiceSchedule[]> {
+  async forSubscription(
+    subscriptionId: number,
+    today: string = todayIn(this.settings.timeZone),
+  ): Promise<PlanServiceSchedule[]> {
     const rows = (await this.db.raw(
       `select s.id, s.plan_service, s.title, s.rrule, s.start_date, s.held, s.ended_at,
               (select min(t.scheduled_date) from maintenance_tasks t
@@ -183,7 +212,8 @@ export class PlanDeliveries {
         const endedAt = r.ended_at instanceof Date ? r.ended_at.toISOString() : ((r.ended_at as string | null) ?? null);
         const nextTask = (r.next_task as string | null) ?? null;
         const ruleNext = rrule ? nextRuleOccurrence(rrule, r.start_date as string, today) : null;
-        const nextDate = endedAt || !rrule ? null : [nextTask, ruleNext].filter((d): d is string => Boolean(d)).sort()[0] ?? null;
+        const nextDate =
+          endedAt || !rrule ? null : ([nextTask, ruleNext].filter((d): d is string => Boolean(d)).sort()[0] ?? null);
         return {
           scheduleId: r.id as number,
           service: r.plan_service as string,
@@ -216,16 +246,34 @@ export class PlanDeliveries {
     const definition = planServiceByKey(request.service);
     const included = planServicesOf(sub.plan_type as PlanType);
     if (!definition || !included.includes(definition))
-      throw new ValidationError("The plan does not include this service", { service: `The ${sub.plan_type} plan does not include this service` });
+      throw new ValidationError("The plan does not include this service", {
+        service: `The ${sub.plan_type} plan does not include this service`,
+      });
     if (definition.cadence !== "on-request")
-      throw new ValidationError("This service is delivered on its schedule", { service: `${definition.title} is delivered on its schedule; it is not requested` });
+      throw new ValidationError("This service is delivered on its schedule", {
+        service: `${definition.title} is delivered on its schedule; it is not requested`,
+      });
     const today = todayIn(this.settings.timeZone, now);
-    if (request.date < today) throw new ValidationError("Choose today or a later date", { date: "Choose today or a later date" });
-    if (!SERVING_STATUSES.includes(sub.status as string) || !sub.property_id) throw new ConflictError("This subscription no longer includes services");
+    if (request.date < today)
+      throw new ValidationError("Choose today or a later date", { date: "Choose today or a later date" });
+    if (!SERVING_STATUSES.includes(sub.status as string) || !sub.property_id)
+      throw new ConflictError("This subscription no longer includes services");
     return this.db.transaction(async (tx) => {
       // The subscription's on-request schedule holds its requests; sync makes it, but make sure.
-      await this.sync(tx, { id: sub.id, propertyId: sub.property_id, planType: sub.plan_type, status: sub.status, anchor: anchorOf(sub.billing_anchor) }, today);
-      const schedule = await tx("maintenance_schedules").where({ subscription_id: sub.id, plan_service: definition.key }).first("id", "held", "ended_at");
+      await this.sync(
+        tx,
+        {
+          id: sub.id,
+          propertyId: sub.property_id,
+          planType: sub.plan_type,
+          status: sub.status,
+          anchor: anchorOf(sub.billing_anchor),
+        },
+        today,
+      );
+      const schedule = await tx("maintenance_schedules")
+        .where({ subscription_id: sub.id, plan_service: definition.key })
+        .first("id", "held", "ended_at");
       if (!schedule || schedule.ended_at) throw new ConflictError("This subscription no longer includes this service");
       const by = input.source === "staff" ? "staff" : "the homeowner";
       const rows = (await tx.raw(
@@ -259,7 +307,8 @@ export class PlanDeliveries {
     const notBefore = laterDate(sub.anchor, today);
     let startDate: string;
     if (service.cadence === "rrule") startDate = firstRuleOccurrence(service.rrule!, notBefore) ?? notBefore;
-    else if (service.cadence === "annual-inspection") startDate = await this.inspectionDue(tx, sub.propertyId, sub.anchor, today);
+    else if (service.cadence === "annual-inspection")
+      startDate = await this.inspectionDue(tx, sub.propertyId, sub.anchor, today);
     else startDate = notBefore;
     const { rows } = (await tx.raw(
       `insert into maintenance_schedules (property_id, title, description, category, priority, estimated_duration, recurrence_type, recurrence_interval,
@@ -306,19 +355,31 @@ export class PlanDeliveries {
     const last = await this.lastInspection(tx, propertyId);
     if (!last || addYear(last) <= schedule.startDate) return false;
     const due = addYear(last);
-    await tx("maintenance_schedules").where({ id: schedule.id }).update({ start_date: due, expanded_through: null, updated_at: tx.fn.now() });
-    await untouchedFuture(tx("maintenance_tasks").where({ schedule_id: schedule.id }), today).where("scheduled_date", "<", due).update({ status: "cancelled", held: false, updated_at: tx.fn.now() });
+    await tx("maintenance_schedules")
+      .where({ id: schedule.id })
+      .update({ start_date: due, expanded_through: null, updated_at: tx.fn.now() });
+    await untouchedFuture(tx("maintenance_tasks").where({ schedule_id: schedule.id }), today)
+      .where("scheduled_date", "<", due)
+      .update({ status: "cancelled", held: false, updated_at: tx.fn.now() });
     return true;
   }
 
   /** The schedules' tasks from today up to the horizon, in the caller's transaction (held when the schedule is). */
   private async expand(tx: Tx, ids: number[], today: string): Promise<void> {
     const through = addDays(today, this.horizonDays);
-    const schedules = await tx("maintenance_schedules").whereIn("id", ids).whereNull("ended_at").whereNotNull("rrule").select("id", "start_date", "rrule");
+    const schedules = await tx("maintenance_schedules")
+      .whereIn("id", ids)
+      .whereNull("ended_at")
+      .whereNotNull("rrule")
+      .select("id", "start_date", "rrule");
     const scheduleIds: number[] = [];
     const dates: string[] = [];
     for (const s of schedules) {
-      for (const date of occurrencesBetween({ startDate: s.start_date, recurrenceType: "annually", recurrenceInterval: 1, rrule: s.rrule }, today, through)) {
+      for (const date of occurrencesBetween(
+        { startDate: s.start_date, recurrenceType: "annually", recurrenceInterval: 1, rrule: s.rrule },
+        today,
+        through,
+      )) {
         scheduleIds.push(s.id);
         dates.push(date);
       }

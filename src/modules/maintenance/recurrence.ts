@@ -29,7 +29,8 @@ export interface Recurrence {
 
 // Dates are computed at local noon: no zone changes its clocks at noon, so the calendar date is exact
 // whatever the server's zone (the date is all that matters here, not the instant).
-const toDate = (date: string) => new Date(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)), 12);
+const toDate = (date: string) =>
+  new Date(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)), 12);
 const pad = (n: number) => (n < 10 ? `0${n}` : String(n));
 const toIso = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 
@@ -97,14 +98,22 @@ export function clockOf(time: string | null | undefined): [number, number] {
 /** The instant at which the wall-clock `date time` happens in the zone (DST-aware, via @date-fns/tz). */
 export function occurrenceInstant(date: string, time: string | null | undefined, timeZone: string): Date {
   const [hour, minute] = clockOf(time);
-  const local = new TZDate(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)), hour, minute, timeZone);
+  const local = new TZDate(
+    Number(date.slice(0, 4)),
+    Number(date.slice(5, 7)) - 1,
+    Number(date.slice(8, 10)),
+    hour,
+    minute,
+    timeZone,
+  );
   return new Date(local.getTime());
 }
 
 // --- RFC 5545 rules (plan services) ---
 
 const parsed = new Map<string, RRuleOptions>();
-const floating = (date: string) => new Date(Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))));
+const floating = (date: string) =>
+  new Date(Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))));
 const floatingIso = (d: Date) => d.toISOString().slice(0, 10);
 
 /** The rule with DTSTART = `start`; the parsed RRULE text is kept (schedules share a handful of rules). */

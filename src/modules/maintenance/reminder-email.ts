@@ -20,7 +20,6 @@ export interface ReminderDetails {
   publicUrl?: string;
 }
 
-
 /** The day-before reminder of a booking or a maintenance task, with the visit as an .ics. */
 export function reminderEmail(d: ReminderDetails): MailMessage {
   const lines = [
@@ -38,11 +37,16 @@ export function reminderEmail(d: ReminderDetails): MailMessage {
     "",
     "Haven",
   ];
-  return withCustomerFooter({
-    to: d.to,
-    subject: `Reminder: ${d.what} tomorrow, ${d.dateLabel}`,
-    text: lines.join("\n"),
-    html: `<p>${lines.map((l) => escapeHtml(l)).join("<br>\n")}</p>`,
-    attachments: [{ filename: "haven-reminder.ics", content: d.ics, contentType: "text/calendar; charset=utf-8; method=PUBLISH" }],
-  }, d.publicUrl);
+  return withCustomerFooter(
+    {
+      to: d.to,
+      subject: `Reminder: ${d.what} tomorrow, ${d.dateLabel}`,
+      text: lines.join("\n"),
+      html: `<p>${lines.map((l) => escapeHtml(l)).join("<br>\n")}</p>`,
+      attachments: [
+        { filename: "haven-reminder.ics", content: d.ics, contentType: "text/calendar; charset=utf-8; method=PUBLISH" },
+      ],
+    },
+    d.publicUrl,
+  );
 }

@@ -36,18 +36,32 @@ export class ScheduleRepository {
     return toSchedule(row);
   }
 
-  async listSchedules(filter: { limit: number; offset: number; q?: string; propertyId?: number }): Promise<{ rows: MaintenanceSchedule[]; total: number }> {
+  async listSchedules(filter: {
+    limit: number;
+    offset: number;
+    q?: string;
+    propertyId?: number;
+  }): Promise<{ rows: MaintenanceSchedule[]; total: number }> {
     const base = this.db("maintenance_schedules as s").join("properties as p", "p.id", "s.property_id");
     if (filter.propertyId) base.where("s.property_id", filter.propertyId);
     if (filter.q) {
       const like = `%${escapeLike(filter.q)}%`;
-      base.where((w) => w.whereILike("s.title", like).orWhereILike("s.description", like).orWhereILike("p.address", like).orWhereILike("p.client_name", like));
+      base.where((w) =>
+        w
+          .whereILike("s.title", like)
+          .orWhereILike("s.description", like)
+          .orWhereILike("p.address", like)
+          .orWhereILike("p.client_name", like),
+      );
     }
     const [{ n }] = (await base.clone().count({ n: "*" })) as [{ n: number }];
     const rows = await base
       .clone()
       .select("s.*", "p.address as property_address", "p.client_name")
-      .orderBy([{ column: "s.created_at", order: "desc" }, { column: "s.id", order: "desc" }])
+      .orderBy([
+        { column: "s.created_at", order: "desc" },
+        { column: "s.id", order: "desc" },
+      ])
       .limit(filter.limit)
       .offset(filter.offset);
     return { rows: rows.map(toSchedule), total: Number(n) };
@@ -57,7 +71,12 @@ export class ScheduleRepository {
    * A batch of schedules, in id order after `afterId`, that are not yet expanded through `through`. An
    * ended plan-service schedule expands nothing more; an on-request one (no rule) never does.
    */
-  async schedulesToExpand(through: string, afterId: number, batch: number, onlyIds?: number[]): Promise<ExpandableSchedule[]> {
+  async schedulesToExpand(
+    through: string,
+    afterId: number,
+    batch: number,
+    onlyIds?: number[],
+  ): Promise<ExpandableSchedule[]> {
     const query = this.db("maintenance_schedules")
       .where("id", ">", afterId)
       .where("start_date", "<=", through)
@@ -92,7 +111,12 @@ export class ScheduleRepository {
    * One task per (schedule, date), copied from its schedule. The unique (schedule_id, scheduled_date) key
    * and ON CONFLICT DO NOTHING make a repeated or concurrent expansion add nothing twice.
    */
-  async insertOccurrences(scheduleIds: number[], dates: string[], tx: Tx | Knex = this.db, returning = true): Promise<{ count: number; rows: CreatedOccurrence[] }> {
+  async insertOccurrences(
+    scheduleIds: number[],
+    dates: string[],
+    tx: Tx | Knex = this.db,
+    returning = true,
+  ): Promise<{ count: number; rows: CreatedOccurrence[] }> {
     if (!scheduleIds.length) return { count: 0, rows: [] };
     const result = await tx.raw(
       `insert into maintenance_tasks (property_id, schedule_id, title, description, category, priority, status, scheduled_date, scheduled_time, estimated_duration, held)
@@ -101,7 +125,12 @@ export class ScheduleRepository {
        on conflict (schedule_id, scheduled_date) do nothing${returning ? " returning id, schedule_id, scheduled_date, title" : ""}`,
       [scheduleIds, dates],
     );
-    const rows = ((result.rows ?? []) as Row[]).map((r) => ({ id: r.id as number, scheduleId: r.schedule_id as number, scheduledDate: r.scheduled_date as string, title: r.title as string }));
+    const rows = ((result.rows ?? []) as Row[]).map((r) => ({
+      id: r.id as number,
+      scheduleId: r.schedule_id as number,
+      scheduledDate: r.scheduled_date as string,
+      title: r.title as string,
+    }));
     return { count: result.rowCount ?? rows.length, rows };
   }
 
@@ -115,7 +144,8 @@ export class ScheduleRepository {
 }
 
 /** Schedules the expansion reads: not ended, and with a cadence (staff schedules, or a plan service's rule). */
-const expandable = (w: Knex.QueryBuilder) => w.whereNull("ended_at").andWhere((c) => c.whereNull("plan_service").orWhereNotNull("rrule"));
+const expandable = (w: Knex.QueryBuilder) =>
+  w.whereNull("ended_at").andWhere((c) => c.whereNull("plan_service").orWhereNotNull("rrule"));
 
 const toSchedule = (row: Row): MaintenanceSchedule => ({
   id: row.id as number,
@@ -137,14 +167,29 @@ const toSchedule = (row: Row): MaintenanceSchedule => ({
   held: Boolean(row.held),
   endedAt: iso(row.ended_at),
   createdAt: iso(row.created_at)!,
-  ...(row.property_address !== undefined && { propertyAddress: row.property_address as string, clientName: row.client_name as string }),
+  ...(row.property_address !== undefined && {
+    propertyAddress: row.property_address as string,
+    clientName: row.client_name as string,
+  }),
 });
 
 /** A new schedule row: the schedule's own fields, before the database gives it an id and a time. */
 export type NewScheduleRow = Pick<
   MaintenanceSchedule,
-  "propertyId" | "title" | "description" | "category" | "priority" | "estimatedDuration" | "recurrenceType" | "recurrenceInterval" | "startDate" | "sourceTaskId"
-> & { scheduledTime?: string; planService?: { subscriptionId: number; key: string; rrule: string | null; held: boolean } };
+  | "propertyId"
+  | "title"
+  | "description"
+  | "category"
+  | "priority"
+  | "estimatedDuration"
+  | "recurrenceType"
+  | "recurrenceInterval"
+  | "startDate"
+  | "sourceTaskId"
+> & {
+  scheduledTime?: string;
+  planService?: { subscriptionId: number; key: string; rrule: string | null; held: boolean };
+};
 
 export interface ExpandableSchedule {
   id: number;

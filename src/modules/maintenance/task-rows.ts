@@ -4,7 +4,8 @@ import type { MaintenanceTask } from "./maintenance.constants.js";
 
 type Row = Record<string, unknown>;
 
-export const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : ((value as string | null) ?? null));
+export const iso = (value: unknown) =>
+  value instanceof Date ? value.toISOString() : ((value as string | null) ?? null);
 
 export const toTask = (row: Row): MaintenanceTask => ({
   id: row.id as number,

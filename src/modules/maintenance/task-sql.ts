@@ -14,6 +14,7 @@ export const CLOCK_SQL = clockSql("t.");
 export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** A task's plan service and plan (through its schedule and subscription); null for other tasks. */
-export const PLAN_SERVICE_SQL = (alias: string) => `(select s.plan_service from maintenance_schedules s where s.id = ${alias}schedule_id)`;
+export const PLAN_SERVICE_SQL = (alias: string) =>
+  `(select s.plan_service from maintenance_schedules s where s.id = ${alias}schedule_id)`;
 export const PLAN_TYPE_SQL = (alias: string) =>
   `(select sub.plan_type from maintenance_schedules s join subscriptions sub on sub.id = s.subscription_id where s.id = ${alias}schedule_id)`;

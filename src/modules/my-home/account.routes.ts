@@ -40,10 +40,15 @@ export function accountPages(deps: AccountRoutesDeps): Router {
   const { visits, homeAuth } = deps;
   const tz = deps.settings.timeZone;
 
-  const renderAccount = async (req: Request, res: Response, extra: { status?: number; problem?: string | null } = {}) => {
+  const renderAccount = async (
+    req: Request,
+    res: Response,
+    extra: { status?: number; problem?: string | null } = {},
+  ) => {
     const email = homeViewer(res).email;
     const [preferences, passkeys] = await Promise.all([visits.preferences(email), homeAuth.passkeys(email)]);
-    const done = typeof req.query.done === "string" && req.query.done in FLASHES ? FLASHES[req.query.done as Flash] : null;
+    const done =
+      typeof req.query.done === "string" && req.query.done in FLASHES ? FLASHES[req.query.done as Flash] : null;
     res.status(extra.status ?? 200).page("my-home/account", {
       title: "Account | My Home | Haven",
       noindex: true,
@@ -63,9 +68,13 @@ export function accountPages(deps: AccountRoutesDeps): Router {
   // The form sends 'reminders' only when its box is ticked.
   router.post("/my-home/account/preferences", requireHomePage, async (req, res) => {
     try {
-      await visits.setPreferences(homeViewer(res).email, parse(preferencesSchema, { reminders: req.body?.reminders ?? "false" }));
+      await visits.setPreferences(
+        homeViewer(res).email,
+        parse(preferencesSchema, { reminders: req.body?.reminders ?? "false" }),
+      );
     } catch (error) {
-      if (error instanceof HttpError && error.status === 400) return renderAccount(req, res, { status: 400, problem: error.message });
+      if (error instanceof HttpError && error.status === 400)
+        return renderAccount(req, res, { status: 400, problem: error.message });
       throw error;
     }
     res.redirect(303, "/my-home/account?done=saved");

@@ -37,7 +37,10 @@ export class HomeAccess {
 
   /** Reports of other people's properties shared to this e-mail (report ids). */
   async sharedReportIds(email: string): Promise<number[]> {
-    const own = this.db("properties as p").join("customers as c", "c.id", "p.customer_id").whereRaw("lower(c.email) = lower(?)", [email]).select("p.id");
+    const own = this.db("properties as p")
+      .join("customers as c", "c.id", "p.customer_id")
+      .whereRaw("lower(c.email) = lower(?)", [email])
+      .select("p.id");
     const rows = await this.live(this.db("report_shares as s"), "s")
       .join("reports as r", "r.id", "s.report_id")
       .whereRaw("lower(s.client_email) = lower(?)", [email])
@@ -53,8 +56,17 @@ export class HomeAccess {
       .where("r.id", reportId)
       .where((q) =>
         q
-          .whereExists(this.db("properties as p").join("customers as c", "c.id", "p.customer_id").whereRaw("p.id = r.property_id").whereRaw("lower(c.email) = lower(?)", [email]))
-          .orWhereExists(this.live(this.db("report_shares as s"), "s").whereRaw("s.report_id = r.id").whereRaw("lower(s.client_email) = lower(?)", [email])),
+          .whereExists(
+            this.db("properties as p")
+              .join("customers as c", "c.id", "p.customer_id")
+              .whereRaw("p.id = r.property_id")
+              .whereRaw("lower(c.email) = lower(?)", [email]),
+          )
+          .orWhereExists(
+            this.live(this.db("report_shares as s"), "s")
+              .whereRaw("s.report_id = r.id")
+              .whereRaw("lower(s.client_email) = lower(?)", [email]),
+          ),
       )
       .first("r.id");
     return Boolean(row);
@@ -64,7 +76,9 @@ export class HomeAccess {
   async isKnown(email: string): Promise<boolean> {
     const customer = await this.db("customers").whereRaw("lower(email) = lower(?)", [email]).first("id");
     if (customer) return true;
-    const shared = await this.live(this.db("report_shares as s"), "s").whereRaw("lower(s.client_email) = lower(?)", [email]).first("s.id");
+    const shared = await this.live(this.db("report_shares as s"), "s")
+      .whereRaw("lower(s.client_email) = lower(?)", [email])
+      .first("s.id");
     return Boolean(shared);
   }
 }

@@ -38,7 +38,10 @@ export class HomeAuthRepository {
 
   /** The e-mail of a property's customer (staff's 'Send sign-in link'): My Home's read model (README "Read model"). */
   async customerEmailOfProperty(propertyId: number): Promise<string | null> {
-    const row = await this.db("properties as p").join("customers as c", "c.id", "p.customer_id").where("p.id", propertyId).first("c.email");
+    const row = await this.db("properties as p")
+      .join("customers as c", "c.id", "p.customer_id")
+      .where("p.id", propertyId)
+      .first("c.email");
     return (row?.email as string | undefined) || null;
   }
 
@@ -46,7 +49,13 @@ export class HomeAuthRepository {
     tx: Tx | Knex = this.db,
     row: { email: string; tokenHash: string; codeHash: string | null; source: "email" | "support"; expiresAt: Date },
   ): Promise<void> {
-    await tx("home_sign_in_tokens").insert({ email: row.email, token_hash: row.tokenHash, code_hash: row.codeHash, source: row.source, expires_at: row.expiresAt });
+    await tx("home_sign_in_tokens").insert({
+      email: row.email,
+      token_hash: row.tokenHash,
+      code_hash: row.codeHash,
+      source: row.source,
+      expires_at: row.expiresAt,
+    });
   }
 
   /** Spends a live token once, atomically: answers its e-mail, or null when unknown, used or expired. */
@@ -62,13 +71,22 @@ export class HomeAuthRepository {
 
   /** Whether the e-mail has a live token that came with a code (e-mailed, or made alike for an unknown e-mail). */
   async hasLiveEmailedToken(email: string, now: Date): Promise<boolean> {
-    const row = await this.db("home_sign_in_tokens").where({ email }).whereNotNull("code_hash").whereNull("used_at").where("expires_at", ">", now).first("id");
+    const row = await this.db("home_sign_in_tokens")
+      .where({ email })
+      .whereNotNull("code_hash")
+      .whereNull("used_at")
+      .where("expires_at", ">", now)
+      .first("id");
     return Boolean(row);
   }
 
   /** Whether a token is live (for the page the link opens; it changes nothing). */
   async isLiveToken(tokenHash: string, now: Date): Promise<boolean> {
-    const row = await this.db("home_sign_in_tokens").where({ token_hash: tokenHash }).whereNull("used_at").where("expires_at", ">", now).first("id");
+    const row = await this.db("home_sign_in_tokens")
+      .where({ token_hash: tokenHash })
+      .whereNull("used_at")
+      .where("expires_at", ">", now)
+      .first("id");
     return Boolean(row);
   }
 
@@ -103,7 +121,10 @@ export class HomeAuthRepository {
       const [row] = await tx("home_sessions")
         .insert({ email, token_hash: tokenHash, method, created_at: now, last_seen_at: now, expires_at: expiresAt })
         .returning("id");
-      await tx("home_accounts").insert({ email, last_signed_in_at: now }).onConflict("email").merge({ last_signed_in_at: now });
+      await tx("home_accounts")
+        .insert({ email, last_signed_in_at: now })
+        .onConflict("email")
+        .merge({ last_signed_in_at: now });
       return row.id as number;
     });
   }
@@ -118,7 +139,10 @@ export class HomeAuthRepository {
   }
 
   async renewSession(id: number, now: Date, expiresAt: Date): Promise<void> {
-    await this.db("home_sessions").where({ id }).whereNull("revoked_at").update({ last_seen_at: now, expires_at: expiresAt });
+    await this.db("home_sessions")
+      .where({ id })
+      .whereNull("revoked_at")
+      .update({ last_seen_at: now, expires_at: expiresAt });
   }
 
   async revokeSession(id: number, now: Date): Promise<void> {
@@ -140,19 +164,40 @@ export class HomeAuthRepository {
 
   async lastSignedIn(emails: string[]): Promise<Map<string, Date>> {
     if (!emails.length) return new Map();
-    const rows = await this.db("home_accounts").whereIn("email", emails).whereNotNull("last_signed_in_at").select("email", "last_signed_in_at");
+    const rows = await this.db("home_accounts")
+      .whereIn("email", emails)
+      .whereNotNull("last_signed_in_at")
+      .select("email", "last_signed_in_at");
     return new Map(rows.map((r) => [r.email as string, r.last_signed_in_at as Date]));
   }
 
   // ---------- passkeys ----------
 
-  async insertChallenge(challengeHash: string, purpose: "register" | "sign-in", email: string | null, expiresAt: Date): Promise<void> {
-    await this.db("home_webauthn_challenges").insert({ challenge_hash: challengeHash, purpose, email, expires_at: expiresAt });
+  async insertChallenge(
+    challengeHash: string,
+    purpose: "register" | "sign-in",
+    email: string | null,
+    expiresAt: Date,
+  ): Promise<void> {
+    await this.db("home_webauthn_challenges").insert({
+      challenge_hash: challengeHash,
+      purpose,
+      email,
+      expires_at: expiresAt,
+    });
   }
 
   /** Spends a live challenge once; answers whether it was there (and, for registration, whose it is). */
-  async spendChallenge(challengeHash: string, purpose: "register" | "sign-in", email: string | null, now: Date): Promise<boolean> {
-    const q = this.db("home_webauthn_challenges").where({ challenge_hash: challengeHash, purpose }).whereNull("used_at").where("expires_at", ">", now);
+  async spendChallenge(
+    challengeHash: string,
+    purpose: "register" | "sign-in",
+    email: string | null,
+    now: Date,
+  ): Promise<boolean> {
+    const q = this.db("home_webauthn_challenges")
+      .where({ challenge_hash: challengeHash, purpose })
+      .whereNull("used_at")
+      .where("expires_at", ">", now);
     if (email) q.where({ email });
     return (await q.update({ used_at: now })) > 0;
   }
@@ -166,9 +211,23 @@ export class HomeAuthRepository {
     return row ? toPasskey(row) : null;
   }
 
-  async insertPasskey(p: { email: string; credentialId: string; publicKey: Uint8Array; counter: number; transports: string[]; name: string }): Promise<number> {
+  async insertPasskey(p: {
+    email: string;
+    credentialId: string;
+    publicKey: Uint8Array;
+    counter: number;
+    transports: string[];
+    name: string;
+  }): Promise<number> {
     const [row] = await this.db("home_passkeys")
-      .insert({ email: p.email, credential_id: p.credentialId, public_key: Buffer.from(p.publicKey), counter: p.counter, transports: p.transports, name: p.name })
+      .insert({
+        email: p.email,
+        credential_id: p.credentialId,
+        public_key: Buffer.from(p.publicKey),
+        counter: p.counter,
+        transports: p.transports,
+        name: p.name,
+      })
       .returning("id");
     return row.id as number;
   }

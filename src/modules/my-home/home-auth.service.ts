@@ -43,7 +43,13 @@ export interface HomeSignInLimits {
 }
 // The window is auth's (15 minutes), so privacy's daily purge of login_attempts ends these counters too; the
 // mail counter's hour is privacy's to keep (HOME_MAIL_KEY_PREFIX).
-export const HOME_SIGN_IN_LIMITS: HomeSignInLimits = { perAddress: 30, perEmailAndAddress: 5, windowMs: 15 * 60 * 1000, mailsPerEmail: 5, mailWindowMs: 60 * 60 * 1000 };
+export const HOME_SIGN_IN_LIMITS: HomeSignInLimits = {
+  perAddress: 30,
+  perEmailAndAddress: 5,
+  windowMs: 15 * 60 * 1000,
+  mailsPerEmail: 5,
+  mailWindowMs: 60 * 60 * 1000,
+};
 export const HOME_MAIL_KEY_PREFIX = "home-mail:";
 
 export const TOO_MANY_SIGN_INS_MESSAGE = "Too many sign-in requests. Please wait a few minutes and try again.";
@@ -136,8 +142,24 @@ export class HomeAuthService {
     const code = newCode();
     const expiresAt = new Date(now.getTime() + HOME_LINK_TTL_MS);
     await this.deps.transaction(async (tx) => {
-      await this.repo.insertToken(tx, { email, tokenHash: hashToken(token), codeHash: hashToken(code), source: "email", expiresAt });
-      if (known) await this.deps.mail.enqueue(tx, signInEmail({ to: email, url: this.linkUrl(token), code, publicUrl: this.publicUrl, supportEmail: this.deps.settings.supportEmail }));
+      await this.repo.insertToken(tx, {
+        email,
+        tokenHash: hashToken(token),
+        codeHash: hashToken(code),
+        source: "email",
+        expiresAt,
+      });
+      if (known)
+        await this.deps.mail.enqueue(
+          tx,
+          signInEmail({
+            to: email,
+            url: this.linkUrl(token),
+            code,
+            publicUrl: this.publicUrl,
+            supportEmail: this.deps.settings.supportEmail,
+          }),
+        );
     });
   }
 
@@ -151,7 +173,10 @@ export class HomeAuthService {
   }
 
   /** Spends a link once: a new session of its e-mail, or null when the link is unknown, used or expired. */
-  async spendLink(token: string, method: SignInMethod = "link"): Promise<{ email: string; token: string; sessionId: number } | null> {
+  async spendLink(
+    token: string,
+    method: SignInMethod = "link",
+  ): Promise<{ email: string; token: string; sessionId: number } | null> {
     const email = await this.repo.spendToken(hashToken(token), this.clock());
     if (!email) return null;
     return { email, ...(await this.createSession(email, { method })) };
@@ -161,7 +186,11 @@ export class HomeAuthService {
    * Checks a typed code against the e-mail's newest live code: each try is counted first (at most 5 per code),
    * and tries also count against the address's limit. Null when wrong, used up or expired.
    */
-  async spendCode(rawEmail: string, code: string, address = "unknown"): Promise<{ email: string; token: string; sessionId: number } | null> {
+  async spendCode(
+    rawEmail: string,
+    code: string,
+    address = "unknown",
+  ): Promise<{ email: string; token: string; sessionId: number } | null> {
     const email = normalEmail(rawEmail);
     const byAddress = await this.deps.attempts.count(`home-ip:${address}`, this.limits.windowMs);
     if (byAddress.attempts > this.limits.perAddress) throw new TooManySignInsError(seconds(byAddress.windowEndsInMs));
@@ -173,10 +202,19 @@ export class HomeAuthService {
   }
 
   /** A new session: the cookie value (random; only its hash is stored) and its row id. */
-  async createSession(rawEmail: string, meta: { method?: SignInMethod } = {}): Promise<{ token: string; sessionId: number }> {
+  async createSession(
+    rawEmail: string,
+    meta: { method?: SignInMethod } = {},
+  ): Promise<{ token: string; sessionId: number }> {
     const token = newToken();
     const now = this.clock();
-    const sessionId = await this.repo.insertSession(normalEmail(rawEmail), hashToken(token), meta.method ?? "link", now, new Date(now.getTime() + HOME_SESSION_TTL_MS));
+    const sessionId = await this.repo.insertSession(
+      normalEmail(rawEmail),
+      hashToken(token),
+      meta.method ?? "link",
+      now,
+      new Date(now.getTime() + HOME_SESSION_TTL_MS),
+    );
     return { token, sessionId };
   }
 
@@ -205,7 +243,13 @@ export class HomeAuthService {
     if (!(await this.deps.access.isKnown(email))) throw new NotFoundError(`No customer with e-mail ${email}`);
     const token = newToken();
     const expiresAt = new Date(this.clock().getTime() + HOME_LINK_TTL_MS);
-    await this.repo.insertToken(undefined, { email, tokenHash: hashToken(token), codeHash: null, source: "support", expiresAt });
+    await this.repo.insertToken(undefined, {
+      email,
+      tokenHash: hashToken(token),
+      codeHash: null,
+      source: "support",
+      expiresAt,
+    });
     this.deps.log.info({ event: "home.sign_in_link", email }, "support sign-in link made");
     return { email, url: this.linkUrl(token), expiresAt };
   }
@@ -219,8 +263,23 @@ export class HomeAuthService {
     const code = newCode();
     const expiresAt = new Date(this.clock().getTime() + HOME_LINK_TTL_MS);
     await this.deps.transaction(async (tx) => {
-      await this.repo.insertToken(tx, { email, tokenHash: hashToken(token), codeHash: hashToken(code), source: "support", expiresAt });
-      await this.deps.mail.enqueue(tx, signInEmail({ to: email, url: this.linkUrl(token), code, publicUrl: this.publicUrl, supportEmail: this.deps.settings.supportEmail }));
+      await this.repo.insertToken(tx, {
+        email,
+        tokenHash: hashToken(token),
+        codeHash: hashToken(code),
+        source: "support",
+        expiresAt,
+      });
+      await this.deps.mail.enqueue(
+        tx,
+        signInEmail({
+          to: email,
+          url: this.linkUrl(token),
+          code,
+          publicUrl: this.publicUrl,
+          supportEmail: this.deps.settings.supportEmail,
+        }),
+      );
     });
     this.deps.log.info({ event: "home.sign_in_link_sent", propertyId }, "sign-in link e-mailed by staff");
     return { email };
@@ -241,7 +300,12 @@ export class HomeAuthService {
   private async newChallenge(purpose: "register" | "sign-in", email: string | null): Promise<Uint8Array<ArrayBuffer>> {
     const bytes = new Uint8Array(randomBytes(32));
     const encoded = Buffer.from(bytes).toString("base64url");
-    await this.repo.insertChallenge(hashToken(encoded), purpose, email, new Date(this.clock().getTime() + WEBAUTHN_CHALLENGE_TTL_MS));
+    await this.repo.insertChallenge(
+      hashToken(encoded),
+      purpose,
+      email,
+      new Date(this.clock().getTime() + WEBAUTHN_CHALLENGE_TTL_MS),
+    );
     return bytes;
   }
 
@@ -274,12 +338,24 @@ export class HomeAuthService {
       expectedRPID: this.rp.rpID,
       requireUserVerification: false,
     }).catch((error: unknown) => {
-      throw new ValidationError(`The passkey could not be registered: ${error instanceof Error ? error.message : String(error)}`, { response: "Invalid passkey response" });
+      throw new ValidationError(
+        `The passkey could not be registered: ${error instanceof Error ? error.message : String(error)}`,
+        { response: "Invalid passkey response" },
+      );
     });
-    if (!verification.verified) throw new ValidationError("The passkey could not be registered", { response: "Invalid passkey response" });
+    if (!verification.verified)
+      throw new ValidationError("The passkey could not be registered", { response: "Invalid passkey response" });
     const { credential } = verification.registrationInfo;
-    if (await this.repo.passkeyByCredential(credential.id)) throw new ValidationError("This passkey is already registered", { response: "Already registered" });
-    const id = await this.repo.insertPasskey({ email, credentialId: credential.id, publicKey: credential.publicKey, counter: credential.counter, transports: credential.transports ?? [], name });
+    if (await this.repo.passkeyByCredential(credential.id))
+      throw new ValidationError("This passkey is already registered", { response: "Already registered" });
+    const id = await this.repo.insertPasskey({
+      email,
+      credentialId: credential.id,
+      publicKey: credential.publicKey,
+      counter: credential.counter,
+      transports: credential.transports ?? [],
+      name,
+    });
     const created = (await this.repo.passkeysOf(email)).find((p) => p.id === id) as HomePasskeyRow;
     return summary(created);
   }
@@ -290,11 +366,17 @@ export class HomeAuthService {
 
   /** Options for signing in with a discoverable passkey (no e-mail asked). */
   async signInOptions() {
-    return generateAuthenticationOptions({ rpID: this.rp.rpID, challenge: await this.newChallenge("sign-in", null), userVerification: "preferred" });
+    return generateAuthenticationOptions({
+      rpID: this.rp.rpID,
+      challenge: await this.newChallenge("sign-in", null),
+      userVerification: "preferred",
+    });
   }
 
   /** Verifies a passkey assertion and opens a session of the passkey's e-mail; null when it does not verify. */
-  async signInWithPasskey(response: AuthenticationResponseJSON): Promise<{ email: string; token: string; sessionId: number } | null> {
+  async signInWithPasskey(
+    response: AuthenticationResponseJSON,
+  ): Promise<{ email: string; token: string; sessionId: number } | null> {
     const passkey = await this.repo.passkeyByCredential(response.id);
     if (!passkey) return null;
     const now = this.clock();
@@ -303,7 +385,12 @@ export class HomeAuthService {
       expectedChallenge: (challenge) => this.repo.spendChallenge(hashToken(challenge), "sign-in", null, now),
       expectedOrigin: this.rp.origin,
       expectedRPID: this.rp.rpID,
-      credential: { id: passkey.credentialId, publicKey: passkey.publicKey, counter: passkey.counter, transports: passkey.transports },
+      credential: {
+        id: passkey.credentialId,
+        publicKey: passkey.publicKey,
+        counter: passkey.counter,
+        transports: passkey.transports,
+      },
       requireUserVerification: false,
     }).catch(() => null);
     if (!verification?.verified) return null;

@@ -34,7 +34,10 @@ export function clearHomeCookie(res: Response, secure: boolean): void {
 }
 
 /** App-level: sets res.locals.home (HomeViewer | null) from the cookie, renewing a session in use. */
-export function homeSession(deps: { homeAuth: Pick<HomeAuthService, "resolveSession">; settings: { secure: boolean } }): RequestHandler {
+export function homeSession(deps: {
+  homeAuth: Pick<HomeAuthService, "resolveSession">;
+  settings: { secure: boolean };
+}): RequestHandler {
   const { homeAuth } = deps;
   const secure = deps.settings.secure;
   return async (req, res, next) => {

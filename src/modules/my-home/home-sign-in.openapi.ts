@@ -1,11 +1,21 @@
 import { z } from "zod";
 import { apiCalls } from "../../http/openapi.kit.js";
-import { passkeyIdSchema, passkeyRegisterSchema, passkeySchema, passkeySignInSchema, propertyIdSchema, signInAnswerSchema, signInRequestSchema } from "./home-sign-in.schemas.js";
+import {
+  passkeyIdSchema,
+  passkeyRegisterSchema,
+  passkeySchema,
+  passkeySignInSchema,
+  propertyIdSchema,
+  signInAnswerSchema,
+  signInRequestSchema,
+} from "./home-sign-in.schemas.js";
 
 // OpenAPI entries of My Home sign-in (home-sign-in.routes.ts); see src/modules/my-home/README.md, "Sign-in".
 // The pages (/my-home/sign-in, /my-home/sign-in/{token}, the code form, sign-out) are forms, not JSON calls.
 
-const options = z.record(z.string(), z.unknown()).meta({ description: "WebAuthn options (PublicKeyCredential*OptionsJSON), for @simplewebauthn/browser" });
+const options = z
+  .record(z.string(), z.unknown())
+  .meta({ description: "WebAuthn options (PublicKeyCredential*OptionsJSON), for @simplewebauthn/browser" });
 
 export const homeSignInCalls = apiCalls([
   {
@@ -53,7 +63,8 @@ export const homeSignInCalls = apiCalls([
     method: "post",
     path: "/api/my-home/passkeys",
     summary: "Register a passkey",
-    description: "The browser's registration response to the options' challenge; a 400 names `response` when it does not verify.",
+    description:
+      "The browser's registration response to the options' challenge; a 400 names `response` when it does not verify.",
     tags: ["My Home"],
     access: "public",
     body: passkeyRegisterSchema,
@@ -83,7 +94,8 @@ export const homeSignInCalls = apiCalls([
     method: "post",
     path: "/api/my-home/passkey-sign-in",
     summary: "Sign in to My Home with a passkey",
-    description: "Sets the `haven_home` session cookie and answers where to go (`next` when it is a same-site path, else /my-home).",
+    description:
+      "Sets the `haven_home` session cookie and answers where to go (`next` when it is a same-site path, else /my-home).",
     tags: ["My Home"],
     access: "public",
     body: passkeySignInSchema,

@@ -9,19 +9,33 @@ import { body, params } from "../../http/validate.js";
 import { isToken } from "../../shared/one-time-links.js";
 import { type HomeAuthService, TooManySignInsError } from "./home-auth.service.js";
 import { clearHomeCookie, homeViewer, requireHomeApi, setHomeCookie } from "./home-session.js";
-import { passkeyIdSchema, passkeyRegisterSchema, passkeySignInSchema, propertyIdSchema, signInCodeSchema, signInRequestSchema } from "./home-sign-in.schemas.js";
+import {
+  passkeyIdSchema,
+  passkeyRegisterSchema,
+  passkeySignInSchema,
+  propertyIdSchema,
+  signInCodeSchema,
+  signInRequestSchema,
+} from "./home-sign-in.schemas.js";
 import { escapeHtml } from "../../shared/html.js";
 
 /** Only same-site paths may follow a sign-in, so a link never sends anyone elsewhere. */
 export const safeHomeNext = (next: unknown) =>
-  typeof next === "string" && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/my-home";
+  typeof next === "string" && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\")
+    ? next
+    : "/my-home";
 
 export const sentMessage = (email: string) =>
   `If ${email} is a Haven customer, we have sent a sign-in link and code. The link works once, within 15 minutes.`;
 export const EXPIRED_LINK_MESSAGE = "This sign-in link has expired or has already been used. Ask for a new one below.";
-export const WRONG_CODE_MESSAGE = "That code is not right, or it has expired. Check the newest e-mail, or ask for a new code.";
+export const WRONG_CODE_MESSAGE =
+  "That code is not right, or it has expired. Check the newest e-mail, or ask for a new code.";
 
-const form = z.object({ email: z.string().max(1000).default(""), code: z.string().max(100).default(""), next: z.string().max(2000).optional() });
+const form = z.object({
+  email: z.string().max(1000).default(""),
+  code: z.string().max(100).default(""),
+  next: z.string().max(2000).optional(),
+});
 
 interface SignInPage {
   email?: string;
@@ -81,15 +95,32 @@ export function homeSignInPages(deps: HomeSignInRoutesDeps): Router {
   router.post("/my-home/sign-in", async (req, res) => {
     const input = form.parse(req.body ?? {});
     const checked = signInRequestSchema.safeParse(input);
-    if (!checked.success) return renderSignIn(res, 400, { email: input.email, next: input.next, errors: fieldsFromZod(checked.error), message: "Check the e-mail address.", tone: "error" });
+    if (!checked.success)
+      return renderSignIn(res, 400, {
+        email: input.email,
+        next: input.next,
+        errors: fieldsFromZod(checked.error),
+        message: "Check the e-mail address.",
+        tone: "error",
+      });
     try {
       await homeAuth.requestSignIn(checked.data.email, addressOf(req));
     } catch (error) {
       if (!(error instanceof TooManySignInsError)) throw error;
       res.setHeader("Retry-After", String(error.retryAfterSeconds));
-      return renderSignIn(res, 429, { email: checked.data.email, next: input.next, message: error.message, tone: "error" });
+      return renderSignIn(res, 429, {
+        email: checked.data.email,
+        next: input.next,
+        message: error.message,
+        tone: "error",
+      });
     }
-    renderSignIn(res, 200, { email: checked.data.email, next: input.next, sent: true, message: sentMessage(checked.data.email) });
+    renderSignIn(res, 200, {
+      email: checked.data.email,
+      next: input.next,
+      sent: true,
+      message: sentMessage(checked.data.email),
+    });
   });
 
   router.post("/my-home/sign-in/code", async (req, res) => {
@@ -113,8 +144,15 @@ export function homeSignInPages(deps: HomeSignInRoutesDeps): Router {
   router.get("/my-home/sign-in/:token", async (req, res) => {
     const { token } = req.params;
     const next = typeof req.query.next === "string" ? req.query.next : undefined;
-    if (!isToken(token) || !(await homeAuth.isLiveLink(token))) return renderSignIn(res, 410, { next, message: EXPIRED_LINK_MESSAGE, tone: "error" });
-    res.page("my-home/sign-in-link", { title: "Continue to My Home", noindex: true, footer: true, action: `/my-home/sign-in/${token}`, next: safeHomeNext(next) });
+    if (!isToken(token) || !(await homeAuth.isLiveLink(token)))
+      return renderSignIn(res, 410, { next, message: EXPIRED_LINK_MESSAGE, tone: "error" });
+    res.page("my-home/sign-in-link", {
+      title: "Continue to My Home",
+      noindex: true,
+      footer: true,
+      action: `/my-home/sign-in/${token}`,
+      next: safeHomeNext(next),
+    });
   });
 
   router.post("/my-home/sign-in/:token", async (req, res) => {
@@ -144,12 +182,15 @@ export function homeSignInPages(deps: HomeSignInRoutesDeps): Router {
     const { id } = params(req, propertyIdSchema);
     const { email } = await homeAuth.sendSignInLink(id);
     if (req.get("hx-request") !== "true") return res.redirect(303, `/admin/properties/${id}`);
-    res.type("html").send(`<p class="mt-2 text-sm text-green-900" role="status" data-testid="sign-in-link-sent">Sign-in link sent to ${escapeHtml(email)}.</p>`);
+    res
+      .type("html")
+      .send(
+        `<p class="mt-2 text-sm text-green-900" role="status" data-testid="sign-in-link-sent">Sign-in link sent to ${escapeHtml(email)}.</p>`,
+      );
   });
 
   return router;
 }
-
 
 /** Mounted under /api. */
 export function homeSignInApi(deps: Pick<HomeSignInRoutesDeps, "homeAuth" | "settings">): Router {
@@ -185,7 +226,11 @@ export function homeSignInApi(deps: Pick<HomeSignInRoutesDeps, "homeAuth" | "set
 
   router.post("/my-home/passkeys", requireHomeApi, async (req, res) => {
     const input = body(req, passkeyRegisterSchema);
-    const created = await homeAuth.registerPasskey(homeViewer(res).email, input.response as unknown as RegistrationResponseJSON, input.name);
+    const created = await homeAuth.registerPasskey(
+      homeViewer(res).email,
+      input.response as unknown as RegistrationResponseJSON,
+      input.name,
+    );
     res.status(201).json(created);
   });
 

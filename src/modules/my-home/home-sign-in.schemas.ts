@@ -42,4 +42,9 @@ export const passkeyIdSchema = idParams;
 export const propertyIdSchema = idParams;
 
 export const signInAnswerSchema = z.object({ message: z.string() });
-export const passkeySchema = z.object({ id: z.number().int(), name: z.string(), createdAt: z.string(), lastUsedAt: z.string().nullable() });
+export const passkeySchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+});

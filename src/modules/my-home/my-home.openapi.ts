@@ -2,7 +2,15 @@ import { z } from "zod";
 import { apiCalls, dateTimeString, idNumber } from "../../http/openapi.kit.js";
 import { QUOTE_PRIORITIES, QUOTE_SOURCES, QUOTE_STATUSES } from "../quotes/quotes.constants.js";
 import { propertyIdParams } from "../reports/reports.schemas.js";
-import { PHOTO_PARAMS, askQuoteSchema, type HomeProperty, type HomeQuote, type HomeRecommendation, type HomeReportItem, homeIdParams } from "./my-home.schemas.js";
+import {
+  PHOTO_PARAMS,
+  askQuoteSchema,
+  type HomeProperty,
+  type HomeQuote,
+  type HomeRecommendation,
+  type HomeReportItem,
+  homeIdParams,
+} from "./my-home.schemas.js";
 
 // OpenAPI entries of My Home's JSON calls; see src/modules/my-home/README.md. Each helper adds its section.
 // Every call needs the homeowner's `haven_home` session (401 without one) and answers 404 for anything not theirs.
@@ -10,7 +18,10 @@ import { PHOTO_PARAMS, askQuoteSchema, type HomeProperty, type HomeQuote, type H
 // --- Records: Home, Reports, Quotes (records.routes.ts) ---
 
 const TAG = "My Home";
-const band = z.string().nullable().meta({ description: "The client label of the score (Excellent … Critical), null without a score" });
+const band = z
+  .string()
+  .nullable()
+  .meta({ description: "The client label of the score (Excellent … Critical), null without a score" });
 
 const recommendation: z.ZodType<HomeRecommendation> = z
   .object({
@@ -21,7 +32,10 @@ const recommendation: z.ZodType<HomeRecommendation> = z
     description: z.string().nullable(),
     priority: z.enum(["high", "medium", "low"]),
     status: z.string().meta({ description: "The task's status: pending while open" }),
-    quote: z.object({ id: idNumber, status: z.enum(QUOTE_STATUSES) }).nullable().meta({ description: "The task's open quote request" }),
+    quote: z
+      .object({ id: idNumber, status: z.enum(QUOTE_STATUSES) })
+      .nullable()
+      .meta({ description: "The task's open quote request" }),
   })
   .meta({ id: "HomeRecommendation" });
 
@@ -31,11 +45,17 @@ const property: z.ZodType<HomeProperty> = z
     address: z.string(),
     addressLine: z.string().meta({ example: "Ottawa, ON K1S 2B4" }),
     planType: z.string().nullable(),
-    latestReport: z.object({ id: idNumber, createdAt: dateTimeString, overallScore: z.number().int().nullable() }).nullable(),
+    latestReport: z
+      .object({ id: idNumber, createdAt: dateTimeString, overallScore: z.number().int().nullable() })
+      .nullable(),
     currentScore: z.number().int().nullable().meta({ description: "The latest scored inspection's score" }),
     band,
     colour: z.enum(["green", "yellow", "red"]).nullable(),
-    trend: z.number().int().nullable().meta({ description: "Latest score minus the previous one; null with fewer than two" }),
+    trend: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "Latest score minus the previous one; null with fewer than two" }),
     openRecommendations: z.array(recommendation).meta({ description: "Open recommendations, high priority first" }),
     pastDue: z.boolean().meta({ description: "The plan's last payment failed" }),
   })
@@ -76,20 +96,39 @@ const quote: z.ZodType<HomeQuote> = z
 
 const reportPayload = z
   .object({
-    report: z.object({ id: idNumber, createdAt: dateTimeString, overallScore: z.number().int().nullable(), reportData: z.object({}).loose() }),
-    property: z.object({ id: idNumber, address: z.string(), city: z.string(), province: z.string().nullable(), postalCode: z.string(), clientName: z.string() }),
+    report: z.object({
+      id: idNumber,
+      createdAt: dateTimeString,
+      overallScore: z.number().int().nullable(),
+      reportData: z.object({}).loose(),
+    }),
+    property: z.object({
+      id: idNumber,
+      address: z.string(),
+      city: z.string(),
+      province: z.string().nullable(),
+      postalCode: z.string(),
+      clientName: z.string(),
+    }),
     shared: z.boolean(),
-    items: z.record(z.string(), z.object({ status: z.string(), quote: z.object({ id: idNumber, status: z.enum(QUOTE_STATUSES) }).nullable() })),
+    items: z.record(
+      z.string(),
+      z.object({ status: z.string(), quote: z.object({ id: idNumber, status: z.enum(QUOTE_STATUSES) }).nullable() }),
+    ),
     pdf: z.object({ full: z.string(), summary: z.string() }),
   })
-  .meta({ id: "HomeReport", description: "The client report view's payload (the client whitelist of the snapshot, photos under My Home)" });
+  .meta({
+    id: "HomeReport",
+    description: "The client report view's payload (the client whitelist of the snapshot, photos under My Home)",
+  });
 
 export const myHomeCalls = apiCalls([
   {
     method: "get",
     path: "/api/my-home/properties",
     summary: "The homeowner's properties",
-    description: "Each home with its latest score, band and trend, open recommendations by priority and whether the plan is past due.",
+    description:
+      "Each home with its latest score, band and trend, open recommendations by priority and whether the plan is past due.",
     tags: [TAG],
     access: "public",
     responses: { 200: z.array(property) },
@@ -99,7 +138,8 @@ export const myHomeCalls = apiCalls([
     method: "get",
     path: "/api/my-home/properties/{propertyId}/history",
     summary: "A property's history",
-    description: "Scores over time and what changed between the latest two inspections. Own properties only (404 otherwise, also for a home whose report was only shared).",
+    description:
+      "Scores over time and what changed between the latest two inspections. Own properties only (404 otherwise, also for a home whose report was only shared).",
     tags: [TAG],
     access: "public",
     params: propertyIdParams,
@@ -120,7 +160,8 @@ export const myHomeCalls = apiCalls([
     method: "get",
     path: "/api/my-home/reports/{id}",
     summary: "One report in the client view",
-    description: "Not one-time: readable as often as wanted while signed in. `items` says where each recommendation of their own home stands.",
+    description:
+      "Not one-time: readable as often as wanted while signed in. `items` says where each recommendation of their own home stands.",
     tags: [TAG],
     access: "public",
     params: homeIdParams,
@@ -131,11 +172,14 @@ export const myHomeCalls = apiCalls([
     method: "get",
     path: "/api/my-home/reports/{id}/photos/{photoId}",
     summary: "A photo of a report",
-    description: "Only a photo the report shows (404 otherwise). The PDFs are at /my-home/reports/{id}/pdf[?format=summary].",
+    description:
+      "Only a photo the report shows (404 otherwise). The PDFs are at /my-home/reports/{id}/pdf[?format=summary].",
     tags: [TAG],
     access: "public",
     params: PHOTO_PARAMS,
-    responses: { 200: { description: "The image", contentType: "image/jpeg", schema: z.string().meta({ format: "binary" }) } },
+    responses: {
+      200: { description: "The image", contentType: "image/jpeg", schema: z.string().meta({ format: "binary" }) },
+    },
     errors: [401, 404],
   },
   {

@@ -2,7 +2,12 @@
 // Each helper of the portal adds its own section; these are the records'.
 import { z } from "zod";
 import { idInput, idParams, isMultiLine, multiLineMessage } from "../../http/fields.js";
-import { CLIENT_DECISIONS, type QuotePriority, type QuoteSource, type QuoteStatus } from "../quotes/quotes.constants.js";
+import {
+  CLIENT_DECISIONS,
+  type QuotePriority,
+  type QuoteSource,
+  type QuoteStatus,
+} from "../quotes/quotes.constants.js";
 import type { ClientReportPayload } from "../sharing/sharing.schemas.js";
 
 // --- Records: Home, Reports, Quotes ---
@@ -15,7 +20,12 @@ export const PHOTO_PARAMS = z.object({ id: idParams.shape.id, photoId: idParams.
 const bodyId = (label: string) =>
   z.preprocess(
     (value) => (value === "" ? undefined : idInput(value)),
-    z.number({ message: `${label} must be a number` }).int(`${label} is not valid`).positive(`${label} is not valid`).max(2_147_483_647, `${label} is not valid`).optional(),
+    z
+      .number({ message: `${label} must be a number` })
+      .int(`${label} is not valid`)
+      .positive(`${label} is not valid`)
+      .max(2_147_483_647, `${label} is not valid`)
+      .optional(),
   );
 
 /**
@@ -29,19 +39,31 @@ export const askQuoteSchema = z
     taskId: bodyId("taskId"),
     notes: z.preprocess(
       (value) => (value === "" || value === null ? undefined : value),
-      z.string({ message: "Notes must be text" }).trim().max(2000, "Notes must be at most 2000 characters").refine(isMultiLine, multiLineMessage("Notes")).optional(),
+      z
+        .string({ message: "Notes must be text" })
+        .trim()
+        .max(2000, "Notes must be at most 2000 characters")
+        .refine(isMultiLine, multiLineMessage("Notes"))
+        .optional(),
     ),
   })
   .superRefine((input, ctx) => {
-    if (input.recommendationId === undefined && input.taskId === undefined) ctx.addIssue({ code: "custom", path: ["recommendationId"], message: "Choose the recommendation to quote" });
+    if (input.recommendationId === undefined && input.taskId === undefined)
+      ctx.addIssue({ code: "custom", path: ["recommendationId"], message: "Choose the recommendation to quote" });
     if (input.recommendationId !== undefined && input.taskId !== undefined && input.recommendationId !== input.taskId)
-      ctx.addIssue({ code: "custom", path: ["taskId"], message: "Give recommendationId or taskId, not two different items" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["taskId"],
+        message: "Give recommendationId or taskId, not two different items",
+      });
   })
   .transform((input) => ({ taskId: (input.recommendationId ?? input.taskId) as number, notes: input.notes || null }));
 export type AskQuoteInput = z.infer<typeof askQuoteSchema>;
 
 /** The Quotes page's one-click form: accept or decline. */
-export const quoteDecisionFormSchema = z.object({ decision: z.enum(CLIENT_DECISIONS, { message: "Decision must be accept or decline" }) });
+export const quoteDecisionFormSchema = z.object({
+  decision: z.enum(CLIENT_DECISIONS, { message: "Decision must be accept or decline" }),
+});
 
 /** A property of the homeowner on Home and in GET /api/my-home/properties. */
 export interface HomeProperty {

@@ -8,7 +8,16 @@ import { body, params, parse } from "../../http/validate.js";
 import { billingAmount, billingDate } from "../subscriptions/index.js";
 import { homeViewer, requireHomeApi, requireHomePage } from "./home-session.js";
 import type { HomePlanPage } from "./plan.service.js";
-import { homeCancelSchema, homeCardFormSchema, homeCardSchema, homeChangePlanSchema, homeResumeSchema, invoiceParams, subscriptionParams, subscriptionQuery } from "./visits.schemas.js";
+import {
+  homeCancelSchema,
+  homeCardFormSchema,
+  homeCardSchema,
+  homeChangePlanSchema,
+  homeResumeSchema,
+  invoiceParams,
+  subscriptionParams,
+  subscriptionQuery,
+} from "./visits.schemas.js";
 
 const noStore = (res: Response) => res.setHeader("Cache-Control", "no-store");
 const planPath = "/my-home/plan";
@@ -27,7 +36,9 @@ export interface PlanRoutesDeps {
   };
 }
 
-export function planApi(deps: Pick<PlanRoutesDeps, "planPage"> & { settings: Pick<PlanRoutesDeps["settings"], "publicUrl"> }): Router {
+export function planApi(
+  deps: Pick<PlanRoutesDeps, "planPage"> & { settings: Pick<PlanRoutesDeps["settings"], "publicUrl"> },
+): Router {
   const router = Router();
   const plans = deps.planPage;
 
@@ -61,8 +72,12 @@ export function planApi(deps: Pick<PlanRoutesDeps, "planPage"> & { settings: Pic
     const input = body(req, homeCardSchema);
     const email = homeViewer(res).email;
     const sub = await plans.own(email, input.subscriptionId);
-    if (sub.provider === "stripe") return void res.json({ url: await plans.cardPortalUrl(email, sub.id, returnUrl(deps.settings.publicUrl, sub.id)) });
-    if (!input.cardNumber) throw new ValidationError("Card number is required", { cardNumber: "Card number is required" });
+    if (sub.provider === "stripe")
+      return void res.json({
+        url: await plans.cardPortalUrl(email, sub.id, returnUrl(deps.settings.publicUrl, sub.id)),
+      });
+    if (!input.cardNumber)
+      throw new ValidationError("Card number is required", { cardNumber: "Card number is required" });
     res.json(await plans.updateDemoCard(email, sub.id, input.cardNumber));
   });
 
@@ -83,35 +98,64 @@ export function planPages(deps: PlanRoutesDeps): Router {
   const tz = deps.settings.timeZone;
   const format = { date: (iso: string) => billingDate(iso, tz), amount: billingAmount };
   const support = { email: deps.settings.supportEmail, phone: deps.settings.supportPhone };
-  const common = (title: string) => ({ title: `${title} | My Home | Haven`, noindex: true, footer: true, tab: "plan", format, support });
+  const common = (title: string) => ({
+    title: `${title} | My Home | Haven`,
+    noindex: true,
+    footer: true,
+    tab: "plan",
+    format,
+    support,
+  });
 
   const renderPlan = async (req: Request, res: Response, extra: { status?: number; problem?: string | null } = {}) => {
     noStore(res);
-    const done = typeof req.query.done === "string" && req.query.done in FLASHES ? FLASHES[req.query.done as Flash] : null;
-    res.status(extra.status ?? 200).page("my-home/plan", { ...common("Plan"), plans: await plans.plans(homeViewer(res).email), flash: done, problem: extra.problem ?? null });
+    const done =
+      typeof req.query.done === "string" && req.query.done in FLASHES ? FLASHES[req.query.done as Flash] : null;
+    res.status(extra.status ?? 200).page("my-home/plan", {
+      ...common("Plan"),
+      plans: await plans.plans(homeViewer(res).email),
+      flash: done,
+      problem: extra.problem ?? null,
+    });
   };
 
   /** Runs a form action; a refusal the customer can act on (400, 409, 503) shows on the page that asked. */
-  const act = (work: (req: Request, res: Response, id: number) => Promise<string | undefined>, again: (req: Request, res: Response, id: number, error: HttpError) => Promise<void>) => async (req: Request, res: Response) => {
-    noStore(res);
-    const { id } = params(req, subscriptionParams);
-    try {
-      const to = await work(req, res, id);
-      if (to) res.redirect(303, to);
-    } catch (error) {
-      if (error instanceof HttpError && error.status !== 404 && (error.status < 500 || error.status === 503)) return again(req, res, id, error);
-      throw error;
-    }
-  };
-  const backToPlan = async (req: Request, res: Response, _id: number, error: HttpError) => renderPlan(req, res, { status: error.status, problem: error.message });
+  const act =
+    (
+      work: (req: Request, res: Response, id: number) => Promise<string | undefined>,
+      again: (req: Request, res: Response, id: number, error: HttpError) => Promise<void>,
+    ) =>
+    async (req: Request, res: Response) => {
+      noStore(res);
+      const { id } = params(req, subscriptionParams);
+      try {
+        const to = await work(req, res, id);
+        if (to) res.redirect(303, to);
+      } catch (error) {
+        if (error instanceof HttpError && error.status !== 404 && (error.status < 500 || error.status === 503))
+          return again(req, res, id, error);
+        throw error;
+      }
+    };
+  const backToPlan = async (req: Request, res: Response, _id: number, error: HttpError) =>
+    renderPlan(req, res, { status: error.status, problem: error.message });
 
   router.get("/my-home/plan", requireHomePage, (req, res) => renderPlan(req, res));
 
   // Cancel: the page states when it would take effect, and the minimum term, before the customer confirms.
-  const renderCancel = async (res: Response, id: number, extra: { status?: number; errors?: Record<string, string>; reason?: string } = {}) => {
+  const renderCancel = async (
+    res: Response,
+    id: number,
+    extra: { status?: number; errors?: Record<string, string>; reason?: string } = {},
+  ) => {
     const plan = await plans.plan(homeViewer(res).email, id);
     if (plan.ended || plan.subscription.cancelAt) return res.redirect(303, planPath);
-    res.status(extra.status ?? 200).page("my-home/plan-cancel", { ...common("Cancel your plan"), plan, errors: extra.errors ?? {}, reason: extra.reason ?? "" });
+    res.status(extra.status ?? 200).page("my-home/plan-cancel", {
+      ...common("Cancel your plan"),
+      plan,
+      errors: extra.errors ?? {},
+      reason: extra.reason ?? "",
+    });
   };
   router.get("/my-home/plan/:id/cancel", requireHomePage, async (req, res) => {
     noStore(res);
@@ -126,7 +170,10 @@ export function planPages(deps: PlanRoutesDeps): Router {
         await plans.cancel(homeViewer(res).email, id, reason ?? null);
         return `${planPath}?done=canceled`;
       },
-      async (req, res, id, error) => (error instanceof ValidationError ? renderCancel(res, id, { status: 400, errors: error.fields ?? {}, reason: String(req.body?.reason ?? "") }) : backToPlan(req, res, id, error)),
+      async (req, res, id, error) =>
+        error instanceof ValidationError
+          ? renderCancel(res, id, { status: 400, errors: error.fields ?? {}, reason: String(req.body?.reason ?? "") })
+          : backToPlan(req, res, id, error),
     ),
   );
 
@@ -160,9 +207,18 @@ export function planPages(deps: PlanRoutesDeps): Router {
   );
 
   // Update card: Stripe's billing portal (its card flow) for a Stripe plan; Haven's demo card form otherwise.
-  const renderCard = async (res: Response, id: number, extra: { status?: number; errors?: Record<string, string>; values?: Record<string, string> } = {}) => {
+  const renderCard = async (
+    res: Response,
+    id: number,
+    extra: { status?: number; errors?: Record<string, string>; values?: Record<string, string> } = {},
+  ) => {
     const plan = await plans.plan(homeViewer(res).email, id);
-    res.status(extra.status ?? 200).page("my-home/plan-card", { ...common("Update your card"), plan, errors: extra.errors ?? {}, values: extra.values ?? { cardNumber: "", expiry: "", cvc: "" } });
+    res.status(extra.status ?? 200).page("my-home/plan-card", {
+      ...common("Update your card"),
+      plan,
+      errors: extra.errors ?? {},
+      values: extra.values ?? { cardNumber: "", expiry: "", cvc: "" },
+    });
   };
   router.get(
     "/my-home/plan/:id/card",
@@ -171,7 +227,8 @@ export function planPages(deps: PlanRoutesDeps): Router {
       const email = homeViewer(res).email;
       const plan = await plans.plan(email, id);
       if (plan.ended) return planPath;
-      if (plan.subscription.provider === "stripe") return plans.cardPortalUrl(email, id, returnUrl(deps.settings.publicUrl, id));
+      if (plan.subscription.provider === "stripe")
+        return plans.cardPortalUrl(email, id, returnUrl(deps.settings.publicUrl, id));
       await renderCard(res, id);
     }, backToPlan),
   );
@@ -186,7 +243,15 @@ export function planPages(deps: PlanRoutesDeps): Router {
       },
       async (req, res, id, error) =>
         error.status === 400 || error.status === 409
-          ? renderCard(res, id, { status: error.status, errors: error.fields ?? { _: error.message }, values: { cardNumber: String(req.body?.cardNumber ?? ""), expiry: String(req.body?.expiry ?? ""), cvc: "" } })
+          ? renderCard(res, id, {
+              status: error.status,
+              errors: error.fields ?? { _: error.message },
+              values: {
+                cardNumber: String(req.body?.cardNumber ?? ""),
+                expiry: String(req.body?.expiry ?? ""),
+                cvc: "",
+              },
+            })
           : backToPlan(req, res, id, error),
     ),
   );

@@ -5,7 +5,11 @@
 import type { Logger } from "pino";
 import { ConflictError, HttpError, NotFoundError } from "../../http/errors.js";
 import type { Plan, PlanType } from "../plans/plans.schemas.js";
-import { type CustomerSubscriptionView, ENDED_STATUSES, type Subscription } from "../subscriptions/subscriptions.constants.js";
+import {
+  type CustomerSubscriptionView,
+  ENDED_STATUSES,
+  type Subscription,
+} from "../subscriptions/subscriptions.constants.js";
 import type { PlansService } from "../plans/index.js";
 import { BillingUnavailableError, type StripeWebhooks, type SubscriptionsService } from "../subscriptions/index.js";
 import type { HomeAccess } from "./home-access.js";
@@ -34,7 +38,16 @@ export interface PlanChange {
 export interface HomePlanPageDeps {
   subscriptions: Pick<
     SubscriptionsService,
-    "forProperty" | "get" | "cancel" | "resume" | "changePlan" | "updateDemoCard" | "portalUrl" | "providerRef" | "customerView" | "demo"
+    | "forProperty"
+    | "get"
+    | "cancel"
+    | "resume"
+    | "changePlan"
+    | "updateDemoCard"
+    | "portalUrl"
+    | "providerRef"
+    | "customerView"
+    | "demo"
   >;
   homeAccess: Pick<HomeAccess, "propertyIds" | "ownsProperty">;
   plans: Pick<PlansService, "list">;
@@ -72,7 +85,8 @@ export class HomePlanPage {
       if (error instanceof NotFoundError) throw new NotFoundError("Subscription not found");
       throw error;
     }
-    if (!sub.propertyId || !(await this.deps.homeAccess.ownsProperty(email, sub.propertyId))) throw new NotFoundError("Subscription not found");
+    if (!sub.propertyId || !(await this.deps.homeAccess.ownsProperty(email, sub.propertyId)))
+      throw new NotFoundError("Subscription not found");
     return sub;
   }
 
@@ -112,7 +126,8 @@ export class HomePlanPage {
    */
   async cardPortalUrl(email: string, id: number, returnUrl: string): Promise<string> {
     const sub = await this.own(email, id);
-    if (sub.provider !== "stripe") throw new ConflictError("This plan is not billed through Stripe: update the card with the card form");
+    if (sub.provider !== "stripe")
+      throw new ConflictError("This plan is not billed through Stripe: update the card with the card form");
     if (ENDED_STATUSES.includes(sub.status)) throw new ConflictError("This subscription has already ended");
     return this.subscriptions.portalUrl(id, { flow: "card", returnUrl });
   }
@@ -138,7 +153,11 @@ export class HomePlanPage {
   }
 
   /** An invoice of the homeowner's, with its subscription (the receipt page). */
-  async receipt(email: string, invoiceId: number, now: Date = new Date()): Promise<{ plan: HomePlan; invoice: HomePlan["invoices"][number] }> {
+  async receipt(
+    email: string,
+    invoiceId: number,
+    now: Date = new Date(),
+  ): Promise<{ plan: HomePlan; invoice: HomePlan["invoices"][number] }> {
     const subscriptionId = await this.deps.readModel.invoiceSubscriptionId(invoiceId);
     if (subscriptionId === null) throw new NotFoundError("Invoice not found");
     let plan: HomePlan;
@@ -165,10 +184,19 @@ export class HomePlanPage {
     const current = plans.find((p) => p.type === sub.planType);
     const periodEnd = new Date(sub.currentPeriodEnd);
     const endsFirst = sub.cancelAt !== null && new Date(sub.cancelAt) <= periodEnd;
-    const nextPlan = sub.scheduledPlanType && sub.scheduledPlanAt && new Date(sub.scheduledPlanAt) <= periodEnd ? plans.find((p) => p.type === sub.scheduledPlanType) : null;
+    const nextPlan =
+      sub.scheduledPlanType && sub.scheduledPlanAt && new Date(sub.scheduledPlanAt) <= periodEnd
+        ? plans.find((p) => p.type === sub.scheduledPlanType)
+        : null;
     return {
       ...view,
-      nextCharge: view.ended || endsFirst ? null : { at: sub.currentPeriodEnd, amount: nextPlan && current ? this.priceFor(nextPlan, current, sub) : sub.monthlyAmount },
+      nextCharge:
+        view.ended || endsFirst
+          ? null
+          : {
+              at: sub.currentPeriodEnd,
+              amount: nextPlan && current ? this.priceFor(nextPlan, current, sub) : sub.monthlyAmount,
+            },
       changes:
         view.ended || !current
           ? []
@@ -176,9 +204,14 @@ export class HomePlanPage {
               .filter((p) => p.type !== sub.planType)
               .map((p) => {
                 const direction = p.price > current.price ? ("upgrade" as const) : ("downgrade" as const);
-                return { planType: p.type, planName: p.name, price: this.priceFor(p, current, sub), direction, appliesAt: direction === "upgrade" ? now.toISOString() : sub.currentPeriodEnd };
+                return {
+                  planType: p.type,
+                  planName: p.name,
+                  price: this.priceFor(p, current, sub),
+                  direction,
+                  appliesAt: direction === "upgrade" ? now.toISOString() : sub.currentPeriodEnd,
+                };
               }),
     };
   }
 }
-

@@ -8,7 +8,8 @@ import type { HomeQuote } from "./my-home.schemas.js";
 
 type Row = Record<string, unknown>;
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : ((value as string | null) ?? null));
-const day = (value: unknown) => (value instanceof Date ? value.toISOString().slice(0, 10) : ((value as string | null) ?? null));
+const day = (value: unknown) =>
+  value instanceof Date ? value.toISOString().slice(0, 10) : ((value as string | null) ?? null);
 
 export interface PropertyRow {
   id: number;
@@ -56,7 +57,14 @@ export class RecordsRepository {
       .leftJoin("customers as c", "c.id", "p.customer_id")
       .whereIn("p.id", ids)
       .orderBy("p.id")
-      .select("p.id", "p.address", "p.city", this.db.raw("coalesce(p.province, p.state) as province"), "p.postal_code", "c.subscription_plan");
+      .select(
+        "p.id",
+        "p.address",
+        "p.city",
+        this.db.raw("coalesce(p.province, p.state) as province"),
+        "p.postal_code",
+        "c.subscription_plan",
+      );
     return rows.map((r: Row) => ({
       id: r.id as number,
       address: r.address as string,
@@ -81,7 +89,17 @@ export class RecordsRepository {
         { column: "r.created_at", order: "desc" },
         { column: "r.id", order: "desc" },
       ])
-      .select("r.id", "r.property_id", "r.created_at", "r.overall_score", "i.inspection_date", "p.address", "p.city", this.db.raw("coalesce(p.province, p.state) as province"), "p.postal_code");
+      .select(
+        "r.id",
+        "r.property_id",
+        "r.created_at",
+        "r.overall_score",
+        "i.inspection_date",
+        "p.address",
+        "p.city",
+        this.db.raw("coalesce(p.province, p.state) as province"),
+        "p.postal_code",
+      );
     return rows.map((r: Row) => ({
       id: r.id as number,
       propertyId: r.property_id as number,
@@ -102,14 +120,28 @@ export class RecordsRepository {
    */
   async openRecommendations(propertyIds: number[]): Promise<OpenTaskRow[]> {
     if (!propertyIds.length) return [];
-    const latestReports = this.db("reports").whereIn("property_id", propertyIds).distinctOn("property_id").orderBy([{ column: "property_id" }, { column: "created_at", order: "desc" }, { column: "id", order: "desc" }]).select("id");
+    const latestReports = this.db("reports")
+      .whereIn("property_id", propertyIds)
+      .distinctOn("property_id")
+      .orderBy([{ column: "property_id" }, { column: "created_at", order: "desc" }, { column: "id", order: "desc" }])
+      .select("id");
     const rows = await this.db("maintenance_tasks as t")
       .leftJoin("quote_requests as q", (j) => j.on("q.maintenance_task_id", "t.id").andOn(this.db.raw(OPEN_QUOTE_SQL)))
       .whereIn("t.property_id", propertyIds)
       .whereIn("t.report_id", latestReports)
       .where("t.status", "pending")
       .orderByRaw(`${PRIORITY_ORDER_SQL}, t.id`)
-      .select("t.id", "t.property_id", "t.report_id", "t.title", "t.description", "t.priority", "t.status", "q.id as quote_id", "q.status as quote_status");
+      .select(
+        "t.id",
+        "t.property_id",
+        "t.report_id",
+        "t.title",
+        "t.description",
+        "t.priority",
+        "t.status",
+        "q.id as quote_id",
+        "q.status as quote_status",
+      );
     return rows.map(toOpenTask);
   }
 
@@ -121,7 +153,17 @@ export class RecordsRepository {
       .where("t.id", taskId)
       .whereIn("t.property_id", propertyIds)
       .whereNotIn("t.status", ["completed", "cancelled"])
-      .first("t.id", "t.property_id", "t.report_id", "t.title", "t.description", "t.priority", "t.status", "q.id as quote_id", "q.status as quote_status");
+      .first(
+        "t.id",
+        "t.property_id",
+        "t.report_id",
+        "t.title",
+        "t.description",
+        "t.priority",
+        "t.status",
+        "q.id as quote_id",
+        "q.status as quote_status",
+      );
     return row ? toOpenTask(row) : null;
   }
 
@@ -132,13 +174,25 @@ export class RecordsRepository {
       .leftJoin("quote_requests as q", (j) => j.on("q.maintenance_task_id", "t.id").andOn(this.db.raw(OPEN_QUOTE_SQL)))
       .whereIn("t.id", taskIds)
       .whereIn("t.property_id", propertyIds)
-      .select("t.id", "t.property_id", "t.report_id", "t.title", "t.description", "t.priority", "t.status", "q.id as quote_id", "q.status as quote_status");
+      .select(
+        "t.id",
+        "t.property_id",
+        "t.report_id",
+        "t.title",
+        "t.description",
+        "t.priority",
+        "t.status",
+        "q.id as quote_id",
+        "q.status as quote_status",
+      );
     return rows.map(toOpenTask);
   }
 
   async taskExists(taskId: number, propertyIds: number[]): Promise<boolean> {
     if (!propertyIds.length) return false;
-    return Boolean(await this.db("maintenance_tasks").where("id", taskId).whereIn("property_id", propertyIds).first("id"));
+    return Boolean(
+      await this.db("maintenance_tasks").where("id", taskId).whereIn("property_id", propertyIds).first("id"),
+    );
   }
 
   /** Every quote request of these properties, in every status: quoted ones first (they await an answer), then newest. */
@@ -163,7 +217,9 @@ export class RecordsRepository {
         "q.updated_at",
         "t.title",
         "t.description",
-        this.db.raw("concat_ws(', ', p.address, p.city, nullif(concat_ws(' ', coalesce(p.province, p.state), p.postal_code), '')) as property_address"),
+        this.db.raw(
+          "concat_ws(', ', p.address, p.city, nullif(concat_ws(' ', coalesce(p.province, p.state), p.postal_code), '')) as property_address",
+        ),
       );
     return rows.map((r: Row) => ({
       id: r.id as number,
@@ -186,7 +242,10 @@ export class RecordsRepository {
   /** The properties among these whose latest subscription is past due (the card needs updating). */
   async pastDue(propertyIds: number[]): Promise<Set<number>> {
     if (!propertyIds.length) return new Set();
-    const rows = await this.db("subscriptions").whereIn("property_id", propertyIds).where("status", "past_due").distinct("property_id");
+    const rows = await this.db("subscriptions")
+      .whereIn("property_id", propertyIds)
+      .where("status", "past_due")
+      .distinct("property_id");
     return new Set(rows.map((r: Row) => r.property_id as number));
   }
 

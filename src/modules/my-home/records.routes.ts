@@ -50,12 +50,21 @@ const notices = (q: Request["query"]) => ({
 });
 
 /** Where a page form goes back to: a My Home path only (never another site). */
-const backTo = (value: unknown, fallback: string) => (typeof value === "string" && /^\/my-home(\/[\w\-/]*)?$/.test(value) ? value : fallback);
+const backTo = (value: unknown, fallback: string) =>
+  typeof value === "string" && /^\/my-home(\/[\w\-/]*)?$/.test(value) ? value : fallback;
 
-const withParam = (path: string, key: string, value: string) => `${path}${path.includes("?") ? "&" : "?"}${key}=${encodeURIComponent(value)}`;
+const withParam = (path: string, key: string, value: string) =>
+  `${path}${path.includes("?") ? "&" : "?"}${key}=${encodeURIComponent(value)}`;
 
 const dateText = (iso: string | null) =>
-  iso ? new Date(iso.length === 10 ? `${iso}T12:00:00Z` : iso).toLocaleDateString("en-CA", { timeZone: "UTC", year: "numeric", month: "short", day: "numeric" }) : "";
+  iso
+    ? new Date(iso.length === 10 ? `${iso}T12:00:00Z` : iso).toLocaleDateString("en-CA", {
+        timeZone: "UTC",
+        year: "numeric",
+        month: "short",
+        day: "numeric",
+      })
+    : "";
 
 /** The view helpers of the records pages. */
 const viewHelpers = { barColour, trendText, dateText, formatCents, clientPriorityLabel, quoteStatuses: QUOTE_STATUSES };
@@ -115,7 +124,11 @@ export function myHomeRecordsPages(deps: RecordsRoutesDeps): Router {
 
   router.get("/my-home", requireHomePage, async (_req, res) => {
     const email = homeViewer(res).email;
-    const [properties, quotes, reports] = await Promise.all([records.properties(email), records.quotes(email), records.reports(email)]);
+    const [properties, quotes, reports] = await Promise.all([
+      records.properties(email),
+      records.quotes(email),
+      records.reports(email),
+    ]);
     homePage(res, "home", "home", {
       title: "My Home",
       description: "Your home's health, reports, quotes, visits and plan in one place.",
@@ -160,7 +173,11 @@ export function myHomeRecordsPages(deps: RecordsRoutesDeps): Router {
 
   router.get("/my-home/quotes", requireHomePage, async (req, res) => {
     const email = homeViewer(res).email;
-    const [quotes, open, properties] = await Promise.all([records.quotes(email), records.openRecommendations(email), records.properties(email)]);
+    const [quotes, open, properties] = await Promise.all([
+      records.quotes(email),
+      records.openRecommendations(email),
+      records.properties(email),
+    ]);
     homePage(res, "quotes", "quotes", {
       title: "Quotes · My Home",
       quotes,
@@ -182,7 +199,8 @@ export function myHomeRecordsPages(deps: RecordsRoutesDeps): Router {
       await records.decide(homeViewer(res).email, id, decision);
       res.redirect(303, withParam(back, "done", decision === "accept" ? "accepted" : "declined"));
     } catch (error) {
-      if (error instanceof HttpError && error.status === 409) return res.redirect(303, withParam(back, "problem", "answered"));
+      if (error instanceof HttpError && error.status === 409)
+        return res.redirect(303, withParam(back, "problem", "answered"));
       throw error;
     }
   });
@@ -194,7 +212,8 @@ export function myHomeRecordsPages(deps: RecordsRoutesDeps): Router {
       const { created } = await records.askQuote(homeViewer(res).email, input);
       res.redirect(303, withParam(back, "done", created ? "asked" : "asked-again"));
     } catch (error) {
-      if (error instanceof HttpError && (error.status === 400 || error.status === 409)) return res.redirect(303, withParam(back, "problem", error.status === 409 ? "not-quotable" : "invalid"));
+      if (error instanceof HttpError && (error.status === 400 || error.status === 409))
+        return res.redirect(303, withParam(back, "problem", error.status === 409 ? "not-quotable" : "invalid"));
       throw error;
     }
   });

@@ -11,7 +11,14 @@ import type { PropertyHistory, ReportsService } from "../reports/index.js";
 import { addressLine } from "../../shared/address.js";
 import { clientReportData, photoIdsOf, quotePriority, recommendationsOf } from "../sharing/index.js";
 import type { HomeAccess } from "./home-access.js";
-import type { AskQuoteInput, HomeProperty, HomeQuote, HomeRecommendation, HomeReportItem, HomeReportPayload } from "./my-home.schemas.js";
+import type {
+  AskQuoteInput,
+  HomeProperty,
+  HomeQuote,
+  HomeRecommendation,
+  HomeReportItem,
+  HomeReportPayload,
+} from "./my-home.schemas.js";
 import type { OpenTaskRow, RecordsRepository, ReportRow } from "./records.repository.js";
 import { safeFileName } from "../../shared/file-name.js";
 
@@ -43,7 +50,8 @@ const toReportItem = (r: ReportRow, shared: boolean): HomeReportItem => ({
   shared,
 });
 
-export const reportPdfPath = (id: number, format: "full" | "summary") => `/my-home/reports/${id}/pdf${format === "summary" ? "?format=summary" : ""}`;
+export const reportPdfPath = (id: number, format: "full" | "summary") =>
+  `/my-home/reports/${id}/pdf${format === "summary" ? "?format=summary" : ""}`;
 
 /** What the records use of other modules: their services; the read model (RecordsRepository) reads the rest. */
 export interface RecordsDeps {
@@ -69,7 +77,12 @@ export class RecordsService {
   /** Home: each property with its latest score, band, trend and what needs attention now. */
   async properties(email: string): Promise<HomeProperty[]> {
     const ids = await this.access.propertyIds(email);
-    const [rows, reports, open, pastDue] = await Promise.all([this.records.properties(ids), this.records.reports(ids, []), this.records.openRecommendations(ids), this.records.pastDue(ids)]);
+    const [rows, reports, open, pastDue] = await Promise.all([
+      this.records.properties(ids),
+      this.records.reports(ids, []),
+      this.records.openRecommendations(ids),
+      this.records.pastDue(ids),
+    ]);
     const out: HomeProperty[] = [];
     for (const p of rows) {
       const history = await this.deps.reports.history(p.id);
@@ -117,12 +130,27 @@ export class RecordsService {
     if (own) {
       const ids = recommendationsOf(stored).map((r) => Number(r.id));
       for (const t of await this.records.tasks(ids, [report.propertyId])) {
-        items[String(t.id)] = { status: t.status, quote: t.quoteId && t.quoteStatus ? { id: t.quoteId, status: t.quoteStatus } : null };
+        items[String(t.id)] = {
+          status: t.status,
+          quote: t.quoteId && t.quoteStatus ? { id: t.quoteId, status: t.quoteStatus } : null,
+        };
       }
     }
     return {
-      report: { id: report.id, createdAt: report.createdAt, overallScore: report.overallScore, reportData: clientReportData(stored, `/api/my-home/reports/${report.id}/photos`) },
-      property: { id: property.id, address: property.address, city: property.city, province: property.province ?? property.state, postalCode: property.postalCode, clientName: property.clientName },
+      report: {
+        id: report.id,
+        createdAt: report.createdAt,
+        overallScore: report.overallScore,
+        reportData: clientReportData(stored, `/api/my-home/reports/${report.id}/photos`),
+      },
+      property: {
+        id: property.id,
+        address: property.address,
+        city: property.city,
+        province: property.province ?? property.state,
+        postalCode: property.postalCode,
+        clientName: property.clientName,
+      },
       shared: !own,
       items,
       pdf: { full: reportPdfPath(report.id, "full"), summary: reportPdfPath(report.id, "summary") },
@@ -132,7 +160,8 @@ export class RecordsService {
   /** A photo the report shows, for a homeowner who may read the report (404 for any other photo). */
   async photo(email: string, reportId: number, photoId: number): Promise<{ mimeType: string; bytes: Buffer }> {
     const { report } = await this.readable(email, reportId);
-    if (!photoIdsOf({ ...report, reportData: report.reportData as unknown as Record<string, unknown> }).has(photoId)) throw new NotFoundError("Photo not found");
+    if (!photoIdsOf({ ...report, reportData: report.reportData as unknown as Record<string, unknown> }).has(photoId))
+      throw new NotFoundError("Photo not found");
     const photo = await this.deps.photos.load(photoId);
     if (!photo) throw new NotFoundError("Photo not found");
     return photo;
@@ -142,7 +171,10 @@ export class RecordsService {
   async pdf(email: string, reportId: number, format: "full" | "summary"): Promise<{ name: string; bytes: Buffer }> {
     const { report } = await this.readable(email, reportId);
     const bytes = await this.deps.reports.pdfOf(report.reportData, format);
-    return { name: `haven-report-${report.id}-${safeFileName(report.reportData.property.address)}${format === "summary" ? "-summary" : ""}.pdf`, bytes };
+    return {
+      name: `haven-report-${report.id}-${safeFileName(report.reportData.property.address)}${format === "summary" ? "-summary" : ""}.pdf`,
+      bytes,
+    };
   }
 
   /** The history of one of their own properties: never of a property whose report was only shared to them. */
@@ -189,17 +221,34 @@ export class RecordsService {
     const task = await this.records.openTask(input.taskId, own);
     if (!task) {
       // Theirs but done or cancelled: say so; anyone else's (or none): a 404 that tells nothing.
-      if (await this.records.taskExists(input.taskId, own)) throw new ConflictError(NOT_QUOTABLE_MESSAGE, { recommendationId: NOT_QUOTABLE_MESSAGE });
+      if (await this.records.taskExists(input.taskId, own))
+        throw new ConflictError(NOT_QUOTABLE_MESSAGE, { recommendationId: NOT_QUOTABLE_MESSAGE });
       throw new NotFoundError("Recommendation not found");
     }
     let priority = quotePriority({ priority: toPriority(task.priority) });
     if (task.reportId) {
       const report = await this.deps.reports.get(task.reportId).catch(() => null);
-      const rec = report ? recommendationsOf({ ...report, reportData: report.reportData as unknown as Record<string, unknown> }).find((r) => Number(r.id) === task.id) : undefined;
+      const rec = report
+        ? recommendationsOf({ ...report, reportData: report.reportData as unknown as Record<string, unknown> }).find(
+            (r) => Number(r.id) === task.id,
+          )
+        : undefined;
       if (rec) priority = quotePriority(rec);
     }
     const [id] = await this.deps.transaction((tx) =>
-      this.deps.quotes.createRequests([{ propertyId: task.propertyId, maintenanceTaskId: task.id, shareId: null, priority, clientNotes: input.notes, source: "portal" }], tx),
+      this.deps.quotes.createRequests(
+        [
+          {
+            propertyId: task.propertyId,
+            maintenanceTaskId: task.id,
+            shareId: null,
+            priority,
+            clientNotes: input.notes,
+            source: "portal",
+          },
+        ],
+        tx,
+      ),
     );
     return { quote: await this.quoteOf(email, id!), created: task.quoteId === null };
   }

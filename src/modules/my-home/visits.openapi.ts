@@ -1,6 +1,16 @@
 import { z } from "zod";
 import { apiCalls } from "../../http/openapi.kit.js";
-import { bookingParams, homeBookingChangeSchema, homeCancelSchema, homeCardSchema, homeChangePlanSchema, homeResumeSchema, preferencesSchema, serviceRequestSchema, visitsQuery } from "./visits.schemas.js";
+import {
+  bookingParams,
+  homeBookingChangeSchema,
+  homeCancelSchema,
+  homeCardSchema,
+  homeChangePlanSchema,
+  homeResumeSchema,
+  preferencesSchema,
+  serviceRequestSchema,
+  visitsQuery,
+} from "./visits.schemas.js";
 
 // OpenAPI entries of My Home's Visits, Plan and Account (visits.routes.ts, plan.routes.ts, account.routes.ts);
 // see src/modules/my-home/README.md, "Visits, plan and account". Every call needs the homeowner's `haven_home`
@@ -25,14 +35,26 @@ const visitsAnswer = z.object({
   upcoming: z.array(visitItem),
   month: z.string(),
   monthItems: z.array(visitItem),
-  requestable: z.array(z.object({ propertyId: z.number(), propertyAddress: z.string(), subscriptionId: z.number(), services: z.array(z.object({ service: z.string(), title: z.string() })) })),
+  requestable: z.array(
+    z.object({
+      propertyId: z.number(),
+      propertyAddress: z.string(),
+      subscriptionId: z.number(),
+      services: z.array(z.object({ service: z.string(), title: z.string() })),
+    }),
+  ),
   reschedule: z.object({ dates: z.array(z.string()), slots: z.array(z.string()) }),
   feed: z.object({ active: z.boolean(), since: z.string().nullable() }),
 });
-const booking = z.record(z.string(), z.unknown()).meta({ description: "The booking as GET /api/inspection-bookings gives it" });
-const task = z.record(z.string(), z.unknown()).meta({ description: "The maintenance task made for the request (its description says the homeowner asked)" });
+const booking = z
+  .record(z.string(), z.unknown())
+  .meta({ description: "The booking as GET /api/inspection-bookings gives it" });
+const task = z
+  .record(z.string(), z.unknown())
+  .meta({ description: "The maintenance task made for the request (its description says the homeowner asked)" });
 const homePlan = z.record(z.string(), z.unknown()).meta({
-  description: "{subscription, nextCharge, invoices, ended, cancellation: {takesEffectAt, atMinimumTerm}, changes: [{planType, planName, price, direction, appliesAt}]}",
+  description:
+    "{subscription, nextCharge, invoices, ended, cancellation: {takesEffectAt, atMinimumTerm}, changes: [{planType, planName, price, direction, appliesAt}]}",
 });
 const preferences = z.object({ reminders: z.boolean() });
 
@@ -66,7 +88,8 @@ export const homeVisitsCalls = apiCalls([
     method: "post",
     path: "/api/my-home/service-requests",
     summary: "Request an on-request plan service for a date",
-    description: "Vacation prep, the concierge line or repairs coordination when the home's plan includes it: a dated task on the staff calendar, marked as requested by the homeowner. 409 when the plan no longer serves or the service is already requested for that date.",
+    description:
+      "Vacation prep, the concierge line or repairs coordination when the home's plan includes it: a dated task on the staff calendar, marked as requested by the homeowner. 409 when the plan no longer serves or the service is already requested for that date.",
     tags: ["My Home"],
     access: "public",
     body: serviceRequestSchema,
@@ -77,7 +100,8 @@ export const homeVisitsCalls = apiCalls([
     method: "post",
     path: "/api/my-home/calendar-feed",
     summary: "A new private calendar feed URL",
-    description: "The homeowner's bookings and tasks as ICS at `/my-home/calendar/feed/{secret}.ics` (32 random bytes; only the SHA-256 is stored). Shown once; a new one ends the previous URL.",
+    description:
+      "The homeowner's bookings and tasks as ICS at `/my-home/calendar/feed/{secret}.ics` (32 random bytes; only the SHA-256 is stored). Shown once; a new one ends the previous URL.",
     tags: ["My Home"],
     access: "public",
     responses: { 201: z.object({ url: z.string() }) },
@@ -87,7 +111,8 @@ export const homeVisitsCalls = apiCalls([
     method: "get",
     path: "/api/my-home/subscription",
     summary: "The homeowner's plans",
-    description: "The latest subscription of each of the homeowner's homes: plan, status, next charge, minimum term, invoices, when a cancellation would take effect, and the plan changes with when each applies.",
+    description:
+      "The latest subscription of each of the homeowner's homes: plan, status, next charge, minimum term, invoices, when a cancellation would take effect, and the plan changes with when each applies.",
     tags: ["My Home"],
     access: "public",
     responses: { 200: z.object({ subscriptions: z.array(homePlan) }) },
@@ -97,7 +122,8 @@ export const homeVisitsCalls = apiCalls([
     method: "post",
     path: "/api/my-home/subscription/cancel",
     summary: "Cancel a plan at the end of its term",
-    description: "Before the 3-month minimum ends, the cancellation takes effect when it ends; after, at the end of the paid period. It can be undone until then.",
+    description:
+      "Before the 3-month minimum ends, the cancellation takes effect when it ends; after, at the end of the paid period. It can be undone until then.",
     tags: ["My Home"],
     access: "public",
     body: homeCancelSchema,
@@ -129,7 +155,8 @@ export const homeVisitsCalls = apiCalls([
     method: "post",
     path: "/api/my-home/subscription/card",
     summary: "Update the card",
-    description: "Demo mode: `cardNumber` (a declined test card is a 400 on it; a past-due invoice is paid at once) and the plan comes back. Stripe: `{url}`, Stripe's billing portal at its card flow.",
+    description:
+      "Demo mode: `cardNumber` (a declined test card is a 400 on it; a past-due invoice is paid at once) and the plan comes back. Stripe: `{url}`, Stripe's billing portal at its card flow.",
     tags: ["My Home"],
     access: "public",
     body: homeCardSchema,

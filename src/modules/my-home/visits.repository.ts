@@ -23,14 +23,26 @@ export class VisitsRepository {
       .whereIn("t.property_id", propertyIds)
       .whereBetween("t.scheduled_date", [from, to])
       .whereNot("t.status", "cancelled")
-      .select("t.*", "s.plan_service", "p.address as property_address", "p.city", "p.province", "p.state", "p.postal_code", "p.client_name", "p.client_email")
+      .select(
+        "t.*",
+        "s.plan_service",
+        "p.address as property_address",
+        "p.city",
+        "p.province",
+        "p.state",
+        "p.postal_code",
+        "p.client_name",
+        "p.client_email",
+      )
       .orderBy([{ column: "t.scheduled_date" }, { column: "t.id" }])
       .limit(limit);
     return rows.map((r: Row) => ({
       ...toTask(r),
       planService: (r.plan_service as string | null) ?? null,
       propertyAddress: r.property_address as string,
-      location: [r.property_address, r.city, [r.province ?? r.state, r.postal_code].filter(Boolean).join(" ")].filter(Boolean).join(", "),
+      location: [r.property_address, r.city, [r.province ?? r.state, r.postal_code].filter(Boolean).join(" ")]
+        .filter(Boolean)
+        .join(", "),
       clientName: r.client_name as string,
       clientEmail: r.client_email as string,
     }));

@@ -53,11 +53,22 @@ export function visitsPages(deps: VisitsRoutesDeps): Router {
   const router = Router();
   const { visits } = deps;
 
-  const renderVisits = async (req: Request, res: Response, extra: { status?: number; problem?: string | null; errors?: Record<string, string>; values?: Record<string, string>; feedUrl?: string | null } = {}) => {
+  const renderVisits = async (
+    req: Request,
+    res: Response,
+    extra: {
+      status?: number;
+      problem?: string | null;
+      errors?: Record<string, string>;
+      values?: Record<string, string>;
+      feedUrl?: string | null;
+    } = {},
+  ) => {
     const parsed = visitsQuery.safeParse(req.query);
     const month = parsed.success ? parsed.data.month : undefined;
     const view = await visits.view(homeViewer(res).email, { month });
-    const done = typeof req.query.done === "string" && req.query.done in FLASHES ? FLASHES[req.query.done as Flash] : null;
+    const done =
+      typeof req.query.done === "string" && req.query.done in FLASHES ? FLASHES[req.query.done as Flash] : null;
     res.status(extra.status ?? 200).page("my-home/visits", {
       title: "Visits | My Home | Haven",
       noindex: true,
@@ -79,11 +90,25 @@ export function visitsPages(deps: VisitsRoutesDeps): Router {
   router.get("/my-home/visits", requireHomePage, (req, res) => renderVisits(req, res));
 
   router.post("/my-home/visits/requests", requireHomePage, async (req, res) => {
-    const values = { propertyId: String(req.body?.propertyId ?? ""), service: String(req.body?.service ?? ""), date: String(req.body?.date ?? ""), notes: String(req.body?.notes ?? "") };
+    const values = {
+      propertyId: String(req.body?.propertyId ?? ""),
+      service: String(req.body?.service ?? ""),
+      date: String(req.body?.date ?? ""),
+      notes: String(req.body?.notes ?? ""),
+    };
     try {
-      await visits.requestService(homeViewer(res).email, parse(serviceRequestSchema, { ...values, ...splitService(values.service, values.propertyId) }));
+      await visits.requestService(
+        homeViewer(res).email,
+        parse(serviceRequestSchema, { ...values, ...splitService(values.service, values.propertyId) }),
+      );
     } catch (error) {
-      if (error instanceof HttpError && error.status < 500) return renderVisits(req, res, { status: error.status, problem: error.message, errors: error.fields ?? {}, values });
+      if (error instanceof HttpError && error.status < 500)
+        return renderVisits(req, res, {
+          status: error.status,
+          problem: error.message,
+          errors: error.fields ?? {},
+          values,
+        });
       throw error;
     }
     res.redirect(303, "/my-home/visits?done=requested");
@@ -97,7 +122,16 @@ export function visitsPages(deps: VisitsRoutesDeps): Router {
   });
 
   // One booking: the offered dates and slots to move it to, and cancelling it.
-  const renderBooking = async (req: Request, res: Response, extra: { status?: number; problem?: string | null; errors?: Record<string, string>; values?: Record<string, string> } = {}) => {
+  const renderBooking = async (
+    req: Request,
+    res: Response,
+    extra: {
+      status?: number;
+      problem?: string | null;
+      errors?: Record<string, string>;
+      values?: Record<string, string>;
+    } = {},
+  ) => {
     const { id } = params(req, bookingParams);
     const email = homeViewer(res).email;
     const view = await visits.view(email);
@@ -123,9 +157,22 @@ export function visitsPages(deps: VisitsRoutesDeps): Router {
     const { id } = params(req, bookingParams);
     const values = { scheduledDate: String(req.body?.scheduledDate ?? ""), timeSlot: String(req.body?.timeSlot ?? "") };
     try {
-      await visits.changeBooking(homeViewer(res).email, id, parse(homeBookingChangeSchema, { scheduledDate: values.scheduledDate || undefined, timeSlot: values.timeSlot || undefined }));
+      await visits.changeBooking(
+        homeViewer(res).email,
+        id,
+        parse(homeBookingChangeSchema, {
+          scheduledDate: values.scheduledDate || undefined,
+          timeSlot: values.timeSlot || undefined,
+        }),
+      );
     } catch (error) {
-      if (error instanceof HttpError && error.status < 500 && error.status !== 404) return renderBooking(req, res, { status: error.status, problem: error.message, errors: error.fields ?? {}, values });
+      if (error instanceof HttpError && error.status < 500 && error.status !== 404)
+        return renderBooking(req, res, {
+          status: error.status,
+          problem: error.message,
+          errors: error.fields ?? {},
+          values,
+        });
       throw error;
     }
     res.redirect(303, "/my-home/visits?done=rescheduled");
@@ -136,7 +183,8 @@ export function visitsPages(deps: VisitsRoutesDeps): Router {
     try {
       await visits.changeBooking(homeViewer(res).email, id, { status: "cancelled" });
     } catch (error) {
-      if (error instanceof HttpError && error.status < 500 && error.status !== 404) return renderBooking(req, res, { status: error.status, problem: error.message });
+      if (error instanceof HttpError && error.status < 500 && error.status !== 404)
+        return renderBooking(req, res, { status: error.status, problem: error.message });
       throw error;
     }
     res.redirect(303, "/my-home/visits?done=cancelled");
@@ -157,6 +205,7 @@ export function visitsPages(deps: VisitsRoutesDeps): Router {
 /** The request form's service select carries 'propertyId:service' when the homeowner has more than one home. */
 function splitService(value: string, propertyId: string): { service: string; propertyId: string } {
   const at = value.indexOf(":");
-  if (at > 0 && /^\d+$/.test(value.slice(0, at))) return { propertyId: value.slice(0, at), service: value.slice(at + 1) };
+  if (at > 0 && /^\d+$/.test(value.slice(0, at)))
+    return { propertyId: value.slice(0, at), service: value.slice(at + 1) };
   return { service: value, propertyId };
 }

@@ -9,7 +9,15 @@ import { customerCancelSchema, demoCardFormSchema, demoCardUpdateSchema } from "
 /** An empty form field is "not given". */
 const blankIsAbsent = (value: unknown) => (value === "" ? undefined : value);
 /** An id in a JSON body or a form (number or canonical text). */
-const bodyId = (label: string) => z.preprocess(idInput, z.number({ message: `${label} is required` }).int().positive(`${label} is not valid`).max(2_147_483_647, `${label} is not valid`));
+const bodyId = (label: string) =>
+  z.preprocess(
+    idInput,
+    z
+      .number({ message: `${label} is required` })
+      .int()
+      .positive(`${label} is not valid`)
+      .max(2_147_483_647, `${label} is not valid`),
+  );
 
 export const PORTAL_RESCHEDULE_MESSAGE = "Choose one of the offered dates: a weekday at least 4 days from today";
 
@@ -26,9 +34,12 @@ export const homeBookingChangeSchema = z
   })
   .superRefine((input, ctx) => {
     const moves = input.scheduledDate !== undefined || input.timeSlot !== undefined;
-    if (input.status && moves) ctx.addIssue({ code: "custom", path: ["status"], message: "Cancel or reschedule, not both" });
-    if (!input.status && input.scheduledDate === undefined) ctx.addIssue({ code: "custom", path: ["scheduledDate"], message: "Inspection date is required" });
-    if (!input.status && input.timeSlot === undefined) ctx.addIssue({ code: "custom", path: ["timeSlot"], message: "Time slot is required" });
+    if (input.status && moves)
+      ctx.addIssue({ code: "custom", path: ["status"], message: "Cancel or reschedule, not both" });
+    if (!input.status && input.scheduledDate === undefined)
+      ctx.addIssue({ code: "custom", path: ["scheduledDate"], message: "Inspection date is required" });
+    if (!input.status && input.timeSlot === undefined)
+      ctx.addIssue({ code: "custom", path: ["timeSlot"], message: "Time slot is required" });
     if (input.scheduledDate && /^\d{4}-\d{2}-\d{2}$/.test(input.scheduledDate) && !isWeekday(input.scheduledDate))
       ctx.addIssue({ code: "custom", path: ["scheduledDate"], message: PORTAL_RESCHEDULE_MESSAGE });
   });
@@ -40,7 +51,11 @@ export const PORTAL_SLOTS: readonly string[] = DAY_PART_VALUES;
 /** POST /api/my-home/service-requests: an on-request plan service of one of the homeowner's properties, for a date. */
 export const serviceRequestSchema = z.object({
   propertyId: bodyId("Property"),
-  service: z.string({ message: "Service is required" }).trim().min(1, "Service is required").max(100, "Service is not valid"),
+  service: z
+    .string({ message: "Service is required" })
+    .trim()
+    .min(1, "Service is required")
+    .max(100, "Service is not valid"),
   date: dateField("Date"),
   notes: z.preprocess(blankIsAbsent, multiLineText("Notes", 2000).nullish()),
 });
@@ -62,11 +77,17 @@ export const homeCardFormSchema = demoCardFormSchema;
 
 /** GET/PATCH /api/my-home/preferences. */
 export const preferencesSchema = z.object({
-  reminders: z.preprocess((v) => (v === "true" || v === "on" ? true : v === "false" || v === "off" ? false : v), z.boolean({ message: "Reminders must be true or false" })),
+  reminders: z.preprocess(
+    (v) => (v === "true" || v === "on" ? true : v === "false" || v === "off" ? false : v),
+    z.boolean({ message: "Reminders must be true or false" }),
+  ),
 });
 
 export const subscriptionParams = z.object({ id: pathId("Subscription") });
 export const invoiceParams = z.object({ id: pathId("Invoice") });
 export const bookingParams = z.object({ id: pathId("Booking") });
 /** Page query strings naming a subscription (`?subscription=`). */
-export const subscriptionQuery = z.object({ subscription: pathId("Subscription").optional().catch(undefined), plan: planTypeSchema.optional().catch(undefined) });
+export const subscriptionQuery = z.object({
+  subscription: pathId("Subscription").optional().catch(undefined),
+  plan: planTypeSchema.optional().catch(undefined),
+});

@@ -5,7 +5,14 @@
 import { createHash, randomBytes } from "node:crypto";
 import { ConflictError, NotFoundError, ValidationError } from "../../http/errors.js";
 import type { Booking } from "../bookings/bookings.schemas.js";
-import { addDays, earliestInspectionDate, isWeekday, longDate, slotLabel, todayIn } from "../../shared/business-time.js";
+import {
+  addDays,
+  earliestInspectionDate,
+  isWeekday,
+  longDate,
+  slotLabel,
+  todayIn,
+} from "../../shared/business-time.js";
 import type { BookingsService } from "../bookings/index.js";
 import { type PlanDeliveries, bookingEvent, calendarFile, taskEvent } from "../maintenance/index.js";
 import { taskTime } from "../maintenance/maintenance.constants.js";
@@ -13,7 +20,12 @@ import { SERVING_STATUSES } from "../subscriptions/subscriptions.constants.js";
 import type { SubscriptionsService } from "../subscriptions/index.js";
 import type { HomeAccess } from "./home-access.js";
 import type { VisitsRepository } from "./visits.repository.js";
-import { type HomeBookingChange, PORTAL_RESCHEDULE_MESSAGE, PORTAL_SLOTS, type ServiceRequestInput } from "./visits.schemas.js";
+import {
+  type HomeBookingChange,
+  PORTAL_RESCHEDULE_MESSAGE,
+  PORTAL_SLOTS,
+  type ServiceRequestInput,
+} from "./visits.schemas.js";
 
 /** How many weekdays My Home offers to move a booking to, from the 4-day lead on (the booking page offers 14). */
 export const RESCHEDULE_WEEKDAYS = 14;
@@ -124,7 +136,12 @@ export class VisitsService {
     return {
       today,
       // Inspections are booked up to a year ahead: all of them; tasks within the list's reach.
-      upcoming: items.filter((i) => i.date >= today && i.status !== "completed" && (i.kind === "inspection" || i.date <= addDays(today, LIST_DAYS_AHEAD))),
+      upcoming: items.filter(
+        (i) =>
+          i.date >= today &&
+          i.status !== "completed" &&
+          (i.kind === "inspection" || i.date <= addDays(today, LIST_DAYS_AHEAD)),
+      ),
       month,
       monthItems: items.filter((i) => i.date.startsWith(month)),
       requestable: await this.requestable(propertyIds),
@@ -183,7 +200,9 @@ export class VisitsService {
     for (const propertyId of propertyIds) {
       const found = await this.deps.subscriptions.forProperty(propertyId);
       if (!found || !SERVING_STATUSES.includes(found.subscription.status)) continue;
-      const services = (await this.planServices.forSubscription(found.subscription.id)).filter((s) => s.onRequest && !s.endedAt);
+      const services = (await this.planServices.forSubscription(found.subscription.id)).filter(
+        (s) => s.onRequest && !s.endedAt,
+      );
       if (!services.length) continue;
       out.push({
         propertyId,
@@ -211,14 +230,17 @@ export class VisitsService {
   async changeBooking(email: string, id: number, change: HomeBookingChange, now: Date = new Date()): Promise<Booking> {
     await this.ownBooking(email, id);
     const options = this.rescheduleOptions(now);
-    if (change.scheduledDate && !options.dates.includes(change.scheduledDate)) throw new ValidationError(PORTAL_RESCHEDULE_MESSAGE, { scheduledDate: PORTAL_RESCHEDULE_MESSAGE });
+    if (change.scheduledDate && !options.dates.includes(change.scheduledDate))
+      throw new ValidationError(PORTAL_RESCHEDULE_MESSAGE, { scheduledDate: PORTAL_RESCHEDULE_MESSAGE });
     const minDate = earliestInspectionDate(this.tz, now);
     const today = todayIn(this.tz, now);
     return this.deps.bookings.changeByStaff(id, change, {
       check: (current) => {
         if (current.scheduledDate < minDate) throw new ConflictError(WITHIN_LEAD_MESSAGE);
         if (change.timeSlot && !PORTAL_SLOTS.includes(change.timeSlot) && change.timeSlot !== current.timeSlot)
-          throw new ValidationError("Time slot must be morning, afternoon or evening", { timeSlot: "Time slot must be morning, afternoon or evening" });
+          throw new ValidationError("Time slot must be morning, afternoon or evening", {
+            timeSlot: "Time slot must be morning, afternoon or evening",
+          });
       },
       note: (current) =>
         change.status === "cancelled"
@@ -229,10 +251,21 @@ export class VisitsService {
 
   /** An on-request plan service of the homeowner's home, for a date: a task staff see, marked as asked for by the homeowner. */
   async requestService(email: string, input: ServiceRequestInput, now: Date = new Date()) {
-    if (!(await this.deps.homeAccess.ownsProperty(email, input.propertyId))) throw new NotFoundError("Property not found");
+    if (!(await this.deps.homeAccess.ownsProperty(email, input.propertyId)))
+      throw new NotFoundError("Property not found");
     const found = await this.deps.subscriptions.forProperty(input.propertyId);
-    if (!found || !SERVING_STATUSES.includes(found.subscription.status)) throw new ConflictError("This home has no plan with services to request");
-    return this.planServices.requestService({ subscriptionId: found.subscription.id, service: input.service, date: input.date, notes: input.notes ?? null, source: "portal" }, now);
+    if (!found || !SERVING_STATUSES.includes(found.subscription.status))
+      throw new ConflictError("This home has no plan with services to request");
+    return this.planServices.requestService(
+      {
+        subscriptionId: found.subscription.id,
+        service: input.service,
+        date: input.date,
+        notes: input.notes ?? null,
+        source: "portal",
+      },
+      now,
+    );
   }
 
   // --- The private calendar feed ---
@@ -255,7 +288,9 @@ export class VisitsService {
     const to = addDays(today, FEED_DAYS_AHEAD);
     const [bookings, tasks] = await Promise.all([this.bookingsOf(propertyIds), this.repo.tasks(propertyIds, from, to)]);
     const events = [
-      ...bookings.filter((b) => b.status === "scheduled" && b.scheduledDate >= from && b.scheduledDate <= to).map((b) => bookingEvent(b, this.tz)),
+      ...bookings
+        .filter((b) => b.status === "scheduled" && b.scheduledDate >= from && b.scheduledDate <= to)
+        .map((b) => bookingEvent(b, this.tz)),
       // Staff notes on a task stay with staff.
       ...tasks.filter((t) => t.status !== "completed").map((t) => taskEvent({ ...t, notes: null }, this.tz)),
     ];

@@ -43,6 +43,14 @@ export interface OnboardingResult {
 
 /** The enumerations the wizard offers; the server passes them as props (customer-side §3). */
 export type OnboardingOptions = Record<
-  "provinces" | "bedrooms" | "bathrooms" | "garageTypes" | "basementStatuses" | "ownershipTypes" | "householdIncomes" | "occupations" | "householdSizes",
+  | "provinces"
+  | "bedrooms"
+  | "bathrooms"
+  | "garageTypes"
+  | "basementStatuses"
+  | "ownershipTypes"
+  | "householdIncomes"
+  | "occupations"
+  | "householdSizes",
   readonly string[]
 >;

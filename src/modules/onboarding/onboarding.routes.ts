@@ -21,7 +21,6 @@ const OPTIONS: OnboardingOptions = {
   householdSizes: enums.HOUSEHOLD_SIZES,
 };
 
-
 /** What the onboarding routes use; src/app.ts passes them (docs/architecture.md "Modules and layers"). */
 export interface OnboardingRoutesDeps {
   onboarding: OnboardingService;
@@ -34,13 +33,22 @@ export function onboardingApi(deps: OnboardingRoutesDeps): Router {
   const router = Router();
 
   router.post("/onboarding", async (req, res) => {
-    const payload = (req.body && typeof req.body === "object" && !Array.isArray(req.body) ? req.body : {}) as Record<string, unknown>;
+    const payload = (req.body && typeof req.body === "object" && !Array.isArray(req.body) ? req.body : {}) as Record<
+      string,
+      unknown
+    >;
     const input = parse(onboardingSchema(deps.bookings.calendar()), payload, (fields) => {
       // Missing fields are named all at once (reading A's alert); otherwise the first problem leads.
       const missing = missingFields(payload);
       return missing.length ? MISSING_PREFIX + missing.join(", ") : firstProblem(fields);
     });
-    const { result: submitted, replayed, byBrowserKey } = await deps.idempotency.run("onboarding", submissionOf(req, { ...payload, completedAt: undefined }), (tx) => deps.onboarding.submit(input, tx, viewerOf(req)));
+    const {
+      result: submitted,
+      replayed,
+      byBrowserKey,
+    } = await deps.idempotency.run("onboarding", submissionOf(req, { ...payload, completedAt: undefined }), (tx) =>
+      deps.onboarding.submit(input, tx, viewerOf(req)),
+    );
     const { customerId, ...result } = submitted;
     // A replay found by the payload alone could come from another browser: it grants no access.
     if (!replayed || byBrowserKey) await rememberCustomer(req, customerId);
@@ -57,7 +65,8 @@ export function onboardingPages(deps: OnboardingRoutesDeps): Router {
     const { minDate, maxDate } = deps.bookings.calendar();
     res.page("onboarding/onboarding", {
       title: "Get Your Free Property Score | Haven",
-      description: "Tell us about you and your home in five short steps, and book the inspection behind your free Property Health Score.",
+      description:
+        "Tell us about you and your home in five short steps, and book the inspection behind your free Property Health Score.",
       islands: true,
       props: { minDate, maxDate, options: OPTIONS },
     });

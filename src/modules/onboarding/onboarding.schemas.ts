@@ -15,7 +15,14 @@ import {
   postalCodeField,
   requiredText,
 } from "../customers/customers.schemas.js";
-import { type BookingCalendar, choice, leadDate, optionalChoice, optionalText, wholeNumber } from "../bookings/bookings.schemas.js";
+import {
+  type BookingCalendar,
+  choice,
+  leadDate,
+  optionalChoice,
+  optionalText,
+  wholeNumber,
+} from "../bookings/bookings.schemas.js";
 import { DAY_PART_VALUES } from "../../shared/business-time.js";
 
 // Islands import this file too: nothing from the server here.
@@ -28,7 +35,8 @@ const blank = (v: unknown) => v === undefined || v === null || (typeof v === "st
 /** The names of required fields the payload leaves empty, in the spec's order. */
 export function missingFields(payload: Record<string, unknown>): string[] {
   const missing: string[] = REQUIRED_FIELDS.filter((f) => blank(payload[f]));
-  if (SCHEDULING_FIELDS.some((f) => !blank(payload[f]))) missing.push(...SCHEDULING_FIELDS.filter((f) => blank(payload[f])));
+  if (SCHEDULING_FIELDS.some((f) => !blank(payload[f])))
+    missing.push(...SCHEDULING_FIELDS.filter((f) => blank(payload[f])));
   return missing;
 }
 
@@ -56,19 +64,25 @@ export const onboardingSchema = (calendar: BookingCalendar) =>
       householdIncome: choice(HOUSEHOLD_INCOMES, "Household income"),
       occupation: choice(OCCUPATIONS, "Occupation"),
       householdSize: optionalChoice(HOUSEHOLD_SIZES, "Household size"),
-      preferredDate: z.preprocess((v) => (v === "" || v === null ? undefined : v), leadDate(calendar, "Preferred date").optional()),
+      preferredDate: z.preprocess(
+        (v) => (v === "" || v === null ? undefined : v),
+        leadDate(calendar, "Preferred date").optional(),
+      ),
       preferredTime: optionalChoice(DAY_PART_VALUES, "Preferred time"),
       accessMethod: optionalChoice(ONBOARDING_ACCESS_METHODS, "Access method"),
       accessCode: optionalText("Access code", 100),
       accessInstructions: optionalText("Access instructions", 1000, true),
-      completedAt: z.preprocess((v) => (v === "" || v === null ? undefined : v), timestampField("completedAt", "completedAt must be an ISO timestamp").optional()),
+      completedAt: z.preprocess(
+        (v) => (v === "" || v === null ? undefined : v),
+        timestampField("completedAt", "completedAt must be an ISO timestamp").optional(),
+      ),
     })
     .superRefine((input, ctx) => {
       const given = SCHEDULING_FIELDS.filter((f) => input[f] !== undefined);
       if (given.length === 0 || given.length === SCHEDULING_FIELDS.length) return;
       for (const field of SCHEDULING_FIELDS) {
-        if (input[field] === undefined) ctx.addIssue({ code: "custom", path: [field], message: "Required to schedule the inspection" });
+        if (input[field] === undefined)
+          ctx.addIssue({ code: "custom", path: [field], message: "Required to schedule the inspection" });
       }
     });
 export type OnboardingInput = z.infer<ReturnType<typeof onboardingSchema>>;
-

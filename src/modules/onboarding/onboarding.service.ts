@@ -34,7 +34,8 @@ export class OnboardingService {
    */
   submit(input: OnboardingInput, outer?: Tx, viewer?: Viewer): Promise<OnboardingResult & { customerId: number }> {
     const name = `${input.firstName} ${input.lastName}`;
-    const sameHome = (p: Property) => sameText(p.address, input.address) && sameText(p.city, input.city) && sameText(p.postalCode, input.postalCode);
+    const sameHome = (p: Property) =>
+      sameText(p.address, input.address) && sameText(p.city, input.city) && sameText(p.postalCode, input.postalCode);
     const work = async (tx: Tx) => {
       const own = viewer ? await this.bookings.ownProperty(viewer, input.email, sameHome) : null;
       const { customer, property } = own
@@ -61,7 +62,8 @@ export class OnboardingService {
             tx,
           );
       const result = { customerId: customer.id, propertyId: property.id };
-      if (!input.preferredDate || !input.preferredTime || !input.accessMethod) return { ...result, message: SAVED_MESSAGE };
+      if (!input.preferredDate || !input.preferredTime || !input.accessMethod)
+        return { ...result, message: SAVED_MESSAGE };
       const booking = await this.bookings.bookOnce(
         tx,
         {

@@ -12,10 +12,21 @@ export const HOW_IT_WORKS = [
 ];
 
 /** The booking demo cycles through these five steps (customer-side §4). */
-export const BOOKING_DEMO_STEPS = ["Choose a date", "Pick a time", "Add access details", "Inspector assigned", "Inspection booked"];
+export const BOOKING_DEMO_STEPS = [
+  "Choose a date",
+  "Pick a time",
+  "Add access details",
+  "Inspector assigned",
+  "Inspection booked",
+];
 
 /** The quote-request demo flips these four items from 'Get Quote' to 'Sent!' (customer-side §4). */
-export const QUOTE_DEMO_ITEMS = ["Replace furnace filter", "Clean gutters", "Reseal west windows", "Install CO detector"];
+export const QUOTE_DEMO_ITEMS = [
+  "Replace furnace filter",
+  "Clean gutters",
+  "Reseal west windows",
+  "Install CO detector",
+];
 
 export const WITH_WITHOUT = {
   without: [
@@ -33,21 +44,82 @@ export const WITH_WITHOUT = {
 };
 
 export const SEARCH_RESULTS = [
-  { title: "Top 10 Furnace Repair Near You - Compare Prices", site: "ads.example-listings.com", text: "Sponsored · Call now for same-day service. Prices vary." },
-  { title: "Is a 14-year-old water heater dangerous? - Forum", site: "forum.example-diy.net", text: "42 replies · Depends on the model, try draining it first…" },
-  { title: "Roofers in your area (reviews 2.1 ★)", site: "directory.example.com", text: "Unverified listings · Request up to 8 quotes" },
+  {
+    title: "Top 10 Furnace Repair Near You - Compare Prices",
+    site: "ads.example-listings.com",
+    text: "Sponsored · Call now for same-day service. Prices vary.",
+  },
+  {
+    title: "Is a 14-year-old water heater dangerous? - Forum",
+    site: "forum.example-diy.net",
+    text: "42 replies · Depends on the model, try draining it first…",
+  },
+  {
+    title: "Roofers in your area (reviews 2.1 ★)",
+    site: "directory.example.com",
+    text: "Unverified listings · Request up to 8 quotes",
+  },
 ];
 
 export const SERVICE_CARDS = [
-  { id: "health-report", title: "Haven Health Report", plans: "All plans", details: "A 114-point inspection every year, scored from 0 to 100, with priority repairs, a category breakdown and a custom maintenance plan." },
-  { id: "concierge-line", title: "Concierge Line", plans: "All plans", details: "One number for everything about your home. We answer, find the right trade and follow up until the job is done." },
-  { id: "repairs-coordination", title: "Repairs Coordination", plans: "All plans", details: "Request a quote on any finding with one click. We gather quotes from vetted trades, book the work and check it afterwards." },
-  { id: "window-cleaning", title: "Window Cleaning", plans: "Standard and Premium", details: "Inside and outside window cleaning twice a year, screens and tracks included." },
-  { id: "hvac-maintenance", title: "HVAC Maintenance", plans: "Standard and Premium", details: "A seasonal furnace and air-conditioning tune-up, filter changes on schedule and a safety check." },
-  { id: "gutter-cleaning", title: "Gutter Cleaning", plans: "Standard and Premium", details: "Spring and fall gutter and downspout cleaning, with a report on anything that needs repair." },
-  { id: "lawn-maintenance", title: "Lawn Maintenance", plans: "Premium", details: "Weekly mowing and trimming through the growing season, plus spring and fall clean-ups." },
-  { id: "snow-removal", title: "Snow Removal", plans: "Premium", details: "Driveway and walkway clearing after every snowfall of 5 cm or more, all winter long." },
-  { id: "vacation-prep", title: "Vacation Prep and Absentee Care", plans: "Premium", details: "Before you leave we prepare the house; while you are away we check it weekly and send you a note with photos." },
+  {
+    id: "health-report",
+    title: "Haven Health Report",
+    plans: "All plans",
+    details:
+      "A 114-point inspection every year, scored from 0 to 100, with priority repairs, a category breakdown and a custom maintenance plan.",
+  },
+  {
+    id: "concierge-line",
+    title: "Concierge Line",
+    plans: "All plans",
+    details:
+      "One number for everything about your home. We answer, find the right trade and follow up until the job is done.",
+  },
+  {
+    id: "repairs-coordination",
+    title: "Repairs Coordination",
+    plans: "All plans",
+    details:
+      "Request a quote on any finding with one click. We gather quotes from vetted trades, book the work and check it afterwards.",
+  },
+  {
+    id: "window-cleaning",
+    title: "Window Cleaning",
+    plans: "Standard and Premium",
+    details: "Inside and outside window cleaning twice a year, screens and tracks included.",
+  },
+  {
+    id: "hvac-maintenance",
+    title: "HVAC Maintenance",
+    plans: "Standard and Premium",
+    details: "A seasonal furnace and air-conditioning tune-up, filter changes on schedule and a safety check.",
+  },
+  {
+    id: "gutter-cleaning",
+    title: "Gutter Cleaning",
+    plans: "Standard and Premium",
+    details: "Spring and fall gutter and downspout cleaning, with a report on anything that needs repair.",
+  },
+  {
+    id: "lawn-maintenance",
+    title: "Lawn Maintenance",
+    plans: "Premium",
+    details: "Weekly mowing and trimming through the growing season, plus spring and fall clean-ups.",
+  },
+  {
+    id: "snow-removal",
+    title: "Snow Removal",
+    plans: "Premium",
+    details: "Driveway and walkway clearing after every snowfall of 5 cm or more, all winter long.",
+  },
+  {
+    id: "vacation-prep",
+    title: "Vacation Prep and Absentee Care",
+    plans: "Premium",
+    details:
+      "Before you leave we prepare the house; while you are away we check it weekly and send you a note with photos.",
+  },
 ];
 
 export const FAQ = [
@@ -57,15 +129,18 @@ export const FAQ = [
   },
   {
     question: "Are there any hidden fees?",
-    answer: "No hidden fees. Your monthly price covers everything in your plan. Extra services are always quoted before any work begins.",
+    answer:
+      "No hidden fees. Your monthly price covers everything in your plan. Extra services are always quoted before any work begins.",
   },
   {
     question: "How do repair quotes work?",
-    answer: "Request a quote from your report with one click. You see the price range first, for example $800-1,200 for a larger repair or $150-250 and $45-80 for smaller ones, and nothing is booked until you accept.",
+    answer:
+      "Request a quote from your report with one click. You see the price range first, for example $800-1,200 for a larger repair or $150-250 and $45-80 for smaller ones, and nothing is booked until you accept.",
   },
   {
     question: "What does the inspection cover?",
-    answer: "A 114-point professional inspection of your home, from the roof to the foundation, scored from 0 to 100 in your Haven Health Report.",
+    answer:
+      "A 114-point professional inspection of your home, from the roof to the foundation, scored from 0 to 100 in your Haven Health Report.",
   },
   {
     question: "Where do you offer Haven?",
@@ -137,15 +212,35 @@ export const FLAGGED_ISSUE = {
   title: "Roof Gutter Overflow",
   priority: "High Priority",
   description: "Water overflows the north-east gutter and pools against the foundation.",
-  overview: "The gutter is clogged with debris and the downspout has come loose from its elbow. During rain, water spills over the edge next to the basement wall.",
-  commentary: "Left alone, this is the most common cause of basement leaks we see. Fixing it now costs a fraction of a wet-basement repair.",
-  path: ["Clear the gutter and flush the downspout", "Reattach the downspout and add an extension", "Recheck after the next heavy rain"],
-  photos: ["Overflowing gutter at the north-east corner", "Disconnected downspout elbow", "Water staining on the foundation wall"],
+  overview:
+    "The gutter is clogged with debris and the downspout has come loose from its elbow. During rain, water spills over the edge next to the basement wall.",
+  commentary:
+    "Left alone, this is the most common cause of basement leaks we see. Fixing it now costs a fraction of a wet-basement repair.",
+  path: [
+    "Clear the gutter and flush the downspout",
+    "Reattach the downspout and add an extension",
+    "Recheck after the next heavy rain",
+  ],
+  photos: [
+    "Overflowing gutter at the north-east corner",
+    "Disconnected downspout elbow",
+    "Water staining on the foundation wall",
+  ],
 };
 
 export const TRADITIONAL_VS_HAVEN = {
-  traditional: ["60+ pages of technical jargon", "No sense of what matters most", "Findings with no next step", "You find and chase contractors"],
-  haven: ["One score from 0 to 100", "Priority repairs ranked by urgency", "Costs and timeframes for each item", "One-click quote requests"],
+  traditional: [
+    "60+ pages of technical jargon",
+    "No sense of what matters most",
+    "Findings with no next step",
+    "You find and chase contractors",
+  ],
+  haven: [
+    "One score from 0 to 100",
+    "Priority repairs ranked by urgency",
+    "Costs and timeframes for each item",
+    "One-click quote requests",
+  ],
 };
 
 export const EXPLAINER_FEATURES = [

@@ -5,7 +5,15 @@ import type { PlansService } from "../plans/index.js";
 import * as content from "./pages.content.js";
 
 /** Pages listed in sitemap.xml: the public, indexable marketing pages. */
-export const SITEMAP_PATHS = ["/", "/pricing", "/haven-health-report", "/health-report-explainer", "/sample-report", "/contact", "/maintenance-hub"];
+export const SITEMAP_PATHS = [
+  "/",
+  "/pricing",
+  "/haven-health-report",
+  "/health-report-explainer",
+  "/sample-report",
+  "/contact",
+  "/maintenance-hub",
+];
 
 // Fixed-content pages are rendered once a minute at most (they hold nothing personal).
 const STATIC_PAGE_CACHE_MS = 60_000;
@@ -27,7 +35,8 @@ export function pagesRouter(deps: PagesRoutesDeps): Router {
     res.page("pages/home", {
       cacheTtlMs: STATIC_PAGE_CACHE_MS,
       title: "Haven — Your home's health, handled",
-      description: "A 100+ point home inspection, a Property Health Score from 0 to 100 and concierge care that turns findings into finished repairs.",
+      description:
+        "A 100+ point home inspection, a Property Health Score from 0 to 100 and concierge care that turns findings into finished repairs.",
       footer: true,
       content,
     });
@@ -38,7 +47,8 @@ export function pagesRouter(deps: PagesRoutesDeps): Router {
     const plans = await deps.plans.list();
     res.page("pages/pricing", {
       title: "Pricing | Haven",
-      description: "Haven plans from $149 a month: a 114-point inspection, your Health Report, concierge care and seasonal maintenance.",
+      description:
+        "Haven plans from $149 a month: a 114-point inspection, your Health Report, concierge care and seasonal maintenance.",
       footer: true,
       plans,
       content,
@@ -51,7 +61,8 @@ export function pagesRouter(deps: PagesRoutesDeps): Router {
     res.page("pages/health-report", {
       cacheTtlMs: STATIC_PAGE_CACHE_MS,
       title: "The Haven Health Report",
-      description: "See what the Haven Health Report covers: a score from 0 to 100, 16 inspected categories, priority repairs and one-click quotes.",
+      description:
+        "See what the Haven Health Report covers: a score from 0 to 100, 16 inspected categories, priority repairs and one-click quotes.",
       footer: true,
       content,
       scoring,
@@ -62,7 +73,8 @@ export function pagesRouter(deps: PagesRoutesDeps): Router {
     res.page("pages/explainer", {
       cacheTtlMs: STATIC_PAGE_CACHE_MS,
       title: "How the Haven Health Report Works",
-      description: "A tour of the Haven Health Report on desktop and mobile: the score, priority repairs, category breakdown and follow-up quotes.",
+      description:
+        "A tour of the Haven Health Report on desktop and mobile: the score, priority repairs, category breakdown and follow-up quotes.",
       footer: true,
       content,
       scoring,
@@ -73,7 +85,8 @@ export function pagesRouter(deps: PagesRoutesDeps): Router {
     res.page("pages/sample-report", {
       cacheTtlMs: STATIC_PAGE_CACHE_MS,
       title: "Sample Health Report | Haven",
-      description: "A complete sample Haven Health Report: overall score, category breakdown and prioritised recommendations.",
+      description:
+        "A complete sample Haven Health Report: overall score, category breakdown and prioritised recommendations.",
       footer: true,
       report: sampleReport(),
       scoring,
@@ -122,13 +135,28 @@ export function pagesRouter(deps: PagesRoutesDeps): Router {
     const base = deps.publicUrl;
     res
       .type("text/plain")
-      .send(["User-agent: *", "Disallow: /admin", "Disallow: /api/", "Disallow: /client-report/", "Disallow: /report-expired", "", `Sitemap: ${base}/sitemap.xml`, ""].join("\n"));
+      .send(
+        [
+          "User-agent: *",
+          "Disallow: /admin",
+          "Disallow: /api/",
+          "Disallow: /client-report/",
+          "Disallow: /report-expired",
+          "",
+          `Sitemap: ${base}/sitemap.xml`,
+          "",
+        ].join("\n"),
+      );
   });
 
   router.get("/sitemap.xml", (_req, res) => {
     const base = deps.publicUrl;
     const urls = SITEMAP_PATHS.map((p) => `  <url><loc>${base}${p === "/" ? "/" : p}</loc></url>`).join("\n");
-    res.type("application/xml").send(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`);
+    res
+      .type("application/xml")
+      .send(
+        `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`,
+      );
   });
 
   return router;

@@ -1,12 +1,21 @@
 import { z } from "zod";
 import { apiCalls } from "../../http/openapi.kit.js";
-import { checkoutSessionSchema, demoConfirmSchema, paymentIntentSchema, verifyPaymentQuery } from "./checkout.schemas.js";
+import {
+  checkoutSessionSchema,
+  demoConfirmSchema,
+  paymentIntentSchema,
+  verifyPaymentQuery,
+} from "./checkout.schemas.js";
 
 // OpenAPI entries of checkout.routes.ts; see docs/api.md.
 
 /** A Stripe event as Stripe sends it; the route checks the signature over the raw bytes, not this shape. */
 const stripeEvent = z
-  .object({ id: z.string(), type: z.string().meta({ example: "checkout.session.completed" }), data: z.object({ object: z.record(z.string(), z.unknown()) }) })
+  .object({
+    id: z.string(),
+    type: z.string().meta({ example: "checkout.session.completed" }),
+    data: z.object({ object: z.record(z.string(), z.unknown()) }),
+  })
   .loose();
 
 export const checkoutCalls = apiCalls([
@@ -30,7 +39,12 @@ export const checkoutCalls = apiCalls([
     tags: ["Checkout"],
     access: "public",
     query: verifyPaymentQuery,
-    responses: { 200: z.object({ success: z.boolean(), customer: z.object({ email: z.string().nullable(), name: z.string().nullable() }) }) },
+    responses: {
+      200: z.object({
+        success: z.boolean(),
+        customer: z.object({ email: z.string().nullable(), name: z.string().nullable() }),
+      }),
+    },
     errors: [404, 502],
   },
   {

@@ -3,7 +3,14 @@ import { z } from "zod";
 import { HttpError, NotFoundError } from "../../http/errors.js";
 import { body, query } from "../../http/validate.js";
 import { type PlanType, type PlansService, planTypeSchema } from "../plans/index.js";
-import { checkoutSessionSchema, demoConfirmSchema, demoSessionParams, paymentIntentSchema, providerIdSchema, verifyPaymentQuery } from "./checkout.schemas.js";
+import {
+  checkoutSessionSchema,
+  demoConfirmSchema,
+  demoSessionParams,
+  paymentIntentSchema,
+  providerIdSchema,
+  verifyPaymentQuery,
+} from "./checkout.schemas.js";
 import type { PaymentsService } from "./payments.service.js";
 
 export interface CheckoutRoutesDeps {
@@ -131,7 +138,13 @@ export function checkoutPages({ payments, plans, publicOrigin }: CheckoutRoutesD
   });
 
   router.get("/payment-success", async (req, res) => {
-    const q = z.object({ plan: z.unknown(), payment_intent: providerIdSchema.optional().catch(undefined), redirect_status: z.string().optional().catch(undefined) }).parse(req.query);
+    const q = z
+      .object({
+        plan: z.unknown(),
+        payment_intent: providerIdSchema.optional().catch(undefined),
+        redirect_status: z.string().optional().catch(undefined),
+      })
+      .parse(req.query);
     const type = planParam(q.plan);
     if (!type) return res.redirect("/pricing");
     // Stripe returns here after redirect-based methods too; a failed one goes back to the card form.

@@ -32,7 +32,12 @@ export const demoCardSchema = z.object({
     .min(1, "Name on card is required")
     .max(120, "Name must be at most 120 characters")
     .refine(isSingleLine, singleLineMessage("Name on card")),
-  email: z.string({ message: "Email is required" }).trim().min(1, "Email is required").email("Enter a valid email address").max(254),
+  email: z
+    .string({ message: "Email is required" })
+    .trim()
+    .min(1, "Email is required")
+    .email("Enter a valid email address")
+    .max(254),
   cardNumber: z
     .string({ message: "Card number is required" })
     .transform(digitsOnly)
@@ -43,14 +48,22 @@ export const demoCardSchema = z.object({
     .min(1, "Expiry date is required")
     .refine((v) => parseExpiry(v) !== null, "Enter the expiry date as MM / YY.")
     .refine((v) => parseExpiry(v) === null || expiryInFuture(v), "Your card's expiration date is in the past."),
-  cvc: z.string({ message: "CVC is required" }).trim().min(1, "CVC is required").regex(/^\d{3,4}$/, "Your card's security code is invalid."),
+  cvc: z
+    .string({ message: "CVC is required" })
+    .trim()
+    .min(1, "CVC is required")
+    .regex(/^\d{3,4}$/, "Your card's security code is invalid."),
 });
 export type DemoCard = z.infer<typeof demoCardSchema>;
 
 /** A demo payment intent's secret (/checkout) or a demo checkout session's (/demo-checkout/:id). */
 export const demoConfirmSchema = demoCardSchema.extend({
-  clientSecret: z.string({ message: "Client secret is required" }).regex(/^demo_(pi|cs)_[a-f0-9]+_secret_[a-f0-9]+$/, "Client secret is not valid"),
+  clientSecret: z
+    .string({ message: "Client secret is required" })
+    .regex(/^demo_(pi|cs)_[a-f0-9]+_secret_[a-f0-9]+$/, "Client secret is not valid"),
 });
 
 /** The demo hosted checkout's path: a session id the demo provider issued. */
-export const demoSessionParams = z.object({ sessionId: z.string().regex(/^demo_cs_[a-f0-9]{24}$/, "Checkout session id is not valid") });
+export const demoSessionParams = z.object({
+  sessionId: z.string().regex(/^demo_cs_[a-f0-9]{24}$/, "Checkout session id is not valid"),
+});

@@ -18,6 +18,12 @@ export {
   createStripeClient,
   invoiceSubscriptionId,
 } from "./payment-providers.js";
-export { type CheckoutRoutesDeps, checkoutApi, checkoutFormActions, checkoutPages, planParam } from "./checkout.routes.js";
+export {
+  type CheckoutRoutesDeps,
+  checkoutApi,
+  checkoutFormActions,
+  checkoutPages,
+  planParam,
+} from "./checkout.routes.js";
 export { DEMO_CUSTOMER, DEMO_DECLINES, type VerifyPaymentResponse, digitsOnly } from "./checkout.constants.js";
 export { type DemoCard, demoCardSchema } from "./checkout.schemas.js";

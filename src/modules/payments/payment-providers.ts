@@ -31,10 +31,12 @@ export interface StripeSubscriptionSide {
   readCreated(subscription: Stripe.Subscription, checkoutRef: string): PurchasedSubscription;
 }
 
-const idOf = (value: string | { id: string } | null | undefined): string | null => (value == null ? null : typeof value === "string" ? value : value.id);
+const idOf = (value: string | { id: string } | null | undefined): string | null =>
+  value == null ? null : typeof value === "string" ? value : value.id;
 
 /** The subscription an invoice bills (current API: under parent.subscription_details). */
-export const invoiceSubscriptionId = (invoice: Stripe.Invoice): string | null => idOf(invoice.parent?.subscription_details?.subscription as string | { id: string } | null | undefined);
+export const invoiceSubscriptionId = (invoice: Stripe.Invoice): string | null =>
+  idOf(invoice.parent?.subscription_details?.subscription as string | { id: string } | null | undefined);
 
 export interface Verification {
   paid: boolean;
@@ -66,7 +68,13 @@ export interface PaymentProvider {
   verify(id: string): Promise<Verification>;
 }
 
-const NOT_PAID: Verification = { paid: false, plan: null, customer: { email: null, name: null }, payerEmail: null, payment: null };
+const NOT_PAID: Verification = {
+  paid: false,
+  plan: null,
+  customer: { email: null, name: null },
+  payerEmail: null,
+  payment: null,
+};
 
 const planOf = (metadata: Record<string, string> | null | undefined): PlanType | null => {
   const parsed = planTypeSchema.safeParse(metadata?.plan);
@@ -101,7 +109,8 @@ export function sessionPayment(session: Stripe.Checkout.Session): NewPayment | n
  * (checkout.session.completed records that money), and so is an invoice's (revenue counts the invoice).
  */
 export function intentPayment(intent: Stripe.PaymentIntent): NewPayment | null {
-  if (intent.status !== "succeeded" || intent.metadata?.source === "checkout_session" || !planOf(intent.metadata)) return null;
+  if (intent.status !== "succeeded" || intent.metadata?.source === "checkout_session" || !planOf(intent.metadata))
+    return null;
   return {
     provider: "stripe",
     providerId: intent.id,
@@ -204,10 +213,19 @@ export class StripeProvider implements PaymentProvider {
       return { paid: payment !== null, plan: planOf(session.metadata), customer, payerEmail: email, payment };
     }
     const paid = session.status === "complete" && session.payment_status === "paid";
-    const subscriptionId = typeof session.subscription === "string" ? session.subscription : (session.subscription?.id ?? null);
+    const subscriptionId =
+      typeof session.subscription === "string" ? session.subscription : (session.subscription?.id ?? null);
     const subscription = subscriptionId ? await this.billing.readBack(subscriptionId, session.id) : null;
-    if (subscription && !subscription.state.payerEmail) subscription.state = { ...subscription.state, payerEmail: email, payerName: customer.name };
-    return { paid, plan: planOf(session.metadata) ?? subscription?.state.planType ?? null, customer, payerEmail: email, payment: null, subscription };
+    if (subscription && !subscription.state.payerEmail)
+      subscription.state = { ...subscription.state, payerEmail: email, payerName: customer.name };
+    return {
+      paid,
+      plan: planOf(session.metadata) ?? subscription?.state.planType ?? null,
+      customer,
+      payerEmail: email,
+      payment: null,
+      subscription,
+    };
   }
 
   /**
@@ -217,9 +235,17 @@ export class StripeProvider implements PaymentProvider {
   private async verifyIntent(id: string): Promise<Verification> {
     const intent = await this.stripe.paymentIntents.retrieve(id);
     const email = intent.receipt_email ?? null;
-    const [invoicePayment] = (await this.stripe.invoicePayments.list({ payment: { type: "payment_intent", payment_intent: id }, limit: 1 })).data;
+    const [invoicePayment] = (
+      await this.stripe.invoicePayments.list({ payment: { type: "payment_intent", payment_intent: id }, limit: 1 })
+    ).data;
     if (!invoicePayment) {
-      return { paid: intent.status === "succeeded", plan: planOf(intent.metadata), customer: { email, name: intent.metadata?.name ?? null }, payerEmail: email, payment: intentPayment(intent) };
+      return {
+        paid: intent.status === "succeeded",
+        plan: planOf(intent.metadata),
+        customer: { email, name: intent.metadata?.name ?? null },
+        payerEmail: email,
+        payment: intentPayment(intent),
+      };
     }
     const invoiceId = typeof invoicePayment.invoice === "string" ? invoicePayment.invoice : invoicePayment.invoice.id!;
     const subscriptionId = invoiceSubscriptionId(await this.stripe.invoices.retrieve(invoiceId));
@@ -228,7 +254,14 @@ export class StripeProvider implements PaymentProvider {
     // The customer made by /checkout has no e-mail; the Payment Element's receipt e-mail is the payer's.
     if (!subscription.state.payerEmail) subscription.state = { ...subscription.state, payerEmail: email };
     const paid = ["active", "trialing"].includes(subscription.state.status);
-    return { paid, plan: subscription.state.planType, customer: { email: subscription.state.payerEmail, name: subscription.state.payerName }, payerEmail: subscription.state.payerEmail, payment: null, subscription };
+    return {
+      paid,
+      plan: subscription.state.planType,
+      customer: { email: subscription.state.payerEmail, name: subscription.state.payerName },
+      payerEmail: subscription.state.payerEmail,
+      payment: null,
+      subscription,
+    };
   }
 
   private async call<T>(work: () => Promise<T>): Promise<T> {
@@ -301,13 +334,17 @@ export class DemoProvider implements PaymentProvider {
       return {
         paid: payment.status === "succeeded",
         plan: payment.planType,
-        customer: { email: payment.customerEmail ?? DEMO_CUSTOMER.email, name: payment.customerName ?? DEMO_CUSTOMER.name },
+        customer: {
+          email: payment.customerEmail ?? DEMO_CUSTOMER.email,
+          name: payment.customerName ?? DEMO_CUSTOMER.name,
+        },
         payerEmail: payment.customerEmail ?? null,
         payment: null,
       };
     }
     // The fake id's e-mail is a default the intake page may replace (customer_email), not a payer's.
-    if (/^demo_session_[A-Za-z0-9]{6,64}$/.test(id)) return { paid: true, plan: null, customer: { ...DEMO_CUSTOMER }, payerEmail: null, payment: null };
+    if (/^demo_session_[A-Za-z0-9]{6,64}$/.test(id))
+      return { paid: true, plan: null, customer: { ...DEMO_CUSTOMER }, payerEmail: null, payment: null };
     return NOT_PAID;
   }
 }

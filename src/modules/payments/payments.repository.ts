@@ -96,7 +96,12 @@ export class PaymentsRepository {
   }
 
   /** Moves a pending payment on; the status check makes a second confirmation a no-op. */
-  async settle(provider: PaymentProviderName, providerId: string, status: "succeeded" | "failed", customer: { email: string; name: string }): Promise<Payment | null> {
+  async settle(
+    provider: PaymentProviderName,
+    providerId: string,
+    status: "succeeded" | "failed",
+    customer: { email: string; name: string },
+  ): Promise<Payment | null> {
     const [row] = await this.db("payments")
       .where({ provider, provider_id: providerId, status: "pending" })
       .update({ status, customer_email: customer.email, customer_name: customer.name, updated_at: this.db.fn.now() })
@@ -106,7 +111,11 @@ export class PaymentsRepository {
 
   async totalRevenueCents(): Promise<number> {
     // A payment that started a subscription is counted by that subscription's invoice.
-    const row = await this.db("payments").where({ status: "succeeded" }).whereNull("subscription_id").sum({ total: "amount_cents" }).first();
+    const row = await this.db("payments")
+      .where({ status: "succeeded" })
+      .whereNull("subscription_id")
+      .sum({ total: "amount_cents" })
+      .first();
     return Number(row?.total ?? 0);
   }
 }

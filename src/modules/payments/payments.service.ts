@@ -4,7 +4,12 @@ import { ConflictError, HttpError, NotFoundError, ValidationError } from "../../
 import { sameEmail } from "../../shared/email.js";
 import type { PlanType, PlansService } from "../plans/index.js";
 import { DEMO_DECLINES, type VerifyPaymentResponse, digitsOnly } from "./checkout.constants.js";
-import { type PaymentProvider, type PurchasedSubscription, intentPayment, sessionPayment } from "./payment-providers.js";
+import {
+  type PaymentProvider,
+  type PurchasedSubscription,
+  intentPayment,
+  sessionPayment,
+} from "./payment-providers.js";
 import type { PaymentsRepository } from "./payments.repository.js";
 
 export const PAYER_EMAIL_MESSAGE = "Email must be the address the payment was made with";
@@ -110,17 +115,27 @@ export class PaymentsService {
    * The demo hosted checkout's session (docs/decisions.md#23): its plan, the amount fixed when it was made, and
    * the secret its card form confirms with. Unknown ids, and any id outside demo mode, are not found.
    */
-  async demoCheckoutSession(sessionId: string): Promise<{ planType: PlanType; amount: number; clientSecret: string; paid: boolean }> {
+  async demoCheckoutSession(
+    sessionId: string,
+  ): Promise<{ planType: PlanType; amount: number; clientSecret: string; paid: boolean }> {
     const payment = this.provider.name === "demo" ? await this.payments.find("demo", sessionId) : null;
-    if (payment?.kind !== "checkout_session" || !payment.planType || !payment.clientSecret) throw new NotFoundError("Checkout session not found");
-    return { planType: payment.planType, amount: payment.amountCents / 100, clientSecret: payment.clientSecret, paid: payment.status === "succeeded" };
+    if (payment?.kind !== "checkout_session" || !payment.planType || !payment.clientSecret)
+      throw new NotFoundError("Checkout session not found");
+    return {
+      planType: payment.planType,
+      amount: payment.amountCents / 100,
+      clientSecret: payment.clientSecret,
+      paid: payment.status === "succeeded",
+    };
   }
 
   /** The server alone decides the amount: a client amount that differs from the plan's is refused. */
   async createPaymentIntent(planType: PlanType, amount: number): Promise<{ clientSecret: string }> {
     const plan = await this.plans.get(planType);
     if (amount !== plan.checkoutPrice) {
-      throw new ValidationError("Amount does not match the plan's price", { amount: `Amount must be ${plan.checkoutPrice} for the ${plan.type} plan` });
+      throw new ValidationError("Amount does not match the plan's price", {
+        amount: `Amount must be ${plan.checkoutPrice} for the ${plan.type} plan`,
+      });
     }
     const { clientSecret, subscription } = await this.provider.createPaymentIntent(plan);
     // Stripe: the subscription exists (incomplete) from now on, found again by its first PaymentIntent.
@@ -146,7 +161,9 @@ export class PaymentsService {
   async requirePaid(id: string, email: string): Promise<{ plan: PlanType | null }> {
     const result = await this.verify(id);
     if (!result.success) {
-      throw new ValidationError("Payment could not be verified", { stripeSessionId: "This checkout session is not paid" });
+      throw new ValidationError("Payment could not be verified", {
+        stripeSessionId: "This checkout session is not paid",
+      });
     }
     if (result.payerEmail && !sameEmail(result.payerEmail, email)) {
       throw new ValidationError(PAYER_EMAIL_MESSAGE, { email: PAYER_EMAIL_MESSAGE });
@@ -155,7 +172,12 @@ export class PaymentsService {
   }
 
   /** The demo card form's confirmation: the same checks as the browser, then the test-card declines. */
-  async confirmDemoPayment(input: { clientSecret: string; name: string; email: string; cardNumber: string }): Promise<{ paymentIntentId: string; status: "succeeded" }> {
+  async confirmDemoPayment(input: {
+    clientSecret: string;
+    name: string;
+    email: string;
+    cardNumber: string;
+  }): Promise<{ paymentIntentId: string; status: "succeeded" }> {
     if (this.provider.name !== "demo") throw new NotFoundError("Demo payments are off: PAYMENTS_MODE is stripe");
     const id = input.clientSecret.split("_secret_")[0]!;
     const payment = await this.payments.find("demo", id);
@@ -169,12 +191,20 @@ export class PaymentsService {
     if (payment.status !== "succeeded") {
       const settled = await this.payments.settle("demo", id, "succeeded", customer);
       // A double-click: the other confirmation settled it first, and this one answers as that one does.
-      if (!settled && (await this.payments.find("demo", id))?.status !== "succeeded") throw new ConflictError("This payment can no longer be confirmed");
+      if (!settled && (await this.payments.find("demo", id))?.status !== "succeeded")
+        throw new ConflictError("This payment can no longer be confirmed");
     }
     // docs/decisions.md#24: the purchase starts a monthly demo subscription whose first invoice is this payment. It is
     // idempotent per checkout, so a repeat (or a retry after a crash between the two steps) starts one.
     if (payment.planType) {
-      const start = { checkoutRef: id, planType: payment.planType, amountCents: payment.amountCents, payerEmail: input.email, payerName: input.name, cardNumber: input.cardNumber };
+      const start = {
+        checkoutRef: id,
+        planType: payment.planType,
+        amountCents: payment.amountCents,
+        payerEmail: input.email,
+        payerName: input.name,
+        cardNumber: input.cardNumber,
+      };
       try {
         await this.subscriptions.startDemo(start);
       } catch (error) {
@@ -225,13 +255,33 @@ export class PaymentsService {
    * Records demo payments that already happened (the demo seed), with the plan's checkout price, in the
    * caller's transaction. A provider id already recorded is skipped, so a re-run never counts twice.
    */
-  async importDemoPayments(payments: { providerId: string; planType: PlanType; customerEmail: string; customerName: string; createdAt: Date }[], tx: Knex): Promise<number> {
+  async importDemoPayments(
+    payments: {
+      providerId: string;
+      planType: PlanType;
+      customerEmail: string;
+      customerName: string;
+      createdAt: Date;
+    }[],
+    tx: Knex,
+  ): Promise<number> {
     const prices = new Map((await this.plans.list()).map((p) => [p.type, p.checkoutPrice]));
     return this.payments.insertManyOnce(
       payments.map((p) => {
         const price = prices.get(p.planType);
         if (price === undefined) throw new ValidationError(`No plan ${p.planType}: seed the plans first`);
-        return { provider: "demo", providerId: p.providerId, kind: "payment_intent", planType: p.planType, amountCents: Math.round(price * 100), currency: "cad", customerEmail: p.customerEmail, customerName: p.customerName, status: "succeeded", createdAt: p.createdAt };
+        return {
+          provider: "demo",
+          providerId: p.providerId,
+          kind: "payment_intent",
+          planType: p.planType,
+          amountCents: Math.round(price * 100),
+          currency: "cad",
+          customerEmail: p.customerEmail,
+          customerName: p.customerName,
+          status: "succeeded",
+          createdAt: p.createdAt,
+        };
       }),
       tx,
     );
@@ -240,7 +290,10 @@ export class PaymentsService {
   /** Total Revenue in dollars: paid invoices and the one-time payments, nothing counted twice. */
   async totalRevenue(): Promise<number> {
     // Paid invoices plus one-time payments; a demo checkout that started a subscription is counted by its invoice.
-    const [payments, invoices] = await Promise.all([this.payments.totalRevenueCents(), this.subscriptions.paidInvoicesCents()]);
+    const [payments, invoices] = await Promise.all([
+      this.payments.totalRevenueCents(),
+      this.subscriptions.paidInvoicesCents(),
+    ]);
     return (payments + invoices) / 100;
   }
 }

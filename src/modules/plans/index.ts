@@ -12,4 +12,11 @@ export {
   planServiceByKey,
   planServicesOf,
 } from "./plans.catalog.js";
-export { PLAN_TYPES, SUBSCRIPTION_PLANS, type Plan, type PlanType, planTypeSchema, priceSchema } from "./plans.schemas.js";
+export {
+  PLAN_TYPES,
+  SUBSCRIPTION_PLANS,
+  type Plan,
+  type PlanType,
+  planTypeSchema,
+  priceSchema,
+} from "./plans.schemas.js";

@@ -62,7 +62,10 @@ export class PlansRepository {
     return inserted.length;
   }
 
-  async updatePrices(type: PlanType, prices: { monthly_price?: number; checkout_price?: number }): Promise<Plan | null> {
+  async updatePrices(
+    type: PlanType,
+    prices: { monthly_price?: number; checkout_price?: number },
+  ): Promise<Plan | null> {
     const [row] = await this.db<PlanRow>("plans")
       .where({ type })
       .update({ ...prices, updated_at: this.db.fn.now() } as never)

@@ -1,5 +1,15 @@
 import type { Tx } from "../../db/transaction.js";
-import { type CustomerScope, type PersonalStrings, THEIR_JOBS, lowerAll, paymentsOf, readPersonalStrings, readScope, subscriptionsOf, theirJobsBindings } from "./customer-scope.js";
+import {
+  type CustomerScope,
+  type PersonalStrings,
+  THEIR_JOBS,
+  lowerAll,
+  paymentsOf,
+  readPersonalStrings,
+  readScope,
+  subscriptionsOf,
+  theirJobsBindings,
+} from "./customer-scope.js";
 
 /** The SQL of a customer's erasure: replaces their personal data, inside the caller's transaction. */
 export class ErasureRepository {
@@ -81,19 +91,34 @@ export class ErasureRepository {
 
   /** What the client wrote in their answers. */
   async eraseClientNotes(tx: Tx, s: CustomerScope): Promise<{ clientResponses: number; quoteRequests: number }> {
-    const clientResponses = await tx("client_responses").whereIn("share_id", s.shareIds).whereNotNull("notes").update({ notes: null });
-    const quoteRequests = await tx("quote_requests").whereIn("property_id", s.propertyIds).whereNotNull("client_notes").update({ client_notes: null });
+    const clientResponses = await tx("client_responses")
+      .whereIn("share_id", s.shareIds)
+      .whereNotNull("notes")
+      .update({ notes: null });
+    const quoteRequests = await tx("quote_requests")
+      .whereIn("property_id", s.propertyIds)
+      .whereNotNull("client_notes")
+      .update({ client_notes: null });
     return { clientResponses, quoteRequests };
   }
 
   /** Financial records are kept (amounts, dates, provider ids), with the payer's name and e-mail replaced. */
   erasePayments(tx: Tx, s: CustomerScope, placeholder: { name: string; email: string }): Promise<number> {
-    return paymentsOf(tx, s).update({ customer_name: placeholder.name, customer_email: placeholder.email, updated_at: tx.fn.now() });
+    return paymentsOf(tx, s).update({
+      customer_name: placeholder.name,
+      customer_email: placeholder.email,
+      updated_at: tx.fn.now(),
+    });
   }
 
   /** Billing records stay (amounts, periods, provider ids), with the payer's name, e-mail and reason replaced. */
   eraseSubscriptions(tx: Tx, s: CustomerScope, placeholder: { name: string; email: string }): Promise<number> {
-    return subscriptionsOf(tx, s).update({ payer_name: placeholder.name, payer_email: placeholder.email, cancellation_reason: null, updated_at: tx.fn.now() });
+    return subscriptionsOf(tx, s).update({
+      payer_name: placeholder.name,
+      payer_email: placeholder.email,
+      cancellation_reason: null,
+      updated_at: tx.fn.now(),
+    });
   }
 
   eraseReminders(tx: Tx, s: CustomerScope, placeholderEmail: string): Promise<number> {
@@ -140,7 +165,10 @@ export class ErasureRepository {
 
   /** Work queued for them (e-mails not sent yet) is dropped: an erased person gets no more mail. */
   async dropQueuedJobs(tx: Tx, s: CustomerScope, emails: string[]): Promise<number> {
-    const { rows } = await tx.raw(`select count(*)::int as n from graphile_worker.complete_jobs(array(${THEIR_JOBS})::bigint[])`, theirJobsBindings(s, emails));
+    const { rows } = await tx.raw(
+      `select count(*)::int as n from graphile_worker.complete_jobs(array(${THEIR_JOBS})::bigint[])`,
+      theirJobsBindings(s, emails),
+    );
     return rows[0].n;
   }
 
@@ -148,7 +176,11 @@ export class ErasureRepository {
    * Remembered submissions and login counters that are theirs, by exact values: a submission whose answer holds
    * one of their strings as a whole value (or their customer or property id), a counter of one of their e-mails.
    */
-  async dropTransient(tx: Tx, s: CustomerScope, strings: PersonalStrings): Promise<{ idempotencyKeys: number; loginAttempts: number }> {
+  async dropTransient(
+    tx: Tx,
+    s: CustomerScope,
+    strings: PersonalStrings,
+  ): Promise<{ idempotencyKeys: number; loginAttempts: number }> {
     const all = lowerAll([...strings.emails, ...strings.names, ...strings.phones, ...strings.addresses]);
     const idempotencyKeys = await tx("idempotency_keys")
       .whereRaw(
@@ -164,8 +196,12 @@ export class ErasureRepository {
       .where((q) =>
         q
           .whereRaw("lower(email) = any(?::text[])", [emails])
-          .orWhereRaw("key = any(?::text[])", [emails.flatMap((e) => [`email:${e}`, `home-email:${e}`, `home-mail:${e}`])])
-          .orWhereRaw("exists (select 1 from unnest(?::text[]) p where left(key, char_length(p)) = p)", [emails.flatMap((e) => [`pair:${e}|`, `home-pair:${e}|`])]),
+          .orWhereRaw("key = any(?::text[])", [
+            emails.flatMap((e) => [`email:${e}`, `home-email:${e}`, `home-mail:${e}`]),
+          ])
+          .orWhereRaw("exists (select 1 from unnest(?::text[]) p where left(key, char_length(p)) = p)", [
+            emails.flatMap((e) => [`pair:${e}|`, `home-pair:${e}|`]),
+          ]),
       )
       .delete();
     return { idempotencyKeys, loginAttempts };
@@ -175,7 +211,15 @@ export class ErasureRepository {
   async eraseMyHome(tx: Tx, email: string): Promise<Record<string, number>> {
     const deleted: Record<string, number> = {};
     // home_preferences and home_calendar_feeds: My Home's reminder choice and calendar feed (the feed URL stops working).
-    for (const table of ["home_sessions", "home_sign_in_tokens", "home_passkeys", "home_webauthn_challenges", "home_accounts", "home_preferences", "home_calendar_feeds"]) {
+    for (const table of [
+      "home_sessions",
+      "home_sign_in_tokens",
+      "home_passkeys",
+      "home_webauthn_challenges",
+      "home_accounts",
+      "home_preferences",
+      "home_calendar_feeds",
+    ]) {
       deleted[`${table} (deleted)`] = await tx(table).where({ email }).delete();
     }
     return deleted;

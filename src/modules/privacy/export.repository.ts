@@ -1,5 +1,14 @@
 import type { Knex } from "knex";
-import { type CustomerScope, THEIR_JOBS, ids, paymentsOf, readPersonalStrings, readScope, subscriptionsOf, theirJobsBindings } from "./customer-scope.js";
+import {
+  type CustomerScope,
+  THEIR_JOBS,
+  ids,
+  paymentsOf,
+  readPersonalStrings,
+  readScope,
+  subscriptionsOf,
+  theirJobsBindings,
+} from "./customer-scope.js";
 import type { Row } from "./privacy.schemas.js";
 
 /** The SQL of a customer's export: reads every record of theirs, changes nothing. */
@@ -79,7 +88,11 @@ export class ExportRepository {
       this.db("invoices").whereIn("subscription_id", subIds).orderBy("id"),
       this.db("subscription_events").whereIn("subscription_id", subIds).orderBy("id"),
     ]);
-    return subs.map((sub) => ({ ...sub, invoices: invoices.filter((i) => i.subscription_id === sub.id), events: events.filter((e) => e.subscription_id === sub.id) }));
+    return subs.map((sub) => ({
+      ...sub,
+      invoices: invoices.filter((i) => i.subscription_id === sub.id),
+      events: events.filter((e) => e.subscription_id === sub.id),
+    }));
   }
 
   reminders(s: CustomerScope): Promise<Row[]> {
@@ -102,8 +115,14 @@ export class ExportRepository {
   async myHome(s: CustomerScope): Promise<{ accounts: Row[]; sessions: Row[]; passkeys: Row[] }> {
     const [accounts, sessions, passkeys] = await Promise.all([
       this.db("home_accounts").where({ email: s.email }).select("email", "created_at", "last_signed_in_at"),
-      this.db("home_sessions").where({ email: s.email }).orderBy("id").select("id", "method", "created_at", "last_seen_at", "expires_at", "revoked_at"),
-      this.db("home_passkeys").where({ email: s.email }).orderBy("id").select("id", "name", "created_at", "last_used_at"),
+      this.db("home_sessions")
+        .where({ email: s.email })
+        .orderBy("id")
+        .select("id", "method", "created_at", "last_seen_at", "expires_at", "revoked_at"),
+      this.db("home_passkeys")
+        .where({ email: s.email })
+        .orderBy("id")
+        .select("id", "name", "created_at", "last_used_at"),
     ]);
     return { accounts, sessions, passkeys };
   }

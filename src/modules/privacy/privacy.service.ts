@@ -2,7 +2,13 @@ import type { TransactionRunner } from "../../db/transaction.js";
 import { ValidationError } from "../../http/errors.js";
 import type { ErasureRepository } from "./erasure.repository.js";
 import type { ExportRepository } from "./export.repository.js";
-import { type CustomerExport, type EraseResult, type PurgeResult, type Row, customerEmailSchema } from "./privacy.schemas.js";
+import {
+  type CustomerExport,
+  type EraseResult,
+  type PurgeResult,
+  type Row,
+  customerEmailSchema,
+} from "./privacy.schemas.js";
 import type { PurgeRepository } from "./purge.repository.js";
 
 export interface PrivacySettings {
@@ -50,26 +56,43 @@ export class PrivacyService {
     const email = parseEmail(emailInput);
     const r = this.repositories.exports;
     const scope = await r.scope(email);
-    const [customers, properties, bookings, inspections, entries, photos, reports, reportShares, clientResponses, quoteReportLinks, quotes, tasks, schedules, payments, subscriptions, reminders, queued] =
-      await Promise.all([
-        r.customers(scope),
-        r.properties(scope),
-        r.bookings(scope),
-        r.inspections(scope),
-        r.entries(scope),
-        r.entryPhotos(scope),
-        r.reports(scope),
-        r.reportShares(scope),
-        r.clientResponses(scope),
-        r.quoteReportLinks(scope),
-        r.quotes(scope),
-        r.tasks(scope),
-        r.schedules(scope),
-        r.payments(scope),
-        r.subscriptions(scope),
-        r.reminders(scope),
-        r.queuedMail(scope),
-      ]);
+    const [
+      customers,
+      properties,
+      bookings,
+      inspections,
+      entries,
+      photos,
+      reports,
+      reportShares,
+      clientResponses,
+      quoteReportLinks,
+      quotes,
+      tasks,
+      schedules,
+      payments,
+      subscriptions,
+      reminders,
+      queued,
+    ] = await Promise.all([
+      r.customers(scope),
+      r.properties(scope),
+      r.bookings(scope),
+      r.inspections(scope),
+      r.entries(scope),
+      r.entryPhotos(scope),
+      r.reports(scope),
+      r.reportShares(scope),
+      r.clientResponses(scope),
+      r.quoteReportLinks(scope),
+      r.quotes(scope),
+      r.tasks(scope),
+      r.schedules(scope),
+      r.payments(scope),
+      r.subscriptions(scope),
+      r.reminders(scope),
+      r.queuedMail(scope),
+    ]);
     const myHome = await r.myHome(scope);
     const of = (rows: Row[], inspectionId: unknown) => rows.filter((row) => row.inspection_id === inspectionId);
     return {
@@ -106,7 +129,9 @@ export class PrivacyService {
       const strings = await r.personalStrings(tx, scope);
       const all = [...strings.emails, ...strings.names, ...strings.phones, ...strings.addresses];
       const primary = scope.customerIds[0];
-      const placeholder = primary ? { name: `Erased customer #${primary}`, email: `erased-${primary}@invalid` } : { name: "Erased customer", email: "erased@invalid" };
+      const placeholder = primary
+        ? { name: `Erased customer #${primary}`, email: `erased-${primary}@invalid` }
+        : { name: "Erased customer", email: "erased@invalid" };
 
       const changed: Record<string, number> = {};
       const count = (table: string, n: number) => {
@@ -152,6 +177,9 @@ export class PrivacyService {
 
 function parseEmail(input: string): string {
   const parsed = customerEmailSchema.safeParse(input);
-  if (!parsed.success) throw new ValidationError("Invalid e-mail", { email: parsed.error.issues[0]?.message ?? "Enter a valid email address" });
+  if (!parsed.success)
+    throw new ValidationError("Invalid e-mail", {
+      email: parsed.error.issues[0]?.message ?? "Enter a valid email address",
+    });
   return parsed.data;
 }

@@ -10,6 +10,8 @@ export const privacyPurgeTask =
   (privacy: PrivacyService): Task =>
   async (_payload, helpers) => {
     const { deleted } = await privacy.purge();
-    const summary = Object.entries(deleted).map(([table, n]) => `${table} ${n}`).join(", ");
+    const summary = Object.entries(deleted)
+      .map(([table, n]) => `${table} ${n}`)
+      .join(", ");
     helpers.logger.info(`privacy purge: ${summary}`);
   };

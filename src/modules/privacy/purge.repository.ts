@@ -11,21 +11,31 @@ export class PurgeRepository {
   constructor(private readonly db: Knex) {}
 
   async purgeIdempotencyKeys(asOf: Date, windowHours: number): Promise<number> {
-    return this.db("idempotency_keys").where("created_at", "<", new Date(asOf.getTime() - windowHours * 3_600_000)).delete();
+    return this.db("idempotency_keys")
+      .where("created_at", "<", new Date(asOf.getTime() - windowHours * 3_600_000))
+      .delete();
   }
 
   /**
    * Counters whose window has ended count nothing any more, whatever their key. Keys under `longer.prefix`
    * (My Home's hourly mail cap) have a longer window and wait for its end.
    */
-  async purgeLoginAttempts(asOf: Date, windowMs: number, longer?: { prefix: string; windowMs: number }): Promise<number> {
+  async purgeLoginAttempts(
+    asOf: Date,
+    windowMs: number,
+    longer?: { prefix: string; windowMs: number },
+  ): Promise<number> {
     const ended = (ms: number) => new Date(asOf.getTime() - ms);
     // A counter still holding back guesses (blocked_until ahead) is kept until its wait is over.
     return this.db("login_attempts")
       .where((q) => {
         if (!longer) return q.where("window_started_at", "<=", ended(windowMs));
         return q
-          .where((w) => w.where("window_started_at", "<=", ended(windowMs)).andWhereRaw("left(key, ?) <> ?", [longer.prefix.length, longer.prefix]))
+          .where((w) =>
+            w
+              .where("window_started_at", "<=", ended(windowMs))
+              .andWhereRaw("left(key, ?) <> ?", [longer.prefix.length, longer.prefix]),
+          )
           .orWhere("window_started_at", "<=", ended(Math.max(windowMs, longer.windowMs)));
       })
       .andWhere((q) => q.whereNull("blocked_until").orWhere("blocked_until", "<=", asOf))
@@ -34,7 +44,9 @@ export class PurgeRepository {
 
   /** Client addresses staff signed in from, once they no longer count as known (auth's knownAddressDays). */
   async purgeStaffLoginAddresses(asOf: Date, keepDays: number): Promise<number> {
-    return this.db("staff_login_addresses").where("last_success_at", "<=", new Date(asOf.getTime() - keepDays * 86_400_000)).delete();
+    return this.db("staff_login_addresses")
+      .where("last_success_at", "<=", new Date(asOf.getTime() - keepDays * 86_400_000))
+      .delete();
   }
 
   async purgeStaffSessions(asOf: Date): Promise<number> {
@@ -61,4 +73,3 @@ export class PurgeRepository {
     return deleted;
   }
 }
-

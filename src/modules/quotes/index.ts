@@ -1,4 +1,13 @@
 // What other modules, the CLI and the seeds may use of quotes (README "Interface for other modules").
-export { BELL_CAP, type ClientQuoteReport, type NewQuoteRequest, QUOTE_REPORT_MAIL_TASK, type QuotesDeps, QuotesService, STALE_QUOTE_MESSAGE, toClientItem } from "./quotes.service.js";
+export {
+  BELL_CAP,
+  type ClientQuoteReport,
+  type NewQuoteRequest,
+  QUOTE_REPORT_MAIL_TASK,
+  type QuotesDeps,
+  QuotesService,
+  STALE_QUOTE_MESSAGE,
+  toClientItem,
+} from "./quotes.service.js";
 export { type QuoteReportMailDeps, quoteReportMailTask } from "./quotes.tasks.js";
 export { type QuoteReportMailDetails, quoteReportEmail } from "./quotes.mail.js";

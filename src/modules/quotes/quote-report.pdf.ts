@@ -26,7 +26,9 @@ export async function renderQuoteReportPdf(doc: QuoteReportDocument): Promise<Bu
     pdf.fillColor(GREEN).font("Helvetica-Bold").fontSize(22).text("Haven Quote Report");
     pdf.moveDown(0.3).font("Helvetica").fontSize(11).fillColor("#333333");
     pdf.text(doc.propertyAddress);
-    pdf.text(`Prepared for ${doc.clientName} on ${new Date(doc.createdAt).toLocaleDateString("en-CA", { year: "numeric", month: "long", day: "numeric" })}`);
+    pdf.text(
+      `Prepared for ${doc.clientName} on ${new Date(doc.createdAt).toLocaleDateString("en-CA", { year: "numeric", month: "long", day: "numeric" })}`,
+    );
     pdf.moveDown(1);
 
     const left = pdf.page.margins.left;
@@ -34,22 +36,46 @@ export async function renderQuoteReportPdf(doc: QuoteReportDocument): Promise<Bu
     doc.items.forEach((item, index) => {
       if (pdf.y > pdf.page.height - 140) pdf.addPage();
       const top = pdf.y;
-      pdf.fillColor(GREEN).font("Helvetica-Bold").fontSize(12).text(`${index + 1}. ${item.taskTitle}`, left, top, { width: width - 130 });
-      pdf.fillColor(GOLD).font("Helvetica-Bold").fontSize(12).text(item.quotedAmount ?? "", left + width - 120, top, { width: 120, align: "right" });
+      pdf
+        .fillColor(GREEN)
+        .font("Helvetica-Bold")
+        .fontSize(12)
+        .text(`${index + 1}. ${item.taskTitle}`, left, top, { width: width - 130 });
+      pdf
+        .fillColor(GOLD)
+        .font("Helvetica-Bold")
+        .fontSize(12)
+        .text(item.quotedAmount ?? "", left + width - 120, top, { width: 120, align: "right" });
       pdf.x = left;
-      if (item.taskDescription) pdf.fillColor("#333333").font("Helvetica").fontSize(10).text(item.taskDescription, left, pdf.y, { width: width - 130 });
+      if (item.taskDescription)
+        pdf
+          .fillColor("#333333")
+          .font("Helvetica")
+          .fontSize(10)
+          .text(item.taskDescription, left, pdf.y, { width: width - 130 });
       pdf.fillColor("#666666").font("Helvetica").fontSize(9).text(`Priority: ${item.priority}`, left);
       pdf.moveDown(0.8);
     });
 
-    pdf.moveTo(left, pdf.y).lineTo(left + width, pdf.y).strokeColor(GOLD).stroke();
+    pdf
+      .moveTo(left, pdf.y)
+      .lineTo(left + width, pdf.y)
+      .strokeColor(GOLD)
+      .stroke();
     pdf.moveDown(0.5);
     const totalY = pdf.y;
     pdf.fillColor(GREEN).font("Helvetica-Bold").fontSize(14).text("Total", left, totalY);
-    pdf.text(doc.totalCents === null ? "See items" : formatCents(doc.totalCents), left + width - 160, totalY, { width: 160, align: "right" });
+    pdf.text(doc.totalCents === null ? "See items" : formatCents(doc.totalCents), left + width - 160, totalY, {
+      width: 160,
+      align: "right",
+    });
     pdf.x = left;
     pdf.moveDown(1.5);
-    pdf.fillColor("#333333").font("Helvetica").fontSize(10).text("Accept or decline each item in one click on your quote page:", left);
+    pdf
+      .fillColor("#333333")
+      .font("Helvetica")
+      .fontSize(10)
+      .text("Accept or decline each item in one click on your quote page:", left);
     pdf.fillColor(GREEN).text(doc.link, { link: doc.link, underline: true });
     pdf.end();
   });

@@ -21,7 +21,15 @@ describe("quote amounts", () => {
 
 describe("the staff status machine", () => {
   it("allows exactly the moves of staff-side §4", () => {
-    const legal = QUOTE_STATUSES.flatMap((from) => QUOTE_STATUSES.filter((to) => isStaffMove(from, to)).map((to) => `${from}→${to}`));
-    expect(legal.sort()).toEqual(["accepted→completed", "pending→declined", "pending→quoted", "quoted→accepted", "quoted→quoted"]);
+    const legal = QUOTE_STATUSES.flatMap((from) =>
+      QUOTE_STATUSES.filter((to) => isStaffMove(from, to)).map((to) => `${from}→${to}`),
+    );
+    expect(legal.sort()).toEqual([
+      "accepted→completed",
+      "pending→declined",
+      "pending→quoted",
+      "quoted→accepted",
+      "quoted→quoted",
+    ]);
   });
 });

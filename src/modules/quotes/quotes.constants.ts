@@ -30,7 +30,9 @@ export const isStaffMove = (from: QuoteStatus, to: QuoteStatus) => STAFF_MOVES[f
  */
 export function parseCents(amount: string | null | undefined): number | null {
   if (!amount) return null;
-  const match = amount.trim().match(/^(?:CAD|USD|C?\$)?\s*\$?\s*(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?\s*(?:CAD|USD)?$/i);
+  const match = amount
+    .trim()
+    .match(/^(?:CAD|USD|C?\$)?\s*\$?\s*(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?\s*(?:CAD|USD)?$/i);
   if (!match) return null;
   const dollars = Number(match[1]!.replace(/,/g, ""));
   const cents = match[2] ? Number(match[2].padEnd(2, "0")) : 0;

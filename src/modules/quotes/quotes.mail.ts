@@ -3,7 +3,6 @@ import { withCustomerFooter } from "../mail/index.js";
 import { type ClientQuoteItem, formatCents } from "./quotes.constants.js";
 import { escapeHtml } from "../../shared/html.js";
 
-
 export interface QuoteReportMailDetails {
   to: string;
   clientName: string;
@@ -34,7 +33,12 @@ export function quoteReportEmail(d: QuoteReportMailDetails, pdf: Buffer): MailMe
     "",
     "Haven",
   ];
-  const rows = d.items.map((item) => `<tr><td>${escapeHtml(item.taskTitle)}</td><td style="text-align:right">${escapeHtml(item.quotedAmount ?? "")}</td></tr>`).join("");
+  const rows = d.items
+    .map(
+      (item) =>
+        `<tr><td>${escapeHtml(item.taskTitle)}</td><td style="text-align:right">${escapeHtml(item.quotedAmount ?? "")}</td></tr>`,
+    )
+    .join("");
   const html = [
     `<p>Hello ${escapeHtml(d.clientName)},</p><p>Here are our quotes for ${escapeHtml(d.propertyAddress)}:</p>`,
     `<table>${rows}<tr><th style="text-align:left">Total</th><th style="text-align:right">${escapeHtml(total)}</th></tr></table>`,
@@ -42,11 +46,21 @@ export function quoteReportEmail(d: QuoteReportMailDetails, pdf: Buffer): MailMe
     `<p>The quote report is attached as a PDF.</p><p>Questions? Reply to ${escapeHtml(d.supportEmail)}.</p><p>Haven</p>`,
   ].join("\n");
   // The link is on PUBLIC_URL: My Home is beside it.
-  return withCustomerFooter({
-    to: d.to,
-    subject: `Your Haven quote for ${d.propertyAddress}`,
-    text: lines.join("\n"),
-    html,
-    attachments: [{ filename: "haven-quote-report.pdf", content: pdf.toString("base64"), encoding: "base64", contentType: "application/pdf" }],
-  }, new URL(d.link).origin);
+  return withCustomerFooter(
+    {
+      to: d.to,
+      subject: `Your Haven quote for ${d.propertyAddress}`,
+      text: lines.join("\n"),
+      html,
+      attachments: [
+        {
+          filename: "haven-quote-report.pdf",
+          content: pdf.toString("base64"),
+          encoding: "base64",
+          contentType: "application/pdf",
+        },
+      ],
+    },
+    new URL(d.link).origin,
+  );
 }

@@ -3,7 +3,13 @@ import { idParams } from "../../http/fields.js";
 import { apiCalls, dateTimeString, idNumber } from "../../http/openapi.kit.js";
 import { staffListQuerySchema } from "../customers/customers.schemas.js";
 import { QUOTE_SOURCES } from "./quotes.constants.js";
-import { type ClientQuoteItem, QUOTE_PRIORITIES, QUOTE_STATUSES, type QuoteRequest, quoteUpdateSchema } from "./quotes.schemas.js";
+import {
+  type ClientQuoteItem,
+  QUOTE_PRIORITIES,
+  QUOTE_STATUSES,
+  type QuoteRequest,
+  quoteUpdateSchema,
+} from "./quotes.schemas.js";
 
 // OpenAPI entries of quotes.routes.ts; see docs/api.md.
 
@@ -26,12 +32,24 @@ const quoteRequest: z.ZodType<QuoteRequest> = z
     status: z.enum(QUOTE_STATUSES),
     priority: z.enum(QUOTE_PRIORITIES),
     quotedAmount: z.string().nullable().meta({ description: "Free text, as staff typed it" }),
-    quotedCents: z.number().int().nullable().meta({ description: "quotedAmount in cents when it reads as one dollar figure" }),
+    quotedCents: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "quotedAmount in cents when it reads as one dollar figure" }),
     adminNotes: z.string().nullable(),
     clientNotes: z.string().nullable(),
-    version: z.number().int().min(1).meta({ description: "Grows with every update; send it back in PATCH to refuse a stale edit" }),
-    clientNotedAt: dateTimeString.meta({ description: "When the client last added to it: made it, or asked again (the new note appended to clientNotes)" }),
-    source: z.enum(QUOTE_SOURCES).meta({ description: "link: a client report link's answer; portal: asked in My Home (labelled 'From My Home')" }),
+    version: z
+      .number()
+      .int()
+      .min(1)
+      .meta({ description: "Grows with every update; send it back in PATCH to refuse a stale edit" }),
+    clientNotedAt: dateTimeString.meta({
+      description: "When the client last added to it: made it, or asked again (the new note appended to clientNotes)",
+    }),
+    source: z
+      .enum(QUOTE_SOURCES)
+      .meta({ description: "link: a client report link's answer; portal: asked in My Home (labelled 'From My Home')" }),
     createdAt: dateTimeString,
     updatedAt: dateTimeString,
   })
@@ -94,7 +112,12 @@ export const quotesCalls = apiCalls([
     responses: {
       201: {
         description: "Generated and sent",
-        schema: z.object({ reportLink: z.string(), items: z.array(clientQuoteItem), totalCents: z.number().int().nullable(), clientEmail: z.string() }),
+        schema: z.object({
+          reportLink: z.string(),
+          items: z.array(clientQuoteItem),
+          totalCents: z.number().int().nullable(),
+          clientEmail: z.string(),
+        }),
       },
     },
     errors: [404, 409],

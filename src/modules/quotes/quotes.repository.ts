@@ -99,7 +99,10 @@ export class QuotesRepository {
 
   /** How many bell rows are new for this staff user, up to `cap`. */
   async bellCount(staffUserId: number, cap: number): Promise<number> {
-    const result = await this.db.raw(`select count(*)::int as n from (${BELL_SQL.replaceAll(":from", SEEN_SQL)} limit :cap) x`, { staffUserId, cap });
+    const result = await this.db.raw(
+      `select count(*)::int as n from (${BELL_SQL.replaceAll(":from", SEEN_SQL)} limit :cap) x`,
+      { staffUserId, cap },
+    );
     return result.rows[0].n as number;
   }
 
@@ -133,7 +136,9 @@ export class QuotesRepository {
       .join("maintenance_tasks as t", "t.id", "q.maintenance_task_id")
       .select(
         "q.*",
-        tx.raw("concat_ws(', ', p.address, p.city, nullif(concat_ws(' ', coalesce(p.province, p.state), p.postal_code), '')) as property_address"),
+        tx.raw(
+          "concat_ws(', ', p.address, p.city, nullif(concat_ws(' ', coalesce(p.province, p.state), p.postal_code), '')) as property_address",
+        ),
         "p.client_name",
         "p.client_email",
         "t.title as task_title",
@@ -147,7 +152,15 @@ export class QuotesRepository {
    * against the partial unique index, so concurrent submissions for one task never make two open requests.
    */
   async upsertForClient(
-    row: { propertyId: number; maintenanceTaskId: number; shareId: number | null; priority: QuotePriority; clientNotes: string | null; appendNote: string; source?: QuoteSource },
+    row: {
+      propertyId: number;
+      maintenanceTaskId: number;
+      shareId: number | null;
+      priority: QuotePriority;
+      clientNotes: string | null;
+      appendNote: string;
+      source?: QuoteSource;
+    },
     tx: Tx,
   ): Promise<{ id: number; created: boolean }> {
     const result = await tx.raw(
@@ -157,19 +170,36 @@ export class QuotesRepository {
        do update set client_notes = concat_ws(E'\\n\\n', nullif(quote_requests.client_notes, ''), ?::text),
                      client_noted_at = now(), updated_at = now(), version = quote_requests.version + 1
        returning id, (xmax = 0) as created`,
-      [row.propertyId, row.maintenanceTaskId, row.shareId, row.priority, row.clientNotes, row.source ?? "link", row.appendNote],
+      [
+        row.propertyId,
+        row.maintenanceTaskId,
+        row.shareId,
+        row.priority,
+        row.clientNotes,
+        row.source ?? "link",
+        row.appendNote,
+      ],
     );
     const out = result.rows[0] as { id: number; created: boolean };
     return { id: out.id, created: out.created };
   }
 
   /** The list's filter, on a query that joins q, p and t. */
-  private filtered(query: Knex.QueryBuilder, options: { q?: string; status?: QuoteStatus; propertyId?: number }): Knex.QueryBuilder {
+  private filtered(
+    query: Knex.QueryBuilder,
+    options: { q?: string; status?: QuoteStatus; propertyId?: number },
+  ): Knex.QueryBuilder {
     if (options.status) query.where("q.status", options.status);
     if (options.propertyId) query.where("q.property_id", options.propertyId);
     if (options.q) {
       const like = escapeLike(options.q);
-      query.where((w) => w.whereILike("p.address", like).orWhereILike("t.title", like).orWhereILike("p.client_name", like).orWhereILike("p.client_email", like));
+      query.where((w) =>
+        w
+          .whereILike("p.address", like)
+          .orWhereILike("t.title", like)
+          .orWhereILike("p.client_name", like)
+          .orWhereILike("p.client_email", like),
+      );
     }
     return query;
   }
@@ -183,9 +213,21 @@ export class QuotesRepository {
     return cursorBatches(this.db, rows, toQuote);
   }
 
-  async list(options: { limit: number; offset: number; q?: string; status?: QuoteStatus; propertyId?: number }): Promise<{ rows: QuoteRequest[]; total: number }> {
+  async list(options: {
+    limit: number;
+    offset: number;
+    q?: string;
+    status?: QuoteStatus;
+    propertyId?: number;
+  }): Promise<{ rows: QuoteRequest[]; total: number }> {
     const filter = (query: Knex.QueryBuilder) => this.filtered(query, options);
-    const counted = await filter(this.db("quote_requests as q").join("properties as p", "p.id", "q.property_id").join("maintenance_tasks as t", "t.id", "q.maintenance_task_id")).count({ n: "*" }).first();
+    const counted = await filter(
+      this.db("quote_requests as q")
+        .join("properties as p", "p.id", "q.property_id")
+        .join("maintenance_tasks as t", "t.id", "q.maintenance_task_id"),
+    )
+      .count({ n: "*" })
+      .first();
     const rows = await filter(this.joined())
       .orderBy([
         { column: "q.created_at", order: "desc" },
@@ -202,21 +244,48 @@ export class QuotesRepository {
   }
 
   /** Locks the request's row until the transaction ends: concurrent moves queue up here. */
-  async lock(id: number, tx: Tx): Promise<{ id: number; status: QuoteStatus; maintenanceTaskId: number; propertyId: number; version: number } | null> {
+  async lock(
+    id: number,
+    tx: Tx,
+  ): Promise<{
+    id: number;
+    status: QuoteStatus;
+    maintenanceTaskId: number;
+    propertyId: number;
+    version: number;
+  } | null> {
     const row = await tx("quote_requests").where({ id }).forUpdate().first();
-    return row ? { id: row.id, status: row.status, maintenanceTaskId: row.maintenance_task_id, propertyId: row.property_id, version: row.version } : null;
+    return row
+      ? {
+          id: row.id,
+          status: row.status,
+          maintenanceTaskId: row.maintenance_task_id,
+          propertyId: row.property_id,
+          version: row.version,
+        }
+      : null;
   }
 
   async update(
     id: number,
-    patch: { status: QuoteStatus; quotedAmount?: string | null; quotedCents?: number | null; adminNotes?: string | null; quoted?: boolean; decided?: boolean },
+    patch: {
+      status: QuoteStatus;
+      quotedAmount?: string | null;
+      quotedCents?: number | null;
+      adminNotes?: string | null;
+      quoted?: boolean;
+      decided?: boolean;
+    },
     tx: Tx,
   ): Promise<void> {
     await tx("quote_requests")
       .where({ id })
       .update({
         status: patch.status,
-        ...(patch.quotedAmount !== undefined && { quoted_amount: patch.quotedAmount, quoted_cents: patch.quotedCents ?? null }),
+        ...(patch.quotedAmount !== undefined && {
+          quoted_amount: patch.quotedAmount,
+          quoted_cents: patch.quotedCents ?? null,
+        }),
         ...(patch.adminNotes !== undefined && { admin_notes: patch.adminNotes }),
         ...(patch.quoted && { quoted_at: tx.fn.now() }),
         ...(patch.decided && { decided_at: tx.fn.now() }),
@@ -241,7 +310,17 @@ export class QuotesRepository {
     return rows.map(toQuote);
   }
 
-  async insertLink(link: { propertyId: number; tokenHash: string; clientEmail: string; quoteRequestIds: number[]; totalCents: number | null; expiresAt: Date }, tx: Tx): Promise<QuoteLinkRow> {
+  async insertLink(
+    link: {
+      propertyId: number;
+      tokenHash: string;
+      clientEmail: string;
+      quoteRequestIds: number[];
+      totalCents: number | null;
+      expiresAt: Date;
+    },
+    tx: Tx,
+  ): Promise<QuoteLinkRow> {
     const [row] = await tx("quote_report_links")
       .insert({
         property_id: link.propertyId,
@@ -283,7 +362,9 @@ export class QuotesRepository {
 
   /** The quote report links not yet completed that list this request. */
   async openLinksWith(quoteRequestId: number, tx: Tx): Promise<QuoteLinkRow[]> {
-    const rows = await tx("quote_report_links").whereNull("completed_at").whereRaw("? = any(quote_request_ids)", [quoteRequestId]);
+    const rows = await tx("quote_report_links")
+      .whereNull("completed_at")
+      .whereRaw("? = any(quote_request_ids)", [quoteRequestId]);
     return rows.map(toLink);
   }
 }

@@ -27,7 +27,10 @@ export interface QuotesRoutesDeps {
 }
 
 const quoteListQuery = staffListQuerySchema.extend({
-  status: z.preprocess((v) => (v === "" ? undefined : v), z.enum(QUOTE_STATUSES, { message: `status must be one of ${QUOTE_STATUSES.join(", ")}` }).optional()),
+  status: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.enum(QUOTE_STATUSES, { message: `status must be one of ${QUOTE_STATUSES.join(", ")}` }).optional(),
+  ),
   propertyId: optionalQueryId("propertyId"),
 });
 const tokenParams = z.object({ token: z.string().max(200) });
@@ -37,9 +40,18 @@ const PAGE_SIZE = 100;
 
 /** The page's groups: one per property, in the order of each property's newest request. */
 function groupByProperty(rows: QuoteRequest[]) {
-  const groups = new Map<number, { propertyId: number; propertyAddress: string; clientName: string; clientEmail: string; requests: QuoteRequest[] }>();
+  const groups = new Map<
+    number,
+    { propertyId: number; propertyAddress: string; clientName: string; clientEmail: string; requests: QuoteRequest[] }
+  >();
   for (const row of rows) {
-    const group = groups.get(row.propertyId) ?? { propertyId: row.propertyId, propertyAddress: row.propertyAddress, clientName: row.clientName, clientEmail: row.clientEmail, requests: [] };
+    const group = groups.get(row.propertyId) ?? {
+      propertyId: row.propertyId,
+      propertyAddress: row.propertyAddress,
+      clientName: row.clientName,
+      clientEmail: row.clientEmail,
+      requests: [],
+    };
     group.requests.push(row);
     groups.set(row.propertyId, group);
   }
@@ -57,7 +69,8 @@ export function quotesApi(deps: Pick<QuotesRoutesDeps, "quotes" | "settings">): 
 
   router.get("/quote-requests", requireStaffApi, async (req, res) => {
     const { limit, offset, q, status, propertyId } = query(req, quoteListQuery);
-    if (wantsCsv(req)) return sendCsv(res, { name: "quote-requests", batches: quotes.exportRows({ q, status, propertyId }) });
+    if (wantsCsv(req))
+      return sendCsv(res, { name: "quote-requests", batches: quotes.exportRows({ q, status, propertyId }) });
     const { rows, total } = await quotes.list({ limit, offset, q, status, propertyId });
     res.setHeader("X-Total-Count", String(total));
     res.json(rows);
@@ -92,7 +105,9 @@ export function quotesPages(deps: QuotesRoutesDeps): Router {
     const { q, status, offset } = query(req, quoteListQuery.omit({ limit: true }));
     const { rows, total } = await quotes.list({ limit: PAGE_SIZE, offset, q, status });
     // Properties that can be sent a quote report: those with a quoted item (of any page).
-    const quotable = new Set((await quotes.list({ limit: 500, offset: 0, status: "quoted" })).rows.map((r) => r.propertyId));
+    const quotable = new Set(
+      (await quotes.list({ limit: 500, offset: 0, status: "quoted" })).rows.map((r) => r.propertyId),
+    );
     res.page("quotes/quote-requests", {
       title: "Quote Requests",
       admin: "quote-requests",
@@ -113,7 +128,14 @@ export function quotesPages(deps: QuotesRoutesDeps): Router {
   router.get("/admin/notifications", ...staffPage, async (req, res) => {
     const items = await quotes.openBell(req.session.staffUserId!);
     res.locals.bellCount = 0;
-    res.page("quotes/notifications", { title: "Notifications", admin: "quote-requests", noindex: true, items, fresh: items.filter((i) => i.isNew).length, timeZone: settings.timeZone });
+    res.page("quotes/notifications", {
+      title: "Notifications",
+      admin: "quote-requests",
+      noindex: true,
+      items,
+      fresh: items.filter((i) => i.isNew).length,
+      timeZone: settings.timeZone,
+    });
   });
 
   // The client's quote report: the first view claims it for this browser, which may return until every item is answered.
@@ -122,8 +144,23 @@ export function quotesPages(deps: QuotesRoutesDeps): Router {
     const { token } = params(req, tokenParams);
     const opened = await quotes.openQuoteReport(token, bindingCookies(req));
     if ("gone" in opened) return res.redirect(303, "/report-expired");
-    if (opened.binding) setBindingCookie(res, opened.binding, [`/quote-report/${token}`], new Date(opened.report.expiresAt), settings.secure);
-    res.page("quotes/quote-report", { title: "Your Haven Quote", noindex: true, report: opened.report, token, formatCents, decisions: CLIENT_DECISIONS, answered: null });
+    if (opened.binding)
+      setBindingCookie(
+        res,
+        opened.binding,
+        [`/quote-report/${token}`],
+        new Date(opened.report.expiresAt),
+        settings.secure,
+      );
+    res.page("quotes/quote-report", {
+      title: "Your Haven Quote",
+      noindex: true,
+      report: opened.report,
+      token,
+      formatCents,
+      decisions: CLIENT_DECISIONS,
+      answered: null,
+    });
   });
 
   router.post("/quote-report/:token/items/:id", async (req, res) => {
@@ -133,7 +170,16 @@ export function quotesPages(deps: QuotesRoutesDeps): Router {
     const result = await quotes.decide(token, bindingCookies(req), id, decision);
     if ("gone" in result) return res.redirect(303, "/report-expired");
     // The last answer spends the link: show the outcome here rather than on a page that no longer opens.
-    if (result.completed) return res.page("quotes/quote-report", { title: "Your Haven Quote", noindex: true, report: result, token, formatCents, decisions: CLIENT_DECISIONS, answered: id });
+    if (result.completed)
+      return res.page("quotes/quote-report", {
+        title: "Your Haven Quote",
+        noindex: true,
+        report: result,
+        token,
+        formatCents,
+        decisions: CLIENT_DECISIONS,
+        answered: id,
+      });
     res.redirect(303, `/quote-report/${token}#item-${id}`);
   });
 

@@ -9,13 +9,29 @@ export const quoteUpdateSchema = z
   .object({
     status: z.enum(QUOTE_STATUSES, { message: `status must be one of ${QUOTE_STATUSES.join(", ")}` }),
     // The amount is printed into the client's e-mail: one line, no control character.
-    quotedAmount: z.string().trim().max(100, "Quoted amount must be at most 100 characters").refine(isSingleLine, singleLineMessage("Quoted amount")).nullish(),
-    adminNotes: z.string().trim().max(4000, "Admin notes must be at most 4000 characters").refine(isMultiLine, multiLineMessage("Admin notes")).nullish(),
+    quotedAmount: z
+      .string()
+      .trim()
+      .max(100, "Quoted amount must be at most 100 characters")
+      .refine(isSingleLine, singleLineMessage("Quoted amount"))
+      .nullish(),
+    adminNotes: z
+      .string()
+      .trim()
+      .max(4000, "Admin notes must be at most 4000 characters")
+      .refine(isMultiLine, multiLineMessage("Admin notes"))
+      .nullish(),
     // The version the dialog was opened with: a request changed since is a 409 (optional for plain calls).
-    version: z.number({ message: "Version must be a whole number" }).int("Version must be a whole number").min(1, "Version must be at least 1").max(2_147_483_647, "Version is not valid").optional(),
+    version: z
+      .number({ message: "Version must be a whole number" })
+      .int("Version must be a whole number")
+      .min(1, "Version must be at least 1")
+      .max(2_147_483_647, "Version is not valid")
+      .optional(),
   })
   .superRefine((input, ctx) => {
-    if (input.status === "quoted" && !input.quotedAmount) ctx.addIssue({ code: "custom", path: ["quotedAmount"], message: "Quoted amount is required" });
+    if (input.status === "quoted" && !input.quotedAmount)
+      ctx.addIssue({ code: "custom", path: ["quotedAmount"], message: "Quoted amount is required" });
   });
 export type QuoteUpdate = z.infer<typeof quoteUpdateSchema>;
 

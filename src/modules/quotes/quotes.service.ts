@@ -3,7 +3,17 @@ import { ConflictError, NotFoundError, ValidationError } from "../../http/errors
 import { todayIn } from "../../shared/business-time.js";
 import { StaleEditError } from "../../http/stale-edit.js";
 import { expiryFrom, hashToken, newToken, openLink } from "../../shared/one-time-links.js";
-import { QUOTE_REPORT_MAIL_TASK, type ClientDecision, type ClientQuoteItem, type QuotePriority, type QuoteRequest, type QuoteSource, type QuoteStatus, isStaffMove, parseCents } from "./quotes.constants.js";
+import {
+  QUOTE_REPORT_MAIL_TASK,
+  type ClientDecision,
+  type ClientQuoteItem,
+  type QuotePriority,
+  type QuoteRequest,
+  type QuoteSource,
+  type QuoteStatus,
+  isStaffMove,
+  parseCents,
+} from "./quotes.constants.js";
 import type { BellItem, QuoteLinkRow, QuotesRepository } from "./quotes.repository.js";
 import type { QuoteUpdate } from "./quotes.schemas.js";
 export { QUOTE_REPORT_MAIL_TASK };
@@ -34,7 +44,6 @@ export interface ClientQuoteReport {
   expiresAt: string;
   completed: boolean;
 }
-
 
 export const toClientItem = (q: QuoteRequest): ClientQuoteItem => ({
   id: q.id,
@@ -79,7 +88,9 @@ export class QuotesService {
     const date = todayIn(this.deps.settings.timeZone, now);
     const ids: number[] = [];
     for (const r of requests) {
-      const appendNote = r.clientNotes?.trim() ? `Asked again on ${date}: ${r.clientNotes.trim()}` : `Asked again on ${date}.`;
+      const appendNote = r.clientNotes?.trim()
+        ? `Asked again on ${date}: ${r.clientNotes.trim()}`
+        : `Asked again on ${date}.`;
       ids.push((await this.quotes.upsertForClient({ ...r, appendNote }, tx)).id);
     }
     return ids;
@@ -127,7 +138,9 @@ export class QuotesService {
         throw new StaleEditError(STALE_QUOTE_MESSAGE, await this.quotes.find(id, tx));
       }
       if (!isStaffMove(current.status, input.status)) {
-        throw new ConflictError(`A ${current.status} quote request cannot move to ${input.status}`, { status: `Not allowed from ${current.status}` });
+        throw new ConflictError(`A ${current.status} quote request cannot move to ${input.status}`, {
+          status: `Not allowed from ${current.status}`,
+        });
       }
       await this.apply(current, input.status, tx, input);
     });
@@ -143,8 +156,19 @@ export class QuotesService {
   ): Promise<void> {
     if (status === "quoted") {
       const quotedAmount = input.quotedAmount?.trim();
-      if (!quotedAmount) throw new ValidationError("Quoted amount is required", { quotedAmount: "Quoted amount is required" });
-      await this.quotes.update(current.id, { status, quotedAmount, quotedCents: parseCents(quotedAmount), adminNotes: input.adminNotes ?? null, quoted: true }, tx);
+      if (!quotedAmount)
+        throw new ValidationError("Quoted amount is required", { quotedAmount: "Quoted amount is required" });
+      await this.quotes.update(
+        current.id,
+        {
+          status,
+          quotedAmount,
+          quotedCents: parseCents(quotedAmount),
+          adminNotes: input.adminNotes ?? null,
+          quoted: true,
+        },
+        tx,
+      );
       return;
     }
     await this.quotes.update(current.id, { status, decided: status === "accepted" || status === "declined" }, tx);
@@ -160,7 +184,10 @@ export class QuotesService {
    * Creates the quote report link of a property's quoted items and queues its e-mail (PDF rendered by
    * the job) in the same transaction. 409 when nothing is quoted.
    */
-  async generateQuoteReport(propertyId: number, origin: string): Promise<{ reportLink: string; items: ClientQuoteItem[]; totalCents: number | null; clientEmail: string }> {
+  async generateQuoteReport(
+    propertyId: number,
+    origin: string,
+  ): Promise<{ reportLink: string; items: ClientQuoteItem[]; totalCents: number | null; clientEmail: string }> {
     const property = await this.deps.customers.findPropertyFor({ kind: "staff" }, propertyId);
     if (!property) throw new NotFoundError("Property not found");
     const token = newToken();
@@ -170,7 +197,14 @@ export class QuotesService {
       if (!quoted.length) throw new ConflictError("This property has no quoted items to send");
       const totalCents = totalOf(quoted);
       const link = await this.quotes.insertLink(
-        { propertyId, tokenHash: hashToken(token), clientEmail: property.clientEmail, quoteRequestIds: quoted.map((q) => q.id), totalCents, expiresAt: expiryFrom(new Date()) },
+        {
+          propertyId,
+          tokenHash: hashToken(token),
+          clientEmail: property.clientEmail,
+          quoteRequestIds: quoted.map((q) => q.id),
+          totalCents,
+          expiresAt: expiryFrom(new Date()),
+        },
         tx,
       );
       await enqueueJob(tx, QUOTE_REPORT_MAIL_TASK, { linkId: link.id, link: reportLink });
@@ -203,7 +237,10 @@ export class QuotesService {
    * Opens the quote report page: the first view claims the link for this browser; that browser may come
    * back until every item is answered. `gone` otherwise.
    */
-  async openQuoteReport(token: string, cookies: string[]): Promise<{ report: ClientQuoteReport; binding?: string } | { gone: true }> {
+  async openQuoteReport(
+    token: string,
+    cookies: string[],
+  ): Promise<{ report: ClientQuoteReport; binding?: string } | { gone: true }> {
     const tokenHash = hashToken(token);
     const opened = await openLink(
       () => this.quotes.findLinkByHash(tokenHash),
@@ -219,15 +256,23 @@ export class QuotesService {
    * accepting schedules its task) without a link. `mayDecide` says whether the request's property is theirs;
    * it is asked under the row lock, and a request that is not theirs is a 404 like a missing one.
    */
-  async decideAsOwner(quoteRequestId: number, decision: ClientDecision, mayDecide: (propertyId: number) => boolean): Promise<QuoteRequest> {
+  async decideAsOwner(
+    quoteRequestId: number,
+    decision: ClientDecision,
+    mayDecide: (propertyId: number) => boolean,
+  ): Promise<QuoteRequest> {
     await this.deps.transaction(async (tx) => {
       const current = await this.quotes.lock(quoteRequestId, tx);
       if (!current || !mayDecide(current.propertyId)) throw new NotFoundError("Quote request not found");
-      if (current.status !== "quoted") throw new ConflictError("This item has already been answered", { status: `Not allowed from ${current.status}` });
+      if (current.status !== "quoted")
+        throw new ConflictError("This item has already been answered", {
+          status: `Not allowed from ${current.status}`,
+        });
       await this.apply(current, decision === "accept" ? "accepted" : "declined", tx);
       // A quote report link whose items are now all answered is spent, as if answered there.
       for (const link of await this.quotes.openLinksWith(quoteRequestId, tx)) {
-        if ((await this.quotes.byIds(link.quoteRequestIds, tx)).every((i) => i.status !== "quoted")) await this.quotes.completeLink(link.id, tx);
+        if ((await this.quotes.byIds(link.quoteRequestIds, tx)).every((i) => i.status !== "quoted"))
+          await this.quotes.completeLink(link.id, tx);
       }
     });
     return this.get(quoteRequestId);
@@ -237,13 +282,21 @@ export class QuotesService {
    * The client accepts or declines one quoted item. Accepting moves the request to accepted and its task
    * to scheduled in the same transaction. Once no item is left quoted, the link is spent.
    */
-  async decide(token: string, cookies: string[], quoteRequestId: number, decision: ClientDecision): Promise<ClientQuoteReport | { gone: true }> {
+  async decide(
+    token: string,
+    cookies: string[],
+    quoteRequestId: number,
+    decision: ClientDecision,
+  ): Promise<ClientQuoteReport | { gone: true }> {
     const tokenHash = hashToken(token);
     const linkId = await this.deps.transaction(async (tx) => {
       const opened = await openLink(() => this.quotes.findLinkByHash(tokenHash, tx, true), null, cookies);
       if ("gone" in opened || opened.row.claimedAt === null) return null;
       const link = opened.row;
-      if (!link.quoteRequestIds.includes(quoteRequestId)) throw new ValidationError("This item is not in this quote report", { quoteRequestId: "Not in this quote report" });
+      if (!link.quoteRequestIds.includes(quoteRequestId))
+        throw new ValidationError("This item is not in this quote report", {
+          quoteRequestId: "Not in this quote report",
+        });
       const current = await this.quotes.lock(quoteRequestId, tx);
       if (!current) throw new NotFoundError("Quote request not found");
       if (current.status !== "quoted") throw new ConflictError("This item has already been answered");

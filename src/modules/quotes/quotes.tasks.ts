@@ -27,7 +27,15 @@ export const quoteReportMailTask =
     });
     await deps.mail.send(
       quoteReportEmail(
-        { to: link.clientEmail, clientName: report.property.clientName, propertyAddress: report.property.address, items: report.items, totalCents: report.totalCents, link: url, supportEmail: deps.settings.supportEmail },
+        {
+          to: link.clientEmail,
+          clientName: report.property.clientName,
+          propertyAddress: report.property.address,
+          items: report.items,
+          totalCents: report.totalCents,
+          link: url,
+          supportEmail: deps.settings.supportEmail,
+        },
         pdf,
       ),
     );

@@ -53,7 +53,9 @@ function whatChanged(previous: SourceInspection, latest: SourceInspection): NonN
   const then = buildReportData(previous, options);
   const now = buildReportData(latest, options);
   const names = [...new Set([...then.allCategories, ...now.allCategories].map((c) => c.categoryName))];
-  names.sort((a, b) => INSPECTION_WEIGHTS.findIndex((c) => c.name === a) - INSPECTION_WEIGHTS.findIndex((c) => c.name === b));
+  names.sort(
+    (a, b) => INSPECTION_WEIGHTS.findIndex((c) => c.name === a) - INSPECTION_WEIGHTS.findIndex((c) => c.name === b),
+  );
   const categories = names.map((name) => {
     const a = then.allCategories.find((c) => c.categoryName === name)?.score ?? null;
     const b = now.allCategories.find((c) => c.categoryName === name)?.score ?? null;
@@ -61,12 +63,23 @@ function whatChanged(previous: SourceInspection, latest: SourceInspection): NonN
   });
   const items: ItemChange[] = [];
   for (const name of names) {
-    const before = new Map((then.allCategories.find((c) => c.categoryName === name)?.subcategories ?? []).map((s) => [s.subcategoryName, s]));
-    const after = new Map((now.allCategories.find((c) => c.categoryName === name)?.subcategories ?? []).map((s) => [s.subcategoryName, s]));
+    const before = new Map(
+      (then.allCategories.find((c) => c.categoryName === name)?.subcategories ?? []).map((s) => [s.subcategoryName, s]),
+    );
+    const after = new Map(
+      (now.allCategories.find((c) => c.categoryName === name)?.subcategories ?? []).map((s) => [s.subcategoryName, s]),
+    );
     for (const key of new Set([...before.keys(), ...after.keys()])) {
       const a = before.get(key)?.score ?? null;
       const b = after.get(key)?.score ?? null;
-      if (a !== b) items.push({ categoryName: name, subcategoryName: key, previous: a, latest: b, notes: after.get(key)?.notes ?? "" });
+      if (a !== b)
+        items.push({
+          categoryName: name,
+          subcategoryName: key,
+          previous: a,
+          latest: b,
+          notes: after.get(key)?.notes ?? "",
+        });
     }
   }
   // The items that moved most first: they explain the change in the score.
@@ -87,7 +100,9 @@ export function buildHistory(
   const trend = points.length >= 2 ? points.at(-1)!.score - points.at(-2)!.score : null;
   return {
     property,
-    inspections: [...inspections].reverse().map((i) => ({ ...i, label: i.overallScore === null ? null : historyLabel(i.overallScore) })),
+    inspections: [...inspections]
+      .reverse()
+      .map((i) => ({ ...i, label: i.overallScore === null ? null : historyLabel(i.overallScore) })),
     currentScore: current,
     currentLabel: current === null ? null : historyLabel(current),
     averageScore: average,
@@ -112,15 +127,25 @@ export function scoreChartSvg(points: { date: string; score: number }[], width =
   const y = (score: number) => pad.top + h - (score / 100) * h;
   const summary = points.map((p) => `${p.date}: ${p.score}`).join(", ");
   const grid = [0, 50, 100]
-    .map((v) => `<line x1="${pad.left}" x2="${pad.left + w}" y1="${y(v)}" y2="${y(v)}" stroke="#dfe5e1"/><text x="${pad.left - 6}" y="${y(v) + 4}" text-anchor="end" font-size="11" fill="#4b5a52">${v}</text>`)
+    .map(
+      (v) =>
+        `<line x1="${pad.left}" x2="${pad.left + w}" y1="${y(v)}" y2="${y(v)}" stroke="#dfe5e1"/><text x="${pad.left - 6}" y="${y(v) + 4}" text-anchor="end" font-size="11" fill="#4b5a52">${v}</text>`,
+    )
     .join("");
   const line = points.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p.score).toFixed(1)}`).join(" ");
   const colours = { green: "#15803d", yellow: "#a16207", red: "#b91c1c" };
   const dots = points
-    .map((p, i) => `<circle cx="${x(i).toFixed(1)}" cy="${y(p.score).toFixed(1)}" r="4.5" fill="${colours[barColour(p.score)]}" stroke="white" stroke-width="1.5"><title>${esc(p.date)}: ${p.score}</title></circle>`)
+    .map(
+      (p, i) =>
+        `<circle cx="${x(i).toFixed(1)}" cy="${y(p.score).toFixed(1)}" r="4.5" fill="${colours[barColour(p.score)]}" stroke="white" stroke-width="1.5"><title>${esc(p.date)}: ${p.score}</title></circle>`,
+    )
     .join("");
   const labels = points
-    .map((p, i) => (points.length <= 6 || i === 0 || i === points.length - 1 ? `<text x="${x(i).toFixed(1)}" y="${height - 8}" text-anchor="${points.length > 1 && i === 0 ? "start" : points.length > 1 && i === points.length - 1 ? "end" : "middle"}" font-size="11" fill="#4b5a52">${esc(p.date)}</text>` : ""))
+    .map((p, i) =>
+      points.length <= 6 || i === 0 || i === points.length - 1
+        ? `<text x="${x(i).toFixed(1)}" y="${height - 8}" text-anchor="${points.length > 1 && i === 0 ? "start" : points.length > 1 && i === points.length - 1 ? "end" : "middle"}" font-size="11" fill="#4b5a52">${esc(p.date)}</text>`
+        : "",
+    )
     .join("");
   return `<svg class="score-chart" viewBox="0 0 ${width} ${height}" role="img" aria-label="${esc(`Score over time: ${summary || "no scored inspection yet"}`)}" preserveAspectRatio="xMidYMid meet">${grid}${points.length > 1 ? `<path d="${line}" fill="none" stroke="#174034" stroke-width="2.5"/>` : ""}${dots}${labels}</svg>`;
 }

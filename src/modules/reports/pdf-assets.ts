@@ -8,10 +8,19 @@ const require = createRequire(import.meta.url);
  * pdfkit, svg-to-pdfkit and sharp, loaded on the first PDF: together about half a second of start-up that
  * the web server and every `haven` command would otherwise pay before doing anything.
  */
-export type SvgToPdf = (doc: PDFKit.PDFDocument, svg: string, x: number, y: number, options?: { width?: number; height?: number }) => void;
+export type SvgToPdf = (
+  doc: PDFKit.PDFDocument,
+  svg: string,
+  x: number,
+  y: number,
+  options?: { width?: number; height?: number },
+) => void;
 let pdfLibraries: Promise<{ PDFDocument: typeof import("pdfkit"); svgToPdf: SvgToPdf }> | null = null;
 export const loadPdfLibraries = () =>
-  (pdfLibraries ??= import("pdfkit").then((pdfkit) => ({ PDFDocument: pdfkit.default, svgToPdf: require("svg-to-pdfkit") as SvgToPdf })));
+  (pdfLibraries ??= import("pdfkit").then((pdfkit) => ({
+    PDFDocument: pdfkit.default,
+    svgToPdf: require("svg-to-pdfkit") as SvgToPdf,
+  })));
 const loadSharp = () => import("sharp").then((m) => m.default);
 export const FONTS = {
   regular: require.resolve("@expo-google-fonts/inter/400Regular/Inter_400Regular.ttf"),
@@ -26,10 +35,16 @@ export const FONTS = {
  * its per-document font table is filled in by hand), and each document still embeds its own subset.
  */
 type Internals = {
-  _fontFamilies: Record<string, { font: unknown; layoutCache: unknown; constructor: new (doc: unknown, font: unknown, id: string) => unknown }>;
+  _fontFamilies: Record<
+    string,
+    { font: unknown; layoutCache: unknown; constructor: new (doc: unknown, font: unknown, id: string) => unknown }
+  >;
   _fontCount: number;
 };
-const parsedFonts = new Map<string, { font: unknown; layoutCache: unknown; EmbeddedFont: new (doc: unknown, font: unknown, id: string) => unknown }>();
+const parsedFonts = new Map<
+  string,
+  { font: unknown; layoutCache: unknown; EmbeddedFont: new (doc: unknown, font: unknown, id: string) => unknown }
+>();
 
 export function attachCachedFonts(doc: PDFKit.PDFDocument) {
   const internals = doc as unknown as Internals;
@@ -37,13 +52,19 @@ export function attachCachedFonts(doc: PDFKit.PDFDocument) {
     doc.registerFont(name, file);
     const cached = parsedFonts.get(name);
     if (cached) {
-      const embedded = new cached.EmbeddedFont(doc, cached.font, `F${++internals._fontCount}`) as { layoutCache: unknown };
+      const embedded = new cached.EmbeddedFont(doc, cached.font, `F${++internals._fontCount}`) as {
+        layoutCache: unknown;
+      };
       embedded.layoutCache = cached.layoutCache;
       internals._fontFamilies[name] = embedded as Internals["_fontFamilies"][string];
     } else {
       doc.font(name);
       const embedded = internals._fontFamilies[name]!;
-      parsedFonts.set(name, { font: embedded.font, layoutCache: embedded.layoutCache, EmbeddedFont: embedded.constructor });
+      parsedFonts.set(name, {
+        font: embedded.font,
+        layoutCache: embedded.layoutCache,
+        EmbeddedFont: embedded.constructor,
+      });
     }
   }
 }

@@ -22,11 +22,14 @@ export const CONTENT = PAGE.width - PAGE.margin * 2;
 export const BOTTOM = PAGE.height - PAGE.margin - 18;
 
 export const scoreText = (score: number | null) => (score === null ? "—" : String(score));
-export const choiceLabel = (score: number | null) => (score === null ? "N/A" : (SCORE_CHOICES.find((c) => c.value === score)?.label ?? String(score)));
+export const choiceLabel = (score: number | null) =>
+  score === null ? "N/A" : (SCORE_CHOICES.find((c) => c.value === score)?.label ?? String(score));
 export const longDate = (iso: string | null | undefined) => {
   if (!iso) return "—";
   const date = new Date(iso.length === 10 ? `${iso}T12:00:00Z` : iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleDateString("en-CA", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
+  return Number.isNaN(date.getTime())
+    ? iso
+    : date.toLocaleDateString("en-CA", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
 };
 
 /** The score ring as SVG (svg-to-pdfkit draws it as vectors): the band's colour over a grey track. */

@@ -1,9 +1,24 @@
 // The report as PDF (docs/decisions.md#20): pdfkit, from the snapshot alone. Inter is embedded (TTF,
 // subset by pdfkit) so é, ’ or Ł always render; the score ring is an SVG drawn as vectors.
 import { adminLabel, barColour, categoryBand, clientPriorityLabel } from "../inspections/index.js";
-import { type ReportCategory, type ReportData, type ReportRecommendation, SUMMARY_ITEM_SCORES, SUMMARY_SENTENCE } from "./report-data.js";
+import {
+  type ReportCategory,
+  type ReportData,
+  type ReportRecommendation,
+  SUMMARY_ITEM_SCORES,
+  SUMMARY_SENTENCE,
+} from "./report-data.js";
 import { addressLine } from "../../shared/address.js";
-import { type FONTS, PHOTO_CONCURRENCY, type PhotoLoader, type SvgToPdf, attachCachedFonts, cachedPrintCopy, loadPdfLibraries, printCopy } from "./pdf-assets.js";
+import {
+  type FONTS,
+  PHOTO_CONCURRENCY,
+  type PhotoLoader,
+  type SvgToPdf,
+  attachCachedFonts,
+  cachedPrintCopy,
+  loadPdfLibraries,
+  printCopy,
+} from "./pdf-assets.js";
 import { BAND, BOTTOM, C, CONTENT, PAGE, PRIORITY, choiceLabel, longDate, ringSvg, scoreText } from "./pdf-style.js";
 import type { PdfFormat } from "./reports.schemas.js";
 
@@ -61,14 +76,28 @@ class ReportPdf {
 
   private runningHeader() {
     const { doc } = this;
-    this.font("semibold", 8.5, C.muted).text(`HAVEN PROPERTY HEALTH REPORT  ·  ${this.data.property.address.toUpperCase()}`, PAGE.margin, 26, { width: CONTENT, characterSpacing: 0.4, lineBreak: false });
-    doc.moveTo(PAGE.margin, 40).lineTo(PAGE.width - PAGE.margin, 40).lineWidth(0.5).strokeColor(C.line).stroke();
+    this.font("semibold", 8.5, C.muted).text(
+      `HAVEN PROPERTY HEALTH REPORT  ·  ${this.data.property.address.toUpperCase()}`,
+      PAGE.margin,
+      26,
+      { width: CONTENT, characterSpacing: 0.4, lineBreak: false },
+    );
+    doc
+      .moveTo(PAGE.margin, 40)
+      .lineTo(PAGE.width - PAGE.margin, 40)
+      .lineWidth(0.5)
+      .strokeColor(C.line)
+      .stroke();
     doc.x = PAGE.margin;
     doc.y = PAGE.margin + 4;
   }
 
   private section(title: string, level = 0) {
-    this.sections.push({ title, page: this.doc.bufferedPageRange().start + this.doc.bufferedPageRange().count - 1, level });
+    this.sections.push({
+      title,
+      page: this.doc.bufferedPageRange().start + this.doc.bufferedPageRange().count - 1,
+      level,
+    });
   }
 
   private heading(title: string, subtitle?: string) {
@@ -77,7 +106,12 @@ class ReportPdf {
     this.font("bold", 17, C.green900).text(title, PAGE.margin, this.doc.y);
     if (subtitle) this.font("regular", 10, C.muted).text(subtitle);
     const y = this.doc.y + 7;
-    this.doc.moveTo(PAGE.margin, y).lineTo(PAGE.margin + 56, y).lineWidth(2).strokeColor(C.gold500).stroke();
+    this.doc
+      .moveTo(PAGE.margin, y)
+      .lineTo(PAGE.margin + 56, y)
+      .lineWidth(2)
+      .strokeColor(C.gold500)
+      .stroke();
     this.doc.y = y + 12;
   }
 
@@ -88,7 +122,11 @@ class ReportPdf {
     doc.rect(0, 0, PAGE.width, bandHeight).fill(C.green900);
     doc.rect(0, bandHeight, PAGE.width, 4).fill(C.gold300);
     this.font("bold", 11, C.gold300).text("HAVEN", PAGE.margin, 36, { characterSpacing: 3 });
-    this.font("bold", 24, C.cream).text(this.format === "summary" ? "Property Health Summary" : "Property Health Report", PAGE.margin, 54);
+    this.font("bold", 24, C.cream).text(
+      this.format === "summary" ? "Property Health Summary" : "Property Health Report",
+      PAGE.margin,
+      54,
+    );
     this.font("medium", 12, C.cream).text(addressLine(data.property), PAGE.margin, 88, { width: CONTENT });
     const facts = [
       ["Client", data.property.clientName ?? "—"],
@@ -99,8 +137,15 @@ class ReportPdf {
     const colWidth = CONTENT / facts.length;
     facts.forEach(([label, value], i) => {
       const x = PAGE.margin + i * colWidth;
-      this.font("semibold", 7.5, C.gold300).text(label!.toUpperCase(), x, 114, { width: colWidth - 8, characterSpacing: 0.6 });
-      this.font("regular", 9.5, C.cream).text(value!, x, 125, { width: colWidth - 8, lineBreak: false, ellipsis: true });
+      this.font("semibold", 7.5, C.gold300).text(label!.toUpperCase(), x, 114, {
+        width: colWidth - 8,
+        characterSpacing: 0.6,
+      });
+      this.font("regular", 9.5, C.cream).text(value!, x, 125, {
+        width: colWidth - 8,
+        lineBreak: false,
+        ellipsis: true,
+      });
     });
     doc.x = PAGE.margin;
     doc.y = bandHeight + 26;
@@ -112,14 +157,28 @@ class ReportPdf {
     const top = doc.y;
     const size = 118;
     this.svgToPdf(doc, ringSvg(data.overallScore, size), PAGE.margin, top, { width: size, height: size });
-    this.font("bold", 34, C.green900).text(scoreText(data.overallScore), PAGE.margin, top + size / 2 - 22, { width: size, align: "center", lineBreak: false });
-    this.font("medium", 7.5, C.muted).text("OUT OF 100", PAGE.margin, top + size + 6, { width: size, align: "center", characterSpacing: 0.6, lineBreak: false });
+    this.font("bold", 34, C.green900).text(scoreText(data.overallScore), PAGE.margin, top + size / 2 - 22, {
+      width: size,
+      align: "center",
+      lineBreak: false,
+    });
+    this.font("medium", 7.5, C.muted).text("OUT OF 100", PAGE.margin, top + size + 6, {
+      width: size,
+      align: "center",
+      characterSpacing: 0.6,
+      lineBreak: false,
+    });
 
     const x = PAGE.margin + size + 28;
     const width = CONTENT - size - 28;
     this.font("semibold", 9, C.muted).text("OVERALL CONDITION", x, top + 4, { characterSpacing: 0.8 });
     const label = data.overallScore === null ? "Not scored" : adminLabel(data.overallScore);
-    this.font("bold", 22, data.overallScore === null ? C.muted : BAND[barColour(data.overallScore)]).text(label, x, top + 17, { width });
+    this.font("bold", 22, data.overallScore === null ? C.muted : BAND[barColour(data.overallScore)]).text(
+      label,
+      x,
+      top + 17,
+      { width },
+    );
     const s = data.summary;
     this.font("regular", 10, C.ink).text(
       `${data.metadata.totalCategoriesInspected} categories and ${data.metadata.totalItemsInspected} items inspected. ${s.totalIssues} ${s.totalIssues === 1 ? "item needs" : "items need"} work: ${s.highPriority} high, ${s.mediumPriority} medium and ${s.lowPriority} low priority.`,
@@ -130,12 +189,24 @@ class ReportPdf {
     // Summary counts: items scored 10, 7, 4 and 1.
     const boxTop = top + 84;
     const boxWidth = (width - 3 * 8) / 4;
-    const tint: Record<string, string> = { Excellent: BAND.green, Marginal: "#a16207", Defective: "#c2410c", Critical: BAND.red };
+    const tint: Record<string, string> = {
+      Excellent: BAND.green,
+      Marginal: "#a16207",
+      Defective: "#c2410c",
+      Critical: BAND.red,
+    };
     SUMMARY_ITEM_SCORES.forEach(({ label: name, score }, i) => {
       const bx = x + i * (boxWidth + 8);
       doc.roundedRect(bx, boxTop, boxWidth, 34, 4).fill("#f4f6f5");
-      this.font("bold", 13, tint[name]!).text(String(s.itemCounts[name]), bx + 8, boxTop + 5, { width: boxWidth - 16, lineBreak: false });
-      this.font("medium", 7.5, C.muted).text(`${name.toUpperCase()} (${score})`, bx + 8, boxTop + 22, { width: boxWidth - 12, lineBreak: false, characterSpacing: 0.3 });
+      this.font("bold", 13, tint[name]!).text(String(s.itemCounts[name]), bx + 8, boxTop + 5, {
+        width: boxWidth - 16,
+        lineBreak: false,
+      });
+      this.font("medium", 7.5, C.muted).text(`${name.toUpperCase()} (${score})`, bx + 8, boxTop + 22, {
+        width: boxWidth - 12,
+        lineBreak: false,
+        characterSpacing: 0.3,
+      });
     });
     this.font("regular", 8.5, C.muted).text(SUMMARY_SENTENCE, x, boxTop + 40, { width });
     doc.x = PAGE.margin;
@@ -151,14 +222,27 @@ class ReportPdf {
     for (const category of categories) {
       this.ensure(rowHeight);
       const y = doc.y;
-      this.font("medium", 9, C.ink).text(category.categoryName, PAGE.margin, y + 2, { width: nameWidth, height: 11, ellipsis: true });
+      this.font("medium", 9, C.ink).text(category.categoryName, PAGE.margin, y + 2, {
+        width: nameWidth,
+        height: 11,
+        ellipsis: true,
+      });
       doc.roundedRect(barX, y + 3, barWidth, 8, 4).fill(C.track);
       if (category.score !== null) {
         const fill = Math.max(8, (barWidth * category.score) / 100);
         doc.roundedRect(barX, y + 3, fill, 8, 4).fill(BAND[barColour(category.score)]);
       }
-      this.font("bold", 9, C.ink).text(scoreText(category.score), barX + barWidth + 8, y + 2, { width: 26, align: "right", lineBreak: false });
-      this.font("regular", 8.5, C.muted).text(category.score === null ? "N/A" : categoryBand(category.score), barX + barWidth + 40, y + 2, { width: 70, lineBreak: false });
+      this.font("bold", 9, C.ink).text(scoreText(category.score), barX + barWidth + 8, y + 2, {
+        width: 26,
+        align: "right",
+        lineBreak: false,
+      });
+      this.font("regular", 8.5, C.muted).text(
+        category.score === null ? "N/A" : categoryBand(category.score),
+        barX + barWidth + 40,
+        y + 2,
+        { width: 70, lineBreak: false },
+      );
       doc.x = PAGE.margin;
       doc.y = y + rowHeight;
     }
@@ -177,7 +261,9 @@ class ReportPdf {
     let pending = this.images.get(photoId);
     if (!pending) {
       const cached = cachedPrintCopy(photoId);
-      const bytes = cached ? cached.then((b) => b as Buffer | null) : this.loadPhoto(photoId).then((photo) => (photo ? printCopy(photoId, photo.bytes) : null));
+      const bytes = cached
+        ? cached.then((b) => b as Buffer | null)
+        : this.loadPhoto(photoId).then((photo) => (photo ? printCopy(photoId, photo.bytes) : null));
       pending = bytes.then(async (copy) => {
         if (!copy) return null;
         try {
@@ -227,7 +313,9 @@ class ReportPdf {
   private async recommendations(list: ReportRecommendation[], withPhotos: boolean, limit = list.length) {
     const { doc } = this;
     if (!list.length) {
-      this.font("regular", 10, C.muted).text("No item needs work: every scored item is above 40 and none is marked urgent.");
+      this.font("regular", 10, C.muted).text(
+        "No item needs work: every scored item is above 40 and none is marked urgent.",
+      );
       doc.moveDown();
       return;
     }
@@ -237,16 +325,32 @@ class ReportPdf {
     for (const r of list.slice(0, limit)) {
       const notes = r.notes || r.description;
       doc.font("regular").fontSize(9.5);
-      const notesHeight = Math.min(doc.heightOfString(notes, { width: CONTENT - 14 }), compact ? 24 : Number.POSITIVE_INFINITY);
+      const notesHeight = Math.min(
+        doc.heightOfString(notes, { width: CONTENT - 14 }),
+        compact ? 24 : Number.POSITIVE_INFINITY,
+      );
       const onLastPage = doc.bufferedPageRange().count >= 2;
       if (compact && onLastPage && doc.y + 34 + notesHeight + 16 > BOTTOM) break;
       this.ensure(34 + notesHeight);
       const y = doc.y;
       doc.rect(PAGE.margin, y, 3, 26 + notesHeight).fill(PRIORITY[r.priority] ?? C.muted);
       const pill = this.priorityPill(r.priority, r.urgency, PAGE.margin + 14, y);
-      this.font("semibold", 10.5, C.ink).text(r.subcategory, PAGE.margin + 22 + pill, y + 1, { width: CONTENT - 30 - pill, lineBreak: false, ellipsis: true, continued: false });
-      this.font("regular", 8.5, C.muted).text(`${r.category}${r.score === null ? "" : `  ·  score ${r.score}/100`}`, PAGE.margin + 14, y + 18, { width: CONTENT - 14 });
-      this.font("regular", 9.5, C.ink).text(notes, PAGE.margin + 14, doc.y + 1, { width: CONTENT - 14, ...(compact ? { height: notesHeight, ellipsis: true } : {}) });
+      this.font("semibold", 10.5, C.ink).text(r.subcategory, PAGE.margin + 22 + pill, y + 1, {
+        width: CONTENT - 30 - pill,
+        lineBreak: false,
+        ellipsis: true,
+        continued: false,
+      });
+      this.font("regular", 8.5, C.muted).text(
+        `${r.category}${r.score === null ? "" : `  ·  score ${r.score}/100`}`,
+        PAGE.margin + 14,
+        y + 18,
+        { width: CONTENT - 14 },
+      );
+      this.font("regular", 9.5, C.ink).text(notes, PAGE.margin + 14, doc.y + 1, {
+        width: CONTENT - 14,
+        ...(compact ? { height: notesHeight, ellipsis: true } : {}),
+      });
       doc.x = PAGE.margin;
       doc.y = Math.max(doc.y, y + 26 + notesHeight) + 6;
       if (withPhotos) await this.photos(r.photoIds);
@@ -254,7 +358,11 @@ class ReportPdf {
       shown += 1;
     }
     if (shown < list.length) {
-      this.font("medium", 9.5, C.muted).text(`…and ${list.length - shown} more in the full report.`, PAGE.margin, doc.y);
+      this.font("medium", 9.5, C.muted).text(
+        `…and ${list.length - shown} more in the full report.`,
+        PAGE.margin,
+        doc.y,
+      );
       doc.moveDown(0.5);
     }
   }
@@ -267,7 +375,12 @@ class ReportPdf {
     const y = doc.y;
     this.font("bold", 13, C.green900).text(category.categoryName, PAGE.margin, y, { width: CONTENT - 120 });
     const colour = category.score === null ? C.muted : BAND[barColour(category.score)];
-    this.font("bold", 13, colour).text(category.score === null ? "N/A" : `${category.score}/100`, PAGE.width - PAGE.margin - 110, y, { width: 110, align: "right" });
+    this.font("bold", 13, colour).text(
+      category.score === null ? "N/A" : `${category.score}/100`,
+      PAGE.width - PAGE.margin - 110,
+      y,
+      { width: 110, align: "right" },
+    );
     this.font("regular", 8.5, C.muted).text(
       `${category.score === null ? "Not scored" : categoryBand(category.score)}  ·  weight ${category.weight}%  ·  ${category.subcategoryCount} items  ·  ${category.notes}`,
       PAGE.margin,
@@ -280,7 +393,12 @@ class ReportPdf {
       const notesHeight = item.notes ? doc.heightOfString(item.notes, { width: CONTENT - 150 }) : 0;
       this.ensure(Math.max(20, notesHeight + 14));
       const rowY = doc.y;
-      doc.moveTo(PAGE.margin, rowY).lineTo(PAGE.width - PAGE.margin, rowY).lineWidth(0.4).strokeColor(C.line).stroke();
+      doc
+        .moveTo(PAGE.margin, rowY)
+        .lineTo(PAGE.width - PAGE.margin, rowY)
+        .lineWidth(0.4)
+        .strokeColor(C.line)
+        .stroke();
       const dot = item.score === null ? C.line : BAND[barColour(item.score * 10)];
       doc.circle(PAGE.margin + 4, rowY + 10, 3).fill(dot);
       this.font("medium", 9.5, C.ink).text(item.subcategoryName, PAGE.margin + 12, rowY + 5, { width: 138 });
@@ -291,7 +409,8 @@ class ReportPdf {
         rowY + 5.5,
         { width: CONTENT - 150 },
       );
-      if (item.notes) this.font("regular", 9, C.muted).text(item.notes, PAGE.margin + 150, doc.y + 1, { width: CONTENT - 150 });
+      if (item.notes)
+        this.font("regular", 9, C.muted).text(item.notes, PAGE.margin + 150, doc.y + 1, { width: CONTENT - 150 });
       doc.x = PAGE.margin;
       doc.y = Math.max(doc.y, nameBottom) + 5;
       if (item.photoIds.length) await this.photos(item.photoIds, 5);
@@ -305,13 +424,27 @@ class ReportPdf {
     doc.y = PAGE.margin + 4;
     this.font("bold", 17, C.green900).text("Contents", PAGE.margin, doc.y);
     const y = doc.y + 4;
-    doc.moveTo(PAGE.margin, y).lineTo(PAGE.margin + 56, y).lineWidth(2).strokeColor(C.gold500).stroke();
+    doc
+      .moveTo(PAGE.margin, y)
+      .lineTo(PAGE.margin + 56, y)
+      .lineWidth(2)
+      .strokeColor(C.gold500)
+      .stroke();
     doc.y = y + 14;
     for (const s of this.sections) {
       const indent = s.level * 16;
       const rowY = doc.y;
-      this.font(s.level ? "regular" : "semibold", s.level ? 10 : 11, s.level ? C.ink : C.green900).text(s.title, PAGE.margin + indent, rowY, { width: CONTENT - indent - 40, lineBreak: false, goTo: `section-${this.sections.indexOf(s)}` });
-      this.font("regular", 10, C.muted).text(String(s.page + 1), PAGE.width - PAGE.margin - 40, rowY, { width: 40, align: "right", lineBreak: false });
+      this.font(s.level ? "regular" : "semibold", s.level ? 10 : 11, s.level ? C.ink : C.green900).text(
+        s.title,
+        PAGE.margin + indent,
+        rowY,
+        { width: CONTENT - indent - 40, lineBreak: false, goTo: `section-${this.sections.indexOf(s)}` },
+      );
+      this.font("regular", 10, C.muted).text(String(s.page + 1), PAGE.width - PAGE.margin - 40, rowY, {
+        width: 40,
+        align: "right",
+        lineBreak: false,
+      });
       doc.y = rowY + (s.level ? 16 : 20);
     }
   }
@@ -324,8 +457,17 @@ class ReportPdf {
       // Writing below the bottom margin must not add a page.
       const bottom = doc.page.margins.bottom;
       doc.page.margins.bottom = 0;
-      this.font("regular", 8, C.muted).text(`Page ${i + 1} of ${range.count}`, PAGE.margin, PAGE.height - 30, { width: CONTENT, align: "right", lineBreak: false });
-      this.font("regular", 8, C.muted).text(`Report #${this.data.metadata.reportId} · Haven`, PAGE.margin, PAGE.height - 30, { width: CONTENT, align: "left", lineBreak: false });
+      this.font("regular", 8, C.muted).text(`Page ${i + 1} of ${range.count}`, PAGE.margin, PAGE.height - 30, {
+        width: CONTENT,
+        align: "right",
+        lineBreak: false,
+      });
+      this.font("regular", 8, C.muted).text(
+        `Report #${this.data.metadata.reportId} · Haven`,
+        PAGE.margin,
+        PAGE.height - 30,
+        { width: CONTENT, align: "left", lineBreak: false },
+      );
       doc.page.margins.bottom = bottom;
     }
   }
@@ -360,8 +502,14 @@ class ReportPdf {
       const contentsPage = doc.bufferedPageRange().count - 1;
       this.addPage();
       this.runningHeader();
-      this.heading("Priority recommendations", `${data.summary.totalIssues} items, worst first: high priority is urgent, medium within 30 days, low within 60 days.`);
-      await this.preparePhotos([...data.recommendations.flatMap((r) => r.photoIds), ...data.allCategories.flatMap((c) => c.subcategories.flatMap((s) => s.photoIds))]);
+      this.heading(
+        "Priority recommendations",
+        `${data.summary.totalIssues} items, worst first: high priority is urgent, medium within 30 days, low within 60 days.`,
+      );
+      await this.preparePhotos([
+        ...data.recommendations.flatMap((r) => r.photoIds),
+        ...data.allCategories.flatMap((c) => c.subcategories.flatMap((s) => s.photoIds)),
+      ]);
       await this.recommendations(data.recommendations, true);
       this.addPage();
       this.runningHeader();

@@ -11,7 +11,14 @@ import {
 } from "./report-data.js";
 
 let nextId = 1;
-const entry = (categoryName: string, subcategoryName: string, score: number | null, notes: string | null = null, urgent = false, photoIds: number[] = []): SourceEntry => ({
+const entry = (
+  categoryName: string,
+  subcategoryName: string,
+  score: number | null,
+  notes: string | null = null,
+  urgent = false,
+  photoIds: number[] = [],
+): SourceEntry => ({
   id: nextId++,
   categoryName,
   subcategoryName,
@@ -34,12 +41,24 @@ const inspection: SourceInspection = {
   notes: "Dog in the yard",
   completedAt: "2026-02-03T16:00:00.000Z",
   createdAt: "2026-02-03T14:00:00.000Z",
-  property: { id: 3, address: "12 Rue Élise", city: "Québec", province: "QC", postalCode: "G1R 4P5", clientName: "Łucja O’Brien", clientEmail: "l@example.com" },
+  property: {
+    id: 3,
+    address: "12 Rue Élise",
+    city: "Québec",
+    province: "QC",
+    postalCode: "G1R 4P5",
+    clientName: "Łucja O’Brien",
+    clientEmail: "l@example.com",
+  },
   // Listed out of template order on purpose: the snapshot keeps the template's order.
   categories: [
     {
       categoryName: "Roof",
-      entries: [entry("Roof", "Gutters", 7, "Sagging at the corner"), entry("Roof", "Shingles", null), entry("Roof", "Flashings", 10, "Loose at the chimney", true)],
+      entries: [
+        entry("Roof", "Gutters", 7, "Sagging at the corner"),
+        entry("Roof", "Shingles", null),
+        entry("Roof", "Flashings", 10, "Loose at the chimney", true),
+      ],
     },
     { categoryName: "Exterior Envelope", entries: [entry("Exterior Envelope", "Type of Cladding", null, "Vinyl")] },
     {
@@ -63,9 +82,24 @@ describe("buildReportData", () => {
     expect(data.allCategories.map((c) => c.categoryName)).toEqual(["Plumbing", "Exterior Envelope", "Roof"]);
     const [plumbing, exterior, roof] = data.allCategories;
     // (100×10 + 40×20 + 10×15) / 45 = 43.3; plain mean (100 + 40 + 10) / 3 = 50.
-    expect(plumbing).toMatchObject({ score: 43, averageScore: 50, band: "Fair", colour: "red", weight: 13, subcategoryCount: 3, notes: "2 of 3 scored items need attention." });
+    expect(plumbing).toMatchObject({
+      score: 43,
+      averageScore: 50,
+      band: "Fair",
+      colour: "red",
+      weight: 13,
+      subcategoryCount: 3,
+      notes: "2 of 3 scored items need attention.",
+    });
     // Type of Cladding has weight 0 and no score: nothing counts.
-    expect(exterior).toMatchObject({ score: null, averageScore: null, band: null, colour: null, subcategoryCount: 1, notes: "No item was scored." });
+    expect(exterior).toMatchObject({
+      score: null,
+      averageScore: null,
+      band: null,
+      colour: null,
+      subcategoryCount: 1,
+      notes: "No item was scored.",
+    });
     // (70×20 + 100×15) / 35 = 82.9; N/A Shingles left out; mean (70 + 100) / 2 = 85.
     expect(roof).toMatchObject({ score: 83, averageScore: 85, band: "Excellent", colour: "green", weight: 7 });
     expect(roof!.subcategories[1]).toEqual({
@@ -79,7 +113,15 @@ describe("buildReportData", () => {
       isNA: true,
       urgent: false,
     });
-    expect(plumbing!.subcategories[2]).toMatchObject({ subcategoryName: "Hot Water System", score: 1, scoreOutOf100: 10, notes: "Tank leaking", photos: ["/api/photos/5", "/api/photos/6"], photoIds: [5, 6], isNA: false });
+    expect(plumbing!.subcategories[2]).toMatchObject({
+      subcategoryName: "Hot Water System",
+      score: 1,
+      scoreOutOf100: 10,
+      notes: "Tank leaking",
+      photos: ["/api/photos/5", "/api/photos/6"],
+      photoIds: [5, 6],
+      isNA: false,
+    });
   });
 
   it("computes the overall score over the scored categories, normalised, with the admin and history labels", () => {
@@ -89,11 +131,20 @@ describe("buildReportData", () => {
     expect(data.summary.overallScore).toBe(57);
     expect(data.label).toBe("Poor");
     expect(data.historyLabel).toBe("Poor");
-    expect(data.inspection).toEqual({ id: 7, overallScore: 57, inspectionDate: "2026-02-03", completedAt: "2026-02-03T16:00:00.000Z", status: "completed", notes: "Dog in the yard" });
+    expect(data.inspection).toEqual({
+      id: 7,
+      overallScore: 57,
+      inspectionDate: "2026-02-03",
+      completedAt: "2026-02-03T16:00:00.000Z",
+      status: "completed",
+      notes: "Dog in the yard",
+    });
   });
 
   it("derives recommendations: 40 or less, or urgent; high first; urgency texts", () => {
-    expect(data.recommendations.map((r) => [r.id, r.subcategory, r.score, r.priority, r.urgency, r.priorityLabel])).toEqual([
+    expect(
+      data.recommendations.map((r) => [r.id, r.subcategory, r.score, r.priority, r.urgency, r.priorityLabel]),
+    ).toEqual([
       [1, "Hot Water System", 10, "high", "Urgent", "Critical"],
       [2, "Flashings", 100, "high", "Urgent", "Critical"],
       [3, "Pressure and Flow", 40, "low", "60 Days", "Monitor"],
@@ -127,8 +178,19 @@ describe("buildReportData", () => {
   it("fills both aliases, the metadata and the property block", () => {
     expect(data.issues).toBe(data.recommendations);
     expect(data.categories).toBe(data.allCategories);
-    expect(data.metadata).toEqual({ reportId: 11, totalCategoriesInspected: 2, totalItemsInspected: 5, generatedAt: "2026-02-04T09:00:00.000Z" });
-    expect(data.property).toMatchObject({ id: 3, address: "12 Rue Élise", inspector: "Sam Inspector", reportGeneratedAt: "2026-02-04T09:00:00.000Z", createdAt: "2026-02-03T16:00:00.000Z" });
+    expect(data.metadata).toEqual({
+      reportId: 11,
+      totalCategoriesInspected: 2,
+      totalItemsInspected: 5,
+      generatedAt: "2026-02-04T09:00:00.000Z",
+    });
+    expect(data.property).toMatchObject({
+      id: 3,
+      address: "12 Rue Élise",
+      inspector: "Sam Inspector",
+      reportGeneratedAt: "2026-02-04T09:00:00.000Z",
+      createdAt: "2026-02-03T16:00:00.000Z",
+    });
   });
 
   it("takes the task ids in the recommendations' order, and refuses a wrong count", () => {
@@ -149,11 +211,19 @@ describe("buildReportData", () => {
   });
 
   it("gives a medium priority only below 25 and an urgent N/A item a null score", () => {
-    const urgentNa: SourceInspection = { ...inspection, categories: [{ categoryName: "HVAC", entries: [entry("HVAC", "Thermostat", null, "Display dead", true)] }] };
+    const urgentNa: SourceInspection = {
+      ...inspection,
+      categories: [{ categoryName: "HVAC", entries: [entry("HVAC", "Thermostat", null, "Display dead", true)] }],
+    };
     const only = buildReportData(urgentNa, options);
     expect(only.overallScore).toBeNull();
     expect(only.label).toBeNull();
-    expect(only.recommendations[0]).toMatchObject({ score: null, priority: "high", urgency: "Urgent", description: "Thermostat (HVAC) was marked urgent by the inspector." });
+    expect(only.recommendations[0]).toMatchObject({
+      score: null,
+      priority: "high",
+      urgency: "Urgent",
+      description: "Thermostat (HVAC) was marked urgent by the inspector.",
+    });
   });
 });
 

@@ -12,7 +12,13 @@ import {
   summaryLabel,
   urgencyText,
 } from "../inspections/inspections.constants.js";
-import { INSPECTION_WEIGHTS, baseSubcategory, categoryScore, toHundred, weightedAverage } from "../inspections/inspections.constants.js";
+import {
+  INSPECTION_WEIGHTS,
+  baseSubcategory,
+  categoryScore,
+  toHundred,
+  weightedAverage,
+} from "../inspections/inspections.constants.js";
 
 /** What the builder reads of an inspection (a structural subset of InspectionsService's InspectionWithEntries). */
 export interface SourceEntry {
@@ -37,7 +43,15 @@ export interface SourceInspection {
   notes: string | null;
   completedAt: string | null;
   createdAt: string;
-  property: { id: number; address: string; city: string | null; province: string | null; postalCode: string | null; clientName: string | null; clientEmail: string | null };
+  property: {
+    id: number;
+    address: string;
+    city: string | null;
+    province: string | null;
+    postalCode: string | null;
+    clientName: string | null;
+    clientEmail: string | null;
+  };
   categories: { categoryName: string; entries: SourceEntry[] }[];
 }
 
@@ -106,7 +120,14 @@ export interface ReportData {
   /** Admin label of the overall score, and its history label. */
   label: string | null;
   historyLabel: string | null;
-  inspection: { id: number; overallScore: number | null; inspectionDate: string; completedAt: string | null; status: string; notes: string | null };
+  inspection: {
+    id: number;
+    overallScore: number | null;
+    inspectionDate: string;
+    completedAt: string | null;
+    status: string;
+    notes: string | null;
+  };
   summary: ReportSummary;
   metadata: { reportId: number; totalCategoriesInspected: number; totalItemsInspected: number; generatedAt: string };
   property: {
@@ -160,8 +181,12 @@ function buildCategory(name: string, entries: SourceEntry[]): ReportCategory {
   const template = INSPECTION_WEIGHTS.find((c) => c.name === name);
   const exact = template ? categoryScore(template, entries.map(scorable)) : null;
   const score = exact === null ? null : Math.round(exact);
-  const scored = entries.filter((e) => e.score !== null && (template?.subcategories[baseSubcategory(e.subcategoryName)] ?? 0) > 0);
-  const average = scored.length ? Math.round(scored.reduce((sum, e) => sum + toHundred(e.score!), 0) / scored.length) : null;
+  const scored = entries.filter(
+    (e) => e.score !== null && (template?.subcategories[baseSubcategory(e.subcategoryName)] ?? 0) > 0,
+  );
+  const average = scored.length
+    ? Math.round(scored.reduce((sum, e) => sum + toHundred(e.score!), 0) / scored.length)
+    : null;
   const attention = scored.filter((e) => e.score! <= 7).length;
   return {
     categoryName: name,
@@ -191,9 +216,15 @@ function buildRecommendations(entries: SourceEntry[], ids?: number[]): ReportRec
   const drafts = entries
     .map((entry, index) => ({ entry, index, hundred: entry.score === null ? null : toHundred(entry.score) }))
     .filter(({ entry, hundred }) => entry.urgent || (hundred !== null && hundred <= 40))
-    .map(({ entry, index, hundred }) => ({ entry, index, hundred, priority: recommendationPriority(hundred, entry.urgent) }))
+    .map(({ entry, index, hundred }) => ({
+      entry,
+      index,
+      hundred,
+      priority: recommendationPriority(hundred, entry.urgent),
+    }))
     .sort((a, b) => RANK[a.priority] - RANK[b.priority] || a.index - b.index);
-  if (ids && ids.length !== drafts.length) throw new Error(`Expected ${drafts.length} recommendation ids, got ${ids.length}`);
+  if (ids && ids.length !== drafts.length)
+    throw new Error(`Expected ${drafts.length} recommendation ids, got ${ids.length}`);
   return drafts.map(({ entry, hundred, priority }, position) => ({
     id: ids ? ids[position]! : position + 1,
     category: entry.categoryName,
@@ -223,7 +254,9 @@ export function buildReportData(inspection: SourceInspection, options: BuildOpti
     const index = INSPECTION_WEIGHTS.findIndex((c) => c.name === name);
     return index === -1 ? INSPECTION_WEIGHTS.length : index;
   };
-  const sources = inspection.categories.filter((c) => c.entries.length).sort((a, b) => order(a.categoryName) - order(b.categoryName));
+  const sources = inspection.categories
+    .filter((c) => c.entries.length)
+    .sort((a, b) => order(a.categoryName) - order(b.categoryName));
   const categories = sources.map((c) => buildCategory(c.categoryName, c.entries));
   const entries = sources.flatMap((c) => c.entries);
   // Category weights over the categories with a scored item, normalised (they sum to 100.5), rounded.
@@ -236,7 +269,10 @@ export function buildReportData(inspection: SourceInspection, options: BuildOpti
   const overall = mean === null ? null : Math.round(mean);
   const recommendations = buildRecommendations(entries, options.recommendationIds);
   const count = (p: Priority) => recommendations.filter((r) => r.priority === p).length;
-  const itemCounts = { Excellent: 0, Marginal: 0, Defective: 0, Critical: 0 } satisfies Record<SummaryItemLabel, number>;
+  const itemCounts = { Excellent: 0, Marginal: 0, Defective: 0, Critical: 0 } satisfies Record<
+    SummaryItemLabel,
+    number
+  >;
   for (const entry of entries) {
     const label = entry.score === null ? null : summaryLabel(entry.score);
     if (label) itemCounts[label] += 1;
@@ -290,7 +326,8 @@ export function buildReportData(inspection: SourceInspection, options: BuildOpti
 
 /** The snapshot with its recommendations' ids replaced (by the task ids, in order), in both aliases. */
 export function withRecommendationIds(data: ReportData, ids: number[]): ReportData {
-  if (ids.length !== data.recommendations.length) throw new Error(`Expected ${data.recommendations.length} recommendation ids, got ${ids.length}`);
+  if (ids.length !== data.recommendations.length)
+    throw new Error(`Expected ${data.recommendations.length} recommendation ids, got ${ids.length}`);
   const recommendations = data.recommendations.map((r, i) => ({ ...r, id: ids[i]! }));
   return { ...data, recommendations, issues: recommendations };
 }
@@ -302,4 +339,3 @@ export function normaliseReportData(raw: unknown): ReportData {
   const categories = data.allCategories ?? data.categories ?? [];
   return { ...(data as ReportData), recommendations, issues: recommendations, allCategories: categories, categories };
 }
-

@@ -76,7 +76,12 @@ const reportData: z.ZodType<ReportData> = z
       overallScore: score100,
       itemCounts: z.object({ Excellent: count, Marginal: count, Defective: count, Critical: count }),
     }),
-    metadata: z.object({ reportId: idNumber, totalCategoriesInspected: count, totalItemsInspected: count, generatedAt: dateTimeString }),
+    metadata: z.object({
+      reportId: idNumber,
+      totalCategoriesInspected: count,
+      totalItemsInspected: count,
+      generatedAt: dateTimeString,
+    }),
     property: z.object({
       id: idNumber,
       address: z.string(),
@@ -97,9 +102,15 @@ const reportData: z.ZodType<ReportData> = z
   .meta({ id: "ReportData", description: "The frozen snapshot of the scored inspection (staff-side §3)" });
 
 const report: z.ZodType<Report> = z
-  .object({ id: idNumber, propertyId: idNumber, inspectionId: idNumber, createdAt: dateTimeString, overallScore: score100, reportData })
+  .object({
+    id: idNumber,
+    propertyId: idNumber,
+    inspectionId: idNumber,
+    createdAt: dateTimeString,
+    overallScore: score100,
+    reportData,
+  })
   .meta({ id: "Report" });
-
 
 const nullableNumber = z.number().nullable();
 /** history.ts names the older and newer scores `previous` and `latest`. */
@@ -140,7 +151,9 @@ const propertyHistory: z.ZodType<PropertyHistory> = z
         previousDate: dateString,
         latestDate: dateString,
         categories: z.array(z.object({ categoryName: z.string(), ...previousAndLatest, change: nullableNumber })),
-        items: z.array(z.object({ categoryName: z.string(), subcategoryName: z.string(), ...previousAndLatest, notes: z.string() })),
+        items: z.array(
+          z.object({ categoryName: z.string(), subcategoryName: z.string(), ...previousAndLatest, notes: z.string() }),
+        ),
       })
       .nullable(),
   })
@@ -151,7 +164,8 @@ export const reportsCalls = apiCalls([
     method: "post",
     path: "/api/inspections/{id}/generate-report",
     summary: "Generate the report of a completed inspection",
-    description: "Freezes the scored inspection into reportData; each recommendation becomes a pending maintenance task. 409 unless completed, or when it already has a report.",
+    description:
+      "Freezes the scored inspection into reportData; each recommendation becomes a pending maintenance task. 409 unless completed, or when it already has a report.",
     tags: ["Reports"],
     access: "staff",
     params: idParams,

@@ -42,7 +42,12 @@ export interface HistoryInspection {
 }
 
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value));
-const day = (value: unknown) => (value instanceof Date ? value.toISOString().slice(0, 10) : value === null || value === undefined ? null : String(value).slice(0, 10));
+const day = (value: unknown) =>
+  value instanceof Date
+    ? value.toISOString().slice(0, 10)
+    : value === null || value === undefined
+      ? null
+      : String(value).slice(0, 10);
 
 const toReport = (row: Row): Report => ({
   id: row.id as number,
@@ -60,12 +65,19 @@ export class ReportsRepository {
 
   /** A report row with an empty snapshot, to learn its id; null when the inspection already has one. */
   async insertPlaceholder(propertyId: number, inspectionId: number, tx: Tx): Promise<number | null> {
-    const rows = await tx("reports").insert({ property_id: propertyId, inspection_id: inspectionId, report_data: {} }).onConflict("inspection_id").ignore().returning("id");
+    const rows = await tx("reports")
+      .insert({ property_id: propertyId, inspection_id: inspectionId, report_data: {} })
+      .onConflict("inspection_id")
+      .ignore()
+      .returning("id");
     return rows[0] ? (rows[0].id as number) : null;
   }
 
   async saveSnapshot(id: number, data: ReportData, tx: Tx): Promise<Report> {
-    const [row] = await tx("reports").where({ id }).update({ report_data: JSON.stringify(data), overall_score: data.overallScore }).returning("*");
+    const [row] = await tx("reports")
+      .where({ id })
+      .update({ report_data: JSON.stringify(data), overall_score: data.overallScore })
+      .returning("*");
     return toReport(row);
   }
 
@@ -84,7 +96,13 @@ export class ReportsRepository {
     if (q) {
       query
         .join("properties as p", "p.id", "r.property_id")
-        .where((w) => w.whereILike("p.address", like(q)).orWhereILike("p.city", like(q)).orWhereILike("p.client_name", like(q)).orWhereRaw("r.id::text = ?", [q]));
+        .where((w) =>
+          w
+            .whereILike("p.address", like(q))
+            .orWhereILike("p.city", like(q))
+            .orWhereILike("p.client_name", like(q))
+            .orWhereRaw("r.id::text = ?", [q]),
+        );
     }
     return query;
   }
@@ -96,7 +114,14 @@ export class ReportsRepository {
 
   /** Newest first (created_at desc, id desc: the reports_created_idx index). */
   async list(limit: number, offset: number, q?: string): Promise<Report[]> {
-    const rows = await this.filtered(q).select("r.*").orderBy([{ column: "r.created_at", order: "desc" }, { column: "r.id", order: "desc" }]).limit(limit).offset(offset);
+    const rows = await this.filtered(q)
+      .select("r.*")
+      .orderBy([
+        { column: "r.created_at", order: "desc" },
+        { column: "r.id", order: "desc" },
+      ])
+      .limit(limit)
+      .offset(offset);
     return rows.map(toReport);
   }
 
@@ -107,13 +132,30 @@ export class ReportsRepository {
    */
   exportRows(q?: string): AsyncGenerator<Report[]> {
     const rows = this.filtered(q)
-      .select("r.id", "r.property_id", "r.inspection_id", "r.created_at", "r.overall_score", this.db.raw("r.report_data - 'recommendations' - 'issues' - 'allCategories' - 'categories' as report_data"))
-      .orderBy([{ column: "r.created_at", order: "desc" }, { column: "r.id", order: "desc" }]);
+      .select(
+        "r.id",
+        "r.property_id",
+        "r.inspection_id",
+        "r.created_at",
+        "r.overall_score",
+        this.db.raw("r.report_data - 'recommendations' - 'issues' - 'allCategories' - 'categories' as report_data"),
+      )
+      .orderBy([
+        { column: "r.created_at", order: "desc" },
+        { column: "r.id", order: "desc" },
+      ]);
     return cursorBatches(this.db, rows, toReport);
   }
 
   async listItems(limit: number, offset: number, q?: string): Promise<ReportListItem[]> {
-    const ids = this.filtered(q).select("r.id").orderBy([{ column: "r.created_at", order: "desc" }, { column: "r.id", order: "desc" }]).limit(limit).offset(offset);
+    const ids = this.filtered(q)
+      .select("r.id")
+      .orderBy([
+        { column: "r.created_at", order: "desc" },
+        { column: "r.id", order: "desc" },
+      ])
+      .limit(limit)
+      .offset(offset);
     const rows = await this.db("reports as r")
       .join("properties as p", "p.id", "r.property_id")
       .leftJoin("inspections as i", "i.id", "r.inspection_id")
@@ -132,7 +174,10 @@ export class ReportsRepository {
         this.db.raw("coalesce((r.report_data->'summary'->>'totalIssues')::int, 0) as total_issues"),
         this.db.raw("coalesce((r.report_data->'summary'->>'highPriority')::int, 0) as high_priority"),
       )
-      .orderBy([{ column: "r.created_at", order: "desc" }, { column: "r.id", order: "desc" }]);
+      .orderBy([
+        { column: "r.created_at", order: "desc" },
+        { column: "r.id", order: "desc" },
+      ]);
     return rows.map((row: Row) => ({
       id: row.id as number,
       propertyId: row.property_id as number,
@@ -158,7 +203,10 @@ export class ReportsRepository {
     const row = await this.db("inspections as i")
       .where("i.status", "completed")
       .whereNotExists((q) => q.select(this.db.raw("1")).from("reports as r").whereRaw("r.inspection_id = i.id"))
-      .orderBy([{ column: "i.completed_at", order: "asc" }, { column: "i.id", order: "asc" }])
+      .orderBy([
+        { column: "i.completed_at", order: "asc" },
+        { column: "i.id", order: "asc" },
+      ])
       .first("i.id");
     return row ? (row.id as number) : null;
   }
@@ -168,7 +216,10 @@ export class ReportsRepository {
     const rows = await this.db("inspections as i")
       .where("i.status", "completed")
       .whereNotExists((q) => q.select(this.db.raw("1")).from("reports as r").whereRaw("r.inspection_id = i.id"))
-      .orderBy([{ column: "i.completed_at", order: "asc" }, { column: "i.id", order: "asc" }])
+      .orderBy([
+        { column: "i.completed_at", order: "asc" },
+        { column: "i.id", order: "asc" },
+      ])
       .select("i.id");
     return rows.map((r: Row) => r.id as number);
   }
@@ -182,7 +233,10 @@ export class ReportsRepository {
     const rows = await this.db("inspections as i")
       .leftJoin("reports as r", "r.inspection_id", "i.id")
       .where("i.property_id", propertyId)
-      .orderBy([{ column: "i.inspection_date", order: "asc" }, { column: "i.id", order: "asc" }])
+      .orderBy([
+        { column: "i.inspection_date", order: "asc" },
+        { column: "i.id", order: "asc" },
+      ])
       .select("i.id", "i.inspection_date", "i.status", "i.overall_score", "i.completed_at", "r.id as report_id");
     return rows.map((row: Row) => ({
       id: row.id as number,

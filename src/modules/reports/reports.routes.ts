@@ -6,7 +6,14 @@ import { params, query } from "../../http/validate.js";
 import { adminLabel, barColour, historyLabel } from "../inspections/index.js";
 import { scoreChartSvg, trendText } from "./history.js";
 import { addressLine } from "../../shared/address.js";
-import { REPORT_PAGE_SIZE, idParams, pdfQuery, propertyIdParams, reportListQuery, reportsPageQuery } from "./reports.schemas.js";
+import {
+  REPORT_PAGE_SIZE,
+  idParams,
+  pdfQuery,
+  propertyIdParams,
+  reportListQuery,
+  reportsPageQuery,
+} from "./reports.schemas.js";
 import { NO_INSPECTION_MESSAGE, NO_INSPECTION_TITLE, type ReportsService } from "./reports.service.js";
 import type { CustomersService } from "../customers/index.js";
 import { safeFileName } from "../../shared/file-name.js";
@@ -23,7 +30,6 @@ interface Notice {
   title: string;
   description?: string;
 }
-
 
 /** What the report API uses; src/app.ts passes it (docs/architecture.md "Modules and layers"). */
 export interface ReportsApiDeps {
@@ -93,12 +99,20 @@ export function reportsPages(deps: ReportsPagesDeps): Router {
     let total = 0;
     let nextInspectionId: number | null = null;
     try {
-      ({ rows, total } = await deps.reports.listItems({ limit: REPORT_PAGE_SIZE, offset: (page - 1) * REPORT_PAGE_SIZE, q }));
+      ({ rows, total } = await deps.reports.listItems({
+        limit: REPORT_PAGE_SIZE,
+        offset: (page - 1) * REPORT_PAGE_SIZE,
+        q,
+      }));
       const pages = Math.max(1, Math.ceil(total / REPORT_PAGE_SIZE));
       // Past the last page (after a delete, or a typed URL): show the last page instead of nothing.
       if (page > pages) {
         page = pages;
-        ({ rows, total } = await deps.reports.listItems({ limit: REPORT_PAGE_SIZE, offset: (page - 1) * REPORT_PAGE_SIZE, q }));
+        ({ rows, total } = await deps.reports.listItems({
+          limit: REPORT_PAGE_SIZE,
+          offset: (page - 1) * REPORT_PAGE_SIZE,
+          q,
+        }));
       }
       nextInspectionId = await deps.reports.nextInspectionToReport();
     } catch (error) {
@@ -123,7 +137,12 @@ export function reportsPages(deps: ReportsPagesDeps): Router {
 
   const render = async (req: Request, res: Response, notice?: Notice, firstPage = false) => {
     const { page, q } = reportsPageQuery.parse(req.query);
-    const locals = { title: "Reports", admin: "reports", noindex: true, ...(await listLocals(firstPage ? 1 : page, q, notice)) };
+    const locals = {
+      title: "Reports",
+      admin: "reports",
+      noindex: true,
+      ...(await listLocals(firstPage ? 1 : page, q, notice)),
+    };
     if (req.get("hx-request") === "true") return res.page("reports/_results", locals);
     // No islands: the share dialog is plain script in the admin script, and notices are rendered here.
     res.page("reports/index", locals);
@@ -156,7 +175,11 @@ export function reportsPages(deps: ReportsPagesDeps): Router {
         outcome = "generated";
       } catch (error) {
         req.log?.warn({ err: error, inspectionId }, "report generation refused");
-        notice = { variant: "error", title: GENERATE_FAILED_MESSAGE, description: error instanceof HttpError && error.status < 500 ? error.message : undefined };
+        notice = {
+          variant: "error",
+          title: GENERATE_FAILED_MESSAGE,
+          description: error instanceof HttpError && error.status < 500 ? error.message : undefined,
+        };
         outcome = "generate-failed";
       }
     }
@@ -177,7 +200,11 @@ export function reportsPages(deps: ReportsPagesDeps): Router {
     }
     if (req.get("hx-request") === "true") return render(req, res, notice);
     const { page, q } = reportsPageQuery.parse(req.query);
-    const back = new URLSearchParams({ ...(page > 1 ? { page: String(page) } : {}), ...(q ? { q } : {}), outcome: notice.variant === "success" ? "deleted" : "delete-failed" });
+    const back = new URLSearchParams({
+      ...(page > 1 ? { page: String(page) } : {}),
+      ...(q ? { q } : {}),
+      outcome: notice.variant === "success" ? "deleted" : "delete-failed",
+    });
     res.redirect(303, `/admin/reports?${back}`);
   });
 
@@ -194,7 +221,10 @@ export function reportsPages(deps: ReportsPagesDeps): Router {
       islands: true,
       report,
       // The share dialog starts with the client's e-mail on file now (the snapshot's may be older).
-      clientEmail: (await deps.customers.findPropertyFor({ kind: "staff" }, report.propertyId))?.clientEmail ?? report.reportData.property.clientEmail ?? "",
+      clientEmail:
+        (await deps.customers.findPropertyFor({ kind: "staff" }, report.propertyId))?.clientEmail ??
+        report.reportData.property.clientEmail ??
+        "",
       viewerProps: { reportId: report.id, backHref: back, initial: report },
     });
   });

@@ -3,7 +3,13 @@ import { ConflictError, NotFoundError } from "../../http/errors.js";
 import type { StaffUser } from "../auth/auth.schemas.js";
 import { type PropertyHistory, buildHistory } from "./history.js";
 import { renderReportPdf } from "./pdf.js";
-import { type ReportData, type ReportRecommendation, type SourceInspection, buildReportData, withRecommendationIds } from "./report-data.js";
+import {
+  type ReportData,
+  type ReportRecommendation,
+  type SourceInspection,
+  buildReportData,
+  withRecommendationIds,
+} from "./report-data.js";
 import type { Report, ReportListItem, ReportsRepository } from "./reports.repository.js";
 import type { PdfFormat } from "./reports.schemas.js";
 import { baseSubcategory } from "../inspections/index.js";
@@ -20,7 +26,17 @@ export const NO_INSPECTION_MESSAGE = "No completed inspections found that don't 
  * A maintenance task category (maintenance.constants.ts TASK_CATEGORIES). Maintenance shares the reports'
  * layer, so reports name what they send it here instead of importing it (docs/architecture.md).
  */
-export type TaskCategory = "hvac" | "plumbing" | "electrical" | "roofing" | "flooring" | "exterior" | "landscaping" | "cleaning" | "safety" | "other";
+export type TaskCategory =
+  | "hvac"
+  | "plumbing"
+  | "electrical"
+  | "roofing"
+  | "flooring"
+  | "exterior"
+  | "landscaping"
+  | "cleaning"
+  | "safety"
+  | "other";
 
 /** The pending maintenance task a recommendation becomes (a NewTask of the maintenance module). */
 export interface RecommendationTask {
@@ -46,7 +62,16 @@ export interface ReportsDeps {
     findPropertyFor(
       viewer: { kind: "staff" },
       id: number,
-    ): Promise<{ id: number; address: string; city: string; province?: string | null; state?: string | null; postalCode?: string | null; clientName: string; clientEmail: string } | null>;
+    ): Promise<{
+      id: number;
+      address: string;
+      city: string;
+      province?: string | null;
+      state?: string | null;
+      postalCode?: string | null;
+      clientName: string;
+      clientEmail: string;
+    } | null>;
   };
 }
 
@@ -118,12 +143,22 @@ export class ReportsService {
         draft.recommendations.map((r) => taskOf(inspection.propertyId, reportId, r)),
         tx,
       );
-      return this.reports.saveSnapshot(reportId, withRecommendationIds(draft, tasks.map((t) => t.id)), tx);
+      return this.reports.saveSnapshot(
+        reportId,
+        withRecommendationIds(
+          draft,
+          tasks.map((t) => t.id),
+        ),
+        tx,
+      );
     });
   }
 
   async list(filter: { limit: number; offset: number; q?: string }): Promise<{ rows: Report[]; total: number }> {
-    const [rows, total] = await Promise.all([this.reports.list(filter.limit, filter.offset, filter.q || undefined), this.reports.count(filter.q || undefined)]);
+    const [rows, total] = await Promise.all([
+      this.reports.list(filter.limit, filter.offset, filter.q || undefined),
+      this.reports.count(filter.q || undefined),
+    ]);
     return { rows, total };
   }
 
@@ -133,8 +168,15 @@ export class ReportsService {
   }
 
   /** The list page's rows: what it shows, without the snapshots. */
-  async listItems(filter: { limit: number; offset: number; q?: string }): Promise<{ rows: ReportListItem[]; total: number }> {
-    const [rows, total] = await Promise.all([this.reports.listItems(filter.limit, filter.offset, filter.q || undefined), this.reports.count(filter.q || undefined)]);
+  async listItems(filter: {
+    limit: number;
+    offset: number;
+    q?: string;
+  }): Promise<{ rows: ReportListItem[]; total: number }> {
+    const [rows, total] = await Promise.all([
+      this.reports.listItems(filter.limit, filter.offset, filter.q || undefined),
+      this.reports.count(filter.q || undefined),
+    ]);
     return { rows, total };
   }
 

@@ -1,5 +1,14 @@
 // What other modules, the CLI and the seeds may use of sharing (README "Interface for other modules").
-export { SHARE_MAIL_TASK, type ShareMailPayload, type SharingDeps, SharingService, clientReportData, photoIdsOf, quotePriority, recommendationsOf } from "./sharing.service.js";
+export {
+  SHARE_MAIL_TASK,
+  type ShareMailPayload,
+  type SharingDeps,
+  SharingService,
+  clientReportData,
+  photoIdsOf,
+  quotePriority,
+  recommendationsOf,
+} from "./sharing.service.js";
 export type { StoredReport } from "./sharing.schemas.js";
 export { type ShareMailDeps, shareMailTask } from "./sharing.tasks.js";
 export { type ReportSharedDetails, reportSharedEmail } from "./sharing.mail.js";

@@ -12,7 +12,14 @@ const SAMPLE_DATE = `${SAMPLE_PROPERTY.inspectionDate}T16:00:00.000Z`;
 /** The sample as a stored report snapshot (ids 0: it is in no table). */
 export function sampleStoredReport(): StoredReport {
   const { overallScore, summary, categories, recommendations } = sampleReport();
-  return { id: 0, propertyId: 0, inspectionId: 0, createdAt: SAMPLE_DATE, overallScore, reportData: { overallScore, summary, allCategories: categories, recommendations } };
+  return {
+    id: 0,
+    propertyId: 0,
+    inspectionId: 0,
+    createdAt: SAMPLE_DATE,
+    overallScore,
+    reportData: { overallScore, summary, allCategories: categories, recommendations },
+  };
 }
 
 /** A link that never expires, was never answered, for the sample's placeholder client. */

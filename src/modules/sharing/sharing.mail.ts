@@ -2,7 +2,6 @@ import type { MailMessage } from "../mail/mail.schemas.js";
 import { withCustomerFooter } from "../mail/index.js";
 import { escapeHtml } from "../../shared/html.js";
 
-
 export interface ReportSharedDetails {
   to: string;
   link: string;
@@ -13,7 +12,12 @@ export interface ReportSharedDetails {
 
 /** 'Your Haven Health Report': the one-time link and the summary PDF (attached by the job). */
 export function reportSharedEmail(d: ReportSharedDetails, pdf: Buffer | null): MailMessage {
-  const expires = new Date(d.expiresAt).toLocaleDateString("en-CA", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
+  const expires = new Date(d.expiresAt).toLocaleDateString("en-CA", {
+    year: "numeric",
+    month: "long",
+    day: "numeric",
+    timeZone: "UTC",
+  });
   const lines = [
     "Hello,",
     "",
@@ -36,11 +40,23 @@ export function reportSharedEmail(d: ReportSharedDetails, pdf: Buffer | null): M
     `<p>Questions? Reply to ${escapeHtml(d.supportEmail)}.</p><p>Haven</p>`,
   ].join("\n");
   // The link is on PUBLIC_URL: My Home is beside it.
-  return withCustomerFooter({
-    to: d.to,
-    subject: "Your Haven Health Report is ready",
-    text: lines.join("\n"),
-    html,
-    attachments: pdf ? [{ filename: "haven-health-report-summary.pdf", content: pdf.toString("base64"), encoding: "base64", contentType: "application/pdf" }] : undefined,
-  }, new URL(d.link).origin);
+  return withCustomerFooter(
+    {
+      to: d.to,
+      subject: "Your Haven Health Report is ready",
+      text: lines.join("\n"),
+      html,
+      attachments: pdf
+        ? [
+            {
+              filename: "haven-health-report-summary.pdf",
+              content: pdf.toString("base64"),
+              encoding: "base64",
+              contentType: "application/pdf",
+            },
+          ]
+        : undefined,
+    },
+    new URL(d.link).origin,
+  );
 }

@@ -2,7 +2,14 @@ import { z } from "zod";
 import { apiCalls, binary, dateTimeString, idNumber } from "../../http/openapi.kit.js";
 import { pathId } from "../../http/fields.js";
 import { staffListQuerySchema } from "../customers/customers.schemas.js";
-import { type ClientReportPayload, RESPONSE_ACTIONS, type ShareSummary, idParamsSchema, responsesInputSchema, shareInputSchema } from "./sharing.schemas.js";
+import {
+  type ClientReportPayload,
+  RESPONSE_ACTIONS,
+  type ShareSummary,
+  idParamsSchema,
+  responsesInputSchema,
+  shareInputSchema,
+} from "./sharing.schemas.js";
 
 // OpenAPI entries of sharing.routes.ts; see docs/api.md.
 
@@ -11,7 +18,11 @@ const tokenParams = z.object({ token: z.string().max(200).meta({ description: "T
 const photoParams = tokenParams.extend({ photoId: pathId("Photo id") });
 
 const priority = z.enum(["high", "medium", "low"]);
-const clientCategory = z.object({ categoryName: z.string(), score: z.number().nullable(), subcategoryCount: z.number().int() });
+const clientCategory = z.object({
+  categoryName: z.string(),
+  score: z.number().nullable(),
+  subcategoryCount: z.number().int(),
+});
 const clientRecommendation = z.object({
   id: idNumber.meta({ description: "The maintenance task's id: a response's maintenanceTaskId" }),
   category: z.string(),
@@ -21,7 +32,9 @@ const clientRecommendation = z.object({
   score: z.number().nullable(),
   priority,
   urgency: z.string(),
-  photos: z.array(z.string()).meta({ description: "Photo URLs under this link: /api/client-report/{token}/photos/{photoId}" }),
+  photos: z
+    .array(z.string())
+    .meta({ description: "Photo URLs under this link: /api/client-report/{token}/photos/{photoId}" }),
 });
 
 const clientReport: z.ZodType<ClientReportPayload> = z
@@ -50,9 +63,18 @@ const clientReport: z.ZodType<ClientReportPayload> = z
       createdAt: dateTimeString,
       expiresAt: dateTimeString,
       respondedAt: dateTimeString.nullable(),
-      responses: z.array(z.object({ maintenanceTaskId: idNumber, action: z.enum(RESPONSE_ACTIONS), notes: z.string().nullable() })),
+      responses: z.array(
+        z.object({ maintenanceTaskId: idNumber, action: z.enum(RESPONSE_ACTIONS), notes: z.string().nullable() }),
+      ),
     }),
-    property: z.object({ id: idNumber, address: z.string(), city: z.string(), province: z.string().nullable(), postalCode: z.string(), clientName: z.string() }),
+    property: z.object({
+      id: idNumber,
+      address: z.string(),
+      city: z.string(),
+      province: z.string().nullable(),
+      postalCode: z.string(),
+      clientName: z.string(),
+    }),
   })
   .meta({ id: "ClientReport", description: "What the client sees: never staff-only fields" });
 
@@ -72,7 +94,8 @@ const shareSummary: z.ZodType<ShareSummary> = z
   })
   .meta({ id: "ShareSummary" });
 
-const LINK_RULE = "The first view claims the link for this browser (an httpOnly cookie); any other browser, or an expired or revoked link, gets 410.";
+const LINK_RULE =
+  "The first view claims the link for this browser (an httpOnly cookie); any other browser, or an expired or revoked link, gets 410.";
 
 export const sharingCalls = apiCalls([
   {
@@ -83,7 +106,12 @@ export const sharingCalls = apiCalls([
     access: "staff",
     params: idParamsSchema,
     body: shareInputSchema,
-    responses: { 201: { description: "Shared", schema: z.object({ reportLink: z.string(), testLink: z.string().meta({ description: "Same as reportLink" }) }) } },
+    responses: {
+      201: {
+        description: "Shared",
+        schema: z.object({ reportLink: z.string(), testLink: z.string().meta({ description: "Same as reportLink" }) }),
+      },
+    },
     errors: [404],
   },
   {
@@ -116,7 +144,12 @@ export const sharingCalls = apiCalls([
     access: "public",
     params: tokenParams,
     body: responsesInputSchema,
-    responses: { 201: { description: "Recorded", schema: z.object({ recorded: z.number().int(), quoteRequests: z.number().int() }) } },
+    responses: {
+      201: {
+        description: "Recorded",
+        schema: z.object({ recorded: z.number().int(), quoteRequests: z.number().int() }),
+      },
+    },
     errors: [403, 404, 409, 410],
   },
   {

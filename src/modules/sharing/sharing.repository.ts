@@ -39,9 +39,17 @@ function statusOf(row: Row): ShareSummary["status"] {
 export class SharingRepository {
   constructor(private readonly db: Knex) {}
 
-  async insert(share: { reportId: number; tokenHash: string; clientEmail: string; expiresAt: Date }, tx: Tx | Knex = this.db): Promise<ShareRow> {
+  async insert(
+    share: { reportId: number; tokenHash: string; clientEmail: string; expiresAt: Date },
+    tx: Tx | Knex = this.db,
+  ): Promise<ShareRow> {
     const [row] = await tx("report_shares")
-      .insert({ report_id: share.reportId, token_hash: share.tokenHash, client_email: share.clientEmail, expires_at: share.expiresAt })
+      .insert({
+        report_id: share.reportId,
+        token_hash: share.tokenHash,
+        client_email: share.clientEmail,
+        expires_at: share.expiresAt,
+      })
       .returning("*");
     return toShare(row);
   }
@@ -69,22 +77,43 @@ export class SharingRepository {
 
   async insertResponses(shareId: number, responses: ClientResponseInput[], tx: Tx): Promise<void> {
     await tx("client_responses").insert(
-      responses.map((r) => ({ share_id: shareId, maintenance_task_id: r.maintenanceTaskId, action: r.action, notes: r.notes })),
+      responses.map((r) => ({
+        share_id: shareId,
+        maintenance_task_id: r.maintenanceTaskId,
+        action: r.action,
+        notes: r.notes,
+      })),
     );
   }
 
-  async responsesOf(shareId: number): Promise<{ maintenanceTaskId: number; action: ResponseAction; notes: string | null }[]> {
+  async responsesOf(
+    shareId: number,
+  ): Promise<{ maintenanceTaskId: number; action: ResponseAction; notes: string | null }[]> {
     const rows = await this.db("client_responses").where({ share_id: shareId }).orderBy("id");
-    return rows.map((r: Row) => ({ maintenanceTaskId: r.maintenance_task_id as number, action: r.action as ResponseAction, notes: (r.notes as string | null) ?? null }));
+    return rows.map((r: Row) => ({
+      maintenanceTaskId: r.maintenance_task_id as number,
+      action: r.action as ResponseAction,
+      notes: (r.notes as string | null) ?? null,
+    }));
   }
 
   /** Revokes every live link of a report; returns how many. */
   async revokeLive(reportId: number, tx: Tx | Knex = this.db): Promise<number> {
-    return tx("report_shares").where({ report_id: reportId, revoked: false }).where("expires_at", ">", tx.fn.now()).update({ revoked: true });
+    return tx("report_shares")
+      .where({ report_id: reportId, revoked: false })
+      .where("expires_at", ">", tx.fn.now())
+      .update({ revoked: true });
   }
 
-  async list(options: { limit: number; offset: number; q?: string; reportId?: number }): Promise<{ rows: ShareSummary[]; total: number }> {
-    const base = this.db("report_shares as s").join("reports as r", "r.id", "s.report_id").join("properties as p", "p.id", "r.property_id");
+  async list(options: {
+    limit: number;
+    offset: number;
+    q?: string;
+    reportId?: number;
+  }): Promise<{ rows: ShareSummary[]; total: number }> {
+    const base = this.db("report_shares as s")
+      .join("reports as r", "r.id", "s.report_id")
+      .join("properties as p", "p.id", "r.property_id");
     if (options.reportId) base.where("s.report_id", options.reportId);
     if (options.q) {
       const like = `%${options.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

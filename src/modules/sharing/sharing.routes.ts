@@ -57,7 +57,14 @@ export function sharingApi(deps: SharingRoutesDeps): Router {
     const { token } = params(req, tokenParams);
     const opened = await sharing.clientReport(token, bindingCookies(req));
     if ("gone" in opened) throw new GoneError(GONE_MESSAGE);
-    if (opened.binding) setBindingCookie(res, opened.binding, linkPaths(token), new Date(opened.payload.share.expiresAt), settings.secure);
+    if (opened.binding)
+      setBindingCookie(
+        res,
+        opened.binding,
+        linkPaths(token),
+        new Date(opened.payload.share.expiresAt),
+        settings.secure,
+      );
     res.json(opened.payload);
   });
 

@@ -19,13 +19,21 @@ const responseSchema = z
   .object({
     maintenanceTaskId: z.number({ message: "maintenanceTaskId must be a number" }).int().positive().max(MAX_ID),
     action: z.enum(RESPONSE_ACTIONS, { message: "action must be request_quote or ignore" }),
-    notes: z.string().trim().max(2000, "Notes must be at most 2000 characters").refine(isMultiLine, multiLineMessage("Notes")).nullish(),
+    notes: z
+      .string()
+      .trim()
+      .max(2000, "Notes must be at most 2000 characters")
+      .refine(isMultiLine, multiLineMessage("Notes"))
+      .nullish(),
   })
   // Notes belong to a quote request only (staff-side §4).
   .transform((r) => ({ ...r, notes: r.action === "request_quote" && r.notes ? r.notes : null }));
 
 export const responsesInputSchema = z.object({
-  responses: z.array(responseSchema, { message: "responses must be a list" }).min(1, "Please select at least one response before submitting.").max(500),
+  responses: z
+    .array(responseSchema, { message: "responses must be a list" })
+    .min(1, "Please select at least one response before submitting.")
+    .max(500),
 });
 export type ClientResponseInput = z.infer<typeof responseSchema>;
 
@@ -56,7 +64,13 @@ export interface ClientReportPayload {
     overallScore: number | null;
     reportData: {
       overallScore: number | null;
-      summary: { highPriority: number; mediumPriority: number; lowPriority: number; totalIssues: number; overallScore: number | null };
+      summary: {
+        highPriority: number;
+        mediumPriority: number;
+        lowPriority: number;
+        totalIssues: number;
+        overallScore: number | null;
+      };
       allCategories: ClientCategory[];
       categories: ClientCategory[];
       recommendations: ClientRecommendation[];
@@ -70,7 +84,14 @@ export interface ClientReportPayload {
     respondedAt: string | null;
     responses: { maintenanceTaskId: number; action: ResponseAction; notes: string | null }[];
   };
-  property: { id: number; address: string; city: string; province: string | null; postalCode: string; clientName: string };
+  property: {
+    id: number;
+    address: string;
+    city: string;
+    province: string | null;
+    postalCode: string;
+    clientName: string;
+  };
 }
 
 export interface ShareSummary {

@@ -6,10 +6,23 @@ import type { MaintenanceService } from "../maintenance/index.js";
 import type { QuotePriority } from "../quotes/quotes.constants.js";
 import type { QuotesService } from "../quotes/index.js";
 import { expiryFrom, hashToken, isToken, newToken, openLink } from "../../shared/one-time-links.js";
-import { SAMPLE_CLIENT_PROPERTY, SAMPLE_READ_ONLY_MESSAGE, SAMPLE_REPORT_ID, SAMPLE_SHARE, sampleStoredReport } from "./sample.js";
+import {
+  SAMPLE_CLIENT_PROPERTY,
+  SAMPLE_READ_ONLY_MESSAGE,
+  SAMPLE_REPORT_ID,
+  SAMPLE_SHARE,
+  sampleStoredReport,
+} from "./sample.js";
 import { SHARE_MAIL_TASK } from "./sharing.constants.js";
 import type { ShareRow, SharingRepository } from "./sharing.repository.js";
-import type { ClientCategory, ClientRecommendation, ClientReportPayload, ClientResponseInput, ShareSummary, StoredReport } from "./sharing.schemas.js";
+import type {
+  ClientCategory,
+  ClientRecommendation,
+  ClientReportPayload,
+  ClientResponseInput,
+  ShareSummary,
+  StoredReport,
+} from "./sharing.schemas.js";
 
 export { SHARE_MAIL_TASK };
 
@@ -24,14 +37,16 @@ export interface ShareMailPayload {
 type Gone = { gone: true };
 const PHOTO_URL = /^\/api\/photos\/(\d+)(?:\/thumbnail)?$/;
 
-const asArray = (value: unknown): Record<string, unknown>[] => (Array.isArray(value) ? (value as Record<string, unknown>[]) : []);
+const asArray = (value: unknown): Record<string, unknown>[] =>
+  Array.isArray(value) ? (value as Record<string, unknown>[]) : [];
 const num = (value: unknown): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null);
 const str = (value: unknown): string => (typeof value === "string" ? value : "");
 
 const dataOf = (report: StoredReport) => report.reportData as Record<string, unknown>;
 
 /** The report's recommendations (also called issues) as stored in the snapshot. */
-export const recommendationsOf = (report: StoredReport) => asArray(dataOf(report).recommendations ?? dataOf(report).issues);
+export const recommendationsOf = (report: StoredReport) =>
+  asArray(dataOf(report).recommendations ?? dataOf(report).issues);
 
 /** Photo ids a report's recommendations show: the only photos its link may serve. */
 export const photoIdsOf = (report: StoredReport): Set<number> => {
@@ -98,8 +113,18 @@ export function clientReportData(report: StoredReport, photoBase: string): Clien
   };
 }
 
-const clientPayload = (report: StoredReport, token: string, share: ClientReportPayload["share"], property: ClientReportPayload["property"]): ClientReportPayload => ({
-  report: { id: report.id, createdAt: report.createdAt, overallScore: report.overallScore, reportData: clientReportData(report, `/api/client-report/${token}/photos`) },
+const clientPayload = (
+  report: StoredReport,
+  token: string,
+  share: ClientReportPayload["share"],
+  property: ClientReportPayload["property"],
+): ClientReportPayload => ({
+  report: {
+    id: report.id,
+    createdAt: report.createdAt,
+    overallScore: report.overallScore,
+    reportData: clientReportData(report, `/api/client-report/${token}/photos`),
+  },
   share,
   property,
 });
@@ -134,7 +159,12 @@ export class SharingService {
    * A new link to a report for a client: the token goes into the e-mail and the answer, only its hash into
    * the database. The e-mail job (which renders the summary PDF) is queued in the same transaction.
    */
-  async share(reportId: number, clientEmail: string, origin: string, options: { sendEmail?: boolean; revokeLive?: boolean } = {}): Promise<{ reportLink: string; share: ShareRow; revoked: number }> {
+  async share(
+    reportId: number,
+    clientEmail: string,
+    origin: string,
+    options: { sendEmail?: boolean; revokeLive?: boolean } = {},
+  ): Promise<{ reportLink: string; share: ShareRow; revoked: number }> {
     const report = await this.deps.reports.get(reportId);
     const property = await this.propertyOf(report.propertyId);
     const token = newToken();
@@ -142,9 +172,18 @@ export class SharingService {
     let revoked = 0;
     const share = await this.deps.transaction(async (tx) => {
       if (options.revokeLive) revoked = await this.shares.revokeLive(reportId, tx);
-      const row = await this.shares.insert({ reportId, tokenHash: hashToken(token), clientEmail, expiresAt: expiryFrom(new Date()) }, tx);
+      const row = await this.shares.insert(
+        { reportId, tokenHash: hashToken(token), clientEmail, expiresAt: expiryFrom(new Date()) },
+        tx,
+      );
       if (options.sendEmail !== false) {
-        const payload: ShareMailPayload = { reportId, to: clientEmail, link: reportLink, expiresAt: row.expiresAt, propertyAddress: addressLine(property) };
+        const payload: ShareMailPayload = {
+          reportId,
+          to: clientEmail,
+          link: reportLink,
+          expiresAt: row.expiresAt,
+          propertyAddress: addressLine(property),
+        };
         await enqueueJob(tx, SHARE_MAIL_TASK, payload);
       }
       return row;
@@ -156,15 +195,30 @@ export class SharingService {
    * `haven shares rotate`: revokes the report's live links and issues a new one, e-mailed when `email` is
    * given (true: to the latest share's client, else the property's client).
    */
-  async rotate(reportId: number, origin: string, email?: string | true): Promise<{ reportLink: string; share: ShareRow; revoked: number; emailedTo: string | null }> {
+  async rotate(
+    reportId: number,
+    origin: string,
+    email?: string | true,
+  ): Promise<{ reportLink: string; share: ShareRow; revoked: number; emailedTo: string | null }> {
     const report = await this.deps.reports.get(reportId);
     const latest = (await this.shares.list({ limit: 1, offset: 0, reportId })).rows[0];
-    const to = typeof email === "string" ? email : (latest?.clientEmail ?? (await this.propertyOf(report.propertyId)).clientEmail);
-    const { reportLink, share, revoked } = await this.share(reportId, to, origin, { sendEmail: Boolean(email), revokeLive: true });
+    const to =
+      typeof email === "string"
+        ? email
+        : (latest?.clientEmail ?? (await this.propertyOf(report.propertyId)).clientEmail);
+    const { reportLink, share, revoked } = await this.share(reportId, to, origin, {
+      sendEmail: Boolean(email),
+      revokeLive: true,
+    });
     return { reportLink, share, revoked, emailedTo: email ? to : null };
   }
 
-  list(options: { limit: number; offset: number; q?: string; reportId?: number }): Promise<{ rows: ShareSummary[]; total: number }> {
+  list(options: {
+    limit: number;
+    offset: number;
+    q?: string;
+    reportId?: number;
+  }): Promise<{ rows: ShareSummary[]; total: number }> {
     return this.shares.list(options);
   }
 
@@ -176,10 +230,18 @@ export class SharingService {
     return "gone" in opened ? "gone" : "ok";
   }
 
-  private async openShare(token: string, cookies: string[], claim: boolean): Promise<{ share: ShareRow; binding?: string } | Gone> {
+  private async openShare(
+    token: string,
+    cookies: string[],
+    claim: boolean,
+  ): Promise<{ share: ShareRow; binding?: string } | Gone> {
     if (!isToken(token)) return { gone: true };
     const tokenHash = hashToken(token);
-    const opened = await openLink(() => this.shares.findByHash(tokenHash), claim ? (binding) => this.shares.claim(tokenHash, binding) : null, cookies);
+    const opened = await openLink(
+      () => this.shares.findByHash(tokenHash),
+      claim ? (binding) => this.shares.claim(tokenHash, binding) : null,
+      cookies,
+    );
     if ("gone" in opened) return opened;
     // Without a claim an unclaimed link opens nothing beyond the page shell.
     if (!claim && opened.row.claimedAt === null) return { gone: true };
@@ -187,8 +249,12 @@ export class SharingService {
   }
 
   /** GET /api/client-report/{token}: claims the link on the first view, then only for this browser. */
-  async clientReport(token: string, cookies: string[]): Promise<{ payload: ClientReportPayload; binding?: string } | Gone> {
-    if (token === SAMPLE_REPORT_ID) return { payload: clientPayload(sampleStoredReport(), token, SAMPLE_SHARE, SAMPLE_CLIENT_PROPERTY) };
+  async clientReport(
+    token: string,
+    cookies: string[],
+  ): Promise<{ payload: ClientReportPayload; binding?: string } | Gone> {
+    if (token === SAMPLE_REPORT_ID)
+      return { payload: clientPayload(sampleStoredReport(), token, SAMPLE_SHARE, SAMPLE_CLIENT_PROPERTY) };
     const opened = await this.openShare(token, cookies, true);
     if ("gone" in opened) return opened;
     const report = await this.deps.reports.get(opened.share.reportId);
@@ -199,8 +265,21 @@ export class SharingService {
       payload: clientPayload(
         report,
         token,
-        { clientEmail: opened.share.clientEmail, createdAt: opened.share.createdAt, expiresAt: opened.share.expiresAt, respondedAt: opened.share.respondedAt, responses },
-        { id: property.id, address: property.address, city: property.city, province: property.province ?? property.state, postalCode: property.postalCode, clientName: property.clientName },
+        {
+          clientEmail: opened.share.clientEmail,
+          createdAt: opened.share.createdAt,
+          expiresAt: opened.share.expiresAt,
+          respondedAt: opened.share.respondedAt,
+          responses,
+        },
+        {
+          id: property.id,
+          address: property.address,
+          city: property.city,
+          province: property.province ?? property.state,
+          postalCode: property.postalCode,
+          clientName: property.clientName,
+        },
       ),
     };
   }
@@ -221,7 +300,11 @@ export class SharingService {
    * The client's answers, once per link: the row is locked, so of concurrent submissions exactly one is
    * recorded and the others get 409. Each request_quote becomes a quote request in the same transaction.
    */
-  async respond(token: string, cookies: string[], responses: ClientResponseInput[]): Promise<{ recorded: number; quoteRequests: number } | Gone> {
+  async respond(
+    token: string,
+    cookies: string[],
+    responses: ClientResponseInput[],
+  ): Promise<{ recorded: number; quoteRequests: number } | Gone> {
     if (token === SAMPLE_REPORT_ID) throw new ForbiddenError(SAMPLE_READ_ONLY_MESSAGE);
     if (!isToken(token)) return { gone: true };
     const tokenHash = hashToken(token);
@@ -239,21 +322,31 @@ export class SharingService {
       const fields: Record<string, string> = {};
       const seen = new Set<number>();
       responses.forEach((r, i) => {
-        if (!recommendations.has(r.maintenanceTaskId)) fields[`responses.${i}.maintenanceTaskId`] = "This item is not in this report";
-        else if (seen.has(r.maintenanceTaskId)) fields[`responses.${i}.maintenanceTaskId`] = "Each item takes one response";
+        if (!recommendations.has(r.maintenanceTaskId))
+          fields[`responses.${i}.maintenanceTaskId`] = "This item is not in this report";
+        else if (seen.has(r.maintenanceTaskId))
+          fields[`responses.${i}.maintenanceTaskId`] = "Each item takes one response";
         seen.add(r.maintenanceTaskId);
       });
       for (const [i, r] of responses.entries()) {
         if (fields[`responses.${i}.maintenanceTaskId`]) continue;
         const task = await this.deps.maintenance.findTask(r.maintenanceTaskId, tx);
-        if (!task || task.propertyId !== stored.propertyId) fields[`responses.${i}.maintenanceTaskId`] = "This item is not in this report";
+        if (!task || task.propertyId !== stored.propertyId)
+          fields[`responses.${i}.maintenanceTaskId`] = "This item is not in this report";
       }
-      if (Object.keys(fields).length) throw new ValidationError("Some responses name items that are not in this report", fields);
+      if (Object.keys(fields).length)
+        throw new ValidationError("Some responses name items that are not in this report", fields);
       await this.shares.insertResponses(share.id, responses, tx);
       const quotes = await this.deps.quotes.createRequests(
         responses
           .filter((r) => r.action === "request_quote")
-          .map((r) => ({ propertyId: stored.propertyId, maintenanceTaskId: r.maintenanceTaskId, shareId: share.id, priority: quotePriority(recommendations.get(r.maintenanceTaskId)), clientNotes: r.notes })),
+          .map((r) => ({
+            propertyId: stored.propertyId,
+            maintenanceTaskId: r.maintenanceTaskId,
+            shareId: share.id,
+            priority: quotePriority(recommendations.get(r.maintenanceTaskId)),
+            clientNotes: r.notes,
+          })),
         tx,
       );
       await this.shares.markResponded(share.id, tx);

@@ -8,7 +8,8 @@ import { zonedInstant } from "../../shared/business-time.js";
 import { MINIMUM_TERM_MONTHS } from "./subscriptions.constants.js";
 
 // Local noon keeps the calendar date exact whatever the server's zone (as recurrence.ts does).
-const toDate = (date: string) => new Date(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)), 12);
+const toDate = (date: string) =>
+  new Date(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)), 12);
 const pad = (n: number) => (n < 10 ? `0${n}` : String(n));
 const toIso = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 
@@ -21,10 +22,20 @@ export function monthsAfter(anchor: string, months: number): string {
 export const startOfBusinessDay = (date: string, timeZone: string): Date => zonedInstant(date, "00:00", timeZone);
 
 /** Period n (0 = the first) of a subscription anchored on `anchor`. */
-export function period(anchor: string, n: number, timeZone: string): { index: number; start: Date; end: Date; startDate: string; endDate: string } {
+export function period(
+  anchor: string,
+  n: number,
+  timeZone: string,
+): { index: number; start: Date; end: Date; startDate: string; endDate: string } {
   const startDate = monthsAfter(anchor, n);
   const endDate = monthsAfter(anchor, n + 1);
-  return { index: n, start: startOfBusinessDay(startDate, timeZone), end: startOfBusinessDay(endDate, timeZone), startDate, endDate };
+  return {
+    index: n,
+    start: startOfBusinessDay(startDate, timeZone),
+    end: startOfBusinessDay(endDate, timeZone),
+    startDate,
+    endDate,
+  };
 }
 
 /** The period that holds business date `date` (the first period for any date before the anchor). */

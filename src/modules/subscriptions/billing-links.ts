@@ -6,9 +6,15 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 /** How long an e-mailed billing link works. */
 export const BILLING_LINK_DAYS = 30;
 
-const mac = (secret: string, body: string) => createHmac("sha256", secret).update(`billing:${body}`).digest("base64url");
+const mac = (secret: string, body: string) =>
+  createHmac("sha256", secret).update(`billing:${body}`).digest("base64url");
 
-export function signBillingToken(subscriptionId: number, secret: string, now: Date = new Date(), days = BILLING_LINK_DAYS): string {
+export function signBillingToken(
+  subscriptionId: number,
+  secret: string,
+  now: Date = new Date(),
+  days = BILLING_LINK_DAYS,
+): string {
   const expires = Math.floor(now.getTime() / 1000) + days * 86_400;
   const body = `${subscriptionId}.${expires}`;
   return `${body}.${mac(secret, body)}`;

@@ -41,7 +41,11 @@ export class BillingMailer {
   }
 
   /** A billing e-mail to the subscription's customer (who must have an address). */
-  async message(kind: BillingMailKind, sub: Subscription | ProviderSubscription, extra: Partial<BillingMailData> = {}): Promise<MailMessage> {
+  async message(
+    kind: BillingMailKind,
+    sub: Subscription | ProviderSubscription,
+    extra: Partial<BillingMailData> = {},
+  ): Promise<MailMessage> {
     const { settings } = this;
     return billingMail(kind, {
       to: sub.customerEmail!,
@@ -59,7 +63,12 @@ export class BillingMailer {
   }
 
   /** Queues the e-mail in the caller's transaction (or its gathered outbox); none without an address. */
-  async send(kind: BillingMailKind, sub: Subscription | ProviderSubscription, tx: Tx, extra: Partial<BillingMailData> = {}): Promise<void> {
+  async send(
+    kind: BillingMailKind,
+    sub: Subscription | ProviderSubscription,
+    tx: Tx,
+    extra: Partial<BillingMailData> = {},
+  ): Promise<void> {
     if (!sub.customerEmail) return;
     const message = await this.message(kind, sub, extra);
     const outbox = this.outboxes.get(tx);

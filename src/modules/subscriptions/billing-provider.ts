@@ -11,7 +11,11 @@ export class BillingUnavailableError extends HttpError {
   }
 }
 
-export type ProviderSubscription = Subscription & { providerSubscriptionId: string; providerCustomerId: string | null; billingAnchor: string };
+export type ProviderSubscription = Subscription & {
+  providerSubscriptionId: string;
+  providerCustomerId: string | null;
+  billingAnchor: string;
+};
 
 export interface BillingProvider {
   readonly name: "stripe" | "demo";
@@ -24,11 +28,20 @@ export interface BillingProvider {
    * Upgrade: the new price at once, prorated. Downgrade: the new price from the next period, nothing prorated.
    * `plan.amountCents` is the monthly amount to bill: the plan's price in the reading the subscription was sold at.
    */
-  changePlan(sub: ProviderSubscription, plan: Plan & { amountCents: number }, when: "now" | "period_end", now: Date): Promise<{ state: ProviderSubscriptionState; invoice: ProviderInvoiceState | null }>;
+  changePlan(
+    sub: ProviderSubscription,
+    plan: Plan & { amountCents: number },
+    when: "now" | "period_end",
+    now: Date,
+  ): Promise<{ state: ProviderSubscriptionState; invoice: ProviderInvoiceState | null }>;
 }
 
 /** Stripe's hosted billing portal (the card update flow, and cancellation once the minimum term has ended). */
 export interface BillingPortal {
-  portalUrl(sub: Pick<ProviderSubscription, "providerCustomerId">, returnUrl: string, options: { canCancel: boolean }): Promise<string>;
+  portalUrl(
+    sub: Pick<ProviderSubscription, "providerCustomerId">,
+    returnUrl: string,
+    options: { canCancel: boolean },
+  ): Promise<string>;
   cardUpdateUrl(sub: Pick<ProviderSubscription, "providerCustomerId">, returnUrl: string): Promise<string>;
 }

@@ -8,7 +8,10 @@ import { SUBSCRIPTION_STATUSES } from "./subscriptions.constants.js";
 // docs/api.md.
 
 const params = billingTokenParams.extend({
-  token: billingTokenParams.shape.token.meta({ description: "The signed billing token of an e-mailed link (/billing/{token}); it names one subscription and expires after 30 days" }),
+  token: billingTokenParams.shape.token.meta({
+    description:
+      "The signed billing token of an e-mailed link (/billing/{token}); it names one subscription and expires after 30 days",
+  }),
 });
 
 const billingView = z
@@ -22,15 +25,22 @@ const billingView = z
       provider: z.enum(["stripe", "demo"]),
       startedAt: dateTimeString,
       currentPeriodStart: dateTimeString,
-      currentPeriodEnd: dateTimeString.meta({ description: "The next charge, unless a cancellation takes effect first" }),
+      currentPeriodEnd: dateTimeString.meta({
+        description: "The next charge, unless a cancellation takes effect first",
+      }),
       minimumTermEndsAt: dateTimeString,
-      cancelAt: dateTimeString.nullable().meta({ description: "When a scheduled cancellation takes effect; it can be undone until then" }),
+      cancelAt: dateTimeString
+        .nullable()
+        .meta({ description: "When a scheduled cancellation takes effect; it can be undone until then" }),
       canceledAt: dateTimeString.nullable(),
       monthlyAmount: z.number().meta({ description: "Dollars a month", example: 370 }),
       scheduledPlanType: z.enum(PLAN_TYPES).nullable(),
       scheduledPlanAt: dateTimeString.nullable(),
       cardLast4: z.string().nullable(),
-      lastPaymentError: z.string().nullable().meta({ description: "Why the last payment failed, while the subscription is past due" }),
+      lastPaymentError: z
+        .string()
+        .nullable()
+        .meta({ description: "Why the last payment failed, while the subscription is past due" }),
       propertyAddress: z.string().nullable(),
     }),
     invoices: z.array(
@@ -49,15 +59,21 @@ const billingView = z
     cancellation: z
       .object({
         takesEffectAt: dateTimeString,
-        atMinimumTerm: z.boolean().meta({ description: "True before the 3-month minimum ends: the cancellation takes effect when it ends" }),
+        atMinimumTerm: z
+          .boolean()
+          .meta({ description: "True before the 3-month minimum ends: the cancellation takes effect when it ends" }),
       })
       .nullable()
-      .meta({ description: "When a cancellation asked for now would take effect (docs/decisions.md#25); null once the plan has ended" }),
+      .meta({
+        description:
+          "When a cancellation asked for now would take effect (docs/decisions.md#25); null once the plan has ended",
+      }),
   })
   .meta({ id: "BillingView", description: "The customer's own subscription, without staff-only fields" });
 
 const TAGS = ["Billing (customer)"];
-const ACCESS_RULE = "No session: the signed token is the credential. A forged or unknown token is 404; an expired one 410.";
+const ACCESS_RULE =
+  "No session: the signed token is the credential. A forged or unknown token is 404; an expired one 410.";
 
 export const billingCalls = apiCalls([
   {

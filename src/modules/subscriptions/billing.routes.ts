@@ -6,13 +6,22 @@ import { type Request, type Response, Router } from "express";
 import { ConflictError, GoneError, HttpError, NotFoundError, ValidationError } from "../../http/errors.js";
 import { body, params, parse } from "../../http/validate.js";
 import { verifyBillingToken } from "./billing-links.js";
-import { type BillingView, billingTokenParams, customerCancelSchema, demoCardFormSchema, demoCardUpdateSchema, portalSchema } from "./billing.schemas.js";
+import {
+  type BillingView,
+  billingTokenParams,
+  customerCancelSchema,
+  demoCardFormSchema,
+  demoCardUpdateSchema,
+  portalSchema,
+} from "./billing.schemas.js";
 import { BillingUnavailableError } from "./billing-provider.js";
 import type { SubscriptionsService } from "./subscriptions.service.js";
 import { billingAmount, billingDate } from "./subscriptions.mail.js";
 
-export const EXPIRED_LINK_MESSAGE = "This billing link has expired. Please use the link in your latest Haven e-mail, or contact us.";
-export const INVALID_LINK_MESSAGE = "This billing link is not valid. Please use the link in your latest Haven e-mail, or contact us.";
+export const EXPIRED_LINK_MESSAGE =
+  "This billing link has expired. Please use the link in your latest Haven e-mail, or contact us.";
+export const INVALID_LINK_MESSAGE =
+  "This billing link is not valid. Please use the link in your latest Haven e-mail, or contact us.";
 
 export interface BillingRoutesDeps {
   subscriptions: SubscriptionsService;
@@ -131,7 +140,12 @@ export function billingPages(deps: BillingRoutesDeps): Router {
 
   /** A token that opens nothing gets a page that says what to do, with its 410 or 404. */
   const linkProblem = (res: Response, error: HttpError) =>
-    res.status(error.status).page("billing/link-problem", { title: error.status === 410 ? "Billing link expired" : "Billing link not valid", noindex: true, message: error.message, support });
+    res.status(error.status).page("billing/link-problem", {
+      title: error.status === 410 ? "Billing link expired" : "Billing link not valid",
+      noindex: true,
+      message: error.message,
+      support,
+    });
 
   /** Runs a page handler with the token's subscription; token problems become the link page. */
   const withToken =
@@ -144,18 +158,25 @@ export function billingPages(deps: BillingRoutesDeps): Router {
         if (token.length > 200) throw new NotFoundError(INVALID_LINK_MESSAGE);
         id = await subscriptionOf(deps, token);
       } catch (error) {
-        if (error instanceof HttpError && (error.status === 404 || error.status === 410)) return linkProblem(res, error);
+        if (error instanceof HttpError && (error.status === 404 || error.status === 410))
+          return linkProblem(res, error);
         throw error;
       }
       try {
         await handler(req, res, { token, id });
       } catch (error) {
-        if (error instanceof HttpError && error.status === 404 && error.message === INVALID_LINK_MESSAGE) return linkProblem(res, error);
+        if (error instanceof HttpError && error.status === 404 && error.message === INVALID_LINK_MESSAGE)
+          return linkProblem(res, error);
         throw error;
       }
     };
 
-  const renderPage = async (res: Response, token: string, id: number, extra: { flash?: string | null; problem?: string | null; status?: number } = {}) => {
+  const renderPage = async (
+    res: Response,
+    token: string,
+    id: number,
+    extra: { flash?: string | null; problem?: string | null; status?: number } = {},
+  ) => {
     const view = await billingView(deps, id);
     res.status(extra.status ?? 200).page("billing/billing", {
       title: "Your Haven plan",
@@ -172,7 +193,8 @@ export function billingPages(deps: BillingRoutesDeps): Router {
   router.get(
     "/billing/:token",
     withToken(async (req, res, { token, id }) => {
-      const done = typeof req.query.done === "string" && req.query.done in FLASHES ? FLASHES[req.query.done as Flash] : null;
+      const done =
+        typeof req.query.done === "string" && req.query.done in FLASHES ? FLASHES[req.query.done as Flash] : null;
       await renderPage(res, token, id, { flash: done });
     }),
   );
@@ -183,7 +205,16 @@ export function billingPages(deps: BillingRoutesDeps): Router {
     withToken(async (_req, res, { token, id }) => {
       const view = await billingView(deps, id);
       if (view.ended || view.subscription.cancelAt) return res.redirect(303, pagePath(token));
-      res.page("billing/cancel", { title: "Cancel your Haven plan", noindex: true, view, token, support, format, errors: {}, reason: "" });
+      res.page("billing/cancel", {
+        title: "Cancel your Haven plan",
+        noindex: true,
+        view,
+        token,
+        support,
+        format,
+        errors: {},
+        reason: "",
+      });
     }),
   );
 
@@ -193,13 +224,25 @@ export function billingPages(deps: BillingRoutesDeps): Router {
       const parsed = customerCancelSchema.safeParse(req.body ?? {});
       if (!parsed.success) {
         const view = await billingView(deps, id);
-        const errors = Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0] ?? "_"), issue.message]));
-        return res.status(400).page("billing/cancel", { title: "Cancel your Haven plan", noindex: true, view, token, support, format, errors, reason: String(req.body?.reason ?? "") });
+        const errors = Object.fromEntries(
+          parsed.error.issues.map((issue) => [String(issue.path[0] ?? "_"), issue.message]),
+        );
+        return res.status(400).page("billing/cancel", {
+          title: "Cancel your Haven plan",
+          noindex: true,
+          view,
+          token,
+          support,
+          format,
+          errors,
+          reason: String(req.body?.reason ?? ""),
+        });
       }
       try {
         await subscriptions.cancel(id, { when: "period_end", reason: parsed.data.reason ?? null, actor: ACTOR });
       } catch (error) {
-        if (error instanceof ConflictError || error instanceof BillingUnavailableError) return renderPage(res, token, id, { problem: error.message, status: error.status });
+        if (error instanceof ConflictError || error instanceof BillingUnavailableError)
+          return renderPage(res, token, id, { problem: error.message, status: error.status });
         throw error;
       }
       res.redirect(303, `${pagePath(token)}?done=canceled`);
@@ -212,7 +255,8 @@ export function billingPages(deps: BillingRoutesDeps): Router {
       try {
         await subscriptions.resume(id, { actor: ACTOR });
       } catch (error) {
-        if (error instanceof ConflictError || error instanceof BillingUnavailableError) return renderPage(res, token, id, { problem: error.message, status: error.status });
+        if (error instanceof ConflictError || error instanceof BillingUnavailableError)
+          return renderPage(res, token, id, { problem: error.message, status: error.status });
         throw error;
       }
       res.redirect(303, `${pagePath(token)}?done=resumed`);
@@ -229,11 +273,21 @@ export function billingPages(deps: BillingRoutesDeps): Router {
         try {
           return res.redirect(303, await openPortal(deps, id, "card", token));
         } catch (error) {
-          if (error instanceof HttpError && error.status >= 409) return renderPage(res, token, id, { problem: error.message, status: error.status });
+          if (error instanceof HttpError && error.status >= 409)
+            return renderPage(res, token, id, { problem: error.message, status: error.status });
           throw error;
         }
       }
-      res.page("billing/card", { title: "Update your card", noindex: true, view, token, support, format, errors: {}, values: { cardNumber: "", expiry: "", cvc: "" } });
+      res.page("billing/card", {
+        title: "Update your card",
+        noindex: true,
+        view,
+        token,
+        support,
+        format,
+        errors: {},
+        values: { cardNumber: "", expiry: "", cvc: "" },
+      });
     }),
   );
 
@@ -243,7 +297,16 @@ export function billingPages(deps: BillingRoutesDeps): Router {
       const input = req.body ?? {};
       const values = { cardNumber: String(input.cardNumber ?? ""), expiry: String(input.expiry ?? ""), cvc: "" };
       const again = async (errors: Record<string, string>, status = 400) =>
-        res.status(status).page("billing/card", { title: "Update your card", noindex: true, view: await billingView(deps, id), token, support, format, errors, values });
+        res.status(status).page("billing/card", {
+          title: "Update your card",
+          noindex: true,
+          view: await billingView(deps, id),
+          token,
+          support,
+          format,
+          errors,
+          values,
+        });
       let card: { cardNumber: string };
       try {
         card = parse(demoCardFormSchema, input);
@@ -270,7 +333,8 @@ export function billingPages(deps: BillingRoutesDeps): Router {
       try {
         res.redirect(303, await openPortal(deps, id, "manage", token));
       } catch (error) {
-        if (error instanceof HttpError && error.status >= 409) return renderPage(res, token, id, { problem: error.message, status: error.status });
+        if (error instanceof HttpError && error.status >= 409)
+          return renderPage(res, token, id, { problem: error.message, status: error.status });
         throw error;
       }
     }),
@@ -278,4 +342,3 @@ export function billingPages(deps: BillingRoutesDeps): Router {
 
   return router;
 }
-

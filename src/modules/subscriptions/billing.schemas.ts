@@ -12,7 +12,11 @@ const blankIsAbsent = (value: unknown) => (value === "" ? undefined : value);
 
 /** POST /api/billing/{token}/cancel. A customer cancels at the end of the period only, never at once. */
 export const customerCancelSchema = z.object({
-  when: z.literal("period_end", { message: "A customer's cancellation takes effect at the end of the period: when must be period_end" }).optional(),
+  when: z
+    .literal("period_end", {
+      message: "A customer's cancellation takes effect at the end of the period: when must be period_end",
+    })
+    .optional(),
   reason: z.preprocess(blankIsAbsent, multiLineText("Reason", 1000).nullish()),
 });
 

@@ -1,10 +1,26 @@
 // What a customer sees of their subscription (the billing page, My Home's Plan): nothing staff-only. Pure.
 import { cancellationTakesEffect } from "./billing-dates.js";
-import { type CustomerSubscriptionView, ENDED_STATUSES, type Invoice, STATUS_LABELS, type Subscription, isKnownStatus } from "./subscriptions.constants.js";
+import {
+  type CustomerSubscriptionView,
+  ENDED_STATUSES,
+  type Invoice,
+  STATUS_LABELS,
+  type Subscription,
+  isKnownStatus,
+} from "./subscriptions.constants.js";
 
-export function toCustomerView(sub: Subscription, invoices: Invoice[], planName: string, now: Date): CustomerSubscriptionView {
+export function toCustomerView(
+  sub: Subscription,
+  invoices: Invoice[],
+  planName: string,
+  now: Date,
+): CustomerSubscriptionView {
   const ended = ENDED_STATUSES.includes(sub.status);
-  const takesEffect = cancellationTakesEffect({ now, minimumTermEndsAt: new Date(sub.minimumTermEndsAt), currentPeriodEnd: new Date(sub.currentPeriodEnd) });
+  const takesEffect = cancellationTakesEffect({
+    now,
+    minimumTermEndsAt: new Date(sub.minimumTermEndsAt),
+    currentPeriodEnd: new Date(sub.currentPeriodEnd),
+  });
   return {
     subscription: {
       id: sub.id,
@@ -28,8 +44,22 @@ export function toCustomerView(sub: Subscription, invoices: Invoice[], planName:
       // The reason a payment failed, only while it matters.
       lastPaymentError: sub.status === "past_due" ? sub.lastPaymentError : null,
     },
-    invoices: invoices.map(({ id, amount, currency, periodStart, periodEnd, status, paidAt, failureReason }) => ({ id, amount, currency, periodStart, periodEnd, status, paidAt, failureReason })),
+    invoices: invoices.map(({ id, amount, currency, periodStart, periodEnd, status, paidAt, failureReason }) => ({
+      id,
+      amount,
+      currency,
+      periodStart,
+      periodEnd,
+      status,
+      paidAt,
+      failureReason,
+    })),
     ended,
-    cancellation: ended ? null : { takesEffectAt: takesEffect.toISOString(), atMinimumTerm: takesEffect.getTime() === new Date(sub.minimumTermEndsAt).getTime() },
+    cancellation: ended
+      ? null
+      : {
+          takesEffectAt: takesEffect.toISOString(),
+          atMinimumTerm: takesEffect.getTime() === new Date(sub.minimumTermEndsAt).getTime(),
+        },
   };
 }

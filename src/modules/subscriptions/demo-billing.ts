@@ -10,7 +10,12 @@ import type { BillingMailer } from "./billing-mailer.js";
 import { type period, periodOn } from "./billing-dates.js";
 import type { BillingProvider, ProviderSubscription } from "./billing-provider.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
-import type { Invoice, ProviderInvoiceState, ProviderSubscriptionState, Subscription } from "./subscriptions.constants.js";
+import type {
+  Invoice,
+  ProviderInvoiceState,
+  ProviderSubscriptionState,
+  Subscription,
+} from "./subscriptions.constants.js";
 
 /** 4000 0000 0000 0341: pays the first invoice, fails every renewal (as Stripe's test card). */
 export const DEMO_FAILING_CARD = "4000000000000341";
@@ -21,7 +26,8 @@ const BATCH = 1000;
 const CONCURRENT_BATCHES = 4;
 
 /** A demo invoice's id is derived from its subscription and period, so billing a period twice is a conflict. */
-export const demoInvoiceId = (subscriptionId: number, periodStartDate: string, kind = "") => `demo_in_${subscriptionId}_${periodStartDate}${kind}`;
+export const demoInvoiceId = (subscriptionId: number, periodStartDate: string, kind = "") =>
+  `demo_in_${subscriptionId}_${periodStartDate}${kind}`;
 
 /** The share of `cents` left for the rest of a period, for an upgrade in its middle. */
 export function prorate(cents: number, periodStart: Date, periodEnd: Date, now: Date): number {
@@ -36,7 +42,11 @@ export function prorate(cents: number, periodStart: Date, periodEnd: Date, now: 
  */
 export interface RenewalCallbacks {
   readonly mailer: Pick<BillingMailer, "gathering" | "message">;
-  applyProviderState(state: ProviderSubscriptionState, tx: Tx, context?: { actor?: string; now?: Date; reason?: string | null }): Promise<Subscription>;
+  applyProviderState(
+    state: ProviderSubscriptionState,
+    tx: Tx,
+    context?: { actor?: string; now?: Date; reason?: string | null },
+  ): Promise<Subscription>;
   applyProviderInvoice(invoice: ProviderInvoiceState, tx: Tx, known?: Subscription): Promise<void>;
 }
 
@@ -115,7 +125,12 @@ export class DemoBilling implements BillingProvider {
     return { ...this.stateOf(sub), status: "canceled", cancelAt: now, canceledAt: now };
   }
 
-  async changePlan(sub: ProviderSubscription, plan: Plan & { amountCents: number }, when: "now" | "period_end", now: Date) {
+  async changePlan(
+    sub: ProviderSubscription,
+    plan: Plan & { amountCents: number },
+    when: "now" | "period_end",
+    now: Date,
+  ) {
     const state = { ...this.stateOf(sub), planType: plan.type, monthlyAmountCents: plan.amountCents };
     if (when === "period_end") return { state, invoice: null };
     // An upgrade bills the difference for what is left of the period, at once.
@@ -161,7 +176,9 @@ export class DemoBilling implements BillingProvider {
         afterId = ids[ids.length - 1]!;
         seen += ids.length;
         const batch: Promise<void> = ctx
-          .transaction((tx) => ctx.service.mailer.gathering(tx, (outbox) => this.renewBatch(ids, asOf, ctx, tx, totals, outbox)))
+          .transaction((tx) =>
+            ctx.service.mailer.gathering(tx, (outbox) => this.renewBatch(ids, asOf, ctx, tx, totals, outbox)),
+          )
           .then(() => {
             done += ids.length;
             ctx.onProgress?.(done);
@@ -180,7 +197,14 @@ export class DemoBilling implements BillingProvider {
     }
   }
 
-  private async renewBatch(ids: number[], asOf: Date, ctx: RenewContext, tx: Tx, totals: Totals, outbox: MailMessage[]): Promise<void> {
+  private async renewBatch(
+    ids: number[],
+    asOf: Date,
+    ctx: RenewContext,
+    tx: Tx,
+    totals: Totals,
+    outbox: MailMessage[],
+  ): Promise<void> {
     // Another worker renewing at once holds its rows: skip them, it bills them (each period once).
     const locked = await tx("subscriptions")
       .whereIn("id", ids)
@@ -192,7 +216,10 @@ export class DemoBilling implements BillingProvider {
       .select("id", "card_fails_renewals");
     if (!locked.length) return;
     const failing = new Set(locked.filter((r) => r.card_fails_renewals).map((r) => r.id as number));
-    const subs = await ctx.repo.findMany(locked.map((r) => r.id as number), tx);
+    const subs = await ctx.repo.findMany(
+      locked.map((r) => r.id as number),
+      tx,
+    );
     const plain: { sub: ProviderSubscription; next: ReturnType<typeof period> }[] = [];
     for (const sub of subs) {
       const endedOn = new Date(sub.currentPeriodEnd);
@@ -200,23 +227,44 @@ export class DemoBilling implements BillingProvider {
       const base = this.stateOf(sub);
       if (sub.cancelAt && new Date(sub.cancelAt) <= endedOn) {
         // The cancellation takes effect: nothing is charged after it.
-        await ctx.service.applyProviderState({ ...base, status: "canceled", canceledAt: new Date(sub.cancelAt) }, tx, { actor: "system", now: endedOn });
+        await ctx.service.applyProviderState({ ...base, status: "canceled", canceledAt: new Date(sub.cancelAt) }, tx, {
+          actor: "system",
+          now: endedOn,
+        });
         totals.ended++;
       } else if (sub.status === "past_due") {
         // A month of failed retries: the subscription ends, as Stripe's default dunning setting does.
-        await tx("invoices").where({ subscription_id: sub.id, status: "open" }).update({ status: "uncollectible", updated_at: tx.fn.now() });
-        await ctx.service.applyProviderState({ ...base, status: "canceled", canceledAt: endedOn }, tx, { actor: "system", now: endedOn, reason: "Payment failed: retries ran out" });
+        await tx("invoices")
+          .where({ subscription_id: sub.id, status: "open" })
+          .update({ status: "uncollectible", updated_at: tx.fn.now() });
+        await ctx.service.applyProviderState({ ...base, status: "canceled", canceledAt: endedOn }, tx, {
+          actor: "system",
+          now: endedOn,
+          reason: "Payment failed: retries ran out",
+        });
         totals.ended++;
       } else if (sub.scheduledPlanType || failing.has(sub.id)) {
-        const changes = Boolean(sub.scheduledPlanType && sub.scheduledPlanAt && new Date(sub.scheduledPlanAt) <= endedOn);
+        const changes = Boolean(
+          sub.scheduledPlanType && sub.scheduledPlanAt && new Date(sub.scheduledPlanAt) <= endedOn,
+        );
         let amountCents = base.monthlyAmountCents;
         if (changes) {
-          const [current, target] = await Promise.all([this.plans.get(sub.planType), this.plans.get(sub.scheduledPlanType!)]);
+          const [current, target] = await Promise.all([
+            this.plans.get(sub.planType),
+            this.plans.get(sub.scheduledPlanType!),
+          ]);
           amountCents = this.amountFor(target, current, base.monthlyAmountCents);
           totals.planChanges++;
         }
         const fails = failing.has(sub.id);
-        const state = { ...base, planType: changes ? sub.scheduledPlanType! : sub.planType, monthlyAmountCents: amountCents, currentPeriodStart: next.start, currentPeriodEnd: next.end, status: fails ? "past_due" : sub.status };
+        const state = {
+          ...base,
+          planType: changes ? sub.scheduledPlanType! : sub.planType,
+          monthlyAmountCents: amountCents,
+          currentPeriodStart: next.start,
+          currentPeriodEnd: next.end,
+          status: fails ? "past_due" : sub.status,
+        };
         const after = await ctx.service.applyProviderState(state, tx, { actor: "system", now: endedOn });
         await ctx.service.applyProviderInvoice(
           {
@@ -247,7 +295,13 @@ export class DemoBilling implements BillingProvider {
   }
 
   /** The common case in bulk: the next period invoiced and paid, the period moved on, a receipt queued. */
-  private async billPlain(plain: { sub: ProviderSubscription; next: ReturnType<typeof period> }[], ctx: RenewContext, tx: Tx, totals: Totals, outbox: MailMessage[]): Promise<void> {
+  private async billPlain(
+    plain: { sub: ProviderSubscription; next: ReturnType<typeof period> }[],
+    ctx: RenewContext,
+    tx: Tx,
+    totals: Totals,
+    outbox: MailMessage[],
+  ): Promise<void> {
     if (!plain.length) return;
     const inserted = await tx.raw(
       `insert into invoices (subscription_id, provider, provider_invoice_id, amount_cents, currency, period_start, period_end, status, billing_reason, paid_at, attempt_count)
@@ -277,7 +331,15 @@ export class DemoBilling implements BillingProvider {
     totals.paid += billed.size;
   }
 
-  private async receipt(ctx: RenewContext, sub: ProviderSubscription, next: ReturnType<typeof period>): Promise<MailMessage> {
-    return ctx.service.mailer.message("receipt", sub, { amount: sub.monthlyAmount, periodStart: next.start.toISOString(), periodEnd: next.end.toISOString() });
+  private async receipt(
+    ctx: RenewContext,
+    sub: ProviderSubscription,
+    next: ReturnType<typeof period>,
+  ): Promise<MailMessage> {
+    return ctx.service.mailer.message("receipt", sub, {
+      amount: sub.monthlyAmount,
+      periodStart: next.start.toISOString(),
+      periodEnd: next.end.toISOString(),
+    });
   }
 }

@@ -20,8 +20,15 @@ export interface PlanDeliverySchedule {
 
 export interface PlanDeliveryListener {
   /** The subscription changed (plan, status, property): its plan services follow, in the caller's transaction. */
-  sync(tx: Tx, sub: { id: number; propertyId: number; planType: PlanType; status: string; anchor: string }, today: string): Promise<unknown>;
+  sync(
+    tx: Tx,
+    sub: { id: number; propertyId: number; planType: PlanType; status: string; anchor: string },
+    today: string,
+  ): Promise<unknown>;
   forSubscription(subscriptionId: number): Promise<PlanDeliverySchedule[]>;
   /** A dated task for one of the plan's on-request services, asked for by staff or the homeowner. */
-  requestService(input: { subscriptionId: number; service: string; date: string; notes?: string | null; source: "staff" | "portal" }, now?: Date): Promise<unknown>;
+  requestService(
+    input: { subscriptionId: number; service: string; date: string; notes?: string | null; source: "staff" | "portal" },
+    now?: Date,
+  ): Promise<unknown>;
 }

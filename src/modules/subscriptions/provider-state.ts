@@ -10,7 +10,14 @@ import type { BillingMailer } from "./billing-mailer.js";
 import type { ProviderSubscription } from "./billing-provider.js";
 import type { PlanDeliveryListener } from "./plan-delivery-listener.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
-import { ENDED_STATUSES, type ProviderInvoiceState, type ProviderSubscriptionState, SERVING_STATUSES, type Subscription, isKnownStatus } from "./subscriptions.constants.js";
+import {
+  ENDED_STATUSES,
+  type ProviderInvoiceState,
+  type ProviderSubscriptionState,
+  SERVING_STATUSES,
+  type Subscription,
+  isKnownStatus,
+} from "./subscriptions.constants.js";
 
 export interface ApplyContext {
   actor: string;
@@ -30,9 +37,17 @@ export interface ProviderStateDeps {
 }
 
 /** A subscription without the provider's ids and the billing anchor, as callers outside the module see it. */
-export const publicSubscription = ({ providerSubscriptionId: _p, providerCustomerId: _c, billingAnchor: _a, ...rest }: ProviderSubscription): Subscription => rest;
+export const publicSubscription = ({
+  providerSubscriptionId: _p,
+  providerCustomerId: _c,
+  billingAnchor: _a,
+  ...rest
+}: ProviderSubscription): Subscription => rest;
 
-export async function loadSubscription(repo: Pick<SubscriptionsRepository, "find">, id: number): Promise<ProviderSubscription> {
+export async function loadSubscription(
+  repo: Pick<SubscriptionsRepository, "find">,
+  id: number,
+): Promise<ProviderSubscription> {
   const sub = await repo.find(id);
   if (!sub) throw new NotFoundError("Subscription not found");
   return sub;
@@ -46,18 +61,40 @@ export class ProviderState {
    * plan (a scheduled downgrade waits for its date), the events log, the e-mails, the property's plan and its
    * plan services. Safe to repeat: a state already stored changes nothing and sends nothing.
    */
-  async applyProviderState(state: ProviderSubscriptionState, tx: Tx, context: Partial<ApplyContext> = {}): Promise<Subscription> {
+  async applyProviderState(
+    state: ProviderSubscriptionState,
+    tx: Tx,
+    context: Partial<ApplyContext> = {},
+  ): Promise<Subscription> {
     const { repo, log, timeZone, clock } = this.deps;
-    const ctx: ApplyContext = { actor: context.actor ?? "stripe", now: context.now ?? clock(), reason: context.reason ?? null, card: context.card };
-    if (!isKnownStatus(state.status)) log.warn({ status: state.status, subscription: state.providerSubscriptionId }, "unknown subscription status kept as it is");
+    const ctx: ApplyContext = {
+      actor: context.actor ?? "stripe",
+      now: context.now ?? clock(),
+      reason: context.reason ?? null,
+      card: context.card,
+    };
+    if (!isKnownStatus(state.status))
+      log.warn(
+        { status: state.status, subscription: state.providerSubscriptionId },
+        "unknown subscription status kept as it is",
+      );
     const anchor = todayIn(timeZone, state.startedAt);
     const { before, id } = await repo.upsertState(
       state,
-      { billingAnchor: anchor, minimumTermEndsAt: minimumTermEnd(anchor, timeZone), cardLast4: ctx.card?.last4, cardFailsRenewals: ctx.card?.failsRenewals },
+      {
+        billingAnchor: anchor,
+        minimumTermEndsAt: minimumTermEnd(anchor, timeZone),
+        cardLast4: ctx.card?.last4,
+        cardFailsRenewals: ctx.card?.failsRenewals,
+      },
       tx,
     );
     if (!before) {
-      await repo.logEvent(id, { kind: "created", actor: ctx.actor, toPlan: state.planType, detail: { status: state.status } }, tx);
+      await repo.logEvent(
+        id,
+        { kind: "created", actor: ctx.actor, toPlan: state.planType, detail: { status: state.status } },
+        tx,
+      );
     } else {
       await this.applyPlan(before, state, ctx, tx);
       await this.logTransitions(before, state, ctx, tx);
@@ -68,39 +105,72 @@ export class ProviderState {
   }
 
   /** The plan the provider now bills, unless it is a downgrade whose date has not come (decision: downgrades at period end). */
-  private async applyPlan(before: ProviderSubscription, state: ProviderSubscriptionState, ctx: ApplyContext, tx: Tx): Promise<void> {
+  private async applyPlan(
+    before: ProviderSubscription,
+    state: ProviderSubscriptionState,
+    ctx: ApplyContext,
+    tx: Tx,
+  ): Promise<void> {
     const { repo, mailer } = this.deps;
     const scheduledAt = before.scheduledPlanAt ? new Date(before.scheduledPlanAt) : null;
     const scheduleDue = before.scheduledPlanType !== null && scheduledAt !== null && ctx.now >= scheduledAt;
     if (state.planType === before.planType) {
-      if (before.scheduledPlanType && scheduleDue) await repo.update(before.id, { scheduled_plan_type: null, scheduled_plan_at: null }, tx);
+      if (before.scheduledPlanType && scheduleDue)
+        await repo.update(before.id, { scheduled_plan_type: null, scheduled_plan_at: null }, tx);
       return;
     }
     const waiting = before.scheduledPlanType === state.planType && !scheduleDue;
     if (waiting) {
       // The provider already bills the lower price from the next period; Haven keeps the plan until then.
-      await repo.update(before.id, { plan_type: before.planType, monthly_amount_cents: Math.round(before.monthlyAmount * 100) }, tx);
+      await repo.update(
+        before.id,
+        { plan_type: before.planType, monthly_amount_cents: Math.round(before.monthlyAmount * 100) },
+        tx,
+      );
       return;
     }
     await repo.update(before.id, { plan_type: state.planType, scheduled_plan_type: null, scheduled_plan_at: null }, tx);
     const applyingSchedule = before.scheduledPlanType === state.planType;
-    await repo.logEvent(before.id, { kind: "plan_changed", actor: applyingSchedule ? "system" : ctx.actor, fromPlan: before.planType, toPlan: state.planType }, tx);
+    await repo.logEvent(
+      before.id,
+      {
+        kind: "plan_changed",
+        actor: applyingSchedule ? "system" : ctx.actor,
+        fromPlan: before.planType,
+        toPlan: state.planType,
+      },
+      tx,
+    );
     // A scheduled downgrade was announced when it was asked for.
     if (!applyingSchedule) {
       const after = (await repo.find(before.id, tx))!;
-      await mailer.send("plan_changed", after, tx, { fromPlanName: await mailer.planName(before.planType), toPlanName: await mailer.planName(state.planType), effectiveAt: ctx.now.toISOString() });
+      await mailer.send("plan_changed", after, tx, {
+        fromPlanName: await mailer.planName(before.planType),
+        toPlanName: await mailer.planName(state.planType),
+        effectiveAt: ctx.now.toISOString(),
+      });
     }
   }
 
-  private async logTransitions(before: ProviderSubscription, state: ProviderSubscriptionState, ctx: ApplyContext, tx: Tx): Promise<void> {
+  private async logTransitions(
+    before: ProviderSubscription,
+    state: ProviderSubscriptionState,
+    ctx: ApplyContext,
+    tx: Tx,
+  ): Promise<void> {
     const { repo, mailer } = this.deps;
     const after = (await repo.find(before.id, tx))!;
     const cancelBefore = before.cancelAt;
     const cancelAfter = state.cancelAt?.toISOString() ?? null;
     const endedNow = ENDED_STATUSES.includes(state.status) && !ENDED_STATUSES.includes(before.status);
     if (cancelAfter && cancelAfter !== cancelBefore && !endedNow) {
-      if (ctx.reason !== undefined && ctx.reason !== null) await repo.update(before.id, { cancellation_reason: ctx.reason }, tx);
-      await repo.logEvent(before.id, { kind: "cancel_scheduled", actor: ctx.actor, detail: { cancelAt: cancelAfter, reason: ctx.reason } }, tx);
+      if (ctx.reason !== undefined && ctx.reason !== null)
+        await repo.update(before.id, { cancellation_reason: ctx.reason }, tx);
+      await repo.logEvent(
+        before.id,
+        { kind: "cancel_scheduled", actor: ctx.actor, detail: { cancelAt: cancelAfter, reason: ctx.reason } },
+        tx,
+      );
       await mailer.send("cancel_scheduled", { ...after, cancelAt: cancelAfter }, tx, { reason: ctx.reason });
     } else if (!cancelAfter && cancelBefore && !ENDED_STATUSES.includes(state.status)) {
       await repo.update(before.id, { cancellation_reason: null }, tx);
@@ -109,12 +179,25 @@ export class ProviderState {
     if (state.status === before.status) return;
     if (endedNow) {
       if (ctx.reason) await repo.update(before.id, { cancellation_reason: ctx.reason }, tx);
-      await repo.logEvent(before.id, { kind: "canceled", actor: ctx.actor, detail: { status: state.status, reason: ctx.reason } }, tx);
-      await mailer.send("canceled", after, tx, { reason: ctx.reason, effectiveAt: (state.canceledAt ?? ctx.now).toISOString() });
+      await repo.logEvent(
+        before.id,
+        { kind: "canceled", actor: ctx.actor, detail: { status: state.status, reason: ctx.reason } },
+        tx,
+      );
+      await mailer.send("canceled", after, tx, {
+        reason: ctx.reason,
+        effectiveAt: (state.canceledAt ?? ctx.now).toISOString(),
+      });
       return;
     }
     const kind =
-      state.status === "past_due" ? "payment_failed" : state.status === "active" && before.status === "past_due" ? "payment_recovered" : state.status === "active" && before.status === "incomplete" ? "activated" : "status_changed";
+      state.status === "past_due"
+        ? "payment_failed"
+        : state.status === "active" && before.status === "past_due"
+          ? "payment_recovered"
+          : state.status === "active" && before.status === "incomplete"
+            ? "activated"
+            : "status_changed";
     await repo.logEvent(before.id, { kind, actor: ctx.actor, detail: { from: before.status, to: state.status } }, tx);
     if (kind === "payment_recovered") await repo.update(before.id, { last_payment_error: null }, tx);
   }
@@ -126,11 +209,24 @@ export class ProviderState {
     const ended = ENDED_STATUSES.includes(sub.status);
     if (serving || ended) {
       const plan = serving ? sub.planType : "free-score";
-      await tx("properties").where({ id: sub.propertyId }).whereNot({ subscription_plan: plan }).update({ subscription_plan: plan, updated_at: tx.fn.now() });
+      await tx("properties")
+        .where({ id: sub.propertyId })
+        .whereNot({ subscription_plan: plan })
+        .update({ subscription_plan: plan, updated_at: tx.fn.now() });
     }
     const planDeliveries = this.deps.planDeliveries;
     if (planDeliveries) {
-      await planDeliveries.sync(tx, { id: sub.id, propertyId: sub.propertyId, planType: sub.planType, status: sub.status, anchor: sub.billingAnchor }, todayIn(this.deps.timeZone, now));
+      await planDeliveries.sync(
+        tx,
+        {
+          id: sub.id,
+          propertyId: sub.propertyId,
+          planType: sub.planType,
+          status: sub.status,
+          anchor: sub.billingAnchor,
+        },
+        todayIn(this.deps.timeZone, now),
+      );
     }
   }
 
@@ -147,10 +243,18 @@ export class ProviderState {
       return;
     }
     const { before, attemptsBefore } = await repo.upsertInvoice(sub.id, invoice, tx);
-    const data = { amount: invoice.amountCents / 100, periodStart: invoice.periodStart.toISOString(), periodEnd: invoice.periodEnd.toISOString() };
+    const data = {
+      amount: invoice.amountCents / 100,
+      periodStart: invoice.periodStart.toISOString(),
+      periodEnd: invoice.periodEnd.toISOString(),
+    };
     if (invoice.status === "paid" && before !== "paid") {
       await mailer.send("receipt", sub, tx, data);
-    } else if (invoice.status === "open" && invoice.failureReason && (before === null || invoice.attemptCount > attemptsBefore)) {
+    } else if (
+      invoice.status === "open" &&
+      invoice.failureReason &&
+      (before === null || invoice.attemptCount > attemptsBefore)
+    ) {
       await repo.update(sub.id, { last_payment_error: invoice.failureReason }, tx);
       await mailer.send("payment_failed", sub, tx, { ...data, reason: invoice.failureReason });
     }

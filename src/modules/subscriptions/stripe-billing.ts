@@ -16,7 +16,10 @@ const CURRENCY = "cad";
 export const priceLookupKey = (plan: PlanType, amountCents: number) => `haven_${plan}_monthly_${amountCents}`;
 
 /** The two billing-portal configurations, told apart by `metadata.haven` (docs/decisions.md#25: no cancel button before the minimum term ends). */
-export const PORTAL_CONFIGURATIONS = { withCancel: "portal_with_cancel", withoutCancel: "portal_without_cancel" } as const;
+export const PORTAL_CONFIGURATIONS = {
+  withCancel: "portal_with_cancel",
+  withoutCancel: "portal_without_cancel",
+} as const;
 
 /** A subscription that is not one of Haven's plans (no plan on its price or its metadata): webhooks ignore it. */
 export class ForeignSubscriptionError extends Error {
@@ -26,7 +29,8 @@ export class ForeignSubscriptionError extends Error {
 }
 
 const at = (seconds: number | null | undefined): Date | null => (seconds ? new Date(seconds * 1000) : null);
-const idOf = (value: string | { id: string } | null | undefined): string | null => (value == null ? null : typeof value === "string" ? value : value.id);
+const idOf = (value: string | { id: string } | null | undefined): string | null =>
+  value == null ? null : typeof value === "string" ? value : value.id;
 
 const planOf = (...candidates: (string | null | undefined)[]): PlanType | null => {
   for (const candidate of candidates) {
@@ -37,15 +41,22 @@ const planOf = (...candidates: (string | null | undefined)[]): PlanType | null =
 };
 
 /** The plan a lookup key names (haven_<plan>_monthly_<cents>). */
-const planOfLookupKey = (key: string | null | undefined) => planOf(/^haven_([a-z-]+)_monthly_\d+$/.exec(key ?? "")?.[1]);
+const planOfLookupKey = (key: string | null | undefined) =>
+  planOf(/^haven_([a-z-]+)_monthly_\d+$/.exec(key ?? "")?.[1]);
 
 /** Haven's view of a Stripe subscription: the period from its item, the plan from its price (else its metadata). */
-export function stateOf(subscription: Stripe.Subscription, checkoutRef: string | null = null): ProviderSubscriptionState {
+export function stateOf(
+  subscription: Stripe.Subscription,
+  checkoutRef: string | null = null,
+): ProviderSubscriptionState {
   const item = subscription.items.data[0];
   const price = item?.price;
   const planType = planOf(price?.metadata?.plan, subscription.metadata?.plan) ?? planOfLookupKey(price?.lookup_key);
   if (!item || !price || !planType) throw new ForeignSubscriptionError(subscription.id);
-  const customer = typeof subscription.customer === "object" && !("deleted" in subscription.customer && subscription.customer.deleted) ? (subscription.customer as Stripe.Customer) : null;
+  const customer =
+    typeof subscription.customer === "object" && !("deleted" in subscription.customer && subscription.customer.deleted)
+      ? (subscription.customer as Stripe.Customer)
+      : null;
   const periodEnd = at(item.current_period_end)!;
   const ended = ["canceled", "incomplete_expired"].includes(subscription.status);
   return {
@@ -84,7 +95,8 @@ function failureOf(invoice: Stripe.Invoice): string | null {
   if (invoice.status !== "open" || !invoice.attempted || invoice.attempt_count < 1) return null;
   for (const payment of invoice.payments?.data ?? []) {
     const intent = payment.payment?.payment_intent;
-    if (intent && typeof intent === "object" && intent.last_payment_error?.message) return intent.last_payment_error.message;
+    if (intent && typeof intent === "object" && intent.last_payment_error?.message)
+      return intent.last_payment_error.message;
   }
   return "The card payment did not go through.";
 }
@@ -162,7 +174,11 @@ export class StripeBilling implements BillingProvider, StripeSubscriptionSide {
 
   /** The subscription now, with its customer (for the payer's e-mail) and its latest invoice. */
   async readBack(subscriptionId: string, checkoutRef: string | null = null): Promise<StripeRead> {
-    const subscription = await this.call(() => this.stripe.subscriptions.retrieve(subscriptionId, { expand: ["customer", "latest_invoice.payments.data.payment.payment_intent"] }));
+    const subscription = await this.call(() =>
+      this.stripe.subscriptions.retrieve(subscriptionId, {
+        expand: ["customer", "latest_invoice.payments.data.payment.payment_intent"],
+      }),
+    );
     const latest = typeof subscription.latest_invoice === "object" ? subscription.latest_invoice : null;
     const state = stateOf(subscription, checkoutRef);
     // /checkout's customer is made before the payer is known; the Payment Element's receipt e-mail names them.
@@ -178,13 +194,17 @@ export class StripeBilling implements BillingProvider, StripeSubscriptionSide {
 
   /** An invoice now, with its payment attempts (for the failure reason). */
   async readInvoice(invoiceId: string): Promise<ProviderInvoiceState | null> {
-    const invoice = await this.call(() => this.stripe.invoices.retrieve(invoiceId, { expand: ["payments.data.payment.payment_intent"] }));
+    const invoice = await this.call(() =>
+      this.stripe.invoices.retrieve(invoiceId, { expand: ["payments.data.payment.payment_intent"] }),
+    );
     return invoiceStateOf(invoice);
   }
 
   /** A customer's subscriptions (every status), as Stripe lists them. */
   async listSubscriptions(customerId: string): Promise<{ id: string; status: string }[]> {
-    const list = await this.call(() => this.stripe.subscriptions.list({ customer: customerId, status: "all", limit: 100 }));
+    const list = await this.call(() =>
+      this.stripe.subscriptions.list({ customer: customerId, status: "all", limit: 100 }),
+    );
     return list.data.map((s) => ({ id: s.id, status: s.status }));
   }
 
@@ -197,7 +217,11 @@ export class StripeBilling implements BillingProvider, StripeSubscriptionSide {
   /** docs/decisions.md#25: Stripe ends it at `cancelAt` (the minimum-term end, or the period end); nothing is prorated. */
   async scheduleCancel(sub: ProviderSubscription, cancelAt: Date): Promise<ProviderSubscriptionState> {
     const updated = await this.call(() =>
-      this.stripe.subscriptions.update(sub.providerSubscriptionId, { cancel_at: Math.floor(cancelAt.getTime() / 1000), proration_behavior: "none", expand: ["customer"] }),
+      this.stripe.subscriptions.update(sub.providerSubscriptionId, {
+        cancel_at: Math.floor(cancelAt.getTime() / 1000),
+        proration_behavior: "none",
+        expand: ["customer"],
+      }),
     );
     return stateOf(updated);
   }
@@ -206,7 +230,9 @@ export class StripeBilling implements BillingProvider, StripeSubscriptionSide {
   async undoCancel(sub: ProviderSubscription): Promise<ProviderSubscriptionState> {
     const updated = await this.call(async () => {
       const current = await this.stripe.subscriptions.retrieve(sub.providerSubscriptionId);
-      const params: Stripe.SubscriptionUpdateParams = current.cancel_at_period_end ? { cancel_at_period_end: false } : { cancel_at: "" };
+      const params: Stripe.SubscriptionUpdateParams = current.cancel_at_period_end
+        ? { cancel_at_period_end: false }
+        : { cancel_at: "" };
       return this.stripe.subscriptions.update(sub.providerSubscriptionId, { ...params, expand: ["customer"] });
     });
     return stateOf(updated);
@@ -214,7 +240,9 @@ export class StripeBilling implements BillingProvider, StripeSubscriptionSide {
 
   /** Staff only: ends it at once. */
   async cancelNow(sub: ProviderSubscription): Promise<ProviderSubscriptionState> {
-    const canceled = await this.call(() => this.stripe.subscriptions.cancel(sub.providerSubscriptionId, { expand: ["customer"] }));
+    const canceled = await this.call(() =>
+      this.stripe.subscriptions.cancel(sub.providerSubscriptionId, { expand: ["customer"] }),
+    );
     return stateOf(canceled);
   }
 
@@ -222,7 +250,11 @@ export class StripeBilling implements BillingProvider, StripeSubscriptionSide {
    * Upgrade ("now"): the item's price is swapped and the rest of the period invoiced at once (always_invoice).
    * Downgrade ("period_end"): the price is swapped without proration, so Stripe bills it from the next period.
    */
-  async changePlan(sub: ProviderSubscription, plan: Plan & { amountCents: number }, when: "now" | "period_end"): Promise<{ state: ProviderSubscriptionState; invoice: ProviderInvoiceState | null }> {
+  async changePlan(
+    sub: ProviderSubscription,
+    plan: Plan & { amountCents: number },
+    when: "now" | "period_end",
+  ): Promise<{ state: ProviderSubscriptionState; invoice: ProviderInvoiceState | null }> {
     const price = await this.priceFor(plan, plan.amountCents);
     const updated = await this.call(async () => {
       const current = await this.stripe.subscriptions.retrieve(sub.providerSubscriptionId);
@@ -247,10 +279,16 @@ export class StripeBilling implements BillingProvider, StripeSubscriptionSide {
    * A billing-portal session for the subscription's customer. Before the minimum term ends (`canCancel` false)
    * the configuration has no cancel button; after it, cancellation takes effect at the end of the paid period.
    */
-  async portalUrl(sub: Pick<ProviderSubscription, "providerCustomerId">, returnUrl: string, options: { canCancel: boolean }): Promise<string> {
+  async portalUrl(
+    sub: Pick<ProviderSubscription, "providerCustomerId">,
+    returnUrl: string,
+    options: { canCancel: boolean },
+  ): Promise<string> {
     const customer = this.customerOf(sub);
     const configuration = await this.portalConfiguration(options.canCancel);
-    const session = await this.call(() => this.stripe.billingPortal.sessions.create({ customer, return_url: returnUrl, configuration }));
+    const session = await this.call(() =>
+      this.stripe.billingPortal.sessions.create({ customer, return_url: returnUrl, configuration }),
+    );
     return session.url;
   }
 
@@ -259,7 +297,12 @@ export class StripeBilling implements BillingProvider, StripeSubscriptionSide {
     const customer = this.customerOf(sub);
     const configuration = await this.portalConfiguration(false);
     const session = await this.call(() =>
-      this.stripe.billingPortal.sessions.create({ customer, return_url: returnUrl, configuration, flow_data: { type: "payment_method_update" } }),
+      this.stripe.billingPortal.sessions.create({
+        customer,
+        return_url: returnUrl,
+        configuration,
+        flow_data: { type: "payment_method_update" },
+      }),
     );
     return session.url;
   }
@@ -269,14 +312,24 @@ export class StripeBilling implements BillingProvider, StripeSubscriptionSide {
    * keeps retrying that one. This copies the customer's default onto the subscription and pays the open invoice
    * with it. Returns null when there is nothing to do (no new card, or it is already the subscription's).
    */
-  async adoptCustomerDefaultCard(sub: Pick<ProviderSubscription, "providerSubscriptionId">): Promise<StripeRead | null> {
+  async adoptCustomerDefaultCard(
+    sub: Pick<ProviderSubscription, "providerSubscriptionId">,
+  ): Promise<StripeRead | null> {
     const changed = await this.call(async () => {
-      const subscription = await this.stripe.subscriptions.retrieve(sub.providerSubscriptionId, { expand: ["customer", "latest_invoice"] });
+      const subscription = await this.stripe.subscriptions.retrieve(sub.providerSubscriptionId, {
+        expand: ["customer", "latest_invoice"],
+      });
       const customer = subscription.customer;
-      const card = typeof customer === "object" && !("deleted" in customer && customer.deleted) ? idOf((customer as Stripe.Customer).invoice_settings?.default_payment_method) : null;
+      const card =
+        typeof customer === "object" && !("deleted" in customer && customer.deleted)
+          ? idOf((customer as Stripe.Customer).invoice_settings?.default_payment_method)
+          : null;
       if (!card || card === idOf(subscription.default_payment_method)) return false;
       await this.stripe.subscriptions.update(sub.providerSubscriptionId, { default_payment_method: card });
-      const open = typeof subscription.latest_invoice === "object" && subscription.latest_invoice?.status === "open" ? subscription.latest_invoice.id : null;
+      const open =
+        typeof subscription.latest_invoice === "object" && subscription.latest_invoice?.status === "open"
+          ? subscription.latest_invoice.id
+          : null;
       if (open) {
         try {
           await this.stripe.invoices.pay(open, { payment_method: card });
@@ -304,7 +357,9 @@ export class StripeBilling implements BillingProvider, StripeSubscriptionSide {
           features: {
             invoice_history: { enabled: true },
             payment_method_update: { enabled: true },
-            subscription_cancel: canCancel ? { enabled: true, mode: "at_period_end", proration_behavior: "none" } : { enabled: false },
+            subscription_cancel: canCancel
+              ? { enabled: true, mode: "at_period_end", proration_behavior: "none" }
+              : { enabled: false },
           },
           metadata: { haven: name },
         });
@@ -334,7 +389,10 @@ export class StripeBilling implements BillingProvider, StripeSubscriptionSide {
 }
 
 /** Stripe's billing side when PAYMENTS_MODE is stripe; null in demo mode. */
-export function createStripeBilling(env: Pick<Env, "PAYMENTS_MODE" | "STRIPE_SECRET_KEY" | "STRIPE_API_BASE">, log?: Logger): StripeBilling | null {
+export function createStripeBilling(
+  env: Pick<Env, "PAYMENTS_MODE" | "STRIPE_SECRET_KEY" | "STRIPE_API_BASE">,
+  log?: Logger,
+): StripeBilling | null {
   if (env.PAYMENTS_MODE !== "stripe" || !env.STRIPE_SECRET_KEY) return null;
   return new StripeBilling(createStripeClient(env.STRIPE_SECRET_KEY, env.STRIPE_API_BASE), log);
 }

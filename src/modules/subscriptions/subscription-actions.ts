@@ -32,7 +32,11 @@ export class SubscriptionActions {
    * docs/decisions.md#25. At period end: before the minimum term ends, the cancellation takes effect when it ends;
    * after, at the end of the paid period. `now` (staff only) ends it at once.
    */
-  async cancel(id: number, input: { when: "period_end" | "now"; reason?: string | null; actor: string }, now: Date): Promise<Subscription> {
+  async cancel(
+    id: number,
+    input: { when: "period_end" | "now"; reason?: string | null; actor: string },
+    now: Date,
+  ): Promise<Subscription> {
     const sub = await loadSubscription(this.deps.repo, id);
     this.refuseEnded(sub);
     const provider = this.providerOf(sub);
@@ -40,11 +44,17 @@ export class SubscriptionActions {
     if (input.when === "now") {
       state = await this.call(() => provider.cancelNow(sub, now));
     } else {
-      const at = cancellationTakesEffect({ now, minimumTermEndsAt: new Date(sub.minimumTermEndsAt), currentPeriodEnd: new Date(sub.currentPeriodEnd) });
+      const at = cancellationTakesEffect({
+        now,
+        minimumTermEndsAt: new Date(sub.minimumTermEndsAt),
+        currentPeriodEnd: new Date(sub.currentPeriodEnd),
+      });
       if (sub.cancelAt && new Date(sub.cancelAt).getTime() === at.getTime()) return publicSubscription(sub);
       state = await this.call(() => provider.scheduleCancel(sub, at));
     }
-    return this.deps.transaction((tx) => this.deps.state.applyProviderState(state, tx, { actor: input.actor, now, reason: input.reason ?? null }));
+    return this.deps.transaction((tx) =>
+      this.deps.state.applyProviderState(state, tx, { actor: input.actor, now, reason: input.reason ?? null }),
+    );
   }
 
   /** Undoes a scheduled cancellation; possible until it takes effect. */
@@ -64,8 +74,10 @@ export class SubscriptionActions {
     const { repo, state: apply, mailer, plans, demo, transaction } = this.deps;
     const sub = await loadSubscription(repo, id);
     this.refuseEnded(sub);
-    if (input.planType === sub.planType && !sub.scheduledPlanType) throw new ConflictError(`This subscription is already on the ${await mailer.planName(sub.planType)} plan`);
-    if (input.planType === sub.scheduledPlanType) throw new ConflictError(`The change to ${await mailer.planName(input.planType)} is already scheduled`);
+    if (input.planType === sub.planType && !sub.scheduledPlanType)
+      throw new ConflictError(`This subscription is already on the ${await mailer.planName(sub.planType)} plan`);
+    if (input.planType === sub.scheduledPlanType)
+      throw new ConflictError(`The change to ${await mailer.planName(input.planType)} is already scheduled`);
     const [current, target] = await Promise.all([plans.get(sub.planType), plans.get(input.planType)]);
     const priced = { ...target, amountCents: demo.amountFor(target, current, Math.round(sub.monthlyAmount * 100)) };
     const provider = this.providerOf(sub);
@@ -74,7 +86,11 @@ export class SubscriptionActions {
       const { state } = await this.call(() => provider.changePlan(sub, priced, "period_end", now));
       return transaction(async (tx) => {
         await repo.update(sub.id, { scheduled_plan_type: null, scheduled_plan_at: null }, tx);
-        await repo.logEvent(sub.id, { kind: "plan_change_undone", actor: input.actor, fromPlan: sub.scheduledPlanType, toPlan: sub.planType }, tx);
+        await repo.logEvent(
+          sub.id,
+          { kind: "plan_change_undone", actor: input.actor, fromPlan: sub.scheduledPlanType, toPlan: sub.planType },
+          tx,
+        );
         return apply.applyProviderState(state, tx, { actor: input.actor, now });
       });
     }
@@ -92,9 +108,23 @@ export class SubscriptionActions {
     const { state } = await this.call(() => provider.changePlan(sub, priced, "period_end", now));
     return transaction(async (tx) => {
       await repo.update(sub.id, { scheduled_plan_type: input.planType, scheduled_plan_at: effectiveAt }, tx);
-      await repo.logEvent(sub.id, { kind: "plan_change_scheduled", actor: input.actor, fromPlan: sub.planType, toPlan: input.planType, detail: { effectiveAt: effectiveAt.toISOString() } }, tx);
+      await repo.logEvent(
+        sub.id,
+        {
+          kind: "plan_change_scheduled",
+          actor: input.actor,
+          fromPlan: sub.planType,
+          toPlan: input.planType,
+          detail: { effectiveAt: effectiveAt.toISOString() },
+        },
+        tx,
+      );
       const after = await apply.applyProviderState(state, tx, { actor: input.actor, now });
-      await mailer.send("plan_changed", (await repo.find(sub.id, tx))!, tx, { fromPlanName: current.name, toPlanName: target.name, effectiveAt: effectiveAt.toISOString() });
+      await mailer.send("plan_changed", (await repo.find(sub.id, tx))!, tx, {
+        fromPlanName: current.name,
+        toPlanName: target.name,
+        effectiveAt: effectiveAt.toISOString(),
+      });
       return after;
     });
   }
@@ -105,10 +135,15 @@ export class SubscriptionActions {
    */
   async portalUrl(id: number, input: { flow: "card" | "manage"; returnUrl: string }, now: Date): Promise<string> {
     const sub = await loadSubscription(this.deps.repo, id);
-    if (sub.provider !== "stripe") throw new ConflictError("This plan is not billed through Stripe: update the card on the billing page");
+    if (sub.provider !== "stripe")
+      throw new ConflictError("This plan is not billed through Stripe: update the card on the billing page");
     const stripe = this.deps.stripe;
     if (!stripe) throw new BillingUnavailableError();
-    return this.call(() => (input.flow === "card" ? stripe.cardUpdateUrl(sub, input.returnUrl) : stripe.portalUrl(sub, input.returnUrl, { canCancel: now >= new Date(sub.minimumTermEndsAt) })));
+    return this.call(() =>
+      input.flow === "card"
+        ? stripe.cardUpdateUrl(sub, input.returnUrl)
+        : stripe.portalUrl(sub, input.returnUrl, { canCancel: now >= new Date(sub.minimumTermEndsAt) }),
+    );
   }
 
   /** Demo mode's card form (docs/decisions.md#24): stores the card; a past-due subscription's open invoice is tried at once. */
@@ -127,8 +162,15 @@ export class SubscriptionActions {
       const open = await repo.openInvoice(id, tx);
       const current = (await repo.find(id, tx))!;
       if (open && digits !== DEMO_FAILING_CARD) {
-        await apply.applyProviderInvoice({ ...demo.invoiceState(current, open), status: "paid", paidAt: now, failureReason: null, attemptCount: 1 }, tx);
-        if (current.status === "past_due") return apply.applyProviderState({ ...demo.stateOf(current), status: "active" }, tx, { actor: input.actor, now });
+        await apply.applyProviderInvoice(
+          { ...demo.invoiceState(current, open), status: "paid", paidAt: now, failureReason: null, attemptCount: 1 },
+          tx,
+        );
+        if (current.status === "past_due")
+          return apply.applyProviderState({ ...demo.stateOf(current), status: "active" }, tx, {
+            actor: input.actor,
+            now,
+          });
       }
       return publicSubscription(current);
     });

@@ -67,12 +67,33 @@ const EVENT_LABELS: Record<string, string> = {
 
 /** Dates and amounts as staff read them, in the business zone. */
 export function formatters(timeZone: string) {
-  const day = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleDateString("en-CA", { timeZone, month: "short", day: "numeric", year: "numeric" }) : "—");
-  const dateOnly = (date: string | null | undefined) => (date ? new Date(`${date}T12:00:00Z`).toLocaleDateString("en-CA", { timeZone: "UTC", month: "short", day: "numeric", year: "numeric" }) : "—");
-  const moment = (iso: string) => new Date(iso).toLocaleString("en-CA", { timeZone, dateStyle: "medium", timeStyle: "short" });
-  const money = (dollars: number) => `$${dollars.toLocaleString("en-CA", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  const day = (iso: string | null | undefined) =>
+    iso
+      ? new Date(iso).toLocaleDateString("en-CA", { timeZone, month: "short", day: "numeric", year: "numeric" })
+      : "—";
+  const dateOnly = (date: string | null | undefined) =>
+    date
+      ? new Date(`${date}T12:00:00Z`).toLocaleDateString("en-CA", {
+          timeZone: "UTC",
+          month: "short",
+          day: "numeric",
+          year: "numeric",
+        })
+      : "—";
+  const moment = (iso: string) =>
+    new Date(iso).toLocaleString("en-CA", { timeZone, dateStyle: "medium", timeStyle: "short" });
+  const money = (dollars: number) =>
+    `$${dollars.toLocaleString("en-CA", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
   const wholeMoney = (dollars: number) => `$${dollars.toLocaleString("en-CA", { maximumFractionDigits: 0 })}`;
-  return { day, dateOnly, moment, money, wholeMoney, statusLabel, eventLabel: (kind: string) => EVENT_LABELS[kind] ?? kind.replace(/_/g, " ") };
+  return {
+    day,
+    dateOnly,
+    moment,
+    money,
+    wholeMoney,
+    statusLabel,
+    eventLabel: (kind: string) => EVENT_LABELS[kind] ?? kind.replace(/_/g, " "),
+  };
 }
 
 /** When the subscription is charged next, or null when it will not be (ended, or canceled by then). */
@@ -86,12 +107,18 @@ export function nextCharge(sub: Subscription): string | null {
  * Which of these properties have a past-due subscription (the properties page's red badge). One small indexed
  * read per card (20 a page) through the service's forProperty.
  */
-export async function pastDueProperties(source: { subscriptions: Pick<SubscriptionsService, "pastDuePropertyIds"> }, propertyIds: number[]): Promise<Set<number>> {
+export async function pastDueProperties(
+  source: { subscriptions: Pick<SubscriptionsService, "pastDuePropertyIds"> },
+  propertyIds: number[],
+): Promise<Set<number>> {
   return new Set(await source.subscriptions.pastDuePropertyIds(propertyIds));
 }
 
 /** The property dialog's subscription section. */
-export async function propertySubscription(source: { subscriptions: Pick<SubscriptionsService, "forProperty">; env: { BUSINESS_TZ: string } }, propertyId: number) {
+export async function propertySubscription(
+  source: { subscriptions: Pick<SubscriptionsService, "forProperty">; env: { BUSINESS_TZ: string } },
+  propertyId: number,
+) {
   const found = await source.subscriptions.forProperty(propertyId);
   if (!found) return null;
   return { ...found, nextCharge: nextCharge(found.subscription), fmt: formatters(source.env.BUSINESS_TZ) };
@@ -102,7 +129,14 @@ export async function propertySubscription(source: { subscriptions: Pick<Subscri
  * results. /admin/subscriptions/{id}: one subscription with its invoices, events and plan services, and the
  * staff actions as plain forms (htmx swaps the details in place; without script they post and redirect).
  */
-export function subscriptionsAdminPages({ subscriptions, plans: planCatalogue, users, planDeliveries, staffPage, timeZone }: SubscriptionsAdminDeps): Router {
+export function subscriptionsAdminPages({
+  subscriptions,
+  plans: planCatalogue,
+  users,
+  planDeliveries,
+  staffPage,
+  timeZone,
+}: SubscriptionsAdminDeps): Router {
   const router = Router();
 
   const plansByType = async () => new Map((await planCatalogue.list()).map((p: Plan) => [p.type, p]));
@@ -112,7 +146,13 @@ export function subscriptionsAdminPages({ subscriptions, plans: planCatalogue, u
     const offset = (page - 1) * SUBSCRIPTIONS_PAGE_SIZE;
     const fragment = req.get("hx-target") === "subscription-results";
     const [{ rows, total }, metrics, plans] = await Promise.all([
-      subscriptions.list({ limit: SUBSCRIPTIONS_PAGE_SIZE, offset, q: q || undefined, status: status || undefined, plan: plan || undefined }),
+      subscriptions.list({
+        limit: SUBSCRIPTIONS_PAGE_SIZE,
+        offset,
+        q: q || undefined,
+        status: status || undefined,
+        plan: plan || undefined,
+      }),
       fragment ? null : subscriptions.metrics(),
       plansByType(),
     ]);
@@ -139,30 +179,60 @@ export function subscriptionsAdminPages({ subscriptions, plans: planCatalogue, u
   });
 
   /** The details' locals: the subscription, what each action would do, and the forms' values and errors. */
-  const detailLocals = async (id: number, form: { notice?: Notice; action?: Action; values?: Record<string, unknown>; errors?: Record<string, string> } = {}) => {
+  const detailLocals = async (
+    id: number,
+    form: { notice?: Notice; action?: Action; values?: Record<string, unknown>; errors?: Record<string, string> } = {},
+  ) => {
     const { subscription: detail, invoices, events, services: schedules } = await subscriptions.detail(id);
     const plans = await plansByType();
     const now = new Date();
     const current = plans.get(detail.planType);
-    const cancelAt = cancellationTakesEffect({ now, minimumTermEndsAt: new Date(detail.minimumTermEndsAt), currentPeriodEnd: new Date(detail.currentPeriodEnd) });
+    const cancelAt = cancellationTakesEffect({
+      now,
+      minimumTermEndsAt: new Date(detail.minimumTermEndsAt),
+      currentPeriodEnd: new Date(detail.currentPeriodEnd),
+    });
     const choices = [...plans.values()]
       // The current plan only to take a waiting downgrade back; never the plan already scheduled.
       .filter((p) => (p.type !== detail.planType || detail.scheduledPlanType) && p.type !== detail.scheduledPlanType)
       .map((p) => ({
         type: p.type,
         name: p.name,
-        amount: current ? subscriptions.demo.amountFor(p, current, Math.round(detail.monthlyAmount * 100)) / 100 : p.price,
-        kind: p.type === detail.planType ? ("keep" as const) : current && p.price > current.price ? ("upgrade" as const) : ("downgrade" as const),
+        amount: current
+          ? subscriptions.demo.amountFor(p, current, Math.round(detail.monthlyAmount * 100)) / 100
+          : p.price,
+        kind:
+          p.type === detail.planType
+            ? ("keep" as const)
+            : current && p.price > current.price
+              ? ("upgrade" as const)
+              : ("downgrade" as const),
       }));
-    const staffIds = [...new Set(events.map((e) => /^staff:(\d+)$/.exec(e.actor)?.[1]).filter(Boolean).map(Number))];
-    const staffNames = new Map(await Promise.all(staffIds.map(async (sid) => [sid, await users.findById(sid)] as const)));
+    const staffIds = [
+      ...new Set(
+        events
+          .map((e) => /^staff:(\d+)$/.exec(e.actor)?.[1])
+          .filter(Boolean)
+          .map(Number),
+      ),
+    ];
+    const staffNames = new Map(
+      await Promise.all(staffIds.map(async (sid) => [sid, await users.findById(sid)] as const)),
+    );
     const actorLabel = (actor: string) => {
       const staff = /^staff:(\d+)$/.exec(actor);
       if (staff) {
         const user = staffNames.get(Number(staff[1]));
         return user ? `${user.firstName} ${user.lastName} (staff)` : `Staff #${staff[1]}`;
       }
-      return ({ customer: "Customer", stripe: "Stripe", system: "Haven billing", cli: "Operator (CLI)" } as Record<string, string>)[actor] ?? actor;
+      return (
+        (
+          { customer: "Customer", stripe: "Stripe", system: "Haven billing", cli: "Operator (CLI)" } as Record<
+            string,
+            string
+          >
+        )[actor] ?? actor
+      );
     };
     const services = schedules;
     return {
@@ -190,26 +260,63 @@ export function subscriptionsAdminPages({ subscriptions, plans: planCatalogue, u
     };
   };
 
-  const noticeFor = (action: Action, s: Subscription, planName: (t: string | null) => string, fmt: ReturnType<typeof formatters>): Notice => {
+  const noticeFor = (
+    action: Action,
+    s: Subscription,
+    planName: (t: string | null) => string,
+    fmt: ReturnType<typeof formatters>,
+  ): Notice => {
     switch (action) {
       case "cancel":
         return ENDED_STATUSES.includes(s.status)
-          ? { variant: "success", title: "Subscription canceled", description: `It ended on ${fmt.day(s.canceledAt)}. Nothing more will be charged.` }
-          : { variant: "success", title: "Cancellation scheduled", description: `It takes effect on ${fmt.day(s.cancelAt)}. Nothing is charged after that date.` };
+          ? {
+              variant: "success",
+              title: "Subscription canceled",
+              description: `It ended on ${fmt.day(s.canceledAt)}. Nothing more will be charged.`,
+            }
+          : {
+              variant: "success",
+              title: "Cancellation scheduled",
+              description: `It takes effect on ${fmt.day(s.cancelAt)}. Nothing is charged after that date.`,
+            };
       case "resume":
-        return { variant: "success", title: "Cancellation undone", description: `The ${planName(s.planType)} plan continues.` };
+        return {
+          variant: "success",
+          title: "Cancellation undone",
+          description: `The ${planName(s.planType)} plan continues.`,
+        };
       case "change-plan":
         return s.scheduledPlanType
-          ? { variant: "success", title: "Plan change scheduled", description: `${planName(s.scheduledPlanType)} applies on ${fmt.day(s.scheduledPlanAt)}, at the end of the period.` }
-          : { variant: "success", title: "Plan changed", description: `Now on ${planName(s.planType)}, with a prorated charge for the rest of this period.` };
+          ? {
+              variant: "success",
+              title: "Plan change scheduled",
+              description: `${planName(s.scheduledPlanType)} applies on ${fmt.day(s.scheduledPlanAt)}, at the end of the period.`,
+            }
+          : {
+              variant: "success",
+              title: "Plan changed",
+              description: `Now on ${planName(s.planType)}, with a prorated charge for the rest of this period.`,
+            };
       case "service-request":
-        return { variant: "success", title: "Service requested", description: "It is on the maintenance calendar as a dated task." };
+        return {
+          variant: "success",
+          title: "Service requested",
+          description: "It is on the maintenance calendar as a dated task.",
+        };
     }
   };
 
-  const render = async (req: Request, res: Response, id: number, form: Parameters<typeof detailLocals>[1] = {}, status = 200) => {
+  const render = async (
+    req: Request,
+    res: Response,
+    id: number,
+    form: Parameters<typeof detailLocals>[1] = {},
+    status = 200,
+  ) => {
     const locals = await detailLocals(id, form);
-    res.status(status).page(req.get("hx-request") === "true" ? "subscriptions/_detail" : "subscriptions/detail", locals);
+    res
+      .status(status)
+      .page(req.get("hx-request") === "true" ? "subscriptions/_detail" : "subscriptions/detail", locals);
   };
 
   router.get("/admin/subscriptions/:id", ...staffPage, async (req, res) => {
@@ -238,17 +345,35 @@ export function subscriptionsAdminPages({ subscriptions, plans: planCatalogue, u
       } catch (error) {
         if (error instanceof ValidationError) {
           if (fragment) res.set("HX-Reswap", "outerHTML");
-          return render(req, res, id, { action: name, values: typed, errors: error.fields ?? { _: error.message } }, fragment ? 200 : 400);
+          return render(
+            req,
+            res,
+            id,
+            { action: name, values: typed, errors: error.fields ?? { _: error.message } },
+            fragment ? 200 : 400,
+          );
         }
         if (error instanceof HttpError && (error.status === 409 || error.status === 503)) {
-          return render(req, res, id, { action: name, values: typed, notice: { variant: "error", title: "Nothing was changed", description: error.message } }, fragment ? 200 : error.status);
+          return render(
+            req,
+            res,
+            id,
+            {
+              action: name,
+              values: typed,
+              notice: { variant: "error", title: "Nothing was changed", description: error.message },
+            },
+            fragment ? 200 : error.status,
+          );
         }
         throw error;
       }
       if (!fragment) return res.redirect(303, `/admin/subscriptions/${id}?done=${name}`);
       const s = await subscriptions.get(id);
       const plans = await plansByType();
-      await render(req, res, id, { notice: noticeFor(name, s, (t) => (t ? (plans.get(t as Plan["type"])?.name ?? t) : "—"), formatters(timeZone)) });
+      await render(req, res, id, {
+        notice: noticeFor(name, s, (t) => (t ? (plans.get(t as Plan["type"])?.name ?? t) : "—"), formatters(timeZone)),
+      });
     });
 
   action("cancel", async (req, id) => {
@@ -262,7 +387,13 @@ export function subscriptionsAdminPages({ subscriptions, plans: planCatalogue, u
   });
   action("service-request", async (req, id) => {
     const input = parse(serviceRequestSchema, req.body ?? {});
-    await planDeliveries.requestService({ subscriptionId: id, service: input.service, date: input.date, notes: input.notes ?? null, source: "staff" });
+    await planDeliveries.requestService({
+      subscriptionId: id,
+      service: input.service,
+      date: input.date,
+      notes: input.notes ?? null,
+      source: "staff",
+    });
   });
 
   return router;

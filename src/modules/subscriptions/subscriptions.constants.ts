@@ -2,9 +2,19 @@
 import type { PlanType } from "../plans/plans.schemas.js";
 
 /** Stripe's subscription statuses, kept as Stripe names them. An unknown value is stored as it is, never mapped. */
-export const SUBSCRIPTION_STATUSES = ["incomplete", "incomplete_expired", "trialing", "active", "past_due", "canceled", "unpaid", "paused"] as const;
+export const SUBSCRIPTION_STATUSES = [
+  "incomplete",
+  "incomplete_expired",
+  "trialing",
+  "active",
+  "past_due",
+  "canceled",
+  "unpaid",
+  "paused",
+] as const;
 export type KnownSubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
-export const isKnownStatus = (status: string): status is KnownSubscriptionStatus => (SUBSCRIPTION_STATUSES as readonly string[]).includes(status);
+export const isKnownStatus = (status: string): status is KnownSubscriptionStatus =>
+  (SUBSCRIPTION_STATUSES as readonly string[]).includes(status);
 
 /** Statuses whose plan services run (past_due runs them held). */
 export const SERVING_STATUSES: readonly string[] = ["active", "trialing", "past_due"];
@@ -149,7 +159,16 @@ export interface CustomerSubscriptionView {
     /** Only while past due. */
     lastPaymentError: string | null;
   };
-  invoices: { id: number; amount: number; currency: string; periodStart: string; periodEnd: string; status: string; paidAt: string | null; failureReason: string | null }[];
+  invoices: {
+    id: number;
+    amount: number;
+    currency: string;
+    periodStart: string;
+    periodEnd: string;
+    status: string;
+    paidAt: string | null;
+    failureReason: string | null;
+  }[];
   /** Whether the plan has ended; nothing can be changed then. */
   ended: boolean;
   /** When a cancellation asked for now would take effect, and whether that is the minimum term's end. */

@@ -16,21 +16,30 @@ const base: BillingMailData = {
 const KINDS: BillingMailKind[] = ["receipt", "payment_failed", "cancel_scheduled", "canceled", "plan_changed"];
 
 describe("billing e-mails", () => {
-  it.each(KINDS)("%s: states the minimum-term date in the business zone, the billing link and the support contacts, in text and HTML", (kind) => {
-    const mail = billingMail(kind, { ...base, cancelAt: base.minimumTermEndsAt });
-    expect(mail.to).toBe(base.to);
-    for (const body of [mail.text, mail.html!]) {
-      // 04:00 UTC on April 30 is April 30 in Toronto (it would read April 29 in a zone west of UTC−4).
-      expect(body).toContain("April 30, 2026");
-      expect(body).toContain(base.link);
-      expect(body).toContain(base.supportEmail);
-      expect(body).toContain(base.supportPhone);
-    }
-    expect(mail.html).toContain(`<a href="${base.link}">`);
-  });
+  it.each(KINDS)(
+    "%s: states the minimum-term date in the business zone, the billing link and the support contacts, in text and HTML",
+    (kind) => {
+      const mail = billingMail(kind, { ...base, cancelAt: base.minimumTermEndsAt });
+      expect(mail.to).toBe(base.to);
+      for (const body of [mail.text, mail.html!]) {
+        // 04:00 UTC on April 30 is April 30 in Toronto (it would read April 29 in a zone west of UTC−4).
+        expect(body).toContain("April 30, 2026");
+        expect(body).toContain(base.link);
+        expect(body).toContain(base.supportEmail);
+        expect(body).toContain(base.supportPhone);
+      }
+      expect(mail.html).toContain(`<a href="${base.link}">`);
+    },
+  );
 
   it("a receipt gives the amount, the period, the plan and the card", () => {
-    const mail = billingMail("receipt", { ...base, amount: 370, periodStart: "2026-01-31T05:00:00.000Z", periodEnd: "2026-02-28T05:00:00.000Z", cardLast4: "4242" });
+    const mail = billingMail("receipt", {
+      ...base,
+      amount: 370,
+      periodStart: "2026-01-31T05:00:00.000Z",
+      periodEnd: "2026-02-28T05:00:00.000Z",
+      cardLast4: "4242",
+    });
     expect(mail.subject).toMatch(/receipt/i);
     expect(mail.text).toContain("Amount: $370.00 CAD");
     expect(mail.text).toContain("Period: January 31, 2026 to February 28, 2026");
@@ -59,7 +68,12 @@ describe("billing e-mails", () => {
     expect(ended.subject).toMatch(/has ended/i);
     expect(ended.text).toContain("has ended on April 30, 2026");
     expect(ended.text).toContain("https://haven.example.com/pricing");
-    const changed = billingMail("plan_changed", { ...base, fromPlanName: "Premium", toPlanName: "Basic", effectiveAt: "2026-03-31T04:00:00.000Z" });
+    const changed = billingMail("plan_changed", {
+      ...base,
+      fromPlanName: "Premium",
+      toPlanName: "Basic",
+      effectiveAt: "2026-03-31T04:00:00.000Z",
+    });
     expect(changed.subject).toBe("Your Haven plan changes from Premium to Basic");
     expect(changed.text).toContain("from Premium to Basic on March 31, 2026");
   });

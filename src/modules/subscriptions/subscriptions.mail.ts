@@ -47,7 +47,6 @@ export function billingDate(iso: string, timeZone: string): string {
 /** '$370.00 CAD'. */
 export const billingAmount = (dollars: number) => `$${dollars.toFixed(2)} CAD`;
 
-
 /** One paragraph of the message; `link` marks the one line whose URL becomes an anchor in the HTML. */
 type Block = string | { link: string; label: string };
 
@@ -71,7 +70,12 @@ function build(kind: BillingMailKind, d: BillingMailData): Built {
         subject: `Your Haven receipt: ${amount ?? d.planName}`,
         blocks: [
           `Thank you. We received your payment for the ${plan}.`,
-          lines(amount && `Amount: ${amount}`, periodLine, `Plan: ${d.planName}`, d.cardLast4 && `Card: ending in ${d.cardLast4}`),
+          lines(
+            amount && `Amount: ${amount}`,
+            periodLine,
+            `Plan: ${d.planName}`,
+            d.cardLast4 && `Card: ending in ${d.cardLast4}`,
+          ),
           minimumLine,
           { label: "See your invoices, update your card or cancel your plan:", link: d.link },
         ],
@@ -89,7 +93,10 @@ function build(kind: BillingMailKind, d: BillingMailData): Built {
       };
     case "cancel_scheduled": {
       const endsAt = d.cancelAt ? date(d.cancelAt) : minimumEnd;
-      const atMinimum = d.cancelAt !== null && d.cancelAt !== undefined && new Date(d.cancelAt).getTime() === new Date(d.minimumTermEndsAt).getTime();
+      const atMinimum =
+        d.cancelAt !== null &&
+        d.cancelAt !== undefined &&
+        new Date(d.cancelAt).getTime() === new Date(d.minimumTermEndsAt).getTime();
       return {
         subject: `Your Haven plan cancellation is scheduled for ${endsAt}`,
         blocks: [
@@ -148,5 +155,8 @@ export function billingMail(kind: BillingMailKind, data: BillingMailData): MailM
     )
     .join("\n");
   // Every e-mail to a customer names their portal; the billing link is on Haven's public address.
-  return withCustomerFooter({ to: data.to, subject, text: `${text}\n`, html, attachments: [] }, new URL(data.link).origin);
+  return withCustomerFooter(
+    { to: data.to, subject, text: `${text}\n`, html, attachments: [] },
+    new URL(data.link).origin,
+  );
 }

@@ -2,11 +2,21 @@ import { z } from "zod";
 import { apiCalls, dateString, dateTimeString, idNumber } from "../../http/openapi.kit.js";
 import { idParams } from "../../http/fields.js";
 import { PLAN_TYPES } from "../plans/plans.schemas.js";
-import { INVOICE_STATUSES, SUBSCRIPTION_STATUSES, cancelSchema, changePlanSchema, serviceRequestSchema, subscriptionListQuerySchema } from "./subscriptions.schemas.js";
+import {
+  INVOICE_STATUSES,
+  SUBSCRIPTION_STATUSES,
+  cancelSchema,
+  changePlanSchema,
+  serviceRequestSchema,
+  subscriptionListQuerySchema,
+} from "./subscriptions.schemas.js";
 
 // OpenAPI entries of subscriptions.routes.ts (the staff calls); see docs/api.md.
 
-const status = z.string().meta({ description: `Stripe's value: ${SUBSCRIPTION_STATUSES.join(", ")}. An unknown value is kept as the provider sent it`, example: "active" });
+const status = z.string().meta({
+  description: `Stripe's value: ${SUBSCRIPTION_STATUSES.join(", ")}. An unknown value is kept as the provider sent it`,
+  example: "active",
+});
 
 const subscription = z
   .object({
@@ -19,12 +29,18 @@ const subscription = z
     startedAt: dateTimeString,
     currentPeriodStart: dateTimeString,
     currentPeriodEnd: dateTimeString,
-    minimumTermEndsAt: dateTimeString.meta({ description: "Three months after the start (docs/decisions.md#25): a cancellation asked for before then takes effect then" }),
+    minimumTermEndsAt: dateTimeString.meta({
+      description:
+        "Three months after the start (docs/decisions.md#25): a cancellation asked for before then takes effect then",
+    }),
     cancelAt: dateTimeString.nullable().meta({ description: "When a scheduled cancellation takes effect" }),
     canceledAt: dateTimeString.nullable(),
     monthlyAmount: z.number().meta({ description: "Dollars a month", example: 370 }),
     cancellationReason: z.string().nullable(),
-    scheduledPlanType: z.enum(PLAN_TYPES).nullable().meta({ description: "A downgrade waiting for the end of the period" }),
+    scheduledPlanType: z
+      .enum(PLAN_TYPES)
+      .nullable()
+      .meta({ description: "A downgrade waiting for the end of the period" }),
     scheduledPlanAt: dateTimeString.nullable(),
     customerName: z.string().nullable(),
     customerEmail: z.string().nullable(),
@@ -45,7 +61,10 @@ const invoice = z
     periodStart: dateTimeString,
     periodEnd: dateTimeString,
     status: z.string().meta({ description: INVOICE_STATUSES.join(", ") }),
-    billingReason: z.string().nullable().meta({ description: "subscription_create, subscription_cycle or subscription_update (a prorated upgrade)" }),
+    billingReason: z
+      .string()
+      .nullable()
+      .meta({ description: "subscription_create, subscription_cycle or subscription_update (a prorated upgrade)" }),
     paidAt: dateTimeString.nullable(),
     failureReason: z.string().nullable(),
   })
@@ -54,7 +73,10 @@ const invoice = z
 const event = z
   .object({
     id: idNumber,
-    kind: z.string().meta({ description: "created, activated, plan_changed, plan_change_scheduled, plan_change_undone, cancel_scheduled, cancel_undone, canceled, payment_failed, payment_recovered, status_changed, card_updated" }),
+    kind: z.string().meta({
+      description:
+        "created, activated, plan_changed, plan_change_scheduled, plan_change_undone, cancel_scheduled, cancel_undone, canceled, payment_failed, payment_recovered, status_changed, card_updated",
+    }),
     fromPlan: z.string().nullable(),
     toPlan: z.string().nullable(),
     actor: z.string().meta({ description: "customer, staff:<id>, cli, stripe or system" }),
@@ -80,21 +102,31 @@ const detail = z
   .object({
     subscription,
     invoices: z.array(invoice).meta({ description: "Newest period first" }),
-    events: z.array(event).meta({ description: "The events log, newest first: plan changes, cancellations, failed payments…" }),
+    events: z
+      .array(event)
+      .meta({ description: "The events log, newest first: plan changes, cancellations, failed payments…" }),
     services: z.array(planService).meta({ description: "The plan services' schedules on the property" }),
   })
   .meta({ id: "SubscriptionDetail" });
 
 const metrics = z
   .object({
-    mrr: z.number().meta({ description: "Monthly recurring revenue in dollars: active, trialing and past-due subscriptions" }),
+    mrr: z
+      .number()
+      .meta({ description: "Monthly recurring revenue in dollars: active, trialing and past-due subscriptions" }),
     active: z.number().int().meta({ description: "Active and trialing subscriptions" }),
     pastDue: z.number().int(),
-    canceledThisMonth: z.number().int().meta({ description: "Cancellations that took effect this month (BUSINESS_TZ)" }),
+    canceledThisMonth: z
+      .number()
+      .int()
+      .meta({ description: "Cancellations that took effect this month (BUSINESS_TZ)" }),
   })
   .meta({ id: "SubscriptionMetrics" });
 
-const task = z.object({ id: idNumber }).loose().meta({ description: "The maintenance task created (the maintenance module's MaintenanceTask)" });
+const task = z
+  .object({ id: idNumber })
+  .loose()
+  .meta({ description: "The maintenance task created (the maintenance module's MaintenanceTask)" });
 
 const tags = ["Subscriptions"];
 
@@ -103,7 +135,8 @@ export const subscriptionsCalls = apiCalls([
     method: "get",
     path: "/api/subscriptions",
     summary: "Subscriptions, newest first",
-    description: "`q` searches the customer's name and e-mail and the property's address; `status` takes Stripe's values, `plan` basic, standard or premium.",
+    description:
+      "`q` searches the customer's name and e-mail and the property's address; `status` takes Stripe's values, `plan` basic, standard or premium.",
     tags,
     access: "staff",
     query: subscriptionListQuerySchema,
@@ -146,7 +179,8 @@ export const subscriptionsCalls = apiCalls([
     method: "post",
     path: "/api/subscriptions/{id}/resume",
     summary: "Undo a scheduled cancellation",
-    description: "Possible until the cancellation takes effect; 409 when none is scheduled or the subscription has ended.",
+    description:
+      "Possible until the cancellation takes effect; 409 when none is scheduled or the subscription has ended.",
     tags,
     access: "staff",
     params: idParams,
@@ -157,7 +191,8 @@ export const subscriptionsCalls = apiCalls([
     method: "post",
     path: "/api/subscriptions/{id}/change-plan",
     summary: "Upgrade (at once, prorated) or downgrade (at period end)",
-    description: "A downgrade sets `scheduledPlanType`/`scheduledPlanAt`; asking for the current plan while one waits takes it back. The same plan is a 409.",
+    description:
+      "A downgrade sets `scheduledPlanType`/`scheduledPlanAt`; asking for the current plan while one waits takes it back. The same plan is a 409.",
     tags,
     access: "staff",
     params: idParams,
@@ -169,7 +204,8 @@ export const subscriptionsCalls = apiCalls([
     method: "post",
     path: "/api/subscriptions/{id}/service-requests",
     summary: "Request an on-request plan service for a date",
-    description: "Services without a cadence (vacation prep, concierge line, repairs coordination) become a dated maintenance task on the property.",
+    description:
+      "Services without a cadence (vacation prep, concierge line, repairs coordination) become a dated maintenance task on the property.",
     tags,
     access: "staff",
     params: idParams,

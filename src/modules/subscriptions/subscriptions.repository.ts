@@ -15,8 +15,12 @@ import {
 type Row = Record<string, unknown>;
 type Db = Knex | Tx;
 
-const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : value == null ? null : new Date(value as string).toISOString());
-const dateOnly = (value: unknown) => (value instanceof Date ? `${value.getFullYear()}-${String(value.getMonth() + 1).padStart(2, "0")}-${String(value.getDate()).padStart(2, "0")}` : String(value).slice(0, 10));
+const iso = (value: unknown) =>
+  value instanceof Date ? value.toISOString() : value == null ? null : new Date(value as string).toISOString();
+const dateOnly = (value: unknown) =>
+  value instanceof Date
+    ? `${value.getFullYear()}-${String(value.getMonth() + 1).padStart(2, "0")}-${String(value.getDate()).padStart(2, "0")}`
+    : String(value).slice(0, 10);
 
 /** A subscription row (joined with its customer and property) as the API and the providers see it. */
 export const toSubscription = (row: Row): ProviderSubscription => ({
@@ -94,7 +98,12 @@ export class SubscriptionsRepository {
     return db("subscriptions as s")
       .leftJoin("customers as c", "c.id", "s.customer_id")
       .leftJoin("properties as p", "p.id", "s.property_id")
-      .select("s.*", "c.name as customer_name", "c.email as customer_email", db.raw("concat_ws(', ', p.address, p.city) as property_address"));
+      .select(
+        "s.*",
+        "c.name as customer_name",
+        "c.email as customer_email",
+        db.raw("concat_ws(', ', p.address, p.city) as property_address"),
+      );
   }
 
   async find(id: number, db: Db = this.db): Promise<ProviderSubscription | null> {
@@ -115,8 +124,14 @@ export class SubscriptionsRepository {
     return this.find(id, tx);
   }
 
-  async findByProviderId(provider: SubscriptionProvider, providerSubscriptionId: string, db: Db = this.db): Promise<ProviderSubscription | null> {
-    const row = await this.joined(db).where({ "s.provider": provider, "s.provider_subscription_id": providerSubscriptionId }).first();
+  async findByProviderId(
+    provider: SubscriptionProvider,
+    providerSubscriptionId: string,
+    db: Db = this.db,
+  ): Promise<ProviderSubscription | null> {
+    const row = await this.joined(db)
+      .where({ "s.provider": provider, "s.provider_subscription_id": providerSubscriptionId })
+      .first();
     return row ? toSubscription(row) : null;
   }
 
@@ -126,7 +141,13 @@ export class SubscriptionsRepository {
   }
 
   async latestForProperty(propertyId: number, db: Db = this.db): Promise<ProviderSubscription | null> {
-    const row = await this.joined(db).where("s.property_id", propertyId).orderBy([{ column: "s.created_at", order: "desc" }, { column: "s.id", order: "desc" }]).first();
+    const row = await this.joined(db)
+      .where("s.property_id", propertyId)
+      .orderBy([
+        { column: "s.created_at", order: "desc" },
+        { column: "s.id", order: "desc" },
+      ])
+      .first();
     return row ? toSubscription(row) : null;
   }
 
@@ -134,7 +155,11 @@ export class SubscriptionsRepository {
    * Inserts the provider's subscription or stores its current state over the row (one row per provider id).
    * Returns the row before (null when new) and after.
    */
-  async upsertState(state: ProviderSubscriptionState, local: LocalFields, tx: Tx): Promise<{ before: ProviderSubscription | null; id: number }> {
+  async upsertState(
+    state: ProviderSubscriptionState,
+    local: LocalFields,
+    tx: Tx,
+  ): Promise<{ before: ProviderSubscription | null; id: number }> {
     const fields = {
       provider_customer_id: state.providerCustomerId,
       status: state.status,
@@ -165,7 +190,10 @@ export class SubscriptionsRepository {
       .ignore()
       .returning("id");
     if (inserted) return { before: null, id: inserted.id as number };
-    const before = await tx("subscriptions").where({ provider: state.provider, provider_subscription_id: state.providerSubscriptionId }).forUpdate().first();
+    const before = await tx("subscriptions")
+      .where({ provider: state.provider, provider_subscription_id: state.providerSubscriptionId })
+      .forUpdate()
+      .first();
     await tx("subscriptions")
       .where({ id: before.id })
       .update({
@@ -195,8 +223,15 @@ export class SubscriptionsRepository {
   }
 
   /** Inserts or updates an invoice by provider id; returns its status before (null when new). */
-  async upsertInvoice(subscriptionId: number, invoice: ProviderInvoiceState, tx: Tx): Promise<{ before: string | null; attemptsBefore: number; id: number }> {
-    const existing = await tx("invoices").where({ provider: invoice.provider, provider_invoice_id: invoice.providerInvoiceId }).forUpdate().first();
+  async upsertInvoice(
+    subscriptionId: number,
+    invoice: ProviderInvoiceState,
+    tx: Tx,
+  ): Promise<{ before: string | null; attemptsBefore: number; id: number }> {
+    const existing = await tx("invoices")
+      .where({ provider: invoice.provider, provider_invoice_id: invoice.providerInvoiceId })
+      .forUpdate()
+      .first();
     const fields = {
       amount_cents: invoice.amountCents,
       currency: invoice.currency,
@@ -210,30 +245,63 @@ export class SubscriptionsRepository {
     };
     if (existing) {
       // A paid invoice stays paid, whatever order the events come in.
-      if (existing.status === "paid") return { before: "paid", attemptsBefore: existing.attempt_count as number, id: existing.id as number };
+      if (existing.status === "paid")
+        return { before: "paid", attemptsBefore: existing.attempt_count as number, id: existing.id as number };
       await tx("invoices")
         .where({ id: existing.id })
-        .update({ ...fields, attempt_count: Math.max(invoice.attemptCount, existing.attempt_count as number), updated_at: tx.fn.now() });
-      return { before: existing.status as string, attemptsBefore: existing.attempt_count as number, id: existing.id as number };
+        .update({
+          ...fields,
+          attempt_count: Math.max(invoice.attemptCount, existing.attempt_count as number),
+          updated_at: tx.fn.now(),
+        });
+      return {
+        before: existing.status as string,
+        attemptsBefore: existing.attempt_count as number,
+        id: existing.id as number,
+      };
     }
     const [row] = await tx("invoices")
-      .insert({ ...fields, subscription_id: subscriptionId, provider: invoice.provider, provider_invoice_id: invoice.providerInvoiceId })
+      .insert({
+        ...fields,
+        subscription_id: subscriptionId,
+        provider: invoice.provider,
+        provider_invoice_id: invoice.providerInvoiceId,
+      })
       .returning("id");
     return { before: null, attemptsBefore: 0, id: row.id as number };
   }
 
   async invoices(subscriptionId: number, db: Db = this.db): Promise<Invoice[]> {
-    const rows = await db("invoices").where({ subscription_id: subscriptionId }).orderBy([{ column: "period_start", order: "desc" }, { column: "id", order: "desc" }]);
+    const rows = await db("invoices")
+      .where({ subscription_id: subscriptionId })
+      .orderBy([
+        { column: "period_start", order: "desc" },
+        { column: "id", order: "desc" },
+      ]);
     return rows.map(toInvoice);
   }
 
   /** The latest unpaid invoice of a subscription (the one a new card pays). */
   async openInvoice(subscriptionId: number, tx: Tx): Promise<(Invoice & { amountCents: number }) | null> {
-    const row = await tx("invoices").where({ subscription_id: subscriptionId, status: "open" }).orderBy("period_start", "desc").forUpdate().first();
+    const row = await tx("invoices")
+      .where({ subscription_id: subscriptionId, status: "open" })
+      .orderBy("period_start", "desc")
+      .forUpdate()
+      .first();
     return row ? { ...toInvoice(row), amountCents: row.amount_cents as number } : null;
   }
 
-  async logEvent(subscriptionId: number, event: { kind: string; actor: string; fromPlan?: string | null; toPlan?: string | null; detail?: Record<string, unknown> | null }, tx: Tx): Promise<void> {
+  async logEvent(
+    subscriptionId: number,
+    event: {
+      kind: string;
+      actor: string;
+      fromPlan?: string | null;
+      toPlan?: string | null;
+      detail?: Record<string, unknown> | null;
+    },
+    tx: Tx,
+  ): Promise<void> {
     await tx("subscription_events").insert({
       subscription_id: subscriptionId,
       kind: event.kind,
@@ -245,13 +313,22 @@ export class SubscriptionsRepository {
   }
 
   async events(subscriptionId: number, db: Db = this.db): Promise<SubscriptionEvent[]> {
-    const rows = await db("subscription_events").where({ subscription_id: subscriptionId }).orderBy([{ column: "created_at", order: "desc" }, { column: "id", order: "desc" }]);
+    const rows = await db("subscription_events")
+      .where({ subscription_id: subscriptionId })
+      .orderBy([
+        { column: "created_at", order: "desc" },
+        { column: "id", order: "desc" },
+      ]);
     return rows.map(toEvent);
   }
 
   /** Records a provider event id; false when it was already processed (the caller then does nothing). */
   async claimEvent(eventId: string, type: string, tx: Tx): Promise<boolean> {
-    const rows = await tx("provider_events").insert({ event_id: eventId, type }).onConflict("event_id").ignore().returning("event_id");
+    const rows = await tx("provider_events")
+      .insert({ event_id: eventId, type })
+      .onConflict("event_id")
+      .ignore()
+      .returning("event_id");
     return rows.length > 0;
   }
 
@@ -262,30 +339,50 @@ export class SubscriptionsRepository {
       if (filter.q?.trim()) {
         const [sql, bindings] = propertyMatches("p", filter.q);
         const pattern = searchPattern(filter.q);
-        query.where((q) => q.whereRaw(sql, bindings).orWhereRaw("lower(coalesce(c.email, s.payer_email, '')) like ?", [pattern]).orWhereRaw("lower(coalesce(c.name, s.payer_name, '')) like ?", [pattern]));
+        query.where((q) =>
+          q
+            .whereRaw(sql, bindings)
+            .orWhereRaw("lower(coalesce(c.email, s.payer_email, '')) like ?", [pattern])
+            .orWhereRaw("lower(coalesce(c.name, s.payer_name, '')) like ?", [pattern]),
+        );
       }
       return query;
     };
     const rows = await where(this.joined())
-      .orderBy([{ column: "s.created_at", order: "desc" }, { column: "s.id", order: "desc" }])
+      .orderBy([
+        { column: "s.created_at", order: "desc" },
+        { column: "s.id", order: "desc" },
+      ])
       .limit(filter.limit)
       .offset(filter.offset);
     const needsJoin = Boolean(filter.q?.trim());
     const countQuery = needsJoin
-      ? where(this.db("subscriptions as s").leftJoin("customers as c", "c.id", "s.customer_id").leftJoin("properties as p", "p.id", "s.property_id"))
+      ? where(
+          this.db("subscriptions as s")
+            .leftJoin("customers as c", "c.id", "s.customer_id")
+            .leftJoin("properties as p", "p.id", "s.property_id"),
+        )
       : where(this.db("subscriptions as s"));
     const [{ count }] = await countQuery.count({ count: "*" });
     return { rows: rows.map(toSubscription), total: Number(count) };
   }
 
   /** MRR (cents), active and past-due counts, and cancellations that took effect since `monthStart`. */
-  async metrics(monthStart: Date, now: Date): Promise<{ mrrCents: number; active: number; pastDue: number; canceledThisMonth: number }> {
+  async metrics(
+    monthStart: Date,
+    now: Date,
+  ): Promise<{ mrrCents: number; active: number; pastDue: number; canceledThisMonth: number }> {
     const row = await this.db("subscriptions")
       .select(
-        this.db.raw("coalesce(sum(monthly_amount_cents) filter (where status = any(?)), 0)::bigint as mrr", [MRR_STATUSES as string[]]),
+        this.db.raw("coalesce(sum(monthly_amount_cents) filter (where status = any(?)), 0)::bigint as mrr", [
+          MRR_STATUSES as string[],
+        ]),
         this.db.raw("count(*) filter (where status in ('active', 'trialing'))::int as active"),
         this.db.raw("count(*) filter (where status = 'past_due')::int as past_due"),
-        this.db.raw("count(*) filter (where canceled_at >= ? and canceled_at <= ?)::int as canceled", [monthStart, now]),
+        this.db.raw("count(*) filter (where canceled_at >= ? and canceled_at <= ?)::int as canceled", [
+          monthStart,
+          now,
+        ]),
       )
       .first();
     return { mrrCents: Number(row.mrr), active: row.active, pastDue: row.past_due, canceledThisMonth: row.canceled };
@@ -293,7 +390,10 @@ export class SubscriptionsRepository {
 
   async pastDuePropertyIds(propertyIds: number[]): Promise<number[]> {
     if (!propertyIds.length) return [];
-    const rows = await this.db("subscriptions").whereIn("property_id", propertyIds).where({ status: "past_due" }).distinct("property_id");
+    const rows = await this.db("subscriptions")
+      .whereIn("property_id", propertyIds)
+      .where({ status: "past_due" })
+      .distinct("property_id");
     return rows.map((r) => r.property_id as number);
   }
 

@@ -3,7 +3,12 @@ import { idParams } from "../../http/fields.js";
 import { requireStaffApi } from "../../http/guards.js";
 import { body, params, query } from "../../http/validate.js";
 import type { PlanDeliveryListener } from "./plan-delivery-listener.js";
-import { cancelSchema, changePlanSchema, serviceRequestSchema, subscriptionListQuerySchema } from "./subscriptions.schemas.js";
+import {
+  cancelSchema,
+  changePlanSchema,
+  serviceRequestSchema,
+  subscriptionListQuerySchema,
+} from "./subscriptions.schemas.js";
 import type { SubscriptionsService } from "./subscriptions.service.js";
 
 export interface SubscriptionsRoutesDeps {
@@ -61,7 +66,13 @@ export function subscriptionsApi({ subscriptions, planDeliveries }: Subscription
     const { id } = params(req, idParams);
     const input = body(req, serviceRequestSchema);
     // 404 for an unknown subscription, 400 for a service the plan lacks or delivers on a schedule, 409 once it has ended.
-    const task = await planDeliveries.requestService({ subscriptionId: id, service: input.service, date: input.date, notes: input.notes ?? null, source: "staff" });
+    const task = await planDeliveries.requestService({
+      subscriptionId: id,
+      service: input.service,
+      date: input.date,
+      notes: input.notes ?? null,
+      source: "staff",
+    });
     res.status(201).json(task);
   });
 

@@ -31,7 +31,10 @@ export const cancelSchema = z.object({
 
 /** The page's cancel form: staff always say why. */
 export const cancelFormSchema = cancelSchema.extend({
-  reason: z.preprocess((value) => (value === undefined || value === null ? "" : value), reasonField.pipe(z.string().min(1, "Reason is required"))),
+  reason: z.preprocess(
+    (value) => (value === undefined || value === null ? "" : value),
+    reasonField.pipe(z.string().min(1, "Reason is required")),
+  ),
 });
 
 /** POST /api/subscriptions/{id}/change-plan. */
@@ -41,7 +44,10 @@ export const changePlanSchema = z.object({
 
 /** POST /api/subscriptions/{id}/service-requests: one of the plan's on-request services, on a date. */
 export const serviceRequestSchema = z.object({
-  service: z.preprocess((value) => value ?? "", singleLineText("Service", 100).pipe(z.string().min(1, "Service is required"))),
+  service: z.preprocess(
+    (value) => value ?? "",
+    singleLineText("Service", 100).pipe(z.string().min(1, "Service is required")),
+  ),
   date: dateField("Date"),
   notes: z.preprocess(blankIsAbsent, multiLineText("Notes", 2000).nullish()),
 });

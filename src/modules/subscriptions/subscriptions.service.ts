@@ -15,7 +15,14 @@ import type { PlanDeliveryListener, PlanDeliverySchedule } from "./plan-delivery
 import { type ApplyContext, ProviderState, loadSubscription, publicSubscription } from "./provider-state.js";
 import { SubscriptionActions } from "./subscription-actions.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
-import type { CustomerSubscriptionView, Invoice, ProviderInvoiceState, ProviderSubscriptionState, Subscription, SubscriptionEvent } from "./subscriptions.constants.js";
+import type {
+  CustomerSubscriptionView,
+  Invoice,
+  ProviderInvoiceState,
+  ProviderSubscriptionState,
+  Subscription,
+  SubscriptionEvent,
+} from "./subscriptions.constants.js";
 
 export interface SubscriptionsSettings {
   timeZone: string;
@@ -58,8 +65,24 @@ export class SubscriptionsService {
     this.clock = deps.clock ?? (() => new Date());
     this.demo = new DemoBilling(deps.plans);
     this.mailer = new BillingMailer(deps.mail, deps.plans, deps.settings, this.clock);
-    this.state = new ProviderState({ repo, mailer: this.mailer, planDeliveries: deps.planDeliveries, log: deps.log, timeZone: deps.settings.timeZone, clock: this.clock });
-    this.actions = new SubscriptionActions({ repo, state: this.state, mailer: this.mailer, plans: deps.plans, demo: this.demo, stripe: deps.stripe, transaction: deps.transaction, log: deps.log });
+    this.state = new ProviderState({
+      repo,
+      mailer: this.mailer,
+      planDeliveries: deps.planDeliveries,
+      log: deps.log,
+      timeZone: deps.settings.timeZone,
+      clock: this.clock,
+    });
+    this.actions = new SubscriptionActions({
+      repo,
+      state: this.state,
+      mailer: this.mailer,
+      plans: deps.plans,
+      demo: this.demo,
+      stripe: deps.stripe,
+      transaction: deps.transaction,
+      log: deps.log,
+    });
   }
 
   // ---------------------------------------------------------------- purchase paths
@@ -70,13 +93,21 @@ export class SubscriptionsService {
    * fails every renewal. A second confirmation of the same checkout returns the first subscription.
    */
   async startDemo(
-    input: { checkoutRef: string; planType: PlanType; amountCents: number; payerEmail: string; payerName: string; cardNumber: string },
+    input: {
+      checkoutRef: string;
+      planType: PlanType;
+      amountCents: number;
+      payerEmail: string;
+      payerName: string;
+      cardNumber: string;
+    },
     now: Date = this.clock(),
   ): Promise<Subscription> {
     const existing = await this.repo.findByCheckoutRef(input.checkoutRef);
     if (existing) return publicSubscription(existing);
     const digits = digitsOnly(input.cardNumber);
-    if (DEMO_DECLINES[digits]) throw new ValidationError(DEMO_DECLINES[digits]!, { cardNumber: DEMO_DECLINES[digits]! });
+    if (DEMO_DECLINES[digits])
+      throw new ValidationError(DEMO_DECLINES[digits]!, { cardNumber: DEMO_DECLINES[digits]! });
     const { timeZone } = this.deps.settings;
     const anchor = todayIn(timeZone, now);
     const first = period(anchor, 0, timeZone);
@@ -99,7 +130,11 @@ export class SubscriptionsService {
       checkoutRef: input.checkoutRef,
     };
     return this.deps.transaction(async (tx) => {
-      const sub = await this.applyProviderState(state, tx, { actor: "customer", now, card: { last4: digits.slice(-4), failsRenewals: digits === DEMO_FAILING_CARD } });
+      const sub = await this.applyProviderState(state, tx, {
+        actor: "customer",
+        now,
+        card: { last4: digits.slice(-4), failsRenewals: digits === DEMO_FAILING_CARD },
+      });
       await this.applyProviderInvoice(
         {
           provider: "demo",
@@ -117,7 +152,9 @@ export class SubscriptionsService {
         },
         tx,
       );
-      await tx("payments").where({ provider: "demo", provider_id: input.checkoutRef }).update({ subscription_id: sub.id });
+      await tx("payments")
+        .where({ provider: "demo", provider_id: input.checkoutRef })
+        .update({ subscription_id: sub.id });
       return sub;
     });
   }
@@ -126,7 +163,11 @@ export class SubscriptionsService {
    * Stores what the provider says the subscription is now, then applies Haven's rules to what changed
    * (provider-state.ts). Safe to repeat: a state already stored changes nothing and sends nothing.
    */
-  applyProviderState(state: ProviderSubscriptionState, tx: Tx, context: Partial<ApplyContext> = {}): Promise<Subscription> {
+  applyProviderState(
+    state: ProviderSubscriptionState,
+    tx: Tx,
+    context: Partial<ApplyContext> = {},
+  ): Promise<Subscription> {
     return this.state.applyProviderState(state, tx, context);
   }
 
@@ -136,7 +177,12 @@ export class SubscriptionsService {
   }
 
   /** Intake: the customer and property just created take over the subscription their checkout bought. */
-  async attachToProperty(checkoutRef: string, ids: { customerId: number; propertyId: number }, tx: Tx, now: Date = this.clock()): Promise<Subscription | null> {
+  async attachToProperty(
+    checkoutRef: string,
+    ids: { customerId: number; propertyId: number },
+    tx: Tx,
+    now: Date = this.clock(),
+  ): Promise<Subscription | null> {
     const sub = await this.repo.findByCheckoutRef(checkoutRef, tx);
     if (!sub) return null;
     if (sub.propertyId === null) await this.repo.attach(sub.id, ids, tx);
@@ -152,7 +198,13 @@ export class SubscriptionsService {
 
   // ---------------------------------------------------------------- reads
 
-  async list(filter: { limit: number; offset: number; q?: string; status?: string; plan?: PlanType }): Promise<{ rows: Subscription[]; total: number }> {
+  async list(filter: {
+    limit: number;
+    offset: number;
+    q?: string;
+    status?: string;
+    plan?: PlanType;
+  }): Promise<{ rows: Subscription[]; total: number }> {
     const { rows, total } = await this.repo.list(filter);
     return { rows: rows.map(publicSubscription), total };
   }
@@ -161,9 +213,18 @@ export class SubscriptionsService {
     return publicSubscription(await this.load(id));
   }
 
-  async detail(id: number): Promise<{ subscription: Subscription; invoices: Invoice[]; events: SubscriptionEvent[]; services: PlanDeliverySchedule[] }> {
+  async detail(id: number): Promise<{
+    subscription: Subscription;
+    invoices: Invoice[];
+    events: SubscriptionEvent[];
+    services: PlanDeliverySchedule[];
+  }> {
     const sub = await this.load(id);
-    const [invoices, events, services] = await Promise.all([this.repo.invoices(id), this.repo.events(id), this.deps.planDeliveries?.forSubscription(id) ?? Promise.resolve([])]);
+    const [invoices, events, services] = await Promise.all([
+      this.repo.invoices(id),
+      this.repo.events(id),
+      this.deps.planDeliveries?.forSubscription(id) ?? Promise.resolve([]),
+    ]);
     return { subscription: publicSubscription(sub), invoices, events, services };
   }
 
@@ -174,8 +235,13 @@ export class SubscriptionsService {
   }
 
   /** The figures of /admin/subscriptions: MRR in dollars, counts, and cancellations that took effect this month (business zone). */
-  async metrics(now: Date = this.clock()): Promise<{ mrr: number; active: number; pastDue: number; canceledThisMonth: number }> {
-    const monthStart = startOfBusinessDay(`${todayIn(this.deps.settings.timeZone, now).slice(0, 7)}-01`, this.deps.settings.timeZone);
+  async metrics(
+    now: Date = this.clock(),
+  ): Promise<{ mrr: number; active: number; pastDue: number; canceledThisMonth: number }> {
+    const monthStart = startOfBusinessDay(
+      `${todayIn(this.deps.settings.timeZone, now).slice(0, 7)}-01`,
+      this.deps.settings.timeZone,
+    );
     const m = await this.repo.metrics(monthStart, now);
     return { mrr: m.mrrCents / 100, active: m.active, pastDue: m.pastDue, canceledThisMonth: m.canceledThisMonth };
   }
@@ -206,7 +272,11 @@ export class SubscriptionsService {
   // ---------------------------------------------------------------- actions (subscription-actions.ts)
 
   /** docs/decisions.md#25: at period end (never before the minimum term ends), or `now` (staff only). */
-  cancel(id: number, input: { when: "period_end" | "now"; reason?: string | null; actor: string }, now: Date = this.clock()): Promise<Subscription> {
+  cancel(
+    id: number,
+    input: { when: "period_end" | "now"; reason?: string | null; actor: string },
+    now: Date = this.clock(),
+  ): Promise<Subscription> {
     return this.actions.cancel(id, input, now);
   }
 
@@ -216,12 +286,20 @@ export class SubscriptionsService {
   }
 
   /** An upgrade at once, prorated; a downgrade at the end of the period; the current plan takes a waiting downgrade back. */
-  changePlan(id: number, input: { planType: PlanType; actor: string }, now: Date = this.clock()): Promise<Subscription> {
+  changePlan(
+    id: number,
+    input: { planType: PlanType; actor: string },
+    now: Date = this.clock(),
+  ): Promise<Subscription> {
     return this.actions.changePlan(id, input, now);
   }
 
   /** Stripe's billing portal for this subscription's customer: the card flow, or its home (`manage`). */
-  portalUrl(id: number, input: { flow: "card" | "manage"; returnUrl: string }, now: Date = this.clock()): Promise<string> {
+  portalUrl(
+    id: number,
+    input: { flow: "card" | "manage"; returnUrl: string },
+    now: Date = this.clock(),
+  ): Promise<string> {
     return this.actions.portalUrl(id, input, now);
   }
 
@@ -232,7 +310,11 @@ export class SubscriptionsService {
   }
 
   /** Demo mode's card form (docs/decisions.md#24): stores the card; a past-due subscription's open invoice is tried at once. */
-  updateDemoCard(id: number, input: { cardNumber: string; actor: string }, now: Date = this.clock()): Promise<Subscription> {
+  updateDemoCard(
+    id: number,
+    input: { cardNumber: string; actor: string },
+    now: Date = this.clock(),
+  ): Promise<Subscription> {
     return this.actions.updateDemoCard(id, input, now);
   }
 
@@ -242,8 +324,17 @@ export class SubscriptionsService {
    * (idempotent per subscription and period: the invoice id is derived from both), a failing card leaves it
    * past due, and a subscription still past due when its next period ends is canceled (retries ran out).
    */
-  async renewDue(asOf: Date, onProgress?: (done: number) => void): Promise<{ billed: number; paid: number; failed: number; ended: number; planChanges: number }> {
-    return this.demo.renewDue(asOf, { repo: this.repo, service: this, transaction: this.deps.transaction, timeZone: this.deps.settings.timeZone, onProgress });
+  async renewDue(
+    asOf: Date,
+    onProgress?: (done: number) => void,
+  ): Promise<{ billed: number; paid: number; failed: number; ended: number; planChanges: number }> {
+    return this.demo.renewDue(asOf, {
+      repo: this.repo,
+      service: this,
+      transaction: this.deps.transaction,
+      timeZone: this.deps.settings.timeZone,
+      onProgress,
+    });
   }
 
   private load(id: number) {

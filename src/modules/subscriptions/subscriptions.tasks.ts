@@ -14,5 +14,7 @@ export const subscriptionsRenewTask =
   (subscriptions: Pick<SubscriptionsService, "renewDue">): Task =>
   async (_payload, helpers) => {
     const result = await subscriptions.renewDue(new Date());
-    helpers.logger.info(`subscription renewals: ${result.billed} billed (${result.paid} paid, ${result.failed} failed), ${result.ended} ended, ${result.planChanges} plan change(s)`);
+    helpers.logger.info(
+      `subscription renewals: ${result.billed} billed (${result.paid} paid, ${result.failed} failed), ${result.ended} ended, ${result.planChanges} plan change(s)`,
+    );
   };

@@ -23,7 +23,8 @@ export const SUBSCRIPTION_EVENTS = [
   "customer.updated",
 ] as const;
 
-const idOf = (value: string | { id?: string } | null | undefined): string | null => (value == null ? null : typeof value === "string" ? value : (value.id ?? null));
+const idOf = (value: string | { id?: string } | null | undefined): string | null =>
+  value == null ? null : typeof value === "string" ? value : (value.id ?? null);
 
 /** What one event asks to store: subscriptions read back, and invoices beside their latest ones. */
 interface Work {
@@ -102,15 +103,26 @@ export class StripeWebhooks {
           const subscriptionId = idOf(session.subscription);
           if (session.mode !== "subscription" || !subscriptionId) return none;
           const read = await this.deps.billing.readBack(subscriptionId, session.id);
-          if (!read.state.payerEmail && session.customer_details?.email) read.state = { ...read.state, payerEmail: session.customer_details.email, payerName: session.customer_details.name ?? null };
+          if (!read.state.payerEmail && session.customer_details?.email)
+            read.state = {
+              ...read.state,
+              payerEmail: session.customer_details.email,
+              payerName: session.customer_details.name ?? null,
+            };
           return { reads: [read], invoices: [] };
         }
         case "invoice.paid":
         case "invoice.payment_failed": {
           const subscriptionId = invoiceSubscriptionId(event.data.object);
           if (!subscriptionId || !event.data.object.id) return none;
-          const [read, invoice] = await Promise.all([this.deps.billing.readBack(subscriptionId), this.deps.billing.readInvoice(event.data.object.id)]);
-          return { reads: [read], invoices: invoice && invoice.providerInvoiceId !== read.invoice?.providerInvoiceId ? [invoice] : [] };
+          const [read, invoice] = await Promise.all([
+            this.deps.billing.readBack(subscriptionId),
+            this.deps.billing.readInvoice(event.data.object.id),
+          ]);
+          return {
+            reads: [read],
+            invoices: invoice && invoice.providerInvoiceId !== read.invoice?.providerInvoiceId ? [invoice] : [],
+          };
         }
         case "customer.subscription.created":
         case "customer.subscription.updated":

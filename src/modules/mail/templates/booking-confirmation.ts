@@ -26,7 +26,6 @@ export interface BookingConfirmationDetails {
   publicUrl?: string;
 }
 
-
 function calendarFile(d: BookingConfirmationDetails): string {
   const { error, value } = createEvent({
     uid: `booking-${d.bookingId}@havenhomehealth.ca`,
@@ -71,12 +70,21 @@ export function bookingConfirmationEmail(d: BookingConfirmationDetails): MailMes
     "Haven",
   ];
   const html = `<p>${lines.map((l) => escapeHtml(l)).join("<br>\n")}</p>`;
-  return withCustomerFooter({
-    template: "booking-confirmation",
-    to: d.to,
-    subject: `Your Haven inspection is booked for ${d.dateLabel}`,
-    text: lines.join("\n"),
-    html,
-    attachments: [{ filename: "haven-inspection.ics", content: calendarFile(d), contentType: "text/calendar; charset=utf-8; method=PUBLISH" }],
-  }, d.publicUrl);
+  return withCustomerFooter(
+    {
+      template: "booking-confirmation",
+      to: d.to,
+      subject: `Your Haven inspection is booked for ${d.dateLabel}`,
+      text: lines.join("\n"),
+      html,
+      attachments: [
+        {
+          filename: "haven-inspection.ics",
+          content: calendarFile(d),
+          contentType: "text/calendar; charset=utf-8; method=PUBLISH",
+        },
+      ],
+    },
+    d.publicUrl,
+  );
 }
