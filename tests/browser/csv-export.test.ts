@@ -46,9 +46,16 @@ describe("Export CSV", () => {
     await signIn(page, "/admin/properties");
 
     // Properties: the search narrows the export too.
+    // Typing searches by itself 400 ms later (the live search) and Search searches at once: two requests. Wait for
+    // both answers: while one is out the results are dimmed (opacity 0.6), which axe below reads as low contrast.
+    let searches = 0;
+    page.on("response", (r) => {
+      if (r.url().endsWith("/admin/properties?q=Elgin") && r.request().headers()["hx-request"] === "true") searches++;
+    });
     await page.getByLabel("Search by address, client name or e-mail").fill("Elgin");
     await page.getByRole("button", { name: "Search" }).click();
     await page.getByTestId("property-total").filter({ hasText: "matching" }).waitFor();
+    await expect.poll(() => searches).toBe(2);
     expect(await page.getByRole("link", { name: "Export CSV" }).getAttribute("href")).toBe("/api/properties?format=csv&q=Elgin");
     const properties = await download(page);
     expect(properties.name).toMatch(/^haven-properties-\d{4}-\d{2}-\d{2}\.csv$/);

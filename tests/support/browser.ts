@@ -181,8 +181,10 @@ interface AxeViolation {
 
 /** Runs axe in the page; fails on any serious or critical violation, naming each one. */
 export async function expectAccessible(page: Page): Promise<void> {
-  // Park the pointer first: a hover transition caught half-way is not a contrast problem.
+  // Park the pointer first: a hover transition caught half-way is not a contrast problem. Nor are results dimmed
+  // while htmx fetches their replacement (.htmx-request): let any request in flight finish first.
   await page.mouse.move(0, 0);
+  await page.waitForFunction(() => !document.querySelector(".htmx-request"));
   await page.waitForTimeout(200);
   const hasAxe = await page.evaluate(() => "axe" in window);
   if (!hasAxe) await page.evaluate(axeSource);
