@@ -28,7 +28,12 @@ export default defineConfig({
   test: {
     projects: [
       {
-        test: { ...shared, name: "unit", sequence: { groupOrder: 0 }, include: ["src/**/*.test.ts", "islands/**/*.test.{ts,tsx}", "cli/**/*.test.ts", "tests/unit/**/*.test.ts"] },
+        test: {
+          ...shared,
+          name: "unit",
+          sequence: { groupOrder: 0 },
+          include: ["src/**/*.test.ts", "islands/**/*.test.{ts,tsx}", "cli/**/*.test.ts", "tests/unit/**/*.test.ts"],
+        },
       },
       {
         test: {

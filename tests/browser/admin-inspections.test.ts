@@ -2,7 +2,14 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tier } from "../../src/modules/inspections/bands.js";
 import { seedDemo } from "../../seeds/demo/index.js";
-import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths } from "../support/browser.js";
+import {
+  type BrowserSite,
+  DESKTOP,
+  PHONE,
+  expectAccessible,
+  openBrowserSite,
+  screenshotBothWidths,
+} from "../support/browser.js";
 
 let site: BrowserSite;
 const staff = { email: "lists@haven.test", password: "inspections-list-password" };
@@ -18,9 +25,18 @@ beforeAll(async () => {
     { email: "helene@example.ca", name: "Hélène Gélinas", phone: "613-555-0199", subscriptionPlan: "premium" },
     { address: "9 Promenade de l'Île", city: "Orléans", province: "ON", postalCode: "K1C 5N2" },
   );
-  for (const [name, score] of [["Bronze", 4], ["Silver", 7], ["Gold", 10]] as const) {
-    const inspection = await ctx.container.inspections.create({ propertyId: property.id, inspectionDate: "2026-11-02" }, null);
-    await ctx.container.inspections.complete(inspection.id, [{ categoryName: "Attic", subcategoryName: "Insulation", score }]);
+  for (const [name, score] of [
+    ["Bronze", 4],
+    ["Silver", 7],
+    ["Gold", 10],
+  ] as const) {
+    const inspection = await ctx.container.inspections.create(
+      { propertyId: property.id, inspectionDate: "2026-11-02" },
+      null,
+    );
+    await ctx.container.inspections.complete(inspection.id, [
+      { categoryName: "Attic", subcategoryName: "Insulation", score },
+    ]);
     tiered[name] = inspection.id;
   }
 });
@@ -42,8 +58,11 @@ describe("the inspections list", () => {
     const page = await site.newPage(DESKTOP);
     await signIn(page, "/admin/inspections");
     await page.getByRole("heading", { name: "Inspections", level: 1 }).waitFor();
-    expect(await page.getByRole("link", { name: "New Property Inspection" }).getAttribute("href")).toBe("/admin/inspections/new");
-    for (const column of ["Property", "Inspection Date", "Status", "Score", "Actions"]) await page.getByRole("columnheader", { name: column }).waitFor();
+    expect(await page.getByRole("link", { name: "New Property Inspection" }).getAttribute("href")).toBe(
+      "/admin/inspections/new",
+    );
+    for (const column of ["Property", "Inspection Date", "Status", "Score", "Actions"])
+      await page.getByRole("columnheader", { name: column }).waitFor();
     expect(await rows(page).count()).toBe(20);
 
     // The three newest rows carry one tier each; every row's tier agrees with its score.
@@ -51,18 +70,23 @@ describe("the inspections list", () => {
       expect(await page.locator(`[data-inspection-id="${id}"] [data-testid="inspection-tier"]`).innerText()).toBe(name);
     }
     // A completed inspection offers 'Generate Report' until its report exists, then 'View Report' (issue 18).
-    const reports = new Map<number, number>((await site.ctx.db("reports").select("id", "inspection_id")).map((r) => [r.inspection_id, r.id]));
+    const reports = new Map<number, number>(
+      (await site.ctx.db("reports").select("id", "inspection_id")).map((r) => [r.inspection_id, r.id]),
+    );
     const seen = { generate: 0, view: 0 };
     for (const row of await rows(page).all()) {
       const status = await row.getAttribute("data-status");
       const reportId = reports.get(Number(await row.getAttribute("data-inspection-id")));
       const shown = await row.getByTestId("inspection-tier").innerText();
-      const scoreText = await row.locator(".insp-score").count() ? Number(await row.locator(".insp-score").innerText()) : null;
+      const scoreText = (await row.locator(".insp-score").count())
+        ? Number(await row.locator(".insp-score").innerText())
+        : null;
       expect(shown).toBe(tier(scoreText) ?? "-");
       const generate = status === "completed" && reportId === undefined ? 1 : 0;
       expect(await row.getByRole("button", { name: /Generate Report/ }).count()).toBe(generate);
       expect(await row.getByRole("link", { name: /^View Report/ }).count()).toBe(reportId === undefined ? 0 : 1);
-      if (reportId !== undefined) expect(await row.getByTestId("view-report").getAttribute("href")).toBe(`/admin/reports/${reportId}`);
+      if (reportId !== undefined)
+        expect(await row.getByTestId("view-report").getAttribute("href")).toBe(`/admin/reports/${reportId}`);
       seen.generate += generate;
       seen.view += reportId === undefined ? 0 : 1;
       expect(await row.getByRole("link", { name: /^Edit/ }).count()).toBe(1);
@@ -71,7 +95,12 @@ describe("the inspections list", () => {
     // The page shows both kinds (the seed's reports and the three new tiers without one).
     expect(seen.generate).toBeGreaterThan(0);
     expect(seen.view).toBeGreaterThan(0);
-    expect(await page.locator(`[data-inspection-id="${tiered.Gold}"]`).getByRole("link", { name: "9 Promenade de l'Île", exact: true }).getAttribute("href")).toMatch(/^\/admin\/property-history\/\d+$/);
+    expect(
+      await page
+        .locator(`[data-inspection-id="${tiered.Gold}"]`)
+        .getByRole("link", { name: "9 Promenade de l'Île", exact: true })
+        .getAttribute("href"),
+    ).toMatch(/^\/admin\/property-history\/\d+$/);
 
     await expectAccessible(page);
     await page.setViewportSize(PHONE);
@@ -88,7 +117,9 @@ describe("the inspections list", () => {
     await page.getByLabel("Status").selectOption("completed");
     await page.waitForURL(/status=completed/);
     await page.getByTestId("inspections-total").filter({ hasText: "Completed" }).waitFor();
-    const total = Number((await page.getByTestId("inspections-total").locator("strong").innerText()).replace(/\D/g, ""));
+    const total = Number(
+      (await page.getByTestId("inspections-total").locator("strong").innerText()).replace(/\D/g, ""),
+    );
     expect(total).toBe((await site.ctx.container.inspections.list({ status: "completed", limit: 1, offset: 0 })).total);
     for (const row of await rows(page).all()) expect(await row.getAttribute("data-status")).toBe("completed");
 
@@ -110,20 +141,32 @@ describe("the inspections list", () => {
     const page = await site.newPage(DESKTOP);
     await signIn(page, "/admin/inspections");
     const row = (id: number) => page.locator(`[data-inspection-id="${id}"]`);
-    await row(tiered.Gold).getByRole("button", { name: /Generate Report/ }).click();
+    await row(tiered.Gold)
+      .getByRole("button", { name: /Generate Report/ })
+      .click();
     await page.getByTestId("inspections-toast").filter({ hasText: "Report generated successfully" }).waitFor();
     const gold = await site.ctx.db("reports").where({ inspection_id: tiered.Gold }).select("id");
     expect(gold).toHaveLength(1);
     // Once the report exists the row links to it: no second 'Generate Report' (issue 18).
-    expect(await row(tiered.Gold).getByTestId("view-report").getAttribute("href")).toBe(`/admin/reports/${gold[0]!.id}`);
-    expect(await row(tiered.Gold).getByRole("button", { name: /Generate Report/ }).count()).toBe(0);
+    expect(await row(tiered.Gold).getByTestId("view-report").getAttribute("href")).toBe(
+      `/admin/reports/${gold[0]!.id}`,
+    );
+    expect(
+      await row(tiered.Gold)
+        .getByRole("button", { name: /Generate Report/ })
+        .count(),
+    ).toBe(0);
 
     // Someone else generates Silver's report while this page still offers the button: the refusal's toast,
     // then the row catches up and links to that report.
     const silver = await site.ctx.container.reports.generate(tiered.Silver);
-    await row(tiered.Silver).getByRole("button", { name: /Generate Report/ }).click();
+    await row(tiered.Silver)
+      .getByRole("button", { name: /Generate Report/ })
+      .click();
     await page.getByTestId("inspections-toast").filter({ hasText: "Failed to generate report" }).waitFor();
-    expect(await row(tiered.Silver).getByTestId("view-report").getAttribute("href")).toBe(`/admin/reports/${silver.id}`);
+    expect(await row(tiered.Silver).getByTestId("view-report").getAttribute("href")).toBe(
+      `/admin/reports/${silver.id}`,
+    );
     expect(await site.ctx.db("reports").where({ inspection_id: tiered.Silver }).count({ n: "*" })).toEqual([{ n: 1 }]);
     await expectAccessible(page);
   });
@@ -147,7 +190,9 @@ describe("the inspections list", () => {
     const page = await site.newPage(PHONE);
     await signIn(page, "/admin/inspections?status=draft");
     await page.getByTestId("inspections-empty").getByText("No Inspections Found").waitFor();
-    expect(await page.getByRole("link", { name: "Create First Inspection" }).getAttribute("href")).toBe("/admin/inspections/new");
+    expect(await page.getByRole("link", { name: "Create First Inspection" }).getAttribute("href")).toBe(
+      "/admin/inspections/new",
+    );
     await expectAccessible(page);
     await screenshotBothWidths(page, "admin-inspections-empty");
   });

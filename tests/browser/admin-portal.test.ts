@@ -1,14 +1,33 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Property } from "../../src/modules/customers/customers.schemas.js";
-import { type BrowserSite, DESKTOP, PHONE, SCREENSHOTS, SCREENSHOT_DIR, expectAccessible, openBrowserSite, screenshot, screenshotBothWidths, settle, waitForIslands } from "../support/browser.js";
+import {
+  type BrowserSite,
+  DESKTOP,
+  PHONE,
+  SCREENSHOTS,
+  SCREENSHOT_DIR,
+  expectAccessible,
+  openBrowserSite,
+  screenshot,
+  screenshotBothWidths,
+  settle,
+  waitForIslands,
+} from "../support/browser.js";
 import type { TestContext } from "../support/context.js";
 
 let ctx: TestContext;
 let site: BrowserSite;
 const staff = { email: "portal@haven.test", password: "portal-test-password" };
 const properties: Property[] = [];
-const STREETS = ["Maple Avenue", "Spadina Crescent", "Broadway Avenue", "College Drive", "Lorne Avenue", "Victoria Avenue"];
+const STREETS = [
+  "Maple Avenue",
+  "Spadina Crescent",
+  "Broadway Avenue",
+  "College Drive",
+  "Lorne Avenue",
+  "Victoria Avenue",
+];
 const PLANS = ["free-score", "basic", "standard", "premium"] as const;
 
 beforeAll(async () => {
@@ -17,22 +36,54 @@ beforeAll(async () => {
   await ctx.container.users.create({ ...staff, firstName: "Morgan", lastName: "Reyes" });
   for (let i = 1; i <= 23; i++) {
     const { property } = await ctx.container.customers.createWithProperty(
-      { email: `homeowner${i}@example.ca`, name: `Homeowner ${i}`, phone: `306-555-01${String(i).padStart(2, "0")}`, subscriptionPlan: PLANS[i % 4]! },
-      { address: `${100 + i} ${STREETS[i % STREETS.length]}`, city: "Saskatoon", province: "SK", postalCode: "S7K 1A1", squareFootage: 1400 + i * 37, yearBuilt: 1960 + i, bedrooms: "3", bathrooms: "2" },
+      {
+        email: `homeowner${i}@example.ca`,
+        name: `Homeowner ${i}`,
+        phone: `306-555-01${String(i).padStart(2, "0")}`,
+        subscriptionPlan: PLANS[i % 4]!,
+      },
+      {
+        address: `${100 + i} ${STREETS[i % STREETS.length]}`,
+        city: "Saskatoon",
+        province: "SK",
+        postalCode: "S7K 1A1",
+        squareFootage: 1400 + i * 37,
+        yearBuilt: 1960 + i,
+        bedrooms: "3",
+        bathrooms: "2",
+      },
     );
     properties.push(property);
   }
   const last = properties.at(-1)!;
-  const [booking] = await ctx.db("inspection_bookings")
-    .insert({ property_id: last.id, customer_id: last.customerId, scheduled_date: "2026-12-02", time_slot: "9:00 AM", access_method: "lockbox", access_code: "1234", source: "wizard" })
+  const [booking] = await ctx
+    .db("inspection_bookings")
+    .insert({
+      property_id: last.id,
+      customer_id: last.customerId,
+      scheduled_date: "2026-12-02",
+      time_slot: "9:00 AM",
+      access_method: "lockbox",
+      access_code: "1234",
+      source: "wizard",
+    })
     .returning("id");
   const inspections = [
     { property_id: properties[0]!.id, status: "completed", overall_score: 86, completed_at: new Date() },
     { property_id: properties[1]!.id, status: "in_progress" },
     { property_id: last.id, booking_id: booking.id, status: "scheduled" },
   ];
-  for (const [i, row] of inspections.entries()) await ctx.db("inspections").insert({ inspection_date: "2026-11-20", created_at: new Date(Date.now() - (10 - i) * 60_000), ...row });
-  await ctx.db("payments").insert({ provider: "demo", provider_id: "pi_portal_1", kind: "payment_intent", amount_cents: 41_200, status: "succeeded" });
+  for (const [i, row] of inspections.entries())
+    await ctx
+      .db("inspections")
+      .insert({ inspection_date: "2026-11-20", created_at: new Date(Date.now() - (10 - i) * 60_000), ...row });
+  await ctx.db("payments").insert({
+    provider: "demo",
+    provider_id: "pi_portal_1",
+    kind: "payment_intent",
+    amount_cents: 41_200,
+    status: "succeeded",
+  });
 });
 afterAll(() => site?.close());
 
@@ -85,7 +136,15 @@ describe("the admin portal", () => {
     expect(await page.getByRole("button", { name: "Logout" }).isVisible()).toBe(true);
     expect(await page.getByRole("link", { name: "Notifications" }).isVisible()).toBe(true);
     const sidebar = page.getByRole("navigation", { name: "Admin", exact: true });
-    expect((await sidebar.getByRole("link").allInnerTexts()).map((t) => t.trim())).toEqual(["Dashboard", "Properties", "Inspections", "Reports", "Quote Requests", "Maintenance", "Subscriptions"]);
+    expect((await sidebar.getByRole("link").allInnerTexts()).map((t) => t.trim())).toEqual([
+      "Dashboard",
+      "Properties",
+      "Inspections",
+      "Reports",
+      "Quote Requests",
+      "Maintenance",
+      "Subscriptions",
+    ]);
     expect(await sidebar.getByRole("link", { name: "Dashboard" }).getAttribute("aria-current")).toBe("page");
     expect(await sidebar.locator(".admin-quick-stats dd").allInnerTexts()).toEqual(["23", "2", "1"]);
     await expectAccessible(page);
@@ -115,7 +174,14 @@ describe("the admin portal", () => {
     await newest.getByRole("link", { name: /View Details/ }).click();
     const dialog = page.getByRole("dialog", { name: "Property Details" });
     await dialog.getByTestId("property-details").waitFor();
-    for (const heading of ["Property Information", "Customer Information", "Subscription Plan", "Inspection Details", "Lifestyle Information", "System Information"]) {
+    for (const heading of [
+      "Property Information",
+      "Customer Information",
+      "Subscription Plan",
+      "Inspection Details",
+      "Lifestyle Information",
+      "System Information",
+    ]) {
       expect(await dialog.getByRole("heading", { name: heading }).isVisible(), heading).toBe(true);
     }
     expect(await dialog.innerText()).toContain("homeowner23@example.ca");
@@ -124,7 +190,10 @@ describe("the admin portal", () => {
     expect(box!.width).toBeGreaterThan(900);
     await expectAccessible(page);
     // The dialog covers the viewport: capture what is on screen, at both widths.
-    for (const [label, size] of [["390", PHONE], ["1280", DESKTOP]] as const) {
+    for (const [label, size] of [
+      ["390", PHONE],
+      ["1280", DESKTOP],
+    ] as const) {
       await page.setViewportSize(size);
       await settle(page);
       if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOT_DIR}/admin-property-details-${label}.png` });
@@ -183,7 +252,15 @@ describe("the admin portal", () => {
     await menuButton.focus();
     await page.keyboard.press("Enter");
     await panel.waitFor();
-    expect((await panel.getByRole("link").allInnerTexts()).map((t) => t.trim())).toEqual(["Dashboard", "Properties", "Inspections", "Reports", "Quote Requests", "Maintenance", "Subscriptions"]);
+    expect((await panel.getByRole("link").allInnerTexts()).map((t) => t.trim())).toEqual([
+      "Dashboard",
+      "Properties",
+      "Inspections",
+      "Reports",
+      "Quote Requests",
+      "Maintenance",
+      "Subscriptions",
+    ]);
     expect(await panel.locator(".admin-quick-stats dd").count()).toBe(3);
     await expectAccessible(page);
     await settle(page);
@@ -294,8 +371,12 @@ describe("the admin portal", () => {
           const open = indexedDB.open("haven-inspections", 1);
           open.onupgradeneeded = () => {
             open.result.createObjectStore("inspections", { keyPath: "id" });
-            open.result.createObjectStore("entries", { keyPath: ["inspectionId", "key"] }).createIndex("byInspection", "inspectionId");
-            open.result.createObjectStore("photos", { keyPath: "clientId" }).createIndex("byInspection", "inspectionId");
+            open.result
+              .createObjectStore("entries", { keyPath: ["inspectionId", "key"] })
+              .createIndex("byInspection", "inspectionId");
+            open.result
+              .createObjectStore("photos", { keyPath: "clientId" })
+              .createIndex("byInspection", "inspectionId");
           };
           open.onsuccess = () => {
             const tx = open.result.transaction(["entries", "photos"], "readwrite");
@@ -319,17 +400,23 @@ describe("the admin portal", () => {
     });
     await page.getByRole("button", { name: "Logout" }).click();
     await expect.poll(() => questions.length).toBe(1);
-    expect(questions[0]).toBe("2 inspection changes on this device have not reached the server yet. Logging out deletes them from this device. Log out anyway?");
+    expect(questions[0]).toBe(
+      "2 inspection changes on this device have not reached the server yet. Logging out deletes them from this device. Log out anyway?",
+    );
     // Stayed: signed in, the changes kept, and the button works again.
     await expect.poll(() => page.getByRole("button", { name: "Logout" }).isEnabled()).toBe(true);
     expect(page.url()).toBe(`${site.baseUrl}/admin`);
     expect((await page.request.get(`${site.baseUrl}/api/auth/user`)).status()).toBe(200);
-    expect(await page.evaluate(async () => ((await indexedDB.databases()) ?? []).map((d) => d.name))).toContain("haven-inspections");
+    expect(await page.evaluate(async () => ((await indexedDB.databases()) ?? []).map((d) => d.name))).toContain(
+      "haven-inspections",
+    );
 
     page.once("dialog", (dialog) => void dialog.accept());
     await page.getByRole("button", { name: "Logout" }).click();
     await page.waitForURL(`${site.baseUrl}/`);
-    expect(await page.evaluate(async () => ((await indexedDB.databases()) ?? []).map((d) => d.name))).not.toContain("haven-inspections");
+    expect(await page.evaluate(async () => ((await indexedDB.databases()) ?? []).map((d) => d.name))).not.toContain(
+      "haven-inspections",
+    );
     expect((await page.request.get(`${site.baseUrl}/api/auth/user`)).status()).toBe(401);
     await page.context().close();
   });

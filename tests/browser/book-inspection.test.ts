@@ -2,7 +2,15 @@ import { sealData } from "iron-session";
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shortDate } from "../../src/shared/business-time.js";
-import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths, waitForIslands } from "../support/browser.js";
+import {
+  type BrowserSite,
+  DESKTOP,
+  PHONE,
+  expectAccessible,
+  openBrowserSite,
+  screenshotBothWidths,
+  waitForIslands,
+} from "../support/browser.js";
 import type { TestContext } from "../support/context.js";
 
 let ctx: TestContext;
@@ -36,7 +44,14 @@ describe("/book-inspection", () => {
     // A second, newer property: the page books the last one.
     const newer = await ctx.container.customers.createWithProperty(
       { email: "dana@example.com", name: "Dana Scully", phone: "306-555-0160", subscriptionPlan: "premium" },
-      { address: "88 Maple Crescent", city: "Saskatoon", province: "SK", postalCode: "S7N 0W8", squareFootage: 2750, yearBuilt: 2004 },
+      {
+        address: "88 Maple Crescent",
+        city: "Saskatoon",
+        province: "SK",
+        postalCode: "S7N 0W8",
+        squareFootage: 2750,
+        yearBuilt: 2004,
+      },
     );
     const context = await customerBrowser([customer.id, newer.customer.id], PHONE);
     const page = await context.newPage();
@@ -54,10 +69,13 @@ describe("/book-inspection", () => {
     expect(await page.getByText("Dana Scully").isVisible()).toBe(true);
     expect(await page.getByText("2,750 sq ft").isVisible()).toBe(true);
     const dates = ctx.container.bookings.calendar().bookingDates;
-    const dateLabels = await page.locator('input[name="scheduledDate"]').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value));
+    const dateLabels = await page
+      .locator('input[name="scheduledDate"]')
+      .evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value));
     expect(dateLabels).toEqual(dates);
     expect(await page.getByText(shortDate(dates[0]!), { exact: true }).isVisible()).toBe(true);
-    for (const part of ["Morning", "Afternoon", "Evening"]) expect(await page.getByText(part, { exact: true }).isVisible()).toBe(true);
+    for (const part of ["Morning", "Afternoon", "Evening"])
+      expect(await page.getByText(part, { exact: true }).isVisible()).toBe(true);
     expect(await page.getByText("12:00 PM - 5:00 PM").isVisible()).toBe(true);
     await expectAccessible(page);
     await screenshotBothWidths(page, "book-inspection");
@@ -84,7 +102,12 @@ describe("/book-inspection", () => {
     expect(await page.getByTestId("confirmation-access").count()).toBe(0);
 
     const saved = await ctx.db("inspection_bookings").where({ property_id: newer.property.id }).first();
-    expect(saved).toMatchObject({ scheduled_date: dates[1], time_slot: "afternoon", notes: "Dog in the yard", source: "booking-page" });
+    expect(saved).toMatchObject({
+      scheduled_date: dates[1],
+      time_slot: "afternoon",
+      notes: "Dog in the yard",
+      source: "booking-page",
+    });
     await context.close();
   });
 
@@ -95,7 +118,9 @@ describe("/book-inspection", () => {
     await page.goto(`${site.baseUrl}/book-inspection`);
     await waitForIslands(page);
     await page.getByTestId("property-address").waitFor();
-    await page.route("**/api/inspection-bookings", (route) => route.fulfill({ status: 500, contentType: "application/json", body: '{"message":"down"}' }));
+    await page.route("**/api/inspection-bookings", (route) =>
+      route.fulfill({ status: 500, contentType: "application/json", body: '{"message":"down"}' }),
+    );
     await page.locator('input[name="scheduledDate"]').first().check({ force: true });
     await page.getByText("Morning", { exact: true }).click();
     await page.getByRole("button", { name: "Schedule Inspection" }).click();
@@ -114,7 +139,9 @@ describe("/book-inspection", () => {
     await waitForIslands(page);
     await page.getByRole("heading", { name: "No Property Found" }).waitFor();
     expect(await page.getByText("9 Not Yours Lane").count()).toBe(0);
-    expect(await page.getByRole("link", { name: "Add Property Information" }).getAttribute("href")).toBe("/property-intake");
+    expect(await page.getByRole("link", { name: "Add Property Information" }).getAttribute("href")).toBe(
+      "/property-intake",
+    );
     expect(await page.locator("[data-site-nav]").count()).toBe(0);
     await expectAccessible(page);
     await screenshotBothWidths(page, "book-inspection-no-property");

@@ -2,7 +2,15 @@
 // the report and counts the answers chosen; the expired page tells subscribers how to get a new link.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sharedReportFixture, shareReport } from "../api/sharing-fixtures.js";
-import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths, waitForIslands } from "../support/browser.js";
+import {
+  type BrowserSite,
+  DESKTOP,
+  PHONE,
+  expectAccessible,
+  openBrowserSite,
+  screenshotBothWidths,
+  waitForIslands,
+} from "../support/browser.js";
 import { signInStaff } from "../support/context.js";
 
 let site: BrowserSite;
@@ -29,7 +37,10 @@ describe("the shared report's answer bar", () => {
     expect(await count.innerText()).toContain(`0 of ${taskIds.length} answered`);
 
     // At the top of a report taller than the screen, the bar and its button already sit at the screen's foot.
-    const atTop = await page.evaluate(() => ({ scrollY: window.scrollY, height: document.documentElement.scrollHeight }));
+    const atTop = await page.evaluate(() => ({
+      scrollY: window.scrollY,
+      height: document.documentElement.scrollHeight,
+    }));
     expect(atTop.scrollY).toBe(0);
     expect(atTop.height).toBeGreaterThan(PHONE.height * 2);
     const box = await bar.boundingBox();
@@ -66,7 +77,9 @@ describe("the shared report's answer bar", () => {
     expect(await page.getByRole("link", { name: "Subscribe to the product" }).isVisible()).toBe(true);
     expect(await page.getByRole("link", { name: "Contact Support" }).isVisible()).toBe(true);
     const help = page.getByTestId("subscriber-help");
-    expect(await help.innerText()).toMatch(/^Already a Haven subscriber\? Your reports wait for you in My Home, with no link to keep: sign in with your e-mail\. Or ask the office for a new link: call .+ or e-mail .+\./);
+    expect(await help.innerText()).toMatch(
+      /^Already a Haven subscriber\? Your reports wait for you in My Home, with no link to keep: sign in with your e-mail\. Or ask the office for a new link: call .+ or e-mail .+\./,
+    );
     // My Home's sign-in first (issue 20), then the office's phone and e-mail.
     expect(await help.getByRole("link").evaluateAll((links) => links.map((a) => a.getAttribute("href")))).toEqual([
       "/my-home/sign-in",

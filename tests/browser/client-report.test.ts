@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientLabel } from "../../src/modules/inspections/bands.js";
 import { newProperty } from "../api/reports-fixtures.js";
 import { sharedReportFixture } from "../api/sharing-fixtures.js";
-import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths, waitForIslands } from "../support/browser.js";
+import {
+  type BrowserSite,
+  DESKTOP,
+  PHONE,
+  expectAccessible,
+  openBrowserSite,
+  screenshotBothWidths,
+  waitForIslands,
+} from "../support/browser.js";
 
 let site: BrowserSite;
 const staffLogin = { email: "sharer@haven.test", password: "sharing-test-password" };
@@ -79,8 +87,14 @@ describe("the client's side of a report", () => {
     expect(await hot.locator(".client-photos img").count()).toBe(3);
     await hot.getByRole("button", { name: /Show 2 more photos/ }).waitFor();
     expect(await hot.getByText("+2 more").isVisible()).toBe(true);
-    await client.waitForFunction(() => Array.from(document.querySelectorAll<HTMLImageElement>(".client-photos img")).every((img) => img.complete && img.naturalWidth > 0));
-    expect(await hot.locator("img").first().getAttribute("src")).toMatch(/^\/api\/client-report\/[A-Za-z0-9_-]{43}\/photos\/\d+$/);
+    await client.waitForFunction(() =>
+      Array.from(document.querySelectorAll<HTMLImageElement>(".client-photos img")).every(
+        (img) => img.complete && img.naturalWidth > 0,
+      ),
+    );
+    expect(await hot.locator("img").first().getAttribute("src")).toMatch(
+      /^\/api\/client-report\/[A-Za-z0-9_-]{43}\/photos\/\d+$/,
+    );
 
     await client.getByRole("button", { name: "Submit Responses" }).click();
     await toast(client, "Please select at least one response before submitting.");
@@ -174,8 +188,15 @@ describe("the client's side of a report", () => {
   it("a stale quote edit from the dialog writes nothing, says so and shows the fresh values", async () => {
     const { container, db } = site.ctx;
     const property = await newProperty(container, "3 Second Opinion Way");
-    const [task] = await container.maintenance.createTasks([{ propertyId: property.id, title: "Rebuild the chimney cap", category: "roofing", priority: "high" }]);
-    const [id] = await container.transaction((tx) => container.quotes.createRequests([{ propertyId: property.id, maintenanceTaskId: task!.id, shareId: null, priority: "high", clientNotes: null }], tx));
+    const [task] = await container.maintenance.createTasks([
+      { propertyId: property.id, title: "Rebuild the chimney cap", category: "roofing", priority: "high" },
+    ]);
+    const [id] = await container.transaction((tx) =>
+      container.quotes.createRequests(
+        [{ propertyId: property.id, maintenanceTaskId: task!.id, shareId: null, priority: "high", clientNotes: null }],
+        tx,
+      ),
+    );
     await container.quotes.update(id!, { status: "quoted", quotedAmount: "$300", adminNotes: "One day" });
 
     const staff = await site.newPage(DESKTOP);
@@ -190,10 +211,19 @@ describe("the client's side of a report", () => {
     await quoteDialog.getByLabel("Quoted Amount").fill("$320");
     await quoteDialog.getByLabel("Admin Notes").fill("Mine");
     await quoteDialog.getByRole("button", { name: "Save Quote" }).click();
-    await quoteDialog.getByRole("alert").filter({ hasText: "This request was changed by someone else. The latest values are shown; review them and save again." }).waitFor();
+    await quoteDialog
+      .getByRole("alert")
+      .filter({
+        hasText: "This request was changed by someone else. The latest values are shown; review them and save again.",
+      })
+      .waitFor();
     expect(await quoteDialog.getByLabel("Quoted Amount").inputValue()).toBe("$650");
     expect(await quoteDialog.getByLabel("Admin Notes").inputValue()).toBe("Mason's price went up");
-    expect(await db("quote_requests").where({ id }).first()).toMatchObject({ quoted_amount: "$650", admin_notes: "Mason's price went up", version: 3 });
+    expect(await db("quote_requests").where({ id }).first()).toMatchObject({
+      quoted_amount: "$650",
+      admin_notes: "Mason's price went up",
+      version: 3,
+    });
     // The list behind the dialog shows the fresh amount too.
     await item.locator("[data-quoted-amount]").filter({ hasText: "$650" }).waitFor();
     await expectAccessible(staff);
@@ -203,7 +233,11 @@ describe("the client's side of a report", () => {
     await quoteDialog.getByRole("button", { name: "Save Quote" }).click();
     await toast(staff, "Quote request updated successfully");
     await quoteDialog.waitFor({ state: "hidden" });
-    expect(await db("quote_requests").where({ id }).first()).toMatchObject({ quoted_amount: "$700", admin_notes: "Mason's price went up", version: 4 });
+    expect(await db("quote_requests").where({ id }).first()).toMatchObject({
+      quoted_amount: "$700",
+      admin_notes: "Mason's price went up",
+      version: 4,
+    });
     await staff.context().close();
   });
 
@@ -211,13 +245,21 @@ describe("the client's side of a report", () => {
     const page = await site.newPage(PHONE);
     // A well-formed link whose report is then deleted: the page opens, the report call fails.
     const { report } = await sharedReportFixture(site.ctx);
-    const res = await page.request.post(`${site.baseUrl}/api/auth/login`, { data: staffLogin, headers: { Origin: site.baseUrl } });
+    const res = await page.request.post(`${site.baseUrl}/api/auth/login`, {
+      data: staffLogin,
+      headers: { Origin: site.baseUrl },
+    });
     expect(res.status()).toBe(200);
-    const shared = await page.request.post(`${site.baseUrl}/api/reports/${report.id}/share`, { data: { clientEmail: "gone@example.com" }, headers: { Origin: site.baseUrl } });
+    const shared = await page.request.post(`${site.baseUrl}/api/reports/${report.id}/share`, {
+      data: { clientEmail: "gone@example.com" },
+      headers: { Origin: site.baseUrl },
+    });
     const { reportLink } = await shared.json();
     await page.route("**/api/client-report/*", (route) => route.fulfill({ status: 500, body: "boom" }));
     await page.goto(reportLink);
     await page.getByRole("heading", { name: "Report Not Found" }).waitFor();
-    expect(await page.getByText("The requested report could not be found or the link has expired.").isVisible()).toBe(true);
+    expect(await page.getByText("The requested report could not be found or the link has expired.").isVisible()).toBe(
+      true,
+    );
   });
 });

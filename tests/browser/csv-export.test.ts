@@ -3,7 +3,13 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BrowserSite, expectAccessible, openBrowserSite, screenshotBothWidths, waitForIslands } from "../support/browser.js";
+import {
+  type BrowserSite,
+  expectAccessible,
+  openBrowserSite,
+  screenshotBothWidths,
+  waitForIslands,
+} from "../support/browser.js";
 import { completedInspection, quickEntries } from "../api/reports-fixtures.js";
 
 let site: BrowserSite;
@@ -17,10 +23,14 @@ beforeAll(async () => {
     { email: "elgin@example.ca", name: "Dana Elgin", phone: "613-555-0142", subscriptionPlan: "basic" },
     { address: "40 Elgin Street", city: "Ottawa", province: "ON", postalCode: "K1P 1C7" },
   );
-  const { inspectionId, propertyId } = await completedInspection(ctx.container, quickEntries(4), { address: "7 Bank Street" });
+  const { inspectionId, propertyId } = await completedInspection(ctx.container, quickEntries(4), {
+    address: "7 Bank Street",
+  });
   await ctx.container.reports.generate(inspectionId);
   const [task] = await ctx.db("maintenance_tasks").where({ property_id: propertyId }).select("id");
-  await ctx.db("quote_requests").insert({ property_id: propertyId, maintenance_task_id: task.id, client_notes: "Please quote" });
+  await ctx
+    .db("quote_requests")
+    .insert({ property_id: propertyId, maintenance_task_id: task.id, client_notes: "Please quote" });
 });
 afterAll(() => site?.close());
 
@@ -34,7 +44,10 @@ async function signIn(page: Page, next: string) {
 
 /** Clicks 'Export CSV' and returns the downloaded file's records (simple cells only: no quoted commas here). */
 async function download(page: Page): Promise<{ name: string; lines: string[] }> {
-  const [file] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export CSV" }).click()]);
+  const [file] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: "Export CSV" }).click(),
+  ]);
   const text = readFileSync((await file.path())!, "utf8");
   expect(text.startsWith("\ufeff")).toBe(true);
   return { name: file.suggestedFilename(), lines: text.slice(1).split("\r\n").filter(Boolean) };
@@ -56,7 +69,9 @@ describe("Export CSV", () => {
     await page.getByRole("button", { name: "Search" }).click();
     await page.getByTestId("property-total").filter({ hasText: "matching" }).waitFor();
     await expect.poll(() => searches).toBe(2);
-    expect(await page.getByRole("link", { name: "Export CSV" }).getAttribute("href")).toBe("/api/properties?format=csv&q=Elgin");
+    expect(await page.getByRole("link", { name: "Export CSV" }).getAttribute("href")).toBe(
+      "/api/properties?format=csv&q=Elgin",
+    );
     const properties = await download(page);
     expect(properties.name).toMatch(/^haven-properties-\d{4}-\d{2}-\d{2}\.csv$/);
     expect(properties.lines).toHaveLength(2);
@@ -79,7 +94,9 @@ describe("Export CSV", () => {
     await expectAccessible(page);
 
     await page.goto(`${site.baseUrl}/admin/quote-requests?status=pending`);
-    expect(await page.getByRole("link", { name: "Export CSV" }).getAttribute("href")).toBe("/api/quote-requests?format=csv&status=pending");
+    expect(await page.getByRole("link", { name: "Export CSV" }).getAttribute("href")).toBe(
+      "/api/quote-requests?format=csv&status=pending",
+    );
     const quotes = await download(page);
     expect(quotes.lines).toHaveLength(2);
     expect(quotes.lines[1]).toContain("Please quote");
@@ -90,7 +107,9 @@ describe("Export CSV", () => {
     await waitForIslands(page);
     await page.getByRole("button", { name: "List" }).click();
     await page.getByLabel("Status", { exact: true }).selectOption("completed");
-    await expect.poll(() => page.getByRole("link", { name: "Export CSV" }).getAttribute("href")).toContain("status=completed");
+    await expect
+      .poll(() => page.getByRole("link", { name: "Export CSV" }).getAttribute("href"))
+      .toContain("status=completed");
     // No task is completed: an export without rows is an empty file (its columns come from the rows).
     expect((await download(page)).lines).toHaveLength(0);
     await page.getByLabel("Status", { exact: true }).selectOption("");

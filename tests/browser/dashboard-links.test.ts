@@ -1,7 +1,14 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { completedInspection, quickEntries } from "../api/reports-fixtures.js";
-import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths } from "../support/browser.js";
+import {
+  type BrowserSite,
+  DESKTOP,
+  PHONE,
+  expectAccessible,
+  openBrowserSite,
+  screenshotBothWidths,
+} from "../support/browser.js";
 
 // Issue 18, item 14: the dashboard's cards and recent rows are links, and the revenue never breaks inside a number.
 let site: BrowserSite;
@@ -13,7 +20,13 @@ beforeAll(async () => {
   await site.ctx.container.users.create({ ...staffLogin, firstName: "Dana", lastName: "Desk" });
   ({ inspectionId } = await completedInspection(site.ctx.container, quickEntries(), { address: "1 Rideau Street" }));
   // Seven figures of revenue: the widest number the card must keep on one line.
-  await site.ctx.db("payments").insert({ provider: "demo", provider_id: "pi_wide_1", kind: "payment_intent", amount_cents: 123_456_789, status: "succeeded" });
+  await site.ctx.db("payments").insert({
+    provider: "demo",
+    provider_id: "pi_wide_1",
+    kind: "payment_intent",
+    amount_cents: 123_456_789,
+    status: "succeeded",
+  });
 });
 afterAll(() => site?.close());
 
@@ -29,7 +42,11 @@ async function signIn(page: Page) {
 const revenueFits = (page: Page) =>
   page.locator('[data-stat="totalRevenue"] .stat-value').evaluate((el) => {
     const lineHeight = Number.parseFloat(getComputedStyle(el).lineHeight);
-    return { text: el.textContent, oneLine: el.getBoundingClientRect().height < lineHeight * 1.5, fits: el.scrollWidth <= el.clientWidth };
+    return {
+      text: el.textContent,
+      oneLine: el.getBoundingClientRect().height < lineHeight * 1.5,
+      fits: el.scrollWidth <= el.clientWidth,
+    };
   });
 
 describe("the dashboard", () => {
@@ -63,7 +80,10 @@ describe("the dashboard", () => {
     await page.locator('[data-stat="completedThisMonth"] a').click();
     await page.waitForURL(`${site.baseUrl}/admin/inspections?status=completed`);
     await page.goBack();
-    await page.getByTestId("recent-inspection").getByRole("link", { name: /1 Rideau Street/ }).click();
+    await page
+      .getByTestId("recent-inspection")
+      .getByRole("link", { name: /1 Rideau Street/ })
+      .click();
     await page.waitForURL(`${site.baseUrl}/admin/inspections/view/${inspectionId}`);
     await page.context().close();
   });

@@ -1,6 +1,14 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths, waitForIslands } from "../support/browser.js";
+import {
+  type BrowserSite,
+  DESKTOP,
+  PHONE,
+  expectAccessible,
+  openBrowserSite,
+  screenshotBothWidths,
+  waitForIslands,
+} from "../support/browser.js";
 import type { TestContext } from "../support/context.js";
 
 let ctx: TestContext;
@@ -27,7 +35,17 @@ async function signIn(page: Page) {
 const NAV_SHOWN = ["/", "/no-such-page"];
 const NAV_HIDDEN = ["/login", "/admin", "/admin/dashboard"];
 // Pages of later issues; their routes must not show the nav either, found or not.
-const NAV_HIDDEN_ELSEWHERE = ["/checkout", "/payment-success", "/property-intake?demo=1&plan=standard", "/free-report", "/book-inspection", "/booking-confirmation", "/onboarding", "/onboarding-flow", "/client-report/abc"];
+const NAV_HIDDEN_ELSEWHERE = [
+  "/checkout",
+  "/payment-success",
+  "/property-intake?demo=1&plan=standard",
+  "/free-report",
+  "/book-inspection",
+  "/booking-confirmation",
+  "/onboarding",
+  "/onboarding-flow",
+  "/client-report/abc",
+];
 
 describe("the 404 screen", () => {
   it("shows the spec's title and text, passes axe, and looks right", async () => {
@@ -48,8 +66,17 @@ describe("public navigation", () => {
     await page.goto(site.baseUrl);
     const nav = page.getByRole("navigation", { name: "Main" });
     const names = await nav.locator(".hidden.md\\:flex a, .hidden.md\\:flex button").allInnerTexts();
-    expect(names.map((n) => n.trim())).toEqual(["Home", "Pricing", "Haven Health Report", "Contact", "Login", "Get Free Property Score"]);
-    expect(await nav.getByRole("link", { name: "Get Free Property Score" }).first().getAttribute("href")).toBe("/onboarding-flow");
+    expect(names.map((n) => n.trim())).toEqual([
+      "Home",
+      "Pricing",
+      "Haven Health Report",
+      "Contact",
+      "Login",
+      "Get Free Property Score",
+    ]);
+    expect(await nav.getByRole("link", { name: "Get Free Property Score" }).first().getAttribute("href")).toBe(
+      "/onboarding-flow",
+    );
     await expectAccessible(page);
     await page.context().close();
   });
@@ -60,7 +87,14 @@ describe("public navigation", () => {
     await page.goto(site.baseUrl);
     const desktopLinks = page.locator("[data-site-nav] .hidden.md\\:flex");
     const names = await desktopLinks.locator("a, button").allInnerTexts();
-    expect(names.map((n) => n.trim())).toEqual(["Home", "Pricing", "Haven Health Report", "Contact", "Dashboard", "Logout"]);
+    expect(names.map((n) => n.trim())).toEqual([
+      "Home",
+      "Pricing",
+      "Haven Health Report",
+      "Contact",
+      "Dashboard",
+      "Logout",
+    ]);
     expect(await desktopLinks.getByRole("link", { name: "Dashboard" }).getAttribute("href")).toBe("/admin");
     await desktopLinks.getByRole("button", { name: "Logout" }).click();
     await page.waitForURL(`${site.baseUrl}/`);
@@ -96,7 +130,9 @@ describe("public navigation", () => {
     await page.waitForTimeout(50);
     expect(await nav.getAttribute("data-scrolled")).toBe("false");
     await page.evaluate(() => window.scrollTo(0, 200));
-    await page.waitForFunction(() => document.querySelector("[data-site-nav]")?.getAttribute("data-scrolled") === "true");
+    await page.waitForFunction(
+      () => document.querySelector("[data-site-nav]")?.getAttribute("data-scrolled") === "true",
+    );
     const background = await nav.evaluate((el) => getComputedStyle(el).backgroundColor);
     expect(background).toMatch(/rgba?\(.*0\.\d+\)|color\(srgb .* \/ 0\.\d+\)/);
     await page.context().close();

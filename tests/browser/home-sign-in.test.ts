@@ -31,7 +31,14 @@ beforeAll(async () => {
   await ctx.container.plans.seed();
   await ctx.container.customers.createWithProperty(
     { email: EMAIL, name: "Robin Homeowner", phone: "613-555-0177", subscriptionPlan: "basic" },
-    { address: "14 Elgin Street", city: "Ottawa", province: "ON", postalCode: "K1P 5K7", squareFootage: 1800, yearBuilt: 1975 },
+    {
+      address: "14 Elgin Street",
+      city: "Ottawa",
+      province: "ON",
+      postalCode: "K1P 5K7",
+      squareFootage: 1800,
+      yearBuilt: 1975,
+    },
   );
   // The worker's Chromium maps localhost to 127.0.0.1 (tests/support/chromium.ts).
   browser = await openBrowser();
@@ -47,7 +54,12 @@ afterAll(async () => {
 /** Sends the queued e-mails as the worker does, then returns the newest sign-in e-mail's text. */
 async function newestSignInMail(): Promise<string> {
   await runOnce({ connectionString: ctx.url, taskList: taskList(ctx.container), logger: silent });
-  const mails = (await smtp.mails()).filter((m) => m.subject?.startsWith("Your Haven sign-in") && !Array.isArray(m.to) && m.to?.value.some((a) => a.address === EMAIL));
+  const mails = (await smtp.mails()).filter(
+    (m) =>
+      m.subject?.startsWith("Your Haven sign-in") &&
+      !Array.isArray(m.to) &&
+      m.to?.value.some((a) => a.address === EMAIL),
+  );
   expect(mails.length).toBeGreaterThan(0);
   return mails.at(-1)!.text ?? "";
 }
@@ -68,7 +80,9 @@ describe("My Home sign-in at 390 px", () => {
     await page.locator("[data-email-form]").getByLabel("E-mail address").fill(EMAIL);
     await page.getByRole("button", { name: "E-mail me a sign-in link" }).click();
     await page.getByTestId("sign-in-message").waitFor();
-    expect(await page.getByTestId("sign-in-message").innerText()).toContain(`If ${EMAIL} is a Haven customer, we have sent a sign-in link and code`);
+    expect(await page.getByTestId("sign-in-message").innerText()).toContain(
+      `If ${EMAIL} is a Haven customer, we have sent a sign-in link and code`,
+    );
     await expectAccessible(page);
     await screenshotBothWidths(page, "home-sign-in-sent");
 
@@ -96,7 +110,14 @@ describe("My Home sign-in at 390 px", () => {
     const cdp = await page.context().newCDPSession(page);
     await cdp.send("WebAuthn.enable");
     await cdp.send("WebAuthn.addVirtualAuthenticator", {
-      options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+      options: {
+        protocol: "ctap2",
+        transport: "internal",
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
     });
 
     await page.goto(`${baseUrl}/my-home/account`);

@@ -1,7 +1,14 @@
 import type { Locator, Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BrowserSite, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths, waitForIslands } from "../support/browser.js";
+import {
+  type BrowserSite,
+  PHONE,
+  expectAccessible,
+  openBrowserSite,
+  screenshotBothWidths,
+  waitForIslands,
+} from "../support/browser.js";
 import type { TestContext } from "../support/context.js";
 
 let ctx: TestContext;
@@ -16,7 +23,12 @@ beforeAll(async () => {
   for (let i = 1; i <= 30; i++) {
     const { property } = await ctx.container.customers.createWithProperty(
       { email: `owner${i}@example.ca`, name: `Owner ${i}`, phone: "306-555-0100", subscriptionPlan: "standard" },
-      { address: `${i} ${i === 17 ? "Bluebell Lane" : "Main Street"}`, city: "Saskatoon", province: "SK", postalCode: "S7K 1A1" },
+      {
+        address: `${i} ${i === 17 ? "Bluebell Lane" : "Main Street"}`,
+        city: "Saskatoon",
+        province: "SK",
+        postalCode: "S7K 1A1",
+      },
     );
     if (i === 17) propertyId = property.id;
   }
@@ -38,7 +50,8 @@ async function expectToast(page: Page, title: string | RegExp, description?: str
   if (description) expect(await toast.first().innerText()).toContain(description);
 }
 
-const card = (page: Page, category: string, subcategory: string) => page.locator(`[data-entry="${category}|${subcategory}"]`);
+const card = (page: Page, category: string, subcategory: string) =>
+  page.locator(`[data-entry="${category}|${subcategory}"]`);
 
 async function score(page: Page, category: string, subcategory: string, label: string) {
   const button = card(page, category, subcategory).getByRole("button", { name: label, exact: true });
@@ -74,16 +87,34 @@ async function shoot(page: Page, name: string) {
 }
 
 const saveState = (page: Page) => page.getByTestId("save-state");
-const waitUntilAllSaved = (page: Page) => expect.poll(() => saveState(page).innerText(), { timeout: 30_000 }).toBe("All changes saved");
+const waitUntilAllSaved = (page: Page) =>
+  expect.poll(() => saveState(page).innerText(), { timeout: 30_000 }).toBe("All changes saved");
 
 const entriesOf = async (inspectionId: number) => {
-  const rows = await ctx.db("inspection_entries").where({ inspection_id: inspectionId }).select("id", "category_name", "subcategory_name", "score", "notes", "urgent");
-  const photos = await ctx.db("inspection_entry_photos").whereIn("entry_id", rows.map((r) => r.id)).orderBy("position").select("entry_id", "photo_id");
-  return new Map(rows.map((r) => [`${r.category_name}|${r.subcategory_name}`, { ...r, photos: photos.filter((p) => p.entry_id === r.id).map((p) => p.photo_id as number) }]));
+  const rows = await ctx
+    .db("inspection_entries")
+    .where({ inspection_id: inspectionId })
+    .select("id", "category_name", "subcategory_name", "score", "notes", "urgent");
+  const photos = await ctx
+    .db("inspection_entry_photos")
+    .whereIn(
+      "entry_id",
+      rows.map((r) => r.id),
+    )
+    .orderBy("position")
+    .select("entry_id", "photo_id");
+  return new Map(
+    rows.map((r) => [
+      `${r.category_name}|${r.subcategory_name}`,
+      { ...r, photos: photos.filter((p) => p.entry_id === r.id).map((p) => p.photo_id as number) },
+    ]),
+  );
 };
 
 describe("the inspection form on a phone", () => {
-  it("starts, scores with photos, adds a kitchen, survives the network going away and a reload, and completes", { timeout: 240_000 }, async () => {
+  it("starts, scores with photos, adds a kitchen, survives the network going away and a reload, and completes", {
+    timeout: 240_000,
+  }, async () => {
     const page = await site.newPage(PHONE);
     await signIn(page, "/admin/inspections/new");
     await page.getByRole("button", { name: "Start Inspection" }).waitFor();
@@ -100,7 +131,11 @@ describe("the inspection form on a phone", () => {
     await expect.poll(() => page.getByRole("radio").count()).toBe(1);
     await choice.check();
     // The server fails once: the spec's toast, and the picker stays.
-    await page.route("**/api/inspections", (route) => route.fulfill({ status: 500, contentType: "application/json", body: '{"message":"down"}' }), { times: 1 });
+    await page.route(
+      "**/api/inspections",
+      (route) => route.fulfill({ status: 500, contentType: "application/json", body: '{"message":"down"}' }),
+      { times: 1 },
+    );
     await page.getByRole("button", { name: "Start Inspection" }).click();
     await expectToast(page, "Failed to start inspection");
     expect(await choice.isChecked()).toBe(true);
@@ -112,15 +147,34 @@ describe("the inspection form on a phone", () => {
     await page.getByTestId("sticky-bar").waitFor();
 
     // Attic, Basement and Plumbing are open; the others closed.
-    const expanded = await page.locator(".category-toggle").evaluateAll((els) => els.map((e) => [e.closest("[data-category]")!.getAttribute("data-category"), e.getAttribute("aria-expanded")]));
-    expect(expanded.filter(([, open]) => open === "true").map(([name]) => name)).toEqual(["Basement, Foundation, Crawlspace & Structure", "Plumbing", "Attic"]);
-    expect(await page.locator('[data-category="Attic"] [data-testid="category-progress"]').innerText()).toBe("0/6 (0%)");
+    const expanded = await page
+      .locator(".category-toggle")
+      .evaluateAll((els) =>
+        els.map((e) => [e.closest("[data-category]")!.getAttribute("data-category"), e.getAttribute("aria-expanded")]),
+      );
+    expect(expanded.filter(([, open]) => open === "true").map(([name]) => name)).toEqual([
+      "Basement, Foundation, Crawlspace & Structure",
+      "Plumbing",
+      "Attic",
+    ]);
+    expect(await page.locator('[data-category="Attic"] [data-testid="category-progress"]').innerText()).toBe(
+      "0/6 (0%)",
+    );
 
     // Score the attic, one tap each; notes, urgent and photos (a PDF among them is skipped).
     const attic = ["Access", "Insulation", "Ventilation", "Moisture", "Pest Intrusion", "Air Sealing"];
-    const labels = ["10 Excellent", "7 Good", "4 Needs Attention", "1 Immediate Action Required", "10 Excellent", "7 Good"];
+    const labels = [
+      "10 Excellent",
+      "7 Good",
+      "4 Needs Attention",
+      "1 Immediate Action Required",
+      "10 Excellent",
+      "7 Good",
+    ];
     for (const [i, sub] of attic.entries()) await score(page, "Attic", sub, labels[i]!);
-    expect(await page.locator('[data-category="Attic"] [data-testid="category-progress"]').innerText()).toBe("6/6 (100%)");
+    expect(await page.locator('[data-category="Attic"] [data-testid="category-progress"]').innerText()).toBe(
+      "6/6 (100%)",
+    );
     await card(page, "Attic", "Moisture").getByLabel("Notes").fill("Staining on the north rafters");
     await card(page, "Attic", "Moisture").getByLabel("Mark as urgent").check();
     await addPhotos(card(page, "Attic", "Moisture"), [
@@ -132,7 +186,9 @@ describe("the inspection form on a phone", () => {
     expect(await card(page, "Attic", "Moisture").locator(".photo-strip li").count()).toBe(2);
 
     // The photo viewer (its own chunk) shows a photo and deletes one.
-    await card(page, "Attic", "Moisture").getByRole("button", { name: /Open photo 2 of Moisture/ }).click();
+    await card(page, "Attic", "Moisture")
+      .getByRole("button", { name: /Open photo 2 of Moisture/ })
+      .click();
     const viewer = page.getByRole("dialog", { name: "Photos of Moisture" });
     await viewer.waitFor();
     await expectAccessible(page);
@@ -146,7 +202,9 @@ describe("the inspection form on a phone", () => {
     // Another kitchen: its entries carry the suffix.
     await openCategory(page, "Kitchens & Wet Bars");
     // 'Add kitchen' sits in the section's header, above the cards (issue 18: no scrolling past them all).
-    const addKitchen = page.locator('[data-category="Kitchens & Wet Bars"] .category-head').getByRole("button", { name: "Add kitchen" });
+    const addKitchen = page
+      .locator('[data-category="Kitchens & Wet Bars"] .category-head')
+      .getByRole("button", { name: "Add kitchen" });
     const firstKitchenCard = page.locator('[data-category="Kitchens & Wet Bars"] .entry-card').first();
     expect((await addKitchen.boundingBox())!.y).toBeLessThan((await firstKitchenCard.boundingBox())!.y);
     await addKitchen.click();
@@ -160,14 +218,20 @@ describe("the inspection form on a phone", () => {
 
     // Type of Cladding takes a description, no score.
     await openCategory(page, "Exterior Envelope");
-    expect(await card(page, "Exterior Envelope", "Type of Cladding").getByRole("button", { name: "10 Excellent" }).count()).toBe(0);
+    expect(
+      await card(page, "Exterior Envelope", "Type of Cladding").getByRole("button", { name: "10 Excellent" }).count(),
+    ).toBe(0);
     await card(page, "Exterior Envelope", "Type of Cladding").getByLabel("Description").fill("Brick veneer");
 
     await page.getByRole("button", { name: "Save Inspection" }).click();
     await expectToast(page, "Successfully saved 9 category assessments");
     await waitUntilAllSaved(page);
     let saved = await entriesOf(inspectionId);
-    expect(saved.get("Attic|Moisture")).toMatchObject({ score: 1, notes: "Staining on the north rafters", urgent: true });
+    expect(saved.get("Attic|Moisture")).toMatchObject({
+      score: 1,
+      notes: "Staining on the north rafters",
+      urgent: true,
+    });
     expect(saved.get("Attic|Moisture")!.photos).toHaveLength(1);
     expect(saved.get("Kitchens & Wet Bars|Dishwasher (Kitchen 2)")).toMatchObject({ score: 4 });
     expect(saved.get("Exterior Envelope|Type of Cladding")).toMatchObject({ score: null, notes: "Brick veneer" });
@@ -176,7 +240,14 @@ describe("the inspection form on a phone", () => {
     await shoot(page, "inspection-form-scored");
 
     // The worker keeps the form's code and this inspection's page before the signal goes.
-    await page.waitForFunction(async (id) => Boolean(navigator.serviceWorker.controller && (await caches.match(`/admin/inspections/edit/${id}`, { ignoreVary: true }))), inspectionId);
+    await page.waitForFunction(
+      async (id) =>
+        Boolean(
+          navigator.serviceWorker.controller &&
+            (await caches.match(`/admin/inspections/edit/${id}`, { ignoreVary: true })),
+        ),
+      inspectionId,
+    );
 
     // ---- The network goes away halfway ----
     await page.context().setOffline(true);
@@ -184,25 +255,39 @@ describe("the inspection form on a phone", () => {
     const plumbing = ["Water Main Shut Off", "Pressure and Flow", "Drain/Waste/Vent"];
     for (const sub of plumbing) await score(page, "Plumbing", sub, "7 Good");
     await card(page, "Plumbing", "Pressure and Flow").getByLabel("Notes").fill("Low pressure upstairs");
-    await addPhotos(card(page, "Plumbing", "Drain/Waste/Vent"), [{ name: "drain.jpg", mimeType: "image/jpeg", buffer: await phonePhoto(3) }]);
+    await addPhotos(card(page, "Plumbing", "Drain/Waste/Vent"), [
+      { name: "drain.jpg", mimeType: "image/jpeg", buffer: await phonePhoto(3) },
+    ]);
     await expectToast(page, "Photos uploaded", "1 photo added to Drain/Waste/Vent.");
     await expect.poll(() => saveState(page).innerText()).toMatch(/^Offline · \d+ waiting on this device$/);
-    expect(await card(page, "Plumbing", "Pressure and Flow").getByTestId("entry-status").innerText()).toBe("On this device");
-    expect(await card(page, "Plumbing", "Drain/Waste/Vent").locator("[data-photo-status]").getAttribute("data-photo-status")).toBe("device");
+    expect(await card(page, "Plumbing", "Pressure and Flow").getByTestId("entry-status").innerText()).toBe(
+      "On this device",
+    );
+    expect(
+      await card(page, "Plumbing", "Drain/Waste/Vent").locator("[data-photo-status]").getAttribute("data-photo-status"),
+    ).toBe("device");
     await shoot(page, "inspection-form-offline");
 
     // Reload with no network: the worker serves the page, IndexedDB the edits.
     await page.reload();
     await waitForIslands(page);
     await page.getByTestId("sticky-bar").waitFor();
-    expect(await card(page, "Plumbing", "Pressure and Flow").getByLabel("Notes").inputValue()).toBe("Low pressure upstairs");
-    expect(await card(page, "Plumbing", "Water Main Shut Off").getByRole("button", { name: "7 Good" }).getAttribute("aria-pressed")).toBe("true");
+    expect(await card(page, "Plumbing", "Pressure and Flow").getByLabel("Notes").inputValue()).toBe(
+      "Low pressure upstairs",
+    );
+    expect(
+      await card(page, "Plumbing", "Water Main Shut Off")
+        .getByRole("button", { name: "7 Good" })
+        .getAttribute("aria-pressed"),
+    ).toBe("true");
     expect(await card(page, "Plumbing", "Drain/Waste/Vent").locator(".photo-strip li").count()).toBe(1);
     expect(await saveState(page).innerText()).toMatch(/^Offline · \d+ waiting on this device$/);
     // More work offline after the reload.
     await score(page, "Plumbing", "Hot Water System", "1 Immediate Action Required");
     await card(page, "Plumbing", "Hot Water System").getByLabel("Notes").fill("Tank leaking at the base");
-    await addPhotos(card(page, "Plumbing", "Hot Water System"), [{ name: "tank.jpg", mimeType: "image/jpeg", buffer: await phonePhoto(4) }]);
+    await addPhotos(card(page, "Plumbing", "Hot Water System"), [
+      { name: "tank.jpg", mimeType: "image/jpeg", buffer: await phonePhoto(4) },
+    ]);
     await expectToast(page, "Photos uploaded");
     await expectAccessible(page);
     // Nothing reached the server yet.
@@ -226,7 +311,9 @@ describe("the inspection form on a phone", () => {
 
     // One tap jumps to the next unscored item.
     await page.getByRole("button", { name: "Next unscored" }).click();
-    await expect.poll(() => page.evaluate(() => document.activeElement?.closest("[data-entry]")?.getAttribute("data-entry"))).toBe("Basement, Foundation, Crawlspace & Structure|Foundation Cracks");
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.closest("[data-entry]")?.getAttribute("data-entry")))
+      .toBe("Basement, Foundation, Crawlspace & Structure|Foundation Cracks");
 
     // Every sent entry has a score except the cladding (description only): Complete, in the sticky bar, is usable
     // and asks first, with how many items are scored.
@@ -235,8 +322,14 @@ describe("the inspection form on a phone", () => {
     expect(await page.getByTestId("completion-why").count()).toBe(0);
     await complete.click();
     await page.getByTestId("complete-dialog").waitFor();
-    const scored = await ctx.db("inspection_entries").where({ inspection_id: inspectionId }).whereNotNull("score").count({ n: "*" });
-    expect(await page.getByTestId("complete-count").innerText()).toMatch(new RegExp(`^${scored[0]!.n} of \\d+ items are scored \\(\\d+%\\)\\.$`));
+    const scored = await ctx
+      .db("inspection_entries")
+      .where({ inspection_id: inspectionId })
+      .whereNotNull("score")
+      .count({ n: "*" });
+    expect(await page.getByTestId("complete-count").innerText()).toMatch(
+      new RegExp(`^${scored[0]!.n} of \\d+ items are scored \\(\\d+%\\)\\.$`),
+    );
     await page.getByTestId("confirm-complete").click();
     await expectToast(page, "Inspection Completed Successfully");
     const done = await ctx.db("inspections").where({ id: inspectionId }).first();
@@ -249,7 +342,9 @@ describe("the inspection form on a phone", () => {
     await page.context().close();
   });
 
-  it("keeps 'Complete Inspection' unusable, saying why, while an entry with notes has no score, and queues completion offline", { timeout: 120_000 }, async () => {
+  it("keeps 'Complete Inspection' unusable, saying why, while an entry with notes has no score, and queues completion offline", {
+    timeout: 120_000,
+  }, async () => {
     const { body } = await ctx.agent().get("/healthz");
     expect(body.status).toBe("ok");
     const inspection = await ctx.container.inspections.create({ propertyId, inspectionDate: "2026-11-20" }, null);
@@ -283,12 +378,18 @@ describe("the inspection form on a phone", () => {
     await waitUntilAllSaved(page);
 
     // A failing save and a refused completion: the spec's toasts; nothing is lost.
-    await page.route("**/api/inspection-categories", (route) => route.fulfill({ status: 500, contentType: "application/json", body: '{"message":"down"}' }));
+    await page.route("**/api/inspection-categories", (route) =>
+      route.fulfill({ status: 500, contentType: "application/json", body: '{"message":"down"}' }),
+    );
     await page.getByRole("button", { name: "Update Inspection" }).click();
     await expectToast(page, "Failed to save inspection data");
     await page.unroute("**/api/inspection-categories");
     const refusal = '{"message":"Attic › Access needs a score before the inspection can be completed"}';
-    await page.route("**/api/inspection-categories/bulk-complete", (route) => route.fulfill({ status: 400, contentType: "application/json", body: refusal }), { times: 1 });
+    await page.route(
+      "**/api/inspection-categories/bulk-complete",
+      (route) => route.fulfill({ status: 400, contentType: "application/json", body: refusal }),
+      { times: 1 },
+    );
     await complete.click();
     await page.getByTestId("confirm-complete").click();
     await expectToast(page, `Failed to complete inspection: 400: ${refusal}`);

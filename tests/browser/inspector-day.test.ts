@@ -4,7 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_SECTIONS } from "../../src/http/admin.js";
 import { addDays, slotLabel, todayIn } from "../../src/shared/business-time.js";
 import { adminLabel, historyLabel } from "../../src/modules/inspections/bands.js";
-import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths, waitForIslands } from "../support/browser.js";
+import {
+  type BrowserSite,
+  DESKTOP,
+  PHONE,
+  expectAccessible,
+  openBrowserSite,
+  screenshotBothWidths,
+  waitForIslands,
+} from "../support/browser.js";
 import type { TestContext } from "../support/context.js";
 
 // Issue 18, the inspector's part: header taps on a phone, completing explained/confirmed/linked, toasts.
@@ -46,16 +54,28 @@ async function tapReaches(page: Page, selector: string): Promise<boolean> {
 }
 
 type Box = { x: number; y: number; width: number; height: number };
-const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const overlaps = (a: Box, b: Box) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
-const HEADER = ['summary[aria-label="Menu"]', 'a[aria-label="Notifications"]', 'form button[type="submit"]:has-text("Logout")'];
+const HEADER = [
+  'summary[aria-label="Menu"]',
+  'a[aria-label="Notifications"]',
+  'form button[type="submit"]:has-text("Logout")',
+];
 
 describe("the inspector's day (issue 18)", () => {
   it("reaches the header's menu, bell and Logout at 390 px on every admin page, the form pages too", async () => {
-    const inspection = await ctx.container.inspections.create({ propertyId, status: "in_progress", inspectionDate: "2026-11-24" }, null);
+    const inspection = await ctx.container.inspections.create(
+      { propertyId, status: "in_progress", inspectionDate: "2026-11-24" },
+      null,
+    );
     const page = await site.browser.newPage({ viewport: PHONE });
     await signIn(page, "/admin");
-    const paths = [...ADMIN_SECTIONS.map((s) => s.href), "/admin/inspections/new", `/admin/inspections/edit/${inspection.id}`];
+    const paths = [
+      ...ADMIN_SECTIONS.map((s) => s.href),
+      "/admin/inspections/new",
+      `/admin/inspections/edit/${inspection.id}`,
+    ];
     for (const path of paths) {
       await page.goto(`${site.baseUrl}${path}`);
       await waitForIslands(page);
@@ -76,7 +96,9 @@ describe("the inspector's day (issue 18)", () => {
     await page.goto(`${site.baseUrl}/admin/inspections/edit/${inspection.id}`);
     await waitForIslands(page);
     await page.locator('summary[aria-label="Menu"]').click();
-    expect(await page.locator('summary[aria-label="Menu"]').evaluate((el) => (el.parentElement as HTMLDetailsElement).open)).toBe(true);
+    expect(
+      await page.locator('summary[aria-label="Menu"]').evaluate((el) => (el.parentElement as HTMLDetailsElement).open),
+    ).toBe(true);
     await page.close();
   });
 
@@ -108,8 +130,12 @@ describe("the inspector's day (issue 18)", () => {
 
     // Scoring it moves the form on to the next unscored item of the section.
     await roof.getByRole("button", { name: "7 Good", exact: true }).click();
-    await page.waitForFunction(() => document.activeElement?.closest(".entry-card")?.getAttribute("data-entry") !== "Attic|Access");
-    const focused = await page.evaluate(() => document.activeElement?.closest(".entry-card")?.getAttribute("data-entry"));
+    await page.waitForFunction(
+      () => document.activeElement?.closest(".entry-card")?.getAttribute("data-entry") !== "Attic|Access",
+    );
+    const focused = await page.evaluate(() =>
+      document.activeElement?.closest(".entry-card")?.getAttribute("data-entry"),
+    );
     expect(focused).toBe("Attic|Insulation");
 
     // Ready: confirming says how many items are scored, and warns plainly (1 item is far below 50 %).
@@ -140,13 +166,18 @@ describe("the inspector's day (issue 18)", () => {
     await page.goto(`${site.baseUrl}/admin/inspections/edit/${id}`);
     await waitForIslands(page);
     await page.getByTestId("completed-notice").waitFor();
-    expect(await page.getByTestId("completed-notice").getByTestId("view-report").getAttribute("href")).toBe(`/admin/reports/${report!.id}`);
+    expect(await page.getByTestId("completed-notice").getByTestId("view-report").getAttribute("href")).toBe(
+      `/admin/reports/${report!.id}`,
+    );
     await expectAccessible(page);
     await page.close();
   });
 
   it("shows a success toast in green, above an open modal dialog", async () => {
-    const inspection = await ctx.container.inspections.create({ propertyId, status: "in_progress", inspectionDate: "2026-11-24" }, null);
+    const inspection = await ctx.container.inspections.create(
+      { propertyId, status: "in_progress", inspectionDate: "2026-11-24" },
+      null,
+    );
     const page = await site.browser.newPage({ viewport: PHONE });
     await signIn(page, `/admin/inspections/edit/${inspection.id}`);
     await page.getByTestId("sticky-bar").waitFor();
@@ -156,11 +187,15 @@ describe("the inspector's day (issue 18)", () => {
     await page.getByTestId("complete-dialog").waitFor();
 
     // A toast raised while the modal dialog is open is drawn over it, and can be tapped.
-    await page.locator("[data-category='Kitchens & Wet Bars'] [data-testid='add-room']").evaluate((b: HTMLButtonElement) => b.click());
+    await page
+      .locator("[data-category='Kitchens & Wet Bars'] [data-testid='add-room']")
+      .evaluate((b: HTMLButtonElement) => b.click());
     const toast = page.getByTestId("toast").first();
     await toast.waitFor();
     // Drawn over the dialog's backdrop: the pixels are the toast's own green, not darkened by it.
-    expect(await page.locator('[data-testid="toast-viewport"]').evaluate((el) => el.matches(":popover-open"))).toBe(true);
+    expect(await page.locator('[data-testid="toast-viewport"]').evaluate((el) => el.matches(":popover-open"))).toBe(
+      true,
+    );
     const box = (await toast.boundingBox())!;
     const pixel = async () => {
       const png = await page.screenshot({ clip: { x: box.x + 4, y: box.y + box.height / 2, width: 2, height: 2 } });
@@ -176,25 +211,40 @@ describe("the inspector's day (issue 18)", () => {
   });
 
   it("keeps the room buttons, the sticky bar's reason and button, and the toasts clear of each other", async () => {
-    const inspection = await ctx.container.inspections.create({ propertyId, status: "in_progress", inspectionDate: "2026-11-24" }, null);
+    const inspection = await ctx.container.inspections.create(
+      { propertyId, status: "in_progress", inspectionDate: "2026-11-24" },
+      null,
+    );
     const page = await site.browser.newPage({ viewport: PHONE });
     await signIn(page, `/admin/inspections/edit/${inspection.id}`);
     await page.getByTestId("sticky-bar").waitFor();
-    for (const e of ["Attic|Access", "Attic|Insulation", "Attic|Moisture", "Plumbing|Hot Water System"]) await page.locator(`[data-entry="${e}"]`).getByLabel("Notes").fill("Look again");
+    for (const e of ["Attic|Access", "Attic|Insulation", "Attic|Moisture", "Plumbing|Hot Water System"])
+      await page.locator(`[data-entry="${e}"]`).getByLabel("Notes").fill("Look again");
     await expect.poll(() => page.getByTestId("completion-blocker").count()).toBe(3);
     // Every box read in one pass: the page may still be scrolling between two separate reads.
     const boxes = (selectors: string[]) =>
-      page.evaluate((list) => list.map((sel) => document.querySelector(sel)!.getBoundingClientRect().toJSON() as Box), selectors);
+      page.evaluate(
+        (list) => list.map((sel) => document.querySelector(sel)!.getBoundingClientRect().toJSON() as Box),
+        selectors,
+      );
     for (const size of [PHONE, DESKTOP]) {
       await page.setViewportSize(size);
       // A room's 'Add' button in the section header never sits on the section's name or count (at 390 px it goes under them).
       for (const category of ["Kitchens & Wet Bars", "Bathrooms", "Laundry Room"]) {
         const parts = [".category-name", ".category-progress", ".chevron"];
-        const [add, ...others] = await boxes([`[data-category="${category}"] [data-testid="add-room"]`, ...parts.map((p) => `[data-category="${category}"] ${p}`)]);
-        for (const [i, other] of others.entries()) expect(overlaps(add!, other), `${category} ${parts[i]} at ${size.width}px`).toBe(false);
+        const [add, ...others] = await boxes([
+          `[data-category="${category}"] [data-testid="add-room"]`,
+          ...parts.map((p) => `[data-category="${category}"] ${p}`),
+        ]);
+        for (const [i, other] of others.entries())
+          expect(overlaps(add!, other), `${category} ${parts[i]} at ${size.width}px`).toBe(false);
       }
       // The reason and the button share the bar without overlapping, and the bar stays a strip at the thumb.
-      const [why, button, bar] = await boxes(['[data-testid="completion-why"]', '[data-testid="complete-inspection"]', '[data-testid="sticky-bar"]']);
+      const [why, button, bar] = await boxes([
+        '[data-testid="completion-why"]',
+        '[data-testid="complete-inspection"]',
+        '[data-testid="sticky-bar"]',
+      ]);
       expect(overlaps(why!, button!)).toBe(false);
       expect(bar!.height, `bar height at ${size.width}px`).toBeLessThan(size.height / 4);
     }
@@ -218,7 +268,11 @@ describe("the inspector's day (issue 18)", () => {
       ).property;
     const book = (property: Awaited<ReturnType<typeof home>>, scheduledDate: string, timeSlot: string) =>
       ctx.container.transaction((tx) =>
-        ctx.container.bookings.book(tx, { propertyId: property.id, customerId: property.customerId, scheduledDate, timeSlot, source: "booking-page" }, { email: property.clientEmail, name: property.clientName }),
+        ctx.container.bookings.book(
+          tx,
+          { propertyId: property.id, customerId: property.customerId, scheduledDate, timeSlot, source: "booking-page" },
+          { email: property.clientEmail, name: property.clientName },
+        ),
       );
     // Booked first but later in the week: the list goes by date, not by when it was booked.
     const thursday = await home(1, "3 Later Lane");
@@ -244,7 +298,9 @@ describe("the inspector's day (issue 18)", () => {
     ]);
     // They come first among all the choices, and only once (the search results below leave them out).
     await page.getByRole("radio", { name: /18 Thumb Street/ }).waitFor();
-    const names = await page.getByRole("radio").evaluateAll((els) => els.map((el) => el.closest("label")!.querySelector(".font-semibold")!.textContent));
+    const names = await page
+      .getByRole("radio")
+      .evaluateAll((els) => els.map((el) => el.closest("label")!.querySelector(".font-semibold")!.textContent));
     expect(names.slice(0, 2)).toEqual(["1 Today Terrace, Regina, SK", "3 Later Lane, Regina, SK"]);
     expect(names.filter((n) => n === "1 Today Terrace, Regina, SK")).toHaveLength(1);
     expect(names).toContain("5 Next Week Road, Regina, SK");
@@ -270,19 +326,32 @@ describe("the inspector's day (issue 18)", () => {
       { email: "numbers@example.ca", name: "Nora Numbers", phone: "306-555-0102", subscriptionPlan: "standard" },
       { address: "12 Number Row", city: "Saskatoon", province: "SK", postalCode: "S7K 1A2" },
     );
-    const older = await ctx.container.inspections.create({ propertyId: property.id, inspectionDate: "2026-10-01" }, null);
-    await ctx.container.inspections.complete(older.id, [{ categoryName: "Attic", subcategoryName: "Insulation", score: 10 }]);
-    const latest = await ctx.container.inspections.create({ propertyId: property.id, inspectionDate: "2026-11-20" }, null);
-    await ctx.container.inspections.complete(latest.id, [{ categoryName: "Attic", subcategoryName: "Insulation", score: 7 }]);
+    const older = await ctx.container.inspections.create(
+      { propertyId: property.id, inspectionDate: "2026-10-01" },
+      null,
+    );
+    await ctx.container.inspections.complete(older.id, [
+      { categoryName: "Attic", subcategoryName: "Insulation", score: 10 },
+    ]);
+    const latest = await ctx.container.inspections.create(
+      { propertyId: property.id, inspectionDate: "2026-11-20" },
+      null,
+    );
+    await ctx.container.inspections.complete(latest.id, [
+      { categoryName: "Attic", subcategoryName: "Insulation", score: 7 },
+    ]);
     const report = await ctx.container.reports.generate(latest.id);
-    const scoreOf = async (id: number) => Number((await ctx.db("inspections").where({ id }).first("overall_score")).overall_score);
+    const scoreOf = async (id: number) =>
+      Number((await ctx.db("inspections").where({ id }).first("overall_score")).overall_score);
     const [was, score] = [await scoreOf(older.id), await scoreOf(latest.id)];
     // The tables differ on purpose (the spec's), so the number is what keeps them from seeming to disagree.
     expect(adminLabel(score)).not.toBe(historyLabel(score));
 
     const page = await site.browser.newPage({ viewport: PHONE });
     await signIn(page, "/admin/reports");
-    expect(await page.locator(`[data-report-id="${report.id}"] .report-band`).innerText()).toBe(`${score} · ${adminLabel(score)}`);
+    expect(await page.locator(`[data-report-id="${report.id}"] .report-band`).innerText()).toBe(
+      `${score} · ${adminLabel(score)}`,
+    );
 
     await page.goto(`${site.baseUrl}/admin/reports/${report.id}`);
     await waitForIslands(page);
@@ -290,12 +359,24 @@ describe("the inspector's day (issue 18)", () => {
     expect(await page.locator(".viewer-label").innerText()).toBe(`${score} · ${adminLabel(score)}`);
 
     await page.goto(`${site.baseUrl}/admin/property-history/${property.id}`);
-    expect(await page.locator(".history-current .history-stat-value").innerText()).toBe(`${score} · ${historyLabel(score)}`);
+    expect(await page.locator(".history-current .history-stat-value").innerText()).toBe(
+      `${score} · ${historyLabel(score)}`,
+    );
     const average = Math.round((was + score) / 2);
     expect(await page.getByTestId("history-average").innerText()).toBe(String(average));
-    expect(await page.locator(".history-stat", { has: page.getByTestId("history-average") }).locator(".history-stat-note").innerText()).toBe(`${average} · ${historyLabel(average)}`);
-    const lines = await page.getByTestId("history-inspection").locator(".history-inspection-main .text-ink\\/75").evaluateAll((els) => els.map((el) => el.textContent!.trim()));
-    expect(lines.sort()).toEqual([`completed · ${score} · ${historyLabel(score)}`, `completed · ${was} · ${historyLabel(was)}`].sort());
+    expect(
+      await page
+        .locator(".history-stat", { has: page.getByTestId("history-average") })
+        .locator(".history-stat-note")
+        .innerText(),
+    ).toBe(`${average} · ${historyLabel(average)}`);
+    const lines = await page
+      .getByTestId("history-inspection")
+      .locator(".history-inspection-main .text-ink\\/75")
+      .evaluateAll((els) => els.map((el) => el.textContent!.trim()));
+    expect(lines.sort()).toEqual(
+      [`completed · ${score} · ${historyLabel(score)}`, `completed · ${was} · ${historyLabel(was)}`].sort(),
+    );
     await page.close();
   });
 });

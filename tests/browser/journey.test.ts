@@ -48,7 +48,15 @@ async function scheduleInWizard(page: Page, ctx: TestContext, shots: string) {
   expect(await page.getByTestId("wizard-known-contact").isVisible()).toBe(true);
   await page.getByRole("button", { name: "Change the property" }).waitFor();
   // Nothing intake asked is asked again.
-  for (const label of ["Property address", "Property size (sq ft)", "Year built", "First name", "Last name", "Email", "Phone"]) {
+  for (const label of [
+    "Property address",
+    "Property size (sq ft)",
+    "Year built",
+    "First name",
+    "Last name",
+    "Email",
+    "Phone",
+  ]) {
     expect(await page.getByLabel(label, { exact: true }).count()).toBe(0);
   }
   await page.getByLabel("Property type").selectOption("single-family");
@@ -58,7 +66,11 @@ async function scheduleInWizard(page: Page, ctx: TestContext, shots: string) {
   await page.getByText("Meet inspector at property").click();
   await checkPage(page, `${shots}-wizard-3`);
   await page.getByRole("button", { name: "Schedule Inspection" }).click();
-  await expectToast(page, "Inspection Scheduled Successfully", "You'll receive a confirmation email shortly with all the details.");
+  await expectToast(
+    page,
+    "Inspection Scheduled Successfully",
+    "You'll receive a confirmation email shortly with all the details.",
+  );
   await page.waitForURL(/\/booking-confirmation$/);
   await waitForIslands(page);
   await page.getByRole("heading", { name: "Your Inspection is Booked!" }).waitFor();
@@ -78,7 +90,10 @@ const count = async (ctx: TestContext, table: string) => Number((await ctx.db(ta
  * One purchase: one monthly subscription (issue 19) attached to the customer and home intake made. A demo
  * checkout also keeps its payments row (pointing at the subscription); a Stripe one has none (revenue counts invoices).
  */
-async function expectOnePurchase(ctx: TestContext, expected: { email: string; plan: string; scheduledDate: string; payments: number }) {
+async function expectOnePurchase(
+  ctx: TestContext,
+  expected: { email: string; plan: string; scheduledDate: string; payments: number },
+) {
   expect({
     payments: await count(ctx, "payments"),
     subscriptions: await count(ctx, "subscriptions"),
@@ -91,14 +106,40 @@ async function expectOnePurchase(ctx: TestContext, expected: { email: string; pl
   const customer = await ctx.db("customers").first();
   const property = await ctx.db("properties").first();
   const booking = await ctx.db("inspection_bookings").first();
-  if (payment) expect(payment).toMatchObject({ status: "succeeded", plan_type: expected.plan, subscription_id: subscription.id });
-  expect(subscription).toMatchObject({ status: "active", plan_type: expected.plan, customer_id: customer.id, property_id: property.id });
-  expect(customer).toMatchObject({ email: expected.email, subscription_plan: expected.plan, stripe_session_id: subscription.checkout_ref });
-  expect(property).toMatchObject({ customer_id: customer.id, address: "221 Albert Street", city: "Ottawa", province: "ON", state: null, postal_code: "K1S 2B4", square_footage: 1850 });
-  expect(booking).toMatchObject({ property_id: property.id, customer_id: customer.id, scheduled_date: expected.scheduledDate, time_slot: "9:30 AM", access_method: "meet-inspector" });
+  if (payment)
+    expect(payment).toMatchObject({ status: "succeeded", plan_type: expected.plan, subscription_id: subscription.id });
+  expect(subscription).toMatchObject({
+    status: "active",
+    plan_type: expected.plan,
+    customer_id: customer.id,
+    property_id: property.id,
+  });
+  expect(customer).toMatchObject({
+    email: expected.email,
+    subscription_plan: expected.plan,
+    stripe_session_id: subscription.checkout_ref,
+  });
+  expect(property).toMatchObject({
+    customer_id: customer.id,
+    address: "221 Albert Street",
+    city: "Ottawa",
+    province: "ON",
+    state: null,
+    postal_code: "K1S 2B4",
+    square_footage: 1850,
+  });
+  expect(booking).toMatchObject({
+    property_id: property.id,
+    customer_id: customer.id,
+    scheduled_date: expected.scheduledDate,
+    time_slot: "9:30 AM",
+    access_method: "meet-inspector",
+  });
   // The public jobs view has no payload; the queue's own table does.
   const jobs = (
-    await ctx.db.raw("select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'mail.send' order by j.id")
+    await ctx.db.raw(
+      "select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'mail.send' order by j.id",
+    )
   ).rows.map((r: { payload: { to: string; subject: string; text: string } }) => r.payload);
   // The first invoice's receipt, then the booking's confirmation.
   expect(jobs).toHaveLength(2);
@@ -112,7 +153,9 @@ async function expectOnePurchase(ctx: TestContext, expected: { email: string; pl
 describe("the purchase journey in demo mode", () => {
   it("/pricing → the demo hosted checkout → /property-intake → the wizard → /booking-confirmation", async () => {
     const page = await sites.newPage(PHONE);
-    expect(await choosePlanChecked(page, sites.demo.baseUrl, "Standard", "journey-demo-pricing")).toEqual({ planType: "standard" });
+    expect(await choosePlanChecked(page, sites.demo.baseUrl, "Standard", "journey-demo-pricing")).toEqual({
+      planType: "standard",
+    });
 
     // The demo provider's checkout plays Stripe Checkout's part, at the price /pricing showed (decision 23).
     await page.waitForURL(new RegExp(`^${sites.demo.baseUrl}/demo-checkout/demo_cs_[a-f0-9]{24}$`));
@@ -129,7 +172,10 @@ describe("the purchase journey in demo mode", () => {
 
     await page.waitForURL(/\/property-intake\?/);
     const intentId = new URL(page.url()).searchParams.get("session_id")!;
-    expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({ session_id: expect.stringMatching(/^demo_cs_[a-f0-9]{24}$/), plan: "standard" });
+    expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({
+      session_id: expect.stringMatching(/^demo_cs_[a-f0-9]{24}$/),
+      plan: "standard",
+    });
     await waitForIslands(page);
     await page.getByTestId("intake-form").waitFor();
     // The payer's e-mail and name come from verifying the session, as with Stripe's hosted checkout.
@@ -168,8 +214,19 @@ describe("the purchase journey in demo mode", () => {
     const scheduledDate = await scheduleInWizard(page, sites.demo.ctx, "journey-demo");
     expect(await page.getByText("morgan@example.com").count()).toBeGreaterThan(0);
 
-    const { payment } = await expectOnePurchase(sites.demo.ctx, { email: "morgan@example.com", plan: "standard", scheduledDate, payments: 1 });
-    expect(payment).toMatchObject({ provider: "demo", provider_id: intentId, kind: "checkout_session", amount_cents: 37000, customer_email: "morgan@example.com" });
+    const { payment } = await expectOnePurchase(sites.demo.ctx, {
+      email: "morgan@example.com",
+      plan: "standard",
+      scheduledDate,
+      payments: 1,
+    });
+    expect(payment).toMatchObject({
+      provider: "demo",
+      provider_id: intentId,
+      kind: "checkout_session",
+      amount_cents: 37000,
+      customer_email: "morgan@example.com",
+    });
     await page.context().close();
   });
 });
@@ -177,7 +234,9 @@ describe("the purchase journey in demo mode", () => {
 describe("the purchase journey in Stripe mode (the stand-in's hosted checkout)", () => {
   it("/pricing → Stripe Checkout → /property-intake?session_id → the wizard → /booking-confirmation", async () => {
     const page = await sites.newPage(DESKTOP);
-    expect(await choosePlanChecked(page, sites.stripe.baseUrl, "Basic", "journey-stripe-pricing")).toEqual({ planType: "basic" });
+    expect(await choosePlanChecked(page, sites.stripe.baseUrl, "Basic", "journey-stripe-pricing")).toEqual({
+      planType: "basic",
+    });
     await page.waitForURL(new RegExp(`^${sites.standIn.url}/pay/cs_test_\\w+$`));
     await page.getByLabel("Email").fill("casey@example.com");
     await page.getByLabel("Name").fill("Casey Stripe");
@@ -196,8 +255,18 @@ describe("the purchase journey in Stripe mode (the stand-in's hosted checkout)",
     await page.waitForURL(/\/schedule-inspection\?customer_id=\d+&plan=basic$/);
 
     const scheduledDate = await scheduleInWizard(page, sites.stripe.ctx, "journey-stripe");
-    const { subscription, invoices } = await expectOnePurchase(sites.stripe.ctx, { email: "casey@example.com", plan: "basic", scheduledDate, payments: 0 });
-    expect(subscription).toMatchObject({ provider: "stripe", checkout_ref: sessionId, monthly_amount_cents: 14900, payer_email: "casey@example.com" });
+    const { subscription, invoices } = await expectOnePurchase(sites.stripe.ctx, {
+      email: "casey@example.com",
+      plan: "basic",
+      scheduledDate,
+      payments: 0,
+    });
+    expect(subscription).toMatchObject({
+      provider: "stripe",
+      checkout_ref: sessionId,
+      monthly_amount_cents: 14900,
+      payer_email: "casey@example.com",
+    });
     expect(invoices).toMatchObject([{ status: "paid", amount_cents: 14900, billing_reason: "subscription_create" }]);
     await page.context().close();
   });

@@ -1,7 +1,15 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays } from "../../src/shared/business-time.js";
-import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths, waitForIslands } from "../support/browser.js";
+import {
+  type BrowserSite,
+  DESKTOP,
+  PHONE,
+  expectAccessible,
+  openBrowserSite,
+  screenshotBothWidths,
+  waitForIslands,
+} from "../support/browser.js";
 import type { TestContext } from "../support/context.js";
 
 // Issue 18, items 9 and 10: the office manager dates and assigns a recommendation task, sees it on the
@@ -17,16 +25,33 @@ beforeAll(async () => {
   ({ ctx } = site);
   today = ctx.container.maintenance.today();
   await ctx.container.users.create({ ...staff, firstName: "Olive", lastName: "Office" });
-  await ctx.container.users.create({ email: "ivan@haven.test", password: "inspector-test-password", firstName: "Ivan", lastName: "Inspector" });
+  await ctx.container.users.create({
+    email: "ivan@haven.test",
+    password: "inspector-test-password",
+    firstName: "Ivan",
+    lastName: "Inspector",
+  });
   const { property } = await ctx.container.customers.createWithProperty(
     { email: "glebe@example.com", name: "Gale Glebe", subscriptionPlan: "standard" },
     { address: "40 Fifth Avenue", city: "Ottawa", province: "ON", postalCode: "K1S 2B4" },
   );
   // A report's recommendation: a task without a date (the issue's 5,109 undated tasks).
-  await ctx.container.maintenance.createTasks([{ propertyId: property.id, title: "Reseal the attic hatch", category: "exterior", priority: "high" }]);
+  await ctx.container.maintenance.createTasks([
+    { propertyId: property.id, title: "Reseal the attic hatch", category: "exterior", priority: "high" },
+  ]);
   const { minDate } = ctx.container.bookings.calendar();
   await ctx.container.transaction((tx) =>
-    ctx.container.bookings.book(tx, { propertyId: property.id, customerId: property.customerId, scheduledDate: minDate, timeSlot: "9:30 AM", source: "wizard" }, { email: property.clientEmail, name: property.clientName }),
+    ctx.container.bookings.book(
+      tx,
+      {
+        propertyId: property.id,
+        customerId: property.customerId,
+        scheduledDate: minDate,
+        timeSlot: "9:30 AM",
+        source: "wizard",
+      },
+      { email: property.clientEmail, name: property.clientName },
+    ),
   );
 });
 afterAll(() => site?.close());
@@ -105,9 +130,20 @@ describe("scheduling tasks and bookings from the calendar", () => {
     await page.goto(`${site.baseUrl}/admin/maintenance-schedule`);
     await waitForIslands(page);
     // On a phone the month is an agenda: step to the booking's month and open it.
-    while (!(await page.getByRole("heading", { name: new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" }).format(new Date(`${minDate}T12:00:00Z`)) }).isVisible()))
+    while (
+      !(await page
+        .getByRole("heading", {
+          name: new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" }).format(
+            new Date(`${minDate}T12:00:00Z`),
+          ),
+        })
+        .isVisible())
+    )
       await page.getByRole("button", { name: /Next/ }).click();
-    await page.locator(".mc-agenda").getByRole("button", { name: /Inspection: 40 Fifth Avenue/ }).click();
+    await page
+      .locator(".mc-agenda")
+      .getByRole("button", { name: /Inspection: 40 Fifth Avenue/ })
+      .click();
     const dialog = page.getByRole("dialog", { name: "Inspection Booking Details" });
     await dialog.waitFor();
     expect(await dialog.getByLabel("New date").getAttribute("min")).toBe(minDate);
@@ -117,13 +153,20 @@ describe("scheduling tasks and bookings from the calendar", () => {
     await screenshotBothWidths(page, "maintenance-booking-reschedule");
     await dialog.getByRole("button", { name: "Reschedule Booking" }).click();
     await page.getByTestId("toast").filter({ hasText: "Booking Rescheduled" }).waitFor();
-    await expect.poll(async () => (await ctx.container.bookings.listBetween(target, target)).map((b) => [b.id, b.timeSlot])).toEqual([[booking!.id, "afternoon"]]);
+    await expect
+      .poll(async () => (await ctx.container.bookings.listBetween(target, target)).map((b) => [b.id, b.timeSlot]))
+      .toEqual([[booking!.id, "afternoon"]]);
 
-    await page.locator(".mc-agenda").getByRole("button", { name: /Inspection: 40 Fifth Avenue/ }).click();
+    await page
+      .locator(".mc-agenda")
+      .getByRole("button", { name: /Inspection: 40 Fifth Avenue/ })
+      .click();
     await dialog.getByRole("button", { name: "Cancel Booking" }).click();
     await dialog.getByRole("button", { name: "Yes, cancel it" }).click();
     await page.getByTestId("toast").filter({ hasText: "Booking Cancelled" }).waitFor();
-    await expect.poll(async () => (await ctx.container.bookings.listBetween(target, target))[0]!.status).toBe("cancelled");
+    await expect
+      .poll(async () => (await ctx.container.bookings.listBetween(target, target))[0]!.status)
+      .toBe("cancelled");
     await page.context().close();
   });
 });

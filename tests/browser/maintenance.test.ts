@@ -1,7 +1,16 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, longDate } from "../../src/shared/business-time.js";
-import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths, settle, waitForIslands } from "../support/browser.js";
+import {
+  type BrowserSite,
+  DESKTOP,
+  PHONE,
+  expectAccessible,
+  openBrowserSite,
+  screenshotBothWidths,
+  settle,
+  waitForIslands,
+} from "../support/browser.js";
 import type { TestContext } from "../support/context.js";
 import { completedInspection, newProperty, smallEntries } from "../api/reports-fixtures.js";
 
@@ -22,11 +31,37 @@ beforeAll(async () => {
   // Today already has a booking (09:00 AM by default for a part of the day) and two tasks: with the new
   // schedule's first task it holds four items, so its cell shows two and '+2 more'.
   await ctx.container.transaction((tx) =>
-    ctx.container.bookings.book(tx, { propertyId: property.id, customerId: property.customerId, scheduledDate: today, timeSlot: "morning", source: "booking-page" }, { email: property.clientEmail, name: property.clientName }),
+    ctx.container.bookings.book(
+      tx,
+      {
+        propertyId: property.id,
+        customerId: property.customerId,
+        scheduledDate: today,
+        timeSlot: "morning",
+        source: "booking-page",
+      },
+      { email: property.clientEmail, name: property.clientName },
+    ),
   );
   await ctx.container.maintenance.createTasks([
-    { propertyId: property.id, title: "Sump pump test", category: "plumbing", priority: "high", status: "scheduled", scheduledDate: today, scheduledTime: "02:00 PM", estimatedDuration: 30 },
-    { propertyId: property.id, title: "Smoke detector check", category: "safety", status: "scheduled", scheduledDate: today, scheduledTime: "03:30 PM" },
+    {
+      propertyId: property.id,
+      title: "Sump pump test",
+      category: "plumbing",
+      priority: "high",
+      status: "scheduled",
+      scheduledDate: today,
+      scheduledTime: "02:00 PM",
+      estimatedDuration: 30,
+    },
+    {
+      propertyId: property.id,
+      title: "Smoke detector check",
+      category: "safety",
+      status: "scheduled",
+      scheduledDate: today,
+      scheduledTime: "03:30 PM",
+    },
     // Completed tasks never show on the calendar.
     { propertyId: property.id, title: "Old finished job", status: "completed", scheduledDate: today },
   ]);
@@ -47,8 +82,12 @@ async function expectToast(page: Page, title: string) {
 }
 
 const cell = (page: Page, date: string) => page.locator(`.mc-cell[data-date="${date}"]`);
-const focusedDate = (page: Page) => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.date ?? "");
-const monthHeading = (date: string) => new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" }).format(new Date(`${date}T12:00:00Z`));
+const focusedDate = (page: Page) =>
+  page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.date ?? "");
+const monthHeading = (date: string) =>
+  new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" }).format(
+    new Date(`${date}T12:00:00Z`),
+  );
 
 describe("the maintenance calendar", () => {
   it("creates a schedule, shows it on the calendar, opens the day and task dialogs, and changes the status", async () => {
@@ -59,7 +98,9 @@ describe("the maintenance calendar", () => {
     const grid = page.getByRole("grid", { name: monthHeading(today) });
     expect(await grid.isVisible()).toBe(true);
     expect(await grid.getByRole("columnheader").count()).toBe(7);
-    await cell(page, today).getByRole("button", { name: /Sump pump test/ }).waitFor();
+    await cell(page, today)
+      .getByRole("button", { name: /Sump pump test/ })
+      .waitFor();
     expect(await page.getByText("Old finished job").count()).toBe(0);
     await expectAccessible(page);
 
@@ -88,7 +129,14 @@ describe("the maintenance calendar", () => {
     await expectToast(page, "Schedule Created");
     await create.waitFor({ state: "detached" });
     const schedule = await ctx.db("maintenance_schedules").where({ title: "Furnace filter" }).first();
-    expect(schedule).toMatchObject({ recurrence_type: "weekly", recurrence_interval: 1, priority: "medium", category: "hvac", estimated_duration: 90, start_date: today });
+    expect(schedule).toMatchObject({
+      recurrence_type: "weekly",
+      recurrence_interval: 1,
+      priority: "medium",
+      category: "hvac",
+      estimated_duration: 90,
+      start_date: today,
+    });
 
     // Today: booking 09:00, the filter 10:00, then two more: two shown and '+2 more'.
     const todayCell = cell(page, today);
@@ -101,7 +149,12 @@ describe("the maintenance calendar", () => {
     const items = day.getByRole("listitem");
     await items.first().waitFor();
     expect(await items.count()).toBe(4);
-    expect((await items.allInnerTexts()).map((t) => t.split("\n")[0]?.trim())).toEqual(["09:00 AM", "10:00 AM", "02:00 PM", "03:30 PM"]);
+    expect((await items.allInnerTexts()).map((t) => t.split("\n")[0]?.trim())).toEqual([
+      "09:00 AM",
+      "10:00 AM",
+      "02:00 PM",
+      "03:30 PM",
+    ]);
     await expectAccessible(page);
     await screenshotBothWidths(page, "maintenance-day-dialog");
 
@@ -147,7 +200,9 @@ describe("the maintenance calendar", () => {
     // Next week's occurrence is still there.
     const nextWeek = addDays(today, 7);
     if (nextWeek.slice(0, 7) !== today.slice(0, 7)) await page.getByRole("button", { name: "Next month" }).click();
-    await cell(page, nextWeek).getByRole("button", { name: /Furnace filter/ }).waitFor();
+    await cell(page, nextWeek)
+      .getByRole("button", { name: /Furnace filter/ })
+      .waitFor();
     await page.getByRole("button", { name: "Today" }).click();
     await page.getByRole("heading", { name: monthHeading(today) }).waitFor();
     await screenshotBothWidths(page, "maintenance-calendar");
@@ -178,7 +233,9 @@ describe("the maintenance calendar", () => {
     await cell(page, today).focus();
     // Screen readers hear the date and how many items it holds.
     // (The month was just fetched again after PageUp: wait for it rather than read the label while it loads.)
-    await expect.poll(() => cell(page, today).getByTestId("cell-label").textContent()).toMatch(new RegExp(`^${longDate(today)}, today: \\d+ items?$`));
+    await expect
+      .poll(() => cell(page, today).getByTestId("cell-label").textContent())
+      .toMatch(new RegExp(`^${longDate(today)}, today: \\d+ items?$`));
     await page.keyboard.press("Enter");
     const day = page.getByRole("dialog", { name: longDate(today) });
     await day.waitFor();
@@ -209,9 +266,13 @@ describe("the maintenance calendar", () => {
 
   it("turns a report's 'Monitor' recommendation into a recurring check from the report viewer", async () => {
     const property = await newProperty(ctx.container, "4 Monitor Lane");
-    const { inspectionId } = await completedInspection(ctx.container, await smallEntries(ctx.container), { propertyId: property.id });
+    const { inspectionId } = await completedInspection(ctx.container, await smallEntries(ctx.container), {
+      propertyId: property.id,
+    });
     const report = await ctx.container.reports.generate(inspectionId);
-    const monitor = (report.reportData as { recommendations: { id: number; priority: string; subcategory: string }[] }).recommendations.find((r) => r.priority === "low");
+    const monitor = (
+      report.reportData as { recommendations: { id: number; priority: string; subcategory: string }[] }
+    ).recommendations.find((r) => r.priority === "low");
     expect(monitor, "the fixture report has a low-priority recommendation").toBeDefined();
     const page = await site.newPage(DESKTOP);
     await signIn(page);
@@ -223,14 +284,25 @@ describe("the maintenance calendar", () => {
     await expectToast(page, "Schedule Created");
     await rec.getByText("Recurring check scheduled.").waitFor();
     const schedule = await ctx.db("maintenance_schedules").where({ source_task_id: monitor!.id }).first();
-    expect(schedule).toMatchObject({ property_id: property.id, recurrence_type: "quarterly", priority: "low", start_date: today });
+    expect(schedule).toMatchObject({
+      property_id: property.id,
+      recurrence_type: "quarterly",
+      priority: "low",
+      start_date: today,
+    });
     expect((await ctx.container.maintenance.findTask(monitor!.id))!.status).toBe("scheduled");
     await expectAccessible(page);
     await page.context().close();
   });
 
   it("a stale edit from the task dialog writes nothing, says so and shows the fresh values", async () => {
-    const [caulk] = await ctx.container.maintenance.createTasks([{ propertyId: (await newProperty(ctx.container, "9 Stale Street")).id, title: "Caulk the windows", category: "exterior" }]);
+    const [caulk] = await ctx.container.maintenance.createTasks([
+      {
+        propertyId: (await newProperty(ctx.container, "9 Stale Street")).id,
+        title: "Caulk the windows",
+        category: "exterior",
+      },
+    ]);
     const page = await site.newPage(DESKTOP);
     await signIn(page);
     await page.getByRole("button", { name: "List" }).click();
@@ -243,10 +315,19 @@ describe("the maintenance calendar", () => {
     await dialog.getByLabel("Status").selectOption("cancelled");
     await dialog.getByLabel("Notes").fill("Client changed their mind");
     await dialog.getByRole("button", { name: "Update Task" }).click();
-    await dialog.getByRole("alert").filter({ hasText: "This task was changed by someone else. The latest values are shown; review them and save again." }).waitFor();
+    await dialog
+      .getByRole("alert")
+      .filter({
+        hasText: "This task was changed by someone else. The latest values are shown; review them and save again.",
+      })
+      .waitFor();
     expect(await dialog.getByLabel("Status").inputValue()).toBe("in_progress");
     expect(await dialog.getByLabel("Notes").inputValue()).toBe("Crew booked for Friday");
-    expect(await ctx.db("maintenance_tasks").where({ id: caulk!.id }).first()).toMatchObject({ status: "in_progress", notes: "Crew booked for Friday", version: 2 });
+    expect(await ctx.db("maintenance_tasks").where({ id: caulk!.id }).first()).toMatchObject({
+      status: "in_progress",
+      notes: "Crew booked for Friday",
+      version: 2,
+    });
     await expectAccessible(page);
     await screenshotBothWidths(page, "maintenance-task-stale");
     // Saving again, from the fresh values, goes through.
@@ -254,7 +335,11 @@ describe("the maintenance calendar", () => {
     await dialog.getByRole("button", { name: "Update Task" }).click();
     await expectToast(page, "Task Updated");
     await dialog.waitFor({ state: "detached" });
-    expect(await ctx.db("maintenance_tasks").where({ id: caulk!.id }).first()).toMatchObject({ status: "completed", notes: "Crew booked for Friday", version: 3 });
+    expect(await ctx.db("maintenance_tasks").where({ id: caulk!.id }).first()).toMatchObject({
+      status: "completed",
+      notes: "Crew booked for Friday",
+      version: 3,
+    });
     await page.context().close();
   });
 

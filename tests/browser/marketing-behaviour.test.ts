@@ -1,6 +1,14 @@
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths, waitForCarousel } from "../support/browser.js";
+import {
+  type BrowserSite,
+  DESKTOP,
+  PHONE,
+  expectAccessible,
+  openBrowserSite,
+  screenshotBothWidths,
+  waitForCarousel,
+} from "../support/browser.js";
 
 let browser: Browser;
 let site: BrowserSite;
@@ -18,15 +26,18 @@ async function open(path: string, size = DESKTOP, options: BrowserContextOptions
   return page;
 }
 
-const attr = (page: Page, selector: string, name: string) => page.locator(selector).evaluateAll((els, n) => els.map((e) => e.getAttribute(n)), name);
+const attr = (page: Page, selector: string, name: string) =>
+  page.locator(selector).evaluateAll((els, n) => els.map((e) => e.getAttribute(n)), name);
 
 /** Which plan card's left edge sits inside the viewport (the carousel shows one at a time below md). */
 async function shownPlans(page: Page): Promise<string[]> {
   return page.locator("[data-plan]").evaluateAll((cards) =>
-    cards.filter((c) => {
-      const box = c.getBoundingClientRect();
-      return box.left >= 0 && box.right <= window.innerWidth + 1;
-    }).map((c) => c.getAttribute("data-plan")!),
+    cards
+      .filter((c) => {
+        const box = c.getBoundingClientRect();
+        return box.left >= 0 && box.right <= window.innerWidth + 1;
+      })
+      .map((c) => c.getAttribute("data-plan")!),
   );
 }
 
@@ -44,7 +55,10 @@ describe("plan carousel", () => {
     const gapUnder = (plan: string) =>
       page.evaluate((p) => {
         const track = document.querySelector("[data-carousel-track]")!.getBoundingClientRect();
-        const slide = document.querySelector(`[data-plan="${p}"]`)!.closest("[data-carousel-slide]")!.getBoundingClientRect();
+        const slide = document
+          .querySelector(`[data-plan="${p}"]`)!
+          .closest("[data-carousel-slide]")!
+          .getBoundingClientRect();
         return Math.round(track.bottom - slide.bottom);
       }, plan);
     expect(await gapUnder("basic")).toBe(0);
@@ -80,7 +94,9 @@ describe("plan carousel", () => {
   it("from md up: a three-column grid without arrows or dots", async () => {
     const page = await open("/pricing", DESKTOP);
     expect(await shownPlans(page)).toEqual(["basic", "standard", "premium"]);
-    const tops = await page.locator("[data-plan]").evaluateAll((cards) => cards.map((c) => Math.round(c.getBoundingClientRect().top)));
+    const tops = await page
+      .locator("[data-plan]")
+      .evaluateAll((cards) => cards.map((c) => Math.round(c.getBoundingClientRect().top)));
     expect(new Set(tops).size).toBe(1);
     expect(await page.getByRole("button", { name: "Next plan" }).isVisible()).toBe(false);
     expect(await page.locator("[data-carousel-dot]").first().isVisible()).toBe(false);
@@ -98,7 +114,9 @@ describe("one open at a time", () => {
     expect(await first.innerText()).toContain("Hide details");
     expect(await cards.nth(0).locator("p").last().isVisible()).toBe(true);
     await second.click();
-    expect(await attr(page, "details[data-service]", "open")).toEqual(["false", "true", ...Array(7).fill("false")].map((v) => (v === "true" ? "" : null)));
+    expect(await attr(page, "details[data-service]", "open")).toEqual(
+      ["false", "true", ...Array(7).fill("false")].map((v) => (v === "true" ? "" : null)),
+    );
     expect(await first.innerText()).toContain("View details");
     expect(await second.innerText()).toContain("Hide details");
     await second.click();
@@ -129,12 +147,18 @@ describe("motion", () => {
       document.addEventListener("DOMContentLoaded", () => {
         const number = document.querySelector("[data-dial-number]");
         if (!number) return;
-        new MutationObserver(() => seen.push(Number(number.textContent))).observe(number, { childList: true, characterData: true, subtree: true });
+        new MutationObserver(() => seen.push(Number(number.textContent))).observe(number, {
+          childList: true,
+          characterData: true,
+          subtree: true,
+        });
       });
     });
     await page.goto(`${site.baseUrl}/haven-health-report`);
     const dial = page.locator("[data-dial]");
-    await page.waitForFunction(() => document.querySelector("[data-dial]")?.hasAttribute("data-dial-done"), null, { timeout: 5000 });
+    await page.waitForFunction(() => document.querySelector("[data-dial]")?.hasAttribute("data-dial-done"), null, {
+      timeout: 5000,
+    });
     const elapsed = Number(await dial.getAttribute("data-dial-done"));
     expect(elapsed).toBeGreaterThanOrEqual(1500);
     expect(elapsed).toBeLessThan(2500);
@@ -149,15 +173,36 @@ describe("motion", () => {
 
   it("the booking demo cycles its five steps; the quote demo flips four items to 'Sent!' and resets", async () => {
     const page = await open("/");
-    const activeStep = () => page.locator("[data-demo-step]").evaluateAll((steps) => steps.findIndex((s) => s.hasAttribute("data-active")));
+    const activeStep = () =>
+      page.locator("[data-demo-step]").evaluateAll((steps) => steps.findIndex((s) => s.hasAttribute("data-active")));
     const chips = () => page.locator("[data-demo-quote]").allInnerTexts();
     expect(await activeStep()).toBe(0);
-    await page.waitForFunction(() => document.querySelectorAll("[data-demo-step]")[1]?.hasAttribute("data-active"), null, { timeout: 4000 });
-    await page.waitForFunction(() => Array.from(document.querySelectorAll("[data-demo-quote]")).every((c) => c.textContent === "Sent!"), null, { timeout: 8000 });
+    await page.waitForFunction(
+      () => document.querySelectorAll("[data-demo-step]")[1]?.hasAttribute("data-active"),
+      null,
+      { timeout: 4000 },
+    );
+    await page.waitForFunction(
+      () => Array.from(document.querySelectorAll("[data-demo-quote]")).every((c) => c.textContent === "Sent!"),
+      null,
+      { timeout: 8000 },
+    );
     expect(await chips()).toEqual(["Sent!", "Sent!", "Sent!", "Sent!"]);
-    await page.waitForFunction(() => Array.from(document.querySelectorAll("[data-demo-quote]")).every((c) => c.textContent === "Get Quote"), null, { timeout: 4000 });
-    await page.waitForFunction(() => document.querySelectorAll("[data-demo-step]")[4]?.hasAttribute("data-active"), null, { timeout: 8000 });
-    await page.waitForFunction(() => document.querySelectorAll("[data-demo-step]")[0]?.hasAttribute("data-active"), null, { timeout: 4000 });
+    await page.waitForFunction(
+      () => Array.from(document.querySelectorAll("[data-demo-quote]")).every((c) => c.textContent === "Get Quote"),
+      null,
+      { timeout: 4000 },
+    );
+    await page.waitForFunction(
+      () => document.querySelectorAll("[data-demo-step]")[4]?.hasAttribute("data-active"),
+      null,
+      { timeout: 8000 },
+    );
+    await page.waitForFunction(
+      () => document.querySelectorAll("[data-demo-step]")[0]?.hasAttribute("data-active"),
+      null,
+      { timeout: 4000 },
+    );
     await page.context().close();
   });
 
@@ -166,7 +211,12 @@ describe("motion", () => {
     await page.waitForTimeout(2500);
     expect(await page.locator("[data-demo-step][data-active]").count()).toBe(1);
     expect(await page.locator("[data-demo-step]").first().getAttribute("data-active")).toBe("");
-    expect(await page.locator("[data-demo-quote]").allInnerTexts()).toEqual(["Get Quote", "Get Quote", "Get Quote", "Get Quote"]);
+    expect(await page.locator("[data-demo-quote]").allInnerTexts()).toEqual([
+      "Get Quote",
+      "Get Quote",
+      "Get Quote",
+      "Get Quote",
+    ]);
     await page.goto(`${site.baseUrl}/haven-health-report`);
     expect(await page.locator("[data-dial]").getAttribute("data-dial-done")).toBe("0");
     expect(await page.locator("[data-dial-number]").innerText()).toBe("100");
@@ -177,7 +227,10 @@ describe("motion", () => {
 describe("sample report popup", () => {
   it("'See a Sample Report' opens the sample client report in a popup and leaves the page", async () => {
     const page = await open("/");
-    const [popup] = await Promise.all([page.waitForEvent("popup"), page.getByRole("link", { name: "See a Sample Report", exact: true }).click()]);
+    const [popup] = await Promise.all([
+      page.waitForEvent("popup"),
+      page.getByRole("link", { name: "See a Sample Report", exact: true }).click(),
+    ]);
     await popup.waitForLoadState();
     expect(popup.url()).toBe(`${site.baseUrl}/client-report/sample`);
     // The client report's island: the heading shows once it has loaded the sample.
@@ -204,7 +257,9 @@ describe("keyboard and navigation", () => {
     const nav = page.locator("[data-site-nav]");
     expect(await nav.getAttribute("data-scrolled")).toBe("false");
     await page.evaluate(() => window.scrollTo(0, 400));
-    await page.waitForFunction(() => document.querySelector("[data-site-nav]")?.getAttribute("data-scrolled") === "true");
+    await page.waitForFunction(
+      () => document.querySelector("[data-site-nav]")?.getAttribute("data-scrolled") === "true",
+    );
     await page.context().close();
   });
 
@@ -234,7 +289,9 @@ describe("keyboard and navigation", () => {
     expect(await card.getAttribute("open")).toBeNull();
     // Tab moves on to the next card's summary.
     await page.keyboard.press("Tab");
-    expect(await page.evaluate(() => document.activeElement?.closest("details")?.getAttribute("data-service"))).toBe("concierge-line");
+    expect(await page.evaluate(() => document.activeElement?.closest("details")?.getAttribute("data-service"))).toBe(
+      "concierge-line",
+    );
     const faq = page.locator("details[data-faq]").first();
     await faq.locator("summary").focus();
     await page.keyboard.press("Enter");

@@ -1,10 +1,21 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleReport } from "../../seeds/sample-report.js";
-import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths } from "../support/browser.js";
+import {
+  type BrowserSite,
+  DESKTOP,
+  PHONE,
+  expectAccessible,
+  openBrowserSite,
+  screenshotBothWidths,
+} from "../support/browser.js";
 
 let site: BrowserSite;
-const CONTACT = { CONTACT_PHONE: "(306) 555-0199", CONTACT_EMAIL: "care@haven.test", SUPPORT_EMAIL: "support@haven.test" };
+const CONTACT = {
+  CONTACT_PHONE: "(306) 555-0199",
+  CONTACT_EMAIL: "care@haven.test",
+  SUPPORT_EMAIL: "support@haven.test",
+};
 
 beforeAll(async () => {
   site = await openBrowserSite({ env: CONTACT });
@@ -22,7 +33,8 @@ async function expectLink(scope: Page | ReturnType<Page["locator"]>, name: strin
   expect(await link.isVisible(), `${name} visible`).toBe(true);
 }
 
-const texts = async (page: Page, selector: string) => (await page.locator(selector).allInnerTexts()).map((t) => t.trim());
+const texts = async (page: Page, selector: string) =>
+  (await page.locator(selector).allInnerTexts()).map((t) => t.trim());
 
 async function finish(page: Page, name: string) {
   await expectAccessible(page);
@@ -35,13 +47,21 @@ describe("marketing pages", () => {
   it("home: hero, five steps, comparison, search mockup, journey and closing", async () => {
     const page = await newPage();
     await page.goto(url("/contact"));
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Home", exact: true }).last().click();
+    await page
+      .getByRole("navigation", { name: "Main" })
+      .getByRole("link", { name: "Home", exact: true })
+      .last()
+      .click();
     await page.waitForURL(url("/"));
     await expectLink(page, "Get Free Score", "/onboarding-flow");
     const sample = page.getByRole("link", { name: "See a Sample Report", exact: true });
     expect(await sample.getAttribute("href")).toBe("/client-report/sample");
     expect(await sample.getAttribute("data-popup")).not.toBeNull();
-    expect((await page.locator("section[aria-labelledby=how-title] ol h3").allTextContents()).map((t) => t.replace(/^Step \d: /, ""))).toEqual(["Schedule", "Inspect", "Report", "Request Help", "Concierge"]);
+    expect(
+      (await page.locator("section[aria-labelledby=how-title] ol h3").allTextContents()).map((t) =>
+        t.replace(/^Step \d: /, ""),
+      ),
+    ).toEqual(["Schedule", "Inspect", "Report", "Request Help", "Concierge"]);
     expect(await page.getByRole("heading", { name: "Without Haven", exact: true }).isVisible()).toBe(true);
     expect(await page.getByRole("heading", { name: "With Haven", exact: true }).isVisible()).toBe(true);
     expect(await page.getByRole("heading", { name: "The search engine, or Haven" }).isVisible()).toBe(true);
@@ -60,8 +80,14 @@ describe("marketing pages", () => {
     expect(await texts(page, "[data-plan] h3")).toEqual(["Basic", "Standard", "Premium"]);
     expect(await texts(page, "[data-plan-price]")).toEqual(["$149", "$370", "$799"]);
     expect(await texts(page, "[data-plan-coverage]")).toEqual(["40% coverage", "60% coverage", "100% coverage"]);
-    expect(await page.locator('[data-plan="standard"]').getByText("Most Popular", { exact: true }).isVisible()).toBe(true);
-    expect(await page.locator("form[data-checkout-form] input[name=planType]").evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value))).toEqual(["basic", "standard", "premium"]);
+    expect(await page.locator('[data-plan="standard"]').getByText("Most Popular", { exact: true }).isVisible()).toBe(
+      true,
+    );
+    expect(
+      await page
+        .locator("form[data-checkout-form] input[name=planType]")
+        .evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value)),
+    ).toEqual(["basic", "standard", "premium"]);
     expect(await page.getByRole("heading", { name: "What's Included", exact: true }).isVisible()).toBe(true);
     expect(await page.locator("details[data-service]").count()).toBe(9);
     expect(await texts(page, "details[data-service] .when-closed")).toEqual(Array(9).fill("View details"));
@@ -79,28 +105,72 @@ describe("marketing pages", () => {
   it("health report: dial, comparison, 16 categories, bands, recommendations, HVAC, flagged issue, report example", async () => {
     const page = await newPage();
     await page.goto(url("/"));
-    await page.locator("[data-site-nav] .md\\:flex").getByRole("link", { name: "Haven Health Report", exact: true }).click();
+    await page
+      .locator("[data-site-nav] .md\\:flex")
+      .getByRole("link", { name: "Haven Health Report", exact: true })
+      .click();
     await page.waitForURL(url("/haven-health-report"));
     expect(await page.locator('[data-dial][data-value="100"][data-duration="1500"]').count()).toBe(1);
     await expectLink(page, "Get Free Health Score", "/onboarding-flow");
     expect(await page.getByRole("heading", { name: "Traditional Inspection vs. Haven" }).isVisible()).toBe(true);
     expect(await page.getByRole("heading", { name: "What We Inspect", exact: true }).isVisible()).toBe(true);
-    const grid = await page.locator("[data-inspect-grid] li").evaluateAll((lis) =>
-      lis.map((li) => `${li.querySelector("h3")?.textContent} ${li.querySelector("[data-count]")?.textContent?.split(" ")[0]}`),
-    );
+    const grid = await page
+      .locator("[data-inspect-grid] li")
+      .evaluateAll((lis) =>
+        lis.map(
+          (li) =>
+            `${li.querySelector("h3")?.textContent} ${li.querySelector("[data-count]")?.textContent?.split(" ")[0]}`,
+        ),
+      );
     expect(grid).toEqual([
-      "Roof 12", "Exterior 8", "Site 6", "Basement 10", "Foundation 7", "HVAC 15", "Electrical 11", "Plumbing 9",
-      "Laundry Room 5", "Windows & Doors 8", "General Interior 14", "Bathrooms 12", "Kitchens 16", "Wet Bar 4", "Attic 6", "Miscellaneous 3",
+      "Roof 12",
+      "Exterior 8",
+      "Site 6",
+      "Basement 10",
+      "Foundation 7",
+      "HVAC 15",
+      "Electrical 11",
+      "Plumbing 9",
+      "Laundry Room 5",
+      "Windows & Doors 8",
+      "General Interior 14",
+      "Bathrooms 12",
+      "Kitchens 16",
+      "Wet Bar 4",
+      "Attic 6",
+      "Miscellaneous 3",
     ]);
-    const bands = await page.locator("[data-bands] li").evaluateAll((lis) => lis.map((li) => `${li.textContent?.replace(/\s+/g, " ").trim()} ${li.getAttribute("data-band-colour")}`));
-    expect(bands).toEqual(["90-100 Haven Standing green", "80-89 Well Appointed green", "70-79 Due for Stewardship yellow", "60-69 Diminishing Estate yellow", "Below 60 Beyond the Pale red"]);
+    const bands = await page
+      .locator("[data-bands] li")
+      .evaluateAll((lis) =>
+        lis.map((li) => `${li.textContent?.replace(/\s+/g, " ").trim()} ${li.getAttribute("data-band-colour")}`),
+      );
+    expect(bands).toEqual([
+      "90-100 Haven Standing green",
+      "80-89 Well Appointed green",
+      "70-79 Due for Stewardship yellow",
+      "60-69 Diminishing Estate yellow",
+      "Below 60 Beyond the Pale red",
+    ]);
     expect(await page.getByRole("button", { name: "Request Quote", exact: true }).count()).toBe(3);
-    for (const range of ["$800-1,200", "$150-250", "$45-80"]) expect(await page.getByText(range, { exact: false }).first().isVisible()).toBe(true);
+    for (const range of ["$800-1,200", "$150-250", "$45-80"])
+      expect(await page.getByText(range, { exact: false }).first().isVisible()).toBe(true);
     const hvac = await page.locator("#hvac-title").locator("xpath=../..").innerText();
-    for (const part of ["Furnace Condition (weight 40%)", "Filter Status (weight 20%)", "Ventilation (weight 25%)", "Condensate Drain (weight 15%)"]) expect(hvac).toContain(part);
+    for (const part of [
+      "Furnace Condition (weight 40%)",
+      "Filter Status (weight 20%)",
+      "Ventilation (weight 25%)",
+      "Condensate Drain (weight 15%)",
+    ])
+      expect(hvac).toContain(part);
     expect(await page.locator("[data-hvac-score]").innerText()).toBe("79/100");
-    for (const h of ["Inspector Overview", "Expert Commentary", "Maintenance Path"]) expect(await page.getByRole("heading", { name: h }).isVisible()).toBe(true);
-    expect(await texts(page, "[data-report-example] button")).toEqual(["Request Quote - $800-1,200", "Already Completed", "Not Needed"]);
+    for (const h of ["Inspector Overview", "Expert Commentary", "Maintenance Path"])
+      expect(await page.getByRole("heading", { name: h }).isVisible()).toBe(true);
+    expect(await texts(page, "[data-report-example] button")).toEqual([
+      "Request Quote - $800-1,200",
+      "Already Completed",
+      "Not Needed",
+    ]);
     // 'Request Quote' has no visible effect.
     const recs = page.locator("section[aria-labelledby=recs-title]");
     const before = await recs.innerHTML();
@@ -130,7 +200,9 @@ describe("marketing pages", () => {
     await page.waitForURL(url("/sample-report"));
     const report = sampleReport();
     expect(await page.locator("[data-report-label]").innerText()).toBe(report.label);
-    expect(await page.locator("[data-category]").count()).toBe(report.categories.filter((c) => c.score !== null).length);
+    expect(await page.locator("[data-category]").count()).toBe(
+      report.categories.filter((c) => c.score !== null).length,
+    );
     expect(await page.locator("[data-recommendation]").count()).toBe(report.recommendations.length);
     expect(await page.locator("[data-recommendation]").first().textContent()).toContain("Critical");
     await finish(page, "marketing-sample-report");
@@ -166,12 +238,29 @@ describe("marketing pages", () => {
     await page.getByRole("link", { name: "Preview a free report", exact: true }).click();
     await page.waitForURL(url("/free-report"));
     expect(await page.locator("[data-site-nav]").count()).toBe(0);
-    expect(await page.locator('[data-dial][data-value="85"]').getAttribute("aria-label")).toBe("Overall score 85 out of 100: Good");
-    const systems = await page.locator("[data-systems] li").evaluateAll((lis) => lis.map((li) => `${Array.from(li.querySelectorAll("span"), (s) => s.textContent).join(" ")} ${li.querySelector("[data-bar]")?.getAttribute("data-bar")}`));
-    expect(systems).toEqual(["Structure 80 green", "Roof 74 yellow", "HVAC 92 green", "Electrical 100 green", "Plumbing 77 yellow"]);
+    expect(await page.locator('[data-dial][data-value="85"]').getAttribute("aria-label")).toBe(
+      "Overall score 85 out of 100: Good",
+    );
+    const systems = await page
+      .locator("[data-systems] li")
+      .evaluateAll((lis) =>
+        lis.map(
+          (li) =>
+            `${Array.from(li.querySelectorAll("span"), (s) => s.textContent).join(" ")} ${li.querySelector("[data-bar]")?.getAttribute("data-bar")}`,
+        ),
+      );
+    expect(systems).toEqual([
+      "Structure 80 green",
+      "Roof 74 yellow",
+      "HVAC 92 green",
+      "Electrical 100 green",
+      "Plumbing 77 yellow",
+    ]);
     const items = (await texts(page, "[data-items] li")).map((t) => t.replace(/\s+/g, " "));
     expect(items).toEqual(["Furnace filter replacement within 30 days Medium", "Gutter cleaning within 60 days Low"]);
-    expect(await page.getByRole("heading", { name: "Subscribe to See Full Detailed Report", exact: true }).isVisible()).toBe(true);
+    expect(
+      await page.getByRole("heading", { name: "Subscribe to See Full Detailed Report", exact: true }).isVisible(),
+    ).toBe(true);
     expect(await page.locator("[data-locked] .locked").evaluate((el) => getComputedStyle(el).filter)).toContain("blur");
     await expectLink(page.locator("[data-locked]"), "View Plans", "/pricing");
     await expectLink(page.locator("[data-locked]"), "Contact Us", "/contact");
@@ -183,7 +272,9 @@ describe("marketing pages", () => {
     await page.goto(url("/report-expired"));
     expect(await page.getByText("each report link can be viewed once").isVisible()).toBe(true);
     await expectLink(page, "Subscribe to the product", "/pricing");
-    expect(await page.getByRole("link", { name: "Contact Support", exact: true }).getAttribute("href")).toMatch(/^mailto:support@haven\.test\?subject=/);
+    expect(await page.getByRole("link", { name: "Contact Support", exact: true }).getAttribute("href")).toMatch(
+      /^mailto:support@haven\.test\?subject=/,
+    );
     await finish(page, "marketing-report-expired");
   });
 

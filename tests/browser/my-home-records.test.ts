@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientLabel } from "../../src/modules/inspections/bands.js";
 import { completedInspection } from "../api/reports-fixtures.js";
 import { sharedReportFixture } from "../api/sharing-fixtures.js";
-import { type BrowserSite, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths, waitForIslands } from "../support/browser.js";
+import {
+  type BrowserSite,
+  PHONE,
+  expectAccessible,
+  openBrowserSite,
+  screenshotBothWidths,
+  waitForIslands,
+} from "../support/browser.js";
 
 let site: BrowserSite;
 let fixture: Awaited<ReturnType<typeof sharedReportFixture>>;
@@ -25,7 +32,13 @@ beforeAll(async () => {
     { propertyId: fixture.propertyId, inspectionDate: "2026-06-10" },
   );
   latestReportId = (await site.ctx.container.reports.generate(inspectionId)).id;
-  email = (await site.ctx.db("properties as p").join("customers as c", "c.id", "p.customer_id").where("p.id", fixture.propertyId).first("c.email")).email;
+  email = (
+    await site.ctx
+      .db("properties as p")
+      .join("customers as c", "c.id", "p.customer_id")
+      .where("p.id", fixture.propertyId)
+      .first("c.email")
+  ).email;
 });
 afterAll(() => site?.close());
 
@@ -33,7 +46,9 @@ afterAll(() => site?.close());
 async function signedInPhone(): Promise<Page> {
   const page = await site.newPage(PHONE);
   const { token } = await site.ctx.container.homeAuth.createSession(email, { method: "link" });
-  await page.context().addCookies([{ name: "haven_home", value: token, url: site.baseUrl, httpOnly: true, sameSite: "Lax" }]);
+  await page
+    .context()
+    .addCookies([{ name: "haven_home", value: token, url: site.baseUrl, httpOnly: true, sameSite: "Lax" }]);
   return page;
 }
 
@@ -54,9 +69,16 @@ describe("My Home records at 390 px", () => {
     await card.waitFor();
     const latest = await site.ctx.container.reports.get(latestReportId);
     expect(await card.locator("[data-home-band]").textContent()).toBe(clientLabel(latest.overallScore!));
-    expect((await card.locator("[data-trend]").textContent())?.replace(/\s+/g, " ").trim()).toMatch(/Trend: [+−]\d+ since the previous inspection/);
+    expect((await card.locator("[data-trend]").textContent())?.replace(/\s+/g, " ").trim()).toMatch(
+      /Trend: [+−]\d+ since the previous inspection/,
+    );
     expect(await card.locator("[data-open-recommendation]").count()).toBeGreaterThan(0);
-    expect(await page.getByRole("navigation", { name: "My Home" }).getByRole("link", { name: "Home" }).getAttribute("aria-current")).toBe("page");
+    expect(
+      await page
+        .getByRole("navigation", { name: "My Home" })
+        .getByRole("link", { name: "Home" })
+        .getAttribute("aria-current"),
+    ).toBe("page");
     // Nothing runs off the side of a phone.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await expectAccessible(page);
@@ -101,7 +123,10 @@ describe("My Home records at 390 px", () => {
     await item.locator("[data-item-state=quote]").waitFor();
 
     // Staff quote it (their side is tested with the quotes module); the homeowner answers in one click.
-    const [quoteId] = (await site.ctx.db("quote_requests").where({ maintenance_task_id: rec!.id }).pluck("id")) as number[];
+    const [quoteId] = (await site.ctx
+      .db("quote_requests")
+      .where({ maintenance_task_id: rec!.id })
+      .pluck("id")) as number[];
     expect((await site.ctx.db("quote_requests").where({ id: quoteId }).first()).source).toBe("portal");
     await site.ctx.container.quotes.update(quoteId!, { status: "quoted", quotedAmount: "$640" });
 

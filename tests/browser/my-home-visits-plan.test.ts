@@ -5,7 +5,13 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, shortDate, todayIn } from "../../src/shared/business-time.js";
 import { PlanDeliveries } from "../../src/modules/maintenance/index.js";
-import { type BrowserSite, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths } from "../support/browser.js";
+import {
+  type BrowserSite,
+  PHONE,
+  expectAccessible,
+  openBrowserSite,
+  screenshotBothWidths,
+} from "../support/browser.js";
 
 const TZ = "America/Toronto";
 const EMAIL = "casey.home@example.com";
@@ -19,19 +25,51 @@ beforeAll(async () => {
   const { ctx } = site;
   const { customer, property } = await ctx.container.customers.createWithProperty(
     { email: EMAIL, name: "Casey Home", phone: "613-555-0142", subscriptionPlan: "free-score" },
-    { address: "27 Clemow Avenue", city: "Ottawa", province: "ON", postalCode: "K1S 2B4", squareFootage: 2100, yearBuilt: 1928 },
+    {
+      address: "27 Clemow Avenue",
+      city: "Ottawa",
+      province: "ON",
+      postalCode: "K1S 2B4",
+      squareFootage: 2100,
+      yearBuilt: 1928,
+    },
   );
   offered = ctx.container.homeVisits.rescheduleOptions().dates;
   bookingId = (
     await ctx.container.transaction((tx) =>
-      ctx.container.bookings.book(tx, { propertyId: property.id, customerId: customer.id, scheduledDate: offered[2]!, timeSlot: "morning", source: "booking-page" }, { email: EMAIL, name: "Casey Home" }),
+      ctx.container.bookings.book(
+        tx,
+        {
+          propertyId: property.id,
+          customerId: customer.id,
+          scheduledDate: offered[2]!,
+          timeSlot: "morning",
+          source: "booking-page",
+        },
+        { email: EMAIL, name: "Casey Home" },
+      ),
     )
   ).id;
-  const sub = await ctx.container.subscriptions.startDemo({ checkoutRef: "cs_casey", planType: "premium", amountCents: 79900, payerEmail: EMAIL, payerName: "Casey Home", cardNumber: "4242424242424242" });
+  const sub = await ctx.container.subscriptions.startDemo({
+    checkoutRef: "cs_casey",
+    planType: "premium",
+    amountCents: 79900,
+    payerEmail: EMAIL,
+    payerName: "Casey Home",
+    cardNumber: "4242424242424242",
+  });
   subscriptionId = sub.id;
   await ctx.container.transaction(async (tx) => {
-    await ctx.container.subscriptions.attachToProperty("cs_casey", { customerId: customer.id, propertyId: property.id }, tx);
-    await new PlanDeliveries(ctx.db, { timeZone: TZ }).sync(tx, { id: sub.id, propertyId: property.id, planType: "premium", status: "active", anchor: todayIn(TZ) }, todayIn(TZ));
+    await ctx.container.subscriptions.attachToProperty(
+      "cs_casey",
+      { customerId: customer.id, propertyId: property.id },
+      tx,
+    );
+    await new PlanDeliveries(ctx.db, { timeZone: TZ }).sync(
+      tx,
+      { id: sub.id, propertyId: property.id, planType: "premium", status: "active", anchor: todayIn(TZ) },
+      todayIn(TZ),
+    );
   });
 });
 afterAll(() => site?.close());
@@ -39,7 +77,9 @@ afterAll(() => site?.close());
 async function signedInPhone(): Promise<Page> {
   const page = await site.newPage(PHONE);
   const { token } = await site.ctx.container.homeAuth.createSession(EMAIL, { method: "link" });
-  await page.context().addCookies([{ name: "haven_home", value: token, url: site.baseUrl, httpOnly: true, sameSite: "Lax" }]);
+  await page
+    .context()
+    .addCookies([{ name: "haven_home", value: token, url: site.baseUrl, httpOnly: true, sameSite: "Lax" }]);
   return page;
 }
 
@@ -60,7 +100,10 @@ describe("My Home visits, plan and account at 390 px", () => {
     expect(await page.locator('[aria-current="page"]').textContent()).toBe("Visits");
     await expectAccessible(page);
     await screenshotBothWidths(page, "my-home-visits");
-    await page.getByRole("link", { name: /Reschedule or cancel/ }).first().click();
+    await page
+      .getByRole("link", { name: /Reschedule or cancel/ })
+      .first()
+      .click();
     await page.getByRole("heading", { name: "Your inspection" }).waitFor();
     await expectAccessible(page);
     await screenshotBothWidths(page, "my-home-visit-booking");
@@ -82,7 +125,13 @@ describe("My Home visits, plan and account at 390 px", () => {
     await page.getByLabel("Notes (optional)").fill("Away for two weeks; the spare key is with the neighbour.");
     await page.getByRole("button", { name: "Send request" }).click();
     await page.getByText("Your request is sent").waitFor();
-    const task = await site.ctx.db("maintenance_tasks").where({ property_id: (await site.ctx.db("inspection_bookings").where({ id: bookingId }).first()).property_id, scheduled_date: date }).first();
+    const task = await site.ctx
+      .db("maintenance_tasks")
+      .where({
+        property_id: (await site.ctx.db("inspection_bookings").where({ id: bookingId }).first()).property_id,
+        scheduled_date: date,
+      })
+      .first();
     expect(task.description).toContain("Requested by the homeowner");
     await expectAccessible(page);
     // The calendar address, shown once.

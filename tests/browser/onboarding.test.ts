@@ -1,6 +1,14 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths, waitForIslands } from "../support/browser.js";
+import {
+  type BrowserSite,
+  DESKTOP,
+  PHONE,
+  expectAccessible,
+  openBrowserSite,
+  screenshotBothWidths,
+  waitForIslands,
+} from "../support/browser.js";
 import type { TestContext } from "../support/context.js";
 
 let ctx: TestContext;
@@ -114,10 +122,23 @@ describe("the onboarding wizard", () => {
     expect(await page.getByText("Inspection Successfully Scheduled").isVisible()).toBe(true);
 
     const booking = await ctx.db("inspection_bookings").orderBy("id", "desc").first();
-    expect(booking).toMatchObject({ time_slot: "evening", access_method: "lockbox", access_code: "1357", source: "onboarding" });
-    expect(await page.getByTestId("onboarding-ids").innerText()).toBe(`Property ID: ${booking.property_id} · Booking ID: ${booking.id}`);
+    expect(booking).toMatchObject({
+      time_slot: "evening",
+      access_method: "lockbox",
+      access_code: "1357",
+      source: "onboarding",
+    });
+    expect(await page.getByTestId("onboarding-ids").innerText()).toBe(
+      `Property ID: ${booking.property_id} · Booking ID: ${booking.id}`,
+    );
     const property = await ctx.db("properties").where({ id: booking.property_id }).first();
-    expect(property).toMatchObject({ address: "77 Navy Way", postal_code: "S7K 3J6", bedrooms: "4", basement_status: "finished", occupation: "retired" });
+    expect(property).toMatchObject({
+      address: "77 Navy Way",
+      postal_code: "S7K 3J6",
+      bedrooms: "4",
+      basement_status: "finished",
+      occupation: "retired",
+    });
     // The browser now owns what it created.
     const mine = await page.context().request.get(`${site.baseUrl}/api/inspection-bookings`);
     expect((await mine.json()).map((b: { id: number }) => b.id)).toEqual([booking.id]);
@@ -131,7 +152,9 @@ describe("the onboarding wizard", () => {
 
   it("shows the saved-only completion when no booking id comes back", async () => {
     const page = await (await browser.newContext({ viewport: DESKTOP })).newPage();
-    await page.route("**/api/onboarding", (route) => route.fulfill({ status: 201, contentType: "application/json", body: '{"propertyId":41,"message":"saved"}' }));
+    await page.route("**/api/onboarding", (route) =>
+      route.fulfill({ status: 201, contentType: "application/json", body: '{"propertyId":41,"message":"saved"}' }),
+    );
     await throughStep4(page, "/onboarding");
     await page.getByText("Owner will be present").click();
     await page.getByLabel("Preferred date").fill(ctx.container.bookings.calendar().minDate);
@@ -151,7 +174,13 @@ describe("the onboarding wizard", () => {
     });
     let mode: "fail" | "abort" = "fail";
     await page.route("**/api/onboarding", (route) =>
-      mode === "fail" ? route.fulfill({ status: 400, contentType: "application/json", body: '{"message":"Preferred date is required"}' }) : route.abort("connectionreset"),
+      mode === "fail"
+        ? route.fulfill({
+            status: 400,
+            contentType: "application/json",
+            body: '{"message":"Preferred date is required"}',
+          })
+        : route.abort("connectionreset"),
     );
     await throughStep4(page);
     await page.getByText("Owner will be present").click();
@@ -183,9 +212,14 @@ describe("the onboarding wizard", () => {
     });
     const refusal = {
       message: "Please fill in all required fields: yearBuilt, occupation",
-      fields: { yearBuilt: "Year built must be 1980 or later", occupation: "Occupation must be one of the listed values" },
+      fields: {
+        yearBuilt: "Year built must be 1980 or later",
+        occupation: "Occupation must be one of the listed values",
+      },
     };
-    await page.route("**/api/onboarding", (route) => route.fulfill({ status: 400, contentType: "application/json", body: JSON.stringify(refusal) }));
+    await page.route("**/api/onboarding", (route) =>
+      route.fulfill({ status: 400, contentType: "application/json", body: JSON.stringify(refusal) }),
+    );
     await throughStep4(page);
     await page.getByText("Owner will be present").click();
     const minDate = ctx.container.bookings.calendar().minDate;
@@ -194,7 +228,9 @@ describe("the onboarding wizard", () => {
     await page.getByRole("button", { name: "Back to My Answers" }).waitFor();
     expect(alerts).toEqual([`Submission failed: ${refusal.message}`]);
     expect(await page.getByRole("heading", { name: "Processing Your Information..." }).isVisible()).toBe(true);
-    expect(await page.getByTestId("refused-fields").innerText()).toBe(`Year built: ${refusal.fields.yearBuilt}\nOccupation: ${refusal.fields.occupation}`);
+    expect(await page.getByTestId("refused-fields").innerText()).toBe(
+      `Year built: ${refusal.fields.yearBuilt}\nOccupation: ${refusal.fields.occupation}`,
+    );
     await expectAccessible(page);
     await screenshotBothWidths(page, "onboarding-refused");
 

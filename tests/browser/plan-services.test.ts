@@ -2,7 +2,15 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PlanDeliveries } from "../../src/modules/maintenance/index.js";
 import type { PlanType } from "../../src/modules/plans/plans.schemas.js";
-import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths, waitForIslands } from "../support/browser.js";
+import {
+  type BrowserSite,
+  DESKTOP,
+  PHONE,
+  expectAccessible,
+  openBrowserSite,
+  screenshotBothWidths,
+  waitForIslands,
+} from "../support/browser.js";
 import type { TestContext } from "../support/context.js";
 
 // Issue 19, item 7 (DESIGN.md decision 27): a plan service's task shows on the calendar in its plan's colour
@@ -25,7 +33,8 @@ beforeAll(async () => {
       { address: `${n} Service Road`, city: "Regina", province: "SK", postalCode: "S4P 3Y2" },
     );
     const started = new Date();
-    const [row] = await ctx.db("subscriptions")
+    const [row] = await ctx
+      .db("subscriptions")
       .insert({
         customer_id: customer.id,
         property_id: property.id,
@@ -41,13 +50,25 @@ beforeAll(async () => {
         minimum_term_ends_at: new Date(started.getTime() + 91 * 86_400_000),
       })
       .returning("id");
-    await ctx.db.transaction((tx) => planServices.sync(tx, { id: row.id, propertyId: property.id, planType, status, anchor: today }, today));
+    await ctx.db.transaction((tx) =>
+      planServices.sync(tx, { id: row.id, propertyId: property.id, planType, status, anchor: today }, today),
+    );
     return row.id as number;
   };
   const premium = await subscribe(1, "premium", "past_due");
   const standard = await subscribe(2, "standard", "active");
-  await planServices.requestService({ subscriptionId: premium, service: "vacation-prep", date: today, source: "staff" });
-  await planServices.requestService({ subscriptionId: standard, service: "concierge-line", date: today, source: "portal" });
+  await planServices.requestService({
+    subscriptionId: premium,
+    service: "vacation-prep",
+    date: today,
+    source: "staff",
+  });
+  await planServices.requestService({
+    subscriptionId: standard,
+    service: "concierge-line",
+    date: today,
+    source: "portal",
+  });
 });
 afterAll(() => site?.close());
 

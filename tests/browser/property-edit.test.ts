@@ -1,7 +1,16 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Property } from "../../src/modules/customers/customers.schemas.js";
-import { type BrowserSite, DESKTOP, PHONE, SCREENSHOTS, SCREENSHOT_DIR, expectAccessible, openBrowserSite, settle } from "../support/browser.js";
+import {
+  type BrowserSite,
+  DESKTOP,
+  PHONE,
+  SCREENSHOTS,
+  SCREENSHOT_DIR,
+  expectAccessible,
+  openBrowserSite,
+  settle,
+} from "../support/browser.js";
 import type { TestContext } from "../support/context.js";
 
 // Issue 18, item 14: customer and property details edited from the 'View Details' dialog, at 390 px.
@@ -16,7 +25,15 @@ beforeAll(async () => {
   await ctx.container.users.create({ ...staff, firstName: "Dana", lastName: "Leblanc" });
   ({ property } = await ctx.container.customers.createWithProperty(
     { email: "mireille@example.ca", name: "Mireille Roy", phone: "613-555-0170", subscriptionPlan: "premium" },
-    { address: "48 Fifth Avenue", city: "Ottawa", province: "ON", postalCode: "K1S 2N3", squareFootage: 1650, yearBuilt: 1925, bedrooms: "3" },
+    {
+      address: "48 Fifth Avenue",
+      city: "Ottawa",
+      province: "ON",
+      postalCode: "K1S 2N3",
+      squareFootage: 1650,
+      yearBuilt: 1925,
+      bedrooms: "3",
+    },
   ));
 });
 afterAll(() => site?.close());
@@ -32,7 +49,10 @@ async function signIn(page: Page, next: string) {
 
 /** The dialog covers the viewport: capture what is on screen, at both widths, then back to the phone. */
 async function shoot(page: Page, name: string) {
-  for (const [label, size] of [["390", PHONE], ["1280", DESKTOP]] as const) {
+  for (const [label, size] of [
+    ["390", PHONE],
+    ["1280", DESKTOP],
+  ] as const) {
     await page.setViewportSize(size);
     await settle(page);
     if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}-${label}.png` });
@@ -45,7 +65,11 @@ describe("editing from the details dialog", () => {
   it("shows a refused field under it with the typed values kept, then saves and shows the new details", async () => {
     const page = await site.newPage(PHONE);
     await signIn(page, "/admin/properties");
-    await page.getByTestId("property-card").first().getByRole("link", { name: /View Details/ }).click();
+    await page
+      .getByTestId("property-card")
+      .first()
+      .getByRole("link", { name: /View Details/ })
+      .click();
     const dialog = page.getByRole("dialog", { name: "Property Details" });
     await dialog.getByTestId("property-details").waitFor();
 
@@ -89,7 +113,9 @@ describe("editing from the details dialog", () => {
     expect(text).toContain("K1S 5R1");
     expect(text).toContain("Mireille Roy-Gagnon");
     expect(text).toContain("1926");
-    expect(await ctx.db("customers").where({ id: property.customerId }).first()).toMatchObject({ name: "Mireille Roy-Gagnon" });
+    expect(await ctx.db("customers").where({ id: property.customerId }).first()).toMatchObject({
+      name: "Mireille Roy-Gagnon",
+    });
     await expectAccessible(page);
     await shoot(page, "property-edit-saved");
 

@@ -32,16 +32,28 @@ describe("purchase journey in demo mode", () => {
     await page.waitForURL(/\/payment-success\?plan=premium&payment_intent=demo_pi_[a-f0-9]+$/);
     await waitForIslands(page);
     await page.getByRole("heading", { name: "Payment Successful!" }).waitFor();
-    expect(await page.evaluate(() => [sessionStorage.getItem("selectedPlan"), sessionStorage.getItem("paymentCompleted")])).toEqual(["premium", "true"]);
+    expect(
+      await page.evaluate(() => [sessionStorage.getItem("selectedPlan"), sessionStorage.getItem("paymentCompleted")]),
+    ).toEqual(["premium", "true"]);
     await expectAccessible(page);
     await screenshotBothWidths(page, "payment-success");
     const intentId = new URL(page.url()).searchParams.get("payment_intent")!;
-    expect(await sites.demo.ctx.db("payments").where({ provider_id: intentId }).first()).toMatchObject({ status: "succeeded", amount_cents: 88900, customer_email: "ada@example.com" });
+    expect(await sites.demo.ctx.db("payments").where({ provider_id: intentId }).first()).toMatchObject({
+      status: "succeeded",
+      amount_cents: 88900,
+      customer_email: "ada@example.com",
+    });
 
     await page.getByRole("link", { name: "Continue to Property Information" }).click();
     await page.waitForURL(/\/property-intake\?/);
     const intakeUrl = new URL(page.url());
-    expect(Object.fromEntries(intakeUrl.searchParams)).toMatchObject({ plan: "premium", session_id: intentId, demo: "1", customer_email: "ada@example.com", customer_name: "Ada Lovelace" });
+    expect(Object.fromEntries(intakeUrl.searchParams)).toMatchObject({
+      plan: "premium",
+      session_id: intentId,
+      demo: "1",
+      customer_email: "ada@example.com",
+      customer_name: "Ada Lovelace",
+    });
     await waitForIslands(page);
     await page.getByTestId("intake-form").waitFor();
     const email = page.getByLabel("Email");
@@ -73,7 +85,11 @@ describe("purchase journey in demo mode", () => {
     await page.waitForURL(`${sites.demo.baseUrl}/schedule-inspection?customer_id=${id}&plan=premium`);
 
     const customer = await sites.demo.ctx.db("customers").where({ id }).first();
-    expect(customer).toMatchObject({ email: "ada@example.com", subscription_plan: "premium", stripe_session_id: intentId });
+    expect(customer).toMatchObject({
+      email: "ada@example.com",
+      subscription_plan: "premium",
+      stripe_session_id: intentId,
+    });
     // The session cookie now names this customer.
     const mine = await page.evaluate(() => fetch("/api/properties").then((r) => r.json()));
     expect(mine).toHaveLength(1);
@@ -115,8 +131,12 @@ describe("purchase journey in demo mode", () => {
   it("the plan button follows the demo checkout session to the demo hosted checkout, at the pricing page's price", async () => {
     const page = await sites.newPage(PHONE);
     // With script the button asks the API (no form post to /checkout/start).
-    const apiCall = page.waitForRequest((r) => r.url().endsWith("/api/create-checkout-session") && r.method() === "POST");
-    const formPost = page.waitForRequest((r) => r.url().endsWith("/checkout/start"), { timeout: 3000 }).catch(() => null);
+    const apiCall = page.waitForRequest(
+      (r) => r.url().endsWith("/api/create-checkout-session") && r.method() === "POST",
+    );
+    const formPost = page
+      .waitForRequest((r) => r.url().endsWith("/checkout/start"), { timeout: 3000 })
+      .catch(() => null);
     let pricingPrice = "";
     await choosePlan(page, sites.demo.baseUrl, "Standard", async () => {
       pricingPrice = await page.locator('[data-plan="standard"] [data-plan-price]').innerText();
@@ -129,7 +149,9 @@ describe("purchase journey in demo mode", () => {
     // One price from /pricing to the card form (decision 23).
     expect(pricingPrice).toBe("$370");
     expect(await page.getByTestId("summary-total").innerText()).toBe(pricingPrice);
-    expect(await page.getByText("You will be charged $370 CAD for the Standard plan, then monthly.").isVisible()).toBe(true);
+    expect(await page.getByText("You will be charged $370 CAD for the Standard plan, then monthly.").isVisible()).toBe(
+      true,
+    );
     expect(await page.locator("body").innerText()).not.toContain("412");
     await expectAccessible(page);
     await screenshotBothWidths(page, "demo-hosted-checkout");
@@ -150,7 +172,11 @@ describe("purchase journey in demo mode", () => {
     await page.getByTestId("intake-form").waitFor();
     await expect.poll(() => page.getByLabel("Email").inputValue()).toBe("morgan@example.com");
     expect(await page.getByLabel("Email").getAttribute("readonly")).not.toBeNull();
-    expect(await sites.demo.ctx.db("payments").where({ provider_id: sessionId }).first()).toMatchObject({ kind: "checkout_session", status: "succeeded", amount_cents: 37000 });
+    expect(await sites.demo.ctx.db("payments").where({ provider_id: sessionId }).first()).toMatchObject({
+      kind: "checkout_session",
+      status: "succeeded",
+      amount_cents: 37000,
+    });
     await page.context().close();
   });
 
@@ -202,7 +228,9 @@ describe("purchase journey in demo mode", () => {
   it("a verification error shows the 'Error' toast and keeps the form", async () => {
     const page = await sites.newPage();
     await page.route("**/api/verify-payment**", (route) => route.fulfill({ status: 502, body: "{}" }));
-    await page.goto(`${sites.demo.baseUrl}/property-intake?session_id=demo_cs_000000000000000000000000&plan=basic&demo=1`);
+    await page.goto(
+      `${sites.demo.baseUrl}/property-intake?session_id=demo_cs_000000000000000000000000&plan=basic&demo=1`,
+    );
     await waitForIslands(page);
     const text = await toastText(page);
     expect(text).toContain("Error");
@@ -226,7 +254,9 @@ describe("purchase journey in Stripe mode (stand-in)", () => {
     } finally {
       sites.standIn.failWith = null;
     }
-    expect(await page.getByTestId("checkout-error").innerText()).toBe("Error creating checkout session. Please try again.");
+    expect(await page.getByTestId("checkout-error").innerText()).toBe(
+      "Error creating checkout session. Please try again.",
+    );
     expect(await page.getByTestId("checkout-error").getAttribute("role")).toBe("alert");
     // Trying again works once Stripe answers.
     await page.getByRole("button", { name: "Choose Premium" }).click();
@@ -254,7 +284,9 @@ describe("purchase journey in Stripe mode (stand-in)", () => {
     await page.goto(`${sites.stripe.baseUrl}/checkout?plan=standard`);
     await waitForIslands(page);
     const element = page.getByTestId("stripe-payment-element");
-    await page.waitForFunction(() => document.querySelector<HTMLElement>("[data-testid=stripe-payment-element]")?.dataset.mounted);
+    await page.waitForFunction(
+      () => document.querySelector<HTMLElement>("[data-testid=stripe-payment-element]")?.dataset.mounted,
+    );
     const intent = [...sites.standIn.intents.values()].at(-1)!;
     expect(await element.getAttribute("data-mounted")).toBe(`pk_test_stand_in|${intent.client_secret}`);
     expect(await page.getByLabel("Card number").count()).toBe(0);

@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SUMMARY_SENTENCE } from "../../src/modules/reports/report-data.js";
 import { DELETE_CONFIRM } from "../../src/modules/reports/reports.routes.js";
 import { completedInspection, newProperty, quickEntries, smallEntries } from "../api/reports-fixtures.js";
-import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths, waitForIslands } from "../support/browser.js";
+import {
+  type BrowserSite,
+  DESKTOP,
+  PHONE,
+  expectAccessible,
+  openBrowserSite,
+  screenshotBothWidths,
+  waitForIslands,
+} from "../support/browser.js";
 import type { TestContext } from "../support/context.js";
 
 let ctx: TestContext;
@@ -19,12 +27,21 @@ beforeAll(async () => {
   // The detailed report, oldest: it lands on page 2 of the list.
   const property = await newProperty(ctx.container, "8 Chemin Sainte-Foy");
   historyPropertyId = property.id;
-  const first = await completedInspection(ctx.container, await smallEntries(ctx.container), { propertyId: property.id, inspectorId: user.id, inspectionDate: "2025-03-01" });
+  const first = await completedInspection(ctx.container, await smallEntries(ctx.container), {
+    propertyId: property.id,
+    inspectorId: user.id,
+    inspectionDate: "2025-03-01",
+  });
   detailedReportId = (await ctx.container.reports.generate(first.inspectionId)).id;
-  const later = await completedInspection(ctx.container, quickEntries(), { propertyId: property.id, inspectionDate: "2026-03-01" });
+  const later = await completedInspection(ctx.container, quickEntries(), {
+    propertyId: property.id,
+    inspectionDate: "2026-03-01",
+  });
   await ctx.container.reports.generate(later.inspectionId);
   for (let i = 1; i <= 11; i++) {
-    const { inspectionId } = await completedInspection(ctx.container, quickEntries(i % 2 ? 10 : 4), { address: `${i} Grande Allée` });
+    const { inspectionId } = await completedInspection(ctx.container, quickEntries(i % 2 ? 10 : 4), {
+      address: `${i} Grande Allée`,
+    });
     await ctx.container.reports.generate(inspectionId);
   }
 });
@@ -89,7 +106,10 @@ describe("reports list and viewer", () => {
     await screenshotBothWidths(page, "report-viewer");
 
     // A photo opens in the viewer and loads.
-    await items.nth(2).getByRole("button", { name: /Open photo 1 of 2/ }).click();
+    await items
+      .nth(2)
+      .getByRole("button", { name: /Open photo 1 of 2/ })
+      .click();
     const dialog = page.getByRole("dialog");
     await dialog.waitFor();
     await page.waitForFunction(() => {
@@ -123,10 +143,15 @@ describe("reports list and viewer", () => {
     // The island is given no report data: it calls GET /api/reports/{id}.
     await page.route(`**/admin/reports/${detailedReportId}`, async (route) => {
       const response = await route.fetch();
-      const html = (await response.text()).replace(/data-props="[^"]*"/, `data-props="{&#34;reportId&#34;:${detailedReportId},&#34;backHref&#34;:&#34;/admin/reports&#34;,&#34;initial&#34;:{&#34;reportData&#34;:{}}}"`);
+      const html = (await response.text()).replace(
+        /data-props="[^"]*"/,
+        `data-props="{&#34;reportId&#34;:${detailedReportId},&#34;backHref&#34;:&#34;/admin/reports&#34;,&#34;initial&#34;:{&#34;reportData&#34;:{}}}"`,
+      );
       await route.fulfill({ response, body: html });
     });
-    const fetched = page.waitForResponse((r) => r.url().endsWith(`/api/reports/${detailedReportId}`) && r.status() === 200);
+    const fetched = page.waitForResponse(
+      (r) => r.url().endsWith(`/api/reports/${detailedReportId}`) && r.status() === 200,
+    );
     await page.goto(`${site.baseUrl}/admin/reports/${detailedReportId}`);
     await fetched;
     await page.getByRole("heading", { name: "8 Chemin Sainte-Foy", level: 1 }).waitFor();
@@ -154,7 +179,9 @@ describe("reports list and viewer", () => {
     expect(await page.getByTestId("reports-range").innerText()).toContain("of 13 reports");
     await page.getByTestId("generate-report").click();
     await page.getByTestId("toast").filter({ hasText: "No Available Inspections" }).waitFor();
-    expect(await page.getByTestId("toast").innerText()).toContain("No completed inspections found that don't already have reports.");
+    expect(await page.getByTestId("toast").innerText()).toContain(
+      "No completed inspections found that don't already have reports.",
+    );
     await expectAccessible(page);
   });
 });
@@ -164,10 +191,14 @@ describe("property history", () => {
     const page = await site.newPage(DESKTOP);
     await signIn(page, `/admin/property-history/${historyPropertyId}`);
     await page.getByRole("heading", { name: "8 Chemin Sainte-Foy", level: 1 }).waitFor();
-    const latest = (await ctx.container.inspections.list({ q: "8 Chemin Sainte-Foy", limit: 5, offset: 0 })).rows.map((i) => i.overallScore);
+    const latest = (await ctx.container.inspections.list({ q: "8 Chemin Sainte-Foy", limit: 5, offset: 0 })).rows.map(
+      (i) => i.overallScore,
+    );
     expect(latest).toHaveLength(2);
     const [now, then] = latest as [number, number];
-    expect(await page.getByTestId("history-trend").innerText()).toBe(now - then > 0 ? `+${now - then}` : `−${then - now}`);
+    expect(await page.getByTestId("history-trend").innerText()).toBe(
+      now - then > 0 ? `+${now - then}` : `−${then - now}`,
+    );
     expect(await page.getByTestId("history-average").innerText()).toBe(String(Math.round((now + then) / 2)));
     expect(await page.getByTestId("history-inspection").count()).toBe(2);
     expect(await page.getByRole("img", { name: /^Score over time: 2025-03-01: 57, 2026-03-01: \d+$/ }).count()).toBe(1);

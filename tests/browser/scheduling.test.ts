@@ -1,7 +1,16 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { longDate } from "../../src/shared/business-time.js";
-import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths, settle, waitForIslands } from "../support/browser.js";
+import {
+  type BrowserSite,
+  DESKTOP,
+  PHONE,
+  expectAccessible,
+  openBrowserSite,
+  screenshotBothWidths,
+  settle,
+  waitForIslands,
+} from "../support/browser.js";
 import type { TestContext } from "../support/context.js";
 
 let ctx: TestContext;
@@ -77,7 +86,11 @@ describe("the scheduling wizard", () => {
     await page.getByLabel("Time").selectOption("10:30 AM");
     await page.getByText("Lockbox access").click();
     await page.getByRole("button", { name: "Schedule Inspection" }).click();
-    await expectToast(page, "Access Information Required", "Please provide access code or instructions for your selected access method.");
+    await expectToast(
+      page,
+      "Access Information Required",
+      "Please provide access code or instructions for your selected access method.",
+    );
     await expectAccessible(page);
     await screenshotBothWidths(page, "schedule-step3-access");
 
@@ -89,9 +102,21 @@ describe("the scheduling wizard", () => {
     });
     await page.getByRole("button", { name: "Schedule Inspection" }).click();
     await page.getByRole("button", { name: "Scheduling..." }).waitFor();
-    await expectToast(page, "Inspection Scheduled Successfully", "You'll receive a confirmation email shortly with all the details.");
+    await expectToast(
+      page,
+      "Inspection Scheduled Successfully",
+      "You'll receive a confirmation email shortly with all the details.",
+    );
     const record = await page.evaluate(() => JSON.parse(sessionStorage.getItem("bookingConfirmation") ?? "null"));
-    expect(record).toEqual({ scheduledDate: minDate, selectedTime: "10:30 AM", address: "12 Elm Street", city: "Saskatoon", state: "SK", accessMethod: "lockbox", email: "robin@example.com" });
+    expect(record).toEqual({
+      scheduledDate: minDate,
+      selectedTime: "10:30 AM",
+      address: "12 Elm Street",
+      city: "Saskatoon",
+      state: "SK",
+      accessMethod: "lockbox",
+      email: "robin@example.com",
+    });
     await page.waitForURL(`${site.baseUrl}/booking-confirmation`);
     await waitForIslands(page);
 
@@ -119,7 +144,9 @@ describe("the scheduling wizard", () => {
     await page.reload();
     await waitForIslands(page);
     await page.getByRole("heading", { name: "No Booking to Show" }).waitFor();
-    expect(await page.getByRole("link", { name: "Schedule an Inspection" }).getAttribute("href")).toBe("/schedule-inspection");
+    expect(await page.getByRole("link", { name: "Schedule an Inspection" }).getAttribute("href")).toBe(
+      "/schedule-inspection",
+    );
     await expectAccessible(page);
     await screenshotBothWidths(page, "booking-confirmation-empty");
     await page.context().close();
@@ -133,7 +160,9 @@ describe("the scheduling wizard", () => {
     await page.getByLabel("Inspection date").fill(ctx.container.bookings.calendar().minDate);
     await page.getByLabel("Time").selectOption("8:00 PM");
     await page.getByText("Meet inspector at property").click();
-    await page.route("**/api/inspection-bookings", (route) => route.fulfill({ status: 500, contentType: "application/json", body: '{"message":"down"}' }));
+    await page.route("**/api/inspection-bookings", (route) =>
+      route.fulfill({ status: 500, contentType: "application/json", body: '{"message":"down"}' }),
+    );
     await page.getByRole("button", { name: "Schedule Inspection" }).click();
     await expectToast(page, "Scheduling Error", "Failed to schedule inspection. Please try again.");
     expect(await page.getByLabel("Time").inputValue()).toBe("8:00 PM");
@@ -153,7 +182,9 @@ describe("the scheduling wizard", () => {
     await page.getByText("Smart lock / Automated access").click();
     await page.getByLabel("Access code").fill("4321");
     await page.getByLabel("Special requests (optional)").fill("Side gate");
-    const refused = page.waitForResponse((r) => r.url().endsWith("/api/inspection-bookings") && r.request().method() === "POST");
+    const refused = page.waitForResponse(
+      (r) => r.url().endsWith("/api/inspection-bookings") && r.request().method() === "POST",
+    );
     await page.getByRole("button", { name: "Schedule Inspection" }).click();
     const response = await refused;
     expect(response.status()).toBe(400);
@@ -202,9 +233,15 @@ describe("the scheduling wizard", () => {
     await page.getByText("Meet inspector at property").click();
     const body = {
       message: "Please fill in all required fields.",
-      fields: { timeSlot: "Time slot must be one of the offered times", propertySize: "Property size must be at most 100000", customerId: "Customer not found" },
+      fields: {
+        timeSlot: "Time slot must be one of the offered times",
+        propertySize: "Property size must be at most 100000",
+        customerId: "Customer not found",
+      },
     };
-    await page.route("**/api/inspection-bookings", (route) => route.fulfill({ status: 400, contentType: "application/json", body: JSON.stringify(body) }));
+    await page.route("**/api/inspection-bookings", (route) =>
+      route.fulfill({ status: 400, contentType: "application/json", body: JSON.stringify(body) }),
+    );
     await page.getByRole("button", { name: "Schedule Inspection" }).click();
     await expectToast(page, "Scheduling Error", "Failed to schedule inspection. Please try again.");
     await page.getByRole("heading", { name: "Property Info", exact: true }).waitFor();
@@ -240,7 +277,9 @@ describe("the scheduling wizard", () => {
     const dateTop = () => page.getByLabel("Inspection date").evaluate((el) => el.getBoundingClientRect().top);
     // Scrolled again until it holds: a smooth scroll still under way from the step change would undo it.
     const underNav = async () => {
-      await page.getByLabel("Inspection date").evaluate((el) => window.scrollTo(0, window.scrollY + el.getBoundingClientRect().top - 8));
+      await page
+        .getByLabel("Inspection date")
+        .evaluate((el) => window.scrollTo(0, window.scrollY + el.getBoundingClientRect().top - 8));
       await settle(page);
       return dateTop();
     };
@@ -255,10 +294,15 @@ describe("the scheduling wizard", () => {
     const page = await newPage(PHONE);
     await page.goto(`${site.baseUrl}/`);
     const minDate = ctx.container.bookings.calendar().minDate;
-    await page.evaluate(
-      (record) => sessionStorage.setItem("bookingConfirmation", JSON.stringify(record)),
-      { scheduledDate: minDate, selectedTime: "1:30 PM", address: "3 Birch Bay", city: "Warman", state: "SK", accessMethod: "smart-lock", email: "sam@example.com" },
-    );
+    await page.evaluate((record) => sessionStorage.setItem("bookingConfirmation", JSON.stringify(record)), {
+      scheduledDate: minDate,
+      selectedTime: "1:30 PM",
+      address: "3 Birch Bay",
+      city: "Warman",
+      state: "SK",
+      accessMethod: "smart-lock",
+      email: "sam@example.com",
+    });
     await page.goto(`${site.baseUrl}/booking-confirmation`);
     await waitForIslands(page);
     await page.getByRole("heading", { name: "Your Inspection is Booked!" }).waitFor();
@@ -290,7 +334,11 @@ describe("the scheduling wizard", () => {
       },
     });
     expect(created.status()).toBe(201);
-    const { customerId } = await ctx.db("properties").where({ id: (await created.json()).propertyId }).select("customer_id as customerId").first();
+    const { customerId } = await ctx
+      .db("properties")
+      .where({ id: (await created.json()).propertyId })
+      .select("customer_id as customerId")
+      .first();
     const page = await context.newPage();
     await page.goto(`${site.baseUrl}/schedule-inspection?customer_id=${customerId}&plan=standard`);
     await waitForIslands(page);

@@ -1,7 +1,15 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sharedReportFixture } from "../api/sharing-fixtures.js";
-import { type BrowserSite, DESKTOP, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths, waitForIslands } from "../support/browser.js";
+import {
+  type BrowserSite,
+  DESKTOP,
+  PHONE,
+  expectAccessible,
+  openBrowserSite,
+  screenshotBothWidths,
+  waitForIslands,
+} from "../support/browser.js";
 
 // Issue 18, items 11 (the share dialog starts with the e-mail on file and warns about another), 12 (a
 // second quote request keeps its note) and 14's bell.
@@ -48,7 +56,9 @@ describe("sharing without slips", () => {
 
     await email.fill("someone.else@example.com");
     await warning.waitFor();
-    expect(await warning.innerText()).toBe(`This is not the client's e-mail on file (${onFile}). Check it before you send: the report will go to someone.else@example.com.`);
+    expect(await warning.innerText()).toBe(
+      `This is not the client's e-mail on file (${onFile}). Check it before you send: the report will go to someone.else@example.com.`,
+    );
     // Same address, other case: no warning.
     await email.fill(onFile.toUpperCase());
     await warning.waitFor({ state: "hidden" });
@@ -72,14 +82,21 @@ describe("no request is lost", () => {
   it("a second quote request on the same item keeps its note, dated, and staff see it was asked again", async () => {
     const task = fixture.taskIds[1]!;
     const { title } = await site.ctx.db("maintenance_tasks").where({ id: task }).first();
-    const share = async () => (await site.ctx.container.sharing.share(fixture.report.id, onFile, site.baseUrl, { sendEmail: false })).reportLink;
+    const share = async () =>
+      (await site.ctx.container.sharing.share(fixture.report.id, onFile, site.baseUrl, { sendEmail: false }))
+        .reportLink;
 
     // The first answer, through the link's API.
     const firstLink = await share();
     const firstToken = firstLink.split("/client-report/")[1]!;
     const first = site.ctx.agent();
     await first.get(`/api/client-report/${firstToken}`).expect(200);
-    await first.post(`/api/client-report/${firstToken}/responses`).send({ responses: [{ maintenanceTaskId: task, action: "request_quote", notes: "Gutters overflow in heavy rain" }] }).expect(201);
+    await first
+      .post(`/api/client-report/${firstToken}/responses`)
+      .send({
+        responses: [{ maintenanceTaskId: task, action: "request_quote", notes: "Gutters overflow in heavy rain" }],
+      })
+      .expect(201);
 
     // Weeks later the client asks again from a new link, on a phone, with a new note.
     const client = await site.newPage(PHONE);

@@ -3,7 +3,15 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PlanType } from "../../src/modules/plans/plans.schemas.js";
 import type { Subscription } from "../../src/modules/subscriptions/subscriptions.constants.js";
-import { type BrowserSite, DESKTOP, PHONE, SCREENSHOTS, expectAccessible, openBrowserSite, settle } from "../support/browser.js";
+import {
+  type BrowserSite,
+  DESKTOP,
+  PHONE,
+  SCREENSHOTS,
+  expectAccessible,
+  openBrowserSite,
+  settle,
+} from "../support/browser.js";
 import type { TestContext } from "../support/context.js";
 
 // Issue 19, item 8: /admin/subscriptions with data, its filters and search, one subscription opened by
@@ -17,18 +25,32 @@ const SHOTS = "/tmp/subscriptions-admin";
 let active: Subscription;
 let pastDue: Subscription;
 
-async function buy(planType: PlanType, name: string, address: string, options: { card?: string; startedAt?: Date } = {}) {
+async function buy(
+  planType: PlanType,
+  name: string,
+  address: string,
+  options: { card?: string; startedAt?: Date } = {},
+) {
   const email = `${name.toLowerCase().replace(/[^a-z]+/g, ".")}@example.com`;
   const checkoutRef = `demo_cs_browser_${email}`;
   const sub = await ctx.container.subscriptions.startDemo(
-    { checkoutRef, planType, amountCents: AMOUNTS[planType], payerEmail: email, payerName: name, cardNumber: options.card ?? "4242424242424242" },
+    {
+      checkoutRef,
+      planType,
+      amountCents: AMOUNTS[planType],
+      payerEmail: email,
+      payerName: name,
+      cardNumber: options.card ?? "4242424242424242",
+    },
     options.startedAt ?? new Date(),
   );
   const { customer, property } = await ctx.container.customers.createWithProperty(
     { email, name, phone: "613-555-0100", subscriptionPlan: planType },
     { address, city: "Ottawa", province: "ON", postalCode: "K1N 5W8", squareFootage: 1800, yearBuilt: 1990 },
   );
-  await ctx.container.transaction((tx) => ctx.container.subscriptions.attachToProperty(checkoutRef, { customerId: customer.id, propertyId: property.id }, tx));
+  await ctx.container.transaction((tx) =>
+    ctx.container.subscriptions.attachToProperty(checkoutRef, { customerId: customer.id, propertyId: property.id }, tx),
+  );
   return ctx.container.subscriptions.get(sub.id);
 }
 
@@ -37,7 +59,10 @@ beforeAll(async () => {
   ({ ctx } = site);
   await ctx.container.users.create({ ...staff, firstName: "Robin", lastName: "Bélanger" });
   active = await buy("standard", "Avery Tremblay", "12 Elgin Street");
-  pastDue = await buy("premium", "Blake Okafor", "88 Bank Street", { card: "4000000000000341", startedAt: new Date(Date.now() - 40 * DAY) });
+  pastDue = await buy("premium", "Blake Okafor", "88 Bank Street", {
+    card: "4000000000000341",
+    startedAt: new Date(Date.now() - 40 * DAY),
+  });
   await ctx.container.subscriptions.renewDue(new Date());
   await buy("basic", "Casey Nguyen", "5 Laurier Avenue");
   if (SCREENSHOTS) mkdirSync(SHOTS, { recursive: true });
@@ -56,7 +81,10 @@ async function signIn(page: Page, next: string) {
 /** Full-page screenshots at 390 px and 1280 px under /tmp, then back to the size the page had. */
 async function shoot(page: Page, name: string) {
   const before = page.viewportSize();
-  for (const [label, size] of [["390", PHONE], ["1280", DESKTOP]] as const) {
+  for (const [label, size] of [
+    ["390", PHONE],
+    ["1280", DESKTOP],
+  ] as const) {
     await page.setViewportSize(size);
     await settle(page);
     if (SCREENSHOTS) await page.screenshot({ path: `${SHOTS}/${name}-${label}.png`, fullPage: true });
@@ -117,7 +145,12 @@ describe("/admin/subscriptions", () => {
     }
     expect(await detail.getByTestId("invoice").count()).toBe(1);
     // The date a cancellation takes effect is stated before it is confirmed: the minimum term's end.
-    const minimumEnd = new Date(active.minimumTermEndsAt).toLocaleDateString("en-CA", { timeZone: "America/Toronto", month: "short", day: "numeric", year: "numeric" });
+    const minimumEnd = new Date(active.minimumTermEndsAt).toLocaleDateString("en-CA", {
+      timeZone: "America/Toronto",
+      month: "short",
+      day: "numeric",
+      year: "numeric",
+    });
     const atPeriodEnd = page.getByRole("radio", { name: new RegExp(`minimum term: ${minimumEnd}`) });
     expect(await atPeriodEnd.isChecked()).toBe(true);
     await expectAccessible(page);
@@ -135,7 +168,9 @@ describe("/admin/subscriptions", () => {
     expect(await notice.textContent()).toContain(minimumEnd);
     // htmx swapped the details in place: no page load, and the focus went to the outcome.
     expect(page.url()).toBe(`${site.baseUrl}/admin/subscriptions/${active.id}`);
-    expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.testid)).toBe("subscription-notice");
+    expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.testid)).toBe(
+      "subscription-notice",
+    );
     expect((await ctx.container.subscriptions.get(active.id)).cancelAt).toBe(active.minimumTermEndsAt);
     await expectAccessible(page);
     await shoot(page, "detail-canceled");

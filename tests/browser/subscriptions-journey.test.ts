@@ -6,7 +6,14 @@ import type { ParsedMail } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { taskList } from "../../src/jobs.js";
 import { billingDate } from "../../src/modules/subscriptions/index.js";
-import { type BrowserSite, PHONE, expectAccessible, openBrowserSite, screenshotBothWidths, waitForIslands } from "../support/browser.js";
+import {
+  type BrowserSite,
+  PHONE,
+  expectAccessible,
+  openBrowserSite,
+  screenshotBothWidths,
+  waitForIslands,
+} from "../support/browser.js";
 import { choosePlan, fillIntake, toastText } from "../support/purchase.js";
 import { type Smtp, startSmtp } from "../support/smtp.js";
 
@@ -28,7 +35,9 @@ afterAll(async () => {
 /** Sends the queued e-mails as the worker does, then the ones that reached the SMTP server for this address. */
 async function mailsTo(address: string): Promise<ParsedMail[]> {
   await runOnce({ connectionString: site.ctx.url, taskList: taskList(site.ctx.container), logger: silent });
-  return (await smtp.mails()).filter((m) => m.to && !Array.isArray(m.to) && m.to.value.some((a) => a.address === address));
+  return (await smtp.mails()).filter(
+    (m) => m.to && !Array.isArray(m.to) && m.to.value.some((a) => a.address === address),
+  );
 }
 
 describe("a homeowner's subscription, from /pricing to cancelling from the e-mailed link", () => {
@@ -60,7 +69,9 @@ describe("a homeowner's subscription, from /pricing to cancelling from the e-mai
     expect(await toastText(page)).toContain("Property Information Saved");
     await page.waitForURL(/\/schedule-inspection\?customer_id=\d+&plan=standard$/);
 
-    const sub = (await site.ctx.container.subscriptions.list({ limit: 10, offset: 0 })).rows.find((s) => s.customerEmail === EMAIL)!;
+    const sub = (await site.ctx.container.subscriptions.list({ limit: 10, offset: 0 })).rows.find(
+      (s) => s.customerEmail === EMAIL,
+    )!;
     expect(sub).toMatchObject({ planType: "standard", status: "active", monthlyAmount: 370 });
     expect(sub.propertyId).not.toBeNull();
 
@@ -85,7 +96,9 @@ describe("a homeowner's subscription, from /pricing to cancelling from the e-mai
     // Cancelling says when it would take effect before anything is done.
     await page.getByRole("link", { name: "Cancel my plan" }).click();
     await page.getByRole("heading", { name: "Cancel your Haven Standard plan?" }).waitFor();
-    expect(await page.getByTestId("cancel-explained").innerText()).toContain(`Your plan will end on ${minimumEnd}, when the 3-month minimum ends.`);
+    expect(await page.getByTestId("cancel-explained").innerText()).toContain(
+      `Your plan will end on ${minimumEnd}, when the 3-month minimum ends.`,
+    );
     expect((await site.ctx.container.subscriptions.get(sub.id)).cancelAt).toBeNull();
     await expectAccessible(page);
     await screenshotBothWidths(page, "billing-cancel");
@@ -94,7 +107,9 @@ describe("a homeowner's subscription, from /pricing to cancelling from the e-mai
 
     await page.getByTestId("billing-cancel-scheduled").waitFor();
     expect(await page.getByTestId("billing-flash").innerText()).toContain("Your cancellation is scheduled");
-    expect(await page.getByTestId("billing-cancel-scheduled").innerText()).toContain(`Your plan will end on ${minimumEnd}.`);
+    expect(await page.getByTestId("billing-cancel-scheduled").innerText()).toContain(
+      `Your plan will end on ${minimumEnd}.`,
+    );
     expect((await site.ctx.container.subscriptions.get(sub.id)).cancelAt).toBe(sub.minimumTermEndsAt);
     await expectAccessible(page);
     await screenshotBothWidths(page, "billing-cancel-scheduled");
@@ -130,7 +145,9 @@ describe("a homeowner's subscription, from /pricing to cancelling from the e-mai
     const page = await site.newPage();
     const response = await page.goto(`${site.baseUrl}/billing/1.1000000000.${"A".repeat(43)}`);
     expect(response?.status()).toBe(404);
-    expect(await page.getByTestId("billing-link-problem").innerText()).toContain("Please use the link in your latest Haven e-mail");
+    expect(await page.getByTestId("billing-link-problem").innerText()).toContain(
+      "Please use the link in your latest Haven e-mail",
+    );
     await expectAccessible(page);
     await page.context().close();
   });

@@ -35,7 +35,9 @@ export async function serve(ctx: TestContext): Promise<{ baseUrl: string; close:
  * A fresh test context served on a free port, with PUBLIC_URL set to that address: Haven builds its links
  * (shared reports, payment returns) from PUBLIC_URL, never from the Host, so the browser must find them there.
  */
-export async function serveTestContext(env: Record<string, string> = {}): Promise<{ ctx: TestContext; baseUrl: string; close: () => Promise<void> }> {
+export async function serveTestContext(
+  env: Record<string, string> = {},
+): Promise<{ ctx: TestContext; baseUrl: string; close: () => Promise<void> }> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -100,7 +102,9 @@ export async function openBrowser(): Promise<Browser> {
 }
 
 /** A fresh database (with the plans seeded unless told not to), the app on a free port, and the worker's Chromium. */
-export async function openBrowserSite(options: { env?: Record<string, string>; seedPlans?: boolean } = {}): Promise<BrowserSite> {
+export async function openBrowserSite(
+  options: { env?: Record<string, string>; seedPlans?: boolean } = {},
+): Promise<BrowserSite> {
   const server = await serveTestContext(options.env);
   const { ctx } = server;
   if (options.seedPlans !== false) await ctx.container.plans.seed();
@@ -151,7 +155,9 @@ export async function screenshot(page: Page, name: string): Promise<string | nul
 
 /** Waits until a resize has been laid out and painted: two animation frames, then a short pause. */
 export async function settle(page: Page): Promise<void> {
-  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+  await page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+  );
   await page.waitForTimeout(150);
 }
 
@@ -159,7 +165,10 @@ export async function settle(page: Page): Promise<void> {
 export async function screenshotBothWidths(page: Page, name: string): Promise<void> {
   if (!SCREENSHOTS) return;
   const before = page.viewportSize();
-  for (const [label, size] of [["390", PHONE], ["1280", DESKTOP]] as const) {
+  for (const [label, size] of [
+    ["390", PHONE],
+    ["1280", DESKTOP],
+  ] as const) {
     await page.setViewportSize(size);
     await settle(page);
     await screenshot(page, `${name}-${label}`);
@@ -189,12 +198,21 @@ export async function expectAccessible(page: Page): Promise<void> {
   const hasAxe = await page.evaluate(() => "axe" in window);
   if (!hasAxe) await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const axe = (
+      window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }
+    ).axe;
     const result = await axe.run(document, { resultTypes: ["violations"] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target })),
+    }));
   });
   const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  const report = serious.map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  const report = serious.map(
+    (v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
+  );
   expect(report, `axe on ${page.url()}`).toEqual([]);
 }
 
@@ -206,12 +224,16 @@ export async function expectAccessible(page: Page): Promise<void> {
  * moves, and the click lands on nothing (no error, no submit). Wait for this before clicking in a card just shown.
  */
 export async function waitForCarousel(page: Page): Promise<void> {
-  await page.waitForFunction(() => Array.from(document.querySelectorAll("[data-carousel-track]")).every((track) => track.getAnimations().length === 0));
+  await page.waitForFunction(() =>
+    Array.from(document.querySelectorAll("[data-carousel-track]")).every((track) => track.getAnimations().length === 0),
+  );
 }
 
 /** Waits until every island marker on the page has mounted. */
 export async function waitForIslands(page: Page): Promise<void> {
   await page.waitForFunction(() =>
-    Array.from(document.querySelectorAll("[data-island]")).every((el) => el.getAttribute("data-island-status") === "hydrated"),
+    Array.from(document.querySelectorAll("[data-island]")).every(
+      (el) => el.getAttribute("data-island-status") === "hydrated",
+    ),
   );
 }

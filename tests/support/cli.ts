@@ -9,7 +9,11 @@ export interface CliResult {
 }
 
 /** Runs the real `haven` bin against a test's database, with optional stdin and extra environment. */
-export function runHaven(databaseUrl: string, args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+export function runHaven(
+  databaseUrl: string,
+  args: string[],
+  options: { stdin?: string; env?: Record<string, string> } = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(ROOT_DIR, "bin/haven.js"), ...args], {
       cwd: ROOT_DIR,
@@ -41,7 +45,11 @@ setTimeout(take, 3);
  * Runs `haven …` with its standard output piped (a shell pipe, as `haven … | slow-reader`) into a reader that
  * takes it slowly; resolves with what the reader received and haven's own exit code.
  */
-export function runHavenIntoSlowPipe(databaseUrl: string, args: string[], options: { env?: Record<string, string> } = {}): Promise<CliResult> {
+export function runHavenIntoSlowPipe(
+  databaseUrl: string,
+  args: string[],
+  options: { env?: Record<string, string> } = {},
+): Promise<CliResult> {
   const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
   const haven = [process.execPath, path.join(ROOT_DIR, "bin/haven.js"), ...args].map(quote).join(" ");
   const reader = [process.execPath, "-e", SLOW_READER].map(quote).join(" ");

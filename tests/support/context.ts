@@ -27,7 +27,13 @@ export async function createTestContext(envOverrides: Record<string, string> = {
   const { adminUrl, template } = inject("testDb");
   const name = `haven_t_${process.env.VITEST_POOL_ID ?? "0"}_${randomBytes(4).toString("hex")}`;
   const url = await cloneTemplate(adminUrl, template, name);
-  const env = loadEnv({ NODE_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: ".data/test", ...envOverrides, DATABASE_URL: url });
+  const env = loadEnv({
+    NODE_ENV: "test",
+    LOG_LEVEL: "silent",
+    DATA_DIR: ".data/test",
+    ...envOverrides,
+    DATABASE_URL: url,
+  });
   const db = createKnex(url, { min: 0, max: 5 });
   const container = createContainer(env, url, db, { log: pino({ level: "silent" }) });
   const app = createApp(container);

@@ -65,7 +65,12 @@ export function spawnHaven(name: string, entry: string, env: Record<string, stri
  * Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs` naming `what`.
  * A thrown error counts as "not yet" (e.g. connection refused) unless it is a `GiveUp`.
  */
-export async function until<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 30_000, everyMs = 100): Promise<T> {
+export async function until<T>(
+  what: string,
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 30_000,
+  everyMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown = null;
   for (;;) {
@@ -76,7 +81,10 @@ export async function until<T>(what: string, check: () => Promise<T | undefined 
       if (error instanceof GiveUp) throw error;
       lastError = error;
     }
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${(lastError as Error).message})` : ""}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `Timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${(lastError as Error).message})` : ""}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
@@ -84,7 +92,8 @@ export async function until<T>(what: string, check: () => Promise<T | undefined 
 /** Thrown inside an `until` check: stop waiting now. */
 export class GiveUp extends Error {}
 
-const exitedBeforeReady = (proc: HavenProcess) => new GiveUp(`${proc.name} exited before it was ready\n--- ${proc.name} output ---\n${proc.output()}`);
+const exitedBeforeReady = (proc: HavenProcess) =>
+  new GiveUp(`${proc.name} exited before it was ready\n--- ${proc.name} output ---\n${proc.output()}`);
 const withOutput = (proc: HavenProcess) => (error: Error) => {
   throw error instanceof GiveUp ? error : new Error(`${error.message}\n--- ${proc.name} output ---\n${proc.output()}`);
 };
@@ -108,7 +117,12 @@ export async function waitUntilServing(proc: HavenProcess, timeoutMs = 60_000): 
 }
 
 /** Waits until `ready` holds for a process without HTTP (a worker); fails at once if it exits. */
-export async function waitUntil(proc: HavenProcess, what: string, ready: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+export async function waitUntil(
+  proc: HavenProcess,
+  what: string,
+  ready: () => Promise<boolean>,
+  timeoutMs = 60_000,
+): Promise<void> {
   await until(
     `${proc.name}: ${what}`,
     async () => {

@@ -40,12 +40,21 @@ async function startServer(): Promise<Omit<ProvisionedServer, "template">> {
   if (await dockerAnswers()) {
     const { PostgreSqlContainer } = await import("@testcontainers/postgresql");
     const container = await new PostgreSqlContainer("postgres:17-alpine").start();
-    return { adminUrl: container.getConnectionUri(), source: "testcontainers", stop: async () => void (await container.stop()) };
+    return {
+      adminUrl: container.getConnectionUri(),
+      source: "testcontainers",
+      stop: async () => void (await container.stop()),
+    };
   }
   const dir = mkdtempSync(path.join(os.tmpdir(), "haven-test-pg-"));
   // As root the server runs as a 'postgres' user, which must be able to enter the folder.
   chmodSync(dir, 0o755);
-  const server = await startEmbeddedPostgres({ dir: path.join(dir, "data"), port: await freePort(), durable: false, database: "postgres" });
+  const server = await startEmbeddedPostgres({
+    dir: path.join(dir, "data"),
+    port: await freePort(),
+    durable: false,
+    database: "postgres",
+  });
   return {
     adminUrl: server.adminUrl,
     source: "embedded",

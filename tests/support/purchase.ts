@@ -61,7 +61,12 @@ export async function openPurchaseSites(): Promise<PurchaseSites> {
  * /pricing's plan button; below md the plans are a carousel, so show the plan first, as a person would.
  * `onPricing` runs once the pricing page is ready (to check or photograph it).
  */
-export async function choosePlan(page: Page, baseUrl: string, planName: string, onPricing?: () => Promise<void>): Promise<void> {
+export async function choosePlan(
+  page: Page,
+  baseUrl: string,
+  planName: string,
+  onPricing?: () => Promise<void>,
+): Promise<void> {
   await page.goto(`${baseUrl}/pricing`);
   if (onPricing) {
     await page.locator("[data-carousel-ready]").waitFor({ state: "attached" });

@@ -44,7 +44,9 @@ const metadataOf = (form: Record<string, string>, prefix = "metadata") =>
 /** One calendar month later (UTC), the day clamped to the month's last (Jan 31 → Feb 28), as Stripe bills. */
 export function addMonth(seconds: number): number {
   const d = new Date(seconds * 1000);
-  const target = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()));
+  const target = new Date(
+    Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()),
+  );
   const last = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
   target.setUTCDate(Math.min(d.getUTCDate(), last));
   return Math.floor(target.getTime() / 1000);
@@ -96,7 +98,9 @@ export class StripeStandIn {
 
   /** API calls only (not the hosted page). */
   apiCalls(method: string, path: string | RegExp) {
-    return this.requests.filter((r) => r.method === method && (typeof path === "string" ? r.path === path : path.test(r.path)));
+    return this.requests.filter(
+      (r) => r.method === method && (typeof path === "string" ? r.path === path : path.test(r.path)),
+    );
   }
 
   private get nowSeconds() {
@@ -114,12 +118,21 @@ export class StripeStandIn {
     if (!session) throw new Error(`No such session ${sessionId}`);
     if (session.mode === "subscription" && !session.subscription) {
       const cus = this.createCustomer({ email: customer.email, name: customer.name, metadata: {} });
-      const sub = this.createSubscription(cus.id as string, session.price as string, (session.subscription_metadata as Record<string, string>) ?? {}, "on_subscription");
+      const sub = this.createSubscription(
+        cus.id as string,
+        session.price as string,
+        (session.subscription_metadata as Record<string, string>) ?? {},
+        "on_subscription",
+      );
       const invoice = this.invoices.get(sub.latest_invoice as string)!;
       this.charge(invoice, `pm_card_${randomBytes(4).toString("hex")}`, customer.email);
       Object.assign(session, { subscription: sub.id, customer: cus.id });
     }
-    Object.assign(session, { payment_status: "paid", status: "complete", customer_details: { email: customer.email, name: customer.name } });
+    Object.assign(session, {
+      payment_status: "paid",
+      status: "complete",
+      customer_details: { email: customer.email, name: customer.name },
+    });
     return session;
   }
 
@@ -154,11 +167,16 @@ export class StripeStandIn {
   advancePeriod(subscriptionId: string, options: { fail?: boolean } = {}): { subscription: Obj; invoice: Obj | null } {
     const sub = this.subscriptions.get(subscriptionId);
     if (!sub) throw new Error(`No such subscription ${subscriptionId}`);
-    if (["canceled", "incomplete_expired"].includes(sub.status as string)) throw new Error(`${subscriptionId} has ended`);
+    if (["canceled", "incomplete_expired"].includes(sub.status as string))
+      throw new Error(`${subscriptionId} has ended`);
     const item = (sub.items as { data: Obj[] }).data[0]!;
     const start = item.current_period_end as number;
     if (sub.cancel_at && (sub.cancel_at as number) <= start) {
-      Object.assign(sub, { status: "canceled", ended_at: sub.cancel_at, canceled_at: sub.canceled_at ?? this.nowSeconds });
+      Object.assign(sub, {
+        status: "canceled",
+        ended_at: sub.cancel_at,
+        canceled_at: sub.canceled_at ?? this.nowSeconds,
+      });
       return { subscription: sub, invoice: null };
     }
     if (sub.status === "past_due") {
@@ -169,7 +187,12 @@ export class StripeStandIn {
     }
     Object.assign(item, { current_period_start: start, current_period_end: addMonth(start) });
     const price = item.price as Obj;
-    const invoice = this.createInvoice(sub, { amount: price.unit_amount as number, reason: "subscription_cycle", start, end: addMonth(start) });
+    const invoice = this.createInvoice(sub, {
+      amount: price.unit_amount as number,
+      reason: "subscription_cycle",
+      start,
+      end: addMonth(start),
+    });
     const card = this.cardOf(sub);
     if (options.fail && card) this.failingCards.add(card);
     this.charge(invoice, card, null, start);
@@ -207,7 +230,15 @@ export class StripeStandIn {
 
   /** A webhook event body and a valid Stripe-Signature header for it. */
   static signedEvent(type: string, object: Obj, secret: string = STAND_IN_KEYS.STRIPE_WEBHOOK_SECRET) {
-    const payload = JSON.stringify({ id: id("evt"), object: "event", type, api_version: Stripe.API_VERSION, created: Math.floor(Date.now() / 1000), livemode: false, data: { object } });
+    const payload = JSON.stringify({
+      id: id("evt"),
+      object: "event",
+      type,
+      api_version: Stripe.API_VERSION,
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      data: { object },
+    });
     return { payload, header: Stripe.webhooks.generateTestHeaderString({ payload, secret }) };
   }
 
@@ -221,12 +252,24 @@ export class StripeStandIn {
   // ---------------------------------------------------------------- the objects
 
   private createCustomer(fields: { email: string | null; name: string | null; metadata: Record<string, string> }): Obj {
-    const customer: Obj = { id: id("cus"), object: "customer", email: fields.email, name: fields.name, metadata: fields.metadata, invoice_settings: { default_payment_method: null } };
+    const customer: Obj = {
+      id: id("cus"),
+      object: "customer",
+      email: fields.email,
+      name: fields.name,
+      metadata: fields.metadata,
+      invoice_settings: { default_payment_method: null },
+    };
     this.customers.set(customer.id as string, customer);
     return customer;
   }
 
-  private createSubscription(customerId: string, priceId: string, metadata: Record<string, string>, saveDefault: string | undefined): Obj {
+  private createSubscription(
+    customerId: string,
+    priceId: string,
+    metadata: Record<string, string>,
+    saveDefault: string | undefined,
+  ): Obj {
     const price = this.prices.get(priceId);
     if (!price) throw new Error(`No such price ${priceId}`);
     const now = this.nowSeconds;
@@ -245,10 +288,27 @@ export class StripeStandIn {
       metadata,
       payment_settings: { save_default_payment_method: saveDefault ?? "off" },
       latest_invoice: null,
-      items: { object: "list", data: [{ id: id("si"), object: "subscription_item", price, quantity: 1, current_period_start: now, current_period_end: addMonth(now) }] },
+      items: {
+        object: "list",
+        data: [
+          {
+            id: id("si"),
+            object: "subscription_item",
+            price,
+            quantity: 1,
+            current_period_start: now,
+            current_period_end: addMonth(now),
+          },
+        ],
+      },
     };
     this.subscriptions.set(sub.id as string, sub);
-    this.createInvoice(sub, { amount: price.unit_amount as number, reason: "subscription_create", start: now, end: addMonth(now) });
+    this.createInvoice(sub, {
+      amount: price.unit_amount as number,
+      reason: "subscription_create",
+      start: now,
+      end: addMonth(now),
+    });
     return sub;
   }
 
@@ -256,7 +316,18 @@ export class StripeStandIn {
     const invoiceId = id("in");
     const intentId = id("pi");
     const clientSecret = `${intentId}_secret_${randomBytes(8).toString("hex")}`;
-    const intent: Obj = { id: intentId, object: "payment_intent", amount: bill.amount, amount_received: 0, currency: "cad", client_secret: clientSecret, status: "requires_payment_method", metadata: {}, receipt_email: null, last_payment_error: null };
+    const intent: Obj = {
+      id: intentId,
+      object: "payment_intent",
+      amount: bill.amount,
+      amount_received: 0,
+      currency: "cad",
+      client_secret: clientSecret,
+      status: "requires_payment_method",
+      metadata: {},
+      receipt_email: null,
+      last_payment_error: null,
+    };
     this.intents.set(intentId, intent);
     this.intentInvoice.set(intentId, invoiceId);
     const invoice: Obj = {
@@ -275,11 +346,34 @@ export class StripeStandIn {
       // Stripe's invoice-level period for a renewal is the previous period; the line carries the one billed.
       period_start: bill.start,
       period_end: bill.start,
-      lines: { object: "list", data: [{ id: id("il"), object: "line_item", amount: bill.amount, currency: "cad", period: { start: bill.start, end: bill.end } }] },
+      lines: {
+        object: "list",
+        data: [
+          {
+            id: id("il"),
+            object: "line_item",
+            amount: bill.amount,
+            currency: "cad",
+            period: { start: bill.start, end: bill.end },
+          },
+        ],
+      },
       parent: { type: "subscription_details", subscription_details: { subscription: sub.id, metadata: sub.metadata } },
       status_transitions: { paid_at: null, finalized_at: this.nowSeconds },
       confirmation_secret: { client_secret: clientSecret, type: "payment_intent" },
-      payments: { object: "list", data: [{ id: id("inpay"), object: "invoice_payment", invoice: invoiceId, is_default: true, status: "open", payment: { type: "payment_intent", payment_intent: intentId } }] },
+      payments: {
+        object: "list",
+        data: [
+          {
+            id: id("inpay"),
+            object: "invoice_payment",
+            invoice: invoiceId,
+            is_default: true,
+            status: "open",
+            payment: { type: "payment_intent", payment_intent: intentId },
+          },
+        ],
+      },
     };
     this.invoices.set(invoiceId, invoice);
     sub.latest_invoice = invoiceId;
@@ -288,7 +382,11 @@ export class StripeStandIn {
 
   private cardOf(sub: Obj): string | null {
     const customer = this.customers.get(sub.customer as string);
-    return (sub.default_payment_method as string | null) ?? ((customer?.invoice_settings as Obj | undefined)?.default_payment_method as string | null) ?? null;
+    return (
+      (sub.default_payment_method as string | null) ??
+      ((customer?.invoice_settings as Obj | undefined)?.default_payment_method as string | null) ??
+      null
+    );
   }
 
   /** One payment attempt on an open invoice; moves the subscription's status as Stripe does. True when paid. */
@@ -299,20 +397,42 @@ export class StripeStandIn {
     const sub = this.subscriptions.get(((invoice.parent as Obj).subscription_details as Obj).subscription as string)!;
     Object.assign(invoice, { attempt_count: (invoice.attempt_count as number) + 1, attempted: true });
     if (!card || this.failingCards.has(card)) {
-      Object.assign(intent, { status: "requires_payment_method", last_payment_error: { type: "card_error", code: "card_declined", message: DECLINED, payment_method: card ? { id: card } : null } });
+      Object.assign(intent, {
+        status: "requires_payment_method",
+        last_payment_error: {
+          type: "card_error",
+          code: "card_declined",
+          message: DECLINED,
+          payment_method: card ? { id: card } : null,
+        },
+      });
       if (sub.status === "active") sub.status = "past_due";
       return false;
     }
-    Object.assign(intent, { status: "succeeded", amount_received: intent.amount, last_payment_error: null, receipt_email: receiptEmail ?? intent.receipt_email, payment_method: card });
-    Object.assign(invoice, { status: "paid", amount_paid: invoice.amount_due, amount_remaining: 0, status_transitions: { ...(invoice.status_transitions as Obj), paid_at: at } });
+    Object.assign(intent, {
+      status: "succeeded",
+      amount_received: intent.amount,
+      last_payment_error: null,
+      receipt_email: receiptEmail ?? intent.receipt_email,
+      payment_method: card,
+    });
+    Object.assign(invoice, {
+      status: "paid",
+      amount_paid: invoice.amount_due,
+      amount_remaining: 0,
+      status_transitions: { ...(invoice.status_transitions as Obj), paid_at: at },
+    });
     payment.status = "paid";
-    if ((sub.payment_settings as Obj).save_default_payment_method === "on_subscription" && !sub.default_payment_method) sub.default_payment_method = card;
+    if ((sub.payment_settings as Obj).save_default_payment_method === "on_subscription" && !sub.default_payment_method)
+      sub.default_payment_method = card;
     if (["incomplete", "past_due", "unpaid"].includes(sub.status as string)) sub.status = "active";
     return true;
   }
 
   private invoiceFor(ref: string): Obj {
-    const invoiceId = this.invoices.has(ref) ? ref : (this.intentInvoice.get(ref) ?? (this.subscriptions.get(ref)?.latest_invoice as string | undefined));
+    const invoiceId = this.invoices.has(ref)
+      ? ref
+      : (this.intentInvoice.get(ref) ?? (this.subscriptions.get(ref)?.latest_invoice as string | undefined));
     const invoice = invoiceId ? this.invoices.get(invoiceId) : undefined;
     if (!invoice) throw new Error(`No invoice for ${ref}`);
     return invoice;
@@ -350,10 +470,16 @@ export class StripeStandIn {
   }
 
   private updateSubscription(sub: Obj, form: Record<string, string>): string | null {
-    if (["canceled", "incomplete_expired"].includes(sub.status as string)) return "A canceled subscription can only update its cancellation_details and metadata.";
-    if ("cancel_at" in form && "cancel_at_period_end" in form) return "You may only specify one of these parameters: cancel_at, cancel_at_period_end.";
+    if (["canceled", "incomplete_expired"].includes(sub.status as string))
+      return "A canceled subscription can only update its cancellation_details and metadata.";
+    if ("cancel_at" in form && "cancel_at_period_end" in form)
+      return "You may only specify one of these parameters: cancel_at, cancel_at_period_end.";
     const item = (sub.items as { data: Obj[] }).data[0]!;
-    if ("cancel_at" in form) Object.assign(sub, { cancel_at: form.cancel_at === "" ? null : Number(form.cancel_at), cancel_at_period_end: false });
+    if ("cancel_at" in form)
+      Object.assign(sub, {
+        cancel_at: form.cancel_at === "" ? null : Number(form.cancel_at),
+        cancel_at_period_end: false,
+      });
     if ("cancel_at_period_end" in form) {
       const atEnd = form.cancel_at_period_end === "true";
       Object.assign(sub, { cancel_at_period_end: atEnd, cancel_at: atEnd ? item.current_period_end : null });
@@ -370,7 +496,9 @@ export class StripeStandIn {
         const start = item.current_period_start as number;
         const end = item.current_period_end as number;
         const now = Math.min(Math.max(this.nowSeconds, start), end);
-        const amount = Math.round((((price.unit_amount as number) - (old.unit_amount as number)) * (end - now)) / (end - start));
+        const amount = Math.round(
+          (((price.unit_amount as number) - (old.unit_amount as number)) * (end - now)) / (end - start),
+        );
         if (amount > 0) {
           const invoice = this.createInvoice(sub, { amount, reason: "subscription_update", start: now, end });
           this.charge(invoice, this.cardOf(sub));
@@ -386,9 +514,18 @@ export class StripeStandIn {
     const url = new URL(req.url ?? "/", this.url);
     const raw = await readBody(req);
     const form = Object.fromEntries(new URLSearchParams(raw));
-    this.requests.push({ method: req.method ?? "GET", path: url.pathname, form, authorization: req.headers.authorization });
-    const json = (status: number, body: unknown) => res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));
-    const missing = (what: string, key: string) => json(404, { error: { type: "invalid_request_error", code: "resource_missing", message: `No such ${what}: '${key}'` } });
+    this.requests.push({
+      method: req.method ?? "GET",
+      path: url.pathname,
+      form,
+      authorization: req.headers.authorization,
+    });
+    const json = (status: number, body: unknown) =>
+      res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));
+    const missing = (what: string, key: string) =>
+      json(404, {
+        error: { type: "invalid_request_error", code: "resource_missing", message: `No such ${what}: '${key}'` },
+      });
     const invalid = (message: string) => json(400, { error: { type: "invalid_request_error", message } });
     const params = { ...Object.fromEntries(url.searchParams), ...form };
     const expand = Object.entries(params)
@@ -406,7 +543,9 @@ export class StripeStandIn {
         const next = String(session.success_url).replace("{CHECKOUT_SESSION_ID}", session.id as string);
         return res.writeHead(303, { Location: next }).end();
       }
-      return res.writeHead(200, { "Content-Type": "text/html" }).end(`<!doctype html><html lang="en"><head><title>Stand-in Checkout</title></head><body>
+      return res
+        .writeHead(200, { "Content-Type": "text/html" })
+        .end(`<!doctype html><html lang="en"><head><title>Stand-in Checkout</title></head><body>
 <main><h1>Stand-in Stripe Checkout</h1><p>Amount: ${Number(session.amount_total) / 100} ${String(session.currency).toUpperCase()}${session.mode === "subscription" ? " per month" : ""}</p>
 <form method="post"><label>Email <input name="email" value="payer@example.com"></label><label>Name <input name="name" value="Pat Payer"></label><button type="submit">Pay</button></form>
 <a href="${session.cancel_url}">Cancel</a></main></body></html>`);
@@ -422,7 +561,8 @@ export class StripeStandIn {
       const quantity = Number(form["line_items[0][quantity]"] ?? 1);
       const price = form["line_items[0][price]"] ? this.prices.get(form["line_items[0][price]"]) : null;
       if (form["line_items[0][price]"] && !price) return invalid(`No such price: '${form["line_items[0][price]"]}'`);
-      if (form.mode === "subscription" && !price?.recurring) return invalid("You must provide at least one recurring price in `subscription` mode when using prices.");
+      if (form.mode === "subscription" && !price?.recurring)
+        return invalid("You must provide at least one recurring price in `subscription` mode when using prices.");
       const session: Obj = {
         id: sessionId,
         object: "checkout.session",
@@ -430,7 +570,8 @@ export class StripeStandIn {
         url: `${this.url}/pay/${sessionId}`,
         success_url: form.success_url,
         cancel_url: form.cancel_url,
-        amount_total: (price ? (price.unit_amount as number) : Number(form["line_items[0][price_data][unit_amount]"])) * quantity,
+        amount_total:
+          (price ? (price.unit_amount as number) : Number(form["line_items[0][price_data][unit_amount]"])) * quantity,
         currency: price ? price.currency : form["line_items[0][price_data][currency]"],
         metadata: metadataOf(form),
         payment_status: "unpaid",
@@ -442,7 +583,10 @@ export class StripeStandIn {
       };
       // Kept beside the session (Stripe keeps them on its side too): what paying it subscribes to.
       Object.defineProperty(session, "price", { value: price?.id, enumerable: false });
-      Object.defineProperty(session, "subscription_metadata", { value: metadataOf(form, "subscription_data[metadata]"), enumerable: false });
+      Object.defineProperty(session, "subscription_metadata", {
+        value: metadataOf(form, "subscription_data[metadata]"),
+        enumerable: false,
+      });
       this.sessions.set(sessionId, session);
       return json(200, session);
     }
@@ -474,7 +618,11 @@ export class StripeStandIn {
     }
 
     // Customers
-    if (route("POST", /^\/v1\/customers$/)) return json(200, this.createCustomer({ email: form.email ?? null, name: form.name ?? null, metadata: metadataOf(form) }));
+    if (route("POST", /^\/v1\/customers$/))
+      return json(
+        200,
+        this.createCustomer({ email: form.email ?? null, name: form.name ?? null, metadata: metadataOf(form) }),
+      );
     m = route("GET", /^\/v1\/customers\/([\w]+)$/);
     if (m) {
       const found = this.customers.get(m[1]!);
@@ -491,7 +639,8 @@ export class StripeStandIn {
     }
     if (route("POST", /^\/v1\/prices$/)) {
       const holder = [...this.prices.values()].find((p) => form.lookup_key && p.lookup_key === form.lookup_key);
-      if (holder && form.transfer_lookup_key !== "true") return invalid(`A price (lookup_key ${form.lookup_key}) already exists`);
+      if (holder && form.transfer_lookup_key !== "true")
+        return invalid(`A price (lookup_key ${form.lookup_key}) already exists`);
       if (holder) holder.lookup_key = null;
       const price: Obj = {
         id: id("price"),
@@ -515,14 +664,26 @@ export class StripeStandIn {
       if (!this.customers.has(form.customer ?? "")) return missing("customer", form.customer ?? "");
       const priceId = form["items[0][price]"] ?? "";
       if (!this.prices.has(priceId)) return invalid(`No such price: '${priceId}'`);
-      const sub = this.createSubscription(form.customer!, priceId, metadataOf(form), form["payment_settings[save_default_payment_method]"]);
+      const sub = this.createSubscription(
+        form.customer!,
+        priceId,
+        metadataOf(form),
+        form["payment_settings[save_default_payment_method]"],
+      );
       // Without default_incomplete Stripe charges the customer's card at once.
-      if (form.payment_behavior !== "default_incomplete") this.charge(this.invoices.get(sub.latest_invoice as string)!, this.cardOf(sub));
+      if (form.payment_behavior !== "default_incomplete")
+        this.charge(this.invoices.get(sub.latest_invoice as string)!, this.cardOf(sub));
       return json(200, this.expand(sub, expand));
     }
     if (route("GET", /^\/v1\/subscriptions$/)) {
       const found = [...this.subscriptions.values()].filter((s) => !params.customer || s.customer === params.customer);
-      return json(200, list(found.map((s) => this.expand(s, [])), "/v1/subscriptions"));
+      return json(
+        200,
+        list(
+          found.map((s) => this.expand(s, [])),
+          "/v1/subscriptions",
+        ),
+      );
     }
     m = route("GET", /^\/v1\/subscriptions\/([\w]+)$/);
     if (m) {
@@ -557,18 +718,22 @@ export class StripeStandIn {
       if (!found) return missing("invoice", m[1]!);
       if (found.status !== "open") return invalid("Invoice is already paid");
       const sub = this.subscriptions.get(((found.parent as Obj).subscription_details as Obj).subscription as string)!;
-      if (!this.charge(found, form.payment_method ?? this.cardOf(sub))) return json(402, { error: { type: "card_error", code: "card_declined", message: DECLINED } });
+      if (!this.charge(found, form.payment_method ?? this.cardOf(sub)))
+        return json(402, { error: { type: "card_error", code: "card_declined", message: DECLINED } });
       return json(200, this.expand(found, expand));
     }
     if (route("GET", /^\/v1\/invoice_payments$/)) {
       const intentId = params["payment[payment_intent]"];
       const invoiceId = intentId ? this.intentInvoice.get(intentId) : params.invoice;
-      const found = invoiceId ? ((this.invoices.get(invoiceId)?.payments as { data: Obj[] } | undefined)?.data ?? []) : [];
+      const found = invoiceId
+        ? ((this.invoices.get(invoiceId)?.payments as { data: Obj[] } | undefined)?.data ?? [])
+        : [];
       return json(200, list(found, "/v1/invoice_payments"));
     }
 
     // The billing portal
-    if (route("GET", /^\/v1\/billing_portal\/configurations$/)) return json(200, list([...this.portalConfigurations.values()], "/v1/billing_portal/configurations"));
+    if (route("GET", /^\/v1\/billing_portal\/configurations$/))
+      return json(200, list([...this.portalConfigurations.values()], "/v1/billing_portal/configurations"));
     if (route("POST", /^\/v1\/billing_portal\/configurations$/)) {
       const configuration: Obj = {
         id: id("bpc"),
@@ -577,7 +742,10 @@ export class StripeStandIn {
         features: {
           payment_method_update: { enabled: form["features[payment_method_update][enabled]"] === "true" },
           invoice_history: { enabled: form["features[invoice_history][enabled]"] === "true" },
-          subscription_cancel: { enabled: form["features[subscription_cancel][enabled]"] === "true", mode: form["features[subscription_cancel][mode]"] ?? "at_period_end" },
+          subscription_cancel: {
+            enabled: form["features[subscription_cancel][enabled]"] === "true",
+            mode: form["features[subscription_cancel][mode]"] ?? "at_period_end",
+          },
         },
         metadata: metadataOf(form),
       };
@@ -586,7 +754,8 @@ export class StripeStandIn {
     }
     if (route("POST", /^\/v1\/billing_portal\/sessions$/)) {
       if (!this.customers.has(form.customer ?? "")) return missing("customer", form.customer ?? "");
-      if (form.configuration && !this.portalConfigurations.has(form.configuration)) return missing("billing_portal.configuration", form.configuration);
+      if (form.configuration && !this.portalConfigurations.has(form.configuration))
+        return missing("billing_portal.configuration", form.configuration);
       const sessionId = id("bps");
       const session: Obj = {
         id: sessionId,
@@ -600,6 +769,8 @@ export class StripeStandIn {
       this.portalSessions.set(sessionId, session);
       return json(200, session);
     }
-    return json(404, { error: { type: "invalid_request_error", message: `Unrecognized request URL (${req.method}: ${url.pathname})` } });
+    return json(404, {
+      error: { type: "invalid_request_error", message: `Unrecognized request URL (${req.method}: ${url.pathname})` },
+    });
   }
 }
