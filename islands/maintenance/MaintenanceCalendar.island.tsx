@@ -115,9 +115,17 @@ export default function MaintenanceCalendar({ today, bookingWindow, ...enums }: 
       setDayOpen(date);
     }
   };
+  // The newest record of each task this page has saved (or been refused with): until the calendar and the list have
+  // fetched again, they still show the copy from before, and a task opened again must start from what was saved, not
+  // from that copy (its older values and version, which the server would refuse as someone else's change).
+  const fresh = useRef(new Map<number, TaskView>());
+  const openTask = (shown: TaskView) => {
+    const newer = fresh.current.get(shown.id);
+    setTask(newer && newer.version > shown.version ? { ...shown, ...newer } : shown);
+  };
   const open = (item: Item) => {
     setDayOpen(null);
-    if (item.kind === "task") setTask(item.task);
+    if (item.kind === "task") openTask(item.task);
     else setBooking(item.booking);
   };
 
@@ -160,11 +168,19 @@ export default function MaintenanceCalendar({ today, bookingWindow, ...enums }: 
           <MonthAgenda {...monthView} dates={weeks.flat().filter((d) => monthOf(d) === month && days.has(d))} />
         </section>
       ) : (
-        <TaskList onOpen={setTask} enums={enums} />
+        <TaskList onOpen={openTask} enums={enums} />
       )}
 
       {dayOpen && <DayDialog date={dayOpen} onClose={() => setDayOpen(null)} onOpen={open} />}
-      {task && <TaskDialog task={task} statuses={enums.statuses} staff={enums.staff} onClose={() => setTask(null)} />}
+      {task && (
+        <TaskDialog
+          task={task}
+          statuses={enums.statuses}
+          staff={enums.staff}
+          onClose={() => setTask(null)}
+          onFresh={(t) => fresh.current.set(t.id, t)}
+        />
+      )}
       {booking && <BookingDialog booking={booking} window={bookingWindow} onClose={() => setBooking(null)} />}
       {creating && (
         <CreateScheduleDialog

@@ -177,9 +177,11 @@ interface TaskDialogProps {
   statuses: readonly TaskStatus[];
   staff: readonly StaffOption[];
   onClose: () => void;
+  /** A newer record of the task than the one it opened with: what a save answered, or someone else's (409). */
+  onFresh?: (task: TaskView) => void;
 }
 
-export function TaskDialog({ task: opened, statuses, staff, onClose }: TaskDialogProps) {
+export function TaskDialog({ task: opened, statuses, staff, onClose, onFresh }: TaskDialogProps) {
   // The task as last read: the opened one, or the fresh one a stale save brought back.
   const [task, setTask] = useState(opened);
   const [form, setForm] = useState(() => taskForm(opened));
@@ -188,7 +190,7 @@ export function TaskDialog({ task: opened, statuses, staff, onClose }: TaskDialo
   const set: FieldSetter<keyof TaskForm> = (key) => (e) => setForm((f) => ({ ...f, [key]: e.target.value }));
   const update = useWrite(
     () =>
-      apiRequest("PATCH", `/api/maintenance-tasks/${task.id}`, {
+      apiRequest<Partial<TaskView>>("PATCH", `/api/maintenance-tasks/${task.id}`, {
         id: task.id,
         status: form.status,
         notes: form.notes.trim() || null,
@@ -200,7 +202,8 @@ export function TaskDialog({ task: opened, statuses, staff, onClose }: TaskDialo
         ...(form.status === "completed" && { completedAt: new Date().toISOString() }),
         version: task.version,
       }),
-    () => {
+    (saved) => {
+      onFresh?.({ ...task, ...saved });
       toast({ title: "Task Updated", description: `${task.title} is now ${STATUS_LABELS[form.status]}.` });
       refreshAll();
       onClose();
@@ -212,6 +215,7 @@ export function TaskDialog({ task: opened, statuses, staff, onClose }: TaskDialo
       // Someone else saved first: nothing was written; show their values instead of what was typed here.
       const current = staleCurrent<TaskView>(error);
       if (current) {
+        onFresh?.({ ...task, ...current });
         setTask((t) => ({ ...t, ...current }));
         setForm(taskForm({ ...task, ...current }));
         setStale(true);
