@@ -4,7 +4,7 @@
 
 /** The module layers, lowest first. A module may import the layers below its own, never its own layer or above. */
 const LAYERS = [
-  ["mail", "auth", "plans"],
+  ["mail", "auth", "plans", "tax"],
   ["customers", "payments"],
   ["bookings", "inspections", "subscriptions"],
   ["reports", "maintenance", "onboarding"],
