@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadEnv } from "./env.js";
+import { PROVINCES } from "../modules/tax/index.js";
+import { ConfigError, DEMO_BUSINESS, businessSettings, loadEnv } from "./env.js";
 
 describe("loadEnv", () => {
   it("has working development defaults", () => {
@@ -95,5 +96,82 @@ describe("loadEnv", () => {
     expect(env.SMTP_URL).toBeUndefined();
     // PUBLIC_URL then has its development default.
     expect(env.PUBLIC_URL).toBe("http://localhost:3000");
+  });
+});
+
+describe("the business's identity and tax settings (docs/decisions.md#32)", () => {
+  const production = {
+    NODE_ENV: "production",
+    DATABASE_URL: "postgres://x/y",
+    SESSION_SECRET: "s".repeat(40),
+    PUBLIC_URL: "https://haven.example",
+    STRIPE_SECRET_KEY: "sk_test_x",
+    STRIPE_PUBLISHABLE_KEY: "pk_test_x",
+    STRIPE_WEBHOOK_SECRET: "whsec_x",
+    SMTP_URL: "smtp://mail.example:587",
+  };
+  const identity = {
+    BUSINESS_LEGAL_NAME: "Rideau Home Care Ltd.",
+    BUSINESS_ADDRESS: "1 Main Street, Ottawa ON K1S 2B4",
+    GST_HST_NUMBER: "987654321 RT0001",
+  };
+
+  it("has the demo identity, Ontario and no Stripe Tax by default outside production", () => {
+    const env = loadEnv({});
+    expect(env).toMatchObject({ BUSINESS_PROVINCE: "ON", BUSINESS_TAX_REGISTERED: true, STRIPE_AUTOMATIC_TAX: false });
+    expect(businessSettings(env)).toEqual({
+      legalName: DEMO_BUSINESS.legalName,
+      address: DEMO_BUSINESS.address,
+      gstHstNumber: "123456789 RT0001",
+      province: "ON",
+      taxRegistered: true,
+    });
+  });
+
+  it("reads the settings, writes the GST/HST number in one form and refuses a malformed one", () => {
+    const env = loadEnv({
+      ...identity,
+      GST_HST_NUMBER: "987654321rt0001",
+      BUSINESS_PROVINCE: "qc",
+      STRIPE_AUTOMATIC_TAX: "true",
+    });
+    expect(businessSettings(env)).toMatchObject({
+      legalName: "Rideau Home Care Ltd.",
+      gstHstNumber: "987654321 RT0001",
+      province: "QC",
+    });
+    expect(env.STRIPE_AUTOMATIC_TAX).toBe(true);
+    expect(() => loadEnv({ GST_HST_NUMBER: "12345678 RT0001" })).toThrow(/GST_HST_NUMBER must be a business number/);
+    expect(() => loadEnv({ GST_HST_NUMBER: "123456789 RC0001" })).toThrow(/like 123456789 RT0001/);
+    expect(() => loadEnv({ BUSINESS_PROVINCE: "ZZ" })).toThrow(/BUSINESS_PROVINCE must be one of/);
+    expect(() => loadEnv({ BUSINESS_TAX_REGISTERED: "maybe" })).toThrow(
+      /BUSINESS_TAX_REGISTERED must be true or false/,
+    );
+    expect(() => loadEnv({ STRIPE_AUTOMATIC_TAX: "yes please" })).toThrow(/STRIPE_AUTOMATIC_TAX must be true or false/);
+  });
+
+  it("knows the same provinces as the tax module", () => {
+    expect(() => loadEnv({ BUSINESS_PROVINCE: "NU" })).not.toThrow();
+    for (const province of PROVINCES) expect(loadEnv({ BUSINESS_PROVINCE: province }).BUSINESS_PROVINCE).toBe(province);
+  });
+
+  it("refuses production billing with Stripe without the identity, naming each missing setting", () => {
+    expect(() => loadEnv(production)).toThrow(ConfigError);
+    expect(() => loadEnv(production)).toThrow(
+      /^Invalid configuration: BUSINESS_LEGAL_NAME, BUSINESS_ADDRESS, GST_HST_NUMBER must be set in production to bill with Stripe .*BUSINESS_TAX_REGISTERED=false/,
+    );
+    expect(() => loadEnv({ ...production, ...identity, GST_HST_NUMBER: "" })).toThrow(
+      /^Invalid configuration: GST_HST_NUMBER must be set in production/,
+    );
+    expect(businessSettings(loadEnv({ ...production, ...identity }))).toMatchObject({
+      legalName: "Rideau Home Care Ltd.",
+      gstHstNumber: "987654321 RT0001",
+    });
+  });
+
+  it("starts production without a number when the operator says the business is not registered, or takes no payments", () => {
+    const unregistered = loadEnv({ ...production, ...identity, GST_HST_NUMBER: "", BUSINESS_TAX_REGISTERED: "false" });
+    expect(businessSettings(unregistered)).toMatchObject({ gstHstNumber: null, taxRegistered: false });
+    expect(loadEnv({ ...production, PAYMENTS_MODE: "demo" }).PAYMENTS_MODE).toBe("demo");
   });
 });

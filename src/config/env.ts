@@ -36,6 +36,22 @@ export function trustProxySetting(value: string): boolean | number | string {
   return value;
 }
 
+/** The provinces and territories the tax module has rates for (src/modules/tax: config sits below the modules). */
+const TAX_PROVINCES = ["AB", "BC", "MB", "NB", "NL", "NS", "NT", "NU", "ON", "PE", "QC", "SK", "YT"] as const;
+
+/** A GST/HST registration: the 9-digit business number, then the RT program account (CRA's RC2 format). */
+const GST_HST_NUMBER = /^\d{9}RT\d{4}$/;
+
+const booleanSetting = (name: string) =>
+  z.enum(["true", "false"], { error: `${name} must be true or false` }).transform((v) => v === "true");
+
+/** Development and test bill as this sample business; production must name its own (see loadEnv). */
+export const DEMO_BUSINESS = {
+  legalName: "Haven Home Health Inc.",
+  address: "200 Elgin Street, Suite 400, Ottawa ON K2P 1L5",
+  gstHstNumber: "123456789 RT0001",
+} as const;
+
 const schema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -94,6 +110,28 @@ const schema = z.object({
   // When set, GET /metrics needs "Authorization: Bearer <token>"; unset, it answers loopback addresses only.
   METRICS_TOKEN: optional(z.string().min(16, "METRICS_TOKEN must be at least 16 characters")),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  // The business on invoices and receipts (docs/decisions.md#32, docs/tax.md). Outside production they default to
+  // the demo identity below; production with Stripe refuses to bill without them unless BUSINESS_TAX_REGISTERED=false.
+  BUSINESS_LEGAL_NAME: optional(z.string().trim().min(1).max(200)),
+  BUSINESS_ADDRESS: optional(z.string().trim().min(1).max(300)),
+  GST_HST_NUMBER: optional(
+    z
+      .string()
+      .trim()
+      .transform((v) => v.replace(/\s+/g, "").toUpperCase())
+      .refine((v) => GST_HST_NUMBER.test(v), {
+        error: "GST_HST_NUMBER must be a business number with its GST/HST account, like 123456789 RT0001",
+      })
+      .transform((v) => `${v.slice(0, 9)} ${v.slice(9)}`),
+  ),
+  // The tax province when a purchase names no home (docs/tax.md).
+  BUSINESS_PROVINCE: z.preprocess(
+    (v) => (typeof v === "string" ? v.trim().toUpperCase() || undefined : v),
+    z.enum(TAX_PROVINCES, { error: `BUSINESS_PROVINCE must be one of ${TAX_PROVINCES.join(", ")}` }).default("ON"),
+  ),
+  BUSINESS_TAX_REGISTERED: z.preprocess(blankToUndefined, booleanSetting("BUSINESS_TAX_REGISTERED").default(true)),
+  // Stripe Tax computes the tax instead of Haven's Tax Rate objects (docs/tax.md).
+  STRIPE_AUTOMATIC_TAX: z.preprocess(blankToUndefined, booleanSetting("STRIPE_AUTOMATIC_TAX").default(false)),
   DEMO_STAFF_EMAIL: z.string().email().default("demo@havenhomehealth.ca"),
   DEMO_STAFF_PASSWORD: z.string().default("haven-demo-2024"),
 });
@@ -108,6 +146,43 @@ export type Env = Omit<z.infer<typeof schema>, "PAYMENTS_MODE" | "MAIL_MODE" | "
 };
 
 export class ConfigError extends Error {}
+
+/**
+ * Who bills: printed on invoices and receipts, and the tax province of a purchase that names no home
+ * (docs/decisions.md#32). Modules receive it through their Deps; container.ts builds it once.
+ */
+export interface BusinessSettings {
+  legalName: string;
+  address: string;
+  /** Null only when the operator said the business is not registered (BUSINESS_TAX_REGISTERED=false). */
+  gstHstNumber: string | null;
+  province: (typeof TAX_PROVINCES)[number];
+  taxRegistered: boolean;
+}
+
+export function businessSettings(
+  env: Pick<
+    Env,
+    | "NODE_ENV"
+    | "BUSINESS_LEGAL_NAME"
+    | "BUSINESS_ADDRESS"
+    | "GST_HST_NUMBER"
+    | "BUSINESS_PROVINCE"
+    | "BUSINESS_TAX_REGISTERED"
+  >,
+): BusinessSettings {
+  // Production has passed loadEnv's check; elsewhere the demo identity fills what is unset.
+  const demo = env.NODE_ENV !== "production";
+  return {
+    legalName: env.BUSINESS_LEGAL_NAME ?? (demo ? DEMO_BUSINESS.legalName : ""),
+    address: env.BUSINESS_ADDRESS ?? (demo ? DEMO_BUSINESS.address : ""),
+    gstHstNumber: env.BUSINESS_TAX_REGISTERED
+      ? (env.GST_HST_NUMBER ?? (demo ? DEMO_BUSINESS.gstHstNumber : null))
+      : (env.GST_HST_NUMBER ?? null),
+    province: env.BUSINESS_PROVINCE,
+    taxRegistered: env.BUSINESS_TAX_REGISTERED,
+  };
+}
 
 /**
  * Decides the payment and mail modes. A mode that takes no real payments or sends no real mail is
@@ -132,6 +207,16 @@ function resolveModes(parsed: z.infer<typeof schema> & { PUBLIC_URL: string }): 
     throw new ConfigError(
       "Invalid configuration: STRIPE_WEBHOOK_SECRET must be set in production when Stripe is on (it verifies /api/stripe/webhook); set it, or PAYMENTS_MODE=demo",
     );
+  }
+  if (production && PAYMENTS_MODE === "stripe" && parsed.BUSINESS_TAX_REGISTERED) {
+    const missing = (["BUSINESS_LEGAL_NAME", "BUSINESS_ADDRESS", "GST_HST_NUMBER"] as const).filter(
+      (name) => !parsed[name],
+    );
+    if (missing.length) {
+      throw new ConfigError(
+        `Invalid configuration: ${missing.join(", ")} must be set in production to bill with Stripe (invoices name the business and its GST/HST number, docs/tax.md); set them, or BUSINESS_TAX_REGISTERED=false if the business is not registered for GST/HST`,
+      );
+    }
   }
   const MAIL_MODE = parsed.MAIL_MODE ?? (parsed.SMTP_URL ? "smtp" : "outbox");
   if (!parsed.SMTP_URL && (parsed.MAIL_MODE === "smtp" || (production && !parsed.MAIL_MODE))) {

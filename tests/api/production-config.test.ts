@@ -22,6 +22,10 @@ const PRODUCTION = {
   PUBLIC_URL: "https://haven.example.com",
   ...STAND_IN_KEYS,
   SMTP_URL: "smtp://mail.example.com:587",
+  // The business's identity: production bills with Stripe only with it (docs/decisions.md#32).
+  BUSINESS_LEGAL_NAME: "Haven Home Health Inc.",
+  BUSINESS_ADDRESS: "200 Elgin Street, Ottawa ON K2P 1L5",
+  GST_HST_NUMBER: "123456789 RT0001",
 } as const;
 
 const without = (...names: (keyof typeof PRODUCTION)[]) =>
