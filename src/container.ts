@@ -41,7 +41,9 @@ import { PurgeRepository } from "./modules/privacy/purge.repository.js";
 import { PrivacyService } from "./modules/privacy/privacy.service.js";
 import { LOGIN_LIMITS } from "./modules/auth/auth.service.js";
 import { HomeAccess } from "./modules/my-home/home-access.js";
+import { HomeAccessRepository } from "./modules/my-home/home-access.repository.js";
 import { PlanDeliveries } from "./modules/maintenance/plan-deliveries.js";
+import { PlanDeliveriesRepository } from "./modules/maintenance/plan-deliveries.repository.js";
 import { HomeAuthRepository } from "./modules/my-home/home-auth.repository.js";
 import { HOME_MAIL_KEY_PREFIX, HOME_SIGN_IN_LIMITS, HomeAuthService } from "./modules/my-home/home-auth.service.js";
 import { RecordsRepository } from "./modules/my-home/records.repository.js";
@@ -106,12 +108,16 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
   // Stripe's billing side (subscriptions, portal) shares the purchase paths' client; null in demo mode.
   const stripeBilling = createStripeBilling(env, log);
   const paymentProvider = createPaymentProvider(env, paymentsRepository, stripeBilling);
-  const users = new UsersService(new StaffUsersRepository(db));
-  const customers = new CustomersService(new CustomersRepository(db), transaction);
+  const users = new UsersService({ users: new StaffUsersRepository(db) });
+  const customers = new CustomersService({ customers: new CustomersRepository(db), transaction });
   const mail = new MailService(mailSettingsFrom(env), log);
   const subscriptionsRepository = new SubscriptionsRepository(db);
   // What each plan delivers (docs/decisions.md#26): maintenance schedules made and ended as subscriptions change.
-  const planServices = new PlanDeliveries(db, { timeZone: env.BUSINESS_TZ });
+  const planServices = new PlanDeliveries({
+    repo: new PlanDeliveriesRepository(db),
+    transaction,
+    settings: { timeZone: env.BUSINESS_TZ },
+  });
   const subscriptions = new SubscriptionsService(subscriptionsRepository, {
     plans,
     mail,
@@ -163,8 +169,8 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
       publicUrl,
     },
   });
-  const inspections = new InspectionsService(new InspectionsRepository(db), transaction);
-  const photos = new PhotosService(new PhotosRepository(db));
+  const inspections = new InspectionsService({ inspections: new InspectionsRepository(db), transaction });
+  const photos = new PhotosService({ photos: new PhotosRepository(db) });
   const reports = new ReportsService(new ReportsRepository(db), transaction, {
     inspections,
     photos,
@@ -187,7 +193,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     transaction,
   });
   // My Home reads across modules through its read model (src/modules/my-home/README.md) and their services.
-  const homeAccess = new HomeAccess(db);
+  const homeAccess = new HomeAccess({ repo: new HomeAccessRepository(db) });
   const homeRecordsRepository = new RecordsRepository(db);
   const homeVisits = new VisitsService(new VisitsRepository(db), {
     homeAccess,
@@ -225,7 +231,11 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     plans,
     transaction,
     users,
-    auth: new AuthService(users, new StaffSessionsRepository(db), new LoginAttemptsRepository(db)),
+    auth: new AuthService({
+      users,
+      sessions: new StaffSessionsRepository(db),
+      attempts: new LoginAttemptsRepository(db),
+    }),
     idempotency: new IdempotencyService(db),
     customers,
     mail,

@@ -26,12 +26,12 @@ const attacker = (i: number) => `203.0.113.${i}`;
 
 /** The app with its own login limits (the shipped ones need a hundred guesses to show the e-mail-wide wait). */
 function appWithLimits(limits: Partial<LoginLimits>): Express {
-  const auth = new AuthService(
-    ctx.container.users,
-    new StaffSessionsRepository(ctx.db),
-    new LoginAttemptsRepository(ctx.db),
-    { ...LOGIN_LIMITS, ...limits },
-  );
+  const auth = new AuthService({
+    users: ctx.container.users,
+    sessions: new StaffSessionsRepository(ctx.db),
+    attempts: new LoginAttemptsRepository(ctx.db),
+    limits: { ...LOGIN_LIMITS, ...limits },
+  });
   return createApp({ ...ctx.container, auth });
 }
 

@@ -6,6 +6,8 @@ import ICAL from "ical.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, todayIn } from "../../src/shared/business-time.js";
 import { PlanDeliveries } from "../../src/modules/maintenance/index.js";
+import { PlanDeliveriesRepository } from "../../src/modules/maintenance/plan-deliveries.repository.js";
+import { transactionRunner } from "../../src/db/transaction.js";
 import type { PlanType } from "../../src/modules/plans/plans.schemas.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { signInHome } from "../support/home.js";
@@ -88,7 +90,11 @@ async function subscribe(
   await ctx.container.transaction(async (tx) => {
     await ctx.container.subscriptions.attachToProperty(ref, owner, tx, now);
     // Makes the plan's schedules whether or not the container wires plan services (idempotent).
-    await new PlanDeliveries(ctx.db, { timeZone: TZ }).sync(
+    await new PlanDeliveries({
+      repo: new PlanDeliveriesRepository(ctx.db),
+      transaction: transactionRunner(ctx.db),
+      settings: { timeZone: TZ },
+    }).sync(
       tx,
       { id: sub.id, propertyId: owner.propertyId, planType, status: "active", anchor: todayIn(TZ, now) },
       todayIn(TZ),

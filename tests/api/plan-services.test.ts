@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PlanType } from "../../src/modules/plans/plans.schemas.js";
 import { PlanDeliveries, type PlanServiceSubscription } from "../../src/modules/maintenance/index.js";
+import { PlanDeliveriesRepository } from "../../src/modules/maintenance/plan-deliveries.repository.js";
+import { transactionRunner } from "../../src/db/transaction.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 
 // each plan's services become schedules of the property,
@@ -16,7 +18,11 @@ describe("plan services", () => {
 
   beforeAll(async () => {
     ctx = await createTestContext();
-    planServices = new PlanDeliveries(ctx.db, { timeZone: ctx.env.BUSINESS_TZ });
+    planServices = new PlanDeliveries({
+      repo: new PlanDeliveriesRepository(ctx.db),
+      transaction: transactionRunner(ctx.db),
+      settings: { timeZone: ctx.env.BUSINESS_TZ },
+    });
     ({ agent: staff } = await signInStaff(ctx));
   });
   afterAll(() => ctx?.close());

@@ -5,6 +5,8 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, shortDate, todayIn } from "../../src/shared/business-time.js";
 import { PlanDeliveries } from "../../src/modules/maintenance/index.js";
+import { PlanDeliveriesRepository } from "../../src/modules/maintenance/plan-deliveries.repository.js";
+import { transactionRunner } from "../../src/db/transaction.js";
 import {
   type BrowserSite,
   PHONE,
@@ -65,7 +67,11 @@ beforeAll(async () => {
       { customerId: customer.id, propertyId: property.id },
       tx,
     );
-    await new PlanDeliveries(ctx.db, { timeZone: TZ }).sync(
+    await new PlanDeliveries({
+      repo: new PlanDeliveriesRepository(ctx.db),
+      transaction: transactionRunner(ctx.db),
+      settings: { timeZone: TZ },
+    }).sync(
       tx,
       { id: sub.id, propertyId: property.id, planType: "premium", status: "active", anchor: todayIn(TZ) },
       todayIn(TZ),

@@ -1,6 +1,8 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PlanDeliveries } from "../../src/modules/maintenance/index.js";
+import { PlanDeliveriesRepository } from "../../src/modules/maintenance/plan-deliveries.repository.js";
+import { transactionRunner } from "../../src/db/transaction.js";
 import type { PlanType } from "../../src/modules/plans/plans.schemas.js";
 import {
   type BrowserSite,
@@ -26,7 +28,11 @@ beforeAll(async () => {
   ({ ctx } = site);
   today = ctx.container.maintenance.today();
   await ctx.container.users.create({ ...staff, firstName: "Pat", lastName: "Planner" });
-  const planServices = new PlanDeliveries(ctx.db, { timeZone: ctx.env.BUSINESS_TZ });
+  const planServices = new PlanDeliveries({
+    repo: new PlanDeliveriesRepository(ctx.db),
+    transaction: transactionRunner(ctx.db),
+    settings: { timeZone: ctx.env.BUSINESS_TZ },
+  });
   const subscribe = async (n: number, planType: PlanType, status: string) => {
     const { customer, property } = await ctx.container.customers.createWithProperty(
       { email: `plan-owner${n}@example.com`, name: `Plan Owner ${n}`, subscriptionPlan: planType },

@@ -53,14 +53,28 @@ const sha256 = (token: string) => createHash("sha256").update(token).digest("hex
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 const normalEmail = (email: string) => email.trim().toLowerCase();
 
+/** What AuthService uses; src/container.ts builds them. */
+export interface AuthDeps {
+  users: UsersService;
+  sessions: StaffSessionsRepository;
+  attempts: LoginAttemptsRepository;
+  /** The shipped LOGIN_LIMITS unless a test sets its own. */
+  limits?: LoginLimits;
+}
+
 /** Staff sign-in: rate-limited logins and revocable sessions (docs/decisions.md#6). */
 export class AuthService {
-  constructor(
-    private readonly users: UsersService,
-    private readonly sessions: StaffSessionsRepository,
-    private readonly attempts: LoginAttemptsRepository,
-    private readonly limits: LoginLimits = LOGIN_LIMITS,
-  ) {}
+  private readonly users: UsersService;
+  private readonly sessions: StaffSessionsRepository;
+  private readonly attempts: LoginAttemptsRepository;
+  private readonly limits: LoginLimits;
+
+  constructor(deps: AuthDeps) {
+    this.users = deps.users;
+    this.sessions = deps.sessions;
+    this.attempts = deps.attempts;
+    this.limits = deps.limits ?? LOGIN_LIMITS;
+  }
 
   /**
    * Counts the attempt (per e-mail and address, per address, per e-mail) BEFORE checking the password, so

@@ -7,8 +7,17 @@ import type { StaffUsersRepository } from "./users.repository.js";
 // A fixed hash to verify against when the e-mail is unknown, so both failures take as long.
 let decoyHash: Promise<string> | null = null;
 
+/** What UsersService uses; src/container.ts builds them. */
+export interface UsersDeps {
+  users: StaffUsersRepository;
+}
+
 export class UsersService {
-  constructor(private readonly users: StaffUsersRepository) {}
+  private readonly users: StaffUsersRepository;
+
+  constructor(deps: UsersDeps) {
+    this.users = deps.users;
+  }
 
   async create(input: NewStaffUser): Promise<StaffUser> {
     const user = parse(newStaffUserSchema, input);

@@ -17,11 +17,20 @@ export const SESSION_TAKEN_MESSAGE =
 // Who is asking is declared in customers.constants.ts, where src/http/viewer.ts may read it.
 export type { Viewer };
 
+/** What CustomersService uses; src/container.ts builds them. */
+export interface CustomersDeps {
+  customers: CustomersRepository;
+  transaction: TransactionRunner;
+}
+
 export class CustomersService {
-  constructor(
-    private readonly customers: CustomersRepository,
-    private readonly transaction: TransactionRunner,
-  ) {}
+  private readonly customers: CustomersRepository;
+  private readonly transaction: TransactionRunner;
+
+  constructor(deps: CustomersDeps) {
+    this.customers = deps.customers;
+    this.transaction = deps.transaction;
+  }
 
   /**
    * Creates a customer and their first property. With a checkout session id it is idempotent:

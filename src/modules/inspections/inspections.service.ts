@@ -44,12 +44,21 @@ export interface BulkInspection {
   entries: EntryInput[];
 }
 
+/** What InspectionsService uses; src/container.ts builds them. */
+export interface InspectionsDeps {
+  inspections: InspectionsRepository;
+  transaction: TransactionRunner;
+}
+
 /** Inspections, their entries and status (staff-side §3, §4; docs/decisions.md#2 and #16). */
 export class InspectionsService {
-  constructor(
-    private readonly inspections: InspectionsRepository,
-    private readonly transaction: TransactionRunner,
-  ) {}
+  private readonly inspections: InspectionsRepository;
+  private readonly transaction: TransactionRunner;
+
+  constructor(deps: InspectionsDeps) {
+    this.inspections = deps.inspections;
+    this.transaction = deps.transaction;
+  }
 
   list(filter: {
     status?: InspectionStatus;

@@ -80,13 +80,22 @@ const toStored = (photo: PhotoMeta): StoredPhoto => ({
   height: photo.height,
 });
 
+/** What PhotosService uses; src/container.ts builds them. */
+export interface PhotosDeps {
+  photos: PhotosRepository;
+}
+
 /**
  * Photos of inspection entries (docs/decisions.md#9 and #17): the real type from the magic bytes,
  * the EXIF orientation applied, at most 2048 px, no metadata kept (location included), a 320 px WebP
  * thumbnail, and each distinct upload stored once.
  */
 export class PhotosService {
-  constructor(private readonly photos: PhotosRepository) {}
+  private readonly photos: PhotosRepository;
+
+  constructor(deps: PhotosDeps) {
+    this.photos = deps.photos;
+  }
 
   async ingest(input: Buffer | string, clientId?: string, field = "photo"): Promise<StoredPhoto> {
     if (clientId !== undefined && !CLIENT_ID_PATTERN.test(clientId)) {

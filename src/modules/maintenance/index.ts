@@ -11,6 +11,7 @@ export {
 } from "./maintenance.service.js";
 export {
   PlanDeliveries,
+  type PlanDeliveriesDeps,
   type PlanDeliveriesSettings,
   type PlanServiceSchedule,
   type PlanServiceSubscription,

@@ -1,7 +1,6 @@
 import type { Knex } from "knex";
 import { cursorBatches } from "../../db/cursor.js";
 import type { Tx } from "../../db/transaction.js";
-import type { PlanType } from "../plans/plans.schemas.js";
 import { CalendarRepository } from "./calendar.repository.js";
 import type { MaintenanceTask, NewTask, TaskCategory, TaskPriority, TaskStatus } from "./maintenance.constants.js";
 import { ScheduleRepository } from "./schedules.repository.js";
@@ -28,33 +27,6 @@ export class MaintenanceRepository {
   constructor(private readonly db: Knex) {
     this.schedules = new ScheduleRepository(db);
     this.calendar = new CalendarRepository(db);
-  }
-
-  // --- Reads of other modules' tables for PlanDeliveries: documented exceptions (README "Plan deliveries") ---
-
-  /**
-   * The subscription a plan-service request names. An exception to "others call its service": the
-   * subscriptions service calls PlanDeliveries in its own transactions, so PlanDeliveries cannot call it back.
-   */
-  planSubscription(
-    id: number,
-  ): Promise<
-    { id: number; property_id: number | null; plan_type: PlanType; status: string; billing_anchor: unknown } | undefined
-  > {
-    return this.db("subscriptions").where({ id }).first("id", "property_id", "plan_type", "status", "billing_anchor");
-  }
-
-  /**
-   * When the property's last completed inspection ended, in the caller's transaction (the health report's due
-   * date). An exception like planSubscription: it runs inside the subscription's transaction.
-   */
-  async lastCompletedInspectionAt(tx: Tx, propertyId: number): Promise<Date | null> {
-    const row = await tx("inspections")
-      .where({ property_id: propertyId, status: "completed" })
-      .whereNotNull("completed_at")
-      .max({ at: "completed_at" })
-      .first();
-    return row?.at ? new Date(row.at as Date) : null;
   }
 
   async insertTasks(tasks: NewTask[], tx: Tx | Knex = this.db): Promise<MaintenanceTask[]> {

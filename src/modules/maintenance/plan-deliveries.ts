@@ -2,16 +2,14 @@
 // plan includes is a schedule of its property (`maintenance_schedules.subscription_id`, `plan_service`),
 // made, held, released and ended by `sync`, which the subscriptions service calls in the transaction of every
 // state change. Cadences are RFC 5545 rules from plans.catalog.ts, expanded like any other schedule.
-import type { Knex } from "knex";
-import type { Tx } from "../../db/transaction.js";
+import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import { fieldsFromZod, NotFoundError, ConflictError, ValidationError } from "../../http/errors.js";
 import { addDays, todayIn } from "../../shared/business-time.js";
 import { type PlanServiceDefinition, planServiceByKey, planServicesOf } from "../plans/index.js";
 import type { PlanType } from "../plans/plans.schemas.js";
 import { ENDED_STATUSES, SERVING_STATUSES } from "../subscriptions/subscriptions.constants.js";
 import type { MaintenanceTask } from "./maintenance.constants.js";
-import { MaintenanceRepository } from "./maintenance.repository.js";
-import { toTask } from "./task-rows.js";
+import type { PlanDeliveriesRepository, PlanScheduleRow } from "./plan-deliveries.repository.js";
 import { DEFAULT_HORIZON_DAYS, type PlanServiceRequestInput, planServiceRequestSchema } from "./maintenance.schemas.js";
 import { firstRuleOccurrence, nextRuleOccurrence, occurrencesBetween } from "./recurrence.js";
 
@@ -54,34 +52,27 @@ export interface PlanDeliveriesSettings {
   horizonDays?: number;
 }
 
+/** What PlanDeliveries uses; src/container.ts builds them. */
+export interface PlanDeliveriesDeps {
+  repo: PlanDeliveriesRepository;
+  transaction: TransactionRunner;
+  settings: PlanDeliveriesSettings;
+}
+
 /** Statuses whose tasks run unheld; any other status still serving or not yet ended holds them. */
 const RUNNING_STATUSES: readonly string[] = ["active", "trialing"];
-/** A task nobody started, done or edited: the only kind a hold, an end or a reopen may touch. */
-const UNTOUCHED = { statuses: ["pending", "scheduled"], version: 1 };
-
-type Row = Record<string, unknown>;
-
-interface ScheduleRow {
-  id: number;
-  planService: string;
-  startDate: string;
-  rrule: string | null;
-  held: boolean;
-  endedAt: string | null;
-}
 
 /**
  * Plan services of subscriptions (`container.planServices`). SubscriptionsService calls it through a listener port
  * of its own (subscriptions sits below maintenance), so its method names and signatures are that port's.
  */
 export class PlanDeliveries {
-  private readonly tasks: MaintenanceRepository;
+  private readonly repo: PlanDeliveriesRepository;
+  private readonly settings: PlanDeliveriesSettings;
 
-  constructor(
-    private readonly db: Knex,
-    private readonly settings: PlanDeliveriesSettings,
-  ) {
-    this.tasks = new MaintenanceRepository(db);
+  constructor(private readonly deps: PlanDeliveriesDeps) {
+    this.repo = deps.repo;
+    this.settings = deps.settings;
   }
 
   private get horizonDays() {
@@ -102,12 +93,7 @@ export class PlanDeliveries {
     if (!sub.propertyId) return result;
     const propertyId = sub.propertyId;
     // Lock the subscription's schedules: two syncs of one subscription run one after the other.
-    const existing = (
-      await tx("maintenance_schedules")
-        .where({ subscription_id: sub.id })
-        .forUpdate()
-        .select("id", "plan_service", "start_date", "rrule", "held", "ended_at")
-    ).map(toScheduleRow);
+    const existing = await this.repo.lockSchedules(tx, sub.id);
     const serving = SERVING_STATUSES.includes(sub.status);
     const ended = ENDED_STATUSES.includes(sub.status);
     const hold = !ended && !RUNNING_STATUSES.includes(sub.status);
@@ -119,17 +105,12 @@ export class PlanDeliveries {
       (s) => !s.endedAt && (ended || (serving && !wanted.some((w) => w.key === s.planService))),
     );
     if (toEnd.length) {
-      const ids = toEnd.map((s) => s.id);
-      await tx("maintenance_schedules")
-        .whereIn("id", ids)
-        .update({ ended_at: tx.fn.now(), held: false, updated_at: tx.fn.now() });
-      await untouchedFuture(tx("maintenance_tasks").whereIn("schedule_id", ids), today).update({
-        status: "cancelled",
-        held: false,
-        updated_at: tx.fn.now(),
-      });
       // An edited task stays as staff left it, without the hold of a subscription that no longer runs.
-      await tx("maintenance_tasks").whereIn("schedule_id", ids).where("held", true).update({ held: false });
+      await this.repo.endSchedules(
+        tx,
+        toEnd.map((s) => s.id),
+        today,
+      );
       result.ended = toEnd.length;
     }
 
@@ -149,14 +130,8 @@ export class PlanDeliveries {
           result.added += 1;
         }
       } else if (current.endedAt) {
-        await tx("maintenance_schedules")
-          .where({ id: current.id })
-          .update({ ended_at: null, held: hold, expanded_through: null, updated_at: tx.fn.now() });
         // The tasks its end cancelled come back (same series, so the same dates); edited ones never left.
-        await tx("maintenance_tasks")
-          .where({ schedule_id: current.id, status: "cancelled", version: UNTOUCHED.version })
-          .where("scheduled_date", ">=", today)
-          .update({ status: "scheduled", held: hold, updated_at: tx.fn.now() });
+        await this.repo.reopenSchedule(tx, current.id, hold, today);
         toExpand.push(current.id);
         result.added += 1;
       } else if (service.cadence === "annual-inspection") {
@@ -167,23 +142,9 @@ export class PlanDeliveries {
     // Hold or release the tasks of the schedules still running.
     const open = existing.filter((s) => !s.endedAt && !toEnd.includes(s)).map((s) => s.id);
     if (open.length) {
-      await tx("maintenance_schedules")
-        .whereIn("id", open)
-        .whereNot("held", hold)
-        .update({ held: hold, updated_at: tx.fn.now() });
-      if (hold) {
-        result.held = await tx("maintenance_tasks")
-          .whereIn("schedule_id", open)
-          .where("held", false)
-          .where("scheduled_date", ">=", today)
-          .whereIn("status", UNTOUCHED.statuses)
-          .update({ held: true });
-      } else {
-        result.released = await tx("maintenance_tasks")
-          .whereIn("schedule_id", open)
-          .where("held", true)
-          .update({ held: false });
-      }
+      const changed = await this.repo.setHeld(tx, open, hold, today);
+      if (hold) result.held = changed;
+      else result.released = changed;
     }
 
     if (toExpand.length) await this.expand(tx, toExpand, today);
@@ -195,32 +156,23 @@ export class PlanDeliveries {
     subscriptionId: number,
     today: string = todayIn(this.settings.timeZone),
   ): Promise<PlanServiceSchedule[]> {
-    const rows = (await this.db.raw(
-      `select s.id, s.plan_service, s.title, s.rrule, s.start_date, s.held, s.ended_at,
-              (select min(t.scheduled_date) from maintenance_tasks t
-                where t.schedule_id = s.id and t.scheduled_date >= ?::date and t.status in ('pending', 'scheduled', 'in_progress')) as next_task
-         from maintenance_schedules s where s.subscription_id = ? order by s.id`,
-      [today, subscriptionId],
-    )) as { rows: Row[] };
+    const rows = await this.repo.listForSubscription(subscriptionId, today);
     const order = (key: string) => {
       const definition = planServiceByKey(key);
       return definition ? planServicesOf("premium").indexOf(definition) : Number.MAX_SAFE_INTEGER;
     };
-    return rows.rows
-      .map((r) => {
-        const rrule = (r.rrule as string | null) ?? null;
-        const endedAt = r.ended_at instanceof Date ? r.ended_at.toISOString() : ((r.ended_at as string | null) ?? null);
-        const nextTask = (r.next_task as string | null) ?? null;
-        const ruleNext = rrule ? nextRuleOccurrence(rrule, r.start_date as string, today) : null;
+    return rows
+      .map(({ rrule, endedAt, nextTask, ...r }) => {
+        const ruleNext = rrule ? nextRuleOccurrence(rrule, r.startDate, today) : null;
         const nextDate =
           endedAt || !rrule ? null : ([nextTask, ruleNext].filter((d): d is string => Boolean(d)).sort()[0] ?? null);
         return {
-          scheduleId: r.id as number,
-          service: r.plan_service as string,
-          title: r.title as string,
+          scheduleId: r.id,
+          service: r.planService,
+          title: r.title,
           rrule,
           nextDate,
-          held: Boolean(r.held),
+          held: r.held,
           endedAt,
           onRequest: !rrule,
         };
@@ -241,7 +193,7 @@ export class PlanDeliveries {
     const parsed = planServiceRequestSchema.safeParse({ service: input.service, date: input.date, notes: input.notes });
     if (!parsed.success) throw new ValidationError("Invalid input", fieldsFromZod(parsed.error));
     const request: PlanServiceRequestInput = parsed.data;
-    const sub = await this.tasks.planSubscription(input.subscriptionId);
+    const sub = await this.repo.planSubscription(input.subscriptionId);
     if (!sub) throw new NotFoundError("Subscription not found");
     const definition = planServiceByKey(request.service);
     const included = planServicesOf(sub.plan_type as PlanType);
@@ -258,42 +210,36 @@ export class PlanDeliveries {
       throw new ValidationError("Choose today or a later date", { date: "Choose today or a later date" });
     if (!SERVING_STATUSES.includes(sub.status as string) || !sub.property_id)
       throw new ConflictError("This subscription no longer includes services");
-    return this.db.transaction(async (tx) => {
+    const propertyId = sub.property_id;
+    return this.deps.transaction(async (tx) => {
       // The subscription's on-request schedule holds its requests; sync makes it, but make sure.
       await this.sync(
         tx,
         {
           id: sub.id,
-          propertyId: sub.property_id,
+          propertyId,
           planType: sub.plan_type,
           status: sub.status,
           anchor: anchorOf(sub.billing_anchor),
         },
         today,
       );
-      const schedule = await tx("maintenance_schedules")
-        .where({ subscription_id: sub.id, plan_service: definition.key })
-        .first("id", "held", "ended_at");
+      const schedule = await this.repo.findSchedule(tx, sub.id, definition.key);
       if (!schedule || schedule.ended_at) throw new ConflictError("This subscription no longer includes this service");
       const by = input.source === "staff" ? "staff" : "the homeowner";
-      const rows = (await tx.raw(
-        `insert into maintenance_tasks (property_id, schedule_id, title, description, category, priority, status, scheduled_date, estimated_duration, notes, held)
-         values (?, ?, ?, ?, ?, 'medium', 'scheduled', ?, ?, ?, ?)
-         on conflict (schedule_id, scheduled_date) do nothing returning *`,
-        [
-          sub.property_id,
-          schedule.id,
-          definition.title,
-          `Requested by ${by} (${sub.plan_type} plan service).`,
-          definition.category,
-          request.date,
-          definition.estimatedDuration,
-          request.notes ?? null,
-          Boolean(schedule.held),
-        ],
-      )) as { rows: Row[] };
-      if (!rows.rows.length) throw new ConflictError(`${definition.title} is already requested for ${request.date}`);
-      return toTask(rows.rows[0]!);
+      const task = await this.repo.insertRequestedTask(tx, {
+        propertyId,
+        scheduleId: schedule.id,
+        title: definition.title,
+        description: `Requested by ${by} (${sub.plan_type} plan service).`,
+        category: definition.category,
+        scheduledDate: request.date,
+        estimatedDuration: definition.estimatedDuration,
+        notes: request.notes ?? null,
+        held: Boolean(schedule.held),
+      });
+      if (!task) throw new ConflictError(`${definition.title} is already requested for ${request.date}`);
+      return task;
     });
   }
 
@@ -310,27 +256,20 @@ export class PlanDeliveries {
     else if (service.cadence === "annual-inspection")
       startDate = await this.inspectionDue(tx, sub.propertyId, sub.anchor, today);
     else startDate = notBefore;
-    const { rows } = (await tx.raw(
-      `insert into maintenance_schedules (property_id, title, description, category, priority, estimated_duration, recurrence_type, recurrence_interval,
-                                          start_date, subscription_id, plan_service, rrule, held)
-       values (?, ?, ?, ?, 'medium', ?, ?, ?, ?, ?, ?, ?, ?)
-       on conflict (subscription_id, plan_service) where subscription_id is not null do nothing returning id`,
-      [
-        sub.propertyId,
-        service.title,
-        service.cadence === "on-request" ? "On request: staff or the homeowner ask for a date." : null,
-        service.category,
-        service.estimatedDuration,
-        recurrenceTypeOf(service.rrule),
-        /INTERVAL=(\d+)/.exec(service.rrule ?? "")?.[1] ?? 1,
-        startDate,
-        sub.subscriptionId,
-        service.key,
-        service.rrule,
-        sub.held,
-      ],
-    )) as { rows: { id: number }[] };
-    return rows[0]?.id ?? null;
+    return this.repo.insertSchedule(tx, {
+      propertyId: sub.propertyId,
+      title: service.title,
+      description: service.cadence === "on-request" ? "On request: staff or the homeowner ask for a date." : null,
+      category: service.category,
+      estimatedDuration: service.estimatedDuration,
+      recurrenceType: recurrenceTypeOf(service.rrule),
+      recurrenceInterval: /INTERVAL=(\d+)/.exec(service.rrule ?? "")?.[1] ?? 1,
+      startDate,
+      subscriptionId: sub.subscriptionId,
+      planService: service.key,
+      rrule: service.rrule,
+      held: sub.held,
+    });
   }
 
   /**
@@ -343,7 +282,7 @@ export class PlanDeliveries {
   }
 
   private async lastInspection(tx: Tx, propertyId: number): Promise<string | null> {
-    const at = await this.tasks.lastCompletedInspectionAt(tx, propertyId);
+    const at = await this.repo.lastCompletedInspectionAt(tx, propertyId);
     return at ? todayIn(this.settings.timeZone, at) : null;
   }
 
@@ -351,27 +290,23 @@ export class PlanDeliveries {
    * An inspection completed since the health report's schedule started moves its next due date to a year
    * after it: the schedule restarts there and its untouched tasks before that date are cancelled.
    */
-  private async reanchorInspection(tx: Tx, schedule: ScheduleRow, propertyId: number, today: string): Promise<boolean> {
+  private async reanchorInspection(
+    tx: Tx,
+    schedule: PlanScheduleRow,
+    propertyId: number,
+    today: string,
+  ): Promise<boolean> {
     const last = await this.lastInspection(tx, propertyId);
     if (!last || addYear(last) <= schedule.startDate) return false;
     const due = addYear(last);
-    await tx("maintenance_schedules")
-      .where({ id: schedule.id })
-      .update({ start_date: due, expanded_through: null, updated_at: tx.fn.now() });
-    await untouchedFuture(tx("maintenance_tasks").where({ schedule_id: schedule.id }), today)
-      .where("scheduled_date", "<", due)
-      .update({ status: "cancelled", held: false, updated_at: tx.fn.now() });
+    await this.repo.restartSchedule(tx, schedule.id, due, today);
     return true;
   }
 
   /** The schedules' tasks from today up to the horizon, in the caller's transaction (held when the schedule is). */
   private async expand(tx: Tx, ids: number[], today: string): Promise<void> {
     const through = addDays(today, this.horizonDays);
-    const schedules = await tx("maintenance_schedules")
-      .whereIn("id", ids)
-      .whereNull("ended_at")
-      .whereNotNull("rrule")
-      .select("id", "start_date", "rrule");
+    const schedules = await this.repo.expandable(tx, ids);
     const scheduleIds: number[] = [];
     const dates: string[] = [];
     for (const s of schedules) {
@@ -384,27 +319,14 @@ export class PlanDeliveries {
         dates.push(date);
       }
     }
-    await this.tasks.schedules.insertOccurrences(scheduleIds, dates, tx, false);
-    await this.tasks.schedules.markExpanded(
-      schedules.map((s) => s.id as number),
+    await this.repo.schedules.insertOccurrences(scheduleIds, dates, tx, false);
+    await this.repo.schedules.markExpanded(
+      schedules.map((s) => s.id),
       through,
       tx,
     );
   }
 }
-
-/** Future tasks (today on) nobody started, completed, cancelled or edited. */
-const untouchedFuture = (query: Knex.QueryBuilder, today: string) =>
-  query.where("scheduled_date", ">=", today).whereIn("status", UNTOUCHED.statuses).where("version", UNTOUCHED.version);
-
-const toScheduleRow = (r: Row): ScheduleRow => ({
-  id: r.id as number,
-  planService: r.plan_service as string,
-  startDate: r.start_date as string,
-  rrule: (r.rrule as string | null) ?? null,
-  held: Boolean(r.held),
-  endedAt: r.ended_at instanceof Date ? r.ended_at.toISOString() : ((r.ended_at as string | null) ?? null),
-});
 
 const laterDate = (a: string, b: string) => (a >= b ? a : b);
 /** 'YYYY-MM-DD' a year later; Feb 29 becomes Feb 28. */

@@ -1,5 +1,5 @@
 // What other modules, the CLI and the seeds may use of My Home (README "Interface for other modules").
-export { HomeAccess } from "./home-access.js";
+export { HomeAccess, type HomeAccessDeps } from "./home-access.js";
 export {
   HOME_CODE_TRIES,
   HOME_MAIL_KEY_PREFIX,
