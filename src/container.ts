@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
 import type { Logger } from "pino";
 import { createLogger } from "./observability/logger.js";
-import type { Env } from "./config/env.js";
+import { type BusinessSettings, type Env, businessSettings } from "./config/env.js";
 import { type Assets, loadAssets } from "./http/assets.js";
 import { type TransactionRunner, transactionRunner } from "./db/transaction.js";
 import { CustomersRepository } from "./modules/customers/customers.repository.js";
@@ -94,6 +94,8 @@ export interface Container {
   homeAccess: HomeAccess;
   /** Stripe mode: the billing portal and card flow (billing), and storing what is read back (webhooks). Null in demo mode. */
   stripe: { billing: StripeBilling; webhooks: StripeWebhooks } | null;
+  /** Who bills: legal name, address, GST/HST number, fallback tax province (docs/decisions.md#32). */
+  business: BusinessSettings;
   /** Homeowner sign-in and sessions (My Home, docs/decisions.md#28). */
   homeAuth: HomeAuthService;
 }
@@ -108,6 +110,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
   // Stripe's billing side (subscriptions, portal) shares the purchase paths' client; null in demo mode.
   const stripeBilling = createStripeBilling(env, log);
   const paymentProvider = createPaymentProvider(env, paymentsRepository, stripeBilling);
+  const business = businessSettings(env);
   const users = new UsersService({ users: new StaffUsersRepository(db) });
   const customers = new CustomersService({ customers: new CustomersRepository(db), transaction });
   const mail = new MailService(mailSettingsFrom(env), log);
@@ -267,6 +270,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     homeRecords,
     homePlan,
     stripe,
+    business,
     homeAuth: new HomeAuthService(new HomeAuthRepository(db), {
       transaction,
       attempts: new LoginAttemptsRepository(db),
@@ -282,7 +286,13 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
       provider: paymentProvider,
       subscriptions,
       stripeSubscriptions: stripe?.webhooks ?? null,
-      settings: { webhookSecret: env.STRIPE_WEBHOOK_SECRET, publishableKey: env.STRIPE_PUBLISHABLE_KEY },
+      business,
+      attempts: new LoginAttemptsRepository(db),
+      settings: {
+        webhookSecret: env.STRIPE_WEBHOOK_SECRET,
+        publishableKey: env.STRIPE_PUBLISHABLE_KEY,
+        timeZone: env.BUSINESS_TZ,
+      },
     }),
   };
 }

@@ -4,6 +4,8 @@
 export interface VerifyPaymentResponse {
   success: boolean;
   customer: { email: string | null; name: string | null };
+  /** The home's postal code typed at checkout, so intake can prefill it (docs/decisions.md#32); null when unknown. */
+  postalCode?: string | null;
 }
 
 /** The demo provider's test cards (same numbers as Stripe's test cards) and their decline reasons. */
@@ -48,3 +50,38 @@ export function expiryInFuture(value: string, now = new Date()): boolean {
 }
 
 export const DEMO_CUSTOMER = { email: "demo@example.com", name: "Demo Customer" } as const;
+
+/** Which price a purchase was sold at (docs/decisions.md#23): /pricing's hosted checkout or /checkout's page. */
+export type PriceList = "pricing" | "checkout";
+
+/**
+ * The customers module's refusal of a postal code, word for word (payments sits beside customers and may not import
+ * it): a home's postal code that names no province is refused with it (docs/decisions.md#32).
+ */
+export const POSTAL_CODE_MESSAGE = "Enter a valid postal code, like K1S 2B4";
+
+/** A Canadian postal code in any case, with one space, a dash or nothing in the middle (Canada Post's letters). */
+const HOME_POSTAL_CODE = /^([ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z])[ -]?(\d[ABCEGHJ-NPRSTV-Z]\d)$/i;
+
+/** 'k1s2b4' → 'K1S 2B4'; anything that is no Canadian postal code is null. */
+export function homePostalCode(value: string): string | null {
+  const match = HOME_POSTAL_CODE.exec(value.trim());
+  return match ? `${match[1]} ${match[2]}`.toUpperCase() : null;
+}
+
+/** A price before tax, each tax and the total, as every pay button shows them (GET /api/checkout/quote). */
+export interface TaxQuote {
+  plan: string;
+  priceList: PriceList;
+  /** The home's postal code as stored ("K1S 2B4"), null when none was given (the business's province is used). */
+  postalCode: string | null;
+  province: string;
+  subtotalCents: number;
+  lines: { label: string; amountCents: number }[];
+  taxCents: number;
+  totalCents: number;
+}
+
+/** 41200 → "$412.00" (CAD). */
+export const money = (cents: number) =>
+  `$${(cents / 100).toLocaleString("en-CA", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;

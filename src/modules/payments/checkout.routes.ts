@@ -9,9 +9,10 @@ import {
   demoSessionParams,
   paymentIntentSchema,
   providerIdSchema,
+  taxQuoteQuery,
   verifyPaymentQuery,
 } from "./checkout.schemas.js";
-import type { PaymentsService } from "./payments.service.js";
+import { type PaymentsService, TooManyCheckoutsError } from "./payments.service.js";
 
 export interface CheckoutRoutesDeps {
   payments: PaymentsService;
@@ -46,19 +47,32 @@ export function checkoutApi({ payments, publicOrigin }: Pick<CheckoutRoutesDeps,
   const router = Router();
 
   router.post("/create-checkout-session", async (req, res) => {
-    const { planType } = body(req, checkoutSessionSchema);
-    res.json(await payments.createCheckoutSession(planType, publicOrigin));
+    const { planType, postalCode } = body(req, checkoutSessionSchema);
+    res.json(await payments.createCheckoutSession(planType, publicOrigin, postalCode));
+  });
+
+  // What a pay button will charge for this plan and home: subtotal, each tax, total (docs/decisions.md#32). It
+  // creates nothing.
+  router.get("/checkout/quote", async (req, res) => {
+    const { plan, priceList, postalCode } = query(req, taxQuoteQuery);
+    res.json(await payments.quote(plan, priceList, postalCode));
   });
 
   router.get("/verify-payment", async (req, res) => {
     const { session_id } = query(req, verifyPaymentQuery);
-    const { success, customer } = await payments.verify(session_id);
-    res.json({ success, customer });
+    const { success, customer, postalCode } = await payments.verify(session_id);
+    res.json({ success, customer, postalCode });
   });
 
+  // /checkout's submit: the customer and the subscription are made now, not when the page opens (docs/decisions.md#32).
   router.post("/create-payment-intent", async (req, res) => {
-    const { amount, plan } = body(req, paymentIntentSchema);
-    res.json(await payments.createPaymentIntent(plan, amount));
+    const { amount, plan, ...details } = body(req, paymentIntentSchema);
+    try {
+      res.json(await payments.createPaymentIntent(plan, amount, details, { address: req.ip }));
+    } catch (error) {
+      if (error instanceof TooManyCheckoutsError) res.setHeader("Retry-After", String(error.retryAfterSeconds));
+      throw error;
+    }
   });
 
   // Demo mode's stand-in for Stripe.js confirming a card: the same checks as the form, on the server.
@@ -79,10 +93,12 @@ export function checkoutPages({ payments, plans, publicOrigin }: CheckoutRoutesD
 
   // /pricing's form without script: create the session here and send the browser on.
   router.post("/checkout/start", async (req, res) => {
-    const parsed = checkoutSessionSchema.safeParse(req.body ?? {});
+    const form = (req.body ?? {}) as Record<string, unknown>;
+    // A blank postal code field (the form without script) names no home: the business's province is used.
+    const parsed = checkoutSessionSchema.safeParse({ ...form, postalCode: form.postalCode || undefined });
     if (!parsed.success) return res.redirect(303, "/pricing?checkout_error=1");
     try {
-      const { url } = await payments.createCheckoutSession(parsed.data.planType, publicOrigin);
+      const { url } = await payments.createCheckoutSession(parsed.data.planType, publicOrigin, parsed.data.postalCode);
       res.redirect(303, url);
     } catch (error) {
       req.log?.warn({ err: error }, "checkout session failed");
@@ -127,12 +143,13 @@ export function checkoutPages({ payments, plans, publicOrigin }: CheckoutRoutesD
       islands: true,
       plan,
       amount: session.amount,
+      quote: session.quote,
       formProps: {
         // The form's amount is the session's, fixed when /pricing's button made it (the monthly price).
         plan: { type: plan.type, name: plan.name, checkoutPrice: session.amount },
         mode: "demo",
         publishableKey: null,
-        hosted: { clientSecret: session.clientSecret, successUrl },
+        hosted: { clientSecret: session.clientSecret, successUrl, quote: session.quote },
       },
     });
   });

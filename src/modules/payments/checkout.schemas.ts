@@ -1,13 +1,50 @@
 import { z } from "zod";
 import { isSingleLine, singleLineMessage } from "../../http/fields.js";
-import { digitsOnly, expiryInFuture, luhnValid, parseExpiry } from "./checkout.constants.js";
 import { planTypeSchema } from "../plans/plans.schemas.js";
+import { provinceOfPostalCode } from "../tax/index.js";
+import {
+  POSTAL_CODE_MESSAGE,
+  digitsOnly,
+  expiryInFuture,
+  homePostalCode,
+  luhnValid,
+  parseExpiry,
+} from "./checkout.constants.js";
 
 // Checkout requests and the demo card form's schema. Nothing from the server here. The zod-free
 // shapes and card rules live in checkout.constants.ts (for small islands) and are re-exported here.
 export * from "./checkout.constants.js";
 
-export const checkoutSessionSchema = z.object({ planType: planTypeSchema });
+/**
+ * The home's postal code: its province sets the tax (docs/decisions.md#32). Stored as 'K1S 2B4'; one that names no
+ * province is refused with the customers module's message.
+ */
+export const homePostalCodeSchema = z
+  .string({ message: POSTAL_CODE_MESSAGE })
+  .max(20, POSTAL_CODE_MESSAGE)
+  .transform((value, ctx) => {
+    const code = homePostalCode(value);
+    if (!code || !provinceOfPostalCode(code)) {
+      ctx.addIssue({ code: "custom", message: POSTAL_CODE_MESSAGE });
+      return z.NEVER;
+    }
+    return code;
+  });
+
+/** The spec's {planType}; the home's postal code comes with it from /pricing's field (absent: the business's province). */
+export const checkoutSessionSchema = z.object({
+  planType: planTypeSchema,
+  postalCode: homePostalCodeSchema.optional(),
+});
+
+export const priceListSchema = z.enum(["pricing", "checkout"], { message: "Price list must be pricing or checkout" });
+
+/** GET /api/checkout/quote: what a pay button will charge for this plan and home, before anything is created. */
+export const taxQuoteQuery = z.object({
+  plan: planTypeSchema,
+  priceList: priceListSchema.default("checkout"),
+  postalCode: homePostalCodeSchema.optional(),
+});
 
 /** Provider ids are opaque tokens: Stripe's (cs_…, pi_…) or the demo provider's (demo_…). */
 export const providerIdSchema = z
@@ -19,9 +56,21 @@ export const providerIdSchema = z
 
 export const verifyPaymentQuery = z.object({ session_id: providerIdSchema });
 
+/**
+ * The spec's {amount, plan}: the amount is the plan's price before tax. The payment page sends the payer and the
+ * home's postal code with it on submit (docs/decisions.md#32): nothing is created before then.
+ */
 export const paymentIntentSchema = z.object({
   amount: z.number({ message: "Amount must be a number" }).positive("Amount must be greater than 0"),
   plan: planTypeSchema,
+  postalCode: homePostalCodeSchema.optional(),
+  email: z.string().trim().email("Enter a valid email address").max(254).optional(),
+  name: z
+    .string()
+    .trim()
+    .max(120, "Name must be at most 120 characters")
+    .refine(isSingleLine, singleLineMessage("Name on card"))
+    .optional(),
 });
 
 /** The demo card form, checked the same way in the browser and on the server. */

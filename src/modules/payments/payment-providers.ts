@@ -3,8 +3,10 @@ import Stripe from "stripe";
 import type { Env } from "../../config/env.js";
 import { HttpError } from "../../http/errors.js";
 import { type Plan, type PlanType, planTypeSchema } from "../plans/index.js";
-import { DEMO_CUSTOMER } from "./checkout.constants.js";
+import type { TaxedAmount } from "../tax/index.js";
+import { DEMO_CUSTOMER, type PriceList } from "./checkout.constants.js";
 import type { NewPayment, PaymentProviderName, PaymentsRepository } from "./payments.repository.js";
+import { type StripeTaxRates, stripeTaxRates } from "./stripe-tax-rates.js";
 
 export const CURRENCY = "cad";
 
@@ -50,20 +52,49 @@ export interface Verification {
   payerEmail: string | null;
   /** What to record when the provider says it is paid (a one-time Stripe payment from before subscriptions). */
   payment: NewPayment | null;
+  /** The home's postal code the purchase was made for, when the provider kept one (intake prefills it). */
+  postalCode?: string | null;
   /** Stripe: the subscription the purchase started, read back, to store (PaymentsService.verify). */
   subscription?: PurchasedSubscription | null;
+}
+
+/**
+ * What a purchase is, decided before anything is made (docs/decisions.md#32): the price list, the home's postal code
+ * and its tax today, and (from /checkout's submit) who pays.
+ */
+export interface Purchase {
+  priceList: PriceList;
+  /** 'K1S 2B4'; null when the caller gave none (the tax is then the business's province's). */
+  postalCode: string | null;
+  /** The plan's price for this price list and its tax for the home, today. */
+  taxed: TaxedAmount;
+  /** Today in the business's time zone: which rates apply. */
+  day: string;
+  payer: { email: string | null; name: string | null };
+}
+
+/** Stripe metadata: a purchase's home and price list, which subscriptions reads back (docs/decisions.md#32). */
+export function purchaseMetadata(plan: Pick<Plan, "type">, purchase: Purchase): Record<string, string> {
+  return {
+    plan: plan.type,
+    price_list: purchase.priceList,
+    ...(purchase.postalCode ? { postal_code: purchase.postalCode } : {}),
+  };
 }
 
 /** What Haven needs from a payment provider: Stripe, or the offline demo provider in its place. */
 export interface PaymentProvider {
   readonly name: PaymentProviderName;
   /** A hosted checkout for the plan; its url is where the browser goes next. */
-  createCheckoutSession(plan: Plan, baseUrl: string): Promise<{ url: string }>;
+  createCheckoutSession(plan: Plan, baseUrl: string, purchase: Purchase): Promise<{ url: string }>;
   /**
    * A payment for the /checkout card form; the client secret lets the browser confirm it. With Stripe it is the
    * first invoice of a new subscription, returned to be recorded at once.
    */
-  createPaymentIntent(plan: Plan): Promise<{ id: string; clientSecret: string; subscription?: PurchasedSubscription }>;
+  createPaymentIntent(
+    plan: Plan,
+    purchase: Purchase,
+  ): Promise<{ id: string; clientSecret: string; subscription?: PurchasedSubscription }>;
   /** Whether a Checkout Session or PaymentIntent id is paid, and by whom. */
   verify(id: string): Promise<Verification>;
 }
@@ -141,23 +172,42 @@ export function createStripeClient(secretKey: string, apiBase?: string): Stripe 
 
 export class StripeProvider implements PaymentProvider {
   readonly name = "stripe" as const;
+  private readonly taxRates: StripeTaxRates;
   constructor(
     private readonly stripe: Stripe,
     private readonly billing: StripeSubscriptionSide,
-  ) {}
+    /** STRIPE_AUTOMATIC_TAX: Stripe Tax computes the tax instead of Haven's Tax Rate objects (docs/tax.md). */
+    private readonly automaticTax = false,
+  ) {
+    this.taxRates = stripeTaxRates(stripe);
+  }
 
-  /** docs/decisions.md#23: a subscription-mode Checkout Session at the pricing page's monthly price (a recurring Price). */
-  async createCheckoutSession(plan: Plan, baseUrl: string) {
+  /** The exclusive Tax Rate objects of the home's province today; none when Stripe Tax computes the tax. */
+  private async taxRateIds(purchase: Purchase): Promise<string[]> {
+    return this.automaticTax ? [] : this.taxRates.idsFor(purchase.taxed.province, purchase.day);
+  }
+
+  /**
+   * docs/decisions.md#23: a subscription-mode Checkout Session at the pricing page's monthly price (a recurring
+   * Price), its line taxed with the home's rates (#32) so Stripe's page shows the tax and total before Pay.
+   */
+  async createCheckoutSession(plan: Plan, baseUrl: string, purchase: Purchase) {
+    const metadata = purchaseMetadata(plan, purchase);
     const session = await this.call(async () => {
       const price = await this.billing.priceFor(plan, plan.price * 100);
+      const taxRates = await this.taxRateIds(purchase);
       return this.stripe.checkout.sessions.create({
         mode: "subscription",
-        line_items: [{ price, quantity: 1 }],
+        line_items: [{ price, quantity: 1, ...(taxRates.length ? { tax_rates: taxRates } : {}) }],
+        // Stripe Tax needs the customer's address; Checkout asks for it.
+        ...(this.automaticTax
+          ? { automatic_tax: { enabled: true }, billing_address_collection: "required" as const }
+          : {}),
         // Stripe fills in {CHECKOUT_SESSION_ID}; it must stay unencoded.
         success_url: `${baseUrl}/property-intake?session_id={CHECKOUT_SESSION_ID}&plan=${plan.type}`,
         cancel_url: `${baseUrl}/pricing`,
-        metadata: { plan: plan.type },
-        subscription_data: { metadata: { plan: plan.type, source: "checkout_session" } },
+        metadata,
+        subscription_data: { metadata: { ...metadata, source: "checkout_session" } },
       });
     });
     if (!session.url) throw new ProviderUnavailableError();
@@ -165,22 +215,34 @@ export class StripeProvider implements PaymentProvider {
   }
 
   /**
-   * /checkout (Stripe's documented pattern): a customer, then a subscription at the payment page's monthly price
-   * with `default_incomplete`, whose first invoice the Payment Element confirms. The confirmation secret is the
-   * invoice PaymentIntent's (`pi_…_secret_…`); the subscription is returned so it is recorded at once, found
-   * again by that PaymentIntent id.
+   * /checkout's submit (the Payment Element's deferred-intent flow, docs/decisions.md#32): a customer with the
+   * payer's e-mail, then a subscription at the payment page's monthly price with `default_incomplete`, taxed with
+   * the home's rates, whose first invoice the Payment Element confirms. The confirmation secret is the invoice
+   * PaymentIntent's (`pi_…_secret_…`); the subscription is returned so it is recorded at once, found again by that
+   * PaymentIntent id.
    */
-  async createPaymentIntent(plan: Plan) {
+  async createPaymentIntent(plan: Plan, purchase: Purchase) {
+    const metadata = purchaseMetadata(plan, purchase);
     const subscription = await this.call(async () => {
       const price = await this.billing.priceFor(plan, plan.checkoutPrice * 100);
-      const customer = await this.stripe.customers.create({ metadata: { source: "payment_page", plan: plan.type } });
+      const taxRates = await this.taxRateIds(purchase);
+      const customer = await this.stripe.customers.create({
+        ...(purchase.payer.email ? { email: purchase.payer.email } : {}),
+        ...(purchase.payer.name ? { name: purchase.payer.name } : {}),
+        // Stripe Tax finds the place of supply from the customer's address: the home's.
+        ...(this.automaticTax && purchase.postalCode
+          ? { address: { country: "CA", postal_code: purchase.postalCode } }
+          : {}),
+        metadata: { ...metadata, source: "payment_page" },
+      });
       return this.stripe.subscriptions.create({
         customer: customer.id,
         items: [{ price }],
+        ...(this.automaticTax ? { automatic_tax: { enabled: true } } : { default_tax_rates: taxRates }),
         payment_behavior: "default_incomplete",
         payment_settings: { save_default_payment_method: "on_subscription" },
         expand: ["latest_invoice.confirmation_secret", "customer"],
-        metadata: { plan: plan.type, source: "payment_page" },
+        metadata: { ...metadata, source: "payment_page" },
       });
     });
     const invoice = typeof subscription.latest_invoice === "object" ? subscription.latest_invoice : null;
@@ -213,6 +275,7 @@ export class StripeProvider implements PaymentProvider {
       return { paid: payment !== null, plan: planOf(session.metadata), customer, payerEmail: email, payment };
     }
     const paid = session.status === "complete" && session.payment_status === "paid";
+    const postalCode = session.metadata?.postal_code ?? null;
     const subscriptionId =
       typeof session.subscription === "string" ? session.subscription : (session.subscription?.id ?? null);
     const subscription = subscriptionId ? await this.billing.readBack(subscriptionId, session.id) : null;
@@ -224,6 +287,7 @@ export class StripeProvider implements PaymentProvider {
       customer,
       payerEmail: email,
       payment: null,
+      postalCode,
       subscription,
     };
   }
@@ -248,7 +312,9 @@ export class StripeProvider implements PaymentProvider {
       };
     }
     const invoiceId = typeof invoicePayment.invoice === "string" ? invoicePayment.invoice : invoicePayment.invoice.id!;
-    const subscriptionId = invoiceSubscriptionId(await this.stripe.invoices.retrieve(invoiceId));
+    const invoice = await this.stripe.invoices.retrieve(invoiceId);
+    const subscriptionId = invoiceSubscriptionId(invoice);
+    const postalCode = invoice.parent?.subscription_details?.metadata?.postal_code ?? null;
     if (!subscriptionId) return NOT_PAID;
     const subscription = await this.billing.readBack(subscriptionId, id);
     // The customer made by /checkout has no e-mail; the Payment Element's receipt e-mail is the payer's.
@@ -260,6 +326,7 @@ export class StripeProvider implements PaymentProvider {
       customer: { email: subscription.state.payerEmail, name: subscription.state.payerName },
       payerEmail: subscription.state.payerEmail,
       payment: null,
+      postalCode,
       subscription,
     };
   }
@@ -288,14 +355,17 @@ export class DemoProvider implements PaymentProvider {
    * Offline, Haven's own hosted checkout page (/demo-checkout/:id) plays Stripe Checkout's part: a pending
    * session at the pricing page's price (docs/decisions.md#23), paid by its card form, then on to the intake page.
    */
-  async createCheckoutSession(plan: Plan) {
+  async createCheckoutSession(plan: Plan, _baseUrl: string, purchase: Purchase) {
     const id = `demo_cs_${token()}`;
+    // The total with the home's tax is charged; the subscription starts at the subtotal (docs/decisions.md#32).
     await this.payments.insertOnce({
       provider: "demo",
       providerId: id,
       kind: "checkout_session",
       planType: plan.type,
-      amountCents: plan.price * 100,
+      amountCents: purchase.taxed.totalCents,
+      subtotalCents: purchase.taxed.subtotalCents,
+      postalCode: purchase.postalCode,
       currency: CURRENCY,
       customerEmail: null,
       customerName: null,
@@ -305,8 +375,8 @@ export class DemoProvider implements PaymentProvider {
     return { url: `/demo-checkout/${id}` };
   }
 
-  /** A pending intent; the demo card form confirms it (PaymentsService.confirmDemoPayment). */
-  async createPaymentIntent(plan: Plan) {
+  /** A pending intent at the total with tax, made on submit; the demo card form confirms it (confirmDemoPayment). */
+  async createPaymentIntent(plan: Plan, purchase: Purchase) {
     const id = `demo_pi_${token()}`;
     const clientSecret = `${id}_secret_${token()}`;
     await this.payments.insertOnce({
@@ -314,10 +384,12 @@ export class DemoProvider implements PaymentProvider {
       providerId: id,
       kind: "payment_intent",
       planType: plan.type,
-      amountCents: plan.checkoutPrice * 100,
+      amountCents: purchase.taxed.totalCents,
+      subtotalCents: purchase.taxed.subtotalCents,
+      postalCode: purchase.postalCode,
       currency: CURRENCY,
-      customerEmail: null,
-      customerName: null,
+      customerEmail: purchase.payer.email,
+      customerName: purchase.payer.name,
       status: "pending",
       clientSecret,
     });
@@ -340,6 +412,7 @@ export class DemoProvider implements PaymentProvider {
         },
         payerEmail: payment.customerEmail ?? null,
         payment: null,
+        postalCode: payment.postalCode ?? null,
       };
     }
     // The fake id's e-mail is a default the intake page may replace (customer_email), not a payer's.
@@ -354,7 +427,7 @@ export class DemoProvider implements PaymentProvider {
  * without keys, so demo is never a silent fallback in production.
  */
 export function createPaymentProvider(
-  env: Pick<Env, "PAYMENTS_MODE" | "STRIPE_SECRET_KEY" | "STRIPE_API_BASE">,
+  env: Pick<Env, "PAYMENTS_MODE" | "STRIPE_SECRET_KEY" | "STRIPE_API_BASE"> & { STRIPE_AUTOMATIC_TAX?: boolean },
   payments: PaymentsRepository,
   stripeBilling: StripeSubscriptionSide | null = null,
 ): PaymentProvider {
@@ -362,5 +435,5 @@ export function createPaymentProvider(
   if (!env.STRIPE_SECRET_KEY) throw new Error("PAYMENTS_MODE=stripe needs STRIPE_SECRET_KEY");
   // The purchase paths and the billing side share one client (createStripeBilling in the container).
   if (!stripeBilling) throw new Error("PAYMENTS_MODE=stripe needs Stripe billing (createStripeBilling)");
-  return new StripeProvider(stripeBilling.stripe, stripeBilling);
+  return new StripeProvider(stripeBilling.stripe, stripeBilling, env.STRIPE_AUTOMATIC_TAX ?? false);
 }

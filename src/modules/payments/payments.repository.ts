@@ -16,6 +16,10 @@ export interface NewPayment {
   customerName: string | null;
   status: PaymentStatus;
   clientSecret?: string | null;
+  /** Before tax (docs/decisions.md#32); null on rows from before tax, whose amount had none. */
+  subtotalCents?: number | null;
+  /** The home's postal code typed at checkout, when one was. */
+  postalCode?: string | null;
 }
 
 export interface Payment extends NewPayment {
@@ -37,6 +41,8 @@ const toPayment = (row: Row): Payment => ({
   customerName: (row.customer_name as string | null) ?? null,
   status: row.status as PaymentStatus,
   clientSecret: (row.client_secret as string | null) ?? null,
+  subtotalCents: (row.subtotal_cents as number | null) ?? null,
+  postalCode: (row.postal_code as string | null) ?? null,
   createdAt: (row.created_at as Date).toISOString(),
 });
 
@@ -57,6 +63,8 @@ export class PaymentsRepository {
         customer_name: payment.customerName,
         status: payment.status,
         client_secret: payment.clientSecret ?? null,
+        subtotal_cents: payment.subtotalCents ?? null,
+        postal_code: payment.postalCode ?? null,
       })
       .onConflict(["provider", "provider_id"])
       .ignore()
@@ -110,12 +118,12 @@ export class PaymentsRepository {
   }
 
   async totalRevenueCents(): Promise<number> {
-    // A payment that started a subscription is counted by that subscription's invoice.
+    // A payment that started a subscription is counted by that subscription's invoice. Revenue is before tax
+    // (docs/decisions.md#32): rows from before tax have no subtotal, and had no tax.
     const row = await this.db("payments")
       .where({ status: "succeeded" })
       .whereNull("subscription_id")
-      .sum({ total: "amount_cents" })
-      .first();
+      .first(this.db.raw("sum(coalesce(subtotal_cents, amount_cents)) as total"));
     return Number(row?.total ?? 0);
   }
 }

@@ -1,11 +1,22 @@
 import type { Knex } from "knex";
 import Stripe from "stripe";
+import type { BusinessSettings } from "../../config/env.js";
 import { ConflictError, HttpError, NotFoundError, ValidationError } from "../../http/errors.js";
+import { todayIn } from "../../shared/business-time.js";
 import { sameEmail } from "../../shared/email.js";
-import type { PlanType, PlansService } from "../plans/index.js";
-import { DEMO_DECLINES, type VerifyPaymentResponse, digitsOnly } from "./checkout.constants.js";
+import type { LoginAttemptCounter } from "../auth/index.js";
+import type { Plan, PlanType, PlansService } from "../plans/index.js";
+import { type TaxedAmount, provinceOfPostalCode, taxFor } from "../tax/index.js";
+import {
+  DEMO_DECLINES,
+  type PriceList,
+  type TaxQuote,
+  type VerifyPaymentResponse,
+  digitsOnly,
+} from "./checkout.constants.js";
 import {
   type PaymentProvider,
+  type Purchase,
   type PurchasedSubscription,
   intentPayment,
   sessionPayment,
@@ -28,11 +39,30 @@ export class CardDeclinedError extends HttpError {
   }
 }
 
+/** /checkout's submits per client address (docs/decisions.md#32): each may create a customer at Stripe. */
+export const CHECKOUT_LIMIT = { perAddress: 10, windowMs: 15 * 60_000 } as const;
+
+/** Too many /checkout submits from one address: 429, with how long to wait (Retry-After). */
+export class TooManyCheckoutsError extends HttpError {
+  constructor(readonly retryAfterSeconds: number) {
+    const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+    super(
+      429,
+      `Too many payment attempts from your network. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`,
+    );
+  }
+}
+
 /** A demo purchase confirmed: the monthly subscription it starts (docs/decisions.md#24). */
 export interface DemoSubscriptionStart {
   checkoutRef: string;
   planType: PlanType;
+  /** The monthly price before tax; the first invoice adds the home's tax (docs/decisions.md#32). */
   amountCents: number;
+  /** The home's postal code typed at checkout ('K1S 2B4'), null when none was given. */
+  postalCode: string | null;
+  /** /checkout's page or /pricing's hosted checkout (docs/decisions.md#23). */
+  priceList: PriceList;
   payerEmail: string;
   payerName: string;
   cardNumber: string;
@@ -66,6 +96,10 @@ export interface PaymentsSettings {
   /** STRIPE_WEBHOOK_SECRET: without it no webhook is trusted. */
   webhookSecret?: string;
   publishableKey?: string;
+  /** BUSINESS_TZ: which day's tax rates apply. */
+  timeZone: string;
+  /** /checkout's submits per address; CHECKOUT_LIMIT unless set. */
+  checkoutLimit?: { perAddress: number; windowMs: number };
 }
 
 export interface PaymentsDeps {
@@ -76,7 +110,12 @@ export interface PaymentsDeps {
   subscriptions: SubscriptionCheckouts;
   /** Null in demo mode. */
   stripeSubscriptions: StripeSubscriptionEvents | null;
+  /** The business: its province taxes a purchase that names no home (docs/decisions.md#32). */
+  business: Pick<BusinessSettings, "province">;
+  /** Postgres counters shared by every web process (auth's), for /checkout's limit per address. */
+  attempts: LoginAttemptCounter;
   settings: PaymentsSettings;
+  clock?: () => Date;
 }
 
 export class PaymentsService {
@@ -85,6 +124,9 @@ export class PaymentsService {
   private readonly provider: PaymentProvider;
   private readonly subscriptions: SubscriptionCheckouts;
   private readonly options: PaymentsSettings & { stripeWebhooks: StripeSubscriptionEvents | null };
+  private readonly business: Pick<BusinessSettings, "province">;
+  private readonly attempts: LoginAttemptCounter;
+  private readonly clock: () => Date;
 
   constructor(deps: PaymentsDeps) {
     this.payments = deps.repo;
@@ -92,6 +134,56 @@ export class PaymentsService {
     this.provider = deps.provider;
     this.subscriptions = deps.subscriptions;
     this.options = { ...deps.settings, stripeWebhooks: deps.stripeSubscriptions };
+    this.business = deps.business;
+    this.attempts = deps.attempts;
+    this.clock = deps.clock ?? (() => new Date());
+  }
+
+  /**
+   * A plan's price on a price list, its tax for the home of `postalCode` and the total, on `now`'s day
+   * (docs/decisions.md#32). The postal code has passed homePostalCodeSchema; without one, the business's province.
+   */
+  private taxed(plan: Plan, priceList: PriceList, postalCode: string | null, now: Date): TaxedAmount {
+    const price = priceList === "pricing" ? plan.price : plan.checkoutPrice;
+    const province = (postalCode ? provinceOfPostalCode(postalCode) : null) ?? this.business.province;
+    return taxFor(Math.round(price * 100), province, todayIn(this.options.timeZone, now));
+  }
+
+  private purchase(
+    plan: Plan,
+    priceList: PriceList,
+    details: { postalCode?: string; email?: string; name?: string },
+    now: Date,
+  ): Purchase {
+    const postalCode = details.postalCode ?? null;
+    return {
+      priceList,
+      postalCode,
+      taxed: this.taxed(plan, priceList, postalCode, now),
+      day: todayIn(this.options.timeZone, now),
+      payer: { email: details.email ?? null, name: details.name ?? null },
+    };
+  }
+
+  /** What a pay button will charge, before anything is made: the subtotal, each tax and the total. */
+  async quote(
+    planType: PlanType,
+    priceList: PriceList,
+    postalCode: string | undefined,
+    now: Date = this.clock(),
+  ): Promise<TaxQuote> {
+    const plan = await this.plans.get(planType);
+    const taxed = this.taxed(plan, priceList, postalCode ?? null, now);
+    return {
+      plan: plan.type,
+      priceList,
+      postalCode: postalCode ?? null,
+      province: taxed.province,
+      subtotalCents: taxed.subtotalCents,
+      lines: taxed.lines.map((line) => ({ label: line.label, amountCents: line.amountCents })),
+      taxCents: taxed.taxCents,
+      totalCents: taxed.totalCents,
+    };
   }
 
   /** 'stripe' with keys, 'demo' without (docs/decisions.md#4). */
@@ -105,9 +197,15 @@ export class PaymentsService {
   }
 
   /** Where the browser goes to pay: Stripe's hosted checkout with keys, Haven's demo hosted checkout in demo mode. */
-  async createCheckoutSession(planType: PlanType, baseUrl: string): Promise<{ url: string }> {
+  async createCheckoutSession(
+    planType: PlanType,
+    baseUrl: string,
+    postalCode?: string,
+    now: Date = this.clock(),
+  ): Promise<{ url: string }> {
     const plan = await this.plans.get(planType);
-    const { url } = await this.provider.createCheckoutSession(plan, baseUrl);
+    const purchase = this.purchase(plan, "pricing", { postalCode }, now);
+    const { url } = await this.provider.createCheckoutSession(plan, baseUrl, purchase);
     return { url };
   }
 
@@ -115,29 +213,66 @@ export class PaymentsService {
    * The demo hosted checkout's session (docs/decisions.md#23): its plan, the amount fixed when it was made, and
    * the secret its card form confirms with. Unknown ids, and any id outside demo mode, are not found.
    */
-  async demoCheckoutSession(
-    sessionId: string,
-  ): Promise<{ planType: PlanType; amount: number; clientSecret: string; paid: boolean }> {
+  async demoCheckoutSession(sessionId: string): Promise<{
+    planType: PlanType;
+    amount: number;
+    clientSecret: string;
+    paid: boolean;
+    quote: TaxQuote;
+  }> {
     const payment = this.provider.name === "demo" ? await this.payments.find("demo", sessionId) : null;
     if (payment?.kind !== "checkout_session" || !payment.planType || !payment.clientSecret)
       throw new NotFoundError("Checkout session not found");
+    // The tax as it was when the session was made (its total is what the card pays).
+    const quote = await this.quote(
+      payment.planType,
+      "pricing",
+      payment.postalCode ?? undefined,
+      new Date(payment.createdAt),
+    );
+    const subtotalCents = payment.subtotalCents ?? payment.amountCents;
     return {
       planType: payment.planType,
-      amount: payment.amountCents / 100,
+      amount: subtotalCents / 100,
       clientSecret: payment.clientSecret,
       paid: payment.status === "succeeded",
+      quote: {
+        ...quote,
+        subtotalCents,
+        totalCents: payment.amountCents,
+        taxCents: payment.amountCents - subtotalCents,
+      },
     };
   }
 
-  /** The server alone decides the amount: a client amount that differs from the plan's is refused. */
-  async createPaymentIntent(planType: PlanType, amount: number): Promise<{ clientSecret: string }> {
+  /**
+   * /checkout's submit: the first moment anything is made, at Stripe or here (docs/decisions.md#32). The server
+   * alone decides the amount: a client amount that differs from the plan's price before tax is refused; the charge
+   * is that price plus the home's tax. Limited per client address (429 past CHECKOUT_LIMIT).
+   */
+  async createPaymentIntent(
+    planType: PlanType,
+    amount: number,
+    details: { postalCode?: string; email?: string; name?: string } = {},
+    client: { address?: string } = {},
+    now: Date = this.clock(),
+  ): Promise<{ clientSecret: string }> {
     const plan = await this.plans.get(planType);
     if (amount !== plan.checkoutPrice) {
       throw new ValidationError("Amount does not match the plan's price", {
         amount: `Amount must be ${plan.checkoutPrice} for the ${plan.type} plan`,
       });
     }
-    const { clientSecret, subscription } = await this.provider.createPaymentIntent(plan);
+    if (client.address) {
+      const limit = this.options.checkoutLimit ?? CHECKOUT_LIMIT;
+      const counted = await this.attempts.count(`checkout:address:${client.address}`, limit.windowMs, {
+        address: client.address,
+      });
+      if (counted.attempts > limit.perAddress)
+        throw new TooManyCheckoutsError(Math.ceil(counted.windowEndsInMs / 1000));
+    }
+    const purchase = this.purchase(plan, "checkout", details, now);
+    const { clientSecret, subscription } = await this.provider.createPaymentIntent(plan, purchase);
     // Stripe: the subscription exists (incomplete) from now on, found again by its first PaymentIntent.
     if (subscription) await this.stripeWebhooks().store(subscription);
     return { clientSecret };
@@ -149,7 +284,13 @@ export class PaymentsService {
     if (result.payment) await this.payments.insertOnce(result.payment);
     // A subscription purchase is no payments row: revenue counts its invoices.
     if (result.subscription) await this.stripeWebhooks().store(result.subscription);
-    return { success: result.paid, customer: result.customer, plan: result.plan, payerEmail: result.payerEmail };
+    return {
+      success: result.paid,
+      customer: result.customer,
+      postalCode: result.paid ? (result.postalCode ?? null) : null,
+      plan: result.plan,
+      payerEmail: result.payerEmail,
+    };
   }
 
   /**
@@ -197,10 +338,13 @@ export class PaymentsService {
     // docs/decisions.md#24: the purchase starts a monthly demo subscription whose first invoice is this payment. It is
     // idempotent per checkout, so a repeat (or a retry after a crash between the two steps) starts one.
     if (payment.planType) {
-      const start = {
+      const start: DemoSubscriptionStart = {
         checkoutRef: id,
         planType: payment.planType,
-        amountCents: payment.amountCents,
+        // The monthly price before tax; the payment's amount is the total the card paid (docs/decisions.md#32).
+        amountCents: payment.subtotalCents ?? payment.amountCents,
+        postalCode: payment.postalCode ?? null,
+        priceList: payment.kind === "checkout_session" ? "pricing" : "checkout",
         payerEmail: input.email,
         payerName: input.name,
         cardNumber: input.cardNumber,
