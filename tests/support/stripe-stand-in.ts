@@ -41,6 +41,12 @@ const metadataOf = (form: Record<string, string>, prefix = "metadata") =>
       .map(([k, v]) => [k.slice(prefix.length + 1, -1), v]),
   );
 
+/** A list parameter as the SDK writes it ("default_tax_rates[0]", "default_tax_rates[1]", …). */
+const listParam = (form: Record<string, string>, name: string) =>
+  Object.entries(form)
+    .filter(([k]) => k.startsWith(`${name}[`) && /^\[\d+\]$/.test(k.slice(name.length)))
+    .map(([, v]) => v);
+
 /** One calendar month later (UTC), the day clamped to the month's last (Jan 31 → Feb 28), as Stripe bills. */
 export function addMonth(seconds: number): number {
   const d = new Date(seconds * 1000);
@@ -67,6 +73,8 @@ export class StripeStandIn {
   readonly invoices = new Map<string, Obj>();
   readonly portalConfigurations = new Map<string, Obj>();
   readonly portalSessions = new Map<string, Obj>();
+  /** Tax Rate objects (Haven's are exclusive and carry metadata.haven_tax). */
+  readonly taxRates = new Map<string, Obj>();
   /** Payment methods whose charges are declined (failRenewal puts the subscription's card here). */
   readonly failingCards = new Set<string>();
   /** While set, every API call answers with this status (the SDK's own retry fails too). */
@@ -126,6 +134,7 @@ export class StripeStandIn {
       );
       const invoice = this.invoices.get(sub.latest_invoice as string)!;
       this.charge(invoice, `pm_card_${randomBytes(4).toString("hex")}`, customer.email);
+      this.applyTaxRates(sub, [], (session.tax_rates as string[] | undefined) ?? []);
       Object.assign(session, { subscription: sub.id, customer: cus.id });
     }
     Object.assign(session, {
@@ -377,6 +386,7 @@ export class StripeStandIn {
     };
     this.invoices.set(invoiceId, invoice);
     sub.latest_invoice = invoiceId;
+    this.taxInvoice(sub, invoice);
     return invoice;
   }
 
@@ -508,6 +518,72 @@ export class StripeStandIn {
     return null;
   }
 
+  // ---------------------------------------------------------------- tax rates
+
+  /** The exclusive rates of a subscription: its item's, else its default ones. */
+  private ratesOf(sub: Obj): Obj[] {
+    const item = (sub.items as { data: Obj[] }).data[0]!;
+    const ids = ((item.tax_rates as Obj[] | undefined) ?? []).length
+      ? (item.tax_rates as Obj[])
+      : ((sub.default_tax_rates as Obj[] | undefined) ?? []);
+    return ids.filter((rate) => !rate.inclusive);
+  }
+
+  /** Each rate's tax on an amount, rounded to the cent as Stripe does (half away from zero). */
+  private taxesOn(amount: number, rates: Obj[]) {
+    return rates.map((rate) => ({
+      amount: Math.round((amount * (rate.percentage as number)) / 100),
+      tax_behavior: "exclusive",
+      taxability_reason: "standard_rated",
+      taxable_amount: amount,
+      type: "tax_rate_details",
+      tax_rate_details: { tax_rate: rate.id },
+    }));
+  }
+
+  /** A new subscription's tax rates (default_tax_rates, or its item's); its first invoice is taxed at once. */
+  private applyTaxRates(sub: Obj, defaults: string[], itemRates: string[]): void {
+    const found = (ids: string[]) => ids.map((rateId) => this.taxRates.get(rateId)).filter((r): r is Obj => !!r);
+    sub.default_tax_rates = found(defaults);
+    (sub.items as { data: Obj[] }).data[0]!.tax_rates = found(itemRates);
+    const invoice = this.invoices.get(sub.latest_invoice as string);
+    if (invoice) this.taxInvoice(sub, invoice);
+  }
+
+  /** An open invoice gets its subscription's taxes: the total, the amount due and its PaymentIntent grow. */
+  private taxInvoice(sub: Obj, invoice: Obj): void {
+    if (invoice.status !== "open") return;
+    const subtotal = (invoice.subtotal as number | undefined) ?? (invoice.amount_due as number);
+    const taxes = this.taxesOn(subtotal, this.ratesOf(sub));
+    const total = subtotal + taxes.reduce((sum, t) => sum + t.amount, 0);
+    Object.assign(invoice, {
+      subtotal,
+      subtotal_excluding_tax: subtotal,
+      total,
+      total_excluding_tax: subtotal,
+      total_taxes: taxes,
+      amount_due: total,
+      amount_remaining: total,
+    });
+    const payment = (invoice.payments as { data: Obj[] }).data[0]!;
+    const intent = this.intents.get((payment.payment as Obj).payment_intent as string);
+    if (intent) intent.amount = total;
+  }
+
+  /** A Checkout Session's line tax rates: its amount_total includes them, as Stripe's page shows before Pay. */
+  private taxSession(session: Obj, form: Record<string, string>): void {
+    const ids = listParam(form, "line_items[0][tax_rates]");
+    Object.defineProperty(session, "tax_rates", { value: ids, enumerable: false });
+    const rates = ids.map((rateId) => this.taxRates.get(rateId)).filter((r): r is Obj => !!r && !r.inclusive);
+    const subtotal = session.amount_total as number;
+    const tax = this.taxesOn(subtotal, rates).reduce((sum, t) => sum + t.amount, 0);
+    Object.assign(session, {
+      amount_subtotal: subtotal,
+      amount_total: subtotal + tax,
+      total_details: { amount_tax: tax },
+    });
+  }
+
   // ---------------------------------------------------------------- HTTP
 
   private async handle(req: IncomingMessage, res: ServerResponse) {
@@ -587,6 +663,7 @@ export class StripeStandIn {
         value: metadataOf(form, "subscription_data[metadata]"),
         enumerable: false,
       });
+      this.taxSession(session, form);
       this.sessions.set(sessionId, session);
       return json(200, session);
     }
@@ -615,6 +692,39 @@ export class StripeStandIn {
     if (m) {
       const found = this.intents.get(m[1]!);
       return found ? json(200, found) : missing("payment_intent", m[1]!);
+    }
+
+    // Tax rates (exclusive ones are added to each invoice of a subscription that has them)
+    if (route("GET", /^\/v1\/tax_rates$/)) {
+      const found = [...this.taxRates.values()].filter(
+        (r) => params.active === undefined || String(r.active) === params.active,
+      );
+      return json(200, list(found, "/v1/tax_rates"));
+    }
+    if (route("POST", /^\/v1\/tax_rates$/)) {
+      if (!form.display_name || form.percentage === undefined || form.inclusive === undefined)
+        return invalid("Missing required param: display_name, percentage or inclusive.");
+      const rate: Obj = {
+        id: id("txr"),
+        object: "tax_rate",
+        active: form.active !== "false",
+        display_name: form.display_name,
+        description: form.description ?? null,
+        percentage: Number(form.percentage),
+        inclusive: form.inclusive === "true",
+        country: form.country ?? null,
+        state: form.state ?? null,
+        jurisdiction: form.jurisdiction ?? null,
+        tax_type: form.tax_type ?? null,
+        metadata: metadataOf(form),
+      };
+      this.taxRates.set(rate.id as string, rate);
+      return json(200, rate);
+    }
+    m = route("GET", /^\/v1\/tax_rates\/([\w]+)$/);
+    if (m) {
+      const found = this.taxRates.get(m[1]!);
+      return found ? json(200, found) : missing("tax_rate", m[1]!);
     }
 
     // Customers
@@ -670,6 +780,7 @@ export class StripeStandIn {
         metadataOf(form),
         form["payment_settings[save_default_payment_method]"],
       );
+      this.applyTaxRates(sub, listParam(form, "default_tax_rates"), listParam(form, "items[0][tax_rates]"));
       // Without default_incomplete Stripe charges the customer's card at once.
       if (form.payment_behavior !== "default_incomplete")
         this.charge(this.invoices.get(sub.latest_invoice as string)!, this.cardOf(sub));
