@@ -1,21 +1,16 @@
 // Homeowner sign-in (docs/decisions.md#28): an e-mailed link and 6-digit code, then a session cookie of its own;
 // passkeys once signed in. Every secret (link token, code, session id, WebAuthn challenge) is stored as SHA-256.
-import { randomBytes, randomInt, timingSafeEqual } from "node:crypto";
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from "@simplewebauthn/server";
+import { randomInt, timingSafeEqual } from "node:crypto";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import type { Logger } from "pino";
 import type { TransactionRunner } from "../../db/transaction.js";
-import { HttpError, NotFoundError, ValidationError } from "../../http/errors.js";
+import { HttpError, NotFoundError } from "../../http/errors.js";
 import type { LoginAttemptCounter } from "../auth/index.js";
 import type { MailService } from "../mail/index.js";
 import { hashToken, newToken } from "../../shared/one-time-links.js";
 import type { HomeAccess } from "./home-access.js";
-import type { HomeAuthRepository, HomePasskeyRow } from "./home-auth.repository.js";
+import type { HomeAuthRepository } from "./home-auth.repository.js";
+import { HomePasskeys, type PasskeySummary } from "./home-passkeys.js";
 import { signInEmail } from "./home-mail.js";
 
 export const HOME_LINK_TTL_MS = 15 * 60 * 1000;
@@ -23,7 +18,6 @@ export const HOME_SESSION_TTL_MS = 30 * 86_400_000;
 /** A session is renewed (30 days again, and its cookie re-sent) at most this often while it is used. */
 export const HOME_SESSION_RENEW_MS = 60 * 60 * 1000;
 export const HOME_CODE_TRIES = 5;
-export const WEBAUTHN_CHALLENGE_TTL_MS = 5 * 60 * 1000;
 
 /**
  * Limits that stop guessing and flooding without letting a stranger lock a homeowner out (nothing counts per
@@ -70,13 +64,6 @@ export interface HomeSettings {
   limits?: HomeSignInLimits;
 }
 
-export interface PasskeySummary {
-  id: number;
-  name: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-}
-
 export const normalEmail = (email: string) => email.trim().toLowerCase();
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 const newCode = () => String(randomInt(0, 1_000_000)).padStart(6, "0");
@@ -95,6 +82,7 @@ export interface HomeAuthDeps {
 export class HomeAuthService {
   private readonly clock: () => Date;
   private readonly limits: HomeSignInLimits;
+  private readonly keys: HomePasskeys;
 
   constructor(
     private readonly repo: HomeAuthRepository,
@@ -102,6 +90,7 @@ export class HomeAuthService {
   ) {
     this.clock = deps.settings.clock ?? (() => new Date());
     this.limits = deps.settings.limits ?? HOME_SIGN_IN_LIMITS;
+    this.keys = new HomePasskeys({ repo, publicUrl: deps.settings.publicUrl, clock: this.clock, sessions: this });
   }
 
   get publicUrl(): string {
@@ -290,118 +279,33 @@ export class HomeAuthService {
     return (await this.repo.lastSignedIn([email])).get(email) ?? null;
   }
 
-  // ---------- passkeys ----------
+  // ---------- passkeys (home-passkeys.ts) ----------
 
-  private get rp() {
-    const url = new URL(this.publicUrl);
-    return { rpID: url.hostname, origin: url.origin };
+  passkeys(rawEmail: string): Promise<PasskeySummary[]> {
+    return this.keys.list(normalEmail(rawEmail));
   }
 
-  private async newChallenge(purpose: "register" | "sign-in", email: string | null): Promise<Uint8Array<ArrayBuffer>> {
-    const bytes = new Uint8Array(randomBytes(32));
-    const encoded = Buffer.from(bytes).toString("base64url");
-    await this.repo.insertChallenge(
-      hashToken(encoded),
-      purpose,
-      email,
-      new Date(this.clock().getTime() + WEBAUTHN_CHALLENGE_TTL_MS),
-    );
-    return bytes;
+  registrationOptions(rawEmail: string) {
+    return this.keys.registrationOptions(normalEmail(rawEmail));
   }
 
-  async passkeys(rawEmail: string): Promise<PasskeySummary[]> {
-    return (await this.repo.passkeysOf(normalEmail(rawEmail))).map(summary);
+  registerPasskey(rawEmail: string, response: RegistrationResponseJSON, name: string): Promise<PasskeySummary> {
+    return this.keys.register(normalEmail(rawEmail), response, name);
   }
 
-  async registrationOptions(rawEmail: string) {
-    const email = normalEmail(rawEmail);
-    const existing = await this.repo.passkeysOf(email);
-    return generateRegistrationOptions({
-      rpName: "Haven My Home",
-      rpID: this.rp.rpID,
-      userName: email,
-      userDisplayName: email,
-      challenge: await this.newChallenge("register", email),
-      attestationType: "none",
-      excludeCredentials: existing.map((p) => ({ id: p.credentialId, transports: p.transports })),
-      authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
-    });
-  }
-
-  async registerPasskey(rawEmail: string, response: RegistrationResponseJSON, name: string): Promise<PasskeySummary> {
-    const email = normalEmail(rawEmail);
-    const now = this.clock();
-    const verification = await verifyRegistrationResponse({
-      response,
-      expectedChallenge: (challenge) => this.repo.spendChallenge(hashToken(challenge), "register", email, now),
-      expectedOrigin: this.rp.origin,
-      expectedRPID: this.rp.rpID,
-      requireUserVerification: false,
-    }).catch((error: unknown) => {
-      throw new ValidationError(
-        `The passkey could not be registered: ${error instanceof Error ? error.message : String(error)}`,
-        { response: "Invalid passkey response" },
-      );
-    });
-    if (!verification.verified)
-      throw new ValidationError("The passkey could not be registered", { response: "Invalid passkey response" });
-    const { credential } = verification.registrationInfo;
-    if (await this.repo.passkeyByCredential(credential.id))
-      throw new ValidationError("This passkey is already registered", { response: "Already registered" });
-    const id = await this.repo.insertPasskey({
-      email,
-      credentialId: credential.id,
-      publicKey: credential.publicKey,
-      counter: credential.counter,
-      transports: credential.transports ?? [],
-      name,
-    });
-    const created = (await this.repo.passkeysOf(email)).find((p) => p.id === id) as HomePasskeyRow;
-    return summary(created);
-  }
-
-  async deletePasskey(rawEmail: string, id: number): Promise<void> {
-    if (!(await this.repo.deletePasskey(normalEmail(rawEmail), id))) throw new NotFoundError("Passkey not found");
+  deletePasskey(rawEmail: string, id: number): Promise<void> {
+    return this.keys.remove(normalEmail(rawEmail), id);
   }
 
   /** Options for signing in with a discoverable passkey (no e-mail asked). */
-  async signInOptions() {
-    return generateAuthenticationOptions({
-      rpID: this.rp.rpID,
-      challenge: await this.newChallenge("sign-in", null),
-      userVerification: "preferred",
-    });
+  signInOptions() {
+    return this.keys.signInOptions();
   }
 
   /** Verifies a passkey assertion and opens a session of the passkey's e-mail; null when it does not verify. */
-  async signInWithPasskey(
+  signInWithPasskey(
     response: AuthenticationResponseJSON,
   ): Promise<{ email: string; token: string; sessionId: number } | null> {
-    const passkey = await this.repo.passkeyByCredential(response.id);
-    if (!passkey) return null;
-    const now = this.clock();
-    const verification = await verifyAuthenticationResponse({
-      response,
-      expectedChallenge: (challenge) => this.repo.spendChallenge(hashToken(challenge), "sign-in", null, now),
-      expectedOrigin: this.rp.origin,
-      expectedRPID: this.rp.rpID,
-      credential: {
-        id: passkey.credentialId,
-        publicKey: passkey.publicKey,
-        counter: passkey.counter,
-        transports: passkey.transports,
-      },
-      requireUserVerification: false,
-    }).catch(() => null);
-    if (!verification?.verified) return null;
-    await this.repo.recordPasskeyUse(passkey.id, verification.authenticationInfo.newCounter, now);
-    return { email: passkey.email, ...(await this.createSession(passkey.email, { method: "passkey" })) };
+    return this.keys.signIn(response);
   }
 }
-
-const summary = (p: HomePasskeyRow): PasskeySummary => ({
-  id: p.id,
-  name: p.name,
-  createdAt: p.createdAt.toISOString(),
-  lastUsedAt: p.lastUsedAt?.toISOString() ?? null,
-});
