@@ -113,7 +113,15 @@ export default function PropertyIntake({ sessionId, plan, demo, customerName, cu
   useEffect(() => {
     if (verification.data?.success) {
       const { email, name } = verification.data.customer;
-      setValues((v) => ({ ...v, email: email || v.email, name: v.name || name || "" }));
+      // The home's postal code typed at checkout, and its province (docs/decisions.md#32): prefilled, still editable.
+      const { postalCode, province } = verification.data;
+      setValues((v) => ({
+        ...v,
+        email: email || v.email,
+        name: v.name || name || "",
+        zipCode: v.zipCode || postalCode || "",
+        state: v.state || province || "",
+      }));
     } else if (verification.data) {
       toast({
         title: "Payment Verification Failed",

@@ -23,7 +23,10 @@ describe("checkout in demo mode (no Stripe keys)", () => {
         provider: "demo",
         kind: "checkout_session",
         plan_type: planType,
-        amount_cents: prices[planType],
+        // The total with tax: no postal code names the home, so the business's province (ON, 13 % HST).
+        amount_cents: Math.round(prices[planType] * 1.13),
+        subtotal_cents: prices[planType],
+        postal_code: null,
         currency: "cad",
         status: "pending",
       });
@@ -40,7 +43,9 @@ describe("checkout in demo mode (no Stripe keys)", () => {
     const sessionId = body.url.split("/").at(-1);
     const page = await browser.get(body.url).expect(200);
     expect(page.headers["cache-control"]).toBe("no-store");
-    expect(page.text).toContain('data-testid="summary-total">$370<');
+    expect(page.text).toContain('data-testid="summary-price">$370<');
+    // No postal code came with it: the business's province's tax, shown before the pay button.
+    expect(page.text).toContain('data-testid="summary-total">$418.10<');
     // The other price list's $412 is never shown (a bare "412" may occur inside the page's random ids).
     expect(page.text).not.toMatch(/\$\s*412\b|\b412\.00\b/);
     expect(page.text).toContain('data-island="checkout/PaymentForm"');
@@ -69,7 +74,8 @@ describe("checkout in demo mode (no Stripe keys)", () => {
     expect(row).toMatchObject({
       kind: "checkout_session",
       plan_type: "standard",
-      amount_cents: 37000,
+      amount_cents: 41810,
+      subtotal_cents: 37000,
       status: "succeeded",
       customer_email: "morgan@example.com",
     });
@@ -155,7 +161,8 @@ describe("checkout in demo mode (no Stripe keys)", () => {
       provider: "demo",
       kind: "payment_intent",
       plan_type: "basic",
-      amount_cents: 19400,
+      amount_cents: 21922,
+      subtotal_cents: 19400,
       currency: "cad",
       status: "succeeded",
     });
@@ -222,7 +229,8 @@ describe("checkout in demo mode (no Stripe keys)", () => {
     expect(row).toMatchObject({
       kind: "payment_intent",
       plan_type: "standard",
-      amount_cents: 41200,
+      amount_cents: 46556,
+      subtotal_cents: 41200,
       status: "pending",
     });
   });
@@ -393,7 +401,8 @@ describe("checkout in demo mode (no Stripe keys)", () => {
 
   it("totalRevenue sums the succeeded payments only", async () => {
     const { rows } = await ctx.db.raw(
-      "select coalesce(sum(amount_cents),0)::int as cents from payments where status = 'succeeded'",
+      // Revenue is before tax (docs/decisions.md#32).
+      "select coalesce(sum(coalesce(subtotal_cents, amount_cents)),0)::int as cents from payments where status = 'succeeded'",
     );
     expect(await ctx.container.payments.totalRevenue()).toBe(rows[0].cents / 100);
     expect(await ctx.container.payments.totalRevenue()).toBeGreaterThan(0);
@@ -421,11 +430,12 @@ describe("checkout in demo mode (no Stripe keys)", () => {
   it("renders the payment page with the server's amount, defaulting to standard", async () => {
     const standard = await ctx.agent().get("/checkout").expect(200);
     expect(standard.text).toContain("Order Summary");
-    expect(standard.text).toContain('data-testid="summary-total">$412<');
+    // The price before tax; the tax and total follow the home's postal code, in the form (docs/decisions.md#32).
+    expect(standard.text).toContain('data-testid="summary-price">$412<');
     expect(standard.text).toContain('data-island="checkout/PaymentForm"');
     expect(standard.headers["content-security-policy"]).not.toContain("stripe.com");
     const premium = await ctx.agent().get("/checkout?plan=premium").expect(200);
-    expect(premium.text).toContain('data-testid="summary-total">$889<');
+    expect(premium.text).toContain('data-testid="summary-price">$889<');
     const unknown = await ctx.agent().get("/checkout?plan=gold").expect(302);
     expect(unknown.headers.location).toBe("/pricing");
   });
@@ -590,7 +600,8 @@ describe("checkout in Stripe mode (real SDK against the local stand-in)", () => 
       .expect(200);
     const intentId = String(body.clientSecret).split("_secret_")[0]!;
     expect(intentId).toMatch(/^pi_test_\w+$/);
-    expect(stripe.intents.get(intentId)).toMatchObject({ amount: 88900, currency: "cad" });
+    // $889.00 + HST 13 % (the business's province: no postal code was sent).
+    expect(stripe.intents.get(intentId)).toMatchObject({ amount: 100457, currency: "cad" });
     expect(stripe.subscriptionOf(intentId)).toMatchObject({
       status: "incomplete",
       metadata: { plan: "premium", source: "payment_page" },

@@ -6,6 +6,8 @@ export interface VerifyPaymentResponse {
   customer: { email: string | null; name: string | null };
   /** The home's postal code typed at checkout, so intake can prefill it (docs/decisions.md#32); null when unknown. */
   postalCode?: string | null;
+  /** That postal code's province ("ON"). */
+  province?: string | null;
 }
 
 /** The demo provider's test cards (same numbers as Stripe's test cards) and their decline reasons. */

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { HttpError, NotFoundError } from "../../http/errors.js";
 import { body, query } from "../../http/validate.js";
 import { type PlanType, type PlansService, planTypeSchema } from "../plans/index.js";
+import { provinceOfPostalCode } from "../tax/index.js";
 import {
   checkoutSessionSchema,
   demoConfirmSchema,
@@ -61,7 +62,8 @@ export function checkoutApi({ payments, publicOrigin }: Pick<CheckoutRoutesDeps,
   router.get("/verify-payment", async (req, res) => {
     const { session_id } = query(req, verifyPaymentQuery);
     const { success, customer, postalCode } = await payments.verify(session_id);
-    res.json({ success, customer, postalCode });
+    // The spec's {success, customer}; the home's postal code too once paid, when the purchase named one.
+    res.json({ success, customer, ...(postalCode ? { postalCode, province: provinceOfPostalCode(postalCode) } : {}) });
   });
 
   // /checkout's submit: the customer and the subscription are made now, not when the page opens (docs/decisions.md#32).
