@@ -53,6 +53,9 @@ export async function up(knex: Knex): Promise<void> {
     t.text("reason").nullable();
     t.text("actor").notNullable(); // staff:<id> | stripe | cli
     t.text("credit_note_id").nullable();
+    // The request that made it (invoice, amount, Idempotency-Key or the refunded-so-far figure): a repeat finds
+    // it and gets the first answer. Null for refunds made in Stripe's dashboard.
+    t.text("request_key").nullable().unique();
     t.timestamp("created_at", { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.unique(["provider", "provider_refund_id"]);
     t.index(["invoice_id"]);

@@ -34,6 +34,7 @@ import { maintenanceApi, maintenancePages } from "./modules/maintenance/maintena
 import { reportsApi, reportsPages } from "./modules/reports/reports.routes.js";
 import { billingApi, billingPages } from "./modules/subscriptions/billing.routes.js";
 import { subscriptionsApi } from "./modules/subscriptions/subscriptions.routes.js";
+import { invoicesApi } from "./modules/subscriptions/invoices.routes.js";
 import { subscriptionsAdminPages } from "./modules/subscriptions/subscriptions-admin.routes.js";
 import { homeSession } from "./modules/my-home/home-session.js";
 import { homeSignInApi, homeSignInPages } from "./modules/my-home/home-sign-in.routes.js";
@@ -257,6 +258,13 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   api.use(reportsApi({ reports: container.reports }));
   api.use(billingApi(billing));
   api.use(subscriptionsApi(subscriptionsStaff));
+  api.use(
+    invoicesApi({
+      invoices: container.invoiceSide.invoices,
+      taxReport: container.invoiceSide.taxReport,
+      timeZone: env.BUSINESS_TZ,
+    }),
+  );
   api.use(homeSignInApi(homeSignInDeps));
   api.use(visitsApi({ visits: container.homeVisits }));
   api.use(planApi(homePlanDeps));

@@ -55,6 +55,7 @@ import { SubscriptionsRepository } from "./modules/subscriptions/subscriptions.r
 import { SubscriptionsService } from "./modules/subscriptions/subscriptions.service.js";
 import { type StripeBilling, createStripeBilling } from "./modules/subscriptions/stripe-billing.js";
 import { StripeWebhooks } from "./modules/subscriptions/webhooks.js";
+import { type InvoiceSide, createInvoiceSide } from "./modules/subscriptions/invoices.wiring.js";
 
 /** Every service the web app, the worker and the CLI share, built once per process. */
 export interface Container {
@@ -82,6 +83,8 @@ export interface Container {
   reports: ReportsService;
   privacy: PrivacyService;
   subscriptions: SubscriptionsService;
+  /** Invoices, refunds, charge events, reconciliation and the tax report (subscriptions/invoices.wiring.ts). */
+  invoiceSide: InvoiceSide;
   /** What each plan delivers: the maintenance schedules of a subscription's plan (docs/decisions.md#26). */
   planServices: PlanDeliveries;
   /** My Home's Visits and Account. */
@@ -114,7 +117,10 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
   const users = new UsersService({ users: new StaffUsersRepository(db) });
   const customers = new CustomersService({ customers: new CustomersRepository(db), transaction });
   const mail = new MailService(mailSettingsFrom(env), log);
-  const subscriptionsRepository = new SubscriptionsRepository(db);
+  const subscriptionsRepository = new SubscriptionsRepository(db, {
+    timeZone: env.BUSINESS_TZ,
+    defaultProvince: business.province,
+  });
   // What each plan delivers (docs/decisions.md#26): maintenance schedules made and ended as subscriptions change.
   const planServices = new PlanDeliveries({
     repo: new PlanDeliveriesRepository(db),
@@ -134,7 +140,19 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
       sessionSecret: env.SESSION_SECRET,
       supportEmail: env.SUPPORT_EMAIL,
       supportPhone: env.CONTACT_PHONE,
+      business,
     },
+  });
+  // Invoices, refunds, disputes, reconciliation and the tax report (docs/decisions.md#33, #34).
+  const invoiceSide = createInvoiceSide({
+    db,
+    repo: subscriptionsRepository,
+    subscriptions,
+    transaction,
+    billing: stripeBilling,
+    business,
+    timeZone: env.BUSINESS_TZ,
+    log,
   });
   const stripe = stripeBilling
     ? {
@@ -145,6 +163,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
           repo: subscriptionsRepository,
           transaction,
           log,
+          charges: invoiceSide.chargeEvents,
         }),
       }
     : null;
@@ -264,6 +283,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
       },
     ),
     subscriptions,
+    invoiceSide,
     planServices,
     homeAccess,
     homeVisits,

@@ -7,8 +7,18 @@ import type { Plan } from "../plans/plans.schemas.js";
 import type { PlansService } from "../plans/index.js";
 import { billingPagePath, signBillingToken } from "./billing-links.js";
 import type { ProviderSubscription } from "./billing-provider.js";
-import type { Subscription } from "./subscriptions.constants.js";
-import { type BillingMailData, type BillingMailKind, billingMail } from "./subscriptions.mail.js";
+import type { BusinessIdentity, Subscription } from "./subscriptions.constants.js";
+import type { Invoice } from "./subscriptions.constants.js";
+import { type BillingMailData, type BillingMailKind, type MailInvoice, billingMail } from "./subscriptions.mail.js";
+
+/** What a receipt or refund e-mail shows of a stored invoice. */
+export const mailInvoice = (invoice: Invoice): MailInvoice => ({
+  id: invoice.id,
+  number: invoice.number,
+  subtotalCents: Math.round(invoice.subtotal * 100),
+  taxLines: invoice.taxLines.map((t) => ({ label: t.label, amountCents: t.amountCents })),
+  totalCents: Math.round(invoice.amount * 100),
+});
 
 export interface BillingMailerSettings {
   timeZone: string;
@@ -16,7 +26,12 @@ export interface BillingMailerSettings {
   sessionSecret: string;
   supportEmail: string;
   supportPhone: string;
+  /** The GST/HST number receipts carry (docs/decisions.md#33); absent in setups made before it. */
+  business?: BusinessIdentity;
 }
+
+/** The homeowner's My Home address of an invoice's PDF (a receipt links it; a signed-in homeowner opens it). */
+export const invoicePdfPath = (invoiceId: number) => `/my-home/plan/invoices/${invoiceId}/pdf`;
 
 export class BillingMailer {
   /** Transactions whose billing e-mails are gathered (`gathering`). */
@@ -58,6 +73,8 @@ export class BillingMailer {
       supportEmail: settings.supportEmail,
       supportPhone: settings.supportPhone,
       timeZone: settings.timeZone,
+      registrationNumber: settings.business?.gstHstNumber ?? null,
+      pdfLink: extra.invoice ? `${settings.publicUrl}${invoicePdfPath(extra.invoice.id)}` : undefined,
       ...extra,
     });
   }

@@ -9,6 +9,7 @@ import type { PlansService } from "../plans/index.js";
 import type { BillingMailer } from "./billing-mailer.js";
 import { type period, periodOn } from "./billing-dates.js";
 import type { BillingProvider, ProviderSubscription } from "./billing-provider.js";
+import type { StoredInvoice } from "./invoices.repository.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 import type {
   Invoice,
@@ -303,21 +304,18 @@ export class DemoBilling implements BillingProvider {
     outbox: MailMessage[],
   ): Promise<void> {
     if (!plain.length) return;
-    const inserted = await tx.raw(
-      `insert into invoices (subscription_id, provider, provider_invoice_id, amount_cents, currency, period_start, period_end, status, billing_reason, paid_at, attempt_count)
-       select v.sid, 'demo', v.pid, v.amount, 'cad', v.ps, v.pe, 'paid', 'subscription_cycle', v.ps, 1
-         from unnest(?::int[], ?::text[], ?::int[], ?::timestamptz[], ?::timestamptz[]) as v(sid, pid, amount, ps, pe)
-       on conflict (provider, provider_invoice_id) do nothing
-       returning subscription_id`,
-      [
-        plain.map((p) => p.sub.id),
-        plain.map((p) => demoInvoiceId(p.sub.id, p.next.startDate)),
-        plain.map((p) => Math.round(p.sub.monthlyAmount * 100)),
-        plain.map((p) => p.next.start),
-        plain.map((p) => p.next.end),
-      ],
+    // Numbered and taxed in bulk by the invoice write path (invoices.repository.ts, docs/decisions.md#33).
+    const stored = await ctx.repo.insertRenewals(
+      plain.map((p) => ({
+        subscriptionId: p.sub.id,
+        providerInvoiceId: demoInvoiceId(p.sub.id, p.next.startDate),
+        subtotalCents: Math.round(p.sub.monthlyAmount * 100),
+        periodStart: p.next.start,
+        periodEnd: p.next.end,
+      })),
+      tx,
     );
-    const billed = new Set<number>((inserted.rows as { subscription_id: number }[]).map((r) => r.subscription_id));
+    const billed = new Set<number>(stored.keys());
     await tx.raw(
       `update subscriptions s set current_period_start = v.ps, current_period_end = v.pe, version = s.version + 1, updated_at = now()
          from unnest(?::int[], ?::timestamptz[], ?::timestamptz[]) as v(sid, ps, pe) where s.id = v.sid`,
@@ -325,7 +323,7 @@ export class DemoBilling implements BillingProvider {
     );
     for (const { sub, next } of plain) {
       if (!billed.has(sub.id) || !sub.customerEmail) continue;
-      outbox.push(await this.receipt(ctx, sub, next));
+      outbox.push(await this.receipt(ctx, sub, next, stored.get(sub.id)!));
     }
     totals.billed += billed.size;
     totals.paid += billed.size;
@@ -335,9 +333,11 @@ export class DemoBilling implements BillingProvider {
     ctx: RenewContext,
     sub: ProviderSubscription,
     next: ReturnType<typeof period>,
+    invoice: StoredInvoice,
   ): Promise<MailMessage> {
     return ctx.service.mailer.message("receipt", sub, {
-      amount: sub.monthlyAmount,
+      invoice: { ...invoice, taxLines: invoice.taxLines },
+      amount: invoice.totalCents / 100,
       periodStart: next.start.toISOString(),
       periodEnd: next.end.toISOString(),
     });

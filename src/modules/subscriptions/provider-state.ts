@@ -6,7 +6,7 @@ import type { Tx } from "../../db/transaction.js";
 import { NotFoundError } from "../../http/errors.js";
 import { todayIn } from "../../shared/business-time.js";
 import { minimumTermEnd } from "./billing-dates.js";
-import type { BillingMailer } from "./billing-mailer.js";
+import { type BillingMailer, mailInvoice } from "./billing-mailer.js";
 import type { ProviderSubscription } from "./billing-provider.js";
 import type { PlanDeliveryListener } from "./plan-delivery-listener.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
@@ -242,14 +242,16 @@ export class ProviderState {
       log.warn({ invoice: invoice.providerInvoiceId }, "invoice of an unknown subscription ignored");
       return;
     }
-    const { before, attemptsBefore } = await repo.upsertInvoice(sub.id, invoice, tx);
+    const { before, attemptsBefore, id } = await repo.upsertInvoice(sub.id, invoice, tx);
     const data = {
       amount: invoice.amountCents / 100,
       periodStart: invoice.periodStart.toISOString(),
       periodEnd: invoice.periodEnd.toISOString(),
     };
     if (invoice.status === "paid" && before !== "paid") {
-      await mailer.send("receipt", sub, tx, data);
+      // The receipt names the invoice as stored: its number, each tax and its PDF (docs/decisions.md#33).
+      const stored = await repo.invoiceRows.find(id, tx);
+      await mailer.send("receipt", sub, tx, { ...data, invoice: stored ? mailInvoice(stored) : undefined });
     } else if (
       invoice.status === "open" &&
       invoice.failureReason &&

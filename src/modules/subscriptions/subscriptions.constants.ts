@@ -1,5 +1,6 @@
 // Subscriptions (docs/decisions.md#23–27): the shapes every part of the module shares. Zod-free.
 import type { PlanType } from "../plans/plans.schemas.js";
+import type { TaxLine } from "../tax/index.js";
 
 /** Stripe's subscription statuses, kept as Stripe names them. An unknown value is stored as it is, never mapped. */
 export const SUBSCRIPTION_STATUSES = [
@@ -41,6 +42,14 @@ export const INVOICE_STATUSES = ["draft", "open", "paid", "uncollectible", "void
 
 export type SubscriptionProvider = "stripe" | "demo";
 
+/** The business on its invoices (docs/decisions.md#32, #33): env BUSINESS_LEGAL_NAME, BUSINESS_ADDRESS, GST_HST_NUMBER. */
+export interface BusinessIdentity {
+  legalName: string;
+  address: string;
+  /** 123456789 RT0001; null when the business is not registered (BUSINESS_TAX_REGISTERED=false). */
+  gstHstNumber: string | null;
+}
+
 /** A subscription as the API returns it (docs/api.md). Instants are ISO strings; amounts are dollars. */
 export interface Subscription {
   id: number;
@@ -72,7 +81,18 @@ export interface Invoice {
   id: number;
   subscriptionId: number;
   providerInvoiceId: string;
+  /** HAV-YYYY-NNNNNN, given when first stored open or paid (docs/decisions.md#33); null on a draft. */
+  number: string | null;
+  /** The total charged, tax included (dollars). */
   amount: number;
+  /** Before tax (dollars). */
+  subtotal: number;
+  tax: number;
+  taxLines: TaxLine[];
+  taxProvince: string | null;
+  /** Refunded so far, tax included (dollars). */
+  refunded: number;
+  hostedInvoiceUrl: string | null;
   currency: string;
   periodStart: string;
   periodEnd: string;
@@ -130,6 +150,13 @@ export interface ProviderInvoiceState {
   paidAt: Date | null;
   failureReason: string | null;
   attemptCount: number;
+  /**
+   * Stripe's figures (docs/decisions.md#33): with taxLines, amountCents is the total and these are stored as
+   * given; without (the demo provider), amountCents is the subtotal and the tax is computed on the home's province.
+   */
+  subtotalCents?: number;
+  taxLines?: TaxLine[];
+  hostedInvoiceUrl?: string | null;
 }
 
 /**

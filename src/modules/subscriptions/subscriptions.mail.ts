@@ -7,7 +7,23 @@ import { BILLING_LINK_DAYS } from "./billing-links.js";
 import { MINIMUM_TERM_MONTHS } from "./subscriptions.constants.js";
 import { escapeHtml } from "../../shared/html.js";
 
-export type BillingMailKind = "receipt" | "payment_failed" | "cancel_scheduled" | "canceled" | "plan_changed";
+export type BillingMailKind =
+  | "receipt"
+  | "payment_failed"
+  | "payment_action_required"
+  | "cancel_scheduled"
+  | "canceled"
+  | "plan_changed"
+  | "refund";
+
+/** The invoice a receipt or a refund names (docs/decisions.md#33): its number, each tax and its PDF. */
+export interface MailInvoice {
+  id: number;
+  number: string | null;
+  subtotalCents: number;
+  taxLines: { label: string; amountCents: number }[];
+  totalCents: number;
+}
 
 export interface BillingMailData {
   to: string;
@@ -25,6 +41,16 @@ export interface BillingMailData {
   effectiveAt?: string;
   /** The card on file, when known (receipts name it). */
   cardLast4?: string | null;
+  /** Payment failed: when the plan ends if the invoice stays unpaid. */
+  endsAt?: string | null;
+  /** 3-D Secure: Stripe's hosted page where the customer confirms the payment. */
+  hostedInvoiceUrl?: string | null;
+  /** Receipts and refunds: the invoice, its PDF on My Home, and the business's GST/HST number. */
+  invoice?: MailInvoice;
+  pdfLink?: string;
+  registrationNumber?: string | null;
+  /** Refunds: what goes back (tax included, dollars), its tax part, and the staff's reason. */
+  refund?: { amountCents: number; taxLines: { label: string; amountCents: number }[] };
   link: string;
   supportEmail: string;
   supportPhone: string;
@@ -63,23 +89,55 @@ function build(kind: BillingMailKind, d: BillingMailData): Built {
   const periodLine = d.periodStart && d.periodEnd ? `Period: ${date(d.periodStart)} to ${date(d.periodEnd)}` : null;
   const minimumLine = `Minimum term: ${MINIMUM_TERM_MONTHS} months, ending ${minimumEnd}. You can cancel anytime: before ${minimumEnd} a cancellation takes effect on ${minimumEnd}, afterwards at the end of the paid month.`;
   const lines = (...items: (string | null | false | undefined)[]) => items.filter(Boolean).join("\n");
+  const money = (c: number) => billingAmount(c / 100);
+  const inv = d.invoice;
+  const invoiceLines = inv
+    ? lines(
+        inv.number && `Invoice: ${inv.number}`,
+        `Subtotal: ${money(inv.subtotalCents)}`,
+        ...inv.taxLines.map((t) => `${t.label}: ${money(t.amountCents)}`),
+        `Total: ${money(inv.totalCents)}`,
+        d.registrationNumber && `GST/HST registration: ${d.registrationNumber}`,
+      )
+    : null;
+  const pdfBlock: Block[] = inv && d.pdfLink ? [{ label: "Your invoice (PDF), on My Home:", link: d.pdfLink }] : [];
 
   switch (kind) {
     case "receipt":
       return {
-        subject: `Your Haven receipt: ${amount ?? d.planName}`,
+        subject: `Your Haven receipt: ${inv ? money(inv.totalCents) : (amount ?? d.planName)}`,
         blocks: [
           `Thank you. We received your payment for the ${plan}.`,
           lines(
-            amount && `Amount: ${amount}`,
+            !inv && amount && `Amount: ${amount}`,
             periodLine,
             `Plan: ${d.planName}`,
             d.cardLast4 && `Card: ending in ${d.cardLast4}`,
           ),
+          ...(invoiceLines ? [invoiceLines] : []),
+          ...pdfBlock,
           minimumLine,
           { label: "See your invoices, update your card or cancel your plan:", link: d.link },
         ],
       };
+    case "refund": {
+      const back = d.refund ? money(d.refund.amountCents) : (amount ?? "");
+      return {
+        subject: `Your Haven refund: ${back}`,
+        blocks: [
+          `We have refunded ${back} to your card for the ${plan}${inv?.number ? `, invoice ${inv.number}` : ""}. It can take 5 to 10 business days to appear on your statement.`,
+          lines(
+            d.refund && `Refunded: ${back}`,
+            ...(d.refund?.taxLines ?? []).map((t) => `of which ${t.label}: ${money(t.amountCents)}`),
+            d.reason && `Reason: ${d.reason}`,
+            inv && `Invoice total: ${money(inv.totalCents)}`,
+            d.registrationNumber && `GST/HST registration: ${d.registrationNumber}`,
+          ),
+          ...pdfBlock,
+          { label: "See your plan and invoices:", link: d.link },
+        ],
+      };
+    }
     case "payment_failed":
       return {
         subject: "Your Haven payment failed: please update your card",
@@ -87,7 +145,22 @@ function build(kind: BillingMailKind, d: BillingMailData): Built {
           `We could not take your payment${amount ? ` of ${amount}` : ""} for the ${plan}.`,
           lines(`Reason: ${d.reason ?? "The card was declined."}`, periodLine),
           "Please update your card. We try the payment again once it is updated. Until the payment goes through, the visits your plan schedules are on hold.",
+          ...(d.endsAt ? [`If this invoice is still unpaid on ${date(d.endsAt)}, your plan ends on that date.`] : []),
           { label: "Update your card:", link: d.link },
+          minimumLine,
+        ],
+      };
+    case "payment_action_required":
+      return {
+        subject: "Your bank asks you to confirm your Haven payment",
+        blocks: [
+          `Your bank needs you to confirm the payment${amount ? ` of ${amount}` : ""} for the ${plan} (3-D Secure).`,
+          ...(periodLine ? [periodLine] : []),
+          ...(d.hostedInvoiceUrl
+            ? [{ label: "Confirm the payment on this secure page:", link: d.hostedInvoiceUrl }]
+            : []),
+          "Until it is confirmed, the visits your plan schedules are on hold.",
+          { label: "See your plan and invoices:", link: d.link },
           minimumLine,
         ],
       };

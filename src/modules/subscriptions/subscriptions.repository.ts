@@ -4,6 +4,13 @@ import type { Tx } from "../../db/transaction.js";
 import type { PlanType } from "../plans/plans.schemas.js";
 import type { ProviderSubscription } from "./billing-provider.js";
 import {
+  type InvoiceSettings,
+  InvoicesRepository,
+  type RenewalInvoice,
+  type StoredInvoice,
+  toInvoice,
+} from "./invoices.repository.js";
+import {
   type Invoice,
   MRR_STATUSES,
   type ProviderInvoiceState,
@@ -51,20 +58,6 @@ export const toSubscription = (row: Row): ProviderSubscription => ({
   billingAnchor: dateOnly(row.billing_anchor),
 });
 
-const toInvoice = (row: Row): Invoice => ({
-  id: row.id as number,
-  subscriptionId: row.subscription_id as number,
-  providerInvoiceId: row.provider_invoice_id as string,
-  amount: (row.amount_cents as number) / 100,
-  currency: row.currency as string,
-  periodStart: iso(row.period_start)!,
-  periodEnd: iso(row.period_end)!,
-  status: row.status as string,
-  billingReason: (row.billing_reason as string | null) ?? null,
-  paidAt: iso(row.paid_at),
-  failureReason: (row.failure_reason as string | null) ?? null,
-});
-
 const toEvent = (row: Row): SubscriptionEvent => ({
   id: Number(row.id),
   kind: row.kind as string,
@@ -92,7 +85,15 @@ export interface SubscriptionFilter {
 }
 
 export class SubscriptionsRepository {
-  constructor(private readonly db: Knex) {}
+  /** The invoice write path and reads (invoices.repository.ts); the methods below delegate to it. */
+  readonly invoiceRows: InvoicesRepository;
+
+  constructor(
+    private readonly db: Knex,
+    invoiceSettings: Partial<InvoiceSettings> = {},
+  ) {
+    this.invoiceRows = new InvoicesRepository(db, invoiceSettings);
+  }
 
   private joined(db: Db = this.db) {
     return db("subscriptions as s")
@@ -222,63 +223,22 @@ export class SubscriptionsRepository {
     return Boolean(row?.card_fails_renewals);
   }
 
-  /** Inserts or updates an invoice by provider id; returns its status before (null when new). */
-  async upsertInvoice(
+  /** Inserts or updates an invoice by provider id, numbered and taxed (invoices.repository.ts). */
+  upsertInvoice(
     subscriptionId: number,
     invoice: ProviderInvoiceState,
     tx: Tx,
   ): Promise<{ before: string | null; attemptsBefore: number; id: number }> {
-    const existing = await tx("invoices")
-      .where({ provider: invoice.provider, provider_invoice_id: invoice.providerInvoiceId })
-      .forUpdate()
-      .first();
-    const fields = {
-      amount_cents: invoice.amountCents,
-      currency: invoice.currency,
-      period_start: invoice.periodStart,
-      period_end: invoice.periodEnd,
-      status: invoice.status,
-      billing_reason: invoice.billingReason,
-      paid_at: invoice.paidAt,
-      failure_reason: invoice.failureReason,
-      attempt_count: invoice.attemptCount,
-    };
-    if (existing) {
-      // A paid invoice stays paid, whatever order the events come in.
-      if (existing.status === "paid")
-        return { before: "paid", attemptsBefore: existing.attempt_count as number, id: existing.id as number };
-      await tx("invoices")
-        .where({ id: existing.id })
-        .update({
-          ...fields,
-          attempt_count: Math.max(invoice.attemptCount, existing.attempt_count as number),
-          updated_at: tx.fn.now(),
-        });
-      return {
-        before: existing.status as string,
-        attemptsBefore: existing.attempt_count as number,
-        id: existing.id as number,
-      };
-    }
-    const [row] = await tx("invoices")
-      .insert({
-        ...fields,
-        subscription_id: subscriptionId,
-        provider: invoice.provider,
-        provider_invoice_id: invoice.providerInvoiceId,
-      })
-      .returning("id");
-    return { before: null, attemptsBefore: 0, id: row.id as number };
+    return this.invoiceRows.upsertInvoice(subscriptionId, invoice, tx);
   }
 
-  async invoices(subscriptionId: number, db: Db = this.db): Promise<Invoice[]> {
-    const rows = await db("invoices")
-      .where({ subscription_id: subscriptionId })
-      .orderBy([
-        { column: "period_start", order: "desc" },
-        { column: "id", order: "desc" },
-      ]);
-    return rows.map(toInvoice);
+  /** A demo renewal batch's paid invoices in one insert, numbered and taxed (invoices.repository.ts). */
+  insertRenewals(rows: RenewalInvoice[], tx: Tx): Promise<Map<number, StoredInvoice>> {
+    return this.invoiceRows.insertRenewals(rows, tx);
+  }
+
+  invoices(subscriptionId: number, db: Db = this.db): Promise<Invoice[]> {
+    return this.invoiceRows.invoices(subscriptionId, db);
   }
 
   /** The latest unpaid invoice of a subscription (the one a new card pays). */
@@ -402,9 +362,14 @@ export class SubscriptionsRepository {
     return Number(row?.count ?? 0);
   }
 
+  /** Revenue of paid invoices (docs/decisions.md#34): subtotals before tax, net of what was refunded of them. */
   async paidInvoicesCents(): Promise<number> {
-    const row = await this.db("invoices").where({ status: "paid" }).sum({ total: "amount_cents" }).first();
-    return Number(row?.total ?? 0);
+    const result = await this.db.raw(
+      `select coalesce((select sum(coalesce(subtotal_cents, amount_cents)) from invoices where status = 'paid'), 0)
+            - coalesce((select sum(r.amount_cents - r.tax_cents) from refunds r join invoices i on i.id = r.invoice_id
+                         where i.status = 'paid'), 0) as total`,
+    );
+    return Number(result.rows[0]?.total ?? 0);
   }
 
   /** Demo subscriptions whose current period ended by `asOf`, in id order after `afterId` (keyset batches). */

@@ -16,6 +16,7 @@ import { type ApplyContext, ProviderState, loadSubscription, publicSubscription 
 import { SubscriptionActions } from "./subscription-actions.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 import type {
+  BusinessIdentity,
   CustomerSubscriptionView,
   Invoice,
   ProviderInvoiceState,
@@ -30,6 +31,8 @@ export interface SubscriptionsSettings {
   sessionSecret: string;
   supportEmail: string;
   supportPhone: string;
+  /** The business's GST/HST number on receipts (docs/decisions.md#33). */
+  business?: BusinessIdentity;
 }
 
 export interface SubscriptionsDeps {

@@ -5,6 +5,7 @@
 // anything is written, so Stripe sends the event again.
 import type { Logger } from "pino";
 import type Stripe from "stripe";
+import type { ChargeEvents } from "./charge-events.js";
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import { invoiceSubscriptionId } from "../payments/index.js";
 import { ForeignSubscriptionError, type StripeBilling, type StripeRead } from "./stripe-billing.js";
@@ -38,17 +39,20 @@ export interface StripeWebhooksDeps {
   repo: Pick<SubscriptionsRepository, "claimEvent">;
   transaction: TransactionRunner;
   log?: Logger;
+  /** charge.refunded and charge.dispute.created (charge-events.ts, docs/decisions.md#34). */
+  charges?: Pick<ChargeEvents, "handles" | "handle"> | null;
 }
 
 export class StripeWebhooks {
   constructor(private readonly deps: StripeWebhooksDeps) {}
 
   handles(event: Stripe.Event): boolean {
-    return (SUBSCRIPTION_EVENTS as readonly string[]).includes(event.type);
+    return (SUBSCRIPTION_EVENTS as readonly string[]).includes(event.type) || Boolean(this.deps.charges?.handles(event));
   }
 
   /** Processes a subscription event once; true when this delivery was the one that recorded it. */
   async handle(event: Stripe.Event): Promise<boolean> {
+    if (this.deps.charges?.handles(event)) return this.deps.charges.handle(event);
     const work = await this.read(event);
     return this.once(async (tx) => {
       if (!(await this.deps.repo.claimEvent(event.id, event.type, tx))) return false;

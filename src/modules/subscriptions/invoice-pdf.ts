@@ -1,0 +1,172 @@
+// The invoice as a PDF (docs/decisions.md#33, pdfkit with its built-in fonts, the quote report's colours): what the
+// CRA asks of an invoice of $500 and over (RC4022): the business's name and GST/HST number, the date, the buyer's
+// name, a description of the plan and its period, the subtotal, each tax with its rate, the total, and the terms.
+import type { BusinessIdentity, Invoice } from "./subscriptions.constants.js";
+
+export interface InvoiceDocument {
+  invoice: Invoice;
+  business: BusinessIdentity;
+  buyer: { name: string | null; email: string | null; address: string | null };
+  planName: string;
+  timeZone: string;
+  /** Refunds of the invoice, each with its date and tax part (credit notes), listed under the total. */
+  refunds: { createdAt: string; amountCents: number; taxCents: number; reason: string | null }[];
+}
+
+const GREEN = "#0f2e24";
+const GOLD = "#b08d3c";
+const INK = "#333333";
+const MUTED = "#666666";
+
+const REASONS: Record<string, string> = {
+  subscription_create: "first month",
+  subscription_cycle: "monthly renewal",
+  subscription_update: "plan change, prorated for the rest of the period",
+};
+
+export const cad = (cents: number) =>
+  `${cents < 0 ? "-" : ""}$${(Math.abs(cents) / 100).toLocaleString("en-CA", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
+  const { default: PDFDocument } = await import("pdfkit");
+  const { invoice, business, buyer } = doc;
+  const date = (iso: string) =>
+    new Date(iso).toLocaleDateString("en-CA", {
+      timeZone: doc.timeZone,
+      year: "numeric",
+      month: "long",
+      day: "numeric",
+    });
+  const issued = invoice.paidAt ?? invoice.periodStart;
+  const title = invoice.number ? `Invoice ${invoice.number}` : "Invoice";
+  return new Promise((resolve, reject) => {
+    const pdf = new PDFDocument({ size: "LETTER", margin: 54, info: { Title: title, Author: business.legalName } });
+    const chunks: Buffer[] = [];
+    pdf.on("data", (c: Buffer) => chunks.push(c));
+    pdf.on("end", () => resolve(Buffer.concat(chunks)));
+    pdf.on("error", reject);
+
+    const left = pdf.page.margins.left;
+    const width = pdf.page.width - left - pdf.page.margins.right;
+    const half = width / 2;
+
+    // The seller, left; the invoice's number and date, right.
+    const top = pdf.y;
+    pdf
+      .fillColor(GREEN)
+      .font("Helvetica-Bold")
+      .fontSize(20)
+      .text(business.legalName, left, top, { width: half + 40 });
+    pdf
+      .font("Helvetica")
+      .fontSize(10)
+      .fillColor(INK)
+      .text(business.address, { width: half + 20 });
+    pdf.text(
+      business.gstHstNumber ? `GST/HST registration no. ${business.gstHstNumber}` : "Not registered for GST/HST",
+      { width: half + 20 },
+    );
+    const afterSeller = pdf.y;
+    pdf
+      .fillColor(GOLD)
+      .font("Helvetica-Bold")
+      .fontSize(16)
+      .text("INVOICE", left + half, top, { width: half, align: "right" });
+    pdf.fillColor(INK).font("Helvetica").fontSize(10);
+    const facts: [string, string][] = [
+      ["Invoice no.", invoice.number ?? "Not numbered (draft)"],
+      ["Date", date(issued)],
+      [
+        "Status",
+        invoice.status === "paid" ? `Paid ${invoice.paidAt ? date(invoice.paidAt) : ""}`.trim() : invoice.status,
+      ],
+    ];
+    for (const [label, value] of facts)
+      pdf.text(`${label}: ${value}`, left + half, pdf.y, { width: half, align: "right" });
+    pdf.y = Math.max(afterSeller, pdf.y) + 18;
+
+    // The buyer.
+    pdf.fillColor(MUTED).font("Helvetica-Bold").fontSize(9).text("BILLED TO", left);
+    pdf
+      .fillColor(INK)
+      .font("Helvetica")
+      .fontSize(11)
+      .text(buyer.name ?? buyer.email ?? "Customer", left);
+    pdf.fontSize(10);
+    if (buyer.name && buyer.email) pdf.text(buyer.email, left);
+    if (buyer.address) pdf.text(`Home served: ${buyer.address}`, left);
+    pdf.moveDown(1.2);
+
+    // The one line: the plan and its period.
+    const row = (label: string, value: string, options: { bold?: boolean; size?: number; color?: string } = {}) => {
+      const y = pdf.y;
+      pdf
+        .fillColor(options.color ?? INK)
+        .font(options.bold ? "Helvetica-Bold" : "Helvetica")
+        .fontSize(options.size ?? 10)
+        .text(label, left, y, { width: width - 130 });
+      const after = pdf.y;
+      pdf.text(value, left + width - 120, y, { width: 120, align: "right" });
+      pdf.x = left;
+      pdf.y = Math.max(after, pdf.y) + 4;
+    };
+    const rule = (color = GOLD) => {
+      pdf
+        .moveTo(left, pdf.y)
+        .lineTo(left + width, pdf.y)
+        .strokeColor(color)
+        .lineWidth(0.8)
+        .stroke();
+      pdf.y += 6;
+    };
+    pdf
+      .fillColor(MUTED)
+      .font("Helvetica-Bold")
+      .fontSize(9)
+      .text("DESCRIPTION", left, pdf.y, { width: width - 130 });
+    pdf.moveUp().text("AMOUNT (CAD)", left + width - 120, pdf.y, { width: 120, align: "right" });
+    pdf.x = left;
+    rule();
+    const reason = invoice.billingReason ? REASONS[invoice.billingReason] : null;
+    row(
+      `Haven ${doc.planName} plan: home maintenance services, ${date(invoice.periodStart)} to ${date(invoice.periodEnd)}${reason ? ` (${reason})` : ""}`,
+      cad(Math.round(invoice.subtotal * 100)),
+    );
+    pdf.moveDown(0.4);
+    rule("#dddddd");
+    row("Subtotal", cad(Math.round(invoice.subtotal * 100)));
+    if (!invoice.taxLines.length) row("Tax", cad(0));
+    for (const line of invoice.taxLines)
+      row(`${line.label}${invoice.taxProvince ? ` (${invoice.taxProvince})` : ""}`, cad(line.amountCents));
+    rule();
+    row("Total", cad(Math.round(invoice.amount * 100)), { bold: true, size: 13, color: GREEN });
+
+    if (doc.refunds.length) {
+      pdf.moveDown(0.6);
+      pdf.fillColor(MUTED).font("Helvetica-Bold").fontSize(9).text("REFUNDS (CREDIT NOTES)", left);
+      pdf.moveDown(0.2);
+      for (const refund of doc.refunds)
+        row(
+          `${date(refund.createdAt)}: refunded, of which tax ${cad(refund.taxCents)}${refund.reason ? `. ${refund.reason}` : ""}`,
+          cad(-refund.amountCents),
+        );
+      row("Net after refunds", cad(Math.round((invoice.amount - invoice.refunded) * 100)), { bold: true });
+    }
+
+    pdf.moveDown(1.2);
+    pdf.fillColor(MUTED).font("Helvetica-Bold").fontSize(9).text("TERMS", left);
+    pdf
+      .fillColor(INK)
+      .font("Helvetica")
+      .fontSize(10)
+      .text(
+        invoice.status === "paid"
+          ? "Paid by card on the date above. Monthly subscription, billed in advance for the period shown; prices in Canadian dollars before tax."
+          : "Due on receipt, charged to the card on file. Monthly subscription, billed in advance for the period shown; prices in Canadian dollars before tax.",
+        left,
+        pdf.y,
+        { width },
+      );
+    pdf.end();
+  });
+}

@@ -1,0 +1,409 @@
+// The invoice write path and the invoice reads (docs/decisions.md#33, #34): every invoice, demo or Stripe, one at a
+// time or a renewal batch, is stored here, so each gets its number and its tax the same way.
+import type { Knex } from "knex";
+import type { Tx } from "../../db/transaction.js";
+import { todayIn } from "../../shared/business-time.js";
+import { type Province, type TaxLine, isProvince, provinceOfPostalCode, taxFor } from "../tax/index.js";
+import type { Invoice, ProviderInvoiceState } from "./subscriptions.constants.js";
+
+type Row = Record<string, unknown>;
+type Db = Knex | Tx;
+
+export interface InvoiceSettings {
+  timeZone: string;
+  /** The tax province when neither the subscription nor its home names one (env BUSINESS_PROVINCE). */
+  defaultProvince: string;
+}
+
+export const DEFAULT_INVOICE_SETTINGS: InvoiceSettings = { timeZone: "America/Toronto", defaultProvince: "ON" };
+
+/** Statuses that carry a number: a draft gets one only once it is open or paid. */
+const NUMBERED = ["open", "paid"];
+
+const iso = (value: unknown) =>
+  value instanceof Date ? value.toISOString() : value == null ? null : new Date(value as string).toISOString();
+const cents = (value: unknown) => Number(value ?? 0);
+const linesOf = (value: unknown): TaxLine[] =>
+  (typeof value === "string" ? JSON.parse(value) : (value ?? [])) as TaxLine[];
+
+export const formatInvoiceNumber = (year: number, n: number) => `HAV-${year}-${String(n).padStart(6, "0")}`;
+
+export const toInvoice = (row: Row): Invoice => ({
+  id: row.id as number,
+  subscriptionId: row.subscription_id as number,
+  providerInvoiceId: row.provider_invoice_id as string,
+  number: (row.number as string | null) ?? null,
+  amount: cents(row.amount_cents) / 100,
+  subtotal: cents(row.subtotal_cents ?? row.amount_cents) / 100,
+  tax: cents(row.tax_cents) / 100,
+  taxLines: linesOf(row.tax_lines),
+  taxProvince: (row.tax_province as string | null) ?? null,
+  refunded: cents(row.refunded_cents) / 100,
+  hostedInvoiceUrl: (row.hosted_invoice_url as string | null) ?? null,
+  currency: row.currency as string,
+  periodStart: iso(row.period_start)!,
+  periodEnd: iso(row.period_end)!,
+  status: row.status as string,
+  billingReason: (row.billing_reason as string | null) ?? null,
+  paidAt: iso(row.paid_at),
+  failureReason: (row.failure_reason as string | null) ?? null,
+});
+
+export interface InvoiceFilter {
+  subscriptionId?: number;
+  /** Issue dates (paid, else period start) from and before these instants. */
+  from?: Date;
+  to?: Date;
+  status?: string;
+  limit: number;
+  offset: number;
+}
+
+/** An invoice in the staff list and its CSV: the payer and home beside it, each tax kind in a column of its own. */
+export type InvoiceListRow = Invoice & {
+  customerName: string | null;
+  customerEmail: string | null;
+  planType: string;
+  taxes: { GST: number; HST: number; QST: number };
+  refundedTax: number;
+};
+
+export const toListRow = (row: Row): InvoiceListRow => {
+  const invoice = toInvoice(row);
+  const kind = (k: string) =>
+    invoice.taxLines.filter((l) => l.kind === k).reduce((sum, l) => sum + l.amountCents, 0) / 100;
+  return {
+    ...invoice,
+    customerName: ((row.customer_name ?? row.payer_name) as string | null) ?? null,
+    customerEmail: ((row.customer_email ?? row.payer_email) as string | null) ?? null,
+    planType: row.plan_type as string,
+    taxes: { GST: kind("GST"), HST: kind("HST"), QST: kind("QST") },
+    refundedTax: cents(row.refunded_tax_cents) / 100,
+  };
+};
+
+/** One period of a demo renewal batch, billed at the subscription's monthly price (before tax). */
+export interface RenewalInvoice {
+  subscriptionId: number;
+  providerInvoiceId: string;
+  subtotalCents: number;
+  periodStart: Date;
+  periodEnd: Date;
+}
+
+/** What a renewal batch stored for one subscription (its receipt names it). */
+export interface StoredInvoice {
+  id: number;
+  subscriptionId: number;
+  number: string;
+  subtotalCents: number;
+  taxLines: TaxLine[];
+  totalCents: number;
+}
+
+export class InvoicesRepository {
+  readonly settings: InvoiceSettings;
+
+  constructor(
+    private readonly db: Knex,
+    settings: Partial<InvoiceSettings> = {},
+  ) {
+    this.settings = { ...DEFAULT_INVOICE_SETTINGS, ...settings };
+  }
+
+  /**
+   * `count` numbers of `year`, taken in the caller's transaction (docs/decisions.md#33): the counter row stays
+   * locked until it commits, so a rollback gives the numbers back and the sequence has no gaps.
+   */
+  async takeNumbers(year: number, count: number, tx: Tx): Promise<string[]> {
+    if (count <= 0) return [];
+    const result = await tx.raw(
+      `insert into invoice_number_counters (year, last_number) values (?, ?)
+       on conflict (year) do update set last_number = invoice_number_counters.last_number + excluded.last_number
+       returning last_number`,
+      [year, count],
+    );
+    const last = Number(result.rows[0].last_number);
+    return Array.from({ length: count }, (_, i) => formatInvoiceNumber(year, last - count + 1 + i));
+  }
+
+  private yearOf(at: Date): number {
+    return Number(todayIn(this.settings.timeZone, at).slice(0, 4));
+  }
+
+  private defaultProvince(): Province {
+    return isProvince(this.settings.defaultProvince) ? this.settings.defaultProvince : "ON";
+  }
+
+  /** The tax province of subscriptions: theirs, else their home's postal code's, else the business's (one query). */
+  async provinces(subscriptionIds: number[], db: Db = this.db): Promise<Map<number, Province>> {
+    const out = new Map<number, Province>();
+    if (!subscriptionIds.length) return out;
+    const rows = await db("subscriptions as s")
+      .leftJoin("properties as p", "p.id", "s.property_id")
+      .whereIn("s.id", subscriptionIds)
+      .select("s.id", "s.tax_province", "s.tax_postal_code", "p.postal_code");
+    for (const row of rows) {
+      const named = row.tax_province as string | null;
+      const fromCode = [row.tax_postal_code, row.postal_code]
+        .filter((c): c is string => typeof c === "string" && c.length > 0)
+        .map(provinceOfPostalCode)
+        .find((p) => p !== null);
+      out.set(row.id as number, named && isProvince(named) ? named : (fromCode ?? this.defaultProvince()));
+    }
+    return out;
+  }
+
+  /**
+   * Inserts or updates an invoice by provider id; returns its status before (null when new). Without the
+   * provider's tax lines (the demo provider), `amountCents` is the subtotal and the tax is computed for the home's
+   * province on the issue day; with them (Stripe), the figures are stored as given. The number is given the first
+   * time the invoice is stored open or paid.
+   */
+  async upsertInvoice(
+    subscriptionId: number,
+    invoice: ProviderInvoiceState,
+    tx: Tx,
+  ): Promise<{ before: string | null; attemptsBefore: number; id: number }> {
+    const existing = await tx("invoices")
+      .where({ provider: invoice.provider, provider_invoice_id: invoice.providerInvoiceId })
+      .forUpdate()
+      .first();
+    const issuedAt = invoice.paidAt ?? invoice.periodStart;
+    const money = async (): Promise<Row> => {
+      if (invoice.taxLines) {
+        const taxCents = invoice.taxLines.reduce((sum, line) => sum + line.amountCents, 0);
+        return {
+          amount_cents: invoice.amountCents,
+          subtotal_cents: invoice.subtotalCents ?? invoice.amountCents - taxCents,
+          tax_cents: taxCents,
+          tax_lines: JSON.stringify(invoice.taxLines),
+          tax_province: existing?.tax_province ?? (await this.provinces([subscriptionId], tx)).get(subscriptionId),
+        };
+      }
+      // A demo invoice stored before keeps its figures (its amount is then the total already).
+      if (existing) return {};
+      const province = (await this.provinces([subscriptionId], tx)).get(subscriptionId)!;
+      const taxed = taxFor(invoice.amountCents, province, todayIn(this.settings.timeZone, issuedAt));
+      return {
+        amount_cents: taxed.totalCents,
+        subtotal_cents: taxed.subtotalCents,
+        tax_cents: taxed.taxCents,
+        tax_lines: JSON.stringify(taxed.lines),
+        tax_province: province,
+      };
+    };
+    const fields: Row = {
+      currency: invoice.currency,
+      period_start: invoice.periodStart,
+      period_end: invoice.periodEnd,
+      status: invoice.status,
+      billing_reason: invoice.billingReason,
+      paid_at: invoice.paidAt,
+      failure_reason: invoice.failureReason,
+      attempt_count: invoice.attemptCount,
+      ...(invoice.hostedInvoiceUrl !== undefined ? { hosted_invoice_url: invoice.hostedInvoiceUrl } : {}),
+    };
+    const number = async (current: unknown) =>
+      current || !NUMBERED.includes(invoice.status)
+        ? {}
+        : { number: (await this.takeNumbers(this.yearOf(issuedAt), 1, tx))[0] };
+    if (existing) {
+      // A paid invoice stays paid, whatever order the events come in.
+      if (existing.status === "paid")
+        return { before: "paid", attemptsBefore: existing.attempt_count as number, id: existing.id as number };
+      await tx("invoices")
+        .where({ id: existing.id })
+        .update({
+          ...fields,
+          ...(await money()),
+          ...(await number(existing.number)),
+          attempt_count: Math.max(invoice.attemptCount, existing.attempt_count as number),
+          updated_at: tx.fn.now(),
+        });
+      return {
+        before: existing.status as string,
+        attemptsBefore: existing.attempt_count as number,
+        id: existing.id as number,
+      };
+    }
+    const [row] = await tx("invoices")
+      .insert({
+        ...fields,
+        ...(await money()),
+        ...(await number(null)),
+        subscription_id: subscriptionId,
+        provider: invoice.provider,
+        provider_invoice_id: invoice.providerInvoiceId,
+      })
+      .returning("id");
+    return { before: null, attemptsBefore: 0, id: row.id as number };
+  }
+
+  /**
+   * A demo renewal batch's paid invoices in bulk: one insert (a period already billed is skipped), then exactly as
+   * many numbers as rows inserted, per year, and one update that writes them. Returns what was stored, by subscription.
+   */
+  async insertRenewals(rows: RenewalInvoice[], tx: Tx): Promise<Map<number, StoredInvoice>> {
+    const stored = new Map<number, StoredInvoice>();
+    if (!rows.length) return stored;
+    const provinces = await this.provinces(
+      rows.map((r) => r.subscriptionId),
+      tx,
+    );
+    const taxed = rows.map((r) =>
+      taxFor(r.subtotalCents, provinces.get(r.subscriptionId)!, todayIn(this.settings.timeZone, r.periodStart)),
+    );
+    const inserted = await tx.raw(
+      `insert into invoices (subscription_id, provider, provider_invoice_id, amount_cents, subtotal_cents, tax_cents, tax_lines, tax_province, currency, period_start, period_end, status, billing_reason, paid_at, attempt_count)
+       select v.sid, 'demo', v.pid, v.total, v.subtotal, v.tax, v.lines, v.province, 'cad', v.ps, v.pe, 'paid', 'subscription_cycle', v.ps, 1
+         from unnest(?::int[], ?::text[], ?::int[], ?::int[], ?::int[], ?::jsonb[], ?::text[], ?::timestamptz[], ?::timestamptz[])
+              as v(sid, pid, total, subtotal, tax, lines, province, ps, pe)
+       on conflict (provider, provider_invoice_id) do nothing
+       returning id, subscription_id, period_start`,
+      [
+        rows.map((r) => r.subscriptionId),
+        rows.map((r) => r.providerInvoiceId),
+        taxed.map((t) => t.totalCents),
+        taxed.map((t) => t.subtotalCents),
+        taxed.map((t) => t.taxCents),
+        taxed.map((t) => JSON.stringify(t.lines)),
+        taxed.map((t) => t.province),
+        rows.map((r) => r.periodStart),
+        rows.map((r) => r.periodEnd),
+      ],
+    );
+    const fresh = (inserted.rows as { id: number; subscription_id: number; period_start: Date }[]).sort(
+      (a, b) => a.id - b.id,
+    );
+    const byYear = new Map<number, typeof fresh>();
+    for (const row of fresh) {
+      const year = this.yearOf(new Date(row.period_start));
+      byYear.set(year, [...(byYear.get(year) ?? []), row]);
+    }
+    const ids: number[] = [];
+    const numbers: string[] = [];
+    // Years in ascending order, so two batches never wait on each other's counters in opposite orders.
+    for (const year of [...byYear.keys()].sort()) {
+      const group = byYear.get(year)!;
+      const taken = await this.takeNumbers(year, group.length, tx);
+      group.forEach((row, i) => {
+        ids.push(row.id);
+        numbers.push(taken[i]!);
+      });
+    }
+    if (ids.length)
+      await tx.raw(
+        "update invoices i set number = v.num from unnest(?::int[], ?::text[]) as v(id, num) where i.id = v.id",
+        [ids, numbers],
+      );
+    const index = new Map(rows.map((r, i) => [r.subscriptionId, i]));
+    ids.forEach((id, k) => {
+      const row = fresh.find((f) => f.id === id)!;
+      const t = taxed[index.get(row.subscription_id)!]!;
+      stored.set(row.subscription_id, {
+        id,
+        subscriptionId: row.subscription_id,
+        number: numbers[k]!,
+        subtotalCents: t.subtotalCents,
+        taxLines: t.lines,
+        totalCents: t.totalCents,
+      });
+    });
+    return stored;
+  }
+
+  /** The invoice of a provider id (a receipt names the invoice just stored). */
+  async findByProviderId(provider: string, providerInvoiceId: string, db: Db = this.db): Promise<Invoice | null> {
+    const row = await db("invoices").where({ provider, provider_invoice_id: providerInvoiceId }).first();
+    return row ? toInvoice(row) : null;
+  }
+
+  async find(id: number, db: Db = this.db): Promise<Invoice | null> {
+    const row = await db("invoices").where({ id }).first();
+    return row ? toInvoice(row) : null;
+  }
+
+  /** The invoice row locked for a refund (docs/decisions.md#34), with what the provider calls need. */
+  async lock(
+    id: number,
+    tx: Tx,
+  ): Promise<
+    (Invoice & { provider: string; totalCents: number; refundedCents: number; subtotalCents: number }) | null
+  > {
+    const row = await tx("invoices").where({ id }).forUpdate().first();
+    return row
+      ? {
+          ...toInvoice(row),
+          provider: row.provider as string,
+          totalCents: cents(row.amount_cents),
+          refundedCents: cents(row.refunded_cents),
+          subtotalCents: cents(row.subtotal_cents ?? row.amount_cents),
+        }
+      : null;
+  }
+
+  /** The staff list's query, newest first (also the CSV export's, through a cursor). */
+  listQuery(filter: Omit<InvoiceFilter, "limit" | "offset">): Knex.QueryBuilder {
+    const query = this.db("invoices as i")
+      .join("subscriptions as s", "s.id", "i.subscription_id")
+      .leftJoin("customers as c", "c.id", "s.customer_id")
+      .select(
+        "i.*",
+        "s.plan_type",
+        "s.payer_name",
+        "s.payer_email",
+        "c.name as customer_name",
+        "c.email as customer_email",
+        this.db.raw(
+          "(select coalesce(sum(r.tax_cents), 0) from refunds r where r.invoice_id = i.id) as refunded_tax_cents",
+        ),
+      );
+    if (filter.subscriptionId) query.where("i.subscription_id", filter.subscriptionId);
+    if (filter.status) query.where("i.status", filter.status);
+    if (filter.from) query.whereRaw("coalesce(i.paid_at, i.period_start) >= ?", [filter.from]);
+    if (filter.to) query.whereRaw("coalesce(i.paid_at, i.period_start) < ?", [filter.to]);
+    return query.orderBy([
+      { column: "i.period_start", order: "desc" },
+      { column: "i.id", order: "desc" },
+    ]);
+  }
+
+  async list(filter: InvoiceFilter): Promise<{ rows: InvoiceListRow[]; total: number }> {
+    const rows = await this.listQuery(filter).limit(filter.limit).offset(filter.offset);
+    const count = this.db("invoices as i");
+    if (filter.subscriptionId) count.where("i.subscription_id", filter.subscriptionId);
+    if (filter.status) count.where("i.status", filter.status);
+    if (filter.from) count.whereRaw("coalesce(i.paid_at, i.period_start) >= ?", [filter.from]);
+    if (filter.to) count.whereRaw("coalesce(i.paid_at, i.period_start) < ?", [filter.to]);
+    const [counted] = await count.count({ n: "*" });
+    return { rows: rows.map(toListRow), total: Number(counted?.n ?? 0) };
+  }
+
+  /** The subscription and the payer's e-mail of an invoice (My Home checks the homeowner's). */
+  async owner(id: number): Promise<{ subscriptionId: number; propertyId: number | null } | null> {
+    const row = await this.db("invoices as i")
+      .join("subscriptions as s", "s.id", "i.subscription_id")
+      .where("i.id", id)
+      .first("i.subscription_id", "s.property_id");
+    return row
+      ? { subscriptionId: row.subscription_id as number, propertyId: (row.property_id as number | null) ?? null }
+      : null;
+  }
+
+  /** Every subscription id a provider gave (reconciliation looks for the ones the provider no longer lists). */
+  async providerSubscriptionIds(provider: string): Promise<string[]> {
+    const rows = await this.db("subscriptions").where({ provider }).select("provider_subscription_id");
+    return rows.map((r) => r.provider_subscription_id as string);
+  }
+
+  async invoices(subscriptionId: number, db: Db = this.db): Promise<Invoice[]> {
+    const rows = await db("invoices")
+      .where({ subscription_id: subscriptionId })
+      .orderBy([
+        { column: "period_start", order: "desc" },
+        { column: "id", order: "desc" },
+      ]);
+    return rows.map(toInvoice);
+  }
+}

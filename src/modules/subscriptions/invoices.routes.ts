@@ -1,0 +1,63 @@
+// The staff's invoice calls (docs/decisions.md#33, #34): the list (and its CSV for the accountant), one invoice,
+// its PDF, a refund, and the GST/HST report. The rules are InvoicesService's, RefundsService's and TaxReportService's.
+import { Router } from "express";
+import { sendCsv, wantsCsv } from "../../http/csv.js";
+import { idParams } from "../../http/fields.js";
+import { requireStaffApi } from "../../http/guards.js";
+import { body, params, query } from "../../http/validate.js";
+import { addDays } from "../../shared/business-time.js";
+import { startOfBusinessDay } from "./billing-dates.js";
+import { invoiceListQuerySchema, refundSchema, taxReportQuerySchema } from "./invoices.schemas.js";
+import type { InvoicesService } from "./invoices.service.js";
+import { staffActor } from "./subscriptions.routes.js";
+import type { TaxReportService } from "./tax-report.js";
+
+export interface InvoicesRoutesDeps {
+  invoices: InvoicesService;
+  taxReport: TaxReportService;
+  timeZone: string;
+}
+
+export function invoicesApi({ invoices, taxReport, timeZone }: InvoicesRoutesDeps): Router {
+  const router = Router();
+
+  router.get("/invoices", requireStaffApi, async (req, res) => {
+    const { limit, offset, subscriptionId, from, to, status } = query(req, invoiceListQuerySchema);
+    const filter = {
+      subscriptionId,
+      status,
+      from: from ? startOfBusinessDay(from, timeZone) : undefined,
+      to: to ? startOfBusinessDay(addDays(to, 1), timeZone) : undefined,
+    };
+    if (wantsCsv(req)) return sendCsv(res, { name: "invoices", batches: invoices.batches(filter) });
+    const { rows, total } = await invoices.list({ ...filter, limit, offset });
+    res.setHeader("X-Total-Count", String(total));
+    res.json(rows);
+  });
+
+  router.get("/invoices/:id", requireStaffApi, async (req, res) => {
+    const { id } = params(req, idParams);
+    res.json(await invoices.get(id));
+  });
+
+  router.get("/invoices/:id/pdf", requireStaffApi, async (req, res) => {
+    const { id } = params(req, idParams);
+    const { filename, body: pdf } = await invoices.pdf(id);
+    res.type("application/pdf").setHeader("Content-Disposition", `inline; filename="${filename}"`).send(pdf);
+  });
+
+  router.post("/invoices/:id/refund", requireStaffApi, async (req, res) => {
+    const { id } = params(req, idParams);
+    const input = body(req, refundSchema);
+    const key = req.get("Idempotency-Key")?.slice(0, 200) || null;
+    const { refund, invoice, repeated } = await invoices.refund(id, { ...input, key, actor: staffActor(req) });
+    res.status(repeated ? 200 : 201).json({ refund, invoice });
+  });
+
+  router.get("/tax-report", requireStaffApi, async (req, res) => {
+    const { from, to } = query(req, taxReportQuerySchema);
+    res.json(await taxReport.report(from, to));
+  });
+
+  return router;
+}

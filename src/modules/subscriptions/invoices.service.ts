@@ -1,0 +1,84 @@
+// Invoices as documents (docs/decisions.md#33, #34): the staff list and its CSV, one invoice with its refunds, its
+// PDF, and refunds. The write path is invoices.repository.ts; refunds are RefundsService's (refunds.ts).
+import type { Knex } from "knex";
+import { cursorBatches } from "../../db/cursor.js";
+import { NotFoundError } from "../../http/errors.js";
+import { renderInvoicePdf } from "./invoice-pdf.js";
+import { type InvoiceFilter, type InvoiceListRow, type InvoicesRepository, toListRow } from "./invoices.repository.js";
+import type { Refund, RefundsRepository } from "./refunds.repository.js";
+import type { RefundRequest, RefundsService } from "./refunds.js";
+import type { BusinessIdentity, Invoice } from "./subscriptions.constants.js";
+import type { SubscriptionsRepository } from "./subscriptions.repository.js";
+
+export interface InvoicesDeps {
+  db: Knex;
+  invoices: InvoicesRepository;
+  refundRows: Pick<RefundsRepository, "forInvoice">;
+  refunds: Pick<RefundsService, "refund">;
+  subscriptions: Pick<SubscriptionsRepository, "find">;
+  planName: (type: string) => Promise<string>;
+  business: BusinessIdentity;
+  timeZone: string;
+}
+
+export interface InvoiceDetail {
+  invoice: Invoice;
+  refunds: Refund[];
+  /** What is left to refund, tax included (dollars). */
+  refundable: number;
+}
+
+export class InvoicesService {
+  constructor(private readonly deps: InvoicesDeps) {}
+
+  list(filter: InvoiceFilter): Promise<{ rows: InvoiceListRow[]; total: number }> {
+    return this.deps.invoices.list(filter);
+  }
+
+  /** Every matching row, a batch at a time (the CSV export). */
+  batches(filter: Omit<InvoiceFilter, "limit" | "offset">): AsyncIterable<InvoiceListRow[]> {
+    return cursorBatches(this.deps.db, this.deps.invoices.listQuery(filter), toListRow);
+  }
+
+  async get(id: number): Promise<InvoiceDetail> {
+    const invoice = await this.deps.invoices.find(id);
+    if (!invoice) throw new NotFoundError("Invoice not found");
+    const refunds = await this.deps.refundRows.forInvoice(id);
+    const refundable =
+      invoice.status === "paid" ? Math.max(0, Math.round((invoice.amount - invoice.refunded) * 100)) / 100 : 0;
+    return { invoice, refunds, refundable };
+  }
+
+  /** The subscription an invoice bills and its home (My Home asks whether it is the homeowner's). */
+  async owner(id: number): Promise<{ subscriptionId: number; propertyId: number | null } | null> {
+    return this.deps.invoices.owner(id);
+  }
+
+  /** The invoice's PDF and its file name. */
+  async pdf(id: number): Promise<{ filename: string; body: Buffer }> {
+    const { invoice, refunds } = await this.get(id);
+    const sub = await this.deps.subscriptions.find(invoice.subscriptionId);
+    const body = await renderInvoicePdf({
+      invoice,
+      business: this.deps.business,
+      buyer: {
+        name: sub?.customerName ?? null,
+        email: sub?.customerEmail ?? null,
+        address: sub?.propertyAddress ?? null,
+      },
+      planName: sub ? await this.deps.planName(sub.planType) : "Haven",
+      timeZone: this.deps.timeZone,
+      refunds: refunds.map((r) => ({
+        createdAt: r.createdAt,
+        amountCents: r.amountCents,
+        taxCents: r.taxCents,
+        reason: r.reason,
+      })),
+    });
+    return { filename: `${invoice.number ?? `invoice-${invoice.id}`}.pdf`, body };
+  }
+
+  refund(id: number, input: RefundRequest) {
+    return this.deps.refunds.refund(id, input);
+  }
+}

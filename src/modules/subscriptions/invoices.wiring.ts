@@ -1,0 +1,92 @@
+// Builds the invoice side of the module (docs/decisions.md#33, #34): invoices, refunds, charge events, reconciliation
+// and the tax report, from what the container already has. Each class takes its own Deps; this only connects them.
+import type { Knex } from "knex";
+import type { Logger } from "pino";
+import type { TransactionRunner } from "../../db/transaction.js";
+import { ChargeEvents } from "./charge-events.js";
+import { InvoicesService } from "./invoices.service.js";
+import { Reconciler } from "./reconcile.js";
+import { RefundsRepository } from "./refunds.repository.js";
+import { RefundsService } from "./refunds.js";
+import { StripeRefunds } from "./refunds-stripe.js";
+import type { BusinessIdentity } from "./subscriptions.constants.js";
+import type { SubscriptionsRepository } from "./subscriptions.repository.js";
+import type { StripeBilling } from "./stripe-billing.js";
+import type { SubscriptionsService } from "./subscriptions.service.js";
+import { TaxReportRepository } from "./tax-report.repository.js";
+import { TaxReportService } from "./tax-report.js";
+
+export interface InvoiceSideDeps {
+  db: Knex;
+  repo: SubscriptionsRepository;
+  subscriptions: SubscriptionsService;
+  transaction: TransactionRunner;
+  /** Stripe's billing side (its client and readBack); null in demo mode. */
+  billing: StripeBilling | null;
+  business: BusinessIdentity;
+  timeZone: string;
+  log: Logger;
+}
+
+export interface InvoiceSide {
+  invoices: InvoicesService;
+  refunds: RefundsService;
+  taxReport: TaxReportService;
+  /** Stripe's charge.refunded and charge.dispute.created (StripeWebhooks dispatches them); null in demo mode. */
+  chargeEvents: ChargeEvents | null;
+  reconcile: Reconciler;
+}
+
+export function createInvoiceSide(deps: InvoiceSideDeps): InvoiceSide {
+  const refundRows = new RefundsRepository(deps.db);
+  const stripe = deps.billing?.stripe ?? null;
+  const stripeRefunds = stripe ? new StripeRefunds(stripe, deps.log) : null;
+  const refunds = new RefundsService({
+    invoices: deps.repo.invoiceRows,
+    refunds: refundRows,
+    subscriptions: deps.repo,
+    mailer: deps.subscriptions.mailer,
+    transaction: deps.transaction,
+    stripe: stripeRefunds,
+    log: deps.log,
+  });
+  const invoices = new InvoicesService({
+    db: deps.db,
+    invoices: deps.repo.invoiceRows,
+    refundRows,
+    refunds,
+    subscriptions: deps.repo,
+    planName: (type) => deps.subscriptions.mailer.planName(type),
+    business: deps.business,
+    timeZone: deps.timeZone,
+  });
+  const chargeEvents = stripeRefunds
+    ? new ChargeEvents({
+        stripe: stripeRefunds,
+        invoices: deps.repo.invoiceRows,
+        refunds,
+        disputes: refundRows,
+        subscriptions: deps.repo,
+        transaction: deps.transaction,
+        log: deps.log,
+      })
+    : null;
+  const reconcile = new Reconciler({
+    stripe,
+    billing: deps.billing,
+    refunds: stripeRefunds,
+    refundRows,
+    recordRefund: refunds,
+    subscriptions: deps.subscriptions,
+    repo: deps.repo,
+    transaction: deps.transaction,
+    log: deps.log,
+  });
+  return {
+    invoices,
+    refunds,
+    taxReport: new TaxReportService({ repo: new TaxReportRepository(deps.db), timeZone: deps.timeZone }),
+    chargeEvents,
+    reconcile,
+  };
+}

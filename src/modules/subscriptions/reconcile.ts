@@ -1,0 +1,181 @@
+// Books that match (docs/decisions.md#34): Haven's subscriptions, invoices and refunds compared with Stripe's, page by
+// page (the SDK's auto-pagination). What a missed webhook left behind is repaired through the same write paths a
+// webhook takes (applyProviderState, applyProviderInvoice, recordProviderRefund); every difference is reported.
+import type { Logger } from "pino";
+import type Stripe from "stripe";
+import type { TransactionRunner } from "../../db/transaction.js";
+import type { RefundsService } from "./refunds.js";
+import type { StripeRefunds } from "./refunds-stripe.js";
+import { ForeignSubscriptionError, type StripeBilling, invoiceStateOf, stateOf } from "./stripe-billing.js";
+import type { SubscriptionsRepository } from "./subscriptions.repository.js";
+import type { SubscriptionsService } from "./subscriptions.service.js";
+
+export interface Difference {
+  kind:
+    | "subscription_missing"
+    | "subscription_changed"
+    | "subscription_only_in_haven"
+    | "invoice_missing"
+    | "invoice_changed"
+    | "refund_missing";
+  /** Stripe's id (sub_…, in_…, re_…). */
+  id: string;
+  detail: string;
+  repaired: boolean;
+}
+
+export interface ReconcileResult {
+  mode: "stripe" | "demo";
+  checked: { subscriptions: number; invoices: number; refunds: number };
+  differences: Difference[];
+  message: string;
+}
+
+export interface ReconcileDeps {
+  stripe: Stripe | null;
+  /** Stripe's refunds side (refunds-stripe.ts): a refund's invoice. */
+  refunds: Pick<StripeRefunds, "invoiceOfPaymentIntent"> | null;
+  recordRefund: Pick<RefundsService, "recordProviderRefund">;
+  subscriptions: Pick<SubscriptionsService, "applyProviderState" | "applyProviderInvoice">;
+  /** StripeBilling's readBack: a subscription with its customer, read as a webhook reads it before storing. */
+  billing?: Pick<StripeBilling, "readBack"> | null;
+  repo: Pick<SubscriptionsRepository, "findByProviderId" | "invoiceRows">;
+  refundRows?: { findByProviderId(provider: string, id: string): Promise<unknown> };
+  transaction: TransactionRunner;
+  log: Logger;
+}
+
+const idOf = (value: string | { id?: string } | null | undefined): string | null =>
+  value == null ? null : typeof value === "string" ? value : (value.id ?? null);
+const same = (a: string | null | undefined, b: Date | null) =>
+  (a ? new Date(a).getTime() : null) === (b ? b.getTime() : null);
+
+export class Reconciler {
+  constructor(private readonly deps: ReconcileDeps) {}
+
+  /** Compares and repairs; `pageSize` is the page Stripe is asked for (up to 100). */
+  async run(options: { pageSize?: number } = {}): Promise<ReconcileResult> {
+    const { stripe } = this.deps;
+    if (!stripe)
+      return {
+        mode: "demo",
+        checked: { subscriptions: 0, invoices: 0, refunds: 0 },
+        differences: [],
+        message:
+          "Demo mode: the demo provider's subscriptions and invoices are Haven's own rows; there is nothing to compare.",
+      };
+    const limit = Math.min(Math.max(options.pageSize ?? 100, 1), 100);
+    const differences: Difference[] = [];
+    const checked = { subscriptions: 0, invoices: 0, refunds: 0 };
+    const seen = new Set<string>();
+
+    for await (const subscription of stripe.subscriptions.list({ status: "all", limit })) {
+      checked.subscriptions++;
+      let state: ReturnType<typeof stateOf>;
+      try {
+        state = stateOf(subscription);
+      } catch (error) {
+        if (error instanceof ForeignSubscriptionError) continue;
+        throw error;
+      }
+      seen.add(subscription.id);
+      const local = await this.deps.repo.findByProviderId("stripe", subscription.id);
+      const changes: string[] = [];
+      if (local) {
+        if (local.status !== state.status) changes.push(`status ${local.status} → ${state.status}`);
+        if (!same(local.currentPeriodEnd, state.currentPeriodEnd)) changes.push("current period");
+        if (!same(local.cancelAt, state.cancelAt)) changes.push("cancellation date");
+        if (!changes.length) continue;
+      }
+      // Read back with its customer (the payer's e-mail), as a webhook would, and stored the same way.
+      const read = this.deps.billing ? await this.deps.billing.readBack(subscription.id) : { state, invoice: null };
+      await this.deps.transaction(async (tx) => {
+        await this.deps.subscriptions.applyProviderState(read.state, tx, { actor: "stripe" });
+        if (read.invoice) await this.deps.subscriptions.applyProviderInvoice(read.invoice, tx);
+      });
+      differences.push(
+        local
+          ? { kind: "subscription_changed", id: subscription.id, detail: changes.join(", "), repaired: true }
+          : {
+              kind: "subscription_missing",
+              id: subscription.id,
+              detail: `${state.planType}, ${state.status}`,
+              repaired: true,
+            },
+      );
+    }
+
+    for await (const invoice of stripe.invoices.list({ limit })) {
+      const state = invoiceStateOf(invoice);
+      if (!state || !seen.has(state.providerSubscriptionId)) continue;
+      checked.invoices++;
+      const local = await this.deps.repo.invoiceRows.findByProviderId("stripe", state.providerInvoiceId);
+      const total = Math.round((local?.amount ?? 0) * 100);
+      if (local && (local.status === state.status || local.status === "paid") && total === state.amountCents) continue;
+      await this.deps.transaction((tx) => this.deps.subscriptions.applyProviderInvoice(state, tx));
+      differences.push(
+        local
+          ? {
+              kind: "invoice_changed",
+              id: state.providerInvoiceId,
+              detail: `${local.status} ${total} → ${state.status} ${state.amountCents} cents`,
+              repaired: local.status !== "paid",
+            }
+          : {
+              kind: "invoice_missing",
+              id: state.providerInvoiceId,
+              detail: `${state.status}, ${state.amountCents} cents`,
+              repaired: true,
+            },
+      );
+    }
+
+    for await (const refund of stripe.refunds.list({ limit })) {
+      const intent = idOf(refund.payment_intent);
+      if (!intent || (refund.status !== "succeeded" && refund.status !== "pending")) continue;
+      if (await this.deps.refundRows?.findByProviderId("stripe", refund.id)) {
+        checked.refunds++;
+        continue;
+      }
+      const providerInvoiceId = await this.deps.refunds?.invoiceOfPaymentIntent(intent);
+      const invoice = providerInvoiceId
+        ? await this.deps.repo.invoiceRows.findByProviderId("stripe", providerInvoiceId)
+        : null;
+      if (!invoice) continue;
+      checked.refunds++;
+      const recorded = await this.deps.transaction((tx) =>
+        this.deps.recordRefund.recordProviderRefund(
+          invoice.id,
+          {
+            providerRefundId: refund.id,
+            amountCents: refund.amount,
+            reason: refund.metadata?.haven_reason ?? refund.reason ?? "Refunded in Stripe",
+            createdAt: new Date(refund.created * 1000),
+          },
+          tx,
+        ),
+      );
+      differences.push({
+        kind: "refund_missing",
+        id: refund.id,
+        detail: `${refund.amount} cents of ${invoice.number ?? providerInvoiceId}`,
+        repaired: recorded !== null,
+      });
+    }
+
+    for (const id of await this.deps.repo.invoiceRows.providerSubscriptionIds("stripe"))
+      if (!seen.has(id))
+        differences.push({
+          kind: "subscription_only_in_haven",
+          id,
+          detail: "Stripe does not list it: check it in Stripe's dashboard",
+          repaired: false,
+        });
+
+    const message = differences.length
+      ? `${differences.length} difference(s) found, ${differences.filter((d) => d.repaired).length} repaired`
+      : "Haven and Stripe agree";
+    this.deps.log.info({ checked, differences: differences.length }, `reconcile: ${message}`);
+    return { mode: "stripe", checked, differences, message };
+  }
+}

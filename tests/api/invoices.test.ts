@@ -1,0 +1,296 @@
+// Invoices as documents and refunds with the demo provider (docs/decisions.md#33, #34): gapless numbers, tax on the
+// home's province, the receipt's figures, the staff calls (list, CSV, one invoice, PDF), refunds in full and in part
+// with the tax in proportion and revenue net of them, and the GST/HST report.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Tx } from "../../src/db/transaction.js";
+import { InvoicesRepository } from "../../src/modules/subscriptions/invoices.repository.js";
+import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
+
+const TZ = "America/Toronto";
+let ctx: TestContext;
+let staff: Awaited<ReturnType<typeof signInStaff>>;
+let seq = 0;
+
+const mailJobs = async () =>
+  (
+    await ctx.db.raw(
+      "select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'mail.send' order by j.id",
+    )
+  ).rows.map((r: { payload: { subject: string; to: string; text: string } }) => r.payload);
+
+/** A /checkout Standard purchase ($412 a month) for a home at `postalCode`, attached as intake does. */
+async function buy(name: string, postalCode: string, startedAt: Date, amountCents = 41200) {
+  seq++;
+  const email = `${name.toLowerCase().replace(/[^a-z]+/g, ".")}@example.com`;
+  const checkoutRef = `demo_cs_invoices_${seq}_${Date.now()}`;
+  const sub = await ctx.container.subscriptions.startDemo(
+    {
+      checkoutRef,
+      planType: "standard",
+      amountCents,
+      payerEmail: email,
+      payerName: name,
+      cardNumber: "4242424242424242",
+      priceList: "checkout",
+      postalCode,
+    },
+    startedAt,
+  );
+  const { customer, property } = await ctx.container.customers.createWithProperty(
+    { email, name, phone: "613-555-0100", subscriptionPlan: "standard" },
+    {
+      address: `${seq} Elgin Street`,
+      city: "Ottawa",
+      province: "ON",
+      postalCode,
+      squareFootage: 1800,
+      yearBuilt: 1990,
+    },
+  );
+  await ctx.container.transaction((tx) =>
+    ctx.container.subscriptions.attachToProperty(checkoutRef, { customerId: customer.id, propertyId: property.id }, tx),
+  );
+  return { sub, email };
+}
+
+const revenue = async () => (await staff.agent.get("/api/dashboard/stats").expect(200)).body.totalRevenue as number;
+
+beforeAll(async () => {
+  ctx = await createTestContext({ BUSINESS_TZ: TZ });
+  await ctx.container.plans.seed();
+  staff = await signInStaff(ctx);
+});
+afterAll(() => ctx?.close());
+
+describe("invoice numbers and tax (demo provider)", () => {
+  let ottawa: Awaited<ReturnType<typeof buy>>;
+
+  it("a Standard subscriber in Ottawa bought at /checkout: $412.00 + HST $53.56 = $465.56, numbered, on the receipt", async () => {
+    ottawa = await buy("Olive Ottawa", "K1S 2B4", new Date("2027-01-10T15:00:00Z"));
+    const [invoice] = await ctx.container.invoiceSide.invoices
+      .list({ subscriptionId: ottawa.sub.id, limit: 10, offset: 0 })
+      .then((r) => r.rows);
+    expect(invoice).toMatchObject({
+      number: "HAV-2027-000001",
+      subtotal: 412,
+      tax: 53.56,
+      amount: 465.56,
+      taxProvince: "ON",
+      taxes: { HST: 53.56, GST: 0, QST: 0 },
+    });
+    expect(invoice!.taxLines).toEqual([{ kind: "HST", label: "HST 13%", percent: 13, amountCents: 5356 }]);
+    const receipt = (await mailJobs()).find(
+      (m) => m.to === ottawa.email && m.subject.startsWith("Your Haven receipt"),
+    )!;
+    expect(receipt.subject).toBe("Your Haven receipt: $465.56 CAD");
+    expect(receipt.text).toContain("Invoice: HAV-2027-000001");
+    expect(receipt.text).toContain("Subtotal: $412.00 CAD");
+    expect(receipt.text).toContain("HST 13%: $53.56 CAD");
+    expect(receipt.text).toContain("Total: $465.56 CAD");
+    expect(receipt.text).toContain("GST/HST registration: 123456789 RT0001");
+    expect(receipt.text).toContain(`/my-home/plan/invoices/${invoice!.id}/pdf`);
+  });
+
+  it("a Quebec home pays GST and QST; the renewals of a batch take the next numbers, with no gap", async () => {
+    const quebec = await buy("Quentin Quebec", "H2X 1Y4", new Date("2027-01-12T15:00:00Z"));
+    const rows = async (id: number) =>
+      (await ctx.container.invoiceSide.invoices.list({ subscriptionId: id, limit: 10, offset: 0 })).rows;
+    expect((await rows(quebec.sub.id))[0]).toMatchObject({ number: "HAV-2027-000002", subtotal: 412, tax: 61.7 });
+    expect((await rows(quebec.sub.id))[0]!.taxLines.map((l) => l.label)).toEqual(["GST 5%", "QST 9.975%"]);
+    // Two renewals each (February and March), billed in bulk.
+    await ctx.container.subscriptions.renewDue(new Date("2027-03-13T12:00:00Z"));
+    const numbers = (await ctx.db("invoices").orderBy("number").pluck("number")) as string[];
+    expect(numbers).toEqual(Array.from({ length: 6 }, (_, i) => `HAV-2027-${String(i + 1).padStart(6, "0")}`));
+    const renewal = (await rows(ottawa.sub.id))[0]!;
+    expect(renewal).toMatchObject({ subtotal: 412, tax: 53.56, amount: 465.56, billingReason: "subscription_cycle" });
+    const bulkReceipt = (await mailJobs()).filter((m) => m.to === ottawa.email).at(-1)!;
+    expect(bulkReceipt.text).toContain(`Invoice: ${renewal.number}`);
+    expect(bulkReceipt.text).toContain("HST 13%: $53.56 CAD");
+  });
+
+  it("a number given back by a rollback is the next one taken (gapless)", async () => {
+    const repo = new InvoicesRepository(ctx.db, { timeZone: TZ });
+    const take = (tx: Tx) => repo.takeNumbers(2031, 1, tx);
+    await expect(
+      ctx.container.transaction(async (tx) => {
+        expect(await take(tx)).toEqual(["HAV-2031-000001"]);
+        throw new Error("rolled back");
+      }),
+    ).rejects.toThrow("rolled back");
+    expect(await ctx.container.transaction((tx) => take(tx))).toEqual(["HAV-2031-000001"]);
+  });
+
+  it("staff list, CSV with the tax columns, one invoice and its PDF; anonymous callers get 401", async () => {
+    await ctx.agent().get("/api/invoices").expect(401);
+    await ctx.agent().get("/api/invoices/1/pdf").expect(401);
+    const list = await staff.agent.get(`/api/invoices?subscriptionId=${ottawa.sub.id}`).expect(200);
+    expect(list.headers["x-total-count"]).toBe("3");
+    expect(list.body[0]).toMatchObject({ customerName: "Olive Ottawa", planType: "standard" });
+    await staff.agent.get("/api/invoices?from=2027-02-01&to=2027-01-01").expect(400);
+    await staff.agent.get("/api/invoices?status=lost").expect(400);
+    const csv = await staff.agent.get("/api/invoices?format=csv&from=2027-01-01&to=2027-01-31").expect(200);
+    expect(csv.headers["content-type"]).toContain("text/csv");
+    const [header, ...lines] = csv.text
+      .replace(/^\ufeff/, "")
+      .trim()
+      .split("\r\n");
+    expect(header).toContain("number");
+    expect(header).toContain("subtotal");
+    expect(header).toContain("taxes.HST");
+    expect(header).toContain("taxes.QST");
+    expect(lines).toHaveLength(2);
+    expect(lines.join("\n")).toContain("HAV-2027-000001");
+    const id = list.body.at(-1).id as number;
+    const one = await staff.agent.get(`/api/invoices/${id}`).expect(200);
+    expect(one.body).toMatchObject({ invoice: { number: "HAV-2027-000001" }, refunds: [], refundable: 465.56 });
+    await staff.agent.get("/api/invoices/999999").expect(404);
+    const pdf = await staff.agent
+      .get(`/api/invoices/${id}/pdf`)
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => done(null, Buffer.concat(chunks)));
+      })
+      .expect(200);
+    expect(pdf.headers["content-type"]).toBe("application/pdf");
+    const dir = mkdtempSync(join(tmpdir(), "invoice-pdf-"));
+    writeFileSync(join(dir, "invoice.pdf"), pdf.body as Buffer);
+    const text = execFileSync("pdftotext", ["-layout", join(dir, "invoice.pdf"), "-"]).toString();
+    for (const expected of [
+      "Haven Home Health Inc.",
+      "GST/HST registration no. 123456789 RT0001",
+      "HAV-2027-000001",
+      "January 10, 2027",
+      "Olive Ottawa",
+      "Haven Standard plan",
+      "Subtotal",
+      "$412.00",
+      "HST 13% (ON)",
+      "$53.56",
+      "$465.56",
+      "TERMS",
+    ])
+      expect(text).toContain(expected);
+  });
+});
+
+describe("refunds (demo provider)", () => {
+  let invoiceId: number;
+  let email: string;
+  let before: number;
+
+  beforeAll(async () => {
+    const bought = await buy("Rita Refund", "K2P 1L5", new Date("2027-04-02T15:00:00Z"));
+    email = bought.email;
+    invoiceId = (await ctx.container.invoiceSide.invoices.list({ subscriptionId: bought.sub.id, limit: 1, offset: 0 }))
+      .rows[0]!.id;
+  });
+
+  it("refuses bad input and too much, writing nothing", async () => {
+    before = await revenue();
+    await ctx.agent().post(`/api/invoices/${invoiceId}/refund`).send({ reason: "x" }).expect(401);
+    const noReason = await staff.agent.post(`/api/invoices/${invoiceId}/refund`).send({ amountCents: 100 }).expect(400);
+    expect(JSON.stringify(noReason.body)).toContain("Reason");
+    await staff.agent.post(`/api/invoices/${invoiceId}/refund`).send({ amountCents: 1.5, reason: "x" }).expect(400);
+    await staff.agent.post(`/api/invoices/${invoiceId}/refund`).send({ amountCents: 46557, reason: "x" }).expect(400);
+    await staff.agent.post("/api/invoices/999999/refund").send({ reason: "x" }).expect(404);
+    expect(Number((await ctx.db("refunds").count({ n: "*" }).first())!.n)).toBe(0);
+    expect(await revenue()).toBe(before);
+  });
+
+  it("a partial refund: tax in proportion, the e-mail, revenue net; a double click refunds once", async () => {
+    const send = () =>
+      staff.agent
+        .post(`/api/invoices/${invoiceId}/refund`)
+        .send({ amountCents: 10000, reason: "Missed the spring visit", expectedRefundedCents: 0 });
+    const [a, b] = await Promise.all([send(), send()]);
+    expect([a.status, b.status].sort()).toEqual([200, 201]);
+    expect(a.body.refund.id).toBe(b.body.refund.id);
+    // $100.00 of $465.56 back: its HST is 5356 × 10000 / 46556 = 1150 cents.
+    expect(a.body.refund).toMatchObject({
+      amountCents: 10000,
+      taxCents: 1150,
+      providerRefundId: `demo_re_${invoiceId}_1`,
+    });
+    expect(a.body.invoice).toMatchObject({ refunded: 100, amount: 465.56 });
+    expect(await revenue()).toBeCloseTo(before - 88.5, 2);
+    const mail = (await mailJobs()).filter((m) => m.to === email && m.subject.startsWith("Your Haven refund"));
+    expect(mail).toHaveLength(1);
+    expect(mail[0]!.subject).toBe("Your Haven refund: $100.00 CAD");
+    expect(mail[0]!.text).toContain("of which HST 13%: $11.50 CAD");
+    expect(mail[0]!.text).toContain("Reason: Missed the spring visit");
+    // The form's figure is stale now: nothing more is refunded.
+    const stale = await staff.agent
+      .post(`/api/invoices/${invoiceId}/refund`)
+      .send({ amountCents: 5000, reason: "again", expectedRefundedCents: 0 })
+      .expect(409);
+    expect(stale.body.error ?? stale.body.message).toBeDefined();
+  });
+
+  it("the rest in full with an Idempotency-Key: each tax refunded exactly; a repeat is the first answer", async () => {
+    const send = () =>
+      staff.agent
+        .post(`/api/invoices/${invoiceId}/refund`)
+        .set("Idempotency-Key", "refund-rest-1")
+        .send({ reason: "Moved away" });
+    const first = await send().expect(201);
+    expect(first.body.refund).toMatchObject({ amountCents: 36556, taxCents: 5356 - 1150 });
+    const again = await send().expect(200);
+    expect(again.body.refund.id).toBe(first.body.refund.id);
+    expect(first.body.invoice.refunded).toBe(465.56);
+    await staff.agent.post(`/api/invoices/${invoiceId}/refund`).send({ reason: "more" }).expect(409);
+    expect(await revenue()).toBeCloseTo(before - 412, 2);
+    const detail = await staff.agent.get(`/api/invoices/${invoiceId}`).expect(200);
+    expect(detail.body.refundable).toBe(0);
+    expect(detail.body.refunds).toHaveLength(2);
+  });
+
+  it("the tax report: collected by paid date, refunded by refund date, net, by province and rate", async () => {
+    await staff.agent.get("/api/tax-report?from=2027-05-01").expect(400);
+    await staff.agent.get("/api/tax-report?from=2027-05-01&to=2027-04-01").expect(400);
+    await ctx.agent().get("/api/tax-report?from=2027-01-01&to=2027-01-31").expect(401);
+    const january = await staff.agent.get("/api/tax-report?from=2027-01-01&to=2027-01-31").expect(200);
+    expect(january.body.lines).toEqual([
+      {
+        province: "ON",
+        kind: "HST",
+        label: "HST 13%",
+        percent: 13,
+        netSales: 412,
+        collected: 53.56,
+        refunded: 0,
+        net: 53.56,
+      },
+      {
+        province: "QC",
+        kind: "GST",
+        label: "GST 5%",
+        percent: 5,
+        netSales: 412,
+        collected: 20.6,
+        refunded: 0,
+        net: 20.6,
+      },
+      {
+        province: "QC",
+        kind: "QST",
+        label: "QST 9.975%",
+        percent: 9.975,
+        netSales: 412,
+        collected: 41.1,
+        refunded: 0,
+        net: 41.1,
+      },
+    ]);
+    // The refunds were made today (the clock's day), their invoice paid in April 2027: counted when they were made.
+    const all = await staff.agent.get("/api/tax-report?from=2026-01-01&to=2027-12-31").expect(200);
+    const on = all.body.lines.find((l: { province: string }) => l.province === "ON");
+    expect(on).toMatchObject({ collected: 53.56 * 4, refunded: 53.56, net: 53.56 * 3 });
+    expect(all.body.totals.refunded).toBe(53.56);
+  });
+});
