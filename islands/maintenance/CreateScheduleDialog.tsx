@@ -8,6 +8,7 @@ import { toast } from "../ui/toast";
 import { refreshAll, useWrite } from "./data";
 import { Dialog } from "./Dialog";
 import { fieldErrors } from "./field-errors";
+import { InputField, SelectField, TextAreaField, WHOLE_NUMBER, bindFields } from "./form-fields";
 import type { Enumerations, FieldSetter, Fields } from "./types";
 
 export interface CreatedSchedule {
@@ -56,54 +57,23 @@ interface ScheduleFieldsProps {
 
 /** What is to be done: title, description, category and priority. */
 function TaskDescriptionFields({ form, set, errors, enums }: ScheduleFieldsProps) {
-  const { error, invalid } = fieldErrors(errors, "schedule");
+  const field = bindFields("schedule", form, set, errors);
   return (
     <>
-      <div className="field">
-        <label htmlFor="schedule-title">Title</label>
-        <input
-          id="schedule-title"
-          value={form.title}
-          onChange={set("title")}
-          maxLength={200}
-          placeholder="Furnace filter change"
-          {...invalid("title")}
-        />
-        {error("title")}
-      </div>
-      <div className="field">
-        <label htmlFor="schedule-description">Description</label>
-        <textarea
-          id="schedule-description"
-          rows={2}
-          value={form.description}
-          onChange={set("description")}
-          maxLength={2000}
-        />
-      </div>
+      <InputField label="Title" field={field("title")} maxLength={200} placeholder="Furnace filter change" />
+      <TextAreaField label="Description" field={field("description", false)} rows={2} maxLength={2000} />
       <div className="mc-form-row">
-        <div className="field">
-          <label htmlFor="schedule-category">Category</label>
-          <select id="schedule-category" value={form.category} onChange={set("category")} {...invalid("category")}>
-            <option value="">Select a category</option>
-            {enums.categories.map((c) => (
-              <option key={c} value={c}>
-                {labelOf(c)}
-              </option>
-            ))}
-          </select>
-          {error("category")}
-        </div>
-        <div className="field">
-          <label htmlFor="schedule-priority">Priority</label>
-          <select id="schedule-priority" value={form.priority} onChange={set("priority")}>
-            {enums.priorities.map((p) => (
-              <option key={p} value={p}>
-                {labelOf(p)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          label="Category"
+          field={field("category")}
+          empty="Select a category"
+          options={enums.categories.map((c) => [c, labelOf(c)])}
+        />
+        <SelectField
+          label="Priority"
+          field={field("priority", false)}
+          options={enums.priorities.map((p) => [p, labelOf(p)])}
+        />
       </div>
     </>
   );
@@ -111,75 +81,31 @@ function TaskDescriptionFields({ form, set, errors, enums }: ScheduleFieldsProps
 
 /** When it recurs: every how many of which period, from which date, at what time, for how long. */
 function RecurrenceFields({ form, set, errors, enums }: ScheduleFieldsProps) {
-  const { error, invalid } = fieldErrors(errors, "schedule");
+  const field = bindFields("schedule", form, set, errors);
   return (
     <>
       <div className="mc-form-row">
-        <div className="field">
-          <label htmlFor="schedule-recurrenceType">Recurrence</label>
-          <select id="schedule-recurrenceType" value={form.recurrenceType} onChange={set("recurrenceType")}>
-            {enums.recurrences.map((r) => (
-              <option key={r} value={r}>
-                {RECURRENCE_LABELS[r as keyof typeof RECURRENCE_LABELS] ?? labelOf(r)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="schedule-recurrenceInterval">Repeat every (interval)</label>
-          <input
-            id="schedule-recurrenceInterval"
-            type="number"
-            min={1}
-            step={1}
-            inputMode="numeric"
-            value={form.recurrenceInterval}
-            onChange={set("recurrenceInterval")}
-            {...invalid("recurrenceInterval")}
-          />
-          {error("recurrenceInterval")}
-        </div>
+        <SelectField
+          label="Recurrence"
+          field={field("recurrenceType", false)}
+          options={enums.recurrences.map((r) => [
+            r,
+            RECURRENCE_LABELS[r as keyof typeof RECURRENCE_LABELS] ?? labelOf(r),
+          ])}
+        />
+        <InputField label="Repeat every (interval)" field={field("recurrenceInterval")} {...WHOLE_NUMBER} />
       </div>
       <div className="mc-form-row">
-        <div className="field">
-          <label htmlFor="schedule-startDate">Start date</label>
-          <input
-            id="schedule-startDate"
-            type="date"
-            value={form.startDate}
-            onChange={set("startDate")}
-            {...invalid("startDate")}
-          />
-          {error("startDate")}
-        </div>
-        <div className="field">
-          <label htmlFor="schedule-scheduledTime">Time</label>
-          <input
-            id="schedule-scheduledTime"
-            type="time"
-            value={form.scheduledTime}
-            onChange={set("scheduledTime")}
-            {...invalid("scheduledTime")}
-          />
-          {error("scheduledTime")}
-        </div>
+        <InputField label="Start date" field={field("startDate")} type="date" />
+        <InputField label="Time" field={field("scheduledTime")} type="time" />
       </div>
       <div className="mc-form-row">
-        <div className="field">
-          <label htmlFor="schedule-estimatedDuration">Estimated duration (minutes)</label>
-          <input
-            id="schedule-estimatedDuration"
-            type="number"
-            min={1}
-            step={1}
-            inputMode="numeric"
-            value={form.estimatedDuration}
-            onChange={set("estimatedDuration")}
-            placeholder="Optional"
-            {...invalid("estimatedDuration")}
-          />
-          {error("estimatedDuration")}
-        </div>
+        <InputField
+          label="Estimated duration (minutes)"
+          field={field("estimatedDuration")}
+          {...WHOLE_NUMBER}
+          placeholder="Optional"
+        />
       </div>
     </>
   );

@@ -15,7 +15,7 @@ import { ApiError, apiRequest } from "../ui/api";
 import { toast } from "../ui/toast";
 import { refreshAll, useWrite } from "./data";
 import { Details, Dialog } from "./Dialog";
-import { fieldErrors } from "./field-errors";
+import { InputField, SelectField, TextAreaField, WHOLE_NUMBER, bindFields } from "./form-fields";
 import { longDateLabel } from "./month-grid";
 import type { FieldSetter, Fields, StaffOption, TaskView } from "./types";
 
@@ -89,85 +89,29 @@ interface TaskFieldsProps {
 }
 
 function TaskFields({ form, set, errors, statuses, staff }: TaskFieldsProps) {
-  const { error, invalid } = fieldErrors(errors, "task");
+  const field = bindFields("task", form, set, errors);
   return (
     <>
-      <div className="field">
-        <label htmlFor="task-status">Status</label>
-        <select id="task-status" value={form.status} onChange={set("status")} {...invalid("status")}>
-          {statuses.map((s) => (
-            <option key={s} value={s}>
-              {STATUS_LABELS[s]}
-            </option>
-          ))}
-        </select>
-        {error("status")}
+      <SelectField label="Status" field={field("status")} options={statuses.map((s) => [s, STATUS_LABELS[s]])} />
+      <div className="mc-form-row">
+        <InputField label="Date" field={field("scheduledDate")} type="date" />
+        <InputField label="Time" field={field("scheduledTime")} type="time" />
       </div>
       <div className="mc-form-row">
-        <div className="field">
-          <label htmlFor="task-scheduledDate">Date</label>
-          <input
-            id="task-scheduledDate"
-            type="date"
-            value={form.scheduledDate}
-            onChange={set("scheduledDate")}
-            {...invalid("scheduledDate")}
-          />
-          {error("scheduledDate")}
-        </div>
-        <div className="field">
-          <label htmlFor="task-scheduledTime">Time</label>
-          <input
-            id="task-scheduledTime"
-            type="time"
-            value={form.scheduledTime}
-            onChange={set("scheduledTime")}
-            {...invalid("scheduledTime")}
-          />
-          {error("scheduledTime")}
-        </div>
-      </div>
-      <div className="mc-form-row">
-        <div className="field">
-          <label htmlFor="task-estimatedDuration">Duration (minutes)</label>
-          <input
-            id="task-estimatedDuration"
-            type="number"
-            min={1}
-            step={1}
-            inputMode="numeric"
-            value={form.estimatedDuration}
-            onChange={set("estimatedDuration")}
-            placeholder="Optional"
-            {...invalid("estimatedDuration")}
-          />
-          {error("estimatedDuration")}
-        </div>
-        <div className="field">
-          <label htmlFor="task-assignedTo">Assigned to</label>
-          <select id="task-assignedTo" value={form.assignedTo} onChange={set("assignedTo")} {...invalid("assignedTo")}>
-            <option value="">Nobody</option>
-            {staff.map((s) => (
-              <option key={s.id} value={String(s.id)}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-          {error("assignedTo")}
-        </div>
-      </div>
-      <div className="field">
-        <label htmlFor="task-notes">Notes</label>
-        <textarea
-          id="task-notes"
-          rows={3}
-          value={form.notes}
-          onChange={set("notes")}
-          maxLength={5000}
-          {...invalid("notes")}
+        <InputField
+          label="Duration (minutes)"
+          field={field("estimatedDuration")}
+          {...WHOLE_NUMBER}
+          placeholder="Optional"
         />
-        {error("notes")}
+        <SelectField
+          label="Assigned to"
+          field={field("assignedTo")}
+          empty="Nobody"
+          options={staff.map((s) => [String(s.id), s.name])}
+        />
       </div>
+      <TextAreaField label="Notes" field={field("notes")} rows={3} maxLength={5000} />
     </>
   );
 }

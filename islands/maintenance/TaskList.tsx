@@ -10,6 +10,7 @@ import {
 } from "../../src/modules/maintenance/maintenance.constants";
 import { ApiError, handleUnauthorized } from "../ui/api";
 import { useJson } from "./data";
+import { InputField, SelectField, bindFields } from "./form-fields";
 import type { Enumerations, TaskView } from "./types";
 import { shortDateLabel } from "./month-grid";
 
@@ -34,31 +35,6 @@ async function loadTaskPage(url: string): Promise<{ rows: ListedTask[]; total: n
 
 const NO_FILTERS = { status: "", category: "", priority: "", assignedTo: "", from: "", to: "" };
 
-/** One filter of the list view: a labelled select whose first choice is "any". */
-function FilterSelect(props: {
-  name: string;
-  label: string;
-  any: string;
-  value: string;
-  onChange: (e: { target: { value: string } }) => void;
-  options: [string, string][];
-}) {
-  const id = `mc-filter-${props.name}`;
-  return (
-    <div className="field">
-      <label htmlFor={id}>{props.label}</label>
-      <select id={id} value={props.value} onChange={props.onChange}>
-        <option value="">{props.any}</option>
-        {props.options.map(([value, label]) => (
-          <option key={value} value={value}>
-            {label}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
-
 type Filters = typeof NO_FILTERS;
 
 interface TaskFiltersProps {
@@ -70,61 +46,22 @@ interface TaskFiltersProps {
 }
 
 function TaskFilters({ filters, filter, badRange, enums }: TaskFiltersProps) {
+  const field = bindFields("mc-filter", filters, filter, badRange ? { to: "To must be on or after From" } : {});
+  // Each select's first choice is "any".
+  const selects: [keyof Filters, string, string, [string, string][]][] = [
+    ["status", "Status", "Any status", enums.statuses.map((s) => [s, STATUS_LABELS[s]])],
+    ["category", "Category", "Any category", enums.categories.map((c) => [c, labelOf(c)])],
+    ["priority", "Priority", "Any priority", enums.priorities.map((p) => [p, labelOf(p)])],
+    ["assignedTo", "Assigned to", "Anyone", enums.staff.map((m) => [String(m.id), m.name])],
+  ];
   return (
     <fieldset className="mc-filters">
       <legend className="sr-only">Filter tasks</legend>
-      <FilterSelect
-        name="status"
-        label="Status"
-        any="Any status"
-        value={filters.status}
-        onChange={filter("status")}
-        options={enums.statuses.map((s) => [s, STATUS_LABELS[s]])}
-      />
-      <FilterSelect
-        name="category"
-        label="Category"
-        any="Any category"
-        value={filters.category}
-        onChange={filter("category")}
-        options={enums.categories.map((c) => [c, labelOf(c)])}
-      />
-      <FilterSelect
-        name="priority"
-        label="Priority"
-        any="Any priority"
-        value={filters.priority}
-        onChange={filter("priority")}
-        options={enums.priorities.map((p) => [p, labelOf(p)])}
-      />
-      <FilterSelect
-        name="assignedTo"
-        label="Assigned to"
-        any="Anyone"
-        value={filters.assignedTo}
-        onChange={filter("assignedTo")}
-        options={enums.staff.map((m) => [String(m.id), m.name])}
-      />
-      <div className="field">
-        <label htmlFor="mc-filter-from">From</label>
-        <input id="mc-filter-from" type="date" value={filters.from} onChange={filter("from")} />
-      </div>
-      <div className="field">
-        <label htmlFor="mc-filter-to">To</label>
-        <input
-          id="mc-filter-to"
-          type="date"
-          value={filters.to}
-          onChange={filter("to")}
-          aria-invalid={badRange || undefined}
-          aria-describedby={badRange ? "mc-filter-to-error" : undefined}
-        />
-        {badRange && (
-          <p id="mc-filter-to-error" className="field-error">
-            To must be on or after From
-          </p>
-        )}
-      </div>
+      {selects.map(([name, label, any, options]) => (
+        <SelectField key={name} label={label} field={field(name)} empty={any} options={options} />
+      ))}
+      <InputField label="From" field={field("from")} type="date" />
+      <InputField label="To" field={field("to")} type="date" />
     </fieldset>
   );
 }
