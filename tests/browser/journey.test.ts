@@ -161,7 +161,9 @@ describe("the purchase journey in demo mode", () => {
     await page.waitForURL(new RegExp(`^${sites.demo.baseUrl}/demo-checkout/demo_cs_[a-f0-9]{24}$`));
     await waitForIslands(page);
     await page.getByRole("button", { name: "Subscribe" }).waitFor();
-    expect(await page.getByTestId("summary-total").innerText()).toBe("$370");
+    expect(await page.getByTestId("summary-price").innerText()).toBe("$370");
+    // No postal code typed on /pricing: the business's province's HST, shown before the pay button (decision 32).
+    expect(await page.getByTestId("summary-total").innerText()).toBe("$418.10");
     await checkPage(page, "journey-checkout");
     await page.getByLabel("Name on card").fill("Morgan Reyes");
     await page.getByLabel("Email").fill("morgan@example.com");
@@ -224,7 +226,7 @@ describe("the purchase journey in demo mode", () => {
       provider: "demo",
       provider_id: intentId,
       kind: "checkout_session",
-      amount_cents: 37000,
+      amount_cents: 41810,
       customer_email: "morgan@example.com",
     });
     await page.context().close();

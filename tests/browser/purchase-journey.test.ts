@@ -1,5 +1,6 @@
 // The purchase journey's single steps and its failures, in demo mode and in Stripe mode (stand-in).
 // The whole journey from /pricing to the confirmation is in journey.test.ts.
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DESKTOP, PHONE, expectAccessible, screenshotBothWidths, waitForIslands } from "../support/browser.js";
 import { type PurchaseSites, choosePlan, fillIntake, openPurchaseSites, toastText } from "../support/purchase.js";
@@ -10,18 +11,73 @@ beforeAll(async () => {
 });
 afterAll(() => sites?.close());
 
+/** The demo card form, filled with a good card for a home at this postal code. */
+async function fillDemoCheckout(page: Page, postalCode: string) {
+  await page.getByLabel("Name on card").fill("Olive Ottawa");
+  await page.getByLabel("Email").fill("olive@example.com");
+  await page.getByLabel("Postal code of the home").fill(postalCode);
+  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByLabel("Expiry (MM / YY)").fill("12 / 39");
+  await page.getByLabel("CVC").fill("123");
+}
+
 describe("purchase journey in demo mode", () => {
+  it("a Standard subscriber in Ottawa sees $412.00 + HST $53.56 = $465.56 before paying; a postal code naming no province is refused", async () => {
+    const page = await sites.newPage(PHONE);
+    const before = Number((await sites.demo.ctx.db("payments").count({ n: "*" }))[0]!.n);
+    await page.goto(`${sites.demo.baseUrl}/checkout?plan=standard`);
+    await waitForIslands(page);
+    await fillDemoCheckout(page, "D1A 1A1");
+    await page.getByRole("button", { name: "Complete Payment" }).click();
+    // Refused in its field; nothing typed is lost, and nothing was made.
+    await page.getByText("Enter a valid postal code, like K1S 2B4").waitFor();
+    expect(await page.getByLabel("Postal code of the home").getAttribute("aria-invalid")).toBe("true");
+    expect(await page.getByLabel("Name on card").inputValue()).toBe("Olive Ottawa");
+    expect(await page.getByLabel("Card number").inputValue()).toBe("4242 4242 4242 4242");
+    expect(Number((await sites.demo.ctx.db("payments").count({ n: "*" }))[0]!.n)).toBe(before);
+    await expectAccessible(page);
+    await screenshotBothWidths(page, "checkout-postal-refused");
+
+    await page.getByLabel("Postal code of the home").fill("K1S 2B4");
+    await expect.poll(() => page.getByTestId("pay-total").innerText()).toBe("$465.56");
+    expect(await page.getByTestId("pay-subtotal").innerText()).toBe("$412.00");
+    expect(await page.getByTestId("pay-summary").innerText()).toMatch(/HST 13%\s+\$53\.56/);
+    expect(await page.getByTestId("pay-charge").innerText()).toBe(
+      "You will be charged $465.56 CAD ($412.00 + tax) for the Standard plan, then monthly.",
+    );
+    // The summary sits above the pay button.
+    const summary = (await page.getByTestId("pay-summary").boundingBox())!;
+    const button = (await page.getByRole("button", { name: "Complete Payment" }).boundingBox())!;
+    expect(summary.y + summary.height).toBeLessThanOrEqual(button.y);
+    await expectAccessible(page);
+    await screenshotBothWidths(page, "checkout-ottawa-taxed");
+
+    await page.getByRole("button", { name: "Complete Payment" }).click();
+    await page.waitForURL(/\/payment-success\?plan=standard&payment_intent=demo_pi_[a-f0-9]+$/);
+    const intentId = new URL(page.url()).searchParams.get("payment_intent")!;
+    expect(await sites.demo.ctx.db("payments").where({ provider_id: intentId }).first()).toMatchObject({
+      status: "succeeded",
+      amount_cents: 46_556,
+      subtotal_cents: 41_200,
+      postal_code: "K1S 2B4",
+    });
+    await page.context().close();
+  });
+
   it("/checkout → /payment-success → /property-intake → /schedule-inspection", async () => {
     const page = await sites.newPage(PHONE);
     await page.goto(`${sites.demo.baseUrl}/checkout?plan=premium`);
     await waitForIslands(page);
     await page.getByRole("button", { name: "Complete Payment" }).waitFor();
-    expect(await page.getByTestId("summary-total").innerText()).toBe("$889");
+    expect(await page.getByTestId("summary-price").innerText()).toBe("$889");
+    expect(await page.getByTestId("pay-total").innerText()).toBe("—");
     await expectAccessible(page);
     await screenshotBothWidths(page, "checkout-demo");
 
     await page.getByLabel("Name on card").fill("Ada Lovelace");
     await page.getByLabel("Email").fill("ada@example.com");
+    await page.getByLabel("Postal code of the home").fill("k1s2b4");
+    await expect.poll(() => page.getByTestId("pay-total").innerText()).toBe("$1,004.57");
     await page.getByLabel("Card number").fill("4242424242424242");
     expect(await page.getByLabel("Card number").inputValue()).toBe("4242 4242 4242 4242");
     await page.getByLabel("Expiry (MM / YY)").fill("1239");
@@ -38,9 +94,12 @@ describe("purchase journey in demo mode", () => {
     await expectAccessible(page);
     await screenshotBothWidths(page, "payment-success");
     const intentId = new URL(page.url()).searchParams.get("payment_intent")!;
+    // The total with Ontario's HST was charged; the postal code is kept for intake (docs/decisions.md#32).
     expect(await sites.demo.ctx.db("payments").where({ provider_id: intentId }).first()).toMatchObject({
       status: "succeeded",
-      amount_cents: 88900,
+      amount_cents: 100_457,
+      subtotal_cents: 88_900,
+      postal_code: "K1S 2B4",
       customer_email: "ada@example.com",
     });
 
@@ -60,6 +119,9 @@ describe("purchase journey in demo mode", () => {
     expect(await email.inputValue()).toBe("ada@example.com");
     expect(await email.getAttribute("readonly")).not.toBeNull();
     expect(await page.getByLabel("Full name").inputValue()).toBe("Ada Lovelace");
+    // Intake prefills the home's postal code and province from the purchase.
+    await expect.poll(() => page.getByLabel("Postal code").inputValue()).toBe("K1S 2B4");
+    expect(await page.getByLabel("Province").inputValue()).toBe("ON");
     await expectAccessible(page);
     await screenshotBothWidths(page, "property-intake");
 
@@ -103,6 +165,7 @@ describe("purchase journey in demo mode", () => {
     await waitForIslands(page);
     await page.getByLabel("Name on card").fill("Dee Clined");
     await page.getByLabel("Email").fill("dee@example.com");
+    await page.getByLabel("Postal code of the home").fill("K2P 1L5");
     await page.getByLabel("Card number").fill("4242 4242 4242 4241");
     await page.getByLabel("Expiry (MM / YY)").fill("01/20");
     await page.getByLabel("CVC").fill("12");
@@ -140,18 +203,26 @@ describe("purchase journey in demo mode", () => {
     let pricingPrice = "";
     await choosePlan(page, sites.demo.baseUrl, "Standard", async () => {
       pricingPrice = await page.locator('[data-plan="standard"] [data-plan-price]').innerText();
+      // The home's postal code goes with the plan: the hosted checkout shows its province's tax.
+      await page.getByLabel("Postal code of the home").fill("k1s 2b4");
     });
-    expect((await apiCall).postDataJSON()).toEqual({ planType: "standard" });
+    expect((await apiCall).postDataJSON()).toEqual({ planType: "standard", postalCode: "K1S 2B4" });
     await page.waitForURL(new RegExp(`^${sites.demo.baseUrl}/demo-checkout/demo_cs_[a-f0-9]{24}$`));
     expect(await formPost).toBeNull();
     await waitForIslands(page);
     await page.getByRole("button", { name: "Subscribe" }).waitFor();
     // One price from /pricing to the card form (decision 23).
     expect(pricingPrice).toBe("$370");
-    expect(await page.getByTestId("summary-total").innerText()).toBe(pricingPrice);
-    expect(await page.getByText("You will be charged $370 CAD for the Standard plan, then monthly.").isVisible()).toBe(
-      true,
-    );
+    expect(await page.getByTestId("summary-price").innerText()).toBe(pricingPrice);
+    // Subtotal, Ontario's HST and the total, before the pay button (docs/decisions.md#32).
+    expect(await page.getByTestId("summary-subtotal").innerText()).toBe("$370.00");
+    expect(await page.getByTestId("tax-summary").innerText()).toMatch(/HST 13%\s+\$48\.10/);
+    expect(await page.getByTestId("summary-total").innerText()).toBe("$418.10");
+    expect(
+      await page
+        .getByText("You will be charged $418.10 CAD ($370.00 + tax) for the Standard plan, then monthly.")
+        .isVisible(),
+    ).toBe(true);
     expect(await page.locator("body").innerText()).not.toContain("412");
     await expectAccessible(page);
     await screenshotBothWidths(page, "demo-hosted-checkout");
@@ -175,7 +246,8 @@ describe("purchase journey in demo mode", () => {
     expect(await sites.demo.ctx.db("payments").where({ provider_id: sessionId }).first()).toMatchObject({
       kind: "checkout_session",
       status: "succeeded",
-      amount_cents: 37000,
+      amount_cents: 41_810,
+      postal_code: "K1S 2B4",
     });
     await page.context().close();
   });
@@ -185,7 +257,9 @@ describe("purchase journey in demo mode", () => {
     const page = await context.newPage();
     await choosePlan(page, sites.demo.baseUrl, "Premium");
     await page.waitForURL(new RegExp(`^${sites.demo.baseUrl}/demo-checkout/demo_cs_[a-f0-9]{24}$`));
-    expect(await page.getByTestId("summary-total").innerText()).toBe("$799");
+    // No postal code without script: the business's province (ON) is taxed, and shown before the pay button.
+    expect(await page.getByTestId("summary-price").innerText()).toBe("$799");
+    expect(await page.getByTestId("summary-total").innerText()).toBe("$902.87");
     await context.close();
   });
 
@@ -205,10 +279,13 @@ describe("purchase journey in demo mode", () => {
     await page.context().close();
   });
 
-  it("sends the visitor to /pricing when the payment intent cannot be created", async () => {
+  it("sends the visitor to /pricing when the payment intent cannot be created (on submit: nothing exists before)", async () => {
     const page = await sites.newPage();
     await page.route("**/api/create-payment-intent", (route) => route.fulfill({ status: 500, body: "down" }));
     await page.goto(`${sites.demo.baseUrl}/checkout?plan=standard`);
+    await waitForIslands(page);
+    await fillDemoCheckout(page, "K1S 2B4");
+    await page.getByRole("button", { name: "Complete Payment" }).click();
     await page.waitForURL(`${sites.demo.baseUrl}/pricing`);
     await page.context().close();
   });
@@ -272,30 +349,58 @@ describe("purchase journey in Stripe mode (stand-in)", () => {
     await scripted.context().close();
   });
 
-  it("the payment page loads Stripe's Payment Element mode (CSP allows js.stripe.com only here)", async () => {
+  it("the payment page's Payment Element is deferred: nothing at Stripe until submit, then the taxed subscription (CSP allows js.stripe.com only here)", async () => {
     const page = await sites.newPage();
-    // Offline: answer Stripe.js with a tiny fake so the page's Stripe mode can be exercised.
+    // Offline: answer Stripe.js with a tiny fake of the deferred-intent flow so the page's Stripe mode can be
+    // exercised: the element shows the amount it was given, and confirmPayment records the client secret it got.
     await page.route("https://js.stripe.com/v3/", (route) =>
       route.fulfill({
         contentType: "application/javascript",
-        body: "window.Stripe = (key) => ({ elements: ({ clientSecret }) => ({ create: () => ({ mount: (el) => { el.dataset.mounted = key + '|' + clientSecret; } }) }), confirmPayment: async () => ({ error: { message: 'Your card was declined.' } }) });",
+        body: `window.Stripe = (key) => {
+          let el = null;
+          return {
+            elements: (options) => ({
+              create: () => ({ mount: (node) => { el = node; node.dataset.mounted = key + '|' + options.mode + '|' + options.currency; node.dataset.amount = String(options.amount); } }),
+              update: ({ amount }) => { if (el) el.dataset.amount = String(amount); },
+              submit: async () => ({}),
+            }),
+            confirmPayment: async ({ clientSecret }) => { el.dataset.confirmed = clientSecret; return { error: { message: 'Your card was declined.' } }; },
+          };
+        };`,
       }),
     );
+    const before = sites.standIn.apiCalls("POST", /^\/v1\/(customers|subscriptions)$/).length;
     await page.goto(`${sites.stripe.baseUrl}/checkout?plan=standard`);
     await waitForIslands(page);
     const element = page.getByTestId("stripe-payment-element");
     await page.waitForFunction(
       () => document.querySelector<HTMLElement>("[data-testid=stripe-payment-element]")?.dataset.mounted,
     );
-    const intent = [...sites.standIn.intents.values()].at(-1)!;
-    expect(await element.getAttribute("data-mounted")).toBe(`pk_test_stand_in|${intent.client_secret}`);
+    expect(await element.getAttribute("data-mounted")).toBe("pk_test_stand_in|subscription|cad");
+    expect(await element.getAttribute("data-amount")).toBe("41200");
     expect(await page.getByLabel("Card number").count()).toBe(0);
     await page.getByLabel("Name on card").fill("Sam Stripe");
     await page.getByLabel("Email").fill("sam@example.com");
+    await page.getByLabel("Postal code of the home").fill("K1S 2B4");
+    // A Standard subscriber in Ottawa: $412.00 + HST $53.56 = $465.56 before the pay button.
+    await expect.poll(() => page.getByTestId("pay-total").innerText()).toBe("$465.56");
+    expect(await page.getByTestId("pay-subtotal").innerText()).toBe("$412.00");
+    expect(await page.getByTestId("pay-summary").innerText()).toMatch(/HST 13%\s+\$53\.56/);
+    await expect.poll(() => element.getAttribute("data-amount")).toBe("46556");
+    // Opening the page and typing made nothing at Stripe.
+    expect(sites.standIn.apiCalls("POST", /^\/v1\/(customers|subscriptions)$/)).toHaveLength(before);
+    await expectAccessible(page);
+    await screenshotBothWidths(page, "checkout-stripe-taxed");
+
     await page.getByRole("button", { name: "Complete Payment" }).click();
     const text = await toastText(page);
     expect(text).toContain("Payment Failed");
     expect(text).toContain("Your card was declined.");
+    // The submit made the customer, with the e-mail, and the taxed subscription whose secret was confirmed.
+    const [customer] = sites.standIn.apiCalls("POST", "/v1/customers").slice(-1);
+    expect(customer!.form).toMatchObject({ email: "sam@example.com", "metadata[postal_code]": "K1S 2B4" });
+    const secret = (await element.getAttribute("data-confirmed"))!;
+    expect(sites.standIn.intents.get(secret.split("_secret_")[0]!)).toMatchObject({ amount: 46_556 });
     await page.context().close();
   });
 });
