@@ -47,9 +47,28 @@ export interface OpenTaskRow {
 /** High first, then medium, then low (maintenance priorities). */
 const PRIORITY_ORDER_SQL = "case t.priority when 'high' then 0 when 'medium' then 1 else 2 end";
 const OPEN_QUOTE_SQL = "q.status in ('pending','quoted','accepted')";
+/** What toOpenTask reads: the task and its open quote request. */
+const OPEN_TASK_COLUMNS = [
+  "t.id",
+  "t.property_id",
+  "t.report_id",
+  "t.title",
+  "t.description",
+  "t.priority",
+  "t.status",
+  "q.id as quote_id",
+  "q.status as quote_status",
+];
 
 export class RecordsRepository {
   constructor(private readonly db: Knex) {}
+
+  /** Maintenance tasks (`t`), each with its open quote request (`q`) when it has one. */
+  private withOpenQuote() {
+    return this.db("maintenance_tasks as t").leftJoin("quote_requests as q", (j) =>
+      j.on("q.maintenance_task_id", "t.id").andOn(this.db.raw(OPEN_QUOTE_SQL)),
+    );
+  }
 
   async properties(ids: number[]): Promise<PropertyRow[]> {
     if (!ids.length) return [];
@@ -125,66 +144,33 @@ export class RecordsRepository {
       .distinctOn("property_id")
       .orderBy([{ column: "property_id" }, { column: "created_at", order: "desc" }, { column: "id", order: "desc" }])
       .select("id");
-    const rows = await this.db("maintenance_tasks as t")
-      .leftJoin("quote_requests as q", (j) => j.on("q.maintenance_task_id", "t.id").andOn(this.db.raw(OPEN_QUOTE_SQL)))
+    const rows = await this.withOpenQuote()
       .whereIn("t.property_id", propertyIds)
       .whereIn("t.report_id", latestReports)
       .where("t.status", "pending")
       .orderByRaw(`${PRIORITY_ORDER_SQL}, t.id`)
-      .select(
-        "t.id",
-        "t.property_id",
-        "t.report_id",
-        "t.title",
-        "t.description",
-        "t.priority",
-        "t.status",
-        "q.id as quote_id",
-        "q.status as quote_status",
-      );
+      .select(OPEN_TASK_COLUMNS);
     return rows.map(toOpenTask);
   }
 
   /** One task of these properties that is still open (not completed or cancelled), with its open quote request. */
   async openTask(taskId: number, propertyIds: number[]): Promise<OpenTaskRow | null> {
     if (!propertyIds.length) return null;
-    const row = await this.db("maintenance_tasks as t")
-      .leftJoin("quote_requests as q", (j) => j.on("q.maintenance_task_id", "t.id").andOn(this.db.raw(OPEN_QUOTE_SQL)))
+    const row = await this.withOpenQuote()
       .where("t.id", taskId)
       .whereIn("t.property_id", propertyIds)
       .whereNotIn("t.status", ["completed", "cancelled"])
-      .first(
-        "t.id",
-        "t.property_id",
-        "t.report_id",
-        "t.title",
-        "t.description",
-        "t.priority",
-        "t.status",
-        "q.id as quote_id",
-        "q.status as quote_status",
-      );
+      .first(OPEN_TASK_COLUMNS);
     return row ? toOpenTask(row) : null;
   }
 
   /** These tasks of these properties in any status, each with its open quote request (a report's items). */
   async tasks(taskIds: number[], propertyIds: number[]): Promise<OpenTaskRow[]> {
     if (!taskIds.length || !propertyIds.length) return [];
-    const rows = await this.db("maintenance_tasks as t")
-      .leftJoin("quote_requests as q", (j) => j.on("q.maintenance_task_id", "t.id").andOn(this.db.raw(OPEN_QUOTE_SQL)))
+    const rows = await this.withOpenQuote()
       .whereIn("t.id", taskIds)
       .whereIn("t.property_id", propertyIds)
-      .select(
-        "t.id",
-        "t.property_id",
-        "t.report_id",
-        "t.title",
-        "t.description",
-        "t.priority",
-        "t.status",
-        "q.id as quote_id",
-        "q.status as quote_status",
-      );
+      .select(OPEN_TASK_COLUMNS);
     return rows.map(toOpenTask);
   }
 
