@@ -632,6 +632,10 @@ export class StripeStandIn {
     }
     if (this.failWith) return json(this.failWith, { error: { type: "api_error", message: "Stand-in failure" } });
 
+    // Refunds, credit notes and paged lists (stripe-stand-in-money.ts, docs/decisions.md#34).
+    const { moneyOf } = await import("./stripe-stand-in-money.js");
+    if (moneyOf(this).handle({ req, url, form, params, json, missing, invalid })) return;
+
     if (route("POST", /^\/v1\/checkout\/sessions$/)) {
       const sessionId = id("cs");
       const quantity = Number(form["line_items[0][quantity]"] ?? 1);

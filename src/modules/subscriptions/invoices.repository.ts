@@ -155,9 +155,9 @@ export class InvoicesRepository {
   }
 
   /**
-   * Inserts or updates an invoice by provider id; returns its status before (null when new). Without the
-   * provider's tax lines (the demo provider), `amountCents` is the subtotal and the tax is computed for the home's
-   * province on the issue day; with them (Stripe), the figures are stored as given. The number is given the first
+   * Inserts or updates an invoice by provider id; returns its status before (null when new). The demo provider
+   * gives no tax lines: its `amountCents` is the subtotal and the tax is computed for the home's province on the
+   * issue day. Stripe's figures (tax lines, subtotal, total) are stored as given. The number is given the first
    * time the invoice is stored open or paid.
    */
   async upsertInvoice(
@@ -183,6 +183,14 @@ export class InvoicesRepository {
       }
       // A demo invoice stored before keeps its figures (its amount is then the total already).
       if (existing) return {};
+      // A provider's invoice without tax lines: its amount is what was charged, taken as it is.
+      if (invoice.provider !== "demo")
+        return {
+          amount_cents: invoice.amountCents,
+          subtotal_cents: invoice.amountCents,
+          tax_cents: 0,
+          tax_lines: "[]",
+        };
       const province = (await this.provinces([subscriptionId], tx)).get(subscriptionId)!;
       const taxed = taxFor(invoice.amountCents, province, todayIn(this.settings.timeZone, issuedAt));
       return {
