@@ -13,6 +13,7 @@ export interface RecordedRequest {
   /** The form-encoded body, keys as Stripe's SDK writes them (e.g. "metadata[plan]"). */
   form: Record<string, string>;
   authorization: string | undefined;
+  idempotencyKey?: string;
 }
 
 type Obj = Record<string, unknown>;
@@ -58,6 +59,40 @@ export function addMonth(seconds: number): number {
   return Math.floor(target.getTime() / 1000);
 }
 
+/** The anchor plus n months as Stripe counts them: always from the anchor, its day clamped (Jan 31 → Feb 28 → Mar 31). */
+export function monthsFrom(anchor: number, n: number): number {
+  const d = new Date(anchor * 1000);
+  const target = new Date(
+    Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + n, 1, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()),
+  );
+  const last = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  target.setUTCDate(Math.min(d.getUTCDate(), last));
+  return Math.floor(target.getTime() / 1000);
+}
+
+/** A form's nested list ("phases[1][items][0][price]") as objects. */
+function nestedList(form: Record<string, string>, prefix: string): Obj[] {
+  const out: Obj[] = [];
+  for (const [key, value] of Object.entries(form)) {
+    if (!key.startsWith(`${prefix}[`)) continue;
+    const path = key
+      .slice(prefix.length)
+      .split(/\]\[|\[|\]/)
+      .filter(Boolean);
+    let target: Obj | unknown[] = out;
+    path.forEach((part, i) => {
+      const last = i === path.length - 1;
+      const container = target as Record<string, unknown>;
+      if (last) container[part] = value;
+      else {
+        container[part] ??= /^\d+$/.test(path[i + 1]!) ? [] : {};
+        target = container[part] as Obj;
+      }
+    });
+  }
+  return out;
+}
+
 const list = (data: unknown[], url: string) => ({ object: "list", data, has_more: false, url });
 
 /** What the stand-in's cards answer: a card in `failingCards` is declined with this message. */
@@ -79,6 +114,16 @@ export class StripeStandIn {
   readonly failingCards = new Set<string>();
   /** While set, every API call answers with this status (the SDK's own retry fails too). */
   failWith: number | null = null;
+  /**
+   * While set, every POST is carried out (or replayed by its idempotency key) but answered with a 500: Stripe applied
+   * a change whose answer was lost.
+   */
+  loseAnswers = false;
+  /** What a subscription still past due when its next period ends becomes: Stripe's "cancel" or "mark unpaid". */
+  retriesEnd: "canceled" | "unpaid" = "canceled";
+  readonly schedules = new Map<string, Obj>();
+  /** The first answer to each Idempotency-Key (as Stripe keeps them), with the path it was used on. */
+  private readonly idempotent = new Map<string, { path: string; status: number; body: string }>();
   /** The stand-in's clock (ms). A test may set it; subscriptions start and prorate by it. */
   clock: () => number = () => Date.now();
   url = "";
@@ -173,7 +218,10 @@ export class StripeStandIn {
    * or when the card is failing). A cancel_at that has come ends it instead, and a subscription still past due
    * ends as Stripe's retries running out would (canceled, its invoice uncollectible).
    */
-  advancePeriod(subscriptionId: string, options: { fail?: boolean } = {}): { subscription: Obj; invoice: Obj | null } {
+  advancePeriod(
+    subscriptionId: string,
+    options: { fail?: boolean; requiresAction?: boolean } = {},
+  ): { subscription: Obj; invoice: Obj | null } {
     const sub = this.subscriptions.get(subscriptionId);
     if (!sub) throw new Error(`No such subscription ${subscriptionId}`);
     if (["canceled", "incomplete_expired"].includes(sub.status as string))
@@ -189,23 +237,81 @@ export class StripeStandIn {
       return { subscription: sub, invoice: null };
     }
     if (sub.status === "past_due") {
+      // Stripe's retries ran out: the setting's end state (the open invoice stays payable when unpaid).
+      if (this.retriesEnd === "unpaid") {
+        sub.status = "unpaid";
+        return { subscription: sub, invoice: null };
+      }
       const open = this.invoices.get(sub.latest_invoice as string);
       if (open?.status === "open") open.status = "uncollectible";
       Object.assign(sub, { status: "canceled", ended_at: start, canceled_at: start });
       return { subscription: sub, invoice: null };
     }
-    Object.assign(item, { current_period_start: start, current_period_end: addMonth(start) });
+    if (sub.status === "unpaid") throw new Error(`${subscriptionId} is unpaid: pay its open invoice first`);
+    // Periods count from the billing anchor, as Stripe's do.
+    const n = Number((item as { period_index?: number }).period_index ?? 0) + 1;
+    Object.defineProperty(item, "period_index", { value: n, writable: true, enumerable: false, configurable: true });
+    const end = monthsFrom(sub.billing_cycle_anchor as number, n + 1);
+    Object.assign(item, { current_period_start: start, current_period_end: end });
+    if (!this.enterPhase(sub, start)) return { subscription: sub, invoice: null };
     const price = item.price as Obj;
     const invoice = this.createInvoice(sub, {
       amount: price.unit_amount as number,
       reason: "subscription_cycle",
       start,
-      end: addMonth(start),
+      end,
     });
     const card = this.cardOf(sub);
+    if (options.requiresAction) {
+      // The bank asks for 3-D Secure: the invoice stays open until the customer confirms on its hosted page.
+      const payment = (invoice.payments as { data: Obj[] }).data[0]!;
+      const intent = this.intents.get((payment.payment as Obj).payment_intent as string)!;
+      Object.assign(invoice, { attempt_count: 1, attempted: true });
+      Object.assign(intent, { status: "requires_action", last_payment_error: null });
+      sub.status = "past_due";
+      return { subscription: sub, invoice };
+    }
     if (options.fail && card) this.failingCards.add(card);
     this.charge(invoice, card, null, start);
     return { subscription: sub, invoice };
+  }
+
+  /** The customer confirms a 3-D Secure payment on the invoice's hosted page: it is paid. */
+  confirmInvoice(invoiceId: string): Obj {
+    const invoice = this.invoices.get(invoiceId);
+    if (!invoice) throw new Error(`No such invoice ${invoiceId}`);
+    const sub = this.subscriptions.get(((invoice.parent as Obj).subscription_details as Obj).subscription as string)!;
+    if (!this.charge(invoice, this.cardOf(sub) ?? `pm_card_${randomBytes(4).toString("hex")}`))
+      throw new Error("declined");
+    return invoice;
+  }
+
+  /**
+   * A schedule's phase that starts at `start` takes over the subscription (its price and metadata); past the last
+   * phase, the schedule ends by its end_behavior. False when that canceled the subscription.
+   */
+  private enterPhase(sub: Obj, start: number): boolean {
+    const schedule = sub.schedule ? this.schedules.get(sub.schedule as string) : undefined;
+    if (!schedule) return true;
+    const phases = schedule.phases as Obj[];
+    const phase = phases.find((p) => (p.start_date as number) <= start && start < (p.end_date as number));
+    if (phase) {
+      const item = (sub.items as { data: Obj[] }).data[0]!;
+      const priceId = ((phase.items as Obj[])[0]!.price as string) ?? "";
+      const price = this.prices.get(priceId);
+      if (price) item.price = price;
+      Object.assign(sub.metadata as Obj, (phase.metadata as Obj | undefined) ?? {});
+      schedule.current_phase = { start_date: phase.start_date, end_date: phase.end_date };
+      return true;
+    }
+    if (schedule.end_behavior === "cancel") {
+      Object.assign(sub, { status: "canceled", ended_at: start, canceled_at: start, schedule: null });
+      schedule.status = "completed";
+      return false;
+    }
+    Object.assign(schedule, { status: "released", released_subscription: sub.id, subscription: null });
+    sub.schedule = null;
+    return true;
   }
 
   /** A renewal whose charge is declined: the subscription's card fails from now on; past_due. */
@@ -289,6 +395,8 @@ export class StripeStandIn {
       status: "incomplete",
       created: now,
       start_date: now,
+      billing_cycle_anchor: now,
+      schedule: null,
       cancel_at: null,
       cancel_at_period_end: false,
       canceled_at: null,
@@ -384,6 +492,7 @@ export class StripeStandIn {
         ],
       },
     };
+    invoice.hosted_invoice_url = `${this.url}/hosted/${invoiceId}`;
     this.invoices.set(invoiceId, invoice);
     sub.latest_invoice = invoiceId;
     this.taxInvoice(sub, invoice);
@@ -449,7 +558,7 @@ export class StripeStandIn {
   }
 
   private lookup(value: string): Obj | undefined {
-    for (const map of [this.customers, this.invoices, this.intents, this.subscriptions, this.prices]) {
+    for (const map of [this.customers, this.invoices, this.intents, this.subscriptions, this.prices, this.schedules]) {
       const found = map.get(value);
       if (found) return found;
     }
@@ -482,6 +591,8 @@ export class StripeStandIn {
   private updateSubscription(sub: Obj, form: Record<string, string>): string | null {
     if (["canceled", "incomplete_expired"].includes(sub.status as string))
       return "A canceled subscription can only update its cancellation_details and metadata.";
+    if (sub.schedule && ("cancel_at" in form || "cancel_at_period_end" in form))
+      return `The subscription is managed by the subscription schedule \`${sub.schedule}\`, and updating any cancelation behavior directly is not allowed. Please update the schedule instead.`;
     if ("cancel_at" in form && "cancel_at_period_end" in form)
       return "You may only specify one of these parameters: cancel_at, cancel_at_period_end.";
     const item = (sub.items as { data: Obj[] }).data[0]!;
@@ -595,9 +706,24 @@ export class StripeStandIn {
       path: url.pathname,
       form,
       authorization: req.headers.authorization,
+      idempotencyKey: typeof req.headers["idempotency-key"] === "string" ? req.headers["idempotency-key"] : undefined,
     });
-    const json = (status: number, body: unknown) =>
-      res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));
+    const idempotencyKey =
+      req.method === "POST" && typeof req.headers["idempotency-key"] === "string" && url.pathname.startsWith("/v1/")
+        ? req.headers["idempotency-key"]
+        : null;
+    const lost = () =>
+      res
+        .writeHead(500, { "Content-Type": "application/json" })
+        .end(JSON.stringify({ error: { type: "api_error", message: "Stand-in: the answer was lost" } }));
+    const json = (status: number, body: unknown) => {
+      const text = JSON.stringify(body);
+      // Stripe keeps the first answer to a key and gives it again to a retry with the same key.
+      if (idempotencyKey && !this.idempotent.has(idempotencyKey) && !this.failWith)
+        this.idempotent.set(idempotencyKey, { path: url.pathname, status, body: text });
+      if (this.loseAnswers && req.method === "POST" && url.pathname.startsWith("/v1/")) return lost();
+      return res.writeHead(status, { "Content-Type": "application/json" }).end(text);
+    };
     const missing = (what: string, key: string) =>
       json(404, {
         error: { type: "invalid_request_error", code: "resource_missing", message: `No such ${what}: '${key}'` },
@@ -631,10 +757,103 @@ export class StripeStandIn {
       return json(401, { error: { type: "authentication_error", message: "Invalid API Key provided" } });
     }
     if (this.failWith) return json(this.failWith, { error: { type: "api_error", message: "Stand-in failure" } });
+    const replay = idempotencyKey ? this.idempotent.get(idempotencyKey) : undefined;
+    if (replay) {
+      if (replay.path !== url.pathname)
+        return invalid("Keys for idempotent requests can only be used for the same endpoint they were first used for.");
+      if (this.loseAnswers) return lost();
+      return res
+        .writeHead(replay.status, { "Content-Type": "application/json", "Idempotent-Replayed": "true" })
+        .end(replay.body);
+    }
 
     // Refunds, credit notes and paged lists (stripe-stand-in-money.ts, docs/decisions.md#34).
     const { moneyOf } = await import("./stripe-stand-in-money.js");
     if (moneyOf(this).handle({ req, url, form, params, json, missing, invalid })) return;
+
+    // Subscription schedules (a downgrade at the period's end)
+    if (route("POST", /^\/v1\/subscription_schedules$/)) {
+      const sub = this.subscriptions.get(form.from_subscription ?? "");
+      if (!sub) return missing("subscription", form.from_subscription ?? "");
+      if (sub.schedule) return invalid(`The subscription already has a schedule: ${sub.schedule}`);
+      const item = (sub.items as { data: Obj[] }).data[0]!;
+      const schedule: Obj = {
+        id: id("sub_sched"),
+        object: "subscription_schedule",
+        customer: sub.customer,
+        subscription: sub.id,
+        released_subscription: null,
+        status: "active",
+        end_behavior: "release",
+        current_phase: { start_date: item.current_period_start, end_date: item.current_period_end },
+        phases: [
+          {
+            start_date: item.current_period_start,
+            end_date: item.current_period_end,
+            items: [{ price: (item.price as Obj).id, quantity: item.quantity ?? 1 }],
+            metadata: {},
+          },
+        ],
+        metadata: {},
+      };
+      this.schedules.set(schedule.id as string, schedule);
+      sub.schedule = schedule.id;
+      return json(200, schedule);
+    }
+    let sm = route("GET", /^\/v1\/subscription_schedules\/([\w]+)$/);
+    if (sm) {
+      const found = this.schedules.get(sm[1]!);
+      return found ? json(200, this.expand(found, expand)) : missing("subscription_schedule", sm[1]!);
+    }
+    sm = route("POST", /^\/v1\/subscription_schedules\/([\w]+)\/release$/);
+    if (sm) {
+      const found = this.schedules.get(sm[1]!);
+      if (!found) return missing("subscription_schedule", sm[1]!);
+      if (!["active", "not_started"].includes(found.status as string))
+        return invalid(`You cannot release a subscription schedule that is currently \`${found.status}\`.`);
+      const sub = this.subscriptions.get(found.subscription as string);
+      if (sub) sub.schedule = null;
+      Object.assign(found, { status: "released", released_subscription: found.subscription, subscription: null });
+      return json(200, found);
+    }
+    sm = route("POST", /^\/v1\/subscription_schedules\/([\w]+)$/);
+    if (sm) {
+      const found = this.schedules.get(sm[1]!);
+      if (!found) return missing("subscription_schedule", sm[1]!);
+      if (found.status !== "active")
+        return invalid(`You cannot update a subscription schedule that is \`${found.status}\`.`);
+      if (form.end_behavior) found.end_behavior = form.end_behavior;
+      const phases = nestedList(form, "phases");
+      if (phases.length) {
+        const current = found.current_phase as Obj;
+        if (Number(phases[0]!.start_date) !== current.start_date)
+          return invalid("You can not modify the start date of the current phase.");
+        let start = current.start_date as number;
+        const made: Obj[] = [];
+        for (const phase of phases) {
+          const items = (phase.items as Obj[] | undefined) ?? [];
+          if (!items.length || !this.prices.has(items[0]!.price as string))
+            return invalid("Each phase needs an item with a known price.");
+          const duration = phase.duration as Obj | undefined;
+          const end = phase.end_date
+            ? Number(phase.end_date)
+            : duration
+              ? monthsFrom(start, Number(duration.interval_count ?? 1))
+              : null;
+          if (end === null) return invalid("A phase needs an end_date or a duration.");
+          made.push({
+            start_date: start,
+            end_date: end,
+            items: items.map((i) => ({ price: i.price, quantity: Number(i.quantity ?? 1) })),
+            metadata: (phase.metadata as Obj | undefined) ?? {},
+            proration_behavior: phase.proration_behavior ?? form.proration_behavior ?? "create_prorations",
+          });
+          start = end;
+        }
+        found.phases = made;
+      }
+      return json(200, found);
+    }
 
     if (route("POST", /^\/v1\/checkout\/sessions$/)) {
       const sessionId = id("cs");

@@ -57,3 +57,23 @@ export function minimumTermEnd(anchor: string, timeZone: string): Date {
 export function cancellationTakesEffect(input: { now: Date; minimumTermEndsAt: Date; currentPeriodEnd: Date }): Date {
   return input.now < input.minimumTermEndsAt ? input.minimumTermEndsAt : input.currentPeriodEnd;
 }
+
+/**
+ * Stripe's own months (docs/decisions.md#25): `anchor` plus n months in UTC, the time of day kept and the anchor's
+ * day clamped to a shorter month's last, always counted from the anchor (Jan 31 → Feb 28 → Mar 31).
+ */
+export function utcMonthsAfter(anchor: Date, months: number): Date {
+  const target = new Date(
+    Date.UTC(
+      anchor.getUTCFullYear(),
+      anchor.getUTCMonth() + months,
+      1,
+      anchor.getUTCHours(),
+      anchor.getUTCMinutes(),
+      anchor.getUTCSeconds(),
+    ),
+  );
+  const last = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  target.setUTCDate(Math.min(anchor.getUTCDate(), last));
+  return target;
+}

@@ -1,13 +1,28 @@
 // What the subscriptions service needs from a billing provider: Stripe (stripe-billing.ts) or the offline demo
-// provider (demo-billing.ts). Every call happens before the local transaction, so an outage changes nothing here.
+// provider (demo-billing.ts). Every change calls it under the subscription's row lock, with an idempotency key
+// derived from the change (docs/decisions.md#35), so a repeat of the same change is the same provider call.
 import { HttpError } from "../../http/errors.js";
 import type { Plan } from "../plans/plans.schemas.js";
 import type { ProviderInvoiceState, ProviderSubscriptionState, Subscription } from "./subscriptions.constants.js";
 
-/** A provider outage during a change: nothing local was changed. */
+/** A provider outage before anything was sent that could change the subscription: nothing changed anywhere. */
 export class BillingUnavailableError extends HttpError {
   constructor() {
     super(503, "The payment provider could not be reached. Nothing was changed.");
+  }
+}
+
+/**
+ * The provider did not answer a call that changes the subscription: it may have applied it. Nothing local changed;
+ * the provider's webhook or the next read settles it, and a repeat carries the same idempotency key
+ * (docs/decisions.md#35).
+ */
+export class BillingUncertainError extends HttpError {
+  constructor() {
+    super(
+      503,
+      "The payment provider did not confirm the change. It is being checked, and your plan will show the outcome shortly.",
+    );
   }
 }
 
@@ -15,24 +30,32 @@ export type ProviderSubscription = Subscription & {
   providerSubscriptionId: string;
   providerCustomerId: string | null;
   billingAnchor: string;
+  /** The price list the subscription was sold from (docs/decisions.md#23): its plan changes bill the same list. */
+  priceList: PriceList;
 };
+
+export type PriceList = "pricing" | "checkout";
 
 export interface BillingProvider {
   readonly name: "stripe" | "demo";
   /** The subscription as the provider holds it now. */
   read(sub: ProviderSubscription): Promise<ProviderSubscriptionState>;
-  scheduleCancel(sub: ProviderSubscription, cancelAt: Date): Promise<ProviderSubscriptionState>;
-  undoCancel(sub: ProviderSubscription): Promise<ProviderSubscriptionState>;
-  cancelNow(sub: ProviderSubscription, now: Date): Promise<ProviderSubscriptionState>;
+  /** `key` names the change (docs/decisions.md#35): the provider's idempotency key, never the clock. */
+  scheduleCancel(sub: ProviderSubscription, cancelAt: Date, key: string): Promise<ProviderSubscriptionState>;
+  undoCancel(sub: ProviderSubscription, key: string): Promise<ProviderSubscriptionState>;
+  cancelNow(sub: ProviderSubscription, now: Date, key: string): Promise<ProviderSubscriptionState>;
   /**
-   * Upgrade: the new price at once, prorated. Downgrade: the new price from the next period, nothing prorated.
-   * `plan.amountCents` is the monthly amount to bill: the plan's price in the reading the subscription was sold at.
+   * Upgrade ("now"): the new price at once, prorated from the price paid (a waiting downgrade is dropped first).
+   * Downgrade ("period_end"): the paid price stays until the period ends, then the new one (a Subscription Schedule
+   * with Stripe). "keep": a waiting downgrade is taken back. `plan.amountCents` is the monthly amount to bill: the
+   * plan's price in the list the subscription was sold from.
    */
   changePlan(
     sub: ProviderSubscription,
     plan: Plan & { amountCents: number },
-    when: "now" | "period_end",
+    when: "now" | "period_end" | "keep",
     now: Date,
+    key: string,
   ): Promise<{ state: ProviderSubscriptionState; invoice: ProviderInvoiceState | null }>;
 }
 
@@ -44,4 +67,8 @@ export interface BillingPortal {
     options: { canCancel: boolean },
   ): Promise<string>;
   cardUpdateUrl(sub: Pick<ProviderSubscription, "providerCustomerId">, returnUrl: string): Promise<string>;
+  /** Back from the card flow: the customer's new default card becomes the subscription's and pays its open invoice. */
+  adoptCustomerDefaultCard(
+    sub: Pick<ProviderSubscription, "providerSubscriptionId">,
+  ): Promise<{ state: ProviderSubscriptionState; invoice: ProviderInvoiceState | null } | null>;
 }

@@ -68,13 +68,14 @@ async function billingView(deps: BillingRoutesDeps, id: number, now = new Date()
 /** The billing page's address for a token (relative: the page and its forms stay on this site). */
 const pagePath = (token: string, suffix = "") => `/billing/${encodeURIComponent(token)}${suffix}`;
 
-function portalReturnUrl(deps: BillingRoutesDeps, token: string): string {
-  return `${deps.settings.publicUrl}${pagePath(token)}`;
+/** Where the portal comes back to: the card flow to the page that adopts the new card, the portal's home to the billing page. */
+function portalReturnUrl(deps: BillingRoutesDeps, token: string, flow: "card" | "manage"): string {
+  return `${deps.settings.publicUrl.replace(/\/+$/, "")}${pagePath(token, flow === "card" ? "/card/return" : "")}`;
 }
 
 /** Stripe's billing portal: `card` opens the payment-method flow, `manage` the portal's home (its configuration hides cancelling before the minimum). */
 function openPortal(deps: BillingRoutesDeps, id: number, flow: "card" | "manage", token: string): Promise<string> {
-  return deps.subscriptions.portalUrl(id, { flow, returnUrl: portalReturnUrl(deps, token) });
+  return deps.subscriptions.portalUrl(id, { flow, returnUrl: portalReturnUrl(deps, token, flow) });
 }
 
 export function billingApi(deps: BillingRoutesDeps): Router {
@@ -268,7 +269,8 @@ export function billingPages(deps: BillingRoutesDeps): Router {
     "/billing/:token/card",
     withToken(async (_req, res, { token, id }) => {
       const view = await billingView(deps, id);
-      if (view.ended) return res.redirect(303, pagePath(token));
+      // An unpaid plan (Stripe's retries ran out) is recovered by paying its open invoice: the card flow stays open.
+      if (view.ended && view.subscription.status !== "unpaid") return res.redirect(303, pagePath(token));
       if (view.subscription.provider === "stripe") {
         try {
           return res.redirect(303, await openPortal(deps, id, "card", token));
@@ -320,6 +322,21 @@ export function billingPages(deps: BillingRoutesDeps): Router {
         // A declined test card names the card number field; a Stripe or ended subscription cannot take one here.
         if (error instanceof ValidationError) return again(error.fields ?? { cardNumber: error.message });
         if (error instanceof ConflictError) return again({ _: error.message }, 409);
+        throw error;
+      }
+      res.redirect(303, `${pagePath(token)}?done=card`);
+    }),
+  );
+
+  // Back from Stripe's card flow: the card chosen there becomes the subscription's and pays an open invoice.
+  router.get(
+    "/billing/:token/card/return",
+    withToken(async (_req, res, { token, id }) => {
+      try {
+        await subscriptions.afterStripeCard(id, { actor: ACTOR });
+      } catch (error) {
+        if (error instanceof ConflictError || (error instanceof HttpError && error.status === 503))
+          return renderPage(res, token, id, { problem: error.message, status: error.status });
         throw error;
       }
       res.redirect(303, `${pagePath(token)}?done=card`);

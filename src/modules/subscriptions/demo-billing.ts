@@ -66,11 +66,14 @@ export class DemoBilling implements BillingProvider {
   constructor(private readonly plans: PlansService) {}
 
   /**
-   * docs/decisions.md#23: a subscription keeps the reading of the price its journey showed. A plan change bills the new
-   * plan in the same reading: /checkout's prices for a /checkout subscription, the pricing page's otherwise.
+   * docs/decisions.md#23: a subscription keeps the price list its journey showed, stored on it when it was made
+   * (`price_list`). A plan change bills the new plan from the same list. Given only an amount (a page that shows
+   * prices without the subscription's row), the list is read from it as it used to be.
    */
-  amountFor(target: Plan, current: Plan, currentAmountCents: number): number {
-    return currentAmountCents === current.checkoutPrice * 100 ? target.checkoutPrice * 100 : target.price * 100;
+  amountFor(target: Plan, current: Plan, sub: number | Pick<ProviderSubscription, "priceList">): number {
+    const list =
+      typeof sub === "number" ? (sub === current.checkoutPrice * 100 ? "checkout" : "pricing") : sub.priceList;
+    return list === "checkout" ? target.checkoutPrice * 100 : target.price * 100;
   }
 
   stateOf(sub: ProviderSubscription): ProviderSubscriptionState {
@@ -114,27 +117,30 @@ export class DemoBilling implements BillingProvider {
     return this.stateOf(sub);
   }
 
-  async scheduleCancel(sub: ProviderSubscription, cancelAt: Date) {
+  async scheduleCancel(sub: ProviderSubscription, cancelAt: Date, _key: string) {
     return { ...this.stateOf(sub), cancelAt };
   }
 
-  async undoCancel(sub: ProviderSubscription) {
+  async undoCancel(sub: ProviderSubscription, _key: string) {
     return { ...this.stateOf(sub), cancelAt: null };
   }
 
-  async cancelNow(sub: ProviderSubscription, now: Date) {
+  async cancelNow(sub: ProviderSubscription, now: Date, _key: string) {
     return { ...this.stateOf(sub), status: "canceled", cancelAt: now, canceledAt: now };
   }
 
   async changePlan(
     sub: ProviderSubscription,
     plan: Plan & { amountCents: number },
-    when: "now" | "period_end",
+    when: "now" | "period_end" | "keep",
     now: Date,
+    key: string,
   ) {
+    // A downgrade keeps the paid plan and price until the period ends, when the renewal applies it (renewBatch).
+    if (when !== "now") return { state: this.stateOf(sub), invoice: null };
     const state = { ...this.stateOf(sub), planType: plan.type, monthlyAmountCents: plan.amountCents };
-    if (when === "period_end") return { state, invoice: null };
-    // An upgrade bills the difference for what is left of the period, at once.
+    // An upgrade bills the difference for what is left of the period, at once; its id names the change
+    // (docs/decisions.md#35), so a repeat of it is the same invoice.
     const start = new Date(sub.currentPeriodStart);
     const end = new Date(sub.currentPeriodEnd);
     const amountCents = prorate(plan.amountCents - Math.round(sub.monthlyAmount * 100), start, end, now);
@@ -142,7 +148,7 @@ export class DemoBilling implements BillingProvider {
       amountCents > 0
         ? {
             provider: "demo",
-            providerInvoiceId: demoInvoiceId(sub.id, todayIn("UTC", now), `_up_${plan.type}_${now.getTime()}`),
+            providerInvoiceId: demoInvoiceId(sub.id, todayIn("UTC", now), `_up_${key.replace(/[^\w]+/g, "_")}`),
             providerSubscriptionId: sub.providerSubscriptionId,
             amountCents,
             currency: "cad",
@@ -254,7 +260,7 @@ export class DemoBilling implements BillingProvider {
             this.plans.get(sub.planType),
             this.plans.get(sub.scheduledPlanType!),
           ]);
-          amountCents = this.amountFor(target, current, base.monthlyAmountCents);
+          amountCents = this.amountFor(target, current, sub);
           totals.planChanges++;
         }
         const fails = failing.has(sub.id);

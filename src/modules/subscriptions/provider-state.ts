@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import type { Tx } from "../../db/transaction.js";
 import { NotFoundError } from "../../http/errors.js";
 import { todayIn } from "../../shared/business-time.js";
+import { provinceOfPostalCode } from "../tax/index.js";
 import { minimumTermEnd } from "./billing-dates.js";
 import { type BillingMailer, mailInvoice } from "./billing-mailer.js";
 import type { ProviderSubscription } from "./billing-provider.js";
@@ -18,6 +19,9 @@ import {
   type Subscription,
   isKnownStatus,
 } from "./subscriptions.constants.js";
+
+/** The failure reason of a payment waiting for the customer's bank (3-D Secure), as stripe-billing.ts reads it. */
+export const ACTION_REQUIRED_REASON = "Your bank asks you to confirm this payment.";
 
 export interface ApplyContext {
   actor: string;
@@ -41,6 +45,7 @@ export const publicSubscription = ({
   providerSubscriptionId: _p,
   providerCustomerId: _c,
   billingAnchor: _a,
+  priceList: _l,
   ...rest
 }: ProviderSubscription): Subscription => rest;
 
@@ -83,7 +88,9 @@ export class ProviderState {
       state,
       {
         billingAnchor: anchor,
-        minimumTermEndsAt: minimumTermEnd(anchor, timeZone),
+        // The end of the provider's own third period (Stripe's in UTC from its anchor; the demo's in business time).
+        minimumTermEndsAt: state.minimumTermEndsAt ?? minimumTermEnd(anchor, timeZone),
+        taxProvince: state.postalCode ? provinceOfPostalCode(state.postalCode) : null,
         cardLast4: ctx.card?.last4,
         cardFailsRenewals: ctx.card?.failsRenewals,
       },
@@ -193,7 +200,7 @@ export class ProviderState {
     const kind =
       state.status === "past_due"
         ? "payment_failed"
-        : state.status === "active" && before.status === "past_due"
+        : state.status === "active" && (before.status === "past_due" || before.status === "unpaid")
           ? "payment_recovered"
           : state.status === "active" && before.status === "incomplete"
             ? "activated"
@@ -258,7 +265,16 @@ export class ProviderState {
       (before === null || invoice.attemptCount > attemptsBefore)
     ) {
       await repo.update(sub.id, { last_payment_error: invoice.failureReason }, tx);
-      await mailer.send("payment_failed", sub, tx, { ...data, reason: invoice.failureReason });
+      // A payment the bank wants confirmed (3-D Secure) gets its own e-mail, with the page to confirm it (webhooks.ts).
+      if (invoice.failureReason !== ACTION_REQUIRED_REASON)
+        await mailer.send("payment_failed", sub, tx, {
+          ...data,
+          reason: invoice.failureReason,
+          // Unpaid, the plan ends when the period this invoice bills ends (demo billing; Stripe set as
+          // docs/operations.md says), or at a cancellation before that.
+          endsAt:
+            sub.cancelAt && new Date(sub.cancelAt) < invoice.periodEnd ? sub.cancelAt : invoice.periodEnd.toISOString(),
+        });
     }
   }
 }

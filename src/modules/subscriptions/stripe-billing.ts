@@ -1,14 +1,28 @@
-// Stripe's billing side (docs/decisions.md#23 and #25), API version 2026-10-28: the billing period is on
+// Stripe's billing side (docs/decisions.md#23, #25 and #35), API version 2026-10-28: the billing period is on
 // the subscription ITEM, an invoice's subscription is under `invoice.parent.subscription_details`, and the first
-// invoice's client secret is `latest_invoice.confirmation_secret`. Every call happens before Haven's own
-// transaction; any Stripe failure is a BillingUnavailableError (503) and nothing local changes.
+// invoice's client secret is `latest_invoice.confirmation_secret`. Changes are called under the subscription's
+// row lock with an idempotency key derived from the change. A failed read, or a change Stripe refused, is a
+// BillingUnavailableError (503, nothing changed); a change Stripe did not answer is a BillingUncertainError (503,
+// being checked: Stripe may have applied it, and its webhook settles it).
 import type { Logger } from "pino";
 import Stripe from "stripe";
 import type { Env } from "../../config/env.js";
 import { type StripeSubscriptionSide, createStripeClient, invoiceSubscriptionId } from "../payments/index.js";
 import { type Plan, type PlanType, planTypeSchema } from "../plans/index.js";
-import { type BillingProvider, BillingUnavailableError, type ProviderSubscription } from "./billing-provider.js";
-import type { ProviderInvoiceState, ProviderSubscriptionState } from "./subscriptions.constants.js";
+import type { TaxKind, TaxLine } from "../tax/index.js";
+import { ACTION_REQUIRED_REASON } from "./provider-state.js";
+import { utcMonthsAfter } from "./billing-dates.js";
+import {
+  type BillingProvider,
+  BillingUncertainError,
+  BillingUnavailableError,
+  type ProviderSubscription,
+} from "./billing-provider.js";
+import {
+  MINIMUM_TERM_MONTHS,
+  type ProviderInvoiceState,
+  type ProviderSubscriptionState,
+} from "./subscriptions.constants.js";
 
 const CURRENCY = "cad";
 
@@ -78,7 +92,57 @@ export function stateOf(
     payerEmail: customer?.email ?? null,
     payerName: customer?.name ?? null,
     checkoutRef: checkoutRef ?? subscription.metadata?.checkout_ref ?? null,
+    // Set by the purchase paths when they create it (docs/decisions.md#23, #32).
+    priceList: subscription.metadata?.price_list === "checkout" ? "checkout" : "pricing",
+    postalCode: subscription.metadata?.postal_code || null,
+    // docs/decisions.md#25: the end of Stripe's own third period, counted from its billing anchor as Stripe counts.
+    minimumTermEndsAt: utcMonthsAfter(
+      at(subscription.billing_cycle_anchor ?? subscription.start_date)!,
+      MINIMUM_TERM_MONTHS,
+    ),
   };
+}
+
+/** What Haven knows of a Stripe Tax Rate: its percentage and display name (HST, GST, QST). */
+export interface StripeTaxRate {
+  percentage: number;
+  display_name: string;
+}
+
+/**
+ * The invoice's taxes as TaxLines (docs/decisions.md#32), from `total_taxes` (or the older `total_tax_amounts`) and
+ * the Tax Rates they name. Undefined when a rate is not known: the invoice write path then computes the tax.
+ */
+function taxLinesOf(invoice: Stripe.Invoice, rates: ReadonlyMap<string, StripeTaxRate>): TaxLine[] | undefined {
+  const legacy = (invoice as unknown as { total_tax_amounts?: { amount: number; tax_rate: string | { id: string } }[] })
+    .total_tax_amounts;
+  const taxes: { amount: number; rate: string | null }[] = invoice.total_taxes
+    ? invoice.total_taxes.map((t) => ({ amount: t.amount, rate: idOf(t.tax_rate_details?.tax_rate ?? null) }))
+    : (legacy ?? []).map((t) => ({ amount: t.amount, rate: idOf(t.tax_rate) }));
+  const lines: TaxLine[] = [];
+  for (const tax of taxes) {
+    const rate = tax.rate ? rates.get(tax.rate) : undefined;
+    if (!rate) return undefined;
+    const kind = (["HST", "GST", "QST"] as const).find((k) => rate.display_name.toUpperCase().includes(k));
+    if (!kind) return undefined;
+    lines.push({
+      kind: kind as TaxKind,
+      label: `${kind} ${rate.percentage}%`,
+      percent: rate.percentage,
+      amountCents: tax.amount,
+    });
+  }
+  return lines;
+}
+
+/** The Tax Rate ids an invoice's taxes name. */
+export function taxRateIdsOf(invoice: Stripe.Invoice): string[] {
+  const legacy = (invoice as unknown as { total_tax_amounts?: { tax_rate: string | { id: string } }[] })
+    .total_tax_amounts;
+  const ids = invoice.total_taxes
+    ? invoice.total_taxes.map((t) => idOf(t.tax_rate_details?.tax_rate ?? null))
+    : (legacy ?? []).map((t) => idOf(t.tax_rate));
+  return [...new Set(ids.filter((i): i is string => Boolean(i)))];
 }
 
 /** The receipt e-mail the payer gave when paying the invoice, when its PaymentIntent was expanded. */
@@ -95,14 +159,21 @@ function failureOf(invoice: Stripe.Invoice): string | null {
   if (invoice.status !== "open" || !invoice.attempted || invoice.attempt_count < 1) return null;
   for (const payment of invoice.payments?.data ?? []) {
     const intent = payment.payment?.payment_intent;
+    if (intent && typeof intent === "object" && intent.status === "requires_action") return ACTION_REQUIRED_REASON;
     if (intent && typeof intent === "object" && intent.last_payment_error?.message)
       return intent.last_payment_error.message;
   }
   return "The card payment did not go through.";
 }
 
-/** Haven's view of a subscription invoice; null for an invoice that bills no subscription. */
-export function invoiceStateOf(invoice: Stripe.Invoice): ProviderInvoiceState | null {
+/**
+ * Haven's view of a subscription invoice; null for an invoice that bills no subscription. With the Tax Rates its
+ * taxes name (`rates`), its subtotal and tax lines are Stripe's own.
+ */
+export function invoiceStateOf(
+  invoice: Stripe.Invoice,
+  rates: ReadonlyMap<string, StripeTaxRate> = new Map(),
+): ProviderInvoiceState | null {
   const subscriptionId = invoiceSubscriptionId(invoice);
   if (!subscriptionId || !invoice.id) return null;
   // The subscription line's period is the period billed (the invoice's own period_start/end is the previous one for renewals).
@@ -121,7 +192,22 @@ export function invoiceStateOf(invoice: Stripe.Invoice): ProviderInvoiceState | 
     paidAt: paid ? (at(invoice.status_transitions?.paid_at) ?? new Date()) : null,
     failureReason: failureOf(invoice),
     attemptCount: invoice.attempt_count ?? 0,
+    ...taxFieldsOf(invoice, rates),
+    hostedInvoiceUrl: invoice.hosted_invoice_url ?? null,
   };
+}
+
+/** Stripe's subtotal and taxes, when every tax names a known rate (else the invoice write path computes them). */
+function taxFieldsOf(
+  invoice: Stripe.Invoice,
+  rates: ReadonlyMap<string, StripeTaxRate>,
+): Pick<ProviderInvoiceState, "subtotalCents" | "taxLines"> {
+  const taxLines = taxLinesOf(invoice, rates);
+  if (!taxLines || typeof invoice.subtotal !== "number") return {};
+  // The subtotal before tax of what was charged: the total less its taxes (discounts included).
+  const total = typeof invoice.total === "number" ? invoice.total : invoice.subtotal;
+  const tax = taxLines.reduce((sum, line) => sum + line.amountCents, 0);
+  return { subtotalCents: taxLines.length ? total - tax : invoice.subtotal, taxLines };
 }
 
 /** A subscription read back from Stripe with its latest invoice, as webhooks and purchases store it. */
@@ -135,6 +221,7 @@ export class StripeBilling implements BillingProvider, StripeSubscriptionSide {
   readonly name = "stripe" as const;
   private readonly prices = new Map<string, Promise<string>>();
   private readonly portalConfigurations = new Map<string, Promise<string>>();
+  private readonly taxRates = new Map<string, Promise<StripeTaxRate>>();
 
   constructor(
     readonly stripe: Stripe,
@@ -183,7 +270,7 @@ export class StripeBilling implements BillingProvider, StripeSubscriptionSide {
     const state = stateOf(subscription, checkoutRef);
     // /checkout's customer is made before the payer is known; the Payment Element's receipt e-mail names them.
     if (!state.payerEmail && latest) state.payerEmail = receiptEmailOf(latest);
-    return { state, invoice: latest ? invoiceStateOf(latest) : null };
+    return { state, invoice: latest ? invoiceStateOf(latest, await this.taxRatesOf(latest)) : null };
   }
 
   /** A subscription /checkout has just created, its latest invoice expanded: read as readBack reads one. */
@@ -197,7 +284,23 @@ export class StripeBilling implements BillingProvider, StripeSubscriptionSide {
     const invoice = await this.call(() =>
       this.stripe.invoices.retrieve(invoiceId, { expand: ["payments.data.payment.payment_intent"] }),
     );
-    return invoiceStateOf(invoice);
+    return invoiceStateOf(invoice, await this.taxRatesOf(invoice));
+  }
+
+  /** The Tax Rates an invoice's taxes name, each read once per process (their percentage never changes). */
+  async taxRatesOf(invoice: Stripe.Invoice): Promise<Map<string, StripeTaxRate>> {
+    const found = new Map<string, StripeTaxRate>();
+    for (const id of taxRateIdsOf(invoice)) {
+      let rate = this.taxRates.get(id);
+      if (!rate) {
+        rate = this.call(() => this.stripe.taxRates.retrieve(id));
+        rate.catch(() => this.taxRates.delete(id));
+        this.taxRates.set(id, rate);
+      }
+      const { percentage, display_name } = await rate;
+      found.set(id, { percentage, display_name });
+    }
+    return found;
   }
 
   /** A customer's subscriptions (every status), as Stripe lists them. */
@@ -214,63 +317,136 @@ export class StripeBilling implements BillingProvider, StripeSubscriptionSide {
 
   // ---------------------------------------------------------------- changes (BillingProvider)
 
-  /** docs/decisions.md#25: Stripe ends it at `cancelAt` (the minimum-term end, or the period end); nothing is prorated. */
-  async scheduleCancel(sub: ProviderSubscription, cancelAt: Date): Promise<ProviderSubscriptionState> {
-    const updated = await this.call(() =>
-      this.stripe.subscriptions.update(sub.providerSubscriptionId, {
-        cancel_at: Math.floor(cancelAt.getTime() / 1000),
-        proration_behavior: "none",
-        expand: ["customer"],
-      }),
+  /**
+   * docs/decisions.md#25: Stripe ends it at `cancelAt` (the minimum-term end, or the period end); nothing is
+   * prorated. (A waiting downgrade's schedule is released first by the caller: Stripe refuses cancel_at on a
+   * subscription a schedule manages.)
+   */
+  async scheduleCancel(sub: ProviderSubscription, cancelAt: Date, key: string): Promise<ProviderSubscriptionState> {
+    const updated = await this.mutate(() =>
+      this.stripe.subscriptions.update(
+        sub.providerSubscriptionId,
+        { cancel_at: Math.floor(cancelAt.getTime() / 1000), proration_behavior: "none", expand: ["customer"] },
+        { idempotencyKey: key },
+      ),
     );
     return stateOf(updated);
   }
 
   /** Undoes Haven's cancel_at, or the portal's cancel_at_period_end (Stripe takes one of the two per call). */
-  async undoCancel(sub: ProviderSubscription): Promise<ProviderSubscriptionState> {
-    const updated = await this.call(async () => {
-      const current = await this.stripe.subscriptions.retrieve(sub.providerSubscriptionId);
-      const params: Stripe.SubscriptionUpdateParams = current.cancel_at_period_end
-        ? { cancel_at_period_end: false }
-        : { cancel_at: "" };
-      return this.stripe.subscriptions.update(sub.providerSubscriptionId, { ...params, expand: ["customer"] });
-    });
+  async undoCancel(sub: ProviderSubscription, key: string): Promise<ProviderSubscriptionState> {
+    const current = await this.call(() => this.stripe.subscriptions.retrieve(sub.providerSubscriptionId));
+    const params: Stripe.SubscriptionUpdateParams = current.cancel_at_period_end
+      ? { cancel_at_period_end: false }
+      : { cancel_at: "" };
+    const updated = await this.mutate(() =>
+      this.stripe.subscriptions.update(
+        sub.providerSubscriptionId,
+        { ...params, expand: ["customer"] },
+        { idempotencyKey: key },
+      ),
+    );
     return stateOf(updated);
   }
 
   /** Staff only: ends it at once. */
-  async cancelNow(sub: ProviderSubscription): Promise<ProviderSubscriptionState> {
-    const canceled = await this.call(() =>
-      this.stripe.subscriptions.cancel(sub.providerSubscriptionId, { expand: ["customer"] }),
+  async cancelNow(sub: ProviderSubscription, _now: Date, key: string): Promise<ProviderSubscriptionState> {
+    const canceled = await this.mutate(() =>
+      this.stripe.subscriptions.cancel(sub.providerSubscriptionId, { expand: ["customer"] }, { idempotencyKey: key }),
     );
     return stateOf(canceled);
   }
 
   /**
-   * Upgrade ("now"): the item's price is swapped and the rest of the period invoiced at once (always_invoice).
-   * Downgrade ("period_end"): the price is swapped without proration, so Stripe bills it from the next period.
+   * Upgrade ("now"): a waiting downgrade's schedule is released, so the price paid is still the item's, then the
+   * price is swapped and the rest of the period invoiced at once (always_invoice), prorated from what was paid.
+   * Downgrade ("period_end"): a Subscription Schedule keeps the paid price until the period ends, then the new
+   * one, and releases the subscription. "keep": a waiting downgrade's schedule is released.
    */
   async changePlan(
     sub: ProviderSubscription,
     plan: Plan & { amountCents: number },
-    when: "now" | "period_end",
+    when: "now" | "period_end" | "keep",
+    _now: Date,
+    key: string,
   ): Promise<{ state: ProviderSubscriptionState; invoice: ProviderInvoiceState | null }> {
-    const price = await this.priceFor(plan, plan.amountCents);
-    const updated = await this.call(async () => {
-      const current = await this.stripe.subscriptions.retrieve(sub.providerSubscriptionId);
-      const item = current.items.data[0];
-      if (!item) throw new Error(`Stripe subscription ${sub.providerSubscriptionId} has no item`);
-      return this.stripe.subscriptions.update(sub.providerSubscriptionId, {
-        items: [{ id: item.id, price }],
-        proration_behavior: when === "now" ? "always_invoice" : "none",
-        metadata: { plan: plan.type },
-        expand: ["customer", "latest_invoice"],
-      });
-    });
+    const price = when === "keep" ? null : await this.priceFor(plan, plan.amountCents);
+    const current = await this.call(() => this.stripe.subscriptions.retrieve(sub.providerSubscriptionId));
+    const item = current.items.data[0];
+    if (!item) throw new BillingUnavailableError();
+    const scheduleId = idOf(current.schedule);
+    if (when === "period_end") {
+      await this.scheduleDowngrade(current, item, price!, plan, scheduleId, key);
+      return { state: (await this.readBack(sub.providerSubscriptionId)).state, invoice: null };
+    }
+    if (scheduleId)
+      await this.mutate(() =>
+        this.stripe.subscriptionSchedules.release(scheduleId, {}, { idempotencyKey: `${key}:release` }),
+      );
+    if (when === "keep") return { state: (await this.readBack(sub.providerSubscriptionId)).state, invoice: null };
+    const updated = await this.mutate(() =>
+      this.stripe.subscriptions.update(
+        sub.providerSubscriptionId,
+        {
+          items: [{ id: item.id, price: price! }],
+          proration_behavior: "always_invoice",
+          metadata: { plan: plan.type },
+          expand: ["customer", "latest_invoice"],
+        },
+        { idempotencyKey: key },
+      ),
+    );
     const latest = typeof updated.latest_invoice === "object" ? updated.latest_invoice : null;
-    // Only an upgrade makes an invoice now (its proration).
-    const invoice = when === "now" && latest?.billing_reason === "subscription_update" ? invoiceStateOf(latest) : null;
+    // The upgrade's proration invoice.
+    const invoice =
+      latest?.billing_reason === "subscription_update" ? invoiceStateOf(latest, await this.taxRatesOf(latest)) : null;
     return { state: stateOf(updated), invoice };
+  }
+
+  /** The paid price until the period's end, then `price` (Stripe's documented way to downgrade at period end). */
+  private async scheduleDowngrade(
+    current: Stripe.Subscription,
+    item: Stripe.SubscriptionItem,
+    price: string,
+    plan: Plan,
+    scheduleId: string | null,
+    key: string,
+  ): Promise<void> {
+    const schedule = scheduleId
+      ? await this.call(() => this.stripe.subscriptionSchedules.retrieve(scheduleId))
+      : await this.mutate(() =>
+          this.stripe.subscriptionSchedules.create(
+            { from_subscription: current.id },
+            { idempotencyKey: `${key}:schedule` },
+          ),
+        );
+    const phaseStart =
+      schedule.current_phase?.start_date ?? schedule.phases[0]?.start_date ?? item.current_period_start;
+    const paidPlan = current.metadata?.plan ?? item.price.metadata?.plan ?? "";
+    await this.mutate(() =>
+      this.stripe.subscriptionSchedules.update(
+        schedule.id,
+        {
+          end_behavior: "release",
+          proration_behavior: "none",
+          phases: [
+            {
+              items: [{ price: item.price.id, quantity: item.quantity ?? 1 }],
+              start_date: phaseStart,
+              end_date: item.current_period_end,
+              metadata: { ...current.metadata, plan: paidPlan },
+            },
+            {
+              items: [{ price, quantity: 1 }],
+              duration: { interval: "month", interval_count: 1 },
+              proration_behavior: "none",
+              metadata: { ...current.metadata, plan: plan.type },
+            },
+          ],
+        },
+        { idempotencyKey: `${key}:phases` },
+      ),
+    );
   }
 
   // ---------------------------------------------------------------- the customer's billing portal and card
@@ -376,12 +552,33 @@ export class StripeBilling implements BillingProvider, StripeSubscriptionSide {
     return sub.providerCustomerId;
   }
 
-  /** Any Stripe failure (network, 5xx, a refused call) is an outage to the caller: 503, nothing changed. */
+  /**
+   * A call that changes something at Stripe. Refused (a 4xx answer): nothing changed, 503. Not answered (the
+   * network, a timeout, a 5xx): Stripe may have applied it, so the caller is told it is being checked.
+   */
+  private async mutate<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof BillingUnavailableError || error instanceof BillingUncertainError) throw error;
+      this.log?.warn({ err: error }, "Stripe billing change failed");
+      const status = (error as { statusCode?: number }).statusCode;
+      if (status !== undefined && status < 500) throw new BillingUnavailableError();
+      throw new BillingUncertainError();
+    }
+  }
+
+  /** A read (or a Stripe refusal): any failure is an outage to the caller: 503, nothing changed. */
   private async call<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (error) {
-      if (error instanceof BillingUnavailableError || error instanceof ForeignSubscriptionError) throw error;
+      if (
+        error instanceof BillingUnavailableError ||
+        error instanceof BillingUncertainError ||
+        error instanceof ForeignSubscriptionError
+      )
+        throw error;
       this.log?.warn({ err: error }, "Stripe billing call failed");
       throw new BillingUnavailableError();
     }

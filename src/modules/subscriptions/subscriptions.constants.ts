@@ -135,6 +135,12 @@ export interface ProviderSubscriptionState {
   payerName: string | null;
   /** The Checkout Session or PaymentIntent that bought it, when known (metadata or the caller). */
   checkoutRef: string | null;
+  /** The price list it was sold from (Stripe: metadata.price_list), stored when it is made (docs/decisions.md#23). */
+  priceList?: "pricing" | "checkout";
+  /** The home's postal code (Stripe: metadata.postal_code): the tax province follows it (docs/decisions.md#32). */
+  postalCode?: string | null;
+  /** When the provider's third period ends (Stripe counts months from its billing anchor, in UTC). */
+  minimumTermEndsAt?: Date;
 }
 
 export interface ProviderInvoiceState {

@@ -56,6 +56,7 @@ export const toSubscription = (row: Row): ProviderSubscription => ({
   providerSubscriptionId: row.provider_subscription_id as string,
   providerCustomerId: (row.provider_customer_id as string | null) ?? null,
   billingAnchor: dateOnly(row.billing_anchor),
+  priceList: row.price_list === "checkout" ? "checkout" : "pricing",
 });
 
 const toEvent = (row: Row): SubscriptionEvent => ({
@@ -74,6 +75,7 @@ export interface LocalFields {
   minimumTermEndsAt: Date;
   cardLast4?: string | null;
   cardFailsRenewals?: boolean;
+  taxProvince?: string | null;
 }
 
 export interface SubscriptionFilter {
@@ -186,6 +188,10 @@ export class SubscriptionsRepository {
         minimum_term_ends_at: local.minimumTermEndsAt,
         card_last4: local.cardLast4 ?? null,
         card_fails_renewals: local.cardFailsRenewals ?? false,
+        // Stored when it is made (docs/decisions.md#23, #32): plan changes bill this list; tax follows the home.
+        price_list: state.priceList ?? "pricing",
+        tax_postal_code: state.postalCode ?? null,
+        tax_province: local.taxProvince ?? null,
       })
       .onConflict(["provider", "provider_subscription_id"])
       .ignore()

@@ -1,11 +1,13 @@
-import { type Request, Router } from "express";
+import { type Request, type Response, Router } from "express";
+import { ConflictError } from "../../http/errors.js";
 import { idParams } from "../../http/fields.js";
 import { requireStaffApi } from "../../http/guards.js";
-import { body, params, query } from "../../http/validate.js";
+import { body, params, parse, query } from "../../http/validate.js";
 import type { PlanDeliveryListener } from "./plan-delivery-listener.js";
 import {
   cancelSchema,
   changePlanSchema,
+  idempotencyKeyHeader,
   serviceRequestSchema,
   subscriptionListQuerySchema,
 } from "./subscriptions.schemas.js";
@@ -19,6 +21,25 @@ export interface SubscriptionsRoutesDeps {
 
 /** Who did it, as the events log names staff (`staff:<id>`). */
 export const staffActor = (req: Request) => `staff:${req.session.staffUserId}`;
+
+/** The client's Idempotency-Key, when it sent one (docs/decisions.md#35). */
+const requestKey = (req: Request) =>
+  parse(idempotencyKeyHeader, { "idempotency-key": req.get("Idempotency-Key") })["idempotency-key"] ?? null;
+
+/** A change refused (409) answers with the subscription as it is now, beside the reason (docs/decisions.md#35). */
+async function refusedWithState(
+  res: Response,
+  subscriptions: SubscriptionsService,
+  id: number,
+  work: () => Promise<unknown>,
+): Promise<void> {
+  try {
+    res.json(await work());
+  } catch (error) {
+    if (!(error instanceof ConflictError)) throw error;
+    res.status(409).json({ message: error.message, subscription: await subscriptions.get(id) });
+  }
+}
 
 /**
  * The staff JSON calls. The rules (minimum term, upgrade now / downgrade at period end, the
@@ -48,18 +69,27 @@ export function subscriptionsApi({ subscriptions, planDeliveries }: Subscription
   router.post("/subscriptions/:id/cancel", requireStaffApi, async (req, res) => {
     const { id } = params(req, idParams);
     const { when, reason } = body(req, cancelSchema);
-    res.json(await subscriptions.cancel(id, { when, reason: reason ?? null, actor: staffActor(req) }));
+    const key = requestKey(req);
+    await refusedWithState(res, subscriptions, id, () =>
+      subscriptions.cancel(id, { when, reason: reason ?? null, actor: staffActor(req), requestKey: key }),
+    );
   });
 
   router.post("/subscriptions/:id/resume", requireStaffApi, async (req, res) => {
     const { id } = params(req, idParams);
-    res.json(await subscriptions.resume(id, { actor: staffActor(req) }));
+    const key = requestKey(req);
+    await refusedWithState(res, subscriptions, id, () =>
+      subscriptions.resume(id, { actor: staffActor(req), requestKey: key }),
+    );
   });
 
   router.post("/subscriptions/:id/change-plan", requireStaffApi, async (req, res) => {
     const { id } = params(req, idParams);
     const { planType } = body(req, changePlanSchema);
-    res.json(await subscriptions.changePlan(id, { planType, actor: staffActor(req) }));
+    const key = requestKey(req);
+    await refusedWithState(res, subscriptions, id, () =>
+      subscriptions.changePlan(id, { planType, actor: staffActor(req), requestKey: key }),
+    );
   });
 
   router.post("/subscriptions/:id/service-requests", requireStaffApi, async (req, res) => {

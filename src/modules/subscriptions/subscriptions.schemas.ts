@@ -51,3 +51,15 @@ export const serviceRequestSchema = z.object({
   date: dateField("Date"),
   notes: z.preprocess(blankIsAbsent, multiLineText("Notes", 2000).nullish()),
 });
+
+/**
+ * The optional Idempotency-Key header of a change (docs/decisions.md#35): a client that sends the same key again
+ * gets the first answer.
+ */
+export const idempotencyKeyHeader = z.object({
+  "idempotency-key": z
+    .string()
+    .max(100, { message: "Idempotency-Key must be at most 100 characters" })
+    .regex(/^[\w.:-]+$/, { message: "Idempotency-Key may hold letters, digits and . _ : - only" })
+    .optional(),
+});

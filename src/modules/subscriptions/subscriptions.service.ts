@@ -13,6 +13,7 @@ import { toCustomerView } from "./customer-view.js";
 import { DEMO_FAILING_CARD, DemoBilling, demoInvoiceId } from "./demo-billing.js";
 import type { PlanDeliveryListener, PlanDeliverySchedule } from "./plan-delivery-listener.js";
 import { type ApplyContext, ProviderState, loadSubscription, publicSubscription } from "./provider-state.js";
+import { ChangesRepository } from "./changes.repository.js";
 import { SubscriptionActions } from "./subscription-actions.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 import type {
@@ -78,6 +79,7 @@ export class SubscriptionsService {
     });
     this.actions = new SubscriptionActions({
       repo,
+      changes: new ChangesRepository(),
       state: this.state,
       mailer: this.mailer,
       plans: deps.plans,
@@ -103,6 +105,9 @@ export class SubscriptionsService {
       payerEmail: string;
       payerName: string;
       cardNumber: string;
+      /** Which journey sold it (docs/decisions.md#23), and the home's postal code (its tax, docs/decisions.md#32). */
+      priceList?: "pricing" | "checkout";
+      postalCode?: string | null;
     },
     now: Date = this.clock(),
   ): Promise<Subscription> {
@@ -131,6 +136,13 @@ export class SubscriptionsService {
       payerEmail: input.payerEmail,
       payerName: input.payerName,
       checkoutRef: input.checkoutRef,
+      // A caller that does not say (an older payments side) sold it at the list whose price it charged.
+      priceList:
+        input.priceList ??
+        (input.amountCents === (await this.deps.plans.get(input.planType)).checkoutPrice * 100
+          ? "checkout"
+          : "pricing"),
+      postalCode: input.postalCode ?? null,
     };
     return this.deps.transaction(async (tx) => {
       const sub = await this.applyProviderState(state, tx, {
@@ -277,21 +289,25 @@ export class SubscriptionsService {
   /** docs/decisions.md#25: at period end (never before the minimum term ends), or `now` (staff only). */
   cancel(
     id: number,
-    input: { when: "period_end" | "now"; reason?: string | null; actor: string },
+    input: { when: "period_end" | "now"; reason?: string | null; actor: string; requestKey?: string | null },
     now: Date = this.clock(),
   ): Promise<Subscription> {
     return this.actions.cancel(id, input, now);
   }
 
   /** Undoes a scheduled cancellation; possible until it takes effect. */
-  resume(id: number, input: { actor: string }, now: Date = this.clock()): Promise<Subscription> {
+  resume(
+    id: number,
+    input: { actor: string; requestKey?: string | null },
+    now: Date = this.clock(),
+  ): Promise<Subscription> {
     return this.actions.resume(id, input, now);
   }
 
   /** An upgrade at once, prorated; a downgrade at the end of the period; the current plan takes a waiting downgrade back. */
   changePlan(
     id: number,
-    input: { planType: PlanType; actor: string },
+    input: { planType: PlanType; actor: string; requestKey?: string | null },
     now: Date = this.clock(),
   ): Promise<Subscription> {
     return this.actions.changePlan(id, input, now);
@@ -306,6 +322,11 @@ export class SubscriptionsService {
     return this.actions.portalUrl(id, input, now);
   }
 
+  /** Back from Stripe's card flow (every page that offers it): the new card is adopted and pays an open invoice. */
+  afterStripeCard(id: number, input: { actor: string }, now: Date = this.clock()): Promise<Subscription> {
+    return this.actions.afterStripeCard(id, input, now);
+  }
+
   /** The provider's ids of a subscription (Stripe's customer and subscription), for its card flow. */
   async providerRef(id: number): Promise<{ providerSubscriptionId: string; providerCustomerId: string | null }> {
     const { providerSubscriptionId, providerCustomerId } = await this.load(id);
@@ -315,7 +336,7 @@ export class SubscriptionsService {
   /** Demo mode's card form (docs/decisions.md#24): stores the card; a past-due subscription's open invoice is tried at once. */
   updateDemoCard(
     id: number,
-    input: { cardNumber: string; actor: string },
+    input: { cardNumber: string; actor: string; requestKey?: string | null },
     now: Date = this.clock(),
   ): Promise<Subscription> {
     return this.actions.updateDemoCard(id, input, now);

@@ -4,11 +4,13 @@ import type { SubscriptionsService } from "./subscriptions.service.js";
 export const SUBSCRIPTIONS_RENEW_TASK = "subscriptions:renew";
 
 /**
- * Demo billing (docs/decisions.md#24): daily, bill the demo periods that have come due. Periods end at midnight in
- * BUSINESS_TZ; 06:20 UTC is after midnight across Canada. Each (subscription, period) is billed once however
- * often it runs; `fill=2d` catches up a run missed while no worker was up. Stripe bills its own subscriptions.
+ * Demo billing (docs/decisions.md#24): bill the demo periods that have come due. Periods end at midnight in
+ * BUSINESS_TZ, and graphile-worker reads its crontab in UTC: running at 20 past every hour is the first run after
+ * midnight in any zone (the business's included, whatever its offset or daylight saving), within the hour. Each
+ * (subscription, period) is billed once however often it runs, and a run bills every period due, so a run missed
+ * while no worker was up needs no backfill beyond the last hour. Stripe bills its own subscriptions.
  */
-export const SUBSCRIPTIONS_CRONTAB = `20 6 * * * ${SUBSCRIPTIONS_RENEW_TASK} ?fill=2d`;
+export const SUBSCRIPTIONS_CRONTAB = `20 * * * * ${SUBSCRIPTIONS_RENEW_TASK} ?fill=1h`;
 
 export const subscriptionsRenewTask =
   (subscriptions: Pick<SubscriptionsService, "renewDue">): Task =>

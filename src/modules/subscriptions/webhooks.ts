@@ -1,14 +1,17 @@
 // Stripe's subscription webhooks. Events may come in any order and more than once, so none
-// is trusted for the state it carries: each one names a subscription, which is read back from Stripe, and the
-// state read is stored in ONE transaction with the event id (provider_events). An event id already there is a
-// replay and changes nothing. Stripe unreachable while reading is a 503 (BillingUnavailableError) before
-// anything is written, so Stripe sends the event again.
+// is trusted for the state it carries: each one names a subscription, whose row is locked (docs/decisions.md#35),
+// then read back from Stripe, and the state read is stored in that ONE transaction with the event id
+// (provider_events). Read under the lock, it is never older than what a change holding the lock has stored. An
+// event id already there is a replay and changes nothing. Stripe unreachable while reading is a 503
+// (BillingUnavailableError) and the transaction rolls back, so Stripe sends the event again.
 import type { Logger } from "pino";
 import type Stripe from "stripe";
 import type { ChargeEvents } from "./charge-events.js";
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import { invoiceSubscriptionId } from "../payments/index.js";
 import { ForeignSubscriptionError, type StripeBilling, type StripeRead } from "./stripe-billing.js";
+import type { BillingMailer } from "./billing-mailer.js";
+import { ChangesRepository } from "./changes.repository.js";
 import { ENDED_STATUSES, type ProviderInvoiceState } from "./subscriptions.constants.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 import type { SubscriptionsService } from "./subscriptions.service.js";
@@ -22,6 +25,7 @@ export const SUBSCRIPTION_EVENTS = [
   "customer.subscription.updated",
   "customer.subscription.deleted",
   "customer.updated",
+  "invoice.payment_action_required",
 ] as const;
 
 const idOf = (value: string | { id?: string } | null | undefined): string | null =>
@@ -31,12 +35,19 @@ const idOf = (value: string | { id?: string } | null | undefined): string | null
 interface Work {
   reads: StripeRead[];
   invoices: ProviderInvoiceState[];
+  /** An invoice whose payment the customer's bank must confirm (3-D Secure): e-mailed its hosted page. */
+  actionRequired?: ProviderInvoiceState;
 }
 
 export interface StripeWebhooksDeps {
   billing: StripeBilling;
-  subscriptions: Pick<SubscriptionsService, "applyProviderState" | "applyProviderInvoice">;
-  repo: Pick<SubscriptionsRepository, "claimEvent">;
+  /** Its `mailer` sends the 3-D Secure e-mail. */
+  subscriptions: Pick<SubscriptionsService, "applyProviderState" | "applyProviderInvoice"> & {
+    readonly mailer: Pick<BillingMailer, "send">;
+  };
+  repo: Pick<SubscriptionsRepository, "claimEvent" | "findByProviderId">;
+  /** The row locks (docs/decisions.md#35); a ChangesRepository unless given. */
+  changes?: Pick<ChangesRepository, "lockByProviderId" | "lockByCustomer">;
   transaction: TransactionRunner;
   log?: Logger;
   /** charge.refunded and charge.dispute.created (charge-events.ts, docs/decisions.md#34). */
@@ -44,36 +55,72 @@ export interface StripeWebhooksDeps {
 }
 
 export class StripeWebhooks {
-  constructor(private readonly deps: StripeWebhooksDeps) {}
+  private readonly changes: Pick<ChangesRepository, "lockByProviderId" | "lockByCustomer">;
+  constructor(private readonly deps: StripeWebhooksDeps) {
+    this.changes = deps.changes ?? new ChangesRepository();
+  }
 
   handles(event: Stripe.Event): boolean {
-    return (SUBSCRIPTION_EVENTS as readonly string[]).includes(event.type) || Boolean(this.deps.charges?.handles(event));
+    return (
+      (SUBSCRIPTION_EVENTS as readonly string[]).includes(event.type) || Boolean(this.deps.charges?.handles(event))
+    );
   }
 
   /** Processes a subscription event once; true when this delivery was the one that recorded it. */
   async handle(event: Stripe.Event): Promise<boolean> {
     if (this.deps.charges?.handles(event)) return this.deps.charges.handle(event);
-    const work = await this.read(event);
     return this.once(async (tx) => {
       if (!(await this.deps.repo.claimEvent(event.id, event.type, tx))) return false;
-      await this.apply(work, tx);
+      await this.lock(event, tx);
+      await this.apply(await this.read(event), tx);
       return true;
     });
   }
 
-  /** A purchase read back outside a webhook (verify-payment, /checkout): stored the same way, without an event id. */
+  /**
+   * A purchase read back outside a webhook (verify-payment, /checkout): stored the same way, without an event id,
+   * under the row's lock. A row already there may have moved on since `read`: it is read again under the lock.
+   */
   store(read: StripeRead): Promise<void> {
-    return this.once((tx) => this.apply({ reads: [read], invoices: [] }, tx));
+    return this.once(async (tx) => {
+      const id = read.state.providerSubscriptionId;
+      const fresh = (await this.changes.lockByProviderId("stripe", id, tx))
+        ? await this.deps.billing.readBack(id, read.state.checkoutRef)
+        : read;
+      if (!fresh.state.payerEmail && read.state.payerEmail)
+        fresh.state = { ...fresh.state, payerEmail: read.state.payerEmail, payerName: read.state.payerName };
+      await this.apply({ reads: [fresh], invoices: [] }, tx);
+    });
   }
 
   /**
-   * Back from the billing portal's card flow (the return URL): the customer's new default card becomes the
-   * subscription's and pays its open invoice, then the state is stored. False when there was nothing to do.
+   * Back from the billing portal's card flow (the return URL of every page that offers it): under the row's lock,
+   * the customer's new default card becomes the subscription's and pays its open invoice, then the state is
+   * stored. False when there was nothing to do.
    */
   async afterCardUpdate(sub: { providerSubscriptionId: string }): Promise<boolean> {
-    const read = await this.deps.billing.adoptCustomerDefaultCard(sub);
-    if (read) await this.store(read);
-    return read !== null;
+    return this.once(async (tx) => {
+      await this.changes.lockByProviderId("stripe", sub.providerSubscriptionId, tx);
+      const read = await this.deps.billing.adoptCustomerDefaultCard(sub);
+      if (read) await this.apply({ reads: [read], invoices: [] }, tx);
+      return read !== null;
+    });
+  }
+
+  /** Locks the rows the event is about, before anything is read (docs/decisions.md#35). */
+  private async lock(event: Stripe.Event, tx: Tx): Promise<void> {
+    const { changes } = this;
+    const object = event.data.object as { id?: string; subscription?: unknown; object?: string };
+    let subscriptionId: string | null = null;
+    if (event.type === "customer.updated") {
+      if (object.id) await changes.lockByCustomer("stripe", object.id, tx);
+      return;
+    }
+    if (event.type.startsWith("customer.subscription.")) subscriptionId = object.id ?? null;
+    else if (event.type.startsWith("invoice."))
+      subscriptionId = invoiceSubscriptionId(event.data.object as Stripe.Invoice);
+    else if (event.type === "checkout.session.completed") subscriptionId = idOf(object.subscription as string | null);
+    if (subscriptionId) await changes.lockByProviderId("stripe", subscriptionId, tx);
   }
 
   /**
@@ -95,6 +142,17 @@ export class StripeWebhooks {
       if (read.invoice) await this.deps.subscriptions.applyProviderInvoice(read.invoice, tx);
     }
     for (const invoice of work.invoices) await this.deps.subscriptions.applyProviderInvoice(invoice, tx);
+    if (work.actionRequired) {
+      const invoice = work.actionRequired;
+      const sub = await this.deps.repo.findByProviderId("stripe", invoice.providerSubscriptionId, tx);
+      if (sub && invoice.status === "open" && invoice.hostedInvoiceUrl)
+        await this.deps.subscriptions.mailer.send("payment_action_required", sub, tx, {
+          amount: invoice.amountCents / 100,
+          periodStart: invoice.periodStart.toISOString(),
+          periodEnd: invoice.periodEnd.toISOString(),
+          hostedInvoiceUrl: invoice.hostedInvoiceUrl,
+        });
+    }
   }
 
   /** Reads back what the event names. Nothing is written here. */
@@ -114,6 +172,20 @@ export class StripeWebhooks {
               payerName: session.customer_details.name ?? null,
             };
           return { reads: [read], invoices: [] };
+        }
+        case "invoice.payment_action_required": {
+          // A renewal the bank wants the customer to confirm (3-D Secure): its hosted page, by e-mail.
+          const subscriptionId = invoiceSubscriptionId(event.data.object);
+          if (!subscriptionId || !event.data.object.id) return none;
+          const [read, invoice] = await Promise.all([
+            this.deps.billing.readBack(subscriptionId),
+            this.deps.billing.readInvoice(event.data.object.id),
+          ]);
+          return {
+            reads: [read],
+            invoices: invoice && invoice.providerInvoiceId !== read.invoice?.providerInvoiceId ? [invoice] : [],
+            actionRequired: invoice ?? undefined,
+          };
         }
         case "invoice.paid":
         case "invoice.payment_failed": {
@@ -157,7 +229,9 @@ export class StripeWebhooks {
   private async liveSubscriptions(customerId: string): Promise<string[]> {
     const ids: string[] = [];
     const list = await this.deps.billing.listSubscriptions(customerId);
-    for (const subscription of list) if (!ENDED_STATUSES.includes(subscription.status)) ids.push(subscription.id);
+    // An unpaid one is recovered by paying its open invoice with the new card.
+    for (const subscription of list)
+      if (!ENDED_STATUSES.includes(subscription.status) || subscription.status === "unpaid") ids.push(subscription.id);
     return ids;
   }
 }

@@ -1,0 +1,219 @@
+// One change at a time per subscription (docs/decisions.md#35), with the demo provider and with Stripe (the real SDK
+// against the stand-in): parallel upgrades bill once and e-mail once, an upgrade and a cancellation sent together
+// both apply, parallel downgrades log one event, a repeat gets the first answer, and a 503 says "Nothing was
+// changed" only when nothing was.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
+import { StripeStandIn } from "../support/stripe-stand-in.js";
+import { stripeSubscription } from "../support/subscriptions.js";
+
+type Obj = Record<string, unknown>;
+type Agent = Awaited<ReturnType<typeof signInStaff>>["agent"];
+
+const mailJobs = async (ctx: TestContext): Promise<{ subject: string; to: string; text: string }[]> =>
+  (
+    await ctx.db.raw(
+      "select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'mail.send' order by j.id",
+    )
+  ).rows.map((r: { payload: { subject: string; to: string; text: string } }) => r.payload);
+
+const prorations = (ctx: TestContext, id: number) =>
+  ctx.db("invoices").where({ subscription_id: id, billing_reason: "subscription_update" });
+
+/** The same change sent `n` times at once. */
+const together = (n: number, send: () => Promise<{ status: number; body: Obj }>) =>
+  Promise.all(Array.from({ length: n }, send));
+
+function raceSuite(
+  name: string,
+  setup: () => Promise<{
+    ctx: TestContext;
+    staff: Agent;
+    make: (email: string, plan: string) => Promise<number>;
+    close: () => Promise<void>;
+  }>,
+) {
+  describe(name, () => {
+    let ctx: TestContext;
+    let staff: Agent;
+    let make: (email: string, plan: string) => Promise<number>;
+    let close: () => Promise<void> = async () => undefined;
+    beforeAll(async () => {
+      ({ ctx, staff, make, close } = await setup());
+    });
+    afterAll(() => close());
+
+    it("5 parallel upgrades give 1 invoice and 1 e-mail, and every request the first answer", async () => {
+      const id = await make("five@example.com", "standard");
+      const answers = await together(5, () =>
+        staff.post(`/api/subscriptions/${id}/change-plan`).send({ planType: "premium" }),
+      );
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+      for (const answer of answers) expect(answer.body).toEqual(answers[0]!.body);
+      expect(answers[0]!.body).toMatchObject({ planType: "premium" });
+      expect(await prorations(ctx, id)).toHaveLength(1);
+      const mails = (await mailJobs(ctx)).filter((m) => m.to === "five@example.com" && /plan changes/.test(m.subject));
+      expect(mails).toHaveLength(1);
+      const events = await ctx.db("subscription_events").where({ subscription_id: id, kind: "plan_changed" });
+      expect(events).toHaveLength(1);
+    });
+
+    it("an upgrade and a cancellation sent together both apply, whichever runs first", async () => {
+      const id = await make("both@example.com", "basic");
+      const [upgrade, cancel] = await Promise.all([
+        staff.post(`/api/subscriptions/${id}/change-plan`).send({ planType: "standard" }),
+        staff.post(`/api/subscriptions/${id}/cancel`).send({ when: "period_end", reason: "Moving" }),
+      ]);
+      expect([upgrade.status, cancel.status]).toEqual([200, 200]);
+      const after = (await staff.get(`/api/subscriptions/${id}`).expect(200)).body.subscription;
+      expect(after).toMatchObject({ planType: "standard", monthlyAmount: 370 });
+      expect(after.cancelAt).not.toBeNull();
+      expect(await prorations(ctx, id)).toHaveLength(1);
+    });
+
+    it("3 parallel downgrades give 1 event and 1 e-mail", async () => {
+      const id = await make("three@example.com", "premium");
+      const answers = await together(3, () =>
+        staff.post(`/api/subscriptions/${id}/change-plan`).send({ planType: "basic" }),
+      );
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+      expect(answers[0]!.body).toMatchObject({ planType: "premium", scheduledPlanType: "basic" });
+      const events = await ctx.db("subscription_events").where({ subscription_id: id, kind: "plan_change_scheduled" });
+      expect(events).toHaveLength(1);
+      const mails = (await mailJobs(ctx)).filter((m) => m.to === "three@example.com" && /plan changes/.test(m.subject));
+      expect(mails).toHaveLength(1);
+    });
+
+    it("a repeat with the same Idempotency-Key gets the first answer; a refused change is a 409 with the current state", async () => {
+      const id = await make("repeat@example.com", "basic");
+      const first = await staff
+        .post(`/api/subscriptions/${id}/change-plan`)
+        .set("Idempotency-Key", "upgrade-1")
+        .send({ planType: "premium" })
+        .expect(200);
+      // Something else happens in between: the key still names the first change.
+      await staff.post(`/api/subscriptions/${id}/cancel`).send({ when: "period_end" }).expect(200);
+      const again = await staff
+        .post(`/api/subscriptions/${id}/change-plan`)
+        .set("Idempotency-Key", "upgrade-1")
+        .send({ planType: "premium" })
+        .expect(200);
+      expect(again.body).toEqual(first.body);
+      expect(await prorations(ctx, id)).toHaveLength(1);
+      const refused = await staff
+        .post(`/api/subscriptions/${id}/change-plan`)
+        .send({ planType: "premium" })
+        .expect(409);
+      expect(refused.body.message).toMatch(/already on the Premium plan/);
+      expect(refused.body.subscription).toMatchObject({ id, planType: "premium" });
+      expect(refused.body.subscription.cancelAt).not.toBeNull();
+      await staff
+        .post(`/api/subscriptions/${id}/change-plan`)
+        .set("Idempotency-Key", "not a key!")
+        .send({ planType: "standard" })
+        .expect(400);
+    });
+  });
+}
+
+raceSuite("one change at a time (demo provider)", async () => {
+  const ctx = await createTestContext({ BUSINESS_TZ: "America/Toronto" });
+  await ctx.container.plans.seed();
+  const { agent: staff } = await signInStaff(ctx);
+  const prices: Record<string, number> = { basic: 14900, standard: 37000, premium: 79900 };
+  const make = async (email: string, plan: string) =>
+    (
+      await ctx.container.subscriptions.startDemo(
+        {
+          checkoutRef: `race_${email}`,
+          planType: plan as "basic",
+          amountCents: prices[plan]!,
+          payerEmail: email,
+          payerName: "Pat",
+          cardNumber: "4242424242424242",
+          priceList: "pricing",
+          postalCode: "K1N 5W8",
+        },
+        new Date(Date.now() - 3 * 86_400_000),
+      )
+    ).id;
+  return { ctx, staff, make, close: () => ctx.close() };
+});
+
+let stripe: StripeStandIn;
+raceSuite("one change at a time (Stripe)", async () => {
+  stripe = await StripeStandIn.start();
+  const ctx = await createTestContext({ ...stripe.env(), BUSINESS_TZ: "America/Toronto" });
+  await ctx.container.plans.seed();
+  const { agent: staff } = await signInStaff(ctx);
+  const make = (email: string, plan: string) => stripeSubscription(ctx, stripe, email, plan);
+  const close = async () => {
+    await ctx.close();
+    await stripe.close();
+  };
+  return { ctx, staff, make, close };
+});
+
+describe("a 503 says 'Nothing was changed' only when nothing was (Stripe)", () => {
+  let ctx: TestContext;
+  let standIn: StripeStandIn;
+  beforeAll(async () => {
+    standIn = await StripeStandIn.start();
+    ctx = await createTestContext({ ...standIn.env(), BUSINESS_TZ: "America/Toronto" });
+    await ctx.container.plans.seed();
+  });
+  afterAll(async () => {
+    await ctx.close();
+    await standIn.close();
+  });
+
+  it("Stripe applies an upgrade whose answer is lost: 503 'being checked', nothing local; a retry of the same change settles it, billed once", async () => {
+    const id = await stripeSubscription(ctx, standIn, "lost@example.com", "basic");
+    const { agent: staff } = await signInStaff(ctx);
+    const before = await ctx.db("subscriptions").where({ id }).first();
+    // The Standard price exists already (prices are found again by lookup key): only the change itself is lost.
+    await ctx.container.stripe!.billing.priceFor(await ctx.container.plans.get("standard"), 37000);
+    standIn.loseAnswers = true;
+    let res: { status: number; body: Obj };
+    try {
+      res = await staff.post(`/api/subscriptions/${id}/change-plan`).send({ planType: "standard" });
+    } finally {
+      standIn.loseAnswers = false;
+    }
+    expect(res.status).toBe(503);
+    expect(res.body.message).toMatch(/being checked/);
+    expect(res.body.message).not.toMatch(/Nothing was changed/);
+    expect(await ctx.db("subscriptions").where({ id }).first()).toEqual(before);
+    // Stripe did apply it; the same change again carries the same idempotency key and gets Stripe's first answer.
+    const providerId = before.provider_subscription_id as string;
+    expect(((standIn.subscription(providerId).items as { data: Obj[] }).data[0]!.price as Obj).unit_amount).toBe(37000);
+    const again = await staff.post(`/api/subscriptions/${id}/change-plan`).send({ planType: "standard" }).expect(200);
+    expect(again.body).toMatchObject({ planType: "standard", monthlyAmount: 370 });
+    const updates = standIn
+      .apiCalls("POST", `/v1/subscriptions/${providerId}`)
+      .filter((r) => r.form["items[0][price]"]);
+    expect(new Set(updates.map((u) => u.idempotencyKey)).size).toBe(1);
+    expect(
+      [...standIn.invoices.values()].filter(
+        (i) =>
+          i.billing_reason === "subscription_update" &&
+          (i.parent as { subscription_details: Obj }).subscription_details.subscription === providerId,
+      ),
+    ).toHaveLength(1);
+    expect(await prorations(ctx, id)).toHaveLength(1);
+  });
+
+  it("Stripe unreachable before anything is sent: 503 'Nothing was changed', and nothing was", async () => {
+    const id = await stripeSubscription(ctx, standIn, "down@example.com", "basic");
+    const { agent: staff } = await signInStaff(ctx);
+    const calls = standIn.requests.length;
+    standIn.failWith = 503;
+    try {
+      const res = await staff.post(`/api/subscriptions/${id}/change-plan`).send({ planType: "premium" }).expect(503);
+      expect(res.body.message).toBe("The payment provider could not be reached. Nothing was changed.");
+    } finally {
+      standIn.failWith = null;
+    }
+    expect(standIn.requests.slice(calls).every((r) => r.method === "GET")).toBe(true);
+  });
+});
