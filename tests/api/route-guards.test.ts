@@ -43,6 +43,7 @@ const PUBLIC = [
   "GET /api/plans",
   "POST /api/create-checkout-session",
   "GET /api/verify-payment",
+  "GET /api/checkout/quote",
   "POST /api/create-payment-intent",
   "POST /api/demo/confirm-payment",
   "POST /api/stripe/webhook",

@@ -4,6 +4,8 @@ import {
   checkoutSessionSchema,
   demoConfirmSchema,
   paymentIntentSchema,
+  priceListSchema,
+  taxQuoteQuery,
   verifyPaymentQuery,
 } from "./checkout.schemas.js";
 
@@ -25,7 +27,9 @@ export const checkoutCalls = apiCalls([
     summary: "Start a checkout for a plan",
     description:
       "A hosted checkout at the pricing page's monthly price (docs/decisions.md#23). With Stripe keys: a Stripe Checkout Session's URL. " +
-      "In demo mode: Haven's demo hosted checkout, /demo-checkout/{sessionId}.",
+      "In demo mode: Haven's demo hosted checkout, /demo-checkout/{sessionId}. The optional postalCode is the home's: its " +
+      "province's tax is added and shown before the pay button (docs/decisions.md#32); without it, BUSINESS_PROVINCE's. " +
+      "A postal code that names no province is a 400 on postalCode.",
     tags: ["Checkout"],
     access: "public",
     body: checkoutSessionSchema,
@@ -43,20 +47,49 @@ export const checkoutCalls = apiCalls([
       200: z.object({
         success: z.boolean(),
         customer: z.object({ email: z.string().nullable(), name: z.string().nullable() }),
+        postalCode: z.string().optional().meta({ description: "The home's postal code typed at checkout, once paid" }),
+        province: z.string().optional().meta({ description: "That postal code's province" }),
       }),
     },
     errors: [404, 502],
   },
   {
+    method: "get",
+    path: "/api/checkout/quote",
+    summary: "What a pay button will charge: subtotal, each tax, total",
+    description:
+      "The plan's price on a price list (checkout: the payment page's; pricing: /pricing's), the sales tax of the home's " +
+      "province (docs/decisions.md#32) and the total, in cents. Creates nothing. Without postalCode, BUSINESS_PROVINCE's tax.",
+    tags: ["Checkout"],
+    access: "public",
+    query: taxQuoteQuery,
+    responses: {
+      200: z.object({
+        plan: z.string(),
+        priceList: priceListSchema,
+        postalCode: z.string().nullable(),
+        province: z.string(),
+        subtotalCents: z.number().int(),
+        lines: z.array(z.object({ label: z.string(), amountCents: z.number().int() })),
+        taxCents: z.number().int(),
+        totalCents: z.number().int(),
+      }),
+    },
+  },
+  {
     method: "post",
     path: "/api/create-payment-intent",
     summary: "Create a payment for the payment page",
-    description: "The server alone decides the amount: an amount that differs from the plan's checkout price is a 400.",
+    description:
+      "Called by the payment page on submit, never before (the Payment Element's deferred-intent flow): it makes the " +
+      "customer (with the e-mail) and the subscription. The server alone decides the amount: an amount that differs from " +
+      "the plan's checkout price (before tax) is a 400; the charge adds the tax of the home's postalCode (docs/decisions.md#32). " +
+      "20 calls per client address every 15 minutes; past that a 429 says how long in Retry-After.",
     tags: ["Checkout"],
     access: "public",
     body: paymentIntentSchema,
     responses: { 200: z.object({ clientSecret: z.string() }) },
-    errors: [502],
+    errors: [429, 502],
   },
   {
     method: "post",

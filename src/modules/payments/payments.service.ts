@@ -40,7 +40,7 @@ export class CardDeclinedError extends HttpError {
 }
 
 /** /checkout's submits per client address (docs/decisions.md#32): each may create a customer at Stripe. */
-export const CHECKOUT_LIMIT = { perAddress: 10, windowMs: 15 * 60_000 } as const;
+export const CHECKOUT_LIMIT = { perAddress: 20, windowMs: 15 * 60_000 } as const;
 
 /** Too many /checkout submits from one address: 429, with how long to wait (Retry-After). */
 export class TooManyCheckoutsError extends HttpError {
