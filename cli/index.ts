@@ -12,6 +12,8 @@ import { registerCalendar } from "./commands/calendar.js";
 import { registerReports } from "./commands/reports.js";
 import { registerCustomers } from "./commands/customers.js";
 import { registerSubscriptions } from "./commands/subscriptions.js";
+import { registerReconcile } from "./commands/reconcile.js";
+import { registerTax } from "./commands/tax.js";
 import { registerDoctor } from "./commands/doctor.js";
 import { flushed } from "./context.js";
 
@@ -32,6 +34,9 @@ export function buildProgram(): Command {
   registerReports(program);
   registerCustomers(program);
   registerSubscriptions(program);
+  // reconcile lives in its own file, under the same `subscriptions` command.
+  registerReconcile(program.commands.find((c) => c.name() === "subscriptions") as Command);
+  registerTax(program);
   registerDoctor(program);
   for (const command of program.commands) command.exitOverride().showHelpAfterError("(run with --help for usage)");
   return program;

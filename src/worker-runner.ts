@@ -6,6 +6,7 @@ import { taskList } from "./jobs.js";
 import { MAINTENANCE_CRONTAB } from "./modules/maintenance/index.js";
 import { PRIVACY_CRONTAB } from "./modules/privacy/index.js";
 import { SUBSCRIPTIONS_CRONTAB } from "./modules/subscriptions/subscriptions.tasks.js";
+import { SUBSCRIPTIONS_RECONCILE_CRONTAB } from "./modules/subscriptions/reconcile.tasks.js";
 import { backupCrontab } from "./ops/backup.js";
 import { Outage, retryUntilDone, settledWithin } from "./db/reconnect.js";
 import { startWorkerLease } from "./worker-lease.js";
@@ -78,7 +79,13 @@ export async function startWorker(
       pollInterval: 1000,
       // Recurring jobs, one crontab line each (graphile-worker runs each scheduled time once).
       // The daily backup only where BACKUP_DIR says where to keep it (docs/operations.md "Backups").
-      crontab: [MAINTENANCE_CRONTAB, PRIVACY_CRONTAB, SUBSCRIPTIONS_CRONTAB, ...backupCrontab()].join("\n"),
+      crontab: [
+        MAINTENANCE_CRONTAB,
+        PRIVACY_CRONTAB,
+        SUBSCRIPTIONS_CRONTAB,
+        SUBSCRIPTIONS_RECONCILE_CRONTAB,
+        ...backupCrontab(),
+      ].join("\n"),
       logger,
       taskList: taskList(container),
     });
