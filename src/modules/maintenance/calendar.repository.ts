@@ -1,20 +1,7 @@
 // The calendar's reads (the month view, reminders, ICS files and the staff feed) and the feed's secret.
 import type { Knex } from "knex";
-import { type DatedTask, toTask } from "./task-rows.js";
+import { DATED_TASK_COLUMNS, type DatedTask, toDatedTask } from "./task-rows.js";
 import { CLOCK_SQL, DEFAULT_TASK_TIME_SQL } from "./task-sql.js";
-
-type Row = Record<string, unknown>;
-
-/** A dated row: the task with its property's address, location and client. */
-const toDatedTask = (r: Row): DatedTask => ({
-  ...toTask(r),
-  propertyAddress: r.property_address as string,
-  location: [r.property_address, r.city, [r.province ?? r.state, r.postal_code].filter(Boolean).join(" ")]
-    .filter(Boolean)
-    .join(", "),
-  clientName: r.client_name as string,
-  clientEmail: r.client_email as string,
-});
 
 export class CalendarRepository {
   constructor(private readonly db: Knex) {}
@@ -76,16 +63,7 @@ export class CalendarRepository {
       .whereNotIn("t.status", ["completed", "cancelled"]);
     if (withoutHeld) query.where("t.held", false);
     const rows = await query
-      .select(
-        "t.*",
-        "p.address as property_address",
-        "p.city",
-        "p.province",
-        "p.state",
-        "p.postal_code",
-        "p.client_name",
-        "p.client_email",
-      )
+      .select(DATED_TASK_COLUMNS)
       .orderBy([{ column: "t.scheduled_date" }, { column: "t.id" }])
       .limit(limit);
     return rows.map(toDatedTask);
@@ -95,16 +73,7 @@ export class CalendarRepository {
     const row = await this.db("maintenance_tasks as t")
       .join("properties as p", "p.id", "t.property_id")
       .where("t.id", id)
-      .select(
-        "t.*",
-        "p.address as property_address",
-        "p.city",
-        "p.province",
-        "p.state",
-        "p.postal_code",
-        "p.client_name",
-        "p.client_email",
-      )
+      .select(DATED_TASK_COLUMNS)
       .first();
     return row ? toDatedTask(row) : null;
   }

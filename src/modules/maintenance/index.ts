@@ -27,5 +27,5 @@ export {
 export { bookingEvent, calendarFile, taskEvent } from "./maintenance.ics.js";
 export { occurrencesBetween } from "./recurrence.js";
 export { type ReminderDetails, reminderEmail } from "./reminder-email.js";
-/** The task row mapping and task shapes My Home's read model shares. */
-export { type DatedTask, type ListedTask, toTask } from "./task-rows.js";
+/** The task row mappings, their columns and task shapes My Home's read model shares. */
+export { DATED_TASK_COLUMNS, type DatedTask, type ListedTask, toDatedTask, toTask } from "./task-rows.js";

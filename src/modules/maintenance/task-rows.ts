@@ -42,3 +42,26 @@ export interface DatedTask extends ListedTask {
   location: string;
   clientEmail: string;
 }
+
+/** The columns toDatedTask reads: the task (`t`) and its property (`p`), joined by the caller. */
+export const DATED_TASK_COLUMNS = [
+  "t.*",
+  "p.address as property_address",
+  "p.city",
+  "p.province",
+  "p.state",
+  "p.postal_code",
+  "p.client_name",
+  "p.client_email",
+];
+
+/** A dated row: the task with its property's address, location and client. */
+export const toDatedTask = (r: Row): DatedTask => ({
+  ...toTask(r),
+  propertyAddress: r.property_address as string,
+  location: [r.property_address, r.city, [r.province ?? r.state, r.postal_code].filter(Boolean).join(" ")]
+    .filter(Boolean)
+    .join(", "),
+  clientName: r.client_name as string,
+  clientEmail: r.client_email as string,
+});

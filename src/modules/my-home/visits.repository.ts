@@ -1,7 +1,7 @@
 // SQL of My Home's Visits and Account, part of My Home's read model (README "Read model"): a homeowner's dated tasks, their e-mail preferences and the
 // hash of their private calendar feed. Callers pass property ids already checked by HomeAccess.
 import type { Knex } from "knex";
-import { type DatedTask, toTask } from "../maintenance/index.js";
+import { DATED_TASK_COLUMNS, type DatedTask, toDatedTask } from "../maintenance/index.js";
 
 type Row = Record<string, unknown>;
 
@@ -23,29 +23,10 @@ export class VisitsRepository {
       .whereIn("t.property_id", propertyIds)
       .whereBetween("t.scheduled_date", [from, to])
       .whereNot("t.status", "cancelled")
-      .select(
-        "t.*",
-        "s.plan_service",
-        "p.address as property_address",
-        "p.city",
-        "p.province",
-        "p.state",
-        "p.postal_code",
-        "p.client_name",
-        "p.client_email",
-      )
+      .select(...DATED_TASK_COLUMNS, "s.plan_service")
       .orderBy([{ column: "t.scheduled_date" }, { column: "t.id" }])
       .limit(limit);
-    return rows.map((r: Row) => ({
-      ...toTask(r),
-      planService: (r.plan_service as string | null) ?? null,
-      propertyAddress: r.property_address as string,
-      location: [r.property_address, r.city, [r.province ?? r.state, r.postal_code].filter(Boolean).join(" ")]
-        .filter(Boolean)
-        .join(", "),
-      clientName: r.client_name as string,
-      clientEmail: r.client_email as string,
-    }));
+    return rows.map((r: Row) => ({ ...toDatedTask(r), planService: (r.plan_service as string | null) ?? null }));
   }
 
   // --- Preferences ---
