@@ -1,0 +1,354 @@
+// Stripe done the way Stripe documents it, and the demo provider beside it (docs/decisions.md#23–25, #35): a
+// downgrade waits in a Subscription Schedule and an upgrade meanwhile prorates from the plan paid for; the
+// minimum term ends with the provider's own third period (sign-ups at 21:00 Toronto on the 30th and the 31st); the
+// price list is the one stored on the subscription; a 3-D Secure renewal e-mails Stripe's hosted page; a past-due
+// plan cannot change; an unpaid plan is recovered from the billing link's card flow. Times are given, never waited.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signBillingToken } from "../../src/modules/subscriptions/index.js";
+import { type TestContext, createTestContext } from "../support/context.js";
+import { StripeStandIn, monthsFrom } from "../support/stripe-stand-in.js";
+import { stripeSubscription } from "../support/subscriptions.js";
+
+type Obj = Record<string, unknown>;
+const TZ = "America/Toronto";
+const at = (iso: string) => new Date(iso);
+const seconds = (iso: string) => Math.floor(new Date(iso).getTime() / 1000);
+const days = (from: Date, n: number) => new Date(from.getTime() + n * 86_400_000);
+
+const mailJobs = async (ctx: TestContext): Promise<{ subject: string; to: string; text: string }[]> =>
+  (
+    await ctx.db.raw(
+      "select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'mail.send' order by j.id",
+    )
+  ).rows.map((r: { payload: { subject: string; to: string; text: string } }) => r.payload);
+
+const deliver = (ctx: TestContext, type: string, object: Obj) => {
+  const { payload, header } = StripeStandIn.signedEvent(type, structuredClone(object));
+  return ctx
+    .agent()
+    .post("/api/stripe/webhook")
+    .set("Content-Type", "application/json")
+    .set("Stripe-Signature", header)
+    .send(payload)
+    .expect(200);
+};
+
+/** Stripe's proration of a price difference for what is left of the period at `now` (seconds). */
+const proration = (difference: number, start: number, end: number, now: number) =>
+  Math.round((difference * (end - now)) / (end - start));
+
+describe("with Stripe (the real SDK against the stand-in)", () => {
+  let ctx: TestContext;
+  let stripe: StripeStandIn;
+  beforeAll(async () => {
+    stripe = await StripeStandIn.start();
+    ctx = await createTestContext({ ...stripe.env(), BUSINESS_TZ: TZ });
+    await ctx.container.plans.seed();
+  });
+  afterAll(async () => {
+    await ctx.close();
+    await stripe.close();
+  });
+  const providerIdOf = async (id: number) =>
+    (await ctx.db("subscriptions").where({ id }).first()).provider_subscription_id as string;
+  const itemOf = (providerId: string) => (stripe.subscription(providerId).items as { data: Obj[] }).data[0]!;
+
+  it("a downgrade waits in a Subscription Schedule (the paid price stays); an upgrade meanwhile releases it and prorates from the plan paid for", async () => {
+    const t0 = at("2026-03-02T15:00:00Z");
+    stripe.clock = () => t0.getTime();
+    const id = await stripeSubscription(ctx, stripe, "schedule@example.com", "standard");
+    const providerId = await providerIdOf(id);
+
+    const downAt = days(t0, 10);
+    stripe.clock = () => downAt.getTime();
+    const down = await ctx.container.subscriptions.changePlan(id, { planType: "basic", actor: "staff:1" }, downAt);
+    expect(down).toMatchObject({ planType: "standard", scheduledPlanType: "basic", monthlyAmount: 370 });
+    // Stripe still bills Standard this period; its schedule moves to Basic when the period ends.
+    expect((itemOf(providerId).price as Obj).unit_amount).toBe(37000);
+    const scheduleId = stripe.subscription(providerId).schedule as string;
+    expect(scheduleId).toMatch(/^sub_sched_/);
+    const schedule = stripe.schedules.get(scheduleId)!;
+    expect(schedule).toMatchObject({ end_behavior: "release", status: "active" });
+    const phases = schedule.phases as Obj[];
+    expect(phases).toHaveLength(2);
+    expect(phases[0]).toMatchObject({ end_date: itemOf(providerId).current_period_end });
+    expect((stripe.prices.get((phases[1]!.items as Obj[])[0]!.price as string) as Obj).unit_amount).toBe(14900);
+    expect(stripe.apiCalls("POST", `/v1/subscriptions/${providerId}`).filter((r) => r.form["items[0][price]"])).toEqual(
+      [],
+    );
+
+    const upAt = days(t0, 15);
+    stripe.clock = () => upAt.getTime();
+    const up = await ctx.container.subscriptions.changePlan(id, { planType: "premium", actor: "staff:1" }, upAt);
+    expect(up).toMatchObject({ planType: "premium", scheduledPlanType: null, monthlyAmount: 799 });
+    expect(stripe.schedules.get(scheduleId)).toMatchObject({ status: "released" });
+    const item = itemOf(providerId);
+    const expected = proration(
+      79900 - 37000,
+      item.current_period_start as number,
+      item.current_period_end as number,
+      Math.floor(upAt.getTime() / 1000),
+    );
+    const invoices = [...stripe.invoices.values()].filter(
+      (i) =>
+        i.billing_reason === "subscription_update" &&
+        ((i.parent as Obj).subscription_details as Obj).subscription === providerId,
+    );
+    expect(invoices).toHaveLength(1);
+    expect(((invoices[0]!.lines as { data: Obj[] }).data[0] as Obj).amount).toBe(expected);
+    const events = (await ctx.container.subscriptions.detail(id)).events.map((e) => e.kind);
+    expect(events).toContain("plan_change_undone");
+    // The next period bills Premium: the released schedule changes nothing more.
+    const renewal = stripe.advancePeriod(providerId).invoice!;
+    expect(((renewal.lines as { data: Obj[] }).data[0] as Obj).amount).toBe(79900);
+  });
+
+  it("a downgrade takes effect when the period ends: Stripe's schedule bills the lower price, the webhook moves Haven's plan", async () => {
+    const t0 = at("2026-05-05T15:00:00Z");
+    stripe.clock = () => t0.getTime();
+    const id = await stripeSubscription(ctx, stripe, "later@example.com", "premium");
+    const providerId = await providerIdOf(id);
+    await ctx.container.subscriptions.changePlan(id, { planType: "standard", actor: "customer" }, days(t0, 3));
+    const { subscription, invoice } = stripe.advancePeriod(providerId);
+    expect(((invoice!.lines as { data: Obj[] }).data[0] as Obj).amount).toBe(37000);
+    await deliver(ctx, "customer.subscription.updated", subscription);
+    expect(await ctx.container.subscriptions.get(id)).toMatchObject({
+      planType: "standard",
+      scheduledPlanType: null,
+      monthlyAmount: 370,
+    });
+    // Its one month done, the schedule releases the subscription at Standard.
+    stripe.advancePeriod(providerId);
+    expect(stripe.subscription(providerId).schedule).toBeNull();
+    expect((itemOf(providerId).price as Obj).unit_amount).toBe(37000);
+  });
+
+  for (const [label, signUp] of [
+    ["the 30th", "2026-01-31T02:00:00Z"], // 21:00 on Jan 30 in Toronto
+    ["the 31st", "2026-04-01T01:00:00Z"], // 21:00 on Mar 31 in Toronto
+  ] as const) {
+    it(`an evening sign-up (21:00 Toronto on ${label}) that cancels inside the minimum ends with Stripe's third period, never billed a fourth`, async () => {
+      stripe.clock = () => at(signUp).getTime();
+      const id = await stripeSubscription(ctx, stripe, `evening-${label.slice(4, 6)}@example.com`, "basic");
+      const providerId = await providerIdOf(id);
+      const anchor = seconds(signUp);
+      const thirdPeriodEnd = new Date(monthsFrom(anchor, 3) * 1000);
+      const sub = await ctx.container.subscriptions.get(id);
+      expect(sub.minimumTermEndsAt).toBe(thirdPeriodEnd.toISOString());
+      const canceled = await ctx.container.subscriptions.cancel(
+        id,
+        { when: "period_end", actor: "customer" },
+        days(at(signUp), 5),
+      );
+      expect(canceled.cancelAt).toBe(thirdPeriodEnd.toISOString());
+      expect(stripe.subscription(providerId).cancel_at).toBe(monthsFrom(anchor, 3));
+      const ends: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const { subscription } = stripe.advancePeriod(providerId);
+        ends.push(itemOf(providerId).current_period_end as number);
+        if (subscription.status === "canceled") break;
+      }
+      // Stripe's months count from the anchor (Jan 31 → Feb 28 → Mar 31): three invoices, then the end.
+      expect(ends.slice(0, 2)).toEqual([monthsFrom(anchor, 2), monthsFrom(anchor, 3)]);
+      expect(stripe.subscription(providerId).status).toBe("canceled");
+      const billed = [...stripe.invoices.values()].filter(
+        (i) => ((i.parent as Obj).subscription_details as Obj).subscription === providerId,
+      );
+      expect(billed).toHaveLength(3);
+    });
+  }
+
+  it("the price list is the subscription's own: a /checkout subscription's upgrade bills /checkout's price", async () => {
+    const id = await stripeSubscription(ctx, stripe, "list@example.com", "basic", { price_list: "checkout" });
+    expect(await ctx.db("subscriptions").where({ id }).first()).toMatchObject({
+      price_list: "checkout",
+      tax_postal_code: "K1N 5W8",
+      tax_province: "ON",
+      monthly_amount_cents: 19400,
+    });
+    const up = await ctx.container.subscriptions.changePlan(id, { planType: "premium", actor: "staff:1" });
+    expect(up.monthlyAmount).toBe(889);
+  });
+
+  it("a 3-D Secure renewal: the e-mail carries Stripe's hosted invoice page (stored), no 'payment failed' e-mail; confirmed, it is paid", async () => {
+    stripe.clock = () => Date.now();
+    const id = await stripeSubscription(ctx, stripe, "sca@example.com", "standard");
+    const providerId = await providerIdOf(id);
+    const { subscription, invoice } = stripe.advancePeriod(providerId, { requiresAction: true });
+    await deliver(ctx, "invoice.payment_action_required", invoice!);
+    await deliver(ctx, "invoice.payment_failed", invoice!);
+    await deliver(ctx, "customer.subscription.updated", subscription);
+    const row = await ctx.db("invoices").where({ provider_invoice_id: invoice!.id }).first();
+    expect(row).toMatchObject({ status: "open", hosted_invoice_url: invoice!.hosted_invoice_url });
+    const mails = (await mailJobs(ctx)).filter((m) => m.to === "sca@example.com");
+    const asks = mails.filter((m) => /confirm your Haven payment/.test(m.subject));
+    expect(asks).toHaveLength(1);
+    expect(asks[0]!.text).toContain(invoice!.hosted_invoice_url as string);
+    expect(mails.filter((m) => /payment failed/.test(m.subject))).toHaveLength(0);
+    expect((await ctx.container.subscriptions.get(id)).status).toBe("past_due");
+
+    const paid = stripe.confirmInvoice(invoice!.id as string);
+    await deliver(ctx, "invoice.paid", paid);
+    expect((await ctx.container.subscriptions.get(id)).status).toBe("active");
+    expect((await ctx.db("invoices").where({ provider_invoice_id: invoice!.id }).first()).status).toBe("paid");
+  });
+
+  it("unpaid (Stripe's retries ended 'mark unpaid') is recovered from the billing link's card flow, which applies the new card on return", async () => {
+    stripe.clock = () => Date.now();
+    stripe.retriesEnd = "unpaid";
+    try {
+      const id = await stripeSubscription(ctx, stripe, "unpaid@example.com", "basic");
+      const providerId = await providerIdOf(id);
+      const failed = stripe.failRenewal(providerId);
+      await deliver(ctx, "invoice.payment_failed", failed);
+      const { subscription } = stripe.advancePeriod(providerId);
+      await deliver(ctx, "customer.subscription.updated", subscription);
+      expect((await ctx.container.subscriptions.get(id)).status).toBe("unpaid");
+
+      const token = signBillingToken(id, ctx.env.SESSION_SECRET);
+      const toPortal = await ctx.agent().get(`/billing/${token}/card`).expect(303);
+      expect(toPortal.headers.location).toMatch(/\/portal\/bps_/);
+      const session = [...stripe.portalSessions.values()].at(-1)!;
+      expect(session.return_url).toMatch(new RegExp(`/billing/${token.replace(/\./g, "\\.")}/card/return$`));
+      stripe.updateCustomerCard(stripe.subscription(providerId).customer as string);
+      const back = await ctx.agent().get(`/billing/${token}/card/return`).expect(303);
+      expect(back.headers.location).toBe(`/billing/${token}?done=card`);
+      expect((await ctx.container.subscriptions.get(id)).status).toBe("active");
+      expect((await ctx.db("invoices").where({ provider_invoice_id: failed.id }).first()).status).toBe("paid");
+      const kinds = (await ctx.container.subscriptions.detail(id)).events.map((e) => e.kind);
+      expect(kinds).toContain("payment_recovered");
+    } finally {
+      stripe.retriesEnd = "canceled";
+    }
+  });
+});
+
+describe("with the demo provider", () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext({ BUSINESS_TZ: TZ });
+    await ctx.container.plans.seed();
+  });
+  afterAll(() => ctx.close());
+
+  const start = (
+    ref: string,
+    planType: "basic" | "standard" | "premium",
+    now: Date,
+    options: { cardNumber?: string; priceList?: "pricing" | "checkout"; amountCents?: number } = {},
+  ) =>
+    ctx.container.subscriptions.startDemo(
+      {
+        checkoutRef: ref,
+        planType,
+        amountCents: options.amountCents ?? { basic: 14900, standard: 37000, premium: 79900 }[planType],
+        payerEmail: `${ref}@example.com`,
+        payerName: "Pat",
+        cardNumber: options.cardNumber ?? "4242424242424242",
+        priceList: options.priceList ?? "pricing",
+        postalCode: "H2X 1Y4",
+      },
+      now,
+    );
+
+  it("a downgrade then an upgrade: the upgrade is prorated from the plan paid for", async () => {
+    const t0 = at("2026-03-02T15:00:00Z");
+    const sub = await start("down-up", "standard", t0);
+    expect(await ctx.db("subscriptions").where({ id: sub.id }).first()).toMatchObject({
+      price_list: "pricing",
+      tax_postal_code: "H2X 1Y4",
+      tax_province: "QC",
+    });
+    const down = await ctx.container.subscriptions.changePlan(
+      sub.id,
+      { planType: "basic", actor: "customer" },
+      days(t0, 10),
+    );
+    expect(down).toMatchObject({ planType: "standard", scheduledPlanType: "basic", monthlyAmount: 370 });
+    const upAt = days(t0, 15);
+    const up = await ctx.container.subscriptions.changePlan(sub.id, { planType: "premium", actor: "customer" }, upAt);
+    expect(up).toMatchObject({ planType: "premium", scheduledPlanType: null, monthlyAmount: 799 });
+    const [invoice] = await ctx
+      .db("invoices")
+      .where({ subscription_id: sub.id, billing_reason: "subscription_update" });
+    const expected = proration(
+      79900 - 37000,
+      seconds(sub.currentPeriodStart),
+      seconds(sub.currentPeriodEnd),
+      Math.floor(upAt.getTime() / 1000),
+    );
+    expect(Math.abs(Number(invoice.subtotal_cents ?? invoice.amount_cents) - expected)).toBeLessThanOrEqual(1);
+  });
+
+  it("an evening sign-up (21:00 Toronto on the 30th and on the 31st) that cancels inside the minimum pays three periods, never a fourth", async () => {
+    for (const [ref, signUp] of [
+      ["eve30", "2026-01-31T02:00:00Z"],
+      ["eve31", "2026-04-01T01:00:00Z"],
+    ] as const) {
+      const sub = await start(ref, "basic", at(signUp));
+      const canceled = await ctx.container.subscriptions.cancel(
+        sub.id,
+        { when: "period_end", actor: "customer" },
+        days(at(signUp), 5),
+      );
+      expect(canceled.cancelAt).toBe(sub.minimumTermEndsAt);
+      await ctx.container.subscriptions.renewDue(at("2026-12-31T12:00:00Z"));
+      const after = await ctx.container.subscriptions.detail(sub.id);
+      expect(after.subscription.status).toBe("canceled");
+      expect(after.invoices).toHaveLength(3);
+      // The minimum term is the end of the third period billed.
+      expect(after.invoices[0]!.periodEnd).toBe(sub.minimumTermEndsAt);
+    }
+  });
+
+  it("a past-due plan cannot change until its open invoice is paid; the payment-failed e-mail states when the plan ends unpaid", async () => {
+    const t0 = at("2026-02-10T15:00:00Z");
+    const sub = await start("pastdue", "basic", t0, { cardNumber: "4000000000000341" });
+    await ctx.container.subscriptions.renewDue(at("2026-03-11T12:00:00Z"));
+    const now = await ctx.container.subscriptions.get(sub.id);
+    expect(now.status).toBe("past_due");
+    await expect(
+      ctx.container.subscriptions.changePlan(
+        sub.id,
+        { planType: "premium", actor: "customer" },
+        at("2026-03-12T12:00:00Z"),
+      ),
+    ).rejects.toMatchObject({ status: 409, message: expect.stringMatching(/pay the open invoice/) });
+    expect(await ctx.db("invoices").where({ subscription_id: sub.id, billing_reason: "subscription_update" })).toEqual(
+      [],
+    );
+    const failed = (await mailJobs(ctx)).filter(
+      (m) => m.to === "pastdue@example.com" && /payment failed/.test(m.subject),
+    );
+    expect(failed).toHaveLength(1);
+    expect(failed[0]!.text).toContain(
+      "If this invoice is still unpaid on April 10, 2026, your plan ends on that date.",
+    );
+    // Paid with a new card, it can change again.
+    await ctx.container.subscriptions.updateDemoCard(sub.id, { cardNumber: "4242424242424242", actor: "customer" });
+    const up = await ctx.container.subscriptions.changePlan(
+      sub.id,
+      { planType: "standard", actor: "customer" },
+      at("2026-03-12T12:00:00Z"),
+    );
+    expect(up.planType).toBe("standard");
+  });
+
+  it("the price list is stored, not guessed: after set-price basic --checkout 199, a $194 subscriber's upgrade bills $889", async () => {
+    const sub = await start("list194", "basic", at("2026-06-01T15:00:00Z"), {
+      priceList: "checkout",
+      amountCents: 19400,
+    });
+    await ctx.container.plans.setPrice("basic", { checkout: 199 });
+    try {
+      const up = await ctx.container.subscriptions.changePlan(
+        sub.id,
+        { planType: "premium", actor: "staff:1" },
+        at("2026-06-05T15:00:00Z"),
+      );
+      expect(up.monthlyAmount).toBe(889);
+    } finally {
+      await ctx.container.plans.setPrice("basic", { checkout: 194 });
+    }
+  });
+});
