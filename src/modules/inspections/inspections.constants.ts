@@ -2,26 +2,10 @@
 // report snapshot (reports/report-data.ts) that islands import may use them without pulling in a service.
 // index.ts re-exports all of it for the server side (docs/architecture.md "Modules and layers").
 export * from "./template.js";
-export {
-  type BarColour,
-  MARKETING_BANDS,
-  type MarketingBandLabel,
-  NO_TIER,
-  PRODUCT_NAME,
-  type Priority,
-  adminLabel,
-  barColour,
-  categoryBand,
-  clientLabel,
-  clientPriorityLabel,
-  historyLabel,
-  marketingBand,
-  recommendationPriority,
-  summaryLabel,
-  tier,
-  urgencyText,
-} from "./bands.js";
-/** The four scored choices (N/A left out) with their labels, as the PDF legend lists them. */
+export * from "./bands.js";
+// Both name a SCORE_CHOICES: the template's (every choice, N/A too) keeps the name; the bands' four scored choices,
+// as the PDF legend lists them, are SCORED_CHOICES.
+export { SCORE_CHOICES } from "./template.js";
 export { SCORE_CHOICES as SCORED_CHOICES } from "./bands.js";
 export {
   type CategoryResult,
