@@ -157,6 +157,28 @@ describe("tax at checkout, demo mode", () => {
   });
 });
 
+describe("a business not registered for GST/HST (BUSINESS_TAX_REGISTERED=false)", () => {
+  it("charges no tax: the quote has no tax line and the payment is the price", async () => {
+    const ctx = await createTestContext({ BUSINESS_TAX_REGISTERED: "false" });
+    try {
+      await ctx.container.plans.seed();
+      const { body } = await ctx.agent().get(`/api/checkout/quote?plan=standard&postalCode=${OTTAWA}`).expect(200);
+      expect(body).toMatchObject({ subtotalCents: 41_200, lines: [], taxCents: 0, totalCents: 41_200 });
+      const intent = await ctx
+        .agent()
+        .post("/api/create-payment-intent")
+        .send({ amount: 412, plan: "standard", postalCode: OTTAWA, email: card.email })
+        .expect(200);
+      expect(await ctx.db("payments").where({ client_secret: intent.body.clientSecret }).first()).toMatchObject({
+        amount_cents: 41_200,
+        subtotal_cents: 41_200,
+      });
+    } finally {
+      await ctx.close();
+    }
+  });
+});
+
 describe("tax at checkout, Stripe mode (real SDK against the local stand-in)", () => {
   let stripe: StripeStandIn;
   let ctx: TestContext;

@@ -184,7 +184,9 @@ export class StripeProvider implements PaymentProvider {
 
   /** The exclusive Tax Rate objects of the home's province today; none when Stripe Tax computes the tax. */
   private async taxRateIds(purchase: Purchase): Promise<string[]> {
-    return this.automaticTax ? [] : this.taxRates.idsFor(purchase.taxed.province, purchase.day);
+    // No lines: the business charges no tax (not registered, docs/tax.md).
+    if (this.automaticTax || !purchase.taxed.lines.length) return [];
+    return this.taxRates.idsFor(purchase.taxed.province, purchase.day);
   }
 
   /**

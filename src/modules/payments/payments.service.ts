@@ -111,7 +111,7 @@ export interface PaymentsDeps {
   /** Null in demo mode. */
   stripeSubscriptions: StripeSubscriptionEvents | null;
   /** The business: its province taxes a purchase that names no home (docs/decisions.md#32). */
-  business: Pick<BusinessSettings, "province">;
+  business: Pick<BusinessSettings, "province" | "taxRegistered">;
   /** Postgres counters shared by every web process (auth's), for /checkout's limit per address. */
   attempts: LoginAttemptCounter;
   settings: PaymentsSettings;
@@ -124,7 +124,7 @@ export class PaymentsService {
   private readonly provider: PaymentProvider;
   private readonly subscriptions: SubscriptionCheckouts;
   private readonly options: PaymentsSettings & { stripeWebhooks: StripeSubscriptionEvents | null };
-  private readonly business: Pick<BusinessSettings, "province">;
+  private readonly business: Pick<BusinessSettings, "province" | "taxRegistered">;
   private readonly attempts: LoginAttemptCounter;
   private readonly clock: () => Date;
 
@@ -146,7 +146,11 @@ export class PaymentsService {
   private taxed(plan: Plan, priceList: PriceList, postalCode: string | null, now: Date): TaxedAmount {
     const price = priceList === "pricing" ? plan.price : plan.checkoutPrice;
     const province = (postalCode ? provinceOfPostalCode(postalCode) : null) ?? this.business.province;
-    return taxFor(Math.round(price * 100), province, todayIn(this.options.timeZone, now));
+    const subtotalCents = Math.round(price * 100);
+    // A business not registered for GST/HST (BUSINESS_TAX_REGISTERED=false) must not charge it (docs/tax.md).
+    if (!this.business.taxRegistered)
+      return { province, subtotalCents, lines: [], taxCents: 0, totalCents: subtotalCents };
+    return taxFor(subtotalCents, province, todayIn(this.options.timeZone, now));
   }
 
   private purchase(
