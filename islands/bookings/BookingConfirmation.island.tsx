@@ -5,6 +5,7 @@ import {
   type ConfirmationRecord,
 } from "../../src/modules/bookings/bookings.constants";
 import { longDate } from "../../src/shared/business-time";
+import { ConfirmBadge } from "./form-parts";
 
 interface Props {
   supportEmail: string;
@@ -87,18 +88,7 @@ export default function BookingConfirmation(props: Props) {
   return (
     <>
       <div className="text-center">
-        <span className="confirm-badge" aria-hidden="true">
-          <svg viewBox="0 0 24 24" className="h-8 w-8">
-            <path
-              d="M5 12.5l4.5 4.5L19 7.5"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2.5"
-              strokeLinecap="round"
-              strokeLinejoin="round"
-            />
-          </svg>
-        </span>
+        <ConfirmBadge />
         <h1 className="mt-4 font-serif text-3xl font-bold text-green-900 md:text-4xl">Your Inspection is Booked!</h1>
         <p className="mt-2 text-ink/80">Thank you. Your 114-point home inspection is scheduled.</p>
       </div>

@@ -122,3 +122,21 @@ export function Spinner({ label }: { label: string }): ReactNode {
     </div>
   );
 }
+
+/** The round check mark above a confirmation (a booked inspection, a completed onboarding). */
+export function ConfirmBadge(): ReactNode {
+  return (
+    <span className="confirm-badge" aria-hidden="true">
+      <svg viewBox="0 0 24 24" className="h-8 w-8">
+        <path
+          d="M5 12.5l4.5 4.5L19 7.5"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2.5"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        />
+      </svg>
+    </span>
+  );
+}

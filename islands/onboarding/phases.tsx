@@ -1,7 +1,7 @@
 // The onboarding wizard's screens around its form (OnboardingWizard.island.tsx): the splash, the processing
 // screen (with a refused submission's answers to change), and the completed one.
 import type { Ref } from "react";
-import { Spinner } from "../bookings/form-parts";
+import { ConfirmBadge, Spinner } from "../bookings/form-parts";
 import { type Errors, FIELD_LABELS, STEPS } from "./steps";
 
 /** What the server answered: the ids it created, or why it refused. */
@@ -107,18 +107,7 @@ export function Processing({ headingRef, busy, serverErrors, onRetry, onBack }: 
 export function Complete({ headingRef, result }: { headingRef: Ref<HTMLHeadingElement>; result: Result | null }) {
   return (
     <div className="mx-auto max-w-xl px-4 py-16 text-center">
-      <span className="confirm-badge" aria-hidden="true">
-        <svg viewBox="0 0 24 24" className="h-8 w-8">
-          <path
-            d="M5 12.5l4.5 4.5L19 7.5"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2.5"
-            strokeLinecap="round"
-            strokeLinejoin="round"
-          />
-        </svg>
-      </span>
+      <ConfirmBadge />
       <h1 ref={headingRef} tabIndex={-1} className="mt-4 font-serif text-3xl font-bold text-green-900">
         Onboarding Complete!
       </h1>
