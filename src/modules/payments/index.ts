@@ -1,5 +1,6 @@
 // The payments module's interface for other modules, the CLI and the seeds (README "Interface for other modules").
 export {
+  CHECKOUT_LIMIT,
   CardDeclinedError,
   type DemoSubscriptionStart,
   PAYER_EMAIL_MESSAGE,
@@ -7,10 +8,13 @@ export {
   PaymentsService,
   type StripeSubscriptionEvents,
   type SubscriptionCheckouts,
+  TooManyCheckoutsError,
 } from "./payments.service.js";
+export { StripeTaxRates, stripeTaxRates, taxRateKey } from "./stripe-tax-rates.js";
 export {
   CURRENCY,
   type PaymentProvider,
+  type Purchase,
   type PurchasedSubscription,
   ProviderUnavailableError,
   type StripeSubscriptionSide,

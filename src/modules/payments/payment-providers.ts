@@ -74,7 +74,7 @@ export interface Purchase {
 }
 
 /** Stripe metadata: a purchase's home and price list, which subscriptions reads back (docs/decisions.md#32). */
-export function purchaseMetadata(plan: Pick<Plan, "type">, purchase: Purchase): Record<string, string> {
+function purchaseMetadata(plan: Pick<Plan, "type">, purchase: Purchase): Record<string, string> {
   return {
     plan: plan.type,
     price_list: purchase.priceList,
