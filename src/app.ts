@@ -35,6 +35,7 @@ import { reportsApi, reportsPages } from "./modules/reports/reports.routes.js";
 import { billingApi, billingPages } from "./modules/subscriptions/billing.routes.js";
 import { subscriptionsApi } from "./modules/subscriptions/subscriptions.routes.js";
 import { invoicesApi } from "./modules/subscriptions/invoices.routes.js";
+import { taxReportPages } from "./modules/subscriptions/tax-report.routes.js";
 import { subscriptionsAdminPages } from "./modules/subscriptions/subscriptions-admin.routes.js";
 import { homeSession } from "./modules/my-home/home-session.js";
 import { homeSignInApi, homeSignInPages } from "./modules/my-home/home-sign-in.routes.js";
@@ -318,7 +319,11 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
       users: container.users,
       staffPage: staffPage(container),
       timeZone: env.BUSINESS_TZ,
+      invoices: container.invoiceSide.invoices,
     }),
+  );
+  app.use(
+    taxReportPages({ taxReport: container.invoiceSide.taxReport, staffPage: staffShell, timeZone: env.BUSINESS_TZ }),
   );
   app.use(homeSignInPages(homeSignInDeps));
   app.use(visitsPages({ visits: container.homeVisits }));

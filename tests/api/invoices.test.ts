@@ -15,7 +15,7 @@ let ctx: TestContext;
 let staff: Awaited<ReturnType<typeof signInStaff>>;
 let seq = 0;
 
-const mailJobs = async () =>
+const mailJobs = async (): Promise<{ subject: string; to: string; text: string }[]> =>
   (
     await ctx.db.raw(
       "select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'mail.send' order by j.id",
@@ -292,5 +292,68 @@ describe("refunds (demo provider)", () => {
     const on = all.body.lines.find((l: { province: string }) => l.province === "ON");
     expect(on).toMatchObject({ collected: 53.56 * 4, refunded: 53.56, net: 53.56 * 3 });
     expect(all.body.totals.refunded).toBe(53.56);
+  });
+});
+
+describe("staff pages: a subscription's invoices with the refund form, and /admin/tax", () => {
+  let subId: number;
+  let invoiceId: number;
+
+  beforeAll(async () => {
+    const bought = await buy("Pat Pages", "K1N 5W8", new Date("2027-05-03T15:00:00Z"));
+    subId = bought.sub.id;
+    invoiceId = (await ctx.container.invoiceSide.invoices.list({ subscriptionId: subId, limit: 1, offset: 0 })).rows[0]!
+      .id;
+  });
+
+  it("lists each invoice's number, figures, PDF and a refund form", async () => {
+    const page = await staff.agent.get(`/admin/subscriptions/${subId}`).expect(200);
+    expect(page.text).toMatch(/HAV-2027-\d{6}/);
+    expect(page.text).toContain("HST 13%");
+    expect(page.text).toContain("$465.56");
+    expect(page.text).toContain(`/api/invoices/${invoiceId}/pdf`);
+    expect(page.text).toContain('data-testid="refund-form"');
+  });
+
+  it("a refused amount is named under its field and writes nothing; a good one refunds and redirects", async () => {
+    const bad = await staff.agent
+      .post(`/admin/subscriptions/${subId}/refund`)
+      .type("form")
+      .send({ invoiceId: String(invoiceId), amount: "900.00", reason: "Too much", expectedRefundedCents: "0" })
+      .expect(400);
+    expect(bad.text).toContain("At most $465.56 is left to refund");
+    expect(bad.text).toContain('value="900.00"');
+    const noReason = await staff.agent
+      .post(`/admin/subscriptions/${subId}/refund`)
+      .type("form")
+      .send({ invoiceId: String(invoiceId), amount: "10", reason: "", expectedRefundedCents: "0" })
+      .expect(400);
+    expect(noReason.text).toContain("Reason is required");
+    expect(Number((await ctx.db("refunds").where({ invoice_id: invoiceId }).count({ n: "*" }).first())!.n)).toBe(0);
+    await staff.agent
+      .post(`/admin/subscriptions/${subId}/refund`)
+      .type("form")
+      .send({ invoiceId: String(invoiceId), amount: "46.56", reason: "Late visit", expectedRefundedCents: "0" })
+      .expect(303)
+      .expect("Location", `/admin/subscriptions/${subId}?done=refund`);
+    const after = await staff.agent.get(`/admin/subscriptions/${subId}?done=refund`).expect(200);
+    expect(after.text).toContain("Refund made");
+    expect(after.text).toContain("$46.56");
+    // Another subscription's invoice through this page is not found.
+    await staff.agent
+      .post(`/admin/subscriptions/${subId}/refund`)
+      .type("form")
+      .send({ invoiceId: "1", amount: "1", reason: "Wrong page", expectedRefundedCents: "0" })
+      .expect(404);
+  });
+
+  it("/admin/tax shows the report and refuses bad dates", async () => {
+    await ctx.agent().get("/admin/tax").expect(302);
+    const page = await staff.agent.get("/admin/tax?from=2027-01-01&to=2027-01-31").expect(200);
+    expect(page.text).toContain("Sales tax");
+    expect(page.text).toContain("HST 13%");
+    expect(page.text).toContain("$53.56");
+    const bad = await staff.agent.get("/admin/tax?from=2027-02-30&to=2027-01-31").expect(400);
+    expect(bad.text).toContain("Enter a date as YYYY-MM-DD");
   });
 });

@@ -135,7 +135,8 @@ describe("subscriptions (demo provider)", () => {
       "2026-03-31",
       "2026-04-30",
     ]);
-    expect(invoices.every((i) => i.status === "paid" && i.amount === 370)).toBe(true);
+    // Prices are before tax (docs/decisions.md#32): $370 plus Ontario's HST on each invoice.
+    expect(invoices.every((i) => i.status === "paid" && i.subtotal === 370 && i.amount === 418.1)).toBe(true);
   });
 
   it("a cancellation before the minimum takes effect when it ends; nothing is billed after; it can be undone until then", async () => {
@@ -205,7 +206,7 @@ describe("subscriptions (demo provider)", () => {
     const { invoices } = await ctx.container.subscriptions.detail(sub.id);
     const proration = invoices.find((i) => i.billingReason === "subscription_update")!;
     // Half of February's 28 days is left: half of (799 − 370).
-    expect(proration.amount).toBeCloseTo(214.5, 1);
+    expect(proration.subtotal).toBeCloseTo(214.5, 1);
     const down = await ctx.container.subscriptions.changePlan(
       sub.id,
       { planType: "basic", actor: "cli" },
@@ -304,7 +305,10 @@ describe("subscriptions (demo provider)", () => {
   });
 
   it("revenue is paid invoices plus one-time payments, nothing counted twice", async () => {
-    const invoices = Number((await ctx.db("invoices").where({ status: "paid" }).sum({ c: "amount_cents" }).first())!.c);
+    // Invoices count before tax (docs/decisions.md#34): the tax collected is not revenue.
+    const invoices = Number(
+      (await ctx.db("invoices").where({ status: "paid" }).sum({ c: "subtotal_cents" }).first())!.c,
+    );
     const oneTime = Number(
       (await ctx
         .db("payments")

@@ -13,7 +13,7 @@ import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 export interface InvoicesDeps {
   db: Knex;
   invoices: InvoicesRepository;
-  refundRows: Pick<RefundsRepository, "forInvoice">;
+  refundRows: Pick<RefundsRepository, "forInvoice" | "disputesOf">;
   refunds: Pick<RefundsService, "refund">;
   subscriptions: Pick<SubscriptionsRepository, "find">;
   planName: (type: string) => Promise<string>;
@@ -76,6 +76,11 @@ export class InvoicesService {
       })),
     });
     return { filename: `${invoice.number ?? `invoice-${invoice.id}`}.pdf`, body };
+  }
+
+  /** A subscription's disputes, newest first (its staff page flags them). */
+  disputes(subscriptionId: number) {
+    return this.deps.refundRows.disputesOf(subscriptionId);
   }
 
   refund(id: number, input: RefundRequest) {

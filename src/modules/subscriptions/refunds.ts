@@ -33,6 +33,8 @@ export interface RefundRequest {
   key?: string | null;
   /** The refunded-so-far figure the client saw (the staff form sends it): a double click is one refund. */
   expectedRefundedCents?: number;
+  /** The subscription the invoice must bill (a staff page's form): another's is not found. */
+  subscriptionId?: number;
 }
 
 const money = (cents: number) => `$${(cents / 100).toFixed(2)}`;
@@ -69,7 +71,8 @@ export class RefundsService {
     const { invoices, refunds, transaction } = this.deps;
     return transaction(async (tx) => {
       const invoice = await invoices.lock(invoiceId, tx);
-      if (!invoice) throw new NotFoundError("Invoice not found");
+      if (!invoice || (input.subscriptionId !== undefined && invoice.subscriptionId !== input.subscriptionId))
+        throw new NotFoundError("Invoice not found");
       const basis = input.key ? `key=${input.key}` : `so-far=${input.expectedRefundedCents ?? invoice.refundedCents}`;
       const requestKey = `refund:${invoice.id}:${input.amountCents ?? "rest"}:${createHash("sha256").update(basis).digest("hex").slice(0, 24)}`;
       const first = await refunds.findByKey(requestKey, tx);

@@ -18,6 +18,8 @@ import {
   serviceRequestSchema,
 } from "./subscriptions.schemas.js";
 import type { SubscriptionsService } from "./subscriptions.service.js";
+import { refundFormSchema } from "./invoices.schemas.js";
+import type { InvoicesService } from "./invoices.service.js";
 
 export interface SubscriptionsAdminDeps {
   subscriptions: SubscriptionsService;
@@ -29,6 +31,8 @@ export interface SubscriptionsAdminDeps {
   /** http/admin.ts's staffPage: a staff session, and the admin shell's locals. */
   staffPage: RequestHandler[];
   timeZone: string;
+  /** Refunds and disputes (invoices.service.ts, docs/decisions.md#34). */
+  invoices: Pick<InvoicesService, "refund" | "disputes">;
 }
 
 /** Rows per page of /admin/subscriptions. */
@@ -42,7 +46,7 @@ const pageQuery = z.object({
   page: z.coerce.number().int().min(1).max(100_000).catch(1).default(1),
 });
 
-const ACTIONS = ["cancel", "resume", "change-plan", "service-request"] as const;
+const ACTIONS = ["cancel", "resume", "change-plan", "service-request", "refund"] as const;
 type Action = (typeof ACTIONS)[number];
 const doneQuery = z.object({ done: z.enum(ACTIONS).optional().catch(undefined) });
 
@@ -63,6 +67,8 @@ const EVENT_LABELS: Record<string, string> = {
   payment_recovered: "Payment recovered",
   status_changed: "Status changed",
   card_updated: "Card updated",
+  refunded: "Refunded",
+  disputed: "Payment disputed",
 };
 
 /** Dates and amounts as staff read them, in the business zone. */
@@ -136,6 +142,7 @@ export function subscriptionsAdminPages({
   planDeliveries,
   staffPage,
   timeZone,
+  invoices: invoiceSide,
 }: SubscriptionsAdminDeps): Router {
   const router = Router();
 
@@ -183,7 +190,10 @@ export function subscriptionsAdminPages({
     id: number,
     form: { notice?: Notice; action?: Action; values?: Record<string, unknown>; errors?: Record<string, string> } = {},
   ) => {
-    const { subscription: detail, invoices, events, services: schedules } = await subscriptions.detail(id);
+    const [{ subscription: detail, invoices, events, services: schedules }, disputes] = await Promise.all([
+      subscriptions.detail(id),
+      invoiceSide.disputes(id),
+    ]);
     const plans = await plansByType();
     const now = new Date();
     const current = plans.get(detail.planType);
@@ -241,6 +251,7 @@ export function subscriptionsAdminPages({
       noindex: true,
       s: detail,
       invoices,
+      disputes,
       events,
       services,
       planName: (type: string | null) => (type ? (plans.get(type as Plan["type"])?.name ?? type) : "—"),
@@ -297,6 +308,8 @@ export function subscriptionsAdminPages({
               title: "Plan changed",
               description: `Now on ${planName(s.planType)}, with a prorated charge for the rest of this period.`,
             };
+      case "refund":
+        return { variant: "success", title: "Refund made", description: "The customer is e-mailed a note of it." };
       case "service-request":
         return {
           variant: "success",
@@ -384,6 +397,25 @@ export function subscriptionsAdminPages({
   action("change-plan", async (req, id) => {
     const { planType } = parse(changePlanSchema, req.body ?? {});
     await subscriptions.changePlan(id, { planType, actor: staffActor(req) });
+  });
+  // docs/decisions.md#34: the amount in dollars (blank: all that is left), tax in proportion; the form's figure of
+  // what was refunded so far makes a double click one refund.
+  action("refund", async (req, id) => {
+    const input = parse(refundFormSchema, req.body ?? {});
+    try {
+      await invoiceSide.refund(input.invoiceId, {
+        amountCents: input.amount,
+        reason: input.reason,
+        expectedRefundedCents: input.expectedRefundedCents,
+        subscriptionId: id,
+        actor: staffActor(req),
+      });
+    } catch (error) {
+      // The call names the amount in cents; the form asks for dollars.
+      if (error instanceof ValidationError && error.fields?.amountCents)
+        throw new ValidationError(error.message, { amount: error.fields.amountCents });
+      throw error;
+    }
   });
   action("service-request", async (req, id) => {
     const input = parse(serviceRequestSchema, req.body ?? {});
