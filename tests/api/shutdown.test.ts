@@ -94,6 +94,33 @@ const getOnNewConnection = (url: string) =>
     http.get(url, { agent: false }, (res) => res.resume().on("end", () => resolve(res))).on("error", reject);
   });
 
+/**
+ * A real request held by the database: the test takes the plans table, GET /api/plans waits for it while `held`
+ * runs; then the table is let go and the request must still end 200 with the three plans.
+ */
+async function whileRequestHeld(web: HavenProcess, held: () => Promise<void>): Promise<void> {
+  const holder = new pg.Client({ connectionString: ctx.url });
+  await holder.connect();
+  try {
+    await holder.query("begin");
+    await holder.query("lock table plans in access exclusive mode");
+    const slow = fetch(`${web.url}/api/plans`);
+    await until("GET /api/plans to wait on the lock", async () => {
+      const { rows } = await holder.query(
+        "select count(*)::int as n from pg_locks where relation = 'plans'::regclass and not granted",
+      );
+      return rows[0].n > 0;
+    });
+    await held();
+    await holder.query("commit");
+    const res = await slow;
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as unknown[]).length).toBe(3);
+  } finally {
+    await holder.end();
+  }
+}
+
 const jobs = async () =>
   (await ctx.db.raw("select id, locked_by, attempts from graphile_worker._private_jobs")).rows as {
     id: string;
@@ -111,20 +138,7 @@ describe("web shutdown", () => {
     expect(started.msg).toMatch(/; WORKER_MODE=separate: the job worker runs separately \(src\/worker\.ts\)$/);
     expect(started).toMatchObject({ level: 30, workerMode: "separate" });
 
-    // A real request held by the database: the test takes the plans table, GET /api/plans waits for it.
-    const holder = new pg.Client({ connectionString: ctx.url });
-    await holder.connect();
-    try {
-      await holder.query("begin");
-      await holder.query("lock table plans in access exclusive mode");
-      const slow = fetch(`${web.url}/api/plans`);
-      await until("GET /api/plans to wait on the lock", async () => {
-        const { rows } = await holder.query(
-          "select count(*)::int as n from pg_locks where relation = 'plans'::regclass and not granted",
-        );
-        return rows[0].n > 0;
-      });
-
+    await whileRequestHeld(web, async () => {
       web.child.kill("SIGTERM");
       const draining = await until("/readyz to say 503", async () => {
         const res = await fetch(`${web.url}/readyz`);
@@ -133,14 +147,7 @@ describe("web shutdown", () => {
       expect(draining).toMatchObject({ status: "not ready", draining: true, database: "up" });
       expect((await fetch(`${web.url}/livez`)).status).toBe(200);
       expect(web.exited()).toBe(false);
-
-      await holder.query("commit");
-      const res = await slow;
-      expect(res.status).toBe(200);
-      expect(((await res.json()) as unknown[]).length).toBe(3);
-    } finally {
-      await holder.end();
-    }
+    });
     expect(await web.exit).toEqual({ code: 0, signal: null });
     const messages = logLines(web).map((l) => l.msg);
     expect(messages).toContain("SIGTERM received: draining (requests and jobs in flight get 20 s), then stopping");
@@ -149,18 +156,7 @@ describe("web shutdown", () => {
 
   it("after SIGTERM answers with Connection: close, then refuses new connections while a request in flight still ends 200", async () => {
     const web = await spawnWeb({ SHUTDOWN_GRACE_S: "20" });
-    const holder = new pg.Client({ connectionString: ctx.url });
-    await holder.connect();
-    try {
-      await holder.query("begin");
-      await holder.query("lock table plans in access exclusive mode");
-      const slow = fetch(`${web.url}/api/plans`);
-      await until("GET /api/plans to wait on the lock", async () => {
-        const { rows } = await holder.query(
-          "select count(*)::int as n from pg_locks where relation = 'plans'::regclass and not granted",
-        );
-        return rows[0].n > 0;
-      });
+    await whileRequestHeld(web, async () => {
       web.child.kill("SIGTERM");
       // While it still listens, every answer closes its connection: a proxy's next request opens a new one.
       const closing = await until("a draining answer", async () => {
@@ -178,13 +174,7 @@ describe("web shutdown", () => {
         }
       });
       expect(web.exited()).toBe(false);
-      await holder.query("commit");
-      const res = await slow;
-      expect(res.status).toBe(200);
-      expect(((await res.json()) as unknown[]).length).toBe(3);
-    } finally {
-      await holder.end();
-    }
+    });
     expect(await web.exit).toEqual({ code: 0, signal: null });
   });
 });
