@@ -177,9 +177,10 @@ export class StripeStandIn {
         (session.subscription_metadata as Record<string, string>) ?? {},
         "on_subscription",
       );
+      // The session's line tax rates go on the subscription's item and tax its first invoice, as Stripe's do.
+      this.applyTaxRates(sub, [], (session.tax_rates as string[] | undefined) ?? []);
       const invoice = this.invoices.get(sub.latest_invoice as string)!;
       this.charge(invoice, `pm_card_${randomBytes(4).toString("hex")}`, customer.email);
-      this.applyTaxRates(sub, [], (session.tax_rates as string[] | undefined) ?? []);
       Object.assign(session, { subscription: sub.id, customer: cus.id });
     }
     Object.assign(session, {
