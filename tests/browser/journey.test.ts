@@ -269,7 +269,16 @@ describe("the purchase journey in Stripe mode (the stand-in's hosted checkout)",
       monthly_amount_cents: 14900,
       payer_email: "casey@example.com",
     });
-    expect(invoices).toMatchObject([{ status: "paid", amount_cents: 14900, billing_reason: "subscription_create" }]);
+    // The first invoice charged $149.00 + HST $19.37 (no postal code: the business's province, decision 32).
+    expect(invoices).toMatchObject([
+      {
+        status: "paid",
+        amount_cents: 16837,
+        subtotal_cents: 14900,
+        tax_cents: 1937,
+        billing_reason: "subscription_create",
+      },
+    ]);
     await page.context().close();
   });
 });
