@@ -104,7 +104,17 @@ describe("tax at checkout, demo mode", () => {
       .expect(200);
     // The subscription bills the price before tax each month; the payment was the total.
     const subscription = await ctx.db("subscriptions").where({ checkout_ref: id }).first();
-    expect(subscription).toMatchObject({ monthly_amount_cents: 41_200, plan_type: "standard" });
+    expect(subscription).toMatchObject({
+      monthly_amount_cents: 41_200,
+      plan_type: "standard",
+      price_list: "checkout",
+      tax_postal_code: OTTAWA,
+      tax_province: "ON",
+    });
+    // Its first invoice is the payment: the total with Ontario's HST.
+    expect(await ctx.db("invoices").where({ subscription_id: subscription.id })).toMatchObject([
+      { status: "paid", amount_cents: 46_556, subtotal_cents: 41_200, tax_cents: 5356, tax_province: "ON" },
+    ]);
     const verified = await browser.get(`/api/verify-payment?session_id=${id}`).expect(200);
     expect(verified.body).toEqual({
       success: true,
