@@ -242,6 +242,12 @@ describe("tax at checkout, Stripe mode (real SDK against the local stand-in)", (
     stripe.succeedIntent(intentId, "olive@example.com");
     const verified = await ctx.agent().get(`/api/verify-payment?session_id=${intentId}`).expect(200);
     expect(verified.body).toMatchObject({ success: true, postalCode: OTTAWA });
+    // Subscriptions reads the metadata back: the home's postal code and the price list are stored.
+    expect(await ctx.db("subscriptions").where({ checkout_ref: intentId }).first()).toMatchObject({
+      price_list: "checkout",
+      tax_postal_code: OTTAWA,
+      monthly_amount_cents: 41_200,
+    });
   });
 
   it("finds its Tax Rate objects again by metadata: created once, never twice, even by a new process", async () => {
