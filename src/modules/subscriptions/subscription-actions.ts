@@ -253,8 +253,8 @@ export class SubscriptionActions {
   /**
    * Runs one change under the subscription's row lock (docs/decisions.md#35). The change's key names the
    * subscription, the kind and target, and the client's Idempotency-Key or else the version the request saw: two
-   * identical requests sent together share it, and the second gets the first's answer. The same change asked again
-   * with nothing changed since also gets the first answer.
+   * identical requests sent together share it, and the second gets the first's answer. One sent after the first
+   * was answered sees the new state and is decided on it (a 409 when there is nothing left to do).
    */
   private async change(
     id: number,
@@ -272,9 +272,6 @@ export class SubscriptionActions {
       const first = await changes.answer(key, tx);
       if (first) return first.response as Subscription;
       const sub = (await repo.find(id, tx))!;
-      const last = await changes.latest(id, tx);
-      if (last?.key.startsWith(`${name}:`) && (last.response as Subscription).version === sub.version)
-        return last.response as Subscription;
       await work(sub, tx, key);
       const answer = publicSubscription((await repo.find(id, tx))!);
       await changes.record(id, { key, statusCode: 200, response: answer }, tx);
