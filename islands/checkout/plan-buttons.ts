@@ -12,7 +12,8 @@ function postalCode(): string | null {
   if (!input) return "";
   const typed = input.value.trim();
   const code = typed ? homePostalCode(typed) : "";
-  input.toggleAttribute("aria-invalid", code === null);
+  if (code === null) input.setAttribute("aria-invalid", "true");
+  else input.removeAttribute("aria-invalid");
   input.setAttribute(
     "aria-describedby",
     code === null ? "pricing-postal-error pricing-postal-hint" : "pricing-postal-hint",

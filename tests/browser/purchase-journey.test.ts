@@ -252,6 +252,28 @@ describe("purchase journey in demo mode", () => {
     await page.context().close();
   });
 
+  it("/pricing refuses a postal code that names no province in its field, and asks nothing of the API", async () => {
+    const page = await sites.newPage(PHONE);
+    const calls: string[] = [];
+    page.on("request", (r) => {
+      if (r.url().endsWith("/api/create-checkout-session")) calls.push(r.url());
+    });
+    await page.goto(`${sites.demo.baseUrl}/pricing`);
+    await page.locator("[data-carousel-ready]").waitFor({ state: "attached" });
+    await page.getByLabel("Postal code of the home").fill("D1A 1A1");
+    await page.getByRole("button", { name: "Choose Basic" }).click();
+    await page.getByText("Enter a valid postal code, like K1S 2B4").waitFor();
+    const field = page.getByLabel("Postal code of the home");
+    expect(await field.getAttribute("aria-invalid")).toBe("true");
+    expect(await field.inputValue()).toBe("D1A 1A1");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("pricing-postal");
+    expect(calls).toEqual([]);
+    expect(page.url()).toBe(`${sites.demo.baseUrl}/pricing`);
+    await expectAccessible(page);
+    await screenshotBothWidths(page, "pricing-postal-refused");
+    await page.context().close();
+  });
+
   it("without script the plan form posts to /checkout/start and lands on the demo hosted checkout", async () => {
     const context = await sites.browser.newContext({ viewport: DESKTOP, javaScriptEnabled: false });
     const page = await context.newPage();
