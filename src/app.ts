@@ -41,6 +41,7 @@ import { homeSession } from "./modules/my-home/home-session.js";
 import { homeSignInApi, homeSignInPages } from "./modules/my-home/home-sign-in.routes.js";
 import { visitsApi, visitsPages } from "./modules/my-home/visits.routes.js";
 import { planApi, planPages } from "./modules/my-home/plan.routes.js";
+import { homeInvoicesRoutes } from "./modules/my-home/invoices.routes.js";
 import { accountApi, accountPages } from "./modules/my-home/account.routes.js";
 import { myHomeRecordsApi, myHomeRecordsPages } from "./modules/my-home/records.routes.js";
 import type { Lifecycle } from "./observability/health.js";
@@ -269,6 +270,8 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   api.use(homeSignInApi(homeSignInDeps));
   api.use(visitsApi({ visits: container.homeVisits }));
   api.use(planApi(homePlanDeps));
+  const homeInvoices = homeInvoicesRoutes({ planPage: container.homePlan });
+  api.use(homeInvoices.api);
   api.use(accountApi(accountDeps));
   api.use(myHomeRecordsApi({ records: container.homeRecords }));
   api.use(openApiRouter());
@@ -327,6 +330,7 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   );
   app.use(homeSignInPages(homeSignInDeps));
   app.use(visitsPages({ visits: container.homeVisits }));
+  app.use(homeInvoices.pages);
   app.use(planPages(homePlanDeps));
   app.use(accountPages(accountDeps));
   app.use(myHomeRecordsPages({ records: container.homeRecords }));

@@ -238,6 +238,8 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     plans,
     stripe,
     readModel: homeRecordsRepository,
+    invoicePdf: (invoiceId) => invoiceSide.invoices.pdf(invoiceId),
+    business,
     log,
   });
   return {

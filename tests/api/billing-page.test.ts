@@ -84,7 +84,7 @@ describe("the billing page /billing/{token}", () => {
       cancelAt: null,
     });
     expect(api.body.invoices).toHaveLength(1);
-    expect(api.body.invoices[0]).toMatchObject({ amount: 370, status: "paid" });
+    expect(api.body.invoices[0]).toMatchObject({ subtotal: 370, amount: 418.1, status: "paid" });
     expect(api.body.cancellation).toEqual({ takesEffectAt: sub.minimumTermEndsAt, atMinimumTerm: true });
     for (const staffOnly of ["cancellationReason", "customerEmail", "customerId", "providerSubscriptionId", "version"])
       expect(api.body.subscription).not.toHaveProperty(staffOnly);

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Tx } from "../../src/db/transaction.js";
 import { InvoicesRepository } from "../../src/modules/subscriptions/invoices.repository.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
+import { signInHome } from "../support/home.js";
 
 const TZ = "America/Toronto";
 let ctx: TestContext;
@@ -355,5 +356,30 @@ describe("staff pages: a subscription's invoices with the refund form, and /admi
     expect(page.text).toContain("$53.56");
     const bad = await staff.agent.get("/admin/tax?from=2027-02-30&to=2027-01-31").expect(400);
     expect(bad.text).toContain("Enter a date as YYYY-MM-DD");
+  });
+});
+
+describe("My Home: the homeowner's invoices with their PDFs", () => {
+  it("lists number and figures with a PDF link; the PDF is the homeowner's own, anyone else's a 404", async () => {
+    const owner = await buy("Hana Home", "K1S 2B4", new Date("2027-06-01T15:00:00Z"));
+    const invoice = (
+      await ctx.container.invoiceSide.invoices.list({ subscriptionId: owner.sub.id, limit: 1, offset: 0 })
+    ).rows[0]!;
+    const home = await signInHome(ctx, owner.email);
+    const page = await home.get("/my-home/plan").expect(200);
+    expect(page.text).toContain(invoice.number!);
+    expect(page.text).toContain(`/my-home/plan/invoices/${invoice.id}/pdf`);
+    const receipt = await home.get(`/my-home/plan/invoices/${invoice.id}`).expect(200);
+    expect(receipt.text).toContain(invoice.number!);
+    expect(receipt.text).toContain("HST 13%");
+    expect(receipt.text).toContain("123456789 RT0001");
+    const pdf = await home.get(`/my-home/plan/invoices/${invoice.id}/pdf`).expect(200);
+    expect(pdf.headers["content-type"]).toBe("application/pdf");
+    await home.get(`/api/my-home/invoices/${invoice.id}/pdf`).expect(200);
+    const stranger = await signInHome(ctx, "someone.else@example.com");
+    await stranger.get(`/my-home/plan/invoices/${invoice.id}/pdf`).expect(404);
+    await stranger.get(`/api/my-home/invoices/${invoice.id}/pdf`).expect(404);
+    await home.get("/api/my-home/invoices/999999/pdf").expect(404);
+    await ctx.agent().get(`/api/my-home/invoices/${invoice.id}/pdf`).expect(401);
   });
 });

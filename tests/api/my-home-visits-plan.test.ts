@@ -414,7 +414,7 @@ describe("plan", () => {
       cancelAt: null,
     });
     expect(plan.nextCharge).toEqual({ at: plan.subscription.currentPeriodEnd, amount: 799 });
-    expect(plan.invoices).toEqual([expect.objectContaining({ amount: 799, status: "paid" })]);
+    expect(plan.invoices).toEqual([expect.objectContaining({ subtotal: 799, amount: 902.87, status: "paid" })]);
     expect(plan.cancellation).toEqual({ takesEffectAt: plan.subscription.minimumTermEndsAt, atMinimumTerm: true });
     expect(
       plan.changes.map((c: { planType: string; direction: string }) => `${c.planType}:${c.direction}`).sort(),

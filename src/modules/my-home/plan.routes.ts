@@ -271,7 +271,13 @@ export function planPages(deps: PlanRoutesDeps): Router {
     noStore(res);
     const { id } = params(req, invoiceParams);
     const { plan, invoice } = await plans.receipt(homeViewer(res).email, id);
-    res.page("my-home/receipt", { ...common(`Receipt ${invoice.id}`), plan, invoice, email: homeViewer(res).email });
+    res.page("my-home/receipt", {
+      ...common(`Receipt ${invoice.number ?? invoice.id}`),
+      plan,
+      invoice,
+      business: plans.business,
+      email: homeViewer(res).email,
+    });
   });
 
   return router;

@@ -55,12 +55,21 @@ export interface HomePlanPageDeps {
   stripe: { webhooks: Pick<StripeWebhooks, "afterCardUpdate"> } | null;
   /** My Home's read model: an invoice's subscription, for the receipt page. */
   readModel: Pick<RecordsRepository, "invoiceSubscriptionId">;
+  /** An invoice's PDF (subscriptions' InvoicesService.pdf, docs/decisions.md#33); container.ts fills it. */
+  invoicePdf: (invoiceId: number) => Promise<{ filename: string; body: Buffer }>;
+  /** Who bills, as the receipt page names it (env's business settings). */
+  business?: { legalName: string; gstHstNumber: string | null };
   log: Logger;
 }
 
 /** My Home's Plan page (named apart from PlansService, the plan catalogue, and PlanDeliveries, a plan's visits). */
 export class HomePlanPage {
   constructor(private readonly deps: HomePlanPageDeps) {}
+
+  /** The business and its GST/HST number, for the receipt page (docs/decisions.md#33). */
+  get business() {
+    return this.deps.business ?? null;
+  }
 
   private get subscriptions() {
     return this.deps.subscriptions;
@@ -170,6 +179,12 @@ export class HomePlanPage {
     const invoice = plan.invoices.find((i) => i.id === invoiceId);
     if (!invoice) throw new NotFoundError("Invoice not found");
     return { plan, invoice };
+  }
+
+  /** The PDF of an invoice of the homeowner's; 404 for anyone else's (docs/decisions.md#29, #33). */
+  async invoicePdf(email: string, invoiceId: number): Promise<{ filename: string; body: Buffer }> {
+    await this.receipt(email, invoiceId);
+    return this.deps.invoicePdf(invoiceId);
   }
 
   /** What another plan costs this subscriber a month: the same reading of the prices as their journey (docs/decisions.md#23). */

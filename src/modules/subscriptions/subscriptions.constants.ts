@@ -194,7 +194,14 @@ export interface CustomerSubscriptionView {
   };
   invoices: {
     id: number;
+    /** HAV-YYYY-NNNNNN (docs/decisions.md#33). */
+    number: string | null;
+    /** The total, tax included; `subtotal` before tax, each tax in `taxLines`, `refunded` so far (dollars). */
     amount: number;
+    subtotal: number;
+    tax: number;
+    taxLines: { label: string; amountCents: number }[];
+    refunded: number;
     currency: string;
     periodStart: string;
     periodEnd: string;
