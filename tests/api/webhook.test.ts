@@ -144,7 +144,8 @@ describe("POST /api/stripe/webhook", () => {
 
   it("feeds totalRevenue: the one-time payments and the paid invoices", async () => {
     const { rows } = await ctx.db.raw(
-      "select (select sum(amount_cents) from payments where status = 'succeeded' and subscription_id is null) + (select sum(amount_cents) from invoices where status = 'paid') as cents",
+      // Revenue is before tax (docs/decisions.md#32): subtotals, where a row has one.
+      "select (select sum(coalesce(subtotal_cents, amount_cents)) from payments where status = 'succeeded' and subscription_id is null) + (select sum(coalesce(subtotal_cents, amount_cents)) from invoices where status = 'paid') as cents",
     );
     expect(await ctx.container.payments.totalRevenue()).toBe(Number(rows[0].cents) / 100);
   });
