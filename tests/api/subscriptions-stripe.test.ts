@@ -382,7 +382,7 @@ describe("subscriptions with Stripe (the real SDK against the local stand-in)", 
     expect(stripe.apiCalls("DELETE", `/v1/subscriptions/${subscriptionId}`)).toHaveLength(1);
   });
 
-  it("an upgrade swaps the price at once with a prorated invoice; a downgrade swaps it without proration, from the next period", async () => {
+  it("an upgrade swaps the price at once with a prorated invoice; a downgrade waits in a Subscription Schedule until the period ends", async () => {
     const { subscriptionId, local } = await buyFromPricing("basic", "dana@example.com");
     const priceOf = (key: string) => [...stripe.prices.values()].find((p) => p.lookup_key === key)!.id;
     const upgraded = await ctx.container.subscriptions.changePlan(local.id, { planType: "standard", actor: "staff:1" });
@@ -399,19 +399,27 @@ describe("subscriptions with Stripe (the real SDK against the local stand-in)", 
       .where({ subscription_id: local.id, billing_reason: "subscription_update" });
     expect(proration).toHaveLength(1);
     expect(proration[0]).toMatchObject({ status: "paid" });
-    expect(proration[0].amount_cents).toBeGreaterThan(0);
-    expect(proration[0].amount_cents).toBeLessThanOrEqual(37000 - 14900);
+    // Before tax (docs/decisions.md#32): the proration of the price difference.
+    expect(proration[0].subtotal_cents).toBeGreaterThan(0);
+    expect(proration[0].subtotal_cents).toBeLessThanOrEqual(37000 - 14900);
 
     const downgraded = await ctx.container.subscriptions.changePlan(local.id, { planType: "basic", actor: "staff:1" });
     expect(downgraded).toMatchObject({ planType: "standard", scheduledPlanType: "basic" });
+    // The paid price stays on the subscription; a Subscription Schedule moves it to Basic when the period ends.
     expect(stripe.apiCalls("POST", `/v1/subscriptions/${subscriptionId}`).at(-1)!.form).toMatchObject({
-      "items[0][price]": priceOf("haven_basic_monthly_14900"),
-      proration_behavior: "none",
-      "metadata[plan]": "basic",
+      "items[0][price]": priceOf("haven_standard_monthly_37000"),
+    });
+    const schedule = stripe.apiCalls("POST", /^\/v1\/subscription_schedules\/sub_sched_\w+$/).at(-1)!.form;
+    expect(schedule).toMatchObject({
+      end_behavior: "release",
+      "phases[0][items][0][price]": priceOf("haven_standard_monthly_37000"),
+      "phases[1][items][0][price]": priceOf("haven_basic_monthly_14900"),
+      "phases[1][metadata][plan]": "basic",
     });
     expect(await ctx.db("invoices").where({ subscription_id: local.id })).toHaveLength(2);
     // Stripe bills the lower price from the next period.
-    expect(stripe.advancePeriod(subscriptionId).invoice).toMatchObject({ amount_paid: 14900 });
+    const renewal = stripe.advancePeriod(subscriptionId).invoice!;
+    expect((renewal.lines as { data: Obj[] }).data[0]).toMatchObject({ amount: 14900 });
     // The renewal's state as a webhook reads it back: until the period's end Haven keeps Standard and its price;
     // from the end on, Basic (Haven's clock is given here, never waited for).
     const { state } = await ctx.container.stripe!.billing.readBack(subscriptionId);
