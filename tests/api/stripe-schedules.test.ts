@@ -334,6 +334,29 @@ describe("with the demo provider", () => {
     expect(up.planType).toBe("standard");
   });
 
+  it("a 3-D Secure renewal (card 4000 0027 6000 3184): the e-mail carries the page to confirm it (stored), no 'payment failed' e-mail; confirmed, it is paid", async () => {
+    const sub = await start("sca", "standard", at("2026-02-03T15:00:00Z"), { cardNumber: "4000002760003184" });
+    await ctx.container.subscriptions.renewDue(at("2026-03-04T12:00:00Z"));
+    expect((await ctx.container.subscriptions.get(sub.id)).status).toBe("past_due");
+    const open = await ctx.db("invoices").where({ subscription_id: sub.id, status: "open" }).first();
+    expect(open.hosted_invoice_url).toMatch(/\/billing\/[^/]+\/card$/);
+    const mails = (await mailJobs(ctx)).filter((m) => m.to === "sca@example.com");
+    const asks = mails.filter((m) => /confirm your Haven payment/.test(m.subject));
+    expect(asks).toHaveLength(1);
+    expect(asks[0]!.text).toContain(open.hosted_invoice_url);
+    expect(mails.filter((m) => /payment failed/.test(m.subject))).toHaveLength(0);
+    // The page's card form confirms it: paid, active again.
+    const path = new URL(open.hosted_invoice_url).pathname;
+    await ctx
+      .agent()
+      .post(path)
+      .type("form")
+      .send({ cardNumber: "4000 0027 6000 3184", expiry: "12 / 39", cvc: "123" })
+      .expect(303);
+    expect((await ctx.container.subscriptions.get(sub.id)).status).toBe("active");
+    expect((await ctx.db("invoices").where({ id: open.id }).first()).status).toBe("paid");
+  });
+
   it("the price list is stored, not guessed: after set-price basic --checkout 199, a $194 subscriber's upgrade bills $889", async () => {
     const sub = await start("list194", "basic", at("2026-06-01T15:00:00Z"), {
       priceList: "checkout",

@@ -9,6 +9,7 @@ import type { PlansService } from "../plans/index.js";
 import type { BillingMailer } from "./billing-mailer.js";
 import { type period, periodOn } from "./billing-dates.js";
 import type { BillingProvider, ProviderSubscription } from "./billing-provider.js";
+import { ACTION_REQUIRED_REASON } from "./provider-state.js";
 import type { StoredInvoice } from "./invoices.repository.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 import type {
@@ -20,6 +21,13 @@ import type {
 
 /** 4000 0000 0000 0341: pays the first invoice, fails every renewal (as Stripe's test card). */
 export const DEMO_FAILING_CARD = "4000000000000341";
+/**
+ * 4000 0027 6000 3184: pays the first invoice; every renewal waits for the customer's bank (3-D Secure), as Stripe's
+ * test card does off session. The demo's "hosted invoice page" is the billing link's card page, where entering the
+ * card again confirms and pays it.
+ */
+export const DEMO_AUTHENTICATION_CARD = "4000002760003184";
+
 /** What a failed demo renewal says, as Stripe's decline does. */
 export const DEMO_RENEWAL_DECLINE = "Your card was declined.";
 /** Subscriptions per renewal transaction, and how many such transactions run at once. */
@@ -42,7 +50,7 @@ export function prorate(cents: number, periodStart: Date, periodEnd: Date, now: 
  * import the service that imports it.
  */
 export interface RenewalCallbacks {
-  readonly mailer: Pick<BillingMailer, "gathering" | "message">;
+  readonly mailer: Pick<BillingMailer, "gathering" | "message" | "link">;
   applyProviderState(
     state: ProviderSubscriptionState,
     tx: Tx,
@@ -227,6 +235,10 @@ export class DemoBilling implements BillingProvider {
       locked.map((r) => r.id as number),
       tx,
     );
+    // The 3-D Secure test card: its renewals wait for the customer (identified by the card's last four digits).
+    const authenticating = new Set(
+      subs.filter((s) => s.cardLast4 === DEMO_AUTHENTICATION_CARD.slice(-4)).map((s) => s.id),
+    );
     const plain: { sub: ProviderSubscription; next: ReturnType<typeof period> }[] = [];
     for (const sub of subs) {
       const endedOn = new Date(sub.currentPeriodEnd);
@@ -250,7 +262,7 @@ export class DemoBilling implements BillingProvider {
           reason: "Payment failed: retries ran out",
         });
         totals.ended++;
-      } else if (sub.scheduledPlanType || failing.has(sub.id)) {
+      } else if (sub.scheduledPlanType || failing.has(sub.id) || authenticating.has(sub.id)) {
         const changes = Boolean(
           sub.scheduledPlanType && sub.scheduledPlanAt && new Date(sub.scheduledPlanAt) <= endedOn,
         );
@@ -263,7 +275,9 @@ export class DemoBilling implements BillingProvider {
           amountCents = this.amountFor(target, current, sub);
           totals.planChanges++;
         }
-        const fails = failing.has(sub.id);
+        const asks = authenticating.has(sub.id) && !failing.has(sub.id);
+        const fails = failing.has(sub.id) || asks;
+        const hostedInvoiceUrl = asks ? `${ctx.service.mailer.link(sub.id)}/card` : null;
         const state = {
           ...base,
           planType: changes ? sub.scheduledPlanType! : sub.planType,
@@ -285,12 +299,22 @@ export class DemoBilling implements BillingProvider {
             status: fails ? "open" : "paid",
             billingReason: "subscription_cycle",
             paidAt: fails ? null : endedOn,
-            failureReason: fails ? DEMO_RENEWAL_DECLINE : null,
+            failureReason: asks ? ACTION_REQUIRED_REASON : fails ? DEMO_RENEWAL_DECLINE : null,
             attemptCount: 1,
+            ...(asks ? { hostedInvoiceUrl } : {}),
           },
           tx,
           after,
         );
+        if (asks && after.customerEmail)
+          outbox.push(
+            await ctx.service.mailer.message("payment_action_required", after, {
+              amount: amountCents / 100,
+              periodStart: next.start.toISOString(),
+              periodEnd: next.end.toISOString(),
+              hostedInvoiceUrl,
+            }),
+          );
         totals.billed++;
         if (fails) totals.failed++;
         else totals.paid++;
