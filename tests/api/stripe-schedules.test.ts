@@ -123,6 +123,31 @@ describe("with Stripe (the real SDK against the stand-in)", () => {
     expect((itemOf(providerId).price as Obj).unit_amount).toBe(37000);
   });
 
+  it("a cancellation while a downgrade waits: the plan ending first drops the downgrade (its schedule released); one coming later is a 409", async () => {
+    const t0 = at("2025-06-10T15:00:00Z");
+    stripe.clock = () => t0.getTime();
+    const id = await stripeSubscription(ctx, stripe, "both-ways@example.com", "standard");
+    const providerId = await providerIdOf(id);
+    // Inside the minimum the cancellation would come after the downgrade: refused, nothing changed.
+    await ctx.container.subscriptions.changePlan(id, { planType: "basic", actor: "customer" }, days(t0, 2));
+    await expect(
+      ctx.container.subscriptions.cancel(id, { when: "period_end", actor: "customer" }, days(t0, 3)),
+    ).rejects.toMatchObject({ status: 409, message: expect.stringMatching(/take it back first/) });
+    expect(stripe.subscription(providerId).cancel_at).toBeNull();
+    // Past the minimum, a cancellation at the period's end comes with the downgrade: the plan ends instead.
+    await ctx.container.subscriptions.changePlan(id, { planType: "standard", actor: "customer" }, days(t0, 3));
+    for (let i = 0; i < 3; i++)
+      await deliver(ctx, "customer.subscription.updated", stripe.advancePeriod(providerId).subscription);
+    const now = days(new Date((itemOf(providerId).current_period_start as number) * 1000), 2);
+    await ctx.container.subscriptions.changePlan(id, { planType: "basic", actor: "customer" }, now);
+    const scheduleId = stripe.subscription(providerId).schedule as string;
+    const canceled = await ctx.container.subscriptions.cancel(id, { when: "period_end", actor: "customer" }, now);
+    expect(canceled).toMatchObject({ planType: "standard", scheduledPlanType: null });
+    expect(canceled.cancelAt).toBe(new Date((itemOf(providerId).current_period_end as number) * 1000).toISOString());
+    expect(stripe.schedules.get(scheduleId)).toMatchObject({ status: "released" });
+    expect(stripe.subscription(providerId).cancel_at).toBe(itemOf(providerId).current_period_end);
+  });
+
   for (const [label, signUp] of [
     ["the 30th", "2026-01-31T02:00:00Z"], // 21:00 on Jan 30 in Toronto
     ["the 31st", "2026-04-01T01:00:00Z"], // 21:00 on Mar 31 in Toronto
