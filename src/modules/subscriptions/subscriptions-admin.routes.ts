@@ -6,6 +6,7 @@ import { params, parse } from "../../http/validate.js";
 import { todayIn } from "../../shared/business-time.js";
 import { PLAN_TYPES, type Plan, type PlansService } from "../plans/index.js";
 import { cancellationTakesEffect } from "./billing-dates.js";
+import { BillingUncertainError } from "./billing-provider.js";
 import type { PlanDeliveryListener } from "./plan-delivery-listener.js";
 import { staffActor } from "./subscriptions.routes.js";
 import {
@@ -374,7 +375,12 @@ export function subscriptionsAdminPages({
             {
               action: name,
               values: typed,
-              notice: { variant: "error", title: "Nothing was changed", description: error.message },
+              // A change Stripe may have applied is being checked, not "nothing changed" (docs/decisions.md#35).
+              notice: {
+                variant: "error",
+                title: error instanceof BillingUncertainError ? "Being checked" : "Nothing was changed",
+                description: error.message,
+              },
             },
             fragment ? 200 : error.status,
           );
