@@ -4,9 +4,10 @@
 // price list is the one stored on the subscription; a 3-D Secure renewal e-mails Stripe's hosted page; a past-due
 // plan cannot change; an unpaid plan is recovered from the billing link's card flow. Times are given, never waited.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createStripeClient } from "../../src/modules/payments/index.js";
 import { signBillingToken } from "../../src/modules/subscriptions/index.js";
 import { type TestContext, createTestContext } from "../support/context.js";
-import { StripeStandIn, monthsFrom } from "../support/stripe-stand-in.js";
+import { STAND_IN_KEYS, StripeStandIn, monthsFrom } from "../support/stripe-stand-in.js";
 import { stripeSubscription } from "../support/subscriptions.js";
 
 type Obj = Record<string, unknown>;
@@ -182,6 +183,30 @@ describe("with Stripe (the real SDK against the stand-in)", () => {
       expect(billed).toHaveLength(3);
     });
   }
+
+  it("Stripe's figures are stored as Stripe gives them: subtotal, each tax with its rate (total_taxes and the Tax Rate), total", async () => {
+    stripe.clock = () => Date.now();
+    const client = createStripeClient(STAND_IN_KEYS.STRIPE_SECRET_KEY, stripe.url);
+    const hst = await client.taxRates.create({ display_name: "HST", percentage: 13, inclusive: false, country: "CA" });
+    const plan = await ctx.container.plans.get("standard");
+    const price = await ctx.container.stripe!.billing.priceFor(plan, 37000);
+    const customer = await client.customers.create({ email: "taxed@example.com", name: "Tax Payer" });
+    stripe.updateCustomerCard(customer.id);
+    const created = await client.subscriptions.create({
+      customer: customer.id,
+      items: [{ price }],
+      default_tax_rates: [hst.id],
+      metadata: { plan: "standard", price_list: "pricing", postal_code: "K1N 5W8" },
+    });
+    await deliver(ctx, "customer.subscription.created", stripe.subscription(created.id));
+    const invoice = await ctx
+      .db("invoices")
+      .where({ provider_invoice_id: stripe.subscription(created.id).latest_invoice })
+      .first();
+    expect(invoice).toMatchObject({ status: "paid", amount_cents: 41810, subtotal_cents: 37000, tax_cents: 4810 });
+    expect(invoice.tax_lines).toEqual([{ kind: "HST", label: "HST 13%", percent: 13, amountCents: 4810 }]);
+    expect(invoice.hosted_invoice_url).toMatch(/\/hosted\/in_/);
+  });
 
   it("the price list is the subscription's own: a /checkout subscription's upgrade bills /checkout's price", async () => {
     const id = await stripeSubscription(ctx, stripe, "list@example.com", "basic", { price_list: "checkout" });
