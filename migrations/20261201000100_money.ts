@@ -91,7 +91,15 @@ export async function down(knex: Knex): Promise<void> {
   await knex.schema.dropTable("refunds");
   await knex.schema.dropTable("invoice_number_counters");
   await knex.schema.alterTable("invoices", (t) => {
-    for (const c of ["number", "subtotal_cents", "tax_cents", "tax_lines", "tax_province", "refunded_cents", "hosted_invoice_url"])
+    for (const c of [
+      "number",
+      "subtotal_cents",
+      "tax_cents",
+      "tax_lines",
+      "tax_province",
+      "refunded_cents",
+      "hosted_invoice_url",
+    ])
       t.dropColumn(c);
   });
   await knex.raw("alter table subscriptions drop constraint subscriptions_price_list_check");

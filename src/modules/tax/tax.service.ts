@@ -1,4 +1,12 @@
-import { FIRST_LETTER, NUNAVUT_PREFIXES, PROVINCES, type Province, TAX_RATES, type TaxKind, type TaxRate } from "./tax.rates.js";
+import {
+  FIRST_LETTER,
+  NUNAVUT_PREFIXES,
+  PROVINCES,
+  type Province,
+  TAX_RATES,
+  type TaxKind,
+  type TaxRate,
+} from "./tax.rates.js";
 
 export interface TaxLine {
   kind: TaxKind;
