@@ -540,7 +540,10 @@ describe("checkout in Stripe mode (real SDK against the local stand-in)", () => 
       payer_email: "kim@example.com",
     });
     const invoices = await ctx.db("invoices").where({ subscription_id: subs[0].id });
-    expect(invoices).toMatchObject([{ status: "paid", amount_cents: 79900, billing_reason: "subscription_create" }]);
+    // $799.00 + HST 13 % (the business's province: no postal code was sent).
+    expect(invoices).toMatchObject([
+      { status: "paid", amount_cents: 90_287, subtotal_cents: 79_900, billing_reason: "subscription_create" },
+    ]);
   });
 
   it("an id Stripe does not know, or a demo id, is not paid", async () => {

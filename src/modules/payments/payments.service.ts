@@ -240,8 +240,10 @@ export class PaymentsService {
       amount: subtotalCents / 100,
       clientSecret: payment.clientSecret,
       paid: payment.status === "succeeded",
+      // A session made before tax has no subtotal: its amount had no tax, and it shows none.
       quote: {
         ...quote,
+        lines: payment.subtotalCents == null ? [] : quote.lines,
         subtotalCents,
         totalCents: payment.amountCents,
         taxCents: payment.amountCents - subtotalCents,
