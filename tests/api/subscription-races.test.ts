@@ -4,6 +4,7 @@
 // changed" only when nothing was.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
+import { signInHome } from "../support/home.js";
 import { StripeStandIn } from "../support/stripe-stand-in.js";
 import { stripeSubscription } from "../support/subscriptions.js";
 
@@ -223,5 +224,59 @@ describe("a 503 says 'Nothing was changed' only when nothing was (Stripe)", () =
       standIn.failWith = null;
     }
     expect(standIn.requests.slice(calls).every((r) => r.method === "GET")).toBe(true);
+  });
+});
+
+describe("one change at a time from My Home (demo provider)", () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext({ BUSINESS_TZ: "America/Toronto" });
+    await ctx.container.plans.seed();
+  });
+  afterAll(() => ctx.close());
+
+  it("5 parallel upgrades by the homeowner give 1 invoice and 1 e-mail", async () => {
+    const email = "owner-race@example.com";
+    const { customer, property } = await ctx.container.customers.createWithProperty(
+      { email, name: "Olive Owner", phone: "613-555-0102", subscriptionPlan: "free-score" },
+      {
+        address: "12 Elgin Street",
+        city: "Ottawa",
+        province: "ON",
+        postalCode: "K1P 5K8",
+        squareFootage: 1500,
+        yearBuilt: 1980,
+      },
+    );
+    const started = new Date(Date.now() - 3 * 86_400_000);
+    const sub = await ctx.container.subscriptions.startDemo(
+      {
+        checkoutRef: "home_race",
+        planType: "basic",
+        amountCents: 14900,
+        payerEmail: email,
+        payerName: "Olive Owner",
+        cardNumber: "4242424242424242",
+        priceList: "pricing",
+        postalCode: "K1P 5K8",
+      },
+      started,
+    );
+    await ctx.container.transaction((tx) =>
+      ctx.container.subscriptions.attachToProperty(
+        "home_race",
+        { customerId: customer.id, propertyId: property.id },
+        tx,
+      ),
+    );
+    const home = await signInHome(ctx, email);
+    const answers = await together(5, () =>
+      home.post("/api/my-home/subscription/change-plan").send({ subscriptionId: sub.id, planType: "premium" }),
+    );
+    expect(answers.every((a) => a.status === 200 || a.status === 409)).toBe(true);
+    expect(answers.some((a) => a.status === 200)).toBe(true);
+    expect(await prorations(ctx, sub.id)).toHaveLength(1);
+    const mails = (await mailJobs(ctx)).filter((m) => m.to === email && /plan changes/.test(m.subject));
+    expect(mails).toHaveLength(1);
   });
 });
