@@ -1,0 +1,171 @@
+import { z } from "zod";
+import { apiCalls, binary, dateTimeString, idNumber, idempotencyHeaders } from "../../http/openapi.kit.js";
+import { idParams } from "../../http/fields.js";
+import { invoiceListQuerySchema, refundSchema, taxReportQuerySchema } from "./invoices.schemas.js";
+import { INVOICE_STATUSES } from "./subscriptions.constants.js";
+
+// OpenAPI entries of invoices.routes.ts (the staff's invoice, refund and tax-report calls, docs/decisions.md#33, #34)
+// and of My Home's invoice PDF (my-home/invoices.routes.ts); see docs/api.md.
+
+const taxLine = z
+  .object({
+    kind: z.enum(["GST", "HST", "QST"]),
+    label: z.string().meta({ example: "HST 13%" }),
+    percent: z.number().meta({ example: 13 }),
+    amountCents: z.number().int().meta({ example: 5356 }),
+  })
+  .meta({ id: "TaxLine" });
+
+const invoice = z
+  .object({
+    id: idNumber,
+    subscriptionId: idNumber,
+    providerInvoiceId: z.string(),
+    number: z
+      .string()
+      .nullable()
+      .meta({ description: "HAV-YYYY-NNNNNN, gapless per year; null on a draft", example: "HAV-2027-000123" }),
+    amount: z.number().meta({ description: "The total charged, tax included (dollars)", example: 465.56 }),
+    subtotal: z.number().meta({ description: "Before tax (dollars)", example: 412 }),
+    tax: z.number().meta({ description: "Dollars", example: 53.56 }),
+    taxLines: z.array(taxLine),
+    taxProvince: z.string().nullable().meta({ example: "ON" }),
+    refunded: z.number().meta({ description: "Refunded so far, tax included (dollars)" }),
+    hostedInvoiceUrl: z.string().nullable(),
+    currency: z.string(),
+    periodStart: dateTimeString,
+    periodEnd: dateTimeString,
+    status: z.string().meta({ description: INVOICE_STATUSES.join(", ") }),
+    billingReason: z.string().nullable(),
+    paidAt: dateTimeString.nullable(),
+    failureReason: z.string().nullable(),
+  })
+  .meta({ id: "InvoiceDocument" });
+
+const listRow = invoice
+  .extend({
+    customerName: z.string().nullable(),
+    customerEmail: z.string().nullable(),
+    planType: z.string(),
+    taxes: z
+      .object({ GST: z.number(), HST: z.number(), QST: z.number() })
+      .meta({ description: "Each tax kind in dollars (the CSV's taxes.GST, taxes.HST, taxes.QST columns)" }),
+    refundedTax: z.number().meta({ description: "The tax part of the refunds (dollars)" }),
+  })
+  .meta({ id: "InvoiceListRow" });
+
+const refund = z
+  .object({
+    id: idNumber,
+    invoiceId: idNumber,
+    provider: z.enum(["stripe", "demo"]),
+    providerRefundId: z.string().meta({ description: "Stripe's re_…, or demo_re_<invoice>_<n>" }),
+    amountCents: z.number().int().meta({ description: "Back to the customer, tax included" }),
+    taxCents: z.number().int(),
+    taxLines: z.array(taxLine).meta({ description: "The tax part, each tax in proportion" }),
+    reason: z.string().nullable(),
+    actor: z.string().meta({ description: "staff:<id>, cli or stripe (made in Stripe's dashboard)" }),
+    creditNoteId: z.string().nullable().meta({ description: "Stripe's cn_…, or the demo's twin" }),
+    requestKey: z.string().nullable(),
+    createdAt: dateTimeString,
+  })
+  .meta({ id: "Refund" });
+
+const taxReportLine = z.object({
+  province: z.string(),
+  kind: z.string(),
+  label: z.string(),
+  percent: z.number(),
+  netSales: z.number().meta({ description: "Sales before tax the tax was charged on, net of refunds (dollars)" }),
+  collected: z.number(),
+  refunded: z.number(),
+  net: z.number(),
+});
+
+const pdf = { 200: { description: "The invoice as a PDF", contentType: "application/pdf", schema: binary } };
+const tags = ["Invoices"];
+
+export const invoicesCalls = apiCalls([
+  {
+    method: "get",
+    path: "/api/invoices",
+    summary: "Invoices, newest period first",
+    description:
+      "By `subscriptionId`, `status`, and issue date (`from`/`to`, YYYY-MM-DD in BUSINESS_TZ, both included; the issue date is the payment's, else the period's start). `?format=csv` gives every matching row with the tax columns, for the accountant.",
+    tags,
+    access: "staff",
+    query: invoiceListQuerySchema,
+    list: true,
+    csv: true,
+    responses: { 200: z.array(listRow) },
+  },
+  {
+    method: "get",
+    path: "/api/invoices/{id}",
+    summary: "One invoice with its refunds and what is left to refund",
+    tags,
+    access: "staff",
+    params: idParams,
+    responses: {
+      200: z.object({ invoice, refunds: z.array(refund), refundable: z.number().meta({ description: "Dollars" }) }),
+    },
+    errors: [404],
+  },
+  {
+    method: "get",
+    path: "/api/invoices/{id}/pdf",
+    summary: "The invoice as a PDF (docs/decisions.md#33)",
+    description:
+      "The business's name, address and GST/HST number, the number and date, the buyer, the plan and period, the subtotal, each tax with its rate, the total, the terms, and any refunds.",
+    tags,
+    access: "staff",
+    params: idParams,
+    responses: pdf,
+    errors: [404],
+  },
+  {
+    method: "post",
+    path: "/api/invoices/{id}/refund",
+    summary: "Refund a paid invoice in full or in part",
+    description:
+      "`amountCents` is what the customer gets back, tax included (default: all that is left); its tax is in proportion. With Stripe a refund and a credit note, in demo mode their twin; the customer is e-mailed. The invoice's row is locked first; a repeat with the same Idempotency-Key (or the same `expectedRefundedCents`) answers the first refund with 200. More than is left is a 400; nothing left, an unpaid invoice or a stale `expectedRefundedCents` a 409; Stripe unreachable a 503 (nothing written).",
+    tags,
+    access: "staff",
+    params: idParams,
+    headers: idempotencyHeaders,
+    body: refundSchema,
+    responses: { 201: z.object({ refund, invoice }), 200: z.object({ refund, invoice }) },
+    errors: [404, 409, 503],
+  },
+  {
+    method: "get",
+    path: "/api/tax-report",
+    summary: "GST/HST and QST collected, refunded and net, by province and rate",
+    description:
+      "Collected: paid invoices by payment date; refunded: refunds by the date they were made; `from`/`to` are business days, both included.",
+    tags,
+    access: "staff",
+    query: taxReportQuerySchema,
+    responses: {
+      200: z
+        .object({
+          from: z.string(),
+          to: z.string(),
+          lines: z.array(taxReportLine),
+          totals: z.object({ netSales: z.number(), collected: z.number(), refunded: z.number(), net: z.number() }),
+        })
+        .meta({ id: "TaxReport" }),
+    },
+  },
+  {
+    method: "get",
+    path: "/api/my-home/invoices/{id}/pdf",
+    summary: "One of the homeowner's invoices as a PDF",
+    description: "A My Home session (haven_home cookie); an invoice of anyone else's is a 404.",
+    tags: ["My Home"],
+    access: "public",
+    params: idParams,
+    responses: pdf,
+    errors: [401, 404],
+  },
+]);
