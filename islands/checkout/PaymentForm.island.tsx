@@ -319,6 +319,17 @@ export default function PaymentForm({ plan, mode, publishableKey, hosted }: Prop
       }
       const ready = stripeRef.current;
       if (!ready) throw new Error("The payment form is still loading.");
+      // The element confirms the total the customer saw: the quote for this home (asked again if it has not come).
+      const total =
+        quote?.postalCode === postalCode
+          ? quote.totalCents
+          : (
+              await apiRequest<TaxQuote>(
+                "GET",
+                `/api/checkout/quote?${new URLSearchParams({ plan: plan.type, priceList: "checkout", postalCode })}`,
+              )
+            ).totalCents;
+      ready.elements.update({ amount: total });
       // Stripe checks the card fields first; only then is anything made at Stripe.
       const checked = await ready.elements.submit();
       if (checked.error) throw new Error(checked.error.message ?? "Check your card details.");
