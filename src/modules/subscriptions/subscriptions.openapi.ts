@@ -7,11 +7,17 @@ import {
   SUBSCRIPTION_STATUSES,
   cancelSchema,
   changePlanSchema,
+  idempotencyKeyHeader,
   serviceRequestSchema,
   subscriptionListQuerySchema,
 } from "./subscriptions.schemas.js";
 
 // OpenAPI entries of subscriptions.routes.ts (the staff calls); see docs/api.md.
+
+/** docs/decisions.md#35, said on every change call. */
+const ONE_AT_A_TIME =
+  "One change at a time: the call locks the subscription, and a repeat with the same `Idempotency-Key` (or sent together with an identical one) gets the first answer. A 409 body also carries `subscription`, as it is now. " +
+  "503: 'Nothing was changed' when the provider could not be reached before the change was sent, or refused it; 'being checked' when the change was sent and not confirmed (its webhook settles it).";
 
 const status = z.string().meta({
   description: `Stripe's value: ${SUBSCRIPTION_STATUSES.join(", ")}. An unknown value is kept as the provider sent it`,
@@ -167,10 +173,12 @@ export const subscriptionsCalls = apiCalls([
     summary: "Cancel at period end or at once",
     description:
       "`period_end`: before the 3-month minimum ends, the cancellation takes effect when it ends (`cancelAt` = `minimumTermEndsAt`); after, at the end of the paid period. " +
-      "`now` ends it at once. An ended subscription is a 409. The provider is called first: when it cannot be reached the answer is 503 and nothing changes.",
+      "`now` ends it at once. An ended subscription is a 409. " +
+      ONE_AT_A_TIME,
     tags,
     access: "staff",
     params: idParams,
+    headers: idempotencyKeyHeader,
     body: cancelSchema,
     responses: { 200: subscription },
     errors: [404, 409, 503],
@@ -180,10 +188,12 @@ export const subscriptionsCalls = apiCalls([
     path: "/api/subscriptions/{id}/resume",
     summary: "Undo a scheduled cancellation",
     description:
-      "Possible until the cancellation takes effect; 409 when none is scheduled or the subscription has ended.",
+      "Possible until the cancellation takes effect; 409 when none is scheduled or the subscription has ended. " +
+      ONE_AT_A_TIME,
     tags,
     access: "staff",
     params: idParams,
+    headers: idempotencyKeyHeader,
     responses: { 200: subscription },
     errors: [404, 409, 503],
   },
@@ -192,10 +202,12 @@ export const subscriptionsCalls = apiCalls([
     path: "/api/subscriptions/{id}/change-plan",
     summary: "Upgrade (at once, prorated) or downgrade (at period end)",
     description:
-      "A downgrade sets `scheduledPlanType`/`scheduledPlanAt`; asking for the current plan while one waits takes it back. The same plan is a 409.",
+      "A downgrade sets `scheduledPlanType`/`scheduledPlanAt` (Stripe: a Subscription Schedule); asking for the current plan while one waits takes it back; an upgrade is prorated from the plan paid for. The same plan, or a past-due plan, is a 409. " +
+      ONE_AT_A_TIME,
     tags,
     access: "staff",
     params: idParams,
+    headers: idempotencyKeyHeader,
     body: changePlanSchema,
     responses: { 200: subscription },
     errors: [404, 409, 503],

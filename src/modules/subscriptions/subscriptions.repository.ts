@@ -208,6 +208,8 @@ export class SubscriptionsRepository {
         payer_email: before.payer_email ?? state.payerEmail,
         payer_name: before.payer_name ?? state.payerName,
         checkout_ref: before.checkout_ref ?? state.checkoutRef,
+        // The provider's own third period (Stripe's anchor): rows stored before it was read this way follow it.
+        ...(state.minimumTermEndsAt ? { minimum_term_ends_at: state.minimumTermEndsAt } : {}),
         version: tx.raw("version + 1"),
         updated_at: tx.fn.now(),
       });
