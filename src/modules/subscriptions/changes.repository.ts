@@ -43,17 +43,6 @@ export class ChangesRepository {
     return row ? { key, statusCode: row.status_code as number, response: row.response } : null;
   }
 
-  /** The last change answered for a subscription. */
-  async latest(subscriptionId: number, tx: Tx): Promise<ChangeAnswer | null> {
-    const row = await tx("subscription_changes")
-      .where({ subscription_id: subscriptionId })
-      .orderBy("id", "desc")
-      .first();
-    return row
-      ? { key: row.change_key as string, statusCode: row.status_code as number, response: row.response }
-      : null;
-  }
-
   async record(subscriptionId: number, answer: ChangeAnswer, tx: Tx): Promise<void> {
     await tx("subscription_changes").insert({
       subscription_id: subscriptionId,
