@@ -204,7 +204,8 @@ export const subscriptionsStep: DemoStep = {
               greatest(s.started_at, (s.billing_anchor + g * interval '1 month') at time zone ?), now()
          from unnest(?::int[], ?::int[], ?::boolean[]) as v(sid, last, last_open)
          join subscriptions s on s.id = v.sid
-         cross join lateral generate_series(0, v.last) g`,
+         cross join lateral generate_series(0, v.last) g
+       returning id`,
       [
         timeZone,
         timeZone,
@@ -216,6 +217,10 @@ export const subscriptionsStep: DemoStep = {
         planned.map((s) => s.lastOpen),
       ],
     );
+    // Each invoice gets the tax of its home's province and its number, as the invoice write path gives them
+    // (docs/decisions.md#32, #33): the amount inserted above is the subtotal.
+    const invoiceIds = (invoices.rows as { id: number }[]).map((r) => r.id);
+    await container.invoiceSide.invoices.taxAndNumber(invoiceIds, tx);
     await tx("subscription_events").insert(
       planned.flatMap((s, k) =>
         s.events.map((e) => ({
@@ -253,6 +258,18 @@ export const subscriptionsStep: DemoStep = {
         },
         today,
       );
+    }
+    // One demo invoice is partly refunded (docs/decisions.md#34), the first time the seed runs.
+    const first = subIds[planned.findIndex((s) => s.kind === "active")];
+    if (first && !(await tx("refunds").first("id"))) {
+      const paid = await tx("invoices").where({ subscription_id: first, status: "paid" }).orderBy("id").first("id");
+      if (paid)
+        await container.invoiceSide.refunds.refundIn(tx, paid.id as number, {
+          amountCents: 5000,
+          reason: "Window cleaning visit rescheduled: $50 credited",
+          actor: "system",
+          notify: false,
+        });
     }
     for (const s of planned) batch.subscriptions[s.kind]++;
     batch.invoices += invoices.rowCount ?? 0;

@@ -86,7 +86,11 @@ describe("seedDemo", () => {
         const p = period(anchor, n, tz);
         expect(invoice.provider_invoice_id).toBe(`demo_in_${s.id}_${p.startDate}`);
         expect(invoice.period_start.toISOString()).toBe(p.start.toISOString());
-        expect(invoice.amount_cents).toBe(s.monthly_amount_cents);
+        // The price before tax, Ontario's HST on it, and a number (docs/decisions.md#32, #33).
+        expect(invoice.subtotal_cents).toBe(s.monthly_amount_cents);
+        expect(invoice.tax_cents).toBe(Math.round(s.monthly_amount_cents * 0.13));
+        expect(invoice.amount_cents).toBe(invoice.subtotal_cents + invoice.tax_cents);
+        expect(invoice.number).toMatch(/^HAV-\d{4}-\d{6}$/);
       });
       const last = invoices.at(-1)!;
       expect(s.current_period_start.toISOString()).toBe(last.period_start.toISOString());
@@ -110,9 +114,17 @@ describe("seedDemo", () => {
     );
     expect(result12.subscriptions.invoices).toBe(await count("invoices"));
     // Nothing counted twice: revenue is the paid invoices (every seeded payment belongs to a subscription).
-    const paid = Number((await ctx.db("invoices").where({ status: "paid" }).sum({ n: "amount_cents" }))[0]!.n);
-    expect(await ctx.container.payments.totalRevenue()).toBe(paid / 100);
-    expect((await ctx.container.dashboard.stats()).totalRevenue).toBe(paid / 100);
+    // Revenue counts subtotals, net of refunds (docs/decisions.md#34): one demo invoice is partly refunded.
+    const paid = Number((await ctx.db("invoices").where({ status: "paid" }).sum({ n: "subtotal_cents" }))[0]!.n);
+    const refunds = await ctx.db("refunds");
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0]).toMatchObject({ amount_cents: 5000, tax_cents: 575, provider: "demo" });
+    const revenue = (paid - (5000 - 575)) / 100;
+    expect(await ctx.container.payments.totalRevenue()).toBe(revenue);
+    expect((await ctx.container.dashboard.stats()).totalRevenue).toBe(revenue);
+    // Numbers are gapless: as many as there are open and paid invoices, each once.
+    const numbers = (await ctx.db("invoices").whereNotNull("number").pluck("number")) as string[];
+    expect(new Set(numbers).size).toBe(await count("invoices"));
   });
 
   it("completed inspections are fully scored with the shared scoring, with findings, and their bookings completed", async () => {

@@ -321,6 +321,55 @@ export class InvoicesRepository {
     return stored;
   }
 
+  /**
+   * Taxes and numbers invoices inserted without them (the demo seed's bulk insert, whose amount is the subtotal):
+   * the tax of each home's province on its issue day, and numbers in order of issue for the open and paid ones.
+   */
+  async taxAndNumber(ids: number[], tx: Tx): Promise<void> {
+    if (!ids.length) return;
+    const rows = await tx("invoices")
+      .whereIn("id", ids)
+      .whereNull("number")
+      .select("id", "subscription_id", "amount_cents", "status", "paid_at", "period_start")
+      .orderByRaw("coalesce(paid_at, period_start), id");
+    const provinces = await this.provinces([...new Set(rows.map((r) => r.subscription_id as number))], tx);
+    const issued = (r: Row) => new Date((r.paid_at ?? r.period_start) as string);
+    const taxed = rows.map((r) =>
+      taxFor(
+        r.amount_cents as number,
+        provinces.get(r.subscription_id as number)!,
+        todayIn(this.settings.timeZone, issued(r)),
+      ),
+    );
+    const numbers = new Map<number, string>();
+    const byYear = new Map<number, number[]>();
+    for (const r of rows.filter((r) => NUMBERED.includes(r.status as string))) {
+      const year = this.yearOf(issued(r));
+      byYear.set(year, [...(byYear.get(year) ?? []), r.id as number]);
+    }
+    for (const year of [...byYear.keys()].sort()) {
+      const group = byYear.get(year)!;
+      const taken = await this.takeNumbers(year, group.length, tx);
+      group.forEach((id, i) => numbers.set(id, taken[i]!));
+    }
+    await tx.raw(
+      `update invoices i set number = v.num, amount_cents = v.total, subtotal_cents = v.subtotal, tax_cents = v.tax,
+              tax_lines = v.lines, tax_province = v.province
+         from unnest(?::int[], ?::text[], ?::int[], ?::int[], ?::int[], ?::jsonb[], ?::text[])
+              as v(id, num, total, subtotal, tax, lines, province)
+        where i.id = v.id`,
+      [
+        rows.map((r) => r.id),
+        rows.map((r) => numbers.get(r.id as number) ?? null),
+        taxed.map((t) => t.totalCents),
+        taxed.map((t) => t.subtotalCents),
+        taxed.map((t) => t.taxCents),
+        taxed.map((t) => JSON.stringify(t.lines)),
+        taxed.map((t) => t.province),
+      ],
+    );
+  }
+
   /** The invoice of a provider id (a receipt names the invoice just stored). */
   async findByProviderId(provider: string, providerInvoiceId: string, db: Db = this.db): Promise<Invoice | null> {
     const row = await db("invoices").where({ provider, provider_invoice_id: providerInvoiceId }).first();

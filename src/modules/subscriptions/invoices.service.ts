@@ -2,6 +2,7 @@
 // PDF, and refunds. The write path is invoices.repository.ts; refunds are RefundsService's (refunds.ts).
 import type { Knex } from "knex";
 import { cursorBatches } from "../../db/cursor.js";
+import type { Tx } from "../../db/transaction.js";
 import { NotFoundError } from "../../http/errors.js";
 import { renderInvoicePdf } from "./invoice-pdf.js";
 import { type InvoiceFilter, type InvoiceListRow, type InvoicesRepository, toListRow } from "./invoices.repository.js";
@@ -81,6 +82,11 @@ export class InvoicesService {
   /** A subscription's disputes, newest first (its staff page flags them). */
   disputes(subscriptionId: number) {
     return this.deps.refundRows.disputesOf(subscriptionId);
+  }
+
+  /** Taxes and numbers invoices written without them in bulk (the demo seed), in the caller's transaction. */
+  taxAndNumber(ids: number[], tx: Tx): Promise<void> {
+    return this.deps.invoices.taxAndNumber(ids, tx);
   }
 
   refund(id: number, input: RefundRequest) {

@@ -68,8 +68,17 @@ export class RefundsService {
     invoiceId: number,
     input: RefundRequest,
   ): Promise<{ refund: Refund; invoice: Invoice; repeated: boolean }> {
-    const { invoices, refunds, transaction } = this.deps;
-    return transaction(async (tx) => {
+    return this.deps.transaction((tx) => this.refundIn(tx, invoiceId, input));
+  }
+
+  /** The refund in the caller's transaction (the demo seed's partial refund); `notify: false` sends no e-mail. */
+  async refundIn(
+    tx: Tx,
+    invoiceId: number,
+    input: RefundRequest & { notify?: boolean },
+  ): Promise<{ refund: Refund; invoice: Invoice; repeated: boolean }> {
+    const { invoices, refunds } = this.deps;
+    {
       const invoice = await invoices.lock(invoiceId, tx);
       if (!invoice || (input.subscriptionId !== undefined && invoice.subscriptionId !== input.subscriptionId))
         throw new NotFoundError("Invoice not found");
@@ -116,13 +125,14 @@ export class RefundsService {
           reason: input.reason,
           actor: input.actor,
           requestKey,
+          notify: input.notify,
         },
         tx,
       );
       // A webhook for this very refund got here first (Stripe answered before this transaction wrote it).
       const stored = refund ?? (await refunds.findByProviderId(invoice.provider, provider.refundId, tx))!;
       return { refund: stored, invoice: (await invoices.find(invoice.id, tx))!, repeated: !refund };
-    });
+    }
   }
 
   /**
@@ -169,6 +179,7 @@ export class RefundsService {
       actor: string;
       requestKey: string | null;
       createdAt?: Date;
+      notify?: boolean;
     },
     tx: Tx,
   ): Promise<Refund | null> {
@@ -201,7 +212,7 @@ export class RefundsService {
     );
     const sub = await subscriptions.find(invoice.subscriptionId, tx);
     const after = await invoices.find(invoice.id, tx);
-    if (sub && after)
+    if (sub && after && refund.notify !== false)
       await mailer.send("refund", sub, tx, {
         invoice: mailInvoice(after),
         reason: refund.reason,
