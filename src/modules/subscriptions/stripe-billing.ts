@@ -491,32 +491,38 @@ export class StripeBilling implements BillingProvider, StripeSubscriptionSide {
   async adoptCustomerDefaultCard(
     sub: Pick<ProviderSubscription, "providerSubscriptionId">,
   ): Promise<StripeRead | null> {
-    const changed = await this.call(async () => {
-      const subscription = await this.stripe.subscriptions.retrieve(sub.providerSubscriptionId, {
-        expand: ["customer", "latest_invoice"],
-      });
-      const customer = subscription.customer;
-      const card =
-        typeof customer === "object" && !("deleted" in customer && customer.deleted)
-          ? idOf((customer as Stripe.Customer).invoice_settings?.default_payment_method)
-          : null;
-      if (!card || card === idOf(subscription.default_payment_method)) return false;
-      await this.stripe.subscriptions.update(sub.providerSubscriptionId, { default_payment_method: card });
-      const open =
-        typeof subscription.latest_invoice === "object" && subscription.latest_invoice?.status === "open"
-          ? subscription.latest_invoice.id
-          : null;
-      if (open) {
+    const subscription = await this.call(() =>
+      this.stripe.subscriptions.retrieve(sub.providerSubscriptionId, { expand: ["customer", "latest_invoice"] }),
+    );
+    const customer = subscription.customer;
+    const card =
+      typeof customer === "object" && !("deleted" in customer && customer.deleted)
+        ? idOf((customer as Stripe.Customer).invoice_settings?.default_payment_method)
+        : null;
+    if (!card || card === idOf(subscription.default_payment_method)) return null;
+    // Keys name the card and the invoice (docs/decisions.md#35): a repeat is the same call to Stripe.
+    await this.mutate(() =>
+      this.stripe.subscriptions.update(
+        sub.providerSubscriptionId,
+        { default_payment_method: card },
+        { idempotencyKey: `adopt:${sub.providerSubscriptionId}:${card}` },
+      ),
+    );
+    const open =
+      typeof subscription.latest_invoice === "object" && subscription.latest_invoice?.status === "open"
+        ? subscription.latest_invoice.id
+        : null;
+    if (open) {
+      await this.mutate(async () => {
         try {
-          await this.stripe.invoices.pay(open, { payment_method: card });
+          await this.stripe.invoices.pay(open, { payment_method: card }, { idempotencyKey: `pay:${open}:${card}` });
         } catch (error) {
           // A declined card is an answer, not an outage: the invoice stays open and the state says so.
           if (!(error instanceof Stripe.errors.StripeCardError)) throw error;
         }
-      }
-      return true;
-    });
-    return changed ? this.readBack(sub.providerSubscriptionId) : null;
+      });
+    }
+    return this.readBack(sub.providerSubscriptionId);
   }
 
   /** Made once per Stripe account and found again by metadata.haven; cached per process. */
