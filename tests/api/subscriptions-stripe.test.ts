@@ -131,7 +131,7 @@ describe("subscriptions with Stripe (the real SDK against the local stand-in)", 
       property_id: null,
     });
     expect(await ctx.db("invoices").where({ subscription_id: local.id })).toMatchObject([
-      { status: "paid", amount_cents: 37000, billing_reason: "subscription_create" },
+      { status: "paid", subtotal_cents: 37000, billing_reason: "subscription_create" },
     ]);
     // The billing period is the item's (current API shape).
     const item = (stripe.subscription(subscriptionId).items as { data: Obj[] }).data[0]!;
@@ -208,7 +208,7 @@ describe("subscriptions with Stripe (the real SDK against the local stand-in)", 
       plan_type: "basic",
     });
     expect(await ctx.db("invoices").where({ subscription_id: local.id })).toMatchObject([
-      { status: "paid", amount_cents: 19400 },
+      { status: "paid", subtotal_cents: 19400 },
     ]);
   });
 
@@ -463,7 +463,7 @@ describe("subscriptions with Stripe (the real SDK against the local stand-in)", 
     // Stripe sends it again: processed now.
     expect((await post(ctx, delivery).expect(200)).body.recorded).toBe(true);
     expect(await ctx.db("invoices").where({ provider_invoice_id: renewal.id })).toMatchObject([
-      { status: "paid", amount_cents: 79900 },
+      { status: "paid", subtotal_cents: 79900 },
     ]);
   });
 
@@ -546,8 +546,9 @@ describe("subscriptions with Stripe (the real SDK against the local stand-in)", 
       (i) => i.status === "succeeded" && !(i.metadata as Obj).plan,
     )!;
     expect((await post(ctx, event("payment_intent.succeeded", invoiceIntent)).expect(200)).body.recorded).toBe(false);
+    // Revenue counts invoices before tax (docs/decisions.md#34).
     const { rows } = await ctx.db.raw(
-      "select (select coalesce(sum(amount_cents), 0) from invoices where status = 'paid') + (select coalesce(sum(amount_cents), 0) from payments where status = 'succeeded' and subscription_id is null) as cents",
+      "select (select coalesce(sum(subtotal_cents), 0) from invoices where status = 'paid') + (select coalesce(sum(amount_cents), 0) from payments where status = 'succeeded' and subscription_id is null) as cents",
     );
     expect(await ctx.container.payments.totalRevenue()).toBe(Number(rows[0].cents) / 100);
     const stripeInvoices = [...stripe.invoices.values()]
