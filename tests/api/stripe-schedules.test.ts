@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStripeClient } from "../../src/modules/payments/index.js";
 import { signBillingToken } from "../../src/modules/subscriptions/index.js";
 import { type TestContext, createTestContext } from "../support/context.js";
+import { signInHome } from "../support/home.js";
 import { STAND_IN_KEYS, StripeStandIn, monthsFrom } from "../support/stripe-stand-in.js";
 import { stripeSubscription } from "../support/subscriptions.js";
 
@@ -414,6 +415,30 @@ describe("with the demo provider", () => {
     });
     await ctx.container.plans.setPrice("basic", { checkout: 199 });
     try {
+      // My Home's Plan page shows the price the change will bill.
+      const email = "list194@example.com";
+      const { customer, property } = await ctx.container.customers.createWithProperty(
+        { email, name: "Lee List", phone: "613-555-0103", subscriptionPlan: "free-score" },
+        {
+          address: "3 Bank Street",
+          city: "Ottawa",
+          province: "ON",
+          postalCode: "K1P 5N2",
+          squareFootage: 1500,
+          yearBuilt: 1980,
+        },
+      );
+      await ctx.container.transaction((tx) =>
+        ctx.container.subscriptions.attachToProperty(
+          "list194",
+          { customerId: customer.id, propertyId: property.id },
+          tx,
+        ),
+      );
+      const home = await signInHome(ctx, email);
+      const { body } = await home.get("/api/my-home/subscription").expect(200);
+      const premium = body.subscriptions[0].changes.find((c: { planType: string }) => c.planType === "premium");
+      expect(premium.price).toBe(889);
       const up = await ctx.container.subscriptions.changePlan(
         sub.id,
         { planType: "premium", actor: "staff:1" },

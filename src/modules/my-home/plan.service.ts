@@ -188,8 +188,9 @@ export class HomePlanPage {
   }
 
   /** What another plan costs this subscriber a month: the same reading of the prices as their journey (docs/decisions.md#23). */
-  private priceFor(target: Plan, current: Plan, sub: { monthlyAmount: number }): number {
-    return this.subscriptions.demo.amountFor(target, current, Math.round(sub.monthlyAmount * 100)) / 100;
+  private priceFor(target: Plan, current: Plan, sub: { priceList: "pricing" | "checkout" }): number {
+    // The list stored on the subscription, as its plan changes bill (docs/decisions.md#23).
+    return this.subscriptions.demo.amountFor(target, current, sub) / 100;
   }
 
   private async present(id: number, now: Date): Promise<HomePlan> {

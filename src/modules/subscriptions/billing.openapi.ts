@@ -36,6 +36,9 @@ const billingView = z
       monthlyAmount: z.number().meta({ description: "Dollars a month", example: 370 }),
       scheduledPlanType: z.enum(PLAN_TYPES).nullable(),
       scheduledPlanAt: dateTimeString.nullable(),
+      priceList: z.enum(["pricing", "checkout"]).meta({
+        description: "The price list it was sold from: another plan costs this subscriber that list's price",
+      }),
       cardLast4: z.string().nullable(),
       lastPaymentError: z
         .string()

@@ -10,7 +10,7 @@ import {
 } from "./subscriptions.constants.js";
 
 export function toCustomerView(
-  sub: Subscription,
+  sub: Subscription & { priceList?: "pricing" | "checkout" },
   invoices: Invoice[],
   planName: string,
   now: Date,
@@ -38,6 +38,7 @@ export function toCustomerView(
       cancelAt: sub.cancelAt,
       canceledAt: sub.canceledAt,
       monthlyAmount: sub.monthlyAmount,
+      priceList: sub.priceList ?? "pricing",
       scheduledPlanType: sub.scheduledPlanType,
       scheduledPlanAt: sub.scheduledPlanAt,
       cardLast4: sub.cardLast4,

@@ -188,6 +188,8 @@ export interface CustomerSubscriptionView {
     monthlyAmount: number;
     scheduledPlanType: PlanType | null;
     scheduledPlanAt: string | null;
+    /** The price list it was sold from (docs/decisions.md#23): another plan costs this subscriber that list's price. */
+    priceList: "pricing" | "checkout";
     cardLast4: string | null;
     /** Only while past due. */
     lastPaymentError: string | null;
