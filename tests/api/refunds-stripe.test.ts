@@ -178,3 +178,46 @@ describe("reconciliation with Stripe", () => {
     expect(again.message).toBe("Haven and Stripe agree");
   });
 });
+
+describe("the Standard subscriber in Ottawa who bought at /checkout, with Stripe", () => {
+  it("the receipt shows $412.00 + HST $53.56 = $465.56, the invoice number and the GST/HST number", async () => {
+    const OTTAWA = "K1S 2B4";
+    const { body } = await ctx
+      .agent()
+      .post("/api/create-payment-intent")
+      .send({
+        amount: 412,
+        plan: "standard",
+        postalCode: OTTAWA,
+        email: "olive.stripe@example.com",
+        name: "Olive Ottawa",
+      })
+      .expect(200);
+    const intentId = String(body.clientSecret).split("_secret_")[0]!;
+    stripe.succeedIntent(intentId, "olive.stripe@example.com");
+    await ctx.agent().get(`/api/verify-payment?session_id=${intentId}`).expect(200);
+    const sub = await ctx.db("subscriptions").where({ checkout_ref: intentId }).first();
+    const invoice = await ctx.db("invoices").where({ subscription_id: sub.id }).first();
+    expect(invoice).toMatchObject({ status: "paid", subtotal_cents: 41_200, tax_cents: 5_356, amount_cents: 46_556 });
+    expect(invoice.number).toMatch(/^HAV-\d{4}-\d{6}$/);
+    const mails = (
+      await ctx.db.raw(
+        "select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'mail.send' order by j.id",
+      )
+    ).rows.map((r: { payload: { subject: string; to: string; text: string } }) => r.payload);
+    const receipt = mails.find(
+      (m: { to: string; subject: string }) =>
+        m.to === "olive.stripe@example.com" && m.subject.startsWith("Your Haven receipt"),
+    )!;
+    expect(receipt.subject).toBe("Your Haven receipt: $465.56 CAD");
+    for (const line of [
+      `Invoice: ${invoice.number}`,
+      "Subtotal: $412.00 CAD",
+      "HST 13%: $53.56 CAD",
+      "Total: $465.56 CAD",
+      "GST/HST registration: 123456789 RT0001",
+      `/my-home/plan/invoices/${invoice.id}/pdf`,
+    ])
+      expect(receipt.text).toContain(line);
+  });
+});
