@@ -66,6 +66,8 @@ export class SubscriptionActions {
       const provider = await this.reach(sub);
       const context = { actor: input.actor, now, reason: input.reason ?? null };
       if (input.when === "now") {
+        // Ending now, a waiting downgrade never applies: its schedule is released first.
+        if (sub.scheduledPlanType) sub = await this.dropScheduled(sub, provider, input.actor, now, key, tx);
         const state = await this.call(() => provider.cancelNow(sub, now, key));
         return this.deps.state.applyProviderState(state, tx, context);
       }
@@ -81,10 +83,7 @@ export class SubscriptionActions {
             `A change to the ${await this.deps.mailer.planName(sub.scheduledPlanType)} plan is waiting for its date: take it back first, or cancel once it has taken effect`,
           );
         // The plan ends before the downgrade would apply: the downgrade is dropped with the provider and here.
-        const { state } = await this.call(() => provider.changePlan(sub, this.keep(sub), "keep", now, `${key}:keep`));
-        await this.undoScheduled(sub, input.actor, tx);
-        await this.deps.state.applyProviderState(state, tx, { actor: input.actor, now });
-        sub = (await this.deps.repo.find(id, tx))!;
+        sub = await this.dropScheduled(sub, provider, input.actor, now, key, tx);
       }
       const state = await this.call(() => provider.scheduleCancel(sub, at, key));
       return this.deps.state.applyProviderState(state, tx, context);
@@ -295,6 +294,21 @@ export class SubscriptionActions {
       checkoutPrice: sub.monthlyAmount,
       amountCents: Math.round(sub.monthlyAmount * 100),
     } as Plan & { amountCents: number };
+  }
+
+  /** Drops a waiting downgrade with the provider (Stripe: releases its schedule) and here; the row after. */
+  private async dropScheduled(
+    sub: ProviderSubscription,
+    provider: BillingProvider,
+    actor: string,
+    now: Date,
+    key: string,
+    tx: Tx,
+  ): Promise<ProviderSubscription> {
+    const { state } = await this.call(() => provider.changePlan(sub, this.keep(sub), "keep", now, `${key}:keep`));
+    await this.undoScheduled(sub, actor, tx);
+    await this.deps.state.applyProviderState(state, tx, { actor, now });
+    return (await this.deps.repo.find(sub.id, tx))!;
   }
 
   private async undoScheduled(sub: ProviderSubscription, actor: string, tx: Tx): Promise<void> {
