@@ -1,10 +1,7 @@
 // Invoices as documents and refunds with the demo provider (docs/decisions.md#33, #34): gapless numbers, tax on the
 // home's province, the receipt's figures, the staff calls (list, CSV, one invoice, PDF), refunds in full and in part
 // with the tax in proportion and revenue net of them, and the GST/HST report.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { PDFParse } from "pdf-parse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Tx } from "../../src/db/transaction.js";
 import { InvoicesRepository } from "../../src/modules/subscriptions/invoices.repository.js";
@@ -159,9 +156,9 @@ describe("invoice numbers and tax (demo provider)", () => {
       })
       .expect(200);
     expect(pdf.headers["content-type"]).toBe("application/pdf");
-    const dir = mkdtempSync(join(tmpdir(), "invoice-pdf-"));
-    writeFileSync(join(dir, "invoice.pdf"), pdf.body as Buffer);
-    const text = execFileSync("pdftotext", ["-layout", join(dir, "invoice.pdf"), "-"]).toString();
+    const parser = new PDFParse({ data: new Uint8Array(pdf.body as Buffer) });
+    const text = (await parser.getText()).text;
+    await parser.destroy();
     for (const expected of [
       "Haven Home Health Inc.",
       "GST/HST registration no. 123456789 RT0001",

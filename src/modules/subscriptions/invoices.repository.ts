@@ -350,7 +350,9 @@ export class InvoicesRepository {
     for (const year of [...byYear.keys()].sort()) {
       const group = byYear.get(year)!;
       const taken = await this.takeNumbers(year, group.length, tx);
-      group.forEach((id, i) => numbers.set(id, taken[i]!));
+      group.forEach((id, i) => {
+        numbers.set(id, taken[i]!);
+      });
     }
     await tx.raw(
       `update invoices i set number = v.num, amount_cents = v.total, subtotal_cents = v.subtotal, tax_cents = v.tax,
