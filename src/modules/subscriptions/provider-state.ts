@@ -270,10 +270,14 @@ export class ProviderState {
         await mailer.send("payment_failed", sub, tx, {
           ...data,
           reason: invoice.failureReason,
-          // Unpaid, the plan ends when the period this invoice bills ends (demo billing; Stripe set as
-          // docs/operations.md says), or at a cancellation before that.
+          // Unpaid, a renewal's plan ends when the period this invoice bills ends (demo billing; Stripe set as
+          // docs/operations.md says), or at a cancellation before that. A first payment has no plan to end yet.
           endsAt:
-            sub.cancelAt && new Date(sub.cancelAt) < invoice.periodEnd ? sub.cancelAt : invoice.periodEnd.toISOString(),
+            invoice.billingReason === "subscription_create"
+              ? null
+              : sub.cancelAt && new Date(sub.cancelAt) < invoice.periodEnd
+                ? sub.cancelAt
+                : invoice.periodEnd.toISOString(),
         });
     }
   }
