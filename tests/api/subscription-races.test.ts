@@ -212,6 +212,41 @@ describe("a 503 says 'Nothing was changed' only when nothing was (Stripe)", () =
     expect(await prorations(ctx, id)).toHaveLength(1);
   });
 
+  it("a webhook waits for the subscription's lock, then reads it back: a change made meanwhile is never overwritten by an older read", async () => {
+    const id = await stripeSubscription(ctx, standIn, "webhook-lock@example.com", "basic");
+    const row = await ctx.db("subscriptions").where({ id }).first();
+    const providerId = row.provider_subscription_id as string;
+    // A change holds the row (as SubscriptionActions does while it calls Stripe).
+    const holder = await ctx.db.transaction();
+    await holder("subscriptions").where({ id }).forUpdate().first();
+    const { payload, header } = StripeStandIn.signedEvent(
+      "customer.subscription.updated",
+      standIn.subscription(providerId),
+    );
+    const delivery = ctx
+      .agent()
+      .post("/api/stripe/webhook")
+      .set("Content-Type", "application/json")
+      .set("Stripe-Signature", header)
+      .send(payload)
+      .then((r) => r);
+    // Wait until the webhook is waiting on a lock in this database.
+    for (let i = 0; i < 500; i++) {
+      const waiting = await holder.raw(
+        "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+      );
+      if (waiting.rows[0].n > 0) break;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    // Meanwhile the change lands at Stripe (a cancellation), and the holder commits.
+    const cancelAt = (standIn.subscription(providerId).items as { data: Obj[] }).data[0]!.current_period_end as number;
+    Object.assign(standIn.subscriptions.get(providerId)!, { cancel_at: cancelAt });
+    await holder.commit();
+    expect((await delivery).status).toBe(200);
+    const after = await ctx.db("subscriptions").where({ id }).first();
+    expect(after.cancel_at?.getTime()).toBe(cancelAt * 1000);
+  });
+
   it("Stripe unreachable before anything is sent: 503 'Nothing was changed', and nothing was", async () => {
     const id = await stripeSubscription(ctx, standIn, "down@example.com", "basic");
     const { agent: staff } = await signInStaff(ctx);
