@@ -3,6 +3,7 @@
 // refund or a dispute back to its invoice. Any Stripe error is BillingUnavailableError (503): nothing local changes.
 import type { Logger } from "pino";
 import type Stripe from "stripe";
+import { ConflictError } from "../../http/errors.js";
 import { BillingUnavailableError } from "./billing-provider.js";
 
 const idOf = (value: string | { id?: string } | null | undefined): string | null =>
@@ -51,7 +52,9 @@ export class StripeRefunds {
     input: { amountCents: number; reason: string; key: string; havenInvoiceId: number },
   ): Promise<{ refundId: string; creditNoteId: string | null }> {
     const intent = await this.paymentIntentOf(providerInvoiceId);
-    if (!intent) throw new BillingUnavailableError();
+    // Paid otherwise than by a PaymentIntent (out of band, or credit): nothing at Stripe to refund.
+    if (!intent)
+      throw new ConflictError("This invoice was not paid by card through Stripe: refund it in Stripe's dashboard");
     const refund = await this.call(() =>
       this.stripe.refunds.create(
         {

@@ -13,7 +13,14 @@ const base: BillingMailData = {
   timeZone: "America/Toronto",
 };
 
-const KINDS: BillingMailKind[] = ["receipt", "payment_failed", "cancel_scheduled", "canceled", "plan_changed"];
+const KINDS: BillingMailKind[] = [
+  "receipt",
+  "payment_failed",
+  "cancel_scheduled",
+  "canceled",
+  "plan_changed",
+  "refund",
+];
 
 describe("billing e-mails", () => {
   it.each(KINDS)(
@@ -82,5 +89,43 @@ describe("billing e-mails", () => {
     const mail = billingMail("receipt", { ...base, name: "<b>Pat</b>" });
     expect(mail.html).toContain("&#60;b&#62;Pat");
     expect(mail.html).not.toContain("<b>Pat");
+  });
+
+  it("a receipt of a numbered invoice: subtotal, each tax, total, the GST/HST number and the PDF (docs/decisions.md#33)", () => {
+    const mail = billingMail("receipt", {
+      ...base,
+      invoice: {
+        id: 7,
+        number: "HAV-2027-000123",
+        subtotalCents: 41200,
+        taxLines: [{ label: "HST 13%", amountCents: 5356 }],
+        totalCents: 46556,
+      },
+      registrationNumber: "123456789 RT0001",
+      pdfLink: "https://haven.example.com/my-home/plan/invoices/7/pdf",
+    });
+    expect(mail.subject).toBe("Your Haven receipt: $465.56 CAD");
+    for (const line of [
+      "Invoice: HAV-2027-000123",
+      "Subtotal: $412.00 CAD",
+      "HST 13%: $53.56 CAD",
+      "Total: $465.56 CAD",
+      "GST/HST registration: 123456789 RT0001",
+      "https://haven.example.com/my-home/plan/invoices/7/pdf",
+    ])
+      expect(mail.text).toContain(line);
+  });
+
+  it("a refund says what goes back, its tax and why (docs/decisions.md#34)", () => {
+    const mail = billingMail("refund", {
+      ...base,
+      reason: "Missed visit",
+      invoice: { id: 7, number: "HAV-2027-000123", subtotalCents: 41200, taxLines: [], totalCents: 46556 },
+      refund: { amountCents: 10000, taxLines: [{ label: "HST 13%", amountCents: 1150 }] },
+    });
+    expect(mail.subject).toBe("Your Haven refund: $100.00 CAD");
+    expect(mail.text).toContain("invoice HAV-2027-000123");
+    expect(mail.text).toContain("of which HST 13%: $11.50 CAD");
+    expect(mail.text).toContain("Reason: Missed visit");
   });
 });

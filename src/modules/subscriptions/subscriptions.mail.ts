@@ -41,6 +41,8 @@ export interface BillingMailData {
   effectiveAt?: string;
   /** The card on file, when known (receipts name it). */
   cardLast4?: string | null;
+  /** The plan stopped unpaid (recoverable by paying its open invoice), rather than canceled. */
+  unpaid?: boolean;
   /** Payment failed: when the plan ends if the invoice stays unpaid. */
   endsAt?: string | null;
   /** 3-D Secure: Stripe's hosted page where the customer confirms the payment. */
@@ -135,6 +137,7 @@ function build(kind: BillingMailKind, d: BillingMailData): Built {
           ),
           ...pdfBlock,
           { label: "See your plan and invoices:", link: d.link },
+          minimumLine,
         ],
       };
     }
@@ -183,6 +186,17 @@ function build(kind: BillingMailKind, d: BillingMailData): Built {
     }
     case "canceled": {
       const endedAt = d.effectiveAt ?? d.cancelAt ?? null;
+      // Stripe's retries ended with "mark unpaid": the plan stops, and paying its open invoice brings it back.
+      if (d.unpaid)
+        return {
+          subject: "Your Haven plan is stopped: its invoice is unpaid",
+          blocks: [
+            `We could not collect the last invoice of your ${plan}, so the plan is stopped${endedAt ? ` since ${date(endedAt)}` : ""} and the visits it scheduled are cancelled. Nothing more will be charged.`,
+            "To start it again, update your card: the open invoice is paid with it and your plan continues.",
+            { label: "Update your card:", link: d.link },
+            minimumLine,
+          ],
+        };
       return {
         subject: "Your Haven plan has ended",
         blocks: [
