@@ -255,6 +255,9 @@ describe("with Stripe (the real SDK against the stand-in)", () => {
       const { subscription } = stripe.advancePeriod(providerId);
       await deliver(ctx, "customer.subscription.updated", subscription);
       expect((await ctx.container.subscriptions.get(id)).status).toBe("unpaid");
+      const stopped = (await mailJobs(ctx)).filter((m) => m.to === "unpaid@example.com" && /stopped/.test(m.subject));
+      expect(stopped).toHaveLength(1);
+      expect(stopped[0]!.text).toContain("update your card");
 
       const token = signBillingToken(id, ctx.env.SESSION_SECRET);
       const toPortal = await ctx.agent().get(`/billing/${token}/card`).expect(303);

@@ -194,6 +194,7 @@ export class ProviderState {
       await mailer.send("canceled", after, tx, {
         reason: ctx.reason,
         effectiveAt: (state.canceledAt ?? ctx.now).toISOString(),
+        unpaid: state.status === "unpaid",
       });
       return;
     }
