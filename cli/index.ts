@@ -5,6 +5,7 @@ import { registerDb } from "./commands/db.js";
 import { registerDbBackup } from "./commands/db-backup.js";
 import { registerPlans } from "./commands/plans.js";
 import { registerUsers } from "./commands/users.js";
+import { registerInspectors } from "./commands/inspectors.js";
 import { registerDemo } from "./commands/demo.js";
 import { registerShares } from "./commands/shares.js";
 import { registerMaintenance } from "./commands/maintenance.js";
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   registerDbBackup(program.commands.find((c) => c.name() === "db") as Command);
   registerPlans(program);
   registerUsers(program);
+  registerInspectors(program);
   registerDemo(program);
   registerShares(program);
   registerMaintenance(program);

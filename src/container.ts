@@ -19,6 +19,8 @@ import { PaymentsRepository } from "./modules/payments/payments.repository.js";
 import { PaymentsService } from "./modules/payments/payments.service.js";
 import { BookingsRepository } from "./modules/bookings/bookings.repository.js";
 import { BookingsService } from "./modules/bookings/bookings.service.js";
+import { InspectorsRepository } from "./modules/bookings/inspectors.repository.js";
+import { InspectorsService } from "./modules/bookings/inspectors.service.js";
 import { MailService, mailSettingsFrom } from "./modules/mail/mail.service.js";
 import { OnboardingService } from "./modules/onboarding/onboarding.service.js";
 import { MaintenanceRepository } from "./modules/maintenance/maintenance.repository.js";
@@ -73,6 +75,8 @@ export interface Container {
   payments: PaymentsService;
   mail: MailService;
   bookings: BookingsService;
+  /** Inspectors' hours and time off (docs/decisions.md#37): `haven inspectors`. */
+  inspectors: InspectorsService;
   onboarding: OnboardingService;
   maintenance: MaintenanceService;
   sharing: SharingService;
@@ -167,7 +171,9 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
         }),
       }
     : null;
+  const inspectors = new InspectorsService(new InspectorsRepository(db), { timeZone: env.BUSINESS_TZ });
   const bookings = new BookingsService(new BookingsRepository(db), {
+    inspectors,
     customers,
     mail,
     transaction,
@@ -264,6 +270,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     customers,
     mail,
     bookings,
+    inspectors,
     onboarding: new OnboardingService({ customers, bookings, transaction }),
     maintenance,
     sharing,

@@ -1,4 +1,5 @@
-import type { Command } from "commander";
+import { type Command, Option } from "commander";
+import { STAFF_ROLES } from "../../src/modules/auth/index.js";
 import { printJson, withContainer } from "../context.js";
 
 async function readPassword(): Promise<string> {
@@ -65,15 +66,21 @@ export function registerUsers(program: Command) {
     .requiredOption("--email <email>", "company e-mail, used to log in")
     .requiredOption("--first-name <name>", "first name")
     .requiredOption("--last-name <name>", "last name")
+    .addOption(
+      new Option("--role <role>", "owner (everything), office or inspector (docs/decisions.md#36)")
+        .choices(STAFF_ROLES)
+        .default("owner"),
+    )
     .addHelpText(
       "after",
-      "\nExample:\n  printf '%s' \"$PASSWORD\" | haven users create --email ana@example.com --first-name Ana --last-name Diaz",
+      "\nExample:\n  printf '%s' \"$PASSWORD\" | haven users create --email ana@example.com --first-name Ana --last-name Diaz" +
+        "\n  printf '%s' \"$PASSWORD\" | haven users create --email ben@example.com --first-name Ben --last-name Roy --role inspector",
     )
-    .action(async (options: { email: string; firstName: string; lastName: string }) => {
+    .action(async (options: { email: string; firstName: string; lastName: string; role: string }) => {
       const password = await readPassword();
       await withContainer(async (container) => {
         const user = await container.users.create({ ...options, password });
-        console.log(`Created staff user #${user.id} ${user.email}.`);
+        console.log(`Created staff user #${user.id} ${user.email}${user.role === "owner" ? "" : ` (${user.role})`}.`);
       });
     });
 

@@ -58,6 +58,8 @@ const PUBLIC = [
   "GET /api/properties/:id",
   "GET /api/inspection-bookings",
   "POST /api/inspection-bookings",
+  // The free times the wizard and the booking page offer (docs/decisions.md#37)
+  "GET /api/inspection-bookings/availability",
   "GET /schedule",
   "GET /schedule-inspection",
   "GET /book-inspection",

@@ -11,5 +11,5 @@ export {
   TOO_MANY_LOGINS_MESSAGE,
   TooManyLoginsError,
 } from "./auth.service.js";
-export { type UsersDeps, UsersService } from "./users.service.js";
+export { STAFF_ROLES, type StaffRole, type UsersDeps, UsersService } from "./users.service.js";
 export type { AttemptCount, LoginAttemptCounter } from "./login-attempts.repository.js";

@@ -70,6 +70,7 @@ export class StaffUsersRepository {
     first_name: string;
     last_name: string;
     password_hash: string;
+    role: string;
   }): Promise<StaffUser> {
     const [row] = await this.db<StaffUserRow>("staff_users").insert(user).returning("*");
     return toUser(row as StaffUserRow);

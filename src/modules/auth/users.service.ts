@@ -1,11 +1,15 @@
 import argon2 from "argon2";
-import { ConflictError, NotFoundError } from "../../http/errors.js";
+import { ConflictError, NotFoundError, ValidationError } from "../../http/errors.js";
 import { parse } from "../../http/validate.js";
 import { type NewStaffUser, type StaffUser, newStaffUserSchema } from "./auth.schemas.js";
 import type { StaffUsersRepository } from "./users.repository.js";
 
 // A fixed hash to verify against when the e-mail is unknown, so both failures take as long.
 let decoyHash: Promise<string> | null = null;
+
+/** Staff roles (docs/decisions.md#36): inspectors are the staff whose calendars bookings fill (#37). */
+export const STAFF_ROLES = ["owner", "office", "inspector"] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
 
 /** What UsersService uses; src/container.ts builds them. */
 export interface UsersDeps {
@@ -19,8 +23,12 @@ export class UsersService {
     this.users = deps.users;
   }
 
-  async create(input: NewStaffUser): Promise<StaffUser> {
+  /** A new staff user; an owner unless `role` says otherwise. */
+  async create(input: NewStaffUser & { role?: string }): Promise<StaffUser> {
     const user = parse(newStaffUserSchema, input);
+    const role = input.role ?? "owner";
+    if (!(STAFF_ROLES as readonly string[]).includes(role))
+      throw new ValidationError("Invalid input", { role: `Role must be one of ${STAFF_ROLES.join(", ")}` });
     if (await this.users.existsByEmail(user.email)) {
       throw new ConflictError(`A staff user with e-mail ${user.email} already exists`);
     }
@@ -30,11 +38,12 @@ export class UsersService {
       first_name: user.firstName,
       last_name: user.lastName,
       password_hash: passwordHash,
+      role,
     });
   }
 
   /** Creates the user unless the e-mail is taken; used by the demo seed. */
-  async ensure(input: NewStaffUser): Promise<{ user: StaffUser; created: boolean }> {
+  async ensure(input: NewStaffUser & { role?: string }): Promise<{ user: StaffUser; created: boolean }> {
     const existing = await this.users.findWithHashByEmail(input.email, { includeDisabled: true });
     if (existing) return { user: existing.user, created: false };
     return { user: await this.create(input), created: true };

@@ -68,7 +68,27 @@ export interface Booking {
   clientPhone: string | null;
   preferredContact: string | null;
   subscriptionPlan: string;
+  /** The inspector it is given to and their name (docs/decisions.md#37); null when nobody is. */
+  inspectorId: number | null;
+  inspectorName: string | null;
 }
+
+/** GET /api/inspection-bookings/availability: a day's free clock times and parts of the day. */
+export interface AvailableDay {
+  date: string;
+  slots: string[];
+  parts: string[];
+}
+export interface BookingAvailability {
+  from: string;
+  to: string;
+  /** 'open' when no inspector is set up: every time is offered. */
+  calendar: "inspectors" | "open";
+  durationMinutes: number;
+  days: AvailableDay[];
+}
+/** The 409 of a booking that lost its time, with fresh times (docs/decisions.md#37). */
+export const SLOT_TAKEN = "That time was just taken";
 
 /** The record the confirmation page reads once from browser storage (customer-side §3). */
 export interface ConfirmationRecord {

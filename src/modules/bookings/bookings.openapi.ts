@@ -1,7 +1,14 @@
 import { z } from "zod";
 import { apiCalls, dateString, dateTimeString, idNumber, idempotencyHeaders } from "../../http/openapi.kit.js";
 import { staffListQuerySchema } from "../customers/customers.schemas.js";
-import { type Booking, type BookingCalendar, pageBookingSchema, wizardBookingSchema } from "./bookings.schemas.js";
+import {
+  type Booking,
+  type BookingAvailability,
+  type BookingCalendar,
+  availabilityQuerySchema,
+  pageBookingSchema,
+  wizardBookingSchema,
+} from "./bookings.schemas.js";
 import { bookingChangeSchema } from "./booking-changes.schemas.js";
 import { idParams } from "../../http/fields.js";
 
@@ -40,13 +47,55 @@ export const bookingResponse: z.ZodType<Booking> = z
     clientPhone: text,
     preferredContact: text,
     subscriptionPlan: z.string(),
+    inspectorId: idNumber.nullable().meta({ description: "The inspector it is given to; null when nobody is" }),
+    inspectorName: text,
   })
   .meta({
     id: "InspectionBooking",
     description: "A booking with its property's and client's fields joined (staff-side §3)",
   });
 
+const availabilityResponse: z.ZodType<BookingAvailability> = z
+  .object({
+    from: dateString,
+    to: dateString,
+    calendar: z
+      .enum(["inspectors", "open"])
+      .meta({ description: "'open': no inspector is set up, every time is offered" }),
+    durationMinutes: z.number().int().meta({ description: "How long the inspection of a home of that size lasts" }),
+    days: z.array(
+      z.object({
+        date: dateString,
+        slots: z
+          .array(z.string())
+          .meta({ description: "The wizard's half-hour times at which some inspector is free" }),
+        parts: z.array(z.string()).meta({ description: "The parts of the day some inspector is free for, whole" }),
+      }),
+    ),
+  })
+  .meta({ id: "BookingAvailability", description: "Free times of inspectors (docs/decisions.md#37)" });
+
 export const bookingsCalls = apiCalls([
+  {
+    method: "get",
+    path: "/api/inspection-bookings/availability",
+    summary: "The times at which some inspector is free, day by day, for a home of this size",
+    description:
+      "from and to (at most 31 days); size in square feet sets the inspection's length (2 h up to 2,000 sq ft, 3 h up " +
+      "to 3,500, 4 h above or unknown size: 3 h). With no inspector set up, every time is offered.",
+    tags: ["Bookings"],
+    access: "public",
+    query: availabilityQuerySchema(PLACEHOLDER_CALENDAR),
+    responses: { 200: availabilityResponse },
+  },
+  {
+    method: "get",
+    path: "/api/inspectors",
+    summary: "Active inspectors, for giving a booking to one (staff)",
+    tags: ["Bookings"],
+    access: "staff",
+    responses: { 200: z.array(z.object({ id: idNumber, name: z.string() })) },
+  },
   {
     method: "get",
     path: "/api/inspection-bookings",
@@ -74,6 +123,7 @@ export const bookingsCalls = apiCalls([
     responses: {
       201: { description: "Booked (or the first answer to this submission, when retried)", schema: bookingResponse },
     },
+    // 409 'That time was just taken' carries availability: fresh times of that date and the six after it.
     errors: [404, 409],
   },
   {
@@ -83,7 +133,8 @@ export const bookingsCalls = apiCalls([
     description:
       "{scheduledDate, timeSlot?} moves it under the wizard's date rule (at least 4 days ahead, within a year; a half-hour " +
       "slot or morning/afternoon/evening) and mails the client the new date; {status: 'cancelled'} cancels it. A booking " +
-      "that is completed or cancelled already is a 409.",
+      "that is completed or cancelled already is a 409. {inspectorId} gives it to that inspector (null: nobody). A time no " +
+      "inspector is free at, or an inspector already booked then, is a 409 with fresh times (availability).",
     tags: ["Bookings"],
     access: "staff",
     params: idParams,

@@ -1,6 +1,7 @@
 import type { Knex } from "knex";
 import { propertyMatches } from "../../db/property-search.js";
 import type { Tx } from "../../db/transaction.js";
+import type { Range } from "./availability.js";
 import type { Booking } from "./bookings.schemas.js";
 
 export interface NewBooking {
@@ -14,7 +15,20 @@ export interface NewBooking {
   specialRequests?: string | null;
   notes?: string | null;
   source: "wizard" | "booking-page" | "onboarding";
+  /** The inspector it is given to (docs/decisions.md#37); null: nobody, as when no inspector is set up. */
+  inspectorId?: number | null;
+  /** The instants it holds (ms); null only for a slot that names no time. */
+  during?: Range | null;
 }
+
+/** A range as Postgres' tstzrange, start included, end excluded. */
+const tstzrange = (db: Tx | Knex, range: Range | null | undefined) =>
+  range
+    ? db.raw("tstzrange(?::timestamptz, ?::timestamptz, '[)')", [
+        new Date(range.start).toISOString(),
+        new Date(range.end).toISOString(),
+      ])
+    : null;
 
 type Row = Record<string, unknown>;
 
@@ -43,10 +57,14 @@ const toBooking = (row: Row): Booking => ({
   clientPhone: (row.client_phone as string | null) ?? null,
   preferredContact: null,
   subscriptionPlan: row.subscription_plan as string,
+  inspectorId: (row.inspector_id as number | null) ?? null,
+  inspectorName: (row.inspector_name as string | null) ?? null,
 });
 
 /** A new booking's columns. */
-const bookingRow = (b: NewBooking) => ({
+const bookingRow = (db: Tx | Knex, b: NewBooking) => ({
+  inspector_id: b.inspectorId ?? null,
+  during: tstzrange(db, b.during),
   property_id: b.propertyId,
   customer_id: b.customerId,
   scheduled_date: b.scheduledDate,
@@ -65,8 +83,10 @@ export class BookingsRepository {
   private selectJoined(db: Tx | Knex) {
     return db("inspection_bookings as b")
       .join("properties as p", "p.id", "b.property_id")
+      .leftJoin("staff_users as i", "i.id", "b.inspector_id")
       .select(
         "b.*",
+        db.raw("trim(i.first_name || ' ' || i.last_name) as inspector_name"),
         "p.address",
         "p.city",
         "p.state",
@@ -80,7 +100,7 @@ export class BookingsRepository {
   }
 
   async insert(booking: NewBooking, tx: Tx | Knex = this.db): Promise<Booking> {
-    const [row] = await tx("inspection_bookings").insert(bookingRow(booking)).returning("id");
+    const [row] = await tx("inspection_bookings").insert(bookingRow(tx, booking)).returning("id");
     return (await this.find(row.id as number, tx))!;
   }
 
@@ -117,7 +137,7 @@ export class BookingsRepository {
   ): Promise<number[]> {
     if (!bookings.length) return [];
     const rows = await tx("inspection_bookings")
-      .insert(bookings.map((b) => ({ ...bookingRow(b), status: b.status, created_at: b.createdAt })))
+      .insert(bookings.map((b) => ({ ...bookingRow(tx, b), status: b.status, created_at: b.createdAt })))
       .returning("id");
     return rows.map((r: { id: number }) => r.id);
   }
@@ -183,10 +203,20 @@ export class BookingsRepository {
     return locked ? this.find(id, tx) : null;
   }
 
-  /** A new date and slot, or the status cancelled; `note` is added as a line of the booking's notes (My Home's changes). */
+  /**
+   * A new date and slot, or the status cancelled; `note` is added as a line of the booking's notes (My Home's
+   * changes); an inspector and the instants held when they are given.
+   */
   async change(
     id: number,
-    change: { scheduledDate?: string; timeSlot?: string; status?: "cancelled"; note?: string },
+    change: {
+      scheduledDate?: string;
+      timeSlot?: string;
+      status?: "cancelled";
+      note?: string;
+      inspectorId?: number | null;
+      during?: Range | null;
+    },
     tx: Tx,
   ): Promise<Booking> {
     const patch: Record<string, unknown> = {};
@@ -194,7 +224,64 @@ export class BookingsRepository {
     if (change.timeSlot) patch.time_slot = change.timeSlot;
     if (change.status) patch.status = change.status;
     if (change.note) patch.notes = tx.raw("concat_ws(E'\\n', nullif(notes, ''), ?::text)", [change.note]);
+    if (change.inspectorId !== undefined) patch.inspector_id = change.inspectorId;
+    if (change.during !== undefined) patch.during = tstzrange(tx, change.during);
     await tx("inspection_bookings").where({ id }).update(patch);
     return (await this.find(id, tx))!;
+  }
+
+  // --- Inspectors' calendars (docs/decisions.md#37) ---
+
+  /** The home's size in square feet, which sets how long its inspection lasts; null when unknown. */
+  async propertySize(propertyId: number, tx: Tx | Knex = this.db): Promise<number | null> {
+    const row = await tx("properties").where({ id: propertyId }).first("square_footage");
+    return (row?.square_footage as number | null | undefined) ?? null;
+  }
+
+  async propertySizes(propertyIds: number[], tx: Tx | Knex = this.db): Promise<Map<number, number | null>> {
+    const sizes = new Map<number, number | null>();
+    for (let i = 0; i < propertyIds.length; i += 5000) {
+      const rows = await tx("properties")
+        .whereIn("id", propertyIds.slice(i, i + 5000))
+        .select("id", "square_footage");
+      for (const r of rows as { id: number; square_footage: number | null }[]) sizes.set(r.id, r.square_footage);
+    }
+    return sizes;
+  }
+
+  /** Serialises the bulk assignment of open bookings (two runs at once would pick the same inspector). */
+  async lockCalendars(tx: Tx): Promise<void> {
+    await tx.raw("select pg_advisory_xact_lock(hashtextextended('inspector-calendars', 0))");
+  }
+
+  /** Live bookings dated from `from` that hold a time but no inspector, by start. */
+  async unassigned(
+    from: string,
+    tx: Tx | Knex = this.db,
+  ): Promise<{ id: number; scheduledDate: string; start: number; end: number }[]> {
+    const rows = await tx.raw(
+      `select id, scheduled_date, lower(during) as starts, upper(during) as ends from inspection_bookings
+        where inspector_id is null and during is not null and status <> 'cancelled' and scheduled_date >= ?
+        order by lower(during), id`,
+      [from],
+    );
+    return rows.rows.map((r: { id: number; scheduled_date: string; starts: Date; ends: Date }) => ({
+      id: r.id,
+      scheduledDate: r.scheduled_date,
+      start: r.starts.getTime(),
+      end: r.ends.getTime(),
+    }));
+  }
+
+  /** Gives each booking its inspector, in a few statements. */
+  async assign(assignments: { id: number; inspectorId: number }[], tx: Tx): Promise<void> {
+    for (let i = 0; i < assignments.length; i += 5000) {
+      const chunk = assignments.slice(i, i + 5000);
+      await tx.raw(
+        `update inspection_bookings b set inspector_id = a.inspector_id
+           from json_to_recordset(?::json) as a(id int, inspector_id int) where b.id = a.id`,
+        [JSON.stringify(chunk.map((c) => ({ id: c.id, inspector_id: c.inspectorId })))],
+      );
+    }
   }
 }

@@ -1,4 +1,4 @@
-import { Router } from "express";
+import { type Response, Router } from "express";
 import { z } from "zod";
 import { NotFoundError } from "../../http/errors.js";
 import { idParams, pathId } from "../../http/fields.js";
@@ -6,7 +6,7 @@ import { body, firstProblem, params, parse, query } from "../../http/validate.js
 import { requireStaffApi } from "../../http/guards.js";
 import type { IdempotencyService } from "../../db/idempotency.js";
 import { bookingChangeSchema } from "./booking-changes.schemas.js";
-import type { BookingsService } from "./bookings.service.js";
+import { type BookingsService, SlotTakenError } from "./bookings.service.js";
 import { rememberCustomer, submissionOf, viewerOf } from "../../http/viewer.js";
 import { PROPERTY_TYPES, SUBSCRIPTION_PLANS, planLabel, staffListQuerySchema } from "../customers/customers.schemas.js";
 import {
@@ -14,6 +14,7 @@ import {
   WIZARD_ACCESS_MESSAGE,
   WIZARD_MISSING_MESSAGE,
   WIZARD_REQUIRED_FIELDS,
+  availabilityQuerySchema,
   pageBookingSchema,
   wizardBookingSchema,
 } from "./bookings.schemas.js";
@@ -39,8 +40,29 @@ function wizardFailureMessage(payload: unknown, fields: Record<string, string>):
   return firstProblem(fields);
 }
 
+/** A booking that lost its time: 409 with the message, the field and fresh times (docs/decisions.md#37). */
+async function orSlotTaken(res: Response, work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    if (!(error instanceof SlotTakenError)) throw error;
+    res.status(409).json({ message: error.message, fields: error.fields, availability: error.availability });
+  }
+}
+
 export function bookingsApi(deps: BookingsRoutesDeps): Router {
   const router = Router();
+
+  // Public: the wizard and the booking page offer only the times some inspector is free.
+  router.get("/inspection-bookings/availability", async (req, res) => {
+    const q = query(req, availabilityQuerySchema(deps.bookings.calendar()));
+    res.json(await deps.bookings.availability({ from: q.from, to: q.to, squareFootage: q.size }));
+  });
+
+  // Staff: the inspectors a booking may be given to (the calendar's booking dialog).
+  router.get("/inspectors", requireStaffApi, async (_req, res) => {
+    res.json(await deps.bookings.inspectorOptions());
+  });
 
   router.get("/inspection-bookings", async (req, res) => {
     const viewer = viewerOf(req);
@@ -62,29 +84,34 @@ export function bookingsApi(deps: BookingsRoutesDeps): Router {
     const submission = submissionOf(req, payload);
     if (payload && typeof payload === "object" && "propertyId" in payload) {
       const input = parse(pageBookingSchema(calendar), payload, firstProblem);
-      const { result: booking } = await deps.idempotency.run("booking-page", submission, async (tx) => {
-        const booked = await deps.bookings.bookForProperty(viewer, input, tx);
-        // Thrown inside, so a refusal is never remembered as the answer to this submission.
-        if (!booked) throw new NotFoundError("No property found");
-        return booked;
+      return orSlotTaken(res, async () => {
+        const { result: booking } = await deps.idempotency.run("booking-page", submission, async (tx) => {
+          const booked = await deps.bookings.bookForProperty(viewer, input, tx);
+          // Thrown inside, so a refusal is never remembered as the answer to this submission.
+          if (!booked) throw new NotFoundError("No property found");
+          return booked;
+        });
+        res.status(201).json(booking);
       });
-      return void res.status(201).json(booking);
     }
     const input = parse(wizardBookingSchema(calendar), payload, (fields) => wizardFailureMessage(payload, fields));
-    const {
-      result: booking,
-      replayed,
-      byBrowserKey,
-    } = await deps.idempotency.run("wizard", submission, (tx) => deps.bookings.bookFromWizard(viewer, input, tx));
-    // A replay found by the payload alone could come from another browser: it grants no access.
-    if (!replayed || byBrowserKey) await rememberCustomer(req, booking.customerId);
-    res.status(201).json(booking);
+    await orSlotTaken(res, async () => {
+      const {
+        result: booking,
+        replayed,
+        byBrowserKey,
+      } = await deps.idempotency.run("wizard", submission, (tx) => deps.bookings.bookFromWizard(viewer, input, tx));
+      // A replay found by the payload alone could come from another browser: it grants no access.
+      if (!replayed || byBrowserKey) await rememberCustomer(req, booking.customerId);
+      res.status(201).json(booking);
+    });
   });
 
   // Staff reschedule or cancel a booking from the calendar's dialog.
   router.patch("/inspection-bookings/:id", requireStaffApi, async (req, res) => {
     const { id } = params(req, idParams);
-    res.json(await deps.bookings.changeByStaff(id, body(req, bookingChangeSchema(deps.bookings.calendar()))));
+    const change = body(req, bookingChangeSchema(deps.bookings.calendar()));
+    await orSlotTaken(res, async () => void res.json(await deps.bookings.changeByStaff(id, change)));
   });
 
   return router;

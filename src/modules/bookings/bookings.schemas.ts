@@ -167,3 +167,31 @@ export const pageBookingSchema = (calendar: BookingCalendar) =>
     notes: optionalText("Notes", 2000, true),
   });
 export type PageBookingInput = z.infer<ReturnType<typeof pageBookingSchema>>;
+
+/** The longest span the availability call answers at once. */
+export const AVAILABILITY_MAX_DAYS = 31;
+
+/** GET /api/inspection-bookings/availability: `from` and `to` dates (at most 31 days) and the home's size. */
+export const availabilityQuerySchema = (calendar: BookingCalendar) =>
+  z
+    .object({
+      from: z
+        .string({ message: "From is required" })
+        .refine(isIsoDate, "From must be a date (YYYY-MM-DD)")
+        .refine((d) => d <= calendar.maxDate, "From must be within a year from today"),
+      to: z
+        .string({ message: "To is required" })
+        .refine(isIsoDate, "To must be a date (YYYY-MM-DD)")
+        .refine((d) => d <= calendar.maxDate, "To must be within a year from today"),
+      size: z.preprocess((v) => (v === "" ? undefined : v), wholeNumber("Property size", 100, 100_000).optional()),
+    })
+    .superRefine((q, ctx) => {
+      if (!isIsoDate(q.from) || !isIsoDate(q.to)) return;
+      if (q.to < q.from) ctx.addIssue({ code: "custom", path: ["to"], message: "To must not be before from" });
+      else if (Date.parse(q.to) - Date.parse(q.from) >= AVAILABILITY_MAX_DAYS * 86_400_000)
+        ctx.addIssue({
+          code: "custom",
+          path: ["to"],
+          message: `Ask for at most ${AVAILABILITY_MAX_DAYS} days at once`,
+        });
+    });

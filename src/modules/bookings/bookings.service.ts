@@ -27,12 +27,15 @@ import {
   longDate,
   slotLabel,
   slotWindow,
+  addDays,
   todayIn,
   zonedInstant,
 } from "../../shared/business-time.js";
 import type { WizardPrefill } from "./bookings.constants.js";
 import type { BookingChangeInput } from "./booking-changes.schemas.js";
-import { ConflictError, NotFoundError } from "../../http/errors.js";
+import { ConflictError, NotFoundError, ValidationError } from "../../http/errors.js";
+import { type Range, bookingRange, freeInspectors, inspectionMinutes } from "./availability.js";
+import type { Availability, InspectorsService } from "./inspectors.service.js";
 
 export interface BookingSettings {
   timeZone: string;
@@ -48,7 +51,23 @@ export interface BookingsDeps {
   mail: MailService;
   transaction: TransactionRunner;
   settings: BookingSettings;
+  /** Inspectors' calendars (docs/decisions.md#37): who is free when. */
+  inspectors: InspectorsService;
 }
+
+/** The answer to a booking that lost its time (docs/decisions.md#37): a 409 with fresh times to choose from. */
+export const SLOT_TAKEN_MESSAGE = "That time was just taken";
+export class SlotTakenError extends ConflictError {
+  constructor(
+    message: string,
+    readonly availability: Availability,
+  ) {
+    super(message, { timeSlot: message });
+  }
+}
+
+/** Postgres' exclusion_violation: the no-overlap constraint of one inspector's bookings refused a row. */
+const isOverlap = (error: unknown) => (error as { code?: string } | null)?.code === "23P01";
 
 const sameAddress = (a: string, b: string) =>
   a.trim().toLowerCase().replace(/\s+/g, " ") === b.trim().toLowerCase().replace(/\s+/g, " ");
@@ -97,12 +116,19 @@ export class BookingsService {
   private readonly mail: MailService;
   private readonly transaction: TransactionRunner;
   private readonly settings: BookingSettings;
+  private readonly inspectors: InspectorsService;
 
   constructor(
     private readonly bookings: BookingsRepository,
     deps: BookingsDeps,
   ) {
-    ({ customers: this.customers, mail: this.mail, transaction: this.transaction, settings: this.settings } = deps);
+    ({
+      customers: this.customers,
+      mail: this.mail,
+      transaction: this.transaction,
+      settings: this.settings,
+      inspectors: this.inspectors,
+    } = deps);
   }
 
   /** The dates the server accepts right now, in the business zone. */
@@ -281,13 +307,72 @@ export class BookingsService {
 
   /**
    * Many bookings at once, in the caller's transaction (the demo seed). They are records of the past
-   * or demo appointments, so no confirmation e-mail is queued. Returns the ids in input order.
+   * or demo appointments, so no confirmation e-mail is queued, and they hold their time but no inspector:
+   * `assignOpenBookings` places them afterwards. Returns the ids in input order.
    */
-  importMany(
+  async importMany(
     bookings: (NewBooking & { status: "scheduled" | "completed" | "cancelled"; createdAt: Date })[],
     tx: Tx,
   ): Promise<number[]> {
-    return this.bookings.insertMany(bookings, tx);
+    const sizes = await this.bookings.propertySizes([...new Set(bookings.map((b) => b.propertyId))], tx);
+    const tz = this.settings.timeZone;
+    return this.bookings.insertMany(
+      bookings.map((b) => ({
+        ...b,
+        during: bookingRange(b.scheduledDate, b.timeSlot, inspectionMinutes(sizes.get(b.propertyId)), tz),
+      })),
+      tx,
+    );
+  }
+
+  /**
+   * Gives the bookings that have a time but no inspector (the demo's, or those made before any inspector was
+   * set up) to an inspector who works then and is free, the one with the fewest bookings that day; those that
+   * fit nobody stay unassigned. One transaction, after the calendars' lock, so two runs never collide.
+   */
+  async assignOpenBookings(options: { from?: string } = {}): Promise<{ assigned: number; left: number }> {
+    const tz = this.settings.timeZone;
+    return this.transaction(async (tx) => {
+      await this.bookings.lockCalendars(tx);
+      const open = await this.bookings.unassigned(options.from ?? "0001-01-01", tx);
+      if (!open.length) return { assigned: 0, left: 0 };
+      const calendars = await this.inspectors.calendars(open[0]!.scheduledDate, open.at(-1)!.scheduledDate, tx);
+      // Each inspector's busy ranges by date, so each check reads one day.
+      const dayOf = (t: number) => todayIn(tz, new Date(t));
+      const busy = new Map<string, Range[]>();
+      // Time off may span days: it counts on each.
+      for (const c of calendars)
+        for (const b of c.busy)
+          for (let day = dayOf(b.start); day <= dayOf(b.end - 1); day = addDays(day, 1)) {
+            const key = `${c.id}:${day}`;
+            busy.set(key, [...(busy.get(key) ?? []), b]);
+          }
+      const assignments: { id: number; inspectorId: number }[] = [];
+      for (const booking of open) {
+        const fits = calendars
+          .filter((c) => {
+            const hours = c.hours.get(new Date(`${booking.scheduledDate}T00:00:00Z`).getUTCDay());
+            if (!hours) return false;
+            const opens = zonedInstant(booking.scheduledDate, hours.starts, tz).getTime();
+            const closes = zonedInstant(booking.scheduledDate, hours.ends, tz).getTime();
+            if (booking.start < opens || booking.end > closes) return false;
+            const taken = busy.get(`${c.id}:${booking.scheduledDate}`) ?? [];
+            return !taken.some((r) => r.start < booking.end && booking.start < r.end);
+          })
+          .sort(
+            (a, b) =>
+              (busy.get(`${a.id}:${booking.scheduledDate}`)?.length ?? 0) -
+                (busy.get(`${b.id}:${booking.scheduledDate}`)?.length ?? 0) || a.id - b.id,
+          );
+        const chosen = fits[0];
+        if (!chosen) continue;
+        const key = `${chosen.id}:${booking.scheduledDate}`;
+        busy.set(key, [...(busy.get(key) ?? []), booking]);
+        assignments.push({ id: booking.id, inspectorId: chosen.id });
+      }
+      await this.bookings.assign(assignments, tx);
+      return { assigned: assignments.length, left: open.length - assignments.length };
+    });
   }
 
   /**
@@ -302,12 +387,81 @@ export class BookingsService {
 
   /**
    * Inserts a booking and queues its confirmation e-mail in the caller's transaction, so the e-mail
-   * exists only if the booking does. Other modules (onboarding) book through here.
+   * exists only if the booking does. Other modules (onboarding) book through here. With inspectors set up,
+   * the booking goes at once to the least-loaded free inspector (docs/decisions.md#37); none free is a 409.
    */
   async book(tx: Tx, booking: NewBooking, recipient: { email: string; name: string }): Promise<Booking> {
-    const saved = await this.bookings.insert(booking, tx);
+    const saved = await this.place(
+      tx,
+      { date: booking.scheduledDate, slot: booking.timeSlot, propertyId: booking.propertyId },
+      (placement, trx) => this.bookings.insert({ ...booking, ...placement }, trx),
+    );
     await this.queueConfirmation(tx, saved, recipient);
     return saved;
+  }
+
+  /** The times of [from, to] at which some inspector is free for a home of this size (GET …/availability). */
+  async availability(input: { from: string; to: string; squareFootage?: number | null }): Promise<Availability> {
+    const answer = await this.inspectors.availability(input);
+    // Nothing is booked for today or earlier: those days offer no time.
+    const today = todayIn(this.settings.timeZone);
+    return {
+      ...answer,
+      days: answer.days.map((d) => (d.date > today ? d : { date: d.date, slots: [], parts: [] })),
+    };
+  }
+
+  /** Active inspectors, for the booking dialog's choice. */
+  inspectorOptions(): Promise<{ id: number; name: string }[]> {
+    return this.inspectors.options();
+  }
+
+  /**
+   * Runs `write` with the inspector and the instants a booking at that date and slot holds. With the calendars
+   * on, the inspector is `keep` when free, else the least-loaded free one. Each try runs in a savepoint: when the
+   * no-overlap constraint refuses it (another transaction took that inspector then), the calendars are read
+   * again and the next free inspector tried; when none is left, a 409 with fresh times.
+   */
+  private async place(
+    tx: Tx,
+    at: { date: string; slot: string; propertyId: number; bookingId?: number; keep?: number | null },
+    write: (placement: { inspectorId: number | null; during: Range | null }, trx: Tx) => Promise<Booking>,
+    message = SLOT_TAKEN_MESSAGE,
+  ): Promise<Booking> {
+    const tz = this.settings.timeZone;
+    const size = await this.bookings.propertySize(at.propertyId, tx);
+    const during = bookingRange(at.date, at.slot, inspectionMinutes(size), tz);
+    if (!during || !(await this.inspectors.calendarsOn(tx))) {
+      // No inspector set up: booking works as before; a booking that still has one keeps them if they are free.
+      try {
+        return await tx.transaction((sp) => write({ inspectorId: during ? (at.keep ?? null) : null, during }, sp));
+      } catch (error) {
+        if (isOverlap(error)) throw await this.slotTaken(message, at.date, size);
+        throw error;
+      }
+    }
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const calendars = await this.inspectors.calendars(at.date, at.date, tx);
+      const free = freeInspectors(calendars, at.date, during, tz, at.bookingId);
+      const chosen = free.find((i) => i.id === at.keep) ?? free[0];
+      if (!chosen) break;
+      try {
+        return await tx.transaction((sp) => write({ inspectorId: chosen.id, during }, sp));
+      } catch (error) {
+        if (!isOverlap(error)) throw error;
+      }
+    }
+    throw await this.slotTaken(message, at.date, size);
+  }
+
+  /** The 409 of a lost time, with the free times of that date and the six after it. */
+  private async slotTaken(message: string, date: string, squareFootage: number | null): Promise<SlotTakenError> {
+    const tomorrow = addDays(todayIn(this.settings.timeZone), 1);
+    const from = date < tomorrow ? tomorrow : date;
+    return new SlotTakenError(
+      message,
+      await this.inspectors.availability({ from, to: addDays(from, 6), squareFootage }),
+    );
   }
 
   /** Queues the booking's confirmation e-mail (with its .ics) in the caller's transaction. */
@@ -362,15 +516,46 @@ export class BookingsService {
       options.check?.(current);
       const note = options.note?.(current);
       if (input.status === "cancelled") return this.bookings.change(id, { status: "cancelled", note }, tx);
-      const moved = await this.bookings.change(
-        id,
-        { scheduledDate: input.scheduledDate, timeSlot: input.timeSlot, note },
-        tx,
-      );
+      const date = input.scheduledDate ?? current.scheduledDate;
+      const slot = input.timeSlot ?? current.timeSlot;
+      const change = { scheduledDate: input.scheduledDate, timeSlot: input.timeSlot, note };
+      const moved =
+        input.inspectorId !== undefined
+          ? await this.reassign(tx, current, input.inspectorId, date, slot, change)
+          : await this.place(
+              tx,
+              { date, slot, propertyId: current.propertyId, bookingId: id, keep: current.inspectorId },
+              (placement, trx) => this.bookings.change(id, { ...change, ...placement }, trx),
+              "No inspector is free at that time",
+            );
       if (moved.scheduledDate !== current.scheduledDate || moved.timeSlot !== current.timeSlot)
         await this.queueConfirmation(tx, moved, { email: moved.clientEmail, name: moved.clientName });
       return moved;
     });
+  }
+
+  /**
+   * The office gives a booking to this inspector (null: to nobody). Their hours are not checked (the office
+   * may ask for an evening), their other bookings are: the no-overlap constraint answers, as a 409.
+   */
+  private async reassign(
+    tx: Tx,
+    current: Booking,
+    inspectorId: number | null,
+    date: string,
+    slot: string,
+    change: { scheduledDate?: string; timeSlot?: string; note?: string },
+  ): Promise<Booking> {
+    if (inspectorId !== null && !(await this.inspectors.findInspector(inspectorId, tx)))
+      throw new ValidationError("Inspector not found", { inspectorId: "Choose one of the active inspectors" });
+    const size = await this.bookings.propertySize(current.propertyId, tx);
+    const during = bookingRange(date, slot, inspectionMinutes(size), this.settings.timeZone);
+    try {
+      return await tx.transaction((sp) => this.bookings.change(current.id, { ...change, inspectorId, during }, sp));
+    } catch (error) {
+      if (isOverlap(error)) throw await this.slotTaken("That inspector already has a booking at that time", date, size);
+      throw error;
+    }
   }
 }
 
