@@ -345,6 +345,16 @@ describe("staff pages: a subscription's invoices with the refund form, and /admi
       .expect(404);
   });
 
+  it("the property dialog lists the invoices with number, figures, refunded and the PDF", async () => {
+    const sub = await ctx.db("subscriptions").where({ id: subId }).first();
+    const dialog = await staff.agent.get(`/admin/properties/${sub.property_id}`).set("HX-Request", "true").expect(200);
+    expect(dialog.text).toContain('data-testid="property-invoice"');
+    expect(dialog.text).toMatch(/HAV-2027-\d{6}/);
+    expect(dialog.text).toContain("$412.00 + tax $53.56");
+    expect(dialog.text).toContain("Refunded $46.56");
+    expect(dialog.text).toContain(`/api/invoices/${invoiceId}/pdf`);
+  });
+
   it("/admin/tax shows the report and refuses bad dates", async () => {
     await ctx.agent().get("/admin/tax").expect(302);
     const page = await staff.agent.get("/admin/tax?from=2027-01-01&to=2027-01-31").expect(200);
