@@ -122,6 +122,20 @@ describe("invoice numbers and tax (demo provider)", () => {
     expect(await ctx.container.transaction((tx) => take(tx))).toEqual(["HAV-2031-000001"]);
   });
 
+  it("eight purchases at once take eight numbers of their year, none twice and none skipped", async () => {
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        buy(`Para Lell ${String.fromCharCode(97 + i)}`, "K1S 2B4", new Date("2028-03-01T15:00:00Z")),
+      ),
+    );
+    const numbers = (await ctx
+      .db("invoices")
+      .where("number", "like", "HAV-2028-%")
+      .orderBy("number")
+      .pluck("number")) as string[];
+    expect(numbers).toEqual(Array.from({ length: 8 }, (_, i) => `HAV-2028-${String(i + 1).padStart(6, "0")}`));
+  });
+
   it("staff list, CSV with the tax columns, one invoice and its PDF; anonymous callers get 401", async () => {
     await ctx.agent().get("/api/invoices").expect(401);
     await ctx.agent().get("/api/invoices/1/pdf").expect(401);
