@@ -1,6 +1,7 @@
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useRef, useState } from "react";
-import type { Booking } from "../../src/modules/bookings/bookings.constants";
+import { type Booking, type BookingAvailability, SLOT_TAKEN } from "../../src/modules/bookings/bookings.constants";
+import { availabilityKey, freshTimes } from "./availability";
 import { DAY_PARTS, DAY_PART_VALUES, shortDate, slotLabel } from "../../src/shared/business-time";
 import type { Property } from "../../src/modules/customers/customers.schemas";
 import { ApiError, apiRequest, newIdempotencyKey } from "../ui/api";
@@ -82,6 +83,21 @@ export default function BookInspection({ dates }: Props) {
   const submissionKey = useRef(newIdempotencyKey());
   // The booking page uses the last property of the list (customer-side §7).
   const property = properties.data?.at(-1);
+  // Only the days and parts of the day some inspector is free for (docs/decisions.md#37).
+  const freeKey = availabilityKey(
+    dates[0]!,
+    dates.at(-1)!,
+    property?.squareFootage ? String(property.squareFootage) : "",
+  );
+  const free = useQuery<BookingAvailability>({ queryKey: [freeKey], enabled: Boolean(property && dates.length) });
+  const queries = useQueryClient();
+  const limited = free.data?.calendar === "inspectors";
+  const partsOf = (date: string) =>
+    limited ? (free.data?.days.find((d) => d.date === date)?.parts ?? []) : DAY_PART_VALUES;
+  const offeredDates = limited ? dates.filter((d) => partsOf(d).length) : dates;
+  const offeredParts = scheduledDate
+    ? DAY_PART_VALUES.filter((p) => partsOf(scheduledDate).includes(p))
+    : DAY_PART_VALUES;
 
   const mutation = useMutation({
     mutationFn: () => {
@@ -105,6 +121,17 @@ export default function BookInspection({ dates }: Props) {
       window.location.assign("/booking-confirmation");
     },
     onError: (error) => {
+      // Another booking took that part of the day first: its fresh times replace those offered.
+      const fresh = error instanceof ApiError && error.status === 409 ? freshTimes(error.body) : null;
+      if (fresh) {
+        queries.setQueryData<BookingAvailability>([freeKey], (old) =>
+          old ? { ...old, days: old.days.map((d) => fresh.days.find((f) => f.date === d.date) ?? d) } : old,
+        );
+        setTime("");
+        setErrors({ timeSlot: `${SLOT_TAKEN}. Please choose another time.` });
+        toast({ title: SLOT_TAKEN, description: "Please choose another time.", variant: "destructive" });
+        return;
+      }
       if (error instanceof ApiError) setErrors(error.fields);
       toast({
         title: "Booking Failed",
@@ -154,10 +181,16 @@ export default function BookInspection({ dates }: Props) {
           error={errors.scheduledDate}
           onChange={(v) => {
             setDate(v);
+            if (timeSlot && !partsOf(v).includes(timeSlot as never)) setTime("");
             setErrors((e) => ({ ...e, scheduledDate: undefined }));
           }}
-          options={dates.map((d) => ({ value: d, label: shortDate(d) }))}
+          options={offeredDates.map((d) => ({ value: d, label: shortDate(d) }))}
         />
+        {limited && !offeredDates.length && (
+          <p className="field-error" role="status">
+            Our inspectors are fully booked for the next two weeks. Please call us to find a time.
+          </p>
+        )}
         <ChoiceCards
           name="timeSlot"
           legend="Preferred time"
@@ -168,7 +201,7 @@ export default function BookInspection({ dates }: Props) {
             setTime(v);
             setErrors((e) => ({ ...e, timeSlot: undefined }));
           }}
-          options={DAY_PART_VALUES.map((p) => ({ value: p, label: DAY_PARTS[p].label, detail: DAY_PARTS[p].range }))}
+          options={offeredParts.map((p) => ({ value: p, label: DAY_PARTS[p].label, detail: DAY_PARTS[p].range }))}
         />
         <TextAreaField
           id="notes"

@@ -5,7 +5,11 @@ import {
   NEEDS_ACCESS_INFO,
   SAMPLE_ADDRESS_LINE,
 } from "../../src/modules/bookings/bookings.constants";
-import { TIME_SLOTS } from "../../src/shared/business-time";
+import { useQuery } from "@tanstack/react-query";
+import { useEffect } from "react";
+import type { BookingAvailability } from "../../src/modules/bookings/bookings.constants";
+import { TIME_SLOTS, shortDate } from "../../src/shared/business-time";
+import { nextFreeDates, wizardAvailabilityKey } from "./availability";
 import { Field, SelectField } from "../checkout/fields";
 import { ChoiceCards, TextAreaField } from "./form-parts";
 import type { Key, Step } from "./schedule-steps";
@@ -67,7 +71,90 @@ function ContactFields({ field }: StepFieldsProps) {
   );
 }
 
-function ScheduleFields({ field, minDate, maxDate }: StepFieldsProps & { minDate: string; maxDate: string }) {
+/**
+ * The time select offers only the times some inspector is free on the chosen date (docs/decisions.md#37); with
+ * no inspector set up, or while the answer is on its way, every time (the server checks each booking anyway).
+ */
+function TimeField({
+  time,
+  date,
+  size,
+  minDate,
+}: {
+  time: FieldBinding;
+  date: FieldBinding;
+  size: string;
+  minDate: string;
+}) {
+  const key = date.value >= minDate ? wizardAvailabilityKey(date.value, size) : null;
+  const answer = useQuery<BookingAvailability>({ queryKey: [key], enabled: key !== null });
+  const day = answer.data?.days.find((d) => d.date === date.value);
+  const limited = answer.data?.calendar === "inspectors" && day !== undefined;
+  const slots = limited ? day.slots : TIME_SLOTS;
+  const full = limited && slots.length === 0;
+  const next = full ? nextFreeDates(answer.data, date.value) : [];
+  const { onChange: setTime, value: chosen } = time;
+  // A time that is no longer free is not kept: the select would show another one than it sends.
+  useEffect(() => {
+    if (limited && chosen && !slots.includes(chosen)) setTime("");
+  }, [limited, chosen, slots, setTime]);
+  const described = [time.error && "timeSlot-error", "timeSlot-hint"].filter(Boolean).join(" ");
+  return (
+    <div className="field">
+      <label htmlFor="timeSlot">
+        Time <span aria-hidden="true">*</span>
+      </label>
+      <select
+        id="timeSlot"
+        name="timeSlot"
+        value={time.value}
+        onChange={(e) => time.onChange(e.target.value)}
+        aria-required
+        aria-invalid={time.error ? true : undefined}
+        aria-describedby={described}
+        data-free-times={limited ? slots.length : undefined}
+      >
+        <option value="">{full ? "No free time this day" : "Select a time…"}</option>
+        {slots.map((slot) => (
+          <option key={slot} value={slot}>
+            {slot}
+          </option>
+        ))}
+      </select>
+      {time.error && (
+        <p id="timeSlot-error" className="field-error" role="alert">
+          {time.error}
+        </p>
+      )}
+      <p id="timeSlot-hint" className="text-sm text-ink/70" aria-live="polite">
+        {answer.isFetching
+          ? "Checking our inspectors' free times…"
+          : full
+            ? "Our inspectors are fully booked that day."
+            : limited
+              ? `Times when an inspector is free; about ${answer.data!.durationMinutes / 60} hours on site.`
+              : ""}
+      </p>
+      {next.length > 0 && (
+        <div className="mt-1 flex flex-wrap items-center gap-2 text-sm" data-testid="next-free-dates">
+          <span>Free on:</span>
+          {next.map((d) => (
+            <button key={d} type="button" className="btn btn-outline btn-sm" onClick={() => date.onChange(d)}>
+              {shortDate(d)}
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function ScheduleFields({
+  field,
+  minDate,
+  maxDate,
+  size,
+}: StepFieldsProps & { minDate: string; maxDate: string; size: string }) {
   const time = field("timeSlot");
   const { id: _name, ...access } = field("accessMethod");
   return (
@@ -81,32 +168,7 @@ function ScheduleFields({ field, minDate, maxDate }: StepFieldsProps & { minDate
         {...field("scheduledDate")}
         hint="At least 4 days from today."
       />
-      <div className="field">
-        <label htmlFor="timeSlot">
-          Time <span aria-hidden="true">*</span>
-        </label>
-        <select
-          id="timeSlot"
-          name="timeSlot"
-          value={time.value}
-          onChange={(e) => time.onChange(e.target.value)}
-          aria-required
-          aria-invalid={time.error ? true : undefined}
-          aria-describedby={time.error ? "timeSlot-error" : undefined}
-        >
-          <option value="">Select a time…</option>
-          {TIME_SLOTS.map((slot) => (
-            <option key={slot} value={slot}>
-              {slot}
-            </option>
-          ))}
-        </select>
-        {time.error && (
-          <p id="timeSlot-error" className="field-error">
-            {time.error}
-          </p>
-        )}
-      </div>
+      <TimeField time={time} date={field("scheduledDate")} size={size} minDate={minDate} />
       <div className="sm:col-span-2">
         <ChoiceCards
           name="accessMethod"
@@ -163,7 +225,9 @@ export function StepFields({ step, field, propertyTypes, minDate, maxDate }: Ste
       )}
       {shows("propertyAddress") && <PropertyFields field={field} propertyTypes={propertyTypes} />}
       {shows("firstName") && <ContactFields field={field} />}
-      {shows("scheduledDate") && <ScheduleFields field={field} minDate={minDate} maxDate={maxDate} />}
+      {shows("scheduledDate") && (
+        <ScheduleFields field={field} minDate={minDate} maxDate={maxDate} size={field("propertySize").value} />
+      )}
     </div>
   );
 }

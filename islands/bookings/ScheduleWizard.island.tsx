@@ -1,12 +1,14 @@
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import {
   ACCESS_INFO_MESSAGE,
   ACCESS_INFO_TITLE,
   type Booking,
   NEEDS_ACCESS_INFO,
+  SLOT_TAKEN,
   type WizardPrefill,
 } from "../../src/modules/bookings/bookings.constants";
+import { freshTimes, wizardAvailabilityKey } from "./availability";
 import { ApiError, apiRequest, newIdempotencyKey } from "../ui/api";
 import { toast } from "../ui/toast";
 import { focusField, saveConfirmation } from "./form-parts";
@@ -103,8 +105,10 @@ function useScheduleBooking(
   values: Values,
   prefill: WizardPrefill | null,
   onRefused: (known: Errors, other: string | null) => void,
+  onTaken: (message: string) => void,
 ) {
   const submissionKey = useRef(newIdempotencyKey());
+  const queries = useQueryClient();
   return useMutation({
     mutationFn: () =>
       apiRequest<Booking>(
@@ -131,6 +135,15 @@ function useScheduleBooking(
       setTimeout(() => window.location.assign("/booking-confirmation"), REDIRECT_DELAY);
     },
     onError: (error) => {
+      // Another booking took that time first (docs/decisions.md#37): the fresh times replace the offered ones.
+      const fresh = error instanceof ApiError && error.status === 409 ? freshTimes(error.body) : null;
+      if (fresh) {
+        const key = wizardAvailabilityKey(values.scheduledDate, values.propertySize);
+        if (key) queries.setQueryData([key], fresh);
+        onTaken(`${SLOT_TAKEN}. Please choose another time.`);
+        toast({ title: SLOT_TAKEN, description: "Please choose another time.", variant: "destructive" });
+        return;
+      }
       // A 400 names each refused field: show each message under its field, on its step.
       const fields = error instanceof ApiError && error.status === 400 ? error.fields : {};
       const known: Errors = {};
@@ -173,10 +186,19 @@ export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefil
     return goToFirstError(found);
   };
 
-  const mutation = useScheduleBooking(values, prefill, (known, other) => {
-    showErrors(known);
-    setFormError(other);
-  });
+  const mutation = useScheduleBooking(
+    values,
+    prefill,
+    (known, other) => {
+      showErrors(known);
+      setFormError(other);
+    },
+    // The time is no longer offered: it is emptied, and the message stays under the time select.
+    (message) => {
+      setValues((v) => ({ ...v, timeSlot: "" }));
+      showErrors({ timeSlot: message });
+    },
+  );
 
   const next = () => {
     if (current.required.some((k) => !values[k].trim())) {

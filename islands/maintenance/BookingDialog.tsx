@@ -4,7 +4,7 @@ import { DAY_PART_VALUES, TIME_SLOTS, slotLabel } from "../../src/shared/busines
 import { type CalendarBooking, bookingTime, labelOf } from "../../src/modules/maintenance/maintenance.constants";
 import { ApiError, apiRequest } from "../ui/api";
 import { toast } from "../ui/toast";
-import { refreshAll } from "./data";
+import { refreshAll, useJson } from "./data";
 import { Details, Dialog } from "./Dialog";
 import type { Fields } from "./types";
 import { longDateLabel } from "./month-grid";
@@ -31,6 +31,7 @@ function BookingFacts({ booking }: { booking: CalendarBooking }) {
         ["Date", longDateLabel(booking.scheduledDate)],
         ["Time", time === booking.timeSlot ? time : `${time} (${labelOf(booking.timeSlot)})`],
         // Booking status defaults to display 'Pending' (staff-side §4).
+        ["Inspector", booking.inspectorName ?? "No inspector yet"],
         ["Status", labelOf(booking.status) || "Pending"],
         ["Access", booking.accessMethod ? labelOf(booking.accessMethod.replace(/-/g, "_")) : null],
         ["Special requests", booking.specialRequests],
@@ -133,6 +134,66 @@ function RescheduleForm({ booking, window: dates, errors, busy, onReschedule, on
   );
 }
 
+/** The API's message of a refused write (409: "That inspector already has a booking at that time"). */
+const messageOf = (error: Error) => {
+  if (!(error instanceof ApiError)) return error.message;
+  try {
+    return (JSON.parse(error.body) as { message?: string }).message ?? error.message;
+  } catch {
+    return error.message;
+  }
+};
+
+/** The office gives the booking to another inspector (docs/decisions.md#37); an overlap is refused (409). */
+function ReassignForm({
+  booking,
+  busy,
+  onAssign,
+}: {
+  booking: CalendarBooking;
+  busy: boolean;
+  onAssign: (inspectorId: number | null) => void;
+}) {
+  const inspectors = useJson<{ id: number; name: string }[]>("/api/inspectors");
+  const [chosen, setChosen] = useState(booking.inspectorId === null ? "" : String(booking.inspectorId));
+  if (!inspectors.data?.length) return null;
+  return (
+    <form
+      className="mt-4 grid gap-2"
+      noValidate
+      aria-labelledby="booking-inspector-title"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onAssign(chosen ? Number(chosen) : null);
+      }}
+    >
+      <h4 id="booking-inspector-title" className="font-semibold text-green-900">
+        Inspector
+      </h4>
+      <div className="flex flex-wrap items-end gap-3">
+        <div className="field">
+          <label htmlFor="booking-inspector">Give this inspection to</label>
+          <select id="booking-inspector" value={chosen} onChange={(e) => setChosen(e.target.value)}>
+            <option value="">No inspector</option>
+            {inspectors.data.map((i) => (
+              <option key={i.id} value={i.id}>
+                {i.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button
+          type="submit"
+          className="btn btn-outline"
+          disabled={busy || chosen === (booking.inspectorId === null ? "" : String(booking.inspectorId))}
+        >
+          Reassign
+        </button>
+      </div>
+    </form>
+  );
+}
+
 export function BookingDialog({
   booking: opened,
   window: dates,
@@ -145,7 +206,7 @@ export function BookingDialog({
   const [booking, setBooking] = useState(opened);
   const [errors, setErrors] = useState<Fields>({});
   const [busy, setBusy] = useState(false);
-  const change = (payload: Record<string, string>, done: string) =>
+  const change = (payload: Record<string, string | number | null>, done: string) =>
     sendWrite(
       () => apiRequest<CalendarBooking>("PATCH", `/api/inspection-bookings/${booking.id}`, payload),
       (saved) => {
@@ -154,6 +215,8 @@ export function BookingDialog({
           status: saved.status,
           scheduledDate: saved.scheduledDate,
           timeSlot: saved.timeSlot,
+          inspectorId: saved.inspectorId,
+          inspectorName: saved.inspectorName,
         }));
         toast({ title: done, description: `Inspection at ${booking.propertyAddress}` });
         refreshAll();
@@ -163,10 +226,10 @@ export function BookingDialog({
         if (error instanceof ApiError && error.status === 401) return;
         if (error instanceof ApiError && error.status === 400 && Object.keys(error.fields).length)
           return setErrors(error.fields);
-        toast({ title: "Could not change the booking", description: error.message, variant: "destructive" });
+        toast({ title: "Could not change the booking", description: messageOf(error), variant: "destructive" });
       },
     );
-  const run = async (payload: Record<string, string>, done: string) => {
+  const run = async (payload: Record<string, string | number | null>, done: string) => {
     setBusy(true);
     await change(payload, done);
     setBusy(false);
@@ -180,6 +243,13 @@ export function BookingDialog({
     <Dialog title="Inspection Booking Details" onClose={onClose}>
       <h3 className="text-lg font-semibold text-green-900">Inspection at {booking.propertyAddress}</h3>
       <BookingFacts booking={booking} />
+      {booking.status === "scheduled" && (
+        <ReassignForm
+          booking={booking}
+          busy={busy}
+          onAssign={(inspectorId) => void run({ inspectorId }, "Inspector Changed")}
+        />
+      )}
       {booking.status === "scheduled" && (
         <RescheduleForm
           booking={booking}

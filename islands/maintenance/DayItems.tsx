@@ -40,7 +40,9 @@ function ItemList({ items, onOpen }: { items: Item[]; onOpen: (item: Item) => vo
             <span>
               <span className="block font-semibold">{itemTitle(item)}</span>
               <span className="block text-sm text-ink/75">
-                {item.kind === "task" ? taskLine(item.task) : `Inspection booking · ${item.booking.clientName}`}
+                {item.kind === "task"
+                  ? taskLine(item.task)
+                  : `Inspection booking · ${item.booking.clientName} · ${item.booking.inspectorName ?? "No inspector yet"}`}
               </span>
             </span>
           </button>

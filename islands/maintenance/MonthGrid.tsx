@@ -48,6 +48,13 @@ function CellEvent({ item, onOpen }: { item: Item; onOpen: (item: Item) => void 
       onClick={() => onOpen(item)}
     >
       <span className="mc-event-time">{item.time.replace(/^0/, "")}</span> {itemTitle(item)}
+      {item.kind === "booking" && (
+        // The inspector's name under the title, in their colour's border (docs/decisions.md#37).
+        <span className="mc-event-where">
+          <span className="sr-only">, </span>
+          {item.booking.inspectorName ?? "No inspector yet"}
+        </span>
+      )}
       {item.kind === "task" && (
         <span className="mc-event-where">
           <span className="sr-only">, </span>

@@ -20,16 +20,23 @@ export const PREVIEW_PER_DAY = 3;
 export const itemKey = (item: Item) => (item.kind === "task" ? `t${item.task.id}` : `b${item.booking.id}`);
 export const itemTitle = (item: Item) =>
   item.kind === "task" ? item.task.title : `Inspection: ${item.booking.propertyAddress}`;
+/** The number of colours the calendar gives inspectors (maintenance.css). */
+const INSPECTOR_COLOURS = 6;
+/** An inspector's colour: the same in every view, from their id; unassigned bookings have none. */
+export const inspectorColour = (id: number | null) => (id === null ? "none" : String(id % INSPECTOR_COLOURS));
 /** What a screen reader hears after an event's visible time, title and property. */
 export const itemExtra = (item: Item) =>
   item.kind === "task"
     ? `, ${formatDuration(item.task.estimatedDuration)}${item.task.planType ? `, ${planLabel(item.task.planType)}` : ""}`
-    : `, inspection booking for ${item.booking.clientName}`;
-/** A plan service's task carries its plan's colour; a held one is marked (docs/decisions.md#27). */
+    : `, inspection booking for ${item.booking.clientName}, ${item.booking.inspectorName ?? "no inspector yet"}`;
+/**
+ * A plan service's task carries its plan's colour; a held one is marked (docs/decisions.md#27). A booking carries
+ * its inspector's colour (docs/decisions.md#37).
+ */
 export const planData = (item: Item) =>
   item.kind === "task"
     ? { "data-plan": item.task.planType ?? undefined, "data-held": item.task.held || undefined }
-    : {};
+    : { "data-inspector": inspectorColour(item.booking.inspectorId) };
 
 /** The calendar's items by date, each day ordered by time (tasks 10:00 AM and bookings 09:00 AM by default). */
 export function byDate(data: CalendarMonth | undefined): Map<string, Item[]> {

@@ -269,7 +269,7 @@ describe("assignment and the race for the last 9:00 AM", () => {
   });
 
   it("the constraint holds on a direct SQL insert, whatever the code does", async () => {
-    const [{ id: inspectorId }] = await ctx.container.inspectors.options();
+    const inspectorId = (await ctx.container.inspectors.options())[0]!.id;
     const row = await ctx
       .db("inspection_bookings")
       .whereNotNull("inspector_id")

@@ -110,5 +110,7 @@ function toCalendarBooking(b: Booking): CalendarBooking {
     clientName: b.clientName,
     clientEmail: b.clientEmail,
     clientPhone: b.clientPhone,
+    inspectorId: b.inspectorId,
+    inspectorName: b.inspectorName,
   };
 }

@@ -128,6 +128,9 @@ export interface CalendarBooking {
   clientName: string;
   clientEmail: string;
   clientPhone: string | null;
+  /** The inspector it is given to (docs/decisions.md#37): the calendar's colour and the dialog's choice. */
+  inspectorId: number | null;
+  inspectorName: string | null;
 }
 
 export interface CalendarMonth {

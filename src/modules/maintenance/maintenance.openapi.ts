@@ -139,6 +139,8 @@ const calendarBooking: z.ZodType<CalendarBooking> = z.object({
   clientName: z.string(),
   clientEmail: z.string(),
   clientPhone: text,
+  inspectorId: idNumber.nullable(),
+  inspectorName: text,
 });
 
 export const maintenanceCalls = apiCalls([
