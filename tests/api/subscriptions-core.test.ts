@@ -224,7 +224,7 @@ describe("subscriptions (demo provider)", () => {
     await ctx.container.subscriptions.renewDue(at("2026-03-02T12:00:00Z"));
     const after = await ctx.container.subscriptions.detail(sub.id);
     expect(after.subscription).toMatchObject({ planType: "basic", monthlyAmount: 149, scheduledPlanType: null });
-    expect(after.invoices[0]).toMatchObject({ amount: 149, billingReason: "subscription_cycle" });
+    expect(after.invoices[0]).toMatchObject({ subtotal: 149, billingReason: "subscription_cycle" });
     expect(after.events.map((e) => e.kind)).toEqual(expect.arrayContaining(["plan_changed", "plan_change_scheduled"]));
   });
 

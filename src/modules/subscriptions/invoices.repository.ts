@@ -254,65 +254,68 @@ export class InvoicesRepository {
    */
   async insertRenewals(rows: RenewalInvoice[], tx: Tx): Promise<Map<number, StoredInvoice>> {
     const stored = new Map<number, StoredInvoice>();
-    if (!rows.length) return stored;
+    // A period already billed is skipped. The caller holds these subscriptions' rows, so nobody else bills them
+    // meanwhile: exactly the rows left are inserted, and exactly as many numbers are taken (no gap).
+    const billed = new Set(
+      (await tx("invoices")
+        .where({ provider: "demo" })
+        .whereIn(
+          "provider_invoice_id",
+          rows.map((r) => r.providerInvoiceId),
+        )
+        .pluck("provider_invoice_id")) as string[],
+    );
+    const todo = rows.filter((r) => !billed.has(r.providerInvoiceId));
+    if (!todo.length) return stored;
     const provinces = await this.provinces(
-      rows.map((r) => r.subscriptionId),
+      todo.map((r) => r.subscriptionId),
       tx,
     );
-    const taxed = rows.map((r) =>
+    const taxed = todo.map((r) =>
       taxFor(r.subtotalCents, provinces.get(r.subscriptionId)!, todayIn(this.settings.timeZone, r.periodStart)),
     );
+    const years = todo.map((r) => this.yearOf(r.periodStart));
+    const numbers: string[] = new Array(todo.length);
+    // Years in ascending order, so two batches never wait on each other's counters in opposite orders.
+    for (const year of [...new Set(years)].sort()) {
+      const positions = years.flatMap((y, i) => (y === year ? [i] : []));
+      const taken = await this.takeNumbers(year, positions.length, tx);
+      positions.forEach((position, k) => {
+        numbers[position] = taken[k]!;
+      });
+    }
     const inserted = await tx.raw(
-      `insert into invoices (subscription_id, provider, provider_invoice_id, amount_cents, subtotal_cents, tax_cents, tax_lines, tax_province, currency, period_start, period_end, status, billing_reason, paid_at, attempt_count)
-       select v.sid, 'demo', v.pid, v.total, v.subtotal, v.tax, v.lines, v.province, 'cad', v.ps, v.pe, 'paid', 'subscription_cycle', v.ps, 1
-         from unnest(?::int[], ?::text[], ?::int[], ?::int[], ?::int[], ?::jsonb[], ?::text[], ?::timestamptz[], ?::timestamptz[])
-              as v(sid, pid, total, subtotal, tax, lines, province, ps, pe)
+      `insert into invoices (subscription_id, provider, provider_invoice_id, number, amount_cents, subtotal_cents, tax_cents, tax_lines, tax_province, currency, period_start, period_end, status, billing_reason, paid_at, attempt_count)
+       select v.sid, 'demo', v.pid, v.num, v.total, v.subtotal, v.tax, v.lines, v.province, 'cad', v.ps, v.pe, 'paid', 'subscription_cycle', v.ps, 1
+         from unnest(?::int[], ?::text[], ?::text[], ?::int[], ?::int[], ?::int[], ?::jsonb[], ?::text[], ?::timestamptz[], ?::timestamptz[])
+              as v(sid, pid, num, total, subtotal, tax, lines, province, ps, pe)
        on conflict (provider, provider_invoice_id) do nothing
-       returning id, subscription_id, period_start`,
+       returning id, subscription_id`,
       [
-        rows.map((r) => r.subscriptionId),
-        rows.map((r) => r.providerInvoiceId),
+        todo.map((r) => r.subscriptionId),
+        todo.map((r) => r.providerInvoiceId),
+        numbers,
         taxed.map((t) => t.totalCents),
         taxed.map((t) => t.subtotalCents),
         taxed.map((t) => t.taxCents),
         taxed.map((t) => JSON.stringify(t.lines)),
         taxed.map((t) => t.province),
-        rows.map((r) => r.periodStart),
-        rows.map((r) => r.periodEnd),
+        todo.map((r) => r.periodStart),
+        todo.map((r) => r.periodEnd),
       ],
     );
-    const fresh = (inserted.rows as { id: number; subscription_id: number; period_start: Date }[]).sort(
-      (a, b) => a.id - b.id,
+    const ids = new Map(
+      (inserted.rows as { id: number; subscription_id: number }[]).map((r) => [r.subscription_id, r.id]),
     );
-    const byYear = new Map<number, typeof fresh>();
-    for (const row of fresh) {
-      const year = this.yearOf(new Date(row.period_start));
-      byYear.set(year, [...(byYear.get(year) ?? []), row]);
-    }
-    const ids: number[] = [];
-    const numbers: string[] = [];
-    // Years in ascending order, so two batches never wait on each other's counters in opposite orders.
-    for (const year of [...byYear.keys()].sort()) {
-      const group = byYear.get(year)!;
-      const taken = await this.takeNumbers(year, group.length, tx);
-      group.forEach((row, i) => {
-        ids.push(row.id);
-        numbers.push(taken[i]!);
-      });
-    }
-    if (ids.length)
-      await tx.raw(
-        "update invoices i set number = v.num from unnest(?::int[], ?::text[]) as v(id, num) where i.id = v.id",
-        [ids, numbers],
-      );
-    const index = new Map(rows.map((r, i) => [r.subscriptionId, i]));
-    ids.forEach((id, k) => {
-      const row = fresh.find((f) => f.id === id)!;
-      const t = taxed[index.get(row.subscription_id)!]!;
-      stored.set(row.subscription_id, {
-        id,
-        subscriptionId: row.subscription_id,
-        number: numbers[k]!,
+    // Someone billed one of these periods after all: roll the batch back rather than leave a number unused.
+    if (ids.size !== todo.length)
+      throw new Error("A renewal period was billed twice at once; the batch is rolled back");
+    todo.forEach((r, i) => {
+      const t = taxed[i]!;
+      stored.set(r.subscriptionId, {
+        id: ids.get(r.subscriptionId)!,
+        subscriptionId: r.subscriptionId,
+        number: numbers[i]!,
         subtotalCents: t.subtotalCents,
         taxLines: t.lines,
         totalCents: t.totalCents,
