@@ -22,7 +22,7 @@ export async function seedIfEmpty(container: Container): Promise<boolean> {
   // A newcomer's first `npm start` shows a living portal: about 40 homes (seeds/demo/). Never in production.
   if (container.env.NODE_ENV !== "production") {
     const { seedDemo } = await import("./demo/index.js");
-    await seedDemo(container, { properties: 40 });
+    await seedDemo(container, { properties: 40, inspectors: true });
   }
   return true;
 }

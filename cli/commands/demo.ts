@@ -44,6 +44,7 @@ export function registerDemo(program: Command) {
         const started = Date.now();
         const result = await seedDemo(container, {
           properties: options.properties,
+          inspectors: true,
           onProgress: ({ done, total }) => {
             if (!bar) return;
             if (done === 0) bar.start(total, 0);

@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SLOT_TAKEN } from "../../src/modules/bookings/bookings.constants.js";
 import { inspectionMinutes } from "../../src/modules/bookings/availability.js";
 import { TIME_SLOTS, addDays, dayOfWeek } from "../../src/shared/business-time.js";
+import { DEMO_INSPECTORS } from "../../seeds/demo/inspectors.js";
+import { seedDemo } from "../../seeds/demo/index.js";
+import { runHaven } from "../support/cli.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 
 const WEEKDAY = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"];
@@ -347,5 +350,124 @@ describe("the office reassigns", () => {
       { id: fay.id, name: "Fay Inspector" },
       { id: gus.id, name: "Gus Inspector" },
     ]);
+  });
+});
+
+describe("haven inspectors, haven users create --role, and the demo's inspectors", () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+  });
+  afterAll(() => ctx.close());
+
+  it("creates an inspector, sets their hours and time off, and lists them", { timeout: 120_000 }, async () => {
+    const haven = (args: string[], stdin?: string) => runHaven(ctx.url, args, { stdin });
+    const created = await haven(
+      [
+        "users",
+        "create",
+        "--email",
+        "ivy@haven.test",
+        "--first-name",
+        "Ivy",
+        "--last-name",
+        "Roy",
+        "--role",
+        "inspector",
+      ],
+      "a-long-password\n",
+    );
+    expect(created.stdout, created.stderr).toMatch(/Created staff user #\d+ ivy@haven.test \(inspector\)\./);
+    const wrong = await haven(
+      ["users", "create", "--email", "x@haven.test", "--first-name", "X", "--last-name", "Y", "--role", "admin"],
+      "a-long-password\n",
+    );
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain("Allowed choices are owner, office, inspector");
+
+    const hours = await haven([
+      "inspectors",
+      "hours",
+      "ivy@haven.test",
+      "--weekday",
+      "mon-fri",
+      "--from",
+      "08:00",
+      "--to",
+      "16:30",
+    ]);
+    expect(hours.stdout, hours.stderr).toContain("Ivy Roy works 08:00-16:30 on mon, tue, wed, thu, fri.");
+    const off = await haven(["inspectors", "hours", "ivy@haven.test", "--weekday", "fri", "--off"]);
+    expect(off.stdout).toContain("Ivy Roy no longer works on fri.");
+    const bad = await haven([
+      "inspectors",
+      "hours",
+      "ivy@haven.test",
+      "--weekday",
+      "someday",
+      "--from",
+      "8",
+      "--to",
+      "9",
+    ]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("Weekday must be mon, tue, wed, thu, fri, sat or sun");
+    const nobody = await haven([
+      "inspectors",
+      "hours",
+      "nobody@haven.test",
+      "--weekday",
+      "mon",
+      "--from",
+      "08:00",
+      "--to",
+      "09:00",
+    ]);
+    expect(nobody.stderr).toContain("No active inspector with e-mail nobody@haven.test");
+
+    // A Monday and Tuesday off, a week or more ahead.
+    let monday = addDays(ctx.container.bookings.calendar().minDate, 7);
+    while (dayOfWeek(monday) !== 1) monday = addDays(monday, 1);
+    const leave = await haven([
+      "inspectors",
+      "time-off",
+      "ivy@haven.test",
+      "--from",
+      monday,
+      "--to",
+      addDays(monday, 1),
+      "--reason",
+      "Holidays",
+    ]);
+    expect(leave.stdout, leave.stderr).toMatch(/^Time off #\d+: \S+Z to \S+Z\.\n$/);
+    const list = JSON.parse((await haven(["inspectors", "list", "--json"])).stdout);
+    expect(list).toMatchObject([
+      {
+        email: "ivy@haven.test",
+        name: "Ivy Roy",
+        hours: "mon 08:00-16:30, tue 08:00-16:30, wed 08:00-16:30, thu 08:00-16:30",
+      },
+    ]);
+    expect(list[0].timeOff).toMatchObject([{ reason: "Holidays" }]);
+    // Monday and Tuesday are time off; Tuesday a week later is worked, its last 3-hour start at 1:30 PM.
+    const days = (await ctx.container.inspectors.availability({ from: monday, to: addDays(monday, 8) })).days;
+    expect(days.find((d) => d.date === monday)!.slots).toEqual([]);
+    expect(days.find((d) => d.date === addDays(monday, 1))!.slots).toEqual([]);
+    expect(days.find((d) => d.date === addDays(monday, 2))!.slots.length).toBeGreaterThan(0);
+    expect(days.find((d) => d.date === addDays(monday, 8))!.slots.at(-1)).toBe("1:30 PM");
+  });
+
+  it("the demo seed gives three inspectors with hours, and its bookings to them without overlap", {
+    timeout: 240_000,
+  }, async () => {
+    const result = await seedDemo(ctx.container, { properties: 12, inspectors: true, extras: false });
+    const names = (await ctx.container.inspectors.list()).map((i) => i.email);
+    expect(names).toEqual(expect.arrayContaining(DEMO_INSPECTORS.map((i) => i.email)));
+    expect(result.assignedBookings).toBeGreaterThan(0);
+    const given = await ctx.db("inspection_bookings").whereNotNull("inspector_id").count({ n: "*" }).first();
+    expect(Number(given!.n)).toBe(result.assignedBookings);
+    // Run again: the inspectors are not made twice, and nothing is given out twice.
+    await seedDemo(ctx.container, { properties: 2, inspectors: true, extras: false });
+    expect((await ctx.container.inspectors.list()).length).toBe(names.length);
   });
 });
