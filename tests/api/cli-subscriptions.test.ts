@@ -143,7 +143,8 @@ describe("haven subscriptions", () => {
         const next = period(anchor, month, timeZone());
         expect(r.stdout).toMatch(
           new RegExp(
-            `invoice #\\d+\\s+subscription #${good.id}\\s+${next.startDate} – ${next.endDate}\\s+\\$370\\.00\\s+paid\\s+renewer1@example\\.com`,
+            // The invoice's total: $370.00 plus Ontario's HST (docs/decisions.md#32).
+            `invoice #\\d+\\s+subscription #${good.id}\\s+${next.startDate} – ${next.endDate}\\s+\\$418\\.10\\s+paid\\s+renewer1@example\\.com`,
           ),
         );
         expect(r.stdout).toContain(`Billed 1 period(s) through ${asOf}: 1 paid, 0 failed`);
