@@ -60,12 +60,11 @@ export class InspectorsService {
   async calendars(from: string, to: string, db?: Tx | Knex): Promise<InspectorCalendar[]> {
     // A day either side, so a range that crosses midnight still counts.
     const window = this.window(addDays(from, -1), addDays(to, 1));
-    const [inspectors, hours, timeOff, booked] = await Promise.all([
-      this.repo.inspectors(db),
-      this.repo.hours(db),
-      this.repo.timeOff(window, db),
-      this.repo.bookedRanges(window, db),
-    ]);
+    // One after another: inside a transaction they share one connection.
+    const inspectors = await this.repo.inspectors(db);
+    const hours = await this.repo.hours(db);
+    const timeOff = await this.repo.timeOff(window, db);
+    const booked = await this.repo.bookedRanges(window, db);
     return inspectors
       .map((i) => ({
         id: i.id,
