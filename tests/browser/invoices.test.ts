@@ -98,6 +98,25 @@ describe("staff: a subscription's invoices and a refund", () => {
     await page.context().close();
   });
 
+  it("the property dialog lists the invoices with their figures and PDF", async () => {
+    const page = await site.newPage(DESKTOP);
+    await signIn(page, "/admin/properties");
+    const card = page.getByTestId("property-card").filter({ hasText: "12 Elgin Street" });
+    await card.getByRole("link", { name: /View Details/ }).click();
+    const dialog = page.getByRole("dialog", { name: "Property Details" });
+    const invoice = dialog.getByTestId("property-invoice");
+    await invoice.waitFor();
+    await expect(invoice.textContent()).resolves.toMatch(/HAV-\d{4}-000001/);
+    await expect(invoice.textContent()).resolves.toContain("Refunded $100.00");
+    expect(await invoice.getByRole("link", { name: /PDF/ }).getAttribute("href")).toBe(
+      `/api/invoices/${invoiceId}/pdf`,
+    );
+    await expectAccessible(page);
+    await invoice.scrollIntoViewIfNeeded();
+    await screenshotBothWidths(page, "invoices-property-dialog");
+    await page.context().close();
+  });
+
   it("the sales-tax report at /admin/tax, reached from /admin/subscriptions", async () => {
     const page = await site.newPage(DESKTOP);
     await signIn(page, "/admin/subscriptions");
