@@ -471,3 +471,59 @@ describe("haven inspectors, haven users create --role, and the demo's inspectors
     expect((await ctx.container.inspectors.list()).length).toBe(names.length);
   });
 });
+
+describe("the constraint decides a race the code cannot see", () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+  });
+  afterAll(() => ctx.close());
+
+  it("a booking whose inspector is taken by a transaction it could not see goes to the next free inspector", async () => {
+    const date = ctx.container.bookings.calendar().minDate;
+    const jo = await inspector(ctx, "Jo", { weekdays: "mon-sun", from: "08:00", to: "17:00" });
+    const kim = await inspector(ctx, "Kim", { weekdays: "mon-sun", from: "08:00", to: "17:00" });
+    const first = (
+      await ctx
+        .agent()
+        .post("/api/inspection-bookings")
+        .send(wizard(ctx, { timeSlot: "3:00 PM" }))
+        .expect(201)
+    ).body;
+    expect(first.inspectorId).toBe(jo.id);
+    await ctx
+      .agent()
+      .post("/api/inspection-bookings")
+      .send(wizard(ctx, { timeSlot: "3:00 PM" }))
+      .expect(201);
+    // Another transaction gives Jo 9:00 to 11:00 and has not committed: the booking below cannot see it, picks
+    // Jo (equal loads, lowest id) and waits on the constraint until that transaction commits.
+    const other = await ctx.db.transaction();
+    await other.raw(
+      `insert into inspection_bookings (property_id, customer_id, scheduled_date, time_slot, source, inspector_id, during)
+       select property_id, customer_id, ?, '9:00 AM', 'wizard', ?, tstzrange(lower(during) - interval '6 hours', lower(during) - interval '4 hours')
+         from inspection_bookings where id = ?`,
+      [date, jo.id, first.id],
+    );
+    const pending = ctx
+      .agent()
+      .post("/api/inspection-bookings")
+      .send(wizard(ctx, { timeSlot: "9:00 AM" }))
+      .then((r) => r);
+    await expect
+      .poll(
+        async () =>
+          (
+            await ctx.db.raw(
+              "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+            )
+          ).rows[0].n,
+        { timeout: 10_000, interval: 20 },
+      )
+      .toBe(1);
+    await other.commit();
+    const res = await pending;
+    expect(res.status).toBe(201);
+    expect(res.body.inspectorId).toBe(kim.id);
+  });
+});

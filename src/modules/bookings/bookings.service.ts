@@ -28,6 +28,7 @@ import {
   slotLabel,
   slotWindow,
   addDays,
+  isIsoDate,
   todayIn,
   zonedInstant,
 } from "../../shared/business-time.js";
@@ -332,6 +333,8 @@ export class BookingsService {
    */
   async assignOpenBookings(options: { from?: string } = {}): Promise<{ assigned: number; left: number }> {
     const tz = this.settings.timeZone;
+    if (options.from !== undefined && !isIsoDate(options.from))
+      throw new ValidationError("From must be a date (YYYY-MM-DD)", { from: "From must be a date (YYYY-MM-DD)" });
     return this.transaction(async (tx) => {
       await this.bookings.lockCalendars(tx);
       const open = await this.bookings.unassigned(options.from ?? "0001-01-01", tx);

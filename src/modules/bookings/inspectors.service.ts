@@ -160,6 +160,8 @@ export class InspectorsService {
   }
 
   async removeTimeOff(id: number): Promise<void> {
+    if (!Number.isSafeInteger(id) || id <= 0)
+      throw new ValidationError("Give the time off's number (haven inspectors list)");
     if (!(await this.repo.removeTimeOff(id))) throw new NotFoundError(`No time off #${id}`);
   }
 
