@@ -73,6 +73,8 @@ export class StripeRefunds {
           amount: input.amountCents,
           refunds: [{ refund: refund.id, amount_refunded: input.amountCents }],
           memo: input.reason.slice(0, 450),
+          // Haven e-mails the customer itself (the refund e-mail): Stripe's own would be a second one.
+          email_type: "none",
           metadata: { haven_invoice: String(input.havenInvoiceId) },
         },
         { idempotencyKey: `${input.key}:credit-note` },
