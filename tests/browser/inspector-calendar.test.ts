@@ -1,6 +1,7 @@
+import { sealData } from "iron-session";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addDays, todayIn } from "../../src/shared/business-time.js";
+import { DAY_PARTS, addDays, shortDate, todayIn } from "../../src/shared/business-time.js";
 import {
   type BrowserSite,
   DESKTOP,
@@ -130,6 +131,47 @@ describe("the wizard with inspectors' calendars", () => {
       .select("u.first_name");
     expect(booked).toEqual({ first_name: "Nora" });
     await page.context().close();
+  });
+});
+
+describe("the booking page with inspectors' calendars", () => {
+  it("offers only the days and parts of the day an inspector is free for, whole", async () => {
+    // Nora works mornings, Omar 1:00 to 5:00 PM: no afternoon (12 to 5) nor evening is whole for anyone.
+    const { customer } = await ctx.container.customers.createWithProperty(
+      { email: "dana@example.com", name: "Dana Scully", phone: "613-555-0160", subscriptionPlan: "premium" },
+      { address: "88 Maple Crescent", city: "Ottawa", province: "ON", postalCode: "K1S 2B4", squareFootage: 2750 },
+    );
+    const [first, second] = ctx.container.bookings.calendar().bookingDates;
+    // Nora's mornings of the first two offered days are taken.
+    await bookElsewhere(5, first!, "morning");
+    await bookElsewhere(6, second!, "morning");
+    const context = await site.browser.newContext({ viewport: PHONE });
+    const value = await sealData({ customerIds: [customer.id] }, { password: ctx.env.SESSION_SECRET, ttl: 3600 });
+    await context.addCookies([{ name: "haven_session", value, url: site.baseUrl, httpOnly: true, sameSite: "Lax" }]);
+    const page = await context.newPage();
+    await page.goto(`${site.baseUrl}/book-inspection`);
+    await waitForIslands(page);
+    const dates = page.getByRole("group", { name: /Preferred date/ }).getByRole("radio");
+    // The days the server finds a whole part free on (the wizard's bookings above took some mornings too).
+    const offered = ctx.container.bookings.calendar().bookingDates;
+    const free = (await ctx.container.bookings.availability({ from: first!, to: offered.at(-1)! })).days.filter(
+      (d) => offered.includes(d.date) && d.parts.length,
+    );
+    expect(free.length).toBeLessThan(offered.length);
+    await expect.poll(() => dates.count()).toBe(free.length);
+    expect(await page.getByText(shortDate(first!), { exact: true }).count()).toBe(0);
+    expect(await page.getByText(shortDate(second!), { exact: true }).count()).toBe(0);
+    const open = free.find((d) => d.date !== first && d.date !== second) ?? free[0]!;
+    await page.getByText(shortDate(open.date), { exact: true }).click();
+    const parts = page.getByRole("group", { name: /Preferred time/ }).getByRole("radio");
+    expect(await parts.count()).toBe(1);
+    expect(await page.getByText(DAY_PARTS.morning.label, { exact: true }).count()).toBe(1);
+    await expectAccessible(page);
+    await screenshotBothWidths(page, "inspector-book-inspection");
+    await page.getByText(DAY_PARTS.morning.label, { exact: true }).click();
+    await page.getByRole("button", { name: "Schedule Inspection" }).click();
+    await page.waitForURL(`${site.baseUrl}/booking-confirmation`);
+    await context.close();
   });
 });
 
