@@ -6,7 +6,7 @@ import { todayIn } from "../../shared/business-time.js";
 import { type Province, type TaxLine, isProvince, provinceOfPostalCode, taxFor } from "../tax/index.js";
 import type { Invoice, ProviderInvoiceState } from "./subscriptions.constants.js";
 
-type Row = Record<string, unknown>;
+export type Row = Record<string, unknown>;
 type Db = Knex | Tx;
 
 export interface InvoiceSettings {
@@ -48,39 +48,6 @@ export const toInvoice = (row: Row): Invoice => ({
   paidAt: iso(row.paid_at),
   failureReason: (row.failure_reason as string | null) ?? null,
 });
-
-export interface InvoiceFilter {
-  subscriptionId?: number;
-  /** Issue dates (paid, else period start) from and before these instants. */
-  from?: Date;
-  to?: Date;
-  status?: string;
-  limit: number;
-  offset: number;
-}
-
-/** An invoice in the staff list and its CSV: the payer and home beside it, each tax kind in a column of its own. */
-export type InvoiceListRow = Invoice & {
-  customerName: string | null;
-  customerEmail: string | null;
-  planType: string;
-  taxes: { GST: number; HST: number; QST: number };
-  refundedTax: number;
-};
-
-export const toListRow = (row: Row): InvoiceListRow => {
-  const invoice = toInvoice(row);
-  const kind = (k: string) =>
-    invoice.taxLines.filter((l) => l.kind === k).reduce((sum, l) => sum + l.amountCents, 0) / 100;
-  return {
-    ...invoice,
-    customerName: ((row.customer_name ?? row.payer_name) as string | null) ?? null,
-    customerEmail: ((row.customer_email ?? row.payer_email) as string | null) ?? null,
-    planType: row.plan_type as string,
-    taxes: { GST: kind("GST"), HST: kind("HST"), QST: kind("QST") },
-    refundedTax: cents(row.refunded_tax_cents) / 100,
-  };
-};
 
 /** One period of a demo renewal batch, billed at the subscription's monthly price (before tax). */
 export interface RenewalInvoice {
@@ -402,54 +369,6 @@ export class InvoicesRepository {
           refundedCents: cents(row.refunded_cents),
           subtotalCents: cents(row.subtotal_cents ?? row.amount_cents),
         }
-      : null;
-  }
-
-  /** The staff list's query, newest first (also the CSV export's, through a cursor). */
-  listQuery(filter: Omit<InvoiceFilter, "limit" | "offset">): Knex.QueryBuilder {
-    const query = this.db("invoices as i")
-      .join("subscriptions as s", "s.id", "i.subscription_id")
-      .leftJoin("customers as c", "c.id", "s.customer_id")
-      .select(
-        "i.*",
-        "s.plan_type",
-        "s.payer_name",
-        "s.payer_email",
-        "c.name as customer_name",
-        "c.email as customer_email",
-        this.db.raw(
-          "(select coalesce(sum(r.tax_cents), 0) from refunds r where r.invoice_id = i.id) as refunded_tax_cents",
-        ),
-      );
-    if (filter.subscriptionId) query.where("i.subscription_id", filter.subscriptionId);
-    if (filter.status) query.where("i.status", filter.status);
-    if (filter.from) query.whereRaw("coalesce(i.paid_at, i.period_start) >= ?", [filter.from]);
-    if (filter.to) query.whereRaw("coalesce(i.paid_at, i.period_start) < ?", [filter.to]);
-    return query.orderBy([
-      { column: "i.period_start", order: "desc" },
-      { column: "i.id", order: "desc" },
-    ]);
-  }
-
-  async list(filter: InvoiceFilter): Promise<{ rows: InvoiceListRow[]; total: number }> {
-    const rows = await this.listQuery(filter).limit(filter.limit).offset(filter.offset);
-    const count = this.db("invoices as i");
-    if (filter.subscriptionId) count.where("i.subscription_id", filter.subscriptionId);
-    if (filter.status) count.where("i.status", filter.status);
-    if (filter.from) count.whereRaw("coalesce(i.paid_at, i.period_start) >= ?", [filter.from]);
-    if (filter.to) count.whereRaw("coalesce(i.paid_at, i.period_start) < ?", [filter.to]);
-    const [counted] = await count.count({ n: "*" });
-    return { rows: rows.map(toListRow), total: Number(counted?.n ?? 0) };
-  }
-
-  /** The subscription and the payer's e-mail of an invoice (My Home checks the homeowner's). */
-  async owner(id: number): Promise<{ subscriptionId: number; propertyId: number | null } | null> {
-    const row = await this.db("invoices as i")
-      .join("subscriptions as s", "s.id", "i.subscription_id")
-      .where("i.id", id)
-      .first("i.subscription_id", "s.property_id");
-    return row
-      ? { subscriptionId: row.subscription_id as number, propertyId: (row.property_id as number | null) ?? null }
       : null;
   }
 

@@ -5,7 +5,13 @@ import { cursorBatches } from "../../db/cursor.js";
 import type { Tx } from "../../db/transaction.js";
 import { NotFoundError } from "../../http/errors.js";
 import { renderInvoicePdf } from "./invoice-pdf.js";
-import { type InvoiceFilter, type InvoiceListRow, type InvoicesRepository, toListRow } from "./invoices.repository.js";
+import {
+  type InvoiceFilter,
+  type InvoiceListRepository,
+  type InvoiceListRow,
+  toListRow,
+} from "./invoice-list.repository.js";
+import type { InvoicesRepository } from "./invoices.repository.js";
 import type { Refund, RefundsRepository } from "./refunds.repository.js";
 import type { RefundRequest, RefundsService } from "./refunds.js";
 import type { BusinessIdentity, Invoice } from "./subscriptions.constants.js";
@@ -14,6 +20,8 @@ import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 export interface InvoicesDeps {
   db: Knex;
   invoices: InvoicesRepository;
+  /** The list and its CSV (invoice-list.repository.ts). */
+  lists: InvoiceListRepository;
   refundRows: Pick<RefundsRepository, "forInvoice" | "disputesOf">;
   refunds: Pick<RefundsService, "refund">;
   subscriptions: Pick<SubscriptionsRepository, "find">;
@@ -33,12 +41,12 @@ export class InvoicesService {
   constructor(private readonly deps: InvoicesDeps) {}
 
   list(filter: InvoiceFilter): Promise<{ rows: InvoiceListRow[]; total: number }> {
-    return this.deps.invoices.list(filter);
+    return this.deps.lists.list(filter);
   }
 
   /** Every matching row, a batch at a time (the CSV export). */
   batches(filter: Omit<InvoiceFilter, "limit" | "offset">): AsyncIterable<InvoiceListRow[]> {
-    return cursorBatches(this.deps.db, this.deps.invoices.listQuery(filter), toListRow);
+    return cursorBatches(this.deps.db, this.deps.lists.listQuery(filter), toListRow);
   }
 
   async get(id: number): Promise<InvoiceDetail> {
@@ -52,7 +60,7 @@ export class InvoicesService {
 
   /** The subscription an invoice bills and its home (My Home asks whether it is the homeowner's). */
   async owner(id: number): Promise<{ subscriptionId: number; propertyId: number | null } | null> {
-    return this.deps.invoices.owner(id);
+    return this.deps.lists.owner(id);
   }
 
   /** The invoice's PDF and its file name. */

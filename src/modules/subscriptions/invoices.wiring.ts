@@ -4,6 +4,7 @@ import type { Knex } from "knex";
 import type { Logger } from "pino";
 import type { TransactionRunner } from "../../db/transaction.js";
 import { ChargeEvents } from "./charge-events.js";
+import { InvoiceListRepository } from "./invoice-list.repository.js";
 import { InvoicesService } from "./invoices.service.js";
 import { Reconciler } from "./reconcile.js";
 import { RefundsRepository } from "./refunds.repository.js";
@@ -53,6 +54,7 @@ export function createInvoiceSide(deps: InvoiceSideDeps): InvoiceSide {
   const invoices = new InvoicesService({
     db: deps.db,
     invoices: deps.repo.invoiceRows,
+    lists: new InvoiceListRepository(deps.db),
     refundRows,
     refunds,
     subscriptions: deps.repo,
