@@ -394,12 +394,31 @@ describe("My Home: the homeowner's invoices with their PDFs", () => {
     expect(receipt.text).toContain(invoice.number!);
     expect(receipt.text).toContain("HST 13%");
     expect(receipt.text).toContain("123456789 RT0001");
+    const list = await home.get("/api/my-home/invoices").expect(200);
+    expect(list.body.invoices).toEqual([
+      expect.objectContaining({
+        id: invoice.id,
+        number: invoice.number,
+        subtotal: 412,
+        tax: 53.56,
+        amount: 465.56,
+        planName: "Standard",
+        pdfUrl: `/api/my-home/invoices/${invoice.id}/pdf`,
+      }),
+    ]);
+    expect((await home.get(`/api/my-home/invoices/${invoice.id}`).expect(200)).body).toMatchObject({
+      number: invoice.number,
+      taxLines: [{ label: "HST 13%", amountCents: 5356 }],
+    });
     const pdf = await home.get(`/my-home/plan/invoices/${invoice.id}/pdf`).expect(200);
     expect(pdf.headers["content-type"]).toBe("application/pdf");
     await home.get(`/api/my-home/invoices/${invoice.id}/pdf`).expect(200);
     const stranger = await signInHome(ctx, "someone.else@example.com");
     await stranger.get(`/my-home/plan/invoices/${invoice.id}/pdf`).expect(404);
     await stranger.get(`/api/my-home/invoices/${invoice.id}/pdf`).expect(404);
+    await stranger.get(`/api/my-home/invoices/${invoice.id}`).expect(404);
+    expect((await stranger.get("/api/my-home/invoices").expect(200)).body).toEqual({ invoices: [] });
+    await ctx.agent().get("/api/my-home/invoices").expect(401);
     await home.get("/api/my-home/invoices/999999/pdf").expect(404);
     await ctx.agent().get(`/api/my-home/invoices/${invoice.id}/pdf`).expect(401);
   });

@@ -82,6 +82,28 @@ const taxReportLine = z.object({
   net: z.number(),
 });
 
+const homeInvoice = z
+  .object({
+    id: idNumber,
+    number: z.string().nullable(),
+    amount: z.number().meta({ description: "The total, tax included (dollars)" }),
+    subtotal: z.number(),
+    tax: z.number(),
+    taxLines: z.array(z.object({ label: z.string(), amountCents: z.number().int() })),
+    refunded: z.number(),
+    currency: z.string(),
+    periodStart: dateTimeString,
+    periodEnd: dateTimeString,
+    status: z.string(),
+    paidAt: dateTimeString.nullable(),
+    failureReason: z.string().nullable(),
+    subscriptionId: idNumber,
+    planName: z.string(),
+    propertyAddress: z.string().nullable(),
+    pdfUrl: z.string().meta({ example: "/api/my-home/invoices/7/pdf" }),
+  })
+  .meta({ id: "HomeInvoice" });
+
 const pdf = { 200: { description: "The invoice as a PDF", contentType: "application/pdf", schema: binary } };
 const tags = ["Invoices"];
 
@@ -156,6 +178,28 @@ export const invoicesCalls = apiCalls([
         })
         .meta({ id: "TaxReport" }),
     },
+  },
+  {
+    method: "get",
+    path: "/api/my-home/invoices",
+    summary: "The homeowner's invoices",
+    description:
+      "Every invoice of the homeowner's plans (one plan per home), newest first within each home, with the plan, the home and the PDF's address. A My Home session (haven_home cookie).",
+    tags: ["My Home"],
+    access: "public",
+    responses: { 200: z.object({ invoices: z.array(homeInvoice) }) },
+    errors: [401],
+  },
+  {
+    method: "get",
+    path: "/api/my-home/invoices/{id}",
+    summary: "One of the homeowner's invoices",
+    description: "An invoice of anyone else's is a 404.",
+    tags: ["My Home"],
+    access: "public",
+    params: idParams,
+    responses: { 200: homeInvoice },
+    errors: [401, 404],
   },
   {
     method: "get",
