@@ -4,6 +4,7 @@
 import type { Logger } from "pino";
 import type Stripe from "stripe";
 import type { TransactionRunner } from "../../db/transaction.js";
+import { ChangesRepository } from "./changes.repository.js";
 import type { RefundsService } from "./refunds.js";
 import type { StripeRefunds } from "./refunds-stripe.js";
 import { ForeignSubscriptionError, type StripeBilling, invoiceStateOf, stateOf } from "./stripe-billing.js";
@@ -43,6 +44,8 @@ export interface ReconcileDeps {
   refundRows?: { findByProviderId(provider: string, id: string): Promise<unknown> };
   transaction: TransactionRunner;
   log: Logger;
+  /** The subscriptions' row locks (docs/decisions.md#35); a ChangesRepository unless given. */
+  changes?: Pick<ChangesRepository, "lockByProviderId">;
 }
 
 const idOf = (value: string | { id?: string } | null | undefined): string | null =>
@@ -51,7 +54,11 @@ const same = (a: string | null | undefined, b: Date | null) =>
   (a ? new Date(a).getTime() : null) === (b ? b.getTime() : null);
 
 export class Reconciler {
-  constructor(private readonly deps: ReconcileDeps) {}
+  private readonly changes: Pick<ChangesRepository, "lockByProviderId">;
+
+  constructor(private readonly deps: ReconcileDeps) {
+    this.changes = deps.changes ?? new ChangesRepository();
+  }
 
   /** Compares and repairs; `pageSize` is the page Stripe is asked for (up to 100). */
   async run(options: { pageSize?: number } = {}): Promise<ReconcileResult> {
@@ -87,9 +94,11 @@ export class Reconciler {
         if (!same(local.cancelAt, state.cancelAt)) changes.push("cancellation date");
         if (!changes.length) continue;
       }
-      // Read back with its customer (the payer's e-mail), as a webhook would, and stored the same way.
-      const read = this.deps.billing ? await this.deps.billing.readBack(subscription.id) : { state, invoice: null };
+      // As a webhook does (docs/decisions.md#35): the row locked first, then read back with its customer (the payer's
+      // e-mail) under the lock, so a change stored meanwhile is never overwritten by an older read.
       await this.deps.transaction(async (tx) => {
+        await this.changes.lockByProviderId("stripe", subscription.id, tx);
+        const read = this.deps.billing ? await this.deps.billing.readBack(subscription.id) : { state, invoice: null };
         await this.deps.subscriptions.applyProviderState(read.state, tx, { actor: "stripe" });
         if (read.invoice) await this.deps.subscriptions.applyProviderInvoice(read.invoice, tx);
       });
@@ -112,7 +121,10 @@ export class Reconciler {
       const local = await this.deps.repo.invoiceRows.findByProviderId("stripe", state.providerInvoiceId);
       const total = Math.round((local?.amount ?? 0) * 100);
       if (local && (local.status === state.status || local.status === "paid") && total === state.amountCents) continue;
-      await this.deps.transaction((tx) => this.deps.subscriptions.applyProviderInvoice(state, tx));
+      await this.deps.transaction(async (tx) => {
+        await this.changes.lockByProviderId("stripe", state.providerSubscriptionId, tx);
+        await this.deps.subscriptions.applyProviderInvoice(state, tx);
+      });
       differences.push(
         local
           ? {
