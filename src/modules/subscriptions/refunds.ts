@@ -78,66 +78,63 @@ export class RefundsService {
     input: RefundRequest & { notify?: boolean },
   ): Promise<{ refund: Refund; invoice: Invoice; repeated: boolean }> {
     const { invoices, refunds } = this.deps;
-    {
-      const invoice = await invoices.lock(invoiceId, tx);
-      if (!invoice || (input.subscriptionId !== undefined && invoice.subscriptionId !== input.subscriptionId))
-        throw new NotFoundError("Invoice not found");
-      const basis = input.key ? `key=${input.key}` : `so-far=${input.expectedRefundedCents ?? invoice.refundedCents}`;
-      const requestKey = `refund:${invoice.id}:${input.amountCents ?? "rest"}:${createHash("sha256").update(basis).digest("hex").slice(0, 24)}`;
-      const first = await refunds.findByKey(requestKey, tx);
-      if (first) return { refund: first, invoice: (await invoices.find(invoice.id, tx))!, repeated: true };
-      if (invoice.status !== "paid") throw new ConflictError("Only a paid invoice can be refunded");
-      if (input.expectedRefundedCents !== undefined && input.expectedRefundedCents !== invoice.refundedCents)
-        throw new ConflictError(
-          `This invoice was refunded meanwhile: ${money(invoice.refundedCents)} of ${money(invoice.totalCents)} so far. Nothing more was refunded.`,
-        );
-      const left = invoice.totalCents - invoice.refundedCents;
-      if (left <= 0) throw new ConflictError("This invoice has been refunded in full");
-      const amountCents = input.amountCents ?? left;
-      if (amountCents > left)
-        throw new ValidationError(`At most ${money(left)} can be refunded`, {
-          amountCents: `At most ${money(left)} is left to refund`,
-        });
-      const earlier = await refunds.forInvoice(invoice.id, tx);
-      const taxLines = refundTax(invoice, earlier, amountCents, invoice.refundedCents);
-      let provider: { refundId: string; creditNoteId: string | null };
-      if (invoice.provider === "stripe") {
-        if (!this.deps.stripe)
-          throw new ConflictError("Stripe is not configured: this invoice cannot be refunded here");
-        provider = await this.deps.stripe.refund(invoice.providerInvoiceId, {
-          amountCents,
-          reason: input.reason,
-          key: requestKey,
-          havenInvoiceId: invoice.id,
-        });
-      } else {
-        // The demo provider's twin of a refund and its credit note.
-        const n = earlier.length + 1;
-        provider = { refundId: `demo_re_${invoice.id}_${n}`, creditNoteId: `demo_cn_${invoice.id}_${n}` };
-      }
-      const refund = await this.store(
-        invoice,
-        {
-          providerRefundId: provider.refundId,
-          creditNoteId: provider.creditNoteId,
-          amountCents,
-          taxLines,
-          reason: input.reason,
-          actor: input.actor,
-          requestKey,
-          notify: input.notify,
-        },
-        tx,
+    const invoice = await invoices.lock(invoiceId, tx);
+    if (!invoice || (input.subscriptionId !== undefined && invoice.subscriptionId !== input.subscriptionId))
+      throw new NotFoundError("Invoice not found");
+    const basis = input.key ? `key=${input.key}` : `so-far=${input.expectedRefundedCents ?? invoice.refundedCents}`;
+    const requestKey = `refund:${invoice.id}:${input.amountCents ?? "rest"}:${createHash("sha256").update(basis).digest("hex").slice(0, 24)}`;
+    const first = await refunds.findByKey(requestKey, tx);
+    if (first) return { refund: first, invoice: (await invoices.find(invoice.id, tx))!, repeated: true };
+    if (invoice.status !== "paid") throw new ConflictError("Only a paid invoice can be refunded");
+    if (input.expectedRefundedCents !== undefined && input.expectedRefundedCents !== invoice.refundedCents)
+      throw new ConflictError(
+        `This invoice was refunded meanwhile: ${money(invoice.refundedCents)} of ${money(invoice.totalCents)} so far. Nothing more was refunded.`,
       );
-      // A webhook for this very refund got here first (Stripe answered before this transaction wrote it).
-      const stored = refund ?? (await refunds.findByProviderId(invoice.provider, provider.refundId, tx))!;
-      return { refund: stored, invoice: (await invoices.find(invoice.id, tx))!, repeated: !refund };
+    const left = invoice.totalCents - invoice.refundedCents;
+    if (left <= 0) throw new ConflictError("This invoice has been refunded in full");
+    const amountCents = input.amountCents ?? left;
+    if (amountCents > left)
+      throw new ValidationError(`At most ${money(left)} can be refunded`, {
+        amountCents: `At most ${money(left)} is left to refund`,
+      });
+    const earlier = await refunds.forInvoice(invoice.id, tx);
+    const taxLines = refundTax(invoice, earlier, amountCents, invoice.refundedCents);
+    let provider: { refundId: string; creditNoteId: string | null };
+    if (invoice.provider === "stripe") {
+      if (!this.deps.stripe) throw new ConflictError("Stripe is not configured: this invoice cannot be refunded here");
+      provider = await this.deps.stripe.refund(invoice.providerInvoiceId, {
+        amountCents,
+        reason: input.reason,
+        key: requestKey,
+        havenInvoiceId: invoice.id,
+      });
+    } else {
+      // The demo provider's twin of a refund and its credit note.
+      const n = earlier.length + 1;
+      provider = { refundId: `demo_re_${invoice.id}_${n}`, creditNoteId: `demo_cn_${invoice.id}_${n}` };
     }
+    const refund = await this.store(
+      invoice,
+      {
+        providerRefundId: provider.refundId,
+        creditNoteId: provider.creditNoteId,
+        amountCents,
+        taxLines,
+        reason: input.reason,
+        actor: input.actor,
+        requestKey,
+        notify: input.notify,
+      },
+      tx,
+    );
+    // A webhook for this very refund got here first (Stripe answered before this transaction wrote it).
+    const stored = refund ?? (await refunds.findByProviderId(invoice.provider, provider.refundId, tx))!;
+    return { refund: stored, invoice: (await invoices.find(invoice.id, tx))!, repeated: !refund };
   }
 
   /**
    * A refund the provider reports (charge.refunded, reconciliation): recorded once, tax in proportion, the customer
-   * told. The caller holds nothing; the invoice's row is locked here. Null when it was already recorded.
+   * told, in the caller's transaction; the invoice's row is locked here. Null when it was already recorded.
    */
   async recordProviderRefund(
     invoiceId: number,
