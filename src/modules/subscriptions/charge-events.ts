@@ -7,13 +7,10 @@ import type { TransactionRunner } from "../../db/transaction.js";
 import type { InvoicesRepository } from "./invoices.repository.js";
 import type { RefundsRepository } from "./refunds.repository.js";
 import type { RefundsService } from "./refunds.js";
-import type { StripeRefunds } from "./refunds-stripe.js";
+import { type StripeRefunds, idOf } from "./refunds-stripe.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 
 export const CHARGE_EVENTS = ["charge.refunded", "charge.dispute.created"] as const;
-
-const idOf = (value: string | { id?: string } | null | undefined): string | null =>
-  value == null ? null : typeof value === "string" ? value : (value.id ?? null);
 
 export interface ChargeEventsDeps {
   stripe: StripeRefunds;

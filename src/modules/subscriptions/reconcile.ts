@@ -6,7 +6,7 @@ import type Stripe from "stripe";
 import type { TransactionRunner } from "../../db/transaction.js";
 import { ChangesRepository } from "./changes.repository.js";
 import type { RefundsService } from "./refunds.js";
-import type { StripeRefunds } from "./refunds-stripe.js";
+import { type StripeRefunds, idOf } from "./refunds-stripe.js";
 import { ForeignSubscriptionError, type StripeBilling, invoiceStateOf, stateOf } from "./stripe-billing.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 import type { SubscriptionsService } from "./subscriptions.service.js";
@@ -48,8 +48,6 @@ export interface ReconcileDeps {
   changes?: Pick<ChangesRepository, "lockByProviderId">;
 }
 
-const idOf = (value: string | { id?: string } | null | undefined): string | null =>
-  value == null ? null : typeof value === "string" ? value : (value.id ?? null);
 const same = (a: string | null | undefined, b: Date | null) =>
   (a ? new Date(a).getTime() : null) === (b ? b.getTime() : null);
 

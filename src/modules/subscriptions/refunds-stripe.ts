@@ -6,7 +6,8 @@ import type Stripe from "stripe";
 import { ConflictError } from "../../http/errors.js";
 import { BillingUnavailableError } from "./billing-provider.js";
 
-const idOf = (value: string | { id?: string } | null | undefined): string | null =>
+/** The id of a Stripe field that is an id or, expanded, the object. */
+export const idOf = (value: string | { id?: string } | null | undefined): string | null =>
   value == null ? null : typeof value === "string" ? value : (value.id ?? null);
 
 export class StripeRefunds {
