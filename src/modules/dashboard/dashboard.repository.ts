@@ -31,9 +31,9 @@ export class DashboardRepository {
         [month.from, month.to],
       ),
       // Paid invoices plus one-time payments; a payment that started a subscription is counted by its invoice.
-      // Invoices count before tax and net of refunds (docs/decisions.md#34): tax collected is not revenue.
+      // Before tax, invoices net of refunds (docs/decisions.md#34): tax collected is not revenue (payments.totalRevenue too).
       value(
-        `select (select coalesce(sum(amount_cents), 0) from payments where status = 'succeeded' and subscription_id is null)
+        `select (select coalesce(sum(coalesce(subtotal_cents, amount_cents)), 0) from payments where status = 'succeeded' and subscription_id is null)
               + (select coalesce(sum(coalesce(subtotal_cents, amount_cents)), 0) from invoices where status = 'paid')
               - (select coalesce(sum(r.amount_cents - r.tax_cents), 0) from refunds r join invoices i on i.id = r.invoice_id where i.status = 'paid') as n`,
       ),
