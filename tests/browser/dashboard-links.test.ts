@@ -10,7 +10,7 @@ import {
   screenshotBothWidths,
 } from "../support/browser.js";
 
-// Issue 18, item 14: the dashboard's cards and recent rows are links, and the revenue never breaks inside a number.
+// The dashboard's cards and recent rows are links, and the revenue never breaks inside a number.
 let site: BrowserSite;
 const staffLogin = { email: "desk@haven.test", password: "desk-test-password" };
 let inspectionId: number;
@@ -72,7 +72,7 @@ describe("the dashboard", () => {
       ["totalProperties", "/admin/properties"],
       ["pendingInspections", "/admin/inspections"],
       ["completedThisMonth", "/admin/inspections?status=completed"],
-      // Issue 19: revenue opens the subscriptions; the card's text stays the spec's.
+      // Revenue opens the subscriptions; the card's text stays the spec's.
       ["totalRevenue", "/admin/subscriptions"],
     ] as const) {
       expect(await page.locator(`[data-stat="${key}"] a`).getAttribute("href")).toBe(href);
