@@ -15,7 +15,7 @@ import {
 } from "../support/browser.js";
 import type { TestContext } from "../support/context.js";
 
-// Issue 18, the inspector's part: header taps on a phone, completing explained/confirmed/linked, toasts.
+// The inspector's day (inspections README): header taps on a phone, completing explained/confirmed/linked, toasts.
 let ctx: TestContext;
 let site: BrowserSite;
 const staff = { email: "day@haven.test", password: "inspector-day-password" };
@@ -63,7 +63,7 @@ const HEADER = [
   'form button[type="submit"]:has-text("Logout")',
 ];
 
-describe("the inspector's day (issue 18)", () => {
+describe("the inspector's day", () => {
   it("reaches the header's menu, bell and Logout at 390 px on every admin page, the form pages too", async () => {
     const inspection = await ctx.container.inspections.create(
       { propertyId, status: "in_progress", inspectionDate: "2026-11-24" },
