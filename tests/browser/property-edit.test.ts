@@ -13,7 +13,7 @@ import {
 } from "../support/browser.js";
 import type { TestContext } from "../support/context.js";
 
-// Issue 18, item 14: customer and property details edited from the 'View Details' dialog, at 390 px.
+// Customer and property details edited from the 'View Details' dialog, at 390 px (customers README).
 let ctx: TestContext;
 let site: BrowserSite;
 let property: Property;
