@@ -50,7 +50,7 @@ describe("the client's side of a report", () => {
     const generate = dialog.getByRole("button", { name: "Generate Link" });
     const email = dialog.getByLabel("Client Email");
     expect(await email.getAttribute("type")).toBe("email");
-    // It starts with the client's e-mail on file (issue 18, item 11); emptied, Generate Link waits for one.
+    // It starts with the client's e-mail on file; emptied, Generate Link waits for one.
     expect(await email.inputValue()).toMatch(/@example\.ca$/);
     await email.fill("");
     expect(await generate.isDisabled()).toBe(true);
