@@ -15,7 +15,7 @@ import {
 } from "../support/browser.js";
 import type { TestContext } from "../support/context.js";
 
-// Issue 19, item 7 (DESIGN.md decision 27): a plan service's task shows on the calendar in its plan's colour
+// What a plan delivers (docs/decisions.md#26, #27): a plan service's task shows on the calendar in its plan's colour
 // with the service's name; a held one (past due) is shown as held, not hidden.
 
 let ctx: TestContext;
