@@ -1,4 +1,4 @@
-// My Home's Visits, Plan and Account in a real Chromium at 390 px (issue 20, helper I): reschedule a booking,
+// My Home's Visits, Plan and Account in a real Chromium at 390 px (docs/decisions.md#29–#30): reschedule a booking,
 // request vacation prep, cancel the plan and undo it, one whole journey with the keyboard alone, axe on every
 // page, screenshots at 390 and 1280 px (tests/.screenshots/my-home-*).
 import type { Page } from "playwright-core";
