@@ -11,8 +11,8 @@ import {
   waitForIslands,
 } from "../support/browser.js";
 
-// Issue 18, items 11 (the share dialog starts with the e-mail on file and warns about another), 12 (a
-// second quote request keeps its note) and 14's bell.
+// The share dialog starts with the e-mail on file and warns about another; a second quote request keeps its
+// note (quotes README, Asked again); the staff bell counts it (dashboard README).
 let site: BrowserSite;
 const staffLogin = { email: "office@haven.test", password: "office-test-password" };
 let fixture: Awaited<ReturnType<typeof sharedReportFixture>>;
