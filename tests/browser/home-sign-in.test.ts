@@ -1,4 +1,4 @@
-// My Home sign-in in a real Chromium at 390 px (issue 20, helper G): ask for a link, read it from the e-mail at a
+// My Home sign-in in a real Chromium at 390 px (docs/decisions.md#28): ask for a link, read it from the e-mail at a
 // local SMTP server, continue to My Home; register a passkey with Chromium's virtual authenticator (CDP WebAuthn)
 // and sign in with it. axe on the sign-in pages; screenshots at 390 and 1280 px (tests/.screenshots/home-sign-in-*).
 import { createServer } from "node:http";
