@@ -12,7 +12,7 @@ import {
 } from "../support/browser.js";
 import type { TestContext } from "../support/context.js";
 
-// Issue 18, items 9 and 10: the office manager dates and assigns a recommendation task, sees it on the
+// The office manager dates and assigns a recommendation task, sees it on the
 // calendar with its property, finds it in the filtered list, and moves a booking from its dialog.
 
 let ctx: TestContext;
