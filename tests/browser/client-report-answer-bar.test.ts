@@ -1,4 +1,4 @@
-// Issue 18 item 4: a long shared report is easy to answer. The answer bar stays in view from the top of
+// A long shared report is easy to answer. The answer bar stays in view from the top of
 // the report and counts the answers chosen; the expired page tells subscribers how to get a new link.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sharedReportFixture, shareReport } from "../api/sharing-fixtures.js";
@@ -80,7 +80,7 @@ describe("the shared report's answer bar", () => {
     expect(await help.innerText()).toMatch(
       /^Already a Haven subscriber\? Your reports wait for you in My Home, with no link to keep: sign in with your e-mail\. Or ask the office for a new link: call .+ or e-mail .+\./,
     );
-    // My Home's sign-in first (issue 20), then the office's phone and e-mail.
+    // My Home's sign-in first, then the office's phone and e-mail.
     expect(await help.getByRole("link").evaluateAll((links) => links.map((a) => a.getAttribute("href")))).toEqual([
       "/my-home/sign-in",
       expect.stringMatching(/^tel:\+?\d+$/),
