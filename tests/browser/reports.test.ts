@@ -78,7 +78,7 @@ describe("reports list and viewer", () => {
     await waitForIslands(page);
     await page.getByRole("heading", { name: "8 Chemin Sainte-Foy", level: 1 }).waitFor();
     expect(await page.getByTestId("score-ring").innerText()).toContain("57");
-    expect(await page.locator(".viewer-label").innerText()).toBe("57 · Poor"); // the number beside every label (issue 18)
+    expect(await page.locator(".viewer-label").innerText()).toBe("57 · Poor"); // the number beside every label
     // The summary counts (items scored 10, 7, 4, 1) and the recommendation summary.
     expect(await page.getByTestId("count-excellent").innerText()).toContain("2");
     expect(await page.getByTestId("count-marginal").innerText()).toContain("1");
