@@ -201,7 +201,7 @@ describe("the inspection form on a phone", () => {
 
     // Another kitchen: its entries carry the suffix.
     await openCategory(page, "Kitchens & Wet Bars");
-    // 'Add kitchen' sits in the section's header, above the cards (issue 18: no scrolling past them all).
+    // 'Add kitchen' sits in the section's header, above the cards (no scrolling past them all).
     const addKitchen = page
       .locator('[data-category="Kitchens & Wet Bars"] .category-head')
       .getByRole("button", { name: "Add kitchen" });
