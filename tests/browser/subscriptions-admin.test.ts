@@ -14,7 +14,7 @@ import {
 } from "../support/browser.js";
 import type { TestContext } from "../support/context.js";
 
-// Issue 19, item 8: /admin/subscriptions with data, its filters and search, one subscription opened by
+// The staff's /admin/subscriptions with data, its filters and search, one subscription opened by
 // keyboard, a cancellation with a reason and its undo, axe on both pages, screenshots at 390 and 1280 px.
 let ctx: TestContext;
 let site: BrowserSite;
