@@ -69,7 +69,7 @@ describe("the inspections list", () => {
     for (const [name, id] of Object.entries(tiered)) {
       expect(await page.locator(`[data-inspection-id="${id}"] [data-testid="inspection-tier"]`).innerText()).toBe(name);
     }
-    // A completed inspection offers 'Generate Report' until its report exists, then 'View Report' (issue 18).
+    // A completed inspection offers 'Generate Report' until its report exists, then 'View Report'.
     const reports = new Map<number, number>(
       (await site.ctx.db("reports").select("id", "inspection_id")).map((r) => [r.inspection_id, r.id]),
     );
@@ -147,7 +147,7 @@ describe("the inspections list", () => {
     await page.getByTestId("inspections-toast").filter({ hasText: "Report generated successfully" }).waitFor();
     const gold = await site.ctx.db("reports").where({ inspection_id: tiered.Gold }).select("id");
     expect(gold).toHaveLength(1);
-    // Once the report exists the row links to it: no second 'Generate Report' (issue 18).
+    // Once the report exists the row links to it: no second 'Generate Report'.
     expect(await row(tiered.Gold).getByTestId("view-report").getAttribute("href")).toBe(
       `/admin/reports/${gold[0]!.id}`,
     );
