@@ -1,5 +1,5 @@
-// My Home's records in a real Chromium at 390 px (issue 20): Home, a report and its history, asking for a quote
-// and accepting it with the keyboard alone; axe on every records page, screenshots at 390 and 1280 px.
+// My Home's records in a real Chromium at 390 px (docs/decisions.md#29): Home, a report and its history, asking
+// for a quote and accepting it with the keyboard alone; axe on every records page, screenshots at 390 and 1280 px.
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientLabel } from "../../src/modules/inspections/bands.js";
