@@ -342,7 +342,7 @@ describe("the scheduling wizard", () => {
     const page = await context.newPage();
     await page.goto(`${site.baseUrl}/schedule-inspection?customer_id=${customerId}&plan=standard`);
     await waitForIslands(page);
-    // Continuing (issue 18, item 3): the known home and contact are read-only, and the steps go on from intake.
+    // Continuing from intake (bookings README): the known home and contact are read-only, and the steps go on.
     await page.getByRole("heading", { name: "Schedule", exact: true }).waitFor();
     expect(await page.getByText(/^Step \d of \d\./).innerText()).toContain("Step 3 of 3.");
     expect(await page.getByTestId("wizard-known-property").innerText()).toBe("4 Oak Rd, Kanata, ON K2K 1X7");
