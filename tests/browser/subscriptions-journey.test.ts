@@ -1,6 +1,6 @@
-// Issue 19's customer journey in demo mode: buy Standard from /pricing (the 3-month minimum stated before
-// paying), complete the intake, read the receipt at a real local SMTP server, open its billing link, cancel
-// (the date said before and after), undo; then the demo card page. axe and screenshots at 390 and 1280 px.
+// A subscriber's journey in demo mode (docs/decisions.md#23–#25): buy Standard from /pricing (the 3-month minimum
+// stated before paying), complete the intake, read the receipt at a real local SMTP server, open its billing link,
+// cancel (the date said before and after), undo; then the demo card page. axe and screenshots at 390 and 1280 px.
 import { Logger, runOnce } from "graphile-worker";
 import type { ParsedMail } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
