@@ -1,4 +1,4 @@
-// The whole purchase journey of issue 4, as a person walks it: pricing → the demo hosted checkout (issue 18) →
+// The whole purchase journey, as a person walks it: pricing → the demo hosted checkout (docs/decisions.md#23) →
 // property intake → scheduling wizard → confirmation (demo mode), and the same through the Stripe
 // stand-in's hosted checkout (Stripe mode). Then the database holds exactly what one purchase makes.
 import type { Page, Request } from "playwright-core";
@@ -37,7 +37,7 @@ async function choosePlanChecked(page: Page, baseUrl: string, planName: string, 
 }
 
 /**
- * The wizard continuing from intake (issue 18, item 3): the property and contact read-only with 'Change',
+ * The wizard continuing from intake (bookings README): the property and contact read-only with 'Change',
  * 'Step 3 of 3', and no field intake asked: only the property type, a date, a time and an access method.
  */
 async function scheduleInWizard(page: Page, ctx: TestContext, shots: string) {
@@ -87,7 +87,7 @@ const count = async (ctx: TestContext, table: string) => Number((await ctx.db(ta
 
 /** One purchase leaves one payment, one customer, one property, one booking and one queued e-mail. */
 /**
- * One purchase: one monthly subscription (issue 19) attached to the customer and home intake made. A demo
+ * One purchase: one monthly subscription (docs/decisions.md#23) attached to the customer and home intake made. A demo
  * checkout also keeps its payments row (pointing at the subscription); a Stripe one has none (revenue counts invoices).
  */
 async function expectOnePurchase(
