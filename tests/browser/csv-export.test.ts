@@ -1,4 +1,4 @@
-// 'Export CSV' on the five staff list pages (issue 18 item 15): each link downloads the list call's CSV for
+// 'Export CSV' on the five staff list pages (README.md, CSV export): each link downloads the list call's CSV for
 // the filter the page shows.
 import { readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
