@@ -4,10 +4,10 @@ import type { Knex } from "knex";
 // task's open request, and a task whose request is closed (declined or completed) gets a new one. So a task
 // holds at most one open request instead of one request ever. `client_noted_at` is when the client last
 // added to the request (made it, or appended a note): what the staff bell counts as new, with the reports
-// answered since each staff user last opened the bell (`staff_users.bell_seen_at`; item 14).
+// answered since each staff user last opened the bell (`staff_users.bell_seen_at`).
 const OPEN = "status in ('pending','quoted','accepted')";
 
-// Property search also matches phone numbers and postal codes (item 14): the folded search text gains the
+// Property search also matches phone numbers and postal codes: the folded search text gains the
 // client's phone as typed and as digits only, and the postal code as typed and without its space, so
 // '613-555-0100', '6135550100', 'K1S 2B4' and 'k1s2b4' all find the home (src/db/property-search.ts).
 const ACCENTED = "ÀÂÄÁÃÇÉÈÊËÍÌÎÏÓÒÔÖÕÚÙÛÜŸÑàâäáãçéèêëíìîïóòôöõúùûüÿñ";
