@@ -1,4 +1,4 @@
-// Hardening 3, item 12: `haven customers export --email E | slow-reader` stopped at 64 KB (the pipe's buffer),
+// `haven customers export --email E | slow-reader` stopped at 64 KB (the pipe's buffer),
 // because the CLI exited before standard output drained. A large export read slowly through a real pipe
 // arrives whole and parses.
 import { randomBytes } from "node:crypto";

@@ -22,7 +22,7 @@ const count = async (table: string) => Number((await ctx.db(table).count({ n: "*
 const YEARS = "must be between 1900 and 2200";
 const SURROGATE = "Contains a character that is not allowed (a lone UTF-16 surrogate)";
 
-describe("dates out of bounds (item 2)", () => {
+describe("dates out of bounds", () => {
   it("POST /api/inspections with year 0000 is a 400 naming inspectionDate, and writes nothing", async () => {
     const before = await count("inspections");
     for (const inspectionDate of ["0000-01-01", "1899-12-31", "2201-01-01", "9999-12-31"]) {
@@ -77,7 +77,7 @@ describe("dates out of bounds (item 2)", () => {
   });
 });
 
-describe("lone UTF-16 surrogates (item 3)", () => {
+describe("lone UTF-16 surrogates", () => {
   it('POST /api/inspection-categories with notes "\\ud800" is a 400 naming the entry\'s notes', async () => {
     const inspection = await ctx.container.inspections.create(
       { propertyId: fixture.propertyId, inspectionDate: "2026-03-02" },
@@ -113,7 +113,7 @@ describe("lone UTF-16 surrogates (item 3)", () => {
   });
 });
 
-describe("control characters in single-line fields (item 4)", () => {
+describe("control characters in single-line fields", () => {
   it("a task title, a quoted amount, a name, an address and a city refuse CR/LF; notes keep their line breaks", async () => {
     const schedule = await staff
       .post("/api/maintenance-schedules")
@@ -180,7 +180,7 @@ describe("control characters in single-line fields (item 4)", () => {
   });
 });
 
-describe("ids in odd forms (item 6)", () => {
+describe("ids in odd forms", () => {
   it("/api/reports/0x2c, /4.4e1 and /%2044 are 400s, where the canonical id answers", async () => {
     const id = fixture.report.id;
     await staff.get(`/api/reports/${id}`).expect(200);
