@@ -1,4 +1,4 @@
-// Hardening 3, "Backups": `haven db backup` / `haven db restore` on the embedded Postgres (17), which ships no
+// docs/operations.md, "Backups": `haven db backup` / `haven db restore` on the embedded Postgres (17), which ships no
 // pg_dump (Debian's is 15 and refuses a newer server). The backup is a base backup through the server's
 // low-level API with the WAL written meanwhile; restored into a new, empty data folder it replays to the rows
 // the cluster held when the backup was taken, and refuses a folder that already holds a cluster.

@@ -1,8 +1,8 @@
 // Backup and restore (docs/operations.md): pg_dump of a seeded database, restored with pg_restore
 // into a new one, serves the same dashboard figures; and `haven db backup` / `haven db restore` do the same
-// themselves (Hardening 3; the embedded server's base backups: backup-embedded.test.ts). pg_dump must match the server's major version: Debian ships
-// the version 15 client only, so this runs against a PostgreSQL 15 cluster of its own (.ci/run installs
-// postgresql-15), started with initdb and pg_ctl in a temporary folder on a free port.
+// themselves (the embedded server's base backups: backup-embedded.test.ts). pg_dump must match the server's major
+// version: Debian ships the version 15 client only, so this runs against a PostgreSQL 15 cluster of its own
+// (.ci/run installs postgresql-15), started with initdb and pg_ctl in a temporary folder on a free port.
 import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
