@@ -1,7 +1,7 @@
-// `haven doctor` (docs/operations.md): against a healthy setup (a real local SMTP server, the Stripe stand-in holding the
-// plans' prices, Haven answering at PUBLIC_URL, a fresh backup) every line is ok and the exit is 0; against a
-// broken one (SMTP port closed, a wrong Stripe key, a pending migration, a proxy forwarding another Host) the
-// failing lines say what to do and the exit is 1.
+// `haven doctor` (docs/operations.md): against a healthy setup (a real local SMTP server, the Stripe stand-in holding
+// the plans' prices, Haven answering at PUBLIC_URL, a fresh backup) every line is ok and the exit is 0; against a
+// broken one (SMTP port closed, a wrong Stripe key, a pending migration, a proxy forwarding another Host) the failing
+// lines say what to do and the exit is 1.
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
