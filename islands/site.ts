@@ -12,5 +12,5 @@ carousels();
 dials(still);
 demos(still);
 
-// --- Checkout (helper B): /pricing's [data-checkout-form] plan buttons (self-registering). ---
+// --- Checkout: /pricing's [data-checkout-form] plan buttons (self-registering). ---
 import "./checkout/plan-buttons";

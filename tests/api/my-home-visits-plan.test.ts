@@ -1,4 +1,4 @@
-// My Home's Visits, Plan and Account (helper I): every call, the booking rules, on-request
+// My Home's Visits, Plan and Account: every call, the booking rules, on-request
 // services, the private ICS feed, the plan's cancellation with the minimum term and its undo, plan changes, the
 // demo card path, receipts, e-mail preferences (the reminders honour them), and a second customer who gets 404
 // for every one of the first customer's records. Real Postgres; dates come from the services' `now`.

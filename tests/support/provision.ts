@@ -30,7 +30,7 @@ async function dockerAnswers(): Promise<boolean> {
 }
 
 /**
- * DESIGN.md "Quality bar": TEST_DATABASE_URL if set; else testcontainers when a Docker engine
+ * docs/architecture.md (tests): TEST_DATABASE_URL if set; else testcontainers when a Docker engine
  * answers; else one embedded PostgreSQL for the whole run.
  */
 async function startServer(): Promise<Omit<ProvisionedServer, "template">> {

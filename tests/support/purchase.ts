@@ -85,7 +85,7 @@ export async function choosePlan(
 export async function fillIntake(page: Page): Promise<void> {
   await page.getByLabel("Phone").fill("306-555-0199");
   await page.getByLabel("Street address").fill("221 Albert Street");
-  // An Ottawa address (DESIGN.md decision 31), typed in lower case without the space: stored as 'K1S 2B4'.
+  // An Ottawa address (docs/decisions.md#31), typed in lower case without the space: stored as 'K1S 2B4'.
   await page.getByLabel("City").fill("Ottawa");
   await page.getByLabel("Province").selectOption("ON");
   await page.getByLabel("Postal code").fill("k1s2b4");
