@@ -15,6 +15,7 @@ import { openApiRouter } from "./openapi.js";
 import { pageRendering } from "./http/render.js";
 import { sessionMiddleware, sessionOptions, staffSessionCheck } from "./http/session.js";
 import { authApi, authPages } from "./modules/auth/auth.routes.js";
+import { staffAccountsApi, staffAccountsPages } from "./modules/auth/staff-accounts.routes.js";
 import { pagesRouter } from "./modules/pages/pages.routes.js";
 import { plansApi } from "./modules/plans/plans.routes.js";
 import { checkoutApi, checkoutFormActions, checkoutPages } from "./modules/payments/checkout.routes.js";
@@ -221,6 +222,8 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
 
   const api = express.Router();
   api.use(authApi({ auth: container.auth }));
+  const staffAccountsDeps = { accounts: container.staffAccounts, staffPage: staffShell, timeZone: env.BUSINESS_TZ };
+  api.use(staffAccountsApi(staffAccountsDeps));
   api.use(plansApi({ plans: container.plans }));
   api.use(checkoutApi(checkout));
   api.use(customersApi(customersApiDeps));
@@ -278,6 +281,7 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   app.use("/api", api);
 
   app.use(authPages({ auth: container.auth }));
+  app.use(staffAccountsPages(staffAccountsDeps));
   app.use(pagesRouter({ plans: container.plans, publicUrl: publicOrigin(env) }));
   app.use(checkoutPages(checkout));
   app.use(customersPages({ demoCustomer: DEMO_CUSTOMER }));

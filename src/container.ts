@@ -11,6 +11,8 @@ import { UsersService } from "./modules/auth/users.service.js";
 import { AuthService } from "./modules/auth/auth.service.js";
 import { StaffSessionsRepository } from "./modules/auth/sessions.repository.js";
 import { LoginAttemptsRepository } from "./modules/auth/login-attempts.repository.js";
+import { StaffAccountsRepository } from "./modules/auth/staff-accounts.repository.js";
+import { StaffAccountsService } from "./modules/auth/staff-accounts.service.js";
 import { IDEMPOTENCY_WINDOW_HOURS, IdempotencyService } from "./db/idempotency.js";
 import { PlansRepository } from "./modules/plans/plans.repository.js";
 import { PlansService } from "./modules/plans/plans.service.js";
@@ -70,6 +72,8 @@ export interface Container {
   plans: PlansService;
   users: UsersService;
   auth: AuthService;
+  /** Owners' management of staff accounts: invitations, roles, deactivation, reset links (docs/decisions.md#38). */
+  staffAccounts: StaffAccountsService;
   idempotency: IdempotencyService;
   customers: CustomersService;
   payments: PaymentsService;
@@ -265,6 +269,13 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
       users,
       sessions: new StaffSessionsRepository(db),
       attempts: new LoginAttemptsRepository(db),
+    }),
+    staffAccounts: new StaffAccountsService({
+      repo: new StaffAccountsRepository(db),
+      transaction,
+      mail,
+      attempts: new LoginAttemptsRepository(db),
+      settings: { publicUrl },
     }),
     idempotency: new IdempotencyService(db),
     customers,

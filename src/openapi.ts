@@ -10,6 +10,7 @@ import {
   type oas31,
 } from "zod-openapi";
 import { authCalls } from "./modules/auth/auth.openapi.js";
+import { staffAccountsCalls } from "./modules/auth/staff-accounts.openapi.js";
 import { bookingsCalls } from "./modules/bookings/bookings.openapi.js";
 import { customersCalls } from "./modules/customers/customers.openapi.js";
 import { dashboardCalls } from "./modules/dashboard/dashboard.openapi.js";
@@ -58,6 +59,7 @@ const documentCalls = apiCalls([
 /** Every module's calls, in the order the document lists its tags. */
 const MODULE_CALLS: ApiCall[][] = [
   authCalls,
+  staffAccountsCalls,
   plansCalls,
   checkoutCalls,
   customersCalls,
