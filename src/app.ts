@@ -8,6 +8,9 @@ import type { Container } from "./container.js";
 import { PUBLIC_BUILD_DIR, ROOT_DIR } from "./http/assets.js";
 import { ADMIN_SECTIONS, staffPage } from "./http/admin.js";
 import { csrfGuard } from "./http/csrf.js";
+import { enforceRoles, routesWithoutRule } from "./http/roles.js";
+import { inspectorOwnership } from "./http/ownership.repository.js";
+import { listRoutes } from "./http/routes.js";
 import { publicHostGuard, publicOrigin } from "./http/origin.js";
 import { noStoreForPersonalData } from "./http/cache-control.js";
 import { errorHandler, malformedUrlGuard, notFoundHandler } from "./http/errors.js";
@@ -177,6 +180,8 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
     }),
   );
   app.use(noStoreForPersonalData);
+  // Each staff request is checked against its role's rule (docs/decisions.md#36, src/http/roles.ts).
+  app.use(enforceRoles(inspectorOwnership(container.db)));
 
   // What the plans, payments and subscriptions routes use (their …Deps), from the container.
   const checkout = { payments: container.payments, plans: container.plans, publicOrigin: publicOrigin(env) };
@@ -341,5 +346,9 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
 
   app.use(notFoundHandler);
   app.use(errorHandler);
+  // A route without a role rule is closed to all but owners; outside production it is also logged as an error, and
+  // tests/api/roles.test.ts fails (docs/decisions.md#36).
+  const unruled = env.NODE_ENV === "production" ? [] : routesWithoutRule(listRoutes(app));
+  if (unruled.length) container.log.error({ routes: unruled }, "routes without a role rule in src/http/roles.ts");
   return app;
 }

@@ -2,22 +2,32 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { StaffUser } from "../modules/auth/auth.schemas.js";
 import type { DashboardStats } from "../modules/dashboard/dashboard.schemas.js";
 import { requireStaffPage } from "./guards.js";
+import { mayOpen } from "./roles.js";
 
 /** The sidebar's sections (staff-side §2, admin shell); `admin` in a page's locals names the active one. */
 export const ADMIN_SECTIONS = [
   { key: "dashboard", label: "Dashboard", href: "/admin", icon: "dashboard" },
+  { key: "my-day", label: "My Day", href: "/admin/my-day", icon: "clock" },
   { key: "properties", label: "Properties", href: "/admin/properties", icon: "home" },
   { key: "inspections", label: "Inspections", href: "/admin/inspections", icon: "clipboard" },
   { key: "reports", label: "Reports", href: "/admin/reports", icon: "report" },
   { key: "quote-requests", label: "Quote Requests", href: "/admin/quote-requests", icon: "quote" },
   { key: "maintenance", label: "Maintenance", href: "/admin/maintenance-schedule", icon: "calendar" },
   { key: "subscriptions", label: "Subscriptions", href: "/admin/subscriptions", icon: "repeat" },
+  { key: "staff", label: "Staff", href: "/admin/staff", icon: "user" },
 ] as const;
+
+/** The sections a role may open (docs/decisions.md#36): the sidebar shows no link that would answer 403. */
+const sectionsFor = (role: string) => ADMIN_SECTIONS.filter((s) => mayOpen(role, s.href));
 
 declare global {
   namespace Express {
     interface Locals {
       staffUser?: StaffUser;
+      /** The sidebar's sections for the signed-in user's role (sectionsFor). */
+      adminSections?: readonly (typeof ADMIN_SECTIONS)[number][];
+      /** Whether the header shows the bell (its list is the office's). */
+      showBell?: boolean;
       /** The sidebar's live counts; null when they could not be read (the page still renders). */
       quickStats?: DashboardStats | null;
       /** The header bell's count of new client requests and answers; null when it could not be read. */
@@ -70,7 +80,7 @@ export function staffPage(sources: StaffShellSources): RequestHandler[] {
             req.log?.warn({ err: error }, "sidebar quick stats unavailable");
             return null;
           }),
-      fragment
+      fragment || !mayOpen(req.staffUser?.role ?? "owner", "/admin/notifications")
         ? null
         : sources.quotes.bellCount(req.session.staffUserId!).catch((error: unknown) => {
             req.log?.warn({ err: error }, "bell count unavailable");
@@ -83,6 +93,8 @@ export function staffPage(sources: StaffShellSources): RequestHandler[] {
       return res.redirect(`/login?next=${encodeURIComponent(req.originalUrl)}`);
     }
     res.locals.staffUser = user;
+    res.locals.adminSections = sectionsFor(user.role);
+    res.locals.showBell = mayOpen(user.role, "/admin/notifications");
     res.locals.quickStats = quickStats;
     res.locals.bellCount = bellCount;
     next();

@@ -39,6 +39,9 @@ const PUBLIC = [
   "GET /api/auth/user",
   "POST /api/auth/login",
   "POST /api/auth/logout",
+  // A staff invitation's or reset's link: the token in it is the proof (docs/decisions.md#38)
+  "GET /staff/set-password",
+  "POST /staff/set-password",
   // Plans, checkout and payment (customers have no login: the payment itself is the proof)
   "GET /api/plans",
   "POST /api/create-checkout-session",

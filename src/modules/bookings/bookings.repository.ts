@@ -148,8 +148,15 @@ export class BookingsRepository {
   }
 
   /** Staff lists: a page of every booking, newest first, and the count of all that match the search. */
-  async listPage(query: { q?: string; limit: number; offset: number }): Promise<{ rows: Booking[]; total: number }> {
+  async listPage(query: {
+    q?: string;
+    limit: number;
+    offset: number;
+    inspectorId?: number;
+  }): Promise<{ rows: Booking[]; total: number }> {
     const filter = (builder: Knex.QueryBuilder) => {
+      // An inspector's list holds their own bookings only (docs/decisions.md#36).
+      if (query.inspectorId !== undefined) builder.where("b.inspector_id", query.inspectorId);
       if (!query.q?.trim()) return builder;
       return builder.whereRaw(...propertyMatches("p", query.q));
     };

@@ -4,6 +4,7 @@ import { NotFoundError } from "../../http/errors.js";
 import { idParams, pathId } from "../../http/fields.js";
 import { body, firstProblem, params, parse, query } from "../../http/validate.js";
 import { requireStaffApi } from "../../http/guards.js";
+import { inspectorScopeOf } from "../../http/roles.js";
 import type { IdempotencyService } from "../../db/idempotency.js";
 import { bookingChangeSchema } from "./booking-changes.schemas.js";
 import { type BookingsService, SlotTakenError } from "./bookings.service.js";
@@ -68,7 +69,10 @@ export function bookingsApi(deps: BookingsRoutesDeps): Router {
     const viewer = viewerOf(req);
     if (viewer.kind === "staff") {
       // Staff: a page, newest first, with the full count (docs/decisions.md#15) and the admin access labels.
-      const { rows, total } = await deps.bookings.listForStaff(query(req, staffListQuerySchema));
+      const { rows, total } = await deps.bookings.listForStaff({
+        ...query(req, staffListQuerySchema),
+        inspectorId: inspectorScopeOf(req),
+      });
       res.setHeader("X-Total-Count", String(total));
       return void res.json(rows);
     }

@@ -157,6 +157,7 @@ export class BookingsService {
     q?: string;
     limit: number;
     offset: number;
+    inspectorId?: number;
   }): Promise<{ rows: Booking[]; total: number }> {
     const { rows, total } = await this.bookings.listPage(query);
     return { rows: rows.map((b) => ({ ...b, accessMethod: adminAccessMethod(b.accessMethod) })), total };

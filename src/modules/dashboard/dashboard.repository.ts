@@ -46,9 +46,14 @@ export class DashboardRepository {
     };
   }
 
-  /** The latest inspections, newest first, with their property's address and client. */
-  async recentInspections(limit: number): Promise<RecentInspection[]> {
-    const rows = await this.db("inspections as i")
+  /**
+   * The latest inspections, newest first, with their property's address and client; an inspector's own only
+   * (docs/decisions.md#36).
+   */
+  async recentInspections(limit: number, inspectorId?: number): Promise<RecentInspection[]> {
+    const query = this.db("inspections as i");
+    if (inspectorId !== undefined) query.where("i.inspector_id", inspectorId);
+    const rows = await query
       .join("properties as p", "p.id", "i.property_id")
       .select(
         "i.id",

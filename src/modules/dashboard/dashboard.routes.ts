@@ -1,6 +1,7 @@
 import { type RequestHandler, Router } from "express";
 import type { DashboardService } from "./dashboard.service.js";
 import { requireStaffApi } from "../../http/guards.js";
+import { inspectorScopeOf } from "../../http/roles.js";
 import { statusBadge, statusLabel } from "./dashboard.schemas.js";
 
 /** What the dashboard routes use; src/app.ts passes them (docs/architecture.md "Modules and layers"). */
@@ -22,12 +23,15 @@ export function dashboardApi(deps: DashboardRoutesDeps): Router {
 
 export function dashboardPages(deps: DashboardRoutesDeps): Router {
   const router = Router();
-  router.get(["/admin", "/admin/dashboard"], ...deps.staffPage, async (_req, res) => {
+  router.get(["/admin", "/admin/dashboard"], ...deps.staffPage, async (req, res) => {
+    // An inspector sees their own inspections and no revenue or subscription figures (docs/decisions.md#36).
+    const inspectorId = inspectorScopeOf(req);
+    const inspector = inspectorId !== undefined;
     // Failed plan payments show as a red banner above the spec's cards.
     const [stats, recent, pastDue] = await Promise.all([
       deps.dashboard.stats(),
-      deps.dashboard.recentInspections(),
-      deps.subscriptions.pastDueCount(),
+      deps.dashboard.recentInspections(undefined, inspectorId),
+      inspector ? 0 : deps.subscriptions.pastDueCount(),
     ]);
     res.page("dashboard/dashboard", {
       title: "Dashboard",
@@ -36,6 +40,7 @@ export function dashboardPages(deps: DashboardRoutesDeps): Router {
       stats,
       recent,
       pastDue,
+      showRevenue: !inspector,
       statusBadge,
       statusLabel,
     });

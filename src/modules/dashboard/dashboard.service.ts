@@ -42,8 +42,8 @@ export class DashboardService {
     };
   }
 
-  recentInspections(limit = RECENT_INSPECTIONS): Promise<RecentInspection[]> {
-    return this.dashboard.recentInspections(limit);
+  recentInspections(limit = RECENT_INSPECTIONS, inspectorId?: number): Promise<RecentInspection[]> {
+    return this.dashboard.recentInspections(limit, inspectorId);
   }
 
   /**

@@ -79,6 +79,13 @@ const keyOf = (categoryName: string, subcategoryName: string) => `${categoryName
 export const entryKey = (e: { categoryName: string; subcategoryName: string }) =>
   keyOf(e.categoryName, e.subcategoryName);
 
+/** The list's filter; `inspectorId` limits it to one inspector's own inspections (docs/decisions.md#36). */
+export interface InspectionFilter {
+  status?: InspectionStatus;
+  q?: string;
+  inspectorId?: number;
+}
+
 export class InspectionsRepository {
   constructor(private readonly db: Knex) {}
 
@@ -114,9 +121,11 @@ export class InspectionsRepository {
     return row ? { id: row.id, status: row.status, bookingId: row.booking_id ?? null } : null;
   }
 
-  private filtered(db: Db, filter: { status?: InspectionStatus; q?: string }) {
+  private filtered(db: Db, filter: InspectionFilter) {
     const query = db("inspections as i");
     if (filter.status) query.where("i.status", filter.status);
+    // An inspector's list holds their own inspections only (docs/decisions.md#36).
+    if (filter.inspectorId !== undefined) query.where("i.inspector_id", filter.inspectorId);
     const q = filter.q?.trim();
     // The matching properties come from their trigram index; without a search, count and page read indexes alone.
     if (q) {
@@ -133,7 +142,7 @@ export class InspectionsRepository {
 
   /** Newest first (created_at, then id), one page, and the full count. */
   async list(
-    filter: { status?: InspectionStatus; q?: string; limit: number; offset: number },
+    filter: InspectionFilter & { limit: number; offset: number },
     db: Db = this.db,
   ): Promise<{ rows: Inspection[]; total: number }> {
     const [count] = await this.filtered(db, filter).count<{ count: number }[]>({ count: "*" });
@@ -155,7 +164,7 @@ export class InspectionsRepository {
   }
 
   /** Every inspection `list` would page through, in its order, a batch at a time (CSV export). */
-  exportRows(filter: { status?: InspectionStatus; q?: string }): AsyncGenerator<Inspection[]> {
+  exportRows(filter: InspectionFilter): AsyncGenerator<Inspection[]> {
     const db = this.db;
     const rows = this.selectJoined(db)
       .whereIn("i.id", this.filtered(db, filter).select("i.id"))

@@ -2,6 +2,7 @@ import { type RequestHandler, Router } from "express";
 import { z } from "zod";
 import { sendCsv, wantsCsv } from "../../http/csv.js";
 import { requireStaffApi } from "../../http/guards.js";
+import { inspectorScopeOf } from "../../http/roles.js";
 import { HttpError } from "../../http/errors.js";
 import { body, params, query } from "../../http/validate.js";
 import { NO_TIER, tier } from "./bands.js";
@@ -40,7 +41,7 @@ export function inspectionsApi(deps: InspectionsApiDeps): Router {
   const router = Router();
 
   router.get("/inspections", requireStaffApi, async (req, res) => {
-    const filter = query(req, inspectionListQuery);
+    const filter = { ...query(req, inspectionListQuery), inspectorId: inspectorScopeOf(req) };
     if (wantsCsv(req)) return sendCsv(res, { name: "inspections", batches: deps.inspections.exportRows(filter) });
     const { rows, total } = await deps.inspections.list(filter);
     res.setHeader("X-Total-Count", String(total));
@@ -95,11 +96,12 @@ const listQuery = z.object({
 export function inspectionsPages(deps: InspectionsPagesDeps): Router {
   const router = Router();
 
-  const listLocals = async (filter: z.infer<typeof listQuery>, notice?: Notice) => {
+  const listLocals = async (filter: z.infer<typeof listQuery>, inspectorId: number | undefined, notice?: Notice) => {
     const { status, page, q } = filter;
     const { rows, total } = await deps.inspections.list({
       status,
       q,
+      inspectorId,
       limit: INSPECTIONS_PAGE_SIZE,
       offset: (page - 1) * INSPECTIONS_PAGE_SIZE,
     });
@@ -129,7 +131,7 @@ export function inspectionsPages(deps: InspectionsPagesDeps): Router {
         : filter.report === "failed"
           ? { variant: "error", title: GENERATE_REPORT_FAILED }
           : undefined;
-    const locals = await listLocals(filter, notice);
+    const locals = await listLocals(filter, inspectorScopeOf(req), notice);
     if (req.get("hx-target") === "inspections-results") return res.page("inspections/_results", locals);
     res.page("inspections/list", locals);
   });
@@ -153,7 +155,8 @@ export function inspectionsPages(deps: InspectionsPagesDeps): Router {
         description: error instanceof HttpError && error.status < 500 ? error.message : undefined,
       };
     }
-    if (req.get("hx-request") === "true") return res.page("inspections/_results", await listLocals(filter, notice));
+    if (req.get("hx-request") === "true")
+      return res.page("inspections/_results", await listLocals(filter, inspectorScopeOf(req), notice));
     const back = new URLSearchParams({
       ...(filter.q ? { q: filter.q } : {}),
       ...(filter.status ? { status: filter.status } : {}),

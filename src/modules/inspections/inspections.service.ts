@@ -1,7 +1,12 @@
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import { ConflictError, NotFoundError, ValidationError } from "../../http/errors.js";
 import { overallScore, scoreCategories } from "./scoring.js";
-import type { EntryWrite, InspectionsRepository, NewInspectionRow } from "./inspections.repository.js";
+import type {
+  EntryWrite,
+  InspectionFilter,
+  InspectionsRepository,
+  NewInspectionRow,
+} from "./inspections.repository.js";
 import { entryKey } from "./inspections.repository.js";
 import type {
   EntryInput,
@@ -60,17 +65,12 @@ export class InspectionsService {
     this.transaction = deps.transaction;
   }
 
-  list(filter: {
-    status?: InspectionStatus;
-    q?: string;
-    limit: number;
-    offset: number;
-  }): Promise<{ rows: Inspection[]; total: number }> {
+  list(filter: InspectionFilter & { limit: number; offset: number }): Promise<{ rows: Inspection[]; total: number }> {
     return this.inspections.list(filter);
   }
 
   /** Every inspection matching the list's filter, newest first, in batches (CSV export). */
-  exportRows(filter: { status?: InspectionStatus; q?: string }): AsyncGenerator<Inspection[]> {
+  exportRows(filter: InspectionFilter): AsyncGenerator<Inspection[]> {
     return this.inspections.exportRows(filter);
   }
 

@@ -11,7 +11,15 @@ export class CalendarRepository {
    * round trip, no per-row work in Node): `tasks` in date and time order, at most `perDay` a day when
    * given, and `counts`, every day's full number. A month of 10,000 tasks stays small and fast that way.
    */
-  async calendarTasksJson(from: string, to: string, perDay?: number): Promise<{ tasks: string; counts: string }> {
+  async calendarTasksJson(
+    from: string,
+    to: string,
+    perDay?: number,
+    assignedTo?: number,
+  ): Promise<{ tasks: string; counts: string }> {
+    // An inspector's calendar holds the tasks assigned to them (docs/decisions.md#36).
+    const mine = assignedTo === undefined ? "" : ` and t.assigned_to = ${Number(assignedTo)}`;
+    const mineBare = assignedTo === undefined ? "" : ` and assigned_to = ${Number(assignedTo)}`;
     const task = `json_build_object(
         'id', x.id, 'propertyId', x.property_id, 'scheduleId', x.schedule_id, 'title', x.title, 'description', x.description,
         'category', x.category, 'priority', x.priority, 'status', x.status, 'scheduledDate', x.scheduled_date,
@@ -29,7 +37,7 @@ export class CalendarRepository {
              from generate_series(?::date, ?::date, interval '1 day') d(day)
              cross join lateral (
                select t.*, ${CLOCK_SQL} as clock from maintenance_tasks t
-                where t.scheduled_date = d.day::date and t.status <> 'completed'
+                where t.scheduled_date = d.day::date and t.status <> 'completed'${mine}
                 order by clock, t.id limit ?
              ) x
              join properties p on p.id = x.property_id ${planJoins}`,
@@ -38,14 +46,15 @@ export class CalendarRepository {
       : this.db.raw(
           `select coalesce(json_agg(${task} order by x.scheduled_date, x.clock, x.id)::text, '[]') as json
              from (select t.*, ${CLOCK_SQL} as clock from maintenance_tasks t
-                    where t.scheduled_date between ?::date and ?::date and t.status <> 'completed') x
+                    where t.scheduled_date between ?::date and ?::date and t.status <> 'completed'${mine}) x
              join properties p on p.id = x.property_id ${planJoins}`,
           [from, to],
         );
     const counts = this.db.raw(
       `select coalesce(json_object_agg(c.scheduled_date, c.n)::text, '{}') as json
          from (select scheduled_date, count(*)::int as n from maintenance_tasks
-                where scheduled_date between ?::date and ?::date and status <> 'completed' group by scheduled_date) c`,
+                where scheduled_date between ?::date and ?::date and status <> 'completed'${mineBare}
+                group by scheduled_date) c`,
       [from, to],
     );
     const [t, c] = await Promise.all([tasks, counts]);

@@ -43,11 +43,13 @@ export class MaintenanceCalendar {
     from?: string;
     to?: string;
     perDay?: number;
+    /** An inspector's calendar: their tasks and bookings only (docs/decisions.md#36). */
+    inspectorId?: number;
   }): Promise<{ from: string; to: string; tasksJson: string; countsJson: string; bookings: CalendarBooking[] }> {
     const from = range.from && range.to ? range.from : `${range.month}-01`;
     const to = range.from && range.to ? range.to : lastDayOfMonth(range.month!);
     const [tasks, bookings] = await Promise.all([
-      this.repo.calendarTasksJson(from, to, range.perDay),
+      this.repo.calendarTasksJson(from, to, range.perDay, range.inspectorId),
       this.bookings.listBetween(from, to),
     ]);
     return {
@@ -55,7 +57,10 @@ export class MaintenanceCalendar {
       to,
       tasksJson: tasks.tasks,
       countsJson: tasks.counts,
-      bookings: bookings.filter((b) => b.status !== "completed").map(toCalendarBooking),
+      bookings: bookings
+        .filter((b) => b.status !== "completed")
+        .filter((b) => range.inspectorId === undefined || b.inspectorId === range.inspectorId)
+        .map(toCalendarBooking),
     };
   }
 

@@ -2,6 +2,7 @@ import { type RequestHandler, Router } from "express";
 import { sendCsv, wantsCsv } from "../../http/csv.js";
 import { NotFoundError } from "../../http/errors.js";
 import { requireStaffApi } from "../../http/guards.js";
+import { inspectorScopeOf } from "../../http/roles.js";
 import { body, params, query } from "../../http/validate.js";
 import { RECURRENCE_TYPES, TASK_CATEGORIES, TASK_PRIORITIES, TASK_STATUSES } from "./maintenance.constants.js";
 import {
@@ -34,9 +35,11 @@ export function maintenanceApi(deps: Pick<MaintenanceRoutesDeps, "maintenance">)
   const { maintenance } = deps;
 
   router.get("/maintenance-tasks", requireStaffApi, async (req, res) => {
-    if (wantsCsv(req))
-      return sendCsv(res, { name: "maintenance-tasks", batches: maintenance.exportTasks(query(req, taskListQuery)) });
-    const { rows, total } = await maintenance.listTasks(query(req, taskListQuery));
+    // An inspector's list holds the tasks assigned to them (docs/decisions.md#36).
+    const scope = inspectorScopeOf(req);
+    const filter = { ...query(req, taskListQuery), ...(scope !== undefined && { assignedTo: scope }) };
+    if (wantsCsv(req)) return sendCsv(res, { name: "maintenance-tasks", batches: maintenance.exportTasks(filter) });
+    const { rows, total } = await maintenance.listTasks(filter);
     res.setHeader("X-Total-Count", String(total));
     res.json(rows);
   });
@@ -67,7 +70,10 @@ export function maintenanceApi(deps: Pick<MaintenanceRoutesDeps, "maintenance">)
   // `perDay` keeps only a day's first tasks (a cell shows two): the day dialog asks for its day in full.
   // The tasks are spliced in as the JSON text Postgres built: no per-row work here.
   router.get("/maintenance-calendar", requireStaffApi, async (req, res) => {
-    const { from, to, tasksJson, countsJson, bookings } = await maintenance.calendar(query(req, calendarQuery));
+    const { from, to, tasksJson, countsJson, bookings } = await maintenance.calendar({
+      ...query(req, calendarQuery),
+      inspectorId: inspectorScopeOf(req),
+    });
     res
       .type("application/json")
       .send(

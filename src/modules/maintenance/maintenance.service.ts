@@ -149,6 +149,7 @@ export class MaintenanceService {
     from?: string;
     to?: string;
     perDay?: number;
+    inspectorId?: number;
   }): Promise<{ from: string; to: string; tasksJson: string; countsJson: string; bookings: CalendarBooking[] }> {
     return this.calendarFeed.calendar(range);
   }

@@ -91,8 +91,11 @@ export class ReportsRepository {
     return row ? toReport(row) : null;
   }
 
-  private filtered(q?: string) {
+  private filtered(q?: string, inspectorId?: number) {
     const query = this.db("reports as r");
+    // An inspector's list holds the reports of their own inspections only (docs/decisions.md#36).
+    if (inspectorId !== undefined)
+      query.whereIn("r.inspection_id", this.db("inspections").select("id").where({ inspector_id: inspectorId }));
     if (q) {
       query
         .join("properties as p", "p.id", "r.property_id")
@@ -107,14 +110,14 @@ export class ReportsRepository {
     return query;
   }
 
-  async count(q?: string): Promise<number> {
-    const row = await this.filtered(q).count({ n: "*" }).first();
+  async count(q?: string, inspectorId?: number): Promise<number> {
+    const row = await this.filtered(q, inspectorId).count({ n: "*" }).first();
     return Number(row?.n ?? 0);
   }
 
   /** Newest first (created_at desc, id desc: the reports_created_idx index). */
-  async list(limit: number, offset: number, q?: string): Promise<Report[]> {
-    const rows = await this.filtered(q)
+  async list(limit: number, offset: number, q?: string, inspectorId?: number): Promise<Report[]> {
+    const rows = await this.filtered(q, inspectorId)
       .select("r.*")
       .orderBy([
         { column: "r.created_at", order: "desc" },
@@ -130,8 +133,8 @@ export class ReportsRepository {
    * arrays (categories, recommendations) stay in Postgres: a CSV row has no cell for them, and a batch of
    * whole snapshots would weigh megabytes.
    */
-  exportRows(q?: string): AsyncGenerator<Report[]> {
-    const rows = this.filtered(q)
+  exportRows(q?: string, inspectorId?: number): AsyncGenerator<Report[]> {
+    const rows = this.filtered(q, inspectorId)
       .select(
         "r.id",
         "r.property_id",
@@ -147,8 +150,8 @@ export class ReportsRepository {
     return cursorBatches(this.db, rows, toReport);
   }
 
-  async listItems(limit: number, offset: number, q?: string): Promise<ReportListItem[]> {
-    const ids = this.filtered(q)
+  async listItems(limit: number, offset: number, q?: string, inspectorId?: number): Promise<ReportListItem[]> {
+    const ids = this.filtered(q, inspectorId)
       .select("r.id")
       .orderBy([
         { column: "r.created_at", order: "desc" },

@@ -2,6 +2,7 @@ import { type Request, type RequestHandler, type Response, Router } from "expres
 import { sendCsv, wantsCsv } from "../../http/csv.js";
 import { HttpError } from "../../http/errors.js";
 import { requireStaffApi } from "../../http/guards.js";
+import { inspectorScopeOf } from "../../http/roles.js";
 import { params, query } from "../../http/validate.js";
 import { adminLabel, barColour, historyLabel } from "../inspections/index.js";
 import { scoreChartSvg, trendText } from "./history.js";
@@ -54,7 +55,7 @@ export function reportsApi(deps: ReportsApiDeps): Router {
   });
 
   router.get("/reports", requireStaffApi, async (req, res) => {
-    const filter = query(req, reportListQuery);
+    const filter = { ...query(req, reportListQuery), inspectorId: inspectorScopeOf(req) };
     if (wantsCsv(req)) return sendCsv(res, { name: "reports", batches: deps.reports.exportRows(filter) });
     const { rows, total } = await deps.reports.list(filter);
     res.setHeader("X-Total-Count", String(total));
@@ -93,7 +94,7 @@ export function reportsApi(deps: ReportsApiDeps): Router {
 export function reportsPages(deps: ReportsPagesDeps): Router {
   const router = Router();
 
-  async function listLocals(page: number, q: string, notice?: Notice) {
+  async function listLocals(page: number, q: string, inspectorId: number | undefined, notice?: Notice) {
     let loadError: string | null = null;
     let rows: Awaited<ReturnType<ReportsService["listItems"]>>["rows"] = [];
     let total = 0;
@@ -103,6 +104,7 @@ export function reportsPages(deps: ReportsPagesDeps): Router {
         limit: REPORT_PAGE_SIZE,
         offset: (page - 1) * REPORT_PAGE_SIZE,
         q,
+        inspectorId,
       }));
       const pages = Math.max(1, Math.ceil(total / REPORT_PAGE_SIZE));
       // Past the last page (after a delete, or a typed URL): show the last page instead of nothing.
@@ -112,6 +114,7 @@ export function reportsPages(deps: ReportsPagesDeps): Router {
           limit: REPORT_PAGE_SIZE,
           offset: (page - 1) * REPORT_PAGE_SIZE,
           q,
+          inspectorId,
         }));
       }
       nextInspectionId = await deps.reports.nextInspectionToReport();
@@ -141,7 +144,7 @@ export function reportsPages(deps: ReportsPagesDeps): Router {
       title: "Reports",
       admin: "reports",
       noindex: true,
-      ...(await listLocals(firstPage ? 1 : page, q, notice)),
+      ...(await listLocals(firstPage ? 1 : page, q, inspectorScopeOf(req), notice)),
     };
     if (req.get("hx-request") === "true") return res.page("reports/_results", locals);
     // No islands: the share dialog is plain script in the admin script, and notices are rendered here.

@@ -154,17 +154,22 @@ export class ReportsService {
     });
   }
 
-  async list(filter: { limit: number; offset: number; q?: string }): Promise<{ rows: Report[]; total: number }> {
+  async list(filter: {
+    limit: number;
+    offset: number;
+    q?: string;
+    inspectorId?: number;
+  }): Promise<{ rows: Report[]; total: number }> {
     const [rows, total] = await Promise.all([
-      this.reports.list(filter.limit, filter.offset, filter.q || undefined),
-      this.reports.count(filter.q || undefined),
+      this.reports.list(filter.limit, filter.offset, filter.q || undefined, filter.inspectorId),
+      this.reports.count(filter.q || undefined, filter.inspectorId),
     ]);
     return { rows, total };
   }
 
   /** Every report matching the list's search, newest first, in batches (CSV export; no snapshot arrays). */
-  exportRows(filter: { q?: string }): AsyncGenerator<Report[]> {
-    return this.reports.exportRows(filter.q || undefined);
+  exportRows(filter: { q?: string; inspectorId?: number }): AsyncGenerator<Report[]> {
+    return this.reports.exportRows(filter.q || undefined, filter.inspectorId);
   }
 
   /** The list page's rows: what it shows, without the snapshots. */
@@ -172,10 +177,11 @@ export class ReportsService {
     limit: number;
     offset: number;
     q?: string;
+    inspectorId?: number;
   }): Promise<{ rows: ReportListItem[]; total: number }> {
     const [rows, total] = await Promise.all([
-      this.reports.listItems(filter.limit, filter.offset, filter.q || undefined),
-      this.reports.count(filter.q || undefined),
+      this.reports.listItems(filter.limit, filter.offset, filter.q || undefined, filter.inspectorId),
+      this.reports.count(filter.q || undefined, filter.inspectorId),
     ]);
     return { rows, total };
   }
