@@ -172,6 +172,12 @@ export const ROLE_RULES: Readonly<Record<string, RoleRule>> = {
   "GET /api/maintenance-calendar": everyone("see the calendar"),
   "GET /admin/maintenance-schedule": everyone("see the calendar"),
 
+  // My Day: each staff user's own visits of the day, and its offline scripts (the page reads its own bookings).
+  "GET /admin/my-day": everyone("open My Day"),
+  "POST /admin/my-day/:bookingId/start": everyone("start inspections"),
+  "GET /my-day-sw.js": ANYONE,
+  "GET /my-day.js": ANYONE,
+
   // Dashboard: every role opens the page; an inspector's shows no revenue (src/modules/dashboard).
   "GET /admin": everyone("open the dashboard"),
   "GET /admin/dashboard": everyone("open the dashboard"),
@@ -198,15 +204,6 @@ export const ROLE_RULES: Readonly<Record<string, RoleRule>> = {
   "POST /admin/subscriptions/:id/service-request": office(BILLING),
   "POST /admin/subscriptions/:id/refund": owner(REFUNDS),
   "GET /admin/tax": owner(TAX),
-
-  // Staff accounts' set-password page (the link's token is the proof) and an inspector's day (docs/decisions.md#38):
-  // an inspector sees their own visits, the office and owners everyone's.
-  "GET /staff/set-password": ANYONE,
-  "POST /staff/set-password": ANYONE,
-  "GET /my-day.js": ANYONE,
-  "GET /my-day-sw.js": ANYONE,
-  "GET /admin/my-day": everyone("see the day's visits"),
-  "POST /admin/my-day/:bookingId/start": everyone("start inspections"),
 };
 
 /**
@@ -265,10 +262,7 @@ const COMPILED: CompiledRule[] = Object.entries(ROLE_RULES).map(([key, rule]) =>
 });
 
 /** The rule of a request (its method and path), with the path's parameters. */
-function ruleOfRequest(
-  method: string,
-  path: string,
-): { rule: RoleRule; params: Record<string, string> } | undefined {
+function ruleOfRequest(method: string, path: string): { rule: RoleRule; params: Record<string, string> } | undefined {
   // HEAD is answered by the GET route.
   const m = method === "HEAD" ? "GET" : method;
   // Exact paths before patterns: "/api/inspection-bookings/availability" is not ":id".

@@ -42,6 +42,9 @@ const PUBLIC = [
   // A staff invitation's or reset's link: the token in it is the proof (docs/decisions.md#38)
   "GET /staff/set-password",
   "POST /staff/set-password",
+  // My Day's offline scripts: code, never data (the page itself needs a staff session)
+  "GET /my-day-sw.js",
+  "GET /my-day.js",
   // Plans, checkout and payment (customers have no login: the payment itself is the proof)
   "GET /api/plans",
   "POST /api/create-checkout-session",
