@@ -13,8 +13,10 @@ export interface StaffRule {
   roles: readonly StaffRole[];
   /** Said in the 403: "Your role (inspector) cannot <what>." */
   what: string;
-  /** For an inspector: the path's `:id` must name their own inspection, report or task. */
+  /** For an inspector: the path's `:id` (or the body's inspectionId) must name their own inspection, report or task. */
   own?: OwnedKind;
+  /** Where the id is: the path's `:id` (default), or the body's `inspectionId` (the form's entries). */
+  ownFrom?: "path" | "body";
 }
 
 /** No staff rule: public, or guarded by the route's own proof (customer cookie, homeowner session, token). */
@@ -26,7 +28,7 @@ const OFFICE: readonly StaffRole[] = ["owner", "office"];
 const OWNER: readonly StaffRole[] = ["owner"];
 
 /** Every role; an inspector's lists are scoped to their own work (inspectorScopeOf). */
-const everyone = (what: string, own?: OwnedKind): StaffRule => ({ roles: ALL, what, own });
+const everyone = (what: string, own?: OwnedKind, ownFrom?: "body"): StaffRule => ({ roles: ALL, what, own, ownFrom });
 const office = (what: string): StaffRule => ({ roles: OFFICE, what });
 const owner = (what: string): StaffRule => ({ roles: OWNER, what });
 
@@ -134,8 +136,12 @@ export const ROLE_RULES: Readonly<Record<string, RoleRule>> = {
   "POST /api/photos": everyone("add photos"),
   "GET /api/photos/:id": everyone("see photos"),
   "GET /api/photos/:id/thumbnail": everyone("see photos"),
-  "POST /api/inspection-categories": everyone("fill in inspections"),
-  "POST /api/inspection-categories/bulk-complete": everyone("fill in inspections"),
+  "POST /api/inspection-categories": everyone("fill in another inspector's inspection", "inspection", "body"),
+  "POST /api/inspection-categories/bulk-complete": everyone(
+    "fill in another inspector's inspection",
+    "inspection",
+    "body",
+  ),
   "GET /admin/inspections": everyone("see inspections"),
   "GET /admin/inspections/new": everyone("start inspections"),
   "GET /admin/inspections/view/:id": everyone("open another inspector's inspection", "inspection"),
@@ -324,7 +330,7 @@ export function enforceRoles(owns: OwnershipCheck): RequestHandler {
     if (role !== "inspector") return next();
     if (req.method === "GET" && wantsCsvSafe(req)) return refuse(req, res, next, roleRefusal(role, "export to CSV"));
     if (rule.own) {
-      const id = Number(params.id);
+      const id = Number(rule.ownFrom === "body" ? inspectionIdIn(req.body) : params.id);
       // A malformed id is left to the route's own validation (400/404).
       if (Number.isSafeInteger(id) && id > 0 && !(await owns(rule.own, id, user.id)))
         return refuse(req, res, next, roleRefusal(role, rule.what));
@@ -332,6 +338,12 @@ export function enforceRoles(owns: OwnershipCheck): RequestHandler {
     next();
   };
 }
+
+/** The inspection the form's entries name: one entry or the first of a list (the route refuses mixed ones). */
+const inspectionIdIn = (body: unknown): unknown => {
+  const first: unknown = Array.isArray(body) ? body[0] : body;
+  return first && typeof first === "object" ? (first as { inspectionId?: unknown }).inspectionId : undefined;
+};
 
 const wantsCsvSafe = (req: Request) => {
   try {

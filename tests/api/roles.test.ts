@@ -78,8 +78,8 @@ describe("each role is refused exactly where its rule says", () => {
       for (const route of routes) {
         const rule = ruleOf(route.method, route.path);
         if (!rule || rule === ANYONE) continue;
-        // Id 1 names nothing of this inspector's: an "own" route refuses them too.
-        const allowed = rule.roles.includes(role) && !(role === "inspector" && rule.own);
+        // Id 1 names nothing of this inspector's: an "own" route refuses them too (an empty body names nothing).
+        const allowed = rule.roles.includes(role) && !(role === "inspector" && rule.own && rule.ownFrom !== "body");
         const res = await call(agent, route.method, concrete(route.path));
         if ((res.status === 403) === allowed) wrong.push(`${route.method} ${route.path} → ${res.status}`);
         if (res.status === 403 && !allowed && route.path.startsWith("/api/"))
@@ -129,6 +129,21 @@ describe("an inspector sees only their own work", () => {
     const refused = await mine.agent.get(`/api/inspections/${other.inspectionId}`).expect(403);
     expect(refused.body.message).toBe("Your role (inspector) cannot open another inspector's inspection.");
     await mine.agent.get(`/admin/inspections/view/${other.inspectionId}`).expect(403);
+    // The form's entries: never into another inspector's inspection.
+    const entry = { categoryName: "Plumbing", subcategoryName: "Pressure and Flow", score: 10 };
+    const intoOther = await mine.agent
+      .post("/api/inspection-categories")
+      .send([{ ...entry, inspectionId: other.inspectionId }])
+      .expect(403);
+    expect(intoOther.body.message).toBe("Your role (inspector) cannot fill in another inspector's inspection.");
+    await mine.agent
+      .post("/api/inspection-categories/bulk-complete")
+      .send([{ ...entry, inspectionId: other.inspectionId }])
+      .expect(403);
+    const intoOwn = await mine.agent
+      .post("/api/inspection-categories")
+      .send([{ ...entry, inspectionId: own.inspectionId }]);
+    expect(intoOwn.status).not.toBe(403);
     const page = await mine.agent.get("/admin/inspections").expect(200);
     expect(page.text).toContain(`/admin/inspections/view/${own.inspectionId}`);
     expect(page.text).not.toContain(`/admin/inspections/view/${other.inspectionId}"`);
