@@ -19,6 +19,8 @@ import { pageRendering } from "./http/render.js";
 import { sessionMiddleware, sessionOptions, staffSessionCheck } from "./http/session.js";
 import { authApi, authPages } from "./modules/auth/auth.routes.js";
 import { staffAccountsApi, staffAccountsPages } from "./modules/auth/staff-accounts.routes.js";
+import { myDayPages } from "./modules/auth/my-day.routes.js";
+import { MyDayRepository } from "./modules/auth/my-day.repository.js";
 import { pagesRouter } from "./modules/pages/pages.routes.js";
 import { plansApi } from "./modules/plans/plans.routes.js";
 import { checkoutApi, checkoutFormActions, checkoutPages } from "./modules/payments/checkout.routes.js";
@@ -287,6 +289,15 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
 
   app.use(authPages({ auth: container.auth }));
   app.use(staffAccountsPages(staffAccountsDeps));
+  app.use(
+    myDayPages({
+      visits: new MyDayRepository(container.db),
+      startInspection: async (propertyId, staffUserId, date) =>
+        (await container.inspections.create({ propertyId, inspectionDate: date }, staffUserId)).id,
+      staffPage: staffShell,
+      timeZone: env.BUSINESS_TZ,
+    }),
+  );
   app.use(pagesRouter({ plans: container.plans, publicUrl: publicOrigin(env) }));
   app.use(checkoutPages(checkout));
   app.use(customersPages({ demoCustomer: DEMO_CUSTOMER }));

@@ -163,7 +163,7 @@ describe("roles and deactivation", () => {
     const res = await owner.agent.patch(`/api/staff-users/${staff.id}`).send({ active: false }).expect(200);
     expect(res.body.status).toBe("deactivated");
     await staff.agent.get("/api/auth/user").expect(401);
-    const page = await staff.agent.get("/admin/inspections");
+    const page = await staff.agent.get("/admin/my-day");
     expect(page.status).toBe(302);
     expect(page.headers.location).toMatch(/^\/login/);
     await ctx.agent().post("/api/auth/login").send({ email: staff.email, password: "a long new password" }).expect(401);

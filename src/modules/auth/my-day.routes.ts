@@ -1,0 +1,147 @@
+import { type RequestHandler, Router } from "express";
+import { z } from "zod";
+import { NotFoundError, UnauthorizedError } from "../../http/errors.js";
+import { params } from "../../http/validate.js";
+import {
+  DAY_PARTS,
+  type DayPart,
+  addDays,
+  slotLabel,
+  slotTo24h,
+  todayIn,
+  zonedInstant,
+} from "../../shared/business-time.js";
+import type { DayVisit, MyDayRepository } from "./my-day.repository.js";
+import { MY_DAY_CACHE, myDayScript, myDayWorker } from "./my-day.offline.js";
+
+/** What /admin/my-day uses; src/app.ts passes them. Inspections (a higher layer) arrive as a function. */
+export interface MyDayDeps {
+  visits: MyDayRepository;
+  /** Starts the inspection of a booking's property (InspectionsService.create) and answers its id. */
+  startInspection: (propertyId: number, staffUserId: number, date: string) => Promise<number>;
+  /** The staff page guard and admin shell (src/http/admin.ts staffPage), built once by src/app.ts. */
+  staffPage: RequestHandler[];
+  timeZone: string;
+  /** The business day; the real clock unless a test passes its own. */
+  clock?: () => Date;
+}
+
+/** A visit as the page shows it. */
+export interface VisitView extends DayVisit {
+  timeLabel: string;
+  mapUrl: string;
+  telUrl: string | null;
+}
+
+const startOf = (v: DayVisit, timeZone: string): number => {
+  if (v.startsAt) return Date.parse(v.startsAt);
+  const hhmm = slotTo24h(v.timeSlot) ?? DAY_PARTS[v.timeSlot as DayPart]?.start ?? "23:59";
+  return zonedInstant(v.scheduledDate, hhmm, timeZone).getTime();
+};
+
+export const mapUrlOf = (v: Pick<DayVisit, "address" | "city" | "province" | "postalCode">) =>
+  `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(
+    [v.address, v.city, [v.province, v.postalCode].filter(Boolean).join(" ")].filter(Boolean).join(", "),
+  )}`;
+
+export const telUrlOf = (phone: string | null) => {
+  const digits = phone?.replace(/[^\d+]/g, "") ?? "";
+  return digits.replace(/\D/g, "").length >= 7 ? `tel:${digits}` : null;
+};
+
+const bookingParams = z.object({ bookingId: z.coerce.number().int().positive().max(2_147_483_647) });
+
+/**
+ * /admin/my-day (docs/decisions.md#38): today's and tomorrow's visits in time order. An inspector sees their own
+ * bookings; an owner or the office sees everyone's, grouped by inspector. Kept for offline use by a small
+ * service worker of its own (my-day.offline.ts), as the inspection form is (docs/decisions.md#18).
+ */
+export function myDayPages(deps: MyDayDeps): Router {
+  const router = Router();
+  const clock = deps.clock ?? (() => new Date());
+  const time = new Intl.DateTimeFormat("en-CA", { timeZone: deps.timeZone, hour: "numeric", minute: "2-digit" });
+  const dayName = new Intl.DateTimeFormat("en-CA", {
+    timeZone: "UTC",
+    weekday: "long",
+    month: "long",
+    day: "numeric",
+  });
+
+  const view = (v: DayVisit): VisitView => ({
+    ...v,
+    timeLabel:
+      v.startsAt && v.endsAt
+        ? `${time.format(new Date(v.startsAt))} – ${time.format(new Date(v.endsAt))}`
+        : slotLabel(v.timeSlot),
+    mapUrl: mapUrlOf(v),
+    telUrl: telUrlOf(v.clientPhone),
+  });
+
+  router.get("/admin/my-day", ...deps.staffPage, async (req, res) => {
+    const user = req.staffUser ?? res.locals.staffUser;
+    if (!user) throw new UnauthorizedError();
+    const now = clock();
+    const today = todayIn(deps.timeZone, now);
+    const tomorrow = addDays(today, 1);
+    const mine = user.role === "inspector";
+    const visits = await deps.visits.visits({ from: today, to: tomorrow, inspectorId: mine ? user.id : undefined });
+    visits.sort((a, b) => startOf(a, deps.timeZone) - startOf(b, deps.timeZone) || a.bookingId - b.bookingId);
+    const days = [
+      { key: "today", label: "Today", date: today },
+      { key: "tomorrow", label: "Tomorrow", date: tomorrow },
+    ].map((d) => {
+      const ofDay = visits.filter((v) => v.scheduledDate === d.date).map(view);
+      // Everyone's day: one group per inspector (by name), the unassigned last.
+      const groups = new Map<string, VisitView[]>();
+      for (const v of ofDay) {
+        const name = mine ? "" : (v.inspectorName ?? "Not assigned");
+        groups.set(name, [...(groups.get(name) ?? []), v]);
+      }
+      const sorted = [...groups.entries()].sort(([a], [b]) =>
+        a === "Not assigned" ? 1 : b === "Not assigned" ? -1 : a.localeCompare(b),
+      );
+      return {
+        ...d,
+        dateLabel: dayName.format(new Date(`${d.date}T12:00:00Z`)),
+        count: ofDay.length,
+        groups: sorted.map(([inspector, list]) => ({ inspector, visits: list })),
+      };
+    });
+    res.page("admin/my-day", {
+      title: "My Day",
+      admin: "my-day",
+      noindex: true,
+      mine,
+      days,
+      asOf: time.format(now),
+    });
+  });
+
+  // Opens the booking's inspection, or starts one (an inspector only for their own booking).
+  router.post("/admin/my-day/:bookingId/start", ...deps.staffPage, async (req, res) => {
+    const user = req.staffUser ?? res.locals.staffUser;
+    if (!user) throw new UnauthorizedError();
+    const { bookingId } = params(req, bookingParams);
+    const today = todayIn(deps.timeZone, clock());
+    const [visit] = await deps.visits.visits({
+      from: addDays(today, -1),
+      to: addDays(today, 1),
+      bookingId,
+      inspectorId: user.role === "inspector" ? user.id : undefined,
+    });
+    if (!visit) throw new NotFoundError("No such visit today or tomorrow");
+    const inspectionId = visit.inspectionId ?? (await deps.startInspection(visit.propertyId, user.id, today));
+    res.redirect(303, `/admin/inspections/edit/${inspectionId}`);
+  });
+
+  // The worker and its registration: plain scripts (CSP allows only same-origin files), nothing personal.
+  router.get("/my-day-sw.js", (_req, res) => {
+    res.type("application/javascript").set("Cache-Control", "no-cache").send(myDayWorker);
+  });
+  router.get("/my-day.js", (_req, res) => {
+    res.type("application/javascript").set("Cache-Control", "no-cache").send(myDayScript);
+  });
+  return router;
+}
+
+export { MY_DAY_CACHE };
