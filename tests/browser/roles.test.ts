@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { completedInspection, quickEntries } from "../api/reports-fixtures.js";
+import { type BrowserSite, PHONE, expectAccessible, openBrowserSite, screenshot } from "../support/browser.js";
+
+// Roles (docs/decisions.md#36): on a phone, an inspector's menu and dashboard show their own work and no revenue.
+let site: BrowserSite;
+const inspector = { email: "ines@haven.test", password: "inspector-test-password" };
+
+beforeAll(async () => {
+  site = await openBrowserSite();
+  const { container } = site.ctx;
+  const ines = await container.users.create({
+    ...inspector,
+    firstName: "Ines",
+    lastName: "Inspector",
+    role: "inspector",
+  });
+  const other = await container.users.create({
+    email: "otto@haven.test",
+    password: "inspector-test-password",
+    firstName: "Otto",
+    lastName: "Inspector",
+    role: "inspector",
+  });
+  await completedInspection(container, quickEntries(), { inspectorId: ines.id, address: "12 Elgin Street" });
+  await completedInspection(container, quickEntries(), { inspectorId: other.id, address: "40 Other Avenue" });
+});
+afterAll(() => site?.close());
+
+describe("an inspector on a phone", () => {
+  it("sees their own inspections, no revenue and only their sections", async () => {
+    const page = await site.newPage(PHONE);
+    await page.goto(`${site.baseUrl}/login?next=%2Fadmin`);
+    await page.getByLabel("Company e-mail").fill(inspector.email);
+    await page.getByLabel("Password").fill(inspector.password);
+    await page.getByRole("button", { name: "Sign In" }).click();
+    await page.waitForURL(`${site.baseUrl}/admin`);
+
+    await expect.poll(() => page.locator("[data-stat]").count()).toBe(3);
+    expect(await page.locator('[data-stat="totalRevenue"]').count()).toBe(0);
+    expect(await page.getByText("Total Revenue").count()).toBe(0);
+    expect(await page.locator("[data-bell]").count()).toBe(0);
+    await expect
+      .poll(() => page.getByTestId("recent-inspection").allTextContents())
+      .toEqual([expect.stringContaining("12 Elgin Street")]);
+    await screenshot(page, "roles-inspector-dashboard-390");
+
+    await page.getByRole("button", { name: "Menu" }).or(page.locator("summary[aria-label='Menu']")).click();
+    const menu = page.getByRole("navigation", { name: "Admin menu" });
+    const sections = (await menu.getByRole("link").allTextContents()).map((t) => t.trim());
+    expect(sections).toEqual(["Dashboard", "My Day", "Inspections", "Reports", "Maintenance"]);
+    await expectAccessible(page);
+    await screenshot(page, "roles-inspector-menu-390");
+
+    // A typed URL to a list the role cannot open: the error page says why.
+    await page.goto(`${site.baseUrl}/admin/subscriptions`);
+    await expect
+      .poll(() => page.getByText("Your role (inspector) cannot see subscriptions, invoices or billing.").count())
+      .toBe(1);
+    await page.context().close();
+  });
+});
