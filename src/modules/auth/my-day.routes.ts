@@ -12,7 +12,7 @@ import {
   zonedInstant,
 } from "../../shared/business-time.js";
 import type { DayVisit, MyDayRepository } from "./my-day.repository.js";
-import { MY_DAY_CACHE, myDayScript, myDayWorker } from "./my-day.offline.js";
+import { myDayScript, myDayWorker } from "./my-day.offline.js";
 
 /** What /admin/my-day uses; src/app.ts passes them. Inspections (a higher layer) arrive as a function. */
 export interface MyDayDeps {
@@ -144,4 +144,3 @@ export function myDayPages(deps: MyDayDeps): Router {
   return router;
 }
 
-export { MY_DAY_CACHE };

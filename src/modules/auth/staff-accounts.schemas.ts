@@ -11,7 +11,6 @@ export const inviteSchema = z.object({
   lastName: singleLineText("Last name", 100).pipe(z.string().min(1, "Last name is required")),
   role,
 });
-export type Invite = z.infer<typeof inviteSchema>;
 
 /** PATCH /api/staff-users/{id}: a new role, and/or deactivate (`active: false`) or reactivate. */
 export const accountChangeSchema = z
