@@ -5,6 +5,7 @@ import type { oas31 } from "zod-openapi";
 import { ANYONE, type StaffRole, ROLE_RULES, ruleOf, routesWithoutRule } from "../../src/http/roles.js";
 import { listRoutes } from "../../src/http/routes.js";
 import { buildOpenApiDocument } from "../../src/openapi.js";
+import { todayIn } from "../../src/shared/business-time.js";
 import { type TestContext, createTestContext } from "../support/context.js";
 import { completedInspection, newProperty, quickEntries } from "./reports-fixtures.js";
 
@@ -215,6 +216,26 @@ describe("an inspector sees only their own work", () => {
     expect(calendar.body.bookings.map((b: { id: number }) => b.id)).toEqual([ownBooking.id]);
     const officeCalendar = await office.agent.get("/api/maintenance-calendar?month=2027-03").expect(200);
     expect(officeCalendar.body.tasks).toHaveLength(3);
+
+    // The new-inspection page offers the homes of their own bookings of the coming days.
+    const today = todayIn(ctx.env.BUSINESS_TZ);
+    const ownHome = await newProperty(ctx.container, "5 Own Crescent");
+    const otherHome = await newProperty(ctx.container, "7 Else Crescent");
+    for (const [home, inspectorId] of [
+      [ownHome, mine.user.id],
+      [otherHome, theirs.user.id],
+    ] as const) {
+      await ctx.db("inspection_bookings").insert({
+        ...booking(inspectorId, today),
+        property_id: home.id,
+        customer_id: home.customerId,
+      });
+    }
+    const form = (await mine.agent.get("/admin/inspections/new").expect(200)).text;
+    expect(form).toContain("5 Own Crescent");
+    expect(form).not.toContain("7 Else Crescent");
+    const officeForm = (await office.agent.get("/admin/inspections/new").expect(200)).text;
+    expect(officeForm).toContain("7 Else Crescent");
   });
 
   it("the dashboard shows an inspector no revenue and only their inspections; the sidebar only their sections", async () => {

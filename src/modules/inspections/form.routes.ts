@@ -3,6 +3,7 @@ import path from "node:path";
 import { type RequestHandler, Router } from "express";
 import { PUBLIC_BUILD_DIR } from "../../http/assets.js";
 import { params } from "../../http/validate.js";
+import { inspectorScopeOf } from "../../http/roles.js";
 import { addDays, slotLabel, todayIn } from "../../shared/business-time.js";
 import { inspectionIdParams } from "./inspections.schemas.js";
 
@@ -66,6 +67,8 @@ export interface UpcomingBooking {
   province: string | null;
   postalCode: string | null;
   clientName: string;
+  /** The booking's inspector: an inspector is offered only their own (docs/decisions.md#36). */
+  inspectorId?: number | null;
 }
 
 /**
@@ -86,9 +89,12 @@ export interface InspectionFormDeps {
 export function inspectionFormPages(deps: InspectionFormDeps): Router {
   const router = Router();
 
-  router.get("/admin/inspections/new", ...deps.staffPage, async (_req, res) => {
+  router.get("/admin/inspections/new", ...deps.staffPage, async (req, res) => {
     const today = todayIn(deps.timeZone);
-    const bookings = await deps.bookingsBetween(today, addDays(today, UPCOMING_DAYS));
+    const scope = inspectorScopeOf(req);
+    const bookings = (await deps.bookingsBetween(today, addDays(today, UPCOMING_DAYS))).filter(
+      (b) => scope === undefined || b.inspectorId === scope,
+    );
     const seen = new Set<number>();
     const upcoming: UpcomingProperty[] = [];
     for (const b of bookings) {
