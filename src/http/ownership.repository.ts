@@ -2,12 +2,24 @@ import type { Knex } from "knex";
 import type { OwnedKind } from "./roles.js";
 
 /**
- * Whether an inspector owns an inspection (inspections.inspector_id), a report (of their inspection) or a
- * maintenance task (assigned_to), for the role check of src/http/roles.ts (docs/decisions.md#36). An id that
- * names nothing is "not theirs": the 403 then tells no more than a 404 would.
+ * Whether an inspector owns an inspection (inspections.inspector_id), a report (of their inspection), a
+ * maintenance task (assigned_to) or a photo (one on an entry of their inspection, or on none yet: the form shows
+ * a photo it has just sent before saving the entry), for the role check of src/http/roles.ts
+ * (docs/decisions.md#36). An id that names nothing is "not theirs": the 403 then tells no more than a 404 would.
  */
 export function inspectorOwnership(db: Knex) {
   return async (kind: OwnedKind, id: number, staffUserId: number): Promise<boolean> => {
+    if (kind === "photo") {
+      const { rows } = await db.raw(
+        `select not exists (select 1 from inspection_entry_photos where photo_id = :id)
+             or exists (select 1 from inspection_entry_photos ep
+                          join inspection_entries e on e.id = ep.entry_id
+                          join inspections i on i.id = e.inspection_id
+                         where ep.photo_id = :id and i.inspector_id = :staffUserId) as owned`,
+        { id, staffUserId },
+      );
+      return rows[0]?.owned === true;
+    }
     const query =
       kind === "inspection"
         ? db("inspections").where({ id, inspector_id: staffUserId })

@@ -7,7 +7,7 @@ import { wantsCsv } from "./csv.js";
 export type StaffRole = "owner" | "office" | "inspector";
 
 /** What an inspector may touch only when it is theirs: the id in the path names it. */
-export type OwnedKind = "inspection" | "report" | "task";
+export type OwnedKind = "inspection" | "report" | "task" | "photo";
 
 export interface StaffRule {
   roles: readonly StaffRole[];
@@ -134,8 +134,8 @@ export const ROLE_RULES: Readonly<Record<string, RoleRule>> = {
   "GET /api/inspections/:id": everyone("open another inspector's inspection", "inspection"),
   "PATCH /api/inspections/:id": everyone("change another inspector's inspection", "inspection"),
   "POST /api/photos": everyone("add photos"),
-  "GET /api/photos/:id": everyone("see photos"),
-  "GET /api/photos/:id/thumbnail": everyone("see photos"),
+  "GET /api/photos/:id": everyone("see another inspector's photos", "photo"),
+  "GET /api/photos/:id/thumbnail": everyone("see another inspector's photos", "photo"),
   "POST /api/inspection-categories": everyone("fill in another inspector's inspection", "inspection", "body"),
   "POST /api/inspection-categories/bulk-complete": everyone(
     "fill in another inspector's inspection",

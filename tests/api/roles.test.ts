@@ -7,7 +7,7 @@ import { listRoutes } from "../../src/http/routes.js";
 import { buildOpenApiDocument } from "../../src/openapi.js";
 import { todayIn } from "../../src/shared/business-time.js";
 import { type TestContext, createTestContext } from "../support/context.js";
-import { completedInspection, newProperty, quickEntries } from "./reports-fixtures.js";
+import { completedInspection, newProperty, photo, quickEntries } from "./reports-fixtures.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -79,8 +79,10 @@ describe("each role is refused exactly where its rule says", () => {
       for (const route of routes) {
         const rule = ruleOf(route.method, route.path);
         if (!rule || rule === ANYONE) continue;
-        // Id 1 names nothing of this inspector's: an "own" route refuses them too (an empty body names nothing).
-        const allowed = rule.roles.includes(role) && !(role === "inspector" && rule.own && rule.ownFrom !== "body");
+        // Id 1 names nothing of this inspector's: an "own" route refuses them too (an empty body names nothing, and
+        // a photo on no entry yet is the uploader's to see).
+        const notTheirs = role === "inspector" && rule.own && rule.ownFrom !== "body" && rule.own !== "photo";
+        const allowed = rule.roles.includes(role) && !notTheirs;
         const res = await call(agent, route.method, concrete(route.path));
         if ((res.status === 403) === allowed) wrong.push(`${route.method} ${route.path} → ${res.status}`);
         if (res.status === 403 && !allowed && route.path.startsWith("/api/"))
@@ -153,6 +155,20 @@ describe("an inspector sees only their own work", () => {
     expect(all.body.map((i: { id: number }) => i.id)).toEqual(
       expect.arrayContaining([own.inspectionId, other.inspectionId]),
     );
+
+    // Photos: those on their inspections' entries (or on none yet), not another inspector's.
+    const entryOf = async (inspectionId: number) =>
+      (await ctx.db("inspection_entries").where({ inspection_id: inspectionId }).first("id")).id as number;
+    const ownPhoto = await photo(ctx.container, 1);
+    const otherPhoto = await photo(ctx.container, 2);
+    await ctx.db("inspection_entry_photos").insert([
+      { entry_id: await entryOf(own.inspectionId), photo_id: ownPhoto },
+      { entry_id: await entryOf(other.inspectionId), photo_id: otherPhoto },
+    ]);
+    await mine.agent.get(`/api/photos/${ownPhoto}/thumbnail`).expect(200);
+    await mine.agent.get(`/api/photos/${otherPhoto}/thumbnail`).expect(403);
+    await mine.agent.get(`/api/photos/${otherPhoto}`).expect(403);
+    await office.agent.get(`/api/photos/${otherPhoto}/thumbnail`).expect(200);
 
     // Reports of their inspections only.
     const reports = await mine.agent.get("/api/reports").expect(200);
