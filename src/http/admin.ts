@@ -2,7 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { StaffUser } from "../modules/auth/auth.schemas.js";
 import type { DashboardStats } from "../modules/dashboard/dashboard.schemas.js";
 import { requireStaffPage } from "./guards.js";
-import { mayOpen } from "./roles.js";
+import { mayCall, mayOpen } from "./roles.js";
 
 /** The sidebar's sections (staff-side §2, admin shell); `admin` in a page's locals names the active one. */
 export const ADMIN_SECTIONS = [
@@ -28,6 +28,8 @@ declare global {
       adminSections?: readonly (typeof ADMIN_SECTIONS)[number][];
       /** Whether the header shows the bell (its list is the office's). */
       showBell?: boolean;
+      /** Whether the signed-in user's role may call this method and path: views hide what it may not. */
+      may?: (method: string, path: string) => boolean;
       /** The sidebar's live counts; null when they could not be read (the page still renders). */
       quickStats?: DashboardStats | null;
       /** The header bell's count of new client requests and answers; null when it could not be read. */
@@ -95,6 +97,7 @@ export function staffPage(sources: StaffShellSources): RequestHandler[] {
     res.locals.staffUser = user;
     res.locals.adminSections = sectionsFor(user.role);
     res.locals.showBell = mayOpen(user.role, "/admin/notifications");
+    res.locals.may = (method, path) => mayCall(user.role, method, path);
     res.locals.quickStats = quickStats;
     res.locals.bellCount = bellCount;
     next();

@@ -298,12 +298,15 @@ declare global {
 /** The staff user whose work an inspector's lists are limited to; undefined for the office and the owner. */
 export const inspectorScopeOf = (req: Request): number | undefined => req.inspectorScope;
 
-/** Whether this role may open a page (GET) at this path: the sidebar and header hide the others. */
-export function mayOpen(role: string, path: string): boolean {
-  const found = ruleOfRequest("GET", path);
+/** Whether this role may call this method and path (ownership aside): pages hide the links and buttons it may not. */
+export function mayCall(role: string, method: string, path: string): boolean {
+  const found = ruleOfRequest(method, path);
   if (!found) return role === "owner";
   return found.rule === ANYONE || found.rule.roles.includes(role as StaffRole);
 }
+
+/** Whether this role may open a page at this path: the sidebar and header hide the others. */
+export const mayOpen = (role: string, path: string): boolean => mayCall(role, "GET", path);
 
 const roleRefusal = (role: string, what: string) => `Your role (${role}) cannot ${what}.`;
 

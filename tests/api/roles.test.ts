@@ -178,6 +178,22 @@ describe("an inspector sees only their own work", () => {
     const reportsPage = await mine.agent.get("/admin/reports").expect(200);
     expect(reportsPage.text).toContain(`/admin/reports/${ownReport.id}`);
     expect(reportsPage.text).not.toContain(`/admin/reports/${otherReport.id}"`);
+    // No control the role may not use: generate, share, delete, the property's history.
+    for (const control of [
+      'data-testid="generate-report"',
+      "data-share-report",
+      'data-testid="delete-report"',
+      "/admin/property-history/",
+    ])
+      expect(reportsPage.text, control).not.toContain(control);
+    const officeReports = (await office.agent.get("/admin/reports").expect(200)).text;
+    for (const control of [
+      'data-testid="generate-report"',
+      "data-share-report",
+      'data-testid="delete-report"',
+      "/admin/property-history/",
+    ])
+      expect(officeReports, control).toContain(control);
 
     // No CSV export, of anything.
     for (const path of ["/api/inspections", "/api/reports", "/api/maintenance-tasks", "/api/properties"]) {
