@@ -150,6 +150,10 @@ describe("an inspector sees only their own work", () => {
     const page = await mine.agent.get("/admin/inspections").expect(200);
     expect(page.text).toContain(`/admin/inspections/view/${own.inspectionId}`);
     expect(page.text).not.toContain(`/admin/inspections/view/${other.inspectionId}"`);
+    expect(page.text).not.toContain("/admin/property-history/");
+    const view = (await mine.agent.get(`/admin/inspections/view/${own.inspectionId}`).expect(200)).text;
+    expect(view).not.toContain("/admin/property-history/");
+    expect((await office.agent.get("/admin/inspections").expect(200)).text).toContain("/admin/property-history/");
     // The office sees both.
     const all = await office.agent.get("/api/inspections").expect(200);
     expect(all.body.map((i: { id: number }) => i.id)).toEqual(
