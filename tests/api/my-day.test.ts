@@ -1,0 +1,98 @@
+// My Day (docs/decisions.md#38): an inspector's own visits, the owner's everyone's; starting an inspection only
+// from one's own booking; the offline scripts.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addDays, todayIn, zonedInstant } from "../../src/shared/business-time.js";
+import { type TestContext, createTestContext } from "../support/context.js";
+
+let ctx: TestContext;
+const password = "a long enough password";
+const ids: Record<string, number> = {};
+
+async function agentFor(email: string) {
+  const agent = ctx.agent();
+  await agent.post("/api/auth/login").send({ email, password }).expect(200);
+  return agent;
+}
+
+async function book(name: string, inspectorId: number, date: string) {
+  const { customer, property } = await ctx.container.customers.createWithProperty(
+    { email: `${name}@example.ca`, name, phone: "613-555-0199", subscriptionPlan: "basic" },
+    { address: `${name} Street`, city: "Ottawa", province: "ON", postalCode: "K1P 1J1" },
+  );
+  const [row] = await ctx
+    .db("inspection_bookings")
+    .insert({
+      property_id: property.id,
+      customer_id: customer.id,
+      scheduled_date: date,
+      time_slot: "morning",
+      source: "booking-page",
+      inspector_id: inspectorId,
+      during: ctx.db.raw("tstzrange(?, ?)", [
+        zonedInstant(date, "08:00", ctx.env.BUSINESS_TZ),
+        zonedInstant(date, "12:00", ctx.env.BUSINESS_TZ),
+      ]),
+      access_code: "9876",
+    })
+    .returning("id");
+  return row.id as number;
+}
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  await ctx.container.plans.seed();
+  for (const [key, role] of [
+    ["ines", "inspector"],
+    ["otto", "inspector"],
+    ["olga", "owner"],
+  ] as const)
+    ids[key] = (
+      await ctx.container.users.create({ email: `${key}@haven.test`, password, firstName: key, lastName: "X", role })
+    ).id;
+  const today = todayIn(ctx.env.BUSINESS_TZ);
+  ids.inesToday = await book("inesclient", ids.ines!, today);
+  ids.ottoToday = await book("ottoclient", ids.otto!, today);
+  ids.inesLater = await book("laterclient", ids.ines!, addDays(today, 3));
+});
+afterAll(() => ctx.close());
+
+describe("/admin/my-day", () => {
+  it("an inspector sees their own visits of today and tomorrow; the owner sees everyone's", async () => {
+    const ines = await agentFor("ines@haven.test");
+    const mine = await ines.get("/admin/my-day").expect(200);
+    expect(mine.text).toContain("inesclient");
+    expect(mine.text).not.toContain("ottoclient");
+    expect(mine.text).not.toContain("laterclient");
+    expect(mine.text).not.toContain("9876");
+    const olga = await agentFor("olga@haven.test");
+    const all = await olga.get("/admin/my-day").expect(200);
+    expect(all.text).toContain("inesclient");
+    expect(all.text).toContain("ottoclient");
+  });
+
+  it("starts the inspection of one's own booking, then opens it; another inspector's booking is a 404", async () => {
+    const ines = await agentFor("ines@haven.test");
+    await ines.post(`/admin/my-day/${ids.ottoToday}/start`).expect(404);
+    await ines.post(`/admin/my-day/${ids.inesLater}/start`).expect(404);
+    await ines.post("/admin/my-day/abc/start").expect(400);
+    expect(await ctx.db("inspections").count("* as n").first()).toEqual({ n: 0 });
+    const started = await ines.post(`/admin/my-day/${ids.inesToday}/start`).expect(303);
+    const inspectionId = Number(started.headers.location.split("/").at(-1));
+    expect(await ctx.db("inspections").where({ id: inspectionId }).first()).toMatchObject({
+      booking_id: ids.inesToday,
+      inspector_id: ids.ines,
+    });
+    // A second press opens the same inspection.
+    const again = await ines.post(`/admin/my-day/${ids.inesToday}/start`).expect(303);
+    expect(again.headers.location).toBe(`/admin/inspections/edit/${inspectionId}`);
+  });
+
+  it("signed out, the page goes to the login; the offline scripts are plain JavaScript", async () => {
+    const page = await ctx.agent().get("/admin/my-day").expect(302);
+    expect(page.headers.location).toBe("/login?next=%2Fadmin%2Fmy-day");
+    const worker = await ctx.agent().get("/my-day-sw.js").expect(200);
+    expect(worker.headers["content-type"]).toContain("javascript");
+    expect(worker.text).toContain('"/admin/my-day"');
+    await ctx.agent().get("/my-day.js").expect(200);
+  });
+});
