@@ -4,6 +4,8 @@
 
 /** The module layers, lowest first. A module may import the layers below its own, never its own layer or above. */
 const LAYERS = [
+  // The audit trail sits below every module, so each one, auth included, records its changes (docs/decisions.md#39).
+  ["audit"],
   ["mail", "auth", "plans", "tax"],
   ["customers", "payments"],
   ["bookings", "inspections", "subscriptions"],

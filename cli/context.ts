@@ -3,6 +3,7 @@ import { loadDotenv, loadEnv } from "../src/config/env.js";
 import { type Container, createContainer } from "../src/container.js";
 import { openDatabase } from "../src/db/database.js";
 import { createKnex } from "../src/db/knex.js";
+import { asActor } from "../src/modules/audit/index.js";
 
 /** Opens the database, runs one command against the container, then closes everything. */
 export async function withContainer<T>(work: (container: Container) => Promise<T>): Promise<T> {
@@ -12,7 +13,8 @@ export async function withContainer<T>(work: (container: Container) => Promise<T
   const db = createKnex(database.url, { min: 0, max: 4 });
   const container = createContainer(env, database.url, db, { log: pino({ level: "warn" }) });
   try {
-    return await work(container);
+    // What a command changes, the audit trail puts down to "cli" (src/modules/audit/README.md).
+    return await asActor("cli", () => work(container));
   } finally {
     await db.destroy();
     await database.embedded?.stop();

@@ -18,6 +18,8 @@ import { openApiRouter } from "./openapi.js";
 import { pageRendering } from "./http/render.js";
 import { sessionMiddleware, sessionOptions, staffSessionCheck } from "./http/session.js";
 import { authApi, authPages } from "./modules/auth/auth.routes.js";
+import { auditApi, auditPages } from "./modules/audit/audit.routes.js";
+import { auditActor } from "./modules/audit/index.js";
 import { staffAccountsApi, staffAccountsPages } from "./modules/auth/staff-accounts.routes.js";
 import { myDayPages } from "./modules/auth/my-day.routes.js";
 import { MyDayRepository } from "./modules/auth/my-day.repository.js";
@@ -168,6 +170,8 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
     sessionMiddleware(sessionOptions(env.SESSION_SECRET, env.NODE_ENV === "production"), env.SESSION_SECRETS_PREVIOUS),
   );
   app.use(staffSessionCheck((token) => container.auth.resolve(token)));
+  // The rest of a staff request runs as "staff:<id>": the audit trail's actor (src/modules/audit/README.md).
+  app.use(auditActor);
   // The homeowner's own cookie (haven_home): res.locals.home; it never reads or grants the staff session.
   app.use(homeSession({ homeAuth: container.homeAuth, settings: { secure: env.NODE_ENV === "production" } }));
   // Photos and inspection entries take bigger bodies (image bytes, data URLs): parsed first, for staff only.
@@ -285,7 +289,10 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   api.use(accountApi(accountDeps));
   api.use(myHomeRecordsApi({ records: container.homeRecords }));
   api.use(openApiRouter());
+  const auditDeps = { audit: container.audit, staffPage: staffShell, timeZone: env.BUSINESS_TZ };
+  api.use(auditApi(auditDeps));
   app.use("/api", api);
+  app.use(auditPages(auditDeps));
 
   app.use(authPages({ auth: container.auth }));
   app.use(staffAccountsPages(staffAccountsDeps));

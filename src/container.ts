@@ -4,6 +4,8 @@ import { createLogger } from "./observability/logger.js";
 import { type BusinessSettings, type Env, businessSettings } from "./config/env.js";
 import { type Assets, loadAssets } from "./http/assets.js";
 import { type TransactionRunner, transactionRunner } from "./db/transaction.js";
+import { AuditRepository } from "./modules/audit/audit.repository.js";
+import { AuditLog } from "./modules/audit/audit.service.js";
 import { CustomersRepository } from "./modules/customers/customers.repository.js";
 import { CustomersService } from "./modules/customers/customers.service.js";
 import { StaffUsersRepository } from "./modules/auth/users.repository.js";
@@ -69,6 +71,8 @@ export interface Container {
   log: Logger;
   assets: () => Assets;
   transaction: TransactionRunner;
+  /** The audit trail (docs/decisions.md#39): every staff change's event, written in the change's transaction. */
+  audit: AuditLog;
   plans: PlansService;
   users: UsersService;
   auth: AuthService;
@@ -122,8 +126,9 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
   const stripeBilling = createStripeBilling(env, log);
   const paymentProvider = createPaymentProvider(env, paymentsRepository, stripeBilling);
   const business = businessSettings(env);
-  const users = new UsersService({ users: new StaffUsersRepository(db) });
-  const customers = new CustomersService({ customers: new CustomersRepository(db), transaction });
+  const audit = new AuditLog({ repo: new AuditRepository(db, env.BUSINESS_TZ) });
+  const users = new UsersService({ users: new StaffUsersRepository(db), transaction, audit });
+  const customers = new CustomersService({ customers: new CustomersRepository(db), transaction, audit });
   const mail = new MailService(mailSettingsFrom(env), log);
   const subscriptionsRepository = new SubscriptionsRepository(db, {
     timeZone: env.BUSINESS_TZ,
@@ -142,6 +147,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     planDeliveries: planServices,
     stripe: stripeBilling,
     log,
+    audit,
     settings: {
       timeZone: env.BUSINESS_TZ,
       publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
@@ -161,6 +167,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     business,
     timeZone: env.BUSINESS_TZ,
     log,
+    audit,
   });
   const stripe = stripeBilling
     ? {
@@ -181,6 +188,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     customers,
     mail,
     transaction,
+    audit,
     settings: {
       timeZone: env.BUSINESS_TZ,
       supportEmail: env.SUPPORT_EMAIL,
@@ -214,6 +222,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     maintenance,
     customers,
     transaction,
+    audit,
     settings: { timeZone: env.BUSINESS_TZ },
   });
   const sharing = new SharingService(new SharingRepository(db), {
@@ -223,6 +232,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     maintenance,
     quotes,
     transaction,
+    audit,
   });
   // My Home reads across modules through its read model (src/modules/my-home/README.md) and their services.
   const homeAccess = new HomeAccess({ repo: new HomeAccessRepository(db) });
@@ -264,6 +274,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     },
     plans,
     transaction,
+    audit,
     users,
     auth: new AuthService({
       users,
@@ -294,6 +305,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
       { exports: new ExportRepository(db), erasure: new ErasureRepository(), purge: new PurgeRepository(db) },
       {
         transaction,
+        audit,
         settings: {
           idempotencyWindowHours: IDEMPOTENCY_WINDOW_HOURS,
           loginWindowMs: LOGIN_LIMITS.windowMs,

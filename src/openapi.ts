@@ -9,6 +9,7 @@ import {
   createDocument,
   type oas31,
 } from "zod-openapi";
+import { auditCalls } from "./modules/audit/audit.openapi.js";
 import { authCalls } from "./modules/auth/auth.openapi.js";
 import { staffAccountsCalls } from "./modules/auth/staff-accounts.openapi.js";
 import { bookingsCalls } from "./modules/bookings/bookings.openapi.js";
@@ -79,6 +80,7 @@ const MODULE_CALLS: ApiCall[][] = [
   homeSignInCalls,
   homeVisitsCalls,
   myHomeCalls,
+  auditCalls,
   documentCalls,
 ];
 

@@ -41,8 +41,8 @@ export class StaffUsersRepository {
   }
 
   /** Disables the user and revokes every session of theirs in one statement each, in one transaction. */
-  async disable(email: string): Promise<StaffUser | null> {
-    return this.db.transaction(async (tx) => {
+  async disable(email: string, outer: Knex | Knex.Transaction = this.db): Promise<StaffUser | null> {
+    return outer.transaction(async (tx) => {
       const [row] = await tx<StaffUserRow>("staff_users")
         .whereRaw("lower(email) = lower(?)", [email])
         .update({ disabled_at: tx.fn.now() })
@@ -56,8 +56,8 @@ export class StaffUsersRepository {
     });
   }
 
-  async deleteById(id: number): Promise<boolean> {
-    return (await this.db("staff_users").where({ id }).delete()) > 0;
+  async deleteById(id: number, tx: Knex | Knex.Transaction = this.db): Promise<boolean> {
+    return (await tx("staff_users").where({ id }).delete()) > 0;
   }
 
   async existsByEmail(email: string): Promise<boolean> {
@@ -65,14 +65,17 @@ export class StaffUsersRepository {
     return Boolean(row);
   }
 
-  async insert(user: {
-    email: string;
-    first_name: string;
-    last_name: string;
-    password_hash: string;
-    role: string;
-  }): Promise<StaffUser> {
-    const [row] = await this.db<StaffUserRow>("staff_users").insert(user).returning("*");
+  async insert(
+    user: {
+      email: string;
+      first_name: string;
+      last_name: string;
+      password_hash: string;
+      role: string;
+    },
+    tx: Knex | Knex.Transaction = this.db,
+  ): Promise<StaffUser> {
+    const [row] = await tx<StaffUserRow>("staff_users").insert(user).returning("*");
     return toUser(row as StaffUserRow);
   }
 

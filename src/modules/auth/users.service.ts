@@ -2,6 +2,8 @@ import argon2 from "argon2";
 import { ConflictError, NotFoundError, ValidationError } from "../../http/errors.js";
 import { parse } from "../../http/validate.js";
 import { type NewStaffUser, type StaffUser, newStaffUserSchema } from "./auth.schemas.js";
+import type { TransactionRunner } from "../../db/transaction.js";
+import type { AuditLog } from "../audit/index.js";
 import type { StaffUsersRepository } from "./users.repository.js";
 
 // A fixed hash to verify against when the e-mail is unknown, so both failures take as long.
@@ -14,12 +16,15 @@ export type StaffRole = (typeof STAFF_ROLES)[number];
 /** What UsersService uses; src/container.ts builds them. */
 export interface UsersDeps {
   users: StaffUsersRepository;
+  transaction: TransactionRunner;
+  /** The audit trail: accounts created, disabled or deleted (docs/decisions.md#39). */
+  audit: Pick<AuditLog, "record">;
 }
 
 export class UsersService {
   private readonly users: StaffUsersRepository;
 
-  constructor(deps: UsersDeps) {
+  constructor(private readonly deps: UsersDeps) {
     this.users = deps.users;
   }
 
@@ -33,12 +38,18 @@ export class UsersService {
       throw new ConflictError(`A staff user with e-mail ${user.email} already exists`);
     }
     const passwordHash = await argon2.hash(user.password, { type: argon2.argon2id });
-    return this.users.insert({
-      email: user.email,
-      first_name: user.firstName,
-      last_name: user.lastName,
-      password_hash: passwordHash,
-      role,
+    return this.deps.transaction(async (tx) => {
+      const created = await this.users.insert(
+        { email: user.email, first_name: user.firstName, last_name: user.lastName, password_hash: passwordHash, role },
+        tx,
+      );
+      await this.deps.audit.record(tx, {
+        action: "staff_user.create",
+        recordType: "staff_user",
+        recordId: created.id,
+        after: created,
+      });
+      return created;
     });
   }
 
@@ -79,13 +90,34 @@ export class UsersService {
 
   /** `haven users disable`: the user can no longer sign in, and their open sessions end at once. */
   async disable(email: string): Promise<StaffUser> {
-    const user = await this.users.disable(email);
-    if (!user) throw new NotFoundError(`No staff user with e-mail ${email}`);
-    return user;
+    return this.deps.transaction(async (tx) => {
+      const user = await this.users.disable(email, tx);
+      if (!user) throw new NotFoundError(`No staff user with e-mail ${email}`);
+      await this.deps.audit.record(tx, {
+        action: "staff_user.disable",
+        recordType: "staff_user",
+        recordId: user.id,
+        before: { disabled: false },
+        after: { disabled: true },
+      });
+      return user;
+    });
   }
 
   /** Deletes the user; their sessions go with them (ON DELETE CASCADE). */
   delete(id: number): Promise<boolean> {
-    return this.users.deleteById(id);
+    return this.deps.transaction(async (tx) => {
+      const before = await this.users.findById(id);
+      const deleted = await this.users.deleteById(id, tx);
+      if (deleted)
+        await this.deps.audit.record(tx, {
+          action: "staff_user.delete",
+          recordType: "staff_user",
+          recordId: id,
+          before,
+          after: null,
+        });
+      return deleted;
+    });
   }
 }

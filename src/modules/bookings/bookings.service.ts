@@ -1,4 +1,5 @@
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
+import type { AuditLog } from "../audit/index.js";
 import {
   PROVINCES,
   type NewProperty,
@@ -54,6 +55,8 @@ export interface BookingsDeps {
   settings: BookingSettings;
   /** Inspectors' calendars (docs/decisions.md#37): who is free when. */
   inspectors: InspectorsService;
+  /** The audit trail: staff bookings, moves, cancellations and reassignments (docs/decisions.md#39). */
+  audit: Pick<AuditLog, "record">;
 }
 
 /** The answer to a booking that lost its time (docs/decisions.md#37): a 409 with fresh times to choose from. */
@@ -118,6 +121,7 @@ export class BookingsService {
   private readonly transaction: TransactionRunner;
   private readonly settings: BookingSettings;
   private readonly inspectors: InspectorsService;
+  private readonly audit: Pick<AuditLog, "record">;
 
   constructor(
     private readonly bookings: BookingsRepository,
@@ -129,6 +133,7 @@ export class BookingsService {
       transaction: this.transaction,
       settings: this.settings,
       inspectors: this.inspectors,
+      audit: this.audit,
     } = deps);
   }
 
@@ -235,7 +240,7 @@ export class BookingsService {
         customerId = created.customer.id;
         propertyId = created.property.id;
       }
-      return this.bookOnce(
+      const booking = await this.bookOnce(
         trx,
         {
           propertyId,
@@ -250,6 +255,8 @@ export class BookingsService {
         },
         { email: input.email, name: `${input.firstName} ${input.lastName}` },
       );
+      if (viewer.kind === "staff") await this.auditCreate(trx, booking);
+      return booking;
     };
     return tx ? work(tx) : this.transaction(work);
   }
@@ -291,8 +298,8 @@ export class BookingsService {
   async bookForProperty(viewer: Viewer, input: PageBookingInput, tx?: Tx): Promise<Booking | null> {
     const property = await this.customers.findPropertyFor(viewer, input.propertyId);
     if (!property) return null;
-    const work = (trx: Tx) =>
-      this.book(
+    const work = async (trx: Tx) => {
+      const booking = await this.book(
         trx,
         {
           propertyId: property.id,
@@ -304,7 +311,20 @@ export class BookingsService {
         },
         { email: property.clientEmail, name: property.clientName },
       );
+      if (viewer.kind === "staff") await this.auditCreate(trx, booking);
+      return booking;
+    };
     return tx ? work(tx) : this.transaction(work);
+  }
+
+  /** A booking staff made: one audit event (docs/decisions.md#39). */
+  private auditCreate(tx: Tx, booking: Booking): Promise<void> {
+    return this.audit.record(tx, {
+      action: "booking.create",
+      recordType: "booking",
+      recordId: booking.id,
+      after: booking,
+    });
   }
 
   /**
@@ -519,7 +539,16 @@ export class BookingsService {
       // My Home: the portal checks its own rules on the locked row and notes the change for staff.
       options.check?.(current);
       const note = options.note?.(current);
-      if (input.status === "cancelled") return this.bookings.change(id, { status: "cancelled", note }, tx);
+      // A change made from My Home (options.check) is the homeowner's, not staff's: it leaves no audit event.
+      const audit = (action: string, after: Booking) =>
+        options.check
+          ? Promise.resolve()
+          : this.audit.record(tx, { action, recordType: "booking", recordId: id, before: current, after });
+      if (input.status === "cancelled") {
+        const cancelled = await this.bookings.change(id, { status: "cancelled", note }, tx);
+        await audit("booking.cancel", cancelled);
+        return cancelled;
+      }
       const date = input.scheduledDate ?? current.scheduledDate;
       const slot = input.timeSlot ?? current.timeSlot;
       const change = { scheduledDate: input.scheduledDate, timeSlot: input.timeSlot, note };
@@ -534,6 +563,7 @@ export class BookingsService {
             );
       if (moved.scheduledDate !== current.scheduledDate || moved.timeSlot !== current.timeSlot)
         await this.queueConfirmation(tx, moved, { email: moved.clientEmail, name: moved.clientName });
+      await audit(input.inspectorId !== undefined ? "booking.reassign" : "booking.move", moved);
       return moved;
     });
   }

@@ -1,4 +1,5 @@
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
+import type { AuditLog } from "../audit/index.js";
 import { ConflictError, NotFoundError } from "../../http/errors.js";
 import type { Viewer } from "./customers.constants.js";
 import type { CustomersRepository } from "./customers.repository.js";
@@ -21,15 +22,19 @@ export type { Viewer };
 export interface CustomersDeps {
   customers: CustomersRepository;
   transaction: TransactionRunner;
+  /** The audit trail: staff edits write an event in their transaction (docs/decisions.md#39). */
+  audit: Pick<AuditLog, "record">;
 }
 
 export class CustomersService {
   private readonly customers: CustomersRepository;
   private readonly transaction: TransactionRunner;
+  private readonly audit: Pick<AuditLog, "record">;
 
   constructor(deps: CustomersDeps) {
     this.customers = deps.customers;
     this.transaction = deps.transaction;
+    this.audit = deps.audit;
   }
 
   /**
@@ -96,9 +101,20 @@ export class CustomersService {
 
   /** Staff edit of a property and its customer, in one transaction; a 404 for an unknown property. */
   async editProperty(id: number, edit: PropertyEdit): Promise<Property> {
-    const updated = await this.transaction((trx) =>
-      this.customers.updateProperty(id, edit.property, edit.customer, trx),
-    );
+    const updated = await this.transaction(async (trx) => {
+      // An empty edit only locks the row and reads it: the "before" no other edit can change meanwhile.
+      const before = await this.customers.updateProperty(id, {}, {}, trx);
+      const after = await this.customers.updateProperty(id, edit.property, edit.customer, trx);
+      if (after)
+        await this.audit.record(trx, {
+          action: "property.update",
+          recordType: "property",
+          recordId: id,
+          before,
+          after,
+        });
+      return after;
+    });
     if (!updated) throw new NotFoundError("Property not found");
     return updated;
   }

@@ -1,4 +1,5 @@
 import type { TransactionRunner } from "../../db/transaction.js";
+import type { AuditLog } from "../audit/index.js";
 import { ValidationError } from "../../http/errors.js";
 import type { ErasureRepository } from "./erasure.repository.js";
 import type { ExportRepository } from "./export.repository.js";
@@ -33,6 +34,8 @@ export interface PrivacyRepositories {
 export interface PrivacyDeps {
   transaction: TransactionRunner;
   settings: PrivacySettings;
+  /** The audit trail: exports and erasures are events; erasure strips the person from earlier ones (docs/decisions.md#39). */
+  audit: Pick<AuditLog, "record" | "erasePersonalData">;
 }
 
 /**
@@ -42,6 +45,7 @@ export interface PrivacyDeps {
 export class PrivacyService {
   private readonly transaction: TransactionRunner;
   private readonly settings: PrivacySettings;
+  private readonly audit: PrivacyDeps["audit"];
 
   constructor(
     private readonly repositories: PrivacyRepositories,
@@ -49,6 +53,7 @@ export class PrivacyService {
   ) {
     this.transaction = deps.transaction;
     this.settings = deps.settings;
+    this.audit = deps.audit;
   }
 
   /** Every record Haven holds on the customer with this e-mail; empty lists when it knows none. */
@@ -94,6 +99,15 @@ export class PrivacyService {
       r.queuedMail(scope),
     ]);
     const myHome = await r.myHome(scope);
+    // Who took a copy of whose data: the event names the customer records, never the data itself.
+    await this.transaction((tx) =>
+      this.audit.record(tx, {
+        action: "customer.export",
+        recordType: "customer",
+        recordId: scope.customerIds[0] ?? "none",
+        after: { customerIds: scope.customerIds },
+      }),
+    );
     const of = (rows: Row[], inspectionId: unknown) => rows.filter((row) => row.inspection_id === inspectionId);
     return {
       email,
@@ -157,6 +171,20 @@ export class PrivacyService {
       count("idempotency_keys (deleted)", transient.idempotencyKeys);
       count("login_attempts (deleted)", transient.loginAttempts);
       for (const [table, n] of Object.entries(await r.eraseMyHome(tx, email))) count(table, n);
+      // The trail keeps its events, without the person (docs/decisions.md#39).
+      const records = [
+        { type: "customer", ids: scope.customerIds },
+        { type: "property", ids: scope.propertyIds },
+        { type: "booking", ids: scope.bookingIds },
+        { type: "report", ids: scope.reportIds },
+      ];
+      count("audit_events", await this.audit.erasePersonalData(tx, { records, strings: [...all, email] }));
+      await this.audit.record(tx, {
+        action: "customer.erase",
+        recordType: "customer",
+        recordId: primary ?? "none",
+        after: { customerIds: scope.customerIds, changed },
+      });
       return { email, customerIds: scope.customerIds, changed };
     });
   }

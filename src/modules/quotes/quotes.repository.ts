@@ -302,8 +302,8 @@ export class QuotesRepository {
       });
   }
 
-  async delete(id: number): Promise<boolean> {
-    return (await this.db("quote_requests").where({ id }).delete()) > 0;
+  async delete(id: number, tx: Tx | Knex = this.db): Promise<boolean> {
+    return (await tx("quote_requests").where({ id }).delete()) > 0;
   }
 
   async byIds(ids: number[], tx: Tx | Knex = this.db): Promise<QuoteRequest[]> {

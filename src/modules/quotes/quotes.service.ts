@@ -16,6 +16,7 @@ import {
 } from "./quotes.constants.js";
 import type { BellItem, QuoteLinkRow, QuotesRepository } from "./quotes.repository.js";
 import type { QuoteUpdate } from "./quotes.schemas.js";
+import type { AuditLog } from "../audit/index.js";
 export { QUOTE_REPORT_MAIL_TASK };
 import { addressLine } from "../../shared/address.js";
 import type { CustomersService } from "../customers/index.js";
@@ -65,6 +66,8 @@ export interface QuotesDeps {
   maintenance: Pick<MaintenanceService, "setTaskStatus">;
   customers: Pick<CustomersService, "findPropertyFor">;
   transaction: TransactionRunner;
+  /** The audit trail: staff moves, deletions and quote reports sent (docs/decisions.md#39). */
+  audit: Pick<AuditLog, "record">;
   settings: {
     /** BUSINESS_TZ: the date of an "Asked again on" note. */
     timeZone: string;
@@ -142,7 +145,10 @@ export class QuotesService {
           status: `Not allowed from ${current.status}`,
         });
       }
+      const before = await this.quotes.find(id, tx);
       await this.apply(current, input.status, tx, input);
+      const after = await this.quotes.find(id, tx);
+      await this.deps.audit.record(tx, { action: "quote.update", recordType: "quote", recordId: id, before, after });
     });
     return this.get(id);
   }
@@ -177,7 +183,17 @@ export class QuotesService {
   }
 
   async delete(id: number): Promise<void> {
-    if (!(await this.quotes.delete(id))) throw new NotFoundError("Quote request not found");
+    await this.deps.transaction(async (tx) => {
+      const before = await this.quotes.find(id, tx);
+      if (!before || !(await this.quotes.delete(id, tx))) throw new NotFoundError("Quote request not found");
+      await this.deps.audit.record(tx, {
+        action: "quote.delete",
+        recordType: "quote",
+        recordId: id,
+        before,
+        after: null,
+      });
+    });
   }
 
   /**
@@ -208,6 +224,17 @@ export class QuotesService {
         tx,
       );
       await enqueueJob(tx, QUOTE_REPORT_MAIL_TASK, { linkId: link.id, link: reportLink });
+      await this.deps.audit.record(tx, {
+        action: "quote_report.send",
+        recordType: "property",
+        recordId: propertyId,
+        after: {
+          quoteReportLinkId: link.id,
+          quoteRequestIds: link.quoteRequestIds,
+          clientEmail: property.clientEmail,
+          totalCents,
+        },
+      });
       return { reportLink, items: quoted.map(toClientItem), totalCents, clientEmail: property.clientEmail };
     });
   }

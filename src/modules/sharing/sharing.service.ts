@@ -1,3 +1,4 @@
+import type { AuditLog } from "../audit/index.js";
 import { enqueueJob, type TransactionRunner } from "../../db/transaction.js";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../../http/errors.js";
 import { addressLine } from "../../shared/address.js";
@@ -140,6 +141,8 @@ export interface SharingDeps {
   /** A client's request_quote answers become quote requests in the response's transaction. */
   quotes: Pick<QuotesService, "createRequests">;
   transaction: TransactionRunner;
+  /** The audit trail: each link shared (and links it revoked) is one event (docs/decisions.md#39). */
+  audit: Pick<AuditLog, "record">;
 }
 
 /** One-time report links and the client's responses (docs/decisions.md#7 and #8). */
@@ -186,6 +189,18 @@ export class SharingService {
         };
         await enqueueJob(tx, SHARE_MAIL_TASK, payload);
       }
+      await this.deps.audit.record(tx, {
+        action: options.revokeLive ? "report.share_rotate" : "report.share",
+        recordType: "report",
+        recordId: reportId,
+        after: {
+          shareId: row.id,
+          clientEmail,
+          expiresAt: row.expiresAt,
+          emailed: options.sendEmail !== false,
+          ...(options.revokeLive ? { linksRevoked: revoked } : {}),
+        },
+      });
       return row;
     });
     return { reportLink, share, revoked };

@@ -8,7 +8,7 @@ import { InvoiceListRepository } from "./invoice-list.repository.js";
 import { InvoicesService } from "./invoices.service.js";
 import { Reconciler } from "./reconcile.js";
 import { RefundsRepository } from "./refunds.repository.js";
-import { RefundsService } from "./refunds.js";
+import { type RefundsDeps, RefundsService } from "./refunds.js";
 import { StripeRefunds } from "./refunds-stripe.js";
 import type { BusinessIdentity } from "./subscriptions.constants.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
@@ -27,6 +27,8 @@ export interface InvoiceSideDeps {
   business: BusinessIdentity;
   timeZone: string;
   log: Logger;
+  /** The audit trail, for staff refunds (refunds.ts). */
+  audit: RefundsDeps["audit"];
 }
 
 export interface InvoiceSide {
@@ -50,6 +52,7 @@ export function createInvoiceSide(deps: InvoiceSideDeps): InvoiceSide {
     transaction: deps.transaction,
     stripe: stripeRefunds,
     log: deps.log,
+    audit: deps.audit,
   });
   const invoices = new InvoicesService({
     db: deps.db,

@@ -1,6 +1,7 @@
 // Refunds (docs/decisions.md#34): staff refund a paid invoice in full or in part, with a reason. The amount is what
 // the customer gets back, tax included; its tax is in proportion. The invoice's row is locked first; the request's
 // key (invoice, amount, Idempotency-Key or the refunded-so-far figure) makes a repeat the same refund.
+import type { AuditLog } from "../audit/index.js";
 import { createHash } from "node:crypto";
 import type { Logger } from "pino";
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
@@ -22,6 +23,8 @@ export interface RefundsDeps {
   /** Stripe's refunds and credit notes; null in demo mode. */
   stripe: StripeRefunds | null;
   log: Logger;
+  /** The audit trail: each refund staff or the CLI make is one event (docs/decisions.md#39). */
+  audit: Pick<AuditLog, "record">;
 }
 
 export interface RefundRequest {
@@ -129,7 +132,22 @@ export class RefundsService {
     );
     // A webhook for this very refund got here first (Stripe answered before this transaction wrote it).
     const stored = refund ?? (await refunds.findByProviderId(invoice.provider, provider.refundId, tx))!;
-    return { refund: stored, invoice: (await invoices.find(invoice.id, tx))!, repeated: !refund };
+    const after = (await invoices.find(invoice.id, tx))!;
+    if (refund)
+      await this.deps.audit.record(tx, {
+        actor: input.actor,
+        action: "invoice.refund",
+        recordType: "invoice",
+        recordId: invoice.id,
+        before: { refundedCents: invoice.refundedCents },
+        after: {
+          refundedCents: invoice.refundedCents + amountCents,
+          refundId: refund.id,
+          amountCents,
+          reason: input.reason,
+        },
+      });
+    return { refund: stored, invoice: after, repeated: !refund };
   }
 
   /**

@@ -6,6 +6,7 @@
 // changed nothing; a change call the provider did not answer is a 503 that says it is being checked.
 import type { Logger } from "pino";
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
+import type { AuditLog } from "../audit/index.js";
 import { ConflictError, HttpError, ValidationError } from "../../http/errors.js";
 import { DEMO_DECLINES, digitsOnly } from "../payments/index.js";
 import type { Plan, PlanType, PlansService } from "../plans/index.js";
@@ -33,6 +34,8 @@ export interface SubscriptionActionsDeps {
   stripe: (BillingProvider & BillingPortal) | null;
   transaction: TransactionRunner;
   log: Logger;
+  /** The audit trail: a change by staff or the CLI is one event (docs/decisions.md#39); a customer's own is not. */
+  audit: Pick<AuditLog, "record">;
 }
 
 /** What names a change: its kind and target, and the client's Idempotency-Key when it sent one. */
@@ -40,6 +43,8 @@ interface ChangeSpec {
   kind: "cancel" | "cancel_now" | "resume" | "change_plan" | "card";
   target: string;
   requestKey?: string | null;
+  /** Who asks: "staff:<id>", "cli" or "customer". */
+  actor: string;
 }
 
 /** A past-due plan pays its open invoice before it changes (the proration would be charged to the failing card). */
@@ -60,45 +65,53 @@ export class SubscriptionActions {
     now: Date,
   ): Promise<Subscription> {
     const kind = input.when === "now" ? "cancel_now" : "cancel";
-    return this.change(id, { kind, target: "", requestKey: input.requestKey }, async (locked, tx, key) => {
-      let sub = locked;
-      this.refuseEnded(sub);
-      const provider = await this.reach(sub);
-      const context = { actor: input.actor, now, reason: input.reason ?? null };
-      if (input.when === "now") {
-        // Ending now, a waiting downgrade never applies: its schedule is released first.
-        if (sub.scheduledPlanType) sub = await this.dropScheduled(sub, provider, input.actor, now, key, tx);
-        const state = await this.call(() => provider.cancelNow(sub, now, key));
+    return this.change(
+      id,
+      { kind, target: "", requestKey: input.requestKey, actor: input.actor },
+      async (locked, tx, key) => {
+        let sub = locked;
+        this.refuseEnded(sub);
+        const provider = await this.reach(sub);
+        const context = { actor: input.actor, now, reason: input.reason ?? null };
+        if (input.when === "now") {
+          // Ending now, a waiting downgrade never applies: its schedule is released first.
+          if (sub.scheduledPlanType) sub = await this.dropScheduled(sub, provider, input.actor, now, key, tx);
+          const state = await this.call(() => provider.cancelNow(sub, now, key));
+          return this.deps.state.applyProviderState(state, tx, context);
+        }
+        const at = cancellationTakesEffect({
+          now,
+          minimumTermEndsAt: new Date(sub.minimumTermEndsAt),
+          currentPeriodEnd: new Date(sub.currentPeriodEnd),
+        });
+        if (sub.cancelAt && new Date(sub.cancelAt).getTime() === at.getTime()) return publicSubscription(sub);
+        if (sub.scheduledPlanType && sub.scheduledPlanAt) {
+          if (new Date(sub.scheduledPlanAt) < at)
+            throw new ConflictError(
+              `A change to the ${await this.deps.mailer.planName(sub.scheduledPlanType)} plan is waiting for its date: take it back first, or cancel once it has taken effect`,
+            );
+          // The plan ends before the downgrade would apply: the downgrade is dropped with the provider and here.
+          sub = await this.dropScheduled(sub, provider, input.actor, now, key, tx);
+        }
+        const state = await this.call(() => provider.scheduleCancel(sub, at, key));
         return this.deps.state.applyProviderState(state, tx, context);
-      }
-      const at = cancellationTakesEffect({
-        now,
-        minimumTermEndsAt: new Date(sub.minimumTermEndsAt),
-        currentPeriodEnd: new Date(sub.currentPeriodEnd),
-      });
-      if (sub.cancelAt && new Date(sub.cancelAt).getTime() === at.getTime()) return publicSubscription(sub);
-      if (sub.scheduledPlanType && sub.scheduledPlanAt) {
-        if (new Date(sub.scheduledPlanAt) < at)
-          throw new ConflictError(
-            `A change to the ${await this.deps.mailer.planName(sub.scheduledPlanType)} plan is waiting for its date: take it back first, or cancel once it has taken effect`,
-          );
-        // The plan ends before the downgrade would apply: the downgrade is dropped with the provider and here.
-        sub = await this.dropScheduled(sub, provider, input.actor, now, key, tx);
-      }
-      const state = await this.call(() => provider.scheduleCancel(sub, at, key));
-      return this.deps.state.applyProviderState(state, tx, context);
-    });
+      },
+    );
   }
 
   /** Undoes a scheduled cancellation; possible until it takes effect. */
   async resume(id: number, input: { actor: string; requestKey?: string | null }, now: Date): Promise<Subscription> {
-    return this.change(id, { kind: "resume", target: "", requestKey: input.requestKey }, async (sub, tx, key) => {
-      this.refuseEnded(sub);
-      if (!sub.cancelAt) throw new ConflictError("This subscription has no cancellation to undo");
-      const provider = await this.reach(sub);
-      const state = await this.call(() => provider.undoCancel(sub, key));
-      return this.deps.state.applyProviderState(state, tx, { actor: input.actor, now });
-    });
+    return this.change(
+      id,
+      { kind: "resume", target: "", requestKey: input.requestKey, actor: input.actor },
+      async (sub, tx, key) => {
+        this.refuseEnded(sub);
+        if (!sub.cancelAt) throw new ConflictError("This subscription has no cancellation to undo");
+        const provider = await this.reach(sub);
+        const state = await this.call(() => provider.undoCancel(sub, key));
+        return this.deps.state.applyProviderState(state, tx, { actor: input.actor, now });
+      },
+    );
   }
 
   /**
@@ -122,7 +135,7 @@ export class SubscriptionActions {
     };
     return this.change(
       id,
-      { kind: "change_plan", target: input.planType, requestKey: input.requestKey },
+      { kind: "change_plan", target: input.planType, requestKey: input.requestKey, actor: input.actor },
       async (sub, tx, key) => {
         this.refuseEnded(sub);
         if (sub.status !== "active" && sub.status !== "trialing") throw new ConflictError(PAST_DUE_CHANGE_MESSAGE);
@@ -203,7 +216,7 @@ export class SubscriptionActions {
     if (decline) throw new ValidationError(decline, { cardNumber: decline });
     return this.change(
       id,
-      { kind: "card", target: digits.slice(-4), requestKey: input.requestKey },
+      { kind: "card", target: digits.slice(-4), requestKey: input.requestKey, actor: input.actor },
       async (sub, tx) => {
         if (sub.provider !== "demo") throw new ConflictError("This subscription's card is managed by Stripe");
         this.refuseEnded(sub);
@@ -274,6 +287,16 @@ export class SubscriptionActions {
       await work(sub, tx, key);
       const answer = publicSubscription((await repo.find(id, tx))!);
       await changes.record(id, { key, statusCode: 200, response: answer }, tx);
+      // A repeat returned above: one change, one event.
+      if (spec.actor !== "customer")
+        await this.deps.audit.record(tx, {
+          actor: spec.actor,
+          action: `subscription.${spec.kind}`,
+          recordType: "subscription",
+          recordId: id,
+          before: publicSubscription(sub),
+          after: answer,
+        });
       return answer;
     });
   }

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import { ValidationError } from "../../http/errors.js";
 import { todayIn } from "../../shared/business-time.js";
+import type { AuditLog } from "../audit/index.js";
 import type { MailService } from "../mail/index.js";
 import { DEMO_DECLINES, digitsOnly } from "../payments/index.js";
 import type { PlanType, PlansService } from "../plans/index.js";
@@ -46,6 +47,8 @@ export interface SubscriptionsDeps {
   stripe: (BillingProvider & BillingPortal) | null;
   log: Logger;
   settings: SubscriptionsSettings;
+  /** The audit trail of staff and CLI changes (subscription-actions.ts, docs/decisions.md#39). */
+  audit: Pick<AuditLog, "record">;
   clock?: () => Date;
 }
 
@@ -87,6 +90,7 @@ export class SubscriptionsService {
       stripe: deps.stripe,
       transaction: deps.transaction,
       log: deps.log,
+      audit: deps.audit,
     });
   }
 
