@@ -2,7 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { StaffUser } from "../modules/auth/auth.schemas.js";
 import type { DashboardStats } from "../modules/dashboard/dashboard.schemas.js";
 import { requireStaffPage } from "./guards.js";
-import { mayCall, mayOpen } from "./roles.js";
+import { inspectorScopeOf, mayCall, mayOpen } from "./roles.js";
 
 /** The sidebar's sections (staff-side §2, admin shell); `admin` in a page's locals names the active one. */
 export const ADMIN_SECTIONS = [
@@ -60,7 +60,8 @@ const accessDenied: RequestHandler = (req, res, next) => {
 /** What the admin shell reads for every page; src/app.ts passes the services (src/http sits below the modules). */
 export interface StaffShellSources {
   users: { findById(id: number): Promise<StaffUser | null> };
-  dashboard: { quickStats(): Promise<DashboardStats> };
+  /** The sidebar's counts: an inspector's own with their id (docs/decisions.md#36). */
+  dashboard: { quickStats(inspectorId?: number): Promise<DashboardStats> };
   quotes: { bellCount(staffUserId: number): Promise<number> };
 }
 
@@ -78,7 +79,7 @@ export function staffPage(sources: StaffShellSources): RequestHandler[] {
       // A fragment has no sidebar: skip the counts.
       fragment
         ? null
-        : sources.dashboard.quickStats().catch((error: unknown) => {
+        : sources.dashboard.quickStats(inspectorScopeOf(req)).catch((error: unknown) => {
             req.log?.warn({ err: error }, "sidebar quick stats unavailable");
             return null;
           }),

@@ -289,6 +289,11 @@ describe("an inspector sees only their own work", () => {
     expect(html).toContain('href="/admin/reports"');
     expect(html).toContain(`/admin/inspections/view/${own.inspectionId}`);
     expect(html).not.toContain("9 Other Rd");
+    // Their own figures, in the cards and the sidebar: one home, one inspection completed this month.
+    const figure = (key: string) => html.match(new RegExp(`data-stat="${key}"[\\s\\S]*?stat-value[^>]*>([^<]+)<`))?.[1];
+    expect(figure("totalProperties")).toBe("1");
+    expect(figure("completedThisMonth")).toBe("1");
+    expect(html).toMatch(/<dt>Properties<\/dt><dd>1<\/dd>/);
     await mine.agent.get("/api/dashboard/stats").expect(403);
 
     const { agent: office } = await signInAs("office");

@@ -17,7 +17,8 @@ export class DashboardRepository {
    * at the same time on separate connections rather than one after the other in one statement.
    * The month is the half-open instant range [from, to).
    */
-  async stats(month: { from: Date; to: Date }): Promise<StatsRow> {
+  async stats(month: { from: Date; to: Date }, inspectorId?: number): Promise<StatsRow> {
+    if (inspectorId !== undefined) return this.inspectorStats(month, inspectorId);
     const value = async (sql: string, bindings: Date[] = []) => Number((await this.db.raw(sql, bindings)).rows[0].n);
     const [totalProperties, scheduledUntaken, openInspections, completedThisMonth, revenueCents] = await Promise.all([
       value("select count(*) as n from properties"),
@@ -43,6 +44,31 @@ export class DashboardRepository {
       pendingInspections: scheduledUntaken + openInspections,
       completedThisMonth,
       revenueCents,
+    };
+  }
+
+  /**
+   * An inspector's own figures (docs/decisions.md#36): the homes of their bookings and inspections, their
+   * bookings not yet taken up and open inspections, their inspections completed this month; no revenue.
+   */
+  private async inspectorStats(month: { from: Date; to: Date }, inspectorId: number): Promise<StatsRow> {
+    const { rows } = await this.db.raw(
+      `select
+         (select count(*) from (select property_id from inspection_bookings where inspector_id = :id
+                                union select property_id from inspections where inspector_id = :id) homes) as homes,
+         (select count(*) from inspection_bookings b where b.inspector_id = :id and b.status = 'scheduled'
+             and not exists (select 1 from inspections i where i.booking_id = b.id)) as untaken,
+         (select count(*) from inspections where inspector_id = :id and status <> 'completed') as open,
+         (select count(*) from inspections where inspector_id = :id and status = 'completed'
+             and completed_at >= :from and completed_at < :to) as completed`,
+      { id: inspectorId, from: month.from, to: month.to },
+    );
+    const row = rows[0];
+    return {
+      totalProperties: Number(row.homes),
+      pendingInspections: Number(row.untaken) + Number(row.open),
+      completedThisMonth: Number(row.completed),
+      revenueCents: 0,
     };
   }
 

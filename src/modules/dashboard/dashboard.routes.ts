@@ -29,7 +29,7 @@ export function dashboardPages(deps: DashboardRoutesDeps): Router {
     const inspector = inspectorId !== undefined;
     // Failed plan payments show as a red banner above the spec's cards.
     const [stats, recent, pastDue] = await Promise.all([
-      deps.dashboard.stats(),
+      deps.dashboard.stats(undefined, inspectorId),
       deps.dashboard.recentInspections(undefined, inspectorId),
       inspector ? 0 : deps.subscriptions.pastDueCount(),
     ]);

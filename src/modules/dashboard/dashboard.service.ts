@@ -32,8 +32,9 @@ export class DashboardService {
     private readonly settings: DashboardSettings,
   ) {}
 
-  async stats(now: Date = new Date()): Promise<DashboardStats> {
-    const row = await this.dashboard.stats(monthWindow(this.settings.timeZone, now));
+  /** The office's figures, or with `inspectorId` that inspector's own (no revenue; docs/decisions.md#36). */
+  async stats(now: Date = new Date(), inspectorId?: number): Promise<DashboardStats> {
+    const row = await this.dashboard.stats(monthWindow(this.settings.timeZone, now), inspectorId);
     return {
       totalProperties: row.totalProperties,
       pendingInspections: row.pendingInspections,
@@ -51,7 +52,9 @@ export class DashboardService {
    * does not run the counts on every click. Once counted, a page never waits for them again: when they are
    * older than that, the last ones are shown while fresh ones are counted in the background.
    */
-  quickStats(): Promise<DashboardStats> {
+  quickStats(inspectorId?: number): Promise<DashboardStats> {
+    // An inspector's own figures are few small counts, read each time (the cache holds the office's).
+    if (inspectorId !== undefined) return this.stats(new Date(), inspectorId);
     const ttl = this.settings.quickStatsTtlMs ?? 5000;
     const last = this.quick;
     if (last && Date.now() - last.at < ttl) return Promise.resolve(last.value);
