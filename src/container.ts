@@ -287,6 +287,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
       mail,
       attempts: new LoginAttemptsRepository(db),
       settings: { publicUrl },
+      audit,
     }),
     idempotency: new IdempotencyService(db),
     customers,

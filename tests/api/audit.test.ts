@@ -328,6 +328,44 @@ describe("staff accounts and privacy", () => {
     expect((await oneEventSince(since, "staff_user", user.id)).action).toBe("staff_user.delete");
   });
 
+  it("inviting, changing a role, deactivating and sending a reset link (/api/staff-users): one event each, no token", async () => {
+    let since = await lastId();
+    const invited = (
+      await staff.agent
+        .post("/api/staff-users")
+        .send({ email: "invitee@haven.test", firstName: "Ivy", lastName: "Invitee", role: "office" })
+        .expect(201)
+    ).body as { id: number };
+    const invite = await oneEventSince(since, "staff_user", invited.id);
+    expect(invite).toMatchObject({ action: "staff_user.invite", actor_id: staff.user.id, before: null });
+    expect(invite.after).toMatchObject({ email: "invitee@haven.test", role: "office" });
+
+    since = await lastId();
+    await staff.agent.patch(`/api/staff-users/${invited.id}`).send({ role: "inspector" }).expect(200);
+    expect(await oneEventSince(since, "staff_user", invited.id)).toMatchObject({
+      action: "staff_user.change",
+      before: { role: "office" },
+      after: { role: "inspector" },
+    });
+
+    since = await lastId();
+    await staff.agent.patch(`/api/staff-users/${invited.id}`).send({ role: "inspector" }).expect(200);
+    expect(await lastId()).toBe(since);
+
+    since = await lastId();
+    await staff.agent.post(`/api/staff-users/${invited.id}/reset-link`).send({}).expect(202);
+    const link = await oneEventSince(since, "staff_user", invited.id);
+    expect(link.action).toBe("staff_user.invite_link");
+    expect(JSON.stringify(link)).not.toMatch(SECRET);
+
+    since = await lastId();
+    await staff.agent.patch(`/api/staff-users/${invited.id}`).send({ active: false }).expect(200);
+    const off = await oneEventSince(since, "staff_user", invited.id);
+    expect(off.action).toBe("staff_user.change");
+    expect(off.before).toMatchObject({ status: "invited" });
+    expect(off.after).toMatchObject({ status: "deactivated" });
+  });
+
   it("an export is one event; an erasure is one event and strips the person from earlier events, keeping them", async () => {
     const { customer, property } = await newCustomer("9", "erase-me@example.ca");
     await staff.agent

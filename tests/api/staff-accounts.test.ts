@@ -116,6 +116,7 @@ describe("invitations", () => {
       mail: ctx.container.mail,
       attempts: new LoginAttemptsRepository(ctx.db),
       settings: { publicUrl: "https://haven.test", clock: () => now },
+      audit: ctx.container.audit,
     });
     const email = newEmail();
     await accounts.invite(owner.user, { email, firstName: "Tim", lastName: "Ing", role: "inspector" });

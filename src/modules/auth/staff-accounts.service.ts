@@ -4,6 +4,7 @@ import type { TransactionRunner } from "../../db/transaction.js";
 import { ConflictError, ForbiddenError, HttpError, NotFoundError } from "../../http/errors.js";
 import { parse } from "../../http/validate.js";
 import { GONE_MESSAGE, hashToken, isToken, newToken } from "../../shared/one-time-links.js";
+import type { AuditLog } from "../audit/index.js";
 import type { StaffUser } from "./auth.schemas.js";
 import type { LoginAttemptCounter } from "./login-attempts.repository.js";
 import type { LinkPurpose, StaffAccountsRepository } from "./staff-accounts.repository.js";
@@ -44,6 +45,8 @@ export interface StaffAccountsDeps {
   mail: { enqueue(tx: Tx, message: StaffMail): Promise<void> };
   attempts: LoginAttemptCounter;
   settings: { publicUrl: string; clock?: () => Date; resetLimits?: ResetLimits };
+  /** The audit trail: invitations, role changes, deactivations and links sent (docs/decisions.md#39). */
+  audit: Pick<AuditLog, "record">;
 }
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
@@ -85,6 +88,13 @@ export class StaffAccountsService {
         throw new ConflictError(`A staff user with e-mail ${invite.email} already exists`);
       const account = await this.deps.repo.insertInvited(invite, tx);
       await this.sendLink(actor, account, "invite", tx);
+      await this.deps.audit.record(tx, {
+        actor: `staff:${actor.id}`,
+        action: "staff_user.invite",
+        recordType: "staff_user",
+        recordId: account.id,
+        after: account,
+      });
       return account;
     });
   }
@@ -106,7 +116,17 @@ export class StaffAccountsService {
       if (change.role && change.role !== account.role) await this.deps.repo.setRole(id, change.role, tx);
       if (change.active === false && account.status !== "deactivated") await this.deps.repo.deactivate(id, now, tx);
       if (change.active === true && account.status === "deactivated") await this.deps.repo.reactivate(id, tx);
-      return (await this.deps.repo.find(id, tx))!;
+      const after = (await this.deps.repo.find(id, tx))!;
+      // Nothing changed (the same role asked again) records nothing.
+      await this.deps.audit.record(tx, {
+        actor: `staff:${actor.id}`,
+        action: "staff_user.change",
+        recordType: "staff_user",
+        recordId: id,
+        before: account,
+        after,
+      });
+      return after;
     });
   }
 
@@ -125,9 +145,17 @@ export class StaffAccountsService {
     ]);
     if (byEmail.attempts > this.limits.perEmail) throw new TooManyResetsError(seconds(byEmail.windowEndsInMs));
     if (byAddress.attempts > this.limits.perAddress) throw new TooManyResetsError(seconds(byAddress.windowEndsInMs));
-    await this.deps.transaction((tx) =>
-      this.sendLink(actor, account, account.status === "invited" ? "invite" : "reset", tx),
-    );
+    const purpose = account.status === "invited" ? "invite" : "reset";
+    await this.deps.transaction(async (tx) => {
+      await this.sendLink(actor, account, purpose, tx);
+      await this.deps.audit.record(tx, {
+        actor: `staff:${actor.id}`,
+        action: `staff_user.${purpose}_link`,
+        recordType: "staff_user",
+        recordId: account.id,
+        after: { linkSent: purpose },
+      });
+    });
     return account;
   }
 
