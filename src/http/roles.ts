@@ -262,10 +262,13 @@ function compile(path: string): { pattern: RegExp; keys: string[] } {
   return { pattern: new RegExp(`^${source}/?$`, "i"), keys };
 }
 
-const COMPILED: CompiledRule[] = Object.entries(ROLE_RULES).map(([key, rule]) => {
-  const [method, path] = key.split(" ") as [string, string];
-  return { method, rule, ...compile(path) };
-});
+// Paths with fewer parameters first, as Express's order has them: "/api/subscriptions/metrics" before ":id".
+const COMPILED: CompiledRule[] = Object.entries(ROLE_RULES)
+  .map(([key, rule]) => {
+    const [method, path] = key.split(" ") as [string, string];
+    return { method, rule, ...compile(path) };
+  })
+  .sort((a, b) => a.keys.length - b.keys.length);
 
 /** The rule of a request (its method and path), with the path's parameters. */
 function ruleOfRequest(method: string, path: string): { rule: RoleRule; params: Record<string, string> } | undefined {

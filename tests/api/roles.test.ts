@@ -107,6 +107,14 @@ describe("each role is refused exactly where its rule says", () => {
     expect(ruleOf("POST", "/api/staff-users/:id/role")).toMatchObject({ roles: ["owner"] });
   });
 
+  it("another spelling of a path is refused as well (Express matches case and a trailing slash loosely)", async () => {
+    const { agent } = await signInAs("inspector");
+    for (const path of ["/API/SUBSCRIPTIONS", "/api/subscriptions/", "/Api/Invoices/1/Refund"])
+      expect((await agent.get(path)).status, path).toBe(403);
+    await agent.post("/api/invoices/1/refund/").send({}).expect(403);
+    await agent.head("/api/subscriptions").expect(403);
+  });
+
   it("a page refusal is the error page with the plain message", async () => {
     const { agent } = await signInAs("inspector");
     const res = await agent.get("/admin/subscriptions").expect(403);
