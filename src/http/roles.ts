@@ -180,6 +180,11 @@ export const ROLE_RULES: Readonly<Record<string, RoleRule>> = {
 
   // My Day: each staff user's own visits of the day, and its offline scripts (the page reads its own bookings).
   "GET /admin/my-day": everyone("open My Day"),
+  // Each staff user's own authenticator app (docs/decisions.md#38).
+  "GET /admin/account/two-step": everyone("set up two-step sign-in"),
+  "POST /admin/account/two-step/start": everyone("set up two-step sign-in"),
+  "POST /admin/account/two-step/confirm": everyone("set up two-step sign-in"),
+  "POST /admin/account/two-step/remove": everyone("set up two-step sign-in"),
   "POST /admin/my-day/:bookingId/start": everyone("start inspections"),
   "GET /my-day-sw.js": ANYONE,
   "GET /my-day.js": ANYONE,
@@ -222,6 +227,8 @@ const ROLE_PREFIX_RULES: readonly { prefix: string; rule: RoleRule }[] = [
   { prefix: "/api/billing/", rule: ANYONE },
   { prefix: "/my-home", rule: ANYONE },
   { prefix: "/api/my-home/", rule: ANYONE },
+  // Each staff user's own account (their second sign-in step): every role, for themselves only.
+  { prefix: "/admin/account", rule: everyone("change this account") },
   { prefix: "/admin/staff", rule: owner(STAFF) },
   { prefix: "/api/staff-users", rule: owner(STAFF) },
   { prefix: "/admin/audit", rule: owner("read the audit trail") },
