@@ -37,7 +37,11 @@ describe("boot", () => {
       const res = await fetch(`http://127.0.0.1:${port}/healthz`);
       expect(await res.json()).toEqual({ status: "ok", database: "up" });
       expect(await ctx.db("plans").count({ n: "*" })).toEqual([{ n: 3 }]);
-      expect(await ctx.db("staff_users").count({ n: "*" })).toEqual([{ n: 1 }]);
+      // The demo login (an owner) and the demo data's three inspectors (docs/decisions.md#37).
+      expect(await ctx.db("staff_users").select("role").count({ n: "*" }).groupBy("role").orderBy("role")).toEqual([
+        { role: "inspector", n: 3 },
+        { role: "owner", n: 1 },
+      ]);
     } finally {
       await running.stop();
     }
@@ -47,7 +51,7 @@ describe("boot", () => {
       env({ DATABASE_URL: ctx.url }),
     );
     await again.stop();
-    expect(await ctx.db("staff_users").count({ n: "*" })).toEqual([{ n: 1 }]);
+    expect(await ctx.db("staff_users").count({ n: "*" })).toEqual([{ n: 4 }]);
   });
 
   it("says in one line when the web port is taken", async () => {

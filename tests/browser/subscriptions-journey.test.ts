@@ -75,9 +75,13 @@ describe("a homeowner's subscription, from /pricing to cancelling from the e-mai
     expect(sub).toMatchObject({ planType: "standard", status: "active", monthlyAmount: 370 });
     expect(sub.propertyId).not.toBeNull();
 
-    // The receipt, as the SMTP server received it: the amount, the plan, the minimum-term date and the link.
+    // The receipt, as the SMTP server received it: the invoice's number and figures (no postal code was typed, so
+    // the business's province taxes it: docs/decisions.md#32), the plan, the minimum-term date and the link.
     const receipt = (await mailsTo(EMAIL)).find((m) => /receipt/i.test(m.subject ?? ""))!;
-    expect(receipt.text).toContain("Amount: $370.00 CAD");
+    expect(receipt.text).toMatch(/Invoice: HAV-\d{4}-\d{6}/);
+    expect(receipt.text).toContain("Subtotal: $370.00 CAD");
+    expect(receipt.text).toContain("HST 13%: $48.10 CAD");
+    expect(receipt.text).toContain("Total: $418.10 CAD");
     expect(receipt.text).toContain("Plan: Standard");
     const minimumEnd = billingDate(sub.minimumTermEndsAt, site.ctx.env.BUSINESS_TZ);
     expect(receipt.text).toContain(`ending ${minimumEnd}`);
@@ -89,7 +93,7 @@ describe("a homeowner's subscription, from /pricing to cancelling from the e-mai
     expect(await page.getByTestId("billing-plan").innerText()).toBe("Haven Standard, $370.00 CAD a month");
     expect(await page.getByTestId("billing-status").innerText()).toBe("Active");
     expect(await page.getByTestId("billing-minimum-term").innerText()).toBe(`Ends on ${minimumEnd}`);
-    expect(await page.getByTestId("billing-invoices").innerText()).toContain("$370.00 CAD");
+    expect(await page.getByTestId("billing-invoices").innerText()).toContain("$418.10 CAD");
     await expectAccessible(page);
     await screenshotBothWidths(page, "billing-page");
 
