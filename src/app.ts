@@ -23,6 +23,7 @@ import { auditActor } from "./modules/audit/index.js";
 import { staffAccountsApi, staffAccountsPages } from "./modules/auth/staff-accounts.routes.js";
 import { myDayPages } from "./modules/auth/my-day.routes.js";
 import { MyDayRepository } from "./modules/auth/my-day.repository.js";
+import { twoStepGate, twoStepPages } from "./modules/auth/two-step.routes.js";
 import { pagesRouter } from "./modules/pages/pages.routes.js";
 import { plansApi } from "./modules/plans/plans.routes.js";
 import { checkoutApi, checkoutFormActions, checkoutPages } from "./modules/payments/checkout.routes.js";
@@ -170,6 +171,8 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
     sessionMiddleware(sessionOptions(env.SESSION_SECRET, env.NODE_ENV === "production"), env.SESSION_SECRETS_PREVIOUS),
   );
   app.use(staffSessionCheck((token) => container.auth.resolve(token)));
+  // While an owner requires two-step sign-in, staff without an app reach only the page adding one.
+  app.use(twoStepGate(container.twoStep));
   // The rest of a staff request runs as "staff:<id>": the audit trail's actor (src/modules/audit/README.md).
   app.use(auditActor);
   // The homeowner's own cookie (haven_home): res.locals.home; it never reads or grants the staff session.
@@ -233,7 +236,12 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
 
   const api = express.Router();
   api.use(authApi({ auth: container.auth }));
-  const staffAccountsDeps = { accounts: container.staffAccounts, staffPage: staffShell, timeZone: env.BUSINESS_TZ };
+  const staffAccountsDeps = {
+    accounts: container.staffAccounts,
+    staffPage: staffShell,
+    timeZone: env.BUSINESS_TZ,
+    twoStepRequired: () => container.twoStep.required(),
+  };
   api.use(staffAccountsApi(staffAccountsDeps));
   api.use(plansApi({ plans: container.plans }));
   api.use(checkoutApi(checkout));
@@ -296,6 +304,7 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
 
   app.use(authPages({ auth: container.auth }));
   app.use(staffAccountsPages(staffAccountsDeps));
+  app.use(twoStepPages({ twoStep: container.twoStep, staffPage: staffShell }));
   app.use(
     myDayPages({
       visits: new MyDayRepository(container.db),

@@ -15,6 +15,8 @@ import { StaffSessionsRepository } from "./modules/auth/sessions.repository.js";
 import { LoginAttemptsRepository } from "./modules/auth/login-attempts.repository.js";
 import { StaffAccountsRepository } from "./modules/auth/staff-accounts.repository.js";
 import { StaffAccountsService } from "./modules/auth/staff-accounts.service.js";
+import { TwoStepRepository } from "./modules/auth/two-step.repository.js";
+import { TwoStepService } from "./modules/auth/two-step.service.js";
 import { IDEMPOTENCY_WINDOW_HOURS, IdempotencyService } from "./db/idempotency.js";
 import { PlansRepository } from "./modules/plans/plans.repository.js";
 import { PlansService } from "./modules/plans/plans.service.js";
@@ -78,6 +80,8 @@ export interface Container {
   auth: AuthService;
   /** Owners' management of staff accounts: invitations, roles, deactivation, reset links (docs/decisions.md#38). */
   staffAccounts: StaffAccountsService;
+  /** Staff authenticator apps and the owner's requirement (docs/decisions.md#38). */
+  twoStep: TwoStepService;
   idempotency: IdempotencyService;
   customers: CustomersService;
   payments: PaymentsService;
@@ -262,6 +266,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     business,
     log,
   });
+  const twoStep = new TwoStepService({ repo: new TwoStepRepository(db) });
   return {
     env,
     db,
@@ -280,7 +285,9 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
       users,
       sessions: new StaffSessionsRepository(db),
       attempts: new LoginAttemptsRepository(db),
+      twoStep,
     }),
+    twoStep,
     staffAccounts: new StaffAccountsService({
       repo: new StaffAccountsRepository(db),
       transaction,

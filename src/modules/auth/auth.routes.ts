@@ -4,6 +4,7 @@ import { HttpError, UnauthorizedError, fieldsFromZod } from "../../http/errors.j
 import { body } from "../../http/validate.js";
 import { type StaffUser, loginSchema } from "./auth.schemas.js";
 import { type AuthService, TooManyLoginsError } from "./auth.service.js";
+import { TwoStepRequiredError } from "./two-step.service.js";
 
 /** Only same-site paths may be a `next` target, so login never redirects elsewhere. */
 export const safeNext = (next: unknown) =>
@@ -18,9 +19,9 @@ export interface AuthRoutesDeps {
 
 /** Both login routes sign in through here, so they share the limits and the session rules. */
 function signIn(deps: AuthRoutesDeps) {
-  return async (req: Request, res: Response, email: string, password: string): Promise<StaffUser> => {
+  return async (req: Request, res: Response, email: string, password: string, code?: string): Promise<StaffUser> => {
     const { user, sessionToken } = await deps.auth
-      .login(email, password, req.ip ?? "unknown")
+      .login(email, password, req.ip ?? "unknown", code || undefined)
       .catch((error: unknown) => {
         if (error instanceof TooManyLoginsError) res.setHeader("Retry-After", String(error.retryAfterSeconds));
         throw error;
@@ -54,8 +55,15 @@ export function authApi(deps: AuthRoutesDeps): Router {
   });
 
   router.post("/auth/login", async (req, res) => {
-    const { email, password } = body(req, loginSchema);
-    res.json(await login(req, res, email, password));
+    const { email, password, code } = body(req, loginSchema);
+    try {
+      res.json(await login(req, res, email, password, code));
+    } catch (error) {
+      // The password was right: the client asks for the app's code and sends both again.
+      if (error instanceof TwoStepRequiredError)
+        return void res.status(401).json({ message: error.message, twoStepRequired: true });
+      throw error;
+    }
   });
 
   router.post("/auth/logout", async (req, res) => {
@@ -74,6 +82,7 @@ export function authPages(deps: AuthRoutesDeps): Router {
   const form = z.object({
     email: z.string().default(""),
     password: z.string().default(""),
+    code: z.string().optional(),
     next: z.string().optional(),
   });
 
@@ -87,6 +96,7 @@ export function authPages(deps: AuthRoutesDeps): Router {
       next: safeNext(req.query.next),
       errors: {},
       message: null,
+      twoStep: false,
     });
   });
 
@@ -94,8 +104,15 @@ export function authPages(deps: AuthRoutesDeps): Router {
     const input = form.parse(req.body ?? {});
     const next = safeNext(input.next);
     const checked = loginSchema.safeParse(input);
-    const show = (status: number, title: string, message: string, errors: Record<string, string> = {}) =>
+    const show = (
+      status: number,
+      title: string,
+      message: string,
+      errors: Record<string, string> = {},
+      twoStep = Boolean(input.code),
+    ) =>
       res.status(status).page("auth/login", {
+        twoStep,
         title: "Admin Portal",
         islands: true,
         noindex: true,
@@ -109,9 +126,11 @@ export function authPages(deps: AuthRoutesDeps): Router {
     if (!checked.success)
       return show(400, "Missing Information", "Please enter both email and password", fieldsFromZod(checked.error));
     try {
-      await login(req, res, checked.data.email, checked.data.password);
+      await login(req, res, checked.data.email, checked.data.password, checked.data.code);
       res.redirect(303, next);
     } catch (error) {
+      if (error instanceof TwoStepRequiredError)
+        return show(401, "Two-step sign-in", `${error.message}, with your password again.`, {}, true);
       if (error instanceof HttpError) return show(error.status, "Login Failed", error.message);
       throw error;
     }

@@ -10,6 +10,8 @@ export const loginSchema = z.object({
   password: z
     .string({ message: "Please enter both email and password" })
     .min(1, "Please enter both email and password"),
+  /** The authenticator app's code, for accounts that have one (docs/decisions.md#38). */
+  code: z.string().trim().max(10).optional(),
 });
 
 export const newStaffUserSchema = z.object({

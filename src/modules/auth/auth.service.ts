@@ -3,6 +3,7 @@ import { HttpError, NotFoundError, UnauthorizedError } from "../../http/errors.j
 import type { StaffUser } from "./auth.schemas.js";
 import type { LoginAttemptsRepository } from "./login-attempts.repository.js";
 import type { StaffSessionsRepository } from "./sessions.repository.js";
+import { TwoStepRequiredError, type TwoStepService, WRONG_CODE_MESSAGE } from "./two-step.service.js";
 import type { UsersService } from "./users.service.js";
 
 export const INVALID_LOGIN_MESSAGE = "Invalid email or password";
@@ -60,6 +61,8 @@ export interface AuthDeps {
   attempts: LoginAttemptsRepository;
   /** The shipped LOGIN_LIMITS unless a test sets its own. */
   limits?: LoginLimits;
+  /** The authenticator-app step after the password (docs/decisions.md#38); none, password alone. */
+  twoStep?: Pick<TwoStepService, "check">;
 }
 
 /** Staff sign-in: rate-limited logins and revocable sessions (docs/decisions.md#6). */
@@ -68,12 +71,14 @@ export class AuthService {
   private readonly sessions: StaffSessionsRepository;
   private readonly attempts: LoginAttemptsRepository;
   private readonly limits: LoginLimits;
+  private readonly twoStep: AuthDeps["twoStep"];
 
   constructor(deps: AuthDeps) {
     this.users = deps.users;
     this.sessions = deps.sessions;
     this.attempts = deps.attempts;
     this.limits = deps.limits ?? LOGIN_LIMITS;
+    this.twoStep = deps.twoStep;
   }
 
   /**
@@ -83,12 +88,14 @@ export class AuthService {
    *   guesses from elsewhere cannot lock the owner out.
    * - Past `perEmail`, guesses from addresses the user never signed in from take turns, each waiting
    *   twice as long as the last (up to `maxDelayMs`); the owner's own addresses are not slowed.
-   * A success clears its pair's counter and takes this attempt back from the others.
+   * A success clears its pair's counter and takes this attempt back from the others. With an authenticator app,
+   * the right password alone is a 401 asking for the code (counted like any attempt); a wrong code is a 401 too.
    */
   async login(
     email: string,
     password: string,
     clientAddress: string,
+    code?: string,
   ): Promise<{ user: StaffUser; sessionToken: string }> {
     const address = clientAddress;
     const normal = normalEmail(email);
@@ -109,6 +116,9 @@ export class AuthService {
     }
     const user = await this.users.verify(email, password);
     if (!user) throw new UnauthorizedError(INVALID_LOGIN_MESSAGE);
+    const second = this.twoStep ? await this.twoStep.check(user.id, code) : "off";
+    if (second === "missing") throw new TwoStepRequiredError();
+    if (second === "wrong") throw new UnauthorizedError(WRONG_CODE_MESSAGE);
     await Promise.all([
       this.attempts.reset(keys.pair),
       this.attempts.forgive(keys.address),

@@ -14,6 +14,8 @@ export interface StaffAccountsRoutesDeps {
   /** The staff page guard and admin shell (src/http/admin.ts staffPage), built once by src/app.ts. */
   staffPage: RequestHandler[];
   timeZone: string;
+  /** Whether an owner requires two-step sign-in (TwoStepService.required), shown with its switch. */
+  twoStepRequired?: () => Promise<boolean>;
 }
 
 const actorOf = (req: Request): StaffUser => {
@@ -56,6 +58,7 @@ const DONE: Record<string, string> = {
   deactivated: "The account was deactivated and its sessions ended.",
   reactivated: "The account was reactivated.",
   "reset-link": "A reset link was sent.",
+  "two-step": "The two-step sign-in setting was saved.",
 };
 
 /** /admin/staff (owners), and /staff/set-password, the page of the invitation and reset links. */
@@ -87,6 +90,7 @@ export function staffAccountsPages(deps: StaffAccountsRoutesDeps): Router {
       errors: locals.errors ?? {},
       values: locals.values ?? {},
       linkHours: STAFF_LINK_HOURS,
+      twoStepRequired: deps.twoStepRequired ? await deps.twoStepRequired() : null,
     });
   };
 

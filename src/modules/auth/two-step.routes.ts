@@ -1,0 +1,75 @@
+import { type NextFunction, type Request, type RequestHandler, type Response, Router } from "express";
+import { HttpError, UnauthorizedError, ValidationError } from "../../http/errors.js";
+import { SET_UP_FIRST_MESSAGE, type TwoStepService } from "./two-step.service.js";
+
+/** What the two-step routes use; src/app.ts passes them (docs/decisions.md#38). */
+export interface TwoStepRoutesDeps {
+  twoStep: TwoStepService;
+  /** The staff page guard and admin shell (src/http/admin.ts staffPage), built once by src/app.ts. */
+  staffPage: RequestHandler[];
+}
+
+export const TWO_STEP_PAGE = "/admin/account/two-step";
+
+/**
+ * After the staff-session check: while an owner requires two-step sign-in, a staff user without an app reaches
+ * only the page that adds one (pages redirect there, staff calls get 403), and can still log out.
+ */
+export function twoStepGate(twoStep: Pick<TwoStepService, "mustSetUp">): RequestHandler {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    if (!req.staffUser) return next();
+    const path = req.path;
+    const staffArea = path === "/admin" || path.startsWith("/admin/") || path.startsWith("/api/");
+    if (!staffArea || path.startsWith(TWO_STEP_PAGE) || path.startsWith("/api/auth/")) return next();
+    if (!(await twoStep.mustSetUp(req.staffUser.id))) return next();
+    if (path.startsWith("/api/") || req.get("hx-request") === "true")
+      return void res.status(403).json({ message: SET_UP_FIRST_MESSAGE });
+    res.redirect(303, TWO_STEP_PAGE);
+  };
+}
+
+/** The signed-in user's own authenticator app (add, confirm, remove), and the owner's requirement. */
+export function twoStepPages(deps: TwoStepRoutesDeps): Router {
+  const router = Router();
+  const userOf = (req: Request) => {
+    if (!req.staffUser) throw new UnauthorizedError();
+    return req.staffUser;
+  };
+  const render = async (req: Request, res: Response, status = 200, error: string | null = null) => {
+    const state = await deps.twoStep.status(userOf(req));
+    res.status(status).page("admin/two-step", {
+      title: "Two-step sign-in",
+      admin: "two-step",
+      noindex: true,
+      ...state,
+      error,
+      done: typeof req.query.done === "string" ? req.query.done : null,
+    });
+  };
+
+  router.get(TWO_STEP_PAGE, ...deps.staffPage, (req, res) => render(req, res));
+
+  const action = (name: string, work: (req: Request) => Promise<unknown>) =>
+    router.post(`${TWO_STEP_PAGE}/${name}`, ...deps.staffPage, async (req, res) => {
+      try {
+        await work(req);
+      } catch (error) {
+        if (error instanceof ValidationError || (error instanceof HttpError && error.status === 409))
+          return render(req, res, error.status, error.message);
+        throw error;
+      }
+      res.redirect(303, `${TWO_STEP_PAGE}?done=${name}`);
+    });
+  const codeOf = (req: Request) => (req.body as { code?: unknown } | undefined)?.code;
+  action("start", (req) => deps.twoStep.start(userOf(req)));
+  action("confirm", (req) => deps.twoStep.confirm(userOf(req), codeOf(req)));
+  action("remove", (req) => deps.twoStep.remove(userOf(req), codeOf(req)));
+
+  // The owner's setting, on the staff page (owners only: the role table's /admin/staff rule and the service).
+  router.post("/admin/staff/two-step", ...deps.staffPage, async (req, res) => {
+    const required = (req.body as { required?: unknown } | undefined)?.required === "true";
+    await deps.twoStep.setRequired(userOf(req), required);
+    res.redirect(303, "/admin/staff?done=two-step");
+  });
+  return router;
+}
