@@ -15,11 +15,21 @@ import type { Enumerations, TaskView } from "./types";
 interface Props extends Enumerations {
   today: string;
   bookingWindow: BookingWindow;
+  /** Whether the signed-in role may create schedules (an inspector may not; docs/decisions.md#36). */
+  canSchedule?: boolean;
 }
 
 type View = "calendar" | "list";
 
-function Toolbar({ view, onView, onCreate }: { view: View; onView: (view: View) => void; onCreate: () => void }) {
+function Toolbar({
+  view,
+  onView,
+  onCreate,
+}: {
+  view: View;
+  onView: (view: View) => void;
+  onCreate: (() => void) | null;
+}) {
   return (
     <div className="mc-toolbar">
       <h1 className="font-serif text-2xl font-bold text-green-900 md:text-3xl">Maintenance Schedule</h1>
@@ -32,9 +42,11 @@ function Toolbar({ view, onView, onCreate }: { view: View; onView: (view: View) 
             List
           </button>
         </div>
-        <button type="button" className="btn btn-gold btn-sm" onClick={onCreate}>
-          Create Schedule
-        </button>
+        {onCreate && (
+          <button type="button" className="btn btn-gold btn-sm" onClick={onCreate}>
+            Create Schedule
+          </button>
+        )}
       </div>
     </div>
   );
@@ -67,7 +79,7 @@ function MonthNav({
   );
 }
 
-export default function MaintenanceCalendar({ today, bookingWindow, ...enums }: Props) {
+export default function MaintenanceCalendar({ today, bookingWindow, canSchedule = true, ...enums }: Props) {
   const [view, setView] = useState<View>("calendar");
   const [month, setMonth] = useState(monthOf(today));
   const [focused, setFocused] = useState(today);
@@ -140,7 +152,7 @@ export default function MaintenanceCalendar({ today, bookingWindow, ...enums }: 
 
   return (
     <div className="mc">
-      <Toolbar view={view} onView={setView} onCreate={() => setCreating(true)} />
+      <Toolbar view={view} onView={setView} onCreate={canSchedule ? () => setCreating(true) : null} />
       {view === "calendar" ? (
         <section aria-labelledby="mc-month">
           <MonthNav month={month} onShowMonth={showMonth} onToday={() => goTo(today)} />

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { completedInspection, quickEntries } from "../api/reports-fixtures.js";
-import { type BrowserSite, PHONE, expectAccessible, openBrowserSite, screenshot } from "../support/browser.js";
+import {
+  type BrowserSite,
+  PHONE,
+  expectAccessible,
+  openBrowserSite,
+  screenshot,
+  waitForIslands,
+} from "../support/browser.js";
 
 // Roles (docs/decisions.md#36): on a phone, an inspector's menu and dashboard show their own work and no revenue.
 let site: BrowserSite;
@@ -57,6 +64,15 @@ describe("an inspector on a phone", () => {
     await expect
       .poll(() => page.getByText("Your role (inspector) cannot see subscriptions, invoices or billing.").count())
       .toBe(1);
+
+    // Their calendar opens with their own work, without an error.
+    await page.goto(`${site.baseUrl}/admin/maintenance-schedule`);
+    await waitForIslands(page);
+    await expect.poll(() => page.getByText("Loading the calendar…").count()).toBe(0);
+    expect(await page.getByText(/Something went wrong|cannot/).count()).toBe(0);
+    // Schedules are the office's: no Create Schedule button.
+    expect(await page.getByRole("button", { name: "Create Schedule" }).count()).toBe(0);
+    await screenshot(page, "roles-inspector-calendar-390");
     await page.context().close();
   });
 });

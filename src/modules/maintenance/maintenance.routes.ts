@@ -108,6 +108,8 @@ export function maintenancePages(deps: MaintenanceRoutesDeps): Router {
         staff,
         // The dates a booking may move to (the wizard's rule), for the booking dialog.
         bookingWindow: (({ minDate, maxDate }) => ({ minDate, maxDate }))(bookings.calendar()),
+        // The role's rule decides whether Create Schedule is offered (docs/decisions.md#36).
+        canSchedule: res.locals.may?.("POST", "/api/maintenance-schedules") ?? true,
       },
     });
   });
