@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stepOf, totpAt } from "../../src/modules/auth/totp.js";
 import {
   type BrowserSite,
   DESKTOP,
@@ -64,5 +65,37 @@ describe("/admin/staff", () => {
     );
     await page.context().close();
     await invitee.context().close();
+  });
+
+  it("adds an authenticator app at 390 px; the login page then asks for its code", async () => {
+    const page = await site.newPage(PHONE);
+    await page.goto(`${site.baseUrl}/login?next=${encodeURIComponent("/admin/account/two-step")}`);
+    await page.getByLabel("Company e-mail").fill(owner.email);
+    await page.getByLabel("Password").fill(owner.password);
+    await page.getByRole("button", { name: "Sign In" }).click();
+    await page.waitForURL(`${site.baseUrl}/admin/account/two-step`);
+    await page.getByRole("button", { name: "Add an authenticator app" }).click();
+    const secret = ((await page.locator('[data-testid="two-step-secret"]').textContent()) ?? "").trim();
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    await expectAccessible(page);
+    await screenshotBothWidths(page, "staff-two-step-add");
+    await page.getByLabel("The 6-digit code it shows").fill(totpAt(secret, stepOf(new Date()) - 1));
+    await page.getByRole("button", { name: "Turn on" }).click();
+    await page.locator('[data-testid="two-step-done"]').waitFor();
+    await page.context().close();
+
+    const login = await site.newPage(PHONE);
+    await login.goto(`${site.baseUrl}/login?next=${encodeURIComponent("/admin/staff")}`);
+    await login.getByLabel("Company e-mail").fill(owner.email);
+    await login.getByLabel("Password").fill(owner.password);
+    await login.getByRole("button", { name: "Sign In" }).click();
+    await login.getByLabel("Code from your authenticator app").waitFor();
+    await expectAccessible(login);
+    await screenshotBothWidths(login, "staff-two-step-login");
+    await login.getByLabel("Password").fill(owner.password);
+    await login.getByLabel("Code from your authenticator app").fill(totpAt(secret, stepOf(new Date())));
+    await login.getByRole("button", { name: "Sign In" }).click();
+    await login.waitForURL(`${site.baseUrl}/admin/staff`);
+    await login.context().close();
   });
 });
