@@ -375,6 +375,16 @@ describe("staff accounts and privacy", () => {
     const [edit] = await eventsOf("property", property.id);
     expect(JSON.stringify(edit)).toContain("99 Sparks Street");
 
+    // Someone else whose e-mail merely ends with theirs keeps their events whole (exact values only).
+    const neighbour = await asStaff(() =>
+      ctx.container.users.create({
+        email: "berase-me@example.ca",
+        password: "neighbour correct horse",
+        firstName: "Bea",
+        lastName: "Neighbour",
+      }),
+    );
+
     let since = await lastId();
     await asStaff(() => ctx.container.privacy.exportCustomer("erase-me@example.ca"));
     const exported = await oneEventSince(since, "customer", customer.id);
@@ -393,6 +403,8 @@ describe("staff accounts and privacy", () => {
     const text = JSON.stringify([kept[0]!.before, kept[0]!.after]);
     for (const personal of ["Sparks", "Avery", "613-555-01", "erase-me"]) expect(text).not.toContain(personal);
     expect(kept[0]!.after).toMatchObject({ address: "[erased]" });
+    const [theirs] = await eventsOf("staff_user", neighbour.id);
+    expect(theirs!.after).toMatchObject({ email: "berase-me@example.ca", firstName: "Bea" });
   });
 });
 

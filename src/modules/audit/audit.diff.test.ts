@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ERASED, changedFields, erasePersonal, isSecretKey, withoutSecrets } from "./audit.diff.js";
+import { ERASED, changedFields, erasePersonal, isSecretKey, personalPattern, withoutSecrets } from "./audit.diff.js";
 
 describe("the audit trail's secrets deny-list", () => {
   it("names password hashes, tokens, secrets, card numbers and door codes, in either case style", () => {
@@ -53,18 +53,21 @@ describe("changedFields", () => {
 });
 
 describe("erasePersonal", () => {
-  it("blanks personal keys and the person's strings inside other values", () => {
+  const pattern = personalPattern(["Avery T", "613-555-0100", "jo@example.com"]);
+
+  it("in the person's own event, blanks personal keys; anywhere, replaces their strings as whole values", () => {
     expect(
       erasePersonal(
-        {
-          clientName: "Avery T",
-          address: "1 Elm St",
-          status: "scheduled",
-          note2: "Call Avery T at 613-555-0100",
-          n: 3,
-        },
-        ["Avery T", "613-555-0100"],
+        { clientName: "Avery T", address: "1 Elm St", status: "scheduled", memo: "Call Avery T at 613-555-0100", n: 3 },
+        pattern,
+        true,
       ),
-    ).toEqual({ clientName: ERASED, address: ERASED, status: "scheduled", note2: `Call ${ERASED} at ${ERASED}`, n: 3 });
+    ).toEqual({ clientName: ERASED, address: ERASED, status: "scheduled", memo: `Call ${ERASED} at ${ERASED}`, n: 3 });
+  });
+
+  it("never touches another person's value that merely contains theirs", () => {
+    const other = { clientEmail: "bjo@example.com", clientName: "Avery Tremblay", memo: "mary.jo@example.com.au" };
+    expect(erasePersonal(other, pattern, false)).toEqual(other);
+    expect(erasePersonal({ clientEmail: "JO@example.com" }, pattern, false)).toEqual({ clientEmail: ERASED });
   });
 });

@@ -60,25 +60,35 @@ export function changedFields(
 }
 
 /**
- * An event's JSON with the person's data removed: values of personal keys become ERASED, and any string
- * holding one of their strings (an e-mail, a name, a phone number, an address) has it replaced.
+ * The person's strings as whole values: "jo@example.com" is found in "Call jo@example.com" but never inside
+ * "bjo@example.com" (the exact-match rule of privacy's erasure, src/modules/privacy/README.md).
  */
-export function erasePersonal(value: Json, strings: readonly string[], key = ""): Json {
+export function personalPattern(strings: readonly string[]): RegExp | null {
+  const usable = [...new Set(strings.map((s) => s.trim()).filter((s) => s.length >= 3))];
+  if (!usable.length) return null;
+  const escaped = usable
+    .sort((a, b) => b.length - a.length)
+    .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+    .join("|");
+  return new RegExp(`(?<![\\p{L}\\p{N}_.@+-])(?:${escaped})(?![\\p{L}\\p{N}_@-]|\\.[\\p{L}\\p{N}])`, "giu");
+}
+
+/**
+ * An event's JSON with the person's data removed: in an event about their own records (`own`), values of
+ * personal keys become ERASED; anywhere, their strings (an e-mail, a name, a phone number, an address) are
+ * replaced where they stand as whole values or words.
+ */
+export function erasePersonal(value: Json, pattern: RegExp | null, own: boolean, key = ""): Json {
   if (value === null) return null;
-  if (Array.isArray(value)) return value.map((item) => erasePersonal(item, strings, key));
+  if (Array.isArray(value)) return value.map((item) => erasePersonal(item, pattern, own, key));
   if (typeof value === "object") {
     const out: { [k: string]: Json } = {};
-    for (const [k, inner] of Object.entries(value)) out[k] = erasePersonal(inner, strings, k);
+    for (const [k, inner] of Object.entries(value)) out[k] = erasePersonal(inner, pattern, own, k);
     return out;
   }
   if (typeof value !== "string") return value;
-  if (key && isPersonalKey(key)) return ERASED;
-  let text = value;
-  for (const s of strings) {
-    if (s.length < 3) continue;
-    text = text.replace(new RegExp(s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "gi"), ERASED);
-  }
-  return text;
+  if (own && key && isPersonalKey(key)) return ERASED;
+  return pattern ? value.replace(pattern, ERASED) : value;
 }
 
 export type { Json };

@@ -121,8 +121,9 @@ export class AuditRepository {
     tx: Knex.Transaction,
     records: { type: string; ids: (number | string)[] }[],
     strings: readonly string[],
-  ): Promise<{ id: string; before: Json; after: Json }[]> {
-    const q = tx("audit_events").select("id", "before", "after");
+  ): Promise<{ id: string; record_type: string; record_id: string; before: Json; after: Json }[]> {
+    // A wide first cut (any mention); AuditLog keeps the events that name the person exactly.
+    const q = tx("audit_events").select("id", "record_type", "record_id", "before", "after");
     q.where((w) => {
       w.whereRaw("false");
       for (const { type, ids } of records) {

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { RequestHandler } from "express";
 import type { Knex } from "knex";
-import { type Json, changedFields, erasePersonal } from "./audit.diff.js";
+import { type Json, changedFields, erasePersonal, personalPattern } from "./audit.diff.js";
 import type { AuditRepository } from "./audit.repository.js";
 import type { AuditEvent, AuditQuery } from "./audit.schemas.js";
 
@@ -89,14 +89,17 @@ export class AuditLog {
     person: { records: { type: string; ids: (number | string)[] }[]; strings: readonly string[] },
   ): Promise<number> {
     const events = await this.deps.repo.forErasure(tx, person.records, person.strings);
+    const pattern = personalPattern(person.strings);
+    const theirs = new Set(person.records.flatMap(({ type, ids }) => ids.map((id) => `${type}:${id}`)));
+    let changed = 0;
     for (const event of events) {
-      await this.deps.repo.replaceChanges(
-        tx,
-        event.id,
-        erasePersonal(event.before, person.strings),
-        erasePersonal(event.after, person.strings),
-      );
+      const own = theirs.has(`${event.record_type}:${event.record_id}`);
+      const before = erasePersonal(event.before, pattern, own);
+      const after = erasePersonal(event.after, pattern, own);
+      if (JSON.stringify([before, after]) === JSON.stringify([event.before, event.after])) continue;
+      await this.deps.repo.replaceChanges(tx, event.id, before, after);
+      changed++;
     }
-    return events.length;
+    return changed;
   }
 }
