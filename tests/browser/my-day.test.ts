@@ -163,11 +163,26 @@ describe("/admin/my-day", () => {
   it("is readable offline once loaded", async () => {
     const page = await site.newPage(PHONE);
     await signIn(page, inspector);
-    // The worker takes the page over and keeps it.
-    await page.waitForFunction(async () => {
-      const reg = await navigator.serviceWorker.getRegistration("/admin/my-day");
-      return Boolean(reg?.active) && (await (await caches.open("haven-my-day")).match("/admin/my-day")) !== undefined;
+    // The worker is active and has kept the page and its styles (the page's script adds them on the first visit).
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
     });
+    await expect
+      .poll(
+        () =>
+          page.evaluate(async () => {
+            const reg = await navigator.serviceWorker.getRegistration("/admin/my-day");
+            const cache = await caches.open("haven-my-day");
+            const keys = (await cache.keys()).map((k) => new URL(k.url).pathname);
+            return (
+              reg?.active?.state === "activated" &&
+              keys.includes("/admin/my-day") &&
+              keys.some((k) => k.endsWith(".css"))
+            );
+          }),
+        { timeout: 10_000 },
+      )
+      .toBe(true);
     await page.context().setOffline(true);
     await page.reload();
     expect(await page.locator('[data-testid="my-day-today"] [data-testid="visit"]').count()).toBe(2);
