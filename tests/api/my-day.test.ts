@@ -77,7 +77,7 @@ describe("/admin/my-day", () => {
     await ines.post("/admin/my-day/abc/start").expect(400);
     expect(await ctx.db("inspections").count("* as n").first()).toEqual({ n: 0 });
     const started = await ines.post(`/admin/my-day/${ids.inesToday}/start`).expect(303);
-    const inspectionId = Number(started.headers.location.split("/").at(-1));
+    const inspectionId = Number(String(started.headers.location).split("/").at(-1));
     expect(await ctx.db("inspections").where({ id: inspectionId }).first()).toMatchObject({
       booking_id: ids.inesToday,
       inspector_id: ids.ines,
