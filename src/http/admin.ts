@@ -15,6 +15,7 @@ export const ADMIN_SECTIONS = [
   { key: "maintenance", label: "Maintenance", href: "/admin/maintenance-schedule", icon: "calendar" },
   { key: "subscriptions", label: "Subscriptions", href: "/admin/subscriptions", icon: "repeat" },
   { key: "staff", label: "Staff", href: "/admin/staff", icon: "user" },
+  { key: "audit", label: "Audit Trail", href: "/admin/audit", icon: "history" },
 ] as const;
 
 /** The sections a role may open (docs/decisions.md#36): the sidebar shows no link that would answer 403. */

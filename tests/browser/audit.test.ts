@@ -51,7 +51,12 @@ describe("/admin/audit", () => {
   ] as const) {
     it(`lists who changed what, filters by record and offers the CSV (${name})`, async () => {
       const page = await site.newPage(size);
-      await signIn(page, "/admin/audit");
+      await signIn(page, "/admin");
+      // Reached from the sidebar (the phone's menu).
+      if (name === "phone") await page.locator("[data-admin-menu] > summary").click();
+      const nav = page.getByRole("navigation", { name: name === "phone" ? "Admin menu" : "Admin" });
+      await nav.getByRole("link", { name: "Audit Trail" }).click();
+      await page.waitForURL(`${site.baseUrl}/admin/audit`);
       await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Audit trail");
       const rows = page.getByTestId("audit-row");
       expect(await rows.count()).toBeGreaterThanOrEqual(2);
