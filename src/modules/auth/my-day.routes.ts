@@ -143,4 +143,3 @@ export function myDayPages(deps: MyDayDeps): Router {
   });
   return router;
 }
-
