@@ -107,6 +107,32 @@ describe("bookings", () => {
     expect(await ctx.db("inspection_bookings").where({ property_id: property.id })).toHaveLength(0);
   });
 
+  it("a staff booking through the wizard, sent twice with one key, is one booking and one event (no access code)", async () => {
+    const payload = {
+      propertyAddress: "31 Elgin Street, Ottawa, ON K1P 5W1",
+      propertyType: "condo",
+      propertySize: "900",
+      firstName: "Wren",
+      lastName: "Wizard",
+      email: "wren.wizard@example.ca",
+      phone: "613-555-0177",
+      scheduledDate: ctx.container.bookings.calendar().minDate,
+      timeSlot: "9:00 AM",
+      accessMethod: "smart-lock",
+      accessCode: "2468",
+    };
+    const since = await lastId();
+    const send = () =>
+      staff.agent.post("/api/inspection-bookings").set("Idempotency-Key", "audit-wizard").send(payload);
+    const first = await send();
+    expect(first.status).toBeLessThan(300);
+    const again = await send();
+    expect(again.body.id).toBe(first.body.id);
+    const event = await oneEventSince(since, "booking", first.body.id);
+    expect(event).toMatchObject({ action: "booking.create", actor_id: staff.user.id });
+    expect(JSON.stringify(event)).not.toContain("2468");
+  });
+
   it("staff booking, moving, reassigning and cancelling: one event each", async () => {
     const { property } = await newCustomer("3");
     const { minDate } = ctx.container.bookings.calendar();

@@ -240,7 +240,7 @@ export class BookingsService {
         customerId = created.customer.id;
         propertyId = created.property.id;
       }
-      const booking = await this.bookOnce(
+      return this.bookOnce(
         trx,
         {
           propertyId,
@@ -254,9 +254,9 @@ export class BookingsService {
           source: "wizard",
         },
         { email: input.email, name: `${input.firstName} ${input.lastName}` },
+        // A re-submission gets the first booking back, and the trail keeps its one event.
+        (made) => (viewer.kind === "staff" ? this.auditCreate(trx, made) : Promise.resolve()),
       );
-      if (viewer.kind === "staff") await this.auditCreate(trx, booking);
-      return booking;
     };
     return tx ? work(tx) : this.transaction(work);
   }
@@ -404,9 +404,18 @@ export class BookingsService {
    * re-submission): then that booking, with no second e-mail. The property's lock makes a concurrent
    * submission for the same home wait, then find this one's booking.
    */
-  async bookOnce(tx: Tx, booking: NewBooking, recipient: { email: string; name: string }): Promise<Booking> {
+  async bookOnce(
+    tx: Tx,
+    booking: NewBooking,
+    recipient: { email: string; name: string },
+    onNew?: (made: Booking) => Promise<void>,
+  ): Promise<Booking> {
     await this.bookings.lockProperty(booking.propertyId, tx);
-    return (await this.bookings.findScheduled(booking, tx)) ?? this.book(tx, booking, recipient);
+    const found = await this.bookings.findScheduled(booking, tx);
+    if (found) return found;
+    const made = await this.book(tx, booking, recipient);
+    await onNew?.(made);
+    return made;
   }
 
   /**
