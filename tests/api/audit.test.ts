@@ -485,7 +485,7 @@ describe("GET /api/audit-events and /admin/audit", () => {
       .trim()
       .split("\r\n");
     expect(lines[0]).toContain("action");
-    expect(lines[0]).toContain("before.city");
+    expect(lines[0]).toBe("id,createdAt,actorId,actorEmail,actor,action,recordType,recordId,before,after");
     expect(lines).toHaveLength(4);
     expect(lines[1]).toContain("Barrhaven");
 

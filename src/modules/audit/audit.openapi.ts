@@ -27,7 +27,7 @@ export const auditCalls = apiCalls([
     path: "/api/audit-events",
     summary: "The audit trail, newest first (owners only)",
     description:
-      "Filter by person (`actorId`), record (`recordType`, `recordId`) and business day (`from`/`to`, YYYY-MM-DD in BUSINESS_TZ, both included). Keyset pages: `limit` (default 50) events with an id below `before`; the `X-Next-Before` header gives the next page's `before` (`offset` also works, counted after `before`). X-Total-Count counts every matching event. `?format=csv` gives every matching event.",
+      "Filter by person (`actorId`), record (`recordType`, `recordId`) and business day (`from`/`to`, YYYY-MM-DD in BUSINESS_TZ, both included). Keyset pages: `limit` (default 50) events with an id below `before`; the `X-Next-Before` header gives the next page's `before` (`offset` also works, counted after `before`). X-Total-Count counts every matching event. `?format=csv` gives every matching event, before and after as one JSON cell each.",
     tags: ["Audit"],
     access: "staff",
     query: auditQuerySchema,

@@ -5,7 +5,7 @@ import { ForbiddenError, ValidationError } from "../../http/errors.js";
 import { sendCsv } from "../../http/csv.js";
 import { query } from "../../http/validate.js";
 import type { AuditLog } from "./audit.service.js";
-import { type AuditQuery, RANGE_MESSAGE, auditQuerySchema, rangeProblem } from "./audit.schemas.js";
+import { type AuditEvent, type AuditQuery, RANGE_MESSAGE, auditQuerySchema, rangeProblem } from "./audit.schemas.js";
 
 export interface AuditRoutesDeps {
   audit: Pick<AuditLog, "list" | "exportBatches" | "actors">;
@@ -23,8 +23,18 @@ const ownerPage: RequestHandler = (_req, res, next) => {
   res.status(403).page("admin/access-denied", { title: "Access Denied", noindex: true });
 };
 
+/** Each event's fields differ, so before and after are one JSON cell each (CSV columns come from the first row). */
+async function* asCsvRows(batches: AsyncIterable<AuditEvent[]>): AsyncGenerator<object[]> {
+  for await (const batch of batches)
+    yield batch.map((e) => ({
+      ...e,
+      before: e.before === null ? null : JSON.stringify(e.before),
+      after: e.after === null ? null : JSON.stringify(e.after),
+    }));
+}
+
 const csvOrJson = async (deps: AuditRoutesDeps, q: AuditQuery, res: Parameters<RequestHandler>[1]) => {
-  if (q.format === "csv") return sendCsv(res, { name: "audit", batches: deps.audit.exportBatches(q) });
+  if (q.format === "csv") return sendCsv(res, { name: "audit", batches: asCsvRows(deps.audit.exportBatches(q)) });
   const page = await deps.audit.list(q);
   res.setHeader("X-Total-Count", String(page.total));
   if (page.next !== null) res.setHeader("X-Next-Before", String(page.next));
