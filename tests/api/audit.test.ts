@@ -3,6 +3,7 @@
 // from the events and keeps them; owners read the trail by person, record and day, as JSON and CSV.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asActor } from "../../src/modules/audit/index.js";
+import { runHaven } from "../support/cli.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { type Smtp, sharedReportFixture, shareReport, startSmtp } from "./sharing-fixtures.js";
 
@@ -352,6 +353,23 @@ describe("staff accounts and privacy", () => {
     since = await lastId();
     await asStaff(() => ctx.container.users.delete(user.id));
     expect((await oneEventSince(since, "staff_user", user.id)).action).toBe("staff_user.delete");
+  });
+
+  it("a change made with the haven CLI is put down to cli", async () => {
+    const user = await ctx.container.users.create({
+      email: "cli-disabled@haven.test",
+      password: "cli correct horse",
+      firstName: "Cy",
+      lastName: "Cli",
+    });
+    const since = await lastId();
+    const result = await runHaven(ctx.url, ["users", "disable", "--email", "cli-disabled@haven.test"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(await oneEventSince(since, "staff_user", user.id)).toMatchObject({
+      actor: "cli",
+      actor_id: null,
+      action: "staff_user.disable",
+    });
   });
 
   it("inviting, changing a role, deactivating and sending a reset link (/api/staff-users): one event each, no token", async () => {
