@@ -207,7 +207,7 @@ describe("refunds (demo provider)", () => {
     before = await revenue();
     await ctx.agent().post(`/api/invoices/${invoiceId}/refund`).send({ reason: "x" }).expect(401);
     const noReason = await staff.agent.post(`/api/invoices/${invoiceId}/refund`).send({ amountCents: 100 }).expect(400);
-    expect(JSON.stringify(noReason.body)).toContain("Reason");
+    expect(JSON.stringify(noReason.body)).toContain("Say why it is refunded");
     await staff.agent.post(`/api/invoices/${invoiceId}/refund`).send({ amountCents: 1.5, reason: "x" }).expect(400);
     await staff.agent.post(`/api/invoices/${invoiceId}/refund`).send({ amountCents: 46557, reason: "x" }).expect(400);
     await staff.agent.post("/api/invoices/999999/refund").send({ reason: "x" }).expect(404);
@@ -340,7 +340,7 @@ describe("staff pages: a subscription's invoices with the refund form, and /admi
       .type("form")
       .send({ invoiceId: String(invoiceId), amount: "10", reason: "", expectedRefundedCents: "0" })
       .expect(400);
-    expect(noReason.text).toContain("Reason is required");
+    expect(noReason.text).toContain("Say why it is refunded: the customer is told");
     expect(Number((await ctx.db("refunds").where({ invoice_id: invoiceId }).count({ n: "*" }).first())!.n)).toBe(0);
     await staff.agent
       .post(`/admin/subscriptions/${subId}/refund`)

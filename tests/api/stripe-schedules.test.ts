@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStripeClient } from "../../src/modules/payments/index.js";
 import { signBillingToken } from "../../src/modules/subscriptions/index.js";
-import { type TestContext, createTestContext } from "../support/context.js";
+import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { signInHome } from "../support/home.js";
 import { STAND_IN_KEYS, StripeStandIn, monthsFrom } from "../support/stripe-stand-in.js";
 import { stripeSubscription } from "../support/subscriptions.js";
@@ -442,6 +442,10 @@ describe("with the demo provider", () => {
       const { body } = await home.get("/api/my-home/subscription").expect(200);
       const premium = body.subscriptions[0].changes.find((c: { planType: string }) => c.planType === "premium");
       expect(premium.price).toBe(889);
+      // So does the staff page's plan change.
+      const staff = await signInStaff(ctx);
+      const page = await staff.agent.get(`/admin/subscriptions/${sub.id}`).expect(200);
+      expect(page.text).toMatch(/Premium: \$889\.00\/month/);
       const up = await ctx.container.subscriptions.changePlan(
         sub.id,
         { planType: "premium", actor: "staff:1" },

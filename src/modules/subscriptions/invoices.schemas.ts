@@ -23,7 +23,9 @@ export const invoiceListQuerySchema = staffListQuerySchema
 
 const reasonField = z.preprocess(
   (value) => (value === undefined || value === null ? "" : value),
-  multiLineText("Reason", 500).pipe(z.string().trim().min(1, "Reason is required")),
+  multiLineText("Why it is refunded", 500).pipe(
+    z.string().trim().min(1, "Say why it is refunded: the customer is told"),
+  ),
 );
 
 const cents = (label: string) =>

@@ -116,7 +116,7 @@ export function subscriptionsAdminPages({
     id: number,
     form: { notice?: Notice; action?: Action; values?: Record<string, unknown>; errors?: Record<string, string> } = {},
   ) => {
-    const [{ subscription: detail, invoices, events, services: schedules }, disputes] = await Promise.all([
+    const [{ subscription: detail, priceList, invoices, events, services: schedules }, disputes] = await Promise.all([
       subscriptions.detail(id),
       invoiceSide.disputes(id),
     ]);
@@ -134,9 +134,7 @@ export function subscriptionsAdminPages({
       .map((p) => ({
         type: p.type,
         name: p.name,
-        amount: current
-          ? subscriptions.demo.amountFor(p, current, Math.round(detail.monthlyAmount * 100)) / 100
-          : p.price,
+        amount: current ? subscriptions.demo.amountFor(p, current, { priceList }) / 100 : p.price,
         kind:
           p.type === detail.planType
             ? ("keep" as const)

@@ -234,6 +234,8 @@ export class SubscriptionsService {
 
   async detail(id: number): Promise<{
     subscription: Subscription;
+    /** The price list it was sold from: the staff page prices a plan change from it (docs/decisions.md#23). */
+    priceList: "pricing" | "checkout";
     invoices: Invoice[];
     events: SubscriptionEvent[];
     services: PlanDeliverySchedule[];
@@ -244,7 +246,7 @@ export class SubscriptionsService {
       this.repo.events(id),
       this.deps.planDeliveries?.forSubscription(id) ?? Promise.resolve([]),
     ]);
-    return { subscription: publicSubscription(sub), invoices, events, services };
+    return { subscription: publicSubscription(sub), priceList: sub.priceList, invoices, events, services };
   }
 
   /** The customer's view of a subscription (docs/decisions.md#25's cancellation date for `now` included). */
