@@ -12,11 +12,11 @@ const LAYERS = [
   ["reports", "maintenance", "onboarding"],
   ["quotes"],
   ["sharing"],
-  ["my-home", "privacy", "dashboard", "pages"],
+  ["my-home", "privacy", "dashboard", "pages", "my-day"],
 ];
 
 /** Modules that read other modules' tables through a repository of their own, as their READMEs explain. */
-const READ_MODELS = ["my-home", "privacy"];
+const READ_MODELS = ["my-home", "privacy", "my-day"];
 
 const modulePath = (names) => `^src/modules/(${names.join("|")})/`;
 const layerRules = LAYERS.map((layer, index) => {

@@ -27,9 +27,8 @@ export interface DayVisit {
 
 /**
  * The read model of /admin/my-day: scheduled bookings with their property, inspector, plan and latest
- * inspection, in one query. It reads other modules' tables as My Home's read model does (src/modules/my-home/
- * README.md): auth sits in the lowest layer and cannot import them; it never writes them. The access code is
- * left out: the page is kept on the phone for offline use.
+ * inspection, in one query. A read model, as My Home's is (README "Read model"): it reads other modules' tables
+ * and never writes them. The access code is left out: the page is kept on the phone for offline use.
  */
 export class MyDayRepository {
   constructor(private readonly db: Knex) {}
