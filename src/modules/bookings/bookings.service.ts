@@ -1,5 +1,6 @@
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import type { AuditLog } from "../audit/index.js";
+import type { Notifications } from "../notifications/index.js";
 import {
   PROVINCES,
   type NewProperty,
@@ -11,7 +12,7 @@ import {
   sameEmail,
 } from "../customers/customers.schemas.js";
 import type { CustomersService, Viewer } from "../customers/index.js";
-import { type MailService, bookingConfirmationEmail } from "../mail/index.js";
+import { type MailService, bookingConfirmationEmail, bookingRescheduledEmail } from "../mail/index.js";
 import type { BookingsRepository, NewBooking } from "./bookings.repository.js";
 import {
   ACCESS_METHOD_LABELS,
@@ -22,6 +23,7 @@ import {
   type WizardBookingInput,
 } from "./bookings.schemas.js";
 import {
+  DAY_PARTS,
   bookingDates,
   earliestInspectionDate,
   latestInspectionDate,
@@ -57,6 +59,8 @@ export interface BookingsDeps {
   inspectors: InspectorsService;
   /** The audit trail: staff bookings, moves, cancellations and reassignments (docs/decisions.md#39). */
   audit: Pick<AuditLog, "record">;
+  /** The staff bell: a homeowner's reschedule or cancellation in My Home (notifications README). */
+  notifications?: Pick<Notifications, "raise"> | null;
 }
 
 /** The answer to a booking that lost its time (docs/decisions.md#37): a 409 with fresh times to choose from. */
@@ -122,6 +126,7 @@ export class BookingsService {
   private readonly settings: BookingSettings;
   private readonly inspectors: InspectorsService;
   private readonly audit: Pick<AuditLog, "record">;
+  private readonly notifications: Pick<Notifications, "raise"> | null;
 
   constructor(
     private readonly bookings: BookingsRepository,
@@ -135,6 +140,7 @@ export class BookingsService {
       inspectors: this.inspectors,
       audit: this.audit,
     } = deps);
+    this.notifications = deps.notifications ?? null;
   }
 
   /** The dates the server accepts right now, in the business zone. */
@@ -499,7 +505,12 @@ export class BookingsService {
 
   /** Queues the booking's confirmation e-mail (with its .ics) in the caller's transaction. */
   private async queueConfirmation(tx: Tx, saved: Booking, recipient: { email: string; name: string }): Promise<void> {
-    const window = slotWindow(saved.timeSlot) ?? { start: "09:00", minutes: 60 };
+    // The .ics and the text follow the time the booking really holds (docs/decisions.md#37): a clock slot lasts
+    // the home's inspection length, a part of the day its window.
+    const minutes = inspectionMinutes(await this.bookings.propertySize(saved.propertyId, tx));
+    const isPart = saved.timeSlot in DAY_PARTS;
+    const slot = slotWindow(saved.timeSlot);
+    const window = slot ? { start: slot.start, minutes: isPart ? slot.minutes : minutes } : { start: "09:00", minutes };
     const region = [saved.state ?? saved.province, saved.postalCode].filter(Boolean).join(" ");
     await this.mail.enqueue(
       tx,
@@ -518,6 +529,7 @@ export class BookingsService {
         specialRequests: saved.specialRequests ?? saved.notes,
         start: zonedInstant(saved.scheduledDate, window.start, this.settings.timeZone),
         minutes: window.minutes,
+        inspectionMinutes: minutes,
         supportEmail: this.settings.supportEmail,
         supportPhone: this.settings.supportPhone,
         publicUrl: this.settings.publicUrl,
@@ -553,9 +565,21 @@ export class BookingsService {
         options.check
           ? Promise.resolve()
           : this.audit.record(tx, { action, recordType: "booking", recordId: id, before: current, after });
+      // ...but the office hears of it (the bell), in the same transaction.
+      const homeowner = (kind: "booking-cancelled" | "booking-rescheduled", text: string) =>
+        options.check
+          ? this.notifications?.raise(tx, {
+              kind,
+              recordType: "booking",
+              recordId: id,
+              link: `/admin/properties/${current.propertyId}`,
+              text: `${current.clientName} ${text} (${current.address})`,
+            })
+          : undefined;
       if (input.status === "cancelled") {
         const cancelled = await this.bookings.change(id, { status: "cancelled", note }, tx);
         await audit("booking.cancel", cancelled);
+        await homeowner("booking-cancelled", `cancelled the inspection of ${current.scheduledDate}`);
         return cancelled;
       }
       const date = input.scheduledDate ?? current.scheduledDate;
@@ -571,8 +595,12 @@ export class BookingsService {
               "No inspector is free at that time",
             );
       if (moved.scheduledDate !== current.scheduledDate || moved.timeSlot !== current.timeSlot)
-        await this.queueConfirmation(tx, moved, { email: moved.clientEmail, name: moved.clientName });
+        await this.queueRescheduled(tx, current, moved);
       await audit(input.inspectorId !== undefined ? "booking.reassign" : "booking.move", moved);
+      await homeowner(
+        "booking-rescheduled",
+        `moved the inspection of ${current.scheduledDate} to ${moved.scheduledDate}, ${moved.timeSlot}`,
+      );
       return moved;
     });
   }
@@ -599,6 +627,35 @@ export class BookingsService {
       if (isOverlap(error)) throw await this.slotTaken("That inspector already has a booking at that time", date, size);
       throw error;
     }
+  }
+
+  /**
+   * A moved booking's e-mail: "rescheduled", with the old and the new time and an .ics replacing the first (same
+   * UID, later SEQUENCE). The booking's notes stay out: they are the office's ("Rescheduled by the homeowner…").
+   */
+  private async queueRescheduled(tx: Tx, was: Booking, moved: Booking, now: Date = new Date()): Promise<void> {
+    const minutes = inspectionMinutes(await this.bookings.propertySize(moved.propertyId, tx));
+    const slot = slotWindow(moved.timeSlot);
+    const window = slot ? { start: slot.start, minutes: moved.timeSlot in DAY_PARTS ? slot.minutes : minutes } : null;
+    const region = [moved.state ?? moved.province, moved.postalCode].filter(Boolean).join(" ");
+    await this.mail.enqueue(
+      tx,
+      bookingRescheduledEmail({
+        bookingId: moved.id,
+        to: moved.clientEmail,
+        name: moved.clientName,
+        was: { dateLabel: longDate(was.scheduledDate), timeLabel: slotLabel(was.timeSlot) },
+        dateLabel: longDate(moved.scheduledDate),
+        timeLabel: slotLabel(moved.timeSlot),
+        location: [moved.address, moved.city, region].filter(Boolean).join(", "),
+        start: zonedInstant(moved.scheduledDate, window?.start ?? "09:00", this.settings.timeZone),
+        minutes: window?.minutes ?? minutes,
+        sequence: Math.floor(now.getTime() / 1000),
+        supportEmail: this.settings.supportEmail,
+        supportPhone: this.settings.supportPhone,
+        publicUrl: this.settings.publicUrl,
+      }),
+    );
   }
 }
 

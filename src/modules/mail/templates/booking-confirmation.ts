@@ -20,10 +20,17 @@ export interface BookingConfirmationDetails {
   /** When the visit (or its arrival window) starts, and for how long. */
   start: Date;
   minutes: number;
+  /** How long the inspection itself takes for this home (docs/decisions.md#37: 2 to 4 hours by size). */
+  inspectionMinutes?: number;
   supportEmail: string;
   supportPhone: string;
   /** PUBLIC_URL, for the My Home line. */
   publicUrl?: string;
+}
+
+/** 120 → '2 hours', 90 → '90 minutes'. */
+function durationText(minutes: number): string {
+  return minutes % 60 === 0 ? `${minutes / 60} hour${minutes === 60 ? "" : "s"}` : `${minutes} minutes`;
 }
 
 function calendarFile(d: BookingConfirmationDetails): string {
@@ -63,7 +70,7 @@ export function bookingConfirmationEmail(d: BookingConfirmationDetails): MailMes
     ...access,
     ...(d.specialRequests ? [`Special requests: ${d.specialRequests}`] : []),
     "",
-    "What happens next: your assigned inspector contacts you 24 hours before the visit, the inspection takes about 60 minutes, and your report arrives within 24 hours.",
+    `What happens next: your assigned inspector contacts you 24 hours before the visit, the inspection takes about ${durationText(d.inspectionMinutes ?? d.minutes)}, and your report arrives within 24 hours.`,
     "",
     `Questions? Reply to ${d.supportEmail} or call ${d.supportPhone}.`,
     "",
