@@ -2,6 +2,7 @@
 // pagination and details; the phone menu; the details dialog; Logout; and the session-expiry notice.
 // Every page also works without it: links and forms are plain links and forms.
 import { logout, sendToLogin } from "../ui/session";
+import { refusalMessage } from "./refusal";
 import { shareDialog } from "./share-dialog";
 
 const HTMX_ATTRIBUTES = ["hx-get", "hx-post", "hx-put", "hx-patch", "hx-delete", "hx-boost"]
@@ -85,12 +86,19 @@ function focusResults(): void {
   });
 }
 
-/** A fragment request whose session ended gets 401: the same notice and redirect as an island's call. */
+/**
+ * A fragment request whose session ended gets 401: the same notice and redirect as an island's call. Any other
+ * refusal shows the server's message (a role's 403 says what the role cannot do).
+ */
 function sessionExpiry(): void {
   document.body.addEventListener("htmx:responseError", (event) => {
     const xhr = (event as CustomEvent<{ xhr: XMLHttpRequest }>).detail.xhr;
     if (xhr.status === 401) sendToLogin(notice);
-    else notice("Something went wrong", `The server answered ${xhr.status}. Please try again.`);
+    else
+      notice(
+        xhr.status >= 500 ? "Something went wrong" : "Request refused",
+        refusalMessage(xhr.status, xhr.getResponseHeader("Content-Type"), xhr.responseText),
+      );
   });
   document.body.addEventListener("htmx:sendError", () =>
     notice("Connection problem", "Haven could not be reached. Check your connection and try again."),

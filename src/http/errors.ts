@@ -127,7 +127,10 @@ const STATUS_MESSAGES: Record<number, string> = {
 
 export const isApiPath = (path: string) => path === "/api" || path.startsWith("/api/");
 
-/** JSON errors for /api; the HTML error page elsewhere. */
+/**
+ * JSON errors for /api and for htmx requests (whose toast shows the message: islands/site/refusal.ts, as the role
+ * guard in roles.ts answers them); the HTML error page elsewhere.
+ */
 export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   const httpError = toHttpError(error);
   if (httpError.status === 503)
@@ -138,7 +141,7 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   else if (httpError.status >= 500) req.log?.error({ err: error }, "request failed");
   if (res.headersSent) return;
   if (httpError.status === 503) res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
-  if (isApiPath(req.path)) {
+  if (isApiPath(req.path) || req.get("hx-request") === "true") {
     res.status(httpError.status).json({
       message: httpError.message,
       ...(httpError.fields && { fields: httpError.fields }),
