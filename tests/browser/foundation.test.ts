@@ -61,7 +61,7 @@ describe("the 404 screen", () => {
 });
 
 describe("public navigation", () => {
-  it("anonymous visitors see Home, Pricing, Haven Health Report, Contact, Login and Get Free Property Score", async () => {
+  it("anonymous visitors see Home, Pricing, Haven Health Report, Contact, My Home, Login and Get Free Property Score", async () => {
     const page = await newPage();
     await page.goto(site.baseUrl);
     const nav = page.getByRole("navigation", { name: "Main" });
@@ -71,6 +71,7 @@ describe("public navigation", () => {
       "Pricing",
       "Haven Health Report",
       "Contact",
+      "My Home",
       "Login",
       "Get Free Property Score",
     ]);

@@ -89,6 +89,13 @@ export function sharingApi(deps: SharingRoutesDeps): Router {
   return router;
 }
 
+/** The expired page's title, as /report-expired has it. */
+const REPORT_EXPIRED_META = {
+  title: "Report Link Expired | Haven",
+  description: "This report link has already been viewed. Each link can be viewed once.",
+  noindex: true,
+};
+
 export function sharingPages(deps: Pick<SharingRoutesDeps, "sharing">): Router {
   const router = Router();
   const { sharing } = deps;
@@ -100,6 +107,9 @@ export function sharingPages(deps: Pick<SharingRoutesDeps, "sharing">): Router {
     if (access === "malformed") return next();
     privateLink(res);
     if (access === "gone") return res.redirect(303, "/report-expired");
+    // A paying customer's used link: the same page, leading to My Home instead of the pricing page (docs/decisions.md#28).
+    if (access === "gone-member")
+      return res.status(410).page("pages/report-expired", { ...REPORT_EXPIRED_META, member: true });
     const sample = access === "sample";
     res.page("sharing/client-report", {
       title: sample ? "Sample Client Report | Haven" : "Your Haven Health Report",

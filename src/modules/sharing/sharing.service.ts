@@ -6,6 +6,7 @@ import type { CustomersService } from "../customers/index.js";
 import type { MaintenanceService } from "../maintenance/index.js";
 import type { QuotePriority } from "../quotes/quotes.constants.js";
 import type { QuotesService } from "../quotes/index.js";
+import { SERVING_STATUSES, type SubscriptionsService } from "../subscriptions/index.js";
 import { expiryFrom, hashToken, isToken, newToken, openLink } from "../../shared/one-time-links.js";
 import {
   SAMPLE_CLIENT_PROPERTY,
@@ -143,6 +144,8 @@ export interface SharingDeps {
   transaction: TransactionRunner;
   /** The audit trail: each link shared (and links it revoked) is one event (docs/decisions.md#39). */
   audit: Pick<AuditLog, "record">;
+  /** Whether a used link's report belongs to a paying customer, who can read it in My Home instead. */
+  subscriptions: Pick<SubscriptionsService, "forProperty">;
 }
 
 /** One-time report links and the client's responses (docs/decisions.md#7 and #8). */
@@ -238,11 +241,22 @@ export class SharingService {
   }
 
   /** The page: never claims (a mail scanner fetching the page must not spend the link); gone when another browser holds it. */
-  async pageAccess(token: string, cookies: string[]): Promise<"ok" | "sample" | "gone" | "malformed"> {
+  async pageAccess(token: string, cookies: string[]): Promise<"ok" | "sample" | "gone" | "gone-member" | "malformed"> {
     if (token === SAMPLE_REPORT_ID) return "sample";
     if (!isToken(token)) return "malformed";
     const opened = await openLink(() => this.shares.findByHash(hashToken(token)), null, cookies);
-    return "gone" in opened ? "gone" : "ok";
+    if (!("gone" in opened)) return "ok";
+    return (await this.forMember(token)) ? "gone-member" : "gone";
+  }
+
+  /** A link that no longer opens, of a report whose home has a paying plan: My Home shows it (docs/decisions.md#28). */
+  private async forMember(token: string): Promise<boolean> {
+    const share = await this.shares.findByHash(hashToken(token));
+    if (!share) return false;
+    const report = await this.deps.reports.get(share.reportId).catch(() => null);
+    if (!report) return false;
+    const found = await this.deps.subscriptions.forProperty(report.propertyId);
+    return Boolean(found && SERVING_STATUSES.includes(found.subscription.status));
   }
 
   private async openShare(
