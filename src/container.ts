@@ -237,6 +237,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     quotes,
     transaction,
     audit,
+    subscriptions,
   });
   // My Home reads across modules through its read model (src/modules/my-home/README.md) and their services.
   const homeAccess = new HomeAccess({ repo: new HomeAccessRepository(db) });
