@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
 import pino from "pino";
 import { loadDotenv, loadEnv } from "../src/config/env.js";
 import { type Container, createContainer } from "../src/container.js";
@@ -5,9 +7,30 @@ import { openDatabase } from "../src/db/database.js";
 import { createKnex } from "../src/db/knex.js";
 import { asActor } from "../src/modules/audit/index.js";
 
+/** The checkout's own folder: `npm start` runs the web process there, so its .env is the one the site reads. */
+const PROJECT_DIR = path.resolve(import.meta.dirname, "..");
+
+/**
+ * The .env the CLI reads: the working folder's, else the project's, so that `haven` run from any folder makes
+ * e-mailed links with the same PUBLIC_URL as the web process (README "Configuration"). Variables already set win.
+ */
+export function cliDotenvFile(cwd = process.cwd(), projectDir = PROJECT_DIR): string | null {
+  for (const dir of [cwd, projectDir]) {
+    const file = path.join(dir, ".env");
+    if (existsSync(file)) return file;
+  }
+  return null;
+}
+
+/** Loads the CLI's .env (cliDotenvFile), if there is one. */
+export function loadCliDotenv(): void {
+  const file = cliDotenvFile();
+  if (file) loadDotenv(file);
+}
+
 /** Opens the database, runs one command against the container, then closes everything. */
 export async function withContainer<T>(work: (container: Container) => Promise<T>): Promise<T> {
-  loadDotenv();
+  loadCliDotenv();
   const env = loadEnv();
   const database = await openDatabase(env, { reuseRunning: true });
   const db = createKnex(database.url, { min: 0, max: 4 });

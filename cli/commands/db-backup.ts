@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline/promises";
 import { type Command, InvalidArgumentError } from "commander";
-import { loadDotenv, loadEnv } from "../../src/config/env.js";
+import { loadEnv } from "../../src/config/env.js";
 import { openDatabase } from "../../src/db/database.js";
 import { isPortTaken, startEmbeddedPostgres } from "../../src/db/embedded.js";
 import {
@@ -14,7 +14,7 @@ import {
   restoreBase,
   restoreDump,
 } from "../../src/ops/backup.js";
-import { printJson, printLine } from "../context.js";
+import { loadCliDotenv, printJson, printLine } from "../context.js";
 
 const keepCount = (value: string): number => {
   const n = Number(value);
@@ -50,7 +50,7 @@ export function registerDbBackup(db: Command) {
       "\nWith a pg_dump as new as the server (PG_DUMP_PATH, /usr/lib/postgresql/*/bin or PATH): a pg_dump custom archive,\nhaven-<time>.dump. Otherwise, for a server whose data directory is readable here (the embedded Postgres): a base\nbackup through PostgreSQL's low-level backup API with the WAL it needs, haven-<time>.base.tar.gz.\nExamples:\n  haven db backup\n  haven db backup --dir /backups --keep 30",
     )
     .action(async (options: { dir?: string; keep?: number; json?: boolean }) => {
-      loadDotenv();
+      loadCliDotenv();
       const env = loadEnv();
       const settings = backupSettings();
       const dir = path.resolve(options.dir ?? settings.BACKUP_DIR ?? path.join(env.DATA_DIR, "backups"));
@@ -81,7 +81,7 @@ export function registerDbBackup(db: Command) {
       "\nA .dump goes into the database DATABASE_URL names (or the embedded one), which must be empty: create a new one.\nA .base.tar.gz is a whole embedded cluster: it goes into $DATA_DIR/postgres, which must be absent or empty,\nwith Haven stopped.\nExamples:\n  DATABASE_URL=postgres://haven@db/haven_restored haven db restore backups/haven-20261101T025000Z.dump --yes\n  DATA_DIR=.data-restored haven db restore backups/haven-20261101T025000Z.base.tar.gz",
     )
     .action(async (file: string, options: { yes?: boolean }) => {
-      loadDotenv();
+      loadCliDotenv();
       const env = loadEnv();
       if (!existsSync(file)) throw new Error(`no such file: ${file}`);
       const kind = await backupKind(file);

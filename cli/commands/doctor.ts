@@ -1,7 +1,6 @@
 import type { Command } from "commander";
-import { loadDotenv } from "../../src/config/env.js";
 import { formatChecks, runDoctor } from "../../src/ops/doctor.js";
-import { printJson, printLine } from "../context.js";
+import { loadCliDotenv, printJson, printLine } from "../context.js";
 
 export function registerDoctor(program: Command) {
   program
@@ -19,7 +18,7 @@ export function registerDoctor(program: Command) {
       "\nNothing is changed and no e-mail is sent: SMTP gets EHLO only, Stripe is read.\nExamples:\n  haven doctor\n  docker compose exec -T web haven doctor --host haven.example.com",
     )
     .action(async (options: { host?: string; json?: boolean }) => {
-      loadDotenv();
+      loadCliDotenv();
       const checks = await runDoctor({ source: process.env, host: options.host });
       if (options.json) await printJson(checks);
       else await printLine(formatChecks(checks));
