@@ -9,7 +9,7 @@ import { PUBLIC_BUILD_DIR, ROOT_DIR } from "./http/assets.js";
 import { ADMIN_SECTIONS, staffPage } from "./http/admin.js";
 import { csrfGuard } from "./http/csrf.js";
 import { enforceRoles, routesWithoutRule } from "./http/roles.js";
-import { inspectorOwnership } from "./http/ownership.repository.js";
+import { inspectorOwnership, inspectorPropertyIds } from "./http/ownership.repository.js";
 import { listRoutes } from "./http/routes.js";
 import { publicHostGuard, publicOrigin } from "./http/origin.js";
 import { noStoreForPersonalData } from "./http/cache-control.js";
@@ -189,7 +189,8 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   );
   app.use(noStoreForPersonalData);
   // Each staff request is checked against its role's rule (docs/decisions.md#36, src/http/roles.ts).
-  app.use(enforceRoles(inspectorOwnership(container.db)));
+  const owns = inspectorOwnership(container.db);
+  app.use(enforceRoles(owns));
 
   // What the plans, payments and subscriptions routes use (their …Deps), from the container.
   const checkout = { payments: container.payments, plans: container.plans, publicOrigin: publicOrigin(env) };
@@ -216,6 +217,7 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
       ids: { customerId: number; propertyId: number },
       tx: Parameters<typeof container.subscriptions.attachToProperty>[2],
     ) => container.subscriptions.attachToProperty(checkoutId, ids, tx),
+    inspectorPropertyIds: inspectorPropertyIds(container.db),
   };
   const bookingsDeps = {
     bookings: container.bookings,
@@ -250,7 +252,13 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   api.use(inspectionsApi({ inspections: container.inspections }));
   api.use(dashboardApi(dashboardDeps));
   api.use(photosApi({ photos: container.photos }));
-  api.use(entriesApi({ inspections: container.inspections, photos: container.photos }));
+  api.use(
+    entriesApi({
+      inspections: container.inspections,
+      photos: container.photos,
+      inspectorOwnsPhoto: (photoId, staffUserId) => owns("photo", photoId, staffUserId),
+    }),
+  );
   // Quotes, sharing, maintenance and My Home: their services and the settings their routes need.
   const linkSettings = {
     secure: env.NODE_ENV === "production",

@@ -3,12 +3,13 @@ import type { OwnedKind } from "./roles.js";
 
 /**
  * Whether an inspector owns an inspection (inspections.inspector_id), a report (of their inspection), a
- * maintenance task (assigned_to) or a photo (one on an entry of their inspection, or on none yet: the form shows
- * a photo it has just sent before saving the entry), for the role check of src/http/roles.ts
- * (docs/decisions.md#36). An id that names nothing is "not theirs": the 403 then tells no more than a 404 would.
+ * maintenance task (assigned_to), a property (inspectorPropertyIds) or a photo (one on an entry of their
+ * inspection, or on none yet: the form shows a photo it has just sent before saving the entry), for the role check
+ * of src/http/roles.ts and the form's entries (docs/decisions.md#36). An id that names nothing is "not theirs": the 403 then tells no more than a 404 would.
  */
 export function inspectorOwnership(db: Knex) {
   return async (kind: OwnedKind, id: number, staffUserId: number): Promise<boolean> => {
+    if (kind === "property") return (await inspectorPropertyIds(db)(staffUserId, id)).length > 0;
     if (kind === "photo") {
       const { rows } = await db.raw(
         `select not exists (select 1 from inspection_entry_photos where photo_id = :id)
@@ -29,5 +30,20 @@ export function inspectorOwnership(db: Knex) {
               .where({ "r.id": id, "i.inspector_id": staffUserId })
           : db("maintenance_tasks").where({ id, assigned_to: staffUserId });
     return (await query.first(db.raw("1 as owned"))) !== undefined;
+  };
+}
+
+/**
+ * The properties an inspector may read (the inspection form's picker): those of their own bookings and inspections
+ * (docs/decisions.md#36). Given `only`, whether that one property is among them.
+ */
+export function inspectorPropertyIds(db: Knex) {
+  return async (staffUserId: number, only?: number): Promise<number[]> => {
+    const mine = (table: string) => {
+      const q = db(table).where("inspector_id", staffUserId).whereNotNull("property_id").select("property_id");
+      return only === undefined ? q : q.where("property_id", only);
+    };
+    const rows: { property_id: number }[] = await mine("inspection_bookings").union(mine("inspections"));
+    return rows.map((r) => Number(r.property_id));
   };
 }

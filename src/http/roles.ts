@@ -7,7 +7,7 @@ import { wantsCsv } from "./csv.js";
 export type StaffRole = "owner" | "office" | "inspector";
 
 /** What an inspector may touch only when it is theirs: the id in the path names it. */
-export type OwnedKind = "inspection" | "report" | "task" | "photo";
+export type OwnedKind = "inspection" | "report" | "task" | "photo" | "property";
 
 export interface StaffRule {
   roles: readonly StaffRole[];
@@ -108,9 +108,10 @@ export const ROLE_RULES: Readonly<Record<string, RoleRule>> = {
   "POST /staff/set-password": ANYONE,
 
   // Customers and properties. The list and one property also answer a customer's own records; staff of every
-  // role may read them (the inspection form picks a property), but an inspector exports nothing (no CSV).
+  // role may read them (the inspection form picks a property), an inspector only the homes of their own bookings
+  // and inspections (the list is filtered by customers.routes.ts), and exports nothing (no CSV).
   "GET /api/properties": everyone(CUSTOMERS),
-  "GET /api/properties/:id": everyone(CUSTOMERS),
+  "GET /api/properties/:id": everyone("open the homes of other inspectors' visits", "property"),
   "PATCH /api/properties/:id": office(CUSTOMERS),
   "POST /api/properties/:id/send-sign-in-link": office(CUSTOMERS),
   "GET /admin/properties": office(CUSTOMERS),

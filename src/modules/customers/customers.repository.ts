@@ -156,8 +156,13 @@ export class CustomersRepository {
     q?: string;
     limit: number;
     offset: number;
+    /** Only these: an inspector's own homes (docs/decisions.md#36). */
+    propertyIds?: number[];
   }): Promise<{ rows: Property[]; total: number }> {
-    const filter = (builder: Knex.QueryBuilder) => this.staffSearch(builder, query.q);
+    const filter = (builder: Knex.QueryBuilder) => {
+      const searched = this.staffSearch(builder, query.q);
+      return query.propertyIds ? searched.whereIn("properties.id", query.propertyIds) : searched;
+    };
     const [rows, [count]] = await Promise.all([
       filter(this.db("properties"))
         .orderBy([

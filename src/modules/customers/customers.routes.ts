@@ -4,6 +4,7 @@ import { sendCsv, wantsCsv } from "../../http/csv.js";
 import { idParams } from "../../http/fields.js";
 import { NotFoundError } from "../../http/errors.js";
 import { requireStaffApi } from "../../http/guards.js";
+import { inspectorScopeOf } from "../../http/roles.js";
 import { body, params, query } from "../../http/validate.js";
 import { rememberCustomer, viewerOf } from "../../http/viewer.js";
 import { type PlanType, planTypeSchema } from "../plans/plans.schemas.js";
@@ -21,6 +22,11 @@ export interface CustomersRoutesDeps {
   requirePaid: (checkoutId: string, email: string) => Promise<{ plan: PlanType | null }>;
   /** Gives the subscription the checkout started to the new customer and home (SubscriptionsService.attachToProperty). */
   attachSubscription: (checkoutId: string, ids: { customerId: number; propertyId: number }, tx: Tx) => Promise<unknown>;
+  /**
+   * The properties of an inspector's own bookings and inspections (bookings and inspections sit above customers):
+   * all an inspector's list shows (docs/decisions.md#36).
+   */
+  inspectorPropertyIds: (staffUserId: number) => Promise<number[]>;
 }
 
 /** What the intake page uses: the demo checkout's customer, who fills the form in demo mode. */
@@ -77,8 +83,12 @@ export function customersApi(deps: CustomersRoutesDeps): Router {
           name: "properties",
           batches: deps.customers.exportProperties(query(req, staffListQuerySchema)),
         });
-      // Staff: a page, newest first, with the full count (docs/decisions.md#15).
-      const { rows, total } = await deps.customers.searchProperties(query(req, staffListQuerySchema));
+      // Staff: a page, newest first, with the full count (docs/decisions.md#15); an inspector's own homes only.
+      const inspectorId = inspectorScopeOf(req);
+      const { rows, total } = await deps.customers.searchProperties({
+        ...query(req, staffListQuerySchema),
+        ...(inspectorId !== undefined && { propertyIds: await deps.inspectorPropertyIds(inspectorId) }),
+      });
       res.setHeader("X-Total-Count", String(total));
       return void res.json(rows);
     }

@@ -82,7 +82,13 @@ export class CustomersService {
   }
 
   /** Staff lists (docs/decisions.md#15): a page of every property, newest first, and the full count. */
-  searchProperties(query: { q?: string; limit: number; offset: number }): Promise<{ rows: Property[]; total: number }> {
+  searchProperties(query: {
+    q?: string;
+    limit: number;
+    offset: number;
+    /** Only these (an inspector's own homes, docs/decisions.md#36). */
+    propertyIds?: number[];
+  }): Promise<{ rows: Property[]; total: number }> {
     return this.customers.searchProperties(query);
   }
 

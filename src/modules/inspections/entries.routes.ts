@@ -1,8 +1,9 @@
 import { Router } from "express";
 import { z } from "zod";
-import { ValidationError } from "../../http/errors.js";
+import { ForbiddenError, ValidationError } from "../../http/errors.js";
 import { MAX_ID, idInput } from "../../http/fields.js";
 import { requireStaffApi } from "../../http/guards.js";
+import { inspectorScopeOf } from "../../http/roles.js";
 import { parse } from "../../http/validate.js";
 import { type EntryInput, type EntryScore, entryInputSchema } from "./inspections.schemas.js";
 import type { InspectionsService } from "./inspections.service.js";
@@ -13,6 +14,11 @@ import type { PhotosService } from "./photos.service.js";
 export interface EntriesApiDeps {
   inspections: InspectionsService;
   photos: PhotosService;
+  /**
+   * Whether an inspector may put this stored photo on their entry: it is on none yet, or on their own inspection
+   * (src/http/ownership.repository.ts; docs/decisions.md#36).
+   */
+  inspectorOwnsPhoto: (photoId: number, staffUserId: number) => Promise<boolean>;
 }
 
 /** The most entries one call takes: every item of a house with many repeated rooms. */
@@ -67,7 +73,11 @@ function inspectionOf(entries: EntryBody[]): number {
  * Turns the entries' photos into photo ids: URLs must name stored photos; data strings are stored
  * (once per distinct image). Runs after every other check, so bad input stores no photo.
  */
-async function resolvePhotos(deps: EntriesApiDeps, entries: EntryBody[]): Promise<EntryInput[]> {
+async function resolvePhotos(
+  deps: EntriesApiDeps,
+  entries: EntryBody[],
+  inspectorId: number | undefined,
+): Promise<EntryInput[]> {
   const fields: Record<string, string> = {};
   const named = new Set<number>();
   for (const [i, entry] of entries.entries()) {
@@ -89,6 +99,11 @@ async function resolvePhotos(deps: EntriesApiDeps, entries: EntryBody[]): Promis
     });
   });
   if (Object.keys(fields).length) throw new ValidationError("Some photos are not valid", fields);
+  // An inspector's entry takes only photos they sent, never one of another inspector's inspection.
+  if (inspectorId !== undefined)
+    for (const id of existing)
+      if (!(await deps.inspectorOwnsPhoto(id, inspectorId)))
+        throw new ForbiddenError("Your role (inspector) cannot use another inspector's photos.");
 
   const out: EntryInput[] = [];
   for (const [i, entry] of entries.entries()) {
@@ -117,11 +132,12 @@ async function resolvePhotos(deps: EntriesApiDeps, entries: EntryBody[]): Promis
 async function parseEntries(
   deps: EntriesApiDeps,
   input: unknown,
+  inspectorId: number | undefined,
 ): Promise<{ inspectionId: number; entries: EntryInput[] }> {
   const parsed = parse(entriesBodySchema, input ?? {});
   const inspectionId = inspectionOf(parsed);
   deps.inspections.validateEntries(parsed.map((e) => ({ ...e, score: (e.score ?? null) as EntryScore | null })));
-  return { inspectionId, entries: await resolvePhotos(deps, parsed) };
+  return { inspectionId, entries: await resolvePhotos(deps, parsed, inspectorId) };
 }
 
 /** The inspection form's save and complete calls (staff-side §7; docs/decisions.md#16). */
@@ -131,14 +147,14 @@ export function entriesApi(deps: EntriesApiDeps): Router {
 
   /** Save: an upsert per (inspection, category, subcategory); the form sends chunks of 5. */
   router.post("/inspection-categories", async (req, res) => {
-    const { inspectionId, entries } = await parseEntries(deps, req.body);
+    const { inspectionId, entries } = await parseEntries(deps, req.body, inspectorScopeOf(req));
     const { saved } = await deps.inspections.saveEntries(inspectionId, entries);
     res.json({ saved });
   });
 
   /** Complete: every entry at once; each needs a score; one transaction (InspectionsService.complete). */
   router.post("/inspection-categories/bulk-complete", async (req, res) => {
-    const { inspectionId, entries } = await parseEntries(deps, req.body);
+    const { inspectionId, entries } = await parseEntries(deps, req.body, inspectorScopeOf(req));
     res.json(await deps.inspections.complete(inspectionId, entries));
   });
   return router;
