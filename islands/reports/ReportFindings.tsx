@@ -1,21 +1,22 @@
 // The report viewer's findings (ReportViewer.island.tsx): the priority recommendations, then every category
 // with its items, each collapsible.
 import { useState } from "react";
-import { SCORE_CHOICES, barColour, categoryBand } from "../../src/modules/inspections/bands";
+import {
+  URGENT_FLAG,
+  barColour,
+  categoryBand,
+  priorityText,
+  scoreChoiceLabel,
+} from "../../src/modules/inspections/bands";
 import type { ReportCategory, ReportRecommendation } from "../../src/modules/reports/report-data";
 import { MakeRecurring } from "../maintenance/MakeRecurring";
 import { type OpenPhotos, Photos } from "./ReportPhotos";
-
-const choiceLabel = (score: number | null) =>
-  score === null ? "N/A" : (SCORE_CHOICES.find((c) => c.value === score)?.label ?? String(score));
 
 function Recommendation({ r, onOpen }: { r: ReportRecommendation; onOpen: OpenPhotos }) {
   return (
     <li className="viewer-rec" data-priority={r.priority} data-testid="report-recommendation">
       <div className="viewer-rec-head">
-        <span className={`viewer-pill viewer-pill-${r.priority}`}>
-          {r.priority.charAt(0).toUpperCase() + r.priority.slice(1)} · {r.urgency}
-        </span>
+        <span className={`viewer-pill viewer-pill-${r.priority}`}>{priorityText(r.priority)}</span>
         <strong>{r.subcategory}</strong>
         <span className="viewer-muted">
           {r.category}
@@ -92,10 +93,10 @@ function Category({ category, onOpen }: { category: ReportCategory; onOpen: Open
               <div className="viewer-item-head">
                 <span className="font-semibold">{s.subcategoryName}</span>
                 <span className="viewer-item-score" data-band={s.score === null ? "none" : barColour(s.score * 10)}>
-                  {choiceLabel(s.score)}
+                  {scoreChoiceLabel(s.score)}
                   {s.score === null ? "" : ` (${s.score})`}
                 </span>
-                {s.urgent && <span className="viewer-pill viewer-pill-high">Urgent</span>}
+                {s.urgent && <span className="viewer-pill viewer-pill-high">{URGENT_FLAG}</span>}
               </div>
               {s.notes && <p className="viewer-notes">{s.notes}</p>}
               <Photos urls={s.photos} label={s.subcategoryName} onOpen={onOpen} />

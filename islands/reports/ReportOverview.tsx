@@ -1,5 +1,5 @@
 // The top of the report viewer (ReportViewer.island.tsx): the score and the property's facts, then the two summaries.
-import { adminLabel, barColour } from "../../src/modules/inspections/bands";
+import { adminLabel, barColour, priorityText, scoreChoiceLabel } from "../../src/modules/inspections/bands";
 import { addressLine } from "../../src/shared/address";
 import { type ReportData, SUMMARY_ITEM_SCORES, SUMMARY_SENTENCE } from "../../src/modules/reports/report-data";
 
@@ -94,7 +94,7 @@ export function ReportSummaries({ data }: { data: ReportData }) {
             <li key={label} data-kind={label.toLowerCase()} data-testid={`count-${label.toLowerCase()}`}>
               <strong>{s.itemCounts?.[label] ?? 0}</strong>
               <span>
-                {label} ({score})
+                {scoreChoiceLabel(score)} ({score})
               </span>
             </li>
           ))}
@@ -108,15 +108,15 @@ export function ReportSummaries({ data }: { data: ReportData }) {
         <ul className="viewer-counts">
           <li data-kind="high" data-testid="summary-high">
             <strong>{s.highPriority}</strong>
-            <span>High · Urgent</span>
+            <span>{priorityText("high")}</span>
           </li>
           <li data-kind="medium" data-testid="summary-medium">
             <strong>{s.mediumPriority}</strong>
-            <span>Medium · 30 Days</span>
+            <span>{priorityText("medium")}</span>
           </li>
           <li data-kind="low" data-testid="summary-low">
             <strong>{s.lowPriority}</strong>
-            <span>Low · 60 Days</span>
+            <span>{priorityText("low")}</span>
           </li>
           <li data-kind="total" data-testid="summary-total">
             <strong>{s.totalIssues}</strong>

@@ -51,7 +51,7 @@ export function RecommendationList({ recommendations, control }: RecommendationL
     <ul className="mt-4 divide-y divide-green-900/10" data-recommendations>
       {recommendations.map((r) => (
         <li key={r.id} className="py-5" data-recommendation={r.id}>
-          <div className="flex flex-wrap items-center gap-2 text-xs font-bold uppercase tracking-wide">
+          <div className="flex flex-wrap items-center gap-2 text-xs font-bold tracking-wide">
             <span className={`rounded-full px-2.5 py-1 ${CHIP[r.priority]}`}>{clientPriorityLabel(r.priority)}</span>
             {r.urgency && (
               <span className="rounded-full border border-green-900/25 px-2.5 py-1 text-green-900">{r.urgency}</span>

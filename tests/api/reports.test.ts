@@ -194,8 +194,11 @@ describe("generation", () => {
     for (const { text } of [fullText, summaryText]) {
       expect(text).toContain(address);
       expect(text).toContain("Łucja O’Brien");
-      expect(text).toContain("Poor");
-      expect(text).toContain("CRITICAL · URGENT");
+      // The homeowner's document: the client band of 57, never the admin one ("Poor"), and one priority spelling.
+      expect(text).toContain("Beyond the Pale");
+      expect(text).not.toMatch(/\bPoor\b/);
+      expect(text).toContain("Critical · Urgent");
+      expect(text).not.toMatch(/URGENT|Marginal/);
     }
     expect(fullText.text).toContain("Contents");
     expect(fullText.text).toContain(`Page 1 of ${fullText.pages}`);

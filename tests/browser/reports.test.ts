@@ -89,8 +89,8 @@ describe("reports list and viewer", () => {
     expect(await page.getByTestId("summary-total").innerText()).toContain("3");
     const recs = page.getByTestId("report-recommendation");
     expect(await recs.count()).toBe(3);
-    expect(await recs.first().innerText()).toContain("High · Urgent");
-    expect(await recs.nth(2).innerText()).toContain("Low · 60 Days");
+    expect(await recs.first().innerText()).toContain("Critical · Urgent");
+    expect(await recs.nth(2).innerText()).toContain("Monitor · 60 Days");
 
     // Categories open and close.
     const plumbing = page.getByRole("button", { name: /^Plumbing/ });

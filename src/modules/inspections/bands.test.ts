@@ -7,8 +7,13 @@ import {
   clientLabel,
   clientPriorityLabel,
   historyLabel,
+  SCORE_CHOICES,
+  URGENT_FLAG,
   marketingBand,
+  overallLabel,
+  priorityText,
   recommendationPriority,
+  scoreChoiceLabel,
   summaryLabel,
   tier,
   urgencyText,
@@ -119,5 +124,39 @@ describe("recommendations", () => {
 
   it("summary labels name the four entry scores", () => {
     expect([10, 7, 4, 1, 5].map(summaryLabel)).toEqual(["Excellent", "Marginal", "Defective", "Critical", null]);
+  });
+});
+
+describe("one word for one thing (docs/decisions.md#41)", () => {
+  it("a homeowner reads the client band, staff the admin band, for the same score", () => {
+    expect(overallLabel(57, "client")).toBe("Beyond the Pale");
+    expect(overallLabel(45, "staff")).toBe("Very Poor");
+    expect(overallLabel(45, "client")).toBe("Beyond the Pale");
+    expect(overallLabel(95, "client")).toBe("Haven Standing");
+    expect(overallLabel(95, "staff")).toBe("Excellent");
+    for (let score = 0; score <= 100; score++) {
+      expect(overallLabel(score, "client")).toBe(clientLabel(score));
+      expect(overallLabel(score, "staff")).toBe(adminLabel(score));
+    }
+  });
+
+  it("a score is named as the inspector's choice names it: 7 is Good, never Marginal", () => {
+    expect([10, 7, 4, 1, null].map(scoreChoiceLabel)).toEqual([
+      "Excellent",
+      "Good",
+      "Needs Attention",
+      "Immediate Action Required",
+      "N/A",
+    ]);
+    for (const choice of SCORE_CHOICES) expect(scoreChoiceLabel(choice.value)).toBe(choice.label);
+  });
+
+  it("a priority has one spelling, title case, client label then urgency", () => {
+    expect(["high", "medium", "low"].map(priorityText)).toEqual([
+      "Critical · Urgent",
+      "Defective · 30 Days",
+      "Monitor · 60 Days",
+    ]);
+    expect(URGENT_FLAG).toBe(urgencyText("high"));
   });
 });

@@ -100,6 +100,17 @@ export function clientPriorityLabel(priority: string): "Critical" | "Defective" 
   return "Monitor";
 }
 
+/**
+ * A recommendation's priority, the one spelling every page, PDF and e-mail shows (docs/decisions.md#41): the
+ * client priority label and the urgency text, in title case ("Critical · Urgent"). Never upper-cased in code.
+ */
+export function priorityText(priority: string): string {
+  return `${clientPriorityLabel(priority)} · ${urgencyText(priority === "high" || priority === "medium" ? priority : "low")}`;
+}
+
+/** How an item the inspector marked urgent is flagged (the same word as the urgency text). */
+export const URGENT_FLAG = "Urgent";
+
 /** Urgency text of a recommendation: high Urgent, medium 30 Days, low 60 Days. */
 export function urgencyText(priority: Priority): "Urgent" | "30 Days" | "60 Days" {
   if (priority === "high") return "Urgent";
@@ -125,7 +136,10 @@ export const SCORE_CHOICES = [
   { value: 1, label: "Immediate Action Required" },
 ] as const;
 
-/** Summary panel names of an entry score: 10 Excellent, 7 Marginal, 4 Defective, 1 Critical. */
+/**
+ * Summary panel keys of an entry score (staff-side §9): 10 Excellent, 7 Marginal, 4 Defective, 1 Critical. They
+ * key the report snapshot's itemCounts; what a reader sees for a score is scoreChoiceLabel (docs/decisions.md#41).
+ */
 export function summaryLabel(entryScore: number): "Excellent" | "Marginal" | "Defective" | "Critical" | null {
   const labels: Record<number, "Excellent" | "Marginal" | "Defective" | "Critical"> = {
     10: "Excellent",
@@ -134,4 +148,21 @@ export function summaryLabel(entryScore: number): "Excellent" | "Marginal" | "De
     1: "Critical",
   };
   return labels[entryScore] ?? null;
+}
+
+/** The word for an entry score everywhere: the label the inspector tapped (staff-side §5); null is N/A. */
+export function scoreChoiceLabel(entryScore: number | null): string {
+  if (entryScore === null) return "N/A";
+  return SCORE_CHOICES.find((c) => c.value === entryScore)?.label ?? String(entryScore);
+}
+
+/** Who reads a page or document: a homeowner (client) or a team member (staff). */
+export type Reader = "client" | "staff";
+
+/**
+ * The overall score's label for a reader (docs/decisions.md#41): a homeowner reads the client labels ("Beyond the
+ * Pale") everywhere, on My Home, the client report, the PDFs and e-mails; staff read the admin labels ("Very Poor").
+ */
+export function overallLabel(score: number, reader: Reader): string {
+  return reader === "client" ? clientLabel(score) : adminLabel(score);
 }

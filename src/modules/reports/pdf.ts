@@ -1,6 +1,13 @@
 // The report as PDF (docs/decisions.md#20): pdfkit, from the snapshot alone. Inter is embedded (TTF,
 // subset by pdfkit) so é, ’ or Ł always render; the score ring is an SVG drawn as vectors.
-import { adminLabel, barColour, categoryBand, clientPriorityLabel } from "../inspections/index.js";
+import {
+  URGENT_FLAG,
+  barColour,
+  categoryBand,
+  overallLabel,
+  priorityText,
+  scoreChoiceLabel,
+} from "../inspections/index.js";
 import {
   type ReportCategory,
   type ReportData,
@@ -74,7 +81,8 @@ class ReportPdf extends ReportPages {
     const x = PAGE.margin + size + 28;
     const width = CONTENT - size - 28;
     this.font("semibold", 9, C.muted).text("OVERALL CONDITION", x, top + 4, { characterSpacing: 0.8 });
-    const label = data.overallScore === null ? "Not scored" : adminLabel(data.overallScore);
+    // The PDF is the homeowner's document: client labels (docs/decisions.md#41).
+    const label = data.overallScore === null ? "Not scored" : overallLabel(data.overallScore, "client");
     this.font("bold", 22, data.overallScore === null ? C.muted : BAND[barColour(data.overallScore)]).text(
       label,
       x,
@@ -83,12 +91,12 @@ class ReportPdf extends ReportPages {
     );
     const s = data.summary;
     this.font("regular", 10, C.ink).text(
-      `${data.metadata.totalCategoriesInspected} categories and ${data.metadata.totalItemsInspected} items inspected. ${s.totalIssues} ${s.totalIssues === 1 ? "item needs" : "items need"} work: ${s.highPriority} high, ${s.mediumPriority} medium and ${s.lowPriority} low priority.`,
+      `${data.metadata.totalCategoriesInspected} categories and ${data.metadata.totalItemsInspected} items inspected. ${s.totalIssues} ${s.totalIssues === 1 ? "item needs" : "items need"} work: ${s.highPriority} ${priorityText("high")}, ${s.mediumPriority} ${priorityText("medium")} and ${s.lowPriority} ${priorityText("low")}.`,
       x,
       top + 48,
       { width },
     );
-    // Summary counts: items scored 10, 7, 4 and 1.
+    // Summary counts: items scored 10, 7, 4 and 1, named as the form names them (two lines for the long ones).
     const boxTop = top + 84;
     const boxWidth = (width - 3 * 8) / 4;
     const tint: Record<string, string> = {
@@ -99,20 +107,20 @@ class ReportPdf extends ReportPages {
     };
     SUMMARY_ITEM_SCORES.forEach(({ label: name, score }, i) => {
       const bx = x + i * (boxWidth + 8);
-      doc.roundedRect(bx, boxTop, boxWidth, 34, 4).fill("#f4f6f5");
+      doc.roundedRect(bx, boxTop, boxWidth, 44, 4).fill("#f4f6f5");
       this.font("bold", 13, tint[name]!).text(String(s.itemCounts[name]), bx + 8, boxTop + 5, {
         width: boxWidth - 16,
         lineBreak: false,
       });
-      this.font("medium", 7.5, C.muted).text(`${name.toUpperCase()} (${score})`, bx + 8, boxTop + 22, {
+      this.font("medium", 7.5, C.muted).text(`${scoreChoiceLabel(score)} (${score})`, bx + 8, boxTop + 22, {
         width: boxWidth - 12,
-        lineBreak: false,
-        characterSpacing: 0.3,
+        height: 20,
+        lineGap: -1,
       });
     });
-    this.font("regular", 8.5, C.muted).text(SUMMARY_SENTENCE, x, boxTop + 40, { width });
+    this.font("regular", 8.5, C.muted).text(SUMMARY_SENTENCE, x, boxTop + 50, { width });
     doc.x = PAGE.margin;
-    doc.y = Math.max(top + size + 16, boxTop + 52) + 18;
+    doc.y = Math.max(top + size + 16, boxTop + 62) + 18;
   }
 
   /** One bar per category, in its band colour. */
@@ -150,8 +158,8 @@ class ReportPdf extends ReportPages {
     }
   }
 
-  private priorityPill(priority: string, urgency: string, x: number, y: number): number {
-    const text = `${clientPriorityLabel(priority).toUpperCase()} · ${urgency.toUpperCase()}`;
+  private priorityPill(priority: string, x: number, y: number): number {
+    const text = priorityText(priority);
     this.doc.font("semibold").fontSize(7.5);
     const width = this.doc.widthOfString(text, { characterSpacing: 0.4 }) + 12;
     this.doc.roundedRect(x, y, width, 14, 7).fill(PRIORITY[priority] ?? C.muted);
@@ -183,7 +191,7 @@ class ReportPdf extends ReportPages {
       this.ensure(34 + notesHeight);
       const y = doc.y;
       doc.rect(PAGE.margin, y, 3, 26 + notesHeight).fill(PRIORITY[r.priority] ?? C.muted);
-      const pill = this.priorityPill(r.priority, r.urgency, PAGE.margin + 14, y);
+      const pill = this.priorityPill(r.priority, PAGE.margin + 14, y);
       this.font("semibold", 10.5, C.ink).text(r.subcategory, PAGE.margin + 22 + pill, y + 1, {
         width: CONTENT - 30 - pill,
         lineBreak: false,
@@ -253,7 +261,7 @@ class ReportPdf extends ReportPages {
       this.font("medium", 9.5, C.ink).text(item.subcategoryName, PAGE.margin + 12, rowY + 5, { width: 138 });
       const nameBottom = doc.y;
       this.font("semibold", 8.5, item.score === null ? C.muted : C.ink).text(
-        `${choiceLabel(item.score)}${item.score === null ? "" : ` (${item.score})`}${item.urgent ? "  ·  URGENT" : ""}`,
+        `${choiceLabel(item.score)}${item.score === null ? "" : ` (${item.score})`}${item.urgent ? `  ·  ${URGENT_FLAG}` : ""}`,
         PAGE.margin + 150,
         rowY + 5.5,
         { width: CONTENT - 150 },
@@ -299,7 +307,7 @@ class ReportPdf extends ReportPages {
       this.runningHeader();
       this.heading(
         "Priority recommendations",
-        `${data.summary.totalIssues} items, worst first: high priority is urgent, medium within 30 days, low within 60 days.`,
+        `${data.summary.totalIssues} items, worst first: ${priorityText("high")}, then ${priorityText("medium")}, then ${priorityText("low")}.`,
       );
       await this.preparePhotos([
         ...data.recommendations.flatMap((r) => r.photoIds),

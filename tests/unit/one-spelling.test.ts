@@ -1,0 +1,67 @@
+// One word for one thing (docs/decisions.md#41), read from the source as text: a recommendation's priority has one
+// spelling ('Critical · Urgent'), never upper-cased or spelled with the staff enumeration; a reader never sees the
+// summary panel's 'Marginal'; the report PDF names the overall band with the client's labels.
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** Every source and view file a reader's text can come from; tests excluded. */
+function sources(dir: string): string[] {
+  return readdirSync(path.join(ROOT, dir)).flatMap((name) => {
+    const rel = path.join(dir, name);
+    if (statSync(path.join(ROOT, rel)).isDirectory()) return sources(rel);
+    return /\.(ts|tsx|ejs)$/.test(name) && !/\.test\.tsx?$/.test(name) ? [rel] : [];
+  });
+}
+
+const files = ["src", "views", "islands"].flatMap(sources).map((file) => ({
+  file,
+  text: readFileSync(path.join(ROOT, file), "utf8"),
+}));
+
+const hits = (pattern: RegExp, except: string[] = []) =>
+  files.filter((f) => !except.includes(f.file) && pattern.test(f.text)).map((f) => f.file);
+
+describe("one spelling for priorities", () => {
+  it("never spells urgency in capitals", () => {
+    expect(hits(/\bURGENT\b|\bCRITICAL\b|\b30 DAYS\b|\b60 DAYS\b/)).toEqual([]);
+  });
+
+  it("never pairs the staff enumeration with the urgency ('High · Urgent')", () => {
+    expect(hits(/\b(High|Medium|Low) · (Urgent|30 Days|60 Days)/)).toEqual([]);
+  });
+
+  it("never upper-cases a priority or an urgency in code", () => {
+    expect(hits(/(priority|urgency|PriorityLabel\([^)]*\))\S*\.toUpperCase\(\)/i)).toEqual([]);
+  });
+
+  it("never upper-cases the priority chips with a class", () => {
+    const chips = files.filter((f) => /clientPriorityLabel\(/.test(f.text));
+    expect(chips.length).toBeGreaterThan(0);
+    for (const { file, text } of chips)
+      for (const line of text.split("\n").filter((l) => /clientPriorityLabel\(r\.priority\)/.test(l)))
+        expect(`${file}: ${line}`).not.toMatch(/\buppercase\b/);
+  });
+});
+
+describe("one word for a score", () => {
+  it("shows 'Marginal' nowhere: it only keys the snapshot's counts", () => {
+    const keysOnly = [
+      "src/modules/inspections/bands.ts",
+      "src/modules/reports/report-data.ts",
+      "src/modules/reports/reports.openapi.ts",
+      "src/modules/reports/pdf.ts",
+    ];
+    expect(hits(/Marginal/, keysOnly)).toEqual([]);
+    expect(readFileSync(path.join(ROOT, "src/modules/reports/pdf.ts"), "utf8")).not.toMatch(/`[^`]*\$\{name\}/);
+  });
+
+  it("the report PDF names the overall band for the homeowner, never with the admin labels", () => {
+    const pdf = files.filter((f) => /^src\/modules\/(reports\/pdf|quotes\/quote-report)/.test(f.file));
+    expect(pdf.length).toBeGreaterThan(1);
+    for (const { file, text } of pdf) expect(`${file}: ${/adminLabel/.test(text)}`).toBe(`${file}: false`);
+  });
+});
