@@ -65,3 +65,12 @@ describe("one word for a score", () => {
     for (const { file, text } of pdf) expect(`${file}: ${/adminLabel/.test(text)}`).toBe(`${file}: false`);
   });
 });
+
+describe("one count of the booking's steps", () => {
+  it("no page counts the booking's steps: the stepper shows them (three, or the rest after payment)", () => {
+    const booking = files.filter((f) => /^(views\/bookings|src\/modules\/bookings|views\/pages)\//.test(f.file));
+    expect(booking.length).toBeGreaterThan(2);
+    const counted = booking.filter((f) => /booking in \w+ steps|\w+ short steps/i.test(f.text)).map((f) => f.file);
+    expect(counted).toEqual([]);
+  });
+});

@@ -143,7 +143,7 @@ export function bookingsPages(deps: BookingsRoutesDeps): Router {
     res.page("bookings/schedule-inspection", {
       title: "Schedule Your Inspection | Haven",
       description:
-        "Book your Haven 114-point home inspection in three short steps: your property, your contact details and a time that suits you.",
+        "Book your Haven 114-point home inspection: your property, your contact details and a time that suits you.",
       footer: true,
       islands: true,
       props: { propertyTypes: PROPERTY_TYPES, minDate, maxDate, prefill, planLabel: plan ? planLabel(plan) : null },
