@@ -87,6 +87,8 @@ const schema = z.object({
   CONTACT_EMAIL: z.string().email().default("hello@havenhomehealth.ca"),
   SUPPORT_EMAIL: z.string().email().default("support@havenhomehealth.ca"),
   MAIL_FROM: z.string().default("Haven <no-reply@havenhomehealth.ca>"),
+  // Where a reply to any e-mail goes (Reply-To): the office. Unset, SUPPORT_EMAIL, the address the e-mails name.
+  REPLY_TO: optional(z.string().email()),
   SMTP_URL: optional(z.string()),
   STRIPE_SECRET_KEY: optional(z.string()),
   STRIPE_PUBLISHABLE_KEY: optional(z.string()),

@@ -3,4 +3,5 @@ export { MailDeliveryError, MailService, type MailSettings, type SentMail, mailS
 export { mailSendTask } from "./mail.tasks.js";
 export { myHomeLine, withCustomerFooter } from "./customer-footer.js";
 export { type BookingConfirmationDetails, bookingConfirmationEmail } from "./templates/booking-confirmation.js";
+export { type BookingRescheduledDetails, bookingRescheduledEmail } from "./templates/booking-rescheduled.js";
 export { MAIL_SEND_TASK, type MailMessage, mailMessageSchema } from "./mail.schemas.js";

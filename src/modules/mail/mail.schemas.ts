@@ -8,6 +8,8 @@ export const mailMessageSchema = z.object({
     .regex(/^[a-z0-9.-]{1,60}$/)
     .optional(),
   to: z.string().email(),
+  /** Overrides the settings' Reply-To (the office) for this message. */
+  replyTo: z.string().email().optional(),
   subject: z.string().min(1).max(300),
   text: z.string(),
   html: z.string().optional(),

@@ -13,6 +13,8 @@ import { MAIL_SEND_TASK, type MailMessage, mailMessageSchema } from "./mail.sche
 
 export interface MailSettings {
   from: string;
+  /** Reply-To of every message (the office: MAIL_FROM is a no-reply address); a message may name its own. */
+  replyTo?: string;
   /** The SMTP server that sends every message; without it, messages become .eml files in `outboxDir`. */
   smtpUrl?: string;
   outboxDir: string;
@@ -22,9 +24,13 @@ export interface MailSettings {
  * MAIL_MODE decides, not the mere presence of SMTP_URL: `outbox` writes files even when SMTP_URL is
  * set (loadEnv refuses `smtp` without one, and production without either).
  */
-export function mailSettingsFrom(env: Pick<Env, "MAIL_FROM" | "MAIL_MODE" | "SMTP_URL" | "DATA_DIR">): MailSettings {
+export function mailSettingsFrom(
+  env: Pick<Env, "MAIL_FROM" | "MAIL_MODE" | "SMTP_URL" | "DATA_DIR"> &
+    Partial<Pick<Env, "REPLY_TO" | "SUPPORT_EMAIL">>,
+): MailSettings {
   return {
     from: env.MAIL_FROM,
+    replyTo: env.REPLY_TO ?? env.SUPPORT_EMAIL,
     smtpUrl: env.MAIL_MODE === "smtp" ? env.SMTP_URL : undefined,
     outboxDir: path.join(env.DATA_DIR, "outbox"),
   };
@@ -96,7 +102,11 @@ export class MailService {
 
   private async deliver(input: MailMessage): Promise<SentMail> {
     const { template: _template, ...message } = mailMessageSchema.parse(input);
-    const info = await this.getTransport().sendMail({ from: this.settings.from, ...message });
+    const info = await this.getTransport().sendMail({
+      from: this.settings.from,
+      ...(this.settings.replyTo && { replyTo: this.settings.replyTo }),
+      ...message,
+    });
     const messageId = String(info.messageId ?? "");
     if (this.settings.smtpUrl) {
       this.log.info({ to: message.to, subject: message.subject, messageId }, "mail sent");
