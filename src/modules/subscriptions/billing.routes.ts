@@ -17,6 +17,7 @@ import {
 import { BillingUnavailableError } from "./billing-provider.js";
 import type { SubscriptionsService } from "./subscriptions.service.js";
 import { billingAmount, billingDate } from "./subscriptions.mail.js";
+import { chargesLeft } from "./charges-left.js";
 
 export const EXPIRED_LINK_MESSAGE =
   "This billing link has expired. Please use the link in your latest Haven e-mail, or contact us.";
@@ -213,6 +214,7 @@ export function billingPages(deps: BillingRoutesDeps): Router {
         token,
         support,
         format,
+        charges: view.cancellation ? chargesLeft(view, view.cancellation.takesEffectAt, tz, new Date()) : null,
         errors: {},
         reason: "",
       });
@@ -235,6 +237,7 @@ export function billingPages(deps: BillingRoutesDeps): Router {
           token,
           support,
           format,
+          charges: view.cancellation ? chargesLeft(view, view.cancellation.takesEffectAt, tz, new Date()) : null,
           errors,
           reason: String(req.body?.reason ?? ""),
         });

@@ -182,6 +182,7 @@ export class ProviderState {
     } else if (!cancelAfter && cancelBefore && !ENDED_STATUSES.includes(state.status)) {
       await repo.update(before.id, { cancellation_reason: null }, tx);
       await repo.logEvent(before.id, { kind: "cancel_undone", actor: ctx.actor }, tx);
+      await mailer.send("cancel_undone", after, tx, { amount: after.monthlyAmount });
     }
     if (state.status === before.status) return;
     if (endedNow) {

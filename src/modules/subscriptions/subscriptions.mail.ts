@@ -12,6 +12,7 @@ export type BillingMailKind =
   | "payment_failed"
   | "payment_action_required"
   | "cancel_scheduled"
+  | "cancel_undone"
   | "canceled"
   | "plan_changed"
   | "refund";
@@ -184,6 +185,17 @@ function build(kind: BillingMailKind, d: BillingMailData): Built {
         ],
       };
     }
+    case "cancel_undone":
+      return {
+        subject: `Your Haven ${d.planName} plan continues: the cancellation is undone`,
+        blocks: [
+          `The cancellation of your ${plan} is undone: your plan and its services continue, and it is billed monthly as before.`,
+          lines(`Plan: ${d.planName}`, amount && `Monthly price: ${amount} plus tax`, periodLine),
+          "Did you not ask for this? Reply to this e-mail and we will set it right.",
+          { label: "See your plan and invoices:", link: d.link },
+          minimumLine,
+        ],
+      };
     case "canceled": {
       const endedAt = d.effectiveAt ?? d.cancelAt ?? null;
       // Stripe's retries ended with "mark unpaid": the plan stops, and paying its open invoice brings it back.
