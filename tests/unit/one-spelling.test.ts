@@ -4,7 +4,9 @@
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { PDFParse } from "pdf-parse";
 import { describe, expect, it } from "vitest";
+import { renderQuoteReportPdf } from "../../src/modules/quotes/quote-report.pdf.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -35,7 +37,7 @@ describe("one spelling for priorities", () => {
   });
 
   it("never upper-cases a priority or an urgency in code", () => {
-    expect(hits(/(priority|urgency|PriorityLabel\([^)]*\))\S*\.toUpperCase\(\)/i)).toEqual([]);
+    expect(hits(/(priority|urgency|PriorityLabel\([^)]*\))\.toUpperCase\(\)/i)).toEqual([]);
   });
 
   it("never upper-cases the priority chips with a class", () => {
@@ -72,5 +74,28 @@ describe("one count of the booking's steps", () => {
     expect(booking.length).toBeGreaterThan(2);
     const counted = booking.filter((f) => /booking in \w+ steps|\w+ short steps/i.test(f.text)).map((f) => f.file);
     expect(counted).toEqual([]);
+  });
+});
+
+describe("the quote PDF sent to the homeowner", () => {
+  it("spells a quote's priority as the staff list does, not the raw value", async () => {
+    const pdf = await renderQuoteReportPdf({
+      propertyAddress: "12 Elgin Street",
+      clientName: "Avery Tremblay",
+      createdAt: "2026-02-03T10:00:00.000Z",
+      totalCents: 12300,
+      link: "https://haven.test/quote-report/abc",
+      items: [
+        { taskTitle: "Clean gutters", taskDescription: "Sagging", quotedAmount: "$123.00", priority: "immediate" },
+      ] as never,
+    });
+    const parser = new PDFParse({ data: new Uint8Array(pdf) });
+    try {
+      const { text } = await parser.getText();
+      expect(text).toContain("Priority: Immediate");
+      expect(text).not.toContain("Priority: immediate");
+    } finally {
+      await parser.destroy();
+    }
   });
 });

@@ -1,6 +1,9 @@
 import { loadPdfLibraries } from "../reports/index.js";
 import { type ClientQuoteItem, formatCents } from "./quotes.constants.js";
 
+/** A quote's priority as the staff list spells it ("Immediate", "High"), never the raw value. */
+const priorityWord = (priority: string) => priority.charAt(0).toUpperCase() + priority.slice(1);
+
 export interface QuoteReportDocument {
   propertyAddress: string;
   clientName: string;
@@ -53,7 +56,11 @@ export async function renderQuoteReportPdf(doc: QuoteReportDocument): Promise<Bu
           .font("Helvetica")
           .fontSize(10)
           .text(item.taskDescription, left, pdf.y, { width: width - 130 });
-      pdf.fillColor("#666666").font("Helvetica").fontSize(9).text(`Priority: ${item.priority}`, left);
+      pdf
+        .fillColor("#666666")
+        .font("Helvetica")
+        .fontSize(9)
+        .text(`Priority: ${priorityWord(item.priority)}`, left);
       pdf.moveDown(0.8);
     });
 
