@@ -1,5 +1,11 @@
 // The top of the report viewer (ReportViewer.island.tsx): the score and the property's facts, then the two summaries.
-import { adminLabel, barColour, priorityText, scoreChoiceLabel } from "../../src/modules/inspections/bands";
+import {
+  adminLabel,
+  barColour,
+  overallLabel,
+  priorityText,
+  scoreChoiceLabel,
+} from "../../src/modules/inspections/bands";
 import { addressLine } from "../../src/shared/address";
 import { type ReportData, SUMMARY_ITEM_SCORES, SUMMARY_SENTENCE } from "../../src/modules/reports/report-data";
 
@@ -54,6 +60,12 @@ export function ReportHero({ reportId, propertyId, data }: { reportId: number; p
         <p className="viewer-label" data-band={data.overallScore === null ? "none" : barColour(data.overallScore)}>
           {data.overallScore === null ? "Not scored" : `${data.overallScore} · ${adminLabel(data.overallScore)}`}
         </p>
+        {data.overallScore !== null && (
+          // Staff read the admin label; the homeowner's pages and PDFs say the client's (docs/decisions.md#41).
+          <p className="viewer-muted" data-testid="client-label">
+            The client reads: {overallLabel(data.overallScore, "client")}
+          </p>
+        )}
         <dl className="viewer-facts">
           <div>
             <dt>Client</dt>

@@ -79,6 +79,7 @@ describe("reports list and viewer", () => {
     await page.getByRole("heading", { name: "8 Chemin Sainte-Foy", level: 1 }).waitFor();
     expect(await page.getByTestId("score-ring").innerText()).toContain("57");
     expect(await page.locator(".viewer-label").innerText()).toBe("57 · Poor"); // the number beside every label
+    expect(await page.getByTestId("client-label").innerText()).toBe("The client reads: Beyond the Pale");
     // The summary counts (items scored 10, 7, 4, 1) and the recommendation summary.
     expect(await page.getByTestId("count-excellent").innerText()).toContain("2");
     expect(await page.getByTestId("count-marginal").innerText()).toContain("1");
