@@ -6,6 +6,8 @@
 const LAYERS = [
   // The audit trail sits below every module, so each one, auth included, records its changes (docs/decisions.md#39).
   ["audit"],
+  // The staff bell's notifications: raised by modules of every layer above, in their own transactions.
+  ["notifications"],
   ["mail", "auth", "plans", "tax"],
   ["customers", "payments"],
   ["bookings", "inspections", "subscriptions"],

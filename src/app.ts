@@ -19,6 +19,7 @@ import { pageRendering } from "./http/render.js";
 import { sessionMiddleware, sessionOptions, staffSessionCheck } from "./http/session.js";
 import { authApi, authPages } from "./modules/auth/auth.routes.js";
 import { auditApi, auditPages } from "./modules/audit/audit.routes.js";
+import { notificationsApi, notificationsPages } from "./modules/notifications/index.js";
 import { auditActor } from "./modules/audit/index.js";
 import { staffAccountsApi, staffAccountsPages } from "./modules/auth/staff-accounts.routes.js";
 import { twoStepGate, twoStepPages } from "./modules/auth/two-step.routes.js";
@@ -265,7 +266,12 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
     publicUrl: publicOrigin(env),
     timeZone: env.BUSINESS_TZ,
   };
-  const quotesDeps = { quotes: container.quotes, staffPage: staffShell, settings: linkSettings };
+  const quotesDeps = {
+    quotes: container.quotes,
+    notifications: container.notifications,
+    staffPage: staffShell,
+    settings: linkSettings,
+  };
   const maintenanceDeps = {
     maintenance: container.maintenance,
     staffPage: staffShell,
@@ -307,8 +313,11 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   const auditDeps = { audit: container.audit, staffPage: staffShell, timeZone: env.BUSINESS_TZ };
   api.use(auditApi(auditDeps));
   app.use("/api", api);
+  const notificationsDeps = { notifications: container.notifications, staffPage: staffShell };
+  api.use(notificationsApi(notificationsDeps));
   app.use(auditPages(auditDeps));
 
+  app.use(notificationsPages(notificationsDeps));
   app.use(authPages({ auth: container.auth }));
   app.use(staffAccountsPages(staffAccountsDeps));
   app.use(twoStepPages({ twoStep: container.twoStep, staffPage: staffShell }));

@@ -6,6 +6,7 @@ import { type Assets, loadAssets } from "./http/assets.js";
 import { type TransactionRunner, transactionRunner } from "./db/transaction.js";
 import { AuditRepository } from "./modules/audit/audit.repository.js";
 import { AuditLog } from "./modules/audit/audit.service.js";
+import { Notifications, NotificationsRepository } from "./modules/notifications/index.js";
 import { CustomersRepository } from "./modules/customers/customers.repository.js";
 import { CustomersService } from "./modules/customers/customers.service.js";
 import { StaffUsersRepository } from "./modules/auth/users.repository.js";
@@ -77,6 +78,8 @@ export interface Container {
   audit: AuditLog;
   plans: PlansService;
   users: UsersService;
+  /** The staff bell's notifications, raised in each event's transaction (src/modules/notifications/README.md). */
+  notifications: Notifications;
   auth: AuthService;
   /** Owners' management of staff accounts: invitations, roles, deactivation, reset links (docs/decisions.md#38). */
   staffAccounts: StaffAccountsService;
@@ -135,6 +138,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
   const customers = new CustomersService({ customers: new CustomersRepository(db), transaction, audit });
   const mail = new MailService(mailSettingsFrom(env), log);
   const subscriptionsRepository = new SubscriptionsRepository(db, {
+  const notifications = new Notifications({ repo: new NotificationsRepository(db, env.BUSINESS_TZ) });
     timeZone: env.BUSINESS_TZ,
     defaultProvince: business.province,
   });
@@ -147,6 +151,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
   const subscriptions = new SubscriptionsService(subscriptionsRepository, {
     plans,
     mail,
+    notifications,
     transaction,
     planDeliveries: planServices,
     stripe: stripeBilling,
@@ -156,6 +161,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
       timeZone: env.BUSINESS_TZ,
       publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
       sessionSecret: env.SESSION_SECRET,
+    notifications,
       supportEmail: env.SUPPORT_EMAIL,
       supportPhone: env.CONTACT_PHONE,
       business,
@@ -176,6 +182,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
   const stripe = stripeBilling
     ? {
         billing: stripeBilling,
+    notifications,
         webhooks: new StripeWebhooks({
           billing: stripeBilling,
           subscriptions,
@@ -197,6 +204,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
       timeZone: env.BUSINESS_TZ,
       supportEmail: env.SUPPORT_EMAIL,
       supportPhone: env.CONTACT_PHONE,
+    notifications,
       publicUrl: env.PUBLIC_URL,
     },
   });
@@ -231,6 +239,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
   });
   const sharing = new SharingService(new SharingRepository(db), {
     reports,
+    notifications,
     photos,
     customers,
     maintenance,
@@ -286,6 +295,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
       users,
       sessions: new StaffSessionsRepository(db),
       attempts: new LoginAttemptsRepository(db),
+    notifications,
       twoStep,
     }),
     twoStep,

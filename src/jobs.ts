@@ -4,6 +4,7 @@ import { MAIL_SEND_TASK, mailSendTask } from "./modules/mail/index.js";
 import { SHARE_MAIL_TASK, shareMailTask } from "./modules/sharing/index.js";
 import { QUOTE_REPORT_MAIL_TASK, quoteReportMailTask } from "./modules/quotes/index.js";
 import { PRIVACY_PURGE_TASK, privacyPurgeTask } from "./modules/privacy/index.js";
+import { NOTIFICATIONS_PAID_NEVER_BOOKED_TASK, paidNeverBookedTask } from "./modules/notifications/index.js";
 import { SUBSCRIPTIONS_RENEW_TASK, subscriptionsRenewTask } from "./modules/subscriptions/subscriptions.tasks.js";
 import { SUBSCRIPTIONS_RECONCILE_TASK, subscriptionsReconcileTask } from "./modules/subscriptions/reconcile.tasks.js";
 import { BACKUP_TASK, backupTask } from "./ops/backup.tasks.js";
@@ -31,6 +32,7 @@ export function taskList(container: Container): TaskList {
     [MAINTENANCE_EXPAND_TASK]: maintenanceExpandTask(container.maintenance),
     [MAINTENANCE_REMINDERS_TASK]: maintenanceRemindersTask(container.maintenance),
     [PRIVACY_PURGE_TASK]: privacyPurgeTask(container.privacy),
+    [NOTIFICATIONS_PAID_NEVER_BOOKED_TASK]: paidNeverBookedTask(container.notifications),
     [SUBSCRIPTIONS_RENEW_TASK]: subscriptionsRenewTask(container.subscriptions),
     [SUBSCRIPTIONS_RECONCILE_TASK]: subscriptionsReconcileTask(container.invoiceSide.reconcile),
     // Daily when BACKUP_DIR is set (backupCrontab in src/ops/backup.ts; docs/operations.md, "Backups").

@@ -5,6 +5,7 @@ import type { Container } from "./container.js";
 import { taskList } from "./jobs.js";
 import { MAINTENANCE_CRONTAB } from "./modules/maintenance/index.js";
 import { PRIVACY_CRONTAB } from "./modules/privacy/index.js";
+import { NOTIFICATIONS_CRONTAB } from "./modules/notifications/index.js";
 import { SUBSCRIPTIONS_CRONTAB } from "./modules/subscriptions/subscriptions.tasks.js";
 import { SUBSCRIPTIONS_RECONCILE_CRONTAB } from "./modules/subscriptions/reconcile.tasks.js";
 import { backupCrontab } from "./ops/backup.js";
@@ -82,6 +83,7 @@ export async function startWorker(
       crontab: [
         MAINTENANCE_CRONTAB,
         PRIVACY_CRONTAB,
+        NOTIFICATIONS_CRONTAB,
         SUBSCRIPTIONS_CRONTAB,
         SUBSCRIPTIONS_RECONCILE_CRONTAB,
         ...backupCrontab(),

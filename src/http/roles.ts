@@ -169,6 +169,9 @@ export const ROLE_RULES: Readonly<Record<string, RoleRule>> = {
   "POST /api/properties/:id/generate-quote-report": office(QUOTES),
   "GET /admin/quote-requests": office(QUOTES),
   "GET /admin/notifications": office(QUOTES),
+  "POST /admin/notifications/read": office(QUOTES),
+  "GET /api/notifications": office(QUOTES),
+  "POST /api/notifications/read": office(QUOTES),
 
   // Maintenance: an inspector sees and works the tasks assigned to them; the office plans schedules.
   "GET /api/maintenance-tasks": everyone("see maintenance tasks"),

@@ -137,9 +137,12 @@ describe("refunds with Stripe", () => {
     expect(sub.disputed_at).not.toBeNull();
     const events = await ctx.db("subscription_events").where({ subscription_id: bought.local.id, kind: "disputed" });
     expect(events).toHaveLength(1);
-    // The staff bell rings: the dispute is listed, linking to the subscription.
+    // The staff bell rings: the dispute is one notification, listed, linking to the subscription.
+    expect(await ctx.db("notifications").where({ kind: "dispute", record_id: String(bought.local.id) })).toHaveLength(
+      1,
+    );
     const bell = (await staff.agent.get("/admin/notifications").expect(200)).text;
-    expect(bell).toContain('data-bell-item="dispute" data-new="true"');
+    expect(bell).toContain('data-notice="dispute" data-unread="true"');
     expect(bell).toContain(`/admin/subscriptions/${bought.local.id}`);
     // The subscription's page flags it.
     const page = (await staff.agent.get(`/admin/subscriptions/${bought.local.id}`).expect(200)).text;

@@ -6,6 +6,7 @@ import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import { fieldsFromZod, NotFoundError, ConflictError, ValidationError } from "../../http/errors.js";
 import { addDays, todayIn } from "../../shared/business-time.js";
 import { type PlanServiceDefinition, planServiceByKey, planServicesOf } from "../plans/index.js";
+import type { Notifications } from "../notifications/index.js";
 import type { PlanType } from "../plans/plans.schemas.js";
 import { ENDED_STATUSES, SERVING_STATUSES } from "../subscriptions/subscriptions.constants.js";
 import type { MaintenanceTask } from "./maintenance.constants.js";
@@ -57,6 +58,8 @@ export interface PlanDeliveriesDeps {
   repo: PlanDeliveriesRepository;
   transaction: TransactionRunner;
   settings: PlanDeliveriesSettings;
+  /** The staff bell: a plan visit the homeowner requested (notifications README). */
+  notifications?: Pick<Notifications, "raise"> | null;
 }
 
 /** Statuses whose tasks run unheld; any other status still serving or not yet ended holds them. */
@@ -239,6 +242,14 @@ export class PlanDeliveries {
         held: Boolean(schedule.held),
       });
       if (!task) throw new ConflictError(`${definition.title} is already requested for ${request.date}`);
+      if (input.source === "portal")
+        await this.deps.notifications?.raise(tx, {
+          kind: "visit-requested",
+          recordType: "maintenance_task",
+          recordId: task.id,
+          link: `/admin/properties/${propertyId}`,
+          text: `${definition.title} requested by the homeowner for ${request.date}`,
+        });
       return task;
     });
   }

@@ -62,9 +62,12 @@ const OPEN_STATUS_SQL = "status in ('pending','quoted','accepted')";
 
 const escapeLike = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** One line of the staff bell: a quote request the client made or added to, or a report a client answered. */
+/**
+ * One line of the staff bell from clients: a quote request the client made or added to, or a report a client
+ * answered. Everything else the office acts on is a notification (src/modules/notifications).
+ */
 export interface BellItem {
-  kind: "quote" | "asked-again" | "response" | "dispute";
+  kind: "quote" | "asked-again" | "response";
   id: number;
   at: string;
   propertyId: number;
@@ -74,8 +77,6 @@ export interface BellItem {
   title: string | null;
   /** The answered report (response lines; null for quotes). */
   reportId: number | null;
-  /** The disputed subscription (dispute lines, docs/decisions.md#34; null otherwise). */
-  subscriptionId: number | null;
   isNew: boolean;
 }
 
@@ -85,18 +86,13 @@ export interface BellItem {
  */
 const BELL_SQL = `
   select 'quote' as kind, q.id, q.client_noted_at as at, q.client_noted_at > q.created_at as again, p.id as property_id,
-         p.address, p.client_name, t.title, null::int as report_id, null::int as subscription_id
+         p.address, p.client_name, t.title, null::int as report_id
     from quote_requests q join properties p on p.id = q.property_id join maintenance_tasks t on t.id = q.maintenance_task_id
    where q.client_noted_at > :from
   union all
-  select 'response', s.id, s.responded_at, false, p.id, p.address, p.client_name, null, s.report_id, null
+  select 'response', s.id, s.responded_at, false, p.id, p.address, p.client_name, null, s.report_id
     from report_shares s join reports r on r.id = s.report_id join properties p on p.id = r.property_id
-   where s.responded_at > :from
-  union all
-  select 'dispute', d.id, d.created_at, false, coalesce(p.id, 0), coalesce(p.address, 'Home not entered yet'),
-         coalesce(p.client_name, sub.payer_name, sub.payer_email, ''), null, null, d.subscription_id
-    from disputes d join subscriptions sub on sub.id = d.subscription_id left join properties p on p.id = sub.property_id
-   where d.created_at > :from`;
+   where s.responded_at > :from`;
 
 /** Until a staff user first opens the bell, the last 7 days count as new. */
 const SEEN_SQL = "coalesce((select bell_seen_at from staff_users where id = :staffUserId), now() - interval '7 days')";
@@ -120,7 +116,7 @@ export class QuotesRepository {
       { staffUserId, limit, days },
     );
     return result.rows.map((row: Row) => ({
-      kind: row.kind === "response" || row.kind === "dispute" ? row.kind : row.again ? "asked-again" : "quote",
+      kind: row.kind === "response" ? row.kind : row.again ? "asked-again" : "quote",
       id: row.id as number,
       at: iso(row.at)!,
       propertyId: row.property_id as number,
@@ -128,7 +124,6 @@ export class QuotesRepository {
       clientName: row.client_name as string,
       title: (row.title as string | null) ?? null,
       reportId: (row.report_id as number | null) ?? null,
-      subscriptionId: (row.subscription_id as number | null) ?? null,
       isNew: Boolean(row.is_new),
     }));
   }

@@ -10,10 +10,15 @@ import { bindingCookies, setBindingCookie } from "../../shared/one-time-links.js
 import { CLIENT_DECISIONS, QUOTE_STATUSES, STAFF_MOVES, type QuoteRequest, formatCents } from "./quotes.constants.js";
 import { clientDecisionSchema, quoteUpdateSchema } from "./quotes.schemas.js";
 import type { QuotesService } from "./quotes.service.js";
+import type { Notifications } from "../notifications/index.js";
+import { NOTIFICATION_KINDS, NOTIFICATION_LABELS } from "../notifications/notifications.constants.js";
+import { notificationListQuery } from "../notifications/notifications.schemas.js";
 
 /** What quotes' routes use: the service, the staff page guard that app.ts builds, and settings. */
 export interface QuotesRoutesDeps {
   quotes: QuotesService;
+  /** The bell's notifications, listed with the client requests (src/modules/notifications/README.md). */
+  notifications: Pick<Notifications, "list">;
   /** http/admin.ts staffPage(): signed-in staff, with the sidebar's user, counts and bell. */
   staffPage: RequestHandler[];
   settings: {
@@ -124,15 +129,33 @@ export function quotesPages(deps: QuotesRoutesDeps): Router {
     });
   });
 
-  // The header bell's list; opening it marks everything listed as seen.
+  // The header bell's list: notifications (filtered, each read when marked so) and the client requests, which
+  // opening the page marks as seen.
   router.get("/admin/notifications", ...staffPage, async (req, res) => {
-    const items = await quotes.openBell(req.session.staffUserId!);
-    res.locals.bellCount = 0;
+    const filter = query(req, notificationListQuery);
+    const [notices, items] = await Promise.all([
+      deps.notifications.list(req.session.staffUserId!, filter),
+      quotes.openBell(req.session.staffUserId!),
+    ]);
+    const unread = notices.filter((n) => n.readAt === null).length;
+    // Opened: the client requests are seen; what is left is the unread notifications.
+    res.locals.bellCount = await quotes.bellCount(req.session.staffUserId!);
+    const back = new URLSearchParams(
+      Object.entries({ kind: filter.kind, unread: filter.unread?.toString(), from: filter.from, to: filter.to }).filter(
+        (e): e is [string, string] => e[1] !== undefined,
+      ),
+    ).toString();
     res.page("quotes/notifications", {
       title: "Notifications",
       admin: "quote-requests",
       noindex: true,
       items,
+      notices,
+      unread,
+      filter,
+      back: back ? `?${back}` : "",
+      kinds: NOTIFICATION_KINDS,
+      labels: NOTIFICATION_LABELS,
       fresh: items.filter((i) => i.isNew).length,
       timeZone: settings.timeZone,
     });

@@ -17,6 +17,7 @@ import {
 import type { BellItem, QuoteLinkRow, QuotesRepository } from "./quotes.repository.js";
 import type { QuoteUpdate } from "./quotes.schemas.js";
 import type { AuditLog } from "../audit/index.js";
+import type { Notifications } from "../notifications/index.js";
 export { QUOTE_REPORT_MAIL_TASK };
 import { addressLine } from "../../shared/address.js";
 import type { CustomersService } from "../customers/index.js";
@@ -68,6 +69,8 @@ export interface QuotesDeps {
   transaction: TransactionRunner;
   /** The audit trail: staff moves, deletions and quote reports sent (docs/decisions.md#39). */
   audit: Pick<AuditLog, "record">;
+  /** The staff bell: a client's accept or decline, and the bell's count and list (notifications README). */
+  notifications?: Pick<Notifications, "raise" | "unreadCount"> | null;
   settings: {
     /** BUSINESS_TZ: the date of an "Asked again on" note. */
     timeZone: string;
@@ -99,9 +102,29 @@ export class QuotesService {
     return ids;
   }
 
-  /** The header bell's count: new quote requests, requests the client added to, and answered reports (at most 99 counted). */
-  bellCount(staffUserId: number): Promise<number> {
-    return this.quotes.bellCount(staffUserId, BELL_CAP);
+  /**
+   * The header bell's count: new quote requests, requests the client added to and answered reports since the
+   * bell was last opened, plus this user's unread notifications (at most 99 counted).
+   */
+  async bellCount(staffUserId: number): Promise<number> {
+    const [client, unread] = await Promise.all([
+      this.quotes.bellCount(staffUserId, BELL_CAP),
+      this.deps.notifications?.unreadCount(staffUserId) ?? 0,
+    ]);
+    return Math.min(client + unread, BELL_CAP);
+  }
+
+  /** The client's (or homeowner's) answer to a quoted item, for the office, in the answer's transaction. */
+  private async raiseDecision(locked: { id: number }, decision: ClientDecision, tx: Tx): Promise<void> {
+    if (!this.deps.notifications) return;
+    const current = (await this.quotes.find(locked.id, tx))!;
+    await this.deps.notifications.raise(tx, {
+      kind: decision === "accept" ? "quote-accepted" : "quote-declined",
+      recordType: "quote_request",
+      recordId: current.id,
+      link: `/admin/quote-requests?${new URLSearchParams({ q: current.propertyAddress.split(",")[0] ?? "" })}`,
+      text: `${current.clientName} ${decision === "accept" ? "accepted" : "declined"} the quote for ${current.taskTitle}${current.quotedAmount ? ` (${current.quotedAmount})` : ""}`,
+    });
   }
 
   /** The bell's list (the last 30 days, newest first); opening it marks everything up to now as seen. */
@@ -296,6 +319,7 @@ export class QuotesService {
           status: `Not allowed from ${current.status}`,
         });
       await this.apply(current, decision === "accept" ? "accepted" : "declined", tx);
+      await this.raiseDecision(current, decision, tx);
       // A quote report link whose items are now all answered is spent, as if answered there.
       for (const link of await this.quotes.openLinksWith(quoteRequestId, tx)) {
         if ((await this.quotes.byIds(link.quoteRequestIds, tx)).every((i) => i.status !== "quoted"))
@@ -328,6 +352,7 @@ export class QuotesService {
       if (!current) throw new NotFoundError("Quote request not found");
       if (current.status !== "quoted") throw new ConflictError("This item has already been answered");
       await this.apply(current, decision === "accept" ? "accepted" : "declined", tx);
+      await this.raiseDecision(current, decision, tx);
       const items = await this.quotes.byIds(link.quoteRequestIds, tx);
       if (items.every((i) => i.status !== "quoted")) await this.quotes.completeLink(link.id, tx);
       return link.id;

@@ -4,6 +4,7 @@
 import type { Logger } from "pino";
 import type Stripe from "stripe";
 import type { TransactionRunner } from "../../db/transaction.js";
+import type { Notifications } from "../notifications/index.js";
 import type { InvoicesRepository } from "./invoices.repository.js";
 import type { RefundsRepository } from "./refunds.repository.js";
 import type { RefundsService } from "./refunds.js";
@@ -20,6 +21,8 @@ export interface ChargeEventsDeps {
   subscriptions: Pick<SubscriptionsRepository, "claimEvent" | "logEvent">;
   transaction: TransactionRunner;
   log?: Logger;
+  /** The staff bell (src/modules/notifications/README.md): a dispute is one notification. */
+  notifications?: Pick<Notifications, "raise"> | null;
 }
 
 export class ChargeEvents {
@@ -86,7 +89,15 @@ export class ChargeEvents {
         },
         tx,
       );
-      // The staff bell lists disputes (the disputes table); the subscription is flagged and its history says so.
+      // The staff bell lists the dispute; the subscription is flagged and its history says so.
+      if (recorded && invoice)
+        await this.deps.notifications?.raise(tx, {
+          kind: "dispute",
+          recordType: "subscription",
+          recordId: invoice.subscriptionId,
+          link: `/admin/subscriptions/${invoice.subscriptionId}`,
+          text: `${invoice.number ? `Invoice ${invoice.number}` : "A payment"} disputed (${dispute.reason ?? "no reason given"})`,
+        });
       if (recorded && invoice)
         await this.deps.subscriptions.logEvent(
           invoice.subscriptionId,

@@ -29,6 +29,8 @@ export interface InvoiceSideDeps {
   log: Logger;
   /** The audit trail, for staff refunds (refunds.ts). */
   audit: RefundsDeps["audit"];
+  /** The staff bell: disputes (charge-events.ts). */
+  notifications?: ConstructorParameters<typeof ChargeEvents>[0]["notifications"];
 }
 
 export interface InvoiceSide {
@@ -74,6 +76,7 @@ export function createInvoiceSide(deps: InvoiceSideDeps): InvoiceSide {
         subscriptions: deps.repo,
         transaction: deps.transaction,
         log: deps.log,
+        notifications: deps.notifications,
       })
     : null;
   const reconcile = new Reconciler({

@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import type { Tx } from "../../db/transaction.js";
 import { NotFoundError } from "../../http/errors.js";
 import { todayIn } from "../../shared/business-time.js";
+import type { Notifications } from "../notifications/index.js";
 import { provinceOfPostalCode } from "../tax/index.js";
 import { minimumTermEnd } from "./billing-dates.js";
 import { type BillingMailer, mailInvoice } from "./billing-mailer.js";
@@ -38,7 +39,11 @@ export interface ProviderStateDeps {
   log: Logger;
   timeZone: string;
   clock: () => Date;
+  /** The staff bell (src/modules/notifications/README.md): payment failed, cancellation scheduled and undone. */
+  notifications?: Pick<Notifications, "raise"> | null;
 }
+
+const whoPays = (sub: Subscription) => sub.customerName ?? sub.customerEmail ?? `Subscription #${sub.id}`;
 
 /** A subscription without the provider's ids and the billing anchor, as callers outside the module see it. */
 export const publicSubscription = ({
@@ -179,10 +184,24 @@ export class ProviderState {
         tx,
       );
       await mailer.send("cancel_scheduled", { ...after, cancelAt: cancelAfter }, tx, { reason: ctx.reason });
+      await this.deps.notifications?.raise(tx, {
+        kind: "cancel-scheduled",
+        recordType: "subscription",
+        recordId: before.id,
+        link: `/admin/subscriptions/${before.id}`,
+        text: `${whoPays(after)}'s plan is set to end on ${cancelAfter.slice(0, 10)}`,
+      });
     } else if (!cancelAfter && cancelBefore && !ENDED_STATUSES.includes(state.status)) {
       await repo.update(before.id, { cancellation_reason: null }, tx);
       await repo.logEvent(before.id, { kind: "cancel_undone", actor: ctx.actor }, tx);
       await mailer.send("cancel_undone", after, tx, { amount: after.monthlyAmount });
+      await this.deps.notifications?.raise(tx, {
+        kind: "cancel-undone",
+        recordType: "subscription",
+        recordId: before.id,
+        link: `/admin/subscriptions/${before.id}`,
+        text: `${whoPays(after)}'s cancellation was undone: the plan continues`,
+      });
     }
     if (state.status === before.status) return;
     if (endedNow) {
@@ -267,6 +286,13 @@ export class ProviderState {
       (before === null || invoice.attemptCount > attemptsBefore)
     ) {
       await repo.update(sub.id, { last_payment_error: invoice.failureReason }, tx);
+      await this.deps.notifications?.raise(tx, {
+        kind: "payment-failed",
+        recordType: "subscription",
+        recordId: sub.id,
+        link: `/admin/subscriptions/${sub.id}`,
+        text: `${whoPays(sub)}'s payment of $${(invoice.amountCents / 100).toFixed(2)} failed: ${invoice.failureReason}`,
+      });
       // A payment the bank wants confirmed (3-D Secure) gets its own e-mail, with the page to confirm it (webhooks.ts).
       if (invoice.failureReason !== ACTION_REQUIRED_REASON)
         await mailer.send("payment_failed", sub, tx, {

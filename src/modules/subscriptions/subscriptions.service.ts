@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import { ValidationError } from "../../http/errors.js";
 import { todayIn } from "../../shared/business-time.js";
+import type { Notifications } from "../notifications/index.js";
 import type { AuditLog } from "../audit/index.js";
 import type { MailService } from "../mail/index.js";
 import { DEMO_DECLINES, digitsOnly } from "../payments/index.js";
@@ -49,6 +50,8 @@ export interface SubscriptionsDeps {
   settings: SubscriptionsSettings;
   /** The audit trail of staff and CLI changes (subscription-actions.ts, docs/decisions.md#39). */
   audit: Pick<AuditLog, "record">;
+  /** The staff bell (src/modules/notifications/README.md; provider-state.ts). */
+  notifications?: Pick<Notifications, "raise"> | null;
   clock?: () => Date;
 }
 
@@ -79,6 +82,7 @@ export class SubscriptionsService {
       log: deps.log,
       timeZone: deps.settings.timeZone,
       clock: this.clock,
+      notifications: deps.notifications,
     });
     this.actions = new SubscriptionActions({
       repo,
