@@ -227,7 +227,10 @@ describe("My Home records: Reports", () => {
     expect(full.headers["content-disposition"]).toMatch(
       /attachment; filename="haven-report-\d+-12-Maple-Crescent\.pdf"/,
     );
-    expect(await pdfText(full.body as Buffer)).toContain("12 Maple Crescent");
+    const fullText = await pdfText(full.body as Buffer);
+    expect(fullText).toContain("12 Maple Crescent");
+    // The homeowner's PDF names the band as My Home does: the client label (docs/decisions.md#41).
+    expect(fullText).toContain(clientLabel(alice.report.overallScore!));
     const summary = await agent
       .get(`/my-home/reports/${alice.report.id}/pdf?format=summary`)
       .buffer(true)
