@@ -245,6 +245,24 @@ export class BookingsRepository {
     return (row?.square_footage as number | null | undefined) ?? null;
   }
 
+  /**
+   * What the wizard asked of a home it reuses (one intake made, which asks no type): the chosen type is saved on
+   * the property, and a size or year it lacks is filled in; a size on file stays.
+   */
+  async saveAskedDetails(
+    propertyId: number,
+    details: { propertyType: string; squareFootage: number | null; yearBuilt: number | null },
+    tx: Tx,
+  ): Promise<void> {
+    await tx("properties")
+      .where({ id: propertyId })
+      .update({
+        property_type: details.propertyType,
+        square_footage: tx.raw("coalesce(square_footage, ?)", [details.squareFootage]),
+        year_built: tx.raw("coalesce(year_built, ?)", [details.yearBuilt]),
+      });
+  }
+
   async propertySizes(propertyIds: number[], tx: Tx | Knex = this.db): Promise<Map<number, number | null>> {
     const sizes = new Map<number, number | null>();
     for (let i = 0; i < propertyIds.length; i += 5000) {

@@ -227,6 +227,11 @@ export class BookingsService {
       if (reuse?.property) {
         customerId = reuse.property.customerId;
         propertyId = reuse.property.id;
+        await this.bookings.saveAskedDetails(
+          propertyId,
+          { propertyType: input.propertyType, squareFootage: input.propertySize, yearBuilt: input.yearBuilt ?? null },
+          trx,
+        );
       } else {
         const created = await this.customers.createWithProperty(
           {
@@ -440,8 +445,16 @@ export class BookingsService {
   }
 
   /** The times of [from, to] at which some inspector is free for a home of this size (GET …/availability). */
-  async availability(input: { from: string; to: string; squareFootage?: number | null }): Promise<Availability> {
-    const answer = await this.inspectors.availability(input);
+  async availability(input: {
+    from: string;
+    to: string;
+    squareFootage?: number | null;
+    /** The home to plan for: its size on file sets the length (My Home's reschedule). */
+    propertyId?: number;
+  }): Promise<Availability> {
+    const squareFootage =
+      input.propertyId !== undefined ? await this.bookings.propertySize(input.propertyId) : input.squareFootage;
+    const answer = await this.inspectors.availability({ from: input.from, to: input.to, squareFootage });
     // Nothing is booked for today or earlier: those days offer no time.
     const today = todayIn(this.settings.timeZone);
     return {

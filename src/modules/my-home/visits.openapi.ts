@@ -43,7 +43,11 @@ const visitsAnswer = z.object({
       services: z.array(z.object({ service: z.string(), title: z.string() })),
     }),
   ),
-  reschedule: z.object({ dates: z.array(z.string()), slots: z.array(z.string()) }),
+  reschedule: z.object({
+    dates: z.array(z.string()),
+    slots: z.array(z.string()),
+    days: z.array(z.object({ date: z.string(), slots: z.array(z.string()) })),
+  }),
   feed: z.object({ active: z.boolean(), since: z.string().nullable() }),
 });
 const booking = z
@@ -76,7 +80,7 @@ export const homeVisitsCalls = apiCalls([
     path: "/api/my-home/bookings/{id}",
     summary: "Reschedule or cancel one of the homeowner's inspections",
     description:
-      "`{scheduledDate, timeSlot}` moves a scheduled booking at least 4 days away to one of the offered dates (the 14 weekdays from today + 4 days) and a part of the day (or the slot it has), and e-mails the new date; `{status: 'cancelled'}` cancels it. The change is noted on the booking for staff. 409 when it is not scheduled or less than 4 days away.",
+      "`{scheduledDate, timeSlot}` moves a scheduled booking at least 4 days away to one of the offered dates and times (the first 14 dates from today + 4 days at which an inspector is free, each with its free parts of the day and the booking's own slot when free: `reschedule.days`, docs/decisions.md#37), and e-mails the new date; `{status: 'cancelled'}` cancels it. The change is noted on the booking for staff. 409 when it is not scheduled or less than 4 days away, and 409 `{message: 'That time was just taken', fields, reschedule}` when the time is not free (any more), with the times still free.",
     tags: ["My Home"],
     access: "public",
     params: bookingParams,

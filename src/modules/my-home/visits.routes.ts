@@ -6,7 +6,7 @@ import { body, params, parse, query } from "../../http/validate.js";
 import { longDate, shortDate, slotLabel } from "../../shared/business-time.js";
 import { homeViewer, requireHomeApi, requireHomePage } from "./home-session.js";
 import { bookingParams, homeBookingChangeSchema, serviceRequestSchema, visitsQuery } from "./visits.schemas.js";
-import { type VisitsService, monthWeeks, shiftMonth } from "./visits.service.js";
+import { RescheduleTakenError, type VisitsService, monthWeeks, shiftMonth } from "./visits.service.js";
 
 /** What the Visits page and calls use. */
 export interface VisitsRoutesDeps {
@@ -25,7 +25,13 @@ export function visitsApi(deps: VisitsRoutesDeps): Router {
   // Reschedule ({scheduledDate, timeSlot}) or cancel ({status: 'cancelled'}) one of the homeowner's bookings.
   router.patch("/my-home/bookings/:id", requireHomeApi, async (req, res) => {
     const { id } = params(req, bookingParams);
-    res.json(await visits.changeBooking(homeViewer(res).email, id, body(req, homeBookingChangeSchema)));
+    try {
+      res.json(await visits.changeBooking(homeViewer(res).email, id, body(req, homeBookingChangeSchema)));
+    } catch (error) {
+      // A time taken meanwhile: the wizard's 409, with the times still free (docs/decisions.md#37).
+      if (!(error instanceof RescheduleTakenError)) throw error;
+      res.status(409).json({ message: error.message, fields: error.fields, reschedule: error.reschedule });
+    }
   });
 
   router.post("/my-home/service-requests", requireHomeApi, async (req, res) => {
@@ -137,13 +143,14 @@ export function visitsPages(deps: VisitsRoutesDeps): Router {
     const view = await visits.view(email);
     const booking = [...view.upcoming, ...view.monthItems].find((i) => i.kind === "inspection" && i.id === id);
     if (!booking) throw new NotFoundError("Booking not found");
+    const options = await visits.rescheduleOptionsFor(email, id);
     res.status(extra.status ?? 200).page("my-home/visit-booking", {
       title: "Change your inspection | My Home | Haven",
       noindex: true,
       footer: true,
       tab: "visits",
       booking,
-      options: view.reschedule,
+      options,
       problem: extra.problem ?? null,
       errors: extra.errors ?? {},
       values: extra.values ?? { scheduledDate: "", timeSlot: booking.timeSlot ?? "" },
@@ -155,7 +162,12 @@ export function visitsPages(deps: VisitsRoutesDeps): Router {
 
   router.post("/my-home/visits/bookings/:id/reschedule", requireHomePage, async (req, res) => {
     const { id } = params(req, bookingParams);
-    const values = { scheduledDate: String(req.body?.scheduledDate ?? ""), timeSlot: String(req.body?.timeSlot ?? "") };
+    // The page offers each date with its free times as one choice, `when` = 'YYYY-MM-DD|slot'.
+    const [whenDate, whenSlot] = String(req.body?.when ?? "").split("|");
+    const values = {
+      scheduledDate: whenDate || String(req.body?.scheduledDate ?? ""),
+      timeSlot: whenSlot || String(req.body?.timeSlot ?? ""),
+    };
     try {
       await visits.changeBooking(
         homeViewer(res).email,

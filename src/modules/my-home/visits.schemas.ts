@@ -1,7 +1,7 @@
 // Input of My Home's Visits, Plan and Account calls: zod on the server only.
 import { z } from "zod";
 import { dateField, idInput, monthField, multiLineText, pathId } from "../../http/fields.js";
-import { DAY_PART_VALUES, isWeekday } from "../../shared/business-time.js";
+import { DAY_PART_VALUES } from "../../shared/business-time.js";
 import { BOOKING_SLOTS } from "../bookings/booking-changes.schemas.js";
 import { planTypeSchema } from "../plans/plans.schemas.js";
 import { customerCancelSchema, demoCardFormSchema, demoCardUpdateSchema } from "../subscriptions/billing.schemas.js";
@@ -19,7 +19,7 @@ const bodyId = (label: string) =>
       .max(2_147_483_647, `${label} is not valid`),
   );
 
-export const PORTAL_RESCHEDULE_MESSAGE = "Choose one of the offered dates: a weekday at least 4 days from today";
+export const PORTAL_RESCHEDULE_MESSAGE = "Choose one of the offered dates: at least 4 days from today";
 
 /**
  * PATCH /api/my-home/bookings/{id}: `{scheduledDate, timeSlot}` moves a scheduled booking to one of the offered
@@ -40,8 +40,6 @@ export const homeBookingChangeSchema = z
       ctx.addIssue({ code: "custom", path: ["scheduledDate"], message: "Inspection date is required" });
     if (!input.status && input.timeSlot === undefined)
       ctx.addIssue({ code: "custom", path: ["timeSlot"], message: "Time slot is required" });
-    if (input.scheduledDate && /^\d{4}-\d{2}-\d{2}$/.test(input.scheduledDate) && !isWeekday(input.scheduledDate))
-      ctx.addIssue({ code: "custom", path: ["scheduledDate"], message: PORTAL_RESCHEDULE_MESSAGE });
   });
 export type HomeBookingChange = z.infer<typeof homeBookingChangeSchema>;
 

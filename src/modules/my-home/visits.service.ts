@@ -5,15 +5,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { ConflictError, NotFoundError, ValidationError } from "../../http/errors.js";
 import type { Booking } from "../bookings/bookings.schemas.js";
-import {
-  addDays,
-  earliestInspectionDate,
-  isWeekday,
-  longDate,
-  slotLabel,
-  todayIn,
-} from "../../shared/business-time.js";
-import type { BookingsService } from "../bookings/index.js";
+import { addDays, earliestInspectionDate, longDate, slotLabel, todayIn } from "../../shared/business-time.js";
+import { type BookingsService, SLOT_TAKEN_MESSAGE, SlotTakenError } from "../bookings/index.js";
 import { type PlanDeliveries, bookingEvent, calendarFile, taskEvent } from "../maintenance/index.js";
 import { taskTime } from "../maintenance/maintenance.constants.js";
 import { SERVING_STATUSES } from "../subscriptions/subscriptions.constants.js";
@@ -27,8 +20,12 @@ import {
   type ServiceRequestInput,
 } from "./visits.schemas.js";
 
-/** How many weekdays My Home offers to move a booking to, from the 4-day lead on (the booking page offers 14). */
-export const RESCHEDULE_WEEKDAYS = 14;
+/**
+ * How many dates My Home offers to move a booking to: the first 14 from the 4-day lead on at which an inspector
+ * is free, looking at most 31 days ahead (docs/decisions.md#37, "one booking rule").
+ */
+const RESCHEDULE_DATES = 14;
+const RESCHEDULE_LOOK_AHEAD = 31;
 /** How far ahead the list of visits looks (weekly plan visits make a long list; the calendar goes further). */
 export const LIST_DAYS_AHEAD = 90;
 /** The feed: a month back, six months ahead. */
@@ -76,8 +73,25 @@ export interface VisitsView {
   month: string;
   monthItems: VisitItem[];
   requestable: Requestable[];
-  reschedule: { dates: string[]; slots: readonly string[] };
+  reschedule: RescheduleOptions;
   feed: { active: boolean; since: string | null };
+}
+
+/**
+ * Where a booking may move to: `days` are the offered dates, each with the parts of the day (and the booking's own
+ * clock slot) at which an inspector is free; `dates` and `slots` list them flat.
+ */
+export interface RescheduleOptions {
+  dates: string[];
+  slots: readonly string[];
+  days: { date: string; slots: string[] }[];
+}
+
+/** A move that lost its time (docs/decisions.md#37): a 409 with the times still free. */
+export class RescheduleTakenError extends ConflictError {
+  constructor(readonly reschedule: RescheduleOptions) {
+    super(SLOT_TAKEN_MESSAGE, { timeSlot: SLOT_TAKEN_MESSAGE });
+  }
 }
 
 const hashSecret = (secret: string) => createHash("sha256").update(secret).digest("hex");
@@ -86,7 +100,7 @@ const SECRET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 /** What Visits and Account use of other modules (their services), and their settings. */
 export interface VisitsDeps {
   homeAccess: Pick<HomeAccess, "propertyIds" | "ownsProperty">;
-  bookings: Pick<BookingsService, "byProperty" | "changeByStaff">;
+  bookings: Pick<BookingsService, "byProperty" | "changeByStaff" | "availability">;
   subscriptions: Pick<SubscriptionsService, "forProperty">;
   /** A plan's on-request services and their requests (docs/decisions.md#26). */
   planDeliveries: Pick<PlanDeliveries, "forSubscription" | "requestService">;
@@ -112,15 +126,28 @@ export class VisitsService {
     return this.deps.planDeliveries;
   }
 
-  /** The dates a booking may move to today: the 14 weekdays from the 4-day lead on; slots: the parts of the day. */
-  rescheduleOptions(now: Date = new Date()): { dates: string[]; slots: readonly string[] } {
-    const dates: string[] = [];
-    let date = earliestInspectionDate(this.tz, now);
-    while (dates.length < RESCHEDULE_WEEKDAYS) {
-      if (isWeekday(date)) dates.push(date);
-      date = addDays(date, 1);
-    }
-    return { dates, slots: PORTAL_SLOTS };
+  /**
+   * Where a booking may move to (docs/decisions.md#37, one booking rule): the bookings module's availability, the
+   * same the wizard offers. From the 4-day lead on, the first 14 dates at which an inspector is free, each with
+   * its free parts of the day, and the booking's own clock slot when that is free too (planned for its home's
+   * size). With no inspector set up every date and part is offered, as in the wizard.
+   */
+  async rescheduleOptions(
+    now: Date = new Date(),
+    booking?: { propertyId: number; timeSlot: string | null },
+  ): Promise<RescheduleOptions> {
+    const from = earliestInspectionDate(this.tz, now);
+    const answer = await this.deps.bookings.availability({
+      from,
+      to: addDays(from, RESCHEDULE_LOOK_AHEAD - 1),
+      ...(booking ? { propertyId: booking.propertyId } : {}),
+    });
+    const own = booking?.timeSlot && !PORTAL_SLOTS.includes(booking.timeSlot) ? booking.timeSlot : null;
+    const days = answer.days
+      .map((d) => ({ date: d.date, slots: [...d.parts, ...(own && d.slots.includes(own) ? [own] : [])] }))
+      .filter((d) => d.slots.length > 0)
+      .slice(0, RESCHEDULE_DATES);
+    return { dates: days.map((d) => d.date), slots: PORTAL_SLOTS, days };
   }
 
   async view(email: string, options: { month?: string } = {}, now: Date = new Date()): Promise<VisitsView> {
@@ -145,7 +172,7 @@ export class VisitsService {
       month,
       monthItems: items.filter((i) => i.date.startsWith(month)),
       requestable: await this.requestable(propertyIds),
-      reschedule: this.rescheduleOptions(now),
+      reschedule: await this.rescheduleOptions(now),
       feed: { active: since !== null, since },
     };
   }
@@ -222,19 +249,33 @@ export class VisitsService {
     return booking;
   }
 
+  /** The options to move this homeowner's booking to (its home's size, its own slot); 404 when not theirs. */
+  async rescheduleOptionsFor(email: string, id: number, now: Date = new Date()): Promise<RescheduleOptions> {
+    return this.rescheduleOptions(now, await this.ownBooking(email, id));
+  }
+
   /**
-   * Reschedule or cancel a booking under the spec's rules: only a scheduled booking at least 4 days away; the new
-   * date one of the offered weekdays (from the 4-day lead on), the slot a part of the day or the one it has.
-   * Staff see the change in the booking's notes, marked as made in My Home; a move mails the new date.
+   * Reschedule or cancel a booking: only a scheduled booking at least 4 days away; the new date one of the offered
+   * dates, the slot a part of the day or the one it has, at a time an inspector is free (the one booking rule,
+   * docs/decisions.md#37). A time taken meanwhile is a 409 with the times still free. Staff see the change in
+   * the booking's notes, marked as made in My Home; a move mails the new date.
    */
   async changeBooking(email: string, id: number, change: HomeBookingChange, now: Date = new Date()): Promise<Booking> {
-    await this.ownBooking(email, id);
-    const options = this.rescheduleOptions(now);
-    if (change.scheduledDate && !options.dates.includes(change.scheduledDate))
-      throw new ValidationError(PORTAL_RESCHEDULE_MESSAGE, { scheduledDate: PORTAL_RESCHEDULE_MESSAGE });
+    const own = await this.ownBooking(email, id);
     const minDate = earliestInspectionDate(this.tz, now);
+    if (own.scheduledDate < minDate) throw new ConflictError(WITHIN_LEAD_MESSAGE);
+    if (change.scheduledDate) {
+      const options = await this.rescheduleOptions(now, own);
+      const day = options.days.find((d) => d.date === change.scheduledDate);
+      const offeredRange = change.scheduledDate >= minDate && change.scheduledDate <= (options.dates.at(-1) ?? "");
+      // A date of the range that is full now, or a free part of it taken meanwhile: the wizard's 409.
+      if (!day && !offeredRange)
+        throw new ValidationError(PORTAL_RESCHEDULE_MESSAGE, { scheduledDate: PORTAL_RESCHEDULE_MESSAGE });
+      if (change.timeSlot && (PORTAL_SLOTS.includes(change.timeSlot) || change.timeSlot === own.timeSlot))
+        if (!day?.slots.includes(change.timeSlot)) throw new RescheduleTakenError(options);
+    }
     const today = todayIn(this.tz, now);
-    return this.deps.bookings.changeByStaff(id, change, {
+    const moving = this.deps.bookings.changeByStaff(id, change, {
       check: (current) => {
         if (current.scheduledDate < minDate) throw new ConflictError(WITHIN_LEAD_MESSAGE);
         if (change.timeSlot && !PORTAL_SLOTS.includes(change.timeSlot) && change.timeSlot !== current.timeSlot)
@@ -247,6 +288,12 @@ export class VisitsService {
           ? `Cancelled by the homeowner in My Home on ${today}.`
           : `Rescheduled by the homeowner in My Home on ${today}: was ${longDate(current.scheduledDate)}, ${slotLabel(current.timeSlot)}.`,
     });
+    try {
+      return await moving;
+    } catch (error) {
+      if (error instanceof SlotTakenError) throw new RescheduleTakenError(await this.rescheduleOptions(now, own));
+      throw error;
+    }
   }
 
   /** An on-request plan service of the homeowner's home, for a date: a task staff see, marked as asked for by the homeowner. */
