@@ -3,7 +3,7 @@
 // page, screenshots at 390 and 1280 px (tests/.screenshots/my-home-*).
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addDays, shortDate, todayIn } from "../../src/shared/business-time.js";
+import { addDays, dayOfWeek, longDate, todayIn } from "../../src/shared/business-time.js";
 import { PlanDeliveries } from "../../src/modules/maintenance/index.js";
 import { PlanDeliveriesRepository } from "../../src/modules/maintenance/plan-deliveries.repository.js";
 import { transactionRunner } from "../../src/db/transaction.js";
@@ -36,7 +36,7 @@ beforeAll(async () => {
       yearBuilt: 1928,
     },
   );
-  offered = ctx.container.homeVisits.rescheduleOptions().dates;
+  offered = (await ctx.container.homeVisits.rescheduleOptions()).dates;
   bookingId = (
     await ctx.container.transaction((tx) =>
       ctx.container.bookings.book(
@@ -99,11 +99,11 @@ async function tabTo(page: Page, selector: string, limit = 120): Promise<void> {
 }
 
 describe("My Home visits, plan and account at 390 px", () => {
-  it("reschedules a booking to an offered weekday and a part of the day", async () => {
+  it("reschedules a booking to an offered date and part of the day", async () => {
     const page = await signedInPhone();
     await page.goto(`${site.baseUrl}/my-home/visits`);
     await page.getByRole("heading", { name: "Visits", level: 1 }).waitFor();
-    expect(await page.locator('[aria-current="page"]').textContent()).toBe("Visits");
+    expect(await page.locator('.my-home-tab[aria-current="page"]').textContent()).toBe("Visits");
     await expectAccessible(page);
     await screenshotBothWidths(page, "my-home-visits");
     await page
@@ -113,8 +113,10 @@ describe("My Home visits, plan and account at 390 px", () => {
     await page.getByRole("heading", { name: "Your inspection" }).waitFor();
     await expectAccessible(page);
     await screenshotBothWidths(page, "my-home-visit-booking");
-    await page.getByRole("radio", { name: shortDate(offered[5]!) }).check();
-    await page.getByRole("radio", { name: /Afternoon/ }).check();
+    await page
+      .getByRole("group", { name: longDate(offered[5]!) })
+      .getByRole("radio", { name: /Afternoon/ })
+      .check();
     await page.getByRole("button", { name: "Move my inspection" }).click();
     await page.getByText("Your inspection is moved").waitFor();
     const row = await site.ctx.db("inspection_bookings").where({ id: bookingId }).first();
@@ -199,15 +201,12 @@ describe("My Home visits, plan and account at 390 px", () => {
     await tabTo(page, '[data-testid="visit-change"]');
     await page.keyboard.press("Enter");
     await page.getByRole("heading", { name: "Your inspection" }).waitFor();
-    // The first date radio, then the arrow keys move within the group (as radios do).
-    await tabTo(page, 'input[name="scheduledDate"]');
-    await page.keyboard.press("Space");
-    await page.keyboard.press("ArrowRight");
-    const chosen = await page.evaluate(() => (document.activeElement as HTMLInputElement).value);
-    await tabTo(page, 'input[name="timeSlot"]');
+    // The first date's first time, then the arrow keys move within the one group of times (as radios do).
+    await tabTo(page, 'input[name="when"]');
     await page.keyboard.press("Space");
     await page.keyboard.press("ArrowDown");
-    const slot = await page.evaluate(() => (document.activeElement as HTMLInputElement).value);
+    await page.keyboard.press("ArrowDown");
+    const [chosen, slot] = (await page.evaluate(() => (document.activeElement as HTMLInputElement).value)).split("|");
     await tabTo(page, '[data-testid="reschedule-submit"]');
     await page.keyboard.press("Enter");
     await page.getByText("Your inspection is moved").waitFor();
@@ -215,5 +214,33 @@ describe("My Home visits, plan and account at 390 px", () => {
     expect(row.scheduled_date).toBe(chosen);
     expect(row.time_slot).toBe(slot);
     expect(offered).toContain(chosen);
+  });
+
+  // Last: it sets up an inspector, which turns the calendars on (docs/decisions.md#37).
+  it("offers only the dates and times an inspector is free (no weekend, no evening for a weekday 8-5 inspector)", async () => {
+    const email = "wendy.weekdays@haven.test";
+    await site.ctx.container.users.create({
+      email,
+      password: "correct horse battery",
+      firstName: "Wendy",
+      lastName: "Inspector",
+      role: "inspector",
+    });
+    await site.ctx.container.inspectors.setHours(email, { weekdays: "mon-fri", from: "08:00", to: "17:00" });
+    const page = await signedInPhone();
+    await page.goto(`${site.baseUrl}/my-home/visits/bookings/${bookingId}`);
+    await page.getByRole("heading", { name: "Your inspection" }).waitFor();
+    const values = await page
+      .locator('input[name="when"]')
+      .evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
+    expect(values.length).toBeGreaterThan(0);
+    for (const value of values) {
+      const [date, slot] = value.split("|");
+      expect([0, 6], value).not.toContain(dayOfWeek(date!));
+      expect(slot, value).not.toBe("evening");
+    }
+    expect(await page.getByRole("radio", { name: /Evening/ }).count()).toBe(0);
+    await expectAccessible(page);
+    await screenshotBothWidths(page, "my-home-visit-booking-free-times");
   });
 });
