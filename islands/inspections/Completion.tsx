@@ -73,7 +73,7 @@ export function CompletionBar({
         aria-describedby={ready ? undefined : "completion-why"}
         onClick={() => ready && onComplete()}
       >
-        Complete Inspection
+        Complete<span className="wide-only"> Inspection</span>
       </button>
     </div>
   );

@@ -6,6 +6,7 @@ import { toast } from "../ui/toast";
 import { CategorySection } from "./CategorySection";
 import { CompleteDialog, CompletedNotice, openSlot } from "./Completion";
 import { StickyProgress, saveStateLabel } from "./StickyProgress";
+import { VisitHeader } from "./VisitHeader";
 import { allSlots, completionOf, nextUnscored, progressOf } from "./model";
 import { keepPageForOffline } from "./offline";
 import { FormStore } from "./store";
@@ -156,6 +157,7 @@ function Form({
         <span className="font-semibold">{inspection.propertyLabel}</span> ·{" "}
         <span data-testid="inspection-status">{completed ? "Completed" : "In progress"}</span>
       </p>
+      <VisitHeader clientName={inspection.clientName} visit={inspection.visit} />
       {completed && <CompletedNotice inspectionId={inspection.id} reportId={reportId} />}
       {inspection.completeRequested && !completed && (
         <p className="alert alert-waiting mt-3" role="status" data-testid="completion-waiting">

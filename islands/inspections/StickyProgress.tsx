@@ -55,7 +55,7 @@ export function StickyProgress({
         </div>
         {onNextUnscored && (
           <button type="button" className="btn btn-gold btn-sm shrink-0" onClick={onNextUnscored}>
-            Next unscored
+            Next<span className="wide-only"> unscored</span>
           </button>
         )}
       </div>

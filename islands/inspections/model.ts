@@ -9,6 +9,7 @@ import {
   roomNumber,
   roomSubcategoryName,
 } from "../../src/modules/inspections/template";
+import type { InspectionVisit } from "../../src/modules/inspections/inspections.schemas";
 
 export type Rooms = Record<RepeatableRoom, number>;
 
@@ -45,6 +46,9 @@ export interface LocalInspection {
   id: number;
   status: string;
   propertyLabel: string;
+  /** The header's client and what the homeowner wrote for the visit (older device copies have neither). */
+  clientName?: string;
+  visit?: InspectionVisit;
   rooms: Rooms;
   /** 'Complete Inspection' was pressed: sent as soon as the network allows. */
   completeRequested: boolean;

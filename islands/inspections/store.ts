@@ -261,6 +261,8 @@ export class FormStore {
       id: server.id,
       status: server.status,
       propertyLabel: [p.address, p.city, p.province].filter(Boolean).join(", "),
+      clientName: p.clientName,
+      visit: server.visit ?? local?.state.inspection.visit,
       rooms: roomsFor(entries.values(), local?.state.inspection.rooms ?? DEFAULT_ROOMS),
       completeRequested: server.status === "completed" ? false : (local?.state.inspection.completeRequested ?? false),
       loadedAt: new Date().toISOString(),

@@ -68,6 +68,16 @@ const inspectionWithEntries: z.ZodType<InspectionWithEntries> = z
     categories: z
       .array(z.object({ categoryName: z.string(), entries: z.array(inspectionEntry) }))
       .meta({ description: "Every template category, in template order" }),
+    visit: z
+      .object({
+        clientPhone: z.string().nullable(),
+        accessMethod: z.string().nullable(),
+        accessInstructions: z.string().nullable(),
+        specialRequests: z.string().nullable(),
+        bookingNotes: z.string().nullable(),
+      })
+      .optional()
+      .meta({ description: "GET /api/inspections/{id} only: the client's phone and the booking's access and notes" }),
   })
   .meta({ id: "InspectionWithEntries" });
 

@@ -2,7 +2,7 @@ import type { Knex } from "knex";
 import { cursorBatches } from "../../db/cursor.js";
 import { propertyMatches } from "../../db/property-search.js";
 import type { Tx } from "../../db/transaction.js";
-import type { EntryScore, Inspection, InspectionStatus } from "./inspections.schemas.js";
+import type { EntryScore, Inspection, InspectionStatus, InspectionVisit } from "./inspections.schemas.js";
 
 type Row = Record<string, unknown>;
 type Db = Tx | Knex;
@@ -108,6 +108,24 @@ export class InspectionsRepository {
   async find(id: number, db: Db = this.db): Promise<Inspection | null> {
     const row = await this.selectJoined(db).where("i.id", id).first();
     return row ? toInspection(row) : null;
+  }
+
+  /** The client's phone and the linked booking's access and notes (InspectionVisit). */
+  async visit(id: number, db: Db = this.db): Promise<InspectionVisit | null> {
+    const row = await db("inspections as i")
+      .join("properties as p", "p.id", "i.property_id")
+      .leftJoin("inspection_bookings as b", "b.id", "i.booking_id")
+      .select("p.client_phone", "b.access_method", "b.access_instructions", "b.special_requests", "b.notes")
+      .where("i.id", id)
+      .first();
+    if (!row) return null;
+    return {
+      clientPhone: row.client_phone ?? null,
+      accessMethod: row.access_method ?? null,
+      accessInstructions: row.access_instructions ?? null,
+      specialRequests: row.special_requests ?? null,
+      bookingNotes: row.notes ?? null,
+    };
   }
 
   /** Locks the inspection row for this transaction: `update` for status changes, `share` for entry saves. */

@@ -50,7 +50,7 @@ export function inspectionsApi(deps: InspectionsApiDeps): Router {
 
   router.get("/inspections/:id", requireStaffApi, async (req, res) => {
     const { id } = params(req, inspectionIdParams);
-    res.json(await deps.inspections.get(id));
+    res.json(await deps.inspections.getForForm(id));
   });
 
   router.post("/inspections", requireStaffApi, async (req, res) => {

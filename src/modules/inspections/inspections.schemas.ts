@@ -174,7 +174,22 @@ export interface Inspection {
   property: InspectionProperty;
 }
 
+/**
+ * What the inspector needs at the door (the form's header): the client's phone and what the homeowner wrote when
+ * booking. Only on the single inspection (GET /api/inspections/{id}), never in lists or CSV. The access code stays
+ * out: the form is kept on the device for offline use.
+ */
+export interface InspectionVisit {
+  clientPhone: string | null;
+  accessMethod: string | null;
+  accessInstructions: string | null;
+  specialRequests: string | null;
+  /** The booking's notes: the homeowner's from the booking page, and the office's. */
+  bookingNotes: string | null;
+}
+
 export interface InspectionWithEntries extends Inspection {
   /** Every template category, in template order, with its entries. */
   categories: { categoryName: string; entries: InspectionEntry[] }[];
+  visit?: InspectionVisit;
 }

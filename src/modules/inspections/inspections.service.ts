@@ -80,6 +80,12 @@ export class InspectionsService {
   }
 
   /** The inspection with every template category (in template order) and its entries. */
+  /** The inspection with what its form's header shows the inspector (InspectionVisit); only the API's GET. */
+  async getForForm(id: number): Promise<InspectionWithEntries> {
+    const inspection = await this.get(id);
+    return { ...inspection, visit: (await this.inspections.visit(id)) ?? undefined };
+  }
+
   async get(id: number, tx?: Tx): Promise<InspectionWithEntries> {
     const inspection = await this.inspections.find(id, tx);
     if (!inspection) throw new NotFoundError("Inspection not found");
