@@ -312,12 +312,12 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   api.use(openApiRouter());
   const auditDeps = { audit: container.audit, staffPage: staffShell, timeZone: env.BUSINESS_TZ };
   api.use(auditApi(auditDeps));
-  app.use("/api", api);
   const notificationsDeps = { notifications: container.notifications, staffPage: staffShell };
   api.use(notificationsApi(notificationsDeps));
+  app.use("/api", api);
   app.use(auditPages(auditDeps));
-
   app.use(notificationsPages(notificationsDeps));
+
   app.use(authPages({ auth: container.auth }));
   app.use(staffAccountsPages(staffAccountsDeps));
   app.use(twoStepPages({ twoStep: container.twoStep, staffPage: staffShell }));

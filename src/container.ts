@@ -76,10 +76,10 @@ export interface Container {
   transaction: TransactionRunner;
   /** The audit trail (docs/decisions.md#39): every staff change's event, written in the change's transaction. */
   audit: AuditLog;
-  plans: PlansService;
-  users: UsersService;
   /** The staff bell's notifications, raised in each event's transaction (src/modules/notifications/README.md). */
   notifications: Notifications;
+  plans: PlansService;
+  users: UsersService;
   auth: AuthService;
   /** Owners' management of staff accounts: invitations, roles, deactivation, reset links (docs/decisions.md#38). */
   staffAccounts: StaffAccountsService;
@@ -134,11 +134,11 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
   const paymentProvider = createPaymentProvider(env, paymentsRepository, stripeBilling);
   const business = businessSettings(env);
   const audit = new AuditLog({ repo: new AuditRepository(db, env.BUSINESS_TZ) });
+  const notifications = new Notifications({ repo: new NotificationsRepository(db, env.BUSINESS_TZ) });
   const users = new UsersService({ users: new StaffUsersRepository(db), transaction, audit });
   const customers = new CustomersService({ customers: new CustomersRepository(db), transaction, audit });
   const mail = new MailService(mailSettingsFrom(env), log);
   const subscriptionsRepository = new SubscriptionsRepository(db, {
-  const notifications = new Notifications({ repo: new NotificationsRepository(db, env.BUSINESS_TZ) });
     timeZone: env.BUSINESS_TZ,
     defaultProvince: business.province,
   });
@@ -147,21 +147,21 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     repo: new PlanDeliveriesRepository(db),
     transaction,
     settings: { timeZone: env.BUSINESS_TZ },
+    notifications,
   });
   const subscriptions = new SubscriptionsService(subscriptionsRepository, {
     plans,
     mail,
-    notifications,
     transaction,
     planDeliveries: planServices,
     stripe: stripeBilling,
     log,
     audit,
+    notifications,
     settings: {
       timeZone: env.BUSINESS_TZ,
       publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
       sessionSecret: env.SESSION_SECRET,
-    notifications,
       supportEmail: env.SUPPORT_EMAIL,
       supportPhone: env.CONTACT_PHONE,
       business,
@@ -178,11 +178,11 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     timeZone: env.BUSINESS_TZ,
     log,
     audit,
+    notifications,
   });
   const stripe = stripeBilling
     ? {
         billing: stripeBilling,
-    notifications,
         webhooks: new StripeWebhooks({
           billing: stripeBilling,
           subscriptions,
@@ -200,11 +200,11 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     mail,
     transaction,
     audit,
+    notifications,
     settings: {
       timeZone: env.BUSINESS_TZ,
       supportEmail: env.SUPPORT_EMAIL,
       supportPhone: env.CONTACT_PHONE,
-    notifications,
       publicUrl: env.PUBLIC_URL,
     },
   });
@@ -235,11 +235,11 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     customers,
     transaction,
     audit,
+    notifications,
     settings: { timeZone: env.BUSINESS_TZ },
   });
   const sharing = new SharingService(new SharingRepository(db), {
     reports,
-    notifications,
     photos,
     customers,
     maintenance,
@@ -290,12 +290,12 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     plans,
     transaction,
     audit,
+    notifications,
     users,
     auth: new AuthService({
       users,
       sessions: new StaffSessionsRepository(db),
       attempts: new LoginAttemptsRepository(db),
-    notifications,
       twoStep,
     }),
     twoStep,
