@@ -15,7 +15,8 @@ export interface BookingWindow {
 }
 
 function BookingFacts({ booking }: { booking: CalendarBooking }) {
-  const time = bookingTime(booking.timeSlot);
+  // As booked: '10:30 AM', or 'Afternoon (12:00 PM - 5:00 PM)' for a part of the day; 09:00 AM only with no slot.
+  const time = booking.timeSlot?.trim() ? slotLabel(booking.timeSlot.trim()) : bookingTime(booking.timeSlot);
   return (
     <Details
       rows={[
@@ -29,7 +30,7 @@ function BookingFacts({ booking }: { booking: CalendarBooking }) {
         ["Phone", booking.clientPhone],
         ["Property", [booking.propertyAddress, booking.city].filter(Boolean).join(", ")],
         ["Date", longDateLabel(booking.scheduledDate)],
-        ["Time", time === booking.timeSlot ? time : `${time} (${labelOf(booking.timeSlot)})`],
+        ["Time", time],
         // Booking status defaults to display 'Pending' (staff-side §4).
         ["Inspector", booking.inspectorName ?? "No inspector yet"],
         ["Status", labelOf(booking.status) || "Pending"],

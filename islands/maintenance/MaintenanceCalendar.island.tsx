@@ -1,5 +1,11 @@
 import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from "react";
-import type { CalendarBooking, CalendarMonth } from "../../src/modules/maintenance/maintenance.constants";
+import {
+  type CalendarBooking,
+  type CalendarMonth,
+  HELD_LABEL,
+  planLabel,
+} from "../../src/modules/maintenance/maintenance.constants";
+import { PLAN_VISIT_WINDOW, windowLabel } from "../../src/shared/business-time";
 import { ApiError } from "../ui/api";
 import { BookingDialog, type BookingWindow } from "./BookingDialog";
 import { type Item, PREVIEW_PER_DAY, byDate } from "./calendar-items";
@@ -76,6 +82,36 @@ function MonthNav({
         Today
       </button>
     </div>
+  );
+}
+
+/** What the calendar's colours mean (plans, bookings, held visits), and the times windows stand for. */
+function Legend() {
+  return (
+    <ul className="mc-legend" aria-label="Calendar legend" data-testid="mc-legend">
+      {(["basic", "standard", "premium"] as const).map((plan) => (
+        <li key={plan}>
+          <span className="mc-swatch" data-plan={plan} aria-hidden="true" />
+          {planLabel(plan)} visit
+        </li>
+      ))}
+      <li>
+        <span className="mc-swatch" aria-hidden="true" />
+        Other task
+      </li>
+      <li>
+        <span className="mc-swatch" data-kind="booking" aria-hidden="true" />
+        Inspection (border: its inspector; dashed: none yet)
+      </li>
+      <li>
+        <span className="mc-swatch" data-held aria-hidden="true" />
+        {HELD_LABEL}
+      </li>
+      <li className="mc-legend-note">
+        Plan visits without a set time show their window,{" "}
+        <span className="mc-window">{windowLabel(PLAN_VISIT_WINDOW.start, PLAN_VISIT_WINDOW.end)}</span>.
+      </li>
+    </ul>
   );
 }
 
@@ -177,6 +213,7 @@ export default function MaintenanceCalendar({ today, bookingWindow, canSchedule 
           <p id="mc-grid-help" className="mc-help">
             Arrow keys move between days, Page Up and Page Down between months; Enter lists the day's items.
           </p>
+          <Legend />
           <MonthAgenda {...monthView} dates={weeks.flat().filter((d) => monthOf(d) === month && days.has(d))} />
         </section>
       ) : (

@@ -47,7 +47,7 @@ function CellEvent({ item, onOpen }: { item: Item; onOpen: (item: Item) => void 
       {...planData(item)}
       onClick={() => onOpen(item)}
     >
-      <span className="mc-event-time">{item.time.replace(/^0/, "")}</span> {itemTitle(item)}
+      <span className="mc-event-time">{item.time}</span> {itemTitle(item)}
       {item.kind === "booking" && (
         // The inspector's name under the title, in their colour's border (docs/decisions.md#37).
         <span className="mc-event-where">

@@ -117,6 +117,48 @@ export function slotLabel(slot: string): string {
   return part ? `${part.label} (${part.range})` : slot;
 }
 
+/** '08:00' → '8 AM', '12:30' → '12:30 PM': an hour on the hour without its minutes. */
+function clockShort(hhmm: string): { text: string; meridiem: "AM" | "PM" } {
+  const hour24 = Number(hhmm.slice(0, 2));
+  const minutes = hhmm.slice(3, 5);
+  const meridiem = hour24 >= 12 ? "PM" : "AM";
+  const hour12 = hour24 % 12 || 12;
+  return { text: minutes === "00" ? String(hour12) : `${hour12}:${minutes}`, meridiem };
+}
+
+/** A window as a calendar shows it: '08:00'–'12:00' → '8 AM–12 PM', '12:00'–'17:00' → '12–5 PM'. */
+export function windowLabel(start: string, end: string): string {
+  const a = clockShort(start);
+  const b = clockShort(end);
+  return a.meridiem === b.meridiem
+    ? `${a.text}–${b.text} ${b.meridiem}`
+    : `${a.text} ${a.meridiem}–${b.text} ${b.meridiem}`;
+}
+
+/**
+ * A slot as the calendar shows it where room is short: a clock slot as its time ('09:30 AM' → '9:30 AM'), a part
+ * of the day as its window ('afternoon' → '12–5 PM'), never as a time it does not hold. Anything else as it is.
+ */
+export function slotShortLabel(slot: string): string {
+  const part = DAY_PARTS[slot as DayPart];
+  if (part) return windowLabel(part.start, part.end);
+  const clock = slotTo24h(slot.trim());
+  return clock ? slot.trim().replace(/^0/, "") : slot;
+}
+
+/** Where a slot starts in the day, in minutes (a part of the day at its window's start); null when unknown. */
+export function slotStartMinutes(slot: string): number | null {
+  const part = DAY_PARTS[slot as DayPart];
+  const start = part ? part.start : slotTo24h(slot.trim());
+  return start ? Number(start.slice(0, 2)) * 60 + Number(start.slice(3, 5)) : null;
+}
+
+/**
+ * The window a plan visit (window cleaning, lawn care…) is planned in until someone sets its time: the working
+ * day. Plan visits are scheduled by the day, so the calendar shows this window rather than a made-up hour.
+ */
+export const PLAN_VISIT_WINDOW = { label: "Daytime", start: "08:00", end: "17:00" } as const;
+
 /** Start and length of a booked slot: a clock slot lasts the 60-minute inspection, a day part its window. */
 export function slotWindow(slot: string): { start: string; minutes: number } | null {
   const part = DAY_PARTS[slot as DayPart];

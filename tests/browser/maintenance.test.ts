@@ -28,7 +28,7 @@ beforeAll(async () => {
     { email: "casey@example.com", name: "Casey Client", subscriptionPlan: "premium" },
     { address: "21 Calendar Crescent", city: "Saskatoon", province: "SK", postalCode: "S7K 2B2" },
   );
-  // Today already has a booking (09:00 AM by default for a part of the day) and two tasks: with the new
+  // Today already has a booking (the morning, shown as its window) and two tasks: with the new
   // schedule's first task it holds four items, so its cell shows two and '+2 more'.
   await ctx.container.transaction((tx) =>
     ctx.container.bookings.book(
@@ -138,7 +138,7 @@ describe("the maintenance calendar", () => {
       start_date: today,
     });
 
-    // Today: booking 09:00, the filter 10:00, then two more: two shown and '+2 more'.
+    // Today: the booking's morning window, the filter at 10:00, then two more: two shown and '+2 more'.
     const todayCell = cell(page, today);
     await todayCell.getByRole("button", { name: /Furnace filter/ }).waitFor();
     expect(await todayCell.locator(".mc-event").count()).toBe(2);
@@ -150,10 +150,10 @@ describe("the maintenance calendar", () => {
     await items.first().waitFor();
     expect(await items.count()).toBe(4);
     expect((await items.allInnerTexts()).map((t) => t.split("\n")[0]?.trim())).toEqual([
-      "09:00 AM",
+      "8 AM–12 PM",
       "10:00 AM",
-      "02:00 PM",
-      "03:30 PM",
+      "2:00 PM",
+      "3:30 PM",
     ]);
     await expectAccessible(page);
     await screenshotBothWidths(page, "maintenance-day-dialog");
@@ -163,7 +163,7 @@ describe("the maintenance calendar", () => {
     const bookingDialog = page.getByRole("dialog", { name: "Inspection Booking Details" });
     await bookingDialog.waitFor();
     expect(await bookingDialog.innerText()).toContain("Casey Client");
-    expect(await bookingDialog.innerText()).toContain("09:00 AM (Morning)");
+    expect(await bookingDialog.innerText()).toContain("Morning (8:00 AM - 12:00 PM)");
     await bookingDialog.getByRole("button", { name: "Close" }).click();
     await bookingDialog.waitFor({ state: "detached" });
 
