@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { withPhoneLayout } from "./phone-layout.js";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
@@ -80,7 +81,8 @@ export class MailService {
   async send(input: MailMessage): Promise<SentMail> {
     const transport = this.settings.smtpUrl ? "smtp" : "outbox";
     try {
-      const sent = await this.deliver(input);
+      // Every HTML body in the phone-safe layout: long links wrap on a small screen (phone-layout.ts).
+      const sent = await this.deliver(withPhoneLayout(input));
       countMailSent(transport);
       return sent;
     } catch (error) {
