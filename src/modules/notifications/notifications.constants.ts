@@ -21,8 +21,8 @@ export const NOTIFICATION_LABELS: Readonly<Record<NotificationKind, string>> = {
   "cancel-scheduled": "Cancellation scheduled",
   "cancel-undone": "Cancellation undone",
   dispute: "Payment disputed",
-  "booking-rescheduled": "Booking rescheduled by the homeowner",
-  "booking-cancelled": "Booking cancelled by the homeowner",
+  "booking-rescheduled": "Homeowner moved a booking",
+  "booking-cancelled": "Homeowner cancelled a booking",
   "visit-requested": "Plan visit requested",
   "paid-never-booked": "Paid but never booked",
 };
