@@ -23,10 +23,10 @@ async function startHtmx(): Promise<void> {
   };
 }
 
-/** A small notice in the corner, like the islands' toasts, for pages without React. */
-function notice(title: string, description: string): void {
+/** A small notice in the corner, like the islands' toasts, for pages without React: red, or green for a success. */
+function notice(title: string, description: string, variant?: "success"): void {
   const box = document.createElement("div");
-  box.className = "admin-toast";
+  box.className = variant === "success" ? "admin-toast admin-toast-success" : "admin-toast";
   box.setAttribute("role", "alert");
   box.dataset.testid = "toast";
   const heading = document.createElement("p");
@@ -39,6 +39,11 @@ function notice(title: string, description: string): void {
     box.append(text);
   }
   document.body.append(box);
+  // In the top layer, so that a toast raised from an open modal dialog (the share dialog) shows above its backdrop.
+  if ("showPopover" in box) {
+    box.popover = "manual";
+    box.showPopover();
+  }
   setTimeout(() => box.remove(), 5000);
 }
 

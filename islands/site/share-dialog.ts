@@ -3,7 +3,8 @@
 // client's on file, and another address typed is warned about (the link opens in one browser only: a slip
 // sends the client's report to a stranger).
 
-type Notify = (title: string, description: string) => void;
+/** A toast: red by default (an error), green for a success. */
+type Notify = (title: string, description: string, variant?: "success") => void;
 
 export function shareDialog(notify: Notify): void {
   const dialog = document.querySelector<HTMLDialogElement>("[data-share-dialog]");
@@ -14,6 +15,7 @@ export function shareDialog(notify: Notify): void {
   const result = dialog.querySelector<HTMLElement>("[data-share-result]")!;
   const link = dialog.querySelector<HTMLInputElement>("[data-share-link]")!;
   const warning = dialog.querySelector<HTMLElement>("[data-share-warning]");
+  const sent = dialog.querySelector<HTMLElement>("[data-share-sent]");
   let reportId: string | null = null;
   let onFile = "";
   let busy = false;
@@ -60,8 +62,10 @@ export function shareDialog(notify: Notify): void {
       });
       if (!response.ok) throw new Error(String(response.status));
       link.value = ((await response.json()) as { reportLink: string }).reportLink;
+      // The share's e-mail is queued with the link (src/modules/sharing/README.md): the dialog says where it went.
+      if (sent) sent.textContent = `E-mail sent to ${email.value.trim()} with the link and the summary PDF.`;
       result.hidden = false;
-      notify("Shareable link generated successfully!", "");
+      notify("Shareable link generated successfully!", "", "success");
     } catch {
       notify("Failed to share report", "");
     } finally {
@@ -78,6 +82,6 @@ export function shareDialog(notify: Notify): void {
       // Without clipboard permission the selected text is still there to copy by hand.
       link.select();
     }
-    notify("Link copied to clipboard", "");
+    notify("Link copied to clipboard", "", "success");
   });
 }
