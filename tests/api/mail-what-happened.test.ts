@@ -8,6 +8,7 @@ import { taskList } from "../../src/jobs.js";
 import { billingDate } from "../../src/modules/subscriptions/index.js";
 import { addDays, longDate } from "../../src/shared/business-time.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
+import { signInHome } from "../support/home.js";
 import { type Smtp, startSmtp } from "../support/smtp.js";
 
 const TZ = "America/Toronto";
@@ -144,5 +145,47 @@ describe("e-mails that say what happened", () => {
     const late = await subscribe(new Date(Date.now() - 130 * DAY));
     const latePage = (await ctx.agent().get(`/billing/${late.token}/cancel`).expect(200)).text;
     expect(/data-testid="charges-left">([\s\S]*?)<\/p>/.exec(latePage)![1]).toContain("Nothing more is charged.");
+  });
+
+  it("a receipt is addressed to the customer by name and offers the invoice's PDF, by e-mail and on My Home", async () => {
+    serial += 1;
+    const email = `receipt-${serial}@example.com`;
+    const checkoutRef = `what-happened-receipt-${serial}`;
+    const sub = await ctx.container.subscriptions.startDemo(
+      {
+        checkoutRef,
+        planType: "standard",
+        amountCents: 37000,
+        payerEmail: email,
+        payerName: "Rowan Receipt",
+        cardNumber: "4242424242424242",
+      },
+      new Date(),
+    );
+    const { customer, property } = await ctx.container.customers.createWithProperty(
+      { email, name: "Rowan Receipt", phone: "613-555-0100", subscriptionPlan: "standard" },
+      { address: `${serial} Bank Street`, city: "Ottawa", province: "ON", postalCode: "K1P 5B9" },
+    );
+    await ctx.container.transaction((tx) =>
+      ctx.container.subscriptions.attachToProperty(
+        checkoutRef,
+        { customerId: customer.id, propertyId: property.id },
+        tx,
+      ),
+    );
+    const receipt = (await delivered()).find((m) => m.subject?.startsWith("Your Haven receipt"))!;
+    expect(receipt.text).toContain("Hello Rowan Receipt,");
+    const invoice = (await ctx.container.subscriptions.customerView(sub.id)).invoices[0]!;
+    expect(receipt.text).toContain(
+      `Your invoice (PDF), on My Home:\n${ctx.env.PUBLIC_URL}/my-home/plan/invoices/${invoice.id}/pdf`,
+    );
+    expect(receipt.text).not.toMatch(/print/i);
+
+    const home = await signInHome(ctx, email);
+    const page = (await home.get(`/my-home/plan/invoices/${invoice.id}`).expect(200)).text;
+    const billedTo = /data-testid="receipt-billed-to">([\s\S]*?)<\/dd>/.exec(page)![1]!;
+    expect(billedTo).toContain("Rowan Receipt");
+    expect(billedTo).toContain(email);
+    expect(page).toContain(`href="/my-home/plan/invoices/${invoice.id}/pdf"`);
   });
 });

@@ -270,13 +270,14 @@ export function planPages(deps: PlanRoutesDeps): Router {
   router.get("/my-home/plan/invoices/:id", requireHomePage, async (req, res) => {
     noStore(res);
     const { id } = params(req, invoiceParams);
-    const { plan, invoice } = await plans.receipt(homeViewer(res).email, id);
+    const { plan, invoice, billedTo } = await plans.receipt(homeViewer(res).email, id);
     res.page("my-home/receipt", {
       ...common(`Receipt ${invoice.number ?? invoice.id}`),
       plan,
       invoice,
       business: plans.business,
       email: homeViewer(res).email,
+      billedTo,
     });
   });
 

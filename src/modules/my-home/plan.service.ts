@@ -166,7 +166,7 @@ export class HomePlanPage {
     email: string,
     invoiceId: number,
     now: Date = new Date(),
-  ): Promise<{ plan: HomePlan; invoice: HomePlan["invoices"][number] }> {
+  ): Promise<{ plan: HomePlan; invoice: HomePlan["invoices"][number]; billedTo: string | null }> {
     const subscriptionId = await this.deps.readModel.invoiceSubscriptionId(invoiceId);
     if (subscriptionId === null) throw new NotFoundError("Invoice not found");
     let plan: HomePlan;
@@ -178,7 +178,9 @@ export class HomePlanPage {
     }
     const invoice = plan.invoices.find((i) => i.id === invoiceId);
     if (!invoice) throw new NotFoundError("Invoice not found");
-    return { plan, invoice };
+    // A receipt is addressed to the customer by name, as the invoice PDF is (docs/decisions.md#33).
+    const billedTo = (await this.subscriptions.get(subscriptionId)).customerName?.trim() || null;
+    return { plan, invoice, billedTo };
   }
 
   /** The PDF of an invoice of the homeowner's; 404 for anyone else's (docs/decisions.md#29, #33). */
