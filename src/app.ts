@@ -22,7 +22,7 @@ import { auditApi, auditPages } from "./modules/audit/audit.routes.js";
 import { notificationsApi, notificationsPages } from "./modules/notifications/index.js";
 import { auditActor } from "./modules/audit/index.js";
 import { staffAccountsApi, staffAccountsPages } from "./modules/auth/staff-accounts.routes.js";
-import { twoStepGate, twoStepPages } from "./modules/auth/two-step.routes.js";
+import { staffPasskeysApi, twoStepGate, twoStepPages } from "./modules/auth/two-step.routes.js";
 import { pagesRouter } from "./modules/pages/pages.routes.js";
 import { plansApi } from "./modules/plans/plans.routes.js";
 import { checkoutApi, checkoutFormActions, checkoutPages } from "./modules/payments/checkout.routes.js";
@@ -253,6 +253,7 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   api.use(inspectionsApi({ inspections: container.inspections }));
   api.use(dashboardApi(dashboardDeps));
   api.use(photosApi({ photos: container.photos }));
+  api.use(staffPasskeysApi({ passkeys: container.staffPasskeys }));
   api.use(
     entriesApi({
       inspections: container.inspections,

@@ -18,6 +18,8 @@ import { StaffAccountsRepository } from "./modules/auth/staff-accounts.repositor
 import { StaffAccountsService } from "./modules/auth/staff-accounts.service.js";
 import { TwoStepRepository } from "./modules/auth/two-step.repository.js";
 import { TwoStepService } from "./modules/auth/two-step.service.js";
+import { StaffPasskeysRepository } from "./modules/auth/staff-passkeys.repository.js";
+import { StaffPasskeys } from "./modules/auth/staff-passkeys.service.js";
 import { IDEMPOTENCY_WINDOW_HOURS, IdempotencyService } from "./db/idempotency.js";
 import { PlansRepository } from "./modules/plans/plans.repository.js";
 import { PlansService } from "./modules/plans/plans.service.js";
@@ -85,6 +87,8 @@ export interface Container {
   staffAccounts: StaffAccountsService;
   /** Staff authenticator apps and the owner's requirement (docs/decisions.md#38). */
   twoStep: TwoStepService;
+  /** Staff passkeys, the other second step (docs/decisions.md#38). */
+  staffPasskeys: StaffPasskeys;
   idempotency: IdempotencyService;
   customers: CustomersService;
   payments: PaymentsService;
@@ -276,7 +280,8 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     business,
     log,
   });
-  const twoStep = new TwoStepService({ repo: new TwoStepRepository(db) });
+  const staffPasskeys = new StaffPasskeys({ repo: new StaffPasskeysRepository(db), publicUrl });
+  const twoStep = new TwoStepService({ repo: new TwoStepRepository(db), passkeys: staffPasskeys });
   return {
     env,
     db,
@@ -299,6 +304,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
       twoStep,
     }),
     twoStep,
+    staffPasskeys,
     staffAccounts: new StaffAccountsService({
       repo: new StaffAccountsRepository(db),
       transaction,

@@ -2,6 +2,7 @@ import { type Request, type Response, Router } from "express";
 import { z } from "zod";
 import { HttpError, UnauthorizedError, fieldsFromZod } from "../../http/errors.js";
 import { body } from "../../http/validate.js";
+import type { AuthenticationResponseJSON } from "../../shared/webauthn.js";
 import { type StaffUser, loginSchema } from "./auth.schemas.js";
 import { type AuthService, TooManyLoginsError } from "./auth.service.js";
 import { TwoStepRequiredError } from "./two-step.service.js";
@@ -19,9 +20,16 @@ export interface AuthRoutesDeps {
 
 /** Both login routes sign in through here, so they share the limits and the session rules. */
 function signIn(deps: AuthRoutesDeps) {
-  return async (req: Request, res: Response, email: string, password: string, code?: string): Promise<StaffUser> => {
+  return async (
+    req: Request,
+    res: Response,
+    email: string,
+    password: string,
+    code?: string,
+    passkey?: AuthenticationResponseJSON,
+  ): Promise<StaffUser> => {
     const { user, sessionToken } = await deps.auth
-      .login(email, password, req.ip ?? "unknown", code || undefined)
+      .login(email, password, req.ip ?? "unknown", code || undefined, passkey)
       .catch((error: unknown) => {
         if (error instanceof TooManyLoginsError) res.setHeader("Retry-After", String(error.retryAfterSeconds));
         throw error;
@@ -55,13 +63,18 @@ export function authApi(deps: AuthRoutesDeps): Router {
   });
 
   router.post("/auth/login", async (req, res) => {
-    const { email, password, code } = body(req, loginSchema);
+    const { email, password, code, passkey } = body(req, loginSchema);
     try {
-      res.json(await login(req, res, email, password, code));
+      res.json(await login(req, res, email, password, code, passkey as AuthenticationResponseJSON | undefined));
     } catch (error) {
-      // The password was right: the client asks for the app's code and sends both again.
+      // The password was right: the client asks for the app's code, or has a passkey answer the options, and
+      // sends both again.
       if (error instanceof TwoStepRequiredError)
-        return void res.status(401).json({ message: error.message, twoStepRequired: true });
+        return void res.status(401).json({
+          message: error.message,
+          twoStepRequired: true,
+          ...(error.passkeyOptions && { passkeyOptions: error.passkeyOptions }),
+        });
       throw error;
     }
   });

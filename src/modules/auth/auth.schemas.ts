@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { singleLineText } from "../../http/fields.js";
+import { webauthnCredentialSchema } from "../../shared/webauthn.schemas.js";
 
 export const loginSchema = z.object({
   email: z
@@ -12,6 +13,14 @@ export const loginSchema = z.object({
     .min(1, "Please enter both email and password"),
   /** The authenticator app's code, for accounts that have one (docs/decisions.md#38). */
   code: z.string().trim().max(10).optional(),
+  /** Or a passkey's answer to the options the first 401 carried (docs/decisions.md#38). */
+  passkey: webauthnCredentialSchema.optional(),
+});
+
+/** Adding a staff passkey: the browser's registration response and a name for it. */
+export const staffPasskeySchema = z.object({
+  response: webauthnCredentialSchema,
+  name: z.string().trim().min(1, "Name this passkey").max(80).default("Passkey"),
 });
 
 export const newStaffUserSchema = z.object({

@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
 import { HttpError, NotFoundError, UnauthorizedError } from "../../http/errors.js";
+import type { AuthenticationResponseJSON } from "../../shared/webauthn.js";
 import type { StaffUser } from "./auth.schemas.js";
 import type { LoginAttemptsRepository } from "./login-attempts.repository.js";
 import type { StaffSessionsRepository } from "./sessions.repository.js";
-import { TwoStepRequiredError, type TwoStepService, WRONG_CODE_MESSAGE } from "./two-step.service.js";
+import { type TwoStepService, WRONG_CODE_MESSAGE, WRONG_PASSKEY_MESSAGE } from "./two-step.service.js";
 import type { UsersService } from "./users.service.js";
 
 export const INVALID_LOGIN_MESSAGE = "Invalid email or password";
@@ -61,8 +62,8 @@ export interface AuthDeps {
   attempts: LoginAttemptsRepository;
   /** The shipped LOGIN_LIMITS unless a test sets its own. */
   limits?: LoginLimits;
-  /** The authenticator-app step after the password (docs/decisions.md#38); none, password alone. */
-  twoStep?: Pick<TwoStepService, "check">;
+  /** The second step after the password, an app's code or a passkey (docs/decisions.md#38); none, password alone. */
+  twoStep?: Pick<TwoStepService, "check" | "secondStepAsk">;
 }
 
 /** Staff sign-in: rate-limited logins and revocable sessions (docs/decisions.md#6). */
@@ -90,12 +91,14 @@ export class AuthService {
    *   twice as long as the last (up to `maxDelayMs`); the owner's own addresses are not slowed.
    * A success clears its pair's counter and takes this attempt back from the others. With an authenticator app,
    * the right password alone is a 401 asking for the code (counted like any attempt); a wrong code is a 401 too.
+   * A passkey answers the same ask, with the options that 401 carried.
    */
   async login(
     email: string,
     password: string,
     clientAddress: string,
     code?: string,
+    passkey?: AuthenticationResponseJSON,
   ): Promise<{ user: StaffUser; sessionToken: string }> {
     const address = clientAddress;
     const normal = normalEmail(email);
@@ -116,9 +119,9 @@ export class AuthService {
     }
     const user = await this.users.verify(email, password);
     if (!user) throw new UnauthorizedError(INVALID_LOGIN_MESSAGE);
-    const second = this.twoStep ? await this.twoStep.check(user.id, code) : "off";
-    if (second === "missing") throw new TwoStepRequiredError();
-    if (second === "wrong") throw new UnauthorizedError(WRONG_CODE_MESSAGE);
+    const second = this.twoStep ? await this.twoStep.check(user.id, code, passkey) : "off";
+    if (second === "missing" && this.twoStep) throw await this.twoStep.secondStepAsk(user.id);
+    if (second === "wrong") throw new UnauthorizedError(passkey ? WRONG_PASSKEY_MESSAGE : WRONG_CODE_MESSAGE);
     await Promise.all([
       this.attempts.reset(keys.pair),
       this.attempts.forgive(keys.address),

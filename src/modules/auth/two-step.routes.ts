@@ -1,5 +1,11 @@
 import { type NextFunction, type Request, type RequestHandler, type Response, Router } from "express";
 import { HttpError, UnauthorizedError, ValidationError } from "../../http/errors.js";
+import { idParams } from "../../http/fields.js";
+import { requireStaffApi } from "../../http/guards.js";
+import { body, params } from "../../http/validate.js";
+import type { RegistrationResponseJSON } from "../../shared/webauthn.js";
+import { staffPasskeySchema } from "./auth.schemas.js";
+import type { StaffPasskeys } from "./staff-passkeys.service.js";
 import { SET_UP_FIRST_MESSAGE, type TwoStepService } from "./two-step.service.js";
 
 /** What the two-step routes use; src/app.ts passes them (docs/decisions.md#38). */
@@ -70,6 +76,37 @@ export function twoStepPages(deps: TwoStepRoutesDeps): Router {
     const required = (req.body as { required?: unknown } | undefined)?.required === "true";
     await deps.twoStep.setRequired(userOf(req), required);
     res.redirect(303, "/admin/staff?done=two-step");
+  });
+  return router;
+}
+
+/**
+ * The signed-in person's own passkeys, the other second step (docs/decisions.md#38): the page's script asks for
+ * options, has the browser make the passkey, and sends it back. Under /api/auth/, so a person an owner's
+ * requirement holds back can still add one.
+ */
+export function staffPasskeysApi(deps: { passkeys: StaffPasskeys }): Router {
+  const router = Router();
+  router.use("/auth/passkeys", requireStaffApi);
+  const userOf = (req: Request) => {
+    if (!req.staffUser) throw new UnauthorizedError();
+    return req.staffUser;
+  };
+  router.get("/auth/passkeys", async (req, res) => {
+    res.json(await deps.passkeys.list(userOf(req)));
+  });
+  router.post("/auth/passkeys/options", async (req, res) => {
+    res.json(await deps.passkeys.registrationOptions(userOf(req)));
+  });
+  router.post("/auth/passkeys", async (req, res) => {
+    const input = body(req, staffPasskeySchema);
+    const response = input.response as unknown as RegistrationResponseJSON;
+    res.status(201).json(await deps.passkeys.register(userOf(req), response, input.name));
+  });
+  router.delete("/auth/passkeys/:id", async (req, res) => {
+    const { id } = params(req, idParams);
+    await deps.passkeys.remove(userOf(req), id);
+    res.status(204).end();
   });
   return router;
 }

@@ -1,22 +1,35 @@
+import type { PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
 import { ForbiddenError, HttpError, ValidationError } from "../../http/errors.js";
+import type { AuthenticationResponseJSON } from "../../shared/webauthn.js";
 import type { StaffUser } from "./auth.schemas.js";
+import type { StaffPasskeys } from "./staff-passkeys.service.js";
 import { matchTotp, newTotpSecret, otpauthUrl } from "./totp.js";
 import type { TwoStepRepository } from "./two-step.repository.js";
 
 export const CODE_REQUIRED_MESSAGE = "Enter the 6-digit code from your authenticator app";
 export const WRONG_CODE_MESSAGE = "That code is not right. Enter the newest code from your authenticator app.";
-export const SET_UP_FIRST_MESSAGE = "An owner requires two-step sign-in: add an authenticator app first.";
+export const PASSKEY_REQUIRED_MESSAGE = "Confirm with your passkey";
+export const WRONG_PASSKEY_MESSAGE = "That passkey did not confirm it is you. Try again.";
+export const SET_UP_FIRST_MESSAGE = "An owner requires two-step sign-in: add an authenticator app or a passkey first.";
 
-/** A password that was right, for an account with an authenticator app, sent without its code: 401 with the ask. */
+/**
+ * A password that was right, for an account with a second step, sent without it: 401 with the ask, and the
+ * options for the person's passkeys when they have any.
+ */
 export class TwoStepRequiredError extends HttpError {
   readonly twoStepRequired = true;
-  constructor() {
-    super(401, CODE_REQUIRED_MESSAGE);
+  constructor(
+    app = true,
+    readonly passkeyOptions: PublicKeyCredentialRequestOptionsJSON | null = null,
+  ) {
+    super(401, app ? CODE_REQUIRED_MESSAGE : PASSKEY_REQUIRED_MESSAGE);
   }
 }
 
 export interface TwoStepDeps {
   repo: TwoStepRepository;
+  /** Staff passkeys, the other second step (docs/decisions.md#38); none, an authenticator app only. */
+  passkeys?: Pick<StaffPasskeys, "has" | "verify" | "signInOptions">;
   clock?: () => Date;
 }
 
@@ -68,19 +81,38 @@ export class TwoStepService {
     await this.deps.repo.clear(user.id);
   }
 
-  /** Login's second step: "off" without an app; else the code must match a step not used before. */
-  async check(userId: number, code: string | undefined): Promise<"off" | "ok" | "missing" | "wrong"> {
+  /**
+   * Login's second step: "off" without an app or a passkey; else either an app's code matching a step not used
+   * before, or an assertion by one of the person's passkeys on a challenge issued to them.
+   */
+  async check(
+    userId: number,
+    code: string | undefined,
+    passkey?: AuthenticationResponseJSON,
+  ): Promise<"off" | "ok" | "missing" | "wrong"> {
     const state = await this.deps.repo.stateOf(userId);
-    if (!state?.enabled || !state.secret) return "off";
+    const app = Boolean(state?.enabled && state.secret);
+    const keys = (await this.deps.passkeys?.has(userId)) ?? false;
+    if (!app && !keys) return "off";
+    if (passkey) return keys && (await this.deps.passkeys?.verify(userId, passkey)) ? "ok" : "wrong";
     if (!code) return "missing";
+    if (!app || !state?.secret) return "wrong";
     const step = matchTotp(state.secret, code, this.clock());
     return step !== null && (await this.deps.repo.takeStep(userId, step)) ? "ok" : "wrong";
   }
 
-  /** Whether this signed-in user must add an app before anything else (the owner requires it, they have none). */
+  /** The ask after a right password: whether the person has an app, and their passkeys' options (or null). */
+  async secondStepAsk(userId: number): Promise<TwoStepRequiredError> {
+    const state = await this.deps.repo.stateOf(userId);
+    const options = (await this.deps.passkeys?.signInOptions(userId)) ?? null;
+    return new TwoStepRequiredError(Boolean(state?.enabled) || !options, options);
+  }
+
+  /** Whether this signed-in user must add a second step first (the owner requires it, they have neither). */
   async mustSetUp(userId: number): Promise<boolean> {
     const state = await this.deps.repo.stateOf(userId);
-    return Boolean(state?.required && !state.enabled);
+    if (!state?.required || state.enabled) return false;
+    return !((await this.deps.passkeys?.has(userId)) ?? false);
   }
 
   required(): Promise<boolean> {

@@ -1,18 +1,18 @@
 // Passkeys of a signed-in homeowner (docs/decisions.md#28): WebAuthn registration and discoverable sign-in, each
 // challenge stored as SHA-256 and spent once. HomeAuthService builds it and hands it e-mails already normalised.
-import { randomBytes } from "node:crypto";
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from "@simplewebauthn/server";
-import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
+import { generateAuthenticationOptions, generateRegistrationOptions } from "@simplewebauthn/server";
 import { NotFoundError, ValidationError } from "../../http/errors.js";
 import { hashToken } from "../../shared/one-time-links.js";
+import {
+  type AuthenticationResponseJSON,
+  type RegistrationResponseJSON,
+  WEBAUTHN_CHALLENGE_TTL_MS,
+  newChallenge,
+  relyingParty,
+  verifyAssertion,
+  verifyRegistration,
+} from "../../shared/webauthn.js";
 import type { HomeAuthRepository, HomePasskeyRow } from "./home-auth.repository.js";
-
-export const WEBAUTHN_CHALLENGE_TTL_MS = 5 * 60 * 1000;
 
 export interface PasskeySummary {
   id: number;
@@ -35,13 +35,11 @@ export class HomePasskeys {
   constructor(private readonly deps: HomePasskeysDeps) {}
 
   private get rp() {
-    const url = new URL(this.deps.publicUrl);
-    return { rpID: url.hostname, origin: url.origin };
+    return relyingParty(this.deps.publicUrl);
   }
 
   private async newChallenge(purpose: "register" | "sign-in", email: string | null): Promise<Uint8Array<ArrayBuffer>> {
-    const bytes = new Uint8Array(randomBytes(32));
-    const encoded = Buffer.from(bytes).toString("base64url");
+    const { bytes, encoded } = newChallenge();
     await this.deps.repo.insertChallenge(
       hashToken(encoded),
       purpose,
@@ -71,26 +69,19 @@ export class HomePasskeys {
 
   async register(email: string, response: RegistrationResponseJSON, name: string): Promise<PasskeySummary> {
     const now = this.deps.clock();
-    const verification = await verifyRegistrationResponse({
-      response,
-      expectedChallenge: (challenge) => this.deps.repo.spendChallenge(hashToken(challenge), "register", email, now),
-      expectedOrigin: this.rp.origin,
-      expectedRPID: this.rp.rpID,
-      requireUserVerification: false,
-    }).catch((error: unknown) => {
-      throw new ValidationError(
-        `The passkey could not be registered: ${error instanceof Error ? error.message : String(error)}`,
-        { response: "Invalid passkey response" },
-      );
-    });
-    if (!verification.verified)
-      throw new ValidationError("The passkey could not be registered", { response: "Invalid passkey response" });
-    const { credential } = verification.registrationInfo;
-    if (await this.deps.repo.passkeyByCredential(credential.id))
+    const verified = await verifyRegistration(response, this.rp, (challenge) =>
+      this.deps.repo.spendChallenge(hashToken(challenge), "register", email, now),
+    );
+    if ("refused" in verified)
+      throw new ValidationError(`The passkey could not be registered: ${verified.refused}`, {
+        response: "Invalid passkey response",
+      });
+    const { credential } = verified;
+    if (await this.deps.repo.passkeyByCredential(credential.credentialId))
       throw new ValidationError("This passkey is already registered", { response: "Already registered" });
     const id = await this.deps.repo.insertPasskey({
       email,
-      credentialId: credential.id,
+      credentialId: credential.credentialId,
       publicKey: credential.publicKey,
       counter: credential.counter,
       transports: credential.transports ?? [],
@@ -120,21 +111,14 @@ export class HomePasskeys {
     const passkey = await this.deps.repo.passkeyByCredential(response.id);
     if (!passkey) return null;
     const now = this.deps.clock();
-    const verification = await verifyAuthenticationResponse({
+    const counter = await verifyAssertion(
       response,
-      expectedChallenge: (challenge) => this.deps.repo.spendChallenge(hashToken(challenge), "sign-in", null, now),
-      expectedOrigin: this.rp.origin,
-      expectedRPID: this.rp.rpID,
-      credential: {
-        id: passkey.credentialId,
-        publicKey: passkey.publicKey,
-        counter: passkey.counter,
-        transports: passkey.transports,
-      },
-      requireUserVerification: false,
-    }).catch(() => null);
-    if (!verification?.verified) return null;
-    await this.deps.repo.recordPasskeyUse(passkey.id, verification.authenticationInfo.newCounter, now);
+      this.rp,
+      (challenge) => this.deps.repo.spendChallenge(hashToken(challenge), "sign-in", null, now),
+      passkey,
+    );
+    if (counter === null) return null;
+    await this.deps.repo.recordPasskeyUse(passkey.id, counter, now);
     return { email: passkey.email, ...(await this.deps.sessions.createSession(passkey.email, { method: "passkey" })) };
   }
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { webauthnCredentialSchema } from "../../shared/webauthn.schemas.js";
 import { idParams } from "../../http/fields.js";
 
 export const EMAIL_MESSAGE = "Enter the e-mail address Haven has for you";
@@ -15,17 +16,8 @@ export const signInCodeSchema = z.object({
     .pipe(z.string().regex(/^\d{6}$/, "Enter the 6-digit code from the e-mail")),
 });
 
-/** A WebAuthn response as @simplewebauthn/browser sends it; the library checks the inside. */
-const credentialSchema = z
-  .object({
-    id: z.string().min(1).max(1024),
-    rawId: z.string().min(1).max(1024),
-    type: z.literal("public-key"),
-    response: z.record(z.string(), z.unknown()),
-    clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
-    authenticatorAttachment: z.string().optional(),
-  })
-  .loose();
+/** A WebAuthn response as @simplewebauthn/browser sends it (shared with staff passkeys). */
+const credentialSchema = webauthnCredentialSchema;
 
 export const passkeyRegisterSchema = z.object({
   response: credentialSchema,
