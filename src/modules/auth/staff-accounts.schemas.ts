@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { singleLineText } from "../../http/fields.js";
+import { MAX_ID, singleLineText } from "../../http/fields.js";
 import { STAFF_ROLES } from "./users.service.js";
 
 const role = z.enum(STAFF_ROLES, { message: `Role must be one of ${STAFF_ROLES.join(", ")}` });
@@ -18,7 +18,10 @@ export const accountChangeSchema = z
   .refine((c) => c.role !== undefined || c.active !== undefined, { message: "Give a role or active" });
 export type AccountChange = z.infer<typeof accountChangeSchema>;
 
-export const accountIdParams = z.object({ id: z.coerce.number().int().positive("Not a staff account") });
+// Past MAX_ID (Postgres integer) an id names nothing: a 400, never a 500 from the query.
+export const accountIdParams = z.object({
+  id: z.coerce.number().int().positive("Not a staff account").max(MAX_ID, "Not a staff account"),
+});
 
 /** The set-password form: the link's token and the new password, typed twice. */
 export const setPasswordSchema = z
