@@ -10,6 +10,7 @@ import {
   type oas31,
 } from "zod-openapi";
 import { auditCalls } from "./modules/audit/audit.openapi.js";
+import { notificationsCalls } from "./modules/notifications/notifications.openapi.js";
 import { authCalls } from "./modules/auth/auth.openapi.js";
 import { staffAccountsCalls } from "./modules/auth/staff-accounts.openapi.js";
 import { bookingsCalls } from "./modules/bookings/bookings.openapi.js";
@@ -81,6 +82,7 @@ const MODULE_CALLS: ApiCall[][] = [
   homeVisitsCalls,
   myHomeCalls,
   auditCalls,
+  notificationsCalls,
   documentCalls,
 ];
 

@@ -21,8 +21,10 @@ export interface NotificationFilter {
   /** Business days (both included) in `timeZone`. */
   from?: string;
   to?: string;
-  limit: number;
 }
+
+/** The list shows the latest ones: older notifications stay in the table, reachable by the day filters. */
+const LIST_LIMIT = 100;
 
 export class NotificationsRepository {
   constructor(
@@ -74,7 +76,7 @@ export class NotificationsRepository {
         { column: "n.created_at", order: "desc" },
         { column: "n.id", order: "desc" },
       ])
-      .limit(filter.limit);
+      .limit(LIST_LIMIT);
     if (filter.kind) query.where("n.kind", filter.kind);
     if (filter.unread === true) query.whereNull("r.read_at");
     if (filter.unread === false) query.whereNotNull("r.read_at");

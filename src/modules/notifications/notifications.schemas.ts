@@ -12,7 +12,6 @@ export const notificationListQuery = z.object({
   ),
   from: z.preprocess((v) => (v === "" ? undefined : v), day.optional()),
   to: z.preprocess((v) => (v === "" ? undefined : v), day.optional()),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 
 /** Mark read: these ids, or every unread one when `all`. */
