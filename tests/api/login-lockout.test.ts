@@ -49,6 +49,15 @@ async function owner(app: Express = ctx.app) {
   return { email, password, user };
 }
 
+/**
+ * Retry-After counts down in the database's own time (now()), which runs on while a loaded machine hashes the
+ * passwords between the request that set the wait and the one that reads it: a few seconds early, never late.
+ */
+function expectWait(actualSeconds: number, expectedSeconds: number) {
+  expect(actualSeconds).toBeLessThanOrEqual(expectedSeconds);
+  expect(actualSeconds).toBeGreaterThan(expectedSeconds - 5);
+}
+
 /** Lets the e-mail-wide wait pass, as time would. */
 const endWait = (email: string) =>
   ctx
@@ -108,7 +117,7 @@ describe("past the e-mail-wide ceiling, strange addresses wait, longer each time
     await login(app, attacker(16), email, "wrong password!").expect(401);
     const first = await login(app, attacker(17), email, "wrong password!").expect(429);
     expect(first.body.message).toBe(TOO_MANY_LOGINS_MESSAGE);
-    expect(Number(first.headers["retry-after"])).toBe(60);
+    expectWait(Number(first.headers["retry-after"]), 60);
     // Even the right password waits when it comes from an address the user never used...
     await login(app, attacker(18), email, password).expect(429);
     // ...but the owner's own address is not slowed at all.
@@ -123,7 +132,7 @@ describe("past the e-mail-wide ceiling, strange addresses wait, longer each time
       );
     }
     // The wait doubles with each attempt counted (refused ones too), up to maxDelayMs: guesses 9, 11, 13 and 15.
-    expect(waits).toEqual([8 * 60, 32 * 60, 3600, 3600]);
+    for (const [i, expected] of [8 * 60, 32 * 60, 3600, 3600].entries()) expectWait(waits[i]!, expected);
 
     // A wait, not a lock: once it has passed, the right password from a new address gets in.
     await endWait(email);
