@@ -312,6 +312,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
       attempts: new LoginAttemptsRepository(db),
       settings: { publicUrl },
       audit,
+      onDeactivated: (tx, userId, now) => bookings.releaseInspector(tx, userId, now),
     }),
     idempotency: new IdempotencyService(db),
     customers,

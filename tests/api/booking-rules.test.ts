@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, dayOfWeek, earliestInspectionDate } from "../../src/shared/business-time.js";
-import { type TestContext, createTestContext } from "../support/context.js";
+import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { signInHome } from "../support/home.js";
 
 const TZ = "America/Toronto";
@@ -157,5 +157,76 @@ describe("My Home's reschedule follows the inspectors' calendars", () => {
     expect(page.text).toContain("That time was just taken");
     expect(page.text).not.toContain(`value="${wednesday}|afternoon"`);
     expect((await ctx.db("inspection_bookings").where({ id: booking.id }).first()).scheduled_date).not.toBe(wednesday);
+  });
+
+  it("onboarding answers a taken time with the wizard's 409 on its own field, with fresh times, and writes nothing", async () => {
+    const thursday = nextWeekday(addDays(lead(), 1), 4);
+    // Nobody works Sunday, and 'race.owner' holds the only inspector's Thursday morning.
+    const payload = {
+      firstName: "Ona",
+      lastName: "Board",
+      email: "ona.board@example.com",
+      phone: "613 555 0199",
+      address: "5 Onboard Lane",
+      city: "Ottawa",
+      province: "ON",
+      postalCode: "K1S 2B4",
+      squareFootage: "1850",
+      yearBuilt: "1962",
+      bedrooms: "3",
+      bathrooms: "1.5",
+      ownershipType: "owner",
+      householdIncome: "100k-150k",
+      occupation: "professional",
+      preferredDate: thursday,
+      preferredTime: "morning",
+      accessMethod: "key-code",
+      accessCode: "2468",
+      completedAt: new Date().toISOString(),
+    };
+    const customersBefore = await ctx.db("customers").count({ n: "*" }).first();
+    for (const taken of [
+      { preferredDate: thursday, preferredTime: "morning" },
+      { preferredDate: nextWeekday(lead(), 0), preferredTime: "afternoon" },
+    ]) {
+      const res = await ctx
+        .agent()
+        .post("/api/onboarding")
+        .send({ ...payload, ...taken });
+      expect(res.status, JSON.stringify(res.body)).toBe(409);
+      expect(res.body).toMatchObject({
+        message: "That time was just taken",
+        fields: { preferredTime: "That time was just taken" },
+      });
+      const day = res.body.availability.days.find((d: { date: string }) => d.date === taken.preferredDate);
+      expect(day?.parts ?? []).not.toContain(taken.preferredTime);
+    }
+    expect(await ctx.db("customers").count({ n: "*" }).first()).toEqual(customersBefore);
+    await ctx
+      .agent()
+      .post("/api/onboarding")
+      .send({ ...payload, preferredTime: "afternoon" })
+      .expect(201);
+  });
+});
+
+describe("a deactivated inspector's future bookings", () => {
+  it("go to another inspector free then, or stay unassigned for the office", async () => {
+    // Runs after the My Home tests: Wendy (Monday to Friday 8 to 5) is set up; Xavier works Fridays only.
+    const wendy = await ctx.db("staff_users").where({ first_name: "Wendy" }).first();
+    const xavier = await inspector("Xavier", { weekdays: "fri", from: "08:00", to: "17:00" });
+    const start = addDays(earliestInspectionDate(TZ), 7);
+    const friday = nextWeekday(start, 5);
+    const monday = nextWeekday(start, 1);
+    const { booking: fri } = await homeWithBooking("fri.home@example.com", "7 Friday Road", friday, "morning");
+    const { booking: mon2 } = await homeWithBooking("mon2.home@example.com", "9 Monday Road", monday, "afternoon");
+    // The least loaded on Friday was Wendy or Xavier; make sure Wendy holds it, as the office may.
+    const owner = await signInStaff(ctx);
+    await owner.agent.patch(`/api/inspection-bookings/${fri.id}`).send({ inspectorId: wendy.id }).expect(200);
+    expect(mon2.inspectorId).toBe(wendy.id);
+    await owner.agent.patch(`/api/staff-users/${wendy.id}`).send({ active: false }).expect(200);
+    const after = async (id: number) => (await ctx.db("inspection_bookings").where({ id }).first()).inspector_id;
+    expect(await after(fri.id)).toBe(xavier.id);
+    expect(await after(mon2.id)).toBeNull();
   });
 });

@@ -47,6 +47,8 @@ export interface StaffAccountsDeps {
   settings: { publicUrl: string; clock?: () => Date; resetLimits?: ResetLimits };
   /** The audit trail: invitations, role changes, deactivations and links sent (docs/decisions.md#39). */
   audit: Pick<AuditLog, "record">;
+  /** A port the container fills: a deactivated inspector's future bookings go to others (docs/decisions.md#37). */
+  onDeactivated?: (tx: Tx, userId: number, now: Date) => Promise<unknown>;
 }
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
@@ -114,7 +116,10 @@ export class StaffAccountsService {
       const losesOwner = owners.includes(id) && ((change.role && change.role !== "owner") || change.active === false);
       if (losesOwner && owners.length <= 1) throw new ConflictError(LAST_OWNER_MESSAGE);
       if (change.role && change.role !== account.role) await this.deps.repo.setRole(id, change.role, tx);
-      if (change.active === false && account.status !== "deactivated") await this.deps.repo.deactivate(id, now, tx);
+      if (change.active === false && account.status !== "deactivated") {
+        await this.deps.repo.deactivate(id, now, tx);
+        await this.deps.onDeactivated?.(tx, id, now);
+      }
       if (change.active === true && account.status === "deactivated") await this.deps.repo.reactivate(id, tx);
       const after = (await this.deps.repo.find(id, tx))!;
       // Nothing changed (the same role asked again) records nothing.

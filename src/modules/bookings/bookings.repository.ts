@@ -298,6 +298,16 @@ export class BookingsRepository {
     }));
   }
 
+  /** Takes this inspector off their live bookings dated from `from` (they left); the bookings' ids. */
+  async release(inspectorId: number, from: string, tx: Tx): Promise<number[]> {
+    return tx("inspection_bookings")
+      .where({ inspector_id: inspectorId, status: "scheduled" })
+      .where("scheduled_date", ">=", from)
+      .update({ inspector_id: null })
+      .returning("id")
+      .then((rows: { id: number }[]) => rows.map((r) => r.id));
+  }
+
   /** Gives each booking its inspector, in a few statements. */
   async assign(assignments: { id: number; inspectorId: number }[], tx: Tx): Promise<void> {
     for (let i = 0; i < assignments.length; i += 5000) {

@@ -364,50 +364,66 @@ export class BookingsService {
    * fit nobody stay unassigned. One transaction, after the calendars' lock, so two runs never collide.
    */
   async assignOpenBookings(options: { from?: string } = {}): Promise<{ assigned: number; left: number }> {
-    const tz = this.settings.timeZone;
     if (options.from !== undefined && !isIsoDate(options.from))
       throw new ValidationError("From must be a date (YYYY-MM-DD)", { from: "From must be a date (YYYY-MM-DD)" });
-    return this.transaction(async (tx) => {
-      await this.bookings.lockCalendars(tx);
-      const open = await this.bookings.unassigned(options.from ?? "0001-01-01", tx);
-      if (!open.length) return { assigned: 0, left: 0 };
-      const calendars = await this.inspectors.calendars(open[0]!.scheduledDate, open.at(-1)!.scheduledDate, tx);
-      // Each inspector's busy ranges by date, so each check reads one day.
-      const dayOf = (t: number) => todayIn(tz, new Date(t));
-      const busy = new Map<string, Range[]>();
-      // Time off may span days: it counts on each.
-      for (const c of calendars)
-        for (const b of c.busy)
-          for (let day = dayOf(b.start); day <= dayOf(b.end - 1); day = addDays(day, 1)) {
-            const key = `${c.id}:${day}`;
-            busy.set(key, [...(busy.get(key) ?? []), b]);
-          }
-      const assignments: { id: number; inspectorId: number }[] = [];
-      for (const booking of open) {
-        const fits = calendars
-          .filter((c) => {
-            const hours = c.hours.get(new Date(`${booking.scheduledDate}T00:00:00Z`).getUTCDay());
-            if (!hours) return false;
-            const opens = zonedInstant(booking.scheduledDate, hours.starts, tz).getTime();
-            const closes = zonedInstant(booking.scheduledDate, hours.ends, tz).getTime();
-            if (booking.start < opens || booking.end > closes) return false;
-            const taken = busy.get(`${c.id}:${booking.scheduledDate}`) ?? [];
-            return !taken.some((r) => r.start < booking.end && booking.start < r.end);
-          })
-          .sort(
-            (a, b) =>
-              (busy.get(`${a.id}:${booking.scheduledDate}`)?.length ?? 0) -
-                (busy.get(`${b.id}:${booking.scheduledDate}`)?.length ?? 0) || a.id - b.id,
-          );
-        const chosen = fits[0];
-        if (!chosen) continue;
-        const key = `${chosen.id}:${booking.scheduledDate}`;
-        busy.set(key, [...(busy.get(key) ?? []), booking]);
-        assignments.push({ id: booking.id, inspectorId: chosen.id });
-      }
-      await this.bookings.assign(assignments, tx);
-      return { assigned: assignments.length, left: open.length - assignments.length };
-    });
+    return this.transaction((tx) => this.assignOpen(tx, options.from));
+  }
+
+  /**
+   * An inspector was deactivated (the staff accounts' port, docs/decisions.md#37): in the caller's transaction,
+   * their scheduled bookings from today on lose them and go to the other inspectors free then (least loaded);
+   * those nobody can take stay unassigned, where the office's calendar lists them.
+   */
+  async releaseInspector(tx: Tx, inspectorId: number, now: Date): Promise<{ released: number; assigned: number }> {
+    const today = todayIn(this.settings.timeZone, now);
+    await this.bookings.lockCalendars(tx);
+    const released = await this.bookings.release(inspectorId, today, tx);
+    if (!released.length) return { released: 0, assigned: 0 };
+    const { assigned } = await this.assignOpen(tx, today, false);
+    return { released: released.length, assigned };
+  }
+
+  private async assignOpen(tx: Tx, from?: string, lock = true): Promise<{ assigned: number; left: number }> {
+    const tz = this.settings.timeZone;
+    if (lock) await this.bookings.lockCalendars(tx);
+    const open = await this.bookings.unassigned(from ?? "0001-01-01", tx);
+    if (!open.length) return { assigned: 0, left: 0 };
+    const calendars = await this.inspectors.calendars(open[0]!.scheduledDate, open.at(-1)!.scheduledDate, tx);
+    // Each inspector's busy ranges by date, so each check reads one day.
+    const dayOf = (t: number) => todayIn(tz, new Date(t));
+    const busy = new Map<string, Range[]>();
+    // Time off may span days: it counts on each.
+    for (const c of calendars)
+      for (const b of c.busy)
+        for (let day = dayOf(b.start); day <= dayOf(b.end - 1); day = addDays(day, 1)) {
+          const key = `${c.id}:${day}`;
+          busy.set(key, [...(busy.get(key) ?? []), b]);
+        }
+    const assignments: { id: number; inspectorId: number }[] = [];
+    for (const booking of open) {
+      const fits = calendars
+        .filter((c) => {
+          const hours = c.hours.get(new Date(`${booking.scheduledDate}T00:00:00Z`).getUTCDay());
+          if (!hours) return false;
+          const opens = zonedInstant(booking.scheduledDate, hours.starts, tz).getTime();
+          const closes = zonedInstant(booking.scheduledDate, hours.ends, tz).getTime();
+          if (booking.start < opens || booking.end > closes) return false;
+          const taken = busy.get(`${c.id}:${booking.scheduledDate}`) ?? [];
+          return !taken.some((r) => r.start < booking.end && booking.start < r.end);
+        })
+        .sort(
+          (a, b) =>
+            (busy.get(`${a.id}:${booking.scheduledDate}`)?.length ?? 0) -
+              (busy.get(`${b.id}:${booking.scheduledDate}`)?.length ?? 0) || a.id - b.id,
+        );
+      const chosen = fits[0];
+      if (!chosen) continue;
+      const key = `${chosen.id}:${booking.scheduledDate}`;
+      busy.set(key, [...(busy.get(key) ?? []), booking]);
+      assignments.push({ id: booking.id, inspectorId: chosen.id });
+    }
+    await this.bookings.assign(assignments, tx);
+    return { assigned: assignments.length, left: open.length - assignments.length };
   }
 
   /**

@@ -3,7 +3,7 @@ import { firstProblem, parse } from "../../http/validate.js";
 import { rememberCustomer, submissionOf, viewerOf } from "../../http/viewer.js";
 import * as enums from "../customers/customers.schemas.js";
 import type { IdempotencyService } from "../../db/idempotency.js";
-import type { BookingsService } from "../bookings/index.js";
+import { type BookingsService, SlotTakenError } from "../bookings/index.js";
 import type { OnboardingOptions } from "./onboarding.constants.js";
 import type { OnboardingService } from "./onboarding.service.js";
 import { MISSING_PREFIX, missingFields, onboardingSchema } from "./onboarding.schemas.js";
@@ -42,13 +42,24 @@ export function onboardingApi(deps: OnboardingRoutesDeps): Router {
       const missing = missingFields(payload);
       return missing.length ? MISSING_PREFIX + missing.join(", ") : firstProblem(fields);
     });
-    const {
-      result: submitted,
-      replayed,
-      byBrowserKey,
-    } = await deps.idempotency.run("onboarding", submissionOf(req, { ...payload, completedAt: undefined }), (tx) =>
-      deps.onboarding.submit(input, tx, viewerOf(req)),
-    );
+    const outcome = await deps.idempotency
+      .run("onboarding", submissionOf(req, { ...payload, completedAt: undefined }), (tx) =>
+        deps.onboarding.submit(input, tx, viewerOf(req)),
+      )
+      .catch((error: unknown) => {
+        if (error instanceof SlotTakenError) return error;
+        throw error;
+      });
+    // A time taken meanwhile: the wizard's 409, on onboarding's field, with fresh times (docs/decisions.md#37).
+    if (outcome instanceof SlotTakenError) {
+      res.status(409).json({
+        message: outcome.message,
+        fields: { preferredTime: outcome.message },
+        availability: outcome.availability,
+      });
+      return;
+    }
+    const { result: submitted, replayed, byBrowserKey } = outcome;
     const { customerId, ...result } = submitted;
     // A replay found by the payload alone could come from another browser: it grants no access.
     if (!replayed || byBrowserKey) await rememberCustomer(req, customerId);
