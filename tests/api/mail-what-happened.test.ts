@@ -37,10 +37,15 @@ describe("e-mails that say what happened", () => {
     return Promise.all(raw.map((m) => simpleParser(m)));
   }
 
-  async function newBooking(slot: string) {
+  async function newBooking(slot: "morning" | "afternoon") {
     serial += 1;
     const { property } = await ctx.container.customers.createWithProperty(
-      { email: `moved-${serial}@example.ca`, name: `Robin Moved ${serial}`, phone: "613-555-0142" },
+      {
+        email: `moved-${serial}@example.ca`,
+        name: `Robin Moved ${serial}`,
+        phone: "613-555-0142",
+        subscriptionPlan: "free-score",
+      },
       { address: `${serial} Elgin Street`, city: "Ottawa", province: "ON", postalCode: "K1P 5B9", squareFootage: 1500 },
     );
     const { minDate } = ctx.container.bookings.calendar();
