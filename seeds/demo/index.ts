@@ -146,7 +146,14 @@ export async function seedDemo(container: Container, options: SeedDemoOptions = 
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 2, offsets.length) }, worker));
   // Bookings are written without an inspector (batches run side by side); one pass gives them out after.
-  if (options.inspectors) result.assignedBookings = (await container.bookings.assignOpenBookings()).assigned;
+  if (options.inspectors) {
+    result.assignedBookings = (await container.bookings.assignOpenBookings()).assigned;
+    // An inspection is done by its booking's inspector, once the booking has one (docs/decisions.md#37).
+    await container.db.raw(
+      `update inspections i set inspector_id = b.inspector_id from inspection_bookings b
+        where i.booking_id = b.id and b.inspector_id is not null and i.inspector_id is distinct from b.inspector_id`,
+    );
+  }
   if (options.extras !== false) result.extras = await seedDemoExtras(container, homes, run);
   return result;
 }

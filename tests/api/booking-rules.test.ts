@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, dayOfWeek, earliestInspectionDate } from "../../src/shared/business-time.js";
+import { seedDemo } from "../../seeds/demo/index.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { signInHome } from "../support/home.js";
 
@@ -228,5 +229,23 @@ describe("a deactivated inspector's future bookings", () => {
     const after = async (id: number) => (await ctx.db("inspection_bookings").where({ id }).first()).inspector_id;
     expect(await after(fri.id)).toBe(xavier.id);
     expect(await after(mon2.id)).toBeNull();
+  });
+});
+
+describe("the demo's inspections", () => {
+  it("take their booking's inspector", async () => {
+    const demo = await createTestContext();
+    try {
+      await seedDemo(demo.container, { properties: 12, inspectors: true, extras: false });
+      const rows = await demo
+        .db("inspections as i")
+        .join("inspection_bookings as b", "b.id", "i.booking_id")
+        .whereNotNull("b.inspector_id")
+        .select("i.inspector_id as inspection", "b.inspector_id as booking");
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) expect(row.inspection).toBe(row.booking);
+    } finally {
+      await demo.close();
+    }
   });
 });
