@@ -226,9 +226,9 @@ describe("a deactivated inspector's future bookings", () => {
     await owner.agent.patch(`/api/inspection-bookings/${fri.id}`).send({ inspectorId: wendy.id }).expect(200);
     expect(mon2.inspectorId).toBe(wendy.id);
     await owner.agent.patch(`/api/staff-users/${wendy.id}`).send({ active: false }).expect(200);
-    const after = async (id: number) => (await ctx.db("inspection_bookings").where({ id }).first()).inspector_id;
-    expect(await after(fri.id)).toBe(xavier.id);
-    expect(await after(mon2.id)).toBeNull();
+    const inspectorOf = async (id: number) => (await ctx.db("inspection_bookings").where({ id }).first()).inspector_id;
+    expect(await inspectorOf(fri.id)).toBe(xavier.id);
+    expect(await inspectorOf(mon2.id)).toBeNull();
   });
 });
 
