@@ -166,7 +166,8 @@ describe("staff subscription calls", () => {
 
   it("GET /api/subscriptions/{id}: the subscription with its invoices, events and plan services; 404 unknown; 400 bad id", async () => {
     const res = await staff.agent.get(`/api/subscriptions/${pastDue.sub.id}`).expect(200);
-    expect(Object.keys(res.body).sort()).toEqual(["events", "invoices", "services", "subscription"]);
+    expect(Object.keys(res.body).sort()).toEqual(["events", "invoices", "priceList", "services", "subscription"]);
+    expect(res.body.priceList).toBe("pricing");
     expect(res.body.subscription).toMatchObject({
       id: pastDue.sub.id,
       status: "past_due",

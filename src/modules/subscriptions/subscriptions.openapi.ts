@@ -107,6 +107,9 @@ const planService = z
 const detail = z
   .object({
     subscription,
+    priceList: z.enum(["pricing", "checkout"]).meta({
+      description: "The price list it was sold from (/pricing or /checkout); plan changes bill from the same list",
+    }),
     invoices: z.array(invoice).meta({ description: "Newest period first" }),
     events: z
       .array(event)
