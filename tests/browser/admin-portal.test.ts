@@ -131,19 +131,23 @@ describe("the admin portal", () => {
     expect(await recent.count()).toBe(3);
     expect(await recent.locator(".badge").allInnerTexts()).toEqual(["Scheduled", "In Progress", "Completed"]);
     expect(await page.getByRole("link", { name: "View All" }).getAttribute("href")).toBe("/admin/inspections");
-    // The shell: the initial, Logout, every section with the current one marked, and live quick stats.
+    // The shell: the initial, Logout, every section an owner may open (docs/decisions.md#36) with the current one
+    // marked, and live quick stats.
     expect(await page.getByRole("img", { name: "Signed in as Morgan" }).innerText()).toBe("M");
     expect(await page.getByRole("button", { name: "Logout" }).isVisible()).toBe(true);
     expect(await page.getByRole("link", { name: "Notifications" }).isVisible()).toBe(true);
     const sidebar = page.getByRole("navigation", { name: "Admin", exact: true });
     expect((await sidebar.getByRole("link").allInnerTexts()).map((t) => t.trim())).toEqual([
       "Dashboard",
+      "My Day",
       "Properties",
       "Inspections",
       "Reports",
       "Quote Requests",
       "Maintenance",
       "Subscriptions",
+      "Staff",
+      "Audit Trail",
     ]);
     expect(await sidebar.getByRole("link", { name: "Dashboard" }).getAttribute("aria-current")).toBe("page");
     expect(await sidebar.locator(".admin-quick-stats dd").allInnerTexts()).toEqual(["23", "2", "1"]);
@@ -254,12 +258,15 @@ describe("the admin portal", () => {
     await panel.waitFor();
     expect((await panel.getByRole("link").allInnerTexts()).map((t) => t.trim())).toEqual([
       "Dashboard",
+      "My Day",
       "Properties",
       "Inspections",
       "Reports",
       "Quote Requests",
       "Maintenance",
       "Subscriptions",
+      "Staff",
+      "Audit Trail",
     ]);
     expect(await panel.locator(".admin-quick-stats dd").count()).toBe(3);
     await expectAccessible(page);
