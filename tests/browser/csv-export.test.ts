@@ -59,16 +59,18 @@ describe("Export CSV", () => {
     await signIn(page, "/admin/properties");
 
     // Properties: the search narrows the export too.
-    // Typing searches by itself 400 ms later (the live search) and Search searches at once: two requests. Wait for
-    // both answers: while one is out the results are dimmed (opacity 0.6), which axe below reads as low contrast.
+    // Typing searches by itself 400 ms later (the live search), and Search searches at once. Each answer is awaited
+    // in turn (a click inside the 400 ms would race the live search): while one is out the results are dimmed
+    // (opacity 0.6), which axe below reads as low contrast.
     let searches = 0;
     page.on("response", (r) => {
       if (r.url().endsWith("/admin/properties?q=Elgin") && r.request().headers()["hx-request"] === "true") searches++;
     });
     await page.getByLabel("Search by address, client name or e-mail").fill("Elgin");
+    await expect.poll(() => searches).toBe(1);
     await page.getByRole("button", { name: "Search" }).click();
-    await page.getByTestId("property-total").filter({ hasText: "matching" }).waitFor();
     await expect.poll(() => searches).toBe(2);
+    await page.getByTestId("property-total").filter({ hasText: "matching" }).waitFor();
     expect(await page.getByRole("link", { name: "Export CSV" }).getAttribute("href")).toBe(
       "/api/properties?format=csv&q=Elgin",
     );
