@@ -9,5 +9,6 @@ export {
   STALE_QUOTE_MESSAGE,
   toClientItem,
 } from "./quotes.service.js";
+export { type QuoteTotals, quoteTotals } from "./quote-document.js";
 export { type QuoteReportMailDeps, quoteReportMailTask } from "./quotes.tasks.js";
 export { type QuoteReportMailDetails, quoteReportEmail } from "./quotes.mail.js";

@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { quoteTotals } from "./quote-document.js";
+
+describe("a quote's figures (docs/decisions.md#42)", () => {
+  it("adds Ontario's HST to $650.00: $84.50, $734.50", () => {
+    const totals = quoteTotals(65_000, "ON", "2026-11-25");
+    expect(totals).toEqual({
+      subtotalCents: 65_000,
+      taxLines: [{ kind: "HST", label: "HST 13%", percent: 13, amountCents: 8450 }],
+      taxCents: 8450,
+      totalCents: 73_450,
+    });
+  });
+
+  it("adds Quebec's GST and QST as two lines", () => {
+    const totals = quoteTotals(65_000, "QC", "2026-11-25");
+    expect(totals.taxLines.map((l) => [l.label, l.amountCents])).toEqual([
+      ["GST 5%", 3250],
+      ["QST 9.975%", 6484],
+    ]);
+    expect(totals.totalCents).toBe(74_734);
+  });
+
+  it("refuses a province that is none", () => {
+    expect(() => quoteTotals(100, "XX", "2026-11-25")).toThrow(/province/);
+  });
+});
