@@ -1,7 +1,8 @@
 import type { Knex } from "knex";
 
 // A quote is a document a homeowner can say yes to (docs/decisions.md#42). Expand only (docs/operations.md
-// "Upgrade and rollback"): every column is nullable, so an older image still running ignores them.
+// "Upgrade and rollback"): every column is nullable, so an older image still running ignores them. quoted_at,
+// the day the validity counts from, is already there (20260204000100_sharing_quotes).
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable("quote_requests", (t) => {
     // What will be done, written for the homeowner; admin_notes stay internal.
@@ -10,13 +11,11 @@ export async function up(knex: Knex): Promise<void> {
     t.date("valid_until").nullable();
     // The home's province when quoted (its postal code's, else BUSINESS_PROVINCE): the tax follows it (#32).
     t.text("tax_province").nullable();
-    t.timestamp("quoted_at", { useTz: true }).nullable();
   });
 }
 
 export async function down(knex: Knex): Promise<void> {
   await knex.schema.alterTable("quote_requests", (t) => {
-    t.dropColumn("quoted_at");
     t.dropColumn("tax_province");
     t.dropColumn("valid_until");
     t.dropColumn("scope");
