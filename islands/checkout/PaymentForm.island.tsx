@@ -1,5 +1,5 @@
 import { useMutation } from "@tanstack/react-query";
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import {
   POSTAL_CODE_MESSAGE,
   type TaxQuote,
@@ -8,8 +8,13 @@ import {
 } from "../../src/modules/payments/checkout.constants";
 import { ApiError, apiRequest } from "../ui/api";
 import { toast } from "../ui/toast";
+import { DemoCardFields } from "./DemoCardFields";
+import { TaxSummary } from "./TaxSummary";
 import { type CardErrors, type CardValues, cardErrors } from "./card-checks";
 import { CHECKOUT_CUSTOMER_KEY, Field } from "./fields";
+import { messageOf } from "./pay-errors";
+import { useStripeElement } from "./stripe-element";
+import { useTaxQuote } from "./tax-quote";
 
 /** This island uses react-query: the loader wraps it in the query provider (islands/main.ts). */
 export const queries = true;
@@ -27,205 +32,6 @@ interface Props {
 
 type Values = CardValues & { postalCode: string };
 type Errors = CardErrors & { postalCode?: string };
-
-// The few parts of Stripe.js this form uses (loaded from js.stripe.com only in Stripe mode): the Payment Element's
-// deferred-intent flow, where nothing exists at Stripe until the customer submits (docs/decisions.md#32).
-interface StripeJs {
-  elements(options: { mode: "subscription"; amount: number; currency: string; appearance?: object }): StripeElements;
-  confirmPayment(options: {
-    elements: StripeElements;
-    clientSecret: string;
-    confirmParams: object;
-  }): Promise<{ error?: { message?: string } }>;
-}
-interface StripeElements {
-  create(type: "payment"): { mount(el: HTMLElement): void };
-  update(options: { amount: number }): void;
-  submit(): Promise<{ error?: { message?: string } }>;
-}
-declare global {
-  interface Window {
-    Stripe?: (key: string) => StripeJs;
-  }
-}
-
-function loadStripeJs(): Promise<NonNullable<Window["Stripe"]>> {
-  if (window.Stripe) return Promise.resolve(window.Stripe);
-  return new Promise((resolve, reject) => {
-    const script = document.createElement("script");
-    script.src = "https://js.stripe.com/v3/";
-    script.onload = () => (window.Stripe ? resolve(window.Stripe) : reject(new Error("Stripe.js did not load")));
-    script.onerror = () => reject(new Error("Stripe.js did not load"));
-    document.head.append(script);
-  });
-}
-
-/** The error text of a failed call: the API's message when it sent one. */
-function messageOf(error: unknown): string {
-  if (error instanceof ApiError) {
-    try {
-      return (JSON.parse(error.body) as { message?: string }).message ?? error.body;
-    } catch {
-      return error.body;
-    }
-  }
-  return error instanceof Error ? error.message : "Something went wrong. Please try again.";
-}
-
-const formatCard = (value: string) =>
-  value
-    .replace(/\D/g, "")
-    .slice(0, 19)
-    .replace(/(\d{4})(?=\d)/g, "$1 ");
-
-const formatExpiry = (value: string) => {
-  const digits = value.replace(/\D/g, "").slice(0, 4);
-  return digits.length > 2 ? `${digits.slice(0, 2)} / ${digits.slice(2)}` : digits;
-};
-
-/**
- * What the pay button will charge for the home typed so far: asked of the server (GET /api/checkout/quote) once the
- * postal code is a Canadian one; null until then. The hosted checkout's is fixed with its session.
- */
-function useTaxQuote(plan: Props["plan"], postalCode: string, fixed: TaxQuote | undefined): TaxQuote | null {
-  const [quote, setQuote] = useState<TaxQuote | null>(fixed ?? null);
-  const code = fixed ? null : homePostalCode(postalCode);
-  useEffect(() => {
-    if (fixed) return;
-    if (!code) return setQuote(null);
-    let live = true;
-    const query = new URLSearchParams({ plan: plan.type, priceList: "checkout", postalCode: code });
-    apiRequest<TaxQuote>("GET", `/api/checkout/quote?${query}`)
-      .then((result) => live && setQuote(result))
-      .catch(() => live && setQuote(null));
-    return () => {
-      live = false;
-    };
-  }, [plan.type, code, fixed]);
-  return quote;
-}
-
-/**
- * In Stripe mode, Stripe's Payment Element mounted in `element` at once, with no intent yet (mode 'subscription',
- * the amount shown); `stripe` holds it for paying.
- */
-function useStripeElement(stripeMode: boolean, publishableKey: string | null, amountCents: number) {
-  const stripe = useRef<{ stripe: StripeJs; elements: StripeElements } | null>(null);
-  const element = useRef<HTMLDivElement>(null);
-  const firstAmount = useRef(amountCents);
-  useEffect(() => {
-    if (!stripeMode || !publishableKey) return;
-    loadStripeJs()
-      .then((StripeCtor) => {
-        const instance = StripeCtor(publishableKey);
-        const elements = instance.elements({
-          mode: "subscription",
-          amount: firstAmount.current,
-          currency: "cad",
-          appearance: { theme: "stripe", variables: { colorPrimary: "#0f2e24" } },
-        });
-        elements.create("payment").mount(element.current!);
-        stripe.current = { stripe: instance, elements };
-      })
-      .catch((error) => {
-        console.error("Error loading Stripe:", error);
-        window.location.assign("/pricing");
-      });
-  }, [stripeMode, publishableKey]);
-  // The element shows what will be charged: the total once the home's tax is known.
-  useEffect(() => {
-    stripe.current?.elements.update({ amount: amountCents });
-  }, [amountCents]);
-  return { stripe, element };
-}
-
-/** The subtotal, each tax and the total, right above the pay button (docs/decisions.md#32). */
-function TaxSummary({ subtotalCents, quote }: { subtotalCents: number; quote: TaxQuote | null }) {
-  return (
-    <dl
-      className="space-y-1.5 rounded-md border border-green-900/15 p-3 text-sm"
-      data-testid="pay-summary"
-      aria-live="polite"
-    >
-      <div className="flex justify-between gap-4">
-        <dt className="text-ink/75">Subtotal (before tax)</dt>
-        <dd data-testid="pay-subtotal">{money(subtotalCents)}</dd>
-      </div>
-      {quote ? (
-        quote.lines.map((line) => (
-          <div key={line.label} className="flex justify-between gap-4">
-            <dt className="text-ink/75">{line.label}</dt>
-            <dd data-testid="pay-tax">{money(line.amountCents)}</dd>
-          </div>
-        ))
-      ) : (
-        <div className="flex justify-between gap-4">
-          <dt className="text-ink/75">Tax</dt>
-          <dd className="text-ink/75">Enter the home's postal code</dd>
-        </div>
-      )}
-      <div className="flex items-baseline justify-between gap-4 border-t border-green-900/10 pt-1.5">
-        <dt className="font-semibold">Total due today</dt>
-        <dd className="text-lg font-bold text-green-900" data-testid="pay-total">
-          {quote ? money(quote.totalCents) : "—"}
-        </dd>
-      </div>
-    </dl>
-  );
-}
-
-interface DemoCardFieldsProps {
-  values: Values;
-  errors: Errors;
-  set: (key: keyof Values, format?: (v: string) => string) => (value: string) => void;
-}
-
-/** Demo mode's own card fields, formatted as typed, and the test cards to use. */
-function DemoCardFields({ values, errors, set }: DemoCardFieldsProps) {
-  return (
-    <>
-      <Field
-        id="pay-card"
-        label="Card number"
-        value={values.cardNumber}
-        error={errors.cardNumber}
-        onChange={set("cardNumber", formatCard)}
-        autoComplete="cc-number"
-        inputMode="numeric"
-        placeholder="1234 1234 1234 1234"
-        required
-      />
-      <div className="grid grid-cols-2 items-end gap-4">
-        <Field
-          id="pay-expiry"
-          label="Expiry (MM / YY)"
-          value={values.expiry}
-          error={errors.expiry}
-          onChange={set("expiry", formatExpiry)}
-          autoComplete="cc-exp"
-          inputMode="numeric"
-          placeholder="MM / YY"
-          required
-        />
-        <Field
-          id="pay-cvc"
-          label="CVC"
-          value={values.cvc}
-          error={errors.cvc}
-          onChange={set("cvc", (v) => v.replace(/\D/g, "").slice(0, 4))}
-          autoComplete="cc-csc"
-          inputMode="numeric"
-          placeholder="123"
-          required
-        />
-      </div>
-      <p className="rounded-md bg-gold-200/50 p-3 text-sm text-ink/85">
-        Demo mode: no card is charged. Use 4242 4242 4242 4242 with any future date and any CVC; 4000 0000 0000 0002 is
-        declined.
-      </p>
-    </>
-  );
-}
 
 /** The intent a submit made, kept for a retry with another card while the home and payer stay the same. */
 interface Made {
