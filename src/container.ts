@@ -280,8 +280,13 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     business,
     log,
   });
-  const staffPasskeys = new StaffPasskeys({ repo: new StaffPasskeysRepository(db), publicUrl });
-  const twoStep = new TwoStepService({ repo: new TwoStepRepository(db), passkeys: staffPasskeys });
+  const staffPasskeys = new StaffPasskeys({ repo: new StaffPasskeysRepository(db), publicUrl, transaction, audit });
+  const twoStep = new TwoStepService({
+    repo: new TwoStepRepository(db),
+    passkeys: staffPasskeys,
+    transaction,
+    audit,
+  });
   return {
     env,
     db,

@@ -1,5 +1,7 @@
 import type { Knex } from "knex";
+import type { Tx } from "../../db/transaction.js";
 import type { StoredCredential } from "../../shared/webauthn.js";
+import { type ChallengePurpose, WebAuthnChallengeStore } from "../../shared/webauthn-challenges.js";
 
 export interface StaffPasskeyRow extends StoredCredential {
   id: number;
@@ -23,29 +25,25 @@ const toPasskey = (r: Record<string, unknown>): StaffPasskeyRow => ({
 
 /** Staff passkeys and their WebAuthn challenges (docs/decisions.md#38). */
 export class StaffPasskeysRepository {
-  constructor(private readonly db: Knex) {}
+  /** Challenges (src/shared/webauthn-challenges.ts). */
+  private readonly challenges: WebAuthnChallengeStore<number>;
 
-  async insertChallenge(hash: string, purpose: "register" | "sign-in", userId: number, expiresAt: Date) {
-    await this.db("staff_webauthn_challenges").insert({
-      challenge_hash: hash,
-      purpose,
-      staff_user_id: userId,
-      expires_at: expiresAt,
-    });
+  constructor(private readonly db: Knex) {
+    this.challenges = new WebAuthnChallengeStore(db, "staff_webauthn_challenges", "staff_user_id");
+  }
+
+  // Challenges, each for one staff user, stored as My Home's are.
+  insertChallenge(hash: string, purpose: ChallengePurpose, userId: number, expiresAt: Date) {
+    return this.challenges.insert(hash, purpose, userId, expiresAt);
   }
 
   /** Spends a live challenge of this user and purpose, once. */
-  async spendChallenge(hash: string, purpose: "register" | "sign-in", userId: number, now: Date): Promise<boolean> {
-    const spent = await this.db("staff_webauthn_challenges")
-      .where({ challenge_hash: hash, purpose, staff_user_id: userId })
-      .whereNull("used_at")
-      .where("expires_at", ">", now)
-      .update({ used_at: now });
-    return spent > 0;
+  spendChallenge(hash: string, purpose: ChallengePurpose, userId: number, now: Date) {
+    return this.challenges.spend(hash, purpose, userId, now);
   }
 
-  async passkeysOf(userId: number): Promise<StaffPasskeyRow[]> {
-    return (await this.db("staff_passkeys").where({ staff_user_id: userId }).orderBy("id")).map(toPasskey);
+  async passkeysOf(userId: number, tx: Tx | Knex = this.db): Promise<StaffPasskeyRow[]> {
+    return (await tx("staff_passkeys").where({ staff_user_id: userId }).orderBy("id")).map(toPasskey);
   }
 
   async hasPasskey(userId: number): Promise<boolean> {
@@ -58,8 +56,13 @@ export class StaffPasskeysRepository {
   }
 
   /** Inserts it; null when that credential is registered already. */
-  async insert(userId: number, credential: StoredCredential, name: string): Promise<number | null> {
-    const [row] = await this.db("staff_passkeys")
+  async insert(
+    userId: number,
+    credential: StoredCredential,
+    name: string,
+    tx: Tx | Knex = this.db,
+  ): Promise<number | null> {
+    const [row] = await tx("staff_passkeys")
       .insert({
         staff_user_id: userId,
         credential_id: credential.credentialId,
@@ -78,7 +81,9 @@ export class StaffPasskeysRepository {
     await this.db("staff_passkeys").where({ id }).update({ counter, last_used_at: now });
   }
 
-  async delete(userId: number, id: number): Promise<boolean> {
-    return (await this.db("staff_passkeys").where({ staff_user_id: userId, id }).delete()) > 0;
+  /** Deletes one of this user's passkeys; answers it as it was, or null when it is not theirs (or gone). */
+  async delete(userId: number, id: number, tx: Tx | Knex = this.db): Promise<StaffPasskeyRow | null> {
+    const [row] = await tx("staff_passkeys").where({ staff_user_id: userId, id }).delete().returning("*");
+    return row ? toPasskey(row) : null;
   }
 }

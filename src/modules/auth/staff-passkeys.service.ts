@@ -1,4 +1,5 @@
 import { generateAuthenticationOptions, generateRegistrationOptions } from "@simplewebauthn/server";
+import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import { NotFoundError, ValidationError } from "../../http/errors.js";
 import { hashToken } from "../../shared/one-time-links.js";
 import {
@@ -10,6 +11,7 @@ import {
   verifyAssertion,
   verifyRegistration,
 } from "../../shared/webauthn.js";
+import type { AuditLog } from "../audit/index.js";
 import type { StaffUser } from "./auth.schemas.js";
 import type { StaffPasskeyRow, StaffPasskeysRepository } from "./staff-passkeys.repository.js";
 
@@ -24,6 +26,9 @@ export interface StaffPasskeysDeps {
   repo: StaffPasskeysRepository;
   /** The site's public URL: the relying party. */
   publicUrl: string;
+  transaction: TransactionRunner;
+  /** Adding and removing one is audited (docs/decisions.md#39): its id and name, never the key. */
+  audit: Pick<AuditLog, "record">;
   clock?: () => Date;
 }
 
@@ -82,14 +87,41 @@ export class StaffPasskeys {
       throw new ValidationError(`The passkey could not be added: ${verified.refused}`, {
         response: "Invalid passkey response",
       });
-    const id = await this.deps.repo.insert(user.id, verified.credential, name);
-    if (id === null) throw new ValidationError("This passkey is already added", { response: "Already added" });
-    const created = (await this.deps.repo.passkeysOf(user.id)).find((p) => p.id === id) as StaffPasskeyRow;
-    return summary(created);
+    return this.deps.transaction(async (tx) => {
+      const id = await this.deps.repo.insert(user.id, verified.credential, name, tx);
+      if (id === null) throw new ValidationError("This passkey is already added", { response: "Already added" });
+      const created = (await this.deps.repo.passkeysOf(user.id, tx)).find((p) => p.id === id) as StaffPasskeyRow;
+      await this.event(tx, user, "staff_user.passkey_add", null, created);
+      return summary(created);
+    });
   }
 
   async remove(user: StaffUser, id: number): Promise<void> {
-    if (!(await this.deps.repo.delete(user.id, id))) throw new NotFoundError("Passkey not found");
+    await this.deps.transaction(async (tx) => {
+      const removed = await this.deps.repo.delete(user.id, id, tx);
+      if (!removed) throw new NotFoundError("Passkey not found");
+      await this.event(tx, user, "staff_user.passkey_remove", removed, null);
+    });
+  }
+
+  /** The event names the passkey by its id and name only: no credential id, public key or counter. */
+  private event(
+    tx: Tx,
+    user: StaffUser,
+    action: string,
+    before: StaffPasskeyRow | null,
+    after: StaffPasskeyRow | null,
+  ) {
+    const described = (p: StaffPasskeyRow | null) =>
+      p && { signInKey: { id: p.id, name: p.name, addedAt: p.createdAt.toISOString() } };
+    return this.deps.audit.record(tx, {
+      actor: `staff:${user.id}`,
+      action,
+      recordType: "staff_user",
+      recordId: user.id,
+      before: described(before),
+      after: described(after),
+    });
   }
 
   /** Options for the second step of this user's sign-in (their password was right), or null without a passkey. */

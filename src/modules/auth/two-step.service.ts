@@ -1,6 +1,8 @@
 import type { PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
+import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import { ForbiddenError, HttpError, ValidationError } from "../../http/errors.js";
 import type { AuthenticationResponseJSON } from "../../shared/webauthn.js";
+import type { AuditLog } from "../audit/index.js";
 import type { StaffUser } from "./auth.schemas.js";
 import type { StaffPasskeys } from "./staff-passkeys.service.js";
 import { matchTotp, newTotpSecret, otpauthUrl } from "./totp.js";
@@ -30,6 +32,9 @@ export interface TwoStepDeps {
   repo: TwoStepRepository;
   /** Staff passkeys, the other second step (docs/decisions.md#38); none, an authenticator app only. */
   passkeys?: Pick<StaffPasskeys, "has" | "verify" | "signInOptions">;
+  transaction: TransactionRunner;
+  /** Turning the app on or off and the owner's requirement are audited (docs/decisions.md#39), no secret kept. */
+  audit: Pick<AuditLog, "record">;
   clock?: () => Date;
 }
 
@@ -63,22 +68,43 @@ export class TwoStepService {
   async confirm(user: StaffUser, code: unknown): Promise<void> {
     const state = await this.deps.repo.stateOf(user.id);
     if (!state?.secret || state.enabled) throw new HttpError(409, "Start adding an authenticator app first");
-    const step = matchTotp(state.secret, String(code ?? ""), this.clock());
-    if (step === null || !(await this.deps.repo.takeStep(user.id, step)))
-      throw new ValidationError(WRONG_CODE_MESSAGE, { code: WRONG_CODE_MESSAGE });
-    await this.deps.repo.enable(user.id, this.clock());
+    const secret = state.secret;
+    await this.deps.transaction(async (tx) => {
+      const step = matchTotp(secret, String(code ?? ""), this.clock());
+      if (step === null || !(await this.deps.repo.takeStep(user.id, step, tx)))
+        throw new ValidationError(WRONG_CODE_MESSAGE, { code: WRONG_CODE_MESSAGE });
+      await this.deps.repo.enable(user.id, this.clock(), tx);
+      await this.appEvent(tx, user, true);
+    });
+  }
+
+  /** One event per app turned on or off: the fact only, never the secret or a code. */
+  private appEvent(tx: Tx, user: StaffUser, on: boolean) {
+    return this.deps.audit.record(tx, {
+      actor: `staff:${user.id}`,
+      action: on ? "staff_user.app_on" : "staff_user.app_off",
+      recordType: "staff_user",
+      recordId: user.id,
+      before: { authenticatorApp: on ? "off" : "on" },
+      after: { authenticatorApp: on ? "on" : "off" },
+    });
   }
 
   /** Removes the app: a current code proves the person holds it. */
   async remove(user: StaffUser, code: unknown): Promise<void> {
     const state = await this.deps.repo.stateOf(user.id);
     if (!state?.secret) return;
-    if (state.enabled) {
-      const step = matchTotp(state.secret, String(code ?? ""), this.clock());
-      if (step === null || !(await this.deps.repo.takeStep(user.id, step)))
-        throw new ValidationError(WRONG_CODE_MESSAGE, { code: WRONG_CODE_MESSAGE });
-    }
-    await this.deps.repo.clear(user.id);
+    const { secret, enabled } = state;
+    await this.deps.transaction(async (tx) => {
+      if (enabled) {
+        const step = matchTotp(secret, String(code ?? ""), this.clock());
+        if (step === null || !(await this.deps.repo.takeStep(user.id, step, tx)))
+          throw new ValidationError(WRONG_CODE_MESSAGE, { code: WRONG_CODE_MESSAGE });
+      }
+      await this.deps.repo.clear(user.id, tx);
+      // A secret never confirmed was never on: dropping it is no change to the account.
+      if (enabled) await this.appEvent(tx, user, false);
+    });
   }
 
   /**
@@ -121,6 +147,18 @@ export class TwoStepService {
 
   async setRequired(actor: StaffUser, required: boolean): Promise<void> {
     if (actor.role !== "owner") throw new ForbiddenError("Only an owner may require two-step sign-in");
-    await this.deps.repo.setRequired(required);
+    await this.deps.transaction(async (tx) => {
+      const before = await this.deps.repo.required(tx);
+      await this.deps.repo.setRequired(required, tx);
+      // The same setting again changes nothing and writes no event (AuditLog.record).
+      await this.deps.audit.record(tx, {
+        actor: `staff:${actor.id}`,
+        action: "staff_settings.require_two_step",
+        recordType: "staff_setting",
+        recordId: "require_two_step",
+        before: { required: before },
+        after: { required },
+      });
+    });
   }
 }

@@ -1,5 +1,6 @@
 import type { Knex } from "knex";
 import type { Tx } from "../../db/transaction.js";
+import { type ChallengePurpose, WebAuthnChallengeStore } from "../../shared/webauthn-challenges.js";
 
 export interface HomeSessionRow {
   id: number;
@@ -34,7 +35,12 @@ const toPasskey = (r: Record<string, unknown>): HomePasskeyRow => ({
 
 /** The SQL of homeowner sign-in: e-mailed tokens and codes, sessions, passkeys, WebAuthn challenges. */
 export class HomeAuthRepository {
-  constructor(private readonly db: Knex) {}
+  /** Challenges (src/shared/webauthn-challenges.ts). */
+  private readonly challenges: WebAuthnChallengeStore<string>;
+
+  constructor(private readonly db: Knex) {
+    this.challenges = new WebAuthnChallengeStore(db, "home_webauthn_challenges", "email");
+  }
 
   /** The e-mail of a property's customer (staff's 'Send sign-in link'): My Home's read model (README "Read model"). */
   async customerEmailOfProperty(propertyId: number): Promise<string | null> {
@@ -173,33 +179,14 @@ export class HomeAuthRepository {
 
   // ---------- passkeys ----------
 
-  async insertChallenge(
-    challengeHash: string,
-    purpose: "register" | "sign-in",
-    email: string | null,
-    expiresAt: Date,
-  ): Promise<void> {
-    await this.db("home_webauthn_challenges").insert({
-      challenge_hash: challengeHash,
-      purpose,
-      email,
-      expires_at: expiresAt,
-    });
+  // WebAuthn challenges, stored as the staff's are (src/shared/webauthn-challenges.ts); `email` only for adding one.
+  insertChallenge(challengeHash: string, purpose: ChallengePurpose, email: string | null, expiresAt: Date) {
+    return this.challenges.insert(challengeHash, purpose, email, expiresAt);
   }
 
   /** Spends a live challenge once; answers whether it was there (and, for registration, whose it is). */
-  async spendChallenge(
-    challengeHash: string,
-    purpose: "register" | "sign-in",
-    email: string | null,
-    now: Date,
-  ): Promise<boolean> {
-    const q = this.db("home_webauthn_challenges")
-      .where({ challenge_hash: challengeHash, purpose })
-      .whereNull("used_at")
-      .where("expires_at", ">", now);
-    if (email) q.where({ email });
-    return (await q.update({ used_at: now })) > 0;
+  spendChallenge(challengeHash: string, purpose: ChallengePurpose, email: string | null, now: Date) {
+    return this.challenges.spend(challengeHash, purpose, email, now);
   }
 
   async passkeysOf(email: string): Promise<HomePasskeyRow[]> {
