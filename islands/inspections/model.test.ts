@@ -5,6 +5,7 @@ import {
   blankEntry,
   canComplete,
   categorySlots,
+  completionOf,
   DEFAULT_ROOMS,
   hasData,
   nextUnscored,
@@ -12,7 +13,7 @@ import {
   roomsFor,
   toSend,
 } from "./model";
-import { INSPECTION_WEIGHTS } from "../../src/modules/inspections/template";
+import { INSPECTION_POINTS, INSPECTION_WEIGHTS } from "../../src/modules/inspections/template";
 
 const entry = (categoryName: string, subcategoryName: string, over: Partial<LocalEntry> = {}): LocalEntry => ({
   ...blankEntry(1, categoryName, subcategoryName),
@@ -63,12 +64,30 @@ describe("the form's rules", () => {
       total: 36,
       percent: 3,
     });
-    expect(allSlots(DEFAULT_ROOMS)).toHaveLength(106);
+    // 114 points and the Type of Cladding card (docs/decisions.md#41).
+    expect(allSlots(DEFAULT_ROOMS)).toHaveLength(115);
     expect(roomsFor([entry("Bathrooms", "Sinks (Bathroom 4)"), entry("Laundry Room", "Washer / Dryer")])).toEqual({
       Kitchen: 1,
       Bathroom: 4,
       Laundry: 1,
     });
+  });
+
+  it("counts the 114 points in both the progress and the completion; Type of Cladding is not one", () => {
+    const slots = allSlots(DEFAULT_ROOMS);
+    const cladding = entry("Exterior Envelope", "Type of Cladding", { notes: "Brick veneer" });
+    const radon = entry("Basement, Foundation, Crawlspace & Structure", "Radon Test", { score: 7 });
+    expect(progressOf(slots, map(cladding))).toEqual({ completed: 0, total: INSPECTION_POINTS, percent: 0 });
+    expect(progressOf(slots, map(cladding, radon))).toEqual({ completed: 1, total: INSPECTION_POINTS, percent: 1 });
+    expect(completionOf(slots, map(cladding, radon))).toMatchObject({
+      scored: 1,
+      total: INSPECTION_POINTS,
+      ready: true,
+    });
+    expect(INSPECTION_POINTS).toBe(114);
+    // The Exterior Envelope's own progress counts its 9 points, not the cladding's description.
+    const exterior = INSPECTION_WEIGHTS.find((c) => c.name === "Exterior Envelope")!;
+    expect(progressOf(categorySlots(exterior, DEFAULT_ROOMS).flat(), map(cladding)).total).toBe(9);
   });
 
   it("jumps to the next item without a score, skipping N/A and description-only items, and wraps", () => {

@@ -136,9 +136,19 @@ export interface Progress {
   percent: number;
 }
 
+/**
+ * Progress over the points: the cards that take a score, each done once it holds data (a score, notes or
+ * photos). A description-only card (Type of Cladding) is not a point (docs/decisions.md#41), so a visit's
+ * progress counts the same 114 points as its completion.
+ */
 export function progressOf(slots: Slot[], entries: Map<string, LocalEntry>): Progress {
-  const completed = slots.filter((s) => hasData(entries.get(s.key))).length;
-  return { completed, total: slots.length, percent: slots.length ? Math.round((completed / slots.length) * 100) : 0 };
+  const points = slots.filter((s) => !s.descriptionOnly);
+  const completed = points.filter((s) => hasData(entries.get(s.key))).length;
+  return {
+    completed,
+    total: points.length,
+    percent: points.length ? Math.round((completed / points.length) * 100) : 0,
+  };
 }
 
 /**

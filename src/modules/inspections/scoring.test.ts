@@ -9,6 +9,7 @@ import {
   scoreInspection,
   weightedAverage,
 } from "./scoring.js";
+import { HAVEN_ITEMS, INSPECTION_POINTS, templateEntries } from "./template.js";
 
 const entry = (categoryName: string, subcategoryName: string, score: number | null, urgent = false): Entry => ({
   categoryName,
@@ -23,13 +24,33 @@ describe("weights", () => {
     expect(INSPECTION_WEIGHTS.reduce((s, c) => s + c.weight, 0)).toBe(100.5);
   });
 
-  it("every category's subcategory weights sum to 100", () => {
+  it("every category's staff-side §9 subcategory weights sum to 100; Haven's own items follow them", () => {
     for (const c of INSPECTION_WEIGHTS) {
+      const own = HAVEN_ITEMS[c.name] ?? {};
+      const spec = Object.entries(c.subcategories).filter(([name]) => !Object.hasOwn(own, name));
       expect(
-        Object.values(c.subcategories).reduce((s, w) => s + w, 0),
+        spec.reduce((s, [, w]) => s + w, 0),
         c.name,
       ).toBe(100);
+      expect(Object.keys(c.subcategories).slice(spec.length), c.name).toEqual(Object.keys(own));
     }
+  });
+
+  it("holds the 114 points of the pricing and booking copy: Type of Cladding is described, not scored", () => {
+    const entries = templateEntries();
+    expect(entries.filter((e) => e.weight > 0)).toHaveLength(INSPECTION_POINTS);
+    expect(INSPECTION_POINTS).toBe(114);
+    expect(entries.filter((e) => e.weight === 0).map((e) => e.subcategoryName)).toEqual(["Type of Cladding"]);
+    expect(Object.values(HAVEN_ITEMS).flatMap(Object.keys)).toHaveLength(9);
+  });
+
+  it("scores an inspection that never scored Haven's own items as before them", () => {
+    // Staff-side §9's Attic alone: Access 10, Insulation 25 → (100·10 + 40·25) / 35.
+    const attic = findCategory("Attic")!;
+    const old = [entry("Attic", "Access", 10), entry("Attic", "Insulation", 4)];
+    expect(categoryScore(attic, old)).toBeCloseTo(2000 / 35, 10);
+    // Scored, the insulation depth joins the mean on the same scale (15).
+    expect(categoryScore(attic, [...old, entry("Attic", "Insulation Depth", 1)])).toBeCloseTo(2150 / 50, 10);
   });
 });
 

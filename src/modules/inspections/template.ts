@@ -1,4 +1,4 @@
-// The inspection template (staff-side §9, docs/decisions.md#16): 14 categories and their weights, held once.
+// The inspection template (staff-side §9, docs/decisions.md#16 and #41): 14 categories and their weights, held once.
 // The form island, the scoring, the service's validation, the reports and the seeds all read it here.
 // Plain data and functions, no zod and no server imports: islands import this file.
 
@@ -10,12 +10,16 @@ export interface CategoryWeights {
   weight: number;
   /** Categories an inspector can add again: 'Sinks (Bathroom 2)'. */
   repeatable?: RepeatableRoom;
-  /** Subcategory name → percent within the category. Weight 0 = description only, never scored. */
+  /**
+   * Subcategory name → weight within the category: staff-side §9's items sum to 100, Haven's own items
+   * (HAVEN_ITEMS) come after them on the same scale; the category score is their weighted mean, so it normalises.
+   * Weight 0 = description only, never scored.
+   */
   subcategories: Record<string, number>;
 }
 
-/** Inspection categories with their subcategory weights, in the order staff-side §9 lists them. */
-export const INSPECTION_WEIGHTS: CategoryWeights[] = [
+/** Staff-side §9's categories and subcategory weights, in its order. */
+const SPEC_WEIGHTS: CategoryWeights[] = [
   {
     name: "Basement, Foundation, Crawlspace & Structure",
     weight: 16,
@@ -201,6 +205,43 @@ export const INSPECTION_WEIGHTS: CategoryWeights[] = [
     subcategories: { Fireplace: 33, "Stair Treads / Risers": 33, "Egress Obstructions": 34 },
   },
 ];
+
+/**
+ * Haven's own scored items, each on its category's scale (docs/decisions.md#41): home-health points a Canadian
+ * inspector scores that staff-side §9 leaves out. With them the form holds INSPECTION_POINTS scored items. An
+ * inspection that never scored one scores exactly as before (an unscored item is left out of the mean).
+ */
+export const HAVEN_ITEMS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
+  // Health Canada asks every home to test for radon in its lowest lived-in level: weighed like settlement.
+  "Basement, Foundation, Crawlspace & Structure": { "Radon Test": 15 },
+  // A backwater valve keeps a surcharged sewer out of the basement (weighed as the sump pump); hose bibs that
+  // are not frost-free split inside walls in a Canadian winter.
+  Plumbing: { "Backwater Valve": 7.5, "Frost-Free Hose Bibs": 5 },
+  // Ice dams: staining at the eaves, lifted shingles, missing ice-and-water membrane.
+  Roof: { "Ice Dam Indicators": 10 },
+  // The HRV or ERV that airtight Canadian homes rely on for fresh air: weighed as airflow.
+  HVAC: { "HRV / ERV": 10 },
+  // GFCI outlets near water and AFCI breakers on bedroom circuits (Canadian Electrical Code).
+  Electrical: { "GFCI / AFCI Protection": 10 },
+  // Insulation depth against today's R-50/R-60 attic target, apart from its condition ('Insulation').
+  Attic: { "Insulation Depth": 15 },
+  // Covers on basement window wells: snow, water and falls.
+  "Windows and Doors": { "Window Well Covers": 10 },
+  // The attached garage's gas-proof wall and self-closing door to the house, weighed as the other safety items.
+  "Miscellaneous / Safety": { "Garage Fire Separation": 33 },
+};
+
+/** Inspection categories with their subcategory weights: staff-side §9's, then Haven's own items. */
+export const INSPECTION_WEIGHTS: CategoryWeights[] = SPEC_WEIGHTS.map((category) => ({
+  ...category,
+  subcategories: { ...category.subcategories, ...HAVEN_ITEMS[category.name] },
+}));
+
+/**
+ * The scored points of one visit (one kitchen, bathroom and laundry room): the '114-point inspection' of the
+ * pricing, booking and confirmation copy (docs/decisions.md#41). Type of Cladding is described, not a point.
+ */
+export const INSPECTION_POINTS = 114;
 
 export const CATEGORY_NAMES: readonly string[] = INSPECTION_WEIGHTS.map((c) => c.name);
 
