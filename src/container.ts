@@ -150,8 +150,14 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
   const planServices = new PlanDeliveries({
     repo: new PlanDeliveriesRepository(db),
     transaction,
-    settings: { timeZone: env.BUSINESS_TZ },
+    settings: {
+      timeZone: env.BUSINESS_TZ,
+      supportEmail: env.SUPPORT_EMAIL,
+      supportPhone: env.CONTACT_PHONE,
+      publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+    },
     notifications,
+    mail,
   });
   const subscriptions = new SubscriptionsService(subscriptionsRepository, {
     plans,
@@ -205,6 +211,8 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     transaction,
     audit,
     notifications,
+    // A booked inspection is the plan's annual inspection of the year (docs/decisions.md#26).
+    onBooked: (tx, booking) => planServices.inspectionBooked(tx, booking),
     settings: {
       timeZone: env.BUSINESS_TZ,
       supportEmail: env.SUPPORT_EMAIL,

@@ -61,6 +61,11 @@ export interface BookingsDeps {
   audit: Pick<AuditLog, "record">;
   /** The staff bell: a homeowner's reschedule or cancellation in My Home (notifications README). */
   notifications?: Pick<Notifications, "raise"> | null;
+  /**
+   * A port: a booking was made, in its transaction (container.ts passes the plan's annual inspection, which a
+   * booked inspection moves to a year after it: docs/decisions.md#26).
+   */
+  onBooked?: ((tx: Tx, booking: Booking) => Promise<void>) | null;
 }
 
 /** The answer to a booking that lost its time (docs/decisions.md#37): a 409 with fresh times to choose from. */
@@ -127,6 +132,7 @@ export class BookingsService {
   private readonly inspectors: InspectorsService;
   private readonly audit: Pick<AuditLog, "record">;
   private readonly notifications: Pick<Notifications, "raise"> | null;
+  private readonly onBooked: BookingsDeps["onBooked"];
 
   constructor(
     private readonly bookings: BookingsRepository,
@@ -141,6 +147,7 @@ export class BookingsService {
       audit: this.audit,
     } = deps);
     this.notifications = deps.notifications ?? null;
+    this.onBooked = deps.onBooked ?? null;
   }
 
   /** The dates the server accepts right now, in the business zone. */
@@ -457,6 +464,7 @@ export class BookingsService {
       (placement, trx) => this.bookings.insert({ ...booking, ...placement }, trx),
     );
     await this.queueConfirmation(tx, saved, recipient);
+    await this.onBooked?.(tx, saved);
     return saved;
   }
 

@@ -68,11 +68,12 @@ export class CalendarRepository {
   async datedTasks(from: string, to: string, limit = 50_000, withoutHeld = false): Promise<DatedTask[]> {
     const query = this.db("maintenance_tasks as t")
       .join("properties as p", "p.id", "t.property_id")
+      .leftJoin("maintenance_schedules as ps", "ps.id", "t.schedule_id")
       .whereBetween("t.scheduled_date", [from, to])
       .whereNotIn("t.status", ["completed", "cancelled"]);
     if (withoutHeld) query.where("t.held", false);
     const rows = await query
-      .select(DATED_TASK_COLUMNS)
+      .select([...DATED_TASK_COLUMNS, "ps.plan_service"])
       .orderBy([{ column: "t.scheduled_date" }, { column: "t.id" }])
       .limit(limit);
     return rows.map(toDatedTask);
@@ -81,8 +82,9 @@ export class CalendarRepository {
   async findDatedTask(id: number): Promise<DatedTask | null> {
     const row = await this.db("maintenance_tasks as t")
       .join("properties as p", "p.id", "t.property_id")
+      .leftJoin("maintenance_schedules as ps", "ps.id", "t.schedule_id")
       .where("t.id", id)
-      .select(DATED_TASK_COLUMNS)
+      .select([...DATED_TASK_COLUMNS, "ps.plan_service"])
       .first();
     return row ? toDatedTask(row) : null;
   }

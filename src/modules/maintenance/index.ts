@@ -10,8 +10,11 @@ export {
   STALE_TASK_MESSAGE,
 } from "./maintenance.service.js";
 export {
+  type InspectionBooker,
   PlanDeliveries,
   type PlanDeliveriesDeps,
+  type PlanVisitChange,
+  type PlanVisitChangeResult,
   type PlanDeliveriesSettings,
   type PlanServiceSchedule,
   type PlanServiceSubscription,
@@ -24,7 +27,14 @@ export {
   maintenanceExpandTask,
   maintenanceRemindersTask,
 } from "./maintenance.tasks.js";
-export { bookingEvent, calendarFile, taskEvent } from "./maintenance.ics.js";
+export { bookingEvent, calendarFile, taskEvent, taskWindow } from "./maintenance.ics.js";
+export {
+  ANNUAL_INSPECTION_SERVICE,
+  VISIT_RULE_MESSAGES,
+  changeableOn,
+  moveWindow,
+  skippable,
+} from "./plan-visit-rules.js";
 export { occurrencesBetween } from "./recurrence.js";
 export { type ReminderDetails, reminderEmail } from "./reminder-email.js";
 /** The task row mappings, their columns and task shapes My Home's read model shares. */

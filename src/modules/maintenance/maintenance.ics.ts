@@ -2,8 +2,15 @@
 // `ics` package as the booking confirmation does. Times are the business zone's, written in UTC.
 import { type EventAttributes, createEvents } from "ics";
 import type { Booking } from "../bookings/bookings.schemas.js";
-import { slotLabel, slotWindow } from "../../shared/business-time.js";
-import { DEFAULT_BOOKING_TIME, formatDuration, labelOf, taskTime } from "./maintenance.constants.js";
+import { PLAN_VISIT_WINDOW, slotLabel, slotWindow, windowLabel } from "../../shared/business-time.js";
+import {
+  DEFAULT_BOOKING_TIME,
+  DEFAULT_TASK_TIME,
+  formatDuration,
+  labelOf,
+  normalizeClock,
+  taskTime,
+} from "./maintenance.constants.js";
 import type { DatedTask } from "./task-rows.js";
 import { occurrenceInstant } from "./recurrence.js";
 
@@ -11,10 +18,34 @@ const UID_DOMAIN = "havenhomehealth.ca";
 /** A task without an estimate blocks an hour in a calendar app. */
 const DEFAULT_TASK_MINUTES = 60;
 
+const minutesOfDay = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+
+/**
+ * When a task happens: a plan visit whose time nobody set is planned by the day, so it holds the plan-visit
+ * window (8 AM–5 PM, PLAN_VISIT_WINDOW), as the calendar shows it; any other task starts at its clock time
+ * (10:00 AM unless set) and lasts its estimate.
+ */
+export function taskWindow(task: Pick<DatedTask, "scheduledTime" | "estimatedDuration" | "planService">): {
+  start: string;
+  minutes: number;
+  label: string;
+} {
+  const time = taskTime(task.scheduledTime);
+  if (task.planService && normalizeClock(time) === normalizeClock(DEFAULT_TASK_TIME))
+    return {
+      start: PLAN_VISIT_WINDOW.start,
+      minutes: minutesOfDay(PLAN_VISIT_WINDOW.end) - minutesOfDay(PLAN_VISIT_WINDOW.start),
+      label: windowLabel(PLAN_VISIT_WINDOW.start, PLAN_VISIT_WINDOW.end),
+    };
+  return { start: time, minutes: task.estimatedDuration ?? DEFAULT_TASK_MINUTES, label: time.replace(/^0/, "") };
+}
+
 export function taskEvent(task: DatedTask, timeZone: string): EventAttributes {
-  const start = occurrenceInstant(task.scheduledDate!, taskTime(task.scheduledTime), timeZone);
+  const window = taskWindow(task);
+  const start = occurrenceInstant(task.scheduledDate!, window.start, timeZone);
   const details = [
     task.description,
+    task.planService ? `Time: ${window.label}.` : null,
     `Category: ${labelOf(task.category)}. Priority: ${labelOf(task.priority)}.`,
     task.estimatedDuration ? `Estimated duration: ${formatDuration(task.estimatedDuration)}.` : null,
     task.notes ? `Notes: ${task.notes}` : null,
@@ -24,7 +55,7 @@ export function taskEvent(task: DatedTask, timeZone: string): EventAttributes {
     start: start.getTime(),
     startInputType: "utc",
     startOutputType: "utc",
-    duration: { minutes: task.estimatedDuration ?? DEFAULT_TASK_MINUTES },
+    duration: { minutes: window.minutes },
     title: `${task.title} (${task.propertyAddress})`,
     description: details.join("\n"),
     location: task.location,

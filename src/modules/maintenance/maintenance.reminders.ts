@@ -5,8 +5,8 @@ import type { Booking } from "../bookings/bookings.schemas.js";
 import type { BookingsService } from "../bookings/index.js";
 import type { MailService } from "../mail/index.js";
 import { CLOSED } from "./maintenance.calendar.js";
-import { bookingTime, formatDuration, taskTime } from "./maintenance.constants.js";
-import { bookingEvent, calendarFile, taskEvent } from "./maintenance.ics.js";
+import { bookingTime, formatDuration } from "./maintenance.constants.js";
+import { bookingEvent, calendarFile, taskEvent, taskWindow } from "./maintenance.ics.js";
 import type { MaintenanceRepository } from "./maintenance.repository.js";
 import { reminderEmail } from "./reminder-email.js";
 import type { DatedTask } from "./task-rows.js";
@@ -79,7 +79,7 @@ export class MaintenanceReminders {
       to: task.clientEmail,
       name: task.clientName,
       dateLabel: longDate(task.scheduledDate!),
-      timeLabel: taskTime(task.scheduledTime),
+      timeLabel: taskWindow(task).label,
       what: `your Haven maintenance visit (${task.title})`,
       location: task.location,
       durationLabel: task.estimatedDuration ? formatDuration(task.estimatedDuration) : null,

@@ -15,6 +15,12 @@ const UNTOUCHED = { statuses: ["pending", "scheduled"], version: 1 };
 /** Future tasks (today on) nobody started, completed, cancelled or edited. */
 const untouchedFuture = (query: Knex.QueryBuilder, today: string) =>
   query.where("scheduled_date", ">=", today).whereIn("status", UNTOUCHED.statuses).where("version", UNTOUCHED.version);
+/** Future open tasks nobody on staff edited: untouched ones and those only the homeowner moved (docs/decisions.md#44). */
+const notStaffEditedFuture = (query: Knex.QueryBuilder, today: string) =>
+  query
+    .where("scheduled_date", ">=", today)
+    .whereIn("status", UNTOUCHED.statuses)
+    .where((w) => w.where("version", UNTOUCHED.version).orWhereNotNull("home_changed_at"));
 
 export interface PlanScheduleRow {
   id: number;
@@ -50,6 +56,23 @@ export interface NewPlanSchedule {
   planService: string;
   rrule: string | null;
   held: boolean;
+}
+
+/** A plan visit as the homeowner's changes read it, under its row lock. */
+export interface PlanVisitRow {
+  task: MaintenanceTask;
+  /** The series date it stands for once moved; null while it is on its own date. */
+  seriesDate: string | null;
+  skippedAt: string | null;
+  bookingId: number | null;
+  planService: string;
+  rrule: string | null;
+  scheduleEnded: boolean;
+  subscriptionStatus: string;
+  customerId: number | null;
+  propertyAddress: string;
+  clientName: string;
+  clientEmail: string;
 }
 
 export interface RequestedTask {
@@ -98,6 +121,115 @@ export class PlanDeliveriesRepository {
     return row?.at ? new Date(row.at as Date) : null;
   }
 
+  /**
+   * The latest date of the property's scheduled (not done, not cancelled) inspection bookings from `today` on: a
+   * booked inspection counts as this year's (docs/decisions.md#26). An exception like lastCompletedInspectionAt.
+   */
+  async upcomingInspectionDate(tx: Tx, propertyId: number, today: string): Promise<string | null> {
+    const row = await tx("inspection_bookings")
+      .where({ property_id: propertyId, status: "scheduled" })
+      .where("scheduled_date", ">=", today)
+      .max({ at: "scheduled_date" })
+      .first();
+    return (row?.at as string | null | undefined) ?? null;
+  }
+
+  /** The running health-report schedules of the property's subscriptions, locked. */
+  async lockInspectionSchedules(tx: Tx, propertyId: number): Promise<PlanScheduleRow[]> {
+    const rows = await tx("maintenance_schedules")
+      .where({ property_id: propertyId, plan_service: "health-report" })
+      .whereNotNull("subscription_id")
+      .whereNull("ended_at")
+      .forUpdate()
+      .select("id", "plan_service", "start_date", "rrule", "held", "ended_at");
+    return rows.map((r: Row) => ({
+      id: r.id as number,
+      planService: r.plan_service as string,
+      startDate: r.start_date as string,
+      rrule: (r.rrule as string | null) ?? null,
+      held: Boolean(r.held),
+      endedAt: iso(r.ended_at),
+    }));
+  }
+
+  // --- A plan visit the homeowner moves or skips (docs/decisions.md#44) ---
+
+  /** The plan visit, locked, with its schedule and subscription; undefined when it is no plan visit. */
+  async lockPlanVisit(tx: Tx, taskId: number): Promise<PlanVisitRow | undefined> {
+    const row = await tx("maintenance_tasks as t")
+      .join("maintenance_schedules as s", "s.id", "t.schedule_id")
+      .join("subscriptions as sub", "sub.id", "s.subscription_id")
+      .join("properties as p", "p.id", "t.property_id")
+      .where("t.id", taskId)
+      .forUpdate("t")
+      .first(
+        "t.*",
+        "s.plan_service",
+        "s.rrule",
+        "s.start_date as schedule_start",
+        "s.ended_at as schedule_ended_at",
+        "sub.status as subscription_status",
+        "sub.customer_id",
+        "p.address as property_address",
+        "p.client_name",
+        "p.client_email",
+      );
+    if (!row) return undefined;
+    return {
+      task: toTask(row),
+      seriesDate: (row.series_date as string | null) ?? null,
+      skippedAt: iso(row.skipped_at),
+      bookingId: (row.booking_id as number | null) ?? null,
+      planService: row.plan_service as string,
+      rrule: (row.rrule as string | null) ?? null,
+      scheduleEnded: row.schedule_ended_at !== null && row.schedule_ended_at !== undefined,
+      subscriptionStatus: row.subscription_status as string,
+      customerId: (row.customer_id as number | null) ?? null,
+      propertyAddress: row.property_address as string,
+      clientName: row.client_name as string,
+      clientEmail: row.client_email as string,
+    };
+  }
+
+  /** Another open visit of the schedule on that date (a move may not put two on one day). */
+  async visitOn(tx: Tx, scheduleId: number, date: string, exceptId: number): Promise<boolean> {
+    const row = await tx("maintenance_tasks")
+      .where({ schedule_id: scheduleId, scheduled_date: date })
+      .whereNot("id", exceptId)
+      .first("id");
+    return Boolean(row);
+  }
+
+  /** Writes the homeowner's change to a plan visit; one more `version` (a person's edit). */
+  async changeVisit(
+    tx: Tx,
+    id: number,
+    change: {
+      scheduledDate?: string;
+      scheduledTime?: string | null;
+      seriesDate?: string;
+      status?: "scheduled" | "cancelled";
+      skipped?: boolean;
+      bookingId?: number;
+    },
+  ): Promise<MaintenanceTask> {
+    const [row] = await tx("maintenance_tasks")
+      .where({ id })
+      .update({
+        ...(change.scheduledDate !== undefined && { scheduled_date: change.scheduledDate }),
+        ...(change.scheduledTime !== undefined && { scheduled_time: change.scheduledTime }),
+        ...(change.seriesDate !== undefined && { series_date: change.seriesDate }),
+        ...(change.status !== undefined && { status: change.status }),
+        ...(change.skipped !== undefined && { skipped_at: change.skipped ? tx.fn.now() : null }),
+        ...(change.bookingId !== undefined && { booking_id: change.bookingId }),
+        home_changed_at: tx.fn.now(),
+        version: tx.raw("version + 1"),
+        updated_at: tx.fn.now(),
+      })
+      .returning("*");
+    return toTask(row);
+  }
+
   // --- The subscription's schedules ---
 
   /** The subscription's schedules, locked: two syncs of one subscription run one after the other. */
@@ -121,7 +253,7 @@ export class PlanDeliveriesRepository {
     await tx("maintenance_schedules")
       .whereIn("id", ids)
       .update({ ended_at: tx.fn.now(), held: false, updated_at: tx.fn.now() });
-    await untouchedFuture(tx("maintenance_tasks").whereIn("schedule_id", ids), today).update({
+    await notStaffEditedFuture(tx("maintenance_tasks").whereIn("schedule_id", ids), today).update({
       status: "cancelled",
       held: false,
       updated_at: tx.fn.now(),

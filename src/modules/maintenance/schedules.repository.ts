@@ -109,7 +109,8 @@ export class ScheduleRepository {
 
   /**
    * One task per (schedule, date), copied from its schedule. The unique (schedule_id, scheduled_date) key
-   * and ON CONFLICT DO NOTHING make a repeated or concurrent expansion add nothing twice.
+   * and ON CONFLICT DO NOTHING make a repeated or concurrent expansion add nothing twice; a date a moved visit
+   * stands for (`series_date`, docs/decisions.md#44) is not made again.
    */
   async insertOccurrences(
     scheduleIds: number[],
@@ -122,6 +123,7 @@ export class ScheduleRepository {
       `insert into maintenance_tasks (property_id, schedule_id, title, description, category, priority, status, scheduled_date, scheduled_time, estimated_duration, held)
        select s.property_id, s.id, s.title, s.description, s.category, s.priority, 'scheduled', o.d, s.scheduled_time, s.estimated_duration, s.held
        from unnest(?::int[], ?::date[]) as o(sid, d) join maintenance_schedules s on s.id = o.sid
+       where not exists (select 1 from maintenance_tasks m where m.schedule_id = o.sid and m.series_date = o.d)
        on conflict (schedule_id, scheduled_date) do nothing${returning ? " returning id, schedule_id, scheduled_date, title" : ""}`,
       [scheduleIds, dates],
     );

@@ -64,4 +64,6 @@ export const toDatedTask = (r: Row): DatedTask => ({
     .join(", "),
   clientName: r.client_name as string,
   clientEmail: r.client_email as string,
+  // A plan visit's service, when the query joined its schedule (its .ics holds the plan-visit window).
+  ...(r.plan_service !== undefined && { planService: (r.plan_service as string | null) ?? null }),
 });

@@ -9,12 +9,21 @@ type Row = Record<string, unknown>;
 export interface HomeTask extends DatedTask {
   /** The plans.catalog.ts key ('window-cleaning') of a plan visit; null for other maintenance. */
   planService: string | null;
+  /** When the homeowner skipped it (docs/decisions.md#44); a skipped visit stays listed. */
+  skippedAt: string | null;
+  /** The series date a moved plan visit stands for. */
+  seriesDate: string | null;
+  /** The plan service's RFC 5545 rule (its move window), null for other tasks. */
+  rrule: string | null;
 }
 
 export class VisitsRepository {
   constructor(private readonly db: Knex) {}
 
-  /** Tasks dated in [from, to] of these properties, not cancelled (completed ones stay: they happened), by date. */
+  /**
+   * Tasks dated in [from, to] of these properties, not cancelled (completed ones stay: they happened; skipped plan
+   * visits stay: they can be restored), by date.
+   */
   async tasks(propertyIds: number[], from: string, to: string, limit = 1000): Promise<HomeTask[]> {
     if (!propertyIds.length) return [];
     const rows = await this.db("maintenance_tasks as t")
@@ -22,11 +31,23 @@ export class VisitsRepository {
       .leftJoin("maintenance_schedules as s", "s.id", "t.schedule_id")
       .whereIn("t.property_id", propertyIds)
       .whereBetween("t.scheduled_date", [from, to])
-      .whereNot("t.status", "cancelled")
-      .select(...DATED_TASK_COLUMNS, "s.plan_service")
+      .where((w) => w.whereNot("t.status", "cancelled").orWhereNotNull("t.skipped_at"))
+      .select(...DATED_TASK_COLUMNS, "s.plan_service", "s.rrule")
       .orderBy([{ column: "t.scheduled_date" }, { column: "t.id" }])
       .limit(limit);
-    return rows.map((r: Row) => ({ ...toDatedTask(r), planService: (r.plan_service as string | null) ?? null }));
+    return rows.map(toHomeTask);
+  }
+
+  /** One dated task of these properties (any status), as the Visits list reads it; null when none. */
+  async task(propertyIds: number[], id: number): Promise<HomeTask | null> {
+    const row = await this.db("maintenance_tasks as t")
+      .join("properties as p", "p.id", "t.property_id")
+      .leftJoin("maintenance_schedules as s", "s.id", "t.schedule_id")
+      .whereIn("t.property_id", propertyIds)
+      .where("t.id", id)
+      .whereNotNull("t.scheduled_date")
+      .first(...DATED_TASK_COLUMNS, "s.plan_service", "s.rrule");
+    return row ? toHomeTask(row) : null;
   }
 
   // --- Preferences ---
@@ -62,3 +83,11 @@ export class VisitsRepository {
     return row ? (row.created_at as Date).toISOString() : null;
   }
 }
+
+const toHomeTask = (r: Row): HomeTask => ({
+  ...toDatedTask(r),
+  planService: (r.plan_service as string | null) ?? null,
+  skippedAt: r.skipped_at ? new Date(r.skipped_at as Date).toISOString() : null,
+  seriesDate: (r.series_date as string | null) ?? null,
+  rrule: (r.rrule as string | null) ?? null,
+});

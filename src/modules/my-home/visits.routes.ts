@@ -5,7 +5,14 @@ import { HttpError, NotFoundError } from "../../http/errors.js";
 import { body, params, parse, query } from "../../http/validate.js";
 import { longDate, shortDate, slotLabel } from "../../shared/business-time.js";
 import { homeViewer, requireHomeApi, requireHomePage } from "./home-session.js";
-import { bookingParams, homeBookingChangeSchema, serviceRequestSchema, visitsQuery } from "./visits.schemas.js";
+import {
+  bookingParams,
+  homeBookingChangeSchema,
+  planVisitMoveSchema,
+  planVisitParams,
+  serviceRequestSchema,
+  visitsQuery,
+} from "./visits.schemas.js";
 import { RescheduleTakenError, type VisitsService, monthWeeks, shiftMonth } from "./visits.service.js";
 
 /** What the Visits page and calls use. */
@@ -34,6 +41,29 @@ export function visitsApi(deps: VisitsRoutesDeps): Router {
     }
   });
 
+  // Plan visits the homeowner moves, skips or restores (docs/decisions.md#44).
+  router.get("/my-home/plan-visits/:id", requireHomeApi, async (req, res) => {
+    const { id } = params(req, planVisitParams);
+    res.json(await visits.planVisitOptions(homeViewer(res).email, id));
+  });
+
+  router.post("/my-home/plan-visits/:id/move", requireHomeApi, async (req, res) => {
+    const { id } = params(req, planVisitParams);
+    const input = body(req, planVisitMoveSchema);
+    try {
+      res.json(await visits.changePlanVisit(homeViewer(res).email, id, { action: "move", ...input }));
+    } catch (error) {
+      if (!(error instanceof RescheduleTakenError)) throw error;
+      res.status(409).json({ message: error.message, fields: error.fields, reschedule: error.reschedule });
+    }
+  });
+
+  for (const action of ["skip", "unskip"] as const)
+    router.post(`/my-home/plan-visits/:id/${action}`, requireHomeApi, async (req, res) => {
+      const { id } = params(req, planVisitParams);
+      res.json(await visits.changePlanVisit(homeViewer(res).email, id, { action }));
+    });
+
   router.post("/my-home/service-requests", requireHomeApi, async (req, res) => {
     res.status(201).json(await visits.requestService(homeViewer(res).email, body(req, serviceRequestSchema)));
   });
@@ -46,11 +76,15 @@ export function visitsApi(deps: VisitsRoutesDeps): Router {
   return router;
 }
 
-type Flash = "rescheduled" | "cancelled" | "requested";
+type Flash = "rescheduled" | "cancelled" | "requested" | "moved" | "booked" | "skipped" | "restored";
 const FLASHES: Record<Flash, string> = {
   rescheduled: "Your inspection is moved. We have e-mailed you the new date.",
   cancelled: "Your inspection is cancelled.",
   requested: "Your request is sent. It is on your calendar, and our team will confirm the visit.",
+  moved: "Your visit is moved. We have e-mailed you the new date.",
+  booked: "Your annual inspection is booked. We have e-mailed you the confirmation.",
+  skipped: "Your visit is skipped: nobody comes that day. You can restore it until the day before.",
+  restored: "Your visit is back on. We have e-mailed you the date.",
 };
 
 const format = { longDate, shortDate, slotLabel };
@@ -200,6 +234,61 @@ export function visitsPages(deps: VisitsRoutesDeps): Router {
       throw error;
     }
     res.redirect(303, "/my-home/visits?done=cancelled");
+  });
+
+  // One plan visit: move it within its window, skip it or restore it (docs/decisions.md#44).
+  const renderPlanVisit = async (
+    req: Request,
+    res: Response,
+    extra: {
+      status?: number;
+      problem?: string | null;
+      errors?: Record<string, string>;
+      values?: Record<string, string>;
+    } = {},
+  ) => {
+    const { id } = params(req, planVisitParams);
+    const options = await visits.planVisitOptions(homeViewer(res).email, id);
+    res.status(extra.status ?? 200).page("my-home/visit-plan", {
+      title: `${options.visit.title} | My Home | Haven`,
+      noindex: true,
+      footer: true,
+      tab: "visits",
+      options,
+      problem: extra.problem ?? null,
+      errors: extra.errors ?? {},
+      values: extra.values ?? { date: "", when: "" },
+      format,
+    });
+  };
+
+  router.get("/my-home/visits/plan-visits/:id", requireHomePage, (req, res) => renderPlanVisit(req, res));
+
+  router.post("/my-home/visits/plan-visits/:id/:action", requireHomePage, async (req, res) => {
+    const { id } = params(req, planVisitParams);
+    const action = req.params.action;
+    if (action !== "move" && action !== "skip" && action !== "unskip") throw new NotFoundError("Page not found");
+    // The annual inspection's form offers each free date and time as one choice, `when` = 'YYYY-MM-DD|part'.
+    const [whenDate, whenSlot] = String(req.body?.when ?? "").split("|");
+    const values = { date: whenDate || String(req.body?.date ?? ""), when: String(req.body?.when ?? "") };
+    let result: Awaited<ReturnType<VisitsService["changePlanVisit"]>>;
+    try {
+      const input =
+        action === "move" ? parse(planVisitMoveSchema, { date: values.date, timeSlot: whenSlot || undefined }) : {};
+      result = await visits.changePlanVisit(homeViewer(res).email, id, { action, ...input });
+    } catch (error) {
+      if (error instanceof HttpError && error.status < 500 && error.status !== 404)
+        return renderPlanVisit(req, res, {
+          status: error.status,
+          problem: error.message,
+          errors: error.fields ?? {},
+          values,
+        });
+      throw error;
+    }
+    const done =
+      action === "move" ? (result.bookingId ? "booked" : "moved") : action === "skip" ? "skipped" : "restored";
+    res.redirect(303, `/my-home/visits?done=${done}`);
   });
 
   // Calendar apps subscribe to this URL; the secret is the only credential. Unknown secrets: the same 404 as a wrong path.

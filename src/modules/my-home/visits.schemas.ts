@@ -59,6 +59,21 @@ export const serviceRequestSchema = z.object({
 });
 export type ServiceRequestInput = z.infer<typeof serviceRequestSchema>;
 
+/**
+ * POST /api/my-home/plan-visits/{id}/move: a plan visit's new date (docs/decisions.md#44), and for the annual
+ * inspection the time (a part of the day the inspectors' calendars offer). The window and the lead depend on the
+ * visit and today, so the service checks them; here only the shape.
+ */
+export const planVisitMoveSchema = z.object({
+  date: dateField("Date"),
+  timeSlot: z.preprocess(
+    blankIsAbsent,
+    z.enum(DAY_PART_VALUES, { message: "Choose one of the offered times" }).optional(),
+  ),
+});
+export type PlanVisitChangeInput = { action: "move" | "skip" | "unskip"; date?: string; timeSlot?: string };
+export const planVisitParams = z.object({ id: pathId("Visit") });
+
 /** GET /api/my-home/visits: an optional month ('YYYY-MM') for the calendar; the list is always the upcoming visits. */
 export const visitsQuery = z.object({ month: z.preprocess(blankIsAbsent, monthField().optional()) });
 

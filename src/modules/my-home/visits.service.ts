@@ -7,16 +7,29 @@ import { ConflictError, NotFoundError, ValidationError } from "../../http/errors
 import type { Booking } from "../bookings/bookings.schemas.js";
 import { addDays, earliestInspectionDate, longDate, slotLabel, todayIn } from "../../shared/business-time.js";
 import { type BookingsService, SLOT_TAKEN_MESSAGE, SlotTakenError } from "../bookings/index.js";
-import { type PlanDeliveries, bookingEvent, calendarFile, taskEvent } from "../maintenance/index.js";
-import { taskTime } from "../maintenance/maintenance.constants.js";
+import {
+  ANNUAL_INSPECTION_SERVICE,
+  type InspectionBooker,
+  type PlanDeliveries,
+  type PlanVisitChangeResult,
+  VISIT_RULE_MESSAGES,
+  bookingEvent,
+  calendarFile,
+  changeableOn,
+  moveWindow,
+  skippable,
+  taskEvent,
+  taskWindow,
+} from "../maintenance/index.js";
 import { SERVING_STATUSES } from "../subscriptions/subscriptions.constants.js";
 import type { SubscriptionsService } from "../subscriptions/index.js";
 import type { HomeAccess } from "./home-access.js";
-import type { VisitsRepository } from "./visits.repository.js";
+import type { HomeTask, VisitsRepository } from "./visits.repository.js";
 import {
   type HomeBookingChange,
   PORTAL_RESCHEDULE_MESSAGE,
   PORTAL_SLOTS,
+  type PlanVisitChangeInput,
   type ServiceRequestInput,
 } from "./visits.schemas.js";
 
@@ -55,6 +68,24 @@ export interface VisitItem {
   changeable: boolean;
   /** A booking's slot as stored ('morning', '9:30 AM'). */
   timeSlot: string | null;
+  /** A plan visit the homeowner skipped (docs/decisions.md#44). */
+  skipped: boolean;
+  /** What the homeowner may do to a plan visit now (docs/decisions.md#44); all false for other items. */
+  canMove: boolean;
+  canSkip: boolean;
+  canRestore: boolean;
+}
+
+/** Where a plan visit may move to (docs/decisions.md#44): its window, and for the annual inspection the free times. */
+export interface PlanVisitOptions {
+  visit: VisitItem;
+  /** The window's first and last date ('YYYY-MM-DD'). */
+  from: string;
+  to: string;
+  /** The annual inspection: the dates and times an inspector is free in the window (one booking rule, #37). */
+  days: { date: string; slots: string[] }[] | null;
+  /** Why the visit cannot be changed now, when it cannot. */
+  reason: string | null;
 }
 
 /** The on-request services a home's plan includes, which the homeowner may ask for. */
@@ -100,10 +131,10 @@ const SECRET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 /** What Visits and Account use of other modules (their services), and their settings. */
 export interface VisitsDeps {
   homeAccess: Pick<HomeAccess, "propertyIds" | "ownsProperty">;
-  bookings: Pick<BookingsService, "byProperty" | "changeByStaff" | "availability">;
+  bookings: Pick<BookingsService, "byProperty" | "changeByStaff" | "availability" | "book">;
   subscriptions: Pick<SubscriptionsService, "forProperty">;
-  /** A plan's on-request services and their requests (docs/decisions.md#26). */
-  planDeliveries: Pick<PlanDeliveries, "forSubscription" | "requestService">;
+  /** A plan's on-request services and their requests (docs/decisions.md#26); its visits' changes (#44). */
+  planDeliveries: Pick<PlanDeliveries, "forSubscription" | "requestService" | "changeVisit">;
   settings: {
     /** BUSINESS_TZ. */
     timeZone: string;
@@ -181,6 +212,7 @@ export class VisitsService {
   private async items(propertyIds: number[], from: string, to: string, now: Date): Promise<VisitItem[]> {
     if (!propertyIds.length) return [];
     const minDate = earliestInspectionDate(this.tz, now);
+    const today = todayIn(this.tz, now);
     const [bookings, tasks] = await Promise.all([this.bookingsOf(propertyIds), this.repo.tasks(propertyIds, from, to)]);
     const items: VisitItem[] = [
       ...bookings
@@ -198,23 +230,134 @@ export class VisitsService {
           service: null,
           changeable: b.status === "scheduled" && b.scheduledDate >= minDate,
           timeSlot: b.timeSlot,
+          skipped: false,
+          canMove: false,
+          canSkip: false,
+          canRestore: false,
         })),
-      ...tasks.map((t) => ({
-        kind: (t.planService ? "plan-visit" : "maintenance") as VisitKind,
-        id: t.id,
-        propertyId: t.propertyId,
-        propertyAddress: t.propertyAddress,
-        date: t.scheduledDate!,
-        time: taskTime(t.scheduledTime),
-        title: t.title,
-        status: t.status,
-        held: t.held,
-        service: t.planService,
-        changeable: false,
-        timeSlot: null,
-      })),
+      ...tasks.map((t) => this.taskItem(t, today)),
     ];
     return items.sort((a, b) => a.date.localeCompare(b.date) || a.kind.localeCompare(b.kind) || a.id - b.id);
+  }
+
+  /** A task as a visit; a plan visit says what the homeowner may do to it now (docs/decisions.md#44). */
+  private taskItem(t: HomeTask, today: string): VisitItem {
+    const plan = Boolean(t.planService) && t.scheduleId !== null;
+    const open = (t.status === "scheduled" || t.status === "pending") && !t.skippedAt && !t.held;
+    const far = Boolean(t.scheduledDate) && changeableOn(t.scheduledDate!, today);
+    return {
+      kind: plan ? "plan-visit" : "maintenance",
+      id: t.id,
+      propertyId: t.propertyId,
+      propertyAddress: t.propertyAddress,
+      date: t.scheduledDate!,
+      time: taskWindow(t).label,
+      title: t.title,
+      status: t.status,
+      held: t.held,
+      service: t.planService,
+      changeable: false,
+      timeSlot: null,
+      skipped: Boolean(t.skippedAt),
+      canMove: plan && open && far,
+      canSkip: plan && open && far && skippable(t.planService!),
+      canRestore: plan && Boolean(t.skippedAt) && t.scheduledDate! > today,
+    };
+  }
+
+  /** One of the homeowner's plan visits with where it may move to; 404 when not theirs or not a plan visit. */
+  async planVisitOptions(email: string, taskId: number, now: Date = new Date()): Promise<PlanVisitOptions> {
+    const today = todayIn(this.tz, now);
+    const propertyIds = await this.deps.homeAccess.propertyIds(email);
+    const task = propertyIds.length ? await this.repo.task(propertyIds, taskId) : null;
+    if (!task?.planService || !task.scheduledDate) throw new NotFoundError("Visit not found");
+    const visit = this.taskItem(task, today);
+    const window = moveWindow(
+      { planService: task.planService, rrule: task.rrule, seriesDate: task.seriesDate ?? task.scheduledDate },
+      today,
+    );
+    let days: PlanVisitOptions["days"] = null;
+    if (task.planService === ANNUAL_INSPECTION_SERVICE && visit.canMove) {
+      // The one booking rule (docs/decisions.md#37): from the 4-day lead, the times an inspector is free.
+      const from = [window.from, earliestInspectionDate(this.tz, now)].sort()[1]!;
+      const answer =
+        from <= window.to
+          ? await this.deps.bookings.availability({ from, to: window.to, propertyId: task.propertyId })
+          : { days: [] };
+      days = answer.days.map((d) => ({ date: d.date, slots: d.parts })).filter((d) => d.slots.length > 0);
+    }
+    const M = VISIT_RULE_MESSAGES;
+    const reason = visit.canMove
+      ? null
+      : visit.skipped
+        ? visit.canRestore
+          ? null
+          : M.unskipTooLate
+        : visit.held
+          ? M.held
+          : task.status !== "scheduled" && task.status !== "pending"
+            ? M.notOpen
+            : M.tooClose;
+    return { visit, from: window.from, to: window.to, days, reason };
+  }
+
+  /**
+   * Move, skip or restore one of the homeowner's plan visits (docs/decisions.md#44; the rules and the writes are
+   * PlanDeliveries.changeVisit's). Moving the annual inspection books it at a time an inspector is free: the time
+   * must be one the calendars offer (else the wizard's 409 with the times still free).
+   */
+  async changePlanVisit(
+    email: string,
+    taskId: number,
+    change: PlanVisitChangeInput,
+    now: Date = new Date(),
+  ): Promise<PlanVisitChangeResult> {
+    const propertyIds = await this.deps.homeAccess.propertyIds(email);
+    const booker: InspectionBooker = {
+      book: async (tx, at) => {
+        const options = await this.planVisitOptions(email, taskId, now);
+        const day = options.days?.find((d) => d.date === at.date);
+        if (!day?.slots.includes(at.timeSlot))
+          throw new RescheduleTakenError({
+            dates: (options.days ?? []).map((d) => d.date),
+            slots: PORTAL_SLOTS,
+            days: options.days ?? [],
+          });
+        if (at.customerId === null) throw new ConflictError("This home has no customer on file: please call us");
+        const booking = await this.deps.bookings.book(
+          tx,
+          {
+            propertyId: at.propertyId,
+            customerId: at.customerId,
+            scheduledDate: at.date,
+            timeSlot: at.timeSlot,
+            notes: at.note,
+            source: "booking-page",
+          },
+          { email, name: at.clientName },
+        );
+        return { id: booking.id, scheduledDate: booking.scheduledDate, timeSlot: booking.timeSlot };
+      },
+      booked: async (id) => {
+        const booking = (await this.bookingsOf(propertyIds)).find((b) => b.id === id);
+        return booking
+          ? { scheduledDate: booking.scheduledDate, timeSlot: booking.timeSlot, status: booking.status }
+          : null;
+      },
+    };
+    try {
+      return await this.planServices.changeVisit({ taskId, propertyIds, ...change }, booker, now);
+    } catch (error) {
+      if (error instanceof SlotTakenError) {
+        const options = await this.planVisitOptions(email, taskId, now);
+        throw new RescheduleTakenError({
+          dates: (options.days ?? []).map((d) => d.date),
+          slots: PORTAL_SLOTS,
+          days: options.days ?? [],
+        });
+      }
+      throw error;
+    }
   }
 
   private async bookingsOf(propertyIds: number[]): Promise<Booking[]> {

@@ -9,6 +9,9 @@ export const NOTIFICATION_KINDS = [
   "booking-rescheduled",
   "booking-cancelled",
   "visit-requested",
+  "visit-moved",
+  "visit-skipped",
+  "visit-restored",
   "paid-never-booked",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
@@ -24,5 +27,8 @@ export const NOTIFICATION_LABELS: Readonly<Record<NotificationKind, string>> = {
   "booking-rescheduled": "Homeowner moved a booking",
   "booking-cancelled": "Homeowner cancelled a booking",
   "visit-requested": "Plan visit requested",
+  "visit-moved": "Homeowner moved a plan visit",
+  "visit-skipped": "Homeowner skipped a plan visit",
+  "visit-restored": "Homeowner restored a skipped visit",
   "paid-never-booked": "Paid but never booked",
 };
