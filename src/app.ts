@@ -38,6 +38,7 @@ import { inspectionFormPages } from "./modules/inspections/form.routes.js";
 import { redactLinkTokens } from "./shared/one-time-links.js";
 import { sharingApi, sharingPages } from "./modules/sharing/sharing.routes.js";
 import { quotesApi, quotesPages } from "./modules/quotes/quotes.routes.js";
+import { quotePaymentsRoutes } from "./modules/quotes/quote-payments.routes.js";
 import { maintenanceApi, maintenancePages } from "./modules/maintenance/maintenance.routes.js";
 import { reportsApi, reportsPages } from "./modules/reports/reports.routes.js";
 import { billingApi, billingPages } from "./modules/subscriptions/billing.routes.js";
@@ -297,6 +298,14 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   api.use(billingApi(billing));
   api.use(subscriptionsApi(subscriptionsStaff));
   api.use(
+  // Paying an accepted quote from My Home or its e-mailed link (docs/decisions.md#43); My Home's session is read here.
+  const quotePay = quotePaymentsRoutes({
+    payments: container.quotePayments,
+    homeEmail: (res) => (res.locals.home as { email: string } | null | undefined)?.email ?? null,
+    ownedPropertyIds: (email) => container.homeAccess.propertyIds(email),
+    settings: { stripeMode: env.PAYMENTS_MODE === "stripe", publishableKey: env.STRIPE_PUBLISHABLE_KEY ?? null },
+  });
+  api.use(quotePay.api);
     invoicesApi({
       invoices: container.invoiceSide.invoices,
       taxReport: container.invoiceSide.taxReport,
@@ -370,6 +379,7 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   app.use(billingPages(billing));
   app.use(
     subscriptionsAdminPages({
+  app.use(quotePay.pages);
       ...subscriptionsStaff,
       plans: container.plans,
       users: container.users,

@@ -67,6 +67,11 @@ import { SubscriptionsService } from "./modules/subscriptions/subscriptions.serv
 import { type StripeBilling, createStripeBilling } from "./modules/subscriptions/stripe-billing.js";
 import { StripeWebhooks } from "./modules/subscriptions/webhooks.js";
 import { type InvoiceSide, createInvoiceSide } from "./modules/subscriptions/invoices.wiring.js";
+import { renderInvoicePdf } from "./modules/subscriptions/invoice-pdf.js";
+import { withAfterYes } from "./modules/quotes/after-yes.js";
+import { QuotePayments } from "./modules/quotes/quote-payments.js";
+import { QuotePaymentsRepository } from "./modules/quotes/quote-payments.repository.js";
+import { DEMO_DECLINES } from "./modules/payments/checkout.constants.js";
 
 /** Every service the web app, the worker and the CLI share, built once per process. */
 export interface Container {
@@ -100,6 +105,8 @@ export interface Container {
   maintenance: MaintenanceService;
   sharing: SharingService;
   quotes: QuotesService;
+  /** Paying an accepted quote, and the office's accepted quotes to book (docs/decisions.md#43). */
+  quotePayments: QuotePayments;
   inspections: InspectionsService;
   photos: PhotosService;
   dashboard: DashboardService;
@@ -242,8 +249,29 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     users,
     customers,
   });
+  // After a quote's yes (docs/decisions.md#43): its invoice and pay link, made in the acceptance's transaction.
+  const quotePayments = new QuotePayments({
+    repo: new QuotePaymentsRepository(db),
+    invoices: subscriptionsRepository.invoiceRows,
+    transaction,
+    provider: env.PAYMENTS_MODE,
+    stripe: stripeBilling?.stripe ?? null,
+    demoDeclines: DEMO_DECLINES,
+    renderPdf: (invoice, quote) =>
+      renderInvoicePdf({
+        invoice,
+        business,
+        buyer: { name: quote.clientName, email: quote.clientEmail, address: quote.propertyAddress },
+        planName: "Haven",
+        description: quote.taskTitle,
+        timeZone: env.BUSINESS_TZ,
+        refunds: [],
+      }),
+    business,
+    settings: { timeZone: env.BUSINESS_TZ, publicUrl },
+  });
   const quotes = new QuotesService(new QuotesRepository(db), {
-    maintenance,
+    maintenance: withAfterYes(maintenance, quotePayments),
     customers,
     transaction,
     audit,
@@ -336,6 +364,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     maintenance,
     sharing,
     quotes,
+    quotePayments,
     inspections,
     photos,
     reports,

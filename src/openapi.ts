@@ -22,6 +22,7 @@ import { onboardingCalls } from "./modules/onboarding/onboarding.openapi.js";
 import { plansCalls } from "./modules/plans/plans.openapi.js";
 import { checkoutCalls } from "./modules/payments/checkout.openapi.js";
 import { quotesCalls } from "./modules/quotes/quotes.openapi.js";
+import { quotePaymentsCalls } from "./modules/quotes/quote-payments.openapi.js";
 import { reportsCalls } from "./modules/reports/reports.openapi.js";
 import { sharingCalls } from "./modules/sharing/sharing.openapi.js";
 import { subscriptionsCalls } from "./modules/subscriptions/subscriptions.openapi.js";
@@ -74,6 +75,7 @@ const MODULE_CALLS: ApiCall[][] = [
   reportsCalls,
   sharingCalls,
   quotesCalls,
+  quotePaymentsCalls,
   maintenanceCalls,
   subscriptionsCalls,
   invoicesCalls,

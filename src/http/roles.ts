@@ -102,6 +102,11 @@ export const ROLE_RULES: Readonly<Record<string, RoleRule>> = {
   "GET /client-report/:token": ANYONE,
   "GET /quote-report/:token": ANYONE,
   "POST /quote-report/:token/items/:id": ANYONE,
+  // An accepted quote's pay link (docs/decisions.md#43): the token is the proof.
+  "GET /quote-pay/:token": ANYONE,
+  "GET /quote-pay/:token/invoice.pdf": ANYONE,
+  "POST /api/quote-pay/:token": ANYONE,
+  "POST /api/quote-pay/:token/confirm": ANYONE,
   "GET /calendar/feed/:file": ANYONE,
   // A staff invitation's or reset's link: the token in it is the proof (docs/decisions.md#38).
   "GET /staff/set-password": ANYONE,
@@ -167,6 +172,7 @@ export const ROLE_RULES: Readonly<Record<string, RoleRule>> = {
   "PATCH /api/quote-requests/:id": office(QUOTES),
   "DELETE /api/quote-requests/:id": office(QUOTES),
   "POST /api/properties/:id/generate-quote-report": office(QUOTES),
+  "GET /api/quotes-to-book": office(QUOTES),
   "GET /admin/quote-requests": office(QUOTES),
   "GET /admin/notifications": office(QUOTES),
   "POST /admin/notifications/read": office(QUOTES),

@@ -29,8 +29,8 @@ export function planParam(value: unknown): PlanType | null {
   return parsed.success ? parsed.data : null;
 }
 
-/** Stripe.js and its Payment Element need these origins; only the Stripe-mode payment page gets them. */
-function allowStripeJs(res: Response) {
+/** Stripe.js and its Payment Element need these origins; only the Stripe-mode pay pages get them. */
+export function allowStripeJs(res: Response) {
   const extra: Record<string, string> = {
     "script-src": "https://js.stripe.com",
     "frame-src": "https://js.stripe.com https://hooks.stripe.com",

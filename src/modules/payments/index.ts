@@ -23,6 +23,7 @@ export {
   invoiceSubscriptionId,
 } from "./payment-providers.js";
 export {
+  allowStripeJs,
   type CheckoutRoutesDeps,
   checkoutApi,
   checkoutFormActions,

@@ -33,7 +33,7 @@ export const toListRow = (row: Row): InvoiceListRow => {
     ...invoice,
     customerName: ((row.customer_name ?? row.payer_name) as string | null) ?? null,
     customerEmail: ((row.customer_email ?? row.payer_email) as string | null) ?? null,
-    planType: row.plan_type as string,
+    planType: (row.plan_type as string | null) ?? "quote",
     taxes: { GST: kind("GST"), HST: kind("HST"), QST: kind("QST") },
     refundedTax: cents(row.refunded_tax_cents) / 100,
   };
@@ -45,8 +45,11 @@ export class InvoiceListRepository {
   /** The staff list's query, newest first (also the CSV export's, through a cursor). */
   listQuery(filter: Omit<InvoiceFilter, "limit" | "offset">): Knex.QueryBuilder {
     const query = this.db("invoices as i")
-      .join("subscriptions as s", "s.id", "i.subscription_id")
-      .leftJoin("customers as c", "c.id", "s.customer_id")
+      // A quote's invoice has no subscription: its payer is its home's customer (docs/decisions.md#43).
+      .leftJoin("subscriptions as s", "s.id", "i.subscription_id")
+      .leftJoin("quote_requests as q", "q.id", "i.quote_request_id")
+      .leftJoin("properties as qp", "qp.id", "q.property_id")
+      .leftJoin("customers as c", "c.id", this.db.raw("coalesce(s.customer_id, qp.customer_id)"))
       .select(
         "i.*",
         "s.plan_type",

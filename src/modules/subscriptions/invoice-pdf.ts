@@ -8,6 +8,8 @@ export interface InvoiceDocument {
   business: BusinessIdentity;
   buyer: { name: string | null; email: string | null; address: string | null };
   planName: string;
+  /** An accepted quote's invoice (docs/decisions.md#43): its one line names the work, not a plan and period. */
+  description?: string;
   timeZone: string;
   /** Refunds of the invoice, each with its date and tax part (credit notes), listed under the total. */
   refunds: { createdAt: string; amountCents: number; taxCents: number; reason: string | null }[];
@@ -128,8 +130,11 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
     pdf.x = left;
     rule();
     const reason = invoice.billingReason ? REASONS[invoice.billingReason] : null;
+    const quote = invoice.quoteRequestId !== null && invoice.quoteRequestId !== undefined;
     row(
-      `Haven ${doc.planName} plan: home maintenance services, ${date(invoice.periodStart)} to ${date(invoice.periodEnd)}${reason ? ` (${reason})` : ""}`,
+      quote
+        ? `${doc.description ?? "Work quoted by Haven"} (accepted quote, ${date(invoice.periodStart)})`
+        : `Haven ${doc.planName} plan: home maintenance services, ${date(invoice.periodStart)} to ${date(invoice.periodEnd)}${reason ? ` (${reason})` : ""}`,
       cad(Math.round(invoice.subtotal * 100)),
     );
     pdf.moveDown(0.4);
@@ -160,9 +165,13 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
       .font("Helvetica")
       .fontSize(10)
       .text(
-        invoice.status === "paid"
-          ? "Paid by card on the date above. Monthly subscription, billed in advance for the period shown; prices in Canadian dollars before tax."
-          : "Due on receipt, charged to the card on file. Monthly subscription, billed in advance for the period shown; prices in Canadian dollars before tax.",
+        quote
+          ? invoice.status === "paid"
+            ? "Paid by card on the date above. One-time work as quoted; prices in Canadian dollars before tax."
+            : "Due on receipt, payable by card from My Home or the link we e-mailed. One-time work as quoted; prices in Canadian dollars before tax."
+          : invoice.status === "paid"
+            ? "Paid by card on the date above. Monthly subscription, billed in advance for the period shown; prices in Canadian dollars before tax."
+            : "Due on receipt, charged to the card on file. Monthly subscription, billed in advance for the period shown; prices in Canadian dollars before tax.",
         left,
         pdf.y,
         { width },

@@ -19,7 +19,10 @@ const taxLine = z
 const invoice = z
   .object({
     id: idNumber,
-    subscriptionId: idNumber,
+    subscriptionId: idNumber.nullable().meta({ description: "Null on an accepted quote's invoice" }),
+    quoteRequestId: idNumber
+      .nullable()
+      .meta({ description: "The accepted quote it bills (docs/decisions.md#43); null on a subscription's" }),
     providerInvoiceId: z.string(),
     number: z
       .string()

@@ -79,7 +79,9 @@ export interface Subscription {
 
 export interface Invoice {
   id: number;
+  /** Null on an accepted quote's invoice, which names `quoteRequestId` instead (docs/decisions.md#43). */
   subscriptionId: number;
+  quoteRequestId: number | null;
   providerInvoiceId: string;
   /** HAV-YYYY-NNNNNN, given when first stored open or paid (docs/decisions.md#33); null on a draft. */
   number: string | null;

@@ -1,0 +1,150 @@
+// What paying an accepted quote reads (docs/decisions.md#43): the quote with its home and payer, and the office's list
+// of accepted quotes whose work is not booked yet. The invoice rows themselves are the subscriptions module's.
+import type { Knex } from "knex";
+import type { Tx } from "../../db/transaction.js";
+import type { QuoteStatus } from "./quotes.constants.js";
+
+type Db = Knex | Tx;
+
+const isoDay = (value: unknown): string | null =>
+  value == null
+    ? null
+    : value instanceof Date
+      ? `${value.getFullYear()}-${String(value.getMonth() + 1).padStart(2, "0")}-${String(value.getDate()).padStart(2, "0")}`
+      : String(value).slice(0, 10);
+
+/** A quote request as paying it needs it. */
+export interface PayableQuote {
+  id: number;
+  status: QuoteStatus;
+  propertyId: number;
+  maintenanceTaskId: number;
+  taskTitle: string;
+  scope: string | null;
+  quotedCents: number | null;
+  /** Stored when quoted (docs/decisions.md#42); null on a quote from before. */
+  taxProvince: string | null;
+  postalCode: string;
+  validUntil: string | null;
+  decidedAt: string | null;
+  clientName: string;
+  clientEmail: string;
+  propertyAddress: string;
+}
+
+/** An accepted quote whose task the office has still to book, or has booked (date, window, assignee). */
+export interface QuoteToBook {
+  quoteRequestId: number;
+  maintenanceTaskId: number;
+  propertyId: number;
+  propertyAddress: string;
+  clientName: string;
+  taskTitle: string;
+  quotedAmount: string | null;
+  acceptedAt: string;
+  scheduledDate: string | null;
+  /** The task's time as the dialog stores it ('10:00 AM'). */
+  scheduledTime: string | null;
+  assignedTo: number | null;
+  invoiceStatus: string | null;
+}
+
+const column = (row: Record<string, unknown>, name: string) => (name in row ? row[name] : null);
+
+export class QuotePaymentsRepository {
+  constructor(private readonly db: Knex) {}
+
+  private joined(db: Db) {
+    return db("quote_requests as q")
+      .join("properties as p", "p.id", "q.property_id")
+      .join("maintenance_tasks as t", "t.id", "q.maintenance_task_id")
+      .select(
+        "q.*",
+        "p.postal_code",
+        "p.client_name",
+        "p.client_email",
+        "t.title as task_title",
+        db.raw(
+          "concat_ws(', ', p.address, p.city, nullif(concat_ws(' ', coalesce(p.province, p.state), p.postal_code), '')) as property_address",
+        ),
+      );
+  }
+
+  private toPayable(row: Record<string, unknown>): PayableQuote {
+    return {
+      id: row.id as number,
+      status: row.status as QuoteStatus,
+      propertyId: row.property_id as number,
+      maintenanceTaskId: row.maintenance_task_id as number,
+      taskTitle: row.task_title as string,
+      // Q1's columns (migration 20261203000200): read when present, so a quote from before still pays.
+      scope: (column(row, "scope") as string | null) ?? null,
+      quotedCents: row.quoted_cents == null ? null : Number(row.quoted_cents),
+      taxProvince: (column(row, "tax_province") as string | null) ?? null,
+      postalCode: row.postal_code as string,
+      validUntil: isoDay(column(row, "valid_until")),
+      decidedAt: row.decided_at ? new Date(row.decided_at as string).toISOString() : null,
+      clientName: row.client_name as string,
+      clientEmail: row.client_email as string,
+      propertyAddress: row.property_address as string,
+    };
+  }
+
+  async find(id: number, db: Db = this.db): Promise<PayableQuote | null> {
+    const row = await this.joined(db).where("q.id", id).first();
+    return row ? this.toPayable(row) : null;
+  }
+
+  /** The accepted request of a task (the one acceptance just wrote, in the same transaction). */
+  async acceptedOfTask(maintenanceTaskId: number, tx: Tx): Promise<PayableQuote | null> {
+    const row = await this.joined(tx)
+      .where({ "q.maintenance_task_id": maintenanceTaskId, "q.status": "accepted" })
+      .orderBy("q.id", "desc")
+      .first();
+    return row ? this.toPayable(row) : null;
+  }
+
+  /**
+   * The office's list (docs/decisions.md#43): accepted quotes, those not booked yet (no date on their task) first,
+   * oldest acceptance first; `booked` false keeps only those still to book.
+   */
+  async toBook(options: { booked?: boolean; limit: number }): Promise<QuoteToBook[]> {
+    const query = this.db("quote_requests as q")
+      .join("properties as p", "p.id", "q.property_id")
+      .join("maintenance_tasks as t", "t.id", "q.maintenance_task_id")
+      .leftJoin("invoices as i", "i.quote_request_id", "q.id")
+      .where("q.status", "accepted")
+      .select(
+        "q.id",
+        "q.maintenance_task_id",
+        "q.property_id",
+        "q.quoted_amount",
+        "q.decided_at",
+        "p.client_name",
+        "t.title",
+        "t.scheduled_date",
+        "t.assigned_to",
+        "i.status as invoice_status",
+        "t.scheduled_time",
+        this.db.raw("concat_ws(', ', p.address, p.city) as property_address"),
+      )
+      .orderByRaw("t.scheduled_date is not null, q.decided_at asc nulls last, q.id")
+      .limit(options.limit);
+    if (options.booked === false) query.whereNull("t.scheduled_date");
+    const rows = await query;
+    return rows.map((r) => ({
+      quoteRequestId: r.id as number,
+      maintenanceTaskId: r.maintenance_task_id as number,
+      propertyId: r.property_id as number,
+      propertyAddress: r.property_address as string,
+      clientName: r.client_name as string,
+      taskTitle: r.title as string,
+      quotedAmount: (r.quoted_amount as string | null) ?? null,
+      acceptedAt: new Date((r.decided_at ?? 0) as string).toISOString(),
+      scheduledDate: isoDay(r.scheduled_date),
+      scheduledTime: (r.scheduled_time as string | null) ?? null,
+      assignedTo: (r.assigned_to as number | null) ?? null,
+      invoiceStatus: (r.invoice_status as string | null) ?? null,
+    }));
+  }
+}

@@ -1,0 +1,302 @@
+// Paying an accepted quote by card (docs/decisions.md#43): its invoice is made at acceptance, in the acceptance's
+// transaction, with the figures of quoteTotals on that day; a pay locks the invoice row first, so two pays charge once.
+import type Stripe from "stripe";
+import { enqueueJob, type TransactionRunner, type Tx } from "../../db/transaction.js";
+import { ConflictError, HttpError, NotFoundError } from "../../http/errors.js";
+import { todayIn } from "../../shared/business-time.js";
+import { hashToken, isToken, newToken } from "../../shared/one-time-links.js";
+import { MAIL_SEND_TASK } from "../mail/index.js";
+import type { Invoice } from "../subscriptions/index.js";
+import { type TaxLine, isProvince, provinceOfPostalCode } from "../tax/index.js";
+import { quoteTotals } from "./quote-document.js";
+import { type QuoteFigures, quoteAcceptedEmail, quoteReceiptEmail } from "./quote-payments.mail.js";
+import type { PayableQuote, QuotePaymentsRepository } from "./quote-payments.repository.js";
+import { formatCents } from "./quotes.constants.js";
+
+/** The office books an accepted quote's work with the homeowner within this many business days (decisions.md#43). */
+export const BOOK_WITHIN_BUSINESS_DAYS = 2;
+/** The demo card numbers that decline (the /checkout form's, payments' DEMO_DECLINES). */
+export type DemoDeclines = Record<string, string>;
+
+export const NOT_ACCEPTED_MESSAGE = "Accept this quote before paying it.";
+export const NO_SINGLE_PRICE_MESSAGE =
+  "This quote has no single price, so it cannot be paid online. Our office will send you an invoice.";
+
+/** A quote invoice row as the pay path holds it (the subscriptions module's invoices repository gives it). */
+export type LockedQuoteInvoice = Invoice & { provider: string; totalCents: number; paymentIntentId: string | null };
+
+/** The port onto the invoices table (subscriptions' InvoicesRepository, passed in by the container). */
+export interface QuoteInvoices {
+  insertQuoteInvoice(
+    input: {
+      quoteRequestId: number;
+      provider: string;
+      subtotalCents: number;
+      taxLines: TaxLine[];
+      taxCents: number;
+      totalCents: number;
+      province: string;
+      issuedAt: Date;
+      payTokenHash: string;
+    },
+    tx: Tx,
+  ): Promise<{ id: number; created: boolean }>;
+  lockQuoteInvoice(
+    by: { id: number } | { quoteRequestId: number } | { payTokenHash: string },
+    tx: Tx,
+  ): Promise<LockedQuoteInvoice | null>;
+  setPaymentIntent(id: number, paymentIntentId: string, tx: Tx): Promise<void>;
+  markQuoteInvoicePaid(id: number, paidAt: Date, tx: Tx): Promise<void>;
+  quoteInvoices(quoteRequestIds: number[]): Promise<Invoice[]>;
+  find(id: number): Promise<Invoice | null>;
+}
+
+export interface QuotePaymentsDeps {
+  repo: QuotePaymentsRepository;
+  invoices: QuoteInvoices;
+  transaction: TransactionRunner;
+  /** `stripe` (the real SDK, its PaymentIntents) or `demo` (the demo card form), as PAYMENTS_MODE says. */
+  provider: "stripe" | "demo";
+  stripe: Pick<Stripe, "paymentIntents"> | null;
+  demoDeclines: DemoDeclines;
+  /** The invoice as a PDF (subscriptions' renderInvoicePdf with the business and the buyer). */
+  renderPdf: (invoice: Invoice, quote: PayableQuote) => Promise<Buffer>;
+  business: { legalName: string; gstHstNumber: string | null; province: string };
+  settings: { timeZone: string; publicUrl: string };
+}
+
+/** Who pays: the homeowner in My Home (their quote request's id, and whether its home is theirs) or an e-mailed link. */
+export type Payer = { quoteRequestId: number; mayPay: (propertyId: number) => boolean } | { token: string };
+
+/** What a pay call answers: paid (now or before), or Stripe's client secret for the Payment Element to confirm. */
+export type PayOutcome =
+  | { status: "paid"; invoice: Invoice; alreadyPaid: boolean }
+  | { status: "requires_payment"; clientSecret: string; invoice: Invoice };
+
+/** The pay page's view of an accepted quote and its invoice. */
+export interface QuotePayView {
+  quote: Pick<PayableQuote, "id" | "taskTitle" | "scope" | "propertyAddress" | "clientName" | "clientEmail">;
+  invoice: Invoice;
+  totalText: string;
+}
+
+class PaymentDeclinedError extends HttpError {
+  constructor(message: string) {
+    super(402, message);
+  }
+}
+
+const figuresOf = (invoice: Invoice): QuoteFigures => ({
+  number: invoice.number,
+  subtotalCents: Math.round(invoice.subtotal * 100),
+  taxLines: invoice.taxLines,
+  totalCents: Math.round(invoice.amount * 100),
+});
+
+export class QuotePayments {
+  constructor(private readonly deps: QuotePaymentsDeps) {}
+
+  private province(quote: PayableQuote): string {
+    if (quote.taxProvince && isProvince(quote.taxProvince)) return quote.taxProvince;
+    return provinceOfPostalCode(quote.postalCode) ?? this.deps.business.province;
+  }
+
+  /**
+   * In the acceptance's transaction (every path: My Home, the quote report link, staff): the task's accepted quote
+   * gets its open invoice (quoteTotals on the acceptance day, a number from the gapless counter) and the homeowner
+   * the acceptance e-mail with a pay link (only its SHA-256 is stored). A quote without a single price gets neither.
+   */
+  async onAccepted(maintenanceTaskId: number, tx: Tx, now: Date = new Date()): Promise<number | null> {
+    const quote = await this.deps.repo.acceptedOfTask(maintenanceTaskId, tx);
+    if (!quote || quote.quotedCents === null) return null;
+    const day = todayIn(this.deps.settings.timeZone, now);
+    const province = this.province(quote);
+    const totals = quoteTotals(quote.quotedCents, province, day);
+    const token = newToken();
+    const { id, created } = await this.deps.invoices.insertQuoteInvoice(
+      {
+        quoteRequestId: quote.id,
+        provider: this.deps.provider,
+        ...totals,
+        province,
+        issuedAt: now,
+        payTokenHash: hashToken(token),
+      },
+      tx,
+    );
+    if (!created) return id;
+    const invoice = (await this.deps.invoices.lockQuoteInvoice({ id }, tx))!;
+    const origin = this.deps.settings.publicUrl;
+    await enqueueJob(
+      tx,
+      MAIL_SEND_TASK,
+      quoteAcceptedEmail({
+        to: quote.clientEmail,
+        clientName: quote.clientName,
+        taskTitle: quote.taskTitle,
+        propertyAddress: quote.propertyAddress,
+        figures: figuresOf(invoice),
+        origin,
+        payLink: `${origin}/quote-pay/${token}`,
+        bookWithinDays: BOOK_WITHIN_BUSINESS_DAYS,
+      }),
+    );
+    return id;
+  }
+
+  /** Locks the payer's invoice; a quote that is not theirs, or an unknown link, is a 404; one not accepted a 409. */
+  private async lockFor(
+    payer: Payer,
+    tx: Tx,
+    now: Date,
+  ): Promise<{ invoice: LockedQuoteInvoice; quote: PayableQuote }> {
+    if ("token" in payer) {
+      const invoice = isToken(payer.token)
+        ? await this.deps.invoices.lockQuoteInvoice({ payTokenHash: hashToken(payer.token) }, tx)
+        : null;
+      const quote = invoice?.quoteRequestId ? await this.deps.repo.find(invoice.quoteRequestId, tx) : null;
+      if (!invoice || !quote) throw new NotFoundError("This pay link is not valid");
+      return { invoice, quote };
+    }
+    const quote = await this.deps.repo.find(payer.quoteRequestId, tx);
+    if (!quote || !payer.mayPay(quote.propertyId)) throw new NotFoundError("Quote request not found");
+    const invoice = await this.deps.invoices.lockQuoteInvoice({ quoteRequestId: quote.id }, tx);
+    if (!invoice) {
+      if (quote.status === "quoted" && quote.validUntil && quote.validUntil < todayIn(this.deps.settings.timeZone, now))
+        throw new ConflictError(`This quote expired on ${quote.validUntil}; ask us for a new one.`);
+      if (quote.status === "accepted" && quote.quotedCents === null) throw new ConflictError(NO_SINGLE_PRICE_MESSAGE);
+      throw new ConflictError(NOT_ACCEPTED_MESSAGE);
+    }
+    return { invoice, quote };
+  }
+
+  private async paid(invoice: LockedQuoteInvoice, quote: PayableQuote, tx: Tx, now: Date): Promise<Invoice> {
+    await this.deps.invoices.markQuoteInvoicePaid(invoice.id, now, tx);
+    const paid = { ...invoice, status: "paid", paidAt: now.toISOString() };
+    const origin = this.deps.settings.publicUrl;
+    await enqueueJob(
+      tx,
+      MAIL_SEND_TASK,
+      quoteReceiptEmail({
+        to: quote.clientEmail,
+        clientName: quote.clientName,
+        taskTitle: quote.taskTitle,
+        propertyAddress: quote.propertyAddress,
+        figures: figuresOf(paid),
+        origin,
+        paidOn: todayIn(this.deps.settings.timeZone, now),
+        registration: this.deps.business.gstHstNumber,
+        legalName: this.deps.business.legalName,
+        pdfLink: `${origin}/my-home/quotes/${quote.id}/invoice.pdf`,
+      }),
+    );
+    return paid;
+  }
+
+  /** Demo mode: the demo card form's card, charged once under the invoice's lock. */
+  async payDemo(payer: Payer, card: { cardNumber: string }, now: Date = new Date()): Promise<PayOutcome> {
+    if (this.deps.provider !== "demo") throw new ConflictError("Card payments go through Stripe here.");
+    return this.deps.transaction(async (tx) => {
+      const { invoice, quote } = await this.lockFor(payer, tx, now);
+      if (invoice.status === "paid") return { status: "paid", invoice, alreadyPaid: true };
+      const declined = this.deps.demoDeclines[card.cardNumber];
+      if (declined) throw new PaymentDeclinedError(declined);
+      return { status: "paid", invoice: await this.paid(invoice, quote, tx, now), alreadyPaid: false };
+    });
+  }
+
+  /**
+   * Stripe: the invoice's one PaymentIntent (idempotency key from the invoice, never the clock), made under the
+   * invoice's lock; the Payment Element confirms it in the browser. One already succeeded marks the invoice paid.
+   */
+  async startStripe(payer: Payer, now: Date = new Date()): Promise<PayOutcome> {
+    const stripe = this.deps.stripe;
+    if (this.deps.provider !== "stripe" || !stripe) throw new ConflictError("Demo payments: use the demo card form.");
+    return this.deps.transaction(async (tx) => {
+      const { invoice, quote } = await this.lockFor(payer, tx, now);
+      if (invoice.status === "paid") return { status: "paid", invoice, alreadyPaid: true };
+      const intent = invoice.paymentIntentId
+        ? await stripe.paymentIntents.retrieve(invoice.paymentIntentId)
+        : await stripe.paymentIntents.create(
+            {
+              amount: invoice.totalCents,
+              currency: "cad",
+              description: `Haven invoice ${invoice.number}: ${quote.taskTitle}`,
+              receipt_email: quote.clientEmail,
+              automatic_payment_methods: { enabled: true },
+              metadata: { haven_quote_invoice: String(invoice.id), quote_request_id: String(quote.id) },
+            },
+            { idempotencyKey: `haven-quote-invoice-${invoice.id}` },
+          );
+      if (!invoice.paymentIntentId) await this.deps.invoices.setPaymentIntent(invoice.id, intent.id, tx);
+      if (intent.status === "succeeded")
+        return { status: "paid", invoice: await this.paid(invoice, quote, tx, now), alreadyPaid: false };
+      return { status: "requires_payment", clientSecret: intent.client_secret!, invoice };
+    });
+  }
+
+  /** Stripe's return (or a webhook): reads the intent back and marks the invoice paid once it succeeded. */
+  async confirmStripe(payer: Payer, now: Date = new Date()): Promise<Invoice> {
+    const stripe = this.deps.stripe;
+    return this.deps.transaction(async (tx) => {
+      const { invoice, quote } = await this.lockFor(payer, tx, now);
+      if (invoice.status === "paid" || !stripe || !invoice.paymentIntentId) return invoice;
+      const intent = await stripe.paymentIntents.retrieve(invoice.paymentIntentId);
+      return intent.status === "succeeded" ? this.paid(invoice, quote, tx, now) : invoice;
+    });
+  }
+
+  /** A succeeded PaymentIntent's event (payments' webhook port): the invoice it names is paid. */
+  async intentSucceeded(intent: { id: string; metadata?: Record<string, string> | null }, now = new Date()) {
+    const invoiceId = Number(intent.metadata?.haven_quote_invoice);
+    if (!Number.isSafeInteger(invoiceId) || invoiceId <= 0) return false;
+    return this.deps.transaction(async (tx) => {
+      const invoice = await this.deps.invoices.lockQuoteInvoice({ id: invoiceId }, tx);
+      if (!invoice || invoice.paymentIntentId !== intent.id) return false;
+      if (invoice.status === "paid") return true;
+      const quote = invoice.quoteRequestId ? await this.deps.repo.find(invoice.quoteRequestId, tx) : null;
+      if (!quote) return false;
+      await this.paid(invoice, quote, tx, now);
+      return true;
+    });
+  }
+
+  /** The pay page's view (nothing charged); Stripe's return is read first, so a paid intent shows as paid. */
+  async view(payer: Payer, now: Date = new Date()): Promise<QuotePayView> {
+    if (this.deps.provider === "stripe") await this.confirmStripe(payer, now).catch(() => undefined);
+    return this.deps.transaction(async (tx) => {
+      const { invoice, quote } = await this.lockFor(payer, tx, now);
+      return {
+        quote: {
+          id: quote.id,
+          taskTitle: quote.taskTitle,
+          scope: quote.scope,
+          propertyAddress: quote.propertyAddress,
+          clientName: quote.clientName,
+          clientEmail: quote.clientEmail,
+        },
+        invoice,
+        totalText: formatCents(invoice.totalCents),
+      };
+    });
+  }
+
+  /** The invoice's PDF, for its payer. */
+  async pdf(payer: Payer): Promise<{ filename: string; body: Buffer }> {
+    const { invoice, quote } = await this.deps.transaction((tx) => this.lockFor(payer, tx, new Date()));
+    return {
+      filename: `haven-invoice-${invoice.number ?? invoice.id}.pdf`,
+      body: await this.deps.renderPdf(invoice, quote),
+    };
+  }
+
+  /** The invoices of quote requests (My Home's list). */
+  invoicesOf(quoteRequestIds: number[]): Promise<Invoice[]> {
+    return this.deps.invoices.quoteInvoices(quoteRequestIds);
+  }
+
+  /** The office's accepted quotes to book (docs/decisions.md#43). */
+  toBook(options: { booked?: boolean; limit?: number } = {}) {
+    return this.deps.repo.toBook({ booked: options.booked, limit: options.limit ?? 100 });
+  }
+}

@@ -1,0 +1,299 @@
+// Paying an accepted quote (docs/decisions.md#43): its invoice at acceptance, the demo card and Stripe's
+// PaymentIntent (the real SDK against the stand-in), one charge for two parallel pays, the receipt e-mail.
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAIL_SEND_TASK } from "../../src/modules/mail/index.js";
+import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
+import { signInHome } from "../support/home.js";
+import { type Smtp, startSmtp } from "../support/smtp.js";
+import { StripeStandIn } from "../support/stripe-stand-in.js";
+import { jobCount, pdfText, runJobs } from "./sharing-fixtures.js";
+
+const CARD = {
+  name: "Odette Tremblay",
+  email: "odette@example.ca",
+  cardNumber: "4242 4242 4242 4242",
+  expiry: "12 / 34",
+  cvc: "123",
+};
+
+/** A homeowner's home with a quoted item ($650 before tax unless said); returns the quote request and the owner. */
+async function quotedItem(ctx: TestContext, options: { postalCode?: string; province?: string; amount?: string } = {}) {
+  const tag = randomBytes(3).toString("hex");
+  const email = `owner-${tag}@example.ca`;
+  const { property } = await ctx.container.customers.createWithProperty(
+    { email, name: "Odette Tremblay", phone: "613-555-0100", subscriptionPlan: "standard" },
+    {
+      address: `${tag} Rue Principale`,
+      city: "Orléans",
+      province: options.province ?? "ON",
+      postalCode: options.postalCode ?? "K1C 1A1",
+    },
+  );
+  const [task] = await ctx
+    .db("maintenance_tasks")
+    .insert({ property_id: property.id, title: "Replace the water heater", status: "pending" })
+    .returning("id");
+  const amount = options.amount ?? "$650";
+  const cents = /^\$[\d,]+(\.\d\d)?$/.test(amount) ? Math.round(Number(amount.replace(/[$,]/g, "")) * 100) : null;
+  const [quote] = await ctx
+    .db("quote_requests")
+    .insert({
+      property_id: property.id,
+      maintenance_task_id: task.id,
+      status: "quoted",
+      priority: "high",
+      quoted_amount: amount,
+      quoted_cents: cents,
+      quoted_at: new Date(),
+    })
+    .returning("id");
+  return { quoteId: quote.id as number, taskId: task.id as number, propertyId: property.id as number, email };
+}
+
+const mailsTo = async (smtp: Smtp, to: string) =>
+  (await smtp.mails()).filter((m) => (Array.isArray(m.to) ? m.to : [m.to]).some((a) => a?.text.includes(to)));
+
+describe("paying an accepted quote (demo payments)", () => {
+  let ctx: TestContext;
+  let smtp: Smtp;
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    ctx = await createTestContext({ SMTP_URL: smtp.url, PUBLIC_URL: "https://haven.example", PAYMENTS_MODE: "demo" });
+  });
+  afterAll(async () => {
+    await ctx?.close();
+    await smtp?.close();
+  });
+
+  it("accepting in My Home invoices the quote with Ontario's HST, and e-mails a pay link", async () => {
+    const { quoteId, taskId, email } = await quotedItem(ctx);
+    const home = await signInHome(ctx, email);
+    await home.post(`/api/my-home/quotes/${quoteId}/accept`).expect(200);
+    expect((await ctx.db("maintenance_tasks").where({ id: taskId }).first()).status).toBe("scheduled");
+    const invoice = await ctx.db("invoices").where({ quote_request_id: quoteId }).first();
+    expect(invoice).toMatchObject({
+      subscription_id: null,
+      status: "open",
+      subtotal_cents: 65000,
+      tax_cents: 8450,
+      amount_cents: 73450,
+      tax_province: "ON",
+    });
+    expect(invoice.number).toMatch(/^HAV-\d{4}-\d{6}$/);
+    expect(invoice.pay_token_hash).toMatch(/^[0-9a-f]{64}$/);
+    await runJobs(ctx);
+    const [mail] = await mailsTo(smtp, email);
+    expect(mail?.subject).toBe("Quote accepted: Replace the water heater");
+    expect(mail?.text).toContain("HST 13%: $84.50");
+    expect(mail?.text).toContain("Total: $734.50");
+    const link = mail?.text?.match(/https:\/\/haven\.example\/quote-pay\/([A-Za-z0-9_-]{43})/);
+    expect(link).toBeTruthy();
+    // Only the link's SHA-256 is stored.
+    expect(JSON.stringify(invoice)).not.toContain(link![1]!);
+  });
+
+  it("pays by card from My Home: the invoice is paid, a receipt with the figures, registration number and PDF link", async () => {
+    const { quoteId, email } = await quotedItem(ctx);
+    const home = await signInHome(ctx, email);
+    await home.post(`/api/my-home/quotes/${quoteId}/accept`).expect(200);
+    const page = await home.get(`/my-home/quotes/${quoteId}/pay`).expect(200);
+    expect(page.text).toContain("$734.50");
+    expect(page.text).toContain("HST 13%");
+    const res = await home.post(`/api/my-home/quotes/${quoteId}/pay`).send(CARD).expect(200);
+    expect(res.body).toMatchObject({
+      status: "paid",
+      alreadyPaid: false,
+      invoice: { amount: 734.5, quoteRequestId: quoteId },
+    });
+    const invoice = await ctx.db("invoices").where({ quote_request_id: quoteId }).first();
+    expect(invoice.status).toBe("paid");
+    expect(invoice.paid_at).not.toBeNull();
+    await runJobs(ctx);
+    const receipt = (await mailsTo(smtp, email)).find((m) => m.subject?.startsWith("Receipt"));
+    expect(receipt?.subject).toBe(`Receipt ${invoice.number}: Replace the water heater`);
+    expect(receipt?.text).toContain(`Receipt for invoice ${invoice.number}`);
+    expect(receipt?.text).toContain("Price before tax: $650");
+    expect(receipt?.text).toContain("HST 13%: $84.50");
+    expect(receipt?.text).toContain("Total: $734.50");
+    expect(receipt?.text).toMatch(/GST\/HST registration: \d{9} ?RT\d{4}/);
+    expect(receipt?.text).toContain(`https://haven.example/my-home/quotes/${quoteId}/invoice.pdf`);
+    // The PDF names the work, the number and the tax; the paid page says so.
+    const pdf = await home.get(`/my-home/quotes/${quoteId}/invoice.pdf`).buffer(true).expect(200);
+    expect(pdf.headers["content-type"]).toBe("application/pdf");
+    const text = await pdfText(pdf.body as Buffer);
+    expect(text).toContain(invoice.number);
+    expect(text).toContain("Replace the water heater");
+    expect(text).toContain("$734.50");
+    const paid = await home.get(`/my-home/quotes/${quoteId}/pay`).expect(200);
+    expect(paid.text).toContain("data-quote-paid");
+    // Staff's invoice list has it, named by its quote; subscription invoices stay as they were.
+    const staff = (await signInStaff(ctx)).agent;
+    const list = await staff.get("/api/invoices?limit=100").expect(200);
+    const row = (list.body.invoices ?? list.body).find((i: { id: number }) => i.id === invoice.id);
+    expect(row).toMatchObject({ quoteRequestId: quoteId, number: invoice.number, status: "paid", amount: 734.5 });
+  });
+
+  it("two parallel pays charge once: one pays, the other finds it paid; one receipt", async () => {
+    const { quoteId, email } = await quotedItem(ctx);
+    const home = await signInHome(ctx, email);
+    await home.post(`/api/my-home/quotes/${quoteId}/accept`).expect(200);
+    const before = await jobCount(ctx, MAIL_SEND_TASK);
+    const answers = await Promise.all([
+      home.post(`/api/my-home/quotes/${quoteId}/pay`).send(CARD),
+      home.post(`/api/my-home/quotes/${quoteId}/pay`).send(CARD),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    expect(answers.map((a) => a.body.alreadyPaid).sort()).toEqual([false, true]);
+    expect(await jobCount(ctx, MAIL_SEND_TASK)).toBe(before + 1);
+    const invoice = await ctx.db("invoices").where({ quote_request_id: quoteId }).first();
+    expect(invoice.attempt_count).toBe(1);
+  });
+
+  it("a Quebec home pays GST and QST; the e-mailed link pays without My Home, and a declined card changes nothing", async () => {
+    const { quoteId, email } = await quotedItem(ctx, { postalCode: "G1R 4P5", province: "QC", amount: "$1,000" });
+    const home = await signInHome(ctx, email);
+    await home.post(`/api/my-home/quotes/${quoteId}/accept`).expect(200);
+    await runJobs(ctx);
+    const mail = (await mailsTo(smtp, email)).find((m) => m.subject?.startsWith("Quote accepted"));
+    const token = mail!.text!.match(/\/quote-pay\/([A-Za-z0-9_-]{43})/)![1]!;
+    const stranger = ctx.agent();
+    const page = await stranger.get(`/quote-pay/${token}`).expect(200);
+    expect(page.text).toContain("GST 5%");
+    expect(page.text).toContain("QST 9.975%");
+    expect(page.text).toContain("$1,149.75");
+    const declined = await stranger
+      .post(`/api/quote-pay/${token}`)
+      .send({ ...CARD, cardNumber: "4000 0000 0000 0002" })
+      .expect(402);
+    expect(declined.body.message).toBe("Your card was declined.");
+    expect((await ctx.db("invoices").where({ quote_request_id: quoteId }).first()).status).toBe("open");
+    const paid = await stranger.post(`/api/quote-pay/${token}`).send(CARD).expect(200);
+    expect(paid.body).toMatchObject({ status: "paid", invoice: { amount: 1149.75, subtotal: 1000 } });
+    await stranger.get(`/quote-pay/${token}/invoice.pdf`).expect(200);
+    // A made-up or malformed link is a 404 or a 400, never a payment.
+    await stranger
+      .post(`/api/quote-pay/${"x".repeat(43)}`)
+      .send(CARD)
+      .expect(404);
+    await stranger.post("/api/quote-pay/short").send(CARD).expect(400);
+  });
+
+  it("another homeowner's quote is a 404; an unaccepted quote a 409; a refused card form a 400 that writes nothing", async () => {
+    const mine = await quotedItem(ctx);
+    const theirs = await quotedItem(ctx);
+    const home = await signInHome(ctx, mine.email);
+    await signInHome(ctx, theirs.email).then((a) => a.post(`/api/my-home/quotes/${theirs.quoteId}/accept`).expect(200));
+    await home.post(`/api/my-home/quotes/${theirs.quoteId}/pay`).send(CARD).expect(404);
+    await home.get(`/my-home/quotes/${theirs.quoteId}/pay`).expect(404);
+    await home.get(`/my-home/quotes/${theirs.quoteId}/invoice.pdf`).expect(404);
+    const unaccepted = await home.post(`/api/my-home/quotes/${mine.quoteId}/pay`).send(CARD).expect(409);
+    expect(unaccepted.body.message).toBe("Accept this quote before paying it.");
+    await home.post(`/api/my-home/quotes/${mine.quoteId}/accept`).expect(200);
+    const refused = await home
+      .post(`/api/my-home/quotes/${mine.quoteId}/pay`)
+      .send({ ...CARD, cardNumber: "4242 4242 4242 4241" })
+      .expect(400);
+    expect(refused.body.fields.cardNumber).toBe("Your card number is invalid.");
+    expect((await ctx.db("invoices").where({ quote_request_id: mine.quoteId }).first()).status).toBe("open");
+    // Signed out: the call is a 401, the page sends to sign-in.
+    await ctx.agent().post(`/api/my-home/quotes/${mine.quoteId}/pay`).send(CARD).expect(401);
+    const page = await ctx.agent().get(`/my-home/quotes/${mine.quoteId}/pay`).expect(303);
+    expect(page.headers.location).toContain("/my-home/sign-in?next=");
+  });
+
+  it("an expired quote cannot be paid (409)", async () => {
+    const { quoteId, email } = await quotedItem(ctx);
+    const columns = await ctx.db("quote_requests").columnInfo();
+    if (!("valid_until" in columns)) return; // the validity column comes with the quote document (decisions.md#42)
+    await ctx.db("quote_requests").where({ id: quoteId }).update({ valid_until: "2020-01-31" });
+    const home = await signInHome(ctx, email);
+    const res = await home.post(`/api/my-home/quotes/${quoteId}/pay`).send(CARD).expect(409);
+    expect(res.body.message).toContain("expired on 2020-01-31");
+  });
+
+  it("a quote without a single price gets no invoice and cannot be paid online", async () => {
+    const { quoteId, email } = await quotedItem(ctx, { amount: "$800-1,200" });
+    const home = await signInHome(ctx, email);
+    await home.post(`/api/my-home/quotes/${quoteId}/accept`).expect(200);
+    expect(await ctx.db("invoices").where({ quote_request_id: quoteId }).first()).toBeUndefined();
+    const res = await home.post(`/api/my-home/quotes/${quoteId}/pay`).send(CARD).expect(409);
+    expect(res.body.message).toContain("cannot be paid online");
+  });
+
+  it("staff accepting on the homeowner's behalf invoices it too, and the office lists it to book", async () => {
+    const { quoteId } = await quotedItem(ctx);
+    const staff = (await signInStaff(ctx)).agent;
+    await staff.patch(`/api/quote-requests/${quoteId}`).send({ status: "accepted" }).expect(200);
+    expect((await ctx.db("invoices").where({ quote_request_id: quoteId }).first()).status).toBe("open");
+    const toBook = await staff.get("/api/quotes-to-book?booked=false").expect(200);
+    expect(toBook.body.find((q: { quoteRequestId: number }) => q.quoteRequestId === quoteId)).toMatchObject({
+      taskTitle: "Replace the water heater",
+      scheduledDate: null,
+      invoiceStatus: "open",
+    });
+    await staff.get("/api/quotes-to-book?booked=maybe").expect(400);
+  });
+});
+
+describe("paying an accepted quote (Stripe)", () => {
+  let ctx: TestContext;
+  let smtp: Smtp;
+  let stripe: StripeStandIn;
+
+  beforeAll(async () => {
+    stripe = await StripeStandIn.start();
+    smtp = await startSmtp();
+    ctx = await createTestContext({ ...stripe.env(), SMTP_URL: smtp.url, PUBLIC_URL: "https://haven.example" });
+  });
+  afterAll(async () => {
+    await ctx?.close();
+    await smtp?.close();
+    await stripe?.close();
+  });
+
+  it("one PaymentIntent for the total, keyed by the invoice, even for two parallel pays; the return marks it paid once", async () => {
+    const { quoteId, email } = await quotedItem(ctx);
+    const home = await signInHome(ctx, email);
+    await home.post(`/api/my-home/quotes/${quoteId}/accept`).expect(200);
+    const invoice = await ctx.db("invoices").where({ quote_request_id: quoteId }).first();
+    expect(invoice.provider).toBe("stripe");
+    const made = stripe.apiCalls("POST", "/v1/payment_intents").length;
+    const answers = await Promise.all([
+      home.post(`/api/my-home/quotes/${quoteId}/pay`).send({}),
+      home.post(`/api/my-home/quotes/${quoteId}/pay`).send({}),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    expect(answers[0]!.body.status).toBe("requires_payment");
+    expect(answers[0]!.body.clientSecret).toBe(answers[1]!.body.clientSecret);
+    const calls = stripe.apiCalls("POST", "/v1/payment_intents").slice(made);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.idempotencyKey).toBe(`haven-quote-invoice-${invoice.id}`);
+    const stored = await ctx.db("invoices").where({ id: invoice.id }).first();
+    const intent = await ctx.container.stripe!.billing.stripe.paymentIntents.retrieve(stored.payment_intent_id);
+    expect(intent).toMatchObject({
+      amount: 73450,
+      currency: "cad",
+      metadata: { haven_quote_invoice: String(invoice.id) },
+    });
+    // Not paid yet: the return finds it open.
+    expect((await home.post(`/api/my-home/quotes/${quoteId}/pay/confirm`).expect(200)).body.status).toBe("open");
+    stripe.succeedIntent(stored.payment_intent_id, email);
+    const before = await jobCount(ctx, MAIL_SEND_TASK);
+    const [a, b] = await Promise.all([
+      home.post(`/api/my-home/quotes/${quoteId}/pay/confirm`),
+      home.get(`/my-home/quotes/${quoteId}/pay`),
+    ]);
+    expect(a.body.status).toBe("paid");
+    expect(b.text).toContain("data-quote-paid");
+    expect(await jobCount(ctx, MAIL_SEND_TASK)).toBe(before + 1);
+    // Paying again answers paid and makes nothing at Stripe.
+    const again = await home.post(`/api/my-home/quotes/${quoteId}/pay`).send({}).expect(200);
+    expect(again.body).toMatchObject({ status: "paid", alreadyPaid: true });
+    expect(stripe.apiCalls("POST", "/v1/payment_intents").slice(made)).toHaveLength(1);
+    await runJobs(ctx);
+    const receipt = (await mailsTo(smtp, email)).find((m) => m.subject?.startsWith("Receipt"));
+    expect(receipt?.text).toContain("Total: $734.50");
+  });
+});
