@@ -198,6 +198,7 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   const checkout = { payments: container.payments, plans: container.plans, publicOrigin: publicOrigin(env) };
   const billing = {
     subscriptions: container.subscriptions,
+    plans: container.plans,
     settings: {
       sessionSecrets: [env.SESSION_SECRET, ...env.SESSION_SECRETS_PREVIOUS],
       publicUrl: env.PUBLIC_URL,

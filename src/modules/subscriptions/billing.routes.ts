@@ -17,7 +17,8 @@ import {
 import { BillingUnavailableError } from "./billing-provider.js";
 import type { SubscriptionsService } from "./subscriptions.service.js";
 import { billingAmount, billingDate } from "./subscriptions.mail.js";
-import { chargesLeft } from "./charges-left.js";
+import { chargesLeft, scheduledPrice } from "./charges-left.js";
+import type { PlansService } from "../plans/index.js";
 
 export const EXPIRED_LINK_MESSAGE =
   "This billing link has expired. Please use the link in your latest Haven e-mail, or contact us.";
@@ -26,6 +27,8 @@ export const INVALID_LINK_MESSAGE =
 
 export interface BillingRoutesDeps {
   subscriptions: SubscriptionsService;
+  /** A downgrade waiting for the period's end prices the charges left at the lower plan (charges-left.ts). */
+  plans?: Pick<PlansService, "get">;
   settings: {
     /** SESSION_SECRET, then SESSION_SECRETS_PREVIOUS: a billing link signed with any of them still opens. */
     sessionSecrets: readonly string[];
@@ -139,6 +142,13 @@ export function billingPages(deps: BillingRoutesDeps): Router {
   const support = { email: settings.supportEmail, phone: settings.supportPhone };
   const tz = settings.timeZone;
   const format = { date: (iso: string) => billingDate(iso, tz), amount: billingAmount };
+  /** What a cancellation still charges, each renewal at the plan billed then. */
+  const charges = async (view: BillingView) => {
+    if (!view.cancellation) return null;
+    const at = view.cancellation.takesEffectAt;
+    const waiting = deps.plans ? await scheduledPrice(view, at, deps.plans) : null;
+    return chargesLeft(view, at, tz, new Date(), waiting);
+  };
 
   /** A token that opens nothing gets a page that says what to do, with its 410 or 404. */
   const linkProblem = (res: Response, error: HttpError) =>
@@ -214,7 +224,7 @@ export function billingPages(deps: BillingRoutesDeps): Router {
         token,
         support,
         format,
-        charges: view.cancellation ? chargesLeft(view, view.cancellation.takesEffectAt, tz, new Date()) : null,
+        charges: await charges(view),
         errors: {},
         reason: "",
       });
@@ -237,7 +247,7 @@ export function billingPages(deps: BillingRoutesDeps): Router {
           token,
           support,
           format,
-          charges: view.cancellation ? chargesLeft(view, view.cancellation.takesEffectAt, tz, new Date()) : null,
+          charges: await charges(view),
           errors,
           reason: String(req.body?.reason ?? ""),
         });

@@ -1,7 +1,17 @@
 // The charges a cancellation still leaves (the cancel page: "one more charge of $418.10 on January 25"). Pure.
 import { todayIn } from "../../shared/business-time.js";
+import type { PlansService } from "../plans/index.js";
 import { monthsAfter, startOfBusinessDay, utcMonthsAfter } from "./billing-dates.js";
 import type { CustomerSubscriptionView } from "./subscriptions.constants.js";
+
+export interface ChargeLeft {
+  /** When it is charged, an ISO instant. */
+  at: string;
+  /** Before tax, in cents: the plan billed then (a downgrade that applies first bills the lower plan). */
+  subtotalCents: number;
+  /** Tax included; null when no invoice shows the subscription's tax yet. */
+  totalCents: number | null;
+}
 
 export interface ChargesLeft {
   /** When each renewal is charged, ISO instants, in order. */
@@ -10,6 +20,15 @@ export interface ChargesLeft {
   totalCents: number | null;
   /** The plan's monthly price before tax, in cents. */
   subtotalCents: number;
+  /** Each charge with its own price: they differ when a downgrade takes effect before the cancellation. */
+  charges: ChargeLeft[];
+}
+
+/** A plan change waiting for the period's end (docs/decisions.md#35): from `at` on, the lower plan's price. */
+export interface ScheduledPrice {
+  at: string;
+  /** The scheduled plan's monthly price before tax, in dollars, from the subscriber's price list. */
+  monthlyAmount: number;
 }
 
 /** A period's start may differ from the stored period end by clock rounding (Stripe's seconds, our midnights). */
@@ -19,13 +38,15 @@ const SAME_INSTANT_MS = 60 * 60 * 1000;
  * The renewals between now and the day a cancellation takes effect: each period start after `now`, from the
  * current period's end, before that day (docs/decisions.md#25: nothing is charged once it has taken effect).
  * Demo periods start at business midnights from the start date; Stripe's at the start instant plus n months.
- * The tax is that of the latest invoice billed at the plan's monthly price (the subscription's own province).
+ * A downgrade waiting for the period's end (`scheduled`) prices the renewals from its date at the lower plan.
+ * The tax is that of the latest invoice billed (the subscription's own province), its rates applied to each price.
  */
 export function chargesLeft(
   view: Pick<CustomerSubscriptionView, "subscription" | "invoices">,
   takesEffectAt: string,
   timeZone: string,
   now: Date,
+  scheduled: ScheduledPrice | null = null,
 ): ChargesLeft {
   const s = view.subscription;
   const subtotalCents = Math.round(s.monthlyAmount * 100);
@@ -41,8 +62,45 @@ export function chargesLeft(
     if (at > end) break;
     if (at > from) dates.push(start.toISOString());
   }
-  const sameTaxed = [...view.invoices]
-    .filter((i) => Math.round(i.subtotal * 100) === subtotalCents && (i.status === "paid" || i.status === "open"))
-    .sort((a, b) => b.periodStart.localeCompare(a.periodStart))[0];
-  return { dates, totalCents: sameTaxed ? Math.round(sameTaxed.amount * 100) : null, subtotalCents };
+  const billed = [...view.invoices]
+    .filter((i) => i.status === "paid" || i.status === "open")
+    .sort((a, b) => b.periodStart.localeCompare(a.periodStart));
+  const total = (cents: number): number | null => {
+    // An invoice at this very price gives its total as billed; else the latest invoice's tax rates, line by line.
+    const same = billed.find((i) => Math.round(i.subtotal * 100) === cents);
+    if (same) return Math.round(same.amount * 100);
+    const latest = billed[0];
+    if (!latest) return null;
+    const rates = latest.taxLines.map((l) => Number(/([\d.]+)\s*%/.exec(l.label)?.[1]));
+    if (rates.some((r) => !Number.isFinite(r))) return null;
+    return cents + rates.reduce((sum, rate) => sum + Math.round((cents * rate) / 100), 0);
+  };
+  const lowerFrom = scheduled ? new Date(scheduled.at).getTime() - SAME_INSTANT_MS : Number.POSITIVE_INFINITY;
+  const lowerCents = scheduled ? Math.round(scheduled.monthlyAmount * 100) : subtotalCents;
+  const charges = dates.map((at) => {
+    const cents = new Date(at).getTime() >= lowerFrom ? lowerCents : subtotalCents;
+    return { at, subtotalCents: cents, totalCents: total(cents) };
+  });
+  const sameTaxed = billed.find((i) => Math.round(i.subtotal * 100) === subtotalCents);
+  return {
+    dates,
+    totalCents: sameTaxed ? Math.round(sameTaxed.amount * 100) : null,
+    subtotalCents,
+    charges,
+  };
+}
+
+/**
+ * The price a waiting plan change bills from its date: the scheduled plan on the subscriber's own price list
+ * (docs/decisions.md#23); null when nothing waits or it applies after the cancellation.
+ */
+export async function scheduledPrice(
+  view: Pick<CustomerSubscriptionView, "subscription">,
+  takesEffectAt: string,
+  plans: Pick<PlansService, "get">,
+): Promise<ScheduledPrice | null> {
+  const s = view.subscription;
+  if (!s.scheduledPlanType || !s.scheduledPlanAt || s.scheduledPlanAt >= takesEffectAt) return null;
+  const plan = await plans.get(s.scheduledPlanType);
+  return { at: s.scheduledPlanAt, monthlyAmount: s.priceList === "checkout" ? plan.checkoutPrice : plan.price };
 }
