@@ -17,12 +17,13 @@ export default defineConfig({
     sourcemap: false,
     target: "es2022",
     rollupOptions: {
-      // islands/my-home/passkeys.ts: My Home's passkey buttons, loaded only by the pages that show them.
+      // The passkey scripts (My Home's, staff's) are loaded only by the pages that show passkey controls.
       input: [
         "islands/main.ts",
         "islands/site.ts",
         "islands/admin.ts",
         "islands/my-home/passkeys.ts",
+        "islands/auth/passkeys.ts",
         "islands/styles/app.css",
       ],
       // react-query in one chunk (not eight small ones), loaded only by the islands that use it (islands/main.ts).

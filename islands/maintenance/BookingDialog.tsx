@@ -198,10 +198,13 @@ function ReassignForm({
 export function BookingDialog({
   booking: opened,
   window: dates,
+  canChange = true,
   onClose,
 }: {
   booking: CalendarBooking;
   window: BookingWindow;
+  /** False for an inspector: the dialog shows the booking only (the calls would answer 403; docs/decisions.md#36). */
+  canChange?: boolean;
   onClose: () => void;
 }) {
   const [booking, setBooking] = useState(opened);
@@ -244,14 +247,14 @@ export function BookingDialog({
     <Dialog title="Inspection Booking Details" onClose={onClose}>
       <h3 className="text-lg font-semibold text-green-900">Inspection at {booking.propertyAddress}</h3>
       <BookingFacts booking={booking} />
-      {booking.status === "scheduled" && (
+      {canChange && booking.status === "scheduled" && (
         <ReassignForm
           booking={booking}
           busy={busy}
           onAssign={(inspectorId) => void run({ inspectorId }, "Inspector Changed")}
         />
       )}
-      {booking.status === "scheduled" && (
+      {canChange && booking.status === "scheduled" && (
         <RescheduleForm
           booking={booking}
           window={dates}

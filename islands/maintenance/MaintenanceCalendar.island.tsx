@@ -23,6 +23,10 @@ interface Props extends Enumerations {
   bookingWindow: BookingWindow;
   /** Whether the signed-in role may create schedules (an inspector may not; docs/decisions.md#36). */
   canSchedule?: boolean;
+  /** Whether it may reschedule, cancel and reassign bookings (not an inspector; docs/decisions.md#36). */
+  canChangeBookings?: boolean;
+  /** Whether it may export the task list as CSV (not an inspector). */
+  canExport?: boolean;
 }
 
 type View = "calendar" | "list";
@@ -115,7 +119,14 @@ function Legend() {
   );
 }
 
-export default function MaintenanceCalendar({ today, bookingWindow, canSchedule = true, ...enums }: Props) {
+export default function MaintenanceCalendar({
+  today,
+  bookingWindow,
+  canSchedule = true,
+  canChangeBookings = true,
+  canExport = true,
+  ...enums
+}: Props) {
   const [view, setView] = useState<View>("calendar");
   const [month, setMonth] = useState(monthOf(today));
   const [focused, setFocused] = useState(today);
@@ -217,7 +228,7 @@ export default function MaintenanceCalendar({ today, bookingWindow, canSchedule 
           <MonthAgenda {...monthView} dates={weeks.flat().filter((d) => monthOf(d) === month && days.has(d))} />
         </section>
       ) : (
-        <TaskList onOpen={openTask} enums={enums} />
+        <TaskList onOpen={openTask} enums={enums} canExport={canExport} />
       )}
 
       {dayOpen && <DayDialog date={dayOpen} onClose={() => setDayOpen(null)} onOpen={open} />}
@@ -230,7 +241,14 @@ export default function MaintenanceCalendar({ today, bookingWindow, canSchedule 
           onFresh={(t) => fresh.current.set(t.id, t)}
         />
       )}
-      {booking && <BookingDialog booking={booking} window={bookingWindow} onClose={() => setBooking(null)} />}
+      {booking && (
+        <BookingDialog
+          booking={booking}
+          window={bookingWindow}
+          canChange={canChangeBookings}
+          onClose={() => setBooking(null)}
+        />
+      )}
       {creating && (
         <CreateScheduleDialog
           today={today}

@@ -117,7 +117,16 @@ function TaskTable({ rows, onOpen }: { rows: ListedTask[] | undefined; onOpen: (
  * The list view: every task, dated or not, completed too; in date and time order with the undated last
  *, filtered, searched and paged on the server.
  */
-export function TaskList({ onOpen, enums }: { onOpen: (task: TaskView) => void; enums: Enumerations }) {
+export function TaskList({
+  onOpen,
+  enums,
+  canExport = true,
+}: {
+  onOpen: (task: TaskView) => void;
+  enums: Enumerations;
+  /** False for an inspector, whose CSV export the server refuses (docs/decisions.md#36). */
+  canExport?: boolean;
+}) {
   const [q, setQ] = useState("");
   const [search, setSearch] = useState("");
   const [page, setPage] = useState(0);
@@ -154,14 +163,16 @@ export function TaskList({ onOpen, enums }: { onOpen: (task: TaskView) => void; 
         />
       </div>
       {/* Every task of this filter and search as a CSV download, not just this page. */}
-      <a
-        className="btn btn-outline btn-sm justify-self-start"
-        href={`/api/maintenance-tasks?${new URLSearchParams({ format: "csv", sort: "date", ...(search && { q: search }), ...(badRange ? {} : chosen) })}`}
-        download
-        data-export-csv
-      >
-        Export CSV
-      </a>
+      {canExport && (
+        <a
+          className="btn btn-outline btn-sm justify-self-start"
+          href={`/api/maintenance-tasks?${new URLSearchParams({ format: "csv", sort: "date", ...(search && { q: search }), ...(badRange ? {} : chosen) })}`}
+          download
+          data-export-csv
+        >
+          Export CSV
+        </a>
+      )}
       <TaskFilters filters={filters} filter={filter} badRange={badRange} enums={enums} />
       {list.error && (
         <p className="alert alert-danger" role="alert">

@@ -12,7 +12,15 @@ import type { ReportCategory, ReportRecommendation } from "../../src/modules/rep
 import { MakeRecurring } from "../maintenance/MakeRecurring";
 import { type OpenPhotos, Photos } from "./ReportPhotos";
 
-function Recommendation({ r, onOpen }: { r: ReportRecommendation; onOpen: OpenPhotos }) {
+function Recommendation({
+  r,
+  onOpen,
+  canSchedule,
+}: {
+  r: ReportRecommendation;
+  onOpen: OpenPhotos;
+  canSchedule: boolean;
+}) {
   return (
     <li className="viewer-rec" data-priority={r.priority} data-testid="report-recommendation">
       <div className="viewer-rec-head">
@@ -26,7 +34,8 @@ function Recommendation({ r, onOpen }: { r: ReportRecommendation; onOpen: OpenPh
       <p>{r.notes || r.description}</p>
       <Photos urls={r.photos} label={r.subcategory} onOpen={onOpen} />
       {/* A 'Monitor' finding (low priority) becomes a recurring check in one step. */}
-      {r.priority === "low" && <MakeRecurring taskId={r.id} label={r.subcategory} />}
+      {/* Not for an inspector, who may not create schedules (docs/decisions.md#36). */}
+      {canSchedule && r.priority === "low" && <MakeRecurring taskId={r.id} label={r.subcategory} />}
     </li>
   );
 }
@@ -34,9 +43,11 @@ function Recommendation({ r, onOpen }: { r: ReportRecommendation; onOpen: OpenPh
 export function Recommendations({
   recommendations,
   onOpen,
+  canSchedule = true,
 }: {
   recommendations: ReportRecommendation[];
   onOpen: OpenPhotos;
+  canSchedule?: boolean;
 }) {
   return (
     <section className="card" aria-labelledby="recommendations-title">
@@ -46,7 +57,7 @@ export function Recommendations({
       {recommendations.length ? (
         <ul className="viewer-recs">
           {recommendations.map((r) => (
-            <Recommendation key={r.id} r={r} onOpen={onOpen} />
+            <Recommendation key={r.id} r={r} onOpen={onOpen} canSchedule={canSchedule} />
           ))}
         </ul>
       ) : (

@@ -20,6 +20,10 @@ interface Props {
   backHref: string;
   /** The list's data for this report; fetched again when its reportData is empty (staff-side §2). */
   initial?: Report | null;
+  /** Whether the signed-in role may share reports (an inspector may not; docs/decisions.md#36). */
+  canShare?: boolean;
+  /** Whether it may turn a finding into a recurring schedule (an inspector may not). */
+  canSchedule?: boolean;
 }
 
 const hasData = (report: Report | null | undefined): report is Report & { reportData: ReportData } => {
@@ -40,7 +44,7 @@ function back(event: React.MouseEvent<HTMLAnchorElement>, backHref: string) {
   } else event.currentTarget.href = backHref;
 }
 
-export default function ReportViewer({ reportId, backHref, initial }: Props) {
+export default function ReportViewer({ reportId, backHref, initial, canShare = true, canSchedule = true }: Props) {
   // The page hands the report in; it is fetched on its own only when that data is empty (staff-side §2).
   // A plain fetch, not react-query: its hooks would take this page over its JS budget.
   const [loaded, setLoaded] = useState<{ data?: Report; error?: Error }>(hasData(initial) ? { data: initial } : {});
@@ -107,14 +111,16 @@ export default function ReportViewer({ reportId, backHref, initial }: Props) {
           <a className="btn btn-outline btn-sm" href={`/api/reports/${report.id}/pdf`} download>
             Full PDF
           </a>
-          <button type="button" className="btn btn-green btn-sm" data-share-report={report.id}>
-            Share Report
-          </button>
+          {canShare && (
+            <button type="button" className="btn btn-green btn-sm" data-share-report={report.id}>
+              Share Report
+            </button>
+          )}
         </div>
       </div>
       <ReportHero reportId={report.id} propertyId={report.propertyId} data={data} />
       <ReportSummaries data={data} />
-      <Recommendations recommendations={data.recommendations} onOpen={openPhotos} />
+      <Recommendations recommendations={data.recommendations} onOpen={openPhotos} canSchedule={canSchedule} />
       <Categories categories={data.allCategories} onOpen={openPhotos} />
       <PhotoViewer photos={photos} onClose={() => setPhotos(null)} />
     </article>

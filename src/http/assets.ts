@@ -18,6 +18,7 @@ export const ENTRIES = {
   islands: "islands/main.ts",
   admin: "islands/admin.ts",
   passkeys: "islands/my-home/passkeys.ts",
+  staffPasskeys: "islands/auth/passkeys.ts",
 } as const;
 
 export interface Assets {
@@ -30,6 +31,8 @@ export interface Assets {
   islandsPreload: string[];
   /** My Home's passkey buttons (sign-in page, Account page) only. */
   passkeysJs: string;
+  /** Staff passkeys (the two-step page, the login page's second step) only. */
+  staffPasskeysJs: string;
 }
 
 export class AssetsMissingError extends Error {}
@@ -53,5 +56,6 @@ export function loadAssets(): Assets {
     adminJs: `/${entry(ENTRIES.admin).file}`,
     islandsPreload: (islands.imports ?? []).map((key) => `/${manifest[key]?.file}`).filter((f) => f !== "/undefined"),
     passkeysJs: `/${entry(ENTRIES.passkeys).file}`,
+    staffPasskeysJs: `/${entry(ENTRIES.staffPasskeys).file}`,
   };
 }

@@ -89,6 +89,14 @@ export function authApi(deps: AuthRoutesDeps): Router {
   return router;
 }
 
+/** What the login page asks for after a right password: the app's code, the passkey, or either. */
+function askText(ask: TwoStepRequiredError): string {
+  if (!ask.passkeyOptions) return `${ask.message}, with your password again.`;
+  return ask.app
+    ? "Enter your password again, then the 6-digit code from your authenticator app, or use your passkey."
+    : "Enter your password again, then use your passkey.";
+}
+
 export function authPages(deps: AuthRoutesDeps): Router {
   const router = Router();
   const login = signIn(deps);
@@ -96,8 +104,18 @@ export function authPages(deps: AuthRoutesDeps): Router {
     email: z.string().default(""),
     password: z.string().default(""),
     code: z.string().optional(),
+    /** The passkey's answer (islands/auth/passkeys.ts puts it here as JSON), to the options the 401 page carried. */
+    passkey: z.string().max(20_000).optional(),
     next: z.string().optional(),
   });
+  const passkeyOf = (text: string | undefined): unknown => {
+    if (!text) return undefined;
+    try {
+      return JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+  };
 
   router.get("/login", (req, res) => {
     if (req.session.staffUserId) return res.redirect(safeNext(req.query.next));
@@ -110,22 +128,28 @@ export function authPages(deps: AuthRoutesDeps): Router {
       errors: {},
       message: null,
       twoStep: false,
+      app: true,
+      passkeyOptions: null,
     });
   });
 
   router.post("/login", async (req, res) => {
     const input = form.parse(req.body ?? {});
     const next = safeNext(input.next);
-    const checked = loginSchema.safeParse(input);
+    const checked = loginSchema.safeParse({ ...input, passkey: passkeyOf(input.passkey) });
     const show = (
       status: number,
       title: string,
       message: string,
       errors: Record<string, string> = {},
       twoStep = Boolean(input.code),
+      ask: TwoStepRequiredError | null = null,
     ) =>
       res.status(status).page("auth/login", {
         twoStep,
+        // The second step offered: the app's code field, and "Use your passkey" with its options.
+        app: ask ? ask.app : true,
+        passkeyOptions: ask?.passkeyOptions ?? null,
         title: "Admin Portal",
         islands: true,
         noindex: true,
@@ -139,11 +163,11 @@ export function authPages(deps: AuthRoutesDeps): Router {
     if (!checked.success)
       return show(400, "Missing Information", "Please enter both email and password", fieldsFromZod(checked.error));
     try {
-      await login(req, res, checked.data.email, checked.data.password, checked.data.code);
+      const { email, password, code, passkey } = checked.data;
+      await login(req, res, email, password, code, passkey as AuthenticationResponseJSON | undefined);
       res.redirect(303, next);
     } catch (error) {
-      if (error instanceof TwoStepRequiredError)
-        return show(401, "Two-step sign-in", `${error.message}, with your password again.`, {}, true);
+      if (error instanceof TwoStepRequiredError) return show(401, "Two-step sign-in", askText(error), {}, true, error);
       if (error instanceof HttpError) return show(error.status, "Login Failed", error.message);
       throw error;
     }

@@ -4,7 +4,7 @@ import { ForbiddenError, HttpError, ValidationError } from "../../http/errors.js
 import type { AuthenticationResponseJSON } from "../../shared/webauthn.js";
 import type { AuditLog } from "../audit/index.js";
 import type { StaffUser } from "./auth.schemas.js";
-import type { StaffPasskeys } from "./staff-passkeys.service.js";
+import type { StaffPasskeySummary, StaffPasskeys } from "./staff-passkeys.service.js";
 import { matchTotp, newTotpSecret, otpauthUrl } from "./totp.js";
 import type { TwoStepRepository } from "./two-step.repository.js";
 
@@ -21,7 +21,8 @@ export const SET_UP_FIRST_MESSAGE = "An owner requires two-step sign-in: add an 
 export class TwoStepRequiredError extends HttpError {
   readonly twoStepRequired = true;
   constructor(
-    app = true,
+    /** Whether the person has an authenticator app (the login page then shows the code field). */
+    readonly app = true,
     readonly passkeyOptions: PublicKeyCredentialRequestOptionsJSON | null = null,
   ) {
     super(401, app ? CODE_REQUIRED_MESSAGE : PASSKEY_REQUIRED_MESSAGE);
@@ -31,7 +32,7 @@ export class TwoStepRequiredError extends HttpError {
 export interface TwoStepDeps {
   repo: TwoStepRepository;
   /** Staff passkeys, the other second step (docs/decisions.md#38); none, an authenticator app only. */
-  passkeys?: Pick<StaffPasskeys, "has" | "verify" | "signInOptions">;
+  passkeys?: Pick<StaffPasskeys, "has" | "verify" | "signInOptions" | "list">;
   transaction: TransactionRunner;
   /** Turning the app on or off and the owner's requirement are audited (docs/decisions.md#39), no secret kept. */
   audit: Pick<AuditLog, "record">;
@@ -49,13 +50,18 @@ export class TwoStepService {
     this.clock = deps.clock ?? (() => new Date());
   }
 
-  async status(
-    user: StaffUser,
-  ): Promise<{ enabled: boolean; required: boolean; pending: { secret: string; url: string } | null }> {
+  /** The two-step page's state: the app (on, or a secret waiting for its first code), the person's passkeys. */
+  async status(user: StaffUser): Promise<{
+    enabled: boolean;
+    required: boolean;
+    pending: { secret: string; url: string } | null;
+    passkeys: StaffPasskeySummary[];
+  }> {
     const state = await this.deps.repo.stateOf(user.id);
     const pending =
       state?.secret && !state.enabled ? { secret: state.secret, url: otpauthUrl(state.secret, user.email) } : null;
-    return { enabled: Boolean(state?.enabled), required: Boolean(state?.required), pending };
+    const passkeys = (await this.deps.passkeys?.list(user)) ?? [];
+    return { enabled: Boolean(state?.enabled), required: Boolean(state?.required), pending, passkeys };
   }
 
   /** A new secret to type into the app; not in force until a code from it is confirmed. */
