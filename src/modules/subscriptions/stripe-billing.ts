@@ -7,24 +7,24 @@
 import type { Logger } from "pino";
 import Stripe from "stripe";
 import type { Env } from "../../config/env.js";
-import { type StripeSubscriptionSide, createStripeClient, invoiceSubscriptionId } from "../payments/index.js";
-import { type Plan, type PlanType, planTypeSchema } from "../plans/index.js";
-import type { TaxKind, TaxLine } from "../tax/index.js";
-import { ACTION_REQUIRED_REASON } from "./provider-state.js";
-import { utcMonthsAfter } from "./billing-dates.js";
+import { type StripeSubscriptionSide, createStripeClient } from "../payments/index.js";
+import type { Plan, PlanType } from "../plans/index.js";
+import { type BillingProvider, BillingUnavailableError, type ProviderSubscription } from "./billing-provider.js";
 import {
-  type BillingProvider,
-  BillingUncertainError,
-  BillingUnavailableError,
-  type ProviderSubscription,
-} from "./billing-provider.js";
-import {
-  MINIMUM_TERM_MONTHS,
-  type ProviderInvoiceState,
-  type ProviderSubscriptionState,
-} from "./subscriptions.constants.js";
+  CURRENCY,
+  ForeignSubscriptionError,
+  type StripeTaxRate,
+  idOf,
+  invoiceStateOf,
+  receiptEmailOf,
+  stateOf,
+  taxRateIdsOf,
+} from "./stripe-billing-state.js";
+import { changeAtStripe, readAtStripe } from "./stripe-calls.js";
+import type { ProviderInvoiceState, ProviderSubscriptionState } from "./subscriptions.constants.js";
 
-const CURRENCY = "cad";
+// Stripe's objects read as Haven's states: stripe-billing-state.ts (re-exported for the module's other files).
+export { ForeignSubscriptionError, invoiceStateOf, stateOf };
 
 /** docs/decisions.md#23: one recurring monthly Price per plan and amount, found again by this key. */
 export const priceLookupKey = (plan: PlanType, amountCents: number) => `haven_${plan}_monthly_${amountCents}`;
@@ -34,181 +34,6 @@ export const PORTAL_CONFIGURATIONS = {
   withCancel: "portal_with_cancel",
   withoutCancel: "portal_without_cancel",
 } as const;
-
-/** A subscription that is not one of Haven's plans (no plan on its price or its metadata): webhooks ignore it. */
-export class ForeignSubscriptionError extends Error {
-  constructor(id: string) {
-    super(`Stripe subscription ${id} is not a Haven plan`);
-  }
-}
-
-const at = (seconds: number | null | undefined): Date | null => (seconds ? new Date(seconds * 1000) : null);
-const idOf = (value: string | { id: string } | null | undefined): string | null =>
-  value == null ? null : typeof value === "string" ? value : value.id;
-
-const planOf = (...candidates: (string | null | undefined)[]): PlanType | null => {
-  for (const candidate of candidates) {
-    const parsed = planTypeSchema.safeParse(candidate);
-    if (parsed.success) return parsed.data;
-  }
-  return null;
-};
-
-/** The plan a lookup key names (haven_<plan>_monthly_<cents>). */
-const planOfLookupKey = (key: string | null | undefined) =>
-  planOf(/^haven_([a-z-]+)_monthly_\d+$/.exec(key ?? "")?.[1]);
-
-/** Haven's view of a Stripe subscription: the period from its item, the plan from its price (else its metadata). */
-export function stateOf(
-  subscription: Stripe.Subscription,
-  checkoutRef: string | null = null,
-): ProviderSubscriptionState {
-  const item = subscription.items.data[0];
-  const price = item?.price;
-  const planType = planOf(price?.metadata?.plan, subscription.metadata?.plan) ?? planOfLookupKey(price?.lookup_key);
-  if (!item || !price || !planType) throw new ForeignSubscriptionError(subscription.id);
-  const customer =
-    typeof subscription.customer === "object" && !("deleted" in subscription.customer && subscription.customer.deleted)
-      ? (subscription.customer as Stripe.Customer)
-      : null;
-  const periodEnd = at(item.current_period_end)!;
-  const ended = ["canceled", "incomplete_expired"].includes(subscription.status);
-  return {
-    provider: "stripe",
-    providerSubscriptionId: subscription.id,
-    providerCustomerId: idOf(subscription.customer),
-    // Stripe's value as it is: an unknown one is kept (and logged by the service), never mapped.
-    status: subscription.status,
-    planType,
-    monthlyAmountCents: (price.unit_amount ?? 0) * (item.quantity ?? 1),
-    currency: price.currency ?? CURRENCY,
-    startedAt: at(subscription.start_date)!,
-    currentPeriodStart: at(item.current_period_start)!,
-    currentPeriodEnd: periodEnd,
-    // The portal's "at period end" sets cancel_at_period_end; Haven's own calls set cancel_at.
-    cancelAt: ended ? null : (at(subscription.cancel_at) ?? (subscription.cancel_at_period_end ? periodEnd : null)),
-    // When it ended (Stripe's canceled_at is when the cancellation was asked for).
-    canceledAt: ended ? (at(subscription.ended_at) ?? at(subscription.canceled_at)) : null,
-    payerEmail: customer?.email ?? null,
-    payerName: customer?.name ?? null,
-    checkoutRef: checkoutRef ?? subscription.metadata?.checkout_ref ?? null,
-    // Set by the purchase paths when they create it (docs/decisions.md#23, #32).
-    priceList: subscription.metadata?.price_list === "checkout" ? "checkout" : "pricing",
-    postalCode: subscription.metadata?.postal_code || null,
-    // docs/decisions.md#25: the end of Stripe's own third period, counted from its billing anchor as Stripe counts.
-    minimumTermEndsAt: utcMonthsAfter(
-      at(subscription.billing_cycle_anchor ?? subscription.start_date)!,
-      MINIMUM_TERM_MONTHS,
-    ),
-  };
-}
-
-/** What Haven knows of a Stripe Tax Rate: its percentage and display name (HST, GST, QST). */
-export interface StripeTaxRate {
-  percentage: number;
-  display_name: string;
-}
-
-/**
- * The invoice's taxes as TaxLines (docs/decisions.md#32), from `total_taxes` (or the older `total_tax_amounts`) and
- * the Tax Rates they name. Undefined when a rate is not known: the invoice write path then computes the tax.
- */
-function taxLinesOf(invoice: Stripe.Invoice, rates: ReadonlyMap<string, StripeTaxRate>): TaxLine[] | undefined {
-  const legacy = (invoice as unknown as { total_tax_amounts?: { amount: number; tax_rate: string | { id: string } }[] })
-    .total_tax_amounts;
-  const taxes: { amount: number; rate: string | null }[] = invoice.total_taxes
-    ? invoice.total_taxes.map((t) => ({ amount: t.amount, rate: idOf(t.tax_rate_details?.tax_rate ?? null) }))
-    : (legacy ?? []).map((t) => ({ amount: t.amount, rate: idOf(t.tax_rate) }));
-  const lines: TaxLine[] = [];
-  for (const tax of taxes) {
-    const rate = tax.rate ? rates.get(tax.rate) : undefined;
-    if (!rate) return undefined;
-    const kind = (["HST", "GST", "QST"] as const).find((k) => rate.display_name.toUpperCase().includes(k));
-    if (!kind) return undefined;
-    lines.push({
-      kind: kind as TaxKind,
-      label: `${kind} ${rate.percentage}%`,
-      percent: rate.percentage,
-      amountCents: tax.amount,
-    });
-  }
-  return lines;
-}
-
-/** The Tax Rate ids an invoice's taxes name. */
-export function taxRateIdsOf(invoice: Stripe.Invoice): string[] {
-  const legacy = (invoice as unknown as { total_tax_amounts?: { tax_rate: string | { id: string } }[] })
-    .total_tax_amounts;
-  const ids = invoice.total_taxes
-    ? invoice.total_taxes.map((t) => idOf(t.tax_rate_details?.tax_rate ?? null))
-    : (legacy ?? []).map((t) => idOf(t.tax_rate));
-  return [...new Set(ids.filter((i): i is string => Boolean(i)))];
-}
-
-/** The receipt e-mail the payer gave when paying the invoice, when its PaymentIntent was expanded. */
-function receiptEmailOf(invoice: Stripe.Invoice): string | null {
-  for (const payment of invoice.payments?.data ?? []) {
-    const intent = payment.payment?.payment_intent;
-    if (intent && typeof intent === "object" && intent.receipt_email) return intent.receipt_email;
-  }
-  return null;
-}
-
-/** The reason the last payment attempt failed, from the invoice's PaymentIntent when it was expanded. */
-function failureOf(invoice: Stripe.Invoice): string | null {
-  if (invoice.status !== "open" || !invoice.attempted || invoice.attempt_count < 1) return null;
-  for (const payment of invoice.payments?.data ?? []) {
-    const intent = payment.payment?.payment_intent;
-    if (intent && typeof intent === "object" && intent.status === "requires_action") return ACTION_REQUIRED_REASON;
-    if (intent && typeof intent === "object" && intent.last_payment_error?.message)
-      return intent.last_payment_error.message;
-  }
-  return "The card payment did not go through.";
-}
-
-/**
- * Haven's view of a subscription invoice; null for an invoice that bills no subscription. With the Tax Rates its
- * taxes name (`rates`), its subtotal and tax lines are Stripe's own.
- */
-export function invoiceStateOf(
-  invoice: Stripe.Invoice,
-  rates: ReadonlyMap<string, StripeTaxRate> = new Map(),
-): ProviderInvoiceState | null {
-  const subscriptionId = invoiceSubscriptionId(invoice);
-  if (!subscriptionId || !invoice.id) return null;
-  // The subscription line's period is the period billed (the invoice's own period_start/end is the previous one for renewals).
-  const line = invoice.lines?.data?.find((l) => l.period) ?? null;
-  const paid = invoice.status === "paid";
-  return {
-    provider: "stripe",
-    providerInvoiceId: invoice.id,
-    providerSubscriptionId: subscriptionId,
-    amountCents: paid ? invoice.amount_paid : invoice.amount_due,
-    currency: invoice.currency ?? CURRENCY,
-    periodStart: at(line?.period.start ?? invoice.period_start)!,
-    periodEnd: at(line?.period.end ?? invoice.period_end)!,
-    status: invoice.status ?? "draft",
-    billingReason: invoice.billing_reason ?? null,
-    paidAt: paid ? (at(invoice.status_transitions?.paid_at) ?? new Date()) : null,
-    failureReason: failureOf(invoice),
-    attemptCount: invoice.attempt_count ?? 0,
-    ...taxFieldsOf(invoice, rates),
-    hostedInvoiceUrl: invoice.hosted_invoice_url ?? null,
-  };
-}
-
-/** Stripe's subtotal and taxes, when every tax names a known rate (else the invoice write path computes them). */
-function taxFieldsOf(
-  invoice: Stripe.Invoice,
-  rates: ReadonlyMap<string, StripeTaxRate>,
-): Pick<ProviderInvoiceState, "subtotalCents" | "taxLines"> {
-  const taxLines = taxLinesOf(invoice, rates);
-  if (!taxLines || typeof invoice.subtotal !== "number") return {};
-  // The subtotal before tax of what was charged: the total less its taxes (discounts included).
-  const total = typeof invoice.total === "number" ? invoice.total : invoice.subtotal;
-  const tax = taxLines.reduce((sum, line) => sum + line.amountCents, 0);
-  return { subtotalCents: taxLines.length ? total - tax : invoice.subtotal, taxLines };
-}
 
 /** A subscription read back from Stripe with its latest invoice, as webhooks and purchases store it. */
 export interface StripeRead {
@@ -558,36 +383,14 @@ export class StripeBilling implements BillingProvider, StripeSubscriptionSide {
     return sub.providerCustomerId;
   }
 
-  /**
-   * A call that changes something at Stripe. Refused (a 4xx answer): nothing changed, 503. Not answered (the
-   * network, a timeout, a 5xx): Stripe may have applied it, so the caller is told it is being checked.
-   */
-  private async mutate<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (error instanceof BillingUnavailableError || error instanceof BillingUncertainError) throw error;
-      this.log?.warn({ err: error }, "Stripe billing change failed");
-      const status = (error as { statusCode?: number }).statusCode;
-      if (status !== undefined && status < 500) throw new BillingUnavailableError();
-      throw new BillingUncertainError();
-    }
+  /** A call that changes something at Stripe (stripe-calls.ts: a refusal is a 503, no answer is "being checked"). */
+  private mutate<T>(work: () => Promise<T>): Promise<T> {
+    return changeAtStripe(work, this.log);
   }
 
-  /** A read (or a Stripe refusal): any failure is an outage to the caller: 503, nothing changed. */
-  private async call<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (
-        error instanceof BillingUnavailableError ||
-        error instanceof BillingUncertainError ||
-        error instanceof ForeignSubscriptionError
-      )
-        throw error;
-      this.log?.warn({ err: error }, "Stripe billing call failed");
-      throw new BillingUnavailableError();
-    }
+  /** A read (stripe-calls.ts): any failure is an outage to the caller, 503. */
+  private call<T>(work: () => Promise<T>): Promise<T> {
+    return readAtStripe(work, this.log);
   }
 }
 
