@@ -59,6 +59,9 @@ function pageElements() {
     quoteForm: quoteDialog?.querySelector<HTMLFormElement>("[data-quote-form]"),
     amount: byId<HTMLInputElement>("quote-amount"),
     notes: byId<HTMLTextAreaElement>("quote-notes"),
+    // What will be done (shown to the homeowner) and the last day it can be accepted (docs/decisions.md#42).
+    scope: byId<HTMLTextAreaElement>("quote-scope"),
+    validUntil: byId<HTMLInputElement>("quote-valid-until"),
     save: quoteDialog?.querySelector<HTMLButtonElement>("[data-save-quote]"),
     staleNotice: quoteDialog?.querySelector<HTMLElement>("[data-quote-stale]"),
   };
@@ -100,13 +103,16 @@ async function updateRequest(id: number, body: Record<string, unknown>): Promise
 
 /** A request's action button: the quote dialog, the delete dialog, or a status move made at once. */
 async function onRequestAction(page: Page, target: Target, action: HTMLButtonElement) {
-  const { quoteDialog, amount, notes } = page;
+  const { quoteDialog, amount, notes, scope, validUntil } = page;
   target.id = Number(action.dataset.id);
   target.version = versionOf(action);
   const kind = action.dataset.quoteAction;
   if (kind === "quote" && quoteDialog && amount && notes) {
     amount.value = action.dataset.amount ?? "";
     notes.value = action.dataset.notes ?? "";
+    if (scope) scope.value = action.dataset.scope ?? "";
+    // Quoting again renews the validity: 30 days from today unless staff choose another date.
+    if (validUntil) validUntil.value = validUntil.dataset.defaultValidUntil ?? "";
     target.closedToQuotes = false;
     showStale(page, null);
     const task = quoteDialog.querySelector("[data-quote-dialog-task]");
@@ -167,12 +173,14 @@ async function generateQuoteReport(button: HTMLButtonElement) {
 
 /** Saves the quote; a stale save keeps the dialog open with the request as it is now. */
 async function submitQuote(page: Page, target: Target, id: number, amount: HTMLInputElement) {
-  const { quoteDialog, notes, save } = page;
+  const { quoteDialog, notes, scope, validUntil, save } = page;
   if (save) save.disabled = true;
   const current = await updateRequest(id, {
     status: "quoted",
     quotedAmount: amount.value.trim(),
     adminNotes: notes?.value.trim() || null,
+    scope: scope?.value.trim() || null,
+    validUntil: validUntil?.value || null,
     version: target.version,
   });
   if (!current) {
@@ -183,6 +191,7 @@ async function submitQuote(page: Page, target: Target, id: number, amount: HTMLI
   target.version = current.version;
   amount.value = current.quotedAmount ?? "";
   if (notes) notes.value = current.adminNotes ?? "";
+  if (scope) scope.value = current.scope ?? "";
   target.closedToQuotes = !STAFF_MOVES[current.status].includes("quoted");
   showStale(
     page,

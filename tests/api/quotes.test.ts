@@ -259,7 +259,7 @@ describe("the quote report", () => {
     expect(mail.to && !Array.isArray(mail.to) ? mail.to.text : "").toMatch(/@example\.ca$/);
     expect(mail.text).toContain("$1,200");
     expect(mail.text).toContain("$300.50");
-    expect(mail.text).toContain("Total: $1,500.50");
+    expect(mail.text).toContain("Total before tax: $1,500.50");
     expect(mail.text).toContain(link);
     expect(mail.text).not.toContain("INTERNAL");
     const pdf = mail.attachments.find((a) => a.contentType === "application/pdf")!;

@@ -133,7 +133,9 @@ describe("My Home records at 390 px", () => {
     await page.goto(`${site.baseUrl}/my-home/quotes`);
     const quote = page.locator(`[data-home-quote="${quoteId}"]`);
     expect(await quote.locator("[data-quote-status]").textContent()).toBe("Quote ready");
-    expect(await quote.locator("[data-quoted-amount]").textContent()).toBe("$640");
+    // The headline is the total with the home's tax; the price before tax is in the quote's figures (decisions.md#42).
+    expect(await quote.locator("[data-quoted-amount]").textContent()).toMatch(/^\$[\d,]+\.\d{2} with tax$/);
+    expect(await quote.locator("[data-subtotal]").textContent()).toBe("$640.00");
     await expectAccessible(page);
     await screenshotBothWidths(page, "my-home-quotes");
 

@@ -91,6 +91,21 @@ const quote: z.ZodType<HomeQuote> = z
     source: z.enum(QUOTE_SOURCES).meta({ description: "link: a report link's answer; portal: asked in My Home" }),
     createdAt: dateTimeString,
     updatedAt: dateTimeString,
+    scope: z.string().nullable().meta({ description: "What will be done" }),
+    validUntil: z.string().nullable().meta({ description: "YYYY-MM-DD: the last day it can be accepted" }),
+    expired: z.boolean().meta({ description: "Quoted and past validUntil: it cannot be accepted (409)" }),
+    totals: z
+      .object({
+        subtotalCents: z.number().int(),
+        taxLines: z.array(
+          z.object({ kind: z.string(), label: z.string(), percent: z.number(), amountCents: z.number().int() }),
+        ),
+        taxCents: z.number().int(),
+        totalCents: z.number().int(),
+      })
+      .nullable()
+      .meta({ description: "Before tax, each tax line of the home's province, the total; null for a range" }),
+    afterYes: z.string().meta({ description: "What happens after yes: when it is booked, and who comes" }),
   })
   .meta({ id: "HomeQuote", description: "A quote request as the homeowner sees it: never staff notes" });
 

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { idInput, idParams, isMultiLine, multiLineMessage } from "../../http/fields.js";
 import {
   CLIENT_DECISIONS,
+  type QuoteFigures,
   type QuotePriority,
   type QuoteSource,
   type QuoteStatus,
@@ -128,6 +129,12 @@ export interface HomeQuote {
   source: QuoteSource;
   createdAt: string;
   updatedAt: string;
+  /** The quote as a document (docs/decisions.md#42): what will be done, figures with tax, validity, after yes. */
+  scope: string | null;
+  validUntil: string | null;
+  expired: boolean;
+  totals: QuoteFigures | null;
+  afterYes: string;
 }
 
 /** GET /api/my-home/reports/{id}: the client report view's payload, without a link (the island's portal mode). */

@@ -6,6 +6,9 @@ import type { Knex } from "knex";
 import type { QuotePriority, QuoteSource, QuoteStatus } from "../quotes/quotes.constants.js";
 import type { HomeQuote } from "./my-home.schemas.js";
 
+/** A quote request as stored; RecordsService adds its quote document (docs/decisions.md#42) from quotes. */
+export type HomeQuoteRow = Omit<HomeQuote, "scope" | "validUntil" | "expired" | "totals" | "afterYes">;
+
 type Row = Record<string, unknown>;
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : ((value as string | null) ?? null));
 const day = (value: unknown) =>
@@ -182,7 +185,7 @@ export class RecordsRepository {
   }
 
   /** Every quote request of these properties, in every status: quoted ones first (they await an answer), then newest. */
-  async quotes(propertyIds: number[]): Promise<HomeQuote[]> {
+  async quotes(propertyIds: number[]): Promise<HomeQuoteRow[]> {
     if (!propertyIds.length) return [];
     const rows = await this.db("quote_requests as q")
       .join("properties as p", "p.id", "q.property_id")

@@ -5,6 +5,7 @@ import { HttpError } from "../../http/errors.js";
 import type { PageMeta } from "../../http/render.js";
 import { body, params, query } from "../../http/validate.js";
 import { QUOTE_STATUSES, formatCents } from "../quotes/quotes.constants.js";
+import { NO_FIGURE_TEXT, QuoteExpiredError } from "../quotes/index.js";
 import { barColour, clientPriorityLabel } from "../inspections/index.js";
 import { scoreChartSvg, trendText } from "../reports/index.js";
 import { pdfQuery, propertyIdParams } from "../reports/reports.schemas.js";
@@ -30,7 +31,7 @@ function homePage(res: Response, view: string, tab: HomeTab, locals: PageMeta): 
 }
 
 const FLASH: Record<string, string> = {
-  accepted: "Quote accepted. We will be in touch to schedule the work.",
+  accepted: "Quote accepted. Our office books the work with you within 2 business days.",
   declined: "Quote declined. Nothing will be done about this item unless you ask again.",
   asked: "Quote requested. Haven will prepare it and let you know.",
   "asked-again": "Your note was added to the open quote request for this item.",
@@ -39,6 +40,7 @@ const FLASH: Record<string, string> = {
 /** What went wrong with a page form, by code (a link can never put its own words on the page). */
 const PROBLEMS: Record<string, string> = {
   answered: QUOTE_ANSWERED_MESSAGE,
+  expired: "This quote has expired; ask us for a new one.",
   "not-quotable": NOT_QUOTABLE_MESSAGE,
   invalid: "Please check your note: it must be at most 2000 characters, as plain text.",
 };
@@ -67,7 +69,16 @@ const dateText = (iso: string | null) =>
     : "";
 
 /** The view helpers of the records pages. */
-const viewHelpers = { barColour, trendText, dateText, formatCents, clientPriorityLabel, quoteStatuses: QUOTE_STATUSES };
+const viewHelpers = {
+  barColour,
+  trendText,
+  dateText,
+  formatCents,
+  clientPriorityLabel,
+  quoteStatuses: QUOTE_STATUSES,
+  // A quote without a single dollar figure (docs/decisions.md#42).
+  noFigureText: NO_FIGURE_TEXT,
+};
 
 export function myHomeRecordsApi(deps: RecordsRoutesDeps): Router {
   const router = Router();
@@ -199,6 +210,7 @@ export function myHomeRecordsPages(deps: RecordsRoutesDeps): Router {
       await records.decide(homeViewer(res).email, id, decision);
       res.redirect(303, withParam(back, "done", decision === "accept" ? "accepted" : "declined"));
     } catch (error) {
+      if (error instanceof QuoteExpiredError) return res.redirect(303, withParam(back, "problem", "expired"));
       if (error instanceof HttpError && error.status === 409)
         return res.redirect(303, withParam(back, "problem", "answered"));
       throw error;

@@ -6,7 +6,7 @@ import type { ClientDecision } from "../quotes/quotes.constants.js";
 import { barColour, clientLabel } from "../inspections/index.js";
 import type { CustomersService } from "../customers/index.js";
 import type { PhotosService } from "../inspections/index.js";
-import type { QuotesService } from "../quotes/index.js";
+import { QuoteExpiredError, type QuotesService } from "../quotes/index.js";
 import type { PropertyHistory, ReportsService } from "../reports/index.js";
 import { addressLine } from "../../shared/address.js";
 import { clientReportData, photoIdsOf, quotePriority, recommendationsOf } from "../sharing/index.js";
@@ -60,7 +60,7 @@ export interface RecordsDeps {
   customers: Pick<CustomersService, "findPropertyFor">;
   photos: Pick<PhotosService, "load">;
   /** Accept or decline a quote, ask for one: QuotesService's own rules (docs/decisions.md#8). */
-  quotes: Pick<QuotesService, "decideAsOwner" | "createRequests">;
+  quotes: Pick<QuotesService, "decideAsOwner" | "createRequests" | "clientItems">;
   transaction: TransactionRunner;
 }
 
@@ -185,7 +185,20 @@ export class RecordsService {
 
   /** Their quote requests and quotes in every status (quoted first: they await an answer). */
   async quotes(email: string): Promise<HomeQuote[]> {
-    return this.records.quotes(await this.access.propertyIds(email));
+    const rows = await this.records.quotes(await this.access.propertyIds(email));
+    // Each as a quote document (docs/decisions.md#42): scope, figures with tax, validity, what happens after yes.
+    const documents = new Map((await this.deps.quotes.clientItems(rows.map((r) => r.id))).map((d) => [d.id, d]));
+    return rows.map((row) => {
+      const d = documents.get(row.id);
+      return {
+        ...row,
+        scope: d?.scope ?? null,
+        validUntil: d?.validUntil ?? null,
+        expired: d?.expired ?? false,
+        totals: d?.totals ?? null,
+        afterYes: d?.afterYes ?? "",
+      };
+    });
   }
 
   /** Open recommendations of their homes, for 'Ask for a quote'. */
@@ -205,7 +218,9 @@ export class RecordsService {
     try {
       await this.deps.quotes.decideAsOwner(quoteRequestId, decision, (propertyId) => own.has(propertyId));
     } catch (error) {
-      if (error instanceof ConflictError) throw new ConflictError(QUOTE_ANSWERED_MESSAGE, error.fields);
+      // An expired quote says so (docs/decisions.md#42); any other 409 is an answered one.
+      if (error instanceof ConflictError && !(error instanceof QuoteExpiredError))
+        throw new ConflictError(QUOTE_ANSWERED_MESSAGE, error.fields);
       throw error;
     }
     return this.quoteOf(email, quoteRequestId);

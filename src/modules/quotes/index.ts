@@ -5,10 +5,18 @@ export {
   type NewQuoteRequest,
   QUOTE_REPORT_MAIL_TASK,
   type QuotesDeps,
+  QuoteExpiredError,
   QuotesService,
   STALE_QUOTE_MESSAGE,
   toClientItem,
 } from "./quotes.service.js";
-export { type QuoteTotals, quoteTotals } from "./quote-document.js";
+export {
+  NO_FIGURE_TEXT,
+  QUOTE_VALID_DAYS,
+  type QuoteTotals,
+  afterYesText,
+  expiredMessage,
+  quoteTotals,
+} from "./quote-document.js";
 export { type QuoteReportMailDeps, quoteReportMailTask } from "./quotes.tasks.js";
 export { type QuoteReportMailDetails, quoteReportEmail } from "./quotes.mail.js";

@@ -1,5 +1,6 @@
 import { loadPdfLibraries } from "../reports/index.js";
 import { type ClientQuoteItem, formatCents } from "./quotes.constants.js";
+import { money, quoteRows } from "./quotes.mail.js";
 
 /** A quote's priority as the staff list spells it ("Immediate", "High"), never the raw value. */
 const priorityWord = (priority: string) => priority.charAt(0).toUpperCase() + priority.slice(1);
@@ -9,24 +10,40 @@ export interface QuoteReportDocument {
   clientName: string;
   createdAt: string;
   items: ClientQuoteItem[];
+  /** Before tax (the spec's total). */
   totalCents: number | null;
+  /** With tax over every item (decisions.md#42); null or absent unless every item has one dollar figure. */
+  totals?: { subtotalCents: number; taxCents: number; totalCents: number } | null;
   link: string;
+  /** "Haven Quote Report" for a property's report; "Haven Quote" for one quote just made. */
+  title?: string;
 }
 
 const GREEN = "#0f2e24";
 const GOLD = "#b08d3c";
 
-/** The quote report as a PDF (pdfkit, built-in fonts): each quoted item with its amount, and the total. */
+/**
+ * The quote report as a PDF (pdfkit, built-in fonts): each quoted item as a quote document (what will be done, the
+ * price before tax, each tax line, the total, validity and what happens after yes; docs/decisions.md#42), and the total.
+ */
 export async function renderQuoteReportPdf(doc: QuoteReportDocument): Promise<Buffer> {
   const { PDFDocument } = await loadPdfLibraries();
   return new Promise((resolve, reject) => {
-    const pdf = new PDFDocument({ size: "LETTER", margin: 54, info: { Title: "Haven Quote Report", Author: "Haven" } });
+    const pdf = new PDFDocument({
+      size: "LETTER",
+      margin: 54,
+      info: { Title: doc.title ?? "Haven Quote Report", Author: "Haven" },
+    });
     const chunks: Buffer[] = [];
     pdf.on("data", (c: Buffer) => chunks.push(c));
     pdf.on("end", () => resolve(Buffer.concat(chunks)));
     pdf.on("error", reject);
 
-    pdf.fillColor(GREEN).font("Helvetica-Bold").fontSize(22).text("Haven Quote Report");
+    pdf
+      .fillColor(GREEN)
+      .font("Helvetica-Bold")
+      .fontSize(22)
+      .text(doc.title ?? "Haven Quote Report");
     pdf.moveDown(0.3).font("Helvetica").fontSize(11).fillColor("#333333");
     pdf.text(doc.propertyAddress);
     pdf.text(
@@ -48,7 +65,10 @@ export async function renderQuoteReportPdf(doc: QuoteReportDocument): Promise<Bu
         .fillColor(GOLD)
         .font("Helvetica-Bold")
         .fontSize(12)
-        .text(item.quotedAmount ?? "", left + width - 120, top, { width: 120, align: "right" });
+        .text(item.totals ? money(item.totals.totalCents) : (item.quotedAmount ?? ""), left + width - 120, top, {
+          width: 120,
+          align: "right",
+        });
       pdf.x = left;
       if (item.taskDescription)
         pdf
@@ -61,6 +81,20 @@ export async function renderQuoteReportPdf(doc: QuoteReportDocument): Promise<Bu
         .font("Helvetica")
         .fontSize(9)
         .text(`Priority: ${priorityWord(item.priority)}`, left);
+      pdf.moveDown(0.3);
+      for (const [label, value] of quoteRows(item)) {
+        if (pdf.y > pdf.page.height - 90) pdf.addPage();
+        const y = pdf.y;
+        pdf.fillColor(GREEN).font("Helvetica-Bold").fontSize(10).text(label, left, y, { width: 130 });
+        const labelBottom = pdf.y;
+        pdf
+          .fillColor("#333333")
+          .font("Helvetica")
+          .fontSize(10)
+          .text(value, left + 140, y, { width: width - 140 });
+        pdf.y = Math.max(pdf.y, labelBottom);
+        pdf.x = left;
+      }
       pdf.moveDown(0.8);
     });
 
@@ -71,11 +105,26 @@ export async function renderQuoteReportPdf(doc: QuoteReportDocument): Promise<Bu
       .stroke();
     pdf.moveDown(0.5);
     const totalY = pdf.y;
-    pdf.fillColor(GREEN).font("Helvetica-Bold").fontSize(14).text("Total", left, totalY);
-    pdf.text(doc.totalCents === null ? "See items" : formatCents(doc.totalCents), left + width - 160, totalY, {
-      width: 160,
-      align: "right",
-    });
+    const totals = doc.totals ?? null;
+    pdf
+      .fillColor(GREEN)
+      .font("Helvetica-Bold")
+      .fontSize(14)
+      .text(totals ? "Total with tax" : "Total", left, totalY);
+    pdf.text(
+      totals ? money(totals.totalCents) : doc.totalCents === null ? "See items" : formatCents(doc.totalCents),
+      left + width - 160,
+      totalY,
+      { width: 160, align: "right" },
+    );
+    if (totals) {
+      pdf.x = left;
+      pdf
+        .fillColor("#333333")
+        .font("Helvetica")
+        .fontSize(10)
+        .text(`${money(totals.subtotalCents)} before tax + ${money(totals.taxCents)} tax`, left);
+    }
     pdf.x = left;
     pdf.moveDown(1.5);
     pdf

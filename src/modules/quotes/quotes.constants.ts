@@ -59,6 +59,17 @@ export interface QuoteRequest {
   quotedCents: number | null;
   adminNotes: string | null;
   clientNotes: string | null;
+  /** What will be done, written for the homeowner (docs/decisions.md#42); adminNotes stay internal. */
+  scope: string | null;
+  /** The last day (YYYY-MM-DD, BUSINESS_TZ) the quote can be accepted; null on a quote made before #42. */
+  validUntil: string | null;
+  /** The province whose tax applies: stored when quoted, else the home's postal code's, else BUSINESS_PROVINCE. */
+  taxProvince: string;
+  quotedAt: string | null;
+  /** The staff user the task is assigned to ("who comes"), or null. */
+  assigneeName: string | null;
+  /** Price before tax, each tax line and the total; null unless quotedCents reads as one dollar figure. */
+  totals: QuoteFigures | null;
   /** Starts at 1 and grows with every update: a PATCH naming an older one is refused (409). */
   version: number;
   /** When the client last added to it: made it, or asked again and had the note appended (the staff bell). */
@@ -69,7 +80,15 @@ export interface QuoteRequest {
   updatedAt: string;
 }
 
-/** What the client's quote report shows of an item: never adminNotes. */
+/** A quote's figures (quote-document.ts `QuoteTotals`, restated here so islands and views need no tax import). */
+export interface QuoteFigures {
+  subtotalCents: number;
+  taxLines: { kind: string; label: string; percent: number; amountCents: number }[];
+  taxCents: number;
+  totalCents: number;
+}
+
+/** What the homeowner's views of a quote show of an item (docs/decisions.md#42): never adminNotes. */
 export interface ClientQuoteItem {
   id: number;
   taskTitle: string;
@@ -78,6 +97,16 @@ export interface ClientQuoteItem {
   quotedAmount: string | null;
   quotedCents: number | null;
   status: QuoteStatus;
+  /** What will be done. */
+  scope: string | null;
+  /** YYYY-MM-DD; null on a quote made before validity was kept. */
+  validUntil: string | null;
+  /** Past validUntil: it cannot be accepted. */
+  expired: boolean;
+  /** Null when the amount is not one dollar figure: then it cannot be accepted and paid online. */
+  totals: QuoteFigures | null;
+  /** What happens after yes: who comes, and when it is booked. */
+  afterYes: string;
 }
 
 /** The graphile-worker job that renders and e-mails a quote report (quotes.tasks.ts); privacy erases its payloads. */

@@ -19,6 +19,24 @@ const quoteListQuery = staffListQuerySchema.extend({
   propertyId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
 });
 
+/** A quote's figures (docs/decisions.md#32, #42): null unless quotedAmount reads as one dollar figure. */
+const quoteFigures = z
+  .object({
+    subtotalCents: z.number().int().meta({ description: "The price before tax" }),
+    taxLines: z.array(
+      z.object({
+        kind: z.string(),
+        label: z.string().meta({ description: "HST 13%, QST 9.975%" }),
+        percent: z.number(),
+        amountCents: z.number().int(),
+      }),
+    ),
+    taxCents: z.number().int(),
+    totalCents: z.number().int(),
+  })
+  .nullable()
+  .meta({ id: "QuoteFigures", description: "Before tax, each tax line of the home's province and the total" });
+
 const quoteRequest: z.ZodType<QuoteRequest> = z
   .object({
     id: idNumber,
@@ -37,8 +55,14 @@ const quoteRequest: z.ZodType<QuoteRequest> = z
       .int()
       .nullable()
       .meta({ description: "quotedAmount in cents when it reads as one dollar figure" }),
-    adminNotes: z.string().nullable(),
+    adminNotes: z.string().nullable().meta({ description: "Internal: never shown to the homeowner" }),
     clientNotes: z.string().nullable(),
+    scope: z.string().nullable().meta({ description: "What will be done, shown to the homeowner" }),
+    validUntil: z.string().nullable().meta({ description: "YYYY-MM-DD: the last day it can be accepted" }),
+    taxProvince: z.string().meta({ description: "Stored when quoted: the home's province, else BUSINESS_PROVINCE" }),
+    quotedAt: dateTimeString.nullable(),
+    assigneeName: z.string().nullable().meta({ description: "Who the task is assigned to" }),
+    totals: quoteFigures,
     version: z
       .number()
       .int()
@@ -63,6 +87,11 @@ const clientQuoteItem: z.ZodType<ClientQuoteItem> = z.object({
   quotedAmount: z.string().nullable(),
   quotedCents: z.number().int().nullable(),
   status: z.enum(QUOTE_STATUSES),
+  scope: z.string().nullable(),
+  validUntil: z.string().nullable(),
+  expired: z.boolean().meta({ description: "Quoted and past validUntil: it cannot be accepted" }),
+  totals: quoteFigures,
+  afterYes: z.string().meta({ description: "What happens after yes: when it is booked, and who comes" }),
 });
 
 export const quotesCalls = apiCalls([
@@ -84,7 +113,10 @@ export const quotesCalls = apiCalls([
     description:
       "pending → quoted (with quotedAmount) or declined; quoted → accepted or quoted again; accepted → completed. Any other move is a 409. " +
       "With `version` (the one the caller read), a request changed since is a 409 `{message, current}` whose `current` is the " +
-      "request as it is now, and nothing is written.",
+      "request as it is now, and nothing is written. Quoting (and quoting again) takes `scope` (what will be done, " +
+      "shown to the homeowner) and `validUntil` (default: 30 days from today in BUSINESS_TZ; not before today), stores " +
+      "the home's tax province and e-mails the homeowner once. Accepting a quote past its validUntil is a 409 " +
+      "(docs/decisions.md#42).",
     tags: ["Quote requests"],
     access: "staff",
     params: idParams,
@@ -115,7 +147,7 @@ export const quotesCalls = apiCalls([
         schema: z.object({
           reportLink: z.string(),
           items: z.array(clientQuoteItem),
-          totalCents: z.number().int().nullable(),
+          totalCents: z.number().int().nullable().meta({ description: "Before tax; each item carries its tax" }),
           clientEmail: z.string(),
         }),
       },

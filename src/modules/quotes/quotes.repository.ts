@@ -3,11 +3,20 @@ import { cursorBatches } from "../../db/cursor.js";
 import type { Tx } from "../../db/transaction.js";
 import type { QuotePriority, QuoteRequest, QuoteSource, QuoteStatus } from "./quotes.constants.js";
 
+/**
+ * A request as stored: the service resolves its tax province (decisions.md#42) and adds its figures. `postalCode`
+ * is the property's, for a quote made before the province was stored.
+ */
+export type QuoteRow = Omit<QuoteRequest, "taxProvince" | "totals"> & {
+  taxProvince: string | null;
+  postalCode: string | null;
+};
+
 type Row = Record<string, unknown>;
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : ((value as string | null) ?? null));
 const cents = (value: unknown) => (value === null || value === undefined ? null : Number(value));
 
-const toQuote = (row: Row): QuoteRequest => ({
+const toQuote = (row: Row): QuoteRow => ({
   id: row.id as number,
   propertyId: row.property_id as number,
   maintenanceTaskId: row.maintenance_task_id as number,
@@ -22,6 +31,12 @@ const toQuote = (row: Row): QuoteRequest => ({
   quotedCents: cents(row.quoted_cents),
   adminNotes: (row.admin_notes as string | null) ?? null,
   clientNotes: (row.client_notes as string | null) ?? null,
+  scope: (row.scope as string | null) ?? null,
+  validUntil: (row.valid_until as string | null) ?? null,
+  taxProvince: (row.tax_province as string | null) ?? null,
+  postalCode: (row.postal_code as string | null) ?? null,
+  quotedAt: iso(row.quoted_at),
+  assigneeName: (row.assignee_name as string | null) ?? null,
   version: row.version as number,
   clientNotedAt: iso(row.client_noted_at)!,
   source: row.source === "portal" ? "portal" : "link",
@@ -137,8 +152,11 @@ export class QuotesRepository {
     return tx("quote_requests as q")
       .join("properties as p", "p.id", "q.property_id")
       .join("maintenance_tasks as t", "t.id", "q.maintenance_task_id")
+      .leftJoin("staff_users as su", "su.id", "t.assigned_to")
       .select(
         "q.*",
+        "p.postal_code",
+        tx.raw("nullif(concat_ws(' ', su.first_name, su.last_name), '') as assignee_name"),
         tx.raw(
           "concat_ws(', ', p.address, p.city, nullif(concat_ws(' ', coalesce(p.province, p.state), p.postal_code), '')) as property_address",
         ),
@@ -208,7 +226,7 @@ export class QuotesRepository {
   }
 
   /** Every request `list` would page through, in its order, a batch at a time (CSV export). */
-  exportRows(options: { q?: string; status?: QuoteStatus; propertyId?: number }): AsyncGenerator<QuoteRequest[]> {
+  exportRows(options: { q?: string; status?: QuoteStatus; propertyId?: number }): AsyncGenerator<QuoteRow[]> {
     const rows = this.filtered(this.joined(), options).orderBy([
       { column: "q.created_at", order: "desc" },
       { column: "q.id", order: "desc" },
@@ -222,7 +240,7 @@ export class QuotesRepository {
     q?: string;
     status?: QuoteStatus;
     propertyId?: number;
-  }): Promise<{ rows: QuoteRequest[]; total: number }> {
+  }): Promise<{ rows: QuoteRow[]; total: number }> {
     const filter = (query: Knex.QueryBuilder) => this.filtered(query, options);
     const counted = await filter(
       this.db("quote_requests as q")
@@ -241,7 +259,7 @@ export class QuotesRepository {
     return { total: Number(counted?.n ?? 0), rows: rows.map(toQuote) };
   }
 
-  async find(id: number, tx: Tx | Knex = this.db): Promise<QuoteRequest | null> {
+  async find(id: number, tx: Tx | Knex = this.db): Promise<QuoteRow | null> {
     const row = await this.joined(tx).where("q.id", id).first();
     return row ? toQuote(row) : null;
   }
@@ -256,6 +274,7 @@ export class QuotesRepository {
     maintenanceTaskId: number;
     propertyId: number;
     version: number;
+    validUntil: string | null;
   } | null> {
     const row = await tx("quote_requests").where({ id }).forUpdate().first();
     return row
@@ -265,6 +284,7 @@ export class QuotesRepository {
           maintenanceTaskId: row.maintenance_task_id,
           propertyId: row.property_id,
           version: row.version,
+          validUntil: row.valid_until ?? null,
         }
       : null;
   }
@@ -276,6 +296,9 @@ export class QuotesRepository {
       quotedAmount?: string | null;
       quotedCents?: number | null;
       adminNotes?: string | null;
+      scope?: string | null;
+      validUntil?: string | null;
+      taxProvince?: string | null;
       quoted?: boolean;
       decided?: boolean;
     },
@@ -290,6 +313,9 @@ export class QuotesRepository {
           quoted_cents: patch.quotedCents ?? null,
         }),
         ...(patch.adminNotes !== undefined && { admin_notes: patch.adminNotes }),
+        ...(patch.scope !== undefined && { scope: patch.scope }),
+        ...(patch.validUntil !== undefined && { valid_until: patch.validUntil }),
+        ...(patch.taxProvince !== undefined && { tax_province: patch.taxProvince }),
         ...(patch.quoted && { quoted_at: tx.fn.now() }),
         ...(patch.decided && { decided_at: tx.fn.now() }),
         version: tx.raw("version + 1"),
@@ -301,14 +327,14 @@ export class QuotesRepository {
     return (await tx("quote_requests").where({ id }).delete()) > 0;
   }
 
-  async byIds(ids: number[], tx: Tx | Knex = this.db): Promise<QuoteRequest[]> {
+  async byIds(ids: number[], tx: Tx | Knex = this.db): Promise<QuoteRow[]> {
     if (!ids.length) return [];
     const rows = await this.joined(tx).whereIn("q.id", ids);
     const byId = new Map(rows.map((r: Row) => [r.id as number, toQuote(r)]));
-    return ids.map((id) => byId.get(id)).filter((q): q is QuoteRequest => Boolean(q));
+    return ids.map((id) => byId.get(id)).filter((q): q is QuoteRow => Boolean(q));
   }
 
-  async quotedOfProperty(propertyId: number, tx: Tx): Promise<QuoteRequest[]> {
+  async quotedOfProperty(propertyId: number, tx: Tx): Promise<QuoteRow[]> {
     const rows = await this.joined(tx).where({ "q.property_id": propertyId, "q.status": "quoted" }).orderBy("q.id");
     return rows.map(toQuote);
   }

@@ -9,7 +9,9 @@ import { answerEdit } from "../../http/stale-edit.js";
 import { bindingCookies, setBindingCookie } from "../../shared/one-time-links.js";
 import { CLIENT_DECISIONS, QUOTE_STATUSES, STAFF_MOVES, type QuoteRequest, formatCents } from "./quotes.constants.js";
 import { clientDecisionSchema, quoteUpdateSchema } from "./quotes.schemas.js";
-import type { QuotesService } from "./quotes.service.js";
+import { QuoteExpiredError, type QuotesService } from "./quotes.service.js";
+import { NO_FIGURE_TEXT, QUOTE_VALID_DAYS } from "./quote-document.js";
+import { addDays, todayIn } from "../../shared/business-time.js";
 import type { Notifications } from "../notifications/index.js";
 import { NOTIFICATION_KINDS, NOTIFICATION_LABELS } from "../notifications/notifications.constants.js";
 import { notificationListQuery } from "../notifications/notifications.schemas.js";
@@ -126,6 +128,9 @@ export function quotesPages(deps: QuotesRoutesDeps): Router {
       status: status ?? "",
       statuses: QUOTE_STATUSES,
       moves: STAFF_MOVES,
+      // The Provide Quote dialog's default validity (docs/decisions.md#42), in BUSINESS_TZ.
+      today: todayIn(settings.timeZone),
+      defaultValidUntil: addDays(todayIn(settings.timeZone), QUOTE_VALID_DAYS),
     });
   });
 
@@ -181,6 +186,7 @@ export function quotesPages(deps: QuotesRoutesDeps): Router {
       report: opened.report,
       token,
       formatCents,
+      noFigureText: NO_FIGURE_TEXT,
       decisions: CLIENT_DECISIONS,
       answered: null,
     });
@@ -190,7 +196,27 @@ export function quotesPages(deps: QuotesRoutesDeps): Router {
     privateLink(res);
     const { token, id } = params(req, decisionParams);
     const { decision } = body(req, clientDecisionSchema);
-    const result = await quotes.decide(token, bindingCookies(req), id, decision);
+    let result: Awaited<ReturnType<QuotesService["decide"]>>;
+    try {
+      result = await quotes.decide(token, bindingCookies(req), id, decision);
+    } catch (error) {
+      // An expired quote (docs/decisions.md#42): the page again, saying so, with a 409.
+      if (!(error instanceof QuoteExpiredError)) throw error;
+      const opened = await quotes.openQuoteReport(token, bindingCookies(req));
+      if ("gone" in opened) return res.redirect(303, "/report-expired");
+      res.status(409);
+      return res.page("quotes/quote-report", {
+        title: "Your Haven Quote",
+        noindex: true,
+        report: opened.report,
+        token,
+        formatCents,
+        noFigureText: NO_FIGURE_TEXT,
+        decisions: CLIENT_DECISIONS,
+        answered: null,
+        problem: error.message,
+      });
+    }
     if ("gone" in result) return res.redirect(303, "/report-expired");
     // The last answer spends the link: show the outcome here rather than on a page that no longer opens.
     if (result.completed)
@@ -200,6 +226,7 @@ export function quotesPages(deps: QuotesRoutesDeps): Router {
         report: result,
         token,
         formatCents,
+        noFigureText: NO_FIGURE_TEXT,
         decisions: CLIENT_DECISIONS,
         answered: id,
       });

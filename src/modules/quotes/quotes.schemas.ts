@@ -1,10 +1,14 @@
 import { z } from "zod";
+import { isIsoDate } from "../../shared/business-time.js";
 import { isMultiLine, isSingleLine, multiLineMessage, singleLineMessage } from "../../http/fields.js";
 import { CLIENT_DECISIONS, QUOTE_STATUSES } from "./quotes.constants.js";
 
 export * from "./quotes.constants.js";
 
-/** PATCH /api/quote-requests/{id}: a status, or 'quoted' with quotedAmount and adminNotes. */
+/**
+ * PATCH /api/quote-requests/{id}: a status, or 'quoted' with quotedAmount and adminNotes, and (docs/decisions.md#42)
+ * the homeowner's `scope` and `validUntil` (default: 30 days from the day it is quoted).
+ */
 export const quoteUpdateSchema = z
   .object({
     status: z.enum(QUOTE_STATUSES, { message: `status must be one of ${QUOTE_STATUSES.join(", ")}` }),
@@ -20,6 +24,19 @@ export const quoteUpdateSchema = z
       .trim()
       .max(4000, "Admin notes must be at most 4000 characters")
       .refine(isMultiLine, multiLineMessage("Admin notes"))
+      .nullish(),
+    // What will be done, shown to the homeowner (their page, PDF and e-mail): several lines, no other control character.
+    scope: z
+      .string()
+      .trim()
+      .max(4000, "What will be done must be at most 4000 characters")
+      .refine(isMultiLine, multiLineMessage("What will be done"))
+      .nullish(),
+    // The last day the quote can be accepted (BUSINESS_TZ); the service refuses a day before today.
+    validUntil: z
+      .string()
+      .trim()
+      .refine((v) => v === "" || isIsoDate(v), "Valid until must be a date (YYYY-MM-DD)")
       .nullish(),
     // The version the dialog was opened with: a request changed since is a 409 (optional for plain calls).
     version: z

@@ -1,6 +1,6 @@
 import { enqueueJob, type TransactionRunner, type Tx } from "../../db/transaction.js";
 import { ConflictError, NotFoundError, ValidationError } from "../../http/errors.js";
-import { todayIn } from "../../shared/business-time.js";
+import { MAX_DAYS_AHEAD, addDays, isIsoDate, todayIn } from "../../shared/business-time.js";
 import { StaleEditError } from "../../http/stale-edit.js";
 import { expiryFrom, hashToken, newToken, openLink } from "../../shared/one-time-links.js";
 import {
@@ -14,7 +14,9 @@ import {
   isStaffMove,
   parseCents,
 } from "./quotes.constants.js";
-import type { BellItem, QuoteLinkRow, QuotesRepository } from "./quotes.repository.js";
+import type { BellItem, QuoteLinkRow, QuoteRow, QuotesRepository } from "./quotes.repository.js";
+import { QUOTE_VALID_DAYS, afterYesText, expiredMessage, isExpired, quoteTotals } from "./quote-document.js";
+import { provinceOfPostalCode } from "../tax/index.js";
 import type { QuoteUpdate } from "./quotes.schemas.js";
 import type { AuditLog } from "../audit/index.js";
 import type { Notifications } from "../notifications/index.js";
@@ -42,12 +44,23 @@ export interface ClientQuoteReport {
   linkId: number;
   property: { address: string; clientName: string };
   items: ClientQuoteItem[];
+  /** Before tax, the tax and with tax, over every item; null unless every item has one dollar figure. */
+  totals: { subtotalCents: number; taxCents: number; totalCents: number } | null;
+  /** The total before tax, as the link stored it when made (the spec's field). */
   totalCents: number | null;
   expiresAt: string;
   completed: boolean;
 }
 
-export const toClientItem = (q: QuoteRequest): ClientQuoteItem => ({
+/** An expired quote answered yes: a 409 by every path (docs/decisions.md#42). */
+export class QuoteExpiredError extends ConflictError {
+  constructor(validUntil: string) {
+    super(expiredMessage(validUntil), { validUntil: "This quote has expired" });
+  }
+}
+
+/** What a homeowner sees of a quote (docs/decisions.md#42): never adminNotes. `today` is YYYY-MM-DD, BUSINESS_TZ. */
+export const toClientItem = (q: QuoteRequest, today: string): ClientQuoteItem => ({
   id: q.id,
   taskTitle: q.taskTitle,
   taskDescription: q.taskDescription,
@@ -55,11 +68,25 @@ export const toClientItem = (q: QuoteRequest): ClientQuoteItem => ({
   quotedAmount: q.quotedAmount,
   quotedCents: q.quotedCents,
   status: q.status,
+  scope: q.scope,
+  validUntil: q.validUntil,
+  expired: q.status === "quoted" && isExpired(q.validUntil, today),
+  totals: q.totals,
+  afterYes: afterYesText(q.assigneeName),
 });
 
-/** Sum of the items' cents; null unless every amount reads as a dollar figure. */
-const totalOf = (items: { quotedCents: number | null }[]) =>
-  items.every((i) => i.quotedCents !== null) ? items.reduce((sum, i) => sum + (i.quotedCents ?? 0), 0) : null;
+/** The items' figures added up; null unless every item has one dollar figure. */
+const sumTotals = (items: { totals: QuoteRequest["totals"] }[]): ClientQuoteReport["totals"] =>
+  items.every((i) => i.totals !== null)
+    ? items.reduce(
+        (sum, i) => ({
+          subtotalCents: sum.subtotalCents + i.totals!.subtotalCents,
+          taxCents: sum.taxCents + i.totals!.taxCents,
+          totalCents: sum.totalCents + i.totals!.totalCents,
+        }),
+        { subtotalCents: 0, taxCents: 0, totalCents: 0 },
+      )
+    : null;
 
 /** What the quotes service uses of other modules (their services, never their repositories), and its settings. */
 export interface QuotesDeps {
@@ -72,8 +99,12 @@ export interface QuotesDeps {
   /** The staff bell: a client's accept or decline, and the bell's count and list (notifications README). */
   notifications?: Pick<Notifications, "raise" | "unreadCount"> | null;
   settings: {
-    /** BUSINESS_TZ: the date of an "Asked again on" note. */
+    /** BUSINESS_TZ: the date of an "Asked again on" note, a quote's validity and its tax day. */
     timeZone: string;
+    /** BUSINESS_PROVINCE: the tax of a home whose postal code names no province (docs/decisions.md#32). */
+    businessProvince: string;
+    /** The site's public origin: the quote page link of a quote-ready e-mail. */
+    publicUrl: string;
   };
 }
 
@@ -114,17 +145,54 @@ export class QuotesService {
     return Math.min(client + unread, BELL_CAP);
   }
 
-  /** The client's (or homeowner's) answer to a quoted item, for the office, in the answer's transaction. */
-  private async raiseDecision(locked: { id: number }, decision: ClientDecision, tx: Tx): Promise<void> {
+  /**
+   * An answer to a quoted item, for the office, in the answer's transaction: the client's or homeowner's, or one
+   * staff recorded on their behalf (`byStaff`), so the rest of the office hears of it too.
+   */
+  private async raiseDecision(
+    locked: { id: number },
+    decision: ClientDecision,
+    tx: Tx,
+    byStaff = false,
+  ): Promise<void> {
     if (!this.deps.notifications) return;
     const current = (await this.quotes.find(locked.id, tx))!;
+    const verb = decision === "accept" ? "accepted" : "declined";
+    const what = `the quote for ${current.taskTitle}${current.quotedAmount ? ` (${current.quotedAmount})` : ""}`;
     await this.deps.notifications.raise(tx, {
       kind: decision === "accept" ? "quote-accepted" : "quote-declined",
       recordType: "quote_request",
       recordId: current.id,
       link: `/admin/quote-requests?${new URLSearchParams({ q: current.propertyAddress.split(",")[0] ?? "" })}`,
-      text: `${current.clientName} ${decision === "accept" ? "accepted" : "declined"} the quote for ${current.taskTitle}${current.quotedAmount ? ` (${current.quotedAmount})` : ""}`,
+      text: byStaff ? `The office ${verb} ${what} for ${current.clientName}` : `${current.clientName} ${verb} ${what}`,
     });
+  }
+
+  private today(now: Date = new Date()): string {
+    return todayIn(this.deps.settings.timeZone, now);
+  }
+
+  /** The province whose tax a home pays: its postal code's, else BUSINESS_PROVINCE (docs/decisions.md#32). */
+  private provinceOf(postalCode: string | null): string {
+    return (postalCode && provinceOfPostalCode(postalCode)) || this.deps.settings.businessProvince;
+  }
+
+  /**
+   * A stored request with its figures (docs/decisions.md#42): the tax of the province stored when quoted (a quote
+   * made before that: the home's), at the rates of the day it was quoted.
+   */
+  private present(row: QuoteRow): QuoteRequest {
+    const { postalCode, ...rest } = row;
+    const taxProvince = row.taxProvince ?? this.provinceOf(postalCode);
+    const day = this.today(row.quotedAt ? new Date(row.quotedAt) : new Date());
+    const totals = row.quotedCents === null ? null : quoteTotals(row.quotedCents, taxProvince, day);
+    return { ...rest, taxProvince, totals };
+  }
+
+  /** What a homeowner sees of these requests (My Home's Quotes), in their order; unknown ids are left out. */
+  async clientItems(ids: number[]): Promise<ClientQuoteItem[]> {
+    const today = this.today();
+    return (await this.quotes.byIds(ids)).map((row) => toClientItem(this.present(row), today));
   }
 
   /** The bell's list (the last 30 days, newest first); opening it marks everything up to now as seen. */
@@ -134,19 +202,30 @@ export class QuotesService {
     return items;
   }
 
-  list(options: { limit: number; offset: number; q?: string; status?: QuoteStatus; propertyId?: number }) {
-    return this.quotes.list(options);
+  async list(options: {
+    limit: number;
+    offset: number;
+    q?: string;
+    status?: QuoteStatus;
+    propertyId?: number;
+  }): Promise<{ rows: QuoteRequest[]; total: number }> {
+    const { rows, total } = await this.quotes.list(options);
+    return { rows: rows.map((row) => this.present(row)), total };
   }
 
   /** Every request matching the list's filter, newest first, in batches (CSV export). */
-  exportRows(options: { q?: string; status?: QuoteStatus; propertyId?: number }) {
-    return this.quotes.exportRows(options);
+  async *exportRows(options: {
+    q?: string;
+    status?: QuoteStatus;
+    propertyId?: number;
+  }): AsyncGenerator<QuoteRequest[]> {
+    for await (const batch of this.quotes.exportRows(options)) yield batch.map((row) => this.present(row));
   }
 
   async get(id: number): Promise<QuoteRequest> {
     const quote = await this.quotes.find(id);
     if (!quote) throw new NotFoundError("Quote request not found");
-    return quote;
+    return this.present(quote);
   }
 
   /**
@@ -161,7 +240,8 @@ export class QuotesService {
       const current = await this.quotes.lock(id, tx);
       if (!current) throw new NotFoundError("Quote request not found");
       if (input.version !== undefined && input.version !== current.version) {
-        throw new StaleEditError(STALE_QUOTE_MESSAGE, await this.quotes.find(id, tx));
+        const fresh = await this.quotes.find(id, tx);
+        throw new StaleEditError(STALE_QUOTE_MESSAGE, fresh && this.present(fresh));
       }
       if (!isStaffMove(current.status, input.status)) {
         throw new ConflictError(`A ${current.status} quote request cannot move to ${input.status}`, {
@@ -170,23 +250,39 @@ export class QuotesService {
       }
       const before = await this.quotes.find(id, tx);
       await this.apply(current, input.status, tx, input);
+      // Accepted on the homeowner's behalf: the rest of the office hears of it as if they had (decisions.md#42).
+      if (input.status === "accepted") await this.raiseDecision(current, "accept", tx, true);
       const after = await this.quotes.find(id, tx);
       await this.deps.audit.record(tx, { action: "quote.update", recordType: "quote", recordId: id, before, after });
     });
     return this.get(id);
   }
 
-  /** Writes a move and its effect on the task: accepted schedules it, completed completes it. */
+  /**
+   * Writes a move and its effect on the task: accepted schedules it, completed completes it. Quoting (and
+   * re-quoting) stores the scope, the validity and the home's tax province, and queues the homeowner's e-mail
+   * in the same transaction (docs/decisions.md#42). An expired quote cannot be accepted, by any path.
+   */
   private async apply(
-    current: { id: number; maintenanceTaskId: number },
+    current: { id: number; maintenanceTaskId: number; validUntil: string | null },
     status: QuoteStatus,
     tx: Tx,
-    input: { quotedAmount?: string | null; adminNotes?: string | null } = {},
+    input: Pick<QuoteUpdate, "quotedAmount" | "adminNotes" | "scope" | "validUntil"> = {},
   ): Promise<void> {
     if (status === "quoted") {
       const quotedAmount = input.quotedAmount?.trim();
       if (!quotedAmount)
         throw new ValidationError("Quoted amount is required", { quotedAmount: "Quoted amount is required" });
+      const today = this.today();
+      if (input.validUntil && (!isIsoDate(input.validUntil) || input.validUntil < today))
+        throw new ValidationError("Valid until cannot be before today", {
+          validUntil: "Valid until cannot be before today",
+        });
+      if (input.validUntil && input.validUntil > addDays(today, MAX_DAYS_AHEAD))
+        throw new ValidationError("Valid until must be within a year", {
+          validUntil: "Valid until must be within a year",
+        });
+      const row = (await this.quotes.find(current.id, tx))!;
       await this.quotes.update(
         current.id,
         {
@@ -194,12 +290,19 @@ export class QuotesService {
           quotedAmount,
           quotedCents: parseCents(quotedAmount),
           adminNotes: input.adminNotes ?? null,
+          // A plain call without `scope` keeps the one written before.
+          ...(input.scope !== undefined && { scope: input.scope || null }),
+          validUntil: input.validUntil || addDays(today, QUOTE_VALID_DAYS),
+          taxProvince: this.provinceOf(row.postalCode),
           quoted: true,
         },
         tx,
       );
+      await this.queueQuoteReady(current.id, row.propertyId, row.clientEmail, tx);
       return;
     }
+    if (status === "accepted" && isExpired(current.validUntil, this.today()))
+      throw new QuoteExpiredError(current.validUntil!);
     await this.quotes.update(current.id, { status, decided: status === "accepted" || status === "declined" }, tx);
     if (status === "accepted") await this.deps.maintenance.setTaskStatus(current.maintenanceTaskId, "scheduled", tx);
     if (status === "completed") await this.deps.maintenance.setTaskStatus(current.maintenanceTaskId, "completed", tx);
@@ -232,9 +335,12 @@ export class QuotesService {
     const token = newToken();
     const reportLink = `${origin}/quote-report/${token}`;
     return this.deps.transaction(async (tx) => {
-      const quoted = await this.quotes.quotedOfProperty(propertyId, tx);
+      const quoted = (await this.quotes.quotedOfProperty(propertyId, tx)).map((row) => this.present(row));
       if (!quoted.length) throw new ConflictError("This property has no quoted items to send");
-      const totalCents = totalOf(quoted);
+      // The spec's total: before tax, as every price is set (docs/decisions.md#32); the page adds the tax.
+      const totalCents = quoted.every((q) => q.quotedCents !== null)
+        ? quoted.reduce((sum, q) => sum + q.quotedCents!, 0)
+        : null;
       const link = await this.quotes.insertLink(
         {
           propertyId,
@@ -258,8 +364,51 @@ export class QuotesService {
           totalCents,
         },
       });
-      return { reportLink, items: quoted.map(toClientItem), totalCents, clientEmail: property.clientEmail };
+      const today = this.today();
+      return {
+        reportLink,
+        items: quoted.map((q) => toClientItem(q, today)),
+        totalCents,
+        clientEmail: property.clientEmail,
+      };
     });
+  }
+
+  /**
+   * The homeowner's "your quote is ready" e-mail of a quote just made or changed (docs/decisions.md#42): a
+   * quote page link of this one item, and the job that renders and sends it, in the move's transaction. The
+   * job carries the version the move wrote: a job whose quote has moved on since sends nothing, so each
+   * version of a quote is e-mailed at most once.
+   */
+  private async queueQuoteReady(id: number, propertyId: number, clientEmail: string, tx: Tx): Promise<void> {
+    const moved = (await this.quotes.find(id, tx))!;
+    const token = newToken();
+    const link = await this.quotes.insertLink(
+      {
+        propertyId,
+        tokenHash: hashToken(token),
+        clientEmail,
+        quoteRequestIds: [id],
+        totalCents: moved.quotedCents,
+        expiresAt: expiryFrom(new Date()),
+      },
+      tx,
+    );
+    await enqueueJob(tx, QUOTE_REPORT_MAIL_TASK, {
+      linkId: link.id,
+      link: `${this.deps.settings.publicUrl}/quote-report/${token}`,
+      ready: { quoteRequestId: id, version: moved.version },
+    });
+  }
+
+  /**
+   * A quote-ready job's quote as it is now, or null when it has moved on since the job was queued (another
+   * version, or answered): that job then sends nothing.
+   */
+  async quoteReadyForMail(quoteRequestId: number, version: number): Promise<ClientQuoteItem | null> {
+    const row = await this.quotes.find(quoteRequestId);
+    if (!row || row.version !== version || row.status !== "quoted") return null;
+    return toClientItem(this.present(row), this.today());
   }
 
   /** The quote report of a link for the job that e-mails it (no browser involved). */
@@ -272,11 +421,13 @@ export class QuotesService {
   private async describe(link: QuoteLinkRow): Promise<ClientQuoteReport> {
     const property = await this.deps.customers.findPropertyFor({ kind: "staff" }, link.propertyId);
     if (!property) throw new NotFoundError("Property not found");
-    const items = (await this.quotes.byIds(link.quoteRequestIds)).map(toClientItem);
+    const today = this.today();
+    const items = (await this.quotes.byIds(link.quoteRequestIds)).map((row) => toClientItem(this.present(row), today));
     return {
       linkId: link.id,
       property: { address: addressLine(property), clientName: property.clientName },
       items,
+      totals: sumTotals(items),
       totalCents: link.totalCents,
       expiresAt: link.expiresAt,
       completed: Boolean(link.completedAt),
