@@ -130,4 +130,39 @@ describe("two-step audit events", () => {
     expect(events).toHaveLength(before + 2);
     expect(events.at(-1)).toMatchObject({ before: { required: true }, after: { required: false } });
   });
+
+  it("a password set through an invitation's link: one event by that person, naming the link, no password", async () => {
+    const { agent: ownerAgent } = await staff("link-owner@haven.test", "owner");
+    const email = "linked@haven.test";
+    const invited = await ownerAgent
+      .post("/api/staff-users")
+      .send({ email, firstName: "Lin", lastName: "Ked", role: "office" })
+      .expect(201);
+    const { rows } = await ctx.db.raw(
+      "select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'mail.send' order by j.id",
+    );
+    const mail = rows
+      .map((r: { payload: { to: string; text: string } }) => r.payload)
+      .find((m: { to: string }) => m.to === email);
+    const token = /\/staff\/set-password\?token=([A-Za-z0-9_-]{43})/.exec(mail.text)![1]!;
+    const chosen = "a long chosen password";
+    await ctx
+      .agent()
+      .post("/staff/set-password")
+      .type("form")
+      .send({ token, password: chosen, confirm: chosen })
+      .expect(303);
+    // The link works once: a second try is refused and writes nothing.
+    await ctx.agent().post("/staff/set-password").type("form").send({ token, password: chosen, confirm: chosen });
+    const events = (await eventsOf("staff_user", invited.body.id)).filter(
+      (e) => e.action === "staff_user.set_password",
+    );
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      actor: `staff:${invited.body.id}`,
+      before: null,
+      after: { through: "invite link" },
+    });
+    expectNoSecrets(events, [chosen, token]);
+  });
 });

@@ -212,6 +212,14 @@ export class StaffAccountsService {
       if (!link || link.usedAt || link.disabled || link.expiresAt <= now) throw new HttpError(410, GONE_MESSAGE);
       await this.deps.repo.useLink(link.id, now, tx);
       await this.deps.repo.setPassword(link.staffUserId, passwordHash, now, tx);
+      // The person's own change through the owner's link: which link, never the password (docs/decisions.md#39).
+      await this.deps.audit.record(tx, {
+        actor: `staff:${link.staffUserId}`,
+        action: "staff_user.set_password",
+        recordType: "staff_user",
+        recordId: link.staffUserId,
+        after: { through: `${link.purpose} link` },
+      });
       return { email: link.email };
     });
   }
