@@ -19,9 +19,19 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(
     "create unique index invoices_quote_request_uidx on invoices (quote_request_id) where quote_request_id is not null",
   );
+  // Each booking of an accepted quote's work e-mailed once: a row per (quote, date, time); a new date is a new row.
+  await knex.schema.createTable("quote_booking_notices", (t) => {
+    t.bigIncrements("id");
+    t.integer("quote_request_id").notNullable().references("quote_requests.id").onDelete("CASCADE");
+    t.date("scheduled_date").notNullable();
+    t.text("scheduled_time").notNullable().defaultTo("");
+    t.timestamp("created_at", { useTz: true }).notNullable().defaultTo(knex.fn.now());
+    t.unique(["quote_request_id", "scheduled_date", "scheduled_time"]);
+  });
 }
 
 export async function down(knex: Knex): Promise<void> {
+  await knex.schema.dropTableIfExists("quote_booking_notices");
   await knex.raw("delete from invoices where subscription_id is null");
   await knex.raw("alter table invoices drop constraint if exists invoices_bills_one_thing");
   await knex.raw("drop index if exists invoices_quote_request_uidx");

@@ -3,6 +3,7 @@ import type { Container } from "./container.js";
 import { MAIL_SEND_TASK, mailSendTask } from "./modules/mail/index.js";
 import { SHARE_MAIL_TASK, shareMailTask } from "./modules/sharing/index.js";
 import { QUOTE_REPORT_MAIL_TASK, quoteReportMailTask } from "./modules/quotes/index.js";
+import { QUOTES_BOOKED_MAIL_TASK, quotesBookedMailTask } from "./modules/quotes/after-yes.tasks.js";
 import { PRIVACY_PURGE_TASK, privacyPurgeTask } from "./modules/privacy/index.js";
 import { NOTIFICATIONS_PAID_NEVER_BOOKED_TASK, paidNeverBookedTask } from "./modules/notifications/index.js";
 import { SUBSCRIPTIONS_RENEW_TASK, subscriptionsRenewTask } from "./modules/subscriptions/subscriptions.tasks.js";
@@ -29,6 +30,7 @@ export function taskList(container: Container): TaskList {
       mail: container.mail,
       settings: { supportEmail: container.env.SUPPORT_EMAIL },
     }),
+    [QUOTES_BOOKED_MAIL_TASK]: quotesBookedMailTask(container.quotePayments),
     [MAINTENANCE_EXPAND_TASK]: maintenanceExpandTask(container.maintenance),
     [MAINTENANCE_REMINDERS_TASK]: maintenanceRemindersTask(container.maintenance),
     [PRIVACY_PURGE_TASK]: privacyPurgeTask(container.privacy),

@@ -6,6 +6,7 @@ import { taskList } from "./jobs.js";
 import { MAINTENANCE_CRONTAB } from "./modules/maintenance/index.js";
 import { PRIVACY_CRONTAB } from "./modules/privacy/index.js";
 import { NOTIFICATIONS_CRONTAB } from "./modules/notifications/index.js";
+import { QUOTES_CRONTAB } from "./modules/quotes/after-yes.tasks.js";
 import { SUBSCRIPTIONS_CRONTAB } from "./modules/subscriptions/subscriptions.tasks.js";
 import { SUBSCRIPTIONS_RECONCILE_CRONTAB } from "./modules/subscriptions/reconcile.tasks.js";
 import { backupCrontab } from "./ops/backup.js";
@@ -84,6 +85,7 @@ export async function startWorker(
         MAINTENANCE_CRONTAB,
         PRIVACY_CRONTAB,
         NOTIFICATIONS_CRONTAB,
+        QUOTES_CRONTAB,
         SUBSCRIPTIONS_CRONTAB,
         SUBSCRIPTIONS_RECONCILE_CRONTAB,
         ...backupCrontab(),

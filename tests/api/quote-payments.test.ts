@@ -222,6 +222,49 @@ describe("paying an accepted quote (demo payments)", () => {
     expect(res.body.message).toContain("cannot be paid online");
   });
 
+  it("My Home's quotes show Pay $X on an accepted quote, then the paid invoice; the office's booking is e-mailed once and shown", async () => {
+    const { quoteId, taskId, email } = await quotedItem(ctx);
+    const home = await signInHome(ctx, email);
+    await home.post(`/api/my-home/quotes/${quoteId}/accept`).expect(200);
+    let page = await home.get("/my-home/quotes").expect(200);
+    expect(page.text).toContain(`href="/my-home/quotes/${quoteId}/pay"`);
+    expect(page.text).toMatch(/data-pay-quote>Pay \$734\.50/);
+    expect(page.text).toContain("within 2 business days");
+    await home.post(`/api/my-home/quotes/${quoteId}/pay`).send(CARD).expect(200);
+    page = await home.get("/my-home/quotes").expect(200);
+    expect(page.text).toContain('data-quote-invoice="paid"');
+    expect(page.text).not.toContain(`href="/my-home/quotes/${quoteId}/pay"`);
+    const invoices = await home.get("/api/my-home/quote-invoices").expect(200);
+    expect(invoices.body.invoices).toEqual([
+      expect.objectContaining({
+        quoteRequestId: quoteId,
+        status: "paid",
+        pdfUrl: `/my-home/quotes/${quoteId}/invoice.pdf`,
+      }),
+    ]);
+    // The office books it in the task dialog: date, time, assignee.
+    const { agent: staff, user } = await signInStaff(ctx);
+    await staff
+      .patch(`/api/maintenance-tasks/${taskId}`)
+      .send({ scheduledDate: "2031-03-04", scheduledTime: "1:30 PM", assignedTo: user.id })
+      .expect(200);
+    const now = new Date("2031-03-01T15:00:00Z");
+    expect(await ctx.container.quotePayments.mailBookings(now)).toBeGreaterThanOrEqual(1);
+    expect(await ctx.container.quotePayments.mailBookings(now)).toBe(0);
+    await runJobs(ctx);
+    const booked = (await mailsTo(smtp, email)).filter((m) => m.subject?.startsWith("Booked"));
+    expect(booked).toHaveLength(1);
+    expect(booked[0]!.subject).toBe("Booked: Replace the water heater on Tuesday, March 4, 2031, 01:30 PM");
+    expect(booked[0]!.text).toContain("Sam comes at that time.");
+    page = await home.get("/my-home/quotes").expect(200);
+    expect(page.text).toContain("data-quote-booked");
+    expect(page.text).toContain("Booked for Tuesday, March 4, 2031, 01:30 PM: Sam comes.");
+    // Moved to another day: e-mailed again, once.
+    await staff.patch(`/api/maintenance-tasks/${taskId}`).send({ scheduledDate: "2031-03-05" }).expect(200);
+    expect(await ctx.container.quotePayments.mailBookings(now)).toBe(1);
+    expect(await ctx.container.quotePayments.mailBookings(now)).toBe(0);
+  });
+
   it("staff accepting on the homeowner's behalf invoices it too, and the office lists it to book", async () => {
     const { quoteId } = await quotedItem(ctx);
     const staff = (await signInStaff(ctx)).agent;

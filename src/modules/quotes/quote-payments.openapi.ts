@@ -112,6 +112,15 @@ export const quotePaymentsCalls = apiCalls([
   },
   {
     method: "get",
+    path: "/api/my-home/quote-invoices",
+    summary: "The homeowner's invoices of accepted quotes, newest first (their plans' are GET /api/my-home/invoices)",
+    tags,
+    access: "public",
+    responses: { 200: z.object({ invoices: z.array(quoteInvoice) }) },
+    errors: [401],
+  },
+  {
+    method: "get",
     path: "/api/quotes-to-book",
     summary: "Accepted quotes for the office to book: not booked first, oldest acceptance first",
     description:

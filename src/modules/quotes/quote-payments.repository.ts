@@ -32,6 +32,24 @@ export interface PayableQuote {
   propertyAddress: string;
 }
 
+/** An accepted quote as My Home shows it: its invoice and, once the office booked it, when and who. */
+export interface AfterYesState {
+  invoice: { id: number; number: string | null; status: string; totalCents: number; paidAt: string | null } | null;
+  booked: { date: string; time: string | null; who: string | null } | null;
+}
+
+/** A booking of an accepted quote's work, claimed for its e-mail. */
+export interface BookedQuote {
+  quoteRequestId: number;
+  date: string;
+  time: string | null;
+  clientName: string;
+  clientEmail: string;
+  taskTitle: string;
+  propertyAddress: string;
+  who: string | null;
+}
+
 /** An accepted quote whose task the office has still to book, or has booked (date, window, assignee). */
 export interface QuoteToBook {
   quoteRequestId: number;
@@ -102,6 +120,88 @@ export class QuotePaymentsRepository {
       .orderBy("q.id", "desc")
       .first();
     return row ? this.toPayable(row) : null;
+  }
+
+  /**
+   * After yes, for My Home's quotes page: each accepted (or completed) quote request of these homes with its invoice
+   * (null for a quote with no single price) and its task's booking (date, time, who comes), by quote request.
+   */
+  async afterYesOfProperties(propertyIds: number[]): Promise<Map<number, AfterYesState>> {
+    const out = new Map<number, AfterYesState>();
+    if (!propertyIds.length) return out;
+    const rows = await this.db("quote_requests as q")
+      .join("maintenance_tasks as t", "t.id", "q.maintenance_task_id")
+      .leftJoin("invoices as i", "i.quote_request_id", "q.id")
+      .leftJoin("staff_users as su", "su.id", "t.assigned_to")
+      .whereIn("q.property_id", propertyIds)
+      .whereIn("q.status", ["accepted", "completed"])
+      .select(
+        "q.id as quote_request_id",
+        "i.id",
+        "i.number",
+        "i.status",
+        "i.amount_cents",
+        "i.paid_at",
+        "t.scheduled_date",
+        "t.scheduled_time",
+        "su.first_name",
+      );
+    for (const r of rows)
+      out.set(r.quote_request_id as number, {
+        invoice: r.id
+          ? {
+              id: r.id as number,
+              number: (r.number as string | null) ?? null,
+              status: r.status as string,
+              totalCents: Number(r.amount_cents),
+              paidAt: r.paid_at ? new Date(r.paid_at as string).toISOString() : null,
+            }
+          : null,
+        booked: r.scheduled_date
+          ? {
+              date: isoDay(r.scheduled_date)!,
+              time: (r.scheduled_time as string | null) ?? null,
+              who: (r.first_name as string | null) ?? null,
+            }
+          : null,
+      });
+    return out;
+  }
+
+  /**
+   * Claims the bookings of accepted quotes not e-mailed yet (a task dated from `today` on, at a date and time not
+   * claimed before): one insert, so two runs at once claim each booking once. Returns what the e-mails need.
+   */
+  async claimBookings(today: string, tx: Tx): Promise<BookedQuote[]> {
+    const result = await tx.raw(
+      `with claimed as (
+         insert into quote_booking_notices (quote_request_id, scheduled_date, scheduled_time)
+         select q.id, t.scheduled_date, coalesce(t.scheduled_time, '')
+           from quote_requests q join maintenance_tasks t on t.id = q.maintenance_task_id
+          where q.status = 'accepted' and t.scheduled_date is not null and t.scheduled_date >= ?::date
+         on conflict do nothing
+         returning quote_request_id, scheduled_date, scheduled_time)
+       select c.quote_request_id, to_char(c.scheduled_date, 'YYYY-MM-DD') as day, c.scheduled_time,
+              p.client_name, p.client_email, t.title,
+              concat_ws(', ', p.address, p.city) as property_address, su.first_name
+         from claimed c
+         join quote_requests q on q.id = c.quote_request_id
+         join properties p on p.id = q.property_id
+         join maintenance_tasks t on t.id = q.maintenance_task_id
+         left join staff_users su on su.id = t.assigned_to
+        order by c.quote_request_id`,
+      [today],
+    );
+    return (result.rows as Record<string, unknown>[]).map((r) => ({
+      quoteRequestId: r.quote_request_id as number,
+      date: r.day as string,
+      time: (r.scheduled_time as string) || null,
+      clientName: r.client_name as string,
+      clientEmail: r.client_email as string,
+      taskTitle: r.title as string,
+      propertyAddress: r.property_address as string,
+      who: (r.first_name as string | null) ?? null,
+    }));
   }
 
   /**

@@ -107,6 +107,25 @@ export function quotePaymentsRoutes(deps: QuotePaymentsRoutesDeps): { api: Route
   };
   const requireHome: RequestHandler = (req, res, next) =>
     deps.homeEmail(res) ? next() : res.redirect(303, `/my-home/sign-in?next=${encodeURIComponent(req.originalUrl)}`);
+  // My Home's quotes page (my-home's route, after this one) shows each accepted quote's invoice and its Pay button.
+  pages.get("/my-home/quotes", async (_req, res, next) => {
+    const email = deps.homeEmail(res);
+    if (email) {
+      res.locals.afterYes = Object.fromEntries(await payments.afterYesOfHomes(await deps.ownedPropertyIds(email)));
+    }
+    next();
+  });
+  // The homeowner's quote invoices, beside their plans' (GET /api/my-home/invoices), each with its PDF's address.
+  api.get("/my-home/quote-invoices", async (_req, res) => {
+    noStore(res);
+    const email = deps.homeEmail(res);
+    if (!email) throw new UnauthorizedError("Sign in to My Home first");
+    const states = await payments.afterYesOfHomes(await deps.ownedPropertyIds(email));
+    const full = await payments.invoicesOf([...states].filter(([, s]) => s.invoice).map(([id]) => id));
+    res.json({
+      invoices: full.map((i) => ({ ...i, pdfUrl: `/my-home/quotes/${i.quoteRequestId}/invoice.pdf` })),
+    });
+  });
   pages.get("/my-home/quotes/:id/pay", requireHome, async (req, res) => {
     const { id } = params(req, idParams);
     await page(res, await homePayer(res, id), {

@@ -3,13 +3,13 @@
 import type Stripe from "stripe";
 import { enqueueJob, type TransactionRunner, type Tx } from "../../db/transaction.js";
 import { ConflictError, HttpError, NotFoundError } from "../../http/errors.js";
-import { todayIn } from "../../shared/business-time.js";
+import { longDate, todayIn } from "../../shared/business-time.js";
 import { hashToken, isToken, newToken } from "../../shared/one-time-links.js";
 import { MAIL_SEND_TASK } from "../mail/index.js";
 import type { Invoice } from "../subscriptions/index.js";
 import { type TaxLine, isProvince, provinceOfPostalCode } from "../tax/index.js";
 import { quoteTotals } from "./quote-document.js";
-import { type QuoteFigures, quoteAcceptedEmail, quoteReceiptEmail } from "./quote-payments.mail.js";
+import { type QuoteFigures, quoteAcceptedEmail, quoteBookedEmail, quoteReceiptEmail } from "./quote-payments.mail.js";
 import type { PayableQuote, QuotePaymentsRepository } from "./quote-payments.repository.js";
 import { formatCents } from "./quotes.constants.js";
 
@@ -293,6 +293,38 @@ export class QuotePayments {
   /** The invoices of quote requests (My Home's list). */
   invoicesOf(quoteRequestIds: number[]): Promise<Invoice[]> {
     return this.deps.invoices.quoteInvoices(quoteRequestIds);
+  }
+
+  /** After yes for these homes, by quote request: each invoice and booking (My Home's quotes page shows them). */
+  afterYesOfHomes(propertyIds: number[]) {
+    return this.deps.repo.afterYesOfProperties(propertyIds);
+  }
+
+  /**
+   * E-mails the homeowner each booking the office made of accepted quotes' work (a date set in the task dialog;
+   * a new date or time is e-mailed again), once: the claim and the e-mail's job are one transaction. Returns how many.
+   */
+  async mailBookings(now: Date = new Date()): Promise<number> {
+    const origin = this.deps.settings.publicUrl;
+    return this.deps.transaction(async (tx) => {
+      const booked = await this.deps.repo.claimBookings(todayIn(this.deps.settings.timeZone, now), tx);
+      for (const b of booked)
+        await enqueueJob(
+          tx,
+          MAIL_SEND_TASK,
+          quoteBookedEmail({
+            to: b.clientEmail,
+            clientName: b.clientName,
+            taskTitle: b.taskTitle,
+            propertyAddress: b.propertyAddress,
+            origin,
+            date: longDate(b.date),
+            time: b.time,
+            who: b.who ?? "One of our technicians",
+          }),
+        );
+      return booked.length;
+    });
   }
 
   /** The office's accepted quotes to book (docs/decisions.md#43). */
