@@ -47,7 +47,18 @@ function ScoreRing({ score, size = 148 }: { score: number | null; size?: number 
   );
 }
 
-export function ReportHero({ reportId, propertyId, data }: { reportId: number; propertyId: number; data: ReportData }) {
+export function ReportHero({
+  reportId,
+  propertyId,
+  data,
+  canOpenHistory = true,
+}: {
+  reportId: number;
+  propertyId: number;
+  data: ReportData;
+  /** False for an inspector, whose role may not open property history (docs/decisions.md#36). */
+  canOpenHistory?: boolean;
+}) {
   return (
     <header className="card viewer-hero">
       <ScoreRing score={data.overallScore} />
@@ -84,9 +95,11 @@ export function ReportHero({ reportId, propertyId, data }: { reportId: number; p
             <dd>{longDate(data.property.reportGeneratedAt)}</dd>
           </div>
         </dl>
-        <a className="link" href={`/admin/property-history/${propertyId}`}>
-          Property history
-        </a>
+        {canOpenHistory && (
+          <a className="link" href={`/admin/property-history/${propertyId}`}>
+            Property history
+          </a>
+        )}
       </div>
     </header>
   );

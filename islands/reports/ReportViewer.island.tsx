@@ -24,6 +24,8 @@ interface Props {
   canShare?: boolean;
   /** Whether it may turn a finding into a recurring schedule (an inspector may not). */
   canSchedule?: boolean;
+  /** Whether it may open the property's history (an inspector may not). */
+  canOpenHistory?: boolean;
 }
 
 const hasData = (report: Report | null | undefined): report is Report & { reportData: ReportData } => {
@@ -44,7 +46,14 @@ function back(event: React.MouseEvent<HTMLAnchorElement>, backHref: string) {
   } else event.currentTarget.href = backHref;
 }
 
-export default function ReportViewer({ reportId, backHref, initial, canShare = true, canSchedule = true }: Props) {
+export default function ReportViewer({
+  reportId,
+  backHref,
+  initial,
+  canShare = true,
+  canSchedule = true,
+  canOpenHistory = true,
+}: Props) {
   // The page hands the report in; it is fetched on its own only when that data is empty (staff-side §2).
   // A plain fetch, not react-query: its hooks would take this page over its JS budget.
   const [loaded, setLoaded] = useState<{ data?: Report; error?: Error }>(hasData(initial) ? { data: initial } : {});
@@ -118,7 +127,7 @@ export default function ReportViewer({ reportId, backHref, initial, canShare = t
           )}
         </div>
       </div>
-      <ReportHero reportId={report.id} propertyId={report.propertyId} data={data} />
+      <ReportHero reportId={report.id} propertyId={report.propertyId} data={data} canOpenHistory={canOpenHistory} />
       <ReportSummaries data={data} />
       <Recommendations recommendations={data.recommendations} onOpen={openPhotos} canSchedule={canSchedule} />
       <Categories categories={data.allCategories} onOpen={openPhotos} />

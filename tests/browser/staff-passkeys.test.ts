@@ -255,6 +255,7 @@ describe("an inspector's pages", () => {
     // Its findings show, but not 'Make recurring' (schedules are the office's).
     await page.getByTestId("report-recommendation").first().waitFor();
     expect(await page.getByRole("button", { name: "Make recurring" }).count()).toBe(0);
+    expect(await page.getByRole("link", { name: "Property history" }).count()).toBe(0);
     await expectAccessible(page);
     await screenshotBothWidths(page, "staff-passkeys-inspector-report");
 
