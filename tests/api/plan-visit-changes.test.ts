@@ -62,7 +62,8 @@ const notifications = async (kind: string) =>
     text: string;
     record_id: string;
   }[];
-const mails = async () =>
+type Mail = { subject: string; to: string; text: string; attachments?: { content: string }[] };
+const mails = async (): Promise<Mail[]> =>
   (
     await ctx.db.raw(
       "select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'mail.send' order by j.id",

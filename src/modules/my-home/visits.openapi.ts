@@ -46,6 +46,7 @@ const planVisitOptions = z.object({
   from: z.string(),
   to: z.string(),
   days: z.array(z.object({ date: z.string(), slots: z.array(z.string()) })).nullable(),
+  shownDays: z.array(z.object({ date: z.string(), slots: z.array(z.string()) })).nullable(),
   reason: z.string().nullable(),
 });
 const planVisitRules =

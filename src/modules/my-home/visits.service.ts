@@ -84,6 +84,8 @@ export interface PlanVisitOptions {
   to: string;
   /** The annual inspection: the dates and times an inspector is free in the window (one booking rule, #37). */
   days: { date: string; slots: string[] }[] | null;
+  /** Of those, the 14 dates nearest the due date: what the page offers. */
+  shownDays: { date: string; slots: string[] }[] | null;
   /** Why the visit cannot be changed now, when it cannot. */
   reason: string | null;
 }
@@ -286,6 +288,15 @@ export class VisitsService {
           : { days: [] };
       days = answer.days.map((d) => ({ date: d.date, slots: d.parts })).filter((d) => d.slots.length > 0);
     }
+    // The page offers the 14 free dates nearest the due date; a move may take any free date of the window.
+    const due = task.seriesDate ?? task.scheduledDate;
+    const distance = (d: string) => Math.abs(Date.parse(d) - Date.parse(due));
+    const shown = days
+      ? [...days]
+          .sort((a, b) => distance(a.date) - distance(b.date) || a.date.localeCompare(b.date))
+          .slice(0, RESCHEDULE_DATES)
+          .sort((a, b) => a.date.localeCompare(b.date))
+      : null;
     const M = VISIT_RULE_MESSAGES;
     const reason = visit.canMove
       ? null
@@ -298,7 +309,7 @@ export class VisitsService {
           : task.status !== "scheduled" && task.status !== "pending"
             ? M.notOpen
             : M.tooClose;
-    return { visit, from: window.from, to: window.to, days, reason };
+    return { visit, from: window.from, to: window.to, days, shownDays: shown, reason };
   }
 
   /**
