@@ -1,4 +1,3 @@
-import { DAY_PARTS, DAY_PART_VALUES } from "../../src/shared/business-time";
 import {
   NEEDS_ACCESS_CODE,
   ONBOARDING_ACCESS_LABELS,
@@ -18,6 +17,7 @@ import { emailError, leadDateError, nextYear, numberError, phoneError } from "..
 const postalCodeError = (v: string) => (v.trim() && !normalizePostalCode(v, false) ? POSTAL_CODE_MESSAGE : undefined);
 import { ChoiceCards, TextAreaField } from "../bookings/form-parts";
 import { Field, SelectField } from "../checkout/fields";
+import { PreferredTime } from "./free-times";
 
 export const EMPTY = {
   firstName: "",
@@ -236,21 +236,15 @@ export function StepFields({ options: o, step, values, errors, minDate, maxDate,
             max={maxDate}
             hint="At least 4 days from today."
           />
-          <div className="sm:col-span-2">
-            <ChoiceCards
-              name="preferredTime"
-              legend="Preferred time"
-              required
-              value={values.preferredTime}
-              error={errors.preferredTime}
-              onChange={set("preferredTime")}
-              options={DAY_PART_VALUES.map((p) => ({
-                value: p,
-                label: DAY_PARTS[p].label,
-                detail: DAY_PARTS[p].range,
-              }))}
-            />
-          </div>
+          <PreferredTime
+            date={values.preferredDate}
+            size={values.squareFootage}
+            minDate={minDate}
+            value={values.preferredTime}
+            error={errors.preferredTime}
+            onChange={set("preferredTime")}
+            onDate={set("preferredDate")}
+          />
         </>
       );
   }
