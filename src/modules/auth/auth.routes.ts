@@ -3,6 +3,7 @@ import { z } from "zod";
 import { HttpError, UnauthorizedError, fieldsFromZod } from "../../http/errors.js";
 import { body } from "../../http/validate.js";
 import type { AuthenticationResponseJSON } from "../../shared/webauthn.js";
+import { webauthnCredentialSchema } from "../../shared/webauthn.schemas.js";
 import { type StaffUser, loginSchema } from "./auth.schemas.js";
 import { type AuthService, TooManyLoginsError } from "./auth.service.js";
 import { TwoStepRequiredError } from "./two-step.service.js";
@@ -108,10 +109,12 @@ export function authPages(deps: AuthRoutesDeps): Router {
     passkey: z.string().max(20_000).optional(),
     next: z.string().optional(),
   });
+  // A field that is not a passkey's answer is no answer: the page asks for the second step again.
   const passkeyOf = (text: string | undefined): unknown => {
     if (!text) return undefined;
     try {
-      return JSON.parse(text);
+      const answer = webauthnCredentialSchema.safeParse(JSON.parse(text));
+      return answer.success ? answer.data : undefined;
     } catch {
       return undefined;
     }
