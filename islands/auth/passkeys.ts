@@ -19,6 +19,13 @@ function signIn(root: HTMLElement) {
   if (!form || !button || !answer) return;
   button.hidden = false;
   for (const note of root.querySelectorAll<HTMLElement>("[data-passkey-unsupported]")) note.hidden = true;
+  // Enter in the password field uses the passkey too, unless an app's code was typed instead.
+  form.addEventListener("submit", (event) => {
+    const code = form.querySelector<HTMLInputElement>("#code");
+    if (answer.value || code?.value.trim()) return;
+    event.preventDefault();
+    button.click();
+  });
   button.addEventListener("click", async () => {
     const password = form.querySelector<HTMLInputElement>("#password");
     if (password && !password.value) {

@@ -156,8 +156,9 @@ describe("staff passkeys", () => {
     await use.click();
     expect(await page.getByRole("alert").filter({ hasText: "Enter your password again" }).count()).toBeGreaterThan(0);
     expect(page.url()).toContain("/login");
+    // Enter in the password field uses the passkey.
     await page.getByLabel("Password").fill(password);
-    await use.click();
+    await page.getByLabel("Password").press("Enter");
     await page.waitForURL(`${baseUrl}/admin`);
     const [key] = await ctx
       .db("staff_passkeys as k")
