@@ -207,7 +207,11 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
       timeZone: env.BUSINESS_TZ,
     },
   };
-  const subscriptionsStaff = { subscriptions: container.subscriptions, planDeliveries: container.planServices };
+  const subscriptionsStaff = {
+    subscriptions: container.subscriptions,
+    planDeliveries: container.planServices,
+    exports: container.invoiceSide.subscriptionExport,
+  };
   // What the auth, customers, bookings, inspections, reports, onboarding, dashboard and pages routes use
   // (their …Deps); what a module learns from a higher layer arrives as a function (docs/architecture.md).
   const staffShell = staffPage(container);

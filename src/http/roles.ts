@@ -220,6 +220,7 @@ export const ROLE_RULES: Readonly<Record<string, RoleRule>> = {
   "GET /api/invoices/:id": office(BILLING),
   "GET /api/invoices/:id/pdf": office(BILLING),
   "POST /api/invoices/:id/refund": owner(REFUNDS),
+  "POST /api/invoices/:id/resend-receipt": office(BILLING),
   "GET /api/tax-report": owner(TAX),
   "GET /admin/subscriptions": office(BILLING),
   "GET /admin/subscriptions/:id": office(BILLING),
@@ -228,6 +229,8 @@ export const ROLE_RULES: Readonly<Record<string, RoleRule>> = {
   "POST /admin/subscriptions/:id/change-plan": office(BILLING),
   "POST /admin/subscriptions/:id/service-request": office(BILLING),
   "POST /admin/subscriptions/:id/refund": owner(REFUNDS),
+  "GET /admin/invoices": office(BILLING),
+  "POST /admin/invoices/:id/resend-receipt": office(BILLING),
   "GET /admin/tax": owner(TAX),
 };
 

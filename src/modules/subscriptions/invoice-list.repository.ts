@@ -8,6 +8,8 @@ const cents = (value: unknown) => Number(value ?? 0);
 
 export interface InvoiceFilter {
   subscriptionId?: number;
+  /** Exactly this subtotal or total (cents): "why was I charged $412" finds $412 + tax as well as $412. */
+  amountCents?: number;
   /** Issue dates (paid, else period start) from and before these instants. */
   from?: Date;
   to?: Date;
@@ -21,6 +23,8 @@ export type InvoiceListRow = Invoice & {
   customerName: string | null;
   customerEmail: string | null;
   planType: string;
+  /** The price list the subscription was sold from (docs/decisions.md#23). */
+  priceList: "pricing" | "checkout";
   taxes: { GST: number; HST: number; QST: number };
   refundedTax: number;
 };
@@ -34,10 +38,30 @@ export const toListRow = (row: Row): InvoiceListRow => {
     customerName: ((row.customer_name ?? row.payer_name) as string | null) ?? null,
     customerEmail: ((row.customer_email ?? row.payer_email) as string | null) ?? null,
     planType: (row.plan_type as string | null) ?? "quote",
+    priceList: row.price_list === "checkout" ? "checkout" : "pricing",
     taxes: { GST: kind("GST"), HST: kind("HST"), QST: kind("QST") },
     refundedTax: cents(row.refunded_tax_cents) / 100,
   };
 };
+
+/**
+ * The filter's conditions on `invoices as i`. Each is an index range (migrations/20261203000400_billing_answers.ts):
+ * the issue day is `coalesce(paid_at, period_start)` written exactly as the indexes are, and an amount is an OR of
+ * the total's and the subtotal's index, each with the issue day second (invoices.md, "Searching").
+ */
+function filtered(query: Knex.QueryBuilder, filter: Omit<InvoiceFilter, "limit" | "offset">): Knex.QueryBuilder {
+  if (filter.subscriptionId) query.where("i.subscription_id", filter.subscriptionId);
+  if (filter.status) query.where("i.status", filter.status);
+  if (filter.amountCents !== undefined) {
+    const cents = filter.amountCents;
+    query.where((q) =>
+      q.where("i.amount_cents", cents).orWhereRaw("coalesce(i.subtotal_cents, i.amount_cents) = ?", [cents]),
+    );
+  }
+  if (filter.from) query.whereRaw("coalesce(i.paid_at, i.period_start) >= ?", [filter.from]);
+  if (filter.to) query.whereRaw("coalesce(i.paid_at, i.period_start) < ?", [filter.to]);
+  return query;
+}
 
 export class InvoiceListRepository {
   constructor(private readonly db: Knex) {}
@@ -53,6 +77,7 @@ export class InvoiceListRepository {
       .select(
         "i.*",
         "s.plan_type",
+        "s.price_list",
         "s.payer_name",
         "s.payer_email",
         "c.name as customer_name",
@@ -61,23 +86,20 @@ export class InvoiceListRepository {
           "(select coalesce(sum(r.tax_cents), 0) from refunds r where r.invoice_id = i.id) as refunded_tax_cents",
         ),
       );
-    if (filter.subscriptionId) query.where("i.subscription_id", filter.subscriptionId);
-    if (filter.status) query.where("i.status", filter.status);
-    if (filter.from) query.whereRaw("coalesce(i.paid_at, i.period_start) >= ?", [filter.from]);
-    if (filter.to) query.whereRaw("coalesce(i.paid_at, i.period_start) < ?", [filter.to]);
-    return query.orderBy([
+    return filtered(query, filter).orderBy([
       { column: "i.period_start", order: "desc" },
       { column: "i.id", order: "desc" },
     ]);
   }
 
+  /** The filter's conditions on a query of `invoices as i` (its count, an EXPLAIN). */
+  filterOf(query: Knex.QueryBuilder, filter: Omit<InvoiceFilter, "limit" | "offset">): Knex.QueryBuilder {
+    return filtered(query, filter);
+  }
+
   async list(filter: InvoiceFilter): Promise<{ rows: InvoiceListRow[]; total: number }> {
     const rows = await this.listQuery(filter).limit(filter.limit).offset(filter.offset);
-    const count = this.db("invoices as i");
-    if (filter.subscriptionId) count.where("i.subscription_id", filter.subscriptionId);
-    if (filter.status) count.where("i.status", filter.status);
-    if (filter.from) count.whereRaw("coalesce(i.paid_at, i.period_start) >= ?", [filter.from]);
-    if (filter.to) count.whereRaw("coalesce(i.paid_at, i.period_start) < ?", [filter.to]);
+    const count = filtered(this.db("invoices as i"), filter);
     const [counted] = await count.count({ n: "*" });
     return { rows: rows.map(toListRow), total: Number(counted?.n ?? 0) };
   }

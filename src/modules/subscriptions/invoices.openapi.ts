@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { apiCalls, binary, dateTimeString, idNumber, idempotencyHeaders } from "../../http/openapi.kit.js";
 import { idParams } from "../../http/fields.js";
-import { invoiceListQuerySchema, refundSchema, taxReportQuerySchema } from "./invoices.schemas.js";
+import { invoiceListQuerySchema, refundSchema, resendKeySchema, taxReportQuerySchema } from "./invoices.schemas.js";
 import { INVOICE_STATUSES } from "./subscriptions.constants.js";
 
 // OpenAPI entries of invoices.routes.ts (the staff's invoice, refund and tax-report calls, docs/decisions.md#33, #34)
@@ -50,6 +50,9 @@ const listRow = invoice
     customerName: z.string().nullable(),
     customerEmail: z.string().nullable(),
     planType: z.string(),
+    priceList: z
+      .enum(["pricing", "checkout"])
+      .meta({ description: "The price list its subscription was sold from (docs/decisions.md#23)" }),
     taxes: z
       .object({ GST: z.number(), HST: z.number(), QST: z.number() })
       .meta({ description: "Each tax kind in dollars (the CSV's taxes.GST, taxes.HST, taxes.QST columns)" }),
@@ -107,6 +110,20 @@ const homeInvoice = z
   })
   .meta({ id: "HomeInvoice" });
 
+const resendAnswer = z
+  .object({
+    resend: z.object({
+      id: idNumber,
+      invoiceId: idNumber,
+      sentTo: z.string(),
+      actor: z.string().meta({ description: "staff:<id>" }),
+      createdAt: dateTimeString,
+    }),
+    invoice,
+    repeated: z.boolean().meta({ description: "True when this answered a repeat (no e-mail sent)" }),
+  })
+  .meta({ id: "ReceiptResend" });
+
 const pdf = { 200: { description: "The invoice as a PDF", contentType: "application/pdf", schema: binary } };
 const tags = ["Invoices"];
 
@@ -116,7 +133,7 @@ export const invoicesCalls = apiCalls([
     path: "/api/invoices",
     summary: "Invoices, newest period first",
     description:
-      "By `subscriptionId`, `status`, and issue date (`from`/`to`, YYYY-MM-DD in BUSINESS_TZ, both included; the issue date is the payment's, else the period's start). `?format=csv` gives every matching row with the tax columns, for the accountant.",
+      "By `subscriptionId`, `status`, `amount` (dollars, `412` or `465.56`: the subtotal or the total, to the cent) and issue date (`from`/`to`, YYYY-MM-DD in BUSINESS_TZ, both included; the issue date is the payment's, else the period's start). Each filter is an index range. `?format=csv` gives every matching row (number, dates, subtotal, each tax, total, refunded, provider id, price list), for the accountant.",
     tags,
     access: "staff",
     query: invoiceListQuerySchema,
@@ -161,6 +178,23 @@ export const invoicesCalls = apiCalls([
     body: refundSchema,
     responses: { 201: z.object({ refund, invoice }), 200: z.object({ refund, invoice }) },
     errors: [404, 409, 503],
+  },
+  {
+    method: "post",
+    path: "/api/invoices/{id}/resend-receipt",
+    summary: "E-mail a paid invoice's receipt again",
+    description:
+      "To the subscription's payer, as the first receipt (number, each tax, the PDF's link); an audit event `invoice.resend_receipt`. One e-mail per click: the `Idempotency-Key` header (or the body's `key`) seen again within a minute answers the first resend with 200 and `repeated: true`; without a key, the caller's repeats within a minute are one. An invoice not paid, or with no payer e-mail, is a 409.",
+    tags,
+    access: "staff",
+    params: idParams,
+    headers: idempotencyHeaders,
+    body: resendKeySchema,
+    responses: {
+      201: resendAnswer,
+      200: { description: "A repeat within a minute: the first resend, nothing sent", schema: resendAnswer },
+    },
+    errors: [404, 409],
   },
   {
     method: "get",

@@ -4,10 +4,10 @@ import { Router } from "express";
 import { sendCsv, wantsCsv } from "../../http/csv.js";
 import { idParams } from "../../http/fields.js";
 import { requireStaffApi } from "../../http/guards.js";
-import { body, params, query } from "../../http/validate.js";
+import { body, params, parse, query } from "../../http/validate.js";
 import { addDays } from "../../shared/business-time.js";
 import { startOfBusinessDay } from "./billing-dates.js";
-import { invoiceListQuerySchema, refundSchema, taxReportQuerySchema } from "./invoices.schemas.js";
+import { invoiceListQuerySchema, refundSchema, resendKeySchema, taxReportQuerySchema } from "./invoices.schemas.js";
 import type { InvoicesService } from "./invoices.service.js";
 import { staffActor } from "./subscriptions.routes.js";
 import type { TaxReportService } from "./tax-report.js";
@@ -22,10 +22,11 @@ export function invoicesApi({ invoices, taxReport, timeZone }: InvoicesRoutesDep
   const router = Router();
 
   router.get("/invoices", requireStaffApi, async (req, res) => {
-    const { limit, offset, subscriptionId, from, to, status } = query(req, invoiceListQuerySchema);
+    const { limit, offset, subscriptionId, amount, from, to, status } = query(req, invoiceListQuerySchema);
     const filter = {
       subscriptionId,
       status,
+      amountCents: amount,
       from: from ? startOfBusinessDay(from, timeZone) : undefined,
       to: to ? startOfBusinessDay(addDays(to, 1), timeZone) : undefined,
     };
@@ -52,6 +53,18 @@ export function invoicesApi({ invoices, taxReport, timeZone }: InvoicesRoutesDep
     const key = req.get("Idempotency-Key")?.slice(0, 200) || null;
     const { refund, invoice, repeated } = await invoices.refund(id, { ...input, key, actor: staffActor(req) });
     res.status(repeated ? 200 : 201).json({ refund, invoice });
+  });
+
+  // One e-mail per click: the client's Idempotency-Key (or the body's `key`) seen again within a minute answers the
+  // first resend with 200 and sends nothing (invoices.md, "Resending a receipt").
+  router.post("/invoices/:id/resend-receipt", requireStaffApi, async (req, res) => {
+    const { id } = params(req, idParams);
+    const { key } = parse(resendKeySchema, { key: req.get("Idempotency-Key") ?? (req.body as { key?: unknown })?.key });
+    const { resend, invoice, repeated } = await invoices.resendReceipt(id, {
+      key: key ?? null,
+      actor: staffActor(req),
+    });
+    res.status(repeated ? 200 : 201).json({ resend, invoice, repeated });
   });
 
   router.get("/tax-report", requireStaffApi, async (req, res) => {

@@ -7,11 +7,26 @@ import { INVOICE_STATUSES } from "./subscriptions.constants.js";
 const blankIsAbsent = (value: unknown) => (value === "" ? undefined : value);
 const optionalDate = (label: string) => z.preprocess(blankIsAbsent, dateField(label).optional());
 
-/** GET /api/invoices: by subscription, issue dates (YYYY-MM-DD, business zone, `to` included) and status. */
+/** Dollars as staff type them ("412", "$465.56", "1,200"), in cents. */
+export const dollarAmountField = z.preprocess(
+  (v) => (typeof v === "string" ? v.trim().replace(/^\$/, "").replaceAll(",", "") : v),
+  z
+    .string({ message: "Amount must be in dollars, like 412 or 465.56" })
+    .regex(/^\d{1,7}(\.\d{1,2})?$/, "Amount must be in dollars, like 412 or 465.56")
+    .transform((v) => Math.round(Number(v) * 100)),
+);
+
+/**
+ * GET /api/invoices and /admin/invoices: by subscription, amount (dollars, the subtotal or the total), issue dates
+ * (YYYY-MM-DD, business zone, `to` included) and status.
+ */
 export const invoiceListQuerySchema = staffListQuerySchema
   .omit({ q: true })
   .extend({
     subscriptionId: optionalQueryId("Subscription id"),
+    amount: z
+      .preprocess(blankIsAbsent, dollarAmountField.optional())
+      .meta({ description: "Dollars (412 or 465.56): invoices whose subtotal or total is exactly this" }),
     from: optionalDate("From"),
     to: optionalDate("To"),
     status: z.preprocess(
@@ -60,6 +75,19 @@ export const refundFormSchema = z.object({
   expectedRefundedCents: z.preprocess(
     (v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v),
     z.number().int().min(0).optional(),
+  ),
+});
+
+/** POST /api/invoices/{id}/resend-receipt and its staff form: the click's key (a double click is one e-mail). */
+export const resendKeySchema = z.object({
+  key: z.preprocess(
+    blankIsAbsent,
+    z
+      .string()
+      .trim()
+      .max(200, "The key must be at most 200 characters")
+      .regex(/^[\x21-\x7e]+$/, "The key must be visible ASCII characters")
+      .optional(),
   ),
 });
 

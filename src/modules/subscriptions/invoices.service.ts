@@ -12,6 +12,7 @@ import {
   toListRow,
 } from "./invoice-list.repository.js";
 import type { InvoicesRepository } from "./invoices.repository.js";
+import type { ReceiptResends } from "./receipt-resends.js";
 import type { Refund, RefundsRepository } from "./refunds.repository.js";
 import type { RefundRequest, RefundsService } from "./refunds.js";
 import type { BusinessIdentity, Invoice } from "./subscriptions.constants.js";
@@ -28,6 +29,8 @@ export interface InvoicesDeps {
   planName: (type: string) => Promise<string>;
   business: BusinessIdentity;
   timeZone: string;
+  /** Resending a paid invoice's receipt (receipt-resends.ts). */
+  resends: ReceiptResends;
 }
 
 export interface InvoiceDetail {
@@ -95,6 +98,16 @@ export class InvoicesService {
   /** Taxes and numbers invoices written without them in bulk (the demo seed), in the caller's transaction. */
   taxAndNumber(ids: number[], tx: Tx): Promise<void> {
     return this.deps.invoices.taxAndNumber(ids, tx);
+  }
+
+  /** E-mails a paid invoice's receipt again; a repeat of the click's key within a minute is the first resend. */
+  resendReceipt(id: number, input: { key: string | null; actor: string }, now?: Date) {
+    return this.deps.resends.resend(id, input, now);
+  }
+
+  /** The last resend of each of these invoices (the staff pages say when). */
+  lastResends(ids: number[]) {
+    return this.deps.resends.lastFor(ids);
   }
 
   refund(id: number, input: RefundRequest) {

@@ -6,6 +6,7 @@ import type { TransactionRunner } from "../../db/transaction.js";
 import { ChargeEvents } from "./charge-events.js";
 import { InvoiceListRepository } from "./invoice-list.repository.js";
 import { InvoicesService } from "./invoices.service.js";
+import { ReceiptResends } from "./receipt-resends.js";
 import { Reconciler } from "./reconcile.js";
 import { RefundsRepository } from "./refunds.repository.js";
 import { type RefundsDeps, RefundsService } from "./refunds.js";
@@ -14,6 +15,7 @@ import type { BusinessIdentity } from "./subscriptions.constants.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 import type { StripeBilling } from "./stripe-billing.js";
 import type { SubscriptionsService } from "./subscriptions.service.js";
+import { SubscriptionExport } from "./subscription-export.js";
 import { TaxReportRepository } from "./tax-report.repository.js";
 import { TaxReportService } from "./tax-report.js";
 
@@ -31,6 +33,8 @@ export interface InvoiceSideDeps {
   audit: RefundsDeps["audit"];
   /** The staff bell: disputes (charge-events.ts). */
   notifications?: ConstructorParameters<typeof ChargeEvents>[0]["notifications"];
+  /** When a receipt is resent (a double click within a minute is one); default the wall clock. */
+  clock?: () => Date;
 }
 
 export interface InvoiceSide {
@@ -40,6 +44,8 @@ export interface InvoiceSide {
   /** Stripe's charge.refunded and charge.dispute.created (StripeWebhooks dispatches them); null in demo mode. */
   chargeEvents: ChargeEvents | null;
   reconcile: Reconciler;
+  /** GET /api/subscriptions?format=csv (subscriptions.routes.ts). */
+  subscriptionExport: SubscriptionExport;
 }
 
 export function createInvoiceSide(deps: InvoiceSideDeps): InvoiceSide {
@@ -66,6 +72,14 @@ export function createInvoiceSide(deps: InvoiceSideDeps): InvoiceSide {
     planName: (type) => deps.subscriptions.mailer.planName(type),
     business: deps.business,
     timeZone: deps.timeZone,
+    resends: new ReceiptResends({
+      db: deps.db,
+      transaction: deps.transaction,
+      subscriptions: deps.repo,
+      mailer: deps.subscriptions.mailer,
+      audit: deps.audit,
+      clock: deps.clock ?? (() => new Date()),
+    }),
   });
   const chargeEvents = stripeRefunds
     ? new ChargeEvents({
@@ -96,5 +110,6 @@ export function createInvoiceSide(deps: InvoiceSideDeps): InvoiceSide {
     taxReport: new TaxReportService({ repo: new TaxReportRepository(deps.db), timeZone: deps.timeZone }),
     chargeEvents,
     reconcile,
+    subscriptionExport: new SubscriptionExport(deps.db),
   };
 }

@@ -39,6 +39,17 @@ export function formatters(timeZone: string) {
       : "—";
   const moment = (iso: string) =>
     new Date(iso).toLocaleString("en-CA", { timeZone, dateStyle: "medium", timeStyle: "short" });
+  // A charge's time with its zone ("Jan 4, 2027, 10:12 a.m. EST"): the customer's "on the 4th" is a business day.
+  const zoned = (iso: string) =>
+    new Date(iso).toLocaleString("en-CA", {
+      timeZone,
+      month: "short",
+      day: "numeric",
+      year: "numeric",
+      hour: "numeric",
+      minute: "2-digit",
+      timeZoneName: "short",
+    });
   const money = (dollars: number) =>
     `$${dollars.toLocaleString("en-CA", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
   const wholeMoney = (dollars: number) => `$${dollars.toLocaleString("en-CA", { maximumFractionDigits: 0 })}`;
@@ -46,6 +57,7 @@ export function formatters(timeZone: string) {
     day,
     dateOnly,
     moment,
+    zoned,
     money,
     wholeMoney,
     statusLabel,

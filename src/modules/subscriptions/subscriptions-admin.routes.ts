@@ -21,6 +21,8 @@ import type { SubscriptionsService } from "./subscriptions.service.js";
 import { formatters, nextCharge, statusLabel } from "./subscriptions-admin.format.js";
 import { refundFormSchema } from "./invoices.schemas.js";
 import type { InvoicesService } from "./invoices.service.js";
+import { clickKey, invoicesAdminPages } from "./invoices-admin.routes.js";
+import { purchaseFacts } from "./subscriptions-admin.billing.js";
 
 // The properties page's badge and dialog section (subscriptions-admin.format.ts), for src/app.ts through index.ts.
 export { pastDueProperties, propertySubscription } from "./subscriptions-admin.format.js";
@@ -36,7 +38,7 @@ export interface SubscriptionsAdminDeps {
   staffPage: RequestHandler[];
   timeZone: string;
   /** Refunds and disputes (invoices.service.ts, docs/decisions.md#34). */
-  invoices: Pick<InvoicesService, "refund" | "disputes">;
+  invoices: Pick<InvoicesService, "refund" | "disputes" | "get" | "list" | "resendReceipt" | "lastResends">;
 }
 
 /** Rows per page of /admin/subscriptions. */
@@ -52,7 +54,11 @@ const pageQuery = z.object({
 
 const ACTIONS = ["cancel", "resume", "change-plan", "service-request", "refund"] as const;
 type Action = (typeof ACTIONS)[number];
-const doneQuery = z.object({ done: z.enum(ACTIONS).optional().catch(undefined) });
+const doneQuery = z.object({
+  done: z.enum(ACTIONS).optional().catch(undefined),
+  // A receipt resent without script (invoices-admin.routes.ts) comes back here.
+  resent: z.coerce.number().int().min(1).optional().catch(undefined),
+});
 
 type Notice = { variant: "success" | "error"; title: string; description?: string };
 
@@ -73,6 +79,17 @@ export function subscriptionsAdminPages({
   const router = Router();
 
   const plansByType = async () => new Map((await planCatalogue.list()).map((p: Plan) => [p.type, p]));
+
+  // /admin/invoices and its resend button (invoices-admin.routes.ts).
+  invoicesAdminPages(router, {
+    invoices: invoiceSide,
+    planNames: async () => {
+      const plans = await plansByType();
+      return (type: string) => plans.get(type as Plan["type"])?.name ?? type;
+    },
+    staffPage,
+    timeZone,
+  });
 
   router.get("/admin/subscriptions", ...staffPage, async (req, res) => {
     const { q, status, plan, page } = pageQuery.parse(req.query);
@@ -123,6 +140,13 @@ export function subscriptionsAdminPages({
     const plans = await plansByType();
     const now = new Date();
     const current = plans.get(detail.planType);
+    // Each refunded charge's refunds, and when each receipt was last sent again (docs/decisions.md#34).
+    const [refunds, resends] = await Promise.all([
+      Promise.all(invoices.filter((inv) => inv.refunded > 0).map((inv) => invoiceSide.get(inv.id))).then(
+        (found) => new Map(found.map((f) => [f.invoice.id, f.refunds])),
+      ),
+      invoiceSide.lastResends(invoices.map((inv) => inv.id)),
+    ]);
     const cancelAt = cancellationTakesEffect({
       now,
       minimumTermEndsAt: new Date(detail.minimumTermEndsAt),
@@ -178,6 +202,11 @@ export function subscriptionsAdminPages({
       disputes,
       events,
       services,
+      refunds,
+      resends,
+      clickKey,
+      back: `/admin/subscriptions/${id}`,
+      purchase: purchaseFacts({ subscription: detail, priceList, invoices, events, plans }),
       planName: (type: string | null) => (type ? (plans.get(type as Plan["type"])?.name ?? type) : "—"),
       ended: ENDED_STATUSES.includes(detail.status),
       nextCharge: nextCharge(detail),
@@ -258,8 +287,10 @@ export function subscriptionsAdminPages({
 
   router.get("/admin/subscriptions/:id", ...staffPage, async (req, res) => {
     const { id } = params(req, idParams);
-    const { done } = doneQuery.parse(req.query);
-    let notice: Notice | undefined;
+    const { done, resent } = doneQuery.parse(req.query);
+    let notice: Notice | undefined = resent
+      ? { variant: "success", title: "Receipt sent", description: "The customer is e-mailed the receipt again." }
+      : undefined;
     if (done) {
       const s = await subscriptions.get(id);
       const plans = await plansByType();

@@ -148,11 +148,12 @@ export const subscriptionsCalls = apiCalls([
     path: "/api/subscriptions",
     summary: "Subscriptions, newest first",
     description:
-      "`q` searches the customer's name and e-mail and the property's address; `status` takes Stripe's values, `plan` basic, standard or premium.",
+      "`q` searches the customer's name and e-mail and the property's address; `status` takes Stripe's values, `plan` basic, standard or premium. `?format=csv` streams every row of the filter (no paging), with a `priceList` column.",
     tags,
     access: "staff",
     query: subscriptionListQuerySchema,
     list: true,
+    csv: true,
     responses: { 200: z.array(subscription) },
   },
   {

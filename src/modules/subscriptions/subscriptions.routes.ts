@@ -1,9 +1,11 @@
 import { type Request, type Response, Router } from "express";
+import { sendCsv, wantsCsv } from "../../http/csv.js";
 import { ConflictError } from "../../http/errors.js";
 import { idParams } from "../../http/fields.js";
 import { requireStaffApi } from "../../http/guards.js";
 import { body, params, parse, query } from "../../http/validate.js";
 import type { PlanDeliveryListener } from "./plan-delivery-listener.js";
+import type { SubscriptionExport } from "./subscription-export.js";
 import {
   cancelSchema,
   changePlanSchema,
@@ -17,6 +19,8 @@ export interface SubscriptionsRoutesDeps {
   subscriptions: SubscriptionsService;
   /** Maintenance's PlanDeliveries: staff ask for an on-request plan service. */
   planDeliveries: Pick<PlanDeliveryListener, "requestService">;
+  /** `?format=csv`: every row of the filter, streamed (subscription-export.ts). */
+  exports: Pick<SubscriptionExport, "batches">;
 }
 
 /** Who did it, as the events log names staff (`staff:<id>`). */
@@ -45,11 +49,12 @@ async function refusedWithState(
  * The staff JSON calls. The rules (minimum term, upgrade now / downgrade at period end, the
  * provider call before the local change) are SubscriptionsService's; these only validate and answer.
  */
-export function subscriptionsApi({ subscriptions, planDeliveries }: SubscriptionsRoutesDeps): Router {
+export function subscriptionsApi({ subscriptions, planDeliveries, exports }: SubscriptionsRoutesDeps): Router {
   const router = Router();
 
   router.get("/subscriptions", requireStaffApi, async (req, res) => {
     const { limit, offset, q, status, plan } = query(req, subscriptionListQuerySchema);
+    if (wantsCsv(req)) return sendCsv(res, { name: "subscriptions", batches: exports.batches({ q, status, plan }) });
     const { rows, total } = await subscriptions.list({ limit, offset, q, status, plan });
     res.setHeader("X-Total-Count", String(total));
     res.json(rows);

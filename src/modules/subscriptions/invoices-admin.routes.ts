@@ -1,0 +1,143 @@
+// /admin/invoices (invoices.md, "The staff page"): the office finds a charge by its amount and day ("why was I
+// charged $412 on the 4th?"), opens its subscription, and resends its receipt. 100 a page; htmx swaps the results.
+import type { RequestHandler, Router } from "express";
+import { z } from "zod";
+import { idParams } from "../../http/fields.js";
+import { params, parse } from "../../http/validate.js";
+import { addDays } from "../../shared/business-time.js";
+import { startOfBusinessDay } from "./billing-dates.js";
+import { dollarAmountField, invoiceListQuerySchema, resendKeySchema } from "./invoices.schemas.js";
+import type { InvoicesService } from "./invoices.service.js";
+import { INVOICE_STATUSES } from "./subscriptions.constants.js";
+import { staffActor } from "./subscriptions.routes.js";
+import { formatters } from "./subscriptions-admin.format.js";
+
+/** Rows per page of /admin/invoices. */
+export const INVOICES_PAGE_SIZE = 100;
+
+export interface InvoicesAdminDeps {
+  invoices: Pick<InvoicesService, "list" | "resendReceipt" | "lastResends">;
+  /** The plans' names, read per request (the catalogue can change). */
+  planNames: () => Promise<(type: string) => string>;
+  staffPage: RequestHandler[];
+  timeZone: string;
+}
+
+const INVOICE_LABELS: Record<string, string> = {
+  paid: "Paid",
+  open: "Open",
+  void: "Void",
+  uncollectible: "Uncollectible",
+  draft: "Draft",
+};
+
+// The page never refuses its own links: a value it cannot read is no filter, and says why under its field.
+const text = z.string().trim().max(40).catch("").default("");
+const pageQuery = z.object({
+  amount: text,
+  from: text,
+  to: text,
+  status: z.enum(INVOICE_STATUSES).or(z.literal("")).catch("").default(""),
+  subscriptionId: text,
+  page: z.coerce.number().int().min(1).max(100_000).catch(1).default(1),
+  resent: z.coerce.number().int().min(1).optional().catch(undefined),
+});
+
+/** A fresh key for each resend button: a double click repeats it (one e-mail), the next click has a new one. */
+export const clickKey = () => `resend-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+
+/** Where a resend without script goes back to: this page or a subscription's, never elsewhere. */
+const backTo = (value: unknown) =>
+  typeof value === "string" && /^\/admin\/(invoices|subscriptions\/\d+)(\?[^\s#]*)?$/.test(value)
+    ? value
+    : "/admin/invoices";
+
+export function invoicesAdminPages(router: Router, { invoices, planNames, staffPage, timeZone }: InvoicesAdminDeps) {
+  const fmt = formatters(timeZone);
+
+  router.get("/admin/invoices", ...staffPage, async (req, res) => {
+    const raw = pageQuery.parse(req.query);
+    const errors: Record<string, string> = {};
+    const amount = raw.amount ? dollarAmountField.safeParse(raw.amount) : null;
+    if (amount && !amount.success) errors.amount = "Amount must be in dollars, like 412 or 465.56";
+    // The API's own rules for the rest (dates, their order, the subscription's id).
+    const checked = invoiceListQuerySchema.safeParse({
+      from: raw.from,
+      to: raw.to,
+      subscriptionId: raw.subscriptionId,
+    });
+    const ok = checked.success ? checked.data : { from: undefined, to: undefined, subscriptionId: undefined };
+    if (!checked.success)
+      for (const issue of checked.error.issues) errors[String(issue.path[0] ?? "from")] ??= issue.message;
+    const filter = {
+      subscriptionId: errors.subscriptionId ? undefined : ok.subscriptionId,
+      status: raw.status || undefined,
+      amountCents: amount?.success ? amount.data : undefined,
+      from: ok.from && !errors.from ? startOfBusinessDay(ok.from, timeZone) : undefined,
+      to: ok.to && !errors.to ? startOfBusinessDay(addDays(ok.to, 1), timeZone) : undefined,
+    };
+    const { rows, total } = await invoices.list({
+      ...filter,
+      limit: INVOICES_PAGE_SIZE,
+      offset: (raw.page - 1) * INVOICES_PAGE_SIZE,
+    });
+    const [resends, planName] = await Promise.all([invoices.lastResends(rows.map((r) => r.id)), planNames()]);
+    const values = {
+      amount: raw.amount,
+      from: raw.from,
+      to: raw.to,
+      status: raw.status,
+      subscriptionId: raw.subscriptionId,
+    };
+    const locals = {
+      title: "Invoices",
+      admin: "subscriptions",
+      noindex: true,
+      values,
+      errors,
+      page: raw.page,
+      pages: Math.max(1, Math.ceil(total / INVOICES_PAGE_SIZE)),
+      total,
+      pageSize: INVOICES_PAGE_SIZE,
+      rows,
+      resends,
+      resent: raw.resent,
+      statuses: INVOICE_STATUSES.map((value) => ({ value, label: INVOICE_LABELS[value] ?? value })),
+      invoiceLabel: (status: string) => INVOICE_LABELS[status] ?? status,
+      planName,
+      clickKey,
+      fmt,
+      csvHref: `/api/invoices?${new URLSearchParams(
+        Object.entries({ ...values, amount: amount?.success ? raw.amount : "", format: "csv" }).filter(
+          ([key, v]) => v && !errors[key],
+        ),
+      ).toString()}`,
+      back: req.originalUrl,
+    };
+    if (req.get("hx-target") === "invoice-results") return res.page("subscriptions/_invoice-results", locals);
+    res.page("subscriptions/invoices", locals);
+  });
+
+  // The resend button: htmx swaps the button back in (a fresh key) with a toast; without script, back to the page.
+  router.post("/admin/invoices/:id/resend-receipt", ...staffPage, async (req, res) => {
+    const { id } = params(req, idParams);
+    const typed = (typeof req.body === "object" && req.body ? req.body : {}) as Record<string, unknown>;
+    const { key } = parse(resendKeySchema, { key: typed.key });
+    const { resend, repeated } = await invoices.resendReceipt(id, { key: key ?? null, actor: staffActor(req) });
+    if (req.get("hx-request") !== "true") {
+      const back = backTo(typed.back);
+      return res.redirect(303, `${back}${back.includes("?") ? "&" : "?"}resent=${id}`);
+    }
+    res.page("subscriptions/_resend", {
+      title: "Receipt sent",
+      invoiceId: id,
+      number: typeof typed.number === "string" ? typed.number.slice(0, 40) : String(id),
+      back: backTo(typed.back),
+      clickKey,
+      toast: {
+        title: repeated ? "Receipt already sent" : "Receipt sent",
+        description: `${repeated ? "It went" : "It is on its way"} to ${resend.sentTo} (${fmt.moment(resend.createdAt)}).`,
+      },
+    });
+  });
+}
