@@ -156,6 +156,12 @@ export class PlanDeliveriesRepository {
 
   /** The plan visit, locked, with its schedule and subscription; undefined when it is no plan visit. */
   async lockPlanVisit(tx: Tx, taskId: number): Promise<PlanVisitRow | undefined> {
+    // The schedule first, then the task: the order sync takes them in (lockSchedules, then setHeld), so the two
+    // never wait on each other in a cycle.
+    await tx("maintenance_schedules")
+      .whereIn("id", tx("maintenance_tasks").where({ id: taskId }).select("schedule_id"))
+      .forUpdate()
+      .select("id");
     const row = await tx("maintenance_tasks as t")
       .join("maintenance_schedules as s", "s.id", "t.schedule_id")
       .join("subscriptions as sub", "sub.id", "s.subscription_id")

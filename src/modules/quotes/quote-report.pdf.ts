@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { loadPdfLibraries } from "../reports/index.js";
 import { type ClientQuoteItem, formatCents } from "./quotes.constants.js";
 import { money, quoteRows } from "./quotes.mail.js";
@@ -19,6 +20,11 @@ export interface QuoteReportDocument {
   title?: string;
 }
 
+// Inter, embedded: pdfkit's built-in Helvetica writes only WinAnsi, so a name like "Łucja O’Brien" came out garbled.
+const require = createRequire(import.meta.url);
+const INTER = require.resolve("@expo-google-fonts/inter/400Regular/Inter_400Regular.ttf");
+const INTER_BOLD = require.resolve("@expo-google-fonts/inter/700Bold/Inter_700Bold.ttf");
+
 const GREEN = "#0f2e24";
 const GOLD = "#b08d3c";
 
@@ -38,13 +44,15 @@ export async function renderQuoteReportPdf(doc: QuoteReportDocument): Promise<Bu
     pdf.on("data", (c: Buffer) => chunks.push(c));
     pdf.on("end", () => resolve(Buffer.concat(chunks)));
     pdf.on("error", reject);
+    pdf.registerFont("Inter", INTER);
+    pdf.registerFont("Inter-Bold", INTER_BOLD);
 
     pdf
       .fillColor(GREEN)
-      .font("Helvetica-Bold")
+      .font("Inter-Bold")
       .fontSize(22)
       .text(doc.title ?? "Haven Quote Report");
-    pdf.moveDown(0.3).font("Helvetica").fontSize(11).fillColor("#333333");
+    pdf.moveDown(0.3).font("Inter").fontSize(11).fillColor("#333333");
     pdf.text(doc.propertyAddress);
     pdf.text(
       `Prepared for ${doc.clientName} on ${new Date(doc.createdAt).toLocaleDateString("en-CA", { year: "numeric", month: "long", day: "numeric" })}`,
@@ -58,12 +66,12 @@ export async function renderQuoteReportPdf(doc: QuoteReportDocument): Promise<Bu
       const top = pdf.y;
       pdf
         .fillColor(GREEN)
-        .font("Helvetica-Bold")
+        .font("Inter-Bold")
         .fontSize(12)
         .text(`${index + 1}. ${item.taskTitle}`, left, top, { width: width - 130 });
       pdf
         .fillColor(GOLD)
-        .font("Helvetica-Bold")
+        .font("Inter-Bold")
         .fontSize(12)
         .text(item.totals ? money(item.totals.totalCents) : (item.quotedAmount ?? ""), left + width - 120, top, {
           width: 120,
@@ -73,23 +81,23 @@ export async function renderQuoteReportPdf(doc: QuoteReportDocument): Promise<Bu
       if (item.taskDescription)
         pdf
           .fillColor("#333333")
-          .font("Helvetica")
+          .font("Inter")
           .fontSize(10)
           .text(item.taskDescription, left, pdf.y, { width: width - 130 });
       pdf
         .fillColor("#666666")
-        .font("Helvetica")
+        .font("Inter")
         .fontSize(9)
         .text(`Priority: ${priorityWord(item.priority)}`, left);
       pdf.moveDown(0.3);
       for (const [label, value] of quoteRows(item)) {
         if (pdf.y > pdf.page.height - 90) pdf.addPage();
         const y = pdf.y;
-        pdf.fillColor(GREEN).font("Helvetica-Bold").fontSize(10).text(label, left, y, { width: 130 });
+        pdf.fillColor(GREEN).font("Inter-Bold").fontSize(10).text(label, left, y, { width: 130 });
         const labelBottom = pdf.y;
         pdf
           .fillColor("#333333")
-          .font("Helvetica")
+          .font("Inter")
           .fontSize(10)
           .text(value, left + 140, y, { width: width - 140 });
         pdf.y = Math.max(pdf.y, labelBottom);
@@ -108,7 +116,7 @@ export async function renderQuoteReportPdf(doc: QuoteReportDocument): Promise<Bu
     const totals = doc.totals ?? null;
     pdf
       .fillColor(GREEN)
-      .font("Helvetica-Bold")
+      .font("Inter-Bold")
       .fontSize(14)
       .text(totals ? "Total with tax" : "Total", left, totalY);
     pdf.text(
@@ -121,7 +129,7 @@ export async function renderQuoteReportPdf(doc: QuoteReportDocument): Promise<Bu
       pdf.x = left;
       pdf
         .fillColor("#333333")
-        .font("Helvetica")
+        .font("Inter")
         .fontSize(10)
         .text(`${money(totals.subtotalCents)} before tax + ${money(totals.taxCents)} tax`, left);
     }
@@ -129,7 +137,7 @@ export async function renderQuoteReportPdf(doc: QuoteReportDocument): Promise<Bu
     pdf.moveDown(1.5);
     pdf
       .fillColor("#333333")
-      .font("Helvetica")
+      .font("Inter")
       .fontSize(10)
       .text("Accept or decline each item in one click on your quote page:", left);
     pdf.fillColor(GREEN).text(doc.link, { link: doc.link, underline: true });
