@@ -3,23 +3,18 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asActor } from "../../src/modules/audit/index.js";
-import {
-  type BrowserSite,
-  DESKTOP,
-  PHONE,
-  expectAccessible,
-  openBrowserSite,
-  screenshotBothWidths,
-} from "../support/browser.js";
+import { type BrowserSite, expectAccessible, screenshotBothWidths } from "../support/browser.js";
+import { BOTH_SIZES, openStaffSite, signInAt } from "../support/staff-pages.js";
 
 let site: BrowserSite;
 const owner = { email: "audit-owner@haven.test", password: "audit-test-password" };
 let propertyId: number;
 
 beforeAll(async () => {
-  site = await openBrowserSite();
+  const opened = await openStaffSite({ ...owner, firstName: "Odile", lastName: "Owner" });
+  site = opened.site;
   const { ctx } = site;
-  const user = await ctx.container.users.create({ ...owner, firstName: "Odile", lastName: "Owner" });
+  const { user } = opened;
   const { property } = await ctx.container.customers.createWithProperty(
     { email: "audit-client@example.com", name: "Cléo Client", phone: "613-555-0100", subscriptionPlan: "standard" },
     { address: "12 Elgin Street", city: "Ottawa", province: "ON", postalCode: "K1S 2B4", squareFootage: 1800 },
@@ -35,20 +30,10 @@ beforeAll(async () => {
 });
 afterAll(() => site?.close());
 
-async function signIn(page: Page, next: string) {
-  await page.goto(`${site.baseUrl}/login?next=${encodeURIComponent(next)}`);
-  await page.getByLabel("Company e-mail").fill(owner.email);
-  await page.getByLabel("Password").fill(owner.password);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await page.waitForURL(`${site.baseUrl}${next}`);
-  await page.waitForFunction(() => document.documentElement.dataset.adminReady === "true");
-}
+const signIn = (page: Page, next: string) => signInAt(site, page, owner, next, { adminReady: true });
 
 describe("/admin/audit", () => {
-  for (const [name, size] of [
-    ["phone", PHONE],
-    ["desktop", DESKTOP],
-  ] as const) {
+  for (const [name, size] of BOTH_SIZES) {
     it(`lists who changed what, filters by record and offers the CSV (${name})`, async () => {
       const page = await site.newPage(size);
       await signIn(page, "/admin");

@@ -1,19 +1,10 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { transactionRunner } from "../../src/db/transaction.js";
-import { PlanDeliveries } from "../../src/modules/maintenance/index.js";
-import { PlanDeliveriesRepository } from "../../src/modules/maintenance/plan-deliveries.repository.js";
 import { addDays } from "../../src/shared/business-time.js";
-import {
-  type BrowserSite,
-  DESKTOP,
-  PHONE,
-  expectAccessible,
-  openBrowserSite,
-  screenshotBothWidths,
-  waitForIslands,
-} from "../support/browser.js";
+import { type BrowserSite, DESKTOP, PHONE, expectAccessible, screenshotBothWidths } from "../support/browser.js";
 import type { TestContext } from "../support/context.js";
+import { insertDemoSubscription, planDeliveries } from "../support/plan-deliveries.js";
+import { openStaffSite, signInAt } from "../support/staff-pages.js";
 
 // Times as booked on the maintenance calendar: a part of the day shows as its window and an exact time as the time,
 // a plan visit without a set time as its window; titles wrap instead of being cut, and a legend says what colours mean.
@@ -26,11 +17,10 @@ const staff = { email: "times@haven.test", password: "times-test-password" };
 const LONG_TITLE = "Snow removal: driveway, front walk and the back steps";
 
 beforeAll(async () => {
-  site = await openBrowserSite();
+  ({ site } = await openStaffSite({ ...staff, firstName: "Tess", lastName: "Times" }));
   ({ ctx } = site);
   today = ctx.container.maintenance.today();
   tomorrow = addDays(today, 1);
-  await ctx.container.users.create({ ...staff, firstName: "Tess", lastName: "Times" });
   const { customer, property } = await ctx.container.customers.createWithProperty(
     { email: "window@example.com", name: "Wren Window", subscriptionPlan: "premium" },
     { address: "5 Window Way", city: "Ottawa", province: "ON", postalCode: "K1P 5B9" },
@@ -62,31 +52,16 @@ beforeAll(async () => {
     },
   ]);
   // A premium plan's on-request visit for tomorrow: a plan visit whose time nobody set.
-  const started = new Date();
-  const [row] = await ctx
-    .db("subscriptions")
-    .insert({
-      customer_id: customer.id,
-      property_id: property.id,
-      plan_type: "premium",
-      provider: "demo",
-      provider_subscription_id: "demo_sub_calendar_times",
-      status: "active",
-      monthly_amount_cents: 79_900,
-      started_at: started,
-      billing_anchor: today,
-      current_period_start: started,
-      current_period_end: new Date(started.getTime() + 30 * 86_400_000),
-      minimum_term_ends_at: new Date(started.getTime() + 91 * 86_400_000),
-    })
-    .returning("id");
-  const planServices = new PlanDeliveries({
-    repo: new PlanDeliveriesRepository(ctx.db),
-    transaction: transactionRunner(ctx.db),
-    settings: { timeZone: ctx.env.BUSINESS_TZ },
+  const subscriptionId = await insertDemoSubscription(ctx, {
+    customerId: customer.id,
+    propertyId: property.id,
+    planType: "premium",
+    status: "active",
+    providerSubscriptionId: "demo_sub_calendar_times",
+    anchor: today,
   });
-  await planServices.requestService({
-    subscriptionId: row.id,
+  await planDeliveries(ctx).requestService({
+    subscriptionId,
     service: "vacation-prep",
     date: tomorrow,
     source: "staff",
@@ -94,14 +69,7 @@ beforeAll(async () => {
 });
 afterAll(() => site?.close());
 
-async function signIn(page: Page) {
-  await page.goto(`${site.baseUrl}/login?next=/admin/maintenance-schedule`);
-  await page.getByLabel("Company e-mail").fill(staff.email);
-  await page.getByLabel("Password").fill(staff.password);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await page.waitForURL(`${site.baseUrl}/admin/maintenance-schedule`);
-  await waitForIslands(page);
-}
+const signIn = (page: Page) => signInAt(site, page, staff, "/admin/maintenance-schedule", { islands: true });
 
 const cell = (page: Page, date: string) => page.locator(`.mc-cell[data-date="${date}"]`);
 

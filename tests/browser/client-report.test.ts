@@ -8,32 +8,23 @@ import {
   DESKTOP,
   PHONE,
   expectAccessible,
-  openBrowserSite,
   screenshotBothWidths,
   waitForIslands,
 } from "../support/browser.js";
+import { openStaffSite, signInAt } from "../support/staff-pages.js";
 
 let site: BrowserSite;
 const staffLogin = { email: "sharer@haven.test", password: "sharing-test-password" };
 let fixture: Awaited<ReturnType<typeof sharedReportFixture>>;
 
 beforeAll(async () => {
-  site = await openBrowserSite();
-  await site.ctx.container.users.create({ ...staffLogin, firstName: "Riley", lastName: "Share" });
+  ({ site } = await openStaffSite({ ...staffLogin, firstName: "Riley", lastName: "Share" }));
   fixture = await sharedReportFixture(site.ctx, "14 Lakeview Terrace");
 });
 afterAll(() => site?.close());
 
-async function signIn(page: Page, next: string) {
-  await page.goto(`${site.baseUrl}/login?next=${encodeURIComponent(next)}`);
-  await page.getByLabel("Company e-mail").fill(staffLogin.email);
-  await page.getByLabel("Password").fill(staffLogin.password);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await page.waitForURL(`${site.baseUrl}${next}`);
-  await waitForIslands(page);
-  // The admin script (share dialog, htmx) is ready.
-  await page.waitForFunction(() => document.documentElement.dataset.adminReady === "true");
-}
+const signIn = (page: Page, next: string) =>
+  signInAt(site, page, staffLogin, next, { islands: true, adminReady: true });
 
 const toast = (page: Page, text: string) => page.getByTestId("toast").filter({ hasText: text }).first().waitFor();
 

@@ -3,23 +3,15 @@
 // SCREENSHOTS=1.
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type BrowserSite,
-  DESKTOP,
-  PHONE,
-  expectAccessible,
-  openBrowserSite,
-  screenshotBothWidths,
-} from "../support/browser.js";
+import { type BrowserSite, expectAccessible, screenshotBothWidths } from "../support/browser.js";
+import { BOTH_SIZES, openStaffSite, signInAt } from "../support/staff-pages.js";
 
 let site: BrowserSite;
 const office = { email: "bell-office@haven.test", password: "bell-test-password" };
 
 beforeAll(async () => {
-  site = await openBrowserSite();
+  ({ site } = await openStaffSite({ ...office, firstName: "Olive", lastName: "Office", role: "office" }));
   const { ctx } = site;
-  const user = await ctx.container.users.create({ ...office, firstName: "Olive", lastName: "Office" });
-  await ctx.db("staff_users").where({ id: user.id }).update({ role: "office" });
   const raise = (kind: "payment-failed" | "cancel-scheduled" | "booking-cancelled", id: number, text: string) =>
     ctx.container.transaction((tx) =>
       ctx.container.notifications.raise(tx, {
@@ -36,20 +28,10 @@ beforeAll(async () => {
 });
 afterAll(() => site?.close());
 
-async function signIn(page: Page, next: string) {
-  await page.goto(`${site.baseUrl}/login?next=${encodeURIComponent(next)}`);
-  await page.getByLabel("Company e-mail").fill(office.email);
-  await page.getByLabel("Password").fill(office.password);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await page.waitForURL(`${site.baseUrl}${next}`);
-  await page.waitForFunction(() => document.documentElement.dataset.adminReady === "true");
-}
+const signIn = (page: Page, next: string) => signInAt(site, page, office, next, { adminReady: true });
 
 describe("/admin/notifications", () => {
-  for (const [name, size] of [
-    ["phone", PHONE],
-    ["desktop", DESKTOP],
-  ] as const) {
+  for (const [name, size] of BOTH_SIZES) {
     it(`lists what to act on, filters it and marks one read (${name})`, async () => {
       const page = await site.newPage(size);
       await signIn(page, "/admin/notifications");

@@ -1,19 +1,10 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PlanDeliveries } from "../../src/modules/maintenance/index.js";
-import { PlanDeliveriesRepository } from "../../src/modules/maintenance/plan-deliveries.repository.js";
-import { transactionRunner } from "../../src/db/transaction.js";
 import type { PlanType } from "../../src/modules/plans/plans.schemas.js";
-import {
-  type BrowserSite,
-  DESKTOP,
-  PHONE,
-  expectAccessible,
-  openBrowserSite,
-  screenshotBothWidths,
-  waitForIslands,
-} from "../support/browser.js";
+import { type BrowserSite, DESKTOP, PHONE, expectAccessible, screenshotBothWidths } from "../support/browser.js";
 import type { TestContext } from "../support/context.js";
+import { insertDemoSubscription, planDeliveries } from "../support/plan-deliveries.js";
+import { openStaffSite, signInAt } from "../support/staff-pages.js";
 
 // What a plan delivers (docs/decisions.md#26, #27): a plan service's task shows on the calendar in its plan's colour
 // with the service's name; a held one (past due) is shown as held, not hidden.
@@ -24,42 +15,27 @@ let today: string;
 const staff = { email: "plans@haven.test", password: "plans-test-password" };
 
 beforeAll(async () => {
-  site = await openBrowserSite();
+  ({ site } = await openStaffSite({ ...staff, firstName: "Pat", lastName: "Planner" }));
   ({ ctx } = site);
   today = ctx.container.maintenance.today();
-  await ctx.container.users.create({ ...staff, firstName: "Pat", lastName: "Planner" });
-  const planServices = new PlanDeliveries({
-    repo: new PlanDeliveriesRepository(ctx.db),
-    transaction: transactionRunner(ctx.db),
-    settings: { timeZone: ctx.env.BUSINESS_TZ },
-  });
+  const planServices = planDeliveries(ctx);
   const subscribe = async (n: number, planType: PlanType, status: string) => {
     const { customer, property } = await ctx.container.customers.createWithProperty(
       { email: `plan-owner${n}@example.com`, name: `Plan Owner ${n}`, subscriptionPlan: planType },
       { address: `${n} Service Road`, city: "Regina", province: "SK", postalCode: "S4P 3Y2" },
     );
-    const started = new Date();
-    const [row] = await ctx
-      .db("subscriptions")
-      .insert({
-        customer_id: customer.id,
-        property_id: property.id,
-        plan_type: planType,
-        provider: "demo",
-        provider_subscription_id: `demo_sub_browser_${n}`,
-        status,
-        monthly_amount_cents: 79_900,
-        started_at: started,
-        billing_anchor: today,
-        current_period_start: started,
-        current_period_end: new Date(started.getTime() + 30 * 86_400_000),
-        minimum_term_ends_at: new Date(started.getTime() + 91 * 86_400_000),
-      })
-      .returning("id");
+    const id = await insertDemoSubscription(ctx, {
+      customerId: customer.id,
+      propertyId: property.id,
+      planType,
+      status,
+      providerSubscriptionId: `demo_sub_browser_${n}`,
+      anchor: today,
+    });
     await ctx.db.transaction((tx) =>
-      planServices.sync(tx, { id: row.id, propertyId: property.id, planType, status, anchor: today }, today),
+      planServices.sync(tx, { id, propertyId: property.id, planType, status, anchor: today }, today),
     );
-    return row.id as number;
+    return id;
   };
   const premium = await subscribe(1, "premium", "past_due");
   const standard = await subscribe(2, "standard", "active");
@@ -78,14 +54,7 @@ beforeAll(async () => {
 });
 afterAll(() => site?.close());
 
-async function signIn(page: Page) {
-  await page.goto(`${site.baseUrl}/login?next=/admin/maintenance-schedule`);
-  await page.getByLabel("Company e-mail").fill(staff.email);
-  await page.getByLabel("Password").fill(staff.password);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await page.waitForURL(`${site.baseUrl}/admin/maintenance-schedule`);
-  await waitForIslands(page);
-}
+const signIn = (page: Page) => signInAt(site, page, staff, "/admin/maintenance-schedule", { islands: true });
 
 describe("plan services on the maintenance calendar", () => {
   it("shows each plan service's task in its plan's colour, and a held one as held", async () => {

@@ -2,36 +2,21 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sharedReportFixture } from "../api/sharing-fixtures.js";
-import {
-  type BrowserSite,
-  DESKTOP,
-  PHONE,
-  expectAccessible,
-  openBrowserSite,
-  screenshotBothWidths,
-  waitForIslands,
-} from "../support/browser.js";
+import { type BrowserSite, DESKTOP, PHONE, expectAccessible, screenshotBothWidths } from "../support/browser.js";
+import { openStaffSite, signInAt } from "../support/staff-pages.js";
 
 let site: BrowserSite;
 const staffLogin = { email: "sender@haven.test", password: "sender-test-password" };
 let fixture: Awaited<ReturnType<typeof sharedReportFixture>>;
 
 beforeAll(async () => {
-  site = await openBrowserSite();
-  await site.ctx.container.users.create({ ...staffLogin, firstName: "Sam", lastName: "Sender" });
+  ({ site } = await openStaffSite({ ...staffLogin, firstName: "Sam", lastName: "Sender" }));
   fixture = await sharedReportFixture(site.ctx, "12 Green Toast Road");
 });
 afterAll(() => site?.close());
 
-async function signIn(page: Page, next: string) {
-  await page.goto(`${site.baseUrl}/login?next=${encodeURIComponent(next)}`);
-  await page.getByLabel("Company e-mail").fill(staffLogin.email);
-  await page.getByLabel("Password").fill(staffLogin.password);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await page.waitForURL(`${site.baseUrl}${next}`);
-  await waitForIslands(page);
-  await page.waitForFunction(() => document.documentElement.dataset.adminReady === "true");
-}
+const signIn = (page: Page, next: string) =>
+  signInAt(site, page, staffLogin, next, { islands: true, adminReady: true });
 
 /** The toast's background as [r, g, b]. */
 const rgb = (css: string) => css.match(/\d+/g)!.slice(0, 3).map(Number) as [number, number, number];
