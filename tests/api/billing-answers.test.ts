@@ -142,6 +142,11 @@ describe("why was I charged $412 on the 4th? (the API alone)", () => {
     const list = (await owner.agent.get("/admin/invoices?amount=412&from=2027-01-04&to=2027-01-04").expect(200)).text;
     expect(list.match(/data-testid="invoice-row"/g)).toHaveLength(1);
     expect(list).toContain("Ada Asker");
+    // The page never refuses its own form: an amount it cannot read is named under its field and is no filter.
+    const typo = (await owner.agent.get("/admin/invoices?amount=4l2&from=2027-01-04&to=2027-01-04").expect(200)).text;
+    expect(typo).toContain('id="invoice-amount-error"');
+    expect(typo).toContain("Amount must be in dollars, like 412 or 465.56");
+    expect(typo.match(/data-testid="invoice-row"/g)).toHaveLength(2);
   });
 
   it("the plan's price now shows when it differs from what the subscription keeps", async () => {
