@@ -13,7 +13,8 @@ import {
   taxQuoteQuery,
   verifyPaymentQuery,
 } from "./checkout.schemas.js";
-import { type PaymentsService, TooManyCheckoutsError } from "./payments.service.js";
+import { TooManyCheckoutsError } from "./payments.ports.js";
+import type { PaymentsService } from "./payments.service.js";
 
 export interface CheckoutRoutesDeps {
   payments: PaymentsService;

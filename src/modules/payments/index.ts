@@ -1,15 +1,15 @@
 // The payments module's interface for other modules, the CLI and the seeds (README "Interface for other modules").
+export { PaymentsService } from "./payments.service.js";
 export {
   CHECKOUT_LIMIT,
   CardDeclinedError,
   type DemoSubscriptionStart,
   PAYER_EMAIL_MESSAGE,
   type PaymentsDeps,
-  PaymentsService,
   type StripeSubscriptionEvents,
   type SubscriptionCheckouts,
   TooManyCheckoutsError,
-} from "./payments.service.js";
+} from "./payments.ports.js";
 export { StripeTaxRates, stripeTaxRates, taxRateKey } from "./stripe-tax-rates.js";
 export {
   CURRENCY,
@@ -18,10 +18,9 @@ export {
   type PurchasedSubscription,
   ProviderUnavailableError,
   type StripeSubscriptionSide,
-  createPaymentProvider,
-  createStripeClient,
   invoiceSubscriptionId,
-} from "./payment-providers.js";
+} from "./provider-types.js";
+export { createPaymentProvider, createStripeClient } from "./payment-providers.js";
 export {
   allowStripeJs,
   type CheckoutRoutesDeps,

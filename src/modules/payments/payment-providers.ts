@@ -1,77 +1,22 @@
-import { randomBytes } from "node:crypto";
+// Stripe's payment provider (the real SDK; docs/decisions.md#4, #32), the SDK client factory and the provider
+// PAYMENTS_MODE names. The shared shapes are provider-types.ts; the demo provider is demo-provider.ts.
 import Stripe from "stripe";
 import type { Env } from "../../config/env.js";
-import { HttpError } from "../../http/errors.js";
-import { type Plan, type PlanType, planTypeSchema } from "../plans/index.js";
-import type { TaxedAmount } from "../tax/index.js";
-import { DEMO_CUSTOMER, type PriceList } from "./checkout.constants.js";
-import type { NewPayment, PaymentProviderName, PaymentsRepository } from "./payments.repository.js";
+import type { Plan } from "../plans/index.js";
+import type { NewPayment, PaymentsRepository } from "./payments.repository.js";
+import { DemoProvider } from "./demo-provider.js";
+import {
+  CURRENCY,
+  NOT_PAID,
+  type PaymentProvider,
+  ProviderUnavailableError,
+  type Purchase,
+  type StripeSubscriptionSide,
+  type Verification,
+  invoiceSubscriptionId,
+  planOf,
+} from "./provider-types.js";
 import { type StripeTaxRates, stripeTaxRates } from "./stripe-tax-rates.js";
-
-export const CURRENCY = "cad";
-
-/**
- * A subscription a Stripe purchase started, as subscriptions' Stripe billing reads it back (its StripeRead).
- * Payments reads only who paid and whether it is live, and hands the whole read back to subscriptions to store
- * (StripeSubscriptionEvents.store): payments sits below subscriptions (docs/architecture.md).
- */
-export interface PurchasedSubscription {
-  state: { status: string; planType: PlanType; payerEmail: string | null; payerName: string | null };
-}
-
-/**
- * What StripeProvider needs of Stripe's billing side: subscriptions/stripe-billing.ts's StripeBilling, passed in
- * by container.ts (the purchase paths and the billing side share its one Stripe client).
- */
-export interface StripeSubscriptionSide {
-  readonly stripe: Stripe;
-  /** docs/decisions.md#23: the recurring monthly Price for this plan and amount. */
-  priceFor(plan: Pick<Plan, "type" | "name">, amountCents: number): Promise<string>;
-  /** The subscription now, with its customer and latest invoice. */
-  readBack(subscriptionId: string, checkoutRef: string | null): Promise<PurchasedSubscription>;
-  /** A subscription /checkout has just created (latest_invoice expanded), read as readBack reads one. */
-  readCreated(subscription: Stripe.Subscription, checkoutRef: string): PurchasedSubscription;
-}
-
-const idOf = (value: string | { id: string } | null | undefined): string | null =>
-  value == null ? null : typeof value === "string" ? value : value.id;
-
-/** The subscription an invoice bills (current API: under parent.subscription_details). */
-export const invoiceSubscriptionId = (invoice: Stripe.Invoice): string | null =>
-  idOf(invoice.parent?.subscription_details?.subscription as string | { id: string } | null | undefined);
-
-export interface Verification {
-  paid: boolean;
-  plan: PlanType | null;
-  /** Who paid, for the intake form: what the provider knows, or demo defaults. */
-  customer: { email: string | null; name: string | null };
-  /**
-   * The e-mail the provider itself holds for the payer (Stripe's customer_details or receipt_email, the
-   * demo card form's), null when it holds none. Defaults never count: intake compares against this.
-   */
-  payerEmail: string | null;
-  /** What to record when the provider says it is paid (a one-time Stripe payment from before subscriptions). */
-  payment: NewPayment | null;
-  /** The home's postal code the purchase was made for, when the provider kept one (intake prefills it). */
-  postalCode?: string | null;
-  /** Stripe: the subscription the purchase started, read back, to store (PaymentsService.verify). */
-  subscription?: PurchasedSubscription | null;
-}
-
-/**
- * What a purchase is, decided before anything is made (docs/decisions.md#32): the price list, the home's postal code
- * and its tax today, and (from /checkout's submit) who pays.
- */
-export interface Purchase {
-  priceList: PriceList;
-  /** 'K1S 2B4'; null when the caller gave none (the tax is then the business's province's). */
-  postalCode: string | null;
-  /** The plan's price for this price list and its tax for the home, today. */
-  taxed: TaxedAmount;
-  /** Today in the business's time zone: which rates apply. */
-  day: string;
-  payer: { email: string | null; name: string | null };
-}
 
 /** Stripe metadata: a purchase's home and price list, which subscriptions reads back (docs/decisions.md#32). */
 function purchaseMetadata(plan: Pick<Plan, "type">, purchase: Purchase): Record<string, string> {
@@ -80,42 +25,6 @@ function purchaseMetadata(plan: Pick<Plan, "type">, purchase: Purchase): Record<
     price_list: purchase.priceList,
     ...(purchase.postalCode ? { postal_code: purchase.postalCode } : {}),
   };
-}
-
-/** What Haven needs from a payment provider: Stripe, or the offline demo provider in its place. */
-export interface PaymentProvider {
-  readonly name: PaymentProviderName;
-  /** A hosted checkout for the plan; its url is where the browser goes next. */
-  createCheckoutSession(plan: Plan, baseUrl: string, purchase: Purchase): Promise<{ url: string }>;
-  /**
-   * A payment for the /checkout card form; the client secret lets the browser confirm it. With Stripe it is the
-   * first invoice of a new subscription, returned to be recorded at once.
-   */
-  createPaymentIntent(
-    plan: Plan,
-    purchase: Purchase,
-  ): Promise<{ id: string; clientSecret: string; subscription?: PurchasedSubscription }>;
-  /** Whether a Checkout Session or PaymentIntent id is paid, and by whom. */
-  verify(id: string): Promise<Verification>;
-}
-
-const NOT_PAID: Verification = {
-  paid: false,
-  plan: null,
-  customer: { email: null, name: null },
-  payerEmail: null,
-  payment: null,
-};
-
-const planOf = (metadata: Record<string, string> | null | undefined): PlanType | null => {
-  const parsed = planTypeSchema.safeParse(metadata?.plan);
-  return parsed.success ? parsed.data : null;
-};
-
-export class ProviderUnavailableError extends HttpError {
-  constructor() {
-    super(502, "The payment provider could not be reached. Please try again.");
-  }
 }
 
 /** The payment a completed Checkout Session stands for, or null while it is unpaid. */
@@ -339,88 +248,6 @@ export class StripeProvider implements PaymentProvider {
     } catch {
       throw new ProviderUnavailableError();
     }
-  }
-}
-
-const token = () => randomBytes(12).toString("hex");
-
-/**
- * Demo mode (PAYMENTS_MODE=demo; outside production also the default without STRIPE_SECRET_KEY): works
- * offline and records its payments like Stripe's, so the demo journey ends with a real payment row (the
- * confirmed card payment). No money moves.
- */
-export class DemoProvider implements PaymentProvider {
-  readonly name = "demo" as const;
-  constructor(private readonly payments: PaymentsRepository) {}
-
-  /**
-   * Offline, Haven's own hosted checkout page (/demo-checkout/:id) plays Stripe Checkout's part: a pending
-   * session at the pricing page's price (docs/decisions.md#23), paid by its card form, then on to the intake page.
-   */
-  async createCheckoutSession(plan: Plan, _baseUrl: string, purchase: Purchase) {
-    const id = `demo_cs_${token()}`;
-    // The total with the home's tax is charged; the subscription starts at the subtotal (docs/decisions.md#32).
-    await this.payments.insertOnce({
-      provider: "demo",
-      providerId: id,
-      kind: "checkout_session",
-      planType: plan.type,
-      amountCents: purchase.taxed.totalCents,
-      subtotalCents: purchase.taxed.subtotalCents,
-      postalCode: purchase.postalCode,
-      currency: CURRENCY,
-      customerEmail: null,
-      customerName: null,
-      status: "pending",
-      clientSecret: `${id}_secret_${token()}`,
-    });
-    return { url: `/demo-checkout/${id}` };
-  }
-
-  /** A pending intent at the total with tax, made on submit; the demo card form confirms it (confirmDemoPayment). */
-  async createPaymentIntent(plan: Plan, purchase: Purchase) {
-    const id = `demo_pi_${token()}`;
-    const clientSecret = `${id}_secret_${token()}`;
-    await this.payments.insertOnce({
-      provider: "demo",
-      providerId: id,
-      kind: "payment_intent",
-      planType: plan.type,
-      amountCents: purchase.taxed.totalCents,
-      subtotalCents: purchase.taxed.subtotalCents,
-      postalCode: purchase.postalCode,
-      currency: CURRENCY,
-      customerEmail: purchase.payer.email,
-      customerName: purchase.payer.name,
-      status: "pending",
-      clientSecret,
-    });
-    return { id, clientSecret };
-  }
-
-  /**
-   * A demo id this provider issued counts when it succeeded. A `demo_session_…` id is the spec's
-   * fake identifier, made by the intake page when a visitor arrives with only demo and plan.
-   */
-  async verify(id: string): Promise<Verification> {
-    const payment = await this.payments.find("demo", id);
-    if (payment) {
-      return {
-        paid: payment.status === "succeeded",
-        plan: payment.planType,
-        customer: {
-          email: payment.customerEmail ?? DEMO_CUSTOMER.email,
-          name: payment.customerName ?? DEMO_CUSTOMER.name,
-        },
-        payerEmail: payment.customerEmail ?? null,
-        payment: null,
-        postalCode: payment.postalCode ?? null,
-      };
-    }
-    // The fake id's e-mail is a default the intake page may replace (customer_email), not a payer's.
-    if (/^demo_session_[A-Za-z0-9]{6,64}$/.test(id))
-      return { paid: true, plan: null, customer: { ...DEMO_CUSTOMER }, payerEmail: null, payment: null };
-    return NOT_PAID;
   }
 }
 

@@ -14,16 +14,20 @@ import {
   type VerifyPaymentResponse,
   digitsOnly,
 } from "./checkout.constants.js";
-import {
-  type PaymentProvider,
-  type Purchase,
-  type PurchasedSubscription,
-  intentPayment,
-  sessionPayment,
-} from "./payment-providers.js";
+import { intentPayment, sessionPayment } from "./payment-providers.js";
+import type { PaymentProvider, Purchase } from "./provider-types.js";
 import type { PaymentsRepository } from "./payments.repository.js";
-
-export const PAYER_EMAIL_MESSAGE = "Email must be the address the payment was made with";
+import {
+  CHECKOUT_LIMIT,
+  CardDeclinedError,
+  type DemoSubscriptionStart,
+  PAYER_EMAIL_MESSAGE,
+  type PaymentsDeps,
+  type PaymentsSettings,
+  type StripeSubscriptionEvents,
+  type SubscriptionCheckouts,
+  TooManyCheckoutsError,
+} from "./payments.ports.js";
 
 /** One subscription per checkout (migrations/20261103000100_subscriptions.ts). */
 const CHECKOUT_REF_UNIQUE = "subscriptions_checkout_ref_unique";
@@ -31,92 +35,6 @@ const isUniqueViolation = (error: unknown, constraint: string) => {
   const pgError = error as { code?: string; constraint?: string } | null;
   return pgError?.code === "23505" && pgError.constraint === constraint;
 };
-
-/** A card the demo provider declines: 402 with the provider's reason, like Stripe's card errors. */
-export class CardDeclinedError extends HttpError {
-  constructor(message: string) {
-    super(402, message);
-  }
-}
-
-/** /checkout's submits per client address (docs/decisions.md#32): each may create a customer at Stripe. */
-export const CHECKOUT_LIMIT = { perAddress: 20, windowMs: 15 * 60_000 } as const;
-
-/** Too many /checkout submits from one address: 429, with how long to wait (Retry-After). */
-export class TooManyCheckoutsError extends HttpError {
-  constructor(readonly retryAfterSeconds: number) {
-    const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
-    super(
-      429,
-      `Too many payment attempts from your network. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`,
-    );
-  }
-}
-
-/** A demo purchase confirmed: the monthly subscription it starts (docs/decisions.md#24). */
-export interface DemoSubscriptionStart {
-  checkoutRef: string;
-  planType: PlanType;
-  /** The monthly price before tax; the first invoice adds the home's tax (docs/decisions.md#32). */
-  amountCents: number;
-  /** The home's postal code typed at checkout ('K1S 2B4'), null when none was given. */
-  postalCode: string | null;
-  /** /checkout's page or /pricing's hosted checkout (docs/decisions.md#23). */
-  priceList: PriceList;
-  payerEmail: string;
-  payerName: string;
-  cardNumber: string;
-}
-
-/**
- * What payments calls in subscriptions, which sits above it (docs/architecture.md): container.ts passes the
- * SubscriptionsService.
- */
-export interface SubscriptionCheckouts {
-  /** Idempotent per checkoutRef; a second call returns the first subscription. */
-  startDemo(input: DemoSubscriptionStart): Promise<unknown>;
-  /** Paid subscription invoices, for Total Revenue. */
-  paidInvoicesCents(): Promise<number>;
-}
-
-/**
- * Stripe mode: subscriptions' StripeWebhooks (subscriptions/webhooks.ts), passed in by container.ts. It stores
- * what a purchase read back and takes the webhook's subscription events; this module keeps the signature check
- * and the one-time payments of before subscriptions.
- */
-export interface StripeSubscriptionEvents {
-  /** Stores a subscription read back by StripeSubscriptionSide (at run time subscriptions' own StripeRead). */
-  store(read: PurchasedSubscription): Promise<void>;
-  handles(event: Stripe.Event): boolean;
-  /** True when this delivery was the one that recorded the event. */
-  handle(event: Stripe.Event): Promise<boolean>;
-}
-
-export interface PaymentsSettings {
-  /** STRIPE_WEBHOOK_SECRET: without it no webhook is trusted. */
-  webhookSecret?: string;
-  publishableKey?: string;
-  /** BUSINESS_TZ: which day's tax rates apply. */
-  timeZone: string;
-  /** /checkout's submits per address; CHECKOUT_LIMIT unless set. */
-  checkoutLimit?: { perAddress: number; windowMs: number };
-}
-
-export interface PaymentsDeps {
-  repo: PaymentsRepository;
-  plans: Pick<PlansService, "get" | "list">;
-  /** Stripe or the offline demo provider, as PAYMENTS_MODE says (docs/decisions.md#4). */
-  provider: PaymentProvider;
-  subscriptions: SubscriptionCheckouts;
-  /** Null in demo mode. */
-  stripeSubscriptions: StripeSubscriptionEvents | null;
-  /** The business: its province taxes a purchase that names no home (docs/decisions.md#32). */
-  business: Pick<BusinessSettings, "province" | "taxRegistered">;
-  /** Postgres counters shared by every web process (auth's), for /checkout's limit per address. */
-  attempts: LoginAttemptCounter;
-  settings: PaymentsSettings;
-  clock?: () => Date;
-}
 
 export class PaymentsService {
   private readonly payments: PaymentsRepository;
