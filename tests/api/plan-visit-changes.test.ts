@@ -110,6 +110,8 @@ describe("skipping and restoring", () => {
     const row = await ctx.db("maintenance_tasks").where({ id: target.id }).first();
     expect(row.status).toBe("cancelled");
     expect(row.skipped_at).not.toBeNull();
+    // Staff read it in the task's notes, as they read a homeowner's booking changes.
+    expect(row.notes).toBe("Skipped by the homeowner in My Home on 2030-01-08.");
     // A repeat (a double click) changes nothing and tells nobody again.
     expect(await change(target.id, "skip")).toMatchObject({ changed: false });
     const bell = await notifications("visit-skipped");
@@ -134,6 +136,9 @@ describe("skipping and restoring", () => {
     expect(await notifications("visit-restored")).toHaveLength(1);
     const row = await ctx.db("maintenance_tasks").where({ id: target.id }).first();
     expect(row.skipped_at).toBeNull();
+    expect(row.notes).toBe(
+      "Skipped by the homeowner in My Home on 2030-01-08.\nRestored by the homeowner in My Home on 2030-01-08.",
+    );
     // Skipped again, it cannot be restored on its day.
     await change(target.id, "skip");
     const late = await refusal(change(target.id, "unskip", {}, zonedInstant("2030-01-15", "07:00", TZ)));

@@ -217,6 +217,8 @@ export class PlanDeliveriesRepository {
       status?: "scheduled" | "cancelled";
       skipped?: boolean;
       bookingId?: number;
+      /** A line for staff, added to the task's notes ("Skipped by the homeowner in My Home on …"). */
+      note: string;
     },
   ): Promise<MaintenanceTask> {
     const [row] = await tx("maintenance_tasks")
@@ -228,6 +230,7 @@ export class PlanDeliveriesRepository {
         ...(change.status !== undefined && { status: change.status }),
         ...(change.skipped !== undefined && { skipped_at: change.skipped ? tx.fn.now() : null }),
         ...(change.bookingId !== undefined && { booking_id: change.bookingId }),
+        notes: tx.raw("concat_ws(E'\\n', nullif(notes, ''), ?::text)", [change.note]),
         home_changed_at: tx.fn.now(),
         version: tx.raw("version + 1"),
         updated_at: tx.fn.now(),

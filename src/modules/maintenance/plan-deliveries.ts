@@ -347,7 +347,11 @@ export class PlanDeliveries {
       if (change.action === "unskip") {
         if (!visit.skippedAt) throw new ConflictError(M.notSkipped);
         if (date <= today) throw new ConflictError(M.unskipTooLate);
-        const restored = await this.repo.changeVisit(tx, task.id, { status: "scheduled", skipped: false });
+        const restored = await this.repo.changeVisit(tx, task.id, {
+          status: "scheduled",
+          skipped: false,
+          note: `Restored by the homeowner in My Home on ${today}.`,
+        });
         await this.tell(tx, visit, "unskip", restored, date);
         return { task: restored, changed: true, bookingId: null };
       }
@@ -359,7 +363,11 @@ export class PlanDeliveries {
 
       if (change.action === "skip") {
         if (!skippable(visit.planService)) throw new ConflictError(M.inspectionSkip);
-        const skipped = await this.repo.changeVisit(tx, task.id, { status: "cancelled", skipped: true });
+        const skipped = await this.repo.changeVisit(tx, task.id, {
+          status: "cancelled",
+          skipped: true,
+          note: `Skipped by the homeowner in My Home on ${today}.`,
+        });
         await this.tell(tx, visit, "skip", skipped, date);
         return { task: skipped, changed: true, bookingId: null };
       }
@@ -386,12 +394,17 @@ export class PlanDeliveries {
           status: "cancelled",
           bookingId: booking.id,
           seriesDate: series,
+          note: `Booked by the homeowner in My Home on ${today}: inspection booking ${booking.id}, ${to}.`,
         });
         await this.raiseBell(tx, visit, "visit-moved", `moved the annual inspection due ${date} to a booking on ${to}`);
         return { task: moved, changed: true, bookingId: booking.id };
       }
       if (await this.repo.visitOn(tx, task.scheduleId!, to, task.id)) throw new ConflictError(M.taken);
-      const moved = await this.repo.changeVisit(tx, task.id, { scheduledDate: to, seriesDate: series });
+      const moved = await this.repo.changeVisit(tx, task.id, {
+        scheduledDate: to,
+        seriesDate: series,
+        note: `Moved by the homeowner in My Home on ${today}: was ${date}.`,
+      });
       await this.tell(tx, visit, "move", moved, date);
       return { task: moved, changed: true, bookingId: null };
     });
