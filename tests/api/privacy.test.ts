@@ -192,7 +192,8 @@ describe("haven customers export", () => {
       expect(data.reports[0].report_data.property.clientName).toBe(alice.name);
       expect(data.shares.reportShares).toHaveLength(1);
       expect(data.shares.clientResponses.length).toBeGreaterThanOrEqual(2);
-      expect(data.shares.quoteReportLinks).toHaveLength(1);
+      // The quote page of the quote-ready e-mail (docs/decisions.md#42) and the quote report.
+      expect(data.shares.quoteReportLinks).toHaveLength(2);
       expect(data.quotes.length).toBeGreaterThanOrEqual(2);
       expect(data.tasks.tasks.length).toBeGreaterThanOrEqual(3);
       // Staff's own schedule, and the Standard plan's seven services.
