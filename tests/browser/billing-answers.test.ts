@@ -146,6 +146,8 @@ describe("why was I charged $412 on the 4th?", () => {
     expect(await page.locator("[data-export-csv]").getAttribute("href")).toBe(
       "/api/subscriptions?plan=standard&format=csv",
     );
+    // The office is not shown the owner's tax report.
+    expect(await page.getByTestId("tax-report-link").count()).toBe(0);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await expectAccessible(page);
     await screenshotBothWidths(page, "billing-answers-subscriptions-list");
