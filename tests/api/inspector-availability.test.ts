@@ -1,6 +1,5 @@
 // Inspectors' calendars (docs/decisions.md#37): the availability call, the assignment, the race for the last
 // time, reassignment by the office and the no-overlap constraint in Postgres itself.
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SLOT_TAKEN } from "../../src/modules/bookings/bookings.constants.js";
 import { inspectionMinutes } from "../../src/modules/bookings/availability.js";
@@ -9,53 +8,17 @@ import { DEMO_INSPECTORS } from "../../seeds/demo/inspectors.js";
 import { seedDemo } from "../../seeds/demo/index.js";
 import { runHaven } from "../support/cli.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
+import {
+  EVERY_DAY,
+  addInspector,
+  availabilityOn as availability,
+  bookByWizard,
+  bookingContext,
+  postWizard,
+  wizardPayload,
+} from "../support/inspectors.js";
 
 const WEEKDAY = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"];
-
-let n = 0;
-/** A wizard payload for a new home and client each time. */
-function wizard(ctx: TestContext, over: Record<string, unknown> = {}) {
-  n++;
-  return {
-    propertyAddress: `${10 + n} Elm Street, Ottawa, ON K1S 2B4`,
-    propertyType: "single-family",
-    propertySize: "1500",
-    firstName: "Jo",
-    lastName: `Client${n}`,
-    email: `client${n}-${randomBytes(2).toString("hex")}@example.com`,
-    phone: "613-555-0100",
-    scheduledDate: ctx.container.bookings.calendar().minDate,
-    timeSlot: "9:00 AM",
-    accessMethod: "meet-inspector",
-    ...over,
-  };
-}
-
-async function inspector(ctx: TestContext, name: string, hours?: { weekdays: string; from: string; to: string }) {
-  const email = `${name.toLowerCase()}-${randomBytes(2).toString("hex")}@haven.test`;
-  const user = await ctx.container.users.create({
-    email,
-    password: "correct horse battery",
-    firstName: name,
-    lastName: "Inspector",
-    role: "inspector",
-  });
-  if (hours) await ctx.container.inspectors.setHours(email, hours);
-  return { ...user, email };
-}
-
-const availability = async (ctx: TestContext, date: string, size?: number) => {
-  const res = await ctx
-    .agent()
-    .get("/api/inspection-bookings/availability")
-    .query({ from: date, to: date, ...(size && { size }) })
-    .expect(200);
-  return res.body as {
-    calendar: string;
-    durationMinutes: number;
-    days: { date: string; slots: string[]; parts: string[] }[];
-  };
-};
 
 describe("with no inspector set up (a fresh install)", () => {
   let ctx: TestContext;
@@ -70,10 +33,10 @@ describe("with no inspector set up (a fresh install)", () => {
     expect(open.calendar).toBe("open");
     expect(open.days).toEqual([{ date, slots: TIME_SLOTS, parts: ["morning", "afternoon", "evening"] }]);
     // An inspector without working hours is not set up yet: nothing changes.
-    await inspector(ctx, "Idle");
+    await addInspector(ctx, "Idle");
     expect((await availability(ctx, date)).calendar).toBe("open");
-    const a = await ctx.agent().post("/api/inspection-bookings").send(wizard(ctx)).expect(201);
-    const b = await ctx.agent().post("/api/inspection-bookings").send(wizard(ctx)).expect(201);
+    const a = await bookByWizard(ctx);
+    const b = await bookByWizard(ctx);
     expect([a.body.inspectorId, b.body.inspectorId]).toEqual([null, null]);
     // Each still holds its time, so inspectors added later can take it (haven inspectors assign-open).
     const rows = await ctx.db("inspection_bookings").whereIn("id", [a.body.id, b.body.id]).whereNotNull("during");
@@ -101,10 +64,7 @@ describe("with no inspector set up (a fresh install)", () => {
 describe("inspectors' calendars", () => {
   let ctx: TestContext;
   let date: string;
-  beforeAll(async () => {
-    ctx = await createTestContext();
-    date = ctx.container.bookings.calendar().minDate;
-  });
+  beforeAll(async () => ({ ctx, date } = await bookingContext()));
   afterAll(() => ctx.close());
 
   it("the embedded Postgres has btree_gist, and the roles follow decision 36", async () => {
@@ -133,7 +93,7 @@ describe("inspectors' calendars", () => {
       inspectionMinutes(5000),
       inspectionMinutes(null),
     ]).toEqual([120, 180, 240, 180]);
-    const ana = await inspector(ctx, "Ana", { weekdays: "mon-sun", from: "08:00", to: "12:00" });
+    const ana = await addInspector(ctx, "Ana", { weekdays: "mon-sun", from: "08:00", to: "12:00" });
     const small = await availability(ctx, date, 1500);
     expect(small.calendar).toBe("inspectors");
     expect(small.days[0]).toEqual({
@@ -153,7 +113,7 @@ describe("inspectors' calendars", () => {
     });
 
     // A second inspector who works that weekday's afternoon only.
-    await inspector(ctx, "Bo", { weekdays: WEEKDAY[dayOfWeek(date)]!, from: "12:00", to: "17:00" });
+    await addInspector(ctx, "Bo", { weekdays: WEEKDAY[dayOfWeek(date)]!, from: "12:00", to: "17:00" });
     const afternoon = ["12:00 PM", "12:30 PM", "1:00 PM", "1:30 PM", "2:00 PM", "2:30 PM", "3:00 PM"];
     const both = (await availability(ctx, date, 1500)).days[0]!;
     expect(both.slots).toEqual(["9:00 AM", "9:30 AM", "10:00 AM", ...afternoon]);
@@ -162,22 +122,14 @@ describe("inspectors' calendars", () => {
     expect((await availability(ctx, addDays(date, 1), 1500)).days[0]!.slots).not.toContain("1:00 PM");
 
     // Ana takes 9:00 for two hours: her morning is full.
-    const booked = await ctx
-      .agent()
-      .post("/api/inspection-bookings")
-      .send(wizard(ctx, { timeSlot: "9:00 AM" }))
-      .expect(201);
+    const booked = await bookByWizard(ctx, { timeSlot: "9:00 AM" });
     expect(booked.body).toMatchObject({ inspectorId: ana.id, inspectorName: "Ana Inspector" });
     const after = (await availability(ctx, date, 1500)).days[0]!;
     expect(after.slots).toEqual(afternoon);
 
     // A time nobody is free at is refused with fresh times, and writes nothing.
     const before = await ctx.db("customers").count({ n: "*" }).first();
-    const refused = await ctx
-      .agent()
-      .post("/api/inspection-bookings")
-      .send(wizard(ctx, { timeSlot: "10:00 AM" }))
-      .expect(409);
+    const refused = await bookByWizard(ctx, { timeSlot: "10:00 AM" }, 409);
     expect(refused.body.message).toBe(SLOT_TAKEN);
     expect(refused.body.fields).toEqual({ timeSlot: SLOT_TAKEN });
     expect(refused.body.availability.days[0]).toMatchObject({ date, slots: after.slots });
@@ -188,11 +140,11 @@ describe("inspectors' calendars", () => {
     const agent = ctx.agent();
     const first = await agent
       .post("/api/inspection-bookings")
-      .send(wizard(ctx, { timeSlot: "2:30 PM" }))
+      .send(wizardPayload(ctx, { timeSlot: "2:30 PM" }))
       .expect(201);
     // The booking page's first weekday; only Hal works its afternoon whole.
     const day = ctx.container.bookings.calendar().bookingDates[0]!;
-    await inspector(ctx, "Hal", { weekdays: "mon-sun", from: "12:00", to: "17:00" });
+    await addInspector(ctx, "Hal", { weekdays: "mon-sun", from: "12:00", to: "17:00" });
     expect((await availability(ctx, day, 1500)).days[0]!.parts).toContain("afternoon");
     const page = await agent
       .post("/api/inspection-bookings")
@@ -211,23 +163,13 @@ describe("inspectors' calendars", () => {
 describe("assignment and the race for the last 9:00 AM", () => {
   let ctx: TestContext;
   let date: string;
-  beforeAll(async () => {
-    ctx = await createTestContext();
-    date = ctx.container.bookings.calendar().minDate;
-  });
+  beforeAll(async () => ({ ctx, date } = await bookingContext()));
   afterAll(() => ctx.close());
 
   it("gives each booking to the least-loaded free inspector", async () => {
-    const cy = await inspector(ctx, "Cy", { weekdays: "mon-sun", from: "08:00", to: "17:00" });
-    const di = await inspector(ctx, "Di", { weekdays: "mon-sun", from: "08:00", to: "17:00" });
-    const at = async (slot: string) =>
-      (
-        await ctx
-          .agent()
-          .post("/api/inspection-bookings")
-          .send(wizard(ctx, { timeSlot: slot }))
-          .expect(201)
-      ).body.inspectorId;
+    const cy = await addInspector(ctx, "Cy", EVERY_DAY);
+    const di = await addInspector(ctx, "Di", EVERY_DAY);
+    const at = async (slot: string) => (await bookByWizard(ctx, { timeSlot: slot })).body.inspectorId;
     // Equal loads: the lowest id; then the other, who has less that day; then equal again.
     expect(await at("8:00 AM")).toBe(cy.id);
     expect(await at("12:00 PM")).toBe(di.id);
@@ -238,27 +180,16 @@ describe("assignment and the race for the last 9:00 AM", () => {
 
   it("two homeowners booking the last free 9:00 AM at once get one booking and one 409 with fresh times", async () => {
     const day = addDays(date, 1);
-    await inspector(ctx, "Ed", { weekdays: "mon-sun", from: "08:00", to: "17:00" });
+    await addInspector(ctx, "Ed", EVERY_DAY);
     // Every inspector but one is busy at 9:00 that day.
     const inspectors = await ctx.container.inspectors.options();
-    for (let i = 0; i < inspectors.length - 1; i++)
-      await ctx
-        .agent()
-        .post("/api/inspection-bookings")
-        .send(wizard(ctx, { scheduledDate: day }))
-        .expect(201);
+    for (let i = 0; i < inspectors.length - 1; i++) await bookByWizard(ctx, { scheduledDate: day });
     expect((await availability(ctx, day, 1500)).days[0]!.slots).toContain("9:00 AM");
     const before = Number((await ctx.db("inspection_bookings").count({ n: "*" }).first())!.n);
 
     const [a, b] = await Promise.all([
-      ctx
-        .agent()
-        .post("/api/inspection-bookings")
-        .send(wizard(ctx, { scheduledDate: day })),
-      ctx
-        .agent()
-        .post("/api/inspection-bookings")
-        .send(wizard(ctx, { scheduledDate: day })),
+      postWizard(ctx, { scheduledDate: day }),
+      postWizard(ctx, { scheduledDate: day }),
     ]);
     expect([a.status, b.status].sort()).toEqual([201, 409]);
     const lost = a.status === 409 ? a : b;
@@ -304,18 +235,15 @@ describe("assignment and the race for the last 9:00 AM", () => {
 describe("the office reassigns", () => {
   let ctx: TestContext;
   let date: string;
-  beforeAll(async () => {
-    ctx = await createTestContext();
-    date = ctx.container.bookings.calendar().minDate;
-  });
+  beforeAll(async () => ({ ctx, date } = await bookingContext()));
   afterAll(() => ctx.close());
 
   it("gives a booking to another inspector, refuses an overlap with 409 and an unknown inspector with 400", async () => {
-    const fay = await inspector(ctx, "Fay", { weekdays: "mon-sun", from: "08:00", to: "17:00" });
-    const gus = await inspector(ctx, "Gus", { weekdays: "mon-sun", from: "08:00", to: "17:00" });
+    const fay = await addInspector(ctx, "Fay", EVERY_DAY);
+    const gus = await addInspector(ctx, "Gus", EVERY_DAY);
     const { agent: staff } = await signInStaff(ctx);
-    const one = (await ctx.agent().post("/api/inspection-bookings").send(wizard(ctx)).expect(201)).body;
-    const two = (await ctx.agent().post("/api/inspection-bookings").send(wizard(ctx)).expect(201)).body;
+    const one = (await bookByWizard(ctx)).body;
+    const two = (await bookByWizard(ctx)).body;
     expect([one.inspectorId, two.inspectorId]).toEqual([fay.id, gus.id]);
 
     await staff.patch(`/api/inspection-bookings/${one.id}`).send({ inspectorId: gus.id }).expect(409);
@@ -329,13 +257,7 @@ describe("the office reassigns", () => {
     await ctx.agent().patch(`/api/inspection-bookings/${one.id}`).send({ inspectorId: fay.id }).expect(401);
 
     // Moving a booking to a time when both are busy is a 409 with fresh times; a free time keeps its inspector.
-    const three = (
-      await ctx
-        .agent()
-        .post("/api/inspection-bookings")
-        .send(wizard(ctx, { timeSlot: "1:00 PM" }))
-        .expect(201)
-    ).body;
+    const three = (await bookByWizard(ctx, { timeSlot: "1:00 PM" })).body;
     const busy = await staff
       .patch(`/api/inspection-bookings/${three.id}`)
       .send({ scheduledDate: date, timeSlot: "10:00 AM" })
@@ -481,21 +403,11 @@ describe("the constraint decides a race the code cannot see", () => {
 
   it("a booking whose inspector is taken by a transaction it could not see goes to the next free inspector", async () => {
     const date = ctx.container.bookings.calendar().minDate;
-    const jo = await inspector(ctx, "Jo", { weekdays: "mon-sun", from: "08:00", to: "17:00" });
-    const kim = await inspector(ctx, "Kim", { weekdays: "mon-sun", from: "08:00", to: "17:00" });
-    const first = (
-      await ctx
-        .agent()
-        .post("/api/inspection-bookings")
-        .send(wizard(ctx, { timeSlot: "3:00 PM" }))
-        .expect(201)
-    ).body;
+    const jo = await addInspector(ctx, "Jo", EVERY_DAY);
+    const kim = await addInspector(ctx, "Kim", EVERY_DAY);
+    const first = (await bookByWizard(ctx, { timeSlot: "3:00 PM" })).body;
     expect(first.inspectorId).toBe(jo.id);
-    await ctx
-      .agent()
-      .post("/api/inspection-bookings")
-      .send(wizard(ctx, { timeSlot: "3:00 PM" }))
-      .expect(201);
+    await bookByWizard(ctx, { timeSlot: "3:00 PM" });
     // Another transaction gives Jo 9:00 to 11:00 and has not committed: the booking below cannot see it, picks
     // Jo (equal loads, lowest id) and waits on the constraint until that transaction commits.
     const other = await ctx.db.transaction();
@@ -505,11 +417,7 @@ describe("the constraint decides a race the code cannot see", () => {
          from inspection_bookings where id = ?`,
       [date, jo.id, first.id],
     );
-    const pending = ctx
-      .agent()
-      .post("/api/inspection-bookings")
-      .send(wizard(ctx, { timeSlot: "9:00 AM" }))
-      .then((r) => r);
+    const pending = postWizard(ctx, { timeSlot: "9:00 AM" }).then((r) => r);
     await expect
       .poll(
         async () =>
