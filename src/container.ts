@@ -406,6 +406,8 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
       provider: paymentProvider,
       subscriptions,
       stripeSubscriptions: stripe?.webhooks ?? null,
+      // An accepted quote's PaymentIntent, paid by webhook as well as by the return (docs/decisions.md#43).
+      intents: { succeeded: (intent) => quotePayments.intentSucceeded(intent) },
       business,
       attempts: new LoginAttemptsRepository(db),
       settings: {

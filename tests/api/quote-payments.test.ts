@@ -339,4 +339,30 @@ describe("paying an accepted quote (Stripe)", () => {
     const receipt = (await mailsTo(smtp, email)).find((m) => m.subject?.startsWith("Receipt"));
     expect(receipt?.text).toContain("Total: $734.50");
   });
+
+  it("Stripe's payment_intent.succeeded webhook pays the invoice it names, once; a replay records nothing", async () => {
+    const { quoteId, email } = await quotedItem(ctx);
+    const home = await signInHome(ctx, email);
+    await home.post(`/api/my-home/quotes/${quoteId}/accept`).expect(200);
+    await home.post(`/api/my-home/quotes/${quoteId}/pay`).send({}).expect(200);
+    const invoice = await ctx.db("invoices").where({ quote_request_id: quoteId }).first();
+    const intent = stripe.succeedIntent(invoice.payment_intent_id, email);
+    const deliver = () => {
+      const delivery = StripeStandIn.signedEvent("payment_intent.succeeded", structuredClone(intent));
+      return ctx
+        .agent()
+        .post("/api/stripe/webhook")
+        .set("Content-Type", "application/json")
+        .set("Stripe-Signature", delivery.header)
+        .send(delivery.payload)
+        .expect(200);
+    };
+    expect((await deliver()).body).toEqual({ received: true, recorded: true });
+    expect((await ctx.db("invoices").where({ id: invoice.id }).first()).status).toBe("paid");
+    const before = await jobCount(ctx, MAIL_SEND_TASK);
+    expect((await deliver()).body).toEqual({ received: true, recorded: false });
+    expect(await jobCount(ctx, MAIL_SEND_TASK)).toBe(before);
+    // Nothing else is recorded for it: no one-time payment row.
+    expect(await ctx.db("payments").where({ provider_id: invoice.payment_intent_id }).first()).toBeUndefined();
+  });
 });

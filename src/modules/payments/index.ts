@@ -5,6 +5,7 @@ export {
   CardDeclinedError,
   type DemoSubscriptionStart,
   PAYER_EMAIL_MESSAGE,
+  type PaymentIntentEvents,
   type PaymentsDeps,
   type StripeSubscriptionEvents,
   type SubscriptionCheckouts,

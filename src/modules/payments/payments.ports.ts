@@ -71,6 +71,14 @@ export interface StripeSubscriptionEvents {
   handle(event: Stripe.Event): Promise<boolean>;
 }
 
+/**
+ * A succeeded one-time PaymentIntent that is no purchase of a plan (no `metadata.plan`): an accepted quote's invoice
+ * (docs/decisions.md#43). The container passes the quotes module's QuotePayments; true when this delivery paid it.
+ */
+export interface PaymentIntentEvents {
+  succeeded(intent: { id: string; metadata?: Record<string, string> | null }): Promise<boolean>;
+}
+
 export interface PaymentsSettings {
   /** STRIPE_WEBHOOK_SECRET: without it no webhook is trusted. */
   webhookSecret?: string;
@@ -93,6 +101,8 @@ export interface PaymentsDeps {
   business: Pick<BusinessSettings, "province" | "taxRegistered">;
   /** Postgres counters shared by every web process (auth's), for /checkout's limit per address. */
   attempts: LoginAttemptCounter;
+  /** Other one-time intents' webhook (an accepted quote's invoice); none when null or left out. */
+  intents?: PaymentIntentEvents | null;
   settings: PaymentsSettings;
   clock?: () => Date;
 }

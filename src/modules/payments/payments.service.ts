@@ -22,6 +22,7 @@ import {
   CardDeclinedError,
   type DemoSubscriptionStart,
   PAYER_EMAIL_MESSAGE,
+  type PaymentIntentEvents,
   type PaymentsDeps,
   type PaymentsSettings,
   type StripeSubscriptionEvents,
@@ -45,6 +46,7 @@ export class PaymentsService {
   private readonly business: Pick<BusinessSettings, "province" | "taxRegistered">;
   private readonly attempts: LoginAttemptCounter;
   private readonly clock: () => Date;
+  private readonly intents: PaymentIntentEvents | null;
 
   constructor(deps: PaymentsDeps) {
     this.payments = deps.repo;
@@ -55,6 +57,7 @@ export class PaymentsService {
     this.business = deps.business;
     this.attempts = deps.attempts;
     this.clock = deps.clock ?? (() => new Date());
+    this.intents = deps.intents ?? null;
   }
 
   /**
@@ -307,7 +310,8 @@ export class PaymentsService {
     }
     if (event.type === "payment_intent.succeeded") {
       const payment = intentPayment(event.data.object);
-      return { received: true, recorded: payment ? await this.payments.insertOnce(payment) : false };
+      if (payment) return { received: true, recorded: await this.payments.insertOnce(payment) };
+      return { received: true, recorded: (await this.intents?.succeeded(event.data.object)) ?? false };
     }
     const webhooks = this.options.stripeWebhooks;
     const recorded = webhooks?.handles(event) ? await webhooks.handle(event) : false;

@@ -253,7 +253,8 @@ export class QuotePayments {
     return this.deps.transaction(async (tx) => {
       const invoice = await this.deps.invoices.lockQuoteInvoice({ id: invoiceId }, tx);
       if (!invoice || invoice.paymentIntentId !== intent.id) return false;
-      if (invoice.status === "paid") return true;
+      // Already paid (the return came first, or a replay): nothing recorded now.
+      if (invoice.status === "paid") return false;
       const quote = invoice.quoteRequestId ? await this.deps.repo.find(invoice.quoteRequestId, tx) : null;
       if (!quote) return false;
       await this.paid(invoice, quote, tx, now);
