@@ -100,7 +100,9 @@ describe("a quote a homeowner can say yes to", () => {
 
     const fresh = staff.locator(`[data-quote-request="${quoteId}"]`);
     await fresh.locator("[data-scope-text]").waitFor();
-    expect(await fresh.locator("[data-scope-text]").innerText()).toContain("Drain and replace the 40-gallon water heater.");
+    expect(await fresh.locator("[data-scope-text]").innerText()).toContain(
+      "Drain and replace the 40-gallon water heater.",
+    );
     expect(await fresh.locator("[data-tax]").innerText()).toBe("HST 13% $84.50 (ON)");
     expect(await fresh.locator("[data-total-with-tax]").innerText()).toBe("$734.50");
     await expectAccessible(staff);
