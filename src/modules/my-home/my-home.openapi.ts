@@ -211,7 +211,9 @@ export const myHomeCalls = apiCalls([
     method: "post",
     path: "/api/my-home/quotes/{id}/accept",
     summary: "Accept a quoted item",
-    description: "Only a quoted item (409 otherwise); its task is scheduled, as from the quote report.",
+    description:
+      "Only a quoted item (409 otherwise), and not past its validUntil (409 'This quote expired on …; ask us for a new one'); " +
+      "its task is scheduled, as from the quote report.",
     tags: [TAG],
     access: "public",
     params: homeIdParams,
