@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { quoteTotals } from "./quote-document.js";
+import { afterYesText, expiredMessage, isExpired, quoteTotals } from "./quote-document.js";
 
 describe("a quote's figures (docs/decisions.md#42)", () => {
   it("adds Ontario's HST to $650.00: $84.50, $734.50", () => {
@@ -23,5 +23,21 @@ describe("a quote's figures (docs/decisions.md#42)", () => {
 
   it("refuses a province that is none", () => {
     expect(() => quoteTotals(100, "XX", "2026-11-25")).toThrow(/province/);
+  });
+});
+
+describe("a quote's validity and what happens after yes (docs/decisions.md#42)", () => {
+  it("expires the day after its last day; a quote without a date never does", () => {
+    expect(isExpired("2026-12-25", "2026-12-25")).toBe(false);
+    expect(isExpired("2026-12-25", "2026-12-26")).toBe(true);
+    expect(isExpired(null, "2099-01-01")).toBe(false);
+    expect(expiredMessage("2026-12-25")).toBe("This quote expired on December 25, 2026; ask us for a new one");
+  });
+
+  it("names the assigned person, else one of our technicians", () => {
+    expect(afterYesText("Sam Inspector")).toBe(
+      "When you accept, our office books the work with you within 2 business days; Sam Inspector comes at the time you agree.",
+    );
+    expect(afterYesText(null)).toContain("; one of our technicians comes at the time you agree.");
   });
 });
