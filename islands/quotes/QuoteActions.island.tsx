@@ -45,6 +45,16 @@ function staleCurrent(error: unknown): QuoteRequest | null {
   }
 }
 
+/** The server's message of a refused move (an expired quote), or nothing to add. */
+function reasonOf(error: unknown): string | undefined {
+  if (!(error instanceof ApiError) || error.status !== 409) return undefined;
+  try {
+    return (JSON.parse(error.body) as { message?: string }).message;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The version of a request as the list shows it (sent back with every move, so a stale one is refused). */
 const versionOf = (element: Element) =>
   Number(element.closest<HTMLElement>("[data-quote-request]")?.dataset.version) || undefined;
@@ -95,7 +105,9 @@ async function updateRequest(id: number, body: Record<string, unknown>): Promise
     toast({ title: "Quote request updated successfully" });
   } catch (error) {
     current = staleCurrent(error);
-    if (!current) toast({ title: "Failed to update quote request", variant: "destructive" });
+    // An expired quote's accept says why (docs/decisions.md#42): re-quote it to renew it.
+    if (!current)
+      toast({ title: "Failed to update quote request", description: reasonOf(error), variant: "destructive" });
   }
   await refreshList();
   return current;

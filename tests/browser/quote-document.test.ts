@@ -154,6 +154,33 @@ describe("a quote a homeowner can say yes to", () => {
     expect(await home.locator("[data-flash]").innerText()).toContain("within 2 business days");
     await home.context().close();
     await client.context().close();
+
+    // An expired quote: staff's Accept says why, and nothing moves (docs/decisions.md#42).
+    const { container, db } = site.ctx;
+    const [expiredId] = (await container.transaction((tx) =>
+      container.quotes.createRequests(
+        [
+          {
+            propertyId: fixture.propertyId,
+            maintenanceTaskId: fixture.taskIds[1]!,
+            shareId: null,
+            priority: "medium",
+            clientNotes: null,
+          },
+        ],
+        tx,
+      ),
+    )) as [number];
+    await container.quotes.update(expiredId, { status: "quoted", quotedAmount: "$200" });
+    const yesterday = addDays(todayIn(container.env.BUSINESS_TZ), -1);
+    await db("quote_requests").where({ id: expiredId }).update({ valid_until: yesterday });
+    await staff.reload();
+    await waitForIslands(staff);
+    const expired = staff.locator(`[data-quote-request="${expiredId}"]`);
+    expect(await expired.locator("[data-valid-until]").innerText()).toBe(`Expired ${yesterday}`);
+    await expired.getByRole("button", { name: "Accept" }).click();
+    await staff.getByTestId("toast").filter({ hasText: "This quote expired on" }).first().waitFor();
+    expect((await db("quote_requests").where({ id: expiredId }).first()).status).toBe("quoted");
     await staff.context().close();
   }, 240_000);
 });
