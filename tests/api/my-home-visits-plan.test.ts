@@ -237,6 +237,14 @@ describe("visits", () => {
     expect(near.body.message).toMatch(/less than 4 days away/);
     await alice.patch(`/api/my-home/bookings/${ids.nearBooking}`).send({ status: "cancelled" }).expect(409);
     expect((await ctx.db("inspection_bookings").where({ id: ids.aliceBooking }).first()).notes).toBeNull();
+    // The time it already has is no move: refused by name, nothing noted or e-mailed.
+    const booked = await ctx.db("inspection_bookings").where({ id: ids.aliceBooking }).first();
+    const same = await alice
+      .patch(`/api/my-home/bookings/${ids.aliceBooking}`)
+      .send({ scheduledDate: booked.scheduled_date, timeSlot: booked.time_slot })
+      .expect(400);
+    expect(same.body.fields.scheduledDate).toBe("That is the time already booked: choose another date or time");
+    expect((await ctx.db("inspection_bookings").where({ id: ids.aliceBooking }).first()).notes).toBeNull();
 
     const { body } = await alice
       .patch(`/api/my-home/bookings/${ids.aliceBooking}`)

@@ -44,6 +44,7 @@ export const LIST_DAYS_AHEAD = 90;
 /** The feed: a month back, six months ahead. */
 const FEED_DAYS_BACK = 31;
 const FEED_DAYS_AHEAD = 186;
+export const SAME_TIME_MESSAGE = "That is the time already booked: choose another date or time";
 export const WITHIN_LEAD_MESSAGE = "This inspection is less than 4 days away: please call or e-mail us to change it";
 
 export type VisitKind = "inspection" | "plan-visit" | "maintenance";
@@ -418,6 +419,13 @@ export class VisitsService {
     const own = await this.ownBooking(email, id);
     const minDate = earliestInspectionDate(this.tz, now);
     if (own.scheduledDate < minDate) throw new ConflictError(WITHIN_LEAD_MESSAGE);
+    // The time it already has: nothing to move, and "moved" would not be true.
+    if (
+      change.scheduledDate === own.scheduledDate &&
+      (change.timeSlot ?? own.timeSlot) === own.timeSlot &&
+      change.status === undefined
+    )
+      throw new ValidationError(SAME_TIME_MESSAGE, { scheduledDate: SAME_TIME_MESSAGE });
     if (change.scheduledDate) {
       const options = await this.rescheduleOptions(now, own);
       const day = options.days.find((d) => d.date === change.scheduledDate);
