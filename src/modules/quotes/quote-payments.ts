@@ -78,6 +78,8 @@ export interface QuotePayView {
   quote: Pick<PayableQuote, "id" | "taskTitle" | "scope" | "propertyAddress" | "clientName" | "clientEmail">;
   invoice: Invoice;
   totalText: string;
+  /** YYYY-MM-DD in BUSINESS_TZ once paid. */
+  paidOn: string | null;
 }
 
 class PaymentDeclinedError extends HttpError {
@@ -184,7 +186,7 @@ export class QuotePayments {
         propertyAddress: quote.propertyAddress,
         figures: figuresOf(paid),
         origin,
-        paidOn: todayIn(this.deps.settings.timeZone, now),
+        paidOn: longDate(todayIn(this.deps.settings.timeZone, now)),
         registration: this.deps.business.gstHstNumber,
         legalName: this.deps.business.legalName,
         pdfLink: `${origin}/my-home/quotes/${quote.id}/invoice.pdf`,
@@ -278,6 +280,7 @@ export class QuotePayments {
         },
         invoice,
         totalText: formatCents(invoice.totalCents),
+        paidOn: invoice.paidAt ? todayIn(this.deps.settings.timeZone, new Date(invoice.paidAt)) : null,
       };
     });
   }

@@ -1,0 +1,117 @@
+// Paying an accepted quote (docs/decisions.md#43) in a real Chromium, on a phone: My Home's quotes → Accept → "Pay
+// $734.50" → the pay page (the invoice's figures, the demo card form) → 4242 → the receipt on the page, the paid
+// invoice and its PDF in My Home, the receipt e-mail queued. axe on each page; screenshots at 390 and 1280 px
+// (SCREENSHOTS=1).
+import { randomBytes } from "node:crypto";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type BrowserSite,
+  PHONE,
+  expectAccessible,
+  openBrowserSite,
+  screenshotBothWidths,
+  waitForIslands,
+} from "../support/browser.js";
+
+let site: BrowserSite;
+let email: string;
+let quoteId: number;
+
+beforeAll(async () => {
+  site = await openBrowserSite();
+  const { container, db } = site.ctx;
+  email = `odette-${randomBytes(3).toString("hex")}@example.ca`;
+  const { property } = await container.customers.createWithProperty(
+    { email, name: "Odette Tremblay", phone: "613-555-0100", subscriptionPlan: "standard" },
+    { address: "1420 Rue Principale", city: "Orléans", province: "ON", postalCode: "K1C 1A1" },
+  );
+  const [task] = await db("maintenance_tasks")
+    .insert({ property_id: property.id, title: "Replace the water heater", status: "pending" })
+    .returning("id");
+  [{ id: quoteId }] = await db("quote_requests")
+    .insert({
+      property_id: property.id,
+      maintenance_task_id: task.id,
+      status: "quoted",
+      priority: "high",
+      quoted_amount: "$650",
+      quoted_cents: 65000,
+      quoted_at: new Date(),
+    })
+    .returning("id");
+});
+afterAll(() => site?.close());
+
+async function homeownerPhone(): Promise<Page> {
+  const page = await site.newPage(PHONE);
+  const { token } = await site.ctx.container.homeAuth.createSession(email, { method: "link" });
+  await page
+    .context()
+    .addCookies([{ name: "haven_home", value: token, url: site.baseUrl, httpOnly: true, sameSite: "Lax" }]);
+  return page;
+}
+
+describe("paying an accepted quote from My Home", () => {
+  it("accept, Pay $734.50, the demo card 4242, then the receipt and the paid invoice", async () => {
+    const page = await homeownerPhone();
+    await page.goto(`${site.baseUrl}/my-home/quotes`);
+    const card = page.locator(`[data-home-quote="${quoteId}"]`);
+    await card.getByRole("button", { name: /Accept/ }).click();
+    await page.waitForURL(/\/my-home\/quotes/);
+    const pay = page.locator(`[data-home-quote="${quoteId}"] [data-pay-quote]`);
+    await pay.waitFor();
+    // Its name says what it pays for (the words after the price are for screen readers only).
+    expect(await pay.getAttribute("href")).toBe(`/my-home/quotes/${quoteId}/pay`);
+    await card.getByRole("link", { name: "Pay $734.50 for Replace the water heater" }).waitFor();
+    await expectAccessible(page);
+    await screenshotBothWidths(page, "quote-pay-my-home-accepted");
+
+    await pay.click();
+    await page.waitForURL(`${site.baseUrl}/my-home/quotes/${quoteId}/pay`);
+    await waitForIslands(page);
+    const figures = page.locator("[data-invoice-figures]");
+    expect((await figures.innerText()).replace(/\s+/g, " ")).toBe(
+      "Price before tax $650.00 HST 13% $84.50 Total $734.50",
+    );
+    const number = (await page.locator("[data-invoice-number]").innerText()).trim();
+    expect(number).toMatch(/^HAV-\d{4}-\d{6}$/);
+    // The name and e-mail come filled in; the card by keyboard.
+    expect(await page.getByLabel("Name on card").inputValue()).toBe("Odette Tremblay");
+    await expectAccessible(page);
+    await screenshotBothWidths(page, "quote-pay-form");
+    await page.getByLabel("Card number").fill("4000 0000 0000 0002");
+    await page.getByLabel("Expiry (MM / YY)").fill("1234");
+    await page.getByLabel("CVC").fill("123");
+    await page.getByLabel("CVC").press("Enter");
+    await page.getByTestId("payment-failure").waitFor();
+    expect(await page.getByTestId("payment-failure").innerText()).toContain("Your card was declined.");
+    await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+    await page.getByTestId("quote-pay-submit").focus();
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/\/my-home\/quotes\/\d+\/pay\?paid=1/);
+    const thanks = page.locator("[data-quote-paid]");
+    await thanks.waitFor();
+    expect(await thanks.innerText()).toContain("we received $734.50");
+    expect(await page.locator("[data-quote-pay]").getAttribute("data-invoice-status")).toBe("paid");
+    await expectAccessible(page);
+    await screenshotBothWidths(page, "quote-pay-paid");
+
+    // The receipt e-mail is queued with the invoice's number; My Home shows the paid invoice and its PDF.
+    const receipts = await site.ctx.db.raw(
+      "select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'mail.send' and j.payload->>'subject' = ?",
+      [`Receipt ${number}: Replace the water heater`],
+    );
+    expect(receipts.rows).toHaveLength(1);
+    expect(receipts.rows[0].payload.to).toBe(email);
+    await page.goto(`${site.baseUrl}/my-home/quotes`);
+    const paid = page.locator(`[data-home-quote="${quoteId}"] [data-quote-invoice="paid"]`);
+    await paid.waitFor();
+    expect(await paid.innerText()).toContain(`Paid $734.50. Invoice ${number} (PDF)`);
+    const pdf = await page.request.get(`${site.baseUrl}/my-home/quotes/${quoteId}/invoice.pdf`);
+    expect(pdf.headers()["content-type"]).toBe("application/pdf");
+    await expectAccessible(page);
+    await screenshotBothWidths(page, "quote-pay-my-home-paid");
+    await page.context().close();
+  });
+});
