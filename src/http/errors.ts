@@ -82,6 +82,14 @@ export function isDatabaseOutage(error: unknown): boolean {
   return typeof e.message === "string" && OUTAGE_MESSAGES.some((m) => m.test(e.message!));
 }
 
+export const CONSTRAINT_RACE_MESSAGE = "Someone else changed this at the same moment: reload and try again";
+
+/** Postgres' unique_violation and exclusion_violation. */
+function isConstraintRace(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "23505" || code === "23P01";
+}
+
 export class GoneError extends HttpError {
   constructor(message = "This link has already been used") {
     super(410, message);
@@ -102,6 +110,9 @@ export function toHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
   if (error instanceof ZodError) return new ValidationError("Invalid input", fieldsFromZod(error));
   if (isDatabaseOutage(error)) return new UnavailableError();
+  // A race the code's own checks did not see, caught by a unique or exclusion constraint: the loser's transaction
+  // rolled back, so it is a conflict to retry, not a fault.
+  if (isConstraintRace(error)) return new ConflictError(CONSTRAINT_RACE_MESSAGE);
   const e = error as { type?: string; status?: number; statusCode?: number; expose?: boolean; message?: string };
   // A 4xx raised by a library (body-parser, the router's URIError, send) stays a 4xx; its message is
   // shown only when the library marks it safe.
