@@ -298,19 +298,24 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   const accountDeps = { visits: container.homeVisits, homeAuth: container.homeAuth, settings: linkSettings };
   api.use(sharingApi({ sharing: container.sharing, settings: linkSettings }));
   api.use(quotesApi(quotesDeps));
-  api.use(maintenanceApi(maintenanceDeps));
-  api.use(reportsApi({ reports: container.reports }));
-  api.use(billingApi(billing));
-  api.use(subscriptionsApi(subscriptionsStaff));
-  api.use(
   // Paying an accepted quote from My Home or its e-mailed link (docs/decisions.md#43); My Home's session is read here.
   const quotePay = quotePaymentsRoutes({
     payments: container.quotePayments,
     homeEmail: (res) => (res.locals.home as { email: string } | null | undefined)?.email ?? null,
     ownedPropertyIds: (email) => container.homeAccess.propertyIds(email),
+    staffPage: staffShell,
+    staffOptions: async () =>
+      (await container.users.list())
+        .filter((u) => !u.disabled)
+        .map((u) => ({ id: u.id, name: `${u.firstName} ${u.lastName}`.trim() || u.email })),
     settings: { stripeMode: env.PAYMENTS_MODE === "stripe", publishableKey: env.STRIPE_PUBLISHABLE_KEY ?? null },
   });
   api.use(quotePay.api);
+  api.use(maintenanceApi(maintenanceDeps));
+  api.use(reportsApi({ reports: container.reports }));
+  api.use(billingApi(billing));
+  api.use(subscriptionsApi(subscriptionsStaff));
+  api.use(
     invoicesApi({
       invoices: container.invoiceSide.invoices,
       taxReport: container.invoiceSide.taxReport,
@@ -379,12 +384,12 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   );
   app.use(sharingPages({ sharing: container.sharing }));
   app.use(quotesPages(quotesDeps));
+  app.use(quotePay.pages);
   app.use(maintenancePages(maintenanceDeps));
   app.use(reportsPages({ reports: container.reports, customers: container.customers, staffPage: staffShell }));
   app.use(billingPages(billing));
   app.use(
     subscriptionsAdminPages({
-  app.use(quotePay.pages);
       ...subscriptionsStaff,
       plans: container.plans,
       users: container.users,

@@ -173,6 +173,7 @@ export const ROLE_RULES: Readonly<Record<string, RoleRule>> = {
   "DELETE /api/quote-requests/:id": office(QUOTES),
   "POST /api/properties/:id/generate-quote-report": office(QUOTES),
   "GET /api/quotes-to-book": office(QUOTES),
+  "GET /admin/quotes-to-book": office(QUOTES),
   "GET /admin/quote-requests": office(QUOTES),
   "GET /admin/notifications": office(QUOTES),
   "POST /admin/notifications/read": office(QUOTES),

@@ -114,4 +114,52 @@ describe("paying an accepted quote from My Home", () => {
     await screenshotBothWidths(page, "quote-pay-my-home-paid");
     await page.context().close();
   });
+
+  it("the office books it in the calendar's task dialog; the homeowner is e-mailed the date and My Home shows it", async () => {
+    const login = { email: "booker@haven.test", password: "quote-pay-booker-password" };
+    await site.ctx.container.users.create({ ...login, firstName: "Bea", lastName: "Booker" });
+    const staff = await site.newPage();
+    await staff.goto(`${site.baseUrl}/login?next=${encodeURIComponent("/admin/quotes-to-book")}`);
+    await staff.getByLabel("Company e-mail").fill(login.email);
+    await staff.getByLabel("Password").fill(login.password);
+    await staff.getByRole("button", { name: "Sign In" }).click();
+    await staff.waitForURL(`${site.baseUrl}/admin/quotes-to-book`);
+    await waitForIslands(staff);
+    const row = staff.locator(`[data-to-book="${quoteId}"]`);
+    expect(await row.textContent()).toContain("To book");
+    await expectAccessible(staff);
+    await screenshotBothWidths(staff, "quote-pay-to-book");
+    await row.getByRole("button", { name: /^Book/ }).click();
+    const dialog = staff.getByRole("dialog", { name: "Task Details" });
+    await dialog.waitFor();
+    await dialog.getByLabel("Date").fill("2031-03-04");
+    await dialog.getByLabel("Time").fill("13:30");
+    await dialog.getByLabel("Assigned to").selectOption({ label: "Bea Booker" });
+    await expectAccessible(staff);
+    await dialog.getByRole("button", { name: "Update Task" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    await row.getByText("Booked", { exact: true }).waitFor();
+    expect(await row.locator("[data-booking]").innerText()).toBe("Tuesday, March 4, 2031, 01:30 PM · Bea Booker");
+    await screenshotBothWidths(staff, "quote-pay-booked");
+    await staff.context().close();
+
+    expect(await site.ctx.container.quotePayments.mailBookings(new Date("2031-03-01T15:00:00Z"))).toBe(1);
+    const booked = await site.ctx.db.raw(
+      "select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'mail.send' and j.payload->>'subject' like 'Booked:%'",
+    );
+    expect(booked.rows.map((r: { payload: { to: string; subject: string } }) => r.payload)).toEqual([
+      expect.objectContaining({
+        to: email,
+        subject: "Booked: Replace the water heater on Tuesday, March 4, 2031, 01:30 PM",
+      }),
+    ]);
+    const home = await homeownerPhone();
+    await home.goto(`${site.baseUrl}/my-home/quotes`);
+    const when = home.locator(`[data-home-quote="${quoteId}"] [data-quote-booked]`);
+    await when.waitFor();
+    expect(await when.innerText()).toBe("Booked for Tuesday, March 4, 2031, 01:30 PM: Bea comes.");
+    await expectAccessible(home);
+    await screenshotBothWidths(home, "quote-pay-my-home-booked");
+    await home.context().close();
+  });
 });

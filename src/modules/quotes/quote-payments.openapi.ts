@@ -147,6 +147,26 @@ export const quotePaymentsCalls = apiCalls([
             .string()
             .nullable()
             .meta({ description: "open or paid; null for a quote with no single price" }),
+          task: z
+            .object({
+              id: idNumber,
+              title: z.string(),
+              description: z.string().nullable(),
+              category: z.string(),
+              priority: z.string(),
+              status: z.string(),
+              scheduledDate: dateString.nullable(),
+              scheduledTime: z.string().nullable(),
+              estimatedDuration: z.number().int().nullable(),
+              notes: z.string().nullable(),
+              assignedTo: idNumber.nullable(),
+              version: z.number().int().min(1),
+              propertyAddress: z.string(),
+              clientName: z.string(),
+            })
+            .meta({
+              description: "The task as the calendar's task dialog edits it (PATCH /api/maintenance-tasks/{id})",
+            }),
         }),
       ),
     },

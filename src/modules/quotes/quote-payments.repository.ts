@@ -65,6 +65,23 @@ export interface QuoteToBook {
   scheduledTime: string | null;
   assignedTo: number | null;
   invoiceStatus: string | null;
+  /** The task as the calendar's Task Details dialog takes it (islands/maintenance/types.ts TaskView). */
+  task: {
+    id: number;
+    title: string;
+    description: string | null;
+    category: string;
+    priority: string;
+    status: string;
+    scheduledDate: string | null;
+    scheduledTime: string | null;
+    estimatedDuration: number | null;
+    notes: string | null;
+    assignedTo: number | null;
+    version: number;
+    propertyAddress: string;
+    clientName: string;
+  };
 }
 
 const column = (row: Record<string, unknown>, name: string) => (name in row ? row[name] : null);
@@ -222,6 +239,13 @@ export class QuotePaymentsRepository {
         "q.decided_at",
         "p.client_name",
         "t.title",
+        "t.description",
+        "t.category",
+        "t.priority",
+        "t.status as task_status",
+        "t.estimated_duration",
+        "t.notes",
+        "t.version",
         "t.scheduled_date",
         "t.assigned_to",
         "i.status as invoice_status",
@@ -245,6 +269,22 @@ export class QuotePaymentsRepository {
       scheduledTime: (r.scheduled_time as string | null) ?? null,
       assignedTo: (r.assigned_to as number | null) ?? null,
       invoiceStatus: (r.invoice_status as string | null) ?? null,
+      task: {
+        id: r.maintenance_task_id as number,
+        title: r.title as string,
+        description: (r.description as string | null) ?? null,
+        category: r.category as string,
+        priority: r.priority as string,
+        status: r.task_status as string,
+        scheduledDate: isoDay(r.scheduled_date),
+        scheduledTime: (r.scheduled_time as string | null) ?? null,
+        estimatedDuration: (r.estimated_duration as number | null) ?? null,
+        notes: (r.notes as string | null) ?? null,
+        assignedTo: (r.assigned_to as number | null) ?? null,
+        version: r.version as number,
+        propertyAddress: r.property_address as string,
+        clientName: r.client_name as string,
+      },
     }));
   }
 }

@@ -8,6 +8,7 @@ import { UnauthorizedError } from "../../http/errors.js";
 import { idParams } from "../../http/fields.js";
 import { requireStaffApi } from "../../http/guards.js";
 import { body, params, query } from "../../http/validate.js";
+import { TASK_STATUSES } from "../maintenance/maintenance.constants.js";
 import { allowStripeJs, demoCardSchema } from "../payments/index.js";
 import type { Payer, PayOutcome, QuotePayments } from "./quote-payments.js";
 
@@ -17,6 +18,10 @@ export interface QuotePaymentsRoutesDeps {
   homeEmail: (res: Response) => string | null;
   /** The homeowner's own homes (My Home's access rule). */
   ownedPropertyIds: (email: string) => Promise<number[]>;
+  /** http/admin.ts staffPage(): signed-in staff, with the sidebar's user, counts and bell. */
+  staffPage: RequestHandler[];
+  /** The active staff a task may be assigned to (the task dialog's choices). */
+  staffOptions: () => Promise<{ id: number; name: string }[]>;
   settings: { stripeMode: boolean; publishableKey: string | null };
 }
 
@@ -154,6 +159,18 @@ export function quotePaymentsRoutes(deps: QuotePaymentsRoutesDeps): { api: Route
   pages.get("/quote-pay/:token/invoice.pdf", async (req, res) => {
     const { token } = params(req, tokenParams);
     await pdf(res, { token });
+  });
+  // The office's accepted quotes to book (docs/decisions.md#43): each opens the calendar's Task Details dialog.
+  pages.get("/admin/quotes-to-book", ...deps.staffPage, async (_req, res) => {
+    const [items, staff] = await Promise.all([payments.toBook(), deps.staffOptions()]);
+    res.page("quotes/quotes-to-book", {
+      title: "Accepted Quotes to Book | Haven Admin",
+      admin: "quote-requests",
+      islands: true,
+      noindex: true,
+      items,
+      props: { items, staff, statuses: TASK_STATUSES },
+    });
   });
   return { api, pages };
 }
