@@ -446,14 +446,18 @@ export class InvoicesRepository {
     return row ? toInvoice(row) : null;
   }
 
-  /** The invoice row locked for a refund (docs/decisions.md#34), with what the provider calls need. */
+  /**
+   * The invoice row locked for a refund (docs/decisions.md#34), with what the provider calls need. A subscription's
+   * only: refunds log the subscription's event and e-mail its payer, so an accepted quote's invoice is not refunded
+   * here (docs/decisions.md#43) and reads as none.
+   */
   async lock(
     id: number,
     tx: Tx,
   ): Promise<
     (Invoice & { provider: string; totalCents: number; refundedCents: number; subtotalCents: number }) | null
   > {
-    const row = await tx("invoices").where({ id }).forUpdate().first();
+    const row = await tx("invoices").where({ id }).whereNotNull("subscription_id").forUpdate().first();
     return row
       ? {
           ...toInvoice(row),
