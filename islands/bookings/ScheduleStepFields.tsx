@@ -5,14 +5,13 @@ import {
   NEEDS_ACCESS_INFO,
   SAMPLE_ADDRESS_LINE,
 } from "../../src/modules/bookings/bookings.constants";
-import { useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
-import type { BookingAvailability } from "../../src/modules/bookings/bookings.constants";
 import { TIME_SLOTS, shortDate } from "../../src/shared/business-time";
 import { nextFreeDates, wizardAvailabilityKey } from "./availability";
 import { Field, SelectField } from "../checkout/fields";
 import { ChoiceCards, TextAreaField } from "./form-parts";
 import type { Key, Step } from "./schedule-steps";
+import { useFreeTimes } from "./wizard-free-times";
 
 /** What a field needs from the wizard: its id, value, error and change handler. */
 interface FieldBinding {
@@ -87,7 +86,7 @@ function TimeField({
   minDate: string;
 }) {
   const key = date.value >= minDate ? wizardAvailabilityKey(date.value, size) : null;
-  const answer = useQuery<BookingAvailability>({ queryKey: [key], enabled: key !== null });
+  const answer = useFreeTimes(key);
   const day = answer.data?.days.find((d) => d.date === date.value);
   const limited = answer.data?.calendar === "inspectors" && day !== undefined;
   const slots = limited ? day.slots : TIME_SLOTS;

@@ -1,4 +1,3 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import {
   ACCESS_INFO_MESSAGE,
@@ -26,9 +25,7 @@ import {
   problemsIn,
 } from "./schedule-steps";
 import { KnownDetails, WizardProgress } from "./WizardParts";
-
-/** This island uses react-query: the loader wraps it in the query provider (islands/main.ts). */
-export const queries = true;
+import { setFreeTimes, useSubmission } from "./wizard-free-times";
 
 interface Props {
   /** From the server, so the island does not pull zod in with customers.schemas. */
@@ -108,16 +105,15 @@ function useScheduleBooking(
   onTaken: (message: string) => void,
 ) {
   const submissionKey = useRef(newIdempotencyKey());
-  const queries = useQueryClient();
-  return useMutation({
-    mutationFn: () =>
-      apiRequest<Booking>(
-        "POST",
-        "/api/inspection-bookings",
-        { ...values, ...(prefill && { customerId: prefill.customerId }) },
-        // One key per wizard: a double click or a retry books once.
-        { "Idempotency-Key": submissionKey.current },
-      ),
+  const call = () =>
+    apiRequest<Booking>(
+      "POST",
+      "/api/inspection-bookings",
+      { ...values, ...(prefill && { customerId: prefill.customerId }) },
+      // One key per wizard: a double click or a retry books once.
+      { "Idempotency-Key": submissionKey.current },
+    );
+  return useSubmission(call, {
     onSuccess: (booking) => {
       toast({
         title: "Inspection Scheduled Successfully",
@@ -134,12 +130,12 @@ function useScheduleBooking(
       });
       setTimeout(() => window.location.assign("/booking-confirmation"), REDIRECT_DELAY);
     },
-    onError: (error) => {
+    onError: (error: unknown) => {
       // Another booking took that time first (docs/decisions.md#37): the fresh times replace the offered ones.
       const fresh = error instanceof ApiError && error.status === 409 ? freshTimes(error.body) : null;
       if (fresh) {
         const key = wizardAvailabilityKey(values.scheduledDate, values.propertySize);
-        if (key) queries.setQueryData([key], fresh);
+        if (key) setFreeTimes(key, fresh);
         onTaken(`${SLOT_TAKEN}. Please choose another time.`);
         toast({ title: SLOT_TAKEN, description: "Please choose another time.", variant: "destructive" });
         return;
