@@ -45,9 +45,10 @@ export function setBindingCookie(res: Response, value: string, paths: string[], 
 }
 
 // Case-blind, as Express matches paths: /Billing/<token> reaches the billing page too. My Home's sign-in link
-// (/my-home/sign-in/<token>) is one; its code form (/my-home/sign-in/code) and the sample report carry none.
+// (/my-home/sign-in/<token>) is one, and so is an accepted quote's pay link (/quote-pay/<token>, /api/quote-pay/<token>);
+// the sign-in's code form (/my-home/sign-in/code) and the sample report carry none.
 const SECRET_PATH =
-  /\/(client-report|quote-report|calendar\/feed|billing|my-home\/sign-in|demo-checkout)\/(?!(?:sample|code)(?:[/?#]|$))[^/?#]+/gi;
+  /\/(client-report|quote-report|quote-pay|calendar\/feed|billing|my-home\/sign-in|demo-checkout)\/(?!(?:sample|code)(?:[/?#]|$))[^/?#]+/gi;
 // Checkout sessions and payment intents open a customer's intake and payment; Stripe adds client secrets on return.
 const SECRET_QUERY = /([?&](?:session_id|payment_intent|[^=&#]*(?:secret|token)[^=&#]*)=)[^&#]*/gi;
 

@@ -3,6 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAIL_SEND_TASK } from "../../src/modules/mail/index.js";
+import { redactLinkTokens } from "../../src/shared/one-time-links.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { signInHome } from "../support/home.js";
 import { type Smtp, startSmtp } from "../support/smtp.js";
@@ -184,6 +185,9 @@ describe("paying an accepted quote (demo payments)", () => {
       .send(CARD)
       .expect(404);
     await stranger.post("/api/quote-pay/short").send(CARD).expect(400);
+    // Log lines never carry the link's token.
+    for (const url of [`/quote-pay/${token}`, `/api/quote-pay/${token}/confirm`, `/quote-pay/${token}/invoice.pdf`])
+      expect(redactLinkTokens(url)).not.toContain(token);
   });
 
   it("another homeowner's quote is a 404; an unaccepted quote a 409; a refused card form a 400 that writes nothing", async () => {
