@@ -84,8 +84,6 @@ export interface QuoteToBook {
   };
 }
 
-const column = (row: Record<string, unknown>, name: string) => (name in row ? row[name] : null);
-
 export class QuotePaymentsRepository {
   constructor(private readonly db: Knex) {}
 
@@ -112,12 +110,11 @@ export class QuotePaymentsRepository {
       propertyId: row.property_id as number,
       maintenanceTaskId: row.maintenance_task_id as number,
       taskTitle: row.task_title as string,
-      // Q1's columns (migration 20261203000200): read when present, so a quote from before still pays.
-      scope: (column(row, "scope") as string | null) ?? null,
+      scope: (row.scope as string | null) ?? null,
       quotedCents: row.quoted_cents == null ? null : Number(row.quoted_cents),
-      taxProvince: (column(row, "tax_province") as string | null) ?? null,
+      taxProvince: (row.tax_province as string | null) ?? null,
       postalCode: row.postal_code as string,
-      validUntil: isoDay(column(row, "valid_until")),
+      validUntil: isoDay(row.valid_until),
       decidedAt: row.decided_at ? new Date(row.decided_at as string).toISOString() : null,
       clientName: row.client_name as string,
       clientEmail: row.client_email as string,
