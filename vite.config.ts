@@ -26,11 +26,12 @@ export default defineConfig({
         "islands/auth/passkeys.ts",
         "islands/styles/app.css",
       ],
-      // react-query in one chunk (not eight small ones), loaded only by the islands that use it (islands/main.ts).
+      // react-query and the islands' query provider (islands/ui/providers.tsx, which only ever loads with it) in one
+      // chunk, not nine small ones, loaded only by the islands that use it (islands/main.ts).
       output: {
         advancedChunks: {
           includeDependenciesRecursively: false,
-          groups: [{ name: "queries", test: /node_modules[\\/]@tanstack[\\/]/ }],
+          groups: [{ name: "queries", test: /node_modules[\\/]@tanstack[\\/]|islands[\\/]ui[\\/]providers\.tsx$/ }],
         },
       },
     },
