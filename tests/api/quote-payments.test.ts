@@ -134,9 +134,13 @@ describe("paying an accepted quote (demo payments)", () => {
     const list = await staff.get("/api/invoices?limit=100").expect(200);
     const row = (list.body.invoices ?? list.body).find((i: { id: number }) => i.id === invoice.id);
     expect(row).toMatchObject({ quoteRequestId: quoteId, number: invoice.number, status: "paid", amount: 734.5 });
-    // The staff invoices page lists it too.
+    // Named by its task, with no price list: it was never sold from /pricing or /checkout.
+    expect(row.priceList).toBeNull();
+    expect(row.quoteTitle).toBeTruthy();
+    // The staff invoices page lists it too, as a quote.
     const adminPage = await staff.get("/admin/invoices").expect(200);
     expect(adminPage.text).toContain(invoice.number);
+    expect(adminPage.text).toContain(`Quote: ${row.quoteTitle}`);
     // Its refund is not offered through the subscriptions' refund path: a 404 that writes nothing (decisions.md#43).
     await staff.post(`/api/invoices/${invoice.id}/refund`).send({ amountCents: 1000, reason: "Test" }).expect(404);
     expect(await ctx.db("refunds").where({ invoice_id: invoice.id }).first()).toBeUndefined();

@@ -23,8 +23,10 @@ export type InvoiceListRow = Invoice & {
   customerName: string | null;
   customerEmail: string | null;
   planType: string;
-  /** The price list the subscription was sold from (docs/decisions.md#23). */
-  priceList: "pricing" | "checkout";
+  /** The price list the subscription was sold from (docs/decisions.md#23); null for a quote's invoice. */
+  priceList: "pricing" | "checkout" | null;
+  /** What a quote's invoice is for (its task's title); null for a subscription's. */
+  quoteTitle: string | null;
   taxes: { GST: number; HST: number; QST: number };
   refundedTax: number;
 };
@@ -38,14 +40,15 @@ export const toListRow = (row: Row): InvoiceListRow => {
     customerName: ((row.customer_name ?? row.payer_name) as string | null) ?? null,
     customerEmail: ((row.customer_email ?? row.payer_email) as string | null) ?? null,
     planType: (row.plan_type as string | null) ?? "quote",
-    priceList: row.price_list === "checkout" ? "checkout" : "pricing",
+    priceList: invoice.quoteRequestId ? null : row.price_list === "checkout" ? "checkout" : "pricing",
+    quoteTitle: (row.quote_title as string | null) ?? null,
     taxes: { GST: kind("GST"), HST: kind("HST"), QST: kind("QST") },
     refundedTax: cents(row.refunded_tax_cents) / 100,
   };
 };
 
 /**
- * The filter's conditions on `invoices as i`. Each is an index range (migrations/20261203000400_billing_answers.ts):
+ * The filter's conditions on `invoices as i`. Each is an index range (migrations/20261206000300_billing_answers.ts):
  * the issue day is `coalesce(paid_at, period_start)` written exactly as the indexes are, and an amount is an OR of
  * the total's and the subtotal's index, each with the issue day second (invoices.md, "Searching").
  */
@@ -73,6 +76,7 @@ export class InvoiceListRepository {
       .leftJoin("subscriptions as s", "s.id", "i.subscription_id")
       .leftJoin("quote_requests as q", "q.id", "i.quote_request_id")
       .leftJoin("properties as qp", "qp.id", "q.property_id")
+      .leftJoin("maintenance_tasks as qt", "qt.id", "q.maintenance_task_id")
       .leftJoin("customers as c", "c.id", this.db.raw("coalesce(s.customer_id, qp.customer_id)"))
       .select(
         "i.*",
@@ -82,6 +86,7 @@ export class InvoiceListRepository {
         "s.payer_email",
         "c.name as customer_name",
         "c.email as customer_email",
+        "qt.title as quote_title",
         this.db.raw(
           "(select coalesce(sum(r.tax_cents), 0) from refunds r where r.invoice_id = i.id) as refunded_tax_cents",
         ),
