@@ -276,7 +276,12 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     transaction,
     audit,
     notifications,
-    settings: { timeZone: env.BUSINESS_TZ, businessProvince: env.BUSINESS_PROVINCE, publicUrl },
+    settings: {
+      timeZone: env.BUSINESS_TZ,
+      businessProvince: env.BUSINESS_PROVINCE,
+      taxRegistered: business.taxRegistered,
+      publicUrl,
+    },
   });
   const sharing = new SharingService(new SharingRepository(db), {
     reports,

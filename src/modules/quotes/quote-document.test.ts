@@ -41,3 +41,15 @@ describe("a quote's validity and what happens after yes (docs/decisions.md#42)",
     expect(afterYesText(null)).toContain("; one of our technicians comes at the time you agree.");
   });
 });
+
+describe("a quote of a business not registered for GST/HST", () => {
+  it("charges no tax: the total is the price (docs/tax.md)", () => {
+    expect(quoteTotals(64000, "ON", "2026-11-26", false)).toEqual({
+      subtotalCents: 64000,
+      taxLines: [],
+      taxCents: 0,
+      totalCents: 64000,
+    });
+    expect(quoteTotals(64000, "ON", "2026-11-26").totalCents).toBe(72320);
+  });
+});

@@ -7,8 +7,10 @@ export type QuoteTotals = { subtotalCents: number; taxLines: TaxLine[]; taxCents
  * The tax of a quoted price for a home in `province` on `day` (YYYY-MM-DD, BUSINESS_TZ), by docs/decisions.md#32.
  * The province is the one stored on the quote when it was quoted; one that is not a province is a bug, not zero tax.
  */
-export function quoteTotals(subtotalCents: number, province: string, day: string): QuoteTotals {
+export function quoteTotals(subtotalCents: number, province: string, day: string, taxRegistered = true): QuoteTotals {
   if (!isProvince(province)) throw new Error(`Not a Canadian province or territory: ${province}`);
+  // A business not registered for GST/HST (BUSINESS_TAX_REGISTERED=false) must not charge it (docs/tax.md).
+  if (!taxRegistered) return { subtotalCents, taxLines: [], taxCents: 0, totalCents: subtotalCents };
   const taxed = taxFor(subtotalCents, province, day);
   return { subtotalCents, taxLines: taxed.lines, taxCents: taxed.taxCents, totalCents: taxed.totalCents };
 }

@@ -61,7 +61,7 @@ export interface QuotePaymentsDeps {
   demoDeclines: DemoDeclines;
   /** The invoice as a PDF (subscriptions' renderInvoicePdf with the business and the buyer). */
   renderPdf: (invoice: Invoice, quote: PayableQuote) => Promise<Buffer>;
-  business: { legalName: string; gstHstNumber: string | null; province: string };
+  business: { legalName: string; gstHstNumber: string | null; province: string; taxRegistered: boolean };
   settings: { timeZone: string; publicUrl: string };
 }
 
@@ -113,7 +113,7 @@ export class QuotePayments {
     if (!quote || quote.quotedCents === null) return null;
     const day = todayIn(this.deps.settings.timeZone, now);
     const province = this.province(quote);
-    const totals = quoteTotals(quote.quotedCents, province, day);
+    const totals = quoteTotals(quote.quotedCents, province, day, this.deps.business.taxRegistered);
     const token = newToken();
     const { id, created } = await this.deps.invoices.insertQuoteInvoice(
       {

@@ -103,6 +103,8 @@ export interface QuotesDeps {
     timeZone: string;
     /** BUSINESS_PROVINCE: the tax of a home whose postal code names no province (docs/decisions.md#32). */
     businessProvince: string;
+    /** BUSINESS_TAX_REGISTERED: false charges no tax (docs/tax.md). */
+    taxRegistered: boolean;
     /** The site's public origin: the quote page link of a quote-ready e-mail. */
     publicUrl: string;
   };
@@ -185,7 +187,10 @@ export class QuotesService {
     const { postalCode, ...rest } = row;
     const taxProvince = row.taxProvince ?? this.provinceOf(postalCode);
     const day = this.today(row.quotedAt ? new Date(row.quotedAt) : new Date());
-    const totals = row.quotedCents === null ? null : quoteTotals(row.quotedCents, taxProvince, day);
+    const totals =
+      row.quotedCents === null
+        ? null
+        : quoteTotals(row.quotedCents, taxProvince, day, this.deps.settings.taxRegistered);
     return { ...rest, taxProvince, totals };
   }
 
