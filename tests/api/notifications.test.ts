@@ -203,7 +203,9 @@ describe("each event is one notification, linked to its record", () => {
       ["quote-declined", "quote_request", String(ids[1])],
     ]);
     expect(rows[0]!.text).toContain("Clean gutters");
-    expect(rows[0]!.link).toContain("/admin/quote-requests?q=");
+    // The accepted one leads to where the office books it (docs/decisions.md#43), the declined one to its request.
+    expect(rows[0]!.link).toBe("/admin/quotes-to-book");
+    expect(rows[1]!.link).toContain("/admin/quote-requests?q=");
     // Answering again is refused: nothing more.
     await expect(ctx.container.quotes.decideAsOwner(ids[0]!, "decline", () => true)).rejects.toMatchObject({
       status: 409,

@@ -99,7 +99,7 @@ const notificationsOf = async (id: number) =>
       .db("notifications")
       .where({ record_type: "quote_request", record_id: String(id) })
       .orderBy("id")
-  ).map((n: { kind: string; text: string }) => ({ kind: n.kind, text: n.text }));
+  ).map((n: { kind: string; text: string; link: string }) => ({ kind: n.kind, text: n.text, link: n.link }));
 
 describe("the quote's figures: the home's province's tax (docs/decisions.md#32, #42)", () => {
   it("a Quebec home pays GST and QST; the staff list shows scope, tax and total", async () => {
@@ -345,6 +345,9 @@ describe("the bell on every answer (docs/decisions.md#42)", () => {
     const onBehalf = await notificationsOf(ids[2]!);
     expect(onBehalf.map((n) => n.kind)).toEqual(["quote-accepted"]);
     expect(onBehalf[0]!.text).toMatch(/^The office accepted the quote for .* for /);
+    // An acceptance leads to where the office books it; a decline to the request itself.
+    expect((await notificationsOf(ids[0]!))[0]!.link).toBe("/admin/quotes-to-book");
+    expect((await notificationsOf(ids[1]!))[0]!.link).toMatch(/^\/admin\/quote-requests\?q=/);
     // The staff bell lists them.
     const bell = await staff.get("/admin/notifications?kind=quote-accepted").expect(200);
     expect(bell.text).toContain("The office accepted the quote for");

@@ -165,7 +165,11 @@ export class QuotesService {
       kind: decision === "accept" ? "quote-accepted" : "quote-declined",
       recordType: "quote_request",
       recordId: current.id,
-      link: `/admin/quote-requests?${new URLSearchParams({ q: current.propertyAddress.split(",")[0] ?? "" })}`,
+      // An accepted quote is the office's to book (docs/decisions.md#43); a declined one is read where it was asked.
+      link:
+        decision === "accept"
+          ? "/admin/quotes-to-book"
+          : `/admin/quote-requests?${new URLSearchParams({ q: current.propertyAddress.split(",")[0] ?? "" })}`,
       text: byStaff ? `The office ${verb} ${what} for ${current.clientName}` : `${current.clientName} ${verb} ${what}`,
     });
   }
