@@ -50,12 +50,9 @@ const listRow = invoice
     customerName: z.string().nullable(),
     customerEmail: z.string().nullable(),
     planType: z.string().meta({ description: "The subscription's plan; 'quote' for a quote's invoice" }),
-    priceList: z
-      .enum(["pricing", "checkout"])
-      .nullable()
-      .meta({
-        description: "The price list its subscription was sold from (docs/decisions.md#23); null for a quote's",
-      }),
+    priceList: z.enum(["pricing", "checkout"]).nullable().meta({
+      description: "The price list its subscription was sold from (docs/decisions.md#23); null for a quote's",
+    }),
     quoteTitle: z.string().nullable().meta({ description: "What a quote's invoice is for; null for a subscription's" }),
     taxes: z
       .object({ GST: z.number(), HST: z.number(), QST: z.number() })
