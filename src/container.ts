@@ -68,7 +68,6 @@ import { type StripeBilling, createStripeBilling } from "./modules/subscriptions
 import { StripeWebhooks } from "./modules/subscriptions/webhooks.js";
 import { type InvoiceSide, createInvoiceSide } from "./modules/subscriptions/invoices.wiring.js";
 import { renderInvoicePdf } from "./modules/subscriptions/invoice-pdf.js";
-import { withAfterYes } from "./modules/quotes/after-yes.js";
 import { QuotePayments } from "./modules/quotes/quote-payments.js";
 import { QuotePaymentsRepository } from "./modules/quotes/quote-payments.repository.js";
 import { DEMO_DECLINES } from "./modules/payments/checkout.constants.js";
@@ -271,7 +270,8 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     settings: { timeZone: env.BUSINESS_TZ, publicUrl },
   });
   const quotes = new QuotesService(new QuotesRepository(db), {
-    maintenance: withAfterYes(maintenance, quotePayments),
+    maintenance,
+    afterAccepted: (taskId, tx) => quotePayments.onAccepted(taskId, tx),
     customers,
     transaction,
     audit,

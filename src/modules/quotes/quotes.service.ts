@@ -92,6 +92,11 @@ const sumTotals = (items: { totals: QuoteRequest["totals"] }[]): ClientQuoteRepo
 export interface QuotesDeps {
   /** An accepted quote schedules its task, a completed one completes it (same transaction). */
   maintenance: Pick<MaintenanceService, "setTaskStatus">;
+  /**
+   * What follows a yes, in the acceptance's transaction, whatever the path (docs/decisions.md#43): the quote's
+   * invoice and the e-mail with its pay link (QuotePayments.onAccepted). Null: nothing follows.
+   */
+  afterAccepted: ((maintenanceTaskId: number, tx: Tx) => Promise<unknown>) | null;
   customers: Pick<CustomersService, "findPropertyFor">;
   transaction: TransactionRunner;
   /** The audit trail: staff moves, deletions and quote reports sent (docs/decisions.md#39). */
@@ -313,7 +318,10 @@ export class QuotesService {
     if (status === "accepted" && isExpired(current.validUntil, this.today()))
       throw new QuoteExpiredError(current.validUntil!);
     await this.quotes.update(current.id, { status, decided: status === "accepted" || status === "declined" }, tx);
-    if (status === "accepted") await this.deps.maintenance.setTaskStatus(current.maintenanceTaskId, "scheduled", tx);
+    if (status === "accepted") {
+      await this.deps.maintenance.setTaskStatus(current.maintenanceTaskId, "scheduled", tx);
+      await this.deps.afterAccepted?.(current.maintenanceTaskId, tx);
+    }
     if (status === "completed") await this.deps.maintenance.setTaskStatus(current.maintenanceTaskId, "completed", tx);
   }
 
