@@ -195,6 +195,8 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     log,
     audit,
     notifications,
+    // Built further down, with the quotes: called only once a request comes in.
+    quoteReceipts: { resend: (invoice, tx) => quotePayments.resendReceipt(invoice, tx) },
   });
   const stripe = stripeBilling
     ? {

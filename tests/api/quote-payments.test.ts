@@ -141,6 +141,18 @@ describe("paying an accepted quote (demo payments)", () => {
     const adminPage = await staff.get("/admin/invoices").expect(200);
     expect(adminPage.text).toContain(invoice.number);
     expect(adminPage.text).toContain(`Quote: ${row.quoteTitle}`);
+    // "I never got the receipt": the office sends it again, to the homeowner, once per click.
+    const resent = await staff
+      .post(`/api/invoices/${invoice.id}/resend-receipt`)
+      .set("Idempotency-Key", "quote-resend-1")
+      .send({});
+    expect(resent.status, JSON.stringify(resent.body)).toBe(201);
+    expect(resent.body).toMatchObject({ repeated: false, resend: { sentTo: email } });
+    await runJobs(ctx);
+    const receipts = (await mailsTo(smtp, email)).filter((m) => m.subject === receipt?.subject);
+    expect(receipts).toHaveLength(2);
+    expect(receipts[1]!.text).toContain("Total: $734.50");
+    expect(await ctx.db("receipt_resends").where({ invoice_id: invoice.id })).toMatchObject([{ sent_to: email }]);
     // Its refund is not offered through the subscriptions' refund path: a 404 that writes nothing (decisions.md#43).
     await staff.post(`/api/invoices/${invoice.id}/refund`).send({ amountCents: 1000, reason: "Test" }).expect(404);
     expect(await ctx.db("refunds").where({ invoice_id: invoice.id }).first()).toBeUndefined();

@@ -175,8 +175,14 @@ export class QuotePayments {
   private async paid(invoice: LockedQuoteInvoice, quote: PayableQuote, tx: Tx, now: Date): Promise<Invoice> {
     await this.deps.invoices.markQuoteInvoicePaid(invoice.id, now, tx);
     const paid = { ...invoice, status: "paid", paidAt: now.toISOString() };
+    await this.queueReceipt(paid, quote, tx);
+    return paid;
+  }
+
+  /** The receipt of a paid quote invoice, queued in the caller's transaction. */
+  private queueReceipt(paid: Invoice, quote: PayableQuote, tx: Tx): Promise<void> {
     const origin = this.deps.settings.publicUrl;
-    await enqueueJob(
+    return enqueueJob(
       tx,
       MAIL_SEND_TASK,
       quoteReceiptEmail({
@@ -186,13 +192,23 @@ export class QuotePayments {
         propertyAddress: quote.propertyAddress,
         figures: figuresOf(paid),
         origin,
-        paidOn: longDate(todayIn(this.deps.settings.timeZone, now)),
+        paidOn: longDate(todayIn(this.deps.settings.timeZone, new Date(paid.paidAt!))),
         registration: this.deps.business.gstHstNumber,
         legalName: this.deps.business.legalName,
         pdfLink: `${origin}/my-home/quotes/${quote.id}/invoice.pdf`,
       }),
     );
-    return paid;
+  }
+
+  /**
+   * The office sends a paid quote invoice's receipt again (subscriptions' receipt resends, under the invoice's lock):
+   * to the home's customer as the first one went; answers the address.
+   */
+  async resendReceipt(invoice: Invoice, tx: Tx): Promise<string> {
+    const quote = invoice.quoteRequestId ? await this.deps.repo.find(invoice.quoteRequestId, tx) : null;
+    if (!quote) throw new ConflictError("This invoice's quote request is gone: its receipt cannot be sent again");
+    await this.queueReceipt(invoice, quote, tx);
+    return quote.clientEmail;
   }
 
   /** Demo mode: the demo card form's card, charged once under the invoice's lock. */

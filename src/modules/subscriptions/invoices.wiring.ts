@@ -6,7 +6,7 @@ import type { TransactionRunner } from "../../db/transaction.js";
 import { ChargeEvents } from "./charge-events.js";
 import { InvoiceListRepository } from "./invoice-list.repository.js";
 import { InvoicesService } from "./invoices.service.js";
-import { ReceiptResends } from "./receipt-resends.js";
+import { type QuoteReceipts, ReceiptResends } from "./receipt-resends.js";
 import { Reconciler } from "./reconcile.js";
 import { RefundsRepository } from "./refunds.repository.js";
 import { type RefundsDeps, RefundsService } from "./refunds.js";
@@ -33,6 +33,8 @@ export interface InvoiceSideDeps {
   audit: RefundsDeps["audit"];
   /** The staff bell: disputes (charge-events.ts). */
   notifications?: ConstructorParameters<typeof ChargeEvents>[0]["notifications"];
+  /** A quote invoice's receipt, sent again (the quotes module's; receipt-resends.ts). */
+  quoteReceipts: QuoteReceipts | null;
   /** When a receipt is resent (a double click within a minute is one); default the wall clock. */
   clock?: () => Date;
 }
@@ -73,6 +75,7 @@ export function createInvoiceSide(deps: InvoiceSideDeps): InvoiceSide {
     business: deps.business,
     timeZone: deps.timeZone,
     resends: new ReceiptResends({
+      quoteReceipts: deps.quoteReceipts,
       db: deps.db,
       transaction: deps.transaction,
       subscriptions: deps.repo,

@@ -21,7 +21,17 @@ export interface ReceiptResend {
   createdAt: string;
 }
 
+/**
+ * A quote's invoice has no subscription: its receipt is the quotes module's (docs/decisions.md#43), which sends it
+ * again in the caller's transaction and answers the address it went to.
+ */
+export interface QuoteReceipts {
+  resend(invoice: Invoice, tx: Tx): Promise<string>;
+}
+
 export interface ReceiptResendsDeps {
+  /** Null: a quote's invoice has no receipt to resend here. */
+  quoteReceipts: QuoteReceipts | null;
   db: Knex;
   transaction: TransactionRunner;
   subscriptions: Pick<SubscriptionsRepository, "find">;
@@ -56,9 +66,10 @@ export class ReceiptResends {
       const invoice = toInvoice(row);
       if (invoice.status !== "paid")
         throw new ConflictError(`Only a paid invoice has a receipt: this one is ${invoice.status}`);
+      const quote = invoice.quoteRequestId ? this.deps.quoteReceipts : null;
       const sub = invoice.subscriptionId ? await this.deps.subscriptions.find(invoice.subscriptionId, tx) : null;
-      if (!sub) throw new ConflictError("This invoice has no subscription receipt to resend");
-      if (!sub.customerEmail) throw new ConflictError("The payer has no e-mail address to send the receipt to");
+      if (!sub && !quote) throw new ConflictError("This invoice has no receipt to resend");
+      if (sub && !sub.customerEmail) throw new ConflictError("The payer has no e-mail address to send the receipt to");
       const key = input.key ?? `actor:${input.actor}`;
       const earlier = await tx("receipt_resends")
         .where({ invoice_id: invoiceId, request_key: key })
@@ -66,18 +77,22 @@ export class ReceiptResends {
         .orderBy("id", "desc")
         .first();
       if (earlier) return { resend: toResend(earlier), invoice, repeated: true };
-      await this.deps.mailer.send("receipt", sub, tx, {
-        amount: invoice.amount,
-        periodStart: invoice.periodStart,
-        periodEnd: invoice.periodEnd,
-        invoice: mailInvoice(invoice),
-      });
+      let sentTo: string;
+      if (sub) {
+        await this.deps.mailer.send("receipt", sub, tx, {
+          amount: invoice.amount,
+          periodStart: invoice.periodStart,
+          periodEnd: invoice.periodEnd,
+          invoice: mailInvoice(invoice),
+        });
+        sentTo = sub.customerEmail!;
+      } else sentTo = await quote!.resend(invoice, tx);
       const [stored] = await tx("receipt_resends")
         .insert({
           invoice_id: invoiceId,
           request_key: key,
           actor: input.actor,
-          sent_to: sub.customerEmail,
+          sent_to: sentTo,
           created_at: now,
         })
         .returning("*");
@@ -87,7 +102,7 @@ export class ReceiptResends {
         recordType: "invoice",
         recordId: invoiceId,
         before: null,
-        after: { number: invoice.number, sentTo: sub.customerEmail },
+        after: { number: invoice.number, sentTo },
       });
       return { resend: toResend(stored), invoice, repeated: false };
     });
