@@ -112,7 +112,14 @@ describe("seedDemo", () => {
     expect(subs.filter((s) => s.status === "active" && s.cancel_at).length).toBe(
       result12.subscriptions.cancel_scheduled,
     );
-    expect(result12.subscriptions.invoices).toBe(await count("invoices"));
+    const subscriptionInvoices = Number(
+      (await ctx.db("invoices").whereNotNull("subscription_id").count({ n: "*" }))[0]!.n,
+    );
+    expect(result12.subscriptions.invoices).toBe(subscriptionInvoices);
+    // The other invoices are the seeded accepted quotes' (docs/decisions.md#43): one each, open, not yet paid.
+    const quoteInvoices = await ctx.db("invoices").whereNotNull("quote_request_id");
+    expect(quoteInvoices.length).toBe((await count("invoices")) - subscriptionInvoices);
+    expect(quoteInvoices.every((i) => i.status === "open")).toBe(true);
     // Nothing counted twice: revenue is the paid invoices (every seeded payment belongs to a subscription).
     // Revenue counts subtotals, net of refunds (docs/decisions.md#34): one demo invoice is partly refunded.
     const paid = Number((await ctx.db("invoices").where({ status: "paid" }).sum({ n: "subtotal_cents" }))[0]!.n);
