@@ -82,6 +82,11 @@ const PUBLIC = [
   "GET /api/client-report/:token/photos/:photoId",
   "GET /quote-report/:token",
   "POST /quote-report/:token/items/:id",
+  // An accepted quote's pay link (docs/decisions.md#43): the token e-mailed to the homeowner is the proof
+  "GET /quote-pay/:token",
+  "GET /quote-pay/:token/invoice.pdf",
+  "POST /api/quote-pay/:token",
+  "POST /api/quote-pay/:token/confirm",
   // The staff calendar feed: calendar apps cannot log in; the rotatable secret in the URL is the proof
   "GET /calendar/feed/:file",
   // A homeowner's private calendar feed: the same kind of rotatable secret, one per homeowner
