@@ -88,7 +88,13 @@ const processes: HavenProcess[] = [];
 const staff = new Browser();
 
 /** What the site acknowledged, so what must be e-mailed: one line per expected message, "to kind". */
-const acknowledged = { bookings: new Map<number, string>(), shares: [] as string[], quoteReports: [] as string[] };
+const acknowledged = {
+  bookings: new Map<number, string>(),
+  shares: [] as string[],
+  quoteReports: [] as string[],
+  /** Each move to quoted that was answered 200: the homeowner hears once that the quote is ready. */
+  quotesReady: [] as string[],
+};
 
 const holderOf = (proc: HavenProcess) => `${os.hostname()}:${proc.pid}`;
 const rows = async <T = Record<string, unknown>>(sql: string, bindings: unknown[] = []) =>
@@ -299,11 +305,15 @@ describe("two web processes and two workers on one Postgres", () => {
         staff.send(B, "PATCH", `/api/quote-requests/${raced!.id}`, { status: "declined" }),
       ]);
       expect(moves.map((m) => m.status).sort()).toEqual([200, 409]);
-      for (const quote of rest)
-        statusOf(
-          await staff.send(A, "PATCH", `/api/quote-requests/${quote.id}`, { status: "quoted", quotedAmount: "$250" }),
-          200,
-        );
+      if (moves[0]!.status === 200) acknowledged.quotesReady.push(moves[0]!.body.clientEmail);
+      for (const quote of rest) {
+        const quoted = await staff.send(A, "PATCH", `/api/quote-requests/${quote.id}`, {
+          status: "quoted",
+          quotedAmount: "$250",
+        });
+        statusOf(quoted, 200);
+        acknowledged.quotesReady.push(quoted.body.clientEmail);
+      }
       const generated = await staff.send(B, "POST", `/api/properties/${report.propertyId}/generate-quote-report`);
       statusOf(generated, 201);
       acknowledged.quoteReports.push(generated.body.clientEmail);
@@ -484,7 +494,7 @@ describe("two web processes and two workers on one Postgres", () => {
     expect(await count("select count(*)::int as n from maintenance_reminders")).toBe(before);
   }, 90_000);
 
-  it("send every e-mail once: one per acknowledged booking, share and quote report, and per reminder", async () => {
+  it("send every e-mail once: one per acknowledged booking, share, quote ready and quote report, and per reminder", async () => {
     const kindOf = (subject: string) =>
       /^Your Haven inspection is booked/.test(subject)
         ? "booking"
@@ -492,14 +502,17 @@ describe("two web processes and two workers on one Postgres", () => {
           ? "share"
           : /^Your Haven quote for/.test(subject)
             ? "quote report"
-            : /^Reminder:/.test(subject)
-              ? "reminder"
-              : `other (${subject})`;
+            : /^Your Haven quote is ready:/.test(subject)
+              ? "quote ready"
+              : /^Reminder:/.test(subject)
+                ? "reminder"
+                : `other (${subject})`;
     const reminders = await rows<{ email: string }>("select email from maintenance_reminders");
     const expected = [
       ...[...acknowledged.bookings.values()].map((to) => `${to} booking`),
       ...acknowledged.shares.map((to) => `${to} share`),
       ...acknowledged.quoteReports.map((to) => `${to} quote report`),
+      ...acknowledged.quotesReady.map((to) => `${to} quote ready`),
       ...reminders.map((r) => `${r.email} reminder`),
     ].map((line) => line.toLowerCase());
     const received = (await box.mails()).map((mail) => {
