@@ -253,7 +253,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
   // After a quote's yes (docs/decisions.md#43): its invoice and pay link, made in the acceptance's transaction.
   const quotePayments = new QuotePayments({
     repo: new QuotePaymentsRepository(db),
-    invoices: subscriptionsRepository.invoiceRows,
+    invoices: subscriptionsRepository.quoteInvoiceRows,
     transaction,
     provider: env.PAYMENTS_MODE,
     stripe: stripeBilling?.stripe ?? null,

@@ -10,16 +10,14 @@ export {
   STALE_TASK_MESSAGE,
 } from "./maintenance.service.js";
 export {
-  type InspectionBooker,
   PlanDeliveries,
   type PlanDeliveriesDeps,
-  type PlanVisitChange,
-  type PlanVisitChangeResult,
   type PlanDeliveriesSettings,
   type PlanServiceSchedule,
   type PlanServiceSubscription,
   type SyncResult,
 } from "./plan-deliveries.js";
+export type { InspectionBooker, PlanVisitChange, PlanVisitChangeResult } from "./plan-visit-changes.js";
 export {
   MAINTENANCE_CRONTAB,
   MAINTENANCE_EXPAND_TASK,

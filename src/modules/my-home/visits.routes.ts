@@ -13,7 +13,8 @@ import {
   serviceRequestSchema,
   visitsQuery,
 } from "./visits.schemas.js";
-import { RescheduleTakenError, type VisitsService, monthWeeks, shiftMonth } from "./visits.service.js";
+import { RescheduleTakenError } from "./visit-items.js";
+import { type VisitsService, monthWeeks, shiftMonth } from "./visits.service.js";
 
 /** What the Visits page and calls use. */
 export interface VisitsRoutesDeps {

@@ -6,25 +6,26 @@ import { createHash, randomBytes } from "node:crypto";
 import { ConflictError, NotFoundError, ValidationError } from "../../http/errors.js";
 import type { Booking } from "../bookings/bookings.schemas.js";
 import { addDays, earliestInspectionDate, longDate, slotLabel, todayIn } from "../../shared/business-time.js";
-import { type BookingsService, SLOT_TAKEN_MESSAGE, SlotTakenError } from "../bookings/index.js";
+import { type BookingsService, SlotTakenError } from "../bookings/index.js";
 import {
-  ANNUAL_INSPECTION_SERVICE,
-  type InspectionBooker,
   type PlanDeliveries,
   type PlanVisitChangeResult,
-  VISIT_RULE_MESSAGES,
   bookingEvent,
   calendarFile,
-  changeableOn,
-  moveWindow,
-  skippable,
   taskEvent,
-  taskWindow,
 } from "../maintenance/index.js";
-import { SERVING_STATUSES } from "../subscriptions/subscriptions.constants.js";
 import type { SubscriptionsService } from "../subscriptions/index.js";
 import type { HomeAccess } from "./home-access.js";
-import type { HomeTask, VisitsRepository } from "./visits.repository.js";
+import { type PlanVisitOptions, PlanVisits, type Requestable } from "./plan-visits.js";
+import {
+  RESCHEDULE_DATES,
+  RESCHEDULE_LOOK_AHEAD,
+  type RescheduleOptions,
+  RescheduleTakenError,
+  type VisitItem,
+  taskItem,
+} from "./visit-items.js";
+import type { VisitsRepository } from "./visits.repository.js";
 import {
   type HomeBookingChange,
   PORTAL_RESCHEDULE_MESSAGE,
@@ -33,12 +34,6 @@ import {
   type ServiceRequestInput,
 } from "./visits.schemas.js";
 
-/**
- * How many dates My Home offers to move a booking to: the first 14 from the 4-day lead on at which an inspector
- * is free, looking at most 31 days ahead (docs/decisions.md#37, "one booking rule").
- */
-const RESCHEDULE_DATES = 14;
-const RESCHEDULE_LOOK_AHEAD = 31;
 /** How far ahead the list of visits looks (weekly plan visits make a long list; the calendar goes further). */
 export const LIST_DAYS_AHEAD = 90;
 /** The feed: a month back, six months ahead. */
@@ -46,58 +41,6 @@ const FEED_DAYS_BACK = 31;
 const FEED_DAYS_AHEAD = 186;
 export const SAME_TIME_MESSAGE = "That is the time already booked: choose another date or time";
 export const WITHIN_LEAD_MESSAGE = "This inspection is less than 4 days away: please call or e-mail us to change it";
-
-export type VisitKind = "inspection" | "plan-visit" | "maintenance";
-
-/** One entry of the Visits list and calendar. */
-export interface VisitItem {
-  kind: VisitKind;
-  /** The booking's or the task's id. */
-  id: number;
-  propertyId: number;
-  propertyAddress: string;
-  date: string;
-  /** '10:00 AM', or a part of the day as 'Morning (8:00 AM - 12:00 PM)'. */
-  time: string;
-  title: string;
-  status: string;
-  /** A plan visit held while the plan's payment is past due. */
-  held: boolean;
-  /** The plan service of a plan visit ('window-cleaning'). */
-  service: string | null;
-  /** A booking the homeowner may still move or cancel here (scheduled, at least 4 days away). */
-  changeable: boolean;
-  /** A booking's slot as stored ('morning', '9:30 AM'). */
-  timeSlot: string | null;
-  /** A plan visit the homeowner skipped (docs/decisions.md#44). */
-  skipped: boolean;
-  /** What the homeowner may do to a plan visit now (docs/decisions.md#44); all false for other items. */
-  canMove: boolean;
-  canSkip: boolean;
-  canRestore: boolean;
-}
-
-/** Where a plan visit may move to (docs/decisions.md#44): its window, and for the annual inspection the free times. */
-export interface PlanVisitOptions {
-  visit: VisitItem;
-  /** The window's first and last date ('YYYY-MM-DD'). */
-  from: string;
-  to: string;
-  /** The annual inspection: the dates and times an inspector is free in the window (one booking rule, #37). */
-  days: { date: string; slots: string[] }[] | null;
-  /** Of those, the 14 dates nearest the due date: what the page offers. */
-  shownDays: { date: string; slots: string[] }[] | null;
-  /** Why the visit cannot be changed now, when it cannot. */
-  reason: string | null;
-}
-
-/** The on-request services a home's plan includes, which the homeowner may ask for. */
-export interface Requestable {
-  propertyId: number;
-  propertyAddress: string;
-  subscriptionId: number;
-  services: { service: string; title: string }[];
-}
 
 export interface VisitsView {
   today: string;
@@ -109,23 +52,6 @@ export interface VisitsView {
   requestable: Requestable[];
   reschedule: RescheduleOptions;
   feed: { active: boolean; since: string | null };
-}
-
-/**
- * Where a booking may move to: `days` are the offered dates, each with the parts of the day (and the booking's own
- * clock slot) at which an inspector is free; `dates` and `slots` list them flat.
- */
-export interface RescheduleOptions {
-  dates: string[];
-  slots: readonly string[];
-  days: { date: string; slots: string[] }[];
-}
-
-/** A move that lost its time (docs/decisions.md#37): a 409 with the times still free. */
-export class RescheduleTakenError extends ConflictError {
-  constructor(readonly reschedule: RescheduleOptions) {
-    super(SLOT_TAKEN_MESSAGE, { timeSlot: SLOT_TAKEN_MESSAGE });
-  }
 }
 
 const hashSecret = (secret: string) => createHash("sha256").update(secret).digest("hex");
@@ -147,17 +73,25 @@ export interface VisitsDeps {
 }
 
 export class VisitsService {
+  /** The plan visits and the plan's on-request services (plan-visits.ts). */
+  private readonly planVisits: PlanVisits;
+
   constructor(
     private readonly repo: VisitsRepository,
     private readonly deps: VisitsDeps,
-  ) {}
+  ) {
+    this.planVisits = new PlanVisits({
+      repo,
+      homeAccess: deps.homeAccess,
+      bookings: deps.bookings,
+      subscriptions: deps.subscriptions,
+      planDeliveries: deps.planDeliveries,
+      settings: deps.settings,
+    });
+  }
 
   private get tz() {
     return this.deps.settings.timeZone;
-  }
-
-  private get planServices() {
-    return this.deps.planDeliveries;
   }
 
   /**
@@ -205,7 +139,7 @@ export class VisitsService {
       ),
       month,
       monthItems: items.filter((i) => i.date.startsWith(month)),
-      requestable: await this.requestable(propertyIds),
+      requestable: await this.planVisits.requestable(propertyIds),
       reschedule: await this.rescheduleOptions(now),
       feed: { active: since !== null, since },
     };
@@ -238,162 +172,28 @@ export class VisitsService {
           canSkip: false,
           canRestore: false,
         })),
-      ...tasks.map((t) => this.taskItem(t, today)),
+      ...tasks.map((t) => taskItem(t, today)),
     ];
     return items.sort((a, b) => a.date.localeCompare(b.date) || a.kind.localeCompare(b.kind) || a.id - b.id);
   }
 
-  /** A task as a visit; a plan visit says what the homeowner may do to it now (docs/decisions.md#44). */
-  private taskItem(t: HomeTask, today: string): VisitItem {
-    const plan = Boolean(t.planService) && t.scheduleId !== null;
-    const open = (t.status === "scheduled" || t.status === "pending") && !t.skippedAt && !t.held;
-    const far = Boolean(t.scheduledDate) && changeableOn(t.scheduledDate!, today);
-    return {
-      kind: plan ? "plan-visit" : "maintenance",
-      id: t.id,
-      propertyId: t.propertyId,
-      propertyAddress: t.propertyAddress,
-      date: t.scheduledDate!,
-      time: taskWindow(t).label,
-      title: t.title,
-      status: t.status,
-      held: t.held,
-      service: t.planService,
-      changeable: false,
-      timeSlot: null,
-      skipped: Boolean(t.skippedAt),
-      canMove: plan && open && far,
-      canSkip: plan && open && far && skippable(t.planService!),
-      canRestore: plan && Boolean(t.skippedAt) && t.scheduledDate! > today,
-    };
+  /** One of the homeowner's plan visits with where it may move to (PlanVisits). */
+  planVisitOptions(email: string, taskId: number, now: Date = new Date()): Promise<PlanVisitOptions> {
+    return this.planVisits.planVisitOptions(email, taskId, now);
   }
 
-  /** One of the homeowner's plan visits with where it may move to; 404 when not theirs or not a plan visit. */
-  async planVisitOptions(email: string, taskId: number, now: Date = new Date()): Promise<PlanVisitOptions> {
-    const today = todayIn(this.tz, now);
-    const propertyIds = await this.deps.homeAccess.propertyIds(email);
-    const task = propertyIds.length ? await this.repo.task(propertyIds, taskId) : null;
-    if (!task?.planService || !task.scheduledDate) throw new NotFoundError("Visit not found");
-    const visit = this.taskItem(task, today);
-    const window = moveWindow(
-      { planService: task.planService, rrule: task.rrule, seriesDate: task.seriesDate ?? task.scheduledDate },
-      today,
-    );
-    let days: PlanVisitOptions["days"] = null;
-    if (task.planService === ANNUAL_INSPECTION_SERVICE && visit.canMove) {
-      // The one booking rule (docs/decisions.md#37): from the 4-day lead, the times an inspector is free.
-      const from = [window.from, earliestInspectionDate(this.tz, now)].sort()[1]!;
-      const answer =
-        from <= window.to
-          ? await this.deps.bookings.availability({ from, to: window.to, propertyId: task.propertyId })
-          : { days: [] };
-      days = answer.days.map((d) => ({ date: d.date, slots: d.parts })).filter((d) => d.slots.length > 0);
-    }
-    // The page offers the 14 free dates nearest the due date; a move may take any free date of the window.
-    const due = task.seriesDate ?? task.scheduledDate;
-    const distance = (d: string) => Math.abs(Date.parse(d) - Date.parse(due));
-    const shown = days
-      ? [...days]
-          .sort((a, b) => distance(a.date) - distance(b.date) || a.date.localeCompare(b.date))
-          .slice(0, RESCHEDULE_DATES)
-          .sort((a, b) => a.date.localeCompare(b.date))
-      : null;
-    const M = VISIT_RULE_MESSAGES;
-    const reason = visit.canMove
-      ? null
-      : visit.skipped
-        ? visit.canRestore
-          ? null
-          : M.unskipTooLate
-        : visit.held
-          ? M.held
-          : task.status !== "scheduled" && task.status !== "pending"
-            ? M.notOpen
-            : M.tooClose;
-    return { visit, from: window.from, to: window.to, days, shownDays: shown, reason };
-  }
-
-  /**
-   * Move, skip or restore one of the homeowner's plan visits (docs/decisions.md#44; the rules and the writes are
-   * PlanDeliveries.changeVisit's). Moving the annual inspection books it at a time an inspector is free: the time
-   * must be one the calendars offer (else the wizard's 409 with the times still free).
-   */
-  async changePlanVisit(
+  /** Move, skip or restore one of the homeowner's plan visits (docs/decisions.md#44; PlanVisits). */
+  changePlanVisit(
     email: string,
     taskId: number,
     change: PlanVisitChangeInput,
     now: Date = new Date(),
   ): Promise<PlanVisitChangeResult> {
-    const propertyIds = await this.deps.homeAccess.propertyIds(email);
-    const booker: InspectionBooker = {
-      book: async (tx, at) => {
-        const options = await this.planVisitOptions(email, taskId, now);
-        const day = options.days?.find((d) => d.date === at.date);
-        if (!day?.slots.includes(at.timeSlot))
-          throw new RescheduleTakenError({
-            dates: (options.days ?? []).map((d) => d.date),
-            slots: PORTAL_SLOTS,
-            days: options.days ?? [],
-          });
-        if (at.customerId === null) throw new ConflictError("This home has no customer on file: please call us");
-        const booking = await this.deps.bookings.book(
-          tx,
-          {
-            propertyId: at.propertyId,
-            customerId: at.customerId,
-            scheduledDate: at.date,
-            timeSlot: at.timeSlot,
-            notes: at.note,
-            source: "booking-page",
-          },
-          { email, name: at.clientName },
-        );
-        return { id: booking.id, scheduledDate: booking.scheduledDate, timeSlot: booking.timeSlot };
-      },
-      booked: async (id) => {
-        const booking = (await this.bookingsOf(propertyIds)).find((b) => b.id === id);
-        return booking
-          ? { scheduledDate: booking.scheduledDate, timeSlot: booking.timeSlot, status: booking.status }
-          : null;
-      },
-    };
-    try {
-      return await this.planServices.changeVisit({ taskId, propertyIds, ...change }, booker, now);
-    } catch (error) {
-      if (error instanceof SlotTakenError) {
-        const options = await this.planVisitOptions(email, taskId, now);
-        throw new RescheduleTakenError({
-          dates: (options.days ?? []).map((d) => d.date),
-          slots: PORTAL_SLOTS,
-          days: options.days ?? [],
-        });
-      }
-      throw error;
-    }
+    return this.planVisits.changePlanVisit(email, taskId, change, now);
   }
 
   private async bookingsOf(propertyIds: number[]): Promise<Booking[]> {
     return [...(await this.deps.bookings.byProperty(propertyIds)).values()].flat();
-  }
-
-  /** The on-request services of each home whose plan serves now. */
-  private async requestable(propertyIds: number[]): Promise<Requestable[]> {
-    const out: Requestable[] = [];
-    for (const propertyId of propertyIds) {
-      const found = await this.deps.subscriptions.forProperty(propertyId);
-      if (!found || !SERVING_STATUSES.includes(found.subscription.status)) continue;
-      const services = (await this.planServices.forSubscription(found.subscription.id)).filter(
-        (s) => s.onRequest && !s.endedAt,
-      );
-      if (!services.length) continue;
-      out.push({
-        propertyId,
-        propertyAddress: found.subscription.propertyAddress ?? "",
-        subscriptionId: found.subscription.id,
-        services: services.map((s) => ({ service: s.service, title: s.title })),
-      });
-    }
-    return out;
   }
 
   /** The homeowner's booking, or 404 (someone else's looks exactly like a missing one). */
@@ -458,23 +258,9 @@ export class VisitsService {
     }
   }
 
-  /** An on-request plan service of the homeowner's home, for a date: a task staff see, marked as asked for by the homeowner. */
-  async requestService(email: string, input: ServiceRequestInput, now: Date = new Date()) {
-    if (!(await this.deps.homeAccess.ownsProperty(email, input.propertyId)))
-      throw new NotFoundError("Property not found");
-    const found = await this.deps.subscriptions.forProperty(input.propertyId);
-    if (!found || !SERVING_STATUSES.includes(found.subscription.status))
-      throw new ConflictError("This home has no plan with services to request");
-    return this.planServices.requestService(
-      {
-        subscriptionId: found.subscription.id,
-        service: input.service,
-        date: input.date,
-        notes: input.notes ?? null,
-        source: "portal",
-      },
-      now,
-    );
+  /** An on-request plan service of the homeowner's home, for a date (PlanVisits). */
+  requestService(email: string, input: ServiceRequestInput, now: Date = new Date()) {
+    return this.planVisits.requestService(email, input, now);
   }
 
   // --- The private calendar feed ---

@@ -1,15 +1,14 @@
 // What other modules, the CLI and the seeds may use of quotes (README "Interface for other modules").
 export {
   BELL_CAP,
-  type ClientQuoteReport,
   type NewQuoteRequest,
   QUOTE_REPORT_MAIL_TASK,
   type QuotesDeps,
   QuoteExpiredError,
   QuotesService,
   STALE_QUOTE_MESSAGE,
-  toClientItem,
 } from "./quotes.service.js";
+export { type ClientQuoteReport, toClientItem } from "./quote-view.js";
 export {
   NO_FIGURE_TEXT,
   QUOTE_VALID_DAYS,

@@ -25,7 +25,7 @@ export const NO_SINGLE_PRICE_MESSAGE =
 /** A quote invoice row as the pay path holds it (the subscriptions module's invoices repository gives it). */
 export type LockedQuoteInvoice = Invoice & { provider: string; totalCents: number; paymentIntentId: string | null };
 
-/** The port onto the invoices table (subscriptions' InvoicesRepository, passed in by the container). */
+/** The port onto the invoices table (subscriptions' QuoteInvoicesRepository, passed in by the container). */
 export interface QuoteInvoices {
   insertQuoteInvoice(
     input: {

@@ -2,7 +2,7 @@ import { enqueueJob, type TransactionRunner, type Tx } from "../../db/transactio
 import { ConflictError, NotFoundError, ValidationError } from "../../http/errors.js";
 import { MAX_DAYS_AHEAD, addDays, isIsoDate, todayIn } from "../../shared/business-time.js";
 import { StaleEditError } from "../../http/stale-edit.js";
-import { expiryFrom, hashToken, newToken, openLink } from "../../shared/one-time-links.js";
+import { expiryFrom, hashToken, newToken } from "../../shared/one-time-links.js";
 import {
   QUOTE_REPORT_MAIL_TASK,
   type ClientDecision,
@@ -15,13 +15,13 @@ import {
   parseCents,
 } from "./quotes.constants.js";
 import type { BellItem, QuoteLinkRow, QuoteRow, QuotesRepository } from "./quotes.repository.js";
-import { QUOTE_VALID_DAYS, afterYesText, expiredMessage, isExpired, quoteTotals } from "./quote-document.js";
-import { provinceOfPostalCode } from "../tax/index.js";
+import { QUOTE_VALID_DAYS, expiredMessage, isExpired } from "./quote-document.js";
+import { QuoteDecisions } from "./quote-decisions.js";
+import { type ClientQuoteReport, QuoteFigures, toClientItem } from "./quote-view.js";
 import type { QuoteUpdate } from "./quotes.schemas.js";
 import type { AuditLog } from "../audit/index.js";
 import type { Notifications } from "../notifications/index.js";
 export { QUOTE_REPORT_MAIL_TASK };
-import { addressLine } from "../../shared/address.js";
 import type { CustomersService } from "../customers/index.js";
 import type { MaintenanceService } from "../maintenance/index.js";
 
@@ -39,54 +39,12 @@ export interface NewQuoteRequest {
   source?: QuoteSource;
 }
 
-/** The client's quote report page: what it shows, never adminNotes. */
-export interface ClientQuoteReport {
-  linkId: number;
-  property: { address: string; clientName: string };
-  items: ClientQuoteItem[];
-  /** Before tax, the tax and with tax, over every item; null unless every item has one dollar figure. */
-  totals: { subtotalCents: number; taxCents: number; totalCents: number } | null;
-  /** The total before tax, as the link stored it when made (the spec's field). */
-  totalCents: number | null;
-  expiresAt: string;
-  completed: boolean;
-}
-
 /** An expired quote answered yes: a 409 by every path (docs/decisions.md#42). */
 export class QuoteExpiredError extends ConflictError {
   constructor(validUntil: string) {
     super(expiredMessage(validUntil), { validUntil: "This quote has expired" });
   }
 }
-
-/** What a homeowner sees of a quote (docs/decisions.md#42): never adminNotes. `today` is YYYY-MM-DD, BUSINESS_TZ. */
-export const toClientItem = (q: QuoteRequest, today: string): ClientQuoteItem => ({
-  id: q.id,
-  taskTitle: q.taskTitle,
-  taskDescription: q.taskDescription,
-  priority: q.priority,
-  quotedAmount: q.quotedAmount,
-  quotedCents: q.quotedCents,
-  status: q.status,
-  scope: q.scope,
-  validUntil: q.validUntil,
-  expired: q.status === "quoted" && isExpired(q.validUntil, today),
-  totals: q.totals,
-  afterYes: afterYesText(q.assigneeName),
-});
-
-/** The items' figures added up; null unless every item has one dollar figure. */
-const sumTotals = (items: { totals: QuoteRequest["totals"] }[]): ClientQuoteReport["totals"] =>
-  items.every((i) => i.totals !== null)
-    ? items.reduce(
-        (sum, i) => ({
-          subtotalCents: sum.subtotalCents + i.totals!.subtotalCents,
-          taxCents: sum.taxCents + i.totals!.taxCents,
-          totalCents: sum.totalCents + i.totals!.totalCents,
-        }),
-        { subtotalCents: 0, taxCents: 0, totalCents: 0 },
-      )
-    : null;
 
 /** What the quotes service uses of other modules (their services, never their repositories), and its settings. */
 export interface QuotesDeps {
@@ -117,10 +75,26 @@ export interface QuotesDeps {
 
 /** Quote requests and the quote report (staff-side §2, §4; docs/decisions.md#8 and #21). */
 export class QuotesService {
+  /** A quote's figures in the business zone and province (quote-view.ts). */
+  private readonly figures: QuoteFigures;
+  /** The client's answers, their bell and the quote-ready e-mail (quote-decisions.ts). */
+  private readonly decisions: QuoteDecisions;
+
   constructor(
     private readonly quotes: QuotesRepository,
     private readonly deps: QuotesDeps,
-  ) {}
+  ) {
+    this.figures = new QuoteFigures(deps.settings);
+    this.decisions = new QuoteDecisions({
+      quotes,
+      transaction: deps.transaction,
+      customers: deps.customers,
+      notifications: deps.notifications,
+      figures: this.figures,
+      publicUrl: deps.settings.publicUrl,
+      apply: (current, status, tx) => this.apply(current, status, tx),
+    });
+  }
 
   /**
    * Inside the client's response transaction, one per request_quote: a new request, or, when the task's
@@ -152,55 +126,12 @@ export class QuotesService {
     return Math.min(client + unread, BELL_CAP);
   }
 
-  /**
-   * An answer to a quoted item, for the office, in the answer's transaction: the client's or homeowner's, or one
-   * staff recorded on their behalf (`byStaff`), so the rest of the office hears of it too.
-   */
-  private async raiseDecision(
-    locked: { id: number },
-    decision: ClientDecision,
-    tx: Tx,
-    byStaff = false,
-  ): Promise<void> {
-    if (!this.deps.notifications) return;
-    const current = (await this.quotes.find(locked.id, tx))!;
-    const verb = decision === "accept" ? "accepted" : "declined";
-    const what = `the quote for ${current.taskTitle}${current.quotedAmount ? ` (${current.quotedAmount})` : ""}`;
-    await this.deps.notifications.raise(tx, {
-      kind: decision === "accept" ? "quote-accepted" : "quote-declined",
-      recordType: "quote_request",
-      recordId: current.id,
-      // An accepted quote is the office's to book (docs/decisions.md#43); a declined one is read where it was asked.
-      link:
-        decision === "accept"
-          ? "/admin/quotes-to-book"
-          : `/admin/quote-requests?${new URLSearchParams({ q: current.propertyAddress.split(",")[0] ?? "" })}`,
-      text: byStaff ? `The office ${verb} ${what} for ${current.clientName}` : `${current.clientName} ${verb} ${what}`,
-    });
-  }
-
   private today(now: Date = new Date()): string {
-    return todayIn(this.deps.settings.timeZone, now);
+    return this.figures.today(now);
   }
 
-  /** The province whose tax a home pays: its postal code's, else BUSINESS_PROVINCE (docs/decisions.md#32). */
-  private provinceOf(postalCode: string | null): string {
-    return (postalCode && provinceOfPostalCode(postalCode)) || this.deps.settings.businessProvince;
-  }
-
-  /**
-   * A stored request with its figures (docs/decisions.md#42): the tax of the province stored when quoted (a quote
-   * made before that: the home's), at the rates of the day it was quoted.
-   */
   private present(row: QuoteRow): QuoteRequest {
-    const { postalCode, ...rest } = row;
-    const taxProvince = row.taxProvince ?? this.provinceOf(postalCode);
-    const day = this.today(row.quotedAt ? new Date(row.quotedAt) : new Date());
-    const totals =
-      row.quotedCents === null
-        ? null
-        : quoteTotals(row.quotedCents, taxProvince, day, this.deps.settings.taxRegistered);
-    return { ...rest, taxProvince, totals };
+    return this.figures.present(row);
   }
 
   /** What a homeowner sees of these requests (My Home's Quotes), in their order; unknown ids are left out. */
@@ -265,7 +196,7 @@ export class QuotesService {
       const before = await this.quotes.find(id, tx);
       await this.apply(current, input.status, tx, input);
       // Accepted on the homeowner's behalf: the rest of the office hears of it as if they had (decisions.md#42).
-      if (input.status === "accepted") await this.raiseDecision(current, "accept", tx, true);
+      if (input.status === "accepted") await this.decisions.raiseDecision(current, "accept", tx, true);
       const after = await this.quotes.find(id, tx);
       await this.deps.audit.record(tx, { action: "quote.update", recordType: "quote", recordId: id, before, after });
     });
@@ -307,12 +238,12 @@ export class QuotesService {
           // A plain call without `scope` keeps the one written before.
           ...(input.scope !== undefined && { scope: input.scope || null }),
           validUntil: input.validUntil || addDays(today, QUOTE_VALID_DAYS),
-          taxProvince: this.provinceOf(row.postalCode),
+          taxProvince: this.figures.provinceOf(row.postalCode),
           quoted: true,
         },
         tx,
       );
-      await this.queueQuoteReady(current.id, row.propertyId, row.clientEmail, tx);
+      await this.decisions.queueQuoteReady(current.id, row.propertyId, row.clientEmail, tx);
       return;
     }
     if (status === "accepted" && isExpired(current.validUntil, this.today()))
@@ -392,141 +323,43 @@ export class QuotesService {
   }
 
   /**
-   * The homeowner's "your quote is ready" e-mail of a quote just made or changed (docs/decisions.md#42): a
-   * quote page link of this one item, and the job that renders and sends it, in the move's transaction. The
-   * job carries the version the move wrote: a job whose quote has moved on since sends nothing, so each
-   * version of a quote is e-mailed at most once.
-   */
-  private async queueQuoteReady(id: number, propertyId: number, clientEmail: string, tx: Tx): Promise<void> {
-    const moved = (await this.quotes.find(id, tx))!;
-    const token = newToken();
-    const link = await this.quotes.insertLink(
-      {
-        propertyId,
-        tokenHash: hashToken(token),
-        clientEmail,
-        quoteRequestIds: [id],
-        totalCents: moved.quotedCents,
-        expiresAt: expiryFrom(new Date()),
-      },
-      tx,
-    );
-    await enqueueJob(tx, QUOTE_REPORT_MAIL_TASK, {
-      linkId: link.id,
-      link: `${this.deps.settings.publicUrl}/quote-report/${token}`,
-      ready: { quoteRequestId: id, version: moved.version },
-    });
-  }
-
-  /**
    * A quote-ready job's quote as it is now, or null when it has moved on since the job was queued (another
    * version, or answered): that job then sends nothing.
    */
-  async quoteReadyForMail(quoteRequestId: number, version: number): Promise<ClientQuoteItem | null> {
-    const row = await this.quotes.find(quoteRequestId);
-    if (!row || row.version !== version || row.status !== "quoted") return null;
-    return toClientItem(this.present(row), this.today());
+  quoteReadyForMail(quoteRequestId: number, version: number): Promise<ClientQuoteItem | null> {
+    return this.decisions.quoteReadyForMail(quoteRequestId, version);
   }
 
   /** The quote report of a link for the job that e-mails it (no browser involved). */
-  async quoteReportForMail(linkId: number): Promise<{ link: QuoteLinkRow; report: ClientQuoteReport }> {
-    const link = await this.quotes.findLinkById(linkId);
-    if (!link) throw new NotFoundError("Quote report link not found");
-    return { link, report: await this.describe(link) };
+  quoteReportForMail(linkId: number): Promise<{ link: QuoteLinkRow; report: ClientQuoteReport }> {
+    return this.decisions.quoteReportForMail(linkId);
   }
 
-  private async describe(link: QuoteLinkRow): Promise<ClientQuoteReport> {
-    const property = await this.deps.customers.findPropertyFor({ kind: "staff" }, link.propertyId);
-    if (!property) throw new NotFoundError("Property not found");
-    const today = this.today();
-    const items = (await this.quotes.byIds(link.quoteRequestIds)).map((row) => toClientItem(this.present(row), today));
-    return {
-      linkId: link.id,
-      property: { address: addressLine(property), clientName: property.clientName },
-      items,
-      totals: sumTotals(items),
-      totalCents: link.totalCents,
-      expiresAt: link.expiresAt,
-      completed: Boolean(link.completedAt),
-    };
-  }
-
-  /**
-   * Opens the quote report page: the first view claims the link for this browser; that browser may come
-   * back until every item is answered. `gone` otherwise.
-   */
-  async openQuoteReport(
+  /** Opens the quote report page (QuoteDecisions): the first view claims the link for this browser. */
+  openQuoteReport(
     token: string,
     cookies: string[],
   ): Promise<{ report: ClientQuoteReport; binding?: string } | { gone: true }> {
-    const tokenHash = hashToken(token);
-    const opened = await openLink(
-      () => this.quotes.findLinkByHash(tokenHash),
-      (binding) => this.quotes.claimLink(tokenHash, binding),
-      cookies,
-    );
-    if ("gone" in opened) return opened;
-    return { report: await this.describe(opened.row), binding: opened.binding };
+    return this.decisions.openQuoteReport(token, cookies);
   }
 
-  /**
-   * The homeowner accepts or declines one quoted item in My Home: the quote report's rule (only a quoted item,
-   * accepting schedules its task) without a link. `mayDecide` says whether the request's property is theirs;
-   * it is asked under the row lock, and a request that is not theirs is a 404 like a missing one.
-   */
+  /** The homeowner accepts or declines one quoted item in My Home (QuoteDecisions); the request as it is then. */
   async decideAsOwner(
     quoteRequestId: number,
     decision: ClientDecision,
     mayDecide: (propertyId: number) => boolean,
   ): Promise<QuoteRequest> {
-    await this.deps.transaction(async (tx) => {
-      const current = await this.quotes.lock(quoteRequestId, tx);
-      if (!current || !mayDecide(current.propertyId)) throw new NotFoundError("Quote request not found");
-      if (current.status !== "quoted")
-        throw new ConflictError("This item has already been answered", {
-          status: `Not allowed from ${current.status}`,
-        });
-      await this.apply(current, decision === "accept" ? "accepted" : "declined", tx);
-      await this.raiseDecision(current, decision, tx);
-      // A quote report link whose items are now all answered is spent, as if answered there.
-      for (const link of await this.quotes.openLinksWith(quoteRequestId, tx)) {
-        if ((await this.quotes.byIds(link.quoteRequestIds, tx)).every((i) => i.status !== "quoted"))
-          await this.quotes.completeLink(link.id, tx);
-      }
-    });
+    await this.decisions.decideAsOwner(quoteRequestId, decision, mayDecide);
     return this.get(quoteRequestId);
   }
 
-  /**
-   * The client accepts or declines one quoted item. Accepting moves the request to accepted and its task
-   * to scheduled in the same transaction. Once no item is left quoted, the link is spent.
-   */
-  async decide(
+  /** The client accepts or declines one quoted item of a quote report link (QuoteDecisions). */
+  decide(
     token: string,
     cookies: string[],
     quoteRequestId: number,
     decision: ClientDecision,
   ): Promise<ClientQuoteReport | { gone: true }> {
-    const tokenHash = hashToken(token);
-    const linkId = await this.deps.transaction(async (tx) => {
-      const opened = await openLink(() => this.quotes.findLinkByHash(tokenHash, tx, true), null, cookies);
-      if ("gone" in opened || opened.row.claimedAt === null) return null;
-      const link = opened.row;
-      if (!link.quoteRequestIds.includes(quoteRequestId))
-        throw new ValidationError("This item is not in this quote report", {
-          quoteRequestId: "Not in this quote report",
-        });
-      const current = await this.quotes.lock(quoteRequestId, tx);
-      if (!current) throw new NotFoundError("Quote request not found");
-      if (current.status !== "quoted") throw new ConflictError("This item has already been answered");
-      await this.apply(current, decision === "accept" ? "accepted" : "declined", tx);
-      await this.raiseDecision(current, decision, tx);
-      const items = await this.quotes.byIds(link.quoteRequestIds, tx);
-      if (items.every((i) => i.status !== "quoted")) await this.quotes.completeLink(link.id, tx);
-      return link.id;
-    });
-    if (linkId === null) return { gone: true };
-    const link = await this.quotes.findLinkById(linkId);
-    return this.describe(link!);
+    return this.decisions.decide(token, cookies, quoteRequestId, decision);
   }
 }

@@ -1,5 +1,6 @@
 // The invoice write path and the invoice reads (docs/decisions.md#33, #34): every invoice, demo or Stripe, one at a
-// time or a renewal batch, is stored here, so each gets its number and its tax the same way.
+// time or a renewal batch, is stored here, so each gets its number and its tax the same way. Accepted quotes'
+// invoices (#43) take their numbers here too; their SQL is quote-invoices.repository.ts.
 import type { Knex } from "knex";
 import type { Tx } from "../../db/transaction.js";
 import { todayIn } from "../../shared/business-time.js";
@@ -22,7 +23,7 @@ const NUMBERED = ["open", "paid"];
 
 const iso = (value: unknown) =>
   value instanceof Date ? value.toISOString() : value == null ? null : new Date(value as string).toISOString();
-const cents = (value: unknown) => Number(value ?? 0);
+export const cents = (value: unknown) => Number(value ?? 0);
 const linesOf = (value: unknown): TaxLine[] =>
   (typeof value === "string" ? JSON.parse(value) : (value ?? [])) as TaxLine[];
 
@@ -49,19 +50,6 @@ export const toInvoice = (row: Row): Invoice => ({
   paidAt: iso(row.paid_at),
   failureReason: (row.failure_reason as string | null) ?? null,
 });
-
-/** An accepted quote's invoice (docs/decisions.md#43): its figures were fixed at acceptance. */
-export interface NewQuoteInvoice {
-  quoteRequestId: number;
-  provider: string;
-  subtotalCents: number;
-  taxLines: TaxLine[];
-  taxCents: number;
-  totalCents: number;
-  province: string;
-  issuedAt: Date;
-  payTokenHash: string;
-}
 
 /** One period of a demo renewal batch, billed at the subscription's monthly price (before tax). */
 export interface RenewalInvoice {
@@ -108,7 +96,8 @@ export class InvoicesRepository {
     return Array.from({ length: count }, (_, i) => formatInvoiceNumber(year, last - count + 1 + i));
   }
 
-  private yearOf(at: Date): number {
+  /** The business year of a moment (the zone of the settings): an invoice number's year. */
+  yearOf(at: Date): number {
     return Number(todayIn(this.settings.timeZone, at).slice(0, 4));
   }
 
@@ -354,85 +343,6 @@ export class InvoicesRepository {
         taxed.map((t) => t.province),
       ],
     );
-  }
-
-  /**
-   * An accepted quote's open invoice, numbered from the same counter in the caller's transaction (no gap). One per
-   * quote request (a unique index): a second call returns the first invoice's id and takes no number.
-   */
-  async insertQuoteInvoice(input: NewQuoteInvoice, tx: Tx): Promise<{ id: number; created: boolean }> {
-    const existing = await tx("invoices").where({ quote_request_id: input.quoteRequestId }).first("id");
-    if (existing) return { id: existing.id as number, created: false };
-    const [number] = await this.takeNumbers(this.yearOf(input.issuedAt), 1, tx);
-    const [row] = await tx("invoices")
-      .insert({
-        quote_request_id: input.quoteRequestId,
-        provider: input.provider,
-        provider_invoice_id: `quote_${input.quoteRequestId}`,
-        number,
-        amount_cents: input.totalCents,
-        subtotal_cents: input.subtotalCents,
-        tax_cents: input.taxCents,
-        tax_lines: JSON.stringify(input.taxLines),
-        tax_province: input.province,
-        currency: "cad",
-        period_start: input.issuedAt,
-        period_end: input.issuedAt,
-        status: "open",
-        billing_reason: "quote",
-        attempt_count: 0,
-        pay_token_hash: input.payTokenHash,
-      })
-      .returning("id");
-    return { id: row.id as number, created: true };
-  }
-
-  /** A quote invoice locked for paying (the first thing a pay does): by its id, its quote request or its pay link. */
-  async lockQuoteInvoice(
-    by: { id: number } | { quoteRequestId: number } | { payTokenHash: string },
-    tx: Tx,
-  ): Promise<(Invoice & { provider: string; totalCents: number; paymentIntentId: string | null }) | null> {
-    const where =
-      "id" in by
-        ? { id: by.id }
-        : "quoteRequestId" in by
-          ? { quote_request_id: by.quoteRequestId }
-          : { pay_token_hash: by.payTokenHash };
-    const row = await tx("invoices").where(where).whereNotNull("quote_request_id").forUpdate().first();
-    return row
-      ? {
-          ...toInvoice(row),
-          provider: row.provider as string,
-          totalCents: cents(row.amount_cents),
-          paymentIntentId: (row.payment_intent_id as string | null) ?? null,
-        }
-      : null;
-  }
-
-  /** A quote invoice's PaymentIntent, stored once made (the caller holds the row). */
-  async setPaymentIntent(id: number, paymentIntentId: string, tx: Tx): Promise<void> {
-    await tx("invoices").where({ id }).update({ payment_intent_id: paymentIntentId, updated_at: tx.fn.now() });
-  }
-
-  /** A quote invoice paid (the caller holds the row and has checked it was open). */
-  async markQuoteInvoicePaid(id: number, paidAt: Date, tx: Tx): Promise<void> {
-    await tx("invoices")
-      .where({ id })
-      .update({ status: "paid", paid_at: paidAt, attempt_count: tx.raw("attempt_count + 1"), updated_at: tx.fn.now() });
-  }
-
-  /** A failed card on a quote invoice: it stays open, with the reason. */
-  async markQuoteInvoiceFailed(id: number, reason: string, tx: Tx): Promise<void> {
-    await tx("invoices")
-      .where({ id })
-      .update({ failure_reason: reason, attempt_count: tx.raw("attempt_count + 1"), updated_at: tx.fn.now() });
-  }
-
-  /** The invoices of quote requests (My Home lists a homeowner's beside their plan's). */
-  async quoteInvoices(quoteRequestIds: number[], db: Db = this.db): Promise<Invoice[]> {
-    if (!quoteRequestIds.length) return [];
-    const rows = await db("invoices").whereIn("quote_request_id", quoteRequestIds).orderBy("id", "desc");
-    return rows.map(toInvoice);
   }
 
   /** The invoice of a provider id (a receipt names the invoice just stored). */

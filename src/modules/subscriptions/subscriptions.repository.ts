@@ -10,6 +10,7 @@ import {
   type StoredInvoice,
   toInvoice,
 } from "./invoices.repository.js";
+import { QuoteInvoicesRepository } from "./quote-invoices.repository.js";
 import {
   type Invoice,
   MRR_STATUSES,
@@ -89,12 +90,15 @@ export interface SubscriptionFilter {
 export class SubscriptionsRepository {
   /** The invoice write path and reads (invoices.repository.ts); the methods below delegate to it. */
   readonly invoiceRows: InvoicesRepository;
+  /** Accepted quotes' invoices (quote-invoices.repository.ts), numbered by invoiceRows; the quotes module's port. */
+  readonly quoteInvoiceRows: QuoteInvoicesRepository;
 
   constructor(
     private readonly db: Knex,
     invoiceSettings: Partial<InvoiceSettings> = {},
   ) {
     this.invoiceRows = new InvoicesRepository(db, invoiceSettings);
+    this.quoteInvoiceRows = new QuoteInvoicesRepository(db, this.invoiceRows);
   }
 
   private joined(db: Db = this.db) {
