@@ -17,13 +17,15 @@ export default defineConfig({
     sourcemap: false,
     target: "es2022",
     rollupOptions: {
-      // The passkey scripts (My Home's, staff's) are loaded only by the pages that show passkey controls.
+      // The passkey scripts (My Home's, staff's) are loaded only by the pages that show passkey controls, and the plan
+      // buttons only by /pricing (site.ts is on every page, staff and My Home too).
       input: [
         "islands/main.ts",
         "islands/site.ts",
         "islands/admin.ts",
         "islands/my-home/passkeys.ts",
         "islands/auth/passkeys.ts",
+        "islands/checkout/plan-buttons.ts",
         "islands/styles/app.css",
       ],
       // react-query and the islands' query provider (islands/ui/providers.tsx, which only ever loads with it) in one

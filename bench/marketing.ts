@@ -31,12 +31,26 @@ function assetsOf(html: string): { js: string[]; css: string[] } {
   return { js: [...new Set(js)], css: [...new Set(css)] };
 }
 
+/** A built module's static imports (`import…from"./x.js"`, `import"./x.js"`), as paths beside it. */
+function staticImports(path: string, code: string): string[] {
+  const dir = path.slice(0, path.lastIndexOf("/") + 1);
+  return [...code.matchAll(/(?:\bfrom|\bimport)\s*"\.\/([^"]+\.js)"/g)].map((m) => `${dir}${m[1]}`);
+}
+
+/** The gzip bytes of these files; for scripts, with every module they import at once, each counted once. */
 async function gzipBytes(baseUrl: string, paths: string[]): Promise<number> {
   let total = 0;
-  for (const p of paths) {
+  const seen = new Set<string>();
+  const queue = [...paths];
+  while (queue.length) {
+    const p = queue.shift()!;
+    if (seen.has(p)) continue;
+    seen.add(p);
     const res = await fetch(`${baseUrl}${p}`);
     if (!res.ok) throw new Error(`${p}: ${res.status}`);
-    total += gzipSync(Buffer.from(await res.arrayBuffer()), { level: 9 }).length;
+    const body = Buffer.from(await res.arrayBuffer());
+    total += gzipSync(body, { level: 9 }).length;
+    if (p.endsWith(".js")) queue.push(...staticImports(p, body.toString("utf8")));
   }
   return total;
 }

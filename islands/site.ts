@@ -12,5 +12,4 @@ carousels();
 dials(still);
 demos(still);
 
-// --- Checkout: /pricing's [data-checkout-form] plan buttons (self-registering). ---
-import "./checkout/plan-buttons";
+// /pricing's plan buttons are a script of their own (islands/checkout/plan-buttons.ts), on that page only.

@@ -19,6 +19,7 @@ export const ENTRIES = {
   admin: "islands/admin.ts",
   passkeys: "islands/my-home/passkeys.ts",
   staffPasskeys: "islands/auth/passkeys.ts",
+  planButtons: "islands/checkout/plan-buttons.ts",
 } as const;
 
 export interface Assets {
@@ -33,6 +34,8 @@ export interface Assets {
   passkeysJs: string;
   /** Staff passkeys (the two-step page, the login page's second step) only. */
   staffPasskeysJs: string;
+  /** /pricing's plan buttons (the postal code, then the checkout session) only. */
+  planButtonsJs: string;
 }
 
 export class AssetsMissingError extends Error {}
@@ -57,5 +60,6 @@ export function loadAssets(): Assets {
     islandsPreload: (islands.imports ?? []).map((key) => `/${manifest[key]?.file}`).filter((f) => f !== "/undefined"),
     passkeysJs: `/${entry(ENTRIES.passkeys).file}`,
     staffPasskeysJs: `/${entry(ENTRIES.staffPasskeys).file}`,
+    planButtonsJs: `/${entry(ENTRIES.planButtons).file}`,
   };
 }
