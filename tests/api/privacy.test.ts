@@ -111,6 +111,8 @@ async function customerJourney(p: Person) {
   const quote = await ctx.db("quote_requests").where({ property_id: property.id }).orderBy("id").first();
   await c.quotes.update(quote.id, { status: "quoted", quotedAmount: "$250" });
   await c.quotes.generateQuoteReport(property.id, ORIGIN);
+  // Accepted on the customer's behalf: its invoice and the e-mail with its pay link (docs/decisions.md#43).
+  await c.quotes.update(quote.id, { status: "accepted" });
   // Booked after the inspection (which would otherwise take the booking up): tomorrow's visit stays scheduled.
   await c.transaction((tx) =>
     c.bookings.book(
@@ -195,6 +197,11 @@ describe("haven customers export", () => {
       // The quote page of the quote-ready e-mail (docs/decisions.md#42) and the quote report.
       expect(data.shares.quoteReportLinks).toHaveLength(2);
       expect(data.quotes.length).toBeGreaterThanOrEqual(2);
+      // The accepted quote's invoice, without its pay link's hash.
+      const quoteInvoices = data.quotes.flatMap((q: { invoices: Record<string, unknown>[] }) => q.invoices);
+      expect(quoteInvoices).toHaveLength(1);
+      expect(quoteInvoices[0]).toMatchObject({ status: "open", amount_cents: 28250 });
+      expect(quoteInvoices[0]).not.toHaveProperty("pay_token_hash");
       expect(data.tasks.tasks.length).toBeGreaterThanOrEqual(3);
       // Staff's own schedule, and the Standard plan's seven services.
       expect(

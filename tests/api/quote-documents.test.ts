@@ -347,7 +347,7 @@ describe("the bell on every answer (docs/decisions.md#42)", () => {
     expect(onBehalf[0]!.text).toMatch(/^The office accepted the quote for .* for /);
     // An acceptance leads to where the office books it; a decline to the request itself.
     expect((await notificationsOf(ids[0]!))[0]!.link).toBe("/admin/quotes-to-book");
-    expect((await notificationsOf(ids[1]!))[0]!.link).toMatch(/^\/admin\/quote-requests\?q=/);
+    expect((await notificationsOf(ids[1]!))[0]!.link).toBe("/admin/quote-requests?status=declined");
     // The staff bell lists them.
     const bell = await staff.get("/admin/notifications?kind=quote-accepted").expect(200);
     expect(bell.text).toContain("The office accepted the quote for");

@@ -151,6 +151,13 @@ export class ErasureRepository {
       ]);
       if (rowCount) changed[table] = rowCount;
     }
+    // The staff bell's lines name the homeowner ("Alice Martin moved the inspection…", "… for Alice Martin"): the
+    // line stays, with the person cut out (docs/decisions.md#39).
+    const bell = await tx.raw(
+      "update notifications set text = regexp_replace(text, ?, '[erased]', 'gi') where text ~* ?",
+      [pattern, pattern],
+    );
+    if (bell.rowCount) changed.notifications = bell.rowCount;
     // The report snapshots' text (inspection notes, findings), matched as the strings appear inside JSON.
     if (s.reportIds.length) {
       const jsonPattern = strings.map((v) => escapeRegex(JSON.stringify(v).slice(1, -1))).join("|");

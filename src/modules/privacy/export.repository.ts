@@ -64,8 +64,21 @@ export class ExportRepository {
     return this.db("quote_report_links").whereIn("id", s.quoteLinkIds).orderBy("id");
   }
 
-  quotes(s: CustomerScope): Promise<Row[]> {
-    return this.db("quote_requests").whereIn("property_id", s.propertyIds).orderBy("id");
+  /** Their quote requests, each with its invoice once accepted (docs/decisions.md#43); never the pay link's hash. */
+  async quotes(s: CustomerScope): Promise<Row[]> {
+    const quotes = await this.db("quote_requests").whereIn("property_id", s.propertyIds).orderBy("id");
+    const invoices = await this.db("invoices")
+      .whereIn(
+        "quote_request_id",
+        quotes.map((q) => q.id),
+      )
+      .orderBy("id");
+    return quotes.map((quote) => ({
+      ...quote,
+      invoices: invoices
+        .filter((i) => i.quote_request_id === quote.id)
+        .map(({ pay_token_hash: _hash, ...invoice }) => invoice),
+    }));
   }
 
   tasks(s: CustomerScope): Promise<Row[]> {

@@ -25,6 +25,7 @@ export interface CustomerExport {
   inspections: (Row & { entries: Row[]; photos: Row[] })[];
   reports: Row[];
   shares: { reportShares: Row[]; clientResponses: Row[]; quoteReportLinks: Row[] };
+  /** Quote requests, each with its invoices (an accepted quote's). */
   quotes: Row[];
   tasks: { tasks: Row[]; schedules: Row[] };
   payments: Row[];

@@ -58,11 +58,9 @@ export class QuoteDecisions {
       kind: decision === "accept" ? "quote-accepted" : "quote-declined",
       recordType: "quote_request",
       recordId: current.id,
-      // An accepted quote is the office's to book (docs/decisions.md#43); a declined one is read where it was asked.
-      link:
-        decision === "accept"
-          ? "/admin/quotes-to-book"
-          : `/admin/quote-requests?${new URLSearchParams({ q: current.propertyAddress.split(",")[0] ?? "" })}`,
+      // An accepted quote is the office's to book (docs/decisions.md#43); a declined one is listed with the others.
+      // No address in the link: the line outlives an erasure, which scrubs only its text.
+      link: decision === "accept" ? "/admin/quotes-to-book" : "/admin/quote-requests?status=declined",
       text: byStaff ? `The office ${verb} ${what} for ${current.clientName}` : `${current.clientName} ${verb} ${what}`,
     });
   }
