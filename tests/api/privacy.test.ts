@@ -77,6 +77,13 @@ async function customerJourney(p: Person) {
   await c.transaction((tx) =>
     c.subscriptions.attachToProperty(checkoutRef, { customerId: customer.id, propertyId: property.id }, tx, NOW),
   );
+  // "I never got the receipt": the office sent it again, to their e-mail.
+  const [receipt] = await ctx
+    .db("invoices as i")
+    .join("subscriptions as s", "s.id", "i.subscription_id")
+    .where("s.payer_email", p.email)
+    .pluck("i.id");
+  await c.invoiceSide.invoices.resendReceipt(receipt, { key: `privacy-${tag()}`, actor: "office@haven.test" });
   const photos = [await photo(c, Number.parseInt(tag(), 16) % 1000)];
   const { inspectionId } = await completedInspection(
     c,

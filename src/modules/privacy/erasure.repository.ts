@@ -125,6 +125,14 @@ export class ErasureRepository {
     return tx("maintenance_reminders").whereRaw("lower(email) = ?", [s.email]).update({ email: placeholderEmail });
   }
 
+  /** Receipts the office sent again keep when and by whom, not to whom (any of the person's e-mails). */
+  eraseReceiptResends(tx: Tx, emails: string[], placeholderEmail: string): Promise<number> {
+    if (!emails.length) return Promise.resolve(0);
+    return tx("receipt_resends")
+      .whereRaw("lower(sent_to) = any(?)", [emails.map((e) => e.toLowerCase())])
+      .update({ sent_to: placeholderEmail });
+  }
+
   /**
    * Free text staff wrote (notes, task titles) keeps its meaning with the person's strings cut out. The strings
    * are matched case-blind as literal text (regex characters escaped).

@@ -166,6 +166,7 @@ export class PrivacyService {
       count("payments", await r.erasePayments(tx, scope, placeholder));
       count("subscriptions", await r.eraseSubscriptions(tx, scope, placeholder));
       count("maintenance_reminders", await r.eraseReminders(tx, scope, placeholder.email));
+      count("receipt_resends", await r.eraseReceiptResends(tx, strings.emails, placeholder.email));
       count("graphile_worker.jobs (deleted)", await r.dropQueuedJobs(tx, scope, strings.emails));
       const transient = await r.dropTransient(tx, scope, strings);
       count("idempotency_keys (deleted)", transient.idempotencyKeys);
