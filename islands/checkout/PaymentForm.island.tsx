@@ -9,6 +9,7 @@ import {
 import { ApiError, apiRequest } from "../ui/api";
 import { toast } from "../ui/toast";
 import { DemoCardFields } from "./DemoCardFields";
+import { PayerFields } from "./PayerFields";
 import { TaxSummary } from "./TaxSummary";
 import { type CardErrors, type CardValues, cardErrors } from "./card-checks";
 import { CHECKOUT_CUSTOMER_KEY, Field } from "./fields";
@@ -195,27 +196,7 @@ export default function PaymentForm({ plan, mode, publishableKey, hosted }: Prop
           <p>{failure}</p>
         </div>
       )}
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Field
-          id="pay-name"
-          label="Name on card"
-          value={values.name}
-          error={errors.name}
-          onChange={set("name")}
-          autoComplete="cc-name"
-          required
-        />
-        <Field
-          id="pay-email"
-          label="Email"
-          type="email"
-          value={values.email}
-          error={errors.email}
-          onChange={set("email")}
-          autoComplete="email"
-          required
-        />
-      </div>
+      <PayerFields values={values} errors={errors} set={set} emailLabel="Email" />
       {!hosted && (
         <Field
           id="pay-postal"

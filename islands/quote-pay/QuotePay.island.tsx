@@ -1,7 +1,7 @@
 import { type FormEvent, useRef, useState } from "react";
 import { DemoCardFields } from "../checkout/DemoCardFields";
+import { PayerFields } from "../checkout/PayerFields";
 import { type CardErrors, type CardValues, cardErrors } from "../checkout/card-checks";
-import { Field } from "../checkout/fields";
 import { messageOf } from "../checkout/pay-errors";
 import { useStripeElement } from "../checkout/stripe-element";
 import { ApiError, apiRequest } from "../ui/api";
@@ -103,27 +103,7 @@ export default function QuotePay(props: Props) {
           <p>{failure}</p>
         </div>
       )}
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Field
-          id="pay-name"
-          label="Name on card"
-          value={values.name}
-          error={errors.name}
-          onChange={set("name")}
-          autoComplete="cc-name"
-          required
-        />
-        <Field
-          id="pay-email"
-          label="Email for the receipt"
-          type="email"
-          value={values.email}
-          error={errors.email}
-          onChange={set("email")}
-          autoComplete="email"
-          required
-        />
-      </div>
+      <PayerFields values={values} errors={errors} set={set} emailLabel="Email for the receipt" />
       {stripeMode ? (
         <div ref={element} data-testid="stripe-payment-element" className="min-h-24" />
       ) : (

@@ -6,8 +6,8 @@ import { ConflictError, HttpError, NotFoundError } from "../../http/errors.js";
 import { longDate, todayIn } from "../../shared/business-time.js";
 import { hashToken, isToken, newToken } from "../../shared/one-time-links.js";
 import { MAIL_SEND_TASK } from "../mail/index.js";
-import type { Invoice } from "../subscriptions/index.js";
-import { type TaxLine, isProvince, provinceOfPostalCode } from "../tax/index.js";
+import type { Invoice, NewQuoteInvoice } from "../subscriptions/index.js";
+import { isProvince, provinceOfPostalCode } from "../tax/index.js";
 import { quoteTotals } from "./quote-document.js";
 import { type QuoteFigures, quoteAcceptedEmail, quoteBookedEmail, quoteReceiptEmail } from "./quote-payments.mail.js";
 import type { PayableQuote, QuotePaymentsRepository } from "./quote-payments.repository.js";
@@ -27,20 +27,7 @@ export type LockedQuoteInvoice = Invoice & { provider: string; totalCents: numbe
 
 /** The port onto the invoices table (subscriptions' QuoteInvoicesRepository, passed in by the container). */
 export interface QuoteInvoices {
-  insertQuoteInvoice(
-    input: {
-      quoteRequestId: number;
-      provider: string;
-      subtotalCents: number;
-      taxLines: TaxLine[];
-      taxCents: number;
-      totalCents: number;
-      province: string;
-      issuedAt: Date;
-      payTokenHash: string;
-    },
-    tx: Tx,
-  ): Promise<{ id: number; created: boolean }>;
+  insertQuoteInvoice(input: NewQuoteInvoice, tx: Tx): Promise<{ id: number; created: boolean }>;
   lockQuoteInvoice(
     by: { id: number } | { quoteRequestId: number } | { payTokenHash: string },
     tx: Tx,

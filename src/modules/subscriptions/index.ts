@@ -33,4 +33,5 @@ export {
 export { type BillingRoutesDeps, billingApi, billingPages } from "./billing.routes.js";
 export { SUBSCRIPTIONS_CRONTAB, SUBSCRIPTIONS_RENEW_TASK, subscriptionsRenewTask } from "./subscriptions.tasks.js";
 export type { CustomerSubscriptionView, Invoice, Subscription, SubscriptionEvent } from "./subscriptions.constants.js";
+export type { NewQuoteInvoice } from "./quote-invoices.repository.js";
 export { ENDED_STATUSES, SERVING_STATUSES, SUBSCRIPTION_STATUSES } from "./subscriptions.constants.js";

@@ -2,11 +2,10 @@
 // streamed from a cursor with the price list it was sold from. The same filter as SubscriptionsRepository.list.
 import type { Knex } from "knex";
 import { cursorBatches } from "../../db/cursor.js";
-import { propertyMatches, searchPattern } from "../../db/property-search.js";
 import type { PlanType } from "../plans/plans.schemas.js";
 import { publicSubscription } from "./provider-state.js";
 import type { Subscription } from "./subscriptions.constants.js";
-import { toSubscription } from "./subscriptions.repository.js";
+import { toSubscription, whereSubscriptionFilter } from "./subscriptions.repository.js";
 
 export interface SubscriptionExportFilter {
   q?: string;
@@ -31,18 +30,7 @@ export class SubscriptionExport {
         "c.email as customer_email",
         this.db.raw("concat_ws(', ', p.address, p.city) as property_address"),
       );
-    if (filter.status) query.where("s.status", filter.status);
-    if (filter.plan) query.where("s.plan_type", filter.plan);
-    if (filter.q?.trim()) {
-      const [sql, bindings] = propertyMatches("p", filter.q);
-      const pattern = searchPattern(filter.q);
-      query.where((q) =>
-        q
-          .whereRaw(sql, bindings)
-          .orWhereRaw("lower(coalesce(c.email, s.payer_email, '')) like ?", [pattern])
-          .orWhereRaw("lower(coalesce(c.name, s.payer_name, '')) like ?", [pattern]),
-      );
-    }
+    whereSubscriptionFilter(query, filter);
     return query.orderBy([
       { column: "s.created_at", order: "desc" },
       { column: "s.id", order: "desc" },

@@ -87,6 +87,29 @@ export interface SubscriptionFilter {
   plan?: PlanType;
 }
 
+/**
+ * The staff list's filter (status, plan, a search of the home, the customer's or the payer's e-mail and name) on a
+ * query of `subscriptions as s` joined to `properties as p` and `customers as c`: the list and its CSV share it.
+ */
+export function whereSubscriptionFilter(
+  query: Knex.QueryBuilder,
+  filter: Pick<SubscriptionFilter, "status" | "plan" | "q">,
+): Knex.QueryBuilder {
+  if (filter.status) query.where("s.status", filter.status);
+  if (filter.plan) query.where("s.plan_type", filter.plan);
+  if (filter.q?.trim()) {
+    const [sql, bindings] = propertyMatches("p", filter.q);
+    const pattern = searchPattern(filter.q);
+    query.where((q) =>
+      q
+        .whereRaw(sql, bindings)
+        .orWhereRaw("lower(coalesce(c.email, s.payer_email, '')) like ?", [pattern])
+        .orWhereRaw("lower(coalesce(c.name, s.payer_name, '')) like ?", [pattern]),
+    );
+  }
+  return query;
+}
+
 export class SubscriptionsRepository {
   /** The invoice write path and reads (invoices.repository.ts); the methods below delegate to it. */
   readonly invoiceRows: InvoicesRepository;
@@ -305,21 +328,7 @@ export class SubscriptionsRepository {
   }
 
   async list(filter: SubscriptionFilter): Promise<{ rows: ProviderSubscription[]; total: number }> {
-    const where = (query: Knex.QueryBuilder) => {
-      if (filter.status) query.where("s.status", filter.status);
-      if (filter.plan) query.where("s.plan_type", filter.plan);
-      if (filter.q?.trim()) {
-        const [sql, bindings] = propertyMatches("p", filter.q);
-        const pattern = searchPattern(filter.q);
-        query.where((q) =>
-          q
-            .whereRaw(sql, bindings)
-            .orWhereRaw("lower(coalesce(c.email, s.payer_email, '')) like ?", [pattern])
-            .orWhereRaw("lower(coalesce(c.name, s.payer_name, '')) like ?", [pattern]),
-        );
-      }
-      return query;
-    };
+    const where = (query: Knex.QueryBuilder) => whereSubscriptionFilter(query, filter);
     const rows = await where(this.joined())
       .orderBy([
         { column: "s.created_at", order: "desc" },

@@ -1,0 +1,38 @@
+import type { CardErrors, CardValues } from "./card-checks";
+import { Field } from "./fields";
+
+interface PayerFieldsProps {
+  values: Pick<CardValues, "name" | "email">;
+  errors: CardErrors;
+  /** The form's setter: `set(key)` gives the field's onChange. */
+  set: (key: keyof CardValues) => (value: string) => void;
+  /** "Email" on /checkout (the spec's label), "Email for the receipt" where the e-mail is only the receipt's. */
+  emailLabel: string;
+}
+
+/** Who pays: the name on the card and the e-mail, side by side from the small breakpoint up. */
+export function PayerFields({ values, errors, set, emailLabel }: PayerFieldsProps) {
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      <Field
+        id="pay-name"
+        label="Name on card"
+        value={values.name}
+        error={errors.name}
+        onChange={set("name")}
+        autoComplete="cc-name"
+        required
+      />
+      <Field
+        id="pay-email"
+        label={emailLabel}
+        type="email"
+        value={values.email}
+        error={errors.email}
+        onChange={set("email")}
+        autoComplete="email"
+        required
+      />
+    </div>
+  );
+}
