@@ -52,9 +52,6 @@ async function quotedItem(ctx: TestContext, options: { postalCode?: string; prov
   return { quoteId: quote.id as number, taskId: task.id as number, propertyId: property.id as number, email };
 }
 
-const mailsTo = async (smtp: Smtp, to: string) =>
-  (await smtp.mails()).filter((m) => (Array.isArray(m.to) ? m.to : [m.to]).some((a) => a?.text.includes(to)));
-
 describe("paying an accepted quote (demo payments)", () => {
   let ctx: TestContext;
   let smtp: Smtp;
@@ -85,7 +82,7 @@ describe("paying an accepted quote (demo payments)", () => {
     expect(invoice.number).toMatch(/^HAV-\d{4}-\d{6}$/);
     expect(invoice.pay_token_hash).toMatch(/^[0-9a-f]{64}$/);
     await runJobs(ctx);
-    const [mail] = await mailsTo(smtp, email);
+    const [mail] = await smtp.mailsTo(email);
     expect(mail?.subject).toBe("Quote accepted: Replace the water heater");
     expect(mail?.text).toContain("HST 13%: $84.50");
     expect(mail?.text).toContain("Total: $734.50");
@@ -112,7 +109,7 @@ describe("paying an accepted quote (demo payments)", () => {
     expect(invoice.status).toBe("paid");
     expect(invoice.paid_at).not.toBeNull();
     await runJobs(ctx);
-    const receipt = (await mailsTo(smtp, email)).find((m) => m.subject?.startsWith("Receipt"));
+    const receipt = (await smtp.mailsTo(email)).find((m) => m.subject?.startsWith("Receipt"));
     expect(receipt?.subject).toBe(`Receipt ${invoice.number}: Replace the water heater`);
     expect(receipt?.text).toContain(`Receipt for invoice ${invoice.number}`);
     expect(receipt?.text).toContain("Price before tax: $650");
@@ -149,7 +146,7 @@ describe("paying an accepted quote (demo payments)", () => {
     expect(resent.status, JSON.stringify(resent.body)).toBe(201);
     expect(resent.body).toMatchObject({ repeated: false, resend: { sentTo: email } });
     await runJobs(ctx);
-    const receipts = (await mailsTo(smtp, email)).filter((m) => m.subject === receipt?.subject);
+    const receipts = (await smtp.mailsTo(email)).filter((m) => m.subject === receipt?.subject);
     expect(receipts).toHaveLength(2);
     expect(receipts[1]!.text).toContain("Total: $734.50");
     expect(await ctx.db("receipt_resends").where({ invoice_id: invoice.id })).toMatchObject([{ sent_to: email }]);
@@ -179,7 +176,7 @@ describe("paying an accepted quote (demo payments)", () => {
     const home = await signInHome(ctx, email);
     await home.post(`/api/my-home/quotes/${quoteId}/accept`).expect(200);
     await runJobs(ctx);
-    const mail = (await mailsTo(smtp, email)).find((m) => m.subject?.startsWith("Quote accepted"));
+    const mail = (await smtp.mailsTo(email)).find((m) => m.subject?.startsWith("Quote accepted"));
     const token = mail!.text!.match(/\/quote-pay\/([A-Za-z0-9_-]{43})/)![1]!;
     const stranger = ctx.agent();
     const page = await stranger.get(`/quote-pay/${token}`).expect(200);
@@ -276,7 +273,7 @@ describe("paying an accepted quote (demo payments)", () => {
     expect(await ctx.container.quotePayments.mailBookings(now)).toBeGreaterThanOrEqual(1);
     expect(await ctx.container.quotePayments.mailBookings(now)).toBe(0);
     await runJobs(ctx);
-    const booked = (await mailsTo(smtp, email)).filter((m) => m.subject?.startsWith("Booked"));
+    const booked = (await smtp.mailsTo(email)).filter((m) => m.subject?.startsWith("Booked"));
     expect(booked).toHaveLength(1);
     expect(booked[0]!.subject).toBe("Booked: Replace the water heater on Tuesday, March 4, 2031, 01:30 PM");
     expect(booked[0]!.text).toContain("Sam comes at that time.");
@@ -360,7 +357,7 @@ describe("paying an accepted quote (Stripe)", () => {
     expect(again.body).toMatchObject({ status: "paid", alreadyPaid: true });
     expect(stripe.apiCalls("POST", "/v1/payment_intents").slice(made)).toHaveLength(1);
     await runJobs(ctx);
-    const receipt = (await mailsTo(smtp, email)).find((m) => m.subject?.startsWith("Receipt"));
+    const receipt = (await smtp.mailsTo(email)).find((m) => m.subject?.startsWith("Receipt"));
     expect(receipt?.text).toContain("Total: $734.50");
   });
 

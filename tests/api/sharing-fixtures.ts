@@ -1,8 +1,6 @@
 // Shared set-up of the sharing and quotes tests: the worker's jobs and a real report (SMTP: tests/support/smtp.ts).
-import { Logger, runOnce } from "graphile-worker";
 import { PDFParse } from "pdf-parse";
 import type supertest from "supertest";
-import { taskList } from "../../src/jobs.js";
 import type { EntryInput } from "../../src/modules/inspections/inspections.schemas.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { type Smtp, startSmtp } from "../support/smtp.js";
@@ -10,11 +8,7 @@ import { type Smtp, startSmtp } from "../support/smtp.js";
 export { type Smtp, startSmtp };
 import { completedInspection, photo } from "./reports-fixtures.js";
 
-const silent = new Logger(() => () => undefined);
-
-/** Runs every queued job once with the app's real task list, as the worker would. */
-export const runJobs = (ctx: TestContext) =>
-  runOnce({ connectionString: ctx.url, taskList: taskList(ctx.container), logger: silent });
+export { runJobs } from "../support/jobs.js";
 
 export const jobCount = async (ctx: TestContext, task: string) =>
   Number(

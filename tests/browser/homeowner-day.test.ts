@@ -3,11 +3,9 @@
 // pay it, cancel the plan and undo it. (A Standard plan's first seasonal visit is months away in late autumn, so the
 // visit moved is the inspection: every day of the year has one.) Staff's side (the inspection, sharing the report, the quote) is done through the
 // services, as the office would in its own pages (tested elsewhere). Screenshots at 390 and 1280 px, axe on each page.
-import { Logger, runOnce } from "graphile-worker";
 import type { ParsedMail } from "mailparser";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { taskList } from "../../src/jobs.js";
 import { completedInspection } from "../api/reports-fixtures.js";
 import {
   type BrowserSite,
@@ -18,10 +16,10 @@ import {
   waitForIslands,
 } from "../support/browser.js";
 import { choosePlan, fillIntake, toastText } from "../support/purchase.js";
+import { runJobs } from "../support/jobs.js";
 import { type Smtp, startSmtp } from "../support/smtp.js";
 
 const EMAIL = "dominique.lavoie@example.com";
-const silent = new Logger(() => () => undefined);
 
 let smtp: Smtp;
 let site: BrowserSite;
@@ -36,10 +34,8 @@ afterAll(async () => {
 
 /** Runs the worker's queued jobs, then returns the newest e-mail to the homeowner whose subject matches. */
 async function mailTo(subject: RegExp): Promise<ParsedMail> {
-  await runOnce({ connectionString: site.ctx.url, taskList: taskList(site.ctx.container), logger: silent });
-  const theirs = (await smtp.mails()).filter(
-    (m) => !Array.isArray(m.to) && m.to?.value.some((a) => a.address === EMAIL),
-  );
+  await runJobs(site.ctx);
+  const theirs = await smtp.mailsTo(EMAIL);
   const mails = theirs.filter((m) => subject.test(m.subject ?? ""));
   expect(mails.length, `${subject} among ${theirs.map((m) => m.subject).join(" | ")}`).toBeGreaterThan(0);
   return mails.at(-1)!;

@@ -1,10 +1,8 @@
 // A subscriber's journey in demo mode (docs/decisions.md#23–#25): buy Standard from /pricing (the 3-month minimum
 // stated before paying), complete the intake, read the receipt at a real local SMTP server, open its billing link,
 // cancel (the date said before and after), undo; then the demo card page. axe and screenshots at 390 and 1280 px.
-import { Logger, runOnce } from "graphile-worker";
 import type { ParsedMail } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { taskList } from "../../src/jobs.js";
 import { billingDate } from "../../src/modules/subscriptions/index.js";
 import {
   type BrowserSite,
@@ -15,11 +13,11 @@ import {
   waitForIslands,
 } from "../support/browser.js";
 import { choosePlan, fillIntake, toastText } from "../support/purchase.js";
+import { runJobs } from "../support/jobs.js";
 import { type Smtp, startSmtp } from "../support/smtp.js";
 
 const MINIMUM = "Billed monthly. 3-month minimum subscription, cancel anytime afterwards.";
 const EMAIL = "morgan.reyes@example.com";
-const silent = new Logger(() => () => undefined);
 
 let smtp: Smtp;
 let site: BrowserSite;
@@ -34,10 +32,8 @@ afterAll(async () => {
 
 /** Sends the queued e-mails as the worker does, then the ones that reached the SMTP server for this address. */
 async function mailsTo(address: string): Promise<ParsedMail[]> {
-  await runOnce({ connectionString: site.ctx.url, taskList: taskList(site.ctx.container), logger: silent });
-  return (await smtp.mails()).filter(
-    (m) => m.to && !Array.isArray(m.to) && m.to.value.some((a) => a.address === address),
-  );
+  await runJobs(site.ctx);
+  return smtp.mailsTo(address);
 }
 
 describe("a homeowner's subscription, from /pricing to cancelling from the e-mailed link", () => {

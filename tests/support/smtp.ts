@@ -8,6 +8,8 @@ export interface Smtp {
   url: string;
   received: Buffer[];
   mails(): Promise<ParsedMail[]>;
+  /** The messages addressed to this e-mail (case-blind), in the order they arrived. */
+  mailsTo(address: string): Promise<ParsedMail[]>;
   close(): Promise<void>;
 }
 
@@ -28,10 +30,17 @@ export async function startSmtp(): Promise<Smtp> {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.server.address() as AddressInfo;
+  const mails = () => Promise.all(received.map((raw) => simpleParser(raw)));
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
-    mails: () => Promise.all(received.map((raw) => simpleParser(raw))),
+    mails,
+    mailsTo: async (address) =>
+      (await mails()).filter((m) =>
+        (Array.isArray(m.to) ? m.to : [m.to]).some((to) =>
+          to?.value.some((a) => a.address?.toLowerCase() === address.toLowerCase()),
+        ),
+      ),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
