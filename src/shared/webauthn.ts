@@ -34,6 +34,30 @@ export interface StoredCredential {
   transports: string[];
 }
 
+/** A named passkey as staff and My Home store it: the credential, its name, when added and last used. */
+export interface StoredPasskey {
+  id: number;
+  credentialId: string;
+  publicKey: Uint8Array<ArrayBuffer>;
+  counter: number;
+  transports: string[];
+  name: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+/** A passkey row (staff_passkeys, home_passkeys: the same columns beside their owner's) as a StoredPasskey. */
+export const toStoredPasskey = (r: Record<string, unknown>): StoredPasskey => ({
+  id: r.id as number,
+  credentialId: r.credential_id as string,
+  publicKey: new Uint8Array(r.public_key as Buffer),
+  counter: Number(r.counter),
+  transports: (r.transports as string[]) ?? [],
+  name: r.name as string,
+  createdAt: r.created_at as Date,
+  lastUsedAt: (r.last_used_at as Date | null) ?? null,
+});
+
 /**
  * Verifies a registration against a challenge the caller spends (`spend` answers whether it was live and theirs).
  * Answers the new credential, or the reason it was refused.

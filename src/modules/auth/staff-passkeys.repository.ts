@@ -1,26 +1,15 @@
 import type { Knex } from "knex";
 import type { Tx } from "../../db/transaction.js";
-import type { StoredCredential } from "../../shared/webauthn.js";
+import { type StoredCredential, type StoredPasskey, toStoredPasskey } from "../../shared/webauthn.js";
 import { type ChallengePurpose, WebAuthnChallengeStore } from "../../shared/webauthn-challenges.js";
 
-export interface StaffPasskeyRow extends StoredCredential {
-  id: number;
+export interface StaffPasskeyRow extends StoredPasskey {
   staffUserId: number;
-  name: string;
-  createdAt: Date;
-  lastUsedAt: Date | null;
 }
 
 const toPasskey = (r: Record<string, unknown>): StaffPasskeyRow => ({
-  id: r.id as number,
+  ...toStoredPasskey(r),
   staffUserId: r.staff_user_id as number,
-  credentialId: r.credential_id as string,
-  publicKey: new Uint8Array(r.public_key as Buffer),
-  counter: Number(r.counter),
-  transports: (r.transports as string[]) ?? [],
-  name: r.name as string,
-  createdAt: r.created_at as Date,
-  lastUsedAt: (r.last_used_at as Date | null) ?? null,
 });
 
 /** Staff passkeys and their WebAuthn challenges (docs/decisions.md#38). */

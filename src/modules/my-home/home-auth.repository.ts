@@ -1,5 +1,6 @@
 import type { Knex } from "knex";
 import type { Tx } from "../../db/transaction.js";
+import { type StoredPasskey, toStoredPasskey } from "../../shared/webauthn.js";
 import { type ChallengePurpose, WebAuthnChallengeStore } from "../../shared/webauthn-challenges.js";
 
 export interface HomeSessionRow {
@@ -9,29 +10,11 @@ export interface HomeSessionRow {
   lastSeenAt: Date;
 }
 
-export interface HomePasskeyRow {
-  id: number;
+export interface HomePasskeyRow extends StoredPasskey {
   email: string;
-  credentialId: string;
-  publicKey: Uint8Array<ArrayBuffer>;
-  counter: number;
-  transports: string[];
-  name: string;
-  createdAt: Date;
-  lastUsedAt: Date | null;
 }
 
-const toPasskey = (r: Record<string, unknown>): HomePasskeyRow => ({
-  id: r.id as number,
-  email: r.email as string,
-  credentialId: r.credential_id as string,
-  publicKey: new Uint8Array(r.public_key as Buffer),
-  counter: Number(r.counter),
-  transports: (r.transports as string[]) ?? [],
-  name: r.name as string,
-  createdAt: r.created_at as Date,
-  lastUsedAt: (r.last_used_at as Date | null) ?? null,
-});
+const toPasskey = (r: Record<string, unknown>): HomePasskeyRow => ({ ...toStoredPasskey(r), email: r.email as string });
 
 /** The SQL of homeowner sign-in: e-mailed tokens and codes, sessions, passkeys, WebAuthn challenges. */
 export class HomeAuthRepository {
