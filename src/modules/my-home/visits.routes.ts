@@ -21,6 +21,27 @@ export interface VisitsRoutesDeps {
   visits: VisitsService;
 }
 
+/** What a page shows again when its form is refused: the status, the message, each field's and what was typed. */
+interface FormRefusal {
+  status?: number;
+  problem?: string | null;
+  errors?: Record<string, string>;
+  values?: Record<string, string>;
+}
+
+/**
+ * A refusal the page shows with the form kept as typed (a 4xx); null for anything else, which the error handler
+ * answers. `notFoundIsError`: a 404 is the error page (the record is not theirs), not the form again.
+ */
+function refusalOf(
+  error: unknown,
+  values: Record<string, string> | undefined,
+  { notFoundIsError }: { notFoundIsError: boolean },
+): FormRefusal | null {
+  if (!(error instanceof HttpError) || error.status >= 500 || (notFoundIsError && error.status === 404)) return null;
+  return { status: error.status, problem: error.message, errors: error.fields ?? {}, ...(values && { values }) };
+}
+
 export function visitsApi(deps: VisitsRoutesDeps): Router {
   const router = Router();
   const { visits } = deps;
@@ -143,13 +164,8 @@ export function visitsPages(deps: VisitsRoutesDeps): Router {
         parse(serviceRequestSchema, { ...values, ...splitService(values.service, values.propertyId) }),
       );
     } catch (error) {
-      if (error instanceof HttpError && error.status < 500)
-        return renderVisits(req, res, {
-          status: error.status,
-          problem: error.message,
-          errors: error.fields ?? {},
-          values,
-        });
+      const refusal = refusalOf(error, values, { notFoundIsError: false });
+      if (refusal) return renderVisits(req, res, refusal);
       throw error;
     }
     res.redirect(303, "/my-home/visits?done=requested");
@@ -163,16 +179,7 @@ export function visitsPages(deps: VisitsRoutesDeps): Router {
   });
 
   // One booking: the offered dates and slots to move it to, and cancelling it.
-  const renderBooking = async (
-    req: Request,
-    res: Response,
-    extra: {
-      status?: number;
-      problem?: string | null;
-      errors?: Record<string, string>;
-      values?: Record<string, string>;
-    } = {},
-  ) => {
+  const renderBooking = async (req: Request, res: Response, extra: FormRefusal = {}) => {
     const { id } = params(req, bookingParams);
     const email = homeViewer(res).email;
     const view = await visits.view(email);
@@ -213,13 +220,8 @@ export function visitsPages(deps: VisitsRoutesDeps): Router {
         }),
       );
     } catch (error) {
-      if (error instanceof HttpError && error.status < 500 && error.status !== 404)
-        return renderBooking(req, res, {
-          status: error.status,
-          problem: error.message,
-          errors: error.fields ?? {},
-          values,
-        });
+      const refusal = refusalOf(error, values, { notFoundIsError: true });
+      if (refusal) return renderBooking(req, res, refusal);
       throw error;
     }
     res.redirect(303, "/my-home/visits?done=rescheduled");
@@ -230,24 +232,15 @@ export function visitsPages(deps: VisitsRoutesDeps): Router {
     try {
       await visits.changeBooking(homeViewer(res).email, id, { status: "cancelled" });
     } catch (error) {
-      if (error instanceof HttpError && error.status < 500 && error.status !== 404)
-        return renderBooking(req, res, { status: error.status, problem: error.message });
+      const refusal = refusalOf(error, undefined, { notFoundIsError: true });
+      if (refusal) return renderBooking(req, res, refusal);
       throw error;
     }
     res.redirect(303, "/my-home/visits?done=cancelled");
   });
 
   // One plan visit: move it within its window, skip it or restore it (docs/decisions.md#44).
-  const renderPlanVisit = async (
-    req: Request,
-    res: Response,
-    extra: {
-      status?: number;
-      problem?: string | null;
-      errors?: Record<string, string>;
-      values?: Record<string, string>;
-    } = {},
-  ) => {
+  const renderPlanVisit = async (req: Request, res: Response, extra: FormRefusal = {}) => {
     const { id } = params(req, planVisitParams);
     const options = await visits.planVisitOptions(homeViewer(res).email, id);
     res.status(extra.status ?? 200).page("my-home/visit-plan", {
@@ -278,13 +271,8 @@ export function visitsPages(deps: VisitsRoutesDeps): Router {
         action === "move" ? parse(planVisitMoveSchema, { date: values.date, timeSlot: whenSlot || undefined }) : {};
       result = await visits.changePlanVisit(homeViewer(res).email, id, { action, ...input });
     } catch (error) {
-      if (error instanceof HttpError && error.status < 500 && error.status !== 404)
-        return renderPlanVisit(req, res, {
-          status: error.status,
-          problem: error.message,
-          errors: error.fields ?? {},
-          values,
-        });
+      const refusal = refusalOf(error, values, { notFoundIsError: true });
+      if (refusal) return renderPlanVisit(req, res, refusal);
       throw error;
     }
     const done =
