@@ -5,7 +5,8 @@ import { cursorBatches } from "../../db/cursor.js";
 import type { PlanType } from "../plans/plans.schemas.js";
 import { publicSubscription } from "./provider-state.js";
 import type { Subscription } from "./subscriptions.constants.js";
-import { toSubscription, whereSubscriptionFilter } from "./subscriptions.repository.js";
+import { whereSubscriptionFilter } from "./subscription-filter.js";
+import { toSubscription } from "./subscriptions.repository.js";
 
 export interface SubscriptionExportFilter {
   q?: string;

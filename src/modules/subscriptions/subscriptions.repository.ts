@@ -1,5 +1,4 @@
 import type { Knex } from "knex";
-import { propertyMatches, searchPattern } from "../../db/property-search.js";
 import type { Tx } from "../../db/transaction.js";
 import type { PlanType } from "../plans/plans.schemas.js";
 import type { ProviderSubscription } from "./billing-provider.js";
@@ -11,6 +10,7 @@ import {
   toInvoice,
 } from "./invoices.repository.js";
 import { QuoteInvoicesRepository } from "./quote-invoices.repository.js";
+import { type SubscriptionFilter, whereSubscriptionFilter } from "./subscription-filter.js";
 import {
   type Invoice,
   MRR_STATUSES,
@@ -77,37 +77,6 @@ export interface LocalFields {
   cardLast4?: string | null;
   cardFailsRenewals?: boolean;
   taxProvince?: string | null;
-}
-
-export interface SubscriptionFilter {
-  limit: number;
-  offset: number;
-  q?: string;
-  status?: string;
-  plan?: PlanType;
-}
-
-/**
- * The staff list's filter (status, plan, a search of the home, the customer's or the payer's e-mail and name) on a
- * query of `subscriptions as s` joined to `properties as p` and `customers as c`: the list and its CSV share it.
- */
-export function whereSubscriptionFilter(
-  query: Knex.QueryBuilder,
-  filter: Pick<SubscriptionFilter, "status" | "plan" | "q">,
-): Knex.QueryBuilder {
-  if (filter.status) query.where("s.status", filter.status);
-  if (filter.plan) query.where("s.plan_type", filter.plan);
-  if (filter.q?.trim()) {
-    const [sql, bindings] = propertyMatches("p", filter.q);
-    const pattern = searchPattern(filter.q);
-    query.where((q) =>
-      q
-        .whereRaw(sql, bindings)
-        .orWhereRaw("lower(coalesce(c.email, s.payer_email, '')) like ?", [pattern])
-        .orWhereRaw("lower(coalesce(c.name, s.payer_name, '')) like ?", [pattern]),
-    );
-  }
-  return query;
 }
 
 export class SubscriptionsRepository {
