@@ -248,7 +248,7 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
     accounts: container.staffAccounts,
     staffPage: staffShell,
     timeZone: env.BUSINESS_TZ,
-    twoStepRequired: () => container.twoStep.required(),
+    twoStep: container.twoStep,
   };
   api.use(staffAccountsApi(staffAccountsDeps));
   api.use(plansApi({ plans: container.plans }));

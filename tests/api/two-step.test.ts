@@ -75,6 +75,9 @@ describe("an authenticator app", () => {
 });
 
 describe("the owner's requirement", () => {
+  const eventsOfSetting = () =>
+    ctx.db("audit_events").where({ record_type: "staff_setting", record_id: "require_two_step" }).select("id");
+
   it("sends staff without an app to add one (pages redirect, calls 403); only owners may set it", async () => {
     await ctx.container.users.create({
       email: "boss@haven.test",
@@ -93,8 +96,31 @@ describe("the owner's requirement", () => {
     const office = await signIn("desk@haven.test");
     expect((await office.post("/admin/staff/two-step").type("form").send({ required: "true" })).status).toBe(403);
     const owner = await signIn("boss@haven.test");
+
+    // Not before the owner has a second step of their own: it would hold them at the two-step page too.
+    const staffPage = await owner.get("/admin/staff").expect(200);
+    expect(staffPage.text).toContain('data-testid="staff-two-step-first"');
+    expect(staffPage.text).toContain('href="/admin/account/two-step"');
+    expect(staffPage.text).toMatch(/disabled aria-describedby="staff-two-step-first">Require it for everyone/);
+    const refused = await owner.post("/admin/staff/two-step").type("form").send({ required: "true" }).expect(409);
+    expect(refused.text).toContain("Add your own authenticator app or passkey first");
+    expect(await ctx.container.twoStep.required()).toBe(false);
+    expect(await eventsOfSetting()).toHaveLength(0);
+    await owner.get("/admin/staff").expect(200);
+
+    await owner.post("/admin/account/two-step/start").type("form").send({});
+    const ownerSecret = await secretOf("boss@haven.test");
+    await owner
+      .post("/admin/account/two-step/confirm")
+      .type("form")
+      .send({ code: codeAt(ownerSecret, 0) })
+      .expect(303);
+    expect((await owner.get("/admin/staff").expect(200)).text).not.toContain("staff-two-step-first");
     await owner.post("/admin/staff/two-step").type("form").send({ required: "true" }).expect(303);
-    expect((await owner.get("/admin/staff").expect(303)).headers.location).toBe("/admin/account/two-step");
+    expect(await ctx.container.twoStep.required()).toBe(true);
+    expect(await eventsOfSetting()).toHaveLength(1);
+    // The owner, who has an app, is not held.
+    await owner.get("/admin/staff").expect(200);
 
     const page = await office.get("/admin/my-day").expect(303);
     expect(page.headers.location).toBe("/admin/account/two-step");
@@ -103,6 +129,10 @@ describe("the owner's requirement", () => {
     await office.get("/api/auth/user").expect(200);
     const setUp = await office.get("/admin/account/two-step").expect(200);
     expect(setUp.text).toContain("An owner requires two-step sign-in");
+    // The owner's switch is not the office's: neither shown nor let through.
+    expect(setUp.text).not.toContain("two-step-owner-switch");
+    await office.post("/admin/staff/two-step").type("form").send({ required: "false" }).expect(403);
+    expect(await ctx.container.twoStep.required()).toBe(true);
 
     await office.post("/admin/account/two-step/start").type("form").send({}).expect(303);
     const secret = await secretOf("desk@haven.test");
@@ -112,5 +142,23 @@ describe("the owner's requirement", () => {
       .send({ code: codeAt(secret, 0) })
       .expect(303);
     await office.get("/admin/my-day").expect(200);
+
+    // An owner who is held all the same (their app removed while it is required) still reaches the off switch.
+    await owner
+      .post("/admin/account/two-step/remove")
+      .type("form")
+      .send({ code: codeAt(ownerSecret, 1) })
+      .expect(303);
+    expect((await owner.get("/admin/staff").expect(303)).headers.location).toBe("/admin/account/two-step");
+    const held = await owner.get("/admin/account/two-step").expect(200);
+    expect(held.text).toContain('data-testid="two-step-owner-switch"');
+    expect(held.text).toMatch(/name="required" value="false"/);
+    // Turning it on again stays refused; off goes through the gate.
+    await owner.post("/admin/staff/two-step").type("form").send({ required: "true" }).expect(409);
+    const off = await owner.post("/admin/staff/two-step").type("form").send({ required: "false" }).expect(303);
+    expect(off.headers.location).toBe("/admin/staff?done=two-step");
+    expect(await ctx.container.twoStep.required()).toBe(false);
+    expect(await eventsOfSetting()).toHaveLength(2);
+    await owner.get("/admin/staff").expect(200);
   });
 });

@@ -6,6 +6,8 @@ import { params } from "../../http/validate.js";
 import type { StaffUser } from "./auth.schemas.js";
 import { accountIdParams } from "./staff-accounts.schemas.js";
 import { STAFF_LINK_HOURS, type StaffAccountsService, TooManyResetsError } from "./staff-accounts.service.js";
+import { REQUIRE_SWITCH } from "./two-step.routes.js";
+import type { TwoStepService } from "./two-step.service.js";
 import { STAFF_ROLES } from "./users.service.js";
 
 /** What the staff-account routes use; src/app.ts passes them (docs/decisions.md#38). */
@@ -14,8 +16,8 @@ export interface StaffAccountsRoutesDeps {
   /** The staff page guard and admin shell (src/http/admin.ts staffPage), built once by src/app.ts. */
   staffPage: RequestHandler[];
   timeZone: string;
-  /** Whether an owner requires two-step sign-in (TwoStepService.required), shown with its switch. */
-  twoStepRequired?: () => Promise<boolean>;
+  /** The owner's two-step requirement and its switch (docs/decisions.md#38); none, the page shows no switch. */
+  twoStep?: Pick<TwoStepService, "required" | "setRequired" | "hasSecondStep">;
 }
 
 const actorOf = (req: Request): StaffUser => {
@@ -90,7 +92,9 @@ export function staffAccountsPages(deps: StaffAccountsRoutesDeps): Router {
       errors: locals.errors ?? {},
       values: locals.values ?? {},
       linkHours: STAFF_LINK_HOURS,
-      twoStepRequired: deps.twoStepRequired ? await deps.twoStepRequired() : null,
+      twoStepRequired: deps.twoStep ? await deps.twoStep.required() : null,
+      // The switch turns the requirement on only for an owner with a second step of their own.
+      ownSecondStep: deps.twoStep ? await deps.twoStep.hasSecondStep(actorOf(req).id) : true,
     });
   };
 
@@ -138,6 +142,12 @@ export function staffAccountsPages(deps: StaffAccountsRoutesDeps): Router {
     deps.accounts.sendReset(actorOf(req), id(req), addressOf(req)),
   );
 
+  // The owner's requirement (TwoStepService.setRequired refuses turning it on without the owner's own second step).
+  const twoStep = deps.twoStep;
+  if (twoStep)
+    action(REQUIRE_SWITCH, "two-step", (req) =>
+      twoStep.setRequired(actorOf(req), (req.body as { required?: unknown } | undefined)?.required === "true"),
+    );
   const page = (res: Response, status: number, locals: Record<string, unknown>) =>
     res.status(status).page("auth/set-password", {
       title: "Choose a password",

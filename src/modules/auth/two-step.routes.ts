@@ -17,6 +17,8 @@ export interface TwoStepRoutesDeps {
 
 export const TWO_STEP_PAGE = "/admin/account/two-step";
 
+/** The owner's switch (staff-accounts.routes.ts): the role table keeps it the owner's (docs/decisions.md#38). */
+export const REQUIRE_SWITCH = "/admin/staff/two-step";
 /**
  * After the staff-session check: while an owner requires two-step sign-in, a staff user without an app reaches
  * only the page that adds one (pages redirect there, staff calls get 403), and can still log out.
@@ -28,13 +30,15 @@ export function twoStepGate(twoStep: Pick<TwoStepService, "mustSetUp">): Request
     const staffArea = path === "/admin" || path.startsWith("/admin/") || path.startsWith("/api/");
     if (!staffArea || path.startsWith(TWO_STEP_PAGE) || path.startsWith("/api/auth/")) return next();
     if (!(await twoStep.mustSetUp(req.staffUser.id))) return next();
+    // An owner held here can still turn the requirement off from this page; turning it on needs their own step.
+    if (req.method === "POST" && path === REQUIRE_SWITCH) return next();
     if (path.startsWith("/api/") || req.get("hx-request") === "true")
       return void res.status(403).json({ message: SET_UP_FIRST_MESSAGE });
     res.redirect(303, TWO_STEP_PAGE);
   };
 }
 
-/** The signed-in user's own authenticator app (add, confirm, remove), and the owner's requirement. */
+/** The signed-in user's own authenticator app (add, confirm, remove); an owner held here sees the switch's off. */
 export function twoStepPages(deps: TwoStepRoutesDeps): Router {
   const router = Router();
   const userOf = (req: Request) => {
@@ -70,13 +74,6 @@ export function twoStepPages(deps: TwoStepRoutesDeps): Router {
   action("start", (req) => deps.twoStep.start(userOf(req)));
   action("confirm", (req) => deps.twoStep.confirm(userOf(req), codeOf(req)));
   action("remove", (req) => deps.twoStep.remove(userOf(req), codeOf(req)));
-
-  // The owner's setting, on the staff page (owners only: the role table's /admin/staff rule and the service).
-  router.post("/admin/staff/two-step", ...deps.staffPage, async (req, res) => {
-    const required = (req.body as { required?: unknown } | undefined)?.required === "true";
-    await deps.twoStep.setRequired(userOf(req), required);
-    res.redirect(303, "/admin/staff?done=two-step");
-  });
   return router;
 }
 

@@ -1,6 +1,6 @@
 import type { PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
-import { ForbiddenError, HttpError, ValidationError } from "../../http/errors.js";
+import { ConflictError, ForbiddenError, HttpError, ValidationError } from "../../http/errors.js";
 import type { AuthenticationResponseJSON } from "../../shared/webauthn.js";
 import type { AuditLog } from "../audit/index.js";
 import type { StaffUser } from "./auth.schemas.js";
@@ -13,6 +13,8 @@ export const WRONG_CODE_MESSAGE = "That code is not right. Enter the newest code
 export const PASSKEY_REQUIRED_MESSAGE = "Confirm with your passkey";
 export const WRONG_PASSKEY_MESSAGE = "That passkey did not confirm it is you. Try again.";
 export const SET_UP_FIRST_MESSAGE = "An owner requires two-step sign-in: add an authenticator app or a passkey first.";
+export const OWN_SECOND_STEP_FIRST_MESSAGE =
+  "Add your own authenticator app or passkey first (Two-step sign-in, /admin/account/two-step): requiring it for everyone would hold you at that page too.";
 
 /**
  * A password that was right, for an account with a second step, sent without it: 401 with the ask, and the
@@ -140,6 +142,13 @@ export class TwoStepService {
     return new TwoStepRequiredError(Boolean(state?.enabled) || !options, options);
   }
 
+  /** Whether this person has a second step in force: an authenticator app or a passkey. */
+  async hasSecondStep(userId: number): Promise<boolean> {
+    const state = await this.deps.repo.stateOf(userId);
+    if (state?.enabled) return true;
+    return (await this.deps.passkeys?.has(userId)) ?? false;
+  }
+
   /** Whether this signed-in user must add a second step first (the owner requires it, they have neither). */
   async mustSetUp(userId: number): Promise<boolean> {
     const state = await this.deps.repo.stateOf(userId);
@@ -153,6 +162,8 @@ export class TwoStepService {
 
   async setRequired(actor: StaffUser, required: boolean): Promise<void> {
     if (actor.role !== "owner") throw new ForbiddenError("Only an owner may require two-step sign-in");
+    // An owner without a second step of their own would be held at the two-step page too (docs/decisions.md#38).
+    if (required && !(await this.hasSecondStep(actor.id))) throw new ConflictError(OWN_SECOND_STEP_FIRST_MESSAGE);
     await this.deps.transaction(async (tx) => {
       const before = await this.deps.repo.required(tx);
       await this.deps.repo.setRequired(required, tx);
