@@ -2,6 +2,9 @@ import { configDefaults, defineConfig } from "vitest/config";
 
 const shared = { environment: "node" as const, pool: "forks" as const };
 
+/** The suite's clock, as HAVEN_TEST_NOW sets it (tests/support/clock.ts, tests/README.md), in every project. */
+const CLOCK_SETUP = "tests/support/clock-setup.ts";
+
 /**
  * The API tests that start processes of their own: a Haven web or worker process, an npm install, or a Postgres
  * cluster besides the run's. They are the `processes` project, not `api`: one file at a time, in a group of their
@@ -32,6 +35,7 @@ export default defineConfig({
           ...shared,
           name: "unit",
           sequence: { groupOrder: 0 },
+          setupFiles: [CLOCK_SETUP],
           include: ["src/**/*.test.ts", "islands/**/*.test.{ts,tsx}", "cli/**/*.test.ts", "tests/unit/**/*.test.ts"],
         },
       },
@@ -43,6 +47,7 @@ export default defineConfig({
           include: ["tests/api/**/*.test.ts"],
           exclude: [...configDefaults.exclude, ...PROCESS_TESTS],
           globalSetup: ["tests/support/global-setup.ts"],
+          setupFiles: [CLOCK_SETUP],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -56,6 +61,7 @@ export default defineConfig({
           sequence: { groupOrder: 2 },
           include: PROCESS_TESTS,
           globalSetup: ["tests/support/global-setup.ts"],
+          setupFiles: [CLOCK_SETUP],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           maxWorkers: 1,
@@ -74,7 +80,7 @@ export default defineConfig({
           // own closed after it (tests/browser/setup.ts), and the environment closes Chromium when the worker stops.
           isolate: false,
           environment: "./tests/browser/environment.ts",
-          setupFiles: ["tests/browser/setup.ts"],
+          setupFiles: [CLOCK_SETUP, "tests/browser/setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 90_000,
           // Two cores: more than two Chromiums at once only slows every test down.

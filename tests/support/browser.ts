@@ -7,6 +7,7 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playw
 import { expect } from "vitest";
 import { ROOT_DIR } from "../../src/http/assets.js";
 import { sharedChromium } from "./chromium.js";
+import { suiteClockIsFixed, suiteNow } from "./clock.js";
 import { type TestContext, createTestContext } from "./context.js";
 
 export { CHROMIUM_ARGS, NO_CHROMIUM_MESSAGE, findChromium } from "./chromium.js";
@@ -67,6 +68,15 @@ export interface BrowserSite {
 }
 
 /**
+ * A context whose pages read the suite's time (tests/support/clock.ts) when HAVEN_TEST_NOW, or a file's own dates,
+ * fix it: Date in the page starts there and runs on, and its timers run as usual. On the real clock, untouched.
+ */
+async function onSuiteClock(context: BrowserContext): Promise<BrowserContext> {
+  if (suiteClockIsFixed()) await context.clock.setSystemTime(suiteNow());
+  return context;
+}
+
+/**
  * A test file's share of the worker's Chromium (one per vitest worker, kept from file to file: sharedChromium).
  * What it returns is that Browser, except that the contexts made through it (newContext, newPage) are its own:
  * contexts() lists them and close() closes them, leaving Chromium running for the next file. (Whatever a file
@@ -81,10 +91,10 @@ export async function openBrowser(): Promise<Browser> {
     return context;
   };
   const overrides: Partial<Browser> = {
-    newContext: async (options) => own(await browser.newContext(options)),
+    newContext: async (options) => own(await onSuiteClock(await browser.newContext(options))),
     newPage: async (options) => {
       const page = await browser.newPage(options);
-      own(page.context());
+      own(await onSuiteClock(page.context()));
       return page;
     },
     contexts: () => [...opened],
