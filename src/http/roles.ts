@@ -336,6 +336,12 @@ export function mayCall(role: string, method: string, path: string): boolean {
 /** Whether this role may open a page at this path: the sidebar and header hide the others. */
 export const mayOpen = (role: string, path: string): boolean => mayCall(role, "GET", path);
 
+/**
+ * Whether this role sees revenue figures (Total Revenue, MRR) in any page or call: the roles of the revenue
+ * call's rule, owner(REVENUE) (docs/decisions.md#36).
+ */
+export const maySeeRevenue = (role: string): boolean => mayCall(role, "GET", "/api/subscriptions/metrics");
+
 const roleRefusal = (role: string, what: string) => `Your role (${role}) cannot ${what}.`;
 
 /**

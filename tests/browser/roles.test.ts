@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { completedInspection, quickEntries } from "../api/reports-fixtures.js";
+import type { Page } from "playwright-core";
 import {
   type BrowserSite,
+  DESKTOP,
   PHONE,
   expectAccessible,
   openBrowserSite,
   screenshot,
+  settle,
   waitForIslands,
 } from "../support/browser.js";
 
@@ -73,6 +76,51 @@ describe("an inspector on a phone", () => {
     // Schedules are the office's: no Create Schedule button.
     expect(await page.getByRole("button", { name: "Create Schedule" }).count()).toBe(0);
     await screenshot(page, "roles-inspector-calendar-390");
+    await page.context().close();
+  });
+});
+
+/** Each row of a grid of figures ends at the grid's right edge: a card left out leaves no empty cell. */
+const rowsFill = (page: Page, selector: string) =>
+  page.locator(selector).evaluate((grid) => {
+    const right = grid.getBoundingClientRect().right;
+    const ends = new Map<number, number>();
+    for (const card of Array.from(grid.children)) {
+      const box = card.getBoundingClientRect();
+      const row = Math.round(box.top);
+      ends.set(row, Math.max(ends.get(row) ?? 0, box.right));
+    }
+    return [...ends.values()].every((end) => Math.abs(end - right) < 2);
+  });
+
+describe("the office at 390 px and 1280 px", () => {
+  it("sees no revenue on the dashboard or the subscriptions, and the figures leave no hole", async () => {
+    const office = { email: "olive@haven.test", password: "office-test-password" };
+    await site.ctx.container.users.create({ ...office, firstName: "Olive", lastName: "Office", role: "office" });
+    const page = await site.newPage(DESKTOP);
+    await page.goto(`${site.baseUrl}/login?next=%2Fadmin`);
+    await page.getByLabel("Company e-mail").fill(office.email);
+    await page.getByLabel("Password").fill(office.password);
+    await page.getByRole("button", { name: "Sign In" }).click();
+    await page.waitForURL(`${site.baseUrl}/admin`);
+    for (const [path, grid, name] of [
+      ["/admin", 'ul[aria-label="Key figures"]', "roles-office-dashboard"],
+      ["/admin/subscriptions", '[data-testid="subscription-metrics"]', "roles-office-subscriptions"],
+    ] as const) {
+      if (path !== "/admin") await page.goto(`${site.baseUrl}${path}`);
+      await expect.poll(() => page.locator(`${grid} > li`).count()).toBe(3);
+      expect(await page.getByText(/Total Revenue|MRR/).count()).toBe(0);
+      for (const [label, size] of [
+        ["390", PHONE],
+        ["1280", DESKTOP],
+      ] as const) {
+        await page.setViewportSize(size);
+        await settle(page);
+        expect(await rowsFill(page, grid)).toBe(true);
+        await screenshot(page, `${name}-${label}`);
+      }
+      await expectAccessible(page);
+    }
     await page.context().close();
   });
 });

@@ -12,7 +12,10 @@ const dashboardStats: z.ZodType<DashboardStats> = z
       description: "Scheduled bookings no inspection has taken up yet, plus inspections not completed",
     }),
     completedThisMonth: count.meta({ description: "Inspections completed this calendar month in BUSINESS_TZ" }),
-    totalRevenue: z.number().meta({ description: "Sum of succeeded payments, in dollars" }),
+    totalRevenue: z.number().nullable().meta({
+      description:
+        "Paid invoices before tax and net of refunds, plus one-time payments, in dollars; null for a role that sees no revenue figures (office; docs/decisions.md#36)",
+    }),
   })
   .meta({ id: "DashboardStats" });
 
@@ -20,7 +23,7 @@ export const dashboardCalls = apiCalls([
   {
     method: "get",
     path: "/api/dashboard/stats",
-    summary: "The dashboard's four stat cards",
+    summary: "The dashboard's four stat cards (Total Revenue for the owner only)",
     tags: ["Dashboard"],
     access: "staff",
     responses: { 200: dashboardStats },

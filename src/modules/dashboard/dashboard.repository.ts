@@ -5,7 +5,8 @@ export interface StatsRow {
   totalProperties: number;
   pendingInspections: number;
   completedThisMonth: number;
-  revenueCents: number;
+  /** Null when not counted: the reader sees no revenue (docs/decisions.md#36). */
+  revenueCents: number | null;
 }
 
 /** Read-only aggregates over properties, bookings, inspections and payments (each an index scan). */
@@ -15,9 +16,9 @@ export class DashboardRepository {
   /**
    * The four figures, each an index-only count or sum. At 100,000 properties each takes ~20 ms, so they run
    * at the same time on separate connections rather than one after the other in one statement.
-   * The month is the half-open instant range [from, to).
+   * The month is the half-open instant range [from, to). Revenue is summed only when `revenue` asks for it.
    */
-  async stats(month: { from: Date; to: Date }, inspectorId?: number): Promise<StatsRow> {
+  async stats(month: { from: Date; to: Date }, inspectorId?: number, revenue = true): Promise<StatsRow> {
     if (inspectorId !== undefined) return this.inspectorStats(month, inspectorId);
     const value = async (sql: string, bindings: Date[] = []) => Number((await this.db.raw(sql, bindings)).rows[0].n);
     const [totalProperties, scheduledUntaken, openInspections, completedThisMonth, revenueCents] = await Promise.all([
@@ -33,11 +34,13 @@ export class DashboardRepository {
       ),
       // Paid invoices plus one-time payments; a payment that started a subscription is counted by its invoice.
       // Before tax, invoices net of refunds (docs/decisions.md#34): tax collected is not revenue (payments.totalRevenue too).
-      value(
-        `select (select coalesce(sum(coalesce(subtotal_cents, amount_cents)), 0) from payments where status = 'succeeded' and subscription_id is null)
+      revenue
+        ? value(
+            `select (select coalesce(sum(coalesce(subtotal_cents, amount_cents)), 0) from payments where status = 'succeeded' and subscription_id is null)
               + (select coalesce(sum(coalesce(subtotal_cents, amount_cents)), 0) from invoices where status = 'paid')
               - (select coalesce(sum(r.amount_cents - r.tax_cents), 0) from refunds r join invoices i on i.id = r.invoice_id where i.status = 'paid') as n`,
-      ),
+          )
+        : null,
     ]);
     return {
       totalProperties,
@@ -68,7 +71,7 @@ export class DashboardRepository {
       totalProperties: Number(row.homes),
       pendingInspections: Number(row.untaken) + Number(row.open),
       completedThisMonth: Number(row.completed),
-      revenueCents: 0,
+      revenueCents: null,
     };
   }
 

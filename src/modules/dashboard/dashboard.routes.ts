@@ -1,7 +1,7 @@
-import { type RequestHandler, Router } from "express";
-import type { DashboardService } from "./dashboard.service.js";
+import { type Request, type RequestHandler, Router } from "express";
+import type { DashboardService, StatsReader } from "./dashboard.service.js";
 import { requireStaffApi } from "../../http/guards.js";
-import { inspectorScopeOf } from "../../http/roles.js";
+import { inspectorScopeOf, maySeeRevenue } from "../../http/roles.js";
 import { statusBadge, statusLabel } from "./dashboard.schemas.js";
 
 /** What the dashboard routes use; src/app.ts passes them (docs/architecture.md "Modules and layers"). */
@@ -13,10 +13,16 @@ export interface DashboardRoutesDeps {
   staffPage: RequestHandler[];
 }
 
+/** The figures this staff user reads (docs/decisions.md#36): an inspector their own; revenue by the role table. */
+const readerOf = (req: Request): StatsReader => ({
+  inspectorId: inspectorScopeOf(req),
+  revenue: maySeeRevenue(req.staffUser?.role ?? ""),
+});
+
 export function dashboardApi(deps: DashboardRoutesDeps): Router {
   const router = Router();
-  router.get("/dashboard/stats", requireStaffApi, async (_req, res) => {
-    res.json(await deps.dashboard.stats());
+  router.get("/dashboard/stats", requireStaffApi, async (req, res) => {
+    res.json(await deps.dashboard.stats(new Date(), readerOf(req)));
   });
   return router;
 }
@@ -24,12 +30,14 @@ export function dashboardApi(deps: DashboardRoutesDeps): Router {
 export function dashboardPages(deps: DashboardRoutesDeps): Router {
   const router = Router();
   router.get(["/admin", "/admin/dashboard"], ...deps.staffPage, async (req, res) => {
-    // An inspector sees their own inspections and no revenue or subscription figures (docs/decisions.md#36).
-    const inspectorId = inspectorScopeOf(req);
+    // An inspector sees their own inspections and no revenue or subscription figures; the office no revenue
+    // (docs/decisions.md#36).
+    const reader = readerOf(req);
+    const inspectorId = reader.inspectorId;
     const inspector = inspectorId !== undefined;
     // Failed plan payments show as a red banner above the spec's cards.
     const [stats, recent, pastDue] = await Promise.all([
-      deps.dashboard.stats(undefined, inspectorId),
+      deps.dashboard.stats(new Date(), reader),
       deps.dashboard.recentInspections(undefined, inspectorId),
       inspector ? 0 : deps.subscriptions.pastDueCount(),
     ]);
@@ -40,7 +48,7 @@ export function dashboardPages(deps: DashboardRoutesDeps): Router {
       stats,
       recent,
       pastDue,
-      showRevenue: !inspector,
+      showRevenue: stats.totalRevenue !== null,
       statusBadge,
       statusLabel,
     });

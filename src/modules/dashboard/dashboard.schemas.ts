@@ -7,8 +7,8 @@ export interface DashboardStats {
   pendingInspections: number;
   /** Inspections completed this calendar month in BUSINESS_TZ. */
   completedThisMonth: number;
-  /** The sum of succeeded payments, in dollars. */
-  totalRevenue: number;
+  /** The sum of succeeded payments, in dollars; null for a role that sees no revenue (docs/decisions.md#36). */
+  totalRevenue: number | null;
 }
 
 /** One of the dashboard's latest inspections. */

@@ -22,6 +22,15 @@ export function monthWindow(timeZone: string, now: Date = new Date()): { from: D
   };
 }
 
+/**
+ * Who reads the figures (docs/decisions.md#36): an inspector their own (`inspectorId`), and revenue only a role
+ * that may see it (`revenue`, from src/http/roles.ts's rule; an inspector never does).
+ */
+export interface StatsReader {
+  inspectorId?: number;
+  revenue?: boolean;
+}
+
 /** The office at a glance: the four stat cards, the latest inspections and the sidebar's quick stats. */
 export class DashboardService {
   private quick: { at: number; value: DashboardStats } | null = null;
@@ -32,14 +41,15 @@ export class DashboardService {
     private readonly settings: DashboardSettings,
   ) {}
 
-  /** The office's figures, or with `inspectorId` that inspector's own (no revenue; docs/decisions.md#36). */
-  async stats(now: Date = new Date(), inspectorId?: number): Promise<DashboardStats> {
-    const row = await this.dashboard.stats(monthWindow(this.settings.timeZone, now), inspectorId);
+  /** The business's figures, or an inspector's own; Total Revenue is null unless the reader may see it. */
+  async stats(now: Date = new Date(), reader: StatsReader = { revenue: true }): Promise<DashboardStats> {
+    const { inspectorId, revenue = false } = reader;
+    const row = await this.dashboard.stats(monthWindow(this.settings.timeZone, now), inspectorId, revenue);
     return {
       totalProperties: row.totalProperties,
       pendingInspections: row.pendingInspections,
       completedThisMonth: row.completedThisMonth,
-      totalRevenue: row.revenueCents / 100,
+      totalRevenue: row.revenueCents === null ? null : row.revenueCents / 100,
     };
   }
 
@@ -53,12 +63,13 @@ export class DashboardService {
    * older than that, the last ones are shown while fresh ones are counted in the background.
    */
   quickStats(inspectorId?: number): Promise<DashboardStats> {
-    // An inspector's own figures are few small counts, read each time (the cache holds the office's).
-    if (inspectorId !== undefined) return this.stats(new Date(), inspectorId);
+    // An inspector's own figures are few small counts, read each time (the cache holds the office's). The
+    // sidebar shows no revenue, so none is counted or held for it.
+    if (inspectorId !== undefined) return this.stats(new Date(), { inspectorId });
     const ttl = this.settings.quickStatsTtlMs ?? 5000;
     const last = this.quick;
     if (last && Date.now() - last.at < ttl) return Promise.resolve(last.value);
-    this.refreshing ??= this.stats()
+    this.refreshing ??= this.stats(new Date(), {})
       .then((value) => {
         this.quick = { at: Date.now(), value };
         return value;

@@ -2,6 +2,7 @@ import { type Request, type RequestHandler, type Response, Router } from "expres
 import { z } from "zod";
 import { HttpError, ValidationError } from "../../http/errors.js";
 import { idParams } from "../../http/fields.js";
+import { maySeeRevenue } from "../../http/roles.js";
 import { params, parse } from "../../http/validate.js";
 import { todayIn } from "../../shared/business-time.js";
 import { PLAN_TYPES, type Plan, type PlansService } from "../plans/index.js";
@@ -106,6 +107,8 @@ export function subscriptionsAdminPages({
       fragment ? null : subscriptions.metrics(),
       plansByType(),
     ]);
+    // MRR is a revenue figure: the office sees the counts only (docs/decisions.md#36).
+    const figures = metrics && !maySeeRevenue(req.staffUser?.role ?? "") ? { ...metrics, mrr: null } : metrics;
     const locals = {
       title: "Subscriptions",
       admin: "subscriptions",
@@ -118,7 +121,7 @@ export function subscriptionsAdminPages({
       total,
       pageSize: SUBSCRIPTIONS_PAGE_SIZE,
       rows: rows.map((sub) => ({ sub, nextCharge: nextCharge(sub) })),
-      metrics,
+      metrics: figures,
       statuses: SUBSCRIPTION_STATUSES.map((value) => ({ value, label: statusLabel(value) })),
       plans: PLAN_TYPES.map((value) => ({ value, label: plans.get(value)?.name ?? value })),
       planName: (type: string) => plans.get(type as Plan["type"])?.name ?? type,
