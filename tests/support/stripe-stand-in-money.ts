@@ -1,21 +1,10 @@
 // The stand-in's refunds, credit notes, disputes and paged lists (docs/decisions.md#34), kept beside each StripeStandIn
 // and answered from its request handler: POST/GET /v1/refunds, POST /v1/credit_notes, and `limit`/`starting_after`
-// pages of GET /v1/subscriptions and /v1/invoices, as Stripe pages them (has_more, newest first).
-import { randomBytes } from "node:crypto";
-import type { IncomingMessage } from "node:http";
-
-type Obj = Record<string, unknown>;
-
-/** What the stand-in's handler gives the money routes. */
-export interface MoneyRequest {
-  req: IncomingMessage;
-  url: URL;
-  form: Record<string, string>;
-  params: Record<string, string>;
-  json: (status: number, body: unknown) => void;
-  missing: (what: string, key: string) => void;
-  invalid: (message: string) => void;
-}
+// pages of GET /v1/subscriptions and /v1/invoices, as Stripe pages them (has_more, newest first). Stripe's rules
+// apply: a refund at most what is left of the charge, never of a charge disputed (charged back); a credit note on a
+// paid invoice whose refunds, credits and out-of-band amounts add up to it, within what is left to credit.
+import type { ApiRequest, Obj } from "./stripe-stand-in-kit.js";
+import { id } from "./stripe-stand-in-kit.js";
 
 /** The part of StripeStandIn these routes read. */
 export interface StandInMaps {
@@ -25,11 +14,17 @@ export interface StandInMaps {
   clock: () => number;
 }
 
-const id = (prefix: string) => `${prefix}_test_${randomBytes(10).toString("hex")}`;
+/** Why Stripe refuses a request (400), with its error code when the reference names one. */
+type Refusal = { refused: string; code?: string };
+
+/** "If set, possible values are `duplicate`, `fraudulent`, and `requested_by_customer`." */
+const REFUND_REASONS = ["duplicate", "fraudulent", "requested_by_customer"];
 
 export class StandInMoney {
   readonly refunds = new Map<string, Obj>();
   readonly creditNotes = new Map<string, Obj>();
+  /** Disputes by id; a disputed charge is `disputed` and cannot be refunded. */
+  readonly disputes = new Map<string, Obj>();
   /** Idempotency-Key → the first answer (Stripe answers a repeat with it). */
   private readonly answers = new Map<string, Obj>();
 
@@ -51,6 +46,7 @@ export class StandInMoney {
       amount: intent.amount_received ?? intent.amount,
       amount_refunded: refunded,
       refunded: refunded >= (intent.amount as number),
+      disputed: [...this.disputes.values()].some((d) => d.payment_intent === intentId),
       currency: "cad",
       payment_intent: intentId,
       refunds: { object: "list", data: refunds, has_more: false, url: "/v1/refunds" },
@@ -72,11 +68,11 @@ export class StandInMoney {
     return this.chargeOf(intent);
   }
 
-  /** A dispute opened by the card holder's bank (for a charge.dispute.created event). */
+  /** A dispute opened by the card holder's bank (for a charge.dispute.created event): the charge is charged back. */
   dispute(invoiceId: string, reason = "fraudulent"): Obj {
     const intent = this.intentOf(invoiceId);
     const charge = this.chargeOf(intent);
-    return {
+    const dispute: Obj = {
       id: id("dp"),
       object: "dispute",
       amount: charge.amount,
@@ -85,20 +81,39 @@ export class StandInMoney {
       payment_intent: intent,
       reason,
       status: "needs_response",
+      is_charge_refundable: false,
       created: this.now,
     };
+    this.disputes.set(dispute.id as string, dispute);
+    return structuredClone(dispute);
   }
 
-  private createRefund(form: Record<string, string>): Obj | string {
+  /** The dispute decided (for a charge.dispute.closed event): won or lost. */
+  closeDispute(disputeId: string, outcome: "won" | "lost"): Obj {
+    const dispute = this.disputes.get(disputeId);
+    if (!dispute) throw new Error(`No such dispute ${disputeId}`);
+    dispute.status = outcome;
+    return structuredClone(dispute);
+  }
+
+  private createRefund(form: Record<string, string>): Obj | Refusal {
     const intent = this.standIn.intents.get(form.payment_intent ?? "");
-    if (!intent) return `No such payment_intent: '${form.payment_intent}'`;
-    if (intent.status !== "succeeded") return "This PaymentIntent has no successful charge to refund.";
-    const already = [...this.refunds.values()]
-      .filter((r) => r.payment_intent === intent.id)
-      .reduce((sum, r) => sum + (r.amount as number), 0);
+    if (!intent) return { refused: `No such payment_intent: '${form.payment_intent}'`, code: "resource_missing" };
+    if (intent.status !== "succeeded") return { refused: "This PaymentIntent has no successful charge to refund." };
+    if (form.reason && !REFUND_REASONS.includes(form.reason))
+      return { refused: `Invalid reason: must be one of ${REFUND_REASONS.join(", ")}`, code: "parameter_invalid" };
+    const charge = this.chargeOf(intent.id as string);
+    if (charge.disputed)
+      return { refused: "The charge you're attempting to refund has been charged back.", code: "charge_disputed" };
+    const already = charge.amount_refunded as number;
+    if (already >= (intent.amount as number))
+      return { refused: `Charge ${charge.id} has already been refunded.`, code: "charge_already_refunded" };
     const amount = form.amount ? Number(form.amount) : (intent.amount as number) - already;
-    if (amount + already > (intent.amount as number))
-      return `Refund amount (${amount}) is greater than unrefunded amount on charge (${(intent.amount as number) - already})`;
+    if (amount <= 0 || amount + already > (intent.amount as number))
+      return {
+        refused: `Refund amount (${amount}) is greater than unrefunded amount on charge (${(intent.amount as number) - already})`,
+        code: "amount_too_large",
+      };
     const refund: Obj = {
       id: id("re"),
       object: "refund",
@@ -119,6 +134,65 @@ export class StandInMoney {
     return refund;
   }
 
+  /**
+   * "Issue a credit note to adjust the amount of a finalized invoice … The sum of refunds, customer balance credits, and
+   * outside of Stripe credits must equal the post_payment_amount", and "the credit note API subtracts those refund
+   * amounts [made through the Refund API] from the maximum creditable amount".
+   */
+  private createCreditNote(invoice: Obj, form: Record<string, string>): Obj | Refusal {
+    if (!["open", "paid"].includes(invoice.status as string))
+      return { refused: "You can only create credit notes for finalized invoices (open or paid)." };
+    if (!form.amount) return { refused: "One of `amount`, `lines`, or `shipping_cost` must be provided." };
+    const amount = Number(form.amount);
+    const linked: Obj[] = [];
+    for (let i = 0; form[`refunds[${i}][refund]`]; i++) {
+      const refund = this.refunds.get(form[`refunds[${i}][refund]`]!);
+      if (!refund) return { refused: `No such refund: '${form[`refunds[${i}][refund]`]}'`, code: "resource_missing" };
+      const amountRefunded = Number(form[`refunds[${i}][amount_refunded]`] ?? refund.amount);
+      if (refund.payment_intent !== this.intentOf(invoice.id as string) || amountRefunded > (refund.amount as number))
+        return { refused: `Refund ${refund.id} is not a refund of this invoice's payment of that amount.` };
+      linked.push({ refund: refund.id, amount_refunded: amountRefunded });
+    }
+    const prePayment = Math.min(amount, invoice.amount_remaining as number);
+    const postPayment = amount - prePayment;
+    const covered =
+      linked.reduce((sum, l) => sum + (l.amount_refunded as number), 0) +
+      Number(form.refund_amount ?? 0) +
+      Number(form.credit_amount ?? 0) +
+      Number(form.out_of_band_amount ?? 0);
+    if (covered !== postPayment)
+      return {
+        refused: `The sum of refunds, credit amount and out of band amount (${covered}) must equal the credit note's post-payment amount (${postPayment}).`,
+      };
+    const notes = [...this.creditNotes.values()].filter((n) => n.invoice === invoice.id);
+    const linkedIds = new Set(
+      [...notes, { refunds: linked }].flatMap((n) => (n.refunds as Obj[]).map((r) => r.refund)),
+    );
+    const unlinkedRefunds = [...this.refunds.values()]
+      .filter((r) => r.payment_intent === this.intentOf(invoice.id as string) && !linkedIds.has(r.id))
+      .reduce((sum, r) => sum + (r.amount as number), 0);
+    const creditable =
+      (invoice.total as number) - notes.reduce((sum, n) => sum + (n.amount as number), 0) - unlinkedRefunds;
+    if (amount > creditable)
+      return {
+        refused: `The credit note's amount (${amount}) is greater than what is left to credit (${creditable}).`,
+      };
+    const note: Obj = {
+      id: id("cn"),
+      object: "credit_note",
+      invoice: invoice.id,
+      amount,
+      pre_payment_amount: prePayment,
+      post_payment_amount: postPayment,
+      memo: form.memo ?? null,
+      refunds: linked,
+      status: "issued",
+      created: this.now,
+    };
+    this.creditNotes.set(note.id as string, note);
+    return note;
+  }
+
   /** A page of `items` (newest first) as Stripe's list endpoints answer `limit` and `starting_after`. */
   private page(items: Obj[], params: Record<string, string>, url: string) {
     const sorted = [...items].sort(
@@ -131,13 +205,13 @@ export class StandInMoney {
   }
 
   /** Answers the request when it is one of these routes; false otherwise (the stand-in goes on). */
-  handle({ req, url, form, params, json, missing, invalid }: MoneyRequest): boolean {
+  handle({ req, url, form, params, json, missing, invalid }: ApiRequest): boolean {
     const key = req.headers["idempotency-key"] as string | undefined;
-    const once = (make: () => Obj | string) => {
+    const once = (make: () => Obj | Refusal) => {
       const first = key ? this.answers.get(key) : undefined;
       if (first) return json(200, first);
       const made = make();
-      if (typeof made === "string") return invalid(made);
+      if ("refused" in made) return invalid(made.refused as string, made.code ? { code: made.code } : {});
       if (key) this.answers.set(key, made);
       return json(200, made);
     };
@@ -158,24 +232,7 @@ export class StandInMoney {
         missing("invoice", form.invoice ?? "");
         return true;
       }
-      once(() => {
-        const refund = this.refunds.get(form["refunds[0][refund]"] ?? "");
-        if (form["refunds[0][refund]"] && !refund) return `No such refund: '${form["refunds[0][refund]"]}'`;
-        const note: Obj = {
-          id: id("cn"),
-          object: "credit_note",
-          invoice: invoice.id,
-          amount: Number(form.amount),
-          memo: form.memo ?? null,
-          refunds: refund
-            ? [{ refund: refund.id, amount_refunded: Number(form["refunds[0][amount_refunded]"] ?? refund.amount) }]
-            : [],
-          status: "issued",
-          created: this.now,
-        };
-        this.creditNotes.set(note.id as string, note);
-        return note;
-      });
+      once(() => this.createCreditNote(invoice, form));
       return true;
     }
     // Paged lists (reconciliation asks with `limit`); without it the stand-in's own routes answer.

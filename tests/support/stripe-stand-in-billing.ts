@@ -1,0 +1,263 @@
+// The stand-in's subscriptions and invoices routes, with Stripe's documented update semantics: payment_behavior
+// (an update applies "regardless of whether payment succeeds" unless pending_if_incomplete, which takes only the
+// parameters pending updates support at the request's API version), proration_behavior (create_prorations waits for
+// the next invoice, always_invoice bills now, none does neither), items' tax_rates winning over default_tax_rates.
+import { type ApiRequest, type Obj, list, listParam, mergeMetadata, metadataOf, since } from "./stripe-stand-in-kit.js";
+import { type Line, StandInObjects } from "./stripe-stand-in-objects.js";
+
+/**
+ * "Only certain attributes can be used to create a pending update" (docs.stripe.com/billing/subscriptions/
+ * pending-updates-reference), and the API versions that added more: metadata (2026-05-27.dahlia, "Previously,
+ * passing metadata with payment_behavior=pending_if_incomplete returned an error") and cancel_at_period_end
+ * (2026-09-30.endive).
+ */
+const PENDING_PARAMS = [
+  "expand",
+  "payment_behavior",
+  "proration_behavior",
+  "proration_date",
+  "billing_cycle_anchor",
+  "items",
+  "trial_end",
+  "trial_from_plan",
+  "add_invoice_items",
+];
+const PENDING_PARAMS_SINCE: Record<string, string> = { metadata: "2026-05-27", cancel_at_period_end: "2026-09-30" };
+/** Pending updates support an item's `price` and `quantity` (and its `id`, naming it). */
+const PENDING_ITEM_FIELDS = ["id", "price", "quantity"];
+/** "If these times are greater than 23 hours from the time the update is made, the expired_at time is calculated to 23 hours after the update call was made." */
+const PENDING_EXPIRY_SECONDS = 23 * 3600;
+
+/** What an update answers: the subscription, a refusal (400), or a card error (402). */
+type UpdateOutcome = null | { invalid: string } | { declined: string };
+
+export class StandInBilling extends StandInObjects {
+  /** The parameters of this update that pending updates do not take at `version`. */
+  private unsupportedWhenPending(form: Record<string, string>, version: string): string[] {
+    const bad = new Set<string>();
+    for (const key of Object.keys(form)) {
+      const top = key.split("[")[0]!;
+      if (top === "items") {
+        const field = /^items\[\d+\]\[(\w+)\]/.exec(key)?.[1];
+        if (field && !PENDING_ITEM_FIELDS.includes(field)) bad.add(`items[${field}]`);
+      } else if (
+        !PENDING_PARAMS.includes(top) &&
+        !(PENDING_PARAMS_SINCE[top] && since(version, PENDING_PARAMS_SINCE[top]))
+      )
+        bad.add(top);
+    }
+    return [...bad];
+  }
+
+  /** The proration lines of a price change at `now`: the unused time credited, the remaining time charged. */
+  protected prorationLines(sub: Obj, from: Obj, to: Obj): Line[] {
+    const item = this.itemOf(sub);
+    const start = item.current_period_start as number;
+    const end = item.current_period_end as number;
+    const now = Math.min(Math.max(this.nowSeconds, start), end);
+    const share = (cents: number) => Math.round((cents * (end - now)) / (end - start));
+    return [
+      { amount: -share(from.unit_amount as number), start: now, end, proration: true, description: "Unused time" },
+      { amount: share(to.unit_amount as number), start: now, end, proration: true, description: "Remaining time" },
+    ];
+  }
+
+  /** A change of price billed as `behavior` says: lines for the next invoice, an invoice now, or nothing. */
+  protected prorate(sub: Obj, from: Obj, to: Obj, behavior: string): Obj | null {
+    if (behavior === "none" || from.id === to.id) return null;
+    const lines = this.prorationLines(sub, from, to);
+    if (behavior === "always_invoice") return this.createInvoice(sub, "subscription_update", lines);
+    const waiting = this.prorations.get(sub.id as string) ?? [];
+    this.prorations.set(sub.id as string, [...waiting, ...lines]);
+    return null;
+  }
+
+  protected updateSubscription(sub: Obj, form: Record<string, string>, version: string): UpdateOutcome {
+    if (["canceled", "incomplete_expired"].includes(sub.status as string))
+      return { invalid: "A canceled subscription can only update its cancellation_details and metadata." };
+    if (sub.schedule && ("cancel_at" in form || "cancel_at_period_end" in form))
+      return {
+        invalid: `The subscription is managed by the subscription schedule \`${sub.schedule}\`, and updating any cancelation behavior directly is not allowed. Please update the schedule instead.`,
+      };
+    if ("cancel_at" in form && "cancel_at_period_end" in form)
+      return { invalid: "You may only specify one of these parameters: cancel_at, cancel_at_period_end." };
+    const behavior = form.payment_behavior ?? "allow_incomplete";
+    if (behavior === "pending_if_incomplete") {
+      const bad = this.unsupportedWhenPending(form, version);
+      // The stand-in's wording; Stripe refuses these with a 400 (invalid_request_error).
+      if (bad.length)
+        return {
+          invalid: `Stand-in: pending updates (payment_behavior=pending_if_incomplete) do not support ${bad.join(", ")} at API version ${version}.`,
+        };
+    }
+    const item = this.itemOf(sub);
+    const priceId = form["items[0][price]"];
+    const price = priceId ? this.prices.get(priceId) : undefined;
+    if (priceId && !price) return { invalid: `No such price: '${priceId}'` };
+    if (priceId && form["items[0][id]"] !== item.id)
+      return { invalid: "Stand-in: an item without its id is a new item; Haven's subscriptions have one." };
+    if ("cancel_at" in form)
+      Object.assign(sub, {
+        cancel_at: form.cancel_at === "" ? null : Number(form.cancel_at),
+        cancel_at_period_end: false,
+      });
+    if ("cancel_at_period_end" in form) {
+      const atEnd = form.cancel_at_period_end === "true";
+      Object.assign(sub, { cancel_at_period_end: atEnd, cancel_at: atEnd ? item.current_period_end : null });
+    }
+    if (form.default_payment_method) sub.default_payment_method = form.default_payment_method;
+    const defaults = listParam(form, "default_tax_rates");
+    if (defaults) sub.default_tax_rates = this.ratesFor(defaults);
+    const itemRates = listParam(form, "items[0][tax_rates]");
+    if (itemRates) item.tax_rates = this.ratesFor(itemRates);
+    const metadata = metadataOf(form);
+    const invoice = price
+      ? this.prorate(sub, item.price as Obj, price, form.proration_behavior ?? "create_prorations")
+      : null;
+    if (!invoice || behavior === "allow_incomplete" || behavior === "default_incomplete") {
+      // No payment asked, or Stripe's default: "updates are applied regardless of whether payment on the new invoice succeeds".
+      if (price) item.price = price;
+      mergeMetadata(sub.metadata as Obj, metadata);
+      if (invoice && behavior === "default_incomplete") {
+        if (sub.status === "active") sub.status = "past_due";
+      } else if (invoice) this.charge(invoice, this.cardOf(sub));
+      return null;
+    }
+    if (behavior === "error_if_incomplete") {
+      if (this.charge(invoice, this.cardOf(sub))) {
+        item.price = price!;
+        mergeMetadata(sub.metadata as Obj, metadata);
+        return null;
+      }
+      invoice.status = "void";
+      return { declined: "Your card was declined." };
+    }
+    // pending_if_incomplete: applied once paid; "If payment fails, the updated values are added to the pending_update hash".
+    if (invoice.status === "paid") {
+      item.price = price!;
+      mergeMetadata(sub.metadata as Obj, metadata);
+      return null;
+    }
+    this.pending.set(sub.id as string, { invoice: invoice.id as string, price: price!, metadata });
+    sub.pending_update = {
+      billing_cycle_anchor: null,
+      cancel_at_period_end: null,
+      discounts: null,
+      expires_at: Math.min(item.current_period_end as number, this.nowSeconds + PENDING_EXPIRY_SECONDS),
+      metadata: Object.keys(metadata).length ? metadata : null,
+      subscription_items: [{ ...structuredClone(item), price: structuredClone(price!) }],
+      trial_end: null,
+      trial_from_plan: null,
+    };
+    this.charge(invoice, this.cardOf(sub));
+    return null;
+  }
+
+  /** POST/GET /v1/subscriptions…, GET /v1/invoices/:id, POST /v1/invoices/:id/pay, GET /v1/invoice_payments. */
+  protected billingRoutes(r: ApiRequest): boolean {
+    const { form, params, expand, route, json, missing, invalid } = r;
+    if (route("POST", /^\/v1\/subscriptions$/)) {
+      if (!this.customers.has(form.customer ?? "")) {
+        missing("customer", form.customer ?? "");
+        return true;
+      }
+      const priceId = form["items[0][price]"] ?? "";
+      if (!this.prices.has(priceId)) {
+        invalid(`No such price: '${priceId}'`);
+        return true;
+      }
+      const sub = this.createSubscription(
+        form.customer!,
+        priceId,
+        metadataOf(form),
+        form["payment_settings[save_default_payment_method]"],
+      );
+      sub.automatic_tax = { enabled: form["automatic_tax[enabled]"] === "true" };
+      this.applyTaxRates(sub, listParam(form, "default_tax_rates"), listParam(form, "items[0][tax_rates]"));
+      // Without default_incomplete Stripe charges the customer's card at once.
+      if (form.payment_behavior !== "default_incomplete")
+        this.charge(this.invoices.get(sub.latest_invoice as string)!, this.cardOf(sub));
+      json(200, this.expand(sub, expand));
+      return true;
+    }
+    if (route("GET", /^\/v1\/subscriptions$/)) {
+      const found = [...this.subscriptions.values()].filter((s) => !params.customer || s.customer === params.customer);
+      json(
+        200,
+        list(
+          found.map((s) => this.expand(s, [])),
+          "/v1/subscriptions",
+        ),
+      );
+      return true;
+    }
+    let m = route("GET", /^\/v1\/subscriptions\/([\w]+)$/);
+    if (m) {
+      const found = this.subscriptions.get(m[1]!);
+      if (found) json(200, this.expand(found, expand));
+      else missing("subscription", m[1]!);
+      return true;
+    }
+    m = route("POST", /^\/v1\/subscriptions\/([\w]+)$/);
+    if (m) {
+      const found = this.subscriptions.get(m[1]!);
+      if (!found) {
+        missing("subscription", m[1]!);
+        return true;
+      }
+      const outcome = this.updateSubscription(found, form, r.apiVersion);
+      if (!outcome) json(200, this.expand(found, expand));
+      else if ("invalid" in outcome) invalid(outcome.invalid);
+      else r.declined(outcome.declined);
+      return true;
+    }
+    m = route("DELETE", /^\/v1\/subscriptions\/([\w]+)$/);
+    if (m) {
+      const found = this.subscriptions.get(m[1]!);
+      if (!found) {
+        missing("subscription", m[1]!);
+        return true;
+      }
+      if (found.status === "canceled") {
+        invalid("This subscription has already been canceled.");
+        return true;
+      }
+      Object.assign(found, { status: "canceled", canceled_at: this.nowSeconds, ended_at: this.nowSeconds });
+      json(200, this.expand(found, expand));
+      return true;
+    }
+    m = route("GET", /^\/v1\/invoices\/([\w]+)$/);
+    if (m) {
+      const found = this.invoices.get(m[1]!);
+      if (found) json(200, this.expand(found, expand));
+      else missing("invoice", m[1]!);
+      return true;
+    }
+    m = route("POST", /^\/v1\/invoices\/([\w]+)\/pay$/);
+    if (m) {
+      const found = this.invoices.get(m[1]!);
+      if (!found) {
+        missing("invoice", m[1]!);
+        return true;
+      }
+      if (found.status !== "open") {
+        invalid("Invoice is already paid");
+        return true;
+      }
+      if (!this.charge(found, form.payment_method ?? this.cardOf(this.subscriptionOfInvoice(found))))
+        r.declined("Your card was declined.");
+      else json(200, this.expand(found, expand));
+      return true;
+    }
+    if (route("GET", /^\/v1\/invoice_payments$/)) {
+      const intentId = params["payment[payment_intent]"];
+      const invoiceId = intentId ? this.intentInvoice.get(intentId) : params.invoice;
+      const found = invoiceId
+        ? ((this.invoices.get(invoiceId)?.payments as { data: Obj[] } | undefined)?.data ?? [])
+        : [];
+      json(200, list(found, "/v1/invoice_payments"));
+      return true;
+    }
+    return false;
+  }
+}
