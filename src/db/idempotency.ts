@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Knex } from "knex";
 import { ConflictError } from "../http/errors.js";
-import type { Tx } from "./transaction.js";
+import { type Tx, runTransaction } from "./transaction.js";
 
 /** How long a submission's outcome is remembered for replays. */
 export const IDEMPOTENCY_WINDOW_HOURS = 24;
@@ -53,7 +53,7 @@ export class IdempotencyService {
     const requestHash = payloadHash(submission.payload);
     const byBrowserKey = Boolean(submission.key);
     const key = submission.key ?? payloadHash({ payload: submission.payload, viewer: submission.viewer });
-    return this.db.transaction(async (tx) => {
+    return runTransaction(this.db, async (tx) => {
       await tx.raw("select pg_advisory_xact_lock(hashtextextended(?, 0))", [`${scope}:${key}`]);
       const seen = await tx("idempotency_keys")
         .where({ scope, key })

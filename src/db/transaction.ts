@@ -6,10 +6,32 @@ export type Tx = Knex.Transaction;
 /** Runs work in one transaction: commits when it resolves, rolls back when it throws. */
 export type TransactionRunner = <T>(work: (tx: Tx) => Promise<T>) => Promise<T>;
 
+/**
+ * An error whose answer needs the database once its transaction is over (a lost booking's free times): the
+ * transaction's runner calls `afterRollback` when the transaction has rolled back and given its connection back,
+ * so the read never waits for a second connection while holding the first (docs/decisions.md#46).
+ */
+export interface AnsweredAfterRollback {
+  afterRollback(): Promise<void>;
+}
+
+const answeredAfterRollback = (error: unknown): error is AnsweredAfterRollback =>
+  typeof (error as Partial<AnsweredAfterRollback> | null)?.afterRollback === "function";
+
+/** `db.transaction(work)`, then an error's `afterRollback` (AnsweredAfterRollback) before it is thrown on. */
+export async function runTransaction<T>(db: Knex, work: (tx: Tx) => Promise<T>): Promise<T> {
+  try {
+    return await db.transaction(work);
+  } catch (error) {
+    if (answeredAfterRollback(error)) await error.afterRollback();
+    throw error;
+  }
+}
+
 export const transactionRunner =
   (db: Knex): TransactionRunner =>
   (work) =>
-    db.transaction(work);
+    runTransaction(db, work);
 
 /** Enqueues a graphile-worker job inside the caller's transaction, so it exists only if the write commits. */
 export async function enqueueJob(

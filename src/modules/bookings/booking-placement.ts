@@ -1,6 +1,8 @@
 // Where a booking goes (docs/decisions.md#37): the inspector and the instants it holds, the least-loaded free
 // inspector first, each try in a savepoint that the no-overlap constraint may refuse; and the office's reassignments.
-import type { Tx } from "../../db/transaction.js";
+// Contenders for one date take turns on a short lock, and a lost time's free times are read after the transaction
+// (docs/decisions.md#46).
+import type { AnsweredAfterRollback, Tx } from "../../db/transaction.js";
 import { ConflictError, ValidationError } from "../../http/errors.js";
 import { addDays, todayIn, zonedInstant } from "../../shared/business-time.js";
 import { type Range, bookingRange, freeInspectors, inspectionMinutes } from "./availability.js";
@@ -8,19 +10,34 @@ import type { BookingsRepository } from "./bookings.repository.js";
 import type { Booking } from "./bookings.schemas.js";
 import type { Availability, InspectorsService } from "./inspectors.service.js";
 
-/** The answer to a booking that lost its time (docs/decisions.md#37): a 409 with fresh times to choose from. */
+/**
+ * The answer to a booking that lost its time (docs/decisions.md#37): a 409 with fresh times to choose from. The
+ * times are read once the transaction has rolled back (`afterRollback`, which the transaction runners call): read
+ * inside it, each loser of a burst would hold its connection while waiting for a second one, and a burst larger
+ * than the pool would wait on itself until the pool's timeout (docs/decisions.md#46).
+ */
 export const SLOT_TAKEN_MESSAGE = "That time was just taken";
-export class SlotTakenError extends ConflictError {
+export class SlotTakenError extends ConflictError implements AnsweredAfterRollback {
+  /** The free times of that date and the six after it; set after the rollback. */
+  availability?: Availability;
+
   constructor(
     message: string,
-    readonly availability: Availability,
+    private readonly freeTimes: () => Promise<Availability>,
   ) {
     super(message, { timeSlot: message });
   }
+
+  async afterRollback(): Promise<void> {
+    this.availability ??= await this.freeTimes();
+  }
 }
 
+const codeOf = (error: unknown) => (error as { code?: string } | null)?.code;
 /** Postgres' exclusion_violation: the no-overlap constraint of one inspector's bookings refused a row. */
-const isOverlap = (error: unknown) => (error as { code?: string } | null)?.code === "23P01";
+const isOverlap = (error: unknown) => codeOf(error) === "23P01";
+/** Postgres' lock_not_available: a wait passed lock_timeout (LOCK_TIMEOUT_MS), another booking still holds it. */
+const isLockTimeout = (error: unknown) => codeOf(error) === "55P03";
 
 /** What placing a booking uses; BookingsService passes its own. */
 export interface BookingPlacementDeps {
@@ -40,9 +57,11 @@ export class BookingPlacement {
 
   /**
    * Runs `write` with the inspector and the instants a booking at that date and slot holds. With the calendars
-   * on, the inspector is `keep` when free, else the least-loaded free one. Each try runs in a savepoint: when the
-   * no-overlap constraint refuses it (another transaction took that inspector then), the calendars are read
-   * again and the next free inspector tried; when none is left, a 409 with fresh times.
+   * on, the date's lock is taken first (held to commit), so contenders for one date read the calendars one after
+   * another and a lost time is a 409 at once. The inspector is `keep` when free, else the least-loaded free one.
+   * Each try runs in a savepoint: when the no-overlap constraint refuses it (a writer that takes no date lock,
+   * such as a reassignment), the calendars are read again and the next free inspector tried; when none is left,
+   * or a lock is not granted within lock_timeout, a 409 with fresh times.
    */
   async place(
     tx: Tx,
@@ -58,9 +77,15 @@ export class BookingPlacement {
       try {
         return await tx.transaction((sp) => write({ inspectorId: during ? (at.keep ?? null) : null, during }, sp));
       } catch (error) {
-        if (isOverlap(error)) throw await this.slotTaken(message, at.date, size);
+        if (isOverlap(error)) throw this.slotTaken(message, at.date, size);
         throw error;
       }
+    }
+    try {
+      await this.bookings.lockDate(at.date, tx);
+    } catch (error) {
+      if (isLockTimeout(error)) throw this.slotTaken(message, at.date, size);
+      throw error;
     }
     for (let attempt = 0; attempt < 5; attempt++) {
       const calendars = await this.inspectors.calendars(at.date, at.date, tx);
@@ -70,20 +95,20 @@ export class BookingPlacement {
       try {
         return await tx.transaction((sp) => write({ inspectorId: chosen.id, during }, sp));
       } catch (error) {
+        if (isLockTimeout(error)) break;
         if (!isOverlap(error)) throw error;
       }
     }
-    throw await this.slotTaken(message, at.date, size);
+    throw this.slotTaken(message, at.date, size);
   }
 
-  /** The 409 of a lost time, with the free times of that date and the six after it. */
-  async slotTaken(message: string, date: string, squareFootage: number | null): Promise<SlotTakenError> {
-    const tomorrow = addDays(todayIn(this.settings.timeZone), 1);
-    const from = date < tomorrow ? tomorrow : date;
-    return new SlotTakenError(
-      message,
-      await this.inspectors.availability({ from, to: addDays(from, 6), squareFootage }),
-    );
+  /** The 409 of a lost time, with the free times of that date and the six after it, read after the rollback. */
+  slotTaken(message: string, date: string, squareFootage: number | null): SlotTakenError {
+    return new SlotTakenError(message, () => {
+      const tomorrow = addDays(todayIn(this.settings.timeZone), 1);
+      const from = date < tomorrow ? tomorrow : date;
+      return this.inspectors.availability({ from, to: addDays(from, 6), squareFootage });
+    });
   }
 
   /**
@@ -105,7 +130,8 @@ export class BookingPlacement {
     try {
       return await tx.transaction((sp) => this.bookings.change(current.id, { ...change, inspectorId, during }, sp));
     } catch (error) {
-      if (isOverlap(error)) throw await this.slotTaken("That inspector already has a booking at that time", date, size);
+      if (isOverlap(error) || isLockTimeout(error))
+        throw this.slotTaken("That inspector already has a booking at that time", date, size);
       throw error;
     }
   }

@@ -274,6 +274,14 @@ export class BookingsRepository {
     return sizes;
   }
 
+  /**
+   * Holds the date's placements for the rest of the transaction: contenders for one date take turns, each reading
+   * the calendars the one before it left (docs/decisions.md#46). A wait is bounded by lock_timeout.
+   */
+  async lockDate(date: string, tx: Tx): Promise<void> {
+    await tx.raw("select pg_advisory_xact_lock(hashtextextended(?, 0))", [`booking-date:${date}`]);
+  }
+
   /** Serialises the bulk assignment of open bookings (two runs at once would pick the same inspector). */
   async lockCalendars(tx: Tx): Promise<void> {
     await tx.raw("select pg_advisory_xact_lock(hashtextextended('inspector-calendars', 0))");

@@ -149,7 +149,7 @@ export class BookingsService {
    */
   async bookFromWizard(viewer: Viewer, input: WizardBookingInput, tx?: Tx): Promise<Booking> {
     const work = async (trx: Tx) => {
-      const reuse = await this.records.reusable(viewer, input);
+      const reuse = await this.records.reusable(viewer, input, trx);
       let customerId: number;
       let propertyId: number;
       if (reuse?.property) {
@@ -200,16 +200,25 @@ export class BookingsService {
     return tx ? work(tx) : this.transaction(work);
   }
 
-  /** The newest property this browser owns of a customer with this e-mail that `matches` picks (wizard-records.ts). */
-  ownProperty(viewer: Viewer, email: string, matches: (property: Property) => boolean): Promise<Property | null> {
-    return this.records.ownProperty(viewer, email, matches);
+  /**
+   * The newest property this browser owns of a customer with this e-mail that `matches` picks (wizard-records.ts),
+   * read on `tx` when given (onboarding's transaction).
+   */
+  ownProperty(
+    viewer: Viewer,
+    email: string,
+    matches: (property: Property) => boolean,
+    tx?: Tx,
+  ): Promise<Property | null> {
+    return this.records.ownProperty(viewer, email, matches, tx);
   }
 
   /** The booking page: only for a property this viewer may see; null as if it did not exist otherwise. */
   async bookForProperty(viewer: Viewer, input: PageBookingInput, tx?: Tx): Promise<Booking | null> {
-    const property = await this.customers.findPropertyFor(viewer, input.propertyId);
-    if (!property) return null;
     const work = async (trx: Tx) => {
+      // On the transaction's own connection: every read inside a transaction is (docs/decisions.md#46).
+      const property = await this.customers.findPropertyFor(viewer, input.propertyId, trx);
+      if (!property) return null;
       const booking = await this.book(
         trx,
         {

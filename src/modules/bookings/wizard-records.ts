@@ -10,6 +10,7 @@ import {
   normalizePostalCode,
   sameEmail,
 } from "../customers/customers.schemas.js";
+import type { Tx } from "../../db/transaction.js";
 import type { CustomersService, Viewer } from "../customers/index.js";
 import type { WizardPrefill } from "./bookings.constants.js";
 import type { WizardBookingInput } from "./bookings.schemas.js";
@@ -93,20 +94,21 @@ export class WizardRecords {
   /**
    * What the wizard may reuse of this browser's records: the property the address line names of the
    * customer the wizard was opened for, or else of a customer with the same e-mail; and the plan a new
-   * record keeps when the customer was named but the address is another one.
+   * record keeps when the customer was named but the address is another one. Read on the caller's transaction.
    */
   async reusable(
     viewer: Viewer,
     input: WizardBookingInput,
+    tx: Tx,
   ): Promise<{ property: Property | null; plan: SubscriptionPlan } | null> {
     if (!input.customerId) {
-      const property = await this.ownProperty(viewer, input.email, (p) => namesProperty(p, input.propertyAddress));
+      const property = await this.ownProperty(viewer, input.email, (p) => namesProperty(p, input.propertyAddress), tx);
       return property ? { property, plan: property.subscriptionPlan as SubscriptionPlan } : null;
     }
     if (viewer.kind !== "customer" || !viewer.customerIds.includes(input.customerId)) return null;
-    const customer = await this.customers.findCustomer(input.customerId);
+    const customer = await this.customers.findCustomer(input.customerId, tx);
     if (!customer) return null;
-    const properties = await this.customers.listProperties({ kind: "customer", customerIds: [customer.id] });
+    const properties = await this.customers.listProperties({ kind: "customer", customerIds: [customer.id] }, tx);
     return {
       property: properties.findLast((p) => namesProperty(p, input.propertyAddress)) ?? null,
       plan: customer.subscriptionPlan as SubscriptionPlan,
@@ -115,11 +117,17 @@ export class WizardRecords {
 
   /**
    * The newest property this browser owns, of a customer with this e-mail (any case), that `matches`
-   * picks: what a re-submission, or another date for the same home, reuses (the wizard, onboarding).
+   * picks: what a re-submission, or another date for the same home, reuses (the wizard, onboarding). Inside a
+   * transaction, pass it: a second connection taken while one is held can wait on a full pool forever.
    */
-  async ownProperty(viewer: Viewer, email: string, matches: (property: Property) => boolean): Promise<Property | null> {
+  async ownProperty(
+    viewer: Viewer,
+    email: string,
+    matches: (property: Property) => boolean,
+    tx?: Tx,
+  ): Promise<Property | null> {
     if (viewer.kind !== "customer" || !viewer.customerIds.length) return null;
-    const mine = await this.customers.listProperties(viewer);
+    const mine = await this.customers.listProperties(viewer, tx);
     return mine.findLast((p) => sameEmail(p.clientEmail, email) && matches(p)) ?? null;
   }
 }

@@ -84,8 +84,8 @@ export class CustomersRepository {
     return row ? toCustomer(row) : null;
   }
 
-  async findCustomer(id: number): Promise<Customer | null> {
-    const row = await this.db("customers").where({ id }).first();
+  async findCustomer(id: number, tx: Tx | Knex = this.db): Promise<Customer | null> {
+    const row = await tx("customers").where({ id }).first();
     return row ? toCustomer(row) : null;
   }
 

@@ -75,10 +75,11 @@ export class CustomersService {
     return this.customers.insertMany(rows, tx);
   }
 
-  listProperties(viewer: Viewer): Promise<Property[]> {
-    if (viewer.kind === "staff") return this.customers.listProperties();
+  /** The properties this viewer may see; `tx`: inside the caller's transaction, on its connection. */
+  listProperties(viewer: Viewer, tx?: Tx): Promise<Property[]> {
+    if (viewer.kind === "staff") return this.customers.listProperties(undefined, tx);
     if (!viewer.customerIds.length) return Promise.resolve([]);
-    return this.customers.listProperties(viewer.customerIds);
+    return this.customers.listProperties(viewer.customerIds, tx);
   }
 
   /** Staff lists (docs/decisions.md#15): a page of every property, newest first, and the full count. */
@@ -98,8 +99,8 @@ export class CustomersService {
   }
 
   /** The property, when this viewer may see it; otherwise null, as if it did not exist. */
-  async findPropertyFor(viewer: Viewer, id: number): Promise<Property | null> {
-    const property = await this.customers.findProperty(id);
+  async findPropertyFor(viewer: Viewer, id: number, tx?: Tx): Promise<Property | null> {
+    const property = await this.customers.findProperty(id, tx);
     if (!property) return null;
     if (viewer.kind === "staff" || viewer.customerIds.includes(property.customerId)) return property;
     return null;
@@ -125,8 +126,8 @@ export class CustomersService {
     return updated;
   }
 
-  findCustomer(id: number): Promise<Customer | null> {
-    return this.customers.findCustomer(id);
+  findCustomer(id: number, tx?: Tx): Promise<Customer | null> {
+    return this.customers.findCustomer(id, tx);
   }
 
   findCustomerBySession(stripeSessionId: string): Promise<Customer | null> {

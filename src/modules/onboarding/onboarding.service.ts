@@ -37,7 +37,7 @@ export class OnboardingService {
     const sameHome = (p: Property) =>
       sameText(p.address, input.address) && sameText(p.city, input.city) && sameText(p.postalCode, input.postalCode);
     const work = async (tx: Tx) => {
-      const own = viewer ? await this.bookings.ownProperty(viewer, input.email, sameHome) : null;
+      const own = viewer ? await this.bookings.ownProperty(viewer, input.email, sameHome, tx) : null;
       const { customer, property } = own
         ? { customer: { id: own.customerId }, property: own }
         : await this.customers.createWithProperty(
