@@ -5,7 +5,7 @@ import { ConfigError, type Env, loadDotenv, loadEnv } from "./config/env.js";
 import { type Container, createContainer } from "./container.js";
 import { type DatabaseHandle, openDatabase } from "./db/database.js";
 import { type EmbeddedServer, EmbeddedStartError, type ExitInfo, PortInUseError } from "./db/embedded.js";
-import { SchemaTooNewError, createKnex, migrateLatest, refuseNewerSchema } from "./db/knex.js";
+import { SchemaTooNewError, createAppKnex, migrateLatest, refuseNewerSchema } from "./db/knex.js";
 import { backoffMs, pause } from "./db/reconnect.js";
 import { logDatabaseOutages, newLifecycle } from "./observability/health.js";
 import { createLogger, logProcessFailures } from "./observability/logger.js";
@@ -75,11 +75,7 @@ export async function boot(options: BootOptions, env = loadEnv()): Promise<Runni
     if (error instanceof PortInUseError || error instanceof EmbeddedStartError) throw new StartupError(error.message);
     throw new StartupError(`Postgres could not start: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const db = createKnex(
-    database.url,
-    { min: 0, max: env.DB_POOL_MAX },
-    { statementTimeoutMs: env.STATEMENT_TIMEOUT_MS },
-  );
+  const db = createAppKnex(database.url, env);
   const container = createContainer(env, database.url, db, { log: createLogger(env.LOG_LEVEL) });
   logDatabaseOutages(db, container.log);
   const runsWorker = options.worker === "mode" ? env.WORKER_MODE === "inline" : options.worker;

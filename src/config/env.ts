@@ -105,8 +105,12 @@ const schema = z.object({
   // A worker-only process (src/worker.ts) answers /livez, /readyz and /metrics on this port; unset, it listens nowhere.
   WORKER_PORT: optional(z.coerce.number().int().min(1).max(65535)),
   DB_POOL_MAX: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(1000).default(10)),
-  // Postgres statement_timeout for the app's queries, in milliseconds; 0 = no limit.
-  STATEMENT_TIMEOUT_MS: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).default(0)),
+  // Limits of each connection of the app's pool, in milliseconds, 0 = none (docs/decisions.md#46): one slow statement,
+  // lock wait or abandoned transaction cannot hold a connection for long. Migrations run without them.
+  STATEMENT_TIMEOUT_MS: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).default(30_000)),
+  LOCK_TIMEOUT_MS: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).default(5_000)),
+  // Above a payment provider's call with its retry (40 s), which a transaction may wait for.
+  IDLE_IN_TRANSACTION_TIMEOUT_MS: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).default(60_000)),
   // On SIGTERM: /readyz says 503 at once, requests and jobs in flight get this long to finish.
   SHUTDOWN_GRACE_S: z.preprocess(blankToUndefined, z.coerce.number().min(0).max(3600).default(25)),
   // When set, GET /metrics needs "Authorization: Bearer <token>"; unset, it answers loopback addresses only.

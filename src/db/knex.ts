@@ -8,18 +8,32 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number.parseFloat(v));
 // Keep DATE columns as 'YYYY-MM-DD' strings: a date has no time zone.
 pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
 
+/** A session's limits, in ms; 0 or unset = none (docs/decisions.md#46). */
 export interface KnexOptions {
-  /** Postgres statement_timeout for every query on these connections, in ms; 0 or unset = no limit. */
+  /** Postgres statement_timeout: the longest one statement may run, lock waits included. */
   statementTimeoutMs?: number;
+  /** Postgres lock_timeout: the longest a statement waits for a lock (a row, an advisory lock). */
+  lockTimeoutMs?: number;
+  /** Postgres idle_in_transaction_session_timeout: a transaction left idle this long is ended with its session. */
+  idleInTransactionTimeoutMs?: number;
 }
 
+/** The limits as pg's connection settings, which it sends as startup parameters. */
+const sessionLimits = (options: KnexOptions) =>
+  Object.fromEntries(
+    Object.entries({
+      statement_timeout: options.statementTimeoutMs,
+      lock_timeout: options.lockTimeoutMs,
+      idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs,
+    }).filter(([, ms]) => ms),
+  );
+
 export function createKnex(connectionString: string, pool = { min: 0, max: 10 }, options: KnexOptions = {}): Knex {
+  const limits = sessionLimits(options);
   return knexFactory({
     client: "pg",
-    // pg sends statement_timeout as a startup parameter: it holds from a connection's first query.
-    connection: options.statementTimeoutMs
-      ? { connectionString, statement_timeout: options.statementTimeoutMs }
-      : connectionString,
+    // pg sends the limits as startup parameters: they hold from a connection's first query.
+    connection: Object.keys(limits).length ? { connectionString, ...limits } : connectionString,
     pool,
     migrations: { migrationSource: new FolderMigrationSource(), tableName: "knex_migrations" },
     log: {
@@ -31,6 +45,46 @@ export function createKnex(connectionString: string, pool = { min: 0, max: 10 },
       },
     },
   });
+}
+
+/** The settings of the app's pool, from the environment (src/config/env.ts). */
+export interface AppPoolSettings {
+  DB_POOL_MAX: number;
+  STATEMENT_TIMEOUT_MS: number;
+  LOCK_TIMEOUT_MS: number;
+  IDLE_IN_TRANSACTION_TIMEOUT_MS: number;
+}
+
+/**
+ * The pool a web or worker process serves with: DB_POOL_MAX connections, each bounded, so that one slow statement,
+ * lock wait or abandoned transaction cannot hold a connection for long (docs/decisions.md#46). Migrations run on
+ * connections of their own without these limits (migrateLatest); the CLI's and the backups' have none.
+ */
+export function createAppKnex(connectionString: string, env: AppPoolSettings): Knex {
+  return createKnex(
+    connectionString,
+    { min: 0, max: env.DB_POOL_MAX },
+    {
+      statementTimeoutMs: env.STATEMENT_TIMEOUT_MS,
+      lockTimeoutMs: env.LOCK_TIMEOUT_MS,
+      idleInTransactionTimeoutMs: env.IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
+  );
+}
+
+/**
+ * Runs `work` on a Knex of the same database whose connections have no session limits: a migration may rightly
+ * run long. `db` itself when it has none (the CLI's); else a small pool of its own, closed afterwards.
+ */
+async function withoutLimits<T>(db: Knex, work: (unlimited: Knex) => Promise<T>): Promise<T> {
+  const connection = db.client.config.connection as string | pg.ClientConfig;
+  if (typeof connection === "string" || !connection.connectionString) return work(db);
+  const unlimited = createKnex(connection.connectionString, { min: 0, max: 2 });
+  try {
+    return await work(unlimited);
+  } finally {
+    await unlimited.destroy();
+  }
 }
 
 /**
@@ -52,8 +106,8 @@ async function lockSession<T>(db: Knex, work: (lock: pg.Client) => Promise<T>): 
   lock.on("error", () => undefined);
   await lock.connect();
   try {
-    // Waiting for another migrator may take as long as its migrations: no statement_timeout here.
-    await lock.query("set statement_timeout = 0");
+    // Waiting for another migrator may take as long as its migrations: none of the app's limits here.
+    await lock.query("set statement_timeout = 0; set lock_timeout = 0; set idle_in_transaction_session_timeout = 0");
     return await work(lock);
   } finally {
     // Closing the session releases the lock too; unlocking first just makes it prompt.
@@ -255,8 +309,9 @@ export async function migrateLatest(
     if (unknown.length) return [];
     await recordOldestReaders(db, source);
     await freeKnexMigrationLock(db);
-    const [, applied] = await db.migrate.latest(
-      options.migrationSource ? { migrationSource: options.migrationSource } : undefined,
+    // A migration may rewrite a large table or wait for a lock: the app's statement and lock limits would stop it.
+    const [, applied] = await withoutLimits(db, (unlimited) =>
+      unlimited.migrate.latest(options.migrationSource ? { migrationSource: options.migrationSource } : undefined),
     );
     return applied as string[];
   });

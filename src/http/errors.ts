@@ -84,6 +84,12 @@ export function isDatabaseOutage(error: unknown): boolean {
 
 export const CONSTRAINT_RACE_MESSAGE = "Someone else changed this at the same moment: reload and try again";
 
+export const BUSY_MESSAGE = "Haven is busy right now. Please try again in a few seconds.";
+// The limits of the app's connections (docs/decisions.md#46): lock_not_available (lock_timeout), query_canceled
+// (statement_timeout) and idle_in_transaction_session_timeout. The transaction rolled back: nothing was written.
+const SESSION_LIMIT_CODES = new Set(["55P03", "57014", "25P03"]);
+const isSessionLimit = (error: unknown) => SESSION_LIMIT_CODES.has(String((error as { code?: unknown } | null)?.code));
+
 /** Postgres' unique_violation and exclusion_violation. */
 function isConstraintRace(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
@@ -110,6 +116,7 @@ export function toHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
   if (error instanceof ZodError) return new ValidationError("Invalid input", fieldsFromZod(error));
   if (isDatabaseOutage(error)) return new UnavailableError();
+  if (isSessionLimit(error)) return new UnavailableError(BUSY_MESSAGE);
   // A race the code's own checks did not see, caught by a unique or exclusion constraint: the loser's transaction
   // rolled back, so it is a conflict to retry, not a fault.
   if (isConstraintRace(error)) return new ConflictError(CONSTRAINT_RACE_MESSAGE);

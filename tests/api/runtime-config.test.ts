@@ -21,7 +21,10 @@ describe("runtime settings", () => {
       WORKER_MODE: "inline",
       WORKER_CONCURRENCY: 2,
       DB_POOL_MAX: 10,
-      STATEMENT_TIMEOUT_MS: 0,
+      // Each connection of the pool is bounded (docs/decisions.md#46).
+      STATEMENT_TIMEOUT_MS: 30_000,
+      LOCK_TIMEOUT_MS: 5_000,
+      IDLE_IN_TRANSACTION_TIMEOUT_MS: 60_000,
       SHUTDOWN_GRACE_S: 25,
     });
     expect(defaults.WORKER_PORT).toBeUndefined();
@@ -39,6 +42,10 @@ describe("runtime settings", () => {
     expect(() => loadEnv({ NODE_ENV: "test", DB_POOL_MAX: "0" })).toThrow(/DB_POOL_MAX/);
     expect(() => loadEnv({ NODE_ENV: "test", WORKER_CONCURRENCY: "many" })).toThrow(/WORKER_CONCURRENCY/);
     expect(() => loadEnv({ NODE_ENV: "test", STATEMENT_TIMEOUT_MS: "-1" })).toThrow(/STATEMENT_TIMEOUT_MS/);
+    expect(() => loadEnv({ NODE_ENV: "test", LOCK_TIMEOUT_MS: "soon" })).toThrow(/LOCK_TIMEOUT_MS/);
+    expect(() => loadEnv({ NODE_ENV: "test", IDLE_IN_TRANSACTION_TIMEOUT_MS: "-5" })).toThrow(
+      /IDLE_IN_TRANSACTION_TIMEOUT_MS/,
+    );
     expect(() => loadEnv({ NODE_ENV: "test", METRICS_TOKEN: "short" })).toThrow(/METRICS_TOKEN/);
   });
 
