@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { Router } from "express";
+import type { Router } from "express";
 import { z } from "zod";
 import {
   type ZodOpenApiOperationObject,
@@ -42,6 +42,7 @@ import {
   totalCountHeader,
 } from "./http/openapi.kit.js";
 import { SESSION_COOKIE } from "./http/session.js";
+import { createRouter } from "./http/router.js";
 
 // GET /api/openapi.json: the OpenAPI 3.1 document of every JSON call, built from the zod schemas the
 // routes validate with. Each module lists its calls in <module>.openapi.ts; a new module adds one line
@@ -236,7 +237,7 @@ let cached: string | undefined;
 export const openApiJson = () => (cached ??= JSON.stringify(buildOpenApiDocument()));
 
 export function openApiRouter(): Router {
-  const router = Router();
+  const router = createRouter();
   router.get("/openapi.json", (_req, res) => {
     res.type("application/json").set("Cache-Control", "public, max-age=300").send(openApiJson());
   });

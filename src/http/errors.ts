@@ -143,7 +143,8 @@ const STATUS_MESSAGES: Record<number, string> = {
   416: "Range not satisfiable",
 };
 
-export const isApiPath = (path: string) => path === "/api" || path.startsWith("/api/");
+/** A path under /api; in any letter case, so a call spelled `/API/…` is still answered in JSON. */
+export const isApiPath = (path: string) => /^\/api(?:\/|$)/i.test(path);
 
 /**
  * JSON errors for /api and for htmx requests (whose toast shows the message: islands/site/refusal.ts, as the role

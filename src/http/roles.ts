@@ -2,6 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { ForbiddenError } from "./errors.js";
 import { isApiPath } from "./errors.js";
 import { wantsCsv } from "./csv.js";
+import { MAX_ID, parseId } from "./fields.js";
 
 /** Staff roles (docs/decisions.md#36). */
 export type StaffRole = "owner" | "office" | "inspector";
@@ -273,7 +274,10 @@ interface CompiledRule {
 
 const literal = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
 
-/** "/api/reports/:id" → a regular expression with one group per parameter (Express 5 paths of this app). */
+/**
+ * "/api/reports/:id" → a regular expression with one group per parameter (Express 5 paths of this app), by exact
+ * case and without a trailing slash, as the routers route (src/http/router.ts).
+ */
 function compile(path: string): { pattern: RegExp; keys: string[] } {
   const keys: string[] = [];
   const source = path
@@ -284,7 +288,7 @@ function compile(path: string): { pattern: RegExp; keys: string[] } {
       return "([^/]+)";
     })
     .join("/");
-  return { pattern: new RegExp(`^${source}/?$`, "i"), keys };
+  return { pattern: new RegExp(`^${source}$`), keys };
 }
 
 // Paths with fewer parameters first, as Express's order has them: "/api/subscriptions/metrics" before ":id".
@@ -305,11 +309,14 @@ function ruleOfRequest(method: string, path: string): { rule: RoleRule; params: 
   for (const c of COMPILED) {
     if (c.method !== m) continue;
     const found = c.pattern.exec(path);
-    if (found) return { rule: c.rule, params: Object.fromEntries(c.keys.map((k, i) => [k, found[i + 1] ?? ""])) };
+    if (found) return { rule: c.rule, params: Object.fromEntries(c.keys.map((k, i) => [k, decoded(found[i + 1])])) };
   }
   const rule = prefixRuleOf(path);
   return rule && { rule, params: {} };
 }
+
+/** A parameter as the router hands it to the route: decoded once (the URL's escapes are valid: malformedUrlGuard). */
+const decoded = (value: string | undefined) => decodeURIComponent(value ?? "");
 
 /** Whether an inspector owns the inspection, report or task of this id (the container answers from Postgres). */
 type OwnershipCheck = (kind: OwnedKind, id: number, staffUserId: number) => Promise<boolean>;
@@ -367,10 +374,16 @@ export function enforceRoles(owns: OwnershipCheck): RequestHandler {
     if (role !== "inspector") return next();
     if (req.method === "GET" && wantsCsvSafe(req)) return refuse(req, res, next, roleRefusal(role, "export to CSV"));
     if (rule.own) {
-      const id = Number(rule.ownFrom === "body" ? inspectionIdIn(req.body) : params.id);
-      // A malformed id is left to the route's own validation (400/404).
-      if (Number.isSafeInteger(id) && id > 0 && !(await owns(rule.own, id, user.id)))
+      const raw = rule.ownFrom === "body" ? inspectionIdIn(req.body) : params.id;
+      // An id that names no record, or names it in another spelling, is refused here rather than left to the
+      // route: the check and the route must read the same id (docs/decisions.md#45).
+      const id =
+        typeof raw === "number" && Number.isSafeInteger(raw) ? (raw > 0 && raw <= MAX_ID ? raw : null) : parseId(raw);
+      if (id === null) {
+        if (rule.ownFrom === "body" && raw === undefined) return next();
         return refuse(req, res, next, roleRefusal(role, rule.what));
+      }
+      if (!(await owns(rule.own, id, user.id))) return refuse(req, res, next, roleRefusal(role, rule.what));
     }
     next();
   };

@@ -1,9 +1,10 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import express, { type Express, Router, type RequestHandler } from "express";
+import express, { type Express, type Router, type RequestHandler } from "express";
 import type { Container } from "../container.js";
 import { isDatabaseUp } from "../db/knex.js";
 import { type Lifecycle, readiness } from "./health.js";
 import { type MetricsSources, metricsScrape } from "./metrics.js";
+import { createRouter } from "../http/router.js";
 
 /** The paths machines poll: request logs skip them (one line per probe would drown the rest). */
 export const OPS_PATHS = new Set(["/livez", "/readyz", "/healthz", "/metrics"]);
@@ -17,7 +18,7 @@ export interface OpsOptions {
 
 /** /livez, /readyz, /healthz and /metrics, for the web app and for a worker-only process alike. */
 export function opsRouter(container: Pick<Container, "db" | "env" | "log">, options: OpsOptions): Router {
-  const router = Router();
+  const router = createRouter();
   const scrape = metricsScrape({
     db: container.db,
     workerPool: options.workerPool,

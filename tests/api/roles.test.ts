@@ -107,11 +107,11 @@ describe("each role is refused exactly where its rule says", () => {
     expect(ruleOf("POST", "/api/staff-users/:id/role")).toMatchObject({ roles: ["owner"] });
   });
 
-  it("another spelling of a path is refused as well (Express matches case and a trailing slash loosely)", async () => {
+  it("another spelling of a path opens nothing (tests/api/path-spellings.test.ts tries them all)", async () => {
     const { agent } = await signInAs("inspector");
     for (const path of ["/API/SUBSCRIPTIONS", "/api/subscriptions/", "/Api/Invoices/1/Refund"])
-      expect((await agent.get(path)).status, path).toBe(403);
-    await agent.post("/api/invoices/1/refund/").send({}).expect(403);
+      expect([403, 404], path).toContain((await agent.get(path)).status);
+    await agent.post("/api/invoices/1/refund/").send({}).expect(404);
     await agent.head("/api/subscriptions").expect(403);
   });
 

@@ -1,11 +1,12 @@
 // GET /api/audit-events and /admin/audit: the audit trail, owners only (docs/decisions.md#36, #39).
-import { type RequestHandler, Router } from "express";
+import type { RequestHandler, Router } from "express";
 import { requireStaffApi } from "../../http/guards.js";
 import { ForbiddenError, ValidationError } from "../../http/errors.js";
 import { sendCsv } from "../../http/csv.js";
 import { query } from "../../http/validate.js";
 import type { AuditLog } from "./audit.service.js";
 import { type AuditEvent, type AuditQuery, RANGE_MESSAGE, auditQuerySchema, rangeProblem } from "./audit.schemas.js";
+import { createRouter } from "../../http/router.js";
 
 export interface AuditRoutesDeps {
   audit: Pick<AuditLog, "list" | "exportBatches" | "actors">;
@@ -42,7 +43,7 @@ const csvOrJson = async (deps: AuditRoutesDeps, q: AuditQuery, res: Parameters<R
 };
 
 export function auditApi(deps: AuditRoutesDeps): Router {
-  const router = Router();
+  const router = createRouter();
   router.get("/audit-events", requireStaffApi, ownerApi, async (req, res) => {
     const q = query(req, auditQuerySchema);
     const problem = rangeProblem(q);
@@ -53,7 +54,7 @@ export function auditApi(deps: AuditRoutesDeps): Router {
 }
 
 export function auditPages(deps: AuditRoutesDeps): Router {
-  const router = Router();
+  const router = createRouter();
   router.get("/admin/audit", ...deps.staffPage, ownerPage, async (req, res) => {
     const parsed = auditQuerySchema.safeParse(req.query);
     const values = Object.fromEntries(

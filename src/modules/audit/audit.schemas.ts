@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isIsoDate } from "../../shared/business-time.js";
 import { csvFormatField } from "../../http/csv.js";
+import { optionalQueryId } from "../../http/fields.js";
 import type { Json } from "./audit.diff.js";
 
 /** One audit event as the API and the CSV give it (docs/decisions.md#39). */
@@ -28,7 +29,7 @@ const day = z.preprocess(
 
 /** GET /api/audit-events and /admin/audit: by person, record and business day; keyset pages of 50. */
 export const auditQuerySchema = z.object({
-  actorId: z.preprocess(blankAsUndefined, z.coerce.number().int().positive("Choose a person").optional()),
+  actorId: optionalQueryId("Person"),
   recordType: z.preprocess(
     blankAsUndefined,
     z
@@ -49,10 +50,7 @@ export const auditQuerySchema = z.object({
   ),
   from: day,
   to: day,
-  before: z.preprocess(
-    blankAsUndefined,
-    z.coerce.number().int().positive().optional().meta({ description: "Events older than this id (keyset)" }),
-  ),
+  before: optionalQueryId("before").meta({ description: "Events older than this id (keyset)" }),
   limit: z.preprocess(blankAsUndefined, z.coerce.number().int().min(1).max(200).default(50)),
   offset: z.preprocess(blankAsUndefined, z.coerce.number().int().min(0).max(100_000).default(0)),
   format: csvFormatField,

@@ -1,4 +1,4 @@
-import { type Request, type Response, Router } from "express";
+import type { Request, Response, Router } from "express";
 import { z } from "zod";
 import { HttpError, UnauthorizedError, fieldsFromZod } from "../../http/errors.js";
 import { body } from "../../http/validate.js";
@@ -7,6 +7,7 @@ import { webauthnCredentialSchema } from "../../shared/webauthn.schemas.js";
 import { type StaffUser, loginSchema } from "./auth.schemas.js";
 import { type AuthService, TooManyLoginsError } from "./auth.service.js";
 import { TwoStepRequiredError } from "./two-step.service.js";
+import { createRouter } from "../../http/router.js";
 
 /** Only same-site paths may be a `next` target, so login never redirects elsewhere. */
 export const safeNext = (next: unknown) =>
@@ -55,7 +56,7 @@ async function signOut(deps: AuthRoutesDeps, req: Request, res: Response): Promi
 }
 
 export function authApi(deps: AuthRoutesDeps): Router {
-  const router = Router();
+  const router = createRouter();
   const login = signIn(deps);
 
   router.get("/auth/user", async (req, res) => {
@@ -99,7 +100,7 @@ function askText(ask: TwoStepRequiredError): string {
 }
 
 export function authPages(deps: AuthRoutesDeps): Router {
-  const router = Router();
+  const router = createRouter();
   const login = signIn(deps);
   const form = z.object({
     email: z.string().default(""),

@@ -1,4 +1,4 @@
-import { type Request, type RequestHandler, type Response, Router } from "express";
+import type { Request, RequestHandler, Response, Router } from "express";
 import { z } from "zod";
 import { HttpError, UnauthorizedError, ValidationError } from "../../http/errors.js";
 import { requireStaffApi } from "../../http/guards.js";
@@ -9,6 +9,7 @@ import { STAFF_LINK_HOURS, type StaffAccountsService, TooManyResetsError } from 
 import { REQUIRE_SWITCH } from "./two-step.routes.js";
 import type { TwoStepService } from "./two-step.service.js";
 import { STAFF_ROLES } from "./users.service.js";
+import { createRouter } from "../../http/router.js";
 
 /** What the staff-account routes use; src/app.ts passes them (docs/decisions.md#38). */
 export interface StaffAccountsRoutesDeps {
@@ -31,7 +32,7 @@ const retryAfter = (res: Response, error: unknown) => {
 
 /** GET/POST /api/staff-users, PATCH /api/staff-users/{id}, POST /api/staff-users/{id}/reset-link: owners only. */
 export function staffAccountsApi(deps: StaffAccountsRoutesDeps): Router {
-  const router = Router();
+  const router = createRouter();
   router.get("/staff-users", requireStaffApi, async (req, res) => {
     res.json(await deps.accounts.list(actorOf(req)));
   });
@@ -65,7 +66,7 @@ const DONE: Record<string, string> = {
 
 /** /admin/staff (owners), and /staff/set-password, the page of the invitation and reset links. */
 export function staffAccountsPages(deps: StaffAccountsRoutesDeps): Router {
-  const router = Router();
+  const router = createRouter();
   const when = new Intl.DateTimeFormat("en-CA", {
     timeZone: deps.timeZone,
     dateStyle: "medium",
@@ -141,13 +142,13 @@ export function staffAccountsPages(deps: StaffAccountsRoutesDeps): Router {
   action("/admin/staff/:id/reset-link", "reset-link", (req) =>
     deps.accounts.sendReset(actorOf(req), id(req), addressOf(req)),
   );
-
   // The owner's requirement (TwoStepService.setRequired refuses turning it on without the owner's own second step).
   const twoStep = deps.twoStep;
   if (twoStep)
     action(REQUIRE_SWITCH, "two-step", (req) =>
       twoStep.setRequired(actorOf(req), (req.body as { required?: unknown } | undefined)?.required === "true"),
     );
+
   const page = (res: Response, status: number, locals: Record<string, unknown>) =>
     res.status(status).page("auth/set-password", {
       title: "Choose a password",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_ID, singleLineText } from "../../http/fields.js";
+import { pathId, singleLineText } from "../../http/fields.js";
 import { STAFF_ROLES } from "./users.service.js";
 
 const role = z.enum(STAFF_ROLES, { message: `Role must be one of ${STAFF_ROLES.join(", ")}` });
@@ -19,9 +19,7 @@ export const accountChangeSchema = z
 export type AccountChange = z.infer<typeof accountChangeSchema>;
 
 // Past MAX_ID (Postgres integer) an id names nothing: a 400, never a 500 from the query.
-export const accountIdParams = z.object({
-  id: z.coerce.number().int().positive("Not a staff account").max(MAX_ID, "Not a staff account"),
-});
+export const accountIdParams = z.object({ id: pathId("Staff account") });
 
 /** The set-password form: the link's token and the new password, typed twice. */
 export const setPasswordSchema = z

@@ -1,4 +1,4 @@
-import { type NextFunction, type Request, type RequestHandler, type Response, Router } from "express";
+import type { NextFunction, Request, RequestHandler, Response, Router } from "express";
 import { HttpError, UnauthorizedError, ValidationError } from "../../http/errors.js";
 import { idParams } from "../../http/fields.js";
 import { requireStaffApi } from "../../http/guards.js";
@@ -7,6 +7,7 @@ import type { RegistrationResponseJSON } from "../../shared/webauthn.js";
 import { staffPasskeySchema } from "./auth.schemas.js";
 import type { StaffPasskeys } from "./staff-passkeys.service.js";
 import { SET_UP_FIRST_MESSAGE, type TwoStepService } from "./two-step.service.js";
+import { createRouter } from "../../http/router.js";
 
 /** What the two-step routes use; src/app.ts passes them (docs/decisions.md#38). */
 export interface TwoStepRoutesDeps {
@@ -16,9 +17,9 @@ export interface TwoStepRoutesDeps {
 }
 
 export const TWO_STEP_PAGE = "/admin/account/two-step";
-
 /** The owner's switch (staff-accounts.routes.ts): the role table keeps it the owner's (docs/decisions.md#38). */
 export const REQUIRE_SWITCH = "/admin/staff/two-step";
+
 /**
  * After the staff-session check: while an owner requires two-step sign-in, a staff user without an app reaches
  * only the page that adds one (pages redirect there, staff calls get 403), and can still log out.
@@ -29,9 +30,9 @@ export function twoStepGate(twoStep: Pick<TwoStepService, "mustSetUp">): Request
     const path = req.path;
     const staffArea = path === "/admin" || path.startsWith("/admin/") || path.startsWith("/api/");
     if (!staffArea || path.startsWith(TWO_STEP_PAGE) || path.startsWith("/api/auth/")) return next();
-    if (!(await twoStep.mustSetUp(req.staffUser.id))) return next();
     // An owner held here can still turn the requirement off from this page; turning it on needs their own step.
     if (req.method === "POST" && path === REQUIRE_SWITCH) return next();
+    if (!(await twoStep.mustSetUp(req.staffUser.id))) return next();
     if (path.startsWith("/api/") || req.get("hx-request") === "true")
       return void res.status(403).json({ message: SET_UP_FIRST_MESSAGE });
     res.redirect(303, TWO_STEP_PAGE);
@@ -40,7 +41,7 @@ export function twoStepGate(twoStep: Pick<TwoStepService, "mustSetUp">): Request
 
 /** The signed-in user's own authenticator app (add, confirm, remove); an owner held here sees the switch's off. */
 export function twoStepPages(deps: TwoStepRoutesDeps): Router {
-  const router = Router();
+  const router = createRouter();
   const userOf = (req: Request) => {
     if (!req.staffUser) throw new UnauthorizedError();
     return req.staffUser;
@@ -83,7 +84,7 @@ export function twoStepPages(deps: TwoStepRoutesDeps): Router {
  * requirement holds back can still add one.
  */
 export function staffPasskeysApi(deps: { passkeys: StaffPasskeys }): Router {
-  const router = Router();
+  const router = createRouter();
   router.use("/auth/passkeys", requireStaffApi);
   const userOf = (req: Request) => {
     if (!req.staffUser) throw new UnauthorizedError();

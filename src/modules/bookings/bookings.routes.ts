@@ -1,4 +1,4 @@
-import { type Response, Router } from "express";
+import type { Response, Router } from "express";
 import { z } from "zod";
 import { NotFoundError } from "../../http/errors.js";
 import { idParams, pathId } from "../../http/fields.js";
@@ -19,6 +19,7 @@ import {
   pageBookingSchema,
   wizardBookingSchema,
 } from "./bookings.schemas.js";
+import { createRouter } from "../../http/router.js";
 
 const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === "string" && v.trim() === "");
 
@@ -52,7 +53,7 @@ async function orSlotTaken(res: Response, work: () => Promise<void>): Promise<vo
 }
 
 export function bookingsApi(deps: BookingsRoutesDeps): Router {
-  const router = Router();
+  const router = createRouter();
 
   // Public: the wizard and the booking page offer only the times some inspector is free.
   router.get("/inspection-bookings/availability", async (req, res) => {
@@ -127,7 +128,7 @@ const wizardQuery = z.object({
 });
 
 export function bookingsPages(deps: BookingsRoutesDeps): Router {
-  const router = Router();
+  const router = createRouter();
   const contact = () => ({ supportEmail: deps.settings.supportEmail, supportPhone: deps.settings.supportPhone });
 
   // The health report explainer links to /schedule (docs/decisions.md#13); keep its query string.

@@ -1,4 +1,4 @@
-import { Router } from "express";
+import type { Router } from "express";
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import { sendCsv, wantsCsv } from "../../http/csv.js";
 import { idParams } from "../../http/fields.js";
@@ -10,6 +10,7 @@ import { rememberCustomer, viewerOf } from "../../http/viewer.js";
 import { type PlanType, planTypeSchema } from "../plans/plans.schemas.js";
 import { customerCreateSchema, propertyEditSchema, staffListQuerySchema } from "./customers.schemas.js";
 import type { CustomersService } from "./customers.service.js";
+import { createRouter } from "../../http/router.js";
 
 /**
  * What the customer routes use; src/app.ts passes them. Payments (same layer) and subscriptions (a layer
@@ -35,7 +36,7 @@ export interface CustomersPagesDeps {
 }
 
 export function customersApi(deps: CustomersRoutesDeps): Router {
-  const router = Router();
+  const router = createRouter();
 
   /**
    * Property intake. Only a paid checkout may create a customer, with the e-mail the payment was made
@@ -113,7 +114,7 @@ export function customersApi(deps: CustomersRoutesDeps): Router {
 const text = (value: unknown) => (typeof value === "string" ? value.trim().slice(0, 200) : "");
 
 export function customersPages(deps: CustomersPagesDeps): Router {
-  const router = Router();
+  const router = createRouter();
 
   // customer-side §2.6: complete parameters are (session_id and plan) or (demo and plan).
   router.get("/property-intake", (req, res) => {

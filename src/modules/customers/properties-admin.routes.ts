@@ -1,4 +1,4 @@
-import { type RequestHandler, Router } from "express";
+import type { RequestHandler, Router } from "express";
 import { z } from "zod";
 import { idParams } from "../../http/fields.js";
 import { NotFoundError, ValidationError } from "../../http/errors.js";
@@ -22,6 +22,7 @@ import {
   planLabel,
   propertyEditSchema,
 } from "./customers.schemas.js";
+import { createRouter } from "../../http/router.js";
 
 /** Cards per page of /admin/properties: a phone scrolls through it, a desktop shows it in two columns. */
 export const PROPERTIES_PAGE_SIZE = 20;
@@ -72,7 +73,7 @@ export interface PropertiesAdminDeps {
  * also works as a plain page. /admin/properties/{id} holds the details (the dialog's content).
  */
 export function propertiesAdminPages(deps: PropertiesAdminDeps): Router {
-  const router = Router();
+  const router = createRouter();
   // The details, and the edit form of the details dialog (the same rules as PATCH /api/properties/{id}).
   const editLocals = (property: Property, values: Record<string, unknown>, errors: Record<string, string>) => ({
     title: `Edit ${property.address} | Customer Properties`,

@@ -1,8 +1,10 @@
-import { type Request, type RequestHandler, Router } from "express";
+import type { RequestHandler, Router } from "express";
+import type { Request } from "express";
 import type { DashboardService, StatsReader } from "./dashboard.service.js";
 import { requireStaffApi } from "../../http/guards.js";
 import { inspectorScopeOf, maySeeRevenue } from "../../http/roles.js";
 import { statusBadge, statusLabel } from "./dashboard.schemas.js";
+import { createRouter } from "../../http/router.js";
 
 /** What the dashboard routes use; src/app.ts passes them (docs/architecture.md "Modules and layers"). */
 export interface DashboardRoutesDeps {
@@ -20,7 +22,7 @@ const readerOf = (req: Request): StatsReader => ({
 });
 
 export function dashboardApi(deps: DashboardRoutesDeps): Router {
-  const router = Router();
+  const router = createRouter();
   router.get("/dashboard/stats", requireStaffApi, async (req, res) => {
     res.json(await deps.dashboard.stats(new Date(), readerOf(req)));
   });
@@ -28,7 +30,7 @@ export function dashboardApi(deps: DashboardRoutesDeps): Router {
 }
 
 export function dashboardPages(deps: DashboardRoutesDeps): Router {
-  const router = Router();
+  const router = createRouter();
   router.get(["/admin", "/admin/dashboard"], ...deps.staffPage, async (req, res) => {
     // An inspector sees their own inspections and no revenue or subscription figures; the office no revenue
     // (docs/decisions.md#36).

@@ -1,4 +1,4 @@
-import { Router } from "express";
+import type { Router } from "express";
 import { z } from "zod";
 import { ForbiddenError, ValidationError } from "../../http/errors.js";
 import { MAX_ID, idInput } from "../../http/fields.js";
@@ -9,6 +9,7 @@ import { type EntryInput, type EntryScore, entryInputSchema } from "./inspection
 import type { InspectionsService } from "./inspections.service.js";
 import { photoIdFromUrl } from "./photos.constants.js";
 import type { PhotosService } from "./photos.service.js";
+import { createRouter } from "../../http/router.js";
 
 /** What the entries API uses; src/app.ts passes it (docs/architecture.md "Modules and layers"). */
 export interface EntriesApiDeps {
@@ -142,7 +143,7 @@ async function parseEntries(
 
 /** The inspection form's save and complete calls (staff-side §7; docs/decisions.md#16). */
 export function entriesApi(deps: EntriesApiDeps): Router {
-  const router = Router();
+  const router = createRouter();
   router.use("/inspection-categories", requireStaffApi);
 
   /** Save: an upsert per (inspection, category, subcategory); the form sends chunks of 5. */

@@ -1,11 +1,12 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { type RequestHandler, Router } from "express";
+import type { RequestHandler, Router } from "express";
 import { PUBLIC_BUILD_DIR } from "../../http/assets.js";
 import { params } from "../../http/validate.js";
 import { inspectorScopeOf } from "../../http/roles.js";
 import { addDays, slotLabel, todayIn } from "../../shared/business-time.js";
 import { inspectionIdParams } from "./inspections.schemas.js";
+import { createRouter } from "../../http/router.js";
 
 /** A scheduled booking of today or this week: the property picker lists these first. */
 export interface UpcomingProperty {
@@ -87,7 +88,7 @@ export interface InspectionFormDeps {
 
 /** The inspection form pages (staff-side §2): one island, offline first (docs/decisions.md#18). */
 export function inspectionFormPages(deps: InspectionFormDeps): Router {
-  const router = Router();
+  const router = createRouter();
 
   router.get("/admin/inspections/new", ...deps.staffPage, async (req, res) => {
     const today = todayIn(deps.timeZone);

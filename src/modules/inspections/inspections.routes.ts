@@ -1,4 +1,4 @@
-import { type RequestHandler, Router } from "express";
+import type { RequestHandler, Router } from "express";
 import { z } from "zod";
 import { sendCsv, wantsCsv } from "../../http/csv.js";
 import { requireStaffApi } from "../../http/guards.js";
@@ -19,6 +19,7 @@ import {
 } from "./inspections.schemas.js";
 import type { InspectionsService } from "./inspections.service.js";
 import { SCORE_CHOICES, isDescriptionOnly } from "./template.js";
+import { createRouter } from "../../http/router.js";
 
 /** What the inspection API uses; src/app.ts passes it (docs/architecture.md "Modules and layers"). */
 export interface InspectionsApiDeps {
@@ -38,7 +39,7 @@ export interface InspectionsPagesDeps {
 
 /** The spec's inspection calls (staff-side §7), all behind a staff session. */
 export function inspectionsApi(deps: InspectionsApiDeps): Router {
-  const router = Router();
+  const router = createRouter();
 
   router.get("/inspections", requireStaffApi, async (req, res) => {
     const filter = { ...query(req, inspectionListQuery), inspectorId: inspectorScopeOf(req) };
@@ -94,7 +95,7 @@ const listQuery = z.object({
  * on the server; htmx swaps only #inspections-results, and every control also works without script.
  */
 export function inspectionsPages(deps: InspectionsPagesDeps): Router {
-  const router = Router();
+  const router = createRouter();
 
   const listLocals = async (filter: z.infer<typeof listQuery>, inspectorId: number | undefined, notice?: Notice) => {
     const { status, page, q } = filter;

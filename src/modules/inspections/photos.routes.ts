@@ -1,4 +1,4 @@
-import express, { type RequestHandler, Router } from "express";
+import express, { type RequestHandler, type Router } from "express";
 import { z } from "zod";
 import { NotFoundError, ValidationError } from "../../http/errors.js";
 import { idParams } from "../../http/fields.js";
@@ -6,6 +6,7 @@ import { requireStaffApi } from "../../http/guards.js";
 import { body, params } from "../../http/validate.js";
 import { MAX_PHOTO_BYTES } from "./photos.constants.js";
 import type { PhotosService } from "./photos.service.js";
+import { createRouter } from "../../http/router.js";
 
 /** Entries may embed photos as data URLs (staff-side §3): room for a chunk of five with a few each. */
 export const LARGE_JSON_LIMIT = 50 * 1024 * 1024;
@@ -44,7 +45,7 @@ export interface PhotosApiDeps {
 }
 
 export function photosApi(deps: PhotosApiDeps): Router {
-  const router = Router();
+  const router = createRouter();
   router.use("/photos", requireStaffApi);
 
   /**

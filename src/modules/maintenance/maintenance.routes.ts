@@ -1,4 +1,4 @@
-import { type RequestHandler, Router } from "express";
+import type { RequestHandler, Router } from "express";
 import { sendCsv, wantsCsv } from "../../http/csv.js";
 import { NotFoundError } from "../../http/errors.js";
 import { requireStaffApi } from "../../http/guards.js";
@@ -17,6 +17,7 @@ import { answerEdit } from "../../http/stale-edit.js";
 import type { BookingsService } from "../bookings/index.js";
 import type { UsersService } from "../auth/index.js";
 import type { MaintenanceService } from "./maintenance.service.js";
+import { createRouter } from "../../http/router.js";
 
 /** What maintenance's routes use: its service, the staff page guard app.ts builds, and two lower services. */
 export interface MaintenanceRoutesDeps {
@@ -31,7 +32,7 @@ export interface MaintenanceRoutesDeps {
 
 /** Staff JSON API of maintenance (staff-side §7): tasks, schedules, the calendar and a task's .ics. */
 export function maintenanceApi(deps: Pick<MaintenanceRoutesDeps, "maintenance">): Router {
-  const router = Router();
+  const router = createRouter();
   const { maintenance } = deps;
 
   router.get("/maintenance-tasks", requireStaffApi, async (req, res) => {
@@ -86,7 +87,7 @@ export function maintenanceApi(deps: Pick<MaintenanceRoutesDeps, "maintenance">)
 
 /** The calendar page, and the staff ICS feed (public, guarded by its secret). */
 export function maintenancePages(deps: MaintenanceRoutesDeps): Router {
-  const router = Router();
+  const router = createRouter();
   const { maintenance, staffPage, users, bookings } = deps;
 
   router.get("/admin/maintenance-schedule", ...staffPage, async (_req, res) => {

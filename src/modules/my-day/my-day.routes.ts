@@ -1,6 +1,7 @@
-import { type RequestHandler, Router } from "express";
+import type { RequestHandler, Router } from "express";
 import { z } from "zod";
 import { NotFoundError, UnauthorizedError } from "../../http/errors.js";
+import { pathId } from "../../http/fields.js";
 import { params } from "../../http/validate.js";
 import {
   DAY_PARTS,
@@ -13,6 +14,7 @@ import {
 } from "../../shared/business-time.js";
 import type { DayVisit, MyDayRepository } from "./my-day.repository.js";
 import { myDayScript, myDayWorker } from "./my-day.offline.js";
+import { createRouter } from "../../http/router.js";
 
 /** What /admin/my-day uses; src/app.ts passes them. Inspections (a higher layer) arrive as a function. */
 export interface MyDayDeps {
@@ -49,7 +51,7 @@ export const telUrlOf = (phone: string | null) => {
   return digits.replace(/\D/g, "").length >= 7 ? `tel:${digits}` : null;
 };
 
-const bookingParams = z.object({ bookingId: z.coerce.number().int().positive().max(2_147_483_647) });
+const bookingParams = z.object({ bookingId: pathId("Booking") });
 
 /**
  * /admin/my-day (docs/decisions.md#38): today's and tomorrow's visits in time order. An inspector sees their own
@@ -57,7 +59,7 @@ const bookingParams = z.object({ bookingId: z.coerce.number().int().positive().m
  * service worker of its own (my-day.offline.ts), as the inspection form is (docs/decisions.md#18).
  */
 export function myDayPages(deps: MyDayDeps): Router {
-  const router = Router();
+  const router = createRouter();
   const clock = deps.clock ?? (() => new Date());
   const time = new Intl.DateTimeFormat("en-CA", { timeZone: deps.timeZone, hour: "numeric", minute: "2-digit" });
   const dayName = new Intl.DateTimeFormat("en-CA", {

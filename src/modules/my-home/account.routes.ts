@@ -1,7 +1,7 @@
 // My Home's Account: e-mail preferences (the day-before reminders on or off; the maintenance
 // reminders honour it), the homeowner's passkeys (views/my-home/_passkeys.ejs and the sign-in module's calls)
 // and 'Sign out everywhere' (POST /my-home/sign-out-everywhere, home-sign-in.routes.ts).
-import { type Request, type Response, Router } from "express";
+import type { Request, Response, Router } from "express";
 import { HttpError } from "../../http/errors.js";
 import { body, parse } from "../../http/validate.js";
 import { billingDate } from "../subscriptions/index.js";
@@ -9,6 +9,7 @@ import { homeViewer, requireHomeApi, requireHomePage } from "./home-session.js";
 import type { HomeAuthService } from "./home-auth.service.js";
 import type { VisitsService } from "./visits.service.js";
 import { preferencesSchema } from "./visits.schemas.js";
+import { createRouter } from "../../http/router.js";
 
 /** What the Account page and calls use: the preferences (VisitsService), the passkeys (HomeAuthService). */
 export interface AccountRoutesDeps {
@@ -18,7 +19,7 @@ export interface AccountRoutesDeps {
 }
 
 export function accountApi(deps: Pick<AccountRoutesDeps, "visits">): Router {
-  const router = Router();
+  const router = createRouter();
   const { visits } = deps;
 
   router.get("/my-home/preferences", requireHomeApi, async (_req, res) => {
@@ -36,7 +37,7 @@ type Flash = "saved";
 const FLASHES: Record<Flash, string> = { saved: "Your e-mail preferences are saved." };
 
 export function accountPages(deps: AccountRoutesDeps): Router {
-  const router = Router();
+  const router = createRouter();
   const { visits, homeAuth } = deps;
   const tz = deps.settings.timeZone;
 

@@ -1,7 +1,7 @@
 // My Home sign-in (docs/decisions.md#28): pages that work without script, the passkey calls,
 // and staff's 'Send sign-in link'. The rules live in HomeAuthService; here only forms, cookies and redirects.
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
-import { type Request, type RequestHandler, type Response, Router } from "express";
+import type { Request, RequestHandler, Response, Router } from "express";
 import { z } from "zod";
 import { HttpError, fieldsFromZod } from "../../http/errors.js";
 import { requireStaffApi } from "../../http/guards.js";
@@ -18,6 +18,7 @@ import {
   signInRequestSchema,
 } from "./home-sign-in.schemas.js";
 import { escapeHtml } from "../../shared/html.js";
+import { createRouter } from "../../http/router.js";
 
 /** Only same-site paths may follow a sign-in, so a link never sends anyone elsewhere. */
 export const safeHomeNext = (next: unknown) =>
@@ -76,7 +77,7 @@ export interface HomeSignInRoutesDeps {
 }
 
 export function homeSignInPages(deps: HomeSignInRoutesDeps): Router {
-  const router = Router();
+  const router = createRouter();
   const { homeAuth, staffPage } = deps;
   const secure = deps.settings.secure;
   const signedIn = async (res: Response, token: string, next: unknown) => {
@@ -194,7 +195,7 @@ export function homeSignInPages(deps: HomeSignInRoutesDeps): Router {
 
 /** Mounted under /api. */
 export function homeSignInApi(deps: Pick<HomeSignInRoutesDeps, "homeAuth" | "settings">): Router {
-  const router = Router();
+  const router = createRouter();
   const { homeAuth } = deps;
   const secure = deps.settings.secure;
 

@@ -1,10 +1,11 @@
 // My Home: the homeowner's invoices (docs/decisions.md#33): the list and one invoice as JSON, and each one's PDF as a
 // page link (the receipt e-mail's) and as a call. Anyone else's invoice is a 404, as an unknown one is.
-import { type Response, Router } from "express";
+import type { Response, Router } from "express";
 import { params } from "../../http/validate.js";
 import { homeViewer, requireHomeApi, requireHomePage } from "./home-session.js";
 import type { HomePlanPage } from "./plan.service.js";
 import { invoiceParams } from "./visits.schemas.js";
+import { createRouter } from "../../http/router.js";
 
 export interface HomeInvoicesRoutesDeps {
   planPage: Pick<HomePlanPage, "invoicePdf" | "plans" | "receipt">;
@@ -31,7 +32,7 @@ export function homeInvoicesRoutes({ planPage }: HomeInvoicesRoutesDeps): { api:
       .setHeader("Content-Disposition", `inline; filename="${filename}"`)
       .send(body);
   };
-  const api = Router();
+  const api = createRouter();
   // Every invoice of the homeowner's plans, newest first within each home.
   api.get("/my-home/invoices", requireHomeApi, async (_req, res) => {
     res.setHeader("Cache-Control", "no-store");
@@ -44,7 +45,7 @@ export function homeInvoicesRoutes({ planPage }: HomeInvoicesRoutesDeps): { api:
     res.json(withPlan(plan, invoice));
   });
   api.get("/my-home/invoices/:id/pdf", requireHomeApi, async (req, res) => send(res, params(req, invoiceParams).id));
-  const pages = Router();
+  const pages = createRouter();
   pages.get("/my-home/plan/invoices/:id/pdf", requireHomePage, async (req, res) =>
     send(res, params(req, invoiceParams).id),
   );

@@ -2,7 +2,7 @@
 // the demo card form or Stripe's billing portal, a receipt page per invoice, and the JSON calls under
 // /api/my-home/subscription. Every action is SubscriptionsService's own (actor 'customer'); HomePlanPage
 // checks the subscription is the homeowner's (404 otherwise).
-import { type Request, type Response, Router } from "express";
+import type { Request, Response, Router } from "express";
 import { HttpError, ValidationError } from "../../http/errors.js";
 import { body, params, parse } from "../../http/validate.js";
 import { billingAmount, billingDate } from "../subscriptions/index.js";
@@ -18,6 +18,7 @@ import {
   subscriptionParams,
   subscriptionQuery,
 } from "./visits.schemas.js";
+import { createRouter } from "../../http/router.js";
 
 const noStore = (res: Response) => res.setHeader("Cache-Control", "no-store");
 const planPath = "/my-home/plan";
@@ -39,7 +40,7 @@ export interface PlanRoutesDeps {
 export function planApi(
   deps: Pick<PlanRoutesDeps, "planPage"> & { settings: Pick<PlanRoutesDeps["settings"], "publicUrl"> },
 ): Router {
-  const router = Router();
+  const router = createRouter();
   const plans = deps.planPage;
 
   router.get("/my-home/subscription", requireHomeApi, async (_req, res) => {
@@ -93,7 +94,7 @@ const FLASHES: Record<Flash, string> = {
 };
 
 export function planPages(deps: PlanRoutesDeps): Router {
-  const router = Router();
+  const router = createRouter();
   const plans = deps.planPage;
   const tz = deps.settings.timeZone;
   const format = { date: (iso: string) => billingDate(iso, tz), amount: billingAmount };

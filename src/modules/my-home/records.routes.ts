@@ -1,6 +1,6 @@
 // My Home's records: the Home, Reports and Quotes pages and their JSON calls under
 // /api/my-home/. Routes are thin: RecordsService holds the rules and asks HomeAccess before anything.
-import { type Request, type Response, Router } from "express";
+import type { Request, Response, Router } from "express";
 import { HttpError } from "../../http/errors.js";
 import type { PageMeta } from "../../http/render.js";
 import { body, params, query } from "../../http/validate.js";
@@ -12,6 +12,7 @@ import { pdfQuery, propertyIdParams } from "../reports/reports.schemas.js";
 import { homeViewer, requireHomeApi, requireHomePage } from "./home-session.js";
 import { PHOTO_PARAMS, askQuoteSchema, homeIdParams, quoteDecisionFormSchema } from "./my-home.schemas.js";
 import { NOT_QUOTABLE_MESSAGE, QUOTE_ANSWERED_MESSAGE, type RecordsService } from "./records.service.js";
+import { createRouter } from "../../http/router.js";
 
 export type HomeTab = "home" | "reports" | "quotes" | "visits" | "plan" | "account";
 
@@ -81,7 +82,7 @@ const viewHelpers = {
 };
 
 export function myHomeRecordsApi(deps: RecordsRoutesDeps): Router {
-  const router = Router();
+  const router = createRouter();
   const { records } = deps;
 
   router.get("/my-home/properties", requireHomeApi, async (_req, res) => {
@@ -130,7 +131,7 @@ export function myHomeRecordsApi(deps: RecordsRoutesDeps): Router {
 }
 
 export function myHomeRecordsPages(deps: RecordsRoutesDeps): Router {
-  const router = Router();
+  const router = createRouter();
   const { records } = deps;
 
   router.get("/my-home", requireHomePage, async (_req, res) => {

@@ -1,6 +1,6 @@
 // My Home's Visits: the page, its plain forms (POST, then a redirect), the JSON calls under
 // /api/my-home/, and the private ICS feed (public, guarded by its secret). Signed in only: requireHome*.
-import { type Request, type Response, Router } from "express";
+import type { Request, Response, Router } from "express";
 import { HttpError, NotFoundError } from "../../http/errors.js";
 import { body, params, parse, query } from "../../http/validate.js";
 import { longDate, shortDate, slotLabel } from "../../shared/business-time.js";
@@ -15,6 +15,7 @@ import {
 } from "./visits.schemas.js";
 import { RescheduleTakenError } from "./visit-items.js";
 import { type VisitsService, monthWeeks, shiftMonth } from "./visits.service.js";
+import { createRouter } from "../../http/router.js";
 
 /** What the Visits page and calls use. */
 export interface VisitsRoutesDeps {
@@ -43,7 +44,7 @@ function refusalOf(
 }
 
 export function visitsApi(deps: VisitsRoutesDeps): Router {
-  const router = Router();
+  const router = createRouter();
   const { visits } = deps;
 
   router.get("/my-home/visits", requireHomeApi, async (req, res) => {
@@ -112,7 +113,7 @@ const FLASHES: Record<Flash, string> = {
 const format = { longDate, shortDate, slotLabel };
 
 export function visitsPages(deps: VisitsRoutesDeps): Router {
-  const router = Router();
+  const router = createRouter();
   const { visits } = deps;
 
   const renderVisits = async (

@@ -1,10 +1,11 @@
 // The bell's notifications as JSON and its "mark read" (README). The list page is /admin/notifications
 // (quotes.routes.ts, with the client requests the bell has always shown). Owner and office (src/http/roles.ts).
-import { type RequestHandler, Router } from "express";
+import type { RequestHandler, Router } from "express";
 import { requireStaffApi } from "../../http/guards.js";
 import { body, query } from "../../http/validate.js";
 import type { Notifications } from "./notifications.service.js";
 import { markReadBody, notificationListQuery } from "./notifications.schemas.js";
+import { createRouter } from "../../http/router.js";
 
 export interface NotificationsRoutesDeps {
   notifications: Pick<Notifications, "list" | "markRead">;
@@ -12,7 +13,7 @@ export interface NotificationsRoutesDeps {
 }
 
 export function notificationsApi(deps: NotificationsRoutesDeps): Router {
-  const router = Router();
+  const router = createRouter();
   router.get("/notifications", requireStaffApi, async (req, res) => {
     const filter = query(req, notificationListQuery);
     res.json(await deps.notifications.list(req.session.staffUserId!, filter));
@@ -26,7 +27,7 @@ export function notificationsApi(deps: NotificationsRoutesDeps): Router {
 }
 
 export function notificationsPages(deps: NotificationsRoutesDeps): Router {
-  const router = Router();
+  const router = createRouter();
   // The list's "Mark read" buttons; back to the list with its filters.
   router.post("/admin/notifications/read", ...deps.staffPage, async (req, res) => {
     const { ids, all, back } = body(req, markReadBody);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_ID, idInput } from "../../http/fields.js";
 import { NOTIFICATION_KINDS } from "./notifications.constants.js";
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Use YYYY-MM-DD");
@@ -19,7 +20,10 @@ export const markReadBody = z
   .object({
     ids: z.preprocess(
       (v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]),
-      z.array(z.coerce.number().int().positive()).max(500).optional(),
+      z
+        .array(z.preprocess(idInput, z.number({ message: "Not a notification" }).int().positive().max(MAX_ID)))
+        .max(500)
+        .optional(),
     ),
     all: z.preprocess((v) => v === true || v === "true" || v === "1", z.boolean()).optional(),
     /** The page's filters to return to ("?kind=…"). */

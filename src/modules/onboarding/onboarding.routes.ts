@@ -1,4 +1,4 @@
-import { Router } from "express";
+import type { Router } from "express";
 import { firstProblem, parse } from "../../http/validate.js";
 import { rememberCustomer, submissionOf, viewerOf } from "../../http/viewer.js";
 import * as enums from "../customers/customers.schemas.js";
@@ -7,6 +7,7 @@ import { type BookingsService, SlotTakenError } from "../bookings/index.js";
 import type { OnboardingOptions } from "./onboarding.constants.js";
 import type { OnboardingService } from "./onboarding.service.js";
 import { MISSING_PREFIX, missingFields, onboardingSchema } from "./onboarding.schemas.js";
+import { createRouter } from "../../http/router.js";
 
 /** The enumerations the wizard offers, passed as props so the island does not pull zod in. */
 const OPTIONS: OnboardingOptions = {
@@ -30,7 +31,7 @@ export interface OnboardingRoutesDeps {
 }
 
 export function onboardingApi(deps: OnboardingRoutesDeps): Router {
-  const router = Router();
+  const router = createRouter();
 
   router.post("/onboarding", async (req, res) => {
     const payload = (req.body && typeof req.body === "object" && !Array.isArray(req.body) ? req.body : {}) as Record<
@@ -70,7 +71,7 @@ export function onboardingApi(deps: OnboardingRoutesDeps): Router {
 }
 
 export function onboardingPages(deps: OnboardingRoutesDeps): Router {
-  const router = Router();
+  const router = createRouter();
   // Two routes, one wizard (docs/decisions.md#13).
   router.get(["/onboarding", "/onboarding-flow"], (_req, res) => {
     const { minDate, maxDate } = deps.bookings.calendar();

@@ -1,8 +1,9 @@
-import { Router } from "express";
+import type { Router } from "express";
 import { sampleReport } from "../../../seeds/sample-report.js";
 import { MARKETING_BANDS, barColour, categoryBand, marketingBand } from "../inspections/index.js";
 import type { PlansService } from "../plans/index.js";
 import * as content from "./pages.content.js";
+import { createRouter } from "../../http/router.js";
 
 /** Pages listed in sitemap.xml: the public, indexable marketing pages. */
 export const SITEMAP_PATHS = [
@@ -29,7 +30,7 @@ export interface PagesRoutesDeps {
 }
 
 export function pagesRouter(deps: PagesRoutesDeps): Router {
-  const router = Router();
+  const router = createRouter();
 
   router.get("/", (_req, res) => {
     res.page("pages/home", {

@@ -1,4 +1,4 @@
-import { type Response, Router } from "express";
+import type { Response, Router } from "express";
 import { z } from "zod";
 import { HttpError, NotFoundError } from "../../http/errors.js";
 import { body, query } from "../../http/validate.js";
@@ -15,6 +15,7 @@ import {
 } from "./checkout.schemas.js";
 import { TooManyCheckoutsError } from "./payments.ports.js";
 import type { PaymentsService } from "./payments.service.js";
+import { createRouter } from "../../http/router.js";
 
 export interface CheckoutRoutesDeps {
   payments: PaymentsService;
@@ -46,7 +47,7 @@ export function allowStripeJs(res: Response) {
 }
 
 export function checkoutApi({ payments, publicOrigin }: Pick<CheckoutRoutesDeps, "payments" | "publicOrigin">): Router {
-  const router = Router();
+  const router = createRouter();
 
   router.post("/create-checkout-session", async (req, res) => {
     const { planType, postalCode } = body(req, checkoutSessionSchema);
@@ -92,7 +93,7 @@ export function checkoutApi({ payments, publicOrigin }: Pick<CheckoutRoutesDeps,
 }
 
 export function checkoutPages({ payments, plans, publicOrigin }: CheckoutRoutesDeps): Router {
-  const router = Router();
+  const router = createRouter();
 
   // /pricing's form without script: create the session here and send the browser on.
   router.post("/checkout/start", async (req, res) => {

@@ -2,7 +2,7 @@
 // from the acceptance e-mail's link (its token, SHA-256 stored). Demo mode takes the demo card form; Stripe mode makes
 // the invoice's PaymentIntent, which the Payment Element confirms, and the return marks it paid. The office's list of
 // accepted quotes to book is here too.
-import { type Request, type RequestHandler, type Response, Router } from "express";
+import type { Request, RequestHandler, Response, Router } from "express";
 import { z } from "zod";
 import { UnauthorizedError } from "../../http/errors.js";
 import { idParams } from "../../http/fields.js";
@@ -11,6 +11,7 @@ import { body, params, query } from "../../http/validate.js";
 import { TASK_STATUSES } from "../maintenance/maintenance.constants.js";
 import { allowStripeJs, demoCardSchema } from "../payments/index.js";
 import type { Payer, PayOutcome, QuotePayments } from "./quote-payments.js";
+import { createRouter } from "../../http/router.js";
 
 export interface QuotePaymentsRoutesDeps {
   payments: QuotePayments;
@@ -52,7 +53,7 @@ export function quotePaymentsRoutes(deps: QuotePaymentsRoutesDeps): { api: Route
   const pay = (payer: Payer, req: Request) =>
     settings.stripeMode ? payments.startStripe(payer) : payments.payDemo(payer, body(req, demoCardSchema));
 
-  const api = Router();
+  const api = createRouter();
   api.post("/my-home/quotes/:id/pay", async (req, res) => {
     noStore(res);
     const { id } = params(req, idParams);
@@ -81,7 +82,7 @@ export function quotePaymentsRoutes(deps: QuotePaymentsRoutesDeps): { api: Route
     res.json(await payments.toBook({ booked }));
   });
 
-  const pages = Router();
+  const pages = createRouter();
   const page = async (res: Response, payer: Payer, base: { payUrl: string; pdfUrl: string; back: string }) => {
     noStore(res);
     const view = await payments.view(payer);
@@ -89,7 +90,8 @@ export function quotePaymentsRoutes(deps: QuotePaymentsRoutesDeps): { api: Route
     res.page("quotes/quote-pay", {
       title: `Pay ${view.totalText}: ${view.quote.taskTitle}`,
       noindex: true,
-      islands: view.invoice.status !== "paid",
+      // Paid or expired (docs/decisions.md#43): no card form, so no island.
+      islands: view.invoice.status !== "paid" && !view.expired,
       view,
       ...base,
       formProps: {

@@ -1,4 +1,4 @@
-import { type RequestHandler, type Response, Router } from "express";
+import type { RequestHandler, Response, Router } from "express";
 import { z } from "zod";
 import { sendCsv, wantsCsv } from "../../http/csv.js";
 import { idParams, optionalQueryId, pathId } from "../../http/fields.js";
@@ -15,6 +15,7 @@ import { addDays, todayIn } from "../../shared/business-time.js";
 import type { Notifications } from "../notifications/index.js";
 import { NOTIFICATION_KINDS, NOTIFICATION_LABELS } from "../notifications/notifications.constants.js";
 import { notificationListQuery } from "../notifications/notifications.schemas.js";
+import { createRouter } from "../../http/router.js";
 
 /** What quotes' routes use: the service, the staff page guard that app.ts builds, and settings. */
 export interface QuotesRoutesDeps {
@@ -71,7 +72,7 @@ const privateLink = (res: Response) => {
 };
 
 export function quotesApi(deps: Pick<QuotesRoutesDeps, "quotes" | "settings">): Router {
-  const router = Router();
+  const router = createRouter();
   const { quotes, settings } = deps;
 
   router.get("/quote-requests", requireStaffApi, async (req, res) => {
@@ -105,7 +106,7 @@ export function quotesApi(deps: Pick<QuotesRoutesDeps, "quotes" | "settings">): 
 }
 
 export function quotesPages(deps: QuotesRoutesDeps): Router {
-  const router = Router();
+  const router = createRouter();
   const { quotes, staffPage, settings } = deps;
 
   router.get("/admin/quote-requests", ...staffPage, async (req, res) => {

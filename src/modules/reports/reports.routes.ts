@@ -1,4 +1,4 @@
-import { type Request, type RequestHandler, type Response, Router } from "express";
+import type { Request, RequestHandler, Response, Router } from "express";
 import { sendCsv, wantsCsv } from "../../http/csv.js";
 import { HttpError } from "../../http/errors.js";
 import { requireStaffApi } from "../../http/guards.js";
@@ -18,6 +18,7 @@ import {
 import { NO_INSPECTION_MESSAGE, NO_INSPECTION_TITLE, type ReportsService } from "./reports.service.js";
 import type { CustomersService } from "../customers/index.js";
 import { safeFileName } from "../../shared/file-name.js";
+import { createRouter } from "../../http/router.js";
 
 // Texts of staff-side §8 and §5.
 export const GENERATED_MESSAGE = "Report generated successfully";
@@ -47,7 +48,7 @@ export interface ReportsPagesDeps {
 }
 
 export function reportsApi(deps: ReportsApiDeps): Router {
-  const router = Router();
+  const router = createRouter();
 
   router.post("/inspections/:id/generate-report", requireStaffApi, async (req, res) => {
     const { id } = params(req, idParams);
@@ -92,7 +93,7 @@ export function reportsApi(deps: ReportsApiDeps): Router {
 }
 
 export function reportsPages(deps: ReportsPagesDeps): Router {
-  const router = Router();
+  const router = createRouter();
 
   async function listLocals(page: number, q: string, inspectorId: number | undefined, notice?: Notice) {
     let loadError: string | null = null;

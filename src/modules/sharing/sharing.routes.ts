@@ -1,4 +1,4 @@
-import { type Response, Router } from "express";
+import type { Response, Router } from "express";
 import { z } from "zod";
 import { pathId } from "../../http/fields.js";
 import { requireStaffApi } from "../../http/guards.js";
@@ -8,6 +8,7 @@ import { staffListQuerySchema } from "../customers/customers.schemas.js";
 import { GONE_MESSAGE, bindingCookies, setBindingCookie } from "../../shared/one-time-links.js";
 import type { SharingService } from "./sharing.service.js";
 import { idParamsSchema, responsesInputSchema, shareInputSchema } from "./sharing.schemas.js";
+import { createRouter } from "../../http/router.js";
 
 /** What sharing's routes use: its service and two settings. */
 export interface SharingRoutesDeps {
@@ -33,7 +34,7 @@ const privateLink = (res: Response) => {
 };
 
 export function sharingApi(deps: SharingRoutesDeps): Router {
-  const router = Router();
+  const router = createRouter();
   const { sharing, settings } = deps;
 
   // Staff: a new one-time link for the client, e-mailed with the summary PDF (staff-side §2 share dialog).
@@ -97,7 +98,7 @@ const REPORT_EXPIRED_META = {
 };
 
 export function sharingPages(deps: Pick<SharingRoutesDeps, "sharing">): Router {
-  const router = Router();
+  const router = createRouter();
   const { sharing } = deps;
 
   // A one-time link, or the marketing sample's fixed id: the same island shows both.

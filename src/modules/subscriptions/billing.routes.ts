@@ -2,7 +2,7 @@
 // /billing/<signed token>, with cancel, undo and card update as plain forms (POST, then a redirect), demo
 // mode's card page, and the same actions as JSON calls under /api/billing/<token>. The token is the only
 // credential: it names one subscription, so nobody reaches another's. Request logs redact it (sharing/links.ts).
-import { type Request, type Response, Router } from "express";
+import type { Request, Response, Router } from "express";
 import { ConflictError, GoneError, HttpError, NotFoundError, ValidationError } from "../../http/errors.js";
 import { body, params, parse } from "../../http/validate.js";
 import { verifyBillingToken } from "./billing-links.js";
@@ -19,6 +19,7 @@ import type { SubscriptionsService } from "./subscriptions.service.js";
 import { billingAmount, billingDate } from "./subscriptions.mail.js";
 import { chargesLeft, scheduledPrice } from "./charges-left.js";
 import type { PlansService } from "../plans/index.js";
+import { createRouter } from "../../http/router.js";
 
 export const EXPIRED_LINK_MESSAGE =
   "This billing link has expired. Please use the link in your latest Haven e-mail, or contact us.";
@@ -83,7 +84,7 @@ function openPortal(deps: BillingRoutesDeps, id: number, flow: "card" | "manage"
 }
 
 export function billingApi(deps: BillingRoutesDeps): Router {
-  const router = Router();
+  const router = createRouter();
   const { subscriptions } = deps;
 
   router.get("/billing/:token", async (req, res) => {
@@ -137,7 +138,7 @@ const FLASHES: Record<Flash, string> = {
 };
 
 export function billingPages(deps: BillingRoutesDeps): Router {
-  const router = Router();
+  const router = createRouter();
   const { subscriptions, settings } = deps;
   const support = { email: settings.supportEmail, phone: settings.supportPhone };
   const tz = settings.timeZone;

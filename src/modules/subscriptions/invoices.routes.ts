@@ -1,6 +1,6 @@
 // The staff's invoice calls (docs/decisions.md#33, #34): the list (and its CSV for the accountant), one invoice,
 // its PDF, a refund, and the GST/HST report. The rules are InvoicesService's, RefundsService's and TaxReportService's.
-import { Router } from "express";
+import type { Router } from "express";
 import { sendCsv, wantsCsv } from "../../http/csv.js";
 import { idParams } from "../../http/fields.js";
 import { requireStaffApi } from "../../http/guards.js";
@@ -11,6 +11,7 @@ import { invoiceListQuerySchema, refundSchema, resendKeySchema, taxReportQuerySc
 import type { InvoicesService } from "./invoices.service.js";
 import { staffActor } from "./subscriptions.routes.js";
 import type { TaxReportService } from "./tax-report.js";
+import { createRouter } from "../../http/router.js";
 
 export interface InvoicesRoutesDeps {
   invoices: InvoicesService;
@@ -19,7 +20,7 @@ export interface InvoicesRoutesDeps {
 }
 
 export function invoicesApi({ invoices, taxReport, timeZone }: InvoicesRoutesDeps): Router {
-  const router = Router();
+  const router = createRouter();
 
   router.get("/invoices", requireStaffApi, async (req, res) => {
     const { limit, offset, subscriptionId, amount, from, to, status } = query(req, invoiceListQuerySchema);

@@ -1,4 +1,4 @@
-import { type Request, type RequestHandler, type Response, Router } from "express";
+import type { Request, RequestHandler, Response, Router } from "express";
 import { z } from "zod";
 import { HttpError, ValidationError } from "../../http/errors.js";
 import { idParams } from "../../http/fields.js";
@@ -24,6 +24,7 @@ import { refundFormSchema } from "./invoices.schemas.js";
 import type { InvoicesService } from "./invoices.service.js";
 import { clickKey, invoicesAdminPages } from "./invoices-admin.routes.js";
 import { purchaseFacts } from "./subscriptions-admin.billing.js";
+import { createRouter } from "../../http/router.js";
 
 // The properties page's badge and dialog section (subscriptions-admin.format.ts), for src/app.ts through index.ts.
 export { pastDueProperties, propertySubscription } from "./subscriptions-admin.format.js";
@@ -77,7 +78,7 @@ export function subscriptionsAdminPages({
   timeZone,
   invoices: invoiceSide,
 }: SubscriptionsAdminDeps): Router {
-  const router = Router();
+  const router = createRouter();
 
   const plansByType = async () => new Map((await planCatalogue.list()).map((p: Plan) => [p.type, p]));
 

@@ -1,4 +1,4 @@
-import { type Request, type Response, Router } from "express";
+import type { Request, Response, Router } from "express";
 import { sendCsv, wantsCsv } from "../../http/csv.js";
 import { ConflictError } from "../../http/errors.js";
 import { idParams } from "../../http/fields.js";
@@ -14,6 +14,7 @@ import {
   subscriptionListQuerySchema,
 } from "./subscriptions.schemas.js";
 import type { SubscriptionsService } from "./subscriptions.service.js";
+import { createRouter } from "../../http/router.js";
 
 export interface SubscriptionsRoutesDeps {
   subscriptions: SubscriptionsService;
@@ -50,7 +51,7 @@ async function refusedWithState(
  * provider call before the local change) are SubscriptionsService's; these only validate and answer.
  */
 export function subscriptionsApi({ subscriptions, planDeliveries, exports }: SubscriptionsRoutesDeps): Router {
-  const router = Router();
+  const router = createRouter();
 
   router.get("/subscriptions", requireStaffApi, async (req, res) => {
     const { limit, offset, q, status, plan } = query(req, subscriptionListQuerySchema);

@@ -1,9 +1,10 @@
 // /admin/tax: the GST/HST report for staff (docs/decisions.md#32–34), the same figures as `haven tax report` and
 // GET /api/tax-report: collected, refunded and net by province and rate, for a range of business days.
-import { type RequestHandler, Router } from "express";
+import type { RequestHandler, Router } from "express";
 import { z } from "zod";
 import { isIsoDate, todayIn } from "../../shared/business-time.js";
 import type { TaxReportService } from "./tax-report.js";
+import { createRouter } from "../../http/router.js";
 
 export interface TaxReportPagesDeps {
   taxReport: Pick<TaxReportService, "report">;
@@ -17,7 +18,7 @@ const day = z
   .refine((v) => isIsoDate(v), "Enter a date as YYYY-MM-DD");
 
 export function taxReportPages({ taxReport, staffPage, timeZone }: TaxReportPagesDeps): Router {
-  const router = Router();
+  const router = createRouter();
   router.get("/admin/tax", ...staffPage, async (req, res) => {
     // The current calendar quarter by default: GST/HST returns are commonly quarterly.
     const today = todayIn(timeZone);
