@@ -60,6 +60,8 @@ import { httpMetrics } from "./observability/metrics.js";
 import { OPS_PATHS, type OpsOptions, opsRouter } from "./observability/ops.routes.js";
 import { DEMO_CUSTOMER } from "./modules/payments/index.js";
 import { pastDueProperties, propertySubscription } from "./modules/subscriptions/index.js";
+import { canonicalPath } from "./http/canonical-path.js";
+import { createRouter } from "./http/router.js";
 
 export interface AppOptions {
   /** Shared with boot's shutdown: /readyz turns 503 when it says the process is draining. */
@@ -73,6 +75,9 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   const { env } = container;
   const app = express();
   app.disable("x-powered-by");
+  // One spelling per path: exact case and trailing slash, as every router of src/http/router.ts (docs/decisions.md#45).
+  app.set("case sensitive routing", true);
+  app.set("strict routing", true);
   app.set("trust proxy", env.TRUST_PROXY);
   app.set("view engine", "ejs");
   app.set("views", path.join(ROOT_DIR, "views"));
@@ -92,6 +97,8 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
 
   app.use(httpMetrics());
   app.use(malformedUrlGuard);
+  // Before any guard reads the path: other spellings are redirected (pages) or refused (the API).
+  app.use(canonicalPath);
   app.use(
     pinoHttp({
       logger: container.log,
@@ -242,7 +249,7 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
     staffPage: staffShell,
   };
 
-  const api = express.Router();
+  const api = createRouter();
   api.use(authApi({ auth: container.auth }));
   const staffAccountsDeps = {
     accounts: container.staffAccounts,
