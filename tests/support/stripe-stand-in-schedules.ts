@@ -88,6 +88,9 @@ export class StandInSchedules extends StandInBilling {
     if (route("POST", /^\/v1\/subscription_schedules$/)) {
       const sub = this.subscriptions.get(form.from_subscription ?? "");
       if (!sub) missing("subscription", form.from_subscription ?? "");
+      // "When using this parameter, other parameters (such as phase values) cannot be set."
+      else if (Object.keys(form).some((k) => k.startsWith("phases[")))
+        invalid("You cannot set `phases` if `from_subscription` is set.");
       else if (sub.schedule) invalid(`The subscription already has a schedule: ${sub.schedule}`);
       else json(200, this.scheduleFrom(sub));
       return true;
