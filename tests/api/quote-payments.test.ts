@@ -3,7 +3,9 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAIL_SEND_TASK } from "../../src/modules/mail/index.js";
+import { addDays } from "../../src/shared/business-time.js";
 import { redactLinkTokens } from "../../src/shared/one-time-links.js";
+import { suiteToday } from "../support/clock.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { signInHome } from "../support/home.js";
 import { type Smtp, startSmtp } from "../support/smtp.js";
@@ -231,7 +233,77 @@ describe("paying an accepted quote (demo payments)", () => {
     await ctx.db("quote_requests").where({ id: quoteId }).update({ valid_until: "2020-01-31" });
     const home = await signInHome(ctx, email);
     const res = await home.post(`/api/my-home/quotes/${quoteId}/pay`).send(CARD).expect(409);
-    expect(res.body.message).toContain("expired on 2020-01-31");
+    expect(res.body.message).toBe("This quote expired on January 31, 2020; ask us for a new one");
+  });
+
+  it("an accepted quote past its last valid day: 409 on My Home's and the link's pay and confirm; the pages say it expired", async () => {
+    const { quoteId, email } = await quotedItem(ctx);
+    const home = await signInHome(ctx, email);
+    await home.post(`/api/my-home/quotes/${quoteId}/accept`).expect(200);
+    await runJobs(ctx);
+    const mail = (await smtp.mailsTo(email)).find((m) => m.subject?.startsWith("Quote accepted"));
+    const token = mail!.text!.match(/\/quote-pay\/([A-Za-z0-9_-]{43})/)![1]!;
+    const today = suiteToday(ctx.env.BUSINESS_TZ);
+    await ctx
+      .db("quote_requests")
+      .where({ id: quoteId })
+      .update({ valid_until: addDays(today, -1) });
+    const jobs = await jobCount(ctx, MAIL_SEND_TASK);
+    const link = ctx.agent();
+    for (const [agent, url] of [
+      [home, `/api/my-home/quotes/${quoteId}/pay`],
+      [home, `/api/my-home/quotes/${quoteId}/pay/confirm`],
+      [link, `/api/quote-pay/${token}`],
+      [link, `/api/quote-pay/${token}/confirm`],
+    ] as const) {
+      const refused = await agent.post(url).send(CARD).expect(409);
+      expect(refused.body.message).toMatch(/^This quote expired on \w+ \d+, \d{4}; ask us for a new one$/);
+    }
+    expect((await ctx.db("invoices").where({ quote_request_id: quoteId }).first()).status).toBe("open");
+    expect(await jobCount(ctx, MAIL_SEND_TASK)).toBe(jobs);
+    for (const [agent, url] of [
+      [home, `/my-home/quotes/${quoteId}/pay`],
+      [link, `/quote-pay/${token}`],
+    ] as const) {
+      const page = await agent.get(url).expect(200);
+      expect(page.text).toContain("data-quote-expired");
+      expect(page.text).not.toContain("quote-pay/QuotePay");
+    }
+    const list = await home.get("/my-home/quotes").expect(200);
+    expect(list.text).toContain('data-quote-invoice="expired"');
+    expect(list.text).not.toContain(`href="/my-home/quotes/${quoteId}/pay"`);
+    // Valid through its whole last day: on that day it is paid.
+    await ctx.db("quote_requests").where({ id: quoteId }).update({ valid_until: today });
+    expect((await link.post(`/api/quote-pay/${token}`).send(CARD).expect(200)).body.status).toBe("paid");
+  });
+
+  it("the last valid day ends at midnight in BUSINESS_TZ, for My Home's payer and the link's (a clock, not a sleep)", async () => {
+    const { quoteId, propertyId, email } = await quotedItem(ctx);
+    const home = await signInHome(ctx, email);
+    await home.post(`/api/my-home/quotes/${quoteId}/accept`).expect(200);
+    await runJobs(ctx);
+    const mail = (await smtp.mailsTo(email)).find((m) => m.subject?.startsWith("Quote accepted"));
+    const token = mail!.text!.match(/\/quote-pay\/([A-Za-z0-9_-]{43})/)![1]!;
+    // January 31 in Toronto (EST, UTC-5) ends at 05:00 UTC on February 1.
+    expect(ctx.env.BUSINESS_TZ).toBe("America/Toronto");
+    await ctx.db("quote_requests").where({ id: quoteId }).update({ valid_until: "2031-01-31" });
+    const lastMinute = new Date("2031-02-01T04:59:59Z");
+    const nextDay = new Date("2031-02-01T05:00:00Z");
+    const payments = ctx.container.quotePayments;
+    const homePayer = { quoteRequestId: quoteId, mayPay: () => true };
+    const card = { cardNumber: "4242424242424242" };
+    for (const payer of [homePayer, { token }])
+      await expect(payments.payDemo(payer, card, nextDay)).rejects.toMatchObject({
+        status: 409,
+        message: "This quote expired on January 31, 2031; ask us for a new one",
+      });
+    expect((await payments.view({ token }, nextDay)).expired).toMatchObject({ validUntil: "2031-01-31" });
+    expect((await payments.view(homePayer, lastMinute)).expired).toBeNull();
+    expect((await payments.afterYesOfHomes([propertyId], nextDay)).get(quoteId)?.expired).toBe(true);
+    expect((await payments.payDemo({ token }, card, lastMinute)).status).toBe("paid");
+    // Paid, it is no longer "expired" anywhere, and a repeat pay answers paid without a charge.
+    expect((await payments.view(homePayer, nextDay)).expired).toBeNull();
+    expect(await payments.payDemo(homePayer, card, nextDay)).toMatchObject({ status: "paid", alreadyPaid: true });
   });
 
   it("a quote without a single price gets no invoice and cannot be paid online", async () => {
@@ -359,6 +431,26 @@ describe("paying an accepted quote (Stripe)", () => {
     await runJobs(ctx);
     const receipt = (await smtp.mailsTo(email)).find((m) => m.subject?.startsWith("Receipt"));
     expect(receipt?.text).toContain("Total: $734.50");
+  });
+
+  it("past the quote's last day: no PaymentIntent and 409; a charge Stripe already took is still recorded", async () => {
+    const { quoteId, email } = await quotedItem(ctx);
+    const home = await signInHome(ctx, email);
+    await home.post(`/api/my-home/quotes/${quoteId}/accept`).expect(200);
+    const payments = ctx.container.quotePayments;
+    const payer = { quoteRequestId: quoteId, mayPay: () => true };
+    await ctx.db("quote_requests").where({ id: quoteId }).update({ valid_until: "2031-01-31" });
+    const made = stripe.apiCalls("POST", "/v1/payment_intents").length;
+    const nextDay = new Date("2031-02-01T05:00:00Z");
+    await expect(payments.startStripe(payer, nextDay)).rejects.toMatchObject({ status: 409 });
+    expect(stripe.apiCalls("POST", "/v1/payment_intents").length).toBe(made);
+    // An intent made on the last day and confirmed at Stripe after midnight: the money moved, so it is recorded.
+    const started = await payments.startStripe(payer, new Date("2031-02-01T04:59:00Z"));
+    expect(started.status).toBe("requires_payment");
+    await expect(payments.confirmStripe(payer, nextDay)).rejects.toMatchObject({ status: 409 });
+    const invoice = await ctx.db("invoices").where({ quote_request_id: quoteId }).first();
+    stripe.succeedIntent(invoice.payment_intent_id, email);
+    expect((await payments.confirmStripe(payer, nextDay)).status).toBe("paid");
   });
 
   it("Stripe's payment_intent.succeeded webhook pays the invoice it names, once; a replay records nothing", async () => {

@@ -61,7 +61,13 @@ const payDescription =
   "Stripe mode: an empty body; answers the client secret of the invoice's one PaymentIntent (made with an " +
   "idempotency key from the invoice), which the Payment Element confirms. The invoice row is locked first: two " +
   "pays at once charge once, and a paid invoice answers `paid` with `alreadyPaid`. The receipt e-mail is queued " +
-  "in the payment's transaction. A quote not accepted (or past its validUntil) is a 409.";
+  "in the payment's transaction. A quote not accepted, or past its validUntil (its whole last day in BUSINESS_TZ), " +
+  "is a 409 ('This quote expired on <date>; ask us for a new one') that charges and writes nothing.";
+
+const confirmDescription =
+  "Reads the invoice's PaymentIntent back under the invoice's row lock: a succeeded one marks the invoice paid " +
+  "(once), even past the quote's validUntil, since the money moved. With nothing charged, a quote past its " +
+  "validUntil is a 409.";
 
 const tags = ["Quote payments"];
 
@@ -82,6 +88,7 @@ export const quotePaymentsCalls = apiCalls([
     method: "post",
     path: "/api/my-home/quotes/{id}/pay/confirm",
     summary: "After Stripe's confirmation: read the PaymentIntent back and mark the invoice paid",
+    description: confirmDescription,
     tags,
     access: "public",
     params: idParams,
@@ -104,6 +111,7 @@ export const quotePaymentsCalls = apiCalls([
     method: "post",
     path: "/api/quote-pay/{token}/confirm",
     summary: "After Stripe's confirmation, by the e-mailed link",
+    description: confirmDescription,
     tags,
     access: "public",
     params: tokenParams,

@@ -36,6 +36,8 @@ export interface PayableQuote {
 export interface AfterYesState {
   invoice: { id: number; number: string | null; status: string; totalCents: number; paidAt: string | null } | null;
   booked: { date: string; time: string | null; who: string | null } | null;
+  /** The quote's last valid day (YYYY-MM-DD, BUSINESS_TZ), or null: past it, it cannot be paid (#43). */
+  validUntil: string | null;
 }
 
 /** A booking of an accepted quote's work, claimed for its e-mail. */
@@ -151,6 +153,7 @@ export class QuotePaymentsRepository {
       .whereIn("q.status", ["accepted", "completed"])
       .select(
         "q.id as quote_request_id",
+        "q.valid_until",
         "i.id",
         "i.number",
         "i.status",
@@ -178,6 +181,7 @@ export class QuotePaymentsRepository {
               who: (r.first_name as string | null) ?? null,
             }
           : null,
+        validUntil: isoDay(r.valid_until),
       });
     return out;
   }

@@ -8,7 +8,7 @@ import { hashToken, isToken, newToken } from "../../shared/one-time-links.js";
 import { MAIL_SEND_TASK } from "../mail/index.js";
 import type { Invoice, NewQuoteInvoice } from "../subscriptions/index.js";
 import { isProvince, provinceOfPostalCode } from "../tax/index.js";
-import { quoteTotals } from "./quote-document.js";
+import { expiredMessage, isExpired, quoteTotals } from "./quote-document.js";
 import { type QuoteFigures, quoteAcceptedEmail, quoteBookedEmail, quoteReceiptEmail } from "./quote-payments.mail.js";
 import type { PayableQuote, QuotePaymentsRepository } from "./quote-payments.repository.js";
 import { formatCents } from "./quotes.constants.js";
@@ -67,6 +67,8 @@ export interface QuotePayView {
   totalText: string;
   /** YYYY-MM-DD in BUSINESS_TZ once paid. */
   paidOn: string | null;
+  /** An unpaid invoice of a quote past its validity: the page says so instead of offering the card form. */
+  expired: { validUntil: string; message: string } | null;
 }
 
 class PaymentDeclinedError extends HttpError {
@@ -151,12 +153,29 @@ export class QuotePayments {
     if (!quote || !payer.mayPay(quote.propertyId)) throw new NotFoundError("Quote request not found");
     const invoice = await this.deps.invoices.lockQuoteInvoice({ quoteRequestId: quote.id }, tx);
     if (!invoice) {
-      if (quote.status === "quoted" && quote.validUntil && quote.validUntil < todayIn(this.deps.settings.timeZone, now))
-        throw new ConflictError(`This quote expired on ${quote.validUntil}; ask us for a new one.`);
+      if (quote.status === "quoted" && this.expired(quote, now))
+        throw new ConflictError(expiredMessage(quote.validUntil!));
       if (quote.status === "accepted" && quote.quotedCents === null) throw new ConflictError(NO_SINGLE_PRICE_MESSAGE);
       throw new ConflictError(NOT_ACCEPTED_MESSAGE);
     }
     return { invoice, quote };
+  }
+
+  /**
+   * Past its validity (the whole `valid_until` day in BUSINESS_TZ), an accepted quote cannot be paid
+   * (docs/decisions.md#43): read under the invoice's row lock, so a pay and the day's end cannot interleave.
+   */
+  private expired(quote: PayableQuote, now: Date): boolean {
+    return isExpired(quote.validUntil, this.today(now));
+  }
+
+  private today(now: Date): string {
+    return todayIn(this.deps.settings.timeZone, now);
+  }
+
+  /** A charge about to be taken for an expired quote: 409, nothing written. */
+  private refuseExpired(quote: PayableQuote, now: Date): void {
+    if (this.expired(quote, now)) throw new ConflictError(expiredMessage(quote.validUntil!));
   }
 
   private async paid(invoice: LockedQuoteInvoice, quote: PayableQuote, tx: Tx, now: Date): Promise<Invoice> {
@@ -204,6 +223,7 @@ export class QuotePayments {
     return this.deps.transaction(async (tx) => {
       const { invoice, quote } = await this.lockFor(payer, tx, now);
       if (invoice.status === "paid") return { status: "paid", invoice, alreadyPaid: true };
+      this.refuseExpired(quote, now);
       const declined = this.deps.demoDeclines[card.cardNumber];
       if (declined) throw new PaymentDeclinedError(declined);
       return { status: "paid", invoice: await this.paid(invoice, quote, tx, now), alreadyPaid: false };
@@ -220,6 +240,8 @@ export class QuotePayments {
     return this.deps.transaction(async (tx) => {
       const { invoice, quote } = await this.lockFor(payer, tx, now);
       if (invoice.status === "paid") return { status: "paid", invoice, alreadyPaid: true };
+      // No client secret, and no PaymentIntent, for an expired quote.
+      this.refuseExpired(quote, now);
       const intent = invoice.paymentIntentId
         ? await stripe.paymentIntents.retrieve(invoice.paymentIntentId)
         : await stripe.paymentIntents.create(
@@ -240,14 +262,21 @@ export class QuotePayments {
     });
   }
 
-  /** Stripe's return (or a webhook): reads the intent back and marks the invoice paid once it succeeded. */
+  /**
+   * Stripe's return: reads the intent back and marks the invoice paid once it succeeded. A charge Stripe took is
+   * recorded even past the quote's validity (the webhook would record it too); an expired quote with nothing
+   * charged is a 409.
+   */
   async confirmStripe(payer: Payer, now: Date = new Date()): Promise<Invoice> {
     const stripe = this.deps.stripe;
     return this.deps.transaction(async (tx) => {
       const { invoice, quote } = await this.lockFor(payer, tx, now);
-      if (invoice.status === "paid" || !stripe || !invoice.paymentIntentId) return invoice;
-      const intent = await stripe.paymentIntents.retrieve(invoice.paymentIntentId);
-      return intent.status === "succeeded" ? this.paid(invoice, quote, tx, now) : invoice;
+      if (invoice.status === "paid") return invoice;
+      const intent =
+        stripe && invoice.paymentIntentId ? await stripe.paymentIntents.retrieve(invoice.paymentIntentId) : null;
+      if (intent?.status === "succeeded") return this.paid(invoice, quote, tx, now);
+      this.refuseExpired(quote, now);
+      return invoice;
     });
   }
 
@@ -284,6 +313,10 @@ export class QuotePayments {
         invoice,
         totalText: formatCents(invoice.totalCents),
         paidOn: invoice.paidAt ? todayIn(this.deps.settings.timeZone, new Date(invoice.paidAt)) : null,
+        expired:
+          invoice.status !== "paid" && this.expired(quote, now)
+            ? { validUntil: quote.validUntil!, message: expiredMessage(quote.validUntil!) }
+            : null,
       };
     });
   }
@@ -303,8 +336,15 @@ export class QuotePayments {
   }
 
   /** After yes for these homes, by quote request: each invoice and booking (My Home's quotes page shows them). */
-  afterYesOfHomes(propertyIds: number[]) {
-    return this.deps.repo.afterYesOfProperties(propertyIds);
+  async afterYesOfHomes(propertyIds: number[], now: Date = new Date()) {
+    const states = await this.deps.repo.afterYesOfProperties(propertyIds);
+    // An unpaid invoice past the quote's validity shows no Pay button (docs/decisions.md#43).
+    return new Map(
+      [...states].map(([id, state]) => [
+        id,
+        { ...state, expired: state.invoice?.status !== "paid" && isExpired(state.validUntil, this.today(now)) },
+      ]),
+    );
   }
 
   /**
