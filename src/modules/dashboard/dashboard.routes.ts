@@ -1,5 +1,4 @@
-import type { RequestHandler, Router } from "express";
-import type { Request } from "express";
+import type { Request, RequestHandler, Router } from "express";
 import type { DashboardService, StatsReader } from "./dashboard.service.js";
 import { requireStaffApi } from "../../http/guards.js";
 import { inspectorScopeOf, maySeeRevenue } from "../../http/roles.js";
