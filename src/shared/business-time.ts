@@ -170,8 +170,22 @@ export function slotWindow(slot: string): { start: string; minutes: number } | n
   return start ? { start, minutes: 60 } : null;
 }
 
+// The instants already worked out: a calendar asks for the same few thousand (every slot of the days it offers)
+// again and again, and each costs two formatToParts. A pure function of its arguments; cleared when it grows large.
+const instants = new Map<string, number>();
+
 /** The instant at which the wall-clock time `date hh:mm` happens in the zone (DST-aware). */
 export function zonedInstant(date: string, hhmm: string, timeZone: string): Date {
+  const key = `${timeZone} ${date} ${hhmm}`;
+  const known = instants.get(key);
+  if (known !== undefined) return new Date(known);
+  const instant = computeZonedInstant(date, hhmm, timeZone);
+  if (instants.size >= 20_000) instants.clear();
+  instants.set(key, instant);
+  return new Date(instant);
+}
+
+function computeZonedInstant(date: string, hhmm: string, timeZone: string): number {
   const [y, mo, d] = date.split("-").map(Number) as [number, number, number];
   const [h, mi] = hhmm.split(":").map(Number) as [number, number];
   const wall = Date.UTC(y, mo - 1, d, h, mi);
@@ -180,9 +194,8 @@ export function zonedInstant(date: string, hhmm: string, timeZone: string): Date
     const p = zonedParts(new Date(instant), timeZone);
     return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - instant;
   };
-  let instant = wall - offsetAt(wall);
-  instant = wall - offsetAt(instant);
-  return new Date(instant);
+  const guess = wall - offsetAt(wall);
+  return wall - offsetAt(guess);
 }
 
 /** 'Monday, January 12, 2026' for a 'YYYY-MM-DD' date (no zone: a date is a date). */

@@ -54,6 +54,25 @@ export function bookingRange(date: string, slot: string, minutes: number, timeZo
 
 const overlaps = (a: Range, b: Range) => a.start < b.end && b.start < a.end;
 
+/** The instants an inspector works on that date (their hours of its weekday); null on a day they do not work. */
+function workingHours(inspector: InspectorCalendar, date: string, timeZone: string): Range | null {
+  const hours = inspector.hours.get(dayOfWeek(date));
+  if (!hours) return null;
+  return {
+    start: zonedInstant(date, hours.starts, timeZone).getTime(),
+    end: zonedInstant(date, hours.ends, timeZone).getTime(),
+  };
+}
+
+/** Whether the range lies within the working hours and nothing of the inspector's overlaps it. */
+function freeWithin(inspector: InspectorCalendar, working: Range | null, range: Range, ignoreBooking?: number) {
+  if (!working || range.start < working.start || range.end > working.end) return false;
+  // Time off has no bookingId: it always counts.
+  return !inspector.busy.some(
+    (b) => (b.bookingId === undefined || b.bookingId !== ignoreBooking) && overlaps(b, range),
+  );
+}
+
 /** Whether the inspector works the whole range on that date and nothing of theirs overlaps it. */
 export function isFree(
   inspector: InspectorCalendar,
@@ -62,15 +81,7 @@ export function isFree(
   timeZone: string,
   ignoreBooking?: number,
 ): boolean {
-  const hours = inspector.hours.get(dayOfWeek(date));
-  if (!hours) return false;
-  const opens = zonedInstant(date, hours.starts, timeZone).getTime();
-  const closes = zonedInstant(date, hours.ends, timeZone).getTime();
-  if (range.start < opens || range.end > closes) return false;
-  // Time off has no bookingId: it always counts.
-  return !inspector.busy.some(
-    (b) => (b.bookingId === undefined || b.bookingId !== ignoreBooking) && overlaps(b, range),
-  );
+  return freeWithin(inspector, workingHours(inspector, date, timeZone), range, ignoreBooking);
 }
 
 /** Booked minutes of an inspector on the instants of [from, to): the load that assignment balances. */
@@ -115,9 +126,12 @@ export function availableDays(
   timeZone: string,
 ): AvailableDay[] {
   return dates.map((date) => {
+    // Each inspector's hours once per date, not once per slot: the zone's arithmetic is most of this call's time,
+    // and a burst of lost times asks for it once each (docs/decisions.md#46).
+    const working = inspectors.map((i) => ({ i, hours: workingHours(i, date, timeZone) }));
     const freeFor = (slot: string) => {
       const range = bookingRange(date, slot, minutes, timeZone);
-      return range !== null && inspectors.some((i) => isFree(i, date, range, timeZone));
+      return range !== null && working.some(({ i, hours }) => freeWithin(i, hours, range));
     };
     return { date, slots: TIME_SLOTS.filter(freeFor), parts: DAY_PART_VALUES.filter(freeFor) };
   });
