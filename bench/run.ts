@@ -1,5 +1,6 @@
 // `npm run bench`: prints every figure of the budget table in docs/architecture.md that exists so far.
-// Nothing here fails a build; read the figures. Set BENCH_ONLY=ssr,marketing,islands,inspection-form,maintenance,dashboard,csv-export,subscriptions to pick some.
+// Read the figures; only the load step fails the run (exit 1), on a 5xx or a request left without an answer.
+// Set BENCH_ONLY=ssr,marketing,islands,inspection-form,maintenance,reports,load,dashboard,csv-export,subscriptions to pick some.
 import { ensureAssets } from "../src/build-assets.js";
 import { runSsrBench } from "./ssr.js";
 import { startBenchApp } from "./support.js";
@@ -9,6 +10,7 @@ const wanted = (name: string) => !only || only.includes(name);
 
 await ensureAssets();
 const haven = await startBenchApp();
+let failed = false;
 try {
   if (wanted("ssr")) await runSsrBench(haven);
   if (wanted("marketing")) {
@@ -31,6 +33,11 @@ try {
     const { runReportsBench } = await import("./reports.js");
     await runReportsBench(haven);
   }
+  // Before the fill: a business of a few hundred homes under a burst (docs/decisions.md#46).
+  if (wanted("load")) {
+    const { runLoadBench } = await import("./load.js");
+    failed = !(await runLoadBench(haven));
+  }
   // Last: it fills the database with 100,000 properties.
   if (wanted("dashboard")) {
     const { runDashboardBench } = await import("./dashboard.js");
@@ -49,4 +56,4 @@ try {
 } finally {
   await haven.stop();
 }
-process.exit(0);
+process.exit(failed ? 1 : 0);
