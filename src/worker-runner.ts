@@ -31,6 +31,31 @@ export interface RunningWorker {
 const CONNECTION_NOISE =
   /^(Error with notify listener|PostgreSQL (idle|active) client generated error|Failed to reset locked|Error occurred (attempting to UNLISTEN|releasing client|whilst releasing listening client))/;
 
+/**
+ * graphile-worker's logger, through pino. What a task says through its own `helpers.logger` (scope label "job": the
+ * daily backup, the purge, the reconcile) keeps its level, so an info line is seen at LOG_LEVEL=info; graphile-worker's
+ * own info lines (a worker connected, each job completed) go to debug, or every job would be a line.
+ */
+export function workerLogger(
+  log: Pick<Container["log"], "debug" | "info" | "warn" | "error">,
+  options: { quiet?: (level: string) => boolean; noise?: () => void } = {},
+): WorkerLogger {
+  return new WorkerLogger((scope) => (level, message, meta) => {
+    if (options.quiet?.(level)) return;
+    if (CONNECTION_NOISE.test(message)) {
+      options.noise?.();
+      log.debug({ worker: meta }, message);
+      return;
+    }
+    const job = scope.label === "job";
+    // meta stays under `worker`, whose serializer drops a job's payload (src/observability/logger.ts).
+    const fields = job ? { worker: meta, task: scope.taskIdentifier, jobId: scope.jobId } : { worker: meta };
+    const method =
+      level === "error" ? "error" : level === "warning" ? "warn" : level === "info" && job ? "info" : "debug";
+    log[method](fields, message);
+  });
+}
+
 /** Starts graphile-worker on the container's database, logging through pino. */
 export async function startWorker(
   container: Container,
@@ -43,16 +68,10 @@ export async function startWorker(
   const lost = (error?: unknown) => {
     if (!stopping) database.lost(error);
   };
-  const logger = new WorkerLogger(() => (level, message, meta) => {
+  const logger = workerLogger(log, {
     // While stopping, Postgres may go first (Ctrl-C reaches it too): those errors are expected.
-    if (stopping && level === "error") return;
-    if (CONNECTION_NOISE.test(message)) {
-      lost();
-      log.debug({ worker: meta }, message);
-      return;
-    }
-    const method = level === "error" ? "error" : level === "warning" ? "warn" : "debug";
-    log[method]({ worker: meta }, message);
+    quiet: (level) => stopping && level === "error",
+    noise: () => lost(),
   });
   // Our own pool, so that an idle connection dropped by a stopping Postgres is logged (once), not fatal. A
   // connection attempt to a Postgres that hangs gives up rather than holding a job slot forever.

@@ -7,10 +7,11 @@ import { openDatabase } from "../../src/db/database.js";
 import { isPortTaken, startEmbeddedPostgres } from "../../src/db/embedded.js";
 import {
   backupDatabase,
-  backupKind,
   backupSettings,
+  damagedBackup,
   dataDirRefusal,
   databaseContents,
+  readBackup,
   restoreBase,
   restoreDump,
 } from "../../src/ops/backup.js";
@@ -84,8 +85,10 @@ export function registerDbBackup(db: Command) {
       loadCliDotenv();
       const env = loadEnv();
       if (!existsSync(file)) throw new Error(`no such file: ${file}`);
-      const kind = await backupKind(file);
-      if (kind === "base") {
+      // Read whole first (its checksum and listing): a damaged file is refused before anything is touched.
+      const reading = await readBackup(file);
+      if (reading.problem) throw new Error(damagedBackup(file, reading.problem));
+      if (reading.kind === "base") {
         if (env.DATABASE_URL) {
           throw new Error(
             "this is a base backup of a whole embedded cluster: it restores into Haven's embedded Postgres (unset DATABASE_URL); a server elsewhere is restored from a pg_dump backup",

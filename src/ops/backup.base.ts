@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { createWriteStream, statSync } from "node:fs";
-import { lstat, readdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { lstat, readdir, readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
 import type pg from "pg";
-import { type BackupResult, META, serverMajor, stamp, syncFile } from "./backup.common.js";
+import { type BackupResult, META, sealBackup, serverMajor, stamp } from "./backup.common.js";
+import { readBackup } from "./backup.verify.js";
 import { TarWriter } from "./tar.js";
 
 // The base-backup method, through the server's low-level API, when its data directory is readable here.
@@ -116,8 +117,10 @@ export async function baseBackup(
     await tar.end();
     gzip.end();
     await written;
-    await syncFile(partial);
-    await rename(partial, file);
+    // Read back whole before it counts, as pg_dump's archive is (pg_restore --list).
+    const back = await readBackup(partial);
+    if (back.problem) throw new Error(`the base backup did not read back whole: ${back.problem}`);
+    await sealBackup(partial, file);
     return {
       file,
       method: "base",

@@ -1,5 +1,9 @@
 import { execFile } from "node:child_process";
-import { open } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { open, rename, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
 import { promisify } from "node:util";
 import pg from "pg";
 import { z } from "zod";
@@ -47,11 +51,43 @@ export const stamp = (d: Date) =>
     .replace(/[-:]/g, "")
     .replace(/\.\d{3}Z$/, "Z");
 
+/**
+ * A backup takes as long as the data: no time limit that Haven's pool connections (src/db/knex.ts), the role or the
+ * database may set cuts its session, idle while a base backup copies files. Set with SET rather than startup
+ * options, which poolers refuse; only those the server has (idle_session_timeout is PostgreSQL 14+).
+ */
+const NO_TIMEOUTS = `select set_config(name, '0', false) from pg_settings
+  where name in ('statement_timeout', 'lock_timeout', 'idle_in_transaction_session_timeout', 'idle_session_timeout', 'transaction_timeout')`;
+
+/** The checksum written beside each backup when it is made: `<file>.sha256`, in sha256sum's format. */
+export const checksumFileOf = (file: string) => `${file}.sha256`;
+
+export async function sha256Of(file: string): Promise<string> {
+  const hash = createHash("sha256");
+  await pipeline(createReadStream(file), hash);
+  return hash.digest("hex");
+}
+
+/**
+ * Makes a finished, read-back `partial` the backup `file`: its SHA-256 goes beside it first (`<file>.sha256`,
+ * which `sha256sum -c` reads), both reach the disk, then the rename. So a backup under its final name always has
+ * the checksum of the bytes that were read back whole.
+ */
+export async function sealBackup(partial: string, file: string): Promise<void> {
+  const sum = checksumFileOf(file);
+  await writeFile(`${sum}.partial`, `${await sha256Of(partial)}  ${path.basename(file)}\n`);
+  await syncFile(`${sum}.partial`);
+  await rename(`${sum}.partial`, sum);
+  await syncFile(partial);
+  await rename(partial, file);
+}
+
 export async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   client.on("error", () => undefined);
   await client.connect();
   try {
+    await client.query(NO_TIMEOUTS);
     return await work(client);
   } finally {
     await client.end().catch(() => undefined);

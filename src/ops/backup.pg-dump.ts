@@ -1,7 +1,14 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { realpath, rename, rm } from "node:fs/promises";
+import { realpath, rm } from "node:fs/promises";
 import path from "node:path";
-import { type BackupResult, type BackupSettings, backupSettings, execFileP, stamp, syncFile } from "./backup.common.js";
+import {
+  type BackupResult,
+  type BackupSettings,
+  backupSettings,
+  execFileP,
+  sealBackup,
+  stamp,
+} from "./backup.common.js";
 
 // The pg_dump method (custom format), for any server a pg_dump of its major version or newer is found for.
 
@@ -59,7 +66,10 @@ export async function pgDumpFor(
   return { tool: fit[0] ?? null, found };
 }
 
-/** The connection string without its password, and the password for PGPASSWORD (kept out of `ps`). */
+/**
+ * The connection string without its password, and the password for PGPASSWORD (kept out of `ps`). pg_dump and
+ * pg_restore turn off statement_timeout, lock_timeout and idle_in_transaction_session_timeout themselves.
+ */
 export function splitPassword(url: string): { url: string; env: NodeJS.ProcessEnv } {
   const u = new URL(url);
   const password = decodeURIComponent(u.password);
@@ -84,8 +94,7 @@ export async function dumpWith(
     );
     // The archive reads back whole: its table of contents lists what it holds.
     await execFileP(path.join(tool.bin, "pg_restore"), ["--list", partial], { maxBuffer: 64 << 20 });
-    await syncFile(partial);
-    await rename(partial, file);
+    await sealBackup(partial, file);
   } catch (error) {
     await rm(partial, { force: true });
     const stderr = (error as { stderr?: string }).stderr?.trim();

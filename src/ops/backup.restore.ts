@@ -1,29 +1,16 @@
 import { spawnSync } from "node:child_process";
 import { createReadStream, existsSync, readdirSync } from "node:fs";
-import { chown, mkdir, open, readdir, rm } from "node:fs/promises";
+import { chown, mkdir, readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { createGunzip } from "node:zlib";
 import { type BackupSettings, META, backupSettings, execFileP, serverMajor, withClient } from "./backup.common.js";
 import { pgDumpFor, splitPassword } from "./backup.pg-dump.js";
+import { damagedBackup } from "./backup.verify.js";
 import { extractTar } from "./tar.js";
 
 // `haven db restore`: a pg_dump archive into an empty database, or a base backup into an empty data directory.
-
-export type BackupKind = "pg_dump" | "base";
-
-/** What a backup file is, from its first bytes: a pg_dump custom archive (PGDMP) or a gzip (a base backup). */
-export async function backupKind(file: string): Promise<BackupKind> {
-  const handle = await open(file, "r");
-  try {
-    const head = Buffer.alloc(5);
-    await handle.read(head, 0, 5, 0);
-    if (head.toString("ascii") === "PGDMP") return "pg_dump";
-    if (head[0] === 0x1f && head[1] === 0x8b) return "base";
-  } finally {
-    await handle.close();
-  }
-  throw new Error(`${file} is not a Haven backup (neither a pg_dump custom archive nor a base backup)`);
-}
+// The CLI reads the file first (readBackup, backup.verify.ts) and refuses a damaged one before touching anything;
+// a failure found only while restoring still leaves nothing restored, and says so.
 
 /** What a database holds besides the system's own schemas: tables, views, sequences, functions, types. */
 export async function databaseContents(databaseUrl: string): Promise<{ objects: number; examples: string[] }> {
@@ -39,6 +26,10 @@ export async function databaseContents(databaseUrl: string): Promise<{ objects: 
     return { objects: rows.length, examples: rows.slice(0, 3).map((r) => r.name as string) };
   });
 }
+
+/** pg_restore's words for an archive that ends early or is damaged (pg_backup_custom.c, pg_backup_archiver.c). */
+const CUT_SHORT =
+  /could not read from input file|unexpected end of file|did not find magic string|corrupt|could not uncompress|invalid compressed data/i;
 
 /** Restores a pg_dump archive into the (empty) database at `databaseUrl`, in one transaction. */
 export async function restoreDump(options: {
@@ -70,9 +61,11 @@ export async function restoreDump(options: {
     );
   } catch (error) {
     const stderr = (error as { stderr?: string }).stderr?.trim();
-    throw new Error(
-      `pg_restore failed, nothing was restored: ${stderr?.split("\n").find((l) => l.includes("error")) ?? stderr?.split("\n")[0] ?? (error as Error).message}`,
-    );
+    const line =
+      stderr?.split("\n").find((l) => l.includes("error")) ?? stderr?.split("\n")[0] ?? (error as Error).message;
+    // --single-transaction: the transaction rolled back. A file that ends early is said to be that.
+    if (CUT_SHORT.test(line)) throw new Error(damagedBackup(options.file, line.replace(/^pg_restore: (error: )?/, "")));
+    throw new Error(`pg_restore failed, nothing was restored: ${line}`);
   }
   return { detail: `pg_restore ${tool.major} into ${target}` };
 }
@@ -125,7 +118,11 @@ export async function restoreBase(options: {
   } catch (error) {
     // Leave no half-restored cluster that a later start would take for a real one.
     await rm(options.dataDir, { recursive: true, force: true });
-    throw error;
+    const e = error as { code?: string; message?: string };
+    // gunzip's "unexpected end of file", or the tar cut short: the file, not the folder, is at fault.
+    if (e.code?.startsWith("Z_") || /cut short|damaged/.test(e.message ?? ""))
+      throw new Error(damagedBackup(options.file, e.message ?? String(error)));
+    throw new Error(`${e.message ?? String(error)}; nothing was restored (${options.dataDir} was removed)`);
   }
 }
 

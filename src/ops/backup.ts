@@ -1,8 +1,15 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { mkdir, unlink } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { baseBackup, readableDataDir } from "./backup.base.js";
-import { type BackupResult, type BackupSettings, backupSettings, serverMajor, withClient } from "./backup.common.js";
+import {
+  type BackupResult,
+  type BackupSettings,
+  backupSettings,
+  checksumFileOf,
+  serverMajor,
+  withClient,
+} from "./backup.common.js";
 import { dumpWith, pgDumpFor } from "./backup.pg-dump.js";
 
 // `haven db backup` / `haven db restore` and the worker's daily `db:backup` (docs/operations.md, "Backups").
@@ -21,7 +28,8 @@ import { dumpWith, pgDumpFor } from "./backup.pg-dump.js";
 
 export { type BackupResult, type BackupSettings, backupSettings } from "./backup.common.js";
 export { readableDataDir } from "./backup.base.js";
-export { backupKind, dataDirRefusal, databaseContents, restoreBase, restoreDump } from "./backup.restore.js";
+export { dataDirRefusal, databaseContents, restoreBase, restoreDump } from "./backup.restore.js";
+export { type BackupReading, damagedBackup, readBackup } from "./backup.verify.js";
 
 export const BACKUP_TASK = "db:backup";
 /** graphile-worker crontab line (UTC), when BACKUP_DIR is set: daily at 02:50, `fill=1d` catches up a missed day. */
@@ -65,8 +73,8 @@ export function listBackups(dir: string): BackupFile[] {
 }
 
 /**
- * Writes a compressed, dated backup of the database into `dir` (a `.partial` file renamed once complete),
- * then deletes the oldest of Haven's backups there beyond `keep`.
+ * Writes a compressed, dated backup of the database into `dir` (a `.partial` file, read back whole, its SHA-256
+ * written beside it as `<file>.sha256`, then renamed), then deletes the oldest of Haven's backups there beyond `keep`.
  */
 export async function backupDatabase(options: {
   databaseUrl: string;
@@ -95,10 +103,13 @@ export async function backupDatabase(options: {
   return { ...result, deleted };
 }
 
-/** Deletes the oldest of Haven's backups in `dir` beyond `keep`; returns the names deleted. */
+/** Deletes the oldest of Haven's backups in `dir` beyond `keep`, each with its checksum; returns the names deleted. */
 export async function prune(dir: string, keep: number): Promise<string[]> {
   const all = listBackups(dir);
   const old = all.slice(0, Math.max(0, all.length - keep));
-  for (const b of old) await unlink(b.file);
+  for (const b of old) {
+    await rm(b.file, { force: true });
+    await rm(checksumFileOf(b.file), { force: true });
+  }
   return old.map((b) => b.name);
 }

@@ -4,7 +4,7 @@ import pg from "pg";
 import { ConfigError, type Env, loadEnv } from "../config/env.js";
 import { openDatabase } from "../db/database.js";
 import { compareSchema, createKnex } from "../db/knex.js";
-import { backupSettings, listBackups, readableDataDir } from "./backup.js";
+import { backupSettings, listBackups, readBackup, readableDataDir } from "./backup.js";
 import { type Check, type Status, fail, ok, reason, skip, warn } from "./doctor.common.js";
 import { type PlanPrice, publicUrl, smtp, stripe } from "./doctor.services.js";
 
@@ -23,8 +23,10 @@ export interface DoctorOptions {
 }
 
 const GB = 1024 ** 3;
-/** The newest backup may be a day old plus the time a run takes and a little slack. */
-const BACKUP_MAX_AGE_H = 26;
+/** The newest backup may be a day old plus the time a run takes and a little slack; then a warning. */
+const BACKUP_WARN_H = 26;
+/** A missed day and its retries: past this, a failure (docs/decisions.md#47). */
+const BACKUP_FAIL_H = 36;
 
 /** The variables as loadEnv reads them: a refusal is the one failing line, and nothing else can be checked. */
 function configuration(source: NodeJS.ProcessEnv): { env: Env | null; checks: Check[] } {
@@ -186,7 +188,11 @@ async function database(
   return { checks, plans, db };
 }
 
-function backups(source: NodeJS.ProcessEnv, now: Date): Check {
+/**
+ * The newest backup in BACKUP_DIR, read (its checksum and its archive's listing, backup.verify.ts): a damaged one,
+ * or none newer than BACKUP_MAX_AGE_H while BACKUP_DIR is set, fails; one older than a day and its run warns.
+ */
+export async function backupCheck(source: NodeJS.ProcessEnv, now: Date): Promise<Check> {
   let settings: ReturnType<typeof backupSettings>;
   try {
     settings = backupSettings(source);
@@ -208,16 +214,31 @@ function backups(source: NodeJS.ProcessEnv, now: Date): Check {
     );
   const hours = (now.getTime() - newest.takenAt.getTime()) / 3_600_000;
   const age = hours < 1 ? `${Math.round(hours * 60)} min` : `${hours.toFixed(1)} h`;
-  if (hours > BACKUP_MAX_AGE_H)
+  const what = `the newest backup, ${newest.name} (${(newest.bytes / 1024 / 1024).toFixed(1)} MB, ${age} old)`;
+  const logs = "the worker's log for 'database backup' (compose: docker compose logs backup)";
+  let reading: Awaited<ReturnType<typeof readBackup>>;
+  try {
+    reading = await readBackup(newest.file, settings);
+  } catch (error) {
+    reading = { kind: newest.method, problem: `it cannot be read (${reason(error)})`, read: [], unread: [] };
+  }
+  if (reading.problem)
+    return fail(
+      "backups",
+      `${what} cannot be restored: ${reading.problem}`,
+      `do not count on it; look at ${logs}, and run haven db backup now`,
+    );
+  if (hours > BACKUP_FAIL_H)
+    return fail("backups", `${what}: none in ${BACKUP_FAIL_H} h`, `look at ${logs}; run haven db backup now`);
+  const said = [...reading.read, ...reading.unread].join("; ");
+  if (!reading.read.length)
     return warn(
       "backups",
-      `the newest backup, ${newest.name}, is ${age} old`,
-      "check the worker's log for 'database backup' (or compose's backup service); run haven db backup now",
+      `${what} could not be read from here: ${said}`,
+      "run haven doctor where pg_restore is (the backup service), or check it with pg_restore --list",
     );
-  return ok(
-    "backups",
-    `the newest backup, ${newest.name} (${(newest.bytes / 1024 / 1024).toFixed(1)} MB), is ${age} old`,
-  );
+  if (hours > BACKUP_WARN_H) return warn("backups", `${what}; ${said}`, `look at ${logs}; run haven db backup now`);
+  return ok("backups", `${what}; ${said}`);
 }
 
 async function disk(databaseUrl: string | undefined): Promise<Check> {
@@ -287,7 +308,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<Check[]> {
     checks.push(url);
     if (mail) checks.push(mail);
     checks.push(...payments, ...db.checks);
-    checks.push(backups(source, now));
+    checks.push(await backupCheck(source, now));
     checks.push(await disk(db.db ? opened?.url : undefined));
     return checks;
   } finally {

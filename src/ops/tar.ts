@@ -205,6 +205,23 @@ class ByteReader {
   }
 }
 
+/**
+ * Reads a tar stream through to its end-of-archive blocks, writing nothing: its entries' names, types and sizes
+ * (`tar --list`). Throws when it is cut short or a header is damaged.
+ */
+export async function listTar(stream: Readable): Promise<TarEntry[]> {
+  const reader = new ByteReader(stream);
+  const entries: TarEntry[] = [];
+  for (;;) {
+    const block = await reader.read(BLOCK);
+    if (block.length < BLOCK) throw new Error("the archive is cut short (no end-of-archive blocks)");
+    if (block.every((b) => b === 0)) return entries;
+    const entry = parseHeader(block);
+    entries.push(entry);
+    await reader.pipe(Math.ceil(entry.size / BLOCK) * BLOCK, async () => undefined);
+  }
+}
+
 /** The target of an entry inside `root`, refusing absolute paths and `..` (an archive never writes outside). */
 function inside(root: string, name: string): string {
   const target = path.resolve(root, name);

@@ -2,12 +2,24 @@
 // pg_dump (Debian's is 15 and refuses a newer server). The backup is a base backup through the server's
 // low-level API with the WAL written meanwhile; restored into a new, empty data folder it replays to the rows
 // the cluster held when the backup was taken, and refuses a folder that already holds a cluster.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EmbeddedServer, freePort, startEmbeddedPostgres } from "../../src/db/embedded.js";
 import { createKnex, migrateLatest } from "../../src/db/knex.js";
+import { readBackup } from "../../src/ops/backup.js";
 import { runHaven } from "../support/cli.js";
 import { type Figures, figuresOf } from "./backup-figures.js";
 
@@ -72,8 +84,23 @@ describe("haven db backup and restore on the embedded Postgres", { timeout: 300_
     expect(path.basename(result.file)).toMatch(/^haven-\d{8}T\d{6}Z\.base\.tar\.gz$/);
     expect(result.deleted).toEqual(["haven-20200101T000000Z.dump"]);
     expect(readdirSync(backups).sort()).toEqual(
-      ["haven-20200102T000000Z.base.tar.gz", path.basename(result.file)].sort(),
+      ["haven-20200102T000000Z.base.tar.gz", path.basename(result.file), `${path.basename(result.file)}.sha256`].sort(),
     );
+    // Read back whole: the checksum written beside it, and the whole tar with what a restore needs.
+    const reading = await readBackup(result.file);
+    expect(reading.problem).toBeNull();
+    expect(reading.read).toEqual(["checksum matches", expect.stringMatching(/^tar: \d+ entries$/)]);
+
+    // Cut short, without its checksum: restore says so and leaves no folder behind.
+    const cut = path.join(dir, "cut.base.tar.gz");
+    copyFileSync(result.file, cut);
+    truncateSync(cut, Math.floor(statSync(cut).size / 2));
+    const refused = await haven(["db", "restore", cut, "--yes"], restoredEnv());
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      `haven: ${cut} is truncated or corrupt (it ends before its compressed data does (unexpected end of file)): nothing was restored\n`,
+    );
+    expect(existsSync(path.join(dir, "restored", "postgres"))).toBe(false);
 
     // Written after the backup: not in it.
     const db = createKnex(live.url, { min: 0, max: 1 });

@@ -4,11 +4,23 @@
 // version: Debian ships the version 15 client only, so this runs against a PostgreSQL 15 cluster of its own
 // (.ci/run installs postgresql-15), started with initdb and pg_ctl in a temporary folder on a free port.
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { Writable } from "node:stream";
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Knex } from "knex";
-import { Logger, parseCrontab, runOnce } from "graphile-worker";
+import { parseCrontab, runOnce } from "graphile-worker";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../seeds/demo/index.js";
@@ -17,7 +29,8 @@ import { createContainer } from "../../src/container.js";
 import { freePort } from "../../src/db/embedded.js";
 import { createKnex, migrateLatest } from "../../src/db/knex.js";
 import { taskList } from "../../src/jobs.js";
-import { BACKUP_TASK, backupCrontab, listBackups } from "../../src/ops/backup.js";
+import { BACKUP_TASK, backupCrontab, databaseContents, listBackups, readBackup } from "../../src/ops/backup.js";
+import { workerLogger } from "../../src/worker-runner.js";
 import { runHaven } from "../support/cli.js";
 import { figuresOf } from "./backup-figures.js";
 
@@ -37,6 +50,8 @@ if (reason) console.warn(`backup test skipped: ${reason}`);
 
 let dir: string;
 let port: number;
+/** The archive `haven db backup` wrote, for the damaged copies. */
+let dumpFile: string;
 const dbs: Knex[] = [];
 
 /** Runs a server tool; as root, as the 'postgres' user (initdb and postgres refuse root). */
@@ -101,6 +116,7 @@ describe.skipIf(reason !== null)("backup and restore with pg_dump and pg_restore
     await admin.raw("create database haven_live");
     await admin.raw("create database haven_restored");
     await admin.raw("create database haven_cli_restored");
+    await admin.raw("create database haven_damaged");
     const live = createKnex(urlOf("haven_live"), { min: 0, max: 2 });
     dbs.push(live);
     await migrateLatest(live);
@@ -150,9 +166,18 @@ describe.skipIf(reason !== null)("backup and restore with pg_dump and pg_restore
     const backup = await runHaven(urlOf("haven_live"), ["db", "backup", "--dir", backups, "--json"]);
     expect(backup.code, backup.stderr).toBe(0);
     const result = JSON.parse(backup.stdout);
+    dumpFile = result.file;
     expect(result.method).toBe("pg_dump");
     expect(result.detail).toContain("pg_dump 15");
     expect(path.basename(result.file)).toMatch(/^haven-\d{8}T\d{6}Z\.dump$/);
+    // Its SHA-256 beside it, as sha256sum writes and checks it.
+    expect(readFileSync(`${result.file}.sha256`, "utf8")).toMatch(
+      new RegExp(`^[0-9a-f]{64}  ${path.basename(result.file)}\n$`),
+    );
+    expect(spawnSync("sha256sum", ["-c", `${path.basename(result.file)}.sha256`], { cwd: backups }).status).toBe(0);
+    const reading = await readBackup(result.file);
+    expect(reading.problem).toBeNull();
+    expect(reading.read).toEqual(["checksum matches", expect.stringMatching(/^pg_restore --list: \d+ entries$/)]);
 
     const refused = await runHaven(urlOf("haven_live"), ["db", "restore", result.file, "--yes"]);
     expect(refused.code).toBe(1);
@@ -167,21 +192,64 @@ describe.skipIf(reason !== null)("backup and restore with pg_dump and pg_restore
     expect(before.counts["public.properties"]).toBe(30);
   }, 240_000);
 
+  it("haven db restore refuses a truncated or cut .dump, says so, and restores nothing", async () => {
+    expect(dumpFile).toBeTruthy();
+    const cut = (name: string, bytes: number) => {
+      const file = path.join(dir, name);
+      copyFileSync(dumpFile, file);
+      truncateSync(file, bytes);
+      return file;
+    };
+    const size = statSync(dumpFile).size;
+    // With the checksum written beside it when it was made: refused before pg_restore runs.
+    const withSum = cut("haven-20261015T150000Z.dump", Math.floor(size / 2));
+    copyFileSync(`${dumpFile}.sha256`, `${withSum}.sha256`);
+    // Without one: its table of contents still lists, and pg_restore meets the end of the file mid-data.
+    const bare = cut("cut-in-half.dump", Math.floor(size / 2));
+    const said: string[] = [];
+    for (const file of [withSum, bare]) {
+      const r = await runHaven(urlOf("haven_damaged"), ["db", "restore", file, "--yes"]);
+      expect(r.code, r.stdout).toBe(1);
+      expect(r.stderr).toMatch(
+        new RegExp(`^haven: ${file.replace(/[.]/g, "\\.")} is truncated or corrupt \\(.+\\): nothing was restored\n$`),
+      );
+      said.push(r.stderr);
+      expect((await databaseContents(urlOf("haven_damaged"))).objects).toBe(0);
+    }
+    expect(said[0]).toContain("its SHA-256 is not the one written beside it");
+    expect(said[1]).toContain("(could not read from input file: end of file)");
+    // Two bytes: not even the archive's header (what restore and doctor read first).
+    const tiny = path.join(dir, "haven-20261016T150000Z.dump");
+    writeFileSync(tiny, "PG");
+    expect((await readBackup(tiny)).problem).toBe("it does not begin as a pg_dump custom archive does (2 bytes)");
+  }, 240_000);
+
   it("the worker's daily db:backup job writes into BACKUP_DIR and keeps BACKUP_KEEP", async () => {
     expect(backupCrontab({})).toEqual([]);
     const [line] = backupCrontab({ BACKUP_DIR: "/backups" });
     expect(parseCrontab(line!)[0]).toMatchObject({ task: BACKUP_TASK, options: { backfillPeriod: 86_400_000 } });
 
     const jobDir = path.join(dir, "job-backups");
+    // Where nothing can be written: a folder path under a plain file.
+    const blocked = path.join(dir, "not-a-folder");
+    writeFileSync(blocked, "");
+    // The lines as the worker's pino writes them at LOG_LEVEL=info, through worker-runner.ts's logger.
+    const lines: { level: number; msg: string; worker?: { backup?: Record<string, unknown> } }[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(JSON.parse(String(chunk)));
+        done();
+      },
+    });
+    const logger = workerLogger(pino({ level: "info" }, sink));
     const saved = { dir: process.env.BACKUP_DIR, keep: process.env.BACKUP_KEEP };
     Object.assign(process.env, { BACKUP_DIR: jobDir, BACKUP_KEEP: "1" });
     try {
       const container = await containerOn("haven_live");
       const tasks = taskList(container);
-      const silent = new Logger(() => () => undefined);
       for (let run = 0; run < 2; run++) {
         await container.db.raw("select graphile_worker.add_job(?)", [BACKUP_TASK]);
-        await runOnce({ connectionString: urlOf("haven_live"), taskList: tasks, logger: silent });
+        await runOnce({ connectionString: urlOf("haven_live"), taskList: tasks, logger });
         // Names are stamped to the second: the second run must not reuse the first one's.
         await new Promise((resolve) => setTimeout(resolve, 1100));
       }
@@ -190,6 +258,14 @@ describe.skipIf(reason !== null)("backup and restore with pg_dump and pg_restore
         [BACKUP_TASK],
       );
       expect(failed.rows[0].n).toBe(0);
+
+      process.env.BACKUP_DIR = path.join(blocked, "backups");
+      await container.db.raw("select graphile_worker.add_job(?)", [BACKUP_TASK]);
+      await runOnce({ connectionString: urlOf("haven_live"), taskList: taskList(container), logger });
+      await container.db.raw(
+        "delete from graphile_worker._private_jobs where task_id in (select id from graphile_worker._private_tasks where identifier = ?)",
+        [BACKUP_TASK],
+      );
     } finally {
       for (const [key, value] of [
         ["BACKUP_DIR", saved.dir],
@@ -203,5 +279,27 @@ describe.skipIf(reason !== null)("backup and restore with pg_dump and pg_restore
     expect(kept).toHaveLength(1);
     expect(kept[0]).toMatchObject({ method: "pg_dump" });
     expect(kept[0]!.bytes).toBeGreaterThan(10_000);
+
+    // Each backup is an info line with its file, size and time taken; the failure an error line.
+    const INFO = 30;
+    const ERROR = 50;
+    const made = lines.filter((l) => l.msg.startsWith("database backup: "));
+    expect(made).toHaveLength(2);
+    for (const l of made) {
+      expect(l.level).toBe(INFO);
+      expect(l.msg).toMatch(
+        new RegExp(
+          `^database backup: ${jobDir}/haven-\\d{8}T\\d{6}Z\\.dump, \\d+\\.\\d MB, \\d+(\\.\\d)? s \\(pg_dump 15`,
+        ),
+      );
+      expect(l.worker?.backup).toMatchObject({ bytes: expect.any(Number), seconds: expect.any(Number) });
+    }
+    expect(made[1]!.msg).toContain(`; deleted ${path.basename(String(made[0]!.worker!.backup!.file))}`);
+    const failure = lines.filter((l) => l.msg.startsWith("database backup failed"));
+    expect(failure).toHaveLength(1);
+    expect(failure[0]!.level).toBe(ERROR);
+    expect(failure[0]!.msg).toMatch(
+      /^database backup failed after \d+(\.\d)? s \(into .*not-a-folder\/backups\): .*ENOTDIR/,
+    );
   }, 240_000);
 });
