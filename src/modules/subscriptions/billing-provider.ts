@@ -36,6 +36,12 @@ export type ProviderSubscription = Subscription & {
 
 export type PriceList = "pricing" | "checkout";
 
+/** What a plan change did at the provider: the subscription now, and the upgrade's prorated invoice. */
+export interface PlanChange {
+  state: ProviderSubscriptionState;
+  invoice: ProviderInvoiceState | null;
+}
+
 export interface BillingProvider {
   readonly name: "stripe" | "demo";
   /** The subscription as the provider holds it now. */
@@ -56,7 +62,7 @@ export interface BillingProvider {
     when: "now" | "period_end" | "keep",
     now: Date,
     key: string,
-  ): Promise<{ state: ProviderSubscriptionState; invoice: ProviderInvoiceState | null }>;
+  ): Promise<PlanChange>;
 }
 
 /** Stripe's hosted billing portal (the card update flow, and cancellation once the minimum term has ended). */

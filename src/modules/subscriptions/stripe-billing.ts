@@ -9,7 +9,12 @@ import Stripe from "stripe";
 import type { Env } from "../../config/env.js";
 import { type StripeSubscriptionSide, createStripeClient } from "../payments/index.js";
 import type { Plan, PlanType } from "../plans/index.js";
-import { type BillingProvider, BillingUnavailableError, type ProviderSubscription } from "./billing-provider.js";
+import {
+  type BillingProvider,
+  BillingUnavailableError,
+  type PlanChange,
+  type ProviderSubscription,
+} from "./billing-provider.js";
 import {
   CURRENCY,
   ForeignSubscriptionError,
@@ -21,6 +26,7 @@ import {
   taxRateIdsOf,
 } from "./stripe-billing-state.js";
 import { changeAtStripe, readAtStripe } from "./stripe-calls.js";
+import { changePlanAtStripe } from "./stripe-plan-changes.js";
 import type { ProviderInvoiceState, ProviderSubscriptionState } from "./subscriptions.constants.js";
 
 // Stripe's objects read as Haven's states: stripe-billing-state.ts (re-exported for the module's other files).
@@ -182,95 +188,27 @@ export class StripeBilling implements BillingProvider, StripeSubscriptionSide {
     return stateOf(canceled);
   }
 
-  /**
-   * Upgrade ("now"): a waiting downgrade's schedule is released, so the price paid is still the item's, then the
-   * price is swapped and the rest of the period invoiced at once (always_invoice), prorated from what was paid.
-   * Downgrade ("period_end"): a Subscription Schedule keeps the paid price until the period ends, then the new
-   * one, and releases the subscription. "keep": a waiting downgrade's schedule is released.
-   */
-  async changePlan(
+  /** docs/decisions.md#25, #35, #49: stripe-plan-changes.ts. */
+  changePlan(
     sub: ProviderSubscription,
     plan: Plan & { amountCents: number },
     when: "now" | "period_end" | "keep",
     _now: Date,
     key: string,
-  ): Promise<{ state: ProviderSubscriptionState; invoice: ProviderInvoiceState | null }> {
-    const price = when === "keep" ? null : await this.priceFor(plan, plan.amountCents);
-    const current = await this.call(() => this.stripe.subscriptions.retrieve(sub.providerSubscriptionId));
-    const item = current.items.data[0];
-    if (!item) throw new BillingUnavailableError();
-    const scheduleId = idOf(current.schedule);
-    if (when === "period_end") {
-      await this.scheduleDowngrade(current, item, price!, plan, scheduleId, key);
-      return { state: (await this.readBack(sub.providerSubscriptionId)).state, invoice: null };
-    }
-    if (scheduleId)
-      await this.mutate(() =>
-        this.stripe.subscriptionSchedules.release(scheduleId, {}, { idempotencyKey: `${key}:release` }),
-      );
-    if (when === "keep") return { state: (await this.readBack(sub.providerSubscriptionId)).state, invoice: null };
-    const updated = await this.mutate(() =>
-      this.stripe.subscriptions.update(
-        sub.providerSubscriptionId,
-        {
-          items: [{ id: item.id, price: price! }],
-          proration_behavior: "always_invoice",
-          metadata: { plan: plan.type },
-          expand: ["customer", "latest_invoice"],
-        },
-        { idempotencyKey: key },
-      ),
-    );
-    const latest = typeof updated.latest_invoice === "object" ? updated.latest_invoice : null;
-    // The upgrade's proration invoice.
-    const invoice =
-      latest?.billing_reason === "subscription_update" ? invoiceStateOf(latest, await this.taxRatesOf(latest)) : null;
-    return { state: stateOf(updated), invoice };
-  }
-
-  /** The paid price until the period's end, then `price` (Stripe's documented way to downgrade at period end). */
-  private async scheduleDowngrade(
-    current: Stripe.Subscription,
-    item: Stripe.SubscriptionItem,
-    price: string,
-    plan: Plan,
-    scheduleId: string | null,
-    key: string,
-  ): Promise<void> {
-    const schedule = scheduleId
-      ? await this.call(() => this.stripe.subscriptionSchedules.retrieve(scheduleId))
-      : await this.mutate(() =>
-          this.stripe.subscriptionSchedules.create(
-            { from_subscription: current.id },
-            { idempotencyKey: `${key}:schedule` },
-          ),
-        );
-    const phaseStart =
-      schedule.current_phase?.start_date ?? schedule.phases[0]?.start_date ?? item.current_period_start;
-    const paidPlan = current.metadata?.plan ?? item.price.metadata?.plan ?? "";
-    await this.mutate(() =>
-      this.stripe.subscriptionSchedules.update(
-        schedule.id,
-        {
-          end_behavior: "release",
-          proration_behavior: "none",
-          phases: [
-            {
-              items: [{ price: item.price.id, quantity: item.quantity ?? 1 }],
-              start_date: phaseStart,
-              end_date: item.current_period_end,
-              metadata: { ...current.metadata, plan: paidPlan },
-            },
-            {
-              items: [{ price, quantity: 1 }],
-              duration: { interval: "month", interval_count: 1 },
-              proration_behavior: "none",
-              metadata: { ...current.metadata, plan: plan.type },
-            },
-          ],
-        },
-        { idempotencyKey: `${key}:phases` },
-      ),
+  ): Promise<PlanChange> {
+    return changePlanAtStripe(
+      {
+        stripe: this.stripe,
+        priceFor: (target, cents) => this.priceFor(target, cents),
+        readState: async (id) => (await this.readBack(id)).state,
+        taxRatesOf: (invoice) => this.taxRatesOf(invoice),
+        mutate: (work) => this.mutate(work),
+        call: (work) => this.call(work),
+      },
+      sub.providerSubscriptionId,
+      plan,
+      when,
+      key,
     );
   }
 

@@ -1,0 +1,133 @@
+// A plan change at Stripe (docs/decisions.md#25, #35, #49), as StripeBilling.changePlan makes it. A downgrade waits in a Subscription Schedule whose
+// phases each carry the subscription's taxes: an update's phases replace the schedule's, each with only the tax
+// rates it is given, so a phase sent without them would bill every later renewal without tax.
+import type Stripe from "stripe";
+import type { Plan } from "../plans/index.js";
+import { BillingUnavailableError, type PlanChange } from "./billing-provider.js";
+import { type StripeTaxRate, idOf, invoiceStateOf, stateOf } from "./stripe-billing-state.js";
+
+/** What a plan change needs of StripeBilling: its Prices, its reads, and how its calls fail (stripe-calls.ts). */
+export interface StripeChangeSide {
+  stripe: Stripe;
+  priceFor(plan: Pick<Plan, "type" | "name">, amountCents: number): Promise<string>;
+  readState(subscriptionId: string): Promise<PlanChange["state"]>;
+  taxRatesOf(invoice: Stripe.Invoice): Promise<Map<string, StripeTaxRate>>;
+  /** A call that changes something at Stripe. */
+  mutate<T>(work: () => Promise<T>): Promise<T>;
+  /** A read. */
+  call<T>(work: () => Promise<T>): Promise<T>;
+}
+
+const rateIds = (rates: (string | Stripe.TaxRate)[] | null | undefined): string[] =>
+  (rates ?? []).map((rate) => idOf(rate)!).filter(Boolean);
+
+/**
+ * docs/decisions.md#49: the taxes a schedule's phases must carry for their invoices to be taxed as the subscription's
+ * are now: its default tax rates and automatic tax on the phase, its item's tax rates on the phase's item.
+ */
+export function phaseTaxesOf(subscription: Stripe.Subscription): {
+  phase: Pick<Stripe.SubscriptionScheduleUpdateParams.Phase, "default_tax_rates" | "automatic_tax">;
+  item: Pick<Stripe.SubscriptionScheduleUpdateParams.Phase.Item, "tax_rates">;
+} {
+  const defaults = rateIds(subscription.default_tax_rates);
+  const itemRates = rateIds(subscription.items.data[0]?.tax_rates);
+  return {
+    phase: {
+      ...(defaults.length ? { default_tax_rates: defaults } : {}),
+      ...(subscription.automatic_tax?.enabled ? { automatic_tax: { enabled: true } } : {}),
+    },
+    item: itemRates.length ? { tax_rates: itemRates } : {},
+  };
+}
+
+/**
+ * Upgrade ("now"): a waiting downgrade's schedule is released, so the price paid is still the item's, then the price
+ * is swapped and the rest of the period invoiced at once (always_invoice), prorated from what was paid. Downgrade ("period_end"):
+ * a Subscription Schedule keeps the paid price until the period ends, then the new one, and releases the
+ * subscription. "keep": a waiting downgrade's schedule is released.
+ */
+export async function changePlanAtStripe(
+  side: StripeChangeSide,
+  subscriptionId: string,
+  plan: Plan & { amountCents: number },
+  when: "now" | "period_end" | "keep",
+  key: string,
+): Promise<PlanChange> {
+  const { stripe } = side;
+  const price = when === "keep" ? null : await side.priceFor(plan, plan.amountCents);
+  const current = await side.call(() => stripe.subscriptions.retrieve(subscriptionId));
+  const item = current.items.data[0];
+  if (!item) throw new BillingUnavailableError();
+  const scheduleId = idOf(current.schedule);
+  if (when === "period_end") {
+    await scheduleDowngrade(side, current, item, price!, plan, scheduleId, key);
+    return { state: await side.readState(subscriptionId), invoice: null };
+  }
+  if (scheduleId)
+    await side.mutate(() => stripe.subscriptionSchedules.release(scheduleId, {}, { idempotencyKey: `${key}:release` }));
+  if (when === "keep") return { state: await side.readState(subscriptionId), invoice: null };
+  const updated = await side.mutate(() =>
+    stripe.subscriptions.update(
+      subscriptionId,
+      {
+        items: [{ id: item.id, price: price! }],
+        proration_behavior: "always_invoice",
+        metadata: { plan: plan.type },
+        expand: ["customer", "latest_invoice"],
+      },
+      { idempotencyKey: key },
+    ),
+  );
+  const latest = typeof updated.latest_invoice === "object" ? updated.latest_invoice : null;
+  // The upgrade's proration invoice.
+  const invoice =
+    latest?.billing_reason === "subscription_update" ? invoiceStateOf(latest, await side.taxRatesOf(latest)) : null;
+  return { state: stateOf(updated), invoice };
+}
+
+/** The paid price until the period's end, then `price` (Stripe's documented way to downgrade at period end). */
+async function scheduleDowngrade(
+  side: StripeChangeSide,
+  current: Stripe.Subscription,
+  item: Stripe.SubscriptionItem,
+  price: string,
+  plan: Plan,
+  scheduleId: string | null,
+  key: string,
+): Promise<void> {
+  const { stripe } = side;
+  const schedule = scheduleId
+    ? await side.call(() => stripe.subscriptionSchedules.retrieve(scheduleId))
+    : await side.mutate(() =>
+        stripe.subscriptionSchedules.create({ from_subscription: current.id }, { idempotencyKey: `${key}:schedule` }),
+      );
+  const phaseStart = schedule.current_phase?.start_date ?? schedule.phases[0]?.start_date ?? item.current_period_start;
+  const paidPlan = current.metadata?.plan ?? item.price.metadata?.plan ?? "";
+  const taxes = phaseTaxesOf(current);
+  await side.mutate(() =>
+    stripe.subscriptionSchedules.update(
+      schedule.id,
+      {
+        end_behavior: "release",
+        proration_behavior: "none",
+        phases: [
+          {
+            items: [{ price: item.price.id, quantity: item.quantity ?? 1, ...taxes.item }],
+            start_date: phaseStart,
+            end_date: item.current_period_end,
+            metadata: { ...current.metadata, plan: paidPlan },
+            ...taxes.phase,
+          },
+          {
+            items: [{ price, quantity: 1, ...taxes.item }],
+            duration: { interval: "month", interval_count: 1 },
+            proration_behavior: "none",
+            metadata: { ...current.metadata, plan: plan.type },
+            ...taxes.phase,
+          },
+        ],
+      },
+      { idempotencyKey: `${key}:phases` },
+    ),
+  );
+}
