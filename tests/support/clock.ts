@@ -87,3 +87,18 @@ export const suiteNow = (): Date => new NativeDate(NativeDate.now() + offset());
 
 /** Today (YYYY-MM-DD) in the business zone, on the suite's clock. */
 export const suiteToday = (timeZone = SUITE_TZ): string => todayIn(timeZone, suiteNow());
+
+/**
+ * The dates the date-sensitive scenarios run at (tests/api/fixed-dates.test.ts), besides today: HAVEN_TEST_NOW
+ * spellings, in the business zone. Haven keeps no holiday list, so the holiday is only the calendar's: New Year's.
+ */
+export const SUITE_DATES = [
+  { label: "a Saturday", at: "2026-11-28" },
+  { label: "a Sunday", at: "2026-11-29" },
+  { label: "a month's end, in the evening (the UTC date is already the 1st)", at: "2026-11-30T21:30" },
+  { label: "the day before a holiday (New Year's Day), a year's end", at: "2026-12-31" },
+  { label: "the Friday before clocks fall back (the offered dates span the change)", at: "2026-10-30" },
+  { label: "the hour that repeats when clocks fall back", at: "2026-11-01T01:30" },
+  { label: "the Friday before clocks spring forward (the offered dates span the change)", at: "2027-03-12" },
+  { label: "the hour after clocks spring forward", at: "2027-03-14T03:30" },
+] as const;
