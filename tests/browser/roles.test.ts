@@ -37,14 +37,19 @@ beforeAll(async () => {
 });
 afterAll(() => site?.close());
 
+/** Signs in on the login page and waits for the dashboard. */
+async function signIn(page: Page, login: { email: string; password: string }) {
+  await page.goto(`${site.baseUrl}/login?next=%2Fadmin`);
+  await page.getByLabel("Company e-mail").fill(login.email);
+  await page.getByLabel("Password").fill(login.password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.waitForURL(`${site.baseUrl}/admin`);
+}
+
 describe("an inspector on a phone", () => {
   it("sees their own inspections, no revenue and only their sections", async () => {
     const page = await site.newPage(PHONE);
-    await page.goto(`${site.baseUrl}/login?next=%2Fadmin`);
-    await page.getByLabel("Company e-mail").fill(inspector.email);
-    await page.getByLabel("Password").fill(inspector.password);
-    await page.getByRole("button", { name: "Sign In" }).click();
-    await page.waitForURL(`${site.baseUrl}/admin`);
+    await signIn(page, inspector);
 
     await expect.poll(() => page.locator("[data-stat]").count()).toBe(3);
     expect(await page.locator('[data-stat="totalRevenue"]').count()).toBe(0);
@@ -98,11 +103,7 @@ describe("the office at 390 px and 1280 px", () => {
     const office = { email: "olive@haven.test", password: "office-test-password" };
     await site.ctx.container.users.create({ ...office, firstName: "Olive", lastName: "Office", role: "office" });
     const page = await site.newPage(DESKTOP);
-    await page.goto(`${site.baseUrl}/login?next=%2Fadmin`);
-    await page.getByLabel("Company e-mail").fill(office.email);
-    await page.getByLabel("Password").fill(office.password);
-    await page.getByRole("button", { name: "Sign In" }).click();
-    await page.waitForURL(`${site.baseUrl}/admin`);
+    await signIn(page, office);
     for (const [path, grid, name] of [
       ["/admin", 'ul[aria-label="Key figures"]', "roles-office-dashboard"],
       ["/admin/subscriptions", '[data-testid="subscription-metrics"]', "roles-office-subscriptions"],
