@@ -208,7 +208,7 @@ export const ROLE_RULES: Readonly<Record<string, RoleRule>> = {
   // Dashboard: every role opens the page; an inspector's shows no revenue (src/modules/dashboard).
   "GET /admin": everyone("open the dashboard"),
   "GET /admin/dashboard": everyone("open the dashboard"),
-  "GET /api/dashboard/stats": office(REVENUE),
+  "GET /api/dashboard/stats": office("see the dashboard's figures"),
 
   // Subscriptions, invoices and billing: the office's, except refunds, revenue and tax (the owner's).
   "GET /api/subscriptions": office(BILLING),
