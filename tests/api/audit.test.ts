@@ -6,6 +6,8 @@ import { asActor } from "../../src/modules/audit/index.js";
 import { runHaven } from "../support/cli.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { type Smtp, sharedReportFixture, shareReport, startSmtp } from "./sharing-fixtures.js";
+import { suiteToday } from "../support/clock.js";
+import { addDays } from "../../src/shared/business-time.js";
 
 let ctx: TestContext;
 let smtp: Smtp;
@@ -478,8 +480,8 @@ describe("GET /api/audit-events and /admin/audit", () => {
     expect(byPerson.body.every((e: { actorId: number }) => e.actorId === staff.user.id)).toBe(true);
     expect((await staff.agent.get("/api/audit-events").query({ actorId: 999999 }).expect(200)).body).toEqual([]);
 
-    const today = new Date().toISOString().slice(0, 10);
-    const dayBefore = new Date(Date.now() - 3 * 86400000).toISOString().slice(0, 10);
+    const today = suiteToday();
+    const dayBefore = addDays(today, -3);
     const inRange = await staff.agent
       .get("/api/audit-events")
       .query({ recordType: "property", recordId: property.id, from: dayBefore, to: "2999-01-01" })

@@ -1,6 +1,9 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { boot } from "../../src/boot.js";
+import { loadEnv } from "../../src/config/env.js";
 import { SHARE_MAIL_TASK } from "../../src/modules/sharing/index.js";
+import { NO_SITE_ADDRESS } from "../../src/ops/site-address.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { jobCount, shareReport, sharedReportFixture } from "./sharing-fixtures.js";
 import { runHaven } from "../support/cli.js";
@@ -119,6 +122,84 @@ describe("haven shares", () => {
       expect(badEmail.code).toBe(1);
       expect(badEmail.stderr).toContain("must be an e-mail address");
       for (const r of [missing, bad, unknown, badEmail]) expect(r.stderr + r.stdout).not.toMatch(/\n\s+at .+:\d+:\d+/);
+    },
+    CLI_TIMEOUT,
+  );
+});
+
+// docs/decisions.md#47: a link's address is PUBLIC_URL, or the one the running site recorded at start, never a guess.
+describe("haven shares rotate and the site's address", () => {
+  /** The real bin with neither PUBLIC_URL nor PORT: a shell that does not have the site's settings. */
+  const bare = (args: string[]) => runHaven(ctx.url, args);
+  const shareMails = async () =>
+    (
+      await ctx.db.raw(
+        "select payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = ? order by j.id",
+        [SHARE_MAIL_TASK],
+      )
+    ).rows.map((r: { payload: { link: string } }) => r.payload.link);
+
+  it(
+    "refuses to e-mail or print a link when it cannot know the site's address: one line, exit 1, nothing sent or changed",
+    async () => {
+      // No web process has started on this database (the test's app was not booted): nothing is recorded.
+      expect(await ctx.db("site_settings").count({ n: "*" }).first()).toEqual({ n: 0 });
+      const { agent: staff } = await signInStaff(ctx);
+      const { report } = await sharedReportFixture(ctx);
+      const old = await shareReport(staff, report.id, "where@example.com");
+      const mails = await shareMails();
+      const rows = await ctx.db("report_shares").where({ report_id: report.id }).orderBy("id");
+      const feed = await ctx.db("calendar_feeds").select();
+      for (const args of [
+        ["shares", "rotate", "--report", String(report.id), "--email"],
+        ["shares", "rotate", "--report", String(report.id)],
+        ["calendar", "rotate-feed"],
+      ]) {
+        const r = await bare(args);
+        expect(r.code, args.join(" ")).toBe(1);
+        expect(r.stderr).toBe(`haven: ${NO_SITE_ADDRESS}\n`);
+        expect(r.stdout).toBe("");
+      }
+      expect(await shareMails()).toEqual(mails);
+      expect(await ctx.db("report_shares").where({ report_id: report.id }).orderBy("id")).toEqual(rows);
+      expect(await ctx.db("calendar_feeds").select()).toEqual(feed);
+      await ctx.agent().get(`/api/client-report/${old.token}`).expect(200);
+    },
+    CLI_TIMEOUT,
+  );
+
+  it(
+    "e-mails the address the running site announced when it started",
+    async () => {
+      // A web process starts with its PUBLIC_URL (here in this test's process, on a free port) and records it.
+      const site = await boot(
+        { web: true, worker: false, migrate: false, seedIfEmpty: false },
+        loadEnv({
+          NODE_ENV: "test",
+          LOG_LEVEL: "silent",
+          DATABASE_URL: ctx.url,
+          PORT: "0",
+          HOST: "127.0.0.1",
+          PUBLIC_URL: "https://site.example/",
+        }),
+      );
+      await site.stop(1);
+      const { agent: staff } = await signInStaff(ctx);
+      const { report } = await sharedReportFixture(ctx);
+      await shareReport(staff, report.id, "announced@example.com");
+      const r = await bare(["shares", "rotate", "--report", String(report.id), "--email"]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(
+        /New link \(valid until [\d-]+\): https:\/\/site\.example\/client-report\/[A-Za-z0-9_-]{43}\n/,
+      );
+      expect(r.stdout).toContain("E-mail queued to announced@example.com.");
+      expect((await shareMails()).at(-1)).toMatch(/^https:\/\/site\.example\/client-report\/[A-Za-z0-9_-]{43}$/);
+
+      // PUBLIC_URL given to the command wins, and the difference is said.
+      const given = await haven(["shares", "rotate", "--report", String(report.id)]);
+      expect(given.code, given.stderr).toBe(0);
+      expect(given.stdout).toContain("https://haven.example/client-report/");
+      expect(given.stderr).toContain("the running site announced https://site.example");
     },
     CLI_TIMEOUT,
   );

@@ -3,9 +3,10 @@
 // inspection after the plan starts: that booking moves the due date to a year after it, so no "Annual home
 // inspection due" sits two weeks after an inspection the homeowner just had. Real Postgres.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addDays, todayIn } from "../../src/shared/business-time.js";
+import { addDays } from "../../src/shared/business-time.js";
 import type { PlanType } from "../../src/modules/plans/plans.schemas.js";
 import { type TestContext, createTestContext } from "../support/context.js";
+import { suiteToday } from "../support/clock.js";
 
 const TZ = "America/Toronto";
 let ctx: TestContext;
@@ -87,7 +88,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 describe("the first annual inspection", () => {
-  const today = () => todayIn(TZ);
+  const today = () => suiteToday(TZ);
 
   it("a home with no inspection, done or booked: two weeks after the start", async () => {
     const owner = await home();

@@ -521,7 +521,10 @@ describe("passkeys", () => {
 
 describe("support and staff", () => {
   it("`haven customers sign-in-link` prints a working 15-minute link and says it was logged", async () => {
-    const result = await runHaven(ctx.url, ["customers", "sign-in-link", "--email", KNOWN.toUpperCase()]);
+    // The link's address: PUBLIC_URL, as support's shell beside the site has it (src/ops/site-address.ts).
+    const result = await runHaven(ctx.url, ["customers", "sign-in-link", "--email", KNOWN.toUpperCase()], {
+      env: { PUBLIC_URL: ctx.env.PUBLIC_URL },
+    });
     expect(result.code).toBe(0);
     const url = result.stdout.trim();
     expect(url).toMatch(
@@ -539,7 +542,9 @@ describe("support and staff", () => {
     const res = await ctx.agent().post(`/my-home/sign-in/${token}`).type("form").send({}).expect(303);
     expect(homeCookie(res)).toBeTruthy();
 
-    const unknown = await runHaven(ctx.url, ["customers", "sign-in-link", "--email", "nobody@example.com"]);
+    const unknown = await runHaven(ctx.url, ["customers", "sign-in-link", "--email", "nobody@example.com"], {
+      env: { PUBLIC_URL: ctx.env.PUBLIC_URL },
+    });
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain("No customer with e-mail nobody@example.com");
   });

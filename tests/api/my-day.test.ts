@@ -1,8 +1,9 @@
 // My Day (docs/decisions.md#38): an inspector's own visits, the owner's everyone's; starting an inspection only
 // from one's own booking; the offline scripts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addDays, todayIn, zonedInstant } from "../../src/shared/business-time.js";
+import { addDays, zonedInstant } from "../../src/shared/business-time.js";
 import { type TestContext, createTestContext } from "../support/context.js";
+import { suiteToday } from "../support/clock.js";
 
 let ctx: TestContext;
 const password = "a long enough password";
@@ -49,7 +50,7 @@ beforeAll(async () => {
     ids[key] = (
       await ctx.container.users.create({ email: `${key}@haven.test`, password, firstName: key, lastName: "X", role })
     ).id;
-  const today = todayIn(ctx.env.BUSINESS_TZ);
+  const today = suiteToday(ctx.env.BUSINESS_TZ);
   ids.inesToday = await book("inesclient", ids.ines!, today);
   ids.ottoToday = await book("ottoclient", ids.otto!, today);
   ids.inesLater = await book("laterclient", ids.ines!, addDays(today, 3));

@@ -12,6 +12,7 @@ import type { PlanType } from "../../src/modules/plans/plans.schemas.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { signInHome } from "../support/home.js";
 import { StripeStandIn } from "../support/stripe-stand-in.js";
+import { suiteToday } from "../support/clock.js";
 
 const TZ = "America/Toronto";
 const ALICE = "alice.owner@example.com";
@@ -97,7 +98,7 @@ async function subscribe(
     }).sync(
       tx,
       { id: sub.id, propertyId: owner.propertyId, planType, status: "active", anchor: todayIn(TZ, now) },
-      todayIn(TZ),
+      suiteToday(TZ),
     );
   });
   return sub.id;
@@ -112,7 +113,7 @@ beforeAll(async () => {
   ids.bobProperty = b.propertyId;
   const offered = (await ctx.container.homeVisits.rescheduleOptions()).dates;
   ids.aliceBooking = (await book(a, ALICE, offered[2]!)).id;
-  ids.nearBooking = (await book(a, ALICE, addDays(todayIn(TZ), 2))).id;
+  ids.nearBooking = (await book(a, ALICE, addDays(suiteToday(TZ), 2))).id;
   ids.bobBooking = (await book(b, BOB, offered[2]!)).id;
   ids.aliceSub = await subscribe(a, ALICE, "premium", new Date(), "cs_alice");
   await subscribe(b, BOB, "premium", new Date(), "cs_bob");
@@ -124,7 +125,7 @@ beforeAll(async () => {
       category: "plumbing",
       priority: "high",
       status: "scheduled",
-      scheduledDate: addDays(todayIn(TZ), 1),
+      scheduledDate: addDays(suiteToday(TZ), 1),
     },
   ]);
   ids.aliceTask = task!.id;
@@ -189,7 +190,7 @@ describe("visits", () => {
       body.upcoming.find((i: { id: number; kind: string }) => i.kind === "inspection" && i.id === ids.nearBooking),
     ).toMatchObject({ changeable: false });
     expect(body.reschedule.dates).toHaveLength(14);
-    expect(body.reschedule.dates[0] >= addDays(todayIn(TZ), 4)).toBe(true);
+    expect(body.reschedule.dates[0] >= addDays(suiteToday(TZ), 4)).toBe(true);
     expect(body.requestable).toEqual([
       expect.objectContaining({
         propertyId: ids.aliceProperty,
@@ -217,7 +218,7 @@ describe("visits", () => {
     const { dates } = await ctx.container.homeVisits.rescheduleOptions();
     const mailsBefore = (await mailJobs()).length;
     const refused: [Record<string, unknown>, string, number][] = [
-      [{ scheduledDate: addDays(todayIn(TZ), 3), timeSlot: "morning" }, "scheduledDate", 400],
+      [{ scheduledDate: addDays(suiteToday(TZ), 3), timeSlot: "morning" }, "scheduledDate", 400],
       [{ scheduledDate: addDays(dates.at(-1)!, 7), timeSlot: "morning" }, "scheduledDate", 400],
       [{ scheduledDate: "2026-02-30", timeSlot: "morning" }, "scheduledDate", 400],
       [{ scheduledDate: dates[1], timeSlot: "9:30 AM" }, "timeSlot", 400],
@@ -291,7 +292,7 @@ describe("visits", () => {
     const bad = await alice
       .post(`/my-home/visits/bookings/${ids.aliceBooking}/reschedule`)
       .type("form")
-      .send({ scheduledDate: addDays(todayIn(TZ), 1), timeSlot: "morning" })
+      .send({ scheduledDate: addDays(suiteToday(TZ), 1), timeSlot: "morning" })
       .expect(400);
     expect(bad.text).toContain("Choose one of the offered dates");
     const ok = await alice
@@ -313,7 +314,7 @@ describe("visits", () => {
   });
 
   it("requests an on-request plan service for a date: a task on the staff calendar, marked as the homeowner's", async () => {
-    const date = addDays(todayIn(TZ), 10);
+    const date = addDays(suiteToday(TZ), 10);
     const { body } = await alice
       .post("/api/my-home/service-requests")
       .send({ propertyId: ids.aliceProperty, service: "vacation-prep", date, notes: "Away July 3 to 17" })
@@ -338,7 +339,7 @@ describe("visits", () => {
       .expect(409);
     const past = await alice
       .post("/api/my-home/service-requests")
-      .send({ propertyId: ids.aliceProperty, service: "vacation-prep", date: addDays(todayIn(TZ), -1) })
+      .send({ propertyId: ids.aliceProperty, service: "vacation-prep", date: addDays(suiteToday(TZ), -1) })
       .expect(400);
     expect(past.body.fields.date).toBeTruthy();
     expect(
@@ -610,7 +611,7 @@ describe("a second customer", () => {
     await bob.patch(`/api/my-home/bookings/${ids.aliceBooking}`).send({ status: "cancelled" }).expect(404);
     await bob
       .post("/api/my-home/service-requests")
-      .send({ propertyId: ids.aliceProperty, service: "vacation-prep", date: addDays(todayIn(TZ), 20) })
+      .send({ propertyId: ids.aliceProperty, service: "vacation-prep", date: addDays(suiteToday(TZ), 20) })
       .expect(404);
     for (const action of ["cancel", "resume", "change-plan", "card"]) {
       await bob
@@ -651,7 +652,7 @@ describe("a second customer", () => {
     const form = await bob
       .post("/my-home/visits/requests")
       .type("form")
-      .send({ propertyId: String(ids.aliceProperty), service: "vacation-prep", date: addDays(todayIn(TZ), 21) });
+      .send({ propertyId: String(ids.aliceProperty), service: "vacation-prep", date: addDays(suiteToday(TZ), 21) });
     expect(form.status).toBe(404);
     // Nothing of Alice's changed, and Bob's own answers hold none of it.
     expect((await ctx.container.subscriptions.get(ids.aliceSub)).cancelAt).toBeNull();

@@ -4,6 +4,8 @@
 // never booked" once per customer, with its clock passed in.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
+import { suiteToday } from "../support/clock.js";
+import { addDays } from "../../src/shared/business-time.js";
 
 let ctx: TestContext;
 let staff: Awaited<ReturnType<typeof signInStaff>>;
@@ -111,7 +113,7 @@ describe("each event is one notification, linked to its record", () => {
     await ctx.container.transaction((tx) =>
       ctx.container.subscriptions.attachToProperty(ref, { customerId: customer.id, propertyId: property.id }, tx),
     );
-    const date = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+    const date = addDays(suiteToday(), 7);
     let from = await since();
     const task = await ctx.container.homeVisits.requestService(email, {
       propertyId: property.id,
@@ -131,7 +133,7 @@ describe("each event is one notification, linked to its record", () => {
     await expect(
       ctx.container.homeVisits.requestService(email, { propertyId: property.id, service: "concierge-line", date }),
     ).rejects.toMatchObject({ status: 409 });
-    const later = new Date(Date.now() + 9 * 86_400_000).toISOString().slice(0, 10);
+    const later = addDays(suiteToday(), 9);
     await ctx.container.planServices.requestService({
       subscriptionId: sub.id,
       service: "concierge-line",
@@ -298,7 +300,7 @@ describe("reading them: the bell, the list, its filters and mark read", () => {
     expect(list.map((x) => x.kind)).toEqual(["cancel-undone", "cancel-scheduled"]);
     const byKind = (await staff.agent.get("/api/notifications?kind=cancel-undone").expect(200)).body as unknown[];
     expect(byKind.length).toBeGreaterThanOrEqual(1);
-    const today = new Date().toISOString().slice(0, 10);
+    const today = suiteToday();
     const none = (await staff.agent.get("/api/notifications?to=2020-01-01").expect(200)).body as unknown[];
     expect(none).toHaveLength(0);
     expect(

@@ -4,11 +4,12 @@
 import type { ParsedMail } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { QUOTE_VALID_DAYS, afterYesText, expiredMessage } from "../../src/modules/quotes/index.js";
-import { addDays, todayIn } from "../../src/shared/business-time.js";
+import { addDays } from "../../src/shared/business-time.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { signInHome } from "../support/home.js";
 import { type Smtp, startSmtp } from "../support/smtp.js";
 import { pdfText, runJobs, shareReport, sharedReportFixture } from "./sharing-fixtures.js";
+import { suiteToday } from "../support/clock.js";
 
 const TZ = "America/Toronto";
 const OFFICE = "office@haven.example";
@@ -34,7 +35,7 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-const today = () => todayIn(TZ);
+const today = () => suiteToday(TZ);
 
 interface Quote {
   id: number;

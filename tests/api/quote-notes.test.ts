@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { todayIn } from "../../src/shared/business-time.js";
 import type { TestContext, signInStaff } from "../support/context.js";
 import { type Smtp, shareReport, sharedReportFixture, sharingTestApp } from "./sharing-fixtures.js";
+import { suiteToday } from "../support/clock.js";
 
 // a client who asks again for a quote is never lost.
 let ctx: TestContext;
@@ -44,7 +44,7 @@ describe("a second quote request for the same item", () => {
 
     const rows = await requestsOf(taskIds[0]!);
     expect(rows).toHaveLength(1);
-    const today = todayIn(ctx.container.env.BUSINESS_TZ);
+    const today = suiteToday(ctx.container.env.BUSINESS_TZ);
     expect(rows[0].client_notes).toBe(
       `Before winter please\n\nAsked again on ${today}: Water is now coming in\nnear the window`,
     );

@@ -5,9 +5,9 @@ import type { oas31 } from "zod-openapi";
 import { ANYONE, type StaffRole, ROLE_RULES, ruleOf, routesWithoutRule } from "../../src/http/roles.js";
 import { listRoutes } from "../../src/http/routes.js";
 import { buildOpenApiDocument } from "../../src/openapi.js";
-import { todayIn } from "../../src/shared/business-time.js";
 import { type TestContext, createTestContext } from "../support/context.js";
 import { completedInspection, newProperty, photo, quickEntries } from "./reports-fixtures.js";
+import { suiteToday } from "../support/clock.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -262,7 +262,7 @@ describe("an inspector sees only their own work", () => {
     expect(officeCalendar.body.tasks).toHaveLength(3);
 
     // The new-inspection page offers the homes of their own bookings of the coming days.
-    const today = todayIn(ctx.env.BUSINESS_TZ);
+    const today = suiteToday(ctx.env.BUSINESS_TZ);
     const ownHome = await newProperty(ctx.container, "5 Own Crescent");
     const otherHome = await newProperty(ctx.container, "7 Else Crescent");
     for (const [home, inspectorId] of [

@@ -2,7 +2,7 @@
 // and the sticky bar stays a strip at the thumb (at most about 100 px of a 390 × 844 screen).
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addDays, todayIn } from "../../src/shared/business-time.js";
+import { addDays } from "../../src/shared/business-time.js";
 import {
   type BrowserSite,
   DESKTOP,
@@ -13,6 +13,7 @@ import {
   screenshotBothWidths,
   waitForIslands,
 } from "../support/browser.js";
+import { suiteToday } from "../support/clock.js";
 
 let site: BrowserSite;
 const staff = { email: "visit@haven.test", password: "inspector-visit-password" };
@@ -26,7 +27,7 @@ beforeAll(async () => {
     { email: "olive@example.ca", name: "Olive Owner", phone: "(306) 555-0100", subscriptionPlan: "standard" },
     { address: "18 Thumb Street", city: "Saskatoon", province: "SK", postalCode: "S7K 1A1" },
   );
-  const day = addDays(todayIn(ctx.container.env.BUSINESS_TZ), 5);
+  const day = addDays(suiteToday(ctx.container.env.BUSINESS_TZ), 5);
   await ctx.container.transaction((tx) =>
     ctx.container.bookings.book(
       tx,

@@ -1,7 +1,7 @@
 import { sealData } from "iron-session";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DAY_PARTS, addDays, shortDate, todayIn } from "../../src/shared/business-time.js";
+import { DAY_PARTS, addDays, shortDate } from "../../src/shared/business-time.js";
 import {
   type BrowserSite,
   DESKTOP,
@@ -12,6 +12,7 @@ import {
   waitForIslands,
 } from "../support/browser.js";
 import type { TestContext } from "../support/context.js";
+import { suiteToday } from "../support/clock.js";
 
 // Inspectors' calendars (docs/decisions.md#37): the wizard offers only the times an inspector is free, a time
 // taken meanwhile is answered with the 409's message and fresh times, and the staff calendar shows and
@@ -187,7 +188,7 @@ describe("the staff calendar", () => {
     await page.getByRole("button", { name: "Sign In" }).click();
     await page.waitForURL(`${site.baseUrl}/admin/maintenance-schedule`);
     await waitForIslands(page);
-    const today = todayIn(ctx.env.BUSINESS_TZ);
+    const today = suiteToday(ctx.env.BUSINESS_TZ);
     if (minDate.slice(0, 7) !== today.slice(0, 7)) await page.getByRole("button", { name: /Next/ }).click();
     const cell = page.locator(`.mc-cell[data-date="${minDate}"]`);
     const first = cell.getByRole("button", { name: /Inspection: 1 Bank Street/ });

@@ -2,7 +2,7 @@ import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_SECTIONS } from "../../src/http/admin.js";
-import { addDays, slotLabel, todayIn } from "../../src/shared/business-time.js";
+import { addDays, slotLabel } from "../../src/shared/business-time.js";
 import { adminLabel, historyLabel } from "../../src/modules/inspections/bands.js";
 import {
   type BrowserSite,
@@ -14,6 +14,7 @@ import {
   waitForIslands,
 } from "../support/browser.js";
 import type { TestContext } from "../support/context.js";
+import { suiteToday } from "../support/clock.js";
 
 // The inspector's day (inspections README): header taps on a phone, completing explained/confirmed/linked, toasts.
 let ctx: TestContext;
@@ -258,7 +259,7 @@ describe("the inspector's day", () => {
   });
 
   it("lists today's and this week's scheduled bookings first in the property picker", async () => {
-    const today = todayIn(ctx.container.env.BUSINESS_TZ);
+    const today = suiteToday(ctx.container.env.BUSINESS_TZ);
     const home = async (n: number, address: string) =>
       (
         await ctx.container.customers.createWithProperty(

@@ -11,6 +11,7 @@ import {
   openBrowserSite,
   screenshotBothWidths,
 } from "../support/browser.js";
+import { suiteToday } from "../support/clock.js";
 
 let site: BrowserSite;
 const staff = { email: "invoices@haven.test", password: "invoices-test-password" };
@@ -122,7 +123,7 @@ describe("staff: a subscription's invoices and a refund", () => {
     await signIn(page, "/admin/subscriptions");
     await page.getByTestId("tax-report-link").click();
     await page.waitForURL(/\/admin\/tax/);
-    const today = new Date().toISOString().slice(0, 10);
+    const today = suiteToday();
     await page.goto(`${site.baseUrl}/admin/tax?from=2020-01-01&to=${today}`);
     const row = page.locator('[data-testid="tax-line"][data-province="ON"]');
     await expect(row.textContent()).resolves.toContain("HST 13%");

@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addDays, todayIn, zonedInstant } from "../../src/shared/business-time.js";
+import { addDays, zonedInstant } from "../../src/shared/business-time.js";
 import {
   type BrowserSite,
   PHONE,
@@ -9,6 +9,7 @@ import {
   screenshotBothWidths,
 } from "../support/browser.js";
 import type { TestContext } from "../support/context.js";
+import { suiteToday } from "../support/clock.js";
 
 // An inspector's day (docs/decisions.md#38): /admin/my-day at 390 px, today and tomorrow in time order, the map
 // and tel: links, access notes and the plan, opening or starting the inspection, readable offline once loaded.
@@ -67,7 +68,7 @@ beforeAll(async () => {
   const ines = await ctx.container.users.create({ ...inspector, role: "inspector" });
   const otto = await ctx.container.users.create({ ...other, role: "inspector" });
   await ctx.container.users.create({ ...owner, role: "owner" });
-  today = todayIn(ctx.env.BUSINESS_TZ);
+  today = suiteToday(ctx.env.BUSINESS_TZ);
   // Booked out of order: the page sorts by time.
   await book(ines.id, today, "14:00", "16:00", {
     name: "Late Client",

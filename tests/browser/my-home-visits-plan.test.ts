@@ -3,7 +3,7 @@
 // page, screenshots at 390 and 1280 px (tests/.screenshots/my-home-*).
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addDays, dayOfWeek, longDate, todayIn } from "../../src/shared/business-time.js";
+import { addDays, dayOfWeek, longDate } from "../../src/shared/business-time.js";
 import { PlanDeliveries } from "../../src/modules/maintenance/index.js";
 import { PlanDeliveriesRepository } from "../../src/modules/maintenance/plan-deliveries.repository.js";
 import { transactionRunner } from "../../src/db/transaction.js";
@@ -14,6 +14,7 @@ import {
   openBrowserSite,
   screenshotBothWidths,
 } from "../support/browser.js";
+import { suiteToday } from "../support/clock.js";
 
 const TZ = "America/Toronto";
 const EMAIL = "casey.home@example.com";
@@ -73,8 +74,8 @@ beforeAll(async () => {
       settings: { timeZone: TZ },
     }).sync(
       tx,
-      { id: sub.id, propertyId: property.id, planType: "premium", status: "active", anchor: todayIn(TZ) },
-      todayIn(TZ),
+      { id: sub.id, propertyId: property.id, planType: "premium", status: "active", anchor: suiteToday(TZ) },
+      suiteToday(TZ),
     );
   });
 });
@@ -127,7 +128,7 @@ describe("My Home visits, plan and account at 390 px", () => {
   it("requests vacation prep for a date", async () => {
     const page = await signedInPhone();
     await page.goto(`${site.baseUrl}/my-home/visits`);
-    const date = addDays(todayIn(TZ), 12);
+    const date = addDays(suiteToday(TZ), 12);
     await page.getByLabel("Service", { exact: true }).selectOption("vacation-prep");
     await page.getByLabel("Date", { exact: true }).fill(date);
     await page.getByLabel("Notes (optional)").fill("Away for two weeks; the spare key is with the neighbour.");

@@ -3,7 +3,7 @@
 // at 390 and 1280 px (tests/.screenshots/my-home-plan-visit*-{390,1280}.png with SCREENSHOTS=1).
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addDays, longDate, shortDate, todayIn } from "../../src/shared/business-time.js";
+import { addDays, longDate, shortDate } from "../../src/shared/business-time.js";
 import {
   type BrowserSite,
   PHONE,
@@ -11,6 +11,7 @@ import {
   openBrowserSite,
   screenshotBothWidths,
 } from "../support/browser.js";
+import { suiteToday } from "../support/clock.js";
 
 const TZ = "America/Toronto";
 const EMAIL = "morgan.planvisit@example.com";
@@ -28,7 +29,7 @@ const visitsOf = async (service: string): Promise<Visit[]> =>
   ).rows;
 /** The first absentee-care visits far enough ahead to change (at least 2 days away). */
 const changeable = async () =>
-  (await visitsOf("absentee-care")).filter((v) => v.scheduled_date >= addDays(todayIn(TZ), 3));
+  (await visitsOf("absentee-care")).filter((v) => v.scheduled_date >= addDays(suiteToday(TZ), 3));
 
 beforeAll(async () => {
   site = await openBrowserSite({ env: { BUSINESS_TZ: TZ } });

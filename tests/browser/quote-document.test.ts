@@ -5,7 +5,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { QUOTE_VALID_DAYS, afterYesText } from "../../src/modules/quotes/index.js";
-import { addDays, todayIn } from "../../src/shared/business-time.js";
+import { addDays } from "../../src/shared/business-time.js";
 import { sharedReportFixture } from "../api/sharing-fixtures.js";
 import {
   type BrowserSite,
@@ -16,6 +16,7 @@ import {
   screenshotBothWidths,
   waitForIslands,
 } from "../support/browser.js";
+import { suiteToday } from "../support/clock.js";
 
 let site: BrowserSite;
 const staffLogin = { email: "quoter@haven.test", password: "quote-document-password" };
@@ -72,7 +73,7 @@ async function homeownerPhone(): Promise<Page> {
 
 const toast = (page: Page, text: string) => page.getByTestId("toast").filter({ hasText: text }).first().waitFor();
 const validUntilText = () =>
-  new Date(`${addDays(todayIn(site.ctx.container.env.BUSINESS_TZ), QUOTE_VALID_DAYS)}T12:00:00Z`).toLocaleDateString(
+  new Date(`${addDays(suiteToday(site.ctx.container.env.BUSINESS_TZ), QUOTE_VALID_DAYS)}T12:00:00Z`).toLocaleDateString(
     "en-CA",
     { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" },
   );
@@ -88,7 +89,9 @@ describe("a quote a homeowner can say yes to", () => {
     // The dialog's fields: what will be done (for the homeowner), the amount before tax, the validity (30 days by
     // default), and the Admin Notes, labelled internal.
     const validUntil = dialog.getByLabel("Valid until");
-    expect(await validUntil.inputValue()).toBe(addDays(todayIn(site.ctx.container.env.BUSINESS_TZ), QUOTE_VALID_DAYS));
+    expect(await validUntil.inputValue()).toBe(
+      addDays(suiteToday(site.ctx.container.env.BUSINESS_TZ), QUOTE_VALID_DAYS),
+    );
     await dialog.getByLabel("What will be done").fill(SCOPE);
     await dialog.getByLabel("Quoted Amount (before tax)").fill("$650");
     await dialog.getByLabel("Admin Notes (internal, never shown to the homeowner)").fill(INTERNAL);
@@ -172,7 +175,7 @@ describe("a quote a homeowner can say yes to", () => {
       ),
     )) as [number];
     await container.quotes.update(expiredId, { status: "quoted", quotedAmount: "$200" });
-    const yesterday = addDays(todayIn(container.env.BUSINESS_TZ), -1);
+    const yesterday = addDays(suiteToday(container.env.BUSINESS_TZ), -1);
     await db("quote_requests").where({ id: expiredId }).update({ valid_until: yesterday });
     await staff.reload();
     await waitForIslands(staff);

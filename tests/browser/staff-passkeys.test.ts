@@ -9,7 +9,6 @@ import type { AddressInfo } from "node:net";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stepOf, totpAt } from "../../src/modules/auth/totp.js";
-import { todayIn } from "../../src/shared/business-time.js";
 import { completedInspection, quickEntries } from "../api/reports-fixtures.js";
 import {
   DESKTOP,
@@ -20,6 +19,7 @@ import {
   waitForIslands,
 } from "../support/browser.js";
 import { type TestContext, createTestContext } from "../support/context.js";
+import { suiteToday } from "../support/clock.js";
 
 const password = "a long enough password";
 const owner = { email: "olga.owner@haven.test", firstName: "Olga", lastName: "Owner" };
@@ -271,7 +271,7 @@ describe("an inspector's pages", () => {
     // The calendar: their booking opens read-only; the task list has no export.
     await page.goto(`${baseUrl}/admin/maintenance-schedule`);
     await waitForIslands(page);
-    if (bookingDate.slice(0, 7) !== todayIn(ctx.env.BUSINESS_TZ).slice(0, 7))
+    if (bookingDate.slice(0, 7) !== suiteToday(ctx.env.BUSINESS_TZ).slice(0, 7))
       await page.getByRole("button", { name: /Next/ }).click();
     const event = page.locator(`.mc-cell[data-date="${bookingDate}"]`).getByRole("button", { name: /7 Bank Street/ });
     await event.first().click();
