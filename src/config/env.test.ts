@@ -123,6 +123,7 @@ describe("the business's identity and tax settings (docs/decisions.md#32)", () =
       legalName: DEMO_BUSINESS.legalName,
       address: DEMO_BUSINESS.address,
       gstHstNumber: "123456789 RT0001",
+      qstNumber: "1234567890 TQ0001",
       province: "ON",
       taxRegistered: true,
     });
@@ -143,6 +144,9 @@ describe("the business's identity and tax settings (docs/decisions.md#32)", () =
     expect(env.STRIPE_AUTOMATIC_TAX).toBe(true);
     expect(() => loadEnv({ GST_HST_NUMBER: "12345678 RT0001" })).toThrow(/GST_HST_NUMBER must be a business number/);
     expect(() => loadEnv({ GST_HST_NUMBER: "123456789 RC0001" })).toThrow(/like 123456789 RT0001/);
+    // Revenu Québec's number, spaced as it prints (docs/decisions.md#51).
+    expect(businessSettings(loadEnv({ QST_NUMBER: "1006123456tq0001" })).qstNumber).toBe("1006123456 TQ0001");
+    expect(() => loadEnv({ QST_NUMBER: "123456789 RT0001" })).toThrow(/QST_NUMBER must be .*1234567890 TQ0001/);
     expect(() => loadEnv({ BUSINESS_PROVINCE: "ZZ" })).toThrow(/BUSINESS_PROVINCE must be one of/);
     expect(() => loadEnv({ BUSINESS_TAX_REGISTERED: "maybe" })).toThrow(
       /BUSINESS_TAX_REGISTERED must be true or false/,

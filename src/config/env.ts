@@ -41,6 +41,8 @@ const TAX_PROVINCES = ["AB", "BC", "MB", "NB", "NL", "NS", "NT", "NU", "ON", "PE
 
 /** A GST/HST registration: the 9-digit business number, then the RT program account (CRA's RC2 format). */
 const GST_HST_NUMBER = /^\d{9}RT\d{4}$/;
+/** A QST registration: Revenu Québec's 10-digit identification number, then the TQ file (docs/tax.md). */
+const QST_NUMBER = /^\d{10}TQ\d{4}$/;
 
 const booleanSetting = (name: string) =>
   z.enum(["true", "false"], { error: `${name} must be true or false` }).transform((v) => v === "true");
@@ -50,6 +52,7 @@ export const DEMO_BUSINESS = {
   legalName: "Haven Home Health Inc.",
   address: "200 Elgin Street, Suite 400, Ottawa ON K2P 1L5",
   gstHstNumber: "123456789 RT0001",
+  qstNumber: "1234567890 TQ0001",
 } as const;
 
 const schema = z.object({
@@ -130,6 +133,18 @@ const schema = z.object({
       })
       .transform((v) => `${v.slice(0, 9)} ${v.slice(9)}`),
   ),
+  // Printed on every invoice that charges QST; haven doctor fails when a Quebec home is billed without it
+  // (docs/decisions.md#51).
+  QST_NUMBER: optional(
+    z
+      .string()
+      .trim()
+      .transform((v) => v.replace(/\s+/g, "").toUpperCase())
+      .refine((v) => QST_NUMBER.test(v), {
+        error: "QST_NUMBER must be a Quebec identification number with its QST file, like 1234567890 TQ0001",
+      })
+      .transform((v) => `${v.slice(0, 10)} ${v.slice(10)}`),
+  ),
   // The tax province when a purchase names no home (docs/tax.md).
   BUSINESS_PROVINCE: z.preprocess(
     (v) => (typeof v === "string" ? v.trim().toUpperCase() || undefined : v),
@@ -162,6 +177,8 @@ export interface BusinessSettings {
   address: string;
   /** Null only when the operator said the business is not registered (BUSINESS_TAX_REGISTERED=false). */
   gstHstNumber: string | null;
+  /** Revenu Québec's QST number, on invoices that charge QST; null when unset (haven doctor checks it). */
+  qstNumber: string | null;
   province: (typeof TAX_PROVINCES)[number];
   taxRegistered: boolean;
 }
@@ -173,6 +190,7 @@ export function businessSettings(
     | "BUSINESS_LEGAL_NAME"
     | "BUSINESS_ADDRESS"
     | "GST_HST_NUMBER"
+    | "QST_NUMBER"
     | "BUSINESS_PROVINCE"
     | "BUSINESS_TAX_REGISTERED"
   >,
@@ -185,6 +203,9 @@ export function businessSettings(
     gstHstNumber: env.BUSINESS_TAX_REGISTERED
       ? (env.GST_HST_NUMBER ?? (demo ? DEMO_BUSINESS.gstHstNumber : null))
       : (env.GST_HST_NUMBER ?? null),
+    qstNumber: env.BUSINESS_TAX_REGISTERED
+      ? (env.QST_NUMBER ?? (demo ? DEMO_BUSINESS.qstNumber : null))
+      : (env.QST_NUMBER ?? null),
     province: env.BUSINESS_PROVINCE,
     taxRegistered: env.BUSINESS_TAX_REGISTERED,
   };

@@ -7,6 +7,7 @@ import { compareSchema, createKnex } from "../db/knex.js";
 import { backupSettings, listBackups, readBackup, readableDataDir } from "./backup.js";
 import { type Check, type Status, fail, ok, reason, skip, warn } from "./doctor.common.js";
 import { type PlanPrice, publicUrl, smtp, stripe } from "./doctor.services.js";
+import { qstCheck } from "./doctor.tax.js";
 
 // `haven doctor` (docs/operations.md, "haven doctor"): what an operator gets wrong, one line per check with what to
 // do. The rules for the variables are src/config/env.ts's own (loadEnv); every check over the network is bounded
@@ -308,6 +309,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<Check[]> {
     checks.push(url);
     if (mail) checks.push(mail);
     checks.push(...payments, ...db.checks);
+    if (db.db) checks.push(await qstCheck(env, db.db));
     checks.push(await backupCheck(source, now));
     checks.push(await disk(db.db ? opened?.url : undefined));
     return checks;

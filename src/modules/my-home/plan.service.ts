@@ -58,7 +58,7 @@ export interface HomePlanPageDeps {
   /** An invoice's PDF (subscriptions' InvoicesService.pdf, docs/decisions.md#33); container.ts fills it. */
   invoicePdf: (invoiceId: number) => Promise<{ filename: string; body: Buffer }>;
   /** Who bills, as the receipt page names it (env's business settings). */
-  business?: { legalName: string; gstHstNumber: string | null };
+  business?: { legalName: string; gstHstNumber: string | null; qstNumber?: string | null };
   log: Logger;
 }
 

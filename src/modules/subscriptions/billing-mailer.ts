@@ -74,6 +74,7 @@ export class BillingMailer {
       supportPhone: settings.supportPhone,
       timeZone: settings.timeZone,
       registrationNumber: settings.business?.gstHstNumber ?? null,
+      qstNumber: settings.business?.qstNumber ?? null,
       pdfLink: extra.invoice ? `${settings.publicUrl}${invoicePdfPath(extra.invoice.id)}` : undefined,
       ...extra,
     });

@@ -1,6 +1,8 @@
-// The invoice as a PDF (docs/decisions.md#33, pdfkit with its built-in fonts, the quote report's colours): what the
-// CRA asks of an invoice of $500 and over (RC4022): the business's name and GST/HST number, the date, the buyer's
-// name, a description of the plan and its period, the subtotal, each tax with its rate, the total, and the terms.
+// The invoice as a PDF (docs/decisions.md#33, pdfkit with its built-in fonts, the quote report's colours). The CRA's
+// guide RC4022 asks less of an invoice under $30, more from $30 to $149.99, and from $150 the full set; every invoice
+// here carries the full set, whatever its amount: the business's name and GST/HST number (and its QST number when
+// QST is charged, docs/decisions.md#51), the date of issue, the buyer's name, a description of the plan and its
+// period, the subtotal, each tax with its rate, the total, and the terms of payment.
 import type { BusinessIdentity, Invoice } from "./subscriptions.constants.js";
 
 export interface InvoiceDocument {
@@ -40,6 +42,7 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
       day: "numeric",
     });
   const issued = invoice.paidAt ?? invoice.periodStart;
+  const chargesQst = invoice.taxLines.some((line) => line.kind === "QST" && line.amountCents !== 0);
   const title = invoice.number ? `Invoice ${invoice.number}` : "Invoice";
   return new Promise((resolve, reject) => {
     const pdf = new PDFDocument({ size: "LETTER", margin: 54, info: { Title: title, Author: business.legalName } });
@@ -68,6 +71,8 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
       business.gstHstNumber ? `GST/HST registration no. ${business.gstHstNumber}` : "Not registered for GST/HST",
       { width: half + 20 },
     );
+    // Unset, haven doctor fails while Quebec homes are billed (docs/decisions.md#51).
+    if (chargesQst && business.qstNumber) pdf.text(`QST registration no. ${business.qstNumber}`, { width: half + 20 });
     const afterSeller = pdf.y;
     pdf
       .fillColor(GOLD)
@@ -77,7 +82,7 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
     pdf.fillColor(INK).font("Helvetica").fontSize(10);
     const facts: [string, string][] = [
       ["Invoice no.", invoice.number ?? "Not numbered (draft)"],
-      ["Date", date(issued)],
+      ["Date of issue", date(issued)],
       [
         "Status",
         invoice.status === "paid" ? `Paid ${invoice.paidAt ? date(invoice.paidAt) : ""}`.trim() : invoice.status,

@@ -48,6 +48,8 @@ export interface BusinessIdentity {
   address: string;
   /** 123456789 RT0001; null when the business is not registered (BUSINESS_TAX_REGISTERED=false). */
   gstHstNumber: string | null;
+  /** 1234567890 TQ0001, printed on invoices that charge QST (docs/decisions.md#51); null when unset. */
+  qstNumber?: string | null;
 }
 
 /** A subscription as the API returns it (docs/api.md). Instants are ISO strings; amounts are dollars. */

@@ -52,6 +52,8 @@ export interface BillingMailData {
   invoice?: MailInvoice;
   pdfLink?: string;
   registrationNumber?: string | null;
+  /** Revenu Québec's QST number, printed when the invoice charges QST (docs/decisions.md#51). */
+  qstNumber?: string | null;
   /** Refunds: what goes back (tax included, dollars), its tax part, and the staff's reason. */
   refund?: { amountCents: number; taxLines: { label: string; amountCents: number }[] };
   link: string;
@@ -94,6 +96,7 @@ function build(kind: BillingMailKind, d: BillingMailData): Built {
   const lines = (...items: (string | null | false | undefined)[]) => items.filter(Boolean).join("\n");
   const money = (c: number) => billingAmount(c / 100);
   const inv = d.invoice;
+  const chargesQst = inv?.taxLines.some((t) => t.label.startsWith("QST") && t.amountCents !== 0) ?? false;
   const invoiceLines = inv
     ? lines(
         inv.number && `Invoice: ${inv.number}`,
@@ -101,6 +104,7 @@ function build(kind: BillingMailKind, d: BillingMailData): Built {
         ...inv.taxLines.map((t) => `${t.label}: ${money(t.amountCents)}`),
         `Total: ${money(inv.totalCents)}`,
         d.registrationNumber && `GST/HST registration: ${d.registrationNumber}`,
+        chargesQst && d.qstNumber && `QST registration: ${d.qstNumber}`,
       )
     : null;
   const pdfBlock: Block[] = inv && d.pdfLink ? [{ label: "Your invoice (PDF), on My Home:", link: d.pdfLink }] : [];
@@ -135,6 +139,7 @@ function build(kind: BillingMailKind, d: BillingMailData): Built {
             d.reason && `Reason: ${d.reason}`,
             inv && `Invoice total: ${money(inv.totalCents)}`,
             d.registrationNumber && `GST/HST registration: ${d.registrationNumber}`,
+            chargesQst && d.qstNumber && `QST registration: ${d.qstNumber}`,
           ),
           ...pdfBlock,
           { label: "See your plan and invoices:", link: d.link },
