@@ -6,6 +6,7 @@ import { type Container, createContainer } from "../src/container.js";
 import { openDatabase } from "../src/db/database.js";
 import { createKnex } from "../src/db/knex.js";
 import { asActor } from "../src/modules/audit/index.js";
+import { NO_SITE_ADDRESS, siteAddress } from "../src/ops/site-address.js";
 
 /** The checkout's own folder: `npm start` runs the web process there, so its .env is the one the site reads. */
 const PROJECT_DIR = path.resolve(import.meta.dirname, "..");
@@ -28,14 +29,31 @@ export function loadCliDotenv(): void {
   if (file) loadDotenv(file);
 }
 
-/** Opens the database, runs one command against the container, then closes everything. */
-export async function withContainer<T>(work: (container: Container) => Promise<T>): Promise<T> {
+/**
+ * Opens the database, runs one command against the container, then closes everything. A command that e-mails or
+ * prints a link says `links: true`: its links point at PUBLIC_URL when it is set here, else at the address the
+ * running site recorded (src/ops/site-address.ts); with neither, it refuses before doing anything.
+ */
+export async function withContainer<T>(
+  work: (container: Container) => Promise<T>,
+  options: { links?: boolean } = {},
+): Promise<T> {
   loadCliDotenv();
   const env = loadEnv();
   const database = await openDatabase(env, { reuseRunning: true });
   const db = createKnex(database.url, { min: 0, max: 4 });
-  const container = createContainer(env, database.url, db, { log: pino({ level: "warn" }) });
   try {
+    let site = env;
+    if (options.links) {
+      const address = await siteAddress(db, process.env);
+      if (!address) throw new Error(NO_SITE_ADDRESS);
+      if (address.differs)
+        console.error(
+          `haven: the links use PUBLIC_URL (${address.url}); the running site announced ${address.differs.url} at ${address.differs.at.toISOString()}`,
+        );
+      site = { ...env, PUBLIC_URL: address.url };
+    }
+    const container = createContainer(site, database.url, db, { log: pino({ level: "warn" }) });
     // What a command changes, the audit trail puts down to "cli" (src/modules/audit/README.md).
     return await asActor("cli", () => work(container));
   } finally {

@@ -10,6 +10,7 @@ import { backoffMs, pause } from "./db/reconnect.js";
 import { logDatabaseOutages, newLifecycle } from "./observability/health.js";
 import { createLogger, logProcessFailures } from "./observability/logger.js";
 import { createOpsApp } from "./observability/ops.routes.js";
+import { recordSiteAddress } from "./ops/site-address.js";
 import { type RunningWorker, startWorker } from "./worker-runner.js";
 
 export interface BootOptions {
@@ -116,6 +117,10 @@ export async function boot(options: BootOptions, env = loadEnv()): Promise<Runni
     if (options.web) {
       server = await listen(createApp(container, { lifecycle, workerPool }), env.PORT, env.HOST);
       url = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
+      // Where the CLI finds the site's address for the links it e-mails (src/ops/site-address.ts).
+      await recordSiteAddress(db, url).catch((error: Error) =>
+        container.log.warn({ err: error }, "could not record the site's address for the CLI's links"),
+      );
     } else if (runsWorker && env.WORKER_PORT) {
       // A worker-only process answers probes and scrapes on a port of its own.
       server = await listen(

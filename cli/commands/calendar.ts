@@ -9,13 +9,16 @@ export function registerCalendar(program: Command) {
     .description("Issue a new secret feed URL; the previous URL stops working at once (only a hash is stored)")
     .addHelpText(
       "after",
-      "\nSubscribe to the printed URL in Google Calendar, Apple Calendar or Outlook. Set PUBLIC_URL so it names your site.",
+      "\nSubscribe to the printed URL in Google Calendar, Apple Calendar or Outlook. It names PUBLIC_URL, or else the address the running site recorded.",
     )
     .action(() =>
-      withContainer(async (container) => {
-        const { url } = await container.maintenance.rotateFeed();
-        console.log("New staff calendar feed (keep it private; the old URL no longer works):");
-        console.log(url);
-      }),
+      withContainer(
+        async (container) => {
+          const { url } = await container.maintenance.rotateFeed();
+          console.log("New staff calendar feed (keep it private; the old URL no longer works):");
+          console.log(url);
+        },
+        { links: true },
+      ),
     );
 }

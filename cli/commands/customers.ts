@@ -61,12 +61,15 @@ export function registerCustomers(program: Command) {
     .requiredOption("--email <address>", "the customer's e-mail (any case)", customerEmail)
     .addHelpText("after", "\nExample:\n  haven customers sign-in-link --email client@example.com")
     .action((options: { email: string }) =>
-      withContainer(async (container) => {
-        const link = await container.homeAuth.signInLink(options.email);
-        console.log(link.url);
-        console.error(
-          `haven: sign-in link made for ${link.email}, valid until ${link.expiresAt.toISOString()} (logged)`,
-        );
-      }),
+      withContainer(
+        async (container) => {
+          const link = await container.homeAuth.signInLink(options.email);
+          console.log(link.url);
+          console.error(
+            `haven: sign-in link made for ${link.email}, valid until ${link.expiresAt.toISOString()} (logged)`,
+          );
+        },
+        { links: true },
+      ),
     );
 }

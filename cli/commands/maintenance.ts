@@ -63,9 +63,12 @@ export function registerMaintenance(program: Command) {
     .command("reminders")
     .description("Queue tomorrow's reminder e-mails now (the worker does this every hour; each goes out once)")
     .action(() =>
-      withContainer(async (container) => {
-        const sent = await container.maintenance.sendReminders();
-        console.log(`Queued reminders for ${sent.date}: ${sent.tasks} task(s), ${sent.bookings} booking(s).`);
-      }),
+      withContainer(
+        async (container) => {
+          const sent = await container.maintenance.sendReminders();
+          console.log(`Queued reminders for ${sent.date}: ${sent.tasks} task(s), ${sent.bookings} booking(s).`);
+        },
+        { links: true },
+      ),
     );
 }

@@ -68,14 +68,17 @@ export function registerShares(program: Command) {
       "\nExamples:\n  haven shares rotate --report 12\n  haven shares rotate --report 12 --email\n  haven shares rotate --report 12 --email client@example.com",
     )
     .action((options: { report: number; email?: string | true }) =>
-      withContainer(async (container) => {
-        const origin = (container.env.PUBLIC_URL ?? `http://localhost:${container.env.PORT}`).replace(/\/+$/, "");
-        const result = await container.sharing.rotate(options.report, origin, options.email);
-        console.log(`Revoked ${result.revoked} live link(s) of report #${options.report}.`);
-        console.log(`New link (valid until ${day(result.share.expiresAt)}): ${result.reportLink}`);
-        console.log(
-          result.emailedTo ? `E-mail queued to ${result.emailedTo}.` : "Not e-mailed (add --email to send it).",
-        );
-      }),
+      withContainer(
+        async (container) => {
+          // The site's address (withContainer's links): PUBLIC_URL here, else the one the running site recorded.
+          const result = await container.sharing.rotate(options.report, container.env.PUBLIC_URL, options.email);
+          console.log(`Revoked ${result.revoked} live link(s) of report #${options.report}.`);
+          console.log(`New link (valid until ${day(result.share.expiresAt)}): ${result.reportLink}`);
+          console.log(
+            result.emailedTo ? `E-mail queued to ${result.emailedTo}.` : "Not e-mailed (add --email to send it).",
+          );
+        },
+        { links: true },
+      ),
     );
 }

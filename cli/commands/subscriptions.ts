@@ -253,17 +253,20 @@ export function registerSubscriptions(program: Command) {
     .option("--json", "print the subscription as JSON")
     .addHelpText("after", "\nExample:\n  haven subscriptions change-plan 42 premium")
     .action((id: number, plan: PlanType, options: { json?: boolean }) =>
-      withContainer(async (container) => {
-        const s = await container.subscriptions.changePlan(id, { planType: plan, actor: ACTOR });
-        if (options.json) return printJson(s);
-        if (s.scheduledPlanType === plan)
-          return console.log(
-            `Subscription #${s.id} moves to ${plan} on ${dateOf(container, s.scheduledPlanAt)} (a downgrade waits for the end of the period).`,
+      withContainer(
+        async (container) => {
+          const s = await container.subscriptions.changePlan(id, { planType: plan, actor: ACTOR });
+          if (options.json) return printJson(s);
+          if (s.scheduledPlanType === plan)
+            return console.log(
+              `Subscription #${s.id} moves to ${plan} on ${dateOf(container, s.scheduledPlanAt)} (a downgrade waits for the end of the period).`,
+            );
+          console.log(
+            `Subscription #${s.id} is now on ${s.planType} at ${money(s.monthlyAmount)}/month (the rest of this period is invoiced prorated).`,
           );
-        console.log(
-          `Subscription #${s.id} is now on ${s.planType} at ${money(s.monthlyAmount)}/month (the rest of this period is invoiced prorated).`,
-        );
-      }),
+        },
+        { links: true },
+      ),
     );
 
   subscriptions
@@ -282,46 +285,49 @@ export function registerSubscriptions(program: Command) {
       "\nExamples:\n  haven subscriptions renew\n  haven subscriptions renew --as-of 2027-02-01 --json",
     )
     .action((options: { asOf?: string; json?: boolean }) =>
-      withContainer(async (container) => {
-        const timeZone = container.env.BUSINESS_TZ;
-        const asOf = options.asOf ? endOfBusinessDay(options.asOf, timeZone) : new Date();
-        const through = options.asOf ?? todayIn(timeZone, asOf);
-        const before = options.json ? 0 : await newestInvoiceId(container);
-        // Progress goes to stderr (one line rewritten on a terminal), so --json output and pipes stay clean.
-        const progress = (done: number) => {
-          const line = `Renewing: ${done} due subscription(s) processed`;
-          if (process.stderr.isTTY) process.stderr.write(`\r${line}`);
-          else process.stderr.write(`${line}\n`);
-        };
-        process.stderr.write(`Billing the demo subscriptions due by the end of ${through} (${timeZone})\n`);
-        const result = await container.subscriptions.renewDue(asOf, progress);
-        if (process.stderr.isTTY) process.stderr.write("\n");
-        if (options.json) return printJson({ asOf: asOf.toISOString(), ...result });
-        if (result.billed > 0) {
-          const invoices = await invoicesSince(container, before, LISTED + 1);
-          for (const i of invoices.slice(0, LISTED)) {
-            const amount = money(Number(i.amount_cents) / 100).padStart(9);
-            const outcome =
-              i.status === "paid" ? "paid" : `${i.status}${i.failure_reason ? `: ${i.failure_reason}` : ""}`;
-            console.log(
-              `  invoice #${i.id}  subscription #${i.subscription_id}  ${dateOf(container, new Date(i.period_start).toISOString())} – ${dateOf(container, new Date(i.period_end).toISOString())}  ${amount}  ${outcome}  ${i.email ?? ""}`,
-            );
+      withContainer(
+        async (container) => {
+          const timeZone = container.env.BUSINESS_TZ;
+          const asOf = options.asOf ? endOfBusinessDay(options.asOf, timeZone) : new Date();
+          const through = options.asOf ?? todayIn(timeZone, asOf);
+          const before = options.json ? 0 : await newestInvoiceId(container);
+          // Progress goes to stderr (one line rewritten on a terminal), so --json output and pipes stay clean.
+          const progress = (done: number) => {
+            const line = `Renewing: ${done} due subscription(s) processed`;
+            if (process.stderr.isTTY) process.stderr.write(`\r${line}`);
+            else process.stderr.write(`${line}\n`);
+          };
+          process.stderr.write(`Billing the demo subscriptions due by the end of ${through} (${timeZone})\n`);
+          const result = await container.subscriptions.renewDue(asOf, progress);
+          if (process.stderr.isTTY) process.stderr.write("\n");
+          if (options.json) return printJson({ asOf: asOf.toISOString(), ...result });
+          if (result.billed > 0) {
+            const invoices = await invoicesSince(container, before, LISTED + 1);
+            for (const i of invoices.slice(0, LISTED)) {
+              const amount = money(Number(i.amount_cents) / 100).padStart(9);
+              const outcome =
+                i.status === "paid" ? "paid" : `${i.status}${i.failure_reason ? `: ${i.failure_reason}` : ""}`;
+              console.log(
+                `  invoice #${i.id}  subscription #${i.subscription_id}  ${dateOf(container, new Date(i.period_start).toISOString())} – ${dateOf(container, new Date(i.period_end).toISOString())}  ${amount}  ${outcome}  ${i.email ?? ""}`,
+              );
+            }
+            if (result.billed > LISTED) console.log(`  … and ${result.billed - LISTED} more`);
           }
-          if (result.billed > LISTED) console.log(`  … and ${result.billed - LISTED} more`);
-        }
-        const extra = [
-          result.ended ? `${result.ended} ended` : "",
-          result.planChanges ? `${result.planChanges} scheduled plan change(s) applied` : "",
-        ]
-          .filter(Boolean)
-          .join(", ");
-        const retries =
-          result.paid || result.failed ? `; open invoices retried: ${result.paid} paid, ${result.failed} failed` : "";
-        console.log(
-          result.billed
-            ? `Billed ${result.billed} period(s) through ${through}: ${result.paid} paid, ${result.failed} failed${extra ? `; ${extra}` : ""}.`
-            : `Nothing to bill: every demo period due through ${through} is billed${retries}${extra ? `; ${extra}` : ""}.`,
-        );
-      }),
+          const extra = [
+            result.ended ? `${result.ended} ended` : "",
+            result.planChanges ? `${result.planChanges} scheduled plan change(s) applied` : "",
+          ]
+            .filter(Boolean)
+            .join(", ");
+          const retries =
+            result.paid || result.failed ? `; open invoices retried: ${result.paid} paid, ${result.failed} failed` : "";
+          console.log(
+            result.billed
+              ? `Billed ${result.billed} period(s) through ${through}: ${result.paid} paid, ${result.failed} failed${extra ? `; ${extra}` : ""}.`
+              : `Nothing to bill: every demo period due through ${through} is billed${retries}${extra ? `; ${extra}` : ""}.`,
+          );
+        },
+        { links: true },
+      ),
     );
 }
