@@ -119,6 +119,8 @@ const SPELLINGS: Record<string, Spelling> = {
   "percent-encoded id": (s, params) =>
     params.size ? join(s.map((v, i) => (params.has(i) ? percentEncoded(v) : v))) : null,
   "upper case": (s) => join(s).toUpperCase(),
+  // Below its mount: a router of its own would decide the case there.
+  "upper case below the first segment": (s) => `/${s[0]}${join(s.slice(1)).toUpperCase()}`,
   "mixed case": (s, params) => join(s.map((v, i) => (params.has(i) ? v : v.charAt(0).toUpperCase() + v.slice(1)))),
   "double slash": (s) => `/${s[0]}//${s.slice(1).join("/")}`,
   "trailing slash": (s) => `${join(s)}/`,
@@ -235,6 +237,28 @@ describe("every spelling of every path", () => {
     } finally {
       await ctx.db("staff_settings").where({ key: "require_two_step" }).delete();
     }
+  });
+});
+
+describe("the routers", () => {
+  it("every router of the app routes by exact case and trailing slash (src/http/router.ts)", () => {
+    type Layer = { handle?: { stack?: Layer[]; caseSensitive?: boolean; strict?: boolean } };
+    const loose: string[] = [];
+    let routers = 0;
+    const walk = (stack: Layer[]) => {
+      for (const layer of stack) {
+        const router = layer.handle;
+        if (!router?.stack) continue;
+        routers++;
+        if (!router.caseSensitive || !router.strict) loose.push(String(router.stack.length));
+        walk(router.stack);
+      }
+    };
+    const app = ctx.app as unknown as { router: { stack: Layer[]; caseSensitive: boolean; strict: boolean } };
+    expect([app.router.caseSensitive, app.router.strict]).toEqual([true, true]);
+    walk(app.router.stack);
+    expect(routers).toBeGreaterThan(30);
+    expect(loose).toEqual([]);
   });
 });
 
