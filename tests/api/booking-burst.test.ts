@@ -1,7 +1,7 @@
 // A burst of bookings for one free time, on the pool the app really has (docs/decisions.md#46): every contender gets
 // 201 or 409 with the free times, never a 5xx, and exactly one booking is written. And the limits of that pool's
 // connections: each shows them, a lock not granted in time is a 409 for a booking and a 503 with Retry-After
-// elsewhere, a statement past its time a 503, and migrations run without them.
+// elsewhere, a statement past its time a 503, an idle transaction is ended, and migrations run without them.
 import type { Express } from "express";
 import type { Knex } from "knex";
 import pino from "pino";
@@ -145,6 +145,43 @@ describe("a burst of bookings for the one free morning, on the app's pool", () =
   });
 });
 
+describe("a burst of demo purchases on the app's pool", () => {
+  it("20 card confirmations at once on a process's first purchases: 20 × 200, 20 subscriptions, gapless numbers", async () => {
+    await ctx.container.plans.seed();
+    // A process of its own: nothing it remembers (the plans' names) was read before the burst.
+    const fresh = appOn();
+    const intents = [];
+    for (let i = 0; i < 20; i++)
+      intents.push(
+        (await agentOf(fresh.app).post("/api/create-payment-intent").send({ amount: 194, plan: "basic" }).expect(200))
+          .body.clientSecret as string,
+      );
+    const answers = await Promise.all(
+      intents.map((clientSecret, i) =>
+        agentOf(fresh.app)
+          .post("/api/demo/confirm-payment")
+          .send({
+            clientSecret,
+            name: "Burst Payer",
+            email: `burst-payer-${i}@example.com`,
+            cardNumber: "4242424242424242",
+            expiry: "12 / 39",
+            cvc: "123",
+          }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(intents.map(() => 200));
+    const invoices = await ctx
+      .db("invoices as i")
+      .join("subscriptions as s", "s.id", "i.subscription_id")
+      .where("s.payer_email", "like", "burst-payer-%")
+      .pluck("i.number");
+    expect(invoices).toHaveLength(20);
+    const serials = invoices.map((n: string) => Number(n.slice(-6))).sort((a: number, b: number) => a - b);
+    expect(serials.at(-1)! - serials[0]!).toBe(19);
+  });
+});
+
 describe("the limits of the app's connections", () => {
   it("every connection of the pool shows them (SHOW lock_timeout, statement_timeout, idle_in_transaction…)", async () => {
     // Three transactions at once hold three connections of the pool.
@@ -205,6 +242,29 @@ describe("the limits of the app's connections", () => {
     );
     expect((error as { code?: string }).code).toBe("57014");
     expect(toHttpError(error)).toMatchObject({ status: 503, message: BUSY_MESSAGE });
+  });
+
+  it("a transaction left idle is ended (a 503), and its pool goes on with a new connection", async () => {
+    const { db: one } = appOn({ DB_POOL_MAX: 1, IDLE_IN_TRANSACTION_TIMEOUT_MS: 200 });
+    const idleInTransaction = async () =>
+      (
+        await ctx.db.raw(
+          "select count(*)::int as n from pg_stat_activity where datname = current_database() and state = 'idle in transaction'",
+        )
+      ).rows[0].n;
+    const error = await one
+      .transaction(async (tx) => {
+        await tx.raw("select 1");
+        // Idle in the transaction until Postgres has ended its session.
+        await expect.poll(idleInTransaction, { timeout: 10_000, interval: 50 }).toBe(0);
+        await tx.raw("select 1");
+      })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
+    expect(toHttpError(error).status).toBe(503);
+    expect((await one.raw("select 1 as one")).rows[0].one).toBe(1);
   });
 
   it("migrations run without them: a migration longer than statement_timeout is applied", async () => {

@@ -3,8 +3,7 @@
 import type { Tx } from "../../db/transaction.js";
 import type { MailMessage } from "../mail/mail.schemas.js";
 import type { MailService } from "../mail/index.js";
-import type { Plan } from "../plans/plans.schemas.js";
-import type { PlansService } from "../plans/index.js";
+import { PLAN_SEEDS } from "../plans/index.js";
 import { billingPagePath, signBillingToken } from "./billing-links.js";
 import type { ProviderSubscription } from "./billing-provider.js";
 import type { BusinessIdentity, Subscription } from "./subscriptions.constants.js";
@@ -30,17 +29,22 @@ export interface BillingMailerSettings {
   business?: BusinessIdentity;
 }
 
+/**
+ * The plans' names: the catalog's, which the plans table is seeded from and never renames (only prices change).
+ * Read from the table, the first e-mail of a process asked the pool for a second connection inside its caller's
+ * transaction; a burst of purchases then held every connection waiting for one (docs/decisions.md#46).
+ */
+const PLAN_NAMES = new Map<string, string>(PLAN_SEEDS.map((p) => [p.type, p.name]));
+
 /** The homeowner's My Home address of an invoice's PDF (a receipt links it; a signed-in homeowner opens it). */
 export const invoicePdfPath = (invoiceId: number) => `/my-home/plan/invoices/${invoiceId}/pdf`;
 
 export class BillingMailer {
   /** Transactions whose billing e-mails are gathered (`gathering`). */
   private readonly outboxes = new WeakMap<Tx, MailMessage[]>();
-  private planNames: Map<string, string> | null = null;
 
   constructor(
     private readonly mail: Pick<MailService, "enqueue" | "enqueueMany">,
-    private readonly plans: PlansService,
     private readonly settings: BillingMailerSettings,
     private readonly clock: () => Date,
   ) {}
@@ -51,8 +55,7 @@ export class BillingMailer {
   }
 
   async planName(type: string): Promise<string> {
-    this.planNames ??= new Map((await this.plans.list()).map((p: Plan) => [p.type, p.name]));
-    return this.planNames.get(type) ?? type;
+    return PLAN_NAMES.get(type) ?? type;
   }
 
   /** A billing e-mail to the subscription's customer (who must have an address). */

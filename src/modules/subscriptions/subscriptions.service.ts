@@ -74,7 +74,7 @@ export class SubscriptionsService {
   ) {
     this.clock = deps.clock ?? (() => new Date());
     this.demo = new DemoBilling(deps.plans);
-    this.mailer = new BillingMailer(deps.mail, deps.plans, deps.settings, this.clock);
+    this.mailer = new BillingMailer(deps.mail, deps.settings, this.clock);
     this.state = new ProviderState({
       repo,
       mailer: this.mailer,
