@@ -17,6 +17,8 @@ import { type BenchApp, close, fmt, listen, percentile, verdict } from "./suppor
 
 const CONNECTIONS = Number(process.env.BENCH_LOAD_CONNECTIONS ?? 50);
 const DURATION_S = Number(process.env.BENCH_LOAD_DURATION ?? 30);
+/** BENCH_LOAD_STEPS=booking,purchase,sign-in,quote-pay picks some. */
+const STEPS = process.env.BENCH_LOAD_STEPS?.split(",").map((s) => s.trim());
 const P95_BUDGET_MS = 500;
 const TSX = path.resolve(import.meta.dirname, "../node_modules/.bin/tsx");
 const CLIENT = path.resolve(import.meta.dirname, "load-client.ts");
@@ -125,7 +127,7 @@ export async function runLoadBench(haven: BenchApp): Promise<boolean> {
         .join(" / ")} on ${os.cpus().length} cores)`,
     );
     let failed = false;
-    for (const scenario of Object.keys(configs) as Scenario[]) {
+    for (const scenario of (Object.keys(configs) as Scenario[]).filter((s) => !STEPS || STEPS.includes(s))) {
       const result = await measure(configs[scenario], dir);
       const fivexx = Object.entries(result.statuses)
         .filter(([status]) => Number(status) >= 500)
