@@ -85,8 +85,32 @@ for (const [name, service] of Object.entries(services)) {
   }
 }
 for (const port of services.mailpit?.ports ?? []) if (!String(port).startsWith("127.0.0.1:")) fail("docker-compose.yml", `mailpit port ${port} must bind 127.0.0.1`);
+// Limits: one service that leaks or spins cannot take the host's memory or every core from the others.
+for (const [name, service] of Object.entries(services)) {
+  const limits = service.deploy?.resources?.limits;
+  if (!limits?.memory || !limits?.cpus) fail("docker-compose.yml", `${name}: deploy.resources.limits needs memory and cpus`);
+}
+if (!services.postgres?.shm_size) fail("docker-compose.yml", "postgres: shm_size (Docker's 64 MB /dev/shm fails parallel queries)");
+// Health checks: web's is the image's HEALTHCHECK; the others say it in compose.
+for (const name of ["postgres", "worker", "proxy", "backup"]) {
+  const check = services[name]?.healthcheck;
+  if (!check?.test || check.disable) fail("docker-compose.yml", `${name}: a healthcheck`);
+}
+// The backup runs on a schedule that retries, not `sleep 86400` after each start.
+const backupScript = [services.backup?.command ?? []].flat().join("\n");
+if (/sleep 86400/.test(backupScript) || !/BACKUP_AT/.test(backupScript) || !/BACKUP_RETRY_S/.test(backupScript))
+  fail("docker-compose.yml", "backup: a daily time (BACKUP_AT) and a retry after a failure (BACKUP_RETRY_S), never sleep 86400");
+if (!/sha256/.test(backupScript)) fail("docker-compose.yml", "backup: each backup's SHA-256 beside it (haven doctor reads it)");
 const caddyfile = read("Caddyfile");
-if (!/reverse_proxy[\s\S]*dynamic a[\s\S]*name web/.test(caddyfile)) fail("Caddyfile", "reverse_proxy must follow every web replica (dynamic a … name web)");
+// The Caddyfile names the replicas by their compose container names (project `haven`), with active health checks.
+if (compose?.name !== "haven") fail("docker-compose.yml", "name: haven (the Caddyfile names web's replicas haven-web-<n>)");
+const proxy = caddyfile.slice(caddyfile.indexOf("reverse_proxy"));
+if (!/^\s*to haven-web-1:3000( haven-web-\d+:3000)+\s*$/m.test(proxy)) fail("Caddyfile", "reverse_proxy must name web's replicas: to haven-web-1:3000 haven-web-2:3000 …");
+if (!/^\s*health_uri \/(livez|readyz)\s*$/m.test(proxy)) fail("Caddyfile", "reverse_proxy needs active health checks (health_uri /livez or /readyz)");
+const maxFails = Number(/^\s*max_fails (\d+)\s*$/m.exec(proxy)?.[1] ?? 1);
+if (maxFails < 2) fail("Caddyfile", `max_fails ${maxFails}: one failed dial must not take the only replica out`);
+if (!/^http:\/\/:8081 \{/m.test(caddyfile) || !JSON.stringify(services.proxy?.healthcheck?.test ?? "").includes("127.0.0.1:8081"))
+  fail("Caddyfile", "the proxy's health check answers on http://:8081, and compose's proxy healthcheck asks it");
 // Express answers /METRICS and /metrics/ too: the proxy's block must be case-insensitive and cover a suffix.
 if (!/^\s*@metrics path_regexp \(\?i\)\S*metrics\S*$/m.test(caddyfile) || !/^\s*respond @metrics 404$/m.test(caddyfile)) {
   fail("Caddyfile", "/metrics must be refused in every spelling: @metrics path_regexp (?i)^/+metrics(/|$) and respond @metrics 404");
