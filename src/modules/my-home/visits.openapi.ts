@@ -214,12 +214,13 @@ export const homeVisitsCalls = apiCalls([
     method: "post",
     path: "/api/my-home/subscription/change-plan",
     summary: "Upgrade or downgrade a plan",
-    description: "An upgrade applies at once with a prorated invoice; a downgrade at the end of the period.",
+    description:
+      "An upgrade applies at once with a prorated invoice, once that charge goes through (declined: a 402 with the card's message, the plan as it was); a downgrade at the end of the period.",
     tags: ["My Home"],
     access: "public",
     body: homeChangePlanSchema,
     responses: { 200: homePlan },
-    errors: [401, 404, 409, 503],
+    errors: [401, 402, 404, 409, 503],
   },
   {
     method: "post",

@@ -32,6 +32,8 @@ export type ProviderSubscription = Subscription & {
   billingAnchor: string;
   /** The price list the subscription was sold from (docs/decisions.md#23): its plan changes bill the same list. */
   priceList: PriceList;
+  /** The demo provider's card declines every charge after the first (docs/decisions.md#24). */
+  cardFailsRenewals?: boolean;
 };
 
 export type PriceList = "pricing" | "checkout";
@@ -40,6 +42,11 @@ export type PriceList = "pricing" | "checkout";
 export interface PlanChange {
   state: ProviderSubscriptionState;
   invoice: ProviderInvoiceState | null;
+  /**
+   * The upgrade's charge was declined, and why (the card's message): the provider kept the plan as it was
+   * (docs/decisions.md#49). A waiting downgrade was dropped before the charge was tried.
+   */
+  declined?: string;
 }
 
 export interface BillingProvider {

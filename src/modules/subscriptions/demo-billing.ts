@@ -8,7 +8,7 @@ import type { Plan } from "../plans/plans.schemas.js";
 import type { PlansService } from "../plans/index.js";
 import type { BillingMailer } from "./billing-mailer.js";
 import { type period, periodOn } from "./billing-dates.js";
-import type { BillingProvider, ProviderSubscription } from "./billing-provider.js";
+import type { BillingProvider, PlanChange, ProviderSubscription } from "./billing-provider.js";
 import { ACTION_REQUIRED_REASON } from "./provider-state.js";
 import type { StoredInvoice } from "./invoices.repository.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
@@ -143,9 +143,11 @@ export class DemoBilling implements BillingProvider {
     when: "now" | "period_end" | "keep",
     now: Date,
     key: string,
-  ) {
+  ): Promise<PlanChange> {
     // A downgrade keeps the paid plan and price until the period ends, when the renewal applies it (renewBatch).
     if (when !== "now") return { state: this.stateOf(sub), invoice: null };
+    // docs/decisions.md#49: a card that declines renewals declines the upgrade's charge too; the plan stays as it was.
+    if (sub.cardFailsRenewals) return { state: this.stateOf(sub), invoice: null, declined: DEMO_RENEWAL_DECLINE };
     const state = { ...this.stateOf(sub), planType: plan.type, monthlyAmountCents: plan.amountCents };
     // An upgrade bills the difference for what is left of the period, at once; its id names the change
     // (docs/decisions.md#35), so a repeat of it is the same invoice.

@@ -51,6 +51,7 @@ export const publicSubscription = ({
   providerCustomerId: _c,
   billingAnchor: _a,
   priceList: _l,
+  cardFailsRenewals: _f,
   ...rest
 }: ProviderSubscription): Subscription => rest;
 
@@ -264,6 +265,9 @@ export class ProviderState {
    */
   async applyProviderInvoice(invoice: ProviderInvoiceState, tx: Tx, known?: Subscription): Promise<void> {
     const { repo, mailer, log } = this.deps;
+    // A declined upgrade's invoice (a pending update, docs/decisions.md#49): the plan did not change and the customer
+    // was told at once; Stripe voids it when the update expires. Stored once paid, as the upgrade then applies.
+    if (invoice.billingReason === "subscription_update" && invoice.status !== "paid") return;
     // The caller that has just stored the subscription passes it (demo renewals): one query less per invoice.
     const sub = known ?? (await repo.findByProviderId(invoice.provider, invoice.providerSubscriptionId, tx));
     if (!sub) {

@@ -1,4 +1,7 @@
-// A plan change at Stripe (docs/decisions.md#25, #35, #49), as StripeBilling.changePlan makes it. A downgrade waits in a Subscription Schedule whose
+// A plan change at Stripe (docs/decisions.md#25, #35, #49), as StripeBilling.changePlan makes it. An upgrade is a
+// pending update (payment_behavior=pending_if_incomplete): Stripe applies the new price only once its prorated
+// invoice is paid, where by default it applies an update "regardless of whether payment on the new invoice
+// succeeds"; so a declined card leaves the plan as it was. A downgrade waits in a Subscription Schedule whose
 // phases each carry the subscription's taxes: an update's phases replace the schedule's, each with only the tax
 // rates it is given, so a phase sent without them would bill every later renewal without tax.
 import type Stripe from "stripe";
@@ -42,7 +45,8 @@ export function phaseTaxesOf(subscription: Stripe.Subscription): {
 
 /**
  * Upgrade ("now"): a waiting downgrade's schedule is released, so the price paid is still the item's, then the price
- * is swapped and the rest of the period invoiced at once (always_invoice), prorated from what was paid. Downgrade ("period_end"):
+ * is swapped and the rest of the period invoiced at once (always_invoice), prorated from what was paid, as a pending
+ * update: declined, the answer says why (`declined`) and nothing but the release changed. Downgrade ("period_end"):
  * a Subscription Schedule keeps the paid price until the period ends, then the new one, and releases the
  * subscription. "keep": a waiting downgrade's schedule is released.
  */
@@ -72,13 +76,20 @@ export async function changePlanAtStripe(
       {
         items: [{ id: item.id, price: price! }],
         proration_behavior: "always_invoice",
+        payment_behavior: "pending_if_incomplete",
+        // Kept with the pending update and applied with the price (Stripe API 2026-05-27 and later).
         metadata: { plan: plan.type },
-        expand: ["customer", "latest_invoice"],
+        expand: ["customer", "latest_invoice.payments.data.payment.payment_intent"],
       },
       { idempotencyKey: key },
     ),
   );
   const latest = typeof updated.latest_invoice === "object" ? updated.latest_invoice : null;
+  if (updated.pending_update) {
+    // Its invoice was not paid: Stripe keeps the price paid for, and voids the invoice when the update expires.
+    const reason = latest ? invoiceStateOf(latest)?.failureReason : null;
+    return { state: stateOf(updated), invoice: null, declined: reason ?? "The card payment did not go through." };
+  }
   // The upgrade's proration invoice.
   const invoice =
     latest?.billing_reason === "subscription_update" ? invoiceStateOf(latest, await side.taxRatesOf(latest)) : null;

@@ -8,7 +8,7 @@ import type { Logger } from "pino";
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import type { AuditLog } from "../audit/index.js";
 import { ConflictError, HttpError, ValidationError } from "../../http/errors.js";
-import { DEMO_DECLINES, digitsOnly } from "../payments/index.js";
+import { CardDeclinedError, DEMO_DECLINES, digitsOnly } from "../payments/index.js";
 import type { Plan, PlanType, PlansService } from "../plans/index.js";
 import { cancellationTakesEffect } from "./billing-dates.js";
 import type { BillingMailer } from "./billing-mailer.js";
@@ -45,6 +45,11 @@ interface ChangeSpec {
   requestKey?: string | null;
   /** Who asks: "staff:<id>", "cli" or "customer". */
   actor: string;
+}
+
+/** A change the provider refused once something was kept (a declined upgrade): committed, then answered with `error`. */
+class Refused {
+  constructor(readonly error: HttpError) {}
 }
 
 /** A past-due plan pays its open invoice before it changes (the proration would be charged to the failing card). */
@@ -116,7 +121,8 @@ export class SubscriptionActions {
 
   /**
    * An upgrade applies at once with a prorated invoice, prorated from the plan paid for (a waiting downgrade is
-   * dropped first); a downgrade at the end of the period, the paid price kept until then. Asking for the current
+   * dropped first), once that invoice is paid: declined, the plan stays as it was and the answer is the card's
+   * message (402, docs/decisions.md#49). A downgrade applies at the end of the period, the paid price kept until then. Asking for the current
    * plan while a downgrade waits takes the downgrade back. A past-due plan cannot change (409).
    */
   async changePlan(
@@ -154,8 +160,18 @@ export class SubscriptionActions {
           return apply.applyProviderState(state, tx, { actor: input.actor, now });
         }
         if (target.price > current.price) {
-          const { state, invoice } = await this.call(() => provider.changePlan(sub, priced, "now", now, key));
+          const { state, invoice, declined } = await this.call(() => provider.changePlan(sub, priced, "now", now, key));
           if (sub.scheduledPlanType) await this.undoScheduled(sub, input.actor, tx);
+          if (declined) {
+            // docs/decisions.md#49: the plan stays as it was; its history says why, and the card's message is the answer.
+            await repo.logEvent(
+              sub.id,
+              { kind: "plan_change_declined", actor: input.actor, fromPlan: sub.planType, toPlan: input.planType },
+              tx,
+            );
+            await apply.applyProviderState(state, tx, { actor: input.actor, now });
+            return new Refused(new CardDeclinedError(declined));
+          }
           const after = await apply.applyProviderState(state, tx, { actor: input.actor, now });
           if (invoice) await apply.applyProviderInvoice(invoice, tx);
           return after;
@@ -271,7 +287,7 @@ export class SubscriptionActions {
   private async change(
     id: number,
     spec: ChangeSpec,
-    work: (sub: ProviderSubscription, tx: Tx, key: string) => Promise<Subscription>,
+    work: (sub: ProviderSubscription, tx: Tx, key: string) => Promise<Subscription | Refused>,
   ): Promise<Subscription> {
     const { repo, changes, transaction, mailer } = this.deps;
     const seen = await loadSubscription(repo, id);
@@ -279,12 +295,13 @@ export class SubscriptionActions {
     await mailer.planName(seen.planType);
     const name = `sub:${id}:${spec.kind}:${spec.target}`;
     const key = `${name}:${spec.requestKey ? `key:${spec.requestKey}` : `v${seen.version}`}`;
-    return transaction(async (tx) => {
+    const outcome = await transaction(async (tx) => {
       await changes.lock(id, tx);
       const first = await changes.answer(key, tx);
       if (first) return first.response as Subscription;
       const sub = (await repo.find(id, tx))!;
-      await work(sub, tx, key);
+      const done = await work(sub, tx, key);
+      if (done instanceof Refused) return done;
       const answer = publicSubscription((await repo.find(id, tx))!);
       await changes.record(id, { key, statusCode: 200, response: answer }, tx);
       // A repeat returned above: one change, one event.
@@ -299,6 +316,8 @@ export class SubscriptionActions {
         });
       return answer;
     });
+    if (outcome instanceof Refused) throw outcome.error;
+    return outcome;
   }
 
   /** Reaches the provider before anything is sent that changes the subscription: failing here changed nothing. */

@@ -209,7 +209,7 @@ export const subscriptionsCalls = apiCalls([
     path: "/api/subscriptions/{id}/change-plan",
     summary: "Upgrade (at once, prorated) or downgrade (at period end)",
     description:
-      "A downgrade sets `scheduledPlanType`/`scheduledPlanAt` (Stripe: a Subscription Schedule); asking for the current plan while one waits takes it back; an upgrade is prorated from the plan paid for. The same plan, or a past-due plan, is a 409. " +
+      "A downgrade sets `scheduledPlanType`/`scheduledPlanAt` (Stripe: a Subscription Schedule); asking for the current plan while one waits takes it back; an upgrade is prorated from the plan paid for, and applies once that charge goes through: declined, it is a 402 with the card's message and the plan stays as it was. The same plan, or a past-due plan, is a 409. " +
       ONE_AT_A_TIME,
     tags,
     access: "staff",
@@ -217,7 +217,7 @@ export const subscriptionsCalls = apiCalls([
     headers: idempotencyKeyHeader,
     body: changePlanSchema,
     responses: { 200: subscription },
-    errors: [404, 409, 503],
+    errors: [402, 404, 409, 503],
   },
   {
     method: "post",

@@ -58,6 +58,7 @@ export const toSubscription = (row: Row): ProviderSubscription => ({
   providerCustomerId: (row.provider_customer_id as string | null) ?? null,
   billingAnchor: dateOnly(row.billing_anchor),
   priceList: row.price_list === "checkout" ? "checkout" : "pricing",
+  cardFailsRenewals: Boolean(row.card_fails_renewals),
 });
 
 const toEvent = (row: Row): SubscriptionEvent => ({
