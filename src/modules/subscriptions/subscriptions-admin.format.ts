@@ -11,6 +11,7 @@ const EVENT_LABELS: Record<string, string> = {
   plan_changed: "Plan changed",
   plan_change_scheduled: "Plan change scheduled",
   plan_change_undone: "Scheduled plan change taken back",
+  plan_change_declined: "Upgrade declined: the card was refused",
   cancel_scheduled: "Cancellation scheduled",
   cancel_undone: "Cancellation undone",
   canceled: "Canceled",

@@ -84,7 +84,7 @@ const event = z
     id: idNumber,
     kind: z.string().meta({
       description:
-        "created, activated, plan_changed, plan_change_scheduled, plan_change_undone, cancel_scheduled, cancel_undone, canceled, payment_failed, payment_recovered, status_changed, card_updated",
+        "created, activated, plan_changed, plan_change_scheduled, plan_change_undone, plan_change_declined, cancel_scheduled, cancel_undone, canceled, payment_failed, payment_recovered, status_changed, card_updated",
     }),
     fromPlan: z.string().nullable(),
     toPlan: z.string().nullable(),
