@@ -128,7 +128,11 @@ export async function runLoadBench(haven: BenchApp): Promise<boolean> {
     );
     let failed = false;
     for (const scenario of (Object.keys(configs) as Scenario[]).filter((s) => !STEPS || STEPS.includes(s))) {
+      // The server's own CPU per answer (this process serves): what a busy machine cannot inflate, unlike the times.
+      const cpu = process.cpuUsage();
       const result = await measure(configs[scenario], dir);
+      const { user, system } = process.cpuUsage(cpu);
+      const cpuMs = (user + system) / 1000 / Math.max(1, result.requests);
       const fivexx = Object.entries(result.statuses)
         .filter(([status]) => Number(status) >= 500)
         .reduce((n, [, count]) => n + count, 0);
@@ -140,7 +144,7 @@ export async function runLoadBench(haven: BenchApp): Promise<boolean> {
       const ok = fivexx === 0 && result.errors === 0 && result.requests > 0;
       failed ||= !ok;
       console.log(
-        `  ${labels[scenario].padEnd(24)} ${fmt(result.requests / result.seconds).padStart(6)} req/s   p50 ${fmt(p50).padStart(5)} ms   p95 ${fmt(p95).padStart(5)} ms   5xx ${fmt(fivexx)}   no answer ${fmt(result.errors)}   (${statuses})   (budget p95 ≤ ${P95_BUDGET_MS} ms: ${verdict(p95 <= P95_BUDGET_MS)}; 0 × 5xx: ${verdict(ok)})`,
+        `  ${labels[scenario].padEnd(24)} ${fmt(result.requests / result.seconds).padStart(6)} req/s   p50 ${fmt(p50).padStart(5)} ms   p95 ${fmt(p95).padStart(5)} ms   5xx ${fmt(fivexx)}   no answer ${fmt(result.errors)}   server CPU ${fmt(cpuMs, 1)} ms/answer   (${statuses})   (budget p95 ≤ ${P95_BUDGET_MS} ms: ${verdict(p95 <= P95_BUDGET_MS)}; 0 × 5xx: ${verdict(ok)})`,
       );
     }
     return !failed;
