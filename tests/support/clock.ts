@@ -71,7 +71,7 @@ export function setSuiteTime(instant: Date | null): void {
 }
 
 /** The instant HAVEN_TEST_NOW sets, or null for the real now. */
-export function settingTime(): Date | null {
+function settingTime(): Date | null {
   const value = process.env.HAVEN_TEST_NOW;
   return value?.trim() ? parseSuiteNow(value) : null;
 }
