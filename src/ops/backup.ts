@@ -29,7 +29,7 @@ import { dumpWith, pgDumpFor } from "./backup.pg-dump.js";
 export { type BackupResult, type BackupSettings, backupSettings } from "./backup.common.js";
 export { readableDataDir } from "./backup.base.js";
 export { dataDirRefusal, databaseContents, restoreBase, restoreDump } from "./backup.restore.js";
-export { type BackupReading, damagedBackup, readBackup } from "./backup.verify.js";
+export { damagedBackup, readBackup } from "./backup.verify.js";
 
 export const BACKUP_TASK = "db:backup";
 /** graphile-worker crontab line (UTC), when BACKUP_DIR is set: daily at 02:50, `fill=1d` catches up a missed day. */
