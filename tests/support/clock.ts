@@ -91,6 +91,7 @@ export const suiteToday = (timeZone = SUITE_TZ): string => todayIn(timeZone, sui
 /**
  * The dates the date-sensitive scenarios run at (tests/api/fixed-dates.test.ts), besides today: HAVEN_TEST_NOW
  * spellings, in the business zone. Haven keeps no holiday list, so the holiday is only the calendar's: New Year's.
+ * One a day: the scenarios share one database and one inspector, so two on one day would take each other's times.
  */
 export const SUITE_DATES = [
   { label: "a Saturday", at: "2026-11-28" },
