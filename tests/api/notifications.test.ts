@@ -258,11 +258,13 @@ describe("paid but never booked (the hourly job, its clock passed in)", () => {
       (await ctx.db("notifications").where({ kind: "paid-never-booked" })).filter((r) =>
         [`paid-never-booked:${paid.email}`, `paid-never-booked:${booked.email}`].includes(r.once_key),
       );
+    // Counted from when the subscription was recorded, by the database's clock, as the job counts.
+    const recorded = new Date((await ctx.db("subscriptions").where({ id: sub.id }).first("created_at")).created_at);
     // A day and a half later: not yet.
-    await ctx.container.notifications.paidNeverBooked(new Date(bought.getTime() + 36 * 3_600_000));
+    await ctx.container.notifications.paidNeverBooked(new Date(recorded.getTime() + 36 * 3_600_000));
     expect(await mine()).toHaveLength(0);
     // Two days and an hour later: the one who never booked, linked to their subscription.
-    const at = new Date(bought.getTime() + 49 * 3_600_000);
+    const at = new Date(recorded.getTime() + 49 * 3_600_000);
     await ctx.container.notifications.paidNeverBooked(at);
     const rows = await mine();
     expect(rows).toHaveLength(1);
