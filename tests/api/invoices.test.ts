@@ -1,6 +1,6 @@
 // Invoices as documents and refunds with the demo provider (docs/decisions.md#33, #34): gapless numbers, tax on the
 // home's province, the receipt's figures, the staff calls (list, CSV, one invoice, PDF), refunds in full and in part
-// with the tax in proportion and revenue net of them, and the GST/HST report.
+// with the tax in proportion and revenue net of them, and /admin/tax (the report's figures: tax-report.test.ts).
 import { PDFParse } from "pdf-parse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Tx } from "../../src/db/transaction.js";
@@ -260,50 +260,6 @@ describe("refunds (demo provider)", () => {
     const detail = await staff.agent.get(`/api/invoices/${invoiceId}`).expect(200);
     expect(detail.body.refundable).toBe(0);
     expect(detail.body.refunds).toHaveLength(2);
-  });
-
-  it("the tax report: collected by paid date, refunded by refund date, net, by province and rate", async () => {
-    await staff.agent.get("/api/tax-report?from=2027-05-01").expect(400);
-    await staff.agent.get("/api/tax-report?from=2027-05-01&to=2027-04-01").expect(400);
-    await ctx.agent().get("/api/tax-report?from=2027-01-01&to=2027-01-31").expect(401);
-    const january = await staff.agent.get("/api/tax-report?from=2027-01-01&to=2027-01-31").expect(200);
-    expect(january.body.lines).toEqual([
-      {
-        province: "ON",
-        kind: "HST",
-        label: "HST 13%",
-        percent: 13,
-        netSales: 412,
-        collected: 53.56,
-        refunded: 0,
-        net: 53.56,
-      },
-      {
-        province: "QC",
-        kind: "GST",
-        label: "GST 5%",
-        percent: 5,
-        netSales: 412,
-        collected: 20.6,
-        refunded: 0,
-        net: 20.6,
-      },
-      {
-        province: "QC",
-        kind: "QST",
-        label: "QST 9.975%",
-        percent: 9.975,
-        netSales: 412,
-        collected: 41.1,
-        refunded: 0,
-        net: 41.1,
-      },
-    ]);
-    // The refunds were made today (the clock's day), their invoice paid in April 2027: counted when they were made.
-    const all = await staff.agent.get("/api/tax-report?from=2026-01-01&to=2027-12-31").expect(200);
-    const on = all.body.lines.find((l: { province: string }) => l.province === "ON");
-    expect(on).toMatchObject({ collected: 53.56 * 4, refunded: 53.56, net: 53.56 * 3 });
-    expect(all.body.totals.refunded).toBe(53.56);
   });
 });
 

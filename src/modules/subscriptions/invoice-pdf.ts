@@ -150,6 +150,19 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
       row(`${line.label}${invoice.taxProvince ? ` (${invoice.taxProvince})` : ""}`, cad(line.amountCents));
     rule();
     row("Total", cad(Math.round(invoice.amount * 100)), { bold: true, size: 13, color: GREEN });
+    // docs/decisions.md#50: when the customer's balance paid part (or added an earlier debt), what the card paid.
+    const balance = Math.round(invoice.balanceApplied * 100);
+    if (balance !== 0) {
+      row(balance > 0 ? "Paid from account credit" : "Earlier balance owed, added", cad(Math.abs(balance)));
+      const rest = Math.round(invoice.amount * 100) - balance;
+      row(
+        invoice.status === "paid" ? "Paid by card" : "Due",
+        cad(invoice.status === "paid" ? Math.round(invoice.amountPaid * 100) : rest),
+        {
+          bold: true,
+        },
+      );
+    }
 
     if (doc.refunds.length) {
       pdf.moveDown(0.6);

@@ -28,7 +28,16 @@ const invoice = z
       .string()
       .nullable()
       .meta({ description: "HAV-YYYY-NNNNNN, gapless per year; null on a draft", example: "HAV-2027-000123" }),
-    amount: z.number().meta({ description: "The total charged, tax included (dollars)", example: 465.56 }),
+    amount: z.number().meta({ description: "The total, tax included (dollars)", example: 465.56 }),
+    amountPaid: z.number().meta({
+      description: "What the payment (the card) paid of the total; the rest was the customer's balance (dollars)",
+      example: 465.56,
+    }),
+    balanceApplied: z.number().meta({
+      description:
+        "The customer's balance applied: a credit used (positive) or an earlier debt carried in (negative); amount = amountPaid + balanceApplied once paid",
+      example: 0,
+    }),
     subtotal: z.number().meta({ description: "Before tax (dollars)", example: 412 }),
     tax: z.number().meta({ description: "Dollars", example: 53.56 }),
     taxLines: z.array(taxLine),
@@ -80,14 +89,29 @@ const refund = z
 
 const taxReportLine = z.object({
   province: z.string(),
-  kind: z.string(),
-  label: z.string(),
+  kind: z.string().meta({ description: "GST, HST, QST, or none (invoices that charged no tax)" }),
+  label: z.string().meta({ example: "HST 13%" }),
   percent: z.number(),
+  return: z
+    .enum(["gstHst", "qst"])
+    .meta({ description: "The return it goes on: the CRA's GST/HST or Revenu Québec's QST" }),
   netSales: z.number().meta({ description: "Sales before tax the tax was charged on, net of refunds (dollars)" }),
   collected: z.number(),
   refunded: z.number(),
   net: z.number(),
 });
+
+const taxReturn = z
+  .object({
+    sales: z.number().meta({ description: "Before tax: invoices whose tax fell due in the range, each once" }),
+    salesRefunded: z.number().meta({ description: "Before tax: given back by refunds made in the range" }),
+    netSales: z.number().meta({ description: "sales − salesRefunded (GST/HST line 101)" }),
+    taxCollected: z.number().meta({ description: "Collected or collectible (GST/HST line 103)" }),
+    adjustments: z.number().meta({ description: "Tax given back by the refunds' credit notes (GST/HST line 107)" }),
+    netTax: z.number().meta({ description: "taxCollected − adjustments" }),
+    unpaidTax: z.number().meta({ description: "Of taxCollected, on invoices not paid yet" }),
+  })
+  .meta({ id: "TaxReturnFigures" });
 
 const homeInvoice = z
   .object({
@@ -200,19 +224,21 @@ export const invoicesCalls = apiCalls([
   {
     method: "get",
     path: "/api/tax-report",
-    summary: "GST/HST and QST collected, refunded and net, by province and rate",
+    summary: "The GST/HST return's and the QST return's figures, and the taxes by province and rate",
     description:
-      "Collected: paid invoices by payment date; refunded: refunds by the date they were made; `from`/`to` are business days, both included.",
+      "docs/decisions.md#50. An invoice counts on the day its tax fell due (the earlier of its date and its payment): paid ones, and unpaid renewals and quote invoices; a refund's credit note is an adjustment on the day it was made. `gstHst` takes every sale and the GST and HST; `qst` the Quebec sales and the QST. `from`/`to` are business days, both included. `?format=csv`: the two returns' rows, then one row per province and tax.",
     tags,
     access: "staff",
+    csv: true,
     query: taxReportQuerySchema,
     responses: {
       200: z
         .object({
           from: z.string(),
           to: z.string(),
+          gstHst: taxReturn,
+          qst: taxReturn,
           lines: z.array(taxReportLine),
-          totals: z.object({ netSales: z.number(), collected: z.number(), refunded: z.number(), net: z.number() }),
         })
         .meta({ id: "TaxReport" }),
     },

@@ -5,9 +5,12 @@ import type { Knex } from "knex";
 import type { Tx } from "../../db/transaction.js";
 import { todayIn } from "../../shared/business-time.js";
 import { type Province, type TaxLine, isProvince, provinceOfPostalCode, taxFor } from "../tax/index.js";
+import { type InvoiceFigures, differingFigures, providerFigures, storedFigures } from "./invoice-figures.js";
+import { type LockedInvoice, type Row, cents, formatInvoiceNumber, paidCents, toInvoice } from "./invoice-rows.js";
 import type { Invoice, ProviderInvoiceState } from "./subscriptions.constants.js";
 
-export type Row = Record<string, unknown>;
+// The row mapping lives in invoice-rows.ts; its importers read it from here too.
+export { type Row, cents, formatInvoiceNumber, toInvoice };
 type Db = Knex | Tx;
 
 export interface InvoiceSettings {
@@ -21,34 +24,11 @@ export const DEFAULT_INVOICE_SETTINGS: InvoiceSettings = { timeZone: "America/To
 /** Statuses that carry a number: a draft gets one only once it is open or paid. */
 const NUMBERED = ["open", "paid"];
 
-const iso = (value: unknown) =>
-  value instanceof Date ? value.toISOString() : value == null ? null : new Date(value as string).toISOString();
-export const cents = (value: unknown) => Number(value ?? 0);
-const linesOf = (value: unknown): TaxLine[] =>
-  (typeof value === "string" ? JSON.parse(value) : (value ?? [])) as TaxLine[];
-
-export const formatInvoiceNumber = (year: number, n: number) => `HAV-${year}-${String(n).padStart(6, "0")}`;
-
-export const toInvoice = (row: Row): Invoice => ({
-  id: row.id as number,
-  subscriptionId: row.subscription_id as number,
-  quoteRequestId: (row.quote_request_id as number | null | undefined) ?? null,
-  providerInvoiceId: row.provider_invoice_id as string,
-  number: (row.number as string | null) ?? null,
-  amount: cents(row.amount_cents) / 100,
-  subtotal: cents(row.subtotal_cents ?? row.amount_cents) / 100,
-  tax: cents(row.tax_cents) / 100,
-  taxLines: linesOf(row.tax_lines),
-  taxProvince: (row.tax_province as string | null) ?? null,
-  refunded: cents(row.refunded_cents) / 100,
-  hostedInvoiceUrl: (row.hosted_invoice_url as string | null) ?? null,
-  currency: row.currency as string,
-  periodStart: iso(row.period_start)!,
-  periodEnd: iso(row.period_end)!,
-  status: row.status as string,
-  billingReason: (row.billing_reason as string | null) ?? null,
-  paidAt: iso(row.paid_at),
-  failureReason: (row.failure_reason as string | null) ?? null,
+/** The columns of a provider invoice's figures (invoice-figures.ts). */
+const figureColumns = (figures: InvoiceFigures, province: Province): Row => ({
+  ...figures,
+  tax_lines: JSON.stringify(figures.tax_lines),
+  tax_province: province,
 });
 
 /** One period of a demo renewal batch, billed at the subscription's monthly price (before tax). */
@@ -124,6 +104,36 @@ export class InvoicesRepository {
     return out;
   }
 
+  /** An invoice's tax province: as stored, else its subscription's (provinces). */
+  private async provinceOf(subscriptionId: number, stored: Row | undefined, tx: Tx): Promise<Province> {
+    const named = stored?.tax_province as string | null | undefined;
+    if (named && isProvince(named)) return named;
+    return (await this.provinces([subscriptionId], tx)).get(subscriptionId) ?? this.defaultProvince();
+  }
+
+  /**
+   * A paid invoice's figures set to the provider's (reconciliation, docs/decisions.md#50): its row locked and
+   * compared with what the provider gives now. Null when they agree; else the fields that differed, before and after.
+   */
+  async correctFigures(
+    id: number,
+    invoice: ProviderInvoiceState,
+    tx: Tx,
+  ): Promise<{ fields: string[]; before: InvoiceFigures; after: InvoiceFigures } | null> {
+    const row = await tx("invoices").where({ id }).forUpdate().first();
+    if (!row || invoice.provider === "demo") return null;
+    const province = await this.provinceOf(row.subscription_id as number, row, tx);
+    const issued = new Date((row.paid_at ?? row.period_start) as string);
+    const after = providerFigures(invoice, province, todayIn(this.settings.timeZone, issued));
+    const before = storedFigures(row);
+    const fields = differingFigures(before, after);
+    if (!fields.length) return null;
+    await tx("invoices")
+      .where({ id })
+      .update({ ...figureColumns(after, province), updated_at: tx.fn.now() });
+    return { fields, before, after };
+  }
+
   /**
    * Inserts or updates an invoice by provider id; returns its status before (null when new). The demo provider
    * gives no tax lines: its `amountCents` is the subtotal and the tax is computed for the home's province on the
@@ -141,26 +151,13 @@ export class InvoicesRepository {
       .first();
     const issuedAt = invoice.paidAt ?? invoice.periodStart;
     const money = async (): Promise<Row> => {
-      if (invoice.taxLines) {
-        const taxCents = invoice.taxLines.reduce((sum, line) => sum + line.amountCents, 0);
-        return {
-          amount_cents: invoice.amountCents,
-          subtotal_cents: invoice.subtotalCents ?? invoice.amountCents - taxCents,
-          tax_cents: taxCents,
-          tax_lines: JSON.stringify(invoice.taxLines),
-          tax_province: existing?.tax_province ?? (await this.provinces([subscriptionId], tx)).get(subscriptionId),
-        };
+      // Stripe's figures as given: total, subtotal, taxes, paid and balance (invoice-figures.ts, docs/decisions.md#50).
+      if (invoice.provider !== "demo") {
+        const province = await this.provinceOf(subscriptionId, existing as Row | undefined, tx);
+        return figureColumns(providerFigures(invoice, province, todayIn(this.settings.timeZone, issuedAt)), province);
       }
       // A demo invoice stored before keeps its figures (its amount is then the total already).
       if (existing) return {};
-      // A provider's invoice without tax lines: its amount is what was charged, taken as it is.
-      if (invoice.provider !== "demo")
-        return {
-          amount_cents: invoice.amountCents,
-          subtotal_cents: invoice.amountCents,
-          tax_cents: 0,
-          tax_lines: "[]",
-        };
       const province = (await this.provinces([subscriptionId], tx)).get(subscriptionId)!;
       const taxed = taxFor(invoice.amountCents, province, todayIn(this.settings.timeZone, issuedAt));
       return {
@@ -361,18 +358,15 @@ export class InvoicesRepository {
    * only: refunds log the subscription's event and e-mail its payer, so an accepted quote's invoice is not refunded
    * here (docs/decisions.md#43) and reads as none.
    */
-  async lock(
-    id: number,
-    tx: Tx,
-  ): Promise<
-    (Invoice & { provider: string; totalCents: number; refundedCents: number; subtotalCents: number }) | null
-  > {
+  async lock(id: number, tx: Tx): Promise<LockedInvoice | null> {
     const row = await tx("invoices").where({ id }).whereNotNull("subscription_id").forUpdate().first();
     return row
       ? {
           ...toInvoice(row),
           provider: row.provider as string,
           totalCents: cents(row.amount_cents),
+          // docs/decisions.md#50: a refund goes back to the card, at most what the card paid.
+          paidCents: paidCents(row),
           refundedCents: cents(row.refunded_cents),
           subtotalCents: cents(row.subtotal_cents ?? row.amount_cents),
         }

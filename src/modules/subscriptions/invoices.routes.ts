@@ -10,7 +10,7 @@ import { startOfBusinessDay } from "./billing-dates.js";
 import { invoiceListQuerySchema, refundSchema, resendKeySchema, taxReportQuerySchema } from "./invoices.schemas.js";
 import type { InvoicesService } from "./invoices.service.js";
 import { staffActor } from "./subscriptions.routes.js";
-import type { TaxReportService } from "./tax-report.js";
+import { type TaxReportService, taxReportRows } from "./tax-report.js";
 import { createRouter } from "../../http/router.js";
 
 export interface InvoicesRoutesDeps {
@@ -70,7 +70,16 @@ export function invoicesApi({ invoices, taxReport, timeZone }: InvoicesRoutesDep
 
   router.get("/tax-report", requireStaffApi, async (req, res) => {
     const { from, to } = query(req, taxReportQuerySchema);
-    res.json(await taxReport.report(from, to));
+    const csv = wantsCsv(req);
+    const report = await taxReport.report(from, to);
+    if (!csv) return res.json(report);
+    const rows = taxReportRows(report);
+    return sendCsv(res, {
+      name: `tax-report-${from}-to-${to}`,
+      batches: (async function* () {
+        yield rows;
+      })(),
+    });
   });
 
   return router;

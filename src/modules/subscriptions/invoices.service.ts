@@ -57,7 +57,7 @@ export class InvoicesService {
     if (!invoice) throw new NotFoundError("Invoice not found");
     const refunds = await this.deps.refundRows.forInvoice(id);
     const refundable =
-      invoice.status === "paid" ? Math.max(0, Math.round((invoice.amount - invoice.refunded) * 100)) / 100 : 0;
+      invoice.status === "paid" ? Math.max(0, Math.round((invoice.amountPaid - invoice.refunded) * 100)) / 100 : 0;
     return { invoice, refunds, refundable };
   }
 

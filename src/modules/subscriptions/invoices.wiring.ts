@@ -29,7 +29,7 @@ export interface InvoiceSideDeps {
   business: BusinessIdentity;
   timeZone: string;
   log: Logger;
-  /** The audit trail, for staff refunds (refunds.ts). */
+  /** The audit trail: staff refunds (refunds.ts), a paid invoice corrected by reconciliation (reconcile.ts). */
   audit: RefundsDeps["audit"];
   /** The staff bell: disputes (charge-events.ts). */
   notifications?: ConstructorParameters<typeof ChargeEvents>[0]["notifications"];
@@ -106,6 +106,7 @@ export function createInvoiceSide(deps: InvoiceSideDeps): InvoiceSide {
     repo: deps.repo,
     transaction: deps.transaction,
     log: deps.log,
+    audit: deps.audit,
   });
   return {
     invoices,

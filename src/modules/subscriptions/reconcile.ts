@@ -1,14 +1,18 @@
 // Books that match (docs/decisions.md#34): Haven's subscriptions, invoices and refunds compared with Stripe's, page by
 // page (the SDK's auto-pagination). What a missed webhook left behind is repaired through the same write paths a
-// webhook takes (applyProviderState, applyProviderInvoice, recordProviderRefund); every difference is reported.
+// webhook takes (applyProviderState, applyProviderInvoice, recordProviderRefund); every difference is reported. A paid
+// invoice whose figures differ from Stripe's is corrected, with an audit event (docs/decisions.md#50).
 import type { Logger } from "pino";
 import type Stripe from "stripe";
 import type { TransactionRunner } from "../../db/transaction.js";
+import type { AuditLog } from "../audit/index.js";
 import { ChangesRepository } from "./changes.repository.js";
+import type { InvoiceFigures } from "./invoice-figures.js";
 import type { RefundsService } from "./refunds.js";
 import { type StripeRefunds, idOf } from "./refunds-stripe.js";
 import { ForeignSubscriptionError, type StripeBilling, invoiceStateOf, stateOf } from "./stripe-billing.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
+import type { Invoice, ProviderInvoiceState } from "./subscriptions.constants.js";
 import type { SubscriptionsService } from "./subscriptions.service.js";
 
 export interface Difference {
@@ -38,15 +42,42 @@ export interface ReconcileDeps {
   refunds: Pick<StripeRefunds, "invoiceOfPaymentIntent"> | null;
   recordRefund: Pick<RefundsService, "recordProviderRefund">;
   subscriptions: Pick<SubscriptionsService, "applyProviderState" | "applyProviderInvoice">;
-  /** StripeBilling's readBack: a subscription with its customer, read as a webhook reads it before storing. */
-  billing?: Pick<StripeBilling, "readBack"> | null;
+  /** StripeBilling's readBack (a subscription with its customer, read as a webhook reads it before storing) and
+   * taxRatesOf (the Tax Rates an invoice's taxes name, so its tax lines are Stripe's). */
+  billing?: Pick<StripeBilling, "readBack" | "taxRatesOf"> | null;
   repo: Pick<SubscriptionsRepository, "findByProviderId" | "invoiceRows">;
   refundRows?: { findByProviderId(provider: string, id: string): Promise<unknown> };
   transaction: TransactionRunner;
   log: Logger;
   /** The subscriptions' row locks (docs/decisions.md#35); a ChangesRepository unless given. */
   changes?: Pick<ChangesRepository, "lockByProviderId">;
+  /** A paid invoice's figures corrected is an audit event (docs/decisions.md#50). */
+  audit?: Pick<AuditLog, "record">;
 }
+
+/** Whether a stored invoice already has Stripe's figures (a cheap look before correcting under the lock). */
+function sameFigures(local: Invoice, state: ProviderInvoiceState): boolean {
+  const c = (dollars: number) => Math.round(dollars * 100);
+  const taxes = state.taxLines?.map((l) => l.amountCents) ?? state.taxAmountsCents ?? [];
+  return (
+    c(local.amount) === (state.totalCents ?? state.amountCents) &&
+    (state.subtotalCents === undefined || c(local.subtotal) === state.subtotalCents) &&
+    JSON.stringify(local.taxLines.map((l) => l.amountCents)) === JSON.stringify(taxes) &&
+    (!state.taxLines || local.taxLines.every((l, i) => l.label === state.taxLines![i]!.label)) &&
+    c(local.balanceApplied) === (state.balanceAppliedCents ?? 0) &&
+    (state.status !== "paid" || c(local.amountPaid) === state.amountCents)
+  );
+}
+
+/** An invoice's figures as an audit event names them. */
+const audited = (f: InvoiceFigures) => ({
+  amountCents: f.amount_cents,
+  subtotalCents: f.subtotal_cents,
+  taxCents: f.tax_cents,
+  taxLines: f.tax_lines,
+  amountPaidCents: f.amount_paid_cents,
+  balanceAppliedCents: f.balance_applied_cents,
+});
 
 const same = (a: string | null | undefined, b: Date | null) =>
   (a ? new Date(a).getTime() : null) === (b ? b.getTime() : null);
@@ -113,12 +144,18 @@ export class Reconciler {
     }
 
     for await (const invoice of stripe.invoices.list({ limit })) {
-      const state = invoiceStateOf(invoice);
+      // With the Tax Rates its taxes name, so the tax lines stored are Stripe's (docs/decisions.md#50).
+      const rates = this.deps.billing ? await this.deps.billing.taxRatesOf(invoice) : undefined;
+      const state = invoiceStateOf(invoice, rates);
       if (!state || !seen.has(state.providerSubscriptionId)) continue;
       checked.invoices++;
       const local = await this.deps.repo.invoiceRows.findByProviderId("stripe", state.providerInvoiceId);
       const total = Math.round((local?.amount ?? 0) * 100);
-      if (local && (local.status === state.status || local.status === "paid") && total === state.amountCents) continue;
+      if (local?.status === "paid") {
+        if (!sameFigures(local, state)) differences.push(...(await this.correctPaid(local, state)));
+        continue;
+      }
+      if (local && local.status === state.status && sameFigures(local, state)) continue;
       await this.deps.transaction(async (tx) => {
         await this.changes.lockByProviderId("stripe", state.providerSubscriptionId, tx);
         await this.deps.subscriptions.applyProviderInvoice(state, tx);
@@ -128,13 +165,13 @@ export class Reconciler {
           ? {
               kind: "invoice_changed",
               id: state.providerInvoiceId,
-              detail: `${local.status} ${total} → ${state.status} ${state.amountCents} cents`,
-              repaired: local.status !== "paid",
+              detail: `${local.status} ${total} → ${state.status} ${state.totalCents ?? state.amountCents} cents`,
+              repaired: true,
             }
           : {
               kind: "invoice_missing",
               id: state.providerInvoiceId,
-              detail: `${state.status}, ${state.amountCents} cents`,
+              detail: `${state.status}, ${state.totalCents ?? state.amountCents} cents`,
               repaired: true,
             },
       );
@@ -187,5 +224,35 @@ export class Reconciler {
       : "Haven and Stripe agree";
     this.deps.log.info({ checked, differences: differences.length }, `reconcile: ${message}`);
     return { mode: "stripe", checked, differences, message };
+  }
+
+  /**
+   * A paid invoice's figures set to Stripe's (docs/decisions.md#50): under its subscription's lock, with an audit event
+   * naming what changed, since a paid invoice's figures are what receipts and the tax report said.
+   */
+  private async correctPaid(local: Invoice, state: ProviderInvoiceState): Promise<Difference[]> {
+    const change = await this.deps.transaction(async (tx) => {
+      await this.changes.lockByProviderId("stripe", state.providerSubscriptionId, tx);
+      const corrected = await this.deps.repo.invoiceRows.correctFigures(local.id, state, tx);
+      if (corrected)
+        await this.deps.audit?.record(tx, {
+          action: "invoice.correct",
+          recordType: "invoice",
+          recordId: local.id,
+          before: audited(corrected.before),
+          after: { ...audited(corrected.after), source: "stripe" },
+        });
+      return corrected;
+    });
+    if (!change) return [];
+    const fields = change.fields.map((f) => f.replace(/_cents$/, "").replaceAll("_", " ")).join(", ");
+    return [
+      {
+        kind: "invoice_changed",
+        id: state.providerInvoiceId,
+        detail: `${local.number ?? "paid invoice"}: ${fields} corrected to Stripe's`,
+        repaired: true,
+      },
+    ];
   }
 }

@@ -91,9 +91,10 @@ export class RefundsService {
     if (invoice.status !== "paid") throw new ConflictError("Only a paid invoice can be refunded");
     if (input.expectedRefundedCents !== undefined && input.expectedRefundedCents !== invoice.refundedCents)
       throw new ConflictError(
-        `This invoice was refunded meanwhile: ${money(invoice.refundedCents)} of ${money(invoice.totalCents)} so far. Nothing more was refunded.`,
+        `This invoice was refunded meanwhile: ${money(invoice.refundedCents)} of ${money(invoice.paidCents)} so far. Nothing more was refunded.`,
       );
-    const left = invoice.totalCents - invoice.refundedCents;
+    // What the card paid: a customer balance's part is not refunded to the card (docs/decisions.md#50).
+    const left = invoice.paidCents - invoice.refundedCents;
     if (left <= 0) throw new ConflictError("This invoice has been refunded in full");
     const amountCents = input.amountCents ?? left;
     if (amountCents > left)
@@ -163,7 +164,7 @@ export class RefundsService {
     const invoice = await invoices.lock(invoiceId, tx);
     if (!invoice) return null;
     if (await refunds.findByProviderId(invoice.provider, refund.providerRefundId, tx)) return null;
-    const amountCents = Math.min(refund.amountCents, invoice.totalCents - invoice.refundedCents);
+    const amountCents = Math.min(refund.amountCents, invoice.paidCents - invoice.refundedCents);
     if (amountCents <= 0) return null;
     const earlier = await refunds.forInvoice(invoice.id, tx);
     return this.store(

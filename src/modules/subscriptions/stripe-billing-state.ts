@@ -84,27 +84,33 @@ export function stateOf(
   };
 }
 
-/** What Haven knows of a Stripe Tax Rate: its percentage and display name (HST, GST, QST). */
+/** What Haven knows of a Stripe Tax Rate: its percentage, display name (HST, GST, QST) and tax type. */
 export interface StripeTaxRate {
   percentage: number;
   display_name: string;
+  tax_type?: string | null;
+}
+
+/** The invoice's taxes, from `total_taxes` (or the older `total_tax_amounts`), each with the Tax Rate it names. */
+function taxesOf(invoice: Stripe.Invoice): { amount: number; rate: string | null }[] {
+  const legacy = (invoice as unknown as { total_tax_amounts?: { amount: number; tax_rate: string | { id: string } }[] })
+    .total_tax_amounts;
+  return invoice.total_taxes
+    ? invoice.total_taxes.map((t) => ({ amount: t.amount, rate: idOf(t.tax_rate_details?.tax_rate ?? null) }))
+    : (legacy ?? []).map((t) => ({ amount: t.amount, rate: idOf(t.tax_rate) }));
 }
 
 /**
- * The invoice's taxes as TaxLines (docs/decisions.md#32), from `total_taxes` (or the older `total_tax_amounts`) and
- * the Tax Rates they name. Undefined when a rate is not known: the invoice write path then computes the tax.
+ * The invoice's taxes as TaxLines (docs/decisions.md#32), with the Tax Rates they name. Undefined when a rate is not
+ * known: the invoice write path then names Stripe's amounts by the home's rates (docs/decisions.md#50).
  */
 function taxLinesOf(invoice: Stripe.Invoice, rates: ReadonlyMap<string, StripeTaxRate>): TaxLine[] | undefined {
-  const legacy = (invoice as unknown as { total_tax_amounts?: { amount: number; tax_rate: string | { id: string } }[] })
-    .total_tax_amounts;
-  const taxes: { amount: number; rate: string | null }[] = invoice.total_taxes
-    ? invoice.total_taxes.map((t) => ({ amount: t.amount, rate: idOf(t.tax_rate_details?.tax_rate ?? null) }))
-    : (legacy ?? []).map((t) => ({ amount: t.amount, rate: idOf(t.tax_rate) }));
   const lines: TaxLine[] = [];
-  for (const tax of taxes) {
+  for (const tax of taxesOf(invoice)) {
     const rate = tax.rate ? rates.get(tax.rate) : undefined;
     if (!rate) return undefined;
-    const kind = (["HST", "GST", "QST"] as const).find((k) => rate.display_name.toUpperCase().includes(k));
+    const named = `${rate.tax_type ?? ""} ${rate.display_name}`.toUpperCase();
+    const kind = (["HST", "GST", "QST"] as const).find((k) => named.includes(k));
     if (!kind) return undefined;
     lines.push({
       kind: kind as TaxKind,
@@ -118,12 +124,7 @@ function taxLinesOf(invoice: Stripe.Invoice, rates: ReadonlyMap<string, StripeTa
 
 /** The Tax Rate ids an invoice's taxes name. */
 export function taxRateIdsOf(invoice: Stripe.Invoice): string[] {
-  const legacy = (invoice as unknown as { total_tax_amounts?: { tax_rate: string | { id: string } }[] })
-    .total_tax_amounts;
-  const ids = invoice.total_taxes
-    ? invoice.total_taxes.map((t) => idOf(t.tax_rate_details?.tax_rate ?? null))
-    : (legacy ?? []).map((t) => idOf(t.tax_rate));
-  return [...new Set(ids.filter((i): i is string => Boolean(i)))];
+  return [...new Set(taxesOf(invoice).flatMap((t) => (t.rate ? [t.rate] : [])))];
 }
 
 /** The receipt e-mail the payer gave when paying the invoice, when its PaymentIntent was expanded. */
@@ -165,6 +166,10 @@ export function invoiceStateOf(
     providerInvoiceId: invoice.id,
     providerSubscriptionId: subscriptionId,
     amountCents: paid ? invoice.amount_paid : invoice.amount_due,
+    // docs/decisions.md#50: the total, and the customer's balance that paid part of it (or a debt it carried in).
+    totalCents: typeof invoice.total === "number" ? invoice.total : undefined,
+    balanceAppliedCents:
+      typeof invoice.ending_balance === "number" ? invoice.ending_balance - (invoice.starting_balance ?? 0) : 0,
     currency: invoice.currency ?? CURRENCY,
     periodStart: at(line?.period.start ?? invoice.period_start)!,
     periodEnd: at(line?.period.end ?? invoice.period_end)!,
@@ -178,15 +183,22 @@ export function invoiceStateOf(
   };
 }
 
-/** Stripe's subtotal and taxes, when every tax names a known rate (else the invoice write path computes them). */
+/**
+ * Stripe's subtotal and taxes: as tax lines when every tax names a known rate, else as amounts the invoice write
+ * path names (docs/decisions.md#50), never dropped.
+ */
 function taxFieldsOf(
   invoice: Stripe.Invoice,
   rates: ReadonlyMap<string, StripeTaxRate>,
-): Pick<ProviderInvoiceState, "subtotalCents" | "taxLines"> {
-  const taxLines = taxLinesOf(invoice, rates);
-  if (!taxLines || typeof invoice.subtotal !== "number") return {};
+): Pick<ProviderInvoiceState, "subtotalCents" | "taxLines" | "taxAmountsCents"> {
+  if (typeof invoice.subtotal !== "number") return {};
   // The subtotal before tax of what was charged: the total less its taxes (discounts included).
   const total = typeof invoice.total === "number" ? invoice.total : invoice.subtotal;
+  const taxLines = taxLinesOf(invoice, rates);
+  if (!taxLines) {
+    const amounts = taxesOf(invoice).map((t) => t.amount);
+    return { subtotalCents: total - amounts.reduce((sum, a) => sum + a, 0), taxAmountsCents: amounts };
+  }
   const tax = taxLines.reduce((sum, line) => sum + line.amountCents, 0);
   return { subtotalCents: taxLines.length ? total - tax : invoice.subtotal, taxLines };
 }

@@ -40,7 +40,11 @@ export function purchaseFacts({
   const open = invoices
     .filter((inv) => inv.status === "open")
     .sort((a, b) => a.periodStart.localeCompare(b.periodStart));
-  const owedCents = open.reduce((sum, inv) => sum + Math.round((inv.amount - inv.refunded) * 100), 0);
+  // An open invoice owes its total less the customer's balance applied to it (docs/decisions.md#50).
+  const owedCents = open.reduce(
+    (sum, inv) => sum + Math.round((inv.amount - inv.balanceApplied - inv.amountPaid - inv.refunded) * 100),
+    0,
+  );
   return {
     boughtAt: first ? first.subtotal : s.monthlyAmount,
     planType,

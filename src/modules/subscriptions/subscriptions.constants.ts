@@ -87,8 +87,12 @@ export interface Invoice {
   providerInvoiceId: string;
   /** HAV-YYYY-NNNNNN, given when first stored open or paid (docs/decisions.md#33); null on a draft. */
   number: string | null;
-  /** The total charged, tax included (dollars). */
+  /** The total, tax included (dollars). */
   amount: number;
+  /** What the payment (the card) paid of it; the rest was the customer's balance (docs/decisions.md#50). */
+  amountPaid: number;
+  /** The customer's balance applied: a credit used (positive) or an earlier debt carried in (negative). */
+  balanceApplied: number;
   /** Before tax (dollars). */
   subtotal: number;
   tax: number;
@@ -161,11 +165,16 @@ export interface ProviderInvoiceState {
   failureReason: string | null;
   attemptCount: number;
   /**
-   * Stripe's figures (docs/decisions.md#33): with taxLines, amountCents is the total and these are stored as
-   * given; without (the demo provider), amountCents is the subtotal and the tax is computed on the home's province.
+   * Stripe's figures (docs/decisions.md#33, #50): amountCents is what was paid (or is due), totalCents the invoice's
+   * total and balanceAppliedCents the customer's balance applied to it, stored as given with its subtotal and tax
+   * lines; taxAmountsCents are its taxes when their Tax Rates are not known (the write path names them). Without
+   * them (the demo provider), amountCents is the subtotal and the tax is computed on the home's province.
    */
   subtotalCents?: number;
   taxLines?: TaxLine[];
+  totalCents?: number;
+  balanceAppliedCents?: number;
+  taxAmountsCents?: number[];
   hostedInvoiceUrl?: string | null;
 }
 
