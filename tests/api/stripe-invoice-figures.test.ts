@@ -125,6 +125,8 @@ describe("paid and total", () => {
     const item = page.slice(page.indexOf(`data-invoice-id="${row.id}"`));
     expect(item).toMatch(/From account credit<\/dt><dd>\$50\.00/);
     expect(item).toMatch(/Paid by card<\/dt><dd>\$368\.10/);
+    const list = (await staff.agent.get("/admin/invoices?amount=418.10").expect(200)).text;
+    expect(list).toContain("From account credit $50.00, card $368.10");
     const pdf = await staff.agent
       .get(`/api/invoices/${row.id}/pdf`)
       .buffer(true)
