@@ -21,15 +21,13 @@ beforeAll(async () => {
       payerName: "Pat Payer",
       cardNumber: "4242424242424242",
     });
-  await ctx
-    .db("payments")
-    .insert({
-      provider: "demo",
-      provider_id: "pi_revenue",
-      kind: "payment_intent",
-      amount_cents: 4321,
-      status: "succeeded",
-    });
+  await ctx.db("payments").insert({
+    provider: "demo",
+    provider_id: "pi_revenue",
+    kind: "payment_intent",
+    amount_cents: 4321,
+    status: "succeeded",
+  });
   for (const role of ["owner", "office", "inspector"] as const) {
     const agent = ctx.agent();
     const email = `${role}-${randomBytes(3).toString("hex")}@haven.test`;
