@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import type { Logger } from "pino";
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import { ConflictError, NotFoundError, ValidationError } from "../../http/errors.js";
-import { type TaxLine, proportionalTax } from "../tax/index.js";
+import { type TaxLine, refundedTax } from "../tax/index.js";
 import { type BillingMailer, mailInvoice } from "./billing-mailer.js";
 import type { InvoicesRepository } from "./invoices.repository.js";
 import type { Refund, RefundsRepository } from "./refunds.repository.js";
@@ -43,8 +43,9 @@ export interface RefundRequest {
 const money = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
 /**
- * The tax part of `amountCents` refunded of an invoice: in proportion to its total, each line on its own; the last
- * refund takes what is left of each line, so refunding everything refunds each tax exactly.
+ * The tax part of `amountCents` refunded of an invoice: in proportion to its total, each line on its own, the running
+ * total of each line rounded rather than each refund (tax/refundedTax, docs/decisions.md#49): no refund's tax is
+ * negative, and refunding everything refunds each tax exactly.
  */
 export function refundTax(
   invoice: { taxLines: TaxLine[]; totalCents: number },
@@ -52,15 +53,8 @@ export function refundTax(
   amountCents: number,
   refundedBeforeCents: number,
 ): TaxLine[] {
-  const last = refundedBeforeCents + amountCents >= invoice.totalCents;
-  if (!last) return proportionalTax(invoice.taxLines, invoice.totalCents, amountCents);
-  return invoice.taxLines.map((line) => {
-    const before = earlier
-      .flatMap((r) => r.taxLines)
-      .filter((l) => l.label === line.label)
-      .reduce((sum, l) => sum + l.amountCents, 0);
-    return { ...line, amountCents: line.amountCents - before };
-  });
+  const before = earlier.flatMap((r) => r.taxLines);
+  return refundedTax(invoice.taxLines, invoice.totalCents, refundedBeforeCents, amountCents, before);
 }
 
 export class RefundsService {

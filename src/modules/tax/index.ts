@@ -5,6 +5,7 @@ export {
   proportionalTax,
   provinceOfPostalCode,
   ratesOn,
+  refundedTax,
   type TaxedAmount,
   type TaxLine,
   taxFor,

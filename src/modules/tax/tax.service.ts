@@ -63,6 +63,28 @@ export function taxFor(subtotalCents: number, province: Province, day: string): 
 }
 
 /**
+ * The tax of one refund of `partCents` of an invoice whose lines are `lines` and total `totalCents`, after
+ * `refundedBeforeCents` was refunded with the tax lines `earlier` (docs/decisions.md#49). Each line's share of all
+ * that is refunded so far is rounded, never a refund's alone, less what earlier refunds took of that line: every
+ * refund's tax is between 0 and what is left of its line, and refunding the whole invoice refunds each line exactly.
+ */
+export function refundedTax(
+  lines: TaxLine[],
+  totalCents: number,
+  refundedBeforeCents: number,
+  partCents: number,
+  earlier: Pick<TaxLine, "label" | "amountCents">[],
+): TaxLine[] {
+  const refunded = Math.min(refundedBeforeCents + partCents, totalCents);
+  return lines.map((line) => {
+    const before = earlier.filter((l) => l.label === line.label).reduce((sum, l) => sum + l.amountCents, 0);
+    const soFar = totalCents > 0 ? roundCents((line.amountCents * refunded) / totalCents) : 0;
+    const amountCents = Math.max(0, Math.min(soFar, line.amountCents) - before);
+    return { ...line, amountCents };
+  });
+}
+
+/**
  * The tax of a part of an invoice (a partial refund), in proportion to the part of the subtotal it is, each line
  * rounded on its own so that refunding every part refunds each line exactly once.
  */
