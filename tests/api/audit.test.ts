@@ -6,8 +6,7 @@ import { asActor } from "../../src/modules/audit/index.js";
 import { runHaven } from "../support/cli.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { type Smtp, sharedReportFixture, shareReport, startSmtp } from "./sharing-fixtures.js";
-import { suiteToday } from "../support/clock.js";
-import { addDays } from "../../src/shared/business-time.js";
+import { addDays, todayIn } from "../../src/shared/business-time.js";
 
 let ctx: TestContext;
 let smtp: Smtp;
@@ -480,7 +479,8 @@ describe("GET /api/audit-events and /admin/audit", () => {
     expect(byPerson.body.every((e: { actorId: number }) => e.actorId === staff.user.id)).toBe(true);
     expect((await staff.agent.get("/api/audit-events").query({ actorId: 999999 }).expect(200)).body).toEqual([]);
 
-    const today = suiteToday();
+    // The day the events were recorded (by the database's clock, which the day filter reads) in the business zone.
+    const today = todayIn(ctx.env.BUSINESS_TZ, new Date(byRecord.body[0].createdAt));
     const dayBefore = addDays(today, -3);
     const inRange = await staff.agent
       .get("/api/audit-events")
