@@ -5,7 +5,7 @@
 import type { AnsweredAfterRollback, Tx } from "../../db/transaction.js";
 import { ConflictError, ValidationError } from "../../http/errors.js";
 import { addDays, todayIn, zonedInstant } from "../../shared/business-time.js";
-import { type Range, bookingRange, freeInspectors, inspectionMinutes } from "./availability.js";
+import { type InspectorCalendar, type Range, bookingRange, freeInspectors, inspectionMinutes } from "./availability.js";
 import type { BookingsRepository } from "./bookings.repository.js";
 import type { Booking } from "./bookings.schemas.js";
 import type { Availability, InspectorsService } from "./inspectors.service.js";
@@ -57,8 +57,9 @@ export class BookingPlacement {
 
   /**
    * Runs `write` with the inspector and the instants a booking at that date and slot holds. With the calendars
-   * on, the date's lock is taken first (held to commit), so contenders for one date read the calendars one after
-   * another and a lost time is a 409 at once. The inspector is `keep` when free, else the least-loaded free one.
+   * on (some active inspector has hours), the date's lock is taken first (held to commit), so contenders for one
+   * date read the calendars one after another and a lost time is a 409 at once. The inspector is `keep` when free,
+   * else the least-loaded free one.
    * Each try runs in a savepoint: when the no-overlap constraint refuses it (a writer that takes no date lock,
    * such as a reassignment), the calendars are read again and the next free inspector tried; when none is left,
    * or a lock is not granted within lock_timeout, a 409 with fresh times.
@@ -72,7 +73,17 @@ export class BookingPlacement {
     const tz = this.settings.timeZone;
     const size = await this.bookings.propertySize(at.propertyId, tx);
     const during = bookingRange(at.date, at.slot, inspectionMinutes(size), tz);
-    if (!during || !(await this.inspectors.calendarsOn(tx))) {
+    let calendars: InspectorCalendar[] = [];
+    if (during) {
+      try {
+        await this.bookings.lockDate(at.date, tx);
+      } catch (error) {
+        if (isLockTimeout(error)) throw this.slotTaken(message, at.date, size);
+        throw error;
+      }
+      calendars = await this.inspectors.calendars(at.date, at.date, tx);
+    }
+    if (!calendars.length) {
       // No inspector set up: booking works as before; a booking that still has one keeps them if they are free.
       try {
         return await tx.transaction((sp) => write({ inspectorId: during ? (at.keep ?? null) : null, during }, sp));
@@ -81,14 +92,8 @@ export class BookingPlacement {
         throw error;
       }
     }
-    try {
-      await this.bookings.lockDate(at.date, tx);
-    } catch (error) {
-      if (isLockTimeout(error)) throw this.slotTaken(message, at.date, size);
-      throw error;
-    }
     for (let attempt = 0; attempt < 5; attempt++) {
-      const calendars = await this.inspectors.calendars(at.date, at.date, tx);
+      if (attempt) calendars = await this.inspectors.calendars(at.date, at.date, tx);
       const free = freeInspectors(calendars, at.date, during, tz, at.bookingId);
       const chosen = free.find((i) => i.id === at.keep) ?? free[0];
       if (!chosen) break;

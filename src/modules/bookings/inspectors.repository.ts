@@ -25,6 +25,25 @@ export interface TimeOffRow {
 
 const hhmm = (time: string) => time.slice(0, 5);
 
+/** What calendarRows answers: inspectors by id, all hours, and each busy range (a booking's with its id). */
+export interface CalendarRows {
+  inspectors: { id: number; name: string }[];
+  hours: HoursRow[];
+  busy: (Range & { inspectorId: number; bookingId?: number })[];
+}
+
+interface CalendarRow {
+  kind: "inspector" | "hours" | "off" | "booked";
+  inspector_id: number;
+  name: string | null;
+  weekday: number | null;
+  starts: string | null;
+  ends: string | null;
+  from_at: Date | null;
+  to_at: Date | null;
+  booking_id: number | null;
+}
+
 /** The SQL of inspectors' calendars: staff users of role inspector, their hours, time off and booked ranges. */
 export class InspectorsRepository {
   constructor(private readonly db: Knex) {}
@@ -50,16 +69,6 @@ export class InspectorsRepository {
     return ((await query) as InspectorRow | undefined) ?? null;
   }
 
-  /** Whether some active inspector has working hours: the calendars are on (docs/decisions.md#37). */
-  async calendarsOn(db: Tx | Knex = this.db): Promise<boolean> {
-    const row = await db("inspector_hours as h")
-      .join("staff_users as u", "u.id", "h.staff_user_id")
-      .where("u.role", "inspector")
-      .whereNull("u.disabled_at")
-      .first(db.raw("1 as on"));
-    return Boolean(row);
-  }
-
   async hours(db: Tx | Knex = this.db): Promise<HoursRow[]> {
     const rows = await db("inspector_hours").orderBy(["staff_user_id", "weekday"]);
     return rows.map((r: { staff_user_id: number; weekday: number; starts: string; ends: string }) => ({
@@ -68,6 +77,50 @@ export class InspectorsRepository {
       starts: hhmm(r.starts),
       ends: hhmm(r.ends),
     }));
+  }
+
+  /**
+   * The calendars over [from, to) in one statement: the active inspectors, every inspector's hours, the time off
+   * and the live assigned bookings overlapping it. Inside a booking's transaction each round trip is time the
+   * date's lock is held (docs/decisions.md#46).
+   */
+  async calendarRows(window: Range, db: Tx | Knex = this.db): Promise<CalendarRows> {
+    const [from, to] = [new Date(window.start).toISOString(), new Date(window.end).toISOString()];
+    const { rows } = (await db.raw(
+      `select 'inspector' as kind, id as inspector_id, trim(first_name || ' ' || last_name) as name,
+              null::int as weekday, null::text as starts, null::text as ends,
+              null::timestamptz as from_at, null::timestamptz as to_at, null::int as booking_id
+         from staff_users where role = 'inspector' and disabled_at is null
+       union all
+       select 'hours', staff_user_id, null, weekday, starts::text, ends::text, null, null, null from inspector_hours
+       union all
+       select 'off', staff_user_id, null, null, null, null, starts_at, ends_at, null from inspector_time_off
+        where ends_at > ?::timestamptz and starts_at < ?::timestamptz
+       union all
+       select 'booked', inspector_id, null, null, null, null, lower(during), upper(during), id from inspection_bookings
+        where inspector_id is not null and status <> 'cancelled' and during && tstzrange(?::timestamptz, ?::timestamptz, '[)')`,
+      [from, to, from, to],
+    )) as { rows: CalendarRow[] };
+    const out: CalendarRows = { inspectors: [], hours: [], busy: [] };
+    for (const r of rows) {
+      if (r.kind === "inspector") out.inspectors.push({ id: r.inspector_id, name: r.name! });
+      else if (r.kind === "hours")
+        out.hours.push({
+          inspectorId: r.inspector_id,
+          weekday: r.weekday!,
+          starts: hhmm(r.starts!),
+          ends: hhmm(r.ends!),
+        });
+      else
+        out.busy.push({
+          inspectorId: r.inspector_id,
+          start: r.from_at!.getTime(),
+          end: r.to_at!.getTime(),
+          ...(r.kind === "booked" && { bookingId: r.booking_id! }),
+        });
+    }
+    out.inspectors.sort((a, b) => a.id - b.id);
+    return out;
   }
 
   async setHours(inspectorId: number, weekdays: number[], starts: string, ends: string): Promise<void> {
@@ -114,23 +167,5 @@ export class InspectorsRepository {
 
   async removeTimeOff(id: number): Promise<boolean> {
     return (await this.db("inspector_time_off").where({ id }).delete()) > 0;
-  }
-
-  /** The live (not cancelled) assigned bookings overlapping [from, to). */
-  async bookedRanges(
-    window: Range,
-    db: Tx | Knex = this.db,
-  ): Promise<{ bookingId: number; inspectorId: number; start: number; end: number }[]> {
-    const rows = await db.raw(
-      `select id, inspector_id, lower(during) as starts, upper(during) as ends from inspection_bookings
-        where inspector_id is not null and status <> 'cancelled' and during && tstzrange(?, ?, '[)')`,
-      [new Date(window.start).toISOString(), new Date(window.end).toISOString()],
-    );
-    return rows.rows.map((r: { id: number; inspector_id: number; starts: Date; ends: Date }) => ({
-      bookingId: r.id,
-      inspectorId: r.inspector_id,
-      start: r.starts.getTime(),
-      end: r.ends.getTime(),
-    }));
   }
 }

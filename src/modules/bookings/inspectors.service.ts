@@ -52,30 +52,19 @@ export class InspectorsService {
     };
   }
 
-  calendarsOn(db?: Tx | Knex): Promise<boolean> {
-    return this.repo.calendarsOn(db);
-  }
-
   /** Every active inspector with hours, their time off and live bookings over the dates [from, to]. */
   async calendars(from: string, to: string, db?: Tx | Knex): Promise<InspectorCalendar[]> {
     // A day either side, so a range that crosses midnight still counts.
     const window = this.window(addDays(from, -1), addDays(to, 1));
-    // One after another: inside a transaction they share one connection.
-    const inspectors = await this.repo.inspectors(db);
-    const hours = await this.repo.hours(db);
-    const timeOff = await this.repo.timeOff(window, db);
-    const booked = await this.repo.bookedRanges(window, db);
+    const { inspectors, hours, busy } = await this.repo.calendarRows(window, db);
     return inspectors
       .map((i) => ({
         id: i.id,
         name: i.name,
         hours: new Map(hours.filter((h) => h.inspectorId === i.id).map((h) => [h.weekday, h])),
-        busy: [
-          ...timeOff
-            .filter((t) => t.inspectorId === i.id)
-            .map((t) => ({ start: t.startsAt.getTime(), end: t.endsAt.getTime() })),
-          ...booked.filter((b) => b.inspectorId === i.id),
-        ],
+        busy: busy
+          .filter((b) => b.inspectorId === i.id)
+          .map((b) => (b.bookingId === undefined ? { start: b.start, end: b.end } : b)),
       }))
       .filter((i) => i.hours.size > 0);
   }
