@@ -1,11 +1,11 @@
 // Invoices as documents and refunds with the demo provider (docs/decisions.md#33, #34): gapless numbers, tax on the
 // home's province, the receipt's figures, the staff calls (list, CSV, one invoice, PDF), refunds in full and in part
 // with the tax in proportion and revenue net of them, and /admin/tax (the report's figures: tax-report.test.ts).
-import { PDFParse } from "pdf-parse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Tx } from "../../src/db/transaction.js";
 import { InvoicesRepository } from "../../src/modules/subscriptions/invoices.repository.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
+import { pdfText } from "../support/pdf.js";
 import { signInHome } from "../support/home.js";
 
 const TZ = "America/Toronto";
@@ -160,19 +160,7 @@ describe("invoice numbers and tax (demo provider)", () => {
     const one = await staff.agent.get(`/api/invoices/${id}`).expect(200);
     expect(one.body).toMatchObject({ invoice: { number: "HAV-2027-000001" }, refunds: [], refundable: 465.56 });
     await staff.agent.get("/api/invoices/999999").expect(404);
-    const pdf = await staff.agent
-      .get(`/api/invoices/${id}/pdf`)
-      .buffer(true)
-      .parse((res, done) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => done(null, Buffer.concat(chunks)));
-      })
-      .expect(200);
-    expect(pdf.headers["content-type"]).toBe("application/pdf");
-    const parser = new PDFParse({ data: new Uint8Array(pdf.body as Buffer) });
-    const text = (await parser.getText()).text;
-    await parser.destroy();
+    const text = await pdfText(staff.agent, `/api/invoices/${id}/pdf`);
     for (const expected of [
       "Haven Home Health Inc.",
       "GST/HST registration no. 123456789 RT0001",

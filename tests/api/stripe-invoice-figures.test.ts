@@ -2,11 +2,12 @@
 // stores a missed invoice with its tax and corrects a paid one's figures with an audit event; a customer balance
 // that pays part is stored and shown beside the total and what the card paid; and the tax report counts a renewal
 // paid late on its own date.
-import { PDFParse } from "pdf-parse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { todayIn } from "../../src/shared/business-time.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
+import { pdfText } from "../support/pdf.js";
 import { StripeStandIn } from "../support/stripe-stand-in.js";
+import { postStripeEvent } from "../support/subscriptions.js";
 
 type Obj = Record<string, unknown>;
 const TZ = "America/Toronto";
@@ -15,16 +16,7 @@ let ctx: TestContext;
 let stripe: StripeStandIn;
 let staff: Awaited<ReturnType<typeof signInStaff>>;
 
-const happen = (type: string, object: Obj) => {
-  const delivery = StripeStandIn.signedEvent(type, structuredClone(object));
-  return ctx
-    .agent()
-    .post("/api/stripe/webhook")
-    .set("Content-Type", "application/json")
-    .set("Stripe-Signature", delivery.header)
-    .send(delivery.payload)
-    .expect(200);
-};
+const happen = (type: string, object: Obj) => postStripeEvent(ctx, type, object).expect(200);
 
 /** /pricing's Standard plan ($370 a month, Ontario's HST: no postal code), paid at Stripe Checkout. */
 async function buy(email: string) {
@@ -127,18 +119,7 @@ describe("paid and total", () => {
     expect(item).toMatch(/Paid by card<\/dt><dd>\$368\.10/);
     const list = (await staff.agent.get("/admin/invoices?amount=418.10").expect(200)).text;
     expect(list).toContain("From account credit $50.00, card $368.10");
-    const pdf = await staff.agent
-      .get(`/api/invoices/${row.id}/pdf`)
-      .buffer(true)
-      .parse((res, done) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => done(null, Buffer.concat(chunks)));
-      })
-      .expect(200);
-    const parser = new PDFParse({ data: new Uint8Array(pdf.body as Buffer) });
-    const text = (await parser.getText()).text;
-    await parser.destroy();
+    const text = await pdfText(staff.agent, `/api/invoices/${row.id}/pdf`);
     expect(text).toMatch(/Total\s+\$418\.10/);
     expect(text).toMatch(/Paid from account credit\s+\$50\.00/);
     expect(text).toMatch(/Paid by card\s+\$368\.10/);

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliResult, runHaven } from "../support/cli.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
+import { demoPurchase } from "../support/subscriptions.js";
 
 const SLOW = 240_000;
 let ctx: TestContext;
@@ -12,20 +13,7 @@ let staff: Awaited<ReturnType<typeof signInStaff>>;
 beforeAll(async () => {
   ctx = await createTestContext({ BUSINESS_TZ: "America/Toronto" });
   await ctx.container.plans.seed();
-  const start = (ref: string, postalCode: string, at: string) =>
-    ctx.container.subscriptions.startDemo(
-      {
-        checkoutRef: ref,
-        planType: "standard",
-        amountCents: 41200,
-        payerEmail: `${ref}@example.com`,
-        payerName: "Tess Tax",
-        cardNumber: "4242424242424242",
-        priceList: "checkout",
-        postalCode,
-      },
-      new Date(at),
-    );
+  const start = (ref: string, postalCode: string, at: string) => demoPurchase(ctx, ref, postalCode, at);
   staff = await signInStaff(ctx);
   await start("tax_on", "K1S 2B4", "2027-02-03T15:00:00Z");
   const bc = await start("tax_bc", "V6B 1A1", "2027-02-04T15:00:00Z");

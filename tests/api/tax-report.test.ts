@@ -5,26 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { todayIn } from "../../src/shared/business-time.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
+import { demoPurchase } from "../support/subscriptions.js";
 
 const TZ = "America/Toronto";
 let ctx: TestContext;
 let staff: Awaited<ReturnType<typeof signInStaff>>;
 
-/** A /checkout Standard purchase ($412 a month) for a home at `postalCode`. */
-const buy = (ref: string, postalCode: string, at: string, cardNumber = "4242424242424242") =>
-  ctx.container.subscriptions.startDemo(
-    {
-      checkoutRef: ref,
-      planType: "standard",
-      amountCents: 41200,
-      payerEmail: `${ref}@example.com`,
-      payerName: "Tess Tax",
-      cardNumber,
-      priceList: "checkout",
-      postalCode,
-    },
-    new Date(at),
-  );
+const buy = (ref: string, postalCode: string, at: string, cardNumber?: string) =>
+  demoPurchase(ctx, ref, postalCode, at, cardNumber);
 
 const report = async (from: string, to: string) =>
   (await staff.agent.get(`/api/tax-report?from=${from}&to=${to}`).expect(200)).body;

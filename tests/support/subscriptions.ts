@@ -24,14 +24,41 @@ export async function stripeSubscription(
     items: [{ price }],
     metadata: { plan, price_list: list, postal_code: "K1N 5W8", ...metadata },
   });
-  const delivery = StripeStandIn.signedEvent("customer.subscription.created", standIn.subscription(sub.id));
-  await ctx
+  await postStripeEvent(ctx, "customer.subscription.created", standIn.subscription(sub.id)).expect(200);
+  const row = await ctx.db("subscriptions").where({ provider_subscription_id: sub.id }).first();
+  return row.id as number;
+}
+
+/** A Stripe event about `object`, signed as Stripe signs it, delivered to the webhook (the caller checks the answer). */
+export function postStripeEvent(ctx: TestContext, type: string, object: Record<string, unknown>) {
+  const delivery = StripeStandIn.signedEvent(type, structuredClone(object));
+  return ctx
     .agent()
     .post("/api/stripe/webhook")
     .set("Content-Type", "application/json")
     .set("Stripe-Signature", delivery.header)
-    .send(delivery.payload)
-    .expect(200);
-  const row = await ctx.db("subscriptions").where({ provider_subscription_id: sub.id }).first();
-  return row.id as number;
+    .send(delivery.payload);
+}
+
+/** A /checkout Standard purchase ($412 a month) with the demo provider, for a home at `postalCode`, made `at`. */
+export function demoPurchase(
+  ctx: TestContext,
+  ref: string,
+  postalCode: string,
+  at: string,
+  cardNumber = "4242424242424242",
+) {
+  return ctx.container.subscriptions.startDemo(
+    {
+      checkoutRef: ref,
+      planType: "standard",
+      amountCents: 41200,
+      payerEmail: `${ref}@example.com`,
+      payerName: "Tess Tax",
+      cardNumber,
+      priceList: "checkout",
+      postalCode,
+    },
+    new Date(at),
+  );
 }
