@@ -30,6 +30,9 @@ const invoice = (over: Partial<Invoice>): Invoice =>
     providerInvoiceId: `demo_in_${n}`,
     number: `HAV-2027-00000${n}`,
     amount: 465.56,
+    // An open invoice has not been paid yet; nothing came from the customer's balance.
+    amountPaid: over.status === "open" ? 0 : 465.56,
+    balanceApplied: 0,
     subtotal: 412,
     tax: 53.56,
     taxLines: [],
