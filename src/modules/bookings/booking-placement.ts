@@ -83,7 +83,7 @@ export class BookingPlacement {
       }
       calendars = await this.inspectors.calendars(at.date, at.date, tx);
     }
-    if (!calendars.length) {
+    if (!during || !calendars.length) {
       // No inspector set up: booking works as before; a booking that still has one keeps them if they are free.
       try {
         return await tx.transaction((sp) => write({ inspectorId: during ? (at.keep ?? null) : null, during }, sp));
