@@ -65,7 +65,9 @@ describe("sharing a report (staff)", () => {
   it("answers {reportLink}, stores only the token's SHA-256, and queues the e-mail in the same transaction", async () => {
     const { report } = await sharedReportFixture(ctx, "77 Share Street");
     const before = await jobCount(ctx, SHARE_MAIL_TASK);
+    const asked = Date.now();
     const { link, token, body } = await shareReport(staff, report.id, "owner@example.com");
+    const answered = Date.now();
     expect(link).toMatch(/^https:\/\/haven\.example\/client-report\/[A-Za-z0-9_-]{43}$/);
     expect(body.testLink).toBe(link);
     expect(await jobCount(ctx, SHARE_MAIL_TASK)).toBe(before + 1);
@@ -74,8 +76,10 @@ describe("sharing a report (staff)", () => {
     expect(row.token_hash).toBe(sha256(token));
     expect(JSON.stringify(row)).not.toContain(token);
     expect(row.client_email).toBe("owner@example.com");
-    const days = (new Date(row.expires_at).getTime() - new Date(row.created_at).getTime()) / 86_400_000;
-    expect(days).toBeCloseTo(30, 1);
+    // 30 days from the share, on the app's clock (created_at is the database's: tests/README.md).
+    const expires = new Date(row.expires_at).getTime();
+    expect(expires).toBeGreaterThanOrEqual(asked + 30 * 86_400_000 - 1_000);
+    expect(expires).toBeLessThanOrEqual(answered + 30 * 86_400_000 + 1_000);
     expect(row.revoked).toBe(false);
     expect(row.claimed_at).toBeNull();
 
