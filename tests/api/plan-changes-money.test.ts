@@ -1,10 +1,18 @@
-// An upgrade whose charge is declined leaves the plan as it was (docs/decisions.md#49), with Stripe (a pending update:
-// payment_behavior=pending_if_incomplete, its plan metadata kept with it) and with the demo provider (card 4000 0000
-// 0000 0341 declines every charge after the first) alike: the answer is a 402 with the card's message, nothing is
-// billed or stored, the history says so, and a downgrade that was waiting is dropped, as the upgrade asked.
+// Plan changes keep the money right (docs/decisions.md#49), with Stripe and with the demo provider alike.
+// - A downgrade keeps the tax: Stripe's schedule update replaces the phases with what is sent, each phase with its own
+//   tax rates, so Haven's phases carry the subscription's. On the stand-in, which applies those semantics
+//   (tests/unit/stripe-stand-in-schedules.test.ts), the renewals after a downgrade, and after the schedule releases
+//   the subscription, still carry Ontario's HST (/checkout's default_tax_rates) and Quebec's GST and QST (/pricing's
+//   Checkout Session, on the item); an upgrade while the downgrade waits is taxed too.
+// - An upgrade whose charge is declined leaves the plan as it was: with Stripe a pending update
+//   (payment_behavior=pending_if_incomplete, its plan metadata kept with it), with the demo provider card 4000 0000
+//   0000 0341 (it declines every charge after the first). The answer is a 402 with the card's message, nothing is
+//   billed or stored, the history says so, and a downgrade that was waiting is dropped, as the upgrade asked.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { StripeTaxRates, createStripeClient } from "../../src/modules/payments/index.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
-import { DECLINED, StripeStandIn } from "../support/stripe-stand-in.js";
+import { queuedMails } from "../support/jobs.js";
+import { DECLINED, STAND_IN_KEYS, StripeStandIn } from "../support/stripe-stand-in.js";
 import { stripeSubscription } from "../support/subscriptions.js";
 
 type Obj = Record<string, unknown>;
@@ -86,11 +94,51 @@ async function withDemo(): Promise<Provider> {
   };
 }
 
+/** An Ontario home bought at /checkout: the subscription's default_tax_rates are Haven's HST. */
+async function ontarioAtCheckout({ ctx, stripe }: StripeProvider, email: string): Promise<string> {
+  const client = createStripeClient(STAND_IN_KEYS.STRIPE_SECRET_KEY, stripe.url);
+  const plan = await ctx.container.plans.get("standard");
+  const price = await ctx.container.stripe!.billing.priceFor(plan, plan.checkoutPrice * 100);
+  const customer = await client.customers.create({ email, name: "Pat Payer" });
+  stripe.updateCustomerCard(customer.id);
+  const created = await client.subscriptions.create({
+    customer: customer.id,
+    items: [{ price }],
+    default_tax_rates: await new StripeTaxRates(client).idsFor("ON", "2026-03-02"),
+    metadata: { plan: "standard", price_list: "checkout", postal_code: "K1N 5W8" },
+  });
+  await deliver(ctx, "customer.subscription.created", stripe.subscription(created.id));
+  return created.id;
+}
+
+/** A Gatineau home bought from /pricing: Stripe Checkout's line, and so the item, carries GST and QST. */
+async function quebecAtPricing({ ctx, stripe }: StripeProvider, email: string): Promise<string> {
+  const { body } = await ctx
+    .agent()
+    .post("/api/create-checkout-session")
+    .send({ planType: "standard", postalCode: "J8X 1A1" })
+    .expect(200);
+  const session = stripe.pay(body.url.split("/pay/")[1] as string, { email, name: "Pat Payer" });
+  await deliver(ctx, "checkout.session.completed", session);
+  return session.subscription as string;
+}
+
+const localId = async ({ ctx }: StripeProvider, providerId: string) =>
+  (await ctx.db("subscriptions").where({ provider_subscription_id: providerId }).first()).id as number;
+
+/** The period ends at Stripe and its invoice reaches Haven: the invoice as Haven stored it. */
+async function renew({ ctx, stripe }: StripeProvider, providerId: string) {
+  const { subscription, invoice } = stripe.advancePeriod(providerId);
+  await deliver(ctx, "invoice.paid", invoice!);
+  await deliver(ctx, "customer.subscription.updated", subscription);
+  return ctx.db("invoices").where({ provider_invoice_id: invoice!.id }).first();
+}
+
 for (const [name, slug, setUp] of [
   ["with Stripe (the real SDK against the stand-in)", "stripe", withStripe],
   ["with the demo provider", "demo", withDemo],
 ] as const) {
-  describe(`${name}: a declined upgrade`, () => {
+  describe(`${name}: plan changes`, () => {
     let p: Provider;
     beforeAll(async () => {
       p = await setUp();
@@ -130,8 +178,54 @@ for (const [name, slug, setUp] of [
       expect(kinds).toEqual(expect.arrayContaining(["plan_change_undone", "plan_change_declined"]));
     });
 
-    // With Stripe, what is sent and what its webhooks then bring.
-    if (slug === "stripe")
+    if (slug === "stripe") {
+      for (const [home, buy, kinds] of [
+        ["an Ontario home (HST on the subscription)", ontarioAtCheckout, ["HST"]],
+        ["a Gatineau home (GST and QST on the item)", quebecAtPricing, ["GST", "QST"]],
+      ] as const) {
+        it(`${home}: the downgraded renewal and the one after the schedule releases it`, async () => {
+          const s = p as StripeProvider;
+          const providerId = await buy(s, `${kinds.join("-").toLowerCase()}@example.com`);
+          const id = await localId(s, providerId);
+          const down = await s.ctx.container.subscriptions.changePlan(
+            id,
+            { planType: "basic", actor: "customer" },
+            days(5),
+          );
+          expect(down.scheduledPlanType).toBe("basic");
+          const phases = s.stripe.schedules.get(s.stripe.subscription(providerId).schedule as string)!.phases as Obj[];
+          expect(phases).toHaveLength(2);
+          for (const renewal of [await renew(s, providerId), await renew(s, providerId)]) {
+            expect(renewal.status).toBe("paid");
+            expect(renewal.tax_lines.map((l: { kind: string }) => l.kind)).toEqual(kinds);
+            expect(renewal.tax_cents).toBeGreaterThan(0);
+            expect(renewal.amount_cents).toBe(renewal.subtotal_cents + renewal.tax_cents);
+          }
+          expect(s.stripe.subscription(providerId).schedule).toBeNull();
+          expect((await s.ctx.container.subscriptions.get(id)).planType).toBe("basic");
+        });
+      }
+
+      it("an upgrade while the downgrade waits: its prorated invoice is taxed", async () => {
+        const s = p as StripeProvider;
+        const providerId = await ontarioAtCheckout(s, "up-after-down@example.com");
+        const id = await localId(s, providerId);
+        await s.ctx.container.subscriptions.changePlan(id, { planType: "basic", actor: "customer" }, days(5));
+        s.stripe.clock = () => days(10).getTime();
+        try {
+          await s.ctx.container.subscriptions.changePlan(id, { planType: "premium", actor: "customer" }, days(10));
+        } finally {
+          s.stripe.clock = () => t0.getTime();
+        }
+        const upgrade = await s.ctx
+          .db("invoices")
+          .where({ subscription_id: id, billing_reason: "subscription_update" })
+          .first();
+        expect(upgrade.tax_lines.map((l: { kind: string }) => l.kind)).toEqual(["HST"]);
+        expect(upgrade.tax_cents).toBe(Math.round(upgrade.subtotal_cents * 0.13));
+      });
+
+      // What is sent, and what Stripe's webhooks then bring.
       it("one pending update with its metadata; Stripe's webhooks for the unpaid invoice store nothing and e-mail no 'payment failed'", async () => {
         const { stripe, providerId: providerIdOf } = p as StripeProvider;
         const id = await p.failingCard("pending@example.com");
@@ -157,14 +251,9 @@ for (const [name, slug, setUp] of [
           lastPaymentError: null,
         });
         expect(await p.ctx.db("invoices").where({ provider_invoice_id: open.id })).toEqual([]);
-        const mails = await p.ctx.db.raw(
-          "select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'mail.send'",
-        );
-        const subjects = mails.rows
-          .map((r: { payload: { to: string; subject: string } }) => r.payload)
-          .filter((m: { to: string }) => m.to === "pending@example.com")
-          .map((m: { subject: string }) => m.subject);
-        expect(subjects.filter((s: string) => /payment failed|plan changes/i.test(s))).toEqual([]);
+        const subjects = (await queuedMails(p.ctx)).filter((m) => m.to === "pending@example.com").map((m) => m.subject);
+        expect(subjects.filter((subject) => /payment failed|plan changes/i.test(subject))).toEqual([]);
       });
+    }
   });
 }
