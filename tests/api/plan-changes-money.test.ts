@@ -13,22 +13,13 @@ import { StripeTaxRates, createStripeClient } from "../../src/modules/payments/i
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { queuedMails } from "../support/jobs.js";
 import { DECLINED, STAND_IN_KEYS, StripeStandIn } from "../support/stripe-stand-in.js";
-import { stripeSubscription } from "../support/subscriptions.js";
+import { postStripeEvent, stripeSubscription } from "../support/subscriptions.js";
 
 type Obj = Record<string, unknown>;
 const t0 = new Date("2026-03-02T15:00:00Z");
 const days = (n: number) => new Date(t0.getTime() + n * 86_400_000);
 
-const deliver = (ctx: TestContext, type: string, object: Obj) => {
-  const { payload, header } = StripeStandIn.signedEvent(type, structuredClone(object));
-  return ctx
-    .agent()
-    .post("/api/stripe/webhook")
-    .set("Content-Type", "application/json")
-    .set("Stripe-Signature", header)
-    .send(payload)
-    .expect(200);
-};
+const deliver = (ctx: TestContext, type: string, object: Obj) => postStripeEvent(ctx, type, object).expect(200);
 
 interface Provider {
   ctx: TestContext;

@@ -9,7 +9,7 @@ import { signBillingToken } from "../../src/modules/subscriptions/index.js";
 import { type TestContext, createTestContext } from "../support/context.js";
 import { queuedMails } from "../support/jobs.js";
 import { STAND_IN_KEYS, StripeStandIn, monthsFrom } from "../support/stripe-stand-in.js";
-import { stripeSubscription } from "../support/subscriptions.js";
+import { postStripeEvent, stripeSubscription } from "../support/subscriptions.js";
 
 type Obj = Record<string, unknown>;
 const TZ = "America/Toronto";
@@ -17,16 +17,7 @@ const at = (iso: string) => new Date(iso);
 const seconds = (iso: string) => Math.floor(new Date(iso).getTime() / 1000);
 const days = (from: Date, n: number) => new Date(from.getTime() + n * 86_400_000);
 
-const deliver = (ctx: TestContext, type: string, object: Obj) => {
-  const { payload, header } = StripeStandIn.signedEvent(type, structuredClone(object));
-  return ctx
-    .agent()
-    .post("/api/stripe/webhook")
-    .set("Content-Type", "application/json")
-    .set("Stripe-Signature", header)
-    .send(payload)
-    .expect(200);
-};
+const deliver = (ctx: TestContext, type: string, object: Obj) => postStripeEvent(ctx, type, object).expect(200);
 
 /** Stripe's proration of a price difference for what is left of the period at `now` (seconds). */
 const proration = (difference: number, start: number, end: number, now: number) =>
