@@ -218,37 +218,39 @@ describe("Caddyfile", () => {
   // Caddy the file is read without those two lines, so the rest of it (the /metrics block) is still Caddy's reading.
   const [major = 0, minor = 0] = (caddyVersion.stdout?.match(/v?(\d+)\.(\d+)/) ?? []).slice(1).map(Number);
   const caddyfileForLocalCaddy = () =>
-    major > 2 || (major === 2 && minor >= 7)
-      ? caddyfile
-      : caddyfile.replace(/^\s*health_(fails|passes) .*$/gm, "");
+    major > 2 || (major === 2 && minor >= 7) ? caddyfile : caddyfile.replace(/^\s*health_(fails|passes) .*$/gm, "");
   let running: ReturnType<typeof spawn> | null = null;
   afterAll(() => {
     running?.kill("SIGKILL");
   });
-  it.skipIf(!caddy)("Caddy itself answers 404 for each spelling", async () => {
-    const port = await new Promise<number>((resolve) => {
-      const probe = net.createServer().listen(0, "127.0.0.1", () => {
-        const { port } = probe.address() as net.AddressInfo;
-        probe.close(() => resolve(port));
+  it.skipIf(!caddy)(
+    "Caddy itself answers 404 for each spelling",
+    async () => {
+      const port = await new Promise<number>((resolve) => {
+        const probe = net.createServer().listen(0, "127.0.0.1", () => {
+          const { port } = probe.address() as net.AddressInfo;
+          probe.close(() => resolve(port));
+        });
       });
-    });
-    const folder = mkdtempSync(path.join(os.tmpdir(), "haven-caddy-"));
-    const config = path.join(folder, "Caddyfile");
-    writeFileSync(config, caddyfileForLocalCaddy());
-    running = spawn("caddy", ["run", "--config", config, "--adapter", "caddyfile"], {
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        XDG_DATA_HOME: folder,
-        XDG_CONFIG_HOME: folder,
-        SITE_ADDRESS: `:${port}`,
-      },
-      stdio: "ignore",
-    });
-    const get = async (urlPath: string) => (await fetch(`http://127.0.0.1:${port}${urlPath}`)).status;
-    await until("Caddy to listen", async () => (await get("/metrics")) > 0, 10_000, 50);
-    for (const blocked of ["/metrics", "/METRICS", "/metrics/", "/Metrics/x", "//metrics", "/metrics?x=1"])
-      expect(await get(blocked), blocked).toBe(404);
-    rmSync(folder, { recursive: true, force: true });
-  }, 20_000);
+      const folder = mkdtempSync(path.join(os.tmpdir(), "haven-caddy-"));
+      const config = path.join(folder, "Caddyfile");
+      writeFileSync(config, caddyfileForLocalCaddy());
+      running = spawn("caddy", ["run", "--config", config, "--adapter", "caddyfile"], {
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          XDG_DATA_HOME: folder,
+          XDG_CONFIG_HOME: folder,
+          SITE_ADDRESS: `:${port}`,
+        },
+        stdio: "ignore",
+      });
+      const get = async (urlPath: string) => (await fetch(`http://127.0.0.1:${port}${urlPath}`)).status;
+      await until("Caddy to listen", async () => (await get("/metrics")) > 0, 10_000, 50);
+      for (const blocked of ["/metrics", "/METRICS", "/metrics/", "/Metrics/x", "//metrics", "/metrics?x=1"])
+        expect(await get(blocked), blocked).toBe(404);
+      rmSync(folder, { recursive: true, force: true });
+    },
+    20_000,
+  );
 });
