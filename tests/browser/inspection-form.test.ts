@@ -281,7 +281,8 @@ describe("the inspection form on a phone", () => {
         .getAttribute("aria-pressed"),
     ).toBe("true");
     expect(await card(page, "Plumbing", "Drain/Waste/Vent").locator(".photo-strip li").count()).toBe(1);
-    expect(await saveState(page).innerText()).toMatch(/^Offline · \d+ waiting on this device$/);
+    // The page learns it is offline from the browser once it starts (its first pass or the offline event).
+    await expect.poll(() => saveState(page).innerText()).toMatch(/^Offline · \d+ waiting on this device$/);
     // More work offline after the reload.
     await score(page, "Plumbing", "Hot Water System", "1 Immediate Action Required");
     await card(page, "Plumbing", "Hot Water System").getByLabel("Notes").fill("Tank leaking at the base");
