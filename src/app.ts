@@ -1,13 +1,11 @@
 import path from "node:path";
 import compression from "compression";
 import express, { type Express } from "express";
-import helmet from "helmet";
-import { pinoHttp } from "pino-http";
-import { randomUUID } from "node:crypto";
 import type { Container } from "./container.js";
 import { PUBLIC_BUILD_DIR, ROOT_DIR } from "./http/assets.js";
 import { ADMIN_SECTIONS, staffPage } from "./http/admin.js";
 import { csrfGuard } from "./http/csrf.js";
+import { securityHeaders } from "./http/security-headers.js";
 import { enforceRoles, routesWithoutRule } from "./http/roles.js";
 import { inspectorOwnership, inspectorPropertyIds } from "./http/ownership.repository.js";
 import { listRoutes } from "./http/routes.js";
@@ -35,7 +33,6 @@ import { propertiesAdminPages } from "./modules/customers/properties-admin.route
 import { photoBodyParsers, photosApi } from "./modules/inspections/photos.routes.js";
 import { entriesApi } from "./modules/inspections/entries.routes.js";
 import { inspectionFormPages } from "./modules/inspections/form.routes.js";
-import { redactLinkTokens } from "./shared/one-time-links.js";
 import { sharingApi, sharingPages } from "./modules/sharing/sharing.routes.js";
 import { quotesApi, quotesPages } from "./modules/quotes/quotes.routes.js";
 import { quotePaymentsRoutes } from "./modules/quotes/quote-payments.routes.js";
@@ -47,17 +44,13 @@ import { invoicesApi } from "./modules/subscriptions/invoices.routes.js";
 import { taxReportPages } from "./modules/subscriptions/tax-report.routes.js";
 import { subscriptionsAdminPages } from "./modules/subscriptions/subscriptions-admin.routes.js";
 import { homeSession } from "./modules/my-home/home-session.js";
-import { homeSignInApi, homeSignInPages } from "./modules/my-home/home-sign-in.routes.js";
-import { visitsApi, visitsPages } from "./modules/my-home/visits.routes.js";
-import { planApi, planPages } from "./modules/my-home/plan.routes.js";
-import { homeInvoicesRoutes } from "./modules/my-home/invoices.routes.js";
-import { accountApi, accountPages } from "./modules/my-home/account.routes.js";
 import { MyDayRepository, myDayPages } from "./modules/my-day/index.js";
-import { myHomeRecordsApi, myHomeRecordsPages } from "./modules/my-home/records.routes.js";
+import { myHomeRoutes } from "./modules/my-home/my-home.routes.js";
 import type { Lifecycle } from "./observability/health.js";
 import { withRequestId } from "./observability/logger.js";
 import { httpMetrics } from "./observability/metrics.js";
-import { OPS_PATHS, type OpsOptions, opsRouter } from "./observability/ops.routes.js";
+import { type OpsOptions, opsRouter } from "./observability/ops.routes.js";
+import { requestLog } from "./observability/request-log.js";
 import { DEMO_CUSTOMER } from "./modules/payments/index.js";
 import { pastDueProperties, propertySubscription } from "./modules/subscriptions/index.js";
 import { canonicalPath } from "./http/canonical-path.js";
@@ -99,25 +92,7 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   app.use(malformedUrlGuard);
   // Before any guard reads the path: other spellings are redirected (pages) or refused (the API).
   app.use(canonicalPath);
-  app.use(
-    pinoHttp({
-      logger: container.log,
-      genReqId: (req, res) => {
-        const id = (req.headers["x-request-id"] as string | undefined)?.slice(0, 100) || randomUUID();
-        res.setHeader("x-request-id", id);
-        return id;
-      },
-      autoLogging: {
-        ignore: (req) => OPS_PATHS.has(req.url?.split("?")[0] ?? "") || (req.url?.startsWith("/assets/") ?? false),
-      },
-      // One short line per request: no headers (they hold session cookies).
-      serializers: {
-        // One-time link tokens never reach the logs (docs/decisions.md#7).
-        req: (req) => ({ id: req.id, method: req.method, url: redactLinkTokens(req.url) }),
-        res: (res) => ({ statusCode: res.statusCode }),
-      },
-    }),
-  );
+  app.use(requestLog(container.log));
   // The request id follows the request's async work, so a crash it causes is logged with it.
   app.use((req, _res, next) => withRequestId(String(req.id), next));
   // Probes and scrapes come before the Host guard: a load balancer or Prometheus names the container, not PUBLIC_URL.
@@ -130,33 +105,7 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   );
   // In production a request must name PUBLIC_URL's host (or a loopback one): a forged Host builds nothing.
   if (env.NODE_ENV === "production") app.use(publicHostGuard(env.PUBLIC_URL));
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: {
-          defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
-          styleSrc: ["'self'"],
-          imgSrc: ["'self'", "data:", "blob:"],
-          fontSrc: ["'self'"],
-          connectSrc: ["'self'"],
-          frameSrc: ["'self'"],
-          objectSrc: ["'none'"],
-          baseUri: ["'self'"],
-          formAction: ["'self'", ...checkoutFormActions(env)],
-          frameAncestors: ["'self'"],
-        },
-      },
-      // The sample report opens in a popup that the opener may keep a handle on.
-      crossOriginOpenerPolicy: { policy: "same-origin-allow-popups" },
-      // With helmet's default 'no-referrer', Chrome sends `Origin: null` on same-origin form posts, which the
-      // CSRF guard must refuse; 'same-origin' keeps referrers on the site and gives those posts their Origin.
-      referrerPolicy: { policy: "same-origin" },
-      // HSTS only where Haven is served over HTTPS; over plain HTTP in development it would pin localhost.
-      strictTransportSecurity: env.NODE_ENV === "production",
-    }),
-  );
+  app.use(securityHeaders({ formActions: checkoutFormActions(env), https: env.NODE_ENV === "production" }));
   const pages = pageRendering();
   app.use(pages.serveCached);
   app.use(compression());
@@ -292,17 +241,20 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
     users: container.users,
     bookings: container.bookings,
   };
-  const homeSignInDeps = { homeAuth: container.homeAuth, staffPage: staffShell, settings: linkSettings };
-  const homePlanDeps = {
+  const myHome = myHomeRoutes({
+    homeAuth: container.homeAuth,
+    visits: container.homeVisits,
+    records: container.homeRecords,
     planPage: container.homePlan,
+    staffPage: staffShell,
     settings: {
+      secure: linkSettings.secure,
       publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
       timeZone: env.BUSINESS_TZ,
       supportEmail: env.SUPPORT_EMAIL,
       supportPhone: env.CONTACT_PHONE,
     },
-  };
-  const accountDeps = { visits: container.homeVisits, homeAuth: container.homeAuth, settings: linkSettings };
+  });
   api.use(sharingApi({ sharing: container.sharing, settings: linkSettings }));
   api.use(quotesApi(quotesDeps));
   // Paying an accepted quote from My Home or its e-mailed link (docs/decisions.md#43); My Home's session is read here.
@@ -329,13 +281,7 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
       timeZone: env.BUSINESS_TZ,
     }),
   );
-  api.use(homeSignInApi(homeSignInDeps));
-  api.use(visitsApi({ visits: container.homeVisits }));
-  api.use(planApi(homePlanDeps));
-  const homeInvoices = homeInvoicesRoutes({ planPage: container.homePlan });
-  api.use(homeInvoices.api);
-  api.use(accountApi(accountDeps));
-  api.use(myHomeRecordsApi({ records: container.homeRecords }));
+  api.use(myHome.api);
   api.use(openApiRouter());
   const auditDeps = { audit: container.audit, staffPage: staffShell, timeZone: env.BUSINESS_TZ };
   api.use(auditApi(auditDeps));
@@ -408,12 +354,7 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   app.use(
     taxReportPages({ taxReport: container.invoiceSide.taxReport, staffPage: staffShell, timeZone: env.BUSINESS_TZ }),
   );
-  app.use(homeSignInPages(homeSignInDeps));
-  app.use(visitsPages({ visits: container.homeVisits }));
-  app.use(homeInvoices.pages);
-  app.use(planPages(homePlanDeps));
-  app.use(accountPages(accountDeps));
-  app.use(myHomeRecordsPages({ records: container.homeRecords }));
+  app.use(myHome.pages);
 
   app.use(notFoundHandler);
   app.use(errorHandler);
