@@ -1,10 +1,11 @@
 // The stand-in's refunds, credit notes, disputes and paged lists (docs/decisions.md#34), kept beside each StripeStandIn
-// and answered from its request handler: POST/GET /v1/refunds, POST /v1/credit_notes, and `limit`/`starting_after`
+// and answered from its request handler: POST/GET /v1/refunds, POST/GET /v1/credit_notes, and `limit`/`starting_after`
 // pages of GET /v1/subscriptions and /v1/invoices, as Stripe pages them (has_more, newest first). Stripe's rules
 // apply: a refund at most what is left of the charge, never of a charge disputed (charged back); a credit note on a
 // paid invoice whose refunds, credits and out-of-band amounts add up to it, within what is left to credit.
 import type { ApiRequest, Obj } from "./stripe-stand-in-kit.js";
 import { id } from "./stripe-stand-in-kit.js";
+import { disputesOf } from "./stripe-stand-in-disputes.js";
 
 /** The part of StripeStandIn these routes read. */
 export interface StandInMaps {
@@ -68,32 +69,14 @@ export class StandInMoney {
     return this.chargeOf(intent);
   }
 
-  /** A dispute opened by the card holder's bank (for a charge.dispute.created event): the charge is charged back. */
+  /** A dispute opened on an invoice's payment (stripe-stand-in-disputes.ts: funds withdrawn, the charge disputed). */
   dispute(invoiceId: string, reason = "fraudulent"): Obj {
-    const intent = this.intentOf(invoiceId);
-    const charge = this.chargeOf(intent);
-    const dispute: Obj = {
-      id: id("dp"),
-      object: "dispute",
-      amount: charge.amount,
-      currency: "cad",
-      charge: charge.id,
-      payment_intent: intent,
-      reason,
-      status: "needs_response",
-      is_charge_refundable: false,
-      created: this.now,
-    };
-    this.disputes.set(dispute.id as string, dispute);
-    return structuredClone(dispute);
+    return disputesOf(this.standIn).open(this.intentOf(invoiceId), { reason });
   }
 
-  /** The dispute decided (for a charge.dispute.closed event): won or lost. */
+  /** The dispute decided (stripe-stand-in-disputes.ts): won gives the funds back, lost keeps them withdrawn. */
   closeDispute(disputeId: string, outcome: "won" | "lost"): Obj {
-    const dispute = this.disputes.get(disputeId);
-    if (!dispute) throw new Error(`No such dispute ${disputeId}`);
-    dispute.status = outcome;
-    return structuredClone(dispute);
+    return disputesOf(this.standIn).close(disputeId, outcome);
   }
 
   private createRefund(form: Record<string, string>): Obj | Refusal {
@@ -103,7 +86,8 @@ export class StandInMoney {
     if (form.reason && !REFUND_REASONS.includes(form.reason))
       return { refused: `Invalid reason: must be one of ${REFUND_REASONS.join(", ")}`, code: "parameter_invalid" };
     const charge = this.chargeOf(intent.id as string);
-    if (charge.disputed)
+    // "is_charge_refundable: If true, it's still possible to refund the disputed payment" (an inquiry's).
+    if ([...this.disputes.values()].some((d) => d.payment_intent === intent.id && !d.is_charge_refundable))
       return { refused: "The charge you're attempting to refund has been charged back.", code: "charge_disputed" };
     const already = charge.amount_refunded as number;
     if (already >= (intent.amount as number))
@@ -233,6 +217,12 @@ export class StandInMoney {
         return true;
       }
       once(() => this.createCreditNote(invoice, form));
+      return true;
+    }
+    // "Returns a list of credit notes", newest first; `invoice` "only return credit notes for the invoice specified".
+    if (req.method === "GET" && url.pathname === "/v1/credit_notes") {
+      const found = [...this.creditNotes.values()].filter((n) => !params.invoice || n.invoice === params.invoice);
+      json(200, this.page(found, params, "/v1/credit_notes"));
       return true;
     }
     // Paged lists (reconciliation asks with `limit`); without it the stand-in's own routes answer.

@@ -9,6 +9,7 @@ import {
   id,
   readBody,
 } from "./stripe-stand-in-kit.js";
+import { disputesOf } from "./stripe-stand-in-disputes.js";
 import { moneyOf } from "./stripe-stand-in-money.js";
 import { StandInCatalogue } from "./stripe-stand-in-routes.js";
 
@@ -21,7 +22,7 @@ export { DECLINED, type RecordedRequest, STAND_IN_KEYS, addMonth, monthsFrom } f
  * serves a tiny hosted-checkout page whose Pay button completes the session like Stripe's would. Its parts:
  * stripe-stand-in-objects.ts (what every call does to the objects), -billing.ts (subscriptions and invoices),
  * -schedules.ts, -scenarios.ts (Stripe's side between calls), -routes.ts (catalogue, one-time payments, portal),
- * -money.ts (refunds, credit notes, disputes, paged lists).
+ * -money.ts (refunds, credit notes, paged lists), -disputes.ts (disputes through their close).
  */
 export class StripeStandIn extends StandInCatalogue {
   readonly requests: RecordedRequest[] = [];
@@ -32,6 +33,14 @@ export class StripeStandIn extends StandInCatalogue {
    * a change whose answer was lost.
    */
   loseAnswers = false;
+  /**
+   * Calls to a path that time out (docs/decisions.md#52): the next `times` POSTs are carried out (or replayed by their
+   * idempotency key) and their answer kept for the key, but the connection closes with no answer, as a timeout
+   * looks to the SDK (which retries once with the same key). `times: 1` is a timeout the SDK's retry recovers.
+   */
+  timeOuts: { path: string; times: number } | null = null;
+  /** The next `times` calls to a path answer `status` without reaching the API (nothing done, nothing kept). */
+  failing: { path: string; status: number; times: number } | null = null;
   /** The first answer to each Idempotency-Key (as Stripe keeps them), with the path it was used on. */
   private readonly idempotent = new Map<string, { path: string; status: number; body: string }>();
   private server: Server | null = null;
@@ -82,6 +91,13 @@ export class StripeStandIn extends StandInCatalogue {
     });
   }
 
+  /** Whether this call's answer is lost to a timeout (`timeOuts`), counting it. */
+  private timedOut(method: string | undefined, path: string): boolean {
+    if (method !== "POST" || this.timeOuts?.path !== path || this.timeOuts.times <= 0) return false;
+    this.timeOuts.times--;
+    return true;
+  }
+
   /** The hosted checkout page (browser-facing, no API key): its Pay button completes the session. */
   private hostedCheckout(req: IncomingMessage, res: ServerResponse, sessionId: string, form: Record<string, string>) {
     const session = this.sessions.get(sessionId);
@@ -124,6 +140,7 @@ export class StripeStandIn extends StandInCatalogue {
       if (idempotencyKey && !this.idempotent.has(idempotencyKey) && !this.failWith)
         this.idempotent.set(idempotencyKey, { path: url.pathname, status, body: text });
       if (this.loseAnswers && req.method === "POST" && url.pathname.startsWith("/v1/")) return lost();
+      if (this.timedOut(req.method, url.pathname)) return void req.socket.destroy();
       return res.writeHead(status, { "Content-Type": "application/json" }).end(text);
     };
     const params = { ...Object.fromEntries(url.searchParams), ...form };
@@ -154,6 +171,12 @@ export class StripeStandIn extends StandInCatalogue {
     if (req.headers.authorization !== `Bearer ${STAND_IN_KEYS.STRIPE_SECRET_KEY}`)
       return json(401, { error: { type: "authentication_error", message: "Invalid API Key provided" } });
     if (this.failWith) return json(this.failWith, { error: { type: "api_error", message: "Stand-in failure" } });
+    if (this.failing?.path === url.pathname && this.failing.times > 0) {
+      this.failing.times--;
+      return res
+        .writeHead(this.failing.status, { "Content-Type": "application/json" })
+        .end(JSON.stringify({ error: { type: "api_error", message: "Stand-in: the call failed" } }));
+    }
     const replay = idempotencyKey ? this.idempotent.get(idempotencyKey) : undefined;
     if (replay) {
       if (replay.path !== url.pathname)
@@ -161,12 +184,13 @@ export class StripeStandIn extends StandInCatalogue {
           "Keys for idempotent requests can only be used for the same endpoint they were first used for.",
         );
       if (this.loseAnswers) return lost();
+      if (this.timedOut(req.method, url.pathname)) return void req.socket.destroy();
       return res
         .writeHead(replay.status, { "Content-Type": "application/json", "Idempotent-Replayed": "true" })
         .end(replay.body);
     }
     // Refunds, credit notes, disputes and paged lists first (stripe-stand-in-money.ts, docs/decisions.md#34).
-    if (moneyOf(this).handle(request)) return;
+    if (moneyOf(this).handle(request) || disputesOf(this).handle(request)) return;
     if (this.scheduleRoutes(request) || this.billingRoutes(request) || this.catalogueRoutes(request)) return;
     return json(404, {
       error: { type: "invalid_request_error", message: `Unrecognized request URL (${req.method}: ${url.pathname})` },
