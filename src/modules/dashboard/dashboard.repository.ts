@@ -33,12 +33,14 @@ export class DashboardRepository {
         [month.from, month.to],
       ),
       // Paid invoices plus one-time payments; a payment that started a subscription is counted by its invoice.
-      // Before tax, invoices net of refunds (docs/decisions.md#34): tax collected is not revenue (payments.totalRevenue too).
+      // Before tax, invoices net of refunds (docs/decisions.md#34) and of lost disputes (docs/decisions.md#53): tax
+      // collected is not revenue (payments.totalRevenue too).
       revenue
         ? value(
             `select (select coalesce(sum(coalesce(subtotal_cents, amount_cents)), 0) from payments where status = 'succeeded' and subscription_id is null)
               + (select coalesce(sum(coalesce(subtotal_cents, amount_cents)), 0) from invoices where status = 'paid')
-              - (select coalesce(sum(r.amount_cents - r.tax_cents), 0) from refunds r join invoices i on i.id = r.invoice_id where i.status = 'paid') as n`,
+              - (select coalesce(sum(r.amount_cents - r.tax_cents), 0) from refunds r join invoices i on i.id = r.invoice_id where i.status = 'paid')
+              - (select coalesce(sum(d.lost_cents - d.lost_tax_cents), 0) from disputes d join invoices i on i.id = d.invoice_id where i.status = 'paid' and d.lost_at is not null) as n`,
           )
         : null,
     ]);

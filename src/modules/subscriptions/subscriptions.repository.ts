@@ -353,12 +353,17 @@ export class SubscriptionsRepository {
     return Number(row?.count ?? 0);
   }
 
-  /** Revenue of paid invoices (docs/decisions.md#34): subtotals before tax, net of what was refunded of them. */
+  /**
+   * Revenue of paid invoices (docs/decisions.md#34): subtotals before tax, net of what was refunded of them and of
+   * what lost disputes took back (docs/decisions.md#53).
+   */
   async paidInvoicesCents(): Promise<number> {
     const result = await this.db.raw(
       `select coalesce((select sum(coalesce(subtotal_cents, amount_cents)) from invoices where status = 'paid'), 0)
             - coalesce((select sum(r.amount_cents - r.tax_cents) from refunds r join invoices i on i.id = r.invoice_id
-                         where i.status = 'paid'), 0) as total`,
+                         where i.status = 'paid'), 0)
+            - coalesce((select sum(d.lost_cents - d.lost_tax_cents) from disputes d join invoices i on i.id = d.invoice_id
+                         where i.status = 'paid' and d.lost_at is not null), 0) as total`,
     );
     return Number(result.rows[0]?.total ?? 0);
   }

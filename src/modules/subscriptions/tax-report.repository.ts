@@ -1,5 +1,6 @@
 // The tax report's sums (docs/decisions.md#50): the tax lines of invoices whose tax fell due in a range, and of the
-// refunds (credit notes) made in it, by province and tax, with the sales before tax counted once per invoice.
+// refunds (credit notes) made and disputes lost in it (docs/decisions.md#53), by province and tax, with the sales
+// before tax counted once per invoice.
 import type { Knex } from "knex";
 
 export interface TaxSumRow {
@@ -30,6 +31,16 @@ const TAX_POINT = "least(i.period_start, i.paid_at)";
 const DUE = `(i.status = 'paid' or (i.status in ('open', 'uncollectible') and i.number is not null
               and i.billing_reason in ('subscription_cycle', 'quote')))`;
 
+/**
+ * What went back to customers in [from, to) (two pairs of bindings): refunds on the day they were made, and disputes
+ * on the day they were lost, each with its amount (tax included), its tax and its tax lines (docs/decisions.md#53).
+ */
+const GIVEN_BACK = `select r.invoice_id, r.amount_cents, r.tax_cents, r.tax_lines from refunds r
+                     where r.created_at >= ? and r.created_at < ?
+                    union all
+                    select d.invoice_id, d.lost_cents, d.lost_tax_cents, d.lost_tax_lines from disputes d
+                     where d.lost_at >= ? and d.lost_at < ? and d.invoice_id is not null`;
+
 const toRow = (row: Record<string, unknown>): TaxSumRow => ({
   province: (row.province as string | null) ?? "—",
   kind: (row.kind as string | null) ?? "none",
@@ -58,16 +69,18 @@ export class TaxReportRepository {
     return result.rows.map(toRow);
   }
 
-  /** Tax refunded by refunds made in [from, to), whenever their invoice was paid; "none" for untaxed ones. */
+  /**
+   * Tax given back in [from, to), whenever its invoice was paid: by refunds made then, and by disputes lost then
+   * (docs/decisions.md#53: the customer's bank took the money back, tax included); "none" for untaxed ones.
+   */
   async refunded(from: Date, to: Date): Promise<TaxSumRow[]> {
     const result = await this.db.raw(
       `select i.tax_province as province, l->>'kind' as kind, l->>'label' as label, (l->>'percent')::numeric as percent,
               coalesce(sum((l->>'amountCents')::bigint), 0) as tax_cents, sum(r.amount_cents - r.tax_cents) as base_cents
-         from refunds r join invoices i on i.id = r.invoice_id
+         from (${GIVEN_BACK}) r join invoices i on i.id = r.invoice_id
               left join lateral jsonb_array_elements(r.tax_lines) l on true
-        where r.created_at >= ? and r.created_at < ?
         group by 1, 2, 3, 4 order by 1, 2, 4`,
-      [from, to],
+      [from, to, from, to],
     );
     return result.rows.map(toRow);
   }
@@ -77,9 +90,8 @@ export class TaxReportRepository {
     const result = await this.db.raw(
       `select (select coalesce(sum(coalesce(i.subtotal_cents, i.amount_cents)), 0) from invoices i
                 where ${DUE} and ${TAX_POINT} >= ? and ${TAX_POINT} < ?) as invoiced,
-              (select coalesce(sum(r.amount_cents - r.tax_cents), 0) from refunds r
-                where r.created_at >= ? and r.created_at < ?) as refunded`,
-      [from, to, from, to],
+              (select coalesce(sum(r.amount_cents - r.tax_cents), 0) from (${GIVEN_BACK}) r) as refunded`,
+      [from, to, from, to, from, to],
     );
     const row = result.rows[0] as { invoiced: string; refunded: string };
     return { invoicedCents: Number(row.invoiced), refundedCents: Number(row.refunded) };

@@ -1,8 +1,9 @@
 // The sales-tax report (docs/decisions.md#50): for a range of business days, the figures an accountant copies into
 // the two returns. The GST/HST return (the CRA's) takes every sale and the GST and HST; the QST return (Revenu
 // Québec's) takes the Quebec sales and the QST, on its own. An invoice counts on the day its tax fell due, the
-// earlier of its date and its payment; a refund (its credit note) is an adjustment on the day it was made. The page
-// (/admin/tax), GET /api/tax-report (and its CSV) and `haven tax report` all print this one object.
+// earlier of its date and its payment; a refund (its credit note) is an adjustment on the day it was made, a lost
+// dispute on the day it was lost (docs/decisions.md#53). The page (/admin/tax), GET /api/tax-report (and its CSV)
+// and `haven tax report` all print this one object.
 import { addDays } from "../../shared/business-time.js";
 import { startOfBusinessDay } from "./billing-dates.js";
 import type { TaxReportRepository, TaxSumRow } from "./tax-report.repository.js";
@@ -28,13 +29,13 @@ export interface TaxReportLine {
 export interface TaxReturnFigures {
   /** Before tax: the invoices whose tax fell due in the range (each once). */
   sales: number;
-  /** Before tax: what the refunds made in the range gave back. */
+  /** Before tax: what the refunds made and the disputes lost in the range gave back. */
   salesRefunded: number;
   /** sales − salesRefunded: the return's sales (GST/HST line 101). */
   netSales: number;
   /** Tax charged on those invoices, collected or collectible (GST/HST line 103). */
   taxCollected: number;
-  /** Tax given back by the refunds' credit notes (GST/HST line 107). */
+  /** Tax given back by refunds' credit notes and disputes lost in the range (line 107; docs/decisions.md#53). */
   adjustments: number;
   /** taxCollected − adjustments. */
   netTax: number;
