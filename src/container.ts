@@ -197,6 +197,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     notifications,
     // Built further down, with the quotes: called only once a request comes in.
     quoteReceipts: { resend: (invoice, tx) => quotePayments.resendReceipt(invoice, tx) },
+    quoteIntents: { succeeded: (intent) => quotePayments.intentSucceeded(intent) },
   });
   const stripe = stripeBilling
     ? {

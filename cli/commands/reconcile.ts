@@ -9,7 +9,7 @@ export function registerReconcile(subscriptions: Command) {
   subscriptions
     .command("reconcile")
     .description(
-      "Compare Haven's subscriptions, invoices and refunds with Stripe's, repair what missed webhooks left behind, and print every difference (safe to repeat)",
+      "Compare Haven's subscriptions, invoices, refunds and disputes with Stripe's, repair what missed webhooks left behind, and print every difference (safe to repeat)",
     )
     .option("--json", "print the result as JSON")
     .addHelpText("after", "\nExamples:\n  haven subscriptions reconcile\n  haven subscriptions reconcile --json")
@@ -18,9 +18,9 @@ export function registerReconcile(subscriptions: Command) {
         const result = await container.invoiceSide.reconcile.run();
         if (options.json) return printJson(result);
         if (result.mode === "demo") return console.log(result.message);
-        const { subscriptions, invoices, refunds } = result.checked;
+        const { subscriptions, invoices, refunds, disputes } = result.checked;
         console.log(
-          `Checked ${subscriptions} subscription(s), ${invoices} invoice(s) and ${refunds} refund(s) in Stripe.`,
+          `Checked ${subscriptions} subscription(s), ${invoices} invoice(s), ${refunds} refund(s) and ${disputes} dispute(s) in Stripe.`,
         );
         for (const d of result.differences)
           console.log(

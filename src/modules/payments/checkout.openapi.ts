@@ -109,7 +109,9 @@ export const checkoutCalls = apiCalls([
     path: "/api/stripe/webhook",
     summary: "Stripe webhook",
     description:
-      "Stripe's events (checkout.session.completed, payment_intent.succeeded) record a payment once per provider id. " +
+      "Stripe's events (checkout.session.completed, payment_intent.succeeded) record a payment once per provider id; " +
+      "the subscriptions' (invoice.*, customer.subscription.*, customer.updated) and the charge events (charge.refunded, " +
+      "charge.dispute.created, .updated, .closed, .funds_withdrawn, .funds_reinstated) are each processed once per event id. " +
       "The body is read raw: the Stripe-Signature header is verified over the exact bytes with STRIPE_WEBHOOK_SECRET.",
     tags: ["Checkout"],
     access: "public",

@@ -1,28 +1,43 @@
-// Stripe's charge events (docs/decisions.md#34): a refund made in Stripe's dashboard (charge.refunded) and a
-// dispute (charge.dispute.created) reach Haven. The charge is tied back to its invoice through its PaymentIntent;
-// the event id is claimed in the same transaction as what it records, so a replay changes nothing.
+// Stripe's charge events (docs/decisions.md#34, #53): a refund made in Stripe's dashboard (charge.refunded) and a
+// dispute through its close (created, updated, funds withdrawn or reinstated, closed won or lost) reach Haven. The
+// charge is tied back to its invoice through its PaymentIntent: a quote invoice's, stored on the row when the intent
+// was made, else the Stripe invoice it paid. Stripe is read before the transaction (a 503 writes nothing); the event
+// id is claimed in the same transaction as what it records, so a replay changes nothing.
 import type { Logger } from "pino";
 import type Stripe from "stripe";
 import type { TransactionRunner } from "../../db/transaction.js";
-import type { Notifications } from "../notifications/index.js";
+import type { DisputesRepository } from "./disputes.repository.js";
+import { type DisputesService, type StripeDisputes, disputeFactsOf } from "./disputes.js";
 import type { InvoicesRepository } from "./invoices.repository.js";
-import type { RefundsRepository } from "./refunds.repository.js";
 import type { RefundsService } from "./refunds.js";
 import { type StripeRefunds, idOf } from "./refunds-stripe.js";
+import type { Invoice } from "./subscriptions.constants.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 
-export const CHARGE_EVENTS = ["charge.refunded", "charge.dispute.created"] as const;
+/** The charge events Haven handles; the webhook endpoint must send each (docs/operations.md, "Stripe settings"). */
+export const CHARGE_EVENTS = [
+  "charge.refunded",
+  "charge.dispute.created",
+  "charge.dispute.updated",
+  "charge.dispute.closed",
+  "charge.dispute.funds_withdrawn",
+  "charge.dispute.funds_reinstated",
+] as const;
 
 export interface ChargeEventsDeps {
-  stripe: StripeRefunds;
-  invoices: Pick<InvoicesRepository, "findByProviderId">;
+  stripe: Pick<StripeRefunds, "invoiceOfPaymentIntent" | "refundsOf">;
+  /** Stripe's disputes, read back (events come in any order: the dispute as Stripe holds it now is stored). */
+  stripeDisputes: Pick<StripeDisputes, "retrieve">;
+  invoices: Pick<InvoicesRepository, "findByProviderId" | "find">;
+  /** A quote invoice by the PaymentIntent stored on it. */
+  quoteInvoices: Pick<DisputesRepository, "quoteInvoiceOfIntent">;
   refunds: Pick<RefundsService, "recordProviderRefund">;
-  disputes: Pick<RefundsRepository, "recordDispute">;
-  subscriptions: Pick<SubscriptionsRepository, "claimEvent" | "logEvent">;
+  disputes: Pick<DisputesService, "apply">;
+  subscriptions: Pick<SubscriptionsRepository, "claimEvent">;
   transaction: TransactionRunner;
   log?: Logger;
-  /** The staff bell (src/modules/notifications/README.md): a dispute is one notification. */
-  notifications?: Pick<Notifications, "raise"> | null;
+  /** When a loss counts if the event is not charge.dispute.closed itself (the tax report's period); default now. */
+  clock?: () => Date;
 }
 
 export class ChargeEvents {
@@ -35,13 +50,19 @@ export class ChargeEvents {
   /** Processes a charge event once; true when this delivery was the one that recorded it. */
   async handle(event: Stripe.Event): Promise<boolean> {
     if (event.type === "charge.refunded") return this.refunded(event);
-    if (event.type === "charge.dispute.created") return this.disputed(event);
+    if (event.type.startsWith("charge.dispute.") && this.handles(event))
+      return this.dispute(event as Stripe.ChargeDisputeCreatedEvent);
     return false;
   }
 
-  /** The Haven invoice a PaymentIntent paid (Stripe is read before the transaction: a 503 writes nothing). */
-  private async invoiceOf(paymentIntentId: string | null) {
+  /**
+   * The Haven invoice a PaymentIntent paid: a quote invoice holds its intent's id (docs/decisions.md#43), so it is
+   * found here without a call; otherwise the Stripe invoice the intent paid.
+   */
+  private async invoiceOf(paymentIntentId: string | null): Promise<Invoice | null> {
     if (!paymentIntentId) return null;
+    const quote = await this.deps.quoteInvoices.quoteInvoiceOfIntent(paymentIntentId);
+    if (quote) return this.deps.invoices.find(quote.id);
     const providerInvoiceId = await this.deps.stripe.invoiceOfPaymentIntent(paymentIntentId);
     return providerInvoiceId ? this.deps.invoices.findByProviderId("stripe", providerInvoiceId) : null;
   }
@@ -73,41 +94,20 @@ export class ChargeEvents {
     });
   }
 
-  private async disputed(event: Stripe.ChargeDisputeCreatedEvent): Promise<boolean> {
-    const dispute = event.data.object;
+  /** Any dispute event: the dispute read back and stored as it is now (docs/decisions.md#53). */
+  private async dispute(event: Stripe.ChargeDisputeCreatedEvent): Promise<boolean> {
+    const dispute = await this.deps.stripeDisputes.retrieve(event.data.object.id);
     const invoice = await this.invoiceOf(idOf(dispute.payment_intent));
+    // A loss counts when Stripe closed it; learnt from another event (a missed close), when Haven learns it.
+    const at =
+      event.type === ("charge.dispute.closed" as string)
+        ? new Date(event.created * 1000)
+        : (this.deps.clock ?? (() => new Date()))();
     return this.deps.transaction(async (tx) => {
       if (!(await this.deps.subscriptions.claimEvent(event.id, event.type, tx))) return false;
-      const recorded = await this.deps.disputes.recordDispute(
-        {
-          providerDisputeId: dispute.id,
-          invoiceId: invoice?.id ?? null,
-          subscriptionId: invoice?.subscriptionId ?? null,
-          amountCents: dispute.amount,
-          reason: dispute.reason ?? null,
-          status: dispute.status,
-        },
-        tx,
-      );
-      // The staff bell lists the dispute; the subscription is flagged and its history says so.
-      if (recorded && invoice)
-        await this.deps.notifications?.raise(tx, {
-          kind: "dispute",
-          recordType: "subscription",
-          recordId: invoice.subscriptionId,
-          link: `/admin/subscriptions/${invoice.subscriptionId}`,
-          text: `${invoice.number ? `Invoice ${invoice.number}` : "A payment"} disputed (${dispute.reason ?? "no reason given"})`,
-        });
-      if (recorded && invoice)
-        await this.deps.subscriptions.logEvent(
-          invoice.subscriptionId,
-          {
-            kind: "disputed",
-            actor: "stripe",
-            detail: { invoice: invoice.number, amountCents: dispute.amount, reason: dispute.reason },
-          },
-          tx,
-        );
+      if (!invoice)
+        this.deps.log?.info({ event: event.id, dispute: dispute.id }, "dispute of a charge that paid no Haven invoice");
+      await this.deps.disputes.apply(disputeFactsOf(dispute), invoice, at, tx);
       return true;
     });
   }

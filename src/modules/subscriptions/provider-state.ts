@@ -10,6 +10,7 @@ import { provinceOfPostalCode } from "../tax/index.js";
 import { minimumTermEnd } from "./billing-dates.js";
 import { type BillingMailer, mailInvoice } from "./billing-mailer.js";
 import type { ProviderSubscription } from "./billing-provider.js";
+import { RUNNING_STATUSES, disputeHolds } from "./disputes.repository.js";
 import type { PlanDeliveryListener } from "./plan-delivery-listener.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 import {
@@ -73,11 +74,18 @@ export class ProviderState {
    * plan services. Safe to repeat: a state already stored changes nothing and sends nothing.
    */
   async applyProviderState(
-    state: ProviderSubscriptionState,
+    read: ProviderSubscriptionState,
     tx: Tx,
     context: Partial<ApplyContext> = {},
   ): Promise<Subscription> {
     const { repo, log, timeZone, clock } = this.deps;
+    // A dispute holding the plan keeps it past due whatever Stripe reads (docs/decisions.md#53): its services stay
+    // held until the dispute is won or its funds reinstated (disputes.ts).
+    const held =
+      read.provider === "stripe" &&
+      RUNNING_STATUSES.includes(read.status) &&
+      (await disputeHolds(tx, read.provider, read.providerSubscriptionId));
+    const state: ProviderSubscriptionState = held ? { ...read, status: "past_due" } : read;
     const ctx: ApplyContext = {
       actor: context.actor ?? "stripe",
       now: context.now ?? clock(),

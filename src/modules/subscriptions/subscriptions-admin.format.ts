@@ -21,6 +21,8 @@ const EVENT_LABELS: Record<string, string> = {
   card_updated: "Card updated",
   refunded: "Refunded",
   disputed: "Payment disputed",
+  dispute_lost: "Dispute lost",
+  dispute_won: "Dispute won",
 };
 
 /** Dates and amounts as staff read them, in the business zone. */

@@ -199,6 +199,12 @@ export class SubscriptionsService {
     return this.state.applyProviderInvoice(invoice, tx, known);
   }
 
+  /** The property's plan and services follow a status Haven set itself: a dispute's hold (docs/decisions.md#53). */
+  async followOnProperty(id: number, tx: Tx, now: Date = this.clock()): Promise<void> {
+    const sub = await this.repo.find(id, tx);
+    if (sub) await this.state.followOnProperty(sub, now, tx);
+  }
+
   /** Intake: the customer and property just created take over the subscription their checkout bought. */
   async attachToProperty(
     checkoutRef: string,
