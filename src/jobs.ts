@@ -8,6 +8,7 @@ import { PRIVACY_PURGE_TASK, privacyPurgeTask } from "./modules/privacy/index.js
 import { NOTIFICATIONS_PAID_NEVER_BOOKED_TASK, paidNeverBookedTask } from "./modules/notifications/index.js";
 import { SUBSCRIPTIONS_RENEW_TASK, subscriptionsRenewTask } from "./modules/subscriptions/subscriptions.tasks.js";
 import { SUBSCRIPTIONS_RECONCILE_TASK, subscriptionsReconcileTask } from "./modules/subscriptions/reconcile.tasks.js";
+import { REFUNDS_FINISH_TASK, refundsFinishTask } from "./modules/subscriptions/refunds.tasks.js";
 import { BACKUP_TASK, backupTask } from "./ops/backup.tasks.js";
 import {
   MAINTENANCE_EXPAND_TASK,
@@ -37,6 +38,7 @@ export function taskList(container: Container): TaskList {
     [NOTIFICATIONS_PAID_NEVER_BOOKED_TASK]: paidNeverBookedTask(container.notifications),
     [SUBSCRIPTIONS_RENEW_TASK]: subscriptionsRenewTask(container.subscriptions),
     [SUBSCRIPTIONS_RECONCILE_TASK]: subscriptionsReconcileTask(container.invoiceSide.reconcile),
+    [REFUNDS_FINISH_TASK]: refundsFinishTask(container.invoiceSide.refunds),
     // Daily when BACKUP_DIR is set (backupCrontab in src/ops/backup.ts; docs/operations.md, "Backups").
     [BACKUP_TASK]: backupTask(container),
   };

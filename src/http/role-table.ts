@@ -218,6 +218,8 @@ export const ROLE_RULES: Readonly<Record<string, RoleRule>> = {
   "GET /api/invoices/:id": office(BILLING),
   "GET /api/invoices/:id/pdf": office(BILLING),
   "POST /api/invoices/:id/refund": owner(REFUNDS),
+  // A refund's credit note: as its invoice's PDF (docs/decisions.md#52).
+  "GET /api/refunds/:id/pdf": office(BILLING),
   "POST /api/invoices/:id/resend-receipt": office(BILLING),
   "GET /api/tax-report": owner(TAX),
   "GET /admin/subscriptions": office(BILLING),
@@ -228,6 +230,8 @@ export const ROLE_RULES: Readonly<Record<string, RoleRule>> = {
   "POST /admin/subscriptions/:id/service-request": office(BILLING),
   "POST /admin/subscriptions/:id/refund": owner(REFUNDS),
   "GET /admin/invoices": office(BILLING),
+  "GET /admin/invoices/:id": office(BILLING),
+  "POST /admin/invoices/:id/refund": owner(REFUNDS),
   "POST /admin/invoices/:id/resend-receipt": office(BILLING),
   "GET /admin/tax": owner(TAX),
 };

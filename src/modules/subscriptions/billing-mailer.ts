@@ -45,7 +45,7 @@ export class BillingMailer {
 
   constructor(
     private readonly mail: Pick<MailService, "enqueue" | "enqueueMany">,
-    private readonly settings: BillingMailerSettings,
+    readonly settings: BillingMailerSettings,
     private readonly clock: () => Date,
   ) {}
 
@@ -92,6 +92,13 @@ export class BillingMailer {
   ): Promise<void> {
     if (!sub.customerEmail) return;
     const message = await this.message(kind, sub, extra);
+    const outbox = this.outboxes.get(tx);
+    if (outbox) outbox.push(message);
+    else await this.mail.enqueue(tx, message);
+  }
+
+  /** A message built elsewhere (an accepted quote's credit note, docs/decisions.md#52), queued in the caller's transaction. */
+  async queue(message: MailMessage, tx: Tx): Promise<void> {
     const outbox = this.outboxes.get(tx);
     if (outbox) outbox.push(message);
     else await this.mail.enqueue(tx, message);

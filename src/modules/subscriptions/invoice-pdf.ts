@@ -14,7 +14,13 @@ export interface InvoiceDocument {
   description?: string;
   timeZone: string;
   /** Refunds of the invoice, each with its date and tax part (credit notes), listed under the total. */
-  refunds: { createdAt: string; amountCents: number; taxCents: number; reason: string | null }[];
+  refunds: {
+    createdAt: string;
+    amountCents: number;
+    taxCents: number;
+    reason: string | null;
+    number?: string | null;
+  }[];
 }
 
 const GREEN = "#0f2e24";
@@ -170,7 +176,7 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
       pdf.moveDown(0.2);
       for (const refund of doc.refunds)
         row(
-          `${date(refund.createdAt)}: refunded, of which tax ${cad(refund.taxCents)}${refund.reason ? `. ${refund.reason}` : ""}`,
+          `${refund.number ? `Credit note ${refund.number}, ` : ""}${date(refund.createdAt)}: refunded, of which tax ${cad(refund.taxCents)}${refund.reason ? `. ${refund.reason}` : ""}`,
           cad(-refund.amountCents),
         );
       row("Net after refunds", cad(Math.round((invoice.amount - invoice.refunded) * 100)), { bold: true });

@@ -1,12 +1,13 @@
 // /admin/invoices (invoices.md, "The staff page"): the office finds a charge by its amount and day ("why was I
 // charged $412 on the 4th?"), opens its subscription, and resends its receipt. 100 a page; htmx swaps the results.
-import type { RequestHandler, Router } from "express";
+import type { RequestHandler, Response, Router } from "express";
 import { z } from "zod";
+import { HttpError, ValidationError } from "../../http/errors.js";
 import { idParams } from "../../http/fields.js";
 import { params, parse } from "../../http/validate.js";
 import { addDays } from "../../shared/business-time.js";
 import { startOfBusinessDay } from "./billing-dates.js";
-import { dollarAmountField, invoiceListQuerySchema, resendKeySchema } from "./invoices.schemas.js";
+import { dollarAmountField, invoiceListQuerySchema, refundFormSchema, resendKeySchema } from "./invoices.schemas.js";
 import type { InvoicesService } from "./invoices.service.js";
 import { INVOICE_STATUSES } from "./subscriptions.constants.js";
 import { staffActor } from "./subscriptions.routes.js";
@@ -16,7 +17,7 @@ import { formatters } from "./subscriptions-admin.format.js";
 export const INVOICES_PAGE_SIZE = 100;
 
 export interface InvoicesAdminDeps {
-  invoices: Pick<InvoicesService, "list" | "resendReceipt" | "lastResends">;
+  invoices: Pick<InvoicesService, "list" | "resendReceipt" | "lastResends" | "get" | "payer" | "refund">;
   /** The plans' names, read per request (the catalogue can change). */
   planNames: () => Promise<(type: string) => string>;
   staffPage: RequestHandler[];
@@ -116,6 +117,89 @@ export function invoicesAdminPages(router: Router, { invoices, planNames, staffP
     };
     if (req.get("hx-target") === "invoice-results") return res.page("subscriptions/_invoice-results", locals);
     res.page("subscriptions/invoices", locals);
+  });
+
+  // One invoice, a subscription's or an accepted quote's: its figures, its credit notes (each refund, numbered, with
+  // its PDF), a refund Stripe has not confirmed yet, and the refund form (docs/decisions.md#52).
+  const invoicePage = async (
+    res: Response,
+    id: number,
+    form: { notice?: { variant: string; title: string; description: string }; values?: object; errors?: object } = {},
+    status = 200,
+  ) => {
+    const [detail, payer, resends] = await Promise.all([
+      invoices.get(id),
+      invoices.payer(id),
+      invoices.lastResends([id]),
+    ]);
+    const number = detail.invoice.number ?? `#${id}`;
+    res.status(status).page("subscriptions/invoice", {
+      title: `Invoice ${number}`,
+      admin: "subscriptions",
+      noindex: true,
+      ...detail,
+      payer,
+      lastResend: resends.get(id) ?? null,
+      invoiceLabel: (value: string) => INVOICE_LABELS[value] ?? value,
+      fmt,
+      clickKey,
+      notice: form.notice ?? null,
+      values: form.values ?? {},
+      errors: form.errors ?? {},
+    });
+  };
+  const REFUND_NOTICES = {
+    succeeded: { variant: "success", title: "Refund made", description: "The customer is e-mailed its credit note." },
+    pending: {
+      variant: "info",
+      title: "Refund sent, waiting for Stripe",
+      description:
+        "Stripe has not confirmed it yet: it is checked again shortly. Sending the form again does not refund twice.",
+    },
+  };
+
+  router.get("/admin/invoices/:id", ...staffPage, async (req, res) => {
+    const { id } = params(req, idParams);
+    const { refund } = z
+      .object({ refund: z.enum(["succeeded", "pending"]).optional().catch(undefined) })
+      .parse(req.query);
+    await invoicePage(res, id, { notice: refund ? REFUND_NOTICES[refund] : undefined });
+  });
+
+  // The refund form: a 303 back with the outcome; a refused field under its field; a refusal of the whole refund
+  // (409, 503: nothing was refunded) as a notice. The form's refunded-so-far figure makes a repeat the same refund.
+  router.post("/admin/invoices/:id/refund", ...staffPage, async (req, res) => {
+    const { id } = params(req, idParams);
+    const typed = (typeof req.body === "object" && req.body ? req.body : {}) as Record<string, unknown>;
+    try {
+      const input = parse(refundFormSchema, { ...typed, invoiceId: String(id) });
+      const { refund } = await invoices.refund(id, {
+        amountCents: input.amount,
+        reason: input.reason,
+        expectedRefundedCents: input.expectedRefundedCents,
+        actor: staffActor(req),
+      });
+      return res.redirect(303, `/admin/invoices/${id}?refund=${refund.status}`);
+    } catch (error) {
+      if (error instanceof ValidationError) {
+        const fields = { ...error.fields };
+        if (fields.amountCents) fields.amount = fields.amountCents;
+        return invoicePage(
+          res,
+          id,
+          { values: typed, errors: Object.keys(fields).length ? fields : { _: error.message } },
+          400,
+        );
+      }
+      if (error instanceof HttpError && (error.status === 409 || error.status === 503))
+        return invoicePage(
+          res,
+          id,
+          { values: typed, notice: { variant: "error", title: "Nothing was changed", description: error.message } },
+          error.status,
+        );
+      throw error;
+    }
   });
 
   // The resend button: htmx swaps the button back in (a fresh key) with a toast; without script, back to the page.

@@ -72,12 +72,23 @@ const listRow = invoice
 
 const refund = z
   .object({
-    id: idNumber,
+    id: idNumber
+      .nullable()
+      .meta({ description: "The refund's id (its credit note's PDF: /api/refunds/{id}/pdf); null while pending" }),
+    number: z.string().nullable().meta({
+      description:
+        "Its credit note's number, HAV-CN-<year>-<6 digits>, gapless per year (docs/decisions.md#52); null while pending",
+    }),
+    status: z.enum(["succeeded", "pending"]).meta({
+      description:
+        "`pending`: sent to Stripe, not confirmed yet (its amount is reserved; the job or a repeat finishes it)",
+    }),
+    requestId: idNumber.nullable().meta({ description: "The staff request that made it, when one did" }),
     invoiceId: idNumber,
     provider: z.enum(["stripe", "demo"]),
-    providerRefundId: z.string().meta({ description: "Stripe's re_…, or demo_re_<invoice>_<n>" }),
+    providerRefundId: z.string().nullable().meta({ description: "Stripe's re_…, or demo_re_<invoice>_<n>" }),
     amountCents: z.number().int().meta({ description: "Back to the customer, tax included" }),
-    taxCents: z.number().int(),
+    taxCents: z.number().int().nullable().meta({ description: "Null while pending (its tax is set when recorded)" }),
     taxLines: z.array(taxLine).meta({ description: "The tax part, each tax in proportion" }),
     reason: z.string().nullable(),
     actor: z.string().meta({ description: "staff:<id>, cli or stripe (made in Stripe's dashboard)" }),
@@ -169,7 +180,7 @@ export const invoicesCalls = apiCalls([
   {
     method: "get",
     path: "/api/invoices/{id}",
-    summary: "One invoice with its refunds and what is left to refund",
+    summary: "One invoice with its credit notes (its refunds, numbered) and what is left to refund",
     tags,
     access: "staff",
     params: idParams,
@@ -195,14 +206,30 @@ export const invoicesCalls = apiCalls([
     path: "/api/invoices/{id}/refund",
     summary: "Refund a paid invoice in full or in part",
     description:
-      "`amountCents` is what the customer gets back, tax included (default: all that is left); its tax is in proportion. With Stripe a refund and a credit note, in demo mode their twin; the customer is e-mailed. The invoice's row is locked first; a repeat with the same Idempotency-Key (or the same `expectedRefundedCents`) answers the first refund with 200. More than is left is a 400; nothing left, an unpaid invoice or a stale `expectedRefundedCents` a 409; Stripe unreachable a 503 (nothing written).",
+      "A subscription's or an accepted quote's invoice. `amountCents` is what the customer gets back, tax included (default: all that is left); its tax is in proportion. Each refund is a credit note with its own number. With Stripe the request is recorded first, then Stripe's refund under a key from it (and for a subscription's invoice Stripe's credit note; a quote's payment has no Stripe invoice to credit); in demo mode their twin; the customer is e-mailed. A repeat with the same Idempotency-Key (or the same `expectedRefundedCents`) answers the first refund with 200. Stripe did not answer: 202, the refund `pending` (its amount reserved; a job or the same request again finishes it). More than is left is a 400; nothing left, an unpaid invoice or a stale `expectedRefundedCents` a 409; 503 only when nothing was refunded (Stripe unreachable before the refund was sent, or Stripe refused it) (docs/decisions.md#52).",
     tags,
     access: "staff",
     params: idParams,
     headers: idempotencyHeaders,
     body: refundSchema,
-    responses: { 201: z.object({ refund, invoice }), 200: z.object({ refund, invoice }) },
+    responses: {
+      201: z.object({ refund, invoice }),
+      200: z.object({ refund, invoice }),
+      202: z.object({ refund, invoice }),
+    },
     errors: [404, 409, 503],
+  },
+  {
+    method: "get",
+    path: "/api/refunds/{id}/pdf",
+    summary: "A refund's credit note as a PDF (docs/decisions.md#52)",
+    description:
+      "Its number and date, the invoice it credits, the buyer, the amount before tax, each tax refunded, the total and the reason, with the GST/HST number (and the QST number when QST was refunded).",
+    tags,
+    access: "staff",
+    params: idParams,
+    responses: pdf,
+    errors: [404],
   },
   {
     method: "post",

@@ -1,5 +1,5 @@
 // The staff's invoice calls (docs/decisions.md#33, #34): the list (and its CSV for the accountant), one invoice,
-// its PDF, a refund, and the GST/HST report. The rules are InvoicesService's, RefundsService's and TaxReportService's.
+// its PDF, a refund and its credit note's PDF, and the GST/HST report. The rules are InvoicesService's, RefundsService's and TaxReportService's.
 import type { Router } from "express";
 import { sendCsv, wantsCsv } from "../../http/csv.js";
 import { idParams } from "../../http/fields.js";
@@ -53,7 +53,15 @@ export function invoicesApi({ invoices, taxReport, timeZone }: InvoicesRoutesDep
     const input = body(req, refundSchema);
     const key = req.get("Idempotency-Key")?.slice(0, 200) || null;
     const { refund, invoice, repeated } = await invoices.refund(id, { ...input, key, actor: staffActor(req) });
-    res.status(repeated ? 200 : 201).json({ refund, invoice });
+    // Sent to Stripe and not confirmed: 202, the refund `pending`; the job or a repeat finishes it (decisions.md#52).
+    res.status(refund.status === "pending" ? 202 : repeated ? 200 : 201).json({ refund, invoice });
+  });
+
+  // A refund's credit note (docs/decisions.md#52).
+  router.get("/refunds/:id/pdf", requireStaffApi, async (req, res) => {
+    const { id } = params(req, idParams);
+    const { filename, body: pdf } = await invoices.refundPdf(id);
+    res.type("application/pdf").setHeader("Content-Disposition", `inline; filename="${filename}"`).send(pdf);
   });
 
   // One e-mail per click: the client's Idempotency-Key (or the body's `key`) seen again within a minute answers the

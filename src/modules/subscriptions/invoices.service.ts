@@ -4,6 +4,7 @@ import type { Knex } from "knex";
 import { cursorBatches } from "../../db/cursor.js";
 import type { Tx } from "../../db/transaction.js";
 import { NotFoundError } from "../../http/errors.js";
+import { renderCreditNotePdf } from "./credit-note-pdf.js";
 import { renderInvoicePdf } from "./invoice-pdf.js";
 import {
   type InvoiceFilter,
@@ -13,8 +14,9 @@ import {
 } from "./invoice-list.repository.js";
 import type { InvoicesRepository } from "./invoices.repository.js";
 import type { ReceiptResends } from "./receipt-resends.js";
-import type { Refund, RefundsRepository } from "./refunds.repository.js";
-import type { RefundRequest, RefundsService } from "./refunds.js";
+import type { RefundRequestsRepository } from "./refund-requests.repository.js";
+import type { RefundsRepository } from "./refunds.repository.js";
+import { type RefundRequest, type RefundView, type RefundsService, pendingView, succeededView } from "./refunds.js";
 import type { BusinessIdentity, Invoice } from "./subscriptions.constants.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 
@@ -23,7 +25,9 @@ export interface InvoicesDeps {
   invoices: InvoicesRepository;
   /** The list and its CSV (invoice-list.repository.ts). */
   lists: InvoiceListRepository;
-  refundRows: Pick<RefundsRepository, "forInvoice" | "disputesOf">;
+  refundRows: Pick<RefundsRepository, "forInvoice" | "disputesOf" | "find" | "payerOf">;
+  /** Refunds sent to Stripe and not confirmed yet (their amounts are reserved). */
+  requests: Pick<RefundRequestsRepository, "pendingOf">;
   refunds: Pick<RefundsService, "refund">;
   subscriptions: Pick<SubscriptionsRepository, "find">;
   planName: (type: string) => Promise<string>;
@@ -35,8 +39,9 @@ export interface InvoicesDeps {
 
 export interface InvoiceDetail {
   invoice: Invoice;
-  refunds: Refund[];
-  /** What is left to refund, tax included (dollars). */
+  /** Its credit notes (each refund, numbered), then any refund Stripe has not confirmed yet (docs/decisions.md#52). */
+  refunds: RefundView[];
+  /** What is left to refund, tax included (dollars): a pending refund's amount is reserved. */
   refundable: number;
 }
 
@@ -55,10 +60,42 @@ export class InvoicesService {
   async get(id: number): Promise<InvoiceDetail> {
     const invoice = await this.deps.invoices.find(id);
     if (!invoice) throw new NotFoundError("Invoice not found");
-    const refunds = await this.deps.refundRows.forInvoice(id);
+    const [made, pending] = await Promise.all([this.deps.refundRows.forInvoice(id), this.deps.requests.pendingOf(id)]);
+    const reserved = pending.reduce((sum, r) => sum + r.amountCents, 0);
     const refundable =
-      invoice.status === "paid" ? Math.max(0, Math.round((invoice.amountPaid - invoice.refunded) * 100)) / 100 : 0;
-    return { invoice, refunds, refundable };
+      invoice.status === "paid"
+        ? Math.max(0, Math.round((invoice.amountPaid - invoice.refunded) * 100) - reserved) / 100
+        : 0;
+    return { invoice, refunds: [...made.map((r) => succeededView(r)), ...pending.map(pendingView)], refundable };
+  }
+
+  /** Who an invoice bills: the subscription's customer, or the quote's home's customer (its staff page). */
+  payer(id: number) {
+    return this.deps.refundRows.payerOf(id);
+  }
+
+  /** A refund's credit note as a PDF and its file name (docs/decisions.md#52). */
+  async refundPdf(id: number): Promise<{ filename: string; body: Buffer }> {
+    const refund = await this.deps.refundRows.find(id);
+    const invoice = refund ? await this.deps.invoices.find(refund.invoiceId) : null;
+    if (!refund || !invoice) throw new NotFoundError("Refund not found");
+    const [payer, sub] = await Promise.all([
+      this.deps.refundRows.payerOf(invoice.id),
+      invoice.subscriptionId ? this.deps.subscriptions.find(invoice.subscriptionId) : null,
+    ]);
+    const day = (iso: string) =>
+      new Date(iso).toLocaleDateString("en-CA", { timeZone: this.deps.timeZone, dateStyle: "long" });
+    const body = await renderCreditNotePdf({
+      refund,
+      invoice,
+      business: this.deps.business,
+      buyer: { name: payer.name, email: payer.email, address: payer.address },
+      description: sub
+        ? `Haven ${await this.deps.planName(sub.planType)} plan, ${day(invoice.periodStart)} to ${day(invoice.periodEnd)}`
+        : (payer.quoteTitle ?? "Work quoted by Haven"),
+      timeZone: this.deps.timeZone,
+    });
+    return { filename: `${refund.number ?? `credit-note-${refund.id}`}.pdf`, body };
   }
 
   /** The subscription an invoice bills and its home (My Home asks whether it is the homeowner's). */
@@ -80,12 +117,20 @@ export class InvoicesService {
       },
       planName: sub ? await this.deps.planName(sub.planType) : "Haven",
       timeZone: this.deps.timeZone,
-      refunds: refunds.map((r) => ({
-        createdAt: r.createdAt,
-        amountCents: r.amountCents,
-        taxCents: r.taxCents,
-        reason: r.reason,
-      })),
+      // Its credit notes: the refunds recorded (one Stripe has not confirmed is not one yet).
+      refunds: refunds.flatMap((r) =>
+        r.status === "succeeded"
+          ? [
+              {
+                createdAt: r.createdAt,
+                amountCents: r.amountCents,
+                taxCents: r.taxCents ?? 0,
+                reason: r.reason,
+                number: r.number,
+              },
+            ]
+          : [],
+      ),
     });
     return { filename: `${invoice.number ?? `invoice-${invoice.id}`}.pdf`, body };
   }

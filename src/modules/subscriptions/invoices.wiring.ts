@@ -8,6 +8,7 @@ import { InvoiceListRepository } from "./invoice-list.repository.js";
 import { InvoicesService } from "./invoices.service.js";
 import { type QuoteReceipts, ReceiptResends } from "./receipt-resends.js";
 import { Reconciler } from "./reconcile.js";
+import { RefundRequestsRepository } from "./refund-requests.repository.js";
 import { RefundsRepository } from "./refunds.repository.js";
 import { type RefundsDeps, RefundsService } from "./refunds.js";
 import { StripeRefunds } from "./refunds-stripe.js";
@@ -51,12 +52,14 @@ export interface InvoiceSide {
 }
 
 export function createInvoiceSide(deps: InvoiceSideDeps): InvoiceSide {
-  const refundRows = new RefundsRepository(deps.db);
+  const refundRows = new RefundsRepository(deps.db, deps.timeZone);
+  const refundRequests = new RefundRequestsRepository(deps.db);
   const stripe = deps.billing?.stripe ?? null;
   const stripeRefunds = stripe ? new StripeRefunds(stripe, deps.log) : null;
   const refunds = new RefundsService({
     invoices: deps.repo.invoiceRows,
     refunds: refundRows,
+    requests: refundRequests,
     subscriptions: deps.repo,
     mailer: deps.subscriptions.mailer,
     transaction: deps.transaction,
@@ -69,6 +72,7 @@ export function createInvoiceSide(deps: InvoiceSideDeps): InvoiceSide {
     invoices: deps.repo.invoiceRows,
     lists: new InvoiceListRepository(deps.db),
     refundRows,
+    requests: refundRequests,
     refunds,
     subscriptions: deps.repo,
     planName: (type) => deps.subscriptions.mailer.planName(type),

@@ -1,10 +1,28 @@
-// Stripe's side of refunds and disputes (docs/decisions.md#34): a refund on the invoice's PaymentIntent with a credit
-// note beside it, each with an idempotency key derived from the request, and the reads that tie a charge, a
-// refund or a dispute back to its invoice. Any Stripe error is BillingUnavailableError (503): nothing local changes.
+// Stripe's side of refunds and disputes (docs/decisions.md#34, #52): a refund on the invoice's PaymentIntent with a
+// credit note beside it, each with an idempotency key derived from the request, and the reads that tie a charge, a
+// refund or a dispute back to its invoice. A read's failure is BillingUnavailableError (503: nothing was sent); a
+// refund is refused (Stripe said no: nothing was refunded) or uncertain (no answer: it may have been).
 import type { Logger } from "pino";
 import type Stripe from "stripe";
-import { ConflictError } from "../../http/errors.js";
 import { BillingUnavailableError } from "./billing-provider.js";
+
+/** Stripe certainly refused the refund (a 4xx it answered): nothing was refunded. */
+export class RefundRefusedError extends Error {}
+
+/** Stripe did not answer the refund (the network, a timeout, a 5xx, a key still in use): it may have refunded. */
+export class RefundUncertainError extends Error {}
+
+/**
+ * A refund call's failure, sorted (docs/decisions.md#52). Stripe keeps the first answer to a key, so a 4xx it gave
+ * stays its answer; a 409 is the same key still running (Stripe: "another request with the same key is in
+ * progress"), not a refusal; a 429 was turned away before anything ran.
+ */
+export function refusedOrUncertain(error: unknown): RefundRefusedError | RefundUncertainError {
+  const status = (error as { statusCode?: number }).statusCode;
+  const message = (error as { message?: string }).message ?? String(error);
+  if (status !== undefined && status >= 400 && status < 500 && status !== 409) return new RefundRefusedError(message);
+  return new RefundUncertainError(message);
+}
 
 /** The id of a Stripe field that is an id or, expanded, the object. */
 export const idOf = (value: string | { id?: string } | null | undefined): string | null =>
@@ -45,43 +63,71 @@ export class StripeRefunds {
   }
 
   /**
-   * Refunds `amountCents` of the invoice's payment and issues the credit note for it. The idempotency keys come
-   * from the request (`key`), so a repeat is the same refund and the same credit note.
+   * Refunds `amountCents` of a PaymentIntent under the intent's idempotency key (docs/decisions.md#52): a repeat
+   * with the key is Stripe's first answer. A refusal Stripe certainly gave is `RefundRefusedError` (nothing was
+   * refunded); no answer, a timeout or a 5xx is `RefundUncertainError` (it may have been refunded).
    */
-  async refund(
-    providerInvoiceId: string,
-    input: { amountCents: number; reason: string; key: string; havenInvoiceId: number },
-  ): Promise<{ refundId: string; creditNoteId: string | null }> {
-    const intent = await this.paymentIntentOf(providerInvoiceId);
-    // Paid otherwise than by a PaymentIntent (out of band, or credit): nothing at Stripe to refund.
-    if (!intent)
-      throw new ConflictError("This invoice was not paid by card through Stripe: refund it in Stripe's dashboard");
-    const refund = await this.call(() =>
-      this.stripe.refunds.create(
+  async createRefund(
+    paymentIntentId: string,
+    input: { amountCents: number; reason: string; key: string; havenInvoiceId: number; requestId: number },
+  ): Promise<Stripe.Refund> {
+    try {
+      return await this.stripe.refunds.create(
         {
-          payment_intent: intent,
+          payment_intent: paymentIntentId,
           amount: input.amountCents,
           reason: "requested_by_customer",
-          metadata: { haven_invoice: String(input.havenInvoiceId), haven_reason: input.reason.slice(0, 450) },
+          metadata: {
+            haven_invoice: String(input.havenInvoiceId),
+            haven_refund_request: String(input.requestId),
+            haven_reason: input.reason.slice(0, 450),
+          },
         },
         { idempotencyKey: input.key },
-      ),
-    );
+      );
+    } catch (error) {
+      this.log?.warn({ err: error, request: input.requestId }, "Stripe refund call failed");
+      throw refusedOrUncertain(error);
+    }
+  }
+
+  /** The refund Haven's request made, looked up among the PaymentIntent's refunds; null when Stripe has none. */
+  async findRefund(paymentIntentId: string, requestId: number): Promise<Stripe.Refund | null> {
+    const all = await this.refundsOf(paymentIntentId);
+    return all.find((r) => r.metadata?.haven_refund_request === String(requestId)) ?? null;
+  }
+
+  /**
+   * Stripe's credit note of a refund on a Stripe invoice, made once: one already linking the refund is found and
+   * kept; else it is created under the request's key. Stripe refuses a credit note over what is left to credit,
+   * so a second one for the same refund would be refused rather than doubled.
+   */
+  async creditNote(
+    providerInvoiceId: string,
+    input: { refundId: string; amountCents: number; reason: string; key: string; havenInvoiceId: number },
+  ): Promise<string> {
+    const existing = await this.call(async () => {
+      for await (const note of this.stripe.creditNotes.list({ invoice: providerInvoiceId, limit: 100 }))
+        if ((note.refunds ?? []).some((r) => idOf(r.refund as string | { id?: string }) === input.refundId))
+          return note.id;
+      return null;
+    });
+    if (existing) return existing;
     const note = await this.call(() =>
       this.stripe.creditNotes.create(
         {
           invoice: providerInvoiceId,
           amount: input.amountCents,
-          refunds: [{ refund: refund.id, amount_refunded: input.amountCents }],
+          refunds: [{ refund: input.refundId, amount_refunded: input.amountCents }],
           memo: input.reason.slice(0, 450),
           // Haven e-mails the customer itself (the refund e-mail): Stripe's own would be a second one.
           email_type: "none",
           metadata: { haven_invoice: String(input.havenInvoiceId) },
         },
-        { idempotencyKey: `${input.key}:credit-note` },
+        { idempotencyKey: input.key },
       ),
     );
-    return { refundId: refund.id, creditNoteId: note.id };
+    return note.id;
   }
 
   /** Every refund of a PaymentIntent (charge.refunded and reconciliation record the ones Haven lacks). */

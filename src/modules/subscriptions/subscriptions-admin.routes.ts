@@ -40,7 +40,7 @@ export interface SubscriptionsAdminDeps {
   staffPage: RequestHandler[];
   timeZone: string;
   /** Refunds and disputes (invoices.service.ts, docs/decisions.md#34). */
-  invoices: Pick<InvoicesService, "refund" | "disputes" | "get" | "list" | "resendReceipt" | "lastResends">;
+  invoices: Pick<InvoicesService, "refund" | "disputes" | "get" | "payer" | "list" | "resendReceipt" | "lastResends">;
 }
 
 /** Rows per page of /admin/subscriptions. */
@@ -54,7 +54,7 @@ const pageQuery = z.object({
   page: z.coerce.number().int().min(1).max(100_000).catch(1).default(1),
 });
 
-const ACTIONS = ["cancel", "resume", "change-plan", "service-request", "refund"] as const;
+const ACTIONS = ["cancel", "resume", "change-plan", "service-request", "refund", "refund-pending"] as const;
 type Action = (typeof ACTIONS)[number];
 const doneQuery = z.object({
   done: z.enum(ACTIONS).optional().catch(undefined),
@@ -62,7 +62,7 @@ const doneQuery = z.object({
   resent: z.coerce.number().int().min(1).optional().catch(undefined),
 });
 
-type Notice = { variant: "success" | "error"; title: string; description?: string };
+type Notice = { variant: "success" | "error" | "info"; title: string; description?: string };
 
 /**
  * /admin/subscriptions: the figures, filters, search and a paged list; htmx swaps only the
@@ -146,7 +146,7 @@ export function subscriptionsAdminPages({
     const current = plans.get(detail.planType);
     // Each refunded charge's refunds, and when each receipt was last sent again (docs/decisions.md#34).
     const [refunds, resends] = await Promise.all([
-      Promise.all(invoices.filter((inv) => inv.refunded > 0).map((inv) => invoiceSide.get(inv.id))).then(
+      Promise.all(invoices.filter((inv) => inv.status === "paid").map((inv) => invoiceSide.get(inv.id))).then(
         (found) => new Map(found.map((f) => [f.invoice.id, f.refunds])),
       ),
       invoiceSide.lastResends(invoices.map((inv) => inv.id)),
@@ -266,7 +266,9 @@ export function subscriptionsAdminPages({
               description: `Now on ${planName(s.planType)}, with a prorated charge for the rest of this period.`,
             };
       case "refund":
-        return { variant: "success", title: "Refund made", description: "The customer is e-mailed a note of it." };
+        return { variant: "success", title: "Refund made", description: "The customer is e-mailed its credit note." };
+      case "refund-pending": // docs/decisions.md#52: sent to Stripe, not confirmed; a repeat does not refund twice.
+        return { variant: "info", title: "Refund sent, waiting for Stripe", description: "Checked again shortly." };
       case "service-request":
         return {
           variant: "success",
@@ -312,8 +314,9 @@ export function subscriptionsAdminPages({
       const { id } = params(req, idParams);
       const fragment = req.get("hx-request") === "true";
       const typed = typeof req.body === "object" && req.body ? (req.body as Record<string, unknown>) : {};
+      let done: Action = name;
       try {
-        await work(req, id);
+        if ((await work(req, id)) === "refund-pending") done = "refund-pending";
       } catch (error) {
         if (error instanceof ValidationError) {
           if (fragment) res.set("HX-Reswap", "outerHTML");
@@ -345,11 +348,11 @@ export function subscriptionsAdminPages({
         }
         throw error;
       }
-      if (!fragment) return res.redirect(303, `/admin/subscriptions/${id}?done=${name}`);
+      if (!fragment) return res.redirect(303, `/admin/subscriptions/${id}?done=${done}`);
       const s = await subscriptions.get(id);
       const plans = await plansByType();
       await render(req, res, id, {
-        notice: noticeFor(name, s, (t) => (t ? (plans.get(t as Plan["type"])?.name ?? t) : "—"), formatters(timeZone)),
+        notice: noticeFor(done, s, (t) => (t ? (plans.get(t as Plan["type"])?.name ?? t) : "—"), formatters(timeZone)),
       });
     });
 
@@ -367,13 +370,14 @@ export function subscriptionsAdminPages({
   action("refund", async (req, id) => {
     const input = parse(refundFormSchema, req.body ?? {});
     try {
-      await invoiceSide.refund(input.invoiceId, {
+      const { refund } = await invoiceSide.refund(input.invoiceId, {
         amountCents: input.amount,
         reason: input.reason,
         expectedRefundedCents: input.expectedRefundedCents,
         subscriptionId: id,
         actor: staffActor(req),
       });
+      return refund.status === "pending" ? "refund-pending" : undefined;
     } catch (error) {
       // The call names the amount in cents; the form asks for dollars.
       if (error instanceof ValidationError && error.fields?.amountCents)

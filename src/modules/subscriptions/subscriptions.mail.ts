@@ -55,7 +55,12 @@ export interface BillingMailData {
   /** Revenu Québec's QST number, printed when the invoice charges QST (docs/decisions.md#51). */
   qstNumber?: string | null;
   /** Refunds: what goes back (tax included, dollars), its tax part, and the staff's reason. */
-  refund?: { amountCents: number; taxLines: { label: string; amountCents: number }[] };
+  refund?: {
+    amountCents: number;
+    taxLines: { label: string; amountCents: number }[];
+    /** Its credit note's number (docs/decisions.md#52). */
+    number?: string | null;
+  };
   link: string;
   supportEmail: string;
   supportPhone: string;
@@ -134,6 +139,7 @@ function build(kind: BillingMailKind, d: BillingMailData): Built {
         blocks: [
           `We have refunded ${back} to your card for the ${plan}${inv?.number ? `, invoice ${inv.number}` : ""}. It can take 5 to 10 business days to appear on your statement.`,
           lines(
+            d.refund?.number && `Credit note: ${d.refund.number}`,
             d.refund && `Refunded: ${back}`,
             ...(d.refund?.taxLines ?? []).map((t) => `of which ${t.label}: ${money(t.amountCents)}`),
             d.reason && `Reason: ${d.reason}`,
