@@ -50,6 +50,9 @@ export default defineConfig({
           setupFiles: [CLOCK_SETUP],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // Vitest's default is one worker fewer than the cores: one file at a time here. The API tests wait on
+          // Postgres about as much as they compute, so two files at once keep both cores busy.
+          maxWorkers: 2,
         },
       },
       {

@@ -14,7 +14,7 @@ import {
 } from "./role-table.js";
 
 export { ANYONE, ROLE_RULES, ruleOf } from "./role-table.js";
-export type { OwnedKind, RoleRule, StaffRole, StaffRule } from "./role-table.js";
+export type { OwnedKind, StaffRole } from "./role-table.js";
 
 interface CompiledRule {
   method: string;

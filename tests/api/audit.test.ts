@@ -3,7 +3,7 @@
 // from the events and keeps them; owners read the trail by person, record and day, as JSON and CSV.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asActor } from "../../src/modules/audit/index.js";
-import { runHaven } from "../support/cli.js";
+import { runHavenHere } from "../support/cli.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { type Smtp, sharedReportFixture, shareReport, startSmtp } from "./sharing-fixtures.js";
 import { addDays, todayIn } from "../../src/shared/business-time.js";
@@ -364,7 +364,7 @@ describe("staff accounts and privacy", () => {
       lastName: "Cli",
     });
     const since = await lastId();
-    const result = await runHaven(ctx.url, ["users", "disable", "--email", "cli-disabled@haven.test"]);
+    const result = await runHavenHere(ctx.url, ["users", "disable", "--email", "cli-disabled@haven.test"]);
     expect(result.code, result.stderr).toBe(0);
     expect(await oneEventSince(since, "staff_user", user.id)).toMatchObject({
       actor: "cli",

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestContext, createTestContext } from "../support/context.js";
-import { type CliResult, runHaven } from "../support/cli.js";
+import { type CliResult, runHavenHere } from "../support/cli.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -9,7 +9,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 /** Runs the real `haven` bin against this test's database. */
-const haven = (args: string[], env: Record<string, string> = {}) => runHaven(ctx.url, args, { env });
+const haven = (args: string[], env: Record<string, string> = {}) => runHavenHere(ctx.url, args, { env });
 
 /** Each run of the bin starts tsx and a database pool: seconds each on a busy machine. */
 const SLOW = 150_000;

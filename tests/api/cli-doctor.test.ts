@@ -27,7 +27,7 @@ import { backupCheck } from "../../src/ops/doctor.js";
 import { TarWriter } from "../../src/ops/tar.js";
 import { createStripeClient } from "../../src/modules/payments/index.js";
 import { StripeBilling } from "../../src/modules/subscriptions/index.js";
-import { runHaven } from "../support/cli.js";
+import { runHavenHere } from "../support/cli.js";
 import { type TestContext, createTestContext } from "../support/context.js";
 import { type Smtp, startSmtp } from "../support/smtp.js";
 import { STAND_IN_KEYS, StripeStandIn } from "../support/stripe-stand-in.js";
@@ -110,7 +110,7 @@ const line = (stdout: string, name: string) =>
 
 describe("haven doctor", { timeout: 120_000 }, () => {
   it("a healthy setup: every check ok, exit 0", async () => {
-    const r = await runHaven(ctx.url, ["doctor"], { env: healthy() });
+    const r = await runHavenHere(ctx.url, ["doctor"], { env: healthy() });
     expect(r.stderr).toBe("");
     expect(r.code, r.stdout).toBe(0);
     for (const name of [
@@ -139,7 +139,7 @@ describe("haven doctor", { timeout: 120_000 }, () => {
     const latest = await ctx.db("knex_migrations").orderBy("id", "desc").first();
     await ctx.db("knex_migrations").where({ id: latest.id }).delete();
     const closed = await freePort();
-    const r = await runHaven(ctx.url, ["doctor", "--host", "haven.internal:3000"], {
+    const r = await runHavenHere(ctx.url, ["doctor", "--host", "haven.internal:3000"], {
       env: {
         ...healthy(),
         SMTP_URL: `smtp://127.0.0.1:${closed}`,
@@ -173,7 +173,7 @@ describe("haven doctor", { timeout: 120_000 }, () => {
   });
 
   it("a configuration Haven refuses is one failing line", async () => {
-    const r = await runHaven(ctx.url, ["doctor"], {
+    const r = await runHavenHere(ctx.url, ["doctor"], {
       env: { ...healthy(), NODE_ENV: "production", STRIPE_WEBHOOK_SECRET: "" },
     });
     expect(r.code).toBe(1);

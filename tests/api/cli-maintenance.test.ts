@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays } from "../../src/shared/business-time.js";
 import { occurrencesBetween } from "../../src/modules/maintenance/index.js";
 import { type TestContext, createTestContext } from "../support/context.js";
-import { runHaven } from "../support/cli.js";
+import { runHavenHere } from "../support/cli.js";
 
 let ctx: TestContext;
 // Each run starts a real Node process on a shared, busy machine.
@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 /** Runs the real `haven` bin against this test's database. */
-const haven = (args: string[]) => runHaven(ctx.url, args, { env: { PUBLIC_URL: "https://haven.example" } });
+const haven = (args: string[]) => runHavenHere(ctx.url, args, { env: { PUBLIC_URL: "https://haven.example" } });
 
 describe("haven maintenance and haven calendar", () => {
   it(

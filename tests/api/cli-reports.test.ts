@@ -5,7 +5,7 @@ import { PDFParse } from "pdf-parse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestContext, createTestContext } from "../support/context.js";
 import { completedInspection, quickEntries } from "./reports-fixtures.js";
-import { type CliResult, runHaven } from "../support/cli.js";
+import { type CliResult, runHavenHere } from "../support/cli.js";
 
 let ctx: TestContext;
 let dir: string;
@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 /** Runs the real `haven` bin against this test's database. */
-const haven = (args: string[]) => runHaven(ctx.url, args);
+const haven = (args: string[]) => runHavenHere(ctx.url, args);
 
 const noStack = (r: CliResult) => expect(r.stderr + r.stdout).not.toMatch(/\n\s+at .+:\d+:\d+/);
 

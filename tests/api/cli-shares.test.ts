@@ -6,7 +6,7 @@ import { SHARE_MAIL_TASK } from "../../src/modules/sharing/index.js";
 import { NO_SITE_ADDRESS } from "../../src/ops/site-address.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { jobCount, shareReport, sharedReportFixture } from "./sharing-fixtures.js";
-import { runHaven } from "../support/cli.js";
+import { runHavenHere } from "../support/cli.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 /** Runs the real `haven` bin against this test's database. */
-const haven = (args: string[]) => runHaven(ctx.url, args, { env: { PUBLIC_URL: "https://haven.example" } });
+const haven = (args: string[]) => runHavenHere(ctx.url, args, { env: { PUBLIC_URL: "https://haven.example" } });
 
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 
@@ -130,7 +130,7 @@ describe("haven shares", () => {
 // docs/decisions.md#47: a link's address is PUBLIC_URL, or the one the running site recorded at start, never a guess.
 describe("haven shares rotate and the site's address", () => {
   /** The real bin with neither PUBLIC_URL nor PORT: a shell that does not have the site's settings. */
-  const bare = (args: string[]) => runHaven(ctx.url, args);
+  const bare = (args: string[]) => runHavenHere(ctx.url, args);
   const shareMails = async () =>
     (
       await ctx.db.raw(

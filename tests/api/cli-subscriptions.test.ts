@@ -8,7 +8,7 @@ import { taskList } from "../../src/jobs.js";
 import { addDays, todayIn, zonedInstant } from "../../src/shared/business-time.js";
 import { monthsAfter, period } from "../../src/modules/subscriptions/index.js";
 import type { Subscription } from "../../src/modules/subscriptions/subscriptions.constants.js";
-import { type CliResult, runHaven } from "../support/cli.js";
+import { type CliResult, runHaven, runHavenHere } from "../support/cli.js";
 import { type TestContext, createTestContext } from "../support/context.js";
 import { type Smtp, startSmtp } from "../support/smtp.js";
 
@@ -32,7 +32,8 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-const haven = (args: string[]) => runHaven(ctx.url, args, { env });
+// In this process (runHavenHere); two renewals at once are two real processes.
+const haven = (args: string[]) => runHavenHere(ctx.url, args, { env });
 const json = <T>(r: CliResult): T => {
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout) as T;
@@ -312,8 +313,8 @@ describe("haven subscriptions", () => {
       const before = await mailJobs();
 
       const [a, b] = await Promise.all([
-        haven(["subscriptions", "renew", "--json"]),
-        haven(["subscriptions", "renew", "--json"]),
+        runHaven(ctx.url, ["subscriptions", "renew", "--json"], { env }),
+        runHaven(ctx.url, ["subscriptions", "renew", "--json"], { env }),
       ]);
       const totals = [json<Totals>(a), json<Totals>(b)];
       expect(totals[0]!.billed + totals[1]!.billed).toBe(30);

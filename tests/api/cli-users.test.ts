@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
-import { runHaven } from "../support/cli.js";
+import { runHavenHere } from "../support/cli.js";
 import { LOGIN_LIMITS, TOO_MANY_LOGINS_MESSAGE } from "../../src/modules/auth/auth.service.js";
 
 let ctx: TestContext;
@@ -10,7 +10,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 /** Runs the real `haven` bin against this test's database. */
-const haven = (args: string[]) => runHaven(ctx.url, args);
+const haven = (args: string[]) => runHavenHere(ctx.url, args);
 
 describe("haven users disable", { timeout: 120_000 }, () => {
   it("revokes the user's live sessions and refuses an unknown e-mail in one line", async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FolderMigrationSource } from "../../src/db/migration-source.js";
 import { type TestContext, createTestContext } from "../support/context.js";
-import { type CliResult, runHaven } from "../support/cli.js";
+import { type CliResult, runHaven, runHavenHere } from "../support/cli.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -9,8 +9,9 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-/** Runs the real `haven` bin against this test's database. */
-const haven = (args: string[], stdin = "") => runHaven(ctx.url, args, { stdin });
+/** Runs `haven` against this test's database: in this process, or the real bin when it reads stdin. */
+const haven = (args: string[], stdin = "") =>
+  stdin ? runHaven(ctx.url, args, { stdin }) : runHavenHere(ctx.url, args);
 
 const noStack = (r: CliResult) => expect(r.stderr + r.stdout).not.toMatch(/\n\s+at .+:\d+:\d+/);
 

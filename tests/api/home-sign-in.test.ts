@@ -12,7 +12,7 @@ import { quoteReportEmail } from "../../src/modules/quotes/index.js";
 import { reportSharedEmail } from "../../src/modules/sharing/index.js";
 import { hashToken } from "../../src/shared/one-time-links.js";
 import { createLogger } from "../../src/observability/logger.js";
-import { runHaven } from "../support/cli.js";
+import { runHavenHere } from "../support/cli.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { signInHome } from "../support/home.js";
 
@@ -526,7 +526,7 @@ describe("passkeys", () => {
 describe("support and staff", () => {
   it("`haven customers sign-in-link` prints a working 15-minute link and says it was logged", async () => {
     // The link's address: PUBLIC_URL, as support's shell beside the site has it (src/ops/site-address.ts).
-    const result = await runHaven(ctx.url, ["customers", "sign-in-link", "--email", KNOWN.toUpperCase()], {
+    const result = await runHavenHere(ctx.url, ["customers", "sign-in-link", "--email", KNOWN.toUpperCase()], {
       env: { PUBLIC_URL: ctx.env.PUBLIC_URL },
     });
     expect(result.code).toBe(0);
@@ -546,7 +546,7 @@ describe("support and staff", () => {
     const res = await ctx.agent().post(`/my-home/sign-in/${token}`).type("form").send({}).expect(303);
     expect(homeCookie(res)).toBeTruthy();
 
-    const unknown = await runHaven(ctx.url, ["customers", "sign-in-link", "--email", "nobody@example.com"], {
+    const unknown = await runHavenHere(ctx.url, ["customers", "sign-in-link", "--email", "nobody@example.com"], {
       env: { PUBLIC_URL: ctx.env.PUBLIC_URL },
     });
     expect(unknown.code).toBe(1);

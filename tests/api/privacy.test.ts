@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../seeds/demo/index.js";
 import { addDays, todayIn } from "../../src/shared/business-time.js";
 import { PRIVACY_CRONTAB, PRIVACY_PURGE_TASK } from "../../src/modules/privacy/index.js";
-import { runHaven } from "../support/cli.js";
+import { runHavenHere } from "../support/cli.js";
 import { type TestContext, createTestContext } from "../support/context.js";
 import { runJobs } from "./sharing-fixtures.js";
 import { completedInspection, photo } from "./reports-fixtures.js";
@@ -170,7 +170,7 @@ async function tracesOf(needles: string[]): Promise<string[]> {
   return hits;
 }
 
-const haven = (args: string[]) => runHaven(ctx.url, args);
+const haven = (args: string[]) => runHavenHere(ctx.url, args);
 
 beforeAll(async () => {
   ctx = await createTestContext({ PUBLIC_URL: ORIGIN });

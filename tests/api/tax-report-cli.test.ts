@@ -2,7 +2,7 @@
 // and JSON over demo invoices with tax and a refund, refused arguments as one line and exit 1, and reconcile's
 // answer in demo mode (nothing to compare).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CliResult, runHaven } from "../support/cli.js";
+import { type CliResult, runHavenHere } from "../support/cli.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { demoPurchase } from "../support/subscriptions.js";
 
@@ -27,7 +27,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx?.close());
 
-const haven = (args: string[]) => runHaven(ctx.url, args, { env: { BUSINESS_TZ: "America/Toronto" } });
+const haven = (args: string[]) => runHavenHere(ctx.url, args, { env: { BUSINESS_TZ: "America/Toronto" } });
 const ok = (r: CliResult) => {
   expect(r.code, r.stderr).toBe(0);
   return r.stdout;

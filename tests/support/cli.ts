@@ -1,5 +1,7 @@
 import { spawn } from "node:child_process";
+import { Console } from "node:console";
 import path from "node:path";
+import { Writable } from "node:stream";
 import { ROOT_DIR } from "../../src/http/assets.js";
 
 export interface CliResult {
@@ -27,6 +29,66 @@ export function runHaven(
     child.on("close", (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(options.stdin ?? "");
   });
+}
+
+/** Collects what is written to it, as a string. */
+class Collector extends Writable {
+  text = "";
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void) {
+    this.text += chunk.toString();
+    done();
+  }
+}
+
+let inProcessQueue: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs the `haven` program (cli/main.ts, the same commands the bin runs) in this process, with its output
+ * captured: a process start per command costs seconds, and the CLI tests run hundreds of commands. What only the
+ * process does (exit codes as the shell sees them, stdin, pipes, flushing) is tested through runHaven.
+ * One command at a time: the environment, console and output streams are the process's.
+ */
+export function runHavenHere(
+  databaseUrl: string,
+  args: string[],
+  options: { env?: Record<string, string> } = {},
+): Promise<CliResult> {
+  const run = inProcessQueue.then(() => runOnce(databaseUrl, args, options.env ?? {}));
+  inProcessQueue = run.catch(() => undefined);
+  return run;
+}
+
+async function runOnce(databaseUrl: string, args: string[], env: Record<string, string>): Promise<CliResult> {
+  const { main } = await import("../../cli/main.js");
+  const stdout = new Collector();
+  const stderr = new Collector();
+  const savedEnv = { ...process.env };
+  const savedConsole = globalThis.console;
+  const savedWrites = { out: process.stdout.write, err: process.stderr.write };
+  const savedExitCode = process.exitCode;
+  Object.assign(process.env, { DATABASE_URL: databaseUrl, NODE_ENV: "test" }, env);
+  globalThis.console = new Console(stdout, stderr);
+  const into = (collector: Collector) =>
+    ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      collector.text += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
+      const done = rest.find((r): r is () => void => typeof r === "function");
+      done?.();
+      return true;
+    }) as typeof process.stdout.write;
+  process.stdout.write = into(stdout);
+  process.stderr.write = into(stderr);
+  process.exitCode = undefined;
+  try {
+    const code = await main(["node", "haven", ...args]);
+    return { code, stdout: stdout.text, stderr: stderr.text };
+  } finally {
+    process.stdout.write = savedWrites.out;
+    process.stderr.write = savedWrites.err;
+    globalThis.console = savedConsole;
+    process.exitCode = savedExitCode;
+    for (const key of Object.keys(process.env)) if (!(key in savedEnv)) delete process.env[key];
+    Object.assign(process.env, savedEnv);
+  }
 }
 
 /** A reader at the far end of a real pipe that takes 4 KB every few milliseconds, as a slow consumer would. */
