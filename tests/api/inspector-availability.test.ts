@@ -6,7 +6,7 @@ import { inspectionMinutes } from "../../src/modules/bookings/availability.js";
 import { TIME_SLOTS, addDays, dayOfWeek } from "../../src/shared/business-time.js";
 import { DEMO_INSPECTORS } from "../../seeds/demo/inspectors.js";
 import { seedDemo } from "../../seeds/demo/index.js";
-import { runHaven, runHavenHere } from "../support/cli.js";
+import { runHavenHere } from "../support/cli.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import {
   EVERY_DAY,
@@ -283,8 +283,7 @@ describe("haven inspectors, haven users create --role, and the demo's inspectors
   afterAll(() => ctx.close());
 
   it("creates an inspector, sets their hours and time off, and lists them", { timeout: 120_000 }, async () => {
-    const haven = (args: string[], stdin?: string) =>
-      stdin ? runHaven(ctx.url, args, { stdin }) : runHavenHere(ctx.url, args);
+    const haven = (args: string[], stdin?: string) => runHavenHere(ctx.url, args, { stdin });
     const created = await haven(
       [
         "users",

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { Console } from "node:console";
 import path from "node:path";
-import { Writable } from "node:stream";
+import { Readable, Writable } from "node:stream";
 import { ROOT_DIR } from "../../src/http/assets.js";
 
 export interface CliResult {
@@ -51,14 +51,19 @@ let inProcessQueue: Promise<unknown> = Promise.resolve();
 export function runHavenHere(
   databaseUrl: string,
   args: string[],
-  options: { env?: Record<string, string> } = {},
+  options: { stdin?: string; env?: Record<string, string> } = {},
 ): Promise<CliResult> {
-  const run = inProcessQueue.then(() => runOnce(databaseUrl, args, options.env ?? {}));
+  const run = inProcessQueue.then(() => runOnce(databaseUrl, args, options.env ?? {}, options.stdin ?? ""));
   inProcessQueue = run.catch(() => undefined);
   return run;
 }
 
-async function runOnce(databaseUrl: string, args: string[], env: Record<string, string>): Promise<CliResult> {
+async function runOnce(
+  databaseUrl: string,
+  args: string[],
+  env: Record<string, string>,
+  input: string,
+): Promise<CliResult> {
   const { main } = await import("../../cli/main.js");
   const stdout = new Collector();
   const stderr = new Collector();
@@ -66,6 +71,10 @@ async function runOnce(databaseUrl: string, args: string[], env: Record<string, 
   const savedConsole = globalThis.console;
   const savedWrites = { out: process.stdout.write, err: process.stderr.write };
   const savedExitCode = process.exitCode;
+  const savedStdin = Object.getOwnPropertyDescriptor(process, "stdin")!;
+  // stdin as a pipe gives it: the text, then its end (not a terminal).
+  const stdin = Readable.from(input ? [Buffer.from(input)] : []);
+  Object.defineProperty(process, "stdin", { configurable: true, get: () => stdin });
   Object.assign(process.env, { DATABASE_URL: databaseUrl, NODE_ENV: "test" }, env);
   globalThis.console = new Console(stdout, stderr);
   const into = (collector: Collector) =>
@@ -82,6 +91,7 @@ async function runOnce(databaseUrl: string, args: string[], env: Record<string, 
     const code = await main(["node", "haven", ...args]);
     return { code, stdout: stdout.text, stderr: stderr.text };
   } finally {
+    Object.defineProperty(process, "stdin", savedStdin);
     process.stdout.write = savedWrites.out;
     process.stderr.write = savedWrites.err;
     globalThis.console = savedConsole;
