@@ -152,9 +152,11 @@ describe("paying an accepted quote (demo payments)", () => {
     expect(receipts).toHaveLength(2);
     expect(receipts[1]!.text).toContain("Total: $734.50");
     expect(await ctx.db("receipt_resends").where({ invoice_id: invoice.id })).toMatchObject([{ sent_to: email }]);
-    // Its refund is not offered through the subscriptions' refund path: a 404 that writes nothing (decisions.md#43).
-    await staff.post(`/api/invoices/${invoice.id}/refund`).send({ amountCents: 1000, reason: "Test" }).expect(404);
-    expect(await ctx.db("refunds").where({ invoice_id: invoice.id }).first()).toBeUndefined();
+    // Refunded like a subscription's invoice, a credit note of its own (docs/decisions.md#52).
+    const refunded = await staff.post(`/api/invoices/${invoice.id}/refund`).send({ amountCents: 1000, reason: "Test" });
+    expect(refunded.status).toBe(201);
+    expect(refunded.body.refund.number).toMatch(/^HAV-CN-\d{4}-\d{6}$/);
+    expect(await ctx.db("refunds").where({ invoice_id: invoice.id })).toHaveLength(1);
   });
 
   it("two parallel pays charge once: one pays, the other finds it paid; one receipt", async () => {
