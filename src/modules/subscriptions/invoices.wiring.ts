@@ -4,10 +4,13 @@ import type { Knex } from "knex";
 import type { Logger } from "pino";
 import type { TransactionRunner } from "../../db/transaction.js";
 import { ChargeEvents } from "./charge-events.js";
+import { DisputesRepository } from "./disputes.repository.js";
+import { DisputesService, StripeDisputes } from "./disputes.js";
 import { InvoiceListRepository } from "./invoice-list.repository.js";
 import { InvoicesService } from "./invoices.service.js";
 import { type QuoteReceipts, ReceiptResends } from "./receipt-resends.js";
 import { Reconciler } from "./reconcile.js";
+import { type QuoteIntents, QuoteReconciler } from "./reconcile-quotes.js";
 import { RefundRequestsRepository } from "./refund-requests.repository.js";
 import { RefundsRepository } from "./refunds.repository.js";
 import { type RefundsDeps, RefundsService } from "./refunds.js";
@@ -32,8 +35,10 @@ export interface InvoiceSideDeps {
   log: Logger;
   /** The audit trail: staff refunds (refunds.ts), a paid invoice corrected by reconciliation (reconcile.ts). */
   audit: RefundsDeps["audit"];
-  /** The staff bell: disputes (charge-events.ts). */
-  notifications?: ConstructorParameters<typeof ChargeEvents>[0]["notifications"];
+  /** The staff bell: disputes (disputes.ts). */
+  notifications?: ConstructorParameters<typeof DisputesService>[0]["notifications"];
+  /** The quotes module's "intent succeeded" step: reconciliation pays a quote invoice Stripe was paid for. */
+  quoteIntents?: QuoteIntents | null;
   /** A quote invoice's receipt, sent again (the quotes module's; receipt-resends.ts). */
   quoteReceipts: QuoteReceipts | null;
   /** When a receipt is resent (a double click within a minute is one); default the wall clock. */
@@ -44,7 +49,7 @@ export interface InvoiceSide {
   invoices: InvoicesService;
   refunds: RefundsService;
   taxReport: TaxReportService;
-  /** Stripe's charge.refunded and charge.dispute.created (StripeWebhooks dispatches them); null in demo mode. */
+  /** Stripe's charge.refunded and charge.dispute.* (StripeWebhooks dispatches them); null in demo mode. */
   chargeEvents: ChargeEvents | null;
   reconcile: Reconciler;
   /** GET /api/subscriptions?format=csv (subscriptions.routes.ts). */
@@ -88,24 +93,48 @@ export function createInvoiceSide(deps: InvoiceSideDeps): InvoiceSide {
       clock: deps.clock ?? (() => new Date()),
     }),
   });
-  const chargeEvents = stripeRefunds
-    ? new ChargeEvents({
-        stripe: stripeRefunds,
-        invoices: deps.repo.invoiceRows,
-        refunds,
-        disputes: refundRows,
-        subscriptions: deps.repo,
-        transaction: deps.transaction,
-        log: deps.log,
-        notifications: deps.notifications,
-      })
-    : null;
+  // Disputes through their close (docs/decisions.md#53): from charge events and reconciliation alike.
+  const disputeRows = new DisputesRepository(deps.db);
+  const disputes = new DisputesService({
+    disputes: disputeRows,
+    subscriptions: deps.repo,
+    follow: deps.subscriptions,
+    notifications: deps.notifications,
+    log: deps.log,
+  });
+  const chargeEvents =
+    stripe && stripeRefunds
+      ? new ChargeEvents({
+          stripe: stripeRefunds,
+          stripeDisputes: new StripeDisputes(stripe, deps.log),
+          invoices: deps.repo.invoiceRows,
+          quoteInvoices: disputeRows,
+          refunds,
+          disputes,
+          subscriptions: deps.repo,
+          transaction: deps.transaction,
+          log: deps.log,
+        })
+      : null;
   const reconcile = new Reconciler({
     stripe,
     billing: deps.billing,
     refunds: stripeRefunds,
     refundRows,
     recordRefund: refunds,
+    quotes:
+      stripe && stripeRefunds
+        ? new QuoteReconciler({
+            stripe,
+            rows: disputeRows,
+            invoices: deps.repo.invoiceRows,
+            invoiceOfIntent: (intent) => stripeRefunds.invoiceOfPaymentIntent(intent),
+            disputes,
+            quoteIntents: deps.quoteIntents ?? null,
+            transaction: deps.transaction,
+            log: deps.log,
+          })
+        : null,
     subscriptions: deps.subscriptions,
     repo: deps.repo,
     transaction: deps.transaction,

@@ -192,37 +192,6 @@ export class RefundsRepository {
     return toRefund(row);
   }
 
-  /** A dispute recorded once by its provider id; false when it was already there. */
-  async recordDispute(
-    dispute: {
-      providerDisputeId: string;
-      invoiceId: number | null;
-      subscriptionId: number | null;
-      amountCents: number;
-      reason: string | null;
-      status: string;
-    },
-    tx: Tx,
-  ): Promise<boolean> {
-    const rows = await tx("disputes")
-      .insert({
-        provider_dispute_id: dispute.providerDisputeId,
-        invoice_id: dispute.invoiceId,
-        subscription_id: dispute.subscriptionId,
-        amount_cents: dispute.amountCents,
-        reason: dispute.reason,
-        status: dispute.status,
-      })
-      .onConflict("provider_dispute_id")
-      .ignore()
-      .returning("id");
-    if (rows.length && dispute.subscriptionId)
-      await tx("subscriptions")
-        .where({ id: dispute.subscriptionId })
-        .update({ disputed_at: tx.fn.now(), updated_at: tx.fn.now() });
-    return rows.length > 0;
-  }
-
   async disputesOf(subscriptionId: number, db: Db = this.db) {
     const rows = await db("disputes").where({ subscription_id: subscriptionId }).orderBy("id", "desc");
     return rows.map((r) => ({
