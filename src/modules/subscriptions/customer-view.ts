@@ -49,6 +49,7 @@ export function toCustomerView(
       ({
         id,
         number,
+        issuedAt,
         amount,
         subtotal,
         tax,
@@ -63,6 +64,7 @@ export function toCustomerView(
       }) => ({
         id,
         number,
+        issuedAt,
         amount,
         subtotal,
         tax,

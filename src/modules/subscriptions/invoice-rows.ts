@@ -21,12 +21,21 @@ export const paidCents = (row: Row) =>
       ? cents(row.amount_cents) - cents(row.balance_applied_cents)
       : 0;
 
+/**
+ * An invoice's date (docs/decisions.md#54): `issued_at`, set once with its number. A numbered row an older image wrote
+ * has none: it reads as that image showed it (the payment's, else the period's start); a draft has no date yet.
+ */
+const issuedAtOf = (row: Row): string | null =>
+  iso(row.issued_at) ?? (row.number ? iso(row.paid_at ?? row.period_start) : null);
+
 export const toInvoice = (row: Row): Invoice => ({
   id: row.id as number,
   subscriptionId: row.subscription_id as number,
   quoteRequestId: (row.quote_request_id as number | null | undefined) ?? null,
   providerInvoiceId: row.provider_invoice_id as string,
   number: (row.number as string | null) ?? null,
+  issuedAt: issuedAtOf(row),
+  recordedLateAt: iso(row.recorded_late_at),
   amount: cents(row.amount_cents) / 100,
   amountPaid: paidCents(row) / 100,
   balanceApplied: cents(row.balance_applied_cents) / 100,

@@ -6,6 +6,7 @@ import type { Tx } from "../../db/transaction.js";
 import { todayIn } from "../../shared/business-time.js";
 import { type Province, type TaxLine, isProvince, provinceOfPostalCode, taxFor } from "../tax/index.js";
 import { type InvoiceFigures, differingFigures, providerFigures, storedFigures } from "./invoice-figures.js";
+import { type IssuedNumber, numberColumns, numberInOrder, takeFromCounter } from "./invoice-numbers.js";
 import { type LockedInvoice, type Row, cents, formatInvoiceNumber, paidCents, toInvoice } from "./invoice-rows.js";
 import type { Invoice, ProviderInvoiceState } from "./subscriptions.constants.js";
 
@@ -23,6 +24,9 @@ export const DEFAULT_INVOICE_SETTINGS: InvoiceSettings = { timeZone: "America/To
 
 /** Statuses that carry a number: a draft gets one only once it is open or paid. */
 const NUMBERED = ["open", "paid"];
+
+/** A stored invoice's date (docs/decisions.md#54): set with its number; an older image's row, its period's start. */
+const issueOf = (row: Row) => new Date((row.issued_at ?? row.period_start) as string);
 
 /** The columns of a provider invoice's figures (invoice-figures.ts). */
 const figureColumns = (figures: InvoiceFigures, province: Province): Row => ({
@@ -66,14 +70,17 @@ export class InvoicesRepository {
    */
   async takeNumbers(year: number, count: number, tx: Tx): Promise<string[]> {
     if (count <= 0) return [];
-    const result = await tx.raw(
-      `insert into invoice_number_counters (year, last_number) values (?, ?)
-       on conflict (year) do update set last_number = invoice_number_counters.last_number + excluded.last_number
-       returning last_number`,
-      [year, count],
-    );
-    const last = Number(result.rows[0].last_number);
-    return Array.from({ length: count }, (_, i) => formatInvoiceNumber(year, last - count + 1 + i));
+    const { first } = await takeFromCounter(year, count, tx);
+    return Array.from({ length: count }, (_, i) => formatInvoiceNumber(year, first + i));
+  }
+
+  /**
+   * Numbers for invoices issued at these moments, each of its issue's year and in order of issue within it; one
+   * issued on an earlier day than an invoice already numbered in its year is marked recorded late
+   * (invoice-numbers.ts, docs/decisions.md#54). `now` is when Haven records them.
+   */
+  numberIssued(issued: Date[], tx: Tx, now: Date = new Date()): Promise<IssuedNumber[]> {
+    return numberInOrder(issued, tx, this.settings.timeZone, now);
   }
 
   /** The business year of a moment (the zone of the settings): an invoice number's year. */
@@ -123,8 +130,7 @@ export class InvoicesRepository {
     const row = await tx("invoices").where({ id }).forUpdate().first();
     if (!row || invoice.provider === "demo") return null;
     const province = await this.provinceOf(row.subscription_id as number, row, tx);
-    const issued = new Date((row.paid_at ?? row.period_start) as string);
-    const after = providerFigures(invoice, province, todayIn(this.settings.timeZone, issued));
+    const after = providerFigures(invoice, province, todayIn(this.settings.timeZone, issueOf(row)));
     const before = storedFigures(row);
     const fields = differingFigures(before, after);
     if (!fields.length) return null;
@@ -138,7 +144,8 @@ export class InvoicesRepository {
    * Inserts or updates an invoice by provider id; returns its status before (null when new). The demo provider
    * gives no tax lines: its `amountCents` is the subtotal and the tax is computed for the home's province on the
    * issue day. Stripe's figures (tax lines, subtotal, total) are stored as given. The number is given the first
-   * time the invoice is stored open or paid.
+   * time the invoice is stored open or paid, with its date, the provider's issue (docs/decisions.md#54): set once,
+   * never moved by the payment.
    */
   async upsertInvoice(
     subscriptionId: number,
@@ -149,7 +156,7 @@ export class InvoicesRepository {
       .where({ provider: invoice.provider, provider_invoice_id: invoice.providerInvoiceId })
       .forUpdate()
       .first();
-    const issuedAt = invoice.paidAt ?? invoice.periodStart;
+    const issuedAt = existing?.number ? issueOf(existing) : (invoice.issuedAt ?? invoice.periodStart);
     const money = async (): Promise<Row> => {
       // Stripe's figures as given: total, subtotal, taxes, paid and balance (invoice-figures.ts, docs/decisions.md#50).
       if (invoice.provider !== "demo") {
@@ -180,9 +187,7 @@ export class InvoicesRepository {
       ...(invoice.hostedInvoiceUrl !== undefined ? { hosted_invoice_url: invoice.hostedInvoiceUrl } : {}),
     };
     const number = async (current: unknown) =>
-      current || !NUMBERED.includes(invoice.status)
-        ? {}
-        : { number: (await this.takeNumbers(this.yearOf(issuedAt), 1, tx))[0] };
+      current || !NUMBERED.includes(invoice.status) ? {} : numberColumns((await this.numberIssued([issuedAt], tx))[0]!);
     if (existing) {
       // A paid invoice stays paid, whatever order the events come in.
       if (existing.status === "paid")
@@ -241,27 +246,25 @@ export class InvoicesRepository {
     const taxed = todo.map((r) =>
       taxFor(r.subtotalCents, provinces.get(r.subscriptionId)!, todayIn(this.settings.timeZone, r.periodStart)),
     );
-    const years = todo.map((r) => this.yearOf(r.periodStart));
-    const numbers: string[] = new Array(todo.length);
-    // Years in ascending order, so two batches never wait on each other's counters in opposite orders.
-    for (const year of [...new Set(years)].sort()) {
-      const positions = years.flatMap((y, i) => (y === year ? [i] : []));
-      const taken = await this.takeNumbers(year, positions.length, tx);
-      positions.forEach((position, k) => {
-        numbers[position] = taken[k]!;
-      });
-    }
+    // A renewal is issued as its period starts (docs/decisions.md#54).
+    const issued = await this.numberIssued(
+      todo.map((r) => r.periodStart),
+      tx,
+    );
+    const numbers = issued.map((n) => n.number);
     const inserted = await tx.raw(
-      `insert into invoices (subscription_id, provider, provider_invoice_id, number, amount_cents, subtotal_cents, tax_cents, tax_lines, tax_province, currency, period_start, period_end, status, billing_reason, paid_at, attempt_count)
-       select v.sid, 'demo', v.pid, v.num, v.total, v.subtotal, v.tax, v.lines, v.province, 'cad', v.ps, v.pe, 'paid', 'subscription_cycle', v.ps, 1
-         from unnest(?::int[], ?::text[], ?::text[], ?::int[], ?::int[], ?::int[], ?::jsonb[], ?::text[], ?::timestamptz[], ?::timestamptz[])
-              as v(sid, pid, num, total, subtotal, tax, lines, province, ps, pe)
+      `insert into invoices (subscription_id, provider, provider_invoice_id, number, issued_at, recorded_late_at, amount_cents, subtotal_cents, tax_cents, tax_lines, tax_province, currency, period_start, period_end, status, billing_reason, paid_at, attempt_count)
+       select v.sid, 'demo', v.pid, v.num, v.ps, nullif(v.late, '')::timestamptz, v.total, v.subtotal, v.tax, v.lines, v.province, 'cad', v.ps, v.pe, 'paid', 'subscription_cycle', v.ps, 1
+         from unnest(?::int[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::int[], ?::jsonb[], ?::text[], ?::timestamptz[], ?::timestamptz[])
+              as v(sid, pid, num, late, total, subtotal, tax, lines, province, ps, pe)
        on conflict (provider, provider_invoice_id) do nothing
        returning id, subscription_id`,
       [
         todo.map((r) => r.subscriptionId),
         todo.map((r) => r.providerInvoiceId),
         numbers,
+        // Recorded late ('' when in order): an array binding takes no nulls here.
+        issued.map((n) => n.recordedLateAt?.toISOString() ?? ""),
         taxed.map((t) => t.totalCents),
         taxed.map((t) => t.subtotalCents),
         taxed.map((t) => t.taxCents),
@@ -293,46 +296,38 @@ export class InvoicesRepository {
 
   /**
    * Taxes and numbers invoices inserted without them (the demo seed's bulk insert, whose amount is the subtotal):
-   * the tax of each home's province on its issue day, and numbers in order of issue for the open and paid ones.
+   * the tax of each home's province on its issue day (its period's start), and numbers in order of issue for the
+   * open and paid ones, each with its date (docs/decisions.md#54).
    */
   async taxAndNumber(ids: number[], tx: Tx): Promise<void> {
     if (!ids.length) return;
     const rows = await tx("invoices")
       .whereIn("id", ids)
       .whereNull("number")
-      .select("id", "subscription_id", "amount_cents", "status", "paid_at", "period_start")
-      .orderByRaw("coalesce(paid_at, period_start), id");
+      .select("id", "subscription_id", "amount_cents", "status", "period_start")
+      .orderBy(["period_start", "id"]);
     const provinces = await this.provinces([...new Set(rows.map((r) => r.subscription_id as number))], tx);
-    const issued = (r: Row) => new Date((r.paid_at ?? r.period_start) as string);
     const taxed = rows.map((r) =>
       taxFor(
         r.amount_cents as number,
         provinces.get(r.subscription_id as number)!,
-        todayIn(this.settings.timeZone, issued(r)),
+        todayIn(this.settings.timeZone, issueOf(r)),
       ),
     );
-    const numbers = new Map<number, string>();
-    const byYear = new Map<number, number[]>();
-    for (const r of rows.filter((r) => NUMBERED.includes(r.status as string))) {
-      const year = this.yearOf(issued(r));
-      byYear.set(year, [...(byYear.get(year) ?? []), r.id as number]);
-    }
-    for (const year of [...byYear.keys()].sort()) {
-      const group = byYear.get(year)!;
-      const taken = await this.takeNumbers(year, group.length, tx);
-      group.forEach((id, i) => {
-        numbers.set(id, taken[i]!);
-      });
-    }
+    const numbered = rows.filter((r) => NUMBERED.includes(r.status as string));
+    const taken = await this.numberIssued(numbered.map(issueOf), tx);
+    const numbers = new Map<number, IssuedNumber>(numbered.map((r, i) => [r.id as number, taken[i]!]));
     await tx.raw(
-      `update invoices i set number = v.num, amount_cents = v.total, subtotal_cents = v.subtotal, tax_cents = v.tax,
-              tax_lines = v.lines, tax_province = v.province
-         from unnest(?::int[], ?::text[], ?::int[], ?::int[], ?::int[], ?::jsonb[], ?::text[])
-              as v(id, num, total, subtotal, tax, lines, province)
+      `update invoices i set number = v.num, issued_at = v.issued, recorded_late_at = v.late, amount_cents = v.total,
+              subtotal_cents = v.subtotal, tax_cents = v.tax, tax_lines = v.lines, tax_province = v.province
+         from unnest(?::int[], ?::text[], ?::timestamptz[], ?::timestamptz[], ?::int[], ?::int[], ?::int[], ?::jsonb[], ?::text[])
+              as v(id, num, issued, late, total, subtotal, tax, lines, province)
         where i.id = v.id`,
       [
         rows.map((r) => r.id),
-        rows.map((r) => numbers.get(r.id as number) ?? null),
+        rows.map((r) => numbers.get(r.id as number)?.number ?? null),
+        rows.map((r) => numbers.get(r.id as number)?.issuedAt ?? null),
+        rows.map((r) => numbers.get(r.id as number)?.recordedLateAt ?? null),
         taxed.map((t) => t.totalCents),
         taxed.map((t) => t.subtotalCents),
         taxed.map((t) => t.taxCents),

@@ -1,9 +1,11 @@
 // The SQL of accepted quotes' invoices (docs/decisions.md#43): numbered from the subscription invoices' counter
-// (InvoicesRepository.takeNumbers, no gap), locked, paid or failed by the quotes module's pay path through its
-// QuoteInvoices port (container.ts passes SubscriptionsRepository.quoteInvoiceRows).
+// (InvoicesRepository.numberIssued, no gap, in order of issue: docs/decisions.md#54), locked, paid or failed by the
+// quotes module's pay path through its QuoteInvoices port (container.ts passes
+// SubscriptionsRepository.quoteInvoiceRows).
 import type { Knex } from "knex";
 import type { Tx } from "../../db/transaction.js";
 import type { TaxLine } from "../tax/index.js";
+import { numberColumns } from "./invoice-numbers.js";
 import { type InvoicesRepository, cents, toInvoice } from "./invoices.repository.js";
 import type { Invoice } from "./subscriptions.constants.js";
 
@@ -25,8 +27,8 @@ export interface NewQuoteInvoice {
 export class QuoteInvoicesRepository {
   constructor(
     private readonly db: Knex,
-    /** The invoice write path: the gapless numbers, the business year, and any invoice read by its id. */
-    private readonly numbers: Pick<InvoicesRepository, "takeNumbers" | "yearOf" | "find">,
+    /** The invoice write path: the gapless numbers in order of issue, and any invoice read by its id. */
+    private readonly numbers: Pick<InvoicesRepository, "numberIssued" | "find">,
   ) {}
 
   /** An invoice by its id (InvoicesRepository.find), as the quotes module's port reads a paid one back. */
@@ -41,13 +43,14 @@ export class QuoteInvoicesRepository {
   async insertQuoteInvoice(input: NewQuoteInvoice, tx: Tx): Promise<{ id: number; created: boolean }> {
     const existing = await tx("invoices").where({ quote_request_id: input.quoteRequestId }).first("id");
     if (existing) return { id: existing.id as number, created: false };
-    const [number] = await this.numbers.takeNumbers(this.numbers.yearOf(input.issuedAt), 1, tx);
+    // Issued at the yes: its date, set with its number (docs/decisions.md#54).
+    const [issued] = await this.numbers.numberIssued([input.issuedAt], tx);
     const [row] = await tx("invoices")
       .insert({
         quote_request_id: input.quoteRequestId,
         provider: input.provider,
         provider_invoice_id: `quote_${input.quoteRequestId}`,
-        number,
+        ...numberColumns(issued!),
         amount_cents: input.totalCents,
         subtotal_cents: input.subtotalCents,
         tax_cents: input.taxCents,

@@ -176,6 +176,9 @@ export function invoiceStateOf(
     status: invoice.status ?? "draft",
     billingReason: invoice.billing_reason ?? null,
     paidAt: paid ? (at(invoice.status_transitions?.paid_at) ?? new Date()) : null,
+    // Its date: when Stripe finalized it (issued it), whenever Haven hears of it (docs/decisions.md#54).
+    issuedAt: at(invoice.status_transitions?.finalized_at) ?? at(invoice.created),
+    customFields: (invoice.custom_fields ?? []).map((f) => ({ name: f.name, value: f.value })),
     failureReason: failureOf(invoice),
     attemptCount: invoice.attempt_count ?? 0,
     ...taxFieldsOf(invoice, rates),

@@ -87,6 +87,16 @@ export interface Invoice {
   providerInvoiceId: string;
   /** HAV-YYYY-NNNNNN, given when first stored open or paid (docs/decisions.md#33); null on a draft. */
   number: string | null;
+  /**
+   * The invoice's date: when it was issued, set once with its number and never moved by its payment
+   * (docs/decisions.md#54).
+   */
+  issuedAt: string | null;
+  /**
+   * Set when Haven numbered it after invoices of its year issued on a later day (a missed invoice reconciliation
+   * found): the documented exception to the numbers' order, shown with both dates (docs/decisions.md#54).
+   */
+  recordedLateAt: string | null;
   /** The total, tax included (dollars). */
   amount: number;
   /** What the payment (the card) paid of it; the rest was the customer's balance (docs/decisions.md#50). */
@@ -165,6 +175,14 @@ export interface ProviderInvoiceState {
   failureReason: string | null;
   attemptCount: number;
   /**
+   * When the provider issued it (Stripe: finalized, else created): its date and its number's year
+   * (docs/decisions.md#54).
+   * Unset (the demo provider), the period's start: a demo invoice is issued as its period starts.
+   */
+  issuedAt?: Date | null;
+  /** Stripe's custom fields on the invoice, kept when Haven's number is added to them (stripe-invoice-number.ts). */
+  customFields?: { name: string; value: string }[];
+  /**
    * Stripe's figures (docs/decisions.md#33, #50): amountCents is what was paid (or is due), totalCents the invoice's
    * total and balanceAppliedCents the customer's balance applied to it, stored as given with its subtotal and tax
    * lines; taxAmountsCents are its taxes when their Tax Rates are not known (the write path names them). Without
@@ -211,6 +229,8 @@ export interface CustomerSubscriptionView {
     id: number;
     /** HAV-YYYY-NNNNNN (docs/decisions.md#33). */
     number: string | null;
+    /** The invoice's date, set once when it was numbered (docs/decisions.md#54); the payment's is `paidAt`. */
+    issuedAt: string | null;
     /** The total, tax included; `subtotal` before tax, each tax in `taxLines`, `refunded` so far (dollars). */
     amount: number;
     subtotal: number;
