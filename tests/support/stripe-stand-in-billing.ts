@@ -2,7 +2,16 @@
 // (an update applies "regardless of whether payment succeeds" unless pending_if_incomplete, which takes only the
 // parameters pending updates support at the request's API version), proration_behavior (create_prorations waits for
 // the next invoice, always_invoice bills now, none does neither), items' tax_rates winning over default_tax_rates.
-import { type ApiRequest, type Obj, list, listParam, mergeMetadata, metadataOf, since } from "./stripe-stand-in-kit.js";
+import {
+  type ApiRequest,
+  type Obj,
+  list,
+  listParam,
+  mergeMetadata,
+  metadataOf,
+  nestedList,
+  since,
+} from "./stripe-stand-in-kit.js";
 import { type Line, StandInObjects } from "./stripe-stand-in-objects.js";
 
 /**
@@ -30,6 +39,29 @@ const PENDING_EXPIRY_SECONDS = 23 * 3600;
 
 /** What an update answers: the subscription, a refusal (400), or a card error (402). */
 type UpdateOutcome = null | { invalid: string } | { declined: string };
+
+/**
+ * POST /v1/invoices/:id's `custom_fields`, as Stripe documents them: "A list of up to 4 custom fields to be displayed
+ * on the invoice. If a value for custom_fields is specified, the list specified will replace the existing custom
+ * field list on this invoice. Pass an empty string to remove previously-defined fields"; a name "may be up to 40
+ * characters", a value "up to 140"; they "can be updated on draft and open invoices", so a paid (or void,
+ * uncollectible) invoice refuses the update. Null when applied, else the refusal.
+ */
+function updateCustomFields(invoice: Obj, form: Record<string, string>): string | null {
+  if (!("custom_fields" in form) && !Object.keys(form).some((k) => k.startsWith("custom_fields["))) return null;
+  if (!["draft", "open"].includes(invoice.status as string))
+    return `Stand-in: custom_fields can only be updated on draft and open invoices; this invoice is ${invoice.status}.`;
+  const fields = form.custom_fields === "" ? [] : nestedList(form, "custom_fields");
+  if (fields.length > 4) return "Stand-in: custom_fields takes at most 4 fields.";
+  for (const field of fields) {
+    const name = String(field.name ?? "");
+    const value = String(field.value ?? "");
+    if (!name || name.length > 40) return "Stand-in: a custom field's name is 1 to 40 characters.";
+    if (!value || value.length > 140) return "Stand-in: a custom field's value is 1 to 140 characters.";
+  }
+  invoice.custom_fields = fields.length ? fields.map((f) => ({ name: f.name, value: f.value })) : null;
+  return null;
+}
 
 export class StandInBilling extends StandInObjects {
   /** The parameters of this update that pending updates do not take at `version`. */
@@ -153,7 +185,7 @@ export class StandInBilling extends StandInObjects {
     return null;
   }
 
-  /** POST/GET /v1/subscriptions…, GET /v1/invoices/:id, POST /v1/invoices/:id/pay, GET /v1/invoice_payments. */
+  /** POST/GET /v1/subscriptions…, GET and POST /v1/invoices/:id, POST /v1/invoices/:id/pay, GET /v1/invoice_payments. */
   protected billingRoutes(r: ApiRequest): boolean {
     const { form, params, expand, route, json, missing, invalid } = r;
     if (route("POST", /^\/v1\/subscriptions$/)) {
@@ -231,6 +263,33 @@ export class StandInBilling extends StandInObjects {
       const found = this.invoices.get(m[1]!);
       if (found) json(200, this.expand(found, expand));
       else missing("invoice", m[1]!);
+      return true;
+    }
+    m = route("POST", /^\/v1\/invoices\/([\w]+)$/);
+    if (m) {
+      const found = this.invoices.get(m[1]!);
+      if (!found) {
+        missing("invoice", m[1]!);
+        return true;
+      }
+      // Only custom_fields and metadata: the stand-in refuses what Haven never sends rather than ignore it.
+      const unknown = Object.keys(form).filter((k) => !/^(custom_fields|metadata|expand)(\[|$)/.test(k));
+      if (unknown.length) {
+        invalid(`Stand-in: POST /v1/invoices/:id does not take ${unknown.join(", ")}`);
+        return true;
+      }
+      if (found.status === "paid") {
+        invalid("Stand-in: a paid invoice can no longer be updated.");
+        return true;
+      }
+      const refused = updateCustomFields(found, form);
+      if (refused) {
+        invalid(refused);
+        return true;
+      }
+      found.metadata = { ...((found.metadata as Obj | undefined) ?? {}) };
+      mergeMetadata(found.metadata as Obj, metadataOf(form));
+      json(200, this.expand(found, expand));
       return true;
     }
     m = route("POST", /^\/v1\/invoices\/([\w]+)\/pay$/);

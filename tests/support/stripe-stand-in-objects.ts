@@ -146,6 +146,9 @@ export class StandInObjects {
     });
     this.intentInvoice.set(intentId, invoiceId);
     const item = this.itemOf(sub);
+    // A renewal is created and finalized as its period starts ("Stripe creates an invoice … at the start of each
+    // billing cycle"), the other invoices at once.
+    const created = Math.max(this.nowSeconds, billed[0]!.start);
     const invoice: Obj = {
       id: invoiceId,
       object: "invoice",
@@ -162,7 +165,8 @@ export class StandInObjects {
       attempt_count: 0,
       attempted: false,
       billing_reason: reason,
-      created: this.nowSeconds,
+      created,
+      custom_fields: null,
       // Stripe's invoice-level period for a renewal is the previous period; the line carries the one billed.
       period_start: billed[0]!.start,
       period_end: billed[0]!.start,
@@ -182,7 +186,7 @@ export class StandInObjects {
         })),
       },
       parent: { type: "subscription_details", subscription_details: { subscription: sub.id, metadata: sub.metadata } },
-      status_transitions: { paid_at: null, finalized_at: this.nowSeconds },
+      status_transitions: { paid_at: null, finalized_at: created },
       confirmation_secret: { client_secret: clientSecret, type: "payment_intent" },
       payments: {
         object: "list",

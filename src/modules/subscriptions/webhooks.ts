@@ -12,6 +12,7 @@ import { invoiceSubscriptionId } from "../payments/index.js";
 import { ForeignSubscriptionError, type StripeBilling, type StripeRead } from "./stripe-billing.js";
 import type { BillingMailer } from "./billing-mailer.js";
 import { ChangesRepository } from "./changes.repository.js";
+import { StripeInvoiceNumbers } from "./stripe-invoice-number.js";
 import { ENDED_STATUSES, type ProviderInvoiceState } from "./subscriptions.constants.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 import type { SubscriptionsService } from "./subscriptions.service.js";
@@ -45,19 +46,26 @@ export interface StripeWebhooksDeps {
   subscriptions: Pick<SubscriptionsService, "applyProviderState" | "applyProviderInvoice"> & {
     readonly mailer: Pick<BillingMailer, "send">;
   };
-  repo: Pick<SubscriptionsRepository, "claimEvent" | "findByProviderId">;
+  repo: Pick<SubscriptionsRepository, "claimEvent" | "findByProviderId" | "invoiceRows">;
   /** The row locks (docs/decisions.md#35); a ChangesRepository unless given. */
   changes?: Pick<ChangesRepository, "lockByProviderId" | "lockByCustomer">;
   transaction: TransactionRunner;
   log?: Logger;
-  /** charge.refunded and charge.dispute.created (charge-events.ts, docs/decisions.md#34). */
+  /** charge.refunded and charge.dispute.* (charge-events.ts, docs/decisions.md#34, #53). */
   charges?: Pick<ChargeEvents, "handles" | "handle"> | null;
 }
 
 export class StripeWebhooks {
   private readonly changes: Pick<ChangesRepository, "lockByProviderId" | "lockByCustomer">;
+  /** Haven's number on Stripe's page of an open invoice, once the transaction has committed (docs/decisions.md#54). */
+  private readonly numbers: StripeInvoiceNumbers;
   constructor(private readonly deps: StripeWebhooksDeps) {
     this.changes = deps.changes ?? new ChangesRepository();
+    this.numbers = new StripeInvoiceNumbers({
+      stripe: deps.billing.stripe,
+      invoices: deps.repo.invoiceRows,
+      log: deps.log,
+    });
   }
 
   handles(event: Stripe.Event): boolean {
@@ -69,10 +77,10 @@ export class StripeWebhooks {
   /** Processes a subscription event once; true when this delivery was the one that recorded it. */
   async handle(event: Stripe.Event): Promise<boolean> {
     if (this.deps.charges?.handles(event)) return this.deps.charges.handle(event);
-    return this.once(async (tx) => {
+    return this.once(async (tx, stored) => {
       if (!(await this.deps.repo.claimEvent(event.id, event.type, tx))) return false;
       await this.lock(event, tx);
-      await this.apply(await this.read(event), tx);
+      await this.apply(await this.read(event), tx, stored);
       return true;
     });
   }
@@ -82,14 +90,14 @@ export class StripeWebhooks {
    * under the row's lock. A row already there may have moved on since `read`: it is read again under the lock.
    */
   store(read: StripeRead): Promise<void> {
-    return this.once(async (tx) => {
+    return this.once(async (tx, stored) => {
       const id = read.state.providerSubscriptionId;
       const fresh = (await this.changes.lockByProviderId("stripe", id, tx))
         ? await this.deps.billing.readBack(id, read.state.checkoutRef)
         : read;
       if (!fresh.state.payerEmail && read.state.payerEmail)
         fresh.state = { ...fresh.state, payerEmail: read.state.payerEmail, payerName: read.state.payerName };
-      await this.apply({ reads: [fresh], invoices: [] }, tx);
+      await this.apply({ reads: [fresh], invoices: [] }, tx, stored);
     });
   }
 
@@ -99,10 +107,10 @@ export class StripeWebhooks {
    * stored. False when there was nothing to do.
    */
   async afterCardUpdate(sub: { providerSubscriptionId: string }): Promise<boolean> {
-    return this.once(async (tx) => {
+    return this.once(async (tx, stored) => {
       await this.changes.lockByProviderId("stripe", sub.providerSubscriptionId, tx);
       const read = await this.deps.billing.adoptCustomerDefaultCard(sub);
-      if (read) await this.apply({ reads: [read], invoices: [] }, tx);
+      if (read) await this.apply({ reads: [read], invoices: [] }, tx, stored);
       return read !== null;
     });
   }
@@ -126,22 +134,33 @@ export class StripeWebhooks {
   /**
    * The checkout's redirect (verify) and Stripe's webhooks race for a new subscription: the loser of the first
    * insert hits the unique key and runs again, finding the row (its transaction, event id included, rolled back).
+   * Once committed, the open invoices it stored show Haven's number on Stripe's page, outside every lock.
    */
-  private async once<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+  private async once<T>(work: (tx: Tx, stored: ProviderInvoiceState[]) => Promise<T>): Promise<T> {
+    const stored: ProviderInvoiceState[] = [];
+    const run = (tx: Tx) => {
+      stored.length = 0;
+      return work(tx, stored);
+    };
+    let result: T;
     try {
-      return await this.deps.transaction(work);
+      result = await this.deps.transaction(run);
     } catch (error) {
       if ((error as { code?: string }).code !== "23505") throw error;
-      return this.deps.transaction(work);
+      result = await this.deps.transaction(run);
     }
+    await this.numbers.show(stored);
+    return result;
   }
 
-  private async apply(work: Work, tx: Tx): Promise<void> {
+  private async apply(work: Work, tx: Tx, stored: ProviderInvoiceState[]): Promise<void> {
     for (const read of work.reads) {
       await this.deps.subscriptions.applyProviderState(read.state, tx);
       if (read.invoice) await this.deps.subscriptions.applyProviderInvoice(read.invoice, tx);
+      if (read.invoice) stored.push(read.invoice);
     }
     for (const invoice of work.invoices) await this.deps.subscriptions.applyProviderInvoice(invoice, tx);
+    stored.push(...work.invoices);
     if (work.actionRequired) {
       const invoice = work.actionRequired;
       const sub = await this.deps.repo.findByProviderId("stripe", invoice.providerSubscriptionId, tx);
