@@ -58,7 +58,9 @@ beforeAll(async () => {
     planType: "premium",
     status: "active",
     providerSubscriptionId: "demo_sub_calendar_times",
-    anchor: today,
+    // The plan's recurring visits (weekly snow removal December–March, lawn care May–October) fall on its
+    // anchor's weekday: two days on, so today's and tomorrow's cells hold only what this test puts there.
+    anchor: addDays(today, 2),
   });
   await planDeliveries(ctx).requestService({
     subscriptionId,
