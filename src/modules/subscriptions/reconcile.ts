@@ -8,9 +8,11 @@ import type { TransactionRunner } from "../../db/transaction.js";
 import type { AuditLog } from "../audit/index.js";
 import { ChangesRepository } from "./changes.repository.js";
 import type { InvoiceFigures } from "./invoice-figures.js";
+import type { QuoteDifference, QuoteReconciler } from "./reconcile-quotes.js";
 import type { RefundsService } from "./refunds.js";
 import { type StripeRefunds, idOf } from "./refunds-stripe.js";
 import { ForeignSubscriptionError, type StripeBilling, invoiceStateOf, stateOf } from "./stripe-billing.js";
+import { StripeInvoiceNumbers } from "./stripe-invoice-number.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 import type { Invoice, ProviderInvoiceState } from "./subscriptions.constants.js";
 import type { SubscriptionsService } from "./subscriptions.service.js";
@@ -22,7 +24,8 @@ export interface Difference {
     | "subscription_only_in_haven"
     | "invoice_missing"
     | "invoice_changed"
-    | "refund_missing";
+    | "refund_missing"
+    | QuoteDifference["kind"];
   /** Stripe's id (sub_…, in_…, re_…). */
   id: string;
   detail: string;
@@ -31,7 +34,7 @@ export interface Difference {
 
 export interface ReconcileResult {
   mode: "stripe" | "demo";
-  checked: { subscriptions: number; invoices: number; refunds: number };
+  checked: { subscriptions: number; invoices: number; refunds: number; disputes: number };
   differences: Difference[];
   message: string;
 }
@@ -51,6 +54,8 @@ export interface ReconcileDeps {
   log: Logger;
   /** The subscriptions' row locks (docs/decisions.md#35); a ChangesRepository unless given. */
   changes?: Pick<ChangesRepository, "lockByProviderId">;
+  /** Quote payments and disputes (reconcile-quotes.ts, docs/decisions.md#53); none in demo mode. */
+  quotes?: Pick<QuoteReconciler, "quoteInvoice" | "payments" | "disputes" | "holds"> | null;
   /** A paid invoice's figures corrected is an audit event (docs/decisions.md#50). */
   audit?: Pick<AuditLog, "record">;
 }
@@ -82,11 +87,18 @@ const audited = (f: InvoiceFigures) => ({
 const same = (a: string | null | undefined, b: Date | null) =>
   (a ? new Date(a).getTime() : null) === (b ? b.getTime() : null);
 
+/** When Stripe issued an invoice (its date and its number's order, docs/decisions.md#54). */
+const issueTime = (state: ProviderInvoiceState) => (state.issuedAt ?? state.periodStart).getTime();
+
 export class Reconciler {
   private readonly changes: Pick<ChangesRepository, "lockByProviderId">;
+  private readonly numbers: StripeInvoiceNumbers | null;
 
   constructor(private readonly deps: ReconcileDeps) {
     this.changes = deps.changes ?? new ChangesRepository();
+    this.numbers = deps.stripe
+      ? new StripeInvoiceNumbers({ stripe: deps.stripe, invoices: deps.repo.invoiceRows, log: deps.log })
+      : null;
   }
 
   /** Compares and repairs; `pageSize` is the page Stripe is asked for (up to 100). */
@@ -95,14 +107,14 @@ export class Reconciler {
     if (!stripe)
       return {
         mode: "demo",
-        checked: { subscriptions: 0, invoices: 0, refunds: 0 },
+        checked: { subscriptions: 0, invoices: 0, refunds: 0, disputes: 0 },
         differences: [],
         message:
           "Demo mode: the demo provider's subscriptions and invoices are Haven's own rows; there is nothing to compare.",
       };
     const limit = Math.min(Math.max(options.pageSize ?? 100, 1), 100);
     const differences: Difference[] = [];
-    const checked = { subscriptions: 0, invoices: 0, refunds: 0 };
+    const checked = { subscriptions: 0, invoices: 0, refunds: 0, disputes: 0 };
     const seen = new Set<string>();
 
     for await (const subscription of stripe.subscriptions.list({ status: "all", limit })) {
@@ -118,18 +130,20 @@ export class Reconciler {
       const local = await this.deps.repo.findByProviderId("stripe", subscription.id);
       const changes: string[] = [];
       if (local) {
-        if (local.status !== state.status) changes.push(`status ${local.status} → ${state.status}`);
+        // A plan a dispute holds is past due in Haven while Stripe says active (docs/decisions.md#53): no difference.
+        const held = local.status === "past_due" && (await this.deps.quotes?.holds(local.id));
+        if (local.status !== state.status && !held) changes.push(`status ${local.status} → ${state.status}`);
         if (!same(local.currentPeriodEnd, state.currentPeriodEnd)) changes.push("current period");
         if (!same(local.cancelAt, state.cancelAt)) changes.push("cancellation date");
         if (!changes.length) continue;
       }
       // As a webhook does (docs/decisions.md#35): the row locked first, then read back with its customer (the payer's
-      // e-mail) under the lock, so a change stored meanwhile is never overwritten by an older read.
+      // e-mail) under the lock, so a change stored meanwhile is never overwritten by an older read. Its invoices are
+      // the invoices' pass's, which numbers the missed ones in their order of issue (docs/decisions.md#54).
       await this.deps.transaction(async (tx) => {
         await this.changes.lockByProviderId("stripe", subscription.id, tx);
-        const read = this.deps.billing ? await this.deps.billing.readBack(subscription.id) : { state, invoice: null };
+        const read = this.deps.billing ? await this.deps.billing.readBack(subscription.id) : { state };
         await this.deps.subscriptions.applyProviderState(read.state, tx, { actor: "stripe" });
-        if (read.invoice) await this.deps.subscriptions.applyProviderInvoice(read.invoice, tx);
       });
       differences.push(
         local
@@ -143,19 +157,28 @@ export class Reconciler {
       );
     }
 
+    // Missed or changed invoices are stored oldest issue first, so the numbers they take follow their order of issue
+    // (docs/decisions.md#54); one issued before an invoice a webhook already numbered is marked recorded late.
+    const missed: { state: ProviderInvoiceState; local: Invoice | null }[] = [];
+    const open: ProviderInvoiceState[] = [];
     for await (const invoice of stripe.invoices.list({ limit })) {
       // With the Tax Rates its taxes name, so the tax lines stored are Stripe's (docs/decisions.md#50).
       const rates = this.deps.billing ? await this.deps.billing.taxRatesOf(invoice) : undefined;
       const state = invoiceStateOf(invoice, rates);
       if (!state || !seen.has(state.providerSubscriptionId)) continue;
       checked.invoices++;
+      if (state.status === "open") open.push(state);
       const local = await this.deps.repo.invoiceRows.findByProviderId("stripe", state.providerInvoiceId);
-      const total = Math.round((local?.amount ?? 0) * 100);
       if (local?.status === "paid") {
         if (!sameFigures(local, state)) differences.push(...(await this.correctPaid(local, state)));
         continue;
       }
       if (local && local.status === state.status && sameFigures(local, state)) continue;
+      missed.push({ state, local });
+    }
+    missed.sort((a, b) => issueTime(a.state) - issueTime(b.state));
+    for (const { state, local } of missed) {
+      const total = Math.round((local?.amount ?? 0) * 100);
       await this.deps.transaction(async (tx) => {
         await this.changes.lockByProviderId("stripe", state.providerSubscriptionId, tx);
         await this.deps.subscriptions.applyProviderInvoice(state, tx);
@@ -176,6 +199,8 @@ export class Reconciler {
             },
       );
     }
+    // Stripe's page of each open invoice shows Haven's number, after the transactions (a failed call is tried again).
+    await this.numbers?.show(open);
 
     for await (const refund of stripe.refunds.list({ limit })) {
       const intent = idOf(refund.payment_intent);
@@ -184,10 +209,12 @@ export class Reconciler {
         checked.refunds++;
         continue;
       }
-      const providerInvoiceId = await this.deps.refunds?.invoiceOfPaymentIntent(intent);
-      const invoice = providerInvoiceId
-        ? await this.deps.repo.invoiceRows.findByProviderId("stripe", providerInvoiceId)
-        : null;
+      // A quote payment's refund: its invoice holds the intent's id (docs/decisions.md#53).
+      const quote = (await this.deps.quotes?.quoteInvoice(intent)) ?? null;
+      const providerInvoiceId = quote ? null : await this.deps.refunds?.invoiceOfPaymentIntent(intent);
+      const invoice =
+        quote ??
+        (providerInvoiceId ? await this.deps.repo.invoiceRows.findByProviderId("stripe", providerInvoiceId) : null);
       if (!invoice) continue;
       checked.refunds++;
       const recorded = await this.deps.transaction((tx) =>
@@ -208,6 +235,15 @@ export class Reconciler {
         detail: `${refund.amount} cents of ${invoice.number ?? providerInvoiceId}`,
         repaired: recorded !== null,
       });
+    }
+
+    // Quote invoices paid at Stripe that Haven lacks, and disputes (docs/decisions.md#53).
+    if (this.deps.quotes) {
+      const payments = await this.deps.quotes.payments();
+      const disputes = await this.deps.quotes.disputes(limit);
+      checked.invoices += payments.checked;
+      checked.disputes = disputes.checked;
+      differences.push(...payments.differences, ...disputes.differences);
     }
 
     for (const id of await this.deps.repo.invoiceRows.providerSubscriptionIds("stripe"))
