@@ -49,6 +49,10 @@ const billingView = z
     invoices: z.array(
       z.object({
         id: idNumber,
+        issuedAt: dateTimeString.nullable().meta({
+          description:
+            "The invoice's date, set once when it was numbered (docs/decisions.md#54); the payment's is paidAt",
+        }),
         amount: z.number().meta({ description: "Dollars" }),
         currency: z.string(),
         periodStart: dateTimeString,

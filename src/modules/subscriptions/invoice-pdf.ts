@@ -3,6 +3,7 @@
 // here carries the full set, whatever its amount: the business's name and GST/HST number (and its QST number when
 // QST is charged, docs/decisions.md#51), the date of issue, the buyer's name, a description of the plan and its
 // period, the subtotal, each tax with its rate, the total, and the terms of payment.
+import { GREEN, INK, MUTED, buyerBlock, layout, sellerAndFacts } from "./pdf-layout.js";
 import type { BusinessIdentity, Invoice } from "./subscriptions.constants.js";
 
 export interface InvoiceDocument {
@@ -23,11 +24,6 @@ export interface InvoiceDocument {
   }[];
 }
 
-const GREEN = "#0f2e24";
-const GOLD = "#b08d3c";
-const INK = "#333333";
-const MUTED = "#666666";
-
 const REASONS: Record<string, string> = {
   subscription_create: "first month",
   subscription_cycle: "monthly renewal",
@@ -47,7 +43,8 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
       month: "long",
       day: "numeric",
     });
-  const issued = invoice.paidAt ?? invoice.periodStart;
+  // Its date is its issue, set once with its number; the payment's date is shown apart (docs/decisions.md#54).
+  const issued = invoice.issuedAt ?? invoice.periodStart;
   const chargesQst = invoice.taxLines.some((line) => line.kind === "QST" && line.amountCents !== 0);
   const title = invoice.number ? `Invoice ${invoice.number}` : "Invoice";
   return new Promise((resolve, reject) => {
@@ -57,35 +54,9 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
     pdf.on("end", () => resolve(Buffer.concat(chunks)));
     pdf.on("error", reject);
 
-    const left = pdf.page.margins.left;
-    const width = pdf.page.width - left - pdf.page.margins.right;
-    const half = width / 2;
+    const { left, width, row, rule, amountsHeading } = layout(pdf);
 
     // The seller, left; the invoice's number and date, right.
-    const top = pdf.y;
-    pdf
-      .fillColor(GREEN)
-      .font("Helvetica-Bold")
-      .fontSize(20)
-      .text(business.legalName, left, top, { width: half + 40 });
-    pdf
-      .font("Helvetica")
-      .fontSize(10)
-      .fillColor(INK)
-      .text(business.address, { width: half + 20 });
-    pdf.text(
-      business.gstHstNumber ? `GST/HST registration no. ${business.gstHstNumber}` : "Not registered for GST/HST",
-      { width: half + 20 },
-    );
-    // Unset, haven doctor fails while Quebec homes are billed (docs/decisions.md#51).
-    if (chargesQst && business.qstNumber) pdf.text(`QST registration no. ${business.qstNumber}`, { width: half + 20 });
-    const afterSeller = pdf.y;
-    pdf
-      .fillColor(GOLD)
-      .font("Helvetica-Bold")
-      .fontSize(16)
-      .text("INVOICE", left + half, top, { width: half, align: "right" });
-    pdf.fillColor(INK).font("Helvetica").fontSize(10);
     const facts: [string, string][] = [
       ["Invoice no.", invoice.number ?? "Not numbered (draft)"],
       ["Date of issue", date(issued)],
@@ -94,52 +65,15 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
         invoice.status === "paid" ? `Paid ${invoice.paidAt ? date(invoice.paidAt) : ""}`.trim() : invoice.status,
       ],
     ];
-    for (const [label, value] of facts)
-      pdf.text(`${label}: ${value}`, left + half, pdf.y, { width: half, align: "right" });
-    pdf.y = Math.max(afterSeller, pdf.y) + 18;
+    // Numbered after invoices issued later that year (a missed invoice recorded late): both dates, so the order's
+    // exception is on the invoice itself (docs/decisions.md#54).
+    if (invoice.recordedLateAt) facts.push(["Recorded late", date(invoice.recordedLateAt)]);
+    sellerAndFacts(pdf, business, { name: "INVOICE", qst: chargesQst, facts });
 
-    // The buyer.
-    pdf.fillColor(MUTED).font("Helvetica-Bold").fontSize(9).text("BILLED TO", left);
-    pdf
-      .fillColor(INK)
-      .font("Helvetica")
-      .fontSize(11)
-      .text(buyer.name ?? buyer.email ?? "Customer", left);
-    pdf.fontSize(10);
-    if (buyer.name && buyer.email) pdf.text(buyer.email, left);
-    if (buyer.address) pdf.text(`Home served: ${buyer.address}`, left);
-    pdf.moveDown(1.2);
+    buyerBlock(pdf, "BILLED TO", buyer);
 
     // The one line: the plan and its period.
-    const row = (label: string, value: string, options: { bold?: boolean; size?: number; color?: string } = {}) => {
-      const y = pdf.y;
-      pdf
-        .fillColor(options.color ?? INK)
-        .font(options.bold ? "Helvetica-Bold" : "Helvetica")
-        .fontSize(options.size ?? 10)
-        .text(label, left, y, { width: width - 130 });
-      const after = pdf.y;
-      pdf.text(value, left + width - 120, y, { width: 120, align: "right" });
-      pdf.x = left;
-      pdf.y = Math.max(after, pdf.y) + 4;
-    };
-    const rule = (color = GOLD) => {
-      pdf
-        .moveTo(left, pdf.y)
-        .lineTo(left + width, pdf.y)
-        .strokeColor(color)
-        .lineWidth(0.8)
-        .stroke();
-      pdf.y += 6;
-    };
-    pdf
-      .fillColor(MUTED)
-      .font("Helvetica-Bold")
-      .fontSize(9)
-      .text("DESCRIPTION", left, pdf.y, { width: width - 130 });
-    pdf.moveUp().text("AMOUNT (CAD)", left + width - 120, pdf.y, { width: 120, align: "right" });
-    pdf.x = left;
-    rule();
+    amountsHeading();
     const reason = invoice.billingReason ? REASONS[invoice.billingReason] : null;
     const quote = invoice.quoteRequestId !== null && invoice.quoteRequestId !== undefined;
     row(

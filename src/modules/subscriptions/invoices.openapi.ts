@@ -28,6 +28,14 @@ const invoice = z
       .string()
       .nullable()
       .meta({ description: "HAV-YYYY-NNNNNN, gapless per year; null on a draft", example: "HAV-2027-000123" }),
+    issuedAt: dateTimeString.nullable().meta({
+      description:
+        "The invoice's date: when it was issued, set once with its number, never moved by the payment (docs/decisions.md#54); null on a draft",
+    }),
+    recordedLateAt: dateTimeString.nullable().meta({
+      description:
+        "When Haven numbered it, set only when that came after invoices of its year issued on a later day (a missed invoice reconciliation recorded): the exception to the numbers' order (docs/decisions.md#54)",
+    }),
     amount: z.number().meta({ description: "The total, tax included (dollars)", example: 465.56 }),
     amountPaid: z.number().meta({
       description: "What the payment (the card) paid of the total; the rest was the customer's balance (dollars)",
@@ -128,6 +136,10 @@ const homeInvoice = z
   .object({
     id: idNumber,
     number: z.string().nullable(),
+    issuedAt: dateTimeString.nullable().meta({
+      description:
+        "The invoice's date: when it was issued, set once with its number, never moved by the payment (docs/decisions.md#54); null on a draft",
+    }),
     amount: z.number().meta({ description: "The total, tax included (dollars)" }),
     subtotal: z.number(),
     tax: z.number(),
@@ -169,7 +181,7 @@ export const invoicesCalls = apiCalls([
     path: "/api/invoices",
     summary: "Invoices, newest period first",
     description:
-      "By `subscriptionId`, `status`, `amount` (dollars, `412` or `465.56`: the subtotal or the total, to the cent) and issue date (`from`/`to`, YYYY-MM-DD in BUSINESS_TZ, both included; the issue date is the payment's, else the period's start). Each filter is an index range. `?format=csv` gives every matching row (number, dates, subtotal, each tax, total, refunded, provider id, price list), for the accountant.",
+      "By `subscriptionId`, `status`, `amount` (dollars, `412` or `465.56`: the subtotal or the total, to the cent) and issue date (`from`/`to`, YYYY-MM-DD in BUSINESS_TZ, both included; the day it was charged, else its period's start; the invoice's own date is `issuedAt`, docs/decisions.md#54). Each filter is an index range. `?format=csv` gives every matching row (number, dates, subtotal, each tax, total, refunded, provider id, price list), for the accountant.",
     tags,
     access: "staff",
     query: invoiceListQuerySchema,

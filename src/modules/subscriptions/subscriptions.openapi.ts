@@ -65,6 +65,14 @@ const invoice = z
       .nullable()
       .meta({ description: "The accepted quote it bills (docs/decisions.md#43); null on a subscription's" }),
     providerInvoiceId: z.string(),
+    issuedAt: dateTimeString.nullable().meta({
+      description:
+        "The invoice's date: when it was issued, set once with its number, never moved by the payment (docs/decisions.md#54); null on a draft",
+    }),
+    recordedLateAt: dateTimeString.nullable().meta({
+      description:
+        "When Haven numbered it, set only when that came after invoices of its year issued on a later day (a missed invoice reconciliation recorded): the exception to the numbers' order (docs/decisions.md#54)",
+    }),
     amount: z.number().meta({ description: "Dollars" }),
     currency: z.string(),
     periodStart: dateTimeString,
