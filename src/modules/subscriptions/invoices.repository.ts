@@ -83,11 +83,6 @@ export class InvoicesRepository {
     return numberInOrder(issued, tx, this.settings.timeZone, now);
   }
 
-  /** The business year of a moment (the zone of the settings): an invoice number's year. */
-  yearOf(at: Date): number {
-    return Number(todayIn(this.settings.timeZone, at).slice(0, 4));
-  }
-
   private defaultProvince(): Province {
     return isProvince(this.settings.defaultProvince) ? this.settings.defaultProvince : "ON";
   }
