@@ -4,6 +4,7 @@
 // number and date, the invoice it credits, the buyer, the amount before tax, each tax refunded, the total and the
 // reason.
 import { cad } from "./invoice-pdf.js";
+import { GREEN, INK, MUTED, buyerBlock, layout, sellerAndFacts, startPdf } from "./pdf-layout.js";
 import type { Refund } from "./refunds.repository.js";
 import type { BusinessIdentity, Invoice } from "./subscriptions.constants.js";
 
@@ -18,13 +19,7 @@ export interface CreditNoteDocument {
   timeZone: string;
 }
 
-const GREEN = "#0f2e24";
-const GOLD = "#b08d3c";
-const INK = "#333333";
-const MUTED = "#666666";
-
 export async function renderCreditNotePdf(doc: CreditNoteDocument): Promise<Buffer> {
-  const { default: PDFDocument } = await import("pdfkit");
   const { refund, invoice, business, buyer } = doc;
   const date = (iso: string) =>
     new Date(iso).toLocaleDateString("en-CA", {
@@ -33,128 +28,56 @@ export async function renderCreditNotePdf(doc: CreditNoteDocument): Promise<Buff
       month: "long",
       day: "numeric",
     });
-  const refundsQst = refund.taxLines.some((l) => l.kind === "QST" && l.amountCents !== 0);
-  const title = refund.number ? `Credit note ${refund.number}` : "Credit note";
-  return new Promise((resolve, reject) => {
-    const pdf = new PDFDocument({ size: "LETTER", margin: 54, info: { Title: title, Author: business.legalName } });
-    const chunks: Buffer[] = [];
-    pdf.on("data", (c: Buffer) => chunks.push(c));
-    pdf.on("end", () => resolve(Buffer.concat(chunks)));
-    pdf.on("error", reject);
-    const left = pdf.page.margins.left;
-    const width = pdf.page.width - left - pdf.page.margins.right;
-    const half = width / 2;
+  const credited = invoice.number ?? `#${invoice.id}`;
+  const { pdf, bytes } = await startPdf(
+    refund.number ? `Credit note ${refund.number}` : "Credit note",
+    business.legalName,
+  );
+  const { left, width, row, rule, amountsHeading } = layout(pdf);
 
-    // The seller, left; the credit note's number and date and the invoice it credits, right.
-    const top = pdf.y;
-    pdf
-      .fillColor(GREEN)
-      .font("Helvetica-Bold")
-      .fontSize(20)
-      .text(business.legalName, left, top, { width: half + 40 });
-    pdf
-      .font("Helvetica")
-      .fontSize(10)
-      .fillColor(INK)
-      .text(business.address, { width: half + 20 });
-    pdf.text(
-      business.gstHstNumber ? `GST/HST registration no. ${business.gstHstNumber}` : "Not registered for GST/HST",
-      { width: half + 20 },
-    );
-    if (refundsQst && business.qstNumber) pdf.text(`QST registration no. ${business.qstNumber}`, { width: half + 20 });
-    const afterSeller = pdf.y;
-    pdf
-      .fillColor(GOLD)
-      .font("Helvetica-Bold")
-      .fontSize(16)
-      .text("CREDIT NOTE", left + half, top, {
-        width: half,
-        align: "right",
-      });
-    pdf.fillColor(INK).font("Helvetica").fontSize(10);
-    const facts: [string, string][] = [
+  sellerAndFacts(pdf, business, {
+    name: "CREDIT NOTE",
+    qst: refund.taxLines.some((l) => l.kind === "QST" && l.amountCents !== 0),
+    facts: [
       ["Credit note no.", refund.number ?? "Not numbered"],
       ["Date", date(refund.createdAt)],
-      ["Credits invoice no.", invoice.number ?? `#${invoice.id}`],
+      ["Credits invoice no.", credited],
       ["Invoice paid", invoice.paidAt ? date(invoice.paidAt) : "not paid"],
-    ];
-    for (const [label, value] of facts)
-      pdf.text(`${label}: ${value}`, left + half, pdf.y, { width: half, align: "right" });
-    pdf.y = Math.max(afterSeller, pdf.y) + 18;
-
-    pdf.fillColor(MUTED).font("Helvetica-Bold").fontSize(9).text("CREDITED TO", left);
-    pdf
-      .fillColor(INK)
-      .font("Helvetica")
-      .fontSize(11)
-      .text(buyer.name ?? buyer.email ?? "Customer", left);
-    pdf.fontSize(10);
-    if (buyer.name && buyer.email) pdf.text(buyer.email, left);
-    if (buyer.address) pdf.text(`Home served: ${buyer.address}`, left);
-    pdf.moveDown(1.2);
-
-    const row = (label: string, value: string, options: { bold?: boolean; size?: number; color?: string } = {}) => {
-      const y = pdf.y;
-      pdf
-        .fillColor(options.color ?? INK)
-        .font(options.bold ? "Helvetica-Bold" : "Helvetica")
-        .fontSize(options.size ?? 10)
-        .text(label, left, y, { width: width - 130 });
-      const after = pdf.y;
-      pdf.text(value, left + width - 120, y, { width: 120, align: "right" });
-      pdf.x = left;
-      pdf.y = Math.max(after, pdf.y) + 4;
-    };
-    const rule = (color = GOLD) => {
-      pdf
-        .moveTo(left, pdf.y)
-        .lineTo(left + width, pdf.y)
-        .strokeColor(color)
-        .lineWidth(0.8)
-        .stroke();
-      pdf.y += 6;
-    };
-    pdf
-      .fillColor(MUTED)
-      .font("Helvetica-Bold")
-      .fontSize(9)
-      .text("DESCRIPTION", left, pdf.y, { width: width - 130 });
-    pdf.moveUp().text("AMOUNT (CAD)", left + width - 120, pdf.y, { width: 120, align: "right" });
-    pdf.x = left;
-    rule();
-    const taxCents = refund.taxLines.reduce((sum, l) => sum + l.amountCents, 0);
-    row(
-      `Refund of invoice ${invoice.number ?? `#${invoice.id}`}: ${doc.description}`,
-      cad(refund.amountCents - taxCents),
-    );
-    pdf.moveDown(0.4);
-    rule("#dddddd");
-    row("Amount before tax", cad(refund.amountCents - taxCents));
-    if (!refund.taxLines.length) row("Tax", cad(0));
-    for (const line of refund.taxLines)
-      row(`${line.label}${invoice.taxProvince ? ` (${invoice.taxProvince})` : ""} refunded`, cad(line.amountCents));
-    rule();
-    row("Total refunded", cad(refund.amountCents), { bold: true, size: 13, color: GREEN });
-
-    pdf.moveDown(1.2);
-    pdf.fillColor(MUTED).font("Helvetica-Bold").fontSize(9).text("REASON", left);
-    pdf
-      .fillColor(INK)
-      .font("Helvetica")
-      .fontSize(10)
-      .text(refund.reason ?? "Refunded", left, pdf.y, { width });
-    pdf.moveDown(1);
-    pdf.fillColor(MUTED).font("Helvetica-Bold").fontSize(9).text("TERMS", left);
-    pdf
-      .fillColor(INK)
-      .font("Helvetica")
-      .fontSize(10)
-      .text(
-        `This credit note reduces invoice ${invoice.number ?? `#${invoice.id}`} by ${cad(refund.amountCents)}, of which ${cad(taxCents)} is tax, refunded to the card that paid it. Prices in Canadian dollars.`,
-        left,
-        pdf.y,
-        { width },
-      );
-    pdf.end();
+    ],
   });
+  buyerBlock(pdf, "CREDITED TO", buyer);
+
+  amountsHeading();
+  const taxCents = refund.taxLines.reduce((sum, l) => sum + l.amountCents, 0);
+  row(`Refund of invoice ${credited}: ${doc.description}`, cad(refund.amountCents - taxCents));
+  pdf.moveDown(0.4);
+  rule("#dddddd");
+  row("Amount before tax", cad(refund.amountCents - taxCents));
+  if (!refund.taxLines.length) row("Tax", cad(0));
+  for (const line of refund.taxLines)
+    row(`${line.label}${invoice.taxProvince ? ` (${invoice.taxProvince})` : ""} refunded`, cad(line.amountCents));
+  rule();
+  row("Total refunded", cad(refund.amountCents), { bold: true, size: 13, color: GREEN });
+
+  pdf.moveDown(1.2);
+  pdf.fillColor(MUTED).font("Helvetica-Bold").fontSize(9).text("REASON", left);
+  pdf
+    .fillColor(INK)
+    .font("Helvetica")
+    .fontSize(10)
+    .text(refund.reason ?? "Refunded", left, pdf.y, { width });
+  pdf.moveDown(1);
+  pdf.fillColor(MUTED).font("Helvetica-Bold").fontSize(9).text("TERMS", left);
+  pdf
+    .fillColor(INK)
+    .font("Helvetica")
+    .fontSize(10)
+    .text(
+      `This credit note reduces invoice ${credited} by ${cad(refund.amountCents)}, of which ${cad(taxCents)} is tax, refunded to the card that paid it. Prices in Canadian dollars.`,
+      left,
+      pdf.y,
+      { width },
+    );
+  pdf.end();
+  return bytes;
 }
