@@ -19,40 +19,17 @@ import {
   PlanVisitChanges,
 } from "./plan-visit-changes.js";
 import { DEFAULT_HORIZON_DAYS, type PlanServiceRequestInput, planServiceRequestSchema } from "./maintenance.schemas.js";
-import { firstRuleOccurrence, nextRuleOccurrence, occurrencesBetween } from "./recurrence.js";
+import {
+  firstRuleOccurrence,
+  nextRuleOccurrence,
+  occurrencesBetween,
+  recurrenceTypeOf,
+  yearLater,
+} from "./recurrence.js";
 
-/** A plan service of a subscription, as staff pages and the API show it. */
-export interface PlanServiceSchedule {
-  scheduleId: number;
-  /** 'window-cleaning', 'hvac-maintenance/furnace' (plans.catalog.ts PLAN_SERVICES keys). */
-  service: string;
-  title: string;
-  rrule: string | null;
-  /** The next visit on or after today (a task's date, else the rule's); null when ended or on request. */
-  nextDate: string | null;
-  held: boolean;
-  endedAt: string | null;
-  onRequest: boolean;
-}
+import type { PlanServiceSchedule, PlanServiceSubscription, SyncResult } from "./plan-deliveries.types.js";
 
-export interface PlanServiceSubscription {
-  id: number;
-  propertyId: number | null;
-  planType: PlanType;
-  status: string;
-  /** The subscription's start date in the business zone, 'YYYY-MM-DD'. */
-  anchor: string;
-}
-
-export interface SyncResult {
-  /** Schedules made, or reopened (a service added back after a downgrade). */
-  added: number;
-  /** Schedules ended (a downgrade, or the subscription ended). */
-  ended: number;
-  /** Future tasks held now (past due), and tasks released (paid again). */
-  held: number;
-  released: number;
-}
+export type { PlanServiceSchedule, PlanServiceSubscription, SyncResult } from "./plan-deliveries.types.js";
 
 export interface PlanDeliveriesSettings {
   timeZone: string;
@@ -330,7 +307,7 @@ export class PlanDeliveries {
       .filter((d): d is string => Boolean(d))
       .sort()
       .at(-1);
-    return laterDate(latest ? addYear(latest) : addDays(anchor, 14), today);
+    return laterDate(latest ? yearLater(latest) : addDays(anchor, 14), today);
   }
 
   /**
@@ -340,7 +317,7 @@ export class PlanDeliveries {
    */
   async inspectionBooked(tx: Tx, booking: { propertyId: number; scheduledDate: string }, now: Date = new Date()) {
     const today = todayIn(this.settings.timeZone, now);
-    const due = addYear(booking.scheduledDate);
+    const due = yearLater(booking.scheduledDate);
     const schedules = await this.repo.lockInspectionSchedules(tx, booking.propertyId);
     const moved = schedules.filter((s) => due > s.startDate).map((s) => s.id);
     for (const id of moved) await this.repo.restartSchedule(tx, id, due, today);
@@ -363,8 +340,8 @@ export class PlanDeliveries {
     today: string,
   ): Promise<boolean> {
     const last = await this.lastInspection(tx, propertyId);
-    if (!last || addYear(last) <= schedule.startDate) return false;
-    const due = addYear(last);
+    if (!last || yearLater(last) <= schedule.startDate) return false;
+    const due = yearLater(last);
     await this.repo.restartSchedule(tx, schedule.id, due, today);
     return true;
   }
@@ -395,16 +372,5 @@ export class PlanDeliveries {
 }
 
 const laterDate = (a: string, b: string) => (a >= b ? a : b);
-/** 'YYYY-MM-DD' a year later; Feb 29 becomes Feb 28. */
-const addYear = (date: string) => {
-  const next = `${Number(date.slice(0, 4)) + 1}${date.slice(4)}`;
-  return next.endsWith("-02-29") ? `${next.slice(0, 8)}28` : next;
-};
 /** A date column read back as text or a Date. */
 const anchorOf = (value: unknown) => (value instanceof Date ? value.toISOString().slice(0, 10) : String(value));
-/** The closest of the schedule's recurrence types (shown in lists; the rule decides the dates). */
-function recurrenceTypeOf(rrule: string | null): "weekly" | "monthly" | "annually" {
-  if (rrule?.includes("FREQ=WEEKLY")) return "weekly";
-  if (rrule?.includes("FREQ=MONTHLY")) return "monthly";
-  return "annually";
-}

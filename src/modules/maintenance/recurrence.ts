@@ -161,3 +161,16 @@ export function nextRuleOccurrence(rrule: string, start: string, from: string, w
   const last = floatingIso(new Date(floating(lower).getTime() + withinDays * 86_400_000));
   return ruleOccurrencesBetween(rrule, start, lower, last)[0] ?? null;
 }
+
+/** 'YYYY-MM-DD' a year later; Feb 29 becomes Feb 28. */
+export const yearLater = (date: string): string => {
+  const next = `${Number(date.slice(0, 4)) + 1}${date.slice(4)}`;
+  return next.endsWith("-02-29") ? `${next.slice(0, 8)}28` : next;
+};
+
+/** The closest of the schedule's recurrence types (shown in lists; the rule decides the dates). */
+export function recurrenceTypeOf(rrule: string | null): "weekly" | "monthly" | "annually" {
+  if (rrule?.includes("FREQ=WEEKLY")) return "weekly";
+  if (rrule?.includes("FREQ=MONTHLY")) return "monthly";
+  return "annually";
+}
