@@ -1,6 +1,5 @@
 // Paying an accepted quote (docs/decisions.md#43): its invoice at acceptance, the demo card and Stripe's
 // PaymentIntent (the real SDK against the stand-in), one charge for two parallel pays, the receipt e-mail.
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAIL_SEND_TASK } from "../../src/modules/mail/index.js";
 import { addDays } from "../../src/shared/business-time.js";
@@ -8,6 +7,7 @@ import { redactLinkTokens } from "../../src/shared/one-time-links.js";
 import { suiteToday } from "../support/clock.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { signInHome } from "../support/home.js";
+import { quotedItem } from "../support/quote-invoices.js";
 import { type Smtp, startSmtp } from "../support/smtp.js";
 import { StripeStandIn } from "../support/stripe-stand-in.js";
 import { jobCount, pdfText, runJobs } from "./sharing-fixtures.js";
@@ -19,40 +19,6 @@ const CARD = {
   expiry: "12 / 34",
   cvc: "123",
 };
-
-/** A homeowner's home with a quoted item ($650 before tax unless said); returns the quote request and the owner. */
-async function quotedItem(ctx: TestContext, options: { postalCode?: string; province?: string; amount?: string } = {}) {
-  const tag = randomBytes(3).toString("hex");
-  const email = `owner-${tag}@example.ca`;
-  const { property } = await ctx.container.customers.createWithProperty(
-    { email, name: "Odette Tremblay", phone: "613-555-0100", subscriptionPlan: "standard" },
-    {
-      address: `${tag} Rue Principale`,
-      city: "Orléans",
-      province: options.province ?? "ON",
-      postalCode: options.postalCode ?? "K1C 1A1",
-    },
-  );
-  const [task] = await ctx
-    .db("maintenance_tasks")
-    .insert({ property_id: property.id, title: "Replace the water heater", status: "pending" })
-    .returning("id");
-  const amount = options.amount ?? "$650";
-  const cents = /^\$[\d,]+(\.\d\d)?$/.test(amount) ? Math.round(Number(amount.replace(/[$,]/g, "")) * 100) : null;
-  const [quote] = await ctx
-    .db("quote_requests")
-    .insert({
-      property_id: property.id,
-      maintenance_task_id: task.id,
-      status: "quoted",
-      priority: "high",
-      quoted_amount: amount,
-      quoted_cents: cents,
-      quoted_at: new Date(),
-    })
-    .returning("id");
-  return { quoteId: quote.id as number, taskId: task.id as number, propertyId: property.id as number, email };
-}
 
 describe("paying an accepted quote (demo payments)", () => {
   let ctx: TestContext;

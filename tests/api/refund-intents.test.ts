@@ -9,19 +9,15 @@ import { pdfText } from "../support/pdf.js";
 import { paidQuoteInvoice } from "../support/quote-invoices.js";
 import { StripeStandIn } from "../support/stripe-stand-in.js";
 import { moneyOf } from "../support/stripe-stand-in-money.js";
-import { postStripeEvent } from "../support/subscriptions.js";
+import { postStripeEvent, stripeCheckoutPurchase } from "../support/subscriptions.js";
 
 let ctx: TestContext;
 let stripe: StripeStandIn;
 let staff: Awaited<ReturnType<typeof signInStaff>>;
 
-/** /pricing's button, Stripe Checkout paid, and Stripe's checkout.session.completed: the paid first invoice. */
+/** A Standard plan bought through Stripe Checkout: its paid first invoice and the PaymentIntent that paid it. */
 async function paidInvoice(email: string) {
-  const { body } = await ctx.agent().post("/api/create-checkout-session").send({ planType: "standard" }).expect(200);
-  const session = stripe.pay(body.url.split("/pay/")[1] as string, { email, name: "Pat Payer" });
-  await postStripeEvent(ctx, "checkout.session.completed", session).expect(200);
-  const local = await ctx.db("subscriptions").where({ provider_subscription_id: session.subscription }).first();
-  const invoice = await ctx.db("invoices").where({ subscription_id: local.id }).first();
+  const { invoice, local } = await stripeCheckoutPurchase(ctx, stripe, "standard", email);
   return { invoice, subscriptionId: local.id as number, intent: moneyOf(stripe).intentOf(invoice.provider_invoice_id) };
 }
 

@@ -7,6 +7,7 @@ import { proportionalTax } from "../../src/modules/tax/index.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { StripeStandIn } from "../support/stripe-stand-in.js";
 import { moneyOf } from "../support/stripe-stand-in-money.js";
+import { stripeCheckoutPurchase } from "../support/subscriptions.js";
 
 type Obj = Record<string, unknown>;
 
@@ -25,23 +26,7 @@ const post = (type: string, object: Obj) => {
 };
 
 /** /pricing's button, Stripe Checkout paid, and Stripe's checkout.session.completed. */
-async function buy(planType: string, email: string) {
-  const { body } = await ctx.agent().post("/api/create-checkout-session").send({ planType }).expect(200);
-  const sessionId = body.url.split("/pay/")[1] as string;
-  const session = stripe.pay(sessionId, { email, name: "Pat Payer" });
-  const delivery = StripeStandIn.signedEvent("checkout.session.completed", structuredClone(session));
-  await ctx
-    .agent()
-    .post("/api/stripe/webhook")
-    .set("Content-Type", "application/json")
-    .set("Stripe-Signature", delivery.header)
-    .send(delivery.payload)
-    .expect(200);
-  const subscriptionId = session.subscription as string;
-  const local = await ctx.db("subscriptions").where({ provider_subscription_id: subscriptionId }).first();
-  const invoice = await ctx.db("invoices").where({ subscription_id: local.id }).first();
-  return { subscriptionId, local, invoice };
-}
+const buy = (planType: string, email: string) => stripeCheckoutPurchase(ctx, stripe, planType, email);
 
 beforeAll(async () => {
   stripe = await StripeStandIn.start();

@@ -62,3 +62,22 @@ export function demoPurchase(
     new Date(at),
   );
 }
+
+/**
+ * /pricing's button, Stripe Checkout paid at the stand-in, and Stripe's checkout.session.completed delivered: the
+ * Stripe subscription's id, its local row and its paid first invoice's row.
+ */
+export async function stripeCheckoutPurchase(
+  ctx: TestContext,
+  standIn: StripeStandIn,
+  planType: string,
+  email: string,
+) {
+  const { body } = await ctx.agent().post("/api/create-checkout-session").send({ planType }).expect(200);
+  const session = standIn.pay(body.url.split("/pay/")[1] as string, { email, name: "Pat Payer" });
+  await postStripeEvent(ctx, "checkout.session.completed", session).expect(200);
+  const subscriptionId = session.subscription as string;
+  const local = await ctx.db("subscriptions").where({ provider_subscription_id: subscriptionId }).first();
+  const invoice = await ctx.db("invoices").where({ subscription_id: local.id }).first();
+  return { subscriptionId, local, invoice };
+}
