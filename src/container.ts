@@ -9,17 +9,13 @@ import { AuditLog } from "./modules/audit/audit.service.js";
 import { Notifications, NotificationsRepository } from "./modules/notifications/index.js";
 import { CustomersRepository } from "./modules/customers/customers.repository.js";
 import { CustomersService } from "./modules/customers/customers.service.js";
-import { StaffUsersRepository } from "./modules/auth/users.repository.js";
-import { UsersService } from "./modules/auth/users.service.js";
-import { AuthService } from "./modules/auth/auth.service.js";
-import { StaffSessionsRepository } from "./modules/auth/sessions.repository.js";
+import type { UsersService } from "./modules/auth/users.service.js";
+import type { AuthService } from "./modules/auth/auth.service.js";
+import { createStaffAuth } from "./modules/auth/staff-auth.wiring.js";
 import { LoginAttemptsRepository } from "./modules/auth/login-attempts.repository.js";
-import { StaffAccountsRepository } from "./modules/auth/staff-accounts.repository.js";
-import { StaffAccountsService } from "./modules/auth/staff-accounts.service.js";
-import { TwoStepRepository } from "./modules/auth/two-step.repository.js";
-import { TwoStepService } from "./modules/auth/two-step.service.js";
-import { StaffPasskeysRepository } from "./modules/auth/staff-passkeys.repository.js";
-import { StaffPasskeys } from "./modules/auth/staff-passkeys.service.js";
+import type { StaffAccountsService } from "./modules/auth/staff-accounts.service.js";
+import type { TwoStepService } from "./modules/auth/two-step.service.js";
+import type { StaffPasskeys } from "./modules/auth/staff-passkeys.service.js";
 import { IDEMPOTENCY_WINDOW_HOURS, IdempotencyService } from "./db/idempotency.js";
 import { PlansRepository } from "./modules/plans/plans.repository.js";
 import { PlansService } from "./modules/plans/plans.service.js";
@@ -87,11 +83,9 @@ export interface Container {
   plans: PlansService;
   users: UsersService;
   auth: AuthService;
-  /** Owners' management of staff accounts: invitations, roles, deactivation, reset links (docs/decisions.md#38). */
+  /** Staff accounts (invitations, roles, reset links), authenticator apps, passkeys (docs/decisions.md#38). */
   staffAccounts: StaffAccountsService;
-  /** Staff authenticator apps and the owner's requirement (docs/decisions.md#38). */
   twoStep: TwoStepService;
-  /** Staff passkeys, the other second step (docs/decisions.md#38). */
   staffPasskeys: StaffPasskeys;
   idempotency: IdempotencyService;
   customers: CustomersService;
@@ -145,9 +139,25 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
   const business = businessSettings(env);
   const audit = new AuditLog({ repo: new AuditRepository(db, env.BUSINESS_TZ) });
   const notifications = new Notifications({ repo: new NotificationsRepository(db, env.BUSINESS_TZ) });
-  const users = new UsersService({ users: new StaffUsersRepository(db), transaction, audit });
   const customers = new CustomersService({ customers: new CustomersRepository(db), transaction, audit });
   const mail = new MailService(mailSettingsFrom(env), log);
+  const publicUrl = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
+  // What e-mails and pages say of the business: its zone, its contacts and the site's address.
+  const site = {
+    timeZone: env.BUSINESS_TZ,
+    supportEmail: env.SUPPORT_EMAIL,
+    supportPhone: env.CONTACT_PHONE,
+    publicUrl,
+  };
+  const { users, staffPasskeys, twoStep, auth, staffAccounts } = createStaffAuth({
+    db,
+    transaction,
+    audit,
+    mail,
+    publicUrl,
+    // Called once a staff account is deactivated, long after `bookings` below is built.
+    onDeactivated: (tx, userId, now) => bookings.releaseInspector(tx, userId, now),
+  });
   const subscriptionsRepository = new SubscriptionsRepository(db, {
     timeZone: env.BUSINESS_TZ,
     defaultProvince: business.province,
@@ -156,12 +166,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
   const planServices = new PlanDeliveries({
     repo: new PlanDeliveriesRepository(db),
     transaction,
-    settings: {
-      timeZone: env.BUSINESS_TZ,
-      supportEmail: env.SUPPORT_EMAIL,
-      supportPhone: env.CONTACT_PHONE,
-      publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
-    },
+    settings: site,
     notifications,
     mail,
   });
@@ -174,14 +179,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     log,
     audit,
     notifications,
-    settings: {
-      timeZone: env.BUSINESS_TZ,
-      publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
-      sessionSecret: env.SESSION_SECRET,
-      supportEmail: env.SUPPORT_EMAIL,
-      supportPhone: env.CONTACT_PHONE,
-      business,
-    },
+    settings: { ...site, sessionSecret: env.SESSION_SECRET, business },
   });
   // Invoices, refunds, disputes, reconciliation and the tax report (docs/decisions.md#33, #34).
   const invoiceSide = createInvoiceSide({
@@ -229,18 +227,12 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
       publicUrl: env.PUBLIC_URL,
     },
   });
-  const publicUrl = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
   const maintenance = new MaintenanceService(new MaintenanceRepository(db), {
     customers,
     bookings,
     mail,
     transaction,
-    settings: {
-      timeZone: env.BUSINESS_TZ,
-      supportEmail: env.SUPPORT_EMAIL,
-      supportPhone: env.CONTACT_PHONE,
-      publicUrl,
-    },
+    settings: site,
   });
   const inspections = new InspectionsService({ inspections: new InspectionsRepository(db), transaction });
   const photos = new PhotosService({ photos: new PhotosRepository(db) });
@@ -324,13 +316,6 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     business,
     log,
   });
-  const staffPasskeys = new StaffPasskeys({ repo: new StaffPasskeysRepository(db), publicUrl, transaction, audit });
-  const twoStep = new TwoStepService({
-    repo: new TwoStepRepository(db),
-    passkeys: staffPasskeys,
-    transaction,
-    audit,
-  });
   return {
     env,
     db,
@@ -346,23 +331,10 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     audit,
     notifications,
     users,
-    auth: new AuthService({
-      users,
-      sessions: new StaffSessionsRepository(db),
-      attempts: new LoginAttemptsRepository(db),
-      twoStep,
-    }),
+    auth,
     twoStep,
     staffPasskeys,
-    staffAccounts: new StaffAccountsService({
-      repo: new StaffAccountsRepository(db),
-      transaction,
-      mail,
-      attempts: new LoginAttemptsRepository(db),
-      settings: { publicUrl },
-      audit,
-      onDeactivated: (tx, userId, now) => bookings.releaseInspector(tx, userId, now),
-    }),
+    staffAccounts,
     idempotency: new IdempotencyService(db),
     customers,
     mail,
