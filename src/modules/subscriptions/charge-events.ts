@@ -10,7 +10,7 @@ import type { DisputesRepository } from "./disputes.repository.js";
 import { type DisputesService, type StripeDisputes, disputeFactsOf } from "./disputes.js";
 import type { InvoicesRepository } from "./invoices.repository.js";
 import type { RefundsService } from "./refunds.js";
-import { type StripeRefunds, idOf } from "./refunds-stripe.js";
+import { type StripeRefunds, idOf, providerRefundOf } from "./refunds-stripe.js";
 import type { Invoice } from "./subscriptions.constants.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 
@@ -80,16 +80,7 @@ export class ChargeEvents {
         return true;
       }
       for (const refund of refunds.filter((r) => r.status === "succeeded" || r.status === "pending"))
-        await this.deps.refunds.recordProviderRefund(
-          invoice.id,
-          {
-            providerRefundId: refund.id,
-            amountCents: refund.amount,
-            reason: refund.metadata?.haven_reason ?? refund.reason ?? "Refunded in Stripe",
-            createdAt: new Date(refund.created * 1000),
-          },
-          tx,
-        );
+        await this.deps.refunds.recordProviderRefund(invoice.id, providerRefundOf(refund), tx);
       return true;
     });
   }

@@ -10,7 +10,7 @@ import { ChangesRepository } from "./changes.repository.js";
 import type { InvoiceFigures } from "./invoice-figures.js";
 import type { QuoteDifference, QuoteReconciler } from "./reconcile-quotes.js";
 import type { RefundsService } from "./refunds.js";
-import { type StripeRefunds, idOf } from "./refunds-stripe.js";
+import { type StripeRefunds, idOf, providerRefundOf } from "./refunds-stripe.js";
 import { ForeignSubscriptionError, type StripeBilling, invoiceStateOf, stateOf } from "./stripe-billing.js";
 import { StripeInvoiceNumbers } from "./stripe-invoice-number.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
@@ -218,16 +218,7 @@ export class Reconciler {
       if (!invoice) continue;
       checked.refunds++;
       const recorded = await this.deps.transaction((tx) =>
-        this.deps.recordRefund.recordProviderRefund(
-          invoice.id,
-          {
-            providerRefundId: refund.id,
-            amountCents: refund.amount,
-            reason: refund.metadata?.haven_reason ?? refund.reason ?? "Refunded in Stripe",
-            createdAt: new Date(refund.created * 1000),
-          },
-          tx,
-        ),
+        this.deps.recordRefund.recordProviderRefund(invoice.id, providerRefundOf(refund), tx),
       );
       differences.push({
         kind: "refund_missing",

@@ -28,6 +28,18 @@ export function refusedOrUncertain(error: unknown): RefundRefusedError | RefundU
 export const idOf = (value: string | { id?: string } | null | undefined): string | null =>
   value == null ? null : typeof value === "string" ? value : (value.id ?? null);
 
+/**
+ * A refund as Stripe reports it back (charge.refunded, reconciliation), as RefundsService.recordProviderRefund takes
+ * it: the Haven request it answers, when Haven sent it, by its metadata (docs/decisions.md#52).
+ */
+export const providerRefundOf = (refund: Stripe.Refund) => ({
+  providerRefundId: refund.id,
+  amountCents: refund.amount,
+  reason: refund.metadata?.haven_reason ?? refund.reason ?? "Refunded in Stripe",
+  createdAt: new Date(refund.created * 1000),
+  requestId: Number(refund.metadata?.haven_refund_request) || null,
+});
+
 export class StripeRefunds {
   constructor(
     private readonly stripe: Stripe,
