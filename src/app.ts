@@ -196,6 +196,7 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
     dashboard: container.dashboard,
     subscriptions: container.subscriptions,
     staffPage: staffShell,
+    timeZone: env.BUSINESS_TZ,
   };
 
   const api = createRouter();
@@ -313,6 +314,8 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
       inspections: container.inspections,
       generateReport: (id) => container.reports.generate(id),
       staffPage: staffShell,
+      bookedNotStarted: (inspectorId) => container.dashboard.bookedNotStarted(inspectorId),
+      timeZone: env.BUSINESS_TZ,
     }),
   );
   app.use(dashboardPages(dashboardDeps));

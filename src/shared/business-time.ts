@@ -216,3 +216,11 @@ export function shortDate(date: string): string {
     toUtcDate(date),
   );
 }
+
+/** A calendar month ('YYYY-MM') in the zone, as the instants [from, to) it spans (DST-aware). */
+export function monthSpan(month: string, timeZone: string): { from: Date; to: Date } {
+  const year = Number(month.slice(0, 4));
+  const m = Number(month.slice(5, 7));
+  const next = m === 12 ? `${year + 1}-01` : `${year}-${String(m + 1).padStart(2, "0")}`;
+  return { from: zonedInstant(`${month}-01`, "00:00", timeZone), to: zonedInstant(`${next}-01`, "00:00", timeZone) };
+}

@@ -1,5 +1,5 @@
-// My Day (docs/decisions.md#38): an inspector's own visits, the owner's everyone's; starting an inspection only
-// from one's own booking; the offline scripts.
+// My Day (docs/decisions.md#38, #55): an inspector's own visits of today and the 7 days after it, the owner's
+// everyone's; starting an inspection only from one's own booking; the offline scripts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, zonedInstant } from "../../src/shared/business-time.js";
 import { type TestContext, createTestContext } from "../support/context.js";
@@ -54,16 +54,31 @@ beforeAll(async () => {
   ids.inesToday = await book("inesclient", ids.ines!, today);
   ids.ottoToday = await book("ottoclient", ids.otto!, today);
   ids.inesLater = await book("laterclient", ids.ines!, addDays(today, 3));
+  ids.inesBeyond = await book("beyondclient", ids.ines!, addDays(today, 8));
 });
 afterAll(() => ctx.close());
 
 describe("/admin/my-day", () => {
-  it("an inspector sees their own visits of today and tomorrow; the owner sees everyone's", async () => {
+  it("an inspector sees their own visits of today and the 7 days after, each day by its date; the owner everyone's", async () => {
     const ines = await agentFor("ines@haven.test");
     const mine = await ines.get("/admin/my-day").expect(200);
     expect(mine.text).toContain("inesclient");
     expect(mine.text).not.toContain("ottoclient");
-    expect(mine.text).not.toContain("laterclient");
+    // The visit three days on is listed under its date; the one eight days on is past the page's week.
+    const today = suiteToday(ctx.env.BUSINESS_TZ);
+    const dayOf = (offset: number) =>
+      new Intl.DateTimeFormat("en-CA", { timeZone: "UTC", weekday: "long", month: "long", day: "numeric" }).format(
+        new Date(`${addDays(today, offset)}T12:00:00Z`),
+      );
+    const later = mine.text.indexOf(`data-testid="my-day-${addDays(today, 3)}"`);
+    expect(later).toBeGreaterThan(0);
+    expect(mine.text.indexOf("laterclient")).toBeGreaterThan(later);
+    expect(mine.text).toContain(`>${dayOf(3)} <span`);
+    expect(mine.text).not.toContain("beyondclient");
+    // Tomorrow says it has nothing; the empty days after it fold into one line each run.
+    expect(mine.text).toMatch(/data-testid="my-day-tomorrow"[\s\S]*?0 visits[\s\S]*?No visits\./);
+    expect(mine.text).toContain(`${dayOf(2)}: no visits`);
+    expect(mine.text).toContain(`${dayOf(4)} – ${dayOf(7)}: no visits`);
     expect(mine.text).not.toContain("9876");
     const olga = await agentFor("olga@haven.test");
     const all = await olga.get("/admin/my-day").expect(200);
@@ -74,7 +89,7 @@ describe("/admin/my-day", () => {
   it("starts the inspection of one's own booking, then opens it; another inspector's booking is a 404", async () => {
     const ines = await agentFor("ines@haven.test");
     await ines.post(`/admin/my-day/${ids.ottoToday}/start`).expect(404);
-    await ines.post(`/admin/my-day/${ids.inesLater}/start`).expect(404);
+    await ines.post(`/admin/my-day/${ids.inesBeyond}/start`).expect(404);
     await ines.post("/admin/my-day/abc/start").expect(400);
     expect(await ctx.db("inspections").count("* as n").first()).toEqual({ n: 0 });
     const started = await ines.post(`/admin/my-day/${ids.inesToday}/start`).expect(303);

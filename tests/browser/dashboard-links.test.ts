@@ -1,6 +1,8 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { completedInspection, quickEntries } from "../api/reports-fixtures.js";
+import { addDays } from "../../src/shared/business-time.js";
+import { suiteToday } from "../support/clock.js";
 import {
   type BrowserSite,
   DESKTOP,
@@ -19,6 +21,18 @@ beforeAll(async () => {
   site = await openBrowserSite();
   await site.ctx.container.users.create({ ...staffLogin, firstName: "Dana", lastName: "Desk" });
   ({ inspectionId } = await completedInspection(site.ctx.container, quickEntries(), { address: "1 Rideau Street" }));
+  // A visit booked and not started: Pending Inspections 1, listed where its card leads (docs/decisions.md#55).
+  const { customer, property } = await site.ctx.container.customers.createWithProperty(
+    { email: "priya@example.ca", name: "Priya Nguyen", phone: "613-555-0199", subscriptionPlan: "basic" },
+    { address: "12 Elm Street", city: "Ottawa", province: "ON", postalCode: "K1P 1J1" },
+  );
+  await site.ctx.db("inspection_bookings").insert({
+    property_id: property.id,
+    customer_id: customer.id,
+    scheduled_date: addDays(suiteToday(site.ctx.env.BUSINESS_TZ), 3),
+    time_slot: "morning",
+    source: "booking-page",
+  });
   // Seven figures of revenue: the widest number the card must keep on one line.
   await site.ctx.db("payments").insert({
     provider: "demo",
@@ -68,17 +82,26 @@ describe("the dashboard", () => {
     await signIn(page);
     await expectAccessible(page);
     await screenshotBothWidths(page, "dashboard-links");
+    const month = suiteToday(site.ctx.env.BUSINESS_TZ).slice(0, 7);
     for (const [key, href] of [
       ["totalProperties", "/admin/properties"],
-      ["pendingInspections", "/admin/inspections"],
-      ["completedThisMonth", "/admin/inspections?status=completed"],
+      // Each list holds what its card counts (docs/decisions.md#55).
+      ["pendingInspections", "/admin/inspections?status=pending"],
+      ["completedThisMonth", `/admin/inspections?status=completed&month=${month}`],
       // Revenue opens the subscriptions; the card's text stays the spec's.
       ["totalRevenue", "/admin/subscriptions"],
     ] as const) {
       expect(await page.locator(`[data-stat="${key}"] a`).getAttribute("href")).toBe(href);
     }
+    await page.locator('[data-stat="pendingInspections"] a').click();
+    await page.waitForURL(`${site.baseUrl}/admin/inspections?status=pending`);
+    expect(await page.getByTestId("inspections-total").textContent()).toMatch(/^\s*1 pending/);
+    expect(await page.getByTestId("booked-row").textContent()).toContain("12 Elm Street");
+    await expectAccessible(page);
+    await screenshotBothWidths(page, "inspections-pending");
+    await page.goBack();
     await page.locator('[data-stat="completedThisMonth"] a').click();
-    await page.waitForURL(`${site.baseUrl}/admin/inspections?status=completed`);
+    await page.waitForURL(`${site.baseUrl}/admin/inspections?status=completed&month=${month}`);
     await page.goBack();
     await page
       .getByTestId("recent-inspection")

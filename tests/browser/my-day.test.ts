@@ -11,7 +11,7 @@ import {
 import type { TestContext } from "../support/context.js";
 import { suiteToday } from "../support/clock.js";
 
-// An inspector's day (docs/decisions.md#38): /admin/my-day at 390 px, today and tomorrow in time order, the map
+// An inspector's day (docs/decisions.md#38, #55): /admin/my-day at 390 px, today and the 7 days after in time order, the map
 // and tel: links, access notes and the plan, opening or starting the inspection, readable offline once loaded.
 let ctx: TestContext;
 let site: BrowserSite;
@@ -88,6 +88,11 @@ beforeAll(async () => {
     phone: "613-555-0103",
     address: "3 Next Day Lane",
   });
+  await book(ines.id, addDays(today, 3), "09:00", "11:00", {
+    name: "Later Client",
+    phone: "613-555-0105",
+    address: "4 Thursday Crescent",
+  });
   await book(otto.id, today, "08:00", "10:00", {
     name: "Otto Client",
     phone: "613-555-0104",
@@ -114,6 +119,10 @@ describe("/admin/my-day", () => {
     expect(await first.textContent()).toContain("Early Client");
     expect(await todayVisits.nth(1).textContent()).toContain("Late Client");
     expect(await page.locator('[data-testid="my-day-tomorrow"] [data-testid="visit"]').count()).toBe(1);
+    // The week ahead: the visit three days on under its own date, the empty days around it folded to a line each.
+    const later = page.locator(`[data-testid="my-day-${addDays(today, 3)}"]`);
+    expect(await later.locator('[data-testid="visit"]').textContent()).toContain("Later Client");
+    expect(await page.getByTestId("my-day-empty-days").allTextContents()).toHaveLength(2);
     // Another inspector's visit is not on this inspector's day.
     expect(await page.content()).not.toContain("Otto Client");
 

@@ -1,5 +1,8 @@
 import type { Knex } from "knex";
-import type { RecentInspection } from "./dashboard.schemas.js";
+import type { BookedNotStarted, RecentInspection } from "./dashboard.schemas.js";
+
+/** Scheduled bookings no inspection has taken up yet: counted in Pending Inspections and listed by bookedNotStarted. */
+const UNTAKEN = "b.status = 'scheduled' and not exists (select 1 from inspections i where i.booking_id = b.id)";
 
 export interface StatsRow {
   totalProperties: number;
@@ -24,9 +27,7 @@ export class DashboardRepository {
     const [totalProperties, scheduledUntaken, openInspections, completedThisMonth, revenueCents] = await Promise.all([
       value("select count(*) as n from properties"),
       // Scheduled bookings no inspection has taken up yet (an inspection under way counts once, below).
-      value(
-        "select count(*) as n from inspection_bookings b where b.status = 'scheduled' and not exists (select 1 from inspections i where i.booking_id = b.id)",
-      ),
+      value(`select count(*) as n from inspection_bookings b where ${UNTAKEN}`),
       value("select count(*) as n from inspections where status <> 'completed'"),
       value(
         "select count(*) as n from inspections where status = 'completed' and completed_at >= ? and completed_at < ?",
@@ -61,8 +62,7 @@ export class DashboardRepository {
       `select
          (select count(*) from (select property_id from inspection_bookings where inspector_id = :id
                                 union select property_id from inspections where inspector_id = :id) homes) as homes,
-         (select count(*) from inspection_bookings b where b.inspector_id = :id and b.status = 'scheduled'
-             and not exists (select 1 from inspections i where i.booking_id = b.id)) as untaken,
+         (select count(*) from inspection_bookings b where b.inspector_id = :id and ${UNTAKEN}) as untaken,
          (select count(*) from inspections where inspector_id = :id and status <> 'completed') as open,
          (select count(*) from inspections where inspector_id = :id and status = 'completed'
              and completed_at >= :from and completed_at < :to) as completed`,
@@ -75,6 +75,39 @@ export class DashboardRepository {
       completedThisMonth: Number(row.completed),
       revenueCents: null,
     };
+  }
+
+  /**
+   * The bookings Pending Inspections counts beside the open inspections, soonest first: every one, or an
+   * inspector's own (docs/decisions.md#55), so the list it links to holds exactly its count.
+   */
+  async bookedNotStarted(inspectorId?: number): Promise<BookedNotStarted[]> {
+    const query = this.db("inspection_bookings as b")
+      .join("properties as p", "p.id", "b.property_id")
+      .leftJoin("staff_users as s", "s.id", "b.inspector_id")
+      .whereRaw(UNTAKEN)
+      .select(
+        "b.id",
+        "b.property_id",
+        "b.scheduled_date",
+        "b.time_slot",
+        "p.address",
+        "p.city",
+        "p.client_name",
+        this.db.raw("nullif(trim(s.first_name || ' ' || s.last_name), '') as inspector_name"),
+      )
+      .orderBy([{ column: "b.scheduled_date" }, { column: "b.id" }]);
+    if (inspectorId !== undefined) query.where("b.inspector_id", inspectorId);
+    return (await query).map((row: Record<string, unknown>) => ({
+      bookingId: row.id as number,
+      propertyId: row.property_id as number,
+      scheduledDate: toDateString(row.scheduled_date),
+      timeSlot: row.time_slot as string,
+      address: row.address as string,
+      city: row.city as string,
+      clientName: row.client_name as string,
+      inspectorName: (row.inspector_name as string | null) ?? null,
+    }));
   }
 
   /**

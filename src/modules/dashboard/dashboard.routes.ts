@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Router } from "express";
-import type { DashboardService, StatsReader } from "./dashboard.service.js";
+import { type DashboardService, type StatsReader, monthWindow } from "./dashboard.service.js";
 import { requireStaffApi } from "../../http/guards.js";
 import { inspectorScopeOf, maySeeRevenue } from "../../http/roles.js";
 import { statusBadge, statusLabel } from "./dashboard.schemas.js";
@@ -12,6 +12,8 @@ export interface DashboardRoutesDeps {
   subscriptions: { pastDueCount(): Promise<number> };
   /** The staff page guard and admin shell (src/http/admin.ts staffPage), built once by src/app.ts. */
   staffPage: RequestHandler[];
+  /** BUSINESS_TZ: the month Completed This Month counts. */
+  timeZone: string;
 }
 
 /** The figures this staff user reads (docs/decisions.md#36): an inspector their own; revenue by the role table. */
@@ -47,6 +49,8 @@ export function dashboardPages(deps: DashboardRoutesDeps): Router {
       admin: "dashboard",
       noindex: true,
       stats,
+      // The month Completed This Month counts, for its link (docs/decisions.md#55).
+      month: monthWindow(deps.timeZone).month,
       recent,
       pastDue,
       showRevenue: stats.totalRevenue !== null,

@@ -24,6 +24,21 @@ export interface RecentInspection {
   clientName: string;
 }
 
+/**
+ * A scheduled booking no inspection has taken up yet: part of Pending Inspections, and listed with the open
+ * inspections where that card leads (docs/decisions.md#55).
+ */
+export interface BookedNotStarted {
+  bookingId: number;
+  propertyId: number;
+  scheduledDate: string;
+  timeSlot: string;
+  address: string;
+  city: string;
+  clientName: string;
+  inspectorName: string | null;
+}
+
 /** The dashboard shows the 3 latest inspections (staff-side §9). */
 export const RECENT_INSPECTIONS = 3;
 

@@ -1,6 +1,11 @@
-import { todayIn, zonedInstant } from "../../shared/business-time.js";
+import { monthSpan, todayIn } from "../../shared/business-time.js";
 import type { DashboardRepository } from "./dashboard.repository.js";
-import { type DashboardStats, RECENT_INSPECTIONS, type RecentInspection } from "./dashboard.schemas.js";
+import {
+  type BookedNotStarted,
+  type DashboardStats,
+  RECENT_INSPECTIONS,
+  type RecentInspection,
+} from "./dashboard.schemas.js";
 
 export interface DashboardSettings {
   timeZone: string;
@@ -10,16 +15,8 @@ export interface DashboardSettings {
 
 /** The calendar month holding `now` in the zone, as the instants [from, to) it spans (DST-aware). */
 export function monthWindow(timeZone: string, now: Date = new Date()): { from: Date; to: Date; month: string } {
-  const today = todayIn(timeZone, now);
-  const year = Number(today.slice(0, 4));
-  const month = Number(today.slice(5, 7));
-  const first = `${today.slice(0, 7)}-01`;
-  const next = month === 12 ? `${year + 1}-01-01` : `${year}-${String(month + 1).padStart(2, "0")}-01`;
-  return {
-    from: zonedInstant(first, "00:00", timeZone),
-    to: zonedInstant(next, "00:00", timeZone),
-    month: today.slice(0, 7),
-  };
+  const month = todayIn(timeZone, now).slice(0, 7);
+  return { ...monthSpan(month, timeZone), month };
 }
 
 /**
@@ -51,6 +48,11 @@ export class DashboardService {
       completedThisMonth: row.completedThisMonth,
       totalRevenue: row.revenueCents === null ? null : row.revenueCents / 100,
     };
+  }
+
+  /** The bookings Pending Inspections counts beside the open inspections (docs/decisions.md#55). */
+  bookedNotStarted(inspectorId?: number): Promise<BookedNotStarted[]> {
+    return this.dashboard.bookedNotStarted(inspectorId);
   }
 
   recentInspections(limit = RECENT_INSPECTIONS, inspectorId?: number): Promise<RecentInspection[]> {

@@ -84,7 +84,16 @@ export interface InspectionFilter {
   status?: InspectionStatus;
   q?: string;
   inspectorId?: number;
+  /** Not completed; completed in [from, to): the dashboard's figures as lists (docs/decisions.md#55). */
+  open?: boolean;
+  completedIn?: { from: Date; to: Date };
 }
+
+/** The list's order: newest first (created_at, then id). */
+const NEWEST_FIRST = [
+  { column: "i.created_at", order: "desc" as const },
+  { column: "i.id", order: "desc" as const },
+];
 
 export class InspectionsRepository {
   constructor(private readonly db: Knex) {}
@@ -142,6 +151,9 @@ export class InspectionsRepository {
   private filtered(db: Db, filter: InspectionFilter) {
     const query = db("inspections as i");
     if (filter.status) query.where("i.status", filter.status);
+    if (filter.open) query.whereNot("i.status", "completed");
+    const done = filter.completedIn;
+    if (done) query.where("i.completed_at", ">=", done.from).where("i.completed_at", "<", done.to);
     // An inspector's list holds their own inspections only (docs/decisions.md#36).
     if (filter.inspectorId !== undefined) query.where("i.inspector_id", filter.inspectorId);
     const q = filter.q?.trim();
@@ -166,30 +178,17 @@ export class InspectionsRepository {
     const [count] = await this.filtered(db, filter).count<{ count: number }[]>({ count: "*" });
     const page = this.filtered(db, filter)
       .select("i.id")
-      .orderBy([
-        { column: "i.created_at", order: "desc" },
-        { column: "i.id", order: "desc" },
-      ])
+      .orderBy(NEWEST_FIRST)
       .limit(filter.limit)
       .offset(filter.offset);
-    const rows = await this.selectJoined(db)
-      .whereIn("i.id", page)
-      .orderBy([
-        { column: "i.created_at", order: "desc" },
-        { column: "i.id", order: "desc" },
-      ]);
+    const rows = await this.selectJoined(db).whereIn("i.id", page).orderBy(NEWEST_FIRST);
     return { rows: rows.map(toInspection), total: Number(count?.count ?? 0) };
   }
 
   /** Every inspection `list` would page through, in its order, a batch at a time (CSV export). */
   exportRows(filter: InspectionFilter): AsyncGenerator<Inspection[]> {
     const db = this.db;
-    const rows = this.selectJoined(db)
-      .whereIn("i.id", this.filtered(db, filter).select("i.id"))
-      .orderBy([
-        { column: "i.created_at", order: "desc" },
-        { column: "i.id", order: "desc" },
-      ]);
+    const rows = this.selectJoined(db).whereIn("i.id", this.filtered(db, filter).select("i.id")).orderBy(NEWEST_FIRST);
     return cursorBatches(db, rows, toInspection);
   }
 

@@ -4,6 +4,7 @@ import { sendCsv, wantsCsv } from "../../http/csv.js";
 import { requireStaffApi } from "../../http/guards.js";
 import { inspectorScopeOf } from "../../http/roles.js";
 import { HttpError } from "../../http/errors.js";
+import { monthSpan, slotLabel } from "../../shared/business-time.js";
 import { body, params, query } from "../../http/validate.js";
 import { NO_TIER, tier } from "./bands.js";
 import {
@@ -35,6 +36,21 @@ export interface InspectionsPagesDeps {
   generateReport: (inspectionId: number) => Promise<unknown>;
   /** The staff page guard and admin shell (src/http/admin.ts staffPage), built once by src/app.ts. */
   staffPage: RequestHandler[];
+  /** The bookings Pending Inspections counts beside open inspections (the dashboard's, docs/decisions.md#55). */
+  bookedNotStarted: (inspectorId?: number) => Promise<BookedVisit[]>;
+  /** BUSINESS_TZ: what a `month` of completed inspections spans. */
+  timeZone: string;
+}
+
+/** A scheduled booking no inspection has taken up yet, as the pending list shows it. */
+export interface BookedVisit {
+  bookingId: number;
+  scheduledDate: string;
+  timeSlot: string;
+  address: string;
+  city: string;
+  clientName: string;
+  inspectorName: string | null;
 }
 
 /** The spec's inspection calls (staff-side §7), all behind a staff session. */
@@ -85,7 +101,17 @@ const listQuery = z.object({
     .optional()
     .catch(undefined)
     .transform((q) => q || undefined),
-  status: z.enum(INSPECTION_STATUSES).optional().catch(undefined),
+  // "pending" is the dashboard's Pending Inspections: open inspections and the bookings none has taken up yet;
+  // `month` (YYYY-MM, with completed) its Completed This Month (docs/decisions.md#55).
+  status: z
+    .enum([...INSPECTION_STATUSES, "pending"])
+    .optional()
+    .catch(undefined),
+  month: z
+    .string()
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/)
+    .optional()
+    .catch(undefined),
   page: z.coerce.number().int().min(1).max(100_000).catch(1).default(1),
   report: z.enum(["ok", "failed"]).optional().catch(undefined),
 });
@@ -96,16 +122,25 @@ const listQuery = z.object({
  */
 export function inspectionsPages(deps: InspectionsPagesDeps): Router {
   const router = createRouter();
+  const monthName = new Intl.DateTimeFormat("en-CA", { timeZone: "UTC", month: "long", year: "numeric" });
 
   const listLocals = async (filter: z.infer<typeof listQuery>, inspectorId: number | undefined, notice?: Notice) => {
     const { status, page, q } = filter;
-    const { rows, total } = await deps.inspections.list({
-      status,
-      q,
-      inspectorId,
-      limit: INSPECTIONS_PAGE_SIZE,
-      offset: (page - 1) * INSPECTIONS_PAGE_SIZE,
-    });
+    const pending = status === "pending";
+    const month = status === "completed" ? filter.month : undefined;
+    const [{ rows, total }, booked] = await Promise.all([
+      deps.inspections.list({
+        status: pending ? undefined : status,
+        open: pending,
+        completedIn: month ? monthSpan(month, deps.timeZone) : undefined,
+        q,
+        inspectorId,
+        limit: INSPECTIONS_PAGE_SIZE,
+        offset: (page - 1) * INSPECTIONS_PAGE_SIZE,
+      }),
+      // Bookings are counted whole and not searched (the dashboard's count), and listed on the first page.
+      pending && !q ? deps.bookedNotStarted(inspectorId) : [],
+    ]);
     const reports = await deps.inspections.reportIds(rows.map((i) => i.id));
     return {
       title: "Inspections",
@@ -117,8 +152,15 @@ export function inspectionsPages(deps: InspectionsPagesDeps): Router {
       pages: Math.max(1, Math.ceil(total / INSPECTIONS_PAGE_SIZE)),
       pageSize: INSPECTIONS_PAGE_SIZE,
       status: status ?? "",
+      month: month ?? "",
+      monthLabel: month ? monthName.format(new Date(`${month}-15T12:00:00Z`)) : "",
+      booked: page === 1 ? booked.map((b) => ({ ...b, timeSlot: slotLabel(b.timeSlot) })) : [],
+      bookedCount: booked.length,
       q: q ?? "",
-      statuses: INSPECTION_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] })),
+      statuses: [
+        { value: "pending", label: "Pending (not completed, or booked)" },
+        ...INSPECTION_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] })),
+      ],
       notice,
     };
   };
@@ -161,6 +203,7 @@ export function inspectionsPages(deps: InspectionsPagesDeps): Router {
     const back = new URLSearchParams({
       ...(filter.q ? { q: filter.q } : {}),
       ...(filter.status ? { status: filter.status } : {}),
+      ...(filter.month ? { month: filter.month } : {}),
       ...(filter.page > 1 ? { page: String(filter.page) } : {}),
       report: notice.variant === "success" ? "ok" : "failed",
     });

@@ -53,9 +53,51 @@ export const telUrlOf = (phone: string | null) => {
 
 const bookingParams = z.object({ bookingId: pathId("Booking") });
 
+/** My Day shows today and the 7 days after it (docs/decisions.md#55): a visit booked for Thursday is on it. */
+export const DAYS_AHEAD = 7;
+
+/** One day of the page, headed by its date. */
+interface DayView {
+  key: string;
+  label: string;
+  date: string;
+  dateLabel: string;
+  count: number;
+  groups: { inspector: string; visits: VisitView[] }[];
+}
+
 /**
- * /admin/my-day (docs/decisions.md#38): today's and tomorrow's visits in time order. An inspector sees their own
- * bookings; an owner or the office sees everyone's, grouped by inspector. Kept for offline use by a small
+ * What the page lists: today and tomorrow always, then each later day with visits; a run of later days with none
+ * folds into one line ("Saturday, December 5 – Monday, December 7: no visits"), so a phone scrolls past one line.
+ */
+export type DayBlock = ({ kind: "day" } & DayView) | { kind: "empty"; key: string; label: string };
+
+export function foldDays(days: DayView[]): DayBlock[] {
+  const blocks: DayBlock[] = [];
+  let run: DayView[] = [];
+  const flush = () => {
+    if (!run.length) return;
+    const first = run[0]!;
+    const last = run.at(-1)!;
+    const span = first === last ? first.dateLabel : `${first.dateLabel} – ${last.dateLabel}`;
+    blocks.push({ kind: "empty", key: `empty-${first.date}`, label: `${span}: no visits` });
+    run = [];
+  };
+  for (const [i, day] of days.entries()) {
+    if (i >= 2 && !day.count) {
+      run.push(day);
+      continue;
+    }
+    flush();
+    blocks.push({ kind: "day", ...day });
+  }
+  flush();
+  return blocks;
+}
+
+/**
+ * /admin/my-day (docs/decisions.md#38, #55): the visits of today and the 7 days after it, in time order. An
+ * inspector sees their own bookings; an owner or the office sees everyone's, grouped by inspector. Kept for offline use by a small
  * service worker of its own (my-day.offline.ts), as the inspection form is (docs/decisions.md#18).
  */
 export function myDayPages(deps: MyDayDeps): Router {
@@ -84,37 +126,42 @@ export function myDayPages(deps: MyDayDeps): Router {
     if (!user) throw new UnauthorizedError();
     const now = clock();
     const today = todayIn(deps.timeZone, now);
-    const tomorrow = addDays(today, 1);
+    const last = addDays(today, DAYS_AHEAD);
     const mine = user.role === "inspector";
-    const visits = await deps.visits.visits({ from: today, to: tomorrow, inspectorId: mine ? user.id : undefined });
+    const visits = await deps.visits.visits({ from: today, to: last, inspectorId: mine ? user.id : undefined });
     visits.sort((a, b) => startOf(a, deps.timeZone) - startOf(b, deps.timeZone) || a.bookingId - b.bookingId);
-    const days = [
-      { key: "today", label: "Today", date: today },
-      { key: "tomorrow", label: "Tomorrow", date: tomorrow },
-    ].map((d) => {
-      const ofDay = visits.filter((v) => v.scheduledDate === d.date).map(view);
-      // Everyone's day: one group per inspector (by name), the unassigned last.
-      const groups = new Map<string, VisitView[]>();
-      for (const v of ofDay) {
-        const name = mine ? "" : (v.inspectorName ?? "Not assigned");
-        groups.set(name, [...(groups.get(name) ?? []), v]);
-      }
-      const sorted = [...groups.entries()].sort(([a], [b]) =>
-        a === "Not assigned" ? 1 : b === "Not assigned" ? -1 : a.localeCompare(b),
-      );
-      return {
-        ...d,
-        dateLabel: dayName.format(new Date(`${d.date}T12:00:00Z`)),
-        count: ofDay.length,
-        groups: sorted.map(([inspector, list]) => ({ inspector, visits: list })),
-      };
-    });
+    const dates = Array.from({ length: DAYS_AHEAD + 1 }, (_, i) => addDays(today, i));
+    const days: DayView[] = dates
+      .map((date, i) => ({
+        key: i === 0 ? "today" : i === 1 ? "tomorrow" : date,
+        label: i === 0 ? "Today" : i === 1 ? "Tomorrow" : dayName.format(new Date(`${date}T12:00:00Z`)),
+        date,
+      }))
+      .map((d) => {
+        const ofDay = visits.filter((v) => v.scheduledDate === d.date).map(view);
+        // Everyone's day: one group per inspector (by name), the unassigned last.
+        const groups = new Map<string, VisitView[]>();
+        for (const v of ofDay) {
+          const name = mine ? "" : (v.inspectorName ?? "Not assigned");
+          groups.set(name, [...(groups.get(name) ?? []), v]);
+        }
+        const sorted = [...groups.entries()].sort(([a], [b]) =>
+          a === "Not assigned" ? 1 : b === "Not assigned" ? -1 : a.localeCompare(b),
+        );
+        return {
+          ...d,
+          dateLabel: dayName.format(new Date(`${d.date}T12:00:00Z`)),
+          count: ofDay.length,
+          groups: sorted.map(([inspector, list]) => ({ inspector, visits: list })),
+        };
+      });
     res.page("admin/my-day", {
       title: "My Day",
       admin: "my-day",
       noindex: true,
       mine,
-      days,
+      days: foldDays(days),
+      daysAhead: DAYS_AHEAD,
       asOf: time.format(now),
     });
   });
@@ -125,13 +172,14 @@ export function myDayPages(deps: MyDayDeps): Router {
     if (!user) throw new UnauthorizedError();
     const { bookingId } = params(req, bookingParams);
     const today = todayIn(deps.timeZone, clock());
+    // Any visit the page lists (and yesterday's, for a visit that ran past midnight).
     const [visit] = await deps.visits.visits({
       from: addDays(today, -1),
-      to: addDays(today, 1),
+      to: addDays(today, DAYS_AHEAD),
       bookingId,
       inspectorId: user.role === "inspector" ? user.id : undefined,
     });
-    if (!visit) throw new NotFoundError("No such visit today or tomorrow");
+    if (!visit) throw new NotFoundError("No such visit on My Day");
     const inspectionId = visit.inspectionId ?? (await deps.startInspection(visit.propertyId, user.id, today));
     res.redirect(303, `/admin/inspections/edit/${inspectionId}`);
   });
