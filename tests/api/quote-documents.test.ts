@@ -345,12 +345,19 @@ describe("the bell on every answer (docs/decisions.md#42)", () => {
     expect((await notificationsOf(ids[1]!)).map((n) => n.kind)).toEqual(["quote-declined"]);
     const onBehalf = await notificationsOf(ids[2]!);
     expect(onBehalf.map((n) => n.kind)).toEqual(["quote-accepted"]);
-    expect(onBehalf[0]!.text).toMatch(/^The office accepted the quote for .* for /);
+    // Each line says who did what (docs/decisions.md#55): the homeowner, or the staff user by name and role.
+    const owner = (await ctx.db("properties").where({ id: propertyId }).first()).client_name as string;
+    expect((await notificationsOf(ids[0]!))[0]!.text).toMatch(
+      new RegExp(`^${owner} accepted the quote for .* \\(\\$100\\) at 60 Bell Street$`),
+    );
+    expect(onBehalf[0]!.text).toMatch(
+      new RegExp(`^Sam Inspector \\(owner\\) accepted the quote for .* at 60 Bell Street for ${owner}$`),
+    );
     // An acceptance leads to where the office books it; a decline to the request itself.
     expect((await notificationsOf(ids[0]!))[0]!.link).toBe("/admin/quotes-to-book");
     expect((await notificationsOf(ids[1]!))[0]!.link).toBe("/admin/quote-requests?status=declined");
     // The staff bell lists them.
     const bell = await staff.get("/admin/notifications?kind=quote-accepted").expect(200);
-    expect(bell.text).toContain("The office accepted the quote for");
+    expect(bell.text).toContain("Sam Inspector (owner) accepted the quote for");
   });
 });

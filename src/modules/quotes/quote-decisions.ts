@@ -16,6 +16,12 @@ import {
 import type { QuoteLinkRow, QuotesRepository } from "./quotes.repository.js";
 import { type ClientQuoteReport, type QuoteFigures, sumTotals, toClientItem } from "./quote-view.js";
 
+/** The staff user who recorded an answer on the homeowner's behalf, as the office's bell names them. */
+export interface QuoteActor {
+  name: string;
+  role: string;
+}
+
 /** What QuoteDecisions uses; QuotesService builds it from its own deps. */
 export interface QuoteDecisionsDeps {
   quotes: QuotesRepository;
@@ -47,13 +53,22 @@ export class QuoteDecisions {
 
   /**
    * An answer to a quoted item, for the office, in the answer's transaction: the client's or homeowner's, or one
-   * staff recorded on their behalf (`byStaff`), so the rest of the office hears of it too.
+   * staff recorded on their behalf (`byStaff`), so the rest of the office hears of it too. The line says who did
+   * what (docs/decisions.md#55): "Priya Nguyen accepted the quote for … at 12 Elm St", or "Olivia Chen (office)
+   * accepted the quote for … at 12 Elm St for Priya Nguyen"; staff without a name (the CLI) read "The office".
    */
-  async raiseDecision(locked: { id: number }, decision: ClientDecision, tx: Tx, byStaff = false): Promise<void> {
+  async raiseDecision(
+    locked: { id: number },
+    decision: ClientDecision,
+    tx: Tx,
+    byStaff?: QuoteActor | true,
+  ): Promise<void> {
     if (!this.deps.notifications) return;
     const current = (await this.quotes.find(locked.id, tx))!;
     const verb = decision === "accept" ? "accepted" : "declined";
-    const what = `the quote for ${current.taskTitle}${current.quotedAmount ? ` (${current.quotedAmount})` : ""}`;
+    const street = current.propertyAddress.split(",")[0]!.trim();
+    const what = `the quote for ${current.taskTitle}${current.quotedAmount ? ` (${current.quotedAmount})` : ""} at ${street}`;
+    const staff = byStaff === true ? "The office" : byStaff ? `${byStaff.name} (${byStaff.role})` : null;
     await this.deps.notifications.raise(tx, {
       kind: decision === "accept" ? "quote-accepted" : "quote-declined",
       recordType: "quote_request",
@@ -61,7 +76,7 @@ export class QuoteDecisions {
       // An accepted quote is the office's to book (docs/decisions.md#43); a declined one is listed with the others.
       // No address in the link: the line outlives an erasure, which scrubs only its text.
       link: decision === "accept" ? "/admin/quotes-to-book" : "/admin/quote-requests?status=declined",
-      text: byStaff ? `The office ${verb} ${what} for ${current.clientName}` : `${current.clientName} ${verb} ${what}`,
+      text: staff ? `${staff} ${verb} ${what} for ${current.clientName}` : `${current.clientName} ${verb} ${what}`,
     });
   }
 

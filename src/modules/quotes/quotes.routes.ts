@@ -8,7 +8,7 @@ import { staffListQuerySchema } from "../customers/customers.schemas.js";
 import { answerEdit } from "../../http/stale-edit.js";
 import { bindingCookies, setBindingCookie } from "../../shared/one-time-links.js";
 import { CLIENT_DECISIONS, QUOTE_STATUSES, STAFF_MOVES, type QuoteRequest, formatCents } from "./quotes.constants.js";
-import { clientDecisionSchema, quoteUpdateSchema } from "./quotes.schemas.js";
+import { bellSeenBody, clientDecisionSchema, quoteUpdateSchema } from "./quotes.schemas.js";
 import { QuoteExpiredError, type QuotesService } from "./quotes.service.js";
 import { NO_FIGURE_TEXT, QUOTE_VALID_DAYS } from "./quote-document.js";
 import { addDays, todayIn } from "../../shared/business-time.js";
@@ -87,7 +87,10 @@ export function quotesApi(deps: Pick<QuotesRoutesDeps, "quotes" | "settings">): 
   router.patch("/quote-requests/:id", requireStaffApi, async (req, res) => {
     const { id } = params(req, idParams);
     const input = body(req, quoteUpdateSchema);
-    await answerEdit(res, quotes.update(id, input));
+    // Who accepted on the homeowner's behalf, named on the office's bell (docs/decisions.md#55).
+    const staff = req.staffUser;
+    const name = staff && ([staff.firstName, staff.lastName].filter(Boolean).join(" ") || staff.email);
+    await answerEdit(res, quotes.update(id, input, staff && name ? { name, role: staff.role } : undefined));
   });
 
   router.delete("/quote-requests/:id", requireStaffApi, async (req, res) => {
@@ -135,17 +138,15 @@ export function quotesPages(deps: QuotesRoutesDeps): Router {
     });
   });
 
-  // The header bell's list: notifications (filtered, each read when marked so) and the client requests, which
-  // opening the page marks as seen.
+  // The header bell's list: notifications (filtered, each read when marked so) and the client requests. Opening it
+  // changes nothing: its "new" is the bell's own count, the same as on every page (docs/decisions.md#55).
   router.get("/admin/notifications", ...staffPage, async (req, res) => {
     const filter = query(req, notificationListQuery);
     const [notices, items] = await Promise.all([
       deps.notifications.list(req.session.staffUserId!, filter),
-      quotes.openBell(req.session.staffUserId!),
+      quotes.bellItems(req.session.staffUserId!),
     ]);
     const unread = notices.filter((n) => n.readAt === null).length;
-    // Opened: the client requests are seen; what is left is the unread notifications.
-    res.locals.bellCount = await quotes.bellCount(req.session.staffUserId!);
     const back = new URLSearchParams(
       Object.entries({ kind: filter.kind, unread: filter.unread?.toString(), from: filter.from, to: filter.to }).filter(
         (e): e is [string, string] => e[1] !== undefined,
@@ -153,7 +154,7 @@ export function quotesPages(deps: QuotesRoutesDeps): Router {
     ).toString();
     res.page("quotes/notifications", {
       title: "Notifications",
-      admin: "quote-requests",
+      admin: "notifications",
       noindex: true,
       items,
       notices,
@@ -163,8 +164,17 @@ export function quotesPages(deps: QuotesRoutesDeps): Router {
       kinds: NOTIFICATION_KINDS,
       labels: NOTIFICATION_LABELS,
       fresh: items.filter((i) => i.isNew).length,
+      // "Mark seen" marks up to the newest row shown, never one that arrived after the page was drawn.
+      seenUntil: items.find((i) => i.isNew)?.at ?? null,
       timeZone: settings.timeZone,
     });
+  });
+
+  // The client rows are seen: the bell drops them on every page at once.
+  router.post("/admin/notifications/seen", ...staffPage, async (req, res) => {
+    const { until, back } = body(req, bellSeenBody);
+    await quotes.markBellSeen(req.session.staffUserId!, until);
+    res.redirect(303, `/admin/notifications${back ?? ""}`);
   });
 
   // The client's quote report: the first view claims it for this browser, which may return until every item is answered.

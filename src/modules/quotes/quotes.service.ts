@@ -16,7 +16,7 @@ import {
 } from "./quotes.constants.js";
 import type { BellItem, QuoteLinkRow, QuoteRow, QuotesRepository } from "./quotes.repository.js";
 import { QUOTE_VALID_DAYS, expiredMessage, isExpired } from "./quote-document.js";
-import { QuoteDecisions } from "./quote-decisions.js";
+import { type QuoteActor, QuoteDecisions } from "./quote-decisions.js";
 import { type ClientQuoteReport, QuoteFigures, toClientItem } from "./quote-view.js";
 import type { QuoteUpdate } from "./quotes.schemas.js";
 import type { AuditLog } from "../audit/index.js";
@@ -140,11 +140,17 @@ export class QuotesService {
     return (await this.quotes.byIds(ids)).map((row) => toClientItem(this.present(row), today));
   }
 
-  /** The bell's list (the last 30 days, newest first); opening it marks everything up to now as seen. */
-  async openBell(staffUserId: number): Promise<BellItem[]> {
-    const items = await this.quotes.bellItems(staffUserId, 50, 30);
-    await this.quotes.markBellSeen(staffUserId);
-    return items;
+  /**
+   * The bell's client rows (the last 30 days, newest first). Opening the list marks nothing: the bell counts the
+   * same on every page and on the list until the person marks them seen (docs/decisions.md#55).
+   */
+  bellItems(staffUserId: number): Promise<BellItem[]> {
+    return this.quotes.bellItems(staffUserId, 50, 30);
+  }
+
+  /** The client rows up to `until` (the newest the person was shown) are seen. */
+  markBellSeen(staffUserId: number, until: Date): Promise<void> {
+    return this.quotes.markBellSeen(staffUserId, until);
   }
 
   async list(options: {
@@ -180,7 +186,7 @@ export class QuotesService {
    * is now, so an edit never silently overwrites another; without it (the CLI, plain API calls) the
    * status machine alone decides.
    */
-  async update(id: number, input: QuoteUpdate): Promise<QuoteRequest> {
+  async update(id: number, input: QuoteUpdate, by?: QuoteActor): Promise<QuoteRequest> {
     await this.deps.transaction(async (tx) => {
       const current = await this.quotes.lock(id, tx);
       if (!current) throw new NotFoundError("Quote request not found");
@@ -196,7 +202,7 @@ export class QuotesService {
       const before = await this.quotes.find(id, tx);
       await this.apply(current, input.status, tx, input);
       // Accepted on the homeowner's behalf: the rest of the office hears of it as if they had (decisions.md#42).
-      if (input.status === "accepted") await this.decisions.raiseDecision(current, "accept", tx, true);
+      if (input.status === "accepted") await this.decisions.raiseDecision(current, "accept", tx, by ?? true);
       const after = await this.quotes.find(id, tx);
       await this.deps.audit.record(tx, { action: "quote.update", recordType: "quote", recordId: id, before, after });
     });
