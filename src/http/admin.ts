@@ -12,6 +12,8 @@ export const ADMIN_SECTIONS = [
   { key: "inspections", label: "Inspections", href: "/admin/inspections", icon: "clipboard" },
   { key: "reports", label: "Reports", href: "/admin/reports", icon: "report" },
   { key: "quote-requests", label: "Quote Requests", href: "/admin/quote-requests", icon: "quote" },
+  // The bell's list has its own entry (docs/decisions.md#55), shown to the roles that get the bell.
+  { key: "notifications", label: "Notifications", href: "/admin/notifications", icon: "bell" },
   { key: "maintenance", label: "Maintenance", href: "/admin/maintenance-schedule", icon: "calendar" },
   { key: "subscriptions", label: "Subscriptions", href: "/admin/subscriptions", icon: "repeat" },
   { key: "staff", label: "Staff", href: "/admin/staff", icon: "user" },

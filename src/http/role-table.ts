@@ -174,6 +174,7 @@ export const ROLE_RULES: Readonly<Record<string, RoleRule>> = {
   "GET /admin/quote-requests": office(QUOTES),
   "GET /admin/notifications": office(QUOTES),
   "POST /admin/notifications/read": office(QUOTES),
+  "POST /admin/notifications/seen": office(QUOTES),
   "GET /api/notifications": office(QUOTES),
   "POST /api/notifications/read": office(QUOTES),
 

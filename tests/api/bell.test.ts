@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestContext, signInStaff } from "../support/context.js";
 import { type Smtp, shareReport, sharedReportFixture, sharingTestApp } from "./sharing-fixtures.js";
 
-// the bell counts new quote requests and client responses, and lists them.
+// the bell counts new quote requests and client responses, and lists them. One count (docs/decisions.md#55): the
+// same number on every page and on /admin/notifications, until the person marks the rows seen.
 let ctx: TestContext;
 let smtp: Smtp;
 let staff: Awaited<ReturnType<typeof signInStaff>>["agent"];
@@ -25,9 +26,18 @@ async function answer(
   await client.post(`/api/client-report/${token}/responses`).send({ responses }).expect(201);
 }
 
+/** Marks the client rows seen, as the page's "Mark seen" button does. */
+async function markSeen(agent = staff) {
+  const html = (await agent.get("/admin/notifications").expect(200)).text;
+  const until = html.match(/name="until" value="([^"]+)"/)?.[1];
+  expect(until).toBeDefined();
+  // As the page's form posts it: no filters is an empty `back`.
+  await agent.post("/admin/notifications/seen").type("form").send({ until, back: "" }).expect(303);
+}
+
 /** The bell as an admin page's header shows it: its accessible name and its badge. */
-async function bell(agent = staff) {
-  const html = (await agent.get("/admin").expect(200)).text;
+async function bell(agent = staff, path = "/admin") {
+  const html = (await agent.get(path).expect(200)).text;
   const label = html.match(/aria-label="(Notifications[^"]*)" data-bell/)?.[1];
   const count = html.match(/data-bell-count>([^<]+)</)?.[1] ?? null;
   return { label, count };
@@ -37,9 +47,9 @@ const listItems = (html: string) =>
   [...html.matchAll(/data-bell-item="([a-z-]+)" data-new="(true|false)"/g)].map((m) => [m[1], m[2] === "true"]);
 
 describe("the staff bell", () => {
-  it("counts what clients did since this user last opened it, lists it with links, and clears when opened", async () => {
-    // Start from a clean slate: this user has seen everything so far.
-    await staff.get("/admin/notifications").expect(200);
+  it("counts what clients did until this user marks it seen, the same on every page, and lists it with links", async () => {
+    // Start from a clean slate: this user has seen everything so far (nothing to mark yet: no button).
+    expect((await staff.get("/admin/notifications").expect(200)).text).not.toContain("data-mark-seen");
     expect(await bell()).toEqual({ label: "Notifications", count: null });
 
     const { report, taskIds } = await sharedReportFixture(ctx, "12 Bell Street");
@@ -55,7 +65,17 @@ describe("the staff bell", () => {
     ]);
     expect(page).toContain(`href="/admin/reports/${report.id}"`);
     expect(page).toContain("/admin/quote-requests?q=12+Bell+Street");
+    // Opening the list changes nothing: the bell and the list's "new" say 2 there and on every page.
+    expect(await bell(staff, "/admin/notifications")).toEqual({ label: "Notifications, 2 new", count: "2" });
+    expect(page).toMatch(/data-testid="notifications-new">2 new</);
+    expect(await bell()).toEqual({ label: "Notifications, 2 new", count: "2" });
+    expect(await bell(staff, "/admin/quote-requests")).toEqual({ label: "Notifications, 2 new", count: "2" });
+    // Marked seen: quiet everywhere at once.
+    await markSeen();
     expect(await bell()).toEqual({ label: "Notifications", count: null });
+    expect(await bell(staff, "/admin/notifications")).toEqual({ label: "Notifications", count: null });
+    // A refused mark (no time) writes nothing.
+    await staff.post("/admin/notifications/seen").type("form").send({ until: "soon" }).expect(400);
 
     // Asking again counts again, and reads as such; a report answered with ignores only is a response.
     await answer(report.id, [
@@ -64,6 +84,7 @@ describe("the staff bell", () => {
     ]);
     expect(await bell()).toEqual({ label: "Notifications, 2 new", count: "2" });
     const again = (await staff.get("/admin/notifications").expect(200)).text;
+    await markSeen();
     expect(listItems(again).slice(0, 2)).toEqual([
       ["asked-again", true],
       ["response", true],

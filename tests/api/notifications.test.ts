@@ -283,9 +283,12 @@ describe("paid but never booked (the hourly job, its clock passed in)", () => {
 
 describe("reading them: the bell, the list, its filters and mark read", () => {
   it("counts unread in the bell, filters by kind, unread and day, and marks read per staff user", async () => {
-    // Start clean for this user.
+    // Start clean for this user: notifications read, the clients' rows marked seen (docs/decisions.md#55).
     await staff.agent.post("/api/notifications/read").send({ all: true }).expect(200);
-    await staff.agent.get("/admin/notifications").expect(200);
+    const until = (await staff.agent.get("/admin/notifications").expect(200)).text.match(
+      /name="until" value="([^"]+)"/,
+    );
+    if (until) await staff.agent.post("/admin/notifications/seen").type("form").send({ until: until[1] }).expect(303);
     const { email } = await home();
     const sub = await demoPlan(email);
     await staff.agent.post(`/api/subscriptions/${sub.id}/cancel`).send({ when: "period_end" }).expect(200);
@@ -338,8 +341,13 @@ describe("reading them: the bell, the list, its filters and mark read", () => {
       .expect(400);
     expect(((await staff.agent.get("/api/notifications?unread=true").expect(200)).body as unknown[]).length).toBe(1);
 
-    // Mark all: the bell is quiet.
-    await staff.agent.post("/api/notifications/read").send({ all: true }).expect(200);
+    // Mark all, as the page's button posts it (no filters: an empty `back`): the bell is quiet.
+    await staff.agent
+      .post("/admin/notifications/read")
+      .type("form")
+      .send({ all: "true", back: "" })
+      .expect(303)
+      .expect("Location", "/admin/notifications");
     const quiet = (await staff.agent.get("/admin").expect(200)).text;
     expect(quiet.match(/data-bell-count>([^<]+)</)).toBeNull();
   });

@@ -31,6 +31,29 @@ afterAll(() => site?.close());
 const signIn = (page: Page, next: string) => signInAt(site, page, office, next, { adminReady: true });
 
 describe("/admin/notifications", () => {
+  it("has its own sidebar entry, highlighted, and the bell counts the same there as on the dashboard", async () => {
+    // docs/decisions.md#55: one count, and the page's own place in the sidebar.
+    const page = await site.newPage(BOTH_SIZES[0][1]);
+    await signIn(page, "/admin");
+    const count = () => page.locator("[data-bell-count]").textContent();
+    await expect(count()).resolves.toBe("3");
+    await page.locator("[data-bell]").click();
+    await page.waitForURL(/\/admin\/notifications$/);
+    await expect(count()).resolves.toBe("3");
+    await expect(page.getByTestId("notifications-new").textContent()).resolves.toBe("3 new");
+    // Every copy of the sidebar (the phone's drawer and the desktop's) marks the same entry.
+    const current = await page
+      .locator(".admin-nav-link[aria-current='page']")
+      .evaluateAll((links) => links.map((a) => [a.getAttribute("href"), a.textContent?.trim()]));
+    expect(current.length).toBeGreaterThan(0);
+    for (const link of current) expect(link).toEqual(["/admin/notifications", "Notifications"]);
+    await expectAccessible(page);
+    await screenshotBothWidths(page, "notifications-sidebar");
+    await page.goto(`${site.baseUrl}/admin/quote-requests`);
+    await expect(count()).resolves.toBe("3");
+    await page.close();
+  });
+
   for (const [name, size] of BOTH_SIZES) {
     it(`lists what to act on, filters it and marks one read (${name})`, async () => {
       const page = await site.newPage(size);

@@ -119,14 +119,18 @@ describe("no request is lost", () => {
     await expectAccessible(staff);
     await screenshotBothWidths(staff, "quote-asked-again");
 
-    // The bell counts it and lists it; opening the list clears the count.
-    expect(Number(await staff.locator("[data-bell-count]").innerText())).toBeGreaterThan(0);
-    await staff.getByRole("link", { name: "Notifications" }).click();
+    // The bell counts it and lists it; the count holds on the list until marked seen (docs/decisions.md#55).
+    const counted = await staff.locator("[data-bell-count]").innerText();
+    expect(Number(counted)).toBeGreaterThan(0);
+    await staff.locator("[data-bell]").click();
     await staff.waitForURL(`${site.baseUrl}/admin/notifications`);
     const line = staff.locator('[data-bell-item="asked-again"]').filter({ hasText: title });
     expect(await line.getAttribute("data-new")).toBe("true");
     await expectAccessible(staff);
     await screenshotBothWidths(staff, "notifications");
+    expect(await staff.locator("[data-bell-count]").innerText()).toBe(counted);
+    await staff.locator("[data-mark-seen]").click();
+    await staff.locator("[data-mark-seen]").waitFor({ state: "detached" });
     expect(await staff.locator("[data-bell-count]").count()).toBe(0);
     await line.getByRole("link").click();
     await staff.waitForURL(/\/admin\/quote-requests\?q=/);

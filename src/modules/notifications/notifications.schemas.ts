@@ -27,7 +27,7 @@ export const markReadBody = z
     ),
     all: z.preprocess((v) => v === true || v === "true" || v === "1", z.boolean()).optional(),
     /** The page's filters to return to ("?kind=…"). */
-    back: z.string().max(500).startsWith("?").optional(),
+    back: z.preprocess((v) => (v === "" ? undefined : v), z.string().max(500).startsWith("?").optional()),
   })
   .refine((b) => b.all || (b.ids?.length ?? 0) > 0, { message: "Say which notifications are read", path: ["ids"] });
 

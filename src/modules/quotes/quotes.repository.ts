@@ -143,9 +143,10 @@ export class QuotesRepository {
     }));
   }
 
-  /** The staff user has seen the bell's rows up to now. */
-  async markBellSeen(staffUserId: number): Promise<void> {
-    await this.db("staff_users").where({ id: staffUserId }).update({ bell_seen_at: this.db.fn.now() });
+  /** Seen up to `until`, the newest row shown (to its whole millisecond: Postgres keeps microseconds, JS not). */
+  async markBellSeen(staffUserId: number, until: Date): Promise<void> {
+    const seen = this.db.raw("greatest(bell_seen_at, ?::timestamptz + interval '1 millisecond')", [until]);
+    await this.db("staff_users").where({ id: staffUserId }).update({ bell_seen_at: seen });
   }
 
   private joined(tx: Tx | Knex = this.db) {

@@ -55,3 +55,9 @@ export type QuoteUpdate = z.infer<typeof quoteUpdateSchema>;
 export const clientDecisionSchema = z.object({
   decision: z.enum(CLIENT_DECISIONS, { message: "decision must be accept or decline" }),
 });
+
+/** The bell's client rows seen up to `until` (the newest the page showed); `back` the list's filters. */
+export const bellSeenBody = z.object({
+  until: z.coerce.date({ message: "Say up to when the rows were seen" }),
+  back: z.preprocess((v) => (v === "" ? undefined : v), z.string().max(500).startsWith("?").optional()),
+});
