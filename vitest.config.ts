@@ -53,6 +53,10 @@ export default defineConfig({
           // Vitest's default is one worker fewer than the cores: one file at a time here. The API tests wait on
           // Postgres about as much as they compute, so two files at once keep both cores busy.
           maxWorkers: 2,
+          // A worker loads the app's modules once for all its files, not once per file (seconds each): every file
+          // builds its own app, database and Stripe stand-in (tests/support/context.ts) and closes them after it,
+          // and the clock setup runs again before each file.
+          isolate: false,
         },
       },
       {

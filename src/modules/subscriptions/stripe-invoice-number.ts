@@ -27,7 +27,7 @@ export class StripeInvoiceNumbers {
   async show(invoices: (ProviderInvoiceState | null | undefined)[]): Promise<void> {
     const seen = new Set<string>();
     for (const invoice of invoices) {
-      if (!invoice || invoice.provider !== "stripe" || invoice.status !== "open") continue;
+      if (invoice?.provider !== "stripe" || invoice.status !== "open") continue;
       if (seen.has(invoice.providerInvoiceId)) continue;
       seen.add(invoice.providerInvoiceId);
       try {
