@@ -72,6 +72,8 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           maxWorkers: 1,
+          // The app's modules once for all these files (as in the api project); what each starts is its own.
+          isolate: false,
         },
       },
       {

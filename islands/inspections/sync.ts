@@ -99,6 +99,7 @@ export class SyncEngine {
     this.running = this.pass()
       .then(() => {
         this.backoff = 0;
+        this.store.setOnline(navigator.onLine);
         if (SyncEngine.waiting(this.store) > 0 && this.store.state.inspection.status !== "completed")
           this.schedule(QUIET_MS);
       })
@@ -114,7 +115,10 @@ export class SyncEngine {
       handleUnauthorized();
       return;
     }
-    this.store.setOnline(navigator.onLine);
+    // No answer at all (not an HTTP error) is offline too, whatever navigator.onLine says: a dead Wi-Fi, or a
+    // page reloaded offline that the browser has not told yet.
+    const noAnswer = !(error instanceof ApiError) && !(error instanceof RefusedError);
+    this.store.setOnline(navigator.onLine && !noAnswer);
     // Offline: the 'online' event wakes us; otherwise back off, doubling up to 30 s.
     this.backoff = Math.min(MAX_BACKOFF_MS, Math.max(MIN_BACKOFF_MS, this.backoff * 2));
     if (navigator.onLine) this.schedule(this.backoff);

@@ -21,7 +21,7 @@ import { type TestContext, signInStaff } from "../support/context.js";
 import { type Smtp, shareReport, sharedReportFixture, sharingTestApp } from "./sharing-fixtures.js";
 
 const SEED = 16;
-const RUNS_PER_CALL = 100;
+const RUNS_PER_CALL = 50;
 /** A cookie of eight sealed parts where iron-session expects fewer. */
 const MALFORMED_SESSION = `${SESSION_COOKIE}=a*b*c*d*e*f*g*h`;
 
