@@ -10,7 +10,6 @@ import {
 import type { AuditLog } from "../audit/index.js";
 import type { Property } from "../customers/customers.schemas.js";
 import type { CustomersService, Viewer } from "../customers/index.js";
-import type { MailService } from "../mail/index.js";
 import type { Notifications } from "../notifications/index.js";
 import { WizardRecords, splitAddress } from "./wizard-records.js";
 import type { BookingChangeInput } from "./booking-changes.schemas.js";
@@ -31,32 +30,9 @@ import type { Availability, InspectorsService } from "./inspectors.service.js";
 export { splitAddress } from "./wizard-records.js";
 export { SLOT_TAKEN_MESSAGE, SlotTakenError } from "./booking-placement.js";
 
-export interface BookingSettings {
-  timeZone: string;
-  supportEmail: string;
-  supportPhone: string;
-  /** PUBLIC_URL, for the My Home line of the confirmation e-mail. */
-  publicUrl?: string;
-}
+import type { BookingSettings, BookingsDeps } from "./bookings.deps.js";
 
-/** What the bookings service uses besides its repository; src/container.ts builds them first. */
-export interface BookingsDeps {
-  customers: CustomersService;
-  mail: MailService;
-  transaction: TransactionRunner;
-  settings: BookingSettings;
-  /** Inspectors' calendars (docs/decisions.md#37): who is free when. */
-  inspectors: InspectorsService;
-  /** The audit trail: staff bookings, moves, cancellations and reassignments (docs/decisions.md#39). */
-  audit: Pick<AuditLog, "record">;
-  /** The staff bell: a homeowner's reschedule or cancellation in My Home (notifications README). */
-  notifications?: Pick<Notifications, "raise"> | null;
-  /**
-   * A port: a booking was made, in its transaction (container.ts passes the plan's annual inspection, which a
-   * booked inspection moves to a year after it: docs/decisions.md#26).
-   */
-  onBooked?: ((tx: Tx, booking: Booking) => Promise<void>) | null;
-}
+export type { BookingSettings, BookingsDeps } from "./bookings.deps.js";
 
 export class BookingsService {
   private readonly customers: CustomersService;
