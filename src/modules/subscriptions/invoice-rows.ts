@@ -54,7 +54,7 @@ export const toInvoice = (row: Row): Invoice => ({
   failureReason: (row.failure_reason as string | null) ?? null,
 });
 
-/** An invoice locked for a refund (InvoicesRepository.lock), with what the refund's rules need in cents. */
+/** An invoice locked for a refund (RefundsRepository.lockInvoice), with what the refund's rules need in cents. */
 export type LockedInvoice = Invoice & {
   provider: string;
   totalCents: number;

@@ -7,7 +7,7 @@ import { todayIn } from "../../shared/business-time.js";
 import { type Province, type TaxLine, isProvince, provinceOfPostalCode, taxFor } from "../tax/index.js";
 import { type InvoiceFigures, differingFigures, providerFigures, storedFigures } from "./invoice-figures.js";
 import { type IssuedNumber, numberColumns, numberInOrder, takeFromCounter } from "./invoice-numbers.js";
-import { type LockedInvoice, type Row, cents, formatInvoiceNumber, paidCents, toInvoice } from "./invoice-rows.js";
+import { type Row, cents, formatInvoiceNumber, toInvoice } from "./invoice-rows.js";
 import type { Invoice, ProviderInvoiceState } from "./subscriptions.constants.js";
 
 // The row mapping lives in invoice-rows.ts; its importers read it from here too.
@@ -341,26 +341,6 @@ export class InvoicesRepository {
   async find(id: number, db: Db = this.db): Promise<Invoice | null> {
     const row = await db("invoices").where({ id }).first();
     return row ? toInvoice(row) : null;
-  }
-
-  /**
-   * The invoice row locked for a refund (docs/decisions.md#34), with what the provider calls need. A subscription's
-   * only: refunds log the subscription's event and e-mail its payer, so an accepted quote's invoice is not refunded
-   * here (docs/decisions.md#43) and reads as none.
-   */
-  async lock(id: number, tx: Tx): Promise<LockedInvoice | null> {
-    const row = await tx("invoices").where({ id }).whereNotNull("subscription_id").forUpdate().first();
-    return row
-      ? {
-          ...toInvoice(row),
-          provider: row.provider as string,
-          totalCents: cents(row.amount_cents),
-          // docs/decisions.md#50: a refund goes back to the card, at most what the card paid.
-          paidCents: paidCents(row),
-          refundedCents: cents(row.refunded_cents),
-          subtotalCents: cents(row.subtotal_cents ?? row.amount_cents),
-        }
-      : null;
   }
 
   /** Every subscription id a provider gave (reconciliation looks for the ones the provider no longer lists). */
