@@ -6,6 +6,7 @@ export {
   provinceOfPostalCode,
   ratesOn,
   refundedTax,
+  taxDifference,
   type TaxedAmount,
   type TaxLine,
   taxFor,

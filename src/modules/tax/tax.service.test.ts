@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { proportionalTax, provinceOfPostalCode, ratesOn, taxFor } from "./tax.service.js";
+import { proportionalTax, provinceOfPostalCode, ratesOn, taxDifference, taxFor } from "./tax.service.js";
 
 describe("sales tax on a home service (docs/decisions.md#32)", () => {
   it("finds the province from the postal code's first letters", () => {
@@ -44,5 +44,24 @@ describe("sales tax on a home service (docs/decisions.md#32)", () => {
     const taxed = taxFor(41_200, "ON", "2026-11-25");
     expect(proportionalTax(taxed.lines, 41_200, 20_600)[0]!.amountCents).toBe(2678);
     expect(proportionalTax(taxed.lines, 41_200, 41_200)[0]!.amountCents).toBe(5356);
+  });
+
+  it("a home in another province than the one taxed: what is owed and what goes back, line by line (docs/decisions.md#57)", () => {
+    const day = "2026-11-25";
+    // Ottawa home taxed as Alberta: the GST goes back, the HST is owed.
+    expect(taxDifference(taxFor(41_200, "AB", day).lines, taxFor(41_200, "ON", day).lines)).toEqual({
+      owed: [{ kind: "HST", label: "HST 13%", percent: 13, amountCents: 5356 }],
+      back: [{ kind: "GST", label: "GST 5%", percent: 5, amountCents: 2060 }],
+    });
+    // Gatineau home taxed as Alberta: the GST was right, only the QST is owed.
+    expect(taxDifference(taxFor(41_200, "AB", day).lines, taxFor(41_200, "QC", day).lines)).toEqual({
+      owed: [{ kind: "QST", label: "QST 9.975%", percent: 9.975, amountCents: 4110 }],
+      back: [],
+    });
+    // The same province: nothing either way.
+    expect(taxDifference(taxFor(41_200, "ON", day).lines, taxFor(41_200, "ON", day).lines)).toEqual({
+      owed: [],
+      back: [],
+    });
   });
 });

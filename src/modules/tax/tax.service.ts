@@ -92,3 +92,20 @@ export function proportionalTax(lines: TaxLine[], subtotalCents: number, partCen
   if (subtotalCents === 0) return lines.map((line) => ({ ...line, amountCents: 0 }));
   return lines.map((line) => ({ ...line, amountCents: roundCents((line.amountCents * partCents) / subtotalCents) }));
 }
+
+/**
+ * What moving an invoice's tax from the lines it charged (`was`) to the lines it should have charged (`should`) takes
+ * (docs/decisions.md#57): `owed`, each line charged too little (a charge of its own), and `back`, each line charged
+ * too much (a credit note). Lines are matched by label ("GST 5%", "HST 13%"); a line that is the same is in neither.
+ */
+export function taxDifference(was: TaxLine[], should: TaxLine[]): { owed: TaxLine[]; back: TaxLine[] } {
+  const amountOf = (lines: TaxLine[], label: string) =>
+    lines.filter((l) => l.label === label).reduce((sum, l) => sum + l.amountCents, 0);
+  const owed = should
+    .map((line) => ({ ...line, amountCents: line.amountCents - amountOf(was, line.label) }))
+    .filter((line) => line.amountCents > 0);
+  const back = was
+    .map((line) => ({ ...line, amountCents: line.amountCents - amountOf(should, line.label) }))
+    .filter((line) => line.amountCents > 0);
+  return { owed, back };
+}
