@@ -3,13 +3,27 @@ import type { OwnedKind } from "./roles.js";
 
 /**
  * Whether an inspector owns an inspection (inspections.inspector_id), a report (of their inspection), a
- * maintenance task (assigned_to), a property (inspectorPropertyIds) or a photo (one on an entry of their
- * inspection, or on none yet: the form shows a photo it has just sent before saving the entry), for the role check
+ * maintenance task (assigned_to), a booking (given to them, or taken up by their inspection), a property
+ * (inspectorPropertyIds) or a photo (one on an entry of their inspection, or on none yet: the form shows a photo it has just sent before saving the entry), for the role check
  * of src/http/roles.ts and the form's entries (docs/decisions.md#36). An id that names nothing is "not theirs": the 403 then tells no more than a 404 would.
  */
 export function inspectorOwnership(db: Knex) {
   return async (kind: OwnedKind, id: number, staffUserId: number): Promise<boolean> => {
     if (kind === "property") return (await inspectorPropertyIds(db)(staffUserId, id)).length > 0;
+    // A booking given to them, or one their inspection took up.
+    if (kind === "booking")
+      return (
+        (await db("inspection_bookings as b")
+          .where("b.id", id)
+          .where((w) =>
+            w
+              .where("b.inspector_id", staffUserId)
+              .orWhereExists(
+                db("inspections as i").whereRaw("i.booking_id = b.id").where("i.inspector_id", staffUserId),
+              ),
+          )
+          .first(db.raw("1 as owned"))) !== undefined
+      );
     if (kind === "photo") {
       const { rows } = await db.raw(
         `select not exists (select 1 from inspection_entry_photos where photo_id = :id)

@@ -4,7 +4,7 @@
 export type StaffRole = "owner" | "office" | "inspector";
 
 /** What an inspector may touch only when it is theirs: the id in the path names it. */
-export type OwnedKind = "inspection" | "report" | "task" | "photo" | "property";
+export type OwnedKind = "inspection" | "report" | "task" | "photo" | "property" | "booking";
 
 export interface StaffRule {
   roles: readonly StaffRole[];
@@ -130,6 +130,11 @@ export const ROLE_RULES: Readonly<Record<string, RoleRule>> = {
   "GET /api/inspection-bookings": everyone(BOOKINGS),
   "POST /api/inspection-bookings": office(BOOKINGS),
   "PATCH /api/inspection-bookings/:id": office(BOOKINGS),
+  // The door code of a visit: an inspector only for a booking given to them (docs/decisions.md#38).
+  "GET /api/inspection-bookings/:id/access-code": everyone(
+    "read the door codes of other inspectors' visits",
+    "booking",
+  ),
 
   // Inspections, the form, photos and entries: an inspector works on their own.
   "GET /api/inspections": everyone("see inspections"),

@@ -103,6 +103,51 @@ describe("/admin/my-day", () => {
     expect(again.headers.location).toBe(`/admin/inspections/edit/${inspectionId}`);
   });
 
+  it("the inspector reads what the homeowner told him: notes, the access method in words, requests; the code only on asking", async () => {
+    const booking = await ctx.db("inspection_bookings").where({ id: ids.inesLater }).first();
+    await ctx.db("properties").where({ id: booking.property_id }).update({ notes: "Side door is easiest. Small dog." });
+    await ctx.db("inspection_bookings").where({ id: ids.inesLater }).update({
+      access_method: "meet-inspector",
+      access_instructions: "Ring twice",
+      special_requests: "Please look at the attic hatch",
+    });
+    const ines = await agentFor("ines@haven.test");
+    const page = (await ines.get("/admin/my-day").expect(200)).text;
+    const visit = page.slice(page.indexOf(`data-booking="${ids.inesLater}"`));
+    expect(visit).toContain("<strong>Access:</strong> Meet inspector at property");
+    expect(visit).toContain("<strong>Access instructions:</strong> Ring twice");
+    expect(visit).toContain("<strong>Special requests:</strong> Please look at the attic hatch");
+    expect(visit).toContain("<strong>Notes for your inspector:</strong> Side door is easiest. Small dog.");
+    expect(page).not.toContain("meet-inspector");
+    // The code is offered, not carried: the page kept offline never holds it.
+    expect(visit).toContain(`data-access-code="${ids.inesLater}"`);
+    expect(page).not.toContain("9876");
+    const code = await ines.get(`/api/inspection-bookings/${ids.inesLater}/access-code`).expect(200);
+    expect(code.body).toEqual({ bookingId: ids.inesLater, label: "Door code", accessCode: "9876" });
+    expect(code.headers["cache-control"]).toBe("no-store");
+    // Another inspector's visit: refused; the owner reads any.
+    const refused = await ines.get(`/api/inspection-bookings/${ids.ottoToday}/access-code`).expect(403);
+    expect(refused.body.message).toBe("Your role (inspector) cannot read the door codes of other inspectors' visits.");
+    const olga = await agentFor("olga@haven.test");
+    await olga.get(`/api/inspection-bookings/${ids.ottoToday}/access-code`).expect(200);
+    await olga.get("/api/inspection-bookings/999999/access-code").expect(404);
+    // The form's header reads the same, with the booking to ask the code of, and never the code.
+    const started = await ines.post(`/admin/my-day/${ids.inesLater}/start`).expect(303);
+    const inspectionId = Number(String(started.headers.location).split("/").at(-1));
+    const inspection = await ines.get(`/api/inspections/${inspectionId}`).expect(200);
+    expect(inspection.body.visit).toEqual({
+      bookingId: ids.inesLater,
+      clientPhone: "613-555-0199",
+      accessMethod: "meet-inspector",
+      accessInstructions: "Ring twice",
+      specialRequests: "Please look at the attic hatch",
+      bookingNotes: null,
+      homeownerNotes: "Side door is easiest. Small dog.",
+      hasAccessCode: true,
+    });
+    expect(JSON.stringify(inspection.body)).not.toContain("9876");
+  });
+
   it("signed out, the page goes to the login; the offline scripts are plain JavaScript", async () => {
     const page = await ctx.agent().get("/admin/my-day").expect(302);
     expect(page.headers.location).toBe("/login?next=%2Fadmin%2Fmy-day");

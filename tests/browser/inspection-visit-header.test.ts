@@ -27,6 +27,8 @@ beforeAll(async () => {
     { email: "olive@example.ca", name: "Olive Owner", phone: "(306) 555-0100", subscriptionPlan: "standard" },
     { address: "18 Thumb Street", city: "Saskatoon", province: "SK", postalCode: "S7K 1A1" },
   );
+  // What she typed into "Notes for your inspector" at intake.
+  await ctx.db("properties").where({ id: property.id }).update({ notes: "Side door is easiest. Small dog." });
   const day = addDays(suiteToday(ctx.container.env.BUSINESS_TZ), 5);
   await ctx.container.transaction((tx) =>
     ctx.container.bookings.book(
@@ -76,8 +78,11 @@ describe("the inspection form on the inspector's phone", () => {
     expect(await notes.innerText()).toContain("The dog stays in the back room");
     expect(await notes.innerText()).toContain("Lockbox on the side gate");
     expect(await notes.innerText()).toContain("Lockbox access");
-    // The door code stays off the form (it is kept on the device for offline use).
+    expect(await notes.innerText()).toMatch(/Notes for your inspector:?\s*Side door is easiest\. Small dog\./);
+    // The door code stays off the form (it is kept on the device for offline use) until the inspector asks for it.
     expect(await page.locator("body").innerText()).not.toContain("4321");
+    await page.getByRole("button", { name: "Show the lockbox code" }).click();
+    await expect.poll(() => page.getByTestId("access-code").innerText()).toBe("4321");
 
     const barHeight = () => page.getByTestId("sticky-bar").evaluate((el) => el.getBoundingClientRect().height);
     expect(await barHeight(), "bar with nothing to block completion").toBeLessThanOrEqual(100);

@@ -8,6 +8,23 @@ export const ACCESS_METHOD_LABELS: Record<string, string> = {
   lockbox: "Lockbox access",
   "smart-lock": "Smart lock / Automated access",
 };
+/**
+ * Every stored access method in words, for the inspector (My Day, the form's "From the homeowner"): the wizard's
+ * labels above and onboarding's own methods (onboarding.constants.ts), never the raw code ('meet-inspector').
+ */
+const ACCESS_METHOD_WORDS: Record<string, string> = {
+  ...ACCESS_METHOD_LABELS,
+  "owner-present": "Owner will be present",
+  "key-code": "Key code / keypad entry",
+  "property-manager": "Property manager will provide access",
+};
+export const accessMethodWords = (method: string | null): string | null =>
+  method
+    ? (ACCESS_METHOD_WORDS[method] ?? method.charAt(0).toUpperCase() + method.slice(1).replace(/[-_]/g, " "))
+    : null;
+/** What the code opens: a lockbox's code, or the door's (smart lock, keypad). */
+export const accessCodeLabel = (method: string | null): string => (method === "lockbox" ? "Lockbox code" : "Door code");
+
 /** Access methods as the admin views name them (staff-side §9). */
 export const ADMIN_ACCESS_METHODS = ["meet", "lockbox", "smart_lock"] as const;
 export type AdminAccessMethod = (typeof ADMIN_ACCESS_METHODS)[number];

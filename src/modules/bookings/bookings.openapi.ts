@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { apiCalls, dateString, dateTimeString, idNumber, idempotencyHeaders } from "../../http/openapi.kit.js";
-import { staffListQuerySchema } from "../customers/customers.schemas.js";
+import { staffBookingsQuerySchema } from "./bookings-desk.schemas.js";
 import {
   type Booking,
   type BookingAvailability,
@@ -101,10 +101,13 @@ export const bookingsCalls = apiCalls([
     path: "/api/inspection-bookings",
     summary: "Inspection bookings, newest first: staff see all, a page at a time; a customer session only its own",
     description:
-      "Staff: limit/offset/q and X-Total-Count; accessMethod reads as the admin labels. A customer session gets all of its own bookings; the query is ignored.",
+      "Staff: limit/offset/q and X-Total-Count; accessMethod reads as the admin labels. The bookings desk's filters " +
+      "(docs/decisions.md#58): from/to (the visit's date), status, inspector (an id or `unassigned`), sort=time (by the " +
+      "visit's date and time); format=csv gives every booking of the filter, without door codes. A customer session " +
+      "gets all of its own bookings; the query is ignored.",
     tags: ["Bookings"],
     access: "session",
-    query: staffListQuerySchema,
+    query: staffBookingsQuerySchema,
     list: "staff",
     responses: { 200: z.array(bookingResponse) },
   },
@@ -125,6 +128,25 @@ export const bookingsCalls = apiCalls([
     },
     // 409 'That time was just taken' carries availability: fresh times of that date and the six after it.
     errors: [404, 409],
+  },
+  {
+    method: "get",
+    path: "/api/inspection-bookings/{id}/access-code",
+    summary: "A booking's lockbox or door code, for the inspector at the door (staff; an inspector only their own)",
+    description:
+      "Asked for on demand by My Day and the inspection form, answered with Cache-Control: no-store: the code is never " +
+      "part of their pages, which are kept on the device for offline use. accessCode is null when the homeowner gave none.",
+    tags: ["Bookings"],
+    access: "staff",
+    params: idParams,
+    responses: {
+      200: z.object({
+        bookingId: idNumber,
+        label: z.string().meta({ description: "'Lockbox code' or 'Door code'" }),
+        accessCode: z.string().nullable(),
+      }),
+    },
+    errors: [404],
   },
   {
     method: "patch",

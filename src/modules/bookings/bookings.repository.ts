@@ -2,6 +2,8 @@ import type { Knex } from "knex";
 import { propertyMatches } from "../../db/property-search.js";
 import type { Tx } from "../../db/transaction.js";
 import type { Range } from "./availability.js";
+import { cursorBatches } from "../../db/cursor.js";
+import type { BookingsFilter } from "./bookings-desk.schemas.js";
 import type { Booking } from "./bookings.schemas.js";
 
 export interface NewBooking {
@@ -77,6 +79,31 @@ const bookingRow = (db: Tx | Knex, b: NewBooking) => ({
   source: b.source,
 });
 
+const NEWEST_FIRST = [
+  { column: "b.created_at", order: "desc" as const },
+  { column: "b.id", order: "desc" as const },
+];
+// By the visit's date, then the instant it starts (a booking with no range last in its day): inspection_bookings'
+// scheduled_date index bounds a date range, and a day's few rows sort in memory.
+const BY_TIME = [
+  { column: "b.scheduled_date" },
+  { column: "b.during", order: "asc" as const, nulls: "last" as const },
+  { column: "b.id" },
+];
+
+/** The staff list's filter (bookings-desk.schemas.ts): search, dates, status and inspector. */
+function bookingsWhere(builder: Knex.QueryBuilder, query: BookingsFilter): Knex.QueryBuilder {
+  // An inspector's list holds their own bookings only (docs/decisions.md#36).
+  if (query.inspectorId !== undefined) builder.where("b.inspector_id", query.inspectorId);
+  if (query.inspector === "unassigned") builder.whereNull("b.inspector_id");
+  else if (query.inspector !== undefined) builder.where("b.inspector_id", query.inspector);
+  if (query.from) builder.where("b.scheduled_date", ">=", query.from);
+  if (query.to) builder.where("b.scheduled_date", "<=", query.to);
+  if (query.status) builder.where("b.status", query.status);
+  if (query.q?.trim()) builder.whereRaw(...propertyMatches("p", query.q));
+  return builder;
+}
+
 export class BookingsRepository {
   constructor(private readonly db: Knex) {}
 
@@ -148,24 +175,13 @@ export class BookingsRepository {
   }
 
   /** Staff lists: a page of every booking, newest first, and the count of all that match the search. */
-  async listPage(query: {
-    q?: string;
-    limit: number;
-    offset: number;
-    inspectorId?: number;
-  }): Promise<{ rows: Booking[]; total: number }> {
-    const filter = (builder: Knex.QueryBuilder) => {
-      // An inspector's list holds their own bookings only (docs/decisions.md#36).
-      if (query.inspectorId !== undefined) builder.where("b.inspector_id", query.inspectorId);
-      if (!query.q?.trim()) return builder;
-      return builder.whereRaw(...propertyMatches("p", query.q));
-    };
+  async listPage(
+    query: BookingsFilter & { limit: number; offset: number },
+  ): Promise<{ rows: Booking[]; total: number }> {
+    const filter = (builder: Knex.QueryBuilder) => bookingsWhere(builder, query);
     const [rows, [count]] = await Promise.all([
       filter(this.selectJoined(this.db))
-        .orderBy([
-          { column: "b.created_at", order: "desc" },
-          { column: "b.id", order: "desc" },
-        ])
+        .orderBy(query.sort === "time" ? BY_TIME : NEWEST_FIRST)
         .limit(query.limit)
         .offset(query.offset),
       filter(this.db("inspection_bookings as b").join("properties as p", "p.id", "b.property_id")).count<
@@ -173,6 +189,14 @@ export class BookingsRepository {
       >({ n: "*" }),
     ]);
     return { rows: rows.map(toBooking), total: Number(count?.n ?? 0) };
+  }
+
+  /** Every booking of the filter, in the list's order, a batch at a time from a cursor (the CSV export). */
+  exportRows(query: BookingsFilter): AsyncGenerator<Booking[]> {
+    const rows = bookingsWhere(this.selectJoined(this.db), query).orderBy(
+      query.sort === "time" ? BY_TIME : NEWEST_FIRST,
+    );
+    return cursorBatches(this.db, rows, toBooking);
   }
 
   /** Every booking of these properties, latest date first (the properties page matches them by propertyId). */

@@ -9,7 +9,9 @@ import type { IdempotencyService } from "../../db/idempotency.js";
 import { bookingChangeSchema } from "./booking-changes.schemas.js";
 import { type BookingsService, SlotTakenError } from "./bookings.service.js";
 import { rememberCustomer, submissionOf, viewerOf } from "../../http/viewer.js";
-import { PROPERTY_TYPES, SUBSCRIPTION_PLANS, planLabel, staffListQuerySchema } from "../customers/customers.schemas.js";
+import { PROPERTY_TYPES, SUBSCRIPTION_PLANS, planLabel } from "../customers/customers.schemas.js";
+import { sendCsv } from "../../http/csv.js";
+import { staffBookingsQuerySchema } from "./bookings-desk.schemas.js";
 import {
   ACCESS_INFO_MESSAGE,
   WIZARD_ACCESS_MESSAGE,
@@ -69,11 +71,13 @@ export function bookingsApi(deps: BookingsRoutesDeps): Router {
   router.get("/inspection-bookings", async (req, res) => {
     const viewer = viewerOf(req);
     if (viewer.kind === "staff") {
-      // Staff: a page, newest first, with the full count (docs/decisions.md#15) and the admin access labels.
-      const { rows, total } = await deps.bookings.listForStaff({
-        ...query(req, staffListQuerySchema),
-        inspectorId: inspectorScopeOf(req),
-      });
+      // Staff: a page, newest first or by time, with the full count (docs/decisions.md#15) and the admin access
+      // labels; the desk's filters (docs/decisions.md#58); `format=csv` every booking of the filter.
+      const { format, ...filter } = query(req, staffBookingsQuerySchema);
+      const scoped = { ...filter, inspectorId: inspectorScopeOf(req) };
+      if (format === "csv")
+        return sendCsv(res, { name: "bookings", batches: deps.bookings.exportForStaff(scoped) });
+      const { rows, total } = await deps.bookings.listForStaff(scoped);
       res.setHeader("X-Total-Count", String(total));
       return void res.json(rows);
     }
@@ -110,6 +114,12 @@ export function bookingsApi(deps: BookingsRoutesDeps): Router {
       if (!replayed || byBrowserKey) await rememberCustomer(req, booking.customerId);
       res.status(201).json(booking);
     });
+  });
+
+  // The door code, asked for by a tap on My Day or the form, never kept with their offline copies (no-store).
+  router.get("/inspection-bookings/:id/access-code", requireStaffApi, async (req, res) => {
+    const { id } = params(req, idParams);
+    res.set("Cache-Control", "no-store").json(await deps.bookings.accessCode(id));
   });
 
   // Staff reschedule or cancel a booking from the calendar's dialog.

@@ -15,7 +15,8 @@ import { WizardRecords, splitAddress } from "./wizard-records.js";
 import type { BookingChangeInput } from "./booking-changes.schemas.js";
 import { BookingMail } from "./booking-mail.js";
 import { BookingPlacement } from "./booking-placement.js";
-import type { WizardPrefill } from "./bookings.constants.js";
+import { type WizardPrefill, accessCodeLabel } from "./bookings.constants.js";
+import type { BookingsFilter } from "./bookings-desk.schemas.js";
 import type { BookingsRepository, NewBooking } from "./bookings.repository.js";
 import {
   type Booking,
@@ -33,6 +34,9 @@ export { SLOT_TAKEN_MESSAGE, SlotTakenError } from "./booking-placement.js";
 import type { BookingSettings, BookingsDeps } from "./bookings.deps.js";
 
 export type { BookingSettings, BookingsDeps } from "./bookings.deps.js";
+
+/** A booking as staff lists show it: the access method as the admin views name it (staff-side §9). */
+const forStaff = (b: Booking): Booking => ({ ...b, accessMethod: adminAccessMethod(b.accessMethod) });
 
 export class BookingsService {
   private readonly customers: CustomersService;
@@ -81,18 +85,21 @@ export class BookingsService {
     return this.bookings.list(viewer.customerIds);
   }
 
-  /**
-   * Staff lists (staff-side §3, docs/decisions.md#15): a page of every booking, newest first, with
-   * the client fields joined and the access method as the admin views name it.
-   */
-  async listForStaff(query: {
-    q?: string;
-    limit: number;
-    offset: number;
-    inspectorId?: number;
-  }): Promise<{ rows: Booking[]; total: number }> {
+  /** Staff lists (staff-side §3, docs/decisions.md#15): a page of the filter's bookings (the desk's, #58). */
+  async listForStaff(
+    query: BookingsFilter & { limit: number; offset: number },
+  ): Promise<{ rows: Booking[]; total: number }> {
     const { rows, total } = await this.bookings.listPage(query);
-    return { rows: rows.map((b) => ({ ...b, accessMethod: adminAccessMethod(b.accessMethod) })), total };
+    return { rows: rows.map(forStaff), total };
+  }
+
+  /** The same list as CSV rows, every booking of the filter; door codes stay out of files (docs/decisions.md#58). */
+  async *exportForStaff(query: BookingsFilter): AsyncGenerator<Omit<Booking, "accessCode">[]> {
+    for await (const batch of this.bookings.exportRows(query))
+      yield batch.map((b) => {
+        const { accessCode: _code, ...row } = forStaff(b);
+        return row;
+      });
   }
 
   /** Staff: the bookings of these properties, latest date first, grouped by propertyId. */
@@ -100,7 +107,7 @@ export class BookingsService {
     const grouped = new Map<number, Booking[]>();
     for (const booking of await this.bookings.listForProperties(propertyIds)) {
       const list = grouped.get(booking.propertyId) ?? [];
-      list.push({ ...booking, accessMethod: adminAccessMethod(booking.accessMethod) });
+      list.push(forStaff(booking));
       grouped.set(booking.propertyId, list);
     }
     return grouped;
@@ -307,6 +314,13 @@ export class BookingsService {
       ...answer,
       days: answer.days.map((d) => (d.date > today ? d : { date: d.date, slots: [], parts: [] })),
     };
+  }
+
+  /** A door code, asked for at the door, never in a page kept offline (docs/decisions.md#38); roles check whose. */
+  async accessCode(id: number): Promise<{ bookingId: number; label: string; accessCode: string | null }> {
+    const booking = await this.bookings.find(id);
+    if (!booking) throw new NotFoundError("Booking not found");
+    return { bookingId: id, label: accessCodeLabel(booking.accessMethod), accessCode: booking.accessCode };
   }
 
   /** Active inspectors, for the booking dialog's choice. */

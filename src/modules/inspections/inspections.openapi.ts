@@ -70,14 +70,24 @@ const inspectionWithEntries: z.ZodType<InspectionWithEntries> = z
       .meta({ description: "Every template category, in template order" }),
     visit: z
       .object({
+        bookingId: z.number().int().nullable(),
         clientPhone: z.string().nullable(),
         accessMethod: z.string().nullable(),
         accessInstructions: z.string().nullable(),
         specialRequests: z.string().nullable(),
         bookingNotes: z.string().nullable(),
+        homeownerNotes: z.string().nullable().meta({ description: "The intake's 'Notes for your inspector'" }),
+        hasAccessCode: z
+          .boolean()
+          .meta({
+            description: "A door code was given: GET /api/inspection-bookings/{bookingId}/access-code reads it",
+          }),
       })
       .optional()
-      .meta({ description: "GET /api/inspections/{id} only: the client's phone and the booking's access and notes" }),
+      .meta({
+        description:
+          "GET /api/inspections/{id} only: the client's phone, the homeowner's notes and the booking's access and notes (never the door code)",
+      }),
   })
   .meta({ id: "InspectionWithEntries" });
 

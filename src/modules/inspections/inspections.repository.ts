@@ -124,12 +124,24 @@ export class InspectionsRepository {
     const row = await db("inspections as i")
       .join("properties as p", "p.id", "i.property_id")
       .leftJoin("inspection_bookings as b", "b.id", "i.booking_id")
-      .select("p.client_phone", "b.access_method", "b.access_instructions", "b.special_requests", "b.notes")
+      .select(
+        "b.id as booking_id",
+        "p.client_phone",
+        "p.notes as homeowner_notes",
+        "b.access_method",
+        "b.access_instructions",
+        "b.special_requests",
+        "b.notes",
+        db.raw("coalesce(trim(b.access_code), '') <> '' as has_access_code"),
+      )
       .where("i.id", id)
       .first();
     if (!row) return null;
     return {
+      bookingId: row.booking_id ?? null,
       clientPhone: row.client_phone ?? null,
+      homeownerNotes: row.homeowner_notes ?? null,
+      hasAccessCode: row.has_access_code === true,
       accessMethod: row.access_method ?? null,
       accessInstructions: row.access_instructions ?? null,
       specialRequests: row.special_requests ?? null,

@@ -177,15 +177,21 @@ export interface Inspection {
 /**
  * What the inspector needs at the door (the form's header): the client's phone and what the homeowner wrote when
  * booking. Only on the single inspection (GET /api/inspections/{id}), never in lists or CSV. The access code stays
- * out: the form is kept on the device for offline use.
+ * out (only whether there is one): the form is kept on the device for offline use.
  */
 export interface InspectionVisit {
+  /** The linked booking, whose door code the form asks for on a tap (GET /api/inspection-bookings/{id}/access-code). */
+  bookingId: number | null;
   clientPhone: string | null;
   accessMethod: string | null;
   accessInstructions: string | null;
   specialRequests: string | null;
   /** The booking's notes: the homeowner's from the booking page, and the office's. */
   bookingNotes: string | null;
+  /** What the homeowner wrote at intake, "Notes for your inspector" (the property's notes). */
+  homeownerNotes: string | null;
+  /** Whether the booking has a door code: the form shows it only on a tap, never keeps it. */
+  hasAccessCode: boolean;
 }
 
 export interface InspectionWithEntries extends Inspection {

@@ -50,6 +50,26 @@ export const myDayScript = `"use strict";
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register("/my-day-sw.js", { scope: ${JSON.stringify(PAGE)} }).catch(() => undefined);
   }
+  // A door code is shown on a tap, fetched each time (no-store), so no kept copy of the page ever holds it.
+  document.addEventListener("click", (event) => {
+    const button = event.target instanceof Element ? event.target.closest("[data-access-code]") : null;
+    if (!button) return;
+    const out = document.getElementById(button.getAttribute("aria-controls") || "");
+    if (!out) return;
+    out.textContent = "Fetching…";
+    fetch("/api/inspection-bookings/" + button.getAttribute("data-access-code") + "/access-code", {
+      headers: { accept: "application/json" },
+      cache: "no-store",
+    })
+      .then((r) => (r.ok ? r.json() : Promise.reject(r)))
+      .then((answer) => {
+        out.textContent = answer.accessCode || "None given";
+        button.hidden = true;
+      })
+      .catch(() => {
+        out.textContent = "The code needs a connection; try again when online.";
+      });
+  });
   if (!("caches" in window)) return;
   // The first visit is not yet under the worker: keep this page and its styles and scripts now.
   if (navigator.onLine) {

@@ -20,6 +20,12 @@ export interface DayVisit {
   accessMethod: string | null;
   accessInstructions: string | null;
   specialRequests: string | null;
+  /** What the homeowner wrote at intake, "Notes for your inspector" (properties.notes). */
+  homeownerNotes: string | null;
+  /** The booking's own notes (the booking page's, and the office's). */
+  bookingNotes: string | null;
+  /** Whether a door code was given: the page offers to show it, never carries it (docs/decisions.md#38). */
+  hasAccessCode: boolean;
   planName: string | null;
   inspectionId: number | null;
   inspectionStatus: string | null;
@@ -28,7 +34,8 @@ export interface DayVisit {
 /**
  * The read model of /admin/my-day: scheduled bookings with their property, inspector, plan and latest
  * inspection, in one query. A read model, as My Home's is (README "Read model"): it reads other modules' tables
- * and never writes them. The access code is left out: the page is kept on the phone for offline use.
+ * and never writes them. The access code is left out (only whether there is one): the page is kept on the phone for
+ * offline use, and shows the code only when asked (GET /api/inspection-bookings/{id}/access-code).
  */
 export class MyDayRepository {
   constructor(private readonly db: Knex) {}
@@ -61,6 +68,9 @@ export class MyDayRepository {
         "b.access_method",
         "b.access_instructions",
         "b.special_requests",
+        "p.notes as homeowner_notes",
+        "b.notes as booking_notes",
+        this.db.raw("coalesce(trim(b.access_code), '') <> '' as has_access_code"),
         "pl.name as plan_name",
         "n.id as inspection_id",
         "n.status as inspection_status",
@@ -87,6 +97,9 @@ export class MyDayRepository {
       accessMethod: r.access_method,
       accessInstructions: r.access_instructions,
       specialRequests: r.special_requests,
+      homeownerNotes: r.homeowner_notes,
+      bookingNotes: r.booking_notes,
+      hasAccessCode: r.has_access_code === true,
       planName: r.plan_name,
       inspectionId: r.inspection_id,
       inspectionStatus: r.inspection_status,

@@ -12,6 +12,7 @@ import {
   todayIn,
   zonedInstant,
 } from "../../shared/business-time.js";
+import { accessCodeLabel, accessMethodWords } from "../bookings/bookings.constants.js";
 import type { DayVisit, MyDayRepository } from "./my-day.repository.js";
 import { myDayScript, myDayWorker } from "./my-day.offline.js";
 import { createRouter } from "../../http/router.js";
@@ -31,6 +32,10 @@ export interface MyDayDeps {
 /** A visit as the page shows it. */
 export interface VisitView extends DayVisit {
   timeLabel: string;
+  /** The access method in words ('Meet inspector at property'), never its code. */
+  accessWords: string | null;
+  /** 'Lockbox code' or 'Door code', when one was given. */
+  accessCodeLabel: string | null;
   mapUrl: string;
   telUrl: string | null;
 }
@@ -119,6 +124,8 @@ export function myDayPages(deps: MyDayDeps): Router {
         : slotLabel(v.timeSlot),
     mapUrl: mapUrlOf(v),
     telUrl: telUrlOf(v.clientPhone),
+    accessWords: accessMethodWords(v.accessMethod),
+    accessCodeLabel: v.hasAccessCode ? accessCodeLabel(v.accessMethod) : null,
   });
 
   router.get("/admin/my-day", ...deps.staffPage, async (req, res) => {
