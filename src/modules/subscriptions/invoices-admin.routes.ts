@@ -35,6 +35,7 @@ const INVOICE_LABELS: Record<string, string> = {
 // The page never refuses its own links: a value it cannot read is no filter, and says why under its field.
 const text = z.string().trim().max(40).catch("").default("");
 const pageQuery = z.object({
+  q: z.string().trim().max(200).catch("").default(""),
   amount: text,
   from: text,
   to: text,
@@ -71,6 +72,7 @@ export function invoicesAdminPages(router: Router, { invoices, planNames, staffP
     if (!checked.success)
       for (const issue of checked.error.issues) errors[String(issue.path[0] ?? "from")] ??= issue.message;
     const filter = {
+      q: raw.q || undefined,
       subscriptionId: errors.subscriptionId ? undefined : ok.subscriptionId,
       status: raw.status || undefined,
       amountCents: amount?.success ? amount.data : undefined,
@@ -84,6 +86,7 @@ export function invoicesAdminPages(router: Router, { invoices, planNames, staffP
     });
     const [resends, planName] = await Promise.all([invoices.lastResends(rows.map((r) => r.id)), planNames()]);
     const values = {
+      q: raw.q,
       amount: raw.amount,
       from: raw.from,
       to: raw.to,

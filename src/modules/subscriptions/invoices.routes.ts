@@ -23,8 +23,9 @@ export function invoicesApi({ invoices, taxReport, timeZone }: InvoicesRoutesDep
   const router = createRouter();
 
   router.get("/invoices", requireStaffApi, async (req, res) => {
-    const { limit, offset, subscriptionId, amount, from, to, status } = query(req, invoiceListQuerySchema);
+    const { limit, offset, q, subscriptionId, amount, from, to, status } = query(req, invoiceListQuerySchema);
     const filter = {
+      q,
       subscriptionId,
       status,
       amountCents: amount,

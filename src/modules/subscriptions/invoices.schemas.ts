@@ -17,11 +17,11 @@ export const dollarAmountField = z.preprocess(
 );
 
 /**
- * GET /api/invoices and /admin/invoices: by subscription, amount (dollars, the subtotal or the total), issue dates
- * (YYYY-MM-DD, business zone, `to` included) and status.
+ * GET /api/invoices and /admin/invoices: by who or what it is for (`q`: the invoice's number, or its home's address
+ * or client's name or e-mail), subscription, amount (dollars, the subtotal or the total), issue dates (YYYY-MM-DD,
+ * business zone, `to` included) and status.
  */
 export const invoiceListQuerySchema = staffListQuerySchema
-  .omit({ q: true })
   .extend({
     subscriptionId: optionalQueryId("Subscription id"),
     amount: z

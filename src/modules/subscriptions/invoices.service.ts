@@ -53,8 +53,9 @@ export class InvoicesService {
   }
 
   /** Every matching row, a batch at a time (the CSV export). */
-  batches(filter: Omit<InvoiceFilter, "limit" | "offset">): AsyncIterable<InvoiceListRow[]> {
-    return cursorBatches(this.deps.db, this.deps.lists.listQuery(filter), toListRow);
+  async *batches(filter: Omit<InvoiceFilter, "limit" | "offset">): AsyncIterable<InvoiceListRow[]> {
+    const found = await this.deps.lists.found(filter);
+    yield* cursorBatches(this.deps.db, this.deps.lists.listQuery(found), toListRow);
   }
 
   async get(id: number): Promise<InvoiceDetail> {
