@@ -9,6 +9,14 @@ import { NOTIFICATIONS_PAID_NEVER_BOOKED_TASK, paidNeverBookedTask } from "./mod
 import { SUBSCRIPTIONS_RENEW_TASK, subscriptionsRenewTask } from "./modules/subscriptions/subscriptions.tasks.js";
 import { SUBSCRIPTIONS_RECONCILE_TASK, subscriptionsReconcileTask } from "./modules/subscriptions/reconcile.tasks.js";
 import { REFUNDS_FINISH_TASK, refundsFinishTask } from "./modules/subscriptions/refunds.tasks.js";
+import {
+  HOME_MOVED_TASK,
+  HOME_TAX_RATES_TASK,
+  HOME_TAX_TASK,
+  homeMovedTask,
+  homeTaxRatesTask,
+  homeTaxTask,
+} from "./modules/subscriptions/home-tax.tasks.js";
 import { BACKUP_TASK, backupTask } from "./ops/backup.tasks.js";
 import {
   MAINTENANCE_EXPAND_TASK,
@@ -39,6 +47,10 @@ export function taskList(container: Container): TaskList {
     [SUBSCRIPTIONS_RENEW_TASK]: subscriptionsRenewTask(container.subscriptions),
     [SUBSCRIPTIONS_RECONCILE_TASK]: subscriptionsReconcileTask(container.invoiceSide.reconcile),
     [REFUNDS_FINISH_TASK]: refundsFinishTask(container.invoiceSide.refunds),
+    // The tax follows the home (docs/decisions.md#57): intake, a staff address change, a rate's first day.
+    [HOME_TAX_TASK]: homeTaxTask(container.invoiceSide.homeTax),
+    [HOME_MOVED_TASK]: homeMovedTask(container.invoiceSide.homeTax),
+    [HOME_TAX_RATES_TASK]: homeTaxRatesTask(container.invoiceSide.homeTax, container.env.BUSINESS_TZ),
     // Daily when BACKUP_DIR is set (backupCrontab in src/ops/backup.ts; docs/operations.md, "Backups").
     [BACKUP_TASK]: backupTask(container),
   };

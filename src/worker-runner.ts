@@ -8,6 +8,7 @@ import { PRIVACY_CRONTAB } from "./modules/privacy/index.js";
 import { NOTIFICATIONS_CRONTAB } from "./modules/notifications/index.js";
 import { QUOTES_CRONTAB } from "./modules/quotes/after-yes.tasks.js";
 import { SUBSCRIPTIONS_CRONTAB } from "./modules/subscriptions/subscriptions.tasks.js";
+import { HOME_TAX_CRONTAB } from "./modules/subscriptions/home-tax.tasks.js";
 import { SUBSCRIPTIONS_RECONCILE_CRONTAB } from "./modules/subscriptions/reconcile.tasks.js";
 import { backupCrontab } from "./ops/backup.js";
 import { Outage, retryUntilDone, settledWithin } from "./db/reconnect.js";
@@ -107,6 +108,7 @@ export async function startWorker(
         QUOTES_CRONTAB,
         SUBSCRIPTIONS_CRONTAB,
         SUBSCRIPTIONS_RECONCILE_CRONTAB,
+        HOME_TAX_CRONTAB,
         ...backupCrontab(),
       ].join("\n"),
       logger,

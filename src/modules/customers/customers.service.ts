@@ -15,6 +15,12 @@ import {
 export const SESSION_TAKEN_MESSAGE =
   "This checkout session's property information was already saved with another email";
 
+/**
+ * The job a home's new address queues, in the edit's transaction (payload `{propertyId}`): the subscriptions module
+ * runs it, so that the home's live plans are taxed in its province from their next invoice (docs/decisions.md#57).
+ */
+export const HOME_MOVED_TASK = "customers:home-moved";
+
 // Who is asking is declared in customers.constants.ts, where src/http/viewer.ts may read it.
 export type { Viewer };
 
@@ -120,6 +126,11 @@ export class CustomersService {
           before,
           after,
         });
+      if (after && before && (after.postalCode !== before.postalCode || after.province !== before.province))
+        await trx.raw(
+          "select graphile_worker.add_job(?, json_build_object('propertyId', ?::int), max_attempts => 25)",
+          [HOME_MOVED_TASK, id],
+        );
       return after;
     });
     if (!updated) throw new NotFoundError("Property not found");

@@ -6,6 +6,8 @@ import type { TransactionRunner } from "../../db/transaction.js";
 import { ChargeEvents } from "./charge-events.js";
 import { DisputesRepository } from "./disputes.repository.js";
 import { DisputesService, StripeDisputes } from "./disputes.js";
+import { HomeTax } from "./home-tax.js";
+import { HomeTaxRepository } from "./home-tax.repository.js";
 import { InvoiceListRepository } from "./invoice-list.repository.js";
 import { InvoicesService } from "./invoices.service.js";
 import { type QuoteReceipts, ReceiptResends } from "./receipt-resends.js";
@@ -30,7 +32,8 @@ export interface InvoiceSideDeps {
   transaction: TransactionRunner;
   /** Stripe's billing side (its client and readBack); null in demo mode. */
   billing: StripeBilling | null;
-  business: BusinessIdentity;
+  /** Who bills, and (the container's BusinessSettings) the province of a purchase naming no home and whether it charges tax. */
+  business: BusinessIdentity & { province?: string; taxRegistered?: boolean };
   timeZone: string;
   log: Logger;
   /** The audit trail: staff refunds (refunds.ts), a paid invoice corrected by reconciliation (reconcile.ts). */
@@ -54,6 +57,8 @@ export interface InvoiceSide {
   reconcile: Reconciler;
   /** GET /api/subscriptions?format=csv (subscriptions.routes.ts). */
   subscriptionExport: SubscriptionExport;
+  /** The tax follows the home (docs/decisions.md#57): its jobs (home-tax.tasks.ts) call it. */
+  homeTax: HomeTax;
 }
 
 export function createInvoiceSide(deps: InvoiceSideDeps): InvoiceSide {
@@ -141,7 +146,24 @@ export function createInvoiceSide(deps: InvoiceSideDeps): InvoiceSide {
     log: deps.log,
     audit: deps.audit,
   });
+  const homeTax = new HomeTax({
+    rows: new HomeTaxRepository(deps.db, deps.repo.invoiceRows),
+    subscriptions: deps.repo,
+    refunds,
+    refundRows,
+    mailer: deps.subscriptions.mailer,
+    transaction: deps.transaction,
+    stripe,
+    notifications: deps.notifications,
+    log: deps.log,
+    settings: {
+      timeZone: deps.timeZone,
+      defaultProvince: deps.business.province ?? deps.repo.invoiceRows.settings.defaultProvince,
+      taxRegistered: deps.business.taxRegistered ?? true,
+    },
+  });
   return {
+    homeTax,
     invoices,
     refunds,
     taxReport: new TaxReportService({ repo: new TaxReportRepository(deps.db), timeZone: deps.timeZone }),

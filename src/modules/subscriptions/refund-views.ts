@@ -1,5 +1,6 @@
 // What a refund looks like to the API and the pages (docs/decisions.md#52): recorded (`succeeded`: a credit note with
 // its number) or sent to Stripe and not confirmed yet (`pending`: its amount reserved, no number yet).
+import type { TaxLine } from "../tax/index.js";
 import type { RefundIntent } from "./refund-requests.repository.js";
 import type { Refund } from "./refunds.repository.js";
 import type { Invoice } from "./subscriptions.constants.js";
@@ -57,4 +58,6 @@ export interface NewRefund {
   createdAt?: Date;
   /** False: no e-mail (the demo seed's refund). */
   notify?: boolean;
+  /** The tax it gives back, when it is only tax charged in the wrong province (docs/decisions.md#57); else in proportion. */
+  taxLines?: TaxLine[];
 }

@@ -240,7 +240,9 @@ export class RefundsService {
     const { refunds, invoices, subscriptions, mailer } = this.deps;
     const amountCents = Math.min(refund.amountCents, invoice.paidCents - invoice.refundedCents);
     if (amountCents <= 0) return null;
-    const taxLines = refundTax(invoice, await refunds.forInvoice(invoice.id, tx), amountCents, invoice.refundedCents);
+    const taxLines =
+      refund.taxLines ??
+      refundTax(invoice, await refunds.forInvoice(invoice.id, tx), amountCents, invoice.refundedCents);
     const stored = await refunds.record(
       {
         invoiceId: invoice.id,

@@ -120,6 +120,8 @@ function build(kind: BillingMailKind, d: BillingMailData): Built {
         subject: `Your Haven receipt: ${inv ? money(inv.totalCents) : (amount ?? d.planName)}`,
         blocks: [
           `Thank you. We received your payment for the ${plan}.`,
+          // A charge of its own says why (the tax of the home's province, docs/decisions.md#57).
+          ...(d.reason ? [d.reason] : []),
           lines(
             !inv && amount && `Amount: ${amount}`,
             periodLine,

@@ -16,6 +16,7 @@ import { DEMO_FAILING_CARD, DemoBilling, demoInvoiceId } from "./demo-billing.js
 import type { PlanDeliveryListener, PlanDeliverySchedule } from "./plan-delivery-listener.js";
 import { type ApplyContext, ProviderState, loadSubscription, publicSubscription } from "./provider-state.js";
 import { ChangesRepository } from "./changes.repository.js";
+import { queueHomeTax } from "./home-tax.tasks.js";
 import { SubscriptionActions } from "./subscription-actions.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 import type {
@@ -214,7 +215,11 @@ export class SubscriptionsService {
   ): Promise<Subscription | null> {
     const sub = await this.repo.findByCheckoutRef(checkoutRef, tx);
     if (!sub) return null;
-    if (sub.propertyId === null) await this.repo.attach(sub.id, ids, tx);
+    if (sub.propertyId === null) {
+      await this.repo.attach(sub.id, ids, tx);
+      // The home now entered decides the tax: from the next invoice, and the first one's difference settled (#57).
+      await queueHomeTax(tx, sub.id, true);
+    }
     const after = (await this.repo.find(sub.id, tx))!;
     await this.state.followOnProperty(after, now, tx);
     return publicSubscription(after);

@@ -4,6 +4,7 @@ export {
   isProvince,
   proportionalTax,
   provinceOfPostalCode,
+  ratesChangeOn,
   ratesOn,
   refundedTax,
   taxDifference,

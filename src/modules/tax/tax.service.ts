@@ -109,3 +109,8 @@ export function taxDifference(was: TaxLine[], should: TaxLine[]): { owed: TaxLin
     .filter((line) => line.amountCents > 0);
   return { owed, back };
 }
+
+/** Whether a rate starts or stops on this day (YYYY-MM-DD): the day subscriptions take the new rates. */
+export function ratesChangeOn(day: string): boolean {
+  return TAX_RATES.some((r) => r.from === day || r.until === day);
+}
