@@ -41,6 +41,9 @@ export class StripeStandIn extends StandInCatalogue {
   timeOuts: { path: string; times: number } | null = null;
   /** The next `times` calls to a path answer `status` without reaching the API (nothing done, nothing kept). */
   failing: { path: string; status: number; times: number } | null = null;
+  /** Calls held unanswered by `stall`, each gate with the calls it holds. */
+  private readonly stalls: { path: string | RegExp; held: number; gate: Promise<void>; arrivals: (() => void)[] }[] =
+    [];
   /** The first answer to each Idempotency-Key (as Stripe keeps them), with the path it was used on. */
   private readonly idempotent = new Map<string, { path: string; status: number; body: string }>();
   private server: Server | null = null;
@@ -89,6 +92,45 @@ export class StripeStandIn extends StandInCatalogue {
       this.server?.closeAllConnections();
       this.server?.close(() => resolve());
     });
+  }
+
+  /**
+   * A slow spell at Stripe (docs/decisions.md#56): every API call whose path matches is held, unanswered, until the
+   * test calls `release()` (no timer: the test decides when Stripe answers). `held(n)` resolves once n calls are
+   * waiting. Released calls are then carried out as usual. Keep the hold under the SDK's 20 s timeout.
+   */
+  stall(path: string | RegExp): { held(count: number): Promise<void>; release(): void } {
+    let open = () => {};
+    const stall = {
+      path,
+      held: 0,
+      gate: new Promise<void>((resolve) => {
+        open = resolve;
+      }),
+      arrivals: [] as (() => void)[],
+    };
+    this.stalls.push(stall);
+    return {
+      held: (count) =>
+        new Promise<void>((resolve) => {
+          const check = () => (stall.held >= count ? resolve() : stall.arrivals.push(check));
+          check();
+        }),
+      release: () => {
+        const at = this.stalls.indexOf(stall);
+        if (at >= 0) this.stalls.splice(at, 1);
+        open();
+      },
+    };
+  }
+
+  /** Waits while a stall holds this path. */
+  private async stalled(path: string): Promise<void> {
+    for (const stall of this.stalls.filter((s) => (typeof s.path === "string" ? s.path === path : s.path.test(path)))) {
+      stall.held++;
+      for (const arrival of stall.arrivals.splice(0)) arrival();
+      await stall.gate;
+    }
   }
 
   /** Whether this call's answer is lost to a timeout (`timeOuts`), counting it. */
@@ -170,6 +212,7 @@ export class StripeStandIn extends StandInCatalogue {
     if (pay) return this.hostedCheckout(req, res, pay[1]!, form);
     if (req.headers.authorization !== `Bearer ${STAND_IN_KEYS.STRIPE_SECRET_KEY}`)
       return json(401, { error: { type: "authentication_error", message: "Invalid API Key provided" } });
+    await this.stalled(url.pathname);
     if (this.failWith) return json(this.failWith, { error: { type: "api_error", message: "Stand-in failure" } });
     if (this.failing?.path === url.pathname && this.failing.times > 0) {
       this.failing.times--;

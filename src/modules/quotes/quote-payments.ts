@@ -1,5 +1,6 @@
 // Paying an accepted quote by card (docs/decisions.md#43): its invoice is made at acceptance, in the acceptance's
 // transaction, with the figures of quoteTotals on that day; a pay locks the invoice row first, so two pays charge once.
+// Stripe is never called while the row is locked (docs/decisions.md#56): read, call, then store under the lock.
 import type Stripe from "stripe";
 import { enqueueJob, type TransactionRunner, type Tx } from "../../db/transaction.js";
 import { ConflictError, HttpError, NotFoundError } from "../../http/errors.js";
@@ -231,50 +232,64 @@ export class QuotePayments {
   }
 
   /**
-   * Stripe: the invoice's one PaymentIntent (idempotency key from the invoice, never the clock), made under the
-   * invoice's lock; the Payment Element confirms it in the browser. One already succeeded marks the invoice paid.
+   * Stripe: the invoice's one PaymentIntent (idempotency key from the invoice, never the clock); the Payment Element
+   * confirms it in the browser. Stripe is called with no transaction open (docs/decisions.md#56): the invoice is read
+   * under its lock, the intent made or read back, then stored under the lock again, where the invoice is read anew (a
+   * parallel pay may have stored it or paid it meanwhile). One already succeeded marks the invoice paid.
    */
   async startStripe(payer: Payer, now: Date = new Date()): Promise<PayOutcome> {
     const stripe = this.deps.stripe;
     if (this.deps.provider !== "stripe" || !stripe) throw new ConflictError("Demo payments: use the demo card form.");
-    return this.deps.transaction(async (tx) => {
+    const before = await this.deps.transaction(async (tx) => {
       const { invoice, quote } = await this.lockFor(payer, tx, now);
-      if (invoice.status === "paid") return { status: "paid", invoice, alreadyPaid: true };
       // No client secret, and no PaymentIntent, for an expired quote.
-      this.refuseExpired(quote, now);
-      const intent = invoice.paymentIntentId
-        ? await stripe.paymentIntents.retrieve(invoice.paymentIntentId)
-        : await stripe.paymentIntents.create(
-            {
-              amount: invoice.totalCents,
-              currency: "cad",
-              description: `Haven invoice ${invoice.number}: ${quote.taskTitle}`,
-              receipt_email: quote.clientEmail,
-              automatic_payment_methods: { enabled: true },
-              metadata: { haven_quote_invoice: String(invoice.id), quote_request_id: String(quote.id) },
-            },
-            { idempotencyKey: `haven-quote-invoice-${invoice.id}` },
-          );
-      if (!invoice.paymentIntentId) await this.deps.invoices.setPaymentIntent(invoice.id, intent.id, tx);
-      if (intent.status === "succeeded")
-        return { status: "paid", invoice: await this.paid(invoice, quote, tx, now), alreadyPaid: false };
-      return { status: "requires_payment", clientSecret: intent.client_secret!, invoice };
+      if (invoice.status !== "paid") this.refuseExpired(quote, now);
+      return { invoice, quote };
+    });
+    if (before.invoice.status === "paid") return { status: "paid", invoice: before.invoice, alreadyPaid: true };
+    const { invoice, quote } = before;
+    const intent = invoice.paymentIntentId
+      ? await stripe.paymentIntents.retrieve(invoice.paymentIntentId)
+      : await stripe.paymentIntents.create(
+          {
+            amount: invoice.totalCents,
+            currency: "cad",
+            description: `Haven invoice ${invoice.number}: ${quote.taskTitle}`,
+            receipt_email: quote.clientEmail,
+            automatic_payment_methods: { enabled: true },
+            metadata: { haven_quote_invoice: String(invoice.id), quote_request_id: String(quote.id) },
+          },
+          { idempotencyKey: `haven-quote-invoice-${invoice.id}` },
+        );
+    return this.deps.transaction(async (tx) => {
+      const locked = await this.lockFor(payer, tx, now);
+      if (locked.invoice.status === "paid") return { status: "paid", invoice: locked.invoice, alreadyPaid: true };
+      // The first intent stored is the invoice's: the key makes a parallel pay's the same one.
+      if (!locked.invoice.paymentIntentId) await this.deps.invoices.setPaymentIntent(locked.invoice.id, intent.id, tx);
+      const mine = (locked.invoice.paymentIntentId ?? intent.id) === intent.id;
+      if (mine && intent.status === "succeeded")
+        return { status: "paid", invoice: await this.paid(locked.invoice, locked.quote, tx, now), alreadyPaid: false };
+      this.refuseExpired(locked.quote, now);
+      if (!mine) throw new ConflictError("This invoice's payment changed meanwhile: try again.");
+      return { status: "requires_payment", clientSecret: intent.client_secret!, invoice: locked.invoice };
     });
   }
 
   /**
-   * Stripe's return: reads the intent back and marks the invoice paid once it succeeded. A charge Stripe took is
-   * recorded even past the quote's validity (the webhook would record it too); an expired quote with nothing
-   * charged is a 409.
+   * Stripe's return: reads the intent back (with no transaction open, docs/decisions.md#56) and marks the invoice paid
+   * once it succeeded, under the invoice's lock. A charge Stripe took is recorded even past the quote's validity (the
+   * webhook would record it too); an expired quote with nothing charged is a 409.
    */
   async confirmStripe(payer: Payer, now: Date = new Date()): Promise<Invoice> {
     const stripe = this.deps.stripe;
+    const { invoice: seen } = await this.deps.transaction((tx) => this.lockFor(payer, tx, now));
+    if (seen.status === "paid") return seen;
+    const intent = stripe && seen.paymentIntentId ? await stripe.paymentIntents.retrieve(seen.paymentIntentId) : null;
     return this.deps.transaction(async (tx) => {
       const { invoice, quote } = await this.lockFor(payer, tx, now);
       if (invoice.status === "paid") return invoice;
-      const intent =
-        stripe && invoice.paymentIntentId ? await stripe.paymentIntents.retrieve(invoice.paymentIntentId) : null;
-      if (intent?.status === "succeeded") return this.paid(invoice, quote, tx, now);
+      if (intent?.status === "succeeded" && intent.id === invoice.paymentIntentId)
+        return this.paid(invoice, quote, tx, now);
       this.refuseExpired(quote, now);
       return invoice;
     });

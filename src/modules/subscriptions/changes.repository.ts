@@ -20,21 +20,47 @@ export class ChangesRepository {
     provider: SubscriptionProvider,
     providerSubscriptionId: string,
     tx: Tx,
+    noWait = false,
   ): Promise<number | null> {
-    const row = await tx("subscriptions")
-      .where({ provider, provider_subscription_id: providerSubscriptionId })
-      .forUpdate()
-      .first("id");
+    const query = tx("subscriptions").where({ provider, provider_subscription_id: providerSubscriptionId }).forUpdate();
+    // noWait: a row another transaction holds is an error (55P03) at once.
+    const row = await (noWait ? query.noWait() : query).first("id");
     return (row?.id as number | undefined) ?? null;
   }
 
   /** Locks every row of a provider customer's subscriptions, in id order (so two callers never wait on each other). */
-  async lockByCustomer(provider: SubscriptionProvider, providerCustomerId: string, tx: Tx): Promise<void> {
-    await tx("subscriptions")
+  async lockByCustomer(
+    provider: SubscriptionProvider,
+    providerCustomerId: string,
+    tx: Tx,
+    noWait = false,
+  ): Promise<void> {
+    const query = tx("subscriptions")
       .where({ provider, provider_customer_id: providerCustomerId })
       .orderBy("id")
-      .forUpdate()
-      .select("id");
+      .forUpdate();
+    await (noWait ? query.noWait() : query).select("id");
+  }
+
+  /**
+   * The rows a provider's subscription (or customer) names, as "id:version" in id order, "" when none: read before a
+   * provider call made with no transaction open, and again under the lock, it says whether a change was stored
+   * meanwhile (docs/decisions.md#56). Every write to a row moves its version.
+   */
+  async versions(
+    provider: SubscriptionProvider,
+    by: { subscription: string } | { customer: string },
+    tx: Tx,
+  ): Promise<string> {
+    const rows = await tx("subscriptions")
+      .where(
+        "subscription" in by
+          ? { provider, provider_subscription_id: by.subscription }
+          : { provider, provider_customer_id: by.customer },
+      )
+      .orderBy("id")
+      .select("id", "version");
+    return rows.map((r) => `${r.id}:${r.version}`).join(",");
   }
 
   /** The answer already given to this change, if any. */

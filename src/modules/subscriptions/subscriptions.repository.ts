@@ -287,6 +287,11 @@ export class SubscriptionsRepository {
     return rows.map(toEvent);
   }
 
+  /** Whether a provider event id was already processed (looked at before Stripe is called for it). */
+  async eventClaimed(eventId: string, db: Db = this.db): Promise<boolean> {
+    return Boolean(await db("provider_events").where({ event_id: eventId }).first("event_id"));
+  }
+
   /** Records a provider event id; false when it was already processed (the caller then does nothing). */
   async claimEvent(eventId: string, type: string, tx: Tx): Promise<boolean> {
     const rows = await tx("provider_events")
