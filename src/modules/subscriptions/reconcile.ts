@@ -4,7 +4,7 @@
 // invoice whose figures differ from Stripe's is corrected, with an audit event (docs/decisions.md#50).
 import type { Logger } from "pino";
 import type Stripe from "stripe";
-import type { TransactionRunner } from "../../db/transaction.js";
+import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import type { AuditLog } from "../audit/index.js";
 import { ChangesRepository } from "./changes.repository.js";
 import type { InvoiceFigures } from "./invoice-figures.js";
@@ -14,7 +14,7 @@ import { type StripeRefunds, idOf, providerRefundOf } from "./refunds-stripe.js"
 import { ForeignSubscriptionError, type StripeBilling, invoiceStateOf, stateOf } from "./stripe-billing.js";
 import { StripeInvoiceNumbers } from "./stripe-invoice-number.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
-import type { Invoice, ProviderInvoiceState } from "./subscriptions.constants.js";
+import type { Invoice, ProviderInvoiceState, ProviderSubscriptionState } from "./subscriptions.constants.js";
 import type { SubscriptionsService } from "./subscriptions.service.js";
 
 export interface Difference {
@@ -53,7 +53,7 @@ export interface ReconcileDeps {
   transaction: TransactionRunner;
   log: Logger;
   /** The subscriptions' row locks (docs/decisions.md#35); a ChangesRepository unless given. */
-  changes?: Pick<ChangesRepository, "lockByProviderId">;
+  changes?: Pick<ChangesRepository, "lockByProviderId" | "versions">;
   /** Quote payments and disputes (reconcile-quotes.ts, docs/decisions.md#53); none in demo mode. */
   quotes?: Pick<QuoteReconciler, "quoteInvoice" | "payments" | "disputes" | "holds"> | null;
   /** A paid invoice's figures corrected is an audit event (docs/decisions.md#50). */
@@ -91,7 +91,7 @@ const same = (a: string | null | undefined, b: Date | null) =>
 const issueTime = (state: ProviderInvoiceState) => (state.issuedAt ?? state.periodStart).getTime();
 
 export class Reconciler {
-  private readonly changes: Pick<ChangesRepository, "lockByProviderId">;
+  private readonly changes: Pick<ChangesRepository, "lockByProviderId" | "versions">;
   private readonly numbers: StripeInvoiceNumbers | null;
 
   constructor(private readonly deps: ReconcileDeps) {
@@ -137,22 +137,16 @@ export class Reconciler {
         if (!same(local.cancelAt, state.cancelAt)) changes.push("cancellation date");
         if (!changes.length) continue;
       }
-      // As a webhook does (docs/decisions.md#35): the row locked first, then read back with its customer (the payer's
-      // e-mail) under the lock, so a change stored meanwhile is never overwritten by an older read. Its invoices are
-      // the invoices' pass's, which numbers the missed ones in their order of issue (docs/decisions.md#54).
-      await this.deps.transaction(async (tx) => {
-        await this.changes.lockByProviderId("stripe", subscription.id, tx);
-        const read = this.deps.billing ? await this.deps.billing.readBack(subscription.id) : { state };
-        await this.deps.subscriptions.applyProviderState(read.state, tx, { actor: "stripe" });
-      });
+      // Its invoices are the invoices' pass's, which numbers the missed ones in their order of issue (#54).
+      const repaired = await this.storeRead(subscription.id, state);
       differences.push(
         local
-          ? { kind: "subscription_changed", id: subscription.id, detail: changes.join(", "), repaired: true }
+          ? { kind: "subscription_changed", id: subscription.id, detail: changes.join(", "), repaired }
           : {
               kind: "subscription_missing",
               id: subscription.id,
               detail: `${state.planType}, ${state.status}`,
-              repaired: true,
+              repaired,
             },
       );
     }
@@ -251,6 +245,28 @@ export class Reconciler {
       : "Haven and Stripe agree";
     this.deps.log.info({ checked, differences: differences.length }, `reconcile: ${message}`);
     return { mode: "stripe", checked, differences, message };
+  }
+
+  /**
+   * As a webhook does (docs/decisions.md#56): read back with its customer (the payer's e-mail) with no transaction
+   * open, then stored under the row's lock unless the row changed meanwhile (its version), else read again, so a
+   * change stored meanwhile is never overwritten by an older read. False when it kept changing: what changes it
+   * (a webhook, a staff change) stores Stripe's state itself.
+   */
+  private async storeRead(id: string, listed: ProviderSubscriptionState): Promise<boolean> {
+    const versions = (tx: Tx) => this.changes.versions("stripe", { subscription: id }, tx);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const seen = await this.deps.transaction(versions);
+      const read = this.deps.billing ? await this.deps.billing.readBack(id) : { state: listed };
+      const stored = await this.deps.transaction(async (tx) => {
+        await this.changes.lockByProviderId("stripe", id, tx);
+        if ((await versions(tx)) !== seen) return false;
+        await this.deps.subscriptions.applyProviderState(read.state, tx, { actor: "stripe" });
+        return true;
+      });
+      if (stored) return true;
+    }
+    return false;
   }
 
   /**
