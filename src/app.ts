@@ -26,6 +26,7 @@ import { plansApi } from "./modules/plans/plans.routes.js";
 import { checkoutApi, checkoutFormActions, checkoutPages } from "./modules/payments/checkout.routes.js";
 import { customersApi, customersPages } from "./modules/customers/customers.routes.js";
 import { bookingsApi, bookingsPages } from "./modules/bookings/bookings.routes.js";
+import { bookingsDeskPages } from "./modules/bookings/bookings-desk.routes.js";
 import { onboardingApi, onboardingPages } from "./modules/onboarding/onboarding.routes.js";
 import { inspectionsApi, inspectionsPages } from "./modules/inspections/inspections.routes.js";
 import { dashboardApi, dashboardPages } from "./modules/dashboard/dashboard.routes.js";
@@ -308,6 +309,7 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   app.use(checkoutPages(checkout));
   app.use(customersPages({ demoCustomer: DEMO_CUSTOMER }));
   app.use(bookingsPages(bookingsDeps));
+  app.use(bookingsDeskPages({ bookings: container.bookings, staffPage: staffShell, timeZone: env.BUSINESS_TZ }));
   app.use(onboardingPages(onboardingDeps));
   app.use(
     inspectionsPages({

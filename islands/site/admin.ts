@@ -64,11 +64,18 @@ function menu(): void {
   });
 }
 
-/** 'View Details' opens the dialog at once with a spinner; htmx then swaps the details in. */
+/**
+ * 'View Details' (and the bookings desk's 'Reschedule') opens the dialog at once with a spinner; htmx then swaps
+ * the details in. A form in it marked data-close-on-success closes it once its change is made.
+ */
 function detailsDialog(): void {
-  const dialog = document.querySelector<HTMLDialogElement>("[data-property-dialog]");
+  const dialog = document.querySelector<HTMLDialogElement>("[data-property-dialog], [data-details-dialog]");
   if (!dialog) return;
-  const body = dialog.querySelector<HTMLElement>("#property-dialog-body")!;
+  const body = dialog.querySelector<HTMLElement>("#property-dialog-body, [data-dialog-body]")!;
+  document.body.addEventListener("htmx:afterRequest", (event) => {
+    const { elt, successful } = (event as CustomEvent<{ elt: Element; successful: boolean }>).detail;
+    if (successful && dialog.contains(elt) && elt.closest("[data-close-on-success]")) dialog.close();
+  });
   document.body.addEventListener("htmx:beforeRequest", (event) => {
     const elt = (event as CustomEvent<{ elt: Element }>).detail.elt;
     if (!elt.closest("[data-open-details]")) return;
@@ -83,11 +90,15 @@ function detailsDialog(): void {
   dialog.addEventListener("close", () => body.replaceChildren());
 }
 
-/** After the pager or the refresh button replaced the results, keyboard focus goes to the results' heading. */
+/**
+ * After the pager or the refresh button replaced the results, keyboard focus goes to the results' heading; after
+ * a change answered in words (the bookings desk), to those words.
+ */
 function focusResults(): void {
   document.body.addEventListener("htmx:afterSettle", (event) => {
     const elt = (event as CustomEvent<{ requestConfig?: { elt?: Element } }>).detail.requestConfig?.elt;
     if (elt?.closest(".pager, [data-refresh]")) document.getElementById("results-heading")?.focus();
+    else if (elt?.closest("[data-focus-answer]")) document.querySelector<HTMLElement>("[data-answer]")?.focus();
   });
 }
 

@@ -10,6 +10,7 @@ export const ADMIN_SECTIONS = [
   { key: "my-day", label: "My Day", href: "/admin/my-day", icon: "clock" },
   { key: "properties", label: "Properties", href: "/admin/properties", icon: "home" },
   { key: "inspections", label: "Inspections", href: "/admin/inspections", icon: "clipboard" },
+  { key: "bookings", label: "Bookings", href: "/admin/bookings", icon: "calendar" },
   { key: "reports", label: "Reports", href: "/admin/reports", icon: "report" },
   { key: "quote-requests", label: "Quote Requests", href: "/admin/quote-requests", icon: "quote" },
   // The bell's list has its own entry (docs/decisions.md#55), shown to the roles that get the bell.

@@ -130,6 +130,12 @@ export const ROLE_RULES: Readonly<Record<string, RoleRule>> = {
   "GET /api/inspection-bookings": everyone(BOOKINGS),
   "POST /api/inspection-bookings": office(BOOKINGS),
   "PATCH /api/inspection-bookings/:id": office(BOOKINGS),
+  // The bookings desk (docs/decisions.md#58): the office's and the owner's.
+  "GET /admin/bookings": office(BOOKINGS),
+  "GET /admin/bookings/:id/reschedule": office(BOOKINGS),
+  "POST /admin/bookings/:id/assign": office(BOOKINGS),
+  "POST /admin/bookings/:id/reschedule": office(BOOKINGS),
+  "POST /admin/bookings/:id/cancel": office(BOOKINGS),
   // The door code of a visit: an inspector only for a booking given to them (docs/decisions.md#38).
   "GET /api/inspection-bookings/:id/access-code": everyone(
     "read the door codes of other inspectors' visits",

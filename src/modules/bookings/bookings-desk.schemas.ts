@@ -45,14 +45,17 @@ export const staffBookingsQuerySchema = staffListQuerySchema
     inspector: z.preprocess(
       blank,
       z
-        .union([
-          z.literal("unassigned"),
-          z.coerce
-            .number({ message: "Inspector must be an inspector's id or unassigned" })
-            .int("Inspector must be an inspector's id or unassigned")
-            .positive("Inspector must be an inspector's id or unassigned")
-            .max(2_147_483_647, "Inspector must be an inspector's id or unassigned"),
-        ])
+        .union(
+          [
+            z.literal("unassigned"),
+            z.coerce
+              .number({ message: "Inspector must be an inspector's id or unassigned" })
+              .int("Inspector must be an inspector's id or unassigned")
+              .positive("Inspector must be an inspector's id or unassigned")
+              .max(2_147_483_647, "Inspector must be an inspector's id or unassigned"),
+          ],
+          { message: "Inspector must be an inspector's id or unassigned" },
+        )
         .optional()
         .meta({ description: "An inspector's id, or `unassigned`: the bookings given to nobody" }),
     ),

@@ -75,8 +75,7 @@ export function bookingsApi(deps: BookingsRoutesDeps): Router {
       // labels; the desk's filters (docs/decisions.md#58); `format=csv` every booking of the filter.
       const { format, ...filter } = query(req, staffBookingsQuerySchema);
       const scoped = { ...filter, inspectorId: inspectorScopeOf(req) };
-      if (format === "csv")
-        return sendCsv(res, { name: "bookings", batches: deps.bookings.exportForStaff(scoped) });
+      if (format === "csv") return sendCsv(res, { name: "bookings", batches: deps.bookings.exportForStaff(scoped) });
       const { rows, total } = await deps.bookings.listForStaff(scoped);
       res.setHeader("X-Total-Count", String(total));
       return void res.json(rows);

@@ -253,11 +253,7 @@ export class BookingsService {
     return this.transaction((tx) => this.placement.assignOpen(tx, options.from));
   }
 
-  /**
-   * An inspector was deactivated (the staff accounts' port, docs/decisions.md#37): in the caller's transaction,
-   * their scheduled bookings from today on lose them and go to the other inspectors free then (least loaded);
-   * those nobody can take stay unassigned, where the office's calendar lists them.
-   */
+  /** An inspector was deactivated (docs/decisions.md#37): their bookings from today go to others free, else nobody. */
   async releaseInspector(tx: Tx, inspectorId: number, now: Date): Promise<{ released: number; assigned: number }> {
     return this.placement.releaseInspector(tx, inspectorId, todayIn(this.settings.timeZone, now));
   }
@@ -316,11 +312,17 @@ export class BookingsService {
     };
   }
 
-  /** A door code, asked for at the door, never in a page kept offline (docs/decisions.md#38); roles check whose. */
-  async accessCode(id: number): Promise<{ bookingId: number; label: string; accessCode: string | null }> {
+  /** One booking as staff read it (the desk's dialog); 404 when there is none. */
+  async findForStaff(id: number): Promise<Booking> {
     const booking = await this.bookings.find(id);
     if (!booking) throw new NotFoundError("Booking not found");
-    return { bookingId: id, label: accessCodeLabel(booking.accessMethod), accessCode: booking.accessCode };
+    return forStaff(booking);
+  }
+
+  /** A door code, asked for at the door, never in a page kept offline (docs/decisions.md#38); roles check whose. */
+  async accessCode(id: number): Promise<{ bookingId: number; label: string; accessCode: string | null }> {
+    const { accessMethod, accessCode } = await this.findForStaff(id);
+    return { bookingId: id, label: accessCodeLabel(accessMethod), accessCode };
   }
 
   /** Active inspectors, for the booking dialog's choice. */

@@ -77,11 +77,9 @@ const inspectionWithEntries: z.ZodType<InspectionWithEntries> = z
         specialRequests: z.string().nullable(),
         bookingNotes: z.string().nullable(),
         homeownerNotes: z.string().nullable().meta({ description: "The intake's 'Notes for your inspector'" }),
-        hasAccessCode: z
-          .boolean()
-          .meta({
-            description: "A door code was given: GET /api/inspection-bookings/{bookingId}/access-code reads it",
-          }),
+        hasAccessCode: z.boolean().meta({
+          description: "A door code was given: GET /api/inspection-bookings/{bookingId}/access-code reads it",
+        }),
       })
       .optional()
       .meta({
