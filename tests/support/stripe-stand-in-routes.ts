@@ -2,7 +2,7 @@
 // Stripe's page shows them before Pay), PaymentIntents, Tax Rates, customers, Prices found by lookup key, and the
 // billing portal's configurations and sessions.
 import { randomBytes } from "node:crypto";
-import { type ApiRequest, type Obj, id, list, listParam, metadataOf } from "./stripe-stand-in-kit.js";
+import { type ApiRequest, DECLINED, type Obj, id, list, listParam, metadataOf } from "./stripe-stand-in-kit.js";
 import { StandInScenarios } from "./stripe-stand-in-scenarios.js";
 
 export class StandInCatalogue extends StandInScenarios {
@@ -127,7 +127,17 @@ export class StandInCatalogue extends StandInScenarios {
     const routes: [string, RegExp, (m: RegExpExecArray) => void][] = [
       ["POST", /^\/v1\/checkout\/sessions$/, () => answer(this.createSession(form))],
       ["GET", /^\/v1\/checkout\/sessions\/([\w]+)$/, found(this.sessions, "checkout.session", true)],
-      ["POST", /^\/v1\/payment_intents$/, () => json(200, this.createIntent(form))],
+      [
+        "POST",
+        /^\/v1\/payment_intents$/,
+        () => {
+          const intent = this.createIntent(form);
+          // "confirm … off_session": a card that fails is a card error, the intent left requiring a payment method.
+          if (form.confirm === "true" && intent.status !== "succeeded")
+            r.declined(DECLINED, { payment_intent: intent });
+          else json(200, intent);
+        },
+      ],
       ["GET", /^\/v1\/payment_intents\/([\w]+)$/, found(this.intents, "payment_intent")],
       [
         "GET",
@@ -202,8 +212,23 @@ export class StandInCatalogue extends StandInScenarios {
       status: "requires_payment_method",
       metadata: metadataOf(form),
       receipt_email: null,
+      customer: form.customer ?? null,
+      payment_method: form.payment_method ?? null,
     };
     this.intents.set(intentId, intent);
+    // "confirm: Set to true to attempt to confirm this PaymentIntent immediately" with the payment_method given.
+    if (form.confirm === "true") {
+      const card = form.payment_method ?? null;
+      if (card && !this.failingCards.has(card))
+        Object.assign(intent, { status: "succeeded", amount_received: intent.amount });
+      else
+        intent.last_payment_error = {
+          type: "card_error",
+          code: "card_declined",
+          message: DECLINED,
+          payment_method: card ? { id: card } : null,
+        };
+    }
     return intent;
   }
 

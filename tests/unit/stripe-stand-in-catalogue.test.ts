@@ -134,3 +134,27 @@ describe("billingPortal.configurations and billingPortal.sessions", () => {
     ).rejects.toMatchObject({ statusCode: 404 });
   });
 });
+
+describe("paymentIntents.create with confirm and off_session (a home's tax owed, src/modules/subscriptions/home-tax.ts)", () => {
+  it('"confirm: Set to true to attempt to confirm this PaymentIntent immediately"; a declined card is a card error', async () => {
+    const customer = await c.stripe.customers.create({ email: "owed@example.com" });
+    const params = {
+      amount: 3296,
+      currency: "cad",
+      customer: customer.id,
+      payment_method: "pm_card_owed",
+      off_session: true,
+      confirm: true,
+    };
+    const paid = await c.stripe.paymentIntents.create(params);
+    expect(paid).toMatchObject({ status: "succeeded", amount_received: 3296, customer: customer.id });
+    c.standIn.failingCards.add("pm_card_failing");
+    await expect(
+      c.stripe.paymentIntents.create({ ...params, payment_method: "pm_card_failing" }),
+    ).rejects.toMatchObject({
+      statusCode: 402,
+      type: "StripeCardError",
+      code: "card_declined",
+    });
+  });
+});

@@ -127,6 +127,47 @@ export class HomeTaxRepository {
     );
   }
 
+  /** The charge of an invoice's tax owed, when it was written (Stripe's is written open, then charged). */
+  async adjustmentOf(invoiceId: number, tx: Tx): Promise<number | null> {
+    const row = await tx("invoices")
+      .where({ provider_invoice_id: adjustmentInvoiceId(invoiceId) })
+      .first("id");
+    return row ? (row.id as number) : null;
+  }
+
+  /** A charge of tax owed still to be charged: open and never tried (a declined card is staff's to follow up). */
+  async openAdjustment(id: number): Promise<{ number: string; amountCents: number } | null> {
+    const row = await this.db("invoices")
+      .where({ id, status: "open", billing_reason: "tax_adjustment", attempt_count: 0 })
+      .first("number", "amount_cents");
+    return row ? { number: row.number as string, amountCents: cents(row.amount_cents) } : null;
+  }
+
+  /**
+   * Stripe's answer to the charge, under the invoice's lock (the caller holds the subscription's): paid, with its
+   * PaymentIntent (refunds and disputes find it by that, as a quote invoice's), or declined with the card's message.
+   * False when it was recorded already.
+   */
+  async recordAdjustmentPayment(
+    id: number,
+    answer: { paymentIntentId: string | null; declined: string | null; at: Date },
+    tx: Tx,
+  ): Promise<boolean> {
+    const row = await tx("invoices").where({ id }).forUpdate().first("status", "attempt_count", "amount_cents");
+    if (row?.status !== "open" || (row.attempt_count as number) > 0) return false;
+    await tx("invoices")
+      .where({ id })
+      .update({
+        payment_intent_id: answer.paymentIntentId,
+        attempt_count: 1,
+        ...(answer.declined
+          ? { failure_reason: answer.declined }
+          : { status: "paid", paid_at: answer.at, amount_paid_cents: row.amount_cents }),
+        updated_at: tx.fn.now(),
+      });
+    return true;
+  }
+
   /**
    * The charge of the tax an invoice owed (docs/decisions.md#57): an invoice of its own, numbered now from the same
    * counter (no gap), nothing before tax, the owed lines, for the same period; paid at once with the demo provider.

@@ -20,20 +20,20 @@ import {
 } from "./home-tax.repository.js";
 import type { RefundsRepository } from "./refunds.repository.js";
 import type { RefundsService } from "./refunds.js";
-import { taxAtStripe } from "./stripe-home-tax.js";
+import { chargeTaxAtStripe, taxAtStripe } from "./stripe-home-tax.js";
 import { SERVING_STATUSES } from "./subscriptions.constants.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 
 export interface HomeTaxDeps {
   rows: HomeTaxRepository;
   subscriptions: Pick<SubscriptionsRepository, "find" | "logEvent" | "invoiceRows">;
-  refunds: Pick<RefundsService, "store">;
+  refunds: Pick<RefundsService, "store" | "refund">;
   refundRows: Pick<RefundsRepository, "lockInvoice">;
   mailer: Pick<BillingMailer, "send">;
   transaction: TransactionRunner;
   /** Stripe's client; null in demo mode. */
   stripe: Stripe | null;
-  /** The staff bell: a Stripe first invoice whose difference staff settle (the provider's charge is not made here). */
+  /** The staff bell: a charge of the tax owed that the card declined. */
   notifications?: Pick<Notifications, "raise"> | null;
   log: Logger;
   settings: {
@@ -53,6 +53,14 @@ export interface HomeTaxOutcome {
   /** The charge of the first invoice's tax owed (its invoice id), and the credit note of the tax given back. */
   chargeInvoiceId: number | null;
   creditNoteRefundId: number | null;
+}
+
+/** A first invoice's difference: the tax it owed, the tax it charged too much, and why (the e-mails say it). */
+interface Settlement {
+  first: FirstInvoice;
+  owed: TaxLine[];
+  back: TaxLine[];
+  reason: string;
 }
 
 const cad = (c: number) => `$${(c / 100).toFixed(2)}`;
@@ -111,6 +119,7 @@ export class HomeTax {
     const live = SERVING_STATUSES.includes(home.status) || home.status === "incomplete";
     if (home.provider === "stripe" && this.deps.stripe && this.deps.settings.taxRegistered && live)
       await taxAtStripe(this.deps.stripe, home.providerSubscriptionId, to, todayIn(this.deps.settings.timeZone, now));
+    if (settled?.atStripe) await this.settleAtStripe(home, settled.atStripe, settled.chargeInvoiceId, actor, now);
     return {
       from,
       to,
@@ -146,9 +155,25 @@ export class HomeTax {
   }
 
   /**
-   * The first invoice taxed in another province than the home's: the tax it owed charged on an invoice of its own,
-   * the tax it charged too much given back on a credit note, once (the subscription's row is held, then the
-   * invoice's). Stripe's subscriptions: the staff bell says what to settle, with the figures.
+   * The first invoice taxed in another province than the home's: what it owed and what it charged too much, or null
+   * (none, not paid, no difference, or the business charges no tax). Read under the subscription's row lock.
+   */
+  private async difference(home: TaxedHome, to: Province, tx: Tx): Promise<Settlement | null> {
+    const { rows, settings } = this.deps;
+    if (!settings.taxRegistered) return null;
+    const first = await rows.lockFirstInvoice(home.id, tx);
+    if (!first) return null;
+    const should = taxFor(first.subtotalCents, to, todayIn(settings.timeZone, first.issuedAt));
+    const { owed, back } = taxDifference(first.taxLines, should.lines);
+    if (!owed.length && !back.length) return null;
+    const reason = `Your first invoice was taxed for ${first.taxProvince ?? "another province"}; your home is in ${to}, whose tax applies (${should.lines.map((l) => l.label).join(" + ")}).`;
+    return { first, owed, back, reason };
+  }
+
+  /**
+   * Under the subscription's row lock: the first invoice's difference settled once. The demo provider's at once: the
+   * tax owed on a paid invoice of its own, the tax charged too much on a credit note. Stripe's: the charge's invoice
+   * written open (its number taken now), the rest after the commit (settleAtStripe).
    */
   private async settle(
     home: TaxedHome,
@@ -156,20 +181,27 @@ export class HomeTax {
     actor: string,
     tx: Tx,
     now: Date,
-  ): Promise<{ chargeInvoiceId: number | null; creditNoteRefundId: number | null } | null> {
-    const { rows, subscriptions, refunds, refundRows, mailer, settings } = this.deps;
-    if (!settings.taxRegistered) return null;
-    const first = await rows.lockFirstInvoice(home.id, tx);
-    if (!first || (await rows.settled(first.id, tx))) return null;
-    const should = taxFor(first.subtotalCents, to, todayIn(settings.timeZone, first.issuedAt));
-    const { owed, back } = taxDifference(first.taxLines, should.lines);
-    if (!owed.length && !back.length) return null;
-    const reason = `Your first invoice was taxed for ${first.taxProvince ?? "another province"}; your home is in ${to}, whose tax applies (${should.lines.map((l) => l.label).join(" + ")}).`;
+  ): Promise<{
+    chargeInvoiceId: number | null;
+    creditNoteRefundId: number | null;
+    atStripe: Settlement | null;
+  } | null> {
+    const { rows, refunds, refundRows } = this.deps;
+    const diff = await this.difference(home, to, tx);
+    if (!diff) return null;
+    const { first, owed, back, reason } = diff;
     if (first.provider !== "demo") {
-      await this.askStaff(home, first, { owed, back, to }, tx);
-      return null;
+      const chargeInvoiceId = owed.length
+        ? ((await rows.adjustmentOf(first.id, tx)) ??
+          (await rows.insertAdjustment(
+            { subscriptionId: home.id, first, lines: owed, province: to, paidAt: null },
+            tx,
+            now,
+          )))
+        : null;
+      return { chargeInvoiceId, creditNoteRefundId: null, atStripe: diff };
     }
-    const sub = (await subscriptions.find(home.id, tx))!;
+    if (await rows.settled(first.id, tx)) return null;
     let creditNoteRefundId: number | null = null;
     if (back.length) {
       const invoice = (await refundRows.lockInvoice(first.id, tx))!;
@@ -195,49 +227,89 @@ export class HomeTax {
         tx,
         now,
       );
-      const stored = (await subscriptions.invoiceRows.find(chargeInvoiceId, tx))!;
-      await subscriptions.logEvent(
-        home.id,
-        { kind: "tax_charged", actor, detail: { invoice: stored.number, of: first.id, amountCents: sum(owed) } },
-        tx,
-      );
-      await mailer.send("receipt", sub, tx, {
-        amount: sum(owed) / 100,
-        periodStart: first.periodStart.toISOString(),
-        periodEnd: first.periodEnd.toISOString(),
-        invoice: mailInvoice(stored),
-        reason,
-      });
+      await this.charged(home.id, chargeInvoiceId, first, reason, actor, tx);
     }
-    return { chargeInvoiceId, creditNoteRefundId };
+    return { chargeInvoiceId, creditNoteRefundId, atStripe: null };
   }
 
-  /** A Stripe first invoice's difference: logged on the subscription and rung on the staff bell, with the figures. */
-  private async askStaff(
-    home: TaxedHome,
+  /** A charge of the tax owed is paid: logged, and its receipt (saying why) e-mailed. */
+  private async charged(
+    subscriptionId: number,
+    invoiceId: number,
     first: FirstInvoice,
-    diff: { owed: TaxLine[]; back: TaxLine[]; to: Province },
+    reason: string,
+    actor: string,
     tx: Tx,
-  ): Promise<void> {
-    const describe = (lines: TaxLine[]) => lines.map((l) => `${l.label} ${cad(l.amountCents)}`).join(", ");
-    await this.deps.subscriptions.logEvent(
-      home.id,
+  ) {
+    const { subscriptions, mailer } = this.deps;
+    const stored = (await subscriptions.invoiceRows.find(invoiceId, tx))!;
+    await subscriptions.logEvent(
+      subscriptionId,
       {
-        kind: "tax_settlement_due",
-        actor: "system",
-        detail: { invoice: first.id, to: diff.to, owed: diff.owed, back: diff.back },
+        kind: "tax_charged",
+        actor,
+        detail: { invoice: stored.number, of: first.id, amountCents: Math.round(stored.amount * 100) },
       },
       tx,
     );
-    await this.deps.notifications?.raise(tx, {
-      kind: "payment-failed",
-      recordType: "subscription",
-      recordId: home.id,
-      link: `/admin/subscriptions/${home.id}`,
-      text: `The first invoice was taxed for ${first.taxProvince ?? "another province"}, the home is in ${diff.to}: ${
-        diff.owed.length ? `owed ${describe(diff.owed)}` : ""
-      }${diff.owed.length && diff.back.length ? "; " : ""}${diff.back.length ? `to credit ${describe(diff.back)}` : ""}`,
-      onceKey: `tax-settlement:${first.id}`,
+    const sub = (await subscriptions.find(subscriptionId, tx))!;
+    await mailer.send("receipt", sub, tx, {
+      amount: stored.amount,
+      periodStart: first.periodStart.toISOString(),
+      periodEnd: first.periodEnd.toISOString(),
+      invoice: mailInvoice(stored),
+      reason,
+    });
+  }
+
+  /**
+   * Stripe, after the commit and with no lock held (docs/decisions.md#52): the tax charged too much refunded through
+   * the refunds (their intent, key and finishing job; a repeat is the same refund), and the tax owed charged with one
+   * PaymentIntent, then recorded under the subscription's lock and the invoice's. A declined card leaves the charge
+   * open and rings the staff bell; it is not tried again by itself.
+   */
+  private async settleAtStripe(
+    home: TaxedHome,
+    diff: Settlement,
+    chargeInvoiceId: number | null,
+    actor: string,
+    now: Date,
+  ) {
+    const { refunds, rows, stripe, transaction, notifications, log } = this.deps;
+    const { first, back, reason } = diff;
+    if (back.length)
+      await refunds.refund(first.id, {
+        amountCents: sum(back),
+        reason,
+        actor,
+        key: adjustmentRefundKey(first.id),
+        taxLines: back,
+      });
+    if (chargeInvoiceId === null || !stripe) return;
+    const open = await rows.openAdjustment(chargeInvoiceId);
+    if (!open) return;
+    const { paymentIntentId, declined } = await chargeTaxAtStripe(
+      stripe,
+      {
+        subscriptionId: home.providerSubscriptionId,
+        amountCents: open.amountCents,
+        description: `Haven invoice ${open.number}: the tax of the home's province`,
+        invoiceId: chargeInvoiceId,
+      },
+      log,
+    );
+    await transaction(async (tx) => {
+      await rows.lock(home.id, tx);
+      if (!(await rows.recordAdjustmentPayment(chargeInvoiceId, { paymentIntentId, declined, at: now }, tx))) return;
+      if (!declined) return this.charged(home.id, chargeInvoiceId, first, reason, actor, tx);
+      await notifications?.raise(tx, {
+        kind: "payment-failed",
+        recordType: "subscription",
+        recordId: home.id,
+        link: `/admin/subscriptions/${home.id}`,
+        text: `The tax of the home's province (${open.number}, ${cad(open.amountCents)}) could not be charged: ${declined}`,
+        onceKey: `tax-charge:${chargeInvoiceId}`,
+      });
     });
   }
 }

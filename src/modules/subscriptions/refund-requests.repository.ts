@@ -3,6 +3,7 @@
 // until Stripe's answer is recorded as a refund; deleted when Stripe certainly refused it (nothing changed).
 import type { Knex } from "knex";
 import type { Tx } from "../../db/transaction.js";
+import type { TaxLine } from "../tax/index.js";
 
 type Db = Knex | Tx;
 
@@ -25,6 +26,8 @@ export interface RefundIntent {
   attempts: number;
   lastError: string | null;
   createdAt: string;
+  /** The tax it gives back when it is only tax charged in the wrong province (docs/decisions.md#57); else null. */
+  taxLines: TaxLine[] | null;
 }
 
 const toIntent = (row: Record<string, unknown>): RefundIntent => ({
@@ -40,6 +43,7 @@ const toIntent = (row: Record<string, unknown>): RefundIntent => ({
   attempts: row.attempts as number,
   lastError: (row.last_error as string | null) ?? null,
   createdAt: new Date(row.created_at as string).toISOString(),
+  taxLines: (row.tax_lines as TaxLine[] | null | undefined) ?? null,
 });
 
 export class RefundRequestsRepository {
@@ -87,7 +91,9 @@ export class RefundRequestsRepository {
 
   /** The intent, written in the caller's transaction (it holds the invoice's row lock). */
   async insert(
-    intent: Pick<RefundIntent, "invoiceId" | "requestKey" | "amountCents" | "reason" | "actor">,
+    intent: Pick<RefundIntent, "invoiceId" | "requestKey" | "amountCents" | "reason" | "actor"> & {
+      taxLines?: TaxLine[] | null;
+    },
     tx: Tx,
   ): Promise<RefundIntent> {
     const [row] = await tx("refund_requests")
@@ -97,6 +103,7 @@ export class RefundRequestsRepository {
         amount_cents: intent.amountCents,
         reason: intent.reason,
         actor: intent.actor,
+        tax_lines: intent.taxLines ? JSON.stringify(intent.taxLines) : null,
       })
       .returning("*");
     return toIntent(row);

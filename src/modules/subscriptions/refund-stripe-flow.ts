@@ -157,6 +157,7 @@ export class RefundStripeFlow {
             reason: intent.reason,
             actor: intent.actor,
             requestKey: intent.requestKey,
+            taxLines: intent.taxLines ?? undefined,
           },
           tx,
         ));

@@ -47,6 +47,8 @@ export interface RefundRequest {
   expectedRefundedCents?: number;
   /** The subscription the invoice must bill (a staff page's form): another's is not found. */
   subscriptionId?: number;
+  /** Only tax charged in the wrong province, these lines (docs/decisions.md#57); else the tax is in proportion. */
+  taxLines?: TaxLine[];
 }
 
 const money = (cents: number) => `$${(cents / 100).toFixed(2)}`;
@@ -159,6 +161,7 @@ export class RefundsService {
           actor: input.actor,
           requestKey,
           notify,
+          taxLines: input.taxLines,
         },
         tx,
       );
@@ -175,7 +178,14 @@ export class RefundsService {
     if (invoice.quoteRequestId && !invoice.paymentIntentId)
       throw new ConflictError("This invoice was not paid by card through Stripe: refund it in Stripe's dashboard");
     const created = await requests.insert(
-      { invoiceId: invoice.id, requestKey, amountCents, reason: input.reason, actor: input.actor },
+      {
+        invoiceId: invoice.id,
+        requestKey,
+        amountCents,
+        reason: input.reason,
+        actor: input.actor,
+        taxLines: input.taxLines,
+      },
       tx,
     );
     // Whatever happens to this request after the commit, the job finishes it (docs/decisions.md#52).
@@ -219,6 +229,7 @@ export class RefundsService {
         reason: intent?.reason ?? refund.reason,
         actor: intent?.actor ?? "stripe",
         requestKey: intent?.requestKey ?? null,
+        taxLines: intent?.taxLines ?? undefined,
         createdAt: intent ? undefined : refund.createdAt,
       },
       tx,

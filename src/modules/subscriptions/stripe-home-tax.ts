@@ -79,3 +79,47 @@ export async function taxAtStripe(
   );
   return "subscription";
 }
+
+/**
+ * The tax a first invoice owed, charged at Stripe (docs/decisions.md#57): one PaymentIntent, confirmed off session
+ * with the card the subscription pays with (its own, else its customer's default), its key from Haven's invoice so a
+ * repeat is the same charge. A declined card is an answer (`declined`), not a failure to retry.
+ */
+export async function chargeTaxAtStripe(
+  stripe: Stripe,
+  input: { subscriptionId: string; amountCents: number; description: string; invoiceId: number },
+  log?: Logger,
+): Promise<{ paymentIntentId: string | null; declined: string | null }> {
+  const sub = await readAtStripe(
+    () => stripe.subscriptions.retrieve(input.subscriptionId, { expand: ["customer"] }),
+    log,
+  );
+  const customer = typeof sub.customer === "object" && !("deleted" in sub.customer) ? sub.customer : null;
+  const card = idOf(sub.default_payment_method) ?? idOf(customer?.invoice_settings?.default_payment_method);
+  if (!card) return { paymentIntentId: null, declined: "No card is on file for this plan." };
+  try {
+    const intent = await stripe.paymentIntents.create(
+      {
+        amount: input.amountCents,
+        currency: "cad",
+        customer: idOf(sub.customer)!,
+        payment_method: card,
+        off_session: true,
+        confirm: true,
+        description: input.description,
+        metadata: { haven_tax_invoice: String(input.invoiceId) },
+      },
+      { idempotencyKey: `haven-tax-invoice-${input.invoiceId}` },
+    );
+    return intent.status === "succeeded"
+      ? { paymentIntentId: intent.id, declined: null }
+      : {
+          paymentIntentId: intent.id,
+          declined: intent.last_payment_error?.message ?? "The card payment did not go through.",
+        };
+  } catch (error) {
+    const card = error as { type?: string; message?: string; payment_intent?: { id?: string } };
+    if (card.type !== "StripeCardError") return changeAtStripe(() => Promise.reject(error), log);
+    return { paymentIntentId: card.payment_intent?.id ?? null, declined: card.message ?? "Your card was declined." };
+  }
+}
