@@ -224,6 +224,7 @@ export function bookingsDeskPages(deps: BookingsDeskDeps): Router {
       calendar: free.calendar,
       slots: BOOKING_SLOTS.map((s) => ({ value: s, label: slotLabel(s) })),
       minDate,
+      minDateLabel: longDay.format(utcNoon(minDate)),
       inspectors,
     });
   });
