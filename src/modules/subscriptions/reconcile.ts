@@ -4,10 +4,11 @@
 // invoice whose figures differ from Stripe's is corrected, with an audit event (docs/decisions.md#50).
 import type { Logger } from "pino";
 import type Stripe from "stripe";
-import type { TransactionRunner, Tx } from "../../db/transaction.js";
+import type { TransactionRunner } from "../../db/transaction.js";
 import type { AuditLog } from "../audit/index.js";
 import { ChangesRepository } from "./changes.repository.js";
 import type { InvoiceFigures } from "./invoice-figures.js";
+import { readThenStore } from "./read-then-store.js";
 import type { QuoteDifference, QuoteReconciler } from "./reconcile-quotes.js";
 import type { RefundsService } from "./refunds.js";
 import { type StripeRefunds, idOf, providerRefundOf } from "./refunds-stripe.js";
@@ -254,19 +255,12 @@ export class Reconciler {
    * (a webhook, a staff change) stores Stripe's state itself.
    */
   private async storeRead(id: string, listed: ProviderSubscriptionState): Promise<boolean> {
-    const versions = (tx: Tx) => this.changes.versions("stripe", { subscription: id }, tx);
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const seen = await this.deps.transaction(versions);
-      const read = this.deps.billing ? await this.deps.billing.readBack(id) : { state: listed };
-      const stored = await this.deps.transaction(async (tx) => {
-        await this.changes.lockByProviderId("stripe", id, tx);
-        if ((await versions(tx)) !== seen) return false;
-        await this.deps.subscriptions.applyProviderState(read.state, tx, { actor: "stripe" });
-        return true;
-      });
-      if (stored) return true;
-    }
-    return false;
+    const done = await readThenStore({ transaction: this.deps.transaction, changes: this.changes }, id, {
+      read: async () => (this.deps.billing ? await this.deps.billing.readBack(id) : { state: listed }),
+      lock: (tx) => this.changes.lockByProviderId("stripe", id, tx),
+      store: (tx, read) => this.deps.subscriptions.applyProviderState(read.state, tx, { actor: "stripe" }),
+    });
+    return done !== null;
   }
 
   /**

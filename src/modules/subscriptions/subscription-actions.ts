@@ -21,6 +21,7 @@ import {
 import type { ChangesRepository } from "./changes.repository.js";
 import { DEMO_FAILING_CARD, type DemoBilling } from "./demo-billing.js";
 import { type ProviderState, loadSubscription, publicSubscription } from "./provider-state.js";
+import { readThenStore } from "./read-then-store.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 import { ENDED_STATUSES, type Subscription } from "./subscriptions.constants.js";
 
@@ -257,25 +258,31 @@ export class SubscriptionActions {
   }
 
   /**
-   * Back from Stripe's card flow, whichever page offered it (My Home, the billing link): under the row's lock, the
-   * customer's new default card becomes the subscription's and pays its open invoice (past due or unpaid), and the
-   * state is stored. Nothing to do (no new card) changes nothing.
+   * Back from Stripe's card flow, whichever page offered it (My Home, the billing link): the customer's new default
+   * card becomes the subscription's and pays its open invoice (past due or unpaid), at Stripe with no transaction
+   * open, then the state is stored under the row's lock (read-then-store.ts, docs/decisions.md#56). Nothing to do
+   * (no new card) changes nothing.
    */
   async afterStripeCard(id: number, input: { actor: string }, now: Date): Promise<Subscription> {
-    const { repo, changes, state: apply, transaction } = this.deps;
-    await loadSubscription(repo, id);
-    return transaction(async (tx) => {
-      await changes.lock(id, tx);
-      const sub = (await repo.find(id, tx))!;
-      if (sub.provider !== "stripe") throw new ConflictError("This subscription's card is not managed by Stripe");
-      const stripe = this.deps.stripe;
-      if (!stripe) throw new BillingUnavailableError();
-      const read = await this.call(() => stripe.adoptCustomerDefaultCard(sub));
-      if (!read) return publicSubscription(sub);
-      const after = await apply.applyProviderState(read.state, tx, { actor: input.actor, now });
-      if (read.invoice) await apply.applyProviderInvoice(read.invoice, tx);
-      return after;
+    const { repo, changes, state: apply, stripe } = this.deps;
+    const sub = await loadSubscription(repo, id);
+    if (sub.provider !== "stripe") throw new ConflictError("This subscription's card is not managed by Stripe");
+    if (!stripe) throw new BillingUnavailableError();
+    const done = await readThenStore(this.deps, sub.providerSubscriptionId, {
+      // Adopted by a first attempt: a second finds nothing to do, and stores the state as it is now.
+      read: async (again) =>
+        (await this.call(() => stripe.adoptCustomerDefaultCard(sub))) ??
+        (again ? { state: await this.call(() => stripe.read(sub)), invoice: null } : null),
+      lock: (tx) => changes.lock(id, tx),
+      store: async (tx, read) => {
+        if (!read) return publicSubscription((await repo.find(id, tx))!);
+        const after = await apply.applyProviderState(read.state, tx, { actor: input.actor, now });
+        if (read.invoice) await apply.applyProviderInvoice(read.invoice, tx);
+        return after;
+      },
     });
+    if (!done) throw new BillingUnavailableError();
+    return done.stored;
   }
 
   /**
