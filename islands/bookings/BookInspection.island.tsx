@@ -117,6 +117,7 @@ export default function BookInspection({ dates }: Props) {
         city: booking.city,
         state: booking.state ?? booking.province ?? "",
         email: booking.clientEmail,
+        postalCode: booking.postalCode ?? undefined,
       });
       window.location.assign("/booking-confirmation");
     },

@@ -5,6 +5,7 @@ import {
   type ConfirmationRecord,
 } from "../../src/modules/bookings/bookings.constants";
 import { longDate } from "../../src/shared/business-time";
+import { visitLengthSentence } from "../../src/shared/visit-length";
 import { ConfirmBadge } from "./form-parts";
 
 interface Props {
@@ -21,6 +22,7 @@ const NEXT_STEPS = [
     title: "Your inspector calls ahead",
     text: "Your assigned inspector contacts you 24 hours before the inspection to confirm.",
   },
+  // The spec's line; the visit's whole length follows it from the record (docs/decisions.md#59).
   { title: "The inspection", text: "Our 114-point inspection takes about 60 minutes." },
   {
     title: "Your Health Report",
@@ -82,7 +84,7 @@ export default function BookingConfirmation(props: Props) {
     );
   }
 
-  const place = [record.city, record.state].filter(Boolean).join(", ");
+  const place = [record.city, [record.state, record.postalCode].filter(Boolean).join(" ")].filter(Boolean).join(", ");
   const access = record.accessMethod ? (ACCESS_METHOD_LABELS[record.accessMethod] ?? record.accessMethod) : null;
 
   return (
@@ -132,6 +134,11 @@ export default function BookingConfirmation(props: Props) {
               <div>
                 <p className="font-semibold">{step.title}</p>
                 <p className="text-sm text-ink/80">{step.text}</p>
+                {step.title === "The inspection" && (
+                  <p className="text-sm text-ink/80" data-testid="confirmation-visit-length">
+                    {visitLengthSentence(record.visitMinutes)}
+                  </p>
+                )}
               </div>
             </li>
           ))}

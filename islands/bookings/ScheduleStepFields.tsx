@@ -7,6 +7,7 @@ import {
 } from "../../src/modules/bookings/bookings.constants";
 import { useEffect } from "react";
 import { TIME_SLOTS, shortDate } from "../../src/shared/business-time";
+import { INSPECTION_ITSELF_MINUTES, visitLength } from "../../src/shared/visit-length";
 import { nextFreeDates, wizardAvailabilityKey } from "./availability";
 import { Field, SelectField } from "../checkout/fields";
 import { ChoiceCards, TextAreaField } from "./form-parts";
@@ -131,7 +132,7 @@ function TimeField({
           : full
             ? "Our inspectors are fully booked that day."
             : limited
-              ? `Times when an inspector is free; about ${answer.data!.durationMinutes / 60} hours on site.`
+              ? `Times when an inspector is free. The visit takes ${visitLength(answer.data!.durationMinutes)}; the inspection itself about ${INSPECTION_ITSELF_MINUTES} minutes.`
               : ""}
       </p>
       {next.length > 0 && (

@@ -7,6 +7,7 @@ import {
   SLOT_TAKEN,
   type WizardPrefill,
 } from "../../src/modules/bookings/bookings.constants";
+import { inspectionMinutes } from "../../src/modules/bookings/availability";
 import { freshTimes, wizardAvailabilityKey } from "./availability";
 import { ApiError, apiRequest, newIdempotencyKey } from "../ui/api";
 import { toast } from "../ui/toast";
@@ -127,6 +128,8 @@ function useScheduleBooking(
         state: booking.state ?? booking.province ?? "",
         accessMethod: booking.accessMethod ?? undefined,
         email: values.email.trim(),
+        postalCode: booking.postalCode ?? undefined,
+        visitMinutes: inspectionMinutes(Number(values.propertySize.replace(/,/g, "")) || null),
       });
       setTimeout(() => window.location.assign("/booking-confirmation"), REDIRECT_DELAY);
     },

@@ -91,9 +91,12 @@ describe("booking confirmation e-mail through SMTP", () => {
     const start = zonedInstant(booking.scheduledDate, "10:30", ctx.env.BUSINESS_TZ);
     expect(ics).toContain("BEGIN:VEVENT");
     expect(ics).toContain(`DTSTART:${icsStamp(start)}`);
-    // A 1,600 sq ft home takes 2 hours (docs/decisions.md#37), and the text says so.
+    // A 1,600 sq ft home's visit takes 2 hours (docs/decisions.md#37), the inspection itself 60 minutes (the spec's
+    // line), and the e-mail and the invitation say which is which (docs/decisions.md#59).
     expect(ics).toMatch(/DURATION:PT(2H|120M)\b/);
-    expect(text).toContain("the inspection takes about 2 hours");
+    const told = "Plan to be home for the whole visit, about 2 hours: the inspection itself takes about 60 minutes";
+    expect(text).toContain(told);
+    expect(ics.replace(/\\,/g, ",")).toContain(told);
     expect(ics).toContain(`UID:booking-${booking.id}@havenhomehealth.ca`);
     expect(ics).toContain("LOCATION:12 Elm Street\\, Saskatoon\\, SK S7K 1A1");
     expect(ics).toContain("SUMMARY:Haven home inspection");
@@ -123,8 +126,8 @@ describe("booking confirmation e-mail through SMTP", () => {
     const ics = calendarOf(evening);
     expect(ics).toContain(`DTSTART:${icsStamp(zonedInstant(date, "17:00", ctx.env.BUSINESS_TZ))}`);
     expect(ics).toMatch(/DURATION:PT(3H|180M)\b/);
-    // The window is the arrival window; the inspection itself takes the home's length.
-    expect(evening.text).toContain("the inspection takes about 2 hours");
+    // The window is the arrival window; the visit takes the home's length.
+    expect(evening.text).toContain("Plan to be home for the whole visit, about 2 hours");
   });
 
   it("exists only when the booking commits", async () => {

@@ -116,6 +116,9 @@ describe("the scheduling wizard", () => {
       state: "SK",
       accessMethod: "lockbox",
       email: "robin@example.com",
+      postalCode: "S7K 1A1",
+      // An 1,800 sq ft home: the calendar holds two hours (docs/decisions.md#37, #59).
+      visitMinutes: 120,
     });
     await page.waitForURL(`${site.baseUrl}/booking-confirmation`);
     await waitForIslands(page);
@@ -124,7 +127,12 @@ describe("the scheduling wizard", () => {
     expect(await page.getByTestId("confirmation-date").innerText()).toBe(longDate(minDate));
     expect(await page.getByTestId("confirmation-time").innerText()).toBe("10:30 AM");
     expect(await page.getByTestId("confirmation-address").innerText()).toContain("12 Elm Street");
-    expect(await page.getByTestId("confirmation-address").innerText()).toContain("Saskatoon, SK");
+    expect(await page.getByTestId("confirmation-address").innerText()).toContain("Saskatoon, SK S7K 1A1");
+    // One account of the visit's length: the spec's 60 minutes of inspection, in a visit the calendar holds 2 hours.
+    expect(await page.getByText("Our 114-point inspection takes about 60 minutes.").isVisible()).toBe(true);
+    expect(await page.getByTestId("confirmation-visit-length").innerText()).toBe(
+      "Plan to be home for the whole visit, about 2 hours: the inspection itself takes about 60 minutes, and your inspector walks the home with you and goes over what was found.",
+    );
     expect(await page.getByTestId("confirmation-access").innerText()).toBe("Lockbox access");
     expect(await page.getByText("robin@example.com").count()).toBeGreaterThan(0);
     expect(await page.getByRole("heading", { name: "What Happens Next?" }).isVisible()).toBe(true);

@@ -116,6 +116,10 @@ export interface ConfirmationRecord {
   state: string;
   accessMethod?: string;
   email: string;
+  /** The home's postal code, shown with its city. */
+  postalCode?: string;
+  /** How long the inspector's calendar holds the visit, when the form knew it (docs/decisions.md#59). */
+  visitMinutes?: number;
 }
 export const CONFIRMATION_STORAGE_KEY = "bookingConfirmation";
 

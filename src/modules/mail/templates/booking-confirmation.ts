@@ -2,6 +2,7 @@ import { createEvent } from "ics";
 import type { MailMessage } from "../mail.schemas.js";
 import { withCustomerFooter } from "../customer-footer.js";
 import { escapeHtml } from "../../../shared/html.js";
+import { visitLengthSentence } from "../../../shared/visit-length.js";
 
 export interface BookingConfirmationDetails {
   bookingId: number;
@@ -20,17 +21,12 @@ export interface BookingConfirmationDetails {
   /** When the visit (or its arrival window) starts, and for how long. */
   start: Date;
   minutes: number;
-  /** How long the inspection itself takes for this home (docs/decisions.md#37: 2 to 4 hours by size). */
+  /** How long the calendar holds the visit for this home (docs/decisions.md#37: 2 to 4 hours by size; #59). */
   inspectionMinutes?: number;
   supportEmail: string;
   supportPhone: string;
   /** PUBLIC_URL, for the My Home line. */
   publicUrl?: string;
-}
-
-/** 120 → '2 hours', 90 → '90 minutes'. */
-function durationText(minutes: number): string {
-  return minutes % 60 === 0 ? `${minutes / 60} hour${minutes === 60 ? "" : "s"}` : `${minutes} minutes`;
 }
 
 function calendarFile(d: BookingConfirmationDetails): string {
@@ -42,7 +38,7 @@ function calendarFile(d: BookingConfirmationDetails): string {
     startOutputType: "utc",
     duration: { minutes: d.minutes },
     title: "Haven home inspection",
-    description: `Your Haven 114-point home inspection. Time: ${d.timeLabel}. Your inspector will contact you 24 hours before.`,
+    description: `Your Haven 114-point home inspection. Time: ${d.timeLabel}. ${visitLengthSentence(d.inspectionMinutes ?? d.minutes)} Your inspector will contact you 24 hours before.`,
     location: d.location,
     status: "CONFIRMED",
     busyStatus: "BUSY",
@@ -70,7 +66,8 @@ export function bookingConfirmationEmail(d: BookingConfirmationDetails): MailMes
     ...access,
     ...(d.specialRequests ? [`Special requests: ${d.specialRequests}`] : []),
     "",
-    `What happens next: your assigned inspector contacts you 24 hours before the visit, the inspection takes about ${durationText(d.inspectionMinutes ?? d.minutes)}, and your report arrives within 24 hours.`,
+    `What happens next: your assigned inspector contacts you 24 hours before the visit, and your report arrives within 24 hours.`,
+    visitLengthSentence(d.inspectionMinutes ?? d.minutes),
     "",
     `Questions? Reply to ${d.supportEmail} or call ${d.supportPhone}.`,
     "",
