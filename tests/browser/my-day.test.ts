@@ -81,7 +81,7 @@ beforeAll(async () => {
     "09:30",
     "11:30",
     { name: "Early Client", phone: "(613) 555-0101", address: "12 Morning Road" },
-    { method: "Lockbox", instructions: "Side door, dog is friendly", code: "4321" },
+    { method: "lockbox", instructions: "Side door, dog is friendly", code: "4321" },
   );
   await book(ines.id, addDays(today, 1), "10:00", "12:00", {
     name: "Tomorrow Client",
@@ -132,9 +132,10 @@ describe("/admin/my-day", () => {
       `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent("12 Morning Road, Ottawa, ON K1P 1J1")}`,
     );
     const text = (await first.textContent()) ?? "";
-    expect(text).toContain("Lockbox · Side door, dog is friendly");
+    expect(text).toContain("Access: Lockbox access");
+    expect(text).toContain("Access instructions: Side door, dog is friendly");
     expect(text).toContain("Plan:");
-    // The lockbox code stays off a page kept on the phone.
+    // The lockbox code stays off a page kept on the phone, shown only when the inspector taps for it.
     expect(text).not.toContain("4321");
 
     // One thumb: every action is at least 44 px tall and the page does not scroll sideways.
@@ -146,6 +147,8 @@ describe("/admin/my-day", () => {
 
     await expectAccessible(page);
     await screenshotBothWidths(page, "my-day-inspector");
+    await first.getByRole("button", { name: "Show the lockbox code for 12 Morning Road" }).click();
+    await expect.poll(() => first.getByTestId("visit-code").textContent()).toBe("4321");
 
     // Start the inspection: the form opens, and the visit then opens that inspection.
     await first.locator('[data-testid="visit-start"]').click();
@@ -196,6 +199,8 @@ describe("/admin/my-day", () => {
     await page.context().setOffline(true);
     await page.reload();
     expect(await page.locator('[data-testid="my-day-today"] [data-testid="visit"]').count()).toBe(2);
+    // The kept copy offers the lockbox code but never holds it.
+    expect(await page.content()).not.toContain("4321");
     expect(await page.locator("h1").textContent()).toBe("My Day");
     await page.context().setOffline(false);
     await page.context().close();
