@@ -90,6 +90,8 @@ describe("sharing a report (staff)", () => {
     const mails = await smtp.mails();
     const mail = mails.find((m) => (m.to && !Array.isArray(m.to) ? m.to.text : "") === "owner@example.com")!;
     expect(mail.subject).toBe("Your Haven Health Report is ready");
+    // Not the home's client: no name to greet.
+    expect(mail.text).toMatch(/^Hello,\n/);
     expect(mail.text).toContain(link);
     expect(mail.text).toContain("77 Share Street");
     const pdf = mail.attachments.find((a) => a.contentType === "application/pdf")!;
@@ -97,6 +99,17 @@ describe("sharing a report (staff)", () => {
     const text = await pdfText(pdf.content);
     expect(text).toContain(String(report.overallScore));
     expect(text).toMatch(/Hot Water System/);
+  });
+
+  it("greets the home's own client by name", async () => {
+    const { report } = await sharedReportFixture(ctx, "78 Share Street");
+    const home = await ctx.db("properties").where({ id: report.propertyId }).first("client_name", "client_email");
+    await shareReport(staff, report.id, home.client_email.toUpperCase());
+    smtp.received.length = 0;
+    await runJobs(ctx);
+    const mail = (await smtp.mails()).find((m) => m.text?.includes("78 Share Street"))!;
+    expect(mail.text).toMatch(new RegExp(`^Hello ${home.client_name},\\n`));
+    expect(mail.html).toContain(`<p>Hello ${home.client_name},</p>`);
   });
 
   it("lists the shares for staff: e-mail, created, opened, expires, revoked", async () => {

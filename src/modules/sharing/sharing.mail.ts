@@ -6,6 +6,8 @@ export interface ReportSharedDetails {
   to: string;
   link: string;
   propertyAddress: string;
+  /** Set when the report goes to the home's own client; anyone else is greeted without a name. */
+  recipientName?: string | null;
   expiresAt: string;
   supportEmail: string;
 }
@@ -18,8 +20,9 @@ export function reportSharedEmail(d: ReportSharedDetails, pdf: Buffer | null): M
     day: "numeric",
     timeZone: "UTC",
   });
+  const greeting = d.recipientName ? `Hello ${d.recipientName},` : "Hello,";
   const lines = [
-    "Hello,",
+    greeting,
     "",
     `Your Haven Health Report for ${d.propertyAddress} is ready.`,
     "",
@@ -33,7 +36,7 @@ export function reportSharedEmail(d: ReportSharedDetails, pdf: Buffer | null): M
     "Haven",
   ];
   const html = [
-    `<p>Hello,</p><p>Your Haven Health Report for ${escapeHtml(d.propertyAddress)} is ready.</p>`,
+    `<p>${escapeHtml(greeting)}</p><p>Your Haven Health Report for ${escapeHtml(d.propertyAddress)} is ready.</p>`,
     `<p><a href="${escapeHtml(d.link)}">View your report and request quotes</a></p>`,
     `<p>For your privacy the link opens in one browser only, the first one you open it in, until ${escapeHtml(expires)}.</p>`,
     pdf ? "<p>A one-page summary is attached as a PDF.</p>" : "",

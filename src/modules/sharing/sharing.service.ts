@@ -34,6 +34,8 @@ export interface ShareMailPayload {
   link: string;
   expiresAt: string;
   propertyAddress: string;
+  /** The home's client, when the report goes to the client's own e-mail: the e-mail greets them by name. */
+  recipientName?: string | null;
 }
 
 type Gone = { gone: true };
@@ -189,6 +191,8 @@ export class SharingService {
           link: reportLink,
           expiresAt: row.expiresAt,
           propertyAddress: addressLine(property),
+          recipientName:
+            property.clientEmail?.toLowerCase() === clientEmail.toLowerCase() ? property.clientName || null : null,
         };
         await enqueueJob(tx, SHARE_MAIL_TASK, payload);
       }
