@@ -1,10 +1,11 @@
 import { Logger, runOnce } from "graphile-worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { taskList } from "../../src/jobs.js";
-import { HOME_MOVED_TASK, HOME_TAX_TASK } from "../../src/modules/subscriptions/home-tax.tasks.js";
+import { StripeTaxRates, createStripeClient } from "../../src/modules/payments/index.js";
+import { HOME_MOVED_TASK, HOME_TAX_TASK, homeTaxRatesTask } from "../../src/modules/subscriptions/home-tax.tasks.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { queuedMails } from "../support/jobs.js";
-import { StripeStandIn } from "../support/stripe-stand-in.js";
+import { STAND_IN_KEYS, StripeStandIn } from "../support/stripe-stand-in.js";
 import { moneyOf } from "../support/stripe-stand-in-money.js";
 import { postStripeEvent } from "../support/subscriptions.js";
 
@@ -155,5 +156,31 @@ describe("the tax follows the home (Stripe)", () => {
     const renewal = await ctx.db("invoices").where({ provider_invoice_id: invoice!.id }).first();
     expect(renewal.tax_province).toBe("QC");
     expect(lines(renewal.tax_lines)).toEqual(["GST 5% 1850", "QST 9.975% 3691"]);
+  });
+
+  it("a rate that changes on its day reaches Stripe's next invoices: Nova Scotia's 15 % HST becomes 14 % on 1 April 2025", async () => {
+    const { providerId } = await boughtAt("B3H 1A1", "stripe-halifax@example.com", {
+      city: "Halifax",
+      province: "NS",
+      postalCode: "B3H 1A1",
+    });
+    await runHomeJobs(ctx);
+    // As a plan bought before the change carries it: the 15 % rate of the day before.
+    const client = createStripeClient(STAND_IN_KEYS.STRIPE_SECRET_KEY, stripe.url);
+    const [old] = await new StripeTaxRates(client).idsFor("NS", "2025-03-31");
+    const item = (stripe.subscription(providerId).items as { data: Obj[] }).data[0]!;
+    await client.subscriptions.update(providerId, { items: [{ id: item.id as string, tax_rates: [old!] }] });
+    expect(itemRates(providerId)).toEqual(["HST 15 NS"]);
+    const run = (at: string) =>
+      homeTaxRatesTask(
+        ctx.container.invoiceSide.homeTax,
+        "America/Halifax",
+        () => new Date(at),
+      )({}, { logger: { info: () => undefined } } as never);
+    // A day no rate changes: nothing is asked of Stripe.
+    await run("2025-03-15T16:00:00Z");
+    expect(itemRates(providerId)).toEqual(["HST 15 NS"]);
+    await run("2025-04-01T16:00:00Z");
+    expect(itemRates(providerId)).toEqual(["HST 14 NS"]);
   });
 });

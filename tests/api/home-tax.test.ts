@@ -189,4 +189,17 @@ describe("the tax follows the home (demo provider)", () => {
       .first();
     expect(lines(renewal.tax_lines)).toEqual(["GST 5% 2060", "QST 9.975% 4110"]);
   });
+
+  it("a Gatineau home at /checkout is quoted $412.00 + GST $20.60 + QST $41.10 = $473.70 before paying", async () => {
+    const { body } = await ctx.agent().get("/api/checkout/quote?plan=standard&postalCode=J8X 2K1").expect(200);
+    expect(body).toMatchObject({
+      province: "QC",
+      subtotalCents: 41_200,
+      lines: [
+        { label: "GST 5%", amountCents: 2060 },
+        { label: "QST 9.975%", amountCents: 4110 },
+      ],
+      totalCents: 47_370,
+    });
+  });
 });
