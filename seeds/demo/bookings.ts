@@ -10,6 +10,13 @@ import { type Rng, between, chance, pick } from "./random.js";
 const WIZARD_SLOTS = ["9:00 AM", "10:30 AM", "12:00 PM", "1:30 PM", "3:00 PM"];
 const PAGE_SLOTS = ["morning", "afternoon", "evening"];
 
+/** What a homeowner writes beside the wizard's access method. */
+const ACCESS_WORDS: Record<string, string> = {
+  lockbox: "Lockbox on the side gate.",
+  "smart-lock": "The code opens the front door; please lock it when you leave.",
+  "meet-inspector": "Ring the bell; I work from home.",
+};
+
 /** Forces the first four homes of a run into each open status, so even a tiny run shows every one. */
 const FORCED: readonly InspectionStatus[] = ["completed", "in_progress", "scheduled", "draft"];
 
@@ -43,6 +50,10 @@ function planVisit(
     source,
     accessMethod,
     accessCode: accessMethod === "lockbox" || accessMethod === "smart-lock" ? String(between(rng, 1000, 9999)) : null,
+    // Chosen by the date, not the generator, so the demo's other figures stay as they were.
+    accessInstructions: accessMethod ? (ACCESS_WORDS[accessMethod] ?? null) : null,
+    specialRequests:
+      Number(scheduledDate.slice(8)) % 4 === 0 ? "Please look at the sump pump; it ran all spring." : null,
     bookingStatus: status === "completed" ? "completed" : "scheduled",
     bookingCreatedAt: bookedAt,
     inspection,
@@ -101,6 +112,8 @@ export const bookingsStep: DemoStep = {
         timeSlot: v.timeSlot,
         accessMethod: v.accessMethod,
         accessCode: v.accessCode,
+        accessInstructions: v.accessInstructions,
+        specialRequests: v.specialRequests,
         source: v.source,
         // Booked as scheduled; completing its inspection (next step) marks it completed.
         status: "scheduled" as const,

@@ -22,6 +22,8 @@ export interface PlannedVisit {
   source: "wizard" | "booking-page" | "onboarding";
   accessMethod: string | null;
   accessCode: string | null;
+  accessInstructions: string | null;
+  specialRequests: string | null;
   bookingStatus: "scheduled" | "completed";
   bookingCreatedAt: Date;
   inspection: PlannedInspection | null;

@@ -75,6 +75,14 @@ function planHome(rng: Rng) {
   return { first, last, plan, property, bathrooms };
 }
 
+const INTAKE_NOTES = [
+  "Side door is easiest. Small dog.",
+  "Please park on the street; the driveway is being redone.",
+  "Attic hatch is in the bedroom closet.",
+  "Cat indoors, please keep the doors closed.",
+  "Basement stairs are steep; there is a light switch at the top.",
+];
+
 export function planProperty(index: number, seed: number, now: Date, runPosition: number): PlannedProperty {
   const rng = homeRng(seed, index);
   const { first, last, plan, property, bathrooms } = planHome(rng);
@@ -96,6 +104,9 @@ export function planProperty(index: number, seed: number, now: Date, runPosition
     garageNone: property.garageType === "none",
   };
   const { visits, createdAt } = planVisits(rng, home, runPosition, now);
+  // What some homeowners type into "Notes for your inspector" at intake (My Day shows it); chosen by the index, not
+  // the generator, so every other figure of the demo stays as it was.
+  if (index % 3 === 0) property.notes = INTAKE_NOTES[(index / 3) % INTAKE_NOTES.length]!;
 
   const emailName = `${ascii(first)}.${ascii(last)}`;
   return {
