@@ -77,6 +77,8 @@ describe("marketing pages", () => {
     await page.goto(url("/"));
     await page.locator("[data-site-nav] .md\\:flex").getByRole("link", { name: "Pricing", exact: true }).click();
     await page.waitForURL(url("/pricing"));
+    // Clean of axe's moderate findings too (landmark-unique: each region named apart).
+    await expectAccessible(page, { moderate: true });
     expect(await texts(page, "[data-plan] h3")).toEqual(["Basic", "Standard", "Premium"]);
     expect(await texts(page, "[data-plan-price]")).toEqual(["$149", "$370", "$799"]);
     expect(await texts(page, "[data-plan-coverage]")).toEqual(["40% coverage", "60% coverage", "100% coverage"]);

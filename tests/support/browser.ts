@@ -198,8 +198,11 @@ interface AxeViolation {
   nodes: { target: string[] }[];
 }
 
-/** Runs axe in the page; fails on any serious or critical violation, naming each one. */
-export async function expectAccessible(page: Page): Promise<void> {
+/**
+ * Runs axe in the page; fails on any serious or critical violation, naming each one, and with `moderate` on the
+ * moderate ones too (pages that have been made clean of them keep it).
+ */
+export async function expectAccessible(page: Page, { moderate = false }: { moderate?: boolean } = {}): Promise<void> {
   // Park the pointer first: a hover transition caught half-way is not a contrast problem. Nor are results dimmed
   // while htmx fetches their replacement (.htmx-request): let any request in flight finish first.
   await page.mouse.move(0, 0);
@@ -219,7 +222,8 @@ export async function expectAccessible(page: Page): Promise<void> {
       nodes: v.nodes.map((n) => ({ target: n.target })),
     }));
   });
-  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  const failing = new Set(["serious", "critical", ...(moderate ? ["moderate"] : [])]);
+  const serious = violations.filter((v) => failing.has(v.impact ?? ""));
   const report = serious.map(
     (v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
   );
