@@ -1,9 +1,18 @@
 import { existsSync } from "node:fs";
 import { type Browser, chromium } from "playwright-core";
 
-/** CHROME_PATH, then Debian's /usr/bin/chromium, then a browser Playwright downloaded itself. */
+/**
+ * CHROME_PATH, then Debian's Chromium (its headless shell first), then a browser Playwright downloaded itself. The
+ * headless shell is the same Chromium built for headless use, as Playwright itself runs headless tests: it starts
+ * and renders with less work than the full browser's headless mode (docs/architecture.md, "The suite's time").
+ */
 export function findChromium(): string | null {
-  const candidates = [process.env.CHROME_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"];
+  const candidates = [
+    process.env.CHROME_PATH,
+    "/usr/bin/chromium-headless-shell",
+    "/usr/bin/chromium",
+    "/usr/bin/chromium-browser",
+  ];
   try {
     candidates.push(chromium.executablePath());
   } catch {
