@@ -170,6 +170,11 @@ describe("changes from the desk, each answered in words", () => {
     // Nobody works at 7:00 PM, so it is not offered.
     expect(dialog.text).not.toContain(`value="${date}|7:00 PM"`);
     expect(dialog.text).toContain("Or another time, outside the inspectors' free times");
+    expect(dialog.text).not.toContain("<h1");
+    // Without script, a page of its own with its heading and a way back.
+    const page = await office.get(`/admin/bookings/${ids.later}/reschedule`).query({ from: date }).expect(200);
+    expect(page.text).toContain('<h1 class="admin-title">Reschedule</h1>');
+    expect(page.text).toContain(`href="/admin/bookings?from=${date}&amp;to=`);
     const free = await office
       .post(`/admin/bookings/${ids.later}/reschedule`)
       .type("form")

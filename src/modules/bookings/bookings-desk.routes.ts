@@ -209,6 +209,8 @@ export function bookingsDeskPages(deps: BookingsDeskDeps): Router {
     ]);
     res.page("bookings/_desk-reschedule", {
       title: "Reschedule",
+      // Without script the dialog is a page of its own, with its heading and a way back.
+      asPage: req.get("hx-request") !== "true",
       admin: "bookings",
       noindex: true,
       booking,
