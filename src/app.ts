@@ -56,6 +56,7 @@ import { DEMO_CUSTOMER } from "./modules/payments/index.js";
 import { pastDueProperties, propertySubscription } from "./modules/subscriptions/index.js";
 import { canonicalPath } from "./http/canonical-path.js";
 import { createRouter } from "./http/router.js";
+import { clockFormat } from "./shared/business-time.js";
 
 export interface AppOptions {
   /** Shared with boot's shutdown: /readyz turns 503 when it says the process is draining. */
@@ -88,6 +89,9 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   };
   app.locals.assets = () => container.assets();
   app.locals.adminSections = ADMIN_SECTIONS;
+  // A date and time for a page, in the one time style ("2:00 PM", docs/decisions.md#60).
+  app.locals.clockTime = (instant: string | Date, options: Intl.DateTimeFormatOptions) =>
+    clockFormat(options).format(new Date(instant));
 
   app.use(httpMetrics());
   app.use(malformedUrlGuard);
@@ -152,7 +156,14 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   app.use(enforceRoles(owns));
 
   // What the plans, payments and subscriptions routes use (their …Deps), from the container.
-  const checkout = { payments: container.payments, plans: container.plans, publicOrigin: publicOrigin(env) };
+  const checkout = {
+    payments: container.payments,
+    plans: container.plans,
+    publicOrigin: publicOrigin(env),
+    // /checkout prefills the postal code of the home this browser entered (docs/decisions.md#57).
+    homePostalCode: async (customerIds: number[]) =>
+      (await container.customers.listProperties({ kind: "customer", customerIds })).at(-1)?.postalCode ?? null,
+  };
   const billing = {
     subscriptions: container.subscriptions,
     plans: container.plans,

@@ -29,6 +29,8 @@ interface Props {
    * the page, and a paid card goes on to the session's success URL (the intake page), as Stripe Checkout does.
    */
   hosted?: { clientSecret: string; successUrl: string; quote: TaxQuote };
+  /** The home this browser already entered (docs/decisions.md#57): its postal code, prefilled and still editable. */
+  postalCode?: string | null;
 }
 
 type Values = CardValues & { postalCode: string };
@@ -40,7 +42,7 @@ interface Made {
   key: string;
 }
 
-export default function PaymentForm({ plan, mode, publishableKey, hosted }: Props) {
+export default function PaymentForm({ plan, mode, publishableKey, hosted, postalCode }: Props) {
   const stripeMode = mode === "stripe" && Boolean(publishableKey);
   const [values, setValues] = useState<Values>({
     name: "",
@@ -48,7 +50,7 @@ export default function PaymentForm({ plan, mode, publishableKey, hosted }: Prop
     cardNumber: "",
     expiry: "",
     cvc: "",
-    postalCode: "",
+    postalCode: postalCode ?? "",
   });
   const [errors, setErrors] = useState<Errors>({});
   const [failure, setFailure] = useState<string | null>(null);

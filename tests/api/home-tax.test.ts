@@ -26,8 +26,7 @@ const intake = (sessionId: string, email: string, home: { city: string; province
 });
 
 /** A /checkout Standard purchase ($412) paid with the demo card, for `postalCode` (or none): its PaymentIntent id. */
-async function checkout(ctx: TestContext, email: string, postalCode?: string): Promise<string> {
-  const browser = ctx.agent();
+async function checkout(ctx: TestContext, email: string, postalCode?: string, browser = ctx.agent()): Promise<string> {
   const { body } = await browser
     .post("/api/create-payment-intent")
     .send({ amount: 412, plan: "standard", email, name: "Hana Home", ...(postalCode ? { postalCode } : {}) })
@@ -201,5 +200,17 @@ describe("the tax follows the home (demo provider)", () => {
       ],
       totalCents: 47_370,
     });
+  });
+
+  it("/checkout prefills the postal code of the home this browser already entered; another browser's is blank", async () => {
+    const browser = ctx.agent();
+    const email = "prefill@example.com";
+    const ref = await checkout(ctx, email, undefined, browser);
+    await browser
+      .post("/api/customers")
+      .send(intake(ref, email, { city: "Gatineau", province: "QC", postalCode: "J8X 2K1" }))
+      .expect(201);
+    expect((await browser.get("/checkout?plan=premium").expect(200)).text).toContain("J8X 2K1");
+    expect((await ctx.agent().get("/checkout?plan=premium").expect(200)).text).not.toContain("J8X 2K1");
   });
 });

@@ -22,6 +22,11 @@ export interface CheckoutRoutesDeps {
   plans: Pick<PlansService, "get">;
   /** The site's public origin (publicOrigin(env)): Stripe's success and cancel URLs start with it. */
   publicOrigin: string;
+  /**
+   * The postal code of the latest home these customers entered (the browser's onboarding or an earlier intake), which
+   * /checkout prefills: the home decides the tax (docs/decisions.md#57). src/app.ts asks the customers module.
+   */
+  homePostalCode?: (customerIds: number[]) => Promise<string | null>;
 }
 
 /** The payment page's plan: default standard; an unknown plan is null (the page sends the visitor to /pricing). */
@@ -92,7 +97,7 @@ export function checkoutApi({ payments, publicOrigin }: Pick<CheckoutRoutesDeps,
   return router;
 }
 
-export function checkoutPages({ payments, plans, publicOrigin }: CheckoutRoutesDeps): Router {
+export function checkoutPages({ payments, plans, publicOrigin, homePostalCode }: CheckoutRoutesDeps): Router {
   const router = createRouter();
 
   // /pricing's form without script: create the session here and send the browser on.
@@ -116,6 +121,8 @@ export function checkoutPages({ payments, plans, publicOrigin }: CheckoutRoutesD
     const plan = await plans.get(type);
     const publishableKey = payments.stripePublishableKey;
     if (publishableKey) allowStripeJs(res);
+    const customerIds = req.session.customerIds ?? [];
+    const known = customerIds.length && homePostalCode ? await homePostalCode(customerIds) : null;
     res.page("checkout/checkout", {
       title: "Checkout",
       noindex: true,
@@ -125,6 +132,8 @@ export function checkoutPages({ payments, plans, publicOrigin }: CheckoutRoutesD
         plan: { type: plan.type, name: plan.name, checkoutPrice: plan.checkoutPrice },
         mode: payments.mode,
         publishableKey,
+        // A Canadian postal code only: a US ZIP code names no province to tax.
+        postalCode: known && provinceOfPostalCode(known) ? known : null,
       },
     });
   });
