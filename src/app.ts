@@ -56,6 +56,7 @@ import { DEMO_CUSTOMER } from "./modules/payments/index.js";
 import { pastDueProperties, propertySubscription } from "./modules/subscriptions/index.js";
 import { canonicalPath } from "./http/canonical-path.js";
 import { createRouter } from "./http/router.js";
+import { clockFormat } from "./shared/business-time.js";
 
 export interface AppOptions {
   /** Shared with boot's shutdown: /readyz turns 503 when it says the process is draining. */
@@ -88,6 +89,9 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   };
   app.locals.assets = () => container.assets();
   app.locals.adminSections = ADMIN_SECTIONS;
+  // A date and time for a page, in the one time style ("2:00 PM", docs/decisions.md#60).
+  app.locals.clockTime = (instant: string | Date, options: Intl.DateTimeFormatOptions) =>
+    clockFormat(options).format(new Date(instant));
 
   app.use(httpMetrics());
   app.use(malformedUrlGuard);

@@ -224,3 +224,14 @@ export function monthSpan(month: string, timeZone: string): { from: Date; to: Da
   const next = m === 12 ? `${year + 1}-01` : `${year}-${String(m + 1).padStart(2, "0")}`;
   return { from: zonedInstant(`${month}-01`, "00:00", timeZone), to: zonedInstant(`${next}-01`, "00:00", timeZone) };
 }
+
+/**
+ * An en-CA date and time format that writes times in the one style every page uses, the spec's "2:00 PM"
+ * (docs/decisions.md#60); Intl's en-CA writes "2:00 p.m.".
+ */
+export function clockFormat(options: Intl.DateTimeFormatOptions): { format(instant: Date): string } {
+  const format = new Intl.DateTimeFormat("en-CA", options);
+  return {
+    format: (instant) => format.format(instant).replace(/\b([ap])\.m\./g, (_, l: string) => `${l.toUpperCase()}M`),
+  };
+}

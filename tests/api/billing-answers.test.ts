@@ -132,10 +132,10 @@ describe("why was I charged $412 on the 4th? (the API alone)", () => {
     });
   });
 
-  it("the staff page says the same: bought at $412 on /checkout on Jan 4, charged 9:30 p.m. EST, provider id", async () => {
+  it("the staff page says the same: bought at $412 on /checkout on Jan 4, charged 9:30 PM EST, provider id", async () => {
     const html = (await owner.agent.get(`/admin/subscriptions/${asked.sub.id}`).expect(200)).text;
     expect(html).toContain("Bought at $412.00/month on the payment page (/checkout) on Jan 4, 2027");
-    expect(html).toContain("Charged Jan 4, 2027, 9:30 p.m. EST");
+    expect(html).toContain("Charged Jan 4, 2027, 9:30 PM EST");
     expect(html).toMatch(/data-testid="provider-id">demo_in_/);
     expect(html).not.toContain('data-testid="owed-now"');
     expect(html).not.toContain('data-testid="plan-price-now"');

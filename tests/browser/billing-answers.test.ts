@@ -1,6 +1,6 @@
 // "Why was I charged $412 on the 4th?" answered in the portal alone (src/modules/subscriptions/invoices.md), by an
 // office member at 390 px and at 1280 px, by keyboard: /admin/subscriptions → Invoices → amount 412 and the 4th →
-// the one charge → its subscription (bought on /checkout at $412, charged 9:30 p.m. EST, provider id) → Resend receipt
+// the one charge → its subscription (bought on /checkout at $412, charged 9:30 PM EST, provider id) → Resend receipt
 // (a green toast; one e-mail queued). Axe on each page; screenshots at both widths with SCREENSHOTS=1.
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -95,7 +95,7 @@ describe("why was I charged $412 on the 4th?", () => {
       expect(await row.count()).toBe(1);
       const text = (await row.textContent())!.replace(/\s+/g, " ");
       expect(text).toContain("Ada Asker");
-      expect(text).toContain("Jan 4, 2027, 9:30 p.m. EST");
+      expect(text).toContain("Jan 4, 2027, 9:30 PM EST");
       expect(text).toContain("$465.56");
       expect(text).toContain("$412.00 + HST 13% $53.56");
       expect(text).toMatch(/demo_in_/);
@@ -112,7 +112,7 @@ describe("why was I charged $412 on the 4th?", () => {
         "Bought at $412.00/month on the payment page (/checkout) on Jan 4, 2027",
       );
       const charge = page.getByTestId("invoice").first();
-      await expect(charge.getByTestId("charge-time").textContent()).resolves.toBe("Charged Jan 4, 2027, 9:30 p.m. EST");
+      await expect(charge.getByTestId("charge-time").textContent()).resolves.toBe("Charged Jan 4, 2027, 9:30 PM EST");
       await expect(charge.getByTestId("provider-id").textContent()).resolves.toMatch(/^demo_in_\d+_2027-01-04$/);
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       await expectAccessible(page);

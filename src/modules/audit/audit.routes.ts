@@ -7,6 +7,7 @@ import { query } from "../../http/validate.js";
 import type { AuditLog } from "./audit.service.js";
 import { type AuditEvent, type AuditQuery, RANGE_MESSAGE, auditQuerySchema, rangeProblem } from "./audit.schemas.js";
 import { createRouter } from "../../http/router.js";
+import { clockFormat } from "../../shared/business-time.js";
 
 export interface AuditRoutesDeps {
   audit: Pick<AuditLog, "list" | "exportBatches" | "actors">;
@@ -70,7 +71,7 @@ export function auditPages(deps: AuditRoutesDeps): Router {
         ? await deps.audit.list({ ...parsed.data, limit: 50, offset: 0 })
         : { rows: [], next: null, total: 0 };
     const filters = new URLSearchParams(Object.entries(values).filter(([, v]) => v));
-    const when = new Intl.DateTimeFormat("en-CA", {
+    const when = clockFormat({
       timeZone: deps.timeZone,
       dateStyle: "medium",
       timeStyle: "short",

@@ -10,6 +10,7 @@ import { REQUIRE_SWITCH } from "./two-step.routes.js";
 import type { TwoStepService } from "./two-step.service.js";
 import { STAFF_ROLES } from "./users.service.js";
 import { createRouter } from "../../http/router.js";
+import { clockFormat } from "../../shared/business-time.js";
 
 /** What the staff-account routes use; src/app.ts passes them (docs/decisions.md#38). */
 export interface StaffAccountsRoutesDeps {
@@ -67,7 +68,7 @@ const DONE: Record<string, string> = {
 /** /admin/staff (owners), and /staff/set-password, the page of the invitation and reset links. */
 export function staffAccountsPages(deps: StaffAccountsRoutesDeps): Router {
   const router = createRouter();
-  const when = new Intl.DateTimeFormat("en-CA", {
+  const when = clockFormat({
     timeZone: deps.timeZone,
     dateStyle: "medium",
     timeStyle: "short",

@@ -11,6 +11,7 @@ import {
   slotTo24h,
   todayIn,
   zonedInstant,
+  clockFormat,
 } from "../../shared/business-time.js";
 import { accessCodeLabel, accessMethodWords } from "../bookings/bookings.constants.js";
 import type { DayVisit, MyDayRepository } from "./my-day.repository.js";
@@ -108,7 +109,7 @@ export function foldDays(days: DayView[]): DayBlock[] {
 export function myDayPages(deps: MyDayDeps): Router {
   const router = createRouter();
   const clock = deps.clock ?? (() => new Date());
-  const time = new Intl.DateTimeFormat("en-CA", { timeZone: deps.timeZone, hour: "numeric", minute: "2-digit" });
+  const time = clockFormat({ timeZone: deps.timeZone, hour: "numeric", minute: "2-digit" });
   const dayName = new Intl.DateTimeFormat("en-CA", {
     timeZone: "UTC",
     weekday: "long",

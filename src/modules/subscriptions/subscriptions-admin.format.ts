@@ -2,6 +2,7 @@
 // business zone, the next charge, and the properties page's badge and dialog section.
 import { ENDED_STATUSES, STATUS_LABELS, type Subscription } from "./subscriptions.schemas.js";
 import type { SubscriptionsService } from "./subscriptions.service.js";
+import { clockFormat } from "../../shared/business-time.js";
 
 export const statusLabel = (status: string) => STATUS_LABELS[status as keyof typeof STATUS_LABELS] ?? status;
 
@@ -40,19 +41,19 @@ export function formatters(timeZone: string) {
           year: "numeric",
         })
       : "—";
-  const moment = (iso: string) =>
-    new Date(iso).toLocaleString("en-CA", { timeZone, dateStyle: "medium", timeStyle: "short" });
-  // A charge's time with its zone ("Jan 4, 2027, 10:12 a.m. EST"): the customer's "on the 4th" is a business day.
-  const zoned = (iso: string) =>
-    new Date(iso).toLocaleString("en-CA", {
-      timeZone,
-      month: "short",
-      day: "numeric",
-      year: "numeric",
-      hour: "numeric",
-      minute: "2-digit",
-      timeZoneName: "short",
-    });
+  const momentFormat = clockFormat({ timeZone, dateStyle: "medium", timeStyle: "short" });
+  const moment = (iso: string) => momentFormat.format(new Date(iso));
+  // A charge's time with its zone ("Jan 4, 2027, 10:12 AM EST"): the customer's "on the 4th" is a business day.
+  const zonedFormat = clockFormat({
+    timeZone,
+    month: "short",
+    day: "numeric",
+    year: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZoneName: "short",
+  });
+  const zoned = (iso: string) => zonedFormat.format(new Date(iso));
   const money = (dollars: number) =>
     `$${dollars.toLocaleString("en-CA", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
   const wholeMoney = (dollars: number) => `$${dollars.toLocaleString("en-CA", { maximumFractionDigits: 0 })}`;
