@@ -135,6 +135,35 @@ describe("the tax follows the home (Stripe)", () => {
     expect(lines(renewal.tax_lines)).toEqual(["HST 13% 4810"]);
   });
 
+  it("a declined card leaves the charge of the tax owed open, with the card's message, and rings the bell once", async () => {
+    const { providerId, local } = await boughtAt("T2P 1J9", "stripe-declined@example.com", {
+      city: "Ottawa",
+      province: "ON",
+      postalCode: "K1S 2B4",
+    });
+    stripe.failingCards.add(stripe.subscription(providerId).default_payment_method as string);
+    await runHomeJobs(ctx);
+    await ctx.container.invoiceSide.homeTax.follow(local.id, { settle: true });
+    const charge = await ctx
+      .db("invoices")
+      .where({ subscription_id: local.id, billing_reason: "tax_adjustment" })
+      .first();
+    expect(charge).toMatchObject({
+      status: "open",
+      tax_cents: 4810,
+      attempt_count: 1,
+      failure_reason: "Your card was declined.",
+    });
+    expect(
+      await ctx
+        .db("notifications")
+        .where({ record_id: String(local.id) })
+        .whereLike("text", "%could not be charged%"),
+    ).toHaveLength(1);
+    // The subscription itself still follows the home.
+    expect(itemRates(providerId)).toEqual(["HST 13 ON"]);
+  });
+
   it("staff move a home to Gatineau: Stripe's next invoice carries GST and QST, and nothing billed is settled", async () => {
     const { providerId, local, propertyId } = await boughtAt("K1S 2B4", "stripe-moved@example.com", {
       city: "Ottawa",
