@@ -53,12 +53,30 @@ interface SelectProps {
   value: string;
   options: readonly string[];
   labels?: Record<string, string>;
+  /** Named groups of the options (an `<optgroup>` each); options in no group are listed first. */
+  groups?: { label: string; options: readonly string[] }[];
   error?: string;
   required?: boolean;
   onChange: (value: string) => void;
 }
 
-export function SelectField({ id, label, value, options, labels = {}, error, required, onChange }: SelectProps) {
+export function SelectField({
+  id,
+  label,
+  value,
+  options,
+  labels = {},
+  groups = [],
+  error,
+  required,
+  onChange,
+}: SelectProps) {
+  const grouped = new Set(groups.flatMap((group) => group.options));
+  const optionOf = (option: string) => (
+    <option key={option} value={option}>
+      {labels[option] ?? option}
+    </option>
+  );
   return (
     <div className="field">
       <label htmlFor={id}>
@@ -75,10 +93,11 @@ export function SelectField({ id, label, value, options, labels = {}, error, req
         aria-required={required || undefined}
       >
         <option value="">{required ? "Select…" : "Not sure / skip"}</option>
-        {options.map((option) => (
-          <option key={option} value={option}>
-            {labels[option] ?? option}
-          </option>
+        {options.filter((option) => !grouped.has(option)).map(optionOf)}
+        {groups.map((group) => (
+          <optgroup key={group.label} label={group.label}>
+            {group.options.map(optionOf)}
+          </optgroup>
         ))}
       </select>
       {error && (

@@ -7,7 +7,8 @@ import {
   ELECTRICAL_PANELS,
   HEATING_TYPES,
   HVAC_UNITS,
-  PROVINCE_NAMES,
+  REGION_GROUPS,
+  REGION_NAMES,
   REGIONS,
   ROOF_TYPES,
   SAMPLE_POSTAL_CODE,
@@ -267,7 +268,14 @@ function AddressSection({ field }: SectionProps) {
       </div>
       <Field label="City" autoComplete="address-level2" required {...field("city")} />
       {/* Canadian first (docs/decisions.md#31): the provinces, then the spec's US states; the API keeps state/zipCode. */}
-      <SelectField label="Province" options={REGIONS} labels={PROVINCE_NAMES} required {...field("state")} />
+      <SelectField
+        label="Province"
+        options={REGIONS}
+        groups={REGION_GROUPS}
+        labels={REGION_NAMES}
+        required
+        {...field("state")}
+      />
       <Field
         label="Postal code"
         autoComplete="postal-code"

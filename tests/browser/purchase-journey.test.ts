@@ -122,6 +122,13 @@ describe("purchase journey in demo mode", () => {
     // Intake prefills the home's postal code and province from the purchase.
     await expect.poll(() => page.getByLabel("Postal code").inputValue()).toBe("K1S 2B4");
     expect(await page.getByLabel("Province").inputValue()).toBe("ON");
+    // Canada's provinces by name, then the US states apart, each by its name.
+    const province = page.getByLabel("Province");
+    expect(
+      await province.locator("optgroup").evaluateAll((groups) => groups.map((g) => g.getAttribute("label"))),
+    ).toEqual(["Canada", "United States"]);
+    expect(await province.locator('optgroup[label="Canada"] option[value="ON"]').innerText()).toBe("Ontario");
+    expect(await province.locator('optgroup[label="United States"] option[value="NY"]').innerText()).toBe("New York");
     await expectAccessible(page);
     await screenshotBothWidths(page, "property-intake");
 

@@ -86,8 +86,68 @@ export const PROVINCE_NAMES: Record<(typeof PROVINCES)[number], string> = {
   QC: "Quebec",
   SK: "Saskatchewan",
 };
+/** The US states by name, for the property form's second group (docs/decisions.md#31). */
+export const US_STATE_NAMES: Record<(typeof US_STATES)[number], string> = {
+  AL: "Alabama",
+  AK: "Alaska",
+  AZ: "Arizona",
+  AR: "Arkansas",
+  CA: "California",
+  CO: "Colorado",
+  CT: "Connecticut",
+  DE: "Delaware",
+  FL: "Florida",
+  GA: "Georgia",
+  HI: "Hawaii",
+  ID: "Idaho",
+  IL: "Illinois",
+  IN: "Indiana",
+  IA: "Iowa",
+  KS: "Kansas",
+  KY: "Kentucky",
+  LA: "Louisiana",
+  ME: "Maine",
+  MD: "Maryland",
+  MA: "Massachusetts",
+  MI: "Michigan",
+  MN: "Minnesota",
+  MS: "Mississippi",
+  MO: "Missouri",
+  MT: "Montana",
+  NE: "Nebraska",
+  NV: "Nevada",
+  NH: "New Hampshire",
+  NJ: "New Jersey",
+  NM: "New Mexico",
+  NY: "New York",
+  NC: "North Carolina",
+  ND: "North Dakota",
+  OH: "Ohio",
+  OK: "Oklahoma",
+  OR: "Oregon",
+  PA: "Pennsylvania",
+  RI: "Rhode Island",
+  SC: "South Carolina",
+  SD: "South Dakota",
+  TN: "Tennessee",
+  TX: "Texas",
+  UT: "Utah",
+  VT: "Vermont",
+  VA: "Virginia",
+  WA: "Washington",
+  WV: "West Virginia",
+  WI: "Wisconsin",
+  WY: "Wyoming",
+};
+
 /** The property form's region list (docs/decisions.md#31): the provinces first, then the US states. */
 export const REGIONS = [...PROVINCES, ...US_STATES] as const;
+/** The same list in two named groups, each region by its name: Canada's provinces, then the US states apart. */
+export const REGION_GROUPS = [
+  { label: "Canada", options: PROVINCES },
+  { label: "United States", options: US_STATES },
+];
+export const REGION_NAMES: Record<string, string> = { ...PROVINCE_NAMES, ...US_STATE_NAMES };
 export const GARAGE_TYPES = ["none", "single", "double", "triple", "carport", "detached"] as const;
 export const BASEMENT_STATUSES = [
   "none",

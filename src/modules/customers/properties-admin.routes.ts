@@ -18,6 +18,7 @@ import {
   STORIES,
   SUBSCRIPTION_PLANS,
   US_STATES,
+  US_STATE_NAMES,
   WATER_HEATER_TYPES,
   planLabel,
   propertyEditSchema,
@@ -190,7 +191,7 @@ const SAVED_NOTICE = { variant: "success" as const, title: "Details saved" };
 /** The choices of the edit form's selects: the intake's. */
 const EDIT_OPTIONS = {
   provinces: PROVINCES.map((code) => ({ value: code, label: PROVINCE_NAMES[code] })),
-  states: US_STATES,
+  states: US_STATES.map((code) => ({ value: code, label: US_STATE_NAMES[code] })),
   bedrooms: BEDROOMS_FORM,
   bathrooms: BATHROOMS_FORM,
   stories: STORIES,
