@@ -1,0 +1,154 @@
+// Pages show no control whose call the role refuses (docs/decisions.md#36): each role walks every staff page it may
+// open, from the sidebar's sections and the role table's pages through the links it is shown, and no form, button
+// or htmx attribute on them targets a call the role table refuses for that role.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_INSPECTORS } from "../../seeds/demo/inspectors.js";
+import { seedDemo } from "../../seeds/demo/index.js";
+import { ADMIN_SECTIONS } from "../../src/http/admin.js";
+import { type StaffRole, mayCall } from "../../src/http/roles.js";
+import { listRoutes } from "../../src/http/routes.js";
+import { type TestContext, createTestContext } from "../support/context.js";
+
+let ctx: TestContext;
+const password = "correct horse battery";
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  for (const role of ["owner", "office"] as const) {
+    await ctx.container.users.create({
+      email: `${role}@haven.test`,
+      password,
+      firstName: "Robin",
+      lastName: role,
+      role,
+    });
+  }
+  // Bookings, inspections in every status, reports, quotes and subscriptions with paid invoices; the demo
+  // inspectors get visits of their own.
+  await seedDemo(ctx.container, { properties: 16, inspectors: true });
+}, 60_000);
+afterAll(() => ctx.close());
+
+/** Every tag's name and attributes, in document order (the pages are the app's own EJS output). */
+function tags(html: string): { name: string; attrs: Map<string, string> }[] {
+  const found: { name: string; attrs: Map<string, string> }[] = [];
+  for (const tag of html.matchAll(
+    /<(\/?[a-zA-Z][\w-]*)((?:\s+[^\s=>/]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?)*)\s*\/?>/g,
+  )) {
+    const attrs = new Map<string, string>();
+    for (const a of (tag[2] ?? "").matchAll(/([^\s=>/]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g)) {
+      attrs.set(a[1]!.toLowerCase(), (a[2] ?? a[3] ?? a[4] ?? "").replace(/&amp;/g, "&"));
+    }
+    found.push({ name: tag[1]!.toLowerCase(), attrs });
+  }
+  return found;
+}
+
+const HX = ["hx-get", "hx-post", "hx-put", "hx-patch", "hx-delete"] as const;
+const pathOf = (url: string, page: string) => new URL(url || page, "http://haven.test").pathname;
+
+/** The calls a page's controls make: forms (and their buttons' formaction), htmx attributes; and its links. */
+function controlsOf(html: string, page: string) {
+  const calls: { method: string; path: string; where: string }[] = [];
+  const links: string[] = [];
+  let form: { method: string; action: string } | null = null;
+  for (const { name, attrs } of tags(html)) {
+    if (name === "form") {
+      form = { method: (attrs.get("method") || "get").toUpperCase(), action: attrs.get("action") ?? "" };
+      // A dialog's form only closes it: no request.
+      if (form.method !== "DIALOG")
+        calls.push({ method: form.method, path: pathOf(form.action, page), where: "form action" });
+    } else if (name === "/form") form = null;
+    if (attrs.has("formaction")) {
+      const method = (attrs.get("formmethod") || form?.method || "get").toUpperCase();
+      calls.push({ method, path: pathOf(attrs.get("formaction")!, page), where: `${name} formaction` });
+    }
+    for (const hx of HX) {
+      if (attrs.has(hx))
+        calls.push({ method: hx.slice(3).toUpperCase(), path: pathOf(attrs.get(hx)!, page), where: hx });
+    }
+    const href = name === "a" ? attrs.get("href") : undefined;
+    if (href?.startsWith("/admin")) links.push(pathOf(href, page));
+  }
+  return { calls, links };
+}
+
+/** The route a GET path is (its pattern as registered), to walk a few pages of each kind and not every row. */
+function patternOf(patterns: { path: string; re: RegExp }[], path: string) {
+  return patterns.find((p) => p.re.test(path))?.path;
+}
+
+async function walk(role: StaffRole, email: string, pass: string) {
+  const agent = ctx.agent();
+  await agent.post("/api/auth/login").send({ email, password: pass }).expect(200);
+  const patterns = listRoutes(ctx.app)
+    .filter((r) => r.method === "GET" && r.path.startsWith("/admin"))
+    .map((r) => ({ path: r.path, re: new RegExp(`^${r.path.replace(/:\w+/g, "[^/]+")}$`) }))
+    // Exact paths before patterns ("/admin/inspections/new" is not a view of ":id").
+    .sort((a, b) => a.path.split(":").length - b.path.split(":").length);
+  // The pages: the sidebar's sections and every /admin page without a parameter that the role table lets it
+  // open; then the pages they link to.
+  // Paid invoices first: the ones with the most controls (resend, refund).
+  const queue = [
+    "/admin/invoices?status=paid",
+    ...ADMIN_SECTIONS.map((s) => s.href),
+    ...patterns.filter((p) => !p.path.includes(":")).map((p) => p.path),
+  ].filter((path) => mayCall(role, "GET", pathOf(path, path)));
+  const seen = new Set<string>();
+  const perPattern = new Map<string, number>();
+  const refused: string[] = [];
+  const unopened: string[] = [];
+  const calls = new Set<string>();
+  while (queue.length) {
+    const page = queue.shift()!;
+    const pattern = patternOf(patterns, pathOf(page, page));
+    if (seen.has(page) || !pattern || (perPattern.get(pattern) ?? 0) >= 3) continue;
+    seen.add(page);
+    perPattern.set(pattern, (perPattern.get(pattern) ?? 0) + 1);
+    const res = await agent.get(page);
+    if (res.status !== 200) {
+      unopened.push(`${page} → ${res.status}`);
+      continue;
+    }
+    if (!String(res.headers["content-type"]).includes("text/html")) continue;
+    const found = controlsOf(res.text, page);
+    for (const c of found.calls) {
+      calls.add(`${c.method} ${c.path}`);
+      if (!mayCall(role, c.method, c.path)) refused.push(`${page}: ${c.where} ${c.method} ${c.path}`);
+    }
+    for (const link of found.links) {
+      if (!mayCall(role, "GET", link)) refused.push(`${page}: link GET ${link}`);
+      else if (!seen.has(link)) queue.push(link);
+    }
+  }
+  return { refused: [...new Set(refused)], unopened, patterns: [...perPattern.keys()], calls };
+}
+
+/** Who walks: new owner and office accounts, and a demo inspector (the demo staff password), who has visits. */
+const SIGN_IN: Record<StaffRole, string> = {
+  owner: "owner@haven.test",
+  office: "office@haven.test",
+  inspector: DEMO_INSPECTORS[0].email,
+};
+
+describe("staff pages show each role only the controls its calls allow", () => {
+  for (const role of ["owner", "office", "inspector"] as const) {
+    it(`${role}: no form, button, htmx call or link on any page it opens is refused to it`, async () => {
+      const result = await walk(role, SIGN_IN[role], role === "inspector" ? ctx.env.DEMO_STAFF_PASSWORD : password);
+      expect(result.refused).toEqual([]);
+      // Every page the walk was given or shown opens for this role (a link shown is a page it may open).
+      expect(result.unopened).toEqual([]);
+      // The walk reached the pages with the most controls.
+      if (role !== "inspector") {
+        expect(result.patterns).toEqual(
+          expect.arrayContaining(["/admin/subscriptions/:id", "/admin/invoices/:id", "/admin/properties/:id"]),
+        );
+      }
+      expect(result.patterns).toEqual(expect.arrayContaining(["/admin/reports/:id", "/admin/inspections/view/:id"]));
+      // The owner is shown the refund forms the office is not: the pages walked do carry them.
+      const refunds = [...result.calls].filter((c) => /^POST \/admin\/(subscriptions|invoices)\/\d+\/refund$/.test(c));
+      const kinds = new Set(refunds.map((c) => c.split("/")[2]));
+      expect([...kinds].sort()).toEqual(role === "owner" ? ["invoices", "subscriptions"] : []);
+    }, 120_000);
+  }
+});
