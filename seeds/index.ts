@@ -7,8 +7,9 @@ export async function seedAll(container: Container): Promise<{ plansAdded: numbe
   if (container.env.NODE_ENV === "production") return { plansAdded, demoUserCreated: false };
   const { created } = await container.users.ensure({
     email: container.env.DEMO_STAFF_EMAIL,
+    // An owner (UsersService.create's default role), named as one on /admin/staff.
     firstName: "Demo",
-    lastName: "Inspector",
+    lastName: "Owner",
     password: container.env.DEMO_STAFF_PASSWORD,
   });
   return { plansAdded, demoUserCreated: created };

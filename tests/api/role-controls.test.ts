@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_INSPECTORS } from "../../seeds/demo/inspectors.js";
 import { seedDemo } from "../../seeds/demo/index.js";
+import { seedAll } from "../../seeds/index.js";
 import { ADMIN_SECTIONS } from "../../src/http/admin.js";
 import { type StaffRole, mayCall } from "../../src/http/roles.js";
 import { listRoutes } from "../../src/http/routes.js";
@@ -151,4 +152,36 @@ describe("staff pages show each role only the controls its calls allow", () => {
       expect([...kinds].sort()).toEqual(role === "owner" ? ["invoices", "subscriptions"] : []);
     }, 120_000);
   }
+});
+
+describe("each account's own settings, and the demo owner's name", () => {
+  it("My Day is the day's work: the two-step line is behind the account's avatar on every staff page", async () => {
+    for (const role of ["office", "inspector"] as const) {
+      const agent = ctx.agent();
+      const pass = role === "inspector" ? ctx.env.DEMO_STAFF_PASSWORD : password;
+      await agent.post("/api/auth/login").send({ email: SIGN_IN[role], password: pass }).expect(200);
+      for (const page of ["/admin/my-day", "/admin/inspections"]) {
+        const { text } = await agent.get(page).expect(200);
+        expect(text).not.toContain("for your account");
+        const avatar = tags(text).find((t) => t.attrs.get("data-testid") === "account-link");
+        expect(avatar?.name).toBe("a");
+        expect(avatar?.attrs.get("href")).toBe("/admin/account/two-step");
+        expect(avatar?.attrs.get("aria-label")).toMatch(/^Signed in as \w+: your two-step sign-in$/);
+      }
+    }
+  });
+
+  it("the demo login is an owner, listed on /admin/staff by an owner's name", async () => {
+    await seedAll(ctx.container);
+    const demo = await ctx.container.users.findByEmail(ctx.env.DEMO_STAFF_EMAIL);
+    expect(demo).toMatchObject({ role: "owner", firstName: "Demo", lastName: "Owner" });
+    const agent = ctx.agent();
+    await agent
+      .post("/api/auth/login")
+      .send({ email: ctx.env.DEMO_STAFF_EMAIL, password: ctx.env.DEMO_STAFF_PASSWORD })
+      .expect(200);
+    const { text } = await agent.get("/admin/staff").expect(200);
+    expect(text).toMatch(/Demo Owner <span class="text-sm font-normal">\(you\)<\/span>/);
+    expect(text).not.toContain("Demo Inspector");
+  });
 });
