@@ -3,23 +3,18 @@
 // the invoice read back, the charge refunded), all finish: no deadlock (Postgres would abort one: a 500), and the
 // state is what Stripe holds, with the refund recorded once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
-import { StripeStandIn } from "../support/stripe-stand-in.js";
+import { type TestContext, signInStaff } from "../support/context.js";
+import type { StripeStandIn } from "../support/stripe-stand-in.js";
 import { moneyOf } from "../support/stripe-stand-in-money.js";
-import { postStripeEvent, stripeCheckoutPurchase } from "../support/subscriptions.js";
+import { postStripeEvent, stripeCheckoutPurchase, closeStripeSite, openStripeSite } from "../support/subscriptions.js";
 
 let ctx: TestContext;
 let stripe: StripeStandIn;
 
 beforeAll(async () => {
-  stripe = await StripeStandIn.start();
-  ctx = await createTestContext(stripe.env());
-  await ctx.container.plans.seed();
+  ({ ctx, stripe } = await openStripeSite());
 });
-afterAll(async () => {
-  await ctx?.close();
-  await stripe?.close();
-});
+afterAll(() => closeStripeSite({ ctx, stripe }));
 
 type Bought = Awaited<ReturnType<typeof stripeCheckoutPurchase>>;
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeStripeSite, openStripeSite } from "../support/subscriptions.js";
 import { type TestContext, createTestContext } from "../support/context.js";
-import { StripeStandIn } from "../support/stripe-stand-in.js";
+import type { StripeStandIn } from "../support/stripe-stand-in.js";
 
 // docs/decisions.md#32: prices before tax, the tax of the home's province shown before every pay button and charged
 // with it; /checkout makes nothing (here or at Stripe) until the customer submits, and is limited per address.
@@ -193,14 +194,9 @@ describe("tax at checkout, Stripe mode (real SDK against the local stand-in)", (
   let stripe: StripeStandIn;
   let ctx: TestContext;
   beforeAll(async () => {
-    stripe = await StripeStandIn.start();
-    ctx = await createTestContext(stripe.env());
-    await ctx.container.plans.seed();
+    ({ ctx, stripe } = await openStripeSite());
   });
-  afterAll(async () => {
-    await ctx?.close();
-    await stripe?.close();
-  });
+  afterAll(() => closeStripeSite({ ctx, stripe }));
 
   it("opening /checkout makes nothing at Stripe; the submit makes the customer with the e-mail and a subscription taxed with Ontario's HST", async () => {
     await ctx.agent().get("/checkout?plan=standard").expect(200);

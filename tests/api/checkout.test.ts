@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeStripeSite, openStripeSite } from "../support/subscriptions.js";
 import { type TestContext, createTestContext } from "../support/context.js";
 import { until } from "../support/processes.js";
-import { StripeStandIn } from "../support/stripe-stand-in.js";
+import type { StripeStandIn } from "../support/stripe-stand-in.js";
 
 const paymentRows = (ctx: TestContext) => ctx.db("payments").orderBy("id");
 
@@ -476,14 +477,9 @@ describe("checkout in Stripe mode (real SDK against the local stand-in)", () => 
   let ctx: TestContext;
   let stripe: StripeStandIn;
   beforeAll(async () => {
-    stripe = await StripeStandIn.start();
-    ctx = await createTestContext(stripe.env());
-    await ctx.container.plans.seed();
+    ({ ctx, stripe } = await openStripeSite());
   });
-  afterAll(async () => {
-    await ctx.close();
-    await stripe.close();
-  });
+  afterAll(() => closeStripeSite({ ctx, stripe }));
 
   it("creates a subscription-mode Checkout Session with the pricing page's monthly Price, and the spec's URLs", async () => {
     const res = await ctx.agent().post("/api/create-checkout-session").send({ planType: "basic" }).expect(200);

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SESSION_TAKEN_MESSAGE } from "../../src/modules/customers/customers.service.js";
 import { PAYER_EMAIL_MESSAGE } from "../../src/modules/payments/index.js";
+import { closeStripeSite, openStripeSite } from "../support/subscriptions.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
-import { StripeStandIn } from "../support/stripe-stand-in.js";
+import type { StripeStandIn } from "../support/stripe-stand-in.js";
 
 const property = {
   address: "12 Elm Street",
@@ -471,14 +472,9 @@ describe("POST /api/customers (Stripe mode)", () => {
   let ctx: TestContext;
   let stripe: StripeStandIn;
   beforeAll(async () => {
-    stripe = await StripeStandIn.start();
-    ctx = await createTestContext(stripe.env());
-    await ctx.container.plans.seed();
+    ({ ctx, stripe } = await openStripeSite());
   });
-  afterAll(async () => {
-    await ctx.close();
-    await stripe.close();
-  });
+  afterAll(() => closeStripeSite({ ctx, stripe }));
 
   it("needs a Checkout Session Stripe reports paid; demo ids are refused", async () => {
     const { body } = await ctx.agent().post("/api/create-checkout-session").send({ planType: "basic" }).expect(200);

@@ -10,12 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStripeClient } from "../../src/modules/payments/index.js";
 import { signBillingToken } from "../../src/modules/subscriptions/index.js";
 import { suiteToday } from "../support/clock.js";
-import { type TestContext, createTestContext } from "../support/context.js";
+import type { TestContext } from "../support/context.js";
 import { paidQuoteInvoice } from "../support/quote-invoices.js";
 import { STAND_IN_KEYS, StripeStandIn } from "../support/stripe-stand-in.js";
 import { disputesOf } from "../support/stripe-stand-in-disputes.js";
 import { moneyOf } from "../support/stripe-stand-in-money.js";
-import { postStripeEvent } from "../support/subscriptions.js";
+import { postStripeEvent, closeStripeSite, openStripeSite } from "../support/subscriptions.js";
 
 type Obj = Record<string, unknown>;
 
@@ -23,14 +23,9 @@ let ctx: TestContext;
 let stripe: StripeStandIn;
 
 beforeAll(async () => {
-  stripe = await StripeStandIn.start();
-  ctx = await createTestContext(stripe.env());
-  await ctx.container.plans.seed();
+  ({ ctx, stripe } = await openStripeSite());
 });
-afterAll(async () => {
-  await ctx?.close();
-  await stripe?.close();
-});
+afterAll(() => closeStripeSite({ ctx, stripe }));
 
 /** Each event delivered twice, as Stripe retries: the second is a replay (the same event id) and records nothing. */
 async function deliver(type: string, object: Obj) {

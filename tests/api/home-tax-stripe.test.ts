@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { taskList } from "../../src/jobs.js";
 import { StripeTaxRates, createStripeClient } from "../../src/modules/payments/index.js";
 import { HOME_MOVED_TASK, HOME_TAX_TASK, homeTaxRatesTask } from "../../src/modules/subscriptions/home-tax.tasks.js";
-import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
+import { type TestContext, signInStaff } from "../support/context.js";
 import { queuedMails } from "../support/jobs.js";
-import { STAND_IN_KEYS, StripeStandIn } from "../support/stripe-stand-in.js";
+import { STAND_IN_KEYS, type StripeStandIn } from "../support/stripe-stand-in.js";
 import { moneyOf } from "../support/stripe-stand-in-money.js";
-import { postStripeEvent } from "../support/subscriptions.js";
+import { postStripeEvent, closeStripeSite, openStripeSite } from "../support/subscriptions.js";
 
 // docs/decisions.md#57 with Stripe (the real SDK against the stand-in): the home entered at intake decides the tax of
 // Stripe's next invoices (the subscription's Tax Rates, on its item for /pricing's Checkout, its defaults for
@@ -31,14 +31,9 @@ describe("the tax follows the home (Stripe)", () => {
   let ctx: TestContext;
   let stripe: StripeStandIn;
   beforeAll(async () => {
-    stripe = await StripeStandIn.start();
-    ctx = await createTestContext(stripe.env());
-    await ctx.container.plans.seed();
+    ({ ctx, stripe } = await openStripeSite());
   });
-  afterAll(async () => {
-    await ctx?.close();
-    await stripe?.close();
-  });
+  afterAll(() => closeStripeSite({ ctx, stripe }));
 
   /** A /pricing Standard purchase ($370) through Stripe Checkout for `postalCode`, and intake of the home. */
   async function boughtAt(

@@ -1,7 +1,21 @@
 // Subscriptions made for tests as the purchase paths make them.
 import { createStripeClient } from "../../src/modules/payments/index.js";
-import type { TestContext } from "./context.js";
+import { type TestContext, createTestContext } from "./context.js";
 import { STAND_IN_KEYS, StripeStandIn } from "./stripe-stand-in.js";
+
+/** A file's Haven in Stripe mode against a stand-in of its own, with the plans seeded: its beforeAll. */
+export async function openStripeSite(): Promise<{ ctx: TestContext; stripe: StripeStandIn }> {
+  const stripe = await StripeStandIn.start();
+  const ctx = await createTestContext(stripe.env());
+  await ctx.container.plans.seed();
+  return { ctx, stripe };
+}
+
+/** Closes what openStripeSite opened, whatever of it was opened: the file's afterAll. */
+export async function closeStripeSite(site: { ctx?: TestContext; stripe?: StripeStandIn }): Promise<void> {
+  await site.ctx?.close();
+  await site.stripe?.close();
+}
 
 /** A Stripe subscription made as the purchase paths make one, stored through its webhook; its local id. */
 export async function stripeSubscription(
