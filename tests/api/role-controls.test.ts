@@ -30,6 +30,17 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => ctx.close());
 
+const ENTITIES: Record<string, string> = {
+  "&quot;": '"',
+  "&#39;": "'",
+  "&#34;": '"',
+  "&lt;": "<",
+  "&gt;": ">",
+  "&amp;": "&",
+};
+/** An attribute's text as EJS escaped it. */
+const unescaped = (text: string) => text.replace(/&(?:quot|#39|#34|lt|gt|amp);/g, (e) => ENTITIES[e]!);
+
 /** Every tag's name and attributes, in document order (the pages are the app's own EJS output). */
 function tags(html: string): { name: string; attrs: Map<string, string> }[] {
   const found: { name: string; attrs: Map<string, string> }[] = [];
@@ -38,7 +49,7 @@ function tags(html: string): { name: string; attrs: Map<string, string> }[] {
   )) {
     const attrs = new Map<string, string>();
     for (const a of (tag[2] ?? "").matchAll(/([^\s=>/]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g)) {
-      attrs.set(a[1]!.toLowerCase(), (a[2] ?? a[3] ?? a[4] ?? "").replace(/&amp;/g, "&"));
+      attrs.set(a[1]!.toLowerCase(), unescaped(a[2] ?? a[3] ?? a[4] ?? ""));
     }
     found.push({ name: tag[1]!.toLowerCase(), attrs });
   }
@@ -47,6 +58,32 @@ function tags(html: string): { name: string; attrs: Map<string, string> }[] {
 
 const HX = ["hx-get", "hx-post", "hx-put", "hx-patch", "hx-delete"] as const;
 const pathOf = (url: string, page: string) => new URL(url || page, "http://haven.test").pathname;
+
+type Call = { method: string; path: string };
+const call = (method: string, path: string): Call => ({ method, path });
+
+/** The data attributes the client-request page's script (islands/quotes/QuoteActions.island.tsx) acts on. */
+const ISLAND_ATTRIBUTES: [string, (value: string, attrs: Map<string, string>) => Call][] = [
+  ["data-generate-quote-report", (id) => call("POST", `/api/properties/${id}/generate-quote-report`)],
+  ["data-property-details", (id) => call("GET", `/api/properties/${id}`)],
+  [
+    "data-quote-action",
+    (kind, attrs) => call(kind === "delete" ? "DELETE" : "PATCH", `/api/quote-requests/${attrs.get("data-id")}`),
+  ],
+];
+
+/** The islands' permission props (a prop left out counts as shown) and the call each one offers. */
+const ISLAND_FLAGS: Record<string, Record<string, (props: Record<string, unknown>) => Call>> = {
+  "reports/ReportViewer": {
+    canShare: (p) => call("POST", `/api/reports/${p.reportId}/share`),
+    canSchedule: () => call("POST", "/api/maintenance-schedules"),
+    canOpenHistory: () => call("GET", "/admin/property-history/1"),
+  },
+  "maintenance/MaintenanceCalendar": {
+    canSchedule: () => call("POST", "/api/maintenance-schedules"),
+    canChangeBookings: () => call("PATCH", "/api/inspection-bookings/1"),
+  },
+};
 
 /** The calls a page's controls make: forms (and their buttons' formaction), htmx attributes; and its links. */
 function controlsOf(html: string, page: string) {
@@ -67,6 +104,17 @@ function controlsOf(html: string, page: string) {
     for (const hx of HX) {
       if (attrs.has(hx))
         calls.push({ method: hx.slice(3).toUpperCase(), path: pathOf(attrs.get(hx)!, page), where: hx });
+    }
+    for (const [attr, call] of ISLAND_ATTRIBUTES) {
+      const value = attrs.get(attr);
+      if (value !== undefined) calls.push({ ...call(value, attrs), where: attr });
+    }
+    const flags = ISLAND_FLAGS[attrs.get("data-island") ?? ""];
+    if (flags) {
+      const props = JSON.parse(attrs.get("data-props") ?? "{}") as Record<string, unknown>;
+      for (const [flag, call] of Object.entries(flags)) {
+        if (props[flag] !== false) calls.push({ ...call(props), where: `${attrs.get("data-island")} ${flag}` });
+      }
     }
     const href = name === "a" ? attrs.get("href") : undefined;
     if (href?.startsWith("/admin")) links.push(pathOf(href, page));
@@ -146,6 +194,10 @@ describe("staff pages show each role only the controls its calls allow", () => {
         );
       }
       expect(result.patterns).toEqual(expect.arrayContaining(["/admin/reports/:id", "/admin/inspections/view/:id"]));
+      // The islands' controls are read too: the share dialog and the client-request buttons.
+      const offered = [...result.calls].join("\n");
+      if (role !== "inspector") expect(offered).toMatch(/^POST \/api\/reports\/\d+\/share$/m);
+      if (role !== "inspector") expect(offered).toMatch(/^PATCH \/api\/quote-requests\/\d+$/m);
       // The owner is shown the refund forms the office is not: the pages walked do carry them.
       const refunds = [...result.calls].filter((c) => /^POST \/admin\/(subscriptions|invoices)\/\d+\/refund$/.test(c));
       const kinds = new Set(refunds.map((c) => c.split("/")[2]));
