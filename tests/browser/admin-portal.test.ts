@@ -131,9 +131,11 @@ describe("the admin portal", () => {
     expect(await recent.count()).toBe(3);
     expect(await recent.locator(".badge").allInnerTexts()).toEqual(["Scheduled", "In Progress", "Completed"]);
     expect(await page.getByRole("link", { name: "View All" }).getAttribute("href")).toBe("/admin/inspections");
-    // The shell: the initial, Logout, every section an owner may open (docs/decisions.md#36) with the current one
-    // marked, and live quick stats.
-    expect(await page.getByRole("img", { name: "Signed in as Morgan" }).innerText()).toBe("M");
+    // The shell: the initial (the account's own two-step settings), Logout, every section an owner may open
+    // (docs/decisions.md#36) with the current one marked, and live quick stats.
+    const account = page.getByRole("link", { name: "Signed in as Morgan: your two-step sign-in" });
+    expect(await account.innerText()).toBe("M");
+    expect(await account.getAttribute("href")).toBe("/admin/account/two-step");
     expect(await page.getByRole("button", { name: "Logout" }).isVisible()).toBe(true);
     expect(await page.locator("[data-bell]").isVisible()).toBe(true);
     const sidebar = page.getByRole("navigation", { name: "Admin", exact: true });
