@@ -118,6 +118,8 @@ function controlsOf(html: string, page: string) {
     }
     const href = name === "a" ? attrs.get("href") : undefined;
     if (href?.startsWith("/admin")) links.push(pathOf(href, page));
+    // Downloads (PDFs, CSV exports) are calls too; they are checked, not walked.
+    else if (href?.startsWith("/api/")) calls.push({ method: "GET", path: pathOf(href, page), where: "link" });
   }
   return { calls, links };
 }
