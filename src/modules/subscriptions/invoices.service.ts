@@ -107,15 +107,15 @@ export class InvoicesService {
   /** The invoice's PDF and its file name. */
   async pdf(id: number): Promise<{ filename: string; body: Buffer }> {
     const { invoice, refunds } = await this.get(id);
-    const sub = await this.deps.subscriptions.find(invoice.subscriptionId);
+    const [sub, payer] = await Promise.all([
+      this.deps.subscriptions.find(invoice.subscriptionId),
+      this.deps.refundRows.payerOf(invoice.id),
+    ]);
     const body = await renderInvoicePdf({
       invoice,
       business: this.deps.business,
-      buyer: {
-        name: sub?.customerName ?? null,
-        email: sub?.customerEmail ?? null,
-        address: sub?.propertyAddress ?? null,
-      },
+      // The home served in full, its postal code too, as the credit notes give it.
+      buyer: { name: sub?.customerName ?? null, email: sub?.customerEmail ?? null, address: payer.address },
       planName: sub ? await this.deps.planName(sub.planType) : "Haven",
       timeZone: this.deps.timeZone,
       // Its credit notes: the refunds recorded (one Stripe has not confirmed is not one yet).
