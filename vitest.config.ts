@@ -36,6 +36,9 @@ export default defineConfig({
           name: "unit",
           sequence: { groupOrder: 0 },
           setupFiles: [CLOCK_SETUP],
+          // Some render a PDF or run a script (fonts, a parser, a shell): a second alone, several beside the API
+          // tests and their processes on two cores. Vitest's 5 s was measured for no such company.
+          testTimeout: 20_000,
           include: ["src/**/*.test.ts", "islands/**/*.test.{ts,tsx}", "cli/**/*.test.ts", "tests/unit/**/*.test.ts"],
         },
       },
