@@ -45,7 +45,9 @@ const stamp = (d: Date) =>
     .toISOString()
     .replace(/[-:]/g, "")
     .replace(/\.\d{3}Z$/, "Z");
-const hoursAgo = (h: number, now = new Date()) => new Date(now.getTime() - h * 3_600_000);
+/** The one moment the backups' ages are measured from: made and checked against it, however long set-up takes. */
+const NOW = new Date();
+const hoursAgo = (h: number, now = NOW) => new Date(now.getTime() - h * 3_600_000);
 
 /** A small base backup as `haven db backup` writes one: the tar's entries a restore needs, gzip, its checksum beside. */
 async function baseBackupIn(dir: string, takenAt: Date, complete = true): Promise<string> {
@@ -185,8 +187,7 @@ describe("haven doctor", { timeout: 120_000 }, () => {
 });
 
 describe("haven doctor's backup line", () => {
-  const now = new Date();
-  const check = (dir: string) => backupCheck({ BACKUP_DIR: dir }, now);
+  const check = (dir: string) => backupCheck({ BACKUP_DIR: dir }, NOW);
   const fresh = () => mkdtempSync(path.join(backupDir, "case-"));
 
   it("is ok for a whole, fresh backup: its checksum matches and its tar lists through its end", async () => {
@@ -199,7 +200,7 @@ describe("haven doctor's backup line", () => {
 
   it("fails on a truncated base backup, with or without its checksum", async () => {
     const dir = fresh();
-    const file = await baseBackupIn(dir, hoursAgo(1, now));
+    const file = await baseBackupIn(dir, hoursAgo(1));
     truncateSync(file, Math.floor(statSync(file).size / 2));
     const withSum = await check(dir);
     expect(withSum.status).toBe("fail");
@@ -217,15 +218,15 @@ describe("haven doctor's backup line", () => {
 
   it("fails on a base backup whose tar lacks what a restore needs, and on a changed one", async () => {
     const incomplete = fresh();
-    await baseBackupIn(incomplete, hoursAgo(1, now), false);
+    await baseBackupIn(incomplete, hoursAgo(1), false);
     const noLabel = await check(incomplete);
     expect(noLabel.status).toBe("fail");
     expect(noLabel.message).toContain("cannot be restored: it is incomplete (no backup_label)");
 
     const dir = fresh();
-    const file = await baseBackupIn(dir, hoursAgo(1, now));
+    const file = await baseBackupIn(dir, hoursAgo(1));
     // Another backup's bytes under this name: the checksum beside it no longer matches.
-    const other = await baseBackupIn(path.join(dir, "other"), hoursAgo(1, now));
+    const other = await baseBackupIn(path.join(dir, "other"), hoursAgo(1));
     copyFileSync(other, file);
     const changed = await check(dir);
     expect(changed.status).toBe("fail");
@@ -234,12 +235,12 @@ describe("haven doctor's backup line", () => {
 
   it("fails when the newest whole backup is older than 36 hours, and warns past 26", async () => {
     const old = fresh();
-    await baseBackupIn(old, hoursAgo(37, now));
+    await baseBackupIn(old, hoursAgo(37));
     const stale = await check(old);
     expect(stale.status).toBe("fail");
     expect(stale.message).toMatch(/37\.0 h old\): none in 36 h$/);
     const late = fresh();
-    await baseBackupIn(late, hoursAgo(30, now));
+    await baseBackupIn(late, hoursAgo(30));
     expect((await check(late)).status).toBe("warn");
   });
 });
