@@ -194,7 +194,7 @@ describe("haven doctor's backup line", () => {
     const c = await check(backupDir);
     expect(c.status).toBe("ok");
     expect(c.message).toMatch(
-      /^the newest backup, haven-\S+\.base\.tar\.gz \(0\.0 MB, 60 min old\); checksum matches; tar: 4 entries$/,
+      /^the newest backup, haven-\S+\.base\.tar\.gz \(0\.0 MB, 1\.0 h old\); checksum matches; tar: 4 entries$/,
     );
   });
 
