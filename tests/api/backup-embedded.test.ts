@@ -17,7 +17,8 @@ import {
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type EmbeddedServer, freePort, startEmbeddedPostgres } from "../../src/db/embedded.js";
+import { type EmbeddedServer, startEmbeddedPostgres } from "../../src/db/embedded.js";
+import { freePort } from "../support/ports.js";
 import { createKnex, migrateLatest } from "../../src/db/knex.js";
 import { readBackup } from "../../src/ops/backup.js";
 import { runHaven } from "../support/cli.js";

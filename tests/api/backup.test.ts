@@ -27,7 +27,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../seeds/demo/index.js";
 import { loadEnv } from "../../src/config/env.js";
 import { createContainer } from "../../src/container.js";
-import { freePort } from "../../src/db/embedded.js";
+import { freePort } from "../support/ports.js";
 import { createKnex, migrateLatest } from "../../src/db/knex.js";
 import { taskList } from "../../src/jobs.js";
 import { BACKUP_TASK, backupCrontab, databaseContents, listBackups, readBackup } from "../../src/ops/backup.js";

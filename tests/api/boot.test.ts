@@ -5,7 +5,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StartupError, boot } from "../../src/boot.js";
 import { loadEnv } from "../../src/config/env.js";
-import { freePort, startEmbeddedPostgres } from "../../src/db/embedded.js";
+import { startEmbeddedPostgres } from "../../src/db/embedded.js";
+import { freePort } from "../support/ports.js";
 import { type TestContext, createTestContext } from "../support/context.js";
 
 let ctx: TestContext;

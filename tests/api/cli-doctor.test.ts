@@ -21,7 +21,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../src/db/embedded.js";
+import { freePort } from "../support/ports.js";
 import { META, sealBackup } from "../../src/ops/backup.common.js";
 import { backupCheck } from "../../src/ops/doctor.js";
 import { TarWriter } from "../../src/ops/tar.js";

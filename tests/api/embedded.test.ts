@@ -5,7 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { type ExitInfo, freePort, startEmbeddedPostgres } from "../../src/db/embedded.js";
+import { type ExitInfo, startEmbeddedPostgres } from "../../src/db/embedded.js";
+import { freePort } from "../support/ports.js";
 
 const isRoot = process.getuid?.() === 0;
 const cleanup: string[] = [];

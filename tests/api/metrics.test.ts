@@ -10,7 +10,7 @@ import pino from "pino";
 import supertest from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
-import { freePort } from "../../src/db/embedded.js";
+import { freePort } from "../support/ports.js";
 import { createKnex } from "../../src/db/knex.js";
 import { MailService } from "../../src/modules/mail/index.js";
 import { isLoopback } from "../../src/observability/ops.routes.js";

@@ -8,7 +8,7 @@ import path from "node:path";
 import type { Knex } from "knex";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { freePort } from "../../src/db/embedded.js";
+import { freePort } from "../support/ports.js";
 import { MIGRATION_LOCK_KEY, createKnex } from "../../src/db/knex.js";
 import { MIGRATIONS_DIR } from "../../src/db/migration-source.js";
 import { runHaven } from "../support/cli.js";

@@ -5,7 +5,7 @@ import type { Knex } from "knex";
 import supertest from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
-import { freePort } from "../../src/db/embedded.js";
+import { freePort } from "../support/ports.js";
 import { SchemaTooNewError, migrateLatest, refuseNewerSchema } from "../../src/db/knex.js";
 import { FolderMigrationSource } from "../../src/db/migration-source.js";
 import { type HavenProcess, killAll, spawnHaven, waitUntilServing } from "../support/processes.js";

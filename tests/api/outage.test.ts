@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
 import { loadEnv } from "../../src/config/env.js";
 import { createContainer } from "../../src/container.js";
-import { type EmbeddedServer, freePort, startEmbeddedPostgres } from "../../src/db/embedded.js";
+import { type EmbeddedServer, startEmbeddedPostgres } from "../../src/db/embedded.js";
+import { freePort } from "../support/ports.js";
 import { createKnex, migrateLatest } from "../../src/db/knex.js";
 import { UNAVAILABLE_MESSAGE } from "../../src/http/errors.js";
 

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadEnv } from "../../src/config/env.js";
-import { freePort } from "../../src/db/embedded.js";
+import { freePort } from "../support/ports.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { type HavenProcess, killAll, spawnHaven, waitUntilServing } from "../support/processes.js";
 import { type Smtp, startSmtp } from "../support/smtp.js";

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureAssets } from "../../src/build-assets.js";
-import { freePort } from "../../src/db/embedded.js";
+import { freePort } from "../support/ports.js";
 import { ROOT_DIR } from "../../src/http/assets.js";
 import { type TestContext, createTestContext } from "../support/context.js";
 import { until } from "../support/processes.js";

@@ -11,7 +11,7 @@ import { MAINTENANCE_EXPAND_TASK, MAINTENANCE_REMINDERS_TASK } from "../../src/m
 import { MAIL_SEND_TASK } from "../../src/modules/mail/mail.schemas.js";
 import { QUOTE_REPORT_MAIL_TASK } from "../../src/modules/quotes/index.js";
 import { SHARE_MAIL_TASK } from "../../src/modules/sharing/index.js";
-import { freePort } from "../../src/db/embedded.js";
+import { freePort } from "../support/ports.js";
 import { runHaven } from "../support/cli.js";
 import { type TestContext, createTestContext } from "../support/context.js";
 import {

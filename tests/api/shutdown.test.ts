@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../src/db/embedded.js";
+import { freePort } from "../support/ports.js";
 import { type TestContext, createTestContext } from "../support/context.js";
 import { type HavenProcess, killAll, spawnHaven, until, waitUntilServing } from "../support/processes.js";
 import { type GatedSmtp, type Mailbox, mailbox, startGatedSmtp } from "../support/smtp-gate.js";
@@ -234,5 +234,6 @@ describe("worker shutdown", () => {
     // The survivor's own count says the same: it sent the message, once.
     const metrics = await (await fetch(`${survivor.probes}/metrics`)).text();
     expect(metrics).toMatch(/^haven_mail_sent_total\{transport="smtp"\} 1$/m);
-  });
+    // Two workers started one after the other, then a wait of up to 30 s: more than the project's 30 s in all.
+  }, 90_000);
 });

@@ -2,7 +2,8 @@ import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { freePort, startEmbeddedPostgres } from "../../src/db/embedded.js";
+import { startEmbeddedPostgres } from "../../src/db/embedded.js";
+import { freePort } from "./ports.js";
 import { createKnex, migrateLatest } from "../../src/db/knex.js";
 
 export interface ProvisionedServer {
