@@ -204,7 +204,8 @@ describe.skipIf(reason !== null)("backup and restore with pg_dump and pg_restore
     // With the checksum written beside it when it was made: refused before pg_restore runs.
     const withSum = cut("haven-20261015T150000Z.dump", Math.floor(size / 2));
     copyFileSync(`${dumpFile}.sha256`, `${withSum}.sha256`);
-    // Without one: its table of contents still lists, and pg_restore meets the end of the file mid-data.
+    // Without one: pg_restore meets the end of the file, in the data or, when half the dump is less than its table of
+    // contents (a small database), already while listing it.
     const bare = cut("cut-in-half.dump", Math.floor(size / 2));
     const said: string[] = [];
     for (const file of [withSum, bare]) {
@@ -217,7 +218,7 @@ describe.skipIf(reason !== null)("backup and restore with pg_dump and pg_restore
       expect((await databaseContents(urlOf("haven_damaged"))).objects).toBe(0);
     }
     expect(said[0]).toContain("its SHA-256 is not the one written beside it");
-    expect(said[1]).toContain("(could not read from input file: end of file)");
+    expect(said[1]).toMatch(/could not read from input file: end of file\): nothing was restored/);
     // Two bytes: not even the archive's header (what restore and doctor read first).
     const tiny = path.join(dir, "haven-20261016T150000Z.dump");
     writeFileSync(tiny, "PG");

@@ -223,7 +223,7 @@ describe("the dashboard page", () => {
         expect(html).toContain(`href="${href}"`);
       expect(html).toMatch(/href="\/admin\/inspections"[^>]*>View All</);
       // Header: the first-name initial and Logout; sidebar: every section and the live quick stats.
-      expect(html).toMatch(/aria-label="Signed in as Sam"[^>]*>S</);
+      expect(html).toMatch(/aria-label="Signed in as Sam: your two-step sign-in"[^>]*>S</);
       expect(html).toContain(">Logout<");
       for (const label of [
         "Dashboard",

@@ -130,7 +130,8 @@ export class RefundsRepository {
       .first(
         db.raw("coalesce(c.name, s.payer_name) as name"),
         db.raw("coalesce(c.email, s.payer_email) as email"),
-        db.raw("concat_ws(', ', p.address, p.city, p.province, p.postal_code) as address"),
+        // As Canada Post writes it: "1 Elgin Street, Ottawa, ON K1S 2B4".
+        db.raw("concat_ws(', ', p.address, p.city, nullif(concat_ws(' ', p.province, p.postal_code), '')) as address"),
         "t.title as quote_title",
       );
     return {
