@@ -34,7 +34,9 @@ export default defineConfig({
         test: {
           ...shared,
           name: "unit",
-          sequence: { groupOrder: 0 },
+          // With the API tests, sharing their two workers: alone, the unit tests would leave a core idle.
+          sequence: { groupOrder: 1 },
+          maxWorkers: 2,
           setupFiles: [CLOCK_SETUP],
           // Some render a PDF or run a script (fonts, a parser, a shell): a second alone, several beside the API
           // tests and their processes on two cores. Vitest's 5 s was measured for no such company.
