@@ -2,12 +2,11 @@ import type { Knex } from "knex";
 import { cursorBatches } from "../../db/cursor.js";
 import { propertyMatches } from "../../db/property-search.js";
 import type { Tx } from "../../db/transaction.js";
-import type { EntryScore, Inspection, InspectionStatus, InspectionVisit } from "./inspections.schemas.js";
+import type { Inspection, InspectionStatus, InspectionVisit } from "./inspections.schemas.js";
+import { type EntryWrite, type NewInspectionRow, type StoredEntry, iso, keyOf, toEntry } from "./inspection-rows.js";
 
 type Row = Record<string, unknown>;
 type Db = Tx | Knex;
-
-const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : value ? String(value) : null);
 
 const toInspection = (row: Row): Inspection => ({
   id: row.id as number,
@@ -32,52 +31,6 @@ const toInspection = (row: Row): Inspection => ({
     clientEmail: row.client_email as string,
   },
 });
-
-/** A stored entry as the service compares and merges it. */
-export interface StoredEntry {
-  id: number;
-  categoryName: string;
-  subcategoryName: string;
-  score: EntryScore | null;
-  notes: string | null;
-  urgent: boolean;
-  updatedAt: string;
-}
-
-/** The full values of one entry to write (the service has already merged what was not sent). */
-export interface EntryWrite {
-  categoryName: string;
-  subcategoryName: string;
-  score: EntryScore | null;
-  notes: string | null;
-  urgent: boolean;
-}
-
-export interface NewInspectionRow {
-  propertyId: number;
-  bookingId: number | null;
-  inspectorId: number | null;
-  inspectionDate: string;
-  status: InspectionStatus;
-  overallScore?: number | null;
-  notes?: string | null;
-  completedAt?: string | Date | null;
-  createdAt?: string | Date;
-}
-
-const toEntry = (row: Row): StoredEntry => ({
-  id: row.id as number,
-  categoryName: row.category_name as string,
-  subcategoryName: row.subcategory_name as string,
-  score: (row.score as EntryScore | null) ?? null,
-  notes: (row.notes as string | null) ?? null,
-  urgent: row.urgent as boolean,
-  updatedAt: iso(row.updated_at)!,
-});
-
-const keyOf = (categoryName: string, subcategoryName: string) => `${categoryName}\u0000${subcategoryName}`;
-export const entryKey = (e: { categoryName: string; subcategoryName: string }) =>
-  keyOf(e.categoryName, e.subcategoryName);
 
 /** The list's filter; `inspectorId` limits it to one inspector's own inspections (docs/decisions.md#36). */
 export interface InspectionFilter {

@@ -1,13 +1,8 @@
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import { ConflictError, NotFoundError, ValidationError } from "../../http/errors.js";
 import { overallScore, scoreCategories } from "./scoring.js";
-import type {
-  EntryWrite,
-  InspectionFilter,
-  InspectionsRepository,
-  NewInspectionRow,
-} from "./inspections.repository.js";
-import { entryKey } from "./inspections.repository.js";
+import { type EntryWrite, type NewInspectionRow, entryKey } from "./inspection-rows.js";
+import type { InspectionFilter, InspectionsRepository } from "./inspections.repository.js";
 import type {
   EntryInput,
   EntryScore,
