@@ -11,6 +11,7 @@ import {
   openBrowserSite,
   screenshotBothWidths,
 } from "../support/browser.js";
+import { signInAt } from "../support/staff-pages.js";
 
 let site: BrowserSite;
 const staff = { email: "olivia@haven.test", password: "office-desk-password" };
@@ -24,14 +25,7 @@ beforeAll(async () => {
 });
 afterAll(() => site?.close());
 
-async function signIn(page: Page, next: string) {
-  await page.goto(`${site.baseUrl}/login?next=${encodeURIComponent(next)}`);
-  await page.getByLabel("Company e-mail").fill(staff.email);
-  await page.getByLabel("Password").fill(staff.password);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await page.waitForURL(`${site.baseUrl}${next}`);
-  await page.waitForFunction(() => document.documentElement.dataset.adminReady === "true");
-}
+const signIn = (page: Page, next: string) => signInAt(site, page, staff, next, { adminReady: true });
 
 describe("/admin/bookings", () => {
   it("reassigns and moves a booking by keyboard, each confirmed in words; axe clean at 1280 and 390 px", async () => {
