@@ -89,9 +89,18 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   };
   app.locals.assets = () => container.assets();
   app.locals.adminSections = ADMIN_SECTIONS;
-  // A date and time for a page, in the one time style ("2:00 PM", docs/decisions.md#60).
-  app.locals.clockTime = (instant: string | Date, options: Intl.DateTimeFormatOptions) =>
-    clockFormat(options).format(new Date(instant));
+  // A date and time for a page, in the one time style ("2:00 PM", docs/decisions.md#60); one format per options,
+  // not one per row of a list.
+  const clockFormats = new Map<string, ReturnType<typeof clockFormat>>();
+  app.locals.clockTime = (instant: string | Date, options: Intl.DateTimeFormatOptions) => {
+    const key = JSON.stringify(options);
+    let format = clockFormats.get(key);
+    if (!format) {
+      format = clockFormat(options);
+      clockFormats.set(key, format);
+    }
+    return format.format(new Date(instant));
+  };
 
   app.use(httpMetrics());
   app.use(malformedUrlGuard);
