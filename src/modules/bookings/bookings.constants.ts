@@ -141,3 +141,13 @@ export interface WizardPrefill {
 
 /** The wizard's one-line address example: Ottawa, the service area (docs/decisions.md#31). */
 export const SAMPLE_ADDRESS_LINE = "12 Elm St, Ottawa, ON K1S 2B4";
+
+/**
+ * What the wizard still asks when it opens from intake (docs/decisions.md#66): null for the full wizard, `time`
+ * when the home and the contact details are known, `contact-and-time` when only the home is.
+ */
+export function wizardLeft(prefill: WizardPrefill | null): "time" | "contact-and-time" | null {
+  if (!(prefill?.propertyAddress && prefill.propertySize)) return null;
+  const contactKnown = [prefill.firstName, prefill.lastName, prefill.email, prefill.phone].every((v) => v.trim());
+  return contactKnown ? "time" : "contact-and-time";
+}

@@ -22,6 +22,7 @@ import {
   wizardBookingSchema,
 } from "./bookings.schemas.js";
 import { createRouter } from "../../http/router.js";
+import { wizardLeft } from "./bookings.constants.js";
 
 const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === "string" && v.trim() === "");
 
@@ -156,6 +157,7 @@ export function bookingsPages(deps: BookingsRoutesDeps): Router {
         "Book your Haven 114-point home inspection: your property, your contact details and a time that suits you.",
       footer: true,
       islands: true,
+      left: wizardLeft(prefill),
       props: { propertyTypes: PROPERTY_TYPES, minDate, maxDate, prefill, planLabel: plan ? planLabel(plan) : null },
     });
   });
