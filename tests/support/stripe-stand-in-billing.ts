@@ -299,13 +299,19 @@ export class StandInBilling extends StandInObjects {
         missing("invoice", m[1]!);
         return true;
       }
+      // Stripe answers a paid invoice's pay with a 400 invalid_request_error, "Invoice is already paid".
       if (found.status !== "open") {
-        invalid("Invoice is already paid");
+        invalid(found.status === "paid" ? "Invoice is already paid" : `This invoice is ${found.status}.`);
         return true;
       }
-      if (!this.charge(found, form.payment_method ?? this.cardOf(this.subscriptionOfInvoice(found))))
-        r.declined("Your card was declined.");
-      else json(200, this.expand(found, expand));
+      if (!this.charge(found, form.payment_method ?? this.cardOf(this.subscriptionOfInvoice(found)))) {
+        // A card error (402) names the decline, as the PaymentIntent's last_payment_error does.
+        const intent = this.intents.get(
+          ((found.payments as { data: Obj[] }).data[0]!.payment as Obj).payment_intent as string,
+        )!;
+        const error = intent.last_payment_error as Obj;
+        r.declined(error.message as string, { decline_code: error.decline_code });
+      } else json(200, this.expand(found, expand));
       return true;
     }
     if (route("GET", /^\/v1\/invoice_payments$/)) {

@@ -34,6 +34,11 @@ export class StandInObjects {
   readonly taxRates = new Map<string, Obj>();
   /** Payment methods whose charges are declined (failRenewal puts the subscription's card here). */
   readonly failingCards = new Set<string>();
+  /**
+   * Payment methods declined with a reason of their own, as Stripe's test cards are (4000 0000 0000 9995:
+   * `insufficient_funds`, "Your card has insufficient funds."); any other failing card is a `generic_decline`.
+   */
+  readonly cardDeclines = new Map<string, { declineCode: string; message: string }>();
   /** What a subscription still past due when its next period ends becomes: Stripe's "cancel" or "mark unpaid". */
   retriesEnd: "canceled" | "unpaid" = "canceled";
   /** The stand-in's clock (ms). A test may set it; subscriptions start and prorate by it. */
@@ -230,13 +235,15 @@ export class StandInObjects {
     const pending = this.pending.get(sub.id as string);
     const forPending = pending?.invoice === invoice.id;
     Object.assign(invoice, { attempt_count: (invoice.attempt_count as number) + 1, attempted: true });
-    if (!card || this.failingCards.has(card)) {
+    const reason = card ? this.cardDeclines.get(card) : undefined;
+    if (!card || this.failingCards.has(card) || reason) {
       Object.assign(intent, {
         status: "requires_payment_method",
         last_payment_error: {
           type: "card_error",
           code: "card_declined",
-          message: DECLINED,
+          decline_code: reason?.declineCode ?? "generic_decline",
+          message: reason?.message ?? DECLINED,
           payment_method: card ? { id: card } : null,
         },
       });

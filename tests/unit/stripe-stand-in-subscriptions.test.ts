@@ -236,4 +236,24 @@ describe("invoices.retrieve, invoices.pay and invoicePayments.list", () => {
     expect(payments.data[0]!.invoice).toBe(open.id);
     await expect(c.stripe.invoices.pay(open.id!)).rejects.toMatchObject({ statusCode: 400 });
   });
+
+  it('"Invoice is already paid" (400 invalid_request_error) for a paid invoice; a decline is a card_error naming its decline_code (docs.stripe.com/declines/codes: insufficient_funds)', async () => {
+    const { subscription, card } = await subscribed(c, standard);
+    const { invoice } = c.standIn.advancePeriod(subscription.id, { fail: true });
+    c.standIn.cardDeclines.set(card, { declineCode: "insufficient_funds", message: "Your card has insufficient funds." });
+    const declined = await c.stripe.invoices.pay(invoice!.id as string).catch((error: unknown) => error);
+    expect(declined).toBeInstanceOf(Stripe.errors.StripeCardError);
+    expect(declined).toMatchObject({
+      statusCode: 402,
+      type: "StripeCardError",
+      code: "card_declined",
+      decline_code: "insufficient_funds",
+      message: "Your card has insufficient funds.",
+    });
+    const paid = await c.stripe.invoices.pay(invoice!.id as string, { payment_method: "pm_card_good" });
+    expect(paid.status).toBe("paid");
+    const again = await c.stripe.invoices.pay(invoice!.id as string).catch((error: unknown) => error);
+    expect(again).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+    expect(again).toMatchObject({ statusCode: 400, message: "Invoice is already paid" });
+  });
 });
