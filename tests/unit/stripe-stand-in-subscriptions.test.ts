@@ -240,7 +240,10 @@ describe("invoices.retrieve, invoices.pay and invoicePayments.list", () => {
   it('"Invoice is already paid" (400 invalid_request_error) for a paid invoice; a decline is a card_error naming its decline_code (docs.stripe.com/declines/codes: insufficient_funds)', async () => {
     const { subscription, card } = await subscribed(c, standard);
     const { invoice } = c.standIn.advancePeriod(subscription.id, { fail: true });
-    c.standIn.cardDeclines.set(card, { declineCode: "insufficient_funds", message: "Your card has insufficient funds." });
+    c.standIn.cardDeclines.set(card, {
+      declineCode: "insufficient_funds",
+      message: "Your card has insufficient funds.",
+    });
     const declined = await c.stripe.invoices.pay(invoice!.id as string).catch((error: unknown) => error);
     expect(declined).toBeInstanceOf(Stripe.errors.StripeCardError);
     expect(declined).toMatchObject({
