@@ -1,5 +1,6 @@
 // The client report's top card (ClientReport.island.tsx): the animated score, its label, the date and the counts.
 import { useEffect, useState } from "react";
+import { bandKey, bandMeaning } from "../../src/modules/inspections/bands";
 import type { ClientReportPayload } from "../../src/modules/sharing/sharing.schemas";
 
 const SCORE_DURATION_MS = 4000;
@@ -7,10 +8,13 @@ const SCORE_DURATION_MS = 4000;
 const easeOutCubic = (t: number) => 1 - (1 - t) ** 3;
 
 /** Counts up to the score over 4 s, eased; a reader who asks for less motion gets the number at once. */
+const still = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
+
 function useCountUp(target: number): number {
-  const [value, setValue] = useState(0);
+  // With less motion the first render already shows the score: it never counts.
+  const [value, setValue] = useState(() => (still() ? target : 0));
   useEffect(() => {
-    if (matchMedia("(prefers-reduced-motion: reduce)").matches) {
+    if (still()) {
       setValue(target);
       return;
     }
@@ -86,6 +90,23 @@ export function ScoreCard({ score, label, createdAt, summary }: ScoreCardProps) 
         <p className="font-serif text-3xl font-bold text-green-900" data-report-label>
           {label}
         </p>
+        {/* What the band means, and the key to all five (docs/decisions.md#66). */}
+        <p className="mt-1 text-ink/85" data-band-meaning>
+          {bandMeaning(score)}
+        </p>
+        <details className="disclosure mt-2 text-sm" data-band-key>
+          <summary className="link cursor-pointer">What the bands mean</summary>
+          <dl className="mt-2 space-y-1">
+            {bandKey().map((b) => (
+              <div key={b.label}>
+                <dt className="inline font-semibold">
+                  {b.label} ({b.range}):
+                </dt>{" "}
+                <dd className="inline">{b.meaning}</dd>
+              </div>
+            ))}
+          </dl>
+        </details>
         <p className="mt-2 text-sm text-ink/80">
           Report of{" "}
           {new Date(createdAt).toLocaleDateString("en-CA", { year: "numeric", month: "long", day: "numeric" })}

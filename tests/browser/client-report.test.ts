@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientLabel } from "../../src/modules/inspections/bands.js";
+import { bandMeaning, clientLabel } from "../../src/modules/inspections/bands.js";
 import { newProperty } from "../api/reports-fixtures.js";
 import { sharedReportFixture } from "../api/sharing-fixtures.js";
 import {
@@ -69,7 +69,14 @@ describe("the client's side of a report", () => {
     expect(await dial.getAttribute("data-duration")).toBe("4000");
     expect(await dial.getAttribute("data-value")).toBe(String(fixture.report.overallScore));
     expect(await client.locator("[data-report-label]").innerText()).toBe(clientLabel(fixture.report.overallScore!));
+    expect(await client.locator("[data-band-meaning]").innerText()).toBe(bandMeaning(fixture.report.overallScore!));
     await client.waitForFunction(() => document.querySelector("[data-dial]")?.getAttribute("data-dial-done") === "1");
+    expect(await client.locator("[data-dial-number]").innerText()).toBe(String(fixture.report.overallScore));
+    // A reader who asks for less motion reads the score from the first frame: it never counts up.
+    await client.emulateMedia({ reducedMotion: "reduce" });
+    await client.reload();
+    await client.locator("[data-dial]").waitFor();
+    expect(await client.locator("[data-dial]").getAttribute("data-dial-done")).toBe("1");
     expect(await client.locator("[data-dial-number]").innerText()).toBe(String(fixture.report.overallScore));
     const labels = await client.locator("[data-recommendation] .rounded-full:first-child").allInnerTexts();
     expect(labels.map((l) => l.toUpperCase())).toEqual(expect.arrayContaining(["CRITICAL"]));

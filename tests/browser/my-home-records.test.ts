@@ -2,7 +2,7 @@
 // for a quote and accepting it with the keyboard alone; axe on every records page, screenshots at 390 and 1280 px.
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientLabel } from "../../src/modules/inspections/bands.js";
+import { bandKey, bandMeaning, clientLabel } from "../../src/modules/inspections/bands.js";
 import { completedInspection } from "../api/reports-fixtures.js";
 import { sharedReportFixture } from "../api/sharing-fixtures.js";
 import {
@@ -71,6 +71,12 @@ describe("My Home records at 390 px", () => {
     expect(await card.locator("[data-home-band]").textContent()).toBe(clientLabel(latest.overallScore!));
     expect((await card.locator("[data-trend]").textContent())?.replace(/\s+/g, " ").trim()).toMatch(
       /Trend: [+−]\d+ since the previous inspection/,
+    );
+    // The band says what it means, and the key names all five with their ranges (docs/decisions.md#66).
+    expect(await card.locator("[data-band-meaning]").textContent()).toBe(bandMeaning(latest.overallScore!));
+    await card.getByText("What the bands mean").click();
+    expect(await card.locator("[data-band-key] dt").allTextContents()).toEqual(
+      bandKey().map((b) => `${b.label} (${b.range}):`),
     );
     expect(await card.locator("[data-open-recommendation]").count()).toBeGreaterThan(0);
     expect(

@@ -33,6 +33,29 @@ export function marketingBand(score: number): MarketingBandLabel {
   return byMinimum(MARKETING_BANDS, score);
 }
 
+/** What each band says about a home, shown wherever a homeowner reads a band (docs/decisions.md#66). */
+export const BAND_MEANINGS: Record<MarketingBandLabel, string> = {
+  [`${PRODUCT_NAME} Standing`]: "The home is in excellent condition: keep up its routine care.",
+  "Well Appointed": "The home is in good condition, with a few small items to watch.",
+  "Due for Stewardship": "The home is sound, but some items need care this year.",
+  "Diminishing Estate": "Wear is adding up: several items need repair soon.",
+  "Beyond the Pale": "The home has serious problems: deal with the critical items first.",
+} as Record<MarketingBandLabel, string>;
+
+/** The sentence that says what a score's band means. */
+export function bandMeaning(score: number): string {
+  return BAND_MEANINGS[marketingBand(score)];
+}
+
+/** The bands from the top down, each with its range and meaning: the key a homeowner can open. */
+export function bandKey(): { range: string; label: MarketingBandLabel; meaning: string }[] {
+  return MARKETING_BANDS.map((b) => ({
+    range: b.min === 0 ? `below ${MARKETING_BANDS[MARKETING_BANDS.length - 2]!.min}` : `${b.min} to ${b.max}`,
+    label: b.label,
+    meaning: BAND_MEANINGS[b.label],
+  }));
+}
+
 /** Client report label: the same five bands as the marketing page. */
 export function clientLabel(score: number): MarketingBandLabel {
   return marketingBand(score);

@@ -6,7 +6,7 @@ import type { PageMeta } from "../../http/render.js";
 import { body, params, query } from "../../http/validate.js";
 import { QUOTE_STATUSES, formatCents } from "../quotes/quotes.constants.js";
 import { NO_FIGURE_TEXT, QuoteExpiredError } from "../quotes/index.js";
-import { barColour, clientPriorityLabel } from "../inspections/index.js";
+import { bandKey, bandMeaning, barColour, clientPriorityLabel } from "../inspections/index.js";
 import { scoreChartSvg, trendText } from "../reports/index.js";
 import { pdfQuery, propertyIdParams } from "../reports/reports.schemas.js";
 import { homeViewer, requireHomeApi, requireHomePage } from "./home-session.js";
@@ -72,6 +72,8 @@ const dateText = (iso: string | null) =>
 /** The view helpers of the records pages. */
 const viewHelpers = {
   barColour,
+  bandMeaning,
+  bandKey,
   trendText,
   dateText,
   formatCents,
