@@ -9,6 +9,11 @@ export default defineConfig({
   // The inspection form works offline: a Workbox service worker keeps its code (docs/decisions.md#18).
   plugins: [react(), tailwindcss(), inspectionServiceWorker("dist/public")],
   publicDir: "public",
+  // Islands get their messages parsed by the server (src/i18n/catalogue.ts islandMessages): the ICU parser stays out of
+  // the bundles, as FormatJS documents (docs/decisions.md#64).
+  resolve: {
+    alias: { "@formatjs/icu-messageformat-parser": "@formatjs/icu-messageformat-parser/no-parser" },
+  },
   build: {
     outDir: "dist/public",
     // Keep earlier hashed files: a server still running on the old manifest can serve them.

@@ -121,7 +121,13 @@ describe("marketing pages", () => {
     const res = await ctx.agent().get("/sitemap.xml").expect(200);
     expect(res.headers["content-type"]).toMatch(/application\/xml/);
     const locs = [...res.text.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
-    expect(locs).toEqual(SITEMAP_PATHS.map((p) => `https://haven.example${p}`));
+    // Both languages, each page beside its French twin (docs/decisions.md#65).
+    expect(locs).toEqual(
+      SITEMAP_PATHS.flatMap((p) => [`https://haven.example${p}`, `https://haven.example/fr${p === "/" ? "" : p}`]),
+    );
+    expect(res.text).toContain(
+      '<xhtml:link rel="alternate" hreflang="fr-CA" href="https://haven.example/fr/pricing"/><xhtml:link rel="alternate" hreflang="x-default" href="https://haven.example/pricing"/>',
+    );
   });
 
   it("serves the favicon, logo and Open Graph image", async () => {

@@ -4,6 +4,7 @@ import { MARKETING_BANDS, barColour, categoryBand, marketingBand } from "../insp
 import type { PlansService } from "../plans/index.js";
 import * as content from "./pages.content.js";
 import { createRouter } from "../../http/router.js";
+import { localePath } from "../../i18n/routing.js";
 
 /** Pages listed in sitemap.xml: the public, indexable marketing pages. */
 export const SITEMAP_PATHS = [
@@ -150,13 +151,23 @@ export function pagesRouter(deps: PagesRoutesDeps): Router {
       );
   });
 
+  // Every page in both languages, each naming its twin (docs/decisions.md#65).
   router.get("/sitemap.xml", (_req, res) => {
     const base = deps.publicUrl;
-    const urls = SITEMAP_PATHS.map((p) => `  <url><loc>${base}${p === "/" ? "/" : p}</loc></url>`).join("\n");
+    const urls = SITEMAP_PATHS.flatMap((p) => {
+      const english = `${base}${p}`;
+      const french = `${base}${localePath(p, "fr-CA")}`;
+      const twins = [
+        `<xhtml:link rel="alternate" hreflang="en-CA" href="${english}"/>`,
+        `<xhtml:link rel="alternate" hreflang="fr-CA" href="${french}"/>`,
+        `<xhtml:link rel="alternate" hreflang="x-default" href="${english}"/>`,
+      ].join("");
+      return [english, french].map((loc) => `  <url><loc>${loc}</loc>${twins}</url>`);
+    }).join("\n");
     res
       .type("application/xml")
       .send(
-        `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`,
+        `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${urls}\n</urlset>\n`,
       );
   });
 

@@ -1,0 +1,94 @@
+// Language by address (docs/decisions.md#65), as middleware: right after canonicalPath (docs/decisions.md#45), a
+// request to /fr/<page> is routed as /<page> in French, so every guard and router after it reads the one English
+// path and opens exactly what that path opens. /fr before anything without a French twin (staff pages, /api, files)
+// is a 404. The page cache keys on the original URL (src/http/render.ts), so each language keeps its own copy.
+import type { RequestHandler, Response } from "express";
+import { NotFoundError } from "../http/errors.js";
+import { type Translator, translator } from "./catalogue.js";
+import { type Formatters, formatters } from "./format.js";
+import { DEFAULT_LOCALE, type Locale, PSEUDO_LOCALE, type RenderLocale } from "./locales.js";
+import { hasFrench, localePath, splitLocale } from "./routing.js";
+
+declare global {
+  namespace Express {
+    interface Request {
+      /** The language the address names (en-CA unless under /fr). */
+      locale: Locale;
+    }
+  }
+}
+
+/** What every view gets in its locals (docs/decisions.md#64). */
+export interface LocaleLocals {
+  /** The language the page is rendered in: <html lang>, Intl. */
+  locale: RenderLocale;
+  t: Translator;
+  /** The page's other language (French on an English page): the language switch and the suggestion line use it. */
+  otherLocale: Locale;
+  tOther: Translator;
+  /** Money, numbers, dates and times in the page's language. */
+  intl: Formatters;
+  /** A homeowner page's address in the page's language: href('/pricing') is '/fr/pricing' on a French page. */
+  href(url: string): string;
+  /** The page's own address (path and query) in each language, when it has a French twin; else null. */
+  alternates: Record<Locale, string> | null;
+}
+
+const translators = new Map<RenderLocale, Translator>();
+const translatorOf = (locale: RenderLocale) => {
+  let t = translators.get(locale);
+  if (!t) {
+    t = translator(locale);
+    translators.set(locale, t);
+  }
+  return t;
+};
+
+/** The locals of a page in a language (also used by e-mails and PDFs that render EJS outside a request). */
+export function localeLocals(locale: RenderLocale, timeZone: string, url = "/"): LocaleLocals {
+  const addressLocale: Locale = locale === PSEUDO_LOCALE ? DEFAULT_LOCALE : locale;
+  const queryAt = url.search(/[?#]/);
+  const path = queryAt >= 0 ? url.slice(0, queryAt) : url;
+  const otherLocale: Locale = addressLocale === "fr-CA" ? "en-CA" : "fr-CA";
+  return {
+    locale,
+    t: translatorOf(locale),
+    otherLocale,
+    tOther: translatorOf(otherLocale),
+    intl: formatters(locale, timeZone),
+    href: (target) => localePath(target, addressLocale),
+    alternates: hasFrench(path) ? { "en-CA": url, "fr-CA": localePath(url, "fr-CA") } : null,
+  };
+}
+
+/** A redirect from a French page to another homeowner page stays in French. */
+function keepFrenchInRedirects(res: Response) {
+  const redirect = res.redirect.bind(res) as (status: number, url: string) => void;
+  res.redirect = ((first: number | string, second?: string | number) => {
+    const [status, url] = typeof first === "number" ? [first, String(second)] : [302, String(first)];
+    redirect(status, localePath(url, "fr-CA"));
+  }) as Response["redirect"];
+}
+
+export interface LocaleOptions {
+  timeZone: string;
+  /** Tests only: English pages render in the pseudo locale (tests/support/pseudo-locale.ts). */
+  pseudo?: boolean;
+}
+
+export function localeFromAddress(options: LocaleOptions): RequestHandler {
+  return (req, res, next) => {
+    const { locale, path } = splitLocale(req.path);
+    req.locale = locale;
+    if (locale !== DEFAULT_LOCALE) {
+      if (!hasFrench(path)) return next(new NotFoundError());
+      // The rest of the stack routes the English path; req.originalUrl keeps the address as sent.
+      req.url = `${path}${req.url.slice(req.path.length)}`;
+      keepFrenchInRedirects(res);
+    }
+    const englishUrl = req.url;
+    const rendered: RenderLocale = locale === DEFAULT_LOCALE && options.pseudo ? PSEUDO_LOCALE : locale;
+    Object.assign(res.locals, localeLocals(rendered, options.timeZone, englishUrl));
+    next();
+  };
+}
