@@ -84,4 +84,13 @@ export interface BillingPortal {
   adoptCustomerDefaultCard(
     sub: Pick<ProviderSubscription, "providerSubscriptionId">,
   ): Promise<{ state: ProviderSubscriptionState; invoice: ProviderInvoiceState | null } | null>;
+  /**
+   * Staff's "Retry the payment now" (docs/decisions.md#62): the open invoice charged again with the card on file,
+   * under `key`. Declined, `declined` is the card's message; the subscription and the invoice as they are after.
+   */
+  retryInvoice(
+    sub: Pick<ProviderSubscription, "providerSubscriptionId">,
+    invoiceId: string,
+    key: string,
+  ): Promise<{ state: ProviderSubscriptionState; invoice: ProviderInvoiceState | null; declined: string | null }>;
 }

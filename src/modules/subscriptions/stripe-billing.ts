@@ -288,6 +288,30 @@ export class StripeBilling implements BillingProvider, StripeSubscriptionSide {
     return this.readBack(sub.providerSubscriptionId);
   }
 
+  /**
+   * POST /v1/invoices/{id}/pay under the change's key (docs/decisions.md#62), so a double click is one charge: Stripe
+   * gives a repeated key its first answer. A declined card is an answer (its message), not an outage. An invoice paid
+   * meanwhile (Stripe: 400 "Invoice is already paid") is read back as paid.
+   */
+  async retryInvoice(
+    sub: Pick<ProviderSubscription, "providerSubscriptionId">,
+    invoiceId: string,
+    key: string,
+  ): Promise<StripeRead & { declined: string | null }> {
+    let declined: string | null = null;
+    await this.mutate(async () => {
+      try {
+        await this.stripe.invoices.pay(invoiceId, {}, { idempotencyKey: key });
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeCardError) declined = error.message;
+        else if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+        else if ((await this.call(() => this.stripe.invoices.retrieve(invoiceId))).status !== "paid") throw error;
+      }
+    });
+    const { state } = await this.readBack(sub.providerSubscriptionId);
+    return { state, invoice: await this.readInvoice(invoiceId), declined };
+  }
+
   /** Made once per Stripe account and found again by metadata.haven; cached per process. */
   private portalConfiguration(canCancel: boolean): Promise<string> {
     const name = canCancel ? PORTAL_CONFIGURATIONS.withCancel : PORTAL_CONFIGURATIONS.withoutCancel;

@@ -20,10 +20,11 @@ import {
 } from "./subscriptions.schemas.js";
 import type { SubscriptionsService } from "./subscriptions.service.js";
 import { formatters, nextCharge, statusLabel } from "./subscriptions-admin.format.js";
-import { refundFormSchema } from "./invoices.schemas.js";
-import type { InvoicesService } from "./invoices.service.js";
+import { refundFormSchema } from "../invoices/invoices.schemas.js";
+import type { InvoicesService } from "../invoices/index.js";
 import { clickKey, invoicesAdminPages } from "./invoices-admin.routes.js";
 import { purchaseFacts } from "./subscriptions-admin.billing.js";
+import { paymentRecoveryPages } from "./payment-recovery.routes.js";
 import { createRouter } from "../../http/router.js";
 
 // The properties page's badge and dialog section (subscriptions-admin.format.ts), for src/app.ts through index.ts.
@@ -396,5 +397,7 @@ export function subscriptionsAdminPages({
     });
   });
 
+  // A past-due plan's "Retry the payment now" and "Send a card-update link" (docs/decisions.md#62).
+  paymentRecoveryPages(router, { subscriptions, staffPage, render });
   return router;
 }

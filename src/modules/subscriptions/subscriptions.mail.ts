@@ -15,7 +15,8 @@ export type BillingMailKind =
   | "cancel_undone"
   | "canceled"
   | "plan_changed"
-  | "refund";
+  | "refund"
+  | "card_update";
 
 /** The invoice a receipt or a refund names (docs/decisions.md#33): its number, each tax and its PDF. */
 export interface MailInvoice {
@@ -164,6 +165,17 @@ function build(kind: BillingMailKind, d: BillingMailData): Built {
           "Please update your card. We try the payment again once it is updated. Until the payment goes through, the visits your plan schedules are on hold.",
           ...(d.endsAt ? [`If this invoice is still unpaid on ${date(d.endsAt)}, your plan ends on that date.`] : []),
           { label: "Update your card:", link: d.link },
+          minimumLine,
+        ],
+      };
+    case "card_update":
+      // Sent by the office (docs/decisions.md#62): the billing page's card form pays the open invoice once updated.
+      return {
+        subject: "Update the card for your Haven plan",
+        blocks: [
+          `Please update the card we charge for the ${plan}${amount ? `: ${amount} is owed now` : ""}. Once it is updated, the open invoice is paid with it and the visits your plan schedules go ahead.`,
+          { label: "Update your card:", link: `${d.link}/card` },
+          { label: "See your plan and invoices:", link: d.link },
           minimumLine,
         ],
       };

@@ -229,6 +229,36 @@ export const subscriptionsCalls = apiCalls([
   },
   {
     method: "post",
+    path: "/api/subscriptions/{id}/retry-payment",
+    summary: "Retry a past-due plan's failed payment now",
+    description:
+      "Charges the open invoice again with the card on file (Stripe: `POST /v1/invoices/{id}/pay` with an idempotency key; demo: a card whose renewals fail declines again). Paid: the invoice is paid and the plan active again, with the receipt and the events a webhook would give. Declined: a 402 with the card's message, and nothing changes but an audit event. Not past due (or no open invoice): 409. A repeat with the same `Idempotency-Key` gets the first answer, so a double click is one charge (docs/decisions.md#62).",
+    tags,
+    access: "staff",
+    params: idParams,
+    headers: idempotencyKeyHeader,
+    responses: { 200: subscription },
+    errors: [402, 404, 409, 503],
+  },
+  {
+    method: "post",
+    path: "/api/subscriptions/{id}/card-update-link",
+    summary: "E-mail the customer the billing link to update the card",
+    description:
+      "Queues an e-mail to the customer with the signed billing link (its card page pays the open invoice once the card is updated), and records an audit event. 409 when the plan has ended or has no customer e-mail. A repeat with the same `Idempotency-Key` sends nothing more (docs/decisions.md#62).",
+    tags,
+    access: "staff",
+    params: idParams,
+    headers: idempotencyKeyHeader,
+    responses: {
+      200: z
+        .object({ message: z.string().meta({ example: "Sent to the customer's e-mail" }) })
+        .meta({ id: "CardLinkSent" }),
+    },
+    errors: [404, 409],
+  },
+  {
+    method: "post",
     path: "/api/subscriptions/{id}/service-requests",
     summary: "Request an on-request plan service for a date",
     description:

@@ -17,6 +17,7 @@ import type { PlanDeliveryListener, PlanDeliverySchedule } from "./plan-delivery
 import { type ApplyContext, ProviderState, loadSubscription, publicSubscription } from "./provider-state.js";
 import { ChangesRepository } from "./changes.repository.js";
 import { queueHomeTax } from "./home-tax.tasks.js";
+import { PaymentRecovery } from "./payment-recovery.js";
 import { SubscriptionActions } from "./subscription-actions.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 import type {
@@ -68,6 +69,8 @@ export class SubscriptionsService {
   private readonly clock: () => Date;
   private readonly state: ProviderState;
   private readonly actions: SubscriptionActions;
+  /** Staff's retry of a failed payment and the card-update link (payment-recovery.ts, docs/decisions.md#62). */
+  readonly recovery: PaymentRecovery;
 
   constructor(
     private readonly repo: SubscriptionsRepository,
@@ -85,18 +88,10 @@ export class SubscriptionsService {
       clock: this.clock,
       notifications: deps.notifications,
     });
-    this.actions = new SubscriptionActions({
-      repo,
-      changes: new ChangesRepository(),
-      state: this.state,
-      mailer: this.mailer,
-      plans: deps.plans,
-      demo: this.demo,
-      stripe: deps.stripe,
-      transaction: deps.transaction,
-      log: deps.log,
-      audit: deps.audit,
-    });
+    const shared = { repo, changes: new ChangesRepository(), state: this.state, mailer: this.mailer, demo: this.demo };
+    const { stripe, transaction, log, audit } = deps;
+    this.actions = new SubscriptionActions({ ...shared, plans: deps.plans, stripe, transaction, log, audit });
+    this.recovery = new PaymentRecovery({ ...shared, stripe, transaction, log, audit });
   }
 
   // ---------------------------------------------------------------- purchase paths
