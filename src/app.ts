@@ -56,6 +56,7 @@ import { requestLog } from "./observability/request-log.js";
 import { DEMO_CUSTOMER } from "./modules/payments/index.js";
 import { pastDueProperties, propertySubscription } from "./modules/subscriptions/index.js";
 import { canonicalPath } from "./http/canonical-path.js";
+import { localeFromAddress } from "./i18n/middleware.js";
 import { createRouter } from "./http/router.js";
 import { clockFormat } from "./shared/business-time.js";
 
@@ -64,6 +65,8 @@ export interface AppOptions {
   lifecycle?: Lifecycle;
   /** The in-process worker's pg pool, reported by /metrics. */
   workerPool?: OpsOptions["workerPool"];
+  /** Tests only: English pages render in the pseudo locale (tests/support/pseudo-locale.ts). */
+  pseudoLocale?: boolean;
 }
 
 /** The Express app, without listen(): server.ts serves it and the tests drive it with supertest. */
@@ -107,6 +110,8 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   app.use(malformedUrlGuard);
   // Before any guard reads the path: other spellings are redirected (pages) or refused (the API).
   app.use(canonicalPath);
+  // Then the language: /fr/<page> is routed as /<page> in French, before any guard reads the path (docs/decisions.md#65).
+  app.use(localeFromAddress({ timeZone: env.BUSINESS_TZ, pseudo: options.pseudoLocale }));
   app.use(requestLog(container.log));
   // The request id follows the request's async work, so a crash it causes is logged with it.
   app.use((req, _res, next) => withRequestId(String(req.id), next));

@@ -20,8 +20,8 @@ import {
 } from "./subscriptions.schemas.js";
 import type { SubscriptionsService } from "./subscriptions.service.js";
 import { formatters, nextCharge, statusLabel } from "./subscriptions-admin.format.js";
-import { refundFormSchema } from "../invoices/invoices.schemas.js";
-import type { InvoicesService } from "../invoices/index.js";
+import { refundFormSchema } from "./invoices.schemas.js";
+import type { InvoicesService } from "./invoices.service.js";
 import { clickKey, invoicesAdminPages } from "./invoices-admin.routes.js";
 import { purchaseFacts } from "./subscriptions-admin.billing.js";
 import { paymentRecoveryPages } from "./payment-recovery.routes.js";
