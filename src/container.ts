@@ -63,7 +63,7 @@ import { SubscriptionsService } from "./modules/subscriptions/subscriptions.serv
 import { type StripeBilling, createStripeBilling } from "./modules/subscriptions/stripe-billing.js";
 import { StripeWebhooks } from "./modules/subscriptions/webhooks.js";
 import { type InvoiceSide, createInvoiceSide } from "./modules/subscriptions/invoices.wiring.js";
-import { renderInvoicePdf } from "./modules/subscriptions/invoice-pdf.js";
+import { renderInvoicePdf } from "./modules/invoices/invoice-pdf.js";
 import { QuotePayments } from "./modules/quotes/quote-payments.js";
 import { QuotePaymentsRepository } from "./modules/quotes/quote-payments.repository.js";
 import { DEMO_DECLINES } from "./modules/payments/checkout.constants.js";

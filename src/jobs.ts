@@ -8,7 +8,7 @@ import { PRIVACY_PURGE_TASK, privacyPurgeTask } from "./modules/privacy/index.js
 import { NOTIFICATIONS_PAID_NEVER_BOOKED_TASK, paidNeverBookedTask } from "./modules/notifications/index.js";
 import { SUBSCRIPTIONS_RENEW_TASK, subscriptionsRenewTask } from "./modules/subscriptions/subscriptions.tasks.js";
 import { SUBSCRIPTIONS_RECONCILE_TASK, subscriptionsReconcileTask } from "./modules/subscriptions/reconcile.tasks.js";
-import { REFUNDS_FINISH_TASK, refundsFinishTask } from "./modules/subscriptions/refunds.tasks.js";
+import { REFUNDS_FINISH_TASK, refundsFinishTask } from "./modules/invoices/refunds.tasks.js";
 import {
   HOME_MOVED_TASK,
   HOME_TAX_RATES_TASK,

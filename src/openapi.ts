@@ -27,7 +27,7 @@ import { reportsCalls } from "./modules/reports/reports.openapi.js";
 import { sharingCalls } from "./modules/sharing/sharing.openapi.js";
 import { subscriptionsCalls } from "./modules/subscriptions/subscriptions.openapi.js";
 import { billingCalls } from "./modules/subscriptions/billing.openapi.js";
-import { invoicesCalls } from "./modules/subscriptions/invoices.openapi.js";
+import { invoicesCalls } from "./modules/invoices/invoices.openapi.js";
 import { homeSignInCalls } from "./modules/my-home/home-sign-in.openapi.js";
 import { homeVisitsCalls } from "./modules/my-home/visits.openapi.js";
 import { myHomeCalls } from "./modules/my-home/my-home.openapi.js";

@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { ValidationError } from "../../src/http/errors.js";
 import { isIsoDate } from "../../src/shared/business-time.js";
-import { TAX_RETURN_NAMES, type TaxReturnFigures } from "../../src/modules/subscriptions/index.js";
+import { TAX_RETURN_NAMES, type TaxReturnFigures } from "../../src/modules/invoices/index.js";
 import { printJson, withContainer } from "../context.js";
 
 // `haven tax report --from … --to …`: the figures of the GST/HST return and of the QST return (docs/decisions.md#50),

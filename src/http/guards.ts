@@ -1,4 +1,4 @@
-import type { RequestHandler } from "express";
+import type { Request, RequestHandler } from "express";
 import { UnauthorizedError } from "./errors.js";
 
 /** Staff pages redirect to /login?next=…; staff APIs answer 401. */
@@ -11,3 +11,6 @@ export const requireStaffApi: RequestHandler = (req, _res, next) => {
   if (req.session.staffUserId) return next();
   next(new UnauthorizedError());
 };
+
+/** Who did it, as the events log names staff (`staff:<id>`). */
+export const staffActor = (req: Request) => `staff:${req.session.staffUserId}`;

@@ -185,6 +185,9 @@ export function zonedInstant(date: string, hhmm: string, timeZone: string): Date
   return new Date(instant);
 }
 
+/** Midnight of a business date, as an instant. */
+export const startOfBusinessDay = (date: string, timeZone: string): Date => zonedInstant(date, "00:00", timeZone);
+
 function computeZonedInstant(date: string, hhmm: string, timeZone: string): number {
   const [y, mo, d] = date.split("-").map(Number) as [number, number, number];
   const [h, mi] = hhmm.split(":").map(Number) as [number, number];

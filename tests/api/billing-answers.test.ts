@@ -1,4 +1,4 @@
-// Billing answers for the office (src/modules/subscriptions/invoices.md): "why was I charged $412 on the 4th?"
+// Billing answers for the office (src/modules/invoices/invoices.md): "why was I charged $412 on the 4th?"
 // answered from the API alone: the invoice search by amount and business day finds the charge; its subscription says
 // it was bought on /checkout, with the charge's time and provider id. Resending a receipt (a real SMTP server
 // receives it; a double click is one e-mail; unpaid 409; inspector 403), the subscription page's purchase line and
@@ -9,7 +9,7 @@ import { type ParsedMail, simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StaffRole } from "../../src/http/roles.js";
 import { taskList } from "../../src/jobs.js";
-import { InvoiceListRepository } from "../../src/modules/subscriptions/invoice-list.repository.js";
+import { InvoiceListRepository } from "../../src/modules/invoices/invoice-list.repository.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { type Smtp, startSmtp } from "../support/smtp.js";
 

@@ -1,4 +1,4 @@
-// Finding an invoice by who it is for (src/modules/subscriptions/invoices.md, "Searching"): "465.56" names a price
+// Finding an invoice by who it is for (src/modules/invoices/invoices.md, "Searching"): "465.56" names a price
 // that many customers pay, so the office searches by the customer's name or e-mail, the home's address or the
 // invoice number, on GET /api/invoices?q= and the /admin/invoices box, through indexes at any size.
 import { randomBytes } from "node:crypto";
@@ -7,7 +7,7 @@ import {
   type InvoiceFilter,
   InvoiceListRepository,
   invoiceNumberOf,
-} from "../../src/modules/subscriptions/invoice-list.repository.js";
+} from "../../src/modules/invoices/invoice-list.repository.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { paidQuoteInvoice } from "../support/quote-invoices.js";
 import { demoPurchase } from "../support/subscriptions.js";

@@ -3,7 +3,7 @@
 // with the tax in proportion and revenue net of them, and /admin/tax (the report's figures: tax-report.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Tx } from "../../src/db/transaction.js";
-import { InvoicesRepository } from "../../src/modules/subscriptions/invoices.repository.js";
+import { InvoicesRepository } from "../../src/modules/invoices/invoices.repository.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { pdfText } from "../support/pdf.js";
 import { signInHome } from "../support/home.js";

@@ -1,4 +1,4 @@
-// "Why was I charged $412 on the 4th?" answered in the portal alone (src/modules/subscriptions/invoices.md), by an
+// "Why was I charged $412 on the 4th?" answered in the portal alone (src/modules/invoices/invoices.md), by an
 // office member at 390 px and at 1280 px, by keyboard: /admin/subscriptions → Invoices → amount 412 and the 4th →
 // the one charge → its subscription (bought on /checkout at $412, charged 9:30 PM EST, provider id) → Resend receipt
 // (a green toast; one e-mail queued). Axe on each page; screenshots at both widths with SCREENSHOTS=1.

@@ -4,7 +4,7 @@
 // Scotia's HST and Quebec's GST + QST; fast-check draws the invoices and the refunds.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { refundTax } from "../../src/modules/subscriptions/refunds.js";
+import { refundTax } from "../../src/modules/invoices/refunds.js";
 import { type TaxLine, taxFor } from "../../src/modules/tax/index.js";
 
 /** An invoice as Haven stores it: its tax lines and its total, for a home in `province` on 1 March 2026. */

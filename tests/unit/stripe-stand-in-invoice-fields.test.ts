@@ -1,5 +1,5 @@
 // The stand-in against Stripe's API reference for the invoice update Haven makes (custom_fields, to show Haven's
-// number on an open invoice's hosted page: src/modules/subscriptions/stripe-invoice-number.ts, docs/decisions.md#54).
+// number on an open invoice's hosted page: src/modules/invoices/stripe-invoice-number.ts, docs/decisions.md#54).
 // Each test quotes the reference (docs.stripe.com/api/invoices/update, also in the stripe SDK's types) and checks the
 // stand-in does that, the unkind parts included.
 import type Stripe from "stripe";

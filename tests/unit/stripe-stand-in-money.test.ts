@@ -1,7 +1,7 @@
 // The stand-in against Stripe's API reference for the refund, credit-note, dispute and list calls Haven makes
-// (src/modules/subscriptions/refunds-stripe.ts, charge-events.ts, reconcile.ts, docs/decisions.md#34). Each test
-// quotes the reference (docs.stripe.com/api, also in the stripe SDK's types) and checks the stand-in does that,
-// the unkind parts included.
+// (src/modules/invoices/refunds-stripe.ts, src/modules/subscriptions/charge-events.ts, reconcile.ts,
+// docs/decisions.md#34). Each test quotes the reference (docs.stripe.com/api, also in the stripe SDK's types) and
+// checks the stand-in does that, the unkind parts included.
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Conformance, conformance, monthly, subscribed } from "../support/stripe-conformance.js";

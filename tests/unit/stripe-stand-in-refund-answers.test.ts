@@ -1,5 +1,5 @@
 // The stand-in against Stripe's reference for what refunds that cannot be lost or doubled rely on
-// (src/modules/subscriptions/refund-stripe-flow.ts, docs/decisions.md#52): an answer lost to a timeout is replayed by
+// (src/modules/invoices/refund-stripe-flow.ts, docs/decisions.md#52): an answer lost to a timeout is replayed by
 // the idempotency key, a call that never reached the API is no answer kept, and the credit notes of an invoice are
 // listed (a credit note already made is found rather than made twice).
 import Stripe from "stripe";

@@ -7,7 +7,7 @@ import { ConflictError, HttpError, NotFoundError } from "../../http/errors.js";
 import { longDate, todayIn } from "../../shared/business-time.js";
 import { hashToken, isToken, newToken } from "../../shared/one-time-links.js";
 import { MAIL_SEND_TASK } from "../mail/index.js";
-import type { Invoice, NewQuoteInvoice } from "../subscriptions/index.js";
+import type { Invoice, NewQuoteInvoice } from "../invoices/index.js";
 import { isProvince, provinceOfPostalCode } from "../tax/index.js";
 import { expiredMessage, isExpired, quoteTotals } from "./quote-document.js";
 import { type QuoteFigures, quoteAcceptedEmail, quoteBookedEmail, quoteReceiptEmail } from "./quote-payments.mail.js";

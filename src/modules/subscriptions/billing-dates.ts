@@ -4,7 +4,7 @@
 // anchor (never from the previous period), at midnight in the business zone: a subscription started on
 // Jan 31 renews on Feb 28, Mar 31, Apr 30… The minimum term ends at the anchor plus three months.
 import { addMonths, differenceInCalendarMonths } from "date-fns";
-import { zonedInstant } from "../../shared/business-time.js";
+import { startOfBusinessDay } from "../../shared/business-time.js";
 import { MINIMUM_TERM_MONTHS } from "./subscriptions.constants.js";
 
 // Local noon keeps the calendar date exact whatever the server's zone (as recurrence.ts does).
@@ -18,8 +18,7 @@ export function monthsAfter(anchor: string, months: number): string {
   return toIso(addMonths(toDate(anchor), months));
 }
 
-/** Midnight of a business date, as an instant. */
-export const startOfBusinessDay = (date: string, timeZone: string): Date => zonedInstant(date, "00:00", timeZone);
+export { startOfBusinessDay };
 
 /** Period n (0 = the first) of a subscription anchored on `anchor`. */
 export function period(

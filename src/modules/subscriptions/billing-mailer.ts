@@ -4,20 +4,13 @@ import type { Tx } from "../../db/transaction.js";
 import type { MailMessage } from "../mail/mail.schemas.js";
 import type { MailService } from "../mail/index.js";
 import { PLAN_SEEDS } from "../plans/index.js";
+import { mailInvoice } from "../invoices/index.js";
 import { billingPagePath, signBillingToken } from "./billing-links.js";
 import type { ProviderSubscription } from "./billing-provider.js";
 import type { BusinessIdentity, Subscription } from "./subscriptions.constants.js";
-import type { Invoice } from "./subscriptions.constants.js";
-import { type BillingMailData, type BillingMailKind, type MailInvoice, billingMail } from "./subscriptions.mail.js";
+import { type BillingMailData, type BillingMailKind, billingMail } from "./subscriptions.mail.js";
 
-/** What a receipt or refund e-mail shows of a stored invoice. */
-export const mailInvoice = (invoice: Invoice): MailInvoice => ({
-  id: invoice.id,
-  number: invoice.number,
-  subtotalCents: Math.round(invoice.subtotal * 100),
-  taxLines: invoice.taxLines.map((t) => ({ label: t.label, amountCents: t.amountCents })),
-  totalCents: Math.round(invoice.amount * 100),
-});
+export { mailInvoice };
 
 export interface BillingMailerSettings {
   timeZone: string;

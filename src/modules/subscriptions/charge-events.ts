@@ -8,9 +8,9 @@ import type Stripe from "stripe";
 import type { TransactionRunner } from "../../db/transaction.js";
 import type { DisputesRepository } from "./disputes.repository.js";
 import { type DisputesService, type StripeDisputes, disputeFactsOf } from "./disputes.js";
-import type { InvoicesRepository } from "./invoices.repository.js";
-import type { RefundsService } from "./refunds.js";
-import { type StripeRefunds, idOf, providerRefundOf } from "./refunds-stripe.js";
+import type { InvoicesRepository } from "../invoices/index.js";
+import type { RefundsService } from "../invoices/index.js";
+import { type StripeRefunds, idOf, providerRefundOf } from "../invoices/index.js";
 import type { Invoice } from "./subscriptions.constants.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 

@@ -10,7 +10,7 @@ import type { BillingMailer } from "./billing-mailer.js";
 import { type period, periodOn } from "./billing-dates.js";
 import type { BillingProvider, PlanChange, ProviderSubscription } from "./billing-provider.js";
 import { ACTION_REQUIRED_REASON } from "./provider-state.js";
-import type { StoredInvoice } from "./invoices.repository.js";
+import type { StoredInvoice } from "../invoices/index.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 import type {
   Invoice,

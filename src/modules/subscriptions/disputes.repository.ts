@@ -4,7 +4,7 @@
 import type { Knex } from "knex";
 import type { Tx } from "../../db/transaction.js";
 import type { TaxLine } from "../tax/index.js";
-import { cents, paidCents } from "./invoice-rows.js";
+import { cents, paidCents } from "../invoices/index.js";
 
 type Db = Knex | Tx;
 

@@ -4,8 +4,8 @@
 import type { Knex } from "knex";
 import type { Tx } from "../../db/transaction.js";
 import type { TaxLine } from "../tax/index.js";
-import { numberColumns } from "./invoice-numbers.js";
-import { type InvoicesRepository, cents } from "./invoices.repository.js";
+import { numberColumns } from "../invoices/index.js";
+import { type InvoicesRepository, cents } from "../invoices/index.js";
 
 type Db = Knex | Tx;
 

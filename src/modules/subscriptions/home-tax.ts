@@ -18,8 +18,8 @@ import {
   type TaxedHome,
   adjustmentRefundKey,
 } from "./home-tax.repository.js";
-import type { RefundsRepository } from "./refunds.repository.js";
-import type { RefundsService } from "./refunds.js";
+import type { RefundsRepository } from "../invoices/index.js";
+import type { RefundsService } from "../invoices/index.js";
 import { chargeTaxAtStripe, taxAtStripe } from "./stripe-home-tax.js";
 import { SERVING_STATUSES } from "./subscriptions.constants.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";

@@ -32,7 +32,5 @@ export {
 } from "./subscriptions-admin.routes.js";
 export { type BillingRoutesDeps, billingApi, billingPages } from "./billing.routes.js";
 export { SUBSCRIPTIONS_CRONTAB, SUBSCRIPTIONS_RENEW_TASK, subscriptionsRenewTask } from "./subscriptions.tasks.js";
-export type { CustomerSubscriptionView, Invoice, Subscription, SubscriptionEvent } from "./subscriptions.constants.js";
-export type { NewQuoteInvoice } from "./quote-invoices.repository.js";
-export { TAX_RETURN_NAMES, type TaxReport, type TaxReturnFigures } from "./tax-report.js";
+export type { CustomerSubscriptionView, Subscription, SubscriptionEvent } from "./subscriptions.constants.js";
 export { ENDED_STATUSES, SERVING_STATUSES, SUBSCRIPTION_STATUSES } from "./subscriptions.constants.js";

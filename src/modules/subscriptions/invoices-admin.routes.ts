@@ -7,8 +7,13 @@ import { idParams } from "../../http/fields.js";
 import { params, parse } from "../../http/validate.js";
 import { addDays } from "../../shared/business-time.js";
 import { startOfBusinessDay } from "./billing-dates.js";
-import { dollarAmountField, invoiceListQuerySchema, refundFormSchema, resendKeySchema } from "./invoices.schemas.js";
-import type { InvoicesService } from "./invoices.service.js";
+import {
+  dollarAmountField,
+  invoiceListQuerySchema,
+  refundFormSchema,
+  resendKeySchema,
+} from "../invoices/invoices.schemas.js";
+import type { InvoicesService } from "../invoices/index.js";
 import { INVOICE_STATUSES } from "./subscriptions.constants.js";
 import { staffActor } from "./subscriptions.routes.js";
 import { formatters } from "./subscriptions-admin.format.js";

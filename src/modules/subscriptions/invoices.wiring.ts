@@ -1,29 +1,30 @@
-// Builds the invoice side of the module (docs/decisions.md#33, #34): invoices, refunds, charge events, reconciliation
-// and the tax report, from what the container already has. Each class takes its own Deps; this only connects them.
+// Builds the billing documents' side (docs/decisions.md#33, #34): the invoices module's services (invoices, refunds,
+// the tax report: createInvoices, given this module's repository and billing mailer through the invoices' ports), then
+// this module's part: charge events, disputes, reconciliation, the tax that follows the home and the subscriptions'
+// CSV. Each class takes its own Deps; this only connects them.
 import type { Knex } from "knex";
 import type { Logger } from "pino";
 import type { TransactionRunner } from "../../db/transaction.js";
+import {
+  type BusinessIdentity,
+  type InvoicesService,
+  type QuoteReceipts,
+  type RefundsDeps,
+  type RefundsService,
+  type TaxReportService,
+  createInvoices,
+} from "../invoices/index.js";
 import { ChargeEvents } from "./charge-events.js";
 import { DisputesRepository } from "./disputes.repository.js";
 import { DisputesService, StripeDisputes } from "./disputes.js";
 import { HomeTax } from "./home-tax.js";
 import { HomeTaxRepository } from "./home-tax.repository.js";
-import { InvoiceListRepository } from "./invoice-list.repository.js";
-import { InvoicesService } from "./invoices.service.js";
-import { type QuoteReceipts, ReceiptResends } from "./receipt-resends.js";
 import { Reconciler } from "./reconcile.js";
 import { type QuoteIntents, QuoteReconciler } from "./reconcile-quotes.js";
-import { RefundRequestsRepository } from "./refund-requests.repository.js";
-import { RefundsRepository } from "./refunds.repository.js";
-import { type RefundsDeps, RefundsService } from "./refunds.js";
-import { StripeRefunds } from "./refunds-stripe.js";
-import type { BusinessIdentity } from "./subscriptions.constants.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 import type { StripeBilling } from "./stripe-billing.js";
 import type { SubscriptionsService } from "./subscriptions.service.js";
 import { SubscriptionExport } from "./subscription-export.js";
-import { TaxReportRepository } from "./tax-report.repository.js";
-import { TaxReportService } from "./tax-report.js";
 
 export interface InvoiceSideDeps {
   db: Knex;
@@ -62,41 +63,21 @@ export interface InvoiceSide {
 }
 
 export function createInvoiceSide(deps: InvoiceSideDeps): InvoiceSide {
-  const refundRows = new RefundsRepository(deps.db, deps.timeZone);
-  const refundRequests = new RefundRequestsRepository(deps.db);
   const stripe = deps.billing?.stripe ?? null;
-  const stripeRefunds = stripe ? new StripeRefunds(stripe, deps.log) : null;
-  const refunds = new RefundsService({
-    invoices: deps.repo.invoiceRows,
-    refunds: refundRows,
-    requests: refundRequests,
+  const { invoices, refunds, taxReport, refundRows, stripeRefunds } = createInvoices({
+    db: deps.db,
+    rows: deps.repo.invoiceRows,
     subscriptions: deps.repo,
     mailer: deps.subscriptions.mailer,
-    transaction: deps.transaction,
-    stripe: stripeRefunds,
-    log: deps.log,
-    audit: deps.audit,
-  });
-  const invoices = new InvoicesService({
-    db: deps.db,
-    invoices: deps.repo.invoiceRows,
-    lists: new InvoiceListRepository(deps.db),
-    refundRows,
-    requests: refundRequests,
-    refunds,
-    subscriptions: deps.repo,
     planName: (type) => deps.subscriptions.mailer.planName(type),
+    transaction: deps.transaction,
+    stripe,
     business: deps.business,
     timeZone: deps.timeZone,
-    resends: new ReceiptResends({
-      quoteReceipts: deps.quoteReceipts,
-      db: deps.db,
-      transaction: deps.transaction,
-      subscriptions: deps.repo,
-      mailer: deps.subscriptions.mailer,
-      audit: deps.audit,
-      clock: deps.clock ?? (() => new Date()),
-    }),
+    log: deps.log,
+    audit: deps.audit,
+    quoteReceipts: deps.quoteReceipts,
+    clock: deps.clock ?? (() => new Date()),
   });
   // Disputes through their close (docs/decisions.md#53): from charge events and reconciliation alike.
   const disputeRows = new DisputesRepository(deps.db);
@@ -166,7 +147,7 @@ export function createInvoiceSide(deps: InvoiceSideDeps): InvoiceSide {
     homeTax,
     invoices,
     refunds,
-    taxReport: new TaxReportService({ repo: new TaxReportRepository(deps.db), timeZone: deps.timeZone }),
+    taxReport,
     chargeEvents,
     reconcile,
     subscriptionExport: new SubscriptionExport(deps.db),

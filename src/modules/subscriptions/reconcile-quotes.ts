@@ -8,7 +8,7 @@ import type Stripe from "stripe";
 import type { TransactionRunner } from "../../db/transaction.js";
 import type { DisputesRepository } from "./disputes.repository.js";
 import { type DisputesService, disputeFactsOf } from "./disputes.js";
-import type { InvoicesRepository } from "./invoices.repository.js";
+import type { InvoicesRepository } from "../invoices/index.js";
 import type { Invoice } from "./subscriptions.constants.js";
 
 /** The quotes module's "intent succeeded" step (QuotePayments.intentSucceeded, passed by container.ts). */

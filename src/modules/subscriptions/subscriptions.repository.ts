@@ -8,8 +8,8 @@ import {
   type RenewalInvoice,
   type StoredInvoice,
   toInvoice,
-} from "./invoices.repository.js";
-import { QuoteInvoicesRepository } from "./quote-invoices.repository.js";
+} from "../invoices/index.js";
+import { QuoteInvoicesRepository } from "../invoices/index.js";
 import { type SubscriptionFilter, whereSubscriptionFilter } from "./subscription-filter.js";
 import {
   type Invoice,

@@ -2,7 +2,7 @@ import type { Request, Response, Router } from "express";
 import { sendCsv, wantsCsv } from "../../http/csv.js";
 import { ConflictError } from "../../http/errors.js";
 import { idParams } from "../../http/fields.js";
-import { requireStaffApi } from "../../http/guards.js";
+import { requireStaffApi, staffActor } from "../../http/guards.js";
 import { body, params, parse, query } from "../../http/validate.js";
 import type { PlanDeliveryListener } from "./plan-delivery-listener.js";
 import type { SubscriptionExport } from "./subscription-export.js";
@@ -24,8 +24,7 @@ export interface SubscriptionsRoutesDeps {
   exports: Pick<SubscriptionExport, "batches">;
 }
 
-/** Who did it, as the events log names staff (`staff:<id>`). */
-export const staffActor = (req: Request) => `staff:${req.session.staffUserId}`;
+export { staffActor };
 
 /** The client's Idempotency-Key, when it sent one (docs/decisions.md#35). */
 const requestKey = (req: Request) =>

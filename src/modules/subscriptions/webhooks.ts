@@ -13,7 +13,7 @@ import { BillingUnavailableError } from "./billing-provider.js";
 import { ForeignSubscriptionError, type StripeBilling, type StripeRead } from "./stripe-billing.js";
 import type { BillingMailer } from "./billing-mailer.js";
 import { ChangesRepository } from "./changes.repository.js";
-import { StripeInvoiceNumbers } from "./stripe-invoice-number.js";
+import { StripeInvoiceNumbers } from "../invoices/index.js";
 import { ENDED_STATUSES, type ProviderInvoiceState } from "./subscriptions.constants.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 import type { SubscriptionsService } from "./subscriptions.service.js";

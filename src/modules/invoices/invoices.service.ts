@@ -17,8 +17,8 @@ import type { ReceiptResends } from "./receipt-resends.js";
 import type { RefundRequestsRepository } from "./refund-requests.repository.js";
 import type { RefundsRepository } from "./refunds.repository.js";
 import { type RefundRequest, type RefundView, type RefundsService, pendingView, succeededView } from "./refunds.js";
-import type { BusinessIdentity, Invoice } from "./subscriptions.constants.js";
-import type { SubscriptionsRepository } from "./subscriptions.repository.js";
+import type { BusinessIdentity, Invoice } from "./invoices.constants.js";
+import type { InvoiceSubscriptions } from "./invoices.ports.js";
 
 export interface InvoicesDeps {
   db: Knex;
@@ -29,7 +29,7 @@ export interface InvoicesDeps {
   /** Refunds sent to Stripe and not confirmed yet (their amounts are reserved). */
   requests: Pick<RefundRequestsRepository, "pendingOf">;
   refunds: Pick<RefundsService, "refund">;
-  subscriptions: Pick<SubscriptionsRepository, "find">;
+  subscriptions: Pick<InvoiceSubscriptions, "find">;
   planName: (type: string) => Promise<string>;
   business: BusinessIdentity;
   timeZone: string;

@@ -3,7 +3,7 @@
 import type { Knex } from "knex";
 import { searchPattern } from "../../db/property-search.js";
 import { type Row, toInvoice } from "./invoices.repository.js";
-import type { Invoice } from "./subscriptions.constants.js";
+import type { Invoice } from "./invoices.constants.js";
 
 const cents = (value: unknown) => Number(value ?? 0);
 

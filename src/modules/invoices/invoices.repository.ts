@@ -8,7 +8,7 @@ import { type Province, type TaxLine, isProvince, provinceOfPostalCode, taxFor }
 import { type InvoiceFigures, differingFigures, providerFigures, storedFigures } from "./invoice-figures.js";
 import { type IssuedNumber, numberColumns, numberInOrder, takeFromCounter } from "./invoice-numbers.js";
 import { type Row, cents, formatInvoiceNumber, toInvoice } from "./invoice-rows.js";
-import type { Invoice, ProviderInvoiceState } from "./subscriptions.constants.js";
+import type { Invoice, ProviderInvoiceState } from "./invoices.constants.js";
 
 // The row mapping lives in invoice-rows.ts; its importers read it from here too.
 export { type Row, cents, formatInvoiceNumber, toInvoice };

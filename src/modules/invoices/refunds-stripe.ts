@@ -4,7 +4,7 @@
 // refund is refused (Stripe said no: nothing was refunded) or uncertain (no answer: it may have been).
 import type { Logger } from "pino";
 import type Stripe from "stripe";
-import { BillingUnavailableError } from "./billing-provider.js";
+import { BillingUnavailableError } from "./billing-errors.js";
 
 /** Stripe certainly refused the refund (a 4xx it answered): nothing was refunded. */
 export class RefundRefusedError extends Error {}

@@ -6,7 +6,7 @@
 // invoice has committed, never under a lock; a failure is logged, and the next webhook or reconciliation tries again.
 import type { Logger } from "pino";
 import type Stripe from "stripe";
-import type { Invoice, ProviderInvoiceState } from "./subscriptions.constants.js";
+import type { Invoice, ProviderInvoiceState } from "./invoices.constants.js";
 
 /** The custom field's name on Stripe's page. */
 export const NUMBER_FIELD = "Invoice";

@@ -3,7 +3,7 @@
 import type { TaxLine } from "../tax/index.js";
 import type { RefundIntent } from "./refund-requests.repository.js";
 import type { Refund } from "./refunds.repository.js";
-import type { Invoice } from "./subscriptions.constants.js";
+import type { Invoice } from "./invoices.constants.js";
 
 /** A refund as the API shows it: recorded (`succeeded`, a credit note with its number) or sent and not confirmed. */
 export type RefundView = Omit<Refund, "id" | "providerRefundId" | "taxCents"> & {

@@ -6,7 +6,7 @@
 import { cad } from "./invoice-pdf.js";
 import { GREEN, INK, MUTED, buyerBlock, layout, sellerAndFacts, startPdf } from "./pdf-layout.js";
 import type { Refund } from "./refunds.repository.js";
-import type { BusinessIdentity, Invoice } from "./subscriptions.constants.js";
+import type { BusinessIdentity, Invoice } from "./invoices.constants.js";
 
 export interface CreditNoteDocument {
   refund: Refund;

@@ -4,8 +4,7 @@
 // earlier of its date and its payment; a refund (its credit note) is an adjustment on the day it was made, a lost
 // dispute on the day it was lost (docs/decisions.md#53). The page (/admin/tax), GET /api/tax-report (and its CSV)
 // and `haven tax report` all print this one object.
-import { addDays } from "../../shared/business-time.js";
-import { startOfBusinessDay } from "./billing-dates.js";
+import { addDays, startOfBusinessDay } from "../../shared/business-time.js";
 import type { TaxReportRepository, TaxSumRow } from "./tax-report.repository.js";
 
 /** Which return a tax line is reported on. */

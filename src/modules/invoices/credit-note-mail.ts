@@ -4,7 +4,7 @@
 import { escapeHtml } from "../../shared/html.js";
 import { withCustomerFooter } from "../mail/index.js";
 import type { MailMessage } from "../mail/mail.schemas.js";
-import { billingAmount } from "./subscriptions.mail.js";
+import { billingAmount } from "./invoice-mail.js";
 
 export interface QuoteRefundMail {
   to: string;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { apiCalls, binary, dateTimeString, idNumber, idempotencyHeaders } from "../../http/openapi.kit.js";
 import { idParams } from "../../http/fields.js";
 import { invoiceListQuerySchema, refundSchema, resendKeySchema, taxReportQuerySchema } from "./invoices.schemas.js";
-import { INVOICE_STATUSES } from "./subscriptions.constants.js";
+import { INVOICE_STATUSES } from "./invoices.constants.js";
 
 // OpenAPI entries of invoices.routes.ts (the staff's invoice, refund and tax-report calls, docs/decisions.md#33, #34)
 // and of My Home's invoice PDF (my-home/invoices.routes.ts); see docs/api.md.

@@ -1,7 +1,7 @@
 // An invoice row as the module reads it (docs/decisions.md#33, #50): the figures in dollars, the tax lines, and what
 // the payment paid beside the total. The write path is invoices.repository.ts.
 import type { TaxLine } from "../tax/index.js";
-import type { Invoice } from "./subscriptions.constants.js";
+import type { Invoice } from "./invoices.constants.js";
 
 export type Row = Record<string, unknown>;
 

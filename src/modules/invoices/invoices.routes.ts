@@ -3,13 +3,11 @@
 import type { Router } from "express";
 import { sendCsv, wantsCsv } from "../../http/csv.js";
 import { idParams } from "../../http/fields.js";
-import { requireStaffApi } from "../../http/guards.js";
+import { requireStaffApi, staffActor } from "../../http/guards.js";
 import { body, params, parse, query } from "../../http/validate.js";
-import { addDays } from "../../shared/business-time.js";
-import { startOfBusinessDay } from "./billing-dates.js";
+import { addDays, startOfBusinessDay } from "../../shared/business-time.js";
 import { invoiceListQuerySchema, refundSchema, resendKeySchema, taxReportQuerySchema } from "./invoices.schemas.js";
 import type { InvoicesService } from "./invoices.service.js";
-import { staffActor } from "./subscriptions.routes.js";
 import { type TaxReportService, taxReportRows } from "./tax-report.js";
 import { createRouter } from "../../http/router.js";
 

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { dateField, multiLineText, optionalQueryId } from "../../http/fields.js";
 import { staffListQuerySchema } from "../customers/customers.schemas.js";
-import { INVOICE_STATUSES } from "./subscriptions.constants.js";
+import { INVOICE_STATUSES } from "./invoices.constants.js";
 
 const blankIsAbsent = (value: unknown) => (value === "" ? undefined : value);
 const optionalDate = (label: string) => z.preprocess(blankIsAbsent, dateField(label).optional());

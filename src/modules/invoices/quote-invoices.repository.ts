@@ -7,7 +7,7 @@ import type { Tx } from "../../db/transaction.js";
 import type { TaxLine } from "../tax/index.js";
 import { numberColumns } from "./invoice-numbers.js";
 import { type InvoicesRepository, cents, toInvoice } from "./invoices.repository.js";
-import type { Invoice } from "./subscriptions.constants.js";
+import type { Invoice } from "./invoices.constants.js";
 
 type Db = Knex | Tx;
 

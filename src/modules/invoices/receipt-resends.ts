@@ -5,10 +5,10 @@ import type { Knex } from "knex";
 import type { Tx, TransactionRunner } from "../../db/transaction.js";
 import { ConflictError, NotFoundError } from "../../http/errors.js";
 import type { AuditLog } from "../audit/index.js";
-import { type BillingMailer, mailInvoice } from "./billing-mailer.js";
+import { mailInvoice } from "./invoice-mail.js";
 import { toInvoice } from "./invoices.repository.js";
-import type { Invoice } from "./subscriptions.constants.js";
-import type { SubscriptionsRepository } from "./subscriptions.repository.js";
+import type { Invoice } from "./invoices.constants.js";
+import type { InvoiceMailer, InvoiceSubscriptions } from "./invoices.ports.js";
 
 /** How long a click's key answers a repeat with the first resend. */
 export const RESEND_REPEAT_MS = 60_000;
@@ -34,8 +34,8 @@ export interface ReceiptResendsDeps {
   quoteReceipts: QuoteReceipts | null;
   db: Knex;
   transaction: TransactionRunner;
-  subscriptions: Pick<SubscriptionsRepository, "find">;
-  mailer: Pick<BillingMailer, "send">;
+  subscriptions: Pick<InvoiceSubscriptions, "find">;
+  mailer: Pick<InvoiceMailer, "send">;
   audit: Pick<AuditLog, "record">;
   clock: () => Date;
 }

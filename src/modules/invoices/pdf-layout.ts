@@ -1,7 +1,7 @@
 // What the invoice and credit-note PDFs share (docs/decisions.md#33, #52; pdfkit's built-in fonts, the quote report's
 // colours): the document collected into a Buffer, the seller's block with its registration numbers, the buyer, the
 // amount rows and their rules.
-import type { BusinessIdentity } from "./subscriptions.constants.js";
+import type { BusinessIdentity } from "./invoices.constants.js";
 
 export const GREEN = "#0f2e24";
 export const GOLD = "#b08d3c";

@@ -4,7 +4,7 @@
 // QST is charged, docs/decisions.md#51), the date of issue, the buyer's name, a description of the plan and its
 // period, the subtotal, each tax with its rate, the total, and the terms of payment.
 import { GREEN, INK, MUTED, buyerBlock, layout, sellerAndFacts } from "./pdf-layout.js";
-import type { BusinessIdentity, Invoice } from "./subscriptions.constants.js";
+import type { BusinessIdentity, Invoice } from "./invoices.constants.js";
 
 export interface InvoiceDocument {
   invoice: Invoice;

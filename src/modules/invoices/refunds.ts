@@ -9,7 +9,7 @@ import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import { ConflictError, NotFoundError, ValidationError } from "../../http/errors.js";
 import type { AuditLog } from "../audit/index.js";
 import { type TaxLine, refundedTax } from "../tax/index.js";
-import { type BillingMailer, mailInvoice } from "./billing-mailer.js";
+import { mailInvoice } from "./invoice-mail.js";
 import { quoteRefundEmail } from "./credit-note-mail.js";
 import type { InvoicesRepository } from "./invoices.repository.js";
 import type { RefundIntent, RefundRequestsRepository } from "./refund-requests.repository.js";
@@ -17,15 +17,15 @@ import { RefundStripeFlow } from "./refund-stripe-flow.js";
 import { type NewRefund, type RefundOutcome, succeededView } from "./refund-views.js";
 import type { RefundableInvoice, Refund, RefundsRepository } from "./refunds.repository.js";
 import type { StripeRefunds } from "./refunds-stripe.js";
-import type { SubscriptionsRepository } from "./subscriptions.repository.js";
+import type { InvoiceMailer, InvoiceSubscriptions } from "./invoices.ports.js";
 
 export interface RefundsDeps {
   invoices: Pick<InvoicesRepository, "find">;
   refunds: RefundsRepository;
   /** Staff refunds' intents (Stripe's refunds are recorded once Stripe answers). */
   requests: RefundRequestsRepository;
-  subscriptions: Pick<SubscriptionsRepository, "find" | "logEvent">;
-  mailer: Pick<BillingMailer, "send" | "queue" | "settings">;
+  subscriptions: InvoiceSubscriptions;
+  mailer: InvoiceMailer;
   transaction: TransactionRunner;
   /** Stripe's refunds and credit notes; null in demo mode. */
   stripe: StripeRefunds | null;

@@ -2,7 +2,7 @@
 // subtotal, each tax, what the payment paid and the customer's balance applied, as Stripe gives them. Pure: the
 // write path (invoices.repository.ts) stores them and reconciliation compares them with what is stored.
 import { type Province, type TaxLine, taxFor } from "../tax/index.js";
-import type { ProviderInvoiceState } from "./subscriptions.constants.js";
+import type { ProviderInvoiceState } from "./invoices.constants.js";
 
 /** An invoice row's money columns. */
 export interface InvoiceFigures {
