@@ -219,3 +219,33 @@ describe("the details dialog's edit form (POST /admin/properties/{id})", () => {
     expect((await row(property.id)).city).toBe("Ottawa");
   });
 });
+
+describe("PATCH /api/properties/{id}: the customer's language (docs/decisions.md#65)", () => {
+  const localeOf = async () =>
+    (await ctx.db("customers").where({ id: property.customerId }).first()).locale as string;
+
+  it("sets the customer's locale, and the audit trail shows the change", async () => {
+    expect(await localeOf()).toBe("en-CA");
+    await staff.patch(`/api/properties/${property.id}`).send({ locale: "fr-CA" }).expect(200);
+    expect(await localeOf()).toBe("fr-CA");
+    const event = await ctx
+      .db("audit_events")
+      .where({ action: "property.update", record_type: "property", record_id: String(property.id) })
+      .orderBy("id", "desc")
+      .first();
+    expect([event.before.clientLocale, event.after.clientLocale]).toEqual(["en-CA", "fr-CA"]);
+    await staff.patch(`/api/properties/${property.id}`).send({ locale: "en-CA" }).expect(200);
+  });
+
+  it("refuses a language it does not speak, and a field it does not know, with a 400 that writes nothing", async () => {
+    const before = await row(property.id);
+    const bad = await staff.patch(`/api/properties/${property.id}`).send({ locale: "fr-FR", city: "Gatineau" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.fields.locale).toBe("Locale must be en-CA or fr-CA");
+    const unknown = await staff.patch(`/api/properties/${property.id}`).send({ city: "Gatineau", language: "fr" });
+    expect(unknown.status).toBe(400);
+    expect(JSON.stringify(unknown.body)).toContain("language");
+    expect((await row(property.id)).city).toBe(before.city);
+    expect(await localeOf()).toBe("en-CA");
+  });
+});

@@ -63,12 +63,18 @@ export class StandInObjects {
     return this.subscriptions.get(((invoice.parent as Obj).subscription_details as Obj).subscription as string)!;
   }
 
-  protected createCustomer(fields: { email: string | null; name: string | null; metadata: Record<string, string> }) {
+  protected createCustomer(fields: {
+    email: string | null;
+    name: string | null;
+    metadata: Record<string, string>;
+    preferredLocales?: string[];
+  }) {
     const customer: Obj = {
       id: id("cus"),
       object: "customer",
       email: fields.email,
       name: fields.name,
+      preferred_locales: fields.preferredLocales ?? [],
       metadata: fields.metadata,
       balance: 0,
       invoice_settings: { default_payment_method: null },

@@ -157,7 +157,14 @@ export class StandInCatalogue extends StandInScenarios {
         () =>
           json(
             200,
-            this.createCustomer({ email: form.email ?? null, name: form.name ?? null, metadata: metadataOf(form) }),
+            this.createCustomer({
+              email: form.email ?? null,
+              name: form.name ?? null,
+              metadata: metadataOf(form),
+              preferredLocales: Object.entries(form)
+                .filter(([k]) => /^preferred_locales\[\d*\]$/.test(k))
+                .map(([, v]) => v),
+            }),
           ),
       ],
       ["GET", /^\/v1\/customers\/([\w]+)$/, found(this.customers, "customer")],

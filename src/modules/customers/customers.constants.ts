@@ -1,5 +1,6 @@
 // Enumerations, labels and shapes of customers without zod, so islands stay small (the JS
 // budget, docs/architecture.md). customers.schemas.ts re-exports all of it. Nothing from the server here.
+import type { Locale } from "../../i18n/locales.js";
 
 // Enumerations of customer-side §3.
 export const PROPERTY_TYPES = ["single-family", "townhouse", "condo", "duplex", "other"] as const;
@@ -228,6 +229,8 @@ export interface NewCustomer {
   phone?: string | null;
   subscriptionPlan: SubscriptionPlan;
   stripeSessionId?: string | null;
+  /** The language of the page they signed up on; English when none says (docs/decisions.md#65). */
+  locale?: Locale;
 }
 
 export interface Customer {
@@ -237,6 +240,7 @@ export interface Customer {
   phone: string | null;
   subscriptionPlan: string;
   stripeSessionId: string | null;
+  locale: Locale;
   createdAt: string;
 }
 

@@ -57,6 +57,7 @@ const toCustomer = (row: Row): Customer => ({
   phone: (row.phone as string | null) ?? null,
   subscriptionPlan: row.subscription_plan as string,
   stripeSessionId: (row.stripe_session_id as string | null) ?? null,
+  locale: row.locale as Customer["locale"],
   createdAt: (row.created_at as Date).toISOString(),
 });
 
@@ -72,6 +73,7 @@ export class CustomersRepository {
         phone: customer.phone ?? null,
         subscription_plan: customer.subscriptionPlan,
         stripe_session_id: customer.stripeSessionId ?? null,
+        locale: customer.locale ?? "en-CA",
       })
       .onConflict("stripe_session_id")
       .ignore()
@@ -118,7 +120,7 @@ export class CustomersRepository {
   async updateProperty(
     id: number,
     property: Partial<NewProperty>,
-    customer: { name?: string; email?: string; phone?: string },
+    customer: { name?: string; email?: string; phone?: string; locale?: Customer["locale"] },
     tx: Tx | Knex = this.db,
   ): Promise<Property | null> {
     const current = await tx("properties").where({ id }).forUpdate().first();

@@ -60,6 +60,8 @@ export function customersApi(deps: CustomersRoutesDeps): Router {
           // The plan that was paid for wins over the one the form names.
           subscriptionPlan: plan ?? input.planType,
           stripeSessionId: input.stripeSessionId,
+          // The intake page's own language, else the address's (docs/decisions.md#65).
+          locale: input.locale ?? req.locale,
         },
         input.property,
         tx,

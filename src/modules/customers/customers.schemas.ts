@@ -1,4 +1,6 @@
 import { z } from "zod";
+import type { Locale } from "../../i18n/locales.js";
+import { localeField } from "../../i18n/schemas.js";
 import { isMultiLine, isSingleLine, multiLineMessage, singleLineMessage } from "../../http/fields.js";
 import {
   BATHROOMS_FORM,
@@ -169,6 +171,8 @@ export const customerCreateSchema = z.object({
   name: requiredText("Name", 120),
   phone: phoneField,
   property: intakePropertySchema,
+  /** The intake page's language (docs/decisions.md#65). */
+  locale: localeField.optional(),
 });
 
 // --- Staff lists (docs/decisions.md#15): newest first, a page at a time, with a search text. ---
@@ -231,31 +235,35 @@ const propertyEditObject = z.object({
   name: requiredText("Name", 120).optional(),
   email: emailField.optional(),
   phone: phoneField.optional(),
+  locale: localeField.optional(),
 });
 
 /**
  * PATCH /api/properties/{id}: any of the intake's property fields (state/zipCode or province/postalCode,
- * normalised as at intake) and the customer's name, email and phone. The answer splits them into the
- * property's columns and the customer's.
+ * normalised as at intake) and the customer's name, email, phone and locale. The answer splits them into the
+ * property's columns and the customer's. A field it does not know is a 400, not dropped (docs/decisions.md#65).
  */
 export const propertyEditSchema = z.preprocess(
   withSpecAddressNames,
   propertyEditObject
+    .strict()
     .superRefine((p, ctx) => {
       if (p.province && p.state && p.province !== p.state)
         ctx.addIssue({ code: "custom", path: ["province"], message: "Province and state name different regions" });
       if (p.postalCode && p.zipCode && p.postalCode !== p.zipCode)
         ctx.addIssue({ code: "custom", path: ["postalCode"], message: "Postal code and ZIP code differ" });
     })
-    .transform(({ state, zipCode, province: _province, postalCode: _postalCode, name, email, phone, ...rest }) => {
-      const property: Partial<Record<keyof import("./customers.constants.js").NewProperty, unknown>> =
-        Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
-      if (state) Object.assign(property, regionColumns(state));
-      if (zipCode) property.postalCode = zipCode;
-      const customer = Object.fromEntries(
-        Object.entries({ name, email, phone }).filter(([, v]) => v !== undefined),
-      ) as { name?: string; email?: string; phone?: string };
-      return { property: property as Partial<import("./customers.constants.js").NewProperty>, customer };
-    }),
+    .transform(
+      ({ state, zipCode, province: _province, postalCode: _postalCode, name, email, phone, locale, ...rest }) => {
+        const property: Partial<Record<keyof import("./customers.constants.js").NewProperty, unknown>> =
+          Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+        if (state) Object.assign(property, regionColumns(state));
+        if (zipCode) property.postalCode = zipCode;
+        const customer = Object.fromEntries(
+          Object.entries({ name, email, phone, locale }).filter(([, v]) => v !== undefined),
+        ) as { name?: string; email?: string; phone?: string; locale?: Locale };
+        return { property: property as Partial<import("./customers.constants.js").NewProperty>, customer };
+      },
+    ),
 );
 export type PropertyEdit = z.infer<typeof propertyEditSchema>;

@@ -117,14 +117,19 @@ export class CustomersService {
     const updated = await this.transaction(async (trx) => {
       // An empty edit only locks the row and reads it: the "before" no other edit can change meanwhile.
       const before = await this.customers.updateProperty(id, {}, {}, trx);
+      // The customer's language is theirs, not the home's: the trail shows it beside the home when it changes.
+      const localeBefore =
+        edit.customer.locale && before
+          ? (await this.customers.findCustomer(before.customerId, trx))?.locale
+          : undefined;
       const after = await this.customers.updateProperty(id, edit.property, edit.customer, trx);
       if (after)
         await this.audit.record(trx, {
           action: "property.update",
           recordType: "property",
           recordId: id,
-          before,
-          after,
+          before: localeBefore ? { ...before, clientLocale: localeBefore } : before,
+          after: localeBefore ? { ...after, clientLocale: edit.customer.locale } : after,
         });
       if (after && before && (after.postalCode !== before.postalCode || after.province !== before.province))
         await trx.raw(

@@ -107,7 +107,13 @@ export function checkoutPages({ payments, plans, publicOrigin, homePostalCode }:
     const parsed = checkoutSessionSchema.safeParse({ ...form, postalCode: form.postalCode || undefined });
     if (!parsed.success) return res.redirect(303, "/pricing?checkout_error=1");
     try {
-      const { url } = await payments.createCheckoutSession(parsed.data.planType, publicOrigin, parsed.data.postalCode);
+      const { url } = await payments.createCheckoutSession(
+        parsed.data.planType,
+        publicOrigin,
+        parsed.data.postalCode,
+        undefined,
+        req.locale,
+      );
       res.redirect(303, url);
     } catch (error) {
       req.log?.warn({ err: error }, "checkout session failed");

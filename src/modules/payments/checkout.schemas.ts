@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { localeField } from "../../i18n/schemas.js";
 import { isSingleLine, singleLineMessage } from "../../http/fields.js";
 import { planTypeSchema } from "../plans/plans.schemas.js";
 import { provinceOfPostalCode } from "../tax/index.js";
@@ -64,6 +65,8 @@ export const paymentIntentSchema = z.object({
   amount: z.number({ message: "Amount must be a number" }).positive("Amount must be greater than 0"),
   plan: planTypeSchema,
   postalCode: homePostalCodeSchema.optional(),
+  /** The payment page's language (docs/decisions.md#65). */
+  locale: localeField.optional(),
   email: z.string().trim().email("Enter a valid email address").max(254).optional(),
   name: z
     .string()

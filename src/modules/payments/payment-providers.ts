@@ -109,6 +109,8 @@ export class StripeProvider implements PaymentProvider {
       const taxRates = await this.taxRateIds(purchase);
       return this.stripe.checkout.sessions.create({
         mode: "subscription",
+        // Stripe's page in the language of the pricing page the plan was chosen on (docs/decisions.md#65).
+        locale: purchase.locale,
         line_items: [{ price, quantity: 1, ...(taxRates.length ? { tax_rates: taxRates } : {}) }],
         // Stripe Tax needs the customer's address; Checkout asks for it.
         ...(this.automaticTax
@@ -144,6 +146,8 @@ export class StripeProvider implements PaymentProvider {
         ...(this.automaticTax && purchase.postalCode
           ? { address: { country: "CA", postal_code: purchase.postalCode } }
           : {}),
+        // Stripe's e-mails and pages to this customer in the language they paid in (docs/decisions.md#65).
+        preferred_locales: [purchase.locale],
         metadata: { ...metadata, source: "payment_page" },
       });
       return this.stripe.subscriptions.create({

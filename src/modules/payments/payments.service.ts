@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { DEFAULT_LOCALE, type Locale } from "../../i18n/index.js";
 import Stripe from "stripe";
 import type { BusinessSettings } from "../../config/env.js";
 import { ConflictError, HttpError, NotFoundError, ValidationError } from "../../http/errors.js";
@@ -77,7 +78,7 @@ export class PaymentsService {
   private purchase(
     plan: Plan,
     priceList: PriceList,
-    details: { postalCode?: string; email?: string; name?: string },
+    details: { postalCode?: string; email?: string; name?: string; locale?: Locale },
     now: Date,
   ): Purchase {
     const postalCode = details.postalCode ?? null;
@@ -87,6 +88,7 @@ export class PaymentsService {
       taxed: this.taxed(plan, priceList, postalCode, now),
       day: todayIn(this.options.timeZone, now),
       payer: { email: details.email ?? null, name: details.name ?? null },
+      locale: details.locale ?? DEFAULT_LOCALE,
     };
   }
 
@@ -127,9 +129,10 @@ export class PaymentsService {
     baseUrl: string,
     postalCode?: string,
     now: Date = this.clock(),
+    locale: Locale = DEFAULT_LOCALE,
   ): Promise<{ url: string }> {
     const plan = await this.plans.get(planType);
-    const purchase = this.purchase(plan, "pricing", { postalCode }, now);
+    const purchase = this.purchase(plan, "pricing", { postalCode, locale }, now);
     const { url } = await this.provider.createCheckoutSession(plan, baseUrl, purchase);
     return { url };
   }

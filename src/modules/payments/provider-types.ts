@@ -1,5 +1,6 @@
 // The payment providers' shared shapes (docs/decisions.md#4, #32): what a purchase is, what a provider answers, and
 // the port onto Stripe's billing side. Stripe's provider is payment-providers.ts, the demo's demo-provider.ts.
+import type { Locale } from "../../i18n/index.js";
 import type Stripe from "stripe";
 import { HttpError } from "../../http/errors.js";
 import { type Plan, type PlanType, planTypeSchema } from "../plans/index.js";
@@ -70,6 +71,8 @@ export interface Purchase {
   /** Today in the business's time zone: which rates apply. */
   day: string;
   payer: { email: string | null; name: string | null };
+  /** The language of the page that paid: Stripe's customer's preferred_locales and its Checkout page (docs/decisions.md#65). */
+  locale: Locale;
 }
 
 /** What Haven needs from a payment provider: Stripe, or the offline demo provider in its place. */
