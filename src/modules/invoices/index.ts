@@ -31,6 +31,7 @@ export { REFUNDS_FINISH_TASK, refundsFinishTask } from "./refunds.tasks.js";
 export type { QuoteReceipts } from "./receipt-resends.js";
 export { StripeInvoiceNumbers } from "./stripe-invoice-number.js";
 export { type InvoicesRoutesDeps, invoicesApi } from "./invoices.routes.js";
+export { type InvoicesAdminDeps, clickKey, invoicesAdminPages } from "./invoices-admin.routes.js";
 export { type TaxReportPagesDeps, taxReportPages } from "./tax-report.routes.js";
 export { TAX_RETURN_NAMES, type TaxReport, TaxReportService, type TaxReturnFigures } from "./tax-report.js";
 export { invoicesCalls } from "./invoices.openapi.js";

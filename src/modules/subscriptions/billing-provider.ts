@@ -1,30 +1,11 @@
 // What the subscriptions service needs from a billing provider: Stripe (stripe-billing.ts) or the offline demo
 // provider (demo-billing.ts). Every change calls it under the subscription's row lock, with an idempotency key
 // derived from the change (docs/decisions.md#35), so a repeat of the same change is the same provider call.
-import { HttpError } from "../../http/errors.js";
 import type { Plan } from "../plans/plans.schemas.js";
 import type { ProviderInvoiceState, ProviderSubscriptionState, Subscription } from "./subscriptions.constants.js";
 
-/** A provider outage before anything was sent that could change the subscription: nothing changed anywhere. */
-export class BillingUnavailableError extends HttpError {
-  constructor() {
-    super(503, "The payment provider could not be reached. Nothing was changed.");
-  }
-}
-
-/**
- * The provider did not answer a call that changes the subscription: it may have applied it. Nothing local changed;
- * the provider's webhook or the next read settles it, and a repeat carries the same idempotency key
- * (docs/decisions.md#35).
- */
-export class BillingUncertainError extends HttpError {
-  constructor() {
-    super(
-      503,
-      "The payment provider did not confirm the change. It is being checked, and your plan will show the outcome shortly.",
-    );
-  }
-}
+// The provider's outage errors are the invoices module's too (a refund's Stripe call): declared there.
+export { BillingUncertainError, BillingUnavailableError } from "../invoices/index.js";
 
 export type ProviderSubscription = Subscription & {
   providerSubscriptionId: string;

@@ -2,7 +2,7 @@
 // business zone, the next charge, and the properties page's badge and dialog section.
 import { ENDED_STATUSES, STATUS_LABELS, type Subscription } from "./subscriptions.schemas.js";
 import type { SubscriptionsService } from "./subscriptions.service.js";
-import { clockFormat } from "../../shared/business-time.js";
+import { staffFormatters } from "../../shared/staff-format.js";
 
 export const statusLabel = (status: string) => STATUS_LABELS[status as keyof typeof STATUS_LABELS] ?? status;
 
@@ -26,44 +26,10 @@ const EVENT_LABELS: Record<string, string> = {
   dispute_won: "Dispute won",
 };
 
-/** Dates and amounts as staff read them, in the business zone. */
+/** Dates and amounts as staff read them, in the business zone, with the subscriptions' labels. */
 export function formatters(timeZone: string) {
-  const day = (iso: string | null | undefined) =>
-    iso
-      ? new Date(iso).toLocaleDateString("en-CA", { timeZone, month: "short", day: "numeric", year: "numeric" })
-      : "—";
-  const dateOnly = (date: string | null | undefined) =>
-    date
-      ? new Date(`${date}T12:00:00Z`).toLocaleDateString("en-CA", {
-          timeZone: "UTC",
-          month: "short",
-          day: "numeric",
-          year: "numeric",
-        })
-      : "—";
-  const momentFormat = clockFormat({ timeZone, dateStyle: "medium", timeStyle: "short" });
-  const moment = (iso: string) => momentFormat.format(new Date(iso));
-  // A charge's time with its zone ("Jan 4, 2027, 10:12 AM EST"): the customer's "on the 4th" is a business day.
-  const zonedFormat = clockFormat({
-    timeZone,
-    month: "short",
-    day: "numeric",
-    year: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-    timeZoneName: "short",
-  });
-  const zoned = (iso: string) => zonedFormat.format(new Date(iso));
-  const money = (dollars: number) =>
-    `$${dollars.toLocaleString("en-CA", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-  const wholeMoney = (dollars: number) => `$${dollars.toLocaleString("en-CA", { maximumFractionDigits: 0 })}`;
   return {
-    day,
-    dateOnly,
-    moment,
-    zoned,
-    money,
-    wholeMoney,
+    ...staffFormatters(timeZone),
     statusLabel,
     eventLabel: (kind: string) => EVENT_LABELS[kind] ?? kind.replace(/_/g, " "),
   };

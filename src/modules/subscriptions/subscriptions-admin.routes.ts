@@ -20,9 +20,9 @@ import {
 } from "./subscriptions.schemas.js";
 import type { SubscriptionsService } from "./subscriptions.service.js";
 import { formatters, nextCharge, statusLabel } from "./subscriptions-admin.format.js";
-import { refundFormSchema } from "./invoices.schemas.js";
-import type { InvoicesService } from "./invoices.service.js";
-import { clickKey, invoicesAdminPages } from "./invoices-admin.routes.js";
+import { refundFormSchema } from "../invoices/invoices.schemas.js";
+import type { InvoicesService } from "../invoices/index.js";
+import { clickKey, invoicesAdminPages } from "../invoices/index.js";
 import { purchaseFacts } from "./subscriptions-admin.billing.js";
 import { paymentRecoveryPages } from "./payment-recovery.routes.js";
 import { createRouter } from "../../http/router.js";

@@ -3,6 +3,7 @@
 // Instants arrive as ISO strings and are shown as dates in the business zone.
 import type { MailMessage } from "../mail/mail.schemas.js";
 import { withCustomerFooter } from "../mail/index.js";
+import { type MailInvoice, billingAmount } from "../invoices/index.js";
 import { BILLING_LINK_DAYS } from "./billing-links.js";
 import { MINIMUM_TERM_MONTHS } from "./subscriptions.constants.js";
 import { escapeHtml } from "../../shared/html.js";
@@ -18,14 +19,7 @@ export type BillingMailKind =
   | "refund"
   | "card_update";
 
-/** The invoice a receipt or a refund names (docs/decisions.md#33): its number, each tax and its PDF. */
-export interface MailInvoice {
-  id: number;
-  number: string | null;
-  subtotalCents: number;
-  taxLines: { label: string; amountCents: number }[];
-  totalCents: number;
-}
+export type { MailInvoice };
 
 export interface BillingMailData {
   to: string;
@@ -81,8 +75,7 @@ export function billingDate(iso: string, timeZone: string): string {
   return format.format(new Date(iso));
 }
 
-/** '$370.00 CAD'. */
-export const billingAmount = (dollars: number) => `$${dollars.toFixed(2)} CAD`;
+export { billingAmount };
 
 /** One paragraph of the message; `link` marks the one line whose URL becomes an anchor in the HTML. */
 type Block = string | { link: string; label: string };

@@ -4,19 +4,13 @@ import type { RequestHandler, Response, Router } from "express";
 import { z } from "zod";
 import { HttpError, ValidationError } from "../../http/errors.js";
 import { idParams } from "../../http/fields.js";
+import { staffActor } from "../../http/guards.js";
 import { params, parse } from "../../http/validate.js";
-import { addDays } from "../../shared/business-time.js";
-import { startOfBusinessDay } from "./billing-dates.js";
-import {
-  dollarAmountField,
-  invoiceListQuerySchema,
-  refundFormSchema,
-  resendKeySchema,
-} from "../invoices/invoices.schemas.js";
-import type { InvoicesService } from "../invoices/index.js";
-import { INVOICE_STATUSES } from "./subscriptions.constants.js";
-import { staffActor } from "./subscriptions.routes.js";
-import { formatters } from "./subscriptions-admin.format.js";
+import { addDays, startOfBusinessDay } from "../../shared/business-time.js";
+import { staffFormatters } from "../../shared/staff-format.js";
+import { dollarAmountField, invoiceListQuerySchema, refundFormSchema, resendKeySchema } from "./invoices.schemas.js";
+import type { InvoicesService } from "./invoices.service.js";
+import { INVOICE_STATUSES } from "./invoices.constants.js";
 
 /** Rows per page of /admin/invoices. */
 export const INVOICES_PAGE_SIZE = 100;
@@ -60,7 +54,7 @@ const backTo = (value: unknown) =>
     : "/admin/invoices";
 
 export function invoicesAdminPages(router: Router, { invoices, planNames, staffPage, timeZone }: InvoicesAdminDeps) {
-  const fmt = formatters(timeZone);
+  const fmt = staffFormatters(timeZone);
 
   router.get("/admin/invoices", ...staffPage, async (req, res) => {
     const raw = pageQuery.parse(req.query);
