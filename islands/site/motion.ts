@@ -55,17 +55,19 @@ export function demos(still: boolean): void {
   }
   for (const list of document.querySelectorAll<HTMLElement>("[data-demo-quotes]")) {
     const chips = [...list.querySelectorAll("[data-demo-quote]")];
+    // The page's own words, in its language (views/pages/home.ejs).
+    const { ask = "", sentText = "" } = list.dataset;
     let sent = 0;
     every(list, () => {
       if (sent === chips.length) {
         sent = 0;
         for (const chip of chips) {
-          chip.textContent = "Get Quote";
+          chip.textContent = ask;
           chip.removeAttribute("data-sent");
         }
         return;
       }
-      chips[sent]!.textContent = "Sent!";
+      chips[sent]!.textContent = sentText;
       chips[sent++]!.setAttribute("data-sent", "");
     });
   }

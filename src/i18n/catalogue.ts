@@ -118,6 +118,16 @@ export function translator(locale: RenderLocale): Translator {
   return t;
 }
 
+/**
+ * The key of a label the code knows by its English text (a band, a category): labelKey("scoring.band", "Well Appointed")
+ * is "scoring.band.well-appointed". The prefix, written as a literal, marks the keys under it as used.
+ */
+export const labelKey = (prefix: string, label: string) =>
+  `${prefix}.${label
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")}`;
+
 /** What an island receives to format its own messages: its namespace's ASTs, in the page's language. */
 export interface IslandMessages {
   locale: RenderLocale;

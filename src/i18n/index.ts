@@ -1,6 +1,13 @@
 // Haven's languages (docs/decisions.md#64, #65): the catalogue, the formatters and the addresses. The how-to is
 // src/i18n/README.md.
-export { type IslandMessages, type Translator, catalogueKeys, islandMessages, translator } from "./catalogue.js";
+export {
+  type IslandMessages,
+  type Translator,
+  catalogueKeys,
+  islandMessages,
+  labelKey,
+  translator,
+} from "./catalogue.js";
 export { type Formatters, formatters } from "./format.js";
 export { DEFAULT_LOCALE, LOCALES, type Locale, isLocale } from "./locales.js";
 export { localeLocals } from "./middleware.js";

@@ -4,7 +4,7 @@
 // is a 404. The page cache keys on the original URL (src/http/render.ts), so each language keeps its own copy.
 import type { RequestHandler, Response } from "express";
 import { NotFoundError } from "../http/errors.js";
-import { type Translator, translator } from "./catalogue.js";
+import { type Translator, labelKey, translator } from "./catalogue.js";
 import { type Formatters, formatters } from "./format.js";
 import { DEFAULT_LOCALE, type Locale, PSEUDO_LOCALE, type RenderLocale } from "./locales.js";
 import { hasFrench, localePath, splitLocale } from "./routing.js";
@@ -30,6 +30,8 @@ export interface LocaleLocals {
   intl: Formatters;
   /** A homeowner page's address in the page's language: href('/pricing') is '/fr/pricing' on a French page. */
   href(url: string): string;
+  /** labelKey("scoring.band", "Well Appointed") → "scoring.band.well-appointed" (src/i18n/catalogue.ts). */
+  labelKey: typeof labelKey;
   /** The page's own address (path and query) in each language, when it has a French twin; else null. */
   alternates: Record<Locale, string> | null;
 }
@@ -57,6 +59,7 @@ export function localeLocals(locale: RenderLocale, timeZone: string, url = "/"):
     tOther: translatorOf(otherLocale),
     intl: formatters(locale, timeZone),
     href: (target) => localePath(target, addressLocale),
+    labelKey,
     alternates: hasFrench(path) ? { "en-CA": url, "fr-CA": localePath(url, "fr-CA") } : null,
   };
 }

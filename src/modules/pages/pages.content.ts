@@ -3,150 +3,37 @@
 import { barColour, marketingBand } from "../inspections/index.js";
 import { weightedAverage } from "../inspections/index.js";
 
-export const HOW_IT_WORKS = [
-  { title: "Schedule", text: "Pick a date that suits you. Booking takes two minutes, online." },
-  { title: "Inspect", text: "A certified inspector walks your home, top to bottom, across 100+ points." },
-  { title: "Report", text: "Within 24 hours you get your Property Health Score and a plain-language report." },
-  { title: "Request Help", text: "Ask for a quote on any finding with one click. No searching for contractors." },
-  { title: "Concierge", text: "We schedule the work, follow up, and keep your maintenance calendar up to date." },
-];
-
+// The home page's lists, by id: the catalogue's home.<list>.<id> messages hold their words.
+export const HOW_IT_WORKS = ["schedule", "inspect", "report", "help", "concierge"];
 /** The booking demo cycles through these five steps (customer-side §4). */
-export const BOOKING_DEMO_STEPS = [
-  "Choose a date",
-  "Pick a time",
-  "Add access details",
-  "Inspector assigned",
-  "Inspection booked",
-];
-
+export const BOOKING_DEMO_STEPS = ["date", "time", "access", "inspector", "booked"];
 /** The quote-request demo flips these four items from 'Get Quote' to 'Sent!' (customer-side §4). */
-export const QUOTE_DEMO_ITEMS = [
-  "Replace furnace filter",
-  "Clean gutters",
-  "Reseal west windows",
-  "Install CO detector",
-];
-
+export const QUOTE_DEMO_ITEMS = ["filter", "gutters", "windows", "co"];
 export const WITH_WITHOUT = {
-  without: [
-    "A 60-page inspection PDF full of jargon",
-    "Hours searching the web for contractors",
-    "Chasing quotes by phone and e-mail",
-    "Repairs forgotten until they become emergencies",
-  ],
-  with: [
-    "One Property Health Score from 0 to 100",
-    "Priority repairs ranked and explained",
-    "One-click quote requests for every finding",
-    "A maintenance calendar that keeps itself",
-  ],
+  without: ["pdf", "search", "chase", "forgotten"],
+  with: ["score", "ranked", "quotes", "calendar"],
 };
-
 export const SEARCH_RESULTS = [
-  {
-    title: "Top 10 Furnace Repair Near You - Compare Prices",
-    site: "ads.example-listings.com",
-    text: "Sponsored · Call now for same-day service. Prices vary.",
-  },
-  {
-    title: "Is a 14-year-old water heater dangerous? - Forum",
-    site: "forum.example-diy.net",
-    text: "42 replies · Depends on the model, try draining it first…",
-  },
-  {
-    title: "Roofers in your area (reviews 2.1 ★)",
-    site: "directory.example.com",
-    text: "Unverified listings · Request up to 8 quotes",
-  },
+  { id: "ads", site: "ads.example-listings.com" },
+  { id: "forum", site: "forum.example-diy.net" },
+  { id: "directory", site: "directory.example.com" },
 ];
 
+/** /pricing's service cards: the catalogue's pricing.service.<id>.title/.details, and which plans have each. */
 export const SERVICE_CARDS = [
-  {
-    id: "health-report",
-    title: "Haven Health Report",
-    plans: "All plans",
-    details:
-      "A 114-point inspection every year, scored from 0 to 100, with priority repairs, a category breakdown and a custom maintenance plan.",
-  },
-  {
-    id: "concierge-line",
-    title: "Concierge Line",
-    plans: "All plans",
-    details:
-      "One number for everything about your home. We answer, find the right trade and follow up until the job is done.",
-  },
-  {
-    id: "repairs-coordination",
-    title: "Repairs Coordination",
-    plans: "All plans",
-    details:
-      "Request a quote on any finding with one click. We gather quotes from vetted trades, book the work and check it afterwards.",
-  },
-  {
-    id: "window-cleaning",
-    title: "Window Cleaning",
-    plans: "Standard and Premium",
-    details: "Inside and outside window cleaning twice a year, screens and tracks included.",
-  },
-  {
-    id: "hvac-maintenance",
-    title: "HVAC Maintenance",
-    plans: "Standard and Premium",
-    details: "A seasonal furnace and air-conditioning tune-up, filter changes on schedule and a safety check.",
-  },
-  {
-    id: "gutter-cleaning",
-    title: "Gutter Cleaning",
-    plans: "Standard and Premium",
-    details: "Spring and fall gutter and downspout cleaning, with a report on anything that needs repair.",
-  },
-  {
-    id: "lawn-maintenance",
-    title: "Lawn Maintenance",
-    plans: "Premium",
-    details: "Weekly mowing and trimming through the growing season, plus spring and fall clean-ups.",
-  },
-  {
-    id: "snow-removal",
-    title: "Snow Removal",
-    plans: "Premium",
-    details: "Driveway and walkway clearing after every snowfall of 5 cm or more, all winter long.",
-  },
-  {
-    id: "vacation-prep",
-    title: "Vacation Prep and Absentee Care",
-    plans: "Premium",
-    details:
-      "Before you leave we prepare the house; while you are away we check it weekly and send you a note with photos.",
-  },
+  { id: "health-report", plans: "all" },
+  { id: "concierge-line", plans: "all" },
+  { id: "repairs-coordination", plans: "all" },
+  { id: "window-cleaning", plans: "standard" },
+  { id: "hvac-maintenance", plans: "standard" },
+  { id: "gutter-cleaning", plans: "standard" },
+  { id: "lawn-maintenance", plans: "premium" },
+  { id: "snow-removal", plans: "premium" },
+  { id: "vacation-prep", plans: "premium" },
 ];
 
-export const FAQ = [
-  {
-    question: "Is there a minimum subscription?",
-    answer: "Yes. Every plan has a 3-month minimum subscription. After those 3 months you can cancel anytime.",
-  },
-  {
-    question: "Are there any hidden fees?",
-    answer:
-      "No hidden fees. Your monthly price covers everything in your plan. Extra services are always quoted before any work begins.",
-  },
-  {
-    question: "How do repair quotes work?",
-    answer:
-      "Request a quote from your report with one click. You see the price range first, for example $800-1,200 for a larger repair or $150-250 and $45-80 for smaller ones, and nothing is booked until you accept.",
-  },
-  {
-    question: "What does the inspection cover?",
-    answer:
-      "A 114-point professional inspection of your home, from the roof to the foundation, scored from 0 to 100 in your Haven Health Report.",
-  },
-  {
-    question: "Where do you offer Haven?",
-    answer: "In one Canadian city and three surrounding towns. Contact us to check your address.",
-  },
-];
+/** /pricing's questions: the catalogue's pricing.faq.<id>.question/.answer. */
+export const FAQ = ["minimum", "fees", "quotes", "inspection", "area"];
 
 /** 'What We Inspect' (customer-side §9): title, description and subcategory count. */
 export const INSPECT_CATEGORIES = [

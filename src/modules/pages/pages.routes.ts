@@ -1,4 +1,5 @@
-import type { Router } from "express";
+import type { Response, Router } from "express";
+import type { Translator } from "../../i18n/index.js";
 import { sampleReport } from "../../../seeds/sample-report.js";
 import { MARKETING_BANDS, barColour, categoryBand, marketingBand } from "../inspections/index.js";
 import type { PlansService } from "../plans/index.js";
@@ -17,6 +18,9 @@ export const SITEMAP_PATHS = [
   "/maintenance-hub",
 ];
 
+/** The page's translator (src/i18n/middleware.ts): its titles and descriptions come from the catalogue too. */
+const tOf = (res: Response) => res.locals.t as Translator;
+
 // Fixed-content pages are rendered once a minute at most (they hold nothing personal).
 const STATIC_PAGE_CACHE_MS = 60_000;
 
@@ -34,11 +38,11 @@ export function pagesRouter(deps: PagesRoutesDeps): Router {
   const router = createRouter();
 
   router.get("/", (_req, res) => {
+    const t = tOf(res);
     res.page("pages/home", {
       cacheTtlMs: STATIC_PAGE_CACHE_MS,
-      title: "Haven — Your home's health, handled",
-      description:
-        "A 100+ point home inspection, a Property Health Score from 0 to 100 and concierge care that turns findings into finished repairs.",
+      title: t("home.meta.title"),
+      description: t("home.meta.description"),
       footer: true,
       content,
     });
@@ -47,10 +51,10 @@ export function pagesRouter(deps: PagesRoutesDeps): Router {
   // Not cached: POST /checkout/start comes back here with ?checkout_error=1 when a session fails.
   router.get("/pricing", async (req, res) => {
     const plans = await deps.plans.list();
+    const t = tOf(res);
     res.page("pages/pricing", {
-      title: "Pricing | Haven",
-      description:
-        "Haven plans from $149 a month: a 114-point inspection, your Health Report, concierge care and seasonal maintenance.",
+      title: t("pricing.meta.title"),
+      description: t("pricing.meta.description"),
       footer: true,
       plans,
       content,
