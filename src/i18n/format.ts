@@ -2,7 +2,7 @@
 // Node: the islands import it too. English keeps the spec's exact texts ("$412.00", "2:00 PM",
 // "Wednesday, December 2, 2026"); Canadian French writes "412,00 $", "14 h", "mercredi 2 décembre 2026".
 import { clockFormat } from "../shared/business-time.js";
-import { type RenderLocale, intlLocale } from "./locales.js";
+import { PSEUDO_LOCALE, PSEUDO_MARKERS, type RenderLocale, intlLocale } from "./locales.js";
 
 /** A time on the hour in French drops its minutes: "14 h", but "14 h 30" (the OQLF accepts both; Haven writes this one). */
 const frenchHour = (text: string) => text.replace(/(\d) h 00\b/g, "$1 h");
@@ -77,6 +77,14 @@ export function formatters(locale: RenderLocale, timeZone = "America/Toronto"): 
     time: (instant) => formatOf({ timeZone, hour: "numeric", minute: "2-digit" }).format(new Date(instant)),
     dateTime: (value, options) => onDate(options)(value),
   };
+  // The pseudo locale marks formatted values as it marks messages (tests/support/pseudo-locale.ts).
+  if (locale === PSEUDO_LOCALE) {
+    const [open, close] = PSEUDO_MARKERS;
+    for (const [name, format] of Object.entries(made))
+      if (typeof format === "function")
+        (made as unknown as Record<string, unknown>)[name] = (...args: unknown[]) =>
+          `${open}${(format as (...a: unknown[]) => string)(...args)}${close}`;
+  }
   cache.set(cacheKey, made);
   return made;
 }

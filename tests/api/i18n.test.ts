@@ -126,7 +126,16 @@ describe("the customer's language", () => {
 });
 
 /** The pages whose every text comes from the catalogue; a translated page is added here. */
-const PSEUDO_PAGES = ["/", "/pricing"];
+const PSEUDO_PAGES = [
+  "/",
+  "/pricing",
+  "/haven-health-report",
+  "/health-report-explainer",
+  "/contact",
+  "/maintenance-hub",
+  "/free-report",
+  "/report-expired",
+];
 
 describe("pseudo locale: nothing left in English by accident", () => {
   it.each(PSEUDO_PAGES)("%s shows no text outside the catalogue", async (path) => {

@@ -35,58 +35,38 @@ export const SERVICE_CARDS = [
 /** /pricing's questions: the catalogue's pricing.faq.<id>.question/.answer. */
 export const FAQ = ["minimum", "fees", "quotes", "inspection", "area"];
 
-/** 'What We Inspect' (customer-side §9): title, description and subcategory count. */
+/** 'What We Inspect' (customer-side §9): the catalogue's marketing.inspect.<id>.* and each subcategory count. */
 export const INSPECT_CATEGORIES = [
-  { title: "Roof", count: 12, description: "Shingles, flashings, vents and gutters." },
-  { title: "Exterior", count: 8, description: "Cladding, sealants, decks and lighting." },
-  { title: "Site", count: 6, description: "Grading, drainage, driveways and fences." },
-  { title: "Basement", count: 10, description: "Moisture, mould and finishes below grade." },
-  { title: "Foundation", count: 7, description: "Cracks, settlement and structure." },
-  { title: "HVAC", count: 15, description: "Heating, cooling, airflow and filters." },
-  { title: "Electrical", count: 11, description: "Panels, wiring, outlets and detectors." },
-  { title: "Plumbing", count: 9, description: "Supply, drains, hot water and sump." },
-  { title: "Laundry Room", count: 5, description: "Hook-ups, drains and dryer venting." },
-  { title: "Windows & Doors", count: 8, description: "Seals, screens, egress and garage doors." },
-  { title: "General Interior", count: 14, description: "Floors, walls, ceilings, stairs and rails." },
-  { title: "Bathrooms", count: 12, description: "Fixtures, ventilation and waterproofing." },
-  { title: "Kitchens", count: 16, description: "Appliances, cabinetry, sinks and lighting." },
-  { title: "Wet Bar", count: 4, description: "Sink, supply lines and fridge." },
-  { title: "Attic", count: 6, description: "Insulation, ventilation and moisture." },
-  { title: "Miscellaneous", count: 3, description: "Fireplaces, stairs and safety." },
+  { id: "roof", count: 12 },
+  { id: "exterior", count: 8 },
+  { id: "site", count: 6 },
+  { id: "basement", count: 10 },
+  { id: "foundation", count: 7 },
+  { id: "hvac", count: 15 },
+  { id: "electrical", count: 11 },
+  { id: "plumbing", count: 9 },
+  { id: "laundry-room", count: 5 },
+  { id: "windows-doors", count: 8 },
+  { id: "general-interior", count: 14 },
+  { id: "bathrooms", count: 12 },
+  { id: "kitchens", count: 16 },
+  { id: "wet-bar", count: 4 },
+  { id: "attic", count: 6 },
+  { id: "miscellaneous", count: 3 },
 ];
 
+/** Three sample findings: the catalogue's marketing.recommendation.<id>.* messages. */
 export const SAMPLE_RECOMMENDATIONS = [
-  {
-    title: "Replace the Water Heater",
-    condition: "Critical",
-    priority: "high",
-    description: "The tank is 14 years old and rusting at the base. A failure would flood the basement.",
-    cost: "$800-1,200",
-    timeframe: "Within 1 week",
-  },
-  {
-    title: "Clean and Repair the Gutters",
-    condition: "Maintenance",
-    priority: "medium",
-    description: "Gutters overflow at the north-east corner and a downspout is disconnected.",
-    cost: "$150-250",
-    timeframe: "Within 2 weeks",
-  },
-  {
-    title: "Install a CO Detector",
-    condition: "Safety",
-    priority: "high",
-    description: "There is no carbon monoxide detector near the bedrooms.",
-    cost: "$45-80",
-    timeframe: "Within 1 month",
-  },
+  { id: "waterHeater", condition: "critical", priority: "high" },
+  { id: "gutters", condition: "maintenance", priority: "medium" },
+  { id: "co", condition: "safety", priority: "high" },
 ];
 
 const HVAC_PARTS = [
-  { name: "Furnace Condition", score: 90, weight: 40 },
-  { name: "Filter Status", score: 60, weight: 20 },
-  { name: "Ventilation", score: 80, weight: 25 },
-  { name: "Condensate Drain", score: 70, weight: 15 },
+  { id: "furnace", score: 90, weight: 40 },
+  { id: "filter", score: 60, weight: 20 },
+  { id: "ventilation", score: 80, weight: 25 },
+  { id: "condensate", score: 70, weight: 15 },
 ];
 
 /** The HVAC breakdown example: the category score is the weighted average of its subcategories. */
@@ -95,80 +75,41 @@ export const HVAC_EXAMPLE = {
   score: Math.round(weightedAverage(HVAC_PARTS) ?? 0),
 };
 
-export const FLAGGED_ISSUE = {
-  title: "Roof Gutter Overflow",
-  priority: "High Priority",
-  description: "Water overflows the north-east gutter and pools against the foundation.",
-  overview:
-    "The gutter is clogged with debris and the downspout has come loose from its elbow. During rain, water spills over the edge next to the basement wall.",
-  commentary:
-    "Left alone, this is the most common cause of basement leaks we see. Fixing it now costs a fraction of a wet-basement repair.",
-  path: [
-    "Clear the gutter and flush the downspout",
-    "Reattach the downspout and add an extension",
-    "Recheck after the next heavy rain",
-  ],
-  photos: [
-    "Overflowing gutter at the north-east corner",
-    "Disconnected downspout elbow",
-    "Water staining on the foundation wall",
-  ],
-};
+/** The flagged issue up close: the catalogue's marketing.flagged.* messages. */
+export const FLAGGED_ISSUE = { path: ["clear", "reattach", "recheck"], photos: ["overflow", "elbow", "staining"] };
 
 export const TRADITIONAL_VS_HAVEN = {
-  traditional: [
-    "60+ pages of technical jargon",
-    "No sense of what matters most",
-    "Findings with no next step",
-    "You find and chase contractors",
-  ],
-  haven: [
-    "One score from 0 to 100",
-    "Priority repairs ranked by urgency",
-    "Costs and timeframes for each item",
-    "One-click quote requests",
-  ],
+  traditional: ["jargon", "noSense", "noStep", "chase"],
+  haven: ["score", "ranked", "costs", "quotes"],
 };
 
-export const EXPLAINER_FEATURES = [
-  { title: "Property Health Score", text: "One number from 0 to 100 that tells you where your home stands." },
-  { title: "Priority Repairs", text: "Findings ranked by urgency, so you know what to fix first." },
-  { title: "Category Breakdown", text: "Every system scored, from the roof to the foundation." },
-  { title: "Custom Maintenance Plan", text: "A calendar of upkeep made for your home and its age." },
-  { title: "Repair Timeline", text: "What to do this week, this month and this year." },
-  { title: "Follow-up Quotes", text: "Request a quote on any item with one click." },
-];
+/** The explainer's features and differentiators: the catalogue's marketing.explainer.* messages. */
+export const EXPLAINER_FEATURES = ["score", "priorities", "categories", "plan", "timeline", "quotes"];
+export const DIFFERENTIATORS = ["plain", "action", "care"];
 
-export const DIFFERENTIATORS = [
-  { title: "Plain Language", text: "No jargon: every finding says what it means for you and what it costs." },
-  { title: "One-Click Action", text: "Every recommendation has a button. We handle the trades." },
-  { title: "Care That Continues", text: "Your report becomes a living maintenance plan, not a PDF in a drawer." },
-];
-
-/** The free score preview (customer-side §2.8): a fixed sample. */
+/** The free score preview (customer-side §2.8): a fixed sample; its words are the catalogue's marketing.free.*. */
 export const FREE_REPORT = {
-  address: "123 Sample Street",
   score: 85,
-  label: "Good",
   systems: [
-    { name: "Structure", score: 80 },
-    { name: "Roof", score: 74 },
-    { name: "HVAC", score: 92 },
-    { name: "Electrical", score: 100 },
-    { name: "Plumbing", score: 77 },
+    { id: "structure", score: 80 },
+    { id: "roof", score: 74 },
+    { id: "hvac", score: 92 },
+    { id: "electrical", score: 100 },
+    { id: "plumbing", score: 77 },
   ].map((s) => ({ ...s, colour: barColour(s.score) })),
   items: [
-    { title: "Furnace filter replacement", due: "Within 30 days", priority: "Medium" },
-    { title: "Gutter cleaning", due: "Within 60 days", priority: "Low" },
+    { id: "filter", days: 30, priority: "medium" },
+    { id: "gutters", days: 60, priority: "low" },
   ],
 };
 
+/** The hub's recent activity: dates, and the catalogue's marketing.hub.activity.<id> messages. */
 export const HUB = {
   activity: [
-    { when: "May 14", text: "Annual inspection completed: score 76" },
-    { when: "May 15", text: "Health report delivered" },
-    { when: "May 16", text: "Quote requested: gutter repair" },
-    { when: "May 20", text: "Furnace filter replaced" },
+    { when: "2024-05-14", id: "inspection" },
+    { when: "2024-05-15", id: "report" },
+    { when: "2024-05-16", id: "quote" },
+    { when: "2024-05-20", id: "filter" },
   ],
 };
 

@@ -64,11 +64,11 @@ export function pagesRouter(deps: PagesRoutesDeps): Router {
   });
 
   router.get("/haven-health-report", (_req, res) => {
+    const t = tOf(res);
     res.page("pages/health-report", {
       cacheTtlMs: STATIC_PAGE_CACHE_MS,
-      title: "The Haven Health Report",
-      description:
-        "See what the Haven Health Report covers: a score from 0 to 100, 16 inspected categories, priority repairs and one-click quotes.",
+      title: t("marketing.hr.meta.title"),
+      description: t("marketing.hr.meta.description"),
       footer: true,
       content,
       scoring,
@@ -76,11 +76,11 @@ export function pagesRouter(deps: PagesRoutesDeps): Router {
   });
 
   router.get("/health-report-explainer", (_req, res) => {
+    const t = tOf(res);
     res.page("pages/explainer", {
       cacheTtlMs: STATIC_PAGE_CACHE_MS,
-      title: "How the Haven Health Report Works",
-      description:
-        "A tour of the Haven Health Report on desktop and mobile: the score, priority repairs, category breakdown and follow-up quotes.",
+      title: t("marketing.explainer.meta.title"),
+      description: t("marketing.explainer.meta.description"),
       footer: true,
       content,
       scoring,
@@ -88,11 +88,11 @@ export function pagesRouter(deps: PagesRoutesDeps): Router {
   });
 
   router.get("/sample-report", (_req, res) => {
+    const t = tOf(res);
     res.page("pages/sample-report", {
       cacheTtlMs: STATIC_PAGE_CACHE_MS,
-      title: "Sample Health Report | Haven",
-      description:
-        "A complete sample Haven Health Report: overall score, category breakdown and prioritised recommendations.",
+      title: t("marketing.sample.meta.title"),
+      description: t("marketing.sample.meta.description"),
       footer: true,
       report: sampleReport(),
       scoring,
@@ -100,39 +100,43 @@ export function pagesRouter(deps: PagesRoutesDeps): Router {
   });
 
   router.get("/contact", (_req, res) => {
+    const t = tOf(res);
     res.page("pages/contact", {
       cacheTtlMs: STATIC_PAGE_CACHE_MS,
-      title: "Contact | Haven",
-      description: "Call or e-mail Haven, Monday to Friday 8 AM to 6 PM. We reply to e-mails within 24 hours.",
+      title: t("marketing.contact.meta.title"),
+      description: t("marketing.contact.meta.description"),
       footer: true,
     });
   });
 
   router.get("/maintenance-hub", (_req, res) => {
+    const t = tOf(res);
     res.page("pages/maintenance-hub", {
       cacheTtlMs: STATIC_PAGE_CACHE_MS,
-      title: "Property Maintenance Hub | Haven",
-      description: "Your reports, inspections and maintenance tasks in one place.",
+      title: t("marketing.hub.meta.title"),
+      description: t("marketing.hub.meta.description"),
       footer: true,
       content,
     });
   });
 
   router.get("/free-report", (_req, res) => {
+    const t = tOf(res);
     res.page("pages/free-report", {
       cacheTtlMs: STATIC_PAGE_CACHE_MS,
-      title: "Your Free Health Score Preview | Haven",
-      description: "A preview of your Property Health Score. Subscribe to see the full detailed report.",
+      title: t("marketing.free.meta.title"),
+      description: t("marketing.free.meta.description"),
       report: content.FREE_REPORT,
       noindex: true,
     });
   });
 
   router.get("/report-expired", (_req, res) => {
+    const t = tOf(res);
     res.page("pages/report-expired", {
       cacheTtlMs: STATIC_PAGE_CACHE_MS,
-      title: "Report Link Expired | Haven",
-      description: "This report link has already been viewed. Each link can be viewed once.",
+      title: t("marketing.expired.meta.title"),
+      description: t("marketing.expired.meta.description"),
       noindex: true,
     });
   });
