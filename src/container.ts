@@ -63,6 +63,7 @@ import { SubscriptionsService } from "./modules/subscriptions/subscriptions.serv
 import { type StripeBilling, createStripeBilling } from "./modules/subscriptions/stripe-billing.js";
 import { StripeWebhooks } from "./modules/subscriptions/webhooks.js";
 import { type InvoiceSide, createInvoiceSide } from "./modules/subscriptions/invoices.wiring.js";
+import { documentLocale } from "./modules/invoices/document-locale.js";
 import { renderInvoicePdf } from "./modules/invoices/invoice-pdf.js";
 import { QuotePayments } from "./modules/quotes/quote-payments.js";
 import { QuotePaymentsRepository } from "./modules/quotes/quote-payments.repository.js";
@@ -259,6 +260,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
         planName: "Haven",
         description: quote.taskTitle,
         timeZone: env.BUSINESS_TZ,
+        locale: documentLocale(quote.clientLocale, invoice.taxProvince),
         refunds: [],
       }),
     business,

@@ -136,8 +136,9 @@ describe("a quote's invoice (demo)", () => {
     expect(mail?.text).toContain(`Credits invoice: ${invoice.number}`);
     expect(mail?.text).toContain("QST registration:");
     const text = await pdfText(staff.agent, `/api/refunds/${row.id}/pdf`);
-    expect(text).toContain("QST registration no.");
+    // A Quebec home's credit note is in French, whatever the customer's language (docs/decisions.md#67).
+    expect(text).toContain("Nº d'inscription à la TVQ");
     expect(text).toContain("Replace the water heater");
-    expect(text).toContain("(QC) refunded");
+    expect(text).toContain("(QC) remboursée");
   });
 });

@@ -5,7 +5,8 @@ import { cursorBatches } from "../../db/cursor.js";
 import type { Tx } from "../../db/transaction.js";
 import { NotFoundError } from "../../http/errors.js";
 import { renderCreditNotePdf } from "./credit-note-pdf.js";
-import { renderInvoicePdf } from "./invoice-pdf.js";
+import { documentLocale } from "./document-locale.js";
+import { documentFormats, renderInvoicePdf } from "./invoice-pdf.js";
 import {
   type InvoiceFilter,
   type InvoiceListRepository,
@@ -84,17 +85,22 @@ export class InvoicesService {
       this.deps.refundRows.payerOf(invoice.id),
       invoice.subscriptionId ? this.deps.subscriptions.find(invoice.subscriptionId) : null,
     ]);
-    const day = (iso: string) =>
-      new Date(iso).toLocaleDateString("en-CA", { timeZone: this.deps.timeZone, dateStyle: "long" });
+    const locale = documentLocale(payer.locale, invoice.taxProvince);
+    const { t, date: day } = documentFormats(locale, this.deps.timeZone);
     const body = await renderCreditNotePdf({
       refund,
       invoice,
       business: this.deps.business,
       buyer: { name: payer.name, email: payer.email, address: payer.address },
       description: sub
-        ? `Haven ${await this.deps.planName(sub.planType)} plan, ${day(invoice.periodStart)} to ${day(invoice.periodEnd)}`
-        : (payer.quoteTitle ?? "Work quoted by Haven"),
+        ? t("documents.creditNote.planDescription", {
+            plan: await this.deps.planName(sub.planType),
+            start: day(invoice.periodStart),
+            end: day(invoice.periodEnd),
+          })
+        : (payer.quoteTitle ?? t("documents.invoice.quoteWork")),
       timeZone: this.deps.timeZone,
+      locale,
     });
     return { filename: `${refund.number ?? `credit-note-${refund.id}`}.pdf`, body };
   }
@@ -118,6 +124,7 @@ export class InvoicesService {
       buyer: { name: sub?.customerName ?? null, email: sub?.customerEmail ?? null, address: payer.address },
       planName: sub ? await this.deps.planName(sub.planType) : "Haven",
       timeZone: this.deps.timeZone,
+      locale: documentLocale(payer.locale, invoice.taxProvince),
       // Its credit notes: the refunds recorded (one Stripe has not confirmed is not one yet).
       refunds: refunds.flatMap((r) =>
         r.status === "succeeded"

@@ -1,6 +1,7 @@
 // What the invoice and credit-note PDFs share (docs/decisions.md#33, #52; pdfkit's built-in fonts, the quote report's
 // colours): the document collected into a Buffer, the seller's block with its registration numbers, the buyer, the
 // amount rows and their rules.
+import type { Translator } from "../../i18n/index.js";
 import type { BusinessIdentity } from "./invoices.constants.js";
 
 export const GREEN = "#0f2e24";
@@ -23,8 +24,8 @@ export async function startPdf(title: string, author: string): Promise<{ pdf: Pd
   return { pdf, bytes };
 }
 
-/** The page's columns, and a row (label left, amount right) and a rule across it. */
-export function layout(pdf: Pdf) {
+/** The page's columns, and a row (label left, amount right) and a rule across it, headed in `t`'s language. */
+export function layout(pdf: Pdf, t: Translator) {
   const left = pdf.page.margins.left;
   const width = pdf.page.width - left - pdf.page.margins.right;
   const row = (label: string, value: string, options: { bold?: boolean; size?: number; color?: string } = {}) => {
@@ -54,8 +55,8 @@ export function layout(pdf: Pdf) {
       .fillColor(MUTED)
       .font("Helvetica-Bold")
       .fontSize(9)
-      .text("DESCRIPTION", left, pdf.y, { width: width - 130 });
-    pdf.moveUp().text("AMOUNT (CAD)", left + width - 120, pdf.y, { width: 120, align: "right" });
+      .text(t("documents.amounts.description"), left, pdf.y, { width: width - 130 });
+    pdf.moveUp().text(t("documents.amounts.amount"), left + width - 120, pdf.y, { width: 120, align: "right" });
     pdf.x = left;
     rule();
   };
@@ -69,9 +70,10 @@ export function layout(pdf: Pdf) {
 export function sellerAndFacts(
   pdf: Pdf,
   business: BusinessIdentity,
+  t: Translator,
   heading: { name: string; facts: [string, string][]; qst: boolean },
 ) {
-  const { left, half } = layout(pdf);
+  const { left, half } = layout(pdf, t);
   const top = pdf.y;
   pdf
     .fillColor(GREEN)
@@ -83,11 +85,17 @@ export function sellerAndFacts(
     .fontSize(10)
     .fillColor(INK)
     .text(business.address, { width: half + 20 });
-  pdf.text(business.gstHstNumber ? `GST/HST registration no. ${business.gstHstNumber}` : "Not registered for GST/HST", {
-    width: half + 20,
-  });
+  pdf.text(
+    business.gstHstNumber
+      ? t("documents.seller.gstHst", { number: business.gstHstNumber })
+      : t("documents.seller.notRegistered"),
+    {
+      width: half + 20,
+    },
+  );
   // Unset, haven doctor fails while Quebec homes are billed (docs/decisions.md#51).
-  if (heading.qst && business.qstNumber) pdf.text(`QST registration no. ${business.qstNumber}`, { width: half + 20 });
+  if (heading.qst && business.qstNumber)
+    pdf.text(t("documents.seller.qst", { number: business.qstNumber }), { width: half + 20 });
   const afterSeller = pdf.y;
   pdf
     .fillColor(GOLD)
@@ -96,25 +104,26 @@ export function sellerAndFacts(
     .text(heading.name, left + half, top, { width: half, align: "right" });
   pdf.fillColor(INK).font("Helvetica").fontSize(10);
   for (const [label, value] of heading.facts)
-    pdf.text(`${label}: ${value}`, left + half, pdf.y, { width: half, align: "right" });
+    pdf.text(t("documents.fact", { label, value }), left + half, pdf.y, { width: half, align: "right" });
   pdf.y = Math.max(afterSeller, pdf.y) + 18;
 }
 
 /** The buyer: a small heading, the name (else the e-mail), the e-mail, the home served. */
 export function buyerBlock(
   pdf: Pdf,
+  t: Translator,
   heading: string,
   buyer: { name: string | null; email: string | null; address: string | null },
 ) {
-  const { left } = layout(pdf);
+  const { left } = layout(pdf, t);
   pdf.fillColor(MUTED).font("Helvetica-Bold").fontSize(9).text(heading, left);
   pdf
     .fillColor(INK)
     .font("Helvetica")
     .fontSize(11)
-    .text(buyer.name ?? buyer.email ?? "Customer", left);
+    .text(buyer.name ?? buyer.email ?? t("documents.buyer.fallback"), left);
   pdf.fontSize(10);
   if (buyer.name && buyer.email) pdf.text(buyer.email, left);
-  if (buyer.address) pdf.text(`Home served: ${buyer.address}`, left);
+  if (buyer.address) pdf.text(t("documents.buyer.home", { address: buyer.address }), left);
   pdf.moveDown(1.2);
 }

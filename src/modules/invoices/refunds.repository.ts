@@ -1,6 +1,7 @@
 // Refunds and disputes as rows (docs/decisions.md#34). The invoice's refunded_cents is the sum of its refunds,
 // written in the same transaction, under the invoice's row lock. Each refund is a credit note with its own number,
 // HAV-CN-<year>-<6 digits>, gapless per business year (docs/decisions.md#52).
+import { DEFAULT_LOCALE, type Locale, isLocale } from "../../i18n/index.js";
 import type { Knex } from "knex";
 import type { Tx } from "../../db/transaction.js";
 import { todayIn } from "../../shared/business-time.js";
@@ -54,6 +55,8 @@ export interface RefundPayer {
   address: string | null;
   /** A quote's invoice: what the work was (its task's title). */
   quoteTitle: string | null;
+  /** The customer's language (customers.locale); their documents' follows it (document-locale.ts). */
+  locale: Locale;
 }
 
 export class RefundsRepository {
@@ -133,12 +136,14 @@ export class RefundsRepository {
         // As Canada Post writes it: "1 Elgin Street, Ottawa, ON K1S 2B4".
         db.raw("concat_ws(', ', p.address, p.city, nullif(concat_ws(' ', p.province, p.postal_code), '')) as address"),
         "t.title as quote_title",
+        "c.locale",
       );
     return {
       name: (row?.name as string | null) ?? null,
       email: (row?.email as string | null) ?? null,
       address: (row?.address as string | null) || null,
       quoteTitle: (row?.quote_title as string | null) ?? null,
+      locale: isLocale(row?.locale) ? row.locale : DEFAULT_LOCALE,
     };
   }
 

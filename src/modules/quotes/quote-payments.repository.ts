@@ -1,5 +1,6 @@
 // What paying an accepted quote reads (docs/decisions.md#43): the quote with its home and payer, and the office's list
 // of accepted quotes whose work is not booked yet. The invoice rows themselves are the subscriptions module's.
+import { DEFAULT_LOCALE, type Locale, isLocale } from "../../i18n/index.js";
 import type { Knex } from "knex";
 import type { Tx } from "../../db/transaction.js";
 import type { QuoteStatus } from "./quotes.constants.js";
@@ -29,6 +30,8 @@ export interface PayableQuote {
   decidedAt: string | null;
   clientName: string;
   clientEmail: string;
+  /** The customer's language (customers.locale): the quote's e-mails and invoice follow it. */
+  clientLocale: Locale;
   propertyAddress: string;
 }
 
@@ -93,8 +96,10 @@ export class QuotePaymentsRepository {
     return db("quote_requests as q")
       .join("properties as p", "p.id", "q.property_id")
       .join("maintenance_tasks as t", "t.id", "q.maintenance_task_id")
+      .leftJoin("customers as c", "c.id", "p.customer_id")
       .select(
         "q.*",
+        "c.locale as client_locale",
         "p.postal_code",
         "p.client_name",
         "p.client_email",
@@ -120,6 +125,7 @@ export class QuotePaymentsRepository {
       decidedAt: row.decided_at ? new Date(row.decided_at as string).toISOString() : null,
       clientName: row.client_name as string,
       clientEmail: row.client_email as string,
+      clientLocale: isLocale(row.client_locale) ? row.client_locale : DEFAULT_LOCALE,
       propertyAddress: row.property_address as string,
     };
   }
