@@ -34,14 +34,14 @@ describe("charges left with a downgrade waiting", () => {
     const token = ctx.container.subscriptions.billingLink(sub.id).split("/billing/")[1]!;
     // Before: two more charges of Standard ($370 + 13 % HST).
     expect(chargesText((await ctx.agent().get(`/billing/${token}/cancel`).expect(200)).text)).toContain(
-      "two more charges of $418.10 CAD each (tax included)",
+      "two more charges of $418.10 CAD ($370.00 + HST $48.10) each",
     );
     // Basic ($149) from the period's end.
     await ctx.container.subscriptions.changePlan(sub.id, { planType: "basic", actor: "customer" }, now);
     const after = await ctx.container.subscriptions.get(sub.id);
     expect(after.scheduledPlanType).toBe("basic");
     const text = chargesText((await ctx.agent().get(`/billing/${token}/cancel`).expect(200)).text);
-    expect(text).toContain("two more charges of $168.37 CAD each (tax included)");
+    expect(text).toContain("two more charges of $168.37 CAD ($149.00 + HST $19.37) each");
     expect(text).toContain(billingDate(after.currentPeriodEnd, TZ));
     expect(text).not.toContain("418.10");
   });
@@ -64,13 +64,28 @@ describe("charges left with a downgrade waiting", () => {
         },
       ],
     } as unknown as Parameters<typeof chargesLeft>[0];
-    const left = chargesLeft(view, "2030-04-01T04:00:00.000Z", TZ, new Date("2030-01-15T12:00:00Z"), {
-      at: "2030-03-01T05:00:00.000Z",
-      monthlyAmount: 149,
-    });
+    const left = chargesLeft(
+      view,
+      "2030-04-01T04:00:00.000Z",
+      TZ,
+      new Date("2030-01-15T12:00:00Z"),
+      { at: "2030-03-01T05:00:00.000Z", monthlyAmount: 149 },
+      "ON",
+    );
+    // docs/decisions.md#63: each said whole, the home's tax by the tax module's arithmetic.
     expect(left.charges).toEqual([
-      { at: "2030-02-01T05:00:00.000Z", subtotalCents: 37000, totalCents: 41810 },
-      { at: "2030-03-01T05:00:00.000Z", subtotalCents: 14900, totalCents: 16837 },
+      {
+        at: "2030-02-01T05:00:00.000Z",
+        subtotalCents: 37000,
+        totalCents: 41810,
+        words: "$418.10 CAD ($370.00 + HST $48.10)",
+      },
+      {
+        at: "2030-03-01T05:00:00.000Z",
+        subtotalCents: 14900,
+        totalCents: 16837,
+        words: "$168.37 CAD ($149.00 + HST $19.37)",
+      },
     ]);
   });
 });

@@ -12,7 +12,10 @@ type Obj = Record<string, unknown>;
 const t0 = new Date("2026-03-02T15:00:00Z");
 
 const audits = (ctx: TestContext, id: number, action: string) =>
-  ctx.db("audit_events").where({ record_type: "subscription", record_id: String(id), action }).orderBy("id");
+  ctx
+    .db("audit_events")
+    .where({ record_type: "subscription", record_id: String(id), action })
+    .orderBy("id");
 const mailsTo = async (ctx: TestContext, to: string) => (await queuedMails(ctx)).filter((m) => m.to === to);
 
 describe("with the demo provider", () => {
@@ -85,7 +88,8 @@ describe("with the demo provider", () => {
     const sent = await Promise.all(
       [1, 2].map(() => agent.post(`/api/subscriptions/${id}/card-update-link`).set("Idempotency-Key", "link-1")),
     );
-    for (const res of sent) expect(res.status === 200 && res.body).toEqual({ message: "Sent to the customer's e-mail" });
+    for (const res of sent)
+      expect(res.status === 200 && res.body).toEqual({ message: "Sent to the customer's e-mail" });
     const mails = (await mailsTo(ctx, "card-link@example.com")).filter((m) => m.subject.startsWith("Update the card"));
     expect(mails).toHaveLength(1);
     expect(mails[0]!.text).toMatch(/\$\d+\.\d\d CAD is owed now/);

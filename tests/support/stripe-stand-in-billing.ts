@@ -81,12 +81,16 @@ export class StandInBilling extends StandInObjects {
     return [...bad];
   }
 
-  /** The proration lines of a price change at `now`: the unused time credited, the remaining time charged. */
-  protected prorationLines(sub: Obj, from: Obj, to: Obj): Line[] {
+  /**
+   * The proration lines of a price change at `now` (or the request's `proration_date`: "Stripe will calculate the
+   * proration as if the subscription was updated at the given time"): the unused time credited, the remaining time
+   * charged.
+   */
+  protected prorationLines(sub: Obj, from: Obj, to: Obj, at: number = this.nowSeconds): Line[] {
     const item = this.itemOf(sub);
     const start = item.current_period_start as number;
     const end = item.current_period_end as number;
-    const now = Math.min(Math.max(this.nowSeconds, start), end);
+    const now = Math.min(Math.max(at, start), end);
     const share = (cents: number) => Math.round((cents * (end - now)) / (end - start));
     return [
       { amount: -share(from.unit_amount as number), start: now, end, proration: true, description: "Unused time" },
@@ -95,9 +99,9 @@ export class StandInBilling extends StandInObjects {
   }
 
   /** A change of price billed as `behavior` says: lines for the next invoice, an invoice now, or nothing. */
-  protected prorate(sub: Obj, from: Obj, to: Obj, behavior: string): Obj | null {
+  protected prorate(sub: Obj, from: Obj, to: Obj, behavior: string, at?: number): Obj | null {
     if (behavior === "none" || from.id === to.id) return null;
-    const lines = this.prorationLines(sub, from, to);
+    const lines = this.prorationLines(sub, from, to, at);
     if (behavior === "always_invoice") return this.createInvoice(sub, "subscription_update", lines);
     const waiting = this.prorations.get(sub.id as string) ?? [];
     this.prorations.set(sub.id as string, [...waiting, ...lines]);
@@ -144,7 +148,13 @@ export class StandInBilling extends StandInObjects {
     if (itemRates) item.tax_rates = this.ratesFor(itemRates);
     const metadata = metadataOf(form);
     const invoice = price
-      ? this.prorate(sub, item.price as Obj, price, form.proration_behavior ?? "create_prorations")
+      ? this.prorate(
+          sub,
+          item.price as Obj,
+          price,
+          form.proration_behavior ?? "create_prorations",
+          form.proration_date ? Number(form.proration_date) : undefined,
+        )
       : null;
     if (!invoice || behavior === "allow_incomplete" || behavior === "default_incomplete") {
       // No payment asked, or Stripe's default: "updates are applied regardless of whether payment on the new invoice succeeds".
@@ -183,6 +193,56 @@ export class StandInBilling extends StandInObjects {
     };
     this.charge(invoice, this.cardOf(sub));
     return null;
+  }
+
+  /**
+   * POST /v1/invoices/create_preview for a subscription's item and price change ("the invoice the subscription would
+   * generate if you made these changes"): its proration lines at `subscription_details[proration_date]` taxed as its
+   * invoices are, and nothing stored or charged. The stand-in previews only that change, the one Haven asks about.
+   */
+  private previewInvoice({ form, json, missing, invalid }: ApiRequest): void {
+    const sub = this.subscriptions.get(form.subscription ?? "");
+    if (!sub) {
+      missing("subscription", form.subscription ?? "");
+      return;
+    }
+    const item = this.itemOf(sub);
+    const price = this.prices.get(form["subscription_details[items][0][price]"] ?? "");
+    if (!price || form["subscription_details[items][0][id]"] !== item.id) {
+      invalid("Stand-in: create_preview takes the subscription's item id and a known price.");
+      return;
+    }
+    const at = form["subscription_details[proration_date]"];
+    const lines = this.prorationLines(sub, item.price as Obj, price, at ? Number(at) : undefined);
+    const subtotal = lines.reduce((sum, l) => sum + l.amount, 0);
+    const taxes = this.taxesOn(subtotal, this.ratesOf(sub));
+    const total = subtotal + taxes.reduce((sum, t) => sum + t.amount, 0);
+    const balance = (this.customers.get(sub.customer as string)?.balance as number | undefined) ?? 0;
+    const due = total > 0 ? total + Math.max(balance, -total) : 0;
+    json(200, {
+      id: `upcoming_in_${String(sub.id).slice(4)}`,
+      object: "invoice",
+      customer: sub.customer,
+      status: "draft",
+      billing_reason: "subscription_update",
+      currency: "cad",
+      subtotal,
+      subtotal_excluding_tax: subtotal,
+      total,
+      total_excluding_tax: subtotal,
+      total_taxes: taxes,
+      amount_due: due,
+      amount_paid: 0,
+      amount_remaining: due,
+      starting_balance: balance,
+      ending_balance: total > 0 ? balance - (due - total) : balance + total,
+      attempt_count: 0,
+      lines: {
+        object: "list",
+        data: lines.map((l) => ({ object: "line_item", amount: l.amount, period: { start: l.start, end: l.end } })),
+      },
+      parent: { type: "subscription_details", subscription_details: { subscription: sub.id, metadata: sub.metadata } },
+    });
   }
 
   /** POST/GET /v1/subscriptions…, GET and POST /v1/invoices/:id, POST /v1/invoices/:id/pay, GET /v1/invoice_payments. */
@@ -263,6 +323,10 @@ export class StandInBilling extends StandInObjects {
       const found = this.invoices.get(m[1]!);
       if (found) json(200, this.expand(found, expand));
       else missing("invoice", m[1]!);
+      return true;
+    }
+    if (route("POST", /^\/v1\/invoices\/create_preview$/)) {
+      this.previewInvoice(r);
       return true;
     }
     m = route("POST", /^\/v1\/invoices\/([\w]+)$/);

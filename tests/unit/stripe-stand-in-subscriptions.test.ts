@@ -260,3 +260,33 @@ describe("invoices.retrieve, invoices.pay and invoicePayments.list", () => {
     expect(again).toMatchObject({ statusCode: 400, message: "Invoice is already paid" });
   });
 });
+
+describe("invoices.createPreview and proration_date", () => {
+  it('"the invoice the subscription would generate if you made these changes", taxed as its invoices are; with the same proration_date, the update invoices exactly that; the preview stores and charges nothing', async () => {
+    const { subscription } = await subscribed(c, standard, { defaults: [c.rates.hst] });
+    const item = subscription.items.data[0]!;
+    const at = item.current_period_start + 9 * 86_400 + 1234;
+    const invoicesBefore = c.standIn.invoices.size;
+    const preview = await c.stripe.invoices.createPreview({
+      subscription: subscription.id,
+      subscription_details: {
+        items: [{ id: item.id, price: premium }],
+        proration_behavior: "always_invoice",
+        proration_date: at,
+      },
+    });
+    expect(c.standIn.invoices.size).toBe(invoicesBefore);
+    expect(itemPrice(subscription.id)).toBe(standard);
+    expect(taxRatesOf(preview)).toEqual([c.rates.hst]);
+    expect(preview.total).toBe(preview.subtotal + preview.total_taxes![0]!.amount);
+    // "Stripe will calculate the proration as if the subscription was updated at the given time."
+    const updated = await c.stripe.subscriptions.update(subscription.id, {
+      items: [{ id: item.id, price: premium }],
+      proration_behavior: "always_invoice",
+      proration_date: at,
+      expand: ["latest_invoice"],
+    });
+    const invoice = updated.latest_invoice as Stripe.Invoice;
+    expect(invoice).toMatchObject({ subtotal: preview.subtotal, total: preview.total, status: "paid" });
+  });
+});

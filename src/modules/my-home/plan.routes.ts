@@ -3,6 +3,7 @@
 // /api/my-home/subscription. Every action is SubscriptionsService's own (actor 'customer'); HomePlanPage
 // checks the subscription is the homeowner's (404 otherwise).
 import type { Request, Response, Router } from "express";
+import { z } from "zod";
 import { HttpError, ValidationError } from "../../http/errors.js";
 import { body, params, parse } from "../../http/validate.js";
 import { billingAmount, billingDate } from "../subscriptions/index.js";
@@ -36,6 +37,14 @@ export interface PlanRoutesDeps {
     supportPhone: string;
   };
 }
+
+/** The confirmation's hidden instant (upgrade-preview.ts); absent on a downgrade. */
+const prorationForm = z.object({
+  prorationDate: z.iso
+    .datetime()
+    .transform((v) => new Date(v))
+    .optional(),
+});
 
 export function planApi(
   deps: Pick<PlanRoutesDeps, "planPage"> & { settings: Pick<PlanRoutesDeps["settings"], "publicUrl"> },
@@ -195,14 +204,18 @@ export function planPages(deps: PlanRoutesDeps): Router {
     const plan = await plans.plan(homeViewer(res).email, id);
     if (plan.ended) return res.redirect(303, planPath);
     const change = plan.changes.find((c) => c.planType === target) ?? null;
-    res.page("my-home/plan-change", { ...common("Change your plan"), plan, change });
+    // docs/decisions.md#63: what it asks for, tax included, an upgrade's as the provider will charge it.
+    const charges = change ? await plans.changeCharges(homeViewer(res).email, id, change) : null;
+    res.page("my-home/plan-change", { ...common("Change your plan"), plan, change, charges });
   });
   router.post(
     "/my-home/plan/:id/change",
     requireHomePage,
     act(async (req, res, id) => {
       const { planType } = parse(homeChangePlanSchema.pick({ planType: true }), req.body ?? {});
-      await plans.changePlan(homeViewer(res).email, id, planType);
+      // The instant the page prorated the charge at: the charge made is the one shown (upgrade-preview.ts).
+      const { prorationDate } = parse(prorationForm, req.body ?? {});
+      await plans.changePlan(homeViewer(res).email, id, planType, new Date(), prorationDate ?? null);
       return `${planPath}?done=changed`;
     }, backToPlan),
   );

@@ -11,7 +11,12 @@ import {
   type Subscription,
 } from "../subscriptions/subscriptions.constants.js";
 import type { PlansService } from "../plans/index.js";
-import { BillingUnavailableError, type StripeWebhooks, type SubscriptionsService } from "../subscriptions/index.js";
+import {
+  BillingUnavailableError,
+  type StripeWebhooks,
+  type SubscriptionsService,
+  chargeWords,
+} from "../subscriptions/index.js";
 import type { HomeAccess } from "./home-access.js";
 import type { RecordsRepository } from "./records.repository.js";
 
@@ -19,8 +24,11 @@ const ACTOR = "customer";
 
 /** A subscription as the homeowner sees it (the billing page's view), with the next charge and the plans it can change to. */
 export type HomePlan = CustomerSubscriptionView & {
-  /** The next charge: its date and amount; null when the plan ends first or has ended. */
-  nextCharge: { at: string; amount: number } | null;
+  /**
+   * The next charge: its date, its amount before tax, and said whole with the home's tax (docs/decisions.md#63:
+   * "$418.10 CAD ($370.00 + HST $48.10)"); null when the plan ends first or has ended.
+   */
+  nextCharge: { at: string; amount: number; words: string } | null;
   /** The other plans, each with when a change to it would apply. */
   changes: PlanChange[];
 };
@@ -48,6 +56,8 @@ export interface HomePlanPageDeps {
     | "providerRef"
     | "customerView"
     | "demo"
+    | "chargeWithTax"
+    | "previewUpgrade"
   >;
   homeAccess: Pick<HomeAccess, "propertyIds" | "ownsProperty">;
   plans: Pick<PlansService, "list">;
@@ -116,10 +126,33 @@ export class HomePlanPage {
     return this.plan(email, id, now);
   }
 
-  async changePlan(email: string, id: number, planType: PlanType, now: Date = new Date()): Promise<HomePlan> {
+  /** `prorationDate`: the instant the upgrade's charge was shown at (preview), so it is the charge made. */
+  async changePlan(
+    email: string,
+    id: number,
+    planType: PlanType,
+    now: Date = new Date(),
+    prorationDate: Date | null = null,
+  ): Promise<HomePlan> {
     await this.own(email, id);
-    await this.subscriptions.changePlan(id, { planType, actor: ACTOR }, now);
+    await this.subscriptions.changePlan(id, { planType, actor: ACTOR, prorationDate }, now);
     return this.plan(email, id, now);
+  }
+
+  /**
+   * What a plan change asks for, tax included, before she confirms it (docs/decisions.md#63): an upgrade's prorated
+   * charge today (null for a downgrade), and the new monthly charge from when it applies.
+   */
+  async changeCharges(email: string, id: number, change: PlanChange, now: Date = new Date()) {
+    const sub = await this.own(email, id);
+    const preview =
+      change.direction === "upgrade" ? await this.subscriptions.previewUpgrade(id, change.planType, now) : null;
+    const from = change.direction === "upgrade" ? sub.currentPeriodEnd : change.appliesAt;
+    const monthly = await this.subscriptions.chargeWithTax(id, Math.round(change.price * 100), from);
+    return {
+      today: preview ? { ...preview, words: chargeWords(preview) } : null,
+      monthly: chargeWords(monthly),
+    };
   }
 
   async updateDemoCard(email: string, id: number, cardNumber: string, now: Date = new Date()): Promise<HomePlan> {
@@ -206,15 +239,14 @@ export class HomePlanPage {
       sub.scheduledPlanType && sub.scheduledPlanAt && new Date(sub.scheduledPlanAt) <= periodEnd
         ? plans.find((p) => p.type === sub.scheduledPlanType)
         : null;
+    const amount = nextPlan && current ? this.priceFor(nextPlan, current, sub) : sub.monthlyAmount;
+    const taxed =
+      view.ended || endsFirst
+        ? null
+        : await this.subscriptions.chargeWithTax(sub.id, Math.round(amount * 100), sub.currentPeriodEnd);
     return {
       ...view,
-      nextCharge:
-        view.ended || endsFirst
-          ? null
-          : {
-              at: sub.currentPeriodEnd,
-              amount: nextPlan && current ? this.priceFor(nextPlan, current, sub) : sub.monthlyAmount,
-            },
+      nextCharge: taxed ? { at: sub.currentPeriodEnd, amount, words: chargeWords(taxed) } : null,
       changes:
         view.ended || !current
           ? []

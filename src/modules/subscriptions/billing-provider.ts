@@ -50,6 +50,8 @@ export interface BillingProvider {
     when: "now" | "period_end" | "keep",
     now: Date,
     key: string,
+    /** An upgrade's proration instant, as its preview showed it (docs/decisions.md#63); else `now`. */
+    prorationDate?: Date | null,
   ): Promise<PlanChange>;
 }
 
@@ -74,4 +76,13 @@ export interface BillingPortal {
     invoiceId: string,
     key: string,
   ): Promise<{ state: ProviderSubscriptionState; invoice: ProviderInvoiceState | null; declined: string | null }>;
+  /**
+   * What an upgrade to `plan` would charge now, prorated at `prorationDate` (Stripe's invoice preview), tax included
+   * (docs/decisions.md#63): changePlan with the same date charges it.
+   */
+  previewUpgrade(
+    sub: Pick<ProviderSubscription, "providerSubscriptionId">,
+    plan: Plan & { amountCents: number },
+    prorationDate: Date,
+  ): Promise<{ subtotalCents: number; taxLines: { label: string; amountCents: number }[]; totalCents: number }>;
 }

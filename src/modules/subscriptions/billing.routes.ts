@@ -18,6 +18,7 @@ import { BillingUnavailableError } from "./billing-provider.js";
 import type { SubscriptionsService } from "./subscriptions.service.js";
 import { billingAmount, billingDate } from "./subscriptions.mail.js";
 import { chargesLeft, scheduledPrice } from "./charges-left.js";
+import { chargeWords } from "./charge-with-tax.js";
 import type { PlansService } from "../plans/index.js";
 import { createRouter } from "../../http/router.js";
 
@@ -148,7 +149,17 @@ export function billingPages(deps: BillingRoutesDeps): Router {
     if (!view.cancellation) return null;
     const at = view.cancellation.takesEffectAt;
     const waiting = deps.plans ? await scheduledPrice(view, at, deps.plans) : null;
-    return chargesLeft(view, at, tz, new Date(), waiting);
+    return chargesLeft(view, at, tz, new Date(), waiting, await subscriptions.taxProvince(view.subscription.id));
+  };
+  /** The next charge said whole, tax included (docs/decisions.md#63); null when the plan ends first. */
+  const nextCharge = async (view: BillingView) => {
+    const s = view.subscription;
+    if (view.ended || (s.cancelAt && new Date(s.cancelAt) <= new Date(s.currentPeriodEnd))) return null;
+    // A downgrade that waits for this period's end bills its lower price (charges-left.ts).
+    const lower = s.scheduledPlanAt && new Date(s.scheduledPlanAt) <= new Date(s.currentPeriodEnd) && deps.plans;
+    const waiting = lower ? await scheduledPrice(view, "9999-12-31", deps.plans!) : null;
+    const monthly = waiting?.monthlyAmount ?? s.monthlyAmount;
+    return chargeWords(await subscriptions.chargeWithTax(s.id, Math.round(monthly * 100), s.currentPeriodEnd));
   };
 
   /** A token that opens nothing gets a page that says what to do, with its 410 or 404. */
@@ -195,6 +206,7 @@ export function billingPages(deps: BillingRoutesDeps): Router {
       title: "Your Haven plan",
       noindex: true,
       view,
+      nextCharge: await nextCharge(view),
       token,
       flash: extra.flash ?? null,
       problem: extra.problem ?? null,

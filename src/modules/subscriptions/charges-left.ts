@@ -1,6 +1,8 @@
 // The charges a cancellation still leaves (the cancel page: "one more charge of $418.10 on January 25"). Pure.
 import { todayIn } from "../../shared/business-time.js";
 import type { PlansService } from "../plans/index.js";
+import type { Province } from "../tax/index.js";
+import { chargeWithTax, chargeWords } from "./charge-with-tax.js";
 import { monthsAfter, startOfBusinessDay, utcMonthsAfter } from "./billing-dates.js";
 import type { CustomerSubscriptionView } from "./subscriptions.constants.js";
 
@@ -9,14 +11,16 @@ export interface ChargeLeft {
   at: string;
   /** Before tax, in cents: the plan billed then (a downgrade that applies first bills the lower plan). */
   subtotalCents: number;
-  /** Tax included; null when no invoice shows the subscription's tax yet. */
-  totalCents: number | null;
+  /** Tax included: the home's province's tax on the day it is charged (docs/decisions.md#63). */
+  totalCents: number;
+  /** "$418.10 CAD ($370.00 + HST $48.10)". */
+  words: string;
 }
 
 export interface ChargesLeft {
   /** When each renewal is charged, ISO instants, in order. */
   dates: string[];
-  /** Each charge, tax included (docs/decisions.md#32); null when no invoice at this price shows its tax yet. */
+  /** The first charge, tax included (docs/decisions.md#32, #63); null when none is left. */
   totalCents: number | null;
   /** The plan's monthly price before tax, in cents. */
   subtotalCents: number;
@@ -39,14 +43,16 @@ const SAME_INSTANT_MS = 60 * 60 * 1000;
  * current period's end, before that day (docs/decisions.md#25: nothing is charged once it has taken effect).
  * Demo periods start at business midnights from the start date; Stripe's at the start instant plus n months.
  * A downgrade waiting for the period's end (`scheduled`) prices the renewals from its date at the lower plan.
- * The tax is that of the latest invoice billed (the subscription's own province), its rates applied to each price.
+ * Each is taxed for the home's province on its day by the tax module (docs/decisions.md#57, #63), as its invoice
+ * will be.
  */
 export function chargesLeft(
   view: Pick<CustomerSubscriptionView, "subscription" | "invoices">,
   takesEffectAt: string,
   timeZone: string,
   now: Date,
-  scheduled: ScheduledPrice | null = null,
+  scheduled: ScheduledPrice | null,
+  province: Province,
 ): ChargesLeft {
   const s = view.subscription;
   const subtotalCents = Math.round(s.monthlyAmount * 100);
@@ -62,29 +68,20 @@ export function chargesLeft(
     if (at > end) break;
     if (at > from) dates.push(start.toISOString());
   }
-  const billed = [...view.invoices]
-    .filter((i) => i.status === "paid" || i.status === "open")
-    .sort((a, b) => b.periodStart.localeCompare(a.periodStart));
-  const total = (cents: number): number | null => {
-    // An invoice at this very price gives its total as billed; else the latest invoice's tax rates, line by line.
-    const same = billed.find((i) => Math.round(i.subtotal * 100) === cents);
-    if (same) return Math.round(same.amount * 100);
-    const latest = billed[0];
-    if (!latest) return null;
-    const rates = latest.taxLines.map((l) => Number(/([\d.]+)\s*%/.exec(l.label)?.[1]));
-    if (rates.some((r) => !Number.isFinite(r))) return null;
-    return cents + rates.reduce((sum, rate) => sum + Math.round((cents * rate) / 100), 0);
-  };
   const lowerFrom = scheduled ? new Date(scheduled.at).getTime() - SAME_INSTANT_MS : Number.POSITIVE_INFINITY;
   const lowerCents = scheduled ? Math.round(scheduled.monthlyAmount * 100) : subtotalCents;
   const charges = dates.map((at) => {
-    const cents = new Date(at).getTime() >= lowerFrom ? lowerCents : subtotalCents;
-    return { at, subtotalCents: cents, totalCents: total(cents) };
+    const charge = chargeWithTax(
+      new Date(at).getTime() >= lowerFrom ? lowerCents : subtotalCents,
+      province,
+      at,
+      timeZone,
+    );
+    return { at, subtotalCents: charge.subtotalCents, totalCents: charge.totalCents, words: chargeWords(charge) };
   });
-  const sameTaxed = billed.find((i) => Math.round(i.subtotal * 100) === subtotalCents);
   return {
     dates,
-    totalCents: sameTaxed ? Math.round(sameTaxed.amount * 100) : null,
+    totalCents: charges[0]?.totalCents ?? null,
     subtotalCents,
     charges,
   };

@@ -143,6 +143,7 @@ export class DemoBilling implements BillingProvider {
     when: "now" | "period_end" | "keep",
     now: Date,
     key: string,
+    prorationDate: Date | null = null,
   ): Promise<PlanChange> {
     // A downgrade keeps the paid plan and price until the period ends, when the renewal applies it (renewBatch).
     if (when !== "now") return { state: this.stateOf(sub), invoice: null };
@@ -153,7 +154,13 @@ export class DemoBilling implements BillingProvider {
     // (docs/decisions.md#35), so a repeat of it is the same invoice.
     const start = new Date(sub.currentPeriodStart);
     const end = new Date(sub.currentPeriodEnd);
-    const amountCents = prorate(plan.amountCents - Math.round(sub.monthlyAmount * 100), start, end, now);
+    // Prorated at the instant its preview showed (upgrade-preview.ts), so the charge is the figure shown.
+    const amountCents = prorate(
+      plan.amountCents - Math.round(sub.monthlyAmount * 100),
+      start,
+      end,
+      prorationDate ?? now,
+    );
     const invoice: ProviderInvoiceState | null =
       amountCents > 0
         ? {

@@ -195,6 +195,7 @@ export class StripeBilling implements BillingProvider, StripeSubscriptionSide {
     when: "now" | "period_end" | "keep",
     _now: Date,
     key: string,
+    prorationDate: Date | null = null,
   ): Promise<PlanChange> {
     return changePlanAtStripe(
       {
@@ -209,7 +210,45 @@ export class StripeBilling implements BillingProvider, StripeSubscriptionSide {
       plan,
       when,
       key,
+      prorationDate,
     );
+  }
+
+  /**
+   * An upgrade's prorated charge before it is made (docs/decisions.md#63): Stripe's invoice preview of the same item
+   * and price, `always_invoice` at `prorationDate`, with the subscription's taxes, as changePlan then bills it.
+   */
+  async previewUpgrade(
+    sub: Pick<ProviderSubscription, "providerSubscriptionId">,
+    plan: Plan & { amountCents: number },
+    prorationDate: Date,
+  ): Promise<{ subtotalCents: number; taxLines: { label: string; amountCents: number }[]; totalCents: number }> {
+    const price = await this.priceFor(plan, plan.amountCents);
+    const current = await this.call(() => this.stripe.subscriptions.retrieve(sub.providerSubscriptionId));
+    const item = current.items.data[0];
+    if (!item) throw new BillingUnavailableError();
+    const preview = await this.call(() =>
+      this.stripe.invoices.createPreview({
+        subscription: sub.providerSubscriptionId,
+        subscription_details: {
+          items: [{ id: item.id, price }],
+          proration_behavior: "always_invoice",
+          proration_date: Math.floor(prorationDate.getTime() / 1000),
+        },
+      }),
+    );
+    const read = invoiceStateOf(
+      { ...preview, id: preview.id ?? "preview", parent: preview.parent },
+      await this.taxRatesOf(preview),
+    );
+    const totalCents = preview.total;
+    const taxLines =
+      read?.taxLines ?? (read?.taxAmountsCents ?? []).map((amountCents) => ({ label: "Tax", amountCents }));
+    return {
+      subtotalCents: totalCents - taxLines.reduce((sum, l) => sum + l.amountCents, 0),
+      taxLines: taxLines.map((l) => ({ label: l.label, amountCents: l.amountCents })),
+      totalCents,
+    };
   }
 
   // ---------------------------------------------------------------- the customer's billing portal and card

@@ -56,6 +56,7 @@ export async function changePlanAtStripe(
   plan: Plan & { amountCents: number },
   when: "now" | "period_end" | "keep",
   key: string,
+  prorationDate: Date | null = null,
 ): Promise<PlanChange> {
   const { stripe } = side;
   const price = when === "keep" ? null : await side.priceFor(plan, plan.amountCents);
@@ -76,6 +77,8 @@ export async function changePlanAtStripe(
       {
         items: [{ id: item.id, price: price! }],
         proration_behavior: "always_invoice",
+        // The instant its preview was shown at (docs/decisions.md#63): the charge is the figure shown.
+        ...(prorationDate ? { proration_date: Math.floor(prorationDate.getTime() / 1000) } : {}),
         payment_behavior: "pending_if_incomplete",
         // Kept with the pending update and applied with the price (Stripe API 2026-05-27 and later).
         metadata: { plan: plan.type },

@@ -128,10 +128,11 @@ export class SubscriptionActions {
    */
   async changePlan(
     id: number,
-    input: { planType: PlanType; actor: string; requestKey?: string | null },
+    input: { planType: PlanType; actor: string; requestKey?: string | null; prorationDate?: Date | null },
     now: Date,
   ): Promise<Subscription> {
     const { repo, state: apply, mailer, demo } = this.deps;
+    const prorationDate = input.prorationDate ?? null;
     // Read before the lock: the catalogue is not the subscription's state, and a transaction waiting for the
     // lock must not need a second connection.
     const catalogue = await this.deps.plans.list();
@@ -161,7 +162,17 @@ export class SubscriptionActions {
           return apply.applyProviderState(state, tx, { actor: input.actor, now });
         }
         if (target.price > current.price) {
-          const { state, invoice, declined } = await this.call(() => provider.changePlan(sub, priced, "now", now, key));
+          // docs/decisions.md#63: prorated at the instant its preview showed, when that is in this period.
+          if (
+            prorationDate &&
+            (prorationDate < new Date(sub.currentPeriodStart) || prorationDate.getTime() > now.getTime() + 60_000)
+          )
+            throw new ValidationError("The prorated amount shown is out of date: please look at it again", {
+              prorationDate: "Out of date",
+            });
+          const { state, invoice, declined } = await this.call(() =>
+            provider.changePlan(sub, priced, "now", now, key, prorationDate),
+          );
           if (sub.scheduledPlanType) await this.undoScheduled(sub, input.actor, tx);
           if (declined) {
             // docs/decisions.md#49: the plan stays as it was; its history says why, and the card's message is the answer.

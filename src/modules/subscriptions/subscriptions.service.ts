@@ -8,6 +8,7 @@ import type { AuditLog } from "../audit/index.js";
 import type { MailService } from "../mail/index.js";
 import { DEMO_DECLINES, digitsOnly } from "../payments/index.js";
 import type { PlanType, PlansService } from "../plans/index.js";
+import type { Province } from "../tax/index.js";
 import { period, startOfBusinessDay } from "./billing-dates.js";
 import type { BillingPortal, BillingProvider } from "./billing-provider.js";
 import { BillingMailer } from "./billing-mailer.js";
@@ -18,6 +19,8 @@ import { type ApplyContext, ProviderState, loadSubscription, publicSubscription 
 import { ChangesRepository } from "./changes.repository.js";
 import { queueHomeTax } from "./home-tax.tasks.js";
 import { PaymentRecovery } from "./payment-recovery.js";
+import { type ChargeWithTax, chargeWithTax } from "./charge-with-tax.js";
+import { type UpgradePreview, previewUpgrade } from "./upgrade-preview.js";
 import { SubscriptionActions } from "./subscription-actions.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 import type {
@@ -323,10 +326,27 @@ export class SubscriptionsService {
   /** An upgrade at once, prorated; a downgrade at the end of the period; the current plan takes a waiting downgrade back. */
   changePlan(
     id: number,
-    input: { planType: PlanType; actor: string; requestKey?: string | null },
+    input: { planType: PlanType; actor: string; requestKey?: string | null; prorationDate?: Date | null },
     now: Date = this.clock(),
   ): Promise<Subscription> {
     return this.actions.changePlan(id, input, now);
+  }
+
+  /** The province whose tax its charges carry: its home's (docs/decisions.md#57), as the invoice write path finds it. */
+  async taxProvince(id: number): Promise<Province> {
+    return (await this.repo.invoiceRows.provinces([id])).get(id)!;
+  }
+
+  /** A charge of this subscription's with its home's tax on the day it is made (docs/decisions.md#63). */
+  async chargeWithTax(id: number, subtotalCents: number, at: Date | string): Promise<ChargeWithTax> {
+    return chargeWithTax(subtotalCents, await this.taxProvince(id), at, this.deps.settings.timeZone);
+  }
+
+  /** An upgrade's prorated charge, tax included, before it is confirmed (upgrade-preview.ts). */
+  previewUpgrade(id: number, planType: PlanType, at: Date = this.clock()): Promise<UpgradePreview | null> {
+    const { plans, stripe } = this.deps;
+    const withTax = (sid: number, cents: number, when: Date) => this.chargeWithTax(sid, cents, when);
+    return previewUpgrade({ repo: this.repo, plans, demo: this.demo, stripe, withTax }, id, planType, at);
   }
 
   /** Stripe's billing portal for this subscription's customer: the card flow, or its home (`manage`). */
