@@ -142,7 +142,7 @@ describe("e-mails that say what happened", () => {
     // Started today: charged again at the start of months 2 and 3, then the minimum ends (Ontario: HST 13 %).
     const page = (await ctx.agent().get(`/billing/${token}/cancel`).expect(200)).text;
     const charges = /data-testid="charges-left">([\s\S]*?)<\/p>/.exec(page)![1]!.replace(/\s+/g, " ");
-    expect(charges).toContain("two more charges of $418.10 CAD each (tax included)");
+    expect(charges).toContain("two more charges of $418.10 CAD ($370.00 + HST $48.10) each");
     expect(charges).toContain(billingDate(sub.currentPeriodEnd, TZ));
     expect(charges).not.toContain(billingDate(sub.minimumTermEndsAt, TZ));
 

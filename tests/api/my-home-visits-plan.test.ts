@@ -416,7 +416,12 @@ describe("plan", () => {
       monthlyAmount: 799,
       cancelAt: null,
     });
-    expect(plan.nextCharge).toEqual({ at: plan.subscription.currentPeriodEnd, amount: 799 });
+    // Said whole with the Ottawa home's HST (docs/decisions.md#63).
+    expect(plan.nextCharge).toEqual({
+      at: plan.subscription.currentPeriodEnd,
+      amount: 799,
+      words: "$902.87 CAD ($799.00 + HST $103.87)",
+    });
     expect(plan.invoices).toEqual([expect.objectContaining({ subtotal: 799, amount: 902.87, status: "paid" })]);
     expect(plan.cancellation).toEqual({ takesEffectAt: plan.subscription.minimumTermEndsAt, atMinimumTerm: true });
     expect(

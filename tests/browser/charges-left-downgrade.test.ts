@@ -34,7 +34,7 @@ describe("the cancel page with a downgrade waiting", () => {
     await page.goto(`${site.baseUrl}/billing/${token}/cancel`);
     const charges = page.getByTestId("charges-left");
     expect((await charges.innerText()).replace(/\s+/g, " ")).toContain(
-      "two more charges of $168.37 CAD each (tax included) at the price of the plan you changed to",
+      "two more charges of $168.37 CAD ($149.00 + HST $19.37) each at the price of the plan you changed to",
     );
     await expectAccessible(page);
     await screenshotBothWidths(page, "billing-cancel-downgrade");

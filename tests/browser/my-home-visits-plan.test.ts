@@ -155,6 +155,8 @@ describe("My Home visits, plan and account at 390 px", () => {
     const page = await signedInPhone();
     await page.goto(`${site.baseUrl}/my-home/plan`);
     await page.getByText("3-month minimum term").waitFor();
+    // docs/decisions.md#63: the next charge said whole, with the Ottawa home's HST.
+    expect(await page.getByTestId("plan-next-charge").textContent()).toContain("$902.87 CAD ($799.00 + HST $103.87)");
     await expectAccessible(page);
     await screenshotBothWidths(page, "my-home-plan");
     await page.getByRole("link", { name: "Cancel my plan" }).click();
@@ -176,6 +178,7 @@ describe("My Home visits, plan and account at 390 px", () => {
     const page = await signedInPhone();
     await page.goto(`${site.baseUrl}/my-home/plan/${subscriptionId}/change?plan=standard`);
     await page.getByTestId("change-explained").waitFor();
+    expect(await page.getByTestId("change-monthly").textContent()).toContain("$418.10 CAD ($370.00 + HST $48.10)");
     await expectAccessible(page);
     await screenshotBothWidths(page, "my-home-plan-change");
     await page.goto(`${site.baseUrl}/my-home/plan/${subscriptionId}/card`);

@@ -200,6 +200,21 @@ describe("/admin/subscriptions", () => {
     await page.context().close();
   });
 
+  it("a failed payment the office can act on: a retry the card declines says so; the card-update link is sent", async () => {
+    const page = await site.newPage(DESKTOP);
+    await signIn(page, `/admin/subscriptions/${pastDue.id}`);
+    const recovery = page.getByTestId("payment-recovery");
+    await recovery.getByRole("button", { name: "Retry the payment now" }).click();
+    const notice = page.getByTestId("subscription-notice");
+    await expect.poll(() => notice.textContent()).toMatch(/Declined\s*Your card was declined\./);
+    expect((await ctx.container.subscriptions.get(pastDue.id)).status).toBe("past_due");
+    await page.getByRole("button", { name: "Send a card-update link" }).click();
+    await expect.poll(() => notice.textContent()).toMatch(/Card-update link sent\s*Sent to the customer's e-mail\./);
+    await expectAccessible(page);
+    await shoot(page, "past-due");
+    await page.context().close();
+  });
+
   it("past due shows in red on the dashboard, the properties page and the property dialog", async () => {
     const page = await site.newPage(DESKTOP);
     await signIn(page, "/admin");
