@@ -25,7 +25,7 @@ describe("/fr addresses", () => {
       '<a class="lang-switch" href="/pricing?checkout_error=1" hreflang="en-CA" lang="en-CA" data-language-switch>English</a>',
     );
     expect(res.text).toContain("Le paiement n&#39;a pas pu être préparé. Veuillez réessayer.");
-    expect(res.text).toContain("149 $");
+    expect(res.text).toContain("149\u00a0$");
     expect(res.text).toContain('action="/fr/checkout/start"');
     expect(res.text).toContain('<a class="nav-link" href="/fr/pricing" aria-current="page">Tarifs</a>');
 

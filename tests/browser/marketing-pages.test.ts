@@ -104,6 +104,25 @@ describe("marketing pages", () => {
     await finish(page, "marketing-pricing");
   });
 
+  it("/fr/pricing at 390 px: French, lang fr-CA, the switch back to English in English, and clean for axe", async () => {
+    const page = await newPage(PHONE);
+    await page.goto(url("/fr/pricing?checkout_error=1"));
+    expect(await page.locator("html").getAttribute("lang")).toBe("fr-CA");
+    await expectAccessible(page, { moderate: true });
+    expect(await texts(page, "[data-plan-price]")).toEqual(["149\u00a0$", "370\u00a0$", "799\u00a0$"]);
+    expect(await texts(page, "[data-plan-coverage]")).toEqual([
+      "Couverture de 40\u00a0%",
+      "Couverture de 60\u00a0%",
+      "Couverture de 100\u00a0%",
+    ]);
+    const english = page.getByRole("link", { name: "English", exact: true });
+    expect(await english.getAttribute("lang")).toBe("en-CA");
+    expect(await english.getAttribute("href")).toBe("/pricing?checkout_error=1");
+    // No redirect and no suggestion on a French page, whatever the browser prefers.
+    expect(await page.locator("[data-lang-suggest]").count()).toBe(0);
+    await page.context().close();
+  });
+
   it("health report: dial, comparison, 16 categories, bands, recommendations, HVAC, flagged issue, report example", async () => {
     const page = await newPage();
     await page.goto(url("/"));
