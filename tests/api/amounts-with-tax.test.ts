@@ -54,6 +54,8 @@ describe("with the demo provider, an Ottawa home on Standard", () => {
     const home = await signInHome(ctx, email);
     const plan = (await home.get("/my-home/plan").expect(200)).text;
     expect(/data-testid="plan-next-charge">([^<]*)/.exec(plan)![1]).toContain(`, ${ON_STANDARD}`);
+    expect(/data-testid="plan-name">([^<]*)/.exec(plan)![1]).toBe(`Haven Standard, ${ON_STANDARD} a month`);
+    expect(plan).toContain("$902.87 CAD ($799.00 + HST $103.87) a month");
     const token = ctx.container.subscriptions.billingLink(id).split("/billing/")[1]!;
     const billing = (await ctx.agent().get(`/billing/${token}`).expect(200)).text;
     expect(/data-testid="billing-next-charge">([^<]*)/.exec(billing)![1]).toContain(ON_STANDARD);

@@ -6,7 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { queuedMails } from "../support/jobs.js";
 import type { StripeStandIn } from "../support/stripe-stand-in.js";
-import { closeStripeSite, openStripeSite, postStripeEvent, stripeSubscription } from "../support/subscriptions.js";
+import {
+  closeStripeSite,
+  demoPurchase,
+  openStripeSite,
+  postStripeEvent,
+  stripeSubscription,
+} from "../support/subscriptions.js";
 
 type Obj = Record<string, unknown>;
 const t0 = new Date("2026-03-02T15:00:00Z");
@@ -21,21 +27,9 @@ const mailsTo = async (ctx: TestContext, to: string) => (await queuedMails(ctx))
 describe("with the demo provider", () => {
   let ctx: TestContext;
   let agent: Awaited<ReturnType<typeof signInStaff>>["agent"];
-  /** A Standard plan on card 0341: its first renewal declined, so past due with an open invoice. */
+  /** A /checkout Standard plan on card 0341: its first renewal declined, so past due with an open invoice. */
   const pastDue = async (email: string) => {
-    const sub = await ctx.container.subscriptions.startDemo(
-      {
-        checkoutRef: email,
-        planType: "standard",
-        amountCents: 37000,
-        payerEmail: email,
-        payerName: "Pat",
-        cardNumber: "4000000000000341",
-        priceList: "pricing",
-        postalCode: "K1N 5W8",
-      },
-      t0,
-    );
+    const sub = await demoPurchase(ctx, email.split("@")[0]!, "K1N 5W8", t0.toISOString(), "4000000000000341");
     await ctx.container.subscriptions.renewDue(new Date(sub.currentPeriodEnd));
     expect((await ctx.container.subscriptions.get(sub.id)).status).toBe("past_due");
     return sub.id;

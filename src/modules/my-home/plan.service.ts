@@ -29,6 +29,8 @@ export type HomePlan = CustomerSubscriptionView & {
    * "$418.10 CAD ($370.00 + HST $48.10)"); null when the plan ends first or has ended.
    */
   nextCharge: { at: string; amount: number; words: string } | null;
+  /** The monthly price said whole with the home's tax, from the next charge on (docs/decisions.md#63). */
+  monthlyWords: string;
   /** The other plans, each with when a change to it would apply. */
   changes: PlanChange[];
 };
@@ -40,6 +42,8 @@ export interface PlanChange {
   direction: "upgrade" | "downgrade";
   /** An upgrade applies now (with a prorated charge for the rest of the period); a downgrade at the period's end. */
   appliesAt: string;
+  /** Its monthly price said whole with the home's tax (docs/decisions.md#63). */
+  words: string;
 }
 
 /** What the Plan page uses: SubscriptionsService does every change; the rest says what is the homeowner's. */
@@ -244,24 +248,28 @@ export class HomePlanPage {
       view.ended || endsFirst
         ? null
         : await this.subscriptions.chargeWithTax(sub.id, Math.round(amount * 100), sub.currentPeriodEnd);
+    // Each monthly price as billed from the next period, with the home's tax (docs/decisions.md#63).
+    const monthly = async (dollars: number) =>
+      chargeWords(await this.subscriptions.chargeWithTax(sub.id, Math.round(dollars * 100), sub.currentPeriodEnd));
+    const others = view.ended || !current ? [] : plans.filter((p) => p.type !== sub.planType);
+    const words = await Promise.all(
+      [sub.monthlyAmount, ...others.map((p) => this.priceFor(p, current!, sub))].map(monthly),
+    );
     return {
       ...view,
       nextCharge: taxed ? { at: sub.currentPeriodEnd, amount, words: chargeWords(taxed) } : null,
-      changes:
-        view.ended || !current
-          ? []
-          : plans
-              .filter((p) => p.type !== sub.planType)
-              .map((p) => {
-                const direction = p.price > current.price ? ("upgrade" as const) : ("downgrade" as const);
-                return {
-                  planType: p.type,
-                  planName: p.name,
-                  price: this.priceFor(p, current, sub),
-                  direction,
-                  appliesAt: direction === "upgrade" ? now.toISOString() : sub.currentPeriodEnd,
-                };
-              }),
+      monthlyWords: words[0]!,
+      changes: others.map((p, i) => {
+        const direction = p.price > current!.price ? ("upgrade" as const) : ("downgrade" as const);
+        return {
+          planType: p.type,
+          planName: p.name,
+          price: this.priceFor(p, current!, sub),
+          direction,
+          appliesAt: direction === "upgrade" ? now.toISOString() : sub.currentPeriodEnd,
+          words: words[i + 1]!,
+        };
+      }),
     };
   }
 }
