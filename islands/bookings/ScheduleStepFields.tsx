@@ -1,15 +1,12 @@
 // The fields of each step of the schedule wizard (ScheduleWizard.island.tsx), which holds their values.
-import {
-  ACCESS_METHOD_LABELS,
-  ACCESS_METHODS,
-  NEEDS_ACCESS_INFO,
-  SAMPLE_ADDRESS_LINE,
-} from "../../src/modules/bookings/bookings.constants";
+import { ACCESS_METHODS, NEEDS_ACCESS_INFO, SAMPLE_ADDRESS_LINE } from "../../src/modules/bookings/bookings.constants";
 import { useEffect } from "react";
-import { TIME_SLOTS, shortDate } from "../../src/shared/business-time";
-import { INSPECTION_ITSELF_MINUTES, visitLength } from "../../src/shared/visit-length";
+import { TIME_SLOTS } from "../../src/shared/business-time";
+import { INSPECTION_ITSELF_MINUTES } from "../../src/shared/visit-length";
 import { nextFreeDates, wizardAvailabilityKey } from "./availability";
 import { Field, SelectField } from "../checkout/fields";
+import type { IslandT } from "../ui/i18n";
+import { shortDateIn, slotLabel, visitLengthIn } from "./booking-words";
 import { ChoiceCards, TextAreaField } from "./form-parts";
 import type { Key, Step } from "./schedule-steps";
 import { useFreeTimes } from "./wizard-free-times";
@@ -23,50 +20,59 @@ interface FieldBinding {
 }
 
 interface StepFieldsProps {
+  t: IslandT;
   field: (key: Key) => FieldBinding;
 }
 
-const TYPE_LABELS: Record<string, string> = {
-  "single-family": "Single-family home",
-  townhouse: "Townhouse",
-  condo: "Condo",
-  duplex: "Duplex",
-  other: "Other",
-};
+/** Each property type in the page's language (booking.type.*). */
+const typeLabels = (t: IslandT, types: string[]) =>
+  Object.fromEntries(types.map((type) => [type, t(`booking.type.${type}`)]));
 
-function PropertyFields({ field, propertyTypes }: StepFieldsProps & { propertyTypes: string[] }) {
+function PropertyTypeField({ t, field, propertyTypes }: StepFieldsProps & { propertyTypes: string[] }) {
+  return (
+    <SelectField
+      label={t("booking.field.propertyType")}
+      required
+      options={propertyTypes}
+      labels={typeLabels(t, propertyTypes)}
+      emptyLabel={t("forms.select")}
+      {...field("propertyType")}
+    />
+  );
+}
+
+function PropertyFields({ t, field, propertyTypes }: StepFieldsProps & { propertyTypes: string[] }) {
   return (
     <>
       <div className="sm:col-span-2">
         <Field
-          label="Property address"
+          label={t("booking.field.propertyAddress")}
           required
           {...field("propertyAddress")}
           autoComplete="street-address"
-          hint={`Street, city, province and postal code, e.g. ${SAMPLE_ADDRESS_LINE}`}
+          hint={t("booking.field.propertyAddressHint", { sample: SAMPLE_ADDRESS_LINE })}
           maxLength={300}
         />
       </div>
-      <SelectField
-        label="Property type"
-        required
-        options={propertyTypes}
-        labels={TYPE_LABELS}
-        {...field("propertyType")}
+      <PropertyTypeField t={t} field={field} propertyTypes={propertyTypes} />
+      <Field label={t("booking.field.propertySize")} required inputMode="numeric" {...field("propertySize")} />
+      <Field
+        label={t("booking.field.yearBuilt")}
+        inputMode="numeric"
+        {...field("yearBuilt")}
+        hint={t("booking.field.optional")}
       />
-      <Field label="Property size (sq ft)" required inputMode="numeric" {...field("propertySize")} />
-      <Field label="Year built" inputMode="numeric" {...field("yearBuilt")} hint="Optional" />
     </>
   );
 }
 
-function ContactFields({ field }: StepFieldsProps) {
+function ContactFields({ t, field }: StepFieldsProps) {
   return (
     <>
-      <Field label="First name" required autoComplete="given-name" {...field("firstName")} />
-      <Field label="Last name" required autoComplete="family-name" {...field("lastName")} />
-      <Field label="Email" type="email" required autoComplete="email" {...field("email")} />
-      <Field label="Phone" type="tel" required autoComplete="tel" {...field("phone")} />
+      <Field label={t("booking.field.firstName")} required autoComplete="given-name" {...field("firstName")} />
+      <Field label={t("booking.field.lastName")} required autoComplete="family-name" {...field("lastName")} />
+      <Field label={t("booking.field.email")} type="email" required autoComplete="email" {...field("email")} />
+      <Field label={t("booking.field.phone")} type="tel" required autoComplete="tel" {...field("phone")} />
     </>
   );
 }
@@ -76,11 +82,13 @@ function ContactFields({ field }: StepFieldsProps) {
  * no inspector set up, or while the answer is on its way, every time (the server checks each booking anyway).
  */
 function TimeField({
+  t,
   time,
   date,
   size,
   minDate,
 }: {
+  t: IslandT;
   time: FieldBinding;
   date: FieldBinding;
   size: string;
@@ -102,7 +110,7 @@ function TimeField({
   return (
     <div className="field">
       <label htmlFor="timeSlot">
-        Time <span aria-hidden="true">*</span>
+        {t("booking.field.time")} <span aria-hidden="true">*</span>
       </label>
       <select
         id="timeSlot"
@@ -114,10 +122,10 @@ function TimeField({
         aria-describedby={described}
         data-free-times={limited ? slots.length : undefined}
       >
-        <option value="">{full ? "No free time this day" : "Select a time…"}</option>
+        <option value="">{full ? t("booking.field.noFreeTime") : t("booking.field.selectTime")}</option>
         {slots.map((slot) => (
           <option key={slot} value={slot}>
-            {slot}
+            {slotLabel(t.locale, slot)}
           </option>
         ))}
       </select>
@@ -128,19 +136,22 @@ function TimeField({
       )}
       <p id="timeSlot-hint" className="text-sm text-ink/70" aria-live="polite">
         {answer.isFetching
-          ? "Checking our inspectors' free times…"
+          ? t("booking.field.checkingTimes")
           : full
-            ? "Our inspectors are fully booked that day."
+            ? t("booking.field.fullyBooked")
             : limited
-              ? `Times when an inspector is free. The visit takes ${visitLength(answer.data!.durationMinutes)}; the inspection itself about ${INSPECTION_ITSELF_MINUTES} minutes.`
+              ? t("booking.field.freeTimes", {
+                  length: visitLengthIn(t, answer.data!.durationMinutes),
+                  minutes: INSPECTION_ITSELF_MINUTES,
+                })
               : ""}
       </p>
       {next.length > 0 && (
         <div className="mt-1 flex flex-wrap items-center gap-2 text-sm" data-testid="next-free-dates">
-          <span>Free on:</span>
+          <span>{t("booking.field.freeOn")}</span>
           {next.map((d) => (
             <button key={d} type="button" className="btn btn-outline btn-sm" onClick={() => date.onChange(d)}>
-              {shortDate(d)}
+              {shortDateIn(t.locale, d)}
             </button>
           ))}
         </div>
@@ -150,6 +161,7 @@ function TimeField({
 }
 
 function ScheduleFields({
+  t,
   field,
   minDate,
   maxDate,
@@ -160,41 +172,44 @@ function ScheduleFields({
   return (
     <>
       <Field
-        label="Inspection date"
+        label={t("booking.field.scheduledDate")}
         type="date"
         required
         min={minDate}
         max={maxDate}
         {...field("scheduledDate")}
-        hint="At least 4 days from today."
+        hint={t("booking.field.scheduledDateHint")}
       />
-      <TimeField time={time} date={field("scheduledDate")} size={size} minDate={minDate} />
+      <TimeField t={t} time={time} date={field("scheduledDate")} size={size} minDate={minDate} />
       <div className="sm:col-span-2">
         <ChoiceCards
           name="accessMethod"
-          legend="How will the inspector get in?"
+          legend={t("booking.field.accessMethod")}
           required
           {...access}
-          options={ACCESS_METHODS.map((m) => ({ value: m, label: ACCESS_METHOD_LABELS[m]! }))}
+          options={ACCESS_METHODS.map((m) => ({ value: m, label: t(`booking.method.${m}`) }))}
         />
-        {access.value === "meet-inspector" && (
-          <p className="mt-2 text-sm text-ink/75">Your inspector calls 15 to 30 minutes before arriving.</p>
-        )}
+        {access.value === "meet-inspector" && <p className="mt-2 text-sm text-ink/75">{t("booking.field.meetNote")}</p>}
       </div>
       {NEEDS_ACCESS_INFO.includes(access.value) && (
         <>
           <Field
-            label="Access code"
+            label={t("booking.field.accessCode")}
             {...field("accessCode")}
             autoComplete="off"
-            hint="A code or instructions is required."
+            hint={t("booking.field.accessCodeHint")}
             maxLength={100}
           />
-          <TextAreaField label="Access instructions" {...field("accessInstructions")} rows={2} maxLength={1000} />
+          <TextAreaField
+            label={t("booking.field.accessInstructions")}
+            {...field("accessInstructions")}
+            rows={2}
+            maxLength={1000}
+          />
         </>
       )}
       <div className="sm:col-span-2">
-        <TextAreaField label="Special requests (optional)" {...field("specialRequests")} maxLength={2000} />
+        <TextAreaField label={t("booking.field.specialRequests")} {...field("specialRequests")} maxLength={2000} />
       </div>
     </>
   );
@@ -208,25 +223,19 @@ interface StepProps extends StepFieldsProps {
 }
 
 /** The current step's fields: the property type alone when intake gave the rest of the property. */
-export function StepFields({ step, field, propertyTypes, minDate, maxDate }: StepProps) {
+export function StepFields({ t, step, field, propertyTypes, minDate, maxDate }: StepProps) {
   const shows = (key: Key) => step.fields.includes(key);
   return (
     <div className="mt-5 grid gap-4 sm:grid-cols-2">
       {shows("propertyType") && !shows("propertyAddress") && (
         <div className="sm:col-span-2">
-          <SelectField
-            label="Property type"
-            required
-            options={propertyTypes}
-            labels={TYPE_LABELS}
-            {...field("propertyType")}
-          />
+          <PropertyTypeField t={t} field={field} propertyTypes={propertyTypes} />
         </div>
       )}
-      {shows("propertyAddress") && <PropertyFields field={field} propertyTypes={propertyTypes} />}
-      {shows("firstName") && <ContactFields field={field} />}
+      {shows("propertyAddress") && <PropertyFields t={t} field={field} propertyTypes={propertyTypes} />}
+      {shows("firstName") && <ContactFields t={t} field={field} />}
       {shows("scheduledDate") && (
-        <ScheduleFields field={field} minDate={minDate} maxDate={maxDate} size={field("propertySize").value} />
+        <ScheduleFields t={t} field={field} minDate={minDate} maxDate={maxDate} size={field("propertySize").value} />
       )}
     </div>
   );

@@ -1,15 +1,12 @@
-import { type FormEvent, useEffect, useRef, useState } from "react";
-import {
-  ACCESS_INFO_MESSAGE,
-  ACCESS_INFO_TITLE,
-  type Booking,
-  NEEDS_ACCESS_INFO,
-  SLOT_TAKEN,
-  type WizardPrefill,
-} from "../../src/modules/bookings/bookings.constants";
+import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
+import { intlLocale } from "../../src/i18n/locales";
+import { localePath } from "../../src/i18n/routing";
+import { type Booking, NEEDS_ACCESS_INFO, type WizardPrefill } from "../../src/modules/bookings/bookings.constants";
 import { inspectionMinutes } from "../../src/modules/bookings/availability";
 import { freshTimes, wizardAvailabilityKey } from "./availability";
 import { ApiError, apiRequest, newIdempotencyKey } from "../ui/api";
+import { RequiredNote } from "../checkout/fields";
+import { type IslandMessages, type IslandT, islandTranslator } from "../ui/i18n";
 import { toast } from "../ui/toast";
 import { focusField, saveConfirmation } from "./form-parts";
 import { StepFields } from "./ScheduleStepFields";
@@ -35,6 +32,8 @@ interface Props {
   maxDate: string;
   prefill: WizardPrefill | null;
   planLabel: string | null;
+  /** The `booking` and `forms` namespaces in the page's language (docs/decisions.md#64). */
+  i18n: IslandMessages;
 }
 
 const REDIRECT_DELAY = 1500;
@@ -100,6 +99,7 @@ function useWizardSteps(prefill: WizardPrefill | null) {
 
 /** Books the inspection once (one idempotency key per wizard), then leaves for the confirmation page. */
 function useScheduleBooking(
+  t: IslandT,
   values: Values,
   prefill: WizardPrefill | null,
   onRefused: (known: Errors, other: string | null) => void,
@@ -110,16 +110,14 @@ function useScheduleBooking(
     apiRequest<Booking>(
       "POST",
       "/api/inspection-bookings",
-      { ...values, ...(prefill && { customerId: prefill.customerId }) },
+      // The page's language goes with the booking: a customer it creates is stored with it (docs/decisions.md#65).
+      { ...values, ...(prefill && { customerId: prefill.customerId }), locale: intlLocale(t.locale) },
       // One key per wizard: a double click or a retry books once.
       { "Idempotency-Key": submissionKey.current },
     );
   return useSubmission(call, {
     onSuccess: (booking) => {
-      toast({
-        title: "Inspection Scheduled Successfully",
-        description: "You'll receive a confirmation email shortly with all the details.",
-      });
+      toast({ title: t("booking.toast.scheduled"), description: t("booking.toast.scheduledHelp") });
       saveConfirmation({
         scheduledDate: booking.scheduledDate,
         selectedTime: booking.timeSlot,
@@ -131,7 +129,10 @@ function useScheduleBooking(
         postalCode: booking.postalCode ?? undefined,
         visitMinutes: inspectionMinutes(Number(values.propertySize.replace(/,/g, "")) || null),
       });
-      setTimeout(() => window.location.assign("/booking-confirmation"), REDIRECT_DELAY);
+      setTimeout(
+        () => window.location.assign(localePath("/booking-confirmation", intlLocale(t.locale))),
+        REDIRECT_DELAY,
+      );
     },
     onError: (error: unknown) => {
       // Another booking took that time first (docs/decisions.md#37): the fresh times replace the offered ones.
@@ -139,8 +140,12 @@ function useScheduleBooking(
       if (fresh) {
         const key = wizardAvailabilityKey(values.scheduledDate, values.propertySize);
         if (key) setFreeTimes(key, fresh);
-        onTaken(`${SLOT_TAKEN}. Please choose another time.`);
-        toast({ title: SLOT_TAKEN, description: "Please choose another time.", variant: "destructive" });
+        onTaken(t("booking.slotTaken"));
+        toast({
+          title: t("booking.toast.slotTaken"),
+          description: t("booking.toast.chooseAnother"),
+          variant: "destructive",
+        });
         return;
       }
       // A 400 names each refused field: show each message under its field, on its step.
@@ -152,16 +157,13 @@ function useScheduleBooking(
         else other.push(message);
       }
       onRefused(known, other.length ? [...new Set(other)].join(" ") : null);
-      toast({
-        title: "Scheduling Error",
-        description: "Failed to schedule inspection. Please try again.",
-        variant: "destructive",
-      });
+      toast({ title: t("booking.toast.error"), description: t("booking.toast.errorHelp"), variant: "destructive" });
     },
   });
 }
 
-export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefill, planLabel }: Props) {
+export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefill, planLabel, i18n }: Props) {
+  const t = useMemo(() => islandTranslator(i18n), [i18n]);
   const [values, setValues] = useState<Values>(() => initialValues(prefill));
   const [errors, setErrors] = useState<Errors>({});
   const { continuing, steps, offset, step, setStep, goToFirstError, change, form, heading } = useWizardSteps(prefill);
@@ -186,6 +188,7 @@ export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefil
   };
 
   const mutation = useScheduleBooking(
+    t,
     values,
     prefill,
     (known, other) => {
@@ -201,17 +204,13 @@ export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefil
 
   const next = () => {
     if (current.required.some((k) => !values[k].trim())) {
-      toast({
-        title: "Missing Information",
-        description: "Please fill in all required fields before continuing.",
-        variant: "destructive",
-      });
+      toast({ title: t("booking.toast.missing"), description: t("booking.toast.missingStep"), variant: "destructive" });
     }
     // This step's errors are checked again; the server's messages for other steps wait there.
     const others = Object.fromEntries(
       Object.entries(errors).filter(([key]) => !current.fields.includes(key as Key)),
     ) as Errors;
-    if (showErrors(problemsIn(values, current.fields, minDate, maxDate), others)) return;
+    if (showErrors(problemsIn(t, values, current.fields, minDate, maxDate), others)) return;
     setStep(step + 1);
   };
 
@@ -221,17 +220,14 @@ export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefil
     if (mutation.isPending || mutation.isSuccess) return;
     setFormError(null);
     const found = problemsIn(
+      t,
       values,
       STEPS.flatMap((s) => s.fields),
       minDate,
       maxDate,
     );
     if (steps.some((s) => s.required.some((k) => !values[k].trim()))) {
-      toast({
-        title: "Missing Information",
-        description: "Please fill in all required fields.",
-        variant: "destructive",
-      });
+      toast({ title: t("booking.toast.missing"), description: t("booking.toast.missingAll"), variant: "destructive" });
       // Every step's errors, so the step it lands on shows its own.
       showErrors(found);
       return;
@@ -241,8 +237,9 @@ export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefil
       !values.accessCode.trim() &&
       !values.accessInstructions.trim()
     ) {
-      toast({ title: ACCESS_INFO_TITLE, description: ACCESS_INFO_MESSAGE, variant: "destructive" });
-      showErrors({ ...found, accessCode: ACCESS_INFO_MESSAGE });
+      const message = t("booking.access.message");
+      toast({ title: t("booking.access.title"), description: message, variant: "destructive" });
+      showErrors({ ...found, accessCode: message });
       return;
     }
     if (showErrors(found)) return;
@@ -253,17 +250,19 @@ export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefil
   return (
     <form ref={form} onSubmit={submit} noValidate className="card mt-6" aria-labelledby="wizard-step-title">
       <WizardProgress
-        titles={[...(continuing ? INTAKE_STEPS : []), ...steps.map((s) => s.title)]}
+        t={t}
+        titles={[...(continuing ? INTAKE_STEPS : []), ...steps.map((s) => s.title)].map((key) => t(key))}
         offset={offset}
         step={step}
       />
       {planLabel && step === 0 && (
         <p className="mt-4 rounded-lg bg-gold-200/50 px-3 py-2 text-sm">
-          Your {planLabel} plan is active. Let's schedule your inspection.
+          {t("booking.planActive", { plan: planLabel })}
         </p>
       )}
       {continuing && prefill && step === 0 && (
         <KnownDetails
+          t={t}
           prefill={prefill}
           values={values}
           contactKnown={!current.fields.includes("firstName")}
@@ -277,13 +276,19 @@ export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefil
         tabIndex={-1}
         className="mt-6 font-serif text-2xl font-bold text-green-900"
       >
-        {current.title}
+        {t(current.title)}
       </h2>
       <p className="text-sm text-ink/75">
-        Step {offset + step + 1} of {offset + steps.length}. Fields marked <span aria-hidden="true">*</span>
-        <span className="sr-only">with an asterisk</span> are required.
+        {t("booking.stepOf", { n: offset + step + 1, total: offset + steps.length })} <RequiredNote t={t} />
       </p>
-      <StepFields step={current} field={field} propertyTypes={propertyTypes} minDate={minDate} maxDate={maxDate} />
+      <StepFields
+        t={t}
+        step={current}
+        field={field}
+        propertyTypes={propertyTypes}
+        minDate={minDate}
+        maxDate={maxDate}
+      />
 
       {formError && (
         <p role="alert" className="field-error mt-4">
@@ -294,18 +299,18 @@ export default function ScheduleWizard({ propertyTypes, minDate, maxDate, prefil
       <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
         {step > 0 ? (
           <button type="button" className="btn btn-outline" onClick={() => setStep(step - 1)} disabled={busy}>
-            Previous
+            {t("booking.previous")}
           </button>
         ) : (
           <span className="hidden sm:block" />
         )}
         {step < steps.length - 1 ? (
           <button type="submit" className="btn btn-green">
-            Next
+            {t("booking.next")}
           </button>
         ) : (
           <button type="submit" className="btn btn-gold" disabled={busy} aria-busy={mutation.isPending || undefined}>
-            {mutation.isPending ? "Scheduling..." : "Schedule Inspection"}
+            {mutation.isPending ? t("booking.scheduling") : t("booking.submit")}
           </button>
         )}
       </div>

@@ -1,8 +1,10 @@
 // The schedule wizard's frame around its fields (ScheduleWizard.island.tsx): progress and intake's answers.
 import type { WizardPrefill } from "../../src/modules/bookings/bookings.constants";
+import type { IslandT } from "../ui/i18n";
 import type { Values } from "./schedule-steps";
 
 interface ProgressProps {
+  t: IslandT;
   /** Every step's title, intake's steps first when continuing from it. */
   titles: string[];
   /** How many of the titles are intake's (already done). */
@@ -10,9 +12,9 @@ interface ProgressProps {
   step: number;
 }
 
-export function WizardProgress({ titles, offset, step }: ProgressProps) {
+export function WizardProgress({ t, titles, offset, step }: ProgressProps) {
   return (
-    <ol className="wizard-steps" aria-label="Progress">
+    <ol className="wizard-steps" aria-label={t("booking.progress")}>
       {titles.map((title, n) => {
         const i = n - offset;
         return (
@@ -33,6 +35,7 @@ export function WizardProgress({ titles, offset, step }: ProgressProps) {
 }
 
 interface KnownDetailsProps {
+  t: IslandT;
   prefill: WizardPrefill;
   values: Values;
   /** Contact Info is no step of its own: intake gave all of it. */
@@ -42,36 +45,43 @@ interface KnownDetailsProps {
 }
 
 /** What intake already asked, read-only, each with a way back to its step of the full wizard. */
-export function KnownDetails({ prefill, values, contactKnown, onChange }: KnownDetailsProps) {
+export function KnownDetails({ t, prefill, values, contactKnown, onChange }: KnownDetailsProps) {
   return (
     <section
       className="mt-4 grid gap-3 rounded-lg border border-ink/15 p-4 sm:grid-cols-2"
-      aria-label="From your property form"
+      aria-label={t("booking.known.label")}
       data-testid="wizard-known"
     >
       <div>
         <div className="flex items-baseline justify-between gap-2">
-          <h3 className="font-bold text-green-900">Property</h3>
-          <button type="button" className="link text-sm" onClick={onChange(0)} aria-label="Change the property">
-            Change
+          <h3 className="font-bold text-green-900">{t("booking.known.property")}</h3>
+          <button
+            type="button"
+            className="link text-sm"
+            onClick={onChange(0)}
+            aria-label={t("booking.known.changeProperty")}
+          >
+            {t("booking.known.change")}
           </button>
         </div>
         <p data-testid="wizard-known-property">{prefill.propertyLine || values.propertyAddress}</p>
         <p className="text-sm text-ink/75">
-          {values.propertySize} sq ft{values.yearBuilt && ` · built ${values.yearBuilt}`}
+          {values.yearBuilt
+            ? t("booking.known.sizeBuilt", { size: values.propertySize, year: values.yearBuilt })
+            : t("booking.known.size", { size: values.propertySize })}
         </p>
       </div>
       {contactKnown && (
         <div>
           <div className="flex items-baseline justify-between gap-2">
-            <h3 className="font-bold text-green-900">Contact</h3>
+            <h3 className="font-bold text-green-900">{t("booking.known.contact")}</h3>
             <button
               type="button"
               className="link text-sm"
               onClick={onChange(1)}
-              aria-label="Change the contact details"
+              aria-label={t("booking.known.changeContact")}
             >
-              Change
+              {t("booking.known.change")}
             </button>
           </div>
           <p data-testid="wizard-known-contact">

@@ -1,6 +1,6 @@
 // The schedule wizard's steps and checks (ScheduleWizard.island.tsx): plain data, no React.
 import type { WizardPrefill } from "../../src/modules/bookings/bookings.constants";
-import { emailError, leadDateError, nextYear, numberError, phoneError } from "./checks";
+import { type CheckT, emailError, leadDateError, nextYear, numberError, phoneError, requiredError } from "./checks";
 
 export const EMPTY = {
   propertyAddress: "",
@@ -23,6 +23,7 @@ export type Key = keyof Values;
 export type Errors = Partial<Record<Key, string>>;
 
 export interface Step {
+  /** The step's title as a message key (booking.step.*). */
   title: string;
   fields: Key[];
   required: Key[];
@@ -30,24 +31,24 @@ export interface Step {
 
 export const STEPS: Step[] = [
   {
-    title: "Property Info",
+    title: "booking.step.property",
     fields: ["propertyAddress", "propertyType", "propertySize", "yearBuilt"],
     required: ["propertyAddress", "propertyType", "propertySize"],
   },
   {
-    title: "Contact Info",
+    title: "booking.step.contact",
     fields: ["firstName", "lastName", "email", "phone"],
     required: ["firstName", "lastName", "email", "phone"],
   },
   {
-    title: "Schedule",
+    title: "booking.step.schedule",
     fields: ["scheduledDate", "timeSlot", "accessMethod", "accessCode", "accessInstructions", "specialRequests"],
     required: ["scheduledDate", "timeSlot", "accessMethod"],
   },
 ];
 
 /** Steps the buyer already went through before the wizard (payment, then the property form of intake). */
-export const INTAKE_STEPS = ["Payment", "Your Property"];
+export const INTAKE_STEPS = ["booking.step.payment", "booking.step.yourProperty"];
 
 /**
  * Coming from intake, the property and contact are known: they are shown read-only
@@ -73,31 +74,20 @@ export function initialValues(prefill: WizardPrefill | null): Values {
   return { ...EMPTY, ...(Object.fromEntries(Object.entries(rest).filter(([, v]) => v)) as Partial<Values>) };
 }
 
-/** What a required field's empty message calls it: '… is required'. */
-const REQUIRED_NAMES: Partial<Record<Key, string>> = {
-  propertyAddress: "Property address",
-  propertyType: "Property type",
-  propertySize: "Property size",
-  firstName: "First name",
-  lastName: "Last name",
-  email: "Email",
-  phone: "Phone",
-  scheduledDate: "Inspection date",
-  timeSlot: "Time slot",
-  accessMethod: "Access method",
-};
-
-/** Field errors of the given fields, with the server's messages (the server checks again). */
-export function problemsIn(values: Values, fields: Key[], minDate: string, maxDate: string): Errors {
+/**
+ * Field errors of the given fields, with the server's messages in the page's language (the server checks again).
+ * `t` has `booking` and `forms`; a message names its field as the server's does (booking.error.*).
+ */
+export function problemsIn(t: CheckT, values: Values, fields: Key[], minDate: string, maxDate: string): Errors {
+  const name = (key: Key) => t(`booking.error.${key}`);
   const all: Errors = {
-    propertySize: numberError("Property size", values.propertySize, 100, 100_000),
-    yearBuilt: numberError("Year built", values.yearBuilt, 1600, nextYear()),
-    email: emailError(values.email),
-    phone: phoneError(values.phone),
-    scheduledDate: leadDateError("Inspection date", values.scheduledDate, minDate, maxDate),
+    propertySize: numberError(t, name("propertySize"), values.propertySize, 100, 100_000),
+    yearBuilt: numberError(t, name("yearBuilt"), values.yearBuilt, 1600, nextYear()),
+    email: emailError(t, values.email),
+    phone: phoneError(t, values.phone),
+    scheduledDate: leadDateError(t, name("scheduledDate"), values.scheduledDate, minDate, maxDate),
   };
-  for (const s of STEPS)
-    for (const key of s.required) if (!values[key].trim()) all[key] = `${REQUIRED_NAMES[key]} is required`;
+  for (const s of STEPS) for (const key of s.required) if (!values[key].trim()) all[key] = requiredError(t, name(key));
   const found: Errors = {};
   for (const key of fields) if (all[key]) found[key] = all[key];
   return found;

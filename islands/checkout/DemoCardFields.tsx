@@ -1,3 +1,4 @@
+import type { IslandT } from "../ui/i18n";
 import type { CardErrors, CardValues } from "./card-checks";
 import { Field } from "./fields";
 
@@ -13,6 +14,7 @@ const formatExpiry = (value: string) => {
 };
 
 interface DemoCardFieldsProps {
+  t: IslandT;
   values: CardValues;
   errors: CardErrors;
   /** The form's setter: `set(key, format)` gives the field's onChange. */
@@ -20,12 +22,12 @@ interface DemoCardFieldsProps {
 }
 
 /** Demo mode's own card fields, formatted as typed, and the test cards to use. */
-export function DemoCardFields({ values, errors, set }: DemoCardFieldsProps) {
+export function DemoCardFields({ t, values, errors, set }: DemoCardFieldsProps) {
   return (
     <>
       <Field
         id="pay-card"
-        label="Card number"
+        label={t("checkout.pay.card")}
         value={values.cardNumber}
         error={errors.cardNumber}
         onChange={set("cardNumber", formatCard)}
@@ -37,18 +39,18 @@ export function DemoCardFields({ values, errors, set }: DemoCardFieldsProps) {
       <div className="grid grid-cols-2 items-end gap-4">
         <Field
           id="pay-expiry"
-          label="Expiry (MM / YY)"
+          label={t("checkout.pay.expiry")}
           value={values.expiry}
           error={errors.expiry}
           onChange={set("expiry", formatExpiry)}
           autoComplete="cc-exp"
           inputMode="numeric"
-          placeholder="MM / YY"
+          placeholder={t("checkout.pay.expiryPlaceholder")}
           required
         />
         <Field
           id="pay-cvc"
-          label="CVC"
+          label={t("checkout.pay.cvc")}
           value={values.cvc}
           error={errors.cvc}
           onChange={set("cvc", (v) => v.replace(/\D/g, "").slice(0, 4))}
@@ -58,10 +60,7 @@ export function DemoCardFields({ values, errors, set }: DemoCardFieldsProps) {
           required
         />
       </div>
-      <p className="rounded-md bg-gold-200/50 p-3 text-sm text-ink/85">
-        Demo mode: no card is charged. Use 4242 4242 4242 4242 with any future date and any CVC; 4000 0000 0000 0002 is
-        declined.
-      </p>
+      <p className="rounded-md bg-gold-200/50 p-3 text-sm text-ink/85">{t("checkout.pay.demoNote")}</p>
     </>
   );
 }

@@ -1,12 +1,10 @@
 import { useMutation } from "@tanstack/react-query";
-import { type FormEvent, useRef, useState } from "react";
-import {
-  POSTAL_CODE_MESSAGE,
-  type TaxQuote,
-  homePostalCode,
-  money,
-} from "../../src/modules/payments/checkout.constants";
+import { type FormEvent, useMemo, useRef, useState } from "react";
+import { intlLocale } from "../../src/i18n/locales";
+import { localePath } from "../../src/i18n/routing";
+import { type TaxQuote, homePostalCode } from "../../src/modules/payments/checkout.constants";
 import { ApiError, apiRequest } from "../ui/api";
+import { type IslandMessages, islandFormatters, islandTranslator } from "../ui/i18n";
 import { toast } from "../ui/toast";
 import { DemoCardFields } from "./DemoCardFields";
 import { PayerFields } from "./PayerFields";
@@ -31,6 +29,8 @@ interface Props {
   hosted?: { clientSecret: string; successUrl: string; quote: TaxQuote };
   /** The home this browser already entered (docs/decisions.md#57): its postal code, prefilled and still editable. */
   postalCode?: string | null;
+  /** The `checkout` and `forms` namespaces in the page's language (docs/decisions.md#64). */
+  i18n: IslandMessages;
 }
 
 type Values = CardValues & { postalCode: string };
@@ -42,7 +42,11 @@ interface Made {
   key: string;
 }
 
-export default function PaymentForm({ plan, mode, publishableKey, hosted, postalCode }: Props) {
+export default function PaymentForm({ plan, mode, publishableKey, hosted, postalCode, i18n }: Props) {
+  const t = useMemo(() => islandTranslator(i18n), [i18n]);
+  const f = islandFormatters(i18n);
+  const money = (cents: number) => f.money(cents / 100);
+  const locale = intlLocale(t.locale);
   const stripeMode = mode === "stripe" && Boolean(publishableKey);
   const [values, setValues] = useState<Values>({
     name: "",
@@ -78,12 +82,12 @@ export default function PaymentForm({ plan, mode, publishableKey, hosted, postal
     if (hosted) return window.location.assign(hosted.successUrl);
     const next = new URLSearchParams({ plan: plan.type });
     if (paymentIntentId) next.set("payment_intent", paymentIntentId);
-    window.location.assign(`/payment-success?${next}`);
+    window.location.assign(localePath(`/payment-success?${next}`, locale));
   };
 
   const failed = (message: string) => {
     setFailure(message);
-    toast({ title: "Payment Failed", description: message, variant: "destructive" });
+    toast({ title: t("checkout.pay.failed"), description: message, variant: "destructive" });
   };
 
   /** The submit makes the intent (docs/decisions.md#32); a retry for the same home and payer reuses it. */
@@ -97,6 +101,8 @@ export default function PaymentForm({ plan, mode, publishableKey, hosted, postal
         postalCode,
         email: values.email.trim(),
         name: values.name.trim(),
+        // The payer's language: Stripe's e-mails and the customer follow it (docs/decisions.md#65).
+        locale,
       });
       made.current = { clientSecret, key };
       return clientSecret;
@@ -105,7 +111,7 @@ export default function PaymentForm({ plan, mode, publishableKey, hosted, postal
       // "payment intent failure": logged, back to /pricing.
       if (error instanceof ApiError && (error.status === 400 || error.status === 429)) throw error;
       console.error("Error creating payment intent:", error);
-      window.location.assign("/pricing");
+      window.location.assign(localePath("/pricing", locale));
       throw error;
     }
   };
@@ -127,7 +133,7 @@ export default function PaymentForm({ plan, mode, publishableKey, hosted, postal
         return result.paymentIntentId;
       }
       const ready = stripeRef.current;
-      if (!ready) throw new Error("The payment form is still loading.");
+      if (!ready) throw new Error(t("checkout.pay.stillLoading"));
       // The element confirms the total the customer saw: the quote for this home (asked again if it has not come).
       const total =
         quote?.postalCode === postalCode
@@ -141,9 +147,9 @@ export default function PaymentForm({ plan, mode, publishableKey, hosted, postal
       ready.elements.update({ amount: total });
       // Stripe checks the card fields first; only then is anything made at Stripe.
       const checked = await ready.elements.submit();
-      if (checked.error) throw new Error(checked.error.message ?? "Check your card details.");
+      if (checked.error) throw new Error(checked.error.message ?? t("checkout.pay.checkCard"));
       const clientSecret = await intentFor(postalCode);
-      const returnUrl = `${window.location.origin}/payment-success?plan=${encodeURIComponent(plan.type)}`;
+      const returnUrl = `${window.location.origin}${localePath(`/payment-success?plan=${encodeURIComponent(plan.type)}`, locale)}`;
       const { error } = await ready.stripe.confirmPayment({
         elements: ready.elements,
         clientSecret,
@@ -154,12 +160,12 @@ export default function PaymentForm({ plan, mode, publishableKey, hosted, postal
         },
       });
       // Stripe redirects on success; coming back here means the card was refused.
-      throw new Error(error?.message ?? "Your payment could not be completed.");
+      throw new Error(error?.message ?? t("checkout.pay.notCompleted"));
     },
     onSuccess: (paymentIntentId) => paid(paymentIntentId),
     onError: (error) => {
       if (error instanceof ApiError && error.status === 400) setErrors(error.fields as Errors);
-      failed(messageOf(error));
+      failed(messageOf(error, t("forms.tryAgain")));
     },
   });
 
@@ -167,8 +173,8 @@ export default function PaymentForm({ plan, mode, publishableKey, hosted, postal
     event.preventDefault();
     setFailure(null);
     // Check on this side first; the server checks the same rules again.
-    const next: Errors = cardErrors(values, stripeMode);
-    if (!hosted && !homePostalCode(values.postalCode)) next.postalCode = POSTAL_CODE_MESSAGE;
+    const next: Errors = cardErrors(t, values, stripeMode);
+    if (!hosted && !homePostalCode(values.postalCode)) next.postalCode = t("forms.postalCode");
     if (Object.keys(next).length) {
       setErrors(next);
       requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>("[aria-invalid='true']")?.focus());
@@ -194,18 +200,24 @@ export default function PaymentForm({ plan, mode, publishableKey, hosted, postal
     >
       {failure && (
         <div id="payment-failure" className="alert alert-danger" role="alert" data-testid="payment-failure">
-          <p className="font-semibold">Payment Failed</p>
+          <p className="font-semibold">{t("checkout.pay.failed")}</p>
           <p>{failure}</p>
         </div>
       )}
-      <PayerFields values={values} errors={errors} set={set} emailLabel="Email" />
+      <PayerFields
+        values={values}
+        errors={errors}
+        set={set}
+        nameLabel={t("checkout.pay.name")}
+        emailLabel={t("checkout.pay.email")}
+      />
       {!hosted && (
         <Field
           id="pay-postal"
-          label="Postal code of the home"
+          label={t("checkout.pay.postal")}
           value={values.postalCode}
           error={errors.postalCode}
-          hint="The home we will look after: its province sets the sales tax."
+          hint={t("checkout.pay.postalHint")}
           onChange={set("postalCode", (v) => v.toUpperCase().slice(0, 7))}
           autoComplete="postal-code"
           placeholder="K1S 2B4"
@@ -215,16 +227,20 @@ export default function PaymentForm({ plan, mode, publishableKey, hosted, postal
       {stripeMode ? (
         <div ref={elementRef} data-testid="stripe-payment-element" className="min-h-24" />
       ) : (
-        <DemoCardFields values={values} errors={errors} set={set} />
+        <DemoCardFields t={t} values={values} errors={errors} set={set} />
       )}
-      {!hosted && <TaxSummary subtotalCents={subtotalCents} quote={quote} />}
+      {!hosted && <TaxSummary t={t} money={money} subtotalCents={subtotalCents} quote={quote} />}
       <button type="submit" className="btn btn-gold btn-lg w-full" disabled={pay.isPending}>
-        {pay.isPending ? "Processing..." : hosted ? "Subscribe" : "Complete Payment"}
+        {pay.isPending
+          ? t("checkout.pay.processing")
+          : hosted
+            ? t("checkout.pay.subscribe")
+            : t("checkout.pay.complete")}
       </button>
       <p className="text-center text-xs text-ink/70" data-testid="pay-charge">
         {total
-          ? `You will be charged ${total} CAD (${money(quote!.subtotalCents)} + tax) for the ${plan.name} plan, then monthly.`
-          : `${money(subtotalCents)} CAD a month before tax for the ${plan.name} plan; the tax follows the home's postal code.`}
+          ? t("checkout.pay.charge", { total, subtotal: money(quote!.subtotalCents), plan: plan.name })
+          : t("checkout.pay.chargeBefore", { subtotal: money(subtotalCents), plan: plan.name })}
       </p>
     </form>
   );

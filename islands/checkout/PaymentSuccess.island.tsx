@@ -1,8 +1,11 @@
 import { useEffect, useState } from "react";
 import { CHECKOUT_CUSTOMER_KEY } from "./fields";
 
-/** Records the purchase in session storage (customer-side §2.6) and links on to the property form. */
-export default function PaymentSuccess({ plan, intakeUrl }: { plan: string; intakeUrl: string }) {
+/**
+ * Records the purchase in session storage (customer-side §2.6) and links on to the property form. `label` is the
+ * link's words in the page's language, from the view (no messages of its own to load).
+ */
+export default function PaymentSuccess({ plan, intakeUrl, label }: { plan: string; intakeUrl: string; label: string }) {
   const [href, setHref] = useState(intakeUrl);
 
   useEffect(() => {
@@ -27,7 +30,7 @@ export default function PaymentSuccess({ plan, intakeUrl }: { plan: string; inta
 
   return (
     <a className="btn btn-gold btn-lg" href={href} data-testid="continue-to-intake">
-      Continue to Property Information
+      {label}
     </a>
   );
 }

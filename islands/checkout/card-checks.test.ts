@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { translator } from "../../src/i18n/index";
 import { demoCardSchema } from "../../src/modules/payments/checkout.schemas";
-import { type CardValues, cardErrors } from "./card-checks";
+import { type CardValues, cardErrors as check } from "./card-checks";
+
+/** The English page's checks: the server's messages word for word. */
+const cardErrors = (values: CardValues, onlyPayer?: boolean) => check(translator("en-CA"), values, onlyPayer);
 
 const good: CardValues = {
   name: "Ada Lovelace",

@@ -1,4 +1,5 @@
 import type { InputHTMLAttributes } from "react";
+import type { IslandT } from "../ui/i18n";
 
 /** sessionStorage key: the payer's name and e-mail, carried from /checkout to the property form. */
 export const CHECKOUT_CUSTOMER_KEY = "havenCheckoutCustomer";
@@ -57,6 +58,8 @@ interface SelectProps {
   groups?: { label: string; options: readonly string[] }[];
   error?: string;
   required?: boolean;
+  /** The empty option's words in the page's language (forms.select / forms.skip); English when not given. */
+  emptyLabel?: string;
   onChange: (value: string) => void;
 }
 
@@ -69,6 +72,7 @@ export function SelectField({
   groups = [],
   error,
   required,
+  emptyLabel,
   onChange,
 }: SelectProps) {
   const grouped = new Set(groups.flatMap((group) => group.options));
@@ -92,7 +96,7 @@ export function SelectField({
         aria-describedby={error ? `${id}-error` : undefined}
         aria-required={required || undefined}
       >
-        <option value="">{required ? "Select…" : "Not sure / skip"}</option>
+        <option value="">{emptyLabel ?? (required ? "Select…" : "Not sure / skip")}</option>
         {options.filter((option) => !grouped.has(option)).map(optionOf)}
         {groups.map((group) => (
           <optgroup key={group.label} label={group.label}>
@@ -106,5 +110,21 @@ export function SelectField({
         </p>
       )}
     </div>
+  );
+}
+
+/**
+ * "Fields marked * are required.": one message (forms.requiredNote) whose {mark} is the asterisk, hidden from screen
+ * readers, with its words ("with an asterisk") for them.
+ */
+export function RequiredNote({ t }: { t: IslandT }) {
+  const [before, after] = t("forms.requiredNote", { mark: "\uE000" }).split("\uE000");
+  return (
+    <>
+      {before}
+      <span aria-hidden="true">*</span>
+      <span className="sr-only">{t("forms.requiredMark")}</span>
+      {after}
+    </>
   );
 }

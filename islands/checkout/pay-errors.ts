@@ -1,7 +1,7 @@
 import { ApiError } from "../ui/api";
 
-/** The error text of a failed call: the API's message when it sent one. */
-export function messageOf(error: unknown): string {
+/** The error text of a failed call: the API's message when it sent one, else `fallback` (the page's language). */
+export function messageOf(error: unknown, fallback: string): string {
   if (error instanceof ApiError) {
     try {
       return (JSON.parse(error.body) as { message?: string }).message ?? error.body;
@@ -9,5 +9,5 @@ export function messageOf(error: unknown): string {
       return error.body;
     }
   }
-  return error instanceof Error ? error.message : "Something went wrong. Please try again.";
+  return error instanceof Error ? error.message : fallback;
 }

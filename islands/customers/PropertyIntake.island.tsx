@@ -15,9 +15,12 @@ import {
   STORIES,
   WATER_HEATER_TYPES,
 } from "../../src/modules/customers/customers.constants";
+import { intlLocale } from "../../src/i18n/locales";
+import { localePath } from "../../src/i18n/routing";
 import type { VerifyPaymentResponse } from "../../src/modules/payments/checkout.schemas";
 import { Field, SelectField } from "../checkout/fields";
 import { ApiError, apiRequest } from "../ui/api";
+import { type IslandMessages, type IslandT, islandTranslator } from "../ui/i18n";
 import { toast } from "../ui/toast";
 import { intakeErrors } from "./intake-checks";
 
@@ -30,6 +33,8 @@ interface Props {
   demo: boolean;
   customerName: string;
   customerEmail: string;
+  /** The `intake` and `forms` namespaces in the page's language (docs/decisions.md#64). */
+  i18n: IslandMessages;
 }
 
 const EMPTY = {
@@ -59,16 +64,9 @@ type Values = typeof EMPTY;
 type Key = keyof Values;
 type Errors = Partial<Record<Key, string>>;
 
-const LABELS: Record<string, string> = {
-  "3": "3+",
-  "central-ac": "Central AC",
-  "heat-pump": "Heat pump",
-  "mini-split": "Mini-split",
-  unknown: "Not sure",
-  multiple: "Multiple",
-};
-const labelsFor = (values: readonly string[]) =>
-  Object.fromEntries(values.map((v) => [v, LABELS[v] ?? v.charAt(0).toUpperCase() + v.slice(1).replace(/-/g, " ")]));
+/** Each choice in words (intake.option.*); a count ("1", "2", "4+") stays as it is. */
+const labelsFor = (t: IslandT, values: readonly string[]) =>
+  Object.fromEntries(values.map((v) => [v, /^\d/.test(v) && v !== "3" ? v : t(`intake.option.${v}`)]));
 
 const REDIRECT_DELAY = 1500;
 
@@ -83,9 +81,10 @@ function demoSessionId(plan: string): string {
   return id;
 }
 
-function payloadOf(values: Values, stripeSessionId: string, planType: string) {
+/** The customer is stored with the page's language (docs/decisions.md#65): their e-mails follow it. */
+function payloadOf(values: Values, stripeSessionId: string, planType: string, locale: "en-CA" | "fr-CA") {
   const { name, email, phone, ...property } = values;
-  return { stripeSessionId, planType, name, email, phone, property };
+  return { stripeSessionId, planType, name, email, phone, property, locale };
 }
 
 /** Maps the API's field paths ("property.city") onto the form's keys ("city"). */
@@ -98,7 +97,9 @@ function toErrors(fields: Record<string, string>): Errors {
   return errors;
 }
 
-export default function PropertyIntake({ sessionId, plan, demo, customerName, customerEmail }: Props) {
+export default function PropertyIntake({ sessionId, plan, demo, customerName, customerEmail, i18n }: Props) {
+  const t = useMemo(() => islandTranslator(i18n), [i18n]);
+  const locale = intlLocale(t.locale);
   const stripeSessionId = useMemo(() => sessionId || demoSessionId(plan), [sessionId, plan]);
   const [values, setValues] = useState<Values>({ ...EMPTY, name: customerName, email: customerEmail });
   const [errors, setErrors] = useState<Errors>({});
@@ -125,40 +126,34 @@ export default function PropertyIntake({ sessionId, plan, demo, customerName, cu
       }));
     } else if (verification.data) {
       toast({
-        title: "Payment Verification Failed",
-        description: "Please contact support if you believe this is an error.",
+        title: t("intake.toast.unverified"),
+        description: t("intake.toast.unverifiedHelp"),
         variant: "destructive",
       });
-      const timer = setTimeout(() => window.location.assign("/pricing"), 2500);
+      const timer = setTimeout(() => window.location.assign(localePath("/pricing", locale)), 2500);
       return () => clearTimeout(timer);
     }
-  }, [verification.data]);
+  }, [verification.data, t, locale]);
 
   useEffect(() => {
     if (verification.error)
-      toast({ title: "Error", description: "Unable to verify payment. Please try again.", variant: "destructive" });
-  }, [verification.error]);
+      toast({ title: t("intake.toast.error"), description: t("intake.toast.verifyFailed"), variant: "destructive" });
+  }, [verification.error, t]);
 
   const save = useMutation({
     mutationFn: (payload: ReturnType<typeof payloadOf>) =>
       apiRequest<{ id: number }>("POST", "/api/customers", payload),
     onSuccess: ({ id }) => {
       setSaved(true);
-      toast({ title: "Property Information Saved", description: "Redirecting to schedule your inspection..." });
-      setTimeout(
-        () => window.location.assign(`/schedule-inspection?customer_id=${id}&plan=${encodeURIComponent(plan)}`),
-        REDIRECT_DELAY,
-      );
+      toast({ title: t("intake.toast.saved"), description: t("intake.toast.redirecting") });
+      const next = `/schedule-inspection?customer_id=${id}&plan=${encodeURIComponent(plan)}`;
+      setTimeout(() => window.location.assign(localePath(next, locale)), REDIRECT_DELAY);
     },
     onError: (error) => {
       // 400: bad fields; 409: the paid session already belongs to another e-mail. Both name their fields.
       if (error instanceof ApiError && (error.status === 400 || error.status === 409))
         showErrors(toErrors(error.fields));
-      toast({
-        title: "Error",
-        description: "Failed to save property information. Please try again.",
-        variant: "destructive",
-      });
+      toast({ title: t("intake.toast.error"), description: t("intake.toast.saveFailed"), variant: "destructive" });
     },
   });
 
@@ -170,10 +165,10 @@ export default function PropertyIntake({ sessionId, plan, demo, customerName, cu
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     // Light checks first (required and number fields); the server checks everything again.
-    const problems = intakeErrors(values);
+    const problems = intakeErrors(t, values);
     if (Object.keys(problems).length) return showErrors(problems);
     setErrors({});
-    save.mutate(payloadOf(values, stripeSessionId, plan));
+    save.mutate(payloadOf(values, stripeSessionId, plan, locale));
   };
 
   const set = (key: Key) => (value: string) => {
@@ -189,7 +184,7 @@ export default function PropertyIntake({ sessionId, plan, demo, customerName, cu
           className="h-5 w-5 animate-spin rounded-full border-2 border-green-900 border-t-transparent"
           aria-hidden="true"
         />
-        Verifying your payment…
+        {t("intake.verifying")}
       </div>
     );
   }
@@ -197,7 +192,7 @@ export default function PropertyIntake({ sessionId, plan, demo, customerName, cu
   if (verification.data && !verification.data.success) {
     return (
       <p className="card mt-6" role="status">
-        We could not confirm this payment. Taking you back to pricing…
+        {t("intake.notConfirmed")}
       </p>
     );
   }
@@ -208,13 +203,13 @@ export default function PropertyIntake({ sessionId, plan, demo, customerName, cu
 
   return (
     <form ref={formRef} onSubmit={onSubmit} noValidate className="mt-6 space-y-6" data-testid="intake-form">
-      <ContactSection field={field} emailKnown={emailKnown} />
-      <AddressSection field={field} />
-      <DetailsSection field={field} />
-      <SystemsSection field={field} />
+      <ContactSection t={t} field={field} emailKnown={emailKnown} />
+      <AddressSection t={t} field={field} />
+      <DetailsSection t={t} field={field} />
+      <SystemsSection t={t} field={field} />
 
       <button type="submit" className="btn btn-gold btn-lg w-full sm:w-auto" disabled={pending}>
-        {pending ? "Saving..." : "Save and Schedule Inspection"}
+        {pending ? t("intake.saving") : t("intake.submit")}
       </button>
     </form>
   );
@@ -239,48 +234,61 @@ interface FieldBinding {
 }
 
 interface SectionProps {
+  t: IslandT;
   field: (key: Key) => FieldBinding;
 }
 
-function ContactSection({ field, emailKnown }: SectionProps & { emailKnown: boolean }) {
+function ContactSection({ t, field, emailKnown }: SectionProps & { emailKnown: boolean }) {
   return (
-    <Section title="Contact information">
-      <Field label="Full name" autoComplete="name" required {...field("name")} />
+    <Section title={t("intake.section.contact")}>
+      <Field label={t("intake.field.name")} autoComplete="name" required {...field("name")} />
       <Field
-        label="Email"
+        label={t("intake.field.email")}
         type="email"
         autoComplete="email"
         readOnly={emailKnown}
-        hint={emailKnown ? "From your payment; it cannot be changed here." : undefined}
+        hint={emailKnown ? t("intake.field.emailKnown") : undefined}
         required
         {...field("email")}
       />
-      <Field label="Phone" type="tel" autoComplete="tel" required {...field("phone")} />
+      <Field label={t("intake.field.phone")} type="tel" autoComplete="tel" required {...field("phone")} />
     </Section>
   );
 }
 
-function AddressSection({ field }: SectionProps) {
+/** The provinces in the page's language; the US states by their own names. */
+function regionNames(t: IslandT): Record<string, string> {
+  const names = { ...REGION_NAMES };
+  for (const code of REGION_GROUPS[0]!.options) names[code] = t(`intake.province.${code}`);
+  return names;
+}
+
+function AddressSection({ t, field }: SectionProps) {
+  const groups = [
+    { ...REGION_GROUPS[0]!, label: t("intake.region.canada") },
+    { ...REGION_GROUPS[1]!, label: t("intake.region.us") },
+  ];
   return (
-    <Section title="Property address">
+    <Section title={t("intake.section.address")}>
       <div className="sm:col-span-2">
-        <Field label="Street address" autoComplete="street-address" required {...field("address")} />
+        <Field label={t("intake.field.address")} autoComplete="street-address" required {...field("address")} />
       </div>
-      <Field label="City" autoComplete="address-level2" required {...field("city")} />
+      <Field label={t("intake.field.city")} autoComplete="address-level2" required {...field("city")} />
       {/* Canadian first (docs/decisions.md#31): the provinces, then the spec's US states; the API keeps state/zipCode. */}
       <SelectField
-        label="Province"
+        label={t("intake.field.province")}
         options={REGIONS}
-        groups={REGION_GROUPS}
-        labels={REGION_NAMES}
+        groups={groups}
+        labels={regionNames(t)}
+        emptyLabel={t("forms.select")}
         required
         {...field("state")}
       />
       <Field
-        label="Postal code"
+        label={t("intake.field.postalCode")}
         autoComplete="postal-code"
         placeholder={SAMPLE_POSTAL_CODE}
-        hint="A Canadian postal code (or a US ZIP code)"
+        hint={t("intake.field.postalCodeHint")}
         required
         {...field("zipCode")}
       />
@@ -288,52 +296,61 @@ function AddressSection({ field }: SectionProps) {
   );
 }
 
-function DetailsSection({ field }: SectionProps) {
+function DetailsSection({ t, field }: SectionProps) {
+  const skip = t("forms.skip");
   return (
-    <Section title="Property details">
-      <Field label="Square footage" inputMode="numeric" required {...field("squareFootage")} />
-      <Field label="Year built" inputMode="numeric" required {...field("yearBuilt")} />
-      <SelectField label="Bedrooms" options={BEDROOMS_FORM} {...field("bedrooms")} />
-      <SelectField label="Bathrooms" options={BATHROOMS_FORM} {...field("bathrooms")} />
-      <SelectField label="Stories" options={STORIES} labels={labelsFor(STORIES)} {...field("stories")} />
+    <Section title={t("intake.section.details")}>
+      <Field label={t("intake.field.squareFootage")} inputMode="numeric" required {...field("squareFootage")} />
+      <Field label={t("intake.field.yearBuilt")} inputMode="numeric" required {...field("yearBuilt")} />
+      <SelectField
+        label={t("intake.field.bedrooms")}
+        options={BEDROOMS_FORM}
+        emptyLabel={skip}
+        {...field("bedrooms")}
+      />
+      <SelectField
+        label={t("intake.field.bathrooms")}
+        options={BATHROOMS_FORM}
+        emptyLabel={skip}
+        {...field("bathrooms")}
+      />
+      <SelectField
+        label={t("intake.field.stories")}
+        options={STORIES}
+        labels={labelsFor(t, STORIES)}
+        emptyLabel={skip}
+        {...field("stories")}
+      />
     </Section>
   );
 }
 
-function SystemsSection({ field }: SectionProps) {
+function SystemsSection({ t, field }: SectionProps) {
   const notes = field("notes");
+  const skip = t("forms.skip");
+  const choice = (key: Key, label: string, options: readonly string[]) => (
+    <SelectField label={t(label)} options={options} labels={labelsFor(t, options)} emptyLabel={skip} {...field(key)} />
+  );
   return (
-    <Section title="Home systems">
-      <SelectField label="HVAC units" options={HVAC_UNITS} labels={labelsFor(HVAC_UNITS)} {...field("hvacUnits")} />
-      <SelectField
-        label="Electrical panels"
-        options={ELECTRICAL_PANELS}
-        labels={labelsFor(ELECTRICAL_PANELS)}
-        {...field("electricalPanels")}
+    <Section title={t("intake.section.systems")}>
+      {choice("hvacUnits", "intake.field.hvacUnits", HVAC_UNITS)}
+      {choice("electricalPanels", "intake.field.electricalPanels", ELECTRICAL_PANELS)}
+      <Field
+        label={t("intake.field.plumbingSystems")}
+        placeholder={t("intake.field.plumbingPlaceholder")}
+        {...field("plumbingSystems")}
       />
-      <Field label="Plumbing systems" placeholder="e.g. copper, PEX, municipal water" {...field("plumbingSystems")} />
-      <SelectField label="Roof type" options={ROOF_TYPES} labels={labelsFor(ROOF_TYPES)} {...field("roofType")} />
-      <SelectField
-        label="Heating type"
-        options={HEATING_TYPES}
-        labels={labelsFor(HEATING_TYPES)}
-        {...field("heatingType")}
+      {choice("roofType", "intake.field.roofType", ROOF_TYPES)}
+      {choice("heatingType", "intake.field.heatingType", HEATING_TYPES)}
+      {choice("coolingType", "intake.field.coolingType", COOLING_TYPES)}
+      {choice("waterHeaterType", "intake.field.waterHeaterType", WATER_HEATER_TYPES)}
+      <Field
+        label={t("intake.field.foundationType")}
+        placeholder={t("intake.field.foundationPlaceholder")}
+        {...field("foundationType")}
       />
-      <SelectField
-        label="Cooling type"
-        options={COOLING_TYPES}
-        labels={labelsFor(COOLING_TYPES)}
-        {...field("coolingType")}
-      />
-      <SelectField
-        label="Water heater type"
-        options={WATER_HEATER_TYPES}
-        labels={labelsFor(WATER_HEATER_TYPES)}
-        {...field("waterHeaterType")}
-      />
-      <Field label="Foundation type" placeholder="e.g. poured concrete, block" {...field("foundationType")} />
       <div className="field sm:col-span-2">
-        <label htmlFor="intake-notes">Notes for your inspector</label>
+        <label htmlFor="intake-notes">{t("intake.field.notes")}</label>
         <textarea
           id="intake-notes"
           rows={3}

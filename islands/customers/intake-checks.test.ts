@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { translator } from "../../src/i18n/index";
 import { customerCreateSchema } from "../../src/modules/customers/customers.schemas";
-import { type IntakeValues, intakeErrors } from "./intake-checks";
+import { type IntakeValues, intakeErrors as check } from "./intake-checks";
+
+/** The English page's checks: the server's messages word for word. */
+const intakeErrors = (values: IntakeValues) => check(translator("en-CA"), values);
 
 const good: IntakeValues = {
   name: "Jo Homeowner",

@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useRef, useState } from "react";
 import type { OnboardingOptions } from "../../src/modules/onboarding/onboarding.constants";
 import { focusField } from "../bookings/form-parts";
 import { newIdempotencyKey } from "../ui/api";
+import { type IslandMessages, islandTranslator } from "../ui/i18n";
 import { Complete, Processing, type Result, Splash } from "./phases";
 import { EMPTY, type Errors, type Key, STEPS, StepFields, type Values, problemsOf } from "./steps";
 
@@ -9,6 +10,8 @@ interface Props {
   options: OnboardingOptions;
   minDate: string;
   maxDate: string;
+  /** The `forms` namespace in the page's language (docs/decisions.md#64). */
+  i18n: IslandMessages;
 }
 
 type Phase = "splash" | "form" | "processing" | "complete";
@@ -106,7 +109,7 @@ function StepNav({ step, valid, marked, onPrevious }: StepNavProps) {
   );
 }
 
-export default function OnboardingWizard({ options, minDate, maxDate }: Props) {
+export default function OnboardingWizard({ options, minDate, maxDate, i18n }: Props) {
   const [phase, setPhase] = useState<Phase>("splash");
   const [showStart, setShowStart] = useState(false);
   const [step, setStep] = useState(1);
@@ -135,7 +138,7 @@ export default function OnboardingWizard({ options, minDate, maxDate }: Props) {
   }, [phase, step]);
 
   // The server's rules, checked lightly here; per-step required fields come from STEPS.
-  const problems: Errors = problemsOf(values, minDate, maxDate);
+  const problems: Errors = problemsOf(islandTranslator(i18n), values, minDate, maxDate);
   const stepValid = (n: number) =>
     STEPS[n - 1]!.required.every((k) => values[k].trim()) &&
     STEPS[n - 1]!.fields.every((k) => !problems[k] && !serverErrors[k]);

@@ -10,7 +10,7 @@ import {
   SAMPLE_POSTAL_CODE,
   normalizePostalCode,
 } from "../../src/modules/customers/customers.constants";
-import { emailError, leadDateError, nextYear, numberError, phoneError } from "../bookings/checks";
+import { type CheckT, emailError, leadDateError, nextYear, numberError, phoneError } from "../bookings/checks";
 
 // Here, not in the shared checks: the scheduling wizard then loads no province list (its JS budget).
 /** A Canadian postal code (onboarding's provinces have no US states, so no ZIP code here). */
@@ -251,14 +251,14 @@ export function StepFields({ options: o, step, values, errors, minDate, maxDate,
 }
 
 /** Field problems with the server's messages (the server checks everything again). */
-export function problemsOf(values: Values, minDate: string, maxDate: string): Errors {
+export function problemsOf(t: CheckT, values: Values, minDate: string, maxDate: string): Errors {
   const all: Errors = {
-    email: emailError(values.email),
-    phone: phoneError(values.phone),
+    email: emailError(t, values.email),
+    phone: phoneError(t, values.phone),
     postalCode: postalCodeError(values.postalCode),
-    squareFootage: numberError("Square footage", values.squareFootage, 100, 100_000),
-    yearBuilt: numberError("Year built", values.yearBuilt, 1600, nextYear()),
-    preferredDate: leadDateError("Preferred date", values.preferredDate, minDate, maxDate),
+    squareFootage: numberError(t, "Square footage", values.squareFootage, 100, 100_000),
+    yearBuilt: numberError(t, "Year built", values.yearBuilt, 1600, nextYear()),
+    preferredDate: leadDateError(t, "Preferred date", values.preferredDate, minDate, maxDate),
   };
   for (const key of Object.keys(all) as Key[]) if (!all[key]) delete all[key];
   return all;

@@ -3,6 +3,7 @@ import { DemoCardFields } from "../checkout/DemoCardFields";
 import { PayerFields } from "../checkout/PayerFields";
 import { type CardErrors, type CardValues, cardErrors } from "../checkout/card-checks";
 import { messageOf } from "../checkout/pay-errors";
+import { type IslandMessages, islandTranslator } from "../ui/i18n";
 import { useStripeElement } from "../checkout/stripe-element";
 import { ApiError, apiRequest } from "../ui/api";
 
@@ -19,12 +20,15 @@ interface Props {
   totalText: string;
   name: string;
   email: string;
+  /** The card checks' messages (`checkout`, `forms`) in the page's language. */
+  i18n: IslandMessages;
 }
 
 type PayAnswer = { status: "paid" } | { status: "requires_payment"; clientSecret: string };
 
 export default function QuotePay(props: Props) {
   const { payUrl, stripeMode, publishableKey, amountCents, totalText } = props;
+  const t = islandTranslator(props.i18n);
   const [values, setValues] = useState<CardValues>({
     name: props.name,
     email: props.email,
@@ -75,7 +79,7 @@ export default function QuotePay(props: Props) {
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setFailure(null);
-    const next = cardErrors(values, stripeMode);
+    const next = cardErrors(t, values, stripeMode);
     if (Object.keys(next).length) {
       setErrors(next);
       requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>("[aria-invalid='true']")?.focus());
@@ -86,7 +90,7 @@ export default function QuotePay(props: Props) {
     pay().catch((error: unknown) => {
       setPending(false);
       if (error instanceof ApiError && error.status === 400) setErrors(error.fields as CardErrors);
-      setFailure(messageOf(error));
+      setFailure(messageOf(error, "Something went wrong. Please try again."));
     });
   };
 
@@ -103,11 +107,17 @@ export default function QuotePay(props: Props) {
           <p>{failure}</p>
         </div>
       )}
-      <PayerFields values={values} errors={errors} set={set} emailLabel="Email for the receipt" />
+      <PayerFields
+        values={values}
+        errors={errors}
+        set={set}
+        nameLabel="Name on card"
+        emailLabel="Email for the receipt"
+      />
       {stripeMode ? (
         <div ref={element} data-testid="stripe-payment-element" className="min-h-24" />
       ) : (
-        <DemoCardFields values={values} errors={errors} set={set} />
+        <DemoCardFields t={t} values={values} errors={errors} set={set} />
       )}
       <button type="submit" className="btn btn-gold btn-lg w-full" disabled={pending} data-testid="quote-pay-submit">
         {pending ? "Processing..." : `Pay ${totalText}`}

@@ -22,6 +22,7 @@ import {
   wizardBookingSchema,
 } from "./bookings.schemas.js";
 import { createRouter } from "../../http/router.js";
+import { islandMessages, translator } from "../../i18n/index.js";
 import { wizardLeft } from "./bookings.constants.js";
 
 const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === "string" && v.trim() === "");
@@ -137,6 +138,8 @@ const wizardQuery = z.object({
   plan: z.enum(SUBSCRIPTION_PLANS).optional().catch(undefined),
 });
 
+const isPaidPlan = (plan: string) => ["basic", "standard", "premium"].includes(plan);
+
 export function bookingsPages(deps: BookingsRoutesDeps): Router {
   const router = createRouter();
   const contact = () => ({ supportEmail: deps.settings.supportEmail, supportPhone: deps.settings.supportPhone });
@@ -151,32 +154,40 @@ export function bookingsPages(deps: BookingsRoutesDeps): Router {
     const { customer_id, plan } = wizardQuery.parse(req.query);
     const prefill = customer_id ? await deps.bookings.prefillFor(viewerOf(req), customer_id) : null;
     const { minDate, maxDate } = deps.bookings.calendar();
+    const t = translator(req.locale);
     res.page("bookings/schedule-inspection", {
-      title: "Schedule Your Inspection | Haven",
-      description:
-        "Book your Haven 114-point home inspection: your property, your contact details and a time that suits you.",
+      title: t("booking.title"),
+      description: t("booking.description"),
       footer: true,
       islands: true,
       left: wizardLeft(prefill),
-      props: { propertyTypes: PROPERTY_TYPES, minDate, maxDate, prefill, planLabel: plan ? planLabel(plan) : null },
+      props: {
+        propertyTypes: PROPERTY_TYPES,
+        minDate,
+        maxDate,
+        prefill,
+        // A paid plan by its name in the page's language (the plans namespace); another by its label.
+        planLabel: plan ? (isPaidPlan(plan) ? t(`plans.${plan}.name`) : planLabel(plan)) : null,
+        i18n: islandMessages(req.locale, "booking", "forms"),
+      },
     });
   });
 
-  router.get("/book-inspection", (_req, res) => {
+  router.get("/book-inspection", (req, res) => {
     res.page("bookings/book-inspection", {
-      title: "Book Your Inspection | Haven",
+      title: translator(req.locale)("booking.book.title"),
       islands: true,
       noindex: true,
       props: { dates: deps.bookings.calendar().bookingDates },
     });
   });
 
-  router.get("/booking-confirmation", (_req, res) => {
+  router.get("/booking-confirmation", (req, res) => {
     res.page("bookings/booking-confirmation", {
-      title: "Inspection Booked | Haven",
+      title: translator(req.locale)("booking.confirmation.title"),
       islands: true,
       noindex: true,
-      props: contact(),
+      props: { ...contact(), i18n: islandMessages(req.locale, "booking") },
     });
   });
 

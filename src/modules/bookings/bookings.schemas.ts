@@ -2,6 +2,7 @@ import { z } from "zod";
 import { MAX_ID, idInput, isMultiLine, isSingleLine, multiLineMessage, singleLineMessage } from "../../http/fields.js";
 import { PROPERTY_TYPES, emailField, phoneField, requiredText } from "../customers/customers.schemas.js";
 import { DAY_PART_VALUES, TIME_SLOTS, isIsoDate } from "../../shared/business-time.js";
+import { localeField } from "../../i18n/schemas.js";
 
 // Islands import this file too: nothing from the server here.
 
@@ -139,6 +140,8 @@ export const wizardBookingSchema = (calendar: BookingCalendar) =>
       accessCode: optionalText("Access code", 100),
       accessInstructions: optionalText("Access instructions", 1000, true),
       specialRequests: optionalText("Special requests", 2000, true),
+      /** The wizard page's language: a customer the booking creates is stored with it (docs/decisions.md#65). */
+      locale: localeField.optional(),
     })
     .superRefine((input, ctx) => {
       if (NEEDS_ACCESS_INFO.includes(input.accessMethod) && !input.accessCode && !input.accessInstructions) {

@@ -150,6 +150,7 @@ export class BookingsService {
             name: `${input.firstName} ${input.lastName}`,
             phone: input.phone,
             subscriptionPlan: reuse?.plan ?? "free-score",
+            locale: input.locale,
           },
           {
             ...splitAddress(input.propertyAddress),

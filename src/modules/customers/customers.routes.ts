@@ -11,6 +11,7 @@ import { type PlanType, planTypeSchema } from "../plans/plans.schemas.js";
 import { customerCreateSchema, propertyEditSchema, staffListQuerySchema } from "./customers.schemas.js";
 import type { CustomersService } from "./customers.service.js";
 import { createRouter } from "../../http/router.js";
+import { islandMessages, translator } from "../../i18n/index.js";
 
 /**
  * What the customer routes use; src/app.ts passes them. Payments (same layer) and subscriptions (a layer
@@ -128,7 +129,7 @@ export function customersPages(deps: CustomersPagesDeps): Router {
     const customerName = text(req.query.customer_name);
     const customerEmail = text(req.query.customer_email);
     res.page("customers/property-intake", {
-      title: "Property Information",
+      title: translator(req.locale)("intake.title"),
       noindex: true,
       islands: true,
       intakeProps: {
@@ -137,6 +138,7 @@ export function customersPages(deps: CustomersPagesDeps): Router {
         demo,
         customerName: customerName || (demo ? deps.demoCustomer.name : ""),
         customerEmail: customerEmail || (demo ? deps.demoCustomer.email : ""),
+        i18n: islandMessages(req.locale, "intake", "forms"),
       },
     });
   });

@@ -8,6 +8,7 @@ import type { OnboardingOptions } from "./onboarding.constants.js";
 import type { OnboardingService } from "./onboarding.service.js";
 import { MISSING_PREFIX, missingFields, onboardingSchema } from "./onboarding.schemas.js";
 import { createRouter } from "../../http/router.js";
+import { islandMessages } from "../../i18n/index.js";
 
 /** The enumerations the wizard offers, passed as props so the island does not pull zod in. */
 const OPTIONS: OnboardingOptions = {
@@ -73,14 +74,14 @@ export function onboardingApi(deps: OnboardingRoutesDeps): Router {
 export function onboardingPages(deps: OnboardingRoutesDeps): Router {
   const router = createRouter();
   // Two routes, one wizard (docs/decisions.md#13).
-  router.get(["/onboarding", "/onboarding-flow"], (_req, res) => {
+  router.get(["/onboarding", "/onboarding-flow"], (req, res) => {
     const { minDate, maxDate } = deps.bookings.calendar();
     res.page("onboarding/onboarding", {
       title: "Get Your Free Property Score | Haven",
       description:
         "Tell us about you and your home in five short steps, and book the inspection behind your free Property Health Score.",
       islands: true,
-      props: { minDate, maxDate, options: OPTIONS },
+      props: { minDate, maxDate, options: OPTIONS, i18n: islandMessages(req.locale, "forms") },
     });
   });
   return router;

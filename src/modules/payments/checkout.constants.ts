@@ -84,6 +84,15 @@ export interface TaxQuote {
   totalCents: number;
 }
 
+/**
+ * A tax line's label ("HST 13%", "QST 9.975%", as src/modules/tax writes it) as the kind and rate a page names in its
+ * own language (checkout.tax.line: "TVH 13 %"); null for a label of another shape, shown as it is.
+ */
+export function taxLineParts(label: string): { kind: string; rate: number } | null {
+  const match = /^([A-Z]+) (\d+(?:\.\d+)?)%$/.exec(label);
+  return match ? { kind: match[1]!, rate: Number(match[2]) } : null;
+}
+
 /** 41200 → "$412.00" (CAD). */
 export const money = (cents: number) =>
   `$${(cents / 100).toLocaleString("en-CA", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;

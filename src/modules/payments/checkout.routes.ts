@@ -1,6 +1,7 @@
 import type { Response, Router } from "express";
 import { z } from "zod";
 import { HttpError, NotFoundError } from "../../http/errors.js";
+import { islandMessages, localePath, translator } from "../../i18n/index.js";
 import { body, query } from "../../http/validate.js";
 import { type PlanType, type PlansService, planTypeSchema } from "../plans/index.js";
 import { provinceOfPostalCode } from "../tax/index.js";
@@ -13,6 +14,7 @@ import {
   taxQuoteQuery,
   verifyPaymentQuery,
 } from "./checkout.schemas.js";
+import { taxLineParts } from "./checkout.constants.js";
 import { TooManyCheckoutsError } from "./payments.ports.js";
 import type { PaymentsService } from "./payments.service.js";
 import { createRouter } from "../../http/router.js";
@@ -130,16 +132,21 @@ export function checkoutPages({ payments, plans, publicOrigin, homePostalCode }:
     const customerIds = req.session.customerIds ?? [];
     const known = customerIds.length && homePostalCode ? await homePostalCode(customerIds) : null;
     res.page("checkout/checkout", {
-      title: "Checkout",
+      title: translator(req.locale)("checkout.title"),
       noindex: true,
       islands: true,
       plan,
       formProps: {
-        plan: { type: plan.type, name: plan.name, checkoutPrice: plan.checkoutPrice },
+        plan: {
+          type: plan.type,
+          name: translator(req.locale)(`plans.${plan.type}.name`),
+          checkoutPrice: plan.checkoutPrice,
+        },
         mode: payments.mode,
         publishableKey,
         // A Canadian postal code only: a US ZIP code names no province to tax.
         postalCode: known && provinceOfPostalCode(known) ? known : null,
+        i18n: islandMessages(req.locale, "checkout", "forms"),
       },
     });
   });
@@ -157,18 +164,28 @@ export function checkoutPages({ payments, plans, publicOrigin, homePostalCode }:
     res.setHeader("Cache-Control", "no-store");
     const plan = await plans.get(session.planType);
     res.page("checkout/demo-checkout", {
-      title: `Subscribe to Haven ${plan.name}`,
+      title: translator(req.locale)("checkout.demo.title", { plan: translator(req.locale)(`plans.${plan.type}.name`) }),
       noindex: true,
       islands: true,
       plan,
       amount: session.amount,
       quote: session.quote,
+      taxLineParts,
       formProps: {
         // The form's amount is the session's, fixed when /pricing's button made it (the monthly price).
-        plan: { type: plan.type, name: plan.name, checkoutPrice: session.amount },
+        plan: {
+          type: plan.type,
+          name: translator(req.locale)(`plans.${plan.type}.name`),
+          checkoutPrice: session.amount,
+        },
         mode: "demo",
         publishableKey: null,
-        hosted: { clientSecret: session.clientSecret, successUrl, quote: session.quote },
+        hosted: {
+          clientSecret: session.clientSecret,
+          successUrl: localePath(successUrl, req.locale),
+          quote: session.quote,
+        },
+        i18n: islandMessages(req.locale, "checkout", "forms"),
       },
     });
   });
@@ -190,11 +207,11 @@ export function checkoutPages({ payments, plans, publicOrigin, homePostalCode }:
     if (q.payment_intent) intake.set("session_id", q.payment_intent);
     if (payments.mode === "demo") intake.set("demo", "1");
     res.page("checkout/payment-success", {
-      title: "Payment Successful",
+      title: translator(req.locale)("checkout.success.title"),
       noindex: true,
       islands: true,
       plan,
-      intakeUrl: `/property-intake?${intake}`,
+      intakeUrl: localePath(`/property-intake?${intake}`, req.locale),
     });
   });
   return router;

@@ -2,6 +2,7 @@
 // PAYMENTS_MODE names. The shared shapes are provider-types.ts; the demo provider is demo-provider.ts.
 import Stripe from "stripe";
 import type { Env } from "../../config/env.js";
+import { localePath } from "../../i18n/index.js";
 import type { Plan } from "../plans/index.js";
 import type { NewPayment, PaymentsRepository } from "./payments.repository.js";
 import { DemoProvider } from "./demo-provider.js";
@@ -117,8 +118,9 @@ export class StripeProvider implements PaymentProvider {
           ? { automatic_tax: { enabled: true }, billing_address_collection: "required" as const }
           : {}),
         // Stripe fills in {CHECKOUT_SESSION_ID}; it must stay unencoded.
-        success_url: `${baseUrl}/property-intake?session_id={CHECKOUT_SESSION_ID}&plan=${plan.type}`,
-        cancel_url: `${baseUrl}/pricing`,
+        // Back to the pages in the language the plan was chosen in (docs/decisions.md#65).
+        success_url: `${baseUrl}${localePath("/property-intake", purchase.locale)}?session_id={CHECKOUT_SESSION_ID}&plan=${plan.type}`,
+        cancel_url: `${baseUrl}${localePath("/pricing", purchase.locale)}`,
         metadata,
         subscription_data: { metadata: { ...metadata, source: "checkout_session" } },
       });

@@ -12,6 +12,7 @@ import { TASK_STATUSES } from "../maintenance/maintenance.constants.js";
 import { allowStripeJs, demoCardSchema } from "../payments/index.js";
 import type { Payer, PayOutcome, QuotePayments } from "./quote-payments.js";
 import { createRouter } from "../../http/router.js";
+import { islandMessages } from "../../i18n/index.js";
 
 export interface QuotePaymentsRoutesDeps {
   payments: QuotePayments;
@@ -104,6 +105,8 @@ export function quotePaymentsRoutes(deps: QuotePaymentsRoutesDeps): { api: Route
         totalText: view.totalText,
         name: view.quote.clientName,
         email: view.quote.clientEmail,
+        // The card checks' messages (islands/checkout/card-checks.ts) in the page's language.
+        i18n: islandMessages(res.req.locale, "checkout", "forms"),
       },
     });
   };
