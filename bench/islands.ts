@@ -5,8 +5,9 @@ import type { Browser, BrowserContextOptions, Response } from "playwright-core";
 import type { Container } from "../src/container.js";
 import { NO_CHROMIUM_MESSAGE, findChromium, launchBrowser } from "../tests/support/chromium.js";
 import { fmt, verdict } from "./support.js";
+import { localePath } from "../src/i18n/routing.js";
 
-export const ISLAND_PAGES = [
+const ENGLISH_ISLAND_PAGES = [
   "/login",
   "/checkout?plan=standard",
   "/payment-success?plan=standard",
@@ -17,6 +18,11 @@ export const ISLAND_PAGES = [
   "/onboarding-flow",
   "/client-report/sample",
 ];
+/** Each island page in English and in French (docs/decisions.md#65): each island loads its own messages. */
+export const ISLAND_PAGES = ENGLISH_ISLAND_PAGES.flatMap((page) => {
+  const french = localePath(page, "fr-CA");
+  return french === page ? [page] : [page, french];
+});
 export const ISLAND_JS_BUDGET = 90 * 1024;
 
 export interface IslandPageJs {

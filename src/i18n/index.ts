@@ -1,7 +1,6 @@
 // Haven's languages (docs/decisions.md#64, #65): the catalogue, the formatters and the addresses. The how-to is
 // src/i18n/README.md.
 export {
-  type IslandMessages,
   type Translator,
   catalogueKeys,
   islandMessages,
@@ -9,6 +8,5 @@ export {
   translator,
 } from "./catalogue.js";
 export { type Formatters, formatters } from "./format.js";
-export { DEFAULT_LOCALE, LOCALES, type Locale, isLocale } from "./locales.js";
-export { localeLocals } from "./middleware.js";
-export { FRENCH_PAGES, hasFrench, localePath } from "./routing.js";
+export { DEFAULT_LOCALE, type Locale, isLocale } from "./locales.js";
+export { localePath } from "./routing.js";

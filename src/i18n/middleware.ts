@@ -3,7 +3,6 @@
 // path and opens exactly what that path opens. /fr before anything without a French twin (staff pages, /api, files)
 // is a 404. The page cache keys on the original URL (src/http/render.ts), so each language keeps its own copy.
 import type { RequestHandler, Response } from "express";
-import { NotFoundError } from "../http/errors.js";
 import { type Translator, labelKey, translator } from "./catalogue.js";
 import { type Formatters, formatters } from "./format.js";
 import { DEFAULT_LOCALE, type Locale, PSEUDO_LOCALE, type RenderLocale } from "./locales.js";
@@ -84,7 +83,8 @@ export function localeFromAddress(options: LocaleOptions): RequestHandler {
     const { locale, path } = splitLocale(req.path);
     req.locale = locale;
     if (locale !== DEFAULT_LOCALE) {
-      if (!hasFrench(path)) return next(new NotFoundError());
+      // A 404 as a library raises one (src/http/errors.ts toHttpError), so the error pages may use this file's locals.
+      if (!hasFrench(path)) return next(Object.assign(new Error("Not found"), { status: 404, expose: true }));
       // The rest of the stack routes the English path; req.originalUrl keeps the address as sent.
       req.url = `${path}${req.url.slice(req.path.length)}`;
       keepFrenchInRedirects(res);
