@@ -12,7 +12,13 @@ export default defineConfig({
   // Islands get their messages parsed by the server (src/i18n/catalogue.ts islandMessages): the ICU parser stays out of
   // the bundles, as FormatJS documents (docs/decisions.md#64).
   resolve: {
-    alias: { "@formatjs/icu-messageformat-parser": "@formatjs/icu-messageformat-parser/no-parser" },
+    // The package exports "./no-parser.js" only; an exact match, so the subpath itself is not aliased again.
+    alias: [
+      {
+        find: /^@formatjs\/icu-messageformat-parser$/,
+        replacement: "@formatjs/icu-messageformat-parser/no-parser.js",
+      },
+    ],
   },
   build: {
     outDir: "dist/public",

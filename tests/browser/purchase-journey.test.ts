@@ -2,6 +2,7 @@
 // The whole journey from /pricing to the confirmation is in journey.test.ts.
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatters } from "../../src/i18n/index.js";
 import { DESKTOP, PHONE, expectAccessible, screenshotBothWidths, waitForIslands } from "../support/browser.js";
 import { type PurchaseSites, choosePlan, fillIntake, openPurchaseSites, toastText } from "../support/purchase.js";
 
@@ -342,6 +343,114 @@ describe("purchase journey in demo mode", () => {
     expect(text).toContain("Error");
     expect(text).toContain("Unable to verify payment. Please try again.");
     await page.getByTestId("intake-form").waitFor();
+    await page.context().close();
+  });
+});
+
+/** Visible text with every kind of space as one plain space (French puts non-breaking ones before $ and %). */
+const plain = (text: string) => text.replace(/\s+/g, " ").trim();
+
+describe("purchase journey in French (docs/decisions.md#65)", () => {
+  it("/fr/checkout → /fr/payment-success → /fr/property-intake → /fr/schedule-inspection → /fr/booking-confirmation, all in French; the customer is stored in fr-CA", async () => {
+    const page = await sites.newPage(PHONE);
+    const base = sites.demo.baseUrl;
+    const lang = () => page.evaluate(() => document.documentElement.lang);
+    await page.goto(`${base}/fr/checkout?plan=standard`);
+    await waitForIslands(page);
+    expect(await lang()).toBe("fr-CA");
+    await page.getByRole("heading", { name: "Finaliser votre achat" }).waitFor();
+    // The form's own checks, in French, before anything is sent.
+    await page.getByRole("button", { name: "Payer" }).click();
+    await page.getByText("Nom sur la carte : ce champ est obligatoire").waitFor();
+    expect(plain(await page.getByTestId("pay-summary").innerText())).toContain("Entrez le code postal de la propriété");
+
+    // A home in Montréal: TPS and TVQ, amounts as Canadian French writes them.
+    await page.getByLabel("Nom sur la carte").fill("Camille Tremblay");
+    await page.getByLabel("Courriel").fill("camille@example.com");
+    await page.getByLabel("Code postal de la propriété").fill("h2x1y4");
+    await expect.poll(() => page.getByTestId("pay-total").innerText()).toBe("473,70\u00a0$");
+    const summary = plain(await page.getByTestId("pay-summary").innerText());
+    expect(summary).toContain("Sous-total (avant taxes) 412,00 $");
+    expect(summary).toContain("TPS 5 % 20,60 $");
+    expect(summary).toContain("TVQ 9,975 % 41,10 $");
+    expect(plain(await page.getByTestId("pay-charge").innerText())).toBe(
+      "Vous paierez 473,70 $ CA (412,00 $ + taxes) pour le forfait Standard, puis chaque mois.",
+    );
+    await page.getByLabel("Numéro de carte").fill("4242424242424242");
+    await page.getByLabel("Date d'expiration (MM / AA)").fill("1239");
+    await page.getByLabel("Code de sécurité (CVC)").fill("123");
+    await expectAccessible(page);
+    await screenshotBothWidths(page, "fr-checkout");
+    await page.getByRole("button", { name: "Payer" }).click();
+
+    await page.waitForURL(/\/fr\/payment-success\?plan=standard&payment_intent=demo_pi_[a-f0-9]+$/);
+    await waitForIslands(page);
+    await page.getByRole("heading", { name: "Paiement réussi !" }).waitFor();
+    expect(await lang()).toBe("fr-CA");
+    await expectAccessible(page);
+    await screenshotBothWidths(page, "fr-payment-success");
+    await page.getByRole("link", { name: "Continuer vers les renseignements sur la propriété" }).click();
+
+    await page.waitForURL(/\/fr\/property-intake\?/);
+    await waitForIslands(page);
+    await page.getByTestId("intake-form").waitFor();
+    expect(await page.getByLabel("Nom complet").inputValue()).toBe("Camille Tremblay");
+    await expect.poll(() => page.locator("#intake-zipCode").inputValue()).toBe("H2X 1Y4");
+    expect(await page.getByLabel("Province").inputValue()).toBe("QC");
+    expect(await page.locator('#intake-state option[value="QC"]').innerText()).toBe("Québec");
+    await page.getByRole("button", { name: "Enregistrer et planifier l'inspection" }).click();
+    await page.getByText("Adresse : ce champ est obligatoire").waitFor();
+    await page.getByLabel("Téléphone").fill("514-555-0142");
+    await page.locator("#intake-address").fill("350 rue Sherbrooke Est");
+    await page.getByLabel("Ville").fill("Montréal");
+    await page.getByLabel("Superficie (pi²)").fill("1850");
+    await page.getByLabel("Année de construction").fill("1978");
+    await page.getByLabel("Type de toiture").selectOption("metal");
+    expect(await page.locator('#intake-roofType option[value="metal"]').innerText()).toBe("Métal");
+    await expectAccessible(page);
+    await screenshotBothWidths(page, "fr-property-intake");
+    const saved = page.waitForResponse((r) => r.url().endsWith("/api/customers") && r.request().method() === "POST");
+    await page.getByRole("button", { name: "Enregistrer et planifier l'inspection" }).click();
+    const { id } = await (await saved).json();
+    expect(await toastText(page, "Renseignements sur la propriété enregistrés")).toContain(
+      "Redirection vers la planification de votre inspection",
+    );
+    await page.waitForURL(`${base}/fr/schedule-inspection?customer_id=${id}&plan=standard`);
+    expect(await sites.demo.ctx.db("customers").where({ id }).first()).toMatchObject({
+      email: "camille@example.com",
+      locale: "fr-CA",
+    });
+
+    await waitForIslands(page);
+    await page.getByRole("heading", { name: "Rendez-vous", exact: true }).waitFor();
+    expect(await lang()).toBe("fr-CA");
+    expect(await page.getByText(/^Étape \d de \d\./).innerText()).toContain("Étape 3 de 3.");
+    await page.getByLabel("Type de propriété").selectOption("single-family");
+    const { minDate } = sites.demo.ctx.container.bookings.calendar();
+    await page.getByLabel("Date de l'inspection").fill(minDate);
+    expect(await page.locator('#timeSlot option[value="9:30 AM"]').innerText()).toBe("9 h 30");
+    await page.getByLabel("Heure").selectOption("9:30 AM");
+    await page.getByText("Rencontrer l'inspecteur sur place").click();
+    await expectAccessible(page);
+    await screenshotBothWidths(page, "fr-schedule-inspection");
+    await page.getByRole("button", { name: "Planifier l'inspection" }).click();
+    expect(await toastText(page, "Inspection planifiée")).toContain(
+      "Vous recevrez sous peu un courriel de confirmation",
+    );
+
+    await page.waitForURL(`${base}/fr/booking-confirmation`);
+    await waitForIslands(page);
+    await page.getByRole("heading", { name: "Votre inspection est réservée !" }).waitFor();
+    expect(await lang()).toBe("fr-CA");
+    expect(await page.getByTestId("confirmation-date").innerText()).toBe(formatters("fr-CA").longDate(minDate));
+    expect(await page.getByTestId("confirmation-time").innerText()).toBe("9 h 30");
+    expect(await page.getByTestId("confirmation-access").innerText()).toBe("Rencontrer l'inspecteur sur place");
+    expect(plain(await page.getByTestId("confirmation-visit-length").innerText())).toMatch(
+      /^Prévoyez d'être à la maison pendant toute la visite, environ \d heures :/,
+    );
+    expect(await page.getByRole("link", { name: "Ma maison" }).getAttribute("href")).toBe("/fr/my-home/sign-in");
+    await expectAccessible(page);
+    await screenshotBothWidths(page, "fr-booking-confirmation");
     await page.context().close();
   });
 });
