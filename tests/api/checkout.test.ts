@@ -589,6 +589,22 @@ describe("checkout in Stripe mode (real SDK against the local stand-in)", () => 
     expect(verified.body).toEqual({ success: true, customer: { email: "ivy@example.com", name: null } });
   });
 
+  it("Stripe speaks the language the plan was chosen in: the customer's preferred_locales, the Checkout page's locale", async () => {
+    await ctx
+      .agent()
+      .post("/api/create-payment-intent")
+      .send({ amount: 412, plan: "standard", locale: "fr-CA" })
+      .expect(200);
+    const customer = stripe.customers.get(stripe.apiCalls("POST", "/v1/subscriptions").at(-1)!.form.customer!)!;
+    expect(customer.preferred_locales).toEqual(["fr-CA"]);
+    await ctx.agent().post("/api/create-payment-intent").send({ amount: 412, plan: "standard" }).expect(200);
+    expect(stripe.apiCalls("POST", "/v1/customers").at(-1)!.form["preferred_locales[0]"]).toBe("en-CA");
+    // /fr/pricing's plan button: Stripe's hosted page in French.
+    const started = await ctx.agent().post("/fr/checkout/start").type("form").send({ planType: "basic" }).expect(303);
+    expect(started.headers.location).toMatch(new RegExp(`^${stripe.url}/pay/cs_test_`));
+    expect(stripe.apiCalls("POST", "/v1/checkout/sessions").at(-1)!.form.locale).toBe("fr-CA");
+  });
+
   it("the payment page's success path: intent → paid in Stripe → /payment-success → verify-payment → POST /api/customers with the pi_ id", async () => {
     const browser = ctx.agent();
     const page = await browser.get("/checkout?plan=premium").expect(200);
