@@ -68,8 +68,8 @@ describe("the billing page /billing/{token}", () => {
     const sub = await ctx.container.subscriptions.get(id);
     const page = await ctx.agent().get(`/billing/${token}`).expect(200);
     expect(page.headers["cache-control"]).toBe("no-store");
-    expect(page.text).toContain("Haven Standard, $370.00 CAD a month");
-    expect(page.text).toContain(`${date(sub.currentPeriodEnd)}, $370.00 CAD`);
+    expect(page.text).toContain("Haven Standard, $370.00 CAD a month before tax");
+    expect(page.text).toContain(`${date(sub.currentPeriodEnd)}, $418.10 CAD ($370.00 + HST $48.10)`);
     expect(page.text).toContain(`Ends on ${date(sub.minimumTermEndsAt)}`);
     expect(page.text).toContain("Ending in 4242");
     expect(page.text).toContain(`href="/billing/${token}/cancel"`);

@@ -86,7 +86,7 @@ describe("a homeowner's subscription, from /pricing to cancelling from the e-mai
     // The billing page the link opens.
     await page.goto(link);
     await page.getByRole("heading", { name: "Your Haven plan" }).waitFor();
-    expect(await page.getByTestId("billing-plan").innerText()).toBe("Haven Standard, $370.00 CAD a month");
+    expect(await page.getByTestId("billing-plan").innerText()).toBe("Haven Standard, $370.00 CAD a month before tax");
     expect(await page.getByTestId("billing-status").innerText()).toBe("Active");
     expect(await page.getByTestId("billing-minimum-term").innerText()).toBe(`Ends on ${minimumEnd}`);
     expect(await page.getByTestId("billing-invoices").innerText()).toContain("$418.10 CAD");
