@@ -135,6 +135,13 @@ const PSEUDO_PAGES = [
   "/maintenance-hub",
   "/free-report",
   "/report-expired",
+  // The buying and booking journey (checkout, intake, the wizard, the confirmation).
+  "/checkout?plan=standard",
+  "/payment-success?plan=premium",
+  "/property-intake?plan=basic&demo=1",
+  "/schedule-inspection?plan=standard",
+  "/book-inspection",
+  "/booking-confirmation",
 ];
 
 describe("pseudo locale: nothing left in English by accident", () => {
