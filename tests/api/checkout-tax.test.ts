@@ -148,6 +148,25 @@ describe("tax at checkout, demo mode", () => {
     expect(text.indexOf("summary-total")).toBeLessThan(text.indexOf('data-island="checkout/PaymentForm"'));
   });
 
+  it("in French, the demo hosted checkout of a home in Montréal says 370,00 $ + TPS 18,50 $ + TVQ 36,91 $ = 425,41 $", async () => {
+    const { body } = await ctx
+      .agent()
+      .post("/api/create-checkout-session")
+      .send({ planType: "standard", postalCode: "H2X 1Y4" })
+      .expect(200);
+    const page = await ctx.agent().get(`/fr${body.url}`).expect(200);
+    // Every kind of space as one: French puts non-breaking ones before $ and %.
+    const text = page.text.replace(/\s+/g, " ");
+    expect(text).toContain('<html lang="fr-CA">');
+    expect(text).toMatch(/data-testid="summary-subtotal">370,00 \$</);
+    expect(text).toMatch(/TPS 5 %<\/dt> ?<dd[^>]*>18,50 \$</);
+    expect(text).toMatch(/TVQ 9,975 %<\/dt> ?<dd[^>]*>36,91 \$</);
+    expect(text).toMatch(/data-testid="summary-total">425,41 \$</);
+    expect(text).toContain("Taxes d&#39;une propriété au Québec (H2X 1Y4)");
+    // The card form goes on to the French intake page, as Stripe's success_url does in French.
+    expect(text).toContain("/fr/property-intake?session_id=");
+  });
+
   it("limits /checkout's submits per client address: a clear 429 past twenty in 15 minutes, which writes nothing", async () => {
     const submit = (address: string) =>
       ctx
