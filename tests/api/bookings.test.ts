@@ -83,6 +83,24 @@ describe("POST /api/inspection-bookings with the wizard payload", () => {
     expect(mine.body.map((b: { id: number }) => b.id)).toEqual([res.body.id]);
   });
 
+  it("stores the customer it creates in the wizard page's language; a language Haven does not speak is a 400 that writes nothing", async () => {
+    const res = await ctx
+      .agent()
+      .post("/api/inspection-bookings")
+      .send(wizard({ email: "camille@example.com", locale: "fr-CA" }))
+      .expect(201);
+    const booking = await ctx.db("inspection_bookings").where({ id: res.body.id }).first();
+    expect(await ctx.db("customers").where({ id: booking.customer_id }).first()).toMatchObject({ locale: "fr-CA" });
+    const before = await counts();
+    const refused = await ctx
+      .agent()
+      .post("/api/inspection-bookings")
+      .send(wizard({ email: "klingon@example.com", locale: "tlh" }))
+      .expect(400);
+    expect(refused.body.fields).toEqual({ locale: "Locale must be en-CA or fr-CA" });
+    expect(await counts()).toEqual(before);
+  });
+
   it("stores an Ottawa address line typed in lower case without a space as 'ON' and 'K1S 2B4' (docs/decisions.md#31)", async () => {
     const res = await ctx
       .agent()
