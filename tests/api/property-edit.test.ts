@@ -221,8 +221,7 @@ describe("the details dialog's edit form (POST /admin/properties/{id})", () => {
 });
 
 describe("PATCH /api/properties/{id}: the customer's language (docs/decisions.md#65)", () => {
-  const localeOf = async () =>
-    (await ctx.db("customers").where({ id: property.customerId }).first()).locale as string;
+  const localeOf = async () => (await ctx.db("customers").where({ id: property.customerId }).first()).locale as string;
 
   it("sets the customer's locale, and the audit trail shows the change", async () => {
     expect(await localeOf()).toBe("en-CA");
