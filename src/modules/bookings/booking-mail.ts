@@ -1,11 +1,19 @@
 // The e-mails a booking sends (bookings README): its confirmation, and "rescheduled" when it moves, each with an
 // .ics, queued in the caller's transaction so an e-mail exists only if its change does.
 import type { Tx } from "../../db/transaction.js";
-import { DAY_PARTS, longDate, slotLabel, slotWindow, zonedInstant } from "../../shared/business-time.js";
-import { type MailService, bookingConfirmationEmail, bookingRescheduledEmail } from "../mail/index.js";
+import { DEFAULT_LOCALE, isLocale } from "../../i18n/index.js";
+import { DAY_PARTS, slotWindow, zonedInstant } from "../../shared/business-time.js";
+import {
+  type MailService,
+  bookingConfirmationEmail,
+  accessMethodText,
+  bookingRescheduledEmail,
+  mailText,
+  slotText,
+} from "../mail/index.js";
 import { inspectionMinutes } from "./availability.js";
 import type { BookingsRepository } from "./bookings.repository.js";
-import { ACCESS_METHOD_LABELS, type Booking } from "./bookings.schemas.js";
+import type { Booking } from "./bookings.schemas.js";
 
 /** The settings the e-mails read (BookingsService's BookingSettings). */
 interface BookingMailSettings {
@@ -18,7 +26,7 @@ interface BookingMailSettings {
 /** What the booking e-mails use; BookingsService passes its own. */
 export interface BookingMailDeps {
   mail: MailService;
-  bookings: Pick<BookingsRepository, "propertySize">;
+  bookings: Pick<BookingsRepository, "propertySize" | "customerLocale">;
   settings: BookingMailSettings;
 }
 
@@ -40,18 +48,18 @@ export class BookingMail {
     const slot = slotWindow(saved.timeSlot);
     const window = slot ? { start: slot.start, minutes: isPart ? slot.minutes : minutes } : { start: "09:00", minutes };
     const region = [saved.state ?? saved.province, saved.postalCode].filter(Boolean).join(" ");
+    // In the customer's language (docs/decisions.md#65), whatever page or staff screen made the booking.
+    const { t, f, locale } = await this.language(saved.propertyId, tx);
     await this.mail.enqueue(
       tx,
       bookingConfirmationEmail({
         bookingId: saved.id,
         to: recipient.email,
         name: recipient.name,
-        dateLabel: longDate(saved.scheduledDate),
-        timeLabel: slotLabel(saved.timeSlot),
+        dateLabel: f.longDate(saved.scheduledDate),
+        timeLabel: slotText(t, saved.timeSlot),
         location: [saved.address, saved.city, region].filter(Boolean).join(", "),
-        accessLabel: saved.accessMethod
-          ? (ACCESS_METHOD_LABELS[saved.accessMethod] ?? accessLabel(saved.accessMethod))
-          : null,
+        accessLabel: saved.accessMethod ? accessMethodText(t, saved.accessMethod) : null,
         accessInstructions: saved.accessInstructions,
         hasAccessCode: Boolean(saved.accessCode),
         specialRequests: saved.specialRequests ?? saved.notes,
@@ -61,8 +69,15 @@ export class BookingMail {
         supportEmail: this.settings.supportEmail,
         supportPhone: this.settings.supportPhone,
         publicUrl: this.settings.publicUrl,
+        locale,
       }),
     );
+  }
+
+  /** The customer's language and its formats in the business zone. */
+  private async language(propertyId: number, tx: Tx) {
+    const stored = await this.bookings.customerLocale(propertyId, tx);
+    return mailText(isLocale(stored) ? stored : DEFAULT_LOCALE, this.settings.timeZone);
   }
 
   /**
@@ -74,15 +89,16 @@ export class BookingMail {
     const slot = slotWindow(moved.timeSlot);
     const window = slot ? { start: slot.start, minutes: moved.timeSlot in DAY_PARTS ? slot.minutes : minutes } : null;
     const region = [moved.state ?? moved.province, moved.postalCode].filter(Boolean).join(" ");
+    const { t, f, locale } = await this.language(moved.propertyId, tx);
     await this.mail.enqueue(
       tx,
       bookingRescheduledEmail({
         bookingId: moved.id,
         to: moved.clientEmail,
         name: moved.clientName,
-        was: { dateLabel: longDate(was.scheduledDate), timeLabel: slotLabel(was.timeSlot) },
-        dateLabel: longDate(moved.scheduledDate),
-        timeLabel: slotLabel(moved.timeSlot),
+        was: { dateLabel: f.longDate(was.scheduledDate), timeLabel: slotText(t, was.timeSlot) },
+        dateLabel: f.longDate(moved.scheduledDate),
+        timeLabel: slotText(t, moved.timeSlot),
         location: [moved.address, moved.city, region].filter(Boolean).join(", "),
         start: zonedInstant(moved.scheduledDate, window?.start ?? "09:00", this.settings.timeZone),
         minutes: window?.minutes ?? minutes,
@@ -90,10 +106,8 @@ export class BookingMail {
         supportEmail: this.settings.supportEmail,
         supportPhone: this.settings.supportPhone,
         publicUrl: this.settings.publicUrl,
+        locale,
       }),
     );
   }
 }
-
-/** 'owner-present' → 'Owner present' for the onboarding methods, which have no label in the spec. */
-const accessLabel = (method: string) => method.charAt(0).toUpperCase() + method.slice(1).replace(/-/g, " ");

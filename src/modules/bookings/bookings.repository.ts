@@ -264,6 +264,15 @@ export class BookingsRepository {
   // --- Inspectors' calendars (docs/decisions.md#37) ---
 
   /** The home's size in square feet, which sets how long its inspection lasts; null when unknown. */
+  /** The language of the home's customer (customers.locale): the booking's e-mails follow it. */
+  async customerLocale(propertyId: number, tx: Tx | Knex = this.db): Promise<string | null> {
+    const row = await tx("properties as p")
+      .join("customers as c", "c.id", "p.customer_id")
+      .where("p.id", propertyId)
+      .first("c.locale");
+    return (row?.locale as string | undefined) ?? null;
+  }
+
   async propertySize(propertyId: number, tx: Tx | Knex = this.db): Promise<number | null> {
     const row = await tx("properties").where({ id: propertyId }).first("square_footage");
     return (row?.square_footage as number | null | undefined) ?? null;

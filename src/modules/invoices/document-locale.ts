@@ -27,7 +27,3 @@ export function documentMoney(locale: RenderLocale, timeZone: string) {
   const f = formatters(locale, timeZone);
   return (cents: number) => f.money(cents / 100);
 }
-
-/** French writes the first of a month "1er": "1er décembre 2026" (Intl writes "1 décembre"). */
-export const firstOfMonth = (locale: RenderLocale, date: string) =>
-  locale === "fr-CA" ? date.replace(/(^|[^\d])1 (?=\p{L})/u, (_, before: string) => `${before}1er\u00a0`) : date;

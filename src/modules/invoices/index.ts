@@ -24,6 +24,7 @@ export { InvoiceListRepository } from "./invoice-list.repository.js";
 export { type NewQuoteInvoice, QuoteInvoicesRepository } from "./quote-invoices.repository.js";
 export { type MailInvoice, billingAmount, mailInvoice } from "./invoice-mail.js";
 export { renderInvoicePdf } from "./invoice-pdf.js";
+export { documentLocale, taxLineLabel } from "./document-locale.js";
 export { type RefundRequest, type RefundsDeps, RefundsService, refundTax } from "./refunds.js";
 export type { RefundsRepository } from "./refunds.repository.js";
 export { type StripeRefunds, idOf, providerRefundOf } from "./refunds-stripe.js";

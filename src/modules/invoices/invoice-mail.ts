@@ -8,6 +8,8 @@ export interface MailInvoice {
   subtotalCents: number;
   taxLines: { label: string; amountCents: number }[];
   totalCents: number;
+  /** The province it is taxed in: a Quebec invoice's receipt is in French (document-locale.ts). */
+  taxProvince?: string | null;
 }
 
 /** What a receipt or refund e-mail shows of a stored invoice. */
@@ -17,6 +19,7 @@ export const mailInvoice = (invoice: Invoice): MailInvoice => ({
   subtotalCents: Math.round(invoice.subtotal * 100),
   taxLines: invoice.taxLines.map((t) => ({ label: t.label, amountCents: t.amountCents })),
   totalCents: Math.round(invoice.amount * 100),
+  taxProvince: invoice.taxProvince,
 });
 
 /** '$370.00 CAD'. */

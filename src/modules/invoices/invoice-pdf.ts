@@ -5,7 +5,8 @@
 // period, the subtotal, each tax with its rate, the total, and the terms of payment.
 import { type Translator, translator } from "../../i18n/index.js";
 import { type RenderLocale, intlLocale } from "../../i18n/locales.js";
-import { documentMoney, firstOfMonth, taxLineLabel } from "./document-locale.js";
+import { firstOfMonth } from "../mail/index.js";
+import { documentMoney, taxLineLabel } from "./document-locale.js";
 import { GREEN, INK, MUTED, buyerBlock, layout, sellerAndFacts, startPdf } from "./pdf-layout.js";
 import type { BusinessIdentity, Invoice } from "./invoices.constants.js";
 

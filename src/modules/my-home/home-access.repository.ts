@@ -66,6 +66,19 @@ export class HomeAccessRepository {
     return Boolean(row);
   }
 
+  /** The language of the customer with this e-mail (customers.locale), or null when none is a customer. */
+  async localeOf(email: string): Promise<string | null> {
+    const row = await this.db("customers").whereRaw("lower(email) = lower(?)", [email]).orderBy("id").first("locale");
+    return (row?.locale as string | undefined) ?? null;
+  }
+
+  /** Sets the language of every customer record with this e-mail (one homeowner may have several); how many. */
+  async setLocale(email: string, locale: string, now: Date): Promise<number> {
+    return this.db("customers")
+      .whereRaw("lower(email) = lower(?)", [email])
+      .update({ locale, updated_at: now });
+  }
+
   /** Whether a known customer has this e-mail (sign-in sends nothing otherwise; the answer never says). */
   async isKnown(email: string, now: Date): Promise<boolean> {
     const customer = await this.db("customers").whereRaw("lower(email) = lower(?)", [email]).first("id");

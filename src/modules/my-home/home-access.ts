@@ -3,6 +3,7 @@
 //   booking, quote, task and subscription.
 // - A report shared to their e-mail for someone else's property: that report alone, never the property's other records,
 //   and only while the share lives: revoked or past its `expires_at`, it grants nothing (as the link itself).
+import { DEFAULT_LOCALE, type Locale, isLocale } from "../../i18n/index.js";
 import type { HomeAccessRepository } from "./home-access.repository.js";
 
 /** What HomeAccess uses; src/container.ts builds them. */
@@ -38,6 +39,20 @@ export class HomeAccess {
   /** Whether the homeowner may read this report: it is of their property, or it was shared to them. */
   canReadReport(email: string, reportId: number): Promise<boolean> {
     return this.repo.canReadReport(email, reportId, this.clock());
+  }
+
+  /** The language of the customer with this e-mail: their e-mails follow it (docs/decisions.md#65); English else. */
+  async localeOf(email: string): Promise<Locale> {
+    const stored = await this.repo.localeOf(email);
+    return isLocale(stored) ? stored : DEFAULT_LOCALE;
+  }
+
+  /**
+   * The homeowner's choice on My Home's Account page: their pages and e-mails follow it (docs/decisions.md#65).
+   * False when no customer has this e-mail (a report shared to it only): nothing to keep it on.
+   */
+  async setLocale(email: string, locale: Locale): Promise<boolean> {
+    return (await this.repo.setLocale(email, locale, this.clock())) > 0;
   }
 
   /** Whether a known customer has this e-mail (sign-in sends nothing otherwise; the answer never says). */

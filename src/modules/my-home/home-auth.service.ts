@@ -147,6 +147,7 @@ export class HomeAuthService {
             code,
             publicUrl: this.publicUrl,
             supportEmail: this.deps.settings.supportEmail,
+            locale: await this.deps.access.localeOf(email),
           }),
         );
     });
@@ -267,6 +268,7 @@ export class HomeAuthService {
           code,
           publicUrl: this.publicUrl,
           supportEmail: this.deps.settings.supportEmail,
+          locale: await this.deps.access.localeOf(email),
         }),
       );
     });

@@ -1,41 +1,55 @@
-import { myHomeLine } from "../mail/index.js";
+import { DEFAULT_LOCALE, localePath } from "../../i18n/index.js";
+import { type RenderLocale, intlLocale } from "../../i18n/locales.js";
+import { mailText, myHomeLine } from "../mail/index.js";
 import type { MailMessage } from "../mail/mail.schemas.js";
 import { escapeHtml } from "../../shared/html.js";
 
-/** The sign-in e-mail: a link (15 minutes, once) and the same sign-in as a 6-digit code. */
+/**
+ * The sign-in e-mail: a link (15 minutes, once) and the same sign-in as a 6-digit code, in the customer's language;
+ * the link opens the sign-in page in it.
+ */
 export function signInEmail(d: {
   to: string;
   url: string;
   code: string | null;
   publicUrl: string;
   supportEmail: string;
+  locale?: RenderLocale;
 }): MailMessage {
+  const locale = d.locale ?? DEFAULT_LOCALE;
+  const { t } = mailText(locale);
+  const link = new URL(d.url);
+  const url = `${link.origin}${localePath(`${link.pathname}${link.search}`, intlLocale(locale))}`;
   const lines = [
-    "Hello,",
+    t("mail.greetingNoName"),
     "",
-    "Use this link to sign in to My Home, Haven's homeowner portal. It works once, within 15 minutes:",
-    d.url,
+    t("mail.signIn.lead"),
+    url,
     "",
-    ...(d.code ? [`Or type this code on the sign-in page: ${d.code}`, ""] : []),
-    "If you did not ask to sign in, you can ignore this e-mail; nobody can sign in without it.",
+    ...(d.code ? [t("mail.signIn.code", { code: d.code }), ""] : []),
+    t("mail.signIn.ignore"),
     "",
-    myHomeLine(d.publicUrl),
-    `Questions? ${d.supportEmail}`,
+    myHomeLine(d.publicUrl, locale),
+    t("mail.signIn.questions", { email: d.supportEmail }),
   ];
   const html = [
-    "<p>Hello,</p>",
-    "<p>Use this link to sign in to My Home, Haven's homeowner portal. It works once, within 15 minutes:</p>",
-    `<p><a href="${escapeHtml(d.url)}">Sign in to My Home</a></p>`,
+    `<p>${t.html("mail.greetingNoName")}</p>`,
+    `<p>${t.html("mail.signIn.lead")}</p>`,
+    `<p><a href="${escapeHtml(url)}">${t.html("mail.signIn.link")}</a></p>`,
     d.code
-      ? `<p>Or type this code on the sign-in page: <strong style="font-size:1.25em;letter-spacing:0.15em">${escapeHtml(d.code)}</strong></p>`
+      ? `<p>${t.html(
+          "mail.signIn.codeHtml",
+          { code: d.code },
+          { big: (inner) => `<strong style="font-size:1.25em;letter-spacing:0.15em">${inner}</strong>` },
+        )}</p>`
       : "",
-    "<p>If you did not ask to sign in, you can ignore this e-mail; nobody can sign in without it.</p>",
-    `<p>${escapeHtml(myHomeLine(d.publicUrl))}<br>Questions? ${escapeHtml(d.supportEmail)}</p>`,
+    `<p>${t.html("mail.signIn.ignore")}</p>`,
+    `<p>${escapeHtml(myHomeLine(d.publicUrl, locale))}<br>${t.html("mail.signIn.questions", { email: d.supportEmail })}</p>`,
   ].join("\n");
   return {
     template: "home-sign-in",
     to: d.to,
-    subject: d.code ? "Your Haven sign-in link and code" : "Your Haven sign-in link",
+    subject: t("mail.signIn.subject", { withCode: d.code ? "yes" : "no" }),
     text: lines.join("\n"),
     html,
   };

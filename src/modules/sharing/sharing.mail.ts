@@ -1,5 +1,7 @@
+import { DEFAULT_LOCALE, localePath } from "../../i18n/index.js";
+import { type RenderLocale, intlLocale } from "../../i18n/locales.js";
 import type { MailMessage } from "../mail/mail.schemas.js";
-import { withCustomerFooter } from "../mail/index.js";
+import { mailText, withCustomerFooter } from "../mail/index.js";
 import { escapeHtml } from "../../shared/html.js";
 
 export interface ReportSharedDetails {
@@ -10,43 +12,44 @@ export interface ReportSharedDetails {
   recipientName?: string | null;
   expiresAt: string;
   supportEmail: string;
+  /** The home's customer's language (customers.locale): the e-mail and the page its link opens. */
+  locale?: RenderLocale;
 }
 
 /** 'Your Haven Health Report': the one-time link and the summary PDF (attached by the job). */
 export function reportSharedEmail(d: ReportSharedDetails, pdf: Buffer | null): MailMessage {
-  const expires = new Date(d.expiresAt).toLocaleDateString("en-CA", {
-    year: "numeric",
-    month: "long",
-    day: "numeric",
-    timeZone: "UTC",
-  });
-  const greeting = d.recipientName ? `Hello ${d.recipientName},` : "Hello,";
+  const locale = d.locale ?? DEFAULT_LOCALE;
+  const { t, f } = mailText(locale);
+  const expires = f.dateTime(d.expiresAt, { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
+  const page = new URL(d.link);
+  const link = `${page.origin}${localePath(`${page.pathname}${page.search}`, intlLocale(locale))}`;
+  const greeting = d.recipientName ? t("mail.greeting", { name: d.recipientName }) : t("mail.greetingNoName");
   const lines = [
     greeting,
     "",
-    `Your Haven Health Report for ${d.propertyAddress} is ready.`,
+    t("mail.shared.ready", { address: d.propertyAddress }),
     "",
-    `View your report and request quotes: ${d.link}`,
+    t("mail.shared.view", { link }),
     "",
-    `For your privacy the link opens in one browser only, the first one you open it in, until ${expires}.`,
-    pdf ? "A one-page summary is attached as a PDF." : "",
+    t("mail.shared.privacy", { date: expires }),
+    pdf ? t("mail.shared.pdf") : "",
     "",
-    `Questions? Reply to ${d.supportEmail}.`,
+    t("mail.shared.questions", { email: d.supportEmail }),
     "",
-    "Haven",
+    t("mail.signature"),
   ];
   const html = [
-    `<p>${escapeHtml(greeting)}</p><p>Your Haven Health Report for ${escapeHtml(d.propertyAddress)} is ready.</p>`,
-    `<p><a href="${escapeHtml(d.link)}">View your report and request quotes</a></p>`,
-    `<p>For your privacy the link opens in one browser only, the first one you open it in, until ${escapeHtml(expires)}.</p>`,
-    pdf ? "<p>A one-page summary is attached as a PDF.</p>" : "",
-    `<p>Questions? Reply to ${escapeHtml(d.supportEmail)}.</p><p>Haven</p>`,
+    `<p>${escapeHtml(greeting)}</p><p>${t.html("mail.shared.ready", { address: d.propertyAddress })}</p>`,
+    `<p><a href="${escapeHtml(link)}">${t.html("mail.shared.viewLink")}</a></p>`,
+    `<p>${t.html("mail.shared.privacy", { date: expires })}</p>`,
+    pdf ? `<p>${t.html("mail.shared.pdf")}</p>` : "",
+    `<p>${t.html("mail.shared.questions", { email: d.supportEmail })}</p><p>${t.html("mail.signature")}</p>`,
   ].join("\n");
   // The link is on PUBLIC_URL: My Home is beside it.
   return withCustomerFooter(
     {
       to: d.to,
-      subject: "Your Haven Health Report is ready",
+      subject: t("mail.shared.subject"),
       text: lines.join("\n"),
       html,
       attachments: pdf
@@ -60,6 +63,7 @@ export function reportSharedEmail(d: ReportSharedDetails, pdf: Buffer | null): M
           ]
         : undefined,
     },
-    new URL(d.link).origin,
+    page.origin,
+    locale,
   );
 }

@@ -1,4 +1,5 @@
 import type { AuditLog } from "../audit/index.js";
+import { DEFAULT_LOCALE, type Locale } from "../../i18n/index.js";
 import { enqueueJob, type TransactionRunner } from "../../db/transaction.js";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../../http/errors.js";
 import { addressLine } from "../../shared/address.js";
@@ -36,6 +37,8 @@ export interface ShareMailPayload {
   propertyAddress: string;
   /** The home's client, when the report goes to the client's own e-mail: the e-mail greets them by name. */
   recipientName?: string | null;
+  /** The language of the home's customer (customers.locale): the e-mail and its link are in it. */
+  locale?: Locale;
 }
 
 type Gone = { gone: true };
@@ -139,7 +142,7 @@ export interface SharingDeps {
   reports: { get(id: number): Promise<StoredReport>; pdf(id: number, format: "full" | "summary"): Promise<Buffer> };
   /** The report's photos, served to the link's browser (PhotosService). */
   photos: { load(id: number): Promise<{ mimeType: string; bytes: Buffer } | null> };
-  customers: Pick<CustomersService, "findPropertyFor">;
+  customers: Pick<CustomersService, "findPropertyFor" | "findCustomer">;
   maintenance: Pick<MaintenanceService, "findTask">;
   /** A client's request_quote answers become quote requests in the response's transaction. */
   quotes: Pick<QuotesService, "createRequests">;
@@ -176,6 +179,7 @@ export class SharingService {
     const report = await this.deps.reports.get(reportId);
     const property = await this.propertyOf(report.propertyId);
     const token = newToken();
+    const locale = (await this.deps.customers.findCustomer(property.customerId))?.locale ?? DEFAULT_LOCALE;
     const reportLink = `${origin}/client-report/${token}`;
     let revoked = 0;
     const share = await this.deps.transaction(async (tx) => {
@@ -193,6 +197,7 @@ export class SharingService {
           propertyAddress: addressLine(property),
           recipientName:
             property.clientEmail?.toLowerCase() === clientEmail.toLowerCase() ? property.clientName || null : null,
+          locale,
         };
         await enqueueJob(tx, SHARE_MAIL_TASK, payload);
       }

@@ -4,7 +4,7 @@ import type { Tx } from "../../db/transaction.js";
 import type { MailMessage } from "../mail/mail.schemas.js";
 import type { MailService } from "../mail/index.js";
 import { PLAN_SEEDS } from "../plans/index.js";
-import { mailInvoice } from "../invoices/index.js";
+import { documentLocale, mailInvoice } from "../invoices/index.js";
 import { billingPagePath, signBillingToken } from "./billing-links.js";
 import type { ProviderSubscription } from "./billing-provider.js";
 import type { BusinessIdentity, Subscription } from "./subscriptions.constants.js";
@@ -58,7 +58,11 @@ export class BillingMailer {
     extra: Partial<BillingMailData> = {},
   ): Promise<MailMessage> {
     const { settings } = this;
+    // The customer's language; a receipt or a refund in its invoice's (French when taxed in Quebec, docs/decisions.md#67).
+    const invoice = extra.invoice;
+    const locale = invoice ? documentLocale(sub.customerLocale, invoice.taxProvince) : sub.customerLocale;
     return billingMail(kind, {
+      locale,
       to: sub.customerEmail!,
       name: sub.customerName,
       planName: await this.planName(sub.planType),

@@ -1,4 +1,5 @@
 // Subscriptions (docs/decisions.md#23–27): the shapes every part of the module shares. Zod-free.
+import type { Locale } from "../../i18n/index.js";
 import type { PlanType } from "../plans/plans.schemas.js";
 import type { InvoiceProvider } from "../invoices/invoices.constants.js";
 
@@ -69,6 +70,8 @@ export interface Subscription {
   scheduledPlanAt: string | null;
   customerName: string | null;
   customerEmail: string | null;
+  /** The customer's language (customers.locale): their billing e-mails follow it. */
+  customerLocale?: Locale;
   propertyAddress: string | null;
   cardLast4: string | null;
   lastPaymentError: string | null;

@@ -2,8 +2,10 @@
 // names the plan, states the minimum-term date, and carries the signed billing link and the support contacts.
 // Instants arrive as ISO strings and are shown as dates in the business zone.
 import type { MailMessage } from "../mail/mail.schemas.js";
-import { withCustomerFooter } from "../mail/index.js";
-import { type MailInvoice, billingAmount } from "../invoices/index.js";
+import { DEFAULT_LOCALE, type Translator, formatters, localePath, translator } from "../../i18n/index.js";
+import { type RenderLocale, intlLocale } from "../../i18n/locales.js";
+import { firstOfMonth, withCustomerFooter } from "../mail/index.js";
+import { type MailInvoice, billingAmount, taxLineLabel } from "../invoices/index.js";
 import { BILLING_LINK_DAYS } from "./billing-links.js";
 import { MINIMUM_TERM_MONTHS } from "./subscriptions.constants.js";
 import { escapeHtml } from "../../shared/html.js";
@@ -60,17 +62,20 @@ export interface BillingMailData {
   supportEmail: string;
   supportPhone: string;
   timeZone: string;
+  /** The e-mail's language: the customer's, or a receipt's or refund's document language; English unless given. */
+  locale?: RenderLocale;
 }
 
 /** 'April 30, 2026': an instant as a date in the business zone. */
 // One formatter per zone: making one costs more than the rest of a receipt (thousands per demo renewal).
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
-export function billingDate(iso: string, timeZone: string): string {
-  let format = dateFormats.get(timeZone);
+export function billingDate(iso: string, timeZone: string, locale: RenderLocale = DEFAULT_LOCALE): string {
+  const lang = locale === "fr-CA" ? "fr-CA" : "en-US";
+  let format = dateFormats.get(`${lang}|${timeZone}`);
   if (!format) {
-    format = new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "long", day: "numeric" });
-    dateFormats.set(timeZone, format);
+    format = new Intl.DateTimeFormat(lang, { timeZone, year: "numeric", month: "long", day: "numeric" });
+    dateFormats.set(`${lang}|${timeZone}`, format);
   }
   return format.format(new Date(iso));
 }
@@ -85,104 +90,119 @@ interface Built {
   blocks: Block[];
 }
 
-function build(kind: BillingMailKind, d: BillingMailData): Built {
-  const date = (iso: string) => billingDate(iso, d.timeZone);
+function build(kind: BillingMailKind, d: BillingMailData, t: Translator): Built {
+  const date = (iso: string) => firstOfMonth(t.locale, billingDate(iso, d.timeZone, t.locale));
   const minimumEnd = date(d.minimumTermEndsAt);
-  const plan = `Haven ${d.planName} plan`;
-  const amount = d.amount !== undefined ? billingAmount(d.amount) : null;
-  const periodLine = d.periodStart && d.periodEnd ? `Period: ${date(d.periodStart)} to ${date(d.periodEnd)}` : null;
-  const minimumLine = `Minimum term: ${MINIMUM_TERM_MONTHS} months, ending ${minimumEnd}. You can cancel anytime: before ${minimumEnd} a cancellation takes effect on ${minimumEnd}, afterwards at the end of the paid month.`;
+  const plan = d.planName;
+  const cad = (dollars: number) =>
+    t.locale === "fr-CA"
+      ? t("mail.billing.money", { amount: formatters(t.locale).money(dollars) })
+      : billingAmount(dollars);
+  const amount = d.amount !== undefined ? cad(d.amount) : null;
+  const periodLine =
+    d.periodStart && d.periodEnd
+      ? t("mail.billing.period", { start: date(d.periodStart), end: date(d.periodEnd) })
+      : null;
+  const minimumLine = t("mail.billing.minimum", { months: MINIMUM_TERM_MONTHS, date: minimumEnd });
   const lines = (...items: (string | null | false | undefined)[]) => items.filter(Boolean).join("\n");
-  const money = (c: number) => billingAmount(c / 100);
+  const money = (c: number) => cad(c / 100);
   const inv = d.invoice;
-  const chargesQst = inv?.taxLines.some((t) => t.label.startsWith("QST") && t.amountCents !== 0) ?? false;
+  const chargesQst = inv?.taxLines.some((l) => l.label.startsWith("QST") && l.amountCents !== 0) ?? false;
+  const taxLabel = (line: { label: string }) => taxLineLabel(t, line);
   const invoiceLines = inv
     ? lines(
-        inv.number && `Invoice: ${inv.number}`,
-        `Subtotal: ${money(inv.subtotalCents)}`,
-        ...inv.taxLines.map((t) => `${t.label}: ${money(t.amountCents)}`),
-        `Total: ${money(inv.totalCents)}`,
-        d.registrationNumber && `GST/HST registration: ${d.registrationNumber}`,
-        chargesQst && d.qstNumber && `QST registration: ${d.qstNumber}`,
+        inv.number && t("mail.billing.invoice", { number: inv.number }),
+        t("mail.billing.subtotal", { amount: money(inv.subtotalCents) }),
+        ...inv.taxLines.map((l) => t("mail.billing.taxLine", { label: taxLabel(l), amount: money(l.amountCents) })),
+        t("mail.billing.total", { amount: money(inv.totalCents) }),
+        d.registrationNumber && t("mail.billing.gstHst", { number: d.registrationNumber }),
+        chargesQst && d.qstNumber && t("mail.billing.qst", { number: d.qstNumber }),
       )
     : null;
-  const pdfBlock: Block[] = inv && d.pdfLink ? [{ label: "Your invoice (PDF), on My Home:", link: d.pdfLink }] : [];
+  const pdfBlock: Block[] = inv && d.pdfLink ? [{ label: t("mail.billing.pdf"), link: d.pdfLink }] : [];
+  const seePlan: Block = { label: t("mail.billing.seePlan"), link: d.link };
+  const hasAmount = amount ? "yes" : "no";
 
   switch (kind) {
     case "receipt":
       return {
-        subject: `Your Haven receipt: ${inv ? money(inv.totalCents) : (amount ?? d.planName)}`,
+        subject: t("mail.billing.receipt.subject", { amount: inv ? money(inv.totalCents) : (amount ?? d.planName) }),
         blocks: [
-          `Thank you. We received your payment for the ${plan}.`,
+          t("mail.billing.receipt.thanks", { plan }),
           // A charge of its own says why (the tax of the home's province, docs/decisions.md#57).
           ...(d.reason ? [d.reason] : []),
           lines(
-            !inv && amount && `Amount: ${amount}`,
+            !inv && amount && t("mail.billing.receipt.amount", { amount }),
             periodLine,
-            `Plan: ${d.planName}`,
-            d.cardLast4 && `Card: ending in ${d.cardLast4}`,
+            t("mail.billing.receipt.plan", { plan: d.planName }),
+            d.cardLast4 && t("mail.billing.receipt.card", { last4: d.cardLast4 }),
           ),
           ...(invoiceLines ? [invoiceLines] : []),
           ...pdfBlock,
           minimumLine,
-          { label: "See your invoices, update your card or cancel your plan:", link: d.link },
+          { label: t("mail.billing.receipt.manage"), link: d.link },
         ],
       };
     case "refund": {
       const back = d.refund ? money(d.refund.amountCents) : (amount ?? "");
       return {
-        subject: `Your Haven refund: ${back}`,
+        subject: t("mail.billing.refund.subject", { amount: back }),
         blocks: [
-          `We have refunded ${back} to your card for the ${plan}${inv?.number ? `, invoice ${inv.number}` : ""}. It can take 5 to 10 business days to appear on your statement.`,
+          t("mail.billing.refund.lead", {
+            amount: back,
+            plan,
+            hasInvoice: inv?.number ? "yes" : "no",
+            number: inv?.number ?? "",
+          }),
           lines(
-            d.refund?.number && `Credit note: ${d.refund.number}`,
-            d.refund && `Refunded: ${back}`,
-            ...(d.refund?.taxLines ?? []).map((t) => `of which ${t.label}: ${money(t.amountCents)}`),
-            d.reason && `Reason: ${d.reason}`,
-            inv && `Invoice total: ${money(inv.totalCents)}`,
-            d.registrationNumber && `GST/HST registration: ${d.registrationNumber}`,
-            chargesQst && d.qstNumber && `QST registration: ${d.qstNumber}`,
+            d.refund?.number && t("mail.billing.refund.creditNote", { number: d.refund.number }),
+            d.refund && t("mail.billing.refund.refunded", { amount: back }),
+            ...(d.refund?.taxLines ?? []).map((l) =>
+              t("mail.billing.refund.ofWhich", { label: taxLabel(l), amount: money(l.amountCents) }),
+            ),
+            d.reason && t("mail.billing.refund.reason", { reason: d.reason }),
+            inv && t("mail.billing.refund.invoiceTotal", { amount: money(inv.totalCents) }),
+            d.registrationNumber && t("mail.billing.gstHst", { number: d.registrationNumber }),
+            chargesQst && d.qstNumber && t("mail.billing.qst", { number: d.qstNumber }),
           ),
           ...pdfBlock,
-          { label: "See your plan and invoices:", link: d.link },
+          seePlan,
           minimumLine,
         ],
       };
     }
     case "payment_failed":
       return {
-        subject: "Your Haven payment failed: please update your card",
+        subject: t("mail.billing.failed.subject"),
         blocks: [
-          `We could not take your payment${amount ? ` of ${amount}` : ""} for the ${plan}.`,
-          lines(`Reason: ${d.reason ?? "The card was declined."}`, periodLine),
-          "Please update your card. We try the payment again once it is updated. Until the payment goes through, the visits your plan schedules are on hold.",
-          ...(d.endsAt ? [`If this invoice is still unpaid on ${date(d.endsAt)}, your plan ends on that date.`] : []),
-          { label: "Update your card:", link: d.link },
+          t("mail.billing.failed.lead", { hasAmount, amount: amount ?? "", plan }),
+          lines(t("mail.billing.failed.reason", { reason: d.reason ?? t("mail.billing.failed.declined") }), periodLine),
+          t("mail.billing.failed.update"),
+          ...(d.endsAt ? [t("mail.billing.failed.endsAt", { date: date(d.endsAt) })] : []),
+          { label: t("mail.billing.updateCard"), link: d.link },
           minimumLine,
         ],
       };
     case "card_update":
       // Sent by the office (docs/decisions.md#62): the billing page's card form pays the open invoice once updated.
       return {
-        subject: "Update the card for your Haven plan",
+        subject: t("mail.billing.cardUpdate.subject"),
         blocks: [
-          `Please update the card we charge for the ${plan}${amount ? `: ${amount} is owed now` : ""}. Once it is updated, the open invoice is paid with it and the visits your plan schedules go ahead.`,
-          { label: "Update your card:", link: `${d.link}/card` },
-          { label: "See your plan and invoices:", link: d.link },
+          t("mail.billing.cardUpdate.lead", { hasAmount, amount: amount ?? "", plan }),
+          { label: t("mail.billing.updateCard"), link: `${d.link}/card` },
+          seePlan,
           minimumLine,
         ],
       };
     case "payment_action_required":
       return {
-        subject: "Your bank asks you to confirm your Haven payment",
+        subject: t("mail.billing.action.subject"),
         blocks: [
-          `Your bank needs you to confirm the payment${amount ? ` of ${amount}` : ""} for the ${plan} (3-D Secure).`,
+          t("mail.billing.action.lead", { hasAmount, amount: amount ?? "", plan }),
           ...(periodLine ? [periodLine] : []),
-          ...(d.hostedInvoiceUrl
-            ? [{ label: "Confirm the payment on this secure page:", link: d.hostedInvoiceUrl }]
-            : []),
-          "Until it is confirmed, the visits your plan schedules are on hold.",
-          { label: "See your plan and invoices:", link: d.link },
+          ...(d.hostedInvoiceUrl ? [{ label: t("mail.billing.action.confirm"), link: d.hostedInvoiceUrl }] : []),
+          t("mail.billing.action.onHold"),
+          seePlan,
           minimumLine,
         ],
       };
@@ -193,60 +213,71 @@ function build(kind: BillingMailKind, d: BillingMailData): Built {
         d.cancelAt !== undefined &&
         new Date(d.cancelAt).getTime() === new Date(d.minimumTermEndsAt).getTime();
       return {
-        subject: `Your Haven plan cancellation is scheduled for ${endsAt}`,
+        subject: t("mail.billing.cancelScheduled.subject", { date: endsAt }),
         blocks: [
-          `Your ${plan} will end on ${endsAt}${atMinimum ? `, when the ${MINIMUM_TERM_MONTHS}-month minimum term ends` : ", at the end of the paid month"}.`,
-          `Your plan and its services continue until then, and nothing is charged after ${endsAt}.`,
-          `Changed your mind? You can undo the cancellation until ${endsAt}.`,
-          { label: "Undo the cancellation or see your plan:", link: d.link },
+          t("mail.billing.cancelScheduled.lead", {
+            plan,
+            date: endsAt,
+            atMinimum: atMinimum ? "yes" : "no",
+            months: MINIMUM_TERM_MONTHS,
+          }),
+          t("mail.billing.cancelScheduled.until", { date: endsAt }),
+          t("mail.billing.cancelScheduled.undo", { date: endsAt }),
+          { label: t("mail.billing.cancelScheduled.link"), link: d.link },
           minimumLine,
         ],
       };
     }
     case "cancel_undone":
       return {
-        subject: `Your Haven ${d.planName} plan continues: the cancellation is undone`,
+        subject: t("mail.billing.cancelUndone.subject", { plan: d.planName }),
         blocks: [
-          `The cancellation of your ${plan} is undone: your plan and its services continue, and it is billed monthly as before.`,
-          lines(`Plan: ${d.planName}`, amount && `Monthly price: ${amount} plus tax`, periodLine),
-          "Did you not ask for this? Reply to this e-mail and we will set it right.",
-          { label: "See your plan and invoices:", link: d.link },
+          t("mail.billing.cancelUndone.lead", { plan }),
+          lines(
+            t("mail.billing.receipt.plan", { plan: d.planName }),
+            amount && t("mail.billing.cancelUndone.price", { amount }),
+            periodLine,
+          ),
+          t("mail.billing.cancelUndone.notYou"),
+          seePlan,
           minimumLine,
         ],
       };
     case "canceled": {
       const endedAt = d.effectiveAt ?? d.cancelAt ?? null;
+      const ended = { plan, hasDate: endedAt ? "yes" : "no", date: endedAt ? date(endedAt) : "" };
       // Stripe's retries ended with "mark unpaid": the plan stops, and paying its open invoice brings it back.
       if (d.unpaid)
         return {
-          subject: "Your Haven plan is stopped: its invoice is unpaid",
+          subject: t("mail.billing.unpaid.subject"),
           blocks: [
-            `We could not collect the last invoice of your ${plan}, so the plan is stopped${endedAt ? ` since ${date(endedAt)}` : ""} and the visits it scheduled are cancelled. Nothing more will be charged.`,
-            "To start it again, update your card: the open invoice is paid with it and your plan continues.",
-            { label: "Update your card:", link: d.link },
+            t("mail.billing.unpaid.lead", ended),
+            t("mail.billing.unpaid.restart"),
+            { label: t("mail.billing.updateCard"), link: d.link },
             minimumLine,
           ],
         };
+      const pricing = new URL(localePath("/pricing", intlLocale(t.locale)), d.link).href;
       return {
-        subject: "Your Haven plan has ended",
+        subject: t("mail.billing.ended.subject"),
         blocks: [
-          `Your ${plan} has ended${endedAt ? ` on ${date(endedAt)}` : ""}. Nothing more will be charged, and the visits it scheduled are cancelled.`,
-          `You can subscribe again anytime at ${new URL("/pricing", d.link).href}.`,
-          { label: "Your invoices stay available here:", link: d.link },
+          t("mail.billing.ended.lead", ended),
+          t("mail.billing.ended.again", { url: pricing }),
+          { label: t("mail.billing.ended.invoices"), link: d.link },
           minimumLine,
         ],
       };
     }
     case "plan_changed": {
-      const from = d.fromPlanName ?? "your previous plan";
+      const from = d.fromPlanName ?? t("mail.billing.changed.previous");
       const to = d.toPlanName ?? d.planName;
       const when = d.effectiveAt ? date(d.effectiveAt) : null;
       return {
-        subject: `Your Haven plan changes from ${from} to ${to}`,
+        subject: t("mail.billing.changed.subject", { from, to }),
         blocks: [
-          `Your Haven plan changes from ${from} to ${to}${when ? ` on ${when}` : ""}.`,
-          "Moving up applies at once, with the rest of the month charged at the difference; moving down applies from your next billing date.",
-          { label: "See your plan and invoices:", link: d.link },
+          t("mail.billing.changed.lead", { from, to, hasDate: when ? "yes" : "no", date: when ?? "" }),
+          t("mail.billing.changed.how"),
+          seePlan,
           minimumLine,
         ],
       };
@@ -254,14 +285,28 @@ function build(kind: BillingMailKind, d: BillingMailData): Built {
   }
 }
 
+/** The page at a billing link (/billing/…, My Home's invoice PDF) in the e-mail's language (docs/decisions.md#65). */
+function linkIn(link: string | undefined, locale: RenderLocale): string | undefined {
+  if (!link) return link;
+  const url = new URL(link);
+  return `${url.origin}${localePath(`${url.pathname}${url.search}`, intlLocale(locale))}`;
+}
+
+/**
+ * A billing e-mail in the customer's language (`data.locale`); a receipt or a refund names an invoice, and follows
+ * the invoice's document language (French when taxed in Quebec, docs/decisions.md#67).
+ */
 export function billingMail(kind: BillingMailKind, data: BillingMailData): MailMessage {
-  const { subject, blocks } = build(kind, data);
+  const locale = data.locale ?? DEFAULT_LOCALE;
+  const t = translator(locale);
+  const d = { ...data, link: linkIn(data.link, locale)!, pdfLink: linkIn(data.pdfLink, locale) };
+  const { subject, blocks } = build(kind, d, t);
   const all: Block[] = [
-    `Hello ${data.name?.trim() || "there"},`,
+    t("mail.billing.hello", { named: data.name?.trim() ? "yes" : "no", name: data.name?.trim() ?? "" }),
     ...blocks,
-    `The link above works for ${BILLING_LINK_DAYS} days; each new billing e-mail brings a fresh one.`,
-    `Questions? Write to ${data.supportEmail} or call ${data.supportPhone}.`,
-    "Haven",
+    t("mail.billing.linkDays", { days: BILLING_LINK_DAYS }),
+    t("mail.billing.questions", { email: data.supportEmail, phone: data.supportPhone }),
+    t("mail.signature"),
   ];
   const text = all.map((b) => (typeof b === "string" ? b : `${b.label}\n${b.link}`)).join("\n\n");
   const html = all
@@ -275,5 +320,6 @@ export function billingMail(kind: BillingMailKind, data: BillingMailData): MailM
   return withCustomerFooter(
     { to: data.to, subject, text: `${text}\n`, html, attachments: [] },
     new URL(data.link).origin,
+    locale,
   );
 }

@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { DEFAULT_LOCALE, isLocale } from "../../i18n/index.js";
 import type { Tx } from "../../db/transaction.js";
 import type { PlanType } from "../plans/plans.schemas.js";
 import type { ProviderSubscription } from "./billing-provider.js";
@@ -50,6 +51,7 @@ export const toSubscription = (row: Row): ProviderSubscription => ({
   scheduledPlanAt: iso(row.scheduled_plan_at),
   customerName: ((row.customer_name ?? row.payer_name) as string | null) ?? null,
   customerEmail: ((row.customer_email ?? row.payer_email) as string | null) ?? null,
+  customerLocale: isLocale(row.customer_locale) ? row.customer_locale : DEFAULT_LOCALE,
   propertyAddress: (row.property_address as string | null) ?? null,
   cardLast4: (row.card_last4 as string | null) ?? null,
   lastPaymentError: (row.last_payment_error as string | null) ?? null,
@@ -102,6 +104,7 @@ export class SubscriptionsRepository {
         "s.*",
         "c.name as customer_name",
         "c.email as customer_email",
+        "c.locale as customer_locale",
         db.raw("concat_ws(', ', p.address, p.city) as property_address"),
       );
   }

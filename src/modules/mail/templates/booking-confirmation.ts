@@ -2,7 +2,9 @@ import { createEvent } from "ics";
 import type { MailMessage } from "../mail.schemas.js";
 import { withCustomerFooter } from "../customer-footer.js";
 import { escapeHtml } from "../../../shared/html.js";
-import { visitLengthSentence } from "../../../shared/visit-length.js";
+import type { Translator } from "../../../i18n/index.js";
+import type { RenderLocale } from "../../../i18n/locales.js";
+import { mailText, visitSentence } from "../mail-text.js";
 
 export interface BookingConfirmationDetails {
   bookingId: number;
@@ -27,9 +29,11 @@ export interface BookingConfirmationDetails {
   supportPhone: string;
   /** PUBLIC_URL, for the My Home line. */
   publicUrl?: string;
+  /** The customer's language (customers.locale); English unless given. */
+  locale?: RenderLocale;
 }
 
-function calendarFile(d: BookingConfirmationDetails): string {
+function calendarFile(d: BookingConfirmationDetails, t: Translator): string {
   const { error, value } = createEvent({
     uid: `booking-${d.bookingId}@havenhomehealth.ca`,
     productId: "haven/bookings",
@@ -37,8 +41,11 @@ function calendarFile(d: BookingConfirmationDetails): string {
     startInputType: "utc",
     startOutputType: "utc",
     duration: { minutes: d.minutes },
-    title: "Haven home inspection",
-    description: `Your Haven 114-point home inspection. Time: ${d.timeLabel}. ${visitLengthSentence(d.inspectionMinutes ?? d.minutes)} Your inspector will contact you 24 hours before.`,
+    title: t("mail.booking.ics.title"),
+    description: t("mail.booking.ics.description", {
+      time: d.timeLabel,
+      visitLength: visitSentence(t, d.inspectionMinutes ?? d.minutes),
+    }),
     location: d.location,
     status: "CONFIRMED",
     busyStatus: "BUSY",
@@ -48,47 +55,52 @@ function calendarFile(d: BookingConfirmationDetails): string {
   return value;
 }
 
-/** The booking confirmation e-mail: date, time, address and access notes, with an .ics invitation. */
+/**
+ * The booking confirmation e-mail: date, time, address and access notes, with an .ics invitation, in the
+ * customer's language (the labels arrive in it: bookings' booking-mail.ts).
+ */
 export function bookingConfirmationEmail(d: BookingConfirmationDetails): MailMessage {
+  const { t } = mailText(d.locale);
   const access = [
-    d.accessLabel && `Access: ${d.accessLabel}`,
-    d.hasAccessCode && "Access code: on file (we never send codes by e-mail)",
-    d.accessInstructions && `Access instructions: ${d.accessInstructions}`,
+    d.accessLabel && t("mail.booking.access", { access: d.accessLabel }),
+    d.hasAccessCode && t("mail.booking.accessCode"),
+    d.accessInstructions && t("mail.booking.accessInstructions", { instructions: d.accessInstructions }),
   ].filter(Boolean) as string[];
   const lines = [
-    `Hello ${d.name},`,
+    t("mail.greeting", { name: d.name }),
     "",
-    "Your Haven inspection is booked.",
+    t("mail.booking.booked"),
     "",
-    `Date: ${d.dateLabel}`,
-    `Time: ${d.timeLabel}`,
-    `Address: ${d.location}`,
+    t("mail.booking.date", { date: d.dateLabel }),
+    t("mail.booking.time", { time: d.timeLabel }),
+    t("mail.booking.address", { address: d.location }),
     ...access,
-    ...(d.specialRequests ? [`Special requests: ${d.specialRequests}`] : []),
+    ...(d.specialRequests ? [t("mail.booking.specialRequests", { requests: d.specialRequests })] : []),
     "",
-    `What happens next: your assigned inspector contacts you 24 hours before the visit, and your report arrives within 24 hours.`,
-    visitLengthSentence(d.inspectionMinutes ?? d.minutes),
+    t("mail.booking.next"),
+    visitSentence(t, d.inspectionMinutes ?? d.minutes),
     "",
-    `Questions? Reply to ${d.supportEmail} or call ${d.supportPhone}.`,
+    t("mail.booking.questions", { email: d.supportEmail, phone: d.supportPhone }),
     "",
-    "Haven",
+    t("mail.signature"),
   ];
   const html = `<p>${lines.map((l) => escapeHtml(l)).join("<br>\n")}</p>`;
   return withCustomerFooter(
     {
       template: "booking-confirmation",
       to: d.to,
-      subject: `Your Haven inspection is booked for ${d.dateLabel}`,
+      subject: t("mail.booking.subject", { date: d.dateLabel }),
       text: lines.join("\n"),
       html,
       attachments: [
         {
           filename: "haven-inspection.ics",
-          content: calendarFile(d),
+          content: calendarFile(d, t),
           contentType: "text/calendar; charset=utf-8; method=PUBLISH",
         },
       ],
     },
     d.publicUrl,
+    d.locale,
   );
 }

@@ -2,6 +2,9 @@ import { createEvent } from "ics";
 import { escapeHtml } from "../../../shared/html.js";
 import { withCustomerFooter } from "../customer-footer.js";
 import type { MailMessage } from "../mail.schemas.js";
+import type { Translator } from "../../../i18n/index.js";
+import type { RenderLocale } from "../../../i18n/locales.js";
+import { mailText } from "../mail-text.js";
 
 export interface BookingRescheduledDetails {
   bookingId: number;
@@ -20,13 +23,15 @@ export interface BookingRescheduledDetails {
   supportEmail: string;
   supportPhone: string;
   publicUrl?: string;
+  /** The customer's language (customers.locale); English unless given. */
+  locale?: RenderLocale;
 }
 
 /**
  * The same event as the confirmation's (same UID) with a later SEQUENCE, so a calendar app moves the visit it
  * already holds instead of adding a second one (RFC 5545 §3.8.7.4).
  */
-function movedEvent(d: BookingRescheduledDetails): string {
+function movedEvent(d: BookingRescheduledDetails, t: Translator): string {
   const { error, value } = createEvent({
     uid: `booking-${d.bookingId}@havenhomehealth.ca`,
     productId: "haven/bookings",
@@ -35,8 +40,8 @@ function movedEvent(d: BookingRescheduledDetails): string {
     startInputType: "utc",
     startOutputType: "utc",
     duration: { minutes: d.minutes },
-    title: "Haven home inspection (rescheduled)",
-    description: `Your Haven inspection, moved to ${d.dateLabel}, ${d.timeLabel}.`,
+    title: t("mail.rescheduled.ics.title"),
+    description: t("mail.rescheduled.ics.description", { date: d.dateLabel, time: d.timeLabel }),
     location: d.location,
     status: "CONFIRMED",
     busyStatus: "BUSY",
@@ -47,41 +52,43 @@ function movedEvent(d: BookingRescheduledDetails): string {
 }
 
 /**
- * A moved inspection (staff or the homeowner moved it): what it was and what it is now. It carries no notes:
- * the booking's notes are the office's (who moved it, from where), not the customer's.
+ * A moved inspection (staff or the homeowner moved it): what it was and what it is now, in the customer's language.
+ * It carries no notes: the booking's notes are the office's (who moved it, from where), not the customer's.
  */
 export function bookingRescheduledEmail(d: BookingRescheduledDetails): MailMessage {
+  const { t } = mailText(d.locale);
   const lines = [
-    `Hello ${d.name},`,
+    t("mail.greeting", { name: d.name }),
     "",
-    "Your Haven inspection has been rescheduled.",
+    t("mail.rescheduled.lead"),
     "",
-    `New date: ${d.dateLabel}`,
-    `New time: ${d.timeLabel}`,
-    `Was: ${d.was.dateLabel}, ${d.was.timeLabel}`,
-    `Address: ${d.location}`,
+    t("mail.rescheduled.newDate", { date: d.dateLabel }),
+    t("mail.rescheduled.newTime", { time: d.timeLabel }),
+    t("mail.rescheduled.was", { date: d.was.dateLabel, time: d.was.timeLabel }),
+    t("mail.booking.address", { address: d.location }),
     "",
-    "The attached calendar file replaces the earlier one. Your inspector contacts you 24 hours before the visit.",
+    t("mail.rescheduled.replaces"),
     "",
-    `Questions, or does this time not suit you? Reply to this e-mail or call ${d.supportPhone}.`,
+    t("mail.rescheduled.questions", { phone: d.supportPhone }),
     "",
-    "Haven",
+    t("mail.signature"),
   ];
   return withCustomerFooter(
     {
       template: "booking-rescheduled",
       to: d.to,
-      subject: `Your Haven inspection is rescheduled to ${d.dateLabel}`,
+      subject: t("mail.rescheduled.subject", { date: d.dateLabel }),
       text: lines.join("\n"),
       html: `<p>${lines.map((l) => escapeHtml(l)).join("<br>\n")}</p>`,
       attachments: [
         {
           filename: "haven-inspection.ics",
-          content: movedEvent(d),
+          content: movedEvent(d, t),
           contentType: "text/calendar; charset=utf-8; method=PUBLISH",
         },
       ],
     },
     d.publicUrl,
+    d.locale,
   );
 }

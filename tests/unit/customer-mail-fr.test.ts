@@ -1,0 +1,235 @@
+// Customer e-mails in the customer's language (docs/decisions.md#65): each rendered in French (its subject and a
+// sentence), and once in the pseudo locale, where every word must come from the catalogue.
+import { describe, expect, it } from "vitest";
+import type { RenderLocale } from "../../src/i18n/locales.js";
+import { bookingConfirmationEmail, bookingRescheduledEmail } from "../../src/modules/mail/index.js";
+import type { MailMessage } from "../../src/modules/mail/mail.schemas.js";
+import { accessMethodText, mailText, slotText } from "../../src/modules/mail/mail-text.js";
+import {
+  type BillingMailData,
+  type BillingMailKind,
+  billingMail,
+} from "../../src/modules/subscriptions/subscriptions.mail.js";
+import { signInEmail } from "../../src/modules/my-home/home-mail.js";
+import { reportSharedEmail } from "../../src/modules/sharing/sharing.mail.js";
+import { expectAllMarked } from "../support/pseudo-documents.js";
+
+const contact = { supportEmail: "support@havenhomehealth.ca", supportPhone: "(613) 555-0142" };
+const person = { to: "camille@example.com", name: "Camille Tremblay" };
+const location = "12 rue Laurier, Gatineau, QC J8X 3V7";
+const publicUrl = "https://haven.example.com";
+
+type Mails = Record<string, MailMessage> & Record<"confirmation" | "rescheduled" | "signIn" | "shared", MailMessage>;
+
+function mails(locale: RenderLocale): Mails {
+  const { t, f } = mailText(locale, "America/Toronto");
+  return {
+    confirmation: bookingConfirmationEmail({
+      ...person,
+      ...contact,
+      bookingId: 9,
+      dateLabel: f.longDate("2026-12-01"),
+      timeLabel: slotText(t, "morning"),
+      location,
+      accessLabel: accessMethodText(t, "lockbox"),
+      accessInstructions: "Side door",
+      hasAccessCode: true,
+      specialRequests: null,
+      start: new Date("2026-12-01T13:00:00Z"),
+      minutes: 240,
+      inspectionMinutes: 180,
+      publicUrl,
+      locale,
+    }),
+    rescheduled: bookingRescheduledEmail({
+      ...person,
+      ...contact,
+      bookingId: 9,
+      was: { dateLabel: f.longDate("2026-12-01"), timeLabel: slotText(t, "morning") },
+      dateLabel: f.longDate("2026-12-03"),
+      timeLabel: slotText(t, "2:30 PM"),
+      location,
+      start: new Date("2026-12-03T19:30:00Z"),
+      minutes: 180,
+      sequence: 1,
+      publicUrl,
+      locale,
+    }),
+    signIn: signInEmail({
+      to: person.to,
+      url: `${publicUrl}/my-home/sign-in/abc123`,
+      code: "482913",
+      publicUrl,
+      supportEmail: contact.supportEmail,
+      locale,
+    }),
+    shared: reportSharedEmail(
+      {
+        to: person.to,
+        link: `${publicUrl}/client-report/tok123`,
+        propertyAddress: location,
+        recipientName: person.name,
+        expiresAt: "2026-12-29T12:00:00.000Z",
+        supportEmail: contact.supportEmail,
+        locale,
+      },
+      Buffer.from("%PDF"),
+    ),
+    ...billingMails(locale),
+  };
+}
+
+const BILLING_KINDS: BillingMailKind[] = [
+  "receipt",
+  "refund",
+  "payment_failed",
+  "payment_action_required",
+  "card_update",
+  "cancel_scheduled",
+  "cancel_undone",
+  "canceled",
+  "plan_changed",
+];
+
+/** Every billing e-mail of a Gatineau customer's plan, with a Quebec invoice (GST and QST). */
+function billingMails(locale: RenderLocale): Record<string, MailMessage> {
+  const data: BillingMailData = {
+    to: person.to,
+    name: person.name,
+    planName: "Standard",
+    amount: 370,
+    periodStart: "2026-12-01T05:00:00.000Z",
+    periodEnd: "2027-01-01T05:00:00.000Z",
+    minimumTermEndsAt: "2027-04-30T04:00:00.000Z",
+    cancelAt: "2027-04-30T04:00:00.000Z",
+    effectiveAt: "2026-12-15T05:00:00.000Z",
+    fromPlanName: "Essential",
+    toPlanName: "Standard",
+    endsAt: "2026-12-20T05:00:00.000Z",
+    cardLast4: "4242",
+    hostedInvoiceUrl: "https://invoice.stripe.com/i/abc",
+    invoice: {
+      id: 7,
+      number: "HAV-2026-000042",
+      subtotalCents: 37000,
+      taxLines: [
+        { label: "GST 5%", amountCents: 1850 },
+        { label: "QST 9.975%", amountCents: 3691 },
+      ],
+      totalCents: 42541,
+      taxProvince: "QC",
+    },
+    pdfLink: `${publicUrl}/my-home/plan/invoices/7/pdf`,
+    registrationNumber: "123456789 RT0001",
+    qstNumber: "1234567890 TQ0001",
+    refund: { amountCents: 10000, taxLines: [{ label: "QST 9.975%", amountCents: 868 }], number: "HAV-CN-2026-000003" },
+    link: `${publicUrl}/billing/7.1790000000.abc`,
+    ...contact,
+    timeZone: "America/Toronto",
+    locale,
+  };
+  return Object.fromEntries(BILLING_KINDS.map((kind) => [`billing ${kind}`, billingMail(kind, data)]));
+}
+
+const icsOf = (mail: MailMessage) => String(mail.attachments?.[0]?.content ?? "").replace(/\r?\n[ \t]/g, "");
+
+describe("customer e-mails in French", () => {
+  const fr = mails("fr-CA");
+  const nbsp = (s: string) => s.replace(/\u00a0/g, " ");
+
+  it("the booking confirmation: subject, date, window, visit length, .ics and a French My Home link", () => {
+    const mail = fr.confirmation;
+    expect(nbsp(mail.subject)).toBe("Votre inspection Haven est réservée pour le mardi 1er décembre 2026");
+    const text = nbsp(mail.text);
+    expect(text).toContain("Bonjour Camille Tremblay,");
+    expect(text).toContain("Heure : Matin (de 8 h à 12 h)");
+    expect(text).toContain("Accès : Accès par boîte à clé");
+    expect(text).toContain("Prévoyez être à la maison pendant toute la visite, environ 3 heures :");
+    expect(text).toContain("Ma maison : https://haven.example.com/fr/my-home");
+    expect(mail.html).toContain('href="https://haven.example.com/fr/my-home"');
+    expect(nbsp(icsOf(mail))).toContain("SUMMARY:Inspection résidentielle Haven");
+    expect(nbsp(icsOf(mail))).toContain("Votre inspection résidentielle Haven en 114 points");
+  });
+
+  it("the rescheduled inspection: subject, the new time in French and the .ics", () => {
+    const mail = fr.rescheduled;
+    expect(nbsp(mail.subject)).toBe("Votre inspection Haven est reportée au jeudi 3 décembre 2026");
+    expect(nbsp(mail.text)).toContain("Nouvelle heure : 14 h 30");
+    expect(nbsp(mail.text)).toContain("Auparavant : mardi 1er décembre 2026, Matin (de 8 h à 12 h)");
+    expect(nbsp(icsOf(mail))).toContain("SUMMARY:Inspection résidentielle Haven (reportée)");
+  });
+
+  it("the sign-in e-mail: its link opens the French sign-in page", () => {
+    const mail = fr.signIn;
+    expect(mail.subject).toBe("Votre lien et votre code de connexion Haven");
+    expect(nbsp(mail.text)).toContain("Ou entrez ce code sur la page de connexion : 482913");
+    expect(mail.text).toContain("https://haven.example.com/fr/my-home/sign-in/abc123");
+    expect(mail.html).toContain('<strong style="font-size:1.25em;letter-spacing:0.15em">482913</strong>');
+  });
+
+  it("the report-ready e-mail: subject, expiry in French and the French report page", () => {
+    const mail = fr.shared;
+    expect(mail.subject).toBe("Votre Rapport santé Haven est prêt");
+    expect(mail.text).toContain("jusqu'au 29 décembre 2026.");
+    expect(mail.text).toContain("https://haven.example.com/fr/client-report/tok123");
+  });
+
+  it("a Gatineau receipt: TPS and TVQ, both registration numbers, French amounts and links", () => {
+    const mail = fr["billing receipt"]!;
+    expect(nbsp(mail.subject)).toBe("Votre reçu Haven : 425,41 $ CA");
+    const text = nbsp(mail.text);
+    expect(text).toContain("Merci. Nous avons reçu votre paiement pour le forfait Haven Standard.");
+    expect(text).toContain("Période : du 1er décembre 2026 au 1er janvier 2027");
+    expect(text).toContain("TPS 5 % : 18,50 $ CA");
+    expect(text).toContain("TVQ 9,975 % : 36,91 $ CA");
+    expect(text).toContain("Nº d'inscription à la TPS/TVH : 123456789 RT0001");
+    expect(text).toContain("Nº d'inscription à la TVQ : 1234567890 TQ0001");
+    expect(text).toContain("https://haven.example.com/fr/billing/7.1790000000.abc");
+    expect(text).toContain("https://haven.example.com/fr/my-home/plan/invoices/7/pdf");
+    expect(nbsp(fr["billing refund"]!.text)).toContain("Note de crédit : HAV-CN-2026-000003");
+    expect(nbsp(fr["billing payment_failed"]!.subject)).toBe(
+      "Votre paiement Haven a été refusé : veuillez mettre à jour votre carte",
+    );
+    expect(fr["billing canceled"]!.text).toContain("https://haven.example.com/fr/pricing");
+  });
+
+  it("in English they keep the spec's words", () => {
+    const en = mails("en-CA");
+    expect(en.confirmation.subject).toBe("Your Haven inspection is booked for Tuesday, December 1, 2026");
+    expect(en.confirmation.text).toContain("Time: Morning (8:00 AM - 12:00 PM)");
+    expect(en.confirmation.text).toContain("Access: Lockbox access");
+    expect(en.confirmation.text).toContain(
+      "Plan to be home for the whole visit, about 3 hours: the inspection itself takes about 60 minutes",
+    );
+    expect(en.confirmation.text).toContain("My Home: https://haven.example.com/my-home");
+    expect(en.signIn.text).toContain("https://haven.example.com/my-home/sign-in/abc123");
+    expect(en.shared.text).toContain("until December 29, 2026.");
+    expect(en["billing receipt"]!.subject).toBe("Your Haven receipt: $425.41 CAD");
+    expect(en["billing receipt"]!.text).toContain("QST 9.975%: $36.91 CAD");
+  });
+
+  it("pseudo-locale: every word of every e-mail and .ics comes from the catalogue", () => {
+    const data = [
+      person.name,
+      person.to,
+      location,
+      "Side door",
+      contact.supportEmail,
+      publicUrl,
+      "havenhomehealth.ca",
+      "haven/bookings",
+      "123456789 RT0001",
+      "1234567890 TQ0001",
+      "HAV-CN-2026-000003",
+      "HAV-2026-000042",
+    ];
+    for (const [name, mail] of Object.entries(mails("en-XA"))) {
+      expectAllMarked(mail.subject, data, `${name} subject`);
+      for (const line of mail.text.split("\n")) expectAllMarked(line.replace(/https?:\/\/[^\s⟧]+/g, ""), data, name);
+      const ics = icsOf(mail);
+      for (const field of ["SUMMARY", "DESCRIPTION"])
+        for (const value of ics.match(new RegExp(`^${field}:(.*)$`, "gm")) ?? [])
+          expectAllMarked(value.slice(field.length + 1).replace(/\\[,;n]/g, " "), data, `${name} .ics`);
+    }
+  });
+});
