@@ -123,6 +123,26 @@ describe("marketing pages", () => {
     await page.context().close();
   });
 
+  it("a browser that prefers French is offered the French page in one dismissible line, never redirected", async () => {
+    const page = await site.newPage(PHONE, { reducedMotion: "reduce", locale: "fr-CA" });
+    await page.goto(url("/pricing?x=1"));
+    expect(page.url()).toBe(url("/pricing?x=1"));
+    const line = page.locator("[data-lang-suggest]");
+    expect(await line.isVisible()).toBe(true);
+    expect(await line.getAttribute("lang")).toBe("fr-CA");
+    expect(await line.getByRole("link").getAttribute("href")).toBe("/fr/pricing?x=1");
+    await line.getByRole("button", { name: "Fermer" }).click();
+    expect(await line.isVisible()).toBe(false);
+    await page.reload();
+    expect(await page.locator("[data-lang-suggest]").isVisible()).toBe(false);
+    await page.context().close();
+    // An English-speaking browser never sees it.
+    const english = await newPage(PHONE);
+    await english.goto(url("/pricing"));
+    expect(await english.locator("[data-lang-suggest]").isVisible()).toBe(false);
+    await english.context().close();
+  });
+
   it("health report: dial, comparison, 16 categories, bands, recommendations, HVAC, flagged issue, report example", async () => {
     const page = await newPage();
     await page.goto(url("/"));
