@@ -102,6 +102,13 @@ describe("PATCH /api/properties/{id}", () => {
     });
     const found = await staff.get("/api/properties").query({ q: "6135550199" }).expect(200);
     expect(found.body.map((p: Property) => p.id).sort()).toEqual([property.id, sibling.id].sort());
+
+    // The spec's Property names them clientName, clientEmail and clientPhone: those are the same fields.
+    const spec = await staff
+      .patch(`/api/properties/${property.id}`)
+      .send({ clientName: "Avery Gagnon-Roy", clientPhone: "(613) 555-0123" })
+      .expect(200);
+    expect(spec.body).toMatchObject({ clientName: "Avery Gagnon-Roy", clientPhone: "(613) 555-0123" });
   });
 
   it("names every invalid field and writes nothing", async () => {

@@ -218,6 +218,13 @@ const intakeShape = intakePropertyObject.shape;
 const clearable = <K extends (typeof CLEARABLE)[number]>(key: K) =>
   z.preprocess((v) => (v === "" ? null : v), intakeShape[key].nullable()).optional();
 
+/** The spec's Property names the customer's fields clientName, clientEmail and clientPhone: the edit takes either. */
+const withSpecClientNames = (value: unknown) => {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return value;
+  const { clientName, clientEmail, clientPhone, ...rest } = value as Record<string, unknown>;
+  return { ...rest, name: rest.name ?? clientName, email: rest.email ?? clientEmail, phone: rest.phone ?? clientPhone };
+};
+
 const propertyEditObject = z.object({
   ...intakePropertyObject.partial().shape,
   bedrooms: clearable("bedrooms"),
@@ -244,7 +251,7 @@ const propertyEditObject = z.object({
  * property's columns and the customer's. A field it does not know is a 400, not dropped (docs/decisions.md#65).
  */
 export const propertyEditSchema = z.preprocess(
-  withSpecAddressNames,
+  (value) => withSpecAddressNames(withSpecClientNames(value)),
   propertyEditObject
     .strict()
     .superRefine((p, ctx) => {
