@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useRef, useState } from "react";
 import type { OnboardingOptions } from "../../src/modules/onboarding/onboarding.constants";
 import { focusField } from "../bookings/form-parts";
 import { newIdempotencyKey } from "../ui/api";
+import { type Locale, intlLocale } from "../../src/i18n/locales";
 import { type IslandMessages, islandTranslator } from "../ui/i18n";
 import { Complete, Processing, type Result, Splash } from "./phases";
 import { EMPTY, type Errors, type Key, STEPS, StepFields, type Values, problemsOf } from "./steps";
@@ -26,7 +27,7 @@ const AUTO_SUBMIT_PAUSE = 1200;
  * Sends the answers (one key per wizard: a retry after a lost answer creates nothing twice). A refusal is
  * alerted, its fields' messages kept, and the values it failed with remembered; success completes after a pause.
  */
-function useSubmission(values: Values, onPhase: (phase: Phase) => void) {
+function useSubmission(values: Values, locale: Locale, onPhase: (phase: Phase) => void) {
   const [submitting, setSubmitting] = useState(false);
   const [failedWith, setFailedWith] = useState<string | null>(null);
   const [result, setResult] = useState<Result | null>(null);
@@ -49,7 +50,8 @@ function useSubmission(values: Values, onPhase: (phase: Phase) => void) {
           Accept: "application/json",
           "Idempotency-Key": submissionKey.current,
         },
-        body: JSON.stringify({ ...values, completedAt: new Date().toISOString() }),
+        // The page's language goes with the answers: the customer is stored with it (docs/decisions.md#65).
+        body: JSON.stringify({ ...values, completedAt: new Date().toISOString(), locale }),
       });
       const data = (await response.json().catch(() => ({}))) as Result;
       if (!response.ok) {
@@ -117,6 +119,7 @@ export default function OnboardingWizard({ options, minDate, maxDate, i18n }: Pr
   const [touched, setTouched] = useState<Partial<Record<Key, boolean>>>({});
   const { submitting, failedWith, result, serverErrors, setServerErrors, snapshot, submit } = useSubmission(
     values,
+    intlLocale(i18n.locale),
     setPhase,
   );
   const heading = useRef<HTMLHeadingElement>(null);

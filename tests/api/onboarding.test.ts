@@ -54,6 +54,24 @@ const counts = async () => ({
 });
 
 describe("POST /api/onboarding", () => {
+  it("stores the customer in the onboarding page's language; a language Haven does not speak is a 400 that writes nothing", async () => {
+    const res = await ctx
+      .agent()
+      .post("/api/onboarding")
+      .send(form({ email: "camille.onboarding@example.com", locale: "fr-CA" }))
+      .expect(201);
+    const property = await ctx.db("properties").where({ id: res.body.propertyId }).first();
+    expect(await ctx.db("customers").where({ id: property.customer_id }).first()).toMatchObject({ locale: "fr-CA" });
+    const before = await counts();
+    const refused = await ctx
+      .agent()
+      .post("/api/onboarding")
+      .send(form({ email: "klingon.onboarding@example.com", locale: "tlh" }))
+      .expect(400);
+    expect(refused.body.fields).toMatchObject({ locale: "Locale must be en-CA or fr-CA" });
+    expect(await counts()).toEqual(before);
+  });
+
   it("creates the customer, the property and the booking, answers reading B's fields and sets the cookie", async () => {
     const before = await counts();
     const agent = ctx.agent();

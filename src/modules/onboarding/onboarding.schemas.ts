@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { timestampField } from "../../http/fields.js";
+import { localeField } from "../../i18n/schemas.js";
 import {
   BASEMENT_STATUSES,
   BATHROOMS_ONBOARDING,
@@ -76,6 +77,8 @@ export const onboardingSchema = (calendar: BookingCalendar) =>
         (v) => (v === "" || v === null ? undefined : v),
         timestampField("completedAt", "completedAt must be an ISO timestamp").optional(),
       ),
+      /** The onboarding page's language: the customer it creates is stored with it (docs/decisions.md#65). */
+      locale: localeField.optional(),
     })
     .superRefine((input, ctx) => {
       const given = SCHEDULING_FIELDS.filter((f) => input[f] !== undefined);

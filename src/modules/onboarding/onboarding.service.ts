@@ -41,7 +41,7 @@ export class OnboardingService {
       const { customer, property } = own
         ? { customer: { id: own.customerId }, property: own }
         : await this.customers.createWithProperty(
-            { email: input.email, name, phone: input.phone, subscriptionPlan: "free-score" },
+            { email: input.email, name, phone: input.phone, subscriptionPlan: "free-score", locale: input.locale },
             {
               address: input.address,
               city: input.city,
