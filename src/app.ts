@@ -273,6 +273,7 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
     homeAuth: container.homeAuth,
     visits: container.homeVisits,
     records: container.homeRecords,
+    homeAccess: container.homeAccess,
     planPage: container.homePlan,
     staffPage: staffShell,
     settings: {

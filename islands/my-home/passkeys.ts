@@ -6,6 +6,8 @@ import { browserSupportsWebAuthn, startAuthentication } from "@simplewebauthn/br
 import { callJson, managePasskeys, showPasskeyError } from "../ui/passkeys";
 
 const CANCELLED = "The passkey prompt was closed. Try again, or use the e-mail link.";
+/** The page says it in its own language (data-cancelled, from the catalogue). */
+const cancelledOf = (root: HTMLElement) => root.dataset.cancelled || CANCELLED;
 
 function signIn(root: HTMLElement) {
   root.hidden = false;
@@ -20,7 +22,7 @@ function signIn(root: HTMLElement) {
       });
       location.assign(typeof redirect === "string" ? redirect : "/my-home");
     } catch (error) {
-      showPasskeyError(root, error, CANCELLED);
+      showPasskeyError(root, error, cancelledOf(root));
       button.disabled = false;
     }
   });
@@ -33,7 +35,7 @@ if (browserSupportsWebAuthn()) {
       managePasskeys(root, {
         options: "/api/my-home/passkeys/options",
         add: "/api/my-home/passkeys",
-        cancelled: CANCELLED,
+        cancelled: cancelledOf(root),
         afterAdd: () => location.reload(),
         afterRemove: (item) => item?.remove(),
       });

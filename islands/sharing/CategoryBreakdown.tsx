@@ -1,6 +1,7 @@
 // The client report's category scores (ClientReport.island.tsx), each with its band and a bar.
 import { type BarColour, barColour, categoryBand } from "../../src/modules/inspections/bands";
 import type { ClientCategory } from "../../src/modules/sharing/sharing.schemas";
+import { useWords } from "./report-words";
 
 const BAND_TEXT: Record<BarColour, string> = {
   green: "text-band-green",
@@ -25,20 +26,21 @@ function Bar({ score }: { score: number }) {
 
 /** The scored categories only; nothing at all when none has a score. */
 export function CategoryBreakdown({ categories: all }: { categories: ClientCategory[] }) {
+  const { t, label } = useWords();
   const categories = all.filter((c): c is ClientCategory & { score: number } => c.score !== null);
   if (!categories.length) return null;
   return (
     <section className="card mt-6" aria-labelledby="cat-title">
       <h2 id="cat-title" className="font-serif text-2xl font-bold text-green-900">
-        Category Breakdown
+        {t("report.categories")}
       </h2>
       <ul className="mt-5 grid gap-x-10 gap-y-4 md:grid-cols-2" data-categories>
         {categories.map((c) => (
           <li key={c.categoryName} data-category={c.categoryName}>
             <div className="flex justify-between gap-3 text-sm">
-              <span className="font-semibold">{c.categoryName}</span>
+              <span className="font-semibold">{label("scoring.category", c.categoryName)}</span>
               <span className={`flex-none font-semibold ${BAND_TEXT[barColour(c.score)]}`}>
-                {c.score} · {categoryBand(c.score)}
+                {c.score} · {label("scoring.categoryBand", categoryBand(c.score))}
               </span>
             </div>
             <div className="mt-1">

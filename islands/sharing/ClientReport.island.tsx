@@ -2,12 +2,15 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import type { HomeReportPayload } from "../../src/modules/my-home/my-home.schemas";
 import { clientLabel } from "../../src/modules/inspections/bands";
+import type { IslandMessages } from "../ui/i18n";
 import type { ClientReportPayload } from "../../src/modules/sharing/sharing.schemas";
+import { localePath } from "../../src/i18n/routing";
 import { ApiError, apiRequest } from "../ui/api";
 import { toast } from "../ui/toast";
 import { CategoryBreakdown } from "./CategoryBreakdown";
 import { AnswerBar, AnswerForm, type Choice } from "./OneTimeAnswers";
 import { PortalRecommendations } from "./PortalRecommendations";
+import { type ReportWords, WordsContext, reportWords, useWords } from "./report-words";
 import { ScoreCard } from "./ScoreCard";
 
 /** This island uses react-query: the loader wraps it in the query provider (islands/main.ts). */
@@ -27,7 +30,9 @@ type ReportView = Omit<ClientReportPayload, "share"> & { share?: ClientReportPay
   >;
 
 /** Sends the choices once (the sample only says what it would do); then the 'Responses Submitted' note takes focus. */
-function useSubmitResponses(url: string, choices: Record<number, Choice>, sample: boolean) {
+function useSubmitResponses(url: string, choices: Record<number, Choice>, sample: boolean, words: ReportWords) {
+  const { t } = words;
+  const expired = localePath("/report-expired", words.t.locale === "fr-CA" ? "fr-CA" : "en-CA");
   const client = useQueryClient();
   const [submitting, setSubmitting] = useState(false);
   const done = useRef<HTMLDivElement>(null);
@@ -40,30 +45,22 @@ function useSubmitResponses(url: string, choices: Record<number, Choice>, sample
       notes: c.action === "request_quote" && c.notes.trim() ? c.notes.trim() : null,
     }));
     if (!responses.length) {
-      toast({
-        title: "No Responses",
-        description: "Please select at least one response before submitting.",
-        variant: "destructive",
-      });
+      toast({ title: t("report.none.title"), description: t("report.none.text"), variant: "destructive" });
       return;
     }
     if (sample) {
-      toast({
-        title: "Sample Report",
-        description:
-          "This sample sends nothing. In your own report, these choices go to your Haven provider, who prepares the quotes.",
-      });
+      toast({ title: t("report.sample.title"), description: t("report.sample.text") });
       return;
     }
     setSubmitting(true);
     try {
       await apiRequest("POST", `${url}/responses`, { responses });
-      toast({ title: "Responses Submitted", description: "Thank you. Your Haven provider will be in touch soon." });
+      toast({ title: t("report.submitted.title"), description: t("report.submitted.toast") });
       await client.invalidateQueries({ queryKey: [url] });
       requestAnimationFrame(() => done.current?.focus());
     } catch (failure) {
-      if (failure instanceof ApiError && failure.status === 410) return window.location.replace("/report-expired");
-      toast({ title: "Error", description: "Failed to submit responses. Please try again.", variant: "destructive" });
+      if (failure instanceof ApiError && failure.status === 410) return window.location.replace(expired);
+      toast({ title: t("report.error.title"), description: t("report.error.text"), variant: "destructive" });
       if (failure instanceof ApiError && failure.status === 409) await client.invalidateQueries({ queryKey: [url] });
     } finally {
       setSubmitting(false);
@@ -73,33 +70,53 @@ function useSubmitResponses(url: string, choices: Record<number, Choice>, sample
 }
 
 function NotFound() {
+  const { t } = useWords();
   return (
     <div className="mx-auto max-w-2xl px-4 py-20 text-center" role="alert">
-      <h1 className="font-serif text-3xl font-bold text-green-900">Report Not Found</h1>
-      <p className="mt-3 text-ink/80">The requested report could not be found or the link has expired.</p>
+      <h1 className="font-serif text-3xl font-bold text-green-900">{t("report.notFound.title")}</h1>
+      <p className="mt-3 text-ink/80">{t("report.notFound.text")}</p>
     </div>
   );
 }
 
-export default function ClientReport({
+export default function ClientReport(props: {
+  token?: string;
+  sample?: boolean;
+  reportId?: number;
+  /** The `report` and `scoring` messages in the page's language. */
+  i18n: IslandMessages;
+}) {
+  const [words] = useState(() => reportWords(props.i18n));
+  return (
+    <WordsContext.Provider value={words}>
+      <Report {...props} words={words} />
+    </WordsContext.Provider>
+  );
+}
+
+function Report({
   token,
   sample = false,
   reportId,
+  words,
 }: {
   token?: string;
   sample?: boolean;
   reportId?: number;
+  words: ReportWords;
 }) {
+  const { t } = words;
+  const expired = localePath("/report-expired", t.locale === "fr-CA" ? "fr-CA" : "en-CA");
   const portal = reportId !== undefined;
   const url = portal ? `/api/my-home/reports/${reportId}` : `/api/client-report/${token}`;
   const { data, error, isPending } = useQuery<ReportView>({ queryKey: [url] });
   const [choices, setChoices] = useState<Record<number, Choice>>({});
-  const { submitting, submit, done } = useSubmitResponses(url, choices, sample);
+  const { submitting, submit, done } = useSubmitResponses(url, choices, sample, words);
 
   // Another browser holds the link (or it was revoked, or it expired): the spec's expired page.
   useEffect(() => {
-    if (error instanceof ApiError && error.status === 410) window.location.replace("/report-expired");
-  }, [error]);
+    if (error instanceof ApiError && error.status === 410) window.location.replace(expired);
+  }, [error, expired]);
 
   // While the answer bar shows, focus and scrolling keep what they reveal above it (WCAG 2.4.11).
   const barShown = Boolean(data?.share && !data.share.respondedAt && data.report.reportData.recommendations.length > 0);
@@ -114,7 +131,7 @@ export default function ClientReport({
 
   if (isPending) {
     return (
-      <div className="flex justify-center py-24" role="status" aria-label="Loading your report">
+      <div className="flex justify-center py-24" role="status" aria-label={t("report.loading")}>
         <span className="spinner" />
       </div>
     );
@@ -144,10 +161,10 @@ export default function ClientReport({
           <div className="mx-auto flex max-w-5xl items-center justify-between gap-4">
             <span className="font-serif text-xl font-bold text-gold-300">Haven</span>
             <span className="flex items-center gap-3 text-sm text-cream/90">
-              Prepared for {property.clientName}
+              {t("report.preparedFor", { name: property.clientName })}
               {sample && (
                 <span className="rounded-full bg-gold-300 px-3 py-1 text-xs font-bold uppercase tracking-wide text-green-950">
-                  Sample
+                  {t("report.sampleBadge")}
                 </span>
               )}
             </span>
@@ -155,14 +172,15 @@ export default function ClientReport({
         </div>
       )}
       <div className="mx-auto max-w-5xl px-4 py-8 md:py-10">
-        <h1 className="font-serif text-3xl font-bold text-green-900 md:text-4xl">Your Haven Health Report</h1>
+        <h1 className="font-serif text-3xl font-bold text-green-900 md:text-4xl">{t("report.title")}</h1>
         <p className="mt-2 mb-8 text-ink/80">
           {property.address}, {property.city}
           {property.province ? `, ${property.province}` : ""}
         </p>
         <ScoreCard
           score={score}
-          label={clientLabel(score)}
+          label={words.label("scoring.band", clientLabel(score))}
+          band={clientLabel(score)}
           createdAt={report.createdAt}
           summary={report.reportData.summary}
         />
@@ -190,8 +208,8 @@ export default function ClientReport({
         )}
         {sample && (
           <p className="mt-10 text-center">
-            <a className="btn btn-gold btn-lg" href="/pricing">
-              See Plans
+            <a className="btn btn-gold btn-lg" href={localePath("/pricing", t.locale === "fr-CA" ? "fr-CA" : "en-CA")}>
+              {t("report.seePlans")}
             </a>
           </p>
         )}

@@ -3,6 +3,7 @@
 import { type FormEvent, type Ref, useId } from "react";
 import type { ClientRecommendation, ResponseAction } from "../../src/modules/sharing/sharing.schemas";
 import { RecommendationList } from "./RecommendationList";
+import { useWords } from "./report-words";
 
 export type Choice = { action: ResponseAction; notes: string };
 
@@ -15,27 +16,24 @@ interface ResponseChoiceProps {
 }
 
 function ResponseChoice({ rec, choice, onChange, locked }: ResponseChoiceProps) {
+  const { t } = useWords();
   const id = useId();
   if (locked) {
     return (
       <p className="mt-3 text-sm font-semibold text-green-900" data-recorded-response={choice?.action ?? "none"}>
-        {choice?.action === "request_quote"
-          ? "Quote requested"
-          : choice?.action === "ignore"
-            ? "Set aside"
-            : "No response"}
+        {t("report.recorded", { action: choice?.action ?? "none" })}
         {choice?.notes ? <span className="font-normal text-ink/80"> · {choice.notes}</span> : null}
       </p>
     );
   }
   return (
     <fieldset className="client-response" data-response-for={rec.id}>
-      <legend className="sr-only">Your response to {rec.subcategory}</legend>
+      <legend className="sr-only">{t("report.responseTo", { item: rec.subcategory })}</legend>
       <div className="flex flex-wrap gap-2">
         {(
           [
-            ["request_quote", "Request a quote"],
-            ["ignore", "Ignore"],
+            ["request_quote", t("report.requestQuote")],
+            ["ignore", t("report.ignore")],
           ] as const
         ).map(([action, label]) => (
           <label key={action} className="client-choice" data-checked={choice?.action === action}>
@@ -51,13 +49,13 @@ function ResponseChoice({ rec, choice, onChange, locked }: ResponseChoiceProps) 
         ))}
         {choice && (
           <button type="button" className="btn btn-sm client-clear" onClick={() => onChange(undefined)}>
-            Clear
+            {t("report.clear")}
           </button>
         )}
       </div>
       {choice?.action === "request_quote" && (
         <div className="field mt-3">
-          <label htmlFor={`${id}-notes`}>Notes for the quote (optional)</label>
+          <label htmlFor={`${id}-notes`}>{t("report.notes")}</label>
           <textarea
             id={`${id}-notes`}
             rows={2}
@@ -94,26 +92,23 @@ export function AnswerForm({
   onSubmit,
   doneRef,
 }: AnswerFormProps) {
+  const { t } = useWords();
   return (
     <form id="client-responses" className="card mt-6" aria-labelledby="rec-title" onSubmit={onSubmit} noValidate>
       <h2 id="rec-title" className="font-serif text-2xl font-bold text-green-900">
-        Recommendations
+        {t("report.recommendations")}
       </h2>
       {responded ? (
         <div ref={doneRef} tabIndex={-1} className="client-done mt-3" data-responded>
-          <p className="font-semibold">Responses Submitted</p>
-          <p className="text-sm">
-            Thank you. Your Haven provider will be in touch soon about the quotes you asked for.
-          </p>
+          <p className="font-semibold">{t("report.submitted.title")}</p>
+          <p className="text-sm">{t("report.submitted.text")}</p>
         </div>
       ) : sample ? (
         <p className="mt-1 text-sm text-ink/80" data-sample-note>
-          A read-only sample: in a real report you request a quote or set aside each item, then submit once.
+          {t("report.sample.note")}
         </p>
       ) : (
-        <p className="mt-1 text-sm text-ink/80">
-          Choose a response for the items you want to act on, then submit once.
-        </p>
+        <p className="mt-1 text-sm text-ink/80">{t("report.choose")}</p>
       )}
       <RecommendationList
         recommendations={recommendations}
@@ -135,6 +130,7 @@ export function AnswerForm({
  * the left: wide screens show toasts bottom right.
  */
 export function AnswerBar({ answered, total, submitting }: { answered: number; total: number; submitting: boolean }) {
+  const { t, rich } = useWords();
   return (
     <div
       className="sticky bottom-0 z-30 -mx-4 mt-6 border-t border-green-900/15 bg-white px-4 py-3 shadow-[0_-4px_16px_rgb(0_0_0/0.12)]"
@@ -142,11 +138,11 @@ export function AnswerBar({ answered, total, submitting }: { answered: number; t
     >
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
         <button type="submit" form="client-responses" className="btn btn-gold" disabled={submitting}>
-          {submitting ? "Submitting…" : "Submit Responses"}
+          {submitting ? t("report.submitting") : t("report.submit")}
         </button>
         <p className="text-sm text-ink/80" aria-live="polite" data-answer-count>
-          <strong>{answered}</strong> of {total} answered
-          {answered === 0 && <span className="text-ink/70"> · choose a response for each item you want to act on</span>}
+          {rich("report.answered", { answered, total }, { b: (chunks) => <strong>{chunks}</strong> })}
+          {answered === 0 && <span className="text-ink/70">{t("report.answeredNone")}</span>}
         </p>
       </div>
     </div>

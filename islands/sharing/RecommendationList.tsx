@@ -1,8 +1,8 @@
 // The client report's recommendations (ClientReport.island.tsx): each item with its photos, and below it a
 // control that depends on where the report is read (a one-time answer, or where the item stands in My Home).
 import { type ReactNode, useState } from "react";
-import { clientPriorityLabel } from "../../src/modules/inspections/bands";
 import type { ClientRecommendation } from "../../src/modules/sharing/sharing.schemas";
+import { useWords } from "./report-words";
 
 const PHOTOS_SHOWN = 3;
 const CHIP: Record<string, string> = {
@@ -12,15 +12,20 @@ const CHIP: Record<string, string> = {
 };
 
 function Photos({ rec }: { rec: ClientRecommendation }) {
+  const { t } = useWords();
   const [all, setAll] = useState(false);
   if (!rec.photos.length) return null;
   const shown = all ? rec.photos : rec.photos.slice(0, PHOTOS_SHOWN);
   const more = rec.photos.length - PHOTOS_SHOWN;
   return (
-    <ul className="client-photos" aria-label={`Photos of ${rec.subcategory}`}>
+    <ul className="client-photos" aria-label={t("report.photos.label", { item: rec.subcategory })}>
       {shown.map((src, i) => (
         <li key={src}>
-          <img src={src} alt={`${rec.subcategory}, ${i + 1} of ${rec.photos.length}`} loading="lazy" />
+          <img
+            src={src}
+            alt={t("report.photos.alt", { item: rec.subcategory, n: i + 1, count: rec.photos.length })}
+            loading="lazy"
+          />
         </li>
       ))}
       {!all && more > 0 && (
@@ -29,9 +34,9 @@ function Photos({ rec }: { rec: ClientRecommendation }) {
             type="button"
             className="client-photos-more"
             onClick={() => setAll(true)}
-            aria-label={`Show ${more} more photos of ${rec.subcategory}`}
+            aria-label={t("report.photos.showMore", { more, item: rec.subcategory })}
           >
-            +{more} more
+            {t("report.photos.more", { more })}
           </button>
         </li>
       )}
@@ -46,19 +51,22 @@ interface RecommendationListProps {
 }
 
 export function RecommendationList({ recommendations, control }: RecommendationListProps) {
-  if (recommendations.length === 0) return <p className="mt-4 text-ink/80">Nothing needs attention. Well done.</p>;
+  const { t, label, priority, urgency } = useWords();
+  if (recommendations.length === 0) return <p className="mt-4 text-ink/80">{t("report.nothing")}</p>;
   return (
     <ul className="mt-4 divide-y divide-green-900/10" data-recommendations>
       {recommendations.map((r) => (
         <li key={r.id} className="py-5" data-recommendation={r.id}>
           <div className="flex flex-wrap items-center gap-2 text-xs font-bold tracking-wide">
-            <span className={`rounded-full px-2.5 py-1 ${CHIP[r.priority]}`}>{clientPriorityLabel(r.priority)}</span>
+            <span className={`rounded-full px-2.5 py-1 ${CHIP[r.priority]}`}>{priority(r.priority)}</span>
             {r.urgency && (
-              <span className="rounded-full border border-green-900/25 px-2.5 py-1 text-green-900">{r.urgency}</span>
+              <span className="rounded-full border border-green-900/25 px-2.5 py-1 text-green-900">
+                {urgency(r.urgency)}
+              </span>
             )}
           </div>
           <h3 className="mt-2 font-semibold text-green-900">
-            {r.category} · {r.subcategory}
+            {label("scoring.category", r.category)} · {r.subcategory}
           </h3>
           {r.description && r.description !== r.notes && <p className="mt-1 text-ink/90">{r.description}</p>}
           {r.notes && <p className="mt-1 text-ink/80">{r.notes}</p>}

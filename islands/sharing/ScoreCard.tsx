@@ -1,7 +1,8 @@
 // The client report's top card (ClientReport.island.tsx): the animated score, its label, the date and the counts.
 import { useEffect, useState } from "react";
-import { bandKey, bandMeaning } from "../../src/modules/inspections/bands";
+import { bandKey } from "../../src/modules/inspections/bands";
 import type { ClientReportPayload } from "../../src/modules/sharing/sharing.schemas";
+import { useWords } from "./report-words";
 
 const SCORE_DURATION_MS = 4000;
 
@@ -32,6 +33,7 @@ function useCountUp(target: number): number {
 }
 
 function ScoreDial({ score, label }: { score: number; label: string }) {
+  const { t } = useWords();
   const shown = useCountUp(score);
   const r = 52;
   const c = 2 * Math.PI * r;
@@ -39,7 +41,7 @@ function ScoreDial({ score, label }: { score: number; label: string }) {
     <figure
       className="dial relative m-0 h-48 w-48 flex-none md:h-56 md:w-56"
       role="img"
-      aria-label={`Overall score ${score} out of 100: ${label}`}
+      aria-label={t("report.dial.label", { score, band: label })}
       data-dial
       data-value={score}
       data-duration={SCORE_DURATION_MS}
@@ -67,7 +69,7 @@ function ScoreDial({ score, label }: { score: number; label: string }) {
           {shown}
         </span>
         <small className="mt-1 font-sans text-xs font-semibold uppercase tracking-wide text-green-700">
-          out of 100
+          {t("report.dial.outOf")}
         </small>
       </span>
     </figure>
@@ -76,13 +78,17 @@ function ScoreDial({ score, label }: { score: number; label: string }) {
 
 interface ScoreCardProps {
   score: number;
+  /** The band's name in the page's language. */
   label: string;
+  /** The band's English label: the key of its meaning. */
+  band: string;
   /** When the report was made. */
   createdAt: string;
   summary: ClientReportPayload["report"]["reportData"]["summary"];
 }
 
-export function ScoreCard({ score, label, createdAt, summary }: ScoreCardProps) {
+export function ScoreCard({ score, label, band, createdAt, summary }: ScoreCardProps) {
+  const { t, f, label: name } = useWords();
   return (
     <div className="card flex flex-col items-center gap-8 md:flex-row">
       <ScoreDial score={score} label={label} />
@@ -92,36 +98,47 @@ export function ScoreCard({ score, label, createdAt, summary }: ScoreCardProps) 
         </p>
         {/* What the band means, and the key to all five (docs/decisions.md#66). */}
         <p className="mt-1 text-ink/85" data-band-meaning>
-          {bandMeaning(score)}
+          {name("scoring.meaning", band)}
         </p>
         <details className="disclosure mt-2 text-sm" data-band-key>
-          <summary className="link cursor-pointer">What the bands mean</summary>
+          <summary className="link cursor-pointer">{t("report.bandKey.title")}</summary>
           <dl className="mt-2 space-y-1">
             {bandKey().map((b) => (
               <div key={b.label}>
                 <dt className="inline font-semibold">
-                  {b.label} ({b.range}):
+                  {t("report.bandKey.band", {
+                    band: name("scoring.band", b.label),
+                    min: b.min,
+                    max: b.max,
+                    floor: b.max + 1,
+                  })}
                 </dt>{" "}
-                <dd className="inline">{b.meaning}</dd>
+                <dd className="inline">{name("scoring.meaning", b.label)}</dd>
               </div>
             ))}
           </dl>
         </details>
         <p className="mt-2 text-sm text-ink/80">
-          Report of{" "}
-          {new Date(createdAt).toLocaleDateString("en-CA", { year: "numeric", month: "long", day: "numeric" })}
+          {t("report.reportOf", {
+            date: f.dateTime(createdAt, {
+              timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+              year: "numeric",
+              month: "long",
+              day: "numeric",
+            }),
+          })}
         </p>
         <dl className="mt-5 grid grid-cols-3 gap-3 text-center" data-summary>
           <div className="rounded-xl bg-band-red/10 p-3">
-            <dt className="text-xs font-semibold uppercase text-band-red">Urgent</dt>
+            <dt className="text-xs font-semibold uppercase text-band-red">{t("scoring.urgency.high")}</dt>
             <dd className="font-serif text-2xl font-bold">{summary.highPriority}</dd>
           </div>
           <div className="rounded-xl bg-gold-300/30 p-3">
-            <dt className="text-xs font-semibold uppercase text-green-950">30 Days</dt>
+            <dt className="text-xs font-semibold uppercase text-green-950">{t("scoring.urgency.medium")}</dt>
             <dd className="font-serif text-2xl font-bold">{summary.mediumPriority}</dd>
           </div>
           <div className="rounded-xl bg-green-900/10 p-3">
-            <dt className="text-xs font-semibold uppercase text-green-800">60 Days</dt>
+            <dt className="text-xs font-semibold uppercase text-green-800">{t("scoring.urgency.low")}</dt>
             <dd className="font-serif text-2xl font-bold">{summary.lowPriority}</dd>
           </div>
         </dl>

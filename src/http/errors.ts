@@ -1,5 +1,8 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { ZodError } from "zod";
+import type { Translator } from "../i18n/catalogue.js";
+import { localeLocals } from "../i18n/middleware.js";
+import { splitLocale } from "../i18n/routing.js";
 
 /** An error that maps to an HTTP status and a message safe to show. */
 export class HttpError extends Error {
@@ -133,6 +136,9 @@ export function toHttpError(error: unknown): HttpError {
   return new HttpError(500, "Something went wrong on our side. Please try again.");
 }
 
+/** The zone of an error page's locals when the language middleware did not run (it shows no date or time). */
+const ERROR_PAGE_ZONE = "America/Toronto";
+
 export const MALFORMED_URL_MESSAGE = "The address holds a malformed percent-escape";
 const STATUS_MESSAGES: Record<number, string> = {
   400: "Bad request",
@@ -168,13 +174,17 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
     return;
   }
   res.status(httpError.status);
+  // In the address's language (docs/decisions.md#65): a request refused before the language middleware (/fr/admin)
+  // gets its locals here. Error pages show no date, so the zone is the formatters' default.
+  if (!res.locals.t) Object.assign(res.locals, localeLocals(splitLocale(req.path).locale, ERROR_PAGE_ZONE, req.url));
+  const t = res.locals.t as Translator;
   // res.page exists once the page renderer has run; an earlier failure gets the bare view.
   const show = (view: string, locals: { title: string; [key: string]: unknown }) =>
     res.page ? res.page(view, { ...locals, noindex: true }) : res.render(view, locals);
-  if (httpError.status === 404) return show("errors/404", { title: "404 Page Not Found" });
-  if (httpError.status === 503) return show("errors/unavailable", { title: "Be right back" });
+  if (httpError.status === 404) return show("errors/404", { title: t("errors.notFound.title") });
+  if (httpError.status === 503) return show("errors/unavailable", { title: t("errors.unavailable.title") });
   show("errors/error", {
-    title: httpError.status >= 500 ? "Something went wrong" : "Request refused",
+    title: httpError.status >= 500 ? t("errors.failed.title") : t("errors.refused.title"),
     status: httpError.status,
     message: httpError.message,
   });

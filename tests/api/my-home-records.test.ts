@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { barColour, clientLabel } from "../../src/modules/inspections/bands.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { signInHome } from "../support/home.js";
+import { expectAllTranslated, pseudoApp } from "../support/pseudo-locale.js";
+import supertest from "supertest";
 import { completedInspection, photo } from "./reports-fixtures.js";
 import { pdfText, shareReport, sharedReportFixture } from "./sharing-fixtures.js";
 
@@ -537,6 +539,109 @@ describe("My Home records: OpenAPI", () => {
     ]) {
       expect(doc.paths[path!]?.[method!], `${method} ${path}`).toBeDefined();
     }
+  });
+});
+
+// My Home in the address's language (docs/decisions.md#65), the customer's own language on the Account page.
+describe("My Home records: in French", () => {
+  it("every page's words come from the catalogue (pseudo locale), its data aside", async () => {
+    const agent = await signInHome(ctx, alice.email, supertest.agent(pseudoApp(ctx)));
+    const quotes = (await agent.get("/api/my-home/quotes").expect(200)).body as {
+      taskTitle: string;
+      taskDescription: string | null;
+      clientNotes: string | null;
+    }[];
+    const report = (await agent.get(`/api/my-home/reports/${alice.secondReportId}`).expect(200)).body;
+    const properties = (await agent.get("/api/my-home/properties").expect(200)).body as {
+      addressLine: string;
+      openRecommendations: { title: string; description: string | null }[];
+    }[];
+    const data = [
+      alice.email,
+      // A recommendation's title and description are written when the report is made: stored data.
+      ...properties.flatMap((p) => [
+        p.addressLine,
+        ...p.openRecommendations.flatMap((r) => (r.description ?? "").split("\n")),
+        ...p.openRecommendations.map((r) => r.title),
+      ]),
+      "12 Maple Crescent",
+      // The footer's contact e-mail.
+      ctx.env.CONTACT_EMAIL ?? "",
+      ...quotes.flatMap((q) => [...`${q.taskDescription ?? ""}\n${q.clientNotes ?? ""}`.split("\n"), q.taskTitle]),
+      ...report.report.reportData.recommendations.flatMap(
+        (r: { title?: string; subcategory: string; notes?: string }) => [r.subcategory, r.notes ?? ""],
+      ),
+      // The items that moved: the inspector's item names and notes are data, not copy.
+      "Hot Water System",
+      "Water Main Shut Off",
+      "Flashings",
+      "Gutters",
+      "Smoke / CO Detectors",
+      "Replaced last spring",
+      "Loose at the chimney",
+      "Detector missing in the hall",
+      "Haven",
+      // The Account page names each language in itself (lang="en-CA").
+      "English",
+    ]
+      .filter(Boolean)
+      // Longest first, so a name inside a longer sentence never leaves the rest of it behind.
+      .sort((a, b) => b.length - a.length);
+    for (const path of [
+      "/my-home",
+      "/my-home/reports",
+      `/my-home/reports/${alice.secondReportId}`,
+      "/my-home/quotes",
+      "/my-home/account",
+    ]) {
+      const page = await agent.get(path).expect(200);
+      expectAllTranslated(page.text, path, data);
+    }
+    const signIn = await supertest(pseudoApp(ctx)).get("/my-home/sign-in").expect(200);
+    expectAllTranslated(signIn.text, "/my-home/sign-in", ["Haven", ctx.env.CONTACT_EMAIL ?? ""]);
+  });
+
+  it("shows My Home in French at /fr, its links and forms staying in French", async () => {
+    const agent = await home(alice.email);
+    const page = await agent.get("/fr/my-home").expect(200);
+    expect(page.text).toContain('<html lang="fr-CA">');
+    expect(page.text).toContain("Se déconnecter");
+    expect(page.text).toContain('href="/fr/my-home/quotes"');
+    expect(page.text).toContain('action="/fr/my-home/sign-out"');
+    const quotes = await agent.get("/fr/my-home/quotes").expect(200);
+    expect(quotes.text).toContain("Demander une soumission");
+    expect(quotes.text).toContain('action="/fr/my-home/quote-requests"');
+  });
+
+  it("the Account page saves the customer's language and shows the page in it; another language is a 400", async () => {
+    const agent = await home(alice.email);
+    const localeOf = async () =>
+      (await ctx.db("customers").whereRaw("lower(email) = lower(?)", [alice.email]).first("locale")).locale;
+    const french = await agent.post("/my-home/account/language").type("form").send({ locale: "fr-CA" }).expect(303);
+    expect(french.headers.location).toBe("/fr/my-home/account?done=language");
+    expect(await localeOf()).toBe("fr-CA");
+    const page = await agent.get(french.headers.location).expect(200);
+    expect(page.text).toContain('<html lang="fr-CA">');
+    expect(page.text).toContain("Votre langue est enregistrée");
+    expect(page.text).toMatch(/value="fr-CA" checked/);
+    // From the French page back to English: the address follows the choice, not the page it was made on.
+    const english = await agent.post("/fr/my-home/account/language").type("form").send({ locale: "en-CA" }).expect(303);
+    expect(english.headers.location).toBe("/my-home/account?done=language");
+    expect(await localeOf()).toBe("en-CA");
+    const refused = await agent.post("/fr/my-home/account/language").type("form").send({ locale: "de-DE" }).expect(400);
+    expect(refused.text).toContain("Choisissez l&#39;anglais ou le français.");
+    expect(await localeOf()).toBe("en-CA");
+    // The call: zod-checked, nothing but the locale.
+    await agent.put("/api/my-home/language").send({ locale: "fr-CA", extra: 1 }).expect(400);
+    await agent.put("/api/my-home/language").send({ locale: "xx" }).expect(400);
+    expect(await localeOf()).toBe("en-CA");
+    expect((await agent.put("/api/my-home/language").send({ locale: "fr-CA" }).expect(200)).body).toEqual({
+      locale: "fr-CA",
+    });
+    expect(await localeOf()).toBe("fr-CA");
+    await agent.put("/api/my-home/language").send({ locale: "en-CA" }).expect(200);
+    // A report shared to an e-mail that is no customer's has no language to keep.
+    await (await home(AGENT_EMAIL)).put("/api/my-home/language").send({ locale: "fr-CA" }).expect(409);
   });
 });
 

@@ -145,7 +145,8 @@ describe("one-time links", () => {
     const client = browser();
     const first = await client.get(`/api/client-report/${token}`).expect(200);
     const cookies = ([] as string[]).concat(first.headers["set-cookie"] ?? []);
-    expect(cookies).toHaveLength(2);
+    // The page in each language and its API (docs/decisions.md#65).
+    expect(cookies).toHaveLength(3);
     for (const cookie of cookies) {
       expect(cookie).toMatch(/^haven_link=/);
       expect(cookie).toMatch(/HttpOnly/i);
@@ -153,6 +154,7 @@ describe("one-time links", () => {
     }
     expect(cookies.some((c) => c.includes(`Path=/api/client-report/${token}`))).toBe(true);
     expect(cookies.some((c) => c.includes(`Path=/client-report/${token}`))).toBe(true);
+    expect(cookies.some((c) => c.includes(`Path=/fr/client-report/${token}`))).toBe(true);
     expect(first.headers["cache-control"]).toBe("no-store");
 
     const { report: shown, share, property } = first.body;

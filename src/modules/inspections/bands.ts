@@ -48,8 +48,10 @@ export function bandMeaning(score: number): string {
 }
 
 /** The bands from the top down, each with its range and meaning: the key a homeowner can open. */
-export function bandKey(): { range: string; label: MarketingBandLabel; meaning: string }[] {
+export function bandKey(): { range: string; label: MarketingBandLabel; meaning: string; min: number; max: number }[] {
   return MARKETING_BANDS.map((b) => ({
+    min: b.min,
+    max: b.max,
     range: b.min === 0 ? `below ${MARKETING_BANDS[MARKETING_BANDS.length - 2]!.min}` : `${b.min} to ${b.max}`,
     label: b.label,
     meaning: BAND_MEANINGS[b.label],

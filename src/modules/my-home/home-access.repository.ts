@@ -74,9 +74,7 @@ export class HomeAccessRepository {
 
   /** Sets the language of every customer record with this e-mail (one homeowner may have several); how many. */
   async setLocale(email: string, locale: string, now: Date): Promise<number> {
-    return this.db("customers")
-      .whereRaw("lower(email) = lower(?)", [email])
-      .update({ locale, updated_at: now });
+    return this.db("customers").whereRaw("lower(email) = lower(?)", [email]).update({ locale, updated_at: now });
   }
 
   /** Whether a known customer has this e-mail (sign-in sends nothing otherwise; the answer never says). */

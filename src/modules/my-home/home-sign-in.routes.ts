@@ -7,9 +7,11 @@ import { HttpError, fieldsFromZod } from "../../http/errors.js";
 import { requireStaffApi } from "../../http/guards.js";
 import { body, params } from "../../http/validate.js";
 import { isToken } from "../../shared/one-time-links.js";
-import { type HomeAuthService, TooManySignInsError } from "./home-auth.service.js";
+import { type HomeAuthService, TOO_MANY_SIGN_INS_MESSAGE, TooManySignInsError } from "./home-auth.service.js";
 import { clearHomeCookie, homeViewer, requireHomeApi, setHomeCookie } from "./home-session.js";
 import {
+  CODE_MESSAGE,
+  EMAIL_MESSAGE,
   passkeyIdSchema,
   passkeyRegisterSchema,
   passkeySignInSchema,
@@ -18,6 +20,7 @@ import {
   signInRequestSchema,
 } from "./home-sign-in.schemas.js";
 import { escapeHtml } from "../../shared/html.js";
+import type { Translator } from "../../i18n/index.js";
 import { createRouter } from "../../http/router.js";
 
 /** Only same-site paths may follow a sign-in, so a link never sends anyone elsewhere. */
@@ -38,10 +41,22 @@ const form = z.object({
   next: z.string().max(2000).optional(),
 });
 
+/** The catalogue keys of the sign-in page's messages, by their English text (the field errors come from zod). */
+const SIGN_IN_TEXTS: Record<string, string> = {
+  [EMAIL_MESSAGE]: "myhome.signIn.error.email",
+  [CODE_MESSAGE]: "myhome.signIn.error.code",
+  [WRONG_CODE_MESSAGE]: "myhome.signIn.wrongCode",
+  [EXPIRED_LINK_MESSAGE]: "myhome.signIn.expiredLink",
+  [TOO_MANY_SIGN_INS_MESSAGE]: "myhome.signIn.tooMany",
+  "Check the e-mail address.": "myhome.signIn.checkEmail",
+  "Check the e-mail address and the code.": "myhome.signIn.checkEmailAndCode",
+};
+
 interface SignInPage {
   email?: string;
   next?: string;
   errors?: Record<string, string>;
+  /** English text (SIGN_IN_TEXTS), or 'sent' for the answer to a request. */
   message?: string | null;
   /** After a request: the answer, and the code form. */
   sent?: boolean;
@@ -50,14 +65,19 @@ interface SignInPage {
 }
 
 function renderSignIn(res: Response, status: number, page: SignInPage) {
+  // In the page's language (docs/decisions.md#65): res.locals.t is the address's translator.
+  const t = res.locals.t as Translator;
+  const say = (text: string) => (SIGN_IN_TEXTS[text] ? t(SIGN_IN_TEXTS[text]) : text);
+  const message =
+    page.message === "sent" ? t("myhome.signIn.sent", { email: page.email ?? "" }) : page.message && say(page.message);
   res.status(status).page("my-home/sign-in", {
-    title: "Sign in to My Home",
+    title: t("myhome.signIn.title"),
     noindex: true,
     footer: true,
     email: page.email ?? "",
     next: safeHomeNext(page.next),
-    errors: page.errors ?? {},
-    message: page.message ?? null,
+    errors: Object.fromEntries(Object.entries(page.errors ?? {}).map(([field, text]) => [field, say(text)])),
+    message: message || null,
     tone: page.tone ?? "info",
     sent: page.sent ?? false,
   });
@@ -120,7 +140,7 @@ export function homeSignInPages(deps: HomeSignInRoutesDeps): Router {
       email: checked.data.email,
       next: input.next,
       sent: true,
-      message: sentMessage(checked.data.email),
+      message: "sent",
     });
   });
 
@@ -148,7 +168,7 @@ export function homeSignInPages(deps: HomeSignInRoutesDeps): Router {
     if (!isToken(token) || !(await homeAuth.isLiveLink(token)))
       return renderSignIn(res, 410, { next, message: EXPIRED_LINK_MESSAGE, tone: "error" });
     res.page("my-home/sign-in-link", {
-      title: "Continue to My Home",
+      title: (res.locals.t as Translator)("myhome.signInLink.continue"),
       noindex: true,
       footer: true,
       action: `/my-home/sign-in/${token}`,

@@ -3,6 +3,7 @@ import { webauthnCredentialSchema } from "../../shared/webauthn.schemas.js";
 import { idParams } from "../../http/fields.js";
 
 export const EMAIL_MESSAGE = "Enter the e-mail address Haven has for you";
+export const CODE_MESSAGE = "Enter the 6-digit code from the e-mail";
 
 export const signInRequestSchema = z.object({
   email: z.string().trim().min(1, EMAIL_MESSAGE).max(254).email(EMAIL_MESSAGE),
@@ -13,7 +14,7 @@ export const signInCodeSchema = z.object({
   code: z
     .string()
     .transform((v) => v.replace(/\s+/g, ""))
-    .pipe(z.string().regex(/^\d{6}$/, "Enter the 6-digit code from the e-mail")),
+    .pipe(z.string().regex(/^\d{6}$/, CODE_MESSAGE)),
 });
 
 /** A WebAuthn response as @simplewebauthn/browser sends it (shared with staff passkeys). */

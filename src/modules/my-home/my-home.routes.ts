@@ -3,6 +3,7 @@
 import type { RequestHandler, Router } from "express";
 import { createRouter } from "../../http/router.js";
 import { accountApi, accountPages } from "./account.routes.js";
+import type { HomeAccess } from "./home-access.js";
 import type { HomeAuthService } from "./home-auth.service.js";
 import { homeSignInApi, homeSignInPages } from "./home-sign-in.routes.js";
 import { homeInvoicesRoutes } from "./invoices.routes.js";
@@ -16,6 +17,8 @@ export interface MyHomeRoutesDeps {
   homeAuth: HomeAuthService;
   visits: VisitsService;
   records: RecordsService;
+  /** The homeowner's language (Account page). */
+  homeAccess: Pick<HomeAccess, "localeOf" | "setLocale">;
   planPage: PlanRoutesDeps["planPage"];
   /** http/admin.ts staffPage(): staff's 'Send sign-in link' form. */
   staffPage: RequestHandler[];
@@ -24,10 +27,10 @@ export interface MyHomeRoutesDeps {
 }
 
 export function myHomeRoutes(deps: MyHomeRoutesDeps): { api: Router; pages: Router } {
-  const { homeAuth, visits, records, planPage, staffPage, settings } = deps;
+  const { homeAuth, visits, records, homeAccess, planPage, staffPage, settings } = deps;
   const signIn = { homeAuth, staffPage, settings };
   const plan = { planPage, settings };
-  const account = { visits, homeAuth, settings };
+  const account = { visits, homeAuth, language: homeAccess, settings };
   const invoices = homeInvoicesRoutes({ planPage });
   const api = createRouter();
   api.use(homeSignInApi(signIn));

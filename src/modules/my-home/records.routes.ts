@@ -4,15 +4,23 @@ import type { Request, Response, Router } from "express";
 import { HttpError } from "../../http/errors.js";
 import type { PageMeta } from "../../http/render.js";
 import { body, params, query } from "../../http/validate.js";
-import { QUOTE_STATUSES, formatCents } from "../quotes/quotes.constants.js";
-import { NO_FIGURE_TEXT, QuoteExpiredError } from "../quotes/index.js";
-import { bandKey, bandMeaning, barColour, clientPriorityLabel } from "../inspections/index.js";
+import { QUOTE_STATUSES } from "../quotes/quotes.constants.js";
+import { QuoteExpiredError } from "../quotes/index.js";
+import { bandKey, barColour, marketingBand } from "../inspections/index.js";
 import { scoreChartSvg, trendText } from "../reports/index.js";
 import { pdfQuery, propertyIdParams } from "../reports/reports.schemas.js";
 import { homeViewer, requireHomeApi, requireHomePage } from "./home-session.js";
 import { PHOTO_PARAMS, askQuoteSchema, homeIdParams, quoteDecisionFormSchema } from "./my-home.schemas.js";
-import { NOT_QUOTABLE_MESSAGE, QUOTE_ANSWERED_MESSAGE, type RecordsService } from "./records.service.js";
+import type { RecordsService } from "./records.service.js";
 import { createRouter } from "../../http/router.js";
+import {
+  DEFAULT_LOCALE,
+  type Formatters,
+  type Translator,
+  catalogueKeys,
+  islandMessages,
+  labelKey,
+} from "../../i18n/index.js";
 
 export type HomeTab = "home" | "reports" | "quotes" | "visits" | "plan" | "account";
 
@@ -31,26 +39,23 @@ function homePage(res: Response, view: string, tab: HomeTab, locals: PageMeta): 
   res.page(`my-home/${view}`, { noindex: true, footer: true, ...locals, tab });
 }
 
-const FLASH: Record<string, string> = {
-  accepted: "Quote accepted. Our office books the work with you within 2 business days.",
-  declined: "Quote declined. Nothing will be done about this item unless you ask again.",
-  asked: "Quote requested. Haven will prepare it and let you know.",
-  "asked-again": "Your note was added to the open quote request for this item.",
-};
+/** What a page form did, by code: the catalogue's myhome.flash.<code>. */
+const FLASHES = new Set(["accepted", "declined", "asked", "asked-again"]);
 
-/** What went wrong with a page form, by code (a link can never put its own words on the page). */
-const PROBLEMS: Record<string, string> = {
-  answered: QUOTE_ANSWERED_MESSAGE,
-  expired: "This quote has expired; ask us for a new one.",
-  "not-quotable": NOT_QUOTABLE_MESSAGE,
-  invalid: "Please check your note: it must be at most 2000 characters, as plain text.",
-};
+/**
+ * What went wrong with a page form, by code (a link can never put its own words on the page): the catalogue's
+ * myhome.problem.<code> (answered and not-quotable say the service's QUOTE_ANSWERED_MESSAGE and NOT_QUOTABLE_MESSAGE).
+ */
+const PROBLEMS = new Set(["answered", "expired", "not-quotable", "invalid"]);
 
-/** The flash and problem a page form's redirect names, by code. */
-const notices = (q: Request["query"]) => ({
-  flash: typeof q.done === "string" ? (FLASH[q.done] ?? null) : null,
-  problem: typeof q.problem === "string" ? (PROBLEMS[q.problem] ?? null) : null,
-});
+/** The flash and problem a page form's redirect names, by code, in the page's language. */
+const notices = (q: Request["query"], res: Response) => {
+  const t = res.locals.t as Translator;
+  return {
+    flash: typeof q.done === "string" && FLASHES.has(q.done) ? t(`myhome.flash.${q.done}`) : null,
+    problem: typeof q.problem === "string" && PROBLEMS.has(q.problem) ? t(`myhome.problem.${q.problem}`) : null,
+  };
+};
 
 /** Where a page form goes back to: a My Home path only (never another site). */
 const backTo = (value: unknown, fallback: string) =>
@@ -59,29 +64,39 @@ const backTo = (value: unknown, fallback: string) =>
 const withParam = (path: string, key: string, value: string) =>
   `${path}${path.includes("?") ? "&" : "?"}${key}=${encodeURIComponent(value)}`;
 
-const dateText = (iso: string | null) =>
-  iso
-    ? new Date(iso.length === 10 ? `${iso}T12:00:00Z` : iso).toLocaleDateString("en-CA", {
-        timeZone: "UTC",
-        year: "numeric",
-        month: "short",
-        day: "numeric",
-      })
-    : "";
+/** A report's date as the list shows it ("Nov 25, 2026", "25 nov. 2026"): the day in UTC, in the page's language. */
+const dateTextIn = (intl: Formatters) => (iso: string | null) =>
+  iso ? intl.dateTime(iso, { timeZone: "UTC", year: "numeric", month: "short", day: "numeric" }) : "";
 
-/** The view helpers of the records pages. */
-const viewHelpers = {
-  barColour,
-  bandMeaning,
-  bandKey,
-  trendText,
-  dateText,
-  formatCents,
-  clientPriorityLabel,
-  quoteStatuses: QUOTE_STATUSES,
-  // A quote without a single dollar figure (docs/decisions.md#42).
-  noFigureText: NO_FIGURE_TEXT,
+/** The view helpers of the records pages, in the page's language (res.locals' t and intl). */
+const viewHelpers = (res: Response) => {
+  const intl = res.locals.intl as Formatters;
+  const t = res.locals.t as Translator;
+  return {
+    barColour,
+    marketingBand,
+    bandKey,
+    trendText,
+    dateText: dateTextIn(intl),
+    /** formatCents' twin: cents shown only when there are some ("$1,200", "$1,200.50"). */
+    moneyCents: (cents: number) => intl.money(cents / 100, { whole: cents % 100 === 0 }),
+    categoryText: categoryTextIn(t),
+    quoteStatuses: QUOTE_STATUSES,
+    // A quote without a single dollar figure (docs/decisions.md#42).
+    noFigureText: t("quotes.noFigure"),
+  };
 };
+
+const KNOWN_KEYS = new Set(catalogueKeys(DEFAULT_LOCALE));
+/** A category's name in the page's language (scoring.category.*, decision 41); a name the catalogue lacks stays. */
+export const categoryTextIn = (t: Translator) => (name: string) => {
+  const key = labelKey("scoring.category", name);
+  return KNOWN_KEYS.has(key) ? t(key) : name;
+};
+
+/** A page title in the page's language. */
+const titleOf = (res: Response, key: string, values?: Record<string, string>) =>
+  (res.locals.t as Translator)(key, values);
 
 export function myHomeRecordsApi(deps: RecordsRoutesDeps): Router {
   const router = createRouter();
@@ -144,19 +159,24 @@ export function myHomeRecordsPages(deps: RecordsRoutesDeps): Router {
       records.reports(email),
     ]);
     homePage(res, "home", "home", {
-      title: "My Home",
-      description: "Your home's health, reports, quotes, visits and plan in one place.",
+      title: titleOf(res, "myhome.name"),
+      description: titleOf(res, "myhome.home.description"),
       properties,
       awaiting: quotes.filter((q) => q.status === "quoted"),
       sharedReports: reports.filter((r) => r.shared),
-      ...viewHelpers,
+      ...viewHelpers(res),
     });
   });
 
   router.get("/my-home/reports", requireHomePage, async (_req, res) => {
     const email = homeViewer(res).email;
     const [reports, properties] = await Promise.all([records.reports(email), records.properties(email)]);
-    homePage(res, "reports", "reports", { title: "Reports · My Home", reports, properties, ...viewHelpers });
+    homePage(res, "reports", "reports", {
+      title: titleOf(res, "myhome.reports.title"),
+      reports,
+      properties,
+      ...viewHelpers(res),
+    });
   });
 
   router.get("/my-home/reports/:id", requireHomePage, async (req, res) => {
@@ -164,14 +184,21 @@ export function myHomeRecordsPages(deps: RecordsRoutesDeps): Router {
     const email = homeViewer(res).email;
     const payload = await records.report(email, id);
     const history = payload.shared ? null : await records.history(email, payload.property.id);
+    const helpers = viewHelpers(res);
     homePage(res, "report", "reports", {
-      title: `Report of ${dateText(payload.report.createdAt)} · My Home`,
-      ...notices(req.query),
+      title: titleOf(res, "myhome.report.title", { date: helpers.dateText(payload.report.createdAt) }),
+      ...notices(req.query, res),
       islands: true,
+      // The client report island's own messages and the scoring names it shows (docs/decisions.md#64).
+      reportMessages: islandMessages(res.locals.locale, "report", "scoring"),
       payload,
       history,
-      chartSvg: history?.points.length ? scoreChartSvg(history.points) : null,
-      ...viewHelpers,
+      chartSvg: history?.points.length
+        ? scoreChartSvg(history.points, undefined, undefined, (summary) =>
+            titleOf(res, "myhome.report.chart", { summary }),
+          )
+        : null,
+      ...helpers,
     });
   });
 
@@ -193,14 +220,14 @@ export function myHomeRecordsPages(deps: RecordsRoutesDeps): Router {
       records.properties(email),
     ]);
     homePage(res, "quotes", "quotes", {
-      title: "Quotes · My Home",
+      title: titleOf(res, "myhome.quotes.title"),
       quotes,
       // 'Ask for a quote': open recommendations with no open request yet.
       askable: open.filter((r) => !r.quote),
       addresses: Object.fromEntries(properties.map((p) => [p.id, p.addressLine])),
       manyProperties: properties.length > 1,
-      ...notices(req.query),
-      ...viewHelpers,
+      ...notices(req.query, res),
+      ...viewHelpers(res),
     });
   });
 

@@ -9,6 +9,7 @@ import {
   homeResumeSchema,
   planVisitMoveSchema,
   planVisitParams,
+  languageSchema,
   preferencesSchema,
   serviceRequestSchema,
   visitsQuery,
@@ -253,5 +254,17 @@ export const homeVisitsCalls = apiCalls([
     body: preferencesSchema,
     responses: { 200: preferences },
     errors: [401],
+  },
+  {
+    method: "put",
+    path: "/api/my-home/language",
+    summary: "Set the language of the homeowner's pages and e-mails",
+    description:
+      "`locale` ('en-CA' or 'fr-CA') on every customer record of the homeowner's e-mail (docs/decisions.md#65): Haven's e-mails to them follow it; My Home's pages are in the language of their address (/fr/my-home). 400 for another language or another field; 409 when no customer has this e-mail (a report shared to it only).",
+    tags: ["My Home"],
+    access: "public",
+    body: languageSchema,
+    responses: { 200: languageSchema },
+    errors: [400, 401, 409],
   },
 ]);

@@ -1,5 +1,6 @@
 // Input of My Home's Visits, Plan and Account calls: zod on the server only.
 import { z } from "zod";
+import { localeField } from "../../i18n/schemas.js";
 import { dateField, idInput, monthField, multiLineText, pathId } from "../../http/fields.js";
 import { DAY_PART_VALUES } from "../../shared/business-time.js";
 import { BOOKING_SLOTS } from "../bookings/booking-changes.schemas.js";
@@ -89,6 +90,9 @@ export const homeCardSchema = demoCardUpdateSchema.partial({ cardNumber: true })
 export const homeCardFormSchema = demoCardFormSchema;
 
 /** GET/PATCH /api/my-home/preferences. */
+/** My Home's language (Account page): the customer's locale (docs/decisions.md#65). Nothing else is accepted. */
+export const languageSchema = z.object({ locale: localeField }).strict();
+
 export const preferencesSchema = z.object({
   reminders: z.preprocess(
     (v) => (v === "true" || v === "on" ? true : v === "false" || v === "off" ? false : v),

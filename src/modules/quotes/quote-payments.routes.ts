@@ -12,7 +12,7 @@ import { TASK_STATUSES } from "../maintenance/maintenance.constants.js";
 import { allowStripeJs, demoCardSchema } from "../payments/index.js";
 import type { Payer, PayOutcome, QuotePayments } from "./quote-payments.js";
 import { createRouter } from "../../http/router.js";
-import { islandMessages } from "../../i18n/index.js";
+import { type Formatters, type Translator, islandMessages, localePath } from "../../i18n/index.js";
 
 export interface QuotePaymentsRoutesDeps {
   payments: QuotePayments;
@@ -89,7 +89,12 @@ export function quotePaymentsRoutes(deps: QuotePaymentsRoutesDeps): { api: Route
     const view = await payments.view(payer);
     if (settings.stripeMode) allowStripeJs(res);
     res.page("quotes/quote-pay", {
-      title: `Pay ${view.totalText}: ${view.quote.taskTitle}`,
+      title: (res.locals.t as Translator)("quotes.pay.title", {
+        total: (res.locals.intl as Formatters).money(view.invoice.amount, {
+          whole: Number.isInteger(view.invoice.amount),
+        }),
+        title: view.quote.taskTitle,
+      }),
       noindex: true,
       // Paid or expired (docs/decisions.md#43): no card form, so no island.
       islands: view.invoice.status !== "paid" && !view.expired,
@@ -98,7 +103,8 @@ export function quotePaymentsRoutes(deps: QuotePaymentsRoutesDeps): { api: Route
       formProps: {
         payUrl: base.payUrl,
         confirmUrl: `${base.payUrl}/confirm`,
-        returnPath: base.back,
+        // Stripe's return comes back to the page in its language (docs/decisions.md#65).
+        returnPath: localePath(base.back, res.req.locale),
         stripeMode: settings.stripeMode,
         publishableKey: settings.publishableKey,
         amountCents: Math.round(view.invoice.amount * 100),

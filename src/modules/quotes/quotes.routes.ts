@@ -7,15 +7,16 @@ import { body, params, query } from "../../http/validate.js";
 import { staffListQuerySchema } from "../customers/customers.schemas.js";
 import { answerEdit } from "../../http/stale-edit.js";
 import { bindingCookies, setBindingCookie } from "../../shared/one-time-links.js";
-import { CLIENT_DECISIONS, QUOTE_STATUSES, STAFF_MOVES, type QuoteRequest, formatCents } from "./quotes.constants.js";
+import { CLIENT_DECISIONS, QUOTE_STATUSES, STAFF_MOVES, type QuoteRequest } from "./quotes.constants.js";
 import { bellSeenBody, clientDecisionSchema, quoteUpdateSchema } from "./quotes.schemas.js";
 import { QuoteExpiredError, type QuotesService } from "./quotes.service.js";
-import { NO_FIGURE_TEXT, QUOTE_VALID_DAYS } from "./quote-document.js";
+import { QUOTE_VALID_DAYS } from "./quote-document.js";
 import { addDays, todayIn } from "../../shared/business-time.js";
 import type { Notifications } from "../notifications/index.js";
 import { NOTIFICATION_KINDS, NOTIFICATION_LABELS } from "../notifications/notifications.constants.js";
 import { notificationListQuery } from "../notifications/notifications.schemas.js";
 import { createRouter } from "../../http/router.js";
+import { type Formatters, type Translator, localePath } from "../../i18n/index.js";
 
 /** What quotes' routes use: the service, the staff page guard that app.ts builds, and settings. */
 export interface QuotesRoutesDeps {
@@ -65,6 +66,12 @@ function groupByProperty(rows: QuoteRequest[]) {
   }
   return [...groups.values()];
 }
+
+/** The quote report page's title and its no-figure sentence, in the page's language. */
+const quoteReportWords = (res: Response) => {
+  const t = res.locals.t as Translator;
+  return { title: t("quotes.report.title"), noFigureText: t("quotes.noFigure") };
+};
 
 const privateLink = (res: Response) => {
   res.setHeader("Cache-Control", "no-store");
@@ -187,17 +194,16 @@ export function quotesPages(deps: QuotesRoutesDeps): Router {
       setBindingCookie(
         res,
         opened.binding,
-        [`/quote-report/${token}`],
+        // The page in each language (docs/decisions.md#65).
+        [`/quote-report/${token}`, localePath(`/quote-report/${token}`, "fr-CA")],
         new Date(opened.report.expiresAt),
         settings.secure,
       );
     res.page("quotes/quote-report", {
-      title: "Your Haven Quote",
+      ...quoteReportWords(res),
       noindex: true,
       report: opened.report,
       token,
-      formatCents,
-      noFigureText: NO_FIGURE_TEXT,
       decisions: CLIENT_DECISIONS,
       answered: null,
     });
@@ -217,27 +223,29 @@ export function quotesPages(deps: QuotesRoutesDeps): Router {
       if ("gone" in opened) return res.redirect(303, "/report-expired");
       res.status(409);
       return res.page("quotes/quote-report", {
-        title: "Your Haven Quote",
+        ...quoteReportWords(res),
         noindex: true,
         report: opened.report,
         token,
-        formatCents,
-        noFigureText: NO_FIGURE_TEXT,
         decisions: CLIENT_DECISIONS,
         answered: null,
-        problem: error.message,
+        problem: (res.locals.t as Translator)("quotes.report.expired", {
+          date: (res.locals.intl as Formatters).dateTime(error.validUntil, {
+            year: "numeric",
+            month: "long",
+            day: "numeric",
+          }),
+        }),
       });
     }
     if ("gone" in result) return res.redirect(303, "/report-expired");
     // The last answer spends the link: show the outcome here rather than on a page that no longer opens.
     if (result.completed)
       return res.page("quotes/quote-report", {
-        title: "Your Haven Quote",
+        ...quoteReportWords(res),
         noindex: true,
         report: result,
         token,
-        formatCents,
-        noFigureText: NO_FIGURE_TEXT,
         decisions: CLIENT_DECISIONS,
         answered: id,
       });

@@ -41,7 +41,7 @@ export interface NewQuoteRequest {
 
 /** An expired quote answered yes: a 409 by every path (docs/decisions.md#42). */
 export class QuoteExpiredError extends ConflictError {
-  constructor(validUntil: string) {
+  constructor(readonly validUntil: string) {
     super(expiredMessage(validUntil), { validUntil: "This quote has expired" });
   }
 }

@@ -118,8 +118,16 @@ export const trendText = (trend: number) => (trend > 0 ? `+${trend}` : trend < 0
 
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
 
-/** A small score-over-time line chart as inline SVG (0–100 scale), labelled for screen readers. */
-export function scoreChartSvg(points: { date: string; score: number }[], width = 560, height = 180): string {
+/**
+ * A small score-over-time line chart as inline SVG (0–100 scale), labelled for screen readers: `label` words the
+ * points' summary in the page's language (My Home's French page, docs/decisions.md#65).
+ */
+export function scoreChartSvg(
+  points: { date: string; score: number }[],
+  width = 560,
+  height = 180,
+  label = (summary: string) => `Score over time: ${summary || "no scored inspection yet"}`,
+): string {
   const pad = { left: 34, right: 14, top: 12, bottom: 28 };
   const w = width - pad.left - pad.right;
   const h = height - pad.top - pad.bottom;
@@ -147,5 +155,5 @@ export function scoreChartSvg(points: { date: string; score: number }[], width =
         : "",
     )
     .join("");
-  return `<svg class="score-chart" viewBox="0 0 ${width} ${height}" role="img" aria-label="${esc(`Score over time: ${summary || "no scored inspection yet"}`)}" preserveAspectRatio="xMidYMid meet">${grid}${points.length > 1 ? `<path d="${line}" fill="none" stroke="#174034" stroke-width="2.5"/>` : ""}${dots}${labels}</svg>`;
+  return `<svg class="score-chart" viewBox="0 0 ${width} ${height}" role="img" aria-label="${esc(label(summary))}" preserveAspectRatio="xMidYMid meet">${grid}${points.length > 1 ? `<path d="${line}" fill="none" stroke="#174034" stroke-width="2.5"/>` : ""}${dots}${labels}</svg>`;
 }

@@ -9,6 +9,7 @@ import { GONE_MESSAGE, bindingCookies, setBindingCookie } from "../../shared/one
 import type { SharingService } from "./sharing.service.js";
 import { idParamsSchema, responsesInputSchema, shareInputSchema } from "./sharing.schemas.js";
 import { createRouter } from "../../http/router.js";
+import { type Translator, islandMessages, localePath } from "../../i18n/index.js";
 
 /** What sharing's routes use: its service and two settings. */
 export interface SharingRoutesDeps {
@@ -24,8 +25,12 @@ export interface SharingRoutesDeps {
 const tokenParams = z.object({ token: z.string().max(200) });
 const photoParams = z.object({ token: z.string().max(200), photoId: pathId("Photo id") });
 
-/** The link's page and its API: the only paths its binding cookie is sent to. */
-const linkPaths = (token: string) => [`/client-report/${token}`, `/api/client-report/${token}`];
+/** The link's page in both languages and its API: the only paths its binding cookie is sent to. */
+const linkPaths = (token: string) => [
+  `/client-report/${token}`,
+  localePath(`/client-report/${token}`, "fr-CA"),
+  `/api/client-report/${token}`,
+];
 
 /** Nothing of a link's answers is kept by a cache, and no Referer carries the token onwards. */
 const privateLink = (res: Response) => {
@@ -90,12 +95,12 @@ export function sharingApi(deps: SharingRoutesDeps): Router {
   return router;
 }
 
-/** The expired page's title, as /report-expired has it. */
-const REPORT_EXPIRED_META = {
-  title: "Report Link Expired | Haven",
-  description: "This report link has already been viewed. Each link can be viewed once.",
+/** The expired page's title, as /report-expired has it, in the page's language. */
+const reportExpiredMeta = (t: Translator) => ({
+  title: t("marketing.expired.meta.title"),
+  description: t("marketing.expired.meta.description"),
   noindex: true,
-};
+});
 
 export function sharingPages(deps: Pick<SharingRoutesDeps, "sharing">): Router {
   const router = createRouter();
@@ -110,16 +115,17 @@ export function sharingPages(deps: Pick<SharingRoutesDeps, "sharing">): Router {
     if (access === "gone") return res.redirect(303, "/report-expired");
     // A paying customer's used link: the same page, leading to My Home instead of the pricing page (docs/decisions.md#28).
     if (access === "gone-member")
-      return res.status(410).page("pages/report-expired", { ...REPORT_EXPIRED_META, member: true });
+      return res.status(410).page("pages/report-expired", { ...reportExpiredMeta(res.locals.t), member: true });
     const sample = access === "sample";
+    const t = res.locals.t as Translator;
+    // The island's own messages and the scoring names it shows (docs/decisions.md#64).
+    const i18n = islandMessages(res.locals.locale, "report", "scoring");
     res.page("sharing/client-report", {
-      title: sample ? "Sample Client Report | Haven" : "Your Haven Health Report",
-      description: sample
-        ? "A read-only sample of the report a Haven client receives: the score, its categories and the recommendations to act on."
-        : "Your Haven Health Report: your home's score, its categories and the recommendations to act on.",
+      title: sample ? t("report.meta.sampleTitle") : t("report.title"),
+      description: sample ? t("report.meta.sampleDescription") : t("report.meta.description"),
       noindex: true,
       islands: true,
-      props: sample ? { token, sample } : { token },
+      props: sample ? { token, sample, i18n } : { token, i18n },
     });
   });
 
