@@ -17,6 +17,7 @@ import {
   homeTaxRatesTask,
   homeTaxTask,
 } from "./modules/subscriptions/home-tax.tasks.js";
+import { CUSTOMER_LOCALE_TASK, customerLocaleTask } from "./modules/subscriptions/stripe-locale.tasks.js";
 import { BACKUP_TASK, backupTask } from "./ops/backup.tasks.js";
 import {
   MAINTENANCE_EXPAND_TASK,
@@ -51,6 +52,11 @@ export function taskList(container: Container): TaskList {
     [HOME_TAX_TASK]: homeTaxTask(container.invoiceSide.homeTax),
     [HOME_MOVED_TASK]: homeMovedTask(container.invoiceSide.homeTax),
     [HOME_TAX_RATES_TASK]: homeTaxRatesTask(container.invoiceSide.homeTax, container.env.BUSINESS_TZ),
+    // A customer's new language goes to their Stripe customers (docs/decisions.md#65).
+    [CUSTOMER_LOCALE_TASK]: customerLocaleTask({
+      subscriptions: container.subscriptions,
+      stripe: container.stripe?.billing.stripe ?? null,
+    }),
     // Daily when BACKUP_DIR is set (backupCrontab in src/ops/backup.ts; docs/operations.md, "Backups").
     [BACKUP_TASK]: backupTask(container),
   };

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { taskList } from "../../src/jobs.js";
 import { StripeTaxRates, createStripeClient } from "../../src/modules/payments/index.js";
 import { HOME_MOVED_TASK, HOME_TAX_TASK, homeTaxRatesTask } from "../../src/modules/subscriptions/home-tax.tasks.js";
+import { CUSTOMER_LOCALE_TASK } from "../../src/modules/subscriptions/stripe-locale.tasks.js";
 import { type TestContext, signInStaff } from "../support/context.js";
 import { queuedMails } from "../support/jobs.js";
 import { STAND_IN_KEYS, type StripeStandIn } from "../support/stripe-stand-in.js";
@@ -22,7 +23,11 @@ const runHomeJobs = (ctx: TestContext) => {
   const tasks = taskList(ctx.container);
   return runOnce({
     connectionString: ctx.url,
-    taskList: { [HOME_TAX_TASK]: tasks[HOME_TAX_TASK]!, [HOME_MOVED_TASK]: tasks[HOME_MOVED_TASK]! },
+    taskList: {
+      [HOME_TAX_TASK]: tasks[HOME_TAX_TASK]!,
+      [HOME_MOVED_TASK]: tasks[HOME_MOVED_TASK]!,
+      [CUSTOMER_LOCALE_TASK]: tasks[CUSTOMER_LOCALE_TASK]!,
+    },
     logger: new Logger(() => () => undefined),
   });
 };
@@ -159,7 +164,7 @@ describe("the tax follows the home (Stripe)", () => {
     expect(itemRates(providerId)).toEqual(["HST 13 ON"]);
   });
 
-  it("staff move a home to Gatineau: Stripe's next invoice carries GST and QST, and nothing billed is settled", async () => {
+  it("staff move a home to Gatineau and the customer to French: Stripe's next invoice carries GST and QST, nothing billed is settled, Stripe's customer and the receipt are French", async () => {
     const { providerId, local, propertyId } = await boughtAt("K1S 2B4", "stripe-moved@example.com", {
       city: "Ottawa",
       province: "ON",
@@ -170,16 +175,26 @@ describe("the tax follows the home (Stripe)", () => {
     const staff = (await signInStaff(ctx)).agent;
     await staff
       .patch(`/api/properties/${propertyId}`)
-      .send({ city: "Gatineau", province: "QC", postalCode: "J8X 2K1" })
+      .send({ city: "Gatineau", province: "QC", postalCode: "J8X 2K1", locale: "fr-CA" })
       .expect(200);
+    // Made by Checkout, Stripe's customer has no language of its own yet.
+    expect(stripe.customers.get(local.provider_customer_id)!.preferred_locales).toEqual([]);
     await runHomeJobs(ctx);
     expect(itemRates(providerId)).toEqual(["GST 5 QC", "QST 9.975 QC"]);
+    // docs/decisions.md#65: Stripe's e-mails and pages to this customer follow their language.
+    expect(stripe.customers.get(local.provider_customer_id)!.preferred_locales).toEqual(["fr-CA"]);
     expect(await ctx.db("invoices").where({ subscription_id: local.id })).toHaveLength(1);
     const { invoice } = stripe.advancePeriod(providerId);
     await deliver(ctx, "invoice.paid", invoice!);
     const renewal = await ctx.db("invoices").where({ provider_invoice_id: invoice!.id }).first();
     expect(renewal.tax_province).toBe("QC");
     expect(lines(renewal.tax_lines)).toEqual(["GST 5% 1850", "QST 9.975% 3691"]);
+    // The Quebec receipt in French, with the TPS, the TVQ and both numbers (docs/decisions.md#67).
+    const receipt = (await queuedMails(ctx)).find(
+      (m) => m.to === "stripe-moved@example.com" && m.subject.startsWith("Votre reçu Haven"),
+    );
+    expect(receipt?.text.replace(/\u00a0/g, " ")).toContain("TVQ 9,975 % : 36,91 $ CA");
+    expect(receipt?.text).toContain("/fr/billing/");
   });
 
   it("a rate that changes on its day reaches Stripe's next invoices: Nova Scotia's 15 % HST becomes 14 % on 1 April 2025", async () => {

@@ -169,6 +169,20 @@ export class StandInCatalogue extends StandInScenarios {
       ],
       ["GET", /^\/v1\/customers\/([\w]+)$/, found(this.customers, "customer")],
       [
+        "POST",
+        /^\/v1\/customers\/([\w]+)$/,
+        (m) => {
+          const customer = this.customers.get(m[1]!);
+          if (!customer) return missing("customer", m[1]!);
+          // Kept as Stripe keeps them: the customer's languages, its e-mail's and invoices' (docs/decisions.md#65).
+          const locales = Object.entries(form).filter(([k]) => /^preferred_locales\[\d*\]$/.test(k));
+          if (locales.length) customer.preferred_locales = locales.map(([, v]) => v);
+          if (form.email !== undefined) customer.email = form.email;
+          if (form.name !== undefined) customer.name = form.name;
+          json(200, customer);
+        },
+      ],
+      [
         "GET",
         /^\/v1\/prices$/,
         () => {

@@ -20,6 +20,11 @@ export const SESSION_TAKEN_MESSAGE =
  * runs it, so that the home's live plans are taxed in its province from their next invoice (docs/decisions.md#57).
  */
 export const HOME_MOVED_TASK = "customers:home-moved";
+/**
+ * The job a customer's new language queues, in the edit's transaction (payload `{customerId}`): the subscriptions
+ * module runs it, so that Stripe's customer (its e-mails, invoices and pages) speaks it too (docs/decisions.md#65).
+ */
+export const CUSTOMER_LOCALE_TASK = "customers:locale-changed";
 
 // Who is asking is declared in customers.constants.ts, where src/http/viewer.ts may read it.
 export type { Viewer };
@@ -131,6 +136,11 @@ export class CustomersService {
           before: localeBefore ? { ...before, clientLocale: localeBefore } : before,
           after: localeBefore ? { ...after, clientLocale: edit.customer.locale } : after,
         });
+      if (after && localeBefore && localeBefore !== edit.customer.locale)
+        await trx.raw(
+          "select graphile_worker.add_job(?, json_build_object('customerId', ?::int), max_attempts => 25)",
+          [CUSTOMER_LOCALE_TASK, after.customerId],
+        );
       if (after && before && (after.postalCode !== before.postalCode || after.province !== before.province))
         await trx.raw(
           "select graphile_worker.add_job(?, json_build_object('propertyId', ?::int), max_attempts => 25)",

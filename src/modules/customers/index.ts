@@ -3,6 +3,7 @@
 export {
   type CustomersDeps,
   CustomersService,
+  CUSTOMER_LOCALE_TASK,
   HOME_MOVED_TASK,
   SESSION_TAKEN_MESSAGE,
   type Viewer,

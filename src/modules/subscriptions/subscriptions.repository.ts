@@ -109,6 +109,19 @@ export class SubscriptionsRepository {
       );
   }
 
+  /** A customer's language and the Stripe customers of their plans (its preferred_locales follow it). */
+  async stripeCustomersOf(customerId: number, db: Db = this.db): Promise<{ ids: string[]; locale: string | null }> {
+    const rows = await db("subscriptions as s")
+      .join("customers as c", "c.id", "s.customer_id")
+      .where({ "s.customer_id": customerId, "s.provider": "stripe" })
+      .whereNotNull("s.provider_customer_id")
+      .distinct("s.provider_customer_id", "c.locale");
+    return {
+      ids: rows.map((r: { provider_customer_id: string }) => r.provider_customer_id),
+      locale: (rows[0]?.locale as string | undefined) ?? null,
+    };
+  }
+
   async find(id: number, db: Db = this.db): Promise<ProviderSubscription | null> {
     const row = await this.joined(db).where("s.id", id).first();
     return row ? toSubscription(row) : null;

@@ -97,6 +97,11 @@ export class SubscriptionsService {
     this.recovery = new PaymentRecovery({ ...shared, stripe, transaction, log, audit });
   }
 
+  /** A customer's language and their plans' Stripe customers (the customers:locale-changed job). */
+  stripeCustomersOf(customerId: number): Promise<{ ids: string[]; locale: string | null }> {
+    return this.repo.stripeCustomersOf(customerId);
+  }
+
   // ---------------------------------------------------------------- purchase paths
 
   /**
