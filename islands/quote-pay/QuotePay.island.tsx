@@ -20,7 +20,7 @@ interface Props {
   totalText: string;
   name: string;
   email: string;
-  /** The card checks' messages (`checkout`, `forms`) in the page's language. */
+  /** The card checks' messages (`checkout`, `forms`) and the quote pages' own (`quotes`) in the page's language. */
   i18n: IslandMessages;
 }
 
@@ -49,20 +49,26 @@ export default function QuotePay(props: Props) {
 
   const pay = async () => {
     if (!stripeMode) {
-      await apiRequest<PayAnswer>("POST", payUrl, {
-        name: values.name,
-        email: values.email,
-        cardNumber: values.cardNumber,
-        expiry: values.expiry,
-        cvc: values.cvc,
-      });
+      // The answer's messages in the page's language (src/i18n/api-locale.ts).
+      await apiRequest<PayAnswer>(
+        "POST",
+        payUrl,
+        {
+          name: values.name,
+          email: values.email,
+          cardNumber: values.cardNumber,
+          expiry: values.expiry,
+          cvc: values.cvc,
+        },
+        { "Accept-Language": t.locale },
+      );
       return done();
     }
     const ready = stripe.current;
-    if (!ready) throw new Error("The payment form is still loading.");
+    if (!ready) throw new Error(t("checkout.pay.stillLoading"));
     const checked = await ready.elements.submit();
-    if (checked.error) throw new Error(checked.error.message ?? "Check your card details.");
-    const answer = await apiRequest<PayAnswer>("POST", payUrl, {});
+    if (checked.error) throw new Error(checked.error.message ?? t("checkout.pay.checkCard"));
+    const answer = await apiRequest<PayAnswer>("POST", payUrl, {}, { "Accept-Language": t.locale });
     if (answer.status === "paid") return done();
     const { error } = await ready.stripe.confirmPayment({
       elements: ready.elements,
@@ -73,7 +79,7 @@ export default function QuotePay(props: Props) {
         payment_method_data: { billing_details: { name: values.name.trim(), email: values.email.trim() } },
       },
     });
-    throw new Error(error?.message ?? "Your payment could not be completed.");
+    throw new Error(error?.message ?? t("checkout.pay.notCompleted"));
   };
 
   const onSubmit = (event: FormEvent) => {
@@ -90,7 +96,7 @@ export default function QuotePay(props: Props) {
     pay().catch((error: unknown) => {
       setPending(false);
       if (error instanceof ApiError && error.status === 400) setErrors(error.fields as CardErrors);
-      setFailure(messageOf(error, "Something went wrong. Please try again."));
+      setFailure(messageOf(error, t("forms.tryAgain")));
     });
   };
 
@@ -103,7 +109,7 @@ export default function QuotePay(props: Props) {
     <form ref={formRef} onSubmit={onSubmit} noValidate className="mt-4 space-y-4" data-testid="quote-pay-form">
       {failure && (
         <div className="alert alert-danger" role="alert" data-testid="payment-failure">
-          <p className="font-semibold">Payment failed</p>
+          <p className="font-semibold">{t("quotes.pay.failed")}</p>
           <p>{failure}</p>
         </div>
       )}
@@ -111,8 +117,8 @@ export default function QuotePay(props: Props) {
         values={values}
         errors={errors}
         set={set}
-        nameLabel="Name on card"
-        emailLabel="Email for the receipt"
+        nameLabel={t("checkout.pay.name")}
+        emailLabel={t("quotes.pay.receiptEmail")}
       />
       {stripeMode ? (
         <div ref={element} data-testid="stripe-payment-element" className="min-h-24" />
@@ -120,7 +126,7 @@ export default function QuotePay(props: Props) {
         <DemoCardFields t={t} values={values} errors={errors} set={set} />
       )}
       <button type="submit" className="btn btn-gold btn-lg w-full" disabled={pending} data-testid="quote-pay-submit">
-        {pending ? "Processing..." : `Pay ${totalText}`}
+        {pending ? t("checkout.pay.processing") : t("quotes.pay.submit", { total: totalText })}
       </button>
     </form>
   );

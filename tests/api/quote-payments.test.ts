@@ -202,6 +202,15 @@ describe("paying an accepted quote (demo payments)", () => {
     const home = await signInHome(ctx, email);
     const res = await home.post(`/api/my-home/quotes/${quoteId}/pay`).send(CARD).expect(409);
     expect(res.body.message).toBe("This quote expired on January 31, 2020; ask us for a new one");
+    // The French pay page's island names its language (src/i18n/api-locale.ts); nothing else is read as French.
+    const french = await home
+      .post(`/api/my-home/quotes/${quoteId}/pay`)
+      .set("Accept-Language", "fr-CA")
+      .send(CARD)
+      .expect(409);
+    expect(french.body.message).toBe("Cette soumission a expiré le 31 janvier 2020\u00a0; demandez-nous-en une nouvelle");
+    const other = await home.post(`/api/my-home/quotes/${quoteId}/pay`).set("Accept-Language", "fr").send(CARD);
+    expect(other.body.message).toBe("This quote expired on January 31, 2020; ask us for a new one");
   });
 
   it("an accepted quote past its last valid day: 409 on My Home's and the link's pay and confirm; the pages say it expired", async () => {
@@ -236,6 +245,9 @@ describe("paying an accepted quote (demo payments)", () => {
       const page = await agent.get(url).expect(200);
       expect(page.text).toContain("data-quote-expired");
       expect(page.text).not.toContain("quote-pay/QuotePay");
+      const french = await agent.get(`/fr${url}`).expect(200);
+      expect(french.text).toContain('<html lang="fr-CA">');
+      expect(french.text).toMatch(/Cette soumission a expiré le \d+ \p{L}+ \d{4}/u);
     }
     const list = await home.get("/my-home/quotes").expect(200);
     expect(list.text).toContain('data-quote-invoice="expired"');

@@ -4,15 +4,23 @@
 // accepted quotes to book is here too.
 import type { Request, RequestHandler, Response, Router } from "express";
 import { z } from "zod";
-import { UnauthorizedError } from "../../http/errors.js";
+import { ConflictError, UnauthorizedError } from "../../http/errors.js";
 import { idParams } from "../../http/fields.js";
 import { requireStaffApi } from "../../http/guards.js";
 import { body, params, query } from "../../http/validate.js";
 import { TASK_STATUSES } from "../maintenance/maintenance.constants.js";
 import { allowStripeJs, demoCardSchema } from "../payments/index.js";
-import type { Payer, PayOutcome, QuotePayments } from "./quote-payments.js";
+import { type Payer, type PayOutcome, QuotePayExpiredError, type QuotePayments } from "./quote-payments.js";
+import { apiLocale } from "../../i18n/api-locale.js";
 import { createRouter } from "../../http/router.js";
-import { type Formatters, type Translator, islandMessages, localePath } from "../../i18n/index.js";
+import {
+  type Formatters,
+  type Translator,
+  formatters,
+  islandMessages,
+  localePath,
+  translator,
+} from "../../i18n/index.js";
 
 export interface QuotePaymentsRoutesDeps {
   payments: QuotePayments;
@@ -51,8 +59,21 @@ export function quotePaymentsRoutes(deps: QuotePaymentsRoutesDeps): { api: Route
     const own = new Set(await deps.ownedPropertyIds(email));
     return { quoteRequestId: id, mayPay: (propertyId) => own.has(propertyId) };
   };
-  const pay = (payer: Payer, req: Request) =>
-    settings.stripeMode ? payments.startStripe(payer) : payments.payDemo(payer, body(req, demoCardSchema));
+  const pay = async (payer: Payer, req: Request) => {
+    try {
+      return await (settings.stripeMode
+        ? payments.startStripe(payer)
+        : payments.payDemo(payer, body(req, demoCardSchema)));
+    } catch (error) {
+      // The pay island names its page's language (src/i18n/api-locale.ts): the expired quote's 409 says it in it.
+      if (error instanceof QuotePayExpiredError && apiLocale(req) !== "en-CA") {
+        const locale = apiLocale(req);
+        const date = formatters(locale).dateTime(error.validUntil, { year: "numeric", month: "long", day: "numeric" });
+        throw new ConflictError(translator(locale)("quotes.report.expired", { date }));
+      }
+      throw error;
+    }
+  };
 
   const api = createRouter();
   api.post("/my-home/quotes/:id/pay", async (req, res) => {
@@ -108,11 +129,13 @@ export function quotePaymentsRoutes(deps: QuotePaymentsRoutesDeps): { api: Route
         stripeMode: settings.stripeMode,
         publishableKey: settings.publishableKey,
         amountCents: Math.round(view.invoice.amount * 100),
-        totalText: view.totalText,
+        totalText: (res.locals.intl as Formatters).money(view.invoice.amount, {
+          whole: Number.isInteger(view.invoice.amount),
+        }),
         name: view.quote.clientName,
         email: view.quote.clientEmail,
         // The card checks' messages (islands/checkout/card-checks.ts) in the page's language.
-        i18n: islandMessages(res.req.locale, "checkout", "forms"),
+        i18n: islandMessages(res.req.locale, "checkout", "forms", "quotes"),
       },
     });
   };

@@ -4,6 +4,7 @@
 import type Stripe from "stripe";
 import { enqueueJob, type TransactionRunner, type Tx } from "../../db/transaction.js";
 import { ConflictError, HttpError, NotFoundError } from "../../http/errors.js";
+
 import { longDate, todayIn } from "../../shared/business-time.js";
 import { hashToken, isToken, newToken } from "../../shared/one-time-links.js";
 import { MAIL_SEND_TASK } from "../mail/index.js";
@@ -13,6 +14,13 @@ import { expiredMessage, isExpired, quoteTotals } from "./quote-document.js";
 import { type QuoteFigures, quoteAcceptedEmail, quoteBookedEmail, quoteReceiptEmail } from "./quote-payments.mail.js";
 import type { PayableQuote, QuotePaymentsRepository } from "./quote-payments.repository.js";
 import { formatCents } from "./quotes.constants.js";
+
+/** Paying a quote past its validity (docs/decisions.md#43): a 409 that knows the day, to say it in French too. */
+export class QuotePayExpiredError extends ConflictError {
+  constructor(readonly validUntil: string) {
+    super(expiredMessage(validUntil));
+  }
+}
 
 /** The office books an accepted quote's work with the homeowner within this many business days (decisions.md#43). */
 export const BOOK_WITHIN_BUSINESS_DAYS = 2;
@@ -154,8 +162,7 @@ export class QuotePayments {
     if (!quote || !payer.mayPay(quote.propertyId)) throw new NotFoundError("Quote request not found");
     const invoice = await this.deps.invoices.lockQuoteInvoice({ quoteRequestId: quote.id }, tx);
     if (!invoice) {
-      if (quote.status === "quoted" && this.expired(quote, now))
-        throw new ConflictError(expiredMessage(quote.validUntil!));
+      if (quote.status === "quoted" && this.expired(quote, now)) throw new QuotePayExpiredError(quote.validUntil!);
       if (quote.status === "accepted" && quote.quotedCents === null) throw new ConflictError(NO_SINGLE_PRICE_MESSAGE);
       throw new ConflictError(NOT_ACCEPTED_MESSAGE);
     }
@@ -176,7 +183,7 @@ export class QuotePayments {
 
   /** A charge about to be taken for an expired quote: 409, nothing written. */
   private refuseExpired(quote: PayableQuote, now: Date): void {
-    if (this.expired(quote, now)) throw new ConflictError(expiredMessage(quote.validUntil!));
+    if (this.expired(quote, now)) throw new QuotePayExpiredError(quote.validUntil!);
   }
 
   private async paid(invoice: LockedQuoteInvoice, quote: PayableQuote, tx: Tx, now: Date): Promise<Invoice> {
