@@ -10,6 +10,7 @@ import {
   type BillingMailKind,
   billingMail,
 } from "../../src/modules/subscriptions/subscriptions.mail.js";
+import { quoteAcceptedEmail, quoteReceiptEmail } from "../../src/modules/quotes/quote-payments.mail.js";
 import { signInEmail } from "../../src/modules/my-home/home-mail.js";
 import { reportSharedEmail } from "../../src/modules/sharing/sharing.mail.js";
 import { expectAllMarked } from "../support/pseudo-documents.js";
@@ -76,6 +77,38 @@ function mails(locale: RenderLocale): Mails {
       Buffer.from("%PDF"),
     ),
     ...billingMails(locale),
+    ...quoteMails(locale),
+  };
+}
+
+/** An accepted quote of a Gatineau home (GST and QST) and its receipt. */
+function quoteMails(locale: RenderLocale): Record<string, MailMessage> {
+  const common = {
+    to: person.to,
+    clientName: person.name,
+    taskTitle: "Replace the water heater",
+    propertyAddress: location,
+    figures: {
+      number: "HAV-2026-000051",
+      subtotalCents: 65000,
+      taxLines: [
+        { kind: "GST" as const, label: "GST 5%", percent: 5, amountCents: 3250 },
+        { kind: "QST" as const, label: "QST 9.975%", percent: 9.975, amountCents: 6484 },
+      ],
+      totalCents: 74734,
+    },
+    origin: publicUrl,
+    locale,
+  };
+  return {
+    "quote accepted": quoteAcceptedEmail({ ...common, payLink: `${publicUrl}/quote-pay/tok9`, bookWithinDays: 2 }),
+    "quote receipt": quoteReceiptEmail({
+      ...common,
+      paidOn: "mardi 1er décembre 2026",
+      registration: "123456789 RT0001",
+      legalName: "Haven Home Health Inc.",
+      pdfLink: `${publicUrl}/my-home/quotes/4/invoice.pdf`,
+    }),
   };
 }
 
@@ -193,6 +226,20 @@ describe("customer e-mails in French", () => {
     expect(fr["billing canceled"]!.text).toContain("https://haven.example.com/fr/pricing");
   });
 
+  it("an accepted quote and its receipt for a Gatineau home: TPS, TVQ, French amounts and links", () => {
+    const accepted = fr["quote accepted"]!;
+    expect(nbsp(accepted.subject)).toBe("Soumission acceptée : Replace the water heater");
+    expect(nbsp(accepted.text)).toContain("Payer par carte : https://haven.example.com/fr/quote-pay/tok9");
+    const receipt = fr["quote receipt"]!;
+    expect(nbsp(receipt.subject)).toBe("Reçu HAV-2026-000051 : Replace the water heater");
+    const text = nbsp(receipt.text);
+    expect(text).toContain("Nous avons reçu votre paiement de 747,34 $ pour Replace the water heater");
+    expect(text).toContain("TPS 5 % : 32,50 $");
+    expect(text).toContain("TVQ 9,975 % : 64,84 $");
+    expect(text).toContain("Nº d'inscription à la TPS/TVH : 123456789 RT0001");
+    expect(text).toContain("https://haven.example.com/fr/my-home/quotes/4/invoice.pdf");
+  });
+
   it("in English they keep the spec's words", () => {
     const en = mails("en-CA");
     expect(en.confirmation.subject).toBe("Your Haven inspection is booked for Tuesday, December 1, 2026");
@@ -222,6 +269,10 @@ describe("customer e-mails in French", () => {
       "1234567890 TQ0001",
       "HAV-CN-2026-000003",
       "HAV-2026-000042",
+      "HAV-2026-000051",
+      "Replace the water heater",
+      "Haven Home Health Inc.",
+      "mardi 1er décembre 2026",
     ];
     for (const [name, mail] of Object.entries(mails("en-XA"))) {
       expectAllMarked(mail.subject, data, `${name} subject`);

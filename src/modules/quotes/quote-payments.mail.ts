@@ -1,6 +1,9 @@
 // The e-mails of an accepted quote (docs/decisions.md#43): the acceptance with its pay link, and the receipt.
+import { DEFAULT_LOCALE, localePath } from "../../i18n/index.js";
+import { type RenderLocale, intlLocale } from "../../i18n/locales.js";
 import { escapeHtml } from "../../shared/html.js";
-import { withCustomerFooter } from "../mail/index.js";
+import { taxLineLabel } from "../invoices/index.js";
+import { mailText, withCustomerFooter } from "../mail/index.js";
 import type { MailMessage } from "../mail/mail.schemas.js";
 import type { TaxLine } from "../tax/index.js";
 import { formatCents } from "./quotes.constants.js";
@@ -20,87 +23,141 @@ interface Common {
   figures: QuoteFigures;
   /** PUBLIC_URL: the links' origin. */
   origin: string;
+  /** The customer's language; a receipt in its invoice's document language (French for a Quebec home). */
+  locale?: RenderLocale;
 }
 
-const figureLines = (f: QuoteFigures) => [
-  `Price before tax: ${formatCents(f.subtotalCents)}`,
-  ...f.taxLines.map((l) => `${l.label}: ${formatCents(l.amountCents)}`),
-  `Total: ${formatCents(f.totalCents)}`,
+/** The e-mail's language and its money: "$650", "$84.50" in English (formatCents), "650,00 $" in French. */
+function quoteText(locale: RenderLocale | undefined) {
+  const { t, f } = mailText(locale);
+  const money = (cents: number) => (t.locale === "fr-CA" ? f.money(cents / 100) : formatCents(cents));
+  return { t, money };
+}
+type QuoteText = ReturnType<typeof quoteText>;
+
+const figureRows = ({ t, money }: QuoteText, f: QuoteFigures): [string, string][] => [
+  [t("mail.quote.priceBeforeTax"), money(f.subtotalCents)],
+  ...f.taxLines.map((l): [string, string] => [taxLineLabel(t, l), money(l.amountCents)]),
 ];
 
-const figureTable = (f: QuoteFigures) =>
-  `<table>${[
-    ["Price before tax", formatCents(f.subtotalCents)],
-    ...f.taxLines.map((l) => [l.label, formatCents(l.amountCents)]),
-  ]
-    .map(([k, v]) => `<tr><td>${escapeHtml(k!)}</td><td style="text-align:right">${escapeHtml(v!)}</td></tr>`)
+const figureLines = (text: QuoteText, f: QuoteFigures) =>
+  [...figureRows(text, f), [text.t("mail.quote.total"), text.money(f.totalCents)]].map(([label, amount]) =>
+    text.t("mail.quote.row", { label: label!, amount: amount! }),
+  );
+
+const figureTable = (text: QuoteText, f: QuoteFigures) =>
+  `<table>${figureRows(text, f)
+    .map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td style="text-align:right">${escapeHtml(v)}</td></tr>`)
     .join(
       "",
-    )}<tr><th style="text-align:left">Total</th><th style="text-align:right">${escapeHtml(formatCents(f.totalCents))}</th></tr></table>`;
+    )}<tr><th style="text-align:left">${text.t.html("mail.quote.total")}</th><th style="text-align:right">${escapeHtml(text.money(f.totalCents))}</th></tr></table>`;
+
+/** A link on PUBLIC_URL to the page in the e-mail's language (docs/decisions.md#65). */
+const pageIn = (origin: string, path: string, locale: RenderLocale | undefined) =>
+  `${origin}${localePath(path, intlLocale(locale ?? DEFAULT_LOCALE))}`;
 
 /** Sent once when a quote is accepted: what happens next, the figures, and a link that pays it by card. */
 export function quoteAcceptedEmail(d: Common & { payLink: string; bookWithinDays: number }): MailMessage {
-  const text = [
-    `Hello ${d.clientName},`,
+  const text = quoteText(d.locale);
+  const { t } = text;
+  const payLink = new URL(d.payLink);
+  const pay = pageIn(payLink.origin, payLink.pathname, d.locale);
+  const myHome = pageIn(d.origin, "/my-home/quotes", d.locale);
+  const thanks = t("mail.quote.accepted.thanks", { task: d.taskTitle, address: d.propertyAddress });
+  const booking = t("mail.quote.accepted.booking", { days: d.bookWithinDays });
+  const body = [
+    t("mail.greeting", { name: d.clientName }),
     "",
-    `Thank you: you accepted our quote for ${d.taskTitle} at ${d.propertyAddress}.`,
-    `Our office books the work with you within ${d.bookWithinDays} business days and e-mails you the date.`,
+    thanks,
+    booking,
     "",
-    ...(d.figures.number ? [`Invoice ${d.figures.number}`] : []),
-    ...figureLines(d.figures),
+    ...(d.figures.number ? [t("mail.quote.accepted.invoice", { number: d.figures.number })] : []),
+    ...figureLines(text, d.figures),
     "",
-    `Pay by card: ${d.payLink}`,
-    `Or pay from My Home: ${d.origin}/my-home/quotes`,
+    t("mail.quote.accepted.payCard", { link: pay }),
+    t("mail.quote.accepted.payMyHome", { link: myHome }),
     "",
-    "Questions? Reply to this e-mail.",
+    t("mail.quote.questions"),
     "",
-    "Haven",
+    t("mail.signature"),
   ].join("\n");
   const html = [
-    `<p>Hello ${escapeHtml(d.clientName)},</p>`,
-    `<p>Thank you: you accepted our quote for ${escapeHtml(d.taskTitle)} at ${escapeHtml(d.propertyAddress)}.</p>`,
-    `<p>Our office books the work with you within ${d.bookWithinDays} business days and e-mails you the date.</p>`,
-    d.figures.number ? `<p>Invoice ${escapeHtml(d.figures.number)}</p>` : "",
-    figureTable(d.figures),
-    `<p><a href="${escapeHtml(d.payLink)}">Pay ${escapeHtml(formatCents(d.figures.totalCents))} by card</a></p>`,
-    "<p>Questions? Reply to this e-mail.</p><p>Haven</p>",
+    `<p>${t.html("mail.greeting", { name: d.clientName })}</p>`,
+    `<p>${escapeHtml(thanks)}</p>`,
+    `<p>${escapeHtml(booking)}</p>`,
+    d.figures.number ? `<p>${t.html("mail.quote.accepted.invoice", { number: d.figures.number })}</p>` : "",
+    figureTable(text, d.figures),
+    `<p><a href="${escapeHtml(pay)}">${t.html("mail.quote.accepted.payLink", { amount: text.money(d.figures.totalCents) })}</a></p>`,
+    `<p>${t.html("mail.quote.questions")}</p><p>${t.html("mail.signature")}</p>`,
   ].join("\n");
-  return withCustomerFooter({ to: d.to, subject: `Quote accepted: ${d.taskTitle}`, text, html }, d.origin);
+  return withCustomerFooter(
+    { to: d.to, subject: t("mail.quote.accepted.subject", { task: d.taskTitle }), text: body, html },
+    d.origin,
+    d.locale,
+  );
 }
 
-/** The receipt of a paid quote: the invoice's number, its figures, the business's registration and the PDF's link. */
+/**
+ * The receipt of a paid quote: the invoice's number, its figures, the business's registration numbers (the QST
+ * number when QST is charged, docs/decisions.md#51) and the PDF's link; in French for a Quebec home (#67).
+ */
 export function quoteReceiptEmail(
-  d: Common & { paidOn: string; registration: string | null; legalName: string; pdfLink: string },
+  d: Common & {
+    paidOn: string;
+    registration: string | null;
+    qstNumber?: string | null;
+    legalName: string;
+    pdfLink: string;
+  },
 ): MailMessage {
-  const reg = d.registration ? `GST/HST registration: ${d.registration}` : null;
-  const text = [
-    `Hello ${d.clientName},`,
+  const text = quoteText(d.locale);
+  const { t, money } = text;
+  const reg = d.registration ? t("mail.quote.receipt.gstHst", { number: d.registration }) : null;
+  const chargesQst = d.figures.taxLines.some((l) => l.kind === "QST" && l.amountCents !== 0);
+  const qst = chargesQst && d.qstNumber ? t("mail.quote.receipt.qst", { number: d.qstNumber }) : null;
+  const pdfUrl = new URL(d.pdfLink);
+  const pdf = pageIn(pdfUrl.origin, pdfUrl.pathname, d.locale);
+  const received = t("mail.quote.receipt.received", {
+    amount: money(d.figures.totalCents),
+    task: d.taskTitle,
+    address: d.propertyAddress,
+    date: d.paidOn,
+  });
+  const receiptFor = t("mail.quote.receipt.for", { number: d.figures.number ?? "" });
+  const body = [
+    t("mail.greeting", { name: d.clientName }),
     "",
-    `We received your payment of ${formatCents(d.figures.totalCents)} for ${d.taskTitle} at ${d.propertyAddress} on ${d.paidOn}.`,
+    received,
     "",
-    `Receipt for invoice ${d.figures.number ?? ""}`,
-    ...figureLines(d.figures),
+    receiptFor,
+    ...figureLines(text, d.figures),
     "",
     d.legalName,
     ...(reg ? [reg] : []),
+    ...(qst ? [qst] : []),
     "",
-    `Your invoice as a PDF: ${d.pdfLink}`,
+    t("mail.quote.receipt.pdf", { link: pdf }),
     "",
-    "Haven",
+    t("mail.signature"),
   ].join("\n");
   const html = [
-    `<p>Hello ${escapeHtml(d.clientName)},</p>`,
-    `<p>We received your payment of ${escapeHtml(formatCents(d.figures.totalCents))} for ${escapeHtml(d.taskTitle)} at ${escapeHtml(d.propertyAddress)} on ${escapeHtml(d.paidOn)}.</p>`,
-    `<p>Receipt for invoice ${escapeHtml(d.figures.number ?? "")}</p>`,
-    figureTable(d.figures),
-    `<p>${escapeHtml(d.legalName)}${reg ? `<br>${escapeHtml(reg)}` : ""}</p>`,
-    `<p><a href="${escapeHtml(d.pdfLink)}">Download your invoice (PDF)</a></p>`,
-    "<p>Haven</p>",
+    `<p>${t.html("mail.greeting", { name: d.clientName })}</p>`,
+    `<p>${escapeHtml(received)}</p>`,
+    `<p>${escapeHtml(receiptFor)}</p>`,
+    figureTable(text, d.figures),
+    `<p>${[d.legalName, reg, qst]
+      .filter(Boolean)
+      .map((l) => escapeHtml(l!))
+      .join("<br>")}</p>`,
+    `<p><a href="${escapeHtml(pdf)}">${t.html("mail.quote.receipt.pdfLink")}</a></p>`,
+    `<p>${t.html("mail.signature")}</p>`,
   ].join("\n");
-  return withCustomerFooter(
-    { to: d.to, subject: `Receipt ${d.figures.number ?? ""}: ${d.taskTitle}`.trim(), text, html },
-    d.origin,
-  );
+  const subject = t("mail.quote.receipt.subject", {
+    numbered: d.figures.number ? "yes" : "no",
+    number: d.figures.number ?? "",
+    task: d.taskTitle,
+  });
+  return withCustomerFooter({ to: d.to, subject, text: body, html }, d.origin, d.locale);
 }
 
 /** Sent when the office books an accepted quote's work: the date and time, and who comes. */

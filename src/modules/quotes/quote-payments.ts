@@ -8,7 +8,9 @@ import { ConflictError, HttpError, NotFoundError } from "../../http/errors.js";
 import { longDate, todayIn } from "../../shared/business-time.js";
 import { hashToken, isToken, newToken } from "../../shared/one-time-links.js";
 import { MAIL_SEND_TASK } from "../mail/index.js";
-import type { Invoice, NewQuoteInvoice } from "../invoices/index.js";
+import { type Invoice, type NewQuoteInvoice, documentLocale } from "../invoices/index.js";
+import { formatters } from "../../i18n/index.js";
+import { firstOfMonth } from "../mail/index.js";
 import { isProvince, provinceOfPostalCode } from "../tax/index.js";
 import { expiredMessage, isExpired, quoteTotals } from "./quote-document.js";
 import { type QuoteFigures, quoteAcceptedEmail, quoteBookedEmail, quoteReceiptEmail } from "./quote-payments.mail.js";
@@ -139,6 +141,7 @@ export class QuotePayments {
         origin,
         payLink: `${origin}/quote-pay/${token}`,
         bookWithinDays: BOOK_WITHIN_BUSINESS_DAYS,
+        locale: quote.clientLocale,
       }),
     );
     return id;
@@ -196,6 +199,8 @@ export class QuotePayments {
   /** The receipt of a paid quote invoice, queued in the caller's transaction. */
   private queueReceipt(paid: Invoice, quote: PayableQuote, tx: Tx): Promise<void> {
     const origin = this.deps.settings.publicUrl;
+    // A receipt in its invoice's language: French for a Quebec home (docs/decisions.md#67).
+    const locale = documentLocale(quote.clientLocale, paid.taxProvince);
     return enqueueJob(
       tx,
       MAIL_SEND_TASK,
@@ -206,10 +211,14 @@ export class QuotePayments {
         propertyAddress: quote.propertyAddress,
         figures: figuresOf(paid),
         origin,
-        paidOn: longDate(todayIn(this.deps.settings.timeZone, new Date(paid.paidAt!))),
+        paidOn: firstOfMonth(
+          locale,
+          formatters(locale).longDate(todayIn(this.deps.settings.timeZone, new Date(paid.paidAt!))),
+        ),
         registration: this.deps.business.gstHstNumber,
         legalName: this.deps.business.legalName,
         pdfLink: `${origin}/my-home/quotes/${quote.id}/invoice.pdf`,
+        locale,
       }),
     );
   }
