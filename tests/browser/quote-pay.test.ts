@@ -13,6 +13,7 @@ import {
   screenshotBothWidths,
   waitForIslands,
 } from "../support/browser.js";
+import { sharedReportFixture } from "../api/sharing-fixtures.js";
 
 let site: BrowserSite;
 let email: string;
@@ -161,5 +162,83 @@ describe("paying an accepted quote from My Home", () => {
     await expectAccessible(home);
     await screenshotBothWidths(home, "quote-pay-my-home-booked");
     await home.context().close();
+  });
+});
+
+// One pass in French (docs/decisions.md#65): a customer whose language is French opens her e-mailed sign-in link at
+// its /fr address, reads My Home and her report, accepts the quote and pays it; every page says <html lang="fr-CA">.
+describe("in French", () => {
+  it("a French customer signs in, reads My Home and her report, accepts the quote and pays it", async () => {
+    const { db, container } = site.ctx;
+    const fixture = await sharedReportFixture(site.ctx, "2100 Rue Sherbrooke");
+    const customer = await db("properties as p")
+      .join("customers as c", "c.id", "p.customer_id")
+      .where("p.id", fixture.propertyId)
+      .first("c.id", "c.email");
+    await db("customers").where({ id: customer.id }).update({ locale: "fr-CA" });
+    const [{ id: frQuoteId }] = await db("quote_requests")
+      .insert({
+        property_id: fixture.propertyId,
+        maintenance_task_id: fixture.taskIds[0],
+        status: "quoted",
+        priority: "high",
+        quoted_amount: "$650",
+        quoted_cents: 65000,
+        quoted_at: new Date(),
+      })
+      .returning("id");
+    const page = await site.newPage(PHONE);
+    const french = async (name: string) => {
+      expect(await page.getAttribute("html", "lang")).toBe("fr-CA");
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await expectAccessible(page);
+      await screenshotBothWidths(page, `fr-${name}`);
+    };
+
+    const { url } = await container.homeAuth.signInLink(customer.email);
+    await page.goto(`${site.baseUrl}/fr${new URL(url).pathname}`);
+    await french("sign-in-link");
+    await page.getByRole("button", { name: "Continuer vers Ma maison" }).click();
+    await page.waitForURL(`${site.baseUrl}/fr/my-home`);
+    await page.getByText("Indice de santé").waitFor();
+    await page.getByText("Une soumission attend votre réponse").waitFor();
+    await french("my-home");
+
+    await page.getByRole("link", { name: "Dernier rapport de 2100 Rue Sherbrooke" }).click();
+    await page.waitForURL(/\/fr\/my-home\/reports\/\d+$/);
+    await waitForIslands(page);
+    await page.getByRole("heading", { name: "Votre Rapport santé Haven" }).waitFor();
+    await page.getByRole("heading", { name: "Détail par catégorie" }).waitFor();
+    expect(await page.locator("[data-categories]").innerText()).toContain("Plomberie");
+    await french("report");
+
+    await page.getByRole("link", { name: "Soumissions", exact: true }).click();
+    await page.waitForURL(`${site.baseUrl}/fr/my-home/quotes`);
+    const card = page.locator(`[data-home-quote="${frQuoteId}"]`);
+    await card.getByRole("button", { name: /^Accepter/ }).click();
+    await page.waitForURL(/\/fr\/my-home\/quotes\?done=accepted/);
+    await page.getByText("Soumission acceptée.", { exact: false }).first().waitFor();
+    const pay = card.locator("[data-pay-quote]");
+    await pay.waitFor();
+    expect(await pay.innerText()).toMatch(/^Payer \d+,\d{2}\u00a0\$/);
+    await french("quotes-accepted");
+
+    await pay.click();
+    await page.waitForURL(`${site.baseUrl}/fr/my-home/quotes/${frQuoteId}/pay`);
+    await waitForIslands(page);
+    expect((await page.locator("[data-invoice-figures]").innerText()).replace(/\s+/g, " ")).toMatch(
+      /^Prix avant taxes 650,00 \$ .+ Total \d+,\d{2} \$$/,
+    );
+    expect(await page.getByLabel("Nom sur la carte").inputValue()).not.toBe("");
+    await french("quote-pay-form");
+    await page.getByLabel("Numéro de carte").fill("4242 4242 4242 4242");
+    await page.getByLabel(/Date d.expiration/).fill("1234");
+    await page.getByLabel("Code de sécurité (CVC)").fill("123");
+    await page.getByTestId("quote-pay-submit").click();
+    await page.waitForURL(/\/fr\/my-home\/quotes\/\d+\/pay\?paid=1/);
+    await page.locator("[data-quote-paid]").waitFor();
+    expect(await page.locator("[data-quote-paid]").innerText()).toMatch(/^Merci\u00a0: nous avons reçu \d+,\d{2}\u00a0\$ le \d+ \p{L}+ \d{4}\./u);
+    await french("quote-paid");
+    await page.context().close();
   });
 });
