@@ -610,6 +610,14 @@ describe("My Home records: in French", () => {
     expect(page.text).toContain('action="/fr/my-home/sign-out"');
     const quotes = await agent.get("/fr/my-home/quotes").expect(200);
     expect(quotes.text).toContain("Demander une soumission");
+    // The error pages a homeowner can meet speak the address's language, a page with no French twin too.
+    const missing = await agent.get("/fr/my-home/nothing-here").expect(404);
+    expect(missing.text).toContain('<html lang="fr-CA">');
+    expect(missing.text).toContain("404 Page introuvable");
+    // Refused before any page renderer (the bare view), still in the address's language.
+    expect((await agent.get("/fr/admin").expect(404)).text).toContain("404 Page introuvable");
+    const pseudo404 = await supertest(pseudoApp(ctx)).get("/no-such-page").expect(404);
+    expectAllTranslated(pseudo404.text, "404", ["Haven", ctx.env.CONTACT_EMAIL ?? ""]);
     expect(quotes.text).toContain('action="/fr/my-home/quote-requests"');
   });
 

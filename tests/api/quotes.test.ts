@@ -1,4 +1,6 @@
+import supertest from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectAllTranslated, pseudoApp } from "../support/pseudo-locale.js";
 import {
   QUOTE_STATUSES,
   type QuoteStatus,
@@ -283,6 +285,41 @@ describe("the quote report", () => {
       new RegExp(`^haven_link=.*Path=/quote-report/${token}.*HttpOnly`, "i"),
     );
     expect((await browser().get(path).expect(303)).headers.location).toBe("/report-expired");
+    // The same page in French, its cookie reaching /fr too (docs/decisions.md#65); every word from the catalogue.
+    const french = await client.get(`/fr${path}`).expect(200);
+    expect(french.text).toContain('<html lang="fr-CA">');
+    expect(french.text).toContain("Votre soumission Haven");
+    expect(french.text).toContain("1\u00a0500,50\u00a0$");
+    expect(french.text).toContain(`action="/fr${path}/items/`);
+    const cookie = ([] as string[])
+      .concat(page.headers["set-cookie"] ?? [])
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    const pseudo = await supertest(pseudoApp(ctx)).get(path).set("Cookie", cookie).expect(200);
+    expectAllTranslated(
+      pseudo.text,
+      path,
+      [
+        ...new Set(
+          [
+            ...(await ctx.db("maintenance_tasks").where({ property_id: propertyId }).pluck("title")),
+            ...(await ctx.db("maintenance_tasks").where({ property_id: propertyId }).pluck("description")),
+            ...(await ctx.db("quote_requests").where({ property_id: propertyId }).pluck("scope")),
+            ...(await ctx.db("quote_requests").where({ property_id: propertyId }).pluck("quoted_amount")),
+            ...(await ctx
+              .db("properties as p")
+              .join("customers as c", "c.id", "p.customer_id")
+              .where("p.id", propertyId)
+              .pluck("c.name")),
+            ...(await ctx.db("properties").where({ id: propertyId }).pluck("address")),
+            ...Object.values(
+              await ctx.db("properties").where({ id: propertyId }).first("city", "province", "postal_code"),
+            ).map(String),
+            "Haven",
+          ].filter(Boolean),
+        ),
+      ].sort((a, b) => b.length - a.length),
+    );
 
     // A declined item is not in the report; an item of another property is refused.
     await client.post(`${path}/items/${third!.id}`).type("form").send({ decision: "accept" }).expect(400);
