@@ -11,6 +11,7 @@ import {
   billingMail,
 } from "../../src/modules/subscriptions/subscriptions.mail.js";
 import { quoteAcceptedEmail, quoteReceiptEmail } from "../../src/modules/quotes/quote-payments.mail.js";
+import { reminderEmail } from "../../src/modules/maintenance/reminder-email.js";
 import { signInEmail } from "../../src/modules/my-home/home-mail.js";
 import { reportSharedEmail } from "../../src/modules/sharing/sharing.mail.js";
 import { expectAllMarked } from "../support/pseudo-documents.js";
@@ -76,6 +77,18 @@ function mails(locale: RenderLocale): Mails {
       },
       Buffer.from("%PDF"),
     ),
+    reminder: reminderEmail({
+      ...person,
+      ...contact,
+      dateLabel: f.longDate("2026-12-01"),
+      timeLabel: slotText(t, "afternoon"),
+      what: t("mail.reminder.what.task", { title: "Gutter cleaning" }),
+      location,
+      durationLabel: t("mail.visit.hours", { hours: 2 }),
+      ics: "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n",
+      publicUrl,
+      locale,
+    }),
     ...billingMails(locale),
     ...quoteMails(locale),
   };
@@ -240,6 +253,15 @@ describe("customer e-mails in French", () => {
     expect(text).toContain("https://haven.example.com/fr/my-home/quotes/4/invoice.pdf");
   });
 
+  it("the day-before reminder: subject, window and length in French", () => {
+    const mail = fr.reminder!;
+    expect(nbsp(mail.subject)).toBe(
+      "Rappel : votre visite d'entretien Haven (Gutter cleaning) demain, mardi 1er décembre 2026",
+    );
+    expect(nbsp(mail.text)).toContain("Heure : Après-midi (de 12 h à 17 h)");
+    expect(nbsp(mail.text)).toContain("Durée prévue : 2 heures");
+  });
+
   it("in English they keep the spec's words", () => {
     const en = mails("en-CA");
     expect(en.confirmation.subject).toBe("Your Haven inspection is booked for Tuesday, December 1, 2026");
@@ -273,6 +295,7 @@ describe("customer e-mails in French", () => {
       "Replace the water heater",
       "Haven Home Health Inc.",
       "mardi 1er décembre 2026",
+      "Gutter cleaning",
     ];
     for (const [name, mail] of Object.entries(mails("en-XA"))) {
       expectAllMarked(mail.subject, data, `${name} subject`);

@@ -2,7 +2,9 @@
 // no plan, no billing link; its credit note's number, what goes back and each tax, the reason, and the business's
 // registration numbers (the QST number when QST was refunded, docs/decisions.md#51).
 import { escapeHtml } from "../../shared/html.js";
-import { withCustomerFooter } from "../mail/index.js";
+import type { RenderLocale } from "../../i18n/locales.js";
+import { mailText, withCustomerFooter } from "../mail/index.js";
+import { taxLineLabel } from "./document-locale.js";
 import type { MailMessage } from "../mail/mail.schemas.js";
 import { billingAmount } from "./invoice-mail.js";
 
@@ -21,28 +23,43 @@ export interface QuoteRefundMail {
   qstNumber: string | null;
   /** PUBLIC_URL: the footer's links. */
   origin: string;
+  /** The credit note's language (documentLocale: French for a Quebec home); English unless given. */
+  locale?: RenderLocale;
 }
 
 export function quoteRefundEmail(d: QuoteRefundMail): MailMessage {
-  const money = (cents: number) => billingAmount(cents / 100);
-  const refundsQst = d.taxLines.some((t) => (t.kind === "QST" || t.label.startsWith("QST")) && t.amountCents !== 0);
+  const { t, f } = mailText(d.locale);
+  const money = (cents: number) =>
+    t.locale === "fr-CA" ? t("mail.billing.money", { amount: f.money(cents / 100) }) : billingAmount(cents / 100);
+  const refundsQst = d.taxLines.some((l) => (l.kind === "QST" || l.label.startsWith("QST")) && l.amountCents !== 0);
   const lines = [
-    d.creditNote && `Credit note: ${d.creditNote}`,
-    d.invoiceNumber && `Credits invoice: ${d.invoiceNumber}`,
-    `Refunded: ${money(d.amountCents)}`,
-    ...d.taxLines.map((t) => `of which ${t.label}: ${money(t.amountCents)}`),
-    d.reason && `Reason: ${d.reason}`,
+    d.creditNote && t("mail.billing.refund.creditNote", { number: d.creditNote }),
+    d.invoiceNumber && t("mail.quoteRefund.credits", { number: d.invoiceNumber }),
+    t("mail.billing.refund.refunded", { amount: money(d.amountCents) }),
+    ...d.taxLines.map((l) =>
+      t("mail.billing.refund.ofWhich", { label: taxLineLabel(t, l), amount: money(l.amountCents) }),
+    ),
+    d.reason && t("mail.billing.refund.reason", { reason: d.reason }),
     d.legalName,
-    d.gstHstNumber && `GST/HST registration: ${d.gstHstNumber}`,
-    refundsQst && d.qstNumber && `QST registration: ${d.qstNumber}`,
+    d.gstHstNumber && t("mail.billing.gstHst", { number: d.gstHstNumber }),
+    refundsQst && d.qstNumber && t("mail.billing.qst", { number: d.qstNumber }),
   ].filter((l): l is string => Boolean(l));
-  const opening = `We have refunded ${money(d.amountCents)} to your card${d.work ? ` for ${d.work}` : ""}. It can take 5 to 10 business days to appear on your statement.`;
-  const text = [`Hello ${d.name ?? "there"},`, "", opening, "", ...lines, "", "Haven"].join("\n");
+  const opening = t("mail.quoteRefund.lead", {
+    amount: money(d.amountCents),
+    hasWork: d.work ? "yes" : "no",
+    work: d.work ?? "",
+  });
+  const hello = t("mail.billing.hello", { named: d.name ? "yes" : "no", name: d.name ?? "" });
+  const text = [hello, "", opening, "", ...lines, "", t("mail.signature")].join("\n");
   const html = [
-    `<p>Hello ${escapeHtml(d.name ?? "there")},</p>`,
+    `<p>${escapeHtml(hello)}</p>`,
     `<p>${escapeHtml(opening)}</p>`,
     `<p>${lines.map(escapeHtml).join("<br>")}</p>`,
-    "<p>Haven</p>",
+    `<p>${t.html("mail.signature")}</p>`,
   ].join("\n");
-  return withCustomerFooter({ to: d.to, subject: `Your Haven refund: ${money(d.amountCents)}`, text, html }, d.origin);
+  return withCustomerFooter(
+    { to: d.to, subject: t("mail.billing.refund.subject", { amount: money(d.amountCents) }), text, html },
+    d.origin,
+    d.locale,
+  );
 }

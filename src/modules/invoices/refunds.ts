@@ -3,6 +3,7 @@
 // request's key (invoice, amount, Idempotency-Key or the refunded-so-far figure) makes a repeat the same refund.
 // With Stripe the intent is written first, under the invoice's lock; Stripe is called outside any transaction with
 // the intent's key; its answer is recorded; a job finishes what is left (refund-stripe-flow.ts).
+import { documentLocale } from "./document-locale.js";
 import { createHash } from "node:crypto";
 import type { Logger } from "pino";
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
@@ -308,6 +309,7 @@ export class RefundsService {
             gstHstNumber: business?.gstHstNumber ?? null,
             qstNumber: business?.qstNumber ?? null,
             origin: publicUrl,
+            locale: documentLocale(payer.locale, invoice.taxProvince),
           }),
           tx,
         );

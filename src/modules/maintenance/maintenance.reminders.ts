@@ -1,9 +1,10 @@
 // The day-before reminders of tasks and bookings, each sent once (maintenance_reminders).
 import type { TransactionRunner } from "../../db/transaction.js";
-import { addDays, longDate, slotLabel, slotWindow, todayIn } from "../../shared/business-time.js";
+import { DEFAULT_LOCALE, type Locale, type Translator, isLocale } from "../../i18n/index.js";
+import { addDays, slotWindow, todayIn } from "../../shared/business-time.js";
 import type { Booking } from "../bookings/bookings.schemas.js";
 import type { BookingsService } from "../bookings/index.js";
-import type { MailService } from "../mail/index.js";
+import { type MailService, mailText, slotText } from "../mail/index.js";
 import { CLOSED } from "./maintenance.calendar.js";
 import { bookingTime, formatDuration } from "./maintenance.constants.js";
 import { bookingEvent, calendarFile, taskEvent, taskWindow } from "./maintenance.ics.js";
@@ -45,6 +46,15 @@ export class MaintenanceReminders {
       (b) => !CLOSED.has(b.status) && !muted.has(b.clientEmail.toLowerCase()),
     );
     const sent = { date, tasks: 0, bookings: 0 };
+    // Each reminder in its customer's language (docs/decisions.md#65).
+    const stored = await this.tasks.customerLocales([
+      ...tasks.map((t) => t.clientEmail),
+      ...bookings.map((b) => b.clientEmail),
+    ]);
+    const localeOf = (email: string): Locale => {
+      const locale = stored.get(email.toLowerCase());
+      return isLocale(locale) ? locale : DEFAULT_LOCALE;
+    };
     for (let i = 0; i < tasks.length; i += REMINDER_CHUNK) {
       const chunk = tasks.slice(i, i + REMINDER_CHUNK);
       sent.tasks += await this.deps.transaction(async (tx) => {
@@ -53,7 +63,9 @@ export class MaintenanceReminders {
           chunk.map((t) => ({ id: t.id, dueDate: date, email: t.clientEmail })),
           tx,
         );
-        for (const task of chunk) if (claimed.has(task.id)) await this.deps.mail.enqueue(tx, this.taskReminder(task));
+        for (const task of chunk)
+          if (claimed.has(task.id))
+            await this.deps.mail.enqueue(tx, this.taskReminder(task, localeOf(task.clientEmail)));
         return claimed.size;
       });
     }
@@ -66,23 +78,27 @@ export class MaintenanceReminders {
           tx,
         );
         for (const booking of chunk)
-          if (claimed.has(booking.id)) await this.deps.mail.enqueue(tx, this.bookingReminder(booking));
+          if (claimed.has(booking.id))
+            await this.deps.mail.enqueue(tx, this.bookingReminder(booking, localeOf(booking.clientEmail)));
         return claimed.size;
       });
     }
     return sent;
   }
 
-  private taskReminder(task: DatedTask) {
+  private taskReminder(task: DatedTask, locale: Locale) {
     const { supportEmail, supportPhone } = this.deps.settings;
+    const { t, f } = mailText(locale, this.tz);
+    const window = taskWindow(task);
     return reminderEmail({
       to: task.clientEmail,
       name: task.clientName,
-      dateLabel: longDate(task.scheduledDate!),
-      timeLabel: taskWindow(task).label,
-      what: `your Haven maintenance visit (${task.title})`,
+      dateLabel: f.longDate(task.scheduledDate!),
+      timeLabel: window.label.includes("–") ? windowText(t, window) : slotText(t, window.label),
+      what: t("mail.reminder.what.task", { title: task.title }),
       location: task.location,
-      durationLabel: task.estimatedDuration ? formatDuration(task.estimatedDuration) : null,
+      durationLabel: task.estimatedDuration ? durationText(t, task.estimatedDuration) : null,
+      locale,
       ics: calendarFile([taskEvent(task, this.tz)], "Haven maintenance"),
       supportEmail,
       supportPhone,
@@ -90,22 +106,41 @@ export class MaintenanceReminders {
     });
   }
 
-  private bookingReminder(booking: Booking) {
+  private bookingReminder(booking: Booking, locale: Locale) {
     const { supportEmail, supportPhone } = this.deps.settings;
+    const { t, f } = mailText(locale, this.tz);
     const region = [booking.state ?? booking.province, booking.postalCode].filter(Boolean).join(" ");
     const window = slotWindow(booking.timeSlot);
     return reminderEmail({
       to: booking.clientEmail,
       name: booking.clientName,
-      dateLabel: longDate(booking.scheduledDate),
-      timeLabel: window ? slotLabel(booking.timeSlot) : bookingTime(booking.timeSlot),
-      what: "your Haven home inspection",
+      dateLabel: f.longDate(booking.scheduledDate),
+      timeLabel: slotText(t, window ? booking.timeSlot : bookingTime(booking.timeSlot)),
+      what: t("mail.reminder.what.inspection"),
       location: [booking.address, booking.city, region].filter(Boolean).join(", "),
-      durationLabel: window ? formatDuration(window.minutes) : null,
+      durationLabel: window ? durationText(t, window.minutes) : null,
+      locale,
       ics: calendarFile([bookingEvent(booking, this.tz)], "Haven inspection"),
       supportEmail,
       supportPhone,
       publicUrl: this.deps.settings.publicUrl,
     });
   }
+}
+
+/** A task's length: formatDuration's words in English ("2 hours", "45 minutes"), the catalogue's in French. */
+function durationText(t: Translator, minutes: number): string {
+  if (t.locale !== "fr-CA") return formatDuration(minutes);
+  return minutes < 60
+    ? t("mail.visit.minutes", { minutes })
+    : t("mail.visit.hours", { hours: Math.round((minutes / 60) * 100) / 100 });
+}
+
+/** A plan visit's window: '8 AM–5 PM' in English, 'de 8 h à 17 h' in French. */
+function windowText(t: Translator, window: { start: string; minutes: number; label: string }): string {
+  if (t.locale !== "fr-CA") return window.label;
+  const at = (minutes: number) =>
+    `${Math.floor(minutes / 60)} h${minutes % 60 ? ` ${String(minutes % 60).padStart(2, "0")}` : ""}`;
+  const start = Number(window.start.slice(0, 2)) * 60 + Number(window.start.slice(3, 5));
+  return t("mail.reminder.window", { start: at(start), end: at(start + window.minutes) });
 }

@@ -160,6 +160,19 @@ export class MaintenanceRepository {
   // --- Reminders (sent once) ---
 
   /** The e-mails (lower case) whose owners turned the day-before reminders off in My Home. */
+  /** The language of each customer with one of these e-mails (lower case): their reminders follow it. */
+  async customerLocales(emails: string[]): Promise<Map<string, string>> {
+    const locales = new Map<string, string>();
+    const lower = [...new Set(emails.map((e) => e.toLowerCase()))];
+    for (let i = 0; i < lower.length; i += 5000) {
+      const rows = await this.db("customers")
+        .whereRaw("lower(email) = any(?)", [lower.slice(i, i + 5000)])
+        .select("email", "locale");
+      for (const row of rows as Row[]) locales.set(String(row.email).toLowerCase(), String(row.locale));
+    }
+    return locales;
+  }
+
   async remindersOff(): Promise<Set<string>> {
     const rows = await this.db("home_preferences").where({ reminders: false }).select("email");
     return new Set(rows.map((r: Row) => r.email as string));

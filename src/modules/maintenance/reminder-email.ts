@@ -1,5 +1,6 @@
 import type { MailMessage } from "../mail/mail.schemas.js";
-import { withCustomerFooter } from "../mail/index.js";
+import type { RenderLocale } from "../../i18n/locales.js";
+import { mailText, withCustomerFooter } from "../mail/index.js";
 import { escapeHtml } from "../../shared/html.js";
 
 export interface ReminderDetails {
@@ -18,29 +19,32 @@ export interface ReminderDetails {
   supportPhone: string;
   /** PUBLIC_URL, for the My Home line. */
   publicUrl?: string;
+  /** The customer's language (customers.locale); English unless given. */
+  locale?: RenderLocale;
 }
 
-/** The day-before reminder of a booking or a maintenance task, with the visit as an .ics. */
+/** The day-before reminder of a booking or a maintenance task, with the visit as an .ics, in the customer's language. */
 export function reminderEmail(d: ReminderDetails): MailMessage {
+  const { t } = mailText(d.locale);
   const lines = [
-    `Hello ${d.name},`,
+    t("mail.greeting", { name: d.name }),
     "",
-    `A reminder from Haven: ${d.what} is tomorrow.`,
+    t("mail.reminder.lead", { what: d.what }),
     "",
-    `Date: ${d.dateLabel}`,
-    `Time: ${d.timeLabel}`,
-    `Address: ${d.location}`,
-    ...(d.durationLabel ? [`Expected duration: ${d.durationLabel}`] : []),
+    t("mail.booking.date", { date: d.dateLabel }),
+    t("mail.booking.time", { time: d.timeLabel }),
+    t("mail.booking.address", { address: d.location }),
+    ...(d.durationLabel ? [t("mail.reminder.duration", { duration: d.durationLabel })] : []),
     "",
-    "The attached calendar file adds the visit to your calendar.",
-    `Need to change it? Reply to ${d.supportEmail} or call ${d.supportPhone}.`,
+    t("mail.reminder.calendar"),
+    t("mail.reminder.change", { email: d.supportEmail, phone: d.supportPhone }),
     "",
-    "Haven",
+    t("mail.signature"),
   ];
   return withCustomerFooter(
     {
       to: d.to,
-      subject: `Reminder: ${d.what} tomorrow, ${d.dateLabel}`,
+      subject: t("mail.reminder.subject", { what: d.what, date: d.dateLabel }),
       text: lines.join("\n"),
       html: `<p>${lines.map((l) => escapeHtml(l)).join("<br>\n")}</p>`,
       attachments: [
@@ -48,5 +52,6 @@ export function reminderEmail(d: ReminderDetails): MailMessage {
       ],
     },
     d.publicUrl,
+    d.locale,
   );
 }
