@@ -131,7 +131,7 @@ describe("a quote's invoice (demo)", () => {
     const after = await staff.agent.get(`/admin/invoices/${invoiceId}?refund=succeeded`).expect(200);
     expect(after.text).toContain("Refund made");
     expect(after.text).toContain(row.number);
-    // A Quebec home's credit note e-mail is in French too (docs/decisions.md#67).
+    // A Quebec home's credit note e-mail is in French too (docs/decisions.md#68).
     const mail = (await queuedMails(ctx)).find(
       (m) => m.to === email && m.subject.startsWith("Votre remboursement Haven"),
     );
@@ -140,7 +140,7 @@ describe("a quote's invoice (demo)", () => {
     expect(mailText).toContain(`Crédite la facture : ${invoice.number}`);
     expect(mailText).toContain("Nº d'inscription à la TVQ :");
     const text = await pdfText(staff.agent, `/api/refunds/${row.id}/pdf`);
-    // A Quebec home's credit note is in French, whatever the customer's language (docs/decisions.md#67).
+    // A Quebec home's credit note is in French, whatever the customer's language (docs/decisions.md#68).
     expect(text).toContain("Nº d'inscription à la TVQ");
     expect(text).toContain("Replace the water heater");
     expect(text).toContain("(QC) remboursée");

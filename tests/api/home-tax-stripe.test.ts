@@ -189,7 +189,7 @@ describe("the tax follows the home (Stripe)", () => {
     const renewal = await ctx.db("invoices").where({ provider_invoice_id: invoice!.id }).first();
     expect(renewal.tax_province).toBe("QC");
     expect(lines(renewal.tax_lines)).toEqual(["GST 5% 1850", "QST 9.975% 3691"]);
-    // The Quebec receipt in French, with the TPS, the TVQ and both numbers (docs/decisions.md#67).
+    // The Quebec receipt in French, with the TPS, the TVQ and both numbers (docs/decisions.md#68).
     const receipt = (await queuedMails(ctx)).find(
       (m) => m.to === "stripe-moved@example.com" && m.subject.startsWith("Votre reçu Haven"),
     );

@@ -1,4 +1,4 @@
-// Invoices and credit notes in the customer's language, French for a Quebec home (docs/decisions.md#67).
+// Invoices and credit notes in the customer's language, French for a Quebec home (docs/decisions.md#68).
 import { PDFParse } from "pdf-parse";
 import { describe, expect, it, vi } from "vitest";
 import { renderCreditNotePdf } from "../../src/modules/invoices/credit-note-pdf.js";

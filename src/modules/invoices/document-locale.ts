@@ -1,4 +1,4 @@
-// The language of a customer's billing documents (docs/decisions.md#67): invoices, credit notes and receipts follow
+// The language of a customer's billing documents (docs/decisions.md#68): invoices, credit notes and receipts follow
 // the customer's locale, except that a document taxed in Quebec is always in French. Quebec's Charter of the French
 // Language asks for invoices and receipts in French for Quebec consumers; one French document meets it without a
 // second, bilingual layout.

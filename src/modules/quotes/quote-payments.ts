@@ -199,7 +199,7 @@ export class QuotePayments {
   /** The receipt of a paid quote invoice, queued in the caller's transaction. */
   private queueReceipt(paid: Invoice, quote: PayableQuote, tx: Tx): Promise<void> {
     const origin = this.deps.settings.publicUrl;
-    // A receipt in its invoice's language: French for a Quebec home (docs/decisions.md#67).
+    // A receipt in its invoice's language: French for a Quebec home (docs/decisions.md#68).
     const locale = documentLocale(quote.clientLocale, paid.taxProvince);
     return enqueueJob(
       tx,

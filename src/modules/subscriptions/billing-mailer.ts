@@ -58,7 +58,7 @@ export class BillingMailer {
     extra: Partial<BillingMailData> = {},
   ): Promise<MailMessage> {
     const { settings } = this;
-    // The customer's language; a receipt or a refund in its invoice's (French when taxed in Quebec, docs/decisions.md#67).
+    // The customer's language; a receipt or a refund in its invoice's (French when taxed in Quebec, docs/decisions.md#68).
     const invoice = extra.invoice;
     const locale = invoice ? documentLocale(sub.customerLocale, invoice.taxProvince) : sub.customerLocale;
     return billingMail(kind, {

@@ -294,7 +294,7 @@ function linkIn(link: string | undefined, locale: RenderLocale): string | undefi
 
 /**
  * A billing e-mail in the customer's language (`data.locale`); a receipt or a refund names an invoice, and follows
- * the invoice's document language (French when taxed in Quebec, docs/decisions.md#67).
+ * the invoice's document language (French when taxed in Quebec, docs/decisions.md#68).
  */
 export function billingMail(kind: BillingMailKind, data: BillingMailData): MailMessage {
   const locale = data.locale ?? DEFAULT_LOCALE;
