@@ -1,10 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useRef, useState } from "react";
-import { type Booking, type BookingAvailability, SLOT_TAKEN } from "../../src/modules/bookings/bookings.constants";
+import { type FormEvent, useMemo, useRef, useState } from "react";
+import { intlLocale } from "../../src/i18n/locales";
+import type { Booking, BookingAvailability } from "../../src/modules/bookings/bookings.constants";
 import { availabilityKey, freshTimes } from "./availability";
-import { DAY_PARTS, DAY_PART_VALUES, shortDate, slotLabel } from "../../src/shared/business-time";
+import { DAY_PART_VALUES } from "../../src/shared/business-time";
 import type { Property } from "../../src/modules/customers/customers.schemas";
 import { ApiError, apiRequest, newIdempotencyKey } from "../ui/api";
+import { type IslandMessages, type IslandT, islandTranslator } from "../ui/i18n";
+import { shortDateIn } from "./booking-words";
 import { toast } from "../ui/toast";
 import { ChoiceCards, Spinner, TextAreaField, saveConfirmation } from "./form-parts";
 
@@ -14,57 +17,64 @@ export const queries = true;
 interface Props {
   /** The next 14 weekdays from tomorrow, decided by the server in the business zone. */
   dates: string[];
+  /** The `booking` namespace in the page's language (docs/decisions.md#64). */
+  i18n: IslandMessages;
+  /** /property-intake and /booking-confirmation in the page's language (from the server: no address code here). */
+  paths: { intake: string; confirmation: string };
 }
 
 type Errors = { scheduledDate?: string; timeSlot?: string; notes?: string };
 
-function LoadFailed({ onRetry }: { onRetry: () => void }) {
+/** A part of the day as the confirmation shows it: "Morning (8:00 AM - 12:00 PM)" / "Matin (de 8 h à 12 h)". */
+const partTime = (t: IslandT, part: string) =>
+  t("booking.book.partTime", { part: t(`booking.book.part.${part}`), range: t(`booking.book.range.${part}`) });
+
+function LoadFailed({ t, onRetry }: { t: IslandT; onRetry: () => void }) {
   return (
     <div className="card mt-6 text-center">
-      <h1 className="font-serif text-2xl font-bold text-green-900">We couldn't load your property</h1>
-      <p className="mt-2 text-ink/80">Please check your connection and try again.</p>
+      <h1 className="font-serif text-2xl font-bold text-green-900">{t("booking.book.loadFailed")}</h1>
+      <p className="mt-2 text-ink/80">{t("booking.book.checkConnection")}</p>
       <button type="button" className="btn btn-green mt-4" onClick={onRetry}>
-        Try Again
+        {t("booking.book.tryAgain")}
       </button>
     </div>
   );
 }
 
-function NoProperty() {
+function NoProperty({ t, intakePath }: { t: IslandT; intakePath: string }) {
   return (
     <div className="card mt-6 text-center">
-      <h1 className="font-serif text-3xl font-bold text-green-900">No Property Found</h1>
-      <p className="mt-3 text-ink/80">
-        We couldn't find a property for this browser. Add your property information first, then book your inspection
-        here.
-      </p>
-      <a href="/property-intake" className="btn btn-gold mt-6">
-        Add Property Information
+      <h1 className="font-serif text-3xl font-bold text-green-900">{t("booking.book.noProperty")}</h1>
+      <p className="mt-3 text-ink/80">{t("booking.book.noPropertyText")}</p>
+      <a href={intakePath} className="btn btn-gold mt-6">
+        {t("booking.book.addProperty")}
       </a>
     </div>
   );
 }
 
 /** The property the inspection is for: its address, client and size. */
-function PropertySummary({ property }: { property: Property }) {
+function PropertySummary({ t, property }: { t: IslandT; property: Property }) {
   const region = [property.province ?? property.state, property.postalCode].filter(Boolean).join(" ");
   return (
     <section className="card mt-6" aria-labelledby="property-heading">
       <h2 id="property-heading" className="text-sm font-semibold uppercase tracking-wide text-green-700">
-        Your property
+        {t("booking.book.yourProperty")}
       </h2>
       <p className="mt-2 text-lg font-semibold" data-testid="property-address">
         {[property.address, property.city, region].filter(Boolean).join(", ")}
       </p>
       <dl className="mt-2 grid gap-x-6 gap-y-1 text-sm sm:grid-cols-2">
         <div>
-          <dt className="inline text-ink/70">Client: </dt>
+          <dt className="inline text-ink/70">{t("booking.book.client")}</dt>
           <dd className="inline font-medium">{property.clientName}</dd>
         </div>
         <div>
-          <dt className="inline text-ink/70">Square footage: </dt>
+          <dt className="inline text-ink/70">{t("booking.book.squareFootage")}</dt>
           <dd className="inline font-medium">
-            {property.squareFootage ? `${property.squareFootage.toLocaleString("en-US")} sq ft` : "Not given"}
+            {property.squareFootage
+              ? t("booking.book.size", { size: property.squareFootage.toLocaleString(intlLocale(t.locale)) })
+              : t("booking.book.notGiven")}
           </dd>
         </div>
       </dl>
@@ -72,7 +82,8 @@ function PropertySummary({ property }: { property: Property }) {
   );
 }
 
-export default function BookInspection({ dates }: Props) {
+export default function BookInspection({ dates, i18n, paths }: Props) {
+  const t = useMemo(() => islandTranslator(i18n), [i18n]);
   const properties = useQuery<Property[]>({ queryKey: ["/api/properties"] });
   const [scheduledDate, setDate] = useState("");
   const [timeSlot, setTime] = useState("");
@@ -101,7 +112,7 @@ export default function BookInspection({ dates }: Props) {
 
   const mutation = useMutation({
     mutationFn: () => {
-      if (!property) throw new Error("No property found");
+      if (!property) throw new Error(t("booking.book.noPropertyError"));
       return apiRequest<Booking>(
         "POST",
         "/api/inspection-bookings",
@@ -112,14 +123,16 @@ export default function BookInspection({ dates }: Props) {
     onSuccess: (booking) => {
       saveConfirmation({
         scheduledDate: booking.scheduledDate,
-        selectedTime: slotLabel(booking.timeSlot),
+        selectedTime: DAY_PART_VALUES.includes(booking.timeSlot as never)
+          ? partTime(t, booking.timeSlot)
+          : booking.timeSlot,
         address: booking.address,
         city: booking.city,
         state: booking.state ?? booking.province ?? "",
         email: booking.clientEmail,
         postalCode: booking.postalCode ?? undefined,
       });
-      window.location.assign("/booking-confirmation");
+      window.location.assign(paths.confirmation);
     },
     onError: (error) => {
       // Another booking took that part of the day first: its fresh times replace those offered.
@@ -129,30 +142,30 @@ export default function BookInspection({ dates }: Props) {
           old ? { ...old, days: old.days.map((d) => fresh.days.find((f) => f.date === d.date) ?? d) } : old,
         );
         setTime("");
-        setErrors({ timeSlot: `${SLOT_TAKEN}. Please choose another time.` });
-        toast({ title: SLOT_TAKEN, description: "Please choose another time.", variant: "destructive" });
+        setErrors({ timeSlot: t("booking.slotTaken") });
+        toast({
+          title: t("booking.toast.slotTaken"),
+          description: t("booking.toast.chooseAnother"),
+          variant: "destructive",
+        });
         return;
       }
       if (error instanceof ApiError) setErrors(error.fields);
-      toast({
-        title: "Booking Failed",
-        description: "Failed to schedule inspection. Please try again.",
-        variant: "destructive",
-      });
+      toast({ title: t("booking.book.failed"), description: t("booking.toast.errorHelp"), variant: "destructive" });
     },
   });
 
-  if (properties.isPending) return <Spinner label="Loading your property..." />;
+  if (properties.isPending) return <Spinner label={t("booking.book.loadingProperty")} />;
 
-  if (properties.isError) return <LoadFailed onRetry={() => properties.refetch()} />;
-  if (!property) return <NoProperty />;
+  if (properties.isError) return <LoadFailed t={t} onRetry={() => properties.refetch()} />;
+  if (!property) return <NoProperty t={t} intakePath={paths.intake} />;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (mutation.isPending || mutation.isSuccess) return;
     const found: Errors = {};
-    if (!scheduledDate) found.scheduledDate = "Please select a date";
-    if (!timeSlot) found.timeSlot = "Please select a time slot";
+    if (!scheduledDate) found.scheduledDate = t("booking.book.selectDate");
+    if (!timeSlot) found.timeSlot = t("booking.book.selectTime");
     setErrors(found);
     if (found.scheduledDate || found.timeSlot) {
       form.current
@@ -165,17 +178,15 @@ export default function BookInspection({ dates }: Props) {
 
   return (
     <>
-      <h1 className="font-serif text-3xl font-bold text-green-900 md:text-4xl">Book Your Inspection</h1>
-      <p className="mt-2 text-ink/80">
-        Choose a weekday and a time of day. Your inspector confirms the exact arrival time with you.
-      </p>
+      <h1 className="font-serif text-3xl font-bold text-green-900 md:text-4xl">{t("booking.book.heading")}</h1>
+      <p className="mt-2 text-ink/80">{t("booking.book.lead")}</p>
 
-      <PropertySummary property={property} />
+      <PropertySummary t={t} property={property} />
 
       <form ref={form} onSubmit={submit} noValidate className="card mt-6 space-y-6">
         <ChoiceCards
           name="scheduledDate"
-          legend="Preferred date"
+          legend={t("booking.book.preferredDate")}
           required
           columns="grid-cols-2 sm:grid-cols-4"
           value={scheduledDate}
@@ -185,16 +196,16 @@ export default function BookInspection({ dates }: Props) {
             if (timeSlot && !partsOf(v).includes(timeSlot as never)) setTime("");
             setErrors((e) => ({ ...e, scheduledDate: undefined }));
           }}
-          options={offeredDates.map((d) => ({ value: d, label: shortDate(d) }))}
+          options={offeredDates.map((d) => ({ value: d, label: shortDateIn(t.locale, d) }))}
         />
         {limited && !offeredDates.length && (
           <p className="field-error" role="status">
-            Our inspectors are fully booked for the next two weeks. Please call us to find a time.
+            {t("booking.book.fullyBooked")}
           </p>
         )}
         <ChoiceCards
           name="timeSlot"
-          legend="Preferred time"
+          legend={t("booking.book.preferredTime")}
           required
           value={timeSlot}
           error={errors.timeSlot}
@@ -202,11 +213,15 @@ export default function BookInspection({ dates }: Props) {
             setTime(v);
             setErrors((e) => ({ ...e, timeSlot: undefined }));
           }}
-          options={offeredParts.map((p) => ({ value: p, label: DAY_PARTS[p].label, detail: DAY_PARTS[p].range }))}
+          options={offeredParts.map((p) => ({
+            value: p,
+            label: t(`booking.book.part.${p}`),
+            detail: t(`booking.book.range.${p}`),
+          }))}
         />
         <TextAreaField
           id="notes"
-          label="Special instructions (optional)"
+          label={t("booking.book.notes")}
           value={notes}
           error={errors.notes}
           onChange={setNotes}
@@ -217,7 +232,7 @@ export default function BookInspection({ dates }: Props) {
           className="btn btn-gold w-full sm:w-auto"
           disabled={mutation.isPending || mutation.isSuccess}
         >
-          {mutation.isPending ? "Scheduling..." : "Schedule Inspection"}
+          {mutation.isPending ? t("booking.scheduling") : t("booking.submit")}
         </button>
       </form>
     </>

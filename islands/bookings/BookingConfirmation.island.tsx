@@ -6,7 +6,8 @@ import {
   CONFIRMATION_STORAGE_KEY,
   type ConfirmationRecord,
 } from "../../src/modules/bookings/bookings.constants";
-import { type IslandMessages, type IslandT, islandFormatters, islandTranslator } from "../ui/i18n";
+import { type IslandMessages, type IslandT, islandTranslator } from "../ui/i18n";
+import { islandFormatters } from "../ui/i18n-format";
 import { slotLabel, visitSentenceIn } from "./booking-words";
 import { ConfirmBadge } from "./form-parts";
 

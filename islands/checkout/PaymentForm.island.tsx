@@ -1,10 +1,9 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useMemo, useRef, useState } from "react";
 import { intlLocale } from "../../src/i18n/locales";
-import { localePath } from "../../src/i18n/routing";
 import { type TaxQuote, homePostalCode } from "../../src/modules/payments/checkout.constants";
 import { ApiError, apiRequest } from "../ui/api";
-import { type IslandMessages, islandFormatters, islandTranslator } from "../ui/i18n";
+import { type IslandMessages, islandTranslator } from "../ui/i18n";
 import { toast } from "../ui/toast";
 import { DemoCardFields } from "./DemoCardFields";
 import { PayerFields } from "./PayerFields";
@@ -31,6 +30,8 @@ interface Props {
   postalCode?: string | null;
   /** The `checkout` and `forms` namespaces in the page's language (docs/decisions.md#64). */
   i18n: IslandMessages;
+  /** /payment-success and /pricing in the page's language (from the server: no address code in this bundle). */
+  paths: { success: string; pricing: string };
 }
 
 type Values = CardValues & { postalCode: string };
@@ -42,11 +43,18 @@ interface Made {
   key: string;
 }
 
-export default function PaymentForm({ plan, mode, publishableKey, hosted, postalCode, i18n }: Props) {
+export default function PaymentForm({ plan, mode, publishableKey, hosted, postalCode, i18n, paths }: Props) {
   const t = useMemo(() => islandTranslator(i18n), [i18n]);
-  const f = islandFormatters(i18n);
-  const money = (cents: number) => f.money(cents / 100);
   const locale = intlLocale(t.locale);
+  // src/i18n/format.ts's money ("$412.00" / "412,00 $") without its date code (the JS budget).
+  const money = useMemo(() => {
+    const format = new Intl.NumberFormat(locale, {
+      style: "currency",
+      currency: "CAD",
+      currencyDisplay: "narrowSymbol",
+    });
+    return (cents: number) => format.format(cents / 100);
+  }, [locale]);
   const stripeMode = mode === "stripe" && Boolean(publishableKey);
   const [values, setValues] = useState<Values>({
     name: "",
@@ -82,7 +90,7 @@ export default function PaymentForm({ plan, mode, publishableKey, hosted, postal
     if (hosted) return window.location.assign(hosted.successUrl);
     const next = new URLSearchParams({ plan: plan.type });
     if (paymentIntentId) next.set("payment_intent", paymentIntentId);
-    window.location.assign(localePath(`/payment-success?${next}`, locale));
+    window.location.assign(`${paths.success}?${next}`);
   };
 
   const failed = (message: string) => {
@@ -111,7 +119,7 @@ export default function PaymentForm({ plan, mode, publishableKey, hosted, postal
       // "payment intent failure": logged, back to /pricing.
       if (error instanceof ApiError && (error.status === 400 || error.status === 429)) throw error;
       console.error("Error creating payment intent:", error);
-      window.location.assign(localePath("/pricing", locale));
+      window.location.assign(paths.pricing);
       throw error;
     }
   };
@@ -149,7 +157,7 @@ export default function PaymentForm({ plan, mode, publishableKey, hosted, postal
       const checked = await ready.elements.submit();
       if (checked.error) throw new Error(checked.error.message ?? t("checkout.pay.checkCard"));
       const clientSecret = await intentFor(postalCode);
-      const returnUrl = `${window.location.origin}${localePath(`/payment-success?plan=${encodeURIComponent(plan.type)}`, locale)}`;
+      const returnUrl = `${window.location.origin}${paths.success}?plan=${encodeURIComponent(plan.type)}`;
       const { error } = await ready.stripe.confirmPayment({
         elements: ready.elements,
         clientSecret,

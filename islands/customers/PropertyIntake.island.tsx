@@ -16,7 +16,6 @@ import {
   WATER_HEATER_TYPES,
 } from "../../src/modules/customers/customers.constants";
 import { intlLocale } from "../../src/i18n/locales";
-import { localePath } from "../../src/i18n/routing";
 import type { VerifyPaymentResponse } from "../../src/modules/payments/checkout.schemas";
 import { Field, SelectField } from "../checkout/fields";
 import { ApiError, apiRequest } from "../ui/api";
@@ -35,6 +34,8 @@ interface Props {
   customerEmail: string;
   /** The `intake` and `forms` namespaces in the page's language (docs/decisions.md#64). */
   i18n: IslandMessages;
+  /** /pricing and /schedule-inspection in the page's language (from the server: no address code in this bundle). */
+  paths: { pricing: string; schedule: string };
 }
 
 const EMPTY = {
@@ -97,7 +98,7 @@ function toErrors(fields: Record<string, string>): Errors {
   return errors;
 }
 
-export default function PropertyIntake({ sessionId, plan, demo, customerName, customerEmail, i18n }: Props) {
+export default function PropertyIntake({ sessionId, plan, demo, customerName, customerEmail, i18n, paths }: Props) {
   const t = useMemo(() => islandTranslator(i18n), [i18n]);
   const locale = intlLocale(t.locale);
   const stripeSessionId = useMemo(() => sessionId || demoSessionId(plan), [sessionId, plan]);
@@ -130,10 +131,10 @@ export default function PropertyIntake({ sessionId, plan, demo, customerName, cu
         description: t("intake.toast.unverifiedHelp"),
         variant: "destructive",
       });
-      const timer = setTimeout(() => window.location.assign(localePath("/pricing", locale)), 2500);
+      const timer = setTimeout(() => window.location.assign(paths.pricing), 2500);
       return () => clearTimeout(timer);
     }
-  }, [verification.data, t, locale]);
+  }, [verification.data, t, paths]);
 
   useEffect(() => {
     if (verification.error)
@@ -146,8 +147,8 @@ export default function PropertyIntake({ sessionId, plan, demo, customerName, cu
     onSuccess: ({ id }) => {
       setSaved(true);
       toast({ title: t("intake.toast.saved"), description: t("intake.toast.redirecting") });
-      const next = `/schedule-inspection?customer_id=${id}&plan=${encodeURIComponent(plan)}`;
-      setTimeout(() => window.location.assign(localePath(next, locale)), REDIRECT_DELAY);
+      const next = `${paths.schedule}?customer_id=${id}&plan=${encodeURIComponent(plan)}`;
+      setTimeout(() => window.location.assign(next), REDIRECT_DELAY);
     },
     onError: (error) => {
       // 400: bad fields; 409: the paid session already belongs to another e-mail. Both name their fields.

@@ -1,13 +1,12 @@
 // The client report's words (docs/decisions.md#64): the island's `report` messages and the `scoring` names it shows
 // (band, priority, urgency and category names, one French name each: decision 41), shared by its parts through a
-// context. `rich` formats a message whose tags wrap React nodes (a bold count, a screen-reader-only tail).
-import { IntlMessageFormat } from "intl-messageformat";
+// context. `around` puts a React node where a message says one value (a bold count), the message keeping its order.
 import { Fragment, type ReactNode, createContext, createElement, useContext } from "react";
-import { intlLocale } from "../../src/i18n/locales";
-import { type IslandMessages, type IslandT, islandFormatters, islandTranslator } from "../ui/i18n";
+import { type IslandMessages, type IslandT, islandTranslator } from "../ui/i18n";
+import { islandFormatters } from "../ui/i18n-format";
 
-type Values = Record<string, string | number>;
-type Tags = Record<string, (chunks: ReactNode[]) => ReactNode>;
+/** Stands for the value a React node replaces; no message holds it. */
+const SLOT = "\u0000";
 
 /** A label the code knows by its English text, as the catalogue keys it (src/i18n/catalogue.ts labelKey). */
 const slug = (label: string) =>
@@ -21,7 +20,6 @@ const URGENCY_PRIORITY: Record<string, string> = { Urgent: "high", "30 Days": "m
 
 export function reportWords(bundle: IslandMessages) {
   const t: IslandT = islandTranslator(bundle);
-  const lang = intlLocale(bundle.locale);
   /** A name from the catalogue (`scoring.category`, `scoring.band`), or the English name when it has none. */
   const label = (prefix: string, english: string) => {
     const key = `${prefix}.${slug(english)}`;
@@ -33,12 +31,13 @@ export function reportWords(bundle: IslandMessages) {
     label,
     priority: (p: string) => t(`scoring.priority.${p === "high" || p === "medium" ? p : "low"}`),
     urgency: (text: string) => (URGENCY_PRIORITY[text] ? t(`scoring.urgency.${URGENCY_PRIORITY[text]}`) : text),
-    rich(key: string, values: Values, tags: Tags): ReactNode {
-      const ast = bundle.messages[key];
-      if (!ast) throw new Error(`No message "${key}" in this island's messages`);
-      const out = new IntlMessageFormat(ast, lang).format<ReactNode>({ ...values, ...tags });
-      // Each part keyed, as React asks of a list.
-      return Array.isArray(out) ? out.map((part, i) => createElement(Fragment, { key: i }, part)) : (out as ReactNode);
+    /** The message with `node` where it says `{name}`: t("report.answered", …) with the count in bold. */
+    around(key: string, values: Record<string, string | number>, name: string, node: ReactNode): ReactNode {
+      const parts = t(key, { ...values, [name]: SLOT }).split(SLOT);
+      return parts.flatMap((part, i) => [
+        createElement(Fragment, { key: `t${i}` }, part),
+        i < parts.length - 1 ? createElement(Fragment, { key: `n${i}` }, node) : null,
+      ]);
     },
   };
 }

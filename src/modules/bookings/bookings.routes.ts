@@ -22,7 +22,7 @@ import {
   wizardBookingSchema,
 } from "./bookings.schemas.js";
 import { createRouter } from "../../http/router.js";
-import { islandMessages, translator } from "../../i18n/index.js";
+import { islandMessages, localePath, translator } from "../../i18n/index.js";
 import { wizardLeft } from "./bookings.constants.js";
 
 const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === "string" && v.trim() === "");
@@ -178,7 +178,14 @@ export function bookingsPages(deps: BookingsRoutesDeps): Router {
       title: translator(req.locale)("booking.book.title"),
       islands: true,
       noindex: true,
-      props: { dates: deps.bookings.calendar().bookingDates },
+      props: {
+        dates: deps.bookings.calendar().bookingDates,
+        i18n: islandMessages(req.locale, "booking"),
+        paths: {
+          intake: localePath("/property-intake", req.locale),
+          confirmation: localePath("/booking-confirmation", req.locale),
+        },
+      },
     });
   });
 

@@ -11,7 +11,7 @@ import { type PlanType, planTypeSchema } from "../plans/plans.schemas.js";
 import { customerCreateSchema, propertyEditSchema, staffListQuerySchema } from "./customers.schemas.js";
 import type { CustomersService } from "./customers.service.js";
 import { createRouter } from "../../http/router.js";
-import { islandMessages, translator } from "../../i18n/index.js";
+import { islandMessages, localePath, translator } from "../../i18n/index.js";
 
 /**
  * What the customer routes use; src/app.ts passes them. Payments (same layer) and subscriptions (a layer
@@ -139,6 +139,10 @@ export function customersPages(deps: CustomersPagesDeps): Router {
         customerName: customerName || (demo ? deps.demoCustomer.name : ""),
         customerEmail: customerEmail || (demo ? deps.demoCustomer.email : ""),
         i18n: islandMessages(req.locale, "intake", "forms"),
+        paths: {
+          pricing: localePath("/pricing", req.locale),
+          schedule: localePath("/schedule-inspection", req.locale),
+        },
       },
     });
   });

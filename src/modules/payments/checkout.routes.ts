@@ -147,6 +147,7 @@ export function checkoutPages({ payments, plans, publicOrigin, homePostalCode }:
         // A Canadian postal code only: a US ZIP code names no province to tax.
         postalCode: known && provinceOfPostalCode(known) ? known : null,
         i18n: islandMessages(req.locale, "checkout", "forms"),
+        paths: { success: localePath("/payment-success", req.locale), pricing: localePath("/pricing", req.locale) },
       },
     });
   });
@@ -186,6 +187,7 @@ export function checkoutPages({ payments, plans, publicOrigin, homePostalCode }:
           quote: session.quote,
         },
         i18n: islandMessages(req.locale, "checkout", "forms"),
+        paths: { success: localePath("/payment-success", req.locale), pricing: localePath("/pricing", req.locale) },
       },
     });
   });
