@@ -130,7 +130,7 @@ export function AnswerForm({
  * the left: wide screens show toasts bottom right.
  */
 export function AnswerBar({ answered, total, submitting }: { answered: number; total: number; submitting: boolean }) {
-  const { t, rich } = useWords();
+  const { t, around } = useWords();
   return (
     <div
       className="sticky bottom-0 z-30 -mx-4 mt-6 border-t border-green-900/15 bg-white px-4 py-3 shadow-[0_-4px_16px_rgb(0_0_0/0.12)]"
@@ -141,7 +141,7 @@ export function AnswerBar({ answered, total, submitting }: { answered: number; t
           {submitting ? t("report.submitting") : t("report.submit")}
         </button>
         <p className="text-sm text-ink/80" aria-live="polite" data-answer-count>
-          {rich("report.answered", { answered, total }, { b: (chunks) => <strong>{chunks}</strong> })}
+          {around("report.answered", { total }, "answered", <strong>{answered}</strong>)}
           {answered === 0 && <span className="text-ink/70">{t("report.answeredNone")}</span>}
         </p>
       </div>

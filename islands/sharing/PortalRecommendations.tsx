@@ -12,7 +12,7 @@ const TASK_STATUSES = new Set(["scheduled", "in_progress", "completed", "cancell
 
 /** Where a recommendation of the homeowner's own report stands, or the form that asks for a quote. */
 function PortalItem({ rec, item, reportId }: { rec: ClientRecommendation; item: Item | undefined; reportId: number }) {
-  const { t, rich } = useWords();
+  const { t, around } = useWords();
   const to = (path: string) => localePath(path, t.locale === "fr-CA" ? "fr-CA" : "en-CA");
   if (!item) return null;
   if (item.quote) {
@@ -40,10 +40,11 @@ function PortalItem({ rec, item, reportId }: { rec: ClientRecommendation; item: 
       <input type="hidden" name="recommendationId" value={rec.id} />
       <input type="hidden" name="back" value={`/my-home/reports/${reportId}`} />
       <button type="submit" className="btn btn-outline btn-sm">
-        {rich(
+        {around(
           "report.portal.ask",
-          { item: rec.subcategory },
-          { sr: (chunks) => <span className="sr-only">{chunks}</span> },
+          {},
+          "sr",
+          <span className="sr-only">{t("report.portal.askFor", { item: rec.subcategory })}</span>,
         )}
       </button>
     </form>
