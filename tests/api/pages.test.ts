@@ -67,7 +67,9 @@ describe("marketing pages", () => {
     expect(html).toContain("$799");
     for (const coverage of [40, 60, 100]) expect(html).toContain(`${coverage}% coverage`);
     // The figure is said in words where it is shown (docs/decisions.md#66).
-    expect(html).toMatch(/Coverage is the share of your home(&#39;|')s year-round care that the plan handles for you: 40% is/);
+    expect(html).toMatch(
+      /Coverage is the share of your home(&#39;|')s year-round care that the plan handles for you: 40% is/,
+    );
     expect(html).toContain('aria-describedby="coverage-meaning"');
     expect(html.match(/Most Popular/g)).toHaveLength(1);
     for (const type of ["basic", "standard", "premium"]) {

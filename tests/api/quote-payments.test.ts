@@ -208,7 +208,9 @@ describe("paying an accepted quote (demo payments)", () => {
       .set("Accept-Language", "fr-CA")
       .send(CARD)
       .expect(409);
-    expect(french.body.message).toBe("Cette soumission a expiré le 31 janvier 2020\u00a0; demandez-nous-en une nouvelle");
+    expect(french.body.message).toBe(
+      "Cette soumission a expiré le 31 janvier 2020\u00a0; demandez-nous-en une nouvelle",
+    );
     const other = await home.post(`/api/my-home/quotes/${quoteId}/pay`).set("Accept-Language", "fr").send(CARD);
     expect(other.body.message).toBe("This quote expired on January 31, 2020; ask us for a new one");
   });

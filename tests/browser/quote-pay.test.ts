@@ -237,7 +237,9 @@ describe("in French", () => {
     await page.getByTestId("quote-pay-submit").click();
     await page.waitForURL(/\/fr\/my-home\/quotes\/\d+\/pay\?paid=1/);
     await page.locator("[data-quote-paid]").waitFor();
-    expect(await page.locator("[data-quote-paid]").innerText()).toMatch(/^Merci\u00a0: nous avons reçu \d+,\d{2}\u00a0\$ le \d+ \p{L}+ \d{4}\./u);
+    expect(await page.locator("[data-quote-paid]").innerText()).toMatch(
+      /^Merci\u00a0: nous avons reçu \d+,\d{2}\u00a0\$ le \d+ \p{L}+ \d{4}\./u,
+    );
     await french("quote-paid");
     await page.context().close();
   });
