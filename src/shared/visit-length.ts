@@ -15,8 +15,3 @@ export function durationText(minutes: number): string {
 export function visitLength(visitMinutes: number | null | undefined): string {
   return visitMinutes ? `about ${durationText(visitMinutes)}` : "2 to 4 hours, by the home's size";
 }
-
-/** The sentence a homeowner reads wherever a booking's length is told. */
-export function visitLengthSentence(visitMinutes: number | null | undefined): string {
-  return `Plan to be home for the whole visit, ${visitLength(visitMinutes)}: the inspection itself takes about ${INSPECTION_ITSELF_MINUTES} minutes, and your inspector walks the home with you and goes over what was found.`;
-}

@@ -29,7 +29,7 @@ export function slotText(t: Translator, slot: string): string {
   return hhmm ? `${Number(hhmm.slice(0, 2))} h${hhmm.endsWith(":00") ? "" : ` ${hhmm.slice(3)}`}` : slot;
 }
 
-/** visitLengthSentence in the e-mail's language (src/shared/visit-length.ts, docs/decisions.md#59). */
+/** The visit's length, said once in the e-mail's language (docs/decisions.md#59). */
 export function visitSentence(t: Translator, visitMinutes: number | null | undefined): string {
   const duration = visitMinutes
     ? visitMinutes % 60 === 0

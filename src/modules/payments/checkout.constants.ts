@@ -93,6 +93,3 @@ export function taxLineParts(label: string): { kind: string; rate: number } | nu
   return match ? { kind: match[1]!, rate: Number(match[2]) } : null;
 }
 
-/** 41200 → "$412.00" (CAD). */
-export const money = (cents: number) =>
-  `$${(cents / 100).toLocaleString("en-CA", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
