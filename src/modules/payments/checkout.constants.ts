@@ -92,4 +92,3 @@ export function taxLineParts(label: string): { kind: string; rate: number } | nu
   const match = /^([A-Z]+) (\d+(?:\.\d+)?)%$/.exec(label);
   return match ? { kind: match[1]!, rate: Number(match[2]) } : null;
 }
-
