@@ -4,7 +4,6 @@ import type { HomeReportPayload } from "../../src/modules/my-home/my-home.schema
 import { clientLabel } from "../../src/modules/inspections/bands";
 import type { IslandMessages } from "../ui/i18n";
 import type { ClientReportPayload } from "../../src/modules/sharing/sharing.schemas";
-import { localePath } from "../../src/i18n/routing";
 import { ApiError, apiRequest } from "../ui/api";
 import { toast } from "../ui/toast";
 import { CategoryBreakdown } from "./CategoryBreakdown";
@@ -32,7 +31,7 @@ type ReportView = Omit<ClientReportPayload, "share"> & { share?: ClientReportPay
 /** Sends the choices once (the sample only says what it would do); then the 'Responses Submitted' note takes focus. */
 function useSubmitResponses(url: string, choices: Record<number, Choice>, sample: boolean, words: ReportWords) {
   const { t } = words;
-  const expired = localePath("/report-expired", words.t.locale === "fr-CA" ? "fr-CA" : "en-CA");
+  const expired = words.to("/report-expired");
   const client = useQueryClient();
   const [submitting, setSubmitting] = useState(false);
   const done = useRef<HTMLDivElement>(null);
@@ -106,7 +105,7 @@ function Report({
   words: ReportWords;
 }) {
   const { t } = words;
-  const expired = localePath("/report-expired", t.locale === "fr-CA" ? "fr-CA" : "en-CA");
+  const expired = words.to("/report-expired");
   const portal = reportId !== undefined;
   const url = portal ? `/api/my-home/reports/${reportId}` : `/api/client-report/${token}`;
   const { data, error, isPending } = useQuery<ReportView>({ queryKey: [url] });
@@ -208,7 +207,7 @@ function Report({
         )}
         {sample && (
           <p className="mt-10 text-center">
-            <a className="btn btn-gold btn-lg" href={localePath("/pricing", t.locale === "fr-CA" ? "fr-CA" : "en-CA")}>
+            <a className="btn btn-gold btn-lg" href={words.to("/pricing")}>
               {t("report.seePlans")}
             </a>
           </p>

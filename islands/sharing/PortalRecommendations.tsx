@@ -2,7 +2,6 @@
 // the homeowner's own report stands, or a plain 'Ask for a quote' form (a server post).
 import type { HomeReportPayload } from "../../src/modules/my-home/my-home.schemas";
 import type { ClientRecommendation } from "../../src/modules/sharing/sharing.schemas";
-import { localePath } from "../../src/i18n/routing";
 import { RecommendationList } from "./RecommendationList";
 import { useWords } from "./report-words";
 
@@ -12,8 +11,7 @@ const TASK_STATUSES = new Set(["scheduled", "in_progress", "completed", "cancell
 
 /** Where a recommendation of the homeowner's own report stands, or the form that asks for a quote. */
 function PortalItem({ rec, item, reportId }: { rec: ClientRecommendation; item: Item | undefined; reportId: number }) {
-  const { t, around } = useWords();
-  const to = (path: string) => localePath(path, t.locale === "fr-CA" ? "fr-CA" : "en-CA");
+  const { t, around, to } = useWords();
   if (!item) return null;
   if (item.quote) {
     return (

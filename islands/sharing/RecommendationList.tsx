@@ -61,7 +61,7 @@ export function RecommendationList({ recommendations, control }: RecommendationL
             <span className={`rounded-full px-2.5 py-1 ${CHIP[r.priority]}`}>{priority(r.priority)}</span>
             {r.urgency && (
               <span className="rounded-full border border-green-900/25 px-2.5 py-1 text-green-900">
-                {urgency(r.urgency)}
+                {urgency(r.priority)}
               </span>
             )}
           </div>

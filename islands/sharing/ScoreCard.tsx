@@ -88,7 +88,7 @@ interface ScoreCardProps {
 }
 
 export function ScoreCard({ score, label, band, createdAt, summary }: ScoreCardProps) {
-  const { t, f, label: name } = useWords();
+  const { t, lang, label: name } = useWords();
   return (
     <div className="card flex flex-col items-center gap-8 md:flex-row">
       <ScoreDial score={score} label={label} />
@@ -120,12 +120,7 @@ export function ScoreCard({ score, label, band, createdAt, summary }: ScoreCardP
         </details>
         <p className="mt-2 text-sm text-ink/80">
           {t("report.reportOf", {
-            date: f.dateTime(createdAt, {
-              timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-              year: "numeric",
-              month: "long",
-              day: "numeric",
-            }),
+            date: new Date(createdAt).toLocaleDateString(lang, { year: "numeric", month: "long", day: "numeric" }),
           })}
         </p>
         <dl className="mt-5 grid grid-cols-3 gap-3 text-center" data-summary>

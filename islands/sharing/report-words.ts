@@ -3,7 +3,7 @@
 // context. `around` puts a React node where a message says one value (a bold count), the message keeping its order.
 import { Fragment, type ReactNode, createContext, createElement, useContext } from "react";
 import { type IslandMessages, type IslandT, islandTranslator } from "../ui/i18n";
-import { islandFormatters } from "../ui/i18n-format";
+import { intlLocale } from "../../src/i18n/locales";
 
 /** Stands for the value a React node replaces; no message holds it. */
 const SLOT = "\u0000";
@@ -15,8 +15,8 @@ const slug = (label: string) =>
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-|-$/g, "");
 
-/** The urgency texts the report data carries (inspections/bands.ts urgencyText), by priority. */
-const URGENCY_PRIORITY: Record<string, string> = { Urgent: "high", "30 Days": "medium", "60 Days": "low" };
+/** A recommendation's level: its priority and urgency texts are keyed by it (inspections/bands.ts). */
+const level = (p: string) => (p === "high" || p === "medium" ? p : "low");
 
 export function reportWords(bundle: IslandMessages) {
   const t: IslandT = islandTranslator(bundle);
@@ -27,17 +27,21 @@ export function reportWords(bundle: IslandMessages) {
   };
   return {
     t,
-    f: islandFormatters(bundle),
+    /** The browser's Intl in the page's language (the report's one date): no formatter module for one date. */
+    lang: intlLocale(bundle.locale),
+    /**
+     * A homeowner page's address in the page's language (docs/decisions.md#65): every page this island links to has
+     * a French twin, so it is src/i18n/routing.ts localePath's answer without its list of pages.
+     */
+    to: (path: string) => (bundle.locale === "fr-CA" ? `/fr${path}` : path),
     label,
-    priority: (p: string) => t(`scoring.priority.${p === "high" || p === "medium" ? p : "low"}`),
-    urgency: (text: string) => (URGENCY_PRIORITY[text] ? t(`scoring.urgency.${URGENCY_PRIORITY[text]}`) : text),
-    /** The message with `node` where it says `{name}`: t("report.answered", …) with the count in bold. */
+    priority: (p: string) => t(`scoring.priority.${level(p)}`),
+    /** The urgency the report data says in English is its priority's (urgencyText at generation). */
+    urgency: (p: string) => t(`scoring.urgency.${level(p)}`),
+    /** The message with `node` where it says `{name}` (once): t("report.answered", …) with the count in bold. */
     around(key: string, values: Record<string, string | number>, name: string, node: ReactNode): ReactNode {
-      const parts = t(key, { ...values, [name]: SLOT }).split(SLOT);
-      return parts.flatMap((part, i) => [
-        createElement(Fragment, { key: `t${i}` }, part),
-        i < parts.length - 1 ? createElement(Fragment, { key: `n${i}` }, node) : null,
-      ]);
+      const [before, after] = t(key, { ...values, [name]: SLOT }).split(SLOT);
+      return createElement(Fragment, null, before, node, after);
     },
   };
 }
@@ -48,7 +52,6 @@ export const WordsContext = createContext<ReportWords | null>(null);
 
 /** The report's words, in the page's language. */
 export function useWords(): ReportWords {
-  const words = useContext(WordsContext);
-  if (!words) throw new Error("The client report's parts need its WordsContext");
-  return words;
+  // Always inside ClientReport's provider.
+  return useContext(WordsContext)!;
 }
