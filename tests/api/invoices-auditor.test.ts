@@ -58,12 +58,13 @@ describe("the QST registration number", () => {
   it("is on a Quebec home's invoice PDF and receipt, and not on an Ontario one's", async () => {
     const gatineau = await buy("Gaby Gatineau", "J8X 1A1", new Date("2027-02-03T15:00:00Z"));
     const ottawa = await buy("Otto Ottawa", "K1S 2B4", new Date("2027-02-03T16:00:00Z"));
-    const quebec = await pdfText((await invoiceOf(gatineau.id)).id);
+    // A Quebec home's invoice is in French (docs/decisions.md#68), with both numbers.
+    const quebec = (await pdfText((await invoiceOf(gatineau.id)).id)).replace(/[\u00a0\u202f]/g, " ");
     for (const expected of [
-      "GST/HST registration no. 123456789 RT0001",
-      "QST registration no. 1006123456 TQ0001",
-      "QST 9.975% (QC)",
-      "Date of issue",
+      "Nº d'inscription à la TPS/TVH : 123456789 RT0001",
+      "Nº d'inscription à la TVQ : 1006123456 TQ0001",
+      "TVQ 9,975 % (QC)",
+      "Date d'émission",
     ])
       expect(quebec).toContain(expected);
     const ontario = await pdfText((await invoiceOf(ottawa.id)).id);
@@ -74,9 +75,9 @@ describe("the QST registration number", () => {
         "select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'mail.send' order by j.id",
       )
     ).rows.map((r: { payload: { to: string; text: string } }) => r.payload);
-    expect(receipts.find((m: { to: string }) => m.to === "gaby.gatineau@example.com")?.text).toContain(
-      "QST registration: 1006123456 TQ0001",
-    );
+    expect(
+      receipts.find((m: { to: string }) => m.to === "gaby.gatineau@example.com")?.text.replace(/[\u00a0\u202f]/g, " "),
+    ).toContain("Nº d'inscription à la TVQ : 1006123456 TQ0001");
     expect(receipts.find((m: { to: string }) => m.to === "otto.ottawa@example.com")?.text).not.toContain("QST");
   });
 
