@@ -63,8 +63,7 @@ import { SubscriptionsService } from "./modules/subscriptions/subscriptions.serv
 import { type StripeBilling, createStripeBilling } from "./modules/subscriptions/stripe-billing.js";
 import { StripeWebhooks } from "./modules/subscriptions/webhooks.js";
 import { type InvoiceSide, createInvoiceSide } from "./modules/subscriptions/invoices.wiring.js";
-import { documentLocale } from "./modules/invoices/document-locale.js";
-import { renderInvoicePdf } from "./modules/invoices/invoice-pdf.js";
+import { quoteInvoicePdf } from "./modules/invoices/index.js";
 import { QuotePayments } from "./modules/quotes/quote-payments.js";
 import { QuotePaymentsRepository } from "./modules/quotes/quote-payments.repository.js";
 import { DEMO_DECLINES } from "./modules/payments/checkout.constants.js";
@@ -252,17 +251,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     provider: env.PAYMENTS_MODE,
     stripe: stripeBilling?.stripe ?? null,
     demoDeclines: DEMO_DECLINES,
-    renderPdf: (invoice, quote) =>
-      renderInvoicePdf({
-        invoice,
-        business,
-        buyer: { name: quote.clientName, email: quote.clientEmail, address: quote.propertyAddress },
-        planName: "Haven",
-        description: quote.taskTitle,
-        timeZone: env.BUSINESS_TZ,
-        locale: documentLocale(quote.clientLocale, invoice.taxProvince),
-        refunds: [],
-      }),
+    renderPdf: quoteInvoicePdf(business, env.BUSINESS_TZ),
     business,
     settings: { timeZone: env.BUSINESS_TZ, publicUrl },
   });

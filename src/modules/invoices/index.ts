@@ -23,7 +23,7 @@ export type { InvoiceFigures } from "./invoice-figures.js";
 export { InvoiceListRepository } from "./invoice-list.repository.js";
 export { type NewQuoteInvoice, QuoteInvoicesRepository } from "./quote-invoices.repository.js";
 export { type MailInvoice, billingAmount, mailInvoice } from "./invoice-mail.js";
-export { renderInvoicePdf } from "./invoice-pdf.js";
+export { quoteInvoicePdf, renderInvoicePdf } from "./invoice-pdf.js";
 export { documentLocale, taxLineLabel } from "./document-locale.js";
 export { type RefundRequest, type RefundsDeps, RefundsService, refundTax } from "./refunds.js";
 export type { RefundsRepository } from "./refunds.repository.js";

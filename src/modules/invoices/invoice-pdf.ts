@@ -4,9 +4,9 @@
 // QST is charged, docs/decisions.md#51), the date of issue, the buyer's name, a description of the plan and its
 // period, the subtotal, each tax with its rate, the total, and the terms of payment.
 import { type Translator, translator } from "../../i18n/index.js";
-import { type RenderLocale, intlLocale } from "../../i18n/locales.js";
+import { type Locale, type RenderLocale, intlLocale } from "../../i18n/locales.js";
 import { firstOfMonth } from "../mail/index.js";
-import { documentMoney, taxLineLabel } from "./document-locale.js";
+import { documentLocale, documentMoney, taxLineLabel } from "./document-locale.js";
 import { GREEN, INK, MUTED, buyerBlock, layout, sellerAndFacts, startPdf } from "./pdf-layout.js";
 import type { BusinessIdentity, Invoice } from "./invoices.constants.js";
 
@@ -163,4 +163,28 @@ export function taxRowLabel(
 ): string {
   const label = taxLineLabel(t, line);
   return province ? t("documents.tax.lineInProvince", { label, province }) : label;
+}
+
+/** What a quote's invoice names of its quote: the buyer, the work and the customer's language. */
+export interface QuoteOnInvoice {
+  clientName: string | null;
+  clientEmail: string | null;
+  propertyAddress: string | null;
+  taskTitle: string;
+  clientLocale: Locale | null;
+}
+
+/** An accepted quote's invoice PDF (docs/decisions.md#43): one line naming the work, in the document's language. */
+export function quoteInvoicePdf(business: BusinessIdentity, timeZone: string) {
+  return (invoice: Invoice, quote: QuoteOnInvoice) =>
+    renderInvoicePdf({
+      invoice,
+      business,
+      buyer: { name: quote.clientName, email: quote.clientEmail, address: quote.propertyAddress },
+      planName: "Haven",
+      description: quote.taskTitle,
+      timeZone,
+      locale: documentLocale(quote.clientLocale, invoice.taxProvince),
+      refunds: [],
+    });
 }

@@ -10,7 +10,8 @@ import { requireStaffApi } from "../../http/guards.js";
 import { body, params, query } from "../../http/validate.js";
 import { TASK_STATUSES } from "../maintenance/maintenance.constants.js";
 import { allowStripeJs, demoCardSchema } from "../payments/index.js";
-import { type Payer, type PayOutcome, QuotePayExpiredError, type QuotePayments } from "./quote-payments.js";
+import { QuotePayExpiredError, type QuotePayments } from "./quote-payments.js";
+import type { PayOutcome, Payer } from "./quote-payments.ports.js";
 import { apiLocale } from "../../i18n/api-locale.js";
 import { createRouter } from "../../http/router.js";
 import {

@@ -1,21 +1,21 @@
 // Paying an accepted quote by card (docs/decisions.md#43): its invoice is made at acceptance, in the acceptance's
 // transaction, with the figures of quoteTotals on that day; a pay locks the invoice row first, so two pays charge once.
 // Stripe is never called while the row is locked (docs/decisions.md#56): read, call, then store under the lock.
-import type Stripe from "stripe";
-import { enqueueJob, type TransactionRunner, type Tx } from "../../db/transaction.js";
+import { enqueueJob, type Tx } from "../../db/transaction.js";
 import { ConflictError, HttpError, NotFoundError } from "../../http/errors.js";
 
 import { longDate, todayIn } from "../../shared/business-time.js";
 import { hashToken, isToken, newToken } from "../../shared/one-time-links.js";
 import { MAIL_SEND_TASK } from "../mail/index.js";
-import { type Invoice, type NewQuoteInvoice, documentLocale } from "../invoices/index.js";
+import { type Invoice, documentLocale } from "../invoices/index.js";
 import { formatters } from "../../i18n/index.js";
 import { firstOfMonth } from "../mail/index.js";
 import { isProvince, provinceOfPostalCode } from "../tax/index.js";
 import { expiredMessage, isExpired, quoteTotals } from "./quote-document.js";
 import { type QuoteFigures, quoteAcceptedEmail, quoteBookedEmail, quoteReceiptEmail } from "./quote-payments.mail.js";
-import type { PayableQuote, QuotePaymentsRepository } from "./quote-payments.repository.js";
+import type { PayableQuote } from "./quote-payments.repository.js";
 import { formatCents } from "./quotes.constants.js";
+import type { LockedQuoteInvoice, PayOutcome, Payer, QuotePayView, QuotePaymentsDeps } from "./quote-payments.ports.js";
 
 /** Paying a quote past its validity (docs/decisions.md#43): a 409 that knows the day, to say it in French too. */
 export class QuotePayExpiredError extends ConflictError {
@@ -26,61 +26,10 @@ export class QuotePayExpiredError extends ConflictError {
 
 /** The office books an accepted quote's work with the homeowner within this many business days (decisions.md#43). */
 export const BOOK_WITHIN_BUSINESS_DAYS = 2;
-/** The demo card numbers that decline (the /checkout form's, payments' DEMO_DECLINES). */
-export type DemoDeclines = Record<string, string>;
 
 export const NOT_ACCEPTED_MESSAGE = "Accept this quote before paying it.";
 export const NO_SINGLE_PRICE_MESSAGE =
   "This quote has no single price, so it cannot be paid online. Our office will send you an invoice.";
-
-/** A quote invoice row as the pay path holds it (the subscriptions module's invoices repository gives it). */
-export type LockedQuoteInvoice = Invoice & { provider: string; totalCents: number; paymentIntentId: string | null };
-
-/** The port onto the invoices table (subscriptions' QuoteInvoicesRepository, passed in by the container). */
-export interface QuoteInvoices {
-  insertQuoteInvoice(input: NewQuoteInvoice, tx: Tx): Promise<{ id: number; created: boolean }>;
-  lockQuoteInvoice(
-    by: { id: number } | { quoteRequestId: number } | { payTokenHash: string },
-    tx: Tx,
-  ): Promise<LockedQuoteInvoice | null>;
-  setPaymentIntent(id: number, paymentIntentId: string, tx: Tx): Promise<void>;
-  markQuoteInvoicePaid(id: number, paidAt: Date, tx: Tx): Promise<void>;
-  quoteInvoices(quoteRequestIds: number[]): Promise<Invoice[]>;
-  find(id: number): Promise<Invoice | null>;
-}
-
-export interface QuotePaymentsDeps {
-  repo: QuotePaymentsRepository;
-  invoices: QuoteInvoices;
-  transaction: TransactionRunner;
-  /** `stripe` (the real SDK, its PaymentIntents) or `demo` (the demo card form), as PAYMENTS_MODE says. */
-  provider: "stripe" | "demo";
-  stripe: Pick<Stripe, "paymentIntents"> | null;
-  demoDeclines: DemoDeclines;
-  /** The invoice as a PDF (subscriptions' renderInvoicePdf with the business and the buyer). */
-  renderPdf: (invoice: Invoice, quote: PayableQuote) => Promise<Buffer>;
-  business: { legalName: string; gstHstNumber: string | null; province: string; taxRegistered: boolean };
-  settings: { timeZone: string; publicUrl: string };
-}
-
-/** Who pays: the homeowner in My Home (their quote request's id, and whether its home is theirs) or an e-mailed link. */
-export type Payer = { quoteRequestId: number; mayPay: (propertyId: number) => boolean } | { token: string };
-
-/** What a pay call answers: paid (now or before), or Stripe's client secret for the Payment Element to confirm. */
-export type PayOutcome =
-  | { status: "paid"; invoice: Invoice; alreadyPaid: boolean }
-  | { status: "requires_payment"; clientSecret: string; invoice: Invoice };
-
-/** The pay page's view of an accepted quote and its invoice. */
-export interface QuotePayView {
-  quote: Pick<PayableQuote, "id" | "taskTitle" | "scope" | "propertyAddress" | "clientName" | "clientEmail">;
-  invoice: Invoice;
-  totalText: string;
-  /** YYYY-MM-DD in BUSINESS_TZ once paid. */
-  paidOn: string | null;
-  /** An unpaid invoice of a quote past its validity: the page says so instead of offering the card form. */
-  expired: { validUntil: string; message: string } | null;
-}
 
 class PaymentDeclinedError extends HttpError {
   constructor(message: string) {

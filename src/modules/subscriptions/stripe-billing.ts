@@ -26,7 +26,12 @@ import {
   taxRateIdsOf,
 } from "./stripe-billing-state.js";
 import { changeAtStripe, readAtStripe } from "./stripe-calls.js";
-import { changePlanAtStripe } from "./stripe-plan-changes.js";
+import {
+  type StripeChangeSide,
+  type UpgradeChargeAtStripe,
+  changePlanAtStripe,
+  previewUpgradeAtStripe,
+} from "./stripe-plan-changes.js";
 import type { ProviderInvoiceState, ProviderSubscriptionState } from "./subscriptions.constants.js";
 
 // Stripe's objects read as Haven's states: stripe-billing-state.ts (re-exported for the module's other files).
@@ -197,58 +202,28 @@ export class StripeBilling implements BillingProvider, StripeSubscriptionSide {
     key: string,
     prorationDate: Date | null = null,
   ): Promise<PlanChange> {
-    return changePlanAtStripe(
-      {
-        stripe: this.stripe,
-        priceFor: (target, cents) => this.priceFor(target, cents),
-        readState: async (id) => (await this.readBack(id)).state,
-        taxRatesOf: (invoice) => this.taxRatesOf(invoice),
-        mutate: (work) => this.mutate(work),
-        call: (work) => this.call(work),
-      },
-      sub.providerSubscriptionId,
-      plan,
-      when,
-      key,
-      prorationDate,
-    );
+    return changePlanAtStripe(this.changeSide(), sub.providerSubscriptionId, plan, when, key, prorationDate);
   }
 
-  /**
-   * An upgrade's prorated charge before it is made (docs/decisions.md#63): Stripe's invoice preview of the same item
-   * and price, `always_invoice` at `prorationDate`, with the subscription's taxes, as changePlan then bills it.
-   */
-  async previewUpgrade(
+  /** What a plan change and its preview need of this class (stripe-plan-changes.ts). */
+  private changeSide(): StripeChangeSide {
+    return {
+      stripe: this.stripe,
+      priceFor: (target, cents) => this.priceFor(target, cents),
+      readState: async (id) => (await this.readBack(id)).state,
+      taxRatesOf: (invoice) => this.taxRatesOf(invoice),
+      mutate: (work) => this.mutate(work),
+      call: (work) => this.call(work),
+    };
+  }
+
+  /** docs/decisions.md#63: an upgrade's prorated charge before it is made (stripe-plan-changes.ts). */
+  previewUpgrade(
     sub: Pick<ProviderSubscription, "providerSubscriptionId">,
     plan: Plan & { amountCents: number },
     prorationDate: Date,
-  ): Promise<{ subtotalCents: number; taxLines: { label: string; amountCents: number }[]; totalCents: number }> {
-    const price = await this.priceFor(plan, plan.amountCents);
-    const current = await this.call(() => this.stripe.subscriptions.retrieve(sub.providerSubscriptionId));
-    const item = current.items.data[0];
-    if (!item) throw new BillingUnavailableError();
-    const preview = await this.call(() =>
-      this.stripe.invoices.createPreview({
-        subscription: sub.providerSubscriptionId,
-        subscription_details: {
-          items: [{ id: item.id, price }],
-          proration_behavior: "always_invoice",
-          proration_date: Math.floor(prorationDate.getTime() / 1000),
-        },
-      }),
-    );
-    const read = invoiceStateOf(
-      { ...preview, id: preview.id ?? "preview", parent: preview.parent },
-      await this.taxRatesOf(preview),
-    );
-    const totalCents = preview.total;
-    const taxLines =
-      read?.taxLines ?? (read?.taxAmountsCents ?? []).map((amountCents) => ({ label: "Tax", amountCents }));
-    return {
-      subtotalCents: totalCents - taxLines.reduce((sum, l) => sum + l.amountCents, 0),
-      taxLines: taxLines.map((l) => ({ label: l.label, amountCents: l.amountCents })),
-      totalCents,
-    };
+  ): Promise<UpgradeChargeAtStripe> {
+    return previewUpgradeAtStripe(this.changeSide(), sub.providerSubscriptionId, plan, prorationDate);
   }
 
   // ---------------------------------------------------------------- the customer's billing portal and card

@@ -145,3 +145,48 @@ async function scheduleDowngrade(
     ),
   );
 }
+
+/** An upgrade's charge as Stripe will invoice it: its subtotal, each tax line and the total, in cents. */
+export interface UpgradeChargeAtStripe {
+  subtotalCents: number;
+  taxLines: { label: string; amountCents: number }[];
+  totalCents: number;
+}
+
+/**
+ * An upgrade's prorated charge before it is made (docs/decisions.md#63): Stripe's invoice preview of the same item
+ * and price, `always_invoice` at `prorationDate`, with the subscription's taxes, as changePlanAtStripe then bills it.
+ */
+export async function previewUpgradeAtStripe(
+  side: StripeChangeSide,
+  subscriptionId: string,
+  plan: Plan & { amountCents: number },
+  prorationDate: Date,
+): Promise<UpgradeChargeAtStripe> {
+  const price = await side.priceFor(plan, plan.amountCents);
+  const current = await side.call(() => side.stripe.subscriptions.retrieve(subscriptionId));
+  const item = current.items.data[0];
+  if (!item) throw new BillingUnavailableError();
+  const preview = await side.call(() =>
+    side.stripe.invoices.createPreview({
+      subscription: subscriptionId,
+      subscription_details: {
+        items: [{ id: item.id, price }],
+        proration_behavior: "always_invoice",
+        proration_date: Math.floor(prorationDate.getTime() / 1000),
+      },
+    }),
+  );
+  const read = invoiceStateOf(
+    { ...preview, id: preview.id ?? "preview", parent: preview.parent },
+    await side.taxRatesOf(preview),
+  );
+  const totalCents = preview.total;
+  const taxLines =
+    read?.taxLines ?? (read?.taxAmountsCents ?? []).map((amountCents) => ({ label: "Tax", amountCents }));
+  return {
+    subtotalCents: totalCents - taxLines.reduce((sum, l) => sum + l.amountCents, 0),
+    taxLines: taxLines.map((l) => ({ label: l.label, amountCents: l.amountCents })),
+    totalCents,
+  };
+}
