@@ -1,7 +1,12 @@
 import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
 import { intlLocale } from "../../src/i18n/locales";
 import { localePath } from "../../src/i18n/routing";
-import { type Booking, NEEDS_ACCESS_INFO, type WizardPrefill } from "../../src/modules/bookings/bookings.constants";
+import {
+  type Booking,
+  NEEDS_ACCESS_INFO,
+  type WizardPrefill,
+  wizardLeft,
+} from "../../src/modules/bookings/bookings.constants";
 import { inspectionMinutes } from "../../src/modules/bookings/availability";
 import { freshTimes, wizardAvailabilityKey } from "./availability";
 import { ApiError, apiRequest, newIdempotencyKey } from "../ui/api";
@@ -44,7 +49,7 @@ const REDIRECT_DELAY = 1500;
  */
 function useWizardSteps(prefill: WizardPrefill | null) {
   // 'Change' (or an error on a field shown read-only) goes back to the full wizard.
-  const [continuing, setContinuing] = useState(() => Boolean(prefill?.propertyAddress && prefill.propertySize));
+  const [continuing, setContinuing] = useState(() => wizardLeft(prefill) !== null);
   const [continued] = useState(() => (prefill ? continuationSteps(initialValues(prefill)) : STEPS));
   const steps = continuing ? continued : STEPS;
   const [step, setStep] = useState(0);
