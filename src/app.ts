@@ -80,7 +80,7 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   app.set("trust proxy", env.TRUST_PROXY);
   app.set("view engine", "ejs");
   app.set("views", path.join(ROOT_DIR, "views"));
-  if (env.NODE_ENV === "production") app.set("view cache", true);
+  if (env.NODE_ENV !== "development") app.set("view cache", true); // development shows an edited view at once
 
   app.locals.config = {
     contactPhone: env.CONTACT_PHONE,
