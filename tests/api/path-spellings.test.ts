@@ -81,8 +81,11 @@ interface Route {
 
 const METHODS = ["get", "put", "post", "delete", "patch"] as const;
 
-/** Every route Express has, and every call of the OpenAPI document (which should be among them). */
+let routesOnce: Route[] | null = null;
+
+/** Every route Express has, and every call of the OpenAPI document (which should be among them); built once. */
 function everyRoute(): Route[] {
+  if (routesOnce) return routesOnce;
   const doc: oas31.OpenAPIObject = buildOpenApiDocument();
   const calls = Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
     METHODS.filter((m) => item?.[m]).map((m) => ({
@@ -92,7 +95,8 @@ function everyRoute(): Route[] {
   );
   const seen = new Map<string, Route>();
   for (const r of [...listRoutes(ctx.app), ...calls]) if (r.method !== "HEAD") seen.set(`${r.method} ${r.path}`, r);
-  return [...seen.values()];
+  routesOnce = [...seen.values()];
+  return routesOnce;
 }
 
 // Logging out ends the session the other requests ride on; it guards nothing.

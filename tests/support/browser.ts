@@ -189,6 +189,24 @@ export async function screenshotBothWidths(page: Page, name: string): Promise<vo
   }
 }
 
+/**
+ * Waits for what the last input set moving: two frames for a transition to start, then every finite animation or
+ * transition running on the page (a hover's fade, a toast sliding in) to end; infinite ones (a spinner) are left.
+ */
+async function transitionsDone(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
+    const running = document
+      .getAnimations()
+      .filter(
+        (a) => a.playState === "running" && a.effect?.getComputedTiming().iterations !== Number.POSITIVE_INFINITY,
+      );
+    // At most 2 s: a slow demo's cycle is not what axe is waiting for.
+    const ended = Promise.all(running.map((a) => a.finished.catch(() => undefined)));
+    await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 2000))]);
+  });
+}
+
 const axeSource = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 
 interface AxeViolation {
@@ -207,7 +225,7 @@ export async function expectAccessible(page: Page, { moderate = false }: { moder
   // while htmx fetches their replacement (.htmx-request): let any request in flight finish first.
   await page.mouse.move(0, 0);
   await page.waitForFunction(() => !document.querySelector(".htmx-request"));
-  await page.waitForTimeout(200);
+  await transitionsDone(page);
   const hasAxe = await page.evaluate(() => "axe" in window);
   if (!hasAxe) await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
