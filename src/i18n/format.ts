@@ -7,6 +7,24 @@ import { PSEUDO_LOCALE, PSEUDO_MARKERS, type RenderLocale, intlLocale } from "./
 /** A time on the hour in French drops its minutes: "14 h", but "14 h 30" (the OQLF accepts both; Haven writes this one). */
 const frenchHour = (text: string) => text.replace(/(\d) h 00\b/g, "$1 h");
 
+/**
+ * French writes the first of a month "1er" ("le 1er décembre 2026"), which Intl does not: the day part "1" becomes
+ * "1er", followed by a non-breaking space so the two never part at a line's end.
+ */
+function frenchText(format: Intl.DateTimeFormat, date: Date): string {
+  const parts = format.formatToParts(date);
+  const text = parts
+    .map((part, i) =>
+      part.type === "day" && part.value === "1"
+        ? "1er"
+        : i > 0 && parts[i - 1]!.type === "day" && parts[i - 1]!.value === "1" && part.type === "literal"
+          ? part.value.replace(/^ /, "\u00a0")
+          : part.value,
+    )
+    .join("");
+  return frenchHour(text);
+}
+
 const isoDate = /^\d{4}-\d{2}-\d{2}$/;
 /** A 'YYYY-MM-DD' date is read at UTC noon and formatted in UTC: a date is a date, whatever the zone. */
 const dateOf = (value: string | Date) =>
@@ -20,9 +38,9 @@ export interface Formatters {
   number(value: number): string;
   /** A share from 0 to 1: "13%" / "13 %". */
   percent(share: number): string;
-  /** "Wednesday, December 2, 2026" / "mercredi 2 décembre 2026". A 'YYYY-MM-DD' string or an instant in the zone. */
+  /** "Wednesday, December 2, 2026" / "mercredi 2 décembre 2026" ("mardi 1er décembre 2026"). A 'YYYY-MM-DD' string or an instant in the zone. */
   longDate(value: string | Date): string;
-  /** "December 2" / "2 décembre", for a sentence ("on {date}" / "le {date}" is the message's own). */
+  /** "December 2" / "2 décembre" ("1er décembre"), for a sentence ("on {date}" / "le {date}" is the message's own). */
   dayMonth(value: string | Date): string;
   /** "Dec 2, 2026" / "2 déc. 2026". */
   shortDate(value: string | Date): string;
@@ -47,7 +65,7 @@ export function formatters(locale: RenderLocale, timeZone = "America/Toronto"): 
     let format = formats.get(key);
     if (!format) {
       const made = french ? new Intl.DateTimeFormat(lang, options) : clockFormat(options);
-      format = french ? { format: (d: Date) => frenchHour(made.format(d)) } : made;
+      format = french ? { format: (d: Date) => frenchText(made as Intl.DateTimeFormat, d) } : made;
       formats.set(key, format);
     }
     return format;

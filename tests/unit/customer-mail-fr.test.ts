@@ -1,6 +1,7 @@
 // Customer e-mails in the customer's language (docs/decisions.md#65): each rendered in French (its subject and a
 // sentence), and once in the pseudo locale, where every word must come from the catalogue.
 import { describe, expect, it } from "vitest";
+import { formatters } from "../../src/i18n/format.js";
 import type { RenderLocale } from "../../src/i18n/locales.js";
 import { bookingConfirmationEmail, bookingRescheduledEmail } from "../../src/modules/mail/index.js";
 import type { MailMessage } from "../../src/modules/mail/mail.schemas.js";
@@ -178,6 +179,22 @@ function billingMails(locale: RenderLocale): Record<string, MailMessage> {
 }
 
 const icsOf = (mail: MailMessage) => String(mail.attachments?.[0]?.content ?? "").replace(/\r?\n[ \t]/g, "");
+
+describe("French dates", () => {
+  it("the formatters write the first of a month 1er, in every date form, and leave other days and hours alone", () => {
+    const f = formatters("fr-CA", "America/Toronto");
+    expect(f.longDate("2026-12-01")).toBe("mardi 1er\u00a0décembre 2026");
+    expect(f.dayMonth("2026-12-01")).toBe("1er\u00a0décembre");
+    expect(f.shortDate("2027-01-01")).toBe("1er\u00a0janv. 2027");
+    expect(f.dateTime("2026-12-01T15:00:00Z", { day: "numeric", month: "long", hour: "numeric" })).toBe(
+      "1er\u00a0décembre à 10 h",
+    );
+    expect(f.dayMonth("2026-12-11")).toBe("11 décembre");
+    expect(f.dayMonth("2026-12-21")).toBe("21 décembre");
+    expect(f.time("2026-12-02T06:00:00Z")).toBe("1 h");
+    expect(formatters("en-CA").dayMonth("2026-12-01")).toBe("December 1");
+  });
+});
 
 describe("customer e-mails in French", () => {
   const fr = mails("fr-CA");

@@ -3,9 +3,8 @@
 // here carries the full set, whatever its amount: the business's name and GST/HST number (and its QST number when
 // QST is charged, docs/decisions.md#51), the date of issue, the buyer's name, a description of the plan and its
 // period, the subtotal, each tax with its rate, the total, and the terms of payment.
-import { type Translator, translator } from "../../i18n/index.js";
-import { type Locale, type RenderLocale, intlLocale } from "../../i18n/locales.js";
-import { firstOfMonth } from "../mail/index.js";
+import { type Translator, formatters, translator } from "../../i18n/index.js";
+import type { Locale, RenderLocale } from "../../i18n/locales.js";
 import { documentLocale, documentMoney, taxLineLabel } from "./document-locale.js";
 import { GREEN, INK, MUTED, buyerBlock, layout, sellerAndFacts, startPdf } from "./pdf-layout.js";
 import type { BusinessIdentity, Invoice } from "./invoices.constants.js";
@@ -33,15 +32,10 @@ export interface InvoiceDocument {
 /** The language an invoice prints in and its formats: the customer's, French when taxed in Quebec (document-locale.ts). */
 export function documentFormats(locale: RenderLocale, timeZone: string) {
   const t = translator(locale);
-  const dates = new Intl.DateTimeFormat(intlLocale(locale), {
-    timeZone,
-    year: "numeric",
-    month: "long",
-    day: "numeric",
-  });
+  const dates = formatters(locale, timeZone);
   return {
     t,
-    date: (iso: string) => firstOfMonth(locale, dates.format(new Date(iso))),
+    date: (iso: string) => dates.dateTime(iso, { year: "numeric", month: "long", day: "numeric" }),
     cad: documentMoney(locale, timeZone),
   };
 }

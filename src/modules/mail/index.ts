@@ -2,7 +2,7 @@
 export { MailDeliveryError, MailService, type MailSettings, type SentMail, mailSettingsFrom } from "./mail.service.js";
 export { mailSendTask } from "./mail.tasks.js";
 export { myHomeLine, withCustomerFooter } from "./customer-footer.js";
-export { accessMethodText, firstOfMonth, mailText, slotText, visitSentence } from "./mail-text.js";
+export { accessMethodText, mailText, slotText, visitSentence } from "./mail-text.js";
 export { type BookingConfirmationDetails, bookingConfirmationEmail } from "./templates/booking-confirmation.js";
 export { type BookingRescheduledDetails, bookingRescheduledEmail } from "./templates/booking-rescheduled.js";
 export { MAIL_SEND_TASK, type MailMessage, mailMessageSchema } from "./mail.schemas.js";

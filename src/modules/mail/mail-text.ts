@@ -5,20 +5,10 @@ import type { RenderLocale } from "../../i18n/locales.js";
 import { DAY_PARTS, slotTo24h } from "../../shared/business-time.js";
 import { INSPECTION_ITSELF_MINUTES } from "../../shared/visit-length.js";
 
-/** French writes the first of a month "1er": "1er décembre 2026" (Intl writes "1 décembre"). */
-export const firstOfMonth = (locale: RenderLocale, date: string) =>
-  locale === "fr-CA" ? date.replace(/(^|[^\d])1 (?=\p{L})/u, (_, before: string) => `${before}1er\u00a0`) : date;
-
-/** The e-mail's language and its formats (a French date on the first of a month reads "1er"). */
+/** The e-mail's language and its formats (the formatters write a French first of the month "1er"). */
 export function mailText(locale: RenderLocale = DEFAULT_LOCALE, timeZone?: string) {
   const t = translator(locale);
-  const base = formatters(locale, timeZone);
-  const f: Formatters = {
-    ...base,
-    longDate: (value) => firstOfMonth(locale, base.longDate(value)),
-    dayMonth: (value) => firstOfMonth(locale, base.dayMonth(value)),
-    dateTime: (value, options) => firstOfMonth(locale, base.dateTime(value, options)),
-  };
+  const f: Formatters = formatters(locale, timeZone);
   return { t, f, locale };
 }
 

@@ -9,7 +9,6 @@ import { hashToken, isToken, newToken } from "../../shared/one-time-links.js";
 import { MAIL_SEND_TASK } from "../mail/index.js";
 import { type Invoice, documentLocale } from "../invoices/index.js";
 import { formatters } from "../../i18n/index.js";
-import { firstOfMonth } from "../mail/index.js";
 import { isProvince, provinceOfPostalCode } from "../tax/index.js";
 import { expiredMessage, isExpired, quoteTotals } from "./quote-document.js";
 import { type QuoteFigures, quoteAcceptedEmail, quoteBookedEmail, quoteReceiptEmail } from "./quote-payments.mail.js";
@@ -160,10 +159,7 @@ export class QuotePayments {
         propertyAddress: quote.propertyAddress,
         figures: figuresOf(paid),
         origin,
-        paidOn: firstOfMonth(
-          locale,
-          formatters(locale).longDate(todayIn(this.deps.settings.timeZone, new Date(paid.paidAt!))),
-        ),
+        paidOn: formatters(locale).longDate(todayIn(this.deps.settings.timeZone, new Date(paid.paidAt!))),
         registration: this.deps.business.gstHstNumber,
         legalName: this.deps.business.legalName,
         pdfLink: `${origin}/my-home/quotes/${quote.id}/invoice.pdf`,

@@ -4,7 +4,7 @@
 import type { MailMessage } from "../mail/mail.schemas.js";
 import { DEFAULT_LOCALE, type Translator, formatters, localePath, translator } from "../../i18n/index.js";
 import { type RenderLocale, intlLocale } from "../../i18n/locales.js";
-import { firstOfMonth, withCustomerFooter } from "../mail/index.js";
+import { withCustomerFooter } from "../mail/index.js";
 import { type MailInvoice, billingAmount, taxLineLabel } from "../invoices/index.js";
 import { BILLING_LINK_DAYS } from "./billing-links.js";
 import { MINIMUM_TERM_MONTHS } from "./subscriptions.constants.js";
@@ -71,7 +71,10 @@ export interface BillingMailData {
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
 export function billingDate(iso: string, timeZone: string, locale: RenderLocale = DEFAULT_LOCALE): string {
-  const lang = locale === "fr-CA" ? "fr-CA" : "en-US";
+  // French through the formatters, which write the first of a month "1er".
+  if (locale === "fr-CA")
+    return formatters(locale, timeZone).dateTime(iso, { year: "numeric", month: "long", day: "numeric" });
+  const lang = "en-US";
   let format = dateFormats.get(`${lang}|${timeZone}`);
   if (!format) {
     format = new Intl.DateTimeFormat(lang, { timeZone, year: "numeric", month: "long", day: "numeric" });
@@ -91,7 +94,7 @@ interface Built {
 }
 
 function build(kind: BillingMailKind, d: BillingMailData, t: Translator): Built {
-  const date = (iso: string) => firstOfMonth(t.locale, billingDate(iso, d.timeZone, t.locale));
+  const date = (iso: string) => billingDate(iso, d.timeZone, t.locale);
   const minimumEnd = date(d.minimumTermEndsAt);
   const plan = d.planName;
   const cad = (dollars: number) =>
