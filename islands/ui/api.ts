@@ -33,6 +33,8 @@ export async function apiRequest<T = unknown>(
       ...(body === undefined
         ? { Accept: "application/json" }
         : { "Content-Type": "application/json", Accept: "application/json" }),
+      // The page's language, which a refusal's message follows (src/i18n/api-locale.ts); staff pages are English.
+      "Accept-Language": document.documentElement.lang === "fr-CA" ? "fr-CA" : "en-CA",
       ...headers,
     },
     body: body === undefined ? undefined : JSON.stringify(body),

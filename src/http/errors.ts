@@ -1,8 +1,10 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { ZodError } from "zod";
-import type { Translator } from "../i18n/catalogue.js";
+import { apiLocale } from "../i18n/api-locale.js";
+import { type Translator, translator } from "../i18n/catalogue.js";
 import { localeLocals } from "../i18n/middleware.js";
 import { splitLocale } from "../i18n/routing.js";
+import { knownServerMessage, serverFields, serverMessage } from "../i18n/server-messages.js";
 
 /** An error that maps to an HTTP status and a message safe to show. */
 export class HttpError extends Error {
@@ -167,9 +169,11 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   if (res.headersSent) return;
   if (httpError.status === 503) res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
   if (isApiPath(req.path) || req.get("hx-request") === "true") {
+    // In the language the homeowner's island asked for (src/i18n/api-locale.ts); staff calls never ask: English.
+    const said = translator(apiLocale(req));
     res.status(httpError.status).json({
-      message: httpError.message,
-      ...(httpError.fields && { fields: httpError.fields }),
+      message: serverMessage(said, httpError.message),
+      ...(httpError.fields && { fields: serverFields(said, httpError.fields) }),
     });
     return;
   }
@@ -186,7 +190,8 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   show("errors/error", {
     title: httpError.status >= 500 ? t("errors.failed.title") : t("errors.refused.title"),
     status: httpError.status,
-    message: httpError.message,
+    // A French page says the message when the catalogue has it, else the general sentence (views/errors/error.ejs).
+    message: knownServerMessage(t, httpError.message),
   });
 };
 

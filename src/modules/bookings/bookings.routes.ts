@@ -23,6 +23,8 @@ import {
 } from "./bookings.schemas.js";
 import { createRouter } from "../../http/router.js";
 import { islandMessages, localePath, translator } from "../../i18n/index.js";
+import { apiLocale } from "../../i18n/api-locale.js";
+import { serverFields, serverMessage } from "../../i18n/server-messages.js";
 import { wizardLeft } from "./bookings.constants.js";
 
 const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === "string" && v.trim() === "");
@@ -52,7 +54,13 @@ async function orSlotTaken(res: Response, work: () => Promise<void>): Promise<vo
     await work();
   } catch (error) {
     if (!(error instanceof SlotTakenError)) throw error;
-    res.status(409).json({ message: error.message, fields: error.fields, availability: error.availability });
+    // In the language the wizard asked for (src/i18n/api-locale.ts).
+    const t = translator(apiLocale(res.req));
+    res.status(409).json({
+      message: serverMessage(t, error.message),
+      fields: serverFields(t, error.fields),
+      availability: error.availability,
+    });
   }
 }
 
