@@ -3,7 +3,7 @@ import type { OnboardingOptions } from "../../src/modules/onboarding/onboarding.
 import { focusField } from "../bookings/form-parts";
 import { newIdempotencyKey } from "../ui/api";
 import { type Locale, intlLocale } from "../../src/i18n/locales";
-import { type IslandMessages, islandTranslator } from "../ui/i18n";
+import { type IslandMessages, type IslandT, islandTranslator } from "../ui/i18n";
 import { Complete, Processing, type Result, Splash } from "./phases";
 import { EMPTY, type Errors, type Key, STEPS, StepFields, type Values, problemsOf } from "./steps";
 
@@ -11,8 +11,13 @@ interface Props {
   options: OnboardingOptions;
   minDate: string;
   maxDate: string;
-  /** The `forms` namespace in the page's language (docs/decisions.md#64). */
+  /** The `forms` and `onboarding` namespaces in the page's language (docs/decisions.md#64). */
   i18n: IslandMessages;
+  /** The provinces' and the parts of the day's words in the page's language (other namespaces' words). */
+  provinceNames: Record<string, string>;
+  dayParts: Record<string, { label: string; range: string }>;
+  /** The home page's address in the page's language. */
+  homeHref: string;
 }
 
 type Phase = "splash" | "form" | "processing" | "complete";
@@ -27,7 +32,8 @@ const AUTO_SUBMIT_PAUSE = 1200;
  * Sends the answers (one key per wizard: a retry after a lost answer creates nothing twice). A refusal is
  * alerted, its fields' messages kept, and the values it failed with remembered; success completes after a pause.
  */
-function useSubmission(values: Values, locale: Locale, onPhase: (phase: Phase) => void) {
+function useSubmission(values: Values, t: IslandT, onPhase: (phase: Phase) => void) {
+  const locale: Locale = intlLocale(t.locale);
   const [submitting, setSubmitting] = useState(false);
   const [failedWith, setFailedWith] = useState<string | null>(null);
   const [result, setResult] = useState<Result | null>(null);
@@ -48,6 +54,8 @@ function useSubmission(values: Values, locale: Locale, onPhase: (phase: Phase) =
         headers: {
           "Content-Type": "application/json",
           Accept: "application/json",
+          // The server's refusals in the page's language (src/i18n/api-locale.ts).
+          "Accept-Language": locale,
           "Idempotency-Key": submissionKey.current,
         },
         // The page's language goes with the answers: the customer is stored with it (docs/decisions.md#65).
@@ -55,7 +63,9 @@ function useSubmission(values: Values, locale: Locale, onPhase: (phase: Phase) =
       });
       const data = (await response.json().catch(() => ({}))) as Result;
       if (!response.ok) {
-        window.alert(`Submission failed: ${data.error || data.message || "Unknown error"}`);
+        window.alert(
+          t("onboarding.alert.failed", { reason: data.error || data.message || t("onboarding.alert.unknown") }),
+        );
         const refused: Errors = {};
         for (const [key, message] of Object.entries(data.fields ?? {}))
           if (key in EMPTY && typeof message === "string") refused[key as Key] = message;
@@ -72,7 +82,9 @@ function useSubmission(values: Values, locale: Locale, onPhase: (phase: Phase) =
         setSubmitting(false);
       }, COMPLETE_DELAY);
     } catch (error) {
-      window.alert(`Network error: ${(error as Error)?.message || "Unknown error"}`);
+      window.alert(
+        t("onboarding.alert.network", { reason: (error as Error)?.message || t("onboarding.alert.unknown") }),
+      );
       setFailedWith(snapshot);
       setSubmitting(false);
     }
@@ -81,6 +93,7 @@ function useSubmission(values: Values, locale: Locale, onPhase: (phase: Phase) =
 }
 
 interface StepNavProps {
+  t: IslandT;
   step: number;
   valid: boolean;
   /** Some answer of this step is marked wrong (rather than missing). */
@@ -89,29 +102,30 @@ interface StepNavProps {
 }
 
 /** Previous and Next (step 5 has no Next: it submits by itself), and why Next is unusable. */
-function StepNav({ step, valid, marked, onPrevious }: StepNavProps) {
+function StepNav({ t, step, valid, marked, onPrevious }: StepNavProps) {
   return (
     <>
       <div className="mt-6 flex justify-between gap-3">
         <button type="button" className="btn btn-outline" disabled={step === 1} onClick={onPrevious}>
-          Previous
+          {t("onboarding.previous")}
         </button>
         {step < 5 && (
           <button type="submit" className="btn btn-green" disabled={!valid}>
-            Next
+            {t("onboarding.next")}
           </button>
         )}
       </div>
       {step < 5 && !valid && (
         <p className="mt-2 text-right text-sm text-ink/70">
-          {marked ? "Correct the answers marked above to continue." : "Fill in the required fields to continue."}
+          {t(marked ? "onboarding.nav.marked" : "onboarding.nav.missing")}
         </p>
       )}
     </>
   );
 }
 
-export default function OnboardingWizard({ options, minDate, maxDate, i18n }: Props) {
+export default function OnboardingWizard({ options, minDate, maxDate, i18n, ...words }: Props) {
+  const t = islandTranslator(i18n);
   const [phase, setPhase] = useState<Phase>("splash");
   const [showStart, setShowStart] = useState(false);
   const [step, setStep] = useState(1);
@@ -119,7 +133,7 @@ export default function OnboardingWizard({ options, minDate, maxDate, i18n }: Pr
   const [touched, setTouched] = useState<Partial<Record<Key, boolean>>>({});
   const { submitting, failedWith, result, serverErrors, setServerErrors, snapshot, submit } = useSubmission(
     values,
-    intlLocale(i18n.locale),
+    t,
     setPhase,
   );
   const heading = useRef<HTMLHeadingElement>(null);
@@ -141,7 +155,7 @@ export default function OnboardingWizard({ options, minDate, maxDate, i18n }: Pr
   }, [phase, step]);
 
   // The server's rules, checked lightly here; per-step required fields come from STEPS.
-  const problems: Errors = problemsOf(islandTranslator(i18n), values, minDate, maxDate);
+  const problems: Errors = problemsOf(t, values, minDate, maxDate);
   const stepValid = (n: number) =>
     STEPS[n - 1]!.required.every((k) => values[k].trim()) &&
     STEPS[n - 1]!.fields.every((k) => !problems[k] && !serverErrors[k]);
@@ -180,10 +194,11 @@ export default function OnboardingWizard({ options, minDate, maxDate, i18n }: Pr
     return () => clearTimeout(timer);
   }, [autoSubmit, snapshot]);
 
-  if (phase === "splash") return <Splash showStart={showStart} onStart={() => setPhase("form")} />;
+  if (phase === "splash") return <Splash t={t} showStart={showStart} onStart={() => setPhase("form")} />;
   if (phase === "processing")
     return (
       <Processing
+        t={t}
         headingRef={heading}
         busy={submitting || !failedWith}
         serverErrors={serverErrors}
@@ -191,7 +206,7 @@ export default function OnboardingWizard({ options, minDate, maxDate, i18n }: Pr
         onBack={backToAnswers}
       />
     );
-  if (phase === "complete") return <Complete headingRef={heading} result={result} />;
+  if (phase === "complete") return <Complete t={t} headingRef={heading} result={result} homeHref={words.homeHref} />;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -201,13 +216,13 @@ export default function OnboardingWizard({ options, minDate, maxDate, i18n }: Pr
   return (
     <form ref={form} onSubmit={onSubmit} noValidate className="mx-auto max-w-2xl px-4 py-8 md:py-12">
       <p className="text-sm font-semibold text-green-700" aria-live="polite">
-        Step {step} of 5
+        {t("onboarding.stepOf", { n: step, total: 5 })}
       </p>
       <div className="progress mt-2" aria-hidden="true">
         <span style={{ width: `${step * 20}%` }} />
       </div>
       <h1 ref={heading} tabIndex={-1} className="mt-4 font-serif text-3xl font-bold text-green-900">
-        {STEPS[step - 1]!.title}
+        {t(`onboarding.step.${step}`)}
       </h1>
       <div className="card mt-6 grid gap-4 sm:grid-cols-2">
         <StepFields
@@ -218,14 +233,18 @@ export default function OnboardingWizard({ options, minDate, maxDate, i18n }: Pr
           minDate={minDate}
           maxDate={maxDate}
           set={set}
+          t={t}
+          provinceNames={words.provinceNames}
+          dayParts={words.dayParts}
         />
       </div>
       {step === 5 && (
         <p className="mt-4 text-center font-medium" role="status" data-testid="auto-submit-status">
-          {allValid ? "Auto-submitting your information..." : "Please complete all required fields above"}
+          {t(allValid ? "onboarding.auto.ready" : "onboarding.auto.waiting")}
         </p>
       )}
       <StepNav
+        t={t}
         step={step}
         valid={valid}
         marked={STEPS[step - 1]!.fields.some((k) => visibleErrors[k])}

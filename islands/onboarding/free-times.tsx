@@ -3,11 +3,15 @@
 // this island loads no query client.
 import { useEffect, useState } from "react";
 import type { BookingAvailability } from "../../src/modules/bookings/bookings.constants";
-import { DAY_PARTS, DAY_PART_VALUES, type DayPart, shortDate } from "../../src/shared/business-time";
+import { DAY_PART_VALUES } from "../../src/shared/business-time";
 import { wizardAvailabilityKey } from "../bookings/availability";
 import { ChoiceCards } from "../bookings/form-parts";
+import type { IslandT } from "../ui/i18n";
 
 interface Props {
+  t: IslandT;
+  /** Each part of the day's words in the page's language (its label and its hours). */
+  dayParts: Record<string, { label: string; range: string }>;
   date: string;
   size: string;
   minDate: string;
@@ -45,9 +49,18 @@ function useFreeParts(date: string, size: string, minDate: string) {
   return { parts, next, loading: false };
 }
 
-export function PreferredTime({ date, size, minDate, value, error, onChange, onDate }: Props) {
+/** "Wed, Dec 2" / "mer. 2 déc.": a next free date's button. */
+const buttonDate = (date: string, locale: string) =>
+  new Intl.DateTimeFormat(locale === "fr-CA" ? "fr-CA" : "en-US", {
+    timeZone: "UTC",
+    weekday: "short",
+    month: "short",
+    day: "numeric",
+  }).format(new Date(`${date}T00:00:00Z`));
+
+export function PreferredTime({ t, dayParts, date, size, minDate, value, error, onChange, onDate }: Props) {
   const { parts, next, loading } = useFreeParts(date, size, minDate);
-  const offered = (parts ?? DAY_PART_VALUES).filter((p): p is DayPart => p in DAY_PARTS);
+  const offered = (parts ?? DAY_PART_VALUES).filter((p) => p in dayParts);
   // A time that is not free on this date is not kept: step 5 would submit it by itself.
   useEffect(() => {
     if (parts && value && !parts.includes(value)) onChange("");
@@ -56,16 +69,15 @@ export function PreferredTime({ date, size, minDate, value, error, onChange, onD
     <div className="sm:col-span-2" data-free-parts={parts ? parts.length : undefined}>
       {parts && parts.length === 0 ? (
         <div className="field" data-testid="no-free-time">
-          <p className="font-semibold">Preferred time</p>
+          <p className="font-semibold">{t("onboarding.field.preferredTime")}</p>
           <p className="text-sm" role="status">
-            No inspector is free that day.
-            {next.length > 0 && " The next free dates:"}
+            {t(next.length > 0 ? "onboarding.time.noneFreeNext" : "onboarding.time.noneFree")}
           </p>
           {next.length > 0 && (
             <div className="mt-2 flex flex-wrap gap-2">
               {next.map((d) => (
                 <button key={d} type="button" className="btn btn-outline btn-sm" onClick={() => onDate(d)}>
-                  {shortDate(d)}
+                  {buttonDate(d, t.locale)}
                 </button>
               ))}
             </div>
@@ -74,16 +86,16 @@ export function PreferredTime({ date, size, minDate, value, error, onChange, onD
       ) : (
         <ChoiceCards
           name="preferredTime"
-          legend="Preferred time"
+          legend={t("onboarding.field.preferredTime")}
           required
           value={value}
           error={error}
           onChange={onChange}
-          options={offered.map((p) => ({ value: p, label: DAY_PARTS[p].label, detail: DAY_PARTS[p].range }))}
+          options={offered.map((p) => ({ value: p, label: dayParts[p]!.label, detail: dayParts[p]!.range }))}
         />
       )}
       <p className="mt-1 text-sm text-ink/70" aria-live="polite">
-        {loading ? "Checking the inspectors' free times…" : parts?.length ? "Times when an inspector is free." : ""}
+        {loading ? t("onboarding.time.checking") : parts?.length ? t("onboarding.time.free") : ""}
       </p>
     </div>
   );

@@ -2,7 +2,8 @@
 // screen (with a refused submission's answers to change), and the completed one.
 import type { Ref } from "react";
 import { ConfirmBadge, Spinner } from "../bookings/form-parts";
-import { type Errors, FIELD_LABELS, STEPS } from "./steps";
+import type { IslandT } from "../ui/i18n";
+import { type Errors, STEPS, fieldLabel } from "./steps";
 
 /** What the server answered: the ids it created, or why it refused. */
 export interface Result {
@@ -14,7 +15,7 @@ export interface Result {
   fields?: Record<string, string>;
 }
 
-export function Splash({ showStart, onStart }: { showStart: boolean; onStart: () => void }) {
+export function Splash({ t, showStart, onStart }: { t: IslandT; showStart: boolean; onStart: () => void }) {
   return (
     <div className="onboarding-splash">
       <div className="splash-logo" aria-hidden="true">
@@ -39,13 +40,11 @@ export function Splash({ showStart, onStart }: { showStart: boolean; onStart: ()
         </svg>
       </div>
       <h1 className="mt-6 font-serif text-4xl font-bold text-gold-300 md:text-5xl">Haven</h1>
-      <p className="mt-3 max-w-md text-lg text-cream/90">
-        Your free Property Health Score starts here: five short steps about you and your home.
-      </p>
+      <p className="mt-3 max-w-md text-lg text-cream/90">{t("onboarding.splash.lead")}</p>
       <div className="mt-8 h-14">
         {showStart && (
           <button type="button" className="btn btn-gold btn-lg splash-start" onClick={onStart}>
-            Let's Get Started
+            {t("onboarding.splash.start")}
           </button>
         )}
       </div>
@@ -54,6 +53,7 @@ export function Splash({ showStart, onStart }: { showStart: boolean; onStart: ()
 }
 
 interface ProcessingProps {
+  t: IslandT;
   headingRef: Ref<HTMLHeadingElement>;
   /** Sending, or sent and waiting for the completed screen: the spinner. */
   busy: boolean;
@@ -63,28 +63,29 @@ interface ProcessingProps {
   onBack: () => void;
 }
 
-export function Processing({ headingRef, busy, serverErrors, onRetry, onBack }: ProcessingProps) {
+export function Processing({ t, headingRef, busy, serverErrors, onRetry, onBack }: ProcessingProps) {
   const refusedKeys = STEPS.flatMap((s) => s.fields).filter((key) => serverErrors[key]);
   return (
     <div className="mx-auto max-w-xl px-4 py-16 text-center">
       <h1 ref={headingRef} tabIndex={-1} className="font-serif text-3xl font-bold text-green-900">
-        Processing Your Information...
+        {t("onboarding.processing.heading")}
       </h1>
       {busy ? (
-        <Spinner label="Saving your details and scheduling your inspection." />
+        <Spinner label={t("onboarding.processing.busy")} />
       ) : (
         <div className="card mt-8" role="alert">
-          <p className="font-semibold">We couldn't save your information.</p>
-          <p className="mt-1 text-sm text-ink/80">
-            Nothing you typed is lost. Try again, or go back and check your answers.
-          </p>
+          <p className="font-semibold">{t("onboarding.processing.failed")}</p>
+          <p className="mt-1 text-sm text-ink/80">{t("onboarding.processing.kept")}</p>
           {refusedKeys.length > 0 && (
             <>
-              <p className="mt-4 text-left text-sm font-semibold">These answers need a change:</p>
+              <p className="mt-4 text-left text-sm font-semibold">{t("onboarding.processing.refused")}</p>
               <ul className="mt-1 list-disc pl-5 text-left text-sm" data-testid="refused-fields">
                 {refusedKeys.map((key) => (
                   <li key={key}>
-                    {FIELD_LABELS[key]}: {serverErrors[key]}
+                    {t("onboarding.processing.refusedField", {
+                      field: fieldLabel(t, key),
+                      message: serverErrors[key],
+                    })}
                   </li>
                 ))}
               </ul>
@@ -92,10 +93,10 @@ export function Processing({ headingRef, busy, serverErrors, onRetry, onBack }: 
           )}
           <div className="mt-4 flex flex-wrap justify-center gap-3">
             <button type="button" className="btn btn-gold" onClick={onRetry}>
-              Try Again
+              {t("onboarding.processing.retry")}
             </button>
             <button type="button" className="btn btn-outline" onClick={onBack}>
-              Back to My Answers
+              {t("onboarding.processing.back")}
             </button>
           </div>
         </div>
@@ -104,30 +105,38 @@ export function Processing({ headingRef, busy, serverErrors, onRetry, onBack }: 
   );
 }
 
-export function Complete({ headingRef, result }: { headingRef: Ref<HTMLHeadingElement>; result: Result | null }) {
+interface CompleteProps {
+  t: IslandT;
+  headingRef: Ref<HTMLHeadingElement>;
+  result: Result | null;
+  /** The home page in the page's language. */
+  homeHref: string;
+}
+
+export function Complete({ t, headingRef, result, homeHref }: CompleteProps) {
   return (
     <div className="mx-auto max-w-xl px-4 py-16 text-center">
       <ConfirmBadge />
       <h1 ref={headingRef} tabIndex={-1} className="mt-4 font-serif text-3xl font-bold text-green-900">
-        Onboarding Complete!
+        {t("onboarding.complete.heading")}
       </h1>
       <div className="card mt-6">
         {result?.bookingId ? (
           <>
-            <h2 className="text-xl font-semibold text-green-900">Inspection Successfully Scheduled</h2>
+            <h2 className="text-xl font-semibold text-green-900">{t("onboarding.complete.scheduled")}</h2>
             <p className="mt-2 text-sm text-ink/80" data-testid="onboarding-ids">
-              Property ID: {result.propertyId} · Booking ID: {result.bookingId}
+              {t("onboarding.complete.ids", { propertyId: result.propertyId, bookingId: result.bookingId })}
             </p>
           </>
         ) : (
           <>
-            <h2 className="text-xl font-semibold text-green-900">Information Saved Successfully</h2>
-            <p className="mt-2 text-ink/80">We'll be in touch to schedule your inspection.</p>
+            <h2 className="text-xl font-semibold text-green-900">{t("onboarding.complete.saved")}</h2>
+            <p className="mt-2 text-ink/80">{t("onboarding.complete.touch")}</p>
           </>
         )}
       </div>
-      <button type="button" className="btn btn-green mt-8" onClick={() => window.location.assign("/")}>
-        Done
+      <button type="button" className="btn btn-green mt-8" onClick={() => window.location.assign(homeHref)}>
+        {t("onboarding.complete.done")}
       </button>
     </div>
   );

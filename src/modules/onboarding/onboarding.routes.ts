@@ -8,7 +8,10 @@ import type { OnboardingOptions } from "./onboarding.constants.js";
 import type { OnboardingService } from "./onboarding.service.js";
 import { MISSING_PREFIX, missingFields, onboardingSchema } from "./onboarding.schemas.js";
 import { createRouter } from "../../http/router.js";
-import { islandMessages } from "../../i18n/index.js";
+import { islandMessages, localePath, translator } from "../../i18n/index.js";
+import { apiLocale } from "../../i18n/api-locale.js";
+import { serverMessage } from "../../i18n/server-messages.js";
+import { DAY_PART_VALUES } from "../../shared/business-time.js";
 
 /** The enumerations the wizard offers, passed as props so the island does not pull zod in. */
 const OPTIONS: OnboardingOptions = {
@@ -54,9 +57,10 @@ export function onboardingApi(deps: OnboardingRoutesDeps): Router {
       });
     // A time taken meanwhile: the wizard's 409, on onboarding's field, with fresh times (docs/decisions.md#37).
     if (outcome instanceof SlotTakenError) {
+      const message = serverMessage(translator(apiLocale(req)), outcome.message);
       res.status(409).json({
-        message: outcome.message,
-        fields: { preferredTime: outcome.message },
+        message,
+        fields: { preferredTime: message },
         availability: outcome.availability,
       });
       return;
@@ -76,12 +80,23 @@ export function onboardingPages(deps: OnboardingRoutesDeps): Router {
   // Two routes, one wizard (docs/decisions.md#13).
   router.get(["/onboarding", "/onboarding-flow"], (req, res) => {
     const { minDate, maxDate } = deps.bookings.calendar();
+    const t = translator(req.locale);
     res.page("onboarding/onboarding", {
-      title: "Get Your Free Property Score | Haven",
-      description:
-        "Tell us about you and your home in five short steps, and book the inspection behind your free Property Health Score.",
+      title: t("onboarding.title"),
+      description: t("onboarding.description"),
       islands: true,
-      props: { minDate, maxDate, options: OPTIONS, i18n: islandMessages(req.locale, "forms") },
+      props: {
+        minDate,
+        maxDate,
+        options: OPTIONS,
+        i18n: islandMessages(req.locale, "forms", "onboarding"),
+        // Words other namespaces own (decision 41: one name each), passed ready so the island loads only its own.
+        provinceNames: Object.fromEntries(OPTIONS.provinces.map((p) => [p, t(`intake.province.${p}`)])),
+        dayParts: Object.fromEntries(
+          DAY_PART_VALUES.map((p) => [p, { label: t(`booking.book.part.${p}`), range: t(`booking.book.range.${p}`) }]),
+        ),
+        homeHref: localePath("/", req.locale),
+      },
     });
   });
   return router;
