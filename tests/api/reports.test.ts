@@ -206,6 +206,25 @@ describe("generation", () => {
     await staff.agent.get(`/api/reports/${report.id}/pdf?format=poster`).expect(400);
     await staff.agent.get("/api/reports/999999/pdf").expect(404);
   });
+
+  it("prints the PDF in its customer's language, whoever downloads it", async () => {
+    const propertyId = report.reportData.property.id as number;
+    await staff.agent.patch(`/api/properties/${propertyId}`).send({ locale: "fr-CA" }).expect(200);
+    try {
+      const pdf = await staff.agent
+        .get(`/api/reports/${report.id}/pdf?format=summary`)
+        .buffer(true)
+        .parse(binary)
+        .expect(200);
+      const { text } = await pdfText(pdf.body);
+      expect(text).toContain("Sommaire santé de la propriété");
+      expect(text).toContain("État critique");
+      expect(text).toContain("Critique · Urgent");
+      expect(text).not.toContain("Beyond the Pale");
+    } finally {
+      await staff.agent.patch(`/api/properties/${propertyId}`).send({ locale: "en-CA" }).expect(200);
+    }
+  });
 });
 
 describe("list, pages and delete", () => {

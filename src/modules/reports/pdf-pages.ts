@@ -12,6 +12,8 @@ import {
   printCopy,
 } from "./pdf-assets.js";
 import { BOTTOM, C, CONTENT, PAGE } from "./pdf-style.js";
+import { type PdfWords, pdfWords } from "./pdf-words.js";
+import type { RenderLocale } from "../../i18n/locales.js";
 import type { PdfFormat } from "./reports.schemas.js";
 
 /** pdfkit's opened image (not in its type definitions): embedded once, drawn as often as needed. */
@@ -23,13 +25,18 @@ export class ReportPages {
   private readonly images = new Map<number, Promise<PdfImage | null>>();
   /** Section title → its page index (for the contents and the outline). */
   readonly sections: { title: string; page: number; level: number }[] = [];
+  /** The customer's language: every word the document prints (pdf-words.ts). */
+  protected readonly words: PdfWords;
 
   constructor(
     libraries: Awaited<ReturnType<typeof loadPdfLibraries>>,
     readonly data: ReportData,
     readonly format: PdfFormat,
     private readonly loadPhoto: PhotoLoader,
+    locale: RenderLocale,
   ) {
+    this.words = pdfWords(locale);
+    const { t } = this.words;
     this.svgToPdf = libraries.svgToPdf;
     this.doc = new libraries.PDFDocument({
       size: "LETTER",
@@ -37,9 +44,9 @@ export class ReportPages {
       bufferPages: true,
       autoFirstPage: false,
       info: {
-        Title: `Haven Property Health Report — ${data.property.address}`,
+        Title: t("report-pdf.info.title", { address: data.property.address }),
         Author: "Haven",
-        Subject: format === "summary" ? "Report summary" : "Full property health report",
+        Subject: t("report-pdf.info.subject", { format }),
       },
       pdfVersion: "1.7",
     });
@@ -67,7 +74,7 @@ export class ReportPages {
   protected runningHeader() {
     const { doc } = this;
     this.font("semibold", 8.5, C.muted).text(
-      `HAVEN PROPERTY HEALTH REPORT  ·  ${this.data.property.address.toUpperCase()}`,
+      this.words.t("report-pdf.runningHeader", { address: this.data.property.address.toUpperCase() }),
       PAGE.margin,
       26,
       { width: CONTENT, characterSpacing: 0.4, lineBreak: false },
@@ -162,7 +169,7 @@ export class ReportPages {
     const { doc } = this;
     doc.switchToPage(pageIndex);
     doc.y = PAGE.margin + 4;
-    this.font("bold", 17, C.green900).text("Contents", PAGE.margin, doc.y);
+    this.font("bold", 17, C.green900).text(this.words.t("report-pdf.section.contents"), PAGE.margin, doc.y);
     const y = doc.y + 4;
     doc
       .moveTo(PAGE.margin, y)
@@ -192,18 +199,20 @@ export class ReportPages {
   protected pageNumbers() {
     const { doc } = this;
     const range = doc.bufferedPageRange();
+    const { t } = this.words;
     for (let i = range.start; i < range.start + range.count; i++) {
       doc.switchToPage(i);
       // Writing below the bottom margin must not add a page.
       const bottom = doc.page.margins.bottom;
       doc.page.margins.bottom = 0;
-      this.font("regular", 8, C.muted).text(`Page ${i + 1} of ${range.count}`, PAGE.margin, PAGE.height - 30, {
-        width: CONTENT,
-        align: "right",
-        lineBreak: false,
-      });
       this.font("regular", 8, C.muted).text(
-        `Report #${this.data.metadata.reportId} · Haven`,
+        t("report-pdf.page.number", { page: i + 1, count: range.count }),
+        PAGE.margin,
+        PAGE.height - 30,
+        { width: CONTENT, align: "right", lineBreak: false },
+      );
+      this.font("regular", 8, C.muted).text(
+        t("report-pdf.page.report", { id: String(this.data.metadata.reportId) }),
         PAGE.margin,
         PAGE.height - 30,
         { width: CONTENT, align: "left", lineBreak: false },

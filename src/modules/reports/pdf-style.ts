@@ -1,6 +1,6 @@
 // The report PDF's look (reports/pdf.ts draws the pages): the Haven palette, the page geometry, the
-// text forms of scores and dates, and the score ring.
-import { type BarColour, SCORED_CHOICES as SCORE_CHOICES, barColour } from "../inspections/index.js";
+// text form of a score, and the score ring (its words and dates are pdf-words.ts's).
+import { type BarColour, barColour } from "../inspections/index.js";
 
 export const C = {
   green950: "#08201a",
@@ -22,16 +22,6 @@ export const CONTENT = PAGE.width - PAGE.margin * 2;
 export const BOTTOM = PAGE.height - PAGE.margin - 18;
 
 export const scoreText = (score: number | null) => (score === null ? "—" : String(score));
-export const choiceLabel = (score: number | null) =>
-  score === null ? "N/A" : (SCORE_CHOICES.find((c) => c.value === score)?.label ?? String(score));
-export const longDate = (iso: string | null | undefined) => {
-  if (!iso) return "—";
-  const date = new Date(iso.length === 10 ? `${iso}T12:00:00Z` : iso);
-  return Number.isNaN(date.getTime())
-    ? iso
-    : date.toLocaleDateString("en-CA", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
-};
-
 /** The score ring as SVG (svg-to-pdfkit draws it as vectors): the band's colour over a grey track. */
 export function ringSvg(score: number | null, size: number): string {
   const stroke = size * 0.075;

@@ -1,24 +1,12 @@
 // The report as PDF (docs/decisions.md#20): pdfkit, from the snapshot alone. Inter is embedded (TTF,
 // subset by pdfkit) so é, ’ or Ł always render; the score ring is an SVG drawn as vectors.
-import {
-  URGENT_FLAG,
-  barColour,
-  categoryBand,
-  overallLabel,
-  priorityText,
-  scoreChoiceLabel,
-} from "../inspections/index.js";
-import {
-  type ReportCategory,
-  type ReportData,
-  type ReportRecommendation,
-  SUMMARY_ITEM_SCORES,
-  SUMMARY_SENTENCE,
-} from "./report-data.js";
+import { barColour } from "../inspections/index.js";
+import { type ReportCategory, type ReportData, type ReportRecommendation, SUMMARY_ITEM_SCORES } from "./report-data.js";
 import { addressLine } from "../../shared/address.js";
+import { DEFAULT_LOCALE, type RenderLocale } from "../../i18n/locales.js";
 import { type PhotoLoader, loadPdfLibraries } from "./pdf-assets.js";
 import { ReportPages } from "./pdf-pages.js";
-import { BAND, BOTTOM, C, CONTENT, PAGE, PRIORITY, choiceLabel, longDate, ringSvg, scoreText } from "./pdf-style.js";
+import { BAND, BOTTOM, C, CONTENT, PAGE, PRIORITY, ringSvg, scoreText } from "./pdf-style.js";
 import type { PdfFormat } from "./reports.schemas.js";
 
 export type { PhotoLoader } from "./pdf-assets.js";
@@ -26,27 +14,34 @@ export type { PhotoLoader } from "./pdf-assets.js";
 class ReportPdf extends ReportPages {
   /** The dark header band: product, title, property and inspection facts. */
   private cover() {
-    const { doc, data } = this;
+    const { doc, data, words } = this;
+    const { t } = words;
     const bandHeight = 150;
     doc.rect(0, 0, PAGE.width, bandHeight).fill(C.green900);
     doc.rect(0, bandHeight, PAGE.width, 4).fill(C.gold300);
     this.font("bold", 11, C.gold300).text("HAVEN", PAGE.margin, 36, { characterSpacing: 3 });
     this.font("bold", 24, C.cream).text(
-      this.format === "summary" ? "Property Health Summary" : "Property Health Report",
+      t(this.format === "summary" ? "report-pdf.title.summary" : "report-pdf.title.full"),
       PAGE.margin,
       54,
     );
     this.font("medium", 12, C.cream).text(addressLine(data.property), PAGE.margin, 88, { width: CONTENT });
     const facts = [
-      ["Client", data.property.clientName ?? "—"],
-      ["Inspected", longDate(data.inspection.inspectionDate)],
-      ["Inspector", data.property.inspector ?? "—"],
-      ["Report", `#${data.metadata.reportId} · ${longDate(data.property.reportGeneratedAt)}`],
+      [t("report-pdf.fact.client"), data.property.clientName ?? "—"],
+      [t("report-pdf.fact.inspected"), words.date(data.inspection.inspectionDate)],
+      [t("report-pdf.fact.inspector"), data.property.inspector ?? "—"],
+      [
+        t("report-pdf.fact.report"),
+        t("report-pdf.fact.reportValue", {
+          id: String(data.metadata.reportId),
+          date: words.date(data.property.reportGeneratedAt),
+        }),
+      ],
     ];
     const colWidth = CONTENT / facts.length;
     facts.forEach(([label, value], i) => {
       const x = PAGE.margin + i * colWidth;
-      this.font("semibold", 7.5, C.gold300).text(label!.toUpperCase(), x, 114, {
+      this.font("semibold", 7.5, C.gold300).text(label!.toLocaleUpperCase(words.t.locale), x, 114, {
         width: colWidth - 8,
         characterSpacing: 0.6,
       });
@@ -62,7 +57,8 @@ class ReportPdf extends ReportPages {
 
   /** Score ring, label and band, and the counts of the summary panel. */
   private scoreBlock() {
-    const { doc, data } = this;
+    const { doc, data, words } = this;
+    const { t } = words;
     const top = doc.y;
     const size = 118;
     this.svgToPdf(doc, ringSvg(data.overallScore, size), PAGE.margin, top, { width: size, height: size });
@@ -71,7 +67,7 @@ class ReportPdf extends ReportPages {
       align: "center",
       lineBreak: false,
     });
-    this.font("medium", 7.5, C.muted).text("OUT OF 100", PAGE.margin, top + size + 6, {
+    this.font("medium", 7.5, C.muted).text(t("report-pdf.outOf"), PAGE.margin, top + size + 6, {
       width: size,
       align: "center",
       characterSpacing: 0.6,
@@ -80,9 +76,9 @@ class ReportPdf extends ReportPages {
 
     const x = PAGE.margin + size + 28;
     const width = CONTENT - size - 28;
-    this.font("semibold", 9, C.muted).text("OVERALL CONDITION", x, top + 4, { characterSpacing: 0.8 });
+    this.font("semibold", 9, C.muted).text(t("report-pdf.overall"), x, top + 4, { characterSpacing: 0.8 });
     // The PDF is the homeowner's document: client labels (docs/decisions.md#41).
-    const label = data.overallScore === null ? "Not scored" : overallLabel(data.overallScore, "client");
+    const label = data.overallScore === null ? t("report-pdf.notScored") : words.band(data.overallScore);
     this.font("bold", 22, data.overallScore === null ? C.muted : BAND[barColour(data.overallScore)]).text(
       label,
       x,
@@ -91,7 +87,17 @@ class ReportPdf extends ReportPages {
     );
     const s = data.summary;
     this.font("regular", 10, C.ink).text(
-      `${data.metadata.totalCategoriesInspected} categories and ${data.metadata.totalItemsInspected} items inspected. ${s.totalIssues} ${s.totalIssues === 1 ? "item needs" : "items need"} work: ${s.highPriority} ${priorityText("high")}, ${s.mediumPriority} ${priorityText("medium")} and ${s.lowPriority} ${priorityText("low")}.`,
+      t("report-pdf.summary.sentence", {
+        categories: data.metadata.totalCategoriesInspected,
+        items: data.metadata.totalItemsInspected,
+        issues: s.totalIssues,
+        high: s.highPriority,
+        highLabel: words.priority("high"),
+        medium: s.mediumPriority,
+        mediumLabel: words.priority("medium"),
+        low: s.lowPriority,
+        lowLabel: words.priority("low"),
+      }),
       x,
       top + 48,
       { width },
@@ -112,13 +118,13 @@ class ReportPdf extends ReportPages {
         width: boxWidth - 16,
         lineBreak: false,
       });
-      this.font("medium", 7.5, C.muted).text(`${scoreChoiceLabel(score)} (${score})`, bx + 8, boxTop + 22, {
+      this.font("medium", 7.5, C.muted).text(words.choiceWithScore(score), bx + 8, boxTop + 22, {
         width: boxWidth - 12,
         height: 20,
         lineGap: -1,
       });
     });
-    this.font("regular", 8.5, C.muted).text(SUMMARY_SENTENCE, x, boxTop + 50, { width });
+    this.font("regular", 8.5, C.muted).text(t("report-pdf.summary.attention"), x, boxTop + 50, { width });
     doc.x = PAGE.margin;
     doc.y = Math.max(top + size + 16, boxTop + 62) + 18;
   }
@@ -132,7 +138,7 @@ class ReportPdf extends ReportPages {
     for (const category of categories) {
       this.ensure(rowHeight);
       const y = doc.y;
-      this.font("medium", 9, C.ink).text(category.categoryName, PAGE.margin, y + 2, {
+      this.font("medium", 9, C.ink).text(this.words.category(category.categoryName), PAGE.margin, y + 2, {
         width: nameWidth,
         height: 11,
         ellipsis: true,
@@ -147,19 +153,17 @@ class ReportPdf extends ReportPages {
         align: "right",
         lineBreak: false,
       });
-      this.font("regular", 8.5, C.muted).text(
-        category.score === null ? "N/A" : categoryBand(category.score),
-        barX + barWidth + 40,
-        y + 2,
-        { width: 70, lineBreak: false },
-      );
+      this.font("regular", 8.5, C.muted).text(this.words.categoryBand(category.score), barX + barWidth + 40, y + 2, {
+        width: 70,
+        lineBreak: false,
+      });
       doc.x = PAGE.margin;
       doc.y = y + rowHeight;
     }
   }
 
   private priorityPill(priority: string, x: number, y: number): number {
-    const text = priorityText(priority);
+    const text = this.words.priority(priority);
     this.doc.font("semibold").fontSize(7.5);
     const width = this.doc.widthOfString(text, { characterSpacing: 0.4 }) + 12;
     this.doc.roundedRect(x, y, width, 14, 7).fill(PRIORITY[priority] ?? C.muted);
@@ -168,11 +172,10 @@ class ReportPdf extends ReportPages {
   }
 
   private async recommendations(list: ReportRecommendation[], withPhotos: boolean, limit = list.length) {
-    const { doc } = this;
+    const { doc, words } = this;
+    const { t } = words;
     if (!list.length) {
-      this.font("regular", 10, C.muted).text(
-        "No item needs work: every scored item is above 40 and none is marked urgent.",
-      );
+      this.font("regular", 10, C.muted).text(t("report-pdf.rec.none"));
       doc.moveDown();
       return;
     }
@@ -180,7 +183,7 @@ class ReportPdf extends ReportPages {
     const compact = this.format === "summary";
     let shown = 0;
     for (const r of list.slice(0, limit)) {
-      const notes = r.notes || r.description;
+      const notes = r.notes || words.description(r);
       doc.font("regular").fontSize(9.5);
       const notesHeight = Math.min(
         doc.heightOfString(notes, { width: CONTENT - 14 }),
@@ -199,7 +202,9 @@ class ReportPdf extends ReportPages {
         continued: false,
       });
       this.font("regular", 8.5, C.muted).text(
-        `${r.category}${r.score === null ? "" : `  ·  score ${r.score}/100`}`,
+        r.score === null
+          ? words.category(r.category)
+          : t("report-pdf.rec.score", { category: words.category(r.category), score: r.score }),
         PAGE.margin + 14,
         y + 18,
         { width: CONTENT - 14 },
@@ -216,7 +221,7 @@ class ReportPdf extends ReportPages {
     }
     if (shown < list.length) {
       this.font("medium", 9.5, C.muted).text(
-        `…and ${list.length - shown} more in the full report.`,
+        t("report-pdf.rec.more", { count: list.length - shown }),
         PAGE.margin,
         doc.y,
       );
@@ -226,20 +231,29 @@ class ReportPdf extends ReportPages {
 
   /** A category of the full report: its score and band, then every item with notes and photos. */
   private async categoryDetail(category: ReportCategory) {
-    const { doc } = this;
+    const { doc, words } = this;
+    const { t } = words;
+    const name = words.category(category.categoryName);
     this.ensure(90);
-    this.section(category.categoryName, 1);
+    this.section(name, 1);
     const y = doc.y;
-    this.font("bold", 13, C.green900).text(category.categoryName, PAGE.margin, y, { width: CONTENT - 120 });
+    this.font("bold", 13, C.green900).text(name, PAGE.margin, y, { width: CONTENT - 120 });
     const colour = category.score === null ? C.muted : BAND[barColour(category.score)];
     this.font("bold", 13, colour).text(
-      category.score === null ? "N/A" : `${category.score}/100`,
+      category.score === null
+        ? t("report-pdf.notApplicable")
+        : t("report-pdf.category.score", { score: category.score }),
       PAGE.width - PAGE.margin - 110,
       y,
       { width: 110, align: "right" },
     );
     this.font("regular", 8.5, C.muted).text(
-      `${category.score === null ? "Not scored" : categoryBand(category.score)}  ·  weight ${category.weight}%  ·  ${category.subcategoryCount} items  ·  ${category.notes}`,
+      t("report-pdf.category.line", {
+        band: category.score === null ? t("report-pdf.notScored") : words.categoryBand(category.score),
+        weight: category.weight,
+        count: category.subcategoryCount,
+        notes: words.categoryNotes(category),
+      }),
       PAGE.margin,
       doc.y + 1,
       { width: CONTENT },
@@ -261,7 +275,7 @@ class ReportPdf extends ReportPages {
       this.font("medium", 9.5, C.ink).text(item.subcategoryName, PAGE.margin + 12, rowY + 5, { width: 138 });
       const nameBottom = doc.y;
       this.font("semibold", 8.5, item.score === null ? C.muted : C.ink).text(
-        `${choiceLabel(item.score)}${item.score === null ? "" : ` (${item.score})`}${item.urgent ? `  ·  ${URGENT_FLAG}` : ""}`,
+        this.itemScore(item.score, item.urgent),
         PAGE.margin + 150,
         rowY + 5.5,
         { width: CONTENT - 150 },
@@ -275,8 +289,16 @@ class ReportPdf extends ReportPages {
     doc.y += 14;
   }
 
+  /** 'Good (7)', 'N/A', with '  ·  Urgent' when the inspector marked it urgent. */
+  private itemScore(score: number | null, urgent: boolean): string {
+    const { t, choice, choiceWithScore, urgentFlag } = this.words;
+    const text = score === null ? choice(null) : choiceWithScore(score);
+    return urgent ? t("report-pdf.item.urgent", { choice: text, urgent: urgentFlag() }) : text;
+  }
+
   async render(): Promise<Buffer> {
-    const { doc, data } = this;
+    const { doc, data, words } = this;
+    const { t } = words;
     const chunks: Buffer[] = [];
     doc.on("data", (chunk: Buffer) => chunks.push(chunk));
     const done = new Promise<Buffer>((resolve, reject) => {
@@ -286,16 +308,16 @@ class ReportPdf extends ReportPages {
 
     this.addPage();
     this.cover();
-    this.section("Summary");
+    this.section(t("report-pdf.section.summary"));
     this.scoreBlock();
-    this.font("bold", 13, C.green900).text("Category scores", PAGE.margin, doc.y);
+    this.font("bold", 13, C.green900).text(t("report-pdf.section.categories"), PAGE.margin, doc.y);
     doc.y += 6;
     this.categoryBars(data.allCategories, this.format === "summary" ? 17 : 19);
 
     if (this.format === "summary") {
       doc.y += 10;
       this.ensure(80);
-      this.font("bold", 13, C.green900).text("Priority recommendations", PAGE.margin, doc.y);
+      this.font("bold", 13, C.green900).text(t("report-pdf.section.recommendations"), PAGE.margin, doc.y);
       doc.y += 6;
       // One or two pages: the worst items first, the rest counted.
       await this.recommendations(data.recommendations, false, 12);
@@ -306,8 +328,13 @@ class ReportPdf extends ReportPages {
       this.addPage();
       this.runningHeader();
       this.heading(
-        "Priority recommendations",
-        `${data.summary.totalIssues} items, worst first: ${priorityText("high")}, then ${priorityText("medium")}, then ${priorityText("low")}.`,
+        t("report-pdf.section.recommendations"),
+        t("report-pdf.section.recommendationsLead", {
+          count: data.summary.totalIssues,
+          high: words.priority("high"),
+          medium: words.priority("medium"),
+          low: words.priority("low"),
+        }),
       );
       await this.preparePhotos([
         ...data.recommendations.flatMap((r) => r.photoIds),
@@ -316,11 +343,11 @@ class ReportPdf extends ReportPages {
       await this.recommendations(data.recommendations, true);
       this.addPage();
       this.runningHeader();
-      this.heading("Inspection details", "Every category with its items, scores, notes and photos.");
+      this.heading(t("report-pdf.section.details"), t("report-pdf.section.detailsLead"));
       for (const category of data.allCategories) await this.categoryDetail(category);
       if (data.inspection.notes) {
         this.ensure(60);
-        this.font("bold", 12, C.green900).text("Inspector’s notes", PAGE.margin, doc.y);
+        this.font("bold", 12, C.green900).text(t("report-pdf.section.notes"), PAGE.margin, doc.y);
         this.font("regular", 9.5, C.ink).text(data.inspection.notes, { width: CONTENT });
       }
       this.contents(contentsPage);
@@ -339,7 +366,15 @@ class ReportPdf extends ReportPages {
   }
 }
 
-/** Renders the full report or its summary from a snapshot; photos come through `loadPhoto`. */
-export async function renderReportPdf(data: ReportData, format: PdfFormat, loadPhoto: PhotoLoader): Promise<Buffer> {
-  return new ReportPdf(await loadPdfLibraries(), data, format, loadPhoto).render();
+/**
+ * Renders the full report or its summary from a snapshot, in the customer's language (reports.service.ts
+ * customerLocale); photos come through `loadPhoto`.
+ */
+export async function renderReportPdf(
+  data: ReportData,
+  format: PdfFormat,
+  loadPhoto: PhotoLoader,
+  locale: RenderLocale = DEFAULT_LOCALE,
+): Promise<Buffer> {
+  return new ReportPdf(await loadPdfLibraries(), data, format, loadPhoto, locale).render();
 }

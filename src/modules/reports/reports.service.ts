@@ -13,6 +13,7 @@ import {
 import type { Report, ReportListItem, ReportsRepository } from "./reports.repository.js";
 import type { PdfFormat } from "./reports.schemas.js";
 import { baseSubcategory } from "../inspections/index.js";
+import { DEFAULT_LOCALE, type Locale, type RenderLocale } from "../../i18n/locales.js";
 
 export type { Report, ReportListItem };
 
@@ -64,6 +65,7 @@ export interface ReportsDeps {
       id: number,
     ): Promise<{
       id: number;
+      customerId: number;
       address: string;
       city: string;
       province?: string | null;
@@ -72,6 +74,7 @@ export interface ReportsDeps {
       clientName: string;
       clientEmail: string;
     } | null>;
+    findCustomer(id: number): Promise<{ locale: Locale } | null>;
   };
 }
 
@@ -227,9 +230,21 @@ export class ReportsService {
     return this.pdfOf(report.reportData, format);
   }
 
-  /** Renders a snapshot (the sharing module may render one it holds). */
-  pdfOf(data: ReportData, format: PdfFormat = "full"): Promise<Buffer> {
-    return renderReportPdf(data, format, (photoId) => this.deps.photos.load(photoId));
+  /**
+   * Renders a snapshot (the sharing module may render one it holds) in its home's customer's language, whoever
+   * downloads it: a report is a document, and documents follow the customer (docs/decisions.md#65, #70). Unlike an
+   * invoice, a Quebec home's report is not French for an English-speaking customer (#68 is for billing documents).
+   */
+  async pdfOf(data: ReportData, format: PdfFormat = "full", locale?: RenderLocale): Promise<Buffer> {
+    const language = locale ?? (await this.customerLocale(data.property.id));
+    return renderReportPdf(data, format, (photoId) => this.deps.photos.load(photoId), language);
+  }
+
+  /** The language of a home's customer (customers.locale); English for a home no longer on file. */
+  async customerLocale(propertyId: number): Promise<Locale> {
+    const property = await this.deps.customers.findPropertyFor({ kind: "staff" }, propertyId);
+    const customer = property ? await this.deps.customers.findCustomer(property.customerId) : null;
+    return customer?.locale ?? DEFAULT_LOCALE;
   }
 
   /** A property's history: its inspections, scores, trend, and what changed between the latest two. */
