@@ -3,7 +3,9 @@
 import type { Request, Response, Router } from "express";
 import { HttpError, NotFoundError } from "../../http/errors.js";
 import { body, params, parse, query } from "../../http/validate.js";
-import { longDate, shortDate, slotLabel } from "../../shared/business-time.js";
+import { type Translator, translator } from "../../i18n/index.js";
+import { apiLocale } from "../../i18n/api-locale.js";
+import { serverFields, serverMessage } from "../../i18n/server-messages.js";
 import { homeViewer, requireHomeApi, requireHomePage } from "./home-session.js";
 import {
   bookingParams,
@@ -16,6 +18,7 @@ import {
 import { RescheduleTakenError } from "./visit-items.js";
 import { type VisitsService, monthWeeks, shiftMonth } from "./visits.service.js";
 import { createRouter } from "../../http/router.js";
+import { visitWords } from "./visit-words.js";
 
 /** What the Visits page and calls use. */
 export interface VisitsRoutesDeps {
@@ -43,6 +46,12 @@ function refusalOf(
   return { status: error.status, problem: error.message, errors: error.fields ?? {}, ...(values && { values }) };
 }
 
+/** A 409's message and fields in the language the call asked for (src/i18n/api-locale.ts). */
+const saidIn = (req: Request, error: RescheduleTakenError) => {
+  const t = translator(apiLocale(req));
+  return { message: serverMessage(t, error.message), fields: serverFields(t, error.fields) };
+};
+
 export function visitsApi(deps: VisitsRoutesDeps): Router {
   const router = createRouter();
   const { visits } = deps;
@@ -60,7 +69,7 @@ export function visitsApi(deps: VisitsRoutesDeps): Router {
     } catch (error) {
       // A time taken meanwhile: the wizard's 409, with the times still free (docs/decisions.md#37).
       if (!(error instanceof RescheduleTakenError)) throw error;
-      res.status(409).json({ message: error.message, fields: error.fields, reschedule: error.reschedule });
+      res.status(409).json({ ...saidIn(req, error), reschedule: error.reschedule });
     }
   });
 
@@ -77,7 +86,7 @@ export function visitsApi(deps: VisitsRoutesDeps): Router {
       res.json(await visits.changePlanVisit(homeViewer(res).email, id, { action: "move", ...input }));
     } catch (error) {
       if (!(error instanceof RescheduleTakenError)) throw error;
-      res.status(409).json({ message: error.message, fields: error.fields, reschedule: error.reschedule });
+      res.status(409).json({ ...saidIn(req, error), reschedule: error.reschedule });
     }
   });
 
@@ -99,18 +108,11 @@ export function visitsApi(deps: VisitsRoutesDeps): Router {
   return router;
 }
 
-type Flash = "rescheduled" | "cancelled" | "requested" | "moved" | "booked" | "skipped" | "restored";
-const FLASHES: Record<Flash, string> = {
-  rescheduled: "Your inspection is moved. We have e-mailed you the new date.",
-  cancelled: "Your inspection is cancelled.",
-  requested: "Your request is sent. It is on your calendar, and our team will confirm the visit.",
-  moved: "Your visit is moved. We have e-mailed you the new date.",
-  booked: "Your annual inspection is booked. We have e-mailed you the confirmation.",
-  skipped: "Your visit is skipped: nobody comes that day. You can restore it until the day before.",
-  restored: "Your visit is back on. We have e-mailed you the date.",
-};
+/** What a page form did, by code: the catalogue's my-home-visits.flash.<code>. */
+const FLASHES = new Set(["rescheduled", "cancelled", "requested", "moved", "booked", "skipped", "restored"]);
 
-const format = { longDate, shortDate, slotLabel };
+/** The page's translator (res.locals.t: the address's language). */
+const tOf = (res: Response) => res.locals.t as Translator;
 
 export function visitsPages(deps: VisitsRoutesDeps): Router {
   const router = createRouter();
@@ -131,9 +133,11 @@ export function visitsPages(deps: VisitsRoutesDeps): Router {
     const month = parsed.success ? parsed.data.month : undefined;
     const view = await visits.view(homeViewer(res).email, { month });
     const done =
-      typeof req.query.done === "string" && req.query.done in FLASHES ? FLASHES[req.query.done as Flash] : null;
+      typeof req.query.done === "string" && FLASHES.has(req.query.done)
+        ? tOf(res)(`my-home-visits.flash.${req.query.done}`)
+        : null;
     res.status(extra.status ?? 200).page("my-home/visits", {
-      title: "Visits | My Home | Haven",
+      title: tOf(res)("my-home-visits.title"),
       noindex: true,
       footer: true,
       tab: "visits",
@@ -142,11 +146,11 @@ export function visitsPages(deps: VisitsRoutesDeps): Router {
       prevMonth: shiftMonth(view.month, -1),
       nextMonth: shiftMonth(view.month, 1),
       flash: done,
-      problem: extra.problem ?? null,
-      errors: extra.errors ?? {},
+      problem: extra.problem ? serverMessage(tOf(res), extra.problem) : null,
+      errors: serverFields(tOf(res), extra.errors),
       values: extra.values ?? {},
       feedUrl: extra.feedUrl ?? null,
-      format,
+      words: visitWords(res),
     });
   };
 
@@ -188,16 +192,16 @@ export function visitsPages(deps: VisitsRoutesDeps): Router {
     if (!booking) throw new NotFoundError("Booking not found");
     const options = await visits.rescheduleOptionsFor(email, id);
     res.status(extra.status ?? 200).page("my-home/visit-booking", {
-      title: "Change your inspection | My Home | Haven",
+      title: tOf(res)("my-home-visits.booking.title"),
       noindex: true,
       footer: true,
       tab: "visits",
       booking,
       options,
-      problem: extra.problem ?? null,
-      errors: extra.errors ?? {},
+      problem: extra.problem ? serverMessage(tOf(res), extra.problem) : null,
+      errors: serverFields(tOf(res), extra.errors),
       values: extra.values ?? { scheduledDate: "", timeSlot: booking.timeSlot ?? "" },
-      format,
+      words: visitWords(res),
     });
   };
 
@@ -244,16 +248,17 @@ export function visitsPages(deps: VisitsRoutesDeps): Router {
   const renderPlanVisit = async (req: Request, res: Response, extra: FormRefusal = {}) => {
     const { id } = params(req, planVisitParams);
     const options = await visits.planVisitOptions(homeViewer(res).email, id);
+    const words = visitWords(res);
     res.status(extra.status ?? 200).page("my-home/visit-plan", {
-      title: `${options.visit.title} | My Home | Haven`,
+      title: tOf(res)("my-home-visits.plan.title", { title: words.title(options.visit) }),
       noindex: true,
       footer: true,
       tab: "visits",
-      options,
-      problem: extra.problem ?? null,
-      errors: extra.errors ?? {},
+      options: { ...options, reason: options.reason && serverMessage(tOf(res), options.reason) },
+      problem: extra.problem ? serverMessage(tOf(res), extra.problem) : null,
+      errors: serverFields(tOf(res), extra.errors),
       values: extra.values ?? { date: "", when: "" },
-      format,
+      words,
     });
   };
 
