@@ -6,7 +6,12 @@ import { QUOTE_REPORT_MAIL_TASK, quoteReportMailTask } from "./modules/quotes/in
 import { QUOTES_BOOKED_MAIL_TASK, quotesBookedMailTask } from "./modules/quotes/after-yes.tasks.js";
 import { PRIVACY_PURGE_TASK, privacyPurgeTask } from "./modules/privacy/index.js";
 import { NOTIFICATIONS_PAID_NEVER_BOOKED_TASK, paidNeverBookedTask } from "./modules/notifications/index.js";
-import { SUBSCRIPTIONS_RENEW_TASK, subscriptionsRenewTask } from "./modules/subscriptions/subscriptions.tasks.js";
+import {
+  SUBSCRIPTIONS_FINISH_CHANGE_TASK,
+  SUBSCRIPTIONS_RENEW_TASK,
+  subscriptionsFinishChangeTask,
+  subscriptionsRenewTask,
+} from "./modules/subscriptions/subscriptions.tasks.js";
 import { SUBSCRIPTIONS_RECONCILE_TASK, subscriptionsReconcileTask } from "./modules/subscriptions/reconcile.tasks.js";
 import { REFUNDS_FINISH_TASK, refundsFinishTask } from "./modules/invoices/refunds.tasks.js";
 import {
@@ -46,6 +51,7 @@ export function taskList(container: Container): TaskList {
     [PRIVACY_PURGE_TASK]: privacyPurgeTask(container.privacy),
     [NOTIFICATIONS_PAID_NEVER_BOOKED_TASK]: paidNeverBookedTask(container.notifications),
     [SUBSCRIPTIONS_RENEW_TASK]: subscriptionsRenewTask(container.subscriptions),
+    [SUBSCRIPTIONS_FINISH_CHANGE_TASK]: subscriptionsFinishChangeTask(container.subscriptions),
     [SUBSCRIPTIONS_RECONCILE_TASK]: subscriptionsReconcileTask(container.invoiceSide.reconcile),
     [REFUNDS_FINISH_TASK]: refundsFinishTask(container.invoiceSide.refunds),
     // The tax follows the home (docs/decisions.md#57): intake, a staff address change, a rate's first day.

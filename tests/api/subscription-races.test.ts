@@ -1,7 +1,7 @@
-// One change at a time per subscription (docs/decisions.md#35), with the demo provider and with Stripe (the real SDK
-// against the stand-in): parallel upgrades bill once and e-mail once, an upgrade and a cancellation sent together
-// both apply, parallel downgrades log one event, a repeat gets the first answer, and a 503 says "Nothing was
-// changed" only when nothing was.
+// One change at a time per subscription (docs/decisions.md#35, #56), with the demo provider and with Stripe (the
+// real SDK against the stand-in): parallel upgrades bill once and e-mail once, an upgrade and a cancellation sent
+// together both apply (one sent while the other is pending is a 409, then made), parallel downgrades log one event,
+// a repeat gets the first answer, and a 503 says "Nothing was changed" only when nothing was.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { signInHome } from "../support/home.js";
@@ -63,13 +63,18 @@ function raceSuite(
       expect(events).toHaveLength(1);
     });
 
-    it("an upgrade and a cancellation sent together both apply, whichever runs first", async () => {
+    it("an upgrade and a cancellation sent together both apply, whichever runs first (one while the other is pending is a 409, then made)", async () => {
       const id = await make("both@example.com", "basic");
-      const [upgrade, cancel] = await Promise.all([
-        staff.post(`/api/subscriptions/${id}/change-plan`).send({ planType: "standard" }),
-        staff.post(`/api/subscriptions/${id}/cancel`).send({ when: "period_end", reason: "Moving" }),
-      ]);
-      expect([upgrade.status, cancel.status]).toEqual([200, 200]);
+      const upgrade = () => staff.post(`/api/subscriptions/${id}/change-plan`).send({ planType: "standard" });
+      const cancel = () => staff.post(`/api/subscriptions/${id}/cancel`).send({ when: "period_end", reason: "Moving" });
+      const answers = await Promise.all([upgrade(), cancel()]);
+      expect(answers.some((a) => a.status === 200)).toBe(true);
+      for (const [i, answer] of answers.entries()) {
+        if (answer.status === 200) continue;
+        expect(answer.status).toBe(409);
+        expect(answer.body.message).toMatch(/Another change to this plan is in progress/);
+        await (i === 0 ? upgrade() : cancel()).expect(200);
+      }
       const after = (await staff.get(`/api/subscriptions/${id}`).expect(200)).body.subscription;
       expect(after).toMatchObject({ planType: "standard", monthlyAmount: 370 });
       expect(after.cancelAt).not.toBeNull();
@@ -176,7 +181,7 @@ describe("a 503 says 'Nothing was changed' only when nothing was (Stripe)", () =
     await standIn.close();
   });
 
-  it("Stripe applies an upgrade whose answer is lost: 503 'being checked', nothing local; a retry of the same change settles it, billed once", async () => {
+  it("Stripe applies an upgrade whose answer is lost: 202 pending, nothing local; a retry of the same change settles it, billed once", async () => {
     const id = await stripeSubscription(ctx, standIn, "lost@example.com", "basic");
     const { agent: staff } = await signInStaff(ctx);
     const before = await ctx.db("subscriptions").where({ id }).first();
@@ -189,8 +194,9 @@ describe("a 503 says 'Nothing was changed' only when nothing was (Stripe)", () =
     } finally {
       standIn.loseAnswers = false;
     }
-    expect(res.status).toBe(503);
-    expect(res.body.message).toMatch(/being checked/);
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ status: "pending", subscription: { id, planType: "basic" } });
+    expect(res.body.message).toMatch(/pending.*being checked/);
     expect(res.body.message).not.toMatch(/Nothing was changed/);
     expect(await ctx.db("subscriptions").where({ id }).first()).toEqual(before);
     // Stripe did apply it; the same change again carries the same idempotency key and gets Stripe's first answer.
@@ -216,7 +222,7 @@ describe("a 503 says 'Nothing was changed' only when nothing was (Stripe)", () =
     const id = await stripeSubscription(ctx, standIn, "webhook-lock@example.com", "basic");
     const row = await ctx.db("subscriptions").where({ id }).first();
     const providerId = row.provider_subscription_id as string;
-    // A change holds the row (as SubscriptionActions does while it calls Stripe).
+    // A transaction holds the row (as a change does while it applies Stripe's answer).
     const holder = await ctx.db.transaction();
     await holder("subscriptions").where({ id }).forUpdate().first();
     const { payload, header } = StripeStandIn.signedEvent(

@@ -39,8 +39,11 @@ export class StripeStandIn extends StandInCatalogue {
    * looks to the SDK (which retries once with the same key). `times: 1` is a timeout the SDK's retry recovers.
    */
   timeOuts: { path: string; times: number } | null = null;
-  /** The next `times` calls to a path answer `status` without reaching the API (nothing done, nothing kept). */
-  failing: { path: string; status: number; times: number } | null = null;
+  /**
+   * The next `times` calls to a path (of `method`, when given) answer `status` without reaching the API (nothing
+   * done, nothing kept).
+   */
+  failing: { path: string; status: number; times: number; method?: string } | null = null;
   /** Calls held unanswered by `stall`, each gate with the calls it holds. */
   private readonly stalls: { path: string | RegExp; held: number; gate: Promise<void>; arrivals: (() => void)[] }[] =
     [];
@@ -214,7 +217,11 @@ export class StripeStandIn extends StandInCatalogue {
       return json(401, { error: { type: "authentication_error", message: "Invalid API Key provided" } });
     await this.stalled(url.pathname);
     if (this.failWith) return json(this.failWith, { error: { type: "api_error", message: "Stand-in failure" } });
-    if (this.failing?.path === url.pathname && this.failing.times > 0) {
+    if (
+      this.failing?.path === url.pathname &&
+      (!this.failing.method || this.failing.method === req.method) &&
+      this.failing.times > 0
+    ) {
       this.failing.times--;
       return res
         .writeHead(this.failing.status, { "Content-Type": "application/json" })

@@ -15,6 +15,7 @@ import {
   portalSchema,
 } from "./billing.schemas.js";
 import { BillingUnavailableError } from "./billing-provider.js";
+import { ChangePendingError } from "./change-runner.js";
 import type { SubscriptionsService } from "./subscriptions.service.js";
 import { billingAmount, billingDate } from "./subscriptions.mail.js";
 import { chargesLeft, scheduledPrice } from "./charges-left.js";
@@ -268,7 +269,11 @@ export function billingPages(deps: BillingRoutesDeps): Router {
       try {
         await subscriptions.cancel(id, { when: "period_end", reason: parsed.data.reason ?? null, actor: ACTOR });
       } catch (error) {
-        if (error instanceof ConflictError || error instanceof BillingUnavailableError)
+        if (
+          error instanceof ConflictError ||
+          error instanceof BillingUnavailableError ||
+          error instanceof ChangePendingError
+        )
           return renderPage(res, token, id, { problem: error.message, status: error.status });
         throw error;
       }
@@ -282,7 +287,11 @@ export function billingPages(deps: BillingRoutesDeps): Router {
       try {
         await subscriptions.resume(id, { actor: ACTOR });
       } catch (error) {
-        if (error instanceof ConflictError || error instanceof BillingUnavailableError)
+        if (
+          error instanceof ConflictError ||
+          error instanceof BillingUnavailableError ||
+          error instanceof ChangePendingError
+        )
           return renderPage(res, token, id, { problem: error.message, status: error.status });
         throw error;
       }

@@ -4,6 +4,9 @@ import type { Logger } from "pino";
 import { BillingUncertainError, BillingUnavailableError } from "./billing-provider.js";
 import { ForeignSubscriptionError } from "./stripe-billing-state.js";
 
+/** Stripe answered a change with a 4xx: it refused it and nothing changed (to the caller, the same 503). */
+export class BillingRefusedError extends BillingUnavailableError {}
+
 /**
  * A call that changes something at Stripe. Refused (a 4xx answer): nothing changed, 503. Not answered (the
  * network, a timeout, a 5xx): Stripe may have applied it, so the caller is told it is being checked.
@@ -15,7 +18,7 @@ export async function changeAtStripe<T>(work: () => Promise<T>, log?: Logger): P
     if (error instanceof BillingUnavailableError || error instanceof BillingUncertainError) throw error;
     log?.warn({ err: error }, "Stripe billing change failed");
     const status = (error as { statusCode?: number }).statusCode;
-    if (status !== undefined && status < 500) throw new BillingUnavailableError();
+    if (status !== undefined && status < 500) throw new BillingRefusedError();
     throw new BillingUncertainError();
   }
 }

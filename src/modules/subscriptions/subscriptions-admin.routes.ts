@@ -329,7 +329,7 @@ export function subscriptionsAdminPages({
             fragment ? 200 : 400,
           );
         }
-        if (error instanceof HttpError && (error.status === 409 || error.status === 503)) {
+        if (error instanceof HttpError && (error.status === 409 || error.status === 503 || error.status === 202)) {
           return render(
             req,
             res,
@@ -340,7 +340,10 @@ export function subscriptionsAdminPages({
               // A change Stripe may have applied is being checked, not "nothing changed" (docs/decisions.md#35).
               notice: {
                 variant: "error",
-                title: error instanceof BillingUncertainError ? "Being checked" : "Nothing was changed",
+                title:
+                  error instanceof BillingUncertainError || error.status === 202
+                    ? "Being checked"
+                    : "Nothing was changed",
                 description: error.message,
               },
             },

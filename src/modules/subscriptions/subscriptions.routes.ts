@@ -4,6 +4,7 @@ import { ConflictError } from "../../http/errors.js";
 import { idParams } from "../../http/fields.js";
 import { requireStaffApi, staffActor } from "../../http/guards.js";
 import { body, params, parse, query } from "../../http/validate.js";
+import { ChangePendingError } from "./change-runner.js";
 import type { PlanDeliveryListener } from "./plan-delivery-listener.js";
 import type { SubscriptionExport } from "./subscription-export.js";
 import {
@@ -30,7 +31,10 @@ export { staffActor };
 const requestKey = (req: Request) =>
   parse(idempotencyKeyHeader, { "idempotency-key": req.get("Idempotency-Key") })["idempotency-key"] ?? null;
 
-/** A change refused (409) answers with the subscription as it is now, beside the reason (docs/decisions.md#35). */
+/**
+ * A change refused (409) answers with the subscription as it is now, beside the reason (docs/decisions.md#35); one
+ * sent and not answered yet (202, pending) too, with what happens next (change-runner.ts).
+ */
 async function refusedWithState(
   res: Response,
   subscriptions: SubscriptionsService,
@@ -40,6 +44,10 @@ async function refusedWithState(
   try {
     res.json(await work());
   } catch (error) {
+    if (error instanceof ChangePendingError)
+      return void res
+        .status(202)
+        .json({ status: "pending", message: error.message, subscription: await subscriptions.get(id) });
     if (!(error instanceof ConflictError)) throw error;
     res.status(409).json({ message: error.message, subscription: await subscriptions.get(id) });
   }

@@ -337,6 +337,11 @@ export class SubscriptionsService {
     return this.actions.changePlan(id, input, now);
   }
 
+  /** The `subscriptions:finish-change` job: a change the provider did not answer, settled (change-runner.ts). */
+  finishChange(changeId: number, now: Date = this.clock()): Promise<void> {
+    return this.actions.finishChange(changeId, now);
+  }
+
   /** The province whose tax its charges carry: its home's (docs/decisions.md#57), as the invoice write path finds it. */
   async taxProvince(id: number): Promise<Province> {
     return (await this.repo.invoiceRows.provinces([id])).get(id)!;

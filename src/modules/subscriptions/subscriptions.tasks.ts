@@ -20,3 +20,17 @@ export const subscriptionsRenewTask =
       `subscription renewals: ${result.billed} billed (${result.paid} paid, ${result.failed} failed), ${result.ended} ended, ${result.planChanges} plan change(s)`,
     );
   };
+
+export { SUBSCRIPTIONS_FINISH_CHANGE_TASK } from "./changes.repository.js";
+
+/**
+ * The `subscriptions:finish-change` job (change-runner.ts, docs/decisions.md#56): a staff or customer change the
+ * provider did not answer, once its claim is stale, read back or sent again with its key, then applied. It throws
+ * while the change is left pending, and graphile-worker tries again with its backoff (up to 25 times, some days).
+ */
+export const subscriptionsFinishChangeTask =
+  (subscriptions: Pick<SubscriptionsService, "finishChange">): Task =>
+  async (payload) => {
+    const changeId = Number((payload as { changeId?: unknown } | null)?.changeId);
+    if (Number.isSafeInteger(changeId) && changeId > 0) await subscriptions.finishChange(changeId, new Date());
+  };
