@@ -155,6 +155,7 @@ export function createContainer(env: Env, databaseUrl: string, db: Knex, options
     audit,
     mail,
     publicUrl,
+    nodeEnv: env.NODE_ENV,
     // Called once a staff account is deactivated, long after `bookings` below is built.
     onDeactivated: (tx, userId, now) => bookings.releaseInspector(tx, userId, now),
   });

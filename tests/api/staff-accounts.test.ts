@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { StaffAccountsRepository } from "../../src/modules/auth/staff-accounts.repository.js";
 import { LAST_OWNER_MESSAGE, StaffAccountsService } from "../../src/modules/auth/staff-accounts.service.js";
+import { passwordHashing } from "../../src/modules/auth/passwords.js";
 import { LoginAttemptsRepository } from "../../src/modules/auth/login-attempts.repository.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 
@@ -117,6 +118,7 @@ describe("invitations", () => {
       attempts: new LoginAttemptsRepository(ctx.db),
       settings: { publicUrl: "https://haven.test", clock: () => now },
       audit: ctx.container.audit,
+      passwords: passwordHashing("test"),
     });
     const email = newEmail();
     await accounts.invite(owner.user, { email, firstName: "Tim", lastName: "Ing", role: "inspector" });

@@ -1,10 +1,10 @@
-import argon2 from "argon2";
 import type { Tx } from "../../db/transaction.js";
 import type { TransactionRunner } from "../../db/transaction.js";
 import { ConflictError, ForbiddenError, HttpError, NotFoundError } from "../../http/errors.js";
 import { parse } from "../../http/validate.js";
 import { GONE_MESSAGE, hashToken, isToken, newToken } from "../../shared/one-time-links.js";
 import type { AuditLog } from "../audit/index.js";
+import type { PasswordHashing } from "./passwords.js";
 import type { StaffUser } from "./auth.schemas.js";
 import type { LoginAttemptCounter } from "./login-attempts.repository.js";
 import type { LinkPurpose, StaffAccountsRepository } from "./staff-accounts.repository.js";
@@ -47,6 +47,7 @@ export interface StaffAccountsDeps {
   settings: { publicUrl: string; clock?: () => Date; resetLimits?: ResetLimits };
   /** The audit trail: invitations, role changes, deactivations and links sent (docs/decisions.md#39). */
   audit: Pick<AuditLog, "record">;
+  passwords: Pick<PasswordHashing, "hash">;
   /** A port the container fills: a deactivated inspector's future bookings go to others (docs/decisions.md#37). */
   onDeactivated?: (tx: Tx, userId: number, now: Date) => Promise<unknown>;
 }
@@ -205,7 +206,7 @@ export class StaffAccountsService {
    */
   async setPassword(input: unknown): Promise<{ email: string }> {
     const form = parse(setPasswordSchema, input);
-    const passwordHash = await argon2.hash(form.password, { type: argon2.argon2id });
+    const passwordHash = await this.deps.passwords.hash(form.password);
     const now = this.clock();
     return this.deps.transaction(async (tx) => {
       const link = await this.deps.repo.findLink(hashToken(form.token), tx, true);

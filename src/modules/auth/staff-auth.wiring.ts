@@ -5,6 +5,7 @@ import type { TransactionRunner } from "../../db/transaction.js";
 import type { AuditLog } from "../audit/index.js";
 import { AuthService } from "./auth.service.js";
 import { LoginAttemptsRepository } from "./login-attempts.repository.js";
+import { passwordHashing } from "./passwords.js";
 import { StaffSessionsRepository } from "./sessions.repository.js";
 import { StaffAccountsRepository } from "./staff-accounts.repository.js";
 import { type StaffAccountsDeps, StaffAccountsService } from "./staff-accounts.service.js";
@@ -23,10 +24,13 @@ export interface StaffAuthDeps {
   publicUrl: string;
   /** A deactivated inspector's future bookings go to others (docs/decisions.md#37). */
   onDeactivated: NonNullable<StaffAccountsDeps["onDeactivated"]>;
+  /** The tests hash passwords with a lighter argon2id cost (src/modules/auth/passwords.ts). */
+  nodeEnv: Parameters<typeof passwordHashing>[0];
 }
 
-export function createStaffAuth({ db, transaction, audit, mail, publicUrl, onDeactivated }: StaffAuthDeps) {
-  const users = new UsersService({ users: new StaffUsersRepository(db), transaction, audit });
+export function createStaffAuth({ db, transaction, audit, mail, publicUrl, onDeactivated, nodeEnv }: StaffAuthDeps) {
+  const passwords = passwordHashing(nodeEnv);
+  const users = new UsersService({ users: new StaffUsersRepository(db), transaction, audit, passwords });
   const staffPasskeys = new StaffPasskeys({ repo: new StaffPasskeysRepository(db), publicUrl, transaction, audit });
   const twoStep = new TwoStepService({ repo: new TwoStepRepository(db), passkeys: staffPasskeys, transaction, audit });
   const attempts = new LoginAttemptsRepository(db);
@@ -38,6 +42,7 @@ export function createStaffAuth({ db, transaction, audit, mail, publicUrl, onDea
     attempts,
     settings: { publicUrl },
     audit,
+    passwords,
     onDeactivated,
   });
   return { users, staffPasskeys, twoStep, auth, staffAccounts };

@@ -1,13 +1,10 @@
-import argon2 from "argon2";
 import { ConflictError, NotFoundError, ValidationError } from "../../http/errors.js";
 import { parse } from "../../http/validate.js";
 import { type NewStaffUser, type StaffUser, newStaffUserSchema } from "./auth.schemas.js";
 import type { TransactionRunner } from "../../db/transaction.js";
 import type { AuditLog } from "../audit/index.js";
+import type { PasswordHashing } from "./passwords.js";
 import type { StaffUsersRepository } from "./users.repository.js";
-
-// A fixed hash to verify against when the e-mail is unknown, so both failures take as long.
-let decoyHash: Promise<string> | null = null;
 
 /** Staff roles (docs/decisions.md#36): inspectors are the staff whose calendars bookings fill (#37). */
 export const STAFF_ROLES = ["owner", "office", "inspector"] as const;
@@ -19,6 +16,7 @@ export interface UsersDeps {
   transaction: TransactionRunner;
   /** The audit trail: accounts created, disabled or deleted (docs/decisions.md#39). */
   audit: Pick<AuditLog, "record">;
+  passwords: PasswordHashing;
 }
 
 export class UsersService {
@@ -37,7 +35,7 @@ export class UsersService {
     if (await this.users.existsByEmail(user.email)) {
       throw new ConflictError(`A staff user with e-mail ${user.email} already exists`);
     }
-    const passwordHash = await argon2.hash(user.password, { type: argon2.argon2id });
+    const passwordHash = await this.deps.passwords.hash(user.password);
     return this.deps.transaction(async (tx) => {
       const created = await this.users.insert(
         { email: user.email, first_name: user.firstName, last_name: user.lastName, password_hash: passwordHash, role },
@@ -64,11 +62,10 @@ export class UsersService {
   async verify(email: string, password: string): Promise<StaffUser | null> {
     const found = await this.users.findWithHashByEmail(email);
     if (!found) {
-      decoyHash ??= argon2.hash("haven-decoy-password", { type: argon2.argon2id });
-      await argon2.verify(await decoyHash, password).catch(() => false);
+      await this.deps.passwords.verifyDecoy(password);
       return null;
     }
-    const ok = await argon2.verify(found.passwordHash, password).catch(() => false);
+    const ok = await this.deps.passwords.verify(found.passwordHash, password);
     if (!ok) return null;
     await this.users.touchLogin(found.user.id);
     return found.user;
