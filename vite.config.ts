@@ -25,6 +25,9 @@ export default defineConfig({
     // Keep earlier hashed files: a server still running on the old manifest can serve them.
     emptyOutDir: false,
     manifest: true,
+    // No preload helper in the island loader (about 1.3 KB gzip with its lists): a lazy island chunk fetches its own
+    // imports, and pages that cannot wait for that preload them from the server (views/inspections/form.ejs).
+    modulePreload: false,
     sourcemap: false,
     target: "es2022",
     rollupOptions: {
@@ -39,14 +42,6 @@ export default defineConfig({
         "islands/checkout/plan-buttons.ts",
         "islands/styles/app.css",
       ],
-      // react-query and the islands' query provider (islands/ui/providers.tsx, which only ever loads with it) in one
-      // chunk, not nine small ones, loaded only by the islands that use it (islands/main.ts).
-      output: {
-        advancedChunks: {
-          includeDependenciesRecursively: false,
-          groups: [{ name: "queries", test: /node_modules[\\/]@tanstack[\\/]|islands[\\/]ui[\\/]providers\.tsx$/ }],
-        },
-      },
     },
   },
 });

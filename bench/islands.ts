@@ -1,7 +1,8 @@
 // Island pages: the JS each one loads in a real Chromium, gzip level 9, against the budget in docs/architecture.md
-// of 90 KB gzip in all per island page (charts lazily, only where they show).
+// of 80 KB gzip in all per island page (charts lazily, only where they show): on a first visit, and again on a
+// second visit in the same context, where the hashed files come from the browser's cache.
 import { gzipSync } from "node:zlib";
-import type { Browser, BrowserContextOptions, Response } from "playwright-core";
+import type { Browser, BrowserContextOptions, Page, Response } from "playwright-core";
 import type { Container } from "../src/container.js";
 import { NO_CHROMIUM_MESSAGE, findChromium, launchBrowser } from "../tests/support/chromium.js";
 import { fmt, verdict } from "./support.js";
@@ -23,7 +24,8 @@ export const ISLAND_PAGES = ENGLISH_ISLAND_PAGES.flatMap((page) => {
   const french = localePath(page, "fr-CA");
   return french === page ? [page] : [page, french];
 });
-export const ISLAND_JS_BUDGET = 90 * 1024;
+export const ISLAND_JS_BUDGET = 80 * 1024;
+const BUDGET_LABEL = `${ISLAND_JS_BUDGET / 1024} KB`;
 
 export interface IslandPageJs {
   page: string;
@@ -31,33 +33,32 @@ export interface IslandPageJs {
   gzipBytes: number;
   scripts: number;
   islands: number;
+  /** The second visit in the same context: the scripts' gzip bytes that came over the network again. */
+  second?: { gzipBytes: number; scripts: number };
 }
 
 const isScript = (response: Response) =>
   response.request().resourceType() === "script" || /javascript/.test(response.headers()["content-type"] ?? "");
 
-/** Opens the page, waits until every island is hydrated and the network is quiet, and sums its JS. */
-export async function measureIslandPage(
-  browser: Browser,
-  baseUrl: string,
-  path: string,
-  options: BrowserContextOptions = {},
-  requireIsland = true,
-): Promise<IslandPageJs> {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, ...options });
+/** One visit: the page until every island is hydrated and the network is quiet; the scripts fetched meanwhile. */
+async function visit(page: Page, baseUrl: string, path: string, requireIsland: boolean) {
+  const bodies = new Map<string, Promise<number>>();
+  const onResponse = (response: Response) => {
+    if (!response.ok() || !isScript(response) || bodies.has(response.url())) return;
+    bodies.set(
+      response.url(),
+      // A script from the browser's cache is not fetched: its encoded body size over the network is 0.
+      response
+        .request()
+        .sizes()
+        .then(async ({ responseBodySize }) =>
+          responseBodySize > 0 ? gzipSync(await response.body(), { level: 9 }).length : 0,
+        )
+        .catch(() => 0),
+    );
+  };
+  page.on("response", onResponse);
   try {
-    const page = await context.newPage();
-    const bodies = new Map<string, Promise<number>>();
-    page.on("response", (response) => {
-      if (!response.ok() || !isScript(response) || bodies.has(response.url())) return;
-      bodies.set(
-        response.url(),
-        response.body().then(
-          (body) => gzipSync(body, { level: 9 }).length,
-          () => 0,
-        ),
-      );
-    });
     const res = await page.goto(`${baseUrl}${path}`);
     if (!res?.ok()) throw new Error(`${path}: HTTP ${res?.status()}`);
     const islands = await page.locator("[data-island]").count();
@@ -69,11 +70,46 @@ export async function measureIslandPage(
       });
     // Lazy chunks an island asks for right after mounting count too.
     await page.waitForLoadState("networkidle");
-    const sizes = await Promise.all(bodies.values());
-    return { page: path, gzipBytes: sizes.reduce((a, b) => a + b, 0), scripts: sizes.length, islands };
+    const sizes = (await Promise.all(bodies.values())).filter((size) => size > 0);
+    return { gzipBytes: sizes.reduce((a, b) => a + b, 0), scripts: sizes.length, islands };
+  } finally {
+    page.off("response", onResponse);
+  }
+}
+
+/**
+ * Opens the page in a fresh context, waits until every island is hydrated and the network is quiet, and sums its JS;
+ * with `second`, opens it again in the same context (the cache warm) and sums what came over the network then.
+ */
+export async function measureIslandPage(
+  browser: Browser,
+  baseUrl: string,
+  path: string,
+  options: BrowserContextOptions = {},
+  requireIsland = true,
+  second = false,
+): Promise<IslandPageJs> {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, ...options });
+  try {
+    const page = await context.newPage();
+    const first = await visit(page, baseUrl, path, requireIsland);
+    const again = second ? await visit(page, baseUrl, path, requireIsland) : undefined;
+    return {
+      page: path,
+      ...first,
+      ...(again && { second: { gzipBytes: again.gzipBytes, scripts: again.scripts } }),
+    };
   } finally {
     await context.close();
   }
+}
+
+/** One line of the table: the first visit against the budget, and the second visit's bytes. */
+function printRow(path: string, result: IslandPageJs): void {
+  const second = result.second ? `${fmt(result.second.gzipBytes / 1024, 1)} KB (${result.second.scripts})` : "?";
+  console.log(
+    `  ${path.padEnd(40)}${fmt(result.gzipBytes / 1024, 1).padStart(9)}${BUDGET_LABEL.padStart(9)}  ${verdict(result.gzipBytes <= ISLAND_JS_BUDGET)} (${result.scripts} scripts); second visit ${second}`,
+  );
 }
 
 /**
@@ -159,18 +195,16 @@ export async function runIslandsBench(haven: { baseUrl: string; container: unkno
   }
   const browser = await launchBrowser();
   try {
-    console.log("\nIsland pages: JS loaded in Chromium until hydrated, each script gzipped (level 9) and summed");
+    console.log(
+      "\nIsland pages: JS loaded in Chromium until hydrated, each script gzipped (level 9) and summed; first visit in a cold context, then a second visit in the same context (what came over the network again)",
+    );
     console.log(`  ${"page".padEnd(40)}${"KB gzip".padStart(9)}${"budget".padStart(9)}  verdict`);
     for (const path of ISLAND_PAGES) {
       try {
-        const result = await measureIslandPage(browser, haven.baseUrl, path);
-        const kb = result.gzipBytes / 1024;
-        console.log(
-          `  ${path.padEnd(40)}${fmt(kb, 1).padStart(9)}${"90 KB".padStart(9)}  ${verdict(result.gzipBytes <= ISLAND_JS_BUDGET)} (${result.scripts} scripts)`,
-        );
+        printRow(path, await measureIslandPage(browser, haven.baseUrl, path, {}, true, true));
       } catch (error) {
         console.log(
-          `  ${path.padEnd(40)}${"?".padStart(9)}${"90 KB".padStart(9)}  not measured: ${error instanceof Error ? error.message : error}`,
+          `  ${path.padEnd(40)}${"?".padStart(9)}${BUDGET_LABEL.padStart(9)}  not measured: ${error instanceof Error ? error.message : error}`,
         );
       }
     }
@@ -183,14 +217,10 @@ export async function runIslandsBench(haven: { baseUrl: string; container: unkno
       try {
         // Staff pages without an island (reports list, property history) load the admin script only; My Home's
         // pages mostly none (the report view and the passkey script are the exceptions).
-        const result = await measureIslandPage(browser, haven.baseUrl, path, { storageState }, false);
-        const kb = result.gzipBytes / 1024;
-        console.log(
-          `  ${path.padEnd(40)}${fmt(kb, 1).padStart(9)}${"90 KB".padStart(9)}  ${verdict(result.gzipBytes <= ISLAND_JS_BUDGET)} (${result.scripts} scripts)`,
-        );
+        printRow(path, await measureIslandPage(browser, haven.baseUrl, path, { storageState }, false, true));
       } catch (error) {
         console.log(
-          `  ${path.padEnd(40)}${"?".padStart(9)}${"90 KB".padStart(9)}  not measured: ${error instanceof Error ? error.message : error}`,
+          `  ${path.padEnd(40)}${"?".padStart(9)}${BUDGET_LABEL.padStart(9)}  not measured: ${error instanceof Error ? error.message : error}`,
         );
       }
     }

@@ -1,8 +1,8 @@
-import { createElement, type ComponentType, type ReactElement, type ReactNode, useEffect } from "react";
+import { createElement, type ComponentType, type ReactNode, useEffect } from "react";
 import { createRoot } from "react-dom/client";
+import Toaster from "./ui/Toaster.island";
 
-/** `queries`: the island uses react-query, whose provider (11 KB gzip) then loads with it, and only then. */
-type IslandModule = { default: ComponentType<Record<string, unknown>>; queries?: boolean };
+type IslandModule = { default: ComponentType<Record<string, unknown>> };
 
 /**
  * Marks the island hydrated once React has committed it and run its effects: a parent's effects run after its
@@ -16,8 +16,12 @@ function Hydrated({ element, children }: { element: HTMLElement; children?: Reac
   return children;
 }
 
-// Each island is its own chunk, loaded only when its marker is on the page.
-const modules = import.meta.glob<IslandModule>("./**/*.island.tsx");
+// Each island is its own chunk, loaded only when its marker is on the page; the toaster, which every island page
+// has (views/layouts/main.ejs), comes with this loader: two fewer requests and chunks (the island budget).
+const modules: Record<string, () => Promise<IslandModule>> = {
+  ...import.meta.glob<IslandModule>(["./**/*.island.tsx", "!./ui/Toaster.island.tsx"]),
+  "./ui/Toaster.island.tsx": async () => ({ default: Toaster as IslandModule["default"] }),
+};
 
 async function mount(element: HTMLElement): Promise<void> {
   const name = element.dataset.island;
@@ -28,14 +32,9 @@ async function mount(element: HTMLElement): Promise<void> {
     return;
   }
   const props = JSON.parse(element.dataset.props || "{}") as Record<string, unknown>;
-  const { default: Island, queries } = await load();
-  let tree: ReactElement = createElement(Island, props);
-  if (queries) {
-    const { IslandProviders } = await import("./ui/providers");
-    tree = createElement(IslandProviders, null, tree);
-  }
+  const { default: Island } = await load();
   element.replaceChildren();
-  createRoot(element).render(createElement(Hydrated, { element }, tree));
+  createRoot(element).render(createElement(Hydrated, { element }, createElement(Island, props)));
 }
 
 document.querySelectorAll<HTMLElement>("[data-island]").forEach((element) => {

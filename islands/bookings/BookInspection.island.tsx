@@ -1,4 +1,3 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useMemo, useRef, useState } from "react";
 import { intlLocale } from "../../src/i18n/locales";
 import type { Booking, BookingAvailability } from "../../src/modules/bookings/bookings.constants";
@@ -9,10 +8,8 @@ import { ApiError, apiRequest, newIdempotencyKey } from "../ui/api";
 import { type IslandMessages, type IslandT, islandTranslator } from "../ui/i18n";
 import { shortDateIn } from "./booking-words";
 import { toast } from "../ui/toast";
+import { refresh, setData, useData, useSubmission } from "../ui/data";
 import { ChoiceCards, Spinner, TextAreaField, saveConfirmation } from "./form-parts";
-
-/** This island uses react-query: the loader wraps it in the query provider (islands/main.ts). */
-export const queries = true;
 
 interface Props {
   /** The next 14 weekdays from tomorrow, decided by the server in the business zone. */
@@ -84,7 +81,7 @@ function PropertySummary({ t, property }: { t: IslandT; property: Property }) {
 
 export default function BookInspection({ dates, i18n, paths }: Props) {
   const t = useMemo(() => islandTranslator(i18n), [i18n]);
-  const properties = useQuery<Property[]>({ queryKey: ["/api/properties"] });
+  const properties = useData<Property[]>("/api/properties");
   const [scheduledDate, setDate] = useState("");
   const [timeSlot, setTime] = useState("");
   const [notes, setNotes] = useState("");
@@ -100,8 +97,7 @@ export default function BookInspection({ dates, i18n, paths }: Props) {
     dates.at(-1)!,
     property?.squareFootage ? String(property.squareFootage) : "",
   );
-  const free = useQuery<BookingAvailability>({ queryKey: [freeKey], enabled: Boolean(property && dates.length) });
-  const queries = useQueryClient();
+  const free = useData<BookingAvailability>(property && dates.length ? freeKey : null);
   const limited = free.data?.calendar === "inspectors";
   const partsOf = (date: string) =>
     limited ? (free.data?.days.find((d) => d.date === date)?.parts ?? []) : DAY_PART_VALUES;
@@ -110,8 +106,8 @@ export default function BookInspection({ dates, i18n, paths }: Props) {
     ? DAY_PART_VALUES.filter((p) => partsOf(scheduledDate).includes(p))
     : DAY_PART_VALUES;
 
-  const mutation = useMutation({
-    mutationFn: () => {
+  const mutation = useSubmission(
+    () => {
       if (!property) throw new Error(t("booking.book.noPropertyError"));
       return apiRequest<Booking>(
         "POST",
@@ -120,44 +116,46 @@ export default function BookInspection({ dates, i18n, paths }: Props) {
         { "Idempotency-Key": submissionKey.current },
       );
     },
-    onSuccess: (booking) => {
-      saveConfirmation({
-        scheduledDate: booking.scheduledDate,
-        selectedTime: DAY_PART_VALUES.includes(booking.timeSlot as never)
-          ? partTime(t, booking.timeSlot)
-          : booking.timeSlot,
-        address: booking.address,
-        city: booking.city,
-        state: booking.state ?? booking.province ?? "",
-        email: booking.clientEmail,
-        postalCode: booking.postalCode ?? undefined,
-      });
-      window.location.assign(paths.confirmation);
-    },
-    onError: (error) => {
-      // Another booking took that part of the day first: its fresh times replace those offered.
-      const fresh = error instanceof ApiError && error.status === 409 ? freshTimes(error.body) : null;
-      if (fresh) {
-        queries.setQueryData<BookingAvailability>([freeKey], (old) =>
-          old ? { ...old, days: old.days.map((d) => fresh.days.find((f) => f.date === d.date) ?? d) } : old,
-        );
-        setTime("");
-        setErrors({ timeSlot: t("booking.slotTaken") });
-        toast({
-          title: t("booking.toast.slotTaken"),
-          description: t("booking.toast.chooseAnother"),
-          variant: "destructive",
+    {
+      onSuccess: (booking) => {
+        saveConfirmation({
+          scheduledDate: booking.scheduledDate,
+          selectedTime: DAY_PART_VALUES.includes(booking.timeSlot as never)
+            ? partTime(t, booking.timeSlot)
+            : booking.timeSlot,
+          address: booking.address,
+          city: booking.city,
+          state: booking.state ?? booking.province ?? "",
+          email: booking.clientEmail,
+          postalCode: booking.postalCode ?? undefined,
         });
-        return;
-      }
-      if (error instanceof ApiError) setErrors(error.fields);
-      toast({ title: t("booking.book.failed"), description: t("booking.toast.errorHelp"), variant: "destructive" });
+        window.location.assign(paths.confirmation);
+      },
+      onError: (error) => {
+        // Another booking took that part of the day first: its fresh times replace those offered.
+        const fresh = error instanceof ApiError && error.status === 409 ? freshTimes(error.body) : null;
+        if (fresh) {
+          setData<BookingAvailability>(freeKey, (old) =>
+            old ? { ...old, days: old.days.map((d) => fresh.days.find((f) => f.date === d.date) ?? d) } : old,
+          );
+          setTime("");
+          setErrors({ timeSlot: t("booking.slotTaken") });
+          toast({
+            title: t("booking.toast.slotTaken"),
+            description: t("booking.toast.chooseAnother"),
+            variant: "destructive",
+          });
+          return;
+        }
+        if (error instanceof ApiError) setErrors(error.fields);
+        toast({ title: t("booking.book.failed"), description: t("booking.toast.errorHelp"), variant: "destructive" });
+      },
     },
-  });
+  );
 
   if (properties.isPending) return <Spinner label={t("booking.book.loadingProperty")} />;
 
-  if (properties.isError) return <LoadFailed t={t} onRetry={() => properties.refetch()} />;
+  if (properties.error) return <LoadFailed t={t} onRetry={() => void refresh("/api/properties")} />;
   if (!property) return <NoProperty t={t} intakePath={paths.intake} />;
 
   const submit = (event: FormEvent) => {

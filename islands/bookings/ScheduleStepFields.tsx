@@ -1,5 +1,10 @@
 // The fields of each step of the schedule wizard (ScheduleWizard.island.tsx), which holds their values.
-import { ACCESS_METHODS, NEEDS_ACCESS_INFO, SAMPLE_ADDRESS_LINE } from "../../src/modules/bookings/bookings.constants";
+import {
+  ACCESS_METHODS,
+  type BookingAvailability,
+  NEEDS_ACCESS_INFO,
+  SAMPLE_ADDRESS_LINE,
+} from "../../src/modules/bookings/bookings.constants";
 import { useEffect } from "react";
 import { TIME_SLOTS } from "../../src/shared/business-time";
 import { INSPECTION_ITSELF_MINUTES } from "../../src/shared/visit-length";
@@ -9,7 +14,7 @@ import type { IslandT } from "../ui/i18n";
 import { shortDateIn, slotLabel, visitLengthIn } from "./booking-words";
 import { ChoiceCards, TextAreaField } from "./form-parts";
 import type { Key, Step } from "./schedule-steps";
-import { useFreeTimes } from "./wizard-free-times";
+import { useData } from "../ui/data";
 
 /** What a field needs from the wizard: its id, value, error and change handler. */
 interface FieldBinding {
@@ -95,7 +100,7 @@ function TimeField({
   minDate: string;
 }) {
   const key = date.value >= minDate ? wizardAvailabilityKey(date.value, size) : null;
-  const answer = useFreeTimes(key);
+  const answer = useData<BookingAvailability>(key);
   const day = answer.data?.days.find((d) => d.date === date.value);
   const limited = answer.data?.calendar === "inspectors" && day !== undefined;
   const slots = limited ? day.slots : TIME_SLOTS;

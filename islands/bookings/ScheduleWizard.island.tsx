@@ -28,7 +28,7 @@ import {
   problemsIn,
 } from "./schedule-steps";
 import { KnownDetails, WizardProgress } from "./WizardParts";
-import { setFreeTimes, useSubmission } from "./wizard-free-times";
+import { setData, useSubmission } from "../ui/data";
 
 interface Props {
   /** From the server, so the island does not pull zod in with customers.schemas. */
@@ -144,7 +144,7 @@ function useScheduleBooking(
       const fresh = error instanceof ApiError && error.status === 409 ? freshTimes(error.body) : null;
       if (fresh) {
         const key = wizardAvailabilityKey(values.scheduledDate, values.propertySize);
-        if (key) setFreeTimes(key, fresh);
+        if (key) setData(key, fresh);
         onTaken(t("booking.slotTaken"));
         toast({
           title: t("booking.toast.slotTaken"),

@@ -1,9 +1,9 @@
-import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useMemo, useRef, useState } from "react";
 import { intlLocale } from "../../src/i18n/locales";
 import { type TaxQuote, homePostalCode } from "../../src/modules/payments/checkout.constants";
 import { ApiError, apiRequest } from "../ui/api";
 import { type IslandMessages, islandTranslator } from "../ui/i18n";
+import { useSubmission } from "../ui/data";
 import { toast } from "../ui/toast";
 import { DemoCardFields } from "./DemoCardFields";
 import { PayerFields } from "./PayerFields";
@@ -13,9 +13,6 @@ import { CHECKOUT_CUSTOMER_KEY, Field } from "./fields";
 import { messageOf } from "./pay-errors";
 import { useStripeElement } from "./stripe-element";
 import { useTaxQuote } from "./tax-quote";
-
-/** This island uses react-query: the loader wraps it in the query provider (islands/main.ts). */
-export const queries = true;
 
 interface Props {
   plan: { type: string; name: string; checkoutPrice: number };
@@ -124,8 +121,8 @@ export default function PaymentForm({ plan, mode, publishableKey, hosted, postal
     }
   };
 
-  const pay = useMutation({
-    mutationFn: async (): Promise<string | undefined> => {
+  const pay = useSubmission(
+    async (): Promise<string | undefined> => {
       const postalCode = hosted ? (hosted.quote.postalCode ?? "") : (homePostalCode(values.postalCode) ?? "");
       remember(postalCode || null);
       if (!stripeMode) {
@@ -170,12 +167,14 @@ export default function PaymentForm({ plan, mode, publishableKey, hosted, postal
       // Stripe redirects on success; coming back here means the card was refused.
       throw new Error(error?.message ?? t("checkout.pay.notCompleted"));
     },
-    onSuccess: (paymentIntentId) => paid(paymentIntentId),
-    onError: (error) => {
-      if (error instanceof ApiError && error.status === 400) setErrors(error.fields as Errors);
-      failed(messageOf(error, t("forms.tryAgain")));
+    {
+      onSuccess: (paymentIntentId) => paid(paymentIntentId),
+      onError: (error) => {
+        if (error instanceof ApiError && error.status === 400) setErrors(error.fields as Errors);
+        failed(messageOf(error, t("forms.tryAgain")));
+      },
     },
-  });
+  );
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -189,7 +188,7 @@ export default function PaymentForm({ plan, mode, publishableKey, hosted, postal
       return;
     }
     setErrors({});
-    pay.mutate();
+    void pay.mutate();
   };
 
   const set = (key: keyof Values, format?: (v: string) => string) => (value: string) => {

@@ -1,4 +1,3 @@
-import { useMutation, useQuery } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import {
   BATHROOMS_FORM,
@@ -20,11 +19,9 @@ import type { VerifyPaymentResponse } from "../../src/modules/payments/checkout.
 import { Field, SelectField } from "../checkout/fields";
 import { ApiError, apiRequest } from "../ui/api";
 import { type IslandMessages, type IslandT, islandTranslator } from "../ui/i18n";
+import { useData, useSubmission } from "../ui/data";
 import { toast } from "../ui/toast";
 import { intakeErrors } from "./intake-checks";
-
-/** This island uses react-query: the loader wraps it in the query provider (islands/main.ts). */
-export const queries = true;
 
 interface Props {
   sessionId: string;
@@ -108,10 +105,9 @@ export default function PropertyIntake({ sessionId, plan, demo, customerName, cu
   const formRef = useRef<HTMLFormElement>(null);
 
   // Verify the payment when there is a session to verify (a bare demo visit has none).
-  const verification = useQuery<VerifyPaymentResponse>({
-    queryKey: [`/api/verify-payment?session_id=${encodeURIComponent(sessionId)}`],
-    enabled: Boolean(sessionId),
-  });
+  const verification = useData<VerifyPaymentResponse>(
+    sessionId ? `/api/verify-payment?session_id=${encodeURIComponent(sessionId)}` : null,
+  );
 
   useEffect(() => {
     if (verification.data?.success) {
@@ -141,22 +137,23 @@ export default function PropertyIntake({ sessionId, plan, demo, customerName, cu
       toast({ title: t("intake.toast.error"), description: t("intake.toast.verifyFailed"), variant: "destructive" });
   }, [verification.error, t]);
 
-  const save = useMutation({
-    mutationFn: (payload: ReturnType<typeof payloadOf>) =>
-      apiRequest<{ id: number }>("POST", "/api/customers", payload),
-    onSuccess: ({ id }) => {
-      setSaved(true);
-      toast({ title: t("intake.toast.saved"), description: t("intake.toast.redirecting") });
-      const next = `${paths.schedule}?customer_id=${id}&plan=${encodeURIComponent(plan)}`;
-      setTimeout(() => window.location.assign(next), REDIRECT_DELAY);
+  const save = useSubmission(
+    (payload: ReturnType<typeof payloadOf>) => apiRequest<{ id: number }>("POST", "/api/customers", payload),
+    {
+      onSuccess: ({ id }) => {
+        setSaved(true);
+        toast({ title: t("intake.toast.saved"), description: t("intake.toast.redirecting") });
+        const next = `${paths.schedule}?customer_id=${id}&plan=${encodeURIComponent(plan)}`;
+        setTimeout(() => window.location.assign(next), REDIRECT_DELAY);
+      },
+      onError: (error) => {
+        // 400: bad fields; 409: the paid session already belongs to another e-mail. Both name their fields.
+        if (error instanceof ApiError && (error.status === 400 || error.status === 409))
+          showErrors(toErrors(error.fields));
+        toast({ title: t("intake.toast.error"), description: t("intake.toast.saveFailed"), variant: "destructive" });
+      },
     },
-    onError: (error) => {
-      // 400: bad fields; 409: the paid session already belongs to another e-mail. Both name their fields.
-      if (error instanceof ApiError && (error.status === 400 || error.status === 409))
-        showErrors(toErrors(error.fields));
-      toast({ title: t("intake.toast.error"), description: t("intake.toast.saveFailed"), variant: "destructive" });
-    },
-  });
+  );
 
   const showErrors = (next: Errors) => {
     setErrors(next);
@@ -169,7 +166,7 @@ export default function PropertyIntake({ sessionId, plan, demo, customerName, cu
     const problems = intakeErrors(t, values);
     if (Object.keys(problems).length) return showErrors(problems);
     setErrors({});
-    save.mutate(payloadOf(values, stripeSessionId, plan, locale));
+    void save.mutate(payloadOf(values, stripeSessionId, plan, locale));
   };
 
   const set = (key: Key) => (value: string) => {

@@ -14,8 +14,8 @@ interface ManifestChunk {
 }
 
 /**
- * The built files the form needs, from Vite's manifest: the loader, the styles, the form island and the
- * toaster with everything they import, and the form's own lazy chunks (the photo viewer). Old hashed
+ * The built files the form needs, from Vite's manifest: the loader (with the toaster), the styles, the form island
+ * with everything they import, and the form's own lazy chunks (the photo viewer). Old hashed
  * files stay in dist/public (emptyOutDir is off) and other islands are not the form's: neither is precached.
  */
 export function formFiles(outDir: string): Set<string> | null {
@@ -41,7 +41,6 @@ export function formFiles(outDir: string): Set<string> | null {
     "islands/admin.ts",
     "islands/styles/app.css",
     "islands/inspections/InspectionForm.island.tsx",
-    "islands/ui/Toaster.island.tsx",
   ])
     visit(entry);
   return keep;

@@ -4,7 +4,7 @@ import { DAY_PART_VALUES, TIME_SLOTS, slotLabel } from "../../src/shared/busines
 import { type CalendarBooking, bookingTime, labelOf } from "../../src/modules/maintenance/maintenance.constants";
 import { ApiError, apiRequest } from "../ui/api";
 import { toast } from "../ui/toast";
-import { refreshAll, useJson } from "./data";
+import { refresh, useData } from "../ui/data";
 import { Details, Dialog } from "./Dialog";
 import type { Fields } from "./types";
 import { longDateLabel } from "./month-grid";
@@ -155,7 +155,7 @@ function ReassignForm({
   busy: boolean;
   onAssign: (inspectorId: number | null) => void;
 }) {
-  const inspectors = useJson<{ id: number; name: string }[]>("/api/inspectors");
+  const inspectors = useData<{ id: number; name: string }[]>("/api/inspectors");
   const [chosen, setChosen] = useState(booking.inspectorId === null ? "" : String(booking.inspectorId));
   if (!inspectors.data?.length) return null;
   return (
@@ -223,7 +223,7 @@ export function BookingDialog({
           inspectorName: saved.inspectorName,
         }));
         toast({ title: done, description: `Inspection at ${booking.propertyAddress}` });
-        refreshAll();
+        void refresh();
         onClose();
       },
       (error) => {

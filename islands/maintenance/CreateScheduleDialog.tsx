@@ -5,7 +5,7 @@ import { RECURRENCE_LABELS, labelOf } from "../../src/modules/maintenance/mainte
 import { PropertyPicker, type PropertyRow, propertyLabel } from "../inspections/PropertyPicker";
 import { ApiError, apiRequest } from "../ui/api";
 import { toast } from "../ui/toast";
-import { refreshAll, useWrite } from "./data";
+import { refresh, useSubmission } from "../ui/data";
 import { Dialog } from "./Dialog";
 import { fieldErrors } from "./field-errors";
 import { InputField, SelectField, TextAreaField, WHOLE_NUMBER, bindFields } from "./form-fields";
@@ -124,7 +124,7 @@ export function CreateScheduleDialog({ today, enums, onClose, onCreated }: Creat
   const [errors, setErrors] = useState<Fields>({});
   const set: FieldSetter<keyof ScheduleForm> = (key) => (e) => setForm((f) => ({ ...f, [key]: e.target.value }));
 
-  const create = useWrite(
+  const create = useSubmission(
     () =>
       apiRequest<CreatedSchedule>("POST", "/api/maintenance-schedules", {
         propertyId: property?.id ?? null,
@@ -138,18 +138,20 @@ export function CreateScheduleDialog({ today, enums, onClose, onCreated }: Creat
         startDate: form.startDate,
         scheduledTime: form.scheduledTime || null,
       }),
-    (schedule) => {
-      toast({
-        title: "Schedule Created",
-        description: `${schedule.title}: ${schedule.tasksCreated} task(s) added to the calendar.`,
-      });
-      refreshAll();
-      onCreated(schedule);
-    },
-    (error) => {
-      if (error instanceof ApiError && error.status === 400) return setErrors(error.fields);
-      if (error instanceof ApiError && error.status === 401) return;
-      toast({ title: "Could not create the schedule", description: error.message, variant: "destructive" });
+    {
+      onSuccess: (schedule) => {
+        toast({
+          title: "Schedule Created",
+          description: `${schedule.title}: ${schedule.tasksCreated} task(s) added to the calendar.`,
+        });
+        void refresh();
+        onCreated(schedule);
+      },
+      onError: (error) => {
+        if (error instanceof ApiError && error.status === 400) return setErrors(error.fields);
+        if (error instanceof ApiError && error.status === 401) return;
+        toast({ title: "Could not create the schedule", description: error.message, variant: "destructive" });
+      },
     },
   );
 
@@ -162,7 +164,7 @@ export function CreateScheduleDialog({ today, enums, onClose, onCreated }: Creat
       document.getElementById(first === "propertyId" ? "schedule-property" : `schedule-${first}`)?.focus();
       return;
     }
-    void create.run();
+    void create.mutate();
   };
 
   return (

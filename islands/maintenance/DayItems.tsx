@@ -7,7 +7,7 @@ import {
   planLabel,
 } from "../../src/modules/maintenance/maintenance.constants";
 import { type Item, PREVIEW_PER_DAY, byDate, itemKey, itemTitle, planData } from "./calendar-items";
-import { useJson } from "./data";
+import { useData } from "../ui/data";
 import { Dialog } from "./Dialog";
 import { longDateLabel, monthLabel, shortDateLabel } from "./month-grid";
 
@@ -99,7 +99,7 @@ export function DayDialog({
   onClose: () => void;
   onOpen: (item: Item) => void;
 }) {
-  const day = useJson<CalendarMonth>(`/api/maintenance-calendar?from=${date}&to=${date}`);
+  const day = useData<CalendarMonth>(`/api/maintenance-calendar?from=${date}&to=${date}`);
   const items = day.data ? (byDate(day.data).get(date) ?? []) : [];
   return (
     <Dialog title={longDateLabel(date)} onClose={onClose}>

@@ -10,7 +10,7 @@ import { ApiError } from "../ui/api";
 import { BookingDialog, type BookingWindow } from "./BookingDialog";
 import { type Item, PREVIEW_PER_DAY, byDate } from "./calendar-items";
 import { CreateScheduleDialog } from "./CreateScheduleDialog";
-import { useJson } from "./data";
+import { useData } from "../ui/data";
 import { DayDialog, MonthAgenda } from "./DayItems";
 import { MonthGrid, keyTarget } from "./MonthGrid";
 import { monthLabel, monthOf, monthWeeks, shiftMonth } from "./month-grid";
@@ -140,7 +140,7 @@ export default function MaintenanceCalendar({
   const weeks = useMemo(() => monthWeeks(month), [month]);
   const from = weeks[0]![0]!;
   const to = weeks.at(-1)!.at(-1)!;
-  const calendar = useJson<CalendarMonth>(`/api/maintenance-calendar?from=${from}&to=${to}&perDay=${PREVIEW_PER_DAY}`);
+  const calendar = useData<CalendarMonth>(`/api/maintenance-calendar?from=${from}&to=${to}&perDay=${PREVIEW_PER_DAY}`);
   const days = useMemo(() => byDate(calendar.data), [calendar.data]);
   /** A day's full number of items: its tasks (counted on the server) and its bookings. */
   const totalOn = (date: string) => {

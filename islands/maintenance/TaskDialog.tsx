@@ -13,7 +13,7 @@ import {
 } from "../../src/modules/maintenance/maintenance.constants";
 import { ApiError, apiRequest } from "../ui/api";
 import { toast } from "../ui/toast";
-import { refreshAll, useWrite } from "./data";
+import { refresh, useSubmission } from "../ui/data";
 import { Details, Dialog } from "./Dialog";
 import { InputField, SelectField, TextAreaField, WHOLE_NUMBER, bindFields } from "./form-fields";
 import { longDateLabel } from "./month-grid";
@@ -132,7 +132,7 @@ export function TaskDialog({ task: opened, statuses, staff, onClose, onFresh }: 
   const [errors, setErrors] = useState<Fields>({});
   const [stale, setStale] = useState(false);
   const set: FieldSetter<keyof TaskForm> = (key) => (e) => setForm((f) => ({ ...f, [key]: e.target.value }));
-  const update = useWrite(
+  const update = useSubmission(
     () =>
       apiRequest<Partial<TaskView>>("PATCH", `/api/maintenance-tasks/${task.id}`, {
         id: task.id,
@@ -146,27 +146,29 @@ export function TaskDialog({ task: opened, statuses, staff, onClose, onFresh }: 
         ...(form.status === "completed" && { completedAt: new Date().toISOString() }),
         version: task.version,
       }),
-    (saved) => {
-      onFresh?.({ ...task, ...saved });
-      toast({ title: "Task Updated", description: `${task.title} is now ${STATUS_LABELS[form.status]}.` });
-      refreshAll();
-      onClose();
-    },
-    (error) => {
-      if (error instanceof ApiError && error.status === 401) return;
-      if (error instanceof ApiError && error.status === 400 && Object.keys(error.fields).length)
-        return setErrors(error.fields);
-      // Someone else saved first: nothing was written; show their values instead of what was typed here.
-      const current = staleCurrent<TaskView>(error);
-      if (current) {
-        onFresh?.({ ...task, ...current });
-        setTask((t) => ({ ...t, ...current }));
-        setForm(taskForm({ ...task, ...current }));
-        setStale(true);
-        refreshAll();
-        return;
-      }
-      toast({ title: "Update failed", description: error.message, variant: "destructive" });
+    {
+      onSuccess: (saved) => {
+        onFresh?.({ ...task, ...saved });
+        toast({ title: "Task Updated", description: `${task.title} is now ${STATUS_LABELS[form.status]}.` });
+        void refresh();
+        onClose();
+      },
+      onError: (error) => {
+        if (error instanceof ApiError && error.status === 401) return;
+        if (error instanceof ApiError && error.status === 400 && Object.keys(error.fields).length)
+          return setErrors(error.fields);
+        // Someone else saved first: nothing was written; show their values instead of what was typed here.
+        const current = staleCurrent<TaskView>(error);
+        if (current) {
+          onFresh?.({ ...task, ...current });
+          setTask((t) => ({ ...t, ...current }));
+          setForm(taskForm({ ...task, ...current }));
+          setStale(true);
+          void refresh();
+          return;
+        }
+        toast({ title: "Update failed", description: error.message, variant: "destructive" });
+      },
     },
   );
   const submit = (e: FormEvent) => {
@@ -175,7 +177,7 @@ export function TaskDialog({ task: opened, statuses, staff, onClose, onFresh }: 
     setErrors(found);
     const first = Object.keys(found)[0];
     if (first) return document.getElementById(`task-${first}`)?.focus();
-    void update.run();
+    void update.mutate();
   };
   return (
     <Dialog title="Task Details" onClose={onClose}>

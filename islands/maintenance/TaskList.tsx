@@ -9,7 +9,7 @@ import {
   taskTime,
 } from "../../src/modules/maintenance/maintenance.constants";
 import { ApiError, handleUnauthorized } from "../ui/api";
-import { useJson } from "./data";
+import { useData } from "../ui/data";
 import { InputField, SelectField, bindFields } from "./form-fields";
 import type { Enumerations, TaskView } from "./types";
 import { shortDateLabel } from "./month-grid";
@@ -145,7 +145,7 @@ export function TaskList({
     return () => clearTimeout(timer);
   }, [q]);
   const url = `/api/maintenance-tasks?${new URLSearchParams({ limit: String(LIST_PAGE), offset: String(page * LIST_PAGE), sort: "date", ...(search && { q: search }), ...(badRange ? {} : chosen) })}`;
-  const list = useJson(url, loadTaskPage);
+  const list = useData(url, loadTaskPage);
   const pages = Math.max(1, Math.ceil((list.data?.total ?? 0) / LIST_PAGE));
   return (
     <section aria-labelledby="mc-list-title" className="grid gap-3">

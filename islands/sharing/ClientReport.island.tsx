@@ -1,19 +1,16 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import type { HomeReportPayload } from "../../src/modules/my-home/my-home.schemas";
 import { clientLabel } from "../../src/modules/inspections/bands";
 import type { IslandMessages } from "../ui/i18n";
 import type { ClientReportPayload } from "../../src/modules/sharing/sharing.schemas";
 import { ApiError, apiRequest } from "../ui/api";
+import { refresh, useData } from "../ui/data";
 import { toast } from "../ui/toast";
 import { CategoryBreakdown } from "./CategoryBreakdown";
 import { AnswerBar, AnswerForm, type Choice } from "./OneTimeAnswers";
 import { PortalRecommendations } from "./PortalRecommendations";
 import { type ReportWords, WordsContext, reportWords, useWords } from "./report-words";
 import { ScoreCard } from "./ScoreCard";
-
-/** This island uses react-query: the loader wraps it in the query provider (islands/main.ts). */
-export const queries = true;
 
 // The one-time client report (staff-side §2, §8, §9): animated score, categories, and a response per
 // recommendation. The link's cookie travels with every call; a 410 means another browser holds it.
@@ -32,7 +29,6 @@ type ReportView = Omit<ClientReportPayload, "share"> & { share?: ClientReportPay
 function useSubmitResponses(url: string, choices: Record<number, Choice>, sample: boolean, words: ReportWords) {
   const { t } = words;
   const expired = words.to("/report-expired");
-  const client = useQueryClient();
   const [submitting, setSubmitting] = useState(false);
   const done = useRef<HTMLDivElement>(null);
 
@@ -55,12 +51,12 @@ function useSubmitResponses(url: string, choices: Record<number, Choice>, sample
     try {
       await apiRequest("POST", `${url}/responses`, { responses });
       toast({ title: t("report.submitted.title"), description: t("report.submitted.toast") });
-      await client.invalidateQueries({ queryKey: [url] });
+      await refresh(url);
       requestAnimationFrame(() => done.current?.focus());
     } catch (failure) {
       if (failure instanceof ApiError && failure.status === 410) return window.location.replace(expired);
       toast({ title: t("report.error.title"), description: t("report.error.text"), variant: "destructive" });
-      if (failure instanceof ApiError && failure.status === 409) await client.invalidateQueries({ queryKey: [url] });
+      if (failure instanceof ApiError && failure.status === 409) await refresh(url);
     } finally {
       setSubmitting(false);
     }
@@ -108,7 +104,7 @@ function Report({
   const expired = words.to("/report-expired");
   const portal = reportId !== undefined;
   const url = portal ? `/api/my-home/reports/${reportId}` : `/api/client-report/${token}`;
-  const { data, error, isPending } = useQuery<ReportView>({ queryKey: [url] });
+  const { data, error, isPending } = useData<ReportView>(url);
   const [choices, setChoices] = useState<Record<number, Choice>>({});
   const { submitting, submit, done } = useSubmitResponses(url, choices, sample, words);
 

@@ -1,6 +1,6 @@
-// The JS budget of an island page (docs/architecture.md: ≤ 90 KB gzip in all), measured as `npm run bench` measures
-// it (bench/islands.ts). /schedule-inspection had grown past it; its wizard now keeps its free times and its one
-// booking call without react-query (islands/bookings/wizard-free-times.ts).
+// The JS budget of an island page (docs/architecture.md: ≤ 80 KB gzip in all), measured as `npm run bench` measures
+// it (bench/islands.ts). Checkout and intake were over it with react-query; their islands now read and send through
+// islands/ui/data.ts (docs/decisions.md#71), and the loader carries the toaster and no preload helper.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ISLAND_JS_BUDGET, measureIslandPage } from "../../bench/islands.js";
 import { type BrowserSite, openBrowserSite } from "../support/browser.js";
@@ -11,9 +11,18 @@ beforeAll(async () => {
 });
 afterAll(() => site?.close());
 
-describe("the JS budget of the booking pages", () => {
-  it("/schedule-inspection loads at most 90 KB gzip of JS", async () => {
-    const page = await measureIslandPage(site.browser, site.baseUrl, "/schedule-inspection");
+describe("the JS budget of the purchase pages", () => {
+  it("/checkout loads at most 80 KB gzip of JS, and nothing again on a second visit", async () => {
+    const page = await measureIslandPage(site.browser, site.baseUrl, "/checkout?plan=standard", {}, true, true);
+    expect(page.islands).toBeGreaterThan(0);
+    expect(ISLAND_JS_BUDGET).toBe(80 * 1024);
+    expect(page.gzipBytes).toBeLessThanOrEqual(ISLAND_JS_BUDGET);
+    // The hashed files are cached for a year (src/app.ts): the second visit fetches no script.
+    expect(page.second).toEqual({ gzipBytes: 0, scripts: 0 });
+  });
+
+  it("/fr/property-intake loads at most 80 KB gzip of JS", async () => {
+    const page = await measureIslandPage(site.browser, site.baseUrl, "/fr/property-intake?demo=1&plan=standard");
     expect(page.islands).toBeGreaterThan(0);
     expect(page.gzipBytes).toBeLessThanOrEqual(ISLAND_JS_BUDGET);
   });
