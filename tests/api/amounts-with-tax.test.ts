@@ -117,7 +117,7 @@ describe("with Stripe (the real SDK against the stand-in): an Ontario home bough
     const id = (await ctx.db("subscriptions").where({ provider_subscription_id: created.id }).first()).id as number;
 
     const shownAt = new Date(t0.getTime() + 9 * 86_400_000 + 123_456);
-    const preview = (await ctx.container.subscriptions.previewUpgrade(id, "premium", shownAt))!;
+    const preview = (await ctx.container.subscriptions.amounts.previewUpgrade(id, "premium", shownAt))!;
     expect(preview.taxLines.map((l) => l.label)).toEqual(["HST 13%"]);
     expect(preview.totalCents).toBe(preview.subtotalCents + preview.taxLines[0]!.amountCents);
     // She reads it for a minute and a half; Stripe prorates at the instant shown, not at her click.

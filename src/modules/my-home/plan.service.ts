@@ -60,8 +60,7 @@ export interface HomePlanPageDeps {
     | "providerRef"
     | "customerView"
     | "demo"
-    | "chargeWithTax"
-    | "previewUpgrade"
+    | "amounts"
   >;
   homeAccess: Pick<HomeAccess, "propertyIds" | "ownsProperty">;
   plans: Pick<PlansService, "list">;
@@ -150,9 +149,9 @@ export class HomePlanPage {
   async changeCharges(email: string, id: number, change: PlanChange, now: Date = new Date()) {
     const sub = await this.own(email, id);
     const preview =
-      change.direction === "upgrade" ? await this.subscriptions.previewUpgrade(id, change.planType, now) : null;
+      change.direction === "upgrade" ? await this.subscriptions.amounts.previewUpgrade(id, change.planType, now) : null;
     const from = change.direction === "upgrade" ? sub.currentPeriodEnd : change.appliesAt;
-    const monthly = await this.subscriptions.chargeWithTax(id, Math.round(change.price * 100), from);
+    const monthly = await this.subscriptions.amounts.chargeWithTax(id, Math.round(change.price * 100), from);
     return {
       today: preview ? { ...preview, words: chargeWords(preview) } : null,
       monthly: chargeWords(monthly),
@@ -247,10 +246,12 @@ export class HomePlanPage {
     const taxed =
       view.ended || endsFirst
         ? null
-        : await this.subscriptions.chargeWithTax(sub.id, Math.round(amount * 100), sub.currentPeriodEnd);
+        : await this.subscriptions.amounts.chargeWithTax(sub.id, Math.round(amount * 100), sub.currentPeriodEnd);
     // Each monthly price as billed from the next period, with the home's tax (docs/decisions.md#63).
     const monthly = async (dollars: number) =>
-      chargeWords(await this.subscriptions.chargeWithTax(sub.id, Math.round(dollars * 100), sub.currentPeriodEnd));
+      chargeWords(
+        await this.subscriptions.amounts.chargeWithTax(sub.id, Math.round(dollars * 100), sub.currentPeriodEnd),
+      );
     const others = view.ended || !current ? [] : plans.filter((p) => p.type !== sub.planType);
     const words = await Promise.all(
       [sub.monthlyAmount, ...others.map((p) => this.priceFor(p, current!, sub))].map(monthly),

@@ -22,6 +22,9 @@ import { chargesLeft, scheduledPrice } from "./charges-left.js";
 import { chargeWords } from "./charge-with-tax.js";
 import type { PlansService } from "../plans/index.js";
 import { createRouter } from "../../http/router.js";
+import type { Translator } from "../../i18n/index.js";
+import { serverFields, serverMessage } from "../../i18n/server-messages.js";
+import { billingWords } from "./billing-words.js";
 
 export const EXPIRED_LINK_MESSAGE =
   "This billing link has expired. Please use the link in your latest Haven e-mail, or contact us.";
@@ -132,12 +135,9 @@ export function billingApi(deps: BillingRoutesDeps): Router {
   return router;
 }
 
-type Flash = "canceled" | "resumed" | "card";
-const FLASHES: Record<Flash, string> = {
-  canceled: "Your cancellation is scheduled. We have e-mailed you a confirmation.",
-  resumed: "Your cancellation is undone: your plan continues.",
-  card: "Your card is updated.",
-};
+/** What a page form did, by code: My Home's words for it (my-home-plan.flash.<code>), one sentence for one thing. */
+const FLASHES = new Set(["canceled", "resumed", "card"]);
+const tOf = (res: Response) => res.locals.t as Translator;
 
 export function billingPages(deps: BillingRoutesDeps): Router {
   const router = createRouter();
@@ -145,12 +145,24 @@ export function billingPages(deps: BillingRoutesDeps): Router {
   const support = { email: settings.supportEmail, phone: settings.supportPhone };
   const tz = settings.timeZone;
   const format = { date: (iso: string) => billingDate(iso, tz), amount: billingAmount };
+  // The pages' amounts, dates and names in the page's language (billing-words.ts); views/billing reads `words`.
+  router.use("/billing", (_req, res, next) => {
+    res.locals.words = billingWords(res, tz);
+    next();
+  });
   /** What a cancellation still charges, each renewal at the plan billed then. */
   const charges = async (view: BillingView) => {
     if (!view.cancellation) return null;
     const at = view.cancellation.takesEffectAt;
     const waiting = deps.plans ? await scheduledPrice(view, at, deps.plans) : null;
-    return chargesLeft(view, at, tz, new Date(), waiting, await subscriptions.taxProvince(view.subscription.id));
+    return chargesLeft(
+      view,
+      at,
+      tz,
+      new Date(),
+      waiting,
+      await subscriptions.amounts.taxProvince(view.subscription.id),
+    );
   };
   /** The next charge said whole, tax included (docs/decisions.md#63); null when the plan ends first. */
   const nextCharge = async (view: BillingView) => {
@@ -160,15 +172,15 @@ export function billingPages(deps: BillingRoutesDeps): Router {
     const lower = s.scheduledPlanAt && new Date(s.scheduledPlanAt) <= new Date(s.currentPeriodEnd) && deps.plans;
     const waiting = lower ? await scheduledPrice(view, "9999-12-31", deps.plans!) : null;
     const monthly = waiting?.monthlyAmount ?? s.monthlyAmount;
-    return chargeWords(await subscriptions.chargeWithTax(s.id, Math.round(monthly * 100), s.currentPeriodEnd));
+    return chargeWords(await subscriptions.amounts.chargeWithTax(s.id, Math.round(monthly * 100), s.currentPeriodEnd));
   };
 
   /** A token that opens nothing gets a page that says what to do, with its 410 or 404. */
   const linkProblem = (res: Response, error: HttpError) =>
     res.status(error.status).page("billing/link-problem", {
-      title: error.status === 410 ? "Billing link expired" : "Billing link not valid",
+      title: tOf(res)(error.status === 410 ? "billing-pages.link.expired" : "billing-pages.link.invalid"),
       noindex: true,
-      message: error.message,
+      message: serverMessage(tOf(res), error.message),
       support,
     });
 
@@ -204,13 +216,13 @@ export function billingPages(deps: BillingRoutesDeps): Router {
   ) => {
     const view = await billingView(deps, id);
     res.status(extra.status ?? 200).page("billing/billing", {
-      title: "Your Haven plan",
+      title: tOf(res)("billing-pages.title"),
       noindex: true,
       view,
       nextCharge: await nextCharge(view),
       token,
       flash: extra.flash ?? null,
-      problem: extra.problem ?? null,
+      problem: extra.problem ? serverMessage(tOf(res), extra.problem) : null,
       support,
       format,
     });
@@ -220,7 +232,9 @@ export function billingPages(deps: BillingRoutesDeps): Router {
     "/billing/:token",
     withToken(async (req, res, { token, id }) => {
       const done =
-        typeof req.query.done === "string" && req.query.done in FLASHES ? FLASHES[req.query.done as Flash] : null;
+        typeof req.query.done === "string" && FLASHES.has(req.query.done)
+          ? tOf(res)(`my-home-plan.flash.${req.query.done}`)
+          : null;
       await renderPage(res, token, id, { flash: done });
     }),
   );
@@ -232,7 +246,7 @@ export function billingPages(deps: BillingRoutesDeps): Router {
       const view = await billingView(deps, id);
       if (view.ended || view.subscription.cancelAt) return res.redirect(303, pagePath(token));
       res.page("billing/cancel", {
-        title: "Cancel your Haven plan",
+        title: tOf(res)("billing-pages.title.cancel"),
         noindex: true,
         view,
         token,
@@ -255,14 +269,14 @@ export function billingPages(deps: BillingRoutesDeps): Router {
           parsed.error.issues.map((issue) => [String(issue.path[0] ?? "_"), issue.message]),
         );
         return res.status(400).page("billing/cancel", {
-          title: "Cancel your Haven plan",
+          title: tOf(res)("billing-pages.title.cancel"),
           noindex: true,
           view,
           token,
           support,
           format,
           charges: await charges(view),
-          errors,
+          errors: serverFields(tOf(res), errors),
           reason: String(req.body?.reason ?? ""),
         });
       }
@@ -316,7 +330,7 @@ export function billingPages(deps: BillingRoutesDeps): Router {
         }
       }
       res.page("billing/card", {
-        title: "Update your card",
+        title: tOf(res)("my-home-plan.page.card"),
         noindex: true,
         view,
         token,
@@ -335,13 +349,13 @@ export function billingPages(deps: BillingRoutesDeps): Router {
       const values = { cardNumber: String(input.cardNumber ?? ""), expiry: String(input.expiry ?? ""), cvc: "" };
       const again = async (errors: Record<string, string>, status = 400) =>
         res.status(status).page("billing/card", {
-          title: "Update your card",
+          title: tOf(res)("my-home-plan.page.card"),
           noindex: true,
           view: await billingView(deps, id),
           token,
           support,
           format,
-          errors,
+          errors: serverFields(tOf(res), errors),
           values,
         });
       let card: { cardNumber: string };

@@ -8,7 +8,6 @@ import type { AuditLog } from "../audit/index.js";
 import type { MailService } from "../mail/index.js";
 import { DEMO_DECLINES, digitsOnly } from "../payments/index.js";
 import type { PlanType, PlansService } from "../plans/index.js";
-import type { Province } from "../tax/index.js";
 import { period, startOfBusinessDay } from "./billing-dates.js";
 import type { BillingPortal, BillingProvider } from "./billing-provider.js";
 import { BillingMailer } from "./billing-mailer.js";
@@ -19,8 +18,7 @@ import { type ApplyContext, ProviderState, loadSubscription, publicSubscription 
 import { ChangesRepository } from "./changes.repository.js";
 import { queueHomeTax } from "./home-tax.tasks.js";
 import { PaymentRecovery } from "./payment-recovery.js";
-import { type ChargeWithTax, chargeWithTax } from "./charge-with-tax.js";
-import { type UpgradePreview, previewUpgrade } from "./upgrade-preview.js";
+import { SubscriptionAmounts } from "./subscription-amounts.js";
 import { SubscriptionActions } from "./subscription-actions.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 import type {
@@ -74,6 +72,8 @@ export class SubscriptionsService {
   private readonly actions: SubscriptionActions;
   /** Staff's retry of a failed payment and the card-update link (payment-recovery.ts, docs/decisions.md#62). */
   readonly recovery: PaymentRecovery;
+  /** What its charges come to, tax included (subscription-amounts.ts, docs/decisions.md#63). */
+  readonly amounts: SubscriptionAmounts;
 
   constructor(
     private readonly repo: SubscriptionsRepository,
@@ -92,9 +92,11 @@ export class SubscriptionsService {
       notifications: deps.notifications,
     });
     const shared = { repo, changes: new ChangesRepository(), state: this.state, mailer: this.mailer, demo: this.demo };
-    const { stripe, transaction, log, audit } = deps;
-    this.actions = new SubscriptionActions({ ...shared, plans: deps.plans, stripe, transaction, log, audit });
+    const { stripe, transaction, log, audit, plans } = deps;
+    this.actions = new SubscriptionActions({ ...shared, plans, stripe, transaction, log, audit });
     this.recovery = new PaymentRecovery({ ...shared, stripe, transaction, log, audit });
+    const { timeZone } = deps.settings;
+    this.amounts = new SubscriptionAmounts({ ...shared, plans, stripe, timeZone, clock: this.clock });
   }
 
   /** A customer's language and their plans' Stripe customers (the customers:locale-changed job). */
@@ -340,23 +342,6 @@ export class SubscriptionsService {
   /** The `subscriptions:finish-change` job: a change the provider did not answer, settled (change-runner.ts). */
   finishChange(changeId: number, now: Date = this.clock()): Promise<void> {
     return this.actions.finishChange(changeId, now);
-  }
-
-  /** The province whose tax its charges carry: its home's (docs/decisions.md#57), as the invoice write path finds it. */
-  async taxProvince(id: number): Promise<Province> {
-    return (await this.repo.invoiceRows.provinces([id])).get(id)!;
-  }
-
-  /** A charge of this subscription's with its home's tax on the day it is made (docs/decisions.md#63). */
-  async chargeWithTax(id: number, subtotalCents: number, at: Date | string): Promise<ChargeWithTax> {
-    return chargeWithTax(subtotalCents, await this.taxProvince(id), at, this.deps.settings.timeZone);
-  }
-
-  /** An upgrade's prorated charge, tax included, before it is confirmed (upgrade-preview.ts). */
-  previewUpgrade(id: number, planType: PlanType, at: Date = this.clock()): Promise<UpgradePreview | null> {
-    const { plans, stripe } = this.deps;
-    const withTax = (sid: number, cents: number, when: Date) => this.chargeWithTax(sid, cents, when);
-    return previewUpgrade({ repo: this.repo, plans, demo: this.demo, stripe, withTax }, id, planType, at);
   }
 
   /** Stripe's billing portal for this subscription's customer: the card flow, or its home (`manage`). */
