@@ -6,7 +6,6 @@ import type { Request, Response, Router } from "express";
 import { z } from "zod";
 import { HttpError, ValidationError } from "../../http/errors.js";
 import { body, params, parse } from "../../http/validate.js";
-import { billingAmount, billingDate } from "../subscriptions/index.js";
 import { homeViewer, requireHomeApi, requireHomePage } from "./home-session.js";
 import type { HomePlanPage } from "./plan.service.js";
 import {
@@ -20,6 +19,9 @@ import {
   subscriptionQuery,
 } from "./visits.schemas.js";
 import { createRouter } from "../../http/router.js";
+import { billingWords } from "../subscriptions/index.js";
+import type { Translator } from "../../i18n/index.js";
+import { serverFields, serverMessage } from "../../i18n/server-messages.js";
 
 const noStore = (res: Response) => res.setHeader("Cache-Control", "no-store");
 const planPath = "/my-home/plan";
@@ -94,38 +96,40 @@ export function planApi(
   return router;
 }
 
-type Flash = "canceled" | "resumed" | "card" | "changed";
-const FLASHES: Record<Flash, string> = {
-  canceled: "Your cancellation is scheduled. We have e-mailed you a confirmation.",
-  resumed: "Your cancellation is undone: your plan continues.",
-  card: "Your card is updated.",
-  changed: "Your plan change is confirmed. We have e-mailed you the details.",
-};
+/** What a page form did, by code: the catalogue's my-home-plan.flash.<code>. */
+const FLASHES = new Set(["canceled", "resumed", "card", "changed"]);
+const tOf = (res: Response) => res.locals.t as Translator;
 
 export function planPages(deps: PlanRoutesDeps): Router {
   const router = createRouter();
   const plans = deps.planPage;
   const tz = deps.settings.timeZone;
-  const format = { date: (iso: string) => billingDate(iso, tz), amount: billingAmount };
   const support = { email: deps.settings.supportEmail, phone: deps.settings.supportPhone };
-  const common = (title: string) => ({
-    title: `${title} | My Home | Haven`,
-    noindex: true,
-    footer: true,
-    tab: "plan",
-    format,
-    support,
-  });
+  /** A page's title, helpers and support line in the page's language. */
+  const common = (res: Response, page: string, values?: Record<string, string | number>) => {
+    const words = billingWords(res, tz);
+    return {
+      title: tOf(res)("my-home-plan.title", { page: tOf(res)(`my-home-plan.page.${page}`, values) }),
+      noindex: true,
+      footer: true,
+      tab: "plan",
+      format: { date: words.date, amount: words.amount },
+      words,
+      support,
+    };
+  };
 
   const renderPlan = async (req: Request, res: Response, extra: { status?: number; problem?: string | null } = {}) => {
     noStore(res);
     const done =
-      typeof req.query.done === "string" && req.query.done in FLASHES ? FLASHES[req.query.done as Flash] : null;
+      typeof req.query.done === "string" && FLASHES.has(req.query.done)
+        ? tOf(res)(`my-home-plan.flash.${req.query.done}`)
+        : null;
     res.status(extra.status ?? 200).page("my-home/plan", {
-      ...common("Plan"),
+      ...common(res, "plan"),
       plans: await plans.plans(homeViewer(res).email),
       flash: done,
-      problem: extra.problem ?? null,
+      problem: extra.problem ? serverMessage(tOf(res), extra.problem) : null,
     });
   };
 
@@ -161,9 +165,9 @@ export function planPages(deps: PlanRoutesDeps): Router {
     const plan = await plans.plan(homeViewer(res).email, id);
     if (plan.ended || plan.subscription.cancelAt) return res.redirect(303, planPath);
     res.status(extra.status ?? 200).page("my-home/plan-cancel", {
-      ...common("Cancel your plan"),
+      ...common(res, "cancel"),
       plan,
-      errors: extra.errors ?? {},
+      errors: serverFields(tOf(res), extra.errors),
       reason: extra.reason ?? "",
     });
   };
@@ -206,7 +210,7 @@ export function planPages(deps: PlanRoutesDeps): Router {
     const change = plan.changes.find((c) => c.planType === target) ?? null;
     // docs/decisions.md#63: what it asks for, tax included, an upgrade's as the provider will charge it.
     const charges = change ? await plans.changeCharges(homeViewer(res).email, id, change) : null;
-    res.page("my-home/plan-change", { ...common("Change your plan"), plan, change, charges });
+    res.page("my-home/plan-change", { ...common(res, "change"), plan, change, charges });
   });
   router.post(
     "/my-home/plan/:id/change",
@@ -228,9 +232,9 @@ export function planPages(deps: PlanRoutesDeps): Router {
   ) => {
     const plan = await plans.plan(homeViewer(res).email, id);
     res.status(extra.status ?? 200).page("my-home/plan-card", {
-      ...common("Update your card"),
+      ...common(res, "card"),
       plan,
-      errors: extra.errors ?? {},
+      errors: serverFields(tOf(res), extra.errors),
       values: extra.values ?? { cardNumber: "", expiry: "", cvc: "" },
     });
   };
@@ -286,7 +290,7 @@ export function planPages(deps: PlanRoutesDeps): Router {
     const { id } = params(req, invoiceParams);
     const { plan, invoice, billedTo } = await plans.receipt(homeViewer(res).email, id);
     res.page("my-home/receipt", {
-      ...common(`Receipt ${invoice.number ?? invoice.id}`),
+      ...common(res, "receipt", { number: invoice.number ?? invoice.id }),
       plan,
       invoice,
       business: plans.business,
