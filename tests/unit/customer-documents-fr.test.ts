@@ -5,6 +5,8 @@ import { writeFileSync } from "node:fs";
 import { PDFParse } from "pdf-parse";
 import { describe, expect, it, vi } from "vitest";
 import type { RenderLocale } from "../../src/i18n/locales.js";
+import { renderQuoteReportPdf } from "../../src/modules/quotes/quote-report.pdf.js";
+import type { ClientQuoteItem } from "../../src/modules/quotes/quotes.constants.js";
 import { renderReportPdf } from "../../src/modules/reports/pdf.js";
 import { type SourceInspection, buildReportData } from "../../src/modules/reports/report-data.js";
 import { SAMPLE_ENTRIES } from "../../seeds/sample-report.js";
@@ -167,5 +169,92 @@ describe("the report PDFs in French", () => {
     ];
     expect(printed.length).toBeGreaterThan(100);
     for (const line of printed) expectAllMarked(line.replace(/12 RUE LAURIER/g, ""), own, line);
+  });
+});
+
+const quoteItem: ClientQuoteItem = {
+  id: 4,
+  taskTitle: "Replace the water heater",
+  taskDescription: "Tank leaking at the base",
+  priority: "immediate",
+  quotedAmount: "$650",
+  quotedCents: 65000,
+  status: "quoted",
+  scope: "Remove the old tank, install a 40-gallon one",
+  validUntil: "2027-01-01",
+  expired: false,
+  totals: {
+    subtotalCents: 65000,
+    taxLines: [
+      { kind: "GST", label: "GST 5%", percent: 5, amountCents: 3250 },
+      { kind: "QST", label: "QST 9.975%", percent: 9.975, amountCents: 6484 },
+    ],
+    taxCents: 9734,
+    totalCents: 74734,
+  },
+  afterYes:
+    "When you accept, our office books the work with you within 2 business days; one of our technicians comes at the time you agree.",
+};
+const quotePdf = (locale: RenderLocale) =>
+  renderQuoteReportPdf({
+    propertyAddress: "12 rue Laurier, Gatineau",
+    clientName: "Camille Tremblay",
+    createdAt: "2026-12-01T15:00:00.000Z",
+    items: [quoteItem],
+    totalCents: 65000,
+    totals: { subtotalCents: 65000, taxCents: 9734, totalCents: 74734 },
+    link: "https://haven.example.com/quote-report/tok7",
+    locale,
+  });
+
+describe("the quote PDF in French", () => {
+  it("its title, rows, taxes, dates, priority and link in French", async () => {
+    const pdf = await quotePdf("fr-CA");
+    keep("s41-quote-fr", pdf);
+    const text = await textOf(pdf);
+    for (const phrase of [
+      "Rapport de soumission Haven",
+      "Préparée pour Camille Tremblay le 1er décembre 2026",
+      "Priorité : immédiate",
+      "Travaux prévus",
+      "Prix avant taxes",
+      "TPS 5 %",
+      "TVQ 9,975 %",
+      "747,34 $",
+      "Valide jusqu’au",
+      "1er janvier 2027",
+      "un de nos techniciens viendra au moment convenu",
+      "Total taxes comprises",
+      "650,00 $ avant taxes + 97,34 $ de taxes",
+      "https://haven.example.com/fr/quote-report/tok7",
+    ])
+      expect(text).toContain(phrase);
+  });
+
+  it("in English it keeps its words", async () => {
+    const text = await textOf(await quotePdf("en-CA"));
+    for (const phrase of [
+      "Haven Quote Report",
+      "Prepared for Camille Tremblay on December 1, 2026",
+      "Priority: Immediate",
+      "$650.00 before tax + $97.34 tax",
+      "https://haven.example.com/quote-report/tok7",
+    ])
+      expect(text).toContain(phrase);
+  });
+
+  it("pseudo-locale: every word the quote PDF prints comes from the catalogue, or is the quote's own", async () => {
+    const printed = await printedBy(() => quotePdf("en-XA"));
+    const own = [
+      "12 rue Laurier, Gatineau",
+      "Camille Tremblay",
+      "Replace the water heater",
+      "Tank leaking at the base",
+      "Remove the old tank, install a 40-gallon one",
+      "https://haven.example.com/quote-report/tok7",
+      "$650",
+    ];
+    expect(printed.length).toBeGreaterThan(10);
+    for (const line of printed) expectAllMarked(line, own, line);
   });
 });

@@ -11,7 +11,13 @@ import {
   type BillingMailKind,
   billingMail,
 } from "../../src/modules/subscriptions/subscriptions.mail.js";
-import { quoteAcceptedEmail, quoteReceiptEmail } from "../../src/modules/quotes/quote-payments.mail.js";
+import {
+  quoteAcceptedEmail,
+  quoteBookedEmail,
+  quoteReceiptEmail,
+} from "../../src/modules/quotes/quote-payments.mail.js";
+import { quoteReadyEmail, quoteReportEmail } from "../../src/modules/quotes/quotes.mail.js";
+import type { ClientQuoteItem } from "../../src/modules/quotes/quotes.constants.js";
 import { reminderEmail } from "../../src/modules/maintenance/reminder-email.js";
 import { signInEmail } from "../../src/modules/my-home/home-mail.js";
 import { reportSharedEmail } from "../../src/modules/sharing/sharing.mail.js";
@@ -114,7 +120,52 @@ function quoteMails(locale: RenderLocale): Record<string, MailMessage> {
     origin: publicUrl,
     locale,
   };
+  const item: ClientQuoteItem = {
+    id: 4,
+    taskTitle: common.taskTitle,
+    taskDescription: null,
+    priority: "high",
+    quotedAmount: "$650",
+    quotedCents: 65000,
+    status: "quoted",
+    scope: "Remove the old tank, install a 40-gallon one",
+    validUntil: "2027-01-01",
+    expired: false,
+    totals: { ...common.figures, taxCents: 9734 },
+    afterYes:
+      "When you accept, our office books the work with you within 2 business days; Sam Roy comes at the time you agree.",
+  };
+  const sent = {
+    to: person.to,
+    clientName: person.name,
+    propertyAddress: location,
+    supportEmail: "support@havenhomehealth.ca",
+  };
+  const pdf = Buffer.from("%PDF");
   return {
+    "quote report": quoteReportEmail(
+      {
+        ...sent,
+        items: [item],
+        totalCents: 65000,
+        totals: { subtotalCents: 65000, taxCents: 9734, totalCents: 74734 },
+        link: `${publicUrl}/quote-report/tok7`,
+        locale,
+      },
+      pdf,
+    ),
+    "quote ready": quoteReadyEmail({ ...sent, item, link: `${publicUrl}/quote-report/tok8`, locale }, pdf),
+    "quote booked": quoteBookedEmail({
+      to: person.to,
+      clientName: person.name,
+      taskTitle: common.taskTitle,
+      propertyAddress: location,
+      origin: publicUrl,
+      date: "2026-12-01",
+      time: "14:30",
+      who: null,
+      locale,
+    }),
     "quote accepted": quoteAcceptedEmail({ ...common, payLink: `${publicUrl}/quote-pay/tok9`, bookWithinDays: 2 }),
     "quote receipt": quoteReceiptEmail({
       ...common,
@@ -270,6 +321,31 @@ describe("customer e-mails in French", () => {
     expect(text).toContain("https://haven.example.com/fr/my-home/quotes/4/invoice.pdf");
   });
 
+  it("the quote e-mails: report, ready and booked, with French figures, dates and links", () => {
+    const report = fr["quote report"]!;
+    expect(nbsp(report.subject)).toBe(`Votre soumission Haven pour ${location}`);
+    const text = nbsp(report.text);
+    expect(text).toContain("Travaux prévus : Remove the old tank");
+    expect(text).toContain("Prix avant taxes : 650,00 $");
+    expect(text).toContain("TVQ 9,975 % : 64,84 $");
+    expect(text).toContain("Valide jusqu’au : 1er janvier 2027");
+    expect(text).toContain("Sam Roy viendra au moment convenu.");
+    expect(text).toContain("Total taxes comprises : 747,34 $");
+    expect(text).toContain(
+      "Acceptez ou refusez chaque élément en un clic : https://haven.example.com/fr/quote-report/tok7",
+    );
+    const ready = fr["quote ready"]!;
+    expect(nbsp(ready.subject)).toBe("Votre soumission Haven est prête : Replace the water heater");
+    expect(nbsp(ready.text)).toContain("Ou dans Ma maison : https://haven.example.com/fr/my-home/quotes#quote-4");
+    expect(ready.html).toContain("<strong>Replace the water heater</strong>");
+    const booked = fr["quote booked"]!;
+    expect(nbsp(booked.subject)).toBe(
+      "Rendez-vous fixé : Replace the water heater le mardi 1er décembre 2026, à 14 h 30",
+    );
+    expect(nbsp(booked.text)).toContain("Un de nos techniciens se présentera à ce moment.");
+    expect(booked.text).toContain("https://haven.example.com/fr/my-home/quotes");
+  });
+
   it("the day-before reminder: subject, window and length in French", () => {
     const mail = fr.reminder!;
     expect(nbsp(mail.subject)).toBe(
@@ -292,6 +368,11 @@ describe("customer e-mails in French", () => {
     expect(en.shared.text).toContain("until December 29, 2026.");
     expect(en["billing receipt"]!.subject).toBe("Your Haven receipt: $425.41 CAD");
     expect(en["billing receipt"]!.text).toContain("QST 9.975%: $36.91 CAD");
+    expect(en["quote report"]!.subject).toBe(`Your Haven quote for ${location}`);
+    expect(en["quote report"]!.text).toContain("Valid until: January 1, 2027");
+    expect(en["quote report"]!.text).toContain("Total with tax: $747.34");
+    expect(en["quote booked"]!.subject).toBe("Booked: Replace the water heater on Tuesday, December 1, 2026, 14:30");
+    expect(en["quote booked"]!.text).toContain("One of our technicians comes at that time.");
   });
 
   it("pseudo-locale: every word of every e-mail and .ics comes from the catalogue", () => {
@@ -313,6 +394,11 @@ describe("customer e-mails in French", () => {
       "Haven Home Health Inc.",
       "mardi 1er décembre 2026",
       "Gutter cleaning",
+      "Remove the old tank, install a 40-gallon one",
+      "Sam Roy",
+      "tok7",
+      "tok8",
+      "14:30",
     ];
     for (const [name, mail] of Object.entries(mails("en-XA"))) {
       expectAllMarked(mail.subject, data, `${name} subject`);

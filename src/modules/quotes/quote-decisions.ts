@@ -5,6 +5,7 @@ import { enqueueJob, type TransactionRunner, type Tx } from "../../db/transactio
 import { ConflictError, NotFoundError, ValidationError } from "../../http/errors.js";
 import { addressLine } from "../../shared/address.js";
 import { expiryFrom, hashToken, newToken, openLink } from "../../shared/one-time-links.js";
+import { DEFAULT_LOCALE, type Locale } from "../../i18n/index.js";
 import type { CustomersService } from "../customers/index.js";
 import type { Notifications } from "../notifications/index.js";
 import {
@@ -26,7 +27,7 @@ export interface QuoteActor {
 export interface QuoteDecisionsDeps {
   quotes: QuotesRepository;
   transaction: TransactionRunner;
-  customers: Pick<CustomersService, "findPropertyFor">;
+  customers: Pick<CustomersService, "findPropertyFor" | "findCustomer">;
   /** The staff bell: a client's accept or decline (notifications README). */
   notifications?: Pick<Notifications, "raise"> | null;
   figures: QuoteFigures;
@@ -118,10 +119,13 @@ export class QuoteDecisions {
   }
 
   /** The quote report of a link for the job that e-mails it (no browser involved). */
-  async quoteReportForMail(linkId: number): Promise<{ link: QuoteLinkRow; report: ClientQuoteReport }> {
+  async quoteReportForMail(linkId: number): Promise<{ link: QuoteLinkRow; report: ClientQuoteReport; locale: Locale }> {
     const link = await this.quotes.findLinkById(linkId);
     if (!link) throw new NotFoundError("Quote report link not found");
-    return { link, report: await this.describe(link) };
+    // The e-mail and its PDF speak the home's customer's language (customers.locale, docs/decisions.md#65).
+    const property = await this.deps.customers.findPropertyFor({ kind: "staff" }, link.propertyId);
+    const customer = property ? await this.deps.customers.findCustomer(property.customerId) : null;
+    return { link, report: await this.describe(link), locale: customer?.locale ?? DEFAULT_LOCALE };
   }
 
   private async describe(link: QuoteLinkRow): Promise<ClientQuoteReport> {

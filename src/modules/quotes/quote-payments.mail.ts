@@ -1,5 +1,6 @@
 // The e-mails of an accepted quote (docs/decisions.md#43): the acceptance with its pay link, and the receipt.
 import { DEFAULT_LOCALE, localePath } from "../../i18n/index.js";
+import { slotTo24h } from "../../shared/business-time.js";
 import { type RenderLocale, intlLocale } from "../../i18n/locales.js";
 import { escapeHtml } from "../../shared/html.js";
 import { taxLineLabel } from "../invoices/index.js";
@@ -160,29 +161,49 @@ export function quoteReceiptEmail(
   return withCustomerFooter({ to: d.to, subject, text: body, html }, d.origin, d.locale);
 }
 
+/** A clock time of the office's booking in French: "14:00" or "2:00 PM" is "14 h", "14:30" is "14 h 30". */
+function frenchClock(time: string): string {
+  const hhmm = slotTo24h(time) ?? (/^\d{1,2}:\d{2}$/.test(time) ? time : null);
+  if (!hhmm) return time;
+  const [h, m] = hhmm.split(":");
+  return `${Number(h)} h${m === "00" ? "" : ` ${m}`}`;
+}
+
 /** Sent when the office books an accepted quote's work: the date and time, and who comes. */
 export function quoteBookedEmail(
-  d: Omit<Common, "figures"> & { date: string; time: string | null; who: string },
+  d: Omit<Common, "figures"> & { date: string; time: string | null; who: string | null },
 ): MailMessage {
-  const when = `${d.date}${d.time ? `, ${d.time}` : ""}`;
+  const { t, f } = mailText(d.locale);
+  const french = t.locale === "fr-CA";
+  const date = f.longDate(d.date);
+  const time = d.time ? (french ? frenchClock(d.time) : d.time) : "";
+  const when = t("quote-mail.booked.when", { date, hasTime: d.time ? "yes" : "no", time });
+  const who = d.who ?? t("quote-mail.booked.anyone");
+  const myHome = pageIn(d.origin, "/my-home/quotes", d.locale);
+  const lead = { task: d.taskTitle, address: d.propertyAddress };
+  const slot = "\u0000when\u0000";
   const text = [
-    `Hello ${d.clientName},`,
+    t("mail.greeting", { name: d.clientName }),
     "",
-    `The work you accepted, ${d.taskTitle} at ${d.propertyAddress}, is booked for ${when}.`,
-    `${d.who} comes at that time.`,
+    t("quote-mail.booked.lead", { ...lead, when }),
+    t("quote-mail.booked.who", { who }),
     "",
-    `See it in My Home: ${d.origin}/my-home/quotes`,
+    t("quote-mail.booked.myHome", { link: myHome }),
     "",
-    "To change it, reply to this e-mail.",
+    t("quote-mail.booked.change"),
     "",
-    "Haven",
+    t("mail.signature"),
   ].join("\n");
   const html = [
-    `<p>Hello ${escapeHtml(d.clientName)},</p>`,
-    `<p>The work you accepted, ${escapeHtml(d.taskTitle)} at ${escapeHtml(d.propertyAddress)}, is booked for <strong>${escapeHtml(when)}</strong>.</p>`,
-    `<p>${escapeHtml(d.who)} comes at that time.</p>`,
-    `<p><a href="${escapeHtml(d.origin)}/my-home/quotes">See it in My Home</a></p>`,
-    "<p>To change it, reply to this e-mail.</p><p>Haven</p>",
+    `<p>${t.html("mail.greeting", { name: d.clientName })}</p>`,
+    `<p>${t.html("quote-mail.booked.lead", { ...lead, when: slot }).replace(slot, `<strong>${escapeHtml(when)}</strong>`)}</p>`,
+    `<p>${t.html("quote-mail.booked.who", { who })}</p>`,
+    `<p><a href="${escapeHtml(myHome)}">${t.html("quote-mail.booked.myHomeLink")}</a></p>`,
+    `<p>${t.html("quote-mail.booked.change")}</p><p>${t.html("mail.signature")}</p>`,
   ].join("\n");
-  return withCustomerFooter({ to: d.to, subject: `Booked: ${d.taskTitle} on ${when}`, text, html }, d.origin);
+  return withCustomerFooter(
+    { to: d.to, subject: t("quote-mail.booked.subject", { task: d.taskTitle, when }), text, html },
+    d.origin,
+    d.locale,
+  );
 }

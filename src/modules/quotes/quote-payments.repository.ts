@@ -53,6 +53,8 @@ export interface BookedQuote {
   taskTitle: string;
   propertyAddress: string;
   who: string | null;
+  /** The customer's language: the e-mail's (customers.locale). */
+  clientLocale: Locale;
 }
 
 /** An accepted quote whose task the office has still to book, or has booked (date, window, assignee). */
@@ -207,10 +209,11 @@ export class QuotePaymentsRepository {
          returning quote_request_id, scheduled_date, scheduled_time)
        select c.quote_request_id, to_char(c.scheduled_date, 'YYYY-MM-DD') as day, c.scheduled_time,
               p.client_name, p.client_email, t.title,
-              concat_ws(', ', p.address, p.city) as property_address, su.first_name
+              concat_ws(', ', p.address, p.city) as property_address, su.first_name, cu.locale as client_locale
          from claimed c
          join quote_requests q on q.id = c.quote_request_id
          join properties p on p.id = q.property_id
+         left join customers cu on cu.id = p.customer_id
          join maintenance_tasks t on t.id = q.maintenance_task_id
          left join staff_users su on su.id = t.assigned_to
         order by c.quote_request_id`,
@@ -225,6 +228,7 @@ export class QuotePaymentsRepository {
       taskTitle: r.title as string,
       propertyAddress: r.property_address as string,
       who: (r.first_name as string | null) ?? null,
+      clientLocale: isLocale(r.client_locale) ? r.client_locale : DEFAULT_LOCALE,
     }));
   }
 

@@ -4,7 +4,7 @@
 import { enqueueJob, type Tx } from "../../db/transaction.js";
 import { ConflictError, HttpError, NotFoundError } from "../../http/errors.js";
 
-import { longDate, todayIn } from "../../shared/business-time.js";
+import { todayIn } from "../../shared/business-time.js";
 import { hashToken, isToken, newToken } from "../../shared/one-time-links.js";
 import { MAIL_SEND_TASK } from "../mail/index.js";
 import { type Invoice, documentLocale } from "../invoices/index.js";
@@ -341,9 +341,10 @@ export class QuotePayments {
             taskTitle: b.taskTitle,
             propertyAddress: b.propertyAddress,
             origin,
-            date: longDate(b.date),
+            date: b.date,
             time: b.time,
-            who: b.who ?? "One of our technicians",
+            who: b.who,
+            locale: b.clientLocale,
           }),
         );
       return booked.length;

@@ -1,10 +1,8 @@
 import { createRequire } from "node:module";
+import type { RenderLocale } from "../../i18n/locales.js";
 import { loadPdfLibraries } from "../reports/index.js";
-import { type ClientQuoteItem, formatCents } from "./quotes.constants.js";
-import { money, quoteRows } from "./quotes.mail.js";
-
-/** A quote's priority as the staff list spells it ("Immediate", "High"), never the raw value. */
-const priorityWord = (priority: string) => priority.charAt(0).toUpperCase() + priority.slice(1);
+import type { ClientQuoteItem } from "./quotes.constants.js";
+import { quoteRows, quoteWords } from "./quotes.mail.js";
 
 export interface QuoteReportDocument {
   propertyAddress: string;
@@ -17,7 +15,9 @@ export interface QuoteReportDocument {
   totals?: { subtotalCents: number; taxCents: number; totalCents: number } | null;
   link: string;
   /** "Haven Quote Report" for a property's report; "Haven Quote" for one quote just made. */
-  title?: string;
+  kind?: "report" | "one";
+  /** The customer's language (customers.locale); English unless given. */
+  locale?: RenderLocale;
 }
 
 // Inter, embedded: pdfkit's built-in Helvetica writes only WinAnsi, so a name like "Łucja O’Brien" came out garbled.
@@ -34,11 +34,14 @@ const GOLD = "#b08d3c";
  */
 export async function renderQuoteReportPdf(doc: QuoteReportDocument): Promise<Buffer> {
   const { PDFDocument } = await loadPdfLibraries();
+  const words = quoteWords(doc.locale);
+  const { t, money } = words;
+  const title = t(doc.kind === "one" ? "quote-mail.pdf.title.one" : "quote-mail.pdf.title.report");
   return new Promise((resolve, reject) => {
     const pdf = new PDFDocument({
       size: "LETTER",
       margin: 54,
-      info: { Title: doc.title ?? "Haven Quote Report", Author: "Haven" },
+      info: { Title: title, Author: "Haven" },
     });
     const chunks: Buffer[] = [];
     pdf.on("data", (c: Buffer) => chunks.push(c));
@@ -47,16 +50,10 @@ export async function renderQuoteReportPdf(doc: QuoteReportDocument): Promise<Bu
     pdf.registerFont("Inter", INTER);
     pdf.registerFont("Inter-Bold", INTER_BOLD);
 
-    pdf
-      .fillColor(GREEN)
-      .font("Inter-Bold")
-      .fontSize(22)
-      .text(doc.title ?? "Haven Quote Report");
+    pdf.fillColor(GREEN).font("Inter-Bold").fontSize(22).text(title);
     pdf.moveDown(0.3).font("Inter").fontSize(11).fillColor("#333333");
     pdf.text(doc.propertyAddress);
-    pdf.text(
-      `Prepared for ${doc.clientName} on ${new Date(doc.createdAt).toLocaleDateString("en-CA", { year: "numeric", month: "long", day: "numeric" })}`,
-    );
+    pdf.text(t("quote-mail.pdf.preparedFor", { name: doc.clientName, date: words.date(doc.createdAt) }));
     pdf.moveDown(1);
 
     const left = pdf.page.margins.left;
@@ -88,9 +85,9 @@ export async function renderQuoteReportPdf(doc: QuoteReportDocument): Promise<Bu
         .fillColor("#666666")
         .font("Inter")
         .fontSize(9)
-        .text(`Priority: ${priorityWord(item.priority)}`, left);
+        .text(t("quote-mail.pdf.priority", { priority: item.priority }), left);
       pdf.moveDown(0.3);
-      for (const [label, value] of quoteRows(item)) {
+      for (const [label, value] of quoteRows(item, words)) {
         if (pdf.y > pdf.page.height - 90) pdf.addPage();
         const y = pdf.y;
         pdf.fillColor(GREEN).font("Inter-Bold").fontSize(10).text(label, left, y, { width: 130 });
@@ -118,9 +115,13 @@ export async function renderQuoteReportPdf(doc: QuoteReportDocument): Promise<Bu
       .fillColor(GREEN)
       .font("Inter-Bold")
       .fontSize(14)
-      .text(totals ? "Total with tax" : "Total", left, totalY);
+      .text(t(totals ? "quotes.report.totalWithTax" : "quotes.total"), left, totalY);
     pdf.text(
-      totals ? money(totals.totalCents) : doc.totalCents === null ? "See items" : formatCents(doc.totalCents),
+      totals
+        ? money(totals.totalCents)
+        : doc.totalCents === null
+          ? t("quotes.report.seeItems")
+          : words.figure(doc.totalCents),
       left + width - 160,
       totalY,
       { width: 160, align: "right" },
@@ -131,16 +132,14 @@ export async function renderQuoteReportPdf(doc: QuoteReportDocument): Promise<Bu
         .fillColor("#333333")
         .font("Inter")
         .fontSize(10)
-        .text(`${money(totals.subtotalCents)} before tax + ${money(totals.taxCents)} tax`, left);
+        .text(t("quote-mail.pdf.split", { subtotal: money(totals.subtotalCents), tax: money(totals.taxCents) }), left);
     }
     pdf.x = left;
     pdf.moveDown(1.5);
-    pdf
-      .fillColor("#333333")
-      .font("Inter")
-      .fontSize(10)
-      .text("Accept or decline each item in one click on your quote page:", left);
-    pdf.fillColor(GREEN).text(doc.link, { link: doc.link, underline: true });
+    pdf.fillColor("#333333").font("Inter").fontSize(10).text(t("quote-mail.pdf.answer"), left);
+    const url = new URL(doc.link);
+    const link = words.page(url.origin, `${url.pathname}${url.search}`);
+    pdf.fillColor(GREEN).text(link, { link, underline: true });
     pdf.end();
   });
 }

@@ -22,6 +22,7 @@ import type { QuoteUpdate } from "./quotes.schemas.js";
 import type { AuditLog } from "../audit/index.js";
 import type { Notifications } from "../notifications/index.js";
 export { QUOTE_REPORT_MAIL_TASK };
+import type { Locale } from "../../i18n/index.js";
 import type { CustomersService } from "../customers/index.js";
 import type { MaintenanceService } from "../maintenance/index.js";
 
@@ -55,7 +56,7 @@ export interface QuotesDeps {
    * invoice and the e-mail with its pay link (QuotePayments.onAccepted). Null: nothing follows.
    */
   afterAccepted: ((maintenanceTaskId: number, tx: Tx) => Promise<unknown>) | null;
-  customers: Pick<CustomersService, "findPropertyFor">;
+  customers: Pick<CustomersService, "findPropertyFor" | "findCustomer">;
   transaction: TransactionRunner;
   /** The audit trail: staff moves, deletions and quote reports sent (docs/decisions.md#39). */
   audit: Pick<AuditLog, "record">;
@@ -337,7 +338,7 @@ export class QuotesService {
   }
 
   /** The quote report of a link for the job that e-mails it (no browser involved). */
-  quoteReportForMail(linkId: number): Promise<{ link: QuoteLinkRow; report: ClientQuoteReport }> {
+  quoteReportForMail(linkId: number): Promise<{ link: QuoteLinkRow; report: ClientQuoteReport; locale: Locale }> {
     return this.decisions.quoteReportForMail(linkId);
   }
 

@@ -28,12 +28,12 @@ export const quoteReportMailTask =
       link: string;
       ready?: { quoteRequestId: number; version: number };
     };
-    const { link, report } = await deps.quotes.quoteReportForMail(linkId);
+    const { link, report, locale } = await deps.quotes.quoteReportForMail(linkId);
     if (ready) {
       const item = await deps.quotes.quoteReadyForMail(ready.quoteRequestId, ready.version);
       if (!item) return;
       const pdf = await renderQuoteReportPdf({
-        title: "Haven Quote",
+        kind: "one",
         propertyAddress: report.property.address,
         clientName: report.property.clientName,
         createdAt: link.createdAt,
@@ -41,6 +41,7 @@ export const quoteReportMailTask =
         totalCents: item.quotedCents,
         totals: item.totals,
         link: url,
+        locale,
       });
       await deps.mail.send(
         quoteReadyEmail(
@@ -51,6 +52,7 @@ export const quoteReportMailTask =
             item,
             link: url,
             supportEmail: deps.settings.supportEmail,
+            locale,
           },
           pdf,
         ),
@@ -65,6 +67,7 @@ export const quoteReportMailTask =
       totalCents: report.totalCents,
       totals: report.totals,
       link: url,
+      locale,
     });
     await deps.mail.send(
       quoteReportEmail(
@@ -77,6 +80,7 @@ export const quoteReportMailTask =
           totals: report.totals,
           link: url,
           supportEmail: deps.settings.supportEmail,
+          locale,
         },
         pdf,
       ),
