@@ -4,6 +4,11 @@ import { ENDED_STATUSES, STATUS_LABELS, type Subscription } from "./subscription
 import type { SubscriptionsService } from "./subscriptions.service.js";
 import { staffFormatters } from "../../shared/staff-format.js";
 
+/** The subscription page's actions, each named in `?done=` once made. */
+export const ACTIONS = ["cancel", "resume", "change-plan", "service-request", "refund", "refund-pending"] as const;
+export type Action = (typeof ACTIONS)[number];
+export type Notice = { variant: "success" | "error" | "info"; title: string; description?: string };
+
 export const statusLabel = (status: string) => STATUS_LABELS[status as keyof typeof STATUS_LABELS] ?? status;
 
 const EVENT_LABELS: Record<string, string> = {
@@ -62,3 +67,54 @@ export async function propertySubscription(
   if (!found) return null;
   return { ...found, nextCharge: nextCharge(found.subscription), fmt: formatters(source.env.BUSINESS_TZ) };
 }
+
+/** What the page says once an action is made. */
+export const noticeFor = (
+  action: Action,
+  s: Subscription,
+  planName: (t: string | null) => string,
+  fmt: ReturnType<typeof formatters>,
+): Notice => {
+  switch (action) {
+    case "cancel":
+      return ENDED_STATUSES.includes(s.status)
+        ? {
+            variant: "success",
+            title: "Subscription canceled",
+            description: `It ended on ${fmt.day(s.canceledAt)}. Nothing more will be charged.`,
+          }
+        : {
+            variant: "success",
+            title: "Cancellation scheduled",
+            description: `It takes effect on ${fmt.day(s.cancelAt)}. Nothing is charged after that date.`,
+          };
+    case "resume":
+      return {
+        variant: "success",
+        title: "Cancellation undone",
+        description: `The ${planName(s.planType)} plan continues.`,
+      };
+    case "change-plan":
+      return s.scheduledPlanType
+        ? {
+            variant: "success",
+            title: "Plan change scheduled",
+            description: `${planName(s.scheduledPlanType)} applies on ${fmt.day(s.scheduledPlanAt)}, at the end of the period.`,
+          }
+        : {
+            variant: "success",
+            title: "Plan changed",
+            description: `Now on ${planName(s.planType)}, with a prorated charge for the rest of this period.`,
+          };
+    case "refund":
+      return { variant: "success", title: "Refund made", description: "The customer is e-mailed its credit note." };
+    case "refund-pending": // docs/decisions.md#52: sent to Stripe, not confirmed; a repeat does not refund twice.
+      return { variant: "info", title: "Refund sent, waiting for Stripe", description: "Checked again shortly." };
+    case "service-request":
+      return {
+        variant: "success",
+        title: "Service requested",
+        description: "It is on the maintenance calendar as a dated task.",
+      };
+  }
+};

@@ -13,13 +13,20 @@ import { staffActor } from "./subscriptions.routes.js";
 import {
   ENDED_STATUSES,
   SUBSCRIPTION_STATUSES,
-  type Subscription,
   cancelFormSchema,
   changePlanSchema,
   serviceRequestSchema,
 } from "./subscriptions.schemas.js";
 import type { SubscriptionsService } from "./subscriptions.service.js";
-import { formatters, nextCharge, statusLabel } from "./subscriptions-admin.format.js";
+import {
+  ACTIONS,
+  type Action,
+  type Notice,
+  formatters,
+  nextCharge,
+  noticeFor,
+  statusLabel,
+} from "./subscriptions-admin.format.js";
 import { refundFormSchema } from "../invoices/invoices.schemas.js";
 import type { InvoicesService } from "../invoices/index.js";
 import { clickKey, invoicesAdminPages } from "../invoices/index.js";
@@ -55,15 +62,11 @@ const pageQuery = z.object({
   page: z.coerce.number().int().min(1).max(100_000).catch(1).default(1),
 });
 
-const ACTIONS = ["cancel", "resume", "change-plan", "service-request", "refund", "refund-pending"] as const;
-type Action = (typeof ACTIONS)[number];
 const doneQuery = z.object({
   done: z.enum(ACTIONS).optional().catch(undefined),
   // A receipt resent without script (invoices-admin.routes.ts) comes back here.
   resent: z.coerce.number().int().min(1).optional().catch(undefined),
 });
-
-type Notice = { variant: "success" | "error" | "info"; title: string; description?: string };
 
 /**
  * /admin/subscriptions: the figures, filters, search and a paged list; htmx swaps only the
@@ -227,56 +230,6 @@ export function subscriptionsAdminPages({
       values: form.values ?? {},
       errors: form.errors ?? {},
     };
-  };
-
-  const noticeFor = (
-    action: Action,
-    s: Subscription,
-    planName: (t: string | null) => string,
-    fmt: ReturnType<typeof formatters>,
-  ): Notice => {
-    switch (action) {
-      case "cancel":
-        return ENDED_STATUSES.includes(s.status)
-          ? {
-              variant: "success",
-              title: "Subscription canceled",
-              description: `It ended on ${fmt.day(s.canceledAt)}. Nothing more will be charged.`,
-            }
-          : {
-              variant: "success",
-              title: "Cancellation scheduled",
-              description: `It takes effect on ${fmt.day(s.cancelAt)}. Nothing is charged after that date.`,
-            };
-      case "resume":
-        return {
-          variant: "success",
-          title: "Cancellation undone",
-          description: `The ${planName(s.planType)} plan continues.`,
-        };
-      case "change-plan":
-        return s.scheduledPlanType
-          ? {
-              variant: "success",
-              title: "Plan change scheduled",
-              description: `${planName(s.scheduledPlanType)} applies on ${fmt.day(s.scheduledPlanAt)}, at the end of the period.`,
-            }
-          : {
-              variant: "success",
-              title: "Plan changed",
-              description: `Now on ${planName(s.planType)}, with a prorated charge for the rest of this period.`,
-            };
-      case "refund":
-        return { variant: "success", title: "Refund made", description: "The customer is e-mailed its credit note." };
-      case "refund-pending": // docs/decisions.md#52: sent to Stripe, not confirmed; a repeat does not refund twice.
-        return { variant: "info", title: "Refund sent, waiting for Stripe", description: "Checked again shortly." };
-      case "service-request":
-        return {
-          variant: "success",
-          title: "Service requested",
-          description: "It is on the maintenance calendar as a dated task.",
-        };
-    }
   };
 
   const render = async (
