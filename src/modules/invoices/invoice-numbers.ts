@@ -71,3 +71,40 @@ export async function numberInOrder(issued: Date[], tx: Tx, timeZone: string, no
   }
   return out;
 }
+
+/**
+ * Numbers taken ahead, in one counter update, for the invoices a transaction is about to store (a demo renewal
+ * batch, docs/decisions.md#33): by provider invoice id. The writes take them (takeReserved); one left over at the
+ * end would be a gap, so the caller checks reservedLeft and rolls back rather than commit it.
+ */
+const reservations = new WeakMap<Tx, Map<string, IssuedNumber>>();
+
+export async function reserveInOrder(
+  invoices: { providerInvoiceId: string; issuedAt: Date }[],
+  tx: Tx,
+  timeZone: string,
+  now: Date,
+): Promise<void> {
+  const numbers = await numberInOrder(
+    invoices.map((i) => i.issuedAt),
+    tx,
+    timeZone,
+    now,
+  );
+  const held = reservations.get(tx) ?? new Map<string, IssuedNumber>();
+  invoices.forEach((i, k) => {
+    held.set(i.providerInvoiceId, numbers[k]!);
+  });
+  reservations.set(tx, held);
+}
+
+/** The number reserved in this transaction for an invoice, taken once. */
+export function takeReserved(tx: Tx, providerInvoiceId: string): IssuedNumber | undefined {
+  const held = reservations.get(tx);
+  const number = held?.get(providerInvoiceId);
+  if (number) held!.delete(providerInvoiceId);
+  return number;
+}
+
+/** How many reserved numbers no invoice took: anything but 0 would leave a gap. */
+export const reservedLeft = (tx: Tx): number => reservations.get(tx)?.size ?? 0;

@@ -6,7 +6,15 @@ import type { Tx } from "../../db/transaction.js";
 import { todayIn } from "../../shared/business-time.js";
 import { type Province, type TaxLine, isProvince, provinceOfPostalCode, taxFor } from "../tax/index.js";
 import { type InvoiceFigures, differingFigures, providerFigures, storedFigures } from "./invoice-figures.js";
-import { type IssuedNumber, numberColumns, numberInOrder, takeFromCounter } from "./invoice-numbers.js";
+import {
+  type IssuedNumber,
+  numberColumns,
+  numberInOrder,
+  reserveInOrder,
+  reservedLeft,
+  takeFromCounter,
+  takeReserved,
+} from "./invoice-numbers.js";
 import { type Row, cents, formatInvoiceNumber, toInvoice } from "./invoice-rows.js";
 import type { Invoice, ProviderInvoiceState } from "./invoices.constants.js";
 
@@ -81,6 +89,19 @@ export class InvoicesRepository {
    */
   numberIssued(issued: Date[], tx: Tx, now: Date = new Date()): Promise<IssuedNumber[]> {
     return numberInOrder(issued, tx, this.settings.timeZone, now);
+  }
+
+  /**
+   * Numbers for invoices this transaction is about to store, taken now in one counter update and in order of issue
+   * (a demo renewal batch); upsertInvoice and insertRenewals take them by provider id (invoice-numbers.ts).
+   */
+  reserveNumbers(invoices: { providerInvoiceId: string; issuedAt: Date }[], tx: Tx, now: Date = new Date()) {
+    return reserveInOrder(invoices, tx, this.settings.timeZone, now);
+  }
+
+  /** Reserved numbers no invoice took (the caller rolls back rather than leave a gap). */
+  reservedLeft(tx: Tx): number {
+    return reservedLeft(tx);
   }
 
   private defaultProvince(): Province {
@@ -182,7 +203,9 @@ export class InvoicesRepository {
       ...(invoice.hostedInvoiceUrl !== undefined ? { hosted_invoice_url: invoice.hostedInvoiceUrl } : {}),
     };
     const number = async (current: unknown) =>
-      current || !NUMBERED.includes(invoice.status) ? {} : numberColumns((await this.numberIssued([issuedAt], tx))[0]!);
+      current || !NUMBERED.includes(invoice.status)
+        ? {}
+        : numberColumns(takeReserved(tx, invoice.providerInvoiceId) ?? (await this.numberIssued([issuedAt], tx))[0]!);
     if (existing) {
       // A paid invoice stays paid, whatever order the events come in.
       if (existing.status === "paid")
@@ -241,12 +264,19 @@ export class InvoicesRepository {
     const taxed = todo.map((r) =>
       taxFor(r.subtotalCents, provinces.get(r.subscriptionId)!, todayIn(this.settings.timeZone, r.periodStart)),
     );
-    // A renewal is issued as its period starts (docs/decisions.md#54).
-    const issued = await this.numberIssued(
-      todo.map((r) => r.periodStart),
-      tx,
-    );
-    const numbers = issued.map((n) => n.number);
+    // A renewal is issued as its period starts (docs/decisions.md#54); numbers reserved for the batch are used first.
+    const issued = todo.map((r) => takeReserved(tx, r.providerInvoiceId));
+    const unnumbered = todo.map((_, i) => i).filter((i) => !issued[i]);
+    if (unnumbered.length) {
+      const taken = await this.numberIssued(
+        unnumbered.map((i) => todo[i]!.periodStart),
+        tx,
+      );
+      unnumbered.forEach((i, k) => {
+        issued[i] = taken[k]!;
+      });
+    }
+    const numbers = issued.map((n) => n!.number);
     const inserted = await tx.raw(
       `insert into invoices (subscription_id, provider, provider_invoice_id, number, issued_at, recorded_late_at, amount_cents, subtotal_cents, tax_cents, tax_lines, tax_province, currency, period_start, period_end, status, billing_reason, paid_at, attempt_count)
        select v.sid, 'demo', v.pid, v.num, v.ps, nullif(v.late, '')::timestamptz, v.total, v.subtotal, v.tax, v.lines, v.province, 'cad', v.ps, v.pe, 'paid', 'subscription_cycle', v.ps, 1
@@ -259,7 +289,7 @@ export class InvoicesRepository {
         todo.map((r) => r.providerInvoiceId),
         numbers,
         // Recorded late ('' when in order): an array binding takes no nulls here.
-        issued.map((n) => n.recordedLateAt?.toISOString() ?? ""),
+        issued.map((n) => n!.recordedLateAt?.toISOString() ?? ""),
         taxed.map((t) => t.totalCents),
         taxed.map((t) => t.subtotalCents),
         taxed.map((t) => t.taxCents),

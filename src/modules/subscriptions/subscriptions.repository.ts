@@ -389,15 +389,16 @@ export class SubscriptionsRepository {
     return Number(result.rows[0]?.total ?? 0);
   }
 
-  /** Demo subscriptions whose current period ended by `asOf`, in id order after `afterId` (keyset batches). */
-  async dueDemoIds(asOf: Date, afterId: number, limit: number): Promise<number[]> {
+  /**
+   * Demo subscriptions whose current period ended by `asOf`, in order of the period that ends (the renewal's issue,
+   * renewals.ts), then of id.
+   */
+  async dueDemoIds(asOf: Date): Promise<number[]> {
     const rows = await this.db("subscriptions")
       .where({ provider: "demo" })
       .whereIn("status", ["active", "past_due", "trialing"])
       .where("current_period_end", "<=", asOf)
-      .where("id", ">", afterId)
-      .orderBy("id")
-      .limit(limit)
+      .orderBy(["current_period_end", "id"])
       .select("id");
     return rows.map((r) => r.id as number);
   }

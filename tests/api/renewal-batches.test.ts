@@ -1,0 +1,110 @@
+// The demo renewal run in batches (src/modules/subscriptions/renewals.ts, docs/decisions.md#33, #54): each batch takes
+// its invoice numbers in one counter update after the batches before it, so the numbers follow the order of issue
+// across the whole run; a batch that fails midway (here a row whose invoice Postgres refuses) rolls back whole:
+// no number is lost, no period is billed twice, and the next run bills what is left.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type TestContext, createTestContext } from "../support/context.js";
+
+const TZ = "America/Toronto";
+/** Two batches, the second of 50 (renewals.ts bills a thousand subscriptions a transaction). */
+const SUBSCRIPTIONS = 1050;
+/** Subscriptions whose cancellation takes effect (g % 200 = 1): they end, billed nothing. */
+const ENDING = Math.ceil(SUBSCRIPTIONS / 200);
+const AS_OF = new Date("2026-03-20T16:00:00Z");
+
+describe("demo renewal batches", () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext({ BUSINESS_TZ: TZ });
+    await ctx.container.plans.seed();
+    // Anchors over ten days, numbered against the days (the highest ids renew first): id order is not issue order.
+    // 1% with a card that fails renewals, 0.5% with a cancellation taking effect.
+    await ctx.db.raw(
+      `insert into subscriptions (plan_type, provider, provider_subscription_id, checkout_ref, status, monthly_amount_cents,
+                                  payer_email, payer_name, started_at, billing_anchor, current_period_start, current_period_end,
+                                  minimum_term_ends_at, cancel_at, card_last4, card_fails_renewals)
+       select 'basic', 'demo', 'demo_sub_batch_' || g, 'batch_checkout_' || g, 'active', 14900,
+              'batch' || g || '@example.com', 'Batch ' || g, a.anchor + time '10:00' at time zone :tz, a.anchor,
+              a.anchor at time zone :tz, (a.anchor + interval '1 month') at time zone :tz,
+              (a.anchor + interval '3 months') at time zone :tz,
+              case when g % 200 = 1 then (a.anchor + interval '1 month') at time zone :tz end,
+              case when g % 100 = 3 then '0341' else '4242' end, g % 100 = 3
+         from generate_series(1, :n::int) g,
+              lateral (select date '2026-02-10' - (g * 10 / :n::int) as anchor) a`,
+      { tz: TZ, n: SUBSCRIPTIONS },
+    );
+  });
+  afterAll(() => ctx.close());
+
+  const numbered = async () =>
+    (
+      await ctx.db.raw(
+        `select count(*)::int as n, count(distinct number)::int as distinct_numbers,
+                max(substring(number from '[0-9]+$')::int) as highest, count(recorded_late_at)::int as late,
+                (select last_number from invoice_number_counters where year = 2026) as counter
+           from invoices where number like '%2026%'`,
+      )
+    ).rows[0];
+
+  it("a batch that fails midway leaves no gap and no double invoice; the next run bills the rest once, in order of issue", async () => {
+    // The last subscription to renew (latest anchor, so in the second batch) has a failing card: its open invoice is
+    // stored after the batch's paid ones are inserted, and Postgres refuses it.
+    const target = (
+      await ctx.db.raw(
+        "select id from subscriptions where card_fails_renewals order by billing_anchor desc, id desc limit 1",
+      )
+    ).rows[0].id as number;
+    await ctx.db.raw(
+      `create function refuse_one_renewal() returns trigger language plpgsql as $$
+       begin
+         if new.subscription_id = ${Number(target)} and new.billing_reason = 'subscription_cycle' then
+           raise exception 'refused for the test';
+         end if;
+         return new;
+       end $$`,
+    );
+    await ctx.db.raw(
+      "create trigger refuse_one_renewal before insert on invoices for each row execute function refuse_one_renewal()",
+    );
+    await expect(ctx.container.subscriptions.renewDue(AS_OF)).rejects.toThrow(/refused for the test/);
+
+    // The first batch committed, the second rolled back whole: every number taken is on an invoice, no gap.
+    const afterFailure = await numbered();
+    expect(afterFailure.n).toBeGreaterThan(900);
+    expect(afterFailure.n).toBeLessThan(1000);
+    expect(afterFailure.distinct_numbers).toBe(afterFailure.n);
+    expect(afterFailure.highest).toBe(afterFailure.n);
+    expect(Number(afterFailure.counter)).toBe(afterFailure.n);
+    const stillDue = await ctx
+      .db("subscriptions")
+      .where("current_period_end", "<=", AS_OF)
+      .whereIn("status", ["active", "past_due"])
+      .count({ n: "*" });
+    expect(Number(stillDue[0]!.n)).toBe(SUBSCRIPTIONS - 1000);
+
+    await ctx.db.raw("drop trigger refuse_one_renewal on invoices");
+    await ctx.db.raw("drop function refuse_one_renewal()");
+    const rest = await ctx.container.subscriptions.renewDue(AS_OF);
+    expect(rest.billed).toBe(SUBSCRIPTIONS - ENDING - afterFailure.n);
+
+    const all = await numbered();
+    // One invoice each but for the subscriptions canceled at their period's end.
+    expect(all.n).toBe(SUBSCRIPTIONS - ENDING);
+    expect(all.distinct_numbers).toBe(all.n);
+    expect(all.highest).toBe(all.n);
+    expect(Number(all.counter)).toBe(all.n);
+    const twice = await ctx.db.raw(
+      "select count(*)::int as n from (select 1 from invoices group by subscription_id, period_start having count(*) > 1) d",
+    );
+    expect(twice.rows[0].n).toBe(0);
+    // In order of issue: a later number is never issued on an earlier day, so none is marked recorded late.
+    expect(all.late).toBe(0);
+    const outOfOrder = await ctx.db.raw(
+      `select count(*)::int as n from (
+         select issued_at < lag(issued_at) over (order by substring(number from '[0-9]+$')::int) as back
+           from invoices where number is not null) d where back`,
+    );
+    expect(outOfOrder.rows[0].n).toBe(0);
+    expect(await ctx.container.subscriptions.renewDue(AS_OF)).toMatchObject({ billed: 0 });
+  });
+});
