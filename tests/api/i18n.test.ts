@@ -142,6 +142,8 @@ const PSEUDO_PAGES = [
   "/schedule-inspection?plan=standard",
   "/book-inspection",
   "/booking-confirmation",
+  // Onboarding's page around its wizard (the wizard's own words: tests/api/my-home-pages-fr.test.ts).
+  "/onboarding",
 ];
 
 describe("pseudo locale: nothing left in English by accident", () => {

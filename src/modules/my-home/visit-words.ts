@@ -31,19 +31,25 @@ export function visitWords(res: Response) {
   const t = res.locals.t as Translator;
   const intl = res.locals.intl as Formatters;
   const french = t.locale === "fr-CA";
+  /** '9:30 AM' / '9 h 30' through the formatters (a formatted value, like a date); other text as it is. */
+  const clock = (text: string) => {
+    const m = /^(\d{1,2}):(\d{2}) ?(AM|PM)$/.exec(text.trim());
+    if (!m) return text;
+    const hour = (Number(m[1]) % 12) + (m[3] === "PM" ? 12 : 0);
+    const at = new Date(Date.UTC(2000, 0, 1, hour, Number(m[2])));
+    return intl.dateTime(at, { hour: "numeric", minute: "2-digit", timeZone: "UTC" });
+  };
   /** A booking's slot: 'Morning (8:00 AM - 12:00 PM)' / 'Matin (de 8 h à 12 h)'; '9:30 AM' / '9 h 30'. */
   const slot = (value: string) =>
     value in DAY_PARTS
       ? t("booking.book.partTime", { part: t(`booking.book.part.${value}`), range: t(`booking.book.range.${value}`) })
-      : french
-        ? (frenchClock(value) ?? value)
-        : value;
-  /** An item's time as the service labels it: a slot, a clock time, or a window '8 AM–5 PM'. */
+      : clock(value);
+  /** An item's time as the service labels it: a slot, a clock time, or a window '8 AM–5 PM' / 'de 8 h à 17 h'. */
   const time = (item: Pick<VisitItem, "time" | "timeSlot">) => {
     if (item.timeSlot) return slot(item.timeSlot);
-    if (!french) return item.time;
     const [from, to] = item.time.split("–");
-    if (!to) return frenchClock(item.time) ?? item.time;
+    if (!to) return clock(item.time);
+    if (!french) return t("my-home-visits.window", { start: from!, end: to });
     const end = /(AM|PM)$/.exec(to.trim())?.[1];
     const start = frenchClock(from!, end);
     const finish = frenchClock(to);
@@ -57,6 +63,10 @@ export function visitWords(res: Response) {
     month: (month: string) => intl.dateTime(`${month}-01`, { month: "long", year: "numeric" }),
     slot,
     time,
-    title: (item: Pick<VisitItem, "service" | "title">) => serviceTitle(t, item.service, item.title),
+    /** A visit's title: a booking's "Home inspection" and a plan service's in the catalogue's words; others stay. */
+    title: (item: Pick<VisitItem, "service" | "title"> & { kind?: VisitItem["kind"] }) =>
+      item.kind === "inspection" && item.title === "Home inspection"
+        ? t("my-home-visits.homeInspection")
+        : serviceTitle(t, item.service, item.title),
   };
 }

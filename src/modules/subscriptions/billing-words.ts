@@ -26,7 +26,10 @@ export function billingWords(res: Response, timeZone: string) {
     amount: (dollars: number) =>
       french ? t("mail.billing.money", { amount: intl.money(dollars) }) : billingAmount(dollars),
     /** 'April 30, 2026' / '30 avril 2026' */
-    date: (iso: string) => billingDate(iso, timeZone, t.locale),
+    date: (iso: string) =>
+      french
+        ? billingDate(iso, timeZone, t.locale)
+        : intl.dateTime(new Date(iso), { timeZone, year: "numeric", month: "long", day: "numeric" }),
     /** A charge the service worded in English, said again in French. */
     charge: (words: string) =>
       french
