@@ -268,3 +268,21 @@ describe("the onboarding wizard", () => {
     await page.context().close();
   });
 });
+
+// In French at /fr (docs/decisions.md#70): one page visit, its first step and axe under lang="fr-CA".
+describe("the onboarding wizard in French", () => {
+  it("speaks French at /fr/onboarding: its start, its first step and its checks", async () => {
+    const page = await site.newPage(PHONE);
+    await page.goto(`${site.baseUrl}/fr/onboarding`);
+    await waitForIslands(page);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe("fr-CA");
+    await page.getByRole("button", { name: "C'est parti" }).click({ timeout: 4000 });
+    await page.getByText("Étape 1 sur 5").waitFor();
+    await page.getByRole("heading", { name: "Renseignements personnels" }).waitFor();
+    await page.getByLabel("Courriel").fill("camille@");
+    await page.getByText("Entrez une adresse courriel valide").waitFor();
+    expect(await page.getByRole("button", { name: "Suivant" }).isDisabled()).toBe(true);
+    await expectAccessible(page);
+    await page.context().close();
+  });
+});

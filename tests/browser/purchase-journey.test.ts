@@ -3,7 +3,14 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatters } from "../../src/i18n/index.js";
-import { DESKTOP, PHONE, expectAccessible, screenshotBothWidths, waitForIslands } from "../support/browser.js";
+import {
+  DESKTOP,
+  PHONE,
+  expectAccessible,
+  screenshotBothWidths,
+  waitForCarousel,
+  waitForIslands,
+} from "../support/browser.js";
 import { type PurchaseSites, choosePlan, fillIntake, openPurchaseSites, toastText } from "../support/purchase.js";
 
 let sites: PurchaseSites;
@@ -351,10 +358,20 @@ describe("purchase journey in demo mode", () => {
 const plain = (text: string) => text.replace(/\s+/g, " ").trim();
 
 describe("purchase journey in French (docs/decisions.md#65)", () => {
-  it("/fr/checkout → /fr/payment-success → /fr/property-intake → /fr/schedule-inspection → /fr/booking-confirmation, all in French; the customer is stored in fr-CA", async () => {
+  it("/fr/pricing → /fr/checkout → /fr/payment-success → /fr/property-intake → /fr/schedule-inspection → /fr/booking-confirmation, all in French; the customer is stored in fr-CA", async () => {
     const page = await sites.newPage(PHONE);
     const base = sites.demo.baseUrl;
     const lang = () => page.evaluate(() => document.documentElement.lang);
+    // The plan is chosen on the French pricing page, on a phone (its carousel): its checkout opens in French.
+    await page.goto(`${base}/fr/pricing`);
+    expect(await lang()).toBe("fr-CA");
+    await page.locator("[data-carousel-ready]").waitFor({ state: "attached" });
+    await page.getByRole("button", { name: "Afficher le forfait Standard" }).click();
+    await waitForCarousel(page);
+    await page.getByRole("button", { name: "Choisir Standard" }).click();
+    await page.waitForURL(new RegExp(`^${base}/fr/demo-checkout/demo_cs_[a-f0-9]{24}$`));
+    expect(await lang()).toBe("fr-CA");
+    // The embedded payment form, at its French address.
     await page.goto(`${base}/fr/checkout?plan=standard`);
     await waitForIslands(page);
     expect(await lang()).toBe("fr-CA");

@@ -18,6 +18,7 @@ import { taxLineParts } from "./checkout.constants.js";
 import { TooManyCheckoutsError } from "./payments.ports.js";
 import type { PaymentsService } from "./payments.service.js";
 import { createRouter } from "../../http/router.js";
+import { apiLocale } from "../../i18n/api-locale.js";
 
 export interface CheckoutRoutesDeps {
   payments: PaymentsService;
@@ -58,7 +59,10 @@ export function checkoutApi({ payments, publicOrigin }: Pick<CheckoutRoutesDeps,
 
   router.post("/create-checkout-session", async (req, res) => {
     const { planType, postalCode } = body(req, checkoutSessionSchema);
-    res.json(await payments.createCheckoutSession(planType, publicOrigin, postalCode));
+    // The pricing page names its language (src/i18n/api-locale.ts): the session's pages open in it, as the form post's do.
+    const locale = apiLocale(req);
+    const { url } = await payments.createCheckoutSession(planType, publicOrigin, postalCode, undefined, locale);
+    res.json({ url: url.startsWith("/") ? localePath(url, locale) : url });
   });
 
   // What a pay button will charge for this plan and home: subtotal, each tax, total (docs/decisions.md#32). It
