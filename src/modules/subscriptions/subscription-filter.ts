@@ -31,6 +31,16 @@ export function whereSubscriptionFilter(
         .orWhereRaw("lower(coalesce(c.email, s.payer_email, '')) like ?", [pattern])
         .orWhereRaw("lower(coalesce(c.name, s.payer_name, '')) like ?", [pattern]),
     );
+    // The same match read from trigram indexes (migration 20261214000100): every subscription it can match, each
+    // lookup on its own index; the exact test above then runs on those rows alone.
+    query.whereRaw(
+      `s.id in (select ms.id from subscriptions ms join properties mp on mp.id = ms.property_id where mp.search_text like ?
+                union select ms.id from subscriptions ms join customers mc on mc.id = ms.customer_id
+                       where lower(mc.email || ' ' || mc.name) like ?
+                union select ms.id from subscriptions ms where ms.customer_id is null
+                       and lower(coalesce(ms.payer_email, '') || ' ' || coalesce(ms.payer_name, '')) like ?)`,
+      [...bindings, pattern, pattern],
+    );
   }
   return query;
 }
