@@ -1,5 +1,5 @@
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
-import { ConflictError, NotFoundError, ValidationError } from "../../http/errors.js";
+import { NotFoundError, ValidationError } from "../../http/errors.js";
 import {
   bookingDates,
   earliestInspectionDate,
@@ -15,6 +15,7 @@ import { WizardRecords, splitAddress } from "./wizard-records.js";
 import type { BookingChangeInput } from "./booking-changes.schemas.js";
 import { BookingMail } from "./booking-mail.js";
 import { BookingPlacement } from "./booking-placement.js";
+import { StaffBookingChanges, type StaffChangeOptions } from "./booking-staff-changes.js";
 import { type WizardPrefill, accessCodeLabel } from "./bookings.constants.js";
 import type { BookingsFilter } from "./bookings-desk.schemas.js";
 import type { BookingsRepository, NewBooking } from "./bookings.repository.js";
@@ -49,6 +50,7 @@ export class BookingsService {
   private readonly placement: BookingPlacement;
   private readonly emails: BookingMail;
   private readonly records: WizardRecords;
+  private readonly staffChanges: StaffBookingChanges;
 
   constructor(
     private readonly bookings: BookingsRepository,
@@ -66,6 +68,8 @@ export class BookingsService {
     this.placement = new BookingPlacement({ bookings, inspectors: deps.inspectors, settings: deps.settings });
     this.emails = new BookingMail({ mail: deps.mail, bookings, settings: deps.settings });
     this.records = new WizardRecords({ customers: deps.customers });
+    const { transaction, audit, notifications, placement, emails } = this;
+    this.staffChanges = new StaffBookingChanges({ bookings, transaction, audit, notifications, placement, emails });
   }
 
   /** The dates the server accepts right now, in the business zone. */
@@ -331,7 +335,7 @@ export class BookingsService {
     return this.inspectors.options();
   }
 
-  // --- Staff changes from the maintenance calendar ---
+  // --- Staff changes from the maintenance calendar (booking-staff-changes.ts) ---
 
   /**
    * Staff move a scheduled booking to another date (and slot), under the wizard's date rule (checked by the
@@ -339,63 +343,7 @@ export class BookingsService {
    * mails the client the confirmation of the new date, in the same transaction; the reminder follows the
    * new date (maintenance_reminders is keyed by date).
    */
-  async changeByStaff(
-    id: number,
-    input: BookingChangeInput,
-    options: { check?: (current: Booking) => void; note?: (current: Booking) => string } = {},
-  ): Promise<Booking> {
-    return this.transaction(async (tx) => {
-      const current = await this.bookings.findForUpdate(id, tx);
-      if (!current) throw new NotFoundError("Booking not found");
-      if (current.status !== "scheduled")
-        throw new ConflictError(
-          `This booking is ${current.status}: only a scheduled booking can be ${input.status ? "cancelled" : "rescheduled"}`,
-        );
-      // My Home: the portal checks its own rules on the locked row and notes the change for staff.
-      options.check?.(current);
-      const note = options.note?.(current);
-      // A change made from My Home (options.check) is the homeowner's, not staff's: it leaves no audit event.
-      const audit = (action: string, after: Booking) =>
-        options.check
-          ? Promise.resolve()
-          : this.audit.record(tx, { action, recordType: "booking", recordId: id, before: current, after });
-      // ...but the office hears of it (the bell), in the same transaction.
-      const homeowner = (kind: "booking-cancelled" | "booking-rescheduled", text: string) =>
-        options.check
-          ? this.notifications?.raise(tx, {
-              kind,
-              recordType: "booking",
-              recordId: id,
-              link: `/admin/properties/${current.propertyId}`,
-              text: `${current.clientName} ${text} (${current.address})`,
-            })
-          : undefined;
-      if (input.status === "cancelled") {
-        const cancelled = await this.bookings.change(id, { status: "cancelled", note }, tx);
-        await audit("booking.cancel", cancelled);
-        await homeowner("booking-cancelled", `cancelled the inspection of ${current.scheduledDate}`);
-        return cancelled;
-      }
-      const date = input.scheduledDate ?? current.scheduledDate;
-      const slot = input.timeSlot ?? current.timeSlot;
-      const change = { scheduledDate: input.scheduledDate, timeSlot: input.timeSlot, note };
-      const moved =
-        input.inspectorId !== undefined
-          ? await this.placement.reassign(tx, current, input.inspectorId, date, slot, change)
-          : await this.placement.place(
-              tx,
-              { date, slot, propertyId: current.propertyId, bookingId: id, keep: current.inspectorId },
-              (placement, trx) => this.bookings.change(id, { ...change, ...placement }, trx),
-              "No inspector is free at that time",
-            );
-      if (moved.scheduledDate !== current.scheduledDate || moved.timeSlot !== current.timeSlot)
-        await this.emails.rescheduled(tx, current, moved);
-      await audit(input.inspectorId !== undefined ? "booking.reassign" : "booking.move", moved);
-      await homeowner(
-        "booking-rescheduled",
-        `moved the inspection of ${current.scheduledDate} to ${moved.scheduledDate}, ${moved.timeSlot}`,
-      );
-      return moved;
-    });
+  changeByStaff(id: number, input: BookingChangeInput, options: StaffChangeOptions = {}): Promise<Booking> {
+    return this.staffChanges.change(id, input, options);
   }
 }
