@@ -1,12 +1,7 @@
 // Constants and shapes of onboarding without zod, so the island stays small. onboarding.schemas.ts re-exports them.
 
 export const ONBOARDING_ACCESS_METHODS = ["owner-present", "key-code", "lockbox", "property-manager"] as const;
-export const ONBOARDING_ACCESS_LABELS: Record<string, string> = {
-  "owner-present": "Owner will be present",
-  "key-code": "Key code / keypad entry",
-  lockbox: "Lockbox",
-  "property-manager": "Property manager will provide access",
-};
+// Their words are the catalogue's onboarding.access.<method> (docs/decisions.md#64).
 /** The access code field shows only for these (customer-side §3). */
 export const NEEDS_ACCESS_CODE: readonly string[] = ["key-code", "lockbox"];
 
