@@ -6,27 +6,20 @@ import type { RenderLocale } from "../../src/i18n/locales.js";
 import { bookingConfirmationEmail, bookingRescheduledEmail } from "../../src/modules/mail/index.js";
 import type { MailMessage } from "../../src/modules/mail/mail.schemas.js";
 import { accessMethodText, mailText, slotText } from "../../src/modules/mail/mail-text.js";
-import {
-  type BillingMailData,
-  type BillingMailKind,
-  billingMail,
-} from "../../src/modules/subscriptions/subscriptions.mail.js";
-import {
-  quoteAcceptedEmail,
-  quoteBookedEmail,
-  quoteReceiptEmail,
-} from "../../src/modules/quotes/quote-payments.mail.js";
-import { quoteReadyEmail, quoteReportEmail } from "../../src/modules/quotes/quotes.mail.js";
-import type { ClientQuoteItem } from "../../src/modules/quotes/quotes.constants.js";
 import { reminderEmail } from "../../src/modules/maintenance/reminder-email.js";
 import { signInEmail } from "../../src/modules/my-home/home-mail.js";
 import { reportSharedEmail } from "../../src/modules/sharing/sharing.mail.js";
 import { expectAllMarked } from "../support/pseudo-documents.js";
 
-const contact = { supportEmail: "support@havenhomehealth.ca", supportPhone: "(613) 555-0142" };
-const person = { to: "camille@example.com", name: "Camille Tremblay" };
-const location = "12 rue Laurier, Gatineau, QC J8X 3V7";
-const publicUrl = "https://haven.example.com";
+import {
+  billingMails,
+  contact,
+  location,
+  person,
+  publicUrl,
+  quoteMails,
+  visitMails,
+} from "../support/customer-mails.js";
 
 type Mails = Record<string, MailMessage> & Record<"confirmation" | "rescheduled" | "signIn" | "shared", MailMessage>;
 
@@ -98,135 +91,8 @@ function mails(locale: RenderLocale): Mails {
     }),
     ...billingMails(locale),
     ...quoteMails(locale),
+    ...visitMails(locale),
   };
-}
-
-/** An accepted quote of a Gatineau home (GST and QST) and its receipt. */
-function quoteMails(locale: RenderLocale): Record<string, MailMessage> {
-  const common = {
-    to: person.to,
-    clientName: person.name,
-    taskTitle: "Replace the water heater",
-    propertyAddress: location,
-    figures: {
-      number: "HAV-2026-000051",
-      subtotalCents: 65000,
-      taxLines: [
-        { kind: "GST" as const, label: "GST 5%", percent: 5, amountCents: 3250 },
-        { kind: "QST" as const, label: "QST 9.975%", percent: 9.975, amountCents: 6484 },
-      ],
-      totalCents: 74734,
-    },
-    origin: publicUrl,
-    locale,
-  };
-  const item: ClientQuoteItem = {
-    id: 4,
-    taskTitle: common.taskTitle,
-    taskDescription: null,
-    priority: "high",
-    quotedAmount: "$650",
-    quotedCents: 65000,
-    status: "quoted",
-    scope: "Remove the old tank, install a 40-gallon one",
-    validUntil: "2027-01-01",
-    expired: false,
-    totals: { ...common.figures, taxCents: 9734 },
-    afterYes:
-      "When you accept, our office books the work with you within 2 business days; Sam Roy comes at the time you agree.",
-  };
-  const sent = {
-    to: person.to,
-    clientName: person.name,
-    propertyAddress: location,
-    supportEmail: "support@havenhomehealth.ca",
-  };
-  const pdf = Buffer.from("%PDF");
-  return {
-    "quote report": quoteReportEmail(
-      {
-        ...sent,
-        items: [item],
-        totalCents: 65000,
-        totals: { subtotalCents: 65000, taxCents: 9734, totalCents: 74734 },
-        link: `${publicUrl}/quote-report/tok7`,
-        locale,
-      },
-      pdf,
-    ),
-    "quote ready": quoteReadyEmail({ ...sent, item, link: `${publicUrl}/quote-report/tok8`, locale }, pdf),
-    "quote booked": quoteBookedEmail({
-      to: person.to,
-      clientName: person.name,
-      taskTitle: common.taskTitle,
-      propertyAddress: location,
-      origin: publicUrl,
-      date: "2026-12-01",
-      time: "14:30",
-      who: null,
-      locale,
-    }),
-    "quote accepted": quoteAcceptedEmail({ ...common, payLink: `${publicUrl}/quote-pay/tok9`, bookWithinDays: 2 }),
-    "quote receipt": quoteReceiptEmail({
-      ...common,
-      paidOn: "mardi 1er décembre 2026",
-      registration: "123456789 RT0001",
-      legalName: "Haven Home Health Inc.",
-      pdfLink: `${publicUrl}/my-home/quotes/4/invoice.pdf`,
-    }),
-  };
-}
-
-const BILLING_KINDS: BillingMailKind[] = [
-  "receipt",
-  "refund",
-  "payment_failed",
-  "payment_action_required",
-  "card_update",
-  "cancel_scheduled",
-  "cancel_undone",
-  "canceled",
-  "plan_changed",
-];
-
-/** Every billing e-mail of a Gatineau customer's plan, with a Quebec invoice (GST and QST). */
-function billingMails(locale: RenderLocale): Record<string, MailMessage> {
-  const data: BillingMailData = {
-    to: person.to,
-    name: person.name,
-    planName: "Standard",
-    amount: 370,
-    periodStart: "2026-12-01T05:00:00.000Z",
-    periodEnd: "2027-01-01T05:00:00.000Z",
-    minimumTermEndsAt: "2027-04-30T04:00:00.000Z",
-    cancelAt: "2027-04-30T04:00:00.000Z",
-    effectiveAt: "2026-12-15T05:00:00.000Z",
-    fromPlanName: "Essential",
-    toPlanName: "Standard",
-    endsAt: "2026-12-20T05:00:00.000Z",
-    cardLast4: "4242",
-    hostedInvoiceUrl: "https://invoice.stripe.com/i/abc",
-    invoice: {
-      id: 7,
-      number: "HAV-2026-000042",
-      subtotalCents: 37000,
-      taxLines: [
-        { label: "GST 5%", amountCents: 1850 },
-        { label: "QST 9.975%", amountCents: 3691 },
-      ],
-      totalCents: 42541,
-      taxProvince: "QC",
-    },
-    pdfLink: `${publicUrl}/my-home/plan/invoices/7/pdf`,
-    registrationNumber: "123456789 RT0001",
-    qstNumber: "1234567890 TQ0001",
-    refund: { amountCents: 10000, taxLines: [{ label: "QST 9.975%", amountCents: 868 }], number: "HAV-CN-2026-000003" },
-    link: `${publicUrl}/billing/7.1790000000.abc`,
-    ...contact,
-    timeZone: "America/Toronto",
-    locale,
-  };
-  return Object.fromEntries(BILLING_KINDS.map((kind) => [`billing ${kind}`, billingMail(kind, data)]));
 }
 
 const icsOf = (mail: MailMessage) => String(mail.attachments?.[0]?.content ?? "").replace(/\r?\n[ \t]/g, "");
@@ -346,6 +212,25 @@ describe("customer e-mails in French", () => {
     expect(booked.text).toContain("https://haven.example.com/fr/my-home/quotes");
   });
 
+  it("a plan visit moved, skipped, restored: French dates, window, the service's French name and the .ics", () => {
+    const moved = fr["plan visit moved"]!;
+    expect(nbsp(moved.subject)).toBe("Visite déplacée au mardi 1er décembre 2026 : Nettoyage des gouttières");
+    const text = nbsp(moved.text);
+    expect(text).toContain("Vous avez déplacé votre visite (Nettoyage des gouttières).");
+    expect(text).toContain("Auparavant : mardi 24 novembre 2026");
+    expect(text).toContain("Nouvelle date : mardi 1er décembre 2026, de 8 h à 17 h");
+    expect(text).toContain("https://haven.example.com/fr/my-home");
+    const ics = nbsp(icsOf(moved));
+    expect(ics).toContain("SUMMARY:Nettoyage des gouttières (12 rue Laurier");
+    expect(ics).toContain("Heure : de 8 h à 17 h.");
+    expect(ics).toContain("Catégorie : Extérieur. Priorité : Moyenne.");
+    expect(ics).toContain("Durée estimée : 2 heures.");
+    expect(nbsp(fr["plan visit skipped"]!.text)).toContain("personne ne viendra ce jour-là.");
+    expect(nbsp(fr["plan visit restored"]!.subject)).toBe(
+      "Visite du mardi 1er décembre 2026 rétablie : Nettoyage des gouttières",
+    );
+  });
+
   it("the day-before reminder: subject, window and length in French", () => {
     const mail = fr.reminder!;
     expect(nbsp(mail.subject)).toBe(
@@ -373,6 +258,10 @@ describe("customer e-mails in French", () => {
     expect(en["quote report"]!.text).toContain("Total with tax: $747.34");
     expect(en["quote booked"]!.subject).toBe("Booked: Replace the water heater on Tuesday, December 1, 2026, 14:30");
     expect(en["quote booked"]!.text).toContain("One of our technicians comes at that time.");
+    expect(en["plan visit moved"]!.subject).toBe("Gutter cleaning moved to Tuesday, December 1, 2026");
+    expect(en["plan visit moved"]!.text).toContain("You moved your gutter cleaning visit.");
+    expect(en["plan visit moved"]!.text).toContain("Now: Tuesday, December 1, 2026, 8 AM–5 PM");
+    expect(icsOf(en["plan visit moved"]!)).toContain("Category: Exterior. Priority: Medium.");
   });
 
   it("pseudo-locale: every word of every e-mail and .ics comes from the catalogue", () => {

@@ -13,6 +13,12 @@ import {
 } from "./maintenance.constants.js";
 import type { DatedTask } from "./task-rows.js";
 import { occurrenceInstant } from "./recurrence.js";
+import { DEFAULT_LOCALE, type Translator, translator } from "../../i18n/index.js";
+import { durationText, planServiceTitle, taskTimeText } from "./visit-text.js";
+import { slotText } from "../mail/index.js";
+
+/** The staff feed's words: English, as the spec writes them. A customer's file gets the customer's translator. */
+const ENGLISH = translator(DEFAULT_LOCALE);
 
 const UID_DOMAIN = "havenhomehealth.ca";
 /** A task without an estimate blocks an hour in a calendar app. */
@@ -40,15 +46,24 @@ export function taskWindow(task: Pick<DatedTask, "scheduledTime" | "estimatedDur
   return { start: time, minutes: task.estimatedDuration ?? DEFAULT_TASK_MINUTES, label: time.replace(/^0/, "") };
 }
 
-export function taskEvent(task: DatedTask, timeZone: string): EventAttributes {
+export function taskEvent(task: DatedTask, timeZone: string, t: Translator = ENGLISH): EventAttributes {
   const window = taskWindow(task);
   const start = occurrenceInstant(task.scheduledDate!, window.start, timeZone);
+  const english = t.locale === DEFAULT_LOCALE;
+  const category = english ? labelOf(task.category) : t(`maintenance-mail.category.${task.category}`);
+  const priority = english ? labelOf(task.priority) : t(`maintenance-mail.priority.${task.priority}`);
   const details = [
     task.description,
-    task.planService ? `Time: ${window.label}.` : null,
-    `Category: ${labelOf(task.category)}. Priority: ${labelOf(task.priority)}.`,
-    task.estimatedDuration ? `Estimated duration: ${formatDuration(task.estimatedDuration)}.` : null,
-    task.notes ? `Notes: ${task.notes}` : null,
+    task.planService
+      ? t("maintenance-mail.ics.time", { time: english ? window.label : taskTimeText(t, window) })
+      : null,
+    t("maintenance-mail.ics.categoryPriority", { category, priority }),
+    task.estimatedDuration
+      ? t("maintenance-mail.ics.duration", {
+          duration: english ? formatDuration(task.estimatedDuration) : durationText(t, task.estimatedDuration),
+        })
+      : null,
+    task.notes ? t("maintenance-mail.ics.notes", { notes: task.notes }) : null,
   ].filter(Boolean);
   return {
     uid: `maintenance-task-${task.id}@${UID_DOMAIN}`,
@@ -56,16 +71,19 @@ export function taskEvent(task: DatedTask, timeZone: string): EventAttributes {
     startInputType: "utc",
     startOutputType: "utc",
     duration: { minutes: window.minutes },
-    title: `${task.title} (${task.propertyAddress})`,
+    title: t("maintenance-mail.ics.title", {
+      title: planServiceTitle(t, task.planService, task.title),
+      address: task.propertyAddress,
+    }),
     description: details.join("\n"),
     location: task.location,
     status: task.status === "cancelled" ? "CANCELLED" : "CONFIRMED",
     busyStatus: "BUSY",
-    categories: ["Haven maintenance", labelOf(task.category)],
+    categories: [t("maintenance-mail.ics.maintenance"), category],
   };
 }
 
-export function bookingEvent(booking: Booking, timeZone: string): EventAttributes {
+export function bookingEvent(booking: Booking, timeZone: string, t: Translator = ENGLISH): EventAttributes {
   // A clock slot or a part of the day; anything else starts at 09:00 AM (staff-side §9).
   const window = slotWindow(booking.timeSlot) ?? { start: "09:00", minutes: 60 };
   const start = occurrenceInstant(booking.scheduledDate, window.start ?? DEFAULT_BOOKING_TIME, timeZone);
@@ -76,18 +94,22 @@ export function bookingEvent(booking: Booking, timeZone: string): EventAttribute
     startInputType: "utc",
     startOutputType: "utc",
     duration: { minutes: window.minutes },
-    title: `Haven home inspection (${booking.address})`,
+    title: t("maintenance-mail.ics.inspection.title", { address: booking.address }),
     description: [
-      `Client: ${booking.clientName}`,
-      `Time: ${slotLabel(booking.timeSlot)}`,
-      booking.specialRequests ? `Special requests: ${booking.specialRequests}` : null,
+      t("maintenance-mail.ics.inspection.client", { name: booking.clientName }),
+      t("maintenance-mail.ics.inspection.time", {
+        time: t.locale === DEFAULT_LOCALE ? slotLabel(booking.timeSlot) : slotText(t, booking.timeSlot),
+      }),
+      booking.specialRequests
+        ? t("maintenance-mail.ics.inspection.requests", { requests: booking.specialRequests })
+        : null,
     ]
       .filter(Boolean)
       .join("\n"),
     location: [booking.address, booking.city, region].filter(Boolean).join(", "),
     status: "CONFIRMED",
     busyStatus: "BUSY",
-    categories: ["Haven inspection"],
+    categories: [t("maintenance-mail.ics.inspection.category")],
   };
 }
 

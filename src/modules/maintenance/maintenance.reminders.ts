@@ -1,16 +1,17 @@
 // The day-before reminders of tasks and bookings, each sent once (maintenance_reminders).
 import type { TransactionRunner } from "../../db/transaction.js";
-import { DEFAULT_LOCALE, type Locale, type Translator, isLocale } from "../../i18n/index.js";
+import { DEFAULT_LOCALE, type Locale, isLocale } from "../../i18n/index.js";
 import { addDays, slotWindow, todayIn } from "../../shared/business-time.js";
 import type { Booking } from "../bookings/bookings.schemas.js";
 import type { BookingsService } from "../bookings/index.js";
 import { type MailService, mailText, slotText } from "../mail/index.js";
 import { CLOSED } from "./maintenance.calendar.js";
-import { bookingTime, formatDuration } from "./maintenance.constants.js";
+import { bookingTime } from "./maintenance.constants.js";
 import { bookingEvent, calendarFile, taskEvent, taskWindow } from "./maintenance.ics.js";
 import type { MaintenanceRepository } from "./maintenance.repository.js";
 import { reminderEmail } from "./reminder-email.js";
 import type { DatedTask } from "./task-rows.js";
+import { durationText, planServiceTitle, taskTimeText } from "./visit-text.js";
 
 const REMINDER_CHUNK = 500;
 
@@ -94,12 +95,12 @@ export class MaintenanceReminders {
       to: task.clientEmail,
       name: task.clientName,
       dateLabel: f.longDate(task.scheduledDate!),
-      timeLabel: window.label.includes("–") ? windowText(t, window) : slotText(t, window.label),
-      what: t("mail.reminder.what.task", { title: task.title }),
+      timeLabel: taskTimeText(t, window),
+      what: t("mail.reminder.what.task", { title: planServiceTitle(t, task.planService, task.title) }),
       location: task.location,
       durationLabel: task.estimatedDuration ? durationText(t, task.estimatedDuration) : null,
       locale,
-      ics: calendarFile([taskEvent(task, this.tz)], "Haven maintenance"),
+      ics: calendarFile([taskEvent(task, this.tz, t)], t("maintenance-mail.ics.maintenance")),
       supportEmail,
       supportPhone,
       publicUrl: this.deps.settings.publicUrl,
@@ -120,27 +121,10 @@ export class MaintenanceReminders {
       location: [booking.address, booking.city, region].filter(Boolean).join(", "),
       durationLabel: window ? durationText(t, window.minutes) : null,
       locale,
-      ics: calendarFile([bookingEvent(booking, this.tz)], "Haven inspection"),
+      ics: calendarFile([bookingEvent(booking, this.tz, t)], t("maintenance-mail.ics.inspection.category")),
       supportEmail,
       supportPhone,
       publicUrl: this.deps.settings.publicUrl,
     });
   }
-}
-
-/** A task's length: formatDuration's words in English ("2 hours", "45 minutes"), the catalogue's in French. */
-function durationText(t: Translator, minutes: number): string {
-  if (t.locale !== "fr-CA") return formatDuration(minutes);
-  return minutes < 60
-    ? t("mail.visit.minutes", { minutes })
-    : t("mail.visit.hours", { hours: Math.round((minutes / 60) * 100) / 100 });
-}
-
-/** A plan visit's window: '8 AM–5 PM' in English, 'de 8 h à 17 h' in French. */
-function windowText(t: Translator, window: { start: string; minutes: number; label: string }): string {
-  if (t.locale !== "fr-CA") return window.label;
-  const at = (minutes: number) =>
-    `${Math.floor(minutes / 60)} h${minutes % 60 ? ` ${String(minutes % 60).padStart(2, "0")}` : ""}`;
-  const start = Number(window.start.slice(0, 2)) * 60 + Number(window.start.slice(3, 5));
-  return t("mail.reminder.window", { start: at(start), end: at(start + window.minutes) });
 }

@@ -73,6 +73,7 @@ export interface PlanVisitRow {
   propertyAddress: string;
   clientName: string;
   clientEmail: string;
+  clientLocale: string | null;
 }
 
 export interface RequestedTask {
@@ -179,6 +180,7 @@ export class PlanDeliveriesRepository {
         "p.address as property_address",
         "p.client_name",
         "p.client_email",
+        tx.raw("(select locale from customers c where c.id = sub.customer_id) as client_locale"),
       );
     if (!row) return undefined;
     return {
@@ -194,6 +196,7 @@ export class PlanDeliveriesRepository {
       propertyAddress: row.property_address as string,
       clientName: row.client_name as string,
       clientEmail: row.client_email as string,
+      clientLocale: (row.client_locale as string | null) ?? null,
     };
   }
 

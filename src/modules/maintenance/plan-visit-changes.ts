@@ -4,13 +4,15 @@
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import { ConflictError, NotFoundError, ValidationError } from "../../http/errors.js";
 import { longDate, todayIn } from "../../shared/business-time.js";
-import type { MailService } from "../mail/index.js";
+import { type MailService, mailText } from "../mail/index.js";
+import { DEFAULT_LOCALE, isLocale } from "../../i18n/index.js";
 import type { Notifications } from "../notifications/index.js";
 import { SERVING_STATUSES } from "../subscriptions/subscriptions.constants.js";
 import type { MaintenanceTask } from "./maintenance.constants.js";
 import { calendarFile, taskEvent, taskWindow } from "./maintenance.ics.js";
 import type { PlanDeliveriesRepository, PlanVisitRow } from "./plan-deliveries.repository.js";
 import { planVisitChangeEmail } from "./plan-visit-email.js";
+import { planServiceTitle, taskTimeText } from "./visit-text.js";
 import {
   ANNUAL_INSPECTION_SERVICE,
   VISIT_RULE_MESSAGES,
@@ -227,21 +229,25 @@ export class PlanVisitChanges {
       planService: visit.planService,
     };
     const window = taskWindow(dated);
+    // In the subscriber's language (docs/decisions.md#65): dates, window, the service's name and the .ics.
+    const locale = isLocale(visit.clientLocale) ? visit.clientLocale : DEFAULT_LOCALE;
+    const { t, f } = mailText(locale, this.settings.timeZone);
     await this.deps.mail.enqueue(
       tx,
       planVisitChangeEmail({
         to: visit.clientEmail,
         name: visit.clientName,
         action,
-        what: after.title,
+        what: planServiceTitle(t, visit.planService, after.title),
         location: visit.propertyAddress,
-        dateLabel: longDate(date),
-        previousDateLabel: longDate(before),
-        timeLabel: window.label,
-        ics: action === "skip" ? undefined : calendarFile([taskEvent(dated, this.settings.timeZone)], "Haven"),
+        dateLabel: f.longDate(date),
+        previousDateLabel: f.longDate(before),
+        timeLabel: taskTimeText(t, window),
+        ics: action === "skip" ? undefined : calendarFile([taskEvent(dated, this.settings.timeZone, t)], "Haven"),
         supportEmail: this.settings.supportEmail ?? "",
         supportPhone: this.settings.supportPhone ?? "",
         publicUrl: this.settings.publicUrl,
+        locale,
       }),
     );
   }

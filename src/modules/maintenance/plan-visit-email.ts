@@ -3,6 +3,8 @@
 import { withCustomerFooter } from "../mail/index.js";
 import type { MailMessage } from "../mail/mail.schemas.js";
 import { escapeHtml } from "../../shared/html.js";
+import { DEFAULT_LOCALE, translator } from "../../i18n/index.js";
+import type { RenderLocale } from "../../i18n/locales.js";
 
 export interface PlanVisitChangeDetails {
   to: string;
@@ -22,39 +24,39 @@ export interface PlanVisitChangeDetails {
   supportEmail: string;
   supportPhone: string;
   publicUrl?: string;
+  /** The customer's language (customers.locale); English unless given. */
+  locale?: RenderLocale;
 }
 
 export function planVisitChangeEmail(d: PlanVisitChangeDetails): MailMessage {
-  const subject =
-    d.action === "move"
-      ? `${d.what} moved to ${d.dateLabel}`
-      : d.action === "skip"
-        ? `${d.what} on ${d.dateLabel} is skipped`
-        : `${d.what} on ${d.dateLabel} is back on`;
+  const t = translator(d.locale ?? DEFAULT_LOCALE);
+  // English says the title inside its sentence in lower case ("your lawn maintenance visit"); French as named.
+  const inSentence = t.locale === DEFAULT_LOCALE ? d.what.toLowerCase() : d.what;
+  const subject = t("maintenance-mail.planVisit.subject", { action: d.action, what: d.what, date: d.dateLabel });
   const what =
     d.action === "move"
       ? [
-          `You moved your ${d.what.toLowerCase()} visit.`,
+          t("maintenance-mail.planVisit.moved", { what: inSentence }),
           "",
-          `Was: ${d.previousDateLabel}`,
-          `Now: ${d.dateLabel}, ${d.timeLabel}`,
+          t("maintenance-mail.planVisit.was", { date: d.previousDateLabel ?? "" }),
+          t("maintenance-mail.planVisit.now", { date: d.dateLabel, time: d.timeLabel }),
         ]
       : d.action === "skip"
         ? [
-            `You skipped your ${d.what.toLowerCase()} visit of ${d.dateLabel}: nobody comes that day.`,
-            "You can restore it in My Home, Visits, until the day before.",
+            t("maintenance-mail.planVisit.skipped", { what: inSentence, date: d.dateLabel }),
+            t("maintenance-mail.planVisit.restoreHint"),
           ]
-        : [`Your ${d.what.toLowerCase()} visit is back on: ${d.dateLabel}, ${d.timeLabel}.`];
+        : [t("maintenance-mail.planVisit.restored", { what: inSentence, date: d.dateLabel, time: d.timeLabel })];
   const lines = [
-    `Hello ${d.name},`,
+    t("mail.greeting", { name: d.name }),
     "",
     ...what,
-    `Address: ${d.location}`,
+    t("maintenance-mail.planVisit.address", { address: d.location }),
     "",
-    ...(d.ics ? ["The attached calendar file updates the visit in your calendar.", ""] : []),
-    `Questions? Reply to ${d.supportEmail} or call ${d.supportPhone}.`,
+    ...(d.ics ? [t("maintenance-mail.planVisit.calendar"), ""] : []),
+    t("mail.booking.questions", { email: d.supportEmail, phone: d.supportPhone }),
     "",
-    "Haven",
+    t("mail.signature"),
   ];
   return withCustomerFooter(
     {
@@ -68,5 +70,6 @@ export function planVisitChangeEmail(d: PlanVisitChangeDetails): MailMessage {
         : [],
     },
     d.publicUrl,
+    d.locale,
   );
 }
