@@ -19,7 +19,7 @@ import {
   subscriptionQuery,
 } from "./visits.schemas.js";
 import { createRouter } from "../../http/router.js";
-import { billingWords } from "../subscriptions/index.js";
+import { billingWords, planFlash } from "../subscriptions/index.js";
 import type { Translator } from "../../i18n/index.js";
 import { serverFields, serverMessage } from "../../i18n/server-messages.js";
 
@@ -97,7 +97,7 @@ export function planApi(
 }
 
 /** What a page form did, by code: the catalogue's my-home-plan.flash.<code>. */
-const FLASHES = new Set(["canceled", "resumed", "card", "changed"]);
+const FLASHES = ["canceled", "resumed", "card", "changed"];
 const tOf = (res: Response) => res.locals.t as Translator;
 
 export function planPages(deps: PlanRoutesDeps): Router {
@@ -121,10 +121,7 @@ export function planPages(deps: PlanRoutesDeps): Router {
 
   const renderPlan = async (req: Request, res: Response, extra: { status?: number; problem?: string | null } = {}) => {
     noStore(res);
-    const done =
-      typeof req.query.done === "string" && FLASHES.has(req.query.done)
-        ? tOf(res)(`my-home-plan.flash.${req.query.done}`)
-        : null;
+    const done = planFlash(res, req.query.done, FLASHES);
     res.status(extra.status ?? 200).page("my-home/plan", {
       ...common(res, "plan"),
       plans: await plans.plans(homeViewer(res).email),

@@ -2,7 +2,7 @@
 // language (docs/decisions.md#70). The plan service words its charges in English ("$370.00 CAD ($327.43 + HST
 // $42.57)", subscriptions' chargeWords, as e-mails and the API say them); English pages show them as they are and
 // French ones say them again: amounts through Intl ("370,00 $"), taxes by their French names (TPS, TVH, TVQ).
-import type { Response } from "express";
+import type { RequestHandler, Response } from "express";
 import { type Formatters, type Translator, catalogueKeys } from "../../i18n/index.js";
 import { DEFAULT_LOCALE } from "../../i18n/locales.js";
 import { knownServerMessage } from "../../i18n/server-messages.js";
@@ -47,3 +47,18 @@ export function billingWords(res: Response, timeZone: string) {
     refusal: (message: string) => knownServerMessage(t, message) ?? t("errors.api.card.declined"),
   };
 }
+
+/** The page's translator (res.locals.t: the address's language). */
+export const pageT = (res: Response) => res.locals.t as Translator;
+
+/** A plan page's `words`, for every page under a router's path. */
+export const billingWordsLocals =
+  (timeZone: string): RequestHandler =>
+  (_req, res, next) => {
+    res.locals.words = billingWords(res, timeZone);
+    next();
+  };
+
+/** What a plan page's form did, by its code among `codes`: My Home's sentence for it (my-home-plan.flash.<code>). */
+export const planFlash = (res: Response, done: unknown, codes: readonly string[]) =>
+  typeof done === "string" && codes.includes(done) ? pageT(res)(`my-home-plan.flash.${done}`) : null;

@@ -22,9 +22,8 @@ import { chargesLeft, scheduledPrice } from "./charges-left.js";
 import { chargeWords } from "./charge-with-tax.js";
 import type { PlansService } from "../plans/index.js";
 import { createRouter } from "../../http/router.js";
-import type { Translator } from "../../i18n/index.js";
 import { serverFields, serverMessage } from "../../i18n/server-messages.js";
-import { billingWords } from "./billing-words.js";
+import { billingWordsLocals, planFlash, pageT as tOf } from "./billing-words.js";
 
 export const EXPIRED_LINK_MESSAGE =
   "This billing link has expired. Please use the link in your latest Haven e-mail, or contact us.";
@@ -135,10 +134,6 @@ export function billingApi(deps: BillingRoutesDeps): Router {
   return router;
 }
 
-/** What a page form did, by code: My Home's words for it (my-home-plan.flash.<code>), one sentence for one thing. */
-const FLASHES = new Set(["canceled", "resumed", "card"]);
-const tOf = (res: Response) => res.locals.t as Translator;
-
 export function billingPages(deps: BillingRoutesDeps): Router {
   const router = createRouter();
   const { subscriptions, settings } = deps;
@@ -146,10 +141,7 @@ export function billingPages(deps: BillingRoutesDeps): Router {
   const tz = settings.timeZone;
   const format = { date: (iso: string) => billingDate(iso, tz), amount: billingAmount };
   // The pages' amounts, dates and names in the page's language (billing-words.ts); views/billing reads `words`.
-  router.use("/billing", (_req, res, next) => {
-    res.locals.words = billingWords(res, tz);
-    next();
-  });
+  router.use("/billing", billingWordsLocals(tz));
   /** What a cancellation still charges, each renewal at the plan billed then. */
   const charges = async (view: BillingView) => {
     if (!view.cancellation) return null;
@@ -231,11 +223,7 @@ export function billingPages(deps: BillingRoutesDeps): Router {
   router.get(
     "/billing/:token",
     withToken(async (req, res, { token, id }) => {
-      const done =
-        typeof req.query.done === "string" && FLASHES.has(req.query.done)
-          ? tOf(res)(`my-home-plan.flash.${req.query.done}`)
-          : null;
-      await renderPage(res, token, id, { flash: done });
+      await renderPage(res, token, id, { flash: planFlash(res, req.query.done, ["canceled", "resumed", "card"]) });
     }),
   );
 

@@ -24,7 +24,7 @@ export {
 export { billingPagePath, signBillingToken } from "./billing-links.js";
 export { billingAmount, billingDate } from "./subscriptions.mail.js";
 // The plan pages' amounts, dates, names and statuses in the page's language (My Home's Plan, the billing link).
-export { billingWords } from "./billing-words.js";
+export { billingWords, planFlash } from "./billing-words.js";
 // What a homeowner is asked for or told of, said whole with tax (docs/decisions.md#63): My Home's pages.
 export { type ChargeWithTax, chargeWords } from "./charge-with-tax.js";
 export { type SubscriptionsRoutesDeps, subscriptionsApi } from "./subscriptions.routes.js";
