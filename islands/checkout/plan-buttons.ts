@@ -43,7 +43,12 @@ document.addEventListener("submit", async (event) => {
     const response = await fetch("/api/create-checkout-session", {
       method: "POST",
       credentials: "include",
-      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json",
+        // The page's language: the checkout session's pages open in it (src/i18n/api-locale.ts).
+        "Accept-Language": document.documentElement.lang === "fr-CA" ? "fr-CA" : "en-CA",
+      },
       body: JSON.stringify({ planType: new FormData(form).get("planType"), ...(code ? { postalCode: code } : {}) }),
     });
     if (!response.ok) throw new Error(`${response.status}: ${(await response.text()) || response.statusText}`);
