@@ -56,6 +56,18 @@ describe("the message catalogue", () => {
     }
   });
 
+  it("never names a tag like one of its placeholders: t.html hands both to FormatJS in one map", () => {
+    const clashes: string[] = [];
+    for (const locale of LOCALES)
+      for (const key of catalogueKeys(locale)) {
+        const message = messageOf(locale, key)!;
+        const placeholders = new Set([...message.matchAll(/\{\s*(\w+)/g)].map((m) => m[1]!));
+        for (const [, tag] of message.matchAll(/<(\w+)>/g))
+          if (placeholders.has(tag!)) clashes.push(`${locale} ${key}: ${tag}`);
+      }
+    expect(clashes).toEqual([]);
+  });
+
   it("has no key that nothing uses", () => {
     const used = literals();
     const isUsed = (key: string) => {
