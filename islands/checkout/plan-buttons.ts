@@ -1,27 +1,20 @@
 // /pricing's plan buttons: a form that posts to /checkout/start without script; with script it asks
 // the API for a checkout session and follows its url (customer-side §7, §8). The home's postal code, when typed,
 // goes with the plan so the hosted checkout shows that province's tax before its pay button (docs/decisions.md#32).
-import { POSTAL_CODE_MESSAGE, homePostalCode } from "../../src/modules/payments/checkout.constants";
-
-const FAILED = "Error creating checkout session. Please try again.";
+// The page carries the postal code rule (the field's pattern) and its sentences (views/pages/pricing.ejs): no copy of
+// them here, so the page's JS stays within 2 KB gzip (docs/architecture.md).
 
 /** The postal code field's value: '' when blank, the code when valid; null (and the field marked) when not. */
 function postalCode(): string | null {
-  const input = document.querySelector<HTMLInputElement>("[data-postal-input]");
-  const error = document.querySelector<HTMLElement>("[data-postal-error]");
-  if (!input) return "";
+  // This script is /pricing's alone, which has both.
+  const input = document.querySelector<HTMLInputElement>("[data-postal-input]")!;
+  const error = document.querySelector<HTMLElement>("[data-postal-error]")!;
   const typed = input.value.trim();
-  const code = typed ? homePostalCode(typed) : "";
-  if (code === null) input.setAttribute("aria-invalid", "true");
-  else input.removeAttribute("aria-invalid");
-  input.setAttribute(
-    "aria-describedby",
-    code === null ? "pricing-postal-error pricing-postal-hint" : "pricing-postal-hint",
-  );
-  if (error) {
-    error.textContent = code === null ? POSTAL_CODE_MESSAGE : "";
-    error.hidden = code !== null;
-  }
+  // 'k1s2b4' or 'K1S-2B4' → 'K1S 2B4', as checkout.constants' homePostalCode writes it.
+  const code = !typed ? "" : input.checkValidity() ? `${typed.slice(0, 3)} ${typed.slice(-3)}`.toUpperCase() : null;
+  input.ariaInvalid = String(code === null);
+  // The error describes the field only while it has its sentence.
+  error.textContent = code === null ? error.dataset.text! : "";
   if (code === null) {
     input.focus();
     return null;
@@ -31,13 +24,14 @@ function postalCode(): string | null {
 }
 
 document.addEventListener("submit", async (event) => {
-  const form =
-    event.target instanceof HTMLFormElement && event.target.matches("form[data-checkout-form]") ? event.target : null;
-  if (!form || event.defaultPrevented) return;
+  // A submit event's target is the form.
+  const form = event.target as HTMLFormElement;
+  if (!form.matches("[data-checkout-form]")) return;
   event.preventDefault();
   const code = postalCode();
   if (code === null) return;
-  const button = form.querySelector<HTMLButtonElement>("button[type=submit], button:not([type])");
+  // Each plan's form has its one button.
+  const button = form.querySelector("button");
   if (button) button.disabled = true;
   try {
     const response = await fetch("/api/create-checkout-session", {
@@ -56,7 +50,8 @@ document.addEventListener("submit", async (event) => {
     window.location.href = url;
   } catch (error) {
     console.error(error);
-    alert(FAILED);
+    // The spec's alert, in the page's language (views/pages/pricing.ejs).
+    alert(document.querySelector<HTMLElement>("[data-failed]")?.dataset.failed);
     if (button) button.disabled = false;
   }
 });

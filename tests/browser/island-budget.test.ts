@@ -1,8 +1,10 @@
 // The JS budget of an island page (docs/architecture.md: ≤ 80 KB gzip in all), measured as `npm run bench` measures
 // it (bench/islands.ts). Checkout and intake were over it with react-query; their islands now read and send through
-// islands/ui/data.ts (docs/decisions.md#71), and the loader carries the toaster and no preload helper.
+// islands/ui/data.ts (docs/decisions.md#71), and the loader carries the toaster and no preload helper. /pricing has a
+// budget of its own, 2 KB (bench/marketing.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ISLAND_JS_BUDGET, measureIslandPage } from "../../bench/islands.js";
+import { PRICING_JS_BUDGET, assetsOf, gzipBytes } from "../../bench/marketing.js";
 import { type BrowserSite, openBrowserSite } from "../support/browser.js";
 
 let site: BrowserSite;
@@ -25,5 +27,16 @@ describe("the JS budget of the purchase pages", () => {
     const page = await measureIslandPage(site.browser, site.baseUrl, "/fr/property-intake?demo=1&plan=standard");
     expect(page.islands).toBeGreaterThan(0);
     expect(page.gzipBytes).toBeLessThanOrEqual(ISLAND_JS_BUDGET);
+  });
+});
+
+describe("the JS budget of /pricing", () => {
+  it("loads at most 2 KB gzip of JS in either language: the site script and the plan buttons", async () => {
+    for (const path of ["/pricing", "/fr/pricing"]) {
+      const html = await (await fetch(`${site.baseUrl}${path}`)).text();
+      const { js } = assetsOf(html);
+      expect(js.map((src) => src.replace(/-[\w-]{8}\.js$/, ""))).toEqual(["/assets/site", "/assets/plan-buttons"]);
+      expect(await gzipBytes(site.baseUrl, js), path).toBeLessThanOrEqual(PRICING_JS_BUDGET);
+    }
   });
 });

@@ -2,6 +2,7 @@ import type { Response, Router } from "express";
 import type { Translator } from "../../i18n/index.js";
 import { sampleReport } from "../../../seeds/sample-report.js";
 import { MARKETING_BANDS, barColour, categoryBand, marketingBand } from "../inspections/index.js";
+import { HOME_POSTAL_CODE_PATTERN } from "../payments/index.js";
 import type { PlansService } from "../plans/index.js";
 import * as content from "./pages.content.js";
 import { createRouter } from "../../http/router.js";
@@ -60,6 +61,7 @@ export function pagesRouter(deps: PagesRoutesDeps): Router {
       content,
       scoring,
       checkoutError: req.query.checkout_error === "1",
+      postalPattern: HOME_POSTAL_CODE_PATTERN,
     });
   });
 

@@ -30,5 +30,11 @@ export {
   checkoutPages,
   planParam,
 } from "./checkout.routes.js";
-export { DEMO_CUSTOMER, DEMO_DECLINES, type VerifyPaymentResponse, digitsOnly } from "./checkout.constants.js";
+export {
+  DEMO_CUSTOMER,
+  DEMO_DECLINES,
+  HOME_POSTAL_CODE_PATTERN,
+  type VerifyPaymentResponse,
+  digitsOnly,
+} from "./checkout.constants.js";
 export { type DemoCard, demoCardSchema } from "./checkout.schemas.js";
