@@ -115,6 +115,9 @@ describe("the report PDFs in French", () => {
       "Rapport nº 1042 · Haven",
       "RAPPORT SANTÉ HAVEN",
       "Intervention immédiate requise (1)",
+      "Gouttières",
+      "Détecteurs de fumée et de CO",
+      "Toilettes (salle de bain 2)",
     ])
       expect(text).toContain(phrase);
     expect(text).not.toMatch(/Category scores|Priority recommendations|OUT OF 100|weight \d|Page \d+ of/);
@@ -131,7 +134,7 @@ describe("the report PDFs in French", () => {
     const [first, ...rest] = data.recommendations;
     const bare = { ...data, recommendations: [{ ...first!, notes: "" }, ...rest] };
     const described = await textOf(await renderReportPdf(bare, "summary", async () => null, "fr-CA"));
-    expect(described).toContain("Gutters (Toiture) a obtenu 10/100 et demande une intervention immédiate.");
+    expect(described).toContain("Gouttières (Toiture) a obtenu 10/100 et demande une intervention immédiate.");
   });
 
   it("in English the report keeps its words", async () => {

@@ -1,7 +1,8 @@
 // The report PDF's words in the customer's language (docs/decisions.md#64): its own `report-pdf` messages, and the
 // band, priority, urgency, score and category names of the `scoring` namespace, one French name each (#41).
 // The snapshot stores a few sentences in English (a recommendation's description, a category's count); in another
-// language they are said again from the snapshot's own figures. What an inspector typed stays as typed.
+// language they are said again from the snapshot's own figures. The inspection points' names are Haven's template's
+// (`inspection-items`); what an inspector typed stays as typed.
 import { formatters, labelKey, translator } from "../../i18n/index.js";
 import { messageOf } from "../../i18n/catalogue.js";
 import { DEFAULT_LOCALE, type RenderLocale } from "../../i18n/locales.js";
@@ -14,6 +15,8 @@ const level = (priority: string) => (priority === "high" || priority === "medium
 /** The category count the snapshot stores (report-data.ts buildCategory), read back for another language. */
 const ATTENTION = /^(\d+) of (\d+) scored items need attention\.$/;
 const NONE_SCORED = "No item was scored.";
+/** A repeated room's item: 'Sinks (Bathroom 2)' (inspections/template.ts roomSubcategoryName). */
+const ROOM = /^(.*) \((Kitchen|Bathroom|Laundry) (\d+)\)$/;
 
 export function pdfWords(locale: RenderLocale) {
   const t = translator(locale);
@@ -23,6 +26,15 @@ export function pdfWords(locale: RenderLocale) {
   const label = (prefix: string, name: string) => {
     const key = labelKey(prefix, name);
     return messageOf(DEFAULT_LOCALE, key) === undefined ? name : t(key);
+  };
+  /** An inspection point by its name in Haven's template, in the language; a name the template lacks stays as typed. */
+  const item = (name: string) => {
+    if (english) return name;
+    const room = ROOM.exec(name);
+    if (!room) return label("inspection-items.item", name);
+    const [, base, kind, n] = room;
+    const roomName = t(`inspection-items.room.${kind!.toLowerCase()}`);
+    return t("inspection-items.room", { item: label("inspection-items.item", base!), room: roomName, n: Number(n) });
   };
   const choice = (score: number | null) =>
     score === null ? t("report-pdf.notApplicable") : label("scoring.choice", scoreChoiceLabel(score));
@@ -46,6 +58,7 @@ export function pdfWords(locale: RenderLocale) {
     categoryBand: (score: number | null) =>
       score === null ? t("report-pdf.notApplicable") : label("scoring.categoryBand", categoryBand(score)),
     category: (name: string) => label("scoring.category", name),
+    item,
     /** An entry score as the form names it: 'Good', 'N/A'. */
     choice,
     /** 'Needs Attention (4)' in the summary's boxes. */
@@ -54,7 +67,7 @@ export function pdfWords(locale: RenderLocale) {
       if (english) return r.description;
       const state = r.score === null ? "urgent" : r.score <= 10 ? "immediate" : "attention";
       return t("report-pdf.rec.description", {
-        item: r.subcategory,
+        item: item(r.subcategory),
         category: label("scoring.category", r.category),
         state,
         score: r.score ?? 0,

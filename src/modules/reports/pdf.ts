@@ -195,7 +195,7 @@ class ReportPdf extends ReportPages {
       const y = doc.y;
       doc.rect(PAGE.margin, y, 3, 26 + notesHeight).fill(PRIORITY[r.priority] ?? C.muted);
       const pill = this.priorityPill(r.priority, PAGE.margin + 14, y);
-      this.font("semibold", 10.5, C.ink).text(r.subcategory, PAGE.margin + 22 + pill, y + 1, {
+      this.font("semibold", 10.5, C.ink).text(words.item(r.subcategory), PAGE.margin + 22 + pill, y + 1, {
         width: CONTENT - 30 - pill,
         lineBreak: false,
         ellipsis: true,
@@ -272,7 +272,9 @@ class ReportPdf extends ReportPages {
         .stroke();
       const dot = item.score === null ? C.line : BAND[barColour(item.score * 10)];
       doc.circle(PAGE.margin + 4, rowY + 10, 3).fill(dot);
-      this.font("medium", 9.5, C.ink).text(item.subcategoryName, PAGE.margin + 12, rowY + 5, { width: 138 });
+      this.font("medium", 9.5, C.ink).text(words.item(item.subcategoryName), PAGE.margin + 12, rowY + 5, {
+        width: 138,
+      });
       const nameBottom = doc.y;
       this.font("semibold", 8.5, item.score === null ? C.muted : C.ink).text(
         this.itemScore(item.score, item.urgent),
