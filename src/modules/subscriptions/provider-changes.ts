@@ -12,7 +12,11 @@ import {
   type ProviderSubscription,
 } from "./billing-provider.js";
 import { type ChangeDriver, Refused } from "./change-runner.js";
-import type { SubscriptionActionsDeps } from "./subscription-actions.js";
+import type { Logger } from "pino";
+import type { BillingMailer } from "./billing-mailer.js";
+import type { DemoBilling } from "./demo-billing.js";
+import type { ProviderState } from "./provider-state.js";
+import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 import type { ProviderSubscriptionState, Subscription } from "./subscriptions.constants.js";
 
 type PricedPlan = Plan & { amountCents: number };
@@ -37,10 +41,14 @@ export interface ChangeSent {
   change: PlanChange;
 }
 
-export type ProviderChangesDeps = Pick<
-  SubscriptionActionsDeps,
-  "repo" | "state" | "mailer" | "demo" | "stripe" | "log"
->;
+export interface ProviderChangesDeps {
+  repo: SubscriptionsRepository;
+  state: Pick<ProviderState, "applyProviderState" | "applyProviderInvoice">;
+  mailer: Pick<BillingMailer, "send">;
+  demo: DemoBilling;
+  stripe: BillingProvider | null;
+  log: Logger;
+}
 
 export class ProviderChanges implements ChangeDriver<ChangeSteps, ChangeSent> {
   constructor(private readonly deps: ProviderChangesDeps) {}

@@ -14,10 +14,10 @@ import {
 
 // OpenAPI entries of subscriptions.routes.ts (the staff calls); see docs/api.md.
 
-/** docs/decisions.md#35, said on every change call. */
+/** docs/decisions.md#35 and #56, said on every change call. */
 const ONE_AT_A_TIME =
-  "One change at a time: the call locks the subscription, and a repeat with the same `Idempotency-Key` (or sent together with an identical one) gets the first answer. A 409 body also carries `subscription`, as it is now. " +
-  "503: 'Nothing was changed' when the provider could not be reached before the change was sent, or refused it; 'being checked' when the change was sent and not confirmed (its webhook settles it).";
+  "One change at a time: the change is claimed under the subscription's lock, sent to the provider with no lock held, then applied; a repeat with the same `Idempotency-Key` (or sent together with an identical one) gets the first answer, and a different change while one is pending is a 409 ('Another change to this plan is in progress'). A 409 body also carries `subscription`, as it is now. " +
+  "503: 'Nothing was changed' when the provider could not be reached before the change was sent, or refused it (the same request may be sent again). 202 `pending`: the change was sent and not confirmed; it is being checked and settled within minutes (the same request again, or a job, sends it again with its key).";
 
 const status = z.string().meta({
   description: `Stripe's value: ${SUBSCRIPTION_STATUSES.join(", ")}. An unknown value is kept as the provider sent it`,
@@ -56,6 +56,15 @@ const subscription = z
     version: z.number().int().min(1),
   })
   .meta({ id: "Subscription" });
+
+/** 202: sent to the provider and not confirmed yet (change-runner.ts). */
+const pending = z
+  .object({
+    status: z.literal("pending"),
+    message: z.string().meta({ example: "The change is pending: the payment provider has not confirmed it yet. …" }),
+    subscription,
+  })
+  .meta({ description: "The change is pending: the subscription as it is now, before the change" });
 
 const invoice = z
   .object({
@@ -195,7 +204,7 @@ export const subscriptionsCalls = apiCalls([
     params: idParams,
     headers: idempotencyKeyHeader,
     body: cancelSchema,
-    responses: { 200: subscription },
+    responses: { 200: subscription, 202: pending },
     errors: [404, 409, 503],
   },
   {
@@ -209,7 +218,7 @@ export const subscriptionsCalls = apiCalls([
     access: "staff",
     params: idParams,
     headers: idempotencyKeyHeader,
-    responses: { 200: subscription },
+    responses: { 200: subscription, 202: pending },
     errors: [404, 409, 503],
   },
   {
@@ -224,7 +233,7 @@ export const subscriptionsCalls = apiCalls([
     params: idParams,
     headers: idempotencyKeyHeader,
     body: changePlanSchema,
-    responses: { 200: subscription },
+    responses: { 200: subscription, 202: pending },
     errors: [402, 404, 409, 503],
   },
   {
