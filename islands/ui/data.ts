@@ -4,7 +4,7 @@ import { LOGOUT_EVENT } from "./session";
 
 // The islands' data hooks: a GET answer kept by its URL for the page's life, and one call's state. The spec's
 // defaults hold (customer-side §7): a GET on the key, no retries, no refetch on focus, no polling, never stale
-// until a write says so. react-query did this in 10 KB gzip, more than an island page can spend (docs/decisions.md#71).
+// until a write says so. react-query did this in 10 KB gzip, more than an island page can spend (docs/decisions.md#72).
 
 type Loader<T> = (url: string) => Promise<T>;
 

@@ -1,6 +1,6 @@
 // The JS budget of an island page (docs/architecture.md: ≤ 80 KB gzip in all), measured as `npm run bench` measures
 // it (bench/islands.ts). Checkout and intake were over it with react-query; their islands now read and send through
-// islands/ui/data.ts (docs/decisions.md#71), and the loader carries the toaster and no preload helper. /pricing has a
+// islands/ui/data.ts (docs/decisions.md#72), and the loader carries the toaster and no preload helper. /pricing has a
 // budget of its own, 2 KB (bench/marketing.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ISLAND_JS_BUDGET, measureIslandPage } from "../../bench/islands.js";
