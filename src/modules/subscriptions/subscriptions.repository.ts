@@ -12,13 +12,13 @@ import {
 } from "../invoices/index.js";
 import { QuoteInvoicesRepository } from "../invoices/index.js";
 import { type SubscriptionFilter, whereSubscriptionFilter } from "./subscription-filter.js";
-import {
-  type Invoice,
-  MRR_STATUSES,
-  type ProviderInvoiceState,
-  type ProviderSubscriptionState,
-  type SubscriptionEvent,
-  type SubscriptionProvider,
+import { SubscriptionFiguresRepository } from "./subscription-figures.repository.js";
+import type {
+  Invoice,
+  ProviderInvoiceState,
+  ProviderSubscriptionState,
+  SubscriptionEvent,
+  SubscriptionProvider,
 } from "./subscriptions.constants.js";
 
 type Row = Record<string, unknown>;
@@ -87,6 +87,8 @@ export class SubscriptionsRepository {
   readonly invoiceRows: InvoicesRepository;
   /** Accepted quotes' invoices (quote-invoices.repository.ts), numbered by invoiceRows; the quotes module's port. */
   readonly quoteInvoiceRows: QuoteInvoicesRepository;
+  /** The staff's figures: MRR, counts, revenue (subscription-figures.repository.ts). */
+  readonly figures: SubscriptionFiguresRepository;
 
   constructor(
     private readonly db: Knex,
@@ -94,6 +96,7 @@ export class SubscriptionsRepository {
   ) {
     this.invoiceRows = new InvoicesRepository(db, invoiceSettings);
     this.quoteInvoiceRows = new QuoteInvoicesRepository(db, this.invoiceRows);
+    this.figures = new SubscriptionFiguresRepository(db);
   }
 
   private joined(db: Db = this.db) {
@@ -337,56 +340,6 @@ export class SubscriptionsRepository {
       : where(this.db("subscriptions as s"));
     const [{ count }] = await countQuery.count({ count: "*" });
     return { rows: rows.map(toSubscription), total: Number(count) };
-  }
-
-  /** MRR (cents), active and past-due counts, and cancellations that took effect since `monthStart`. */
-  async metrics(
-    monthStart: Date,
-    now: Date,
-  ): Promise<{ mrrCents: number; active: number; pastDue: number; canceledThisMonth: number }> {
-    const row = await this.db("subscriptions")
-      .select(
-        this.db.raw("coalesce(sum(monthly_amount_cents) filter (where status = any(?)), 0)::bigint as mrr", [
-          MRR_STATUSES as string[],
-        ]),
-        this.db.raw("count(*) filter (where status in ('active', 'trialing'))::int as active"),
-        this.db.raw("count(*) filter (where status = 'past_due')::int as past_due"),
-        this.db.raw("count(*) filter (where canceled_at >= ? and canceled_at <= ?)::int as canceled", [
-          monthStart,
-          now,
-        ]),
-      )
-      .first();
-    return { mrrCents: Number(row.mrr), active: row.active, pastDue: row.past_due, canceledThisMonth: row.canceled };
-  }
-
-  async pastDuePropertyIds(propertyIds: number[]): Promise<number[]> {
-    if (!propertyIds.length) return [];
-    const rows = await this.db("subscriptions")
-      .whereIn("property_id", propertyIds)
-      .where({ status: "past_due" })
-      .distinct("property_id");
-    return rows.map((r) => r.property_id as number);
-  }
-
-  async pastDueCount(): Promise<number> {
-    const [row] = await this.db("subscriptions").where({ status: "past_due" }).count({ count: "*" });
-    return Number(row?.count ?? 0);
-  }
-
-  /**
-   * Revenue of paid invoices (docs/decisions.md#34): subtotals before tax, net of what was refunded of them and of
-   * what lost disputes took back (docs/decisions.md#53).
-   */
-  async paidInvoicesCents(): Promise<number> {
-    const result = await this.db.raw(
-      `select coalesce((select sum(coalesce(subtotal_cents, amount_cents)) from invoices where status = 'paid'), 0)
-            - coalesce((select sum(r.amount_cents - r.tax_cents) from refunds r join invoices i on i.id = r.invoice_id
-                         where i.status = 'paid'), 0)
-            - coalesce((select sum(d.lost_cents - d.lost_tax_cents) from disputes d join invoices i on i.id = d.invoice_id
-                         where i.status = 'paid' and d.lost_at is not null), 0) as total`,
-    );
-    return Number(result.rows[0]?.total ?? 0);
   }
 
   /**

@@ -283,7 +283,7 @@ export class SubscriptionsService {
       `${todayIn(this.deps.settings.timeZone, now).slice(0, 7)}-01`,
       this.deps.settings.timeZone,
     );
-    const m = await this.repo.metrics(monthStart, now);
+    const m = await this.repo.figures.metrics(monthStart, now);
     return { mrr: m.mrrCents / 100, active: m.active, pastDue: m.pastDue, canceledThisMonth: m.canceledThisMonth };
   }
 
@@ -294,16 +294,16 @@ export class SubscriptionsService {
 
   /** Which of these properties have a past-due subscription (the properties page's red badge), in one query. */
   pastDuePropertyIds(propertyIds: number[]): Promise<number[]> {
-    return this.repo.pastDuePropertyIds(propertyIds);
+    return this.repo.figures.pastDuePropertyIds(propertyIds);
   }
 
   pastDueCount(): Promise<number> {
-    return this.repo.pastDueCount();
+    return this.repo.figures.pastDueCount();
   }
 
   /** Paid invoices, in cents (Total Revenue adds the one-time payments). */
   paidInvoicesCents(): Promise<number> {
-    return this.repo.paidInvoicesCents();
+    return this.repo.figures.paidInvoicesCents();
   }
 
   billingLink(id: number, now: Date = this.clock()): string {
