@@ -17,6 +17,9 @@ export class HttpError extends Error {
   }
 }
 
+/** A refusal its route has already said in the language the request asked for (src/i18n/api-locale.ts): sent as is. */
+export class SaidRefusal extends HttpError {}
+
 export class ValidationError extends HttpError {
   constructor(message: string, fields?: Record<string, string>) {
     super(400, message, fields);
@@ -172,7 +175,7 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
     // In the language the homeowner's island asked for (src/i18n/api-locale.ts); staff calls never ask: English.
     const said = translator(apiLocale(req));
     res.status(httpError.status).json({
-      message: serverMessage(said, httpError.message),
+      message: httpError instanceof SaidRefusal ? httpError.message : serverMessage(said, httpError.message),
       ...(httpError.fields && { fields: serverFields(said, httpError.fields) }),
     });
     return;
@@ -191,7 +194,7 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
     title: httpError.status >= 500 ? t("errors.failed.title") : t("errors.refused.title"),
     status: httpError.status,
     // A French page says the message when the catalogue has it, else the general sentence (views/errors/error.ejs).
-    message: knownServerMessage(t, httpError.message),
+    message: httpError instanceof SaidRefusal ? httpError.message : knownServerMessage(t, httpError.message),
   });
 };
 

@@ -4,7 +4,7 @@
 // accepted quotes to book is here too.
 import type { Request, RequestHandler, Response, Router } from "express";
 import { z } from "zod";
-import { ConflictError, UnauthorizedError } from "../../http/errors.js";
+import { SaidRefusal, UnauthorizedError } from "../../http/errors.js";
 import { idParams } from "../../http/fields.js";
 import { requireStaffApi } from "../../http/guards.js";
 import { body, params, query } from "../../http/validate.js";
@@ -70,7 +70,7 @@ export function quotePaymentsRoutes(deps: QuotePaymentsRoutesDeps): { api: Route
       if (error instanceof QuotePayExpiredError && apiLocale(req) !== "en-CA") {
         const locale = apiLocale(req);
         const date = formatters(locale).dateTime(error.validUntil, { year: "numeric", month: "long", day: "numeric" });
-        throw new ConflictError(translator(locale)("quotes.report.expired", { date }));
+        throw new SaidRefusal(409, translator(locale)("quotes.report.expired", { date }));
       }
       throw error;
     }
