@@ -1,4 +1,4 @@
-// How a staff or customer change reaches the provider (docs/decisions.md#56, its rule for these changes): a claim
+// How a staff or customer change reaches the provider (docs/decisions.md#76): a claim
 // first, under the subscription's row lock (decided on the row as it is, with the change's key), committed; then the
 // provider's call with no transaction open, under an idempotency key derived from the claim; then, in a second
 // transaction under the lock, the row read again and the provider's answer applied and recorded on the claim. A

@@ -1,5 +1,5 @@
 // What a staff or customer change sends to the provider and how its answer is applied (change-runner.ts's
-// ChangeDriver, docs/decisions.md#56): the steps SubscriptionActions decided under the lock, stored on the change's
+// ChangeDriver, docs/decisions.md#76): the steps SubscriptionActions decided under the lock, stored on the change's
 // claim so the `subscriptions:finish-change` job can send them again with the same key.
 import type { Tx } from "../../db/transaction.js";
 import { HttpError } from "../../http/errors.js";

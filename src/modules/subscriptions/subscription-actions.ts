@@ -1,6 +1,6 @@
 // What staff and customers do to a subscription (cancel, resume, change plan, the card). A cancellation, a
 // resumption or a plan change is claimed under the subscription's row lock, sent to the provider with no
-// transaction open, and applied under the lock again (change-runner.ts, docs/decisions.md#56): this file decides
+// transaction open, and applied under the lock again (change-runner.ts, docs/decisions.md#76): this file decides
 // each (the same refusals as ever), says what to send, and applies the provider's answer. A repeat of a change gets
 // its first answer; a different change while one is pending is a 409. Nothing sent, or refused: a 503 that changed
 // nothing; sent and not answered: a 202, settled by the `subscriptions:finish-change` job.

@@ -14,7 +14,7 @@ import {
 
 // OpenAPI entries of subscriptions.routes.ts (the staff calls); see docs/api.md.
 
-/** docs/decisions.md#35 and #56, said on every change call. */
+/** docs/decisions.md#35 and #76, said on every change call. */
 const ONE_AT_A_TIME =
   "One change at a time: the change is claimed under the subscription's lock, sent to the provider with no lock held, then applied; a repeat with the same `Idempotency-Key` (or sent together with an identical one) gets the first answer, and a different change while one is pending is a 409 ('Another change to this plan is in progress'). A 409 body also carries `subscription`, as it is now. " +
   "503: 'Nothing was changed' when the provider could not be reached before the change was sent, or refused it (the same request may be sent again). 202 `pending`: the change was sent and not confirmed; it is being checked and settled within minutes (the same request again, or a job, sends it again with its key).";

@@ -24,7 +24,7 @@ export const subscriptionsRenewTask =
 export { SUBSCRIPTIONS_FINISH_CHANGE_TASK } from "./changes.repository.js";
 
 /**
- * The `subscriptions:finish-change` job (change-runner.ts, docs/decisions.md#56): a staff or customer change the
+ * The `subscriptions:finish-change` job (change-runner.ts, docs/decisions.md#76): a staff or customer change the
  * provider did not answer, once its claim is stale, read back or sent again with its key, then applied. It throws
  * while the change is left pending, and graphile-worker tries again with its backoff (up to 25 times, some days).
  */
