@@ -72,6 +72,10 @@ describe("with the demo provider", () => {
     // The first invoice's receipt, and the retried renewal's.
     expect(receipts).toHaveLength(2);
     expect(await audits(ctx, id, "subscription.retry_payment")).toHaveLength(1);
+    // The same click once more, after it paid: its first answer, not "not past due".
+    const repeat = await agent.post(`/api/subscriptions/${id}/retry-payment`).set("Idempotency-Key", "click-1");
+    expect(repeat.status).toBe(200);
+    expect(repeat.body).toEqual(a!.body);
     // Now active: nothing to retry.
     const again = await agent.post(`/api/subscriptions/${id}/retry-payment`).expect(409);
     expect(again.body).toMatchObject({ message: expect.stringMatching(/not past due/), subscription: { id } });

@@ -45,8 +45,12 @@ export class PaymentRecovery {
   async retry(id: number, input: { actor: string; requestKey?: string | null }, now: Date): Promise<Subscription> {
     const { repo, changes, transaction } = this.deps;
     const seen = await loadSubscription(repo, id);
+    // The client's key names the click whatever was paid since: a repeat after the first paid gets its answer.
+    const byRequest = input.requestKey ? `sub:${id}:retry_payment:key:${input.requestKey}` : null;
+    const repeated = byRequest && (await transaction((tx) => changes.answer(byRequest, tx)));
+    if (repeated) return repeated.response as Subscription;
     const open = await this.openInvoice(seen);
-    const key = `sub:${id}:retry_payment:${open.providerInvoiceId}:${input.requestKey ? `key:${input.requestKey}` : `v${seen.version}`}`;
+    const key = byRequest ?? `sub:${id}:retry_payment:${open.providerInvoiceId}:v${seen.version}`;
     const first = await transaction((tx) => changes.answer(key, tx));
     if (first) return first.response as Subscription;
     const declined =
