@@ -423,7 +423,9 @@ describe("checkout in demo mode (no Stripe keys)", () => {
     // The route is not cached: the plain page right after has no alert, and other values show none.
     for (const q of ["", "?checkout_error=0", "?checkout_error=%3Cscript%3E"]) {
       const res = await ctx.agent().get(`/pricing${q}`).expect(200);
-      expect(res.text, q).not.toContain(ALERT);
+      // The sentence is in the page for the plan buttons' own failure (data-failed), never as the alert.
+      expect(res.text, q).not.toContain('data-testid="checkout-error"');
+      expect(res.text, q).toContain(`data-failed="${ALERT}"`);
       expect(res.text).toContain('data-plan="standard"');
     }
   });

@@ -90,7 +90,7 @@ describe("a subscription's dispute through its close", () => {
       .get(`/billing/${signBillingToken(plan.id, ctx.env.SESSION_SECRET)}`)
       .expect(200);
     expect(page.text).toContain("Your last payment failed: Your bank took the payment back (a dispute).");
-    expect(page.text).toContain("your plan's visits are on hold");
+    expect(page.text).toContain("your plan&#39;s visits are on hold");
     await postStripeEvent(ctx, "customer.subscription.updated", stripe.subscription(plan.stripeId)).expect(200);
     expect(await status(plan.id)).toBe("past_due");
 
