@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { DashboardRepository } from "../../src/modules/dashboard/dashboard.repository.js";
+import { DashboardRepository, REVENUE_SQL } from "../../src/modules/dashboard/dashboard.repository.js";
 import { DashboardService, monthWindow } from "../../src/modules/dashboard/dashboard.service.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 
@@ -131,6 +131,17 @@ describe("GET /api/dashboard/stats", () => {
       completedThisMonth: 2,
       totalRevenue: 606.5,
     });
+  });
+
+  it("sums the revenue from its partial indexes, not by reading every payment and invoice", async () => {
+    // Without sequential scans to choose, the plan names what it can use (a table this small is cheaper read whole).
+    const plan = await ctx.db.transaction(async (tx) => {
+      await tx.raw("set local enable_seqscan = off");
+      return (await tx.raw(`explain ${REVENUE_SQL}`)).rows.map((row: Record<string, string>) => row["QUERY PLAN"]);
+    });
+    const text = plan.join("\n");
+    expect(text).toMatch(/Index Only Scan using payments_one_time_revenue_idx on payments/);
+    expect(text).toMatch(/Index Only Scan using invoices_paid_revenue_idx on invoices/);
   });
 
   it("counts the month of the given instant at a month boundary (service)", async () => {
