@@ -134,15 +134,16 @@ export async function runDashboardBench(haven: BenchApp): Promise<void> {
       .map((l) => fmt(l, 1))
       .join(" / ")} (1 / 5 / 15 min)`,
   );
-  const rows: [string, string, number, number][] = [
-    ["GET /api/dashboard/stats", "/api/dashboard/stats", 50, 20],
-    ["GET /admin/properties (page 1)", "/admin/properties", 100, 100],
-    ["GET /admin (dashboard page)", "/admin", 100, 100],
+  // Each row: its budget in ms, and the percentile it holds (docs/architecture.md: the stats call at p50, pages at p95).
+  const rows: [string, string, number, 50 | 95][] = [
+    ["GET /api/dashboard/stats", "/api/dashboard/stats", 20, 50],
+    ["GET /admin/properties (page 1)", "/admin/properties", 100, 95],
+    ["GET /admin (dashboard page)", "/admin", 100, 95],
     // Searches: a term in a quarter of the addresses, and one that names a single client (trigram index).
-    ["GET /admin/properties?q=maple", "/admin/properties?q=maple", 100, 100],
-    ["GET /api/properties?q=bench4242@", "/api/properties?q=bench4242%40&limit=20", 100, 100],
-    ["GET /admin/inspections?q=maple", "/admin/inspections?q=maple", 100, 100],
-    ["GET /api/inspections?q=client 4242", "/api/inspections?q=client%204242&limit=20", 100, 100],
+    ["GET /admin/properties?q=maple", "/admin/properties?q=maple", 100, 95],
+    ["GET /api/properties?q=bench4242@", "/api/properties?q=bench4242%40&limit=20", 100, 95],
+    ["GET /admin/inspections?q=maple", "/admin/inspections?q=maple", 100, 95],
+    ["GET /api/inspections?q=client 4242", "/api/inspections?q=client%204242&limit=20", 100, 95],
   ];
   // The SQL alone, in this process: what the database costs, apart from HTTP, the session check and JSON.
   const inProcess: number[] = [];
@@ -155,13 +156,13 @@ export async function runDashboardBench(haven: BenchApp): Promise<void> {
   console.log(
     `  ${"dashboard.stats() in process".padEnd(36)} p50 ${fmt(percentile(inProcess, 50), 1).padStart(6)} ms   p95 ${fmt(percentile(inProcess, 95), 1).padStart(6)} ms   (the SQL alone)`,
   );
-  for (const [label, path, budget, aim] of rows) {
+  for (const [label, path, budget, held] of rows) {
     const times = await latencies(`${haven.baseUrl}${path}`, cookie);
     const p50 = percentile(times, 50);
     const p95 = percentile(times, 95);
-    const target = aim < budget ? `budget ≤ ${budget} ms, aim ≤ ${aim} ms` : `budget ≤ ${budget} ms`;
+    const figure = held === 50 ? p50 : p95;
     console.log(
-      `  ${label.padEnd(36)} p50 ${fmt(p50, 1).padStart(6)} ms   p95 ${fmt(p95, 1).padStart(6)} ms   (${target}: ${verdict(p95 <= budget)})`,
+      `  ${label.padEnd(36)} p50 ${fmt(p50, 1).padStart(6)} ms   p95 ${fmt(p95, 1).padStart(6)} ms   (budget p${held} ≤ ${budget} ms: ${verdict(figure <= budget)})`,
     );
   }
 }

@@ -3,7 +3,7 @@ import { performance } from "node:perf_hooks";
 import { todayIn } from "../src/shared/business-time.js";
 import { type BenchApp, fmt, percentile, staffCookie, verdict } from "./support.js";
 
-// Subscriptions at scale: the demo renewal of 100,000 due subscriptions (budget ≤ 60 s)
+// Subscriptions at scale: the demo renewal of 100,000 due subscriptions (budget ≤ 30 s)
 // and the same run again (bills nothing; a fraction of the time), then /admin/subscriptions with 100,000
 // subscriptions: the first page and the MRR figure (budget ≤ 100 ms, p95 of sequential requests).
 // Figures only: nothing here fails. Runs after the dashboard bench, whose 100,000 homes it subscribes
@@ -126,7 +126,7 @@ export async function runSubscriptionsBench(haven: BenchApp): Promise<void> {
   const first = await subscriptions.renewDue(asOf);
   const firstSeconds = (performance.now() - started) / 1000;
   console.log(
-    `  first run                      ${fmt(firstSeconds, 2).padStart(7)} s   ${fmt(first.billed)} billed (${fmt(first.paid)} paid, ${fmt(first.failed)} failed), ${fmt(first.ended)} ended, ${fmt(first.planChanges)} plan changes; ${fmt(first.billed / firstSeconds)} periods/s   (budget ≤ 60 s: ${verdict(firstSeconds <= 60)})`,
+    `  first run                      ${fmt(firstSeconds, 2).padStart(7)} s   ${fmt(first.billed)} billed (${fmt(first.paid)} paid, ${fmt(first.failed)} failed), ${fmt(first.ended)} ended, ${fmt(first.planChanges)} plan changes; ${fmt(first.billed / firstSeconds)} periods/s   (budget ≤ 30 s: ${verdict(firstSeconds <= 30)})`,
   );
   started = performance.now();
   const second = await subscriptions.renewDue(asOf);
@@ -157,12 +157,14 @@ export async function runSubscriptionsBench(haven: BenchApp): Promise<void> {
     `  ${"metrics() + first page in process".padEnd(40)} p50 ${fmt(percentile(inProcess, 50), 1).padStart(6)} ms   p95 ${fmt(percentile(inProcess, 95), 1).padStart(6)} ms   (the SQL alone)`,
   );
   // The first is the budget's figure (the page shows the first page and the MRR); the others for reference.
-  const rows: [string, string, boolean][] = [
-    ["GET /admin/subscriptions (page 1 + MRR)", "/admin/subscriptions", true],
-    ["GET /api/subscriptions/metrics", "/api/subscriptions/metrics", true],
-    ["GET /api/subscriptions?limit=25", "/api/subscriptions?limit=25", true],
-    ["GET /admin/subscriptions?status=past_due", "/admin/subscriptions?status=past_due", false],
-    ["GET /api/subscriptions?q=bench-sub4242", "/api/subscriptions?q=bench-sub4242&limit=25", false],
+  // Each row's budget (p95 ms), or null: shown for reference. The searches: a rare term and a common one.
+  const rows: [string, string, number | null][] = [
+    ["GET /admin/subscriptions (page 1 + MRR)", "/admin/subscriptions", 100],
+    ["GET /api/subscriptions/metrics", "/api/subscriptions/metrics", 100],
+    ["GET /api/subscriptions?limit=25", "/api/subscriptions?limit=25", 100],
+    ["GET /admin/subscriptions?status=past_due", "/admin/subscriptions?status=past_due", null],
+    ["GET /api/subscriptions?q=bench-sub4242", "/api/subscriptions?q=bench-sub4242&limit=25", 50],
+    ["GET /api/subscriptions?q=maple", "/api/subscriptions?q=maple&limit=25", 50],
   ];
   for (const [label, path, budgeted] of rows) {
     const times = await latencies(`${haven.baseUrl}${path}`, cookie);
@@ -171,7 +173,7 @@ export async function runSubscriptionsBench(haven: BenchApp): Promise<void> {
       continue;
     }
     const p95 = percentile(times, 95);
-    const budget = budgeted ? `   (budget ≤ 100 ms: ${verdict(p95 <= 100)})` : "";
+    const budget = budgeted === null ? "" : `   (budget ≤ ${budgeted} ms: ${verdict(p95 <= budgeted)})`;
     console.log(
       `  ${label.padEnd(40)} p50 ${fmt(percentile(times, 50), 1).padStart(6)} ms   p95 ${fmt(p95, 1).padStart(6)} ms${budget}`,
     );
