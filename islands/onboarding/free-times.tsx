@@ -1,6 +1,6 @@
 // Onboarding's preferred time (docs/decisions.md#37, one booking rule): the parts of the day the inspectors'
-// calendars offer on the chosen date, from the same availability call as the wizard. A plain fetch, not react-query:
-// this island loads no query client.
+// calendars offer on the chosen date, from the same availability call as the wizard. A plain fetch: it is
+// the island's one read.
 import { useEffect, useState } from "react";
 import type { BookingAvailability } from "../../src/modules/bookings/bookings.constants";
 import { DAY_PART_VALUES } from "../../src/shared/business-time";

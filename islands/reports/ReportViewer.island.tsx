@@ -55,7 +55,7 @@ export default function ReportViewer({
   canOpenHistory = true,
 }: Props) {
   // The page hands the report in; it is fetched on its own only when that data is empty (staff-side §2).
-  // A plain fetch, not react-query: its hooks would take this page over its JS budget.
+  // A plain fetch, only when the page handed no report in.
   const [loaded, setLoaded] = useState<{ data?: Report; error?: Error }>(hasData(initial) ? { data: initial } : {});
   useEffect(() => {
     if (loaded.data) return;
