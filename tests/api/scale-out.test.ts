@@ -375,8 +375,9 @@ describe("two web processes and two workers on one Postgres", () => {
     const ids = (await ctx.db("maintenance_schedules").insert(schedules).returning("id")).map(
       (r: { id: number }) => r.id,
     );
-    // Four expansion jobs (two on each worker) and the CLI, let go together at their first write.
-    const cli = await together("maintenance_tasks", 5, async () => {
+    // Four expansion jobs (two on each worker) and the CLI, let go together at their first read of the schedules:
+    // each batch's schedules go to the run that locks them first, and the others skip them.
+    const cli = await together("maintenance_schedules", 5, async () => {
       const run = runHaven(ctx.url, ["maintenance", "expand", "--json"], { env: { LOG_LEVEL: "silent" } });
       for (let i = 0; i < 4; i++) await addJob(MAINTENANCE_EXPAND_TASK);
       return run;

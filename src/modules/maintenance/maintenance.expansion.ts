@@ -61,8 +61,16 @@ export async function expandSchedules(
   // while the next batch is read and computed. Each batch is its own transaction: an interrupted run
   // keeps what it wrote, and the next run carries on.
   const writing = new Set<Promise<void>>();
-  const write = (batch: ExpandableSchedule[], scheduleIds: number[], dates: string[]) =>
+  const write = (batch: ExpandableSchedule[], allIds: number[], allDates: string[]) =>
     transaction(async (tx) => {
+      // A schedule another run holds is that run's to write: waiting on its uncommitted tasks would pass the
+      // pool's lock timeout when the workers and the CLI expand at once.
+      const mine = await schedules.lockForExpansion(
+        batch.map((s) => s.id),
+        tx,
+      );
+      const scheduleIds = allIds.filter((id) => mine.has(id));
+      const dates = allDates.filter((_, i) => mine.has(allIds[i]!));
       for (let i = 0; i < scheduleIds.length; i += INSERT_CHUNK) {
         const created = await schedules.insertOccurrences(
           scheduleIds.slice(i, i + INSERT_CHUNK),
@@ -73,12 +81,8 @@ export async function expandSchedules(
         result.created += created.count;
         if (options.collect) result.tasks.push(...created.rows);
       }
-      await schedules.markExpanded(
-        batch.map((s) => s.id),
-        through,
-        tx,
-      );
-      result.schedules += batch.length;
+      await schedules.markExpanded([...mine], through, tx);
+      result.schedules += mine.size;
       options.onProgress?.(result.schedules, result.created);
     });
   let afterId = 0;

@@ -136,6 +136,16 @@ export class ScheduleRepository {
     return { count: result.rowCount ?? rows.length, rows };
   }
 
+  /**
+   * Of these schedules, those no other transaction holds, locked for this one; the others are skipped: another run
+   * is writing their tasks and commits them, so runs at once never wait on each other's rows (docs/decisions.md#46).
+   */
+  async lockForExpansion(ids: number[], tx: Tx): Promise<Set<number>> {
+    if (!ids.length) return new Set();
+    const rows = await tx("maintenance_schedules").whereIn("id", ids).forUpdate().skipLocked().select("id");
+    return new Set(rows.map((row: Row) => row.id as number));
+  }
+
   async markExpanded(ids: number[], through: string, tx: Tx | Knex = this.db): Promise<void> {
     if (!ids.length) return;
     await tx.raw(
