@@ -27,6 +27,14 @@ function vitest(args, { quiet = false } = {}) {
   });
 }
 
+/** A vitest report's failed files and tests, from its "Failed Tests" section on (or its FAIL lines), at most 120 lines. */
+function failuresOf(output) {
+  const lines = output.toString("utf8").replace(/\x1b\[[0-9;]*m/g, "").split("\n");
+  const start = lines.findIndex((line) => /Failed Tests \d+/.test(line));
+  const picked = start >= 0 ? lines.slice(start) : lines.filter((line) => /\bFAIL\b|×/.test(line));
+  return picked.slice(0, 120).join("\n");
+}
+
 const args = process.argv.slice(2);
 if (args.length > 0) {
   const { code } = await vitest(args);
@@ -44,6 +52,9 @@ const browser = await vitest(["--project", "browser"]);
 
 const results = { "unit and api": first, processes, browser };
 const failed = Object.entries(results).filter(([, result]) => !result.ok);
+// The processes report was printed before the browser project's: its failures are said again last, where a reader
+// of the run's end (a CI log's tail) sees them.
+if (!processes.ok) console.error(`\nnpm test: the processes project's failures, again\n${failuresOf(processes.output)}`);
 for (const [name, result] of failed) console.error(`npm test: ${name} failed (exit ${result.code})`);
 if (failed.length === 0) console.log("npm test: every project passed");
 process.exit(failed.length === 0 ? 0 : 1);
