@@ -16,7 +16,7 @@ interface ResponseChoiceProps {
 }
 
 function ResponseChoice({ rec, choice, onChange, locked }: ResponseChoiceProps) {
-  const { t } = useWords();
+  const { t, item } = useWords();
   const id = useId();
   if (locked) {
     return (
@@ -28,7 +28,7 @@ function ResponseChoice({ rec, choice, onChange, locked }: ResponseChoiceProps) 
   }
   return (
     <fieldset className="client-response" data-response-for={rec.id}>
-      <legend className="sr-only">{t("report.responseTo", { item: rec.subcategory })}</legend>
+      <legend className="sr-only">{t("report.responseTo", { item: item(rec) })}</legend>
       <div className="flex flex-wrap gap-2">
         {(
           [

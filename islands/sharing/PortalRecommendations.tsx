@@ -11,7 +11,7 @@ const TASK_STATUSES = new Set(["scheduled", "in_progress", "completed", "cancell
 
 /** Where a recommendation of the homeowner's own report stands, or the form that asks for a quote. */
 function PortalItem({ rec, item, reportId }: { rec: ClientRecommendation; item: Item | undefined; reportId: number }) {
-  const { t, around, to } = useWords();
+  const { t, around, to, item: name } = useWords();
   if (!item) return null;
   if (item.quote) {
     return (
@@ -42,7 +42,7 @@ function PortalItem({ rec, item, reportId }: { rec: ClientRecommendation; item: 
           "report.portal.ask",
           {},
           "sr",
-          <span className="sr-only">{t("report.portal.askFor", { item: rec.subcategory })}</span>,
+          <span className="sr-only">{t("report.portal.askFor", { item: name(rec) })}</span>,
         )}
       </button>
     </form>

@@ -12,18 +12,18 @@ const CHIP: Record<string, string> = {
 };
 
 function Photos({ rec }: { rec: ClientRecommendation }) {
-  const { t } = useWords();
+  const { t, item } = useWords();
   const [all, setAll] = useState(false);
   if (!rec.photos.length) return null;
   const shown = all ? rec.photos : rec.photos.slice(0, PHOTOS_SHOWN);
   const more = rec.photos.length - PHOTOS_SHOWN;
   return (
-    <ul className="client-photos" aria-label={t("report.photos.label", { item: rec.subcategory })}>
+    <ul className="client-photos" aria-label={t("report.photos.label", { item: item(rec) })}>
       {shown.map((src, i) => (
         <li key={src}>
           <img
             src={src}
-            alt={t("report.photos.alt", { item: rec.subcategory, n: i + 1, count: rec.photos.length })}
+            alt={t("report.photos.alt", { item: item(rec), n: i + 1, count: rec.photos.length })}
             loading="lazy"
           />
         </li>
@@ -34,7 +34,7 @@ function Photos({ rec }: { rec: ClientRecommendation }) {
             type="button"
             className="client-photos-more"
             onClick={() => setAll(true)}
-            aria-label={t("report.photos.showMore", { more, item: rec.subcategory })}
+            aria-label={t("report.photos.showMore", { more, item: item(rec) })}
           >
             {t("report.photos.more", { more })}
           </button>
@@ -51,7 +51,7 @@ interface RecommendationListProps {
 }
 
 export function RecommendationList({ recommendations, control }: RecommendationListProps) {
-  const { t, label, priority, urgency } = useWords();
+  const { t, label, priority, urgency, item } = useWords();
   if (recommendations.length === 0) return <p className="mt-4 text-ink/80">{t("report.nothing")}</p>;
   return (
     <ul className="mt-4 divide-y divide-green-900/10" data-recommendations>
@@ -66,9 +66,11 @@ export function RecommendationList({ recommendations, control }: RecommendationL
             )}
           </div>
           <h3 className="mt-2 font-semibold text-green-900">
-            {label("scoring.category", r.category)} · {r.subcategory}
+            {label("scoring.category", r.category)} · {item(r)}
           </h3>
-          {r.description && r.description !== r.notes && <p className="mt-1 text-ink/90">{r.description}</p>}
+          {r.description && r.description !== r.notes && (
+            <p className="mt-1 text-ink/90">{r.said?.description ?? r.description}</p>
+          )}
           {r.notes && <p className="mt-1 text-ink/80">{r.notes}</p>}
           <Photos rec={r} />
           {control(r)}

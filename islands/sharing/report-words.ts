@@ -4,6 +4,7 @@
 import { Fragment, type ReactNode, createContext, createElement, useContext } from "react";
 import { type IslandMessages, type IslandT, islandTranslator } from "../ui/i18n";
 import { intlLocale } from "../../src/i18n/locales";
+import type { ClientRecommendation } from "../../src/modules/sharing/sharing.schemas";
 
 /** Stands for the value a React node replaces; no message holds it. */
 const SLOT = "\u0000";
@@ -38,6 +39,8 @@ export function reportWords(bundle: IslandMessages) {
     priority: (p: string) => t(`scoring.priority.${level(p)}`),
     /** The urgency the report data says in English is its priority's (urgencyText at generation). */
     urgency: (p: string) => t(`scoring.urgency.${level(p)}`),
+    /** The point's name as the server said it in the page's language (docs/decisions.md#78), else as stored. */
+    item: (r: ClientRecommendation) => r.said?.subcategory ?? r.subcategory,
     /** The message with `node` where it says `{name}` (once): t("report.answered", …) with the count in bold. */
     around(key: string, values: Record<string, string | number>, name: string, node: ReactNode): ReactNode {
       const [before, after] = t(key, { ...values, [name]: SLOT }).split(SLOT);

@@ -192,6 +192,26 @@ describe("one-time links", () => {
     await client.get(`/api/client-report/${token}/photos/${foreignPhoto}`).expect(404);
   });
 
+  it("asked in French, each point comes with its name and description in French; in English the payload is as stored", async () => {
+    const { report } = await sharedReportFixture(ctx);
+    const { token } = await shareReport(staff, report.id);
+    const client = browser();
+    const french = await client.get(`/api/client-report/${token}`).set("Accept-Language", "fr-CA").expect(200);
+    const gutters = french.body.report.reportData.recommendations.find(
+      (r: { subcategory: string }) => r.subcategory === "Gutters",
+    );
+    // The stored English stays; what the page shows is beside it (docs/decisions.md#74).
+    expect(gutters.said).toEqual({
+      subcategory: "Gouttières",
+      description: "Gouttières (Toiture) a obtenu 40/100 et demande de l’attention.",
+    });
+    const english = await client.get(`/api/client-report/${token}`).expect(200);
+    expect(english.body.report.reportData.recommendations.every((r: object) => !("said" in r))).toBe(true);
+    expect(english.body.report.reportData.recommendations.map((r: { subcategory: string }) => r.subcategory)).toEqual(
+      french.body.report.reportData.recommendations.map((r: { subcategory: string }) => r.subcategory),
+    );
+  });
+
   it("the page itself never claims: only the report call does (a mail scanner cannot spend the link)", async () => {
     const { report } = await sharedReportFixture(ctx);
     const { token } = await shareReport(staff, report.id);

@@ -260,4 +260,23 @@ describe("the client's side of a report", () => {
       true,
     );
   });
+
+  it("at its French address the report names each inspection point in French (docs/decisions.md#78)", async () => {
+    const { reportLink } = await site.ctx.container.sharing.share(
+      fixture.report.id,
+      "lecteur@example.com",
+      site.baseUrl,
+      {
+        sendEmail: false,
+      },
+    );
+    const page = await site.newPage(PHONE);
+    await page.goto(reportLink.replace("/client-report/", "/fr/client-report/"));
+    await waitForIslands(page);
+    await page.locator("[data-recommendations]").waitFor();
+    const headings = await page.locator("[data-recommendation] h3").allInnerTexts();
+    expect(headings).toContain("Plomberie · Chauffe-eau");
+    expect(headings.join(" ")).not.toContain("Hot Water System");
+    expect(await page.getByRole("group", { name: "Votre réponse pour Chauffe-eau" }).count()).toBe(1);
+  });
 });

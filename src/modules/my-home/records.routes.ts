@@ -13,6 +13,7 @@ import { homeViewer, requireHomeApi, requireHomePage } from "./home-session.js";
 import { PHOTO_PARAMS, askQuoteSchema, homeIdParams, quoteDecisionFormSchema } from "./my-home.schemas.js";
 import type { RecordsService } from "./records.service.js";
 import { createRouter } from "../../http/router.js";
+import { apiLocale } from "../../i18n/api-locale.js";
 import {
   DEFAULT_LOCALE,
   type Formatters,
@@ -117,7 +118,7 @@ export function myHomeRecordsApi(deps: RecordsRoutesDeps): Router {
 
   router.get("/my-home/reports/:id", requireHomeApi, async (req, res) => {
     const { id } = params(req, homeIdParams);
-    res.json(await records.report(homeViewer(res).email, id));
+    res.json(await records.report(homeViewer(res).email, id, apiLocale(req)));
   });
 
   router.get("/my-home/reports/:id/photos/:photoId", requireHomeApi, async (req, res) => {

@@ -21,6 +21,7 @@ import type {
 } from "./my-home.schemas.js";
 import type { OpenTaskRow, RecordsRepository, ReportRow } from "./records.repository.js";
 import { safeFileName } from "../../shared/file-name.js";
+import { DEFAULT_LOCALE, type Locale } from "../../i18n/index.js";
 
 export const QUOTE_ANSWERED_MESSAGE = "This item has already been answered";
 export const NOT_QUOTABLE_MESSAGE = "This item is done or cancelled: there is nothing to quote";
@@ -120,8 +121,11 @@ export class RecordsService {
     return { report, own };
   }
 
-  /** One report in the client view's shape: never one-time once signed in (docs/decisions.md#29). */
-  async report(email: string, reportId: number): Promise<HomeReportPayload> {
+  /**
+   * One report in the client view's shape: never one-time once signed in (docs/decisions.md#29); its points said in
+   * `locale`, the language the island asked in (docs/decisions.md#78).
+   */
+  async report(email: string, reportId: number, locale: Locale = DEFAULT_LOCALE): Promise<HomeReportPayload> {
     const { report, own } = await this.readable(email, reportId);
     const property = await this.deps.customers.findPropertyFor({ kind: "staff" }, report.propertyId);
     if (!property) throw new NotFoundError("Report not found");
@@ -141,7 +145,7 @@ export class RecordsService {
         id: report.id,
         createdAt: report.createdAt,
         overallScore: report.overallScore,
-        reportData: clientReportData(stored, `/api/my-home/reports/${report.id}/photos`),
+        reportData: clientReportData(stored, `/api/my-home/reports/${report.id}/photos`, locale),
       },
       property: {
         id: property.id,

@@ -1,5 +1,6 @@
-// The report PDF's words in the customer's language (docs/decisions.md#64): its own `report-pdf` messages, and the
-// band, priority, urgency, score and category names of the `scoring` namespace, one French name each (#41).
+// The report's words in a language (docs/decisions.md#64): the PDFs' own `report-pdf` messages, and the band,
+// priority, urgency, score and category names of the `scoring` namespace, one French name each (#41). The client
+// report's answers use its point names and descriptions too (sharing's clientReportData, docs/decisions.md#78).
 // The snapshot stores a few sentences in English (a recommendation's description, a category's count); in another
 // language they are said again from the snapshot's own figures. The inspection points' names are Haven's template's
 // (`inspection-items`); what an inspector typed stays as typed.
@@ -63,7 +64,7 @@ export function pdfWords(locale: RenderLocale) {
     choice,
     /** 'Needs Attention (4)' in the summary's boxes. */
     choiceWithScore: (score: number) => t("report-pdf.choice", { label: choice(score), score }),
-    description(r: ReportRecommendation): string {
+    description(r: Pick<ReportRecommendation, "subcategory" | "category" | "score" | "description">): string {
       if (english) return r.description;
       const state = r.score === null ? "urgent" : r.score <= 10 ? "immediate" : "attention";
       return t("report-pdf.rec.description", {

@@ -4,11 +4,8 @@ export {
   type ShareMailPayload,
   type SharingDeps,
   SharingService,
-  clientReportData,
-  photoIdsOf,
-  quotePriority,
-  recommendationsOf,
 } from "./sharing.service.js";
+export { clientReportData, photoIdsOf, quotePriority, recommendationsOf } from "./client-report-data.js";
 export type { StoredReport } from "./sharing.schemas.js";
 export { type ShareMailDeps, shareMailTask } from "./sharing.tasks.js";
 export { type ReportSharedDetails, reportSharedEmail } from "./sharing.mail.js";

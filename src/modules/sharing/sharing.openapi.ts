@@ -35,6 +35,9 @@ const clientRecommendation = z.object({
   photos: z
     .array(z.string())
     .meta({ description: "Photo URLs under this link: /api/client-report/{token}/photos/{photoId}" }),
+  said: z.object({ subcategory: z.string(), description: z.string() }).optional().meta({
+    description: "The point's name and the description in the Accept-Language asked (fr-CA); absent in English",
+  }),
 });
 
 const clientReport: z.ZodType<ClientReportPayload> = z

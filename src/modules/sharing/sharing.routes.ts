@@ -10,6 +10,7 @@ import type { SharingService } from "./sharing.service.js";
 import { idParamsSchema, responsesInputSchema, shareInputSchema } from "./sharing.schemas.js";
 import { createRouter } from "../../http/router.js";
 import { type Translator, islandMessages, localePath } from "../../i18n/index.js";
+import { apiLocale } from "../../i18n/api-locale.js";
 
 /** What sharing's routes use: its service and two settings. */
 export interface SharingRoutesDeps {
@@ -61,7 +62,7 @@ export function sharingApi(deps: SharingRoutesDeps): Router {
   router.get("/client-report/:token", async (req, res) => {
     privateLink(res);
     const { token } = params(req, tokenParams);
-    const opened = await sharing.clientReport(token, bindingCookies(req));
+    const opened = await sharing.clientReport(token, bindingCookies(req), apiLocale(req));
     if ("gone" in opened) throw new GoneError(GONE_MESSAGE);
     if (opened.binding)
       setBindingCookie(

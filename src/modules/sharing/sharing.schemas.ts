@@ -48,6 +48,11 @@ export interface ClientRecommendation {
   priority: "high" | "medium" | "low";
   urgency: string;
   photos: string[];
+  /**
+   * The point's name and the description in the language the answer was asked in (docs/decisions.md#74, #78);
+   * absent in English, where the stored text is the one to show.
+   */
+  said?: { subcategory: string; description: string };
 }
 
 export interface ClientCategory {

@@ -5,7 +5,6 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from ".
 import { addressLine } from "../../shared/address.js";
 import type { CustomersService } from "../customers/index.js";
 import type { MaintenanceService } from "../maintenance/index.js";
-import type { QuotePriority } from "../quotes/quotes.constants.js";
 import type { QuotesService } from "../quotes/index.js";
 import { SERVING_STATUSES, type SubscriptionsService } from "../subscriptions/index.js";
 import { expiryFrom, hashToken, isToken, newToken, openLink } from "../../shared/one-time-links.js";
@@ -18,14 +17,8 @@ import {
 } from "./sample.js";
 import { SHARE_MAIL_TASK } from "./sharing.constants.js";
 import type { ShareRow, SharingRepository } from "./sharing.repository.js";
-import type {
-  ClientCategory,
-  ClientRecommendation,
-  ClientReportPayload,
-  ClientResponseInput,
-  ShareSummary,
-  StoredReport,
-} from "./sharing.schemas.js";
+import type { ClientReportPayload, ClientResponseInput, ShareSummary, StoredReport } from "./sharing.schemas.js";
+import { clientReportData, photoIdsOf, quotePriority, recommendationsOf } from "./client-report-data.js";
 
 export { SHARE_MAIL_TASK };
 
@@ -42,95 +35,19 @@ export interface ShareMailPayload {
 }
 
 type Gone = { gone: true };
-const PHOTO_URL = /^\/api\/photos\/(\d+)(?:\/thumbnail)?$/;
-
-const asArray = (value: unknown): Record<string, unknown>[] =>
-  Array.isArray(value) ? (value as Record<string, unknown>[]) : [];
-const num = (value: unknown): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null);
-const str = (value: unknown): string => (typeof value === "string" ? value : "");
-
-const dataOf = (report: StoredReport) => report.reportData as Record<string, unknown>;
-
-/** The report's recommendations (also called issues) as stored in the snapshot. */
-export const recommendationsOf = (report: StoredReport) =>
-  asArray(dataOf(report).recommendations ?? dataOf(report).issues);
-
-/** Photo ids a report's recommendations show: the only photos its link may serve. */
-export const photoIdsOf = (report: StoredReport): Set<number> => {
-  const ids = new Set<number>();
-  for (const rec of recommendationsOf(report)) {
-    for (const url of Array.isArray(rec.photos) ? rec.photos : []) {
-      const match = typeof url === "string" ? url.match(PHOTO_URL) : null;
-      if (match) ids.add(Number(match[1]));
-    }
-  }
-  return ids;
-};
-
-/** Quote priority of a recommendation: 'immediate' for an Immediate Action Required finding (score 10 of 100). */
-export function quotePriority(rec: Record<string, unknown> | undefined): QuotePriority {
-  const score = num(rec?.score);
-  const priority = rec?.priority;
-  if (score !== null && score <= 10) return "immediate";
-  return priority === "high" || priority === "low" ? priority : "medium";
-}
-
-/**
- * The snapshot as the client may see it: a whitelist, so staff notes never leak; photos under `photoBase`
- * (the link's `/api/client-report/{token}/photos`, or My Home's own photo route).
- */
-export function clientReportData(report: StoredReport, photoBase: string): ClientReportPayload["report"]["reportData"] {
-  const data = dataOf(report);
-  const recommendations: ClientRecommendation[] = recommendationsOf(report).map((rec) => ({
-    id: Number(rec.id),
-    category: str(rec.category),
-    subcategory: str(rec.subcategory),
-    description: str(rec.description),
-    notes: str(rec.notes),
-    score: num(rec.score),
-    priority: rec.priority === "high" || rec.priority === "low" ? rec.priority : "medium",
-    urgency: str(rec.urgency),
-    photos: (Array.isArray(rec.photos) ? rec.photos : []).flatMap((url) => {
-      const match = typeof url === "string" ? url.match(PHOTO_URL) : null;
-      if (match) return [`${photoBase}/${match[1]}`];
-      return typeof url === "string" && url.startsWith("data:image/") ? [url] : [];
-    }),
-  }));
-  const categories: ClientCategory[] = asArray(data.allCategories ?? data.categories).map((c) => ({
-    categoryName: str(c.categoryName),
-    score: num(c.score ?? c.averageScore),
-    subcategoryCount: num(c.subcategoryCount) ?? asArray(c.subcategories).length,
-  }));
-  const summary = (data.summary ?? {}) as Record<string, unknown>;
-  const count = (p: string) => recommendations.filter((r) => r.priority === p).length;
-  const overallScore = report.overallScore ?? num(data.overallScore);
-  return {
-    overallScore,
-    summary: {
-      highPriority: num(summary.highPriority) ?? count("high"),
-      mediumPriority: num(summary.mediumPriority) ?? count("medium"),
-      lowPriority: num(summary.lowPriority) ?? count("low"),
-      totalIssues: num(summary.totalIssues) ?? recommendations.length,
-      overallScore,
-    },
-    allCategories: categories,
-    categories,
-    recommendations,
-    issues: recommendations,
-  };
-}
 
 const clientPayload = (
   report: StoredReport,
   token: string,
   share: ClientReportPayload["share"],
   property: ClientReportPayload["property"],
+  locale: Locale,
 ): ClientReportPayload => ({
   report: {
     id: report.id,
     createdAt: report.createdAt,
     overallScore: report.overallScore,
-    reportData: clientReportData(report, `/api/client-report/${token}/photos`),
+    reportData: clientReportData(report, `/api/client-report/${token}/photos`, locale),
   },
   share,
   property,
@@ -286,13 +203,17 @@ export class SharingService {
     return { share: opened.row, binding: opened.binding };
   }
 
-  /** GET /api/client-report/{token}: claims the link on the first view, then only for this browser. */
+  /**
+   * GET /api/client-report/{token}: claims the link on the first view, then only for this browser. `locale` is the
+   * language the island asked in: the points' names and descriptions are said in it.
+   */
   async clientReport(
     token: string,
     cookies: string[],
+    locale: Locale = DEFAULT_LOCALE,
   ): Promise<{ payload: ClientReportPayload; binding?: string } | Gone> {
     if (token === SAMPLE_REPORT_ID)
-      return { payload: clientPayload(sampleStoredReport(), token, SAMPLE_SHARE, SAMPLE_CLIENT_PROPERTY) };
+      return { payload: clientPayload(sampleStoredReport(), token, SAMPLE_SHARE, SAMPLE_CLIENT_PROPERTY, locale) };
     const opened = await this.openShare(token, cookies, true);
     if ("gone" in opened) return opened;
     const report = await this.deps.reports.get(opened.share.reportId);
@@ -318,6 +239,7 @@ export class SharingService {
           postalCode: property.postalCode,
           clientName: property.clientName,
         },
+        locale,
       ),
     };
   }
