@@ -106,3 +106,9 @@ export function formatters(locale: RenderLocale, timeZone = "America/Toronto"): 
   cache.set(cacheKey, made);
   return made;
 }
+
+/** Names joined as the language lists them: "Email, City and Postal code" / "Courriel, Ville et Code postal". */
+export function listText(locale: RenderLocale, items: string[]): string {
+  const text = new Intl.ListFormat(intlLocale(locale), { type: "conjunction" }).format(items);
+  return locale === PSEUDO_LOCALE ? `${PSEUDO_MARKERS[0]}${text}${PSEUDO_MARKERS[1]}` : text;
+}

@@ -158,7 +158,7 @@ describe("POST /api/onboarding", () => {
     const before = await counts();
     const res = await ctx.agent().post("/api/onboarding").send({ completedAt: new Date().toISOString() }).expect(400);
     expect(res.body.message).toBe(
-      "Please fill in all required fields: firstName, lastName, email, phone, address, city, province, postalCode, squareFootage, yearBuilt, bedrooms, bathrooms, ownershipType, householdIncome, occupation",
+      "Please fill in all required fields: First name, Last name, Email, Phone, Street address, City, Province, Postal code, Square footage, Year built, Bedrooms, Bathrooms, Ownership, Household income and Occupation",
     );
     expect(Object.keys(res.body.fields).sort()).toEqual(
       [
@@ -184,7 +184,29 @@ describe("POST /api/onboarding", () => {
       .post("/api/onboarding")
       .send(form({ email: "", city: "  " }))
       .expect(400);
-    expect(some.body.message).toBe("Please fill in all required fields: email, city");
+    expect(some.body.message).toBe("Please fill in all required fields: Email and City");
+    expect(await counts()).toEqual(before);
+  });
+
+  it("names the missing fields by their French labels, as a French list, when the page is French", async () => {
+    const before = await counts();
+    const one = await ctx
+      .agent()
+      .post("/api/onboarding")
+      .set("Accept-Language", "fr-CA")
+      .send(form({ email: "" }))
+      .expect(400);
+    expect(one.body.message).toBe("Veuillez remplir tous les champs obligatoires\u00a0: Courriel");
+    const three = await ctx
+      .agent()
+      .post("/api/onboarding")
+      .set("Accept-Language", "fr-CA")
+      .send(form({ email: "", city: " ", yearBuilt: undefined }))
+      .expect(400);
+    expect(three.body.message).toBe(
+      "Veuillez remplir tous les champs obligatoires\u00a0: Courriel, Ville et Année de construction",
+    );
+    expect(Object.keys(three.body.fields).sort()).toEqual(["city", "email", "yearBuilt"]);
     expect(await counts()).toEqual(before);
   });
 
@@ -196,7 +218,7 @@ describe("POST /api/onboarding", () => {
       .send(form({ squareFootage: "", yearBuilt: undefined, bedrooms: "", bathrooms: null }))
       .expect(400);
     expect(step3.body).toEqual({
-      message: "Please fill in all required fields: squareFootage, yearBuilt, bedrooms, bathrooms",
+      message: "Please fill in all required fields: Square footage, Year built, Bedrooms and Bathrooms",
       fields: {
         squareFootage: "Square footage is required",
         yearBuilt: "Year built is required",
@@ -210,7 +232,7 @@ describe("POST /api/onboarding", () => {
       .send(form({ ownershipType: "", householdIncome: "", occupation: undefined }))
       .expect(400);
     expect(step4.body).toEqual({
-      message: "Please fill in all required fields: ownershipType, householdIncome, occupation",
+      message: "Please fill in all required fields: Ownership, Household income and Occupation",
       fields: {
         ownershipType: "Ownership type is required",
         householdIncome: "Household income is required",
@@ -264,7 +286,7 @@ describe("POST /api/onboarding", () => {
       .post("/api/onboarding")
       .send(form({ preferredTime: "", accessMethod: "" }))
       .expect(400);
-    expect(res.body.message).toBe("Please fill in all required fields: preferredTime, accessMethod");
+    expect(res.body.message).toBe("Please fill in all required fields: Preferred time and Access method");
     expect(res.body.fields).toEqual({
       preferredTime: "Required to schedule the inspection",
       accessMethod: "Required to schedule the inspection",

@@ -211,7 +211,7 @@ describe("the onboarding wizard", () => {
       void dialog.accept();
     });
     const refusal = {
-      message: "Please fill in all required fields: yearBuilt, occupation",
+      message: "Please fill in all required fields: Year built and Occupation",
       fields: {
         yearBuilt: "Year built must be 1980 or later",
         occupation: "Occupation must be one of the listed values",

@@ -28,7 +28,6 @@ export const REQUIRED_FIELDS = [
 ] as const;
 /** Given together or not at all: with them, onboarding also books the inspection. */
 export const SCHEDULING_FIELDS = ["preferredDate", "preferredTime", "accessMethod"] as const;
-export const MISSING_PREFIX = "Please fill in all required fields: ";
 
 export interface OnboardingResult {
   propertyId: number;

@@ -6,9 +6,10 @@ import type { IdempotencyService } from "../../db/idempotency.js";
 import { type BookingsService, SlotTakenError } from "../bookings/index.js";
 import type { OnboardingOptions } from "./onboarding.constants.js";
 import type { OnboardingService } from "./onboarding.service.js";
-import { MISSING_PREFIX, missingFields, onboardingSchema } from "./onboarding.schemas.js";
+import { missingFields, onboardingSchema } from "./onboarding.schemas.js";
 import { createRouter } from "../../http/router.js";
-import { islandMessages, localePath, translator } from "../../i18n/index.js";
+import { SaidRefusal } from "../../http/errors.js";
+import { type Translator, islandMessages, listText, localePath, translator } from "../../i18n/index.js";
 import { apiLocale } from "../../i18n/api-locale.js";
 import { serverMessage } from "../../i18n/server-messages.js";
 import { DAY_PART_VALUES } from "../../shared/business-time.js";
@@ -25,6 +26,15 @@ const OPTIONS: OnboardingOptions = {
   occupations: enums.OCCUPATIONS,
   householdSizes: enums.HOUSEHOLD_SIZES,
 };
+
+/** "Please fill in all required fields: Email and City" / "… obligatoires : Courriel et Ville". */
+const missingMessage = (t: Translator, missing: string[]) =>
+  t("errors.api.onboarding.missing", {
+    fields: listText(
+      t.locale,
+      missing.map((field) => t(`onboarding.field.${field}`)),
+    ),
+  });
 
 /** What the onboarding routes use; src/app.ts passes them (docs/architecture.md "Modules and layers"). */
 export interface OnboardingRoutesDeps {
@@ -43,9 +53,11 @@ export function onboardingApi(deps: OnboardingRoutesDeps): Router {
       unknown
     >;
     const input = parse(onboardingSchema(deps.bookings.calendar()), payload, (fields) => {
-      // Missing fields are named all at once (reading A's alert); otherwise the first problem leads.
+      // Missing fields are named all at once (reading A's alert), by their form labels in the language the page
+      // asked in (docs/decisions.md#78); otherwise the first problem leads.
       const missing = missingFields(payload);
-      return missing.length ? MISSING_PREFIX + missing.join(", ") : firstProblem(fields);
+      if (missing.length) throw new SaidRefusal(400, missingMessage(translator(apiLocale(req)), missing), fields);
+      return firstProblem(fields);
     });
     const outcome = await deps.idempotency
       .run("onboarding", submissionOf(req, { ...payload, completedAt: undefined }), (tx) =>
