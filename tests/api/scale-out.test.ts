@@ -120,6 +120,13 @@ async function drained(tasks: string[], timeoutMs = 45_000) {
 }
 
 /**
+ * The workers and CLI runs that race from a starting line wait there on the line's table lock until the last of them
+ * has started (a CLI run takes seconds to start on a busy machine): their lock_timeout outlasts that wait, which the
+ * default 5 s (LOCK_TIMEOUT_MS) did not. What they race for is then decided by the app's own locks.
+ */
+const RACERS = { LOCK_TIMEOUT_MS: "60000" };
+
+/**
  * A starting line: holds an exclusive lock on `table` while `start` launches its runs, until `waiters` sessions
  * queue behind the lock, then lets them all go at once (so they truly race, whatever each took to start).
  */
@@ -209,9 +216,15 @@ beforeAll(async () => {
     WORKER_MODE: "separate",
     SMTP_URL: survivorRelay.url,
   });
-  victim = spawnHaven("worker 1", "src/worker.ts", { ...shared, WORKER_MODE: "separate", SMTP_URL: victimRelay.url });
+  victim = spawnHaven("worker 1", "src/worker.ts", {
+    ...shared,
+    ...RACERS,
+    WORKER_MODE: "separate",
+    SMTP_URL: victimRelay.url,
+  });
   survivor = spawnHaven("worker 2", "src/worker.ts", {
     ...shared,
+    ...RACERS,
     WORKER_MODE: "separate",
     SMTP_URL: survivorRelay.url,
   });
@@ -378,7 +391,7 @@ describe("two web processes and two workers on one Postgres", () => {
     // Four expansion jobs (two on each worker) and the CLI, let go together at their first read of the schedules:
     // each batch's schedules go to the run that locks them first, and the others skip them.
     const cli = await together("maintenance_schedules", 5, async () => {
-      const run = runHaven(ctx.url, ["maintenance", "expand", "--json"], { env: { LOG_LEVEL: "silent" } });
+      const run = runHaven(ctx.url, ["maintenance", "expand", "--json"], { env: { LOG_LEVEL: "silent", ...RACERS } });
       for (let i = 0; i < 4; i++) await addJob(MAINTENANCE_EXPAND_TASK);
       return run;
     });
@@ -413,7 +426,7 @@ describe("two web processes and two workers on one Postgres", () => {
     await ctx.db("inspection_bookings").whereIn("id", booked).update({ scheduled_date: tomorrow });
     const clis = await together("maintenance_reminders", 6, async () => {
       const runs = Promise.all(
-        [0, 1].map(() => runHaven(ctx.url, ["maintenance", "reminders"], { env: { LOG_LEVEL: "silent" } })),
+        [0, 1].map(() => runHaven(ctx.url, ["maintenance", "reminders"], { env: { LOG_LEVEL: "silent", ...RACERS } })),
       );
       for (let i = 0; i < 4; i++) await addJob(MAINTENANCE_REMINDERS_TASK);
       return runs;
