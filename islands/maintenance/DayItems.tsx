@@ -1,15 +1,8 @@
-// Lists of a day's items (MaintenanceCalendar.island.tsx): the phone's agenda of the month, and a day's dialog.
-import {
-  type CalendarMonth,
-  HELD_LABEL,
-  formatDuration,
-  labelOf,
-  planLabel,
-} from "../../src/modules/maintenance/maintenance.constants";
-import { type Item, PREVIEW_PER_DAY, byDate, itemKey, itemTitle, planData } from "./calendar-items";
-import { useData } from "../ui/data";
-import { Dialog } from "./Dialog";
-import { longDateLabel, monthLabel, shortDateLabel } from "./month-grid";
+// Lists of a day's items (MaintenanceCalendar.island.tsx): the phone's agenda of the month, and a day's dialog
+// (DayDialog.tsx).
+import { HELD_LABEL, formatDuration, labelOf, planLabel } from "../../src/modules/maintenance/maintenance.constants";
+import { type Item, PREVIEW_PER_DAY, itemKey, itemTitle, planData } from "./calendar-items";
+import { monthLabel, shortDateLabel } from "./month-grid";
 
 /** A task's line under its title: hold, property, plan, priority, duration and assignee. */
 const taskLine = (task: Extract<Item, { kind: "task" }>["task"]) =>
@@ -24,7 +17,7 @@ const taskLine = (task: Extract<Item, { kind: "task" }>["task"]) =>
     .filter(Boolean)
     .join(" · ");
 
-function ItemList({ items, onOpen }: { items: Item[]; onOpen: (item: Item) => void }) {
+export function ItemList({ items, onOpen }: { items: Item[]; onOpen: (item: Item) => void }) {
   return (
     <ul className="grid gap-2">
       {items.map((item) => (
@@ -86,31 +79,5 @@ export function MonthAgenda({ month, today, dates, days, totalOn, loading, onOpe
         ))}
       </ol>
     </div>
-  );
-}
-
-/** A day's items, all of them (the month only holds each day's first few). */
-export function DayDialog({
-  date,
-  onClose,
-  onOpen,
-}: {
-  date: string;
-  onClose: () => void;
-  onOpen: (item: Item) => void;
-}) {
-  const day = useData<CalendarMonth>(`/api/maintenance-calendar?from=${date}&to=${date}`);
-  const items = day.data ? (byDate(day.data).get(date) ?? []) : [];
-  return (
-    <Dialog title={longDateLabel(date)} onClose={onClose}>
-      {day.isPending && <p role="status">Loading…</p>}
-      {day.error && (
-        <p className="alert alert-danger" role="alert">
-          {day.error.message}
-        </p>
-      )}
-      {day.data && items.length === 0 && <p className="text-ink/75">Nothing scheduled on this day.</p>}
-      <ItemList items={items} onOpen={onOpen} />
-    </Dialog>
   );
 }

@@ -7,16 +7,23 @@ import {
 } from "../../src/modules/maintenance/maintenance.constants";
 import { PLAN_VISIT_WINDOW, windowLabel } from "../../src/shared/business-time";
 import { ApiError } from "../ui/api";
-import { BookingDialog, type BookingWindow } from "./BookingDialog";
+import type { BookingWindow } from "./BookingDialog";
 import { type Item, PREVIEW_PER_DAY, byDate } from "./calendar-items";
-import { CreateScheduleDialog } from "./CreateScheduleDialog";
 import { useData } from "../ui/data";
-import { DayDialog, MonthAgenda } from "./DayItems";
+import { type LazyPart, lazyPart, useLazy, usePreloadOnTouch } from "../ui/lazy";
+import { MonthAgenda } from "./DayItems";
 import { MonthGrid, keyTarget } from "./MonthGrid";
 import { monthLabel, monthOf, monthWeeks, shiftMonth } from "./month-grid";
-import { TaskDialog } from "./TaskDialog";
-import { TaskList } from "./TaskList";
 import type { Enumerations, TaskView } from "./types";
+
+// The month on screen is all first paint shows: the dialogs and the List view come in chunks of their own, fetched
+// from the first pointer or focus on the calendar, so one is usually here by the time it opens (docs/decisions.md#79).
+const taskDialog = lazyPart(() => import("./TaskDialog").then((m) => m.TaskDialog));
+const bookingDialog = lazyPart(() => import("./BookingDialog").then((m) => m.BookingDialog));
+const createDialog = lazyPart(() => import("./CreateScheduleDialog").then((m) => m.CreateScheduleDialog));
+const taskList = lazyPart(() => import("./TaskList").then((m) => m.TaskList));
+const dayDialog = lazyPart(() => import("./DayDialog").then((m) => m.DayDialog));
+const PARTS: LazyPart<unknown>[] = [taskDialog, bookingDialog, createDialog, taskList, dayDialog];
 
 interface Props extends Enumerations {
   today: string;
@@ -136,6 +143,13 @@ export default function MaintenanceCalendar({
   const [creating, setCreating] = useState(false);
   const moveFocus = useRef(false);
   const grid = useRef<HTMLTableElement>(null);
+  const root = useRef<HTMLDivElement>(null);
+  usePreloadOnTouch(root, PARTS);
+  const TaskDialog = useLazy(taskDialog, task !== null);
+  const BookingDialog = useLazy(bookingDialog, booking !== null);
+  const CreateScheduleDialog = useLazy(createDialog, creating);
+  const TaskList = useLazy(taskList, view === "list");
+  const DayDialog = useLazy(dayDialog, dayOpen !== null);
 
   const weeks = useMemo(() => monthWeeks(month), [month]);
   const from = weeks[0]![0]!;
@@ -198,7 +212,7 @@ export default function MaintenanceCalendar({
   const monthView = { month, today, days, totalOn, loading: calendar.isPending, onOpen: open, onOpenDay: setDayOpen };
 
   return (
-    <div className="mc">
+    <div className="mc" ref={root}>
       <Toolbar view={view} onView={setView} onCreate={canSchedule ? () => setCreating(true) : null} />
       {view === "calendar" ? (
         <section aria-labelledby="mc-month">
@@ -227,12 +241,16 @@ export default function MaintenanceCalendar({
           <Legend />
           <MonthAgenda {...monthView} dates={weeks.flat().filter((d) => monthOf(d) === month && days.has(d))} />
         </section>
-      ) : (
+      ) : TaskList ? (
         <TaskList onOpen={openTask} enums={enums} canExport={canExport} />
+      ) : (
+        <p className="text-ink/75" role="status">
+          Loading…
+        </p>
       )}
 
-      {dayOpen && <DayDialog date={dayOpen} onClose={() => setDayOpen(null)} onOpen={open} />}
-      {task && (
+      {dayOpen && DayDialog && <DayDialog date={dayOpen} onClose={() => setDayOpen(null)} onOpen={open} />}
+      {task && TaskDialog && (
         <TaskDialog
           task={task}
           statuses={enums.statuses}
@@ -241,7 +259,7 @@ export default function MaintenanceCalendar({
           onFresh={(t) => fresh.current.set(t.id, t)}
         />
       )}
-      {booking && (
+      {booking && BookingDialog && (
         <BookingDialog
           booking={booking}
           window={bookingWindow}
@@ -249,7 +267,7 @@ export default function MaintenanceCalendar({
           onClose={() => setBooking(null)}
         />
       )}
-      {creating && (
+      {creating && CreateScheduleDialog && (
         <CreateScheduleDialog
           today={today}
           enums={enums}

@@ -34,6 +34,10 @@ describe("the month grid", () => {
     expect(monthLabel("2026-11")).toBe("November 2026");
     expect(shiftDateByMonths("2026-01-31", 1)).toBe("2026-02-28");
     expect(shiftDateByMonths("2026-03-31", -1)).toBe("2026-02-28");
+    expect(shiftDateByMonths("2028-01-31", 1)).toBe("2028-02-29");
+    expect(shiftDateByMonths("2026-01-31", -13)).toBe("2024-12-31");
+    expect(shiftMonth("2026-03", -15)).toBe("2024-12");
+    expect(monthWeeks("2028-02").at(-1)!.at(-1)).toBe("2028-03-04"); // a leap February ends on a Tuesday
   });
 
   it("orders clock times", () => {
