@@ -8,9 +8,14 @@ import type { IslandT } from "../ui/i18n";
 /** A Canadian postal code (onboarding's provinces have no US states, so no ZIP code here). */
 const postalCodeError = (t: CheckT, v: string) =>
   v.trim() && !normalizePostalCode(v, false) ? t("forms.postalCode") : undefined;
+import { useEffect } from "react";
 import { ChoiceCards, TextAreaField } from "../bookings/form-parts";
 import { Field, SelectField } from "../checkout/fields";
-import { PreferredTime } from "./free-times";
+import { lazyPart, useLazy } from "../ui/lazy";
+
+// The last step's free times (with the availability code) are a chunk of their own, fetched once the form opens:
+// the page opens on the splash (docs/decisions.md#79).
+const preferredTime = lazyPart(() => import("./free-times").then((m) => m.PreferredTime));
 
 export const EMPTY = {
   firstName: "",
@@ -100,6 +105,10 @@ export function StepFields(props: StepProps) {
     emptyLabel: t(required ? "forms.select" : "forms.skip"),
   });
   const field = (key: Key) => ({ ...f(key), label: fieldLabel(t, key) });
+  useEffect(() => {
+    preferredTime.preload().catch(() => undefined);
+  }, []);
+  const PreferredTime = useLazy(preferredTime, STEPS[step - 1]?.fields.includes("preferredTime") ?? false);
   switch (step) {
     case 1:
       return (
@@ -208,17 +217,19 @@ export function StepFields(props: StepProps) {
             max={maxDate}
             hint={t("onboarding.hint.preferredDate")}
           />
-          <PreferredTime
-            t={t}
-            dayParts={props.dayParts}
-            date={values.preferredDate}
-            size={values.squareFootage}
-            minDate={minDate}
-            value={values.preferredTime}
-            error={errors.preferredTime}
-            onChange={set("preferredTime")}
-            onDate={set("preferredDate")}
-          />
+          {PreferredTime && (
+            <PreferredTime
+              t={t}
+              dayParts={props.dayParts}
+              date={values.preferredDate}
+              size={values.squareFootage}
+              minDate={minDate}
+              value={values.preferredTime}
+              error={errors.preferredTime}
+              onChange={set("preferredTime")}
+              onDate={set("preferredDate")}
+            />
+          )}
         </>
       );
   }
