@@ -14,8 +14,8 @@ interface ManifestChunk {
 }
 
 /**
- * The built files the form needs, from Vite's manifest: the loader (with the toaster), the styles, the form island
- * with everything they import, and the form's own lazy chunks (the photo viewer). Old hashed
+ * The built files the form needs, from Vite's manifest: the loader (with the toaster and its viewport), the styles, the
+ * form island with everything they import, and the form's own lazy chunks (the photo viewer). Old hashed
  * files stay in dist/public (emptyOutDir is off) and other islands are not the form's: neither is precached.
  */
 export function formFiles(outDir: string): Set<string> | null {
@@ -31,9 +31,11 @@ export function formFiles(outDir: string): Set<string> | null {
     keep.add(chunk.file);
     for (const f of [...(chunk.css ?? []), ...(chunk.assets ?? [])]) keep.add(f);
     for (const k of chunk.imports ?? []) visit(k);
-    // The form's own lazy chunks, and the admin shell's script that site.ts loads on /admin pages.
+    // The form's own lazy chunks, the toasts' viewport (the loader fetches it with a page's first toast) and the admin
+    // shell's script that site.ts loads on /admin pages.
     for (const k of chunk.dynamicImports ?? [])
-      if (k.startsWith("islands/inspections/") || k.startsWith("islands/site/")) visit(k);
+      if (k.startsWith("islands/inspections/") || k.startsWith("islands/site/") || k.startsWith("islands/ui/"))
+        visit(k);
   };
   for (const entry of [
     "islands/main.ts",
