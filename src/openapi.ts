@@ -105,7 +105,7 @@ function responsesOf(call: ApiCall): ZodOpenApiResponsesObject {
     const headers =
       call.list && status === "200"
         ? response.headers
-          ? response.headers.extend(count.shape)
+          ? count.extend(response.headers.shape)
           : count
         : response.headers;
     responses[status as `2${string}`] = {

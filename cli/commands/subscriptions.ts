@@ -134,7 +134,7 @@ export function registerSubscriptions(program: Command) {
     )
     .action((options: { status?: string; plan?: PlanType; q?: string; limit: number; json?: boolean }) =>
       withContainer(async (container) => {
-        const { rows, total } = await container.subscriptions.list({
+        const { rows, total, capped } = await container.subscriptions.list({
           limit: options.limit,
           offset: 0,
           q: options.q,
@@ -144,7 +144,7 @@ export function registerSubscriptions(program: Command) {
         if (options.json) return printJson(rows);
         if (!rows.length) return console.log("No subscriptions.");
         for (const s of rows) console.log(row(container, s));
-        console.log(`${rows.length} of ${total} subscription(s).`);
+        console.log(`${rows.length} of ${total}${capped ? "+" : ""} subscription(s).`);
       }),
     );
 

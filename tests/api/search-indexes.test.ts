@@ -1,9 +1,15 @@
 // The staff subscription search reads indexes (subscription-filter.ts, migration 20261214000100): with 30,000
 // subscriptions, EXPLAIN of a search shows the trigram indexes of homes, customers and payers, and no sequential
-// scan of subscriptions; the rows found are exactly those the plain match finds over every row.
+// scan of subscriptions; the rows found are exactly those the plain match finds over every row. The list's page and
+// count (docs/decisions.md#77) are the plain match's, its count capped, and a common term's count stops at the cap.
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { whereSubscriptionFilter } from "../../src/modules/subscriptions/subscription-filter.js";
+import {
+  SEARCH_COUNT_CAP,
+  matchingIdsQuery,
+  whereSubscriptionFilter,
+} from "../../src/modules/subscriptions/subscription-filter.js";
+import { SubscriptionsRepository } from "../../src/modules/subscriptions/subscriptions.repository.js";
 import { type TestContext, createTestContext } from "../support/context.js";
 
 const ROWS = 30_000;
@@ -41,6 +47,10 @@ describe("subscription search on indexes", () => {
          left join customers c on g <= :homes::int and c.email = 's' || substr(md5(g::text), 1, 10) || '@example.ca'
          left join properties p on p.customer_id = c.id`,
       { n: ROWS, homes: WITH_HOME },
+    );
+    // Some in another state and plan, spread over the homes, for the filters beside a search.
+    await ctx.db.raw(
+      "update subscriptions set status = 'past_due', plan_type = 'premium' where id % 7 = 0 and customer_id is not null",
     );
     await ctx.db.raw("analyze subscriptions, customers, properties");
   });
@@ -97,5 +107,67 @@ describe("subscription search on indexes", () => {
     expect(await list("laurier")).toHaveLength(WITH_HOME / 2);
     expect(await list(PAYER)).toHaveLength(1);
     expect(await list(CUSTOMER)).toHaveLength(1);
+  });
+
+  /** The plain match over every row (as the list was), newest first; `and` adds the status or plan test. */
+  const plainMatch = async (q: string, and = "") =>
+    (
+      await ctx.db.raw(
+        `select s.id from subscriptions s left join customers c on c.id = s.customer_id
+           left join properties p on p.id = s.property_id
+          where (p.search_text like :pattern or lower(coalesce(c.email, s.payer_email, '')) like :pattern
+             or lower(coalesce(c.name, s.payer_name, '')) like :pattern) ${and}
+          order by s.created_at desc, s.id desc`,
+        { pattern: `%${q.toLowerCase()}%` },
+      )
+    ).rows.map((r: { id: number }) => r.id);
+
+  it("the list's page and count are the plain match's; past the cap, the count says so and the pages go on", async () => {
+    const repo = new SubscriptionsRepository(ctx.db);
+    const cases: [string, { status?: string; plan?: "premium" }, string][] = [
+      [CUSTOMER, {}, ""],
+      [PAYER.toUpperCase(), {}, ""],
+      ["searcher nº4242", {}, ""],
+      ["nobody", {}, ""],
+      ["laurier", {}, ""],
+      ["maple", { status: "past_due" }, "and s.status = 'past_due'"],
+      ["nº4", { plan: "premium", status: "past_due" }, "and s.plan_type = 'premium' and s.status = 'past_due'"],
+    ];
+    for (const [q, only, and] of cases) {
+      const plain = await plainMatch(q, and);
+      for (const offset of [0, 25, 1_100]) {
+        const { rows, total, capped } = await repo.list({ q, ...only, limit: 25, offset });
+        const label = `${q} ${JSON.stringify(only)} at ${offset}`;
+        expect(
+          rows.map((r) => r.id),
+          label,
+        ).toEqual(plain.slice(offset, offset + 25));
+        expect({ total, capped }, label).toEqual(
+          plain.length > SEARCH_COUNT_CAP
+            ? { total: SEARCH_COUNT_CAP, capped: true }
+            : { total: plain.length, capped: false },
+        );
+      }
+    }
+    // Sanity: both ways are taken, with and without filters (past the cap, and under it with pages).
+    expect((await plainMatch("laurier")).length).toBeGreaterThan(SEARCH_COUNT_CAP);
+    expect((await plainMatch("maple", "and s.status = 'past_due'")).length).toBeGreaterThan(SEARCH_COUNT_CAP);
+    const filtered = await plainMatch("nº4", "and s.plan_type = 'premium' and s.status = 'past_due'");
+    expect(filtered.length).toBeGreaterThan(25);
+    expect(filtered.length).toBeLessThan(SEARCH_COUNT_CAP);
+  });
+
+  it("the count of a common term stops at the cap: it reads about as many homes, not all 10,000 matches", async () => {
+    // What EXPLAIN ANALYZE says the lookups read: rows out of each scan of homes and of subscriptions.
+    const { sql, bindings } = matchingIdsQuery(ctx.db, { q: "laurier" }, SEARCH_COUNT_CAP + 1).toSQL();
+    const { rows } = await ctx.db.raw(`explain (analyze, format json) ${sql}`, bindings as never[]);
+    const plan = rows[0]["QUERY PLAN"][0].Plan;
+    type Node = { "Relation Name"?: string; "Actual Rows": number; "Actual Loops": number; Plans?: Node[] };
+    const read = (node: Node, table: string): number =>
+      (node["Relation Name"] === table ? node["Actual Rows"] * node["Actual Loops"] : 0) +
+      (node.Plans ?? []).reduce((sum, child) => sum + read(child, table), 0);
+    expect(plan["Actual Rows"]).toBe(SEARCH_COUNT_CAP + 1);
+    expect(read(plan, "properties"), JSON.stringify(plan)).toBeLessThanOrEqual(SEARCH_COUNT_CAP + 1);
+    expect(read(plan, "subscriptions"), JSON.stringify(plan)).toBeLessThanOrEqual(SEARCH_COUNT_CAP + 1);
   });
 });

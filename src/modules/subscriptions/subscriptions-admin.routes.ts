@@ -101,7 +101,7 @@ export function subscriptionsAdminPages({
     const { q, status, plan, page } = pageQuery.parse(req.query);
     const offset = (page - 1) * SUBSCRIPTIONS_PAGE_SIZE;
     const fragment = req.get("hx-target") === "subscription-results";
-    const [{ rows, total }, metrics, plans] = await Promise.all([
+    const [{ rows, total, capped }, metrics, plans] = await Promise.all([
       subscriptions.list({
         limit: SUBSCRIPTIONS_PAGE_SIZE,
         offset,
@@ -122,8 +122,14 @@ export function subscriptionsAdminPages({
       status,
       plan,
       page,
-      pages: Math.max(1, Math.ceil(total / SUBSCRIPTIONS_PAGE_SIZE)),
+      // Past the search count's cap (docs/decisions.md#77), a full page has a next one.
+      pages: Math.max(
+        1,
+        Math.ceil(total / SUBSCRIPTIONS_PAGE_SIZE),
+        capped && rows.length === SUBSCRIPTIONS_PAGE_SIZE ? page + 1 : 0,
+      ),
       total,
+      capped,
       pageSize: SUBSCRIPTIONS_PAGE_SIZE,
       rows: rows.map((sub) => ({ sub, nextCharge: nextCharge(sub) })),
       metrics: figures,

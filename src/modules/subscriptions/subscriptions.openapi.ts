@@ -165,13 +165,27 @@ export const subscriptionsCalls = apiCalls([
     path: "/api/subscriptions",
     summary: "Subscriptions, newest first",
     description:
-      "`q` searches the customer's name and e-mail and the property's address; `status` takes Stripe's values, `plan` basic, standard or premium. `?format=csv` streams every row of the filter (no paging), with a `priceList` column.",
+      "`q` searches the customer's name and e-mail and the property's address; `status` takes Stripe's values, `plan` basic, standard or premium. A search counts its matches up to 1,000: past that, `X-Total-Count` is `1000+` and the pages go on while they are full. `?format=csv` streams every row of the filter (no paging), with a `priceList` column.",
     tags,
     access: "staff",
     query: subscriptionListQuerySchema,
     list: true,
     csv: true,
-    responses: { 200: z.array(subscription) },
+    responses: {
+      200: {
+        description: "OK",
+        schema: z.array(subscription),
+        headers: z.object({
+          "X-Total-Count": z
+            .string()
+            .regex(/^\d+\+?$/)
+            .meta({
+              description: "Full count of matching rows (all pages); a search matching more than 1,000 says 1000+",
+              example: "1000+",
+            }),
+        }),
+      },
+    },
   },
   {
     method: "get",

@@ -11,7 +11,12 @@ import {
   toInvoice,
 } from "../invoices/index.js";
 import { QuoteInvoicesRepository } from "../invoices/index.js";
-import { type SubscriptionFilter, whereSubscriptionFilter } from "./subscription-filter.js";
+import {
+  SEARCH_COUNT_CAP,
+  type SubscriptionFilter,
+  matchingIds,
+  whereSubscriptionMatch,
+} from "./subscription-filter.js";
 import { SubscriptionFiguresRepository } from "./subscription-figures.repository.js";
 import type {
   Invoice,
@@ -55,6 +60,7 @@ export const toSubscription = (row: Row): ProviderSubscription => ({
   propertyAddress: (row.property_address as string | null) ?? null,
   cardLast4: (row.card_last4 as string | null) ?? null,
   lastPaymentError: (row.last_payment_error as string | null) ?? null,
+  lastPaymentErrorCode: (row.last_payment_error_code as string | null) ?? null,
   version: row.version as number,
   providerSubscriptionId: row.provider_subscription_id as string,
   providerCustomerId: (row.provider_customer_id as string | null) ?? null,
@@ -321,25 +327,30 @@ export class SubscriptionsRepository {
     return rows.length > 0;
   }
 
-  async list(filter: SubscriptionFilter): Promise<{ rows: ProviderSubscription[]; total: number }> {
-    const where = (query: Knex.QueryBuilder) => whereSubscriptionFilter(query, filter);
-    const rows = await where(this.joined())
-      .orderBy([
-        { column: "s.created_at", order: "desc" },
-        { column: "s.id", order: "desc" },
-      ])
-      .limit(filter.limit)
-      .offset(filter.offset);
-    const needsJoin = Boolean(filter.q?.trim());
-    const countQuery = needsJoin
-      ? where(
-          this.db("subscriptions as s")
-            .leftJoin("customers as c", "c.id", "s.customer_id")
-            .leftJoin("properties as p", "p.id", "s.property_id"),
-        )
-      : where(this.db("subscriptions as s"));
-    const [{ count }] = await countQuery.count({ count: "*" });
-    return { rows: rows.map(toSubscription), total: Number(count) };
+  /**
+   * A page of the staff list and its count. A search counts its matches up to SEARCH_COUNT_CAP: past it, `total` is
+   * the cap and `capped` is true, and the page walks the list's order and stops at its rows (docs/decisions.md#77).
+   */
+  async list(filter: SubscriptionFilter): Promise<{ rows: ProviderSubscription[]; total: number; capped: boolean }> {
+    const newestFirst = (query: Knex.QueryBuilder) =>
+      query
+        .orderBy([
+          { column: "s.created_at", order: "desc" },
+          { column: "s.id", order: "desc" },
+        ])
+        .limit(filter.limit)
+        .offset(filter.offset);
+    if (filter.q?.trim()) {
+      const ids = await matchingIds(this.db, filter, SEARCH_COUNT_CAP + 1);
+      const capped = ids.length > SEARCH_COUNT_CAP;
+      const rows = capped
+        ? await newestFirst(whereSubscriptionMatch(this.joined(), filter))
+        : await newestFirst(this.joined().whereRaw("s.id = any(?::int[])", [ids]));
+      return { rows: rows.map(toSubscription), total: capped ? SEARCH_COUNT_CAP : ids.length, capped };
+    }
+    const rows = await newestFirst(whereSubscriptionMatch(this.joined(), filter));
+    const [{ count }] = await whereSubscriptionMatch(this.db("subscriptions as s"), filter).count({ count: "*" });
+    return { rows: rows.map(toSubscription), total: Number(count), capped: false };
   }
 
   /**

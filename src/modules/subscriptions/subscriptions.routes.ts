@@ -63,8 +63,9 @@ export function subscriptionsApi({ subscriptions, planDeliveries, exports }: Sub
   router.get("/subscriptions", requireStaffApi, async (req, res) => {
     const { limit, offset, q, status, plan } = query(req, subscriptionListQuerySchema);
     if (wantsCsv(req)) return sendCsv(res, { name: "subscriptions", batches: exports.batches({ q, status, plan }) });
-    const { rows, total } = await subscriptions.list({ limit, offset, q, status, plan });
-    res.setHeader("X-Total-Count", String(total));
+    const { rows, total, capped } = await subscriptions.list({ limit, offset, q, status, plan });
+    // A search past the count's cap says "1000+" (docs/decisions.md#77).
+    res.setHeader("X-Total-Count", `${total}${capped ? "+" : ""}`);
     res.json(rows);
   });
 

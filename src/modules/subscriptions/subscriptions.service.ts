@@ -243,9 +243,9 @@ export class SubscriptionsService {
     q?: string;
     status?: string;
     plan?: PlanType;
-  }): Promise<{ rows: Subscription[]; total: number }> {
-    const { rows, total } = await this.repo.list(filter);
-    return { rows: rows.map(publicSubscription), total };
+  }): Promise<{ rows: Subscription[]; total: number; capped: boolean }> {
+    const { rows, total, capped } = await this.repo.list(filter);
+    return { rows: rows.map(publicSubscription), total, capped };
   }
 
   async get(id: number): Promise<Subscription> {
