@@ -5,6 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { queuedMails } from "../support/jobs.js";
+import { signBillingToken } from "../../src/modules/subscriptions/index.js";
+import { translator } from "../../src/i18n/index.js";
 import type { StripeStandIn } from "../support/stripe-stand-in.js";
 import {
   closeStripeSite,
@@ -149,6 +151,38 @@ describe("with Stripe (the real SDK against the stand-in)", () => {
     expect((await audits(ctx, id, "subscription.retry_payment")).map((a) => a.after)).toEqual([
       { outcome: "declined", reason: "Your card has insufficient funds." },
     ]);
+  });
+
+  it("a French homeowner reads a decline by Stripe's code: insufficient funds in French on the billing page and in the e-mail", async () => {
+    const { ctx, stripe } = site as { ctx: TestContext; stripe: StripeStandIn };
+    const email = "fonds.insuffisants@example.com";
+    const id = await stripeSubscription(ctx, stripe, email, "standard");
+    const { customer, property } = await ctx.container.customers.createWithProperty(
+      { email, name: "Camille Roy", phone: "613-555-0142", subscriptionPlan: "standard", locale: "fr-CA" },
+      { address: "14 rue Principale", city: "Ottawa", province: "ON", postalCode: "K1S 2B4" },
+    );
+    await ctx.db("subscriptions").where({ id }).update({ customer_id: customer.id, property_id: property.id });
+    const providerId = (await ctx.db("subscriptions").where({ id }).first()).provider_subscription_id as string;
+    const stripeCustomer = stripe.customers.get(stripe.subscription(providerId).customer as string)!;
+    const card = (stripeCustomer.invoice_settings as Obj).default_payment_method as string;
+    // As Stripe declines its test card 4000 0000 0000 9995 (docs.stripe.com/declines/codes).
+    stripe.cardDeclines.set(card, { declineCode: "insufficient_funds", message: "Your card has insufficient funds." });
+    await postStripeEvent(ctx, "invoice.payment_failed", stripe.failRenewal(providerId)).expect(200);
+    await postStripeEvent(ctx, "customer.subscription.updated", stripe.subscription(providerId)).expect(200);
+    const stored = await ctx.db("subscriptions").where({ id }).first();
+    expect(stored).toMatchObject({ status: "past_due", last_payment_error_code: "insufficient_funds" });
+    const french = "Les fonds de votre carte sont insuffisants.";
+    const page = await ctx
+      .agent()
+      .get(`/fr/billing/${signBillingToken(id, ctx.env.SESSION_SECRET)}`)
+      .expect(200);
+    expect(page.text).toContain(french);
+    const failed = (await mailsTo(ctx, email)).filter(
+      (m) => m.subject === translator("fr-CA")("mail.billing.failed.subject"),
+    );
+    expect(failed).toHaveLength(1);
+    expect(failed[0]!.text).toContain(french);
+    expect(failed[0]!.text).not.toContain("insufficient");
   });
 
   it("paid: stored as the webhook would store it; a double click is one charge at Stripe", async () => {

@@ -374,7 +374,7 @@ export class StandInBilling extends StandInObjects {
           ((found.payments as { data: Obj[] }).data[0]!.payment as Obj).payment_intent as string,
         )!;
         const error = intent.last_payment_error as Obj;
-        r.declined(error.message as string, { decline_code: error.decline_code });
+        r.declined(error.message as string, { code: error.code, decline_code: error.decline_code });
       } else json(200, this.expand(found, expand));
       return true;
     }

@@ -36,9 +36,10 @@ export class StandInObjects {
   readonly failingCards = new Set<string>();
   /**
    * Payment methods declined with a reason of their own, as Stripe's test cards are (4000 0000 0000 9995:
-   * `insufficient_funds`, "Your card has insufficient funds."); any other failing card is a `generic_decline`.
+   * `card_declined` with decline_code `insufficient_funds`, "Your card has insufficient funds."; 4000 0000 0000 0069:
+   * code `expired_card` and no decline_code); any other failing card is a `card_declined` `generic_decline`.
    */
-  readonly cardDeclines = new Map<string, { declineCode: string; message: string }>();
+  readonly cardDeclines = new Map<string, { declineCode?: string; code?: string; message: string }>();
   /** What a subscription still past due when its next period ends becomes: Stripe's "cancel" or "mark unpaid". */
   retriesEnd: "canceled" | "unpaid" = "canceled";
   /** The stand-in's clock (ms). A test may set it; subscriptions start and prorate by it. */
@@ -247,8 +248,9 @@ export class StandInObjects {
         status: "requires_payment_method",
         last_payment_error: {
           type: "card_error",
-          code: "card_declined",
-          decline_code: reason?.declineCode ?? "generic_decline",
+          code: reason?.code ?? "card_declined",
+          // Stripe sends a decline_code with card_declined only; expired_card and incorrect_cvc are codes of their own.
+          ...(reason?.code && !reason.declineCode ? {} : { decline_code: reason?.declineCode ?? "generic_decline" }),
           message: reason?.message ?? DECLINED,
           payment_method: card ? { id: card } : null,
         },

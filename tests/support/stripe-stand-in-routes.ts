@@ -246,6 +246,7 @@ export class StandInCatalogue extends StandInScenarios {
         intent.last_payment_error = {
           type: "card_error",
           code: "card_declined",
+          decline_code: "generic_decline",
           message: DECLINED,
           payment_method: card ? { id: card } : null,
         };

@@ -70,6 +70,8 @@ export interface ProviderInvoiceState {
   billingReason: string | null;
   paidAt: Date | null;
   failureReason: string | null;
+  /** The provider's code of that failure (Stripe's decline_code, else code), when it gave one (docs/decisions.md#78). */
+  failureCode?: string | null;
   attemptCount: number;
   /**
    * When the provider issued it (Stripe: finalized, else created): its date and its number's year

@@ -15,6 +15,8 @@ export type ProviderSubscription = Subscription & {
   priceList: PriceList;
   /** The demo provider's card declines every charge after the first (docs/decisions.md#24). */
   cardFailsRenewals?: boolean;
+  /** Stripe's code of the last payment's failure (docs/decisions.md#78): the homeowner's text is chosen by it. */
+  lastPaymentErrorCode?: string | null;
 };
 
 export type PriceList = "pricing" | "checkout";

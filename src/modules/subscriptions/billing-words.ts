@@ -5,7 +5,7 @@
 import type { RequestHandler, Response } from "express";
 import { type Formatters, type Translator, catalogueKeys } from "../../i18n/index.js";
 import { DEFAULT_LOCALE } from "../../i18n/locales.js";
-import { knownServerMessage } from "../../i18n/server-messages.js";
+import { cardRefusal } from "./card-declines.js";
 import { billingAmount, billingDate } from "./subscriptions.mail.js";
 
 const KNOWN = new Set(catalogueKeys(DEFAULT_LOCALE));
@@ -43,8 +43,8 @@ export function billingWords(res: Response, timeZone: string) {
       type && known(`plans.${type}.name`) ? t(`plans.${type}.name`) : name,
     status: (status: string, label: string) =>
       known(`my-home-plan.status.${status}`) ? t(`my-home-plan.status.${status}`) : label,
-    /** Why the last payment failed: the card's refusal in the page's language, a general one if unknown. */
-    refusal: (message: string) => knownServerMessage(t, message) ?? t("errors.api.card.declined"),
+    /** Why the last payment failed: the card's refusal in the page's language, by its code when stored, else by its message. */
+    refusal: (message: string, code?: string | null) => cardRefusal(t, message, code),
   };
 }
 

@@ -44,6 +44,10 @@ const billingView = z
         .string()
         .nullable()
         .meta({ description: "Why the last payment failed, while the subscription is past due" }),
+      lastPaymentErrorCode: z.string().nullable().meta({
+        description: "Stripe's code of that failure (decline_code, else code), while past due",
+        example: "insufficient_funds",
+      }),
       propertyAddress: z.string().nullable(),
     }),
     invoices: z.array(

@@ -10,7 +10,7 @@ import {
 } from "./subscriptions.constants.js";
 
 export function toCustomerView(
-  sub: Subscription & { priceList?: "pricing" | "checkout" },
+  sub: Subscription & { priceList?: "pricing" | "checkout"; lastPaymentErrorCode?: string | null },
   invoices: Invoice[],
   planName: string,
   now: Date,
@@ -44,6 +44,7 @@ export function toCustomerView(
       cardLast4: sub.cardLast4,
       // The reason a payment failed, only while it matters.
       lastPaymentError: sub.status === "past_due" ? sub.lastPaymentError : null,
+      lastPaymentErrorCode: sub.status === "past_due" ? (sub.lastPaymentErrorCode ?? null) : null,
     },
     invoices: invoices.map(
       ({

@@ -192,14 +192,22 @@ export class DisputesService {
     if (!sub) return;
     const held = await disputes.holding(subscriptionId, tx);
     if (held && RUNNING_STATUSES.includes(sub.status)) {
-      await subscriptions.update(sub.id, { status: "past_due", last_payment_error: DISPUTE_HOLD_REASON }, tx);
+      await subscriptions.update(
+        sub.id,
+        { status: "past_due", last_payment_error: DISPUTE_HOLD_REASON, last_payment_error_code: null },
+        tx,
+      );
       await subscriptions.logEvent(
         sub.id,
         { kind: "payment_failed", actor: "stripe", detail: { from: sub.status, to: "past_due", dispute: true } },
         tx,
       );
     } else if (!held && sub.status === "past_due" && !(await disputes.hasOpenInvoice(sub.id, tx))) {
-      await subscriptions.update(sub.id, { status: "active", last_payment_error: null }, tx);
+      await subscriptions.update(
+        sub.id,
+        { status: "active", last_payment_error: null, last_payment_error_code: null },
+        tx,
+      );
       await subscriptions.logEvent(
         sub.id,
         { kind: "payment_recovered", actor: "stripe", detail: { from: "past_due", to: "active", dispute: true } },

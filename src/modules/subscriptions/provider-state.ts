@@ -53,6 +53,7 @@ export const publicSubscription = ({
   billingAnchor: _a,
   priceList: _l,
   cardFailsRenewals: _f,
+  lastPaymentErrorCode: _e,
   ...rest
 }: ProviderSubscription): Subscription => rest;
 
@@ -236,7 +237,8 @@ export class ProviderState {
             ? "activated"
             : "status_changed";
     await repo.logEvent(before.id, { kind, actor: ctx.actor, detail: { from: before.status, to: state.status } }, tx);
-    if (kind === "payment_recovered") await repo.update(before.id, { last_payment_error: null }, tx);
+    if (kind === "payment_recovered")
+      await repo.update(before.id, { last_payment_error: null, last_payment_error_code: null }, tx);
   }
 
   /** The property's subscriptionPlan follows the subscription, and its plan services follow the plan and status. */
@@ -297,7 +299,11 @@ export class ProviderState {
       invoice.failureReason &&
       (before === null || invoice.attemptCount > attemptsBefore)
     ) {
-      await repo.update(sub.id, { last_payment_error: invoice.failureReason }, tx);
+      await repo.update(
+        sub.id,
+        { last_payment_error: invoice.failureReason, last_payment_error_code: invoice.failureCode ?? null },
+        tx,
+      );
       await this.deps.notifications?.raise(tx, {
         kind: "payment-failed",
         recordType: "subscription",
@@ -310,6 +316,7 @@ export class ProviderState {
         await mailer.send("payment_failed", sub, tx, {
           ...data,
           reason: invoice.failureReason,
+          reasonCode: invoice.failureCode ?? null,
           // Unpaid, a renewal's plan ends when the period this invoice bills ends (demo billing; Stripe set as
           // docs/operations.md says), or at a cancellation before that. A first payment has no plan to end yet.
           endsAt:

@@ -8,6 +8,7 @@ import { type PlanType, planTypeSchema } from "../plans/index.js";
 import type { TaxKind, TaxLine } from "../tax/index.js";
 import { utcMonthsAfter } from "./billing-dates.js";
 import { ACTION_REQUIRED_REASON } from "./provider-state.js";
+import { declineCodeOf } from "./card-declines.js";
 import {
   MINIMUM_TERM_MONTHS,
   type ProviderInvoiceState,
@@ -136,16 +137,20 @@ export function receiptEmailOf(invoice: Stripe.Invoice): string | null {
   return null;
 }
 
-/** The reason the last payment attempt failed, from the invoice's PaymentIntent when it was expanded. */
-function failureOf(invoice: Stripe.Invoice): string | null {
+/**
+ * The reason the last payment attempt failed, from the invoice's PaymentIntent when it was expanded: Stripe's
+ * message and its code (decline_code, else code), by which the homeowner's text is chosen (docs/decisions.md#78).
+ */
+function failureOf(invoice: Stripe.Invoice): { reason: string; code: string | null } | null {
   if (invoice.status !== "open" || !invoice.attempted || invoice.attempt_count < 1) return null;
   for (const payment of invoice.payments?.data ?? []) {
     const intent = payment.payment?.payment_intent;
-    if (intent && typeof intent === "object" && intent.status === "requires_action") return ACTION_REQUIRED_REASON;
+    if (intent && typeof intent === "object" && intent.status === "requires_action")
+      return { reason: ACTION_REQUIRED_REASON, code: null };
     if (intent && typeof intent === "object" && intent.last_payment_error?.message)
-      return intent.last_payment_error.message;
+      return { reason: intent.last_payment_error.message, code: declineCodeOf(intent.last_payment_error) };
   }
-  return "The card payment did not go through.";
+  return { reason: "The card payment did not go through.", code: null };
 }
 
 /**
@@ -161,6 +166,7 @@ export function invoiceStateOf(
   // The subscription line's period is the period billed (the invoice's own period_start/end is the previous one for renewals).
   const line = invoice.lines?.data?.find((l) => l.period) ?? null;
   const paid = invoice.status === "paid";
+  const failure = failureOf(invoice);
   return {
     provider: "stripe",
     providerInvoiceId: invoice.id,
@@ -179,7 +185,8 @@ export function invoiceStateOf(
     // Its date: when Stripe finalized it (issued it), whenever Haven hears of it (docs/decisions.md#54).
     issuedAt: at(invoice.status_transitions?.finalized_at) ?? at(invoice.created),
     customFields: (invoice.custom_fields ?? []).map((f) => ({ name: f.name, value: f.value })),
-    failureReason: failureOf(invoice),
+    failureReason: failure?.reason ?? null,
+    failureCode: failure?.code ?? null,
     attemptCount: invoice.attempt_count ?? 0,
     ...taxFieldsOf(invoice, rates),
     hostedInvoiceUrl: invoice.hosted_invoice_url ?? null,

@@ -147,6 +147,8 @@ export interface CustomerSubscriptionView {
     cardLast4: string | null;
     /** Only while past due. */
     lastPaymentError: string | null;
+    /** Its code, when the provider gave one ("insufficient_funds"); only while past due. */
+    lastPaymentErrorCode: string | null;
   };
   invoices: {
     id: number;

@@ -7,6 +7,7 @@ import { type RenderLocale, intlLocale } from "../../i18n/locales.js";
 import { withCustomerFooter } from "../mail/index.js";
 import { type MailInvoice, billingAmount, taxLineLabel } from "../invoices/index.js";
 import { BILLING_LINK_DAYS } from "./billing-links.js";
+import { cardRefusal } from "./card-declines.js";
 import { MINIMUM_TERM_MONTHS } from "./subscriptions.constants.js";
 import { escapeHtml } from "../../shared/html.js";
 
@@ -34,6 +35,8 @@ export interface BillingMailData {
   minimumTermEndsAt: string;
   cancelAt?: string | null;
   reason?: string | null;
+  /** A failed payment: the provider's code of `reason` ("insufficient_funds"), which chooses its words (card-declines.ts). */
+  reasonCode?: string | null;
   fromPlanName?: string;
   toPlanName?: string;
   effectiveAt?: string;
@@ -179,7 +182,12 @@ function build(kind: BillingMailKind, d: BillingMailData, t: Translator): Built 
         subject: t("mail.billing.failed.subject"),
         blocks: [
           t("mail.billing.failed.lead", { hasAmount, amount: amount ?? "", plan }),
-          lines(t("mail.billing.failed.reason", { reason: d.reason ?? t("mail.billing.failed.declined") }), periodLine),
+          lines(
+            t("mail.billing.failed.reason", {
+              reason: d.reason ? cardRefusal(t, d.reason, d.reasonCode) : t("mail.billing.failed.declined"),
+            }),
+            periodLine,
+          ),
           t("mail.billing.failed.update"),
           ...(d.endsAt ? [t("mail.billing.failed.endsAt", { date: date(d.endsAt) })] : []),
           { label: t("mail.billing.updateCard"), link: d.link },
