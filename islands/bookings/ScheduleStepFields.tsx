@@ -4,25 +4,12 @@ import { useRef } from "react";
 import { Field, SelectField } from "../checkout/fields";
 import type { IslandT } from "../ui/i18n";
 import { lazyPart, useLazy, usePreloadOnTouch } from "../ui/lazy";
-import type { Key, Step } from "./schedule-steps";
+import type { Key, Step, StepFieldsProps } from "./schedule-steps";
 
 // The last step's fields (the free times, the access) are a chunk of their own, fetched from the first pointer or
 // focus on the earlier steps' fields: the wizard opens on the property (docs/decisions.md#79).
 const scheduleFields = lazyPart(() => import("./ScheduleTimeFields").then((m) => m.ScheduleFields));
 const PARTS = [scheduleFields];
-
-/** What a field needs from the wizard: its id, value, error and change handler. */
-export interface FieldBinding {
-  id: Key;
-  value: string;
-  error?: string;
-  onChange: (value: string) => void;
-}
-
-export interface StepFieldsProps {
-  t: IslandT;
-  field: (key: Key) => FieldBinding;
-}
 
 /** Each property type in the page's language (booking.type.*). */
 const typeLabels = (t: IslandT, types: string[]) =>

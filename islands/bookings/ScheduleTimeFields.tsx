@@ -14,7 +14,7 @@ import type { IslandT } from "../ui/i18n";
 import { nextFreeDates, wizardAvailabilityKey } from "./availability";
 import { shortDateIn, slotLabel, visitLengthIn } from "./booking-words";
 import { ChoiceCards, TextAreaField } from "./form-parts";
-import type { FieldBinding, StepFieldsProps } from "./ScheduleStepFields";
+import type { FieldBinding, StepFieldsProps } from "./schedule-steps";
 
 /**
  * The time select offers only the times some inspector is free on the chosen date (docs/decisions.md#37); with

@@ -1,6 +1,8 @@
-// The schedule wizard's steps and checks (ScheduleWizard.island.tsx): plain data, no React.
+// The schedule wizard's steps and checks (ScheduleWizard.island.tsx), and what its steps' fields are given: plain data, no
+// React.
 import type { WizardPrefill } from "../../src/modules/bookings/bookings.constants";
 import { type CheckT, emailError, leadDateError, nextYear, numberError, phoneError, requiredError } from "./checks";
+import type { IslandT } from "../ui/i18n";
 
 export const EMPTY = {
   propertyAddress: "",
@@ -91,4 +93,17 @@ export function problemsIn(t: CheckT, values: Values, fields: Key[], minDate: st
   const found: Errors = {};
   for (const key of fields) if (all[key]) found[key] = all[key];
   return found;
+}
+
+/** What a field needs from the wizard: its id, value, error and change handler. */
+export interface FieldBinding {
+  id: Key;
+  value: string;
+  error?: string;
+  onChange: (value: string) => void;
+}
+
+export interface StepFieldsProps {
+  t: IslandT;
+  field: (key: Key) => FieldBinding;
 }

@@ -1,7 +1,8 @@
 // The JS budget of an island page (docs/architecture.md: ≤ 80 KB gzip in all), measured as `npm run bench` measures
 // it (bench/islands.ts). Checkout and intake were over it with react-query; their islands now read and send through
-// islands/ui/data.ts (docs/decisions.md#72), and the loader carries the toaster and no preload helper. /pricing has a
-// budget of its own, 2 KB (bench/marketing.ts).
+// islands/ui/data.ts (docs/decisions.md#72), and the loader carries the toaster and no preload helper. The wizards were
+// over it until their later steps loaded lazily (docs/decisions.md#79). /pricing has a budget of its own, 2 KB
+// (bench/marketing.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ISLAND_JS_BUDGET, measureIslandPage } from "../../bench/islands.js";
 import { PRICING_JS_BUDGET, assetsOf, gzipBytes } from "../../bench/marketing.js";
@@ -27,6 +28,17 @@ describe("the JS budget of the purchase pages", () => {
     const page = await measureIslandPage(site.browser, site.baseUrl, "/fr/property-intake?demo=1&plan=standard");
     expect(page.islands).toBeGreaterThan(0);
     expect(page.gzipBytes).toBeLessThanOrEqual(ISLAND_JS_BUDGET);
+  });
+});
+
+describe("the JS budget of the wizards", () => {
+  // Their later steps come in chunks of their own, fetched once someone touches the form (docs/decisions.md#79).
+  it("/schedule-inspection and /fr/onboarding-flow load at most 80 KB gzip of JS", async () => {
+    for (const path of ["/schedule-inspection", "/fr/onboarding-flow"]) {
+      const page = await measureIslandPage(site.browser, site.baseUrl, path);
+      expect(page.islands, path).toBeGreaterThan(0);
+      expect(page.gzipBytes, path).toBeLessThanOrEqual(ISLAND_JS_BUDGET);
+    }
   });
 });
 
