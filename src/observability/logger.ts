@@ -37,7 +37,7 @@ const errorSummary = (error: unknown) =>
 
 /**
  * The process logger. Addresses are masked in the finished line, so every field, message, error and
- * stack is covered, whoever logged it (our code, pino-http, graphile-worker's messages).
+ * stack is covered, whoever logged it (our code, the request log, graphile-worker's messages).
  */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino({ level, hooks: { streamWrite: maskEmails }, serializers: { worker: workerMeta } }, destination);

@@ -1,26 +1,55 @@
-// One short log line per request, with its id (x-request-id, kept from the proxy or made here).
+// One short log line per request, with its id (x-request-id, kept from the proxy or made here): the line pino-http
+// wrote ("request completed", or "request errored" from 500 on, with req, res and responseTime), made here because
+// pino-http serialized each request whole (its headers too) and made a child logger for it even at a level that
+// logs nothing, the largest cost of a cached page (docs/architecture.md, "Budgets": SSR). `req.log` is the
+// request's child logger, made when a handler first logs.
 import { randomUUID } from "node:crypto";
+import type { NextFunction, Request, Response } from "express";
 import type { Logger } from "pino";
-import { pinoHttp } from "pino-http";
 import { redactLinkTokens } from "../shared/one-time-links.js";
 import { OPS_PATHS } from "./ops.routes.js";
 
+declare module "http" {
+  interface IncomingMessage {
+    /** The request's id: its x-request-id. */
+    id: string;
+    /** The logger whose lines carry the request (its id, method and URL). */
+    log: Logger;
+  }
+}
+
+/** Probes, scrapes and static assets: answered often and of no interest line by line. */
+const unlogged = (url: string) => OPS_PATHS.has(url.split("?")[0] ?? "") || url.startsWith("/assets/");
+
 export function requestLog(logger: Logger) {
-  return pinoHttp({
-    logger,
-    genReqId: (req, res) => {
-      const id = (req.headers["x-request-id"] as string | undefined)?.slice(0, 100) || randomUUID();
-      res.setHeader("x-request-id", id);
-      return id;
-    },
-    autoLogging: {
-      ignore: (req) => OPS_PATHS.has(req.url?.split("?")[0] ?? "") || (req.url?.startsWith("/assets/") ?? false),
-    },
-    // No headers (they hold session cookies).
-    serializers: {
-      // One-time link tokens never reach the logs (docs/decisions.md#7).
-      req: (req) => ({ id: req.id, method: req.method, url: redactLinkTokens(req.url) }),
-      res: (res) => ({ statusCode: res.statusCode }),
-    },
-  });
+  return (req: Request, res: Response, next: NextFunction) => {
+    const id = (req.headers["x-request-id"] as string | undefined)?.slice(0, 100) || randomUUID();
+    req.id = id;
+    res.setHeader("x-request-id", id);
+    const url = req.url;
+    // No headers (they hold session cookies); one-time link tokens never reach the logs (docs/decisions.md#7).
+    const described = () => ({ id, method: req.method, url: redactLinkTokens(url) });
+    let child: Logger | undefined;
+    Object.defineProperty(req, "log", {
+      configurable: true,
+      enumerable: false,
+      get: () => {
+        child ??= logger.child({ req: described() });
+        return child;
+      },
+    });
+    if (unlogged(url) || !logger.isLevelEnabled("info")) return next();
+    const started = Date.now();
+    const done = () => {
+      res.off("finish", done);
+      res.off("close", done);
+      const line = { req: described(), res: { statusCode: res.statusCode }, responseTime: Date.now() - started };
+      if (res.statusCode >= 500)
+        logger.info({ ...line, err: new Error(`failed with status code ${res.statusCode}`) }, "request errored");
+      else logger.info(line, !req.readableAborted && res.writableEnded ? "request completed" : "request aborted");
+    };
+    res.on("finish", done);
+    res.on("close", done);
+    next();
+  };
 }

@@ -113,6 +113,26 @@ describe("request logs", () => {
     });
   });
 
+  it("say a 5xx errored, with the handler's own line under the same request id", async () => {
+    const { log, lines } = capturedLogger();
+    // A database whose every query fails: GET /api/plans answers 500.
+    const failing = new Proxy(ctx.db, {
+      apply() {
+        throw new Error("the database is gone");
+      },
+    });
+    const app = createApp(createContainer(ctx.env, ctx.url, failing, { log }));
+    await supertest(app).get("/api/plans").set("X-Request-Id", "req-500").expect(500);
+    const logged = lines();
+    expect(logged.find((l) => l.msg === "request errored")).toMatchObject({
+      req: { id: "req-500", method: "GET", url: "/api/plans" },
+      res: { statusCode: 500 },
+      responseTime: expect.any(Number),
+    });
+    expect(logged.find((l) => l.msg === "request failed")).toMatchObject({ req: { id: "req-500" } });
+    expect(logged.filter((l) => l.msg === "request completed")).toEqual([]);
+  });
+
   it("carry the request id into the request's async work (what the crash handlers name)", async () => {
     const seen: (string | undefined)[] = [];
     // The database the probes use notes which request it is working for.
