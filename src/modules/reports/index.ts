@@ -22,4 +22,4 @@ export {
 /** The lazily loaded PDF libraries, which the quote PDF shares. */
 export { loadPdfLibraries } from "./pdf-assets.js";
 /** The report's words in a language: the PDFs' and the client report's point names and descriptions. */
-export { type PdfWords, pdfWords } from "./pdf-words.js";
+export { pdfWords } from "./pdf-words.js";
