@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { DashboardRepository, REVENUE_SQL } from "../../src/modules/dashboard/dashboard.repository.js";
+import { DashboardRepository, REVENUE_SQL, UNTAKEN } from "../../src/modules/dashboard/dashboard.repository.js";
 import { DashboardService, monthWindow } from "../../src/modules/dashboard/dashboard.service.js";
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 
@@ -142,6 +142,40 @@ describe("GET /api/dashboard/stats", () => {
     const text = plan.join("\n");
     expect(text).toMatch(/Index Only Scan using payments_one_time_revenue_idx on payments/);
     expect(text).toMatch(/Index Only Scan using invoices_paid_revenue_idx on invoices/);
+  });
+
+  it("knows a booking taken up the moment an inspection names it, and untaken when it goes or moves; from its index", async () => {
+    // The figure the partial index gives, and the anti-join it stands for, after each write.
+    const untaken = async () => {
+      const fast = await ctx.db.raw(`select count(*)::int as n from inspection_bookings b where ${UNTAKEN}`);
+      const plain = await ctx.db.raw(
+        `select count(*)::int as n from inspection_bookings b
+          where b.status = 'scheduled' and not exists (select 1 from inspections i where i.booking_id = b.id)`,
+      );
+      expect(fast.rows[0].n).toBe(plain.rows[0].n);
+      return fast.rows[0].n as number;
+    };
+    const before = await untaken();
+    const home = await property();
+    const [first, second] = [await booking(home.id), await booking(home.id)];
+    expect(await untaken()).toBe(before + 2);
+    const started = await inspection(home.id, "in_progress", { bookingId: first });
+    expect(await untaken()).toBe(before + 1);
+    await ctx.db("inspections").where({ id: started }).update({ booking_id: second });
+    expect(await untaken()).toBe(before + 1);
+    await ctx.db("inspection_bookings").where({ id: second }).update({ status: "cancelled" });
+    await ctx.db("inspection_bookings").where({ id: second }).update({ status: "scheduled" });
+    expect(await untaken()).toBe(before + 1);
+    await ctx.db("inspections").where({ id: started }).del();
+    expect(await untaken()).toBe(before + 2);
+
+    const plan = await ctx.db.transaction(async (tx) => {
+      await tx.raw("set local enable_seqscan = off");
+      const sql = `explain select count(*) from inspection_bookings b where ${UNTAKEN}`;
+      return (await tx.raw(sql)).rows.map((row: Record<string, string>) => row["QUERY PLAN"]).join("\n");
+    });
+    expect(plan).toMatch(/Index Only Scan using inspection_bookings_untaken_idx on inspection_bookings/);
+    expect(plan).not.toMatch(/inspections/);
   });
 
   it("counts the month of the given instant at a month boundary (service)", async () => {

@@ -1,8 +1,11 @@
 import type { Knex } from "knex";
 import type { BookedNotStarted, RecentInspection } from "./dashboard.schemas.js";
 
-/** Scheduled bookings no inspection has taken up yet: counted in Pending Inspections and listed by bookedNotStarted. */
-const UNTAKEN = "b.status = 'scheduled' and not exists (select 1 from inspections i where i.booking_id = b.id)";
+/**
+ * Scheduled bookings no inspection has taken up yet: counted in Pending Inspections and listed by bookedNotStarted.
+ * `has_inspection` is kept by a trigger on inspections, under a partial index (docs/decisions.md#80).
+ */
+export const UNTAKEN = "b.status = 'scheduled' and not b.has_inspection";
 
 /**
  * Paid invoices plus one-time payments, before tax, net of refunds and lost disputes. The first two sums read only
