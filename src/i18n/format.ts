@@ -112,3 +112,14 @@ export function listText(locale: RenderLocale, items: string[]): string {
   const text = new Intl.ListFormat(intlLocale(locale), { type: "conjunction" }).format(items);
   return locale === PSEUDO_LOCALE ? `${PSEUDO_MARKERS[0]}${text}${PSEUDO_MARKERS[1]}` : text;
 }
+
+/**
+ * A North American phone number as the language writes it (the glossary): English keeps the number as configured,
+ * "(613) 555-0142"; French writes "613-555-0142". A number of any other shape is left as it is.
+ */
+export function phoneText(locale: RenderLocale, phone: string): string {
+  if (locale !== "fr-CA") return phone;
+  const digits = phone.replace(/\D/g, "").replace(/^1(?=\d{10}$)/, "");
+  if (digits.length !== 10 || !/^[\d\s().+-]+$/.test(phone)) return phone;
+  return `${digits.slice(0, 3)}-${digits.slice(3, 6)}-${digits.slice(6)}`;
+}

@@ -7,6 +7,6 @@ export {
   labelKey,
   translator,
 } from "./catalogue.js";
-export { type Formatters, formatters, listText } from "./format.js";
+export { type Formatters, formatters, listText, phoneText } from "./format.js";
 export { DEFAULT_LOCALE, type Locale, isLocale } from "./locales.js";
 export { localePath } from "./routing.js";

@@ -4,7 +4,7 @@
 // is a 404. The page cache keys on the original URL (src/http/render.ts), so each language keeps its own copy.
 import type { RequestHandler, Response } from "express";
 import { type Translator, labelKey, translator } from "./catalogue.js";
-import { type Formatters, formatters } from "./format.js";
+import { type Formatters, formatters, phoneText } from "./format.js";
 import { DEFAULT_LOCALE, type Locale, PSEUDO_LOCALE, type RenderLocale } from "./locales.js";
 import { hasFrench, localePath, splitLocale } from "./routing.js";
 
@@ -27,6 +27,8 @@ export interface LocaleLocals {
   tOther: Translator;
   /** Money, numbers, dates and times in the page's language. */
   intl: Formatters;
+  /** A phone number as the page's language writes it: "(613) 555-0142" / "613-555-0142" (format.ts phoneText). */
+  phoneText(number: string): string;
   /** A homeowner page's address in the page's language: href('/pricing') is '/fr/pricing' on a French page. */
   href(url: string): string;
   /** labelKey("scoring.band", "Well Appointed") → "scoring.band.well-appointed" (src/i18n/catalogue.ts). */
@@ -57,6 +59,7 @@ export function localeLocals(locale: RenderLocale, timeZone: string, url = "/"):
     otherLocale,
     tOther: translatorOf(otherLocale),
     intl: formatters(locale, timeZone),
+    phoneText: (number) => phoneText(locale, number),
     href: (target) => localePath(target, addressLocale),
     labelKey,
     alternates: hasFrench(path) ? { "en-CA": url, "fr-CA": localePath(url, "fr-CA") } : null,

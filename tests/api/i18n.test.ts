@@ -39,6 +39,14 @@ describe("/fr addresses", () => {
     expect(english.text).toContain("$149");
   });
 
+  it("writes the office's phone as each language does: (613) 555-0142, and 613-555-0142 in French (the glossary)", async () => {
+    const french = (await get("/fr/contact").expect(200)).text;
+    expect(french.match(/613-555-0142/g)?.length).toBeGreaterThanOrEqual(2);
+    expect(french).not.toContain("(613) 555-0142");
+    expect(french).toContain('href="tel:6135550142"');
+    expect((await get("/contact").expect(200)).text).toContain(">(613) 555-0142</a>");
+  });
+
   it("the home page is /fr; /fr/ and escaped spellings are redirected to one spelling", async () => {
     expect((await get("/fr").expect(200)).text).toContain('<html lang="fr-CA">');
     expect((await get("/fr/").expect(308)).headers.location).toBe("/fr");

@@ -240,6 +240,16 @@ describe("customer e-mails in French", () => {
     expect(nbsp(mail.text)).toContain("Durée prévue : 2 heures");
   });
 
+  it("write the office's phone as French writes it, 613-555-0142, wherever they give it (the glossary)", () => {
+    const withPhone = Object.entries(fr).filter(([, mail]) => /555.0142/.test(mail.text));
+    expect(withPhone.map(([name]) => name)).toEqual(expect.arrayContaining(["confirmation", "rescheduled"]));
+    for (const [name, mail] of withPhone) {
+      expect(mail.text, name).toContain("613-555-0142");
+      expect(mail.text, name).not.toContain("(613)");
+    }
+    expect(mails("en-CA").confirmation.text).toContain(contact.supportPhone);
+  });
+
   it("in English they keep the spec's words", () => {
     const en = mails("en-CA");
     expect(en.confirmation.subject).toBe("Your Haven inspection is booked for Tuesday, December 1, 2026");

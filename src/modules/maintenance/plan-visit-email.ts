@@ -3,7 +3,7 @@
 import { withCustomerFooter } from "../mail/index.js";
 import type { MailMessage } from "../mail/mail.schemas.js";
 import { escapeHtml } from "../../shared/html.js";
-import { DEFAULT_LOCALE, translator } from "../../i18n/index.js";
+import { DEFAULT_LOCALE, translator, phoneText } from "../../i18n/index.js";
 import type { RenderLocale } from "../../i18n/locales.js";
 
 export interface PlanVisitChangeDetails {
@@ -54,7 +54,7 @@ export function planVisitChangeEmail(d: PlanVisitChangeDetails): MailMessage {
     t("maintenance-mail.planVisit.address", { address: d.location }),
     "",
     ...(d.ics ? [t("maintenance-mail.planVisit.calendar"), ""] : []),
-    t("mail.booking.questions", { email: d.supportEmail, phone: d.supportPhone }),
+    t("mail.booking.questions", { email: d.supportEmail, phone: phoneText(t.locale, d.supportPhone) }),
     "",
     t("mail.signature"),
   ];

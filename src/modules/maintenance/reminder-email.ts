@@ -1,5 +1,6 @@
 import type { MailMessage } from "../mail/mail.schemas.js";
 import type { RenderLocale } from "../../i18n/locales.js";
+import { phoneText } from "../../i18n/index.js";
 import { mailText, withCustomerFooter } from "../mail/index.js";
 import { escapeHtml } from "../../shared/html.js";
 
@@ -37,7 +38,7 @@ export function reminderEmail(d: ReminderDetails): MailMessage {
     ...(d.durationLabel ? [t("mail.reminder.duration", { duration: d.durationLabel })] : []),
     "",
     t("mail.reminder.calendar"),
-    t("mail.reminder.change", { email: d.supportEmail, phone: d.supportPhone }),
+    t("mail.reminder.change", { email: d.supportEmail, phone: phoneText(t.locale, d.supportPhone) }),
     "",
     t("mail.signature"),
   ];

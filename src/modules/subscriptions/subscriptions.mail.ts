@@ -2,7 +2,7 @@
 // names the plan, states the minimum-term date, and carries the signed billing link and the support contacts.
 // Instants arrive as ISO strings and are shown as dates in the business zone.
 import type { MailMessage } from "../mail/mail.schemas.js";
-import { DEFAULT_LOCALE, type Translator, formatters, localePath, translator } from "../../i18n/index.js";
+import { DEFAULT_LOCALE, type Translator, formatters, localePath, translator, phoneText } from "../../i18n/index.js";
 import { type RenderLocale, intlLocale } from "../../i18n/locales.js";
 import { withCustomerFooter } from "../mail/index.js";
 import { type MailInvoice, billingAmount, taxLineLabel } from "../invoices/index.js";
@@ -316,7 +316,7 @@ export function billingMail(kind: BillingMailKind, data: BillingMailData): MailM
     t("mail.billing.hello", { named: data.name?.trim() ? "yes" : "no", name: data.name?.trim() ?? "" }),
     ...blocks,
     t("mail.billing.linkDays", { days: BILLING_LINK_DAYS }),
-    t("mail.billing.questions", { email: data.supportEmail, phone: data.supportPhone }),
+    t("mail.billing.questions", { email: data.supportEmail, phone: phoneText(t.locale, data.supportPhone) }),
     t("mail.signature"),
   ];
   const text = all.map((b) => (typeof b === "string" ? b : `${b.label}\n${b.link}`)).join("\n\n");

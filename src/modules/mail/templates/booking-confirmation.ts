@@ -2,7 +2,7 @@ import { createEvent } from "ics";
 import type { MailMessage } from "../mail.schemas.js";
 import { withCustomerFooter } from "../customer-footer.js";
 import { escapeHtml } from "../../../shared/html.js";
-import type { Translator } from "../../../i18n/index.js";
+import { type Translator, phoneText } from "../../../i18n/index.js";
 import type { RenderLocale } from "../../../i18n/locales.js";
 import { mailText, visitSentence } from "../mail-text.js";
 
@@ -80,7 +80,7 @@ export function bookingConfirmationEmail(d: BookingConfirmationDetails): MailMes
     t("mail.booking.next"),
     visitSentence(t, d.inspectionMinutes ?? d.minutes),
     "",
-    t("mail.booking.questions", { email: d.supportEmail, phone: d.supportPhone }),
+    t("mail.booking.questions", { email: d.supportEmail, phone: phoneText(t.locale, d.supportPhone) }),
     "",
     t("mail.signature"),
   ];

@@ -2,7 +2,7 @@ import { createEvent } from "ics";
 import { escapeHtml } from "../../../shared/html.js";
 import { withCustomerFooter } from "../customer-footer.js";
 import type { MailMessage } from "../mail.schemas.js";
-import type { Translator } from "../../../i18n/index.js";
+import { type Translator, phoneText } from "../../../i18n/index.js";
 import type { RenderLocale } from "../../../i18n/locales.js";
 import { mailText } from "../mail-text.js";
 
@@ -69,7 +69,7 @@ export function bookingRescheduledEmail(d: BookingRescheduledDetails): MailMessa
     "",
     t("mail.rescheduled.replaces"),
     "",
-    t("mail.rescheduled.questions", { phone: d.supportPhone }),
+    t("mail.rescheduled.questions", { phone: phoneText(t.locale, d.supportPhone) }),
     "",
     t("mail.signature"),
   ];
