@@ -49,7 +49,13 @@ export class PaymentRecovery {
     const byRequest = input.requestKey ? `sub:${id}:retry_payment:key:${input.requestKey}` : null;
     const repeated = byRequest && (await transaction((tx) => changes.answer(byRequest, tx)));
     if (repeated) return repeated.response as Subscription;
-    const open = await this.openInvoice(seen);
+    const open = await this.openInvoice(seen).catch(async (refusal) => {
+      // The same click sent twice at once: its twin may have paid since the check above. Its answer, not a 409.
+      const paid = byRequest && (await transaction((tx) => changes.answer(byRequest, tx)));
+      if (paid) return paid;
+      throw refusal;
+    });
+    if ("response" in open) return open.response as Subscription;
     const key = byRequest ?? `sub:${id}:retry_payment:${open.providerInvoiceId}:v${seen.version}`;
     const first = await transaction((tx) => changes.answer(key, tx));
     if (first) return first.response as Subscription;
