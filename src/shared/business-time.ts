@@ -34,8 +34,24 @@ export const isWeekday = (date: string) => dayOfWeek(date) >= 1 && dayOfWeek(dat
 // calendar pages ask thousands of times).
 const partFormats = new Map<string, Intl.DateTimeFormat>();
 
+type Parts = { year: number; month: number; day: number; hour: number; minute: number; second: number };
+// The last instants asked, by zone: a demo renewal asks the same few instants (its periods' bounds) many times over,
+// and formatToParts costs more than a renewal's other arithmetic (docs/decisions.md#77).
+const recentParts = new Map<string, Parts>();
+const RECENT_PARTS = 1000;
+
 /** The wall-clock parts of an instant in a zone. */
-function zonedParts(instant: Date, timeZone: string) {
+function zonedParts(instant: Date, timeZone: string): Parts {
+  const key = `${timeZone}|${instant.getTime()}`;
+  const known = recentParts.get(key);
+  if (known) return known;
+  if (recentParts.size >= RECENT_PARTS) recentParts.clear();
+  const parts = formatParts(instant, timeZone);
+  recentParts.set(key, parts);
+  return parts;
+}
+
+function formatParts(instant: Date, timeZone: string): Parts {
   let format = partFormats.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat("en-US", {

@@ -105,6 +105,26 @@ describe("demo renewal batches", () => {
            from invoices where number is not null) d where back`,
     );
     expect(outOfOrder.rows[0].n).toBe(0);
+    // One receipt per paid renewal, none from the batch rolled back, each naming its invoice as stored: the id its PDF
+    // link opens and its number (a batch writes its receipts while the invoices are inserted, docs/decisions.md#77).
+    const texts = (
+      await ctx.db.raw(
+        `select j.payload->>'text' as text from graphile_worker._private_jobs j
+           join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'mail.send'`,
+      )
+    ).rows.map((r: { text: string }) => r.text);
+    const receipts = new Map<number, string>();
+    for (const text of texts) {
+      const id = /\/my-home\/plan\/invoices\/(\d+)\/pdf/.exec(text)?.[1];
+      if (id) receipts.set(Number(id), text);
+    }
+    const paid = await ctx
+      .db("invoices")
+      .where({ status: "paid", billing_reason: "subscription_cycle" })
+      .select("id", "number");
+    expect(paid.length).toBeGreaterThan(1000);
+    expect(receipts.size).toBe(paid.length);
+    for (const invoice of paid) expect(receipts.get(invoice.id), `invoice ${invoice.id}`).toContain(invoice.number);
     expect(await ctx.container.subscriptions.renewDue(AS_OF)).toMatchObject({ billed: 0 });
   });
 });

@@ -12,6 +12,7 @@ export {
   DEFAULT_INVOICE_SETTINGS,
   type InvoiceSettings,
   InvoicesRepository,
+  type PreparedRenewals,
   type RenewalInvoice,
   type StoredInvoice,
   cents,

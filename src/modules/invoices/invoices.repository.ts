@@ -4,7 +4,7 @@
 import type { Knex } from "knex";
 import type { Tx } from "../../db/transaction.js";
 import { todayIn } from "../../shared/business-time.js";
-import { type Province, type TaxLine, isProvince, provinceOfPostalCode, taxFor } from "../tax/index.js";
+import { type Province, isProvince, provinceOfPostalCode, taxFor } from "../tax/index.js";
 import { type InvoiceFigures, differingFigures, providerFigures, storedFigures } from "./invoice-figures.js";
 import {
   type IssuedNumber,
@@ -17,9 +17,11 @@ import {
 } from "./invoice-numbers.js";
 import { type Row, cents, formatInvoiceNumber, toInvoice } from "./invoice-rows.js";
 import type { Invoice, ProviderInvoiceState } from "./invoices.constants.js";
+import type { PreparedRenewals, RenewalInvoice, StoredInvoice } from "./renewal-invoices.js";
 
-// The row mapping lives in invoice-rows.ts; its importers read it from here too.
+// The row mapping lives in invoice-rows.ts, a renewal batch's types in renewal-invoices.ts; importers read them here.
 export { type Row, cents, formatInvoiceNumber, toInvoice };
+export type { PreparedRenewals, RenewalInvoice, StoredInvoice };
 type Db = Knex | Tx;
 
 export interface InvoiceSettings {
@@ -42,25 +44,6 @@ const figureColumns = (figures: InvoiceFigures, province: Province): Row => ({
   tax_lines: JSON.stringify(figures.tax_lines),
   tax_province: province,
 });
-
-/** One period of a demo renewal batch, billed at the subscription's monthly price (before tax). */
-export interface RenewalInvoice {
-  subscriptionId: number;
-  providerInvoiceId: string;
-  subtotalCents: number;
-  periodStart: Date;
-  periodEnd: Date;
-}
-
-/** What a renewal batch stored for one subscription (its receipt names it). */
-export interface StoredInvoice {
-  id: number;
-  subscriptionId: number;
-  number: string;
-  subtotalCents: number;
-  taxLines: TaxLine[];
-  totalCents: number;
-}
 
 export class InvoicesRepository {
   readonly settings: InvoiceSettings;
@@ -239,13 +222,11 @@ export class InvoicesRepository {
   }
 
   /**
-   * A demo renewal batch's paid invoices in bulk: one insert (a period already billed is skipped), then exactly as
-   * many numbers as rows inserted, per year, and one update that writes them. Returns what was stored, by subscription.
+   * What a renewal batch's insert needs that takes no number, done before the batch's turn (renewals.ts): a period
+   * already billed is left out (the caller holds these subscriptions' rows, so nobody else bills them meanwhile:
+   * exactly the rows left are inserted, and exactly as many numbers are taken, no gap), the rest taxed.
    */
-  async insertRenewals(rows: RenewalInvoice[], tx: Tx): Promise<Map<number, StoredInvoice>> {
-    const stored = new Map<number, StoredInvoice>();
-    // A period already billed is skipped. The caller holds these subscriptions' rows, so nobody else bills them
-    // meanwhile: exactly the rows left are inserted, and exactly as many numbers are taken (no gap).
+  async prepareRenewals(rows: RenewalInvoice[], tx: Tx): Promise<PreparedRenewals> {
     const billed = new Set(
       (await tx("invoices")
         .where({ provider: "demo" })
@@ -256,7 +237,7 @@ export class InvoicesRepository {
         .pluck("provider_invoice_id")) as string[],
     );
     const todo = rows.filter((r) => !billed.has(r.providerInvoiceId));
-    if (!todo.length) return stored;
+    if (!todo.length) return { todo, taxed: [], ids: [] };
     const provinces = await this.provinces(
       todo.map((r) => r.subscriptionId),
       tx,
@@ -264,6 +245,27 @@ export class InvoicesRepository {
     const taxed = todo.map((r) =>
       taxFor(r.subtotalCents, provinces.get(r.subscriptionId)!, todayIn(this.settings.timeZone, r.periodStart)),
     );
+    // Their ids taken ahead, so a caller may use them while the insert runs (sequence values: no gap to keep).
+    const { rows: ids } = await tx.raw(
+      "select nextval(pg_get_serial_sequence('invoices', 'id'))::int as id from generate_series(1, ?::int)",
+      [todo.length],
+    );
+    return { todo, taxed, ids: ids.map((r: { id: number }) => r.id) };
+  }
+
+  /**
+   * A demo renewal batch's paid invoices in bulk (prepared by prepareRenewals, or here): one insert, numbered from the
+   * batch's reserved numbers (else taken now, per year). Returns what was stored, by subscription; `meanwhile` gets it
+   * as the insert is sent and runs beside it (a batch's receipts, docs/decisions.md#77); a failed insert throws.
+   */
+  async insertRenewals(
+    rows: RenewalInvoice[] | PreparedRenewals,
+    tx: Tx,
+    meanwhile?: (stored: Map<number, StoredInvoice>) => Promise<void>,
+  ): Promise<Map<number, StoredInvoice>> {
+    const stored = new Map<number, StoredInvoice>();
+    const { todo, taxed, ids } = Array.isArray(rows) ? await this.prepareRenewals(rows, tx) : rows;
+    if (!todo.length) return stored;
     // A renewal is issued as its period starts (docs/decisions.md#54); numbers reserved for the batch are used first.
     const issued = todo.map((r) => takeReserved(tx, r.providerInvoiceId));
     const unnumbered = todo.map((_, i) => i).filter((i) => !issued[i]);
@@ -277,14 +279,26 @@ export class InvoicesRepository {
       });
     }
     const numbers = issued.map((n) => n!.number);
-    const inserted = await tx.raw(
-      `insert into invoices (subscription_id, provider, provider_invoice_id, number, issued_at, recorded_late_at, amount_cents, subtotal_cents, tax_cents, tax_lines, tax_province, currency, period_start, period_end, status, billing_reason, paid_at, attempt_count)
-       select v.sid, 'demo', v.pid, v.num, v.ps, nullif(v.late, '')::timestamptz, v.total, v.subtotal, v.tax, v.lines, v.province, 'cad', v.ps, v.pe, 'paid', 'subscription_cycle', v.ps, 1
-         from unnest(?::int[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::int[], ?::jsonb[], ?::text[], ?::timestamptz[], ?::timestamptz[])
-              as v(sid, pid, num, late, total, subtotal, tax, lines, province, ps, pe)
+    todo.forEach((r, i) => {
+      const t = taxed[i]!;
+      stored.set(r.subscriptionId, {
+        id: ids[i]!,
+        subscriptionId: r.subscriptionId,
+        number: numbers[i]!,
+        subtotalCents: t.subtotalCents,
+        taxLines: t.lines,
+        totalCents: t.totalCents,
+      });
+    });
+    const insert = tx.raw(
+      `insert into invoices (id, subscription_id, provider, provider_invoice_id, number, issued_at, recorded_late_at, amount_cents, subtotal_cents, tax_cents, tax_lines, tax_province, currency, period_start, period_end, status, billing_reason, paid_at, attempt_count)
+       select v.id, v.sid, 'demo', v.pid, v.num, v.ps, nullif(v.late, '')::timestamptz, v.total, v.subtotal, v.tax, v.lines, v.province, 'cad', v.ps, v.pe, 'paid', 'subscription_cycle', v.ps, 1
+         from unnest(?::int[], ?::int[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::int[], ?::jsonb[], ?::text[], ?::timestamptz[], ?::timestamptz[])
+              as v(id, sid, pid, num, late, total, subtotal, tax, lines, province, ps, pe)
        on conflict (provider, provider_invoice_id) do nothing
-       returning id, subscription_id`,
+       returning id`,
       [
+        ids,
         todo.map((r) => r.subscriptionId),
         todo.map((r) => r.providerInvoiceId),
         numbers,
@@ -299,23 +313,11 @@ export class InvoicesRepository {
         todo.map((r) => r.periodEnd),
       ],
     );
-    const ids = new Map(
-      (inserted.rows as { id: number; subscription_id: number }[]).map((r) => [r.subscription_id, r.id]),
-    );
+    // Sent now (a Knex query runs once awaited); the caller's work runs while Postgres inserts.
+    const written = insert.then((result) => result.rows.length as number);
+    const [count] = await Promise.all([written, meanwhile?.(stored)]);
     // Someone billed one of these periods after all: roll the batch back rather than leave a number unused.
-    if (ids.size !== todo.length)
-      throw new Error("A renewal period was billed twice at once; the batch is rolled back");
-    todo.forEach((r, i) => {
-      const t = taxed[i]!;
-      stored.set(r.subscriptionId, {
-        id: ids.get(r.subscriptionId)!,
-        subscriptionId: r.subscriptionId,
-        number: numbers[i]!,
-        subtotalCents: t.subtotalCents,
-        taxLines: t.lines,
-        totalCents: t.totalCents,
-      });
-    });
+    if (count !== todo.length) throw new Error("A renewal period was billed twice at once; the batch is rolled back");
     return stored;
   }
 

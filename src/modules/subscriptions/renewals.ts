@@ -6,7 +6,7 @@
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import { todayIn } from "../../shared/business-time.js";
 import type { MailMessage } from "../mail/mail.schemas.js";
-import type { StoredInvoice } from "../invoices/index.js";
+import type { PreparedRenewals, StoredInvoice } from "../invoices/index.js";
 import type { PlansService } from "../plans/index.js";
 import { type period, periodOn } from "./billing-dates.js";
 import type { ProviderSubscription } from "./billing-provider.js";
@@ -195,8 +195,8 @@ async function renewBatch(ids: number[], b: Batch): Promise<void> {
     );
   if (!plain.length && !special.length) return;
 
-  // Then the numbers: after every earlier batch, all of this batch's in one counter update, in order of issue.
-  await b.before;
+  // What the invoices need that takes no number, before the batch's turn too (docs/decisions.md#77): the periods
+  // billed before, and the plain invoices' taxes.
   const wanted = [
     ...plain.map((p) => ({ providerInvoiceId: demoInvoiceId(p.sub.id, p.next.startDate), issuedAt: p.next.start })),
     ...special.map((s) => ({ providerInvoiceId: demoInvoiceId(s.after.id, s.next.startDate), issuedAt: s.next.start })),
@@ -211,11 +211,24 @@ async function renewBatch(ids: number[], b: Batch): Promise<void> {
       )
       .pluck("provider_invoice_id")) as string[],
   );
+  const prepared = await ctx.repo.invoiceRows.prepareRenewals(
+    plain.map((p) => ({
+      subscriptionId: p.sub.id,
+      providerInvoiceId: demoInvoiceId(p.sub.id, p.next.startDate),
+      subtotalCents: Math.round(p.sub.monthlyAmount * 100),
+      periodStart: p.next.start,
+      periodEnd: p.next.end,
+    })),
+    tx,
+  );
+
+  // Then the numbers: after every earlier batch, all of this batch's in one counter update, in order of issue.
+  await b.before;
   await ctx.repo.invoiceRows.reserveNumbers(
     wanted.filter((w) => !billedBefore.has(w.providerInvoiceId)),
     tx,
   );
-  await billPlain(plain, b);
+  await billPlain(plain, prepared, b);
   for (const s of special) await billSpecial(s, b);
   // Every reserved number is on an invoice, or the batch rolls back (no gap).
   if (ctx.repo.invoiceRows.reservedLeft(tx) !== 0)
@@ -291,25 +304,22 @@ async function billSpecial(s: Special, { ctx, tx, totals, outbox }: Batch): Prom
 }
 
 /** The common case in bulk: the next period invoiced and paid (the period already moved on), a receipt queued. */
-async function billPlain(plain: { sub: ProviderSubscription; next: Next }[], b: Batch): Promise<void> {
+async function billPlain(
+  plain: { sub: ProviderSubscription; next: Next }[],
+  prepared: PreparedRenewals,
+  b: Batch,
+): Promise<void> {
   const { ctx, tx, totals, outbox } = b;
   if (!plain.length) return;
-  // Taxed in bulk by the invoice write path, with the numbers reserved above (invoices.repository.ts).
-  const stored = await ctx.repo.insertRenewals(
-    plain.map((p) => ({
-      subscriptionId: p.sub.id,
-      providerInvoiceId: demoInvoiceId(p.sub.id, p.next.startDate),
-      subtotalCents: Math.round(p.sub.monthlyAmount * 100),
-      periodStart: p.next.start,
-      periodEnd: p.next.end,
-    })),
-    tx,
-  );
-  for (const { sub, next } of plain) {
-    const invoice = stored.get(sub.id);
-    if (!invoice || !sub.customerEmail) continue;
-    outbox.push(await receipt(ctx, sub, next, invoice));
-  }
+  // Taxed in bulk by the invoice write path, with the numbers reserved above (invoices.repository.ts); the receipts
+  // are written while Postgres inserts the invoices they name.
+  const stored = await ctx.repo.insertRenewals(prepared, tx, async (invoices) => {
+    for (const { sub, next } of plain) {
+      const invoice = invoices.get(sub.id);
+      if (!invoice || !sub.customerEmail) continue;
+      outbox.push(await receipt(ctx, sub, next, invoice));
+    }
+  });
   totals.billed += stored.size;
   totals.paid += stored.size;
 }

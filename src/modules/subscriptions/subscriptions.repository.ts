@@ -6,6 +6,7 @@ import type { ProviderSubscription } from "./billing-provider.js";
 import {
   type InvoiceSettings,
   InvoicesRepository,
+  type PreparedRenewals,
   type RenewalInvoice,
   type StoredInvoice,
   toInvoice,
@@ -263,8 +264,12 @@ export class SubscriptionsRepository {
   }
 
   /** A demo renewal batch's paid invoices in one insert, numbered and taxed (invoices.repository.ts). */
-  insertRenewals(rows: RenewalInvoice[], tx: Tx): Promise<Map<number, StoredInvoice>> {
-    return this.invoiceRows.insertRenewals(rows, tx);
+  insertRenewals(
+    rows: RenewalInvoice[] | PreparedRenewals,
+    tx: Tx,
+    meanwhile?: (stored: Map<number, StoredInvoice>) => Promise<void>,
+  ): Promise<Map<number, StoredInvoice>> {
+    return this.invoiceRows.insertRenewals(rows, tx, meanwhile);
   }
 
   invoices(subscriptionId: number, db: Db = this.db): Promise<Invoice[]> {

@@ -1,0 +1,28 @@
+// A demo renewal batch's invoices (InvoicesRepository.prepareRenewals and insertRenewals, docs/decisions.md#75, #77).
+import type { TaxLine, taxFor } from "../tax/index.js";
+
+/** One period of a demo renewal batch, billed at the subscription's monthly price (before tax). */
+export interface RenewalInvoice {
+  subscriptionId: number;
+  providerInvoiceId: string;
+  subtotalCents: number;
+  periodStart: Date;
+  periodEnd: Date;
+}
+
+/** A renewal batch's invoices left to insert, each with its tax and its id (InvoicesRepository.prepareRenewals). */
+export interface PreparedRenewals {
+  todo: RenewalInvoice[];
+  taxed: ReturnType<typeof taxFor>[];
+  ids: number[];
+}
+
+/** What a renewal batch stored for one subscription (its receipt names it). */
+export interface StoredInvoice {
+  id: number;
+  subscriptionId: number;
+  number: string;
+  subtotalCents: number;
+  taxLines: TaxLine[];
+  totalCents: number;
+}
