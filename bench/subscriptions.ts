@@ -163,7 +163,7 @@ export async function runSubscriptionsBench(haven: BenchApp): Promise<void> {
     ["GET /api/subscriptions/metrics", "/api/subscriptions/metrics", 100],
     ["GET /api/subscriptions?limit=25", "/api/subscriptions?limit=25", 100],
     ["GET /admin/subscriptions?status=past_due", "/admin/subscriptions?status=past_due", null],
-    // A rare term that finds rows: a customer e-mail (bench4242@… and its 11 namesakes); the payer e-mails
+    // A rare term that finds rows: customer e-mails (bench4242@… and the 10 numbered bench42420–9); the payer e-mails
     // (bench-sub…) are not searched where the subscription has a customer.
     ["GET /api/subscriptions?q=bench4242", "/api/subscriptions?q=bench4242&limit=25", 50],
     ["GET /api/subscriptions?q=maple", "/api/subscriptions?q=maple&limit=25", 50],
