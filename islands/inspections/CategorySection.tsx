@@ -1,6 +1,6 @@
 // One category of the inspection form (InspectionEditor.tsx): its progress and its items, room by room.
 import { memo } from "react";
-import type { CategoryWeights } from "../../src/modules/inspections/template";
+import type { CategoryWeights } from "../../src/modules/inspections/template-rules";
 import { toast } from "../ui/toast";
 import { EntryCard } from "./EntryCard";
 import { type LocalEntry, type LocalPhoto, type Rooms, categorySlots, hasData, progressOf } from "./model";

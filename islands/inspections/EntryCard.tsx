@@ -1,5 +1,5 @@
 import { type ChangeEvent, lazy, memo, Suspense, useId, useState } from "react";
-import { type EntryScore, SCORE_CHOICES } from "../../src/modules/inspections/template";
+import { type EntryScore, SCORE_CHOICES } from "../../src/modules/inspections/template-rules";
 import { toast } from "../ui/toast";
 import { type LocalEntry, type LocalPhoto, type Slot, isDirty, toSend } from "./model";
 import type { FormStore } from "./store";

@@ -1,31 +1,36 @@
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { InspectionWithEntries } from "../../src/modules/inspections/inspections.schemas";
-import { DEFAULT_OPEN_CATEGORIES, INSPECTION_WEIGHTS } from "../../src/modules/inspections/template";
+import { type CategoryWeights, DEFAULT_OPEN_CATEGORIES } from "../../src/modules/inspections/template-rules";
 import { ApiError, apiRequest, handleUnauthorized } from "../ui/api";
+import { lazyPart, useLazy, usePreloadOnTouch } from "../ui/lazy";
 import { toast } from "../ui/toast";
+import { BackgroundSync, syncPart } from "./background-sync";
 import { CategorySection } from "./CategorySection";
-import { CompleteDialog, CompletedNotice, openSlot } from "./Completion";
+import { openSlot } from "./Completion";
 import { StickyProgress, saveStateLabel } from "./StickyProgress";
 import { VisitHeader } from "./VisitHeader";
-import { allSlots, completionOf, nextUnscored, progressOf } from "./model";
+import { allSlots, completionOf, nextUnscored, progressOf, waitingOf } from "./model";
 import { keepPageForOffline } from "./offline";
 import { FormStore } from "./store";
-import { SyncEngine } from "./sync";
+
+/** The completion dialog and the completed notice (docs/decisions.md#79); with the sync engine, fetched on first touch. */
+const completionParts = lazyPart(() => import("./CompletionParts"));
+const ON_TOUCH = [completionParts, syncPart];
 
 type Load =
   | { state: "loading" }
-  | { state: "ready"; store: FormStore; engine: SyncEngine }
+  | { state: "ready"; store: FormStore; sync: BackgroundSync }
   | { state: "error"; message: string };
 
 /** Opens the inspection: the server's copy merged with this device's, or this device's alone when offline. */
-async function openInspection(inspectionId: number): Promise<FormStore> {
+async function openInspection(inspectionId: number, categories: readonly CategoryWeights[]): Promise<FormStore> {
   // Both at once: the device's copy and the server's.
   const fromDevice = FormStore.fromDevice(inspectionId);
   const fromServer = apiRequest<InspectionWithEntries>("GET", `/api/inspections/${inspectionId}`);
   fromServer.catch(() => undefined);
   const local = await fromDevice;
   try {
-    return await FormStore.merge(await fromServer, local);
+    return await FormStore.merge(await fromServer, local, categories);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) handleUnauthorized();
     if (error instanceof ApiError && error.status !== 401 && error.status < 500) throw error;
@@ -38,22 +43,25 @@ export function InspectionEditor({
   inspectionId,
   mode,
   reportId = null,
+  categories,
 }: {
   inspectionId: number;
   mode: "new" | "edit";
   reportId?: number | null;
+  /** The template's categories, from the page (form.routes.ts). */
+  categories: CategoryWeights[];
 }) {
   const [load, setLoad] = useState<Load>({ state: "loading" });
 
   useEffect(() => {
-    let engine: SyncEngine | null = null;
+    let sync: BackgroundSync | null = null;
     let cancelled = false;
-    openInspection(inspectionId).then(
+    openInspection(inspectionId, categories).then(
       (store) => {
         if (cancelled) return;
-        engine = new SyncEngine(store);
-        engine.start();
-        setLoad({ state: "ready", store, engine });
+        sync = new BackgroundSync(store);
+        sync.start();
+        setLoad({ state: "ready", store, sync });
         void keepPageForOffline(inspectionId);
       },
       (error: unknown) => {
@@ -69,9 +77,9 @@ export function InspectionEditor({
     );
     return () => {
       cancelled = true;
-      engine?.stop();
+      sync?.stop();
     };
-  }, [inspectionId]);
+  }, [inspectionId, categories]);
 
   if (load.state === "loading") {
     return (
@@ -90,30 +98,35 @@ export function InspectionEditor({
       </div>
     );
   }
-  return <Form store={load.store} engine={load.engine} mode={mode} reportId={reportId} />;
+  return <Form store={load.store} sync={load.sync} mode={mode} reportId={reportId} categories={categories} />;
 }
 
 function Form({
   store,
-  engine,
+  sync,
   mode,
   reportId,
+  categories,
 }: {
   store: FormStore;
-  engine: SyncEngine;
+  sync: BackgroundSync;
   mode: "new" | "edit";
   reportId: number | null;
+  categories: CategoryWeights[];
 }) {
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const { inspection, entries } = state;
   const completed = inspection.status === "completed";
   const [open, setOpen] = useState<Set<string>>(() => new Set(DEFAULT_OPEN_CATEGORIES));
-  const slots = useMemo(() => allSlots(inspection.rooms), [inspection.rooms]);
+  const slots = useMemo(() => allSlots(categories, inspection.rooms), [categories, inspection.rooms]);
   const progress = progressOf(slots, entries);
-  const completion = completionOf(slots, entries);
+  const completion = completionOf(categories, slots, entries);
   const [confirming, setConfirming] = useState(false);
-  const waiting = SyncEngine.waiting(store);
+  const waiting = waitingOf(state);
   const lastJump = useRef<string | undefined>(undefined);
+  const root = useRef<HTMLDivElement>(null);
+  usePreloadOnTouch(root, ON_TOUCH);
+  const parts = useLazy(completionParts, completed || confirming);
 
   const toggle = useCallback((name: string) => {
     setOpen((prev) => {
@@ -148,17 +161,33 @@ function Form({
         description: "The inspection will be completed as soon as the network is back.",
       });
     }
-    engine.schedule(0);
+    sync.ready().then(
+      (engine) => engine.schedule(0),
+      () => undefined,
+    );
   };
 
+  // 'Save Inspection': the engine sends everything now; when its code cannot be fetched (offline, before the
+  // service worker keeps it), the same words as its own offline failure.
+  const save = () =>
+    sync.ready().then(
+      (engine) => engine.saveAll(),
+      () =>
+        toast({
+          title: "Failed to save inspection data",
+          description: "Everything is kept on this device and will be sent when the network allows.",
+          variant: "destructive",
+        }),
+    );
+
   return (
-    <div className="inspection-form" data-inspection-id={inspection.id}>
+    <div ref={root} className="inspection-form" data-inspection-id={inspection.id}>
       <p className="mt-1 text-ink/80">
         <span className="font-semibold">{inspection.propertyLabel}</span> ·{" "}
         <span data-testid="inspection-status">{completed ? "Completed" : "In progress"}</span>
       </p>
       <VisitHeader clientName={inspection.clientName} visit={inspection.visit} />
-      {completed && <CompletedNotice inspectionId={inspection.id} reportId={reportId} />}
+      {completed && parts && <parts.CompletedNotice inspectionId={inspection.id} reportId={reportId} />}
       {inspection.completeRequested && !completed && (
         <p className="alert alert-waiting mt-3" role="status" data-testid="completion-waiting">
           Completion is waiting to be sent: it goes as soon as the network allows.
@@ -166,7 +195,7 @@ function Form({
       )}
 
       <div className="mt-4 grid gap-3">
-        {INSPECTION_WEIGHTS.map((category) => (
+        {categories.map((category) => (
           <CategorySection
             key={category.name}
             category={category}
@@ -187,7 +216,7 @@ function Form({
           Cancel
         </a>
         {!completed && (
-          <button type="button" className="btn btn-green" onClick={() => void engine.saveAll()}>
+          <button type="button" className="btn btn-green" onClick={() => void save()}>
             {mode === "new" ? "Save Inspection" : "Update Inspection"}
           </button>
         )}
@@ -203,8 +232,8 @@ function Form({
         onComplete={() => setConfirming(true)}
         onShow={show}
       />
-      {confirming && (
-        <CompleteDialog completion={completion} onConfirm={complete} onCancel={() => setConfirming(false)} />
+      {confirming && parts && (
+        <parts.CompleteDialog completion={completion} onConfirm={complete} onCancel={() => setConfirming(false)} />
       )}
     </div>
   );

@@ -35,21 +35,29 @@ describe("the form's rules", () => {
   });
 
   it("shows Complete only when every entry with data has a score (description-only items exempt)", () => {
-    expect(canComplete([])).toBe(false);
-    expect(canComplete([entry("Attic", "Access", { score: 10 })])).toBe(true);
-    expect(canComplete([entry("Attic", "Access", { score: 10 }), entry("Attic", "Moisture", { notes: "Wet" })])).toBe(
-      false,
-    );
+    expect(canComplete(INSPECTION_WEIGHTS, [])).toBe(false);
+    expect(canComplete(INSPECTION_WEIGHTS, [entry("Attic", "Access", { score: 10 })])).toBe(true);
     expect(
-      canComplete([entry("Attic", "Access", { score: 10 }), entry("Attic", "Moisture", { score: null, notes: "Wet" })]),
+      canComplete(INSPECTION_WEIGHTS, [
+        entry("Attic", "Access", { score: 10 }),
+        entry("Attic", "Moisture", { notes: "Wet" }),
+      ]),
     ).toBe(false);
     expect(
-      canComplete([
+      canComplete(INSPECTION_WEIGHTS, [
+        entry("Attic", "Access", { score: 10 }),
+        entry("Attic", "Moisture", { score: null, notes: "Wet" }),
+      ]),
+    ).toBe(false);
+    expect(
+      canComplete(INSPECTION_WEIGHTS, [
         entry("Attic", "Access", { score: 10 }),
         entry("Exterior Envelope", "Type of Cladding", { notes: "Brick" }),
       ]),
     ).toBe(true);
-    expect(canComplete([entry("Exterior Envelope", "Type of Cladding", { notes: "Brick" })])).toBe(false);
+    expect(canComplete(INSPECTION_WEIGHTS, [entry("Exterior Envelope", "Type of Cladding", { notes: "Brick" })])).toBe(
+      false,
+    );
   });
 
   it("names repeated rooms with their suffix and measures progress over every card", () => {
@@ -65,8 +73,10 @@ describe("the form's rules", () => {
       percent: 3,
     });
     // 114 points and the Type of Cladding card (docs/decisions.md#41).
-    expect(allSlots(DEFAULT_ROOMS)).toHaveLength(115);
-    expect(roomsFor([entry("Bathrooms", "Sinks (Bathroom 4)"), entry("Laundry Room", "Washer / Dryer")])).toEqual({
+    expect(allSlots(INSPECTION_WEIGHTS, DEFAULT_ROOMS)).toHaveLength(115);
+    expect(
+      roomsFor(INSPECTION_WEIGHTS, [entry("Bathrooms", "Sinks (Bathroom 4)"), entry("Laundry Room", "Washer / Dryer")]),
+    ).toEqual({
       Kitchen: 1,
       Bathroom: 4,
       Laundry: 1,
@@ -74,12 +84,12 @@ describe("the form's rules", () => {
   });
 
   it("counts the 114 points in both the progress and the completion; Type of Cladding is not one", () => {
-    const slots = allSlots(DEFAULT_ROOMS);
+    const slots = allSlots(INSPECTION_WEIGHTS, DEFAULT_ROOMS);
     const cladding = entry("Exterior Envelope", "Type of Cladding", { notes: "Brick veneer" });
     const radon = entry("Basement, Foundation, Crawlspace & Structure", "Radon Test", { score: 7 });
     expect(progressOf(slots, map(cladding))).toEqual({ completed: 0, total: INSPECTION_POINTS, percent: 0 });
     expect(progressOf(slots, map(cladding, radon))).toEqual({ completed: 1, total: INSPECTION_POINTS, percent: 1 });
-    expect(completionOf(slots, map(cladding, radon))).toMatchObject({
+    expect(completionOf(INSPECTION_WEIGHTS, slots, map(cladding, radon))).toMatchObject({
       scored: 1,
       total: INSPECTION_POINTS,
       ready: true,
@@ -91,7 +101,7 @@ describe("the form's rules", () => {
   });
 
   it("jumps to the next item without a score, skipping N/A and description-only items, and wraps", () => {
-    const slots = allSlots(DEFAULT_ROOMS);
+    const slots = allSlots(INSPECTION_WEIGHTS, DEFAULT_ROOMS);
     const basement = "Basement, Foundation, Crawlspace & Structure";
     const entries = map(
       entry(basement, "Foundation Cracks", { score: 7 }),

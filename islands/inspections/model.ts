@@ -1,14 +1,15 @@
 // The inspection form's data on this device (docs/decisions.md#18): entries and photos as the form
 // keeps them, and the rules the screen needs (staff-side §2, §4, §5). No React, no IndexedDB here.
+// The template's categories and weights come from the page's props (the server renders them: data, not code, in the
+// form's first screen; docs/decisions.md#79); its functions are imported, and its data stays out of the bundle.
 import {
   type CategoryWeights,
   type EntryScore,
-  INSPECTION_WEIGHTS,
   type RepeatableRoom,
-  isDescriptionOnly,
   roomNumber,
   roomSubcategoryName,
-} from "../../src/modules/inspections/template";
+  subcategoryWeightIn,
+} from "../../src/modules/inspections/template-rules";
 import type { InspectionVisit } from "../../src/modules/inspections/inspections.schemas";
 
 export type Rooms = Record<RepeatableRoom, number>;
@@ -60,6 +61,13 @@ export const entryKey = (categoryName: string, subcategoryName: string) => `${ca
 
 export const DEFAULT_ROOMS: Rooms = { Kitchen: 1, Bathroom: 1, Laundry: 1 };
 
+/** Items that take no score: weight 0 in their category (Type of Cladding), as the template's isDescriptionOnly. */
+const isDescriptionOnly = (categories: readonly CategoryWeights[], categoryName: string, subcategoryName: string) =>
+  subcategoryWeightIn(
+    categories.find((c) => c.name === categoryName),
+    subcategoryName,
+  ) === 0;
+
 /** An entry counts as complete when it has a score, notes or photos (staff-side §4); such entries are sent. */
 export const hasData = (e: Pick<LocalEntry, "score" | "notes" | "photos"> | undefined): boolean =>
   Boolean(e && ((e.score !== undefined && e.score !== null) || e.notes.trim() !== "" || e.photos.length > 0));
@@ -107,7 +115,7 @@ export function categorySlots(category: CategoryWeights, rooms: Rooms): Slot[][]
           subcategoryName,
           label,
           room: n,
-          descriptionOnly: isDescriptionOnly(category.name, subcategoryName),
+          descriptionOnly: subcategoryWeightIn(category, subcategoryName) === 0,
         };
       }),
     );
@@ -115,16 +123,18 @@ export function categorySlots(category: CategoryWeights, rooms: Rooms): Slot[][]
   return out;
 }
 
-export const allSlots = (rooms: Rooms): Slot[] => INSPECTION_WEIGHTS.flatMap((c) => categorySlots(c, rooms).flat());
+export const allSlots = (categories: readonly CategoryWeights[], rooms: Rooms): Slot[] =>
+  categories.flatMap((c) => categorySlots(c, rooms).flat());
 
 /** The rooms an inspection needs: at least what was added here and what its entries name. */
 export function roomsFor(
+  categories: readonly CategoryWeights[],
   entries: Iterable<Pick<LocalEntry, "categoryName" | "subcategoryName">>,
   known: Rooms = DEFAULT_ROOMS,
 ): Rooms {
   const rooms = { ...known };
   for (const e of entries) {
-    const room = INSPECTION_WEIGHTS.find((c) => c.name === e.categoryName)?.repeatable;
+    const room = categories.find((c) => c.name === e.categoryName)?.repeatable;
     if (room) rooms[room] = Math.max(rooms[room], roomNumber(e.subcategoryName));
   }
   return rooms;
@@ -155,11 +165,14 @@ export function progressOf(slots: Slot[], entries: Map<string, LocalEntry>): Pro
  * 'Complete Inspection' shows only when every entry to be sent has a score (staff-side §2, §5);
  * description-only items take none. At least one entry must be scored.
  */
-export function canComplete(entries: Iterable<LocalEntry>): boolean {
+export function canComplete(categories: readonly CategoryWeights[], entries: Iterable<LocalEntry>): boolean {
   let any = false;
   for (const e of entries) {
     if (!hasData(e)) continue;
-    if ((e.score === undefined || e.score === null) && !isDescriptionOnly(e.categoryName, e.subcategoryName))
+    if (
+      (e.score === undefined || e.score === null) &&
+      !isDescriptionOnly(categories, e.categoryName, e.subcategoryName)
+    )
       return false;
     if (e.score !== undefined && e.score !== null) any = true;
   }
@@ -182,19 +195,23 @@ export interface Completion {
 }
 
 /** What completing would do, by the server's rule (InspectionsService.complete), for the sticky bar and its dialog. */
-export function completionOf(slots: Slot[], entries: Map<string, LocalEntry>): Completion {
+export function completionOf(
+  categories: readonly CategoryWeights[],
+  slots: Slot[],
+  entries: Map<string, LocalEntry>,
+): Completion {
   const total = slots.filter((s) => !s.descriptionOnly).length;
   let scored = 0;
   const blockers: Completion["blockers"] = [];
   for (const e of entries.values()) {
-    const described = isDescriptionOnly(e.categoryName, e.subcategoryName);
+    const described = isDescriptionOnly(categories, e.categoryName, e.subcategoryName);
     if (e.score !== undefined && e.score !== null) {
       if (!described) scored++;
     } else if (hasData(e) && !described) blockers.push(e);
   }
   const order = new Map(slots.map((s, i) => [s.key, i]));
   blockers.sort((a, b) => (order.get(a.key) ?? Infinity) - (order.get(b.key) ?? Infinity));
-  const noScore = !canComplete(entries.values()) && blockers.length === 0;
+  const noScore = !canComplete(categories, entries.values()) && blockers.length === 0;
   return {
     scored,
     total,
@@ -213,25 +230,20 @@ export function nextUnscored(slots: Slot[], entries: Map<string, LocalEntry>, af
   return open.find((s) => slots.indexOf(s) > at) ?? open[0];
 }
 
-/** The payload of one entry (staff-side §3): photos as the server's URLs. */
-export function entryPayload(e: LocalEntry, photos: Map<string, LocalPhoto>) {
-  return {
-    inspectionId: e.inspectionId,
-    categoryName: e.categoryName,
-    subcategoryName: e.subcategoryName,
-    score: e.score ?? null,
-    notes: e.notes.trim() === "" ? null : e.notes,
-    urgent: e.urgent,
-    photos: e.photos.map((id) => `/api/photos/${photos.get(id)?.serverId}`),
-  };
-}
-
-/** True when every photo of the entry is stored on the server (so the entry can be sent). */
-export const photosUploaded = (e: LocalEntry, photos: Map<string, LocalPhoto>) =>
-  e.photos.every((id) => photos.get(id)?.serverId !== undefined);
-
-export function newClientId(): string {
-  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+/** How many things still wait to reach the server: entries, photos, and a queued completion. */
+export function waitingOf({
+  entries,
+  photos,
+  inspection,
+}: {
+  entries: Map<string, LocalEntry>;
+  photos: Map<string, LocalPhoto>;
+  inspection: LocalInspection;
+}): number {
+  const used = new Set([...entries.values()].flatMap((e) => e.photos));
+  const pendingEntries = [...entries.values()].filter((e) => isDirty(e) && toSend(e) && !e.error).length;
+  const pendingPhotos = [...photos.values()].filter(
+    (p) => used.has(p.clientId) && p.serverId === undefined && !p.error,
+  ).length;
+  return pendingEntries + pendingPhotos + (inspection.completeRequested ? 1 : 0);
 }

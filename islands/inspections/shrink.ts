@@ -1,7 +1,7 @@
 // The browser shrinks each photo before it is kept and sent (docs/decisions.md#9 and #17): the EXIF
 // orientation applied, at most 2048 px, re-encoded as JPEG (which also drops its metadata, location included).
 import { MAX_PHOTO_EDGE } from "../../src/modules/inspections/photos.constants";
-import { type LocalPhoto, newClientId } from "./model";
+import type { LocalPhoto } from "./model";
 
 export const isImageFile = (file: File) => file.type.startsWith("image/");
 
@@ -42,4 +42,11 @@ export async function readPhotos(
     photos.push({ clientId: newClientId(), inspectionId, blob });
   }
   return { photos, skipped };
+}
+
+/** A photo's id on this device, which the server keeps too (a retried upload changes nothing). */
+export function newClientId(): string {
+  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }

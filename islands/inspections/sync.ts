@@ -3,7 +3,17 @@
 // 5xx retries with backoff; a refusal (4xx) is shown where it belongs and not retried until the next change.
 import { ApiError, apiRequest, handleUnauthorized } from "../ui/api";
 import { toast } from "../ui/toast";
-import { type LocalEntry, entryPayload, hasData, isDirty, photosUploaded, toSend } from "./model";
+import { type LocalEntry, hasData, isDirty, toSend, waitingOf } from "./model";
+import {
+  completed,
+  entriesRefused,
+  entriesSaved,
+  entryPayload,
+  photoRefused,
+  photoStored,
+  photosUploaded,
+  setSending,
+} from "./sync-store";
 import type { FormStore } from "./store";
 
 export const SAVE_CHUNK_SIZE = 5;
@@ -53,7 +63,8 @@ export class SyncEngine {
     store.onLocalChange = () => this.schedule(QUIET_MS);
   }
 
-  start() {
+  /** Listens for the network and the page coming back, and makes a first pass: at once, or once a burst of changes ends. */
+  start(afterChange = false) {
     const wake = () => {
       this.store.setOnline(navigator.onLine);
       if (navigator.onLine) {
@@ -65,23 +76,12 @@ export class SyncEngine {
     window.addEventListener("offline", wake);
     // A phone that suspended the page: pick up where it stopped.
     document.addEventListener("visibilitychange", () => document.visibilityState === "visible" && wake());
-    this.schedule(0);
+    this.schedule(afterChange ? QUIET_MS : 0);
   }
 
   stop() {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-  }
-
-  /** How many things still wait to reach the server: entries, photos, and a queued completion. */
-  static waiting(store: FormStore): number {
-    const { entries, photos, inspection } = store.state;
-    const used = new Set([...entries.values()].flatMap((e) => e.photos));
-    const pendingEntries = [...entries.values()].filter((e) => isDirty(e) && toSend(e) && !e.error).length;
-    const pendingPhotos = [...photos.values()].filter(
-      (p) => used.has(p.clientId) && p.serverId === undefined && !p.error,
-    ).length;
-    return pendingEntries + pendingPhotos + (inspection.completeRequested ? 1 : 0);
   }
 
   schedule(delayMs: number) {
@@ -100,7 +100,7 @@ export class SyncEngine {
       .then(() => {
         this.backoff = 0;
         this.store.setOnline(navigator.onLine);
-        if (SyncEngine.waiting(this.store) > 0 && this.store.state.inspection.status !== "completed")
+        if (waitingOf(this.store.state) > 0 && this.store.state.inspection.status !== "completed")
           this.schedule(QUIET_MS);
       })
       .catch((error) => this.failed(error))
@@ -136,16 +136,16 @@ export class SyncEngine {
     const used = new Set([...entries.values()].flatMap((e) => e.photos));
     for (const photo of photos.values()) {
       if (!used.has(photo.clientId) || photo.serverId !== undefined || photo.error || !photo.blob) continue;
-      this.store.setSending([photo.clientId], true);
+      setSending(this.store, [photo.clientId], true);
       try {
         const stored = await uploadPhoto(photo.blob, photo.clientId);
-        this.store.photoStored(photo.clientId, stored.id);
+        photoStored(this.store, photo.clientId, stored.id);
       } catch (error) {
         if (isTransient(error) || (error instanceof ApiError && error.status === 401)) throw error;
-        this.store.photoRefused(photo.clientId, messageOf(error));
+        photoRefused(this.store, photo.clientId, messageOf(error));
         toast({ title: "Photo not accepted", description: messageOf(error), variant: "destructive" });
       } finally {
-        this.store.setSending([photo.clientId], false);
+        setSending(this.store, [photo.clientId], false);
       }
     }
   }
@@ -161,22 +161,25 @@ export class SyncEngine {
       // Read each entry again: it may have changed while the previous chunk was on its way.
       const chunk = ready.slice(i, i + SAVE_CHUNK_SIZE).map((e) => this.store.state.entries.get(e.key) ?? e);
       const keys = chunk.map((e) => e.key);
-      this.store.setSending(keys, true);
+      setSending(this.store, keys, true);
       try {
         await apiRequest(
           "POST",
           "/api/inspection-categories",
           chunk.map((e) => entryPayload(e, this.store.state.photos)),
         );
-        this.store.entriesSaved(chunk.map((e) => ({ key: e.key, rev: e.rev })));
+        entriesSaved(
+          this.store,
+          chunk.map((e) => ({ key: e.key, rev: e.rev })),
+        );
         sent += chunk.length;
       } catch (error) {
         if (isTransient(error) || (error instanceof ApiError && error.status === 401)) throw error;
         // Refused (400/404/409): shown on its cards; the other chunks still go.
         refusal ??= messageOf(error);
-        this.store.entriesRefused(keys, messageOf(error));
+        entriesRefused(this.store, keys, messageOf(error));
       } finally {
-        this.store.setSending(keys, false);
+        setSending(this.store, keys, false);
       }
     }
     return { sent, refusal };
@@ -226,22 +229,25 @@ export class SyncEngine {
     const all = [...entries.values()].filter(hasData);
     if (!all.every((e) => photosUploaded(e, photos))) throw new Error("Some photos are still on this device");
     const keys = all.map((e) => e.key);
-    this.store.setSending(keys, true);
+    setSending(this.store, keys, true);
     try {
       const inspection = await apiRequest<{ status: string }>(
         "POST",
         "/api/inspection-categories/bulk-complete",
         all.map((e) => entryPayload(e, photos)),
       );
-      this.store.entriesSaved(all.map((e) => ({ key: e.key, rev: e.rev })));
-      this.store.completed(inspection.status);
+      entriesSaved(
+        this.store,
+        all.map((e) => ({ key: e.key, rev: e.rev })),
+      );
+      completed(this.store, inspection.status);
       toast({ title: "Inspection Completed Successfully" });
     } catch (error) {
       if (isTransient(error) || (error instanceof ApiError && error.status === 401)) throw error;
       this.store.requestComplete(false);
       toast({ title: `Failed to complete inspection: ${(error as Error).message}`, variant: "destructive" });
     } finally {
-      this.store.setSending(keys, false);
+      setSending(this.store, keys, false);
     }
   }
 }

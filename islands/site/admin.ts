@@ -3,7 +3,6 @@
 // Every page also works without it: links and forms are plain links and forms.
 import { logout, sendToLogin } from "../ui/session";
 import { refusalMessage } from "./refusal";
-import { shareDialog } from "./share-dialog";
 
 const HTMX_ATTRIBUTES = ["hx-get", "hx-post", "hx-put", "hx-patch", "hx-delete", "hx-boost"]
   .map((a) => `[${a}]`)
@@ -140,9 +139,13 @@ export function adminShell(): void {
   focusResults();
   sessionExpiry();
   logoutButton();
-  shareDialog(notice);
-  // Browser tests wait for this before they use htmx.
-  void startHtmx().finally(() => {
+  // The share dialog's code comes only to pages that have the dialog (the reports), in a chunk of its own: the
+  // other staff pages, the inspection form among them, stay within their JS budget (docs/decisions.md#79).
+  const sharing = document.querySelector("[data-share-dialog]")
+    ? import("./share-dialog").then((m) => m.shareDialog(notice))
+    : null;
+  // Browser tests wait for this before they use htmx or the share dialog.
+  void Promise.allSettled([startHtmx(), sharing]).then(() => {
     document.documentElement.dataset.adminReady = "true";
   });
 }

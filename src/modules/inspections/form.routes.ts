@@ -6,6 +6,7 @@ import { params } from "../../http/validate.js";
 import { inspectorScopeOf } from "../../http/roles.js";
 import { addDays, slotLabel, todayIn } from "../../shared/business-time.js";
 import { inspectionIdParams } from "./inspections.schemas.js";
+import { type CategoryWeights, INSPECTION_WEIGHTS } from "./template.js";
 import { createRouter } from "../../http/router.js";
 
 /** A scheduled booking of today or this week: the property picker lists these first. */
@@ -27,6 +28,11 @@ export interface InspectionFormProps {
   reportId?: number | null;
   /** On /new: today's and this week's scheduled bookings, soonest first. */
   upcoming?: UpcomingProperty[];
+  /**
+   * The template's categories and weights (template.ts), rendered into the page as data rather than bundled with the
+   * form's code; the service worker's copy of the page keeps them offline (docs/decisions.md#79).
+   */
+  categories: CategoryWeights[];
 }
 
 /** How many days from today count as 'this week' for the picker. */
@@ -115,7 +121,7 @@ export function inspectionFormPages(deps: InspectionFormDeps): Router {
             : `${b.scheduledDate} · ${slotLabel(b.timeSlot)}`,
       });
     }
-    const props: InspectionFormProps = { mode: "new", inspectionId: null, upcoming };
+    const props: InspectionFormProps = { mode: "new", inspectionId: null, upcoming, categories: INSPECTION_WEIGHTS };
     res.page("inspections/form", {
       title: "New Property Inspection",
       admin: "inspections",
@@ -130,7 +136,12 @@ export function inspectionFormPages(deps: InspectionFormDeps): Router {
   router.get("/admin/inspections/edit/:id", ...deps.staffPage, async (req, res) => {
     const { id } = params(req, inspectionIdParams);
     const reportId = await deps.reportIdOf(id);
-    const props: InspectionFormProps = { mode: "edit", inspectionId: id, reportId };
+    const props: InspectionFormProps = {
+      mode: "edit",
+      inspectionId: id,
+      reportId,
+      categories: INSPECTION_WEIGHTS,
+    };
     res.page("inspections/form", {
       title: `Inspection #${id}`,
       admin: "inspections",
