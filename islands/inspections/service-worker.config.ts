@@ -15,7 +15,8 @@ interface ManifestChunk {
 
 /**
  * The built files the form needs, from Vite's manifest: the loader (with the toaster and its viewport), the styles, the
- * form island with everything they import, and the form's own lazy chunks (the photo viewer). Old hashed
+ * form island with everything they import, and the form's own lazy chunks (the photo viewer, the sync engine, the
+ * completion dialog, the door code). Old hashed
  * files stay in dist/public (emptyOutDir is off) and other islands are not the form's: neither is precached.
  */
 export function formFiles(outDir: string): Set<string> | null {

@@ -1,8 +1,6 @@
 // The admin shell's script (islands/admin.ts, loaded only on pages in the admin shell): htmx for refresh, search,
 // pagination and details; the phone menu; the details dialog; Logout; and the session-expiry notice.
 // Every page also works without it: links and forms are plain links and forms.
-import { logout, sendToLogin } from "../ui/session";
-import { refusalMessage } from "./refusal";
 
 const HTMX_ATTRIBUTES = ["hx-get", "hx-post", "hx-put", "hx-patch", "hx-delete", "hx-boost"]
   .map((a) => `[${a}]`)
@@ -14,7 +12,8 @@ const HTMX_ATTRIBUTES = ["hx-get", "hx-post", "hx-put", "hx-patch", "hx-delete",
  */
 async function startHtmx(): Promise<void> {
   if (window.onpopstate || !document.querySelector(HTMX_ATTRIBUTES)) return;
-  const { default: htmx } = await import("htmx.org");
+  const [{ default: htmx }, { htmxBehaviours }] = await Promise.all([import("htmx.org"), import("./admin-htmx")]);
+  htmxBehaviours(notice);
   htmx.process(document.body);
   // No page snapshots are kept (htmx-config in the layout): going back reloads the page from the server.
   window.onpopstate = (event) => {
@@ -63,63 +62,6 @@ function menu(): void {
   });
 }
 
-/**
- * 'View Details' (and the bookings desk's 'Reschedule') opens the dialog at once with a spinner; htmx then swaps
- * the details in. A form in it marked data-close-on-success closes it once its change is made.
- */
-function detailsDialog(): void {
-  const dialog = document.querySelector<HTMLDialogElement>("[data-property-dialog], [data-details-dialog]");
-  if (!dialog) return;
-  const body = dialog.querySelector<HTMLElement>("#property-dialog-body, [data-dialog-body]")!;
-  document.body.addEventListener("htmx:afterRequest", (event) => {
-    const { elt, successful } = (event as CustomEvent<{ elt: Element; successful: boolean }>).detail;
-    if (successful && dialog.contains(elt) && elt.closest("[data-close-on-success]")) dialog.close();
-  });
-  document.body.addEventListener("htmx:beforeRequest", (event) => {
-    const elt = (event as CustomEvent<{ elt: Element }>).detail.elt;
-    if (!elt.closest("[data-open-details]")) return;
-    body.innerHTML =
-      '<div class="flex justify-center py-16" role="status"><span class="spinner" aria-hidden="true"></span><span class="sr-only">Loading details</span></div>';
-    if (!dialog.open) dialog.showModal();
-  });
-  // A click on the backdrop (outside the dialog's box) closes it.
-  dialog.addEventListener("click", (event) => {
-    if (event.target === dialog) dialog.close();
-  });
-  dialog.addEventListener("close", () => body.replaceChildren());
-}
-
-/**
- * After the pager or the refresh button replaced the results, keyboard focus goes to the results' heading; after
- * a change answered in words (the bookings desk), to those words.
- */
-function focusResults(): void {
-  document.body.addEventListener("htmx:afterSettle", (event) => {
-    const elt = (event as CustomEvent<{ requestConfig?: { elt?: Element } }>).detail.requestConfig?.elt;
-    if (elt?.closest(".pager, [data-refresh]")) document.getElementById("results-heading")?.focus();
-    else if (elt?.closest("[data-focus-answer]")) document.querySelector<HTMLElement>("[data-answer]")?.focus();
-  });
-}
-
-/**
- * A fragment request whose session ended gets 401: the same notice and redirect as an island's call. Any other
- * refusal shows the server's message (a role's 403 says what the role cannot do).
- */
-function sessionExpiry(): void {
-  document.body.addEventListener("htmx:responseError", (event) => {
-    const xhr = (event as CustomEvent<{ xhr: XMLHttpRequest }>).detail.xhr;
-    if (xhr.status === 401) sendToLogin(notice);
-    else
-      notice(
-        xhr.status >= 500 ? "Something went wrong" : "Request refused",
-        refusalMessage(xhr.status, xhr.getResponseHeader("Content-Type"), xhr.responseText),
-      );
-  });
-  document.body.addEventListener("htmx:sendError", () =>
-    notice("Connection problem", "Haven could not be reached. Check your connection and try again."),
-  );
-}
-
 /** Logout calls the server, clears cached data and goes to /, even when the call fails (staff-side §4). */
 function logoutButton(): void {
   for (const form of document.querySelectorAll<HTMLFormElement>("[data-logout-form]")) {
@@ -127,17 +69,27 @@ function logoutButton(): void {
       event.preventDefault();
       const button = form.querySelector("button");
       button?.setAttribute("disabled", "");
-      // Unsent inspection changes: the user may choose to stay, and the button works again.
-      void logout().then((left) => left || button?.removeAttribute("disabled"));
+      // Unsent inspection changes: the user may choose to stay, and the button works again. Logout's code is a
+      // chunk of its own, usually here already (fetched on the first touch); offline and not kept, the button
+      // works again and the connection notice says why.
+      import("../ui/logout")
+        .then(({ logout }) => logout())
+        .then(
+          (left) => left || button?.removeAttribute("disabled"),
+          () => {
+            button?.removeAttribute("disabled");
+            notice("Connection problem", "Haven could not be reached. Check your connection and try again.");
+          },
+        );
     });
+    const fetchEarly = () => void import("../ui/logout").catch(() => undefined);
+    form.addEventListener("pointerover", fetchEarly, { once: true });
+    form.addEventListener("focusin", fetchEarly, { once: true });
   }
 }
 
 export function adminShell(): void {
   menu();
-  detailsDialog();
-  focusResults();
-  sessionExpiry();
   logoutButton();
   // The share dialog's code comes only to pages that have the dialog (the reports), in a chunk of its own: the
   // other staff pages, the inspection form among them, stay within their JS budget (docs/decisions.md#79).

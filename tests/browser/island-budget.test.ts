@@ -42,6 +42,35 @@ describe("the JS budget of the wizards", () => {
   });
 });
 
+describe("the JS budget of the inspection form", () => {
+  // Its first screen loads what it shows: the template comes in the page's props, the sync engine once something
+  // waits to be sent, the completion parts on a touch (docs/decisions.md#79).
+  it("/admin/inspections/edit/:id loads at most 80 KB gzip of JS", async () => {
+    const staff = { email: "budget-inspector@haven.test", password: "budget-inspector-password" };
+    await site.ctx.container.users.create({ ...staff, firstName: "Bud", lastName: "Get" });
+    const { property } = await site.ctx.container.customers.createWithProperty(
+      { email: "budget-owner@example.ca", name: "Budget Owner", phone: "306-555-0100", subscriptionPlan: "standard" },
+      { address: "1 Budget Street", city: "Saskatoon", province: "SK", postalCode: "S7K 1A1" },
+    );
+    const inspection = await site.ctx.container.inspections.create(
+      { propertyId: property.id, inspectionDate: "2026-11-20" },
+      null,
+    );
+    const signIn = await site.browser.newContext();
+    const login = await signIn.request.post(`${site.baseUrl}/api/auth/login`, {
+      data: staff,
+      headers: { Origin: site.baseUrl },
+    });
+    expect(login.ok()).toBe(true);
+    const storageState = await signIn.storageState();
+    await signIn.close();
+    const path = `/admin/inspections/edit/${inspection.id}`;
+    const page = await measureIslandPage(site.browser, site.baseUrl, path, { storageState });
+    expect(page.islands).toBeGreaterThan(0);
+    expect(page.gzipBytes, path).toBeLessThanOrEqual(ISLAND_JS_BUDGET);
+  });
+});
+
 describe("the JS budget of /pricing", () => {
   it("loads at most 2 KB gzip of JS in either language: the site script and the plan buttons", async () => {
     for (const path of ["/pricing", "/fr/pricing"]) {
