@@ -2,6 +2,7 @@
 // enumeration-safe answers, sessions (renewal, sign out, sign out everywhere), staff/home cookie separation, CSRF,
 // no secret in logs, the support CLI and staff's 'Send sign-in link'.
 import { Writable } from "node:stream";
+import knex from "knex";
 import supertest from "supertest";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
@@ -90,6 +91,28 @@ const sessionCount = async (email = KNOWN) =>
     (await ctx.db("home_sessions").where({ email: email.toLowerCase() }).whereNull("revoked_at").count({ n: "*" }))[0]!
       .n,
   );
+
+describe("sign-in on a pool of one connection", () => {
+  // A read on another connection inside a transaction waits for a second connection while it holds the first: with
+  // every connection held so by requests at once, none goes on (docs/decisions.md#46). One connection shows it alone.
+  it("e-mails the link, from the homeowner and from staff, without a second connection", async () => {
+    const single = knex({
+      client: "pg",
+      connection: ctx.url,
+      pool: { min: 0, max: 1 },
+      acquireConnectionTimeout: 3_000,
+    });
+    try {
+      const container = createContainer(ctx.env, ctx.url, single, { log: createLogger("silent") });
+      const before = (await signInMails(KNOWN)).length;
+      await container.homeAuth.requestSignIn(KNOWN, "203.0.113.77");
+      await container.homeAuth.sendSignInLink(propertyId);
+      expect(await signInMails(KNOWN)).toHaveLength(before + 2);
+    } finally {
+      await single.destroy();
+    }
+  });
+});
 
 describe("asking for a sign-in e-mail", () => {
   it("shows the e-mail form, which posts without script", async () => {

@@ -127,6 +127,9 @@ export class HomeAuthService {
     const now = this.clock();
     if (!(await this.mayMail(email, now))) return;
     const known = await this.deps.access.isKnown(email);
+    // Read before the transaction: a read on another connection inside it holds one pool connection while it waits
+    // for a second, and 10 requests at once held all ten (docs/decisions.md#46).
+    const locale = known ? await this.deps.access.localeOf(email) : undefined;
     const token = newToken();
     const code = newCode();
     const expiresAt = new Date(now.getTime() + HOME_LINK_TTL_MS);
@@ -147,7 +150,7 @@ export class HomeAuthService {
             code,
             publicUrl: this.publicUrl,
             supportEmail: this.deps.settings.supportEmail,
-            locale: await this.deps.access.localeOf(email),
+            locale,
           }),
         );
     });
@@ -252,6 +255,7 @@ export class HomeAuthService {
     const token = newToken();
     const code = newCode();
     const expiresAt = new Date(this.clock().getTime() + HOME_LINK_TTL_MS);
+    const locale = await this.deps.access.localeOf(email);
     await this.deps.transaction(async (tx) => {
       await this.repo.insertToken(tx, {
         email,
@@ -268,7 +272,7 @@ export class HomeAuthService {
           code,
           publicUrl: this.publicUrl,
           supportEmail: this.deps.settings.supportEmail,
-          locale: await this.deps.access.localeOf(email),
+          locale,
         }),
       );
     });
