@@ -1,11 +1,12 @@
-import { type ChangeEvent, lazy, memo, Suspense, useId, useState } from "react";
+import { type ChangeEvent, memo, useId, useState } from "react";
 import { type EntryScore, SCORE_CHOICES } from "../../src/modules/inspections/template-rules";
+import { lazyPart, useLazy } from "../ui/lazy";
 import { toast } from "../ui/toast";
 import { type LocalEntry, type LocalPhoto, type Slot, isDirty, toSend } from "./model";
 import type { FormStore } from "./store";
 
-// The viewer is not needed at first paint: its own chunk (the JS budget).
-const PhotoViewer = lazy(() => import("./PhotoViewer"));
+// The viewer is not needed at first paint: its own chunk (docs/decisions.md#79), fetched when a photo is opened.
+const photoViewer = lazyPart(() => import("./PhotoViewer").then((module) => module.default));
 
 export type PlaceStatus = "device" | "sending" | "saved" | "refused";
 export const PLACE_LABELS: Record<PlaceStatus, string> = {
@@ -164,6 +165,7 @@ export const EntryCard = memo(function EntryCard({
 }: CardProps) {
   const id = useId();
   const [viewing, setViewing] = useState<number | null>(null);
+  const PhotoViewer = useLazy(photoViewer, viewing !== null);
   const [reading, setReading] = useState(false);
   const name = slot.room > 1 ? slot.subcategoryName : slot.label;
   const update = (change: Parameters<FormStore["updateEntry"]>[2]) =>
@@ -273,17 +275,15 @@ export const EntryCard = memo(function EntryCard({
           Mark as urgent
         </label>
       </div>
-      {viewing !== null && entryPhotos.length > 0 && (
-        <Suspense fallback={null}>
-          <PhotoViewer
-            title={name}
-            photos={entryPhotos.map((p) => ({ clientId: p.clientId, src: photoSource(p, "full") }))}
-            start={Math.min(viewing, entryPhotos.length - 1)}
-            canDelete={!readOnly}
-            onDelete={(clientId) => entry && store.removePhoto(entry, clientId)}
-            onClose={() => setViewing(null)}
-          />
-        </Suspense>
+      {viewing !== null && entryPhotos.length > 0 && PhotoViewer && (
+        <PhotoViewer
+          title={name}
+          photos={entryPhotos.map((p) => ({ clientId: p.clientId, src: photoSource(p, "full") }))}
+          start={Math.min(viewing, entryPhotos.length - 1)}
+          canDelete={!readOnly}
+          onDelete={(clientId) => entry && store.removePhoto(entry, clientId)}
+          onClose={() => setViewing(null)}
+        />
       )}
     </article>
   );
