@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SITEMAP_PATHS } from "../../src/modules/pages/pages.routes.js";
 import { sampleReport } from "../../seeds/sample-report.js";
-import { type TestContext, createTestContext } from "../support/context.js";
+import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 
 let ctx: TestContext;
 const CONTACT = {
@@ -51,6 +51,17 @@ describe("marketing pages", () => {
       expect(html.includes("data-site-nav"), `${page.path} nav`).toBe(page.nav);
     });
   }
+
+  it("marketing pages load the site's script; staff pages load the staff shell's script and not the site's", async () => {
+    const { siteJs, adminJs } = ctx.container.assets();
+    const marketing = await get("/");
+    expect(marketing).toContain(`src="${siteJs}"`);
+    expect(marketing).not.toContain(`src="${adminJs}"`);
+    const { agent } = await signInStaff(ctx);
+    const staff = await agent.get("/admin").expect(200);
+    expect(staff.text).toContain(`src="${adminJs}"`);
+    expect(staff.text).not.toContain(`src="${siteJs}"`);
+  });
 
   it("titles and descriptions differ from page to page", async () => {
     const titles = new Set<string>();
