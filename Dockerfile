@@ -13,7 +13,7 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
 
-# ---- deps: production dependencies only (tests/api/runtime-image.test.ts runs this same command) ----
+# ---- deps: production dependencies only (tests/api/runtime-image.test.ts builds this same tree) ----
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./

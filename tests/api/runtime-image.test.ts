@@ -1,9 +1,9 @@
-// the image's runtime stage, without a Docker engine. Its node_modules is installed exactly as the
-// Dockerfile's `deps` stage does (npm ci --omit=dev), the files its runtime stage copies are copied beside it,
-// and src/server.ts must start from there in production and serve pages; the CLI must run under plain node.
+// the image's runtime stage, without a Docker engine. Its node_modules is the tree the Dockerfile's `deps` stage
+// installs (npm ci --omit=dev from the lock), the files its runtime stage copies are copied beside it, and
+// src/server.ts must start from there in production and serve pages; the CLI must run under plain node.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, rmdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -40,6 +40,50 @@ function run(command: string, args: string[], options: { cwd: string; env: NodeJ
   });
 }
 
+/**
+ * The deps stage's tree, built from the suite's own `npm ci` instead of a second install (a minute of the
+ * processes tests): the installed tree hard-linked, then `npm prune` with the stage's --omit flags. That is the
+ * lock's tree less its dev packages, as `npm ci --omit=dev` lays it out (`npm ls --omit=dev --all --parseable`
+ * of the two was the same, and their files); the test checks the result against the lock each run.
+ */
+async function productionModules(into: string): Promise<void> {
+  const installed = path.join(ROOT_DIR, "node_modules");
+  const modules = path.join(into, "node_modules");
+  mkdirSync(modules);
+  // Not npm's hidden lockfile: prune rewrites it in place, which would write through the link into the suite's
+  // tree; without it, prune reads the tree from disk. Nor the tools' caches (.cache, .vite): they are no package's.
+  const entries = readdirSync(installed).filter((entry) => entry === ".bin" || !entry.startsWith("."));
+  const linked = await run("cp", ["-al", ...entries.map((entry) => path.join(installed, entry)), modules], {
+    cwd: into,
+    env: baseEnv(),
+  });
+  expect(linked.code, linked.output).toBe(0);
+  const [npm, , ...flags] = INSTALL!.split(/\s+/);
+  const prune = await run(npm!, ["prune", ...flags], {
+    cwd: into,
+    env: { ...baseEnv(), npm_config_loglevel: "error" },
+  });
+  expect(prune.code, prune.output).toBe(0);
+  // A scope whose packages were all dev is left as an empty folder; npm ci makes none.
+  for (const scope of readdirSync(modules).filter((entry) => entry.startsWith("@")))
+    if (readdirSync(path.join(modules, scope)).length === 0) rmdirSync(path.join(modules, scope));
+}
+
+/** The package folders under a node_modules, nested ones too, relative to its parent ("node_modules/a/node_modules/b"). */
+function packageFolders(root: string, under = "node_modules"): string[] {
+  const folder = path.join(root, under);
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder)
+    .filter((entry) => !entry.startsWith("."))
+    .flatMap((entry) =>
+      entry.startsWith("@")
+        ? readdirSync(path.join(folder, entry)).map((name) => `${under}/${entry}/${name}`)
+        : [`${under}/${entry}`],
+    )
+    .filter((pkg) => existsSync(path.join(root, pkg, "package.json")))
+    .flatMap((pkg) => [pkg, ...packageFolders(root, `${pkg}/node_modules`)]);
+}
+
 /** Only what a container would have: no inherited test variables. */
 const baseEnv = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: os.tmpdir() });
 
@@ -48,13 +92,7 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), "haven-runtime-"));
   cpSync(path.join(ROOT_DIR, "package.json"), path.join(dir, "package.json"));
   cpSync(path.join(ROOT_DIR, "package-lock.json"), path.join(dir, "package-lock.json"));
-  const [npm, ...args] = INSTALL!.split(/\s+/);
-  // --prefer-offline only lets npm use its cache: the same packages, fewer downloads.
-  const install = await run(npm!, [...args, "--prefer-offline"], {
-    cwd: dir,
-    env: { ...baseEnv(), npm_config_loglevel: "error" },
-  });
-  expect(install.code, install.output).toBe(0);
+  await productionModules(dir);
   await ensureAssets(() => undefined);
   for (const entry of COPIED) cpSync(path.join(ROOT_DIR, entry), path.join(dir, entry), { recursive: true });
   cpSync(path.join(ROOT_DIR, "dist"), path.join(dir, "dist"), { recursive: true });
@@ -70,6 +108,17 @@ describe("the runtime stage", () => {
   it("copies what the server needs", () => {
     for (const entry of ["package.json", "bin", "cli", "src", "views", "migrations", "seeds", "tsconfig.json"])
       expect(COPIED).toContain(entry);
+  });
+
+  it("holds the lock's packages less its dev ones, each where the lock puts it, as npm ci --omit=dev installs them", () => {
+    const lock = JSON.parse(readFileSync(path.join(ROOT_DIR, "package-lock.json"), "utf8")) as {
+      packages: Record<string, { dev?: boolean }>;
+    };
+    // Those this platform installs: an optional package for another platform is in neither tree.
+    const expected = Object.entries(lock.packages)
+      .filter(([folder, meta]) => folder !== "" && !meta.dev && existsSync(path.join(ROOT_DIR, folder)))
+      .map(([folder]) => folder);
+    expect(packageFolders(dir).sort()).toEqual(expected.sort());
   });
 
   it("holds production dependencies only: no embedded Postgres, nothing only the browser needs", () => {
