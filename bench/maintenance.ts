@@ -1,14 +1,12 @@
 import os from "node:os";
 import { performance } from "node:perf_hooks";
-import { gzipSync } from "node:zlib";
-import { NO_CHROMIUM_MESSAGE, findChromium, launchBrowser } from "../tests/support/chromium.js";
-import { ISLAND_JS_BUDGET } from "./islands.js";
 import { addDays } from "../src/shared/business-time.js";
 import { type BenchApp, fmt, percentile, staffCookie, verdict } from "./support.js";
 
 // Maintenance at scale: expansion of 10,000 schedules for a year (budget ≤ 10 s, aim ≤ 5 s),
 // the same expansion again (creates nothing), and the calendar's month API with 10,000 tasks in the month
-// (budget ≤ 100 ms). Figures only: nothing here fails.
+// (budget ≤ 100 ms). Figures only: nothing here fails. The calendar page's JS is bench/islands.ts's figure
+// (/admin/maintenance-schedule against the island budget), measured there once.
 
 const SCHEDULES = Number(process.env.BENCH_SCHEDULES ?? 10_000);
 const MONTH_TASKS = Number(process.env.BENCH_MONTH_TASKS ?? 10_000);
@@ -83,53 +81,6 @@ async function latency(
   return { p50: percentile(times, 50), p95: percentile(times, 95), bytes, tasks };
 }
 
-/** The calendar page's JS in Chromium, signed in, until hydrated and quiet: each script gzipped (level 9) and summed. */
-async function calendarPageJs(haven: BenchApp): Promise<void> {
-  if (!findChromium()) return console.log(`\nCalendar page JS skipped: ${NO_CHROMIUM_MESSAGE}`);
-  const browser = await launchBrowser();
-  try {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
-    const login = await context.request.post(`${haven.baseUrl}/api/auth/login`, {
-      data: { email: STAFF.email, password: STAFF.password },
-      headers: { Origin: haven.baseUrl },
-    });
-    if (!login.ok()) throw new Error(`login: HTTP ${login.status()}`);
-    const page = await context.newPage();
-    const sizes = new Map<string, Promise<number>>();
-    page.on("response", (response) => {
-      const script =
-        response.request().resourceType() === "script" || /javascript/.test(response.headers()["content-type"] ?? "");
-      if (!response.ok() || !script || sizes.has(response.url())) return;
-      sizes.set(
-        response.url(),
-        response.body().then(
-          (body) => gzipSync(body, { level: 9 }).length,
-          () => 0,
-        ),
-      );
-    });
-    await page.goto(`${haven.baseUrl}/admin/maintenance-schedule`);
-    await page.waitForSelector('[data-island]:not([data-island-status="hydrated"])', {
-      state: "detached",
-      timeout: 30_000,
-    });
-    // Open the create dialog too: whatever it loads counts.
-    await page.getByRole("button", { name: "Create Schedule" }).click();
-    await page.waitForLoadState("networkidle");
-    const total = (await Promise.all(sizes.values())).reduce((a, b) => a + b, 0);
-    console.log(`\nCalendar page JS (/admin/maintenance-schedule, signed in, create dialog opened)`);
-    console.log(
-      `  ${fmt(total / 1024, 1)} KB gzip in ${sizes.size} scripts   (budget ≤ 90 KB: ${verdict(total <= ISLAND_JS_BUDGET)})`,
-    );
-    if (process.env.BENCH_VERBOSE)
-      for (const [url, size] of sizes)
-        console.log(`    ${fmt((await size) / 1024, 1).padStart(6)} KB  ${new URL(url).pathname}`);
-    await context.close();
-  } finally {
-    await browser.close();
-  }
-}
-
 export async function runMaintenanceBench(haven: BenchApp): Promise<void> {
   const maintenance = haven.container.maintenance;
   const today = maintenance.today();
@@ -191,5 +142,4 @@ export async function runMaintenanceBench(haven: BenchApp): Promise<void> {
       .map((n) => fmt(n, 1))
       .join(", ")} on ${os.cpus().length} cores)`,
   );
-  await calendarPageJs(haven);
 }
