@@ -76,21 +76,25 @@ describe("haven CLI", { timeout: 120_000 }, () => {
     expect(row.password_hash).toMatch(/^\$argon2id\$/);
     expect(await ctx.container.users.verify("ana@haven.test", "a-long-password")).toMatchObject({ firstName: "Ana" });
 
-    const again = await haven(
+    // The refusals: the same program in this process, given the same stdin (the bin's own stdin was read above).
+    const again = await runHavenHere(
+      ctx.url,
       ["users", "create", "--email", "ana@haven.test", "--first-name", "A", "--last-name", "D"],
-      "a-long-password",
+      { stdin: "a-long-password" },
     );
     expect(again.code).toBe(1);
     expect(again.stderr).toContain("already exists");
-    const short = await haven(
+    const short = await runHavenHere(
+      ctx.url,
       ["users", "create", "--email", "bo@haven.test", "--first-name", "Bo", "--last-name", "Li"],
-      "short",
+      { stdin: "short" },
     );
     expect(short.code).toBe(1);
     expect(short.stderr).toContain("Password must be at least 10 characters");
-    const badEmail = await haven(
+    const badEmail = await runHavenHere(
+      ctx.url,
       ["users", "create", "--email", "nope", "--first-name", "Bo", "--last-name", "Li"],
-      "a-long-password",
+      { stdin: "a-long-password" },
     );
     expect(badEmail.stderr).toContain("Enter a valid e-mail address");
     const missing = await haven(["users", "create", "--email", "bo@haven.test"]);
