@@ -51,7 +51,7 @@ import { myHomeRoutes } from "./modules/my-home/my-home.routes.js";
 import type { Lifecycle } from "./observability/health.js";
 import { withRequestId } from "./observability/logger.js";
 import { httpMetrics } from "./observability/metrics.js";
-import { type OpsOptions, opsRouter } from "./observability/ops.routes.js";
+import { OPS_PATHS, type OpsOptions, opsRouter } from "./observability/ops.routes.js";
 import { requestLog } from "./observability/request-log.js";
 import { DEMO_CUSTOMER } from "./modules/payments/index.js";
 import { pastDueProperties, propertySubscription } from "./modules/subscriptions/index.js";
@@ -116,13 +116,13 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   // The request id follows the request's async work, so a crash it causes is logged with it.
   app.use((req, _res, next) => withRequestId(String(req.id), next));
   // Probes and scrapes come before the Host guard: a load balancer or Prometheus names the container, not PUBLIC_URL.
-  app.use(
-    opsRouter(container, {
-      lifecycle: options.lifecycle ?? { draining: false },
-      checkAssets: true,
-      workerPool: options.workerPool,
-    }),
-  );
+  // Only their own paths enter their router: walked and left, it would cost every other request a turn of the loop.
+  const ops = opsRouter(container, {
+    lifecycle: options.lifecycle ?? { draining: false },
+    checkAssets: true,
+    workerPool: options.workerPool,
+  });
+  app.use((req, res, next) => (OPS_PATHS.has(req.path) ? ops(req, res, next) : next()));
   // In production a request must name PUBLIC_URL's host (or a loopback one): a forged Host builds nothing.
   if (env.NODE_ENV === "production") app.use(publicHostGuard(env.PUBLIC_URL));
   app.use(securityHeaders({ formActions: checkoutFormActions(env), https: env.NODE_ENV === "production" }));

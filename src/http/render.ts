@@ -53,14 +53,38 @@ function remember(pageCache: Map<string, CachedPage>, key: string, html: string,
   return page;
 }
 
-function sendCached(req: Request, res: Response, page: CachedPage) {
-  res.type("html").setHeader("ETag", page.etag);
-  res.vary("Accept-Encoding");
-  if (req.acceptsEncodings("gzip", "identity") === "gzip") {
-    res.setHeader("Content-Encoding", "gzip");
-    return res.send(page.gzipped);
+/** Whether an Accept-Encoding takes gzip, by its header: browsers send a handful of spellings, each parsed once. */
+const gzipAccepted = new Map<string, boolean>();
+const MAX_ENCODING_SPELLINGS = 100;
+function wantsGzip(req: Request): boolean {
+  const header = req.headers["accept-encoding"] ?? "";
+  let gzip = gzipAccepted.get(header);
+  if (gzip === undefined) {
+    gzip = req.acceptsEncodings("gzip", "identity") === "gzip";
+    // The header is the client's to write: the memo stays small whatever it sends.
+    if (gzipAccepted.size >= MAX_ENCODING_SPELLINGS) gzipAccepted.clear();
+    gzipAccepted.set(header, gzip);
   }
-  res.send(page.body);
+  return gzip;
+}
+
+/**
+ * The stored bytes with their headers, written straight to Node's response: res.send would work out again what
+ * is known (type, length, ETag). A conditional request goes through res.send, which answers 304 when it matches.
+ */
+function sendCached(req: Request, res: Response, page: CachedPage) {
+  const gzip = wantsGzip(req);
+  const body = gzip ? page.gzipped : page.body;
+  res.setHeader("Content-Type", "text/html; charset=utf-8");
+  res.setHeader("ETag", page.etag);
+  if (res.hasHeader("Vary")) res.vary("Accept-Encoding");
+  else res.setHeader("Vary", "Accept-Encoding");
+  if (gzip) res.setHeader("Content-Encoding", "gzip");
+  if (req.headers["if-none-match"] !== undefined || req.headers["if-modified-since"] !== undefined)
+    return res.send(body);
+  res.setHeader("Content-Length", body.length);
+  // Node sends no body for a HEAD request, with this length.
+  res.end(body);
 }
 
 /**

@@ -50,8 +50,6 @@ const translatorOf = (locale: RenderLocale) => {
 /** The locals of a page in a language (also used by e-mails and PDFs that render EJS outside a request). */
 export function localeLocals(locale: RenderLocale, timeZone: string, url = "/"): LocaleLocals {
   const addressLocale: Locale = locale === PSEUDO_LOCALE ? DEFAULT_LOCALE : locale;
-  const queryAt = url.search(/[?#]/);
-  const path = queryAt >= 0 ? url.slice(0, queryAt) : url;
   const otherLocale: Locale = addressLocale === "fr-CA" ? "en-CA" : "fr-CA";
   return {
     locale,
@@ -62,8 +60,15 @@ export function localeLocals(locale: RenderLocale, timeZone: string, url = "/"):
     phoneText: (number) => phoneText(locale, number),
     href: (target) => localePath(target, addressLocale),
     labelKey,
-    alternates: hasFrench(path) ? { "en-CA": url, "fr-CA": localePath(url, "fr-CA") } : null,
+    alternates: alternatesOf(url),
   };
+}
+
+/** A page's own address (path and query) in each language, when it has a French twin. */
+function alternatesOf(url: string): LocaleLocals["alternates"] {
+  const queryAt = url.search(/[?#]/);
+  const path = queryAt >= 0 ? url.slice(0, queryAt) : url;
+  return hasFrench(path) ? { "en-CA": url, "fr-CA": localePath(url, "fr-CA") } : null;
 }
 
 /** A redirect from a French page to another homeowner page stays in French. */
@@ -82,6 +87,8 @@ export interface LocaleOptions {
 }
 
 export function localeFromAddress(options: LocaleOptions): RequestHandler {
+  // All but the page's alternates is the same for every request in a language: made once per language.
+  const shared = new Map<RenderLocale, LocaleLocals>();
   return (req, res, next) => {
     const { locale, path } = splitLocale(req.path);
     req.locale = locale;
@@ -94,7 +101,13 @@ export function localeFromAddress(options: LocaleOptions): RequestHandler {
     }
     const englishUrl = req.url;
     const rendered: RenderLocale = locale === DEFAULT_LOCALE && options.pseudo ? PSEUDO_LOCALE : locale;
-    Object.assign(res.locals, localeLocals(rendered, options.timeZone, englishUrl));
+    let locals = shared.get(rendered);
+    if (!locals) {
+      locals = localeLocals(rendered, options.timeZone);
+      shared.set(rendered, locals);
+    }
+    Object.assign(res.locals, locals);
+    res.locals.alternates = alternatesOf(englishUrl);
     next();
   };
 }

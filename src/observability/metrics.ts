@@ -46,24 +46,45 @@ export function routeLabel(req: { baseUrl?: string; route?: { path?: unknown } }
   return `${req.baseUrl ?? ""}${pattern}` || "/";
 }
 
+const ROUTE = Symbol("route");
+const ROUTE_LABEL = Symbol("route label");
+type Labelled = { baseUrl?: string; [ROUTE]?: unknown; [ROUTE_LABEL]?: string };
+/** Express's request prototypes whose `route` names the request's route label when the router sets it. */
+const labelling = new WeakSet<object>();
+
+/**
+ * `req.route` as an accessor of the app's request prototype, set up once: the route is named when the router
+ * assigns it, while req.baseUrl is still its mount path ("/api"), which is gone by the time an error has bubbled
+ * up to the app's error handler. Once per prototype rather than per request: a cached page's cost (bench/ssr.ts).
+ */
+function labelRoutes(proto: object): void {
+  if (labelling.has(proto)) return;
+  labelling.add(proto);
+  Object.defineProperty(proto, "route", {
+    configurable: true,
+    enumerable: true,
+    get(this: Labelled) {
+      return this[ROUTE];
+    },
+    set(this: Labelled, value: unknown) {
+      this[ROUTE] = value;
+      this[ROUTE_LABEL] = routeLabel({ baseUrl: this.baseUrl, route: value as { path?: unknown } });
+    },
+  });
+}
+
 /** Times every request from arrival to the end of its response (or the client leaving). */
 export function httpMetrics(): RequestHandler {
   return (req, res, next) => {
+    labelRoutes(Object.getPrototypeOf(req) as object);
     const end = httpDuration.startTimer();
-    // The route is named when the router assigns req.route: then req.baseUrl is still its mount path
-    // ("/api"), which is gone by the time an error has bubbled up to the app's error handler.
-    let route: unknown;
-    let label = "unmatched";
-    Object.defineProperty(req, "route", {
-      configurable: true,
-      enumerable: true,
-      get: () => route,
-      set(value) {
-        route = value;
-        label = routeLabel({ baseUrl: req.baseUrl, route: value as { path?: unknown } });
-      },
-    });
-    res.once("close", () => end({ method: req.method, route: label, status: String(res.statusCode) }));
+    res.once("close", () =>
+      end({
+        method: req.method,
+        route: (req as Labelled)[ROUTE_LABEL] ?? "unmatched",
+        status: String(res.statusCode),
+      }),
+    );
     next();
   };
 }

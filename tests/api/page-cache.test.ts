@@ -36,6 +36,27 @@ describe("cached marketing pages", () => {
     expect(html).toBe(first.text);
   });
 
+  it("answers from the cache as res.send did: HEAD without a body, gzip only where accepted, every header", async () => {
+    const page = await ctx.agent().get("/").set("Accept-Encoding", "identity").expect(200);
+    const head = await ctx.agent().head("/").set("Accept-Encoding", "gzip").expect(200);
+    expect(head.text ?? "").toBe("");
+    expect(head.headers["content-encoding"]).toBe("gzip");
+    expect(Number(head.headers["content-length"])).toBeGreaterThan(0);
+    expect(Number(head.headers["content-length"])).toBeLessThan(Buffer.byteLength(page.text));
+    expect(head.headers.etag).toBe(page.headers.etag);
+    const refused = await ctx.agent().get("/").set("Accept-Encoding", "gzip;q=0, identity").expect(200);
+    expect(refused.headers["content-encoding"]).toBeUndefined();
+    expect(refused.text).toBe(page.text);
+    expect(Number(refused.headers["content-length"])).toBe(Buffer.byteLength(page.text));
+    for (const res of [page, head, refused]) {
+      expect(res.headers["content-type"]).toBe("text/html; charset=utf-8");
+      expect(res.headers.vary).toMatch(/Accept-Encoding/);
+      expect(res.headers["content-security-policy"]).toContain("default-src 'self'");
+      expect(res.headers["x-frame-options"]).toBe("SAMEORIGIN");
+      expect(res.headers["x-request-id"]).toBeTruthy();
+    }
+  });
+
   it("answers a matching If-None-Match with 304", async () => {
     const first = await ctx.agent().get("/contact").expect(200);
     await ctx.agent().get("/contact").set("If-None-Match", String(first.headers.etag)).expect(304);
