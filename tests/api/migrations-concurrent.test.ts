@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { freePort } from "../support/ports.js";
 import { MIGRATION_LOCK_KEY, createKnex } from "../../src/db/knex.js";
 import { MIGRATIONS_DIR } from "../../src/db/migration-source.js";
-import { runHaven } from "../support/cli.js";
+import { runHaven, runHavenHere } from "../support/cli.js";
 import { type TestContext, createTestContext } from "../support/context.js";
 import { type HavenProcess, killAll, spawnHaven, until, waitUntilServing } from "../support/processes.js";
 import { adminQuery } from "../support/provision.js";
@@ -174,6 +174,8 @@ describe("a database newer than this code", () => {
   }, 90_000);
 });
 
+// The program in this process (tests/support/cli.ts): these commands start nothing, and what they judge is
+// Postgres' locks, which a client of this process holds as well as any.
 describe("haven db unlock", () => {
   let ctx: TestContext;
   beforeAll(async () => {
@@ -183,10 +185,10 @@ describe("haven db unlock", () => {
 
   it("frees the Knex lock an older version's killed migrator left, and says when it was already free", async () => {
     await ctx.db("knex_migrations_lock").update({ is_locked: 1 });
-    const freed = await runHaven(ctx.url, ["db", "unlock"]);
+    const freed = await runHavenHere(ctx.url, ["db", "unlock"]);
     expect(freed).toMatchObject({ code: 0, stdout: "Migration lock freed.\n" });
     expect(await knexLockSet(ctx.db)).toBe(false);
-    const again = await runHaven(ctx.url, ["db", "unlock"]);
+    const again = await runHavenHere(ctx.url, ["db", "unlock"]);
     expect(again).toMatchObject({ code: 0, stdout: "The migration lock was already free.\n" });
   });
 
@@ -196,7 +198,7 @@ describe("haven db unlock", () => {
     try {
       const { rows } = await holder.query("select pg_backend_pid() as pid, pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
       await ctx.db("knex_migrations_lock").update({ is_locked: 1 });
-      const busy = await runHaven(ctx.url, ["db", "unlock"]);
+      const busy = await runHavenHere(ctx.url, ["db", "unlock"]);
       expect(busy.code).toBe(1);
       expect(busy.stderr).toBe(
         `haven: a migration is running now (Postgres process ${rows[0].pid}); its lock goes when it ends or its connection closes\n`,
@@ -206,7 +208,7 @@ describe("haven db unlock", () => {
       await holder.end();
     }
     // Once that migrator is gone, a migration frees the stale row by itself.
-    const migrate = await runHaven(ctx.url, ["db", "migrate"]);
+    const migrate = await runHavenHere(ctx.url, ["db", "migrate"]);
     expect(migrate).toMatchObject({ code: 0, stdout: "Already up to date.\n" });
     expect(await knexLockSet(ctx.db)).toBe(false);
   });
