@@ -32,7 +32,7 @@ import { createKnex, migrateLatest } from "../../src/db/knex.js";
 import { taskList } from "../../src/jobs.js";
 import { BACKUP_TASK, backupCrontab, databaseContents, listBackups, readBackup } from "../../src/ops/backup.js";
 import { workerLogger } from "../../src/worker-runner.js";
-import { runHaven } from "../support/cli.js";
+import { runHaven, runHavenHere } from "../support/cli.js";
 import { figuresOf } from "./backup-figures.js";
 
 const BIN = "/usr/lib/postgresql/15/bin";
@@ -179,7 +179,8 @@ describe.skipIf(reason !== null)("backup and restore with pg_dump and pg_restore
     expect(reading.problem).toBeNull();
     expect(reading.read).toEqual(["checksum matches", expect.stringMatching(/^pg_restore --list: \d+ entries$/)]);
 
-    const refused = await runHaven(urlOf("haven_live"), ["db", "restore", result.file, "--yes"]);
+    // The refusals run the same program in this process (tests/support/cli.ts); the bin ran the backup above.
+    const refused = await runHavenHere(urlOf("haven_live"), ["db", "restore", result.file, "--yes"]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("the database haven_live is not empty");
 
@@ -209,7 +210,7 @@ describe.skipIf(reason !== null)("backup and restore with pg_dump and pg_restore
     const bare = cut("cut-in-half.dump", Math.floor(size / 2));
     const said: string[] = [];
     for (const file of [withSum, bare]) {
-      const r = await runHaven(urlOf("haven_damaged"), ["db", "restore", file, "--yes"]);
+      const r = await runHavenHere(urlOf("haven_damaged"), ["db", "restore", file, "--yes"]);
       expect(r.code, r.stdout).toBe(1);
       expect(r.stderr).toMatch(
         new RegExp(`^haven: ${file.replace(/[.]/g, "\\.")} is truncated or corrupt \\(.+\\): nothing was restored\n$`),
