@@ -24,9 +24,12 @@ const OWN_EMAIL = "^bench[0-9]+@example\\.ca$";
 /**
  * 100,000 customers, properties and payments; one booking per property and 100,000 inspections (80% linked to
  * one). Safe after the other benches (and the demo seed the islands bench adds): it touches only its own rows.
+ * A database kept between runs (BENCH_DATABASE_URL) is filled once: false when its payments, written last, are there.
  */
-export async function fillPortal(haven: Pick<BenchApp, "container">, properties = PROPERTIES): Promise<void> {
+export async function fillPortal(haven: Pick<BenchApp, "container">, properties = PROPERTIES): Promise<boolean> {
   const db = haven.container.db;
+  const done = await db.raw("select count(*)::int as n from payments where provider_id ~ '^pi_bench_[0-9]+$'");
+  if (done.rows[0].n >= properties) return false;
   await db.raw(
     `insert into customers (email, name, phone, subscription_plan, created_at, updated_at)
      select 'bench' || g || '@example.ca', 'Bench Client ' || g, '306-555-' || lpad((g % 10000)::text, 4, '0'),
@@ -93,9 +96,10 @@ export async function fillPortal(haven: Pick<BenchApp, "container">, properties 
       "select count(*)::int as n from pg_class where relname = any(?) and relallvisible < relpages",
       [tables],
     );
-    if (behind.rows[0].n === 0) return;
+    if (behind.rows[0].n === 0) return true;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
+  return true;
 }
 
 /** Sequential requests (one at a time: this is latency, not throughput); milliseconds per request. */
@@ -115,14 +119,14 @@ async function latencies(url: string, cookie: string): Promise<number[]> {
 
 export async function runDashboardBench(haven: BenchApp): Promise<void> {
   const started = performance.now();
-  await fillPortal(haven);
+  const filled = await fillPortal(haven);
   const counts = await haven.container.db.raw(
     "select (select count(*) from properties)::int as p, (select count(*) from inspection_bookings)::int as b, (select count(*) from inspections)::int as i",
   );
   const { p, b, i } = counts.rows[0];
   const cookie = await staffCookie(haven, STAFF);
   console.log(
-    `\nStaff portal at scale (${fmt(p)} properties, ${fmt(b)} bookings + ${fmt(i)} inspections; filled in ${fmt((performance.now() - started) / 1000, 1)} s)`,
+    `\nStaff portal at scale (${fmt(p)} properties, ${fmt(b)} bookings + ${fmt(i)} inspections; ${filled ? `filled in ${fmt((performance.now() - started) / 1000, 1)} s` : "filled by an earlier run"})`,
   );
   console.log(
     `  sequential requests, ${WARM_UP} warm-up then ${SAMPLES} measured, each over HTTP with a staff session`,
