@@ -1,6 +1,7 @@
 // the same browser sending the same wizard payload again, during and after its first
 // success, books once; the same browser and e-mail with another date books that date for the same home.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { LEAD_MESSAGE } from "../../src/modules/bookings/bookings.constants.js";
 import { addDays } from "../../src/shared/business-time.js";
 import { type TestContext, createTestContext } from "../support/context.js";
 
@@ -229,5 +230,30 @@ describe("re-submitting onboarding", () => {
       .expect(201);
     expect(saved.body.propertyId).toBe(first.propertyId);
     expect(await recordsOf("ada-again@example.com")).toEqual({ customers: 1, properties: 1, bookings: 2, mail: 2 });
+  });
+});
+
+describe("the wizard's date rule", () => {
+  // The routes keep the payload's schema for a day (docs/decisions.md#84): the next day's rule must still apply.
+  it("checks a date against the day the wizard is sent, not the day the schema was made", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date() });
+    try {
+      const { minDate } = calendar();
+      const today = await ctx
+        .agent()
+        .post("/api/inspection-bookings")
+        .send(wizard({ email: "lead-today@example.com", scheduledDate: minDate }));
+      expect([201, 409]).toContain(today.status);
+      vi.setSystemTime(Date.now() + 86_400_000);
+      expect(calendar().minDate).toBe(addDays(minDate, 1));
+      const tomorrow = await ctx
+        .agent()
+        .post("/api/inspection-bookings")
+        .send(wizard({ email: "lead-tomorrow@example.com", scheduledDate: minDate }))
+        .expect(400);
+      expect(tomorrow.body.fields.scheduledDate).toBe(LEAD_MESSAGE);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

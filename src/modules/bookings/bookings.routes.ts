@@ -25,7 +25,7 @@ import { createRouter } from "../../http/router.js";
 import { islandMessages, localePath, translator } from "../../i18n/index.js";
 import { apiLocale } from "../../i18n/api-locale.js";
 import { serverFields, serverMessage } from "../../i18n/server-messages.js";
-import { wizardLeft } from "./bookings.constants.js";
+import { type BookingCalendar, wizardLeft } from "./bookings.constants.js";
 
 const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === "string" && v.trim() === "");
 
@@ -64,8 +64,26 @@ async function orSlotTaken(res: Response, work: () => Promise<void>): Promise<vo
   }
 }
 
+/**
+ * The two booking payloads' schemas for the calendar of the day (and the year, which bounds a year built), built
+ * once that day: a zod schema takes longer to build than to check a payload (bench/load.ts, docs/decisions.md#84).
+ */
+function bookingSchemas() {
+  let key = "";
+  let schemas: { wizard: ReturnType<typeof wizardBookingSchema>; page: ReturnType<typeof pageBookingSchema> };
+  return (calendar: BookingCalendar) => {
+    const day = `${calendar.today}|${calendar.minDate}|${calendar.maxDate}|${calendar.bookingDates.join()}|${new Date().getFullYear()}`;
+    if (day !== key) {
+      schemas = { wizard: wizardBookingSchema(calendar), page: pageBookingSchema(calendar) };
+      key = day;
+    }
+    return schemas;
+  };
+}
+
 export function bookingsApi(deps: BookingsRoutesDeps): Router {
   const router = createRouter();
+  const schemasFor = bookingSchemas();
 
   // Public: the wizard and the booking page offer only the times some inspector is free.
   router.get("/inspection-bookings/availability", async (req, res) => {
@@ -101,7 +119,7 @@ export function bookingsApi(deps: BookingsRoutesDeps): Router {
     const payload: unknown = req.body ?? {};
     const submission = submissionOf(req, payload);
     if (payload && typeof payload === "object" && "propertyId" in payload) {
-      const input = parse(pageBookingSchema(calendar), payload, firstProblem);
+      const input = parse(schemasFor(calendar).page, payload, firstProblem);
       return orSlotTaken(res, async () => {
         const { result: booking } = await deps.idempotency.run("booking-page", submission, async (tx) => {
           const booked = await deps.bookings.bookForProperty(viewer, input, tx);
@@ -112,7 +130,7 @@ export function bookingsApi(deps: BookingsRoutesDeps): Router {
         res.status(201).json(booking);
       });
     }
-    const input = parse(wizardBookingSchema(calendar), payload, (fields) => wizardFailureMessage(payload, fields));
+    const input = parse(schemasFor(calendar).wizard, payload, (fields) => wizardFailureMessage(payload, fields));
     await orSlotTaken(res, async () => {
       const {
         result: booking,
