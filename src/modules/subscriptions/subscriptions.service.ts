@@ -164,6 +164,11 @@ export class SubscriptionsService {
         now,
         card: { last4: digits.slice(-4), failsRenewals: digits === DEMO_FAILING_CARD },
       });
+      // Before the invoice: its number locks the year's counter until commit, which every purchase waits for, so
+      // nothing that can go first waits under it (docs/decisions.md#84).
+      await tx("payments")
+        .where({ provider: "demo", provider_id: input.checkoutRef })
+        .update({ subscription_id: sub.id });
       await this.applyProviderInvoice(
         {
           provider: "demo",
@@ -181,9 +186,6 @@ export class SubscriptionsService {
         },
         tx,
       );
-      await tx("payments")
-        .where({ provider: "demo", provider_id: input.checkoutRef })
-        .update({ subscription_id: sub.id });
       return sub;
     });
   }
