@@ -66,12 +66,13 @@ export async function runSsrBench(haven: BenchApp): Promise<void> {
     console.log(
       `  uncompressed, for reference: Haven ${fmt(mean(figures.havenUncompressed))} req/s, bare Express sending the same ${fmt(page.length)} bytes ${fmt(mean(figures.sameBytes))} req/s (${fmt((mean(figures.havenUncompressed) / mean(figures.sameBytes)) * 100, 1)} %: Haven's own work apart from the page's size)`,
     );
-    // What a cached page still costs beyond hello-world, kept on purpose: the request log (one line made at the
-    // response's end; no child logger unless a handler logs), the request metrics, the path and language guards,
-    // the request id's async context, the Host guard and the security headers (taken from helmet once, set in one
-    // step), and the page's own bytes (gzipped once, when the page is cached).
+    // What a cached page still costs beyond hello-world, kept on purpose: the request log (its id and header; its
+    // line is made at the response's end at info, and this bench's logger is silent), the request metrics, the path
+    // and language guards, the request id's async context, the Host guard, the security headers (taken from helmet
+    // once, set in one step) and the page's own bytes (gzipped once, when the page is cached). What it no longer
+    // pays (docs/decisions.md#84): res.send's checks, per-request accessors and locals, the probes' router.
     console.log(
-      "  kept per request: request log, metrics, path/language/Host guards, request id, security headers, the page's bytes",
+      "  kept per request: request id and log (its line only at info: silent here), metrics, path/language/Host guards, security headers, the page's bytes",
     );
   } finally {
     await close(hello.server);
