@@ -13,6 +13,7 @@ import {
   subscriptionsRenewTask,
 } from "./modules/subscriptions/subscriptions.tasks.js";
 import { SUBSCRIPTIONS_RECONCILE_TASK, subscriptionsReconcileTask } from "./modules/subscriptions/reconcile.tasks.js";
+import { SUBSCRIPTIONS_RECEIPT_TASK, subscriptionsReceiptTask } from "./modules/subscriptions/renewal-receipts.js";
 import { REFUNDS_FINISH_TASK, refundsFinishTask } from "./modules/invoices/refunds.tasks.js";
 import {
   HOME_MOVED_TASK,
@@ -53,6 +54,7 @@ export function taskList(container: Container): TaskList {
     [SUBSCRIPTIONS_RENEW_TASK]: subscriptionsRenewTask(container.subscriptions),
     [SUBSCRIPTIONS_FINISH_CHANGE_TASK]: subscriptionsFinishChangeTask(container.subscriptions),
     [SUBSCRIPTIONS_RECONCILE_TASK]: subscriptionsReconcileTask(container.invoiceSide.reconcile),
+    [SUBSCRIPTIONS_RECEIPT_TASK]: subscriptionsReceiptTask(container.invoiceSide.renewalReceipts, container.mail),
     [REFUNDS_FINISH_TASK]: refundsFinishTask(container.invoiceSide.refunds),
     // The tax follows the home (docs/decisions.md#57): intake, a staff address change, a rate's first day.
     [HOME_TAX_TASK]: homeTaxTask(container.invoiceSide.homeTax),

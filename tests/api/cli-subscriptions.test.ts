@@ -304,10 +304,14 @@ describe("haven subscriptions", () => {
       const subs: Subscription[] = [];
       for (let n = 100; n < 130; n++) subs.push(await buy(n, "standard", "4242424242424242", start, false));
       const ids = subs.map((s) => s.id);
+      // A renewal's receipt is queued as a job naming its invoice (docs/decisions.md#82).
       const mailJobs = async () =>
         Number(
-          (await ctx.db.raw("select count(*)::int as n from graphile_worker.jobs where task_identifier = 'mail.send'"))
-            .rows[0].n,
+          (
+            await ctx.db.raw(
+              "select count(*)::int as n from graphile_worker.jobs where task_identifier = 'subscriptions:receipt'",
+            )
+          ).rows[0].n,
         );
       await runJobs();
       const before = await mailJobs();

@@ -7,6 +7,7 @@ import { InvoicesRepository } from "../../src/modules/invoices/invoices.reposito
 import { type TestContext, createTestContext, signInStaff } from "../support/context.js";
 import { pdfText } from "../support/pdf.js";
 import { signInHome } from "../support/home.js";
+import { queuedMails } from "../support/jobs.js";
 
 const TZ = "America/Toronto";
 let ctx: TestContext;
@@ -105,7 +106,8 @@ describe("invoice numbers and tax (demo provider)", () => {
     expect(numbers).toEqual(Array.from({ length: 6 }, (_, i) => `HAV-2027-${String(i + 1).padStart(6, "0")}`));
     const renewal = (await rows(ottawa.sub.id))[0]!;
     expect(renewal).toMatchObject({ subtotal: 412, tax: 53.56, amount: 465.56, billingReason: "subscription_cycle" });
-    const bulkReceipt = (await mailJobs()).filter((m) => m.to === ottawa.email).at(-1)!;
+    // Queued by its invoice's id, read as its job sends it (docs/decisions.md#82).
+    const bulkReceipt = (await queuedMails(ctx)).filter((m) => m.to === ottawa.email).at(-1)!;
     expect(bulkReceipt.text).toContain(`Invoice: ${renewal.number}`);
     expect(bulkReceipt.text).toContain("HST 13%: $53.56 CAD");
   });

@@ -102,7 +102,7 @@ export class DemoBilling implements BillingProvider {
     key: string,
     prorationDate: Date | null = null,
   ): Promise<PlanChange> {
-    // A downgrade keeps the paid plan and price until the period ends, when the renewal applies it (renewBatch).
+    // A downgrade keeps the paid plan and price until the period ends, when the renewal applies it (renewals.ts prepareBatch).
     if (when !== "now") return { state: this.stateOf(sub), invoice: null };
     // docs/decisions.md#49: a card that declines renewals declines the upgrade's charge too; the plan stays as it was.
     if (sub.cardFailsRenewals) return { state: this.stateOf(sub), invoice: null, declined: DEMO_RENEWAL_DECLINE };

@@ -20,6 +20,7 @@ import { DisputesService, StripeDisputes } from "./disputes.js";
 import { HomeTax } from "./home-tax.js";
 import { HomeTaxRepository } from "./home-tax.repository.js";
 import { Reconciler } from "./reconcile.js";
+import { RenewalReceipts } from "./renewal-receipts.js";
 import { type QuoteIntents, QuoteReconciler } from "./reconcile-quotes.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 import type { StripeBilling } from "./stripe-billing.js";
@@ -60,6 +61,8 @@ export interface InvoiceSide {
   subscriptionExport: SubscriptionExport;
   /** The tax follows the home (docs/decisions.md#57): its jobs (home-tax.tasks.ts) call it. */
   homeTax: HomeTax;
+  /** A demo renewal's receipt, read and sent by its job (renewal-receipts.ts, docs/decisions.md#82). */
+  renewalReceipts: RenewalReceipts;
 }
 
 export function createInvoiceSide(deps: InvoiceSideDeps): InvoiceSide {
@@ -151,5 +154,6 @@ export function createInvoiceSide(deps: InvoiceSideDeps): InvoiceSide {
     chargeEvents,
     reconcile,
     subscriptionExport: new SubscriptionExport(deps.db),
+    renewalReceipts: new RenewalReceipts({ repo: deps.repo, mailer: deps.subscriptions.mailer }),
   };
 }

@@ -6,7 +6,7 @@
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import { todayIn } from "../../shared/business-time.js";
 import type { MailMessage } from "../mail/mail.schemas.js";
-import type { PreparedRenewals, StoredInvoice } from "../invoices/index.js";
+import type { PreparedRenewals } from "../invoices/index.js";
 import type { PlansService } from "../plans/index.js";
 import { type period, periodOn } from "./billing-dates.js";
 import type { ProviderSubscription } from "./billing-provider.js";
@@ -15,6 +15,7 @@ import { ACTION_REQUIRED_REASON } from "./provider-state.js";
 import type { ProviderInvoiceState, ProviderSubscriptionState, Subscription } from "./subscriptions.constants.js";
 import type { Plan } from "../plans/plans.schemas.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
+import { nameRenewalTasks, queueReceipts } from "./renewal-receipts.js";
 
 /**
  * 4000 0027 6000 3184: pays the first invoice; every renewal waits for the customer's bank (3-D Secure), as Stripe's
@@ -90,6 +91,7 @@ export async function renewDueDemo(billing: DemoPricing, asOf: Date, ctx: RenewC
   const { plans } = billing;
   const totals: Totals = { billed: 0, paid: 0, failed: 0, ended: 0, planChanges: 0 };
   let done = 0;
+  await ctx.transaction((tx) => nameRenewalTasks(tx));
   for (;;) {
     const due = await ctx.repo.dueDemoIds(asOf);
     if (!due.length) return totals;
@@ -99,12 +101,14 @@ export async function renewDueDemo(billing: DemoPricing, asOf: Date, ctx: RenewC
     for (let at = 0; at < due.length && !failures.length; at += BATCH) {
       const ids = due.slice(at, at + BATCH);
       const before = turn;
+      // Each part's e-mails are queued in one statement at its end: the first part's before the batch's turn.
       const batch: Promise<void> = ctx
-        .transaction((tx) =>
-          ctx.service.mailer.gathering(tx, (outbox) =>
-            renewBatch(ids, { billing, plans, asOf, ctx, tx, totals, outbox, before }),
-          ),
-        )
+        .transaction(async (tx) => {
+          const mailer = ctx.service.mailer;
+          const b = { billing, plans, asOf, ctx, tx, totals, before };
+          const ready = await mailer.gathering(tx, (outbox) => prepareBatch(ids, { ...b, outbox }));
+          if (ready) await mailer.gathering(tx, (outbox) => billBatch(ready, { ...b, outbox }));
+        })
         .then(() => {
           done += ids.length;
           ctx.onProgress?.(done);
@@ -135,23 +139,26 @@ interface Batch {
   before: Promise<unknown>;
 }
 
-async function renewBatch(ids: number[], b: Batch): Promise<void> {
+/** What a batch's turn writes: prepared before it (prepareBatch), numbered and inserted in it (billBatch). */
+interface Ready {
+  plain: { sub: ProviderSubscription; next: Next }[];
+  special: Special[];
+  prepared: PreparedRenewals;
+  /** The invoices to number, in the order of issue they are reserved in. */
+  toNumber: { providerInvoiceId: string; issuedAt: Date }[];
+}
+
+/**
+ * Everything that takes no number (docs/decisions.md#77): the rows locked, cancellations and ended dunning, each
+ * special row's new state, the plain periods moved, the invoices' taxes and ids, and the plain receipts queued by
+ * invoice id (renewal-receipts.ts). Null when the batch has nothing left to bill.
+ */
+async function prepareBatch(ids: number[], b: Batch): Promise<Ready | null> {
   const { ctx, tx, totals, billing } = b;
-  // Another worker renewing at once holds its rows: skip them, it bills them (each period once).
-  const locked = await tx("subscriptions")
-    .whereIn("id", ids)
-    .where({ provider: "demo" })
-    .whereIn("status", ["active", "past_due", "trialing"])
-    .where("current_period_end", "<=", b.asOf)
-    .forUpdate()
-    .skipLocked()
-    .select("id", "card_fails_renewals");
-  if (!locked.length) return;
-  const failing = new Set(locked.filter((r) => r.card_fails_renewals).map((r) => r.id as number));
-  const subs = await ctx.repo.findMany(
-    locked.map((r) => r.id as number),
-    tx,
-  );
+  // Another worker renewing at once holds some rows: skipped, it bills them (each period once).
+  const subs = await ctx.repo.lockDueDemo(ids, b.asOf, tx);
+  if (!subs.length) return null;
+  const failing = new Set(subs.filter((s) => s.cardFailsRenewals).map((s) => s.id));
   // The 3-D Secure test card: its renewals wait for the customer (identified by the card's last four digits).
   const authenticating = new Set(
     subs.filter((s) => s.cardLast4 === DEMO_AUTHENTICATION_CARD.slice(-4)).map((s) => s.id),
@@ -193,7 +200,7 @@ async function renewBatch(ids: number[], b: Batch): Promise<void> {
          from unnest(?::int[], ?::timestamptz[], ?::timestamptz[]) as v(sid, ps, pe) where s.id = v.sid`,
       [plain.map((p) => p.sub.id), plain.map((p) => p.next.start), plain.map((p) => p.next.end)],
     );
-  if (!plain.length && !special.length) return;
+  if (!plain.length && !special.length) return null;
 
   // What the invoices need that takes no number, before the batch's turn too (docs/decisions.md#77): the periods
   // billed before, and the plain invoices' taxes.
@@ -222,14 +229,24 @@ async function renewBatch(ids: number[], b: Batch): Promise<void> {
     tx,
   );
 
-  // Then the numbers: after every earlier batch, all of this batch's in one counter update, in order of issue.
-  await b.before;
-  await ctx.repo.invoiceRows.reserveNumbers(
-    wanted.filter((w) => !billedBefore.has(w.providerInvoiceId)),
+  // The receipts name their invoices by the ids taken above; their jobs read the rest when they run.
+  const receipts = new Set(plain.filter((p) => p.sub.customerEmail).map((p) => p.sub.id));
+  await queueReceipts(
     tx,
+    prepared.ids.filter((_, i) => receipts.has(prepared.todo[i]!.subscriptionId)),
   );
-  await billPlain(plain, prepared, b);
-  for (const s of special) await billSpecial(s, b);
+  return { plain, special, prepared, toNumber: wanted.filter((w) => !billedBefore.has(w.providerInvoiceId)) };
+}
+
+/** The batch's turn: after every earlier batch, all its numbers in one counter update, in order of issue; then the inserts. */
+async function billBatch(ready: Ready, b: Batch): Promise<void> {
+  const { ctx, tx, totals } = b;
+  await b.before;
+  await ctx.repo.invoiceRows.reserveNumbers(ready.toNumber, tx);
+  const stored = await ctx.repo.insertRenewals(ready.prepared, tx);
+  totals.billed += stored.size;
+  totals.paid += stored.size;
+  for (const s of ready.special) await billSpecial(s, b);
   // Every reserved number is on an invoice, or the batch rolls back (no gap).
   if (ctx.repo.invoiceRows.reservedLeft(tx) !== 0)
     throw new Error("A renewal batch left an invoice number unused; the batch is rolled back");
@@ -301,34 +318,4 @@ async function billSpecial(s: Special, { ctx, tx, totals, outbox }: Batch): Prom
   totals.billed++;
   if (fails) totals.failed++;
   else totals.paid++;
-}
-
-/** The common case in bulk: the next period invoiced and paid (the period already moved on), a receipt queued. */
-async function billPlain(
-  plain: { sub: ProviderSubscription; next: Next }[],
-  prepared: PreparedRenewals,
-  b: Batch,
-): Promise<void> {
-  const { ctx, tx, totals, outbox } = b;
-  if (!plain.length) return;
-  // Taxed in bulk by the invoice write path, with the numbers reserved above (invoices.repository.ts); the receipts
-  // are written while Postgres inserts the invoices they name.
-  const stored = await ctx.repo.insertRenewals(prepared, tx, async (invoices) => {
-    for (const { sub, next } of plain) {
-      const invoice = invoices.get(sub.id);
-      if (!invoice || !sub.customerEmail) continue;
-      outbox.push(await receipt(ctx, sub, next, invoice));
-    }
-  });
-  totals.billed += stored.size;
-  totals.paid += stored.size;
-}
-
-function receipt(ctx: RenewContext, sub: ProviderSubscription, next: Next, invoice: StoredInvoice) {
-  return ctx.service.mailer.message("receipt", sub, {
-    invoice: { ...invoice, taxLines: invoice.taxLines },
-    amount: invoice.totalCents / 100,
-    periodStart: next.start.toISOString(),
-    periodEnd: next.end.toISOString(),
-  });
 }

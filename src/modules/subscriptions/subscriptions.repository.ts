@@ -371,4 +371,20 @@ export class SubscriptionsRepository {
       .select("id");
     return rows.map((r) => r.id as number);
   }
+
+  /**
+   * Those of `ids` still due by `asOf`, read and locked in one query for a renewal batch (renewals.ts); rows another
+   * transaction holds are skipped (a renewal running at once bills them).
+   */
+  async lockDueDemo(ids: number[], asOf: Date, tx: Tx): Promise<ProviderSubscription[]> {
+    const rows = await this.joined(tx)
+      .whereRaw("s.id = any(?::int[])", [ids])
+      .where({ "s.provider": "demo" })
+      .whereIn("s.status", ["active", "past_due", "trialing"])
+      .where("s.current_period_end", "<=", asOf)
+      .orderBy("s.id")
+      .forUpdate("s")
+      .skipLocked();
+    return rows.map(toSubscription);
+  }
 }
