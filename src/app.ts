@@ -1,6 +1,6 @@
 import path from "node:path";
 import compression from "compression";
-import express, { type Express } from "express";
+import express, { type Express, type RequestHandler } from "express";
 import type { Container } from "./container.js";
 import { PUBLIC_BUILD_DIR, ROOT_DIR } from "./http/assets.js";
 import { ADMIN_SECTIONS, staffPage } from "./http/admin.js";
@@ -122,7 +122,9 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
     checkAssets: true,
     workerPool: options.workerPool,
   });
-  app.use((req, res, next) => (OPS_PATHS.has(req.path) ? ops(req, res, next) : next()));
+  const opsOnly: RequestHandler = (req, res, next) => (OPS_PATHS.has(req.path) ? ops(req, res, next) : next());
+  // Its routes stay listed (src/http/routes.ts walks a handler's stack): role rules and access tests see them.
+  app.use(Object.assign(opsOnly, { stack: ops.stack }));
   // In production a request must name PUBLIC_URL's host (or a loopback one): a forged Host builds nothing.
   if (env.NODE_ENV === "production") app.use(publicHostGuard(env.PUBLIC_URL));
   app.use(securityHeaders({ formActions: checkoutFormActions(env), https: env.NODE_ENV === "production" }));
