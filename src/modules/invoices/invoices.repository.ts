@@ -255,14 +255,10 @@ export class InvoicesRepository {
 
   /**
    * A demo renewal batch's paid invoices in bulk (prepared by prepareRenewals, or here): one insert, numbered from the
-   * batch's reserved numbers (else taken now, per year). Returns what was stored, by subscription; `meanwhile` gets it
-   * as the insert is sent and runs beside it (a batch's receipts, docs/decisions.md#77); a failed insert throws.
+   * batch's reserved numbers (else taken now, per year). Returns what was stored, by subscription; a failed insert
+   * throws.
    */
-  async insertRenewals(
-    rows: RenewalInvoice[] | PreparedRenewals,
-    tx: Tx,
-    meanwhile?: (stored: Map<number, StoredInvoice>) => Promise<void>,
-  ): Promise<Map<number, StoredInvoice>> {
+  async insertRenewals(rows: RenewalInvoice[] | PreparedRenewals, tx: Tx): Promise<Map<number, StoredInvoice>> {
     const stored = new Map<number, StoredInvoice>();
     const { todo, taxed, ids } = Array.isArray(rows) ? await this.prepareRenewals(rows, tx) : rows;
     if (!todo.length) return stored;
@@ -290,7 +286,7 @@ export class InvoicesRepository {
         totalCents: t.totalCents,
       });
     });
-    const insert = tx.raw(
+    const { rows: inserted } = await tx.raw(
       `insert into invoices (id, subscription_id, provider, provider_invoice_id, number, issued_at, recorded_late_at, amount_cents, subtotal_cents, tax_cents, tax_lines, tax_province, currency, period_start, period_end, status, billing_reason, paid_at, attempt_count)
        select v.id, v.sid, 'demo', v.pid, v.num, v.ps, nullif(v.late, '')::timestamptz, v.total, v.subtotal, v.tax, v.lines, v.province, 'cad', v.ps, v.pe, 'paid', 'subscription_cycle', v.ps, 1
          from unnest(?::int[], ?::int[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::int[], ?::jsonb[], ?::text[], ?::timestamptz[], ?::timestamptz[])
@@ -313,11 +309,9 @@ export class InvoicesRepository {
         todo.map((r) => r.periodEnd),
       ],
     );
-    // Sent now (a Knex query runs once awaited); the caller's work runs while Postgres inserts.
-    const written = insert.then((result) => result.rows.length as number);
-    const [count] = await Promise.all([written, meanwhile?.(stored)]);
     // Someone billed one of these periods after all: roll the batch back rather than leave a number unused.
-    if (count !== todo.length) throw new Error("A renewal period was billed twice at once; the batch is rolled back");
+    if (inserted.length !== todo.length)
+      throw new Error("A renewal period was billed twice at once; the batch is rolled back");
     return stored;
   }
 

@@ -137,13 +137,6 @@ export class SubscriptionsRepository {
     return row ? toSubscription(row) : null;
   }
 
-  /** Many subscriptions in one query, in id order. */
-  async findMany(ids: number[], db: Db = this.db): Promise<ProviderSubscription[]> {
-    if (!ids.length) return [];
-    const rows = await this.joined(db).whereIn("s.id", ids).orderBy("s.id");
-    return rows.map(toSubscription);
-  }
-
   /** The row locked for the caller's transaction (every state change goes through here). */
   async lock(id: number, tx: Tx): Promise<ProviderSubscription | null> {
     await tx("subscriptions").where({ id }).forUpdate().first("id");
@@ -264,12 +257,8 @@ export class SubscriptionsRepository {
   }
 
   /** A demo renewal batch's paid invoices in one insert, numbered and taxed (invoices.repository.ts). */
-  insertRenewals(
-    rows: RenewalInvoice[] | PreparedRenewals,
-    tx: Tx,
-    meanwhile?: (stored: Map<number, StoredInvoice>) => Promise<void>,
-  ): Promise<Map<number, StoredInvoice>> {
-    return this.invoiceRows.insertRenewals(rows, tx, meanwhile);
+  insertRenewals(rows: RenewalInvoice[] | PreparedRenewals, tx: Tx): Promise<Map<number, StoredInvoice>> {
+    return this.invoiceRows.insertRenewals(rows, tx);
   }
 
   invoices(subscriptionId: number, db: Db = this.db): Promise<Invoice[]> {
