@@ -123,8 +123,10 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
     workerPool: options.workerPool,
   });
   const opsOnly: RequestHandler = (req, res, next) => (OPS_PATHS.has(req.path) ? ops(req, res, next) : next());
-  // Its routes stay listed (src/http/routes.ts walks a handler's stack): role rules and access tests see them.
-  app.use(Object.assign(opsOnly, { stack: ops.stack }));
+  // Its routes stay listed (src/http/routes.ts walks a handler's stack): role rules and access tests see them, with
+  // the router's exact-spelling flags (src/http/router.ts).
+  const { caseSensitive, strict } = ops as unknown as { caseSensitive: boolean; strict: boolean };
+  app.use(Object.assign(opsOnly, { stack: ops.stack, caseSensitive, strict }));
   // In production a request must name PUBLIC_URL's host (or a loopback one): a forged Host builds nothing.
   if (env.NODE_ENV === "production") app.use(publicHostGuard(env.PUBLIC_URL));
   app.use(securityHeaders({ formActions: checkoutFormActions(env), https: env.NODE_ENV === "production" }));

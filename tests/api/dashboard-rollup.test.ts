@@ -311,11 +311,16 @@ async function apply(db: Knex, w: Op): Promise<void> {
 
 describe("the dashboard's rollup (Total Properties, Total Revenue)", () => {
   it("equals the old SQL after any sequence of writes, one at a time, in bulk, or rolled back", async () => {
+    // What the runs counted on the way (a run may end on a truncate, so the last state proves nothing).
+    const seen = { revenue: false, properties: false };
     await fc.assert(
       fc.asyncProperty(fc.array(op, { maxLength: 12 }), fc.boolean(), async (ops, rollBack) => {
         for (const w of ops) {
           await apply(ctx.db, w);
-          expect(await rollup()).toEqual(await oracle());
+          const truth = await oracle();
+          expect(await rollup()).toEqual(truth);
+          seen.revenue ||= truth.revenue !== 0;
+          seen.properties ||= truth.properties > 0;
         }
         // The same writes in one transaction: counted as they happen inside it, and not at all when it rolls back.
         const before = await rollup();
@@ -333,11 +338,10 @@ describe("the dashboard's rollup (Total Properties, Total Revenue)", () => {
         if (rollBack) expect(await rollup()).toEqual(before);
         expect(await rollup()).toEqual(await oracle());
       }),
-      { numRuns: 40 },
+      // A fixed seed, as the fuzz tests have: the same 40 sequences every run.
+      { numRuns: 40, seed: 20261129 },
     );
-    const figures = await oracle();
-    expect(figures.revenue, "the runs made revenue to count").not.toBe(0);
-    expect(figures.properties).toBeGreaterThan(0);
+    expect(seen, "the runs made revenue and homes to count").toEqual({ revenue: true, properties: true });
   });
 
   it("a bulk insert appends one delta row, not one per row", async () => {
