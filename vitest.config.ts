@@ -7,10 +7,9 @@ const CLOCK_SETUP = "tests/support/clock-setup.ts";
 
 /**
  * The API tests that start processes of their own: a Haven web or worker process, an npm prune, or a Postgres
- * cluster besides the run's. They are the `processes` project, not `api`: one file at a time, in a vitest run of
- * their own that `npm test` runs beside the browser project, whose tests mostly wait on their pages, rather than
- * beside the API tests, which keep both cores busy (scripts/test.mjs). (Tests that only run a short `haven`
- * command and wait for it stay in `api`.) Named here by file: a new such test is added to the list.
+ * cluster besides the run's. They are the `processes` project, not `api`: one file at a time, in vitest runs of
+ * their own that `npm test` splits between the API stage and the browser stage (scripts/test.mjs). (Tests that only
+ * run a short `haven` command and wait for it stay in `api`.) Named here by file: a new such test is added to the list.
  */
 const PROCESS_TESTS = [
   "backup",
@@ -69,8 +68,8 @@ export default defineConfig({
         test: {
           ...shared,
           name: "processes",
-          // After the API tests: not beside them, whose CPU the servers and clusters they start would take. One file
-          // at a time: its processes are timed (a restart, a drain). `npm test` runs it beside the browser project.
+          // One file at a time: its processes are timed (a restart, a drain). `npm test` runs part of it beside the
+          // API tests and the rest beside the browser tests (scripts/test.mjs).
           sequence: { groupOrder: 2 },
           include: PROCESS_TESTS,
           globalSetup: ["tests/support/global-setup.ts"],
@@ -86,8 +85,8 @@ export default defineConfig({
         test: {
           ...shared,
           name: "browser",
-          // After the API tests, so Chromium does not compete with them for the two cores (`npm test` runs the
-          // processes project beside it: a browser test mostly waits on its page).
+          // After the API tests, so Chromium does not compete with them for the two cores (`npm test` runs part of
+          // the processes project beside it: a browser test mostly waits on its page).
           sequence: { groupOrder: 3 },
           include: ["tests/browser/**/*.test.ts"],
           globalSetup: ["tests/support/global-setup.ts"],

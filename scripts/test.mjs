@@ -1,10 +1,9 @@
-// `npm test`: every vitest project of vitest.config.ts: the `unit` and `api` projects, then the `browser` project
-// with the `processes` project beside it. The API tests keep both cores busy (the app, Postgres, argon2), so they
-// run alone, sooner; a browser test mostly waits on its page (about half a core per Chromium worker), and the
-// processes project, waiting on what it starts (a lease to lapse, a cluster to start, a drain), uses under a core
-// in all, so those two share the cores (docs/architecture.md, "The suite's time"). Vitest runs projects of one
-// group with one worker count, so the processes project (one file at a time) is a vitest run of its own; its
-// report is printed whole when it ends.
+// `npm test`: every vitest project of vitest.config.ts, in two stages: the `unit` and `api` projects with part of the
+// `processes` project beside them, then the `browser` project with the rest of it. The API tests keep both cores busy;
+// a browser test mostly waits on its page, and a processes test on what it starts (a lease to lapse, a cluster to
+// start, a drain), so each stage gets about as much processes time as it has to spare (docs/architecture.md, "The
+// suite's time"). Vitest runs projects of one group with one worker count, so the processes project (one file at a
+// time) is a vitest run of its own; its report is printed whole when it ends.
 //   node scripts/test.mjs             the whole suite
 //   node scripts/test.mjs <args>      `vitest run <args>`, as it is
 import { spawn } from "node:child_process";
@@ -44,21 +43,45 @@ if (args.length > 0) {
   process.exit(typeof code === "number" ? code : 1);
 }
 
-console.log("npm test: the unit and api projects");
-const first = await vitest(["--project", "unit", "--project", "api"]);
-console.log("\nnpm test: the browser project, with the processes project beside it (its report follows)");
-const [browser, processes] = await Promise.all([
-  vitest(["--project", "browser"]),
-  vitest(["--project", "processes"], { quiet: true }),
-]);
-console.log("\nnpm test: the processes project's report");
-process.stdout.write(processes.output);
+// The processes files that run beside the API tests; every other one (a new one too) runs beside the browser tests.
+// Split so that each stage's processes take about as long as that stage's other project (docs/architecture.md).
+const BESIDE_API = [
+  "runtime-image",
+  "production-config",
+  "shutdown",
+  "backup",
+  "migrations",
+  "boot",
+  "worker-lease",
+  "outage",
+  "embedded",
+].map((name) => `tests/api/${name}.test.ts`);
 
-const results = { "unit and api": first, browser, processes };
+console.log("npm test: the unit and api projects, with some of the processes project beside them (its report follows)");
+const [first, processesFirst] = await Promise.all([
+  vitest(["--project", "unit", "--project", "api"]),
+  vitest(["--project", "processes", ...BESIDE_API], { quiet: true }),
+]);
+console.log("\nnpm test: the processes project's first part");
+process.stdout.write(processesFirst.output);
+console.log("\nnpm test: the browser project, with the rest of the processes project beside it (its report follows)");
+const [browser, processesRest] = await Promise.all([
+  vitest(["--project", "browser"]),
+  vitest(["--project", "processes", ...BESIDE_API.flatMap((file) => ["--exclude", file])], { quiet: true }),
+]);
+console.log("\nnpm test: the processes project's second part");
+process.stdout.write(processesRest.output);
+
+const results = {
+  "unit and api": first,
+  "processes (first part)": processesFirst,
+  browser,
+  "processes (second part)": processesRest,
+};
 const failed = Object.entries(results).filter(([, result]) => !result.ok);
 // A report printed before the last one: its failures are said again last, where a reader of the run's end (a CI
 // log's tail) sees them.
-for (const [name, result] of failed.filter(([name]) => name !== "processes"))
+for (const [name, result] of failed.filter(([name]) => name !== "processes (second part)"))
   console.error(`\nnpm test: the ${name} project's failures, again\n${failuresOf(result.output)}`);
 for (const [name, result] of failed) console.error(`npm test: ${name} failed (exit ${result.code})`);
 if (failed.length === 0) console.log("npm test: every project passed");
