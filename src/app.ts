@@ -1,6 +1,6 @@
 import path from "node:path";
 import compression from "compression";
-import express, { type Express, type RequestHandler } from "express";
+import express, { type Express } from "express";
 import type { Container } from "./container.js";
 import { PUBLIC_BUILD_DIR, ROOT_DIR } from "./http/assets.js";
 import { ADMIN_SECTIONS, staffPage } from "./http/admin.js";
@@ -51,7 +51,7 @@ import { myHomeRoutes } from "./modules/my-home/my-home.routes.js";
 import type { Lifecycle } from "./observability/health.js";
 import { withRequestId } from "./observability/logger.js";
 import { httpMetrics } from "./observability/metrics.js";
-import { OPS_PATHS, type OpsOptions, opsRouter } from "./observability/ops.routes.js";
+import { type OpsOptions, opsOnTheirPaths, opsRouter } from "./observability/ops.routes.js";
 import { requestLog } from "./observability/request-log.js";
 import { DEMO_CUSTOMER } from "./modules/payments/index.js";
 import { pastDueProperties, propertySubscription } from "./modules/subscriptions/index.js";
@@ -98,12 +98,8 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   const clockFormats = new Map<string, ReturnType<typeof clockFormat>>();
   app.locals.clockTime = (instant: string | Date, options: Intl.DateTimeFormatOptions) => {
     const key = JSON.stringify(options);
-    let format = clockFormats.get(key);
-    if (!format) {
-      format = clockFormat(options);
-      clockFormats.set(key, format);
-    }
-    return format.format(new Date(instant));
+    if (!clockFormats.has(key)) clockFormats.set(key, clockFormat(options));
+    return clockFormats.get(key)!.format(new Date(instant));
   };
 
   app.use(httpMetrics());
@@ -116,17 +112,15 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   // The request id follows the request's async work, so a crash it causes is logged with it.
   app.use((req, _res, next) => withRequestId(String(req.id), next));
   // Probes and scrapes come before the Host guard: a load balancer or Prometheus names the container, not PUBLIC_URL.
-  // Only their own paths enter their router: walked and left, it would cost every other request a turn of the loop.
-  const ops = opsRouter(container, {
-    lifecycle: options.lifecycle ?? { draining: false },
-    checkAssets: true,
-    workerPool: options.workerPool,
-  });
-  const opsOnly: RequestHandler = (req, res, next) => (OPS_PATHS.has(req.path) ? ops(req, res, next) : next());
-  // Its routes stay listed (src/http/routes.ts walks a handler's stack): role rules and access tests see them, with
-  // the router's exact-spelling flags (src/http/router.ts).
-  const { caseSensitive, strict } = ops as unknown as { caseSensitive: boolean; strict: boolean };
-  app.use(Object.assign(opsOnly, { stack: ops.stack, caseSensitive, strict }));
+  app.use(
+    opsOnTheirPaths(
+      opsRouter(container, {
+        lifecycle: options.lifecycle ?? { draining: false },
+        checkAssets: true,
+        workerPool: options.workerPool,
+      }),
+    ),
+  );
   // In production a request must name PUBLIC_URL's host (or a loopback one): a forged Host builds nothing.
   if (env.NODE_ENV === "production") app.use(publicHostGuard(env.PUBLIC_URL));
   app.use(securityHeaders({ formActions: checkoutFormActions(env), https: env.NODE_ENV === "production" }));

@@ -52,6 +52,17 @@ export function opsRouter(container: Pick<Container, "db" | "env" | "log">, opti
   return router;
 }
 
+/**
+ * The probes for the web app, entered only on their own paths: a router walked and left costs every other request
+ * a turn of the loop (bench/ssr.ts). Its routes stay listed, with the router's exact-spelling flags
+ * (src/http/routes.ts walks a handler's stack; src/http/router.ts): role rules and access tests see them.
+ */
+export function opsOnTheirPaths(router: Router): RequestHandler {
+  const gate: RequestHandler = (req, res, next) => (OPS_PATHS.has(req.path) ? router(req, res, next) : next());
+  const { caseSensitive, strict } = router as unknown as { caseSensitive: boolean; strict: boolean };
+  return Object.assign(gate, { stack: router.stack, caseSensitive, strict });
+}
+
 /** The whole HTTP app of a worker-only process (WORKER_PORT): the probes and the metrics, nothing else. */
 export function createOpsApp(container: Pick<Container, "db" | "env" | "log">, options: OpsOptions): Express {
   const app = express();
