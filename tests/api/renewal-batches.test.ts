@@ -3,7 +3,10 @@
 // across the whole run; a batch that fails midway (here a row whose invoice Postgres refuses) rolls back whole:
 // no number is lost, no period is billed twice, and the next run bills what is left.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_RENEWAL_DECLINE } from "../../src/modules/subscriptions/demo-billing.js";
+import { ACTION_REQUIRED_REASON } from "../../src/modules/subscriptions/provider-state.js";
 import { type TestContext, createTestContext } from "../support/context.js";
+import { queuedMails } from "../support/jobs.js";
 
 const TZ = "America/Toronto";
 /** Two batches, the second of 50 (renewals.ts bills a thousand subscriptions a transaction). */
@@ -47,8 +50,8 @@ describe("demo renewal batches", () => {
     ).rows[0];
 
   it("a batch that fails midway leaves no gap and no double invoice; the next run bills the rest once, in order of issue", async () => {
-    // The last subscription to renew (latest anchor, so in the second batch) has a failing card: its open invoice is
-    // stored after the batch's paid ones are inserted, and Postgres refuses it.
+    // The last subscription to renew (latest anchor, so in the second batch) has a failing card: Postgres refuses its
+    // open invoice, inserted with the batch's paid ones.
     const target = (
       await ctx.db.raw(
         "select id from subscriptions where card_fails_renewals order by billing_anchor desc, id desc limit 1",
@@ -134,5 +137,102 @@ describe("demo renewal batches", () => {
     const erased = await ctx.db("invoices").where({ id: paid[0]!.id }).first("subscription_id");
     await ctx.db("subscriptions").where({ id: erased.subscription_id }).update({ payer_email: "erased-1@invalid" });
     expect(await ctx.container.invoiceSide.renewalReceipts.message(paid[0]!.id)).toBeNull();
+  });
+});
+
+// A batch's special periods (docs/decisions.md#87): a plan change, a failing card and a bank that asks are invoiced in
+// the batch's one insert with the plain periods, each as its outcome says, and each failure told once.
+describe("a renewal batch's special periods", () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext({ BUSINESS_TZ: TZ });
+    await ctx.container.plans.seed();
+    await ctx.db.raw(
+      `insert into subscriptions (plan_type, provider, provider_subscription_id, checkout_ref, status, monthly_amount_cents,
+                                  payer_email, payer_name, started_at, billing_anchor, current_period_start, current_period_end,
+                                  minimum_term_ends_at, scheduled_plan_type, scheduled_plan_at, card_last4, card_fails_renewals)
+       select v.plan, 'demo', 'demo_sub_special_' || v.name, 'special_' || v.name, 'active', v.cents,
+              v.name || '@example.com', 'Pat ' || v.name, timestamp '2026-02-10 10:00' at time zone :tz, date '2026-02-10',
+              timestamp '2026-02-10' at time zone :tz, timestamp '2026-03-10' at time zone :tz,
+              timestamp '2026-05-10' at time zone :tz, v.scheduled,
+              case when v.scheduled is not null then timestamp '2026-03-10' at time zone :tz end, v.last4, v.fails
+         from (values ('plain', 'basic', 14900, null, '4242', false), ('declines', 'basic', 14900, null, '0341', true),
+                      ('asks', 'basic', 14900, null, '3184', false), ('downgrades', 'premium', 79900, 'basic', '4242', false))
+              as v(name, plan, cents, scheduled, last4, fails)`,
+      { tz: TZ },
+    );
+  });
+  afterAll(() => ctx.close());
+
+  const invoiceOf = async (name: string) =>
+    ctx
+      .db("invoices as i")
+      .join("subscriptions as s", "s.id", "i.subscription_id")
+      .where("s.checkout_ref", `special_${name}`)
+      .where("i.billing_reason", "subscription_cycle")
+      .first("i.*", "s.status as sub_status", "s.last_payment_error", "s.id as sub_id");
+
+  it("stores each as its outcome says, numbered in the batch, and tells each failure once", async () => {
+    expect(await ctx.container.subscriptions.renewDue(AS_OF)).toMatchObject({
+      billed: 4,
+      paid: 2,
+      failed: 2,
+      planChanges: 1,
+    });
+    const periodStart = new Date("2026-03-10T04:00:00Z");
+    const plain = await invoiceOf("plain");
+    expect(plain).toMatchObject({ status: "paid", subtotal_cents: 14900, failure_reason: null, sub_status: "active" });
+    expect(plain.paid_at).toEqual(periodStart);
+    const downgrades = await invoiceOf("downgrades");
+    expect(downgrades).toMatchObject({
+      status: "paid",
+      subtotal_cents: 14900,
+      failure_reason: null,
+    });
+    expect(downgrades.paid_at).toEqual(periodStart);
+    expect((await ctx.db("subscriptions").where({ id: downgrades.sub_id }).first()).plan_type).toBe("basic");
+    const declines = await invoiceOf("declines");
+    expect(declines).toMatchObject({
+      status: "open",
+      paid_at: null,
+      failure_reason: DEMO_RENEWAL_DECLINE,
+      hosted_invoice_url: null,
+      attempt_count: 1,
+      sub_status: "past_due",
+      last_payment_error: DEMO_RENEWAL_DECLINE,
+    });
+    const asks = await invoiceOf("asks");
+    expect(asks).toMatchObject({
+      status: "open",
+      paid_at: null,
+      failure_reason: ACTION_REQUIRED_REASON,
+      sub_status: "past_due",
+    });
+    expect(asks.hosted_invoice_url).toMatch(/\/billing\/[^/]+\/card$/);
+    // All four numbered in one counter update, gapless, each taxed in its home's province (Ontario, the business's).
+    const all = [plain, downgrades, declines, asks];
+    expect(all.map((i) => Number(i.number.match(/[0-9]+$/)[0])).sort()).toEqual([1, 2, 3, 4]);
+    for (const invoice of all) expect(invoice).toMatchObject({ tax_cents: 1937, amount_cents: 16837 });
+
+    // Told: a bell for each failure, the decline's e-mail, the bank's page to the one it asks; receipts for the paid two.
+    const bells = await ctx.db("notifications").where({ kind: "payment-failed" }).pluck("record_id");
+    expect(bells.sort()).toEqual([String(declines.sub_id), String(asks.sub_id)].sort());
+    const mails = await queuedMails(ctx);
+    expect(mails.filter((m) => /payment failed/.test(m.subject)).map((m) => m.to)).toEqual(["declines@example.com"]);
+    const confirm = mails.filter((m) => /confirm your Haven payment/.test(m.subject));
+    expect(confirm.map((m) => m.to)).toEqual(["asks@example.com"]);
+    expect(confirm[0]!.text).toContain(asks.hosted_invoice_url);
+    const receipts = (
+      await ctx.db.raw(
+        `select (j.payload->>'invoiceId')::int as id from graphile_worker._private_jobs j
+           join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'subscriptions:receipt'`,
+      )
+    ).rows.map((r: { id: number }) => r.id);
+    expect(receipts.sort()).toEqual([plain.id, downgrades.id].sort());
+
+    // Again at the same time: nothing billed, nothing told twice.
+    expect(await ctx.container.subscriptions.renewDue(AS_OF)).toMatchObject({ billed: 0, failed: 0 });
+    expect(await ctx.db("notifications").where({ kind: "payment-failed" }).count({ n: "*" })).toEqual([{ n: 2 }]);
+    expect((await queuedMails(ctx)).length).toBe(mails.length);
   });
 });

@@ -254,9 +254,9 @@ export class InvoicesRepository {
   }
 
   /**
-   * A demo renewal batch's paid invoices in bulk (prepared by prepareRenewals, or here): one insert, numbered from the
-   * batch's reserved numbers (else taken now, per year). Returns what was stored, by subscription; a failed insert
-   * throws.
+   * A demo renewal batch's invoices in bulk, paid or as their outcome says (prepared by prepareRenewals, or here): one
+   * insert, numbered from the batch's reserved numbers (else taken now, per year). Returns what was stored, by
+   * subscription; a failed insert throws.
    */
   async insertRenewals(rows: RenewalInvoice[] | PreparedRenewals, tx: Tx): Promise<Map<number, StoredInvoice>> {
     const stored = new Map<number, StoredInvoice>();
@@ -287,10 +287,12 @@ export class InvoicesRepository {
       });
     });
     const { rows: inserted } = await tx.raw(
-      `insert into invoices (id, subscription_id, provider, provider_invoice_id, number, issued_at, recorded_late_at, amount_cents, subtotal_cents, tax_cents, tax_lines, tax_province, currency, period_start, period_end, status, billing_reason, paid_at, attempt_count)
-       select v.id, v.sid, 'demo', v.pid, v.num, v.ps, nullif(v.late, '')::timestamptz, v.total, v.subtotal, v.tax, v.lines, v.province, 'cad', v.ps, v.pe, 'paid', 'subscription_cycle', v.ps, 1
-         from unnest(?::int[], ?::int[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::int[], ?::jsonb[], ?::text[], ?::timestamptz[], ?::timestamptz[])
-              as v(id, sid, pid, num, late, total, subtotal, tax, lines, province, ps, pe)
+      `insert into invoices (id, subscription_id, provider, provider_invoice_id, number, issued_at, recorded_late_at, amount_cents, subtotal_cents, tax_cents, tax_lines, tax_province, currency, period_start, period_end, status, billing_reason, paid_at, failure_reason, hosted_invoice_url, attempt_count)
+       select v.id, v.sid, 'demo', v.pid, v.num, v.ps, nullif(v.late, '')::timestamptz, v.total, v.subtotal, v.tax, v.lines, v.province, 'cad', v.ps, v.pe,
+              case when v.failure = '' then 'paid' else 'open' end, 'subscription_cycle',
+              case when v.failure = '' then coalesce(nullif(v.paid, '')::timestamptz, v.ps) end, nullif(v.failure, ''), nullif(v.hosted, ''), 1
+         from unnest(?::int[], ?::int[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::int[], ?::jsonb[], ?::text[], ?::timestamptz[], ?::timestamptz[], ?::text[], ?::text[], ?::text[])
+              as v(id, sid, pid, num, late, total, subtotal, tax, lines, province, ps, pe, paid, failure, hosted)
        on conflict (provider, provider_invoice_id) do nothing
        returning id`,
       [
@@ -307,6 +309,10 @@ export class InvoicesRepository {
         taxed.map((t) => t.province),
         todo.map((r) => r.periodStart),
         todo.map((r) => r.periodEnd),
+        // A plain renewal is paid as its period starts; the others say how they went ('' for none, as above).
+        todo.map((r) => r.outcome?.paidAt?.toISOString() ?? ""),
+        todo.map((r) => r.outcome?.failureReason ?? ""),
+        todo.map((r) => r.outcome?.hostedInvoiceUrl ?? ""),
       ],
     );
     // Someone billed one of these periods after all: roll the batch back rather than leave a number unused.

@@ -8,6 +8,11 @@ export interface RenewalInvoice {
   subtotalCents: number;
   periodStart: Date;
   periodEnd: Date;
+  /**
+   * How its payment went when it is not paid as its period starts (a plan change, a failing card, a bank that asks):
+   * paid at `paidAt`, or open with the card's failure and the page that pays it.
+   */
+  outcome?: { paidAt: Date | null; failureReason: string | null; hostedInvoiceUrl: string | null };
 }
 
 /** A renewal batch's invoices left to insert, each with its tax and its id (InvoicesRepository.prepareRenewals). */

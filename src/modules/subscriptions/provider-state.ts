@@ -299,33 +299,49 @@ export class ProviderState {
       invoice.failureReason &&
       (before === null || invoice.attemptCount > attemptsBefore)
     ) {
-      await repo.update(
-        sub.id,
-        { last_payment_error: invoice.failureReason, last_payment_error_code: invoice.failureCode ?? null },
-        tx,
-      );
-      await this.deps.notifications?.raise(tx, {
-        kind: "payment-failed",
-        recordType: "subscription",
-        recordId: sub.id,
-        link: `/admin/subscriptions/${sub.id}`,
-        text: `${whoPays(sub)}'s payment of $${(invoice.amountCents / 100).toFixed(2)} failed: ${invoice.failureReason}`,
-      });
-      // A payment the bank wants confirmed (3-D Secure) gets its own e-mail, with the page to confirm it (webhooks.ts).
-      if (invoice.failureReason !== ACTION_REQUIRED_REASON)
-        await mailer.send("payment_failed", sub, tx, {
-          ...data,
-          reason: invoice.failureReason,
-          reasonCode: invoice.failureCode ?? null,
-          // Unpaid, a renewal's plan ends when the period this invoice bills ends (demo billing; Stripe set as
-          // docs/operations.md says), or at a cancellation before that. A first payment has no plan to end yet.
-          endsAt:
-            invoice.billingReason === "subscription_create"
-              ? null
-              : sub.cancelAt && new Date(sub.cancelAt) < invoice.periodEnd
-                ? sub.cancelAt
-                : invoice.periodEnd.toISOString(),
-        });
+      await this.followFailedPayment(invoice, sub, tx);
     }
+  }
+
+  /**
+   * A failed attempt to pay an invoice, told: its reason kept on the subscription, the staff bell, and the
+   * payment-failed e-mail (or, when the bank asks to confirm it, nothing here: the caller sends that e-mail). A demo
+   * renewal batch calls it for the invoices it inserts itself (renewals.ts).
+   */
+  async followFailedPayment(invoice: ProviderInvoiceState, sub: Subscription, tx: Tx): Promise<void> {
+    const { repo, mailer } = this.deps;
+    if (!invoice.failureReason) return;
+    const data = {
+      amount: invoice.amountCents / 100,
+      periodStart: invoice.periodStart.toISOString(),
+      periodEnd: invoice.periodEnd.toISOString(),
+    };
+    await repo.update(
+      sub.id,
+      { last_payment_error: invoice.failureReason, last_payment_error_code: invoice.failureCode ?? null },
+      tx,
+    );
+    await this.deps.notifications?.raise(tx, {
+      kind: "payment-failed",
+      recordType: "subscription",
+      recordId: sub.id,
+      link: `/admin/subscriptions/${sub.id}`,
+      text: `${whoPays(sub)}'s payment of $${(invoice.amountCents / 100).toFixed(2)} failed: ${invoice.failureReason}`,
+    });
+    // A payment the bank wants confirmed (3-D Secure) gets its own e-mail, with the page to confirm it (webhooks.ts).
+    if (invoice.failureReason !== ACTION_REQUIRED_REASON)
+      await mailer.send("payment_failed", sub, tx, {
+        ...data,
+        reason: invoice.failureReason,
+        reasonCode: invoice.failureCode ?? null,
+        // Unpaid, a renewal's plan ends when the period this invoice bills ends (demo billing; Stripe set as
+        // docs/operations.md says), or at a cancellation before that. A first payment has no plan to end yet.
+        endsAt:
+          invoice.billingReason === "subscription_create"
+            ? null
+            : sub.cancelAt && new Date(sub.cancelAt) < invoice.periodEnd
+              ? sub.cancelAt
+              : invoice.periodEnd.toISOString(),
+      });
   }
 }

@@ -6,13 +6,13 @@
 import type { TransactionRunner, Tx } from "../../db/transaction.js";
 import { todayIn } from "../../shared/business-time.js";
 import type { MailMessage } from "../mail/mail.schemas.js";
-import type { PreparedRenewals } from "../invoices/index.js";
+import type { PreparedRenewals, RenewalInvoice } from "../invoices/index.js";
 import type { PlansService } from "../plans/index.js";
 import { type period, periodOn } from "./billing-dates.js";
 import type { ProviderSubscription } from "./billing-provider.js";
 import type { BillingMailer } from "./billing-mailer.js";
-import { ACTION_REQUIRED_REASON } from "./provider-state.js";
-import type { ProviderInvoiceState, ProviderSubscriptionState, Subscription } from "./subscriptions.constants.js";
+import { ACTION_REQUIRED_REASON, type ProviderState } from "./provider-state.js";
+import type { ProviderSubscriptionState, Subscription } from "./subscriptions.constants.js";
 import type { Plan } from "../plans/plans.schemas.js";
 import type { SubscriptionsRepository } from "./subscriptions.repository.js";
 import { nameRenewalTasks, queueReceipts } from "./renewal-receipts.js";
@@ -41,7 +41,6 @@ export interface RenewalCallbacks {
     tx: Tx,
     context?: { actor?: string; now?: Date; reason?: string | null },
   ): Promise<Subscription>;
-  applyProviderInvoice(invoice: ProviderInvoiceState, tx: Tx, known?: Subscription): Promise<void>;
 }
 
 /** What the run asks of the demo provider (demo-billing.ts): its plans, a row as a provider state, a plan's price. */
@@ -58,6 +57,8 @@ const CONCURRENT_BATCHES = 4;
 export interface RenewContext {
   repo: SubscriptionsRepository;
   service: RenewalCallbacks;
+  /** A failed renewal's reason, bell and e-mail, as for any provider invoice (provider-state.ts). */
+  failures: Pick<ProviderState, "followFailedPayment">;
   transaction: TransactionRunner;
   timeZone: string;
   onProgress?: (done: number) => void;
@@ -101,13 +102,12 @@ export async function renewDueDemo(billing: DemoPricing, asOf: Date, ctx: RenewC
     for (let at = 0; at < due.length && !failures.length; at += BATCH) {
       const ids = due.slice(at, at + BATCH);
       const before = turn;
-      // Each part's e-mails are queued in one statement at its end: the first part's before the batch's turn.
+      // The batch's e-mails are queued in one statement, before its turn.
       const batch: Promise<void> = ctx
         .transaction(async (tx) => {
-          const mailer = ctx.service.mailer;
           const b = { billing, plans, asOf, ctx, tx, totals, before };
-          const ready = await mailer.gathering(tx, (outbox) => prepareBatch(ids, { ...b, outbox }));
-          if (ready) await mailer.gathering(tx, (outbox) => billBatch(ready, { ...b, outbox }));
+          const ready = await ctx.service.mailer.gathering(tx, (outbox) => prepareBatch(ids, { ...b, outbox }));
+          if (ready) await billBatch(ready, b);
         })
         .then(() => {
           done += ids.length;
@@ -141,17 +141,30 @@ interface Batch {
 
 /** What a batch's turn writes: prepared before it (prepareBatch), numbered and inserted in it (billBatch). */
 interface Ready {
-  plain: { sub: ProviderSubscription; next: Next }[];
-  special: Special[];
   prepared: PreparedRenewals;
-  /** The invoices to number, in the order of issue they are reserved in. */
-  toNumber: { providerInvoiceId: string; issuedAt: Date }[];
+  /** How many of the prepared invoices are left open: a failing card, a bank that asks. */
+  failed: number;
 }
+
+/** A period's invoice as the batch inserts it, paid as the period starts unless `outcome` says otherwise. */
+const renewalInvoice = (
+  subscriptionId: number,
+  next: Next,
+  subtotalCents: number,
+  outcome?: RenewalInvoice["outcome"],
+): RenewalInvoice => ({
+  subscriptionId,
+  providerInvoiceId: demoInvoiceId(subscriptionId, next.startDate),
+  subtotalCents,
+  periodStart: next.start,
+  periodEnd: next.end,
+  outcome,
+});
 
 /**
  * Everything that takes no number (docs/decisions.md#77): the rows locked, cancellations and ended dunning, each
- * special row's new state, the plain periods moved, the invoices' taxes and ids, and the plain receipts queued by
- * invoice id (renewal-receipts.ts). Null when the batch has nothing left to bill.
+ * special row's new state, the plain periods moved, the invoices' taxes and ids, the receipts queued by invoice id
+ * (renewal-receipts.ts), and each failed payment told. Null when the batch has nothing left to bill.
  */
 async function prepareBatch(ids: number[], b: Batch): Promise<Ready | null> {
   const { ctx, tx, totals, billing } = b;
@@ -202,51 +215,58 @@ async function prepareBatch(ids: number[], b: Batch): Promise<Ready | null> {
     );
   if (!plain.length && !special.length) return null;
 
-  // What the invoices need that takes no number, before the batch's turn too (docs/decisions.md#77): the periods
-  // billed before, and the plain invoices' taxes.
-  const wanted = [
-    ...plain.map((p) => ({ providerInvoiceId: demoInvoiceId(p.sub.id, p.next.startDate), issuedAt: p.next.start })),
-    ...special.map((s) => ({ providerInvoiceId: demoInvoiceId(s.after.id, s.next.startDate), issuedAt: s.next.start })),
-  ];
-  // A period already billed keeps its invoice and takes no number (this batch holds the rows: nobody adds one now).
-  const billedBefore = new Set(
-    (await tx("invoices")
-      .where({ provider: "demo" })
-      .whereIn(
-        "provider_invoice_id",
-        wanted.map((w) => w.providerInvoiceId),
-      )
-      .pluck("provider_invoice_id")) as string[],
-  );
+  // The invoices, taxed and given their ids; a period already billed keeps its invoice and takes no number (this
+  // batch holds the rows: nobody adds one now), and is told nothing again.
   const prepared = await ctx.repo.invoiceRows.prepareRenewals(
-    plain.map((p) => ({
-      subscriptionId: p.sub.id,
-      providerInvoiceId: demoInvoiceId(p.sub.id, p.next.startDate),
-      subtotalCents: Math.round(p.sub.monthlyAmount * 100),
-      periodStart: p.next.start,
-      periodEnd: p.next.end,
-    })),
+    [
+      ...plain.map((p) => renewalInvoice(p.sub.id, p.next, Math.round(p.sub.monthlyAmount * 100))),
+      ...special.map((s) =>
+        renewalInvoice(s.after.id, s.next, s.amountCents, {
+          paidAt: s.fails ? null : s.endedOn,
+          failureReason: s.asks ? ACTION_REQUIRED_REASON : s.fails ? DEMO_RENEWAL_DECLINE : null,
+          hostedInvoiceUrl: s.hostedInvoiceUrl,
+        }),
+      ),
+    ],
     tx,
   );
-
+  const idOf = new Map(prepared.todo.map((r, i) => [r.providerInvoiceId, prepared.ids[i]!]));
   // The receipts name their invoices by the ids taken above; their jobs read the rest when they run.
-  const receipts = new Set(plain.filter((p) => p.sub.customerEmail).map((p) => p.sub.id));
+  const receipts = plain
+    .filter((p) => p.sub.customerEmail)
+    .map((p) => idOf.get(demoInvoiceId(p.sub.id, p.next.startDate)));
+  let failed = 0;
+  for (const s of special) {
+    const id = idOf.get(demoInvoiceId(s.after.id, s.next.startDate));
+    if (id === undefined) continue;
+    if (!s.fails) {
+      if (s.after.customerEmail) receipts.push(id);
+      continue;
+    }
+    failed++;
+    await tellFailure(s, b);
+  }
   await queueReceipts(
     tx,
-    prepared.ids.filter((_, i) => receipts.has(prepared.todo[i]!.subscriptionId)),
+    receipts.filter((id): id is number => id !== undefined),
   );
-  return { plain, special, prepared, toNumber: wanted.filter((w) => !billedBefore.has(w.providerInvoiceId)) };
+  return { prepared, failed };
 }
 
-/** The batch's turn: after every earlier batch, all its numbers in one counter update, in order of issue; then the inserts. */
-async function billBatch(ready: Ready, b: Batch): Promise<void> {
+/** The batch's turn: after every earlier batch, all its numbers in one counter update, in order of issue; then the insert. */
+async function billBatch(ready: Ready, b: Omit<Batch, "outbox">): Promise<void> {
   const { ctx, tx, totals } = b;
   await b.before;
-  await ctx.repo.invoiceRows.reserveNumbers(ready.toNumber, tx);
+  const { todo } = ready.prepared;
+  // A renewal is issued as its period starts (docs/decisions.md#54).
+  await ctx.repo.invoiceRows.reserveNumbers(
+    todo.map((r) => ({ providerInvoiceId: r.providerInvoiceId, issuedAt: r.periodStart })),
+    tx,
+  );
   const stored = await ctx.repo.insertRenewals(ready.prepared, tx);
   totals.billed += stored.size;
-  totals.paid += stored.size;
-  for (const s of ready.special) await billSpecial(s, b);
+  totals.failed += ready.failed;
+  totals.paid += stored.size - ready.failed;
   // Every reserved number is on an invoice, or the batch rolls back (no gap).
   if (ctx.repo.invoiceRows.reservedLeft(tx) !== 0)
     throw new Error("A renewal batch left an invoice number unused; the batch is rolled back");
@@ -284,10 +304,10 @@ async function moveSpecial(
   return { sub, after, next, amountCents, fails, asks, hostedInvoiceUrl, endedOn };
 }
 
-/** A special row's invoice, paid or open, with its e-mails (provider-state.ts). */
-async function billSpecial(s: Special, { ctx, tx, totals, outbox }: Batch): Promise<void> {
-  const { after, next, amountCents, fails, asks, hostedInvoiceUrl, endedOn } = s;
-  await ctx.service.applyProviderInvoice(
+/** A special row's failed payment, told as any provider invoice's is; a bank that asks gets its own e-mail. */
+async function tellFailure(s: Special, { ctx, tx, outbox }: Batch): Promise<void> {
+  const { after, next, amountCents, asks, hostedInvoiceUrl } = s;
+  await ctx.failures.followFailedPayment(
     {
       provider: "demo",
       providerInvoiceId: demoInvoiceId(after.id, next.startDate),
@@ -296,15 +316,14 @@ async function billSpecial(s: Special, { ctx, tx, totals, outbox }: Batch): Prom
       currency: "cad",
       periodStart: next.start,
       periodEnd: next.end,
-      status: fails ? "open" : "paid",
+      status: "open",
       billingReason: "subscription_cycle",
-      paidAt: fails ? null : endedOn,
-      failureReason: asks ? ACTION_REQUIRED_REASON : fails ? DEMO_RENEWAL_DECLINE : null,
+      paidAt: null,
+      failureReason: asks ? ACTION_REQUIRED_REASON : DEMO_RENEWAL_DECLINE,
       attemptCount: 1,
-      ...(asks ? { hostedInvoiceUrl } : {}),
     },
-    tx,
     after,
+    tx,
   );
   if (asks && after.customerEmail)
     outbox.push(
@@ -315,7 +334,4 @@ async function billSpecial(s: Special, { ctx, tx, totals, outbox }: Batch): Prom
         hostedInvoiceUrl,
       }),
     );
-  totals.billed++;
-  if (fails) totals.failed++;
-  else totals.paid++;
 }

@@ -13,6 +13,7 @@ import type { BillingPortal, BillingProvider } from "./billing-provider.js";
 import { BillingMailer } from "./billing-mailer.js";
 import { toCustomerView } from "./customer-view.js";
 import { DEMO_FAILING_CARD, DemoBilling, demoInvoiceId } from "./demo-billing.js";
+import type { Totals } from "./renewals.js";
 import type { PlanDeliveryListener, PlanDeliverySchedule } from "./plan-delivery-listener.js";
 import { type ApplyContext, ProviderState, loadSubscription, publicSubscription } from "./provider-state.js";
 import { ChangesRepository } from "./changes.repository.js";
@@ -381,13 +382,11 @@ export class SubscriptionsService {
    * (idempotent per subscription and period: the invoice id is derived from both), a failing card leaves it
    * past due, and a subscription still past due when its next period ends is canceled (retries ran out).
    */
-  async renewDue(
-    asOf: Date,
-    onProgress?: (done: number) => void,
-  ): Promise<{ billed: number; paid: number; failed: number; ended: number; planChanges: number }> {
+  async renewDue(asOf: Date, onProgress?: (done: number) => void): Promise<Totals> {
     return this.demo.renewDue(asOf, {
       repo: this.repo,
       service: this,
+      failures: this.state,
       transaction: this.deps.transaction,
       timeZone: this.deps.settings.timeZone,
       onProgress,
