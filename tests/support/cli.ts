@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { Console } from "node:console";
-import path from "node:path";
 import { Readable, Writable } from "node:stream";
 import { ROOT_DIR } from "../../src/http/assets.js";
+import { bundledEntry } from "./node-bundle.js";
 
 export interface CliResult {
   code: number | null;
@@ -10,14 +10,17 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the real `haven` bin against a test's database, with optional stdin and extra environment. */
+/**
+ * Runs the `haven` program as its own process (cli/index.ts, the bin's entry, as its bundle: node-bundle.ts) against
+ * a test's database, with optional stdin and extra environment.
+ */
 export function runHaven(
   databaseUrl: string,
   args: string[],
   options: { stdin?: string; env?: Record<string, string> } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT_DIR, "bin/haven.js"), ...args], {
+    const child = spawn(process.execPath, [bundledEntry("cli/index.ts"), ...args], {
       cwd: ROOT_DIR,
       env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: "test", ...options.env },
     });
@@ -123,7 +126,7 @@ export function runHavenIntoSlowPipe(
   options: { env?: Record<string, string> } = {},
 ): Promise<CliResult> {
   const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
-  const haven = [process.execPath, path.join(ROOT_DIR, "bin/haven.js"), ...args].map(quote).join(" ");
+  const haven = [process.execPath, bundledEntry("cli/index.ts"), ...args].map(quote).join(" ");
   const reader = [process.execPath, "-e", SLOW_READER].map(quote).join(" ");
   return new Promise((resolve, reject) => {
     const child = spawn("bash", ["-c", `set -o pipefail; ${haven} | ${reader}`], {

@@ -1,8 +1,8 @@
 // Real Haven processes for the tests that need more than one (scale-out, shutdown): spawn an entry with its
 // environment, wait until it is ready, signal or kill it, and always clean up.
 import { type ChildProcess, spawn } from "node:child_process";
-import path from "node:path";
 import { ROOT_DIR } from "../../src/http/assets.js";
+import { bundledEntry } from "./node-bundle.js";
 
 export interface HavenProcess {
   name: string;
@@ -23,11 +23,11 @@ export interface HavenProcess {
 const OUTPUT_LIMIT = 200_000;
 
 /**
- * Starts `node --import tsx <entry>` (e.g. src/server.ts, src/worker.ts) in the project folder with the
+ * Starts an entry (src/server.ts, src/worker.ts) as its bundle (node-bundle.ts) in the project folder with the
  * test's environment on top of this one. Nothing is read from a `.env`: give every variable it needs.
  */
 export function spawnHaven(name: string, entry: string, env: Record<string, string>): HavenProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT_DIR, entry)], {
+  const child = spawn(process.execPath, [bundledEntry(entry)], {
     cwd: ROOT_DIR,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,0 +1,64 @@
+// Haven's process entries as the processes tests start them: each bundled into one ES module by esbuild from the
+// same sources, its packages left to node_modules. Under tsx every module a process loads (its packages' too) goes
+// through tsx's loader thread: seconds of CPU a start, and the tests start over a hundred processes
+// (docs/decisions.md#86). The runtime-image test still starts src/server.ts through tsx, as the image does.
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { type Plugin, build } from "esbuild";
+import { inject } from "vitest";
+import { ROOT_DIR } from "../../src/http/assets.js";
+
+/** The entries the tests start, by the path they name them with. */
+const ENTRIES = ["src/server.ts", "src/worker.ts", "cli/index.ts", "tests/support/migrate-folder.ts"];
+
+/**
+ * A module's own location stays its source file's: the files it reads beside itself (views, locales, migrations,
+ * fonts) are found from there, wherever the bundle is written.
+ */
+const sourceLocation: Plugin = {
+  name: "source-location",
+  setup(onBuild) {
+    onBuild.onLoad({ filter: /\.ts$/ }, async ({ path: file }) => {
+      if (file.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+      const { readFile } = await import("node:fs/promises");
+      const source = await readFile(file, "utf8");
+      const contents = source
+        .replaceAll("import.meta.dirname", JSON.stringify(path.dirname(file)))
+        .replaceAll("import.meta.filename", JSON.stringify(file))
+        .replaceAll("import.meta.url", JSON.stringify(pathToFileURL(file).href));
+      return { contents, loader: "ts" };
+    });
+  },
+};
+
+/**
+ * Builds the entries' bundles into a folder of their own, inside node_modules so that their packages resolve from
+ * the project's (the run's global setup makes one per vitest run and removes it after).
+ */
+export async function buildBundles(outdir: string): Promise<void> {
+  mkdirSync(outdir, { recursive: true });
+  await build({
+    entryPoints: ENTRIES.map((entry) => ({ in: path.join(ROOT_DIR, entry), out: entry.replace(/\.ts$/, "") })),
+    outdir,
+    bundle: true,
+    splitting: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    packages: "external",
+    outExtension: { ".js": ".mjs" },
+    plugins: [sourceLocation],
+    logLevel: "error",
+  });
+}
+
+/** A vitest run's folder of bundles: one per run, so that two runs at once never write one file. */
+export const bundlesFolder = (run: number) =>
+  path.join(ROOT_DIR, "node_modules", ".cache", "haven-processes", String(run));
+
+/** The bundle of an entry ("src/server.ts", "cli/index.ts"), as the run's global setup built it. */
+export function bundledEntry(entry: string): string {
+  if (!ENTRIES.includes(entry)) throw new Error(`${entry} is not one of the bundled entries (${ENTRIES.join(", ")})`);
+  return path.join(inject("processBundles"), entry.replace(/\.ts$/, ".mjs"));
+}
