@@ -23,24 +23,9 @@ export class FolderMigrationSource implements Knex.MigrationSource<string> {
   }
 
   async getMigration(migration: string): Promise<Knex.Migration> {
-    const url = pathToFileURL(path.join(this.dir, migration)).href;
-    try {
-      return await import(url);
-    } catch (error) {
-      // Run as a bundle without tsx (the processes tests start one, tests/support/node-bundle.ts): a migration is
-      // still TypeScript, so tsx's loader comes in for it, once.
-      if ((error as NodeJS.ErrnoException).code !== "ERR_UNKNOWN_FILE_EXTENSION") throw error;
-      typeScriptLoader ??= import("tsx/esm/api").then(({ register }) => {
-        register();
-      });
-      await typeScriptLoader;
-      // Not the same URL again: the loader keeps a failed import's error for it.
-      return import(`${url}?typescript`);
-    }
+    return import(pathToFileURL(path.join(this.dir, migration)).href);
   }
 }
-
-let typeScriptLoader: Promise<void> | null = null;
 
 /** A migration's name as people read it: the file name without its extension. */
 export function migrationLabel(name: string): string {

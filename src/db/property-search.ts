@@ -3,6 +3,9 @@
 // migration 20261102000200 also the client's phone (as typed and digits only) and the postal code (as typed
 // and without its space). A search matches anywhere in it ('orleans' finds Orléans), whatever the locale.
 
+/** A staff search counts its matches up to this many; past it, the list says "1,000+" (docs/decisions.md#77). */
+export const SEARCH_COUNT_CAP = 1000;
+
 /** Lower case without accents, as the column is folded. */
 export const foldSearch = (text: string) =>
   text

@@ -116,6 +116,17 @@ export const totalCountHeader = z.object({
     .meta({ description: "Full count of matching rows (all pages)", example: "1234" }),
 });
 
+/** A searchable list's header: its count, or "1000+" past a search's count cap (docs/decisions.md#77). */
+export const cappedTotalCountHeader = z.object({
+  "X-Total-Count": z
+    .string()
+    .regex(/^\d+\+?$/)
+    .meta({
+      description: "Full count of matching rows (all pages); a search matching more than 1,000 says 1000+",
+      example: "1000+",
+    }),
+});
+
 /** Customer submissions run once (src/db/idempotency.ts): a retry with the same key gets the first answer. */
 export const idempotencyHeaders = z.object({
   "Idempotency-Key": z.string().max(200).optional().meta({

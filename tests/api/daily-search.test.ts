@@ -66,6 +66,38 @@ describe("inspections search", () => {
     expect(none).toContain("No inspection matches “nobody-here”.");
   });
 
+  it("counts a common term's matches to 1,000 (docs/decisions.md#77): '1000+', and its pages newest first go on while full", async () => {
+    const bulk = (
+      await ctx.db.raw(
+        `insert into inspections (property_id, inspection_date, status, created_at)
+         select ?, current_date, 'completed', now() - g * interval '1 minute' from generate_series(1, 1050) g returning id`,
+        [target.id],
+      )
+    ).rows.map((r: { id: number }) => r.id);
+    try {
+      const newestFirst = (
+        await ctx
+          .db("inspections")
+          .where({ property_id: target.id })
+          .orderBy([
+            { column: "created_at", order: "desc" },
+            { column: "id", order: "desc" },
+          ])
+      ).map((r) => r.id as number);
+      const api = await staff.get("/api/inspections?q=amelie&limit=25&offset=25").expect(200);
+      expect(api.headers["x-total-count"]).toBe("1000+");
+      expect(api.body.map((i: { id: number }) => i.id)).toEqual(newestFirst.slice(25, 50));
+      const page = (await staff.get("/admin/inspections?q=Amélie").expect(200)).text;
+      expect(page).toMatch(/<strong>1,000\+<\/strong> inspections/);
+      expect(page).toMatch(/of 1,000\+ · Page 1 of 50\+/);
+      // A rare term still counts exactly.
+      const rare = await staff.get("/api/inspections?q=Bank%20Street").expect(200);
+      expect(rare.headers["x-total-count"]).toBe("1");
+    } finally {
+      await ctx.db("inspections").whereIn("id", bulk).delete();
+    }
+  });
+
   it("an overlong search is ignored rather than an error", async () => {
     await staff.get(`/admin/inspections?q=${"x".repeat(300)}`).expect(200);
   });

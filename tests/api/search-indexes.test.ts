@@ -4,11 +4,8 @@
 // count (docs/decisions.md#77) are the plain match's, its count capped, and a common term's count stops at the cap.
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  SEARCH_COUNT_CAP,
-  matchingIdsQuery,
-  whereSubscriptionFilter,
-} from "../../src/modules/subscriptions/subscription-filter.js";
+import { SEARCH_COUNT_CAP } from "../../src/db/property-search.js";
+import { matchingIdsQuery, whereSubscriptionFilter } from "../../src/modules/subscriptions/subscription-filter.js";
 import { SubscriptionsRepository } from "../../src/modules/subscriptions/subscriptions.repository.js";
 import { type TestContext, createTestContext } from "../support/context.js";
 

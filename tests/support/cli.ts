@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { Console } from "node:console";
 import { Readable, Writable } from "node:stream";
 import { ROOT_DIR } from "../../src/http/assets.js";
-import { bundledEntry } from "./node-bundle.js";
+import { entryArguments } from "./node-bundle.js";
 
 export interface CliResult {
   code: number | null;
@@ -20,7 +20,7 @@ export function runHaven(
   options: { stdin?: string; env?: Record<string, string> } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bundledEntry("cli/index.ts"), ...args], {
+    const child = spawn(process.execPath, [...entryArguments("cli/index.ts"), ...args], {
       cwd: ROOT_DIR,
       env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: "test", ...options.env },
     });
@@ -126,7 +126,7 @@ export function runHavenIntoSlowPipe(
   options: { env?: Record<string, string> } = {},
 ): Promise<CliResult> {
   const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
-  const haven = [process.execPath, bundledEntry("cli/index.ts"), ...args].map(quote).join(" ");
+  const haven = [process.execPath, ...entryArguments("cli/index.ts"), ...args].map(quote).join(" ");
   const reader = [process.execPath, "-e", SLOW_READER].map(quote).join(" ");
   return new Promise((resolve, reject) => {
     const child = spawn("bash", ["-c", `set -o pipefail; ${haven} | ${reader}`], {

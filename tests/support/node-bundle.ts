@@ -10,7 +10,7 @@ import { inject } from "vitest";
 import { ROOT_DIR } from "../../src/http/assets.js";
 
 /** The entries the tests start, by the path they name them with. */
-const ENTRIES = ["src/server.ts", "src/worker.ts", "cli/index.ts", "tests/support/migrate-folder.ts"];
+const ENTRIES = ["src/server.ts", "src/worker.ts", "cli/index.ts"];
 
 /**
  * A module's own location stays its source file's: the files it reads beside itself (views, locales, migrations,
@@ -49,6 +49,15 @@ export async function buildBundles(outdir: string): Promise<void> {
     packages: "external",
     outExtension: { ".js": ".mjs" },
     plugins: [sourceLocation],
+    // What a process imports later (the migrations, which are still TypeScript; pdfkit and sharp, loaded when first
+    // used) goes through tsx's loaders, registered once before any of the bundle runs (both, as `--import tsx` does:
+    // a migration outside a "type": "module" folder is CommonJS to tsx); its packages, imported statically, are
+    // loaded before that.
+    banner: {
+      js: `import { register as registerTsxCjs } from "tsx/cjs/api";
+import { register as registerTsxEsm } from "tsx/esm/api";
+if (!globalThis.havenTsxRegistered) { globalThis.havenTsxRegistered = true; registerTsxCjs(); registerTsxEsm(); }`,
+    },
     logLevel: "error",
   });
 }
@@ -57,8 +66,11 @@ export async function buildBundles(outdir: string): Promise<void> {
 export const bundlesFolder = (run: number) =>
   path.join(ROOT_DIR, "node_modules", ".cache", "haven-processes", String(run));
 
-/** The bundle of an entry ("src/server.ts", "cli/index.ts"), as the run's global setup built it. */
-export function bundledEntry(entry: string): string {
-  if (!ENTRIES.includes(entry)) throw new Error(`${entry} is not one of the bundled entries (${ENTRIES.join(", ")})`);
-  return path.join(inject("processBundles"), entry.replace(/\.ts$/, ".mjs"));
+/**
+ * How node starts an entry: its bundle, as the run's global setup built it, for Haven's own entries ("src/server.ts",
+ * "cli/index.ts"); through tsx for a test's helper (a migrator of another folder's migrations).
+ */
+export function entryArguments(entry: string): string[] {
+  if (!ENTRIES.includes(entry)) return ["--import", "tsx", path.join(ROOT_DIR, entry)];
+  return [path.join(inject("processBundles"), entry.replace(/\.ts$/, ".mjs"))];
 }

@@ -2,7 +2,7 @@
 // environment, wait until it is ready, signal or kill it, and always clean up.
 import { type ChildProcess, spawn } from "node:child_process";
 import { ROOT_DIR } from "../../src/http/assets.js";
-import { bundledEntry } from "./node-bundle.js";
+import { entryArguments } from "./node-bundle.js";
 
 export interface HavenProcess {
   name: string;
@@ -27,7 +27,7 @@ const OUTPUT_LIMIT = 200_000;
  * test's environment on top of this one. Nothing is read from a `.env`: give every variable it needs.
  */
 export function spawnHaven(name: string, entry: string, env: Record<string, string>): HavenProcess {
-  const child = spawn(process.execPath, [bundledEntry(entry)], {
+  const child = spawn(process.execPath, entryArguments(entry), {
     cwd: ROOT_DIR,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { MAX_ID } from "../customers/customers.constants.js";
-import { apiCalls, binary, dateString, dateTimeString, idNumber } from "../../http/openapi.kit.js";
+import {
+  apiCalls,
+  binary,
+  cappedTotalCountHeader,
+  dateString,
+  dateTimeString,
+  idNumber,
+} from "../../http/openapi.kit.js";
 import { idParams } from "../../http/fields.js";
 import {
   INSPECTION_STATUSES,
@@ -132,12 +139,14 @@ export const inspectionsCalls = apiCalls([
     method: "get",
     path: "/api/inspections",
     summary: "Inspections, newest first",
+    description:
+      "`q` searches the home's address, city and postal code and its client's name, e-mail and phone, or takes an inspection's number. A search counts its matches up to 1,000: past that, `X-Total-Count` is `1000+` and the pages go on while they are full.",
     tags: ["Inspections"],
     access: "staff",
     query: inspectionListQuery,
     list: true,
     csv: true,
-    responses: { 200: z.array(inspection) },
+    responses: { 200: { description: "OK", schema: z.array(inspection), headers: cappedTotalCountHeader } },
   },
   {
     method: "get",

@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 import { cursorBatches } from "../../db/cursor.js";
-import { propertyMatches } from "../../db/property-search.js";
+import { SEARCH_COUNT_CAP, propertyMatches } from "../../db/property-search.js";
 import type { Tx } from "../../db/transaction.js";
 import type { Inspection, InspectionStatus, InspectionVisit } from "./inspections.schemas.js";
 import { type EntryWrite, type NewInspectionRow, type StoredEntry, iso, keyOf, toEntry } from "./inspection-rows.js";
@@ -135,19 +135,36 @@ export class InspectionsRepository {
     return query;
   }
 
-  /** Newest first (created_at, then id), one page, and the full count. */
+  /**
+   * Newest first (created_at, then id), one page, and the count. A search counts its matches up to SEARCH_COUNT_CAP:
+   * past it, `total` is the cap, `capped` is true, and the page walks the list newest first and stops at its rows
+   * (docs/decisions.md#77, #88).
+   */
   async list(
     filter: InspectionFilter & { limit: number; offset: number },
     db: Db = this.db,
-  ): Promise<{ rows: Inspection[]; total: number }> {
-    const [count] = await this.filtered(db, filter).count<{ count: number }[]>({ count: "*" });
-    const page = this.filtered(db, filter)
-      .select("i.id")
-      .orderBy(NEWEST_FIRST)
-      .limit(filter.limit)
-      .offset(filter.offset);
+  ): Promise<{ rows: Inspection[]; total: number; capped: boolean }> {
+    const newestFirst = (query: Knex.QueryBuilder) =>
+      query.select("i.id").orderBy(NEWEST_FIRST).limit(filter.limit).offset(filter.offset);
+    let total: number;
+    let capped = false;
+    let page: Knex.QueryBuilder;
+    if (filter.q?.trim()) {
+      const ids = (await this.filtered(db, filter)
+        .limit(SEARCH_COUNT_CAP + 1)
+        .pluck("i.id")) as number[];
+      capped = ids.length > SEARCH_COUNT_CAP;
+      total = capped ? SEARCH_COUNT_CAP : ids.length;
+      page = newestFirst(
+        capped ? this.filtered(db, filter) : db("inspections as i").whereRaw("i.id = any(?::int[])", [ids]),
+      );
+    } else {
+      const [count] = await this.filtered(db, filter).count<{ count: number }[]>({ count: "*" });
+      total = Number(count?.count ?? 0);
+      page = newestFirst(this.filtered(db, filter));
+    }
     const rows = await this.selectJoined(db).whereIn("i.id", page).orderBy(NEWEST_FIRST);
-    return { rows: rows.map(toInspection), total: Number(count?.count ?? 0) };
+    return { rows: rows.map(toInspection), total, capped };
   }
 
   /** Every inspection `list` would page through, in its order, a batch at a time (CSV export). */

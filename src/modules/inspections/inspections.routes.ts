@@ -60,8 +60,9 @@ export function inspectionsApi(deps: InspectionsApiDeps): Router {
   router.get("/inspections", requireStaffApi, async (req, res) => {
     const filter = { ...query(req, inspectionListQuery), inspectorId: inspectorScopeOf(req) };
     if (wantsCsv(req)) return sendCsv(res, { name: "inspections", batches: deps.inspections.exportRows(filter) });
-    const { rows, total } = await deps.inspections.list(filter);
-    res.setHeader("X-Total-Count", String(total));
+    const { rows, total, capped } = await deps.inspections.list(filter);
+    // A search past the count's cap says "1000+" (docs/decisions.md#77).
+    res.setHeader("X-Total-Count", `${total}${capped ? "+" : ""}`);
     res.json(rows);
   });
 
@@ -128,7 +129,7 @@ export function inspectionsPages(deps: InspectionsPagesDeps): Router {
     const { status, page, q } = filter;
     const pending = status === "pending";
     const month = status === "completed" ? filter.month : undefined;
-    const [{ rows, total }, booked] = await Promise.all([
+    const [{ rows, total, capped }, booked] = await Promise.all([
       deps.inspections.list({
         status: pending ? undefined : status,
         open: pending,
@@ -148,8 +149,14 @@ export function inspectionsPages(deps: InspectionsPagesDeps): Router {
       noindex: true,
       inspections: rows.map((i) => ({ ...i, ...shown(i), reportId: reports.get(i.id) ?? null })),
       total,
+      capped,
       page,
-      pages: Math.max(1, Math.ceil(total / INSPECTIONS_PAGE_SIZE)),
+      // Past the search count's cap (docs/decisions.md#77), a full page has a next one.
+      pages: Math.max(
+        1,
+        Math.ceil(total / INSPECTIONS_PAGE_SIZE),
+        capped && rows.length === INSPECTIONS_PAGE_SIZE ? page + 1 : 0,
+      ),
       pageSize: INSPECTIONS_PAGE_SIZE,
       status: status ?? "",
       month: month ?? "",

@@ -60,7 +60,9 @@ export class InspectionsService {
     this.transaction = deps.transaction;
   }
 
-  list(filter: InspectionFilter & { limit: number; offset: number }): Promise<{ rows: Inspection[]; total: number }> {
+  list(
+    filter: InspectionFilter & { limit: number; offset: number },
+  ): Promise<{ rows: Inspection[]; total: number; capped: boolean }> {
     return this.inspections.list(filter);
   }
 

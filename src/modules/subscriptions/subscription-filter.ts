@@ -12,9 +12,6 @@ export interface SubscriptionFilter {
   plan?: PlanType;
 }
 
-/** A search counts its matches up to this many; past it, the list says "1,000+" (docs/decisions.md#77). */
-export const SEARCH_COUNT_CAP = 1000;
-
 type Match = Pick<SubscriptionFilter, "status" | "plan" | "q">;
 
 /**

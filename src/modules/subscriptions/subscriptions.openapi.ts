@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { apiCalls, dateString, dateTimeString, idNumber } from "../../http/openapi.kit.js";
+import { apiCalls, cappedTotalCountHeader, dateString, dateTimeString, idNumber } from "../../http/openapi.kit.js";
 import { idParams } from "../../http/fields.js";
 import { PLAN_TYPES } from "../plans/plans.schemas.js";
 import {
@@ -175,15 +175,7 @@ export const subscriptionsCalls = apiCalls([
       200: {
         description: "OK",
         schema: z.array(subscription),
-        headers: z.object({
-          "X-Total-Count": z
-            .string()
-            .regex(/^\d+\+?$/)
-            .meta({
-              description: "Full count of matching rows (all pages); a search matching more than 1,000 says 1000+",
-              example: "1000+",
-            }),
-        }),
+        headers: cappedTotalCountHeader,
       },
     },
   },

@@ -12,12 +12,8 @@ import {
   toInvoice,
 } from "../invoices/index.js";
 import { QuoteInvoicesRepository } from "../invoices/index.js";
-import {
-  SEARCH_COUNT_CAP,
-  type SubscriptionFilter,
-  matchingIds,
-  whereSubscriptionMatch,
-} from "./subscription-filter.js";
+import { SEARCH_COUNT_CAP } from "../../db/property-search.js";
+import { type SubscriptionFilter, matchingIds, whereSubscriptionMatch } from "./subscription-filter.js";
 import { SubscriptionFiguresRepository } from "./subscription-figures.repository.js";
 import type {
   Invoice,
