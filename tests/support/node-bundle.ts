@@ -3,6 +3,7 @@
 // through tsx's loader thread: seconds of CPU a start, and the tests start over a hundred processes
 // (docs/decisions.md#86). The runtime-image test still starts src/server.ts through tsx, as the image does.
 import { mkdirSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { type Plugin, build } from "esbuild";
@@ -21,7 +22,6 @@ const sourceLocation: Plugin = {
   setup(onBuild) {
     onBuild.onLoad({ filter: /\.ts$/ }, async ({ path: file }) => {
       if (file.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
-      const { readFile } = await import("node:fs/promises");
       const source = await readFile(file, "utf8");
       const contents = source
         .replaceAll("import.meta.dirname", JSON.stringify(path.dirname(file)))

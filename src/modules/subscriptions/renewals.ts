@@ -68,7 +68,7 @@ export type Totals = { billed: number; paid: number; failed: number; ended: numb
 
 type Next = ReturnType<typeof period>;
 
-/** A period billed one subscription at a time: a plan change, a failing card, a bank that asks (3-D Secure). */
+/** A period whose subscription changes as it starts: a plan change, a failing card, a bank that asks (3-D Secure). */
 interface Special {
   sub: ProviderSubscription;
   after: Subscription;
@@ -76,6 +76,8 @@ interface Special {
   amountCents: number;
   fails: boolean;
   asks: boolean;
+  /** Why it is left open (the card's decline, or the bank's question); null when it is paid. */
+  failureReason: string | null;
   hostedInvoiceUrl: string | null;
   /** When the period before ended: a paid renewal's payment. */
   endedOn: Date;
@@ -223,7 +225,7 @@ async function prepareBatch(ids: number[], b: Batch): Promise<Ready | null> {
       ...special.map((s) =>
         renewalInvoice(s.after.id, s.next, s.amountCents, {
           paidAt: s.fails ? null : s.endedOn,
-          failureReason: s.asks ? ACTION_REQUIRED_REASON : s.fails ? DEMO_RENEWAL_DECLINE : null,
+          failureReason: s.failureReason,
           hostedInvoiceUrl: s.hostedInvoiceUrl,
         }),
       ),
@@ -301,12 +303,13 @@ async function moveSpecial(
     status: fails ? "past_due" : sub.status,
   };
   const after = await ctx.service.applyProviderState(state, tx, { actor: "system", now: endedOn });
-  return { sub, after, next, amountCents, fails, asks, hostedInvoiceUrl, endedOn };
+  const failureReason = asks ? ACTION_REQUIRED_REASON : fails ? DEMO_RENEWAL_DECLINE : null;
+  return { sub, after, next, amountCents, fails, asks, failureReason, hostedInvoiceUrl, endedOn };
 }
 
 /** A special row's failed payment, told as any provider invoice's is; a bank that asks gets its own e-mail. */
 async function tellFailure(s: Special, { ctx, tx, outbox }: Batch): Promise<void> {
-  const { after, next, amountCents, asks, hostedInvoiceUrl } = s;
+  const { after, next, amountCents, asks, failureReason, hostedInvoiceUrl } = s;
   await ctx.failures.followFailedPayment(
     {
       provider: "demo",
@@ -319,7 +322,7 @@ async function tellFailure(s: Special, { ctx, tx, outbox }: Batch): Promise<void
       status: "open",
       billingReason: "subscription_cycle",
       paidAt: null,
-      failureReason: asks ? ACTION_REQUIRED_REASON : DEMO_RENEWAL_DECLINE,
+      failureReason,
       attemptCount: 1,
     },
     after,
