@@ -196,4 +196,32 @@ describe("the inspections list", () => {
     await expectAccessible(page);
     await screenshotBothWidths(page, "admin-inspections-empty");
   });
+
+  it("a common term past 1,000 matches says '1,000+' and pages on, on a phone and a desktop, axe clean (docs/decisions.md#88)", async () => {
+    const homeId = (await site.ctx.db("properties").where({ address: "9 Promenade de l'Île" }).first("id")).id;
+    const bulk = (
+      await site.ctx.db.raw(
+        `insert into inspections (property_id, inspection_date, status, created_at)
+         select ?, current_date, 'draft', now() - interval '1 day' - g * interval '1 minute' from generate_series(1, 1010) g returning id`,
+        [homeId],
+      )
+    ).rows.map((r: { id: number }) => r.id as number);
+    try {
+      const page = await site.newPage(PHONE);
+      await signIn(page, "/admin/inspections?q=Promenade");
+      await page.getByTestId("inspections-total").filter({ hasText: "1,000+ inspections" }).waitFor();
+      await page.getByText("Showing 1–20 of 1,000+ · Page 1 of 50+").waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+      await expectAccessible(page);
+      await page.getByRole("link", { name: "Next" }).press("Enter");
+      await page.waitForURL(/page=2/);
+      await page.getByText("Showing 21–40 of 1,000+ · Page 2 of 50+").waitFor();
+      expect(await rows(page).count()).toBe(20);
+      await page.setViewportSize(DESKTOP);
+      await expectAccessible(page);
+      await screenshotBothWidths(page, "admin-inspections-capped");
+    } finally {
+      await site.ctx.db("inspections").whereIn("id", bulk).delete();
+    }
+  });
 });
