@@ -6,6 +6,12 @@
 /** A staff search counts its matches up to this many; past it, the list says "1,000+" (docs/decisions.md#77). */
 export const SEARCH_COUNT_CAP = 1000;
 
+/** A search's count from its matching ids, read up to the cap and one more: the cap, and `capped`, past it. */
+export function countToCap(ids: readonly number[]): { total: number; capped: boolean } {
+  const capped = ids.length > SEARCH_COUNT_CAP;
+  return { total: capped ? SEARCH_COUNT_CAP : ids.length, capped };
+}
+
 /** Lower case without accents, as the column is folded. */
 export const foldSearch = (text: string) =>
   text

@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 import { cursorBatches } from "../../db/cursor.js";
-import { SEARCH_COUNT_CAP, propertyMatches } from "../../db/property-search.js";
+import { SEARCH_COUNT_CAP, countToCap, propertyMatches } from "../../db/property-search.js";
 import type { Tx } from "../../db/transaction.js";
 import type { Inspection, InspectionStatus, InspectionVisit } from "./inspections.schemas.js";
 import { type EntryWrite, type NewInspectionRow, type StoredEntry, iso, keyOf, toEntry } from "./inspection-rows.js";
@@ -146,25 +146,23 @@ export class InspectionsRepository {
   ): Promise<{ rows: Inspection[]; total: number; capped: boolean }> {
     const newestFirst = (query: Knex.QueryBuilder) =>
       query.select("i.id").orderBy(NEWEST_FIRST).limit(filter.limit).offset(filter.offset);
-    let total: number;
-    let capped = false;
+    let count: { total: number; capped: boolean };
     let page: Knex.QueryBuilder;
     if (filter.q?.trim()) {
       const ids = (await this.filtered(db, filter)
         .limit(SEARCH_COUNT_CAP + 1)
         .pluck("i.id")) as number[];
-      capped = ids.length > SEARCH_COUNT_CAP;
-      total = capped ? SEARCH_COUNT_CAP : ids.length;
+      count = countToCap(ids);
       page = newestFirst(
-        capped ? this.filtered(db, filter) : db("inspections as i").whereRaw("i.id = any(?::int[])", [ids]),
+        count.capped ? this.filtered(db, filter) : db("inspections as i").whereRaw("i.id = any(?::int[])", [ids]),
       );
     } else {
-      const [count] = await this.filtered(db, filter).count<{ count: number }[]>({ count: "*" });
-      total = Number(count?.count ?? 0);
+      const [row] = await this.filtered(db, filter).count<{ count: number }[]>({ count: "*" });
+      count = { total: Number(row?.count ?? 0), capped: false };
       page = newestFirst(this.filtered(db, filter));
     }
     const rows = await this.selectJoined(db).whereIn("i.id", page).orderBy(NEWEST_FIRST);
-    return { rows: rows.map(toInspection), total, capped };
+    return { rows: rows.map(toInspection), ...count };
   }
 
   /** Every inspection `list` would page through, in its order, a batch at a time (CSV export). */

@@ -21,6 +21,7 @@ import {
 import type { InspectionsService } from "./inspections.service.js";
 import { SCORE_CHOICES, isDescriptionOnly } from "./template.js";
 import { createRouter } from "../../http/router.js";
+import { pageCount, totalCountValue } from "../../http/capped-count.js";
 
 /** What the inspection API uses; src/app.ts passes it (docs/architecture.md "Modules and layers"). */
 export interface InspectionsApiDeps {
@@ -60,9 +61,8 @@ export function inspectionsApi(deps: InspectionsApiDeps): Router {
   router.get("/inspections", requireStaffApi, async (req, res) => {
     const filter = { ...query(req, inspectionListQuery), inspectorId: inspectorScopeOf(req) };
     if (wantsCsv(req)) return sendCsv(res, { name: "inspections", batches: deps.inspections.exportRows(filter) });
-    const { rows, total, capped } = await deps.inspections.list(filter);
-    // A search past the count's cap says "1000+" (docs/decisions.md#77).
-    res.setHeader("X-Total-Count", `${total}${capped ? "+" : ""}`);
+    const { rows, ...count } = await deps.inspections.list(filter);
+    res.setHeader("X-Total-Count", totalCountValue(count));
     res.json(rows);
   });
 
@@ -151,12 +151,7 @@ export function inspectionsPages(deps: InspectionsPagesDeps): Router {
       total,
       capped,
       page,
-      // Past the search count's cap (docs/decisions.md#77), a full page has a next one.
-      pages: Math.max(
-        1,
-        Math.ceil(total / INSPECTIONS_PAGE_SIZE),
-        capped && rows.length === INSPECTIONS_PAGE_SIZE ? page + 1 : 0,
-      ),
+      pages: pageCount({ total, capped }, { page, size: INSPECTIONS_PAGE_SIZE, shown: rows.length }),
       pageSize: INSPECTIONS_PAGE_SIZE,
       status: status ?? "",
       month: month ?? "",

@@ -33,6 +33,7 @@ import { clickKey, invoicesAdminPages } from "../invoices/index.js";
 import { purchaseFacts } from "./subscriptions-admin.billing.js";
 import { paymentRecoveryPages } from "./payment-recovery.routes.js";
 import { createRouter } from "../../http/router.js";
+import { pageCount } from "../../http/capped-count.js";
 
 // The properties page's badge and dialog section (subscriptions-admin.format.ts), for src/app.ts through index.ts.
 export { pastDueProperties, propertySubscription } from "./subscriptions-admin.format.js";
@@ -122,12 +123,7 @@ export function subscriptionsAdminPages({
       status,
       plan,
       page,
-      // Past the search count's cap (docs/decisions.md#77), a full page has a next one.
-      pages: Math.max(
-        1,
-        Math.ceil(total / SUBSCRIPTIONS_PAGE_SIZE),
-        capped && rows.length === SUBSCRIPTIONS_PAGE_SIZE ? page + 1 : 0,
-      ),
+      pages: pageCount({ total, capped }, { page, size: SUBSCRIPTIONS_PAGE_SIZE, shown: rows.length }),
       total,
       capped,
       pageSize: SUBSCRIPTIONS_PAGE_SIZE,

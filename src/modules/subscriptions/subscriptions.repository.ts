@@ -12,7 +12,7 @@ import {
   toInvoice,
 } from "../invoices/index.js";
 import { QuoteInvoicesRepository } from "../invoices/index.js";
-import { SEARCH_COUNT_CAP } from "../../db/property-search.js";
+import { SEARCH_COUNT_CAP, countToCap } from "../../db/property-search.js";
 import { type SubscriptionFilter, matchingIds, whereSubscriptionMatch } from "./subscription-filter.js";
 import { SubscriptionFiguresRepository } from "./subscription-figures.repository.js";
 import type {
@@ -332,11 +332,11 @@ export class SubscriptionsRepository {
         .offset(filter.offset);
     if (filter.q?.trim()) {
       const ids = await matchingIds(this.db, filter, SEARCH_COUNT_CAP + 1);
-      const capped = ids.length > SEARCH_COUNT_CAP;
-      const rows = capped
+      const count = countToCap(ids);
+      const rows = count.capped
         ? await newestFirst(whereSubscriptionMatch(this.joined(), filter))
         : await newestFirst(this.joined().whereRaw("s.id = any(?::int[])", [ids]));
-      return { rows: rows.map(toSubscription), total: capped ? SEARCH_COUNT_CAP : ids.length, capped };
+      return { rows: rows.map(toSubscription), ...count };
     }
     const rows = await newestFirst(whereSubscriptionMatch(this.joined(), filter));
     const [{ count }] = await whereSubscriptionMatch(this.db("subscriptions as s"), filter).count({ count: "*" });

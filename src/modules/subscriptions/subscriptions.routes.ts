@@ -16,6 +16,7 @@ import {
 } from "./subscriptions.schemas.js";
 import type { SubscriptionsService } from "./subscriptions.service.js";
 import { createRouter } from "../../http/router.js";
+import { totalCountValue } from "../../http/capped-count.js";
 
 export interface SubscriptionsRoutesDeps {
   subscriptions: SubscriptionsService;
@@ -63,9 +64,8 @@ export function subscriptionsApi({ subscriptions, planDeliveries, exports }: Sub
   router.get("/subscriptions", requireStaffApi, async (req, res) => {
     const { limit, offset, q, status, plan } = query(req, subscriptionListQuerySchema);
     if (wantsCsv(req)) return sendCsv(res, { name: "subscriptions", batches: exports.batches({ q, status, plan }) });
-    const { rows, total, capped } = await subscriptions.list({ limit, offset, q, status, plan });
-    // A search past the count's cap says "1000+" (docs/decisions.md#77).
-    res.setHeader("X-Total-Count", `${total}${capped ? "+" : ""}`);
+    const { rows, ...count } = await subscriptions.list({ limit, offset, q, status, plan });
+    res.setHeader("X-Total-Count", totalCountValue(count));
     res.json(rows);
   });
 
